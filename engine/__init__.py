@@ -1,0 +1,1 @@
+"""Clerk's engine: pure rules (``engine.core``, ``engine.landsdraad``), the store and the services."""

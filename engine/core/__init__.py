@@ -1,0 +1,1 @@
+"""Ruleset-independent pure helpers: errors, exact rounding, durations, near-miss suggestions."""

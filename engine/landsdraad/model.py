@@ -1,0 +1,91 @@
+"""The Landsdraad's data model (rules-spec §1.1): players, electors, planets, options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+
+class Option(Enum):
+    """A crisis ballot's option (R0-10)."""
+
+    AYE = "aye"
+    NAY = "nay"
+    ABSTAIN = "abstain"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+class Tier(Enum):
+    """An Elector's tier (R0-03)."""
+
+    WEAK = "weak"
+    AVERAGE = "average"
+    STRONG = "strong"
+
+
+class Quality(Enum):
+    """A planet's quality (R0-04)."""
+
+    POOR = "poor"
+    AVERAGE = "average"
+    RICH = "rich"
+
+
+@dataclass(frozen=True)
+class Attributes:
+    """A player's D/C/I, the d3 rolled once at creation, and the highest D and I ever held (P0-02)."""
+
+    diplomacy: int
+    command: int
+    intrigue: int
+    roll: int
+    diplomacy_max: int
+    intrigue_max: int
+
+    @staticmethod
+    def start(diplomacy: int, command: int, intrigue: int, roll: int) -> Attributes:
+        from engine.core.errors import RuleError
+
+        for label, value in (("diplomacy", diplomacy), ("command", command), ("intrigue", intrigue)):
+            if value < 0:
+                raise RuleError(f"{label} must be 0 or more, not {value}.")
+        if roll not in (1, 2, 3):
+            raise RuleError(f"the d3 roll must be 1, 2 or 3, not {roll}.")
+        return Attributes(diplomacy, command, intrigue, roll, diplomacy, intrigue)
+
+    def with_scores(
+        self, diplomacy: int | None = None, command: int | None = None, intrigue: int | None = None
+    ) -> Attributes:
+        """New scores; the maxima only ever rise (R0-02)."""
+        from engine.core.errors import RuleError
+
+        for label, value in (("diplomacy", diplomacy), ("command", command), ("intrigue", intrigue)):
+            if value is not None and value < 0:
+                raise RuleError(f"{label} must be 0 or more, not {value}.")
+        d = self.diplomacy if diplomacy is None else diplomacy
+        i = self.intrigue if intrigue is None else intrigue
+        return replace(
+            self,
+            diplomacy=d,
+            command=self.command if command is None else command,
+            intrigue=i,
+            diplomacy_max=max(self.diplomacy_max, d),
+            intrigue_max=max(self.intrigue_max, i),
+        )
+
+
+@dataclass(frozen=True)
+class Elector:
+    name: str
+    tier: Tier
+    votes: int
+
+
+@dataclass(frozen=True)
+class Planet:
+    name: str
+    quality: Quality
+    homeworld: bool = False

@@ -1,0 +1,63 @@
+"""A player's votes V(p) and its breakdown (R0-01..R0-07)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier
+
+PLANET_VOTES = {Quality.POOR: 2, Quality.AVERAGE: 3, Quality.RICH: 4}
+"""R0-04: votes a non-Homeworld planet gives by quality."""
+
+ELECTOR_BONUS_MIN_D = {Tier.STRONG: 3, Tier.AVERAGE: 4, Tier.WEAK: 5}
+PLANET_BONUS_MIN_D = {Quality.RICH: 3, Quality.AVERAGE: 4, Quality.POOR: 5}
+"""R0-06: the lowest current Diplomacy that earns +2 for a holding of each tier."""
+
+DIPLOMACY_BONUS = 2
+
+
+def base_vote(attributes: Attributes) -> int:
+    """R0-01/R0-02 (P0-02): 2·D_max + I_max + r; it never falls."""
+    return 2 * attributes.diplomacy_max + attributes.intrigue_max + attributes.roll
+
+
+def planet_votes(planet: Planet) -> int:
+    """R0-04: poor 2, average 3, rich 4; a Homeworld 0."""
+    return 0 if planet.homeworld else PLANET_VOTES[planet.quality]
+
+
+def diplomacy_bonus(diplomacy: int, electors: Iterable[Elector], planets: Iterable[Planet]) -> int:
+    """R0-06: +2 per Elector or non-Homeworld planet whose tier the *current* D reaches."""
+    count = sum(1 for e in electors if diplomacy >= ELECTOR_BONUS_MIN_D[e.tier])
+    count += sum(1 for p in planets if not p.homeworld and diplomacy >= PLANET_BONUS_MIN_D[p.quality])
+    return DIPLOMACY_BONUS * count
+
+
+@dataclass(frozen=True)
+class VoteBreakdown:
+    """V(p) and where each vote comes from (R0-07)."""
+
+    base: int
+    electors: int
+    planets: int
+    misc: int
+    bonus: int
+
+    @property
+    def total(self) -> int:
+        return self.base + self.electors + self.planets + self.misc + self.bonus
+
+
+def vote_breakdown(
+    attributes: Attributes, electors: Iterable[Elector], planets: Iterable[Planet], misc: int = 0
+) -> VoteBreakdown:
+    electors = tuple(electors)
+    planets = tuple(planets)
+    return VoteBreakdown(
+        base=base_vote(attributes),
+        electors=sum(e.votes for e in electors),
+        planets=sum(planet_votes(p) for p in planets),
+        misc=misc,
+        bonus=diplomacy_bonus(attributes.diplomacy, electors, planets),
+    )

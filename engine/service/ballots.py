@@ -1,0 +1,93 @@
+"""Casting a crisis ballot: one short transaction whose size does not grow with the game (R0-11, R0-12)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+
+from engine.core.errors import RuleError
+from engine.landsdraad.ballot import BallotCommand
+from engine.landsdraad.crisis import RoundWindow, accept_ballot
+from engine.landsdraad.model import Option
+from engine.service.clock import utc
+from engine.service.ledger import game_view, load_game, require_player, view_player
+from engine.service.rounds import current_round
+from engine.service.uow import Duplicate, ServiceBase
+from engine.service.views import BallotReceipt
+from engine.store.models import Ballot
+
+
+class BallotService(ServiceBase):
+    async def cast_ballot(
+        self,
+        game_id: int,
+        *,
+        user_id: int,
+        command: BallotCommand,
+        received_at: datetime,
+        source_id: str | None,
+    ) -> BallotReceipt:
+        """Record the ballot and return what was recorded. The receipt exists only after the commit.
+        A redelivered message (same ``source_id``) is answered again from the stored ballot and not counted twice."""
+        try:
+            async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                player = await require_player(uow.session, game, user_id, "You")
+                if not player.active:
+                    raise RuleError(f"You are marked inactive in {game.name}, so your ballot cannot count. "
+                                    "Ask a moderator if this is wrong.")
+                rnd = await current_round(uow.session, game)
+                if rnd is None:
+                    raise RuleError(f"No round is open in {game.name}, so there is nothing to vote on yet.")
+                window = RoundWindow(rnd.number, rnd.status == "open", utc(rnd.deadline) if rnd.deadline else None)
+                found = await uow.session.execute(
+                    select(Ballot).where(Ballot.round_id == rnd.id, Ballot.player_id == player.id))
+                ballot = found.scalar_one_or_none()
+                previous = Option(ballot.option) if ballot else None
+                accepted = accept_ballot(window, previous, command.option, command.declared, received_at)
+                if ballot is None:
+                    ballot = Ballot(round_id=rnd.id, player_id=player.id, revotes=0)
+                    uow.session.add(ballot)
+                else:
+                    ballot.revotes += 1
+                ballot.option = accepted.option.value
+                ballot.declared = accepted.declared
+                ballot.received_at = received_at
+                ballot.source_id = source_id
+                view = await view_player(uow.session, player)
+                payload = {"round": rnd.number, "user_id": user_id, "option": accepted.option.value,
+                           "declared": accepted.declared, "replaced": previous.value if previous else None,
+                           "received_at": received_at.isoformat()}
+                await uow.record(game_id, "BallotCast", user_id, payload, source_id)
+            return BallotReceipt(
+                game=game_view(game),
+                round_number=rnd.number,
+                option=accepted.option.value,
+                declared=accepted.declared,
+                votes=view.votes,
+                replaced=previous.value if previous else None,
+                deadline=window.deadline,
+            )
+        except Duplicate as dup:
+            return await self._receipt_again(game_id, user_id, dup)
+
+    async def _receipt_again(self, game_id: int, user_id: int, dup: Duplicate) -> BallotReceipt:
+        payload = dup.payload
+        if dup.kind != "BallotCast":
+            raise RuleError("That message was already handled.") from None
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            view = await view_player(session, await require_player(session, game, user_id, "You"))
+            rnd = await current_round(session, game)
+            deadline = utc(rnd.deadline) if rnd is not None and rnd.deadline else None
+            return BallotReceipt(
+                game=game_view(game),
+                round_number=int(payload["round"]),
+                option=str(payload["option"]),
+                declared=payload.get("declared"),
+                votes=view.votes,
+                replaced=payload.get("replaced"),
+                deadline=deadline,
+                duplicate=True,
+            )

@@ -1,0 +1,315 @@
+"""Games, players and holdings: who controls how many votes, and why (R0-01..R0-07)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.core.errors import NotFoundError, RuleError
+from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier
+from engine.landsdraad.votes import planet_votes, vote_breakdown
+from engine.service.uow import ServiceBase
+from engine.service.views import GameView, HoldingView, PlayerView
+from engine.store.models import Game, Holding, Player
+
+RULESETS = ("landsdraad", "mylantium", "convocate")
+SUPPORTED_RULESETS = ("landsdraad",)
+
+
+def game_view(game: Game) -> GameView:
+    return GameView(
+        id=game.id,
+        guild_id=game.guild_id,
+        channel_id=game.channel_id,
+        name=game.name,
+        ruleset=game.ruleset,
+        moderator_role_id=game.moderator_role_id,
+        current_round=game.current_round,
+    )
+
+
+def attributes_of(player: Player) -> Attributes:
+    return Attributes(
+        diplomacy=player.diplomacy,
+        command=player.command,
+        intrigue=player.intrigue,
+        roll=player.roll,
+        diplomacy_max=player.diplomacy_max,
+        intrigue_max=player.intrigue_max,
+    )
+
+
+def player_view(player: Player, holdings: Sequence[Holding]) -> PlayerView:
+    electors = [Elector(h.name, Tier(h.grade), h.votes) for h in holdings if h.kind == "elector"]
+    planets = [Planet(h.name, Quality(h.grade), h.homeworld) for h in holdings if h.kind == "planet"]
+    return PlayerView(
+        id=player.id,
+        user_id=player.user_id,
+        name=player.name,
+        faction=player.faction,
+        diplomacy=player.diplomacy,
+        command=player.command,
+        intrigue=player.intrigue,
+        roll=player.roll,
+        misc=player.misc_votes,
+        active=player.active,
+        breakdown=vote_breakdown(attributes_of(player), electors, planets, player.misc_votes),
+        holdings=tuple(
+            HoldingView(h.kind, h.name, h.grade, h.votes if h.kind == "elector" else planet_votes(p), h.homeworld)
+            for h, p in _with_planets(holdings)
+        ),
+    )
+
+
+def _with_planets(holdings: Sequence[Holding]) -> list[tuple[Holding, Planet]]:
+    return [(h, Planet(h.name, Quality(h.grade) if h.kind == "planet" else Quality.POOR, h.homeworld)) for h in holdings]
+
+
+async def load_game(session: AsyncSession, game_id: int) -> Game:
+    game = await session.get(Game, game_id)
+    if game is None:
+        raise NotFoundError("That game no longer exists.")
+    return game
+
+
+async def find_player(session: AsyncSession, game_id: int, user_id: int) -> Player | None:
+    found = await session.execute(select(Player).where(Player.game_id == game_id, Player.user_id == user_id))
+    return found.scalar_one_or_none()
+
+
+async def require_player(session: AsyncSession, game: Game, user_id: int, who: str = "That user") -> Player:
+    player = await find_player(session, game.id, user_id)
+    if player is None:
+        raise NotFoundError(f"{who} is not a player in {game.name}.")
+    return player
+
+
+async def holdings_of(session: AsyncSession, player_id: int) -> Sequence[Holding]:
+    found = await session.execute(select(Holding).where(Holding.player_id == player_id).order_by(Holding.id))
+    return found.scalars().all()
+
+
+async def view_player(session: AsyncSession, player: Player) -> PlayerView:
+    return player_view(player, await holdings_of(session, player.id))
+
+
+async def game_players(session: AsyncSession, game_id: int) -> list[PlayerView]:
+    players = (await session.execute(select(Player).where(Player.game_id == game_id).order_by(Player.id))).scalars()
+    holdings = (await session.execute(select(Holding).where(Holding.game_id == game_id).order_by(Holding.id))).scalars()
+    by_player: dict[int, list[Holding]] = {}
+    for h in holdings:
+        by_player.setdefault(h.player_id, []).append(h)
+    return [player_view(p, by_player.get(p.id, [])) for p in players]
+
+
+class LedgerService(ServiceBase):
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        ruleset: str,
+        moderator_role_id: int | None,
+        actor: int | None,
+        source_id: str | None = None,
+    ) -> GameView:
+        ruleset = ruleset.strip().lower()
+        if ruleset not in RULESETS:
+            raise RuleError(f"“{ruleset}” is not a ruleset. Choose one of: {', '.join(RULESETS)}.")
+        if ruleset not in SUPPORTED_RULESETS:
+            raise RuleError(f"The {ruleset} ruleset is not available yet; only landsdraad can be played so far.")
+        name = name.strip()
+        if not name:
+            raise RuleError("A game needs a name.")
+        async with self._read() as session:
+            taken = await session.execute(select(Game).where(Game.channel_id == channel_id))
+            existing = taken.scalar_one_or_none()
+            if existing is not None:
+                raise RuleError(f"This channel is already the game channel of {existing.name}.")
+        try:
+            async with self._write(None, source_id) as uow:
+                game = Game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    name=name,
+                    ruleset=ruleset,
+                    settings={},
+                    moderator_role_id=moderator_role_id,
+                    current_round=0,
+                    last_seq=0,
+                    created_at=uow.now,
+                )
+                uow.session.add(game)
+                await uow.session.flush()
+                await uow.record(game.id, "GameCreated", actor, {"name": name, "ruleset": ruleset}, source_id)
+        except IntegrityError:
+            raise RuleError(f"A game called {name} already exists on this server, or this channel has one.") from None
+        return game_view(game)
+
+    async def game_in_channel(self, channel_id: int) -> GameView | None:
+        async with self._read() as session:
+            found = await session.execute(select(Game).where(Game.channel_id == channel_id))
+            game = found.scalar_one_or_none()
+            return game_view(game) if game else None
+
+    async def games_of_user(self, user_id: int) -> list[GameView]:
+        async with self._read() as session:
+            found = await session.execute(
+                select(Game).join(Player, Player.game_id == Game.id).where(Player.user_id == user_id).order_by(Game.id)
+            )
+            return [game_view(g) for g in found.scalars()]
+
+    async def game(self, game_id: int) -> GameView:
+        async with self._read() as session:
+            return game_view(await load_game(session, game_id))
+
+    async def add_player(
+        self,
+        game_id: int,
+        *,
+        user_id: int,
+        name: str,
+        diplomacy: int,
+        command: int,
+        intrigue: int,
+        roll: int | None,
+        faction: str | None,
+        actor: int | None,
+        source_id: str | None = None,
+    ) -> PlayerView:
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            if await find_player(uow.session, game_id, user_id) is not None:
+                raise RuleError(f"{name} is already a player in {game.name}; use /player set to change them.")
+            rolled = roll is None
+            d3 = self.dice.roll(3) if roll is None else roll
+            attributes = Attributes.start(diplomacy, command, intrigue, d3)
+            player = Player(
+                game_id=game_id,
+                user_id=user_id,
+                name=name,
+                faction=faction,
+                diplomacy=attributes.diplomacy,
+                command=attributes.command,
+                intrigue=attributes.intrigue,
+                roll=attributes.roll,
+                diplomacy_max=attributes.diplomacy_max,
+                intrigue_max=attributes.intrigue_max,
+                misc_votes=0,
+                active=True,
+            )
+            uow.session.add(player)
+            await uow.session.flush()
+            payload = {"user_id": user_id, "name": name, "faction": faction, "diplomacy": diplomacy,
+                       "command": command, "intrigue": intrigue, "roll": d3, "rolled_by_clerk": rolled}
+            await uow.record(game_id, "PlayerAdded", actor, payload, source_id)
+            return player_view(player, [])
+
+    async def set_player(
+        self,
+        game_id: int,
+        *,
+        user_id: int,
+        diplomacy: int | None = None,
+        command: int | None = None,
+        intrigue: int | None = None,
+        misc: int | None = None,
+        active: bool | None = None,
+        actor: int | None,
+        source_id: str | None = None,
+    ) -> PlayerView:
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            player = await require_player(uow.session, game, user_id)
+            if misc is not None and misc < 0:
+                raise RuleError(f"misc votes must be 0 or more, not {misc}.")
+            attributes = attributes_of(player).with_scores(diplomacy, command, intrigue)
+            player.diplomacy, player.command, player.intrigue = (
+                attributes.diplomacy, attributes.command, attributes.intrigue)
+            player.diplomacy_max, player.intrigue_max = attributes.diplomacy_max, attributes.intrigue_max
+            if misc is not None:
+                player.misc_votes = misc
+            if active is not None:
+                player.active = active
+            changes = {k: v for k, v in {"diplomacy": diplomacy, "command": command, "intrigue": intrigue,
+                                         "misc": misc, "active": active}.items() if v is not None}
+            if not changes:
+                raise RuleError("Nothing to change: give at least one of diplomacy, command, intrigue, misc, active.")
+            await uow.record(game_id, "PlayerChanged", actor, {"user_id": user_id, **changes}, source_id)
+            return await view_player(uow.session, player)
+
+    async def add_holding(
+        self,
+        game_id: int,
+        *,
+        user_id: int,
+        kind: str,
+        name: str,
+        grade: str,
+        votes: int | None,
+        homeworld: bool,
+        actor: int | None,
+        source_id: str | None = None,
+    ) -> PlayerView:
+        kind = kind.strip().lower()
+        grade = grade.strip().lower()
+        if kind == "elector":
+            if grade not in {t.value for t in Tier}:
+                raise RuleError(f"An Elector's tier is weak, average or strong, not “{grade}”.")
+            if votes is None or votes < 0:
+                raise RuleError("An Elector needs its number of votes (0 or more).")
+            if homeworld:
+                raise RuleError("Only a planet can be a Homeworld.")
+        elif kind == "planet":
+            if grade not in {q.value for q in Quality}:
+                raise RuleError(f"A planet's quality is poor, average or rich, not “{grade}”.")
+            if votes is not None:
+                raise RuleError("A planet's votes come from its quality (poor 2, average 3, rich 4); leave votes out.")
+            votes = 0
+        else:
+            raise RuleError(f"A holding is an elector or a planet, not “{kind}”.")
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            player = await require_player(uow.session, game, user_id)
+            clash = await uow.session.execute(select(Holding).where(Holding.game_id == game_id, Holding.name == name))
+            if clash.scalar_one_or_none() is not None:
+                raise RuleError(f"{name} is already held in {game.name}; remove it first to move it.")
+            uow.session.add(Holding(game_id=game_id, player_id=player.id, kind=kind, name=name, grade=grade,
+                                    votes=votes, homeworld=homeworld))
+            await uow.session.flush()
+            payload = {"user_id": user_id, "kind": kind, "name": name, "grade": grade, "votes": votes,
+                       "homeworld": homeworld}
+            await uow.record(game_id, "HoldingAdded", actor, payload, source_id)
+            return await view_player(uow.session, player)
+
+    async def remove_holding(
+        self, game_id: int, *, user_id: int, name: str, actor: int | None, source_id: str | None = None
+    ) -> PlayerView:
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            player = await require_player(uow.session, game, user_id)
+            found = await uow.session.execute(
+                select(Holding).where(Holding.player_id == player.id, Holding.name == name)
+            )
+            holding = found.scalar_one_or_none()
+            if holding is None:
+                held = [h.name for h in await holdings_of(uow.session, player.id)]
+                listing = ", ".join(held) if held else "nothing"
+                raise NotFoundError(f"{player.name} holds no {name}. They hold: {listing}.")
+            await uow.session.delete(holding)
+            await uow.session.flush()
+            await uow.record(game_id, "HoldingRemoved", actor, {"user_id": user_id, "name": name}, source_id)
+            return await view_player(uow.session, player)
+
+    async def player(self, game_id: int, user_id: int) -> PlayerView:
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            return await view_player(session, await require_player(session, game, user_id, "You"))
+
+    async def players(self, game_id: int) -> list[PlayerView]:
+        async with self._read() as session:
+            return await game_players(session, game_id)

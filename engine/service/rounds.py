@@ -1,0 +1,243 @@
+"""Crisis rounds: open, temporary factions, status, close and tally (R0-11..R0-19)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.core.errors import NotFoundError, RuleError
+from engine.landsdraad.crisis import resolve
+from engine.landsdraad.factions import TempFaction, make_faction
+from engine.landsdraad.model import Option
+from engine.service.clock import utc
+from engine.service.ledger import game_players, game_view, load_game
+from engine.service.uow import ServiceBase
+from engine.service.views import FactionView, ResultView, RoundView, StatusView
+from engine.store.models import Ballot, Game, Round, TempFactionRow
+
+
+def faction_of(row: TempFactionRow) -> TempFaction:
+    return make_faction(row.name, row.votes, row.stance, row.table)
+
+
+def faction_view(row: TempFactionRow, *, reveal: bool) -> FactionView:
+    return FactionView(
+        name=row.name,
+        votes=row.votes,
+        stance=row.stance,
+        table=row.table,
+        roll=row.roll if reveal else None,
+        vote=row.vote if reveal else None,
+    )
+
+
+async def current_round(session: AsyncSession, game: Game) -> Round | None:
+    if game.current_round == 0:
+        return None
+    found = await session.execute(select(Round).where(Round.game_id == game.id, Round.number == game.current_round))
+    return found.scalar_one_or_none()
+
+
+async def open_round_of(session: AsyncSession, game: Game) -> Round:
+    found = await current_round(session, game)
+    if found is None or found.status != "open":
+        raise RuleError(f"No round is open in {game.name}.")
+    return found
+
+
+async def factions_of(session: AsyncSession, round_id: int) -> Sequence[TempFactionRow]:
+    rows = await session.execute(select(TempFactionRow).where(TempFactionRow.round_id == round_id).order_by(
+        TempFactionRow.id))
+    return rows.scalars().all()
+
+
+async def in_play(session: AsyncSession, game_id: int, factions: Sequence[TempFactionRow]) -> int:
+    players = await game_players(session, game_id)
+    return sum(p.votes for p in players if p.active) + sum(f.votes for f in factions)
+
+
+async def round_view(session: AsyncSession, game: Game, rnd: Round) -> RoundView:
+    factions = await factions_of(session, rnd.id)
+    closed = rnd.status == "closed"
+    vip = rnd.result["in_play"] if closed and rnd.result else await in_play(session, game.id, factions)
+    return RoundView(
+        game=game_view(game),
+        number=rnd.number,
+        crisis=rnd.crisis,
+        status=rnd.status,
+        deadline=utc(rnd.deadline) if rnd.deadline else None,
+        in_play=vip,
+        factions=tuple(faction_view(f, reveal=closed) for f in factions),
+    )
+
+
+def result_view(view: RoundView, result: dict[str, object], *, already_closed: bool = False) -> ResultView:
+    def number(key: str) -> int:
+        value = result[key]
+        assert isinstance(value, int)
+        return value
+
+    return ResultView(
+        round=view,
+        outcome=str(result["outcome"]),
+        aye=number("aye"),
+        nay=number("nay"),
+        abstain=number("abstain"),
+        in_play=number("in_play"),
+        needed=number("needed"),
+        factions=view.factions,
+        already_closed=already_closed,
+    )
+
+
+class RoundService(ServiceBase):
+    async def open_round(
+        self, game_id: int, *, crisis: str, deadline: datetime | None, actor: int | None, source_id: str | None = None
+    ) -> RoundView:
+        crisis = crisis.strip()
+        if not crisis:
+            raise RuleError("A round needs the crisis text.")
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            previous = await current_round(uow.session, game)
+            if previous is not None and previous.status == "open":
+                raise RuleError(f"Round {previous.number} is still open; close it first with /round close.")
+            if deadline is not None and deadline <= uow.now:
+                raise RuleError("The deadline must be in the future.")
+            number = game.current_round + 1
+            rnd = Round(game_id=game_id, number=number, crisis=crisis, status="open", opened_at=uow.now,
+                        deadline=deadline)
+            uow.session.add(rnd)
+            game.current_round = number
+            await uow.session.flush()
+            payload = {"round": number, "crisis": crisis, "deadline": deadline.isoformat() if deadline else None}
+            await uow.record(game_id, "RoundOpened", actor, payload, source_id)
+            return await round_view(uow.session, game, rnd)
+
+    async def add_faction(
+        self,
+        game_id: int,
+        *,
+        name: str,
+        votes: int,
+        stance: str,
+        table: str | None,
+        roll: int | None,
+        actor: int | None,
+        source_id: str | None = None,
+    ) -> RoundView:
+        faction = make_faction(name.strip(), votes, stance, table)
+        if roll is not None:
+            if not faction.rolls:
+                raise RuleError(f"{faction.name} has a fixed stance; only a d6 faction takes a roll.")
+            faction.vote(roll)
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            rnd = await open_round_of(uow.session, game)
+            clash = await uow.session.execute(select(TempFactionRow).where(
+                TempFactionRow.round_id == rnd.id, TempFactionRow.name == faction.name))
+            if clash.scalar_one_or_none() is not None:
+                raise RuleError(f"Round {rnd.number} already has a faction called {faction.name}.")
+            stance_word = "d6" if faction.rolls else stance.strip().lower()
+            canonical = faction.table.describe() if faction.table else None
+            uow.session.add(TempFactionRow(round_id=rnd.id, name=faction.name, votes=votes, stance=stance_word,
+                                           table=canonical, roll=roll))
+            await uow.session.flush()
+            payload = {"round": rnd.number, "name": faction.name, "votes": votes, "stance": stance_word,
+                       "table": canonical, "roll": roll}
+            await uow.record(game_id, "FactionAdded", actor, payload, source_id)
+            return await round_view(uow.session, game, rnd)
+
+    async def round_status(self, game_id: int) -> StatusView:
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            rnd = await current_round(session, game)
+            if rnd is None:
+                raise NotFoundError(f"{game.name} has not opened a round yet.")
+            view = await round_view(session, game, rnd)
+            players = [p for p in await game_players(session, game_id) if p.active]
+            voted_ids = set((await session.execute(select(Ballot.player_id).where(Ballot.round_id == rnd.id))).scalars())
+            voted = tuple(p.name for p in players if p.id in voted_ids)
+            waiting = tuple(p.name for p in players if p.id not in voted_ids)
+            return StatusView(round=view, voted=voted, waiting=waiting)
+
+    async def close_round(
+        self,
+        game_id: int,
+        *,
+        actor: int | None,
+        source_id: str | None = None,
+        expected_round: int | None = None,
+    ) -> ResultView:
+        """Tally with every weight read now (R0-15), roll the d6 factions that have no roll yet (P0-04).
+        ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            rnd = await current_round(uow.session, game)
+            if expected_round is not None and (rnd is None or rnd.number != expected_round):
+                found = await uow.session.execute(select(Round).where(Round.game_id == game_id,
+                                                                      Round.number == expected_round))
+                rnd = found.scalar_one_or_none()
+                if rnd is None:
+                    raise NotFoundError(f"{game.name} has no round {expected_round}.")
+            if rnd is None:
+                raise RuleError(f"No round is open in {game.name}.")
+            if rnd.status == "closed":
+                view = await round_view(uow.session, game, rnd)
+                if expected_round is None:
+                    raise RuleError(f"Round {rnd.number} of {game.name} is already closed.")
+                assert rnd.result is not None
+                return result_view(view, rnd.result, already_closed=True)
+            factions = await factions_of(uow.session, rnd.id)
+            rolls: dict[str, int] = {}
+            for row in factions:
+                if row.stance == "d6":
+                    if row.roll is None:
+                        row.roll = self.dice.roll(6)
+                    rolls[row.name] = row.roll
+            players = [p for p in await game_players(uow.session, game_id) if p.active]
+            ballots = (await uow.session.execute(select(Ballot).where(Ballot.round_id == rnd.id))).scalars().all()
+            by_player = {b.player_id: Option(b.option) for b in ballots}
+            outcome = resolve({p.id: p.votes for p in players}, by_player, [faction_of(f) for f in factions], rolls)
+            for row, fv in zip(factions, outcome.factions, strict=True):
+                row.vote = fv.option.value
+            t = outcome.tally
+            result: dict[str, object] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
+                                         "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
+            rnd.status = "closed"
+            rnd.closed_at = uow.now
+            rnd.result = dict(result)
+            await uow.session.flush()
+            weights = {p.name: {"votes": p.votes, "ballot": by_player[p.id].value if p.id in by_player else None}
+                       for p in players}
+            payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": weights,
+                       "by_deadline": expected_round is not None}
+            await uow.record(game_id, "RoundClosed", actor, payload, source_id)
+            return result_view(await round_view(uow.session, game, rnd), result)
+
+    async def pending_deadlines(self) -> list[tuple[int, int, datetime]]:
+        """Every open round with a deadline, soonest first: (game id, round number, deadline)."""
+        async with self._read() as session:
+            rows = await session.execute(
+                select(Round.game_id, Round.number, Round.deadline)
+                .where(Round.status == "open", Round.deadline.is_not(None))
+                .order_by(Round.deadline)
+            )
+            return [(g, n, utc(d)) for g, n, d in rows.all() if d is not None]
+
+    async def round_of(self, game_id: int, number: int | None = None) -> RoundView:
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            if number is None:
+                rnd = await current_round(session, game)
+            else:
+                rnd = (await session.execute(select(Round).where(Round.game_id == game_id,
+                                                                 Round.number == number))).scalar_one_or_none()
+            if rnd is None:
+                raise NotFoundError(f"{game.name} has no such round.")
+            return await round_view(session, game, rnd)
+
+

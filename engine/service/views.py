@@ -1,0 +1,101 @@
+"""What the services return to the front ends (Discord, console, replay): plain frozen data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from engine.landsdraad.votes import VoteBreakdown
+
+
+@dataclass(frozen=True)
+class GameView:
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    ruleset: str
+    moderator_role_id: int | None
+    current_round: int
+
+
+@dataclass(frozen=True)
+class HoldingView:
+    kind: str
+    name: str
+    grade: str
+    votes: int
+    homeworld: bool
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    id: int
+    user_id: int
+    name: str
+    faction: str | None
+    diplomacy: int
+    command: int
+    intrigue: int
+    roll: int
+    misc: int
+    active: bool
+    breakdown: VoteBreakdown
+    holdings: tuple[HoldingView, ...] = ()
+
+    @property
+    def votes(self) -> int:
+        return self.breakdown.total
+
+
+@dataclass(frozen=True)
+class FactionView:
+    name: str
+    votes: int
+    stance: str
+    table: str | None
+    roll: int | None = None
+    vote: str | None = None
+
+
+@dataclass(frozen=True)
+class RoundView:
+    game: GameView
+    number: int
+    crisis: str
+    status: str
+    deadline: datetime | None
+    in_play: int
+    factions: tuple[FactionView, ...] = ()
+
+
+@dataclass(frozen=True)
+class BallotReceipt:
+    game: GameView
+    round_number: int
+    option: str
+    declared: int | None
+    votes: int
+    replaced: str | None
+    deadline: datetime | None
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class StatusView:
+    round: RoundView
+    voted: tuple[str, ...]
+    waiting: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ResultView:
+    round: RoundView
+    outcome: str
+    aye: int
+    nay: int
+    abstain: int
+    in_play: int
+    needed: int
+    factions: tuple[FactionView, ...] = field(default_factory=tuple)
+    already_closed: bool = False

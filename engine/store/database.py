@@ -1,0 +1,38 @@
+"""The async database engine: SQLite (WAL, foreign keys, busy timeout) or PostgreSQL (asyncpg)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine, AsyncSession
+
+DEFAULT_URL = "sqlite+aiosqlite:///clerk.db"
+BUSY_TIMEOUT_MS = 5000
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> AsyncEngine:
+    if not (is_sqlite(url) or url.startswith("postgresql+asyncpg")):
+        raise ValueError(f"DATABASE_URL must be sqlite+aiosqlite:///… or postgresql+asyncpg://…, not {url.split(':')[0]}")
+    engine = create_async_engine(url, **kwargs)
+    if is_sqlite(url):
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            if ":memory:" not in url:
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+    return engine
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)

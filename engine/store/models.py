@@ -1,0 +1,139 @@
+"""Relational tables for what moderators query, plus the append-only ``events`` audit trail."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON, datetime: DateTime(timezone=True)}
+
+
+class Game(Base):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger, unique=True)
+    name: Mapped[str] = mapped_column(String(100))
+    ruleset: Mapped[str] = mapped_column(String(32))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    moderator_role_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    current_round: Mapped[int] = mapped_column(Integer, default=0)
+    last_seq: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (UniqueConstraint("guild_id", "name"),)
+
+
+class Player(Base):
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(100))
+    faction: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    diplomacy: Mapped[int] = mapped_column(Integer)
+    command: Mapped[int] = mapped_column(Integer)
+    intrigue: Mapped[int] = mapped_column(Integer)
+    roll: Mapped[int] = mapped_column(Integer)
+    diplomacy_max: Mapped[int] = mapped_column(Integer)
+    intrigue_max: Mapped[int] = mapped_column(Integer)
+    misc_votes: Mapped[int] = mapped_column(Integer, default=0)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    __table_args__ = (UniqueConstraint("game_id", "user_id"), Index("ix_players_user_id", "user_id"))
+
+
+class Holding(Base):
+    """An Elector or a planet a player controls (R0-03, R0-04)."""
+
+    __tablename__ = "holdings"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(100))
+    grade: Mapped[str] = mapped_column(String(16))
+    votes: Mapped[int] = mapped_column(Integer, default=0)
+    homeworld: Mapped[bool] = mapped_column(Boolean, default=False)
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+
+
+class Round(Base):
+    __tablename__ = "rounds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    crisis: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    __table_args__ = (UniqueConstraint("game_id", "number"), Index("ix_rounds_status_deadline", "status", "deadline"))
+
+
+class TempFactionRow(Base):
+    __tablename__ = "temp_factions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(100))
+    votes: Mapped[int] = mapped_column(Integer)
+    stance: Mapped[str] = mapped_column(String(16))
+    table: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    roll: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    vote: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    __table_args__ = (UniqueConstraint("round_id", "name"),)
+
+
+class Ballot(Base):
+    """One row per player per round, updated in place; the source message id is kept."""
+
+    __tablename__ = "ballots"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    option: Mapped[str] = mapped_column(String(16))
+    declared: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    revotes: Mapped[int] = mapped_column(Integer, default=0)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    source_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    __table_args__ = (UniqueConstraint("round_id", "player_id"),)
+
+
+class Event(Base):
+    """The append-only audit trail: one row per accepted command."""
+
+    __tablename__ = "events"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(48))
+    actor: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    source_id: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)

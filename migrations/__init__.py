@@ -1,0 +1,1 @@
+"""Alembic migrations for Clerk's database. Applied at start by ``engine.store.migrate``."""
