@@ -12,15 +12,16 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from engine.core.errors import ClerkError
 from engine.service.clock import Clock, Dice
 from engine.store.models import Event, Game
 
 
-class Duplicate(Exception):
-    """The Discord message or interaction was already processed (a redelivery)."""
+class Duplicate(ClerkError):
+    """The Discord message or interaction was already processed (a redelivery); nothing is done twice."""
 
     def __init__(self, source_id: str, kind: str, payload: dict[str, Any]) -> None:
-        super().__init__(source_id)
+        super().__init__("That was already done (the same message arrived twice); nothing was changed.")
         self.source_id = source_id
         self.kind = kind
         self.payload = payload

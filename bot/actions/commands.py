@@ -1,0 +1,127 @@
+"""The slash commands: one table that the Discord adapter registers and the console parses, and the
+dispatcher that checks who may run what, finds the game, and maps errors to replies."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.actions.context import Ctx, UserRef
+from bot.actions.outbox import Outgoing, reply
+from engine.core.errors import ClerkError, RuleError
+from engine.service import Clerk
+from engine.service.views import GameView
+
+log = logging.getLogger("clerk.commands")
+
+
+@dataclass
+class App:
+    """What handlers need: the service, and a hook to tell the deadline scheduler that deadlines changed."""
+
+    clerk: Clerk
+    deadlines_changed: Callable[[], None] = lambda: None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+Handler = Callable[[App, Ctx, GameView | None, dict[str, Any]], Awaitable[list[Outgoing]]]
+
+
+class Role(int):
+    """A role id as an option value."""
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: type
+    description: str
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    min_value: int | None = None
+    max_value: int | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    description: str
+    options: tuple[Option, ...]
+    handler: Handler
+    moderator: bool = False
+    game: str = "channel"
+    """How the game is found: ``channel`` (the game channel or one of its threads), ``any`` (the channel,
+    else the caller's own game, named by the ``game`` option if they play in several) or ``none``."""
+
+    def option(self, name: str) -> Option | None:
+        return next((o for o in self.options if o.name == name), None)
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, description: str, *options: Option, moderator: bool = False, game: str = "channel"
+            ) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        COMMANDS[name] = Command(name, description, options, handler, moderator, game)
+        return handler
+
+    return register
+
+
+async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) -> GameView | None:
+    if spec.game == "none":
+        return None
+    if ctx.place.channel_id is not None:
+        found = await app.clerk.game_in_channel(ctx.place.channel_id)
+        if found is not None:
+            return found
+    if spec.game == "channel":
+        raise RuleError(f"/{spec.name} works in a game channel (or one of its threads); this channel has no game.")
+    return await game_of_user(app, ctx.actor.id, options.get("game"))
+
+
+async def game_of_user(app: App, user_id: int, named: str | None) -> GameView:
+    games = await app.clerk.games_of_user(user_id)
+    if named:
+        wanted = named.strip().lstrip("#").lower()
+        for g in games:
+            if g.name.lower() == wanted:
+                return g
+        names = ", ".join(f"#{g.name}" for g in games) or "none"
+        raise RuleError(f"You are not a player in a game called {named}. Your games: {names}.")
+    if not games:
+        raise RuleError("You are not a player in any game here. A moderator adds players with /player add.")
+    if len(games) > 1:
+        names = ", ".join(f"#{g.name}" for g in games)
+        raise RuleError(f"You play in several games ({names}); say which, e.g. `Vote: Aye #{games[0].name}` "
+                        "or the `game` option.")
+    return games[0]
+
+
+async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> list[Outgoing]:
+    """Run a slash command. Errors become an ephemeral reply to the caller; nothing is half-done."""
+    spec = COMMANDS.get(name)
+    if spec is None:
+        known = ", ".join(f"/{n}" for n in sorted(COMMANDS))
+        return [reply(f"There is no command /{name}. Commands: {known}.", ephemeral=True)]
+    try:
+        game = await find_game(app, ctx, spec, options)
+        if spec.moderator and not ctx.actor.moderates(game.moderator_role_id if game else None):
+            where = f" of {game.name}" if game else " (members with Manage Server)"
+            raise RuleError(f"Only the moderators{where} can use /{name}.")
+        return await spec.handler(app, ctx, game, options)
+    except ClerkError as error:
+        return [reply(str(error), ephemeral=True)]
+    except Exception:
+        log.exception("/%s failed for %s (%s) with %r", name, ctx.actor.name, ctx.actor.id, options)
+        return [reply("Sorry, something went wrong on my side and nothing was changed. "
+                      "The moderators can find the details in the bot's log.", ephemeral=True)]
+
+
+def user_option(options: dict[str, Any], name: str) -> UserRef:
+    value = options[name]
+    assert isinstance(value, UserRef)
+    return value

@@ -1,0 +1,49 @@
+"""Who did what, where, and when: the neutral description of an incoming message or command."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class UserRef:
+    """A Discord user as an option value (``user:@jenny``)."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Actor:
+    id: int
+    name: str
+    roles: frozenset[int] = field(default_factory=frozenset)
+    manages_server: bool = False
+
+    def moderates(self, moderator_role_id: int | None) -> bool:
+        """Moderators hold the game's moderator role; with no role set, members with Manage Server."""
+        if moderator_role_id is None:
+            return self.manages_server
+        return moderator_role_id in self.roles or self.manages_server
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where it was said: a DM, a guild channel, or a thread (``channel_id`` is then the thread's parent)."""
+
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None = None
+
+    @property
+    def is_dm(self) -> bool:
+        return self.guild_id is None
+
+
+@dataclass(frozen=True)
+class Ctx:
+    actor: Actor
+    place: Place
+    source_id: str | None
+    at: datetime

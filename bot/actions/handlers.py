@@ -1,0 +1,212 @@
+"""The slash-command handlers: guard, call a service, render. Registered in ``COMMANDS`` on import."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.actions.commands import App, Option, Role, command, game_of_user, user_option
+from bot.actions.context import Ctx, UserRef
+from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.render import (
+    faction_card,
+    label,
+    player_card,
+    receipt_text,
+    result_card,
+    round_opened_card,
+    status_card,
+)
+from engine.core.durations import parse_deadline
+from engine.core.errors import RuleError
+from engine.landsdraad.ballot import BallotCommand
+from engine.landsdraad.model import Option as Choice
+from engine.service.views import GameView
+
+OPTIONS = ("aye", "nay", "abstain")
+
+
+def _game(game: GameView | None) -> GameView:
+    if game is None:
+        raise RuleError("This command needs a game.")
+    return game
+
+
+@command("game new", "Start a game; this channel becomes its game channel.",
+         Option("ruleset", str, "landsdraad, mylantium or convocate", True, ("landsdraad", "mylantium", "convocate")),
+         Option("name", str, "the game's name, e.g. sirius", True),
+         Option("moderator_role", Role, "the role whose members moderate (default: members with Manage Server)"),
+         moderator=True, game="none")
+async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    if ctx.place.is_dm or ctx.place.channel_id is None or ctx.place.guild_id is None:
+        raise RuleError("Run /game new in the server channel that should become the game channel.")
+    if ctx.place.thread_id is not None:
+        raise RuleError("Run /game new in a channel, not in a thread.")
+    role = o.get("moderator_role")
+    game = await app.clerk.create_game(guild_id=ctx.place.guild_id, channel_id=ctx.place.channel_id,
+                                       name=o["name"], ruleset=o["ruleset"],
+                                       moderator_role_id=int(role) if role is not None else None,
+                                       actor=ctx.actor.id, source_id=ctx.source_id)
+    who = "members with that role" if role is not None else "members with Manage Server"
+    return [reply(f"New {game.ruleset} game **{game.name}**: this is its game channel. Moderators are {who}. "
+                  "Add players with /player add, then open a round with /round open.")]
+
+
+@command("player add", "Add a player with their Diplomacy, Command, Intrigue and d3 roll.",
+         Option("user", UserRef, "the player", True),
+         Option("diplomacy", int, "Diplomacy (D)", True, min_value=0),
+         Option("command", int, "Command (C)", True, min_value=0),
+         Option("intrigue", int, "Intrigue (I)", True, min_value=0),
+         Option("roll", int, "the d3 for the base vote (rolled by Clerk if left out)", min_value=1, max_value=3),
+         Option("faction", str, "the player's faction or house"),
+         moderator=True)
+async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "user")
+    p = await app.clerk.add_player(g.id, user_id=user.id, name=user.name, diplomacy=o["diplomacy"],
+                                   command=o["command"], intrigue=o["intrigue"], roll=o.get("roll"),
+                                   faction=o.get("faction"), actor=ctx.actor.id, source_id=ctx.source_id)
+    rolled = "" if o.get("roll") is not None else " (rolled by Clerk)"
+    return [reply(f"Added {p.name} to {g.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, "
+                  f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True)]
+
+
+@command("player set", "Change a player's attributes, misc votes or active flag.",
+         Option("user", UserRef, "the player", True),
+         Option("diplomacy", int, "new Diplomacy", min_value=0),
+         Option("command", int, "new Command", min_value=0),
+         Option("intrigue", int, "new Intrigue", min_value=0),
+         Option("misc", int, "miscellaneous votes", min_value=0),
+         Option("active", bool, "whether the player is active"),
+         moderator=True)
+async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "user")
+    p = await app.clerk.set_player(g.id, user_id=user.id, diplomacy=o.get("diplomacy"), command=o.get("command"),
+                                   intrigue=o.get("intrigue"), misc=o.get("misc"), active=o.get("active"),
+                                   actor=ctx.actor.id, source_id=ctx.source_id)
+    b = p.breakdown
+    state = "" if p.active else " (inactive)"
+    return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
+                  f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.",
+                  ephemeral=True)]
+
+
+@command("holding add", "Give a player an Elector or a planet.",
+         Option("player", UserRef, "the player who controls it", True),
+         Option("kind", str, "elector or planet", True, ("elector", "planet")),
+         Option("name", str, "its name, e.g. Count Jasek or Deneb", True),
+         Option("tier", str, "an Elector's tier", choices=("weak", "average", "strong")),
+         Option("quality", str, "a planet's quality", choices=("poor", "average", "rich")),
+         Option("votes", int, "an Elector's votes", min_value=0),
+         Option("homeworld", bool, "the planet is the player's Homeworld (no votes, no bonus)"),
+         moderator=True)
+async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "player")
+    kind = o["kind"]
+    wanted, other = ("tier", "quality") if kind == "elector" else ("quality", "tier")
+    if o.get(other) is not None:
+        raise RuleError(f"An {kind} has a {wanted}, not a {other}." if kind == "elector"
+                        else f"A {kind} has a {wanted}, not a {other}.")
+    grade = o.get(wanted)
+    if grade is None:
+        choices = "weak, average or strong" if kind == "elector" else "poor, average or rich"
+        raise RuleError(f"Give the {kind}'s {wanted}: {choices}.")
+    p = await app.clerk.add_holding(g.id, user_id=user.id, kind=kind, name=o["name"].strip(), grade=grade,
+                                    votes=o.get("votes"), homeworld=bool(o.get("homeworld")),
+                                    actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"{o['name'].strip()} ({kind}, {grade}) now belongs to {p.name}, who has {p.votes} votes.",
+                  ephemeral=True)]
+
+
+@command("holding remove", "Take an Elector or planet away from a player.",
+         Option("player", UserRef, "the player who controls it", True),
+         Option("name", str, "the holding's name", True),
+         moderator=True)
+async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "player")
+    p = await app.clerk.remove_holding(g.id, user_id=user.id, name=o["name"].strip(), actor=ctx.actor.id,
+                                       source_id=ctx.source_id)
+    return [reply(f"Removed {o['name'].strip()} from {p.name}, who now has {p.votes} votes.", ephemeral=True)]
+
+
+@command("round open", "Open the next round's crisis vote.",
+         Option("crisis", str, "the crisis text", True),
+         Option("deadline", str, "a duration such as 2h30m, or a UTC time such as 2026-03-01 20:00"),
+         moderator=True)
+async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    now = app.clerk.clock.now()
+    deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
+    view = await app.clerk.open_round(g.id, crisis=o["crisis"], deadline=deadline, actor=ctx.actor.id,
+                                      source_id=ctx.source_id)
+    app.deadlines_changed()
+    return [reply(f"Round {view.number} is open and announced.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now))]
+
+
+@command("faction add", "Add a temporary faction to the open round.",
+         Option("name", str, "the faction's name, e.g. Hawks", True),
+         Option("votes", int, "its votes", True, min_value=1),
+         Option("stance", str, "aye, nay, abstain, or d6 to roll on a table", True, ("aye", "nay", "abstain", "d6")),
+         Option("table", str, "for d6: e.g. 1-3 nay, 4 abstain, 5-6 aye"),
+         Option("roll", int, "for d6: the face rolled, if you rolled it yourself", min_value=1, max_value=6),
+         moderator=True)
+async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    view = await app.clerk.add_faction(g.id, name=o["name"], votes=o["votes"], stance=o["stance"],
+                                       table=o.get("table"), roll=o.get("roll"), actor=ctx.actor.id,
+                                       source_id=ctx.source_id)
+    note = " Your roll is kept secret until the close." if o.get("roll") is not None else ""
+    return [reply(f"Added {o['name'].strip()} to round {view.number}.{note}", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), card=faction_card(view))]
+
+
+@command("round status", "Votes in play and who has voted (not how).")
+async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    status = await app.clerk.round_status(_game(game).id)
+    return [reply(card=status_card(status, app.clerk.clock.now()))]
+
+
+@command("round close", "Close the open round now, tally it and announce the result.", moderator=True)
+async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    result = await app.clerk.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    app.deadlines_changed()
+    return [reply(f"Round {result.round.number} closed: {result.outcome}. The result is posted.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), card=result_card(result))]
+
+
+@command("vote", "Cast or change your crisis ballot (only you see the answer).",
+         Option("choice", str, "Aye, Nay or Abstain", True, OPTIONS),
+         Option("game", str, "the game, if you play in several"),
+         game="any")
+async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    choice = str(o["choice"]).lower()
+    if choice not in OPTIONS:
+        raise RuleError(f"“{o['choice']}” is not a choice; pick Aye, Nay or Abstain.")
+    receipt = await app.clerk.cast_ballot(g.id, user_id=ctx.actor.id, command=BallotCommand(Choice(choice), None, False),
+                                          received_at=ctx.at, source_id=ctx.source_id)
+    return [reply(receipt_text(receipt, app.clerk.clock.now()), ephemeral=True)]
+
+
+@command("me", "Your own votes and where they come from (only you see it).",
+         Option("game", str, "the game, if you play in several"), game="any")
+async def me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    p = await app.clerk.player(g.id, ctx.actor.id)
+    return [reply(card=player_card(p, g.name), ephemeral=True)]
+
+
+@command("game export", "Download the game as JSON (moderators; it includes the secret ballots).", moderator=True)
+async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    doc = await app.clerk.export(g.id)
+    data = json.dumps(doc, indent=2, ensure_ascii=False).encode()
+    return [reply(f"Export of {g.name} (round {g.current_round}).", ephemeral=True, file=(f"{g.name}.json", data))]
+
+
+__all__ = ["game_of_user", "label"]

@@ -1,0 +1,63 @@
+"""Plain messages: DM ballots (``Vote: Aye, 14``), and the rounds that close themselves at their deadline."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from bot.actions.commands import App, game_of_user
+from bot.actions.context import Ctx
+from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.render import receipt_text, result_card
+from engine.core.errors import ClerkError, ParseError
+from engine.landsdraad.ballot import ACCEPTED, parse_ballot
+from engine.service.uow import Duplicate
+
+log = logging.getLogger("clerk.messages")
+
+HELP = (
+    "I'm Clerk, the game's vote clerk. In a DM I take crisis ballots: " + ACCEPTED + ". "
+    "Add `#game` at the end if you play in several games. `/me` shows your votes."
+)
+
+
+async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    """A DM to the bot: a crisis ballot, or an answer that says what was wrong. Nothing unreadable counts."""
+    stripped = text.strip()
+    if not stripped:
+        return [reply(HELP)]
+    if stripped.lower() in {"help", "?", "!help", "/help"}:
+        return [reply(HELP)]
+    try:
+        command = parse_ballot(stripped)
+        game = await game_of_user(app, ctx.actor.id, command.game)
+        receipt = await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
+                                              received_at=ctx.at, source_id=ctx.source_id)
+        return [reply(receipt_text(receipt, app.clerk.clock.now()))]
+    except ParseError as error:
+        return [reply(f"{error}\nNothing was recorded.")]
+    except ClerkError as error:
+        return [reply(f"{error}\nNothing was recorded.")]
+    except Exception:
+        log.exception("DM from %s (%s) failed: %r", ctx.actor.name, ctx.actor.id, text)
+        return [reply("Sorry, something went wrong on my side and your ballot was NOT recorded. Please send it again "
+                      "in a minute; if it keeps failing, tell a moderator.")]
+
+
+async def close_due(app: App, now: datetime) -> list[Outgoing]:
+    """Close every open round whose deadline has passed, soonest first; each closes exactly once."""
+    out: list[Outgoing] = []
+    for game_id, number, deadline in await app.clerk.pending_deadlines():
+        if deadline > now:
+            break
+        try:
+            result = await app.clerk.close_round(game_id, actor=None, source_id=f"deadline:{game_id}:{number}",
+                                                 expected_round=number)
+        except Duplicate:
+            continue
+        except ClerkError:
+            log.exception("closing round %s of game %s at its deadline failed", number, game_id)
+            continue
+        if not result.already_closed:
+            out.append(Outgoing(ToChannel(result.round.game.channel_id), card=result_card(result)))
+    return out

@@ -1,0 +1,61 @@
+"""What Clerk sends, and where: plain data the Discord adapter turns into messages and embeds,
+and the console prints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Card:
+    """An embed, platform-neutral."""
+
+    title: str
+    description: str = ""
+    fields: tuple[tuple[str, str, bool], ...] = ()
+    color: int = 0x5865F2
+    footer: str | None = None
+
+    def as_text(self) -> str:
+        lines = [f"**{self.title}**"]
+        if self.description:
+            lines.append(self.description)
+        lines += [f"{name}: {value}" for name, value, _ in self.fields]
+        if self.footer:
+            lines.append(self.footer)
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Here:
+    """A reply to whoever acted, where they acted (ephemeral when asked and possible)."""
+
+
+@dataclass(frozen=True)
+class ToChannel:
+    channel_id: int
+
+
+@dataclass(frozen=True)
+class ToUser:
+    """A direct message."""
+
+    user_id: int
+
+
+Target = Here | ToChannel | ToUser
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    to: Target
+    text: str = ""
+    card: Card | None = None
+    ephemeral: bool = False
+    file: tuple[str, bytes] | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def reply(text: str = "", *, card: Card | None = None, ephemeral: bool = False,
+          file: tuple[str, bytes] | None = None) -> Outgoing:
+    return Outgoing(Here(), text, card, ephemeral, file)

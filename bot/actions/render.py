@@ -1,0 +1,120 @@
+"""Turning service results into what players read: texts and cards. Secrets never enter a public card."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.actions.outbox import Card
+from engine.core.durations import format_remaining, format_utc
+from engine.service.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
+
+PASSED = 0x2ECC71
+FAILED = 0xE74C3C
+NEUTRAL = 0x5865F2
+
+
+def label(option: str | None) -> str:
+    return (option or "abstain").capitalize()
+
+
+def deadline_text(deadline: datetime | None, now: datetime) -> str:
+    if deadline is None:
+        return "no deadline set: the round closes when a moderator closes it"
+    return f"{format_utc(deadline)} (in {format_remaining(deadline - now)})"
+
+
+def faction_line(f: FactionView, *, result: bool) -> str:
+    if result and f.vote is not None:
+        rolled = f" (rolled {f.roll} on {f.table})" if f.roll is not None else ""
+        return f"**{f.name}**: {f.votes} votes, {label(f.vote)}{rolled}"
+    if f.stance == "d6":
+        return f"**{f.name}**: {f.votes} votes, by a d6 rolled at the close: {f.table}"
+    return f"**{f.name}**: {f.votes} votes, {label(f.stance)}"
+
+
+def receipt_text(r: BallotReceipt, now: datetime) -> str:
+    if r.duplicate:
+        head = f"Already recorded (this message was delivered twice and counted once): **{label(r.option)}**"
+    elif r.replaced is not None:
+        head = f"Revote recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}** (was {label(r.replaced)})"
+    else:
+        head = f"Ballot recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}**"
+    lines = [head, f"Your ballot carries your {r.votes} votes from the ledger, counted as they stand at the close."]
+    if r.declared is not None and r.declared != r.votes:
+        lines.append(f"You wrote {r.declared}, but the ledger gives you {r.votes}; the ledger's number is what counts.")
+    lines.append(f"Deadline: {deadline_text(r.deadline, now)}. You can change it with `Revote: Aye|Nay|Abstain` until then.")
+    return "\n".join(lines)
+
+
+def round_opened_card(view: RoundView, now: datetime) -> Card:
+    fields = [
+        ("Votes in play", str(view.in_play), True),
+        ("Deadline", deadline_text(view.deadline, now), True),
+        ("How to vote", "DM me `Vote: Aye`, `Vote: Nay` or `Vote: Abstain` (or use `/vote`). "
+                        "Ballots are secret; only the totals are announced.", False),
+    ]
+    return Card(title=f"{view.game.name}: round {view.number} is open", description=view.crisis,
+                fields=tuple(fields), color=NEUTRAL)
+
+
+def faction_card(view: RoundView) -> Card:
+    lines = "\n".join(faction_line(f, result=False) for f in view.factions)
+    return Card(title=f"Round {view.number}: temporary factions", description=lines,
+                fields=(("Votes in play now", str(view.in_play), True),), color=NEUTRAL)
+
+
+def status_card(status: StatusView, now: datetime) -> Card:
+    view = status.round
+    fields = [("Votes in play", str(view.in_play), True)]
+    if view.status == "open":
+        fields.append(("Deadline", deadline_text(view.deadline, now), True))
+        fields.append((f"Have voted ({len(status.voted)})", ", ".join(status.voted) or "nobody yet", False))
+        fields.append((f"Not yet voted ({len(status.waiting)})", ", ".join(status.waiting) or "nobody", False))
+    if view.factions:
+        fields.append(("Temporary factions", "\n".join(faction_line(f, result=view.status == "closed")
+                                                       for f in view.factions), False))
+    state = "open" if view.status == "open" else "closed"
+    return Card(title=f"{view.game.name}: round {view.number} ({state})", description=view.crisis,
+                fields=tuple(fields), color=NEUTRAL)
+
+
+def result_card(result: ResultView) -> Card:
+    view = result.round
+    passed = result.outcome == "passed"
+    fields = [
+        ("Aye", str(result.aye), True),
+        ("Nay", str(result.nay), True),
+        ("Abstain", str(result.abstain), True),
+        ("Votes in play", str(result.in_play), True),
+        ("Needed to pass", f"{result.needed} (a majority of Aye + Nay = {result.aye + result.nay})", True),
+    ]
+    if result.factions:
+        fields.append(("Temporary factions", "\n".join(faction_line(f, result=True) for f in result.factions), False))
+    return Card(
+        title=f"{view.game.name}, round {view.number}: the measure {'PASSED' if passed else 'FAILED'}",
+        description=view.crisis,
+        fields=tuple(fields),
+        color=PASSED if passed else FAILED,
+        footer="Individual ballots are secret; only the totals are published.",
+    )
+
+
+def player_card(p: PlayerView, game_name: str) -> Card:
+    b = p.breakdown
+    lines = [
+        f"Base vote: {b.base} (2×D + I + your d3 of {p.roll}, from the highest D and I you have held)",
+        f"Electors: {b.electors}",
+        f"Planets (Homeworld excluded): {b.planets}",
+        f"Misc: {b.misc}",
+        f"Diplomacy bonus (D {p.diplomacy}): {b.bonus}",
+    ]
+    held = "\n".join(
+        f"• {h.name}: {h.kind}, {h.grade}{', Homeworld' if h.homeworld else ''}, {h.votes} votes" for h in p.holdings
+    ) or "none"
+    return Card(
+        title=f"{p.name} in {game_name}: {p.votes} votes",
+        description="\n".join(lines),
+        fields=(("Attributes", f"D {p.diplomacy} / C {p.command} / I {p.intrigue}", True),
+                ("Holdings", held, False)),
+        footer="Only you can see this." + ("" if p.active else " You are marked inactive."),
+    )
