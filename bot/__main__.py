@@ -1,0 +1,50 @@
+"""``python -m bot [run|console|replay FILE [--export OUT.json]]``.
+
+With no sub-command: ``run`` when DISCORD_TOKEN is set, otherwise the offline console."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bot.settings import ConfigError, load_settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Clerk, the vote clerk for play-by-post games")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)")
+    console = sub.add_parser("console", help="play offline in the terminal, typing as any user")
+    console.add_argument("--database", help="database URL (default: DATABASE_URL or sqlite+aiosqlite:///clerk.db)")
+    replay = sub.add_parser("replay", help="run a transcript and print every message the bot would send")
+    replay.add_argument("file", help="the transcript file")
+    replay.add_argument("--export", metavar="OUT.json", help="write the game export here when done")
+    replay.add_argument("--database", help="database URL (default: a fresh in-memory SQLite database)")
+    args = parser.parse_args(argv)
+    try:
+        settings = load_settings()
+    except ConfigError as error:
+        print(f"clerk: {error}", file=sys.stderr)
+        return 2
+    command = args.command or ("run" if settings.token else "console")
+    if command == "run":
+        if not settings.token:
+            print("clerk: DISCORD_TOKEN is not set; run `python -m bot console` to play offline.", file=sys.stderr)
+            return 2
+        from bot.discord.run import run_bot
+
+        return run_bot(settings)
+    if command == "console":
+        from bot.console.cli import run_console
+
+        if args.command is None:
+            print("DISCORD_TOKEN is not set, so Clerk starts its offline console "
+                  f"on {getattr(args, 'database', None) or settings.database_url}.")
+        return run_console(settings, getattr(args, "database", None))
+    from bot.console.cli import run_replay
+
+    return run_replay(settings, args.file, args.export, args.database)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

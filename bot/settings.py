@@ -1,0 +1,61 @@
+"""Settings: config.toml (optional, see config.example.toml) plus DISCORD_TOKEN and DATABASE_URL from the
+environment. Loaded in main() and passed in; never read at import time. Bad config fails fast in one line."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.store.database import DEFAULT_URL
+
+
+class ConfigError(Exception):
+    """A setting is wrong; the message is one line that says which and why."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None
+    database_url: str
+    log_level: str = "INFO"
+    sync_commands: bool = True
+    dev_guild_id: int | None = None
+    seed: int | None = None
+
+
+def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Settings:
+    env = dict(os.environ if env is None else env)
+    file = Path(path or env.get("CLERK_CONFIG", "config.toml"))
+    data: dict[str, object] = {}
+    if file.exists():
+        try:
+            data = tomllib.loads(file.read_text())
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{file}: not valid TOML ({error})") from None
+    elif path is not None:
+        raise ConfigError(f"{file}: no such config file")
+    known = {"log_level", "sync_commands", "dev_guild_id", "seed"}
+    unknown = set(data) - known
+    if unknown:
+        raise ConfigError(f"{file}: unknown setting(s) {', '.join(sorted(unknown))}; see config.example.toml")
+    if "token" in data or "database_url" in data:
+        raise ConfigError(f"{file}: the token and database URL come only from DISCORD_TOKEN and DATABASE_URL")
+    level = str(data.get("log_level", "INFO")).upper()
+    if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+        raise ConfigError(f"{file}: log_level must be DEBUG, INFO, WARNING or ERROR, not {level}")
+    sync = data.get("sync_commands", True)
+    if not isinstance(sync, bool):
+        raise ConfigError(f"{file}: sync_commands must be true or false")
+    guild = data.get("dev_guild_id")
+    if guild is not None and not isinstance(guild, int):
+        raise ConfigError(f"{file}: dev_guild_id must be a server id (a number)")
+    seed = data.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        raise ConfigError(f"{file}: seed must be a whole number")
+    url = env.get("DATABASE_URL") or DEFAULT_URL
+    if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
+        raise ConfigError("DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
+    token = env.get("DISCORD_TOKEN") or None
+    return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed)
