@@ -188,8 +188,9 @@ async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> 
     choice = str(o["choice"]).lower()
     if choice not in OPTIONS:
         raise RuleError(f"“{o['choice']}” is not a choice; pick Aye, Nay or Abstain.")
-    receipt = await app.clerk.cast_ballot(g.id, user_id=ctx.actor.id, command=BallotCommand(Choice(choice), None, False),
-                                          received_at=ctx.at, source_id=ctx.source_id)
+    ballot = BallotCommand(Choice(choice), None, False)
+    receipt = await app.clerk.cast_ballot(g.id, user_id=ctx.actor.id, command=ballot, received_at=ctx.at,
+                                          source_id=ctx.source_id)
     return [reply(receipt_text(receipt, app.clerk.clock.now()), ephemeral=True)]
 
 

@@ -36,13 +36,15 @@ def receipt_text(r: BallotReceipt, now: datetime) -> str:
     if r.duplicate:
         head = f"Already recorded (this message was delivered twice and counted once): **{label(r.option)}**"
     elif r.replaced is not None:
-        head = f"Revote recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}** (was {label(r.replaced)})"
+        head = (f"Revote recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}** "
+                f"(was {label(r.replaced)})")
     else:
         head = f"Ballot recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}**"
     lines = [head, f"Your ballot carries your {r.votes} votes from the ledger, counted as they stand at the close."]
     if r.declared is not None and r.declared != r.votes:
         lines.append(f"You wrote {r.declared}, but the ledger gives you {r.votes}; the ledger's number is what counts.")
-    lines.append(f"Deadline: {deadline_text(r.deadline, now)}. You can change it with `Revote: Aye|Nay|Abstain` until then.")
+    lines.append(f"Deadline: {deadline_text(r.deadline, now)}. "
+                 "You can change it with `Revote: Aye|Nay|Abstain` until then.")
     return "\n".join(lines)
 
 
