@@ -1,0 +1,21 @@
+# Two-stage build: wheels are built in the first stage, the runtime image has no compiler and runs as a
+# non-root user. The SQLite database lives on the /data volume (DATABASE_URL points there by default).
+FROM python:3.11-slim AS build
+WORKDIR /src
+RUN apt-get update && apt-get install -y --no-install-recommends gcc && rm -rf /var/lib/apt/lists/*
+COPY pyproject.toml requirements.lock ./
+COPY bot ./bot
+COPY engine ./engine
+COPY migrations ./migrations
+RUN pip wheel --no-cache-dir --wheel-dir /wheels -c requirements.lock .
+
+FROM python:3.11-slim
+RUN useradd --create-home --uid 10001 clerk && mkdir /data && chown clerk /data
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir --no-index --find-links /wheels clerk && rm -rf /wheels
+USER clerk
+WORKDIR /home/clerk
+ENV DATABASE_URL=sqlite+aiosqlite:////data/clerk.db \
+    PYTHONUNBUFFERED=1
+VOLUME ["/data"]
+CMD ["python", "-m", "bot"]
