@@ -42,6 +42,11 @@ def attributes_of(player: Player) -> Attributes:
     )
 
 
+def holding_view(h: Holding) -> HoldingView:
+    votes = planet_votes(Planet(h.name, Quality(h.grade), h.homeworld)) if h.kind == "planet" else h.votes
+    return HoldingView(h.kind, h.name, h.grade, votes, h.homeworld)
+
+
 def player_view(player: Player, holdings: Sequence[Holding]) -> PlayerView:
     electors = [Elector(h.name, Tier(h.grade), h.votes) for h in holdings if h.kind == "elector"]
     planets = [Planet(h.name, Quality(h.grade), h.homeworld) for h in holdings if h.kind == "planet"]
@@ -57,15 +62,8 @@ def player_view(player: Player, holdings: Sequence[Holding]) -> PlayerView:
         misc=player.misc_votes,
         active=player.active,
         breakdown=vote_breakdown(attributes_of(player), electors, planets, player.misc_votes),
-        holdings=tuple(
-            HoldingView(h.kind, h.name, h.grade, h.votes if h.kind == "elector" else planet_votes(p), h.homeworld)
-            for h, p in _with_planets(holdings)
-        ),
+        holdings=tuple(holding_view(h) for h in holdings),
     )
-
-
-def _with_planets(holdings: Sequence[Holding]) -> list[tuple[Holding, Planet]]:
-    return [(h, Planet(h.name, Quality(h.grade) if h.kind == "planet" else Quality.POOR, h.homeworld)) for h in holdings]
 
 
 async def load_game(session: AsyncSession, game_id: int) -> Game:
