@@ -19,7 +19,10 @@ OPTION_WORDS: dict[str, Option] = {
     "no": Option.NAY,
     "abstain": Option.ABSTAIN,
 }
-ACCEPTED = "`Vote: Aye`, `Vote: Nay` or `Vote: Abstain` (Yes and No work too), optionally with your count (`Vote: Aye, 14`); `Revote: Nay` changes your ballot"
+ACCEPTED = (
+    "`Vote: Aye`, `Vote: Nay` or `Vote: Abstain` (Yes and No work too), optionally with your count "
+    "(`Vote: Aye, 14`); `Revote: Nay` changes your ballot"
+)
 
 _GAME = r"(?:\s+#(?P<game>[\w-]+))?"
 _FORM = re.compile(

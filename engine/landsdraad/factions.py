@@ -50,7 +50,8 @@ def parse_table(text: str) -> DieTable:
     for chunk in (c for c in re.split(r"[,;/]", text) if c.strip()):
         entry = _ENTRY.match(chunk)
         if not entry:
-            raise ParseError(text, TABLE_ACCEPTED, problem=f"“{chunk.strip()}” is not `face option` or `from-to option`")
+            problem = f"“{chunk.strip()}” is not `face option` or `from-to option`"
+            raise ParseError(text, TABLE_ACCEPTED, problem=problem)
         low = int(entry[1])
         high = int(entry[2]) if entry[2] else low
         option = OPTION_WORDS.get(entry[3].lower())

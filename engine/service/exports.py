@@ -20,7 +20,8 @@ class ExportService(ServiceBase):
         async with self._read() as session:
             game = await load_game(session, game_id)
             players = await game_players(session, game_id)
-            rounds = (await session.execute(select(Round).where(Round.game_id == game_id).order_by(Round.number))).scalars()
+            query = select(Round).where(Round.game_id == game_id).order_by(Round.number)
+            rounds = (await session.execute(query)).scalars()
             round_docs: list[dict[str, Any]] = []
             for rnd in rounds:
                 closed = rnd.status == "closed"
@@ -62,7 +63,8 @@ class ExportService(ServiceBase):
                 "rounds": round_docs,
             }
             if include_events:
-                events = (await session.execute(select(Event).where(Event.game_id == game_id).order_by(Event.seq))).scalars()
+                log = select(Event).where(Event.game_id == game_id).order_by(Event.seq)
+                events = (await session.execute(log)).scalars()
                 doc["events"] = [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "at": utc(e.at).isoformat(),
                                   "source_id": e.source_id, "payload": e.payload} for e in events]
             return doc

@@ -159,7 +159,8 @@ class RoundService(ServiceBase):
                 raise NotFoundError(f"{game.name} has not opened a round yet.")
             view = await round_view(session, game, rnd)
             players = [p for p in await game_players(session, game_id) if p.active]
-            voted_ids = set((await session.execute(select(Ballot.player_id).where(Ballot.round_id == rnd.id))).scalars())
+            voters = select(Ballot.player_id).where(Ballot.round_id == rnd.id)
+            voted_ids = set((await session.execute(voters)).scalars())
             voted = tuple(p.name for p in players if p.id in voted_ids)
             waiting = tuple(p.name for p in players if p.id not in voted_ids)
             return StatusView(round=view, voted=voted, waiting=waiting)

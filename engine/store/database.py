@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 DEFAULT_URL = "sqlite+aiosqlite:///clerk.db"
 BUSY_TIMEOUT_MS = 5000
@@ -17,7 +17,8 @@ def is_sqlite(url: str) -> bool:
 
 def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> AsyncEngine:
     if not (is_sqlite(url) or url.startswith("postgresql+asyncpg")):
-        raise ValueError(f"DATABASE_URL must be sqlite+aiosqlite:///… or postgresql+asyncpg://…, not {url.split(':')[0]}")
+        scheme = url.split(":")[0]
+        raise ValueError(f"DATABASE_URL must be sqlite+aiosqlite:///… or postgresql+asyncpg://…, not {scheme}")
     engine = create_async_engine(url, **kwargs)
     if is_sqlite(url):
 
