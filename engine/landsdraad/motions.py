@@ -1,0 +1,122 @@
+"""Reading player-majority votes and AG ballots from the first line of a thread message (R0-30, R0-40, R0-44).
+
+``AG Vote: Jenny``; ``Vote: No Confidence``; ``Vote: End Embargo [on Bob]``; ``Audit: Bob [rounds 1-3]`` or
+``Vote to Audit: Bob``; ``Vote: End Kanly [between Ann and Bob]``; ``Vote: End Game``; ``Unvote: <subject>``.
+Names stay text here; the service resolves them to players."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.core.errors import ParseError
+from engine.core.suggest import nearest
+from engine.landsdraad.majority import Subject
+
+ACCEPTED = (
+    "`Vote: No Confidence`, `Vote: End Embargo` (or `on <Name>`), `Audit: <Player>` (optionally `rounds 1-3`), "
+    "`Vote: End Kanly` (or `between <P> and <Q>`), `Vote: End Game`, `AG Vote: <Name>`, or `Unvote: <subject>`"
+)
+ROUNDS_ACCEPTED = "rounds such as `round 2`, `rounds 1-3` or `rounds 1, 3`"
+
+
+@dataclass(frozen=True)
+class AgVote:
+    candidate: str
+
+
+@dataclass(frozen=True)
+class Motion:
+    """Support (or, with ``withdraw``, withdrawal of support) for a subject and its named targets."""
+
+    subject: Subject
+    names: tuple[str, ...] = ()
+    rounds: tuple[int, ...] = ()
+    withdraw: bool = False
+
+
+_AG = re.compile(r"^\s*ag\s*vote\s*:\s*(?P<name>.*?)\s*$", re.IGNORECASE)
+_HEAD = re.compile(r"^\s*(?P<kw>vote to audit|vote|unvote|audit)\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
+_ROUNDS = re.compile(r"\s*[,;(]?\s*\brounds?\b\s*(?P<spec>[\d\s,\-–and]+)\)?\s*$", re.IGNORECASE)
+_SUBJECT_WORDS = {
+    "no confidence": Subject.NO_CONFIDENCE,
+    "end embargo": Subject.END_EMBARGO,
+    "audit": Subject.AUDIT,
+    "end kanly": Subject.END_KANLY,
+    "end game": Subject.END_GAME,
+}
+
+
+def parse_rounds(text: str, spec: str) -> tuple[int, ...]:
+    rounds: set[int] = set()
+    for part in re.split(r",|\band\b", spec):
+        part = part.strip()
+        if not part:
+            continue
+        span = re.fullmatch(r"(\d+)\s*[-–]\s*(\d+)", part)
+        if span:
+            low, high = int(span[1]), int(span[2])
+            if low > high:
+                raise ParseError(text, ROUNDS_ACCEPTED, problem=f"“{part}” runs backwards")
+            rounds.update(range(low, high + 1))
+        elif part.isdigit():
+            rounds.add(int(part))
+        else:
+            raise ParseError(text, ROUNDS_ACCEPTED, problem=f"“{part}” is not a round number")
+    return tuple(sorted(rounds))
+
+
+def _named(text: str, subject: Subject, rest: str, withdraw: bool) -> Motion:
+    if subject is Subject.AUDIT:
+        rounds: tuple[int, ...] = ()
+        found = _ROUNDS.search(rest)
+        if found:
+            rounds = parse_rounds(text, found["spec"])
+            rest = rest[: found.start()]
+        name = rest.strip(" ,;")
+        if not name:
+            raise ParseError(text, ACCEPTED, problem="an audit names the player to audit, e.g. `Audit: Bob`")
+        return Motion(subject, (name,), rounds, withdraw)
+    if subject is Subject.END_EMBARGO:
+        on = re.fullmatch(r"(?:on|against)\s+(?P<name>.+)", rest, re.IGNORECASE)
+        if rest and not on:
+            raise ParseError(text, ACCEPTED, problem="name the embargoed player with `on <Name>`")
+        return Motion(subject, (on["name"].strip(),) if on else (), (), withdraw)
+    if subject is Subject.END_KANLY:
+        between = re.fullmatch(r"between\s+(?P<p>.+?)\s+(?:and|&)\s+(?P<q>.+)", rest, re.IGNORECASE)
+        if rest and not between:
+            raise ParseError(text, ACCEPTED, problem="name the two players with `between <P> and <Q>`")
+        return Motion(subject, (between["p"].strip(), between["q"].strip()) if between else (), (), withdraw)
+    if rest:
+        raise ParseError(text, ACCEPTED, problem=f"`{subject.title}` takes nothing after it")
+    return Motion(subject, (), (), withdraw)
+
+
+def parse_motion(text: str) -> AgVote | Motion | None:
+    """The first line of a thread message as a vote, or None when it is not one (ordinary chat).
+    A line that starts like a vote but cannot be read raises ParseError."""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    ag = _AG.match(line)
+    if ag:
+        if not ag["name"]:
+            raise ParseError(text, "`AG Vote: <Name>`: a player's name, faction or @mention", problem="no name given")
+        return AgVote(ag["name"])
+    head = _HEAD.match(line)
+    if not head:
+        return None
+    keyword = head["kw"].lower()
+    rest = head["rest"]
+    withdraw = keyword == "unvote"
+    if keyword in ("audit", "vote to audit"):
+        return _named(text, Subject.AUDIT, rest, False)
+    lowered = " ".join(rest.lower().split())
+    if lowered.startswith("audit:") or lowered.startswith("audit "):
+        return _named(text, Subject.AUDIT, rest.split(None, 1)[1] if " " in rest.strip() else "", withdraw)
+    for words, subject in _SUBJECT_WORDS.items():
+        if lowered == words or lowered.startswith(words + " "):
+            return _named(text, subject, rest.strip()[len(words):].strip(), withdraw)
+    if lowered.split(":")[0].strip() in ("aye", "nay", "abstain", "yes", "no", ""):
+        return None
+    near = nearest(lowered.split(" on ")[0].split(" between ")[0], _SUBJECT_WORDS, cutoff=0.7)
+    suggestion = f"{'Unvote' if withdraw else 'Vote'}: {near.title()}" if near else None
+    raise ParseError(text, ACCEPTED, suggestion=suggestion, problem=f"“{rest}” is not a subject players can vote on")

@@ -1,0 +1,101 @@
+"""Transfer and Transfer Funds actions (for audits, R0-51) and the private requests players DM:
+``Transfer: 500 MS to Bob``, ``Transfer: Planet Deneb to Bob``, ``Audit quote: Bob [rounds 1-3]``,
+``Elector: Count Jasek, round 3`` (the Pro tempore's query, R0-71)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.core.errors import ParseError
+from engine.landsdraad.motions import parse_rounds
+
+TRANSFER_ACCEPTED = (
+    "`Transfer: 500 MS to <Name>` (funds) or `Transfer: <what> to <Name>`, e.g. `Transfer: Planet Deneb to Bob`"
+)
+QUOTE_ACCEPTED = "`Audit quote: <Player>` or `Audit quote: <Player> rounds 1-3`"
+ELECTOR_ACCEPTED = "`Elector: <Name>, round <N>`"
+
+
+@dataclass(frozen=True)
+class TransferCommand:
+    """``amount`` is set for Transfer Funds (MS); otherwise ``item`` names what was transferred."""
+
+    recipient: str
+    amount: int | None = None
+    item: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return "funds" if self.amount is not None else "item"
+
+    def describe(self) -> str:
+        return f"{self.amount} MS" if self.amount is not None else str(self.item)
+
+
+@dataclass(frozen=True)
+class AuditQuoteRequest:
+    target: str
+    rounds: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ElectorQuery:
+    elector: str
+    round: int
+
+
+_TRANSFER = re.compile(r"^\s*transfer(?:\s+funds)?\s*:\s*(?P<what>.+?)\s+to\s+(?P<to>.+?)\s*$", re.IGNORECASE)
+_FUNDS = re.compile(r"^(?P<n>[\d,]+)\s*(?:ms|solaris|solari)?$", re.IGNORECASE)
+_QUOTE = re.compile(r"^\s*audit\s*(?:quote|cost)\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
+_ROUNDS = re.compile(r"[\s,;(]*\brounds?\b\s*(?P<spec>[\d\s,\-–and]+)\)?\s*$", re.IGNORECASE)
+_ELECTOR = re.compile(r"^\s*elector\s*:\s*(?P<name>.+?)\s*[,;]?\s*\bround\s*(?P<n>\d+)\s*$", re.IGNORECASE)
+
+
+def is_transfer(text: str) -> bool:
+    return text.strip().lower().startswith("transfer")
+
+
+def parse_transfer(text: str) -> TransferCommand:
+    found = _TRANSFER.match(text.strip().splitlines()[0] if text.strip() else "")
+    if not found:
+        raise ParseError(text, TRANSFER_ACCEPTED)
+    what, to = found["what"].strip(), found["to"].strip()
+    funds = _FUNDS.match(what)
+    if funds:
+        amount = int(funds["n"].replace(",", ""))
+        if amount <= 0:
+            raise ParseError(text, TRANSFER_ACCEPTED, problem="the amount must be more than 0 MS")
+        return TransferCommand(recipient=to, amount=amount)
+    return TransferCommand(recipient=to, item=what)
+
+
+def is_audit_quote(text: str) -> bool:
+    return bool(_QUOTE.match(text.strip().splitlines()[0])) if text.strip() else False
+
+
+def parse_audit_quote(text: str) -> AuditQuoteRequest:
+    found = _QUOTE.match(text.strip().splitlines()[0] if text.strip() else "")
+    if not found or not found["rest"]:
+        raise ParseError(text, QUOTE_ACCEPTED)
+    rest = found["rest"]
+    rounds: tuple[int, ...] = ()
+    spec = _ROUNDS.search(rest)
+    if spec:
+        rounds = parse_rounds(text, spec["spec"])
+        rest = rest[: spec.start()]
+    target = rest.strip(" ,;")
+    if not target:
+        raise ParseError(text, QUOTE_ACCEPTED, problem="name the player to audit")
+    return AuditQuoteRequest(target, rounds)
+
+
+def is_elector_query(text: str) -> bool:
+    return text.strip().lower().startswith("elector")
+
+
+def parse_elector_query(text: str) -> ElectorQuery:
+    found = _ELECTOR.match(text.strip().splitlines()[0] if text.strip() else "")
+    if not found:
+        raise ParseError(text, ELECTOR_ACCEPTED)
+    return ElectorQuery(found["name"].strip(), int(found["n"]))
