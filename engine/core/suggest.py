@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
 
 
 def nearest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The choice most like ``word`` (case ignored), or None. Equally similar choices are told apart by how
+    much of the start they share ("Ayy" -> "Aye", not "Nay"), then by their order in ``choices``."""
     options = list(choices)
-    lowered = {c.lower(): c for c in options}
-    match = difflib.get_close_matches(word.strip().lower(), list(lowered), n=1, cutoff=cutoff)
-    return lowered[match[0]] if match else None
+    lowered = {c.lower(): c for c in reversed(options)}
+    target = word.strip().lower()
+    scored = [
+        (difflib.SequenceMatcher(None, target, candidate).ratio(), len(os.path.commonprefix([target, candidate])),
+         -index, candidate)
+        for index, candidate in enumerate(dict.fromkeys(c.lower() for c in options))
+    ]
+    best = max((s for s in scored if s[0] >= cutoff), default=None)
+    return lowered[best[3]] if best else None

@@ -26,7 +26,7 @@ ACCEPTED = (
 
 _GAME = r"(?:\s+#(?P<game>[\w-]+))?"
 _FORM = re.compile(
-    r"^\s*(?P<kw>[a-z][a-z -]*?)\s*[:\-]\s*(?P<rest>.*?)" + _GAME + r"\s*$",
+    r"^\s*(?P<kw>[a-z][a-z -]*)\s*[:\-]\s*(?P<rest>.*?)" + _GAME + r"\s*$",
     re.IGNORECASE | re.DOTALL,
 )
 _REST = re.compile(r"^(?P<opt>[^\s,;.!]*)[\s,;]*(?:(?P<n>[^\s.!]+)(?:\s*votes?)?)?[.!]*$", re.IGNORECASE)

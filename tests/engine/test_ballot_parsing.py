@@ -1,0 +1,140 @@
+"""Reading a crisis ballot from a player's text (R0-10..R0-12, P0-01, P0-03; RULINGS.md "Where each thing is said").
+
+R0-11: "A player votes by private message to the moderator (bot: DM) with the form
+`Vote: <Aye|Nay|Abstain|Yes|No>[, <n>]`". Unreadable text raises ParseError, which quotes the input, shows the
+accepted forms, and suggests the near miss.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import ParseError
+from engine.core.suggest import nearest
+from engine.landsdraad.ballot import ACCEPTED, BallotCommand, looks_like_ballot, parse_ballot
+from engine.landsdraad.model import Option
+
+
+@pytest.mark.parametrize(
+    ("text", "option", "declared", "revote"),
+    [
+        ("vote: yes", Option.AYE, None, False),
+        ("Vote: No, 9", Option.NAY, 9, False),
+        ("VOTE: abstain", Option.ABSTAIN, None, False),
+        ("Revote: Aye", Option.AYE, None, True),
+    ],
+)
+def test_TV0_I15_ballot_parsing(text: str, option: Option, declared: int | None, revote: bool) -> None:
+    """TV0-I15 (R0-10, R0-11, R0-12, P0-03). "players must vote Aye or Nay or Abstain (Yes and No are also
+    acceptable" [...] "Revote: Aye" with no prior ballot is read as a ballot; the service treats it as a Vote."""
+    assert parse_ballot(text) == BallotCommand(option=option, declared=declared, revote=revote)
+
+
+def test_TV0_I15_unknown_option_is_an_error() -> None:
+    """TV0-I15: `Vote: Maybe` is rejected as an unknown option (the earlier ballot stands: nothing was read)."""
+    with pytest.raises(ParseError) as caught:
+        parse_ballot("Vote: Maybe")
+    assert "“Maybe” is not Aye, Nay or Abstain" in str(caught.value)
+    assert "“Vote: Maybe”" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "option", "declared"),
+    [
+        ("Vote: Aye, 14", Option.AYE, 14),
+        ("Vote: Nay, 14", Option.NAY, 14),
+        ("Vote: Abstain, 14", Option.ABSTAIN, 14),
+        ("vote:aye,14", Option.AYE, 14),
+        ("  Vote :  NAY  ", Option.NAY, None),
+        ("Vote: Aye 14", Option.AYE, 14),
+        ("Vote: Aye, 14 votes", Option.AYE, 14),
+        ("Vote: yEs.", Option.AYE, None),
+        ("Vote: Abstain\nthanks, see you next round", Option.ABSTAIN, None),
+    ],
+)
+def test_R0_11_the_document_forms_and_case(text: str, option: Option, declared: int | None) -> None:
+    """R0-11: “Vote: Aye, 14” or “Vote: Nay, 14” or “Vote: Abstain, 14” where the player controls 14 votes;
+    R0-10: "Option matching ignores case"."""
+    command = parse_ballot(text)
+    assert (command.option, command.declared, command.revote, command.game) == (option, declared, False, None)
+
+
+@pytest.mark.parametrize("text", ["Revote: Nay", "revote: no, 3", "Re-vote: Nay", "re vote: nay", "REVOTE: NO"])
+def test_R0_12_revote_forms(text: str) -> None:
+    """R0-12: "players may change their vote by simply using “Revote: Aye” or similar"."""
+    command = parse_ballot(text)
+    assert command.revote and command.option is Option.NAY
+
+
+def test_game_tag_names_the_game() -> None:
+    """RULINGS.md: "Someone in several games names it (`Vote: Aye #sirius`)"."""
+    assert parse_ballot("Vote: Aye #sirius") == BallotCommand(Option.AYE, None, False, game="sirius")
+    assert parse_ballot("Revote: Nay, 12 #deneb-2") == BallotCommand(Option.NAY, 12, True, game="deneb-2")
+
+
+def _error(text: str) -> ParseError:
+    with pytest.raises(ParseError) as caught:
+        parse_ballot(text)
+    return caught.value
+
+
+@pytest.mark.parametrize("text", ["hello there", "Vote:", "Vote: Aye, 14, and more", "", "Aye"])
+def test_unreadable_text_quotes_the_input_and_shows_the_accepted_forms(text: str) -> None:
+    """RULINGS.md: "Text the bot cannot read gets a reply that quotes it and shows the accepted forms"."""
+    error = _error(text)
+    message = str(error)
+    assert f"“{text.strip()}”" in message
+    assert f"Accepted: {ACCEPTED}" in message
+    assert "`Vote: Aye`" in message and "`Revote: Nay`" in message
+    assert error.text == text
+
+
+def test_near_miss_option_suggests_aye() -> None:
+    """RULINGS.md: "near misses ("Vote: Ayy") get a suggestion"."""
+    error = _error("Vote: Ayy")
+    assert error.suggestion == "Vote: Aye"
+    assert "Did you mean “Vote: Aye”?" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("text", "suggestion"),
+    [("Vtoe: Aye", "Vote: Aye"), ("Voet: Nay, 3", "Vote: Nay, 3"), ("Revoet: Nay", "Revote: Nay"),
+     ("Revote: Nya", "Revote: Nay"), ("Vote: Abstian", "Vote: Abstain"), ("Vote: yse", "Vote: Yes")],
+)
+def test_near_miss_keyword_and_option_suggestions(text: str, suggestion: str) -> None:
+    assert _error(text).suggestion == suggestion
+
+
+def test_count_that_is_not_a_whole_number() -> None:
+    """P0-01: the stated count is optional and informational, but when given it must be a whole number."""
+    error = _error("Vote: Aye, fourteen")
+    assert "“fourteen” is not a whole number of votes" in str(error)
+    assert "not a whole number" in str(_error("Vote: Aye, -3"))
+
+
+def test_far_miss_gets_no_suggestion() -> None:
+    error = _error("Vote: Pineapple")
+    assert error.suggestion is None
+    assert "Did you mean" not in str(error)
+
+
+def test_long_input_is_quoted_shortened() -> None:
+    text = "Vote: " + "x" * 400
+    message = str(_error(text))
+    assert message.startswith(f"I couldn't read “{text[:197]}...”")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Vote: Aye", True), ("Vtoe: Aye", True), ("revote: nay", True), ("Hello, clerk", False), ("", False),
+     ("What time is it?", False)],
+)
+def test_looks_like_ballot(text: str, expected: bool) -> None:
+    assert looks_like_ballot(text) is expected
+
+
+def test_nearest_prefers_the_candidate_sharing_the_start_and_is_case_insensitive() -> None:
+    """Tie between Aye and Nay for "Ayy" (same similarity) goes to the one that starts the same way."""
+    assert nearest("Ayy", ["Aye", "Nay", "Abstain"]) == "Aye"
+    assert nearest("NAYY", ["Aye", "Nay"]) == "Nay"
+    assert nearest("zzz", ["Aye", "Nay"]) is None
