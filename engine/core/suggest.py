@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Iterable
+from itertools import takewhile
+
+
+def _shared_start(a: str, b: str) -> int:
+    return sum(1 for _ in takewhile(lambda pair: pair[0] == pair[1], zip(a, b, strict=False)))
 
 
 def nearest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
@@ -14,8 +18,7 @@ def nearest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | Non
     lowered = {c.lower(): c for c in reversed(options)}
     target = word.strip().lower()
     scored = [
-        (difflib.SequenceMatcher(None, target, candidate).ratio(), len(os.path.commonprefix([target, candidate])),
-         -index, candidate)
+        (difflib.SequenceMatcher(None, target, candidate).ratio(), _shared_start(target, candidate), -index, candidate)
         for index, candidate in enumerate(dict.fromkeys(c.lower() for c in options))
     ]
     best = max((s for s in scored if s[0] >= cutoff), default=None)
