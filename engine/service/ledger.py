@@ -81,7 +81,7 @@ async def find_player(session: AsyncSession, game_id: int, user_id: int) -> Play
 async def require_player(session: AsyncSession, game: Game, user_id: int, who: str = "That user") -> Player:
     player = await find_player(session, game.id, user_id)
     if player is None:
-        raise NotFoundError(f"{who} is not a player in {game.name}.")
+        raise NotFoundError(f"{who} {'are' if who == 'You' else 'is'} not a player in {game.name}.")
     return player
 
 

@@ -1,0 +1,380 @@
+"""Crisis rounds through the service (R0-11..R0-19): open, factions, ballots, deadline, close, the event log.
+Runs on a migrated SQLite file, and on PostgreSQL when TEST_POSTGRES_URL is set."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from engine.core.errors import NotFoundError, RuleError
+from engine.service.clock import RandomDice
+from engine.service.uow import Duplicate
+
+JENNY, BOB, CAROL, STRANGER = 101, 102, 103, 555
+MOD = 1
+BOARS = "1-3 nay, 4 abstain, 5-6 aye"
+SEED = 20260301  # tests/service/conftest.py
+
+
+async def _three_players(table: Any) -> None:
+    """Jenny 25 (TV0-S01), Bob 7, Carol 9."""
+    await table.player(JENNY, "jenny", 4, 2, 2, roll=3)
+    await table.elector(JENNY, "Count Jasek", "average", 5)
+    await table.planet(JENNY, "Deneb", "average")
+    await table.player(BOB, "bob", 2, 2, 2, roll=1)
+    await table.player(CAROL, "carol", 3, 1, 1, roll=2)
+
+
+async def _weighted(table: Any, weights: dict[int, int]) -> None:
+    """Players whose V(p) is exactly the given number: base 1 (D0 I0 r1) plus misc votes."""
+    for user_id, votes in weights.items():
+        await table.player(user_id, f"p{user_id}", 0, 0, 0, roll=1)
+        if votes != 1:
+            await table.clerk.set_player(table.game_id, user_id=user_id, misc=votes - 1, actor=MOD)
+
+
+async def _close(table: Any, **kwargs: Any) -> Any:
+    return await table.clerk.close_round(table.game_id, actor=MOD, **kwargs)
+
+
+async def test_a_round_end_to_end_gives_the_right_tally(table: Any) -> None:
+    """R0-16..R0-18: players and temporary factions; "Players who do not cast a vote automatically abstain"."""
+    await _three_players(table)
+    opened = await table.clerk.open_round(table.game_id, crisis="Piracy in Sirius Sector", deadline=None, actor=MOD)
+    assert (opened.number, opened.status, opened.in_play) == (1, "open", 25 + 7 + 9)
+    await table.faction("Hawks", 20, "aye")
+    await table.faction("Doves", 12, "nay")
+    await table.faction("Boars", 12, "d6", BOARS, roll=4)
+    status = await table.clerk.round_status(table.game_id)
+    assert status.round.in_play == 41 + 44
+    assert [(f.name, f.roll, f.vote) for f in status.round.factions] == [
+        ("Hawks", None, None), ("Doves", None, None), ("Boars", None, None)]  # the roll is public only at close
+
+    receipt = await table.vote(JENNY, "Vote: Aye, 14")
+    assert (receipt.option, receipt.declared, receipt.votes, receipt.replaced, receipt.round_number) == (
+        "aye", 14, 25, None, 1)
+    await table.vote(BOB, "vote: no")
+    status = await table.clerk.round_status(table.game_id)
+    assert (status.voted, status.waiting) == (("jenny", "bob"), ("carol",))
+
+    result = await _close(table)
+    assert table.numbers(result) == {"outcome": "passed", "aye": 25 + 20, "nay": 7 + 12, "abstain": 9 + 12,
+                                     "in_play": 85, "needed": 33}
+    assert [(f.name, f.votes, f.vote, f.roll) for f in result.factions] == [
+        ("Hawks", 20, "aye", None), ("Doves", 12, "nay", None), ("Boars", 12, "abstain", 4)]
+    assert not result.already_closed
+    assert table.dice.rolls == []  # the moderator's roll was used; nothing rolled
+    assert (await table.clerk.game(table.game_id)).current_round == 1
+
+
+async def test_TV0_S05_sirius_factions_through_the_service(table: Any) -> None:
+    """TV0-S05 with the Boars' roll given by the moderator."""
+    for roll, expected in [(1, (20, 24, 0, 23, "failed")), (4, (20, 12, 12, 17, "passed")),
+                           (6, (32, 12, 0, 23, "passed"))]:
+        await table.open(f"Sirius, roll {roll}")
+        await table.faction("Hawks", 20, "aye")
+        await table.faction("Doves", 12, "nay")
+        await table.faction("Boars", 12, "d6", BOARS, roll=roll)
+        r = await _close(table)
+        assert (r.aye, r.nay, r.abstain, r.needed, r.outcome, r.in_play) == (*expected[:4], expected[4], 44)
+
+
+@pytest.mark.parametrize(
+    ("roll", "expected"),
+    [(2, (50, 51, 10, 51, "failed")), (4, (50, 39, 22, 45, "passed")), (5, (62, 39, 10, 51, "passed"))],
+)
+async def test_TV0_I08_players_and_factions_through_the_service(table: Any, roll: int, expected: tuple) -> None:
+    await _weighted(table, {JENNY: 30, BOB: 27, CAROL: 10})
+    await table.open()
+    await table.faction("Hawks", 20, "aye")
+    await table.faction("Doves", 12, "nay")
+    await table.faction("Boars", 12, "d6", BOARS, roll=roll)
+    await table.vote(JENNY, "Vote: Aye")
+    await table.vote(BOB, "Vote: Nay")
+    await table.vote(CAROL, "Vote: Abstain")
+    r = await _close(table)
+    assert (r.aye, r.nay, r.abstain, r.needed, r.outcome, r.in_play) == (*expected, 111)
+
+
+async def test_TV0_I06_revotes_before_and_after_the_deadline_through_the_service(table: Any) -> None:
+    """TV0-I06 / P0-15: "A message received at the deadline instant or later counts as deadline reached"; the
+    refused revote leaves the earlier ballot standing."""
+    table.clock.set(datetime(2026, 11, 29, tzinfo=UTC))
+    await _weighted(table, {JENNY: 14, BOB: 10, CAROL: 9})
+    await table.clerk.open_round(table.game_id, crisis="Sirius", deadline=datetime(2026, 12, 1, tzinfo=UTC),
+                                 actor=MOD)
+    await table.faction("Hawks", 20, "aye")
+
+    def at(text: str) -> datetime:
+        return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+    await table.vote(JENNY, "Vote: Aye, 14", at=at("2026-11-30T10:00:00"))
+    assert (await table.vote(JENNY, "Revote: Nay", at=at("2026-11-30T23:59:59"))).replaced == "aye"
+    await table.vote(BOB, "Vote: Nay, 10", at=at("2026-11-30T20:00:00"))
+    with pytest.raises(RuleError, match=re.escape("too late to count. Your ballot (Nay) stands.")):
+        await table.vote(BOB, "Revote: Aye", at=at("2026-12-01T00:00:00"))
+    with pytest.raises(RuleError, match=r"2026-12-01 00:00 UTC.*You have no ballot, so you abstain"):
+        await table.vote(CAROL, "Vote: Aye", at=at("2026-12-01T00:00:01"))
+    table.clock.set(at("2026-12-01T00:00:00"))
+    r = await _close(table, expected_round=1)
+    assert table.numbers(r) == {"outcome": "failed", "aye": 20, "nay": 24, "abstain": 9, "in_play": 53, "needed": 23}
+    assert (await table.kinds()).count("BallotCast") == 3
+
+
+async def test_R0_15_weights_are_read_at_the_close(table: Any) -> None:
+    """R0-15: "Each ballot's weight is V(p) at resolution time, after every Auction, Assassination, Seizure"."""
+    await _three_players(table)
+    await table.open()
+    assert (await table.vote(JENNY, "Vote: Aye, 25")).votes == 25
+    await table.vote(BOB, "Vote: Nay")
+    await table.vote(CAROL, "Vote: Nay")
+    await table.clerk.remove_holding(table.game_id, user_id=JENNY, name="Count Jasek", actor=MOD)  # seized
+    await table.clerk.remove_holding(table.game_id, user_id=JENNY, name="Deneb", actor=MOD)
+    r = await _close(table)
+    assert (r.aye, r.nay, r.outcome, r.in_play) == (13, 16, "failed", 29)
+    closed = (await table.events())[-1]
+    assert closed.payload["weights"]["jenny"] == {"votes": 13, "ballot": "aye"}
+
+
+async def test_TV0_I03_nobody_votes_everyone_abstains(table: Any) -> None:
+    """R0-13: "A player with no accepted ballot at the deadline abstains"; E = 0 gives T = 1 and a failure."""
+    await _weighted(table, {JENNY: 20, BOB: 15})
+    await table.open()
+    await table.vote(JENNY, "Vote: Abstain")
+    r = await _close(table)
+    assert table.numbers(r) == {"outcome": "failed", "aye": 0, "nay": 0, "abstain": 35, "in_play": 35, "needed": 1}
+
+
+async def test_inactive_players_are_not_in_play(table: Any) -> None:
+    """R0-17: "VIP = Σ_{active p} V(p) + Σ_f f.votes"."""
+    await _three_players(table)
+    await table.open()
+    await table.vote(CAROL, "Vote: Nay")  # cast while active, then marked inactive: does not count
+    await table.clerk.set_player(table.game_id, user_id=CAROL, active=False, actor=MOD)
+    await table.clerk.set_player(table.game_id, user_id=BOB, active=False, actor=MOD)
+    with pytest.raises(RuleError, match="You are marked inactive in sirius"):
+        await table.vote(BOB, "Vote: Nay")
+    assert (await table.clerk.round_of(table.game_id)).in_play == 25
+    assert (await table.clerk.round_status(table.game_id)).waiting == ("jenny",)
+    r = await _close(table)
+    assert (r.aye, r.nay, r.abstain, r.in_play) == (0, 0, 25, 25)
+
+
+async def test_P0_03_revote_replaces_and_a_second_vote_acts_as_revote(table: Any) -> None:
+    """R0-12: "The latest accepted ballot counts. [...] A second `Vote:` is treated as a Revote, and a `Revote:`
+    with no earlier ballot is treated as a Vote" (P0-03)."""
+    await _three_players(table)
+    await table.open()
+    first = await table.vote(BOB, "Revote: Aye")
+    assert first.replaced is None
+    assert (await table.vote(JENNY, "Vote: Aye")).replaced is None
+    assert (await table.vote(JENNY, "Vote: Nay")).replaced == "aye"
+    assert (await table.vote(JENNY, "Revote: Abstain")).replaced == "nay"
+    assert (await table.vote(JENNY, "Revote: No, 25")).replaced == "abstain"
+    r = await _close(table)
+    assert (r.aye, r.nay, r.abstain) == (7, 25, 9)
+    ballots = [e.payload for e in await table.events() if e.kind == "BallotCast"]
+    assert [(b["user_id"], b["option"], b["replaced"]) for b in ballots] == [
+        (BOB, "aye", None), (JENNY, "aye", None), (JENNY, "nay", "aye"), (JENNY, "abstain", "nay"),
+        (JENNY, "nay", "abstain")]
+
+
+async def test_P0_15_a_ballot_at_exactly_the_deadline_is_refused_and_the_earlier_one_stands(table: Any) -> None:
+    await _three_players(table)
+    await table.open(deadline=timedelta(hours=2))
+    deadline = table.clock.now() + timedelta(hours=2)
+    receipt = await table.vote(JENNY, "Vote: Aye", at=deadline - timedelta(seconds=1))
+    assert receipt.deadline == deadline
+    with pytest.raises(RuleError, match=r"Your ballot \(Aye\) stands"):
+        await table.vote(JENNY, "Revote: Nay", at=deadline)
+    table.clock.set(deadline)
+    r = await _close(table, expected_round=1)
+    assert (r.aye, r.nay) == (25, 0)
+    assert (await table.kinds()).count("BallotCast") == 1
+
+
+async def test_a_redelivered_message_is_not_counted_twice(table: Any) -> None:
+    """DESIGN.md: "The Discord message or interaction id is stored with it, so a redelivered event is recognised
+    and not counted twice"."""
+    await _three_players(table)
+    await table.open()
+    first = await table.vote(JENNY, "Vote: Aye", source_id="m-1")
+    again = await table.vote(JENNY, "Vote: Aye", source_id="m-1")
+    assert (first.duplicate, again.duplicate) == (False, True)
+    assert (again.option, again.votes, again.round_number) == ("aye", 25, 1)
+    await table.vote(JENNY, "Revote: Nay", source_id="m-2")
+    late_copy = await table.vote(JENNY, "Vote: Aye", source_id="m-1")  # an old message redelivered after a revote
+    assert late_copy.duplicate
+    r = await _close(table)
+    assert (r.aye, r.nay) == (0, 25)
+    ballots = [e for e in await table.events() if e.kind == "BallotCast"]
+    assert [(e.source_id, e.payload["option"]) for e in ballots] == [("m-1", "aye"), ("m-2", "nay")]
+
+
+async def test_a_redelivered_moderator_command_is_not_applied_twice(table: Any) -> None:
+    await _three_players(table)
+    await table.clerk.set_player(table.game_id, user_id=BOB, misc=3, actor=MOD, source_id="i-9")
+    with pytest.raises(Duplicate, match="already done"):
+        await table.clerk.set_player(table.game_id, user_id=BOB, misc=3, actor=MOD, source_id="i-9")
+    with pytest.raises(RuleError, match="already"):
+        await table.vote(BOB, "Vote: Aye", source_id="i-9")  # the same id as a ballot: not a ballot, not counted
+    assert (await table.kinds()).count("PlayerChanged") == 1
+
+
+async def test_P0_04_unrolled_d6_faction_is_rolled_once_at_close_and_recorded(table: Any) -> None:
+    """P0-04: "roll once at resolution, after ballots lock, and publish the roll with the result"; the roll
+    comes from the service's seeded dice and is written to the RoundClosed event."""
+    await _three_players(table)
+    await table.open()
+    await table.faction("Boars", 12, "d6", BOARS)
+    await table.faction("Hawks", 20, "aye")
+    assert table.dice.rolls == []
+    r = await _close(table)
+    assert len(table.dice.rolls) == 1
+    sides, roll = table.dice.rolls[0]
+    assert sides == 6 and roll == RandomDice(SEED).roll(6)  # the seeded dice: the same roll on every run
+    boars = r.factions[0]
+    assert boars.roll == roll
+    assert boars.vote == {1: "nay", 2: "nay", 3: "nay", 4: "abstain", 5: "aye", 6: "aye"}[roll]
+    closed = (await table.events())[-1]
+    assert closed.kind == "RoundClosed"
+    assert closed.payload["rolls"] == {"Boars": roll}
+    assert closed.payload["result"] == table.numbers(r)
+    again = await _close(table, expected_round=1)
+    assert again.already_closed and again.factions[0].roll == roll
+    assert len(table.dice.rolls) == 1  # never re-rolled
+
+
+async def test_close_by_deadline_twice_closes_once(table: Any) -> None:
+    """issue 2: a round "closes itself on time [...] and never twice": the second close (a repeated timer) returns
+    the stored result marked already_closed, and appends nothing."""
+    await _three_players(table)
+    await table.open(deadline=timedelta(hours=1))
+    await table.vote(JENNY, "Vote: Aye")
+    table.clock.advance(timedelta(hours=1))
+    first = await _close(table, expected_round=1)
+    events = await table.kinds()
+    second = await _close(table, expected_round=1)
+    assert (first.already_closed, second.already_closed) == (False, True)
+    assert table.numbers(first) == table.numbers(second)
+    assert await table.kinds() == events
+    assert events.count("RoundClosed") == 1
+    assert (await table.events())[-1].payload["by_deadline"] is True
+    with pytest.raises(RuleError, match="Round 1 of sirius is already closed"):
+        await _close(table)
+    with pytest.raises(NotFoundError, match="sirius has no round 7"):
+        await _close(table, expected_round=7)
+
+
+async def test_a_stale_timer_for_an_earlier_round_does_not_close_the_current_one(table: Any) -> None:
+    await _three_players(table)
+    await table.open()
+    await _close(table)
+    await table.open("Second crisis")
+    stale = await _close(table, expected_round=1)
+    assert stale.already_closed and stale.round.number == 1
+    assert (await table.clerk.round_of(table.game_id)).status == "open"
+
+
+async def test_pending_deadlines(table: Any) -> None:
+    """The scheduler reads pending deadlines from the database at start: open rounds with a deadline, soonest first."""
+    clerk = table.clerk
+    assert await clerk.pending_deadlines() == []
+    await table.open(deadline=timedelta(hours=5))
+    other = await clerk.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
+                                    moderator_role_id=None, actor=MOD)
+    await clerk.open_round(other.id, crisis="Spice", deadline=table.clock.now() + timedelta(hours=2), actor=MOD)
+    third = await clerk.create_game(guild_id=900, channel_id=903, name="arrakis", ruleset="landsdraad",
+                                    moderator_role_id=None, actor=MOD)
+    await clerk.open_round(third.id, crisis="No deadline", deadline=None, actor=MOD)
+    now = table.clock.now()
+    assert await clerk.pending_deadlines() == [(other.id, 1, now + timedelta(hours=2)),
+                                               (table.game_id, 1, now + timedelta(hours=5))]
+    assert all(d.tzinfo is not None for _, _, d in await clerk.pending_deadlines())
+    await clerk.close_round(other.id, actor=MOD, expected_round=1)
+    assert await clerk.pending_deadlines() == [(table.game_id, 1, now + timedelta(hours=5))]
+
+
+# --- errors ----------------------------------------------------------------------------------------------------
+
+
+async def test_no_round_open(table: Any) -> None:
+    await _three_players(table)
+    with pytest.raises(RuleError, match="No round is open in sirius, so there is nothing to vote on yet"):
+        await table.vote(JENNY, "Vote: Aye")
+    with pytest.raises(RuleError, match="No round is open in sirius"):
+        await _close(table)
+    with pytest.raises(RuleError, match="No round is open in sirius"):
+        await table.faction("Hawks", 20, "aye")
+    with pytest.raises(NotFoundError, match="has not opened a round yet"):
+        await table.clerk.round_status(table.game_id)
+    await table.open()
+    await _close(table)
+    with pytest.raises(RuleError, match="Round 1 is closed; ballots are no longer accepted"):
+        await table.vote(JENNY, "Vote: Aye")
+    with pytest.raises(RuleError, match="No round is open in sirius"):
+        await table.faction("Hawks", 20, "aye")
+
+
+async def test_round_already_open_and_bad_deadline(table: Any) -> None:
+    await table.open()
+    with pytest.raises(RuleError, match="Round 1 is still open; close it first"):
+        await table.open("Another crisis")
+    await _close(table)
+    with pytest.raises(RuleError, match="The deadline must be in the future"):
+        await table.clerk.open_round(table.game_id, crisis="x", deadline=table.clock.now(), actor=MOD)
+    with pytest.raises(RuleError, match="needs the crisis text"):
+        await table.clerk.open_round(table.game_id, crisis="  ", deadline=None, actor=MOD)
+    assert (await table.clerk.open_round(table.game_id, crisis="Round two", deadline=None, actor=MOD)).number == 2
+
+
+async def test_not_a_player_cannot_vote(table: Any) -> None:
+    await _three_players(table)
+    await table.open()
+    with pytest.raises(NotFoundError) as caught:
+        await table.vote(STRANGER, "Vote: Aye")
+    assert str(caught.value) == "You are not a player in sirius."
+
+
+async def test_faction_errors(table: Any) -> None:
+    await table.open()
+    await table.faction("Hawks", 20, "aye")
+    with pytest.raises(RuleError, match="Round 1 already has a faction called Hawks"):
+        await table.faction("Hawks", 10, "nay")
+    with pytest.raises(RuleError, match="only a d6 faction takes a roll"):
+        await table.faction("Doves", 12, "nay", roll=3)
+    with pytest.raises(RuleError, match="a d6 roll must be 1 to 6, not 7"):
+        await table.faction("Boars", 12, "d6", BOARS, roll=7)
+    with pytest.raises(RuleError, match="more than 0 votes"):
+        await table.faction("Empty", 0, "aye")
+    assert [f.name for f in (await table.clerk.round_of(table.game_id)).factions] == ["Hawks"]
+
+
+async def test_every_accepted_command_appends_exactly_one_event_in_sequence(table: Any) -> None:
+    await _three_players(table)
+    await table.open(deadline=timedelta(hours=1))
+    await table.faction("Boars", 12, "d6", BOARS)
+    await table.vote(JENNY, "Vote: Aye", source_id="a")
+    await table.vote(JENNY, "Vote: Aye", source_id="a")  # duplicate: nothing appended
+    for refused in (table.vote(STRANGER, "Vote: Aye"), table.open(), table.faction("Boars", 1, "aye")):
+        with pytest.raises(RuleError):
+            await refused
+    await table.vote(BOB, "Revote: Nay")
+    await _close(table)
+    events = await table.events()
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert [e.kind for e in events] == ["GameCreated", "PlayerAdded", "HoldingAdded", "HoldingAdded", "PlayerAdded",
+                                        "PlayerAdded", "RoundOpened", "FactionAdded", "BallotCast", "BallotCast",
+                                        "RoundClosed"]
+    assert all(e.at.replace(tzinfo=UTC) == table.clock.now() for e in events)
+    assert {e.actor for e in events if e.kind != "BallotCast"} == {MOD}
+    assert [e.actor for e in events if e.kind == "BallotCast"] == [JENNY, BOB]
+    other = await table.clerk.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
+                                          moderator_role_id=None, actor=MOD)
+    await table.clerk.add_player(other.id, user_id=JENNY, name="jenny", diplomacy=1, command=1, intrigue=1, roll=1,
+                                 faction=None, actor=MOD)
+    seqs = [e.seq for e in await table.events()]
+    assert seqs == list(range(1, 12))  # the other game's log counts from 1 on its own
