@@ -1,0 +1,108 @@
+"""issue 2: "Casting a vote must not get slower as the game grows"; DESIGN.md: "Casting a vote costs one short
+transaction whose size does not grow with the number of players".
+
+Not a timing test: it counts (and compares) the SQL statements one cast_ballot sends, in a game of 3 players and
+in a game of 200 players with 50 closed rounds of ballots and events behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import event, insert, select, update
+
+from engine.store.models import Ballot, Event, Game, Holding, Player, Round
+
+MOD = 1
+BIG_PLAYERS, BIG_ROUNDS = 200, 50
+
+
+@contextmanager
+def statements(engine: Any) -> Iterator[list[str]]:
+    seen: list[str] = []
+
+    def _count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(" ".join(statement.split()))
+
+    event.listen(engine.sync_engine, "before_cursor_execute", _count)
+    try:
+        yield seen
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", _count)
+
+
+async def _big_game(table: Any) -> int:
+    """A game of 200 players (two holdings each) and 50 closed rounds, each with every player's ballot and its
+    event, written in bulk (the service would take minutes to build it one command at a time)."""
+    clerk, engine = table.clerk, table.engine
+    game = await clerk.create_game(guild_id=900, channel_id=999, name="big", ruleset="landsdraad",
+                                   moderator_role_id=None, actor=MOD)
+    now = table.clock.now()
+    user_ids = range(10_000, 10_000 + BIG_PLAYERS)
+    async with engine.begin() as conn:
+        await conn.execute(insert(Player), [
+            {"game_id": game.id, "user_id": u, "name": f"p{u}", "faction": None, "diplomacy": 3, "command": 2,
+             "intrigue": 2, "roll": 2, "diplomacy_max": 3, "intrigue_max": 2, "misc_votes": 0, "active": True}
+            for u in user_ids])
+        found = await conn.execute(select(Player.user_id, Player.id).where(Player.game_id == game.id))
+        ids = {user_id: player_id for user_id, player_id in found.all()}
+        await conn.execute(insert(Holding), [
+            {"game_id": game.id, "player_id": pid, "kind": kind, "name": f"{kind}-{u}", "grade": "average",
+             "votes": 4 if kind == "elector" else 0, "homeworld": False}
+            for u, pid in ids.items() for kind in ("elector", "planet")])
+        await conn.execute(insert(Round), [
+            {"game_id": game.id, "number": n, "crisis": f"crisis {n}", "status": "closed",
+             "opened_at": now - timedelta(days=60 - n), "deadline": None, "closed_at": now - timedelta(days=59 - n),
+             "result": {"outcome": "failed"}} for n in range(1, BIG_ROUNDS + 1)])
+        rounds = (await conn.execute(select(Round.id).where(Round.game_id == game.id))).scalars().all()
+        await conn.execute(insert(Ballot), [
+            {"round_id": rid, "player_id": pid, "option": "aye", "declared": None, "revotes": 0, "received_at": now,
+             "source_id": f"old-{rid}-{pid}"} for rid in rounds for pid in ids.values()])
+        seq = 1
+        rows = []
+        for n in range(1, BIG_ROUNDS + 1):
+            for u in user_ids:
+                seq += 1
+                rows.append({"game_id": game.id, "seq": seq, "kind": "BallotCast", "actor": u,
+                             "payload": {"round": n, "option": "aye"}, "source_id": f"old-{n}-{u}", "at": now})
+        await conn.execute(insert(Event), rows)
+        await conn.execute(update(Game).where(Game.id == game.id).values(last_seq=seq, current_round=BIG_ROUNDS))
+    await clerk.open_round(game.id, crisis="The big crisis", deadline=now + timedelta(days=1), actor=MOD)
+    assert len(await clerk.players(game.id)) == BIG_PLAYERS
+    return game.id
+
+
+async def _cast(table: Any, game_id: int, user_id: int, text: str, source_id: str) -> list[str]:
+    from engine.landsdraad.ballot import parse_ballot
+
+    with statements(table.engine) as seen:
+        receipt = await table.clerk.cast_ballot(game_id, user_id=user_id, command=parse_ballot(text),
+                                                received_at=table.clock.now(), source_id=source_id)
+    assert not receipt.duplicate
+    return seen
+
+
+async def test_casting_a_vote_costs_the_same_statements_in_a_small_and_a_large_game(table: Any) -> None:
+    for user_id in (101, 102, 103):
+        await table.player(user_id, f"p{user_id}", 3, 2, 2, roll=2)
+        await table.elector(user_id, f"elector-{user_id}", "average", 4)
+    await table.open(deadline=timedelta(days=1))
+    small_first = await _cast(table, table.game_id, 101, "Vote: Aye, 15", "small-1")
+    small_revote = await _cast(table, table.game_id, 101, "Revote: Nay", "small-2")
+
+    big = await _big_game(table)
+    big_first = await _cast(table, big, 10_150, "Vote: Aye, 15", "big-1")
+    big_revote = await _cast(table, big, 10_150, "Revote: Nay", "big-2")
+
+    assert len(small_first) == len(big_first), (small_first, big_first)
+    assert len(small_revote) == len(big_revote), (small_revote, big_revote)
+    assert small_first == big_first  # the very same statements, not just as many
+    assert small_revote == big_revote
+    assert len(small_first) <= 12  # a short transaction
+    votes = (await table.clerk.player(big, 10_150)).votes
+    assert votes == 10 + 4 + 3  # base 2·3+2+2, elector 4, average planet 3, no bonus at D 3
+    result = await table.clerk.close_round(big, actor=MOD)
+    assert (result.aye, result.nay, result.abstain) == (0, votes, (BIG_PLAYERS - 1) * votes)
