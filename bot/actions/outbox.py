@@ -20,7 +20,12 @@ class Card:
         lines = [f"**{self.title}**"]
         if self.description:
             lines.append(self.description)
-        lines += [f"{name}: {value}" for name, value, _ in self.fields]
+        for name, value, _ in self.fields:
+            if "\n" in value:  # a list: one item a line under its name
+                lines.append(f"{name}:")
+                lines += [f"  {item}" for item in value.splitlines()]
+            else:
+                lines.append(f"{name}: {value}")
         if self.footer:
             lines.append(self.footer)
         return "\n".join(lines)

@@ -19,7 +19,7 @@ def label(option: str | None) -> str:
 
 def deadline_text(deadline: datetime | None, now: datetime) -> str:
     if deadline is None:
-        return "no deadline set: the round closes when a moderator closes it"
+        return "none (a moderator closes the round)"
     return f"{format_utc(deadline)} (in {format_remaining(deadline - now)})"
 
 
@@ -34,7 +34,8 @@ def faction_line(f: FactionView, *, result: bool) -> str:
 
 def receipt_text(r: BallotReceipt, now: datetime) -> str:
     if r.duplicate:
-        head = f"Already recorded (this message was delivered twice and counted once): **{label(r.option)}**"
+        head = (f"This message reached me twice; it was counted once, when it first came (it recorded "
+                f"**{label(r.option)}**). Nothing was changed.")
     elif r.replaced is not None:
         head = (f"Revote recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}** "
                 f"(was {label(r.replaced)})")
