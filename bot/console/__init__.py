@@ -1,0 +1,1 @@
+"""Clerk without Discord: the offline console and transcript replay (docs/transcripts.md)."""

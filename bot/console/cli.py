@@ -1,0 +1,193 @@
+"""``python -m bot console`` and ``python -m bot replay FILE [--export OUT.json]``: Clerk without Discord.
+
+Both drive the same actions as the Discord adapter (``dispatch``, ``handle_dm``, ``close_due``) on a real
+database, and print every message the bot would send with its destination (docs/transcripts.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+import bot.actions.handlers  # noqa: F401  (registers the commands)
+from bot.actions.commands import App
+from bot.console.session import ClockError, Session, when
+from bot.console.transcript import DIRECTIVES, TranscriptError, parse_line, parse_transcript, strip_comment
+from bot.console.world import World
+from bot.settings import Settings
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.store.database import make_engine, make_sessionmaker
+from engine.store.migrate import upgrade
+
+REPLAY_START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@asynccontextmanager
+async def clerk_on(url: str, clock: ManualClock, seed: int | None) -> AsyncIterator[App]:
+    """The service on a migrated database, for the length of a session."""
+    engine = make_engine(url)
+    try:
+        await upgrade(engine)
+        yield App(Clerk(make_sessionmaker(engine), clock, RandomDice(seed)))
+    finally:
+        await engine.dispose()
+
+
+async def games_seen(app: App, world: World) -> list[Any]:
+    """The games whose channels the session used, oldest first."""
+    found = {}
+    for channel_id in list(world.channels):
+        game = await app.clerk.game_in_channel(channel_id)
+        if game is not None:
+            found[game.id] = game
+    return [found[k] for k in sorted(found)]
+
+
+# -- replay -----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Replayed:
+    code: int
+    export: dict[str, Any] | None = None
+    games: tuple[str, ...] = ()
+    error: str | None = None
+
+
+async def replay(lines: list[str], *, database_url: str, seed: int | None, write: Callable[[str], None],
+                 source_prefix: str = "replay", name: str = "transcript") -> Replayed:
+    """Run a transcript on ``database_url`` (migrated here). Malformed lines are reported together, before
+    anything runs. The export is that of the first game the transcript created."""
+    events, errors = parse_transcript(lines)
+    if errors:
+        return Replayed(2, error="\n".join(f"{name}:{e}" for e in errors))
+    clock = ManualClock(REPLAY_START)
+    async with clerk_on(database_url, clock, seed) as app:
+        session = Session(app, clock, write, source_prefix)
+        for event in events:
+            write(strip_comment(lines[event.line - 1]).strip())
+            try:
+                await session.run(event)
+            except ClockError as error:
+                return Replayed(2, error=f"{name}:line {event.line}: {error}")
+        games = await games_seen(app, session.world)
+        export = await app.clerk.export(games[0].id) if games else None
+        return Replayed(0, export, tuple(g.name for g in games))
+
+
+def run_replay(settings: Settings, file: str, export_path: str | None, database_url: str | None) -> int:
+    _logging(settings)
+    path = Path(file)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        print(f"clerk: cannot read {file}: {error.strerror}", file=sys.stderr)
+        return 2
+    seed = settings.seed if settings.seed is not None else 0
+
+    async def go() -> Replayed:
+        if database_url:
+            return await replay(lines, database_url=database_url, seed=seed, write=_print,
+                                source_prefix=f"replay-{uuid.uuid4().hex[:8]}", name=file)
+        with tempfile.TemporaryDirectory(prefix="clerk-replay-") as folder:
+            url = f"sqlite+aiosqlite:///{Path(folder) / 'replay.db'}"
+            return await replay(lines, database_url=url, seed=seed, write=_print, name=file)
+
+    result = asyncio.run(go())
+    if result.error:
+        print(f"clerk: {result.error}", file=sys.stderr)
+        return result.code
+    if export_path:
+        if result.export is None:
+            print("clerk: the transcript created no game, so there is nothing to export", file=sys.stderr)
+            return 1
+        text = json.dumps(result.export, indent=2, ensure_ascii=False) + "\n"
+        Path(export_path).write_text(text, encoding="utf-8")
+        games = result.games
+        others = f" (the first of {len(games)} games: {', '.join(games)})" if len(games) > 1 else ""
+        print(f"clerk: exported {result.games[0]} to {export_path}{others}", file=sys.stderr)
+    return 0
+
+
+# -- console ----------------------------------------------------------------------------------------------------
+
+BANNER = """\
+Clerk offline console on {url}
+Type one line as any user; the bot's answers are printed with where they go:
+  alice dm: Vote: Aye, 14                   a DM to the bot
+  mod #game: /game new ruleset:landsdraad name:sirius
+  mod #game: /round open crisis:"Piracy in Sirius" deadline:2h
+  mod #game/thread: /round status           in a thread of #game
+Directives: ! wait 2h30m   ! time 2026-03-01 18:00   ! moderator NAME   ! role NAME ROLE
+            ! hold / ! release (deadlines)   ! redeliver [LINE]
+`mod` is a moderator; make others one with `! moderator NAME`. The clock is UTC {now} and moves only
+with ! wait and ! time (deadlines it passes fire in order). `help` shows this again; `quit` or Ctrl-D ends.
+Games are kept in the database between sessions; moderators and the clock are not."""
+
+
+def run_console(settings: Settings, database_url: str | None) -> int:
+    _logging(settings)
+    url = database_url or settings.database_url
+    return asyncio.run(console(url, settings.seed, sys.stdin, _print))
+
+
+async def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], None],
+                  start: datetime | None = None) -> int:
+    """Read lines until EOF or ``quit``; the clock starts at ``start`` (default: the real time, UTC)."""
+    interactive = stdin.isatty()
+    clock = ManualClock(start or datetime.now(UTC).replace(microsecond=0))
+    async with clerk_on(url, clock, seed) as app:
+        session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}")
+        banner = BANNER.format(url=url, now=when(clock.now()))
+        write(banner)
+        await session.fire(clock.now())  # rounds whose deadline passed while no one was watching
+        number = 0
+        while True:
+            if interactive:
+                sys.stdout.write("> ")
+                sys.stdout.flush()
+            raw = stdin.readline()
+            if not raw:
+                break
+            number += 1
+            line = raw.rstrip("\r\n")
+            word = line.strip().lower()
+            if word in {"quit", "exit"}:
+                break
+            if word in {"help", "?"}:
+                write(banner)
+                continue
+            if not interactive and strip_comment(line).strip():
+                write(strip_comment(line).strip())
+            try:
+                event = parse_line(line, number)
+                if event is not None:
+                    await session.run(event)
+            except TranscriptError as error:
+                write(f"  ? {error.message}")
+            except ClockError as error:
+                write(f"  ? {error}")
+    return 0
+
+
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+def _logging(settings: Settings) -> None:
+    if not logging.getLogger().handlers:
+        level = "WARNING" if settings.log_level == "INFO" else settings.log_level  # no migration chatter
+        logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
+__all__ = ["DIRECTIVES", "console", "replay", "run_console", "run_replay"]

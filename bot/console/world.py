@@ -1,0 +1,68 @@
+"""The pretend Discord server of the console: users, channels, threads and roles, made on first mention.
+
+Ids are derived from the names (a hash), so the same name is the same user or channel in every console
+session and replay: a game kept in the database is found again next time."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from bot.actions.context import Actor, Place, UserRef
+
+GUILD_ID = 100_000_000_000_000_001
+DEFAULT_MODERATOR = "mod"
+
+
+def stable_id(kind: str, name: str) -> int:
+    """A Discord-sized id for a name: the same every time, distinct per kind (user, channel, thread, role)."""
+    digest = hashlib.sha256(f"{kind}:{name.lower()}".encode()).digest()
+    return 100_000_000_000_000_000 + int.from_bytes(digest[:6], "big")
+
+
+@dataclass
+class World:
+    users: dict[int, str] = field(default_factory=dict)
+    channels: dict[int, str] = field(default_factory=dict)
+    moderators: set[int] = field(default_factory=set)
+    roles: dict[int, set[int]] = field(default_factory=dict)
+
+    def user(self, name: str) -> UserRef:
+        uid = stable_id("user", name)
+        if uid not in self.users:
+            self.users[uid] = name
+            if name.lower() == DEFAULT_MODERATOR:
+                self.moderators.add(uid)
+        return UserRef(uid, self.users[uid])
+
+    def role(self, name: str) -> int:
+        return stable_id("role", name)
+
+    def make_moderator(self, name: str) -> None:
+        self.moderators.add(self.user(name).id)
+
+    def give_role(self, name: str, role: str) -> None:
+        self.roles.setdefault(self.user(name).id, set()).add(self.role(role))
+
+    def actor(self, name: str) -> Actor:
+        ref = self.user(name)
+        return Actor(ref.id, ref.name, frozenset(self.roles.get(ref.id, ())), ref.id in self.moderators)
+
+    def place(self, channel: str | None, thread: str | None) -> Place:
+        if channel is None:
+            return Place(None, None)
+        channel = channel.lower()
+        channel_id = stable_id("channel", channel)
+        self.channels.setdefault(channel_id, f"#{channel}")
+        if thread is None:
+            return Place(GUILD_ID, channel_id)
+        thread = thread.lower()
+        thread_id = stable_id("thread", f"{channel}/{thread}")
+        self.channels.setdefault(thread_id, f"#{channel}/{thread}")
+        return Place(GUILD_ID, channel_id, thread_id)
+
+    def where(self, place: Place) -> str:
+        if place.is_dm:
+            return "DM"
+        key = place.thread_id if place.thread_id is not None else place.channel_id
+        return self.channels.get(key or 0, f"#channel-{key}")
