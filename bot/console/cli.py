@@ -12,7 +12,7 @@ import sys
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -130,53 +130,61 @@ Type one line as any user; the bot's answers are printed with where they go:
   mod #game/thread: /round status           in a thread of #game
 Directives: ! wait 2h30m   ! time 2026-03-01 18:00   ! moderator NAME   ! role NAME ROLE
             ! hold / ! release (deadlines)   ! redeliver [LINE]
-`mod` is a moderator; make others one with `! moderator NAME`. The clock is UTC {now} and moves only
-with ! wait and ! time (deadlines it passes fire in order). `help` shows this again; `quit` or Ctrl-D ends.
+`mod` is a moderator; make others one with `! moderator NAME`. The clock starts at {now} and moves
+only with ! wait and ! time (deadlines it passes fire in order). `help` shows this again; `quit` or Ctrl-D ends.
 Games are kept in the database between sessions; moderators and the clock are not."""
 
 
 def run_console(settings: Settings, database_url: str | None) -> int:
     _logging(settings)
     url = database_url or settings.database_url
-    return asyncio.run(console(url, settings.seed, sys.stdin, _print))
+    return console(url, settings.seed, sys.stdin, _print)
 
 
-async def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], None],
-                  start: datetime | None = None) -> int:
-    """Read lines until EOF or ``quit``; the clock starts at ``start`` (default: the real time, UTC)."""
-    interactive = stdin.isatty()
+def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], None],
+            start: datetime | None = None) -> int:
+    """Read lines until the end of input, ``quit`` or Ctrl-C; the clock starts at ``start`` (default: the real
+    time, UTC). Lines are read outside the event loop, so Ctrl-C at the prompt simply ends the session."""
+    interactive = stdin is sys.stdin and stdin.isatty()
     clock = ManualClock(start or datetime.now(UTC).replace(microsecond=0))
-    async with clerk_on(url, clock, seed) as app:
-        session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}")
-        banner = BANNER.format(url=url, now=when(clock.now()))
-        write(banner)
-        await session.fire(clock.now())  # rounds whose deadline passed while no one was watching
-        number = 0
-        while True:
-            if interactive:
-                sys.stdout.write("> ")
-                sys.stdout.flush()
-            raw = stdin.readline()
-            if not raw:
-                break
-            number += 1
-            line = raw.rstrip("\r\n")
-            word = line.strip().lower()
-            if word in {"quit", "exit"}:
-                break
-            if word in {"help", "?"}:
-                write(banner)
-                continue
-            if not interactive and strip_comment(line).strip():
-                write(strip_comment(line).strip())
-            try:
-                event = parse_line(line, number)
-                if event is not None:
-                    await session.run(event)
-            except TranscriptError as error:
-                write(f"  ? {error.message}")
-            except ClockError as error:
-                write(f"  ? {error}")
+    with asyncio.Runner() as runner:
+        resources = AsyncExitStack()
+        app = runner.run(resources.enter_async_context(clerk_on(url, clock, seed)))
+        try:
+            session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}")
+            banner = BANNER.format(url=url, now=when(clock.now()))
+            write(banner)
+            runner.run(session.fire(clock.now()))  # rounds whose deadline passed while no one was watching
+            number = 0
+            while True:
+                try:
+                    raw = input("> ") + "\n" if interactive else stdin.readline()
+                except EOFError:
+                    break
+                if not raw:
+                    break
+                number += 1
+                line = raw.rstrip("\r\n")
+                word = line.strip().lower()
+                if word in {"quit", "exit"}:
+                    break
+                if word in {"help", "?"}:
+                    write(banner)
+                    continue
+                if not interactive and strip_comment(line).strip():
+                    write(strip_comment(line).strip())
+                try:
+                    event = parse_line(line, number)
+                    if event is not None:
+                        runner.run(session.run(event))
+                except TranscriptError as error:
+                    write(f"  ? {error.message}")
+                except ClockError as error:
+                    write(f"  ? {error}")
+        except KeyboardInterrupt:
+            write("")
+        finally:
+            runner.run(resources.aclose())
     return 0
 
 

@@ -104,15 +104,15 @@ def test_console_reads_piped_lines_and_keeps_games_between_sessions(
     assert "Aye: 11" in second
 
 
-async def test_console_closes_rounds_whose_deadline_passed_between_sessions(tmp_path: Path) -> None:
+def test_console_closes_rounds_whose_deadline_passed_between_sessions(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     start = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
     out: list[str] = []
     script = io.StringIO("mod #sirius: /game new ruleset:landsdraad name:sirius\n"
                          "mod #sirius: /round open crisis:Piracy deadline:1h\n")
-    assert await console(url, 0, script, out.append, start=start) == 0
+    assert console(url, 0, script, out.append, start=start) == 0
     out.clear()
-    assert await console(url, 0, io.StringIO(""), out.append, start=start + timedelta(hours=2)) == 0
+    assert console(url, 0, io.StringIO(""), out.append, start=start + timedelta(hours=2)) == 0
     assert "  ⏰ 2026-03-01 20:00 UTC: closing what was due at 2026-03-01 19:00 UTC" in out
     assert "  → the game channel of sirius:" in out
 
