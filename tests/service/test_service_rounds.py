@@ -3,6 +3,7 @@ Runs on a migrated SQLite file, and on PostgreSQL when TEST_POSTGRES_URL is set.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine.core.errors import NotFoundError, RuleError
+from engine.landsdraad.ballot import parse_ballot
 from engine.service.clock import RandomDice
 from engine.service.uow import Duplicate
 
@@ -378,3 +380,29 @@ async def test_every_accepted_command_appends_exactly_one_event_in_sequence(tabl
                                  faction=None, actor=MOD)
     seqs = [e.seq for e in await table.events()]
     assert seqs == list(range(1, 12))  # the other game's log counts from 1 on its own
+
+
+async def test_ballots_arriving_together_are_all_counted_in_order(table: Any) -> None:
+    """The per-game lock and one transaction per command: simultaneous ballots in two games all land, and each
+    game's event log stays gap-free."""
+    clerk = table.clerk
+    other = await clerk.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
+                                    moderator_role_id=None, actor=MOD)
+    users = range(200, 212)
+    for game_id in (table.game_id, other.id):
+        for user_id in users:
+            await clerk.add_player(game_id, user_id=user_id, name=f"p{user_id}", diplomacy=1, command=1, intrigue=1,
+                                   roll=1, faction=None, actor=MOD)
+        await clerk.open_round(game_id, crisis="Together", deadline=None, actor=MOD)
+    now = table.clock.now()
+    receipts = await asyncio.gather(*[
+        clerk.cast_ballot(game_id, user_id=user_id, command=parse_ballot("Vote: Aye" if user_id % 3 else "Vote: Nay"),
+                          received_at=now, source_id=f"{game_id}-{user_id}")
+        for user_id in users for game_id in (table.game_id, other.id)])
+    assert not any(r.duplicate for r in receipts)
+    for game_id in (table.game_id, other.id):
+        result = await clerk.close_round(game_id, actor=MOD)
+        assert (result.aye, result.nay) == (8 * 4, 4 * 4)
+        events = (await clerk.export(game_id))["events"]
+        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+        assert sum(e["kind"] == "BallotCast" for e in events) == len(users)
