@@ -12,7 +12,7 @@ import sys
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -146,6 +146,9 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
     """Read lines until the end of input, ``quit`` or Ctrl-C; the clock starts at ``start`` (default: the real
     time, UTC). Lines are read outside the event loop, so Ctrl-C at the prompt simply ends the session."""
     interactive = stdin is sys.stdin and stdin.isatty()
+    if interactive:
+        with suppress(ImportError):
+            import readline  # noqa: F401  (line editing and history at the prompt)
     clock = ManualClock(start or datetime.now(UTC).replace(microsecond=0))
     with asyncio.Runner() as runner:
         resources = AsyncExitStack()
