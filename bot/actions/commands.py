@@ -79,7 +79,8 @@ async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) 
         if found is not None:
             return found
     if spec.game == "channel":
-        raise RuleError(f"/{spec.name} works in a game channel (or one of its threads); this channel has no game.")
+        where = "in a DM" if ctx.place.is_dm else "here: this channel has no game"
+        raise RuleError(f"/{spec.name} works in a game channel (or one of its threads), not {where}.")
     return await game_of_user(app, ctx.actor.id, options.get("game"))
 
 

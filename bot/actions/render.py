@@ -36,6 +36,8 @@ def receipt_text(r: BallotReceipt, now: datetime) -> str:
     if r.duplicate:
         head = (f"This message reached me twice; it was counted once, when it first came (it recorded "
                 f"**{label(r.option)}**). Nothing was changed.")
+        if r.current is not None and r.current != r.option:
+            head += f" Your ballot now is **{label(r.current)}**, from a later message."
     elif r.replaced is not None:
         head = (f"Revote recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}** "
                 f"(was {label(r.replaced)})")
@@ -67,6 +69,8 @@ def faction_card(view: RoundView) -> Card:
 
 
 def status_card(status: StatusView, now: datetime) -> Card:
+    if status.result is not None:
+        return result_card(status.result)
     view = status.round
     fields = [("Votes in play", str(view.in_play), True)]
     if view.status == "open":
@@ -81,6 +85,13 @@ def status_card(status: StatusView, now: datetime) -> Card:
                 fields=tuple(fields), color=NEUTRAL)
 
 
+def needed_text(result: ResultView) -> str:
+    effective = result.aye + result.nay
+    if effective == 0:
+        return f"{result.needed} (nobody voted Aye or Nay, so it cannot pass)"
+    return f"{result.needed} (a majority of Aye + Nay = {effective}; abstentions do not count)"
+
+
 def result_card(result: ResultView) -> Card:
     view = result.round
     passed = result.outcome == "passed"
@@ -89,7 +100,7 @@ def result_card(result: ResultView) -> Card:
         ("Nay", str(result.nay), True),
         ("Abstain", str(result.abstain), True),
         ("Votes in play", str(result.in_play), True),
-        ("Needed to pass", f"{result.needed} (a majority of Aye + Nay = {result.aye + result.nay})", True),
+        ("Needed to pass", needed_text(result), True),
     ]
     if result.factions:
         fields.append(("Temporary factions", "\n".join(faction_line(f, result=True) for f in result.factions), False))

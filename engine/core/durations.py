@@ -52,6 +52,10 @@ def format_utc(when: datetime) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def format_utc_seconds(when: datetime) -> str:
+    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 def format_remaining(delta: timedelta) -> str:
     seconds = int(delta.total_seconds())
     if seconds <= 0:

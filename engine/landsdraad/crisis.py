@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from engine.core.durations import format_utc
+from engine.core.durations import format_utc_seconds
 from engine.core.errors import RuleError
 from engine.landsdraad.factions import TempFaction
 from engine.landsdraad.model import Option
@@ -46,8 +46,9 @@ def accept_ballot(
     if window.deadline is not None and received_at >= window.deadline:
         kept = f" Your ballot ({previous.label}) stands." if previous else " You have no ballot, so you abstain."
         raise RuleError(
-            f"The deadline for round {window.number} was {format_utc(window.deadline)}; "
-            f"your message arrived at {format_utc(received_at)}, too late to count.{kept}"
+            f"Your ballot is too late: round {window.number} closed for ballots at "
+            f"{format_utc_seconds(window.deadline)}, and your message arrived at {format_utc_seconds(received_at)} "
+            f"(a ballot must arrive before the deadline).{kept}"
         )
     if declared is not None and declared < 0:
         raise RuleError("a vote count cannot be negative.")

@@ -81,6 +81,11 @@ class BallotService(ServiceBase):
             view = await view_player(session, await require_player(session, game, user_id, "You"))
             rnd = await current_round(session, game)
             deadline = utc(rnd.deadline) if rnd is not None and rnd.deadline else None
+            current: str | None = None
+            if rnd is not None and rnd.number == int(payload["round"]):
+                found = await session.execute(
+                    select(Ballot.option).where(Ballot.round_id == rnd.id, Ballot.player_id == view.id))
+                current = found.scalar_one_or_none()
             return BallotReceipt(
                 game=game_view(game),
                 round_number=int(payload["round"]),
@@ -90,4 +95,5 @@ class BallotService(ServiceBase):
                 replaced=payload.get("replaced"),
                 deadline=deadline,
                 duplicate=True,
+                current=current,
             )

@@ -163,7 +163,8 @@ class RoundService(ServiceBase):
             voted_ids = set((await session.execute(voters)).scalars())
             voted = tuple(p.name for p in players if p.id in voted_ids)
             waiting = tuple(p.name for p in players if p.id not in voted_ids)
-            return StatusView(round=view, voted=voted, waiting=waiting)
+            result = result_view(view, rnd.result) if rnd.status == "closed" and rnd.result else None
+            return StatusView(round=view, voted=voted, waiting=waiting, result=result)
 
     async def close_round(
         self,

@@ -79,6 +79,8 @@ class BallotReceipt:
     replaced: str | None
     deadline: datetime | None
     duplicate: bool = False
+    current: str | None = None
+    """For a duplicate: the player's ballot as it stands now (it may have changed since)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ class StatusView:
     round: RoundView
     voted: tuple[str, ...]
     waiting: tuple[str, ...]
+    result: ResultView | None = None
+    """Set when the round is closed."""
 
 
 @dataclass(frozen=True)

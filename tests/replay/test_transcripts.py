@@ -91,7 +91,9 @@ async def test_revotes_before_and_after_the_deadline_tv0_i06(tmp_path: Path) -> 
                                             "bob": {"votes": 10, "ballot": "nay"},
                                             "carol": {"votes": 9, "ballot": None}}
     assert closed["payload"]["by_deadline"] is True
-    assert "your message arrived at 2026-12-01 00:00 UTC, too late to count. Your ballot (Nay) stands." in run.output
+    assert ("closed for ballots at 2026-12-01 00:00:00 UTC, and your message arrived at 2026-12-01 00:00:00 UTC"
+            in run.output)
+    assert "Your ballot (Nay) stands." in run.output
 
 
 async def test_bad_input_changes_nothing(tmp_path: Path) -> None:
