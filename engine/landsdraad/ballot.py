@@ -30,6 +30,8 @@ _FORM = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _REST = re.compile(r"^(?P<opt>[^\s,;.!]*)[\s,;]*(?:(?P<n>[^\s.!]+)(?:\s*votes?)?)?[.!]*$", re.IGNORECASE)
+_NO_COLON = re.compile(r"^\s*(re[- ]?vote|vote)\s+(?=[a-z])", re.IGNORECASE)
+"""``Vote Aye`` (no colon): the intent is clear, so it is read as ``Vote: Aye``."""
 _KEYWORDS = {"vote": False, "revote": True, "re-vote": True, "re vote": True}
 
 
@@ -50,9 +52,10 @@ def looks_like_ballot(text: str) -> bool:
 
 
 def parse_ballot(text: str) -> BallotCommand:
-    form = _FORM.match(text.strip().splitlines()[0] if text.strip() else "")
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    form = _FORM.match(_NO_COLON.sub(r"\1: ", line, count=1))
     if not form:
-        raise ParseError(text, ACCEPTED)
+        raise ParseError(text, ACCEPTED, problem="it is not a ballot")
     keyword = " ".join(form["kw"].lower().split())
     if keyword not in _KEYWORDS:
         near = nearest(keyword, ("vote", "revote"))
