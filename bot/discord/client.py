@@ -1,0 +1,125 @@
+"""The bot: a ``discord.Client`` with an app-command tree built from the command table, a DM listener, one
+error handler for slash commands, and the deadline scheduler."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.actions.commands import App, dispatch
+from bot.actions.messages import handle_dm
+from bot.discord.contexts import ctx_of_interaction, ctx_of_message, option_value
+from bot.discord.delivery import Courier
+from bot.discord.scheduler import DeadlineScheduler
+from bot.discord.tree import build_commands
+
+log = logging.getLogger("clerk.discord")
+
+DEFER_AFTER = 2.0
+"""Seconds a command may take before its interaction is deferred (Discord wants an answer within 3 s)."""
+
+APOLOGY = ("Sorry, something went wrong on my side and the command did not finish. "
+           "The moderators can find the details in the bot's log.")
+
+
+def intents() -> discord.Intents:
+    """Guilds, DMs, guild messages and message content (for thread votes). No members intent."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.dm_messages = True
+    wanted.guild_messages = True
+    wanted.message_content = True
+    return wanted
+
+
+class ClerkTree(app_commands.CommandTree["ClerkBot"]):
+    async def on_error(self, interaction: discord.Interaction[ClerkBot],
+                       error: app_commands.AppCommandError) -> None:
+        """The one error handler: log with context, answer with a short apology, never a traceback."""
+        command = interaction.command.qualified_name if interaction.command is not None else "?"
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        log.error("/%s by %s (%s) in guild %s channel %s failed; data=%r", command, interaction.user.name,
+                  interaction.user.id, interaction.guild_id, interaction.channel_id, interaction.data,
+                  exc_info=cause)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(APOLOGY, ephemeral=True)
+            else:
+                await interaction.response.send_message(APOLOGY, ephemeral=True)
+        except discord.HTTPException as failure:
+            log.warning("could not send the apology for /%s: %s", command, failure)
+
+
+class ClerkBot(discord.Client):
+    def __init__(self, app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
+                 dev_guild_id: int | None = None, **options: Any) -> None:
+        super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout,
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True,
+                                                                  replied_user=False), **options)
+        self.app = app
+        self.sync_commands = sync_commands
+        self.dev_guild_id = dev_guild_id
+        self.tree = ClerkTree(self)
+        for command in build_commands(self.run_command):
+            self.tree.add_command(command)
+        self.courier = Courier(self)
+        self.scheduler = DeadlineScheduler(app, self.courier.deliver)
+        app.deadlines_changed = self.scheduler.wake
+        self._scheduler_task: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        if self.sync_commands:
+            if self.dev_guild_id is not None:
+                guild = discord.Object(id=self.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d slash commands to guild %s", len(synced), self.dev_guild_id)
+            else:
+                synced = await self.tree.sync()
+                log.info("synced %d global slash commands", len(synced))
+        self._scheduler_task = asyncio.create_task(self._run_scheduler(), name="clerk-deadlines")
+
+    async def _run_scheduler(self) -> None:
+        await self.wait_until_ready()
+        await self.scheduler.run()
+
+    async def close(self) -> None:
+        if self._scheduler_task is not None:
+            self._scheduler_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._scheduler_task
+            self._scheduler_task = None
+        await super().close()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s) to %d server(s)", self.user, self.user.id if self.user else "?",
+                 len(self.guilds))
+
+    async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
+        """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred (ephemerally) in time."""
+        options = {key: option_value(value) for key, value in values.items() if value is not None}
+        work = asyncio.ensure_future(dispatch(self.app, ctx_of_interaction(interaction), name, options))
+        done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+        if not done:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.courier.to_interaction(interaction, await work)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """DM ballots. Bots (this one included) are ignored, and so are server messages for now."""
+        if message.author.bot or message.guild is not None:
+            return
+        if message.type not in (discord.MessageType.default, discord.MessageType.reply):
+            return
+        out = await handle_dm(self.app, ctx_of_message(message), message.content)
+        await self.courier.to_message(message, out)
+
+
+def make_bot(app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
+             dev_guild_id: int | None = None) -> ClerkBot:
+    return ClerkBot(app, guild_ready_timeout=guild_ready_timeout, sync_commands=sync_commands,
+                    dev_guild_id=dev_guild_id)

@@ -1,0 +1,45 @@
+"""Who did what, where: a Discord interaction or message as the neutral ``Ctx``, option values as neutral types."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.actions.commands import Role
+from bot.actions.context import Actor, Ctx, Place, UserRef
+
+
+def place_of(guild_id: int | None, channel: object, channel_id: int | None) -> Place:
+    """A thread is reported as its parent channel plus the thread id."""
+    if isinstance(channel, discord.Thread):
+        return Place(guild_id, channel.parent_id, channel.id)
+    return Place(guild_id, channel_id, None)
+
+
+def ctx_of_interaction(interaction: discord.Interaction) -> Ctx:
+    user = interaction.user
+    roles = frozenset(role.id for role in user.roles) if isinstance(user, discord.Member) else frozenset()
+    manages = interaction.guild_id is not None and interaction.permissions.manage_guild
+    actor = Actor(user.id, user.name, roles, manages)
+    return Ctx(actor, place_of(interaction.guild_id, interaction.channel, interaction.channel_id),
+               f"int:{interaction.id}", interaction.created_at)
+
+
+def ctx_of_message(message: discord.Message) -> Ctx:
+    author = message.author
+    guild_id = message.guild.id if message.guild is not None else None
+    roles = frozenset(role.id for role in author.roles) if isinstance(author, discord.Member) else frozenset()
+    manages = isinstance(author, discord.Member) and author.guild_permissions.manage_guild
+    actor = Actor(author.id, author.name, roles, manages)
+    return Ctx(actor, place_of(guild_id, message.channel, message.channel.id), f"msg:{message.id}",
+               message.created_at)
+
+
+def option_value(value: Any) -> Any:
+    """discord.py's transformed option values as what the actions layer expects."""
+    if isinstance(value, discord.Role):
+        return Role(value.id)
+    if isinstance(value, discord.User | discord.Member):
+        return UserRef(value.id, value.name)
+    return value

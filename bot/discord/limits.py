@@ -1,0 +1,21 @@
+"""Discord's size limits, and cutting text to fit them without ever failing a send."""
+
+from __future__ import annotations
+
+CONTENT = 2000
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+EMBED_FIELDS = 25
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER = 2048
+EMBED_TOTAL = 6000
+COMMAND_DESCRIPTION = 100
+ELLIPSIS = "…"
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` if it fits, else cut to ``limit`` characters ending in an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - len(ELLIPSIS), 0)] + ELLIPSIS
