@@ -1,0 +1,7 @@
+"""A small fake Discord server for end-to-end tests of the real discord.py client (see server.py)."""
+
+from fakediscord.payloads import Channel, Role, User
+from fakediscord.records import Interaction, Sent
+from fakediscord.server import TOKEN, FakeDiscord
+
+__all__ = ["TOKEN", "Channel", "FakeDiscord", "Interaction", "Role", "Sent", "User"]

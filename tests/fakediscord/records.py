@@ -1,0 +1,74 @@
+"""What the bot did, as the fake recorded it: messages it sent and interactions it answered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fakediscord.payloads import Channel, User
+
+EPHEMERAL = 1 << 6
+
+
+@dataclass
+class Sent:
+    """A message from the bot: a channel post, a reply, a DM, or an interaction response / followup / edit."""
+
+    id: int
+    channel_id: int
+    kind: str
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    flags: int = 0
+    reference: int | None = None
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def embed(self) -> dict[str, Any]:
+        assert len(self.embeds) == 1, f"expected one embed, got {self.embeds!r}"
+        return self.embeds[0]
+
+    def fields(self) -> dict[str, str]:
+        """The (first) embed's fields, name -> value."""
+        return {f["name"]: f["value"] for f in self.embed.get("fields", [])}
+
+    def text(self) -> str:
+        """Everything a reader sees: content and every embed part, one string (for ``in`` checks)."""
+        parts = [self.content]
+        for e in self.embeds:
+            parts += [e.get("title", ""), e.get("description", "")]
+            parts += [f"{f['name']}: {f['value']}" for f in e.get("fields", [])]
+            parts.append(e.get("footer", {}).get("text", ""))
+        return "\n".join(p for p in parts if p)
+
+
+@dataclass
+class Interaction:
+    """An interaction the fake sent, and how the bot answered it."""
+
+    id: int
+    token: str
+    user: User
+    channel: Channel
+    command: str
+    sent_at: float
+    response_type: int | None = None
+    response_flags: int = 0
+    responses: list[Sent] = field(default_factory=list)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.response_type is not None
+
+    @property
+    def deferred(self) -> bool:
+        return self.response_type == 5
+
+    @property
+    def first(self) -> Sent:
+        assert self.responses, f"/{self.command} got no response"
+        return self.responses[0]

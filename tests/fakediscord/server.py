@@ -1,0 +1,648 @@
+"""A small fake Discord: REST API and gateway on 127.0.0.1 for an unmodified discord.py client.
+
+Facts it relies on are in ../shared/notes/offline-discord.md. In short: JSON bodies are sent with a Content-Type
+of exactly ``application/json``; nothing ever answers 5xx (discord.py would retry and sleep); a route the fake
+does not know is answered 404 *and recorded* in ``unhandled`` so the test fails; the gateway sends text frames
+(no compression) and applies the intents to MESSAGE_CREATE; the bot's own messages are echoed back to it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from aiohttp import BodyPartReader, WSMsgType, web
+
+from fakediscord.payloads import (
+    DIRECT_MESSAGES,
+    DM,
+    EVERYONE_PERMISSIONS,
+    GUILD_MESSAGES,
+    MESSAGE_CONTENT,
+    PUBLIC_THREAD,
+    Channel,
+    Role,
+    Snowflakes,
+    User,
+    iso,
+    message_payload,
+)
+from fakediscord.records import Interaction, Sent
+
+T = TypeVar("T")
+
+TOKEN = "fake-bot-token"
+INTERACTION_DEADLINE = 3.0
+POLL = 0.005
+"""``wait_for`` checks its predicate after every request and at least this often (seconds)."""
+OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6, "role": 8}
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    # Exactly "application/json": discord.py compares the header literally (web.json_response adds a charset).
+    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+
+
+def discord_error(status: int, code: int, message: str) -> web.Response:
+    return json_response({"message": message, "code": code}, status)
+
+
+class Connection:
+    """One gateway websocket."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.seq = 0
+        self.intents = 0
+        self.identified = False
+
+    async def send(self, op: int, data: Any = None, event: str | None = None) -> None:
+        if self.ws.closed:
+            return
+        payload: dict[str, Any] = {"op": op, "d": data}
+        if op == 0:
+            self.seq += 1
+            payload.update(t=event, s=self.seq)
+        await self.ws.send_str(json.dumps(payload))
+
+
+class FakeDiscord:
+    """One guild, some users and channels, a gateway and the REST routes discord.py uses.
+
+    Inject with ``dm``, ``say`` and ``slash``; read what the bot sent with ``messages``, ``dms`` and the
+    ``Interaction`` records ``slash`` returns; wait with ``wait_for`` and ``quiet``."""
+
+    def __init__(self, now: Callable[[], datetime] | None = None, *, token: str = TOKEN) -> None:
+        self.now = now or (lambda: datetime.now(UTC))
+        self.token = token
+        self.ids = Snowflakes(self.now)
+        self.app_id = self.ids.next()
+        self.guild_id = self.ids.next()
+        self.bot = User(self.ids.next(), "Clerk", bot=True)
+        self.owner = User(self.ids.next(), "owner", manage_guild=True)
+        self.roles: dict[int, Role] = {}
+        self.users: dict[int, User] = {self.bot.id: self.bot, self.owner.id: self.owner}
+        self.channels: dict[int, Channel] = {}
+        self.dm_channels: dict[int, Channel] = {}
+        self.started = self.now()
+        # What happened.
+        self.sent: list[Sent] = []
+        self.interactions: dict[int, Interaction] = {}
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.requests: list[tuple[str, str]] = []
+        self.unhandled: list[str] = []
+        self.errors: list[str] = []
+        self.dropped: list[dict[str, Any]] = []
+        self.identifies = 0
+        self._connections: list[Connection] = []
+        self._activity = asyncio.Event()
+        self._last_activity = 0.0
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ----------------------------------------------------------------- world
+
+    def add_role(self, name: str, permissions: int = 0) -> Role:
+        """A role that exists before the bot connects (sent in GUILD_CREATE)."""
+        role = Role(self.ids.next(), name, permissions)
+        self.roles[role.id] = role
+        return role
+
+    async def create_role(self, name: str, permissions: int = 0) -> Role:
+        """A role made while the bot is connected: Discord tells it with GUILD_ROLE_CREATE."""
+        role = self.add_role(name, permissions)
+        await self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(self.guild_id), "role": role.payload()})
+        return role
+
+    def add_user(self, name: str, *, roles: tuple[Role, ...] = (), manage_guild: bool = False) -> User:
+        user = User(self.ids.next(), name, roles=list(roles), manage_guild=manage_guild)
+        self.users[user.id] = user
+        return user
+
+    def add_channel(self, name: str) -> Channel:
+        channel = Channel(self.ids.next(), name, guild_id=self.guild_id)
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_thread(self, name: str, parent: Channel, owner: User | None = None) -> Channel:
+        thread = Channel(self.ids.next(), name, PUBLIC_THREAD, self.guild_id, parent.id, (owner or self.owner).id)
+        self.channels[thread.id] = thread
+        return thread
+
+    def dm_channel(self, user: User) -> Channel:
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = self.dm_channels[user.id] = Channel(self.ids.next(), f"dm-{user.name}", DM, recipient=user)
+        return channel
+
+    # ----------------------------------------------------------------- lifecycle
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway/"
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self._middleware])
+        app.router.add_get("/gateway/", self._gateway)
+        api = "/api/v10"
+        routes: list[tuple[str, str, Callable[[web.Request], Awaitable[web.StreamResponse]]]] = [
+            ("GET", "/users/@me", self._me),
+            ("GET", "/oauth2/applications/@me", self._application),
+            ("GET", "/gateway/bot", self._gateway_bot),
+            ("GET", "/gateway", self._gateway_bot),
+            ("PUT", "/applications/{app}/commands", self._put_commands),
+            ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_commands),
+            ("GET", "/applications/{app}/commands", self._get_commands),
+            ("GET", "/applications/{app}/guilds/{guild}/commands", self._get_commands),
+            ("POST", "/users/@me/channels", self._open_dm),
+            ("GET", "/users/{user}", self._get_user),
+            ("GET", "/channels/{channel}", self._get_channel),
+            ("POST", "/channels/{channel}/messages", self._post_message),
+            ("POST", "/channels/{channel}/typing", self._typing),
+            ("POST", "/interactions/{interaction}/{token}/callback", self._callback),
+            ("POST", "/webhooks/{app}/{token}", self._followup),
+            ("PATCH", "/webhooks/{app}/{token}/messages/{message}", self._edit_response),
+        ]
+        for method, path, handler in routes:
+            app.router.add_route(method, api + path, handler)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        for conn in list(self._connections):
+            with contextlib.suppress(Exception):
+                await conn.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def problems(self) -> list[str]:
+        """Routes the fake did not know and errors inside it; a test fails if there are any."""
+        return [f"unhandled route: {r}" for r in self.unhandled] + [f"fake error: {e}" for e in self.errors]
+
+    # ----------------------------------------------------------------- waiting
+
+    def _touch(self) -> None:
+        self._last_activity = asyncio.get_running_loop().time()
+        self._activity.set()
+        self._activity = asyncio.Event()
+
+    async def wait_for(self, predicate: Callable[[], T | None], what: str = "the bot", timeout: float = 3.0) -> T:
+        """Wait until ``predicate()`` is truthy (checked after every request the bot makes) and return it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+            event = self._activity
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(remaining, POLL))
+
+    async def quiet(self, period: float = 0.05, timeout: float = 3.0) -> None:
+        """Wait until the bot has made no request for ``period`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() - self._last_activity < period:
+            if loop.time() > deadline:
+                raise AssertionError(f"the bot did not go quiet within {timeout}s")
+            await asyncio.sleep(period / 2)
+
+    # ----------------------------------------------------------------- reading what the bot sent
+
+    def messages(self, channel: Channel) -> list[Sent]:
+        """Messages the bot posted in a channel (replies included; interaction responses are not here)."""
+        return [s for s in self.sent if s.channel_id == channel.id and s.kind == "message"]
+
+    def dms(self, user: User) -> list[Sent]:
+        channel = self.dm_channels.get(user.id)
+        return [] if channel is None else self.messages(channel)
+
+    def replies_to(self, message_id: int) -> list[Sent]:
+        return [s for s in self.sent if s.reference == message_id]
+
+    async def reply_to(self, message_id: int) -> Sent:
+        replies = await self.wait_for(lambda: self.replies_to(message_id), f"a reply to message {message_id}")
+        return replies[0]
+
+    async def answered(self, interaction: Interaction) -> Sent:
+        await self.wait_for(lambda: interaction.responses, f"an answer to /{interaction.command}")
+        return interaction.first
+
+    async def posted(self, channel: Channel, count: int = 1) -> list[Sent]:
+        """Wait until the bot has posted at least ``count`` messages in ``channel``; return them all."""
+        return await self.wait_for(lambda: self.messages(channel) if len(self.messages(channel)) >= count else None,
+                                   f"{count} message(s) in #{channel.name}")
+
+    # ----------------------------------------------------------------- injecting events
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway event to every identified connection (MESSAGE_CREATE filtered by its intents)."""
+        for conn in [c for c in self._connections if c.identified and not c.ws.closed]:
+            payload = data
+            if event == "MESSAGE_CREATE":
+                filtered = self._apply_intents(conn, data)
+                if filtered is None:
+                    self.dropped.append(data)
+                    continue
+                payload = filtered
+            await conn.send(0, payload, event)
+
+    def _apply_intents(self, conn: Connection, data: dict[str, Any]) -> dict[str, Any] | None:
+        in_guild = "guild_id" in data
+        if not conn.intents & (GUILD_MESSAGES if in_guild else DIRECT_MESSAGES):
+            return None
+        own = data["author"]["id"] == str(self.bot.id)
+        mentioned = any(m.get("id") == str(self.bot.id) for m in data.get("mentions", []))
+        if in_guild and not (conn.intents & MESSAGE_CONTENT or own or mentioned):
+            return {**data, "content": "", "embeds": [], "attachments": [], "components": []}
+        return data
+
+    async def dm(self, user: User, text: str, *, message_id: int | None = None) -> int:
+        """``user`` DMs the bot; returns the message id (pass it again to simulate a redelivery)."""
+        channel = self.dm_channel(user)
+        mid = message_id or self.ids.next()
+        await self.dispatch("MESSAGE_CREATE", message_payload(id=mid, channel=channel, author=user, content=text,
+                                                              at=self.now()))
+        return mid
+
+    async def say(self, user: User, channel: Channel, text: str, *, message_id: int | None = None) -> int:
+        """``user`` writes in a guild channel or thread."""
+        mid = message_id or self.ids.next()
+        member = user.member(self.started, with_user=False)
+        await self.dispatch("MESSAGE_CREATE", message_payload(id=mid, channel=channel, author=user, content=text,
+                                                              at=self.now(), member=member))
+        return mid
+
+    async def slash(self, user: User, command: str, channel: Channel | None = None, /,
+                    **options: Any) -> Interaction:
+        """``user`` runs ``/command`` (``"round close"`` for a subcommand) in ``channel`` (None: in a DM with the
+        bot). Option types come from the commands the bot registered; unknown or missing options fail here,
+        as Discord's client would not let the user send them."""
+        where = channel or self.dm_channel(user)
+        data = self._command_data(command, options, None if where.is_dm else self.guild_id)
+        iid = self.ids.next()
+        token = f"itoken-{iid}"
+        record = Interaction(iid, token, user, where, command, asyncio.get_running_loop().time())
+        self.interactions[iid] = record
+        payload: dict[str, Any] = {
+            "id": str(iid), "application_id": str(self.app_id), "type": 2, "token": token, "version": 1,
+            "attachment_size_limit": 8 * 1024 * 1024, "data": data, "channel_id": str(where.id),
+            "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
+            "entitlements": [],
+        }
+        if where.is_dm:
+            payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(self.app_id)})
+        else:
+            payload.update(guild_id=str(self.guild_id), guild_locale="en-US", context=0,
+                           member=user.member(self.started, permissions=True),
+                           authorizing_integration_owners={"0": str(self.guild_id)})
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    def _registered(self, name: str, guild_id: int | None) -> tuple[dict[str, Any] | None, int | None]:
+        for scope in ((guild_id, None) if guild_id is not None else (None,)):
+            for cmd in self.commands.get(scope, []):
+                if cmd["name"] == name:
+                    return cmd, scope
+        return None, None
+
+    def _command_data(self, command: str, options: dict[str, Any], guild_id: int | None) -> dict[str, Any]:
+        parts = command.split()
+        spec, scope = self._registered(parts[0], guild_id)
+        if spec is None and self.commands:
+            raise AssertionError(f"/{parts[0]} is not registered (registered: "
+                                 f"{sorted(c['name'] for cs in self.commands.values() for c in cs)})")
+        resolved: dict[str, dict[str, Any]] = {}
+        schema = spec.get("options", []) if spec else None
+        for sub in parts[1:]:
+            if schema is not None:
+                found = next((o for o in schema if o["name"] == sub and o["type"] in (1, 2)), None)
+                if found is None:
+                    raise AssertionError(f"/{command}: {sub} is not a subcommand")
+                schema = found.get("options", [])
+        values = [self._option(command, name, value, schema, resolved) for name, value in options.items()]
+        if schema is not None:
+            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in options]
+            if missing:
+                raise AssertionError(f"/{command}: required option(s) missing: {missing}")
+        for sub in reversed(parts[1:]):
+            values = [{"type": 1 if sub == parts[-1] else 2, "name": sub, "options": values}]
+        data: dict[str, Any] = {"id": spec["id"] if spec else str(self.ids.next()), "name": parts[0], "type": 1,
+                                "options": values}
+        if resolved:
+            data["resolved"] = resolved
+        if scope is not None:
+            data["guild_id"] = str(scope)
+        return data
+
+    def _option(self, command: str, name: str, value: Any, schema: list[dict[str, Any]] | None,
+                resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        if schema is not None:
+            spec = next((o for o in schema if o["name"] == name), None)
+            if spec is None:
+                raise AssertionError(f"/{command} has no option {name!r}")
+            kind = spec["type"]
+            choices = [c["value"] for c in spec.get("choices", [])]
+            if choices and value not in choices:
+                raise AssertionError(f"/{command} {name}: {value!r} is not one of {choices}")
+            low, high = spec.get("min_value"), spec.get("max_value")
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise AssertionError(f"/{command} {name}: {value!r} is out of range [{low}, {high}]")
+        else:
+            kind = (6 if isinstance(value, User) else 8 if isinstance(value, Role) else 5 if isinstance(value, bool)
+                    else 4 if isinstance(value, int) else 3)
+        if kind == 6:
+            assert isinstance(value, User), f"/{command} {name}: expected a User, got {value!r}"
+            resolved.setdefault("users", {})[str(value.id)] = value.payload()
+            resolved.setdefault("members", {})[str(value.id)] = value.member(self.started, with_user=False,
+                                                                              permissions=True)
+            return {"type": 6, "name": name, "value": str(value.id)}
+        if kind == 8:
+            assert isinstance(value, Role), f"/{command} {name}: expected a Role, got {value!r}"
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+            return {"type": 8, "name": name, "value": str(value.id)}
+        expected = {3: str, 4: int, 5: bool}[kind]
+        assert isinstance(value, expected), f"/{command} {name}: expected {expected.__name__}, got {value!r}"
+        return {"type": kind, "name": name, "value": value}
+
+    # ----------------------------------------------------------------- gateway
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(compress=False)
+        await ws.prepare(request)
+        conn = Connection(ws)
+        self._connections.append(conn)
+        try:
+            await conn.send(10, {"heartbeat_interval": 41250})
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                payload = json.loads(msg.data)
+                op = payload.get("op")
+                if op == 1:
+                    await conn.send(11)
+                elif op == 2:
+                    await self._identify(conn, payload["d"])
+                elif op == 6:
+                    if payload["d"].get("token") != self.token:
+                        await ws.close(code=4004)
+                        break
+                    conn.identified = True
+                    conn.intents = self._last_intents
+                    await conn.send(0, {}, "RESUMED")
+        finally:
+            self._connections.remove(conn)
+        return ws
+
+    _last_intents = 0
+
+    async def _identify(self, conn: Connection, data: dict[str, Any]) -> None:
+        if data.get("token") != self.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        self.identifies += 1
+        conn.intents = self._last_intents = int(data.get("intents", 0))
+        conn.identified = True
+        me = {**self.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+        await conn.send(0, {"v": 10, "user": me, "session_id": f"fake-session-{self.identifies}",
+                            "resume_gateway_url": self.gateway_url,
+                            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                            "application": {"id": str(self.app_id), "flags": 0}, "shard": [0, 1],
+                            "private_channels": [], "relationships": []}, "READY")
+        await conn.send(0, self._guild_payload(), "GUILD_CREATE")
+
+    def _guild_payload(self) -> dict[str, Any]:
+        at = self.started
+        everyone = Role(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, 0).payload()
+        return {
+            "id": str(self.guild_id), "name": "Fake Guild", "owner_id": str(self.owner.id), "member_count": 2,
+            "large": False, "unavailable": False, "icon": None, "description": None, "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
+            "premium_tier": 0, "preferred_locale": "en-US", "system_channel_id": None, "afk_channel_id": None,
+            "roles": [everyone, *(r.payload() for r in self.roles.values())],
+            "channels": [c.payload(at) for c in self.channels.values() if c.type != PUBLIC_THREAD],
+            "threads": [c.payload(at) for c in self.channels.values() if c.type == PUBLIC_THREAD],
+            "members": [self.bot.member(at)], "presences": [], "voice_states": [], "emojis": [], "stickers": [],
+            "features": [], "joined_at": iso(at), "stage_instances": [], "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    # ----------------------------------------------------------------- REST
+
+    @web.middleware
+    async def _middleware(self, request: web.Request,
+                          handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        if request.path.startswith("/api/"):
+            self.requests.append((request.method, request.path_qs))
+        try:
+            response = await handler(request)
+        except web.HTTPException:
+            raise
+        except Exception as error:  # never 5xx: discord.py would retry with sleeps
+            self.errors.append(f"{request.method} {request.path}: {error!r}")
+            response = discord_error(400, 50035, f"fake error: {error!r}")
+        finally:
+            if request.path.startswith("/api/"):
+                self._touch()
+        return response
+
+    def _authorised(self, request: web.Request) -> bool:
+        return request.headers.get("Authorization") == f"Bot {self.token}"
+
+    async def _unknown(self, request: web.Request) -> web.StreamResponse:
+        self.unhandled.append(f"{request.method} {request.path_qs}")
+        return discord_error(404, 0, "404: Not Found")
+
+    async def _me(self, request: web.Request) -> web.StreamResponse:
+        if not self._authorised(request):
+            return discord_error(401, 0, "401: Unauthorized")
+        return json_response({**self.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0})
+
+    async def _application(self, request: web.Request) -> web.StreamResponse:
+        if not self._authorised(request):
+            return discord_error(401, 0, "401: Unauthorized")
+        return json_response({"id": str(self.app_id), "name": "Clerk", "description": "", "icon": None,
+                              "bot_public": True, "bot_require_code_grant": False, "owner": self.owner.payload(),
+                              "verify_key": "0" * 64, "flags": 0, "interactions_endpoint_url": None,
+                              "team": None, "summary": ""})
+
+    async def _gateway_bot(self, request: web.Request) -> web.StreamResponse:
+        return json_response({"url": self.gateway_url.rstrip("/"), "shards": 1,
+                              "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
+                                                      "max_concurrency": 1}})
+
+    async def _put_commands(self, request: web.Request) -> web.StreamResponse:
+        if not self._authorised(request):
+            return discord_error(401, 0, "401: Unauthorized")
+        guild = request.match_info.get("guild")
+        scope = int(guild) if guild else None
+        body = await request.json()
+        registered = []
+        for cmd in body:
+            saved = {**cmd, "id": str(self.ids.next()), "application_id": str(self.app_id), "version": "1",
+                     "type": cmd.get("type", 1)}
+            if scope is not None:
+                saved["guild_id"] = str(scope)
+            registered.append(saved)
+        self.commands[scope] = registered
+        return json_response(registered)
+
+    async def _get_commands(self, request: web.Request) -> web.StreamResponse:
+        guild = request.match_info.get("guild")
+        return json_response(self.commands.get(int(guild) if guild else None, []))
+
+    async def _open_dm(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        user = self.users.get(int(body["recipient_id"]))
+        if user is None or user.bot:
+            return discord_error(400, 50033, "Invalid Recipient(s)")
+        return json_response(self.dm_channel(user).payload(self.started))
+
+    async def _get_user(self, request: web.Request) -> web.StreamResponse:
+        user = self.users.get(int(request.match_info["user"]))
+        return json_response(user.payload()) if user else discord_error(404, 10013, "Unknown User")
+
+    def _channel(self, channel_id: str) -> Channel | None:
+        cid = int(channel_id)
+        return self.channels.get(cid) or next((c for c in self.dm_channels.values() if c.id == cid), None)
+
+    async def _get_channel(self, request: web.Request) -> web.StreamResponse:
+        channel = self._channel(request.match_info["channel"])
+        if channel is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        return json_response(channel.payload(self.started))
+
+    async def _typing(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
+
+    async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+        """A JSON body, or multipart with ``payload_json`` and ``files[n]``."""
+        if not request.content_type.startswith("multipart/"):
+            return await request.json(), []
+        payload: dict[str, Any] = {}
+        files: list[tuple[str, bytes]] = []
+        reader = await request.multipart()
+        async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            else:
+                files.append((part.filename or part.name or "file", bytes(await part.read())))
+        return payload, files
+
+    def _record(self, kind: str, channel: Channel, body: dict[str, Any], files: list[tuple[str, bytes]],
+                flags: int = 0) -> tuple[Sent, dict[str, Any]]:
+        ref = body.get("message_reference") or {}
+        sent = Sent(self.ids.next(), channel.id, kind, body.get("content") or "", list(body.get("embeds") or []),
+                    files, int(body.get("flags") or flags), int(ref["message_id"]) if ref.get("message_id") else None)
+        self.sent.append(sent)
+        attachments = [{"id": str(self.ids.next()), "filename": name, "size": len(data),
+                        "url": f"{self.api_base}/attachments/{name}", "proxy_url": f"{self.api_base}/{name}"}
+                       for name, data in files]
+        message = message_payload(id=sent.id, channel=channel, author=self.bot, content=sent.content, at=self.now(),
+                                  embeds=sent.embeds, attachments=attachments, reference=sent.reference,
+                                  flags=sent.flags, member=self.bot.member(self.started, with_user=False))
+        return sent, message
+
+    async def _post_message(self, request: web.Request) -> web.StreamResponse:
+        if not self._authorised(request):
+            return discord_error(401, 0, "401: Unauthorized")
+        channel = self._channel(request.match_info["channel"])
+        if channel is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        if channel.is_dm and channel.recipient is not None and not channel.recipient.accepts_dms:
+            return discord_error(403, 50007, "Cannot send messages to this user")
+        body, files = await self._body(request)
+        if not (body.get("content") or body.get("embeds") or files):
+            return discord_error(400, 50006, "Cannot send an empty message")
+        problem = self._too_long(body)
+        if problem:
+            return discord_error(400, 50035, f"Invalid Form Body: {problem}")
+        _, message = self._record("message", channel, body, files)
+        await self.dispatch("MESSAGE_CREATE", message)  # Discord echoes the bot's own messages
+        return json_response(message)
+
+    @staticmethod
+    def _too_long(body: dict[str, Any]) -> str | None:
+        if len(body.get("content") or "") > 2000:
+            return "content longer than 2000"
+        for embed in body.get("embeds") or []:
+            if len(embed.get("description") or "") > 4096:
+                return "embed description longer than 4096"
+            if len(embed.get("fields") or []) > 25:
+                return "more than 25 embed fields"
+            for f in embed.get("fields") or []:
+                if not f.get("value") or len(f["value"]) > 1024 or not f.get("name") or len(f["name"]) > 256:
+                    return "embed field name/value empty or too long"
+        return None
+
+    def _interaction(self, token: str) -> Interaction | None:
+        return next((i for i in self.interactions.values() if i.token == token), None)
+
+    async def _callback(self, request: web.Request) -> web.StreamResponse:
+        record = self.interactions.get(int(request.match_info["interaction"]))
+        if record is None or record.token != request.match_info["token"]:
+            return discord_error(404, 10062, "Unknown interaction")
+        if asyncio.get_running_loop().time() - record.sent_at > INTERACTION_DEADLINE:
+            return discord_error(404, 10062, "Unknown interaction")
+        if record.acknowledged:
+            return discord_error(400, 40060, "Interaction has already been acknowledged.")
+        body, files = await self._body(request)
+        kind = int(body["type"])
+        data = body.get("data") or {}
+        problem = self._too_long(data)
+        if problem:
+            return discord_error(400, 50035, f"Invalid Form Body: {problem}")
+        record.response_type = kind
+        record.response_flags = int(data.get("flags") or 0)
+        ephemeral = bool(record.response_flags & 64)
+        info = {"id": str(record.id), "type": 2, "response_message_loading": kind == 5,
+                "response_message_ephemeral": ephemeral}
+        if kind == 4:
+            sent, message = self._record("callback", record.channel, data, files)
+            record.responses.append(sent)
+            info["response_message_id"] = str(sent.id)
+            return json_response({"interaction": info, "resource": {"type": 4, "message": message}})
+        return json_response({"interaction": info, "resource": {"type": kind}})
+
+    async def _followup(self, request: web.Request) -> web.StreamResponse:
+        record = self._interaction(request.match_info["token"])
+        if record is None or not record.acknowledged:
+            return discord_error(404, 10015, "Unknown Webhook")
+        body, files = await self._body(request)
+        problem = self._too_long(body)
+        if problem:
+            return discord_error(400, 50035, f"Invalid Form Body: {problem}")
+        # The first followup after a deferral replaces the "thinking" message and keeps its flags.
+        flags = record.response_flags if record.deferred and not record.responses else int(body.get("flags") or 0)
+        sent, message = self._record("followup", record.channel, {**body, "flags": flags}, files)
+        record.responses.append(sent)
+        return json_response(message)
+
+    async def _edit_response(self, request: web.Request) -> web.StreamResponse:
+        record = self._interaction(request.match_info["token"])
+        if record is None or not record.acknowledged:
+            return discord_error(404, 10015, "Unknown Webhook")
+        body, files = await self._body(request)
+        sent, message = self._record("edit", record.channel, {**body, "flags": record.response_flags}, files)
+        record.responses.append(sent)
+        return json_response(message)
+
