@@ -1,0 +1,101 @@
+"""The bot under test, driven through the fake Discord: a real Clerk and a real discord.py client."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+from fakediscord import TOKEN, Channel, FakeDiscord, Interaction, User
+from fakediscord.wiring import ErrorLog
+
+from bot.actions.commands import App
+from bot.discord import ClerkBot, make_bot
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.store.database import make_engine, make_sessionmaker
+from engine.store.migrate import upgrade
+
+START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+BUSY = {"CommandTree-invoker", "discord.py: on_message"}
+"""Names of the tasks discord.py runs a slash command and an on_message handler in."""
+
+
+class Harness:
+    """The bot under test and its world: a moderator, three players, a game channel with a thread."""
+
+    def __init__(self, fake: FakeDiscord, url: str, clock: ManualClock) -> None:
+        self.fake = fake
+        self.url = url
+        self.clock = clock
+        self.mod = fake.add_user("mod", manage_guild=True)
+        self.alice = fake.add_user("alice")
+        self.bob = fake.add_user("bob")
+        self.carol = fake.add_user("carol")
+        self.game = fake.add_channel("sirius")
+        self.thread = fake.add_thread("crisis-1", self.game)
+        self.lobby = fake.add_channel("lobby")
+        self.starts = 0
+        self.errors = ErrorLog()
+
+    async def start(self) -> ClerkBot:
+        """A new bot instance (and a new Clerk) on the same database, connected and past its first deadline pass."""
+        self.engine = make_engine(self.url)
+        await upgrade(self.engine)
+        self.clerk = Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(7))
+        self.app = App(self.clerk)
+        self.bot = make_bot(self.app, guild_ready_timeout=0.05)
+        await self.bot.__aenter__()  # as `async with bot:` does: wait_until_ready() needs it
+        self.task = asyncio.create_task(self.bot.start(TOKEN))
+        ready = asyncio.create_task(self.bot.wait_until_ready())
+        done, _ = await asyncio.wait({ready, self.task}, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if self.task.done():
+                self.task.result()
+            raise AssertionError("the bot did not become ready within 5 s")
+        self.starts += 1
+        await self.fake.wait_for(lambda: self.bot.scheduler.passes >= 1, "the scheduler's first pass")
+        return self.bot
+
+    async def idle(self) -> None:
+        """Wait until the bot has finished every command and message handler it started."""
+        while busy := [t for t in asyncio.all_tasks() if t.get_name() in BUSY and not t.done()]:
+            await asyncio.wait(busy, timeout=5)
+
+    async def stop(self) -> None:
+        await self.idle()
+        await self.fake.quiet(0.02)
+        await self.bot.close()
+        await asyncio.wait_for(self.task, 5)
+        await self.engine.dispose()
+
+    async def restart(self) -> ClerkBot:
+        await self.stop()
+        return await self.start()
+
+    async def run(self, user: User, command: str, channel: Channel | None = None, /, **options: Any) -> Interaction:
+        """``user`` runs the slash command; returns once it is answered and the command has finished."""
+        interaction = await self.fake.slash(user, command, channel, **options)
+        await self.fake.answered(interaction)
+        await self.idle()
+        return interaction
+
+    async def tick(self) -> None:
+        """Wake the deadline scheduler and wait for its next pass to finish."""
+        before = self.bot.scheduler.passes
+        self.app.deadlines_changed()
+        await self.fake.wait_for(lambda: self.bot.scheduler.passes > before, "a scheduler pass")
+
+    async def new_game(self, *, deadline: str | None = None) -> None:
+        """A Landsdraad game in #sirius with alice and bob, and round 1 open."""
+        await self.run(self.mod, "game new", self.game, ruleset="landsdraad", name="sirius")
+        await self.run(self.mod, "player add", self.game, user=self.alice, diplomacy=4, command=2, intrigue=2, roll=3)
+        await self.run(self.mod, "player add", self.game, user=self.bob, diplomacy=2, command=3, intrigue=1, roll=1)
+        extra = {"deadline": deadline} if deadline else {}
+        await self.run(self.mod, "round open", self.game, crisis="Raise the fleet levy?", **extra)
+
+    async def game_id(self) -> int:
+        found = await self.clerk.game_in_channel(self.game.id)
+        assert found is not None
+        return found.id

@@ -1,0 +1,79 @@
+"""End-to-end fixtures: the fake Discord, a real Clerk on a fresh SQLite file (migrations applied, a ManualClock),
+and the real bot connected to the fake. A test fails if discord.py or Clerk logged an ERROR, or if the bot used
+a route the fake does not know."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+TESTS = str(Path(__file__).resolve().parents[1])
+if TESTS not in sys.path:  # pytest puts tests/ there already, unless tests/ becomes a package
+    sys.path.insert(0, TESTS)
+
+from fakediscord import FakeDiscord  # noqa: E402
+from fakediscord.wiring import ErrorLog, point_discord_at  # noqa: E402
+
+from engine.service.clock import ManualClock  # noqa: E402
+from engine.store.database import make_engine  # noqa: E402
+from engine.store.migrate import upgrade  # noqa: E402
+
+from .clerkbot import START, Harness  # noqa: E402
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+def errors() -> Iterator[ErrorLog]:
+    """ERROR records of discord.py and Clerk; the test fails if any are left at the end (clear what you expect)."""
+    with ErrorLog("discord", "clerk") as log:
+        yield log
+    assert not log.records, f"ERRORs were logged:\n{log.report()}"
+
+
+@pytest.fixture
+async def fake(clock: ManualClock, monkeypatch: pytest.MonkeyPatch, errors: ErrorLog) -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord(clock.now)
+    await server.start()
+    point_discord_at(server, monkeypatch)
+    try:
+        yield server
+    finally:
+        await server.stop()
+    assert not server.problems(), "\n".join(server.problems())
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database with the migrations applied; each test gets a copy (saves migrating per test)."""
+    path = tmp_path_factory.mktemp("template") / "clerk.db"
+
+    async def migrate() -> None:
+        engine = make_engine(f"sqlite+aiosqlite:///{path}")
+        await upgrade(engine)
+        await engine.dispose()
+
+    asyncio.run(migrate())
+    return path
+
+
+@pytest.fixture
+async def clerk_bot(fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migrated_database: Path,
+                    errors: ErrorLog) -> AsyncIterator[Harness]:
+    database = tmp_path / "clerk.db"
+    shutil.copy(migrated_database, database)
+    harness = Harness(fake, f"sqlite+aiosqlite:///{database}", clock)
+    harness.errors = errors
+    await harness.start()
+    try:
+        yield harness
+    finally:
+        await harness.stop()

@@ -1,0 +1,123 @@
+"""The Discord adapter itself: the registered commands match the command table, the intents, the one error
+handler, deferral of slow commands, delivery to DMs, and Discord's size limits."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+import bot.discord.client
+from bot.actions.commands import COMMANDS, Role
+from bot.actions.context import UserRef
+from bot.actions.outbox import Card, Outgoing, ToChannel, ToUser
+from bot.discord.delivery import embed_of
+
+from .clerkbot import Harness
+
+KINDS = {str: 3, int: 4, bool: 5, UserRef: 6, Role: 8}
+
+
+def registered(h: Harness, name: str) -> dict[str, Any]:
+    parts = name.split()
+    [top] = [c for c in h.fake.commands[None] if c["name"] == parts[0]]
+    found: dict[str, Any] = top
+    if len(parts) == 2:
+        [found] = [o for o in top["options"] if o["name"] == parts[1] and o["type"] == 1]
+    return found
+
+
+async def test_the_registered_slash_commands_match_the_command_table(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    top_level = {name.split()[0] for name in COMMANDS}
+    assert sorted(c["name"] for c in h.fake.commands[None]) == sorted(top_level)
+    for name, spec in COMMANDS.items():
+        command = registered(h, name)
+        assert command["description"] == spec.description
+        got = {o["name"]: o for o in command.get("options", [])}
+        assert list(got) == [o.name for o in sorted(spec.options, key=lambda o: not o.required)], name
+        for option in spec.options:
+            sent = got[option.name]
+            assert sent["type"] == KINDS[option.kind], (name, option.name)
+            assert sent.get("required", False) == option.required, (name, option.name)
+            assert [c["value"] for c in sent.get("choices", [])] == list(option.choices), (name, option.name)
+            assert sent.get("min_value") == option.min_value, (name, option.name)
+            assert sent.get("max_value") == option.max_value, (name, option.name)
+
+
+async def test_the_bot_asks_for_guilds_messages_dms_and_message_content_but_not_members(clerk_bot: Harness) -> None:
+    guilds, guild_messages, dm_messages, message_content = 1 << 0, 1 << 9, 1 << 12, 1 << 15
+    assert clerk_bot.fake._last_intents == guilds | guild_messages | dm_messages | message_content
+
+
+async def test_an_unexpected_error_is_logged_with_context_and_answered_with_an_apology(
+        clerk_bot: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    h = clerk_bot
+
+    async def broken(*args: object) -> list[Outgoing]:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(bot.discord.client, "dispatch", broken)
+    answer = await h.run(h.mod, "round status", h.game)
+
+    assert answer.first.ephemeral
+    assert answer.first.content.startswith("Sorry, something went wrong on my side")
+    assert "Traceback" not in answer.first.content and "fire" not in answer.first.content
+    [logged] = h.errors.records
+    assert logged.name == "clerk.discord" and logged.levelno == logging.ERROR
+    assert "/round status by mod" in logged.getMessage()
+    h.errors.records.clear()
+
+
+async def test_a_slow_command_is_deferred_then_answered_by_followup(clerk_bot: Harness,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    h = clerk_bot
+    await h.new_game()
+    monkeypatch.setattr(bot.discord.client, "DEFER_AFTER", 0.0)
+
+    answer = await h.run(h.alice, "me", None)
+
+    assert answer.deferred
+    assert answer.first.kind == "followup" and answer.first.ephemeral
+    assert answer.first.embed["title"].startswith("alice in sirius")
+
+
+async def test_dms_are_delivered_and_a_blocked_dm_does_not_stop_the_rest(clerk_bot: Harness,
+                                                                         caplog: pytest.LogCaptureFixture) -> None:
+    h = clerk_bot
+    h.bob.accepts_dms = False
+
+    await h.bot.courier.deliver([Outgoing(ToUser(h.bob.id), "hello bob"), Outgoing(ToUser(h.alice.id), "hello alice"),
+                                 Outgoing(ToChannel(h.lobby.id), "hello lobby")])
+
+    assert [m.content for m in h.fake.dms(h.alice)] == ["hello alice"]
+    assert h.fake.dms(h.bob) == []
+    assert [m.content for m in h.fake.messages(h.lobby)] == ["hello lobby"]
+    assert any("could not send to ToUser" in r.getMessage() for r in caplog.records)
+
+
+async def test_long_texts_are_cut_to_discords_limits(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+
+    opened = await h.run(h.mod, "round open", h.game, crisis="The levy. " * 500)  # 5000 characters
+
+    assert "Round 1 is open" in opened.first.content
+    [announcement] = h.fake.messages(h.game)  # the fake refuses anything over Discord's limits
+    description = announcement.embed["description"]
+    assert len(description) <= 4096 and description.endswith("…")
+
+
+def test_an_oversized_card_fits_in_one_embed() -> None:
+    card = Card(title="T" * 300, description="d" * 5000, fields=tuple((f"f{i}", "v" * 2000, False) for i in range(30)),
+                footer="x" * 3000)
+
+    embed = embed_of(card).to_dict()
+
+    assert len(embed["title"]) == 256 and embed["title"].endswith("…")
+    assert len(embed["fields"]) <= 25
+    assert all(len(f["value"]) <= 1024 for f in embed["fields"])
+    total = len(embed["title"]) + len(embed.get("description", "")) + len(embed["footer"]["text"]) + sum(
+        len(f["name"]) + len(f["value"]) for f in embed["fields"])
+    assert total <= 6000

@@ -1,0 +1,102 @@
+"""Rounds that close themselves at their deadline: on time, once, and after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from .clerkbot import START, Harness
+
+
+async def round_closed_events(h: Harness) -> list[dict[str, object]]:
+    export = await h.clerk.export(await h.game_id())
+    return [e for e in export["events"] if e["kind"] == "RoundClosed"]
+
+
+def results(h: Harness) -> list[str]:
+    return [s.embed["title"] for s in h.fake.messages(h.game) if "the measure" in s.embed.get("title", "")]
+
+
+async def test_a_round_closes_itself_at_its_deadline_and_posts_once(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+
+    h.clock.advance(timedelta(hours=1, minutes=59))
+    await h.tick()
+    assert results(h) == []
+
+    h.clock.advance(timedelta(minutes=2))
+    await h.tick()
+    await h.tick()
+
+    assert results(h) == ["sirius, round 1: the measure PASSED"]
+    [closed] = await round_closed_events(h)
+    assert closed["payload"]["by_deadline"] is True  # type: ignore[index]
+    late = await h.fake.reply_to(await h.fake.dm(h.bob, "Vote: Nay"))
+    assert "Nothing was recorded" in late.content
+
+
+async def test_a_moderator_close_before_the_deadline_leaves_nothing_for_the_scheduler(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    await h.run(h.mod, "round close", h.game)
+
+    h.clock.advance(timedelta(hours=3))
+    await h.tick()
+
+    assert len(results(h)) == 1
+    assert len(await round_closed_events(h)) == 1
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_closes_at_start_exactly_once(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    await h.fake.reply_to(await h.fake.dm(h.bob, "Vote: Nay"))
+    await h.stop()
+
+    h.clock.advance(timedelta(hours=5))
+    await h.start()  # a new bot and a new Clerk on the same database
+    await h.fake.wait_for(lambda: results(h), "the result after the restart")
+    await h.restart()
+    await h.tick()
+
+    assert results(h) == ["sirius, round 1: the measure FAILED"]
+    assert len(await round_closed_events(h)) == 1
+
+
+class FlowingClock:
+    """Real time, shifted: lets a test jump close to a deadline and then let the scheduler's sleep run out."""
+
+    def __init__(self, start: datetime) -> None:
+        self.offset = start - datetime.now(UTC)
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+    def advance(self, delta: timedelta) -> datetime:
+        self.offset += delta
+        return self.now()
+
+
+@pytest.fixture
+def clock() -> FlowingClock:  # overrides conftest's ManualClock for this module
+    return FlowingClock(START)
+
+
+async def test_the_scheduler_sleeps_until_the_soonest_deadline(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game(deadline="2h")  # round open wakes the scheduler, which now sleeps (capped at 60 s)
+    deadline = (await h.clerk.pending_deadlines())[0][2]
+
+    h.clock.advance(deadline - h.clock.now() - timedelta(seconds=0.3))
+    h.app.deadlines_changed()  # e.g. another round was opened: it looks again and sleeps ~0.3 s
+    started = time.monotonic()
+    await h.fake.wait_for(lambda: results(h), "the close at the deadline", timeout=3)
+
+    assert 0.2 < time.monotonic() - started < 2.0
+    await asyncio.sleep(0)
+    assert len(results(h)) == 1

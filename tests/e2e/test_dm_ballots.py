@@ -1,0 +1,92 @@
+"""DM ballots through the real discord.py client: what the player is told, and what is recorded."""
+
+from __future__ import annotations
+
+from .clerkbot import Harness
+
+
+async def ballots(h: Harness) -> list[dict[str, object]]:
+    export = await h.clerk.export(await h.game_id())
+    return [e for e in export["events"] if e["kind"] == "BallotCast"]
+
+
+async def test_a_dm_ballot_is_answered_with_what_was_recorded_and_the_ledgers_count(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+    votes = (await h.clerk.player(await h.game_id(), h.alice.id)).votes
+    assert votes != 14
+
+    answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye, 14"))
+
+    assert "Ballot recorded for round 1 of sirius: **Aye**" in answer.content
+    assert f"your {votes} votes from the ledger" in answer.content
+    assert f"You wrote 14, but the ledger gives you {votes}" in answer.content
+    assert "Deadline:" in answer.content
+    assert [e["payload"]["option"] for e in await ballots(h)] == ["aye"]  # type: ignore[index]
+    await h.idle()
+    assert h.fake.dms(h.alice) == [answer]  # the echo of its own reply did not make the bot answer itself
+
+
+async def test_a_stated_count_that_matches_the_ledger_gets_no_note(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+    votes = (await h.clerk.player(await h.game_id(), h.bob.id)).votes
+
+    answer = await h.fake.reply_to(await h.fake.dm(h.bob, f"Vote: Nay, {votes}"))
+
+    assert "**Nay**" in answer.content
+    assert "You wrote" not in answer.content
+
+
+async def test_the_same_dm_delivered_twice_is_counted_once(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+
+    message_id = await h.fake.dm(h.alice, "Vote: Aye")
+    first = await h.fake.reply_to(message_id)
+    await h.fake.dm(h.alice, "Vote: Aye", message_id=message_id)  # Discord redelivers the same message
+    await h.fake.wait_for(lambda: len(h.fake.replies_to(message_id)) == 2, "the second answer")
+
+    assert "Ballot recorded" in first.content
+    assert "counted once" in h.fake.replies_to(message_id)[1].content
+    assert len(await ballots(h)) == 1
+    status = await h.clerk.round_status(await h.game_id())
+    assert status.voted == ("alice",)
+
+
+async def test_unreadable_dm_text_is_quoted_with_the_accepted_forms_and_nothing_is_recorded(clerk_bot: Harness
+                                                                                           ) -> None:
+    h = clerk_bot
+    await h.new_game()
+
+    answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Ayy"))
+
+    assert "“Vote: Ayy”" in answer.content
+    assert "Did you mean “Vote: Aye”?" in answer.content
+    assert "`Vote: Aye`, `Vote: Nay` or `Vote: Abstain`" in answer.content
+    assert "Nothing was recorded" in answer.content
+    assert await ballots(h) == []
+    assert (await h.clerk.round_status(await h.game_id())).voted == ()
+
+
+async def test_a_dm_from_someone_who_is_not_a_player_is_answered_and_not_recorded(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+
+    answer = await h.fake.reply_to(await h.fake.dm(h.carol, "Vote: Aye"))
+
+    assert "not a player" in answer.content
+    assert "Nothing was recorded" in answer.content
+    assert await ballots(h) == []
+
+
+async def test_server_messages_and_the_bots_own_echoes_get_no_answer(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+    posted = len(h.fake.sent)
+
+    await h.fake.say(h.alice, h.game, "Vote: Aye")
+    await h.fake.quiet()
+
+    assert len(h.fake.sent) == posted  # ignored for now (thread votes come later)
+    assert await ballots(h) == []

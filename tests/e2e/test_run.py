@@ -1,0 +1,34 @@
+"""``python -m bot run``'s async main: migrations, the bot on the fake Discord, and a clear exit on a bad token."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+from fakediscord import TOKEN, FakeDiscord
+from fakediscord.wiring import ErrorLog
+
+from bot.discord.run import main
+from bot.settings import Settings
+
+
+async def test_main_migrates_connects_and_syncs_the_commands(fake: FakeDiscord, tmp_path: Path) -> None:
+    settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path / 'clerk.db'}")
+    running = asyncio.create_task(main(settings))
+    try:
+        await fake.wait_for(lambda: fake.identifies and fake.commands.get(None), "the bot to connect and sync")
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+    assert (tmp_path / "clerk.db").exists()
+
+
+async def test_main_with_a_token_discord_refuses_exits_1(fake: FakeDiscord, tmp_path: Path, errors: ErrorLog) -> None:
+    settings = Settings(token="not-the-token", database_url=f"sqlite+aiosqlite:///{tmp_path / 'clerk.db'}")
+
+    assert await asyncio.wait_for(main(settings), 5) == 1
+    assert [r.getMessage() for r in errors.records] == [
+        "Discord refused the token in DISCORD_TOKEN (check it in the developer portal)"]
+    errors.records.clear()
