@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from engine.core.errors import ParseError
 
 _UNIT = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
-_DURATION = re.compile(r"^\s*(?:(\d+)\s*([wdhms]))+\s*$", re.IGNORECASE)
+_DURATION = re.compile(r"^\s*(?:\s*(\d+)\s*([wdhms]))+\s*$", re.IGNORECASE)
 _PART = re.compile(r"(\d+)\s*([wdhms])", re.IGNORECASE)
 _ACCEPTED = "a duration such as `2h30m`, `90m`, `1d` or `1d12h`, or a UTC time such as `2026-03-01 20:00`"
 _FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d")

@@ -213,8 +213,8 @@ class RoundService(ServiceBase):
             rnd.closed_at = uow.now
             rnd.result = dict(result)
             await uow.session.flush()
-            weights = {p.name: {"votes": p.votes, "ballot": by_player[p.id].value if p.id in by_player else None}
-                       for p in players}
+            weights = [{"user_id": p.user_id, "name": p.name, "votes": p.votes,
+                        "ballot": by_player[p.id].value if p.id in by_player else None} for p in players]
             payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": weights,
                        "by_deadline": expected_round is not None}
             await uow.record(game_id, "RoundClosed", actor, payload, source_id)
