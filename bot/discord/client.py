@@ -106,7 +106,10 @@ class ClerkBot(discord.Client):
         work = asyncio.ensure_future(dispatch(self.app, ctx_of_interaction(interaction), name, options))
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
         if not done:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            except discord.HTTPException as error:  # too late: the command still finishes, answers are logged
+                log.warning("could not defer /%s (interaction %s): %s", name, interaction.id, error)
         await self.courier.to_interaction(interaction, await work)
 
     async def on_message(self, message: discord.Message) -> None:
