@@ -121,3 +121,14 @@ def test_an_oversized_card_fits_in_one_embed() -> None:
     total = len(embed["title"]) + len(embed.get("description", "")) + len(embed["footer"]["text"]) + sum(
         len(f["name"]) + len(f["value"]) for f in embed["fields"])
     assert total <= 6000
+
+
+async def test_after_discord_asks_for_a_reconnect_the_bot_resumes_and_still_answers(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+
+    await h.fake.reconnect()
+    answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+
+    assert "Ballot recorded" in answer.content
+    assert (h.fake.identifies, h.fake.resumes) == (1, 1)

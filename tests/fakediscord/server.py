@@ -97,6 +97,7 @@ class FakeDiscord:
         self.errors: list[str] = []
         self.dropped: list[dict[str, Any]] = []
         self.identifies = 0
+        self.resumes = 0
         self._connections: list[Connection] = []
         self._activity = asyncio.Event()
         self._last_activity = 0.0
@@ -254,7 +255,11 @@ class FakeDiscord:
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a gateway event to every identified connection (MESSAGE_CREATE filtered by its intents)."""
-        for conn in [c for c in self._connections if c.identified and not c.ws.closed]:
+        live = [c for c in self._connections if c.identified and not c.ws.closed]
+        own_echo = event == "MESSAGE_CREATE" and data["author"]["id"] == str(self.bot.id)
+        if not live and not own_echo:
+            raise AssertionError(f"no bot is connected to receive {event}")
+        for conn in live:
             payload = data
             if event == "MESSAGE_CREATE":
                 filtered = self._apply_intents(conn, data)
@@ -263,6 +268,13 @@ class FakeDiscord:
                     continue
                 payload = filtered
             await conn.send(0, payload, event)
+
+    async def reconnect(self) -> None:
+        """Ask the bot to reconnect (op 7), as Discord does; it should RESUME on ``resume_gateway_url``."""
+        resumes = self.resumes
+        for conn in [c for c in self._connections if c.identified and not c.ws.closed]:
+            await conn.send(7)
+        await self.wait_for(lambda: self.resumes > resumes, "the bot to RESUME")
 
     def _apply_intents(self, conn: Connection, data: dict[str, Any]) -> dict[str, Any] | None:
         in_guild = "guild_id" in data
@@ -406,6 +418,8 @@ class FakeDiscord:
                         break
                     conn.identified = True
                     conn.intents = self._last_intents
+                    conn.seq = int(payload["d"].get("seq") or 0)
+                    self.resumes += 1
                     await conn.send(0, {}, "RESUMED")
         finally:
             self._connections.remove(conn)
