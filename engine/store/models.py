@@ -46,6 +46,8 @@ class Game(Base):
     current_round: Mapped[int] = mapped_column(Integer, default=0)
     last_seq: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     __table_args__ = (UniqueConstraint("guild_id", "name"),)
 
 
@@ -137,3 +139,170 @@ class Event(Base):
     source_id: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+
+class PostedMessage(Base):
+    """A message the bot keeps up to date (a pinned tally, a running count): its key and where it is."""
+
+    __tablename__ = "posted_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(100))
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int] = mapped_column(BigInteger)
+    __table_args__ = (UniqueConstraint("game_id", "key"),)
+
+
+class Office(Base):
+    """Who holds a public office (the Adjutant General); ``player_id`` None when vacant."""
+
+    __tablename__ = "offices"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    office: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"), nullable=True)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (UniqueConstraint("game_id", "office"),)
+
+
+class AgElection(Base):
+    __tablename__ = "ag_elections"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """None: closes with the round (after No Confidence, R0-35)."""
+    closes_with_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"), nullable=True)
+    thread_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        Index("ix_ag_elections_status_closes", "status", "closes_at"),
+    )
+
+
+class AgBallotRow(Base):
+    __tablename__ = "ag_ballots"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    election_id: Mapped[int] = mapped_column(ForeignKey("ag_elections.id", ondelete="CASCADE"))
+    voter_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    candidate_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    cast_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    source_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    __table_args__ = (UniqueConstraint("election_id", "voter_id"),)
+
+
+class PlayerVoteRow(Base):
+    """A Player Majority Vote: one subject and target in one round (R0-44)."""
+
+    __tablename__ = "player_votes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    round_number: Mapped[int] = mapped_column(Integer)
+    subject: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(String(64), default="")
+    details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    needed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    passed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    decided_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    thread_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    __table_args__ = (UniqueConstraint("game_id", "round_number", "subject", "target"),)
+
+
+class SupportRow(Base):
+    __tablename__ = "player_vote_supports"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    vote_id: Mapped[int] = mapped_column(ForeignKey("player_votes.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    source_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    __table_args__ = (UniqueConstraint("vote_id", "player_id"),)
+
+
+class EmbargoRow(Base):
+    __tablename__ = "embargoes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    by_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    on_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (UniqueConstraint("game_id", "by_id", "on_id"),)
+
+
+class KanlyRow(Base):
+    """Kanly between two players; ``first_id`` < ``second_id``."""
+
+    __tablename__ = "kanly"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    first_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    second_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (UniqueConstraint("game_id", "first_id", "second_id"),)
+
+
+class TransitRow(Base):
+    """Forces or assassins en route against a kanly rival, with the Guild transport fee paid (R0-60)."""
+
+    __tablename__ = "kanly_transit"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    owner_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    target_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    guild_fee: Mapped[int] = mapped_column(Integer)
+    description: Mapped[str] = mapped_column(String(200), default="")
+    returned: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class TransferRow(Base):
+    """A Transfer or Transfer Funds action. Entries are never changed; a correction is a new entry."""
+
+    __tablename__ = "transfers"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    round_number: Mapped[int] = mapped_column(Integer)
+    from_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    to_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"), nullable=True)
+    recipient: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(16))
+    amount: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    item: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    recorded_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    corrects_id: Mapped[int | None] = mapped_column(ForeignKey("transfers.id"), nullable=True)
+    note: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    source_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    __table_args__ = (Index("ix_transfers_game_from_round", "game_id", "from_id", "round_number"),)
+
+
+class AuditRow(Base):
+    __tablename__ = "audits"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    round_number: Mapped[int] = mapped_column(Integer)
+    target_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    rounds: Mapped[dict[str, Any]] = mapped_column(JSON)
+    fee: Mapped[int] = mapped_column(Integer)
+    share: Mapped[int] = mapped_column(Integer)
+    vote_id: Mapped[int | None] = mapped_column(ForeignKey("player_votes.id", ondelete="SET NULL"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PerkRow(Base):
+    """A perk held for a round (R0-70..R0-73); never announced."""
+
+    __tablename__ = "perks"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    round_number: Mapped[int] = mapped_column(Integer)
+    perk: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    used: Mapped[bool] = mapped_column(Boolean, default=False)
+    __table_args__ = (UniqueConstraint("game_id", "round_number", "perk"),)
