@@ -66,14 +66,17 @@ def parse_rounds(text: str, spec: str) -> tuple[int, ...]:
     return tuple(sorted(rounds))
 
 
+def split_rounds(text: str, rest: str) -> tuple[str, tuple[int, ...]]:
+    """``Bob rounds 1-3`` -> (``Bob``, (1, 2, 3)); no rounds named -> (rest, ())."""
+    found = _ROUNDS.search(rest)
+    if not found:
+        return rest.strip(" ,;"), ()
+    return rest[: found.start()].strip(" ,;"), parse_rounds(text, found["spec"])
+
+
 def _named(text: str, subject: Subject, rest: str, withdraw: bool) -> Motion:
     if subject is Subject.AUDIT:
-        rounds: tuple[int, ...] = ()
-        found = _ROUNDS.search(rest)
-        if found:
-            rounds = parse_rounds(text, found["spec"])
-            rest = rest[: found.start()]
-        name = rest.strip(" ,;")
+        name, rounds = split_rounds(text, rest)
         if not name:
             raise ParseError(text, ACCEPTED, problem="an audit names the player to audit, e.g. `Audit: Bob`")
         return Motion(subject, (name,), rounds, withdraw)

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from engine.core.errors import ParseError
-from engine.landsdraad.motions import parse_rounds
+from engine.landsdraad.motions import split_rounds
 
 TRANSFER_ACCEPTED = (
     "`Transfer: 500 MS to <Name>` (funds) or `Transfer: <what> to <Name>`, e.g. `Transfer: Planet Deneb to Bob`"
@@ -48,7 +48,6 @@ class ElectorQuery:
 _TRANSFER = re.compile(r"^\s*transfer(?:\s+funds)?\s*:\s*(?P<what>.+?)\s+to\s+(?P<to>.+?)\s*$", re.IGNORECASE)
 _FUNDS = re.compile(r"^(?P<n>[\d,]+)\s*(?:ms|solaris|solari)?$", re.IGNORECASE)
 _QUOTE = re.compile(r"^\s*audit\s*(?:quote|cost)\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
-_ROUNDS = re.compile(r"[\s,;(]*\brounds?\b\s*(?P<spec>[\d\s,\-–and]+)\)?\s*$", re.IGNORECASE)
 _ELECTOR = re.compile(r"^\s*elector\s*:\s*(?P<name>.+?)\s*[,;]?\s*\bround\s*(?P<n>\d+)\s*$", re.IGNORECASE)
 
 
@@ -78,13 +77,7 @@ def parse_audit_quote(text: str) -> AuditQuoteRequest:
     found = _QUOTE.match(text.strip().splitlines()[0] if text.strip() else "")
     if not found or not found["rest"]:
         raise ParseError(text, QUOTE_ACCEPTED)
-    rest = found["rest"]
-    rounds: tuple[int, ...] = ()
-    spec = _ROUNDS.search(rest)
-    if spec:
-        rounds = parse_rounds(text, spec["spec"])
-        rest = rest[: spec.start()]
-    target = rest.strip(" ,;")
+    target, rounds = split_rounds(text, found["rest"])
     if not target:
         raise ParseError(text, QUOTE_ACCEPTED, problem="name the player to audit")
     return AuditQuoteRequest(target, rounds)
