@@ -1,4 +1,5 @@
-"""Plain messages: DM ballots (``Vote: Aye, 14``), and the rounds that close themselves at their deadline."""
+"""Plain messages: DMs (crisis ballots ``Vote: Aye, 14`` and the forms features register), messages in the
+threads of a game channel, and the rounds that close themselves at their deadline."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from bot.actions.commands import App, game_of_user
 from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.render import receipt_text, result_card
+from bot.actions.routes import DM_FORMS, THREAD_FORMS, first_line
 from engine.core.errors import ClerkError, ParseError
 from engine.landsdraad.ballot import ACCEPTED, parse_ballot
 from engine.service.uow import Duplicate
@@ -29,6 +31,9 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     if stripped.lower() in {"help", "?", "!help", "/help"}:
         return [reply(HELP)]
     try:
+        for matches, handler in DM_FORMS:
+            if matches(stripped):
+                return await handler(app, ctx, stripped)
         command = parse_ballot(stripped)
         game = await game_of_user(app, ctx.actor.id, command.game)
         receipt = await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
@@ -42,6 +47,31 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         log.exception("DM from %s (%s) failed: %r", ctx.actor.name, ctx.actor.id, text)
         return [reply("Sorry, something went wrong on my side and your ballot was NOT recorded. Please send it again "
                       "in a minute; if it keeps failing, tell a moderator.")]
+
+
+async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    """A message in a server channel. Only the first line of a message in a thread of a game channel is read
+    (Discord's stand-in for a post title, R0-40); chat that is not a vote gets no answer."""
+    if ctx.place.channel_id is None or not text.strip():
+        return []
+    game = await app.clerk.game_in_channel(ctx.place.channel_id)
+    if game is None:
+        return []
+    line = first_line(text)
+    try:
+        for matches, handler in THREAD_FORMS:
+            if matches(line):
+                if ctx.place.thread_id is None:
+                    return [reply("Player votes go in a thread of this channel (the first line of your message "
+                                  "is its title), or use the slash command. Nothing was recorded.")]
+                return await handler(app, ctx, game, text)
+    except ClerkError as error:
+        return [reply(f"{error}\nNothing was recorded.")]
+    except Exception:
+        log.exception("thread message from %s (%s) failed: %r", ctx.actor.name, ctx.actor.id, text)
+        return [reply("Sorry, something went wrong on my side and your vote was NOT recorded. Please post it again "
+                      "in a minute; if it keeps failing, tell a moderator.")]
+    return []
 
 
 async def close_due(app: App, now: datetime) -> list[Outgoing]:

@@ -48,7 +48,30 @@ class ToUser:
     user_id: int
 
 
-Target = Here | ToChannel | ToUser
+@dataclass(frozen=True)
+class ToThread:
+    """A thread of a channel, found by ``thread_id`` when known, else by ``name``: the front end looks the
+    name up among the threads it made before (``Clerk.kept_message(game_id, "thread:" + name)``) and creates a
+    public thread with that name under ``channel_id`` if there is none, remembering it the same way."""
+
+    channel_id: int
+    name: str
+    game_id: int
+    thread_id: int | None = None
+
+
+Target = Here | ToChannel | ToUser | ToThread
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Keep this as ONE message that later sends with the same key edit in place (a pinned tally, a running
+    count). The front end looks the key up with ``Clerk.kept_message(game_id, key)``; if found it edits that
+    message, otherwise it sends a new one, pins it when ``pin``, and stores it with ``Clerk.keep_message``."""
+
+    game_id: int
+    key: str
+    pin: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,6 +82,7 @@ class Outgoing:
     ephemeral: bool = False
     file: tuple[str, bytes] | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    keep: Keep | None = None
 
 
 def reply(text: str = "", *, card: Card | None = None, ephemeral: bool = False,

@@ -1,0 +1,44 @@
+"""Where plain text goes. Feature modules register the forms they read:
+
+- ``dm_form(matches)``: a DM whose text ``matches`` goes to the handler (a crisis ballot is the fallback);
+- ``thread_form(matches)``: a message in a thread of a game channel whose first line ``matches``.
+
+A handler returns what to send; ``ParseError``/``RuleError`` raised in it become a reply that says what was
+wrong and that nothing was recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.actions.commands import App
+from bot.actions.context import Ctx
+from bot.actions.outbox import Outgoing
+from engine.service.views import GameView
+
+Matches = Callable[[str], bool]
+DmHandler = Callable[[App, Ctx, str], Awaitable[list[Outgoing]]]
+ThreadHandler = Callable[[App, Ctx, GameView, str], Awaitable[list[Outgoing]]]
+
+DM_FORMS: list[tuple[Matches, DmHandler]] = []
+THREAD_FORMS: list[tuple[Matches, ThreadHandler]] = []
+
+
+def dm_form(matches: Matches) -> Callable[[DmHandler], DmHandler]:
+    def register(handler: DmHandler) -> DmHandler:
+        DM_FORMS.append((matches, handler))
+        return handler
+
+    return register
+
+
+def thread_form(matches: Matches) -> Callable[[ThreadHandler], ThreadHandler]:
+    def register(handler: ThreadHandler) -> ThreadHandler:
+        THREAD_FORMS.append((matches, handler))
+        return handler
+
+    return register
+
+
+def first_line(text: str) -> str:
+    stripped = text.strip()
+    return stripped.splitlines()[0].strip() if stripped else ""
