@@ -21,7 +21,17 @@ from typing import Any, TextIO
 import bot.actions.handlers  # noqa: F401  (registers the commands)
 from bot.actions.commands import App
 from bot.console.session import ClockError, Session, when
-from bot.console.transcript import DIRECTIVES, TranscriptError, parse_line, parse_transcript, strip_comment
+from bot.console.transcript import (
+    DIRECTIVES,
+    Event,
+    Said,
+    TranscriptError,
+    add_line,
+    continuation,
+    parse_line,
+    parse_transcript,
+    strip_comment,
+)
 from bot.console.world import World
 from bot.settings import Settings
 from engine.service import Clerk
@@ -76,6 +86,8 @@ async def replay(lines: list[str], *, database_url: str, seed: int | None, write
         session = Session(app, clock, write, source_prefix)
         for event in events:
             write(strip_comment(lines[event.line - 1]).strip())
+            for number in range(event.line, event.line + getattr(event, "more", 0)):
+                write(strip_comment(lines[number]).rstrip())
             try:
                 await session.run(event)
             except ClockError as error:
@@ -159,6 +171,14 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
             write(banner)
             runner.run(session.fire(clock.now()))  # rounds whose deadline passed while no one was watching
             number = 0
+            pending: Said | None = None  # piped input: a message waits for its `  | ...` lines
+
+            def run(event: Event) -> None:
+                try:
+                    runner.run(session.run(event))
+                except ClockError as error:
+                    write(f"  ? {error}")
+
             while True:
                 try:
                     raw = input("> ") + "\n" if interactive else stdin.readline()
@@ -168,6 +188,14 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
                     break
                 number += 1
                 line = raw.rstrip("\r\n")
+                more = continuation(line)
+                if more is not None and pending is not None:
+                    pending = add_line(pending, more)
+                    write(strip_comment(line).rstrip())
+                    continue
+                if pending is not None:
+                    run(pending)
+                    pending = None
                 word = line.strip().lower()
                 if word in {"quit", "exit"}:
                     break
@@ -178,12 +206,17 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
                     write(strip_comment(line).strip())
                 try:
                     event = parse_line(line, number)
-                    if event is not None:
-                        runner.run(session.run(event))
                 except TranscriptError as error:
-                    write(f"  ? {error.message}")
-                except ClockError as error:
-                    write(f"  ? {error}")
+                    hint = " (at the prompt a message is one line; pipe a file in for longer ones)" if (
+                        interactive and more is not None) else ""
+                    write(f"  ? {error.message}{hint}")
+                    continue
+                if isinstance(event, Said) and not interactive:
+                    pending = event
+                elif event is not None:
+                    run(event)
+            if pending is not None:
+                run(pending)
         except KeyboardInterrupt:
             write("")
         finally:

@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx
-from bot.actions.messages import close_due, handle_dm
-from bot.actions.outbox import Here, Outgoing, ToChannel, ToUser
+from bot.actions.messages import close_due, handle_channel_message, handle_dm
+from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.console.slash import OptionError, parse_slash
 from bot.console.transcript import Directive, Said
-from bot.console.world import World
+from bot.console.world import World, stable_id
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.service.clock import ManualClock
 
@@ -66,13 +66,16 @@ class Session:
             try:
                 command = parse_slash(text, self.world.user, self.world.role)
             except OptionError as error:
-                self.show([Outgoing(Here(), str(error), ephemeral=True)], ctx)
+                await self.show([Outgoing(Here(), str(error), ephemeral=True)], ctx)
                 return
-            self.show(await dispatch(self.app, ctx, command.name, command.options), ctx)
+            await self.show(await dispatch(self.app, ctx, command.name, command.options), ctx)
         elif said.is_dm:
-            self.show(await handle_dm(self.app, ctx, text), ctx)
-        elif looks_like_ballot(text):
-            self.note("(no reply: Clerk does not read ballots in channels; DM it, or use /vote)")
+            await self.show(await handle_dm(self.app, ctx, text), ctx)
+        else:
+            out = await handle_channel_message(self.app, ctx, text)
+            await self.show(out, ctx)
+            if not out and looks_like_ballot(text):
+                self.note("(no reply: crisis ballots are not read in channels; they go by DM or /vote)")
 
     # -- directives -------------------------------------------------------------------------------------------
 
@@ -122,27 +125,20 @@ class Session:
             now = max(instant, self.clock.now())
             self.clock.set(now)
             out = await close_due(self.app, now)
-            for message in out:
-                await self._name_channel(message)
             if out:
                 self.note(f"⏰ {when(now)}: " + (f"closing what was due at {when(instant)}" if instant < now
                                                   else "deadline"))
-                self.show(out, None)
-
-    async def _name_channel(self, message: Outgoing) -> None:
-        """A game channel first seen in an earlier console session: name it after its game."""
-        to = message.to
-        if isinstance(to, ToChannel) and to.channel_id not in self.world.channels:
-            game = await self.app.clerk.game_in_channel(to.channel_id)
-            if game is not None:
-                self.world.channels[to.channel_id] = f"the game channel of {game.name}"
+                await self.show(out, None)
 
     # -- output -----------------------------------------------------------------------------------------------
 
     def note(self, text: str) -> None:
         self.write(NOTE + text)
 
-    def show(self, messages: list[Outgoing], ctx: Ctx | None) -> None:
+    async def show(self, messages: list[Outgoing], ctx: Ctx | None) -> None:
+        """Print each message under its destination, doing the front end's bookkeeping on the way: a thread
+        named by ``ToThread`` is found again by its name or made once; a ``Keep`` message is sent once and then
+        edited in place."""
         for message in messages:
             lines = message.text.splitlines() if message.text else []
             if message.card is not None:
@@ -150,7 +146,7 @@ class Session:
             if message.file is not None:
                 name, data = message.file
                 lines.append(f"[file {name}, {len(data)} bytes]")
-            head = ARROW + self.destination(message, ctx) + ":"
+            head = ARROW + await self.destination(message, ctx) + ":"
             if len(lines) == 1:
                 self.write(f"{head} {lines[0]}")
             else:
@@ -158,14 +154,62 @@ class Session:
                 for line in lines:
                     self.write(INDENT + line if line else "")
 
-    def destination(self, message: Outgoing, ctx: Ctx | None) -> str:
+    async def destination(self, message: Outgoing, ctx: Ctx | None) -> str:
+        """``#sirius``, ``#sirius/ag-election-1 (new thread, pinned)``, ``DM jenny``, ``#sirius (ephemeral to
+        bob)``, ...; the console's stand-in for where Discord would show the message."""
         to = message.to
+        marks: list[str] = []
         if isinstance(to, ToUser):
-            return f"DM {self.world.users.get(to.user_id, f'user {to.user_id}')}"
-        if isinstance(to, ToChannel):
-            return self.world.channels.get(to.channel_id, f"#channel-{to.channel_id}")
-        assert isinstance(to, Here) and ctx is not None, "a reply needs the message it answers"
-        if ctx.place.is_dm:
-            return f"DM {ctx.actor.name}"
-        where = self.world.where(ctx.place)
-        return f"{where} (ephemeral to {ctx.actor.name})" if message.ephemeral else where
+            where, channel_id = f"DM {self.world.users.get(to.user_id, f'user {to.user_id}')}", to.user_id
+        elif isinstance(to, ToChannel):
+            await self._name_channel(to.channel_id)
+            where, channel_id = self.world.channels.get(to.channel_id, f"#channel-{to.channel_id}"), to.channel_id
+        elif isinstance(to, ToThread):
+            channel_id, made = await self._thread(to)
+            where = self.world.channels[channel_id]
+            if made:
+                marks.append("new thread")
+        else:
+            assert isinstance(to, Here) and ctx is not None, "a reply needs the message it answers"
+            if ctx.place.is_dm:
+                where, channel_id = f"DM {ctx.actor.name}", ctx.actor.id
+            else:
+                where = self.world.where(ctx.place)
+                channel_id = ctx.place.thread_id or ctx.place.channel_id or 0
+                if message.ephemeral:
+                    marks.append(f"ephemeral to {ctx.actor.name}")
+        if message.keep is not None:
+            keep = message.keep
+            kept = await self.app.clerk.kept_message(keep.game_id, keep.key)
+            if kept is None:
+                await self.app.clerk.keep_message(keep.game_id, keep.key, channel_id,
+                                                  stable_id("message", f"{keep.game_id}/{keep.key}"))
+                if keep.pin:
+                    marks.append("pinned")
+            else:
+                if kept[0] != channel_id:  # the front end edits the message where it is
+                    where = self.world.channels.get(kept[0], where)
+                marks.append("edits the pinned message" if keep.pin else "edits its earlier message")
+        return f"{where} ({', '.join(marks)})" if marks else where
+
+    async def _thread(self, to: ToThread) -> tuple[int, bool]:
+        """The thread's id, and whether the bot made it just now (it then remembers it by its name)."""
+        await self._name_channel(to.channel_id)
+        if to.thread_id is not None:
+            self.world.name_thread(to.channel_id, to.thread_id, to.name)
+            return to.thread_id, False
+        key = "thread:" + to.name
+        kept = await self.app.clerk.kept_message(to.game_id, key)
+        if kept is not None:
+            self.world.name_thread(kept[0], kept[1], to.name)
+            return kept[1], False
+        thread_id = self.world.thread(to.channel_id, to.name)
+        await self.app.clerk.keep_message(to.game_id, key, to.channel_id, thread_id)
+        return thread_id, True
+
+    async def _name_channel(self, channel_id: int) -> None:
+        """A game channel first seen in an earlier console session: name it after its game."""
+        if channel_id not in self.world.channels:
+            game = await self.app.clerk.game_in_channel(channel_id)
+            if game is not None:
+                self.world.channels[channel_id] = f"the game channel of {game.name}"

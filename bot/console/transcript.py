@@ -1,6 +1,7 @@
 """The transcript format (docs/transcripts.md): one event a line.
 
-``NAME PLACE: TEXT`` is something a user says (PLACE is ``dm``, ``#channel`` or ``#channel/thread``);
+``NAME PLACE: TEXT`` is something a user says (PLACE is ``dm``, ``#channel`` or ``#channel/thread``); indented
+lines ``  | MORE`` right after it continue that message on further lines (a thread post's body under its title);
 ``! VERB ARGS`` is a directive (moderator, role, time, wait, hold, release, redeliver). ``# `` starts a comment,
 but ``#channel`` and ``Vote: Aye #sirius`` do not: a comment is a ``#`` followed by a space (or the end of
 the line) at the start of the line or after a space, outside double quotes."""
@@ -8,7 +9,7 @@ the line) at the start of the line or after a space, outside double quotes."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from engine.core.durations import parse_duration, parse_utc
@@ -16,7 +17,9 @@ from engine.core.errors import ParseError
 
 NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]*"
 _SAID = re.compile(rf"^(?P<name>{NAME})\s+(?P<place>[Dd][Mm]|#[\w-]+(?:/[\w-]+)?)\s*:[ \t]?(?P<text>.*)$")
+_MORE = re.compile(r"^[ \t]+\|[ \t]?(?P<text>.*)$")
 _NAMED = re.compile(rf"^@?(?P<name>{NAME})$")
+CONTINUES = "a `  | ...` line continues the message on the line just before it, and there is none"
 FORMS = "`NAME dm: TEXT`, `NAME #channel: TEXT`, `NAME #channel/thread: TEXT` or `! directive`"
 DIRECTIVES = {
     "moderator": "`! moderator NAME`",
@@ -47,6 +50,8 @@ class Said:
     channel: str | None
     thread: str | None
     text: str
+    more: int = 0
+    """How many ``  | MORE`` lines continue the message (they follow line ``line``)."""
 
     @property
     def is_dm(self) -> bool:
@@ -83,11 +88,24 @@ def strip_comment(line: str) -> str:
     return line.rstrip()
 
 
+def continuation(raw: str) -> str | None:
+    """The text of a ``  | MORE`` line (a further line of the message above it), else None."""
+    more = _MORE.match(strip_comment(raw.rstrip("\r\n")))
+    return more["text"].rstrip() if more else None
+
+
+def add_line(said: Said, text: str) -> Said:
+    return replace(said, text=f"{said.text}\n{text}", more=said.more + 1)
+
+
 def parse_line(raw: str, number: int) -> Event | None:
-    """One transcript line as an event, None for a blank or comment line; TranscriptError if malformed."""
+    """One transcript line as an event, None for a blank or comment line; TranscriptError if malformed (a
+    ``  | MORE`` line too: only ``parse_transcript`` and the console, which see the line before, join them)."""
     text = strip_comment(raw.rstrip("\r\n"))
     if not text.strip():
         return None
+    if continuation(text) is not None:
+        raise TranscriptError(number, CONTINUES)
     stripped = text.strip()
     if stripped.startswith("!"):
         return _directive(stripped[1:].strip(), number)
@@ -158,6 +176,14 @@ def parse_transcript(lines: list[str]) -> tuple[list[Event], list[TranscriptErro
     errors: list[TranscriptError] = []
     said: dict[int, Said] = {}
     for number, raw in enumerate(lines, start=1):
+        more = continuation(raw)
+        if more is not None:
+            last = events[-1] if events else None
+            if isinstance(last, Said) and last.line + last.more + 1 == number:
+                events[-1] = said[last.line] = add_line(last, more)
+            else:
+                errors.append(TranscriptError(number, CONTINUES))
+            continue
         try:
             event = parse_line(raw, number)
         except TranscriptError as error:

@@ -6,12 +6,19 @@ session and replay: a game kept in the database is found again next time."""
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 
 from bot.actions.context import Actor, Place, UserRef
 
 GUILD_ID = 100_000_000_000_000_001
 DEFAULT_MODERATOR = "mod"
+
+
+def slug(name: str) -> str:
+    """A thread name as the transcript syntax writes it (``#channel/ag-election-1``): lower case, runs of
+    anything but letters, digits, ``_`` and ``-`` become one ``-``."""
+    return re.sub(r"[^\w-]+", "-", name.strip().lower()).strip("-") or "thread"
 
 
 def stable_id(kind: str, name: str) -> int:
@@ -24,6 +31,9 @@ def stable_id(kind: str, name: str) -> int:
 class World:
     users: dict[int, str] = field(default_factory=dict)
     channels: dict[int, str] = field(default_factory=dict)
+    """Where each channel or thread id is printed: ``#sirius``, ``#sirius/ag-election-1``."""
+    names: dict[int, str] = field(default_factory=dict)
+    """The plain name of each channel users addressed (``sirius``), to name the threads the bot makes in it."""
     moderators: set[int] = field(default_factory=set)
     roles: dict[int, set[int]] = field(default_factory=dict)
 
@@ -54,12 +64,25 @@ class World:
         channel = channel.lower()
         channel_id = stable_id("channel", channel)
         self.channels.setdefault(channel_id, f"#{channel}")
+        self.names.setdefault(channel_id, channel)
         if thread is None:
             return Place(GUILD_ID, channel_id)
-        thread = thread.lower()
-        thread_id = stable_id("thread", f"{channel}/{thread}")
-        self.channels.setdefault(thread_id, f"#{channel}/{thread}")
-        return Place(GUILD_ID, channel_id, thread_id)
+        return Place(GUILD_ID, channel_id, self.thread(channel_id, thread))
+
+    def thread(self, channel_id: int, name: str) -> int:
+        """The thread ``name`` of a channel, the same one users address as ``#channel/name`` (the bot's own
+        thread names are written the transcript's way, e.g. ``AG election 1`` is ``#sirius/ag-election-1``)."""
+        parent = self.names.get(channel_id, f"channel-{channel_id}")
+        thread = slug(name)
+        thread_id = stable_id("thread", f"{parent}/{thread}")
+        self.channels.setdefault(thread_id, f"{self.channels.get(channel_id, '#' + parent)}/{thread}")
+        return thread_id
+
+    def name_thread(self, channel_id: int, thread_id: int, name: str) -> None:
+        """A thread the bot made in an earlier session (its id is kept in the database): print it by name."""
+        if thread_id not in self.channels:
+            parent = self.channels.get(channel_id, f"#{self.names.get(channel_id, f'channel-{channel_id}')}")
+            self.channels[thread_id] = f"{parent}/{slug(name)}"
 
     def where(self, place: Place) -> str:
         if place.is_dm:

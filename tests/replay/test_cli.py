@@ -117,6 +117,24 @@ def test_console_closes_rounds_whose_deadline_passed_between_sessions(tmp_path: 
     assert "  → the game channel of sirius:" in out
 
 
+def test_piped_console_joins_continued_lines_like_a_replay(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    out: list[str] = []
+    script = io.StringIO("mod #sirius: /game new ruleset:landsdraad name:sirius\n"
+                         "mod #sirius: /player add user:@jenny diplomacy:3 command:2 intrigue:2 roll:3\n"
+                         "mod #sirius: /round open crisis:Piracy\n"
+                         "jenny dm: Vote: Nay\n"
+                         "  | (I mean it)\n"
+                         "  | orphan? no: still jenny's message\n"
+                         "\n"
+                         "  | orphan\n")
+    assert console(url, 0, script, out.append) == 0
+    text = "\n".join(out)
+    assert "jenny dm: Vote: Nay\n  | (I mean it)\n  | orphan? no: still jenny's message\n  → DM jenny:" in text
+    assert "Ballot recorded for round 1 of sirius: **Nay**" in text
+    assert "  ? a `  | ...` line continues the message on the line just before it" in text
+
+
 def test_no_token_and_no_command_opens_the_console_on_the_default_database(
         clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("mod #g: /game new ruleset:landsdraad name:g\n"))

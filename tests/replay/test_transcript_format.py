@@ -65,6 +65,20 @@ def test_every_malformed_line_is_reported_with_its_number() -> None:
     assert "line 2 is not a message" in errors[2].message
 
 
+def test_indented_bar_lines_continue_the_message_above() -> None:
+    lines = ["bob #sirius/votes: Vote: No Confidence", "  | The AG slept through two crises.  # a comment",
+             "  |", "  | Signed, Bob", "alice dm: hi", "", "  | orphan", "! wait 1h", "  | after a directive"]
+    events, errors = parse_transcript(lines)
+    assert events[0] == Said(1, "bob", "sirius", "votes",
+                             "Vote: No Confidence\nThe AG slept through two crises.\n\nSigned, Bob", more=3)
+    assert events[1] == Said(5, "alice", None, None, "hi")
+    assert [e.line for e in errors] == [7, 9]
+    assert "continues the message on the line just before it" in errors[0].message
+    with pytest.raises(TranscriptError):
+        parse_line("  | alone", 1)
+    assert parse_line("alice dm: a | b", 1) == Said(1, "alice", None, None, "a | b")
+
+
 def test_option_values_run_to_the_next_option_and_quotes_group() -> None:
     words, options = split('round open crisis:Piracy in Sirius  deadline:"2026-03-01 20:00"')
     assert words == ["round", "open"]
