@@ -7,13 +7,13 @@ from typing import Any
 
 from bot.actions.commands import App, Option, Role, command, game_of_user, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.messages import round_closed
+from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
 from bot.actions.render import (
     faction_card,
     label,
     player_card,
     receipt_text,
-    result_card,
     round_opened_card,
     status_card,
 )
@@ -143,8 +143,14 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     view = await app.clerk.open_round(g.id, crisis=o["crisis"], deadline=deadline, actor=ctx.actor.id,
                                       source_id=ctx.source_id)
     app.deadlines_changed()
-    return [reply(f"Round {view.number} is open and announced.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now))]
+    out = [reply(f"Round {view.number} is open and announced.", ephemeral=True),
+           Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now))]
+    adjutant = await app.clerk.adjutant(g.id)
+    if adjutant is not None:
+        out.append(Outgoing(ToUser(adjutant[0]), text=(
+            f"As Adjutant General of {g.name} you have one free Court Gossip action in round {view.number} "
+            "(R0-33). Tell the moderator how you use it.")))
+    return out
 
 
 @command("faction add", "Add a temporary faction to the open round.",
@@ -176,7 +182,7 @@ async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     result = await app.clerk.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
     return [reply(f"Round {result.round.number} closed: {result.outcome}. The result is posted.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), card=result_card(result))]
+            *await round_closed(app, result)]
 
 
 @command("vote", "Cast or change your crisis ballot (only you see the answer).",
@@ -211,3 +217,5 @@ async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 
 __all__ = ["game_of_user", "label"]
+
+from bot.actions import ledgers, politics  # noqa: E402,F401  (importing them registers their commands and forms)

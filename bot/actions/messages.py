@@ -9,11 +9,13 @@ from datetime import datetime
 from bot.actions.commands import App, game_of_user
 from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.politics import election_closed
 from bot.actions.render import receipt_text, result_card
 from bot.actions.routes import DM_FORMS, THREAD_FORMS, first_line
 from engine.core.errors import ClerkError, ParseError
 from engine.landsdraad.ballot import ACCEPTED, parse_ballot
 from engine.service.uow import Duplicate
+from engine.service.views import ResultView
 
 log = logging.getLogger("clerk.messages")
 
@@ -59,9 +61,9 @@ async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing
         return []
     line = first_line(text)
     try:
-        for matches, handler in THREAD_FORMS:
+        for matches, handler, anywhere in THREAD_FORMS:
             if matches(line):
-                if ctx.place.thread_id is None:
+                if ctx.place.thread_id is None and not anywhere:
                     return [reply("Player votes go in a thread of this channel (the first line of your message "
                                   "is its title), or use the slash command. Nothing was recorded.")]
                 return await handler(app, ctx, game, text)
@@ -89,5 +91,22 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
             log.exception("closing round %s of game %s at its deadline failed", number, game_id)
             continue
         if not result.already_closed:
-            out.append(Outgoing(ToChannel(result.round.game.channel_id), card=result_card(result)))
+            out += await round_closed(app, result)
+    for game_id, number, closes in await app.clerk.pending_elections():
+        if closes > now:
+            break
+        election = await app.clerk.close_election(game_id, actor=None, source_id=f"ag-deadline:{game_id}:{number}",
+                                                  expected=number)
+        if election is not None:
+            out += election_closed(app, election)
+    return out
+
+
+async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
+    """The result in the game channel, and the close of any AG election that ended with the round."""
+    out = [Outgoing(ToChannel(result.round.game.channel_id), card=result_card(result))]
+    for number in result.elections_closed:
+        election = await app.clerk.election(result.round.game.id)
+        if election is not None and election.number == number:
+            out += election_closed(app, election)
     return out

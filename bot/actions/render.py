@@ -92,6 +92,13 @@ def needed_text(result: ResultView) -> str:
     return f"{result.needed} (a majority of Aye + Nay = {effective}; abstentions do not count)"
 
 
+def round_end_text(result: ResultView) -> str:
+    if result.income_penalty:
+        return (f"none at the end of the round, so every player's income this round is docked "
+                f"{result.income_penalty} MS (R0-34)")
+    return f"{result.adjutant} (in office at the end of the round)"
+
+
 def result_card(result: ResultView) -> Card:
     view = result.round
     passed = result.outcome == "passed"
@@ -104,6 +111,9 @@ def result_card(result: ResultView) -> Card:
     ]
     if result.factions:
         fields.append(("Temporary factions", "\n".join(faction_line(f, result=True) for f in result.factions), False))
+    fields.append(("Adjutant General", round_end_text(result), False))
+    if result.expired:
+        fields.append(("Player votes expired", "\n".join(result.expired) + "\n(support never carries over)", False))
     return Card(
         title=f"{view.game.name}, round {view.number}: the measure {'PASSED' if passed else 'FAILED'}",
         description=view.crisis,

@@ -20,7 +20,8 @@ DmHandler = Callable[[App, Ctx, str], Awaitable[list[Outgoing]]]
 ThreadHandler = Callable[[App, Ctx, GameView, str], Awaitable[list[Outgoing]]]
 
 DM_FORMS: list[tuple[Matches, DmHandler]] = []
-THREAD_FORMS: list[tuple[Matches, ThreadHandler]] = []
+THREAD_FORMS: list[tuple[Matches, ThreadHandler, bool]] = []
+"""(matches, handler, also in the game channel itself rather than only in its threads)."""
 
 
 def dm_form(matches: Matches) -> Callable[[DmHandler], DmHandler]:
@@ -31,9 +32,11 @@ def dm_form(matches: Matches) -> Callable[[DmHandler], DmHandler]:
     return register
 
 
-def thread_form(matches: Matches) -> Callable[[ThreadHandler], ThreadHandler]:
+def thread_form(matches: Matches, *, anywhere: bool = False) -> Callable[[ThreadHandler], ThreadHandler]:
+    """Register a form read in threads of a game channel (and, with ``anywhere``, in the channel itself)."""
+
     def register(handler: ThreadHandler) -> ThreadHandler:
-        THREAD_FORMS.append((matches, handler))
+        THREAD_FORMS.append((matches, handler, anywhere))
         return handler
 
     return register

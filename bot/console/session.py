@@ -120,7 +120,7 @@ class Session:
 
     async def fire(self, until: datetime) -> None:
         """Close the rounds whose deadlines are at or before ``until``, one deadline instant at a time."""
-        instants = sorted({d for _, _, d in await self.app.clerk.pending_deadlines() if d <= until})
+        instants = sorted({d for d in await self.app.clerk.next_deadlines() if d <= until})
         for instant in instants:
             now = max(instant, self.clock.now())
             self.clock.set(now)

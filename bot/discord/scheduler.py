@@ -54,10 +54,10 @@ class DeadlineScheduler:
         out = await close_due(self.app, now)
         if out:
             await self.deliver(out)
-        pending = await self.app.clerk.pending_deadlines()
+        pending = await self.app.clerk.next_deadlines()
         if not pending:
             return self.max_sleep
-        soonest = pending[0][2]
+        soonest = pending[0]
         if soonest <= now:
             # It was due at this pass and is still open: closing it failed (and was logged). Not a busy loop.
             return self.retry_after

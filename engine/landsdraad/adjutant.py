@@ -32,29 +32,22 @@ def cast_ag_ballot(previous: AgBallot | None, voter: int, candidate: int, at: da
     return AgBallot(voter, candidate, at)
 
 
-def ag_winner(ballots: Iterable[AgBallot]) -> int | None:
-    """R0-31: most ballots wins; among tied candidates, the one whose *last* ballot came *earliest*.
-    No ballots: no AG."""
+def tally_ag(ballots: Iterable[AgBallot], weights: Mapping[int, int] | None = None) -> list[tuple[int, int, datetime]]:
+    """(candidate, votes, last ballot time), leader first: most votes, then the earliest *last* ballot (R0-31).
+    Each ballot counts 1 (P0-06); a game that plays the AG election weighted passes each voter's V(p)."""
     counts: dict[int, int] = {}
     last: dict[int, datetime] = {}
     for b in ballots:
-        counts[b.candidate] = counts.get(b.candidate, 0) + 1
-        last[b.candidate] = max(last.get(b.candidate, b.cast_at), b.cast_at)
-    if not counts:
-        return None
-    most = max(counts.values())
-    tied = [c for c, n in counts.items() if n == most]
-    return min(tied, key=lambda c: (last[c], c))
-
-
-def tally_ag(ballots: Iterable[AgBallot]) -> list[tuple[int, int, datetime]]:
-    """(candidate, ballots, last ballot time), in the order the election stands: leader first."""
-    counts: dict[int, int] = {}
-    last: dict[int, datetime] = {}
-    for b in ballots:
-        counts[b.candidate] = counts.get(b.candidate, 0) + 1
+        counts[b.candidate] = counts.get(b.candidate, 0) + (1 if weights is None else weights.get(b.voter, 0))
         last[b.candidate] = max(last.get(b.candidate, b.cast_at), b.cast_at)
     return sorted(((c, n, last[c]) for c, n in counts.items()), key=lambda t: (-t[1], t[2], t[0]))
+
+
+def ag_winner(ballots: Iterable[AgBallot], weights: Mapping[int, int] | None = None) -> int | None:
+    """R0-31: most ballots wins; among tied candidates, the one whose *last* ballot came *earliest*.
+    No ballots: no AG."""
+    standings = tally_ag(ballots, weights)
+    return standings[0][0] if standings else None
 
 
 def election_deadline(opened: datetime, requested: datetime | None) -> datetime:

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from engine.service.adjutant import AdjutantService
+from engine.service.audits import AuditService
 from engine.service.ballots import BallotService
 from engine.service.exports import ExportService
 from engine.service.ledger import LedgerService
+from engine.service.majority import MajorityService
+from engine.service.perks import PerkService
 from engine.service.posts import PostService
+from engine.service.registries import RegistryService
 from engine.service.rounds import RoundService
 
 
-class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService):
-    """Games, the vote ledger, rounds and ballots. Construct with a sessionmaker, a clock and dice."""
+class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
+            RegistryService, AuditService, PerkService):
+    """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes. Construct with a
+    sessionmaker, a clock and dice."""
+
+    async def next_deadlines(self) -> list[datetime]:
+        """Every pending deadline (rounds and AG elections), soonest first: what a scheduler sleeps until."""
+        times = [d for _, _, d in await self.pending_deadlines()] + [d for _, _, d in await self.pending_elections()]
+        return sorted(times)

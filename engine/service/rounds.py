@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import NotFoundError, RuleError
+from engine.landsdraad.adjutant import NO_AG_PENALTY
 from engine.landsdraad.crisis import resolve
 from engine.landsdraad.factions import TempFaction, make_faction
 from engine.landsdraad.model import Option
 from engine.service.clock import utc
 from engine.service.ledger import game_players, game_view, load_game
-from engine.service.uow import ServiceBase
+from engine.service.uow import ServiceBase, UnitOfWork
 from engine.service.views import FactionView, ResultView, RoundView, StatusView
 from engine.store.models import Ballot, Game, Round, TempFactionRow
 
@@ -74,23 +76,36 @@ async def round_view(session: AsyncSession, game: Game, rnd: Round) -> RoundView
     )
 
 
-def result_view(view: RoundView, result: dict[str, object], *, already_closed: bool = False) -> ResultView:
-    def number(key: str) -> int:
-        value = result[key]
-        assert isinstance(value, int)
-        return value
-
+def result_view(view: RoundView, result: dict[str, Any], *, already_closed: bool = False) -> ResultView:
     return ResultView(
         round=view,
         outcome=str(result["outcome"]),
-        aye=number("aye"),
-        nay=number("nay"),
-        abstain=number("abstain"),
-        in_play=number("in_play"),
-        needed=number("needed"),
+        aye=int(result["aye"]),
+        nay=int(result["nay"]),
+        abstain=int(result["abstain"]),
+        in_play=int(result["in_play"]),
+        needed=int(result["needed"]),
         factions=view.factions,
         already_closed=already_closed,
+        adjutant=result.get("adjutant_general"),
+        income_penalty=int(result.get("income_penalty", 0)),
+        expired=tuple(result.get("expired_votes", ())),
+        elections_closed=tuple(result.get("elections_closed", ())),
     )
+
+
+async def end_of_round(uow: UnitOfWork, game: Game, number: int) -> dict[str, Any]:
+    """Round end, after the crisis vote and before Income (R0-20): an election tied to the round closes
+    (R0-35), the AG check docks 300 MS of income if the office is empty (R0-34), and open player votes
+    expire (R0-43)."""
+    from engine.service.adjutant import adjutant_of, close_elections_with_round
+    from engine.service.majority import expire_votes
+
+    closed = await close_elections_with_round(uow, game, number)
+    ag = await adjutant_of(uow.session, game.id)
+    expired = await expire_votes(uow, game, number)
+    return {"adjutant_general": ag.name if ag else None, "income_penalty": 0 if ag else NO_AG_PENALTY,
+            "expired_votes": expired, "elections_closed": [e.number for e in closed]}
 
 
 class RoundService(ServiceBase):
@@ -207,8 +222,9 @@ class RoundService(ServiceBase):
             for row, fv in zip(factions, outcome.factions, strict=True):
                 row.vote = fv.option.value
             t = outcome.tally
-            result: dict[str, object] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
+            result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
                                          "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
+            result.update(await end_of_round(uow, game, rnd.number))
             rnd.status = "closed"
             rnd.closed_at = uow.now
             rnd.result = dict(result)

@@ -103,3 +103,11 @@ class ResultView:
     needed: int
     factions: tuple[FactionView, ...] = field(default_factory=tuple)
     already_closed: bool = False
+    adjutant: str | None = None
+    """Who held the Adjutant General's office at round end (R0-34)."""
+    income_penalty: int = 0
+    """MS docked from every player's income this round because there was no AG (R0-34), else 0."""
+    expired: tuple[str, ...] = ()
+    """Player votes of the round that expired unpassed at its end (R0-43)."""
+    elections_closed: tuple[int, ...] = ()
+    """AG elections that closed with the round (after No Confidence, R0-35)."""

@@ -52,7 +52,7 @@ async def _post(app: App, ctx: Ctx, game: GameView | None, options: dict[str, An
 
 @pytest.fixture(autouse=True)
 def throwaway_forms() -> Iterator[None]:
-    form = (_test_form, _tally_in_thread)
+    form = (_test_form, _tally_in_thread, False)
     THREAD_FORMS.insert(0, form)
     COMMANDS["testpost"] = Command("testpost", "test only", (
         Option("text", str, "what to say", True), Option("thread", str, "thread name, - for the channel"),
@@ -177,6 +177,5 @@ async def test_channel_messages_go_to_the_thread_forms(con: Console) -> None:
     assert await con("bob #sirius/chat: just chatting") == ""
     assert await con("bob #sirius: just chatting") == ""
     assert await con("bob #elsewhere/x: Tally: Alice") == "", "not a game channel: no answer"
-    assert await con("bob #sirius: Vote: Aye") == (
-        "  (no reply: crisis ballots are not read in channels; they go by DM or /vote)")
+    assert (await con("bob #sirius: Vote: Aye")).startswith("  → #sirius: Crisis ballots are secret: DM me")
     assert isinstance(con.session.world, World)

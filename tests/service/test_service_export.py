@@ -36,7 +36,8 @@ async def test_export_has_the_required_fields(table: Any) -> None:
     assert {k: first[k] for k in ("number", "crisis", "status")} == {
         "number": 1, "crisis": "Piracy in Sirius Sector", "status": "closed"}
     assert first["result"] == {"outcome": "passed", "aye": 25 + 20 + 12, "nay": 7, "abstain": 0, "in_play": 64,
-                               "needed": 33}
+                               "needed": 33, "adjutant_general": None, "income_penalty": 300,
+                               "expired_votes": [], "elections_closed": []}
     assert [{k: f[k] for k in ("name", "votes", "vote", "roll")} for f in first["factions"]] == [
         {"name": "Hawks", "votes": 20, "vote": "aye", "roll": None},
         {"name": "Boars", "votes": 12, "vote": "aye", "roll": 5},

@@ -1,0 +1,258 @@
+"""The Adjutant General election and Player Majority Votes on Discord: slash commands, the thread forms
+(``AG Vote: <Name>``, ``Vote: No Confidence`` …), DM ``AG Vote:``, and the announcements they make."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.actions.commands import App, Option, command, game_of_user
+from bot.actions.context import Ctx
+from bot.actions.outbox import Keep, Outgoing, ToChannel, ToThread, reply
+from bot.actions.politics_render import (
+    ag_receipt_text,
+    election_card,
+    election_result_card,
+    enacted_card,
+    passed_card,
+    support_text,
+    vetoed_card,
+    vote_card,
+)
+from bot.actions.routes import dm_form, first_line, thread_form
+from engine.core.durations import parse_deadline
+from engine.core.errors import ParseError, RuleError
+from engine.landsdraad.ballot import looks_like_ballot
+from engine.landsdraad.motions import AgVote, Motion, parse_motion
+from engine.service.adjutant import ElectionView
+from engine.service.majority import Enacted, SupportReceipt, VoteView
+from engine.service.views import GameView
+
+_GAME_TAG = re.compile(r"\s+#(?P<game>[\w-]+)\s*$")
+
+
+def _game(game: GameView | None) -> GameView:
+    if game is None:
+        raise RuleError("This command needs a game.")
+    return game
+
+
+def tally_outgoing(app: App, e: ElectionView) -> Outgoing:
+    """The election's one pinned tally message in its thread, edited in place."""
+    return Outgoing(ToThread(e.game.channel_id, e.thread_name, e.game.id), card=election_card(e, app.clerk.clock.now()),
+                    keep=Keep(e.game.id, e.tally_key, pin=True))
+
+
+def election_closed(app: App, e: ElectionView) -> list[Outgoing]:
+    return [tally_outgoing(app, e), Outgoing(ToChannel(e.game.channel_id), card=election_result_card(e))]
+
+
+def election_opened(app: App, e: ElectionView) -> list[Outgoing]:
+    why = " after the vote of No Confidence" if e.reason == "no confidence" else ""
+    closes = (f"It closes at the end of round {e.closes_with_round}" if e.closes_at is None
+              else f"It closes {election_card(e, app.clerk.clock.now()).fields[-1][1]}")
+    return [tally_outgoing(app, e),
+            Outgoing(ToChannel(e.game.channel_id),
+                     text=f"**Adjutant General election #{e.number}** is open{why}, in the thread "
+                          f"`{e.thread_name}`: post `AG Vote: <Name>` there or DM it to me. {closes}.")]
+
+
+# -- the Adjutant General -------------------------------------------------------------------------------------
+
+
+@command("ag open", "Open the Adjutant General election in a thread (at most 96 h; default 96 h).",
+         Option("deadline", str, "a duration such as 48h, or a UTC time; at most 96 h from now"), moderator=True)
+async def ag_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    now = app.clerk.clock.now()
+    deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
+    e = await app.clerk.open_election(g.id, deadline=deadline, actor=ctx.actor.id, source_id=ctx.source_id)
+    app.deadlines_changed()
+    return [reply(f"AG election #{e.number} is open.", ephemeral=True), *election_opened(app, e)]
+
+
+@command("ag close", "Close the open AG election now and announce the result.", moderator=True)
+async def ag_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    e = await app.clerk.close_election(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    if e is None:
+        raise RuleError("That was already done.")
+    app.deadlines_changed()
+    return [reply(f"AG election #{e.number} closed.", ephemeral=True), *election_closed(app, e)]
+
+
+@command("ag extend", "Move the open AG election's deadline (after No Confidence: at most 24 h past round end).",
+         Option("until", str, "a duration from now such as 12h, or a UTC time", True), moderator=True)
+async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    until = parse_deadline(o["until"], app.clerk.clock.now())
+    e = await app.clerk.extend_election(g.id, until=until, actor=ctx.actor.id, source_id=ctx.source_id)
+    app.deadlines_changed()
+    return [reply(f"AG election #{e.number} now closes at {until:%Y-%m-%d %H:%M} UTC.", ephemeral=True),
+            tally_outgoing(app, e)]
+
+
+@command("ag status", "The AG election's standings and ballots, and who holds the office.")
+async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    holder = await app.clerk.adjutant(g.id)
+    e = await app.clerk.election(g.id)
+    office = f"Adjutant General of {g.name}: {holder[1] if holder else 'nobody'}."
+    if e is None:
+        return [reply(office + " There has been no election yet (a moderator opens one with /ag open).")]
+    return [reply(office, card=election_card(e, app.clerk.clock.now()))]
+
+
+async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[Outgoing]:
+    receipt = await app.clerk.cast_ag_vote(game.id, user_id=ctx.actor.id, candidate=candidate, at=ctx.at,
+                                           source_id=ctx.source_id)
+    out = [reply(ag_receipt_text(receipt))]
+    if not receipt.duplicate:
+        out.append(tally_outgoing(app, receipt.election))
+    return out
+
+
+def _is_ag_vote(line: str) -> bool:
+    return line.lower().replace(" ", "").startswith("agvote:")
+
+
+@thread_form(_is_ag_vote)
+async def ag_vote_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    parsed = parse_motion(first_line(text))
+    assert isinstance(parsed, AgVote)
+    return await _ag_vote(app, ctx, game, parsed.candidate)
+
+
+@dm_form(_is_ag_vote)
+async def ag_vote_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    line = first_line(text)
+    tag = _GAME_TAG.search(line)
+    named = tag["game"] if tag else None
+    if tag:
+        line = line[: tag.start()]
+    parsed = parse_motion(line)
+    assert isinstance(parsed, AgVote)
+    game = await game_of_user(app, ctx.actor.id, named)
+    return await _ag_vote(app, ctx, game, parsed.candidate)
+
+
+# -- player-majority votes ---------------------------------------------------------------------------------------
+
+
+def count_outgoing(v: VoteView, ctx_thread: int | None) -> Outgoing:
+    """The running count, one message kept in the vote's thread."""
+    thread = v.thread_id or ctx_thread
+    target = ToThread(v.game.channel_id, f"player-votes-round-{v.round}", v.game.id, thread_id=thread)
+    return Outgoing(target, card=vote_card(v), keep=Keep(v.game.id, v.key))
+
+
+def support_outgoings(r: SupportReceipt, ctx: Ctx) -> list[Outgoing]:
+    out = [reply(support_text(r))]
+    if not r.already:
+        out.append(count_outgoing(r.vote, ctx.place.thread_id))
+    if r.just_passed:
+        out.append(Outgoing(ToChannel(r.vote.game.channel_id), card=passed_card(r.vote)))
+    return out
+
+
+def _is_motion(line: str) -> bool:
+    try:
+        return isinstance(parse_motion(line), Motion)
+    except ParseError:
+        return True
+
+
+@thread_form(_is_motion)
+async def motion_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    motion = parse_motion(first_line(text))
+    assert isinstance(motion, Motion)
+    receipt = await app.clerk.support(game.id, user_id=ctx.actor.id, motion=motion, thread_id=ctx.place.thread_id,
+                                      at=ctx.at, source_id=ctx.source_id)
+    return support_outgoings(receipt, ctx)
+
+
+@thread_form(lambda line: looks_like_ballot(line) and parse_motion(line) is None, anywhere=True)
+async def crisis_ballot_in_public(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    return [reply("Crisis ballots are secret: DM me `Vote: Aye|Nay|Abstain` (or use /vote) instead. This message "
+                  "was NOT counted, and you may want to delete it.")]
+
+
+def _motion_from_option(subject: str, withdraw: bool) -> Motion:
+    text = subject.strip()
+    lowered = text.lower()
+    if not (lowered.startswith("vote") or lowered.startswith("audit") or lowered.startswith("unvote")):
+        text = f"Vote: {text}"
+    parsed = parse_motion(text)
+    if not isinstance(parsed, Motion):
+        raise RuleError("Give a subject players can vote on: No Confidence, End Embargo [on <Name>], "
+                        "Audit: <Player> [rounds 1-3], End Kanly [between <P> and <Q>] or End Game.")
+    return Motion(parsed.subject, parsed.names, parsed.rounds, withdraw)
+
+
+@command("pv support", "Support a player-majority vote (for servers where the bot cannot read thread posts).",
+         Option("subject", str, "No Confidence, End Embargo on <Name>, Audit: <Player> rounds 1-3, End Kanly "
+                                "between <P> and <Q>, End Game", True))
+async def pv_support(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    motion = _motion_from_option(o["subject"], withdraw=False)
+    receipt = await app.clerk.support(g.id, user_id=ctx.actor.id, motion=motion, thread_id=ctx.place.thread_id,
+                                      at=ctx.at, source_id=ctx.source_id)
+    return support_outgoings(receipt, ctx)
+
+
+@command("pv withdraw", "Withdraw your support from a player-majority vote (like `Unvote: <subject>`).",
+         Option("subject", str, "the subject, e.g. No Confidence", True))
+async def pv_withdraw(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    motion = _motion_from_option(o["subject"], withdraw=True)
+    receipt = await app.clerk.support(g.id, user_id=ctx.actor.id, motion=motion, thread_id=ctx.place.thread_id,
+                                      at=ctx.at, source_id=ctx.source_id)
+    return support_outgoings(receipt, ctx)
+
+
+@command("pv list", "This round's player votes, their counts and states.")
+async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    votes = await app.clerk.votes(g.id)
+    if not votes:
+        return [reply(f"No player votes in round {g.current_round} of {g.name} yet.")]
+    lines = [f"#{v.id} {v.title}: {v.status}, {len(v.supporters)} of {v.needed}" for v in votes]
+    return [reply(f"Player votes, round {g.current_round}:\n" + "\n".join(lines))]
+
+
+@command("pv enact", "Enact a player vote that has passed (R0-42); its effect happens now.",
+         Option("vote", int, "the vote's number (#3 → 3); /pv list shows them", True, min_value=1),
+         Option("penalty", int, "End Game only: the Victory Pot penalty in percent (default: the game's setting)",
+                min_value=0, max_value=100),
+         moderator=True)
+async def pv_enact(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    enacted = await app.clerk.enact(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id,
+                                    penalty=o.get("penalty"))
+    app.deadlines_changed()
+    return [reply(f"Enacted player vote #{enacted.vote.id}.", ephemeral=True), *await enacted_outgoings(app, enacted)]
+
+
+async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
+    v = enacted.vote
+    out = [count_outgoing(v, None)]
+    if enacted.audit is not None:
+        from bot.actions.ledger_render import audit_card
+
+        out.append(Outgoing(ToChannel(v.game.channel_id), card=audit_card(enacted.audit)))
+    else:
+        out.append(Outgoing(ToChannel(v.game.channel_id), card=enacted_card(enacted)))
+    if enacted.election is not None:
+        e = await app.clerk.election(v.game.id)
+        if e is not None:
+            out += election_opened(app, e)
+    return out
+
+
+@command("pv veto", "Veto a player vote that has passed; it has no effect.",
+         Option("vote", int, "the vote's number; /pv list shows them", True, min_value=1), moderator=True)
+async def pv_veto(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    v = await app.clerk.veto(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"Vetoed player vote #{v.id}.", ephemeral=True), count_outgoing(v, None),
+            Outgoing(ToChannel(v.game.channel_id), card=vetoed_card(v))]

@@ -1,0 +1,114 @@
+"""What players read about the Adjutant General and player-majority votes. All of it is public (R0-30, R0-40),
+except the Court Gossip note, which goes to the AG alone."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.actions.outbox import Card
+from bot.actions.render import NEUTRAL, PASSED, deadline_text
+from engine.core.durations import format_utc
+from engine.service.adjutant import AgVoteReceipt, ElectionView
+from engine.service.majority import Enacted, SupportReceipt, VoteView
+
+FORMS_HELP = ("Post `AG Vote: <Name>` here (a player's name, faction or @mention; your own name is fine), "
+              "or DM it to me. One ballot each; posting a new name changes it.")
+
+
+def election_card(e: ElectionView, now: datetime) -> Card:
+    if e.status == "open":
+        if e.closes_at is not None:
+            closes = deadline_text(e.closes_at, now)
+        else:
+            closes = f"at the end of round {e.closes_with_round}"
+        title = f"{e.game.name}: Adjutant General election #{e.number}"
+    else:
+        closes = "closed"
+        title = f"{e.game.name}: Adjutant General election #{e.number} (closed)"
+    unit = "votes" if e.weighted else "ballots"
+    standings = "\n".join(f"{i}. **{s.candidate}**: {s.votes} {unit if s.votes != 1 else unit[:-1]} "
+                          f"(last at {format_utc(s.last_at)})" for i, s in enumerate(e.standings, 1))
+    standings = standings or "no ballots yet"
+    ballots = "\n".join(f"{voter} → {candidate}" for voter, candidate, _ in e.ballots) or "none yet"
+    fields = [("Standings", standings, False), ("Ballots", ballots, False), ("Closes", closes, True)]
+    if e.status != "open":
+        fields.insert(0, ("Adjutant General", e.winner or "nobody (no ballots were cast)", True))
+    reason = " after a vote of No Confidence" if e.reason == "no confidence" else ""
+    description = (f"Elected{reason} by one ballot per active player; a tie goes to the candidate whose last ballot "
+                   "came first (R0-31).")
+    if e.status == "open":
+        description += "\n" + FORMS_HELP
+    return Card(title=title, description=description, fields=tuple(fields), color=NEUTRAL if e.status == "open"
+                else PASSED)
+
+
+def election_result_card(e: ElectionView) -> Card:
+    if e.winner is None:
+        return Card(title=f"{e.game.name}: no Adjutant General elected",
+                    description=f"Election #{e.number} closed with no ballots. Until there is an AG, every player's "
+                                "income is docked 300 MS at the end of each round (R0-34).", color=NEUTRAL)
+    standings = ", ".join(f"{s.candidate} {s.votes}" for s in e.standings)
+    return Card(title=f"{e.game.name}: {e.winner} is the Adjutant General",
+                description=f"Election #{e.number} closed. Result: {standings}.", color=PASSED)
+
+
+def ag_receipt_text(r: AgVoteReceipt) -> str:
+    if r.duplicate:
+        return "That ballot reached me twice; it was counted once. Nothing changed."
+    leader = r.election.standings[0] if r.election.standings else None
+    lead = f" {leader.candidate} leads with {leader.votes}." if leader else ""
+    if r.unchanged:
+        return f"You already vote for {r.candidate}; your ballot keeps its original time.{lead}"
+    if r.changed_from:
+        return f"AG ballot changed: {r.voter} → **{r.candidate}** (was {r.changed_from}).{lead}"
+    return f"AG ballot recorded: {r.voter} → **{r.candidate}**.{lead}"
+
+
+def vote_card(v: VoteView) -> Card:
+    supporters = ", ".join(v.supporters) or "nobody yet"
+    state = {
+        "open": f"open: {len(v.supporters)} of the {v.needed} needed ({v.active} active players; a majority of all "
+                "active players, R0-41)",
+        "passed": "PASSED: awaiting the moderator (/pv enact or /pv veto)",
+        "enacted": "enacted by the moderator",
+        "vetoed": "vetoed by the moderator",
+        "expired": "expired at the end of the round (support never carries over)",
+    }[v.status]
+    return Card(title=f"Player vote #{v.id}: {v.title} (round {v.round})", description=state,
+                fields=((f"Supporters ({len(v.supporters)})", supporters, False),
+                        ("How", f"Post `{v.form}` as the first line of a message in a thread of the game "
+                                f"channel, or use `/pv support`; `Unvote: {v.subject.title}` withdraws.", False)),
+                color=PASSED if v.status in ("passed", "enacted") else NEUTRAL)
+
+
+def support_text(r: SupportReceipt) -> str:
+    v = r.vote
+    if r.already:
+        if v.status == "open":
+            return f"You already support {v.title} ({len(v.supporters)} of {v.needed})."
+        return f"{v.title} is already {v.status}; more support changes nothing."
+    if r.withdrawn:
+        return f"{r.player} withdrew support from {v.title}: {len(v.supporters)} of {v.needed}."
+    if r.just_passed:
+        return (f"{r.player} supports {v.title}: {len(v.supporters)} of {v.needed}. "
+                "It has PASSED and awaits the moderator.")
+    return f"{r.player} supports {v.title}: {len(v.supporters)} of {v.needed}."
+
+
+def passed_card(v: VoteView) -> Card:
+    return Card(title=f"Player vote passed: {v.title}",
+                description=(f"{len(v.supporters)} of {v.active} active players support it (needed {v.needed}). "
+                             "Nothing takes effect until a moderator enacts it: "
+                             f"`/pv enact vote:{v.id}` or `/pv veto vote:{v.id}`."),
+                fields=(("Supporters", ", ".join(v.supporters), False),), color=PASSED)
+
+
+def enacted_card(e: Enacted) -> Card:
+    v = e.vote
+    lines = "\n".join(e.lines) or "Enacted."
+    return Card(title=f"Enacted: {v.title}", description=lines, color=PASSED)
+
+
+def vetoed_card(v: VoteView) -> Card:
+    return Card(title=f"Vetoed: {v.title}",
+                description=f"The moderator vetoed player vote #{v.id}; it has no effect.", color=NEUTRAL)

@@ -1,0 +1,282 @@
+"""The Adjutant General: elections in a thread, the office, the no-AG check at round end (R0-30..R0-35)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.core.errors import RuleError
+from engine.landsdraad.adjutant import AgBallot, cast_ag_ballot, election_deadline, tally_ag
+from engine.service.clock import utc
+from engine.service.ledger import game_players, game_view, load_game, require_player
+from engine.service.names import find_player_by_name
+from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
+from engine.service.views import GameView
+from engine.store.models import AgBallotRow, AgElection, Game, Office, Player, Round
+
+AG = "adjutant_general"
+
+
+@dataclass(frozen=True)
+class Standing:
+    candidate: str
+    votes: int
+    last_at: datetime
+
+
+@dataclass(frozen=True)
+class ElectionView:
+    game: GameView
+    number: int
+    reason: str
+    status: str
+    opened_at: datetime
+    closes_at: datetime | None
+    closes_with_round: int | None
+    standings: tuple[Standing, ...]
+    ballots: tuple[tuple[str, str, datetime], ...]
+    """(voter, candidate, cast_at), public (R0-30)."""
+    winner: str | None
+    weighted: bool
+
+    @property
+    def thread_name(self) -> str:
+        return f"ag-election-{self.number}"
+
+    @property
+    def tally_key(self) -> str:
+        return f"ag-tally:{self.number}"
+
+
+@dataclass(frozen=True)
+class AgVoteReceipt:
+    election: ElectionView
+    voter: str
+    candidate: str
+    changed_from: str | None
+    unchanged: bool
+    duplicate: bool = False
+
+
+async def open_election_row(session: AsyncSession, game_id: int) -> AgElection | None:
+    found = await session.execute(select(AgElection).where(AgElection.game_id == game_id,
+                                                           AgElection.status == "open"))
+    return found.scalar_one_or_none()
+
+
+async def latest_election(session: AsyncSession, game_id: int) -> AgElection | None:
+    found = await session.execute(select(AgElection).where(AgElection.game_id == game_id)
+                                  .order_by(AgElection.number.desc()).limit(1))
+    return found.scalar_one_or_none()
+
+
+async def adjutant_of(session: AsyncSession, game_id: int) -> Player | None:
+    found = await session.execute(select(Player).join(Office, Office.player_id == Player.id)
+                                  .where(Office.game_id == game_id, Office.office == AG))
+    return found.scalar_one_or_none()
+
+
+async def set_adjutant(session: AsyncSession, game_id: int, player_id: int | None, now: datetime) -> None:
+    found = await session.execute(select(Office).where(Office.game_id == game_id, Office.office == AG))
+    office = found.scalar_one_or_none()
+    if office is None:
+        session.add(Office(game_id=game_id, office=AG, player_id=player_id, since=now))
+    else:
+        office.player_id, office.since = player_id, now
+
+
+async def election_view(session: AsyncSession, game: Game, election: AgElection) -> ElectionView:
+    rows = (await session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
+                                  .order_by(AgBallotRow.cast_at, AgBallotRow.id))).scalars().all()
+    players = {p.id: p for p in await game_players(session, game.id)}
+    weighted = bool(game.settings.get("ag_weighted", False))
+    weights = {pid: p.votes for pid, p in players.items()} if weighted else None
+    ballots = [AgBallot(r.voter_id, r.candidate_id, utc(r.cast_at)) for r in rows]
+    standings = tuple(Standing(players[c].name, n, last) for c, n, last in tally_ag(ballots, weights))
+    winner = players[election.winner_id].name if election.winner_id in players else None
+    return ElectionView(
+        game=game_view(game),
+        number=election.number,
+        reason=election.reason,
+        status=election.status,
+        opened_at=utc(election.opened_at),
+        closes_at=utc(election.closes_at) if election.closes_at else None,
+        closes_with_round=election.closes_with_round,
+        standings=standings,
+        ballots=tuple((players[b.voter].name, players[b.candidate].name, b.cast_at) for b in ballots),
+        winner=winner,
+        weighted=weighted,
+    )
+
+
+async def start_election(uow: UnitOfWork, game: Game, *, reason: str, closes_at: datetime | None,
+                         closes_with_round: int | None) -> AgElection:
+    count = (await uow.session.execute(select(func.count()).select_from(AgElection)
+                                       .where(AgElection.game_id == game.id))).scalar_one()
+    election = AgElection(game_id=game.id, number=count + 1, reason=reason, status="open", opened_at=uow.now,
+                          closes_at=closes_at, closes_with_round=closes_with_round)
+    uow.session.add(election)
+    await uow.session.flush()
+    return election
+
+
+async def finish_election(uow: UnitOfWork, game: Game, election: AgElection) -> ElectionView:
+    """Close the election: the winner takes the office (R0-31); no ballots, no AG."""
+    view = await election_view(uow.session, game, election)
+    rows = (await uow.session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id))).scalars()
+    ballots = [AgBallot(r.voter_id, r.candidate_id, utc(r.cast_at)) for r in rows]
+    weights = None
+    if view.weighted:
+        weights = {p.id: p.votes for p in await game_players(uow.session, game.id)}
+    standings = tally_ag(ballots, weights)
+    winner = standings[0][0] if standings else None
+    election.status = "closed"
+    election.closed_at = uow.now
+    election.winner_id = winner
+    if winner is not None:
+        await set_adjutant(uow.session, game.id, winner, uow.now)
+    await uow.session.flush()
+    return await election_view(uow.session, game, election)
+
+
+class AdjutantService(ServiceBase):
+    async def open_election(self, game_id: int, *, deadline: datetime | None, actor: int | None,
+                            source_id: str | None = None) -> ElectionView:
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            if await open_election_row(uow.session, game_id) is not None:
+                raise RuleError("An Adjutant General election is already open; it closes at its deadline.")
+            closes = election_deadline(uow.now, deadline)
+            election = await start_election(uow, game, reason="election", closes_at=closes, closes_with_round=None)
+            await uow.record(game_id, "AgElectionOpened", actor,
+                             {"number": election.number, "closes_at": closes.isoformat(), "reason": "election"},
+                             source_id)
+            return await election_view(uow.session, game, election)
+
+    async def cast_ag_vote(self, game_id: int, *, user_id: int, candidate: str, at: datetime,
+                           source_id: str | None) -> AgVoteReceipt:
+        """R0-30: one public, unweighted ballot per active player for an active player (self-votes allowed).
+        A changed ballot is re-stamped; the same name again keeps its time (P0-21)."""
+        try:
+            async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                voter = await require_player(uow.session, game, user_id, "You")
+                if not voter.active:
+                    raise RuleError(f"You are marked inactive in {game.name}, so you cannot vote for the AG.")
+                election = await open_election_row(uow.session, game_id)
+                if election is None:
+                    raise RuleError(f"No Adjutant General election is open in {game.name}.")
+                if election.closes_at is not None and at >= utc(election.closes_at):
+                    raise RuleError("The AG election has closed; your ballot came too late.")
+                chosen = await find_player_by_name(uow.session, game, candidate)
+                if not chosen.active:
+                    raise RuleError(f"{chosen.name} is inactive and cannot stand for Adjutant General.")
+                found = await uow.session.execute(select(AgBallotRow).where(
+                    AgBallotRow.election_id == election.id, AgBallotRow.voter_id == voter.id))
+                row = found.scalar_one_or_none()
+                previous = AgBallot(voter.id, row.candidate_id, utc(row.cast_at)) if row else None
+                ballot = cast_ag_ballot(previous, voter.id, chosen.id, at)
+                changed_from: str | None = None
+                if row is None:
+                    uow.session.add(AgBallotRow(election_id=election.id, voter_id=voter.id, candidate_id=chosen.id,
+                                                cast_at=ballot.cast_at, source_id=source_id))
+                elif ballot is not previous:
+                    old = await uow.session.get(Player, row.candidate_id)
+                    changed_from = old.name if old else None
+                    row.candidate_id, row.cast_at, row.source_id = chosen.id, ballot.cast_at, source_id
+                await uow.session.flush()
+                await uow.record(game_id, "AgBallotCast", user_id,
+                                 {"election": election.number, "candidate": chosen.name,
+                                  "changed_from": changed_from, "unchanged": ballot is previous,
+                                  "at": at.isoformat()}, source_id)
+                view = await election_view(uow.session, game, election)
+                return AgVoteReceipt(view, voter.name, chosen.name, changed_from, ballot is previous)
+        except Duplicate as dup:
+            async with self._read() as session:
+                game = await load_game(session, game_id)
+                election = await latest_election(session, game_id)
+                assert election is not None
+                view = await election_view(session, game, election)
+                return AgVoteReceipt(view, "", str(dup.payload.get("candidate", "")), None, True, duplicate=True)
+
+    async def close_election(self, game_id: int, *, actor: int | None, source_id: str | None = None,
+                             expected: int | None = None) -> ElectionView | None:
+        """Close the open election now (a moderator, or its deadline with ``expected`` = its number).
+        Returns None when that election is already closed (a late or repeated timer)."""
+        try:
+            async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                election = await open_election_row(uow.session, game_id)
+                if election is None or (expected is not None and election.number != expected):
+                    if expected is not None:
+                        return None
+                    raise RuleError(f"No Adjutant General election is open in {game.name}.")
+                view = await finish_election(uow, game, election)
+                await uow.record(game_id, "AgElectionClosed", actor,
+                                 {"number": election.number, "winner": view.winner,
+                                  "standings": [[s.candidate, s.votes] for s in view.standings]}, source_id)
+                return view
+        except Duplicate:
+            return None
+
+    async def extend_election(self, game_id: int, *, until: datetime, actor: int | None,
+                              source_id: str | None = None) -> ElectionView:
+        """R0-35: an election opened by No Confidence closes at round end, extendable by at most 24 h."""
+        from engine.landsdraad.adjutant import extend_after_no_confidence
+
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            election = await open_election_row(uow.session, game_id)
+            if election is None:
+                raise RuleError(f"No Adjutant General election is open in {game.name}.")
+            if election.reason != "no confidence":
+                election_deadline(utc(election.opened_at), until)
+            else:
+                end = await round_end(uow.session, game, election)
+                if end is None:
+                    raise RuleError("The round has no deadline, so the election simply closes when the round does.")
+                extend_after_no_confidence(end, until)
+            election.closes_at = until
+            election.closes_with_round = None
+            await uow.record(game_id, "AgElectionExtended", actor,
+                             {"number": election.number, "closes_at": until.isoformat()}, source_id)
+            return await election_view(uow.session, game, election)
+
+    async def election(self, game_id: int) -> ElectionView | None:
+        """The open election, else the latest one; None if there has never been one."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            election = await open_election_row(session, game_id) or await latest_election(session, game_id)
+            return await election_view(session, game, election) if election else None
+
+    async def adjutant(self, game_id: int) -> tuple[int, str] | None:
+        """(user id, name) of the Adjutant General, or None."""
+        async with self._read() as session:
+            player = await adjutant_of(session, game_id)
+            return (player.user_id, player.name) if player else None
+
+    async def pending_elections(self) -> list[tuple[int, int, datetime]]:
+        """Open elections with a deadline, soonest first: (game id, election number, closes at)."""
+        async with self._read() as session:
+            rows = await session.execute(select(AgElection.game_id, AgElection.number, AgElection.closes_at)
+                                         .where(AgElection.status == "open", AgElection.closes_at.is_not(None))
+                                         .order_by(AgElection.closes_at))
+            return [(g, n, utc(c)) for g, n, c in rows.all() if c is not None]
+
+
+async def round_end(session: AsyncSession, game: Game, election: AgElection) -> datetime | None:
+    number = election.closes_with_round or game.current_round
+    found = await session.execute(select(Round.deadline).where(Round.game_id == game.id, Round.number == number))
+    deadline = found.scalar_one_or_none()
+    return utc(deadline) if deadline else None
+
+
+async def close_elections_with_round(uow: UnitOfWork, game: Game, number: int) -> Sequence[ElectionView]:
+    """At round end: an election that closes with this round (after No Confidence, R0-35) closes now."""
+    found = await uow.session.execute(select(AgElection).where(
+        AgElection.game_id == game.id, AgElection.status == "open", AgElection.closes_with_round == number))
+    return [await finish_election(uow, game, e) for e in found.scalars().all()]

@@ -1,0 +1,355 @@
+"""Player Majority Votes (R0-40..R0-44): support in threads, passing at floor(A/2)+1, the moderator's
+enactment or veto, and each subject's effect (R0-35, R0-50..R0-53, R0-60, R0-61)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.core.errors import NotFoundError, RuleError
+from engine.landsdraad.audit import audit_quote
+from engine.landsdraad.kanly import end_game_pot
+from engine.landsdraad.majority import PlayerVote, State, Subject, needed
+from engine.landsdraad.motions import Motion
+from engine.service.adjutant import AG, adjutant_of, set_adjutant, start_election
+from engine.service.clock import utc
+from engine.service.ledger import game_view, load_game, require_player
+from engine.service.names import find_player_by_name
+from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
+from engine.service.views import GameView
+from engine.store.models import Game, Player, PlayerVoteRow, Round, SupportRow
+
+DEFAULT_END_GAME_PENALTY = 20
+
+
+def vote_title(subject: Subject, target: str) -> str:
+    """``No Confidence in Jenny``, ``End Embargo on Bob``, ``Audit of Bob, rounds 2 and 4``, ``End Game``."""
+    if not target:
+        return subject.title
+    joiner = {Subject.NO_CONFIDENCE: " in ", Subject.END_EMBARGO: " on ", Subject.AUDIT: " of ",
+              Subject.END_KANLY: " between "}.get(subject, ": ")
+    return f"{subject.title}{joiner}{target}"
+
+
+@dataclass(frozen=True)
+class VoteView:
+    id: int
+    game: GameView
+    round: int
+    subject: Subject
+    target: str
+    """What it is about, for people: "", "Bob", "Bob, rounds 2 and 4", "Ann and Bob"."""
+    supporters: tuple[str, ...]
+    needed: int
+    active: int
+    status: str
+    thread_id: int | None
+    post_form: str = ""
+
+    @property
+    def title(self) -> str:
+        return vote_title(self.subject, self.target)
+
+    @property
+    def form(self) -> str:
+        """What a player posts to support it."""
+        return self.post_form
+
+    @property
+    def key(self) -> str:
+        return f"pv:{self.id}"
+
+
+@dataclass(frozen=True)
+class SupportReceipt:
+    vote: VoteView
+    player: str
+    withdrawn: bool
+    just_passed: bool
+    already: bool = False
+
+
+@dataclass(frozen=True)
+class Enacted:
+    vote: VoteView
+    lines: tuple[str, ...]
+    """What the enactment did, for the game channel."""
+    audit: Any = None
+    """For an audit: the AuditView from engine.service.audits.perform_audit (its card is public)."""
+    election: int | None = None
+    """After No Confidence: the number of the new AG election."""
+    game_ended: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+async def active_count(session: AsyncSession, game_id: int) -> int:
+    found = await session.execute(select(func.count()).select_from(Player)
+                                  .where(Player.game_id == game_id, Player.active.is_(True)))
+    return int(found.scalar_one())
+
+
+async def vote_view(session: AsyncSession, game: Game, row: PlayerVoteRow) -> VoteView:
+    names = (await session.execute(
+        select(Player.name).join(SupportRow, SupportRow.player_id == Player.id)
+        .where(SupportRow.vote_id == row.id).order_by(SupportRow.at, SupportRow.id))).scalars().all()
+    active = await active_count(session, game.id)
+    return VoteView(
+        id=row.id, game=game_view(game), round=row.round_number, subject=Subject(row.subject),
+        target=str(row.details.get("label", "")), supporters=tuple(names),
+        needed=row.needed if row.needed is not None and row.status != "open" else needed(active),
+        active=active, status=row.status, thread_id=row.thread_id,
+        post_form=str(row.details.get("form") or f"Vote: {Subject(row.subject).title}"),
+    )
+
+
+def state_of(row: PlayerVoteRow, supporters: set[int]) -> PlayerVote:
+    return PlayerVote(Subject(row.subject), row.target, State(row.status), frozenset(supporters))
+
+
+async def supporters_of(session: AsyncSession, vote_id: int) -> set[int]:
+    rows = await session.execute(select(SupportRow.player_id).where(SupportRow.vote_id == vote_id))
+    return set(rows.scalars())
+
+
+async def _target(session: AsyncSession, game: Game, motion: Motion) -> tuple[str, dict[str, Any]]:
+    """The canonical key of a subject's target (R0-44: each subject and target is its own tally) and details."""
+    from engine.service.registries import resolve_embargo_target, resolve_kanly
+
+    if motion.subject is Subject.NO_CONFIDENCE:
+        ag = await adjutant_of(session, game.id)
+        if ag is None:
+            raise RuleError("There is no Adjutant General to remove.")
+        return str(ag.id), {"label": ag.name, "adjutant": ag.id, "form": "Vote: No Confidence"}
+    if motion.subject is Subject.END_EMBARGO:
+        on = await resolve_embargo_target(session, game, motion.names[0] if motion.names else None)
+        target = await session.get(Player, on)
+        label = target.name if target else ""
+        return str(on), {"label": label, "on": on, "form": f"Vote: End Embargo on {label}"}
+    if motion.subject is Subject.END_KANLY:
+        p, q = await resolve_kanly(session, game, motion.names)
+        first, second = await session.get(Player, p), await session.get(Player, q)
+        label = f"{first.name if first else p} and {second.name if second else q}"
+        return f"{min(p, q)}:{max(p, q)}", {"label": label, "pair": [p, q], "form": f"Vote: End Kanly between {label}"}
+    if motion.subject is Subject.AUDIT:
+        player = await find_player_by_name(session, game, motion.names[0])
+        quote = audit_quote(game.current_round, await active_count(session, game.id), motion.rounds)
+        earlier = [r for r in quote.rounds if r != game.current_round]
+        label = player.name + (f", rounds {', '.join(map(str, earlier))} and {game.current_round}" if earlier else "")
+        form = f"Audit: {player.name}" + (f" rounds {', '.join(map(str, earlier))}" if earlier else "")
+        return f"{player.id}:{','.join(map(str, quote.rounds))}", {"label": label, "player": player.id,
+                                                                    "rounds": list(quote.rounds), "form": form}
+    return "", {"label": ""}
+
+
+class MajorityService(ServiceBase):
+    async def support(self, game_id: int, *, user_id: int, motion: Motion, thread_id: int | None, at: datetime,
+                      source_id: str | None) -> SupportReceipt:
+        """R0-40/R0-41: each active player counts once; OPEN -> PASSED the moment the majority is reached."""
+        try:
+            async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                require_running(game)
+                player = await require_player(uow.session, game, user_id, "You")
+                if not player.active:
+                    raise RuleError(f"You are marked inactive in {game.name}; only active players' support counts.")
+                if game.current_round == 0:
+                    raise RuleError("No round has started yet; player votes belong to a round.")
+                if motion.withdraw:
+                    return await self._withdraw(uow, game, player, motion)
+                key, details = await _target(uow.session, game, motion)
+                row = await self._row(uow, game, motion.subject, key)
+                if row is None:
+                    row = PlayerVoteRow(game_id=game_id, round_number=game.current_round,
+                                        subject=motion.subject.value, target=key, details=details, status="open",
+                                        opened_at=uow.now, thread_id=thread_id)
+                    uow.session.add(row)
+                    await uow.session.flush()
+                supporters = await supporters_of(uow.session, row.id)
+                if row.status != "open":
+                    view = await vote_view(uow.session, game, row)
+                    return SupportReceipt(view, player.name, False, False, already=True)
+                if player.id in supporters:
+                    view = await vote_view(uow.session, game, row)
+                    return SupportReceipt(view, player.name, False, False, already=True)
+                active = await active_count(uow.session, game_id)
+                after = state_of(row, supporters).support(player.id, active)
+                uow.session.add(SupportRow(vote_id=row.id, player_id=player.id, at=at, source_id=source_id))
+                just_passed = after.state is State.PASSED
+                if just_passed:
+                    row.status, row.passed_at, row.needed = "passed", uow.now, needed(active)
+                if row.thread_id is None:
+                    row.thread_id = thread_id
+                await uow.session.flush()
+                await uow.record(game_id, "PlayerVoteSupported", user_id,
+                                 {"vote": row.id, "subject": row.subject, "target": details.get("label", ""),
+                                  "round": row.round_number, "supporters": len(after.supporters),
+                                  "needed": needed(active), "passed": just_passed}, source_id)
+                return SupportReceipt(await vote_view(uow.session, game, row), player.name, False, just_passed)
+        except Duplicate:
+            raise RuleError("That message was already counted (it arrived twice); nothing changed.") from None
+
+    async def _row(self, uow: UnitOfWork, game: Game, subject: Subject, key: str) -> PlayerVoteRow | None:
+        found = await uow.session.execute(select(PlayerVoteRow).where(
+            PlayerVoteRow.game_id == game.id, PlayerVoteRow.round_number == game.current_round,
+            PlayerVoteRow.subject == subject.value, PlayerVoteRow.target == key))
+        return found.scalar_one_or_none()
+
+    async def _withdraw(self, uow: UnitOfWork, game: Game, player: Player, motion: Motion) -> SupportReceipt:
+        """Unvote: withdraws support from the open vote on that subject (and target, when named)."""
+        rows = (await uow.session.execute(
+            select(PlayerVoteRow).join(SupportRow, SupportRow.vote_id == PlayerVoteRow.id).where(
+                PlayerVoteRow.game_id == game.id, PlayerVoteRow.round_number == game.current_round,
+                PlayerVoteRow.subject == motion.subject.value, SupportRow.player_id == player.id))).scalars().all()
+        if motion.names or motion.rounds:
+            key, _ = await _target(uow.session, game, motion)
+            rows = [r for r in rows if r.target == key]
+        if not rows:
+            raise RuleError(f"You are not supporting a {motion.subject.title} vote this round.")
+        if len(rows) > 1:
+            labels = "; ".join(str(r.details.get("label", "")) for r in rows)
+            raise RuleError(f"You support several {motion.subject.title} votes ({labels}); name the one to withdraw.")
+        row = rows[0]
+        state_of(row, await supporters_of(uow.session, row.id)).withdraw(player.id)
+        support = (await uow.session.execute(select(SupportRow).where(
+            SupportRow.vote_id == row.id, SupportRow.player_id == player.id))).scalar_one()
+        await uow.session.delete(support)
+        await uow.session.flush()
+        await uow.record(game.id, "PlayerVoteWithdrawn", player.user_id,
+                         {"vote": row.id, "subject": row.subject, "target": row.details.get("label", "")}, None)
+        return SupportReceipt(await vote_view(uow.session, game, row), player.name, True, False)
+
+    async def votes(self, game_id: int, *, round_number: int | None = None) -> list[VoteView]:
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            number = game.current_round if round_number is None else round_number
+            rows = (await session.execute(select(PlayerVoteRow).where(
+                PlayerVoteRow.game_id == game_id, PlayerVoteRow.round_number == number)
+                .order_by(PlayerVoteRow.id))).scalars().all()
+            return [await vote_view(session, game, r) for r in rows]
+
+    async def vote(self, game_id: int, vote_id: int) -> VoteView:
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            row = await session.get(PlayerVoteRow, vote_id)
+            if row is None or row.game_id != game_id:
+                raise NotFoundError(f"{game.name} has no player vote #{vote_id}.")
+            return await vote_view(session, game, row)
+
+    async def veto(self, game_id: int, *, vote_id: int, actor: int | None, source_id: str | None = None) -> VoteView:
+        async with self._write(game_id, source_id) as uow:
+            game, row = await self._passed(uow, game_id, vote_id)
+            state_of(row, set()).veto()
+            row.status, row.decided_at, row.decided_by = "vetoed", uow.now, actor
+            await uow.record(game_id, "PlayerVoteVetoed", actor, {"vote": row.id, "subject": row.subject}, source_id)
+            return await vote_view(uow.session, game, row)
+
+    async def _passed(self, uow: UnitOfWork, game_id: int, vote_id: int) -> tuple[Game, PlayerVoteRow]:
+        game = await load_game(uow.session, game_id)
+        row = await uow.session.get(PlayerVoteRow, vote_id)
+        if row is None or row.game_id != game_id:
+            raise NotFoundError(f"{game.name} has no player vote #{vote_id}; /pv list shows them.")
+        if row.status != "passed":
+            raise RuleError(f"Player vote #{vote_id} ({Subject(row.subject).title}) is {row.status}; only a vote "
+                            "that has passed can be enacted or vetoed.")
+        return game, row
+
+    async def enact(self, game_id: int, *, vote_id: int, actor: int | None, source_id: str | None = None,
+                    penalty: int | None = None) -> Enacted:
+        """R0-42: nothing takes effect until the moderator enacts it. Then the subject's effect, in the same
+        transaction."""
+        from engine.service.audits import perform_audit
+        from engine.service.registries import end_embargo, end_kanly
+
+        async with self._write(game_id, source_id) as uow:
+            game, row = await self._passed(uow, game_id, vote_id)
+            require_running(game)
+            subject = Subject(row.subject)
+            if penalty is not None and subject is not Subject.END_GAME:
+                raise RuleError("A penalty only applies to an End Game vote.")
+            state_of(row, set()).enact()
+            row.status, row.decided_at, row.decided_by = "enacted", uow.now, actor
+            lines: list[str] = []
+            payload: dict[str, Any] = {"vote": row.id, "subject": row.subject, "target": row.details.get("label", "")}
+            result = Enacted(vote=await vote_view(uow.session, game, row), lines=())
+            if subject is Subject.NO_CONFIDENCE:
+                election = await self._no_confidence(uow, game, row)
+                lines.append(f"{row.details.get('label')} is no longer Adjutant General. A new election "
+                             f"(#{election.number}) is open and closes at the end of round {game.current_round}.")
+                payload["election"] = election.number
+                result = Enacted(result.vote, (), election=election.number)
+            elif subject is Subject.END_EMBARGO:
+                removed = await end_embargo(uow, game, int(row.details["on"]))
+                lines += [f"Ended: {line}." for line in removed]
+                payload["removed"] = removed
+            elif subject is Subject.END_KANLY:
+                pair = row.details["pair"]
+                ended = await end_kanly(uow, game, (int(pair[0]), int(pair[1])))
+                lines.append(f"Kanly between {ended.names[0]} and {ended.names[1]} is over. Forces and assassins "
+                             "bound against the rival return home at the start of next round; action points spent "
+                             "stay spent.")
+                lines += [f"Refund of half the Guild transport fee to {name}: {ms} MS."
+                          for name, ms in ended.refunds.items() if ms]
+                lines += [f"Embargo removed: {e}." for e in ended.embargoes_removed]
+                payload["refunds"] = dict(ended.refunds)
+            elif subject is Subject.AUDIT:
+                audit = await perform_audit(uow, game, int(row.details["player"]), tuple(row.details["rounds"]), row.id)
+                payload["fee"] = audit.fee
+                result = Enacted(result.vote, (), audit=audit)
+            elif subject is Subject.END_GAME:
+                pct = int(game.settings.get("end_game_penalty", DEFAULT_END_GAME_PENALTY)) if penalty is None \
+                    else penalty
+                end_game_pot(1, pct)  # validates the percentage
+                await self._end_game(uow, game, pct)
+                lines.append(f"The game is over: ended by a player vote before round {game.current_round}'s crisis "
+                             f"was resolved (R0-61). The Victory Pot is reduced by {pct}%.")
+                payload["penalty"] = pct
+                result = Enacted(result.vote, (), game_ended=True, extra={"penalty": pct})
+            await uow.record(game_id, "PlayerVoteEnacted", actor, payload, source_id)
+            view = await vote_view(uow.session, game, row)
+            return Enacted(view, tuple(lines), result.audit, result.election, result.game_ended, result.extra)
+
+    async def _no_confidence(self, uow: UnitOfWork, game: Game, row: PlayerVoteRow) -> Any:
+        """R0-35: the AG loses the post; a new election opens at once and closes at the end of the round."""
+        current = await adjutant_of(uow.session, game.id)
+        if current is not None and current.id == int(row.details["adjutant"]):
+            await set_adjutant(uow.session, game.id, None, uow.now)
+        from engine.service.adjutant import open_election_row
+
+        if await open_election_row(uow.session, game.id) is not None:
+            raise RuleError("An AG election is already open; close it before enacting No Confidence.")
+        rnd = (await uow.session.execute(select(Round).where(Round.game_id == game.id,
+                                                             Round.number == game.current_round))).scalar_one()
+        closes_at = utc(rnd.deadline) if rnd.deadline and rnd.status == "open" else None
+        return await start_election(uow, game, reason="no confidence", closes_at=closes_at,
+                                    closes_with_round=game.current_round)
+
+    async def _end_game(self, uow: UnitOfWork, game: Game, pct: int) -> None:
+        """R0-61: the game ends before the current round's crisis is resolved; the Pot penalty is recorded."""
+        game.status = "ended"
+        game.ended_at = uow.now
+        game.settings = {**game.settings, "end_game_penalty_applied": pct}
+        await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
+                                  .values(status="void", closed_at=uow.now))
+
+
+def require_running(game: Game) -> None:
+    if game.status == "ended":
+        raise RuleError(f"{game.name} has ended; nothing more can be voted on.")
+
+
+async def expire_votes(uow: UnitOfWork, game: Game, number: int) -> list[str]:
+    """R0-42/R0-43: at round end every OPEN player vote of the round expires; support never carries over."""
+    rows = (await uow.session.execute(select(PlayerVoteRow).where(
+        PlayerVoteRow.game_id == game.id, PlayerVoteRow.round_number == number,
+        PlayerVoteRow.status == "open"))).scalars().all()
+    for row in rows:
+        row.status = "expired"
+        row.decided_at = uow.now
+    return [vote_title(Subject(r.subject), str(r.details.get("label", ""))) for r in rows]
+
+
+__all__ = ["AG", "Enacted", "MajorityService", "SupportReceipt", "VoteView", "expire_votes", "require_running"]
