@@ -100,6 +100,12 @@ class Channel:
     parent_id: int | None = None
     owner_id: int | None = None
     recipient: User | None = None
+    archived: bool = False
+    auto_archive_duration: int = 1440
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
 
     @property
     def is_dm(self) -> bool:
@@ -119,7 +125,8 @@ class Channel:
         if self.type == PUBLIC_THREAD:
             data.update({"owner_id": str(self.owner_id), "message_count": 0, "member_count": 2,
                          "total_message_sent": 0,
-                         "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                         "thread_metadata": {"archived": self.archived,
+                                             "auto_archive_duration": self.auto_archive_duration,
                                              "archive_timestamp": iso(created), "locked": False}})
         return data
 

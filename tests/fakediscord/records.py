@@ -12,7 +12,9 @@ EPHEMERAL = 1 << 6
 
 @dataclass
 class Sent:
-    """A message from the bot: a channel post, a reply, a DM, or an interaction response / followup / edit."""
+    """A message from the bot: a channel post, a reply, a DM, an interaction response / followup / edit, or a
+    ``system`` message Discord posts for something the bot did (thread started, message pinned). Edits of a
+    posted message change it in place; its earlier versions are in ``history``."""
 
     id: int
     channel_id: int
@@ -22,6 +24,14 @@ class Sent:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     flags: int = 0
     reference: int | None = None
+    pinned: bool = False
+    deleted: bool = False
+    history: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
+    """Earlier versions (content, embeds), oldest first: one per edit."""
+
+    @property
+    def edits(self) -> int:
+        return len(self.history)
 
     @property
     def ephemeral(self) -> bool:

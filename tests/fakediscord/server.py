@@ -16,11 +16,13 @@ from typing import Any, TypeVar
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from fakediscord.channels import ChannelRoutes
 from fakediscord.payloads import (
     DIRECT_MESSAGES,
     DM,
     EVERYONE_PERMISSIONS,
     GUILD_MESSAGES,
+    MANAGE_GUILD,
     MESSAGE_CONTENT,
     PUBLIC_THREAD,
     Channel,
@@ -31,6 +33,7 @@ from fakediscord.payloads import (
     message_payload,
 )
 from fakediscord.records import Interaction, Sent
+from fakediscord.responses import discord_error, json_response
 
 T = TypeVar("T")
 
@@ -39,15 +42,6 @@ INTERACTION_DEADLINE = 3.0
 POLL = 0.005
 """``wait_for`` checks its predicate after every request and at least this often (seconds)."""
 OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6, "role": 8}
-
-
-def json_response(data: Any, status: int = 200) -> web.Response:
-    # Exactly "application/json": discord.py compares the header literally (web.json_response adds a charset).
-    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
-
-
-def discord_error(status: int, code: int, message: str) -> web.Response:
-    return json_response({"message": message, "code": code}, status)
 
 
 class Connection:
@@ -69,7 +63,7 @@ class Connection:
         await self.ws.send_str(json.dumps(payload))
 
 
-class FakeDiscord:
+class FakeDiscord(ChannelRoutes):
     """One guild, some users and channels, a gateway and the REST routes discord.py uses.
 
     Inject with ``dm``, ``say`` and ``slash``; read what the bot sent with ``messages``, ``dms`` and the
@@ -82,8 +76,10 @@ class FakeDiscord:
         self.app_id = self.ids.next()
         self.guild_id = self.ids.next()
         self.bot = User(self.ids.next(), "Clerk", bot=True)
-        self.owner = User(self.ids.next(), "owner", manage_guild=True)
         self.roles: dict[int, Role] = {}
+        self.manager_role = self.add_role("Server Manager", MANAGE_GUILD)
+        """Members with Manage Server hold it, so their messages (not only their interactions) say so."""
+        self.owner = User(self.ids.next(), "owner", roles=[self.manager_role], manage_guild=True)
         self.users: dict[int, User] = {self.bot.id: self.bot, self.owner.id: self.owner}
         self.channels: dict[int, Channel] = {}
         self.dm_channels: dict[int, Channel] = {}
@@ -96,6 +92,8 @@ class FakeDiscord:
         self.unhandled: list[str] = []
         self.errors: list[str] = []
         self.dropped: list[dict[str, Any]] = []
+        self.threads_created: list[Channel] = []
+        self.bot_can_pin = True
         self.identifies = 0
         self.resumes = 0
         self._connections: list[Connection] = []
@@ -119,7 +117,8 @@ class FakeDiscord:
         return role
 
     def add_user(self, name: str, *, roles: tuple[Role, ...] = (), manage_guild: bool = False) -> User:
-        user = User(self.ids.next(), name, roles=list(roles), manage_guild=manage_guild)
+        extra = [self.manager_role] if manage_guild else []
+        user = User(self.ids.next(), name, roles=[*extra, *roles], manage_guild=manage_guild)
         self.users[user.id] = user
         return user
 
@@ -170,6 +169,7 @@ class FakeDiscord:
             ("POST", "/interactions/{interaction}/{token}/callback", self._callback),
             ("POST", "/webhooks/{app}/{token}", self._followup),
             ("PATCH", "/webhooks/{app}/{token}/messages/{message}", self._edit_response),
+            *self.channel_routes(),
         ]
         for method, path, handler in routes:
             app.router.add_route(method, api + path, handler)
@@ -228,15 +228,16 @@ class FakeDiscord:
     # ----------------------------------------------------------------- reading what the bot sent
 
     def messages(self, channel: Channel) -> list[Sent]:
-        """Messages the bot posted in a channel (replies included; interaction responses are not here)."""
-        return [s for s in self.sent if s.channel_id == channel.id and s.kind == "message"]
+        """Messages the bot posted in a channel and that are still there, as they read now (replies included;
+        interaction responses and system messages are not here)."""
+        return [s for s in self.sent if s.channel_id == channel.id and s.kind == "message" and not s.deleted]
 
     def dms(self, user: User) -> list[Sent]:
         channel = self.dm_channels.get(user.id)
         return [] if channel is None else self.messages(channel)
 
     def replies_to(self, message_id: int) -> list[Sent]:
-        return [s for s in self.sent if s.reference == message_id]
+        return [s for s in self.sent if s.reference == message_id and s.kind != "system"]
 
     async def reply_to(self, message_id: int) -> Sent:
         replies = await self.wait_for(lambda: self.replies_to(message_id), f"a reply to message {message_id}")
@@ -452,7 +453,7 @@ class FakeDiscord:
             "premium_tier": 0, "preferred_locale": "en-US", "system_channel_id": None, "afk_channel_id": None,
             "roles": [everyone, *(r.payload() for r in self.roles.values())],
             "channels": [c.payload(at) for c in self.channels.values() if c.type != PUBLIC_THREAD],
-            "threads": [c.payload(at) for c in self.channels.values() if c.type == PUBLIC_THREAD],
+            "threads": [c.payload(at) for c in self.channels.values() if c.type == PUBLIC_THREAD and not c.archived],
             "members": [self.bot.member(at)], "presences": [], "voice_states": [], "emojis": [], "stickers": [],
             "features": [], "joined_at": iso(at), "stage_instances": [], "guild_scheduled_events": [],
             "soundboard_sounds": [],
@@ -568,13 +569,20 @@ class FakeDiscord:
         sent = Sent(self.ids.next(), channel.id, kind, body.get("content") or "", list(body.get("embeds") or []),
                     files, int(body.get("flags") or flags), int(ref["message_id"]) if ref.get("message_id") else None)
         self.sent.append(sent)
+        return sent, self._message_of(sent, channel)
+
+    def _message_of(self, sent: Sent, channel: Channel, *, kind: int | None = None) -> dict[str, Any]:
+        """The message object Discord returns (and dispatches) for something the bot sent."""
         attachments = [{"id": str(self.ids.next()), "filename": name, "size": len(data),
                         "url": f"{self.api_base}/attachments/{name}", "proxy_url": f"{self.api_base}/{name}"}
-                       for name, data in files]
+                       for name, data in sent.files]
         message = message_payload(id=sent.id, channel=channel, author=self.bot, content=sent.content, at=self.now(),
                                   embeds=sent.embeds, attachments=attachments, reference=sent.reference,
                                   flags=sent.flags, member=self.bot.member(self.started, with_user=False))
-        return sent, message
+        if kind is not None:
+            message["type"] = kind
+        message["pinned"] = sent.pinned
+        return message
 
     async def _post_message(self, request: web.Request) -> web.StreamResponse:
         if not self._authorised(request):
@@ -584,6 +592,8 @@ class FakeDiscord:
             return discord_error(404, 10003, "Unknown Channel")
         if channel.is_dm and channel.recipient is not None and not channel.recipient.accepts_dms:
             return discord_error(403, 50007, "Cannot send messages to this user")
+        if channel.is_thread and channel.archived:  # a new message unarchives the thread
+            await self.archive(channel, False)
         body, files = await self._body(request)
         if not (body.get("content") or body.get("embeds") or files):
             return discord_error(400, 50006, "Cannot send an empty message")
