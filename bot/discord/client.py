@@ -1,5 +1,6 @@
-"""The bot: a ``discord.Client`` with an app-command tree built from the command table, a DM listener, one
-error handler for slash commands, and the deadline scheduler."""
+"""The bot: a ``discord.Client`` with an app-command tree built from the command table, a listener for DMs and
+for messages in game channels and their threads, one error handler for slash commands, and the deadline
+scheduler."""
 
 from __future__ import annotations
 
@@ -12,16 +13,20 @@ import discord
 from discord import app_commands
 
 from bot.actions.commands import App, dispatch
-from bot.actions.messages import handle_dm
-from bot.discord.contexts import ctx_of_interaction, ctx_of_message, option_value
+from bot.actions.messages import handle_channel_message, handle_dm
+from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
 from bot.discord.delivery import Courier
 from bot.discord.scheduler import DeadlineScheduler
+from bot.discord.threads import Locks
 from bot.discord.tree import build_commands
 
 log = logging.getLogger("clerk.discord")
 
 DEFER_AFTER = 2.0
 """Seconds a command may take before its interaction is deferred (Discord wants an answer within 3 s)."""
+
+READABLE = (discord.MessageType.default, discord.MessageType.reply)
+"""What a person writes; system messages (thread started, message pinned, member joined) are not read."""
 
 APOLOGY = ("Sorry, something went wrong on my side and the command did not finish. "
            "The moderators can find the details in the bot's log.")
@@ -67,10 +72,11 @@ class ClerkBot(discord.Client):
         self.tree = ClerkTree(self)
         for command in build_commands(self.run_command):
             self.tree.add_command(command)
-        self.courier = Courier(self)
+        self.courier = Courier(self, app.clerk)
         self.scheduler = DeadlineScheduler(app, self.courier.deliver)
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
+        self._channel_turns = Locks()
 
     async def setup_hook(self) -> None:
         if self.sync_commands:
@@ -113,13 +119,22 @@ class ClerkBot(discord.Client):
         await self.courier.to_interaction(interaction, await work)
 
     async def on_message(self, message: discord.Message) -> None:
-        """DM ballots. Bots (this one included) are ignored, and so are server messages for now."""
-        if message.author.bot or message.guild is not None:
+        """DMs, and messages in a game channel or its threads. Bots (this one included) are ignored. Messages of
+        one channel (threads included) are handled one at a time, in order, so the running counts they update
+        are posted in the same order. Without the message-content intent a server message has no text and is
+        not read (``/pv support`` does the same job)."""
+        if message.author.bot or message.type not in READABLE:
             return
-        if message.type not in (discord.MessageType.default, discord.MessageType.reply):
+        if message.guild is None:
+            out = await handle_dm(self.app, ctx_of_message(message), message.content)
+            await self.courier.to_message(message, out)
             return
-        out = await handle_dm(self.app, ctx_of_message(message), message.content)
-        await self.courier.to_message(message, out)
+        if not message.content.strip():
+            return
+        ctx = await ctx_of_guild_message(self, message)
+        async with self._channel_turns(ctx.place.channel_id):
+            out = await handle_channel_message(self.app, ctx, message.content)
+            await self.courier.to_message(message, out)
 
 
 def make_bot(app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from typing import Any
 
 import discord
@@ -34,6 +36,18 @@ def ctx_of_message(message: discord.Message) -> Ctx:
     actor = Actor(author.id, author.name, roles, manages)
     return Ctx(actor, place_of(guild_id, message.channel, message.channel.id), f"msg:{message.id}",
                message.created_at)
+
+
+async def ctx_of_guild_message(client: discord.Client, message: discord.Message) -> Ctx:
+    """As ``ctx_of_message``; a thread the cache does not know (discord.py then gives a ``PartialMessageable``)
+    is fetched to learn its parent channel."""
+    ctx = ctx_of_message(message)
+    channel: object = message.channel
+    if isinstance(channel, discord.PartialMessageable):
+        with contextlib.suppress(discord.HTTPException):
+            channel = await client.fetch_channel(message.channel.id)
+    guild_id = message.guild.id if message.guild is not None else None
+    return dataclasses.replace(ctx, place=place_of(guild_id, channel, message.channel.id))
 
 
 def option_value(value: Any) -> Any:

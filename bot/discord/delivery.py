@@ -1,4 +1,5 @@
-"""Delivering ``Outgoing`` messages: a reply to the interaction or message, a channel post, or a DM.
+"""Delivering ``Outgoing`` messages: a reply to the interaction or message, a channel post, a thread post
+(threads.py), or a DM; with ``keep``, one message edited in place (kept.py).
 
 A message that cannot be delivered (a deleted channel, a user who blocks DMs) is logged with its target and
 skipped: one failed send never stops the rest of a command's messages."""
@@ -6,15 +7,19 @@ skipped: one failed send never stops the rest of a command's messages."""
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import discord
 
-from bot.actions.outbox import Card, Here, Outgoing, ToChannel, ToUser
+from bot.actions.outbox import Card, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.discord import limits
+from bot.discord.kept import Keeper
 from bot.discord.limits import clip
+from bot.discord.threads import Threads, Undeliverable
+from engine.service import Clerk
 
 log = logging.getLogger("clerk.discord.delivery")
 
@@ -63,16 +68,20 @@ def here_first(out: Iterable[Outgoing]) -> list[Outgoing]:
 
 
 class Courier:
-    """Sends what the actions layer returns, on one client."""
+    """Sends what the actions layer returns, on one client. Each batch takes a ticket (see kept.py)."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, clerk: Clerk) -> None:
         self.client = client
+        self.threads = Threads(client, clerk)
+        self.keeper = Keeper(client, clerk, message_parts, self.threads.unarchive)
+        self._tickets = itertools.count()
 
     async def to_interaction(self, interaction: discord.Interaction, out: Sequence[Outgoing]) -> None:
         """``Here`` answers the interaction (the first as its response, the rest as followups)."""
+        ticket = next(self._tickets)
         for item in here_first(out):
             if not isinstance(item.to, Here):
-                await self.elsewhere(item)
+                await self.elsewhere(item, ticket)
                 continue
             parts = message_parts(item)
             if not parts:
@@ -92,10 +101,11 @@ class Courier:
                 log.warning("could not acknowledge interaction %s: %s", interaction.id, error)
 
     async def to_message(self, message: discord.Message, out: Sequence[Outgoing]) -> None:
-        """``Here`` replies to the message (``ephemeral`` has no meaning for a message and is ignored)."""
+        """``Here`` replies to the message, in its channel or thread (``ephemeral`` has no meaning there)."""
+        ticket = next(self._tickets)
         for item in here_first(out):
             if not isinstance(item.to, Here):
-                await self.elsewhere(item)
+                await self.elsewhere(item, ticket)
                 continue
             parts = message_parts(item)
             if not parts:
@@ -107,29 +117,37 @@ class Courier:
 
     async def deliver(self, out: Sequence[Outgoing]) -> None:
         """Messages with no one to answer (the scheduler's): ``Here`` has nowhere to go and is dropped."""
+        ticket = next(self._tickets)
         for item in out:
             if isinstance(item.to, Here):
                 log.warning("dropped a reply with no interaction or message to answer: %r", item.text[:80])
                 continue
-            await self.elsewhere(item)
+            await self.elsewhere(item, ticket)
 
-    async def elsewhere(self, item: Outgoing) -> None:
-        parts = message_parts(item)
-        if not parts:
+    async def elsewhere(self, item: Outgoing, ticket: int | None = None) -> None:
+        if not message_parts(item):
             return
+        turn = next(self._tickets) if ticket is None else ticket
         target = item.to
         try:
-            if isinstance(target, ToChannel):
-                cached = self.client.get_channel(target.channel_id)
-                # Not cached (a thread, or before the guild arrived): a partial channel sends just as well.
-                channel = (cached if isinstance(cached, discord.abc.Messageable)
-                           else self.client.get_partial_messageable(target.channel_id))
-                await channel.send(**parts)
+            if isinstance(target, ToThread):
+                await self.threads.post(target, lambda thread_id: self.post(thread_id, item, turn))
+            elif isinstance(target, ToChannel):
+                await self.post(target.channel_id, item, turn)
             elif isinstance(target, ToUser):
                 dm = await self.client.create_dm(discord.Object(id=target.user_id))
-                await dm.send(**parts)
-        except discord.HTTPException as error:
+                await self.post(dm.id, item, turn)
+        except (discord.HTTPException, Undeliverable) as error:
             log.warning("could not send to %s: %s", target, error)
+        except Exception:  # one broken message must not stop the others
+            log.exception("sending to %s failed", target)
+
+    async def post(self, channel_id: int, item: Outgoing, ticket: int) -> None:
+        """Send to a channel, thread or DM by id (no cache needed), or update the kept message there."""
+        if item.keep is not None:
+            await self.keeper.post(channel_id, item, item.keep, ticket)
+        else:
+            await self.client.get_partial_messageable(channel_id).send(**message_parts(item))
 
 
 def _command_name(interaction: discord.Interaction) -> str:

@@ -1,0 +1,76 @@
+"""Kept messages: one message per key (a pinned tally, a running count), edited in place on every update.
+
+The message is looked up with ``Clerk.kept_message(game_id, key)``. If it is in the channel the update goes to,
+it is edited; if it was deleted (or lives in another channel, e.g. a thread made again), a new one is sent,
+pinned when asked, and remembered with ``Clerk.keep_message``. Updates of one key run one at a time, and an
+update older than the one already shown is dropped: each batch of outgoing messages takes a ticket when its
+handler has finished, so a slow delivery never puts an old count back over a newer one."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.actions.outbox import Keep, Outgoing
+from bot.discord.threads import Locks
+from engine.service import Clerk
+
+log = logging.getLogger("clerk.discord.kept")
+
+THREAD_ARCHIVED = 50083
+
+Parts = Callable[[Outgoing], dict[str, Any]]
+
+
+class Keeper:
+    def __init__(self, client: discord.Client, clerk: Clerk, parts: Parts,
+                 unarchive: Callable[[int], Awaitable[None]]) -> None:
+        self.client = client
+        self.clerk = clerk
+        self.parts = parts
+        self.unarchive = unarchive
+        self.locks = Locks()
+        self.shown: dict[tuple[int, str], int] = {}
+        """The ticket of the update each key shows now."""
+
+    async def post(self, channel_id: int, item: Outgoing, keep: Keep, ticket: int) -> None:
+        key = (keep.game_id, keep.key)
+        async with self.locks(key):
+            if self.shown.get(key, -1) > ticket:
+                log.info("skipped an outdated update of %s in game %s", keep.key, keep.game_id)
+                return
+            kept = await self.clerk.kept_message(keep.game_id, keep.key)
+            if kept is not None and kept[0] == channel_id and await self.edit(channel_id, kept[1], item):
+                self.shown[key] = ticket
+                return
+            channel = self.client.get_partial_messageable(channel_id)
+            message = await channel.send(**self.parts(item))
+            if keep.pin:
+                try:
+                    await message.pin(reason="Clerk keeps this message up to date")
+                except discord.HTTPException as error:  # e.g. no Pin Messages permission: kept, just not pinned
+                    log.warning("could not pin %s of game %s in channel %s: %s", keep.key, keep.game_id, channel_id,
+                                error)
+            await self.clerk.keep_message(keep.game_id, keep.key, channel_id, message.id)
+            self.shown[key] = ticket
+
+    async def edit(self, channel_id: int, message_id: int, item: Outgoing) -> bool:
+        """Edit the kept message to read exactly as ``item``; False if it is gone."""
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        for attempt in range(2):
+            parts = self.parts(item)
+            file = parts.pop("file", None)
+            try:
+                await message.edit(content=parts.get("content"), embed=parts.get("embed"),
+                                   attachments=[file] if file is not None else [])
+                return True
+            except discord.NotFound:
+                return False
+            except discord.HTTPException as error:
+                if error.code != THREAD_ARCHIVED or attempt:
+                    raise
+                await self.unarchive(channel_id)
+        return False
