@@ -80,13 +80,18 @@ async def test_a_dm_from_someone_who_is_not_a_player_is_answered_and_not_recorde
     assert await ballots(h) == []
 
 
-async def test_server_messages_and_the_bots_own_echoes_get_no_answer(clerk_bot: Harness) -> None:
+async def test_a_crisis_ballot_posted_in_the_game_channel_is_not_counted_and_chat_gets_no_answer(
+        clerk_bot: Harness) -> None:
     h = clerk_bot
     await h.new_game()
-    posted = len(h.fake.sent)
 
-    await h.fake.say(h.alice, h.game, "Vote: Aye")
+    warning = await h.fake.reply_to(await h.fake.say(h.alice, h.game, "Vote: Aye"))
+    posted = len(h.fake.sent)
+    await h.fake.say(h.bob, h.game, "I think we should vote aye on this one")
+    await h.idle()
     await h.fake.quiet()
 
-    assert len(h.fake.sent) == posted  # ignored for now (thread votes come later)
+    assert warning.channel_id == h.game.id
+    assert "Crisis ballots are secret" in warning.content and "NOT counted" in warning.content
+    assert len(h.fake.sent) == posted  # plain chat, and the bot's own echoes, get no answer
     assert await ballots(h) == []
