@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -12,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.core.errors import RuleError
 from engine.landsdraad.adjutant import AgBallot, cast_ag_ballot, election_deadline, tally_ag
 from engine.service.clock import utc
+from engine.service.exports import export_section
 from engine.service.ledger import game_players, game_view, load_game, require_player
 from engine.service.names import find_player_by_name
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
@@ -280,3 +282,26 @@ async def close_elections_with_round(uow: UnitOfWork, game: Game, number: int) -
     found = await uow.session.execute(select(AgElection).where(
         AgElection.game_id == game.id, AgElection.status == "open", AgElection.closes_with_round == number))
     return [await finish_election(uow, game, e) for e in found.scalars().all()]
+
+
+@export_section
+async def export_offices(session: AsyncSession, game_id: int) -> dict[str, Any]:
+    """``offices`` {adjutant_general} and ``ag_elections`` [{number, reason, opened, closes, status, ballots,
+    winner}] (AG ballots are public, R0-30)."""
+    game = await load_game(session, game_id)
+    holder = await adjutant_of(session, game_id)
+    elections = (await session.execute(select(AgElection).where(AgElection.game_id == game_id)
+                                       .order_by(AgElection.number))).scalars().all()
+    docs = []
+    for e in elections:
+        view = await election_view(session, game, e)
+        docs.append({
+            "number": e.number, "reason": e.reason, "status": e.status,
+            "opened": view.opened_at.isoformat(),
+            "closes": view.closes_at.isoformat() if view.closes_at else None,
+            "closes_with_round": e.closes_with_round,
+            "ballots": [{"voter": v, "candidate": c, "cast_at": at.isoformat()} for v, c, at in view.ballots],
+            "standings": [{"candidate": s.candidate, "votes": s.votes} for s in view.standings],
+            "winner": view.winner,
+        })
+    return {"offices": {"adjutant_general": holder.name if holder else None}, "ag_elections": docs}

@@ -54,7 +54,10 @@ class ExportService(ServiceBase):
                 })
             doc: dict[str, Any] = {
                 "export_version": EXPORT_VERSION,
-                "game": {"name": game.name, "ruleset": game.ruleset, "round": game.current_round},
+                "game": {"name": game.name, "ruleset": game.ruleset, "round": game.current_round,
+                         "status": game.status, "ended_at": utc(game.ended_at).isoformat() if game.ended_at else None,
+                         "end_game_penalty": game.settings.get("end_game_penalty_applied"),
+                         "settings": {k: v for k, v in game.settings.items() if k != "end_game_penalty_applied"}},
                 "players": [
                     {
                         "name": p.name,

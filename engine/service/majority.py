@@ -17,6 +17,7 @@ from engine.landsdraad.majority import PlayerVote, State, Subject, needed
 from engine.landsdraad.motions import Motion
 from engine.service.adjutant import AG, adjutant_of, set_adjutant, start_election
 from engine.service.clock import utc
+from engine.service.exports import export_section
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.names import find_player_by_name
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
@@ -353,3 +354,18 @@ async def expire_votes(uow: UnitOfWork, game: Game, number: int) -> list[str]:
 
 
 __all__ = ["AG", "Enacted", "MajorityService", "SupportReceipt", "VoteView", "expire_votes", "require_running"]
+
+
+@export_section
+async def export_player_votes(session: AsyncSession, game_id: int) -> dict[str, Any]:
+    """``player_votes`` [{id, subject, target, round, supporters, needed, status}] (support is public, R0-40)."""
+    game = await load_game(session, game_id)
+    rows = (await session.execute(select(PlayerVoteRow).where(PlayerVoteRow.game_id == game_id)
+                                  .order_by(PlayerVoteRow.round_number, PlayerVoteRow.id))).scalars().all()
+    docs = []
+    for row in rows:
+        v = await vote_view(session, game, row)
+        docs.append({"id": v.id, "subject": v.subject.value, "target": v.target or None, "round": v.round,
+                     "supporters": list(v.supporters), "needed": v.needed, "status": v.status,
+                     "details": {k: val for k, val in row.details.items() if k in ("rounds",)}})
+    return {"player_votes": docs}

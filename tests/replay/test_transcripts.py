@@ -46,7 +46,8 @@ async def test_jenny_tv0_s01_and_the_sirius_factions_tv0_s05(tmp_path: Path) -> 
     Nay, Boars 12 on `1-3 nay, 4 abstain, 5-6 aye`."""
     run = await run_transcript("jenny-and-sirius.txt", tmp_path)
     doc = run.export
-    assert doc["game"] == {"name": "sirius", "ruleset": "landsdraad", "round": 3}
+    assert {k: doc["game"][k] for k in ("name", "ruleset", "round")} == {
+        "name": "sirius", "ruleset": "landsdraad", "round": 3}
     assert "Base vote 11, 11 votes in all." in run.output  # before D is raised
     jenny = by_name(doc["players"], "jenny")
     assert jenny["faction"] == "House Vernius"

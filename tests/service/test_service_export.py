@@ -26,7 +26,8 @@ async def test_export_has_the_required_fields(table: Any) -> None:
     doc = await table.clerk.export(table.game_id)
     json.dumps(doc)  # plain JSON, nothing exotic
 
-    assert doc["game"] == {"name": "sirius", "ruleset": "landsdraad", "round": 2}
+    assert {k: doc["game"][k] for k in ("name", "ruleset", "round", "status")} == {
+        "name": "sirius", "ruleset": "landsdraad", "round": 2, "status": "active"}
     players = [{k: p[k] for k in ("name", "faction", "votes", "base_vote")} for p in doc["players"]]
     assert players == [
         {"name": "jenny", "faction": "House Atreides", "votes": 25, "base_vote": 13},
