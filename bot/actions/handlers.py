@@ -85,11 +85,17 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     p = await app.clerk.set_player(g.id, user_id=user.id, diplomacy=o.get("diplomacy"), command=o.get("command"),
                                    intrigue=o.get("intrigue"), misc=o.get("misc"), active=o.get("active"),
                                    actor=ctx.actor.id, source_id=ctx.source_id)
+    out: list[Outgoing] = []
+    if o.get("active") is not None:
+        from bot.actions.politics_render import passed_card
+
+        out = [Outgoing(ToChannel(g.channel_id), card=passed_card(v))
+               for v in await app.clerk.reevaluate_votes(g.id, actor=ctx.actor.id)]
     b = p.breakdown
     state = "" if p.active else " (inactive)"
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
                   f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.",
-                  ephemeral=True)]
+                  ephemeral=True), *out]
 
 
 @command("holding add", "Give a player an Elector or a planet.",

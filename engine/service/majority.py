@@ -96,7 +96,8 @@ async def active_count(session: AsyncSession, game_id: int) -> int:
 async def vote_view(session: AsyncSession, game: Game, row: PlayerVoteRow) -> VoteView:
     names = (await session.execute(
         select(Player.name).join(SupportRow, SupportRow.player_id == Player.id)
-        .where(SupportRow.vote_id == row.id).order_by(SupportRow.at, SupportRow.id))).scalars().all()
+        .where(SupportRow.vote_id == row.id, Player.active.is_(True))
+        .order_by(SupportRow.at, SupportRow.id))).scalars().all()
     active = await active_count(session, game.id)
     return VoteView(
         id=row.id, game=game_view(game), round=row.round_number, subject=Subject(row.subject),
@@ -112,7 +113,9 @@ def state_of(row: PlayerVoteRow, supporters: set[int]) -> PlayerVote:
 
 
 async def supporters_of(session: AsyncSession, vote_id: int) -> set[int]:
-    rows = await session.execute(select(SupportRow.player_id).where(SupportRow.vote_id == vote_id))
+    """The supporters who count: active players only (R0-41)."""
+    rows = await session.execute(select(SupportRow.player_id).join(Player, Player.id == SupportRow.player_id)
+                                 .where(SupportRow.vote_id == vote_id, Player.active.is_(True)))
     return set(rows.scalars())
 
 
@@ -222,6 +225,26 @@ class MajorityService(ServiceBase):
         await uow.record(game.id, "PlayerVoteWithdrawn", player.user_id,
                          {"vote": row.id, "subject": row.subject, "target": row.details.get("label", "")}, None)
         return SupportReceipt(await vote_view(uow.session, game, row), player.name, True, False)
+
+    async def reevaluate_votes(self, game_id: int, *, actor: int | None,
+                               source_id: str | None = None) -> list[VoteView]:
+        """P0-19 / A0-13: when the number of active players changes, open votes are evaluated again at once;
+        returns the votes that passed because of it."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            active = await active_count(uow.session, game_id)
+            rows = (await uow.session.execute(select(PlayerVoteRow).where(
+                PlayerVoteRow.game_id == game_id, PlayerVoteRow.round_number == game.current_round,
+                PlayerVoteRow.status == "open"))).scalars().all()
+            passed: list[PlayerVoteRow] = []
+            for row in rows:
+                if state_of(row, await supporters_of(uow.session, row.id)).reevaluate(active).state is State.PASSED:
+                    row.status, row.passed_at, row.needed = "passed", uow.now, needed(active)
+                    passed.append(row)
+            if passed:
+                await uow.record(game_id, "PlayerVotesReevaluated", actor,
+                                 {"active": active, "passed": [r.id for r in passed]}, source_id)
+            return [await vote_view(uow.session, game, r) for r in passed]
 
     async def votes(self, game_id: int, *, round_number: int | None = None) -> list[VoteView]:
         async with self._read() as session:
