@@ -21,6 +21,7 @@ from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import Option as Choice
+from engine.landsdraad.settings import SETTINGS
 from engine.service.views import GameView
 
 OPTIONS = ("aye", "nay", "abstain")
@@ -223,5 +224,28 @@ async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 
 __all__ = ["game_of_user", "label"]
+
+
+
+@command("game settings", "Show the game's settings, or change one (moderators).",
+         Option("setting", str, "the setting to change", choices=tuple(SETTINGS)),
+         Option("value", str, "its new value"))
+async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    if o.get("setting") is None and o.get("value") is None:
+        rows = await app.clerk.settings(g.id)
+        lines = [f"**{name}** = {value}{' (default)' if default else ''}: {about}" for name, value, default, about
+                 in rows]
+        return [reply(f"Settings of {g.name}:\n" + "\n".join(lines), ephemeral=True)]
+    if not ctx.actor.moderates(g.moderator_role_id):
+        raise RuleError(f"Only the moderators of {g.name} can change its settings.")
+    if o.get("setting") is None or o.get("value") is None:
+        raise RuleError("Give both `setting` and `value` to change a setting, or neither to see them all.")
+    name, old, new = await app.clerk.change_setting(g.id, name=o["setting"], value=o["value"], actor=ctx.actor.id,
+                                                    source_id=ctx.source_id)
+    return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the setting **{name}** from {old} to "
+                                                   f"{new}.")]
+
 
 from bot.actions import ledgers, politics  # noqa: E402,F401  (importing them registers their commands and forms)

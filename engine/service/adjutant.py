@@ -16,6 +16,7 @@ from engine.service.clock import utc
 from engine.service.exports import export_section
 from engine.service.ledger import game_players, game_view, load_game, require_player
 from engine.service.names import find_player_by_name
+from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.service.views import GameView
 from engine.store.models import AgBallotRow, AgElection, Game, Office, Player, Round
@@ -95,7 +96,7 @@ async def election_view(session: AsyncSession, game: Game, election: AgElection)
     rows = (await session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
                                   .order_by(AgBallotRow.cast_at, AgBallotRow.id))).scalars().all()
     players = {p.id: p for p in await game_players(session, game.id)}
-    weighted = bool(game.settings.get("ag_weighted", False))
+    weighted = bool(value_of(game.settings, "ag_weighted"))
     weights = {pid: p.votes for pid, p in players.items()} if weighted else None
     ballots = [AgBallot(r.voter_id, r.candidate_id, utc(r.cast_at)) for r in rows]
     standings = tuple(Standing(players[c].name, n, last) for c, n, last in tally_ag(ballots, weights))

@@ -14,10 +14,11 @@ from engine.service.perks import PerkService
 from engine.service.posts import PostService
 from engine.service.registries import RegistryService
 from engine.service.rounds import RoundService
+from engine.service.settings import SettingsService
 
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
-            RegistryService, AuditService, PerkService):
+            RegistryService, AuditService, PerkService, SettingsService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes. Construct with a
     sessionmaker, a clock and dice."""
 

@@ -20,11 +20,10 @@ from engine.service.clock import utc
 from engine.service.exports import export_section
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.names import find_player_by_name
+from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.service.views import GameView
 from engine.store.models import Game, Player, PlayerVoteRow, Round, SupportRow
-
-DEFAULT_END_GAME_PENALTY = 20
 
 
 def vote_title(subject: Subject, target: str) -> str:
@@ -324,8 +323,7 @@ class MajorityService(ServiceBase):
                 payload["fee"] = audit.fee
                 result = Enacted(result.vote, (), audit=audit)
             elif subject is Subject.END_GAME:
-                pct = int(game.settings.get("end_game_penalty", DEFAULT_END_GAME_PENALTY)) if penalty is None \
-                    else penalty
+                pct = int(value_of(game.settings, "end_game_penalty")) if penalty is None else penalty
                 end_game_pot(1, pct)  # validates the percentage
                 await self._end_game(uow, game, pct)
                 lines.append(f"The game is over: ended by a player vote before round {game.current_round}'s crisis "

@@ -1,0 +1,63 @@
+"""shared/RULINGS.md: rulings a group may play differently are per-game settings with the ruling as default,
+shown by a command and recorded in the event log when changed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from engine.core.errors import ParseError
+from engine.landsdraad.majority import Subject
+from engine.landsdraad.motions import Motion
+
+MOD = 1
+
+
+async def test_defaults_are_the_rulings(table: Any) -> None:
+    rows = {name: (value, default) for name, value, default, _ in await table.clerk.settings(table.game_id)}
+    assert rows["ag_weighted"] == (False, True)
+    assert rows["end_game_penalty"] == (20, True)
+    assert rows["audit_share_rounding"] == ("up", True)
+
+
+async def test_a_change_is_recorded_and_validated(table: Any) -> None:
+    assert await table.clerk.change_setting(table.game_id, name="end-game penalty", value="30", actor=MOD) == (
+        "end_game_penalty", 20, 30)
+    (event,) = [e for e in await table.events() if e.kind == "SettingChanged"]
+    assert event.payload == {"setting": "end_game_penalty", "from": 20, "to": 30}
+    with pytest.raises(ParseError, match="from 0 to 100"):
+        await table.clerk.change_setting(table.game_id, name="end_game_penalty", value="120", actor=MOD)
+    with pytest.raises(ParseError, match="a setting: ag_weighted"):
+        await table.clerk.change_setting(table.game_id, name="colour", value="red", actor=MOD)
+    doc = await table.clerk.export(table.game_id, include_events=False)
+    assert doc["game"]["settings"] == {"end_game_penalty": 30}
+
+
+async def test_end_game_uses_the_setting(table: Any) -> None:
+    for user, name in ((21, "ann"), (22, "bo"), (23, "cy")):
+        await table.player(user, name, 2, 2, 1)
+    await table.open(deadline=timedelta(hours=2))
+    await table.clerk.change_setting(table.game_id, name="end_game_penalty", value="35", actor=MOD)
+    for user in (21, 22):
+        receipt = await table.clerk.support(table.game_id, user_id=user, motion=Motion(Subject.END_GAME),
+                                            thread_id=None, at=table.clock.now(), source_id=table.source())
+    enacted = await table.clerk.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
+    assert enacted.extra == {"penalty": 35}
+
+
+async def test_weighted_ag_election(table: Any) -> None:
+    """P0-06's alternative: the AG election weighted by V(p)."""
+    await table.player(21, "ann", 5, 2, 1)   # 2*5+1+1 = 12 votes
+    await table.player(22, "bo", 1, 1, 1)    # 4 votes
+    await table.player(23, "cy", 1, 1, 1)    # 4 votes
+    await table.clerk.change_setting(table.game_id, name="ag_weighted", value="yes", actor=MOD)
+    await table.clerk.open_election(table.game_id, deadline=None, actor=MOD)
+    for voter, candidate in ((21, "ann"), (22, "bo"), (23, "bo")):
+        await table.clerk.cast_ag_vote(table.game_id, user_id=voter, candidate=candidate, at=table.clock.now(),
+                                       source_id=table.source())
+    closed = await table.clerk.close_election(table.game_id, actor=MOD)
+    assert closed is not None and closed.weighted
+    assert [(s.candidate, s.votes) for s in closed.standings] == [("ann", 12), ("bo", 8)]
+    assert closed.winner == "ann"
