@@ -30,7 +30,9 @@ def election_card(e: ElectionView, now: datetime) -> Card:
                           f"(last at {format_utc(s.last_at)})" for i, s in enumerate(e.standings, 1))
     standings = standings or "no ballots yet"
     ballots = "\n".join(f"{voter} → {candidate}" for voter, candidate, _ in e.ballots) or "none yet"
-    fields = [("Standings", standings, False), ("Ballots", ballots, False), ("Closes", closes, True)]
+    fields = [("Standings", standings, False), ("Ballots", ballots, False)]
+    if e.status == "open":
+        fields.append(("Closes", closes, True))
     if e.status != "open":
         fields.insert(0, ("Adjutant General", e.winner or "nobody (no ballots were cast)", True))
     reason = " after a vote of No Confidence" if e.reason == "no confidence" else ""
@@ -48,8 +50,14 @@ def election_result_card(e: ElectionView) -> Card:
                     description=f"Election #{e.number} closed with no ballots. Until there is an AG, every player's "
                                 "income is docked 300 MS at the end of each round (R0-34).", color=NEUTRAL)
     standings = ", ".join(f"{s.candidate} {s.votes}" for s in e.standings)
+    tied = [s for s in e.standings if s.votes == e.standings[0].votes]
+    why = ""
+    if len(tied) > 1:  # R0-31: say why the winner won, or the result looks arbitrary
+        others = ", ".join(f"{s.candidate}'s at {format_utc(s.last_at)}" for s in tied[1:])
+        why = (f" A tie: it goes to the candidate whose last ballot came first, {tied[0].candidate}'s at "
+               f"{format_utc(tied[0].last_at)} (before {others}).")
     return Card(title=f"{e.game.name}: {e.winner} is the Adjutant General",
-                description=f"Election #{e.number} closed. Result: {standings}.", color=PASSED)
+                description=f"Election #{e.number} closed. Result: {standings}.{why}", color=PASSED)
 
 
 def ag_receipt_text(r: AgVoteReceipt) -> str:
