@@ -1,0 +1,239 @@
+"""Transfers, audit quotes, perks, embargoes and kanly on Discord: the slash commands, and the DM forms
+``Transfer: 500 MS to Bob``, ``Audit quote: Bob rounds 1-3`` and ``Elector: Count Jasek, round 3``.
+
+Secrecy (R0-53, R0-72, rules-spec §1.2.9): transfers, quotes and Elector answers go only to whoever sent them;
+each perk goes by DM to its holder only; nothing about perks reaches the game channel."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.actions.commands import App, Option, command, game_of_user, user_option
+from bot.actions.context import Ctx, UserRef
+from bot.actions.ledger_render import (
+    elector_text,
+    perk_dm,
+    perks_card,
+    quote_text,
+    registries_card,
+    transfer_list_card,
+    transfer_receipt,
+    transfer_recorded_text,
+    transit_card,
+)
+from bot.actions.outbox import Outgoing, ToUser, reply
+from bot.actions.routes import dm_form
+from engine.core.errors import RuleError
+from engine.landsdraad.motions import parse_rounds
+from engine.landsdraad.transfers import (
+    is_audit_quote,
+    is_elector_query,
+    is_transfer,
+    parse_audit_quote,
+    parse_elector_query,
+    parse_transfer,
+)
+from engine.service.views import GameView
+
+_GAME_TAG = re.compile(r"\s+#(?P<game>[\w-]+)\s*$")
+
+
+def _game(game: GameView | None) -> GameView:
+    if game is None:
+        raise RuleError("This command needs a game.")
+    return game
+
+
+def split_game_tag(text: str) -> tuple[str, str | None]:
+    """``Transfer: 500 MS to Bob #sirius`` -> (``Transfer: 500 MS to Bob``, ``sirius``): the game named at the end
+    of the first line, for players in several games."""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    found = _GAME_TAG.search(line)
+    if not found:
+        return line, None
+    return line[: found.start()], found["game"]
+
+
+# -- DM forms -------------------------------------------------------------------------------------------------
+
+@dm_form(is_transfer)
+async def transfer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    body, named = split_game_tag(text)
+    parsed = parse_transfer(body)
+    game = await game_of_user(app, ctx.actor.id, named)
+    view = await app.clerk.record_transfer(game.id, user_id=ctx.actor.id, command=parsed, at=ctx.at,
+                                           source_id=ctx.source_id)
+    return [reply(transfer_receipt(view))]
+
+
+@dm_form(is_audit_quote)
+async def audit_quote_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    body, named = split_game_tag(text)
+    request = parse_audit_quote(body)
+    game = await game_of_user(app, ctx.actor.id, named)
+    q = await app.clerk.audit_quote(game.id, target=request.target, rounds=request.rounds)
+    return [reply(quote_text(q))]
+
+
+@dm_form(is_elector_query)
+async def elector_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    body, named = split_game_tag(text)
+    query = parse_elector_query(body)
+    game = await game_of_user(app, ctx.actor.id, named)
+    answer = await app.clerk.elector_query(game.id, user_id=ctx.actor.id, query=query, source_id=ctx.source_id)
+    return [reply(elector_text(answer))]
+
+
+# -- transfers ------------------------------------------------------------------------------------------------
+
+@command("transfer record", "Record a Transfer or Transfer Funds action for a player.",
+         Option("sender", UserRef, "the player who made the transfer", True),
+         Option("to", UserRef, "the player who received it", True),
+         Option("what", str, "what was transferred, e.g. 500 MS or Planet Deneb", True),
+         Option("round", int, "the round (default: the current round)", min_value=1),
+         Option("note", str, "a note for the moderators"),
+         moderator=True)
+async def transfer_record(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    view = await app.clerk.record_transfer_for(
+        g.id, sender_user=user_option(o, "sender").id, to_user=user_option(o, "to").id, what=o["what"],
+        round_number=o.get("round"), note=o.get("note"), actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(transfer_recorded_text(view), ephemeral=True)]
+
+
+@command("transfer correct", "Correct a transfer entry with a new entry (the old one is kept).",
+         Option("id", int, "the number of the entry to correct (/transfer list)", True, min_value=1),
+         Option("note", str, "why it is corrected", True),
+         Option("what", str, "what was really transferred, e.g. 500 MS"),
+         Option("to", UserRef, "who really received it"),
+         Option("round", int, "the round it really belongs to", min_value=1),
+         Option("cancel", bool, "true if the transfer never happened"),
+         moderator=True)
+async def transfer_correct(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    to = o.get("to")
+    view = await app.clerk.correct_transfer(
+        g.id, entry_id=o["id"], note=o["note"], what=o.get("what"), to_user=to.id if isinstance(to, UserRef) else None,
+        round_number=o.get("round"), cancel=bool(o.get("cancel")), actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(transfer_recorded_text(view), ephemeral=True)]
+
+
+@command("transfer list", "A player's transfer entries, corrections included (moderators).",
+         Option("player", UserRef, "the player who sent them", True),
+         Option("round", int, "only this round", min_value=1),
+         moderator=True)
+async def transfer_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    listing = await app.clerk.transfers(g.id, user_id=user_option(o, "player").id, round_number=o.get("round"))
+    return [reply(card=transfer_list_card(listing), ephemeral=True)]
+
+
+# -- audits ---------------------------------------------------------------------------------------------------
+
+@command("audit quote", "What an audit of a player would cost now (only you see the answer).",
+         Option("player", UserRef, "the player to audit", True),
+         Option("rounds", str, "earlier rounds to include, e.g. 2 or 1-3 (the current round is always included)"),
+         Option("game", str, "the game, if you play in several"),
+         game="any")
+async def audit_quote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    spec = str(o.get("rounds") or "").strip()
+    rounds = parse_rounds(spec, re.sub(r"^\s*rounds?\s*", "", spec, flags=re.IGNORECASE)) if spec else ()
+    q = await app.clerk.audit_quote(g.id, target=f"<@{user_option(o, 'player').id}>", rounds=rounds)
+    return [reply(quote_text(q), ephemeral=True)]
+
+
+# -- perks ----------------------------------------------------------------------------------------------------
+
+@command("round auctions-closed", "The Auction Phases are over: assign this round's perks (told only to holders).",
+         moderator=True)
+async def auctions_closed(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    awarded = await app.clerk.auctions_closed(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(card=perks_card(awarded), ephemeral=True),
+            *(Outgoing(ToUser(grant.user_id), text=perk_dm(grant)) for grant in awarded.grants)]
+
+
+# -- embargoes and kanly --------------------------------------------------------------------------------------
+
+@command("embargo add", "Record an embargo one player holds on another.",
+         Option("by", UserRef, "the player who imposes it", True),
+         Option("on", UserRef, "the embargoed player", True),
+         moderator=True)
+async def embargo_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    change = await app.clerk.add_embargo(_game(game).id, by_user=user_option(o, "by").id,
+                                         on_user=user_option(o, "on").id, actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(change.text)]
+
+
+@command("embargo remove", "Remove an embargo from the registry.",
+         Option("by", UserRef, "the player who imposed it", True),
+         Option("on", UserRef, "the embargoed player", True),
+         moderator=True)
+async def embargo_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    change = await app.clerk.remove_embargo(_game(game).id, by_user=user_option(o, "by").id,
+                                            on_user=user_option(o, "on").id, actor=ctx.actor.id,
+                                            source_id=ctx.source_id)
+    return [reply(change.text)]
+
+
+@command("embargo list", "The embargoes in force.")
+async def embargo_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    registries = await app.clerk.registries(_game(game).id)
+    return [reply(card=registries_card(registries, kanly=False))]
+
+
+@command("kanly add", "Record kanly between two players.",
+         Option("p", UserRef, "one player", True),
+         Option("q", UserRef, "the other player", True),
+         moderator=True)
+async def kanly_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    change = await app.clerk.add_kanly(_game(game).id, p_user=user_option(o, "p").id, q_user=user_option(o, "q").id,
+                                       actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(change.text)]
+
+
+@command("kanly remove", "Remove kanly from the registry (no refund: that comes with an enacted End Kanly vote).",
+         Option("p", UserRef, "one player", True),
+         Option("q", UserRef, "the other player", True),
+         moderator=True)
+async def kanly_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    change = await app.clerk.remove_kanly(_game(game).id, p_user=user_option(o, "p").id,
+                                          q_user=user_option(o, "q").id, actor=ctx.actor.id, source_id=ctx.source_id)
+    out = [reply(change.text)]
+    if change.lines:
+        out.append(reply("\n".join(change.lines), ephemeral=True))
+    return out
+
+
+@command("kanly transit", "Record forces or assassins sent against a kanly rival, with the Guild fee paid.",
+         Option("owner", UserRef, "the player who sent them", True),
+         Option("target", UserRef, "the kanly rival they are bound for", True),
+         Option("fee", int, "the Guild transport fee paid, in MS", True, min_value=0),
+         Option("what", str, "what is en route, e.g. 2 legions or an assassin (default: forces)"),
+         moderator=True)
+async def kanly_transit(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    change = await app.clerk.add_transit(_game(game).id, owner_user=user_option(o, "owner").id,
+                                         target_user=user_option(o, "target").id, fee=o["fee"], what=o.get("what"),
+                                         actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(change.text, ephemeral=True)]
+
+
+@command("kanly arrived", "Forces en route have arrived (or are gone): they leave the transit list.",
+         Option("id", int, "the number shown by /kanly list", True, min_value=1),
+         moderator=True)
+async def kanly_arrived(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    change = await app.clerk.transit_arrived(_game(game).id, transit_id=o["id"], actor=ctx.actor.id,
+                                             source_id=ctx.source_id)
+    return [reply(change.text, ephemeral=True)]
+
+
+@command("kanly list", "Who is in kanly (moderators also see the forces en route, privately).")
+async def kanly_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    registries = await app.clerk.registries(g.id)
+    out = [reply(card=registries_card(registries, embargoes=False))]
+    if ctx.actor.moderates(g.moderator_role_id):
+        out.append(reply(card=transit_card(registries.kanly, g.name), ephemeral=True))
+    return out
