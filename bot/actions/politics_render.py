@@ -82,11 +82,12 @@ def vote_card(v: VoteView) -> Card:
         "vetoed": "vetoed by the moderator",
         "expired": "expired at the end of the round (support never carries over)",
     }[v.status]
+    fields = [(f"Supporters ({len(v.supporters)})", supporters, False)]
+    if v.status == "open":  # once decided, telling players how to support it only misleads
+        fields.append(("How", f"Post `{v.form}` as the first line of a message in a thread of the game "
+                              f"channel, or use `/pv support`; `Unvote: {v.subject.title}` withdraws.", False))
     return Card(title=f"Player vote #{v.id}: {v.title} (round {v.round})", description=state,
-                fields=((f"Supporters ({len(v.supporters)})", supporters, False),
-                        ("How", f"Post `{v.form}` as the first line of a message in a thread of the game "
-                                f"channel, or use `/pv support`; `Unvote: {v.subject.title}` withdraws.", False)),
-                color=PASSED if v.status in ("passed", "enacted") else NEUTRAL)
+                fields=tuple(fields), color=PASSED if v.status in ("passed", "enacted") else NEUTRAL)
 
 
 def support_text(r: SupportReceipt) -> str:
