@@ -125,7 +125,7 @@ class ClerkBot(discord.Client):
         not read (``/pv support`` does the same job)."""
         if message.author.bot or message.type not in READABLE:
             return
-        if message.guild is None:
+        if isinstance(message.channel, discord.DMChannel):  # not ``guild is None``: so is a server not cached yet
             out = await handle_dm(self.app, ctx_of_message(message), message.content)
             await self.courier.to_message(message, out)
             return

@@ -31,8 +31,10 @@ def ctx_of_interaction(interaction: discord.Interaction) -> Ctx:
 def ctx_of_message(message: discord.Message) -> Ctx:
     author = message.author
     guild_id = message.guild.id if message.guild is not None else None
-    roles = frozenset(role.id for role in author.roles) if isinstance(author, discord.Member) else frozenset()
-    manages = isinstance(author, discord.Member) and author.guild_permissions.manage_guild
+    # A Member of a server discord.py has not cached has no guild, so no roles or permissions to read.
+    member = author if isinstance(author, discord.Member) and message.guild is not None else None
+    roles = frozenset(role.id for role in member.roles) if member is not None else frozenset()
+    manages = member is not None and member.guild_permissions.manage_guild
     actor = Actor(author.id, author.name, roles, manages)
     return Ctx(actor, place_of(guild_id, message.channel, message.channel.id), f"msg:{message.id}",
                message.created_at)
@@ -46,7 +48,7 @@ async def ctx_of_guild_message(client: discord.Client, message: discord.Message)
     if isinstance(channel, discord.PartialMessageable):
         with contextlib.suppress(discord.HTTPException):
             channel = await client.fetch_channel(message.channel.id)
-    guild_id = message.guild.id if message.guild is not None else None
+    guild_id = message.guild.id if message.guild is not None else getattr(message.channel, "guild_id", None)
     return dataclasses.replace(ctx, place=place_of(guild_id, channel, message.channel.id))
 
 

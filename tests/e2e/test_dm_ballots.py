@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fakediscord import Channel
+
 from .clerkbot import Harness
 
 
@@ -94,4 +96,17 @@ async def test_a_crisis_ballot_posted_in_the_game_channel_is_not_counted_and_cha
     assert warning.channel_id == h.game.id
     assert "Crisis ballots are secret" in warning.content and "NOT counted" in warning.content
     assert len(h.fake.sent) == posted  # plain chat, and the bot's own echoes, get no answer
+    assert await ballots(h) == []
+
+
+async def test_a_message_in_a_server_the_bot_has_not_cached_is_not_taken_for_a_dm(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+    elsewhere = Channel(h.fake.ids.next(), "elsewhere", guild_id=h.fake.ids.next())  # discord.py: message.guild None
+
+    await h.fake.say(h.alice, elsewhere, "Vote: Aye")
+    await h.idle()
+    await h.fake.quiet()
+
+    assert h.fake.messages(elsewhere) == []
     assert await ballots(h) == []
