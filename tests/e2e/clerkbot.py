@@ -14,9 +14,11 @@ from bot.discord import ClerkBot, make_bot
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.database import make_engine, make_sessionmaker
-from engine.store.migrate import upgrade
 
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+READY_AFTER = 0.02
+"""discord.py's ``guild_ready_timeout``: the fake sends READY and GUILD_CREATE back to back, so a short wait is
+enough (0 would race), and every bot start in the suite saves the default 2 s."""
 BUSY = {"CommandTree-invoker", "discord.py: on_message"}
 """Names of the tasks discord.py runs a slash command and an on_message handler in."""
 
@@ -40,11 +42,10 @@ class Harness:
 
     async def start(self) -> ClerkBot:
         """A new bot instance (and a new Clerk) on the same database, connected and past its first deadline pass."""
-        self.engine = make_engine(self.url)
-        await upgrade(self.engine)
+        self.engine = make_engine(self.url)  # already migrated (conftest); test_run.py covers migrating at start
         self.clerk = Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(7))
         self.app = App(self.clerk)
-        self.bot = make_bot(self.app, guild_ready_timeout=0.05)
+        self.bot = make_bot(self.app, guild_ready_timeout=READY_AFTER)
         await self.bot.__aenter__()  # as `async with bot:` does: wait_until_ready() needs it
         self.task = asyncio.create_task(self.bot.start(TOKEN))
         ready = asyncio.create_task(self.bot.wait_until_ready())
