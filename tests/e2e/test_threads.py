@@ -16,7 +16,7 @@ from fakediscord import Channel, Sent
 import bot.discord.client
 from bot.actions.commands import COMMANDS, App, Command, Option
 from bot.actions.context import Ctx
-from bot.actions.outbox import Keep, Outgoing, ToThread, reply
+from bot.actions.outbox import Card, Keep, Outgoing, ToChannel, ToThread, ToUser, reply
 from bot.actions.routes import THREAD_FORMS, thread_form
 from engine.service.views import GameView
 
@@ -249,3 +249,19 @@ async def test_without_the_message_content_intent_server_messages_are_not_read(
 
     assert len(h.fake.sent) == before
     assert h.fake.dropped == []  # delivered, but without their text
+
+
+async def test_a_kept_message_in_a_channel_or_a_dm_is_edited_in_place_too(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    gid = await h.game_id()
+    in_lobby, to_bob = Keep(gid, "test:lobby"), Keep(gid, "test:bob")
+
+    await h.bot.courier.deliver([Outgoing(ToChannel(h.lobby.id), "first", keep=in_lobby),
+                                 Outgoing(ToUser(h.bob.id), "first", keep=to_bob)])
+    await h.bot.courier.deliver([Outgoing(ToChannel(h.lobby.id), card=Card("second"), keep=in_lobby),
+                                 Outgoing(ToUser(h.bob.id), "second", keep=to_bob)])
+
+    [lobby] = h.fake.messages(h.lobby)
+    [dm] = h.fake.dms(h.bob)
+    assert (lobby.content, lobby.embed["title"], lobby.edits, lobby.pinned) == ("", "second", 1, False)
+    assert (dm.content, dm.edits) == ("second", 1)

@@ -66,8 +66,10 @@ class Connection:
 class FakeDiscord(ChannelRoutes):
     """One guild, some users and channels, a gateway and the REST routes discord.py uses.
 
-    Inject with ``dm``, ``say`` and ``slash``; read what the bot sent with ``messages``, ``dms`` and the
-    ``Interaction`` records ``slash`` returns; wait with ``wait_for`` and ``quiet``."""
+    Inject with ``dm``, ``say`` (a channel or a thread) and ``slash``; change the world with ``delete_message``,
+    ``delete_thread`` and ``archive`` (channels.py); read what the bot sent with ``messages``, ``dms``,
+    ``message``, ``pinned``, ``thread_named``/``threads_of`` and the ``Interaction`` records ``slash`` returns;
+    wait with ``wait_for`` and ``quiet``."""
 
     def __init__(self, now: Callable[[], datetime] | None = None, *, token: str = TOKEN) -> None:
         self.now = now or (lambda: datetime.now(UTC))
