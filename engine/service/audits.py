@@ -8,20 +8,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
-from engine.landsdraad.audit import audit_quote
+from engine.core.rounding import floor
+from engine.landsdraad.audit import AuditQuote, audit_quote
 from engine.landsdraad.transfers import TransferCommand
 from engine.service.clock import utc
 from engine.service.exports import export_section
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.names import find_player_by_name
+from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.service.views import GameView
 from engine.store.models import AuditRow, Game, Player, TransferRow
@@ -186,6 +189,14 @@ async def active_players(session: AsyncSession, game_id: int) -> list[Player]:
     return list(found.scalars())
 
 
+def _audit_quote(game: Game, active: int, rounds: Iterable[int]) -> AuditQuote:
+    """R0-50 with the game's ``audit_share_rounding`` setting: up (P0-10, the default) or down."""
+    q = audit_quote(game.current_round, active, rounds)
+    if value_of(game.settings, "audit_share_rounding") == "down":
+        return replace(q, share=floor(Fraction(q.fee, active)))
+    return q
+
+
 async def quote(session: AsyncSession, game: Game, target_name: str, rounds: Iterable[int]) -> QuoteView:
     """R0-50..R0-53: the fee and each active player's share of auditing ``target_name`` now (c = the game's
     current round, N = its active players)."""
@@ -193,7 +204,7 @@ async def quote(session: AsyncSession, game: Game, target_name: str, rounds: Ite
         raise RuleError(f"No round has started in {game.name} yet, so there is nothing to audit.")
     target = await find_player_by_name(session, game, target_name)
     active = len(await active_players(session, game.id))
-    q = audit_quote(game.current_round, active, rounds)
+    q = _audit_quote(game, active, rounds)
     return QuoteView(game=game_view(game), target=target.name, current=game.current_round, active=active,
                      requested=q.rounds[:-1], rounds=q.rounds, fee=q.fee, share=q.share)
 
@@ -210,7 +221,7 @@ async def perform_audit(uow: UnitOfWork, game: Game, target_id: int, rounds: tup
     if target is None or target.game_id != game.id:
         raise RuleError(f"That player is not in {game.name}.")
     payers = await active_players(session, game.id)
-    q = audit_quote(game.current_round, len(payers), rounds)
+    q = _audit_quote(game, len(payers), rounds)
     names = await _names(session, game.id)
     found = await session.execute(select(TransferRow).where(TransferRow.game_id == game.id,
                                                             TransferRow.from_id == target.id))

@@ -20,6 +20,7 @@ from engine.landsdraad.transfers import ElectorQuery
 from engine.service.exports import export_section
 from engine.service.ledger import game_players, game_view, load_game, require_player
 from engine.service.rounds import current_round
+from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase
 from engine.service.views import GameView
 from engine.store.models import Event, Game, PerkRow, Player, Round
@@ -82,15 +83,26 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-def _why_not(position: int, ranks: dict[int, int], names: dict[int, str], votes: dict[int, int]) -> str:
+def _why_not(position: int, ranks: dict[int, int], names: dict[int, str], votes: dict[int, int],
+             base: dict[int, int] | None = None) -> str:
     tied = [p for p, r in ranks.items() if r == position]
     if len(tied) > 1:
-        return f"{', '.join(names[p] for p in tied)} tie for {_ordinal(position)} with {votes[tied[0]]} votes"
+        also = f" and a Base Vote of {base[tied[0]]}" if base is not None else ""
+        return f"{', '.join(names[p] for p in tied)} tie for {_ordinal(position)} with {votes[tied[0]]} votes{also}"
     if len(ranks) < position:
         return f"only {len(ranks)} active player{'s' if len(ranks) != 1 else ''}"
     above = max(r for r in ranks.values() if r < position)
     spill = [p for p, r in ranks.items() if r == above]
     return f"nobody is {_ordinal(position)}: {', '.join(names[p] for p in spill)} tie for {_ordinal(above)}"
+
+
+def _scores(votes: dict[int, int], base: dict[int, int] | None) -> dict[int, int]:
+    """What perks are ranked by: V(p) (P0-12), or with the ``perk_ties`` setting ``base-vote``, V(p) then the
+    Base Vote (A0-11's alternative), as integers in the same order."""
+    if base is None:
+        return dict(votes)
+    order = sorted({(votes[p], base[p]) for p in votes})
+    return {p: order.index((votes[p], base[p])) for p in votes}
 
 
 def _running(game: Game) -> None:
@@ -143,8 +155,11 @@ class PerkService(ServiceBase):
             votes = {p.id: p.votes for p in players}
             names = {p.id: p.name for p in players}
             by_id = {p.id: p for p in players}
-            ranks = competition_ranks(votes)
-            awarded = award_perks(votes)
+            base = {p.id: p.breakdown.base for p in players}
+            by_base = value_of(game.settings, "perk_ties") == "base-vote"
+            score = _scores(votes, base if by_base else None)
+            ranks = competition_ranks(score)
+            awarded = award_perks(score)
             grants: list[PerkGrant] = []
             for perk, pid in sorted(awarded.items(), key=lambda kv: list(POSITIONS.values()).index(kv[0])):
                 p = by_id[pid]
@@ -155,7 +170,8 @@ class PerkService(ServiceBase):
                 uow.session.add(PerkRow(game_id=game_id, round_number=rnd.number, perk=PERK_KEYS[perk],
                                         player_id=pid, used=False))
                 grants.append(PerkGrant(perk, p.user_id, p.name, p.votes, rnd.number, game.name, locations))
-            unawarded = tuple((perk, _why_not(pos, ranks, names, votes)) for pos, perk in POSITIONS.items()
+            unawarded = tuple((perk, _why_not(pos, ranks, names, votes, base if by_base else None))
+                              for pos, perk in POSITIONS.items()
                               if perk not in awarded)
             ranking = tuple(sorted((Ranked(names[p], votes[p], ranks[p]) for p in votes),
                                    key=lambda r: (r.rank, r.name.lower())))

@@ -87,6 +87,9 @@ async def test_quote_counts_only_active_players_rounds_share_up_and_refuses_bad_
     await table.clerk.set_player(table.game_id, user_id=CAROL, active=True, actor=MOD)
     q = await _quote(table, "bob", (2,))
     assert (q.fee, q.share) == (2300, 767)  # 2300 / 3 = 766.67, rounded up
+    await table.clerk.change_setting(table.game_id, name="audit_share_rounding", value="down", actor=MOD)
+    q = await _quote(table, "bob", (2,))
+    assert (q.fee, q.share) == (2300, 766)  # the game setting: rounded down
     with pytest.raises(RuleError, match="Round 5 cannot be audited in round 3"):
         await _quote(table, "bob", (5,))
     with pytest.raises(RuleError, match="No player in sirius is called “dave”"):

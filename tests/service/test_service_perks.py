@@ -93,6 +93,23 @@ async def test_P0_12_a_shared_position_and_any_it_spills_over_are_not_awarded(
     assert len(await _perk_rows(table)) == len(held)
 
 
+async def test_the_perk_ties_setting_breaks_ties_by_the_higher_base_vote(table: Any) -> None:
+    """A0-11's alternative, as the game setting perk_ties = base-vote: a tie in votes goes to the higher Base Vote;
+    players equal in both still share the position and get nothing."""
+    await table.player(IDS["alice"], "alice", 2, 1, 1, roll=1)  # base 6
+    await table.player(IDS["bob"], "bob", 1, 1, 1, roll=1)  # base 4
+    await table.player(IDS["carol"], "carol", 1, 1, 1, roll=1)  # base 4
+    await table.player(IDS["dave"], "dave", 1, 1, 1, roll=1)  # base 4
+    for name, misc in (("alice", 24), ("bob", 26), ("carol", 6), ("dave", 6)):
+        await table.clerk.set_player(table.game_id, user_id=IDS[name], misc=misc, actor=MOD)
+    await table.clerk.change_setting(table.game_id, name="perk_ties", value="base-vote", actor=MOD)
+    await table.open()
+    awarded = await _close_auctions(table)
+    assert _held(awarded) == {"pro_tempore": "alice", "choam": "bob"}
+    assert dict(awarded.unawarded) == {
+        Perk.MASTER_AT_ARMS: "carol, dave tie for 3rd with 10 votes and a Base Vote of 4"}
+
+
 async def test_inactive_players_are_not_ranked(table: Any) -> None:
     """R0-70: the engine ranks the active players."""
     await _players(table, alice=30, bob=20, carol=10)
