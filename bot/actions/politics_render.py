@@ -72,6 +72,13 @@ def ag_receipt_text(r: AgVoteReceipt) -> str:
     return f"AG ballot recorded: {r.voter} → **{r.candidate}**.{lead}"
 
 
+def unvote_form(form: str) -> str:
+    """``Vote: End Embargo on bob`` -> ``Unvote: End Embargo on bob``; ``Audit: bob rounds 2`` -> ``Unvote: Audit:
+    bob rounds 2`` (naming the vote exactly, since a player may support several audits)."""
+    head, _, rest = form.partition(":")
+    return f"Unvote: {rest.strip()}" if head.strip().lower() == "vote" else f"Unvote: {form}"
+
+
 def vote_card(v: VoteView) -> Card:
     supporters = ", ".join(v.supporters) or "nobody yet"
     state = {
@@ -85,7 +92,7 @@ def vote_card(v: VoteView) -> Card:
     fields = [(f"Supporters ({len(v.supporters)})", supporters, False)]
     if v.status == "open":  # once decided, telling players how to support it only misleads
         fields.append(("How", f"Post `{v.form}` as the first line of a message in a thread of the game "
-                              f"channel, or use `/pv support`; `Unvote: {v.subject.title}` withdraws.", False))
+                              f"channel, or use `/pv support`; `{unvote_form(v.form)}` withdraws.", False))
     return Card(title=f"Player vote #{v.id}: {v.title} (round {v.round})", description=state,
                 fields=tuple(fields), color=PASSED if v.status in ("passed", "enacted") else NEUTRAL)
 
