@@ -128,26 +128,30 @@ class Courier:
         if not message_parts(item):
             return
         turn = next(self._tickets) if ticket is None else ticket
-        target = item.to
         try:
-            if isinstance(target, ToThread):
-                await self.threads.post(target, lambda thread_id: self.post(thread_id, item, turn))
-            elif isinstance(target, ToChannel):
-                await self.post(target.channel_id, item, turn)
-            elif isinstance(target, ToUser):
-                dm = await self.client.create_dm(discord.Object(id=target.user_id))
-                await self.post(dm.id, item, turn)
+            if item.keep is not None:
+                await self.keeper.post(item, item.keep, turn, lambda: self.send(item))
+            else:
+                await self.send(item)
         except (discord.HTTPException, Undeliverable) as error:
-            log.warning("could not send to %s: %s", target, error)
+            log.warning("could not send to %s: %s", item.to, error)
         except Exception:  # one broken message must not stop the others
-            log.exception("sending to %s failed", target)
+            log.exception("sending to %s failed", item.to)
 
-    async def post(self, channel_id: int, item: Outgoing, ticket: int) -> None:
-        """Send to a channel, thread or DM by id (no cache needed), or update the kept message there."""
-        if item.keep is not None:
-            await self.keeper.post(channel_id, item, item.keep, ticket)
-        else:
-            await self.client.get_partial_messageable(channel_id).send(**message_parts(item))
+    async def send(self, item: Outgoing) -> discord.Message:
+        """A new message in a channel, thread or DM, by id (no cache needed); a thread is made when needed."""
+        target = item.to
+        if isinstance(target, ToThread):
+            return await self.threads.post(target, lambda thread_id: self.send_to(thread_id, item))
+        if isinstance(target, ToChannel):
+            return await self.send_to(target.channel_id, item)
+        if isinstance(target, ToUser):
+            dm = await self.client.create_dm(discord.Object(id=target.user_id))
+            return await self.send_to(dm.id, item)
+        raise Undeliverable(f"no channel for {target}")
+
+    async def send_to(self, channel_id: int, item: Outgoing) -> discord.Message:
+        return await self.client.get_partial_messageable(channel_id).send(**message_parts(item))
 
 
 def _command_name(interaction: discord.Interaction) -> str:

@@ -1,10 +1,10 @@
 """Kept messages: one message per key (a pinned tally, a running count), edited in place on every update.
 
-The message is looked up with ``Clerk.kept_message(game_id, key)``. If it is in the channel the update goes to,
-it is edited; if it was deleted (or lives in another channel, e.g. a thread made again), a new one is sent,
-pinned when asked, and remembered with ``Clerk.keep_message``. Updates of one key run one at a time, and an
-update older than the one already shown is dropped: each batch of outgoing messages takes a ticket when its
-handler has finished, so a slow delivery never puts an old count back over a newer one."""
+The message is looked up with ``Clerk.kept_message(game_id, key)`` and edited wherever it is. Only when there is
+none, or it was deleted, is a new one sent to the update's target (so a thread is made only then), pinned when
+asked, and remembered with ``Clerk.keep_message``. Updates of one key run one at a time, and an update older
+than the one already shown is dropped: each batch of outgoing messages takes a ticket when its handler has
+finished, so a slow delivery never puts an old count back over a newer one."""
 
 from __future__ import annotations
 
@@ -36,25 +36,26 @@ class Keeper:
         self.shown: dict[tuple[int, str], int] = {}
         """The ticket of the update each key shows now."""
 
-    async def post(self, channel_id: int, item: Outgoing, keep: Keep, ticket: int) -> None:
+    async def post(self, item: Outgoing, keep: Keep, ticket: int, send: Callable[[], Awaitable[discord.Message]]
+                   ) -> None:
+        """Edit the kept message to read as ``item``, or ``send`` it as a new one and keep that."""
         key = (keep.game_id, keep.key)
         async with self.locks(key):
             if self.shown.get(key, -1) > ticket:
                 log.info("skipped an outdated update of %s in game %s", keep.key, keep.game_id)
                 return
             kept = await self.clerk.kept_message(keep.game_id, keep.key)
-            if kept is not None and kept[0] == channel_id and await self.edit(channel_id, kept[1], item):
+            if kept is not None and await self.edit(kept[0], kept[1], item):
                 self.shown[key] = ticket
                 return
-            channel = self.client.get_partial_messageable(channel_id)
-            message = await channel.send(**self.parts(item))
+            message = await send()
             if keep.pin:
                 try:
                     await message.pin(reason="Clerk keeps this message up to date")
                 except discord.HTTPException as error:  # e.g. no Pin Messages permission: kept, just not pinned
-                    log.warning("could not pin %s of game %s in channel %s: %s", keep.key, keep.game_id, channel_id,
-                                error)
-            await self.clerk.keep_message(keep.game_id, keep.key, channel_id, message.id)
+                    log.warning("could not pin %s of game %s in channel %s: %s", keep.key, keep.game_id,
+                                message.channel.id, error)
+            await self.clerk.keep_message(keep.game_id, keep.key, message.channel.id, message.id)
             self.shown[key] = ticket
 
     async def edit(self, channel_id: int, message_id: int, item: Outgoing) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Literal
+from typing import Literal, TypeVar
 
 import discord
 
@@ -19,6 +19,8 @@ from bot.discord.limits import clip
 from engine.service import Clerk
 
 log = logging.getLogger("clerk.discord.threads")
+
+T = TypeVar("T")
 
 THREAD_NAME = 100
 ARCHIVE_AFTER: Literal[10080] = 10080
@@ -48,17 +50,17 @@ class Threads:
         self.clerk = clerk
         self.locks = Locks()
 
-    async def post(self, target: ToThread, action: Callable[[int], Awaitable[None]]) -> None:
+    async def post(self, target: ToThread, action: Callable[[int], Awaitable[T]]) -> T:
         """Run ``action`` with the thread's id; if a remembered thread turns out to be gone, make it again once."""
         thread_id, made = await self.find(target)
         try:
-            await action(thread_id)
+            return await action(thread_id)
         except discord.NotFound:
             if made or target.thread_id is not None:
                 raise
             log.info("thread %r of game %s (%s) is gone; making it again", target.name, target.game_id, thread_id)
             thread_id, _ = await self.find(target, gone=thread_id)
-            await action(thread_id)
+            return await action(thread_id)
 
     async def find(self, target: ToThread, *, gone: int | None = None) -> tuple[int, bool]:
         """(thread id, whether it was made just now). ``gone``: a thread id known not to exist any more."""

@@ -265,3 +265,17 @@ async def test_a_kept_message_in_a_channel_or_a_dm_is_edited_in_place_too(clerk_
     [dm] = h.fake.dms(h.bob)
     assert (lobby.content, lobby.embed["title"], lobby.edits, lobby.pinned) == ("", "second", 1, False)
     assert (dm.content, dm.edits) == ("second", 1)
+
+
+async def test_a_kept_message_is_edited_where_it_is_even_if_the_update_names_another_place(clerk_bot: Harness
+                                                                                          ) -> None:
+    h = clerk_bot
+    gid = await h.game_id()
+    await h.run(h.alice, "tally", h.game, text="in the thread")
+
+    await h.bot.courier.deliver([Outgoing(ToThread(h.game.id, "elsewhere", gid), "moved?", keep=Keep(gid, KEY)),
+                                 Outgoing(ToChannel(h.lobby.id), "moved again?", keep=Keep(gid, KEY))])
+
+    message = await kept(h)
+    assert (message.content, message.edits) == ("moved again?", 2)
+    assert h.fake.thread_named("elsewhere") is None and h.fake.messages(h.lobby) == []
