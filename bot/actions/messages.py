@@ -77,7 +77,8 @@ async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing
 
 
 async def close_due(app: App, now: datetime) -> list[Outgoing]:
-    """Close every open round whose deadline has passed, soonest first; each closes exactly once."""
+    """Close every open round and AG election whose deadline has passed, soonest first; each closes exactly once.
+    One that fails is logged and left for the next pass; the others are still closed and announced."""
     out: list[Outgoing] = []
     for game_id, number, deadline in await app.clerk.pending_deadlines():
         if deadline > now:
@@ -87,7 +88,7 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
                                                  expected_round=number)
         except Duplicate:
             continue
-        except ClerkError:
+        except Exception:
             log.exception("closing round %s of game %s at its deadline failed", number, game_id)
             continue
         if not result.already_closed:
@@ -95,8 +96,12 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
     for game_id, number, closes in await app.clerk.pending_elections():
         if closes > now:
             break
-        election = await app.clerk.close_election(game_id, actor=None, source_id=f"ag-deadline:{game_id}:{number}",
-                                                  expected=number)
+        try:
+            election = await app.clerk.close_election(game_id, actor=None,
+                                                      source_id=f"ag-deadline:{game_id}:{number}", expected=number)
+        except Exception:
+            log.exception("closing AG election %s of game %s at its deadline failed", number, game_id)
+            continue
         if election is not None:
             out += election_closed(app, election)
     return out
