@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,54 @@ class Run:
 
     def events(self, kind: str) -> list[dict[str, Any]]:
         return [e for e in self.export["events"] if e["kind"] == kind]
+
+    def messages(self) -> list[Sent]:
+        return sent_messages(self.output)
+
+    def public(self) -> list[Sent]:
+        """What everyone in the server sees: messages in channels and threads that are not ephemeral."""
+        return [m for m in self.messages() if m.public]
+
+    def to(self, destination: str) -> list[str]:
+        """The texts sent to a destination such as ``DM carol`` or ``#sirius`` (marks in parentheses ignored)."""
+        return [m.text for m in self.messages() if m.where == destination]
+
+
+_HEAD = re.compile(r"^  → (?P<dest>[^:]+?)(?: \((?P<marks>[^)]*)\))?:(?: (?P<text>.*))?$")
+
+
+@dataclass(frozen=True)
+class Sent:
+    """One message of a transcript's output: where it went (``#sirius/ag-election-1``, ``DM bob``), the marks
+    after it (``ephemeral to mod``, ``pinned``), and its text without the indentation."""
+
+    where: str
+    marks: str
+    text: str
+
+    @property
+    def public(self) -> bool:
+        return not self.where.startswith("DM ") and "ephemeral" not in self.marks
+
+
+def sent_messages(output: str) -> list[Sent]:
+    found: list[Sent] = []
+    current: tuple[str, str, list[str]] | None = None
+    for line in output.splitlines():
+        head = _HEAD.match(line)
+        if head:
+            if current:
+                found.append(Sent(current[0], current[1], "\n".join(current[2])))
+            current = (head["dest"], head["marks"] or "", [head["text"]] if head["text"] is not None else [])
+        elif current and (line.startswith("      ") or not line):
+            current[2].append(line[6:])
+        else:
+            if current:
+                found.append(Sent(current[0], current[1], "\n".join(current[2])))
+            current = None
+    if current:
+        found.append(Sent(current[0], current[1], "\n".join(current[2])))
+    return found
 
 
 async def run_transcript(name: str, tmp_path: Path) -> Run:

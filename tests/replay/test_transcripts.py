@@ -23,7 +23,8 @@ def tally(result: dict[str, object]) -> dict[str, object]:
 
 
 def test_the_transcripts_are_there() -> None:
-    assert {"jenny-and-sirius.txt", "revotes-and-the-deadline.txt", "bad-input.txt", "redelivery.txt"} <= set(NAMES)
+    assert {"jenny-and-sirius.txt", "revotes-and-the-deadline.txt", "bad-input.txt", "redelivery.txt",
+            "ag-election.txt", "audit.txt", "no-confidence.txt", "bad-input-in-threads.txt"} <= set(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
