@@ -1,0 +1,105 @@
+"""R3-01..R3-08: the Pot, the split, proportional categories (floor per player per category, P3-14) and the
+Forecast."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from engine.landsdraad.victory import (
+    DEFAULT_PERCENTAGES,
+    Award,
+    Category,
+    Holdings,
+    Table,
+    forecast,
+    pot,
+    proportional,
+)
+
+
+def table(players: list[Holdings], joined: int = 10, **kw: object) -> Table:
+    return Table(players=tuple(players), joined=joined, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("n", "pot_vp", "average"), [(5, 2000, 400), (10, 3000, 300), (20, 5000, 250)])
+def test_TV3_S01_pot_size_and_average(n: int, pot_vp: int, average: int) -> None:
+    """TV3-S01 / R3-01: Pot = 1000 + 200·N."""
+    assert pot(n) == pot_vp and pot(n) / n == average
+
+
+def test_TV3_S02_johns_income() -> None:
+    """TV3-S02: 10 players; John 12,000 of 100,000 MS income; Income 10% of 3000 = 300; John 36; 333 MS per VP."""
+    players = [Holdings(1, "john", income=12000), Holdings(2, "rest", income=88000)]
+    t = table(players)
+    assert proportional(t, Category.INCOME)[1] == 36
+    line = next(x for x in forecast(t).lines if x.category is Category.INCOME)
+    assert (line.vp, line.per_vp) == (300, 333)
+    assert line.text().startswith("Income – 1 VP = 333 MS of income per round")
+
+
+@pytest.mark.parametrize(
+    ("units", "forces", "vp"),
+    [({"militia": 10, "standard": 5}, 25, 18), ({"elite": 6, "standard": 10, "militia": 20}, 80, 60)],
+)
+def test_TV3_S03_military_total_forces(units: dict[str, int], forces: int, vp: int) -> None:
+    """TV3-S03 / P3-11: Total Forces = militia + 3·standard + 4·upgraded + 5·elite; Q = 400 taken as given."""
+    player = Holdings(1, "p", units=units)
+    assert player.forces == forces
+    rest = Holdings(2, "rest", units={"militia": 400 - forces})
+    assert proportional(table([player, rest]), Category.MILITARY)[1] == vp
+
+
+def test_TV3_S03_whole_table() -> None:
+    assert Holdings(1, "all", units={"militia": 100, "standard": 100}).forces == 400
+
+
+def test_TV3_S07_reading_the_example_forecast() -> None:
+    """TV3-S07: with Pot 3000, the example's rates imply these totals (P3-12: Military per Force point)."""
+    players = [Holdings(1, "all", votes=150, units={"militia": 150}, planets=30, assets={"gem_mine": 150},
+                        income=120000, stock=300, wealth=300000)]
+    lines = {x.category: x for x in forecast(table(players)).lines}
+    assert lines[Category.VOTES].vp == 450 and lines[Category.VOTES].rate == 3
+    assert lines[Category.VOTES].text() == "Votes – 3.0 VP per vote"
+    assert lines[Category.MILITARY].text() == "Military – 2.0 VP per Force point"
+    assert lines[Category.PLANETS].rate == 10 and lines[Category.ASSETS].rate == 2
+    assert lines[Category.STOCK].rate == 1
+    assert lines[Category.INCOME].per_vp == 400 and lines[Category.WEALTH].per_vp == 1000
+
+
+def test_TV3_S09_default_percentages_sum() -> None:
+    """TV3-S09 / R3-03: 75 proportional + 25 singular (22 awards: 3 + 2 + 20×1) = 100."""
+    assert sum(DEFAULT_PERCENTAGES.values()) == 75
+    assert len(Award) == 22 and sum(a.default_weight for a in Award) == 25
+    assert table([]).total_percent() == 100
+
+
+def test_TV3_I02_a_category_with_nothing_in_play() -> None:
+    """TV3-I02 / R3-07: Q = 0 gives everyone 0; the 300 VP are not awarded."""
+    t = table([Holdings(1, "a"), Holdings(2, "b"), Holdings(3, "c")])
+    assert proportional(t, Category.STOCK) == {1: 0, 2: 0, 3: 0}
+    line = next(x for x in forecast(t).lines if x.category is Category.STOCK)
+    assert line.rate is None and "nothing in play" in line.text()
+
+
+def test_TV3_I08_end_game_penalty_applies_to_every_pot_award() -> None:
+    """TV3-I08 / R3-04: Pot 2400; Income 240; John floor(28.8) = 28; a 1% award 24."""
+    t = table([Holdings(1, "john", income=12000), Holdings(2, "rest", income=88000)], penalty=20)
+    assert t.pot == 2400
+    assert proportional(t, Category.INCOME)[1] == 28
+    assert dict(forecast(t).singular)[Award.SPICE_BARON] == 24
+
+
+def test_TV3_I15_negative_income_counts_as_zero() -> None:
+    """TV3-I15 / P3-02: Q = 10000; A 180, B 0, C 120."""
+    t = table([Holdings(1, "a", income=6000), Holdings(2, "b", income=-2000), Holdings(3, "c", income=4000)])
+    assert proportional(t, Category.INCOME) == {1: 180, 2: 0, 3: 120}
+
+
+def test_floor_is_per_player_per_category_on_exact_rationals() -> None:
+    """P3-14: 1000 VP over three equal holders is 333 each, the 1 VP lost; never float drift."""
+    t = table([Holdings(i, str(i), stock=1) for i in (1, 2, 3)], joined=0,
+              percentages={Category.STOCK: 100})
+    assert proportional(t, Category.STOCK) == {1: 333, 2: 333, 3: 333}
+    assert isinstance(t.pot, Fraction)
