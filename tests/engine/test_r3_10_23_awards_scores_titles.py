@@ -56,7 +56,7 @@ def test_TV3_S06_titles_for_ten_players() -> None:
 
 def test_TV3_S08_illustrative_totals() -> None:
     """TV3-S08: 20% of a 3000 Pot plus 80 goal VP is 680 ("nearly 700")."""
-    t = table([Holdings(1, "a", stock=20, goals=80), Holdings(2, "b", stock=80)], percentages={Category.STOCK: 20},
+    t = table([Holdings(1, "a", stock=20, goals=80), Holdings(2, "b", stock=80)], percentages={Category.STOCK: 100},
               weights={})
     row = next(r for r in final_scores(t).rows if r.name == "a")
     assert row.categories[Category.STOCK] + row.goals == 680
