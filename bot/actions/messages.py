@@ -64,8 +64,9 @@ async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing
         for matches, handler, anywhere in THREAD_FORMS:
             if matches(line):
                 if ctx.place.thread_id is None and not anywhere:
-                    return [reply("Player votes go in a thread of this channel (the first line of your message "
-                                  "is its title), or use the slash command. Nothing was recorded.")]
+                    return [reply("Votes go in a thread of this channel (the first line of your message is its "
+                                  "title), by DM for `AG Vote:`, or with /pv support and /ag vote. Nothing was "
+                                  "recorded.")]
                 return await handler(app, ctx, game, text)
     except ClerkError as error:
         return [reply(f"{error}\nNothing was recorded.")]
@@ -108,10 +109,11 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
 
 
 async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
-    """The result in the game channel, and the close of any AG election that ended with the round."""
-    out = [Outgoing(ToChannel(result.round.game.channel_id), card=result_card(result))]
+    """The close of any AG election that ended with the round (its winner is in office at round end), then the
+    result in the game channel."""
+    out: list[Outgoing] = []
     for number in result.elections_closed:
         election = await app.clerk.election(result.round.game.id)
         if election is not None and election.number == number:
             out += election_closed(app, election)
-    return out
+    return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=result_card(result))]

@@ -107,9 +107,15 @@ async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[O
     receipt = await app.clerk.cast_ag_vote(game.id, user_id=ctx.actor.id, candidate=candidate, at=ctx.at,
                                            source_id=ctx.source_id)
     out = [reply(ag_receipt_text(receipt))]
-    if not receipt.duplicate:
+    if not receipt.duplicate and not receipt.unchanged:
         out.append(tally_outgoing(app, receipt.election))
     return out
+
+
+@command("ag vote", "Vote for the Adjutant General (like posting `AG Vote: <Name>`).",
+         Option("candidate", str, "a player's name, faction or @mention", True), game="any")
+async def ag_vote_command(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await _ag_vote(app, ctx, _game(game), o["candidate"])
 
 
 def _is_ag_vote(line: str) -> bool:
@@ -245,7 +251,7 @@ async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
     if enacted.election is not None:
         e = await app.clerk.election(v.game.id)
         if e is not None:
-            out += election_opened(app, e)
+            out.append(tally_outgoing(app, e))  # the enacted card already announces it in the channel
     return out
 
 

@@ -28,7 +28,8 @@ def audit_quote(current: int, active: int, requested: Iterable[int] = ()) -> Aud
     earlier = sorted(set(requested) - {current})
     for r in earlier:
         if r < 1 or r > current:
-            raise RuleError(f"Round {r} cannot be audited in round {current}: choose rounds 1 to {current}.")
+            allowed = "only round 1 exists so far" if current == 1 else f"choose rounds 1 to {current}"
+            raise RuleError(f"Round {r} cannot be audited in round {current}: {allowed}.")
     if active < 1:
         raise RuleError("An audit needs at least one active player to share the fee.")
     fee = BASE_FEE + PER_PLAYER * active + PER_ROUND_BACK * sum(current - r for r in earlier)

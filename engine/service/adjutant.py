@@ -14,7 +14,7 @@ from engine.core.errors import RuleError
 from engine.landsdraad.adjutant import AgBallot, cast_ag_ballot, election_deadline, tally_ag
 from engine.service.clock import utc
 from engine.service.exports import export_section
-from engine.service.ledger import game_players, game_view, load_game, require_player
+from engine.service.ledger import game_players, game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
@@ -151,6 +151,7 @@ class AdjutantService(ServiceBase):
                             source_id: str | None = None) -> ElectionView:
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
+            require_running(game)
             if await open_election_row(uow.session, game_id) is not None:
                 raise RuleError("An Adjutant General election is already open; it closes at its deadline.")
             closes = election_deadline(uow.now, deadline)
@@ -167,6 +168,7 @@ class AdjutantService(ServiceBase):
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
+                require_running(game)
                 voter = await require_player(uow.session, game, user_id, "You")
                 if not voter.active:
                     raise RuleError(f"You are marked inactive in {game.name}, so you cannot vote for the AG.")

@@ -11,7 +11,7 @@ from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.crisis import RoundWindow, accept_ballot
 from engine.landsdraad.model import Option
 from engine.service.clock import utc
-from engine.service.ledger import game_view, load_game, require_player, view_player
+from engine.service.ledger import game_view, load_game, require_player, require_running, view_player
 from engine.service.rounds import current_round
 from engine.service.uow import Duplicate, ServiceBase
 from engine.service.views import BallotReceipt
@@ -33,6 +33,7 @@ class BallotService(ServiceBase):
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
+                require_running(game)
                 player = await require_player(uow.session, game, user_id, "You")
                 if not player.active:
                     raise RuleError(f"You are marked inactive in {game.name}, so your ballot cannot count. "

@@ -73,6 +73,12 @@ async def load_game(session: AsyncSession, game_id: int) -> Game:
     return game
 
 
+def require_running(game: Game) -> None:
+    """After the game has ended (End Game, a final score), nothing more can be voted on or opened."""
+    if game.status == "ended":
+        raise RuleError(f"{game.name} has ended; nothing more can be voted on.")
+
+
 async def find_player(session: AsyncSession, game_id: int, user_id: int) -> Player | None:
     found = await session.execute(select(Player).where(Player.game_id == game_id, Player.user_id == user_id))
     return found.scalar_one_or_none()

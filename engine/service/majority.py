@@ -18,7 +18,7 @@ from engine.landsdraad.motions import Motion
 from engine.service.adjutant import AG, adjutant_of, set_adjutant, start_election
 from engine.service.clock import utc
 from engine.service.exports import export_section
-from engine.service.ledger import game_view, load_game, require_player
+from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
@@ -162,7 +162,7 @@ class MajorityService(ServiceBase):
                 if game.current_round == 0:
                     raise RuleError("No round has started yet; player votes belong to a round.")
                 if motion.withdraw:
-                    return await self._withdraw(uow, game, player, motion)
+                    return await self._withdraw(uow, game, player, motion, source_id)
                 key, details = await _target(uow.session, game, motion)
                 row = await self._row(uow, game, motion.subject, key)
                 if row is None:
@@ -193,7 +193,7 @@ class MajorityService(ServiceBase):
                                   "needed": needed(active), "passed": just_passed}, source_id)
                 return SupportReceipt(await vote_view(uow.session, game, row), player.name, False, just_passed)
         except Duplicate:
-            raise RuleError("That message was already counted (it arrived twice); nothing changed.") from None
+            raise RuleError("That message reached me twice and was counted once, the first time.") from None
 
     async def _row(self, uow: UnitOfWork, game: Game, subject: Subject, key: str) -> PlayerVoteRow | None:
         found = await uow.session.execute(select(PlayerVoteRow).where(
@@ -201,7 +201,8 @@ class MajorityService(ServiceBase):
             PlayerVoteRow.subject == subject.value, PlayerVoteRow.target == key))
         return found.scalar_one_or_none()
 
-    async def _withdraw(self, uow: UnitOfWork, game: Game, player: Player, motion: Motion) -> SupportReceipt:
+    async def _withdraw(self, uow: UnitOfWork, game: Game, player: Player, motion: Motion,
+                        source_id: str | None) -> SupportReceipt:
         """Unvote: withdraws support from the open vote on that subject (and target, when named)."""
         rows = (await uow.session.execute(
             select(PlayerVoteRow).join(SupportRow, SupportRow.vote_id == PlayerVoteRow.id).where(
@@ -211,7 +212,7 @@ class MajorityService(ServiceBase):
             key, _ = await _target(uow.session, game, motion)
             rows = [r for r in rows if r.target == key]
         if not rows:
-            raise RuleError(f"You are not supporting a {motion.subject.title} vote this round.")
+            raise RuleError(f"You are not supporting any {motion.subject.title} vote this round.")
         if len(rows) > 1:
             labels = "; ".join(str(r.details.get("label", "")) for r in rows)
             raise RuleError(f"You support several {motion.subject.title} votes ({labels}); name the one to withdraw.")
@@ -222,7 +223,7 @@ class MajorityService(ServiceBase):
         await uow.session.delete(support)
         await uow.session.flush()
         await uow.record(game.id, "PlayerVoteWithdrawn", player.user_id,
-                         {"vote": row.id, "subject": row.subject, "target": row.details.get("label", "")}, None)
+                         {"vote": row.id, "subject": row.subject, "target": row.details.get("label", "")}, source_id)
         return SupportReceipt(await vote_view(uow.session, game, row), player.name, True, False)
 
     async def reevaluate_votes(self, game_id: int, *, actor: int | None,
@@ -301,7 +302,9 @@ class MajorityService(ServiceBase):
             if subject is Subject.NO_CONFIDENCE:
                 election = await self._no_confidence(uow, game, row)
                 lines.append(f"{row.details.get('label')} is no longer Adjutant General. A new election "
-                             f"(#{election.number}) is open and closes at the end of round {game.current_round}.")
+                             f"(#{election.number}) is open in the thread `ag-election-{election.number}` and "
+                             f"closes at the end of round {game.current_round}: post `AG Vote: <Name>` there or "
+                             "DM it to me.")
                 payload["election"] = election.number
                 result = Enacted(result.vote, (), election=election.number)
             elif subject is Subject.END_EMBARGO:
@@ -356,11 +359,6 @@ class MajorityService(ServiceBase):
         game.settings = {**game.settings, "end_game_penalty_applied": pct}
         await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
                                   .values(status="void", closed_at=uow.now))
-
-
-def require_running(game: Game) -> None:
-    if game.status == "ended":
-        raise RuleError(f"{game.name} has ended; nothing more can be voted on.")
 
 
 async def expire_votes(uow: UnitOfWork, game: Game, number: int) -> list[str]:

@@ -84,5 +84,4 @@ async def find_player_by_name(session: AsyncSession, game: Game, name: str) -> P
         hint = f" Did you mean {near}?" if near else ""
         raise RuleError(f"No player in {game.name} is called “{wanted}”.{hint} Players: {candidates_text(players)}.")
     which = ", ".join(player_label(p) for p in found)
-    raise RuleError(f"“{wanted}” could be {which}; give the full name, the faction or an @mention. "
-                    f"Players: {candidates_text(players)}.")
+    raise RuleError(f"“{wanted}” could be {which}; give the full name, the faction or an @mention.")

@@ -15,7 +15,7 @@ from engine.landsdraad.crisis import resolve
 from engine.landsdraad.factions import TempFaction, make_faction
 from engine.landsdraad.model import Option
 from engine.service.clock import utc
-from engine.service.ledger import game_players, game_view, load_game
+from engine.service.ledger import game_players, game_view, load_game, require_running
 from engine.service.uow import ServiceBase, UnitOfWork
 from engine.service.views import FactionView, ResultView, RoundView, StatusView
 from engine.store.models import Ballot, Game, Round, TempFactionRow
@@ -117,6 +117,7 @@ class RoundService(ServiceBase):
             raise RuleError("A round needs the crisis text.")
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
+            require_running(game)
             previous = await current_round(uow.session, game)
             if previous is not None and previous.status == "open":
                 raise RuleError(f"Round {previous.number} is still open; close it first with /round close.")

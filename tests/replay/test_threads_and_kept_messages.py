@@ -173,7 +173,7 @@ async def test_the_next_session_finds_the_thread_and_the_kept_message(url: str) 
 
 async def test_channel_messages_go_to_the_thread_forms(con: Console) -> None:
     out = await con("bob #sirius: Tally: Alice")
-    assert out.startswith("  → #sirius: Player votes go in a thread")
+    assert out.startswith("  → #sirius: Votes go in a thread")
     assert await con("bob #sirius/chat: just chatting") == ""
     assert await con("bob #sirius: just chatting") == ""
     assert await con("bob #elsewhere/x: Tally: Alice") == "", "not a game channel: no answer"

@@ -149,3 +149,28 @@ async def test_an_inactive_supporter_stops_counting(table: Any) -> None:
     await table.clerk.set_player(table.game_id, user_id=22, active=False, actor=MOD)
     third = await support(table, 23, Motion(Subject.END_GAME))
     assert third.vote.supporters == ("ann", "cy") and third.vote.needed == 3 and third.vote.status == "open"
+
+
+async def test_a_redelivered_unvote_does_not_withdraw_again(table: Any) -> None:
+    """Nothing counted twice: Vote, Unvote, Vote, then the Unvote delivered again leaves the support in place."""
+    await seat(table)
+    await support(table, 21, Motion(Subject.END_GAME))
+    await table.clerk.support(table.game_id, user_id=21, motion=Motion(Subject.END_GAME, withdraw=True),
+                              thread_id=None, at=table.clock.now(), source_id="unvote-1")
+    again = await support(table, 21, Motion(Subject.END_GAME))
+    assert again.vote.supporters == ("ann",)
+    with pytest.raises(RuleError, match="reached me twice"):
+        await table.clerk.support(table.game_id, user_id=21, motion=Motion(Subject.END_GAME, withdraw=True),
+                                  thread_id=None, at=table.clock.now(), source_id="unvote-1")
+    assert (await table.clerk.vote(table.game_id, again.vote.id)).supporters == ("ann",)
+
+
+async def test_after_end_game_ballots_and_rounds_are_refused(table: Any) -> None:
+    await seat(table)
+    for user in (21, 22, 23):
+        receipt = await support(table, user, Motion(Subject.END_GAME))
+    await table.clerk.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
+    with pytest.raises(RuleError, match="has ended"):
+        await table.vote(21, "Vote: Aye")
+    with pytest.raises(RuleError, match="has ended"):
+        await table.open()
