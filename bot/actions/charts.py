@@ -1,0 +1,311 @@
+"""Pictures for Landsdraad victory points: the Forecast as a bar chart and the final scores as a table, both PNG
+bytes for ``Outgoing.file``. Pure functions of their input: the same input gives byte-identical PNGs.
+
+matplotlib is imported inside the functions (importing it costs about half a second), and only through
+``Figure`` and the Agg canvas: no pyplot, no global state, no display. Everything is drawn in DejaVu Sans, the
+font matplotlib ships, on an opaque white card that reads on Discord's light and dark themes alike."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.landsdraad.victory import (
+    UNIT,
+    Category,
+    FinalScores,
+    Forecast,
+    ForecastLine,
+    ScoreRow,
+    one_decimal,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+    from matplotlib.text import Text
+
+FONT = "DejaVu Sans"
+BACKGROUND = "#FFFFFF"
+INK = "#1E1F22"
+MUTED = "#5C5F66"
+BAR = "#5865F2"
+BAR_WAITING = "#B9BFF8"
+SINGULAR = "#E8A317"
+ZEBRA = "#F2F3F5"
+HEADER = "#DADDE3"
+MEDALS = {1: "#F0B232", 2: "#C4C9D0", 3: "#DDA77A"}
+"""Gold, silver and bronze discs behind places 1 to 3 (shared places share the colour)."""
+RULE = "#B5BAC1"
+
+FORECAST_SIZE = (8.0, 4.5)
+FORECAST_DPI = 150
+"""1200 × 675 px: Discord's embed shape, sharp when enlarged."""
+
+TABLE_DPI = 100
+NO_METADATA: dict[str, str | None] = {"Software": None}
+"""No "Software: matplotlib x.y" chunk: the PNG depends on the input only."""
+
+
+def vp_text(x: Fraction | int) -> str:
+    """``450`` for whole numbers, else one decimal rounded down (``337.5``), as the Forecast's text does."""
+    if Fraction(x).denominator == 1:
+        return str(int(x))
+    return one_decimal(Fraction(x))
+
+
+def rate_text(line: ForecastLine) -> str:
+    """What one unit is worth: ``3.0 VP per vote``, ``1 VP = 400 MS of income``; or why there is no rate."""
+    if not line.vp:
+        return "not scored"
+    rate = line.rate
+    if rate is None:
+        return "nothing in play yet"
+    if line.per_vp:  # Income and Wealth: how many MS buy one VP (R3-08); 0 when one MS is worth a VP or more
+        what = "MS of income per round" if line.category is Category.INCOME else "MS of wealth"
+        return f"1 VP = {line.per_vp} {what}"
+    unit = "MS" if line.category in (Category.INCOME, Category.WEALTH) else UNIT[line.category]
+    return f"{one_decimal(rate)} VP per {unit}"
+
+
+def percent_of(part: Fraction, pot: Fraction) -> str:
+    return f"{vp_text(part * 100 / pot)}%" if pot else "0%"
+
+
+def singular_text(forecast: Forecast) -> str:
+    worths = sorted(vp for _, vp in forecast.singular if vp)
+    if not worths:
+        return "no singular awards"
+    count = f"{len(worths)} award" + ("s" if len(worths) != 1 else "")
+    if worths[0] == worths[-1]:
+        return f"{count}, {vp_text(worths[0])} VP each"
+    return f"{count}, {vp_text(worths[0])}–{vp_text(worths[-1])} VP each"
+
+
+def forecast_png(forecast: Forecast, *, title: str) -> bytes:
+    """The Forecast (R3-08) as a 1200 × 675 PNG: one bar per proportional category with the VP it is worth and
+    what one unit earns, then one bar for all singular awards together; the Pot in the subtitle."""
+    fig = _figure(FORECAST_SIZE, FORECAST_DPI)
+    categories = sum((line.vp for line in forecast.lines), Fraction(0))
+    singular = sum((vp for _, vp in forecast.singular), Fraction(0))
+    heading = fig.text(0.035, 0.93, _clean(title), fontsize=16, fontweight="bold", color=INK, va="center", **_TEXT)
+    _fit(heading, 0.93 * fig.bbox.width)
+    fig.text(0.035, 0.855, f"Pot {vp_text(forecast.pot)} VP  ·  categories {vp_text(categories)} VP  ·  "
+             f"singular awards {vp_text(singular)} VP  ·  if the game ended now", fontsize=10.5, color=MUTED,
+             va="center", **_TEXT)
+
+    bars: list[tuple[str, Fraction, str, str]] = [
+        (line.category.label, line.vp, f"{vp_text(line.vp)} VP  ·  {rate_text(line)}",
+         BAR if line.rate is not None else BAR_WAITING)
+        for line in forecast.lines
+    ]
+    bars.append(("Singular awards", singular, f"{vp_text(singular)} VP  ·  {singular_text(forecast)}", SINGULAR))
+    ys = [*range(len(forecast.lines)), len(forecast.lines) + 0.5]
+
+    ax = fig.add_axes((0.27, 0.04, 0.70, 0.74))
+    ax.set_axis_off()
+    ax.set_ylim(ys[-1] + 0.6, -0.6)
+    ax.barh(ys, [float(vp) for _, vp, _, _ in bars], height=0.62, color=[c for *_, c in bars])
+    ax.axvline(0, color=RULE, linewidth=1)
+    ax.set_xlim(0, 1)
+    labels = []
+    for y, (name, vp, text, _) in zip(ys, bars, strict=True):
+        ax.text(-0.24 / 0.70, y, name, transform=ax.get_yaxis_transform(), fontsize=11.5, color=INK,
+                va="center_baseline", ha="left", **_TEXT)
+        ax.text(-0.012, y, percent_of(vp, forecast.pot), transform=ax.get_yaxis_transform(), fontsize=11.5,
+                color=MUTED, va="center_baseline", ha="right", **_TEXT)
+        labels.append(ax.text(float(vp), y, "  " + text, fontsize=10.5, color=INK, va="center_baseline",
+                              ha="left", **_TEXT))
+    ax.set_xlim(0, _room_for_labels(ax, [float(vp) for _, vp, _, _ in bars], labels))
+    return _png(fig)
+
+
+def _room_for_labels(ax: Axes, values: list[float], labels: list[Text]) -> float:
+    """The x-axis end that leaves every label room to the right of its bar (measured, not guessed)."""
+    width = ax.get_window_extent().width
+    top = max(values, default=0.0)
+    if top <= 0:
+        return 1.0
+    end = top * 1.02
+    for value, label in zip(values, labels, strict=True):
+        free = width - label.get_window_extent().width - 4
+        if value > 0 and free > 0:
+            end = max(end, value * width / free)
+    return end
+
+
+Column = tuple[str, float, str, Callable[[ScoreRow], str]]
+"""Header, width in px at 100 dpi, alignment, and the cell text."""
+
+
+def _columns() -> list[Column]:
+    cols: list[Column] = [
+        ("#", 40, "center", lambda r: str(r.place)),
+        ("Player", 212, "left", lambda r: r.name),
+        ("Title", 240, "left", lambda r: r.title or "–"),
+    ]
+    for c in Category:
+        cols.append((c.label, 78, "right", _category_cell(c)))
+    cols += [
+        ("Singular", 86, "right", lambda r: str(sum(vp for _, vp in r.singular))),
+        ("Goals", 64, "right", lambda r: str(r.goals)),
+        ("Prestige", 84, "right", lambda r: str(r.prestige)),
+        ("Total", 72, "right", lambda r: str(r.total)),
+    ]
+    return cols
+
+
+def _category_cell(category: Category) -> Callable[[ScoreRow], str]:
+    return lambda r: str(r.categories.get(category, 0))
+
+
+TABLE_MARGIN = 18
+TABLE_TITLE = 74
+TABLE_HEADER = 32
+TABLE_ROW = 28
+TABLE_FOOTER = 40
+CELL_PAD = 8
+
+
+def scores_png(scores: FinalScores, *, title: str) -> bytes:
+    """The final table (R3-17..R3-19) as a PNG, one row per player in order of place: place, name, title, the
+    seven categories, the singular awards together, goals, prestige and total. Names longer than the column are
+    cut with an ellipsis; the width is fixed (1380 px) and the height grows by 28 px a player."""
+    cols = _columns()
+    rows = sorted(scores.rows, key=lambda r: r.place)
+    width = 2 * TABLE_MARGIN + int(sum(w for _, w, _, _ in cols))
+    height = TABLE_TITLE + TABLE_HEADER + TABLE_ROW * max(len(rows), 1) + TABLE_FOOTER
+    fig = _figure(_inches(width, height, TABLE_DPI), TABLE_DPI)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)  # pixels, y downwards
+
+    x0 = TABLE_MARGIN
+    heading = ax.text(x0, 30, _clean(title), fontsize=17, fontweight="bold", color=INK, va="center", **_TEXT)
+    _fit(heading, width - 2 * x0)
+    shared = sorted({r.place for r in rows if sum(1 for s in rows if s.place == r.place) > 1})
+    sub = f"Pot {vp_text(scores.pot)} VP  ·  {len(rows)} player" + ("s" if len(rows) != 1 else "")
+    if shared:
+        sub += "  ·  shared place" + ("s " if len(shared) > 1 else " ") + ", ".join(map(str, shared))
+    _fit(ax.text(x0, 56, sub, fontsize=11, color=MUTED, va="center", **_TEXT), width - 2 * x0)
+
+    top = TABLE_TITLE
+    ax.add_patch(_rect(x0, top, width - 2 * x0, TABLE_HEADER, HEADER))
+    _row(ax, cols, x0, top + TABLE_HEADER / 2, [h for h, *_ in cols], bold=set(range(len(cols))))
+    y = top + TABLE_HEADER
+    for i, r in enumerate(rows):
+        ax.add_patch(_rect(x0, y, width - 2 * x0, TABLE_ROW, ZEBRA if i % 2 else BACKGROUND))
+        if r.place in MEDALS:
+            ax.add_patch(_disc(x0 + cols[0][1] / 2, y + TABLE_ROW / 2, 11, MEDALS[r.place]))
+        texts = _row(ax, cols, x0, y + TABLE_ROW / 2, [get(r) for *_, get in cols], bold={1, len(cols) - 1})
+        for j in (1, 2):  # name and title: cut to fit their column
+            _fit(texts[j], cols[j][1] - 2 * CELL_PAD)
+        y += TABLE_ROW
+    if not rows:
+        ax.text(x0 + CELL_PAD, y + TABLE_ROW / 2, "No players in play.", fontsize=11, color=MUTED,
+                va="center", **_TEXT)
+        y += TABLE_ROW
+    ax.add_patch(_rect(x0, y, width - 2 * x0, 1, RULE))
+    note = "Singular: all singular awards won (shared awards split, rounded down)."
+    if scores.unawarded:
+        n = len(scores.unawarded)
+        note += f"  {n} award{'s' if n != 1 else ''} not won by anyone; {'their' if n != 1 else 'its'} VP are lost."
+    ax.text(x0, y + TABLE_FOOTER / 2, note, fontsize=9.5, color=MUTED, va="center", **_TEXT)
+    return _png(fig)
+
+
+def _row(ax: Axes, cols: list[Column], x0: float, y: float, cells: list[str], *, bold: set[int]) -> list[Text]:
+    texts = []
+    x = x0
+    for j, ((_, w, align, _), cell) in enumerate(zip(cols, cells, strict=True)):
+        tx = {"left": x + CELL_PAD, "right": x + w - CELL_PAD, "center": x + w / 2}[align]
+        texts.append(ax.text(tx, y, _clean(cell), fontsize=11, color=INK, va="center_baseline", ha=align,
+                             fontweight="bold" if j in bold else "normal", **_TEXT))
+        x += w
+    return texts
+
+
+def _fit(text: Text, room: float) -> None:
+    """Shorten ``text`` with an ellipsis until it fits ``room`` pixels."""
+    full = text.get_text()
+    if text.get_window_extent().width <= room:
+        return
+    lo, hi = 0, len(full)  # the longest prefix that fits, by bisection
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        text.set_text(full[:mid].rstrip() + "…")
+        if text.get_window_extent().width <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    text.set_text(full[:lo].rstrip() + "…")
+
+
+def _disc(x: float, y: float, radius: float, color: str) -> Patch:
+    from matplotlib.patches import Circle
+
+    return Circle((x, y), radius, facecolor=color, edgecolor="none", linewidth=0)
+
+
+def _rect(x: float, y: float, w: float, h: float, color: str) -> Patch:
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((x, y), w, h, facecolor=color, edgecolor="none", linewidth=0)
+
+
+_TEXT: dict[str, Any] = {"family": FONT, "parse_math": False}
+"""Every text: DejaVu Sans, and never mathtext (a "$" in a player's name is just a dollar sign)."""
+
+
+def _figure(size: tuple[float, float], dpi: int) -> Figure:
+    """A figure of its own on an Agg canvas of its own: nothing shared, nothing shown."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size, dpi=dpi, facecolor=BACKGROUND)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _png(fig: Figure) -> bytes:
+    """Every savefig option given, so no rcParams setting elsewhere changes the picture."""
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi="figure", facecolor=BACKGROUND, edgecolor="none", transparent=False,
+                bbox_inches=None, metadata=NO_METADATA)
+    return out.getvalue()
+
+
+def _inches(width: int, height: int, dpi: int) -> tuple[float, float]:
+    """Figure inches that Agg turns back into exactly ``width`` × ``height`` pixels (it truncates, and
+    ``29 / 100 * 100`` is 28.999…)."""
+
+    def exact(px: int) -> float:
+        inches = px / dpi
+        while int(inches * dpi) < px:
+            inches = math.nextafter(inches, math.inf)
+        return inches
+
+    return exact(width), exact(height)
+
+
+def _clean(text: str) -> str:
+    """Characters DejaVu Sans (regular or bold) lacks, such as emoji and CJK, become "?" instead of an empty box
+    and a "Glyph missing" warning."""
+    have = _glyphs()
+    return "".join(ch if ord(ch) in have or ch in "\n\t" else "?" for ch in text)
+
+
+@cache
+def _glyphs() -> frozenset[int]:
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    faces = (font_manager.findfont(font_manager.FontProperties(family=FONT, weight=w), fallback_to_default=False)
+             for w in ("normal", "bold"))
+    return frozenset.intersection(*(frozenset(FT2Font(path).get_charmap()) for path in faces))
