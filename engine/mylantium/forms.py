@@ -1,0 +1,125 @@
+"""Reading what Faction players send by DM: ``Primary: <Candidate>``, ``General: <Party>``, ``Realign: <Party>``,
+``Contribute: <amount>`` (or ``Contribute: <amount> to the Vanguard``) and ``Coup: yes|no``, each optionally
+ending in ``#game``. Names of candidates stay text here; the service finds them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.core.errors import ParseError
+from engine.core.suggest import nearest
+from engine.mylantium.model import Party, party_of
+
+KEYWORDS = ("primary", "general", "realign", "contribute", "coup")
+ACCEPTED = ("`Primary: <Candidate>`, `General: Whig|Federalist`, `Realign: Whig|Federalist`, `Contribute: <amount>` "
+            "(or `Contribute: <amount> to the Vanguard`) or `Coup: yes|no`, optionally ending in `#game`")
+_FORM = re.compile(r"^\s*(?P<kw>[a-z][a-z -]*?)\s*:\s*(?P<rest>.*?)(?:\s+#(?P<game>[\w-]+))?\s*$", re.IGNORECASE)
+_AMOUNT = re.compile(r"^\$?\s*(?P<n>\d+)\s*(?:\$|dollars?)?\s*(?:to\s+(?:the\s+)?(?P<to>.+?))?[.!]*$", re.IGNORECASE)
+_YES = {"yes", "y", "aye", "accept", "attempt"}
+_NO = {"no", "n", "nay", "decline", "refuse"}
+_NOT_OURS = {"vote", "revote", "re-vote", "unvote", "ag vote", "agvote", "transfer", "transfer funds", "audit",
+             "audit quote", "vote to audit", "elector"}
+"""Landsdraad forms: never read as a near miss of a Mylantium form."""
+
+
+@dataclass(frozen=True)
+class PrimaryChoice:
+    candidate: str
+    game: str | None = None
+
+
+@dataclass(frozen=True)
+class GeneralChoice:
+    party: Party
+    game: str | None = None
+
+
+@dataclass(frozen=True)
+class Realign:
+    party: Party
+    game: str | None = None
+
+
+@dataclass(frozen=True)
+class Pledge:
+    amount: int
+    to_vanguard: bool = False
+    game: str | None = None
+
+
+@dataclass(frozen=True)
+class CoupAnswer:
+    accept: bool
+    game: str | None = None
+
+
+Form = PrimaryChoice | GeneralChoice | Realign | Pledge | CoupAnswer
+
+
+def _keyword(text: str) -> str:
+    head = text.strip().splitlines()[0].split(":", 1)[0] if text.strip() else ""
+    return " ".join(head.lower().split())
+
+
+def looks_like_form(text: str) -> bool:
+    """The text is one of these forms, or a near miss of one (``Primery: Lee``), and not a Landsdraad form."""
+    stripped = text.strip()
+    if not stripped or ":" not in stripped.splitlines()[0]:
+        return False
+    word = _keyword(text)
+    if word in KEYWORDS:
+        return True
+    if word in _NOT_OURS or not word:
+        return False
+    return nearest(word, KEYWORDS, cutoff=0.75) is not None
+
+
+def _party(text: str, rest: str, label: str) -> Party:
+    try:
+        return party_of(rest)
+    except ParseError as error:
+        raise ParseError(text, ACCEPTED, suggestion=f"{label}: {error.suggestion}" if error.suggestion else None,
+                         problem=f"“{rest}” is not a Party (Whig or Federalist)") from None
+
+
+def parse_form(text: str) -> Form:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    found = _FORM.match(line)
+    if not found:
+        raise ParseError(text, ACCEPTED)
+    word = " ".join(found["kw"].lower().split())
+    rest, game = found["rest"].strip(), found["game"]
+    if word not in KEYWORDS:
+        near = nearest(word, KEYWORDS)
+        raise ParseError(text, ACCEPTED, suggestion=f"{near.capitalize()}: {rest}".strip() if near else None)
+    if not rest:
+        raise ParseError(text, ACCEPTED, problem=f"nothing follows `{word.capitalize()}:`")
+    if word == "primary":
+        return PrimaryChoice(rest, game)
+    if word == "general":
+        return GeneralChoice(_party(text, rest, "General"), game)
+    if word == "realign":
+        return Realign(_party(text, rest, "Realign"), game)
+    if word == "coup":
+        answer = rest.lower().rstrip(".!")
+        if answer in _YES:
+            return CoupAnswer(True, game)
+        if answer in _NO:
+            return CoupAnswer(False, game)
+        near = nearest(answer, ("yes", "no"))
+        raise ParseError(text, "`Coup: yes` or `Coup: no`", suggestion=f"Coup: {near}" if near else None,
+                         problem=f"“{rest}” is not yes or no")
+    amount = _AMOUNT.match(rest)
+    if not amount:
+        raise ParseError(text, "`Contribute: 20` (whole dollars, to the Counter-Revolutionary Treasury) or "
+                               "`Contribute: 20 to the Vanguard`", problem=f"“{rest}” is not a whole number of dollars")
+    to = (amount["to"] or "").lower().strip()
+    if to and to not in ("vanguard", "revolution", "revolutionaries"):
+        if to not in ("crt", "counter-revolution", "counter revolution", "counter-revolutionary treasury",
+                      "counter-revolutionaries", "counter revolutionary treasury", "treasury"):
+            raise ParseError(text, "`Contribute: 20` or `Contribute: 20 to the Vanguard`",
+                             problem=f"“to {amount['to']}”: the money goes to the Counter-Revolutionary Treasury or "
+                                     "to the Vanguard")
+        return Pledge(int(amount["n"]), False, game)
+    return Pledge(int(amount["n"]), bool(to), game)

@@ -1,0 +1,76 @@
+"""The DM forms of a Mylantium game, text -> command: ``Primary: <Candidate>``, ``General: <Party>``,
+``Realign: <Party>``, ``Contribute: <amount>`` and ``Coup: yes|no``; near misses get a suggestion."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import ParseError
+from engine.mylantium.forms import (
+    CoupAnswer,
+    GeneralChoice,
+    Pledge,
+    PrimaryChoice,
+    Realign,
+    looks_like_form,
+    parse_form,
+)
+from engine.mylantium.model import FactionCode, Party, faction_code, party_of
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Primary: Lee Adams", PrimaryChoice("Lee Adams")),
+    ("primary:lee #mylantium", PrimaryChoice("lee", "mylantium")),
+    ("General: Whig", GeneralChoice(Party.WHIG)),
+    ("GENERAL: the Federalist Party", GeneralChoice(Party.FEDERALIST)),
+    ("Realign: Federalists #rep", Realign(Party.FEDERALIST, "rep")),
+    ("Contribute: 20", Pledge(20)),
+    ("Contribute: $20", Pledge(20)),
+    ("Contribute: 0", Pledge(0)),
+    ("Contribute: 15 to the Vanguard", Pledge(15, to_vanguard=True)),
+    ("Contribute: 15 to the CRT", Pledge(15)),
+    ("Coup: yes", CoupAnswer(True)),
+    ("coup: No.", CoupAnswer(False)),
+])
+def test_the_forms(text: str, expected: object) -> None:
+    assert looks_like_form(text)
+    assert parse_form(text) == expected
+
+
+@pytest.mark.parametrize(("text", "suggestion"), [
+    ("Primery: Lee", "Primary: Lee"),
+    ("Generl: Whig", "General: Whig"),
+    ("General: Wig", "General: Whig"),
+    ("Realign: Federalst", "Realign: Federalist"),
+    ("Contribte: 20", "Contribute: 20"),
+    ("Coup: yess", "Coup: yes"),
+])
+def test_near_misses_get_a_suggestion(text: str, suggestion: str) -> None:
+    assert looks_like_form(text)
+    with pytest.raises(ParseError) as caught:
+        parse_form(text)
+    assert caught.value.suggestion == suggestion
+    assert "I couldn't read" in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["Contribute: twenty", "Contribute: -5", "Contribute: 5 to Bob", "Primary:",
+                                  "Coup: maybe", "General: Tory"])
+def test_unreadable_forms_are_refused(text: str) -> None:
+    with pytest.raises(ParseError):
+        parse_form(text)
+
+
+@pytest.mark.parametrize("text", ["Vote: Aye", "Revote: Nay", "AG Vote: Alice", "Transfer: 500 MS to Bob",
+                                  "Audit quote: Bob", "hello there", "Elector: Count Jasek, round 3", ""])
+def test_landsdraad_forms_and_chat_are_not_ours(text: str) -> None:
+    assert not looks_like_form(text)
+
+
+def test_faction_and_party_names() -> None:
+    assert faction_code("Brass Hats") is FactionCode.BH
+    assert faction_code("bh") is FactionCode.BH
+    assert faction_code("the Snake Handlers") is FactionCode.SH
+    assert party_of("Feds") is Party.FEDERALIST
+    with pytest.raises(ParseError) as caught:
+        faction_code("Grangr")
+    assert caught.value.suggestion == "Granger"
