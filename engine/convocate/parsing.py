@@ -1,0 +1,207 @@
+"""Reading what players write (text -> command): ``Motion: <name> by <Convocant>`` with optional further lines,
+``Motion of Repeal: <Statute> by <Convocant>``, and the answer to an offer to second, ``Second: <Convocant>``,
+``Second: yes`` or ``Second: no``. Also the card data moderators type: Seat faces, card lists, Sections."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.convocate.board import Face
+from engine.convocate.motions import MotionCard
+from engine.core.errors import ParseError
+from engine.core.suggest import nearest
+
+MOTION_FORM = "`Motion: <name> by <Convocant>`"
+REPEAL_FORM = "`Motion of Repeal: <Statute> by <Convocant>`"
+SECOND_FORM = "`Second: <Convocant>`, `Second: yes` (your only eligible Convocant) or `Second: no`"
+MOTION_LINES = ("further lines, each optional: `Moved: <text>`, `Seconded: <text>` (`Seconded: none` for a Motion "
+                "with no Seconded box; text that begins `Instead` replaces the Moved text), `Morality: <Morality>`, "
+                "`Targets: <targets>`, `Only: <Character>`")
+ACCEPTED = f"{MOTION_FORM} (then {MOTION_LINES}), {REPEAL_FORM}, or {SECOND_FORM}"
+
+
+@dataclass(frozen=True)
+class MoveMotion:
+    motion: MotionCard
+    convocant: str
+
+
+@dataclass(frozen=True)
+class MoveRepeal:
+    statute: str
+    convocant: str
+
+
+@dataclass(frozen=True)
+class SecondAnswer:
+    accept: bool
+    convocant: str | None = None
+    game: str | None = None
+
+
+Command = MoveMotion | MoveRepeal | SecondAnswer
+
+_REPEAL = re.compile(r"^\s*motion\s+of\s+repeal\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
+_MOTION = re.compile(r"^\s*motion\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
+_SECOND = re.compile(r"^\s*second(?:ed)?\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
+_BY = re.compile(r"^(?P<what>.+?)\s+by\s+(?P<who>.+)$", re.IGNORECASE)
+_FIELD = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z ]*?)\s*:\s*(?P<value>.*?)\s*$")
+_GAME_TAG = re.compile(r"\s+#(?P<game>[\w-]+)\s*$")
+FIELDS = {"moved": "moved", "seconded": "seconded", "morality": "morality", "targets": "targets",
+          "target": "targets", "only": "only", "restricted to": "only", "moved by": "only"}
+
+
+def looks_like(text: str) -> bool:
+    """The first line starts like one of these forms (``Motion…:``, ``Second:``)."""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return bool(_REPEAL.match(line) or _MOTION.match(line) or _SECOND.match(line)
+                or re.match(r"^\s*motion\b[^:]*:", line, re.IGNORECASE))
+
+
+def _split_by(text: str, rest: str, form: str) -> tuple[str, str]:
+    # the last " by " splits the name from the Convocant: Convocants' names rarely contain " by "
+    idx = rest.lower().rfind(" by ")
+    if idx <= 0 or not rest[idx + 4:].strip():
+        raise ParseError(text, form, problem="name the Convocant who moves it, after `by`")
+    return " ".join(rest[:idx].split()), " ".join(rest[idx + 4:].split())
+
+
+def parse(text: str) -> Command | None:
+    """A message as a Convocate command, or None when it is not one (ordinary chat). A message that starts like
+    one but cannot be read raises ParseError."""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    lines = stripped.splitlines()
+    head = lines[0].strip()
+    if (found := _REPEAL.match(head)) is not None:
+        if len(lines) > 1 and any(line.strip() for line in lines[1:]):
+            extra = next(line.strip() for line in lines[1:] if line.strip())
+            if _FIELD.match(extra) and extra.split(":")[0].strip().lower() in FIELDS:
+                raise ParseError(text, REPEAL_FORM, problem="the Motion of Repeal has no card: no Morality, no "
+                                                            "Seconded box, no other text")
+        statute, who = _split_by(text, found["rest"], REPEAL_FORM)
+        return MoveRepeal(statute, who)
+    if (found := _MOTION.match(head)) is not None:
+        name, who = _split_by(text, found["rest"], f"{MOTION_FORM} (then {MOTION_LINES})")
+        fields: dict[str, str] = {}
+        for line in lines[1:]:
+            if not line.strip():
+                continue
+            field = _FIELD.match(line)
+            key = field["key"].strip().lower() if field else ""
+            if field is None or key not in FIELDS:
+                near = nearest(key, FIELDS, cutoff=0.7) if key else None
+                raise ParseError(text, MOTION_LINES, suggestion=f"{near.capitalize()}: ..." if near else None,
+                                 problem=f"“{line.strip()}” is not one of the Motion's lines")
+            fields[FIELDS[key]] = field["value"]
+        motion = MotionCard(name, morality=fields.get("morality") or None, moved=fields.get("moved", ""),
+                            seconded=fields.get("seconded"), only=fields.get("only") or None,
+                            targets=fields.get("targets", ""))
+        return MoveMotion(motion, who)
+    if (found := _SECOND.match(head)) is not None:
+        rest = found["rest"]
+        tag = _GAME_TAG.search(" " + rest)
+        game = tag["game"] if tag else None
+        if tag:
+            rest = (" " + rest)[: tag.start()].strip()
+        words = rest.strip(" .!").lower()
+        if words in ("no", "n", "pass", "decline", "no thanks"):
+            return SecondAnswer(False, None, game)
+        if words in ("yes", "y", "aye", "i second", ""):
+            if not words:
+                raise ParseError(text, SECOND_FORM, problem="say whom you second with, or yes or no")
+            return SecondAnswer(True, None, game)
+        yes = re.match(r"^(?:yes|aye)\s*[,:-]?\s*(?:with\s+)?(?P<who>.+)$", rest.strip(), re.IGNORECASE)
+        who = yes["who"] if yes else re.sub(r"^with\s+", "", rest.strip(), flags=re.IGNORECASE)
+        return SecondAnswer(True, " ".join(who.split()), game)
+    if re.match(r"^\s*motion\b[^:]*:", head, re.IGNORECASE):
+        raise ParseError(text, f"{MOTION_FORM} or {REPEAL_FORM}",
+                         suggestion="Motion of Repeal: " + head.split(":", 1)[1].strip()
+                         if "repeal" in head.lower() else None,
+                         problem="that is not a Motion form")
+    return None
+
+
+FACES_FORM = ("faces such as `prime: 0..4 directive; contested: 0..4` (a face's name, its GOVT range or values, and "
+              "`directive` if that face prints Directive); leave a range out for the bloc's default (P4-14)")
+_RANGE = re.compile(r"^([+-−]?\d)\s*(?:\.\.|to)\s*([+-−]?\d)$")
+
+
+def _value(text: str) -> int:
+    return int(text.replace("−", "-"))
+
+
+def parse_govt_values(text: str, whole: str) -> frozenset[int]:
+    values: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        span = _RANGE.match(part)
+        if span:
+            low, high = _value(span[1]), _value(span[2])
+            if low > high:
+                raise ParseError(whole, FACES_FORM, problem=f"“{part}” runs backwards")
+            values.update(range(low, high + 1))
+        elif re.fullmatch(r"[+-−]?\d", part):
+            values.add(_value(part))
+        elif part.lower() == "none":
+            continue
+        else:
+            raise ParseError(whole, FACES_FORM, problem=f"“{part}” is not a GOVT value or range")
+    if any(abs(v) > 4 for v in values):
+        raise ParseError(whole, FACES_FORM, problem="GOVT runs from -4 to +4")
+    return frozenset(values)
+
+
+def parse_faces(text: str) -> tuple[Face, ...]:
+    """``prime: 0..4 directive; contested: 0..4`` -> two faces. A face without a range uses the default (None)."""
+    faces: list[Face] = []
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        name, colon, spec = part.partition(":")
+        if not colon:
+            name, spec = "prime", part
+        name = name.strip() or "prime"
+        words = spec.split()
+        directive = any(w.lower().strip(",") == "directive" for w in words)
+        rest = " ".join(w for w in words if w.lower().strip(",") != "directive").strip(" ,")
+        values = parse_govt_values(rest, text) if rest else None
+        if any(f.name.lower() == name.lower() for f in faces):
+            raise ParseError(text, FACES_FORM, problem=f"the face “{name}” is named twice")
+        faces.append(Face(name.lower(), values, directive))
+    if not faces:
+        raise ParseError(text, FACES_FORM)
+    return tuple(faces)
+
+
+def parse_names(text: str) -> list[str]:
+    """``P_A, K_A and J_A`` -> the card names."""
+    parts = re.split(r",|;|\s+and\s+|\s+&\s+", text)
+    return [" ".join(p.split()) for p in parts if p.strip()]
+
+
+SECTIONS_FORM = "one-time Sections such as `1, 3` or `1; 2: Rank + 1 = 3` (a Section's number, and its cost if any)"
+
+
+def parse_one_time(text: str) -> tuple[tuple[int, ...], dict[int, str]]:
+    """``1; 2: Rank + 1 = 3`` -> ((1, 2), {2: "Rank + 1 = 3"})."""
+    numbers: list[int] = []
+    costs: dict[int, str] = {}
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        if re.fullmatch(r"\d+(\s*,\s*\d+)*", part):
+            numbers += [int(n) for n in part.split(",")]
+            continue
+        found = re.fullmatch(r"(\d+)\s*[:=]\s*(.+)", part)
+        if found is None:
+            raise ParseError(text, SECTIONS_FORM, problem=f"“{part}” is not a Section number")
+        numbers.append(int(found[1]))
+        costs[int(found[1])] = found[2].strip()
+    return tuple(dict.fromkeys(numbers)), costs
