@@ -15,12 +15,13 @@ from engine.service.posts import PostService
 from engine.service.registries import RegistryService
 from engine.service.rounds import RoundService
 from engine.service.settings import SettingsService
+from engine.service.victory import VictoryService
 
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
-            RegistryService, AuditService, PerkService, SettingsService):
-    """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes. Construct with a
-    sessionmaker, a clock and dice."""
+            RegistryService, AuditService, PerkService, SettingsService, VictoryService):
+    """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
+    Construct with a sessionmaker, a clock and dice."""
 
     async def next_deadlines(self) -> list[datetime]:
         """Every pending deadline (rounds and AG elections), soonest first: what a scheduler sleeps until."""

@@ -306,3 +306,109 @@ class PerkRow(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     used: Mapped[bool] = mapped_column(Boolean, default=False)
     __table_args__ = (UniqueConstraint("game_id", "round_number", "perk"),)
+
+
+def _count() -> Mapped[int]:
+    return mapped_column(Integer, default=0, server_default="0")
+
+
+class VictoryHoldings(Base):
+    """What the victory categories and singular awards count for one player (rules-spec §3, R3-06, R3-10):
+    Force units, Primary Assets by kind, income, CHOAM shares, wealth, heroes, and the game-long counters.
+    Planets and votes are not here: they come from ``holdings`` and the vote ledger."""
+
+    __tablename__ = "victory_holdings"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), unique=True)
+    militia: Mapped[int] = _count()
+    standard: Mapped[int] = _count()
+    upgraded: Mapped[int] = _count()
+    elite: Mapped[int] = _count()
+    weapons_factory: Mapped[int] = _count()
+    agricultural_fief: Mapped[int] = _count()
+    manufacturing_facility: Mapped[int] = _count()
+    space_port: Mapped[int] = _count()
+    gem_mine: Mapped[int] = _count()
+    ore_mine: Mapped[int] = _count()
+    spice: Mapped[int] = _count()
+    soostone: Mapped[int] = _count()
+    sapho_juice: Mapped[int] = _count()
+    semuta: Mapped[int] = _count()
+    income: Mapped[int] = _count()
+    stock: Mapped[int] = _count()
+    wealth: Mapped[int] = _count()
+    heroes: Mapped[int] = _count()
+    seizures: Mapped[int] = _count()
+    raids: Mapped[int] = _count()
+    house_raids: Mapped[int] = _count()
+    assassinations: Mapped[int] = _count()
+    electors_bribed: Mapped[int] = _count()
+    troop_movements: Mapped[int] = _count()
+
+
+class VictoryGoal(Base):
+    """A goal with fixed VP (R3-15), numbered per player; PRIVATE to its player (P3-09)."""
+
+    __tablename__ = "victory_goals"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    description: Mapped[str] = mapped_column(String(300))
+    vp: Mapped[int] = mapped_column(Integer)
+    achieved: Mapped[bool] = mapped_column(Boolean, default=False)
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    achieved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    __table_args__ = (UniqueConstraint("player_id", "number"),)
+
+
+class PrestigeAward(Base):
+    """Prestige VP a moderator awarded, with the reason (R3-16); a negative award corrects an earlier one."""
+
+    __tablename__ = "prestige_awards"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    vp: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    awarded_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class VictoryState(Base):
+    """A game's victory settings and end: the percentages and award weights changed from their defaults
+    (P3-15), the Luxury Good locations in play (R3-12), the announced majority holder (R3-20), and, once scored,
+    how the game ended and the final Pot."""
+
+    __tablename__ = "victory"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    percentages: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    weights: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    luxuries: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    majority_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"),
+                                                           nullable=True)
+    ended_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    chancellor_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"), nullable=True)
+    penalty: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    pot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    unawarded: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    scored_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class FinalScoreRow(Base):
+    """One player's final score (R3-17..R3-19), stored when the game is scored."""
+
+    __tablename__ = "final_scores"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    categories: Mapped[dict[str, Any]] = mapped_column(JSON)
+    singular: Mapped[dict[str, Any]] = mapped_column(JSON)
+    goals: Mapped[int] = mapped_column(Integer)
+    prestige: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)

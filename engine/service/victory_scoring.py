@@ -1,0 +1,309 @@
+"""The Forecast, a player's projected score, final scores and the end of the game (rules-spec §3: R3-08,
+R3-17..R3-23): the pure scoring of engine/landsdraad/victory.py applied to the game as the store holds it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.core.errors import RuleError
+from engine.landsdraad.victory import (
+    Award,
+    Category,
+    FinalScores,
+    ScoreRow,
+    Table,
+    check_percentages,
+    final_scores,
+    forecast,
+    majority_holder,
+    places,
+    title_for,
+)
+from engine.service.ledger import game_players, game_view, load_game, require_player
+from engine.service.uow import ServiceBase, UnitOfWork
+from engine.service.victory_state import (
+    Snapshot,
+    award_slug,
+    goal_totals,
+    joined,
+    prestige_totals,
+    snapshot,
+    victory_row,
+    victory_row_for_update,
+)
+from engine.service.victory_views import (
+    FinalOrPending,
+    FinalView,
+    ForecastView,
+    GoalView,
+    MajorityNotice,
+    PendingScores,
+    ProjectedScore,
+)
+from engine.store.models import FinalScoreRow, Game, Player, Round, VictoryGoal
+
+MAJORITY_AFTER_ROUND = 5
+"""R3-20 / P3-08: a Majority Victory is possible once round 5 is complete."""
+
+AWARD_BY_SLUG = {award_slug(a): a for a in Award}
+
+
+def exact(x: Fraction | int) -> str:
+    """An exact rational as text: ``450``, ``38.4``, or ``1/3`` when it has no finite decimal form."""
+    q = Fraction(x)
+    if q.denominator == 1:
+        return str(q.numerator)
+    d = q.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    if d != 1:
+        return f"{q.numerator}/{q.denominator}"
+    places_needed = 0
+    scaled = q
+    while scaled.denominator != 1:
+        scaled *= 10
+        places_needed += 1
+    sign = "-" if scaled < 0 else ""
+    digits = str(abs(scaled.numerator)).rjust(places_needed + 1, "0")
+    return f"{sign}{digits[:-places_needed]}.{digits[-places_needed:]}"
+
+
+async def round_five_complete(session: AsyncSession, game_id: int) -> bool:
+    found = await session.execute(select(func.count()).select_from(Round).where(
+        Round.game_id == game_id, Round.number >= MAJORITY_AFTER_ROUND, Round.status == "closed"))
+    return int(found.scalar_one()) > 0
+
+
+async def goals_of(session: AsyncSession, game_id: int, player: Player) -> tuple[GoalView, ...]:
+    rows = await session.execute(select(VictoryGoal).where(VictoryGoal.player_id == player.id)
+                                 .order_by(VictoryGoal.number))
+    return tuple(GoalView(g.number, player.user_id, player.name, g.description, g.vp, g.achieved)
+                 for g in rows.scalars())
+
+
+async def load_final(session: AsyncSession, game: Game) -> FinalView | None:
+    """The stored final scores, or None when the game has not been scored."""
+    state = await victory_row(session, game.id)
+    if state is None or state.scored_at is None or state.pot is None:
+        return None
+    found = await session.execute(select(FinalScoreRow, Player).join(Player, Player.id == FinalScoreRow.player_id)
+                                  .where(FinalScoreRow.game_id == game.id)
+                                  .order_by(FinalScoreRow.place, Player.name))
+    rows: list[ScoreRow] = []
+    users: dict[int, int] = {}
+    chancellor = None
+    for r, p in found.all():
+        rows.append(ScoreRow(p.id, p.name, {Category(k): int(v) for k, v in r.categories.items()},
+                             tuple((AWARD_BY_SLUG[k], int(v)) for k, v in r.singular.items()), r.goals, r.prestige,
+                             r.total, r.place, r.title))
+        users[p.id] = p.user_id
+        if p.id == state.chancellor_id:
+            chancellor = p.name
+    unawarded = tuple(AWARD_BY_SLUG[k] for k in (state.unawarded or {}))
+    return FinalView(game_view(game), Fraction(state.pot), tuple(rows), unawarded, state.ended_by or "moderator",
+                     chancellor, state.penalty, await joined(session, game.id), user_ids=users)
+
+
+async def store_final(uow: UnitOfWork, game: Game, snap: Snapshot, scores: FinalScores, *, ended_by: str,
+                      chancellor_id: int | None) -> None:
+    state = await victory_row_for_update(uow.session, game.id)
+    state.ended_by = ended_by
+    state.chancellor_id = chancellor_id
+    state.penalty = snap.table.penalty
+    state.pot = str(scores.pot)
+    state.unawarded = {award_slug(a): exact(snap.table.pot * snap.table.weights.get(a, 0) / 100)
+                       for a in scores.unawarded}
+    state.scored_at = uow.now
+    for row in scores.rows:
+        uow.session.add(FinalScoreRow(
+            game_id=game.id, player_id=row.player, categories={c.value: vp for c, vp in row.categories.items()},
+            singular={award_slug(a): vp for a, vp in row.singular}, goals=row.goals, prestige=row.prestige,
+            total=row.total, place=row.place, title=row.title))
+    await uow.session.flush()
+
+
+async def refresh_final(session: AsyncSession, game: Game) -> FinalView | None:
+    """After the game was scored, goals and prestige may still change (prestige is awarded "during or after the
+    game"); the stored scores take the new totals, places and titles. The measures stay as they were at the end
+    (R3-23). None when the game has not been scored."""
+    state = await victory_row(session, game.id)
+    if state is None or state.scored_at is None:
+        return None
+    rows = (await session.execute(select(FinalScoreRow).where(FinalScoreRow.game_id == game.id))).scalars().all()
+    goals = await goal_totals(session, game.id)
+    prestige = await prestige_totals(session, game.id)
+    for r in rows:
+        r.goals, r.prestige = goals.get(r.player_id, 0), prestige.get(r.player_id, 0)
+        r.total = sum(int(v) for v in r.categories.values()) + sum(int(v) for v in r.singular.values()) \
+            + r.goals + r.prestige
+    ranked = places({r.player_id: r.total for r in rows})
+    table = Table(players=(), joined=await joined(session, game.id), penalty=state.penalty)
+    for r in rows:
+        r.place = ranked[r.player_id]
+        if r.player_id != state.chancellor_id:
+            r.title = title_for(r.total, table)
+    await session.flush()
+    return await load_final(session, game)
+
+
+def summary(view: FinalView) -> list[dict[str, Any]]:
+    """The final table in an event's payload."""
+    return [{"name": r.name, "total": r.total, "place": r.place, "title": r.title} for r in view.rows]
+
+
+class ScoringService(ServiceBase):
+    async def forecast(self, game_id: int) -> ForecastView:
+        """R3-08: what everything is worth if the game ended now. Goals and prestige are never in it."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            snap = await snapshot(session, game)
+            return ForecastView(game_view(game), game.current_round, forecast(snap.table), snap.table.joined,
+                                snap.table.penalty, snap.table.total_percent())
+
+    async def projected_score(self, game_id: int, user_id: int, *, who: str = "You") -> ProjectedScore:
+        """One player's score if the game ended now (categories, the singular awards they would win, their goals
+        achieved, prestige). Percentages above 100 are applied as they stand (P3-15 asks only the final scoring
+        to wait for a moderator)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            player = await require_player(session, game, user_id, who)
+            snap = await snapshot(session, game)
+            view = next(p for p in snap.players if p.id == player.id)
+            row = None
+            if player.active:
+                scores = final_scores(snap.table, confirmed=True)
+                row = next(r for r in scores.rows if r.player == player.id)
+            return ProjectedScore(game_view(game), snap.track(view), row, await goals_of(session, game_id, player),
+                                  snap.table.pot, snap.table.total_percent())
+
+    async def final(self, game_id: int) -> FinalView | None:
+        async with self._read() as session:
+            return await load_final(session, await load_game(session, game_id))
+
+    async def end_game(self, game_id: int, *, actor: int | None, confirm: bool = False, majority: bool = False,
+                       source_id: str | None = None) -> FinalOrPending:
+        """``/game end``: the game ends now and is scored (R3-17..R3-19). ``majority``: a Majority Victory (R3-20),
+        its holder Chancellor of the Landsdraad. A game an End Game vote ended is scored with its penalty (R3-04).
+        A game already scored returns its stored scores (``already``)."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            stored = await load_final(uow.session, game)
+            if stored is not None:
+                return replace(stored, already=True)
+            if game.status == "ended":
+                if majority:
+                    raise RuleError(f"{game.name} already ended by an End Game vote; it cannot also end by a "
+                                    "majority. `/game end` scores it.")
+                return await self._score_ended(uow, game, actor=actor, confirm=confirm, source_id=source_id,
+                                               pending_is_error=True)
+            snap = await snapshot(uow.session, game, penalty=0)
+            holder = None
+            if majority:
+                holder = await self._majority_now(uow.session, game, snap)
+            else:
+                rnd = (await uow.session.execute(select(Round).where(
+                    Round.game_id == game.id, Round.status == "open"))).scalar_one_or_none()
+                if rnd is not None:
+                    raise RuleError(f"Round {rnd.number} is still open. Close it first with /round close (a crisis "
+                                    "that ends the game is decided by its vote, and counts for Weathervane), then "
+                                    "/game end.")
+            scores = final_scores(snap.table, majority_winner=holder, confirmed=confirm)
+            voided = (await uow.session.execute(select(Round.number).where(
+                Round.game_id == game.id, Round.status == "open"))).scalars().all()
+            await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
+                                      .values(status="void", closed_at=uow.now))
+            game.status = "ended"
+            game.ended_at = uow.now
+            ended_by = "majority" if majority else "moderator"
+            await store_final(uow, game, snap, scores, ended_by=ended_by, chancellor_id=holder)
+            view = await load_final(uow.session, game)
+            assert view is not None
+            chancellor = view.chancellor
+            await uow.record(game.id, "GameEnded", actor,
+                             {"ended_by": ended_by, "chancellor": chancellor, "confirmed": confirm,
+                              "rounds_voided": list(voided), "pot": exact(view.pot), "scores": summary(view)},
+                             source_id)
+            return view
+
+    async def score_ended_game(self, game_id: int, *, actor: int | None,
+                               source_id: str | None = None) -> FinalOrPending:
+        """Right after an End Game vote is enacted: score the ended game with its penalty, or say why it waits
+        (P3-15: the percentages add up to more than 100; a moderator confirms with /game end confirm:true)."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            stored = await load_final(uow.session, game)
+            if stored is not None:
+                return replace(stored, already=True)
+            if game.status != "ended":
+                raise RuleError(f"{game.name} has not ended.")
+            return await self._score_ended(uow, game, actor=actor, confirm=False, source_id=source_id,
+                                           pending_is_error=False)
+
+    async def _score_ended(self, uow: UnitOfWork, game: Game, *, actor: int | None, confirm: bool,
+                           source_id: str | None, pending_is_error: bool) -> FinalOrPending:
+        snap = await snapshot(uow.session, game)
+        try:
+            check_percentages(snap.table, confirm)
+        except RuleError as error:
+            if pending_is_error:
+                raise
+            return PendingScores(game_view(game), str(error))
+        scores = final_scores(snap.table, confirmed=confirm)
+        await store_final(uow, game, snap, scores, ended_by="end game", chancellor_id=None)
+        view = await load_final(uow.session, game)
+        assert view is not None
+        await uow.record(game.id, "GameScored", actor,
+                         {"ended_by": "end game", "penalty": snap.table.penalty, "confirmed": confirm,
+                          "pot": exact(view.pot), "scores": summary(view)}, source_id)
+        return view
+
+    async def _majority_now(self, session: AsyncSession, game: Game, snap: Snapshot) -> int:
+        if not await round_five_complete(session, game.id):
+            raise RuleError(f"A Majority Victory is possible only once round {MAJORITY_AFTER_ROUND} is complete "
+                            f"(R3-20); {game.name} is at round {game.current_round}.")
+        votes = {p.player: p.votes for p in snap.table.players}
+        holder = majority_holder(votes)
+        if holder is None:
+            total = sum(votes.values())
+            top = max(snap.table.players, key=lambda h: h.votes, default=None)
+            most = f" The most is {top.name}'s {top.votes}." if top else ""
+            raise RuleError(f"Nobody holds a majority of the {total} votes players control (more than half: "
+                            f"{total // 2 + 1} or more).{most}")
+        return holder
+
+    async def check_majority(self, game_id: int, *, actor: int | None) -> MajorityNotice | None:
+        """R3-20 / P3-08 / P3-10, after a change to any V(p) and at each round's close: once round 5 is complete,
+        does one active player hold more than half of the votes active players control? Announced once: a notice
+        only when the holder changes (someone gains it, or the holder loses it). The game does not end until a
+        moderator confirms with /game end majority:true."""
+        async with self._write(game_id) as uow:
+            game = await load_game(uow.session, game_id)
+            if game.status == "ended" or not await round_five_complete(uow.session, game_id):
+                return None
+            players = [p for p in await game_players(uow.session, game_id) if p.active]
+            votes = {p.id: p.votes for p in players}
+            holder = majority_holder(votes)
+            state = await victory_row(uow.session, game_id)
+            announced = state.majority_player_id if state else None
+            if holder == announced:
+                return None
+            state = await victory_row_for_update(uow.session, game_id)
+            state.majority_player_id = holder
+            total = sum(votes.values())
+            if holder is not None:
+                p = next(x for x in players if x.id == holder)
+                await uow.record(game_id, "MajorityDetected", actor,
+                                 {"user_id": p.user_id, "name": p.name, "votes": p.votes, "total": total}, None)
+                return MajorityNotice(game_view(game), p.name, p.user_id, p.votes, total, gained=True)
+            lost = await uow.session.get(Player, announced)
+            name, user = (lost.name, lost.user_id) if lost else ("?", 0)
+            lost_votes = votes.get(announced or 0, 0)
+            await uow.record(game_id, "MajorityLost", actor,
+                             {"user_id": user, "name": name, "votes": lost_votes, "total": total}, None)
+            return MajorityNotice(game_view(game), name, user, lost_votes, total, gained=False)
