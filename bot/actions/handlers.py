@@ -69,7 +69,8 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
                                    faction=o.get("faction"), actor=ctx.actor.id, source_id=ctx.source_id)
     rolled = "" if o.get("roll") is not None else " (rolled by Clerk)"
     return [reply(f"Added {p.name} to {g.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, "
-                  f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True)]
+                  f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True),
+            *await victory.majority_check(app, g, ctx)]
 
 
 @command("player set", "Change a player's attributes, misc votes or active flag.",
@@ -96,7 +97,7 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     state = "" if p.active else " (inactive)"
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
                   f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.",
-                  ephemeral=True), *out]
+                  ephemeral=True), *out, *await victory.majority_check(app, g, ctx)]
 
 
 @command("holding add", "Give a player an Elector or a planet.",
@@ -124,7 +125,7 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                                     votes=o.get("votes"), homeworld=bool(o.get("homeworld")),
                                     actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"{o['name'].strip()} ({kind}, {grade}) now belongs to {p.name}, who has {p.votes} votes.",
-                  ephemeral=True)]
+                  ephemeral=True), *await victory.majority_check(app, g, ctx)]
 
 
 @command("holding remove", "Take an Elector or planet away from a player.",
@@ -136,7 +137,8 @@ async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     user = user_option(o, "player")
     p = await app.clerk.remove_holding(g.id, user_id=user.id, name=o["name"].strip(), actor=ctx.actor.id,
                                        source_id=ctx.source_id)
-    return [reply(f"Removed {o['name'].strip()} from {p.name}, who now has {p.votes} votes.", ephemeral=True)]
+    return [reply(f"Removed {o['name'].strip()} from {p.name}, who now has {p.votes} votes.", ephemeral=True),
+            *await victory.majority_check(app, g, ctx)]
 
 
 @command("round open", "Open the next round's crisis vote.",
@@ -151,7 +153,8 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
                                       source_id=ctx.source_id)
     app.deadlines_changed()
     out = [reply(f"Round {view.number} is open and announced.", ephemeral=True),
-           Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now))]
+           Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now)),
+           *await victory.forecast_posts(app, g, taken=f"start of round {view.number}")]  # R3-08
     adjutant = await app.clerk.adjutant(g.id)
     if adjutant is not None:
         out.append(Outgoing(ToUser(adjutant[0]), text=(
@@ -248,4 +251,4 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
                                                    f"{new}.")]
 
 
-from bot.actions import ledgers, politics  # noqa: E402,F401  (importing them registers their commands and forms)
+from bot.actions import ledgers, politics, victory  # noqa: E402,F401  (importing them registers their commands and forms)

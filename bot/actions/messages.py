@@ -116,4 +116,7 @@ async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
         election = await app.clerk.election(result.round.game.id)
         if election is not None and election.number == number:
             out += election_closed(app, election)
-    return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=result_card(result))]
+    from bot.actions.victory import majority_check  # R3-20: a round's close can make a Majority Victory possible
+
+    return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=result_card(result)),
+            *await majority_check(app, result.round.game, None)]

@@ -252,6 +252,10 @@ async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
         e = await app.clerk.election(v.game.id)
         if e is not None:
             out.append(tally_outgoing(app, e))  # the enacted card already announces it in the channel
+    if enacted.game_ended:  # End Game (R0-61): the final scores, with the Pot penalty (R3-04)
+        from bot.actions.victory import after_end_game
+
+        out += await after_end_game(app, v.game)
     return out
 
 

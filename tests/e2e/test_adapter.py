@@ -104,7 +104,8 @@ async def test_long_texts_are_cut_to_discords_limits(clerk_bot: Harness) -> None
     opened = await h.run(h.mod, "round open", h.game, crisis="The levy. " * 500)  # 5000 characters
 
     assert "Round 1 is open" in opened.first.content
-    [announcement] = h.fake.messages(h.game)  # the fake refuses anything over Discord's limits
+    announcement, forecast = h.fake.messages(h.game)  # the fake refuses anything over Discord's limits
+    assert forecast.embed["title"] == "sirius: Victory Point Forecast"
     description = announcement.embed["description"]
     assert len(description) <= 4096 and description.endswith("…")
 

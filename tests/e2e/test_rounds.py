@@ -19,8 +19,10 @@ async def test_game_new_player_add_and_round_open_by_slash_commands(clerk_bot: H
     assert not created.first.ephemeral
     assert added.first.ephemeral and "Added alice to sirius: D 4 / C 2 / I 2, d3 3" in added.first.content
     assert opened.first.ephemeral and "Round 1 is open" in opened.first.content
-    [announcement] = h.fake.messages(h.game)
+    announcement, forecast = h.fake.messages(h.game)
     assert announcement.embed["title"] == "sirius: round 1 is open"
+    assert forecast.embed["title"] == "sirius: Victory Point Forecast"  # R3-08, with its chart
+    assert [name for name, _ in forecast.files] == ["forecast.png"]
     assert announcement.embed["description"] == "Raise the fleet levy?"
     assert "2026-03-01 20:00 UTC" in announcement.fields()["Deadline"]
 
@@ -40,8 +42,8 @@ async def test_round_close_by_a_moderator_posts_the_result_and_no_ballots(clerk_
     closed = await h.run(h.mod, "round close", h.game)
 
     assert closed.first.ephemeral and "Round 1 closed" in closed.first.content
-    result = await h.fake.posted(h.game, 2)
-    assert len(result) == 2  # the opening announcement, then the result
+    result = await h.fake.posted(h.game, 3)
+    assert len(result) == 3  # the opening announcement, the Forecast, then the result
     embed = result[-1]
     fields = embed.fields()
     assert alice > bob
@@ -64,7 +66,7 @@ async def test_round_close_by_a_player_is_refused_and_the_round_stays_open(clerk
 
     assert refused.first.ephemeral
     assert "Only the moderators" in refused.first.content
-    assert len(h.fake.messages(h.game)) == 1  # only the opening announcement
+    assert len(h.fake.messages(h.game)) == 2  # only the opening announcement and the Forecast
     assert (await h.clerk.round_of(await h.game_id())).status == "open"
 
 

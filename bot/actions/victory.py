@@ -1,0 +1,387 @@
+"""Victory points on Discord (rules-spec §3): what moderators track, goals and prestige, the category
+percentages, `/forecast`, a player's own `/score`, `/game end` and the final table, and the Majority Victory
+notice to moderators.
+
+Secrecy: goals are private to their player (P3-09): `/goal list` and `/score` answer only the asker (ephemeral,
+or in a DM), a goal's changes go to its player by DM, and no public card ever names one. A player's tracked
+holdings are shown only to the moderators and, through `/score`, to that player."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from bot.actions.commands import App, Option, command, user_option
+from bot.actions.context import Ctx, UserRef
+from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
+from bot.actions.victory_render import (
+    change_text,
+    final_card,
+    forecast_card,
+    goal_line,
+    majority_text,
+    pending_text,
+    prestige_text,
+    score_card,
+    settings_card,
+    track_text,
+)
+from engine.core.errors import ClerkError, RuleError
+from engine.landsdraad.victory import ASSET_KINDS, COUNTERS, LUXURIES, UNIT_KINDS, Award, Category, FinalScores
+from engine.service.victory_state import COUNTER_LABELS, ECONOMY, parse_award, parse_category, pretty
+from engine.service.victory_views import FinalOrPending, FinalView, ForecastView, GoalChange, PendingScores
+from engine.service.views import GameView
+
+log = logging.getLogger("clerk.victory")
+
+
+def _game(game: GameView | None) -> GameView:
+    if game is None:
+        raise RuleError("This command needs a game.")
+    return game
+
+
+# -- charts: the one place a PNG is attached ----------------------------------------------------------------------
+
+def chart(kind: str, data: ForecastView | FinalView) -> tuple[str, bytes] | None:
+    """THE one place a chart is attached: ``(file name, PNG bytes)`` for a forecast or a final table, drawn by
+    bot/actions/charts.py. A chart that fails is logged and left out: the text always goes."""
+    from bot.actions import charts
+
+    try:
+        if isinstance(data, ForecastView):
+            return "forecast.png", charts.forecast_png(data.forecast, title=f"{data.game.name}: Victory Point "
+                                                                            f"Forecast, round {data.round}")
+        scores = FinalScores(data.pot, data.rows, data.unawarded)
+        return "scores.png", charts.scores_png(scores, title=f"{data.game.name}: final scores")
+    except Exception:
+        log.exception("could not draw the %s chart of %s", kind, data.game.name)
+        return None
+
+
+# -- posts other modules make -------------------------------------------------------------------------------------
+
+async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) -> list[Outgoing]:
+    """The Forecast in the game channel (posted at the start of each round, R3-08). It comes after a command that
+    has already been committed, so a failure here is logged and leaves it out rather than failing the command."""
+    try:
+        view = await app.clerk.forecast(game.id)
+        return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken),
+                         file=chart("forecast", view))]
+    except Exception:
+        log.exception("the Forecast of %s could not be made", game.name)
+        return []
+
+
+def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
+    """The final table (and its chart) in the game channel, or why scoring waits."""
+    if isinstance(result, PendingScores):
+        return [Outgoing(ToChannel(result.game.channel_id), text=pending_text(result))]
+    return [Outgoing(ToChannel(result.game.channel_id), card=final_card(result), file=chart("scores", result))]
+
+
+async def after_end_game(app: App, game: GameView) -> list[Outgoing]:
+    """Right after an End Game vote is enacted (R0-61, R3-04): score the game, with its penalty, and post it."""
+    try:
+        return final_outgoings(await app.clerk.score_ended_game(game.id, actor=None))
+    except ClerkError as error:
+        return [Outgoing(ToChannel(game.channel_id), text=f"**Moderators:** the final scores are not computed: "
+                                                         f"{error} `/game end` scores the game.")]
+    except Exception:
+        log.exception("scoring %s after its End Game vote failed", game.name)
+        return [Outgoing(ToChannel(game.channel_id), text="**Moderators:** the final scores could not be computed "
+                                                         "(see the bot's log); `/game end` tries again.")]
+
+
+async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> list[Outgoing]:
+    """R3-20, after a change to any V(p) and at each round's close: a line to the moderator who caused it
+    (when there is one) and a post in the game channel addressed to the moderators. It never ends the game."""
+    if game is None:
+        return []
+    try:
+        notice = await app.clerk.check_majority(game.id, actor=ctx.actor.id if ctx else None)
+    except Exception:
+        log.exception("the majority check of %s failed", game.name)
+        return []
+    if notice is None:
+        return []
+    text = majority_text(notice)
+    out = [reply(text, ephemeral=True)] if ctx is not None else []
+    return [*out, Outgoing(ToChannel(game.channel_id), text=text)]
+
+
+# -- tracking -------------------------------------------------------------------------------------------------------
+
+async def _track(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], kinds: tuple[str, ...]
+                 ) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "player")
+    change = await app.clerk.set_tracked(g.id, user_id=user.id, values={k: o.get(k) for k in kinds},
+                                         actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(change_text(change), ephemeral=True)]
+
+
+@command("forces set", "Set a player's Force units (Military: 1 per militia, 3 standard, 4 upgraded, 5 elite).",
+         Option("player", UserRef, "the player", True),
+         *(Option(k, int, f"{k} units", min_value=0) for k in UNIT_KINDS),
+         moderator=True)
+async def forces_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await _track(app, ctx, game, o, UNIT_KINDS)
+
+
+@command("assets set", "Set how many Primary Assets of each kind a player owns (Luxury Goods: locations).",
+         Option("player", UserRef, "the player", True),
+         *(Option(k, int, f"{pretty(k)}" + (" locations (0-5)" if k in LUXURIES else ""), min_value=0,
+                  max_value=5 if k in LUXURIES else None) for k in ASSET_KINDS),
+         moderator=True)
+async def assets_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await _track(app, ctx, game, o, ASSET_KINDS)
+
+
+@command("economy set", "Set a player's income per round, CHOAM shares, wealth (MS) and heroes.",
+         Option("player", UserRef, "the player", True),
+         Option("income", int, "income per round in MS (negative counts as 0)"),
+         Option("stock", int, "CHOAM shares owned", min_value=0),
+         Option("wealth", int, "MS on hand (negative counts as 0)"),
+         Option("heroes", int, "heroes", min_value=0),
+         moderator=True)
+async def economy_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await _track(app, ctx, game, o, ECONOMY)
+
+
+@command("record", "Record a game-long count for a singular award: a successful seizure, raid, assassination…",
+         Option("player", UserRef, "the player who did it", True),
+         Option("counter", str, "what they did", True, COUNTERS),
+         Option("amount", int, "how many (default 1; negative corrects a mistake)"),
+         moderator=True)
+async def record(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "player")
+    amount = 1 if o.get("amount") is None else int(o["amount"])
+    change = await app.clerk.record_counter(g.id, user_id=user.id, counter=str(o["counter"]), amount=amount,
+                                            actor=ctx.actor.id, source_id=ctx.source_id)
+    _, old, new = change.changes[0]
+    label = COUNTER_LABELS[str(o["counter"])]
+    return [reply(f"{change.player.name}: {label} {old} → {new}.", ephemeral=True)]
+
+
+@command("luxury in-play", "How many locations of each Luxury Good are in play (0-5 each).",
+         *(Option(g, int, f"{pretty(g)} locations in play", min_value=0, max_value=5) for g in LUXURIES),
+         moderator=True)
+async def luxury_in_play(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    _, changes = await app.clerk.set_luxuries(g.id, counts={k: o.get(k) for k in LUXURIES}, actor=ctx.actor.id,
+                                             source_id=ctx.source_id)
+    changed = ", ".join(f"{pretty(k)} {old} → {new}" for k, old, new in changes)
+    return [reply(f"Luxury Good locations in play: {changed}.", ephemeral=True)]
+
+
+# -- goals (private) and prestige -------------------------------------------------------------------------------
+
+def _goal_dm(c: GoalChange, game: GameView) -> Outgoing:
+    what = {"added": "New goal", "achieved": "Goal achieved", "not achieved": "Goal no longer counted as achieved",
+            "removed": "Goal removed"}[c.change]
+    return Outgoing(ToUser(c.goal.user_id), text=f"{what} in {game.name}: {goal_line(c.goal)}. Only you and the "
+                                                 "moderators see your goals; `/score` shows your projected score.")
+
+
+def _updated_final(final: FinalView | None) -> list[Outgoing]:
+    if final is None:
+        return []
+    return [Outgoing(ToChannel(final.game.channel_id), text="The final scores are updated:", card=final_card(final),
+                     file=chart("scores", final))]
+
+
+@command("goal add", "Give a player a goal with fixed VP (private to them).",
+         Option("player", UserRef, "the player", True),
+         Option("description", str, "the goal, e.g. Own 4 Agri Fiefs", True),
+         Option("vp", int, "what it is worth", True, min_value=1),
+         moderator=True)
+async def goal_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "player")
+    c = await app.clerk.add_goal(g.id, user_id=user.id, description=o["description"], vp=o["vp"],
+                                 actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"Goal #{c.goal.number} for {c.goal.player}: {c.goal.description} ({c.goal.vp} VP). They are told "
+                  "by DM.", ephemeral=True), _goal_dm(c, g)]
+
+
+@command("goal achieved", "Mark a player's goal achieved (or, with achieved:false, not achieved).",
+         Option("player", UserRef, "the player", True),
+         Option("goal", int, "the goal's number (/goal list)", True, min_value=1),
+         Option("achieved", bool, "false to undo"),
+         moderator=True)
+async def goal_achieved(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "player")
+    achieved = o.get("achieved") is not False
+    c = await app.clerk.set_goal_achieved(g.id, user_id=user.id, number=o["goal"], achieved=achieved,
+                                          actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"{c.goal.player}'s goal #{c.goal.number} is {c.change} ({c.goal.vp} VP).", ephemeral=True),
+            _goal_dm(c, g), *_updated_final(c.final)]
+
+
+@command("goal remove", "Remove a goal given by mistake.",
+         Option("player", UserRef, "the player", True),
+         Option("goal", int, "the goal's number (/goal list)", True, min_value=1),
+         moderator=True)
+async def goal_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "player")
+    c = await app.clerk.remove_goal(g.id, user_id=user.id, number=o["goal"], actor=ctx.actor.id,
+                                    source_id=ctx.source_id)
+    return [reply(f"Removed {c.goal.player}'s goal #{c.goal.number}.", ephemeral=True), _goal_dm(c, g),
+            *_updated_final(c.final)]
+
+
+@command("goal list", "Your goals (only you see them); moderators: anyone's, or everyone's.",
+         Option("player", UserRef, "moderators: whose goals"),
+         Option("game", str, "the game, if you play in several"),
+         game="any")
+async def goal_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    moderator = ctx.actor.moderates(g.moderator_role_id)
+    who = o.get("player")
+    if who is not None and not moderator and user_option(o, "player").id != ctx.actor.id:
+        raise RuleError("Goals are private: you can see only your own (leave `player` out).")
+    if who is not None:
+        user_id: int | None = user_option(o, "player").id
+    else:
+        user_id = None if moderator else ctx.actor.id
+    goals = await app.clerk.goals(g.id, user_id=user_id)
+    if user_id is None:
+        lines = [f"{x.player}: {goal_line(x)}" for x in goals]
+        head = f"Goals in {g.name} (moderators only):"
+    else:
+        lines = [goal_line(x) for x in goals]
+        head = "Your goals" if user_id == ctx.actor.id else f"{user_option(o, 'player').name}'s goals"
+        head += f" in {g.name} (private):"
+    return [reply(head + "\n" + ("\n".join(lines) or "none recorded yet"), ephemeral=True)]
+
+
+@command("prestige award", "Award prestige VP with a reason (negative takes some back).",
+         Option("player", UserRef, "the player", True),
+         Option("vp", int, "how many VP", True),
+         Option("reason", str, "why, e.g. Bloodiest Ambush", True),
+         Option("announce", bool, "also announce it in the game channel"),
+         moderator=True)
+async def prestige_award(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user = user_option(o, "player")
+    r = await app.clerk.award_prestige(g.id, user_id=user.id, vp=o["vp"], reason=o["reason"], actor=ctx.actor.id,
+                                       source_id=ctx.source_id)
+    a = r.award
+    told = (f"{'You receive' if a.vp > 0 else 'The moderators take back'} {abs(a.vp)} prestige VP in {g.name}: "
+            f"{a.reason}. Your prestige: {r.player_total} VP.")
+    out = [reply(prestige_text(r), ephemeral=True), Outgoing(ToUser(a.user_id), text=told)]
+    if o.get("announce") and a.vp > 0:
+        out.append(Outgoing(ToChannel(g.channel_id), text=f"**Prestige:** {a.player} receives {a.vp} VP: {a.reason}."))
+    return out + _updated_final(r.final)
+
+
+@command("prestige list", "Every prestige award and the pool (20 VP per player who joined).", moderator=True)
+async def prestige_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    awards, pool = await app.clerk.prestige(g.id)
+    lines = [f"#{a.id} {a.player}: {a.vp:+d} VP, {a.reason}" for a in awards]
+    total = sum(a.vp for a in awards)
+    return [reply(f"Prestige in {g.name}: {total} of the {pool} VP pool awarded.\n" + ("\n".join(lines) or "none yet"),
+                  ephemeral=True)]
+
+
+# -- percentages, weights and what is tracked -------------------------------------------------------------------
+
+@command("vp percentage", "Change a category's share of the Pot, e.g. after a Severe Crisis (announced).",
+         Option("category", str, "the category", True, tuple(c.value for c in Category)),
+         Option("value", int, "percent of the Pot", True, min_value=0, max_value=100),
+         moderator=True)
+async def vp_percentage(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    category = parse_category(o["category"])
+    old, view = await app.clerk.set_percentage(g.id, category=category, value=o["value"], actor=ctx.actor.id,
+                                               source_id=ctx.source_id)
+    return _share_changed(g, category.label, old, o["value"], view.total)
+
+
+@command("vp weight", "Change a singular award's share of the Pot (announced).",
+         Option("award", str, "the award", True, tuple(a.title for a in Award)),
+         Option("value", int, "percent of the Pot", True, min_value=0, max_value=100),
+         moderator=True)
+async def vp_weight(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    award = parse_award(o["award"])
+    old, view = await app.clerk.set_weight(g.id, award=award, value=o["value"], actor=ctx.actor.id,
+                                           source_id=ctx.source_id)
+    return _share_changed(g, award.title, old, o["value"], view.total)
+
+
+def _share_changed(g: GameView, what: str, old: int, new: int, total: int) -> list[Outgoing]:
+    note = ""
+    if total > 100:
+        note = " That is more than 100%: the final scoring will wait for a moderator's confirmation (P3-15)."
+    elif total < 100:
+        note = " The rest of the Pot is not awarded (P3-15)."
+    text = f"The moderators changed **{what}** from {old}% to {new}% of the Pot. In all: {total}%.{note}"
+    return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
+
+
+@command("vp show", "The victory categories' and awards' shares of the Pot, and the Luxury Goods in play.")
+async def vp_show(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    view = await app.clerk.vp_settings(_game(game).id)
+    return [reply(card=settings_card(view))]
+
+
+@command("vp holdings", "What is tracked for each player (or one): forces, assets, economy, counters.",
+         Option("player", UserRef, "one player"), moderator=True)
+async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user_id = user_option(o, "player").id if o.get("player") is not None else None
+    tracks = await app.clerk.tracked(g.id, user_id)
+    return [reply("\n".join(track_text(t) for t in tracks) or "No players yet.", ephemeral=True)]
+
+
+# -- forecast, score, end --------------------------------------------------------------------------------------------
+
+@command("forecast", "What everything is worth in VP if the game ended now (the Forecast).",
+         Option("game", str, "the game, if you play in several"), game="any")
+async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    final = await app.clerk.final(g.id)
+    if final is not None:
+        return [reply(f"{g.name} has ended.", card=final_card(final), file=chart("scores", final))]
+    view = await app.clerk.forecast(g.id)
+    return [reply(card=forecast_card(view, taken=f"now, in round {view.round}" if view.round else "now"),
+                  file=chart("forecast", view))]
+
+
+@command("score", "Your own score if the game ended now (only you see it).",
+         Option("player", UserRef, "moderators: whose score"),
+         Option("game", str, "the game, if you play in several"), game="any")
+async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    user_id, who = ctx.actor.id, "You"
+    if o.get("player") is not None and user_option(o, "player").id != ctx.actor.id:
+        if not ctx.actor.moderates(g.moderator_role_id):
+            raise RuleError("Your score is yours alone, and so is everyone else's: leave `player` out.")
+        user_id, who = user_option(o, "player").id, "That user"
+    projected = await app.clerk.projected_score(g.id, user_id, who=who)
+    card = score_card(projected)
+    if user_id != ctx.actor.id:
+        card = replace(card, footer="Moderators only: a player's score is private.")
+    return [reply(card=card, ephemeral=True)]
+
+
+@command("game end", "End the game now and post the final scores (or score a game an End Game vote ended).",
+         Option("confirm", bool, "score even though the percentages add up to more than 100 (P3-15)"),
+         Option("majority", bool, "a Majority Victory: the holder becomes Chancellor of the Landsdraad (R3-20)"),
+         moderator=True)
+async def game_end(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    result = await app.clerk.end_game(g.id, actor=ctx.actor.id, confirm=bool(o.get("confirm")),
+                                      majority=bool(o.get("majority")), source_id=ctx.source_id)
+    app.deadlines_changed()
+    if isinstance(result, FinalView) and result.already:
+        return [reply(f"{g.name} has already ended and been scored; these are its final scores.",
+                      card=final_card(result), ephemeral=True)]
+    return [reply(f"{g.name} is over; the final scores are posted.", ephemeral=True), *final_outgoings(result)]

@@ -1,0 +1,347 @@
+"""Final scores and the end of the game through the service and the front end (rules-spec §3: R3-04, R3-13,
+R3-17..R3-23, P3-08, P3-15): a whole 3-player game scored by hand, the End Game penalty (TV3-I08), Weathervane
+from real rounds (TV3-I13), a Majority Victory detected after round 5 and confirmed by a moderator, and what
+may change once the game has ended. Runs on SQLite, and on PostgreSQL when TEST_POSTGRES_URL is set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ledger_front import MODERATOR, actor, only_here, slash, user
+
+from bot.actions.outbox import Here, Outgoing, ToChannel
+from engine.core.errors import RuleError
+from engine.landsdraad.majority import Subject
+from engine.landsdraad.motions import Motion
+from engine.landsdraad.victory import Award, Category
+from engine.service.victory_views import FinalView, PendingScores
+
+MOD = 1
+ANN, BO, CY = 601, 602, 603
+
+
+def text_of(out: Outgoing) -> str:
+    """The text and the card of a message."""
+    return "\n".join(part for part in (out.text, out.card.as_text() if out.card else "") if part)
+
+
+async def player(table: Any, user_id: int, name: str, misc: int = 0) -> None:
+    """D 1, I 1, d3 1: a base vote of 4 and no Diplomacy bonus; ``misc`` adds votes."""
+    await table.player(user_id, name, 1, 1, 1, roll=1)
+    if misc:
+        await table.clerk.set_player(table.game_id, user_id=user_id, misc=misc, actor=MOD)
+
+
+async def track(table: Any, user_id: int, **values: int) -> None:
+    await table.clerk.set_tracked(table.game_id, user_id=user_id, values=values, actor=MOD)
+
+
+async def count(table: Any, user_id: int, counter: str, amount: int = 1) -> None:
+    await table.clerk.record_counter(table.game_id, user_id=user_id, counter=counter, amount=amount, actor=MOD)
+
+
+async def crisis(table: Any, ballots: dict[int, str]) -> str:
+    await table.open()
+    for user_id, text in ballots.items():
+        await table.vote(user_id, text)
+    return str((await table.clerk.close_round(table.game_id, actor=MOD)).outcome)
+
+
+async def end_game_vote(table: Any, supporters: list[int], penalty: int | None = None) -> Any:
+    for user_id in supporters:
+        receipt = await table.clerk.support(table.game_id, user_id=user_id, motion=Motion(Subject.END_GAME),
+                                            thread_id=None, at=table.clock.now(), source_id=table.source())
+    return await table.clerk.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD, penalty=penalty)
+
+
+async def three_player_game(table: Any) -> None:
+    """The game scored in test_a_whole_three_player_game_scored_by_hand."""
+    await player(table, ANN, "ann", misc=26)
+    await player(table, BO, "bo", misc=14)
+    await player(table, CY, "cy", misc=2)
+    await table.planet(ANN, "Caladan", "average", homeworld=True)
+    await table.planet(BO, "Giedi Prime", "average", homeworld=True)
+    await table.planet(BO, "Lankiveil", "poor")
+    await table.planet(CY, "Ix", "average", homeworld=True)
+    await table.planet(CY, "Ecaz", "poor")
+    await table.planet(CY, "Richese", "poor")
+    await track(table, ANN, militia=10, standard=5, weapons_factory=2, manufacturing_facility=1, spice=3,
+                income=12000, stock=10, wealth=5000)
+    await track(table, BO, militia=20, standard=10, elite=6, agricultural_fief=2, space_port=1, gem_mine=1,
+                soostone=1, income=-2000, stock=10, wealth=30000)
+    await track(table, CY, militia=5, standard=4, upgraded=3, elite=2, ore_mine=2, gem_mine=1, soostone=1,
+                income=4000, stock=5, wealth=15000, heroes=2)
+    await table.clerk.set_luxuries(table.game_id, counts={"spice": 3, "soostone": 2, "semuta": 1}, actor=MOD)
+    await count(table, ANN, "seizures", 2)
+    await count(table, BO, "seizures")
+    await count(table, CY, "raids")
+    await count(table, BO, "assassinations")
+    await count(table, CY, "assassinations")
+    await count(table, ANN, "electors_bribed", 3)
+    await count(table, BO, "troop_movements")
+    await count(table, BO, "troop_movements", -1)
+    for user_id, text, vp in ((ANN, "Own 4 Agri Fiefs", 30), (ANN, "Hold Kaitain", 50), (BO, "Win the Landsraad", 40),
+                              (BO, "Marry into House Corrino", 40), (CY, "Build a Heighliner", 20)):
+        await table.clerk.add_goal(table.game_id, user_id=user_id, description=text, vp=vp, actor=MOD)
+    for user_id, number in ((ANN, 1), (BO, 1), (BO, 2), (CY, 1)):
+        await table.clerk.set_goal_achieved(table.game_id, user_id=user_id, number=number, actor=MOD)
+    for user_id, vp, reason in ((ANN, 8, "Most posts"), (ANN, -3, "miscounted"), (CY, 10, "Bloodiest Ambush")):
+        await table.clerk.award_prestige(table.game_id, user_id=user_id, vp=vp, reason=reason, actor=MOD)
+    assert await crisis(table, {ANN: "Vote: Aye", BO: "Vote: Nay", CY: "Vote: Aye"}) == "passed"  # 40 : 20
+    assert await crisis(table, {ANN: "Vote: Aye", BO: "Vote: Nay", CY: "Vote: Nay"}) == "failed"  # 30 : 30
+
+
+async def test_a_whole_three_player_game_scored_by_hand(table: Any) -> None:
+    """N = 3: Pot 1000 + 3·200 = 1600; each 10% category 160 VP, Votes 240; a 1% award 16, First Among Equals 32,
+    Unopposed Chancellor 48. V(p) = 4 + misc + planet votes: ann 4+26 = 30, bo 4+14+2 = 20, cy 4+2+2+2 = 10.
+
+    | category | ann | bo | cy | Q | VP each (floor(CP·q/Q)) |
+    |---|---|---|---|---|---|
+    | Votes (240) | 30 | 20 | 10 | 60 | 120, 80, 40 |
+    | Military (160) | 10+3·5 = 25 | 20+30+30 = 80 | 5+12+12+10 = 39 | 144 | 27 (27.8), 88 (88.9), 43 (43.3) |
+    | Planets (160) | 1 | 2 | 3 (Homeworlds count) | 6 | 26 (26.7), 53 (53.3), 80 |
+    | Assets (160) | 2+1+3 = 6 | 2+1+1+1 = 5 | 2+1+1 = 4 | 15 | 64, 53 (53.3), 42 (42.7) |
+    | Income (160) | 12000 | -2000 → 0 | 4000 | 16000 | 120, 0, 40 |
+    | Stock (160) | 10 | 10 | 5 | 25 | 64, 64, 32 |
+    | Wealth (160) | 5000 | 30000 | 15000 | 50000 | 16, 96, 48 |
+    | sum | | | | | 437, 434, 325 |
+
+    Singular: First Among Equals ann 32; Spice Baron and He Who Controls the Spice (3 of 3 in play) ann 16 + 16;
+    Industrial Titan (WF+MF 3) ann 16; All Your Base (2 seizures) ann 16; Master of Corruption ann 16; CHOAM
+    Director tied ann/bo 10 shares: 8 each; Cannon Fodder (36 pieces) bo 16; Shock Troops (6) bo 16; Grain Barge
+    (3) bo 16; Master of Assassins tied bo/cy: 8 each; Feudal Overlord (3 planets) cy 16; Mountain King (3) cy 16;
+    Justice League (2 heroes) cy 16; Jolly Roger cy 16; Weathervane cy 16 (round 1 passed: ann and cy Aye; round 2
+    30 : 30 failed: bo and cy Nay; so ann 1, bo 1, cy 2). Nobody: Unopposed Chancellor (30 is not more than half
+    of 60), Bright Shiny (soostone 1 + 1 of 2), Stained Lips (none in play), Very Soothing Music (1 in play, not
+    owned), Uninvited Guest, Spymaster (1 then corrected to 0).
+    Singular sums: ann 120, bo 64, cy 88. Goals: ann 30 (goal 2 not achieved), bo 80, cy 20. Prestige: ann 8 − 3 =
+    5, cy 10. Totals: ann 437+120+30+5 = 592, bo 434+64+80 = 578, cy 325+88+20+10 = 443.
+    Titles (B = 1600/3): 18·Score ≥ 1600·(6+k): ann 10656 and bo 10404 reach 9600 (Baron) but not 11200; cy 7974
+    reaches none."""
+    await three_player_game(table)
+    result = await table.clerk.end_game(table.game_id, actor=MOD)
+    assert isinstance(result, FinalView) and not result.already
+    assert (result.pot, result.ended_by, result.chancellor, result.penalty) == (1600, "moderator", None, 0)
+    rows = {r.name: r for r in result.rows}
+    order = [Category.VOTES, Category.MILITARY, Category.PLANETS, Category.ASSETS, Category.INCOME, Category.STOCK,
+             Category.WEALTH]
+    assert [rows["ann"].categories[c] for c in order] == [120, 27, 26, 64, 120, 64, 16]
+    assert [rows["bo"].categories[c] for c in order] == [80, 88, 53, 53, 0, 64, 96]
+    assert [rows["cy"].categories[c] for c in order] == [40, 43, 80, 42, 40, 32, 48]
+    assert dict(rows["ann"].singular) == {Award.FIRST_AMONG_EQUALS: 32, Award.SPICE_BARON: 16,
+                                          Award.CONTROLS_THE_SPICE: 16, Award.CHOAM_DIRECTOR: 8,
+                                          Award.INDUSTRIAL_TITAN: 16, Award.ALL_YOUR_BASE: 16,
+                                          Award.MASTER_OF_CORRUPTION: 16}
+    assert dict(rows["bo"].singular) == {Award.CHOAM_DIRECTOR: 8, Award.CANNON_FODDER: 16, Award.SHOCK_TROOPS: 16,
+                                         Award.GRAIN_BARGE: 16, Award.MASTER_OF_ASSASSINS: 8}
+    assert dict(rows["cy"].singular) == {Award.WEATHERVANE: 16, Award.FEUDAL_OVERLORD: 16, Award.MOUNTAIN_KING: 16,
+                                         Award.JUSTICE_LEAGUE: 16, Award.JOLLY_ROGER: 16, Award.MASTER_OF_ASSASSINS: 8}
+    assert [(r.name, r.goals, r.prestige, r.total, r.place, r.title) for r in result.rows] == [
+        ("ann", 30, 5, 592, 1, "Baron"), ("bo", 80, 0, 578, 2, "Baron"), ("cy", 20, 10, 443, 3, None)]
+    assert set(result.unawarded) == {Award.UNOPPOSED_CHANCELLOR, Award.BRIGHT_SHINY, Award.STAINED_LIPS,
+                                     Award.VERY_SOOTHING_MUSIC, Award.UNINVITED_GUEST, Award.SPYMASTER}
+
+    again = await table.clerk.end_game(table.game_id, actor=MOD)
+    assert isinstance(again, FinalView) and again.already and again.rows == result.rows
+    [ended] = [e for e in await table.events() if e.kind == "GameEnded"]
+    assert ended.payload["scores"][0] == {"name": "ann", "total": 592, "place": 1, "title": "Baron"}
+    doc = await table.clerk.export(table.game_id, include_events=False)
+    assert doc["game"]["status"] == "ended"
+    assert doc["final_scores"][0] == {
+        "name": "ann", "categories": {"votes": 120, "military": 27, "planets": 26, "assets": 64, "income": 120,
+                                      "stock": 64, "wealth": 16},
+        "singular": [{"award": "First Among Equals", "vp": 32}, {"award": "Spice Baron", "vp": 16},
+                     {"award": "He Who Controls the Spice", "vp": 16}, {"award": "CHOAM Director", "vp": 8},
+                     {"award": "Industrial Titan", "vp": 16}, {"award": "All Your Base Are Belong To Us", "vp": 16},
+                     {"award": "Master of Corruption", "vp": 16}],
+        "goals": 30, "prestige": 5, "total": 592, "place": 1, "title": "Baron"}
+    assert doc["final"]["unawarded"][0] == "Unopposed Chancellor" and doc["final"]["pot"] == "1600"
+
+
+async def test_the_final_table_at_the_front_end(table: Any) -> None:
+    """/game end posts the final table (and its PNG) in the game channel; afterwards it and /forecast show the
+    stored scores; measures no longer change (R3-23)."""
+    await three_player_game(table)
+    c = table.clerk
+    out = await slash(c, MODERATOR, "game end")
+    assert out[0].ephemeral and isinstance(out[1].to, ToChannel)
+    posted = text_of(out[1])
+    assert "**1st** ann: 592 VP, Baron" in posted and "**3rd** cy: 443 VP" in posted
+    assert "Final Victory Pot: 1600" in posted and "Not awarded" in posted
+    assert out[1].file is not None and out[1].file[0] == "scores.png" and out[1].file[1][:4] == b"\x89PNG"
+    assert "Hold Kaitain" not in posted and "Own 4 Agri Fiefs" not in posted, "goal texts stay private"
+    again = await slash(c, MODERATOR, "game end")
+    assert len(again) == 1 and again[0].ephemeral and "already ended" in text_of(again[0])
+    shown = await slash(c, actor(BO, "bo"), "forecast")
+    assert "has ended" in text_of(shown[0]) and "**2nd** bo: 578 VP, Baron" in text_of(shown[0])
+    refused = only_here(await slash(c, MODERATOR, "forces set", player=user(ANN, "ann"), militia=1))
+    assert "has ended" in refused and "R3-23" in refused
+    with pytest.raises(RuleError, match="no longer change"):
+        await table.clerk.set_percentage(table.game_id, category=Category.VOTES, value=20, actor=MOD)
+
+
+async def test_prestige_and_goals_after_the_end_update_the_final_scores(table: Any) -> None:
+    """R3-16: prestige may be awarded "during or after the game": the stored totals, places and titles follow,
+    the measures stay as they were at the end. cy 443 + 91 = 534 becomes a Baron (18·534 = 9612 ≥ 9600); ann's
+    second goal (50) makes 642; 50 more for cy (584) puts cy second, ahead of bo (578)."""
+    await three_player_game(table)
+    await table.clerk.end_game(table.game_id, actor=MOD)
+    receipt = await table.clerk.award_prestige(table.game_id, user_id=CY, vp=91, reason="Epic backstab", actor=MOD)
+    assert receipt.final is not None
+    assert [(r.name, r.total, r.place, r.title) for r in receipt.final.rows] == [
+        ("ann", 592, 1, "Baron"), ("bo", 578, 2, "Baron"), ("cy", 534, 3, "Baron")]
+    changed = await table.clerk.set_goal_achieved(table.game_id, user_id=ANN, number=2, actor=MOD)
+    assert changed.final is not None and changed.final.rows[0].total == 642
+    out = await slash(table.clerk, MODERATOR, "prestige award", player=user(CY, "cy"), vp=50, reason="Sportsmanship")
+    updated = [o for o in out if isinstance(o.to, ToChannel)]
+    assert len(updated) == 1 and "The final scores are updated" in text_of(updated[0])
+    assert "**1st** ann: 642 VP" in text_of(updated[0]) and "**2nd** cy: 584 VP" in text_of(updated[0])
+
+
+async def test_tv3_i08_the_end_game_penalty_through_the_service(table: Any) -> None:
+    """TV3-I08: 10 players, an End Game vote enacted with the default 20% penalty: Pot 3000 → 2400, Income 240 VP;
+    John's 12,000 of 100,000 MS is floor(240·0.12) = floor(28.8) = 28 VP; a 1% award is 24 VP (John's 2 heroes:
+    Justice League). His goal (10 VP) and prestige (5 VP) are not reduced."""
+    incomes = [12000, *([11000] * 8), 0]
+    for i, income in enumerate(incomes):
+        await player(table, 900 + i, "john" if i == 0 else f"p{i}")
+        if income:
+            await track(table, 900 + i, income=income)
+    await track(table, 900, heroes=2)
+    await table.clerk.add_goal(table.game_id, user_id=900, description="Rule Arrakis", vp=10, actor=MOD)
+    await table.clerk.set_goal_achieved(table.game_id, user_id=900, number=1, actor=MOD)
+    await table.clerk.award_prestige(table.game_id, user_id=900, vp=5, reason="Master of Ceremonies", actor=MOD)
+    await table.open()
+    enacted = await end_game_vote(table, [900 + i for i in range(6)])
+    assert enacted.game_ended and enacted.extra == {"penalty": 20}
+
+    result = await table.clerk.score_ended_game(table.game_id, actor=None)
+    assert isinstance(result, FinalView) and (result.pot, result.penalty, result.ended_by) == (2400, 20, "end game")
+    john = next(r for r in result.rows if r.name == "john")
+    assert john.categories[Category.INCOME] == 28
+    assert dict(john.singular)[Award.JUSTICE_LEAGUE] == 24
+    assert (john.goals, john.prestige) == (10, 5)
+    assert (await table.clerk.forecast(table.game_id)).forecast.pot == 2400
+    again = await table.clerk.score_ended_game(table.game_id, actor=None)
+    assert isinstance(again, FinalView) and again.already
+    assert [e.kind for e in await table.events()].count("GameScored") == 1
+
+
+async def test_an_enacted_end_game_vote_posts_the_final_scores(table: Any) -> None:
+    """/pv enact of End Game: the enacted card, then the final table, with the penalty applied (R3-04)."""
+    for user_id, name in ((ANN, "ann"), (BO, "bo"), (CY, "cy")):
+        await player(table, user_id, name)
+    await table.open()
+    for user_id in (ANN, BO):
+        receipt = await table.clerk.support(table.game_id, user_id=user_id, motion=Motion(Subject.END_GAME),
+                                            thread_id=None, at=table.clock.now(), source_id=table.source())
+    out = await slash(table.clerk, MODERATOR, "pv enact", vote=receipt.vote.id, penalty=25)
+    texts = [text_of(o) for o in out if isinstance(o.to, ToChannel)]
+    assert any("Enacted: End Game" in t for t in texts)
+    [final] = [t for t in texts if "final scores" in t]
+    assert "The game ended by an End Game vote." in final
+    assert "Final Victory Pot: 1200 (after the End Game penalty of 25%)" in final  # 1600 · 75%
+
+
+async def test_p3_15_more_than_100_percent_waits_for_a_moderator(table: Any) -> None:
+    """P3-15 (TV3-I12): above 100% in all, /game end refuses until confirmed; after an End Game vote the game is
+    ended but unscored, and the moderators are told how to score it."""
+    for user_id, name in ((ANN, "ann"), (BO, "bo"), (CY, "cy")):
+        await player(table, user_id, name)
+    await table.clerk.set_percentage(table.game_id, category=Category.VOTES, value=20, actor=MOD)
+    with pytest.raises(RuleError, match="105% of the Pot"):
+        await table.clerk.end_game(table.game_id, actor=MOD)
+    assert (await table.clerk.game(table.game_id)).name == "sirius"
+    doc = await table.clerk.export(table.game_id, include_events=False)
+    assert doc["game"]["status"] == "active", "a refused end changes nothing"
+
+    await table.open()
+    for user_id in (ANN, BO):
+        receipt = await table.clerk.support(table.game_id, user_id=user_id, motion=Motion(Subject.END_GAME),
+                                            thread_id=None, at=table.clock.now(), source_id=table.source())
+    out = await slash(table.clerk, MODERATOR, "pv enact", vote=receipt.vote.id)
+    [pending] = [text_of(o) for o in out if isinstance(o.to, ToChannel) and "not scored yet" in text_of(o)]
+    assert "/game end confirm:true" in pending
+    assert isinstance(await table.clerk.score_ended_game(table.game_id, actor=None), PendingScores)
+    with pytest.raises(RuleError, match="more than 100%"):
+        await table.clerk.end_game(table.game_id, actor=MOD)
+    scored = await table.clerk.end_game(table.game_id, actor=MOD, confirm=True)
+    assert isinstance(scored, FinalView) and scored.pot == 1280 and scored.ended_by == "end game"
+    # all three have 4 votes: Votes is 20% of 1280 = 256, a third each is floor(85.3) = 85
+    assert [r.categories[Category.VOTES] for r in scored.rows] == [85, 85, 85]
+
+
+async def test_a_round_still_open_blocks_a_moderators_end(table: Any) -> None:
+    await player(table, ANN, "ann")
+    await table.open()
+    with pytest.raises(RuleError, match="Round 1 is still open"):
+        await table.clerk.end_game(table.game_id, actor=MOD)
+
+
+async def test_tv3_i13_weathervane_from_the_closed_rounds(table: Any) -> None:
+    """TV3-I13 / R3-13 with real rounds: ann 10, bo 8, cy 4 votes. Round 1 ann Aye, bo Nay, cy Abstain: 10 : 8
+    passed (Aye wins: ann). Round 2 ann Nay, bo Nay, cy Aye: failed (Nay: ann, bo). Round 3 ann Aye, bo Nay, cy Nay:
+    10 : 12 failed (Nay: bo, cy). Round 4 is pre-empted by End Game and never counts. ann 2, bo 2, cy 1: ann and
+    bo share Weathervane: the Pot is 1600 less 20% = 1280, 1% is 12.8, floor(12.8 / 2) = 6 each."""
+    await player(table, ANN, "ann", misc=6)
+    await player(table, BO, "bo", misc=4)
+    await player(table, CY, "cy")
+    assert await crisis(table, {ANN: "Vote: Aye", BO: "Vote: Nay", CY: "Vote: Abstain"}) == "passed"
+    assert await crisis(table, {ANN: "Vote: Nay", BO: "Vote: Nay", CY: "Vote: Aye"}) == "failed"
+    assert await crisis(table, {ANN: "Vote: Aye", BO: "Vote: Nay", CY: "Vote: Nay"}) == "failed"
+    await table.open()
+    for user_id in (ANN, BO, CY):
+        await table.vote(user_id, "Vote: Aye")
+    await end_game_vote(table, [ANN, BO])
+    assert {t.name: t.weathervane for t in await table.clerk.tracked(table.game_id)} == {"ann": 2, "bo": 2, "cy": 1}
+    result = await table.clerk.score_ended_game(table.game_id, actor=None)
+    assert isinstance(result, FinalView)
+    assert {r.name: dict(r.singular).get(Award.WEATHERVANE) for r in result.rows} == {"ann": 6, "bo": 6, "cy": None}
+
+
+async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_moderator(table: Any) -> None:
+    """R3-20 / P3-08 / P3-10 (TV3-I07): ann controls 31 of 51 player votes from the start, yet nothing is said
+    until round 5 is complete; its close tells the moderators once; the game goes on until a moderator confirms
+    with /game end majority:true: ann is Chancellor of the Landsdraad and wins Unopposed Chancellor (3% of 1600 =
+    48 VP). Temporary factions never count."""
+    c = table.clerk
+    await player(table, ANN, "ann", misc=27)  # 31
+    await player(table, BO, "bo", misc=8)  # 12
+    await player(table, CY, "cy", misc=4)  # 8
+    with pytest.raises(RuleError, match="once round 5 is complete"):
+        await c.end_game(table.game_id, actor=MOD, majority=True)
+    for _ in range(4):
+        await crisis(table, {})
+    await table.open()
+    await table.faction("Hawks", 100, "nay")
+    out = await slash(c, MODERATOR, "player set", user=user(BO, "bo"), misc=9)  # round 5 still open
+    assert not any("Majority" in text_of(o) for o in out)
+
+    closed = await slash(c, MODERATOR, "round close")
+    notices = [o for o in closed if "Majority Victory?" in text_of(o)]
+    assert len(notices) == 1 and isinstance(notices[0].to, ToChannel)
+    assert "ann controls 31 of the 52 votes" in text_of(notices[0]) and "/game end majority:true" in text_of(notices[0])
+    again = await slash(c, MODERATOR, "player set", user=user(CY, "cy"), misc=5)
+    assert not any("Majority" in text_of(o) for o in again), "announced once"
+    assert (await c.export(table.game_id, include_events=False))["game"]["status"] == "active"
+
+    lost = await slash(c, MODERATOR, "player set", user=user(BO, "bo"), misc=30)  # bo 34: ann 31 of 74
+    assert any("no longer holds a majority" in text_of(o) for o in lost if isinstance(o.to, ToChannel))
+    with pytest.raises(RuleError, match="Nobody holds a majority of the 74 votes"):
+        await c.end_game(table.game_id, actor=MOD, majority=True)
+    back = await slash(c, MODERATOR, "player set", user=user(BO, "bo"), misc=8)
+    [gained] = [o for o in back if isinstance(o.to, Here) and "Majority Victory?" in text_of(o)]
+    assert gained.ephemeral, "the moderator whose command caused it is told too"
+    kinds = [e.kind for e in await table.events() if e.kind.startswith("Majority")]
+    assert kinds == ["MajorityDetected", "MajorityLost", "MajorityDetected"]
+
+    await table.open()
+    result = await c.end_game(table.game_id, actor=MOD, majority=True)
+    assert isinstance(result, FinalView) and result.ended_by == "majority" and result.chancellor == "ann"
+    ann = result.rows[0]
+    assert (ann.name, ann.title, dict(ann.singular)[Award.UNOPPOSED_CHANCELLOR]) == (
+        "ann", "Chancellor of the Landsdraad", 48)
+    doc = await c.export(table.game_id, include_events=False)
+    assert doc["rounds"][-1]["status"] == "void", "a majority ends play at once; the open round is void"
+    assert doc["final"]["chancellor"] == "ann"
