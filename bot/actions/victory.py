@@ -39,7 +39,14 @@ log = logging.getLogger("clerk.victory")
 def _game(game: GameView | None) -> GameView:
     if game is None:
         raise RuleError("This command needs a game.")
+    if not landsdraad(game):
+        raise RuleError(f"Victory points as Clerk keeps them are a Landsdraad rule; {game.name} plays "
+                        f"{game.ruleset}.")
     return game
+
+
+def landsdraad(game: GameView) -> bool:
+    return game.ruleset == "landsdraad"
 
 
 # -- charts: the one place a PNG is attached ----------------------------------------------------------------------
@@ -65,6 +72,8 @@ def chart(kind: str, data: ForecastView | FinalView) -> tuple[str, bytes] | None
 async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) -> list[Outgoing]:
     """The Forecast in the game channel (posted at the start of each round, R3-08). It comes after a command that
     has already been committed, so a failure here is logged and leaves it out rather than failing the command."""
+    if not landsdraad(game):
+        return []
     try:
         view = await app.clerk.forecast(game.id)
         return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken),
@@ -83,6 +92,8 @@ def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
 
 async def after_end_game(app: App, game: GameView) -> list[Outgoing]:
     """Right after an End Game vote is enacted (R0-61, R3-04): score the game, with its penalty, and post it."""
+    if not landsdraad(game):
+        return []
     try:
         return final_outgoings(await app.clerk.score_ended_game(game.id, actor=None))
     except ClerkError as error:
@@ -97,7 +108,7 @@ async def after_end_game(app: App, game: GameView) -> list[Outgoing]:
 async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> list[Outgoing]:
     """R3-20, after a change to any V(p) and at each round's close: a line to the moderator who caused it
     (when there is one) and a post in the game channel addressed to the moderators. It never ends the game."""
-    if game is None:
+    if game is None or not landsdraad(game):
         return []
     try:
         notice = await app.clerk.check_majority(game.id, actor=ctx.actor.id if ctx else None)

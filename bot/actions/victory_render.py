@@ -205,13 +205,17 @@ def settings_card(v: VpSettingsView) -> Card:
         return f"{value}%" if value == default else f"**{value}%** (default {default}%)"
 
     cats = "\n".join(f"{c.label}: {mark(p, d)}" for c, p, d in v.percentages)
-    awards = "\n".join(f"{a.title}: {mark(w, d)}" for a, w, d in v.weights)
+    by_weight: dict[int, list[str]] = {}
+    for a, w, d in v.weights:
+        by_weight.setdefault(w, []).append(a.title if w == d else f"**{a.title}** (default {d}%)")
+    awards = "\n".join(f"{w}%{' each' if len(names) > 1 else ''}: {', '.join(names)}"
+                       for w, names in sorted(by_weight.items(), reverse=True))
     luxuries = "\n".join(f"{pretty(x.good).capitalize()}: {x.in_play} in play ({x.owned} owned)" for x in v.luxuries)
     total = v.total
     over = " — more than 100%: final scoring will wait for a moderator's confirmation (P3-15)" if total > 100 else (
         " — the rest of the Pot is not awarded (P3-15)" if total < 100 else "")
     return Card(title=f"{v.game.name}: victory categories", description=f"In all: {total}% of the Pot{over}.",
-                fields=(("Proportional categories", cats, True), ("Singular awards", awards, True),
+                fields=(("Proportional categories", cats, False), ("Singular awards", awards, False),
                         ("Luxury Good locations", luxuries, False)),
                 color=GOLD, footer=f"Pot now: {exact(v.pot)} VP ({v.joined} players joined).")
 

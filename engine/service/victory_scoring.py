@@ -193,6 +193,9 @@ class ScoringService(ServiceBase):
         A game already scored returns its stored scores (``already``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
+            if game.ruleset != "landsdraad":
+                raise RuleError(f"Final scores as Clerk keeps them are a Landsdraad rule; {game.name} plays "
+                                f"{game.ruleset}.")
             stored = await load_final(uow.session, game)
             if stored is not None:
                 return replace(stored, already=True)
@@ -284,7 +287,8 @@ class ScoringService(ServiceBase):
         moderator confirms with /game end majority:true."""
         async with self._write(game_id) as uow:
             game = await load_game(uow.session, game_id)
-            if game.status == "ended" or not await round_five_complete(uow.session, game_id):
+            if game.ruleset != "landsdraad" or game.status == "ended" \
+                    or not await round_five_complete(uow.session, game_id):
                 return None
             players = [p for p in await game_players(uow.session, game_id) if p.active]
             votes = {p.id: p.votes for p in players}

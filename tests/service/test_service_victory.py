@@ -240,10 +240,14 @@ async def test_moderator_commands_at_the_front_end(table: Any) -> None:
     changed = await slash(c, MODERATOR, "vp percentage", category="stock", value=0)
     assert changed[0].ephemeral and isinstance(changed[1].to, ToChannel)
     assert "**Stock** from 10% to 0%" in text_of(changed[1]) and "In all: 90%" in text_of(changed[1])
-    weight = await slash(c, MODERATOR, "vp weight", award="Easily Distracted", value=2)
+    weight = await slash(c, MODERATOR, "vp weight", award="Bright Shiny", value=2)
     assert "**Bright Shiny** from 1% to 2%" in text_of(weight[1])
     shown = await slash(c, actor(IDS["ann"], "ann"), "vp show")
-    assert not shown[0].ephemeral and "In all: 91% of the Pot" in text_of(shown[0])
+    assert not shown[0].ephemeral
+    card = shown[0].card.as_text() if shown[0].card else ""
+    assert "In all: 91% of the Pot" in card and "Stock: **0%** (default 10%)" in card
+    assert "2% each: First Among Equals, **Bright Shiny** (default 1%)" in card
+    assert parse_award("easily distracted") is Award.BRIGHT_SHINY  # P3-13's alias, for typed text
     with pytest.raises(ParseError, match="a singular award"):
         parse_award("Best Dressed")
 

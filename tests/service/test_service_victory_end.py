@@ -8,14 +8,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ledger_front import MODERATOR, actor, only_here, slash, user
+from ledger_front import GUILD, MODERATOR, actor, only_here, slash, user
 
+from bot.actions.commands import App, dispatch
+from bot.actions.context import Ctx, Place
 from bot.actions.outbox import Here, Outgoing, ToChannel
+from bot.actions.victory import forecast_posts, majority_check
 from engine.core.errors import RuleError
 from engine.landsdraad.majority import Subject
 from engine.landsdraad.motions import Motion
 from engine.landsdraad.victory import Award, Category
 from engine.service.victory_views import FinalView, PendingScores
+from engine.store.database import make_sessionmaker
+from engine.store.models import Game
 
 MOD = 1
 ANN, BO, CY = 601, 602, 603
@@ -345,3 +350,19 @@ async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_m
     doc = await c.export(table.game_id, include_events=False)
     assert doc["rounds"][-1]["status"] == "void", "a majority ends play at once; the open round is void"
     assert doc["final"]["chancellor"] == "ann"
+
+
+async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:
+    """A game of another ruleset gets no Forecast, no majority check and no Landsdraad final scores."""
+    async with make_sessionmaker(table.engine)() as session, session.begin():
+        other = Game(guild_id=GUILD, channel_id=4242, name="senate", ruleset="convocate", settings={},
+                     current_round=6, last_seq=0, created_at=table.clock.now())
+        session.add(other)
+    view = await table.clerk.game(other.id)
+    ctx = Ctx(MODERATOR, Place(GUILD, 4242), "x-1", table.clock.now())
+    refused = await dispatch(App(table.clerk), ctx, "forecast", {})
+    assert "a Landsdraad rule; senate plays convocate" in text_of(refused[0])
+    assert await forecast_posts(App(table.clerk), view) == []
+    assert await majority_check(App(table.clerk), view, ctx) == []
+    with pytest.raises(RuleError, match="Landsdraad rule"):
+        await table.clerk.end_game(other.id, actor=MOD)
