@@ -25,6 +25,13 @@ INDENT = "      "
 NOTE = "  "
 
 
+def describe_file(data: bytes) -> str:
+    """``PNG 1200×675`` for an image (stable across library versions), else its size in bytes."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return f"PNG {int.from_bytes(data[16:20], 'big')}×{int.from_bytes(data[20:24], 'big')}"
+    return f"{len(data)} bytes"
+
+
 class ClockError(Exception):
     """A directive that cannot be done now (the clock would go back); ``str()`` says why."""
 
@@ -145,7 +152,7 @@ class Session:
                 lines += message.card.as_text().splitlines()
             if message.file is not None:
                 name, data = message.file
-                lines.append(f"[file {name}, {len(data)} bytes]")
+                lines.append(f"[file {name}, {describe_file(data)}]")
             head = ARROW + await self.destination(message, ctx) + ":"
             if len(lines) == 1:
                 self.write(f"{head} {lines[0]}")

@@ -1,6 +1,7 @@
 """Slash commands built from the one command table, ``bot.actions.COMMANDS``.
 
-``"round close"`` becomes the subcommand ``close`` of the group ``/round``; ``"vote"`` stays top level. Each
+``"round close"`` becomes the subcommand ``close`` of the group ``/round``; ``"election primary open"`` the
+subcommand ``open`` of the subgroup ``primary`` of ``/election``; ``"vote"`` stays top level. Each
 command's callback gets a synthetic signature (one keyword parameter per ``Option``) so discord.py's own
 introspection produces the option types, required flags, choices and ranges."""
 
@@ -21,11 +22,33 @@ from bot.discord.limits import COMMAND_DESCRIPTION, clip
 Run = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
 
 GROUP_DESCRIPTIONS = {
-    "game": "Start, and export, a game",
+    "game": "Start, end, export and configure a game",
+    "ag": "The Adjutant General election",
+    "pv": "Player-majority votes: support, enact, veto",
+    "forces": "Landsdraad: a player's Force units",
+    "assets": "Landsdraad: a player's primary assets",
+    "economy": "Landsdraad: income, CHOAM shares, wealth and heroes",
+    "luxury": "Landsdraad: Luxury Good locations in play",
+    "goal": "Landsdraad: private goals and their VP",
+    "prestige": "Landsdraad: prestige VP from the moderators' pool",
+    "vp": "Landsdraad: what the victory categories and awards are worth",
     "player": "Add players and change their attributes",
     "holding": "Electors and planets a player controls",
     "round": "Open, inspect and close crisis vote rounds",
-    "faction": "Temporary factions of the open round",
+    "faction": "Factions: temporary ones of a Landsdraad round, a Mylantium game's own",
+    "territory": "Mylantium: the territories of the Republic",
+    "building": "Mylantium: ports, cities, temples and villages",
+    "unit": "Mylantium: the Republic's military units",
+    "candidate": "Mylantium: candidates and their Charisma",
+    "government": "Mylantium: the government page's facts",
+    "election": "Mylantium: the Election Round, the Primary and the General Election",
+    "election primary": "Mylantium: the Primary",
+    "election general": "Mylantium: the General Election",
+    "event": "Mylantium: what happened this turn (approval and Fervor)",
+    "phase": "Mylantium: the phases of a turn",
+    "phase business": "Mylantium: the Business Phase",
+    "revolution": "Mylantium: revolutions, coups and contributions",
+    "amendment": "Mylantium: constitutional amendments",
 }
 
 
@@ -71,15 +94,19 @@ def build_commands(run: Run, commands: dict[str, Command] | None = None
     groups: dict[str, app_commands.Group] = {}
     for name, spec in table.items():
         parts = name.split()
-        if len(parts) not in (1, 2):
-            raise ValueError(f"command {name!r}: at most one group level is supported")
+        if len(parts) not in (1, 2, 3):
+            raise ValueError(f"command {name!r}: at most two group levels are supported")
         parent = None
-        if len(parts) == 2:
-            parent = groups.get(parts[0])
-            if parent is None:
-                parent = groups[parts[0]] = app_commands.Group(
-                    name=parts[0], description=GROUP_DESCRIPTIONS.get(parts[0], f"/{parts[0]} commands"))
-                top.append(parent)
+        for depth in range(1, len(parts)):
+            key = " ".join(parts[:depth])
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = app_commands.Group(
+                    name=parts[depth - 1], description=GROUP_DESCRIPTIONS.get(key, f"/{key} commands"),
+                    parent=parent)  # a subgroup adds itself to its parent
+                if parent is None:
+                    top.append(group)
+            parent = group
         command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=parts[-1], description=clip(spec.description, COMMAND_DESCRIPTION),
             callback=callback_for(spec, run), parent=parent)  # type: ignore[arg-type]

@@ -215,16 +215,22 @@ class ForecastLine:
         """For Income and Wealth: units (MS) per VP, truncated (R3-08)."""
         if self.category not in (Category.INCOME, Category.WEALTH) or not self.vp or not self.total:
             return None
-        return floor(Fraction(self.total) / self.vp)
+        per = floor(Fraction(self.total) / self.vp)
+        return per if per >= 1 else None
 
     def text(self) -> str:
         """``Votes – 3.0 VP per vote``; ``Income – 1 VP = 333 MS of income per round`` (R3-08, one decimal)."""
         if self.rate is None:
-            return f"{self.category.label} – nothing in play yet ({one_decimal(self.vp)} VP waiting)"
+            return f"{self.category.label} – nothing in play yet ({whole_or_decimal(self.vp)} VP waiting)"
         if self.per_vp is not None:
             what = "MS of income per round" if self.category is Category.INCOME else "MS of wealth"
-            return f"{self.category.label} – 1 VP = {self.per_vp} {what} ({one_decimal(self.rate)} VP per MS)"
+            return f"{self.category.label} – 1 VP = {self.per_vp} {what}"
         return f"{self.category.label} – {one_decimal(self.rate)} VP per {UNIT[self.category]}"
+
+
+def whole_or_decimal(x: Fraction) -> str:
+    """``120`` for a whole number, else one decimal rounded down."""
+    return str(x.numerator) if x.denominator == 1 else one_decimal(x)
 
 
 def one_decimal(x: Fraction) -> str:

@@ -103,3 +103,11 @@ def test_floor_is_per_player_per_category_on_exact_rationals() -> None:
               percentages={Category.STOCK: 100})
     assert proportional(t, Category.STOCK) == {1: 333, 2: 333, 3: 333}
     assert isinstance(t.pot, Fraction)
+
+
+def test_forecast_text_when_one_ms_is_worth_more_than_a_vp() -> None:
+    """R3-08's inverse (MS per VP) only reads well when at least 1 MS buys a VP; otherwise the rate is shown."""
+    line = next(x for x in forecast(table([Holdings(1, "a", income=30)])).lines if x.category is Category.INCOME)
+    assert line.per_vp is None and line.text() == "Income – 10.0 VP per MS of income"
+    empty = next(x for x in forecast(table([Holdings(1, "a")])).lines if x.category is Category.STOCK)
+    assert empty.text() == "Stock – nothing in play yet (300 VP waiting)"
