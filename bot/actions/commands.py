@@ -54,21 +54,41 @@ class Command:
     game: str = "channel"
     """How the game is found: ``channel`` (the game channel or one of its threads), ``any`` (the channel,
     else the caller's own game, named by the ``game`` option if they play in several) or ``none``."""
+    ruleset: str | None = None
+    """The ruleset whose games the command belongs to; None for the commands every game has and the Landsdraad
+    ones from before rulesets declared their commands."""
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
 
 
 COMMANDS: dict[str, Command] = {}
+COMMON = frozenset({"game new", "game export", "game settings"})
+"""Commands every game has, whatever its ruleset."""
+EXCLUSIVE: set[str] = set()
+"""Rulesets whose games take only their own commands (and ``COMMON``); a feature module adds its ruleset."""
 
 
-def command(name: str, description: str, *options: Option, moderator: bool = False, game: str = "channel"
-            ) -> Callable[[Handler], Handler]:
+def command(name: str, description: str, *options: Option, moderator: bool = False, game: str = "channel",
+            ruleset: str | None = None) -> Callable[[Handler], Handler]:
     def register(handler: Handler) -> Handler:
-        COMMANDS[name] = Command(name, description, options, handler, moderator, game)
+        COMMANDS[name] = Command(name, description, options, handler, moderator, game, ruleset)
         return handler
 
     return register
+
+
+def ruleset_refusal(spec: Command, game: GameView | None) -> str | None:
+    """Why ``spec`` cannot run in ``game`` (a command of another ruleset), or None."""
+    if game is None or spec.name in COMMON:
+        return None
+    if spec.ruleset is not None and spec.ruleset != game.ruleset:
+        return f"/{spec.name} is a {spec.ruleset.capitalize()} command; {game.name} plays {game.ruleset.capitalize()}."
+    if spec.ruleset is None and game.ruleset in EXCLUSIVE:
+        own = dict.fromkeys(f"/{n.split()[0]}" for n, c in COMMANDS.items() if c.ruleset == game.ruleset)
+        return (f"/{spec.name} is not used in {game.ruleset.capitalize()} games like {game.name}. Its commands: "
+                f"{', '.join(own)}, and /game export and /game settings.")
+    return None
 
 
 async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) -> GameView | None:
@@ -81,23 +101,36 @@ async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) 
     if spec.game == "channel":
         where = "in a DM" if ctx.place.is_dm else "here: this channel has no game"
         raise RuleError(f"/{spec.name} works in a game channel (or one of its threads), not {where}.")
-    return await game_of_user(app, ctx.actor.id, options.get("game"))
+    return await game_of_user(app, ctx.actor.id, options.get("game"), spec.ruleset)
 
 
-async def game_of_user(app: App, user_id: int, named: str | None) -> GameView:
+async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str | None = None,
+                       what: str = "That", example: str = "Vote: Aye") -> GameView:
+    """The caller's game, named by ``named`` if they play in several. With ``ruleset``, only games of that ruleset
+    count (a DM form of one ruleset never goes to a game of another), and ``what`` names the form in the refusal."""
     games = await app.clerk.games_of_user(user_id)
     if named:
         wanted = named.strip().lstrip("#").lower()
         for g in games:
             if g.name.lower() == wanted:
+                if ruleset is not None and g.ruleset != ruleset:
+                    raise RuleError(f"{what} is for {ruleset.capitalize()} games; #{g.name} plays "
+                                    f"{g.ruleset.capitalize()}.")
                 return g
         names = ", ".join(f"#{g.name}" for g in games) or "none"
         raise RuleError(f"You are not a player in a game called {named}. Your games: {names}.")
     if not games:
         raise RuleError("You are not a player in any game here. A moderator adds players with /player add.")
+    if ruleset is not None:
+        fitting = [g for g in games if g.ruleset == ruleset]
+        if not fitting:
+            names = ", ".join(f"#{g.name} ({g.ruleset.capitalize()})" for g in games)
+            raise RuleError(f"{what} is for {ruleset.capitalize()} games, and yours {'are' if len(games) > 1 else 'is'}"
+                            f" {names}.")
+        games = fitting
     if len(games) > 1:
         names = ", ".join(f"#{g.name}" for g in games)
-        raise RuleError(f"You play in several games ({names}); say which, e.g. `Vote: Aye #{games[0].name}` "
+        raise RuleError(f"You play in several games ({names}); say which, e.g. `{example} #{games[0].name}` "
                         "or the `game` option.")
     return games[0]
 
@@ -110,6 +143,9 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
         return [reply(f"There is no command /{name}. Commands: {known}.", ephemeral=True)]
     try:
         game = await find_game(app, ctx, spec, options)
+        refusal = ruleset_refusal(spec, game)
+        if refusal is not None:
+            raise RuleError(refusal)
         if spec.moderator and not ctx.actor.moderates(game.moderator_role_id if game else None):
             where = f" of {game.name}" if game else " (members with Manage Server)"
             raise RuleError(f"Only the moderators{where} can use /{name}.")

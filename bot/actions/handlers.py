@@ -49,8 +49,14 @@ async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) ->
                                        moderator_role_id=int(role) if role is not None else None,
                                        actor=ctx.actor.id, source_id=ctx.source_id)
     who = "members with that role" if role is not None else "members with Manage Server"
-    return [reply(f"New {game.ruleset} game **{game.name}**: this is its game channel. Moderators are {who}. "
-                  "Add players with /player add, then open a round with /round open.")]
+    start = NEXT_STEPS.get(game.ruleset, "Add players with /player add, then open a round with /round open.")
+    return [reply(f"New {game.ruleset} game **{game.name}**: this is its game channel. Moderators are {who}. {start}")]
+
+
+NEXT_STEPS = {"mylantium": "Register the Factions with /faction register, the territories with /territory add and "
+                           "/building add, the candidates with /candidate add and the President's Faction with "
+                           "/government set; then /election start begins the first Election Round."}
+"""What to do after /game new, by ruleset (a feature module may add its own)."""
 
 
 @command("player add", "Add a player with their Diplomacy, Command, Intrigue and d3 roll.",
@@ -251,4 +257,9 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
                                                    f"{new}.")]
 
 
-from bot.actions import ledgers, politics, victory  # noqa: E402,F401  (importing them registers their commands and forms)
+from bot.actions import (  # noqa: E402,F401  (importing them registers their commands and forms)
+    ledgers,
+    mylantium,
+    politics,
+    victory,
+)

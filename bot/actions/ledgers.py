@@ -61,7 +61,7 @@ def split_game_tag(text: str) -> tuple[str, str | None]:
 async def transfer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     parsed = parse_transfer(body)
-    game = await game_of_user(app, ctx.actor.id, named)
+    game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
     view = await app.clerk.record_transfer(game.id, user_id=ctx.actor.id, command=parsed, at=ctx.at,
                                            source_id=ctx.source_id)
     return [reply(transfer_receipt(view))]
@@ -71,7 +71,7 @@ async def transfer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
 async def audit_quote_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     request = parse_audit_quote(body)
-    game = await game_of_user(app, ctx.actor.id, named)
+    game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
     q = await app.clerk.audit_quote(game.id, target=request.target, rounds=request.rounds)
     return [reply(quote_text(q))]
 
@@ -80,7 +80,7 @@ async def audit_quote_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
 async def elector_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     query = parse_elector_query(body)
-    game = await game_of_user(app, ctx.actor.id, named)
+    game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
     answer = await app.clerk.elector_query(game.id, user_id=ctx.actor.id, query=query, source_id=ctx.source_id)
     return [reply(elector_text(answer))]
 

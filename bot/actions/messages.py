@@ -37,7 +37,8 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
             if matches(stripped):
                 return await handler(app, ctx, stripped)
         command = parse_ballot(stripped)
-        game = await game_of_user(app, ctx.actor.id, command.game)
+        game = await game_of_user(app, ctx.actor.id, command.game, "landsdraad",
+                                  what="A crisis ballot (`Vote: Aye|Nay|Abstain`)")
         receipt = await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
                                               received_at=ctx.at, source_id=ctx.source_id)
         return [reply(receipt_text(receipt, app.clerk.clock.now()))]
@@ -105,7 +106,9 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
             continue
         if election is not None:
             out += election_closed(app, election)
-    return out
+    from bot.actions.mylantium_turn import close_mylantium_due
+
+    return out + await close_mylantium_due(app, now)
 
 
 async def round_closed(app: App, result: ResultView) -> list[Outgoing]:

@@ -138,7 +138,7 @@ async def ag_vote_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         line = line[: tag.start()]
     parsed = parse_motion(line)
     assert isinstance(parsed, AgVote)
-    game = await game_of_user(app, ctx.actor.id, named)
+    game = await game_of_user(app, ctx.actor.id, named, "landsdraad", what="`AG Vote:`")
     return await _ag_vote(app, ctx, game, parsed.candidate)
 
 

@@ -42,7 +42,7 @@ def take_snapshot(factions: Iterable[Faction], president: FactionCode | None) ->
         top = max(f.votes for f in members)
         tied = [f for f in members if f.votes == top]
         for f in tied:
-            shared = f", tied with the {', '.join(o.code.title for o in tied if o is not f)}" if len(tied) > 1 else ""
+            shared = f", tied with the {', '.join(o.code.plural for o in tied if o is not f)}" if len(tied) > 1 else ""
             locks[f.code] = (f"it has the largest National Faction Vote of the {party.title}s ({top}{shared}), so "
                              "it cannot leave its party (R1-12a)")
     if president is not None and any(f.code is president for f in playing):

@@ -10,6 +10,7 @@ from engine.service.ballots import BallotService
 from engine.service.exports import ExportService
 from engine.service.ledger import LedgerService
 from engine.service.majority import MajorityService
+from engine.service.mylantium import MylantiumService
 from engine.service.perks import PerkService
 from engine.service.posts import PostService
 from engine.service.registries import RegistryService
@@ -19,11 +20,12 @@ from engine.service.victory import VictoryService
 
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
-            RegistryService, AuditService, PerkService, SettingsService, VictoryService):
+            RegistryService, AuditService, PerkService, SettingsService, VictoryService,
+            MylantiumService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice."""
 
     async def next_deadlines(self) -> list[datetime]:
         """Every pending deadline (rounds and AG elections), soonest first: what a scheduler sleeps until."""
         times = [d for _, _, d in await self.pending_deadlines()] + [d for _, _, d in await self.pending_elections()]
-        return sorted(times)
+        return sorted(times + await self.mylantium_deadlines())

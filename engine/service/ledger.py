@@ -16,7 +16,7 @@ from engine.service.views import GameView, HoldingView, PlayerView
 from engine.store.models import Game, Holding, Player
 
 RULESETS = ("landsdraad", "mylantium", "convocate")
-SUPPORTED_RULESETS = ("landsdraad",)
+SUPPORTED_RULESETS = ("landsdraad", "mylantium")
 
 
 def game_view(game: Game) -> GameView:
@@ -125,7 +125,8 @@ class LedgerService(ServiceBase):
         if ruleset not in RULESETS:
             raise RuleError(f"“{ruleset}” is not a ruleset. Choose one of: {', '.join(RULESETS)}.")
         if ruleset not in SUPPORTED_RULESETS:
-            raise RuleError(f"The {ruleset} ruleset is not available yet; only landsdraad can be played so far.")
+            raise RuleError(f"The {ruleset} ruleset is not available yet; these can be played: "
+                            f"{', '.join(SUPPORTED_RULESETS)}.")
         name = name.strip()
         if not name:
             raise RuleError("A game needs a name.")

@@ -1,34 +1,52 @@
-"""Reading and changing a game's settings; every change is an event (shared/RULINGS.md)."""
+"""Reading and changing a game's settings; every change is an event (shared/RULINGS.md). Each ruleset has its own
+table of settings (``RULESET_SETTINGS``); a game shows and changes those of its ruleset."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.landsdraad.settings import SETTINGS, setting
+from engine.core.errors import ParseError
+from engine.landsdraad.settings import SETTINGS, Setting
+from engine.mylantium.settings import SETTINGS as MYLANTIUM_SETTINGS
 from engine.service.ledger import load_game
 from engine.service.uow import ServiceBase
 
+RULESET_SETTINGS: dict[str, dict[str, Setting]] = {"landsdraad": SETTINGS, "mylantium": MYLANTIUM_SETTINGS}
 
-def value_of(settings: dict[str, Any], name: str) -> Any:
-    return settings.get(name, SETTINGS[name].default)
+
+def settings_of(ruleset: str) -> dict[str, Setting]:
+    return RULESET_SETTINGS.get(ruleset, SETTINGS)
+
+
+def value_of(settings: dict[str, Any], name: str, table: dict[str, Setting] = SETTINGS) -> Any:
+    return settings.get(name, table[name].default)
+
+
+def setting_of(ruleset: str, name: str) -> Setting:
+    table = settings_of(ruleset)
+    found = table.get(name.strip().lower().replace("-", "_").replace(" ", "_"))
+    if found is None:
+        raise ParseError(name, "a setting: " + ", ".join(table))
+    return found
 
 
 class SettingsService(ServiceBase):
     async def settings(self, game_id: int) -> list[tuple[str, Any, bool, str]]:
-        """(name, value, is it the default, description) for every setting."""
+        """(name, value, is it the default, description) for every setting of the game's ruleset."""
         async with self._read() as session:
             game = await load_game(session, game_id)
-            return [(s.name, value_of(game.settings, s.name), s.name not in game.settings, s.description)
-                    for s in SETTINGS.values()]
+            table = settings_of(game.ruleset)
+            return [(s.name, value_of(game.settings, s.name, table), s.name not in game.settings, s.description)
+                    for s in table.values()]
 
     async def change_setting(self, game_id: int, *, name: str, value: str, actor: int | None,
                              source_id: str | None = None) -> tuple[str, Any, Any]:
         """(name, old value, new value)."""
-        spec = setting(name)
-        new = spec.parse(value)
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
-            old = value_of(game.settings, spec.name)
+            spec = setting_of(game.ruleset, name)
+            new = spec.parse(value)
+            old = value_of(game.settings, spec.name, settings_of(game.ruleset))
             game.settings = {**game.settings, spec.name: new}
             await uow.record(game_id, "SettingChanged", actor, {"setting": spec.name, "from": old, "to": new},
                              source_id)

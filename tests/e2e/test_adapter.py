@@ -23,8 +23,9 @@ def registered(h: Harness, name: str) -> dict[str, Any]:
     parts = name.split()
     [top] = [c for c in h.fake.commands[None] if c["name"] == parts[0]]
     found: dict[str, Any] = top
-    if len(parts) == 2:
-        [found] = [o for o in top["options"] if o["name"] == parts[1] and o["type"] == 1]
+    for depth, part in enumerate(parts[1:], start=2):
+        kind = 1 if depth == len(parts) else 2  # a subcommand, or the subgroup that holds it
+        [found] = [o for o in found["options"] if o["name"] == part and o["type"] == kind]
     return found
 
 

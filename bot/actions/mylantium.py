@@ -1,0 +1,268 @@
+"""The Republic of Mylantium on Discord, part 1: setting the game up (Factions, territories and buildings, military
+units, candidates, the government page's facts) and reading it (/status, /faction me, /amendment check). The
+Election Round, the Business Phase and revolutions are in mylantium_turn.py. Every command here belongs to
+Mylantium games only, and a Mylantium game takes no Landsdraad command (``EXCLUSIVE``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.actions.commands import EXCLUSIVE, App, Option, command, user_option
+from bot.actions.context import Ctx, UserRef
+from bot.actions.mylantium_render import buildings_text, faction_line, government_card
+from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.render import NEUTRAL
+from engine.core.errors import RuleError
+from engine.mylantium.amendments import check_amendment
+from engine.mylantium.model import FACTION_CHOICES, PARTY_CHOICES, Building, faction_code, party_of
+from engine.service.mylantium_state import RULESET
+from engine.service.views import GameView
+
+EXCLUSIVE.add(RULESET)
+M = {"moderator": True, "ruleset": RULESET}
+KINDS = tuple(b.value for b in Building)
+STATUSES = ("on-station", "in-battle", "elsewhere")
+
+
+def _game(game: GameView | None) -> GameView:
+    if game is None:
+        raise RuleError("This command needs a game.")
+    return game
+
+
+def _faction(o: dict[str, Any]) -> Any:
+    return faction_code(o["faction"])
+
+
+# -- Factions -------------------------------------------------------------------------------------------------
+
+
+@command("faction register", "Give a Faction of the Republic to a player, with its party, VP and treasury.",
+         Option("faction", str, "the Faction", True, FACTION_CHOICES),
+         Option("user", UserRef, "its player", True),
+         Option("party", str, "Whig or Federalist", True, PARTY_CHOICES),
+         Option("vp", int, "its Victory Points (default 0)", min_value=0),
+         Option("treasury", int, "its treasury in $ (default 0)"), **M)
+async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    player = user_option(o, "user")
+    f = await app.clerk.register_faction(g.id, code=_faction(o), user_id=player.id, user_name=player.name,
+                                         party=party_of(o["party"]), vp=o.get("vp") or 0,
+                                         treasury=o.get("treasury") or 0, actor=ctx.actor.id, source_id=ctx.source_id)
+    rule = " (2 votes per port, R1-02)" if f.per else " (enter its votes with /faction votes)"
+    return [reply(f"Registered: {faction_line(f, private=True)}{rule}.", ephemeral=True)]
+
+
+@command("faction set", "Change a Faction's VP, treasury, party (a correction) or whether it is in play.",
+         Option("faction", str, "the Faction", True, FACTION_CHOICES),
+         Option("vp", int, "its Victory Points", min_value=0),
+         Option("treasury", int, "its treasury in $"),
+         Option("party", str, "Whig or Federalist (a correction, not a realignment)", choices=PARTY_CHOICES),
+         Option("in_play", bool, "whether it is still in the game"),
+         Option("reason", str, "why its VP changed (kept in the VP history)"), **M)
+async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    from bot.actions.mylantium_turn import chain_outgoings
+
+    g = _game(game)
+    change = await app.clerk.set_faction(g.id, code=_faction(o), vp=o.get("vp"), treasury=o.get("treasury"),
+                                         party=party_of(o["party"]) if o.get("party") else None,
+                                         in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
+                                         source_id=ctx.source_id)
+    out = [reply(f"Changed: {faction_line(change.faction, private=True)}.", ephemeral=True)]
+    if o.get("vp") is not None:
+        out.append(Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have "
+                                                          f"{change.faction.vp} VP."))
+    if change.chain is not None:
+        app.deadlines_changed()
+        out += chain_outgoings(app, change.chain)
+    return out
+
+
+@command("faction votes", "A Faction's votes in a territory, or (with building) its votes per building of a kind.",
+         Option("faction", str, "the Faction", True, FACTION_CHOICES),
+         Option("votes", int, "the votes (0 removes the entry)", True, min_value=0),
+         Option("territory", str, "the territory the votes are in"),
+         Option("building", str, "instead: so many votes per building of this kind in play", choices=KINDS), **M)
+async def faction_votes(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    if (o.get("territory") is None) == (o.get("building") is None):
+        raise RuleError("Give either a territory (the Faction's votes there) or a building kind (votes per "
+                        "building in play, like the Plutocrats' 2 per port).")
+    f = await app.clerk.set_faction_votes(g.id, code=_faction(o), territory=o.get("territory"), votes=o["votes"],
+                                          building=Building(o["building"]) if o.get("building") else None,
+                                          actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"{faction_line(f)}.", ephemeral=True)]
+
+
+@command("faction me", "Your Faction: party, votes, VP and treasury (only you see it).",
+         Option("game", str, "the game, if you play in several"), game="any", ruleset=RULESET)
+async def faction_me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    f = await app.clerk.my_faction(g.id, ctx.actor.id)
+    candidate = f" Candidate: {f.candidate}." if f.candidate else " No Candidate."
+    return [reply(f"{g.name}: {faction_line(f, private=True)}.{candidate}", ephemeral=True)]
+
+
+# -- territories, buildings, units ------------------------------------------------------------------------------
+
+
+@command("territory add", "Add a territory of the Republic (Avalon, Bicardia).",
+         Option("name", str, "its name", True), **M)
+async def territory_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    t = await app.clerk.add_territory(_game(game).id, name=o["name"], actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"Territory {t.name} added.", ephemeral=True)]
+
+
+async def _buildings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], remove: bool) -> list[Outgoing]:
+    g = _game(game)
+    kind = Building(o["kind"])
+    count = o.get("count") or 1
+    t = await app.clerk.change_buildings(g.id, territory=o["territory"], kind=kind, count=count, name=o.get("name"),
+                                         remove=remove, actor=ctx.actor.id, source_id=ctx.source_id)
+    what = o["name"] if o.get("name") else f"{count} {kind.plural if count > 1 else kind.value}"
+    verb = "pulled down" if remove else "built"
+    return [reply(f"{what} {verb} in {t.name}, which now has {buildings_text(t.buildings)}.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=f"{t.name}: {what} {verb}. Faction Votes follow (see /status).")]
+
+
+@command("building add", "Build ports, cities, temples or villages in a territory.",
+         Option("territory", str, "the territory", True),
+         Option("kind", str, "port, city, temple or village", True, KINDS),
+         Option("count", int, "how many (default 1)", min_value=1),
+         Option("name", str, "the building's name, e.g. Arcadia (one building)"), **M)
+async def building_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await _buildings(app, ctx, game, o, remove=False)
+
+
+@command("building remove", "Remove ports, cities, temples or villages from a territory.",
+         Option("territory", str, "the territory", True),
+         Option("kind", str, "port, city, temple or village", True, KINDS),
+         Option("count", int, "how many (default 1)", min_value=1),
+         Option("name", str, "the building's name, when it has one"), **M)
+async def building_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await _buildings(app, ctx, game, o, remove=True)
+
+
+@command("unit add", "Add a military unit of the Republic, with its maintenance and purchase cost.",
+         Option("name", str, "its name", True),
+         Option("territory", str, "where it is", True),
+         Option("maintenance", int, "its maintenance cost in $", True, min_value=0),
+         Option("cost", int, "its purchase cost in $", True, min_value=0),
+         Option("status", str, "on-station (default), in-battle or elsewhere", choices=STATUSES), **M)
+async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    u = await app.clerk.add_unit(_game(game).id, name=o["name"], territory=o["territory"],
+                                 maintenance=o["maintenance"], cost=o["cost"], status=o.get("status"),
+                                 actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
+                  ephemeral=True)]
+
+
+@command("unit set", "Move a military unit, change where it stands or its costs.",
+         Option("name", str, "the unit", True),
+         Option("territory", str, "its new territory"),
+         Option("status", str, "on-station, in-battle or elsewhere", choices=STATUSES),
+         Option("maintenance", int, "its maintenance cost in $", min_value=0),
+         Option("cost", int, "its purchase cost in $", min_value=0), **M)
+async def unit_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    u = await app.clerk.set_unit(_game(game).id, name=o["name"], territory=o.get("territory"),
+                                 status=o.get("status"), maintenance=o.get("maintenance"), cost=o.get("cost"),
+                                 actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
+                  ephemeral=True)]
+
+
+@command("unit remove", "Remove a military unit.", Option("name", str, "the unit", True), **M)
+async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    u = await app.clerk.set_unit(_game(game).id, name=o["name"], remove=True, actor=ctx.actor.id,
+                                 source_id=ctx.source_id)
+    return [reply(f"Unit {u.name} removed.", ephemeral=True)]
+
+
+# -- candidates -------------------------------------------------------------------------------------------------
+
+
+@command("candidate add", "A Faction's Candidate, with Charisma 1-13; the party is the Faction's, for good.",
+         Option("name", str, "the candidate's name", True),
+         Option("faction", str, "the Faction that controls it", True, FACTION_CHOICES),
+         Option("charisma", int, "Charisma, 1 to 13", True, min_value=1, max_value=13), **M)
+async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    c = await app.clerk.add_candidate(g.id, name=o["name"], code=_faction(o), charisma=o["charisma"],
+                                      actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"Candidate {c.name} added.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=f"New candidate: **{c.name}** of the {c.faction.plural} "
+                                                   f"({c.party.title}), Charisma {c.charisma}.")]
+
+
+@command("candidate set", "Change a candidate's Charisma, or whether they run in the coming elections.",
+         Option("name", str, "the candidate", True),
+         Option("charisma", int, "Charisma, 1 to 13", min_value=1, max_value=13),
+         Option("running", bool, "whether they run (Charisma counts only while running, R1-03)"), **M)
+async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    c = await app.clerk.set_candidate(_game(game).id, name=o["name"], charisma=o.get("charisma"),
+                                      running=o.get("running"), actor=ctx.actor.id, source_id=ctx.source_id)
+    state = "running" if c.running else "not running"
+    return [reply(f"{c.name}: Charisma {c.charisma}, {state}.", ephemeral=True)]
+
+
+@command("candidate discard", "A Faction loses its Candidate (Events: Losing a Candidate).",
+         Option("name", str, "the candidate", True), **M)
+async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    c = await app.clerk.set_candidate(g.id, name=o["name"], discard=True, actor=ctx.actor.id,
+                                      source_id=ctx.source_id)
+    return [reply(f"{c.name} discarded.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=f"The {c.faction.plural} have lost their Candidate, {c.name}.")]
+
+
+# -- the government page ----------------------------------------------------------------------------------------
+
+
+@command("government set", "The government page's facts: President's Faction, approval, Fervor, what is in play.",
+         Option("president", str, "the Faction that controlled the Presidency in the last Business Phase",
+                choices=FACTION_CHOICES),
+         Option("approval", int, "the Approval Rating (0-100)", min_value=0, max_value=100),
+         Option("fervor", int, "Fervor so far (no VP are deducted for it)", min_value=0),
+         Option("monopolies", int, "Monopolies in play", min_value=0),
+         Option("income_tax", int, "the Income Tax rate in % (there is an Income Tax)", min_value=0, max_value=100),
+         Option("no_income_tax", bool, "there is no Income Tax"),
+         Option("faction_taxes", int, "Faction Taxes in play", min_value=0),
+         Option("tariffs", int, "Tariffs in effect", min_value=0),
+         Option("subsidies", int, "subsidies in effect", min_value=0),
+         Option("pensions", int, "pensions in effect", min_value=0),
+         Option("wars", int, "wars being waged", min_value=0),
+         Option("unfunded_last_turn", int, "pensions that went unfunded in the previous turn", min_value=0), **M)
+async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    if o.get("income_tax") is not None and o.get("no_income_tax"):
+        raise RuleError("Give income_tax or no_income_tax, not both.")
+    counts = {k: o.get(k) for k in ("monopolies", "income_tax", "faction_taxes", "tariffs", "subsidies", "pensions",
+                                    "wars", "unfunded_last_turn")}
+    view = await app.clerk.set_government(g.id, president=faction_code(o["president"]) if o.get("president") else None,
+                                          approval=o.get("approval"), fervor=o.get("fervor"), counts=counts,
+                                          no_income_tax=bool(o.get("no_income_tax")), actor=ctx.actor.id,
+                                          source_id=ctx.source_id)
+    return [reply("Recorded. The government page now reads:", card=government_card(view), ephemeral=True)]
+
+
+@command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",
+         ruleset=RULESET)
+async def status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return [reply(card=government_card(await app.clerk.government(_game(game).id)))]
+
+
+@command("amendment check", "Whether an amendment may be proposed (R1-06: never about Charisma or the "
+                            "Independent Vote).", Option("text", str, "the amendment", True), ruleset=RULESET)
+async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    _game(game)
+    try:
+        check_amendment(o["text"])
+    except RuleError as error:
+        return [reply(f"Refused: {error}")]
+    return [reply("That amendment touches neither Charisma nor the Independent Vote, so R1-06 does not stop it.")]
+
+
+__all__ = ["NEUTRAL"]
+
+
+from bot.actions import mylantium_turn  # noqa: E402,F401  (registers the turn's commands and the DM forms)

@@ -1,0 +1,335 @@
+"""What players of a Mylantium game read: the government page, elections, receipts, the Business Phase breakdown
+and the revolution chain. Secrets (who chose what, treasuries, contributions before resolution, P1-19) never
+enter a public card."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from bot.actions.outbox import Card
+from bot.actions.render import deadline_text
+from engine.core.durations import format_remaining, format_utc
+from engine.mylantium.approval import Change
+from engine.mylantium.model import FactionCode, Party
+from engine.mylantium.revolution import Attempt
+from engine.service.mylantium_views import (
+    BusinessView,
+    ChainView,
+    ChoiceReceipt,
+    GovernmentView,
+    MylElectionView,
+    MylFactionView,
+    PledgeReceipt,
+    RealignReceipt,
+)
+
+NEUTRAL = 0x5865F2
+GOLD = 0xF1C40F
+RED = 0xE74C3C
+FORMS = {"primary": "`Primary: <Candidate>`", "general": "`General: Whig` or `General: Federalist`"}
+
+
+SINGULAR = {"ports": "port", "cities": "city", "temples": "temple", "villages": "village"}
+
+
+def buildings_text(buildings: Mapping[str, int]) -> str:
+    """``3 ports, 1 city, 0 temples, 0 villages``."""
+    return ", ".join(f"{n} {SINGULAR.get(k, k) if n == 1 else k}" for k, n in buildings.items())
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def votes_text(f: MylFactionView) -> str:
+    parts = ", ".join(f"{t} {n}" for t, n in f.votes.items() if n) or "none"
+    return f"{f.national} ({parts})"
+
+
+def faction_line(f: MylFactionView, *, private: bool = False) -> str:
+    gone = " — withdrawn" if not f.in_play else ""
+    money = f", treasury ${f.treasury}" if private else ""
+    return f"**{f.title}** ({f.player}, {f.party.title}): {votes_text(f)} votes, {f.vp} VP{money}{gone}"
+
+
+def government_card(v: GovernmentView) -> Card:
+    """The government page (PUBLIC, rules-spec §2.2.7): no treasuries."""
+    president = f"the {v.president.plural}" if v.president else "not recorded (/government set president:)"
+    incumbent = v.incumbent.title if v.incumbent else "unknown"
+    approval = f"{v.approval}%" + (" (the starting value, P1-20)" if v.approval_default else "")
+    ip = v.in_play
+    tax = f"{ip['income_tax']}%" if ip["income_tax"] is not None else "none"
+    in_play = (f"Monopolies {ip['monopolies']}, Income Tax {tax}, Faction Taxes {ip['faction_taxes']}, Tariffs "
+               f"{ip['tariffs']}, subsidies {ip['subsidies']}, pensions {ip['pensions']}, wars {ip['wars']}")
+    if ip["unfunded_last_turn"]:
+        in_play += f"; {ip['unfunded_last_turn']} pension(s) went unfunded last turn"
+    fields: list[tuple[str, str, bool]] = [
+        ("Approval Rating", approval, True),
+        ("Revolutionary Fervor", str(v.fervor), True),
+        ("Presidency (incumbent party)", f"{president} ({incumbent})", True),
+        ("Faction Votes", "\n".join(faction_line(f) for f in v.factions) or "no Factions yet", False),
+        ("National Faction Votes in play (F)", str(v.faction_votes), True),
+        ("Independent Vote (F/2, P1-01)", str(v.independent), True),
+        ("Victory Points in play (S)", str(v.total_vp), True),
+    ]
+    if v.candidates:
+        fields.append(("Candidates", "\n".join(
+            f"{c.name} ({c.faction.plural}, {c.party.title}), Charisma {c.charisma}"
+            + (" — discarded" if c.discarded else "" if c.running else " — not running") for c in v.candidates),
+            False))
+    if v.territories:
+        fields.append(("Territories", "\n".join(
+            f"{t.name}: {buildings_text(t.buildings)}" for t in v.territories), False))
+    if v.units:
+        fields.append(("Military units", "\n".join(
+            f"{u.name} ({u.territory}, {u.status.replace('-', ' ')}): maintenance ${u.maintenance}, cost ${u.cost}"
+            for u in v.units), False))
+    fields.append(("In play", in_play, False))
+    if v.revolution:
+        fields.append(("Revolution", f"under way: {v.revolution}; play is suspended", False))
+    return Card(f"{v.game.name}: the government of Mylantium, turn {v.turn}", v.stage, tuple(fields), NEUTRAL)
+
+
+def locks_text(game: str, turn: int, locks: Mapping[str, str]) -> str:
+    lines = [f"**{game}: the Election Round of turn {turn} begins.** Factions may realign until the Primary opens: "
+             "DM me `Realign: Whig` or `Realign: Federalist` (once a turn; a realigning Faction loses its Candidate)."]
+    if locks:
+        lines.append("Locked from this snapshot (P1-04):")
+        lines += [f"  {name}: {why}" for name, why in locks.items()]
+    return "\n".join(lines)
+
+
+def election_opened_card(e: MylElectionView, now: datetime) -> Card:
+    return Card(f"{e.game.name}: the {e.title} of turn {e.turn} is open", "", (
+        ("How to choose", f"Each Faction's player DMs me {FORMS[e.stage]}; you can change it until the deadline. "
+                          "Choices are secret; only the totals are announced.", False),
+        ("Deadline", deadline_text(e.deadline, now).replace("the round", "the election"), True)), NEUTRAL)
+
+
+def election_status_card(e: MylElectionView, now: datetime) -> Card:
+    fields = [("Chosen", ", ".join(e.chosen) or "nobody yet", False),
+              ("Waiting for", ", ".join(e.waiting) or "nobody", False)]
+    if e.status == "open":
+        fields.append(("Deadline", deadline_text(e.deadline, now).replace("the round", "the election"), True))
+    return Card(f"{e.game.name}: the {e.title} of turn {e.turn} ({e.status})", "", tuple(fields), NEUTRAL)
+
+
+def result_card(e: MylElectionView) -> Card:
+    r: Mapping[str, Any] = e.result or {}
+    if e.stage == "primary":
+        fields: list[tuple[str, str, bool]] = []
+        for party in Party:
+            lines = [f"{line['name']}: **{line['total']}** = Faction Votes {line['faction_votes']} + Charisma "
+                     f"{line['charisma']}" for line in r.get("lines", []) if line["party"] == party.value]
+            nominee = r.get("nominees", {}).get(party.value)
+            tie = r.get("ties", {}).get(party.value)
+            if tie:
+                lines.append(f"Tied: {', '.join(tie)}. The moderators name the nominee (/election nominee).")
+            elif nominee:
+                lines.append(f"Nominee: **{nominee}**")
+            fields.append((f"{party.title} Primary", "\n".join(lines) or "no candidates", False))
+        fields.append(("Independent Vote", "none: it votes only in the General Election (R1-01)", False))
+        return Card(f"{e.game.name}: the Primary of turn {e.turn}", "Totals by candidate (Charisma counts only "
+                                                                  "for candidates running, R1-03).", tuple(fields),
+                    GOLD)
+    lines = r.get("lines", {})
+    incumbent = Party(r["incumbent"])
+    fields = []
+    for party in Party:
+        line = lines.get(party.value, {})
+        nominee = r.get("nominees", {}).get(party.value) or "no nominee"
+        fields.append((f"{party.title} ({nominee})",
+                       f"**{line.get('total', 0)}** = Faction Votes {line.get('faction_votes', 0)} + Charisma "
+                       f"{line.get('charisma', 0)} + Independent {line.get('independent', 0)}", False))
+    winner = Party(r["winner"])
+    split = (f"I = F/2 = {r['faction_votes_in_play']}/2 → {r['independent']} (P1-01); the incumbent "
+             f"{incumbent.title}s get {r['approval']}% → {lines[incumbent.value]['independent']}, the "
+             f"{incumbent.other.title}s the remaining {lines[incumbent.other.value]['independent']} (P1-02)")
+    fields.append(("Independent Vote", split, False))
+    outcome = f"The **{winner.title}s** win"
+    outcome += " the tie, which keeps the incumbent party in power (P1-16)." if r.get("tie") else "."
+    if r.get("president"):
+        outcome += (f" The Presidency goes to their nominee, {r['nominees'][winner.value]} (the "
+                    f"{FactionCode[r['president']].plural}).")
+    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome, tuple(fields), GOLD)
+
+
+def choice_text(r: ChoiceReceipt, now: datetime) -> str:
+    title = "Primary" if r.stage == "primary" else "General Election"
+    if r.duplicate:
+        return (f"This message reached me twice; it was recorded once, when it first came (the {r.faction.plural} "
+                f"chose **{r.choice.capitalize()}**). Nothing was changed.")
+    shown = r.choice if r.stage == "primary" else Party(r.choice).title
+    head = f"Recorded for the {r.faction.plural} in the {title} of {r.game.name}: **{shown}**"
+    if r.replaced is not None:
+        old = r.replaced if r.stage == "primary" else Party(r.replaced).title
+        head += " (unchanged)" if r.replaced == r.choice else f" (was {old})"
+    return (f"{head}. Your {r.votes} Faction Votes go to it, counted as they stand at the close.\n"
+            f"Deadline: {deadline_text(r.deadline, now).replace('the round', 'the election')}. Send a new choice to "
+            "change it until then.")
+
+
+def realign_text(r: RealignReceipt) -> str:
+    if r.duplicate:
+        return "This message reached me twice; the realignment was made once. Nothing was changed."
+    lost = (f" Your Candidate {r.discarded} is discarded (R1-13); the moderators handle the replacement."
+            if r.discarded else "")
+    return (f"The {r.faction.plural} of {r.game.name} are now **{r.new.title}s** (were {r.old.title}s).{lost}")
+
+
+def realigned_public(r: RealignReceipt) -> str:
+    lost = f"; their Candidate {r.discarded} is discarded" if r.discarded else ""
+    return f"The **{r.faction.plural}** have realigned: {r.old.title} → **{r.new.title}**{lost}."
+
+
+def changes_text(changes: tuple[Change, ...]) -> str:
+    return "\n".join(f"{signed(c.delta)}: {c.cause}" for c in changes) or "no change"
+
+
+def business_card(b: BusinessView) -> Card:
+    approval = changes_text(b.approval_changes)
+    if b.approval_raw != b.approval_end:
+        approval += f"\n{b.approval_start} → {b.approval_raw}, clamped to {b.approval_end} (P1-05)"
+    fervor_total = sum(c.delta for c in b.fervor_changes)
+    lost = ", ".join(f"{code.plural} −{n}" for code, n in b.lost.items() if n) or "nobody"
+    vp = ", ".join(f"{code.plural} {n}" for code, n in b.vp.items())
+    fields = (
+        (f"Approval Rating: {b.approval_start}% → {b.approval_end}%", approval, False),
+        (f"Revolutionary Fervor {signed(fervor_total)}: now {b.fervor_end}", changes_text(b.fervor_changes), False),
+        ("VP lost to Fervor (1 per point, never below 0, P1-08)", lost, False),
+        (f"VP now (S = {b.total_vp})", vp or "no Factions in play", False),
+    )
+    return Card(f"{b.game.name}: the Business Phase of turn {b.turn} is closed", "", fields, NEUTRAL)
+
+
+def attempt_text(a: Attempt, game: str, resumed: str | None = None) -> str:
+    """One attempt of a chain as far as it has gone, without what was announced before (``resumed``): PUBLIC, with
+    no treasury before the resolution (P1-19)."""
+    v = a.vanguard
+    parts: list[str] = []
+    if resumed is None:
+        first = a.forestalled if a.coup and a.forestalled else v
+        parts.append(f"**Revolution in {game}!** The {first.plural} have fallen to 0 VP and are the Vanguard (R1-40, "
+                     "R1-41).")
+    if resumed in (None, "coup"):
+        if a.coup:
+            forestalled = a.forestalled.plural if a.forestalled else "Vanguard"
+            parts.append(f"**Military coup!** The Brass Hats forestall the {forestalled}' Revolution and become the "
+                         "Vanguard (R1-46); they collect their money and are not compared with the VP in play, and "
+                         "nobody is given counter-revolutionary money (P1-13).")
+        else:
+            if a.coup_declined:
+                parts.append("The Brass Hats do not attempt a coup.")
+            if a.s is not None and a.begun:
+                parts.append(f"The {v.plural}' treasury, with what they draw for a Revolution, is greater than the "
+                             f"{a.s} VP in play: the Revolution has begun.")
+            elif a.s is not None:
+                parts.append(f"The {v.plural}' treasury, with what they draw for a Revolution, is not greater than "
+                             f"the {a.s} VP in play: they are crushed before an uprising begins and withdraw from the "
+                             "game (no Fervor, P1-12).")
+            if a.bonus:
+                who = ", ".join(c.plural for c in a.bonus)
+                parts.append(f"The counter-revolutionary {who} are given money (R1-44.1).")
+    if a.outcome in ("won", "put down"):
+        what = "coup" if a.coup else "Revolution"
+        head = f"**The {v.plural}' {what}:** " if resumed == "contributions" else ""
+        extra = f" (${a.for_vanguard} of it contributed)" if a.for_vanguard else ""
+        parts.append(f"{head}the Counter-Revolutionary Treasury holds ${a.crt}; the Vanguard has "
+                     f"${a.vanguard_total}{extra}.")
+        if a.outcome == "won":
+            parts.append(f"The {v.plural} are victorious: they install {v.government}. **They win the game.**")
+        else:
+            lost = ", ".join(f"{c.plural} −{n}" for c, n in a.lost.items() if n) or "nobody had any to lose"
+            parts.append(f"The {what} is put down: the {v.plural} withdraw from the game, and Fervor rises by 3 at "
+                         f"once (P1-10): {lost}.")
+    return " ".join(parts)
+
+
+def chain_texts(c: ChainView, now: datetime) -> list[str]:
+    """The public announcements of what a chain step did, newest last."""
+    out = [attempt_text(a, c.game.name, c.resumed if a.number == c.first_new else None)
+           for a in c.chain.attempts[c.first_new - 1:]]
+    current = c.chain.current
+    if c.chain.ended == "collapse":
+        vp = sum(f.vp for f in c.factions if f.in_play)
+        out.append(f"**Social Collapse.** The Victory Points in play have fallen to {vp}, below 10: the Republic has "
+                   "broken down and its neighbours intervene to restore order. The game ends with **no winner** "
+                   "(R1-50).")
+    elif c.chain.ended == "won" and c.chain.winner is not None:
+        out.append(f"**{c.game.name} has ended:** the {c.chain.winner.plural} have overthrown the government.")
+    elif current is not None and c.chain.waiting.value == "coup":
+        out.append(f"Play is suspended. The Brass Hats are asked whether they attempt a military coup before the "
+                   f"{current.vanguard.plural}' Revolution goes on (P1-23).")
+    elif current is not None and c.chain.waiting.value == "contributions":
+        out.append("Every other Faction now sends its contribution to the Counter-Revolutionary Treasury by DM "
+                   f"(`Contribute: <amount>`), secret until the result. Deadline: {deadline_text(c.deadline, now)}; "
+                   "a Faction that sends nothing gives $0 (P1-22).")
+    elif c.chain.attempts:
+        out.append("No Faction in play is at 0 VP any more: the Revolution has run its course and play resumes.")
+    return out
+
+
+def coup_offer_text(c: ChainView) -> str:
+    current = c.chain.current
+    who = current.vanguard.plural if current else "a Faction"
+    return (f"{c.game.name}: the {who} have fallen to 0 VP and a Revolution is about to be attempted. As the Brass "
+            "Hats you may attempt a **military coup** first (R1-42): you would become the Vanguard, collect 3× the "
+            "maintenance of the units on station or in battle, and face a Counter-Revolutionary Treasury at once; "
+            "if yours is greater you win the game, otherwise you withdraw and Fervor rises by 3. Reply "
+            "`Coup: yes` or `Coup: no` (buttons come later).")
+
+
+def contribution_request_text(c: ChainView, code: FactionCode, now: datetime) -> str:
+    current = c.chain.current
+    assert current is not None
+    faction = next(f for f in c.factions if f.code is code)
+    bonus = current.bonus.get(code)
+    given = f" You were given ${bonus} of counter-revolutionary money (R1-44.1)." if bonus else ""
+    against = "the Brass Hats' coup" if current.coup else f"the {current.vanguard.plural}' Revolution"
+    return (f"{c.game.name}: {against} is under way.{given} Your treasury: ${faction.treasury}. DM me "
+            "`Contribute: <amount>` for the Counter-Revolutionary Treasury (or `Contribute: <amount> to the "
+            "Vanguard`); a new one replaces the old. Money given is never returned. Deadline: "
+            f"{deadline_text(c.deadline, now)}; nothing sent counts as $0 (P1-22). Only the moderators see it "
+            "until the result, and then only the totals (P1-19).")
+
+
+def pledge_text(r: PledgeReceipt, now: datetime) -> str:
+    if r.duplicate:
+        return "This message reached me twice; it was recorded once. Nothing was changed."
+    parts = [f"${r.to_crt} to the Counter-Revolutionary Treasury"]
+    if r.to_vanguard:
+        parts.append(f"${r.to_vanguard} to the {r.vanguard.plural}")
+    was = f" (was ${r.replaced[0]}" + (f" and ${r.replaced[1]}" if r.replaced[1] else "") + ")" if r.replaced else ""
+    left = r.treasury - r.to_crt - r.to_vanguard
+    return (f"Contribution recorded for the {r.faction.plural} in {r.game.name}: {' and '.join(parts)}{was}. It is "
+            f"paid when the Revolution is resolved, leaving ${left} of your ${r.treasury}. Deadline: "
+            f"{deadline_text(r.deadline, now)}.")
+
+
+def chain_status_card(c: ChainView, now: datetime, *, moderator: bool) -> Card:
+    fields: list[tuple[str, str, bool]] = []
+    for a in c.chain.attempts:
+        fields.append((f"Attempt {a.number}: the {a.vanguard.plural}" + (" (coup)" if a.coup else ""),
+                       a.outcome or ("waiting" if c.chain.current is a else "—"), False))
+    current = c.chain.current
+    if current is not None and c.chain.waiting.value == "contributions":
+        fields.append(("Contributions from", ", ".join(f.plural for f in c.pledged) or "nobody yet", False))
+        fields.append(("Deadline", deadline_text(c.deadline, now), True))
+        if moderator:
+            fields.append(("Moderators", "/revolution resolve closes the contributions now; /revolution deadline "
+                                         "moves the deadline.", False))
+    elif current is not None:
+        fields.append(("Waiting for", "the Brass Hats' answer to the coup offer (`Coup: yes|no` by DM, or "
+                                      "/revolution coup)", False))
+    state = {"won": "the game has ended", "collapse": "Social Collapse: the game has ended"}.get(
+        c.chain.ended or "", "under way" if current is not None else "over")
+    return Card(f"{c.game.name}: revolution #{c.number} ({state})", "", tuple(fields), RED)
+
+
+def remaining(deadline: datetime | None, now: datetime) -> str:
+    return format_remaining(deadline - now) if deadline else "no deadline"
+
+
+__all__ = ["format_utc", "remaining"]

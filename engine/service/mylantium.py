@@ -1,0 +1,468 @@
+"""The Republic of Mylantium through the service: Factions and their players, territories and buildings, military
+units, candidates and the government page, set up by the moderators (the document leaves most numbers to the GM,
+A1-09), plus the elections, the Business Phase and revolutions of the other mylantium_* modules."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from engine.core.errors import NotFoundError, RuleError
+from engine.mylantium.approval import incumbent_party
+from engine.mylantium.business import InPlay
+from engine.mylantium.elections import check_charisma, independent_vote
+from engine.mylantium.model import Building, FactionCode, Party, Territory, UnitStatus, default_base
+from engine.service import mylantium_export  # noqa: F401  (registers the export section)
+from engine.service.ledger import find_player, game_view, load_game, require_running
+from engine.service.mylantium_business import MylBusinessService
+from engine.service.mylantium_elections import MylElectionService
+from engine.service.mylantium_revolution import MylRevolutionService, chain_after_vp_change
+from engine.service.mylantium_state import (
+    COLUMNS,
+    RULESET,
+    approval_of,
+    base_of,
+    candidate_rows,
+    faction_by_code,
+    faction_of_user,
+    faction_rows,
+    find_candidate,
+    government_of,
+    history,
+    in_play_of,
+    live_chain,
+    player_names,
+    require_calm,
+    require_mylantium,
+    rules_of,
+    set_in_play,
+    stage_of,
+    territory_of,
+    territory_rows,
+    unit_rows,
+)
+from engine.service.mylantium_views import (
+    CandidateView,
+    GovernmentView,
+    MylFactionView,
+    TerritoryView,
+    UnitView,
+    VpChange,
+)
+from engine.service.uow import UnitOfWork
+from engine.store.models import Game, MylCandidate, MylFaction, MylTerritory, MylUnit, Player
+
+
+def faction_view(row: MylFaction, player: Player | None, territories: Sequence[Territory],
+                 candidates: Sequence[MylCandidate] = ()) -> MylFactionView:
+    live = [c.name for c in candidates if c.faction_id == row.id and not c.discarded]
+    return MylFactionView(FactionCode[row.code], player.name if player else "?", player.user_id if player else 0,
+                          Party(row.party), row.vp, row.treasury, row.in_play,
+                          base_of(row).by_territory(territories), dict(row.per), dict(row.entered),
+                          live[0] if live else None, row.realigned_turn)
+
+
+async def faction_views(uow_session: Any, game: Game) -> list[MylFactionView]:
+    rows = await faction_rows(uow_session, game.id)
+    players = await player_names(uow_session, game.id)
+    territories = [territory_of(t) for t in await territory_rows(uow_session, game.id)]
+    candidates = await candidate_rows(uow_session, game.id)
+    return [faction_view(r, players.get(r.player_id), territories, candidates) for r in rows]
+
+
+async def one_faction_view(session: Any, game: Game, row: MylFaction) -> MylFactionView:
+    return next(v for v in await faction_views(session, game) if v.code.name == row.code)
+
+
+def candidate_view(row: MylCandidate, factions: dict[int, MylFaction]) -> CandidateView:
+    return CandidateView(row.name, FactionCode[factions[row.faction_id].code], Party(row.party), row.charisma,
+                         row.running, row.discarded)
+
+
+async def _territory(uow: UnitOfWork, game: Game, name: str) -> MylTerritory:
+    rows = await territory_rows(uow.session, game.id)
+    for t in rows:
+        if t.name.lower() == name.strip().lower():
+            return t
+    have = ", ".join(t.name for t in rows) or "none yet (add one with /territory add)"
+    raise NotFoundError(f"{game.name} has no territory called {name.strip()}. Territories: {have}.")
+
+
+async def _unit(uow: UnitOfWork, game: Game, name: str) -> MylUnit:
+    rows = await unit_rows(uow.session, game.id)
+    for u in rows:
+        if u.name.lower() == name.strip().lower():
+            return u
+    have = ", ".join(u.name for u in rows) or "none yet"
+    raise NotFoundError(f"{game.name} has no military unit called {name.strip()}. Units: {have}.")
+
+
+def _status(text: str | None) -> UnitStatus:
+    if text is None:
+        return UnitStatus.ON_STATION
+    try:
+        return UnitStatus(text.strip().lower().replace(" ", "-"))
+    except ValueError:
+        raise RuleError(f"A unit is on-station, in-battle or elsewhere, not “{text}”.") from None
+
+
+async def _writable(uow: UnitOfWork, game_id: int) -> Game:
+    game = await load_game(uow.session, game_id)
+    require_mylantium(game)
+    require_running(game)
+    return game
+
+
+class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionService):
+    async def mylantium_deadlines(self) -> list[datetime]:
+        """The deadlines of open Mylantium elections and of contributions to a Revolution."""
+        return [d for *_, d in await self.pending_myl_elections()] + [d for *_, d in
+                                                                      await self.pending_contributions()]
+
+    # -- Factions ---------------------------------------------------------------------------------------------
+
+    async def register_faction(self, game_id: int, *, code: FactionCode, user_id: int, user_name: str, party: Party,
+                               vp: int, treasury: int, actor: int | None,
+                               source_id: str | None = None) -> MylFactionView:
+        if vp < 0:
+            raise RuleError("VP cannot be negative (P1-08).")
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            if await find_player(uow.session, game_id, user_id) is not None:
+                raise RuleError(f"{user_name} already plays in {game.name}; each player controls one Faction.")
+            clash = await uow.session.execute(select(MylFaction).where(MylFaction.game_id == game_id,
+                                                                       MylFaction.code == code.name))
+            if clash.scalar_one_or_none() is not None:
+                raise RuleError(f"The {code.plural} already have a player in {game.name}; use /faction set.")
+            player = Player(game_id=game_id, user_id=user_id, name=user_name, faction=code.plural, diplomacy=0,
+                            command=0, intrigue=0, roll=1, diplomacy_max=0, intrigue_max=0, misc_votes=0, active=True)
+            uow.session.add(player)
+            await uow.session.flush()
+            base = default_base(code)
+            row = MylFaction(game_id=game_id, player_id=player.id, code=code.name, party=party.value, vp=vp,
+                             treasury=treasury, in_play=True, per={k.value: v for k, v in base.per.items()},
+                             entered={})
+            uow.session.add(row)
+            await uow.session.flush()
+            await government_of(uow.session, game)
+            await uow.record(game_id, "FactionRegistered", actor,
+                             {"faction": code.name, "user_id": user_id, "name": user_name, "party": party.value,
+                              "vp": vp, "treasury": treasury}, source_id)
+            return await one_faction_view(uow.session, game, row)
+
+    async def set_faction(self, game_id: int, *, code: FactionCode, vp: int | None = None,
+                          treasury: int | None = None, party: Party | None = None, in_play: bool | None = None,
+                          reason: str | None = None, actor: int | None, source_id: str | None = None) -> VpChange:
+        """A moderator's correction or award (how VP are earned is not in the document, A1-09). A change of VP is
+        followed at once by the checks of R1-50 and R1-40. A change of party here is a correction, not a
+        realignment (Clerk applies no lock to it)."""
+        changes = {k: v for k, v in {"vp": vp, "treasury": treasury, "party": party.value if party else None,
+                                     "in_play": in_play}.items() if v is not None}
+        if not changes:
+            raise RuleError("Nothing to change: give vp, treasury, party or in_play.")
+        if vp is not None and vp < 0:
+            raise RuleError("VP cannot be negative (P1-08).")
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            row = await faction_by_code(uow.session, game, code)
+            gov = await government_of(uow.session, game)
+            if vp is not None and vp != row.vp:
+                cause = reason.strip() if reason and reason.strip() else "set by the moderators"
+                uow.session.add(history(game_id, gov.turn, f"vp:{code.name}", cause, vp - row.vp, vp, uow.now))
+                row.vp = vp
+            if treasury is not None:
+                row.treasury = treasury
+            if party is not None:
+                row.party = party.value
+            if in_play is not None:
+                row.in_play = in_play
+            await uow.session.flush()
+            chain = await chain_after_vp_change(uow, game) if vp is not None or in_play is not None else None
+            await uow.record(game_id, "FactionChanged", actor,
+                             {"faction": code.name, **changes, "reason": reason,
+                              "chain": chain.number if chain else None}, source_id)
+            view = await one_faction_view(uow.session, game, row)
+            return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"))
+
+    async def set_faction_votes(self, game_id: int, *, code: FactionCode, territory: str | None,
+                                votes: int, building: Building | None = None, actor: int | None,
+                                source_id: str | None = None) -> MylFactionView:
+        """R1-02: the votes a Faction has in a territory (entered by the moderator), or with ``building`` its
+        votes per building of that kind in play (the Plutocrat's 2 per port). 0 removes the entry."""
+        if votes < 0:
+            raise RuleError("Faction Votes cannot be negative.")
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            row = await faction_by_code(uow.session, game, code)
+            if building is not None:
+                per = dict(row.per)
+                per.pop(building.value, None)
+                row.per = {**per, **({building.value: votes} if votes else {})}
+                payload: dict[str, Any] = {"faction": code.name, "per": building.value, "votes": votes}
+            else:
+                if territory is None:
+                    raise RuleError("Give the territory, or a building kind for a rule such as 2 per port.")
+                name = (await _territory(uow, game, territory)).name
+                entered = dict(row.entered)
+                entered.pop(name, None)
+                row.entered = {**entered, **({name: votes} if votes else {})}
+                payload = {"faction": code.name, "territory": name, "votes": votes}
+            await uow.record(game_id, "FactionVotesSet", actor, payload, source_id)
+            return await one_faction_view(uow.session, game, row)
+
+    async def my_faction(self, game_id: int, user_id: int) -> MylFactionView:
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            _, row = await faction_of_user(session, game, user_id)
+            return await one_faction_view(session, game, row)
+
+    # -- territories, buildings and units -------------------------------------------------------------------------
+
+    async def add_territory(self, game_id: int, *, name: str, actor: int | None,
+                            source_id: str | None = None) -> TerritoryView:
+        name = " ".join(name.split())
+        if not name:
+            raise RuleError("A territory needs a name.")
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            if any(t.name.lower() == name.lower() for t in await territory_rows(uow.session, game_id)):
+                raise RuleError(f"{game.name} already has a territory called {name}.")
+            row = MylTerritory(game_id=game_id, name=name, ports=0, cities=0, temples=0, villages=0, names={})
+            uow.session.add(row)
+            await uow.session.flush()
+            await uow.record(game_id, "TerritoryAdded", actor, {"name": name}, source_id)
+            return territory_view(row)
+
+    async def change_buildings(self, game_id: int, *, territory: str, kind: Building, count: int,
+                               name: str | None, remove: bool, actor: int | None,
+                               source_id: str | None = None) -> TerritoryView:
+        """Build (or pull down) ``count`` buildings of a kind in a territory; a named one is listed by name."""
+        if count < 1:
+            raise RuleError("The count is 1 or more.")
+        if name is not None and count != 1:
+            raise RuleError("A named building is one building; leave the count out.")
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            row = await _territory(uow, game, territory)
+            column = COLUMNS[kind]
+            have = int(getattr(row, column))
+            names = {k: list(v) for k, v in row.names.items()}
+            listed = names.setdefault(kind.value, [])
+            if remove:
+                if have < count:
+                    raise RuleError(f"{row.name} has {have} {kind.plural}; {count} cannot be removed.")
+                if name is not None:
+                    match = next((n for n in listed if n.lower() == name.strip().lower()), None)
+                    if match is None:
+                        raise RuleError(f"{row.name} has no {kind.value} called {name.strip()}. Named: "
+                                        f"{', '.join(listed) or 'none'}.")
+                    listed.remove(match)
+                setattr(row, column, have - count)
+            else:
+                if name is not None:
+                    if any(n.lower() == name.strip().lower() for n in listed):
+                        raise RuleError(f"{row.name} already has a {kind.value} called {name.strip()}.")
+                    listed.append(name.strip())
+                setattr(row, column, have + count)
+            row.names = {k: v for k, v in names.items() if v}
+            await uow.session.flush()
+            await uow.record(game_id, "BuildingsRemoved" if remove else "BuildingsAdded", actor,
+                             {"territory": row.name, "kind": kind.value, "count": count, "name": name}, source_id)
+            return territory_view(row)
+
+    async def add_unit(self, game_id: int, *, name: str, territory: str, maintenance: int, cost: int,
+                       status: str | None, actor: int | None, source_id: str | None = None) -> UnitView:
+        name = " ".join(name.split())
+        if not name:
+            raise RuleError("A unit needs a name.")
+        if maintenance < 0 or cost < 0:
+            raise RuleError("Maintenance and purchase cost are $0 or more.")
+        where = _status(status)
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            place = (await _territory(uow, game, territory)).name
+            if any(u.name.lower() == name.lower() for u in await unit_rows(uow.session, game_id)):
+                raise RuleError(f"{game.name} already has a unit called {name}.")
+            row = MylUnit(game_id=game_id, name=name, territory=place, maintenance=maintenance, cost=cost,
+                          status=where.value)
+            uow.session.add(row)
+            await uow.session.flush()
+            await uow.record(game_id, "UnitAdded", actor, {"name": name, "territory": place,
+                                                            "maintenance": maintenance, "cost": cost,
+                                                            "status": where.value}, source_id)
+            return unit_view(row)
+
+    async def set_unit(self, game_id: int, *, name: str, territory: str | None = None, status: str | None = None,
+                       maintenance: int | None = None, cost: int | None = None, remove: bool = False,
+                       actor: int | None, source_id: str | None = None) -> UnitView:
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            row = await _unit(uow, game, name)
+            if remove:
+                await uow.session.delete(row)
+                await uow.session.flush()
+                await uow.record(game_id, "UnitRemoved", actor, {"name": row.name}, source_id)
+                return unit_view(row)
+            changes: dict[str, Any] = {}
+            if territory is not None:
+                row.territory = changes["territory"] = (await _territory(uow, game, territory)).name
+            if status is not None:
+                row.status = changes["status"] = _status(status).value
+            for label, value in (("maintenance", maintenance), ("cost", cost)):
+                if value is not None:
+                    if value < 0:
+                        raise RuleError(f"{label} is $0 or more.")
+                    setattr(row, label, value)
+                    changes[label] = value
+            if not changes:
+                raise RuleError("Nothing to change: give territory, status, maintenance or cost.")
+            await uow.record(game_id, "UnitChanged", actor, {"name": row.name, **changes}, source_id)
+            return unit_view(row)
+
+    # -- candidates -------------------------------------------------------------------------------------------
+
+    async def add_candidate(self, game_id: int, *, name: str, code: FactionCode, charisma: int, actor: int | None,
+                            source_id: str | None = None) -> CandidateView:
+        """R1-03, R1-10: a Candidate takes its Faction's party now, for good. A Faction has one Candidate."""
+        name = " ".join(name.split())
+        if not name:
+            raise RuleError("A candidate needs a name.")
+        check_charisma(charisma)
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            faction = await faction_by_code(uow.session, game, code)
+            if not faction.in_play:
+                raise RuleError(f"The {code.plural} have withdrawn from the game.")
+            rows = await candidate_rows(uow.session, game_id)
+            if any(c.name.lower() == name.lower() for c in rows):
+                raise RuleError(f"{game.name} already has a candidate called {name}.")
+            live = [c for c in rows if c.faction_id == faction.id and not c.discarded]
+            if live:
+                raise RuleError(f"The {code.plural} already have a Candidate, {live[0].name}; discard them first "
+                                "(/candidate discard).")
+            row = MylCandidate(game_id=game_id, faction_id=faction.id, name=name, party=faction.party,
+                               charisma=charisma, running=True, discarded=False)
+            uow.session.add(row)
+            await uow.session.flush()
+            await uow.record(game_id, "CandidateAdded", actor, {"name": name, "faction": code.name,
+                                                                 "party": faction.party, "charisma": charisma},
+                             source_id)
+            return candidate_view(row, {faction.id: faction})
+
+    async def set_candidate(self, game_id: int, *, name: str, charisma: int | None = None,
+                            running: bool | None = None, discard: bool = False, actor: int | None,
+                            source_id: str | None = None) -> CandidateView:
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            row = await find_candidate(uow.session, game, name)
+            changes: dict[str, Any] = {}
+            if charisma is not None:
+                check_charisma(charisma)
+                row.charisma = changes["charisma"] = charisma
+            if running is not None:
+                row.running = changes["running"] = running
+            if discard:
+                row.discarded = changes["discarded"] = True
+                row.running = False
+            if not changes:
+                raise RuleError("Nothing to change: give charisma or running, or discard the candidate.")
+            factions = {f.id: f for f in await faction_rows(uow.session, game_id)}
+            await uow.record(game_id, "CandidateChanged", actor, {"name": row.name, **changes}, source_id)
+            return candidate_view(row, factions)
+
+    # -- the government page --------------------------------------------------------------------------------------
+
+    async def set_government(self, game_id: int, *, president: FactionCode | None = None, approval: int | None = None,
+                             fervor: int | None = None, counts: dict[str, int | None] | None = None,
+                             no_income_tax: bool = False, actor: int | None,
+                             source_id: str | None = None) -> GovernmentView:
+        """The moderator's facts: the Faction that held the Presidency in the last Business Phase (R1-20), the
+        Approval Rating (P1-20), Fervor before the bot kept it, and what is in play."""
+        wanted = {k: v for k, v in (counts or {}).items() if v is not None}
+        if president is None and approval is None and fervor is None and not wanted and not no_income_tax:
+            raise RuleError("Nothing to change.")
+        async with self._write(game_id, source_id) as uow:
+            game = await _writable(uow, game_id)
+            await require_calm(uow.session, game)
+            gov = await government_of(uow.session, game)
+            payload: dict[str, Any] = {}
+            if president is not None:
+                await faction_by_code(uow.session, game, president)
+                gov.president = payload["president"] = president.name
+            if approval is not None:
+                if not 0 <= approval <= 100:
+                    raise RuleError(f"An Approval Rating is between 0 and 100, not {approval}.")
+                old = approval_of(gov, game)
+                gov.approval = payload["approval"] = approval
+                uow.session.add(history(game_id, gov.turn, "approval", "set by the moderators", approval - old,
+                                        approval, uow.now))
+            if fervor is not None:
+                if fervor < 0:
+                    raise RuleError("Fervor is 0 or more.")
+                uow.session.add(history(game_id, gov.turn, "fervor", "set by the moderators (no VP deducted)",
+                                        fervor - gov.fervor, fervor, uow.now))
+                gov.fervor = payload["fervor"] = fervor
+            unfunded = wanted.pop("unfunded_last_turn", None)
+            if unfunded is not None:
+                if unfunded < 0:
+                    raise RuleError("unfunded_last_turn is 0 or more.")
+                gov.unfunded_last_turn = payload["unfunded_last_turn"] = unfunded
+            if wanted or no_income_tax:
+                state = in_play_of(gov)
+                values = {**state.__dict__, **wanted}
+                if no_income_tax:
+                    values["income_tax"] = None
+                set_in_play(gov, InPlay(**values))
+                payload.update(wanted)
+                if no_income_tax:
+                    payload["income_tax"] = None
+            await uow.session.flush()
+            await uow.record(game_id, "GovernmentSet", actor, payload, source_id)
+            return await self._government_view(uow.session, game)
+
+    async def government(self, game_id: int) -> GovernmentView:
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            return await self._government_view(session, game)
+
+    async def _government_view(self, session: Any, game: Game) -> GovernmentView:
+        gov = await government_of(session, game)
+        factions = await faction_views(session, game)
+        rows = await faction_rows(session, game.id)
+        by_id = {r.id: r for r in rows}
+        candidates = tuple(candidate_view(c, by_id) for c in await candidate_rows(session, game.id))
+        president = FactionCode[gov.president] if gov.president else None
+        incumbent = incumbent_party(president, {f.code: f.party for f in factions})
+        f_total = sum(f.national for f in factions if f.in_play)
+        chain = await live_chain(session, game.id)
+        revolution = None
+        if chain is not None:
+            revolution = "the Brass Hats are deciding on a coup" if chain.waiting == "coup" else (
+                "contributions are being collected")
+        in_play = in_play_of(gov)
+        return GovernmentView(
+            game=game_view(game), turn=gov.turn,
+            stage="the game has ended" if game.status == "ended" else await stage_of(session, gov),
+            approval=approval_of(gov, game), approval_default=gov.approval is None, fervor=gov.fervor,
+            president=president, incumbent=incumbent, factions=tuple(factions), candidates=candidates,
+            territories=tuple(territory_view(t) for t in await territory_rows(session, game.id)),
+            units=tuple(unit_view(u) for u in await unit_rows(session, game.id)),
+            in_play={**in_play.__dict__, "unfunded_last_turn": gov.unfunded_last_turn},
+            independent=independent_vote(f_total, rules_of(game)), revolution=revolution)
+
+
+def territory_view(row: MylTerritory) -> TerritoryView:
+    return TerritoryView(row.name, {k.plural: int(getattr(row, c)) for k, c in COLUMNS.items()},
+                         {k: tuple(v) for k, v in row.names.items()})
+
+
+def unit_view(row: MylUnit) -> UnitView:
+    return UnitView(row.name, row.territory, row.maintenance, row.cost, row.status)
+
+
+__all__ = ["RULESET", "MylantiumService"]

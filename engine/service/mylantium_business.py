@@ -1,0 +1,161 @@
+"""The Business Phase through the service (R1-20..R1-33): the moderator records what happened in the turn (each
+happening moves what is in play at once), and closing the phase applies the approval table (P1-05..P1-07),
+evaluates every Fervor condition (P1-09, P1-14, P1-17), deducts VP (P1-08), and checks Social Collapse and then
+revolutions (P1-11)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from engine.core.errors import RuleError
+from engine.mylantium.approval import approval_change
+from engine.mylantium.business import Happening, InPlay, Occurrence, after
+from engine.mylantium.fervor import deduct, fervor_change
+from engine.mylantium.model import total_vp
+from engine.service.ledger import game_view, load_game, require_running
+from engine.service.mylantium_revolution import begin_chain
+from engine.service.mylantium_state import (
+    approval_of,
+    government_of,
+    history,
+    in_play_of,
+    open_election,
+    pure_factions,
+    require_calm,
+    require_mylantium,
+    rules_of,
+    set_in_play,
+    write_back,
+)
+from engine.service.mylantium_views import BusinessView, HappeningView
+from engine.service.uow import ServiceBase
+from engine.store.models import MylHappening
+
+
+def happening_view(row: MylHappening) -> HappeningView:
+    return HappeningView(row.id, row.turn, Occurrence(Happening(row.what), row.amount).text, row.note)
+
+
+class MylBusinessService(ServiceBase):
+    async def record_happening(self, game_id: int, *, what: Happening, amount: int, note: str | None,
+                               actor: int | None, source_id: str | None = None) -> tuple[HappeningView, InPlay]:
+        """Record one happening of this turn (``/event ...``) and move the counts in play."""
+        occurrence = Occurrence(what, amount)
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_mylantium(game)
+            require_running(game)
+            await require_calm(uow.session, game)
+            gov = await government_of(uow.session, game)
+            if gov.business_closed:
+                raise RuleError(f"Turn {gov.turn}'s Business Phase is closed; what happens next belongs to the next "
+                                "turn, which starts with /election start.")
+            before = in_play_of(gov)
+            state = after(before, occurrence)
+            set_in_play(gov, state)
+            row = MylHappening(game_id=game_id, turn=gov.turn, what=what.value, amount=amount,
+                               note=note.strip()[:200] if note and note.strip() else None,
+                               before=dict(before.__dict__), at=uow.now)
+            uow.session.add(row)
+            await uow.session.flush()
+            await uow.record(game_id, "HappeningRecorded", actor,
+                             {"id": row.id, "turn": gov.turn, "what": what.value, "amount": amount, "note": row.note},
+                             source_id)
+            return happening_view(row), state
+
+    async def undo_happening(self, game_id: int, *, actor: int | None,
+                             source_id: str | None = None) -> tuple[HappeningView, InPlay]:
+        """Take back the latest happening of the turn (a moderator's mistake): the counts return to what they were."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_mylantium(game)
+            gov = await government_of(uow.session, game)
+            if gov.business_closed:
+                raise RuleError(f"Turn {gov.turn}'s Business Phase is closed; its happenings have been applied.")
+            found = await uow.session.execute(select(MylHappening).where(
+                MylHappening.game_id == game_id, MylHappening.turn == gov.turn).order_by(MylHappening.id.desc())
+                .limit(1))
+            row = found.scalar_one_or_none()
+            if row is None:
+                raise RuleError(f"Nothing has been recorded in turn {gov.turn}.")
+            state = InPlay(**row.before)
+            set_in_play(gov, state)
+            view = happening_view(row)
+            await uow.session.delete(row)
+            await uow.session.flush()
+            await uow.record(game_id, "HappeningUndone", actor, {"id": view.id, "what": row.what,
+                                                                 "amount": row.amount}, source_id)
+            return view, state
+
+    async def happenings(self, game_id: int, turn: int | None = None) -> tuple[int, list[HappeningView], InPlay]:
+        """(turn, its happenings, what is in play now)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            gov = await government_of(session, game)
+            wanted = gov.turn if turn is None else turn
+            found = await session.execute(select(MylHappening).where(
+                MylHappening.game_id == game_id, MylHappening.turn == wanted).order_by(MylHappening.id))
+            return wanted, [happening_view(r) for r in found.scalars()], in_play_of(gov)
+
+    async def close_business(self, game_id: int, *, actor: int | None, source_id: str | None = None) -> BusinessView:
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_mylantium(game)
+            require_running(game)
+            await require_calm(uow.session, game)
+            gov = await government_of(uow.session, game)
+            if gov.business_closed:
+                raise RuleError(f"Turn {gov.turn}'s Business Phase is already closed; /election start begins the "
+                                "next turn.")
+            if await open_election(uow.session, game_id) is not None:
+                raise RuleError("An election is open; close it before the Business Phase.")
+            found = await uow.session.execute(select(MylHappening).where(
+                MylHappening.game_id == game_id, MylHappening.turn == gov.turn).order_by(MylHappening.id))
+            events = [Occurrence(Happening(r.what), r.amount) for r in found.scalars()]
+            at_end = in_play_of(gov)
+            rules = rules_of(game)
+            start = approval_of(gov, game)
+            approval = approval_change(start, events, at_end)
+            value = start
+            for c in approval.changes:
+                value += c.delta
+                uow.session.add(history(game_id, gov.turn, "approval", c.cause, c.delta, value, uow.now))
+            if approval.clamped:
+                uow.session.add(history(game_id, gov.turn, "approval", "clamped to 0..100 (P1-05)",
+                                        approval.end - approval.raw, approval.end, uow.now))
+            gov.approval = approval.end
+            fervor = fervor_change(at_end, events, gov.unfunded_last_turn, rules)
+            for c in fervor.changes:
+                gov.fervor += c.delta
+                uow.session.add(history(game_id, gov.turn, "fervor", c.cause, c.delta, gov.fervor, uow.now))
+            factions, rows = await pure_factions(uow.session, game_id)
+            factions, lost = deduct(factions, fervor.total)
+            write_back(rows, factions)
+            for f in factions:
+                if lost.get(f.code):
+                    uow.session.add(history(game_id, gov.turn, f"vp:{f.code.name}",
+                                            f"Fervor +{fervor.total} at the end of the Business Phase",
+                                            -lost[f.code], f.vp, uow.now))
+            gov.unfunded_last_turn = sum(o.amount for o in events if o.what is Happening.PENSION_UNFUNDED)
+            gov.business_closed = True
+            await uow.session.flush()
+            chain = await begin_chain(uow, game, gov)
+            payload: dict[str, Any] = {
+                "turn": gov.turn,
+                "approval": {"start": start, "changes": [[c.cause, c.delta] for c in approval.changes],
+                             "end": approval.end},
+                "fervor": {"changes": [[c.cause, c.delta] for c in fervor.changes], "total": fervor.total,
+                           "end": gov.fervor},
+                "vp_lost": {c.name: n for c, n in lost.items()},
+                "chain": chain.number if chain else None,
+            }
+            await uow.record(game_id, "BusinessClosed", actor, payload, source_id)
+            return BusinessView(
+                game=game_view(game), turn=gov.turn, approval_start=start, approval_changes=approval.changes,
+                approval_end=approval.end, approval_raw=approval.raw, fervor_changes=fervor.changes,
+                fervor_end=gov.fervor - (chain.chain.fervor if chain else 0), lost=lost,
+                vp={f.code: f.vp for f in factions if f.in_play}, total_vp=total_vp(factions), chain=chain,
+                collapse=bool(chain and chain.chain.ended == "collapse"))

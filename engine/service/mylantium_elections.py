@@ -1,0 +1,338 @@
+"""The Election Round through the service (R1-01..R1-14): the round starts with the lock snapshot (P1-04), Factions
+realign by DM until the Primary opens, then choose by DM in the Primary and the General Election until the
+deadline (changeable, each told what was recorded). At the close the totals and the winner are public; who chose
+what stays with the moderators."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.core.errors import RuleError
+from engine.mylantium.alignment import Snapshot, check_realign, take_snapshot
+from engine.mylantium.approval import incumbent_party
+from engine.mylantium.elections import Candidate, check_primary_choice, general, primary
+from engine.mylantium.model import FactionCode, Party
+from engine.service.clock import utc
+from engine.service.ledger import game_view, load_game, require_running
+from engine.service.mylantium_state import (
+    approval_of,
+    candidate_of,
+    candidate_rows,
+    election_of,
+    faction_of_user,
+    faction_rows,
+    find_candidate,
+    government_of,
+    open_election,
+    pure_factions,
+    require_calm,
+    require_mylantium,
+    rules_of,
+    window_of,
+)
+from engine.service.mylantium_views import ChoiceReceipt, MylElectionView, RealignReceipt
+from engine.service.uow import Duplicate, ServiceBase
+from engine.store.models import Game, MylChoice, MylElection, MylFaction, MylGovernment
+
+STAGES = ("primary", "general")
+
+
+def _title(stage: str) -> str:
+    return "Primary" if stage == "primary" else "General Election"
+
+
+async def election_view(session: AsyncSession, game: Game, row: MylElection, *,
+                        already_closed: bool = False) -> MylElectionView:
+    rows = await faction_rows(session, game.id)
+    found = await session.execute(select(MylChoice.faction_id).where(MylChoice.election_id == row.id))
+    chose = set(found.scalars())
+    playing = [r for r in rows if r.in_play]
+    return MylElectionView(
+        game=game_view(game), turn=row.turn, stage=row.stage, status=row.status, opened_at=utc(row.opened_at),
+        deadline=utc(row.deadline) if row.deadline else None,
+        chosen=tuple(FactionCode[r.code].plural for r in playing if r.id in chose),
+        waiting=tuple(FactionCode[r.code].plural for r in playing if r.id not in chose),
+        result=dict(row.result) if row.result else None, already_closed=already_closed)
+
+
+def nominees_of(primary_row: MylElection | None) -> dict[str, str | None]:
+    if primary_row is None or not primary_row.result:
+        return {p.value: None for p in Party}
+    return {p.value: primary_row.result.get("nominees", {}).get(p.value) for p in Party}
+
+
+async def _tally(session: AsyncSession, game: Game, gov: MylGovernment, row: MylElection) -> dict[str, Any]:
+    """The result of an election from its choices and the ledger as it stands now."""
+    factions, rows = await pure_factions(session, game.id)
+    by_id = {r.id: r for r in rows}
+    votes = {f.code: f.votes for f in factions if f.in_play}
+    found = await session.execute(select(MylChoice).where(MylChoice.election_id == row.id))
+    choices = {FactionCode[by_id[c.faction_id].code]: c.choice for c in found.scalars()
+               if c.faction_id in by_id and by_id[c.faction_id].in_play}
+    candidates = [candidate_of(c, FactionCode[by_id[c.faction_id].code]) for c in await candidate_rows(session, game.id)
+                  if c.faction_id in by_id and not c.discarded]
+    if row.stage == "primary":
+        result = primary(candidates, choices, votes)
+        return {
+            "lines": [{"name": line.name, "party": line.party.value, "faction_votes": line.faction_votes,
+                       "charisma": line.charisma, "total": line.total} for line in result.lines],
+            "nominees": {p.value: n for p, n in result.nominees.items()},
+            "ties": {p.value: list(t) for p, t in result.ties.items()},
+            "choices": {c.name: n for c, n in choices.items()},
+        }
+    president = FactionCode[gov.president] if gov.president else None
+    incumbent = incumbent_party(president, {f.code: f.party for f in factions})
+    if incumbent is None:
+        raise RuleError("The incumbent party is not known: record which Faction held the Presidency with "
+                        "/government set president:.")
+    named = nominees_of(await election_of(session, game.id, row.turn, "primary"))
+    nominees: dict[Party, Candidate | None] = {}
+    for party in Party:
+        name = named.get(party.value)
+        match = next((c for c in candidates if c.name == name), None)
+        nominees[party] = match
+    result_g = general(nominees, {c: Party(p) for c, p in choices.items()}, votes, incumbent,
+                       approval_of(gov, game), rules_of(game))
+    winner_nominee = nominees.get(result_g.winner)
+    return {
+        "lines": {p.value: {"faction_votes": line.faction_votes, "charisma": line.charisma,
+                            "independent": line.independent, "total": line.total}
+                  for p, line in result_g.lines.items()},
+        "nominees": {p.value: (n.name if n else None) for p, n in nominees.items()},
+        "faction_votes_in_play": result_g.faction_votes_in_play, "independent": result_g.independent,
+        "incumbent": incumbent.value, "approval": result_g.approval, "winner": result_g.winner.value,
+        "tie": result_g.tie, "president": winner_nominee.faction.name if winner_nominee else None,
+        "choices": {c.name: p for c, p in choices.items()},
+    }
+
+
+class MylElectionService(ServiceBase):
+    async def start_election_round(self, game_id: int, *, actor: int | None,
+                                   source_id: str | None = None) -> tuple[int, dict[str, str]]:
+        """The start of an Election Round: a new turn (after the last one's Business Phase), and the locks of R1-12
+        from a snapshot of the Factions now (P1-03, P1-04). Returns (turn, {Faction: why it is locked})."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_mylantium(game)
+            require_running(game)
+            await require_calm(uow.session, game)
+            gov = await government_of(uow.session, game)
+            if await open_election(uow.session, game_id) is not None:
+                raise RuleError("An election is open; close it first.")
+            if gov.election_started or gov.business_closed:
+                if not gov.business_closed:
+                    raise RuleError(f"Turn {gov.turn}'s Election Round has already started; a new one starts after "
+                                    "its Business Phase (/phase business close).")
+                gov.turn += 1
+                gov.business_closed = False
+            factions, _ = await pure_factions(uow.session, game_id)
+            president = FactionCode[gov.president] if gov.president else None
+            snapshot = take_snapshot(factions, president)
+            gov.election_started = True
+            gov.snapshot = {c.name: why for c, why in snapshot.locks.items()}
+            await uow.session.flush()
+            await uow.record(game_id, "ElectionRoundStarted", actor, {"turn": gov.turn, "locks": gov.snapshot},
+                             source_id)
+            return gov.turn, {FactionCode[c].plural: why for c, why in gov.snapshot.items()}
+
+    async def realign(self, game_id: int, *, user_id: int, party: Party, source_id: str | None) -> RealignReceipt:
+        """R1-11..R1-13: by DM at the start of the Election Round; the Faction loses its candidate."""
+        try:
+            async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                require_mylantium(game)
+                require_running(game)
+                await require_calm(uow.session, game)
+                gov = await government_of(uow.session, game)
+                _, row = await faction_of_user(uow.session, game, user_id)
+                factions, _ = await pure_factions(uow.session, game_id)
+                me = next(f for f in factions if f.code.name == row.code)
+                snapshot = Snapshot({FactionCode[c]: why for c, why in gov.snapshot.items()})
+                check_realign(me, party, snapshot, await window_of(uow.session, gov), row.realigned_turn == gov.turn)
+                old = Party(row.party)
+                row.party, row.realigned_turn = party.value, gov.turn
+                discarded = None
+                for c in await candidate_rows(uow.session, game_id):
+                    if c.faction_id == row.id and not c.discarded:
+                        c.discarded, c.running, discarded = True, False, c.name
+                await uow.session.flush()
+                await uow.record(game_id, "FactionRealigned", user_id,
+                                 {"faction": row.code, "from": old.value, "to": party.value, "turn": gov.turn,
+                                  "candidate_discarded": discarded}, source_id)
+                return RealignReceipt(game_view(game), me.code, old, party, discarded)
+        except Duplicate as dup:
+            if dup.kind != "FactionRealigned":
+                raise RuleError("That message was already handled.") from None
+            async with self._read() as session:
+                game = await load_game(session, game_id)
+                p = dup.payload
+                return RealignReceipt(game_view(game), FactionCode[p["faction"]], Party(p["from"]), Party(p["to"]),
+                                      p.get("candidate_discarded"), duplicate=True)
+
+    async def open_myl_election(self, game_id: int, *, stage: str, deadline: datetime | None, actor: int | None,
+                                source_id: str | None = None) -> MylElectionView:
+        if stage not in STAGES:
+            raise RuleError("An election is the primary or the general.")
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_mylantium(game)
+            require_running(game)
+            await require_calm(uow.session, game)
+            gov = await government_of(uow.session, game)
+            if deadline is not None and deadline <= uow.now:
+                raise RuleError("The deadline must be in the future.")
+            if await open_election(uow.session, game_id) is not None:
+                raise RuleError("An election is already open; close it first.")
+            if not gov.election_started or gov.business_closed:
+                raise RuleError("Start the Election Round first with /election start: Factions may realign until "
+                                "the Primary opens (R1-11).")
+            primary_row = await election_of(uow.session, game_id, gov.turn, "primary")
+            if stage == "primary" and primary_row is not None:
+                raise RuleError(f"Turn {gov.turn}'s Primary has already been held.")
+            if stage == "general":
+                if primary_row is None or primary_row.status != "closed":
+                    raise RuleError("The General Election follows the Primary: open and close the Primary first.")
+                if await election_of(uow.session, game_id, gov.turn, "general") is not None:
+                    raise RuleError(f"Turn {gov.turn}'s General Election has already been held.")
+                if gov.president is None:
+                    raise RuleError("The incumbent party is not known: record which Faction held the Presidency "
+                                    "with /government set president: first (R1-20).")
+            row = MylElection(game_id=game_id, turn=gov.turn, stage=stage, status="open", opened_at=uow.now,
+                              deadline=deadline)
+            uow.session.add(row)
+            await uow.session.flush()
+            await uow.record(game_id, "ElectionOpened", actor,
+                             {"turn": gov.turn, "stage": stage,
+                              "deadline": deadline.isoformat() if deadline else None}, source_id)
+            return await election_view(uow.session, game, row)
+
+    async def choose(self, game_id: int, *, user_id: int, stage: str, choice: str, at: datetime,
+                     source_id: str | None) -> ChoiceReceipt:
+        """A Faction's choice: a candidate in the Primary, a party in the General Election. A new one replaces the
+        old until the deadline; one at or after it is refused (P0-15's rule, as for every ballot)."""
+        try:
+            async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                require_mylantium(game)
+                require_running(game)
+                row = await open_election(uow.session, game_id)
+                if row is None or row.stage != stage:
+                    what = _title(stage)
+                    now = f" (the {_title(row.stage)} is)" if row is not None else ""
+                    raise RuleError(f"The {what} is not open in {game.name}{now}.")
+                if row.deadline is not None and at >= utc(row.deadline):
+                    raise RuleError(f"The {_title(stage)} closed at {utc(row.deadline):%Y-%m-%d %H:%M} UTC; your "
+                                    "choice came too late and your earlier one, if any, stands.")
+                _, faction = await faction_of_user(uow.session, game, user_id)
+                if not faction.in_play:
+                    raise RuleError("Your Faction has withdrawn from the game.")
+                if stage == "primary":
+                    cand = await find_candidate(uow.session, game, choice)
+                    code = FactionCode[faction.code]
+                    owner = await uow.session.get(MylFaction, cand.faction_id)
+                    assert owner is not None
+                    check_primary_choice(Party(faction.party), candidate_of(cand, FactionCode[owner.code]),
+                                         rules_of(game))
+                    value = cand.name
+                else:
+                    value = Party(choice).value
+                    code = FactionCode[faction.code]
+                found = await uow.session.execute(select(MylChoice).where(MylChoice.election_id == row.id,
+                                                                          MylChoice.faction_id == faction.id))
+                existing = found.scalar_one_or_none()
+                replaced = existing.choice if existing else None
+                if existing is None:
+                    existing = MylChoice(election_id=row.id, faction_id=faction.id)
+                    uow.session.add(existing)
+                existing.choice, existing.received_at, existing.source_id = value, at, source_id
+                factions, _ = await pure_factions(uow.session, game_id)
+                votes = next(f.votes for f in factions if f.code is code)
+                await uow.session.flush()
+                await uow.record(game_id, "ChoiceMade", user_id,
+                                 {"turn": row.turn, "stage": stage, "faction": code.name, "choice": value,
+                                  "replaced": replaced, "at": at.isoformat()}, source_id)
+                return ChoiceReceipt(game_view(game), row.turn, stage, code, value, replaced, votes,
+                                     utc(row.deadline) if row.deadline else None)
+        except Duplicate as dup:
+            if dup.kind != "ChoiceMade":
+                raise RuleError("That message was already handled.") from None
+            p = dup.payload
+            async with self._read() as session:
+                game = await load_game(session, game_id)
+                return ChoiceReceipt(game_view(game), int(p["turn"]), str(p["stage"]), FactionCode[p["faction"]],
+                                     str(p["choice"]), p.get("replaced"), 0, None, duplicate=True)
+
+    async def close_myl_election(self, game_id: int, *, actor: int | None, source_id: str | None = None,
+                                 expected: tuple[int, str] | None = None) -> MylElectionView | None:
+        """Tally with the Faction Votes as they stand now; ``expected`` (turn, stage) from the deadline makes a late
+        or repeated timer a no-op (None)."""
+        try:
+            async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                require_mylantium(game)
+                row = await open_election(uow.session, game_id)
+                if expected is not None and (row is None or (row.turn, row.stage) != expected):
+                    return None
+                if row is None:
+                    raise RuleError(f"No election is open in {game.name}.")
+                gov = await government_of(uow.session, game)
+                result = await _tally(uow.session, game, gov, row)
+                if row.stage == "general" and result.get("president"):
+                    gov.president = result["president"]
+                row.status, row.closed_at, row.result = "closed", uow.now, result
+                await uow.session.flush()
+                await uow.record(game_id, "ElectionClosed", actor,
+                                 {"turn": row.turn, "stage": row.stage, "result": result,
+                                  "by_deadline": expected is not None}, source_id)
+                return await election_view(uow.session, game, row)
+        except Duplicate:
+            return None
+
+    async def name_nominee(self, game_id: int, *, party: Party, candidate: str, actor: int | None,
+                           source_id: str | None = None) -> MylElectionView:
+        """The moderator names a party's nominee: after a tied Primary (P1-16 leaves it to the moderator) or to
+        correct one, until the General Election opens."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_mylantium(game)
+            gov = await government_of(uow.session, game)
+            row = await election_of(uow.session, game_id, gov.turn, "primary")
+            if row is None or row.status != "closed" or row.result is None:
+                raise RuleError("Nominees are named after this turn's Primary has closed.")
+            if await election_of(uow.session, game_id, gov.turn, "general") is not None:
+                raise RuleError("The General Election has opened; its nominees can no longer change.")
+            cand = await find_candidate(uow.session, game, candidate)
+            if cand.party != party.value:
+                raise RuleError(f"{cand.name} is a {Party(cand.party).title} candidate.")
+            result = dict(row.result)
+            result["nominees"] = {**result.get("nominees", {}), party.value: cand.name}
+            result["named_by_moderator"] = sorted({*result.get("named_by_moderator", []), party.value})
+            row.result = result
+            await uow.record(game_id, "NomineeNamed", actor, {"turn": gov.turn, "party": party.value,
+                                                               "candidate": cand.name}, source_id)
+            return await election_view(uow.session, game, row)
+
+    async def myl_election(self, game_id: int) -> MylElectionView | None:
+        """The open election, else the latest; None before the first."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            row = await open_election(session, game_id)
+            if row is None:
+                found = await session.execute(select(MylElection).where(MylElection.game_id == game_id)
+                                              .order_by(MylElection.id.desc()).limit(1))
+                row = found.scalar_one_or_none()
+            return await election_view(session, game, row) if row else None
+
+    async def pending_myl_elections(self) -> list[tuple[int, int, str, datetime]]:
+        """Open Mylantium elections with a deadline: (game id, turn, stage, deadline), soonest first."""
+        async with self._read() as session:
+            rows = await session.execute(select(MylElection.game_id, MylElection.turn, MylElection.stage,
+                                                MylElection.deadline)
+                                         .where(MylElection.status == "open", MylElection.deadline.is_not(None))
+                                         .order_by(MylElection.deadline))
+            return [(g, t, s, utc(d)) for g, t, s, d in rows.all() if d is not None]

@@ -1,0 +1,292 @@
+"""Revolutions and coups through the service (R1-40..R1-46, R1-50): a chain starts after any change to VP, asks
+the Brass Hats about a coup (P1-23), takes contributions by DM until a deadline (P1-22) and keeps them secret until
+the attempt is resolved (P1-19). Social Collapse or a victory ends the game."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.core.errors import RuleError
+from engine.mylantium.fervor import collapsed
+from engine.mylantium.model import FactionCode
+from engine.mylantium.revolution import (
+    Chain,
+    Contribution,
+    Step,
+    Waiting,
+    answer_coup,
+    chain_of,
+    chain_to_dict,
+    check_contribution,
+    resolve,
+    start,
+    vanguard_order,
+)
+from engine.service.clock import utc
+from engine.service.ledger import game_view, load_game
+from engine.service.mylantium_state import (
+    assets_of,
+    faction_of_user,
+    faction_rows,
+    government_of,
+    history,
+    live_chain,
+    player_names,
+    pure_factions,
+    require_mylantium,
+    territory_rows,
+    unit_rows,
+    write_back,
+)
+from engine.service.mylantium_views import ChainView, PledgeReceipt
+from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
+from engine.store.models import Game, MylChain, MylContribution, MylFaction, MylGovernment
+
+
+def summary(chain: Chain) -> dict[str, Any]:
+    """A chain for an event's payload."""
+    return chain_to_dict(chain)
+
+
+async def chain_view(session: AsyncSession, game: Game, row: MylChain, *, first_new: int = 1,
+                     resumed: str | None = None) -> ChainView:
+    chain = chain_of(row.state)
+    factions, rows = await pure_factions(session, game.id)
+    players = await player_names(session, game.id)
+    users = {FactionCode[r.code]: players[r.player_id].user_id for r in rows if r.player_id in players}
+    pledged: tuple[FactionCode, ...] = ()
+    current = chain.current
+    if chain.waiting is Waiting.CONTRIBUTIONS and current is not None:
+        by_id = {r.id: FactionCode[r.code] for r in rows}
+        found = await session.execute(select(MylContribution.faction_id).where(
+            MylContribution.chain_id == row.id, MylContribution.attempt == current.number))
+        pledged = tuple(by_id[i] for i in found.scalars() if i in by_id)
+    return ChainView(game_view(game), row.number, chain, factions, users,
+                     utc(row.deadline) if row.deadline else None, pledged,
+                     new_attempts=max(0, len(chain.attempts) - first_new + 1), first_new=first_new, resumed=resumed)
+
+
+async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylChain, old: Chain, step: Step,
+                     rows: list[MylFaction]) -> None:
+    """Write a chain's step to the ledger: VP, treasuries, withdrawals, Fervor (+3 for each put-down, P1-10) with
+    its history, the contributions' deadline, and the end of the game."""
+    write_back(rows, step.factions)
+    new = step.chain
+    for attempt in new.attempts:
+        before = next((a for a in old.attempts if a.number == attempt.number), None)
+        if attempt.fervor and (before is None or not before.fervor):
+            gov.fervor += attempt.fervor
+            what = "coup of the Brass Hats" if attempt.coup else f"Revolution of the {attempt.vanguard.plural}"
+            uow.session.add(history(game.id, gov.turn, "fervor", f"the {what} was put down", attempt.fervor,
+                                    gov.fervor, uow.now))
+            for code, lost in attempt.lost.items():
+                f = next(f for f in step.factions if f.code is code)
+                uow.session.add(history(game.id, gov.turn, f"vp:{code.name}", f"Fervor +{attempt.fervor} (the {what} "
+                                        "was put down)", -lost, f.vp, uow.now))
+    row.state = chain_to_dict(new)
+    row.waiting = new.waiting.value
+    old_current, new_current = old.current, new.current
+    if new.waiting is Waiting.CONTRIBUTIONS and new_current is not None and (
+            old.waiting is not Waiting.CONTRIBUTIONS or old_current is None
+            or old_current.number != new_current.number):
+        hours = int(game.settings.get("contribution_hours", 48))
+        row.deadline = uow.now + timedelta(hours=hours)
+    elif new.waiting is not Waiting.CONTRIBUTIONS:
+        row.deadline = None
+    if new.waiting is Waiting.NOTHING:
+        row.closed_at = uow.now
+    if new.ended is not None:
+        game.status = "ended"
+        game.ended_at = uow.now
+    await uow.session.flush()
+
+
+async def begin_chain(uow: UnitOfWork, game: Game, gov: MylGovernment) -> ChainView | None:
+    """R1-40, R1-50: after a change to VP, a new chain when the Republic has collapsed or a Faction in play is at
+    0 (unless a chain is already running its course, which picks such Factions up itself)."""
+    if await live_chain(uow.session, game.id) is not None:
+        return None
+    factions, rows = await pure_factions(uow.session, game.id)
+    if not collapsed(factions) and not vanguard_order(factions):
+        return None
+    assets = assets_of(await territory_rows(uow.session, game.id), await unit_rows(uow.session, game.id))
+    count = (await uow.session.execute(select(func.count()).select_from(MylChain)
+                                       .where(MylChain.game_id == game.id))).scalar_one()
+    row = MylChain(game_id=game.id, number=count + 1, turn=gov.turn, waiting="nothing", state={}, opened_at=uow.now)
+    uow.session.add(row)
+    step = start(factions, assets)
+    await apply_step(uow, game, gov, row, Chain(), step, rows)
+    return await chain_view(uow.session, game, row)
+
+
+async def _live(session: AsyncSession, game: Game) -> MylChain:
+    row = await live_chain(session, game.id)
+    if row is None:
+        raise RuleError(f"No Revolution is under way in {game.name}.")
+    return row
+
+
+async def _pledges(session: AsyncSession, row: MylChain, attempt: int) -> dict[FactionCode, Contribution]:
+    found = await session.execute(select(MylContribution, MylFaction.code).join(
+        MylFaction, MylFaction.id == MylContribution.faction_id).where(
+        MylContribution.chain_id == row.id, MylContribution.attempt == attempt))
+    return {FactionCode[code]: Contribution(c.to_crt, c.to_vanguard) for c, code in found.all()}
+
+
+class MylRevolutionService(ServiceBase):
+    async def revolution(self, game_id: int) -> ChainView | None:
+        """The running chain, else the latest one; None if there has never been one."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            row = await live_chain(session, game_id)
+            if row is None:
+                found = await session.execute(select(MylChain).where(MylChain.game_id == game_id)
+                                              .order_by(MylChain.number.desc()).limit(1))
+                row = found.scalar_one_or_none()
+            return await chain_view(session, game, row) if row else None
+
+    async def answer_coup(self, game_id: int, *, accept: bool, user_id: int | None, actor: int | None,
+                          source_id: str | None = None) -> ChainView:
+        """R1-42: the Brass Hats' answer (``user_id`` their player; None when a moderator answers for them)."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_mylantium(game)
+            row = await _live(uow.session, game)
+            old = chain_of(row.state)
+            if old.waiting is not Waiting.COUP:
+                raise RuleError("No coup is being offered now.")
+            if user_id is not None:
+                _, faction = await faction_of_user(uow.session, game, user_id)
+                if faction.code != FactionCode.BH.name:
+                    raise RuleError("Only the Brass Hats' player is offered the coup.")
+            gov = await government_of(uow.session, game)
+            factions, rows = await pure_factions(uow.session, game_id)
+            assets = assets_of(await territory_rows(uow.session, game_id), await unit_rows(uow.session, game_id))
+            step = answer_coup(old, factions, assets, accept)
+            first = len(old.attempts)
+            await apply_step(uow, game, gov, row, old, step, rows)
+            await uow.record(game_id, "CoupAnswered", actor, {"chain": row.number, "accept": accept,
+                                                              "by_player": user_id is not None,
+                                                              "state": summary(step.chain)}, source_id)
+            return await chain_view(uow.session, game, row, first_new=first, resumed="coup")
+
+    async def pledge(self, game_id: int, *, user_id: int, amount: int, to_vanguard: bool, at: datetime,
+                     source_id: str | None) -> PledgeReceipt:
+        """R1-44.2 / P1-22: a Faction's contribution, by DM; a new one replaces the last of the same kind (to the
+        Counter-Revolutionary Treasury, or to the Vanguard) until the deadline."""
+        try:
+            async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                require_mylantium(game)
+                row = await _live(uow.session, game)
+                chain = chain_of(row.state)
+                attempt = chain.current
+                if chain.waiting is not Waiting.CONTRIBUTIONS or attempt is None:
+                    raise RuleError("The Revolution is not taking contributions yet: the Brass Hats are deciding "
+                                    "whether to attempt a coup.")
+                if row.deadline is not None and at >= utc(row.deadline):
+                    raise RuleError(f"Contributions closed at {utc(row.deadline):%Y-%m-%d %H:%M} UTC; yours came "
+                                    "too late and was not recorded.")
+                _, faction = await faction_of_user(uow.session, game, user_id)
+                code = FactionCode[faction.code]
+                found = await uow.session.execute(select(MylContribution).where(
+                    MylContribution.chain_id == row.id, MylContribution.attempt == attempt.number,
+                    MylContribution.faction_id == faction.id))
+                pledge = found.scalar_one_or_none()
+                old = (pledge.to_crt, pledge.to_vanguard) if pledge else None
+                to_crt = (pledge.to_crt if pledge else 0) if to_vanguard else amount
+                to_van = amount if to_vanguard else (pledge.to_vanguard if pledge else 0)
+                factions, _ = await pure_factions(uow.session, game_id)
+                check_contribution(chain, factions, code, Contribution(to_crt, to_van))
+                if pledge is None:
+                    pledge = MylContribution(chain_id=row.id, attempt=attempt.number, faction_id=faction.id)
+                    uow.session.add(pledge)
+                pledge.to_crt, pledge.to_vanguard, pledge.received_at, pledge.source_id = to_crt, to_van, at, source_id
+                await uow.session.flush()
+                await uow.record(game_id, "ContributionPledged", user_id,
+                                 {"chain": row.number, "attempt": attempt.number, "faction": code.name,
+                                  "to_crt": to_crt, "to_vanguard": to_van, "at": at.isoformat()}, source_id)
+                return PledgeReceipt(game_view(game), code, to_crt, to_van, faction.treasury,
+                                     utc(row.deadline) if row.deadline else None, old, attempt.vanguard)
+        except Duplicate as dup:
+            if dup.kind != "ContributionPledged":
+                raise RuleError("That message was already handled.") from None
+            p = dup.payload
+            async with self._read() as session:
+                game = await load_game(session, game_id)
+                _, faction = await faction_of_user(session, game, user_id)
+                return PledgeReceipt(game_view(game), FactionCode[p["faction"]], int(p["to_crt"]),
+                                     int(p["to_vanguard"]), faction.treasury, None, None, FactionCode[p["faction"]],
+                                     duplicate=True)
+
+    async def set_chain_deadline(self, game_id: int, *, deadline: datetime, actor: int | None,
+                                 source_id: str | None = None) -> ChainView:
+        """P1-22: the moderator sets (or moves) the contributions' deadline."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_mylantium(game)
+            row = await _live(uow.session, game)
+            if chain_of(row.state).waiting is not Waiting.CONTRIBUTIONS:
+                raise RuleError("The Revolution is not taking contributions yet.")
+            if deadline <= uow.now:
+                raise RuleError("The deadline must be in the future.")
+            row.deadline = deadline
+            await uow.record(game_id, "ContributionDeadlineSet", actor,
+                             {"chain": row.number, "deadline": deadline.isoformat()}, source_id)
+            return await chain_view(uow.session, game, row, first_new=len(chain_of(row.state).attempts) + 1)
+
+    async def resolve_revolution(self, game_id: int, *, actor: int | None, source_id: str | None = None,
+                                 expected: tuple[int, int] | None = None) -> ChainView | None:
+        """Close the contributions now (a moderator, or the deadline with ``expected`` = (chain, attempt)) and
+        resolve the attempt. None when the deadline's attempt was already resolved."""
+        try:
+            async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                require_mylantium(game)
+                row = await live_chain(uow.session, game_id)
+                old = chain_of(row.state) if row is not None else None
+                current = old.current if old is not None else None
+                if expected is not None and (row is None or old is None or current is None
+                                             or (row.number, current.number) != expected
+                                             or old.waiting is not Waiting.CONTRIBUTIONS):
+                    return None
+                if row is None or old is None or current is None or old.waiting is not Waiting.CONTRIBUTIONS:
+                    raise RuleError(f"No Revolution is taking contributions in {game.name}.")
+                gov = await government_of(uow.session, game)
+                factions, rows = await pure_factions(uow.session, game_id)
+                assets = assets_of(await territory_rows(uow.session, game_id), await unit_rows(uow.session, game_id))
+                step = resolve(old, factions, assets, await _pledges(uow.session, row, current.number))
+                await apply_step(uow, game, gov, row, old, step, rows)
+                await uow.record(game_id, "RevolutionResolved", actor,
+                                 {"chain": row.number, "attempt": current.number, "by_deadline": expected is not None,
+                                  "state": summary(step.chain)}, source_id)
+                return await chain_view(uow.session, game, row, first_new=current.number, resumed="contributions")
+        except Duplicate:
+            return None
+
+    async def pending_contributions(self) -> list[tuple[int, int, int, datetime]]:
+        """Chains taking contributions with a deadline: (game id, chain number, attempt number, deadline)."""
+        async with self._read() as session:
+            rows = await session.execute(select(MylChain).where(MylChain.waiting == "contributions",
+                                                                MylChain.deadline.is_not(None))
+                                         .order_by(MylChain.deadline))
+            out: list[tuple[int, int, int, datetime]] = []
+            for row in rows.scalars():
+                current = chain_of(row.state).current
+                if current is not None and row.deadline is not None:
+                    out.append((row.game_id, row.number, current.number, utc(row.deadline)))
+            return out
+
+
+async def chain_after_vp_change(uow: UnitOfWork, game: Game) -> ChainView | None:
+    """Used by every command that changes VP: R1-40 and R1-50 are checked at once."""
+    gov = await government_of(uow.session, game)
+    return await begin_chain(uow, game, gov)
+
+
+__all__ = ["MylRevolutionService", "begin_chain", "chain_after_vp_change", "faction_rows"]

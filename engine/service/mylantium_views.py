@@ -1,0 +1,202 @@
+"""What the Mylantium services return to the front ends: plain frozen data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engine.mylantium.approval import Change
+from engine.mylantium.model import Faction, FactionCode, Party
+from engine.mylantium.revolution import Chain
+from engine.service.views import GameView
+
+
+@dataclass(frozen=True)
+class MylFactionView:
+    code: FactionCode
+    player: str
+    user_id: int
+    party: Party
+    vp: int
+    treasury: int
+    in_play: bool
+    votes: Mapping[str, int]
+    """Faction Votes by territory (R1-02)."""
+    per: Mapping[str, int] = field(default_factory=dict)
+    entered: Mapping[str, int] = field(default_factory=dict)
+    candidate: str | None = None
+    realigned_turn: int | None = None
+
+    @property
+    def national(self) -> int:
+        return sum(self.votes.values())
+
+    @property
+    def title(self) -> str:
+        return self.code.plural
+
+
+@dataclass(frozen=True)
+class CandidateView:
+    name: str
+    faction: FactionCode
+    party: Party
+    charisma: int
+    running: bool
+    discarded: bool
+
+
+@dataclass(frozen=True)
+class TerritoryView:
+    name: str
+    buildings: Mapping[str, int]
+    names: Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class UnitView:
+    name: str
+    territory: str
+    maintenance: int
+    cost: int
+    status: str
+
+
+@dataclass(frozen=True)
+class GovernmentView:
+    """The government page (the document's "government's homepage"): PUBLIC (rules-spec §2.2.7)."""
+
+    game: GameView
+    turn: int
+    stage: str
+    approval: int
+    approval_default: bool
+    fervor: int
+    president: FactionCode | None
+    incumbent: Party | None
+    factions: tuple[MylFactionView, ...]
+    candidates: tuple[CandidateView, ...]
+    territories: tuple[TerritoryView, ...]
+    units: tuple[UnitView, ...]
+    in_play: Mapping[str, Any]
+    independent: int
+    revolution: str | None = None
+
+    @property
+    def faction_votes(self) -> int:
+        """``F``: the Faction Votes of the Factions in play."""
+        return sum(f.national for f in self.factions if f.in_play)
+
+    @property
+    def total_vp(self) -> int:
+        return sum(f.vp for f in self.factions if f.in_play)
+
+
+@dataclass(frozen=True)
+class MylElectionView:
+    game: GameView
+    turn: int
+    stage: str
+    status: str
+    opened_at: datetime
+    deadline: datetime | None
+    chosen: tuple[str, ...]
+    """Factions that have sent a choice (not what they chose)."""
+    waiting: tuple[str, ...]
+    result: Mapping[str, Any] | None = None
+    already_closed: bool = False
+
+    @property
+    def title(self) -> str:
+        return "Primary" if self.stage == "primary" else "General Election"
+
+
+@dataclass(frozen=True)
+class ChoiceReceipt:
+    game: GameView
+    turn: int
+    stage: str
+    faction: FactionCode
+    choice: str
+    replaced: str | None
+    votes: int
+    deadline: datetime | None
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class RealignReceipt:
+    game: GameView
+    faction: FactionCode
+    old: Party
+    new: Party
+    discarded: str | None
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class HappeningView:
+    id: int
+    turn: int
+    text: str
+    note: str | None
+
+
+@dataclass(frozen=True)
+class ChainView:
+    game: GameView
+    number: int
+    chain: Chain
+    factions: tuple[Faction, ...]
+    users: Mapping[FactionCode, int]
+    deadline: datetime | None
+    pledged: tuple[FactionCode, ...] = ()
+    """Who has sent a contribution to the current attempt (not how much: MOD, P1-19)."""
+    new_attempts: int = 0
+    """How many attempts this step added or finished (for announcing only what is new)."""
+    first_new: int = 1
+    """The number of the first attempt this step touched."""
+    resumed: str | None = None
+    """What that attempt had already announced: None (nothing), ``coup`` (its Vanguard, and the coup offer) or
+    ``contributions`` (everything up to the contributions)."""
+
+
+@dataclass(frozen=True)
+class BusinessView:
+    game: GameView
+    turn: int
+    approval_start: int
+    approval_changes: tuple[Change, ...]
+    approval_end: int
+    approval_raw: int
+    fervor_changes: tuple[Change, ...]
+    fervor_end: int
+    lost: Mapping[FactionCode, int]
+    vp: Mapping[FactionCode, int]
+    total_vp: int
+    chain: ChainView | None
+    collapse: bool = False
+
+
+@dataclass(frozen=True)
+class PledgeReceipt:
+    game: GameView
+    faction: FactionCode
+    to_crt: int
+    to_vanguard: int
+    treasury: int
+    deadline: datetime | None
+    replaced: tuple[int, int] | None
+    vanguard: FactionCode
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class VpChange:
+    """A moderator's change of a Faction's VP, and the chain it may have started (R1-40)."""
+
+    faction: MylFactionView
+    chain: ChainView | None
+    collapse: bool = False

@@ -1,0 +1,70 @@
+"""A Mylantium game on a real database for the service tests: the Republic of TV1-I04 (Plutocrats 10 from five
+ports, Grangers 14, Proles 20, Brass Hats 20) and shortcuts for what the tests repeat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from engine.mylantium.business import Happening
+from engine.mylantium.model import Building, FactionCode, Party
+from engine.service import Clerk
+from engine.service.clock import ManualClock
+from engine.service.views import GameView
+
+GUILD, CHANNEL, MOD = 900, 902, 1
+USERS = {FactionCode.PL: 11, FactionCode.GR: 12, FactionCode.PR: 13, FactionCode.BH: 14, FactionCode.RB: 15,
+         FactionCode.SH: 16, FactionCode.BU: 17, FactionCode.RN: 18}
+NAMES = {FactionCode.PL: "pat", FactionCode.GR: "gus", FactionCode.PR: "pru", FactionCode.BH: "bea",
+         FactionCode.RB: "rob", FactionCode.SH: "sam", FactionCode.BU: "bud", FactionCode.RN: "red"}
+
+
+@dataclass
+class Republic:
+    clerk: Clerk
+    clock: ManualClock
+    game: GameView
+    _n: int = field(default=0)
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    def source(self) -> str:
+        self._n += 1
+        return f"myl-{self._n}"
+
+    async def faction(self, code: FactionCode, party: Party, vp: int = 20, treasury: int = 0,
+                      votes: dict[str, int] | None = None) -> None:
+        await self.clerk.register_faction(self.id, code=code, user_id=USERS[code], user_name=NAMES[code], party=party,
+                                          vp=vp, treasury=treasury, actor=MOD)
+        for territory, n in (votes or {}).items():
+            await self.clerk.set_faction_votes(self.id, code=code, territory=territory, votes=n, actor=MOD)
+
+    async def happen(self, what: Happening, amount: int = 1) -> None:
+        await self.clerk.record_happening(self.id, what=what, amount=amount, note=None, actor=MOD)
+
+    async def choose(self, code: FactionCode, stage: str, choice: str, **kw: Any) -> Any:
+        return await self.clerk.choose(self.id, user_id=USERS[code], stage=stage, choice=choice,
+                                       at=kw.pop("at", self.clock.now()), source_id=kw.pop("source_id", self.source()))
+
+    async def open(self, stage: str, hours: int | None = None) -> Any:
+        deadline = self.clock.now() + timedelta(hours=hours) if hours else None
+        return await self.clerk.open_myl_election(self.id, stage=stage, deadline=deadline, actor=MOD)
+
+
+async def republic(clerk: Clerk, clock: ManualClock, *, tv1_i04: bool = True) -> Republic:
+    game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="mylantium", ruleset="mylantium",
+                                   moderator_role_id=None, actor=MOD)
+    r = Republic(clerk, clock, game)
+    for name, ports in (("Avalon", 3), ("Bicardia", 2)):
+        await clerk.add_territory(game.id, name=name, actor=MOD)
+        await clerk.change_buildings(game.id, territory=name, kind=Building.PORT, count=ports, name=None, remove=False,
+                                     actor=MOD)
+    if tv1_i04:
+        await r.faction(FactionCode.PL, Party.WHIG)
+        await r.faction(FactionCode.GR, Party.WHIG, votes={"Avalon": 8, "Bicardia": 6})
+        await r.faction(FactionCode.PR, Party.FEDERALIST, votes={"Avalon": 12, "Bicardia": 8})
+        await r.faction(FactionCode.BH, Party.FEDERALIST, votes={"Bicardia": 20})
+    return r
