@@ -21,7 +21,7 @@ from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import Option as Choice
-from engine.landsdraad.settings import SETTINGS
+from engine.service.settings import RULESET_SETTINGS
 from engine.service.views import GameView
 
 OPTIONS = ("aye", "nay", "abstain")
@@ -237,7 +237,8 @@ __all__ = ["game_of_user", "label"]
 
 
 @command("game settings", "Show the game's settings, or change one (moderators).",
-         Option("setting", str, "the setting to change", choices=tuple(SETTINGS)),
+         Option("setting", str, "the setting to change (each ruleset has its own)",
+                choices=tuple(dict.fromkeys(n for table in RULESET_SETTINGS.values() for n in table))),
          Option("value", str, "its new value"))
 async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)

@@ -1,0 +1,149 @@
+"""Mylantium through the platform-neutral front end (``dispatch``, ``handle_dm``, ``close_due``): where each answer
+goes (secret choices and contributions back to the sender only, the coup offer and the requests for contributions
+by DM, totals in the channel), the rulesets keeping to their own commands and DM forms, the game's own settings,
+and deadlines closing through the same path as rounds."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from itertools import count
+from typing import Any
+
+import pytest
+from ledger_front import MODERATOR, actor, public, text_of, user
+from mylantium_table import CHANNEL, GUILD, NAMES, USERS, Republic, republic
+
+import bot.actions.handlers  # noqa: F401  (registers the commands and DM forms)
+from bot.actions.commands import App, dispatch
+from bot.actions.context import Ctx, Place
+from bot.actions.messages import close_due, handle_dm
+from bot.actions.outbox import Here, Outgoing, ToChannel, ToUser
+from engine.mylantium.model import FactionCode
+from engine.service import Clerk
+from engine.service.clock import ManualClock
+
+C = FactionCode
+_ids = count(1)
+
+
+async def slash(clerk: Clerk, who: Any, name: str, channel: int = CHANNEL, **options: Any) -> list[Outgoing]:
+    ctx = Ctx(who, Place(GUILD, channel), f"s-{next(_ids)}", clerk.clock.now())
+    return await dispatch(App(clerk), ctx, name, options)
+
+
+async def dm(clerk: Clerk, code: FactionCode, text: str) -> list[Outgoing]:
+    ctx = Ctx(actor(USERS[code], NAMES[code]), Place(None, None), f"d-{next(_ids)}", clerk.clock.now())
+    return await handle_dm(App(clerk), ctx, text)
+
+
+def texts(out: list[Outgoing]) -> str:
+    return "\n".join(text_of(o) for o in out)
+
+
+@pytest.fixture
+async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
+    r = await republic(clerk, clock)
+    for name, code, charisma in (("Lee", C.PL, 7), ("Kim", C.PR, 5)):
+        await clerk.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=1)
+    await clerk.set_government(r.id, president=C.PR, approval=60, actor=1)
+    return r
+
+
+async def test_each_ruleset_keeps_to_its_own_commands(rep: Republic, clerk: Clerk) -> None:
+    out = await slash(clerk, MODERATOR, "round open", crisis="Piracy")
+    assert "/round open is not used in Mylantium games like mylantium" in texts(out)
+    assert "/election" in texts(out) and out[0].ephemeral
+    await clerk.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
+                            moderator_role_id=None, actor=1)
+    out = await slash(clerk, MODERATOR, "election start", channel=950)
+    assert texts(out) == "/election start is a Mylantium command; sirius plays Landsdraad."
+    out = await slash(clerk, actor(USERS[C.PL], "pat"), "election start")
+    assert "Only the moderators of mylantium" in texts(out)
+
+
+async def test_the_game_settings_are_the_rulesets_own(rep: Republic, clerk: Clerk) -> None:
+    """RULINGS.md: the independent-vote rounding and the initial approval are per-game settings."""
+    shown = texts(await slash(clerk, MODERATOR, "game settings"))
+    assert "independent_rounding" in shown and "initial_approval" in shown and "ag_weighted" not in shown
+    out = await slash(clerk, MODERATOR, "game settings", setting="independent_rounding", value="down")
+    assert "changed from half-up to down" in texts(out)
+    await clerk.set_faction_votes(rep.id, code=C.GR, territory="Avalon", votes=7, actor=1)  # F = 63
+    page = await clerk.government(rep.id)
+    assert (page.faction_votes, page.independent) == (63, 31)
+
+
+async def test_dm_forms_go_to_the_game_of_their_ruleset(rep: Republic, clerk: Clerk) -> None:
+    """A player of a Landsdraad game and of a Mylantium game: `Vote: Aye` goes to the first, `Primary:` to the
+    second, without asking which game."""
+    sirius = await clerk.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
+                                     moderator_role_id=None, actor=1)
+    await clerk.add_player(sirius.id, user_id=USERS[C.PL], name="pat", diplomacy=1, command=1, intrigue=1, roll=1,
+                           faction=None, actor=1)
+    await clerk.open_round(sirius.id, crisis="Piracy", deadline=None, actor=1)
+    out = await dm(clerk, C.PL, "Vote: Aye")
+    assert texts(out).startswith("Ballot recorded for round 1 of sirius")
+    await clerk.start_election_round(rep.id, actor=1)
+    await rep.open("primary")
+    out = await dm(clerk, C.PL, "Primary: Lee")
+    assert texts(out).startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee**")
+    out = await dm(clerk, C.GR, "Vote: Aye")
+    assert "is for Landsdraad games, and yours is #mylantium (Mylantium)" in texts(out)
+
+
+async def test_an_election_through_the_front_end_keeps_choices_secret(rep: Republic, clerk: Clerk,
+                                                                       clock: ManualClock) -> None:
+    out = await slash(clerk, MODERATOR, "election start")
+    assert "Locked from this snapshot" in texts(public(out))
+    out = await slash(clerk, MODERATOR, "election primary open", deadline="2h")
+    assert "Primary of turn 1 is open" in texts(public(out))
+    for code, text in ((C.PL, "Primary: Lee"), (C.GR, "Primary: Lee"), (C.PR, "Primary: Kim"),
+                       (C.BH, "Primary: Kim")):
+        out = await dm(clerk, code, text)
+        assert all(isinstance(o.to, Here) for o in out)
+    clock.advance(timedelta(hours=2))
+    out = await close_due(App(clerk), clock.now())
+    (result,) = out
+    assert isinstance(result.to, ToChannel) and "Nominee: **Lee**" in text_of(result)
+    assert "Plutocrat" not in text_of(result)  # totals only, not who chose what
+    await slash(clerk, MODERATOR, "election general open")
+    out = await dm(clerk, C.PL, "General: Whig")
+    assert "Whig" in texts(out)
+    out = await slash(clerk, MODERATOR, "election general close")
+    assert "The **Whigs** win" in texts(public(out))  # 10 + 7 + 13 against 0 + 5 + 19: only Pat chose
+
+
+async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
+    """R1-42, R1-44: the coup offer by DM to the Brass Hats only; the requests for contributions by DM; a pledge
+    answered to its sender alone; the result in the channel with totals only (P1-19), at the deadline."""
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=100)
+    offers = [o for o in out if isinstance(o.to, ToUser)]
+    assert [o.to.user_id for o in offers] == [USERS[C.BH]]  # type: ignore[union-attr]
+    assert "Coup: yes" in text_of(offers[0])
+    out = await dm(clerk, C.PL, "Coup: yes")
+    assert "Only the Brass Hats' player" in texts(out)
+    out = await dm(clerk, C.BH, "Coup: no")
+    requests = {o.to.user_id for o in out if isinstance(o.to, ToUser)}  # type: ignore[union-attr]
+    assert requests == {USERS[C.PL], USERS[C.GR], USERS[C.BH]}
+    assert "the Revolution has begun" in texts(public(out))
+    out = await dm(clerk, C.PL, "Contribute: 0")
+    assert all(isinstance(o.to, Here) for o in out) and "Contribution recorded" in texts(out)
+    out = await slash(clerk, actor(USERS[C.GR], "gus"), "revolution status")
+    assert "Contributions from: Plutocrats" in texts(out) and "$" not in texts(out)
+    clock.advance(timedelta(hours=48))
+    out = await close_due(App(clerk), clock.now())
+    assert "They win the game." in texts(out)
+    assert all(isinstance(o.to, ToChannel) for o in out)
+    assert (await clerk.export(rep.id))["game"]["status"] == "ended"
+
+
+async def test_status_is_public_and_faction_me_private(rep: Republic, clerk: Clerk) -> None:
+    out = await slash(clerk, actor(USERS[C.GR], "gus"), "status")
+    assert public(out) and "Independent Vote (F/2, P1-01): 32" in texts(out)
+    assert "treasury" not in texts(out)
+    ctx = Ctx(actor(USERS[C.GR], "gus"), Place(None, None), "me-1", clerk.clock.now())
+    out = await dispatch(App(clerk), ctx, "faction me", {})
+    assert out[0].ephemeral and "treasury $0" in texts(out)
+
+
+def test_user_helper_is_shared() -> None:
+    assert user(1, "x").id == 1
