@@ -219,6 +219,7 @@ class MylElectionService(ServiceBase):
                 game = await load_game(uow.session, game_id)
                 require_mylantium(game)
                 require_running(game)
+                await require_calm(uow.session, game)
                 row = await open_election(uow.session, game_id)
                 if row is None or row.stage != stage:
                     what = _title(stage)
