@@ -196,8 +196,8 @@ def _motion_from_option(subject: str, withdraw: bool) -> Motion:
 
 
 @command("pv support", "Support a player-majority vote (for servers where the bot cannot read thread posts).",
-         Option("subject", str, "No Confidence, End Embargo on <Name>, Audit: <Player> rounds 1-3, End Kanly "
-                                "between <P> and <Q>, End Game", True))
+         Option("subject", str, "No Confidence · End Embargo on Bob · Audit: Bob rounds 1-3 · "
+                                "End Kanly between A and B · End Game", True))
 async def pv_support(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     motion = _motion_from_option(o["subject"], withdraw=False)
