@@ -4,6 +4,7 @@ threads of a game channel, and the rounds that close themselves at their deadlin
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from bot.actions.commands import App, game_of_user
@@ -18,6 +19,9 @@ from engine.service.uow import Duplicate
 from engine.service.views import ResultView
 
 log = logging.getLogger("clerk.messages")
+
+DUE_TASKS: list[Callable[[App, datetime], Awaitable[list[Outgoing]]]] = []
+"""Other timed work a ruleset registers (the Convocate's offers to second), run after the rounds and elections."""
 
 HELP = (
     "I'm Clerk, the game's vote clerk. In a DM I take crisis ballots: " + ACCEPTED + ". "
@@ -106,6 +110,8 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
             continue
         if election is not None:
             out += election_closed(app, election)
+    for task in DUE_TASKS:
+        out += await task(app, now)
     from bot.actions.mylantium_turn import close_mylantium_due
 
     return out + await close_mylantium_due(app, now)

@@ -7,6 +7,7 @@ from datetime import datetime
 from engine.service.adjutant import AdjutantService
 from engine.service.audits import AuditService
 from engine.service.ballots import BallotService
+from engine.service.convocate import ConvocateService
 from engine.service.exports import ExportService
 from engine.service.ledger import LedgerService
 from engine.service.majority import MajorityService
@@ -21,11 +22,11 @@ from engine.service.victory import VictoryService
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService):
+            MylantiumService, ConvocateService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice."""
 
     async def next_deadlines(self) -> list[datetime]:
         """Every pending deadline (rounds and AG elections), soonest first: what a scheduler sleeps until."""
         times = [d for _, _, d in await self.pending_deadlines()] + [d for _, _, d in await self.pending_elections()]
-        return sorted(times + await self.mylantium_deadlines())
+        return sorted(times + await self.mylantium_deadlines() + await self.cv_next_deadlines())

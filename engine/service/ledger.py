@@ -16,7 +16,7 @@ from engine.service.views import GameView, HoldingView, PlayerView
 from engine.store.models import Game, Holding, Player
 
 RULESETS = ("landsdraad", "mylantium", "convocate")
-SUPPORTED_RULESETS = ("landsdraad", "mylantium")
+SUPPORTED_RULESETS = ("landsdraad", "mylantium", "convocate")
 
 
 def game_view(game: Game) -> GameView:

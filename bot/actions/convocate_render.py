@@ -1,0 +1,251 @@
+"""What players read about the Convocate: the board, commits and pushes, Statutes, phases, Motions with the offer
+to second, and Repeals. Everything here is public (rules-spec §4.2.9) except the offer, which goes to the player
+asked (and is announced in the game channel as it moves round the table)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.actions.outbox import Card
+from bot.actions.render import FAILED, NEUTRAL, PASSED
+from engine.convocate.access import lockout_text
+from engine.convocate.board import Board, signed
+from engine.convocate.factors import Committed, Pushed
+from engine.convocate.turns import PhaseChanged
+from engine.convocate.votes import StandingVote
+from engine.core.durations import format_remaining, format_utc
+from engine.service.convocate_views import BoardView, MotionView, StatuteView, card_line
+
+SECOND_HOW = "Reply `Second: <Convocant>` (or `Second: yes` if you have only one with access), or `Second: no`"
+
+
+def factors_text(board: Board) -> str:
+    return " · ".join(f"{name} {signed(value)}" for name, value in board.factors)
+
+
+def breakdown(sv: StandingVote) -> str:
+    counted = [f"{line.source} {line.votes}" + (" (Seat)" if line.note.startswith("active Seat") else "")
+               for line in sv.lines if line.votes]
+    zeros = [f"{line.source} 0 ({line.note})" for line in sv.lines if not line.votes]
+    text = f"**{sv.total}**" + (" = " + " + ".join(counted) if counted else "")
+    return text + (f"; not counted: {', '.join(zeros)}" if zeros else "")
+
+
+def control_text(view: BoardView) -> str:
+    if view.control is not None:
+        votes = next(s.vote.total for s in view.standings if s.player == view.control)
+        return f"{view.control} ({votes})"
+    if view.tied:
+        top = next(s.vote.total for s in view.standings if s.player == view.tied[0])
+        return f"nobody: {' and '.join(view.tied)} are tied at {top}"
+    return "nobody"
+
+
+def when_text(board: Board) -> str:
+    if board.active is None or board.phase is None:
+        return "before the first turn"
+    return f"turn {board.turn}, {board.active}'s {board.phase.label}"
+
+
+def board_card(view: BoardView, now: datetime, *, cards: bool = False) -> Card:
+    board = view.board
+    standing = "\n".join(
+        f"{s.player} ({s.sovereignty}{', Directive ' + s.directive if s.directive else ''}): {breakdown(s.vote)}"
+        + (f"; pool {s.pool}" if s.pool else "") for s in view.standings) or "no players yet"
+    seats = "\n".join(f"{s.name} ({s.controller or 'nobody'}, {s.sovereignty}): "
+                      + (f"active: {s.why}" if s.active else f"inactive: {s.why}")
+                      + (f"; +1 to {s.controller}" if s.bonus else "") for s in view.seats) or "none on the board"
+    locked = "\n".join(lockout_text(board, s.player) for s in view.standings if s.locked_out) or "nobody"
+    statutes = "\n".join(f"{s.name}: Section {s.section} is in force (controlled by {s.controller}"
+                         + (f", owned by {s.owner}" if s.owner != s.controller else "") + ")"
+                         for s in board.statutes) or "none"
+    fields = [("Standing Vote", standing, False), ("Political control", control_text(view), False),
+              ("Convocate Seats", seats, False), ("Locked out", locked, False),
+              ("Statutes in force", statutes, False)]
+    if view.motion is not None:
+        fields.append(("Motion on the floor", motion_status(view.motion, now), False))
+    if cards:
+        fields.append(("Cards", "\n".join(card_line(c) for c in board.cards) or "none", False))
+    return Card(title=f"{view.game.name}: the Convocate, {when_text(board)}",
+                description=f"Galactic Factors: {factors_text(board)}", fields=tuple(fields), color=NEUTRAL)
+
+
+def committed_text(c: Committed) -> str:
+    parts = [f"{name} {votes}" for name, votes in c.cards] + ([f"card effect {c.added}"] if c.added else [])
+    return (f"{c.player} commits {' + '.join(parts)} = {sum(v for _, v in c.cards) + c.added} Votes to the Resource "
+            f"Pool, which holds {c.pool}. The activated cards leave Standing Vote until {c.player}'s next Ready "
+            "Phase; the pool empties at the end of this Phase.")
+
+
+def pushed_text(p: Pushed) -> str:
+    steps = " + ".join(str(c) for c in p.costs)
+    total = f"{steps} = {p.paid}" if len(p.costs) > 1 else str(p.paid)
+    return (f"{p.player} pushes **{p.factor}** from {signed(p.frm)} to **{signed(p.to)}**, paying {total} committed "
+            f"Votes, each step in full. Pool left: {p.pool}.")
+
+
+def resolves_text(v: StatuteView) -> str:
+    if v.resolves is None:
+        return ""
+    number, cost = v.resolves
+    pay = f" Its cost is paid now: {cost}." if cost else ""
+    return f" Section {number} is a one-time Section: it resolves now.{pay}"
+
+
+def declared_card(v: StatuteView) -> Card:
+    s = v.statute
+    owner = f" (its owner is {s.owner})" if s.owner != s.controller else ""
+    votes = ", ".join(f"{p} {n}" for p, n in (v.votes or {}).items())
+    cost = f" paying its cost ({v.cost})" if v.cost else " paying its printed cost"
+    return Card(title=f"{v.game.name}: {s.controller} declares {s.name}",
+                description=(f"{s.controller} activates {v.character} on the active Seat {v.seat} and declares "
+                             f"{s.name}{cost}. Section {s.section} of {s.name} is in force; {s.controller} controls "
+                             f"it{owner}.{resolves_text(v)}"),
+                fields=(("Political control", f"{s.controller}, checked before the activation: {votes}", False),),
+                color=PASSED)
+
+
+def section_text(v: StatuteView, old: int | None = None) -> str:
+    s = v.statute
+    return f"Section {s.section} of {s.name} is in force now ({s.controller}'s Admin Phase).{resolves_text(v)}"
+
+
+def destroyed_text(v: StatuteView) -> str:
+    s = v.statute
+    return f"{s.controller} destroys {s.name}; it goes to {s.owner}'s Depleted Pile."
+
+
+def phase_text(c: PhaseChanged) -> str:
+    player, phase = c.started
+    lines = [f"Turn {c.turn}: **{player}'s {phase.label}**."]
+    if c.lost:
+        lines.append("The Resource Pool empties: " + ", ".join(f"{p} loses {n}" for p, n in c.lost) + ".")
+    if c.readied:
+        lines.append(f"{player}'s cards ready: {', '.join(c.readied)}.")
+    if c.expired:
+        lines.append("Effects until end of turn end: " + ", ".join(c.expired) + ".")
+    return "\n".join(lines)
+
+
+ROUTES = {"seat": "from anywhere, as its player controls an active Seat", "homeworld": "from its Homeworld",
+          "pallarch": "as a Pallarch"}
+
+
+def deadline(at: datetime | None, now: datetime) -> str:
+    if at is None:
+        return "no deadline"
+    return f"{format_utc(at)} (in {format_remaining(at - now)})"
+
+
+def motion_status(m: MotionView, now: datetime) -> str:
+    head = f"#{m.number} {m.name}, moved by {m.mover} with {m.convocant}"
+    if m.status == "offering":
+        return f"{head}: the offer to second is with {m.offer_to} until {deadline(m.deadline, now)}"
+    return f"{head}: resolved"
+
+
+def answers_text(m: MotionView) -> str:
+    words = {"declined": "declined", "skipped": "cannot second", "timed out": "did not answer in time",
+             "passed": "passed over by a moderator", "seconded": "seconded"}
+    parts = []
+    for a in m.answers:
+        text = f"{a.player} {words.get(a.answer, a.answer)}"
+        if a.convocant:
+            text += f" with {a.convocant}"
+        if a.why:
+            text += f" ({a.why})"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def moved_card(m: MotionView, now: datetime) -> Card:
+    d = m.details
+    lines = [f"{m.mover} activates {m.convocant} ({ROUTES.get(m.route, m.route)}) to move **{m.name}**."]
+    if d.get("morality"):
+        lines.append(f"Morality: {d['morality']}.")
+    if d.get("moved"):
+        lines.append(f"Moved: {d['moved']}")
+    if d.get("targets"):
+        lines.append(f"Targets (chosen by {m.mover}): {d['targets']}")
+    fields: list[tuple[str, str, bool]] = []
+    if d.get("box") == "none":
+        lines.append("It has no Seconded box, so it cannot be seconded and no offer is made.")
+    else:
+        if d.get("seconded"):
+            lines.append(f"Seconded: {d['seconded']}")
+        fields.append(("Offer to second", "In turn order from the mover: " + ", ".join(m.order), False))
+        if m.answers:
+            fields.append(("So far", answers_text(m), False))
+        if m.offer_to:
+            fields.append(("Now asked", f"{m.offer_to}, by DM, until {deadline(m.deadline, now)}", False))
+    return Card(title=f"{m.game.name}: Motion #{m.number}, {m.name}", description="\n".join(lines),
+                fields=tuple(fields), color=NEUTRAL)
+
+
+def offer_text(m: MotionView, now: datetime) -> str:
+    d = m.details
+    box = "instead of Moved" if d.get("box") == "instead" else "in addition to Moved"
+    seconded = f"\nSeconded ({box}): {d['seconded']}" if d.get("seconded") else ""
+    moved = f"\nMoved: {d['moved']}" if d.get("moved") else ""
+    return (f"{m.game.name}: {m.mover} moved **{m.name}** with {m.convocant}.{moved}{seconded}\n"
+            f"Will you second it? Seconding activates the Convocant you name; the mover chooses every target, "
+            f"and your Convocant pays its own Penalty if its Morality differs"
+            + (f" (the Motion's is {d['morality']})" if d.get("morality") else "") + ".\n"
+            f"Your Convocants with access: {', '.join(m.candidates)}.\n"
+            f"{SECOND_HOW}, by {deadline(m.deadline, now)}; after that the offer passes on.")
+
+
+def offer_moves_text(m: MotionView, now: datetime) -> str:
+    last = answers_text(m)
+    return (f"Motion #{m.number} ({m.name}): {last}. The offer to second is now with **{m.offer_to}** until "
+            f"{deadline(m.deadline, now)}.")
+
+
+def resolved_card(m: MotionView) -> Card:
+    out = m.outcome or {}
+    title = f"{m.game.name}: Motion #{m.number}, {m.name}, resolves"
+    if m.seconder:
+        head = f"Seconded by {m.seconder} with {m.seconder_convocant}."
+        if out.get("released"):
+            head += (" The Seconded text begins “Instead”: the Moved text does not resolve, and its targets are "
+                     "released.")
+    elif m.details.get("box") == "none":
+        head = "It has no Seconded box."
+    else:
+        head = "Nobody seconded it."
+    effects = "\n".join(f"{i}. {box}: {text or '(as printed on the card)'}"
+                        for i, (box, text) in enumerate(out.get("effects", []), 1))
+    penalties = "\n".join(f"{p['convocant']} ({p['player']}, {p['morality']}): pays its Penalty"
+                          + (f": {p['penalty']}" if p.get("penalty") else " from its Penalties block")
+                          for p in out.get("penalties", []))
+    unknown = ", ".join(out.get("unknown", []))
+    if not penalties:
+        penalties = "none"
+    if unknown:
+        penalties += f"\nMorality not on the board for: {unknown}; the table checks their Penalty by hand."
+    fields = [("Resolves, in order", effects or "nothing", False), ("Penalties (after it resolves)", penalties, False)]
+    if m.answers:
+        fields.insert(0, ("Offer to second", answers_text(m), False))
+    if m.seconder and out.get("effects"):
+        fields.insert(1, ("Seconded targets", f"chosen by {m.mover}, the mover", False))
+    return Card(title=title, description=head, fields=tuple(fields), color=PASSED)
+
+
+def repeal_card(m: MotionView) -> Card:
+    out = m.outcome or {}
+    statute, controller = out.get("statute"), out.get("controller")
+    mine, theirs = out.get("mover_votes"), out.get("controller_votes")
+    when = "after" if out.get("count", "after") == "after" else "before"
+    counted = (f"Standing Vote, counted {when} {m.convocant} is activated: {m.mover} **{mine}**, {controller} "
+               f"**{theirs}**.")
+    if out.get("destroyed"):
+        result = f"{statute} is repealed and goes to {out.get('owner')}'s Depleted Pile."
+    elif mine == theirs:
+        result = f"A tie goes to the controller: {statute} stays in force."
+    else:
+        result = f"{m.mover} does not have more: {statute} stays in force."
+    return Card(title=f"{m.game.name}: Motion of Repeal against {statute}",
+                description=(f"{m.mover} activates {m.convocant} ({ROUTES.get(m.route, m.route)}) to move a Motion of "
+                             f"Repeal against {controller}'s {statute}.\n{counted}\n{result}"),
+                fields=(("Compared", f"only {m.mover} and {controller}, the Statute's controller", False),),
+                color=PASSED if out.get("destroyed") else FAILED)

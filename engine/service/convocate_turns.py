@@ -1,0 +1,124 @@
+"""Committing Votes, pushing Galactic Factors, Statutes, and the phases of a turn (R4-06..R4-08, R4-11, R4-12)."""
+
+from __future__ import annotations
+
+from engine.convocate.board import Phase
+from engine.convocate.factors import Committed, Pushed, commit, push
+from engine.convocate.parsing import parse_one_time
+from engine.convocate.statutes import change_section, declare, destroy, sections_of
+from engine.convocate.turns import PhaseChanged, next_phase
+from engine.core.errors import RuleError
+from engine.service.convocate_store import load, open_motion, save, sections_json
+from engine.service.convocate_views import StatuteView
+from engine.service.ledger import game_view, load_game
+from engine.service.uow import ServiceBase
+from engine.store.models import CvStatute
+
+
+class ConvocateTurnService(ServiceBase):
+    async def cv_commit(self, game_id: int, *, user_id: int, cards: list[str], added: int = 0,
+                        source_id: str | None = None) -> Committed:
+        async with self._write(game_id, source_id) as uow:
+            loaded = await load(uow.session, await load_game(uow.session, game_id))
+            me = loaded.by_user(user_id)
+            after, done = commit(loaded.board, me, cards, added)
+            save(uow.session, loaded, after)
+            await uow.record(game_id, "VotesCommitted", user_id, {"player": me, "cards": [list(c) for c in done.cards],
+                                                                  "added": added, "pool": done.pool}, source_id)
+            return done
+
+    async def cv_push(self, game_id: int, *, user_id: int, factor: str, direction: int, steps: int = 1,
+                      source_id: str | None = None) -> Pushed:
+        async with self._write(game_id, source_id) as uow:
+            loaded = await load(uow.session, await load_game(uow.session, game_id))
+            me = loaded.by_user(user_id)
+            after, done = push(loaded.board, me, factor, direction, steps)
+            save(uow.session, loaded, after)
+            await uow.record(game_id, "FactorPushed", user_id, {
+                "player": me, "factor": done.factor, "from": done.frm, "to": done.to, "costs": list(done.costs),
+                "pool": done.pool}, source_id)
+            return done
+
+    async def cv_declare(self, game_id: int, *, user_id: int, statute: str, character: str, section: int,
+                         sections: int, one_time: str | None = None, cost: str | None = None,
+                         owner: int | None = None, source_id: str | None = None) -> StatuteView:
+        numbers, costs = parse_one_time(one_time) if one_time else ((), {})
+        printed = sections_of(sections, numbers, costs)
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            loaded = await load(uow.session, game)
+            me = loaded.by_user(user_id)
+            owner_name = loaded.find_user(owner) if owner is not None else me
+            if owner_name is None:
+                raise RuleError(f"The owner must be a player in {game.name}.")
+            after, done = declare(loaded.board, me, statute, character, section, printed, owner_name, cost)
+            loaded = save(uow.session, loaded, after)
+            row = CvStatute(game_id=game_id, name=done.statute.name, controller_id=loaded.players[me].id,
+                            owner_id=loaded.players[owner_name].id, section=section, sections=sections_json(printed),
+                            changed_turn=None, status="in force", declared_by=done.character, seat=done.seat,
+                            cost=cost, declared_at=uow.now, declared_turn=after.turn)
+            uow.session.add(row)
+            resolves = (done.resolves.section, done.resolves.cost) if done.resolves else None
+            await uow.record(game_id, "StatuteDeclared", user_id, {
+                "statute": done.statute.name, "controller": me, "owner": owner_name, "character": done.character,
+                "seat": done.seat, "section": section, "sections": sections_json(printed)["sections"], "cost": cost,
+                "standing_votes": done.votes, "resolves": resolves is not None}, source_id)
+            return StatuteView(game_view(game), done.statute, done.character, done.seat, resolves, done.votes, cost)
+
+    async def cv_change_section(self, game_id: int, *, user_id: int, statute: str, section: int,
+                                source_id: str | None = None) -> StatuteView:
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            loaded = await load(uow.session, game)
+            me = loaded.by_user(user_id)
+            after, done = change_section(loaded.board, me, statute, section)
+            save(uow.session, loaded, after)
+            resolves = (done.resolves.section, done.resolves.cost) if done.resolves else None
+            await uow.record(game_id, "StatuteSectionChanged", user_id, {
+                "statute": done.statute, "from": done.old, "to": done.new, "resolves": resolves is not None},
+                source_id)
+            return StatuteView(game_view(game), after.statute(done.statute), None, None, resolves)
+
+    async def cv_destroy_statute(self, game_id: int, *, user_id: int, statute: str,
+                                 source_id: str | None = None) -> StatuteView:
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            loaded = await load(uow.session, game)
+            me = loaded.by_user(user_id)
+            after, gone = destroy(loaded.board, me, statute)
+            save(uow.session, loaded, after)
+            row = loaded.statutes[gone.name]
+            row.status, row.ended_at, row.ended_turn = "destroyed", uow.now, after.turn
+            await uow.record(game_id, "StatuteDestroyed", user_id, {"statute": gone.name, "controller": me,
+                                                                    "owner": gone.owner}, source_id)
+            return StatuteView(game_view(game), gone, None, None, None, destroyed=True)
+
+    async def cv_next_phase(self, game_id: int, *, user_id: int, moderator: bool,
+                            source_id: str | None = None) -> PhaseChanged:
+        """The active player (or a moderator) ends the Phase: every pool empties; the next Phase, or the next
+        player's Ready Phase, in which their cards ready (R4-06, R4-07)."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            loaded = await load(uow.session, game)
+            board = loaded.board
+            if not moderator and (board.active is None or loaded.find_user(user_id) != board.active):
+                who = f"{board.active} (whose {board.phase.label} it is)" if board.active and board.phase else \
+                    "a moderator"
+                raise RuleError(f"Only {who} or a moderator ends the Phase.")
+            motion = await open_motion(uow.session, game_id)
+            if motion is not None:
+                waiting = loaded.name_of(motion.offer_to) or "nobody"
+                raise RuleError(f"Motion #{motion.number} ({motion.name}) is still being offered for a second "
+                                f"(waiting for {waiting}); the Phase ends once it resolves. A moderator can pass "
+                                "the offer on with /motion skip.")
+            after, changed = next_phase(board)
+            save(uow.session, loaded, after)
+            await uow.record(game_id, "PhaseAdvanced", user_id, {
+                "ended": [changed.ended[0], changed.ended[1].value] if changed.ended else None,
+                "started": [changed.started[0], changed.started[1].value], "turn": changed.turn,
+                "lost": dict(changed.lost), "readied": list(changed.readied), "expired": list(changed.expired)},
+                source_id)
+            return changed
+
+
+__all__ = ["ConvocateTurnService", "Phase"]

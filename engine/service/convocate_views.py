@@ -1,0 +1,148 @@
+"""What the Convocate services return to the front ends: plain frozen data built from the pure board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engine.convocate.access import eligible
+from engine.convocate.board import Board, Card, Kind, Statute
+from engine.convocate.seats import locked_out, seat_active
+from engine.convocate.votes import StandingVote, political_control, standing_vote, standing_votes
+from engine.service.views import GameView
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: str
+    user_id: int
+    sovereignty: str
+    order: int
+    directive: str | None
+    homeworld: str | None
+    pool: int
+    vote: StandingVote
+    locked_out: bool
+
+
+@dataclass(frozen=True)
+class SeatView:
+    name: str
+    controller: str | None
+    sovereignty: str | None
+    face: str
+    active: bool
+    why: str
+    bonus: bool
+
+
+@dataclass(frozen=True)
+class BoardView:
+    game: GameView
+    board: Board
+    standings: tuple[Standing, ...]
+    control: str | None
+    tied: tuple[str, ...]
+    """The players tied for the most Standing Vote when nobody has political control (empty if all are 0)."""
+    seats: tuple[SeatView, ...]
+    motion: MotionView | None
+
+
+def board_view(game: GameView, board: Board, users: dict[str, int], motion: MotionView | None) -> BoardView:
+    from engine.convocate.votes import seat_bonus
+
+    votes = standing_votes(board)
+    control = political_control(votes)
+    top = max(votes.values(), default=0)
+    tied = tuple(p for p, v in votes.items() if v == top) if control is None and len(votes) > 1 else ()
+    standings = tuple(Standing(p.name, users.get(p.name, 0), p.sovereignty, p.order, p.directive, p.homeworld, p.pool,
+                               standing_vote(board, p.name), locked_out(board, p)) for p in board.turn_order())
+    seats = []
+    for card in board.cards:
+        if card.kind is Kind.SEAT:
+            activity = seat_active(board, card)
+            seats.append(SeatView(card.name, card.controller, card.sovereignty, card.current_face.name,
+                                  activity.active, activity.why, seat_bonus(board, card)))
+    return BoardView(game, board, standings, control, tied, tuple(seats), motion)
+
+
+@dataclass(frozen=True)
+class Answer:
+    player: str
+    answer: str
+    """``seconded``, ``declined``, ``skipped`` (no Convocant with access), ``timed out`` or ``passed`` (by a
+    moderator)."""
+    convocant: str | None = None
+    why: str | None = None
+
+
+@dataclass(frozen=True)
+class MotionView:
+    game: GameView
+    number: int
+    kind: str
+    name: str
+    mover: str
+    mover_user: int
+    convocant: str
+    route: str
+    details: dict[str, Any]
+    status: str
+    order: tuple[str, ...]
+    answers: tuple[Answer, ...]
+    offer_to: str | None
+    offer_user: int | None
+    deadline: datetime | None
+    candidates: tuple[str, ...]
+    """The Convocants the player now offered the second could use."""
+    seconder: str | None
+    seconder_convocant: str | None
+    outcome: dict[str, Any] | None
+    duplicate: bool = False
+
+    @property
+    def resolved(self) -> bool:
+        return self.status == "resolved"
+
+
+@dataclass(frozen=True)
+class StatuteView:
+    game: GameView
+    statute: Statute
+    character: str | None
+    seat: str | None
+    resolves: tuple[int, str | None] | None
+    """A one-time Section that resolves now, and its cost."""
+    votes: dict[str, int] | None = None
+    cost: str | None = None
+    destroyed: bool = False
+
+
+def candidates(board: Board, player: str) -> tuple[str, ...]:
+    return tuple(a.convocant for a in eligible(board, player))
+
+
+def card_line(card: Card) -> str:
+    """``K_A (Character, Vote 1, Pallarch, Loyal, on S_U, activated) — alice``."""
+    bits = [card.kind.label]
+    if card.kind in (Kind.CHARACTER, Kind.GROUND_UNIT, Kind.LOCATION, Kind.HOMEWORLD, Kind.PERMANENT) or card.vote:
+        bits.append(f"Vote {card.vote}" + (f" {card.bonus:+d} this turn" if card.bonus else ""))
+    if card.pallarch:
+        bits.append("Pallarch")
+    if card.morality:
+        bits.append(card.morality)
+    if card.sovereignty:
+        bits.append(card.sovereignty)
+    if card.at:
+        bits.append(f"on {card.at}")
+    if not card.readied:
+        bits.append("activated")
+    if not card.on_map:
+        bits.append("off the Map")
+    if card.suppressed:
+        bits.append("Vote suppressed")
+    if card.kind is Kind.SEAT and len(card.faces) > 1:
+        bits.append(f"{card.current_face.name} face")
+    who = card.controller or "nobody"
+    return f"{card.name} ({', '.join(bits)}): {who}"

@@ -1,0 +1,71 @@
+"""The Convocate through the real discord.py client: a Motion posted in the game channel, the offer to second
+sent by DM to the player asked, declined and then accepted by DM replies, and the resolution announced; an offer
+that nobody answers passes on at its deadline, by the scheduler."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from fakediscord import User
+
+from .clerkbot import Harness
+
+
+async def senate(h: Harness) -> None:
+    """#sirius plays the Convocate: alice (Union) and carol (Republic) each with a Convocant on their Homeworld, bob
+    (Kingdom) locked out at GOVT +1; alice's Action Phase."""
+    await h.run(h.mod, "game new", h.game, ruleset="convocate", name="sirius")
+    for who, sov, home in ((h.alice, "Union", "Union Prime"), (h.bob, "Kingdom", "Korhal"),
+                           (h.carol, "Republic", "Tribune")):
+        await h.run(h.mod, "convocate player", h.game, user=who, sovereignty=sov)
+        await h.run(who, "card add", h.game, kind="homeworld", name=home)
+    await h.run(h.alice, "card add", h.game, kind="character", name="Kista", at="Union Prime", morality="Loyal")
+    await h.run(h.alice, "card add", h.game, kind="character", name="Dorn", at="Union Prime")
+    await h.run(h.bob, "card add", h.game, kind="character", name="Mirel", at="Korhal", pallarch=True)
+    await h.run(h.carol, "card add", h.game, kind="character", name="Quill", at="Tribune", morality="Ruthless")
+    await h.run(h.mod, "factor set", h.game, name="GOVT", value=1)
+    await h.run(h.mod, "phase next", h.game)
+    await h.run(h.alice, "phase next", h.game)
+
+
+async def dm_reply(h: Harness, user: User, text: str) -> str:
+    mid = await h.fake.dm(user, text)
+    reply = await h.fake.reply_to(mid)
+    await h.idle()
+    await h.fake.quiet()
+    return reply.content
+
+
+async def test_a_motion_seconded_by_dm_reply(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await senate(h)
+    before = len(h.fake.messages(h.game))
+    mid = await h.fake.say(h.alice, h.game, "Motion: Land Reform by Kista\nMoved: Draw a card.\nMorality: Loyal")
+    ack = await h.fake.reply_to(mid)
+    await h.idle()
+    assert ack.content == "Motion #1 (Land Reform) is moved and announced."
+    offer = (await h.fake.wait_for(lambda: h.fake.dms(h.alice), "the offer to alice"))[-1].content
+    moved = h.fake.messages(h.game)[before:]
+    assert [m.embed["title"] for m in moved if m.embeds] == ["sirius: Motion #1, Land Reform"]
+    assert "Will you second it?" in offer and "Your Convocants with access: Dorn." in offer
+    assert not h.fake.dms(h.bob) and not h.fake.dms(h.carol)
+
+    assert "You decline to second Motion #1" in await dm_reply(h, h.alice, "Second: no")
+    assert "Will you second it?" in h.fake.dms(h.carol)[-1].content
+    assert not any("Will you second" in m.content for m in h.fake.dms(h.bob))  # locked out: never asked
+    assert "You second Motion #1 (Land Reform) with Quill." in await dm_reply(h, h.carol, "Second: yes")
+    resolved = h.fake.messages(h.game)[-1]
+    assert resolved.embed["title"] == "sirius: Motion #1, Land Reform, resolves"
+    assert resolved.fields()["Penalties (after it resolves)"].startswith("Quill (carol, Ruthless): pays its Penalty")
+
+
+async def test_an_unanswered_offer_passes_on_at_its_deadline(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await senate(h)
+    await h.run(h.mod, "convocate rulings", h.game, ruling="second_timeout", value="2h")
+    await h.run(h.alice, "motion move", h.game, name="Land Reform", convocant="Kista")
+    assert "Will you second it?" in h.fake.dms(h.alice)[-1].content
+    h.clock.advance(timedelta(hours=2))
+    await h.tick()
+    await h.fake.wait_for(lambda: any("Will you second" in m.content for m in h.fake.dms(h.carol)), "carol's offer")
+    assert "alice did not answer in time" in h.fake.messages(h.game)[-1].content

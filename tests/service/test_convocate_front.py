@@ -1,0 +1,117 @@
+"""The Convocate's front end (``dispatch``, ``handle_dm``, ``handle_channel_message``, ``close_due``): where each
+answer goes, the forms players write, refusals in a game of another ruleset, and the offer's timeout."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from itertools import count
+from typing import Any
+
+from ledger_front import MODERATOR, actor, dm, dms, only_here, public, text_of, user
+
+from bot.actions.commands import App, dispatch
+from bot.actions.context import Actor, Ctx, Place
+from bot.actions.messages import close_due, handle_channel_message
+from bot.actions.outbox import Here, Outgoing, ToChannel, ToUser
+from engine.service import Clerk
+
+GUILD, CHANNEL = 900, 901
+ALICE, BOB, CAROL = actor(21, "alice"), actor(22, "bob"), actor(23, "carol")
+_ids = count(1)
+
+
+async def say(clerk: Clerk, who: Actor, text: str, source_id: str) -> list[Outgoing]:
+    """A message in the game channel."""
+    return await handle_channel_message(App(clerk), Ctx(who, Place(GUILD, CHANNEL), source_id, clerk.clock.now()),
+                                        text)
+
+
+async def slash(clerk: Clerk, who: Actor, command: str, /, **options: Any) -> list[Outgoing]:
+    """A slash command in the game channel (options may be called ``name``)."""
+    ctx = Ctx(who, Place(GUILD, CHANNEL), f"slash-{next(_ids)}", clerk.clock.now())
+    return await dispatch(App(clerk), ctx, command, options)
+
+
+async def senate(clerk: Clerk) -> None:
+    """alice (Union), bob (Kingdom), carol (Republic); GOVT +1, so bob is locked out; alice's turn, Action Phase."""
+    await slash(clerk, MODERATOR, "game new", ruleset="convocate", name="senate")
+    for who, sov in ((ALICE, "Union"), (BOB, "Kingdom"), (CAROL, "Republic")):
+        await slash(clerk, MODERATOR, "convocate player", user=user(who.id, who.name), sovereignty=sov)
+    for who, home in ((ALICE, "Union Prime"), (BOB, "Korhal"), (CAROL, "Tribune")):
+        await slash(clerk, who, "card add", kind="homeworld", name=home)
+    await slash(clerk, MODERATOR, "card add", kind="seat", name="Union Senate", controller=user(ALICE.id, "alice"),
+                sovereignty="Union")
+    await slash(clerk, ALICE, "card add", kind="character", name="Kista", at="Union Senate", morality="Loyal")
+    await slash(clerk, ALICE, "card add", kind="character", name="Dorn", at="Union Prime")
+    await slash(clerk, BOB, "card add", kind="character", name="Mirel", pallarch=True, at="Korhal")
+    await slash(clerk, CAROL, "card add", kind="character", name="Quill", at="Tribune", morality="Ruthless")
+    await slash(clerk, MODERATOR, "factor set", name="GOVT", value=1)
+    await slash(clerk, MODERATOR, "phase next")
+    await slash(clerk, ALICE, "phase next")
+
+
+async def test_the_board_is_public_and_the_setup_answers_only_the_asker(clerk: Clerk) -> None:
+    await senate(clerk)
+    out = await slash(clerk, BOB, "board")
+    (card,) = out
+    assert isinstance(card.to, Here) and not card.ephemeral
+    text = text_of(card)
+    assert "senate: the Convocate, turn 1, alice's Action Phase" in text
+    assert "alice (Union): **4** = Union Prime 1 + Union Senate 1 (Seat) + Kista 1 + Dorn 1" in text
+    assert "Political control: alice (4)" in text and "bob is locked out: GOVT +1" in text
+    added = await slash(clerk, ALICE, "card add", kind="location", name="Vault", vote=2)
+    assert only_here(added) == "On the board: Vault (Location, Vote 2): alice." and added[0].ephemeral
+
+
+async def test_a_motion_in_the_channel_the_offer_by_dm_and_the_answer_by_dm(clerk: Clerk) -> None:
+    await senate(clerk)
+    moved = await say(clerk, ALICE, "Motion: Land Reform by Kista\nMorality: Loyal\nSeconded: Instead, draw two.",
+                      "post-1")
+    assert [type(o.to) for o in moved] == [Here, ToChannel, ToUser]
+    assert dms(moved).keys() == {ALICE.id}  # alice first (P4-13): Dorn on her Homeworld may second
+    assert "Your Convocants with access: Dorn." in dms(moved)[ALICE.id]
+    declined = await dm(clerk, ALICE, "Second: no")
+    assert dms(declined).keys() == {CAROL.id}  # bob is locked out and skipped
+    assert "bob cannot second (locked out, no active Seat)" in text_of(public(declined)[0])
+    wrong = await dm(clerk, BOB, "Second: Mirel")
+    assert "No Motion is waiting" in only_here(wrong) or "not with you" in only_here(wrong)
+    done = await dm(clerk, CAROL, "Second: yes", source_id="dm-carol-1")
+    resolved = text_of(public(done)[-1])
+    assert "Seconded by carol with Quill." in resolved and "the Moved text does not resolve" in resolved
+    assert "1. Seconded: Instead, draw two." in resolved
+    assert "Quill (carol, Ruthless): pays its Penalty from its Penalties block" in resolved
+    again = await dm(clerk, CAROL, "Second: yes", source_id="dm-carol-1")
+    assert only_here(again).startswith("That message reached me twice")
+
+
+async def test_an_unanswered_offer_times_out_at_its_deadline(clerk: Clerk) -> None:
+    await senate(clerk)
+    await slash(clerk, MODERATOR, "convocate rulings", ruling="second_timeout", value="1h")
+    await slash(clerk, ALICE, "motion move", name="M", convocant="Kista")
+    assert await close_due(App(clerk), clerk.clock.now()) == []
+    clerk.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
+    out = await close_due(App(clerk), clerk.clock.now())
+    assert "alice did not answer in time" in text_of(out[0]) and dms(out).keys() == {CAROL.id}
+    assert await close_due(App(clerk), clerk.clock.now()) == []  # once only
+
+
+async def test_refusals_are_answered_to_the_asker_and_change_nothing(clerk: Clerk) -> None:
+    await senate(clerk)
+    assert "only in your own Action Phase; it is alice's Action Phase" in only_here(
+        await slash(clerk, BOB, "statute declare", statute="X", character="Mirel", section=1, sections=2))
+    assert "Only the moderators" in only_here(await slash(clerk, BOB, "factor set", name="GOVT", value=-1))
+    bad = await say(clerk, ALICE, "Motion: Land Reform", "post-2")
+    assert "name the Convocant who moves it" in only_here(bad) and "Nothing was recorded." in only_here(bad)
+    repeal = await say(clerk, ALICE, "Motion of Repeal: Nothing by Kista", "post-3")
+    assert "No Statute called “Nothing” is in force" in only_here(repeal)
+
+
+async def test_convocate_commands_refuse_in_another_rulesets_game(clerk: Clerk) -> None:
+    await slash(clerk, MODERATOR, "game new", ruleset="landsdraad", name="sirius")
+    for name, options in (("board", {}), ("push", {"factor": "GOVT", "direction": "up"}),
+                          ("phase next", {}), ("repeal", {"statute": "X", "convocant": "K"})):
+        assert only_here(await slash(clerk, MODERATOR, name, **options)) == (
+            f"/{name} is a Convocate command; sirius plays landsdraad.")
+    posted = await say(clerk, ALICE, "Motion: Land Reform by Kista", "post-4")
+    assert only_here(posted).startswith("A Motion is a Convocate command; sirius plays landsdraad.")
+    assert await say(clerk, ALICE, "I move we adjourn", "post-5") == []
