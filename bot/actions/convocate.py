@@ -46,22 +46,22 @@ TWICE = "That message reached me twice; it was recorded once, the first time. No
 
 
 def _cv(game: GameView | None, name: str) -> GameView:
-    """The game, if it plays the Convocate; a clear refusal otherwise."""
+    """The game, if it plays the Convocate; a clear refusal otherwise (forms; commands are refused by dispatch)."""
     if game is None:
         raise RuleError("This command needs a game.")
     if game.ruleset != RULESET:
-        raise RuleError(f"{name} is a Convocate command; {game.name} plays {game.ruleset}.")
+        raise RuleError(f"{name} is a Convocate command; {game.name} plays {game.ruleset.capitalize()}.")
     return game
 
 
 def cv_command(name: str, description: str, *options: Option, moderator: bool = False, game: str = "channel"
                ) -> Callable[[Handler], Handler]:
-    """``@command`` for the Convocate: the handler only runs in a Convocate game."""
+    """``@command`` for the Convocate: ``dispatch`` refuses it in a game of another ruleset."""
     def register(handler: Handler) -> Handler:
         async def guarded(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
             return await handler(app, ctx, _cv(g, f"/{name}"), o)
 
-        command(name, description, *options, moderator=moderator, game=game)(guarded)
+        command(name, description, *options, moderator=moderator, game=game, ruleset=RULESET)(guarded)
         return handler
 
     return register
@@ -435,7 +435,7 @@ async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
     """The game named, else the one Convocate game whose offer to second waits for this player, else the player's
     only game (where a redelivered answer is recognised, or the reply says no offer waits)."""
     if named:
-        return _cv(await game_of_user(app, user_id, named), "Seconding")
+        return await game_of_user(app, user_id, named, RULESET, what="`Second:`", example="Second: no")
     waiting: list[GameView] = []
     for g in await app.clerk.games_of_user(user_id):
         if g.ruleset != RULESET:
@@ -452,7 +452,7 @@ async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
                         f"#{waiting[0].name}`.")
     if waiting:
         return waiting[0]
-    return _cv(await game_of_user(app, user_id, None), "Seconding")
+    return await game_of_user(app, user_id, None, RULESET, what="`Second:`", example="Second: no")
 
 
 async def offers_due(app: App, now: datetime) -> list[Outgoing]:

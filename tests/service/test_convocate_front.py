@@ -111,7 +111,13 @@ async def test_convocate_commands_refuse_in_another_rulesets_game(clerk: Clerk) 
     for name, options in (("board", {}), ("push", {"factor": "GOVT", "direction": "up"}),
                           ("phase next", {}), ("repeal", {"statute": "X", "convocant": "K"})):
         assert only_here(await slash(clerk, MODERATOR, name, **options)) == (
-            f"/{name} is a Convocate command; sirius plays landsdraad.")
+            f"/{name} is a Convocate command; sirius plays Landsdraad.")
     posted = await say(clerk, ALICE, "Motion: Land Reform by Kista", "post-4")
-    assert only_here(posted).startswith("A Motion is a Convocate command; sirius plays landsdraad.")
+    assert only_here(posted).startswith("A Motion is a Convocate command; sirius plays Landsdraad.")
     assert await say(clerk, ALICE, "I move we adjourn", "post-5") == []
+
+
+
+async def test_a_crisis_ballot_by_dm_is_not_for_a_convocate_player(clerk: Clerk) -> None:
+    await senate(clerk)
+    assert "A crisis ballot" in only_here(await dm(clerk, ALICE, "Vote: Aye"))
