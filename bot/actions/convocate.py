@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from bot.actions.commands import App, Handler, Option, command, game_of_user, user_option
+from bot.actions.commands import EXCLUSIVE, App, Handler, Option, command, game_of_user, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.convocate_render import (
     board_card,
@@ -40,6 +40,7 @@ from engine.service.uow import Duplicate
 from engine.service.views import GameView
 
 RULESET = "convocate"
+EXCLUSIVE.add(RULESET)
 KINDS = tuple(k.value for k in Kind)
 SOVEREIGNTY_NAMES = tuple(name for name, _ in SOVEREIGNTIES.values())
 TWICE = "That message reached me twice; it was recorded once, the first time. Nothing was changed."

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import ParseError
+from engine.core.errors import ParseError, RuleError
 from engine.landsdraad.settings import SETTINGS, Setting
 from engine.mylantium.settings import SETTINGS as MYLANTIUM_SETTINGS
 from engine.service.ledger import load_game
@@ -14,8 +14,17 @@ from engine.service.uow import ServiceBase
 RULESET_SETTINGS: dict[str, dict[str, Setting]] = {"landsdraad": SETTINGS, "mylantium": MYLANTIUM_SETTINGS}
 
 
+ELSEWHERE = {"convocate": "/convocate rulings"}
+"""Rulesets that keep their rulings under their own command."""
+
+
 def settings_of(ruleset: str) -> dict[str, Setting]:
-    return RULESET_SETTINGS.get(ruleset, SETTINGS)
+    table = RULESET_SETTINGS.get(ruleset)
+    if table is None:
+        where = ELSEWHERE.get(ruleset)
+        raise RuleError(f"{ruleset.capitalize()} games keep their rulings under {where}." if where
+                        else f"{ruleset.capitalize()} games have no settings.")
+    return table
 
 
 def value_of(settings: dict[str, Any], name: str, table: dict[str, Setting] = SETTINGS) -> Any:

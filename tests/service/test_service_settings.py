@@ -61,3 +61,15 @@ async def test_weighted_ag_election(table: Any) -> None:
     assert closed is not None and closed.weighted
     assert [(s.candidate, s.votes) for s in closed.standings] == [("ann", 12), ("bo", 8)]
     assert closed.winner == "ann"
+
+
+async def test_each_ruleset_keeps_its_own_settings(clerk: Any) -> None:
+    """A Convocate game's rulings live under /convocate rulings, not in the Landsdraad table."""
+    from engine.core.errors import RuleError
+
+    game = await clerk.create_game(guild_id=1, channel_id=77, name="senate", ruleset="convocate",
+                                   moderator_role_id=None, actor=MOD)
+    with pytest.raises(RuleError, match="/convocate rulings"):
+        await clerk.settings(game.id)
+    with pytest.raises(RuleError, match="/convocate rulings"):
+        await clerk.change_setting(game.id, name="end_game_penalty", value="5", actor=MOD)

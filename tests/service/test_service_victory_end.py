@@ -361,7 +361,7 @@ async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:
     view = await table.clerk.game(other.id)
     ctx = Ctx(MODERATOR, Place(GUILD, 4242), "x-1", table.clock.now())
     refused = await dispatch(App(table.clerk), ctx, "forecast", {})
-    assert "a Landsdraad rule; senate plays convocate" in text_of(refused[0])
+    assert "/forecast is not used in Convocate games like senate" in text_of(refused[0])
     assert await forecast_posts(App(table.clerk), view) == []
     assert await majority_check(App(table.clerk), view, ctx) == []
     with pytest.raises(RuleError, match="Landsdraad rule"):
