@@ -27,7 +27,7 @@ console: $(STAMP)
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy engine
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n auto
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,12 +1,16 @@
 """Shared fixtures: a fresh, isolated database on SQLite (always) and PostgreSQL (when TEST_POSTGRES_URL is set).
 
-``database`` is empty (for migration tests); ``db_engine`` has the migrations applied. Each PostgreSQL test
-gets its own schema (``search_path`` set per connection) that is dropped afterwards, so runs never collide.
+``database`` is empty (for migration tests): each PostgreSQL one gets its own schema (``search_path`` set per
+connection), dropped afterwards. ``db_engine`` has every migration applied; to keep the suite fast the
+migrations run once per test process: on SQLite into a template file that each test copies, on PostgreSQL
+into one schema per process whose tables are emptied before each test. Runs never collide.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import shutil
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -19,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.database import make_engine
 from engine.store.migrate import upgrade
+from engine.store.models import Base
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "")
 BACKENDS = [
@@ -62,12 +67,69 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
         await admin.dispose()
 
 
-@pytest.fixture
-async def db_engine(database: Database) -> AsyncIterator[AsyncEngine]:
-    """A fresh database of either backend with every migration applied."""
-    engine = database.engine()
+async def _migrate(url: str, **kwargs: Any) -> None:
+    engine = make_engine(url, **kwargs)
     try:
         await upgrade(engine)
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with every migration applied, made once per test process."""
+    path = tmp_path_factory.mktemp("template") / "clerk.db"
+    asyncio.run(_migrate(f"sqlite+aiosqlite:///{path}"))
+    import sqlite3
+
+    with sqlite3.connect(path) as connection:  # fold the WAL into the file, so copying the file is enough
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_schema() -> Any:
+    """One migrated schema per test process (None without TEST_POSTGRES_URL)."""
+    if not POSTGRES_URL:
+        yield None
+        return
+    schema = f"clerk_test_{uuid.uuid4().hex[:16]}"
+
+    async def create() -> None:
+        admin = make_engine(POSTGRES_URL)
+        async with admin.begin() as connection:
+            await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        await admin.dispose()
+        await _migrate(POSTGRES_URL, connect_args={"server_settings": {"search_path": schema}})
+
+    async def drop() -> None:
+        admin = make_engine(POSTGRES_URL)
+        async with admin.begin() as connection:
+            await connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        await admin.dispose()
+
+    asyncio.run(create())
+    try:
+        yield schema
+    finally:
+        asyncio.run(drop())
+
+
+@pytest.fixture(params=BACKENDS)
+async def db_engine(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path,
+                    postgres_schema: str | None) -> AsyncIterator[AsyncEngine]:
+    """A fresh database of either backend with every migration applied."""
+    if request.param == "sqlite":
+        path = tmp_path / "clerk.db"
+        shutil.copyfile(sqlite_template, path)
+        engine = make_engine(f"sqlite+aiosqlite:///{path}")
+    else:
+        assert postgres_schema is not None
+        engine = make_engine(POSTGRES_URL, connect_args={"server_settings": {"search_path": postgres_schema}})
+        tables = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+        async with engine.begin() as connection:
+            await connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    try:
         yield engine
     finally:
         await engine.dispose()

@@ -4,7 +4,6 @@ a route the fake does not know."""
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -20,8 +19,6 @@ from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.wiring import ErrorLog, point_discord_at  # noqa: E402
 
 from engine.service.clock import ManualClock  # noqa: E402
-from engine.store.database import make_engine  # noqa: E402
-from engine.store.migrate import upgrade  # noqa: E402
 
 from .clerkbot import START, Harness  # noqa: E402
 
@@ -52,17 +49,9 @@ async def fake(clock: ManualClock, monkeypatch: pytest.MonkeyPatch, errors: Erro
 
 
 @pytest.fixture(scope="session")
-def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def migrated_database(sqlite_template: Path) -> Path:
     """One database with the migrations applied; each test gets a copy (saves migrating per test)."""
-    path = tmp_path_factory.mktemp("template") / "clerk.db"
-
-    async def migrate() -> None:
-        engine = make_engine(f"sqlite+aiosqlite:///{path}")
-        await upgrade(engine)
-        await engine.dispose()
-
-    asyncio.run(migrate())
-    return path
+    return sqlite_template
 
 
 @pytest.fixture
