@@ -105,7 +105,7 @@ def measure_text(t: TrackView, c: Category) -> str:
 
 def goal_line(g: GoalView) -> str:
     mark = "✓" if g.achieved else "·"
-    return f"{mark} #{g.number} {g.description} ({g.vp} VP{', achieved' if g.achieved else ''})"
+    return f"{mark} #{g.number} {g.description} ({g.vp} VP, {'achieved' if g.achieved else 'not yet achieved'})"
 
 
 def score_card(p: ProjectedScore) -> Card:
@@ -122,7 +122,7 @@ def score_card(p: ProjectedScore) -> Card:
     fields = [
         ("Proportional categories", "\n".join(lines), False),
         ("Singular awards you would win now", won, False),
-        (f"Goals achieved: {row.goals} VP", goals, False),
+        (f"Goals: {row.goals} VP achieved", goals, False),
         ("Prestige", f"{row.prestige} VP", True),
         ("Title at this score", row.title or "none yet", True),
     ]
