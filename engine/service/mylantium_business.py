@@ -14,16 +14,16 @@ from engine.mylantium.approval import approval_change
 from engine.mylantium.business import Happening, InPlay, Occurrence, after
 from engine.mylantium.fervor import deduct, fervor_change
 from engine.mylantium.model import total_vp
-from engine.service.ledger import game_view, load_game, require_running
+from engine.service.ledger import game_view, load_game
 from engine.service.mylantium_revolution import begin_chain
 from engine.service.mylantium_state import (
     approval_of,
+    calm_game,
     government_of,
     history,
     in_play_of,
     open_election,
     pure_factions,
-    require_calm,
     require_mylantium,
     rules_of,
     set_in_play,
@@ -44,10 +44,7 @@ class MylBusinessService(ServiceBase):
         """Record one happening of this turn (``/event ...``) and move the counts in play."""
         occurrence = Occurrence(what, amount)
         async with self._write(game_id, source_id) as uow:
-            game = await load_game(uow.session, game_id)
-            require_mylantium(game)
-            require_running(game)
-            await require_calm(uow.session, game)
+            game = await calm_game(uow.session, game_id)
             gov = await government_of(uow.session, game)
             if gov.business_closed:
                 raise RuleError(f"Turn {gov.turn}'s Business Phase is closed; what happens next belongs to the next "
@@ -102,10 +99,7 @@ class MylBusinessService(ServiceBase):
 
     async def close_business(self, game_id: int, *, actor: int | None, source_id: str | None = None) -> BusinessView:
         async with self._write(game_id, source_id) as uow:
-            game = await load_game(uow.session, game_id)
-            require_mylantium(game)
-            require_running(game)
-            await require_calm(uow.session, game)
+            game = await calm_game(uow.session, game_id)
             gov = await government_of(uow.session, game)
             if gov.business_closed:
                 raise RuleError(f"Turn {gov.turn}'s Business Phase is already closed; /election start begins the "

@@ -17,9 +17,10 @@ from engine.mylantium.approval import incumbent_party
 from engine.mylantium.elections import Candidate, check_primary_choice, general, primary
 from engine.mylantium.model import FactionCode, Party
 from engine.service.clock import utc
-from engine.service.ledger import game_view, load_game, require_running
+from engine.service.ledger import game_view, load_game
 from engine.service.mylantium_state import (
     approval_of,
+    calm_game,
     candidate_of,
     candidate_rows,
     election_of,
@@ -29,7 +30,6 @@ from engine.service.mylantium_state import (
     government_of,
     open_election,
     pure_factions,
-    require_calm,
     require_mylantium,
     rules_of,
     window_of,
@@ -116,10 +116,7 @@ class MylElectionService(ServiceBase):
         """The start of an Election Round: a new turn (after the last one's Business Phase), and the locks of R1-12
         from a snapshot of the Factions now (P1-03, P1-04). Returns (turn, {Faction: why it is locked})."""
         async with self._write(game_id, source_id) as uow:
-            game = await load_game(uow.session, game_id)
-            require_mylantium(game)
-            require_running(game)
-            await require_calm(uow.session, game)
+            game = await calm_game(uow.session, game_id)
             gov = await government_of(uow.session, game)
             if await open_election(uow.session, game_id) is not None:
                 raise RuleError("An election is open; close it first.")
@@ -143,10 +140,7 @@ class MylElectionService(ServiceBase):
         """R1-11..R1-13: by DM at the start of the Election Round; the Faction loses its candidate."""
         try:
             async with self._write(game_id, source_id) as uow:
-                game = await load_game(uow.session, game_id)
-                require_mylantium(game)
-                require_running(game)
-                await require_calm(uow.session, game)
+                game = await calm_game(uow.session, game_id)
                 gov = await government_of(uow.session, game)
                 _, row = await faction_of_user(uow.session, game, user_id)
                 factions, _ = await pure_factions(uow.session, game_id)
@@ -178,10 +172,7 @@ class MylElectionService(ServiceBase):
         if stage not in STAGES:
             raise RuleError("An election is the primary or the general.")
         async with self._write(game_id, source_id) as uow:
-            game = await load_game(uow.session, game_id)
-            require_mylantium(game)
-            require_running(game)
-            await require_calm(uow.session, game)
+            game = await calm_game(uow.session, game_id)
             gov = await government_of(uow.session, game)
             if deadline is not None and deadline <= uow.now:
                 raise RuleError("The deadline must be in the future.")
@@ -216,10 +207,7 @@ class MylElectionService(ServiceBase):
         old until the deadline; one at or after it is refused (P0-15's rule, as for every ballot)."""
         try:
             async with self._write(game_id, source_id) as uow:
-                game = await load_game(uow.session, game_id)
-                require_mylantium(game)
-                require_running(game)
-                await require_calm(uow.session, game)
+                game = await calm_game(uow.session, game_id)
                 row = await open_election(uow.session, game_id)
                 if row is None or row.stage != stage:
                     what = _title(stage)

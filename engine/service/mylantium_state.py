@@ -17,6 +17,7 @@ from engine.mylantium.elections import Candidate
 from engine.mylantium.model import Building, Faction, FactionCode, Party, Territory, Unit, UnitStatus, VoteBase
 from engine.mylantium.revolution import Assets
 from engine.mylantium.settings import Rules
+from engine.service.ledger import load_game, require_running
 from engine.service.views import GameView
 from engine.store.models import (
     Game,
@@ -197,6 +198,15 @@ async def require_calm(session: AsyncSession, game: Game) -> None:
     if await live_chain(session, game.id) is not None:
         raise RuleError("A Revolution is under way and play is suspended until it runs its course "
                         "(/revolution status).")
+
+
+async def calm_game(session: AsyncSession, game_id: int) -> Game:
+    """The Mylantium game, still running and not suspended by a revolution: the guard every turn command needs."""
+    game = await load_game(session, game_id)
+    require_mylantium(game)
+    require_running(game)
+    await require_calm(session, game)
+    return game
 
 
 async def window_of(session: AsyncSession, gov: MylGovernment) -> Window:
