@@ -28,8 +28,8 @@ from bot.actions.convocate_render import (
 )
 from bot.actions.handlers import NEXT_STEPS
 from bot.actions.messages import DUE_TASKS
-from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
-from bot.actions.routes import dm_form, thread_form
+from bot.actions.outbox import CUSTOM_ID_MAX, Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.routes import button_action, dm_form, thread_form
 from engine.convocate.board import SOVEREIGNTIES, Kind
 from engine.convocate.motions import MotionCard
 from engine.convocate.parsing import MoveMotion, MoveRepeal, SecondAnswer, looks_like, parse, parse_names
@@ -305,8 +305,33 @@ def motion_outgoings(app: App, m: MotionView, *, first: bool) -> list[Outgoing]:
     if m.resolved:
         out.append(Outgoing(ToChannel(channel), card=resolved_card(m)))
     elif m.offer_user is not None:
-        out.append(Outgoing(ToUser(m.offer_user), text=offer_text(m, now)))
+        out.append(Outgoing(ToUser(m.offer_user), text=offer_text(m, now), buttons=offer_buttons(m)))
     return out
+
+
+SECOND_BUTTON = "clerk:second"
+
+
+def offer_buttons(m: MotionView) -> tuple[Button, ...]:
+    """One button per Convocant who could second (``Second with Dorn``) and ``Decline``; each custom_id names the
+    game, the Motion and the offer's place in the turn order, so a press of an offer that has moved on is
+    refused. A Convocant whose name would not fit Discord's 100 characters gets no button (the DM reply works)."""
+    head = f"{SECOND_BUTTON}:{m.game.id}:{m.number}:{m.offer_index}:"
+    buttons = [Button(f"Second with {name}"[:80], head + "yes:" + name, "success")
+               for name in m.candidates[:24] if len(head + "yes:" + name) <= CUSTOM_ID_MAX]
+    return (*buttons, Button("Decline", head + "no", "secondary"))
+
+
+@button_action(SECOND_BUTTON)
+async def second_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    """A press of a button of the offer to second: the same answer as `Second: <Convocant>` or `Second: no`."""
+    parts = custom_id.split(":", 6)
+    if len(parts) < 6 or not all(p.isdigit() for p in parts[2:5]):
+        raise RuleError("This button is not one of Clerk's offers to second.")
+    game_id, number, index = int(parts[2]), int(parts[3]), int(parts[4])
+    accept = parts[5] == "yes"
+    convocant = parts[6] if accept and len(parts) > 6 else None
+    return await _answer(app, ctx, game_id, accept, convocant, expected=(number, index))
 
 
 async def _move(app: App, ctx: Ctx, g: GameView, motion: MotionCard, convocant: str) -> list[Outgoing]:
@@ -327,9 +352,10 @@ async def _repeal(app: App, ctx: Ctx, g: GameView, statute: str, convocant: str)
             *motion_outgoings(app, m, first=True)]
 
 
-async def _answer(app: App, ctx: Ctx, g: GameView, accept: bool, convocant: str | None) -> list[Outgoing]:
-    m = await app.clerk.cv_answer_offer(g.id, user_id=ctx.actor.id, accept=accept, convocant=convocant,
-                                        source_id=ctx.source_id)
+async def _answer(app: App, ctx: Ctx, game_id: int, accept: bool, convocant: str | None, *,
+                  expected: tuple[int, int] | None = None) -> list[Outgoing]:
+    m = await app.clerk.cv_answer_offer(game_id, user_id=ctx.actor.id, accept=accept, convocant=convocant,
+                                        source_id=ctx.source_id, expected=expected)
     if m.duplicate:
         return [reply(TWICE)]
     said = f"You second Motion #{m.number} ({m.name}) with {m.seconder_convocant}." if accept else \
@@ -357,14 +383,14 @@ async def motion_move(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
             Option("game", str, "the game, if you play in several"), game="any")
 async def motion_second(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    return await _answer(app, ctx, g, True, o.get("convocant"))
+    return await _answer(app, ctx, g.id, True, o.get("convocant"))
 
 
 @cv_command("motion decline", "Decline to second the Motion you are offered; the offer passes on.",
             Option("game", str, "the game, if you play in several"), game="any")
 async def motion_decline(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    return await _answer(app, ctx, g, False, None)
+    return await _answer(app, ctx, g.id, False, None)
 
 
 @cv_command("motion skip", "Pass the offer to second on to the next player without an answer.", moderator=True)
@@ -421,7 +447,7 @@ async def second_in_channel(app: App, ctx: Ctx, game: GameView, text: str) -> li
     g = _cv(game, "Seconding")
     answer = parse(text)
     assert isinstance(answer, SecondAnswer)
-    return await _answer(app, ctx, g, answer.accept, answer.convocant)
+    return await _answer(app, ctx, g.id, answer.accept, answer.convocant)
 
 
 @dm_form(_is_second)
@@ -429,7 +455,7 @@ async def second_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     answer = parse(text)
     assert isinstance(answer, SecondAnswer)
     game = await _offered_game(app, ctx.actor.id, answer.game)
-    return await _answer(app, ctx, game, answer.accept, answer.convocant)
+    return await _answer(app, ctx, game.id, answer.accept, answer.convocant)
 
 
 async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:

@@ -16,7 +16,8 @@ from engine.convocate.votes import StandingVote
 from engine.core.durations import format_remaining, format_utc
 from engine.service.convocate_views import BoardView, MotionView, StatuteView, card_line
 
-SECOND_HOW = "Reply `Second: <Convocant>` (or `Second: yes` if you have only one with access), or `Second: no`"
+SECOND_HOW = ("Press a button below, or reply `Second: <Convocant>` (or `Second: yes` if you have only one with "
+              "access), or `Second: no`")
 
 
 def factors_text(board: Board) -> str:

@@ -3,16 +3,17 @@ threads of a game channel, and the rounds that close themselves at their deadlin
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from bot.actions.commands import App, game_of_user
 from bot.actions.context import Ctx
-from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.outbox import SETTLED, Here, Outgoing, ToChannel, reply
 from bot.actions.politics import election_closed
 from bot.actions.render import receipt_text, result_card
-from bot.actions.routes import DM_FORMS, THREAD_FORMS, first_line
+from bot.actions.routes import DM_FORMS, THREAD_FORMS, button_handler, first_line
 from engine.core.errors import ClerkError, ParseError
 from engine.landsdraad.ballot import ACCEPTED, parse_ballot
 from engine.service.uow import Duplicate
@@ -54,6 +55,24 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         log.exception("DM from %s (%s) failed: %r", ctx.actor.name, ctx.actor.id, text)
         return [reply("Sorry, something went wrong on my side and your ballot was NOT recorded. Please send it again "
                       "in a minute; if it keeps failing, tell a moderator.")]
+
+
+async def handle_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    """A press of one of Clerk's buttons (``ctx.source_id`` is the interaction's, so a redelivered press counts
+    once). The answer to the presser is ephemeral; a refusal says why and that nothing was recorded."""
+    handler = button_handler(custom_id)
+    if handler is None:
+        return [reply("This button is no longer in use; nothing was recorded.", ephemeral=True)]
+    try:
+        out = await handler(app, ctx, custom_id)
+    except ClerkError as error:
+        return [reply(f"{error}\nNothing was recorded.", ephemeral=True)]
+    except Exception:
+        log.exception("button %r pressed by %s (%s) failed", custom_id, ctx.actor.name, ctx.actor.id)
+        return [reply("Sorry, something went wrong on my side and your answer was NOT recorded. Please press again "
+                      "in a minute, or answer by DM; if it keeps failing, tell a moderator.", ephemeral=True)]
+    return [dataclasses.replace(o, ephemeral=True, extra={**o.extra, SETTLED: "yes"}) if isinstance(o.to, Here)
+            else o for o in out]
 
 
 async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing]:

@@ -277,8 +277,8 @@ def coup_offer_text(c: ChainView) -> str:
     return (f"{c.game.name}: the {who} have fallen to 0 VP and a Revolution is about to be attempted. As the Brass "
             "Hats you may attempt a **military coup** first (R1-42): you would become the Vanguard, collect 3× the "
             "maintenance of the units on station or in battle, and face a Counter-Revolutionary Treasury at once; "
-            "if yours is greater you win the game, otherwise you withdraw and Fervor rises by 3. Reply "
-            "`Coup: yes` or `Coup: no` (buttons come later).")
+            "if yours is greater you win the game, otherwise you withdraw and Fervor rises by 3. Press a "
+            "button below, or reply `Coup: yes` or `Coup: no`.")
 
 
 def contribution_request_text(c: ChainView, code: FactionCode, now: datetime) -> str:

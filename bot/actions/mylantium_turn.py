@@ -25,8 +25,8 @@ from bot.actions.mylantium_render import (
     realigned_public,
     result_card,
 )
-from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
-from bot.actions.routes import dm_form, first_line
+from bot.actions.outbox import Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.routes import button_action, dm_form, first_line
 from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.mylantium.business import SUBJECTS, Happening, happening
@@ -65,12 +65,42 @@ def chain_outgoings(app: App, c: ChainView) -> list[Outgoing]:
         return out
     if c.chain.waiting is Waiting.COUP and "BH" in {k.name for k in c.users}:
         bh = next(k for k in c.users if k.name == "BH")
-        out.append(Outgoing(ToUser(c.users[bh]), text=coup_offer_text(c)))
+        out.append(Outgoing(ToUser(c.users[bh]), text=coup_offer_text(c), buttons=coup_buttons(c)))
     elif c.chain.waiting is Waiting.CONTRIBUTIONS:
         for code in contributors(c.chain, c.factions):
             if code in c.users:
                 out.append(Outgoing(ToUser(c.users[code]), text=contribution_request_text(c, code, now)))
     return out
+
+
+COUP_BUTTON = "clerk:coup"
+
+
+def coup_buttons(c: ChainView) -> tuple[Button, ...]:
+    """``Attempt a coup`` and ``No coup``; each custom_id names the game, the chain and its attempt, so a press
+    after the offer is settled is refused."""
+    current = c.chain.current
+    assert current is not None
+    head = f"{COUP_BUTTON}:{c.game.id}:{c.number}:{current.number}:"
+    return (Button("Attempt a coup", head + "yes", "danger"), Button("No coup", head + "no", "secondary"))
+
+
+@button_action(COUP_BUTTON)
+async def coup_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    """A press of a coup offer's button: the same answer as `Coup: yes` or `Coup: no` by DM."""
+    parts = custom_id.split(":")
+    if len(parts) != 6 or not all(p.isdigit() for p in parts[2:5]) or parts[5] not in ("yes", "no"):
+        raise RuleError("This button is not one of Clerk's coup offers.")
+    return await _coup(app, ctx, int(parts[2]), parts[5] == "yes", expected=(int(parts[3]), int(parts[4])))
+
+
+async def _coup(app: App, ctx: Ctx, game_id: int, accept: bool, *,
+                expected: tuple[int, int] | None = None) -> list[Outgoing]:
+    c = await app.clerk.answer_coup(game_id, accept=accept, user_id=ctx.actor.id, actor=ctx.actor.id,
+                                    source_id=ctx.source_id, expected=expected)
+    app.deadlines_changed()
+    said = "attempt a coup" if accept else "let the Revolution go on"
+    return [reply(f"Recorded: the Brass Hats {said}."), *chain_outgoings(app, c)]
 
 
 def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
@@ -312,11 +342,7 @@ async def mylantium_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
                                         to_vanguard=form.to_vanguard, at=ctx.at, source_id=ctx.source_id)
         return [reply(pledge_text(pledge, now))]
     assert isinstance(form, CoupAnswer)
-    c = await app.clerk.answer_coup(game.id, accept=form.accept, user_id=ctx.actor.id, actor=ctx.actor.id,
-                                    source_id=ctx.source_id)
-    app.deadlines_changed()
-    said = "attempt a coup" if form.accept else "let the Revolution go on"
-    return [reply(f"Recorded: the Brass Hats {said}."), *chain_outgoings(app, c)]
+    return await _coup(app, ctx, game.id, form.accept)
 
 
 # -- deadlines -------------------------------------------------------------------------------------------------

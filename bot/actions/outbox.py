@@ -74,6 +74,31 @@ class Keep:
     pin: bool = False
 
 
+SETTLED = "settled"
+"""An ``Outgoing.extra`` key: this answers a button press that was recorded (the front end may then show that
+message's buttons as disabled)."""
+BUTTON_STYLES = ("primary", "secondary", "success", "danger")
+CUSTOM_ID_MAX = 100
+"""Discord's limit on a button's custom_id."""
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button under a message. ``custom_id`` is a stable string that carries everything needed to act on a
+    press, even after a restart (``clerk:second:<game>:<motion>:<offer>:<answer>``); a press goes to the handler
+    registered for its prefix (``routes.button_action``)."""
+
+    label: str
+    custom_id: str
+    style: str = "secondary"
+
+    def __post_init__(self) -> None:
+        if len(self.custom_id) > CUSTOM_ID_MAX:
+            raise ValueError(f"custom_id longer than {CUSTOM_ID_MAX}: {self.custom_id!r}")
+        if self.style not in BUTTON_STYLES:
+            raise ValueError(f"unknown button style {self.style!r}")
+
+
 @dataclass(frozen=True)
 class Outgoing:
     to: Target
@@ -83,6 +108,7 @@ class Outgoing:
     file: tuple[str, bytes] | None = None
     extra: dict[str, str] = field(default_factory=dict)
     keep: Keep | None = None
+    buttons: tuple[Button, ...] = ()
 
 
 def reply(text: str = "", *, card: Card | None = None, ephemeral: bool = False,

@@ -1,7 +1,8 @@
 """Where plain text goes. Feature modules register the forms they read:
 
 - ``dm_form(matches)``: a DM whose text ``matches`` goes to the handler (a crisis ballot is the fallback);
-- ``thread_form(matches)``: a message in a thread of a game channel whose first line ``matches``.
+- ``thread_form(matches)``: a message in a thread of a game channel whose first line ``matches``;
+- ``button_action(prefix)``: a press of a button whose custom_id is ``prefix`` or starts with ``prefix:``.
 
 A handler returns what to send; ``ParseError``/``RuleError`` raised in it become a reply that says what was
 wrong and that nothing was recorded."""
@@ -18,6 +19,8 @@ from engine.service.views import GameView
 Matches = Callable[[str], bool]
 DmHandler = Callable[[App, Ctx, str], Awaitable[list[Outgoing]]]
 ThreadHandler = Callable[[App, Ctx, GameView, str], Awaitable[list[Outgoing]]]
+
+ButtonHandler = Callable[[App, Ctx, str], Awaitable[list[Outgoing]]]
 
 DM_FORMS: list[tuple[Matches, DmHandler]] = []
 THREAD_FORMS: list[tuple[Matches, ThreadHandler, bool]] = []
@@ -40,6 +43,28 @@ def thread_form(matches: Matches, *, anywhere: bool = False) -> Callable[[Thread
         return handler
 
     return register
+
+
+BUTTON_ACTIONS: dict[str, ButtonHandler] = {}
+"""prefix (``clerk:second``) -> handler of a press, given the whole custom_id."""
+
+
+def button_action(prefix: str) -> Callable[[ButtonHandler], ButtonHandler]:
+    """Register what a press of a button whose custom_id starts with ``prefix:`` does."""
+
+    def register(handler: ButtonHandler) -> ButtonHandler:
+        if prefix in BUTTON_ACTIONS:
+            raise ValueError(f"a button action for {prefix!r} is already registered")
+        BUTTON_ACTIONS[prefix] = handler
+        return handler
+
+    return register
+
+
+def button_handler(custom_id: str) -> ButtonHandler | None:
+    """The handler of the longest registered prefix of ``custom_id`` (a whole ``:``-separated part)."""
+    found = [p for p in BUTTON_ACTIONS if custom_id == p or custom_id.startswith(p + ":")]
+    return BUTTON_ACTIONS[max(found, key=len)] if found else None
 
 
 def first_line(text: str) -> str:

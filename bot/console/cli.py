@@ -140,6 +140,7 @@ Type one line as any user; the bot's answers are printed with where they go:
   mod #game: /game new ruleset:landsdraad name:sirius
   mod #game: /round open crisis:"Piracy in Sirius" deadline:2h
   mod #game/thread: /round status           in a thread of #game
+  bob press: Decline                        bob presses a button of the last message sent to him
 Directives: ! wait 2h30m   ! time 2026-03-01 18:00   ! moderator NAME   ! role NAME ROLE
             ! hold / ! release (deadlines)   ! redeliver [LINE]
 `mod` is a moderator; make others one with `! moderator NAME`. The clock starts at {now} and moves
@@ -166,7 +167,7 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
         resources = AsyncExitStack()
         app = runner.run(resources.enter_async_context(clerk_on(url, clock, seed)))
         try:
-            session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}")
+            session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}", show_ids=True)
             banner = BANNER.format(url=url, now=when(clock.now()))
             write(banner)
             runner.run(session.fire(clock.now()))  # rounds whose deadline passed while no one was watching

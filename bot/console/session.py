@@ -11,12 +11,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from bot.actions.commands import App, dispatch
-from bot.actions.context import Ctx
-from bot.actions.messages import close_due, handle_channel_message, handle_dm
-from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread, ToUser
+from bot.actions.context import Ctx, Place
+from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm
+from bot.actions.outbox import Button, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.console.slash import OptionError, parse_slash
-from bot.console.transcript import Directive, Said
-from bot.console.world import World, stable_id
+from bot.console.transcript import Directive, Press, Said
+from bot.console.world import GUILD_ID, World, stable_id
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.service.clock import ManualClock
 
@@ -36,28 +36,62 @@ class ClockError(Exception):
     """A directive that cannot be done now (the clock would go back); ``str()`` says why."""
 
 
+class ClickError(ClockError):
+    """A press of a button that is not there; ``str()`` says why."""
+
+
 def when(moment: datetime) -> str:
     """``2026-03-01 18:00 UTC``, with seconds when there are any."""
     moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if moment.second else "%Y-%m-%d %H:%M UTC")
 
 
+def buttons_line(buttons: tuple[Button, ...], *, ids: bool = False) -> str:
+    """``[Second with Dorn] [Decline]``; with ``ids`` each label is followed by its custom_id."""
+    return " ".join(f"[{b.label}]" + (f" ({b.custom_id})" if ids else "") for b in buttons)
+
+
 class Session:
     def __init__(self, app: App, clock: ManualClock, write: Callable[[str], None], source_prefix: str,
-                 world: World | None = None) -> None:
+                 world: World | None = None, *, show_ids: bool = False) -> None:
         self.app = app
         self.clock = clock
         self.write = write
         self.source_prefix = source_prefix
         self.world = world or World()
+        self.show_ids = show_ids
         self.held = False
         self.delivered: dict[int, tuple[Said, Ctx]] = {}
+        self.pressed: dict[int, Press] = {}
+        self.buttons: list[tuple[str | None, Place, tuple[Button, ...]]] = []
+        """Messages sent with buttons, oldest first: (to whom, None for everyone in a channel; where; buttons)."""
 
-    async def run(self, event: Said | Directive) -> None:
+    async def run(self, event: Said | Directive | Press) -> None:
         if isinstance(event, Said):
             await self.say(event)
+        elif isinstance(event, Press):
+            self.pressed[event.line] = event
+            await self.press(event, f"{self.source_prefix}:{event.line}")
         else:
             await self.direct(event)
+
+    # -- button presses ---------------------------------------------------------------------------------------
+
+    def find_button(self, name: str, label: str) -> tuple[Place, Button]:
+        """The button ``label`` (or with that custom_id) of the latest message sent to ``name`` that has one."""
+        wanted = label.strip().lower()
+        for to, place, buttons in reversed(self.buttons):
+            if to is not None and to.lower() != name.lower():
+                continue
+            for b in buttons:
+                if b.label.lower() == wanted or b.custom_id == label.strip():
+                    return place, b
+        raise ClickError(f"no message sent to {name} has a button “{label}”")
+
+    async def press(self, event: Press, source_id: str) -> None:
+        place, button = self.find_button(event.name, event.label)
+        ctx = Ctx(self.world.actor(event.name), place, source_id, self.clock.now())
+        await self.show(await handle_button(self.app, ctx, button.custom_id), ctx)
 
     # -- what users say ---------------------------------------------------------------------------------------
 
@@ -110,7 +144,10 @@ class Session:
 
     async def redeliver(self, target: int | None) -> None:
         if target is None:
-            target = max(self.delivered, default=None)
+            target = max([*self.delivered, *self.pressed], default=None)
+        if target is not None and target in self.pressed:
+            await self.press(self.pressed[target], f"{self.source_prefix}:{target}")
+            return
         if target is None or target not in self.delivered:
             raise ClockError("there is no such earlier message to deliver again"
                              if target is None else f"line {target} is not a message that was delivered")
@@ -154,12 +191,26 @@ class Session:
                 name, data = message.file
                 lines.append(f"[file {name}, {describe_file(data)}]")
             head = ARROW + await self.destination(message, ctx) + ":"
+            if message.buttons:
+                lines.append(buttons_line(message.buttons, ids=self.show_ids))
+                self.buttons.append(self._recipient(message, ctx))
             if len(lines) == 1:
                 self.write(f"{head} {lines[0]}")
             else:
                 self.write(head)
                 for line in lines:
                     self.write(INDENT + line if line else "")
+
+    def _recipient(self, message: Outgoing, ctx: Ctx | None) -> tuple[str | None, Place, tuple[Button, ...]]:
+        to = message.to
+        if isinstance(to, ToUser):
+            return self.world.users.get(to.user_id, f"user {to.user_id}"), Place(None, None), message.buttons
+        if isinstance(to, Here) and ctx is not None:
+            return ctx.actor.name, ctx.place, message.buttons
+        if isinstance(to, ToThread):
+            return None, Place(GUILD_ID, to.channel_id, to.thread_id), message.buttons
+        channel_id = to.channel_id if isinstance(to, ToChannel) else None
+        return None, Place(GUILD_ID, channel_id), message.buttons
 
     async def destination(self, message: Outgoing, ctx: Ctx | None) -> str:
         """``#sirius``, ``#sirius/ag-election-1 (new thread, pinned)``, ``DM jenny``, ``#sirius (ephemeral to

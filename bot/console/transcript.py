@@ -2,9 +2,10 @@
 
 ``NAME PLACE: TEXT`` is something a user says (PLACE is ``dm``, ``#channel`` or ``#channel/thread``); indented
 lines ``  | MORE`` right after it continue that message on further lines (a thread post's body under its title);
-``! VERB ARGS`` is a directive (moderator, role, time, wait, hold, release, redeliver). ``# `` starts a comment,
-but ``#channel`` and ``Vote: Aye #sirius`` do not: a comment is a ``#`` followed by a space (or the end of
-the line) at the start of the line or after a space, outside double quotes."""
+``NAME press: LABEL`` presses the button with that label (or that custom_id) on the most recent message sent to
+NAME that has one; ``! VERB ARGS`` is a directive (moderator, role, time, wait, hold, release, redeliver).
+``# `` starts a comment, but ``#channel`` and ``Vote: Aye #sirius`` do not: a comment is a ``#`` followed by a
+space (or the end of the line) at the start of the line or after a space, outside double quotes."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ from engine.core.errors import ParseError
 
 NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]*"
 _SAID = re.compile(rf"^(?P<name>{NAME})\s+(?P<place>[Dd][Mm]|#[\w-]+(?:/[\w-]+)?)\s*:[ \t]?(?P<text>.*)$")
+_PRESS = re.compile(rf"^(?P<name>{NAME})\s+[Pp][Rr][Ee][Ss][Ss]\s*:[ \t]?(?P<label>.*)$")
 _MORE = re.compile(r"^[ \t]+\|[ \t]?(?P<text>.*)$")
 _NAMED = re.compile(rf"^@?(?P<name>{NAME})$")
 CONTINUES = "a `  | ...` line continues the message on the line just before it, and there is none"
-FORMS = "`NAME dm: TEXT`, `NAME #channel: TEXT`, `NAME #channel/thread: TEXT` or `! directive`"
+FORMS = ("`NAME dm: TEXT`, `NAME #channel: TEXT`, `NAME #channel/thread: TEXT`, `NAME press: BUTTON` or "
+         "`! directive`")
 DIRECTIVES = {
     "moderator": "`! moderator NAME`",
     "role": "`! role NAME ROLE`",
@@ -59,6 +62,16 @@ class Said:
 
 
 @dataclass(frozen=True)
+class Press:
+    """``NAME press: LABEL``: NAME presses a button (by its label, or its custom_id) of the most recent message
+    sent to them that has such a button."""
+
+    line: int
+    name: str
+    label: str
+
+
+@dataclass(frozen=True)
 class Directive:
     line: int
     verb: str
@@ -69,7 +82,7 @@ class Directive:
     target: int | None = None
 
 
-Event = Said | Directive
+Event = Said | Directive | Press
 
 
 def strip_comment(line: str) -> str:
@@ -109,6 +122,11 @@ def parse_line(raw: str, number: int) -> Event | None:
     stripped = text.strip()
     if stripped.startswith("!"):
         return _directive(stripped[1:].strip(), number)
+    press = _PRESS.match(stripped)
+    if press is not None:
+        if not press["label"].strip():
+            raise TranscriptError(number, "expected `NAME press: LABEL` (the button's label), got no label")
+        return Press(number, press["name"], press["label"].strip())
     said = _SAID.match(stripped)
     if said is None:
         raise TranscriptError(number, f"expected {FORMS}, got “{stripped}”{_hint(stripped)}")
@@ -174,7 +192,7 @@ def parse_transcript(lines: list[str]) -> tuple[list[Event], list[TranscriptErro
     """Every event of a transcript, and every malformed line (so all of them can be reported at once)."""
     events: list[Event] = []
     errors: list[TranscriptError] = []
-    said: dict[int, Said] = {}
+    said: dict[int, Said | Press] = {}
     for number, raw in enumerate(lines, start=1):
         more = continuation(raw)
         if more is not None:
@@ -199,7 +217,7 @@ def parse_transcript(lines: list[str]) -> tuple[list[Event], list[TranscriptErro
             if target not in said:
                 errors.append(TranscriptError(number, f"`! redeliver {target}`: line {target} is not a message"))
                 continue
-        if isinstance(event, Said):
+        if isinstance(event, Said | Press):
             said[number] = event
         events.append(event)
     return events, errors

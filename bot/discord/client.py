@@ -7,13 +7,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.actions.commands import App, dispatch
-from bot.actions.messages import handle_channel_message, handle_dm
+from bot.actions.messages import handle_button, handle_channel_message, handle_dm
+from bot.actions.outbox import Outgoing
+from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
 from bot.discord.delivery import Courier
 from bot.discord.scheduler import DeadlineScheduler
@@ -77,6 +80,7 @@ class ClerkBot(discord.Client):
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
+        self.add_dynamic_items(ClerkButton)
 
     async def setup_hook(self) -> None:
         if self.sync_commands:
@@ -109,14 +113,30 @@ class ClerkBot(discord.Client):
     async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
         """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred (ephemerally) in time."""
         options = {key: option_value(value) for key, value in values.items() if value is not None}
-        work = asyncio.ensure_future(dispatch(self.app, ctx_of_interaction(interaction), name, options))
+        work = dispatch(self.app, ctx_of_interaction(interaction), name, options)
+        await self.courier.to_interaction(interaction, await self._in_time(interaction, work, f"/{name}"))
+
+    async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
+        """A press of one of Clerk's buttons (``ClerkButton``): Ctx (the presser, where the message is, the
+        interaction as the source), ``handle_button``, the answer to the presser (ephemeral) and the rest
+        delivered; after an answer that was recorded the message's buttons are shown disabled."""
+        work = handle_button(self.app, ctx_of_interaction(interaction), custom_id)
+        out = await self._in_time(interaction, work, f"button {custom_id}")
+        await self.courier.to_interaction(interaction, out)
+        if settled(out):
+            await disable_buttons(interaction)
+
+    async def _in_time(self, interaction: discord.Interaction, coro: Coroutine[Any, Any, list[Outgoing]],
+                       what: str) -> list[Outgoing]:
+        """The work's result; if it takes longer than ``DEFER_AFTER`` the interaction is deferred (ephemerally)."""
+        work = asyncio.ensure_future(coro)
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
         if not done:
             try:
                 await interaction.response.defer(ephemeral=True, thinking=True)
-            except discord.HTTPException as error:  # too late: the command still finishes, answers are logged
-                log.warning("could not defer /%s (interaction %s): %s", name, interaction.id, error)
-        await self.courier.to_interaction(interaction, await work)
+            except discord.HTTPException as error:  # too late: the work still finishes, answers are logged
+                log.warning("could not defer %s (interaction %s): %s", what, interaction.id, error)
+        return await work
 
     async def on_message(self, message: discord.Message) -> None:
         """DMs, and messages in a game channel or its threads. Bots (this one included) are ignored. Messages of

@@ -16,6 +16,7 @@ import discord
 
 from bot.actions.outbox import Card, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.discord import limits
+from bot.discord.buttons import view_of
 from bot.discord.kept import Keeper
 from bot.discord.limits import clip
 from bot.discord.threads import Threads, Undeliverable
@@ -58,6 +59,8 @@ def message_parts(item: Outgoing) -> dict[str, Any]:
     if item.file is not None:
         name, data = item.file
         parts["file"] = discord.File(io.BytesIO(data), filename=name)
+    if item.buttons and parts:
+        parts["view"] = view_of(item.buttons)
     return parts
 
 

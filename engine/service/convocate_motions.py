@@ -41,7 +41,7 @@ def motion_view(loaded: Loaded, row: CvMotion, *, duplicate: bool = False) -> Mo
         details=dict(row.details), status=row.status, order=tuple(offer.get("order", ())),
         answers=tuple(Answer(a["player"], a["answer"], a.get("convocant"), a.get("why"))
                       for a in offer.get("answers", ())),
-        offer_to=to, offer_user=loaded.user_of(to) if to else None,
+        offer_to=to, offer_user=loaded.user_of(to) if to else None, offer_index=int(offer.get("index", 0)),
         deadline=utc(row.offer_deadline) if row.offer_deadline else None, candidates=cands,
         seconder=loaded.name_of(row.seconder_id), seconder_convocant=row.seconder,
         outcome=dict(row.outcome) if row.outcome is not None else None, duplicate=duplicate)
@@ -148,14 +148,18 @@ class ConvocateMotionService(ServiceBase):
             return motion_view(loaded, row, duplicate=True)
 
     async def cv_answer_offer(self, game_id: int, *, user_id: int, accept: bool, convocant: str | None,
-                              source_id: str | None = None) -> MotionView:
+                              source_id: str | None = None, expected: tuple[int, int] | None = None) -> MotionView:
         """R4-15: the player now offered the second accepts with one Convocant (who must have access) or declines;
-        the first acceptance seconds the Motion and it resolves."""
+        the first acceptance seconds the Motion and it resolves. ``expected`` (motion number, offer index) is the
+        offer a button was sent with: an answer to an offer that has moved on is refused as already decided."""
         try:
             async with self._write(game_id, source_id) as uow:
                 loaded = await load(uow.session, await load_game(uow.session, game_id))
                 me = loaded.by_user(user_id)
                 row = await open_motion(uow.session, game_id)
+                if expected is not None and (row is None or (row.number, int(row.offer.get("index", 0))) != expected):
+                    raise RuleError(f"This offer to second Motion #{expected[0]} was already answered or has passed "
+                                    "on; the Motion's outcome is in the game channel.")
                 if row is None:
                     raise RuleError(f"No Motion in {loaded.game.name} is waiting for a second.")
                 if row.offer_to != loaded.players[me].id:

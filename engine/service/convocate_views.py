@@ -100,6 +100,8 @@ class MotionView:
     seconder_convocant: str | None
     outcome: dict[str, Any] | None
     duplicate: bool = False
+    offer_index: int = 0
+    """Where the offer is in ``order`` (with the number, what a button for this offer names)."""
 
     @property
     def resolved(self) -> bool:

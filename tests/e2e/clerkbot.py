@@ -6,7 +6,7 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from fakediscord import TOKEN, Channel, FakeDiscord, Interaction, User
+from fakediscord import TOKEN, Channel, FakeDiscord, Interaction, Sent, User
 from fakediscord.wiring import ErrorLog
 
 from bot.actions.commands import App
@@ -21,6 +21,8 @@ READY_AFTER = 0.02
 enough (0 would race), and every bot start in the suite saves the default 2 s."""
 BUSY = {"CommandTree-invoker", "discord.py: on_message"}
 """Names of the tasks discord.py runs a slash command and an on_message handler in."""
+BUSY_PREFIX = "discord-ui-dynamic-item-"
+"""The start of the names of the tasks discord.py runs a button press (a DynamicItem's callback) in."""
 
 
 class Harness:
@@ -61,7 +63,8 @@ class Harness:
 
     async def idle(self) -> None:
         """Wait until the bot has finished every command and message handler it started."""
-        while busy := [t for t in asyncio.all_tasks() if t.get_name() in BUSY and not t.done()]:
+        while busy := [t for t in asyncio.all_tasks()
+                       if (t.get_name() in BUSY or t.get_name().startswith(BUSY_PREFIX)) and not t.done()]:
             await asyncio.wait(busy, timeout=5)
 
     async def stop(self) -> None:
@@ -80,6 +83,15 @@ class Harness:
         interaction = await self.fake.slash(user, command, channel, **options)
         await self.fake.answered(interaction)
         await self.idle()
+        return interaction
+
+    async def press(self, user: User, message: Sent, label: str, *, interaction_id: int | None = None
+                    ) -> Interaction:
+        """``user`` presses a button of one of the bot's messages; returns once the press is answered and done."""
+        interaction = await self.fake.press(user, message, label, interaction_id=interaction_id)
+        await self.fake.answered(interaction)
+        await self.idle()
+        await self.fake.quiet()
         return interaction
 
     async def tick(self) -> None:

@@ -181,6 +181,8 @@ class ChannelRoutes:
             return _error(400, 50006, "Cannot send an empty message")
         sent.history.append((sent.content, sent.embeds))
         sent.content, sent.embeds, sent.files = content, embeds, kept_files
+        if "components" in body:
+            sent.components = list(body.get("components") or [])
         message = self._message_of(sent, channel)
         message["edited_timestamp"] = iso(self.now())
         await self.dispatch("MESSAGE_UPDATE", message)

@@ -133,14 +133,14 @@ class Channel:
 
 def message_payload(*, id: int, channel: Channel, author: User, content: str, at: datetime,
                     embeds: list[dict[str, Any]] | None = None, attachments: list[dict[str, Any]] | None = None,
-                    reference: int | None = None, flags: int = 0, member: dict[str, Any] | None = None
-                    ) -> dict[str, Any]:
+                    reference: int | None = None, flags: int = 0, member: dict[str, Any] | None = None,
+                    components: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": str(id), "type": 19 if reference is not None else 0, "channel_id": str(channel.id),
         "author": author.payload(), "content": content, "timestamp": iso(at), "edited_timestamp": None,
         "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
         "attachments": attachments or [], "embeds": embeds or [], "pinned": False, "flags": flags,
-        "components": [],
+        "components": components or [],
     }
     if reference is not None:
         data["message_reference"] = {"message_id": str(reference), "channel_id": str(channel.id)}

@@ -28,6 +28,17 @@ class Sent:
     deleted: bool = False
     history: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     """Earlier versions (content, embeds), oldest first: one per edit."""
+    components: list[dict[str, Any]] = field(default_factory=list)
+    """The action rows the bot sent with the message, as it reads now."""
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """The buttons of the message (``label``, ``custom_id``, ``style``, ``disabled``), row by row."""
+        return [c for row in self.components for c in row.get("components", []) if c.get("type") == 2]
+
+    def button(self, label: str) -> dict[str, Any]:
+        found = [b for b in self.buttons() if b.get("label") == label]
+        assert len(found) == 1, f"no single button {label!r} among {[b.get('label') for b in self.buttons()]}"
+        return found[0]
 
     @property
     def edits(self) -> int:
@@ -66,6 +77,8 @@ class Interaction:
     channel: Channel
     command: str
     sent_at: float
+    message_id: int | None = None
+    """The message whose button was pressed (a component interaction)."""
     response_type: int | None = None
     response_flags: int = 0
     responses: list[Sent] = field(default_factory=list)

@@ -66,9 +66,10 @@ class Connection:
 class FakeDiscord(ChannelRoutes):
     """One guild, some users and channels, a gateway and the REST routes discord.py uses.
 
-    Inject with ``dm``, ``say`` (a channel or a thread) and ``slash``; change the world with ``delete_message``,
-    ``delete_thread`` and ``archive`` (channels.py); read what the bot sent with ``messages``, ``dms``,
-    ``message``, ``pinned``, ``thread_named``/``threads_of`` and the ``Interaction`` records ``slash`` returns;
+    Inject with ``dm``, ``say`` (a channel or a thread), ``slash`` and ``press`` (a button); change the world
+    with ``delete_message``, ``delete_thread`` and ``archive`` (channels.py); read what the bot sent with
+    ``messages``, ``dms``, ``message``, ``pinned``, ``thread_named``/``threads_of``, ``Sent.buttons`` and the
+    ``Interaction`` records ``slash`` and ``press`` return;
     wait with ``wait_for`` and ``quiet``."""
 
     def __init__(self, now: Callable[[], datetime] | None = None, *, token: str = TOKEN) -> None:
@@ -331,6 +332,43 @@ class FakeDiscord(ChannelRoutes):
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
+    async def press(self, user: User, message: Sent, label: str | None = None, *, custom_id: str | None = None,
+                    interaction_id: int | None = None) -> Interaction:
+        """``user`` presses the button with ``label`` (or ``custom_id``) on one of the bot's messages: a component
+        interaction (type 3) with the message it was on. Pass ``interaction_id`` of an earlier press to simulate a
+        redelivery. A disabled or missing button cannot be pressed (as in Discord's client)."""
+        if custom_id is None:
+            assert label is not None, "press needs a label or a custom_id"
+            button = message.button(label)
+        else:
+            found = [b for b in message.buttons() if b.get("custom_id") == custom_id]
+            assert found, f"no button {custom_id!r} on message {message.id}"
+            button = found[0]
+        assert not button.get("disabled"), f"the button {button.get('label')!r} is disabled"
+        where = self._channel(str(message.channel_id))
+        assert where is not None, f"message {message.id} is in no channel the fake knows"
+        iid = interaction_id or self.ids.next()
+        token = f"itoken-{iid}"
+        record = Interaction(iid, token, user, where, f"button {button['custom_id']}",
+                             asyncio.get_running_loop().time(), message_id=message.id)
+        self.interactions[iid] = record
+        payload: dict[str, Any] = {
+            "id": str(iid), "application_id": str(self.app_id), "type": 3, "token": token, "version": 1,
+            "attachment_size_limit": 8 * 1024 * 1024, "channel_id": str(where.id),
+            "data": {"custom_id": button["custom_id"], "component_type": 2},
+            "message": self._message_of(message, where),
+            "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
+            "entitlements": [],
+        }
+        if where.is_dm:
+            payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(self.app_id)})
+        else:
+            payload.update(guild_id=str(self.guild_id), guild_locale="en-US", context=0,
+                           member=user.member(self.started, permissions=True),
+                           authorizing_integration_owners={"0": str(self.guild_id)})
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
     def _registered(self, name: str, guild_id: int | None) -> tuple[dict[str, Any] | None, int | None]:
         for scope in ((guild_id, None) if guild_id is not None else (None,)):
             for cmd in self.commands.get(scope, []):
@@ -569,7 +607,8 @@ class FakeDiscord(ChannelRoutes):
                 flags: int = 0) -> tuple[Sent, dict[str, Any]]:
         ref = body.get("message_reference") or {}
         sent = Sent(self.ids.next(), channel.id, kind, body.get("content") or "", list(body.get("embeds") or []),
-                    files, int(body.get("flags") or flags), int(ref["message_id"]) if ref.get("message_id") else None)
+                    files, int(body.get("flags") or flags), int(ref["message_id"]) if ref.get("message_id") else None,
+                    components=list(body.get("components") or []))
         self.sent.append(sent)
         return sent, self._message_of(sent, channel)
 
@@ -580,7 +619,8 @@ class FakeDiscord(ChannelRoutes):
                        for name, data in sent.files]
         message = message_payload(id=sent.id, channel=channel, author=self.bot, content=sent.content, at=self.now(),
                                   embeds=sent.embeds, attachments=attachments, reference=sent.reference,
-                                  flags=sent.flags, member=self.bot.member(self.started, with_user=False))
+                                  flags=sent.flags, member=self.bot.member(self.started, with_user=False),
+                                  components=sent.components)
         if kind is not None:
             message["type"] = kind
         message["pinned"] = sent.pinned
@@ -640,8 +680,19 @@ class FakeDiscord(ChannelRoutes):
         record.response_type = kind
         record.response_flags = int(data.get("flags") or 0)
         ephemeral = bool(record.response_flags & 64)
-        info = {"id": str(record.id), "type": 2, "response_message_loading": kind == 5,
-                "response_message_ephemeral": ephemeral}
+        info = {"id": str(record.id), "type": 3 if record.message_id is not None else 2,
+                "response_message_loading": kind == 5, "response_message_ephemeral": ephemeral}
+        if kind in (6, 7) and record.message_id is None:
+            return discord_error(400, 40004, "Interaction callback type is only for component interactions")
+        if kind == 7:  # update the message the button was on
+            pressed = self.message(record.message_id or 0)
+            assert pressed is not None
+            pressed.history.append((pressed.content, pressed.embeds))
+            for key in ("content", "embeds", "components"):
+                if key in data:
+                    setattr(pressed, key, data[key] or ("" if key == "content" else []))
+            updated = self._message_of(pressed, record.channel)
+            return json_response({"interaction": info, "resource": {"type": 7, "message": updated}})
         if kind == 4:
             sent, message = self._record("callback", record.channel, data, files)
             record.responses.append(sent)
