@@ -12,10 +12,11 @@ from bot.actions.commands import App, game_of_user
 from bot.actions.context import Ctx
 from bot.actions.outbox import SETTLED, Here, Outgoing, ToChannel, reply
 from bot.actions.politics import election_closed
-from bot.actions.render import receipt_text, result_card
+from bot.actions.render import receipt_text, reminder_messages, result_card
 from bot.actions.routes import DM_FORMS, THREAD_FORMS, button_handler, first_line
 from engine.core.errors import ClerkError, ParseError
 from engine.landsdraad.ballot import ACCEPTED, parse_ballot
+from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
 from engine.service.views import ResultView
 
@@ -129,11 +130,32 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
             continue
         if election is not None:
             out += election_closed(app, election)
+    out += await remind_due(app, now)
     for task in DUE_TASKS:
         out += await task(app, now)
     from bot.actions.mylantium_turn import close_mylantium_due
 
     return out + await close_mylantium_due(app, now)
+
+
+async def remind_due(app: App, now: datetime) -> list[Outgoing]:
+    """Send every reminder whose instant has come, once (recorded under its ``remind:`` source id). When several
+    of one round or election are due at once (the bot was offline), only the latest is delivered."""
+    due = [r for r in await app.clerk.pending_reminders() if r[4] <= now]
+    last = {(g, kind, n): offset for g, kind, n, offset, _ in due}  # offsets are descending per target in time
+    out: list[Outgoing] = []
+    for game_id, kind, number, offset, _ in due:
+        try:
+            reminder = await app.clerk.send_reminder(game_id, kind=kind, number=number, offset=offset, actor=None,
+                                                     source_id=reminder_source(game_id, kind, number, offset))
+        except Duplicate:
+            continue
+        except Exception:
+            log.exception("the %s reminder of %s %s in game %s failed", offset, kind, number, game_id)
+            continue
+        if last[(game_id, kind, number)] == offset:
+            out += reminder_messages(reminder, now)
+    return out
 
 
 async def round_closed(app: App, result: ResultView) -> list[Outgoing]:

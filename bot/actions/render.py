@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from bot.actions.outbox import Card
+from bot.actions.outbox import Card, Outgoing, ToUser
 from engine.core.durations import format_remaining, format_utc
+from engine.service.reminders import Reminder
 from engine.service.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
 
 PASSED = 0x2ECC71
@@ -21,6 +22,30 @@ def deadline_text(deadline: datetime | None, now: datetime) -> str:
     if deadline is None:
         return "none (a moderator closes the round)"
     return f"{format_utc(deadline)} (in {format_remaining(deadline - now)})"
+
+
+def paused_text(left: timedelta) -> str:
+    return f"paused by the moderators with {format_remaining(left)} left; ballots are still accepted"
+
+
+def round_timing_text(view: RoundView, now: datetime) -> str:
+    """What /round extend, pause and resume announce."""
+    if view.paused_left is not None:
+        return f"Round {view.number} of {view.game.name} is {paused_text(view.paused_left)}."
+    return f"Round {view.number} of {view.game.name} now closes at {deadline_text(view.deadline, now)}."
+
+
+def reminder_messages(reminder: Reminder, now: datetime) -> list[Outgoing]:
+    """A DM to each player who has not voted."""
+    if reminder.kind == "round":
+        what, how = f"Round {reminder.number} of {reminder.game.name}", "DM me `Vote: Aye|Nay|Abstain`"
+    else:
+        what = f"The Adjutant General election {reminder.number} of {reminder.game.name}"
+        how = "DM me `AG Vote: <Name>`"
+    when = (f"closes in {format_remaining(reminder.deadline - now)}" if reminder.deadline is not None
+            else "is paused (its deadline will start again)")
+    return [Outgoing(ToUser(user_id), text=f"Reminder: {what} {when}; you have not voted: {how}.")
+            for user_id, _ in reminder.waiting]
 
 
 def faction_line(f: FactionView, *, result: bool) -> str:
@@ -74,7 +99,8 @@ def status_card(status: StatusView, now: datetime) -> Card:
     view = status.round
     fields = [("Votes in play", str(view.in_play), True)]
     if view.status == "open":
-        fields.append(("Deadline", deadline_text(view.deadline, now), True))
+        fields.append(("Deadline", paused_text(view.paused_left) if view.paused_left is not None
+                       else deadline_text(view.deadline, now), True))
         fields.append((f"Have voted ({len(status.voted)})", ", ".join(status.voted) or "nobody yet", False))
         fields.append((f"Not yet voted ({len(status.waiting)})", ", ".join(status.waiting) or "nobody", False))
     if view.factions:
@@ -114,9 +140,11 @@ def result_card(result: ResultView) -> Card:
     fields.append(("Adjutant General", round_end_text(result), False))
     if result.expired:
         fields.append(("Player votes expired", "\n".join(result.expired) + "\n(support never carries over)", False))
+    late = (f"\n\nClosed at its deadline {format_utc(result.due_at)} (the bot was offline)."
+            if result.due_at is not None else "")
     return Card(
         title=f"{view.game.name}, round {view.number}: the measure {'PASSED' if passed else 'FAILED'}",
-        description=view.crisis,
+        description=view.crisis + late,
         fields=tuple(fields),
         color=PASSED if passed else FAILED,
         footer="Individual ballots are secret; only the totals are published.",

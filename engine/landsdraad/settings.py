@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.core.durations import parse_duration
 from engine.core.errors import ParseError
 
 
@@ -16,6 +17,8 @@ class Setting:
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
+    durations: bool = False
+    """A list of durations such as ``24h,2h`` (or ``none``)."""
 
     def parse(self, text: str) -> bool | int | str:
         value = text.strip().lower()
@@ -32,6 +35,8 @@ class Setting:
             if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
                 raise ParseError(text, f"`{self.name}` is a whole number from {self.low} to {self.high}")
             return number
+        if self.durations:
+            return format_offsets(parse_offsets(value))
         if value not in self.choices:
             raise ParseError(text, f"`{self.name}` is one of: {', '.join(self.choices)}")
         return value
@@ -46,7 +51,33 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
                                           "not divide evenly (P0-10: up).", choices=("up", "down")),
     Setting("perk_ties", "none", "Perks when players tie in votes: none (P0-12: a tied position is not awarded) or "
                                  "base-vote (the higher Base Vote wins the tie).", choices=("none", "base-vote")),
+    Setting("reminders", "24h,2h", "When to DM the players who have not voted yet, before a round's or an AG "
+                                   "election's deadline: durations such as `24h,2h`, or `none`.", durations=True),
 )}
+
+
+def parse_offsets(text: str) -> tuple[int, ...]:
+    """``24h,2h`` as seconds before a deadline, longest first; ``none`` for no reminders."""
+    value = text.strip().lower()
+    if value in ("", "none", "off"):
+        return ()
+    try:
+        seconds = {int(parse_duration(part.strip()).total_seconds()) for part in value.split(",") if part.strip()}
+    except ParseError:
+        wanted = "`reminders` is a list of durations before a deadline, e.g. `24h,2h`, or `none`"
+        raise ParseError(text, wanted) from None
+    return tuple(sorted(seconds, reverse=True))
+
+
+def format_offsets(offsets: tuple[int, ...]) -> str:
+    return ",".join(format_offset(o) for o in offsets) or "none"
+
+
+def format_offset(seconds: int) -> str:
+    """3600 -> ``1h``, 5400 -> ``1h30m``, 86400 -> ``24h``."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return "".join(f"{n}{u}" for n, u in ((hours, "h"), (minutes, "m"), (secs, "s")) if n) or "0s"
 
 
 def setting(name: str) -> Setting:

@@ -15,6 +15,7 @@ from engine.service.mylantium import MylantiumService
 from engine.service.perks import PerkService
 from engine.service.posts import PostService
 from engine.service.registries import RegistryService
+from engine.service.reminders import ReminderService
 from engine.service.rounds import RoundService
 from engine.service.settings import SettingsService
 from engine.service.victory import VictoryService
@@ -22,11 +23,13 @@ from engine.service.victory import VictoryService
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService, ConvocateService):
+            MylantiumService, ConvocateService, ReminderService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice."""
 
     async def next_deadlines(self) -> list[datetime]:
-        """Every pending deadline (rounds and AG elections), soonest first: what a scheduler sleeps until."""
+        """Every pending deadline (rounds and AG elections) and reminder instant, soonest first: what a scheduler
+        sleeps until."""
         times = [d for _, _, d in await self.pending_deadlines()] + [d for _, _, d in await self.pending_elections()]
+        times += [instant for *_, instant in await self.pending_reminders()]
         return sorted(times + await self.mylantium_deadlines() + await self.cv_next_deadlines())

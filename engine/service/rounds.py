@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -73,6 +73,7 @@ async def round_view(session: AsyncSession, game: Game, rnd: Round) -> RoundView
         deadline=utc(rnd.deadline) if rnd.deadline else None,
         in_play=vip,
         factions=tuple(faction_view(f, reveal=closed) for f in factions),
+        paused_left=timedelta(seconds=rnd.paused_left) if rnd.paused_left is not None and not closed else None,
     )
 
 
@@ -91,6 +92,7 @@ def result_view(view: RoundView, result: dict[str, Any], *, already_closed: bool
         income_penalty=int(result.get("income_penalty", 0)),
         expired=tuple(result.get("expired_votes", ())),
         elections_closed=tuple(result.get("elections_closed", ())),
+        due_at=datetime.fromisoformat(result["due_at"]) if result.get("due_at") else None,
     )
 
 
@@ -106,6 +108,10 @@ async def end_of_round(uow: UnitOfWork, game: Game, number: int) -> dict[str, An
     expired = await expire_votes(uow, game, number)
     return {"adjutant_general": ag.name if ag else None, "income_penalty": 0 if ag else NO_AG_PENALTY,
             "expired_votes": expired, "elections_closed": [e.number for e in closed]}
+
+
+LATE = timedelta(minutes=1)
+"""A timer close later than this after the deadline is reported as late (the bot was offline)."""
 
 
 class RoundService(ServiceBase):
@@ -228,6 +234,10 @@ class RoundService(ServiceBase):
             result.update(await end_of_round(uow, game, rnd.number))
             rnd.status = "closed"
             rnd.closed_at = uow.now
+            if expected_round is not None and rnd.deadline is not None and uow.now - utc(rnd.deadline) > LATE:
+                # Found overdue (the bot was offline): the round closes once, as of the time it should have closed.
+                result["due_at"] = utc(rnd.deadline).isoformat()
+                rnd.closed_at = utc(rnd.deadline)
             rnd.result = dict(result)
             await uow.session.flush()
             weights = [{"user_id": p.user_id, "name": p.name, "votes": p.votes,
@@ -236,6 +246,69 @@ class RoundService(ServiceBase):
                        "by_deadline": expected_round is not None}
             await uow.record(game_id, "RoundClosed", actor, payload, source_id)
             return result_view(await round_view(uow.session, game, rnd), result)
+
+    async def extend_round(self, game_id: int, *, by: timedelta | None = None, to: datetime | None = None,
+                           actor: int | None, source_id: str | None = None) -> RoundView:
+        """Move the open round's deadline ``by`` a duration or ``to`` a time. A paused round's time left grows
+        ``by`` the duration; ``to`` needs a running deadline (resume first)."""
+        if (by is None) == (to is None):
+            raise RuleError("Give either `by` (a duration such as 2h) or `to` (a UTC time), not both.")
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            rnd = await open_round_of(uow.session, game)
+            payload: dict[str, Any] = {"round": rnd.number}
+            if rnd.paused_left is not None:
+                if by is None:
+                    raise RuleError(f"Round {rnd.number} is paused; extend it `by` a duration, or resume it first.")
+                payload |= {"paused_left_from": rnd.paused_left,
+                            "paused_left_to": rnd.paused_left + int(by.total_seconds())}
+                rnd.paused_left += int(by.total_seconds())
+            else:
+                if to is not None:
+                    new = to
+                elif rnd.deadline is None or by is None:
+                    raise RuleError(f"Round {rnd.number} has no deadline to extend; give `to` a UTC time.")
+                else:
+                    new = utc(rnd.deadline) + by
+                if new <= uow.now:
+                    raise RuleError("The new deadline must be in the future.")
+                payload |= {"from": utc(rnd.deadline).isoformat() if rnd.deadline else None, "to": new.isoformat()}
+                rnd.deadline = new
+            await uow.session.flush()
+            await uow.record(game_id, "RoundExtended", actor, payload, source_id)
+            return await round_view(uow.session, game, rnd)
+
+    async def pause_round(self, game_id: int, *, actor: int | None, source_id: str | None = None) -> RoundView:
+        """Stop the open round's deadline and remember the time it had left; ballots are still accepted."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            rnd = await open_round_of(uow.session, game)
+            if rnd.paused_left is not None:
+                raise RuleError(f"Round {rnd.number} is already paused; /round resume starts its deadline again.")
+            if rnd.deadline is None:
+                raise RuleError(f"Round {rnd.number} has no deadline to pause.")
+            left = max(0, int((utc(rnd.deadline) - uow.now).total_seconds()))
+            payload = {"round": rnd.number, "deadline": utc(rnd.deadline).isoformat(), "left": left}
+            rnd.paused_left = left
+            rnd.deadline = None
+            await uow.session.flush()
+            await uow.record(game_id, "RoundPaused", actor, payload, source_id)
+            return await round_view(uow.session, game, rnd)
+
+    async def resume_round(self, game_id: int, *, actor: int | None, source_id: str | None = None) -> RoundView:
+        """Start a paused round's deadline again: now + the time it had left."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            rnd = await open_round_of(uow.session, game)
+            if rnd.paused_left is None:
+                raise RuleError(f"Round {rnd.number} is not paused.")
+            deadline = uow.now + timedelta(seconds=rnd.paused_left)
+            payload = {"round": rnd.number, "left": rnd.paused_left, "deadline": deadline.isoformat()}
+            rnd.deadline = deadline
+            rnd.paused_left = None
+            await uow.session.flush()
+            await uow.record(game_id, "RoundResumed", actor, payload, source_id)
+            return await round_view(uow.session, game, rnd)
 
     async def pending_deadlines(self) -> list[tuple[int, int, datetime]]:
         """Every open round with a deadline, soonest first: (game id, round number, deadline)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engine.landsdraad.votes import VoteBreakdown
 
@@ -67,6 +67,8 @@ class RoundView:
     deadline: datetime | None
     in_play: int
     factions: tuple[FactionView, ...] = ()
+    paused_left: timedelta | None = None
+    """Time the deadline had left when a moderator paused the round (the deadline is then None)."""
 
 
 @dataclass(frozen=True)
@@ -111,3 +113,5 @@ class ResultView:
     """Player votes of the round that expired unpassed at its end (R0-43)."""
     elections_closed: tuple[int, ...] = ()
     """AG elections that closed with the round (after No Confidence, R0-35)."""
+    due_at: datetime | None = None
+    """The deadline a round closed by its timer was due at; set when it closed late (the bot was offline)."""

@@ -95,6 +95,8 @@ class Round(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    paused_left: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Seconds the deadline had left when a moderator paused the round (its deadline is then None)."""
     __table_args__ = (UniqueConstraint("game_id", "number"), Index("ix_rounds_status_deadline", "status", "deadline"))
 
 

@@ -1,0 +1,115 @@
+"""Reminders before a deadline and deadlines under the moderator's hand (extend, pause, resume), through the
+service; the overdue close records the deadline it was due at. SQLite, and PostgreSQL when configured."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from engine.core.errors import RuleError
+from engine.service.reminders import reminder_source
+from engine.service.uow import Duplicate
+
+ANN, BO, CY = 21, 22, 23
+MOD = 1
+
+
+async def _game(table: Any) -> None:
+    for user, name in ((ANN, "ann"), (BO, "bo"), (CY, "cy")):
+        await table.player(user, name, 2, 2, 1)
+
+
+async def test_reminder_instants_are_pending_until_sent_once(table: Any) -> None:
+    await _game(table)
+    await table.open(deadline=timedelta(hours=30))
+    deadline = table.clock.now() + timedelta(hours=30)
+    pending = await table.clerk.pending_reminders()
+    assert [(kind, n, offset, at) for _, kind, n, offset, at in pending] == [
+        ("round", 1, 86400, deadline - timedelta(hours=24)), ("round", 1, 7200, deadline - timedelta(hours=2))]
+    assert deadline - timedelta(hours=24) in await table.clerk.next_deadlines()
+    await table.vote(ANN, "Vote: Aye")
+    source = reminder_source(table.game_id, "round", 1, 86400)
+    reminder = await table.clerk.send_reminder(table.game_id, kind="round", number=1, offset=86400, actor=None,
+                                               source_id=source)
+    assert [name for _, name in reminder.waiting] == ["bo", "cy"]
+    assert reminder.deadline == deadline
+    with pytest.raises(Duplicate):
+        await table.clerk.send_reminder(table.game_id, kind="round", number=1, offset=86400, actor=None,
+                                        source_id=source)
+    assert [offset for _, _, _, offset, _ in await table.clerk.pending_reminders()] == [7200]
+    (event,) = [e for e in await table.events() if e.kind == "ReminderSent"]
+    assert event.payload == {"kind": "round", "number": 1, "before": 86400, "waiting": ["bo", "cy"]}
+
+
+async def test_no_reminder_before_the_round_opened_and_the_setting_changes_them(table: Any) -> None:
+    await _game(table)
+    await table.open(deadline=timedelta(hours=3))
+    assert [o for *_, o, _ in await table.clerk.pending_reminders()] == [7200]  # 24h before is before the open
+    await table.clerk.change_setting(table.game_id, name="reminders", value="90m,1h", actor=MOD)
+    assert [o for *_, o, _ in await table.clerk.pending_reminders()] == [5400, 3600]
+    await table.clerk.change_setting(table.game_id, name="reminders", value="none", actor=MOD)
+    assert await table.clerk.pending_reminders() == []
+
+
+async def test_ag_election_reminders_go_to_players_without_an_ag_ballot(table: Any) -> None:
+    await _game(table)
+    await table.clerk.open_election(table.game_id, deadline=table.clock.now() + timedelta(hours=36), actor=MOD)
+    await table.clerk.cast_ag_vote(table.game_id, user_id=BO, candidate="ann", at=table.clock.now(),
+                                   source_id="ag-1")
+    kinds = {(kind, offset) for _, kind, _, offset, _ in await table.clerk.pending_reminders()}
+    assert kinds == {("ag", 86400), ("ag", 7200)}
+    reminder = await table.clerk.send_reminder(table.game_id, kind="ag", number=1, offset=7200, actor=None,
+                                               source_id=reminder_source(table.game_id, "ag", 1, 7200))
+    assert [name for _, name in reminder.waiting] == ["ann", "cy"]
+
+
+async def test_extend_pause_resume_are_recorded_and_move_the_deadline(table: Any) -> None:
+    await _game(table)
+    await table.open(deadline=timedelta(hours=4))
+    start = table.clock.now()
+    view = await table.clerk.extend_round(table.game_id, by=timedelta(hours=2), actor=MOD)
+    assert view.deadline == start + timedelta(hours=6)
+    table.clock.advance(timedelta(hours=1))
+    view = await table.clerk.pause_round(table.game_id, actor=MOD)
+    assert view.deadline is None and view.paused_left == timedelta(hours=5)
+    assert await table.clerk.pending_deadlines() == []
+    with pytest.raises(RuleError, match="already paused"):
+        await table.clerk.pause_round(table.game_id, actor=MOD)
+    with pytest.raises(RuleError, match="resume it first"):
+        await table.clerk.extend_round(table.game_id, to=start + timedelta(days=1), actor=MOD)
+    receipt = await table.vote(CY, "Vote: Nay")  # the round is open: a ballot during a pause counts
+    assert receipt.option == "nay"
+    view = await table.clerk.extend_round(table.game_id, by=timedelta(hours=1), actor=MOD)
+    assert view.paused_left == timedelta(hours=6)
+    table.clock.advance(timedelta(days=2))
+    view = await table.clerk.resume_round(table.game_id, actor=MOD)
+    assert view.deadline == table.clock.now() + timedelta(hours=6) and view.paused_left is None
+    with pytest.raises(RuleError, match="not paused"):
+        await table.clerk.resume_round(table.game_id, actor=MOD)
+    view = await table.clerk.extend_round(table.game_id, to=table.clock.now() + timedelta(hours=8), actor=MOD)
+    assert view.deadline == table.clock.now() + timedelta(hours=8)
+    with pytest.raises(RuleError, match="in the future"):
+        await table.clerk.extend_round(table.game_id, to=table.clock.now() - timedelta(hours=1), actor=MOD)
+    kinds = [k for k in await table.kinds() if k.startswith("Round")]
+    assert kinds == ["RoundOpened", "RoundExtended", "RoundPaused", "RoundExtended", "RoundResumed", "RoundExtended"]
+
+
+async def test_an_overdue_deadline_closes_once_with_the_time_it_was_due(table: Any) -> None:
+    await _game(table)
+    await table.open(deadline=timedelta(hours=2))
+    due = table.clock.now() + timedelta(hours=2)
+    table.clock.advance(timedelta(hours=5))
+    result = await table.clerk.close_round(table.game_id, actor=None, source_id="deadline:x:1", expected_round=1)
+    assert result.due_at == due
+    again = await table.clerk.close_round(table.game_id, actor=None, source_id="deadline:y:1", expected_round=1)
+    assert again.already_closed and again.due_at == due
+
+
+async def test_a_timely_close_has_no_due_at(table: Any) -> None:
+    await _game(table)
+    await table.open(deadline=timedelta(hours=2))
+    table.clock.advance(timedelta(hours=2))
+    result = await table.clerk.close_round(table.game_id, actor=None, source_id="deadline:x:1", expected_round=1)
+    assert result.due_at is None
