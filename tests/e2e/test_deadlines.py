@@ -65,7 +65,10 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_closes_at_start_exa
     await h.tick()
 
     assert results(h) == ["sirius, round 1: the measure FAILED"]
-    assert len(await round_closed_events(h)) == 1
+    [closed] = await round_closed_events(h)
+    assert closed["payload"]["result"]["due_at"].startswith("2026-03-01T20:00")  # type: ignore[index]
+    [card] = [s.embed for s in h.fake.messages(h.game) if "the measure" in s.embed.get("title", "")]
+    assert card["description"].endswith("Closed at its deadline 2026-03-01 20:00 UTC (the bot was offline).")
 
 
 class FlowingClock:
