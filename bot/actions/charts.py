@@ -23,6 +23,7 @@ from engine.landsdraad.victory import (
     ScoreRow,
     one_decimal,
 )
+from engine.service.views import ResultView
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -309,3 +310,56 @@ def _glyphs() -> frozenset[int]:
     faces = (font_manager.findfont(font_manager.FontProperties(family=FONT, weight=w), fallback_to_default=False)
              for w in ("normal", "bold"))
     return frozenset.intersection(*(frozenset(FT2Font(path).get_charmap()) for path in faces))
+
+
+RESULT_SIZE = (10.0, 5.0)
+RESULT_DPI = 100
+"""1000 × 500 px."""
+PLAYERS_COLOR = {"aye": "#2E9E5B", "nay": "#D83C3E", "abstain": "#80848E"}
+FACTIONS_COLOR = {"aye": "#9ED9B5", "nay": "#F2A7A8", "abstain": "#C9CCD1"}
+RESULT_OPTIONS = (("aye", "Aye"), ("nay", "Nay"), ("abstain", "Abstain"))
+
+
+def result_shares(result: ResultView) -> list[tuple[str, str, int, int]]:
+    """(option, label, players' votes, factions' votes) for Aye, Nay and Abstain: the factions' part is the sum of
+    the temporary factions that voted that way, the players' part the rest of the total."""
+    totals = {"aye": result.aye, "nay": result.nay, "abstain": result.abstain}
+    factions = {option: sum(f.votes for f in result.factions if (f.vote or "abstain") == option) for option in totals}
+    return [(option, name, max(totals[option] - factions[option], 0), min(factions[option], totals[option]))
+            for option, name in RESULT_OPTIONS]
+
+
+def result_png(result: ResultView, *, title: str) -> bytes:
+    """A round's result as a 1000 × 500 PNG: one horizontal bar per option, the players' votes in a strong colour
+    and the temporary factions' share in a light one, with the numbers written beside each bar."""
+    fig = _figure(RESULT_SIZE, RESULT_DPI)
+    heading = fig.text(0.035, 0.915, _clean(title), fontsize=18, fontweight="bold", color=INK, va="center", **_TEXT)
+    _fit(heading, 0.93 * fig.bbox.width)
+    effective = result.aye + result.nay
+    fig.text(0.035, 0.835, f"Needed to pass: {result.needed} (a majority of Aye + Nay = {effective})  ·  "
+             f"{result.in_play} votes in play", fontsize=12, color=MUTED, va="center", **_TEXT)
+    shares = result_shares(result)
+    ax = fig.add_axes((0.16, 0.16, 0.80, 0.58))
+    ax.set_axis_off()
+    ys = list(range(len(shares)))
+    ax.set_ylim(len(shares) - 0.4, -0.6)
+    ax.barh(ys, [p for _, _, p, _ in shares], height=0.6, color=[PLAYERS_COLOR[o] for o, *_ in shares])
+    ax.barh(ys, [f for *_, f in shares], left=[p for _, _, p, _ in shares], height=0.6,
+            color=[FACTIONS_COLOR[o] for o, *_ in shares], hatch="//", edgecolor="#FFFFFF", linewidth=0)
+    ax.axvline(0, color=RULE, linewidth=1)
+    ax.set_xlim(0, 1)
+    labels = []
+    for y, (_, name, players, factions) in zip(ys, shares, strict=True):
+        ax.text(-0.015, y, name, transform=ax.get_yaxis_transform(), fontsize=15, fontweight="bold", color=INK,
+                va="center_baseline", ha="right", **_TEXT)
+        detail = f"  {players + factions}" + (f"   (players {players}, factions {factions})" if factions else "")
+        labels.append(ax.text(players + factions, y, detail, fontsize=13, color=INK, va="center_baseline",
+                              ha="left", **_TEXT))
+    ax.set_xlim(0, _room_for_labels(ax, [float(p + f) for _, _, p, f in shares], labels))
+    from matplotlib.patches import Patch as Swatch
+
+    fig.legend(handles=[Swatch(facecolor=PLAYERS_COLOR["abstain"], label="players' ballots"),
+                        Swatch(facecolor=FACTIONS_COLOR["abstain"], hatch="//", edgecolor="#FFFFFF",
+                               label="temporary factions")],
+               loc="lower left", bbox_to_anchor=(0.03, 0.02), ncol=2, frameon=False, prop={"family": FONT, "size": 12})
+    return _png(fig)

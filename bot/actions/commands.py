@@ -63,7 +63,7 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {}
-COMMON = frozenset({"game new", "game export", "game settings"})
+COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "log", "help"})
 """Commands every game has, whatever its ruleset."""
 EXCLUSIVE: set[str] = set()
 """Rulesets whose games take only their own commands (and ``COMMON``); a feature module adds its ruleset."""

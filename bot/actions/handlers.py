@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.actions.ballot_buttons import ballot_offer, round_open_dms
 from bot.actions.commands import App, Option, Role, command, game_of_user, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.messages import round_closed
@@ -160,7 +161,8 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     app.deadlines_changed()
     out = [reply(f"Round {view.number} is open and announced.", ephemeral=True),
            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now)),
-           *await victory.forecast_posts(app, g, taken=f"start of round {view.number}")]  # R3-08
+           *await victory.forecast_posts(app, g, taken=f"start of round {view.number}"),  # R3-08
+           *round_open_dms(view, await app.clerk.players(g.id), now)]
     adjutant = await app.clerk.adjutant(g.id)
     if adjutant is not None:
         out.append(Outgoing(ToUser(adjutant[0]), text=(
@@ -202,11 +204,13 @@ async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 
 @command("vote", "Cast or change your crisis ballot (only you see the answer).",
-         Option("choice", str, "Aye, Nay or Abstain", True, OPTIONS),
+         Option("choice", str, "Aye, Nay or Abstain (leave it out to get buttons)", False, OPTIONS),
          Option("game", str, "the game, if you play in several"),
          game="any")
 async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
+    if o.get("choice") is None:
+        return await ballot_offer(app, ctx, g)
     choice = str(o["choice"]).lower()
     if choice not in OPTIONS:
         raise RuleError(f"“{o['choice']}” is not a choice; pick Aye, Nay or Abstain.")
@@ -224,9 +228,15 @@ async def me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> li
     return [reply(card=player_card(p, g.name), ephemeral=True)]
 
 
-@command("game export", "Download the game as JSON (moderators; it includes the secret ballots).", moderator=True)
+@command("game export", "Download the game as JSON, or CSV for spreadsheets (moderators; it includes the secret "
+         "ballots).", Option("format", str, "json (default) or csv (two files: events and players)",
+                             choices=("json", "csv")), moderator=True)
 async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
+    if (o.get("format") or "json").lower() == "csv":
+        from bot.actions.admin import export_csv
+
+        return await export_csv(app, g)
     doc = await app.clerk.export(g.id)
     data = json.dumps(doc, indent=2, ensure_ascii=False).encode()
     return [reply(f"Export of {g.name} (round {g.current_round}).", ephemeral=True, file=(f"{g.name}.json", data))]
@@ -243,9 +253,16 @@ __all__ = ["game_of_user", "label"]
 async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     if o.get("setting") is None and o.get("value") is None:
-        rows = await app.clerk.settings(g.id)
-        lines = [f"**{name}** = {value}{' (default)' if default else ''}: {about}" for name, value, default, about
-                 in rows]
+        from bot.actions.admin import role_text
+
+        moderators = (f"**moderators** = {role_text(g.moderator_role_id)}: who moderates the game "
+                      "(changed with /game moderators)")
+        try:
+            rows = await app.clerk.settings(g.id)
+        except RuleError as none:
+            return [reply(f"Settings of {g.name}:\n{moderators}\n{none}", ephemeral=True)]
+        lines = [moderators] + [f"**{name}** = {value}{' (default)' if default else ''}: {about}"
+                                for name, value, default, about in rows]
         return [reply(f"Settings of {g.name}:\n" + "\n".join(lines), ephemeral=True)]
     if not ctx.actor.moderates(g.moderator_role_id):
         raise RuleError(f"Only the moderators of {g.name} can change its settings.")
@@ -259,8 +276,10 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 
 
 from bot.actions import (  # noqa: E402,F401  (importing them registers their commands and forms)
+    admin,
     convocate,
     deadlines,
+    help,
     ledgers,
     mylantium,
     politics,

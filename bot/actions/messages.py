@@ -8,9 +8,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
+from bot.actions.charts import result_png
 from bot.actions.commands import App, game_of_user
 from bot.actions.context import Ctx
-from bot.actions.outbox import SETTLED, Here, Outgoing, ToChannel, reply
+from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, ToChannel, reply
 from bot.actions.politics import election_closed
 from bot.actions.render import receipt_text, reminder_messages, result_card
 from bot.actions.routes import DM_FORMS, THREAD_FORMS, button_handler, first_line
@@ -34,10 +35,10 @@ HELP = (
 async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     """A DM to the bot: a crisis ballot, or an answer that says what was wrong. Nothing unreadable counts."""
     stripped = text.strip()
-    if not stripped:
-        return [reply(HELP)]
-    if stripped.lower() in {"help", "?", "!help", "/help"}:
-        return [reply(HELP)]
+    if not stripped or stripped.lower() in {"help", "?", "!help", "/help"}:
+        from bot.actions.help import help_for  # for the games of the sender, by ruleset
+
+        return [reply(t) for t in await help_for(app, ctx, slash=False)]
     try:
         for matches, handler in DM_FORMS:
             if matches(stripped):
@@ -72,7 +73,8 @@ async def handle_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
         log.exception("button %r pressed by %s (%s) failed", custom_id, ctx.actor.name, ctx.actor.id)
         return [reply("Sorry, something went wrong on my side and your answer was NOT recorded. Please press again "
                       "in a minute, or answer by DM; if it keeps failing, tell a moderator.", ephemeral=True)]
-    return [dataclasses.replace(o, ephemeral=True, extra={**o.extra, SETTLED: "yes"}) if isinstance(o.to, Here)
+    done = {} if any(o.extra.get(LIVE) for o in out) else {SETTLED: "yes"}
+    return [dataclasses.replace(o, ephemeral=True, extra={**o.extra, **done}) if isinstance(o.to, Here)
             else o for o in out]
 
 
@@ -168,5 +170,8 @@ async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
             out += election_closed(app, election)
     from bot.actions.victory import majority_check  # R3-20: a round's close can make a Majority Victory possible
 
-    return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=result_card(result)),
+    card = result_card(result)
+    chart = result_png(result, title=card.title)  # R0-13's totals as a picture, the factions' share marked
+    return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card,
+                           file=(f"round-{result.round.number}.png", chart)),
             *await majority_check(app, result.round.game, None)]

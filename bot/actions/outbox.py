@@ -77,6 +77,9 @@ class Keep:
 SETTLED = "settled"
 """An ``Outgoing.extra`` key: this answers a button press that was recorded (the front end may then show that
 message's buttons as disabled)."""
+LIVE = "live"
+"""An ``Outgoing.extra`` key: this answers a press whose buttons stay usable (a crisis ballot can be changed by
+another press until the deadline), so they are not disabled."""
 BUTTON_STYLES = ("primary", "secondary", "success", "danger")
 CUSTOM_ID_MAX = 100
 """Discord's limit on a button's custom_id."""

@@ -27,9 +27,11 @@ class BallotService(ServiceBase):
         command: BallotCommand,
         received_at: datetime,
         source_id: str | None,
+        expected_round: int | None = None,
     ) -> BallotReceipt:
         """Record the ballot and return what was recorded. The receipt exists only after the commit.
-        A redelivered message (same ``source_id``) is answered again from the stored ballot and not counted twice."""
+        A redelivered message (same ``source_id``) is answered again from the stored ballot and not counted twice.
+        ``expected_round`` (a button's round) refuses a ballot when the current round is another one."""
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
@@ -41,6 +43,9 @@ class BallotService(ServiceBase):
                 rnd = await current_round(uow.session, game)
                 if rnd is None:
                     raise RuleError(f"No round is open in {game.name}, so there is nothing to vote on yet.")
+                if expected_round is not None and rnd.number != expected_round:
+                    raise RuleError(f"This ballot is for round {expected_round} of {game.name}, which is over; "
+                                    f"round {rnd.number} is the current one.")
                 window = RoundWindow(rnd.number, rnd.status == "open", utc(rnd.deadline) if rnd.deadline else None)
                 found = await uow.session.execute(
                     select(Ballot).where(Ballot.round_id == rnd.id, Ballot.player_id == player.id))

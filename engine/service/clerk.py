@@ -9,6 +9,7 @@ from engine.service.audits import AuditService
 from engine.service.ballots import BallotService
 from engine.service.convocate import ConvocateService
 from engine.service.exports import ExportService
+from engine.service.games import GameAdminService
 from engine.service.ledger import LedgerService
 from engine.service.majority import MajorityService
 from engine.service.mylantium import MylantiumService
@@ -23,7 +24,7 @@ from engine.service.victory import VictoryService
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService, ConvocateService, ReminderService):
+            MylantiumService, ConvocateService, GameAdminService, ReminderService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice."""
 

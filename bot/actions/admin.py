@@ -1,0 +1,176 @@
+"""Several games in a server and their moderators: ``/game list``, ``/game moderators``, the audit trail ``/log``,
+and the CSV files of ``/game export format:csv``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from bot.actions.commands import App, Option, Role, command
+from bot.actions.context import Ctx, UserRef
+from bot.actions.outbox import Outgoing, ToChannel, reply
+from engine.core.errors import RuleError
+from engine.service.games import LogEntry, LogPage
+from engine.service.views import GameView
+
+SUMMARY_MAX = 90
+"""Characters of a payload's summary in /log."""
+
+
+def _game(game: GameView | None) -> GameView:
+    if game is None:
+        raise RuleError("This command needs a game.")
+    return game
+
+
+def role_text(role_id: int | None) -> str:
+    return f"<@&{role_id}>" if role_id is not None else "members with Manage Server"
+
+
+@command("game list", "The games of this server (in a DM: your own games) with channel, ruleset, round and status.",
+         game="none")
+async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    if ctx.place.guild_id is not None:
+        listings = await app.clerk.games_in_guild(ctx.place.guild_id)
+        head, none = "Games of this server", "No games in this server yet; a moderator starts one with /game new."
+    else:
+        listings = await app.clerk.listings(await app.clerk.games_of_user(ctx.actor.id))
+        head, none = "Your games", "You are not a player in any game."
+    if not listings:
+        return [reply(none, ephemeral=ctx.place.guild_id is None)]
+    lines = [f"**{g.game.name}** in <#{g.game.channel_id}>: {g.game.ruleset.capitalize()}, "
+             f"round {g.game.current_round}, {g.status}, {g.players} player{'' if g.players == 1 else 's'}"
+             for g in listings]
+    return [reply(f"{head}:\n" + "\n".join(lines))]
+
+
+@command("game moderators", "Change the role whose members moderate this game (moderators).",
+         Option("role", Role, "the new moderator role (leave out for members with Manage Server)"),
+         moderator=True)
+async def game_moderators(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    role = o.get("role")
+    old, new = await app.clerk.set_moderator_role(g.id, role_id=int(role) if role is not None else None,
+                                                  actor=ctx.actor.id, source_id=ctx.source_id)
+    text = f"The moderators of {g.name} are now {role_text(new)} (before: {role_text(old)})."
+    return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
+
+
+# -- the audit trail ------------------------------------------------------------------------------------------------
+
+def _value(key: str, value: Any, names: dict[int, str]) -> str:
+    if key == "user_id" and isinstance(value, int):
+        return names.get(value, str(value))
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return str(value)
+
+
+def summary(payload: dict[str, Any], names: dict[int, str] | None = None, limit: int = SUMMARY_MAX) -> str:
+    """A short human line for an event's payload: ``key value`` pairs, users by name, cut at ``limit``."""
+    names = names or {}
+    text = ", ".join(f"{k.replace('_', ' ')} {_value(k, v, names)}" for k, v in payload.items() if v is not None)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def who(entry: LogEntry) -> str:
+    if entry.actor is None:
+        return "Clerk"
+    return entry.actor_name or f"user {entry.actor}"
+
+
+def log_lines(page: LogPage) -> list[str]:
+    return [f"`#{e.seq}` {e.at:%Y-%m-%d %H:%M} **{who(e)}** {e.kind}"
+            + (f": {s}" if (s := summary(e.payload, page.names)) else "") for e in page.entries]
+
+
+@command("log", "The audit trail of the game, newest first (moderators; only you see it).",
+         Option("round", int, "only events of this round", min_value=0),
+         Option("player", UserRef, "only what this player did or what concerns them"),
+         Option("page", int, "the page (15 events a page)", min_value=1),
+         moderator=True)
+async def log(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = _game(game)
+    player = o.get("player")
+    assert player is None or isinstance(player, UserRef)
+    page = await app.clerk.event_log(g.id, round_number=o.get("round"), user_id=player.id if player else None,
+                                     page=o.get("page") or 1)
+    filters = [f for f in (f"round {o['round']}" if o.get("round") is not None else "",
+                           f"player {player.name}" if player else "") if f]
+    head = f"Log of {g.name}{' (' + ', '.join(filters) + ')' if filters else ''}: {page.total} events, " \
+           f"page {page.page} of {page.pages}"
+    if not page.entries:
+        return [reply(f"{head}. Nothing recorded.", ephemeral=True)]
+    return [reply(t, ephemeral=True) for t in split_messages(head, log_lines(page))]
+
+
+def split_messages(head: str, lines: list[str], limit: int = 2000) -> list[str]:
+    """``head`` and the lines in as few messages of at most ``limit`` characters as they fit in (a line too long
+    on its own is cut)."""
+    messages: list[str] = []
+    current = head
+    for line in lines:
+        line = line if len(line) < limit else line[: limit - 2] + "…"
+        if len(current) + 1 + len(line) > limit:
+            messages.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        messages.append(current)
+    return messages
+
+
+# -- CSV export -----------------------------------------------------------------------------------------------------
+
+EVENT_COLUMNS = ("seq", "at", "kind", "actor", "actor_name", "summary", "payload")
+PLAYER_COLUMNS = ("name", "user_id", "faction", "active", "votes", "base", "electors", "planets", "misc",
+                  "diplomacy_bonus", "breakdown")
+
+
+def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return ("\ufeff" + out.getvalue()).encode()  # the BOM makes spreadsheets read UTF-8
+
+
+def events_csv(doc: dict[str, Any], names: dict[int, str]) -> bytes:
+    rows = [{"seq": e["seq"], "at": e["at"], "kind": e["kind"], "actor": e["actor"] if e["actor"] is not None else "",
+             "actor_name": names.get(e["actor"], "") if e["actor"] is not None else "Clerk",
+             "summary": summary(e["payload"] or {}, names, limit=10_000),
+             "payload": json.dumps(e["payload"], ensure_ascii=False, sort_keys=True)}
+            for e in doc.get("events", [])]
+    return _csv(EVENT_COLUMNS, rows)
+
+
+def players_csv(doc: dict[str, Any], user_ids: dict[str, int]) -> bytes:
+    rows = []
+    for p in doc.get("players", []):
+        b = p.get("breakdown", {})
+        rows.append({"name": p["name"], "user_id": user_ids.get(p["name"], ""), "faction": p.get("faction") or "",
+                     "active": p.get("active"), "votes": p.get("votes"), "base": b.get("base"),
+                     "electors": b.get("electors"), "planets": b.get("planets"), "misc": b.get("misc"),
+                     "diplomacy_bonus": b.get("diplomacy_bonus"),
+                     "breakdown": breakdown_text(b)})
+    return _csv(PLAYER_COLUMNS, rows)
+
+
+def breakdown_text(b: dict[str, Any]) -> str:
+    parts = [("base", b.get("base")), ("electors", b.get("electors")), ("planets", b.get("planets")),
+             ("misc", b.get("misc")), ("diplomacy bonus", b.get("diplomacy_bonus"))]
+    return " + ".join(f"{v} {k}" for k, v in parts if v)
+
+
+async def export_csv(app: App, g: GameView) -> list[Outgoing]:
+    doc = await app.clerk.export(g.id)
+    players = await app.clerk.players(g.id)
+    names = {p.user_id: p.name for p in players}
+    return [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "
+                  "(docs/export.md says what each column holds).", ephemeral=True,
+                  file=(f"{g.name}-events.csv", events_csv(doc, names))),
+            reply(f"The players of {g.name}.", ephemeral=True,
+                  file=(f"{g.name}-players.csv", players_csv(doc, {p.name: p.user_id for p in players})))]

@@ -1,0 +1,164 @@
+"""Several games in a server through the front end: ``/game list``, ``/game moderators``, ``/help`` and the DM
+``help`` by ruleset, the audit trail ``/log``, and ``/game export format:csv``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from itertools import count
+from typing import Any
+
+from conftest import Table
+from ledger_front import CHANNEL, GUILD, MODERATOR, actor, dm, public, slash, text_of, user
+
+import bot.actions.handlers  # noqa: F401  (registers the commands and DM forms)
+from bot.actions.commands import COMMANDS, COMMON, App, Role, dispatch
+from bot.actions.context import Actor, Ctx, Place
+from bot.actions.help import help_texts, takes
+from bot.actions.outbox import Here, Outgoing, ToChannel
+from engine.service import Clerk
+
+OTHER_CHANNEL = 902
+ROLE = 555
+_ids = count(1)
+BOB = actor(10, "Bob")
+
+
+async def slash_in(clerk: Clerk, who: Actor, name: str, channel: int | None, **options: Any) -> list[Outgoing]:
+    place = Place(GUILD, channel) if channel is not None else Place(None, None)
+    return await dispatch(App(clerk), Ctx(who, place, f"srv-{next(_ids)}", clerk.clock.now()), name, options)
+
+
+def texts(out: list[Outgoing]) -> str:
+    return "\n".join(text_of(o) for o in out)
+
+
+async def two_games(table: Table) -> int:
+    await table.player(10, "Bob", 3, 2, 1)
+    other = await table.clerk.create_game(guild_id=GUILD, channel_id=OTHER_CHANNEL, name="republic",
+                                          ruleset="mylantium", moderator_role_id=None, actor=1)
+    return other.id
+
+
+async def test_game_list_in_a_server_and_in_a_dm(table: Table) -> None:
+    await two_games(table)
+    out = await slash(table.clerk, BOB, "game list")
+    assert public(out) and len(out) == 1
+    text = texts(out)
+    assert "**sirius** in <#901>: Landsdraad, round 0, active, 1 player" in text
+    assert "**republic** in <#902>: Mylantium, round 0, active, 0 players" in text
+    mine = await slash(table.clerk, BOB, "game list", in_dm=True)
+    assert "Your games" in texts(mine) and "sirius" in texts(mine) and "republic" not in texts(mine)
+    stranger = await slash(table.clerk, actor(77, "Zed"), "game list", in_dm=True)
+    assert "not a player in any game" in texts(stranger)
+
+
+async def test_moderator_role_changed_recorded_and_shown(table: Table) -> None:
+    refused = await slash(table.clerk, BOB, "game moderators", role=Role(ROLE))
+    assert "Only the moderators" in texts(refused)
+    out = await slash(table.clerk, MODERATOR, "game moderators", role=Role(ROLE))
+    assert out[0].ephemeral and isinstance(out[1].to, ToChannel)
+    assert "now <@&555> (before: members with Manage Server)" in texts(out)
+    assert (await table.events())[-1].kind == "ModeratorRoleChanged"
+    assert (await table.events())[-1].payload == {"from": None, "to": ROLE}
+    assert (await table.clerk.game(table.game_id)).moderator_role_id == ROLE
+    holder = Actor(20, "Ann", frozenset({ROLE}))
+    assert "Round 1 is open" in texts(await slash(table.clerk, holder, "round open", crisis="Piracy"))
+    settings = texts(await slash(table.clerk, BOB, "game settings"))
+    assert "**moderators** = <@&555>" in settings
+    again = await slash(table.clerk, holder, "game moderators", role=Role(ROLE))
+    assert "already has that moderator role" in texts(again)
+    back = await slash(table.clerk, holder, "game moderators")
+    assert "now members with Manage Server" in texts(back)
+
+
+async def test_settings_show_the_moderators_in_a_ruleset_without_settings(clerk: Clerk) -> None:
+    await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="cv", ruleset="convocate",
+                            moderator_role_id=ROLE, actor=1)
+    text = texts(await slash(clerk, BOB, "game settings"))
+    assert "**moderators** = <@&555>" in text and "/convocate rulings" in text
+
+
+async def test_help_in_a_channel_is_for_its_ruleset(table: Table) -> None:
+    await two_games(table)
+    assert {"help", "log", "game list", "game moderators"} <= COMMON
+    out = await slash(table.clerk, BOB, "help")
+    assert out and all(isinstance(o.to, Here) and o.ephemeral and len(o.text) <= 2000 for o in out)
+    text = texts(out)
+    assert "`Vote: Aye`" in text and "`AG Vote: Bob`" in text and "Primary:" not in text
+    assert "`/round open crisis [deadline]` (m)" in text and "`/me [game]`:" in text
+    assert "/election" not in text and "`/help`" in text
+    mylantium = texts(await slash_in(table.clerk, BOB, "help", OTHER_CHANNEL))
+    assert "`Primary: <Candidate>`" in mylantium and "Vote: Aye" not in mylantium
+    assert "/round open" not in mylantium and "/game export [format]` (m)" in mylantium
+    nowhere = texts(await slash_in(table.clerk, BOB, "help", 999))
+    assert "This channel has no game" in nowhere
+
+
+def test_help_lists_every_command_a_ruleset_takes_within_discord_limits() -> None:
+    for ruleset in ("landsdraad", "mylantium", "convocate"):
+        texts_ = help_texts(ruleset, "g")
+        assert all(len(t) <= 2000 for t in texts_)
+        joined = "\n".join(texts_)
+        for spec in COMMANDS.values():
+            assert (f"`/{spec.name}" in joined) == takes(ruleset, spec), (ruleset, spec.name)
+
+
+async def test_dm_help_is_for_the_senders_games(table: Table) -> None:
+    await two_games(table)
+    out = await dm(table.clerk, BOB, "help")
+    text = texts(out)
+    assert "**#sirius** plays Landsdraad" in text and "`Vote: Aye`" in text
+    assert all(len(o.text) <= 2000 for o in out)
+    stranger = texts(await dm(table.clerk, actor(77, "Zed"), "help"))
+    assert "not a player in any game" in stranger
+
+
+async def test_log_pages_newest_first_with_filters(table: Table) -> None:
+    await table.player(10, "Bob", 3, 2, 1)
+    await table.player(11, "Cy", 2, 2, 2)
+    await table.open()
+    await table.vote(10, "Vote: Aye")
+    for _ in range(20):
+        await table.vote(11, "Revote: Nay")
+    refused = await slash(table.clerk, BOB, "log")
+    assert "Only the moderators" in texts(refused)
+    out = await slash(table.clerk, MODERATOR, "log")
+    assert all(o.ephemeral and isinstance(o.to, Here) for o in out)
+    text = texts(out)
+    total = len(await table.events())
+    assert f"{total} events, page 1 of {-(-total // 15)}" in text
+    lines = [line for line in text.splitlines() if line.startswith("`#")]
+    assert len(lines) == 15 and lines[0].startswith(f"`#{total}`")
+    page2 = texts(await slash(table.clerk, MODERATOR, "log", page=2))
+    assert "page 2 of" in page2 and "PlayerAdded" in page2
+    bob = texts(await slash(table.clerk, MODERATOR, "log", player=user(10, "Bob")))
+    assert "player Bob" in bob and "Cy" not in bob.split("\n", 1)[1] and "**Bob**" in bob
+    first = texts(await slash(table.clerk, MODERATOR, "log", round=1, player=user(10, "Bob")))
+    assert "round 1, player Bob" in first and "1 events" in first
+    none = texts(await slash(table.clerk, MODERATOR, "log", round=7))
+    assert "Nothing recorded" in none
+    beyond = texts(await slash(table.clerk, MODERATOR, "log", page=99))
+    assert "page 99 does not exist" in beyond
+
+
+async def test_export_csv_events_and_players(table: Table) -> None:
+    await table.player(10, "Bob", 3, 2, 1, faction="Atreides")
+    await table.open()
+    await table.vote(10, "Vote: Aye")
+    out = await slash(table.clerk, MODERATOR, "game export", format="csv")
+    assert len(out) == 2 and all(o.ephemeral and o.file for o in out)
+    (events_name, events_data), (players_name, players_data) = (o.file for o in out if o.file)
+    assert events_name == "sirius-events.csv" and players_name == "sirius-players.csv"
+    events = list(csv.DictReader(io.StringIO(events_data.decode("utf-8-sig"))))
+    assert [e["kind"] for e in events] == await table.kinds()
+    assert list(events[0]) == ["seq", "at", "kind", "actor", "actor_name", "summary", "payload"]
+    ballot = events[-1]
+    assert ballot["actor_name"] == "Bob" and json.loads(ballot["payload"])["option"] == "aye"
+    players = list(csv.DictReader(io.StringIO(players_data.decode("utf-8-sig"))))
+    assert players[0]["name"] == "Bob" and players[0]["faction"] == "Atreides" and players[0]["user_id"] == "10"
+    assert int(players[0]["votes"]) > 0 and "base" in players[0]["breakdown"]
+    as_json = await slash(table.clerk, MODERATOR, "game export")
+    assert as_json[0].file and as_json[0].file[0] == "sirius.json"
+    assert "Only the moderators" in texts(await slash(table.clerk, BOB, "game export", format="csv"))
