@@ -71,8 +71,12 @@ def receipt_text(r: BallotReceipt, now: datetime) -> str:
     lines = [head, f"Your ballot carries your {r.votes} votes from the ledger, counted as they stand at the close."]
     if r.declared is not None and r.declared != r.votes:
         lines.append(f"You wrote {r.declared}, but the ledger gives you {r.votes}; the ledger's number is what counts.")
-    lines.append(f"Deadline: {deadline_text(r.deadline, now)}. "
-                 "You can change it with `Revote: Aye|Nay|Abstain` until then.")
+    if r.paused_left is not None:
+        lines.append(f"Deadline: paused by the moderators; {format_remaining(r.paused_left)} will be left when it "
+                     "resumes. You can change your ballot with `Revote: Aye|Nay|Abstain` until the deadline.")
+    else:
+        lines.append(f"Deadline: {deadline_text(r.deadline, now)}. "
+                     "You can change it with `Revote: Aye|Nay|Abstain` until then.")
     return "\n".join(lines)
 
 

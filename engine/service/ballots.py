@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
@@ -74,6 +74,7 @@ class BallotService(ServiceBase):
                 votes=view.votes,
                 replaced=previous.value if previous else None,
                 deadline=window.deadline,
+                paused_left=timedelta(seconds=rnd.paused_left) if rnd.paused_left is not None else None,
             )
         except Duplicate as dup:
             return await self._receipt_again(game_id, user_id, dup)

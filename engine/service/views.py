@@ -83,6 +83,8 @@ class BallotReceipt:
     duplicate: bool = False
     current: str | None = None
     """For a duplicate: the player's ballot as it stands now (it may have changed since)."""
+    paused_left: timedelta | None = None
+    """Set while the moderators have paused the round's deadline: the time left when it resumes."""
 
 
 @dataclass(frozen=True)

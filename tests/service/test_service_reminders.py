@@ -113,3 +113,18 @@ async def test_a_timely_close_has_no_due_at(table: Any) -> None:
     table.clock.advance(timedelta(hours=2))
     result = await table.clerk.close_round(table.game_id, actor=None, source_id="deadline:x:1", expected_round=1)
     assert result.due_at is None
+
+
+async def test_a_ballot_during_a_pause_says_the_deadline_is_paused(table: Any) -> None:
+    """docs/rulings.md: a ballot during a pause is accepted; its receipt says the deadline is paused and how much
+    time will be left, not that there is no deadline."""
+    from datetime import timedelta
+
+    from bot.actions.render import receipt_text
+
+    await table.player(31, "ann", 2, 2, 1)
+    await table.open(deadline=timedelta(hours=5))
+    await table.clerk.pause_round(table.game_id, actor=1)
+    receipt = await table.vote(31, "Vote: Aye")
+    assert receipt.paused_left == timedelta(hours=5)
+    assert "paused by the moderators; 5h will be left when it resumes" in receipt_text(receipt, table.clock.now())
