@@ -63,6 +63,9 @@ def receipt_text(r: BallotReceipt, now: datetime) -> str:
                 f"**{label(r.option)}**). Nothing was changed.")
         if r.current is not None and r.current != r.option:
             head += f" Your ballot now is **{label(r.current)}**, from a later message."
+    elif r.replaced is not None and r.replaced == r.option:
+        head = (f"Your ballot for round {r.round_number} of {r.game.name} stays **{label(r.option)}** "
+                "(the same choice again; it counts once)")
     elif r.replaced is not None:
         head = (f"Revote recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}** "
                 f"(was {label(r.replaced)})")

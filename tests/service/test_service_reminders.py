@@ -128,3 +128,14 @@ async def test_a_ballot_during_a_pause_says_the_deadline_is_paused(table: Any) -
     receipt = await table.vote(31, "Vote: Aye")
     assert receipt.paused_left == timedelta(hours=5)
     assert "paused by the moderators; 5h will be left when it resumes" in receipt_text(receipt, table.clock.now())
+
+
+async def test_the_same_choice_twice_reads_as_unchanged(table: Any) -> None:
+    """A rapid double press (two interactions) or the same DM twice: one ballot, and the receipt says it stays."""
+    from bot.actions.render import receipt_text
+
+    await table.player(31, "ann", 2, 2, 1)
+    await table.open()
+    await table.vote(31, "Vote: Aye")
+    again = await table.vote(31, "Vote: Aye")
+    assert "stays **Aye** (the same choice again; it counts once)" in receipt_text(again, table.clock.now())
