@@ -153,9 +153,10 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
     except ClerkError as error:
         return [reply(str(error), ephemeral=True)]
     except Exception:
-        log.exception("/%s failed for %s (%s) with %r", name, ctx.actor.name, ctx.actor.id, options)
-        return [reply("Sorry, something went wrong on my side and nothing was changed. "
-                      "The moderators can find the details in the bot's log.", ephemeral=True)]
+        from bot.actions.errors import apology, logged
+
+        error_id = logged("/%s failed for %s (%s) with %r", name, ctx.actor.name, ctx.actor.id, options)
+        return [reply(apology("nothing was changed", error_id), ephemeral=True)]
 
 
 def user_option(options: dict[str, Any], name: str) -> UserRef:

@@ -11,6 +11,7 @@ from datetime import datetime
 from bot.actions.charts import result_png
 from bot.actions.commands import App, game_of_user
 from bot.actions.context import Ctx
+from bot.actions.errors import apology, logged
 from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, ToChannel, reply
 from bot.actions.politics import election_closed
 from bot.actions.render import receipt_text, reminder_messages, result_card
@@ -54,9 +55,8 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     except ClerkError as error:
         return [reply(f"{error}\nNothing was recorded.")]
     except Exception:
-        log.exception("DM from %s (%s) failed: %r", ctx.actor.name, ctx.actor.id, text)
-        return [reply("Sorry, something went wrong on my side and your ballot was NOT recorded. Please send it again "
-                      "in a minute; if it keeps failing, tell a moderator.")]
+        error_id = logged("DM from %s (%s) failed: %r", ctx.actor.name, ctx.actor.id, text)
+        return [reply(apology("your message was NOT recorded; please send it again in a minute", error_id))]
 
 
 async def handle_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
@@ -70,9 +70,9 @@ async def handle_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
     except ClerkError as error:
         return [reply(f"{error}\nNothing was recorded.", ephemeral=True)]
     except Exception:
-        log.exception("button %r pressed by %s (%s) failed", custom_id, ctx.actor.name, ctx.actor.id)
-        return [reply("Sorry, something went wrong on my side and your answer was NOT recorded. Please press again "
-                      "in a minute, or answer by DM; if it keeps failing, tell a moderator.", ephemeral=True)]
+        error_id = logged("button %r pressed by %s (%s) failed", custom_id, ctx.actor.name, ctx.actor.id)
+        return [reply(apology("your answer was NOT recorded; please press again in a minute, or answer by DM",
+                              error_id), ephemeral=True)]
     done = {} if any(o.extra.get(LIVE) for o in out) else {SETTLED: "yes"}
     return [dataclasses.replace(o, ephemeral=True, extra={**o.extra, **done}) if isinstance(o.to, Here)
             else o for o in out]
@@ -98,9 +98,8 @@ async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing
     except ClerkError as error:
         return [reply(f"{error}\nNothing was recorded.")]
     except Exception:
-        log.exception("thread message from %s (%s) failed: %r", ctx.actor.name, ctx.actor.id, text)
-        return [reply("Sorry, something went wrong on my side and your vote was NOT recorded. Please post it again "
-                      "in a minute; if it keeps failing, tell a moderator.")]
+        error_id = logged("thread message from %s (%s) failed: %r", ctx.actor.name, ctx.actor.id, text)
+        return [reply(apology("your vote was NOT recorded; please post it again in a minute", error_id))]
     return []
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Coroutine
 from typing import Any
 
@@ -14,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.actions.commands import App, dispatch
+from bot.actions.errors import apology
 from bot.actions.messages import handle_button, handle_channel_message, handle_dm
 from bot.actions.outbox import Outgoing
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
@@ -31,10 +33,6 @@ DEFER_AFTER = 2.0
 READABLE = (discord.MessageType.default, discord.MessageType.reply)
 """What a person writes; system messages (thread started, message pinned, member joined) are not read."""
 
-APOLOGY = ("Sorry, something went wrong on my side and the command did not finish. "
-           "The moderators can find the details in the bot's log.")
-
-
 def intents() -> discord.Intents:
     """Guilds, DMs, guild messages and message content (for thread votes). No members intent."""
     wanted = discord.Intents.none()
@@ -51,14 +49,16 @@ class ClerkTree(app_commands.CommandTree["ClerkBot"]):
         """The one error handler: log with context, answer with a short apology, never a traceback."""
         command = interaction.command.qualified_name if interaction.command is not None else "?"
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        log.error("/%s by %s (%s) in guild %s channel %s failed; data=%r", command, interaction.user.name,
-                  interaction.user.id, interaction.guild_id, interaction.channel_id, interaction.data,
-                  exc_info=cause)
+        error_id = secrets.token_hex(4)
+        log.error("[error %s] /%s by %s (%s) in guild %s channel %s failed; data=%r", error_id, command,
+                  interaction.user.name, interaction.user.id, interaction.guild_id, interaction.channel_id,
+                  interaction.data, exc_info=cause)
+        text = apology("the command did not finish", error_id)
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(APOLOGY, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True)
             else:
-                await interaction.response.send_message(APOLOGY, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException as failure:
             log.warning("could not send the apology for /%s: %s", command, failure)
 

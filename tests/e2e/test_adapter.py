@@ -68,6 +68,8 @@ async def test_an_unexpected_error_is_logged_with_context_and_answered_with_an_a
     [logged] = h.errors.records
     assert logged.name == "clerk.discord" and logged.levelno == logging.ERROR
     assert "/round status by mod" in logged.getMessage()
+    error_id = answer.first.content.split("error id **")[1][:8]
+    assert f"[error {error_id}]" in logged.getMessage(), "the id the user sees is the one in the log"
     h.errors.records.clear()
 
 

@@ -1,0 +1,22 @@
+"""Unexpected errors: logged with their context and a short error id, which the user's apology quotes so a
+moderator can find the traceback in the log."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+log = logging.getLogger("clerk.errors")
+
+
+def logged(message: str, *args: object) -> str:
+    """Log the exception being handled with ``message % args`` and a new error id; return the id."""
+    error_id = secrets.token_hex(4)
+    log.exception("[error %s] " + message, error_id, *args)
+    return error_id
+
+
+def apology(what: str, error_id: str) -> str:
+    """``Sorry, something went wrong on my side and <what>. … (error id 3f2a9c1b)``."""
+    return (f"Sorry, something went wrong on my side and {what}. If it keeps happening, give the moderators the "
+            f"error id **{error_id}**; the details are in the bot's log.")
