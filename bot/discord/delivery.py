@@ -78,6 +78,8 @@ class Courier:
         self.threads = Threads(client, clerk)
         self.keeper = Keeper(client, clerk, message_parts, self.threads.unarchive)
         self._tickets = itertools.count()
+        self.clerk = clerk
+        self._reported: set[int] = set()
 
     async def to_interaction(self, interaction: discord.Interaction, out: Sequence[Outgoing]) -> None:
         """``Here`` answers the interaction (the first as its response, the rest as followups)."""
@@ -136,10 +138,30 @@ class Courier:
                 await self.keeper.post(item, item.keep, turn, lambda: self.send(item))
             else:
                 await self.send(item)
+        except discord.Forbidden as error:
+            log.warning("could not send to %s: %s", item.to, error)
+            if isinstance(item.to, ToUser):
+                await self.report_closed_dms(item.to.user_id)
         except (discord.HTTPException, Undeliverable) as error:
             log.warning("could not send to %s: %s", item.to, error)
         except Exception:  # one broken message must not stop the others
             log.exception("sending to %s failed", item.to)
+
+    async def report_closed_dms(self, user_id: int) -> None:
+        """A player the bot cannot DM misses ballots, receipts and reminders: tell the moderators in each of their
+        games' channels, once per player while the bot runs."""
+        if user_id in self._reported:
+            return
+        self._reported.add(user_id)
+        for game in await self.clerk.games_of_user(user_id):
+            player = await self.clerk.player(game.id, user_id)
+            text = (f"⚠️ Moderators: I cannot send direct messages to **{player.name}** (their DMs are closed to me), "
+                    "so they get no ballot buttons, receipts or reminders. Ask them to allow direct messages from "
+                    "members of this server.")
+            try:
+                await self.send_to(game.channel_id, Outgoing(ToChannel(game.channel_id), text))
+            except discord.HTTPException as error:
+                log.warning("could not warn the moderators of %s about %s: %s", game.name, user_id, error)
 
     async def send(self, item: Outgoing) -> discord.Message:
         """A new message in a channel, thread or DM, by id (no cache needed); a thread is made when needed."""

@@ -136,3 +136,22 @@ async def test_after_discord_asks_for_a_reconnect_the_bot_resumes_and_still_answ
 
     assert "Ballot recorded" in answer.content
     assert (h.fake.identifies, h.fake.resumes) == (1, 1)
+
+
+async def test_a_player_with_closed_dms_is_reported_to_the_moderators_once(clerk_bot: Harness) -> None:
+    """Issue 7: a missing permission of the bot (it cannot DM a player) is reported to the moderators in the game
+    channel instead of failing silently; once, not at every message."""
+    h = clerk_bot
+    h.bob.accepts_dms = False
+    await h.new_game()  # round 1 opens: every player gets a ballot DM; bob's fails
+
+    def warnings() -> list[str]:
+        return [m.content for m in h.fake.messages(h.game) if "cannot send direct messages" in (m.content or "")]
+
+    await h.fake.wait_for(warnings, "the warning about bob")
+    assert warnings() == ["⚠️ Moderators: I cannot send direct messages to **bob** (their DMs are closed to me), so "
+                          "they get no ballot buttons, receipts or reminders. Ask them to allow direct messages from "
+                          "members of this server."]
+    await h.bot.courier.deliver([Outgoing(ToUser(h.bob.id), "another DM")])
+    assert len(warnings()) == 1
+    assert [m.content for m in h.fake.dms(h.alice)][:1]  # alice still got her ballot DM
