@@ -8,21 +8,15 @@ import io
 import json
 from typing import Any
 
-from bot.actions.commands import App, Option, Role, command
+from bot.actions.commands import App, Option, Role, command, require_game
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Outgoing, ToChannel, reply
-from engine.core.errors import RuleError
 from engine.service.games import LogEntry, LogPage
 from engine.service.views import GameView
 
 SUMMARY_MAX = 90
 """Characters of a payload's summary in /log."""
 
-
-def _game(game: GameView | None) -> GameView:
-    if game is None:
-        raise RuleError("This command needs a game.")
-    return game
 
 
 def role_text(role_id: int | None) -> str:
@@ -50,7 +44,7 @@ async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -
          Option("role", Role, "the new moderator role (leave out for members with Manage Server)"),
          moderator=True)
 async def game_moderators(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     role = o.get("role")
     old, new = await app.clerk.set_moderator_role(g.id, role_id=int(role) if role is not None else None,
                                                   actor=ctx.actor.id, source_id=ctx.source_id)
@@ -92,7 +86,7 @@ def log_lines(page: LogPage) -> list[str]:
          Option("page", int, "the page (15 events a page)", min_value=1),
          moderator=True)
 async def log(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     player = o.get("player")
     assert player is None or isinstance(player, UserRef)
     page = await app.clerk.event_log(g.id, round_number=o.get("round"), user_id=player.id if player else None,

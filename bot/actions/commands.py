@@ -159,6 +159,13 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
         return [reply(apology("nothing was changed", error_id), ephemeral=True)]
 
 
+def require_game(game: GameView | None) -> GameView:
+    """The game a handler needs; the dispatcher has already found it for every command that takes one."""
+    if game is None:
+        raise RuleError("This command needs a game.")
+    return game
+
+
 def user_option(options: dict[str, Any], name: str) -> UserRef:
     value = options[name]
     assert isinstance(value, UserRef)

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from bot.actions.ballot_buttons import ballot_offer, round_open_dms
-from bot.actions.commands import App, Option, Role, command, game_of_user, user_option
+from bot.actions.commands import App, Option, Role, command, game_of_user, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.messages import round_closed
 from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
@@ -27,11 +27,6 @@ from engine.service.views import GameView
 
 OPTIONS = ("aye", "nay", "abstain")
 
-
-def _game(game: GameView | None) -> GameView:
-    if game is None:
-        raise RuleError("This command needs a game.")
-    return game
 
 
 @command("game new", "Start a game; this channel becomes its game channel.",
@@ -69,7 +64,7 @@ NEXT_STEPS = {"mylantium": "Register the Factions with /faction register, the te
          Option("faction", str, "the player's faction or house"),
          moderator=True)
 async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     user = user_option(o, "user")
     p = await app.clerk.add_player(g.id, user_id=user.id, name=user.name, diplomacy=o["diplomacy"],
                                    command=o["command"], intrigue=o["intrigue"], roll=o.get("roll"),
@@ -89,7 +84,7 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
          Option("active", bool, "whether the player is active"),
          moderator=True)
 async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     user = user_option(o, "user")
     p = await app.clerk.set_player(g.id, user_id=user.id, diplomacy=o.get("diplomacy"), command=o.get("command"),
                                    intrigue=o.get("intrigue"), misc=o.get("misc"), active=o.get("active"),
@@ -117,7 +112,7 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
          Option("homeworld", bool, "the planet is the player's Homeworld (no votes, no bonus)"),
          moderator=True)
 async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     user = user_option(o, "player")
     kind = o["kind"]
     wanted, other = ("tier", "quality") if kind == "elector" else ("quality", "tier")
@@ -140,7 +135,7 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          Option("name", str, "the holding's name", True),
          moderator=True)
 async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     user = user_option(o, "player")
     p = await app.clerk.remove_holding(g.id, user_id=user.id, name=o["name"].strip(), actor=ctx.actor.id,
                                        source_id=ctx.source_id)
@@ -153,7 +148,7 @@ async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
          Option("deadline", str, "a duration such as 2h30m, or a UTC time such as 2026-03-01 20:00"),
          moderator=True)
 async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     now = app.clerk.clock.now()
     deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
     view = await app.clerk.open_round(g.id, crisis=o["crisis"], deadline=deadline, actor=ctx.actor.id,
@@ -179,7 +174,7 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
          Option("roll", int, "for d6: the face rolled, if you rolled it yourself", min_value=1, max_value=6),
          moderator=True)
 async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     view = await app.clerk.add_faction(g.id, name=o["name"], votes=o["votes"], stance=o["stance"],
                                        table=o.get("table"), roll=o.get("roll"), actor=ctx.actor.id,
                                        source_id=ctx.source_id)
@@ -190,13 +185,13 @@ async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 @command("round status", "Votes in play and who has voted (not how).")
 async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    status = await app.clerk.round_status(_game(game).id)
+    status = await app.clerk.round_status(require_game(game).id)
     return [reply(card=status_card(status, app.clerk.clock.now()))]
 
 
 @command("round close", "Close the open round now, tally it and announce the result.", moderator=True)
 async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     result = await app.clerk.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
     return [reply(f"Round {result.round.number} closed: {result.outcome}. The result is posted.", ephemeral=True),
@@ -208,7 +203,7 @@ async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          Option("game", str, "the game, if you play in several"),
          game="any")
 async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     if o.get("choice") is None:
         return await ballot_offer(app, ctx, g)
     choice = str(o["choice"]).lower()
@@ -223,7 +218,7 @@ async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> 
 @command("me", "Your own votes and where they come from (only you see it).",
          Option("game", str, "the game, if you play in several"), game="any")
 async def me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     p = await app.clerk.player(g.id, ctx.actor.id)
     return [reply(card=player_card(p, g.name), ephemeral=True)]
 
@@ -232,7 +227,7 @@ async def me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> li
          "ballots).", Option("format", str, "json (default) or csv (two files: events and players)",
                              choices=("json", "csv")), moderator=True)
 async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     if (o.get("format") or "json").lower() == "csv":
         from bot.actions.admin import export_csv
 
@@ -251,7 +246,7 @@ __all__ = ["game_of_user", "label"]
                 choices=tuple(dict.fromkeys(n for table in RULESET_SETTINGS.values() for n in table))),
          Option("value", str, "its new value"))
 async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     if o.get("setting") is None and o.get("value") is None:
         from bot.actions.admin import role_text
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.actions.commands import App, Option, command, game_of_user, user_option
+from bot.actions.commands import App, Option, command, game_of_user, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.ledger_render import (
     elector_text,
@@ -24,7 +24,6 @@ from bot.actions.ledger_render import (
 )
 from bot.actions.outbox import Outgoing, ToUser, reply
 from bot.actions.routes import dm_form
-from engine.core.errors import RuleError
 from engine.landsdraad.motions import parse_rounds
 from engine.landsdraad.transfers import (
     is_audit_quote,
@@ -38,11 +37,6 @@ from engine.service.views import GameView
 
 _GAME_TAG = re.compile(r"\s+#(?P<game>[\w-]+)\s*$")
 
-
-def _game(game: GameView | None) -> GameView:
-    if game is None:
-        raise RuleError("This command needs a game.")
-    return game
 
 
 def split_game_tag(text: str) -> tuple[str, str | None]:
@@ -95,7 +89,7 @@ async def elector_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
          Option("note", str, "a note for the moderators"),
          moderator=True)
 async def transfer_record(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     view = await app.clerk.record_transfer_for(
         g.id, sender_user=user_option(o, "sender").id, to_user=user_option(o, "to").id, what=o["what"],
         round_number=o.get("round"), note=o.get("note"), actor=ctx.actor.id, source_id=ctx.source_id)
@@ -111,7 +105,7 @@ async def transfer_record(app: App, ctx: Ctx, game: GameView | None, o: dict[str
          Option("cancel", bool, "true if the transfer never happened"),
          moderator=True)
 async def transfer_correct(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     to = o.get("to")
     view = await app.clerk.correct_transfer(
         g.id, entry_id=o["id"], note=o["note"], what=o.get("what"), to_user=to.id if isinstance(to, UserRef) else None,
@@ -124,7 +118,7 @@ async def transfer_correct(app: App, ctx: Ctx, game: GameView | None, o: dict[st
          Option("round", int, "only this round", min_value=1),
          moderator=True)
 async def transfer_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     listing = await app.clerk.transfers(g.id, user_id=user_option(o, "player").id, round_number=o.get("round"))
     return [reply(card=transfer_list_card(listing), ephemeral=True)]
 
@@ -137,7 +131,7 @@ async def transfer_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
          Option("game", str, "the game, if you play in several"),
          game="any")
 async def audit_quote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     spec = str(o.get("rounds") or "").strip()
     rounds = parse_rounds(spec, re.sub(r"^\s*rounds?\s*", "", spec, flags=re.IGNORECASE)) if spec else ()
     q = await app.clerk.audit_quote(g.id, target=f"<@{user_option(o, 'player').id}>", rounds=rounds)
@@ -149,7 +143,7 @@ async def audit_quote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 @command("round auctions-closed", "The Auction Phases are over: assign this round's perks (told only to holders).",
          moderator=True)
 async def auctions_closed(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     awarded = await app.clerk.auctions_closed(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(card=perks_card(awarded), ephemeral=True),
             *(Outgoing(ToUser(grant.user_id), text=perk_dm(grant)) for grant in awarded.grants)]
@@ -162,7 +156,7 @@ async def auctions_closed(app: App, ctx: Ctx, game: GameView | None, o: dict[str
          Option("on", UserRef, "the embargoed player", True),
          moderator=True)
 async def embargo_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.add_embargo(_game(game).id, by_user=user_option(o, "by").id,
+    change = await app.clerk.add_embargo(require_game(game).id, by_user=user_option(o, "by").id,
                                          on_user=user_option(o, "on").id, actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(change.text)]
 
@@ -172,7 +166,7 @@ async def embargo_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          Option("on", UserRef, "the embargoed player", True),
          moderator=True)
 async def embargo_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.remove_embargo(_game(game).id, by_user=user_option(o, "by").id,
+    change = await app.clerk.remove_embargo(require_game(game).id, by_user=user_option(o, "by").id,
                                             on_user=user_option(o, "on").id, actor=ctx.actor.id,
                                             source_id=ctx.source_id)
     return [reply(change.text)]
@@ -180,7 +174,7 @@ async def embargo_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 
 @command("embargo list", "The embargoes in force.")
 async def embargo_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    registries = await app.clerk.registries(_game(game).id)
+    registries = await app.clerk.registries(require_game(game).id)
     return [reply(card=registries_card(registries, kanly=False))]
 
 
@@ -189,7 +183,8 @@ async def embargo_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
          Option("q", UserRef, "the other player", True),
          moderator=True)
 async def kanly_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.add_kanly(_game(game).id, p_user=user_option(o, "p").id, q_user=user_option(o, "q").id,
+    change = await app.clerk.add_kanly(require_game(game).id, p_user=user_option(o, "p").id,
+                                       q_user=user_option(o, "q").id,
                                        actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(change.text)]
 
@@ -199,7 +194,7 @@ async def kanly_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
          Option("q", UserRef, "the other player", True),
          moderator=True)
 async def kanly_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.remove_kanly(_game(game).id, p_user=user_option(o, "p").id,
+    change = await app.clerk.remove_kanly(require_game(game).id, p_user=user_option(o, "p").id,
                                           q_user=user_option(o, "q").id, actor=ctx.actor.id, source_id=ctx.source_id)
     out = [reply(change.text)]
     if change.lines:
@@ -214,7 +209,7 @@ async def kanly_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
          Option("what", str, "what is en route, e.g. 2 legions or an assassin (default: forces)"),
          moderator=True)
 async def kanly_transit(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.add_transit(_game(game).id, owner_user=user_option(o, "owner").id,
+    change = await app.clerk.add_transit(require_game(game).id, owner_user=user_option(o, "owner").id,
                                          target_user=user_option(o, "target").id, fee=o["fee"], what=o.get("what"),
                                          actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(change.text, ephemeral=True)]
@@ -224,14 +219,14 @@ async def kanly_transit(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
          Option("id", int, "the number shown by /kanly list", True, min_value=1),
          moderator=True)
 async def kanly_arrived(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.transit_arrived(_game(game).id, transit_id=o["id"], actor=ctx.actor.id,
+    change = await app.clerk.transit_arrived(require_game(game).id, transit_id=o["id"], actor=ctx.actor.id,
                                              source_id=ctx.source_id)
     return [reply(change.text, ephemeral=True)]
 
 
 @command("kanly list", "Who is in kanly (moderators also see the forces en route, privately).")
 async def kanly_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     registries = await app.clerk.registries(g.id)
     out = [reply(card=registries_card(registries, embargoes=False))]
     if ctx.actor.moderates(g.moderator_role_id):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.actions.commands import EXCLUSIVE, App, Option, command, user_option
+from bot.actions.commands import EXCLUSIVE, App, Option, command, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.mylantium_render import buildings_text, faction_line, government_card
 from bot.actions.outbox import Outgoing, ToChannel, reply
@@ -24,11 +24,6 @@ KINDS = tuple(b.value for b in Building)
 STATUSES = ("on-station", "in-battle", "elsewhere")
 
 
-def _game(game: GameView | None) -> GameView:
-    if game is None:
-        raise RuleError("This command needs a game.")
-    return game
-
 
 def _faction(o: dict[str, Any]) -> Any:
     return faction_code(o["faction"])
@@ -44,7 +39,7 @@ def _faction(o: dict[str, Any]) -> Any:
          Option("vp", int, "its Victory Points (default 0)", min_value=0),
          Option("treasury", int, "its treasury in $ (default 0)"), **M)
 async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     player = user_option(o, "user")
     f = await app.clerk.register_faction(g.id, code=_faction(o), user_id=player.id, user_name=player.name,
                                          party=party_of(o["party"]), vp=o.get("vp") or 0,
@@ -63,7 +58,7 @@ async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[st
 async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     from bot.actions.mylantium_turn import chain_outgoings
 
-    g = _game(game)
+    g = require_game(game)
     change = await app.clerk.set_faction(g.id, code=_faction(o), vp=o.get("vp"), treasury=o.get("treasury"),
                                          party=party_of(o["party"]) if o.get("party") else None,
                                          in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
@@ -84,7 +79,7 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          Option("territory", str, "the territory the votes are in"),
          Option("building", str, "instead: so many votes per building of this kind in play", choices=KINDS), **M)
 async def faction_votes(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     if (o.get("territory") is None) == (o.get("building") is None):
         raise RuleError("Give either a territory (the Faction's votes there) or a building kind (votes per "
                         "building in play, like the Plutocrats' 2 per port).")
@@ -97,7 +92,7 @@ async def faction_votes(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 @command("faction me", "Your Faction: party, votes, VP and treasury (only you see it).",
          Option("game", str, "the game, if you play in several"), game="any", ruleset=RULESET)
 async def faction_me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     f = await app.clerk.my_faction(g.id, ctx.actor.id)
     candidate = f" Candidate: {f.candidate}." if f.candidate else " No Candidate."
     return [reply(f"{g.name}: {faction_line(f, private=True)}.{candidate}", ephemeral=True)]
@@ -109,12 +104,13 @@ async def faction_me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 @command("territory add", "Add a territory of the Republic (Avalon, Bicardia).",
          Option("name", str, "its name", True), **M)
 async def territory_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    t = await app.clerk.add_territory(_game(game).id, name=o["name"], actor=ctx.actor.id, source_id=ctx.source_id)
+    t = await app.clerk.add_territory(require_game(game).id, name=o["name"], actor=ctx.actor.id,
+                                      source_id=ctx.source_id)
     return [reply(f"Territory {t.name} added.", ephemeral=True)]
 
 
 async def _buildings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], remove: bool) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     kind = Building(o["kind"])
     count = o.get("count") or 1
     t = await app.clerk.change_buildings(g.id, territory=o["territory"], kind=kind, count=count, name=o.get("name"),
@@ -150,7 +146,7 @@ async def building_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str
          Option("cost", int, "its purchase cost in $", True, min_value=0),
          Option("status", str, "on-station (default), in-battle or elsewhere", choices=STATUSES), **M)
 async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    u = await app.clerk.add_unit(_game(game).id, name=o["name"], territory=o["territory"],
+    u = await app.clerk.add_unit(require_game(game).id, name=o["name"], territory=o["territory"],
                                  maintenance=o["maintenance"], cost=o["cost"], status=o.get("status"),
                                  actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
@@ -164,7 +160,7 @@ async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
          Option("maintenance", int, "its maintenance cost in $", min_value=0),
          Option("cost", int, "its purchase cost in $", min_value=0), **M)
 async def unit_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    u = await app.clerk.set_unit(_game(game).id, name=o["name"], territory=o.get("territory"),
+    u = await app.clerk.set_unit(require_game(game).id, name=o["name"], territory=o.get("territory"),
                                  status=o.get("status"), maintenance=o.get("maintenance"), cost=o.get("cost"),
                                  actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
@@ -173,7 +169,7 @@ async def unit_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
 
 @command("unit remove", "Remove a military unit.", Option("name", str, "the unit", True), **M)
 async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    u = await app.clerk.set_unit(_game(game).id, name=o["name"], remove=True, actor=ctx.actor.id,
+    u = await app.clerk.set_unit(require_game(game).id, name=o["name"], remove=True, actor=ctx.actor.id,
                                  source_id=ctx.source_id)
     return [reply(f"Unit {u.name} removed.", ephemeral=True)]
 
@@ -186,7 +182,7 @@ async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          Option("faction", str, "the Faction that controls it", True, FACTION_CHOICES),
          Option("charisma", int, "Charisma, 1 to 13", True, min_value=1, max_value=13), **M)
 async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     c = await app.clerk.add_candidate(g.id, name=o["name"], code=_faction(o), charisma=o["charisma"],
                                       actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Candidate {c.name} added.", ephemeral=True),
@@ -199,7 +195,7 @@ async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
          Option("charisma", int, "Charisma, 1 to 13", min_value=1, max_value=13),
          Option("running", bool, "whether they run (Charisma counts only while running, R1-03)"), **M)
 async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    c = await app.clerk.set_candidate(_game(game).id, name=o["name"], charisma=o.get("charisma"),
+    c = await app.clerk.set_candidate(require_game(game).id, name=o["name"], charisma=o.get("charisma"),
                                       running=o.get("running"), actor=ctx.actor.id, source_id=ctx.source_id)
     state = "running" if c.running else "not running"
     return [reply(f"{c.name}: Charisma {c.charisma}, {state}.", ephemeral=True)]
@@ -208,7 +204,7 @@ async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 @command("candidate discard", "A Faction loses its Candidate (Events: Losing a Candidate).",
          Option("name", str, "the candidate", True), **M)
 async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     c = await app.clerk.set_candidate(g.id, name=o["name"], discard=True, actor=ctx.actor.id,
                                       source_id=ctx.source_id)
     return [reply(f"{c.name} discarded.", ephemeral=True),
@@ -233,7 +229,7 @@ async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[s
          Option("wars", int, "wars being waged", min_value=0),
          Option("unfunded_last_turn", int, "pensions that went unfunded in the previous turn", min_value=0), **M)
 async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     if o.get("income_tax") is not None and o.get("no_income_tax"):
         raise RuleError("Give income_tax or no_income_tax, not both.")
     counts = {k: o.get(k) for k in ("monopolies", "income_tax", "faction_taxes", "tariffs", "subsidies", "pensions",
@@ -248,13 +244,13 @@ async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 @command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",
          ruleset=RULESET)
 async def status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    return [reply(card=government_card(await app.clerk.government(_game(game).id)))]
+    return [reply(card=government_card(await app.clerk.government(require_game(game).id)))]
 
 
 @command("amendment check", "Whether an amendment may be proposed (R1-06: never about Charisma or the "
                             "Independent Vote).", Option("text", str, "the amendment", True), ruleset=RULESET)
 async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    _game(game)
+    require_game(game)
     try:
         check_amendment(o["text"])
     except RuleError as error:

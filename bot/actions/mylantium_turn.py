@@ -8,7 +8,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from bot.actions.commands import App, Option, command, game_of_user
+from bot.actions.commands import App, Option, command, game_of_user, require_game
 from bot.actions.context import Ctx
 from bot.actions.mylantium_render import (
     business_card,
@@ -48,11 +48,6 @@ from engine.service.views import GameView
 log = logging.getLogger("clerk.mylantium")
 M = {"moderator": True, "ruleset": RULESET}
 
-
-def _game(game: GameView | None) -> GameView:
-    if game is None:
-        raise RuleError("This command needs a game.")
-    return game
 
 
 def chain_outgoings(app: App, c: ChainView) -> list[Outgoing]:
@@ -112,14 +107,14 @@ def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
 
 @command("election start", "Start the next turn's Election Round: the realignment locks are taken now.", **M)
 async def election_start(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     turn, locks = await app.clerk.start_election_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Turn {turn}'s Election Round has started.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=locks_text(g.name, turn, locks))]
 
 
 async def _open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], stage: str) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     now = app.clerk.clock.now()
     deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
     e = await app.clerk.open_myl_election(g.id, stage=stage, deadline=deadline, actor=ctx.actor.id,
@@ -130,7 +125,7 @@ async def _open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], st
 
 
 async def _close(app: App, ctx: Ctx, game: GameView | None, stage: str) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     current = await app.clerk.myl_election(g.id)
     if current is None or current.status != "open" or current.stage != stage:
         raise RuleError(f"The {'Primary' if stage == 'primary' else 'General Election'} is not open in {g.name}.")
@@ -168,7 +163,7 @@ async def general_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
          Option("party", str, "Whig or Federalist", True, PARTY_CHOICES),
          Option("candidate", str, "the candidate", True), **M)
 async def election_nominee(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     party = party_of(o["party"])
     e = await app.clerk.name_nominee(g.id, party=party, candidate=o["candidate"], actor=ctx.actor.id,
                                      source_id=ctx.source_id)
@@ -179,7 +174,7 @@ async def election_nominee(app: App, ctx: Ctx, game: GameView | None, o: dict[st
 
 @command("election status", "The open election: who has chosen (not what) and the deadline.", ruleset=RULESET)
 async def election_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     e = await app.clerk.myl_election(g.id)
     if e is None:
         return [reply(f"No election has been held in {g.name} yet.")]
@@ -215,7 +210,7 @@ def _event_command(subject: str, kinds: tuple[Happening, ...]) -> None:
     options.append(NOTE)
 
     async def handler(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-        g = _game(game)
+        g = require_game(game)
         what = happening(subject, o.get("change"))
         amount = o.get("points", o.get("dollars", o.get("result", o.get("count"))))
         if amount is None:
@@ -239,7 +234,7 @@ for _subject, _kinds in SUBJECTS.items():
 
 @command("event list", "What has been recorded this turn, and what is in play.", **M)
 async def event_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     turn, views, state = await app.clerk.happenings(g.id)
     lines = [f"{v.text}" + (f" ({v.note})" if v.note else "") for v in views] or ["nothing yet"]
     tax = f"{state.income_tax}%" if state.income_tax is not None else "none"
@@ -250,14 +245,14 @@ async def event_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 
 @command("event undo", "Take back the latest happening recorded this turn.", **M)
 async def event_undo(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    view, _ = await app.clerk.undo_happening(_game(game).id, actor=ctx.actor.id, source_id=ctx.source_id)
+    view, _ = await app.clerk.undo_happening(require_game(game).id, actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Taken back: {view.text}.", ephemeral=True)]
 
 
 @command("phase business close", "Close the Business Phase: approval, Fervor, VP, then Social Collapse and "
                                  "revolutions.", **M)
 async def business_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     b = await app.clerk.close_business(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     out = [reply(f"Turn {b.turn}'s Business Phase is closed.", ephemeral=True),
            Outgoing(ToChannel(g.channel_id), card=business_card(b))]
@@ -273,7 +268,7 @@ async def business_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 @command("revolution status", "The revolution under way: its attempts and who has sent a contribution (not how "
                               "much).", ruleset=RULESET)
 async def revolution_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     c = await app.clerk.revolution(g.id)
     if c is None:
         return [reply(f"There has been no revolution in {g.name}.")]
@@ -284,7 +279,7 @@ async def revolution_status(app: App, ctx: Ctx, game: GameView | None, o: dict[s
 @command("revolution coup", "Answer the coup offer for the Brass Hats (their player answers `Coup: yes|no` by DM).",
          Option("answer", str, "yes or no", True, ("yes", "no")), **M)
 async def revolution_coup(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     c = await app.clerk.answer_coup(g.id, accept=o["answer"] == "yes", user_id=None, actor=ctx.actor.id,
                                     source_id=ctx.source_id)
     app.deadlines_changed()
@@ -294,7 +289,7 @@ async def revolution_coup(app: App, ctx: Ctx, game: GameView | None, o: dict[str
 @command("revolution deadline", "Set or move the deadline for contributions (P1-22).",
          Option("deadline", str, "a duration such as 24h, or a UTC time", True), **M)
 async def revolution_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     when = parse_deadline(o["deadline"], app.clerk.clock.now())
     c = await app.clerk.set_chain_deadline(g.id, deadline=when, actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
@@ -305,7 +300,7 @@ async def revolution_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict
 
 @command("revolution resolve", "Close the contributions now and resolve the Revolution or coup.", **M)
 async def revolution_resolve(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     c = await app.clerk.resolve_revolution(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     if c is None:
         raise RuleError("That was already done.")

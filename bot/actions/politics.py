@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.actions.commands import App, Option, command, game_of_user
+from bot.actions.commands import App, Option, command, game_of_user, require_game
 from bot.actions.context import Ctx
 from bot.actions.outbox import Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.politics_render import (
@@ -30,11 +30,6 @@ from engine.service.views import GameView
 
 _GAME_TAG = re.compile(r"\s+#(?P<game>[\w-]+)\s*$")
 
-
-def _game(game: GameView | None) -> GameView:
-    if game is None:
-        raise RuleError("This command needs a game.")
-    return game
 
 
 def tally_outgoing(app: App, e: ElectionView) -> Outgoing:
@@ -63,7 +58,7 @@ def election_opened(app: App, e: ElectionView) -> list[Outgoing]:
 @command("ag open", "Open the Adjutant General election in a thread (at most 96 h; default 96 h).",
          Option("deadline", str, "a duration such as 48h, or a UTC time; at most 96 h from now"), moderator=True)
 async def ag_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     now = app.clerk.clock.now()
     deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
     e = await app.clerk.open_election(g.id, deadline=deadline, actor=ctx.actor.id, source_id=ctx.source_id)
@@ -73,7 +68,7 @@ async def ag_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
 
 @command("ag close", "Close the open AG election now and announce the result.", moderator=True)
 async def ag_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     e = await app.clerk.close_election(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     if e is None:
         raise RuleError("That was already done.")
@@ -84,7 +79,7 @@ async def ag_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
 @command("ag extend", "Move the open AG election's deadline (after No Confidence: at most 24 h past round end).",
          Option("until", str, "a duration from now such as 12h, or a UTC time", True), moderator=True)
 async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     until = parse_deadline(o["until"], app.clerk.clock.now())
     e = await app.clerk.extend_election(g.id, until=until, actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
@@ -94,7 +89,7 @@ async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
 
 @command("ag status", "The AG election's standings and ballots, and who holds the office.")
 async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     holder = await app.clerk.adjutant(g.id)
     e = await app.clerk.election(g.id)
     office = f"Adjutant General of {g.name}: {holder[1] if holder else 'nobody'}."
@@ -115,7 +110,7 @@ async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[O
 @command("ag vote", "Vote for the Adjutant General (like posting `AG Vote: <Name>`).",
          Option("candidate", str, "a player's name, faction or @mention", True), game="any")
 async def ag_vote_command(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    return await _ag_vote(app, ctx, _game(game), o["candidate"])
+    return await _ag_vote(app, ctx, require_game(game), o["candidate"])
 
 
 def _is_ag_vote(line: str) -> bool:
@@ -199,7 +194,7 @@ def _motion_from_option(subject: str, withdraw: bool) -> Motion:
          Option("subject", str, "No Confidence · End Embargo on Bob · Audit: Bob rounds 1-3 · "
                                 "End Kanly between A and B · End Game", True))
 async def pv_support(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     motion = _motion_from_option(o["subject"], withdraw=False)
     receipt = await app.clerk.support(g.id, user_id=ctx.actor.id, motion=motion, thread_id=ctx.place.thread_id,
                                       at=ctx.at, source_id=ctx.source_id)
@@ -209,7 +204,7 @@ async def pv_support(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 @command("pv withdraw", "Withdraw your support from a player-majority vote (like `Unvote: <subject>`).",
          Option("subject", str, "the subject, e.g. No Confidence", True))
 async def pv_withdraw(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     motion = _motion_from_option(o["subject"], withdraw=True)
     receipt = await app.clerk.support(g.id, user_id=ctx.actor.id, motion=motion, thread_id=ctx.place.thread_id,
                                       at=ctx.at, source_id=ctx.source_id)
@@ -218,7 +213,7 @@ async def pv_withdraw(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 @command("pv list", "This round's player votes, their counts and states.")
 async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     votes = await app.clerk.votes(g.id)
     if not votes:
         return [reply(f"No player votes in round {g.current_round} of {g.name} yet.")]
@@ -232,7 +227,7 @@ async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
                 min_value=0, max_value=100),
          moderator=True)
 async def pv_enact(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     enacted = await app.clerk.enact(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id,
                                     penalty=o.get("penalty"))
     app.deadlines_changed()
@@ -262,7 +257,7 @@ async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
 @command("pv veto", "Veto a player vote that has passed; it has no effect.",
          Option("vote", int, "the vote's number; /pv list shows them", True, min_value=1), moderator=True)
 async def pv_veto(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = _game(game)
+    g = require_game(game)
     v = await app.clerk.veto(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Vetoed player vote #{v.id}.", ephemeral=True), count_outgoing(v, None),
             Outgoing(ToChannel(v.game.channel_id), card=vetoed_card(v))]

@@ -12,7 +12,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from bot.actions.commands import App, Option, command, user_option
+from bot.actions.commands import App, Option, command, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
 from bot.actions.victory_render import (
@@ -37,8 +37,7 @@ log = logging.getLogger("clerk.victory")
 
 
 def _game(game: GameView | None) -> GameView:
-    if game is None:
-        raise RuleError("This command needs a game.")
+    game = require_game(game)
     if not landsdraad(game):
         raise RuleError(f"Victory points as Clerk keeps them are a Landsdraad rule; {game.name} plays "
                         f"{game.ruleset}.")
