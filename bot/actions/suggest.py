@@ -37,6 +37,8 @@ class Suggestion:
     """What the asker sees, e.g. ``Alice (House Atreides)``."""
     value: str
     """What the option gets if it is picked, e.g. ``Alice``."""
+    aliases: tuple[str, ...] = ()
+    """Other texts that find it as they are typed, e.g. the faction ``House Atreides``."""
 
 
 @dataclass(frozen=True)
@@ -68,15 +70,15 @@ def source(kind: str) -> Callable[[Source], Source]:
 
 
 def ranked(found: Iterable[Suggestion], typed: str) -> list[Suggestion]:
-    """Prefix matches first, then substring matches (of the shown name or the value), each sorted
-    case-insensitively; duplicates and over-long choices dropped; at most 25."""
+    """Prefix matches first, then substring matches (of the value or an alias; not of what the shown name adds,
+    like a card's kind), each sorted case-insensitively; duplicates and over-long choices dropped; at most 25."""
     wanted = " ".join(typed.split()).casefold()
     starts: dict[str, Suggestion] = {}
     contains: dict[str, Suggestion] = {}
     for s in found:
         if not s.name or not s.value or len(s.name) > MAX_NAME or len(s.value) > MAX_NAME:
             continue
-        texts = (s.name.casefold(), s.value.casefold())
+        texts = [t.casefold() for t in (s.value, *s.aliases)]
         if any(t.startswith(wanted) for t in texts):
             starts.setdefault(s.value, s)
         elif any(wanted in t for t in texts):
@@ -124,7 +126,7 @@ async def suggest(app: App, ctx: Ctx, command: str, option: str, typed: str,
 async def _games(app: App, ctx: Ctx, spec: Command) -> list[Suggestion]:
     """The asker's own games (of the command's ruleset), never the other games of the server."""
     games = await app.clerk.games_of_user(ctx.actor.id)
-    return [Suggestion(f"#{g.name} ({g.ruleset.capitalize()})", g.name) for g in games
+    return [Suggestion(f"#{g.name} ({g.ruleset.capitalize()})", g.name, (f"#{g.name}",)) for g in games
             if spec.ruleset is None or g.ruleset == spec.ruleset]
 
 
@@ -155,7 +157,7 @@ def _listed(found: list[Suggestion], typed: str) -> list[Suggestion]:
 @source("player")
 async def _players(a: Asking) -> list[Suggestion]:
     """The game's active players (their names are public: ballots for the AG name them)."""
-    return [Suggestion(p.name + (f" ({p.faction})" if p.faction else ""), p.name)
+    return [Suggestion(p.name + (f" ({p.faction})" if p.faction else ""), p.name, (p.faction or "",))
             for p in await a.app.clerk.players(a.game.id) if p.active]
 
 
