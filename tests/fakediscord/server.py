@@ -769,8 +769,9 @@ class FakeDiscord(ChannelRoutes):
                            member=user.member(self.started, permissions=True),
                            authorizing_integration_owners={"0": str(self.guild_id)})
         await self.dispatch("INTERACTION_CREATE", payload)
-        return await self.wait_for(lambda: record.choices if record.choices is not None else None,
-                                   f"suggestions for /{command} {option}") or []
+        await self.wait_for(lambda: record.acknowledged, f"suggestions for /{command} {option}")
+        assert record.choices is not None
+        return record.choices
 
     def _autocomplete_result(self, record: Interaction, kind: int, data: dict[str, Any]) -> web.StreamResponse:
         """Response type 8 (APPLICATION_COMMAND_AUTOCOMPLETE_RESULT) answers an autocomplete interaction, and only
