@@ -124,10 +124,10 @@ async def suggest(app: App, ctx: Ctx, command: str, option: str, typed: str,
 
 
 async def _games(app: App, ctx: Ctx, spec: Command) -> list[Suggestion]:
-    """The asker's own games (of the command's ruleset), never the other games of the server."""
+    """The asker's own games that take the command, never the other games of the server."""
     games = await app.clerk.games_of_user(ctx.actor.id)
     return [Suggestion(f"#{g.name} ({g.ruleset.capitalize()})", g.name, (f"#{g.name}",)) for g in games
-            if spec.ruleset is None or g.ruleset == spec.ruleset]
+            if ruleset_refusal(spec, g) is None]
 
 
 # -- several names in one option: ``P_A, K_A`` ------------------------------------------------------------------

@@ -84,6 +84,11 @@ async def test_games_are_the_askers_own_of_the_commands_ruleset(clerk: Clerk) ->
     assert values(await typed(clerk, ALICE, "score", "game", "VE", channel=None)) == ["vega"]
     assert values(await typed(clerk, BOB, "me", "game", channel=None)) == ["sirius"]  # never a game bob is not in
     assert await typed(clerk, ALICE, "faction me", "game", channel=None) == []  # a Mylantium command: none of hers
+    await slash(clerk, MODERATOR, "game new", ruleset="convocate", name="senate", channel=OTHER + 1)
+    await slash(clerk, MODERATOR, "convocate player", user=user(ALICE.id, "alice"), sovereignty="Union",
+                channel=OTHER + 1)
+    assert values(await typed(clerk, ALICE, "motion decline", "game", channel=None)) == ["senate"]
+    assert values(await typed(clerk, ALICE, "me", "game", channel=None)) == ["sirius", "vega"]  # not a Convocate game
 
 
 async def test_no_game_free_text_unknown_and_failures_suggest_nothing(clerk: Clerk, monkeypatch: pytest.MonkeyPatch,
