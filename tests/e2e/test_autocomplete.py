@@ -33,15 +33,13 @@ def registered_options(h: Harness) -> dict[tuple[str, str], dict[str, Any]]:
     return found
 
 
-async def test_registered_with_autocomplete_exactly_where_the_table_says(clerk_bot: Harness) -> None:
-    registered = registered_options(clerk_bot)
+async def test_registered_options_and_landsdraad_players_holdings_and_games(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    registered = registered_options(h)
     wanted = {(name, o.name) for name, spec in COMMANDS.items() for o in spec.options if o.autocomplete}
     assert {key for key, o in registered.items() if o.get("autocomplete")} == wanted
     assert ("ag vote", "candidate") in wanted and ("commit", "cards") in wanted and ("unit set", "name") in wanted
 
-
-async def test_landsdraad_players_holdings_and_games(clerk_bot: Harness) -> None:
-    h = clerk_bot
     await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
     for who, faction in ((h.alice, {}), (h.bob, {"faction": "House Harkonnen"})):
         await h.run(h.mod, "player add", h.game, user=who, diplomacy=2, command=2, intrigue=2, roll=1, **faction)

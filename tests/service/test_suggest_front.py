@@ -74,7 +74,8 @@ async def test_players_by_name_or_faction_and_holdings_for_moderators(clerk: Cle
     assert await typed(clerk, ALICE, "holding remove", "name") == []  # a moderators' command: nothing for a player
 
 
-async def test_games_are_the_askers_own_of_the_commands_ruleset(clerk: Clerk) -> None:
+async def test_games_are_the_askers_own_and_no_game_free_text_or_failure_suggest_nothing(
+        clerk: Clerk, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     await landsdraad(clerk)
     await slash(clerk, MODERATOR, "game new", ruleset="landsdraad", name="vega", channel=OTHER)
     await slash(clerk, MODERATOR, "player add", user=user(ALICE.id, "alice"), diplomacy=1, command=1, intrigue=1,
@@ -89,12 +90,7 @@ async def test_games_are_the_askers_own_of_the_commands_ruleset(clerk: Clerk) ->
                 channel=OTHER + 1)
     assert values(await typed(clerk, ALICE, "motion decline", "game", channel=None)) == ["senate"]
     assert values(await typed(clerk, ALICE, "me", "game", channel=None)) == ["sirius", "vega"]  # not a Convocate game
-
-
-async def test_no_game_free_text_unknown_and_failures_suggest_nothing(clerk: Clerk, monkeypatch: pytest.MonkeyPatch,
-                                                                      caplog: pytest.LogCaptureFixture) -> None:
-    await landsdraad(clerk)
-    assert await typed(clerk, MODERATOR, "holding remove", "name", channel=OTHER) == []  # this channel has no game
+    assert await typed(clerk, MODERATOR, "holding remove", "name", channel=OTHER + 2) == []  # a channel with no game
     assert await typed(clerk, BOB, "round open", "crisis") == []  # free text
     assert await typed(clerk, BOB, "no such", "thing") == []
     assert await typed(clerk, MODERATOR, "unit remove", "name") == []  # a Mylantium command in a Landsdraad game
@@ -172,7 +168,7 @@ async def senate(clerk: Clerk) -> None:
     await slash(clerk, ALICE, "phase next")
 
 
-async def test_cards_a_player_may_change_commit_and_all_for_a_moderator(clerk: Clerk) -> None:
+async def test_convocate_cards_convocants_and_statutes_as_the_asker_may_use_them(clerk: Clerk) -> None:
     await senate(clerk)
     assert values(await typed(clerk, BOB, "card set", "name")) == ["Korhal", "Mirel"]
     assert values(await typed(clerk, MODERATOR, "card remove", "name", "or")) == ["Dorn", "Korhal"]
@@ -187,10 +183,6 @@ async def test_cards_a_player_may_change_commit_and_all_for_a_moderator(clerk: C
     assert values(await typed(clerk, ALICE, "commit", "cards", "vault, kista,")) == [
         "vault, kista, Dorn", "vault, kista, Union Prime", "vault, kista, Union Senate"]  # no card twice
     assert await typed(clerk, ALICE, "commit", "cards", "Mirel") == []
-
-
-async def test_convocants_characters_and_statutes_as_the_asker_may_use_them(clerk: Clerk) -> None:
-    await senate(clerk)
     assert values(await typed(clerk, ALICE, "motion move", "convocant")) == ["Dorn", "Kista"]
     assert values(await typed(clerk, BOB, "repeal", "convocant")) == ["Mirel"]
     assert values(await typed(clerk, BOB, "motion move", "only")) == ["Dorn", "Kista", "Mirel"]  # any Character
