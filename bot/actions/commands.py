@@ -43,7 +43,7 @@ class Option:
     min_value: int | None = None
     max_value: int | None = None
     autocomplete: str | None = None
-    """What the option names, for suggestions as it is typed (``bot.actions.suggest.SOURCES``): ``game``,
+    """What the option names, for suggestions as it is typed (``bot.actions.suggest_sources.SOURCES``): ``game``,
     ``player``, ``holding``, ``territory``, ``card``, ``statute``, ...; None for free text."""
 
 
