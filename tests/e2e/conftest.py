@@ -66,3 +66,15 @@ async def clerk_bot(fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migra
         yield harness
     finally:
         await harness.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def charts_loaded() -> None:
+    """matplotlib imported (and its font read) once per test process before any bot starts: the first chart
+    (the Forecast at a round's opening) otherwise blocks the bot's event loop for seconds on a loaded machine,
+    longer than the 3 s an interaction may wait for its answer."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401
+
+    from bot.actions.charts import _glyphs
+
+    _glyphs()
