@@ -27,7 +27,9 @@ QUOTE_CHARS = 900
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 REFUSALS = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS})
-POST_PERMISSIONS = "View Channel, Send Messages, Send Messages in Threads, Embed Links, Attach Files"
+POST_PERMISSIONS = ("View Channels, Send Messages, Send Messages in Threads, Create Public Threads, Embed Links, "
+                    "Attach Files, Read Message History")
+"""What the bot needs in a game channel (README: Setting up the bot)."""
 
 
 def quoted(item: Outgoing) -> str:
@@ -53,7 +55,7 @@ def quoted(item: Outgoing) -> str:
 def report_text(game: str, channel_id: int, code: int, item: Outgoing, missed_before: int) -> str:
     if code == MISSING_ACCESS:
         why = "I cannot see that channel (Discord: Missing Access)"
-        grant = f"**View Channel**, and {POST_PERMISSIONS.removeprefix('View Channel, ')}"
+        grant = f"**View Channels**, and {POST_PERMISSIONS.removeprefix('View Channels, ')}"
     else:
         why = "I am not allowed to post there (Discord: Missing Permissions)"
         grant = POST_PERMISSIONS

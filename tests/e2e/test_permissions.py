@@ -28,8 +28,9 @@ async def test_a_refused_post_in_the_game_channel_is_reported_to_the_moderators_
     assert extended.first.ephemeral and extended.first.content.startswith("Done: extended round 1.")
     assert reports(h, h.fake.owner) == [report]  # the server's owner too
     assert report.startswith(f"⚠️ Moderators of **sirius**: I could not post in <#{h.game.id}>: I am not allowed to "
-                             "post there (Discord: Missing Permissions). Please grant me (Clerk) View Channel, Send "
-                             "Messages, Send Messages in Threads, Embed Links, Attach Files in that channel")
+                             "post there (Discord: Missing Permissions). Please grant me (Clerk) View Channels, Send "
+                             "Messages, Send Messages in Threads, Create Public Threads, Embed Links, Attach Files, "
+                             "Read Message History in that channel")
     assert "The message that was not posted:\n> The moderators extended round 1. Round 1 of sirius now closes at " \
            "2026-03-01 22:00 UTC (in 4h)." in report
     assert reports(h, h.alice) == [] and len(h.fake.messages(h.game)) == posted
@@ -57,8 +58,8 @@ def test_the_report_says_what_to_grant_and_quotes_the_start_of_a_card() -> None:
     card = Card("sirius: round 1 passed", "Raise the fleet levy?", (("Aye", "9", True), ("Nay", "3", True)))
     item = Outgoing(ToChannel(5), card=card, file=("round-1.png", b"png"))
     text = report_text("sirius", 5, 50001, item, 1)
-    assert "I cannot see that channel (Discord: Missing Access). Please grant me (Clerk) **View Channel**, and Send " \
-           "Messages, Send Messages in Threads, Embed Links, Attach Files" in text
+    assert "I cannot see that channel (Discord: Missing Access). Please grant me (Clerk) **View Channels**, and " \
+           "Send Messages, Send Messages in Threads, Create Public Threads, Embed Links, Attach Files" in text
     assert "Since my last report 1 more message could not be posted there." in text
     assert text.endswith("> **sirius: round 1 passed**\n> Raise the fleet levy?\n> Aye: 9\n> Nay: 3\n"
                          "> (with the file round-1.png)\n(I report this at most once an hour per channel.)")
