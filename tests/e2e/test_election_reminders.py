@@ -56,7 +56,9 @@ async def test_a_mylantium_primary_reminds_the_factions_that_have_not_chosen(cle
 async def test_an_ag_election_closing_with_the_round_is_reminded_at_the_rounds_instants(clerk_bot: Harness) -> None:
     h = clerk_bot
     gid = await politics.three_players(h)  # round 1 open, no deadline
-    await politics.elect(h, "carol")
+    await h.run(h.mod, "ag open", h.game)  # carol is elected with her own ballot
+    await h.fake.reply_to(await h.fake.dm(h.carol, "AG Vote: carol"))
+    await h.run(h.mod, "ag close", h.game)
     for voter in (h.alice, h.bob):
         await politics.answer(h, await h.fake.say(voter, h.thread, "Vote: No Confidence"))
     [vote] = await h.clerk.votes(gid)

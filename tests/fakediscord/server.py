@@ -39,6 +39,8 @@ T = TypeVar("T")
 
 TOKEN = "fake-bot-token"
 INTERACTION_DEADLINE = 3.0
+DEFERRED_WAIT = 15.0
+"""Seconds a test waits for the followup of a deferred interaction (Discord allows 15 minutes)."""
 REFUSALS = {50013: "Missing Permissions", 50001: "Missing Access"}
 """The 403 errors Discord answers a post in a channel where the bot lacks a permission."""
 POLL = 0.005
@@ -259,7 +261,15 @@ class FakeDiscord(ChannelRoutes):
         return replies[0]
 
     async def answered(self, interaction: Interaction) -> Sent:
-        await self.wait_for(lambda: interaction.responses, f"an answer to /{interaction.command}")
+        """The first answer; a deferred interaction ("thinking…", as Discord shows it) may take up to
+        ``DEFERRED_WAIT`` for its followup, as a real client waits far longer than 3 s after a deferral."""
+        what = f"an answer to /{interaction.command}"
+        try:
+            await self.wait_for(lambda: interaction.responses, what)
+        except AssertionError:
+            if not interaction.deferred:
+                raise
+            await self.wait_for(lambda: interaction.responses, what + " after its deferral", DEFERRED_WAIT)
         return interaction.first
 
     async def posted(self, channel: Channel, count: int = 1) -> list[Sent]:
