@@ -1,5 +1,6 @@
-"""Deadlines under the moderator's hand: ``/round remind``, ``/round extend by|to``, ``/round pause`` and
-``/round resume``. Each is announced in the game channel, recorded as an event, and wakes the scheduler."""
+"""Deadlines under the moderator's hand: ``/round remind`` (``/election remind`` in Mylantium: mylantium_turn.py),
+``/round extend by|to``, ``/round pause`` and ``/round resume``. Each is announced in the game channel,
+recorded as an event, and wakes the scheduler."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.render import reminder_messages, round_timing_text
 from engine.core.durations import parse_deadline, parse_duration
+from engine.core.errors import RuleError
+from engine.service.reminders import Reminder
 from engine.service.views import GameView, RoundView
 
 
@@ -20,12 +23,42 @@ def _announce(app: App, g: GameView, view: RoundView, what: str) -> list[Outgoin
             Outgoing(ToChannel(g.channel_id), text=f"The moderators {what}. {text}")]
 
 
-@command("round remind", "DM every player who has not voted in the open round a reminder now.", moderator=True)
+@command("round remind", "DM every player who has not voted in the open round (and AG election) a reminder now.",
+         moderator=True)
 async def round_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """The open round's non-voters, and the open AG election's (also one that closes with the round); each
+    reminder is recorded as a ``ReminderSent`` event under the command's source id (the AG one with ``:ag``)."""
     g = require_game(game)
-    reminder = await app.clerk.send_reminder(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
-    names = ", ".join(name for _, name in reminder.waiting) or "nobody (everyone has voted)"
-    return [reply(f"Reminded: {names}.", ephemeral=True), *reminder_messages(reminder, app.clerk.clock.now())]
+    reminders: list[Reminder] = []
+    no_round: RuleError | None = None
+    try:
+        reminders.append(await app.clerk.send_reminder(g.id, actor=ctx.actor.id, source_id=ctx.source_id))
+    except RuleError as error:  # no round is open: the AG election alone, if there is one
+        no_round = error
+    election = await app.clerk.election(g.id)
+    if election is not None and election.status == "open":
+        reminders.append(await app.clerk.send_reminder(
+            g.id, kind="ag", actor=ctx.actor.id, source_id=f"{ctx.source_id}:ag" if ctx.source_id else None))
+    if not reminders:
+        assert no_round is not None
+        raise RuleError(f"{no_round} No Adjutant General election is open either; there is nobody to remind.")
+    return reminded(app, reminders)
+
+
+def reminded(app: App, reminders: list[Reminder]) -> list[Outgoing]:
+    """The moderator's receipt (who was reminded, per vote when there are several) and the DMs."""
+    labels = {"round": "round", "ag": "AG election", "primary": "the Primary of turn",
+              "general": "the General Election of turn"}
+
+    def names(r: Reminder) -> str:
+        return ", ".join(name for _, name in r.waiting) or "nobody (everyone has voted)"
+
+    if len(reminders) == 1 and reminders[0].kind == "round":
+        text = f"Reminded: {names(reminders[0])}."
+    else:
+        text = " ".join(f"Reminded for {labels[r.kind]} {r.number}: {names(r)}." for r in reminders)
+    now = app.clerk.clock.now()
+    return [reply(text, ephemeral=True), *(m for r in reminders for m in reminder_messages(r, now))]
 
 
 @command("round extend", "Move the open round's deadline: by a duration, or to a UTC time.",

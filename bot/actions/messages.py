@@ -11,6 +11,7 @@ from datetime import datetime
 from bot.actions.charts import result_png
 from bot.actions.commands import App, game_of_user
 from bot.actions.context import Ctx
+from bot.actions.drawing import drawn
 from bot.actions.errors import apology, logged
 from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, ToChannel, reply
 from bot.actions.politics import election_closed
@@ -170,7 +171,8 @@ async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
     from bot.actions.victory import majority_check  # R3-20: a round's close can make a Majority Victory possible
 
     card = result_card(result)
-    chart = result_png(result, title=card.title)  # R0-13's totals as a picture, the factions' share marked
+    # R0-13's totals as a picture, the factions' share marked; drawn off the loop (drawing.py)
+    chart = await drawn(result_png, result, title=card.title)
     return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card,
                            file=(f"round-{result.round.number}.png", chart)),
             *await majority_check(app, result.round.game, None)]

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, command, game_of_user, require_game
 from bot.actions.context import Ctx
+from bot.actions.deadlines import reminded
 from bot.actions.mylantium_render import (
     business_card,
     chain_status_card,
@@ -170,6 +171,18 @@ async def election_nominee(app: App, ctx: Ctx, game: GameView | None, o: dict[st
     name = (e.result or {}).get("nominees", {}).get(party.value)
     return [reply("Recorded.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators name **{name}** the {party.title} nominee.")]
+
+
+@command("election remind", "DM the player of every Faction that has not chosen in the open election a reminder now.",
+         **M)
+async def election_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    e = await app.clerk.myl_election(g.id)
+    if e is None or e.status != "open":
+        raise RuleError(f"No election is open in {g.name}; there is nobody to remind.")
+    reminder = await app.clerk.send_reminder(g.id, kind=e.stage, number=e.turn, actor=ctx.actor.id,
+                                             source_id=ctx.source_id)
+    return reminded(app, [reminder])
 
 
 @command("election status", "The open election: who has chosen (not what) and the deadline.", ruleset=RULESET)

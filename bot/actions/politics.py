@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -95,7 +96,13 @@ async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
     office = f"Adjutant General of {g.name}: {holder[1] if holder else 'nobody'}."
     if e is None:
         return [reply(office + " There has been no election yet (a moderator opens one with /ag open).")]
-    return [reply(office, card=election_card(e, app.clerk.clock.now()))]
+    card = election_card(e, app.clerk.clock.now())
+    if e.status == "open":  # who has not voted yet (every active player has one ballot, R0-30)
+        voters = {voter for voter, _, _ in e.ballots}
+        waiting = [p.name for p in await app.clerk.players(g.id) if p.active and p.name not in voters]
+        card = dataclasses.replace(card, fields=(*card.fields, (f"Not yet voted ({len(waiting)})",
+                                                                ", ".join(waiting) or "nobody", False)))
+    return [reply(office, card=card)]
 
 
 async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[Outgoing]:

@@ -37,15 +37,27 @@ def round_timing_text(view: RoundView, now: datetime) -> str:
 
 def reminder_messages(reminder: Reminder, now: datetime) -> list[Outgoing]:
     """A DM to each player who has not voted."""
+    voted = "you have not voted"
     if reminder.kind == "round":
         what, how = f"Round {reminder.number} of {reminder.game.name}", "DM me `Vote: Aye|Nay|Abstain`"
-    else:
+    elif reminder.kind == "ag":
         what = f"The Adjutant General election {reminder.number} of {reminder.game.name}"
+        if reminder.with_round is not None:
+            what += f" (it closes with round {reminder.with_round})"
         how = "DM me `AG Vote: <Name>`"
+    else:
+        title = "Primary" if reminder.kind == "primary" else "General Election"
+        what = f"The {title} of turn {reminder.number} of {reminder.game.name}"
+        voted = "your Faction has not chosen"
+        how = MYL_FORMS[reminder.kind]
     when = (f"closes in {format_remaining(reminder.deadline - now)}" if reminder.deadline is not None
             else "is paused (its deadline will start again)")
-    return [Outgoing(ToUser(user_id), text=f"Reminder: {what} {when}; you have not voted: {how}.")
+    return [Outgoing(ToUser(user_id), text=f"Reminder: {what} {when}; {voted}: {how}.")
             for user_id, _ in reminder.waiting]
+
+
+MYL_FORMS = {"primary": "DM me `Primary: <Candidate>`", "general": "DM me `General: Whig` or `General: Federalist`"}
+"""How a Mylantium Faction chooses, as a reminder says it."""
 
 
 def faction_line(f: FactionView, *, result: bool) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, command, require_game, user_option
 from bot.actions.context import Ctx, UserRef
+from bot.actions.drawing import drawn
 from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
 from bot.actions.victory_render import (
     change_text,
@@ -76,7 +77,7 @@ async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) 
     try:
         view = await app.clerk.forecast(game.id)
         return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken),
-                         file=chart("forecast", view))]
+                         file=await drawn(chart, "forecast", view))]  # off the loop: drawing.py
     except Exception:
         log.exception("the Forecast of %s could not be made", game.name)
         return []

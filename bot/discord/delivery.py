@@ -19,6 +19,7 @@ from bot.discord import limits
 from bot.discord.buttons import view_of
 from bot.discord.kept import Keeper
 from bot.discord.limits import clip
+from bot.discord.permission_reports import PermissionReports
 from bot.discord.threads import Threads, Undeliverable
 from engine.service import Clerk
 
@@ -80,6 +81,7 @@ class Courier:
         self._tickets = itertools.count()
         self.clerk = clerk
         self._reported: set[int] = set()
+        self.permissions = PermissionReports(client, clerk)
 
     async def to_interaction(self, interaction: discord.Interaction, out: Sequence[Outgoing]) -> None:
         """``Here`` answers the interaction (the first as its response, the rest as followups)."""
@@ -142,6 +144,8 @@ class Courier:
             log.warning("could not send to %s: %s", item.to, error)
             if isinstance(item.to, ToUser):
                 await self.report_closed_dms(item.to.user_id)
+            else:  # the bot lacks a permission in a game channel: tell the moderators (permission_reports.py)
+                await self.permissions.refused(item, error)
         except (discord.HTTPException, Undeliverable) as error:
             log.warning("could not send to %s: %s", item.to, error)
         except Exception:  # one broken message must not stop the others

@@ -23,6 +23,9 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("contribution_hours", 48, "Hours the Factions have to send counter-revolutionary contributions once a "
                                       "Revolution begins or a coup is attempted (P1-22: the moderator's deadline).",
             low=1, high=336),
+    Setting("reminders", "24h,2h", "When to DM the players whose Faction has not chosen yet, before a Primary's or "
+                                   "General Election's deadline: durations such as `24h,2h`, or `none`.",
+            durations=True),
 )}
 
 

@@ -104,3 +104,10 @@ class GameAdminService(ServiceBase):
         return LogPage(tuple(LogEntry(e.seq, utc(e.at), e.kind, e.actor,
                                       names.get(e.actor) if e.actor is not None else None, dict(e.payload or {}))
                              for e in chosen), page, pages, total, names)
+
+    async def game_founder(self, game_id: int) -> int | None:
+        """The user who ran /game new for the game (the actor of its ``GameCreated`` event), or None."""
+        async with self._read() as session:
+            found = await session.execute(select(Event.actor).where(Event.game_id == game_id,
+                                                                    Event.kind == "GameCreated").limit(1))
+            return found.scalar_one_or_none()

@@ -66,3 +66,16 @@ async def clerk_bot(fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migra
         yield harness
     finally:
         await harness.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def charts_loaded() -> None:
+    """One small chart drawn per test process before any bot starts: the first chart (the Forecast at a round's
+    opening) otherwise imports matplotlib and reads its font inside the bot's event loop, which on a loaded
+    machine takes longer than the 3 s an interaction may wait for its answer."""
+    from bot.actions import charts
+
+    fig = charts._figure((1.0, 1.0), 50)
+    fig.text(0.5, 0.5, "Clerk", **charts._TEXT)
+    fig.text(0.5, 0.2, "Clerk", weight="bold", **charts._TEXT)
+    assert charts._png(fig).startswith(b"\x89PNG")

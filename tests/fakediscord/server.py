@@ -39,6 +39,10 @@ T = TypeVar("T")
 
 TOKEN = "fake-bot-token"
 INTERACTION_DEADLINE = 3.0
+DEFERRED_WAIT = 15.0
+"""Seconds a test waits for the followup of a deferred interaction (Discord allows 15 minutes)."""
+REFUSALS = {50013: "Missing Permissions", 50001: "Missing Access"}
+"""The 403 errors Discord answers a post in a channel where the bot lacks a permission."""
 POLL = 0.005
 """``wait_for`` checks its predicate after every request and at least this often (seconds)."""
 OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6, "role": 8}
@@ -97,6 +101,8 @@ class FakeDiscord(ChannelRoutes):
         self.dropped: list[dict[str, Any]] = []
         self.threads_created: list[Channel] = []
         self.bot_can_pin = True
+        self.refusals: dict[int, int] = {}
+        """Channel id -> the 403 error code the bot's posts there (and in its threads) get; see ``refuse_posts``."""
         self.identifies = 0
         self.resumes = 0
         self._connections: list[Connection] = []
@@ -106,6 +112,14 @@ class FakeDiscord(ChannelRoutes):
         self.port = 0
 
     # ----------------------------------------------------------------- world
+
+    def refuse_posts(self, channel: Channel, code: int | None = 50013) -> None:
+        """The bot lacks a permission in ``channel``: its posts there and in its threads get 403 with ``code``
+        (50013 Missing Permissions, 50001 Missing Access); None gives the permission back."""
+        if code is None:
+            self.refusals.pop(channel.id, None)
+        else:
+            self.refusals[channel.id] = code
 
     def add_role(self, name: str, permissions: int = 0) -> Role:
         """A role that exists before the bot connects (sent in GUILD_CREATE)."""
@@ -247,7 +261,15 @@ class FakeDiscord(ChannelRoutes):
         return replies[0]
 
     async def answered(self, interaction: Interaction) -> Sent:
-        await self.wait_for(lambda: interaction.responses, f"an answer to /{interaction.command}")
+        """The first answer; a deferred interaction ("thinking…", as Discord shows it) may take up to
+        ``DEFERRED_WAIT`` for its followup, as a real client waits far longer than 3 s after a deferral."""
+        what = f"an answer to /{interaction.command}"
+        try:
+            await self.wait_for(lambda: interaction.responses, what)
+        except AssertionError:
+            if not interaction.deferred:
+                raise
+            await self.wait_for(lambda: interaction.responses, what + " after its deferral", DEFERRED_WAIT)
         return interaction.first
 
     async def posted(self, channel: Channel, count: int = 1) -> list[Sent]:
@@ -650,6 +672,9 @@ class FakeDiscord(ChannelRoutes):
             return discord_error(404, 10003, "Unknown Channel")
         if channel.is_dm and channel.recipient is not None and not channel.recipient.accepts_dms:
             return discord_error(403, 50007, "Cannot send messages to this user")
+        refused = self.refusals.get(channel.id) or self.refusals.get(channel.parent_id or 0)
+        if refused:
+            return discord_error(403, refused, REFUSALS[refused])
         if channel.is_thread and channel.archived:  # a new message unarchives the thread
             await self.archive(channel, False)
         body, files = await self._body(request)

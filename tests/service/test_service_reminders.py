@@ -139,3 +139,44 @@ async def test_the_same_choice_twice_reads_as_unchanged(table: Any) -> None:
     await table.vote(31, "Vote: Aye")
     again = await table.vote(31, "Vote: Aye")
     assert "stays **Aye** (the same choice again; it counts once)" in receipt_text(again, table.clock.now())
+
+
+async def test_an_ag_election_closing_with_the_round_is_reminded_at_the_rounds_instants_unless_paused(
+        table: Any) -> None:
+    """After No Confidence in a round without a running deadline the election has none of its own (R0-35):
+    its non-voters are reminded at the round's instants, with the round's deadline; none while it is paused."""
+    from sqlalchemy import update
+
+    from engine.store.models import AgElection
+
+    await _game(table)
+    await table.open(deadline=timedelta(hours=30))
+    await table.clerk.open_election(table.game_id, deadline=table.clock.now() + timedelta(hours=36), actor=MOD)
+    async with table.clerk._sessions() as session:  # as _no_confidence leaves it (tests/e2e enact it for real)
+        await session.execute(update(AgElection).values(closes_at=None, closes_with_round=1))
+        await session.commit()
+    deadline = table.clock.now() + timedelta(hours=30)
+    await table.clerk.cast_ag_vote(table.game_id, user_id=CY, candidate="ann", at=table.clock.now(),
+                                   source_id="ag-1")
+    pending = [(kind, offset, at) for _, kind, _, offset, at in await table.clerk.pending_reminders()]
+    assert sorted(pending) == sorted([("round", 86400, deadline - timedelta(hours=24)),
+                                      ("round", 7200, deadline - timedelta(hours=2)),
+                                      ("ag", 86400, deadline - timedelta(hours=24)),
+                                      ("ag", 7200, deadline - timedelta(hours=2))])
+    reminder = await table.clerk.send_reminder(table.game_id, kind="ag", number=1, offset=86400, actor=None,
+                                               source_id=reminder_source(table.game_id, "ag", 1, 86400))
+    assert (reminder.deadline, reminder.with_round) == (deadline, 1)
+    assert [name for _, name in reminder.waiting] == ["ann", "bo"]
+
+    await table.clerk.pause_round(table.game_id, actor=MOD)
+    assert await table.clerk.pending_reminders() == []
+    paused = await table.clerk.send_reminder(table.game_id, kind="ag", actor=MOD, source_id="now-1")
+    assert paused.deadline is None and paused.number == 1  # "is paused" in the DM
+
+
+async def test_mylantium_election_kinds_are_refused_without_an_open_one(table: Any) -> None:
+    await _game(table)
+    with pytest.raises(RuleError, match="No Primary is open"):
+        await table.clerk.send_reminder(table.game_id, kind="primary", actor=MOD, source_id="p-1")
+    with pytest.raises(RuleError, match="Unknown reminder kind"):
+        await table.clerk.send_reminder(table.game_id, kind="coup", actor=MOD, source_id="p-2")
