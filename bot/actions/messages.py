@@ -87,7 +87,7 @@ async def handle_select(app: App, ctx: Ctx, custom_id: str, values: tuple[str, .
     refusal says why and that nothing was recorded."""
     handler = select_handler(custom_id)
     if handler is None:
-        return [reply("This menu is no longer in use; nothing was recorded.", ephemeral=True)]
+        return [reply("This menu is no longer in use; nothing was recorded.", ephemeral=not ctx.place.is_dm)]
     try:
         out = await handler(app, ctx, custom_id, values)
     except ClerkError as error:
