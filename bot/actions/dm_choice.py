@@ -7,6 +7,8 @@ message again naming that game). It is received when the game is chosen (docs/ru
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.actions.commands import AmbiguousGame, App
 from bot.actions.context import Ctx
 from bot.actions.outbox import LIVE, SETTLED, Choice, Here, Outgoing, Select
@@ -76,8 +78,7 @@ async def choose_game(app: App, ctx: Ctx, custom_id: str, values: tuple[str, ...
 
     out = await handle_dm(app, Ctx(ctx.actor, ctx.place, source, ctx.at), with_game(held.text, game.name))
     mark = SETTLED if await app.clerk.recorded_in(source) is not None else LIVE
-    return [Outgoing(o.to, o.text, o.card, o.ephemeral, o.file, {**o.extra, mark: "yes"}, o.keep, o.buttons,
-                     o.select) if isinstance(o.to, Here) else o for o in out]
+    return [dataclasses.replace(o, extra={**o.extra, mark: "yes"}) if isinstance(o.to, Here) else o for o in out]
 
 
 async def _held(app: App, custom_id: str) -> PendingDmView | None:
