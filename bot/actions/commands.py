@@ -133,9 +133,18 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
         games = fitting
     if len(games) > 1:
         names = ", ".join(f"#{g.name}" for g in games)
-        raise RuleError(f"You play in several games ({names}); say which, e.g. `{example} #{games[0].name}` "
-                        "or the `game` option.")
+        raise AmbiguousGame(f"You play in several games ({names}); say which, e.g. `{example} #{games[0].name}` "
+                            "or the `game` option.", games)
     return games[0]
+
+
+class AmbiguousGame(RuleError):
+    """The caller plays in several games the command or DM form fits and named none of them. A DM is then held and
+    answered with a menu of ``games`` (bot/actions/dm_choice.py); a slash command is answered with the text."""
+
+    def __init__(self, message: str, games: list[GameView]) -> None:
+        super().__init__(message)
+        self.games = tuple(games)
 
 
 async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> list[Outgoing]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from bot.actions.commands import EXCLUSIVE, App, Handler, Option, command, game_of_user, user_option
+from bot.actions.commands import EXCLUSIVE, AmbiguousGame, App, Handler, Option, command, game_of_user, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.convocate_render import (
     board_card,
@@ -478,8 +478,8 @@ async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
             waiting.append(g)
     if len(waiting) > 1:
         names = ", ".join(f"#{g.name}" for g in waiting)
-        raise RuleError(f"Motions wait for your second in several games ({names}); add the game, e.g. `Second: no "
-                        f"#{waiting[0].name}`.")
+        raise AmbiguousGame(f"Motions wait for your second in several games ({names}); say which, e.g. `Second: no "
+                            f"#{waiting[0].name}`.", waiting)
     if waiting:
         return waiting[0]
     return await game_of_user(app, user_id, None, RULESET, what="`Second:`", example="Second: no")

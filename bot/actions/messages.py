@@ -9,14 +9,15 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from bot.actions.charts import result_png
-from bot.actions.commands import App, game_of_user
+from bot.actions.commands import AmbiguousGame, App, game_of_user
 from bot.actions.context import Ctx
+from bot.actions.dm_choice import ask_which
 from bot.actions.drawing import drawn
 from bot.actions.errors import apology, logged
 from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, ToChannel, reply
 from bot.actions.politics import election_closed
 from bot.actions.render import receipt_text, reminder_messages, result_card
-from bot.actions.routes import DM_FORMS, THREAD_FORMS, button_handler, first_line
+from bot.actions.routes import DM_FORMS, THREAD_FORMS, button_handler, first_line, select_handler
 from engine.core.errors import ClerkError, ParseError
 from engine.landsdraad.ballot import ACCEPTED, parse_ballot
 from engine.service.reminders import reminder_source
@@ -51,6 +52,8 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         receipt = await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
                                               received_at=ctx.at, source_id=ctx.source_id)
         return [reply(receipt_text(receipt, app.clerk.clock.now()))]
+    except AmbiguousGame as error:  # kept, and answered with a menu of the games it fits
+        return await ask_which(app, ctx, text, error)
     except ParseError as error:
         return [reply(f"{error}\nNothing was recorded.")]
     except ClerkError as error:
@@ -77,6 +80,24 @@ async def handle_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
     done = {} if any(o.extra.get(LIVE) for o in out) else {SETTLED: "yes"}
     return [dataclasses.replace(o, ephemeral=True, extra={**o.extra, **done}) if isinstance(o.to, Here)
             else o for o in out]
+
+
+async def handle_select(app: App, ctx: Ctx, custom_id: str, values: tuple[str, ...]) -> list[Outgoing]:
+    """A choice in one of Clerk's select menus (``ctx.source_id`` is the interaction's). The answer to the chooser
+    is a normal message in a DM (a receipt stays in the history like the reply to a typed DM), else ephemeral; a
+    refusal says why and that nothing was recorded."""
+    handler = select_handler(custom_id)
+    if handler is None:
+        return [reply("This menu is no longer in use; nothing was recorded.", ephemeral=not ctx.place.is_dm)]
+    try:
+        out = await handler(app, ctx, custom_id, values)
+    except ClerkError as error:
+        return [reply(f"{error}\nNothing was recorded.", ephemeral=not ctx.place.is_dm)]
+    except Exception:
+        error_id = logged("menu %r chosen %r by %s (%s) failed", custom_id, values, ctx.actor.name, ctx.actor.id)
+        return [reply(apology("your choice was NOT recorded; please choose again in a minute", error_id),
+                      ephemeral=not ctx.place.is_dm)]
+    return [dataclasses.replace(o, ephemeral=not ctx.place.is_dm) if isinstance(o.to, Here) else o for o in out]
 
 
 async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing]:

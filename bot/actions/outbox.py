@@ -102,6 +102,45 @@ class Button:
             raise ValueError(f"unknown button style {self.style!r}")
 
 
+SELECT_OPTIONS_MAX = 25
+"""Discord's limit on the options of a select menu (labels and values at most 100 characters)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a ``Select``: what the reader sees, and the value a choice sends back."""
+
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Select:
+    """A menu under a message from which one option is chosen. Like a button's, ``custom_id`` is stable and carries
+    everything a choice needs after a restart (``clerk-menu:dm:<pending DM id>``); a choice goes to the handler
+    registered for its prefix (``routes.select_action``) with the chosen values."""
+
+    custom_id: str
+    options: tuple[Choice, ...]
+    placeholder: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.custom_id) > CUSTOM_ID_MAX:
+            raise ValueError(f"custom_id longer than {CUSTOM_ID_MAX}: {self.custom_id!r}")
+        if not 1 <= len(self.options) <= SELECT_OPTIONS_MAX:
+            raise ValueError(f"a select menu has 1 to {SELECT_OPTIONS_MAX} options, not {len(self.options)}")
+        if any(len(o.label) > CUSTOM_ID_MAX or len(o.value) > CUSTOM_ID_MAX for o in self.options):
+            raise ValueError(f"an option's label or value is longer than {CUSTOM_ID_MAX}")
+
+    def option(self, wanted: str) -> Choice | None:
+        """The option whose label, value or first word of its label (``#sirius``) is ``wanted`` (any case)."""
+        key = wanted.strip().lower()
+        for o in self.options:
+            if key in (o.label.lower(), o.value.lower(), o.label.split(" ", 1)[0].lower()):
+                return o
+        return None
+
+
 @dataclass(frozen=True)
 class Outgoing:
     to: Target
@@ -112,6 +151,7 @@ class Outgoing:
     extra: dict[str, str] = field(default_factory=dict)
     keep: Keep | None = None
     buttons: tuple[Button, ...] = ()
+    select: Select | None = None
 
 
 def reply(text: str = "", *, card: Card | None = None, ephemeral: bool = False,

@@ -2,7 +2,8 @@
 
 - ``dm_form(matches)``: a DM whose text ``matches`` goes to the handler (a crisis ballot is the fallback);
 - ``thread_form(matches)``: a message in a thread of a game channel whose first line ``matches``;
-- ``button_action(prefix)``: a press of a button whose custom_id is ``prefix`` or starts with ``prefix:``.
+- ``button_action(prefix)``: a press of a button whose custom_id is ``prefix`` or starts with ``prefix:``;
+- ``select_action(prefix)``: a choice in a select menu whose custom_id starts with ``prefix:``.
 
 A handler returns what to send; ``ParseError``/``RuleError`` raised in it become a reply that says what was
 wrong and that nothing was recorded."""
@@ -65,6 +66,29 @@ def button_handler(custom_id: str) -> ButtonHandler | None:
     """The handler of the longest registered prefix of ``custom_id`` (a whole ``:``-separated part)."""
     found = [p for p in BUTTON_ACTIONS if custom_id == p or custom_id.startswith(p + ":")]
     return BUTTON_ACTIONS[max(found, key=len)] if found else None
+
+
+SelectHandler = Callable[[App, Ctx, str, tuple[str, ...]], Awaitable[list[Outgoing]]]
+SELECT_ACTIONS: dict[str, SelectHandler] = {}
+"""prefix (``clerk-menu:dm``) -> handler of a choice in a select menu, given the whole custom_id and the values."""
+
+
+def select_action(prefix: str) -> Callable[[SelectHandler], SelectHandler]:
+    """Register what a choice in a select menu whose custom_id starts with ``prefix:`` does."""
+
+    def register(handler: SelectHandler) -> SelectHandler:
+        if prefix in SELECT_ACTIONS:
+            raise ValueError(f"a select action for {prefix!r} is already registered")
+        SELECT_ACTIONS[prefix] = handler
+        return handler
+
+    return register
+
+
+def select_handler(custom_id: str) -> SelectHandler | None:
+    """The handler of the longest registered prefix of ``custom_id`` (a whole ``:``-separated part)."""
+    found = [p for p in SELECT_ACTIONS if custom_id == p or custom_id.startswith(p + ":")]
+    return SELECT_ACTIONS[max(found, key=len)] if found else None
 
 
 def first_line(text: str) -> str:

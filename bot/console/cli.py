@@ -141,6 +141,7 @@ Type one line as any user; the bot's answers are printed with where they go:
   mod #game: /round open crisis:"Piracy in Sirius" deadline:2h
   mod #game/thread: /round status           in a thread of #game
   bob press: Decline                        bob presses a button of the last message sent to him
+  alice choose: #sirius                     alice chooses in the menu of the last message sent to her
 Directives: ! wait 2h30m   ! time 2026-03-01 18:00   ! moderator NAME   ! role NAME ROLE
             ! hold / ! release (deadlines)   ! redeliver [LINE]
 `mod` is a moderator; make others one with `! moderator NAME`. The clock starts at {now} and moves

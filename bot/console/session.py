@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
-from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm
-from bot.actions.outbox import Button, Here, Outgoing, ToChannel, ToThread, ToUser
+from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm, handle_select
+from bot.actions.outbox import Button, Here, Outgoing, Select, ToChannel, ToThread, ToUser
 from bot.console.slash import OptionError, parse_slash
-from bot.console.transcript import Directive, Press, Said
+from bot.console.transcript import Choose, Directive, Press, Said
 from bot.console.world import GUILD_ID, World, stable_id
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.service.clock import ManualClock
@@ -51,6 +51,12 @@ def buttons_line(buttons: tuple[Button, ...], *, ids: bool = False) -> str:
     return " ".join(f"[{b.label}]" + (f" ({b.custom_id})" if ids else "") for b in buttons)
 
 
+def menu_line(select: Select, *, ids: bool = False) -> str:
+    """``[menu: #sirius (Landsdraad) | #arrakis (Landsdraad)]``; with ``ids`` the menu's custom_id follows."""
+    return ("[menu: " + " | ".join(o.label for o in select.options) + "]"
+            + (f" ({select.custom_id})" if ids else ""))
+
+
 class Session:
     def __init__(self, app: App, clock: ManualClock, write: Callable[[str], None], source_prefix: str,
                  world: World | None = None, *, show_ids: bool = False) -> None:
@@ -65,6 +71,8 @@ class Session:
         self.pressed: dict[int, Press] = {}
         self.buttons: list[tuple[str | None, Place, tuple[Button, ...]]] = []
         """Messages sent with buttons, oldest first: (to whom, None for everyone in a channel; where; buttons)."""
+        self.menus: list[tuple[str | None, Place, Select]] = []
+        """Messages sent with a select menu, oldest first, likewise."""
 
     async def run(self, event: Said | Directive | Press) -> None:
         if isinstance(event, Said):
@@ -88,7 +96,22 @@ class Session:
                     return place, b
         raise ClickError(f"no message sent to {name} has a button “{label}”")
 
+    def find_option(self, name: str, option: str) -> tuple[Place, Select, str]:
+        """The menu of the latest message sent to ``name`` that offers ``option``, and the option's value."""
+        for to, place, select in reversed(self.menus):
+            if to is not None and to.lower() != name.lower():
+                continue
+            found = select.option(option)
+            if found is not None:
+                return place, select, found.value
+        raise ClickError(f"no message sent to {name} has a menu with “{option}”")
+
     async def press(self, event: Press, source_id: str) -> None:
+        if isinstance(event, Choose):
+            place, select, value = self.find_option(event.name, event.label)
+            ctx = Ctx(self.world.actor(event.name), place, source_id, self.clock.now())
+            await self.show(await handle_select(self.app, ctx, select.custom_id, (value,)), ctx)
+            return
         place, button = self.find_button(event.name, event.label)
         ctx = Ctx(self.world.actor(event.name), place, source_id, self.clock.now())
         await self.show(await handle_button(self.app, ctx, button.custom_id), ctx)
@@ -194,6 +217,10 @@ class Session:
             if message.buttons:
                 lines.append(buttons_line(message.buttons, ids=self.show_ids))
                 self.buttons.append(self._recipient(message, ctx))
+            if message.select is not None:
+                lines.append(menu_line(message.select, ids=self.show_ids))
+                to, place, _ = self._recipient(message, ctx)
+                self.menus.append((to, place, message.select))
             if len(lines) == 1:
                 self.write(f"{head} {lines[0]}")
             else:

@@ -3,7 +3,8 @@
 ``NAME PLACE: TEXT`` is something a user says (PLACE is ``dm``, ``#channel`` or ``#channel/thread``); indented
 lines ``  | MORE`` right after it continue that message on further lines (a thread post's body under its title);
 ``NAME press: LABEL`` presses the button with that label (or that custom_id) on the most recent message sent to
-NAME that has one; ``! VERB ARGS`` is a directive (moderator, role, time, wait, hold, release, redeliver).
+NAME that has one; ``NAME choose: OPTION`` chooses an option of the select menu of such a message; ``! VERB
+ARGS`` is a directive (moderator, role, time, wait, hold, release, redeliver).
 ``# `` starts a comment, but ``#channel`` and ``Vote: Aye #sirius`` do not: a comment is a ``#`` followed by a
 space (or the end of the line) at the start of the line or after a space, outside double quotes."""
 
@@ -19,11 +20,12 @@ from engine.core.errors import ParseError
 NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]*"
 _SAID = re.compile(rf"^(?P<name>{NAME})\s+(?P<place>[Dd][Mm]|#[\w-]+(?:/[\w-]+)?)\s*:[ \t]?(?P<text>.*)$")
 _PRESS = re.compile(rf"^(?P<name>{NAME})\s+[Pp][Rr][Ee][Ss][Ss]\s*:[ \t]?(?P<label>.*)$")
+_CHOOSE = re.compile(rf"^(?P<name>{NAME})\s+[Cc][Hh][Oo][Oo][Ss][Ee]\s*:[ \t]?(?P<option>.*)$")
 _MORE = re.compile(r"^[ \t]+\|[ \t]?(?P<text>.*)$")
 _NAMED = re.compile(rf"^@?(?P<name>{NAME})$")
 CONTINUES = "a `  | ...` line continues the message on the line just before it, and there is none"
-FORMS = ("`NAME dm: TEXT`, `NAME #channel: TEXT`, `NAME #channel/thread: TEXT`, `NAME press: BUTTON` or "
-         "`! directive`")
+FORMS = ("`NAME dm: TEXT`, `NAME #channel: TEXT`, `NAME #channel/thread: TEXT`, `NAME press: BUTTON`, "
+         "`NAME choose: OPTION` or `! directive`")
 DIRECTIVES = {
     "moderator": "`! moderator NAME`",
     "role": "`! role NAME ROLE`",
@@ -69,6 +71,13 @@ class Press:
     line: int
     name: str
     label: str
+
+
+@dataclass(frozen=True)
+class Choose(Press):
+    """``NAME choose: OPTION``: NAME chooses OPTION (an option's label, its first word such as ``#sirius``, or its
+    value) in the select menu of the most recent message sent to them whose menu offers it. ``label`` holds the
+    option; it is a kind of press, so ``! redeliver`` repeats it."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +136,11 @@ def parse_line(raw: str, number: int) -> Event | None:
         if not press["label"].strip():
             raise TranscriptError(number, "expected `NAME press: LABEL` (the button's label), got no label")
         return Press(number, press["name"], press["label"].strip())
+    choose = _CHOOSE.match(stripped)
+    if choose is not None:
+        if not choose["option"].strip():
+            raise TranscriptError(number, "expected `NAME choose: OPTION` (an option of a menu), got no option")
+        return Choose(number, choose["name"], choose["option"].strip())
     said = _SAID.match(stripped)
     if said is None:
         raise TranscriptError(number, f"expected {FORMS}, got “{stripped}”{_hint(stripped)}")

@@ -16,13 +16,14 @@ from discord import app_commands
 
 from bot.actions.commands import App, dispatch
 from bot.actions.errors import apology
-from bot.actions.messages import handle_button, handle_channel_message, handle_dm
+from bot.actions.messages import handle_button, handle_channel_message, handle_dm, handle_select
 from bot.actions.outbox import Outgoing
 from bot.discord.autocomplete import choices
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
 from bot.discord.delivery import Courier
 from bot.discord.scheduler import DeadlineScheduler
+from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.threads import Locks
 from bot.discord.tree import build_commands
 
@@ -81,7 +82,7 @@ class ClerkBot(discord.Client):
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
-        self.add_dynamic_items(ClerkButton)
+        self.add_dynamic_items(ClerkButton, ClerkSelect)
 
     async def setup_hook(self) -> None:
         if self.sync_commands:
@@ -131,6 +132,15 @@ class ClerkBot(discord.Client):
         await self.courier.to_interaction(interaction, out)
         if settled(out):
             await disable_buttons(interaction)
+
+    async def on_choose(self, interaction: discord.Interaction, custom_id: str, values: tuple[str, ...]) -> None:
+        """A choice in one of Clerk's menus (``ClerkSelect``): as ``on_press``, with ``handle_select``; after an
+        answer that was recorded the menu is shown disabled."""
+        work = handle_select(self.app, ctx_of_interaction(interaction), custom_id, values)
+        out = await self._in_time(interaction, work, f"menu {custom_id}")
+        await self.courier.to_interaction(interaction, out)
+        if settled(out):
+            await disable_select(interaction, values)
 
     async def _in_time(self, interaction: discord.Interaction, coro: Coroutine[Any, Any, list[Outgoing]],
                        what: str) -> list[Outgoing]:

@@ -20,6 +20,7 @@ from bot.discord.buttons import view_of
 from bot.discord.kept import Keeper
 from bot.discord.limits import clip
 from bot.discord.permission_reports import PermissionReports
+from bot.discord.selects import select_item
 from bot.discord.threads import Threads, Undeliverable
 from engine.service import Clerk
 
@@ -62,6 +63,9 @@ def message_parts(item: Outgoing) -> dict[str, Any]:
         parts["file"] = discord.File(io.BytesIO(data), filename=name)
     if item.buttons and parts:
         parts["view"] = view_of(item.buttons)
+    if item.select is not None and parts:
+        view = parts.setdefault("view", discord.ui.View(timeout=None))
+        view.add_item(select_item(item.select))
     return parts
 
 

@@ -13,6 +13,7 @@ from engine.service.games import GameAdminService
 from engine.service.ledger import LedgerService
 from engine.service.majority import MajorityService
 from engine.service.mylantium import MylantiumService
+from engine.service.pending_dms import PendingDmService
 from engine.service.perks import PerkService
 from engine.service.posts import PostService
 from engine.service.registries import RegistryService
@@ -24,7 +25,7 @@ from engine.service.victory import VictoryService
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService, ConvocateService, GameAdminService, ReminderService):
+            MylantiumService, ConvocateService, GameAdminService, ReminderService, PendingDmService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice."""
 

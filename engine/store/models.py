@@ -717,3 +717,15 @@ class CvMotion(Base):
         UniqueConstraint("game_id", "number"),
         Index("ix_cv_motions_status_offer_deadline", "status", "offer_deadline"),
     )
+
+
+class PendingDm(Base):
+    """A DM that fits several of its sender's games and named none, kept until they choose the game from the menu
+    they were answered with (bot/actions/dm_choice.py): delivery bookkeeping, not an event of any game."""
+
+    __tablename__ = "pending_dms"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    source_id: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    text: Mapped[str] = mapped_column(Text)
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -35,6 +35,10 @@ class Sent:
         """The buttons of the message (``label``, ``custom_id``, ``style``, ``disabled``), row by row."""
         return [c for row in self.components for c in row.get("components", []) if c.get("type") == 2]
 
+    def selects(self) -> list[dict[str, Any]]:
+        """The string select menus of the message (``custom_id``, ``options``, ``placeholder``, ``disabled``)."""
+        return [c for row in self.components for c in row.get("components", []) if c.get("type") == 3]
+
     def button(self, label: str) -> dict[str, Any]:
         found = [b for b in self.buttons() if b.get("label") == label]
         assert len(found) == 1, f"no single button {label!r} among {[b.get('label') for b in self.buttons()]}"

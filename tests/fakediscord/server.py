@@ -70,10 +70,10 @@ class Connection:
 class FakeDiscord(ChannelRoutes):
     """One guild, some users and channels, a gateway and the REST routes discord.py uses.
 
-    Inject with ``dm``, ``say`` (a channel or a thread), ``slash`` and ``press`` (a button); change the world
-    with ``delete_message``, ``delete_thread`` and ``archive`` (channels.py); read what the bot sent with
-    ``messages``, ``dms``, ``message``, ``pinned``, ``thread_named``/``threads_of``, ``Sent.buttons`` and the
-    ``Interaction`` records ``slash`` and ``press`` return;
+    Inject with ``dm``, ``say`` (a channel or a thread), ``slash``, ``press`` (a button) and ``choose`` (an option
+    of a select menu); change the world with ``delete_message``, ``delete_thread`` and ``archive`` (channels.py);
+    read what the bot sent with ``messages``, ``dms``, ``message``, ``pinned``, ``thread_named``/``threads_of``,
+    ``Sent.buttons``, ``Sent.selects`` and the ``Interaction`` records ``slash``, ``press`` and ``choose`` return;
     wait with ``wait_for`` and ``quiet``."""
 
     def __init__(self, now: Callable[[], datetime] | None = None, *, token: str = TOKEN) -> None:
@@ -378,6 +378,43 @@ class FakeDiscord(ChannelRoutes):
             "id": str(iid), "application_id": str(self.app_id), "type": 3, "token": token, "version": 1,
             "attachment_size_limit": 8 * 1024 * 1024, "channel_id": str(where.id),
             "data": {"custom_id": button["custom_id"], "component_type": 2},
+            "message": self._message_of(message, where),
+            "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
+            "entitlements": [],
+        }
+        if where.is_dm:
+            payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(self.app_id)})
+        else:
+            payload.update(guild_id=str(self.guild_id), guild_locale="en-US", context=0,
+                           member=user.member(self.started, permissions=True),
+                           authorizing_integration_owners={"0": str(self.guild_id)})
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def choose(self, user: User, message: Sent, value: str, *, custom_id: str | None = None,
+                     interaction_id: int | None = None) -> Interaction:
+        """``user`` chooses the option ``value`` (its value, or its label) in the string select (component type 3)
+        of one of the bot's messages (the one with ``custom_id`` if it has several): a component interaction
+        (type 3) with ``data.values``. Pass ``interaction_id`` of an earlier choice to simulate a redelivery. A
+        disabled or missing menu, or an option it does not have, cannot be chosen (as in Discord's client)."""
+        menus = [m for m in message.selects() if custom_id is None or m.get("custom_id") == custom_id]
+        assert len(menus) == 1, f"no single select menu on message {message.id}: {message.selects()}"
+        menu = menus[0]
+        if interaction_id is None:  # a redelivery repeats a choice made while the menu was usable
+            assert not menu.get("disabled"), f"the menu {menu.get('custom_id')!r} is disabled"
+        found = [o["value"] for o in menu.get("options", []) if value in (o.get("value"), o.get("label"))]
+        assert found, f"the menu has no option {value!r}: {[o.get('label') for o in menu.get('options', [])]}"
+        where = self._channel(str(message.channel_id))
+        assert where is not None, f"message {message.id} is in no channel the fake knows"
+        iid = interaction_id or self.ids.next()
+        token = f"itoken-{iid}"
+        record = Interaction(iid, token, user, where, f"menu {menu['custom_id']}",
+                             asyncio.get_running_loop().time(), message_id=message.id)
+        self.interactions[iid] = record
+        payload: dict[str, Any] = {
+            "id": str(iid), "application_id": str(self.app_id), "type": 3, "token": token, "version": 1,
+            "attachment_size_limit": 8 * 1024 * 1024, "channel_id": str(where.id),
+            "data": {"custom_id": menu["custom_id"], "component_type": 3, "values": found[:1]},
             "message": self._message_of(message, where),
             "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
             "entitlements": [],
