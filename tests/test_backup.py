@@ -1,0 +1,249 @@
+"""``python -m bot backup PATH`` (docs/backup.md): an online backup of the SQLite database taken while a second
+process keeps casting ballots holds every ballot acknowledged before it started and passes integrity_check;
+and the command's refusals. Restoring and comparing ``/game export`` is tests/e2e/test_backup_restore.py."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.store.backup import head_revision
+from engine.store.database import make_engine, make_sessionmaker
+
+ROOT = Path(__file__).resolve().parents[1]
+WRITER = Path(__file__).with_name("backup_writer.py")
+PLAYERS = (11, 12, 13)
+
+
+async def new_game(url: str) -> int:
+    """A Landsdraad game with three players and round 1 open, on an already migrated database."""
+    engine = make_engine(url)
+    clerk = Clerk(make_sessionmaker(engine), ManualClock(datetime(2026, 3, 1, 18, 0, tzinfo=UTC)), RandomDice(1))
+    try:
+        game = await clerk.create_game(guild_id=900, channel_id=901, name="sirius", ruleset="landsdraad",
+                                       moderator_role_id=None, actor=1)
+        for user, name in zip(PLAYERS, ("alice", "bob", "carol"), strict=True):
+            await clerk.add_player(game.id, user_id=user, name=name, diplomacy=3, command=2, intrigue=2, roll=1,
+                                   faction=None, actor=1)
+        await clerk.open_round(game.id, crisis="Raise the fleet levy?", deadline=None, actor=1)
+        return game.id
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture
+async def live(tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, int]:
+    """The live database (DATABASE_URL points at it) with one game; the current directory is tmp_path."""
+    path = tmp_path / "live" / "clerk.db"
+    path.parent.mkdir()
+    shutil.copyfile(sqlite_template, path)
+    url = f"sqlite+aiosqlite:///{path}"
+    game = await new_game(url)
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.chdir(tmp_path)
+    return path, game
+
+
+class Writer:
+    """tests/backup_writer.py in its own OS process, and the source ids it has acknowledged so far."""
+
+    def __init__(self, database: Path, game: int, folder: Path) -> None:
+        self.stop_file = folder / "stop-writer"
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        self.process = subprocess.Popen(
+            [sys.executable, str(WRITER), f"sqlite+aiosqlite:///{database}", str(game), str(self.stop_file),
+             *map(str, PLAYERS)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=folder)
+        self.acknowledged: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.acknowledged.append(line.strip())
+
+    def wait_for(self, count: int, timeout: float = 30) -> None:
+        give_up = time.monotonic() + timeout
+        while len(self.acknowledged) < count:
+            if self.process.poll() is not None or time.monotonic() > give_up:
+                self.stop()
+                raise AssertionError(f"the writer acknowledged {len(self.acknowledged)} ballots, not {count}: "
+                                     f"{self.process.stderr.read() if self.process.stderr else ''}")
+            time.sleep(0.005)
+
+    def stop(self) -> str:
+        self.stop_file.touch()
+        try:
+            _, errors = self.process.communicate(timeout=30)
+        finally:
+            self.process.kill()
+        self._reader.join(5)
+        return errors
+
+
+def contents(path: Path) -> tuple[list[str], set[str], dict[int, str | None], dict[int, str]]:
+    """integrity_check's rows, the source ids of the BallotCast events, each player's ballot's source id in the
+    ballots table, and the source id of each player's last BallotCast event."""
+    with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
+        integrity = [row[0] for row in db.execute("PRAGMA integrity_check")]
+        events = db.execute("SELECT source_id, actor FROM events WHERE kind = 'BallotCast' ORDER BY seq").fetchall()
+        ballots = db.execute("SELECT p.user_id, b.source_id FROM ballots b JOIN players p ON p.id = b.player_id")
+        rows = dict(ballots.fetchall())
+    last = {actor: source for source, actor in events}
+    return integrity, {source for source, _ in events}, rows, last
+
+
+def test_backups_taken_while_another_process_votes_hold_every_acknowledged_ballot(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    database, game = live
+    writer = Writer(database, game, tmp_path)
+    backups: list[tuple[Path, list[str]]] = []
+    try:
+        writer.wait_for(10)
+        for number in range(4):
+            before = list(writer.acknowledged)  # acknowledged = committed before the backup starts
+            target = tmp_path / f"backup-{number}.db"
+            assert main(["backup", str(target)]) == 0
+            backups.append((target, before))
+            writer.wait_for(len(writer.acknowledged) + 5)  # the writer goes on; the next backup sees more
+        errors = writer.stop()
+    finally:
+        writer.stop_file.touch()
+    assert errors == ""
+    printed = capsys.readouterr()
+    assert printed.err == ""
+    for target, before in backups:
+        integrity, cast, ballots, last = contents(target)
+        assert integrity == ["ok"]
+        missing = [source for source in before if source not in cast]
+        assert not missing, f"{target.name} lacks acknowledged ballots {missing[:5]} (of {len(before)})"
+        assert ballots == {user: last[user] for user in PLAYERS}  # the ballots table matches the log: one instant
+        with sqlite3.connect(target) as db:
+            events = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        assert (f"to {target}: {target.stat().st_size} bytes, 1 game, {events} events "
+                f"(schema revision {head_revision()}, integrity ok)") in printed.out
+        assert not Path(f"{target}-wal").exists() and not Path(f"{target}-journal").exists()
+    # the writer kept committing while the backups ran: each later backup holds ballots the earlier ones lack
+    assert len(contents(backups[-1][0])[1]) > len(contents(backups[0][0])[1]) >= len(backups[0][1]) >= 10
+    assert list(tmp_path.glob(".*.partial")) == []
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(argv)
+    printed = capsys.readouterr()
+    assert printed.out == ""
+    return code, printed.err
+
+
+def test_a_path_in_a_missing_directory_is_refused(live: tuple[Path, int], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, said = run(["backup", "no/such/folder/clerk.db"], capsys)
+
+    assert code == 1
+    assert said == ("clerk: backup failed, nothing was written to no/such/folder/clerk.db: cannot write "
+                    "no/such/folder/clerk.db: the directory no/such/folder does not exist (create it first)\n")
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_path_that_is_a_directory_is_refused(live: tuple[Path, int], tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "backups").mkdir()
+
+    code, said = run(["backup", "backups"], capsys)
+
+    assert code == 1
+    assert said == ("clerk: backup failed, nothing was written to backups: backups is a directory; give the "
+                    "backup a file name, e.g. backups/clerk-backup.db\n")
+    assert list((tmp_path / "backups").iterdir()) == []
+
+
+def test_the_live_database_itself_is_refused(live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    database, _ = live
+    before = database.read_bytes()
+
+    code, said = run(["backup", "live/clerk.db"], capsys)
+
+    assert code == 1
+    assert "live/clerk.db is the live database itself; give the backup another path" in said
+    assert database.read_bytes() == before
+
+
+def test_a_postgresql_url_gets_the_pg_dump_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://clerk:s3cret@db.example:5433/clerk")
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.chdir(tmp_path)
+
+    code, said = run(["backup", "clerk backup.dump"], capsys)
+
+    assert code == 2
+    assert said == (
+        "clerk: DATABASE_URL is a PostgreSQL database; `python -m bot backup` copies only SQLite files. Back it up "
+        "with pg_dump (it is consistent while the bot runs) with the password in PGPASSWORD or ~/.pgpass:\n"
+        "  pg_dump --format=custom --file='clerk backup.dump' postgresql://clerk@db.example:5433/clerk\n"
+        "and restore it (bot stopped) with:\n"
+        "  pg_restore --clean --if-exists --no-owner --dbname=postgresql://clerk@db.example:5433/clerk "
+        "'clerk backup.dump'\n")
+    assert "s3cret" not in said
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_database_at_the_url_is_refused_and_not_created(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///missing.db")
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.chdir(tmp_path)
+
+    code, said = run(["backup", "b.db"], capsys)
+
+    assert code == 1
+    assert said == ("clerk: backup failed, nothing was written to b.db: there is no database at missing.db "
+                    "(DATABASE_URL sqlite+aiosqlite:///missing.db); nothing to back up\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_database_behind_the_migrations_is_refused_and_an_older_backup_kept(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    database, _ = live
+    assert main(["backup", "b.db"]) == 0
+    kept = (tmp_path / "b.db").read_bytes()
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE alembic_version SET version_num = '0005'")
+    capsys.readouterr()
+
+    code, said = run(["backup", "b.db"], capsys)
+
+    assert code == 1
+    assert said == (f"clerk: backup failed, nothing was written to b.db: the database is at revision 0005, but this "
+                    f"Clerk's migrations end at {head_revision()}; start the bot once to migrate it (or back it up "
+                    "with the Clerk version that wrote it)\n")
+    assert (tmp_path / "b.db").read_bytes() == kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.db", "live"]
+
+
+def test_a_sqlite_file_that_is_not_clerks_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    with sqlite3.connect(tmp_path / "other.db") as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///other.db")
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.chdir(tmp_path)
+
+    code, said = run(["backup", "b.db"], capsys)
+
+    assert code == 1
+    assert "the database has no alembic_version table, so it is not a Clerk database" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
