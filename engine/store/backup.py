@@ -63,18 +63,23 @@ def check_target(target: Path, source: Path) -> None:
         raise BackupError(f"{target} is the live database itself; give the backup another path")
 
 
-def check_backup(path: Path) -> BackupReport:
-    """Integrity and revision of a backup file, and what it holds; :class:`BackupError` if it is not sound."""
+def check_backup(path: Path, *, older: bool = False) -> BackupReport:
+    """Integrity and revision of a backup file, and what it holds; :class:`BackupError` if it is not sound.
+    The revision must be this Clerk's head, or with ``older`` any of its revisions (the bot migrates at start)."""
     connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        return _check(connection, path)
+        return _check(connection, path, older)
     except sqlite3.DatabaseError as error:
         raise BackupError(f"{path} is not a sound SQLite database: {error}") from None
     finally:
         connection.close()
 
 
-def _check(connection: sqlite3.Connection, path: Path) -> BackupReport:
+def known_revisions() -> list[str]:
+    return [str(script.revision) for script in ScriptDirectory.from_config(alembic_config()).walk_revisions()]
+
+
+def _check(connection: sqlite3.Connection, path: Path, older: bool) -> BackupReport:
     problems = [row[0] for row in connection.execute("PRAGMA integrity_check")]
     if problems != ["ok"]:
         raise BackupError(f"the copy failed PRAGMA integrity_check: {'; '.join(problems[:5])}")
@@ -84,6 +89,11 @@ def _check(connection: sqlite3.Connection, path: Path) -> BackupReport:
                           "(or the bot has never started on it)")
     revisions = [row[0] for row in connection.execute("SELECT version_num FROM alembic_version")]
     head = head_revision()
+    if older and len(revisions) == 1:
+        if revisions[0] not in known_revisions():
+            raise BackupError(f"the backup is at revision {revisions[0]}, which this Clerk's migrations (up to "
+                              f"{head}) do not know: a newer Clerk wrote it; restore it with that version")
+        head = revisions[0]
     if revisions != [head]:
         found = ", ".join(revisions) or "none"
         raise BackupError(f"the database is at revision {found}, but this Clerk's migrations end at {head}; "
@@ -146,7 +156,7 @@ def _fsync_folder(folder: Path) -> None:
         _fsync(folder)
 
 
-def pg_dump_advice(url: str, target: str) -> str:
+def pg_dump_advice(url: str, target: str, command: str = "backup") -> str:
     """What to run instead for a PostgreSQL ``url``: the ``pg_dump`` and ``pg_restore`` commands."""
     parsed = make_url(url)
     plain = URL.create("postgresql", parsed.username, None, parsed.host, parsed.port, parsed.database,
@@ -154,7 +164,7 @@ def pg_dump_advice(url: str, target: str) -> str:
     password = " with the password in PGPASSWORD or ~/.pgpass" if parsed.password else ""
     dump = f"pg_dump --format=custom --file={shlex.quote(target)} {shlex.quote(plain)}"
     restore = f"pg_restore --clean --if-exists --no-owner --dbname={shlex.quote(plain)} {shlex.quote(target)}"
-    return (f"DATABASE_URL is a PostgreSQL database; `python -m bot backup` copies only SQLite files. "
+    return (f"DATABASE_URL is a PostgreSQL database; `python -m bot {command}` copies only SQLite files. "
             f"Back it up with pg_dump (it is consistent while the bot runs){password}:\n  {dump}\n"
             f"and restore it (bot stopped) with:\n  {restore}")
 
