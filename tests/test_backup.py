@@ -247,3 +247,89 @@ def test_a_sqlite_file_that_is_not_clerks_is_refused(tmp_path: Path, monkeypatch
     assert code == 1
     assert "the database has no alembic_version table, so it is not a Clerk database" in said
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
+
+
+# -- restore ----------------------------------------------------------------------------------------------------
+
+
+def game_names(path: Path) -> list[str]:
+    with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
+        return [row[0] for row in db.execute("SELECT name FROM games ORDER BY id")]
+
+
+def test_restore_over_a_database_a_crash_left_with_its_wal_keeps_the_old_one_whole(
+        live: tuple[Path, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    database, _ = live
+    assert main(["backup", "b.db"]) == 0
+    crashed = tmp_path / "crashed" / "clerk.db"
+    crashed.parent.mkdir()
+    writer = sqlite3.connect(database)  # a change after the backup, still only in the WAL when "the power fails"
+    with writer:
+        writer.execute("UPDATE games SET name = 'vega'")
+    shutil.copyfile(database, crashed)
+    shutil.copyfile(f"{database}-wal", f"{crashed}-wal")
+    writer.close()
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{crashed}")
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    [kept] = crashed.parent.glob("clerk.db.before-restore-*")
+    assert crashed.read_bytes() == (tmp_path / "b.db").read_bytes()  # the stale WAL was not replayed onto it
+    assert game_names(crashed) == ["sirius"]
+    assert game_names(kept) == ["vega"]  # the WAL was folded into the old database: nothing of it is lost
+    assert sorted(p.name for p in crashed.parent.iterdir()) == ["clerk.db", kept.name]
+    said = capsys.readouterr().out
+    assert said.startswith(f"clerk: restored b.db to {crashed}: ") and f"kept as {kept}. Start the bot." in said
+
+
+def test_restore_refusals_leave_the_database_as_it_was(live: tuple[Path, int], tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    database, _ = live
+    before = database.read_bytes()
+    (tmp_path / "notes.txt").write_text("not a database, just text that is long enough to have a header" * 20)
+    assert main(["backup", "newer.db"]) == 0
+    with sqlite3.connect(tmp_path / "newer.db") as db:
+        db.execute("UPDATE alembic_version SET version_num = 'ffff'")
+    capsys.readouterr()
+
+    missing = run(["restore", "nope.db"], capsys)
+    garbage = run(["restore", "notes.txt"], capsys)
+    newer = run(["restore", "newer.db"], capsys)
+    itself = run(["restore", "live/clerk.db"], capsys)
+
+    failed = "clerk: restore failed, the database was not changed: "
+    assert missing == (1, f"{failed}there is no backup file at nope.db\n")
+    assert garbage == (1, f"{failed}notes.txt is not a sound SQLite database: file is not a database\n")
+    assert newer == (1, f"{failed}the backup is at revision ffff, which this Clerk's migrations (up to "
+                        f"{head_revision()}) do not know: a newer Clerk wrote it; restore it with that version\n")
+    assert itself == (1, f"{failed}live/clerk.db is the live database itself\n")
+    assert database.read_bytes() == before
+    assert sorted(p.name for p in database.parent.iterdir()) == ["clerk.db"]
+
+
+def test_restore_accepts_a_backup_of_an_older_schema_the_bot_will_migrate(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["backup", "older.db"]) == 0
+    with sqlite3.connect(tmp_path / "older.db") as db:
+        db.execute("UPDATE alembic_version SET version_num = '0005'")
+    capsys.readouterr()
+
+    assert main(["restore", "older.db"]) == 0
+
+    assert "(schema revision 0005, integrity ok)" in capsys.readouterr().out
+
+
+def test_restore_on_postgresql_gets_the_pg_restore_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/clerk")
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+
+    code, said = run(["restore", "clerk.dump"], capsys)
+
+    assert code == 2
+    assert said.startswith("clerk: DATABASE_URL is a PostgreSQL database; `python -m bot restore` copies only "
+                           "SQLite files.")
+    assert said.endswith("  pg_restore --clean --if-exists --no-owner "
+                         "--dbname=postgresql://postgres@127.0.0.1:5432/clerk clerk.dump\n")
