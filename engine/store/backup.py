@@ -15,6 +15,7 @@ import shlex
 import sqlite3
 import tempfile
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from alembic.script import ScriptDirectory
@@ -37,8 +38,13 @@ class BackupReport:
     revision: str
 
 
+@cache
+def _migrations() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
 def head_revision() -> str:
-    heads = ScriptDirectory.from_config(alembic_config()).get_heads()
+    heads = _migrations().get_heads()
     if len(heads) != 1:  # pragma: no cover - the migrations are one line (tests/test_migrations.py)
         raise BackupError(f"the migrations have {len(heads)} heads ({', '.join(heads)}); expected one")
     return str(heads[0])
@@ -76,7 +82,7 @@ def check_backup(path: Path, *, older: bool = False) -> BackupReport:
 
 
 def known_revisions() -> list[str]:
-    return [str(script.revision) for script in ScriptDirectory.from_config(alembic_config()).walk_revisions()]
+    return [str(script.revision) for script in _migrations().walk_revisions()]
 
 
 def _check(connection: sqlite3.Connection, path: Path, older: bool) -> BackupReport:
