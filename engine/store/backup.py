@@ -116,15 +116,13 @@ def backup_sqlite(url: str, target: str | os.PathLike[str]) -> BackupReport:
     check_target(path, source)
     if not source.is_file():
         raise BackupError(f"there is no database at {source} (DATABASE_URL {url}); nothing to back up")
-    descriptor, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
-    os.close(descriptor)
-    temporary = Path(name)
+    temporary = temporary_beside(path, ".partial")
     try:
         _copy(source, temporary)
         report = check_backup(temporary)
-        _fsync(temporary)
+        sync_file(temporary)
         os.replace(temporary, path)
-        _fsync_folder(path.parent)
+        sync_folder(path.parent)
     finally:
         temporary.unlink(missing_ok=True)
     return BackupReport(path, report.size, report.games, report.events, report.revision)
@@ -149,7 +147,17 @@ def _copy(source: Path, temporary: Path) -> None:
         live.close()
 
 
-def _fsync(path: Path) -> None:
+def temporary_beside(path: Path, suffix: str) -> Path:
+    """A new empty file, readable only by its owner, in ``path``'s directory (so a rename is atomic)."""
+    try:
+        descriptor, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+    except OSError as error:
+        raise BackupError(f"cannot write in {path.parent}: {error.strerror}") from None
+    os.close(descriptor)
+    return Path(name)
+
+
+def sync_file(path: Path) -> None:
     descriptor = os.open(path, os.O_RDONLY)
     try:
         os.fsync(descriptor)
@@ -157,9 +165,9 @@ def _fsync(path: Path) -> None:
         os.close(descriptor)
 
 
-def _fsync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     with contextlib.suppress(OSError):  # not every platform lets a directory be opened
-        _fsync(folder)
+        sync_file(folder)
 
 
 def pg_dump_advice(url: str, target: str, command: str = "backup") -> str:
@@ -176,4 +184,4 @@ def pg_dump_advice(url: str, target: str, command: str = "backup") -> str:
 
 
 __all__ = ["BackupError", "BackupReport", "backup_sqlite", "check_backup", "head_revision", "is_sqlite",
-           "pg_dump_advice", "sqlite_file"]
+           "known_revisions", "pg_dump_advice", "sqlite_file", "sync_file", "sync_folder", "temporary_beside"]

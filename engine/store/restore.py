@@ -13,11 +13,18 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
-import tempfile
 from datetime import datetime
 from pathlib import Path
 
-from engine.store.backup import BackupError, BackupReport, check_backup, sqlite_file
+from engine.store.backup import (
+    BackupError,
+    BackupReport,
+    check_backup,
+    sqlite_file,
+    sync_file,
+    sync_folder,
+    temporary_beside,
+)
 
 
 def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> tuple[BackupReport, Path | None]:
@@ -37,15 +44,15 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> t
         aside = live.with_name(f"{live.name}.before-restore-{now.strftime('%Y%m%dT%H%M%S')}")
         if aside.exists():
             raise BackupError(f"{aside} exists already; move it away and run the restore again")
-    descriptor, name = tempfile.mkstemp(dir=live.parent, prefix=f".{live.name}.", suffix=".restoring")
-    os.close(descriptor)
-    temporary = Path(name)
+    temporary = temporary_beside(live, ".restoring")
     try:
         shutil.copyfile(source, temporary)
         report = check_backup(temporary, older=True)
+        sync_file(temporary)
         if aside is not None:
             os.replace(live, aside)
         os.replace(temporary, live)
+        sync_folder(live.parent)
     finally:
         temporary.unlink(missing_ok=True)
     return BackupReport(live, report.size, report.games, report.events, report.revision), aside
@@ -71,3 +78,6 @@ def _quiesce(live: Path) -> None:
         connection.close()
     if mode != "delete":
         raise BackupError(f"{live} is in use (is the bot running?); stop the bot, then restore")
+
+
+__all__ = ["restore_sqlite"]
