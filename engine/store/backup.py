@@ -54,7 +54,7 @@ def sqlite_file(url: str) -> Path:
     """The file a ``sqlite+aiosqlite:///…`` URL names (relative to the current directory, like the bot)."""
     database = make_url(url).database
     if not database or database == ":memory:" or database.startswith("file::memory:"):
-        raise BackupError(f"DATABASE_URL {url} is an in-memory database; there is no file to back up")
+        raise BackupError(f"DATABASE_URL {url} is an in-memory database, not a file")
     return Path(database)
 
 
