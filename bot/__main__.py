@@ -1,4 +1,4 @@
-"""``python -m bot [run|console|replay FILE [--export OUT.json]]``.
+"""``python -m bot [run|console|replay FILE [--export OUT.json]|backup PATH|restore BACKUP]``.
 
 With no sub-command: ``run`` when DISCORD_TOKEN is set, otherwise the offline console."""
 
@@ -20,6 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("file", help="the transcript file")
     replay.add_argument("--export", metavar="OUT.json", help="write the game export here when done")
     replay.add_argument("--database", help="database URL (default: a fresh in-memory SQLite database)")
+    backup = sub.add_parser("backup", help="copy the SQLite database (DATABASE_URL) to PATH, also while the bot runs")
+    backup.add_argument("path", help="the backup file to write (replaced if it exists); see docs/backup.md")
+    restore = sub.add_parser("restore", help="put a backup in place of the SQLite database; stop the bot first")
+    restore.add_argument("backup", help="the backup file (made by `python -m bot backup`)")
     args = parser.parse_args(argv)
     try:
         settings = load_settings()
@@ -34,6 +38,14 @@ def main(argv: list[str] | None = None) -> int:
         from bot.discord.run import run_bot
 
         return run_bot(settings)
+    if command == "backup":
+        from bot.backup import run_backup
+
+        return run_backup(settings, args.path)
+    if command == "restore":
+        from bot.backup import run_restore
+
+        return run_restore(settings, args.backup)
     if command == "console":
         from bot.console.cli import run_console
 

@@ -1,0 +1,369 @@
+"""``python -m bot backup PATH`` (docs/backup.md): an online backup of the SQLite database taken while a second
+process keeps casting ballots holds every ballot acknowledged before it started and passes integrity_check;
+and the command's refusals. Restoring and comparing ``/game export`` is tests/e2e/test_backup_restore.py."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import shutil
+import sqlite3
+import time
+import traceback
+from collections.abc import Callable
+from datetime import UTC, datetime
+from itertools import count, cycle
+from multiprocessing.connection import Connection
+from multiprocessing.synchronize import Event
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from engine.landsdraad.ballot import parse_ballot
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.store.backup import head_revision
+from engine.store.database import make_engine, make_sessionmaker
+
+PLAYERS = (11, 12, 13)
+
+
+async def new_game(url: str) -> int:
+    """A Landsdraad game with three players and round 1 open, on an already migrated database."""
+    engine = make_engine(url)
+    clerk = Clerk(make_sessionmaker(engine), ManualClock(datetime(2026, 3, 1, 18, 0, tzinfo=UTC)), RandomDice(1))
+    try:
+        game = await clerk.create_game(guild_id=900, channel_id=901, name="sirius", ruleset="landsdraad",
+                                       moderator_role_id=None, actor=1)
+        for user, name in zip(PLAYERS, ("alice", "bob", "carol"), strict=True):
+            await clerk.add_player(game.id, user_id=user, name=name, diplomacy=3, command=2, intrigue=2, roll=1,
+                                   faction=None, actor=1)
+        await clerk.open_round(game.id, crisis="Raise the fleet levy?", deadline=None, actor=1)
+        return game.id
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture
+async def live(tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, int]:
+    """The live database (DATABASE_URL points at it) with one game; the current directory is tmp_path."""
+    path = tmp_path / "live" / "clerk.db"
+    path.parent.mkdir()
+    shutil.copyfile(sqlite_template, path)
+    url = f"sqlite+aiosqlite:///{path}"
+    game = await new_game(url)
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.chdir(tmp_path)
+    return path, game
+
+
+async def cast_ballots(url: str, game: int, stop: Event, acknowledge: Callable[[str], None]) -> None:
+    """Cast ballots in ``game`` through the real service until ``stop``; ``acknowledge`` each source id only after
+    ``cast_ballot`` returned, that is after the ballot was committed."""
+    engine = make_engine(url)
+    clock = ManualClock(datetime(2026, 3, 1, 18, 0, tzinfo=UTC))
+    clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(1))
+    options = cycle(["Aye", "Nay", "Abstain", "Aye, 3"])
+    try:
+        for number in count(1):
+            if stop.is_set():
+                return
+            source = f"writer-{number}"
+            await clerk.cast_ballot(game, user_id=PLAYERS[number % len(PLAYERS)], received_at=clock.now(),
+                                    command=parse_ballot(f"Vote: {next(options)}"), source_id=source)
+            acknowledge(source)
+    finally:
+        await engine.dispose()
+
+
+def writer_process(url: str, game: int, stop: Event, acks: Connection) -> None:
+    try:
+        asyncio.run(cast_ballots(url, game, stop, acks.send))
+    except BaseException:
+        acks.send(f"error: {traceback.format_exc()}")
+        raise
+
+
+class Writer:
+    """:func:`cast_ballots` in a second OS process, and the source ids it has acknowledged so far. The process is
+    forked from this one, so it is truly concurrent but needs no second start-up of Python and Clerk's imports
+    (two seconds of CPU)."""
+
+    def __init__(self, database: Path, game: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self.stop_event = context.Event()
+        self.acks, sender = context.Pipe(duplex=False)
+        self.process = context.Process(target=writer_process, name="backup-test-writer", daemon=True,
+                                       args=(f"sqlite+aiosqlite:///{database}", game, self.stop_event, sender))
+        self.process.start()
+        sender.close()
+        self.acknowledged: list[str] = []
+
+    def _receive(self, timeout: float) -> None:
+        if self.acks.poll(timeout):
+            message = self.acks.recv()
+            if message.startswith("error: "):
+                raise AssertionError(f"the writer failed:\n{message}")
+            self.acknowledged.append(message)
+
+    def wait_for(self, count: int, timeout: float = 30) -> None:
+        give_up = time.monotonic() + timeout
+        while len(self.acknowledged) < count:
+            if time.monotonic() > give_up or (not self.process.is_alive() and not self.acks.poll()):
+                raise AssertionError(f"the writer acknowledged {len(self.acknowledged)} ballots, not {count}")
+            self._receive(0.05)
+
+    def stop(self) -> int | None:
+        self.stop_event.set()
+        give_up = time.monotonic() + 30
+        with contextlib.suppress(EOFError):  # the writer has ended and closed its end of the pipe
+            while time.monotonic() < give_up:
+                self._receive(0.05)
+        self.process.join(5)
+        if self.process.is_alive():
+            self.process.kill()
+        return self.process.exitcode
+
+
+def contents(path: Path) -> tuple[list[str], set[str], dict[int, str | None], dict[int, str]]:
+    """integrity_check's rows, the source ids of the BallotCast events, each player's ballot's source id in the
+    ballots table, and the source id of each player's last BallotCast event."""
+    with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
+        integrity = [row[0] for row in db.execute("PRAGMA integrity_check")]
+        events = db.execute("SELECT source_id, actor FROM events WHERE kind = 'BallotCast' ORDER BY seq").fetchall()
+        ballots = db.execute("SELECT p.user_id, b.source_id FROM ballots b JOIN players p ON p.id = b.player_id")
+        rows = dict(ballots.fetchall())
+    last = {actor: source for source, actor in events}
+    return integrity, {source for source, _ in events}, rows, last
+
+
+def test_backups_taken_while_another_process_votes_hold_every_acknowledged_ballot(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    database, game = live
+    writer = Writer(database, game)
+    backups: list[tuple[Path, list[str]]] = []
+    try:
+        writer.wait_for(4)
+        for number in range(3):
+            before = list(writer.acknowledged)  # acknowledged = committed before the backup starts
+            target = tmp_path / f"backup-{number}.db"
+            assert main(["backup", str(target)]) == 0
+            backups.append((target, before))
+            writer.wait_for(len(writer.acknowledged) + 2)  # the writer goes on; the next backup sees more
+        exit_code = writer.stop()
+    finally:
+        writer.stop_event.set()
+    assert exit_code == 0
+    printed = capsys.readouterr()
+    assert printed.err == ""
+    for target, before in backups:
+        integrity, cast, ballots, last = contents(target)
+        assert integrity == ["ok"]
+        missing = [source for source in before if source not in cast]
+        assert not missing, f"{target.name} lacks acknowledged ballots {missing[:5]} (of {len(before)})"
+        assert ballots == {user: last[user] for user in PLAYERS}  # the ballots table matches the log: one instant
+        with sqlite3.connect(target) as db:
+            events = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        assert (f"to {target}: {target.stat().st_size} bytes, 1 game, {events} events "
+                f"(schema revision {head_revision()}, integrity ok)") in printed.out
+        assert not Path(f"{target}-wal").exists() and not Path(f"{target}-journal").exists()
+    # the writer kept committing while the backups ran: each later backup holds ballots the earlier ones lack
+    assert len(contents(backups[-1][0])[1]) > len(contents(backups[0][0])[1]) >= len(backups[0][1]) >= 4
+    assert list(tmp_path.glob(".*.partial")) == []
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(argv)
+    printed = capsys.readouterr()
+    assert printed.out == ""
+    return code, printed.err
+
+
+def test_a_path_in_a_missing_directory_is_refused(live: tuple[Path, int], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, said = run(["backup", "no/such/folder/clerk.db"], capsys)
+
+    assert code == 1
+    assert said == ("clerk: backup failed, nothing was written to no/such/folder/clerk.db: cannot write "
+                    "no/such/folder/clerk.db: the directory no/such/folder does not exist (create it first)\n")
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_path_that_is_a_directory_is_refused(live: tuple[Path, int], tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "backups").mkdir()
+
+    code, said = run(["backup", "backups"], capsys)
+
+    assert code == 1
+    assert said == ("clerk: backup failed, nothing was written to backups: backups is a directory; give the "
+                    "backup a file name, e.g. backups/clerk-backup.db\n")
+    assert list((tmp_path / "backups").iterdir()) == []
+
+
+def test_the_live_database_itself_is_refused(live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    database, _ = live
+    before = database.read_bytes()
+
+    code, said = run(["backup", "live/clerk.db"], capsys)
+
+    assert code == 1
+    assert "live/clerk.db is the live database itself; give the backup another path" in said
+    assert database.read_bytes() == before
+
+
+def test_a_postgresql_url_gets_the_pg_dump_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://clerk:s3cret@db.example:5433/clerk")
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.chdir(tmp_path)
+
+    code, said = run(["backup", "clerk backup.dump"], capsys)
+
+    assert code == 2
+    assert said == (
+        "clerk: DATABASE_URL is a PostgreSQL database; `python -m bot backup` copies only SQLite files. Back it up "
+        "with pg_dump (it is consistent while the bot runs) with the password in PGPASSWORD or ~/.pgpass:\n"
+        "  pg_dump --format=custom --file='clerk backup.dump' postgresql://clerk@db.example:5433/clerk\n"
+        "and restore it (bot stopped) with:\n"
+        "  pg_restore --clean --if-exists --no-owner --dbname=postgresql://clerk@db.example:5433/clerk "
+        "'clerk backup.dump'\n")
+    assert "s3cret" not in said
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_database_at_the_url_is_refused_and_not_created(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///missing.db")
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.chdir(tmp_path)
+
+    code, said = run(["backup", "b.db"], capsys)
+
+    assert code == 1
+    assert said == ("clerk: backup failed, nothing was written to b.db: there is no database at missing.db "
+                    "(DATABASE_URL sqlite+aiosqlite:///missing.db); nothing to back up\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_database_behind_the_migrations_is_refused_and_an_older_backup_kept(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    database, _ = live
+    assert main(["backup", "b.db"]) == 0
+    kept = (tmp_path / "b.db").read_bytes()
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE alembic_version SET version_num = '0005'")
+    capsys.readouterr()
+
+    code, said = run(["backup", "b.db"], capsys)
+
+    assert code == 1
+    assert said == (f"clerk: backup failed, nothing was written to b.db: the database is at revision 0005, but this "
+                    f"Clerk's migrations end at {head_revision()}; start the bot once to migrate it (or back it up "
+                    "with the Clerk version that wrote it)\n")
+    assert (tmp_path / "b.db").read_bytes() == kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.db", "live"]
+
+
+def test_a_sqlite_file_that_is_not_clerks_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    with sqlite3.connect(tmp_path / "other.db") as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///other.db")
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.chdir(tmp_path)
+
+    code, said = run(["backup", "b.db"], capsys)
+
+    assert code == 1
+    assert "the database has no alembic_version table, so it is not a Clerk database" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
+
+
+# -- restore ----------------------------------------------------------------------------------------------------
+
+
+def game_names(path: Path) -> list[str]:
+    with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
+        return [row[0] for row in db.execute("SELECT name FROM games ORDER BY id")]
+
+
+def test_restore_over_a_database_a_crash_left_with_its_wal_keeps_the_old_one_whole(
+        live: tuple[Path, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    database, _ = live
+    assert main(["backup", "b.db"]) == 0
+    crashed = tmp_path / "crashed" / "clerk.db"
+    crashed.parent.mkdir()
+    writer = sqlite3.connect(database)  # a change after the backup, still only in the WAL when "the power fails"
+    with writer:
+        writer.execute("UPDATE games SET name = 'vega'")
+    shutil.copyfile(database, crashed)
+    shutil.copyfile(f"{database}-wal", f"{crashed}-wal")
+    writer.close()
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{crashed}")
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    [kept] = crashed.parent.glob("clerk.db.before-restore-*")
+    assert crashed.read_bytes() == (tmp_path / "b.db").read_bytes()  # the stale WAL was not replayed onto it
+    assert game_names(crashed) == ["sirius"]
+    assert game_names(kept) == ["vega"]  # the WAL was folded into the old database: nothing of it is lost
+    assert sorted(p.name for p in crashed.parent.iterdir()) == ["clerk.db", kept.name]
+    said = capsys.readouterr().out
+    assert said.startswith(f"clerk: restored b.db to {crashed}: ") and f"kept as {kept}. Start the bot." in said
+
+
+def test_restore_refusals_leave_the_database_as_it_was(live: tuple[Path, int], tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    database, _ = live
+    before = database.read_bytes()
+    (tmp_path / "notes.txt").write_text("not a database, just text that is long enough to have a header" * 20)
+    assert main(["backup", "newer.db"]) == 0
+    with sqlite3.connect(tmp_path / "newer.db") as db:
+        db.execute("UPDATE alembic_version SET version_num = 'ffff'")
+    capsys.readouterr()
+
+    missing = run(["restore", "nope.db"], capsys)
+    garbage = run(["restore", "notes.txt"], capsys)
+    newer = run(["restore", "newer.db"], capsys)
+    itself = run(["restore", "live/clerk.db"], capsys)
+
+    failed = "clerk: restore failed, the database was not changed: "
+    assert missing == (1, f"{failed}there is no backup file at nope.db\n")
+    assert garbage == (1, f"{failed}notes.txt is not a sound SQLite database: file is not a database\n")
+    assert newer == (1, f"{failed}the backup is at revision ffff, which this Clerk's migrations (up to "
+                        f"{head_revision()}) do not know: a newer Clerk wrote it; restore it with that version\n")
+    assert itself == (1, f"{failed}live/clerk.db is the live database itself\n")
+    assert database.read_bytes() == before
+    assert sorted(p.name for p in database.parent.iterdir()) == ["clerk.db"]
+
+
+def test_restore_accepts_a_backup_of_an_older_schema_the_bot_will_migrate(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["backup", "older.db"]) == 0
+    with sqlite3.connect(tmp_path / "older.db") as db:
+        db.execute("UPDATE alembic_version SET version_num = '0005'")
+    capsys.readouterr()
+
+    assert main(["restore", "older.db"]) == 0
+
+    assert "(schema revision 0005, integrity ok)" in capsys.readouterr().out
+
+
+def test_restore_on_postgresql_gets_the_pg_restore_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/clerk")
+    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+
+    code, said = run(["restore", "clerk.dump"], capsys)
+
+    assert code == 2
+    assert said.startswith("clerk: DATABASE_URL is a PostgreSQL database; `python -m bot restore` copies only "
+                           "SQLite files.")
+    assert said.endswith("  pg_restore --clean --if-exists --no-owner "
+                         "--dbname=postgresql://postgres@127.0.0.1:5432/clerk clerk.dump\n")
