@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from secrecy import assert_nothing_secret_posted
 
 from .helpers import TRANSCRIPTS, run_transcript
 
@@ -35,6 +36,7 @@ async def test_transcript_replays_to_its_golden_output(name: str, tmp_path: Path
         golden.write_text(run.output, encoding="utf-8")
     assert golden.exists(), f"no {golden.name}; create it with CLERK_REGEN_TRANSCRIPTS=1 and read it"
     assert run.output == golden.read_text(encoding="utf-8")
+    await assert_nothing_secret_posted(run.output, tmp_path / "replay.db")  # tests/replay/test_secrecy.py
 
 
 def by_name(items: list[dict], name: str) -> dict:
