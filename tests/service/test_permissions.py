@@ -1,0 +1,322 @@
+"""Issue 8, "Permissions and secrecy": every moderator-only command of the command table, in a game of each ruleset
+it belongs to, run as a member with no role, as the moderator of another game (who plays there), and as a player
+of this game: all refused with a clear answer, and nothing changed (the events table and the full export of both
+games are compared before and after). The same command run by the game's moderator is not refused, and changes
+the game unless it only reads (the positive control, so the refusals cannot pass vacuously).
+
+The commands are read from ``COMMANDS``: a new moderator command is tested without a line here. Its options are
+built from their types and choices (``generic_line``); ``OVERRIDES`` gives the values a command needs to succeed
+and ``PRELUDES`` the state it needs (an open primary, a motion on the floor) in lines of the transcript syntax."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+import bot.actions.handlers  # noqa: F401  (registers the commands)
+from bot.actions.commands import COMMANDS, COMMON, EXCLUSIVE, App, Command, Role, dispatch, ruleset_refusal
+from bot.actions.context import Ctx, UserRef
+from bot.actions.outbox import Here, Outgoing
+from bot.console.cli import REPLAY_START, replay
+from bot.console.session import Session
+from bot.console.slash import parse_slash
+from bot.console.transcript import Said, parse_line
+from bot.console.world import World
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.store.database import make_engine, make_sessionmaker
+from engine.store.models import Event
+
+GAME, OTHER = "alpha", "beta"
+"""The game under test (channel #alpha, moderator role a-mods held by amod) and another game (#beta, a Landsdraad
+game moderated by bmod through the role b-mods; bmod plays in it)."""
+START = "2026-03-01 18:00"
+RULESETS = COMMANDS["game new"].option("ruleset").choices  # type: ignore[union-attr]
+
+COMMON_SETUP = f"""\
+! time {START}
+! role amod a-mods
+! role bmod b-mods
+mod #{OTHER}: /game new ruleset:landsdraad name:{OTHER} moderator_role:@b-mods
+mod #{OTHER}: /player add user:@bmod diplomacy:3 command:2 intrigue:2 roll:2
+mod #{OTHER}: /round open crisis:"Famine on Beta" deadline:3d
+mod #{GAME}: /game new ruleset:{{ruleset}} name:{GAME} moderator_role:@a-mods
+"""
+SETUPS = {
+    "landsdraad": """\
+mod #alpha: /player add user:@alice diplomacy:4 command:3 intrigue:3 roll:3
+mod #alpha: /player add user:@bob diplomacy:3 command:2 intrigue:2 roll:2
+mod #alpha: /player add user:@carol diplomacy:2 command:1 intrigue:1 roll:1
+mod #alpha: /holding add player:@bob kind:elector name:Count Jasek tier:average votes:5
+mod #alpha: /holding add player:@carol kind:planet name:Caladan quality:average
+mod #alpha: /round open crisis:"Piracy in Sirius" deadline:2d
+alice dm: Vote: Aye
+mod #alpha: /transfer record sender:@alice to:@bob what:100 MS
+mod #alpha: /kanly add p:@alice q:@bob
+mod #alpha: /kanly transit owner:@alice target:@bob fee:10 what:2 legions
+mod #alpha: /embargo add by:@alice on:@bob
+mod #alpha: /goal add player:@alice description:"Hold Caladan" vp:40
+carol #alpha/votes: Vote: End Game
+""",
+    "mylantium": """\
+mod #alpha: /territory add name:Avalon
+mod #alpha: /building add territory:Avalon kind:port count:2
+mod #alpha: /building add territory:Avalon kind:city name:Arcadia
+mod #alpha: /unit add name:Dragoons territory:Avalon maintenance:5 cost:25
+mod #alpha: /faction register faction:Plutocrat user:@alice party:Whig vp:20 treasury:30
+mod #alpha: /faction register faction:Granger user:@bob party:Whig vp:20 treasury:10
+mod #alpha: /faction register faction:Prole user:@carol party:Federalist vp:20 treasury:10
+mod #alpha: /faction register faction:Brass Hat user:@dave party:Federalist vp:20 treasury:20
+mod #alpha: /candidate add name:Lee Adams faction:Plutocrat charisma:7
+mod #alpha: /candidate add name:Kit Marlow faction:Prole charisma:5
+mod #alpha: /government set president:Prole approval:60
+mod #alpha: /event scandal
+""",
+    "convocate": """\
+mod #alpha: /convocate player user:@alice sovereignty:Union
+mod #alpha: /convocate player user:@bob sovereignty:Kingdom
+mod #alpha: /convocate player user:@carol sovereignty:Republic
+mod #alpha: /card add kind:homeworld name:Union Prime controller:@alice
+mod #alpha: /card add kind:character name:Kista controller:@alice at:Union Prime morality:Loyal
+mod #alpha: /factor set name:GOVT value:1
+""",
+}
+
+OVERRIDES: dict[str, str] = {
+    "assets set": "player:@bob weapons_factory:2",
+    "economy set": "player:@bob income:5",
+    "forces set": "player:@bob militia:3",
+    "luxury in-play": "spice:3",
+    "embargo add": "by:@bob on:@carol",
+    "kanly add": "p:@bob q:@carol",
+    "kanly transit": "owner:@alice target:@bob fee:5",
+    "holding add": "player:@bob kind:planet name:Giedi Prime quality:rich",
+    "player add": "user:@dave diplomacy:2 command:2 intrigue:2",
+    "transfer record": "sender:@alice to:@carol what:50 MS",
+    "game new": "name:gamma",
+    "ag extend": "until:\"2026-03-05 18:00\"",
+    "round extend": "by:1d",
+    "holding remove": "player:@bob name:Count Jasek",
+    "goal achieved": "player:@alice goal:1",
+    "goal remove": "player:@alice goal:1",
+    "kanly arrived": "id:1",
+    "kanly remove": "p:@alice q:@bob",
+    "embargo remove": "by:@alice on:@bob",
+    "transfer correct": "id:1 note:\"a typo\" what:200 MS",
+    "player set": "user:@bob diplomacy:4",
+    "game moderators": "role:@new-mods",
+    "candidate discard": "name:Kit Marlow",
+    "candidate set": "name:Kit Marlow charisma:6",
+    "unit remove": "name:Dragoons",
+    "unit set": "name:Dragoons maintenance:6",
+    "unit add": "name:Fleet territory:Avalon maintenance:3 cost:30",
+    "territory add": "name:Bicardia",
+    "building add": "territory:Avalon kind:temple",
+    "building remove": "territory:Avalon kind:port",
+    "faction votes": "faction:Granger territory:Avalon votes:8",
+    "faction register": "faction:Redneck user:@erin party:Whig",
+    "faction set": "faction:Granger vp:21",
+    "government set": "approval:55",
+    "election nominee": "party:Whig candidate:Lee Adams",
+    "factor set": "name:TRADE value:1",
+    "convocate player": "user:@dave sovereignty:Hegemony",
+    "event fiat-money": "dollars:10",
+    "event war-table": "result:3",
+    "revolution deadline": "deadline:24h",
+}
+"""Values a command needs to do something (the required options not named here get ``generic_value``)."""
+
+PRELUDES: dict[str, list[str]] = {
+    "game end": ["mod #alpha: /round close"],
+    "round open": ["mod #alpha: /round close"],
+    "pv enact": ["bob #alpha/votes: Vote: End Game"],
+    "pv veto": ["bob #alpha/votes: Vote: End Game"],
+    "ag close": ["mod #alpha: /ag open"],
+    "ag extend": ["mod #alpha: /ag open"],
+    "round resume": ["mod #alpha: /round pause"],
+    "election primary open": ["mod #alpha: /election start"],
+    "election primary close": ["mod #alpha: /election start", "mod #alpha: /election primary open"],
+    "election general open": ["mod #alpha: /election start", "mod #alpha: /election primary open",
+                              "mod #alpha: /election primary close"],
+    "election general close": ["mod #alpha: /election start", "mod #alpha: /election primary open",
+                               "mod #alpha: /election primary close", "mod #alpha: /election general open"],
+}
+"""Lines (transcript syntax) run before a command, for the state it acts on."""
+
+READ_ONLY = frozenset({"game export", "log", "event list", "prestige list", "transfer list", "vp holdings"})
+"""Moderator commands that only show something: the positive control expects no change from these."""
+
+
+@dataclass(frozen=True)
+class Who:
+    label: str
+    name: str
+    channel: str
+
+
+REFUSED = (Who("a member without the moderator role", "stranger", GAME),
+           Who("the moderator of another game, who plays there", "bmod", GAME),
+           Who("a player of this game", "alice", GAME),
+           Who("this game's moderator, in the other game's channel", "amod", OTHER))
+
+
+def rulesets_of(spec: Command) -> tuple[str, ...]:
+    if spec.name in COMMON:
+        return RULESETS
+    if spec.ruleset is not None:
+        return (spec.ruleset,)
+    return tuple(r for r in RULESETS if r not in EXCLUSIVE)
+
+
+CASES = [pytest.param(ruleset, name, id=f"{ruleset}:{name}")
+         for name, spec in sorted(COMMANDS.items()) if spec.moderator for ruleset in rulesets_of(spec)]
+
+
+def generic_value(option: Any) -> str:
+    """A value of the option's type, written as the console reads it."""
+    if option.choices:
+        return f'"{option.choices[0]}"'
+    if option.kind is bool:
+        return "true"
+    if option.kind is int:
+        return str(option.min_value if option.min_value is not None else 1)
+    if option.kind is UserRef:
+        return "@bob"
+    if option.kind is Role:
+        return "@a-mods"
+    return '"x"'
+
+
+def generic_line(spec: Command) -> str:
+    given = OVERRIDES.get(spec.name, "")
+    named = {part.split(":", 1)[0] for part in given.split() if ":" in part}
+    rest = [f"{o.name}:{generic_value(o)}" for o in spec.options if o.required and o.name not in named]
+    return " ".join(["/" + spec.name, given, *rest]).strip()
+
+
+def world() -> World:
+    w = World()
+    w.give_role("amod", "a-mods")
+    w.give_role("bmod", "b-mods")
+    return w
+
+
+async def build(path: Path, ruleset: str) -> None:
+    lines = (COMMON_SETUP.format(ruleset=ruleset) + SETUPS[ruleset]).splitlines()
+    out: list[str] = []
+    result = await replay(lines, database_url=f"sqlite+aiosqlite:///{path}", seed=1, write=out.append,
+                          name=f"{ruleset} setup")
+    assert result.code == 0, result.error
+
+
+@pytest.fixture(scope="module")
+def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return {}
+
+
+@dataclass
+class Bench:
+    app: App
+    world: World
+    session: Session
+    engine: Any
+
+    def ctx(self, name: str, channel: str, n: int) -> Ctx:
+        return Ctx(self.world.actor(name), self.world.place(channel, None), f"perm:{n}", self.session.clock.now())
+
+    def channel_id(self, name: str) -> int:
+        return self.world.place(name, None).channel_id or 0
+
+    async def game_id(self, name: str) -> int:
+        game = await self.app.clerk.game_in_channel(self.channel_id(name))
+        assert game is not None
+        return game.id
+
+    async def state(self) -> tuple[int, int | None, dict[str, Any], dict[str, Any]]:
+        """The events table (count and last id), and the full export of both games."""
+        async with make_sessionmaker(self.engine)() as session:
+            count, last = (await session.execute(select(func.count(Event.id), func.max(Event.id)))).one()
+        export = self.app.clerk.export
+        return (count, last, await export(await self.game_id(GAME), include_events=False),
+                await export(await self.game_id(OTHER), include_events=False))
+
+
+@pytest.fixture
+async def bench_for(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+                    templates: dict[str, Path]) -> AsyncIterator[Any]:
+    engines: list[Any] = []
+
+    async def make(ruleset: str) -> Bench:
+        if ruleset not in templates:
+            path = tmp_path_factory.mktemp(f"perm-{ruleset}") / "template.db"
+            await build(path, ruleset)
+            templates[ruleset] = path
+        db = tmp_path / "game.db"
+        shutil.copyfile(templates[ruleset], db)
+        engine = make_engine(f"sqlite+aiosqlite:///{db}")
+        engines.append(engine)
+        clock = ManualClock(REPLAY_START)
+        app = App(Clerk(make_sessionmaker(engine), clock, RandomDice(1)))
+        w = world()
+        session = Session(app, clock, lambda _line: None, "perm-setup", w)
+        await session.run(parse_line(f"! time {START}", 1))  # type: ignore[arg-type]
+        return Bench(app, w, session, engine)
+
+    yield make
+    for engine in engines:
+        await engine.dispose()
+
+
+def refusal_of(out: list[Outgoing]) -> str:
+    assert len(out) == 1 and isinstance(out[0].to, Here) and out[0].ephemeral, out
+    return out[0].text
+
+
+def test_every_ruleset_has_a_setup_and_every_override_names_a_command() -> None:
+    assert set(SETUPS) == set(RULESETS)
+    assert set(OVERRIDES) | set(PRELUDES) | READ_ONLY <= set(COMMANDS)
+    assert len(CASES) > 60  # the table is read, not empty
+
+
+@pytest.mark.parametrize(("ruleset", "name"), CASES)
+async def test_a_moderator_command_is_refused_to_everyone_else_and_changes_nothing(
+        bench_for: Any, ruleset: str, name: str) -> None:
+    spec = COMMANDS[name]
+    bench: Bench = await bench_for(ruleset)
+    for number, line in enumerate(PRELUDES.get(name, []), start=1):
+        said = parse_line(line, number)
+        assert isinstance(said, Said)
+        await bench.session.run(said)
+    line = generic_line(spec)
+    options = parse_slash(line, bench.world.user, bench.world.role).options
+    channel = "gamma" if spec.game == "none" else GAME
+    before = await bench.state()
+    for n, who in enumerate(REFUSED):
+        out = await dispatch(bench.app, bench.ctx(who.name, channel if who.channel == GAME else OTHER, n), name,
+                             options)
+        text = refusal_of(out)
+        here = OTHER if who.channel == OTHER else GAME
+        other_rules = ruleset_refusal(spec, await bench.app.clerk.game_in_channel(bench.channel_id(here)))
+        if spec.game != "none" and other_rules is not None:  # refused before its moderators are asked about
+            assert text == other_rules, (who.label, text)
+        else:
+            where = "" if spec.game == "none" else f" of {here}"
+            assert text.startswith(f"Only the moderators{where}") and f"/{name}" in text, (who.label, text)
+        assert (await bench.state())[:2] == before[:2], f"{line} by {who.label} added an event"
+    unchanged = await bench.state() == before
+    assert unchanged, f"{line} was refused, yet something changed"
+
+    moderator = "mod" if spec.game == "none" else "amod"  # /game new: members with Manage Server
+    out = await dispatch(bench.app, bench.ctx(moderator, channel, 99), name, options)
+    texts = " ".join(o.text + (o.card.as_text() if o.card else "") for o in out)
+    assert "Only the moderators" not in texts, texts
+    after = await bench.state()
+    assert after[3] == before[3], f"{line} by {GAME}'s moderator changed {OTHER}"
+    changed = after != before
+    assert changed is (name not in READ_ONLY), f"{line} by the moderator: changed={changed}; it said: {texts}"
