@@ -381,3 +381,30 @@ async def test_a_moderator_command_is_refused_to_others_and_done_for_the_moderat
         assert unchanged, f"{line} only shows something, yet the moderator's run changed {GAME}: {texts}"
     else:
         assert after[0] > events[0], f"{line} by the moderator recorded nothing; it said: {texts}"
+
+
+async def test_the_moderator_of_one_game_cannot_reach_into_another(bench_for: Any) -> None:
+    """From alpha's channel (and from a DM), alpha's moderator names beta with the ``game`` option of every command
+    that has one, and aims every moderator command with a player option at beta's player: beta is unchanged."""
+    bench: Bench = await bench_for("landsdraad")
+    before = (await bench.events())[2], await bench.app.clerk.export(bench.games[OTHER])
+    n = 0
+    for name, spec in sorted(COMMANDS.items()):
+        aimed = spec.moderator and "landsdraad" in rulesets_of(spec) and any(o.kind is UserRef for o in spec.options)
+        if spec.option("game") is None and not aimed:
+            continue
+        options = parse_slash(generic_line(spec), bench.world.user, bench.world.role).options
+        options |= {o.name: bench.world.user("bmod") for o in spec.options if o.kind is UserRef}
+        if spec.option("game") is not None:
+            options["game"] = OTHER
+        for channel in (GAME, None) if spec.option("game") is not None else (GAME,):
+            n += 1
+            await dispatch(bench.app, Ctx(bench.world.actor("amod"), bench.world.place(channel, None), f"reach:{n}",
+                                          bench.session.clock.now()), name, options)
+            assert (await bench.events())[2] == before[0], f"/{name} {options} by {GAME}'s moderator changed {OTHER}"
+    assert n > 20
+    assert await bench.app.clerk.export(bench.games[OTHER]) == before[1]
+    # the control: beta's own player may vote in beta from a DM, and that is seen as a change
+    await dispatch(bench.app, Ctx(bench.world.actor("bmod"), bench.world.place(None, None), "reach:control",
+                                  bench.session.clock.now()), "vote", {"choice": "aye", "game": OTHER})
+    assert (await bench.events())[2] == before[0] + 1
