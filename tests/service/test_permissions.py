@@ -10,6 +10,9 @@ and ``PRELUDES`` the state it needs (an open primary, a motion on the floor) in 
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -278,27 +281,39 @@ def templates() -> dict[str, tuple[Path, dict[str, int]]]:
     return {}
 
 
-@pytest.fixture
-async def bench_for(tmp_path: Path, sqlite_template: Path,
-                    templates: dict[str, tuple[Path, dict[str, int]]]) -> AsyncIterator[Any]:
-    """A fresh copy of the ruleset's setup, which is played once per test process on the migrated template."""
-    benches: list[Bench] = []
-
-    async def make(ruleset: str) -> Bench:
-        if ruleset not in templates:
-            path = sqlite_template.parent / f"permissions-{ruleset}.db"
-            shutil.copyfile(sqlite_template, path)
+async def template(ruleset: str, folder: Path, migrated: Path) -> tuple[Path, dict[str, int]]:
+    """The ruleset's setup, played once per test run on a copy of the migrated database (test processes share it:
+    the first to need it builds it under a lock)."""
+    path, ids = folder / f"permissions-{ruleset}.db", folder / f"permissions-{ruleset}.json"
+    with open(folder / f"permissions-{ruleset}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not ids.exists():
+            shutil.copyfile(migrated, path)
             first = open_bench(path, {}, "perm-setup")
             try:
                 await run_lines(first.session, (COMMON_SETUP.format(ruleset=ruleset) + SETUPS[ruleset]).splitlines())
                 games = {}
                 for name in (GAME, OTHER):
-                    game = await first.app.clerk.game_in_channel(first.world.place(name, None).channel_id or 0)
+                    game = await first.app.clerk.game_in_channel(first.channel_id(name))
                     assert game is not None
                     games[name] = game.id
             finally:
                 await first.engine.dispose()
-            templates[ruleset] = (path, games)
+            ids.write_text(json.dumps(games))
+    return path, json.loads(ids.read_text())
+
+
+@pytest.fixture
+async def bench_for(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path,
+                    templates: dict[str, tuple[Path, dict[str, int]]]) -> AsyncIterator[Any]:
+    """A fresh copy of the ruleset's setup."""
+    benches: list[Bench] = []
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+    async def make(ruleset: str) -> Bench:
+        if ruleset not in templates:
+            templates[ruleset] = await template(ruleset, shared, sqlite_template)
         path, games = templates[ruleset]
         db = tmp_path / f"{ruleset}-{len(benches)}.db"
         shutil.copyfile(path, db)
