@@ -263,9 +263,6 @@ class Bench:
         """The full exports of both games, events included."""
         return await self.app.clerk.export(self.games[GAME]), await self.app.clerk.export(self.games[OTHER])
 
-    async def export(self) -> dict[str, Any]:
-        """The export of the game under test without its events (``events`` compares those)."""
-        return await self.app.clerk.export(self.games[GAME], include_events=False)
 
 
 def open_bench(db: Path, games: dict[str, int], source_prefix: str = "perm-prelude") -> Bench:
@@ -383,7 +380,6 @@ async def test_a_moderator_command_is_refused_to_others_and_done_for_the_moderat
         assert not wrong, "\n".join(wrong)
         assert await bench.events() == events, f"{line} was refused, yet an event was recorded"
 
-    export = await bench.export() if name in READ_ONLY else None
     moderator = "mod" if spec.game == "none" else "amod"  # /game new: members with Manage Server
     out = await dispatch(bench.app, bench.ctx(moderator, "gamma" if spec.game == "none" else GAME, 99), name,
                          options)
@@ -392,8 +388,7 @@ async def test_a_moderator_command_is_refused_to_others_and_done_for_the_moderat
     after = await bench.events()
     assert after[2] == events[2], f"{line} by {GAME}'s moderator changed {OTHER}"
     if name in READ_ONLY:
-        unchanged = after == events and await bench.export() == export
-        assert unchanged, f"{line} only shows something, yet the moderator's run changed {GAME}: {texts}"
+        assert after == events, f"{line} only shows something, yet the moderator's run recorded an event: {texts}"
     else:
         assert after[0] > events[0], f"{line} by the moderator recorded nothing; it said: {texts}"
 
