@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from secrecy import assert_nothing_secret_posted
 
 from .helpers import TRANSCRIPTS, run_transcript
 
@@ -30,6 +31,7 @@ def test_the_transcripts_are_there() -> None:
 @pytest.mark.parametrize("name", NAMES)
 async def test_transcript_replays_to_its_golden_output(name: str, tmp_path: Path) -> None:
     run = await run_transcript(name, tmp_path)
+    await assert_nothing_secret_posted(run.output, tmp_path / "replay.db")  # before regenerating: see test_secrecy_scan
     golden = TRANSCRIPTS / name.replace(".txt", ".out")
     if REGENERATE:
         golden.write_text(run.output, encoding="utf-8")
