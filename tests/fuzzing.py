@@ -24,7 +24,7 @@ FUZZ = settings(max_examples=EXAMPLES or 100, deadline=None, derandomize=True, d
 """Parser properties: pure functions, cheap."""
 FUZZ_ROUND_TRIP = settings(FUZZ, max_examples=EXAMPLES or 60)
 """Round trips of valid forms."""
-FUZZ_ACTIONS = settings(FUZZ, max_examples=EXAMPLES or 40)
+FUZZ_ACTIONS = settings(FUZZ, max_examples=EXAMPLES or 25)
 """Action-level properties: each example runs against the database."""
 
 ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")

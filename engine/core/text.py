@@ -52,9 +52,9 @@ def invisible_only(text: str) -> bool:
     return all(ch.isspace() or unicodedata.category(ch) in ("Cf", "Cc") for ch in text)
 
 
-def control_characters(text: str) -> list[str]:
-    """The control characters in ``text`` other than newline and tab, as ``U+0007`` codes (no repeats)."""
-    found = dict.fromkeys(f"U+{ord(ch):04X}" for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\t")
+def control_characters(text: str, keep: str = "\n\t") -> list[str]:
+    """The control characters in ``text`` other than those in ``keep``, as ``U+0007`` codes (no repeats)."""
+    found = dict.fromkeys(f"U+{ord(ch):04X}" for ch in text if unicodedata.category(ch) == "Cc" and ch not in keep)
     return list(found)
 
 

@@ -83,7 +83,7 @@ def parse_ballot(text: str) -> BallotCommand:
     if parts["n"] is not None:
         number = whole_number(parts["n"])
         if number is None:
-            raise ParseError(text, ACCEPTED, problem=f"“{parts['n'][:20]}” is not a whole number of votes (at most "
-                                                     f"{MAX_DIGITS} digits)")
+            longer = f" of at most {MAX_DIGITS} digits" if parts["n"].isdecimal() else ""
+            raise ParseError(text, ACCEPTED, problem=f"“{parts['n'][:20]}” is not a whole number of votes{longer}")
         declared = number
     return BallotCommand(option=option, declared=declared, revote=_KEYWORDS[keyword], game=form["game"])

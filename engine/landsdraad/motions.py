@@ -60,7 +60,8 @@ def parse_rounds(text: str, spec: str) -> tuple[int, ...]:
         if span:
             low, high = whole_number(span[1], MAX_ROUND), whole_number(span[2], MAX_ROUND)
             if low is None or high is None:
-                raise ParseError(text, ROUNDS_ACCEPTED, problem=f"“{part[:20]}” is not a round number up to {MAX_ROUND}")
+                raise ParseError(text, ROUNDS_ACCEPTED,
+                                 problem=f"“{part[:20]}” is not a round number up to {MAX_ROUND}")
             if low > high:
                 raise ParseError(text, ROUNDS_ACCEPTED, problem=f"“{part}” runs backwards")
             rounds.update(range(low, high + 1))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -89,6 +90,8 @@ class FakeDiscord(ChannelRoutes):
         self.started = self.now()
         # What happened.
         self.sent: list[Sent] = []
+        self.bodies: list[tuple[str, str, dict[str, Any]]] = []
+        """(method, path, JSON body) of every message the bot sent, answered or edited, as it came (``pings``)."""
         self.interactions: dict[int, Interaction] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.requests: list[tuple[str, str]] = []
@@ -590,7 +593,9 @@ class FakeDiscord(ChannelRoutes):
     async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
         """A JSON body, or multipart with ``payload_json`` and ``files[n]``."""
         if not request.content_type.startswith("multipart/"):
-            return await request.json(), []
+            body = await request.json()
+            self.bodies.append((request.method, request.path, body))
+            return body, []
         payload: dict[str, Any] = {}
         files: list[tuple[str, bytes]] = []
         reader = await request.multipart()
@@ -601,6 +606,7 @@ class FakeDiscord(ChannelRoutes):
                 payload = json.loads(await part.text())
             else:
                 files.append((part.filename or part.name or "file", bytes(await part.read())))
+        self.bodies.append((request.method, request.path, payload))
         return payload, files
 
     def _record(self, kind: str, channel: Channel, body: dict[str, Any], files: list[tuple[str, bytes]],
@@ -722,4 +728,22 @@ class FakeDiscord(ChannelRoutes):
         sent, message = self._record("edit", record.channel, {**body, "flags": record.response_flags}, files)
         record.responses.append(sent)
         return json_response(message)
+
+
+def pings(body: dict[str, Any]) -> list[str]:
+    """Who Discord would notify for a message body (a callback's is under ``data``), following its rules for
+    ``allowed_mentions``: without the key every mention in the content pings; with it, only what ``parse``,
+    ``users``/``roles`` or ``replied_user`` allow. ``["@everyone", "role 123", "user 45", "replied user"]``."""
+    message = body.get("data") if isinstance(body.get("data"), dict) else body
+    content = str(message.get("content") or "")
+    allowed = message.get("allowed_mentions")
+    parse = {"everyone", "roles", "users"} if allowed is None else set(allowed.get("parse") or [])
+    users = {str(u) for u in (allowed or {}).get("users") or []}
+    roles = {str(r) for r in (allowed or {}).get("roles") or []}
+    found = [f"@{m}" for m in re.findall(r"@(everyone|here)", content) if "everyone" in parse]
+    found += [f"role {r}" for r in re.findall(r"<@&(\d+)>", content) if "roles" in parse or r in roles]
+    found += [f"user {u}" for u in re.findall(r"<@!?(\d+)>", content) if "users" in parse or u in users]
+    if message.get("message_reference") and (allowed is None or allowed.get("replied_user", True)):
+        found.append("replied user")
+    return found
 
