@@ -283,3 +283,76 @@ def test_numbers_too_long_to_read_are_refused_not_crashed(read: Callable[[str], 
     with pytest.raises(ParseError) as refused:
         read(text)
     assert "Accepted:" in str(refused.value)
+
+
+# -- the console's slash-command line and the option converters of the command table --------------------------------
+
+import bot.actions.handlers  # noqa: E402, F401  (registers the commands)
+from bot.actions.commands import COMMANDS, Role  # noqa: E402
+from bot.actions.context import UserRef  # noqa: E402
+from bot.console.slash import OptionError, SlashCommand, convert, parse_slash  # noqa: E402
+
+COMMAND_NAMES = sorted(COMMANDS)
+
+
+def _user(name: str) -> UserRef:
+    return UserRef(abs(hash(name)) % 1000 + 1, name)
+
+
+def _role(name: str) -> int:
+    return abs(hash(name)) % 1000 + 1
+
+
+@FUZZ
+@given(command=st.sampled_from(COMMAND_NAMES), text=hostile_text,
+       option=st.one_of(st.none(), st.sampled_from(["name", "crisis", "deadline", "user", "votes", "choice", "game"])))
+@example(command="round open", text="1" * 5000, option="votes")
+def test_the_console_reads_any_line_as_a_command_or_says_why_not(command: str, text: str, option: str | None) -> None:
+    line = f"/{command} {option}:{text}" if option else f"/{command} {text}"
+    try:
+        parsed = parse_slash(line, _user, _role)
+    except OptionError as error:
+        assert str(error).strip()
+        return
+    assert isinstance(parsed, SlashCommand)
+    spec = COMMANDS.get(parsed.name)
+    if spec is None:
+        return  # an unknown command: dispatch answers it with the list of commands
+    for name, value in parsed.options.items():
+        _well_formed(spec.option(name), value)
+    assert all(o.name in parsed.options for o in spec.options if o.required)
+
+
+def _well_formed(option: Any, value: Any) -> None:
+    assert option is not None
+    if option.kind is int:
+        assert isinstance(value, int)
+        assert option.min_value is None or value >= option.min_value
+        assert option.max_value is None or value <= option.max_value
+    elif option.kind is bool:
+        assert isinstance(value, bool)
+    elif option.kind is UserRef:
+        assert isinstance(value, UserRef)
+    elif option.kind is Role:
+        assert isinstance(value, Role)
+    elif option.choices:
+        assert value in option.choices
+    else:
+        assert isinstance(value, str) and value
+
+
+OPTIONS = [(spec, o) for spec in COMMANDS.values() for o in spec.options]
+
+
+@FUZZ
+@given(index=st.integers(0, len(OPTIONS) - 1), value=hostile_text)
+@example(index=0, value="9" * 5000)
+def test_every_option_converter_converts_or_says_why_not(index: int, value: str) -> None:
+    spec, option = OPTIONS[index]
+    for raw in (value, value.strip(), "9" * 5000, "-" + "9" * 40):
+        try:
+            converted = convert(spec, option, raw, _user, _role)
+        except OptionError as error:
+            assert f"`{option.name}`" in str(error) or "choice" in str(error), str(error)
+            continue
+        _well_formed(option, converted)

@@ -11,7 +11,9 @@ Every ``str`` option without choices is one of three kinds:
   ``REFERENCE_LIMIT``; a user mention is fine (``candidate:@Bob``), ``@everyone``, ``@here`` and role mentions
   are refused.
 
-All kinds refuse control characters (other than newline and tab in long texts) and values with nothing
+Whole-number options are held within ±``INT_LIMIT`` (the database's integer columns); an option's own
+``min_value``/``max_value`` is checked by Discord and the console. All kinds refuse control characters
+(other than newline and tab in long texts) and values with nothing
 visible in them. Names and references are read through NFKC with invisible format characters (zero-width
 space, BOM...) removed, so ``Ｂｏｂ`` is Bob and ``Bob\\u200b`` is not a second Bob; long texts are kept as
 typed. An option may set its own ``max_length``. The Discord adapter registers the same limit as the option's
@@ -29,6 +31,8 @@ from engine.core.text import ANY_MENTION, MASS_MENTION, control_characters, invi
 NAME_LIMIT = 80
 REFERENCE_LIMIT = 100
 TEXT_LIMIT = 1000
+INT_LIMIT = 2**31 - 1
+"""Whole-number options (Discord sends up to 2**53) stay within a 32-bit integer, as the database columns are."""
 
 NAMES = frozenset({
     ("game new", "name"), ("holding add", "name"), ("faction add", "name"), ("player add", "faction"),
@@ -69,6 +73,9 @@ def checked(spec: Command, options: dict[str, Any]) -> dict[str, Any]:
     out = dict(options)
     for option in spec.options:
         value = options.get(option.name)
+        if option.kind is int and isinstance(value, int) and abs(value) > INT_LIMIT:
+            raise RuleError(f"`{option.name}` of /{spec.name} must be between -{INT_LIMIT} and {INT_LIMIT}, not "
+                            f"{value}. Nothing was changed.")
         limit = limit_of(spec, option)
         if limit is None or not isinstance(value, str):
             continue

@@ -733,7 +733,8 @@ class FakeDiscord(ChannelRoutes):
 def pings(body: dict[str, Any]) -> list[str]:
     """Who Discord would notify for a message body (a callback's is under ``data``), following its rules for
     ``allowed_mentions``: without the key every mention in the content pings; with it, only what ``parse``,
-    ``users``/``roles`` or ``replied_user`` (false unless given) allow. ``["@everyone", "role 123", "user 45", "replied user"]``."""
+    ``users``/``roles`` or ``replied_user`` (false unless given) allow. E.g.
+    ``["@everyone", "role 123", "user 45", "replied user"]``."""
     message = body.get("data") if isinstance(body.get("data"), dict) else body
     content = str(message.get("content") or "")
     allowed = message.get("allowed_mentions")

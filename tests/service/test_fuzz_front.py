@@ -23,7 +23,7 @@ import bot.actions.handlers  # noqa: F401  (registers the commands and forms)
 from bot.actions.commands import COMMANDS, App, Command, Option, Role, dispatch
 from bot.actions.context import Ctx, Place, UserRef
 from bot.actions.messages import handle_channel_message
-from bot.actions.option_text import LONG_TEXTS, NAMES, limit_of
+from bot.actions.option_text import INT_LIMIT, LONG_TEXTS, NAMES, limit_of
 from bot.actions.outbox import Here, Outgoing
 from engine.store.database import make_sessionmaker
 from engine.store.models import Ballot, Event
@@ -184,6 +184,19 @@ async def test_control_characters_invisible_values_and_mentions_in_names_are_ref
             assert "cannot be @everyone" in await _refused(table, spec, option, "@everyone")
 
 
+async def test_a_whole_number_too_big_for_the_database_is_refused(table: Table) -> None:
+    await playing(table)
+    numbers = [(spec, o) for spec in COMMANDS.values() for o in spec.options if o.kind is int and o.max_value is None]
+    assert numbers
+    for spec, option in numbers:
+        values = _options(spec, option, "x")
+        values[option.name] = INT_LIMIT + 1
+        before = await counts(table)
+        answer = text_of((await run(table, spec.name, values))[0])
+        assert f"`{option.name}` of /{spec.name} must be between -{INT_LIMIT} and {INT_LIMIT}" in answer, answer
+        assert await counts(table) == before
+
+
 async def test_a_name_is_read_without_invisible_characters_and_fullwidth_forms(table: Table) -> None:
     await table.player(10, "Alice", 4, 2, 2)
     out = await run(table, "holding add", {"player": user(10, "Alice"), "kind": "elector",
@@ -195,7 +208,8 @@ async def test_a_name_is_read_without_invisible_characters_and_fullwidth_forms(t
     assert status.round.crisis == crisis  # a long text is kept as typed: mentions never ping (allowed_mentions)
 
 
-@pytest.mark.parametrize("text", ["/round open crisis:\"" + "x" * 1001 + "\"", "/game new ruleset:landsdraad name:@everyone"])
+@pytest.mark.parametrize("text", ['/round open crisis:"' + "x" * 1001 + '"',
+                                  "/game new ruleset:landsdraad name:@everyone"])
 async def test_the_console_is_held_to_the_same_limits(table: Table, text: str) -> None:
     from bot.console.slash import parse_slash
 
