@@ -11,7 +11,8 @@ Every ``str`` option without choices is one of three kinds:
   ``REFERENCE_LIMIT``; a user mention is fine (``candidate:@Bob``), ``@everyone``, ``@here`` and role mentions
   are refused.
 
-Whole-number options are held within ±``INT_LIMIT`` (the database's integer columns); an option's own
+Whole-number options are held within ±``INT_LIMIT`` (the database's integer columns; not a Discord id, an option
+named ``*_id``); an option's own
 ``min_value``/``max_value`` is checked by Discord and the console. All kinds refuse control characters
 (other than newline and tab in long texts) and values with nothing
 visible in them. Names and references are read through NFKC with invisible format characters (zero-width
@@ -40,6 +41,8 @@ NAMES = frozenset({
     ("candidate add", "name"), ("motion move", "name"),
 })
 """(command, option) pairs whose value becomes a name Clerk keeps."""
+OWN_LIMITS = {("round open", "crisis"): 4000}
+"""Options whose limit is not their kind's: a crisis can be several paragraphs (an embed's description takes 4096)."""
 LONG_TEXTS = frozenset({"crisis", "note", "reason", "moved", "seconded", "description", "text", "what", "targets",
                         "penalty", "cost", "table", "faces", "one_time", "cards", "subject"})
 """Options (by name, in any command) that hold a text rather than a name."""
@@ -58,6 +61,8 @@ def limit_of(spec: Command, option: Option) -> int | None:
         return None
     if option.max_length is not None:
         return option.max_length
+    if (spec.name, option.name) in OWN_LIMITS:
+        return OWN_LIMITS[(spec.name, option.name)]
     return {"name": NAME_LIMIT, "text": TEXT_LIMIT, "reference": REFERENCE_LIMIT}[kind_of(spec, option)]
 
 
@@ -73,7 +78,7 @@ def checked(spec: Command, options: dict[str, Any]) -> dict[str, Any]:
     out = dict(options)
     for option in spec.options:
         value = options.get(option.name)
-        if option.kind is int and isinstance(value, int) and abs(value) > INT_LIMIT:
+        if option.kind is int and isinstance(value, int) and abs(value) > INT_LIMIT and not option.name.endswith("_id"):
             raise RuleError(f"`{option.name}` of /{spec.name} must be between -{INT_LIMIT} and {INT_LIMIT}, not "
                             f"{value}. Nothing was changed.")
         limit = limit_of(spec, option)

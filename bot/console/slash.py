@@ -18,8 +18,8 @@ from engine.core.suggest import nearest
 
 _OPTION = re.compile(r"([a-z][a-z0-9_-]*):(?!//)")
 _MENTION = re.compile(r"^@?([A-Za-z0-9_][A-Za-z0-9_.-]*)$")
-DISCORD_INTEGER = 2**53
-"""Discord's integer options take values from -2**53 to 2**53."""
+MAX_DIGITS = 20
+"""The most digits a whole-number option has (a Discord id has up to 20): more is refused, not read."""
 TRUE = {"true", "yes"}
 FALSE = {"false", "no"}
 
@@ -134,9 +134,9 @@ def convert(spec: Command, option: Option, value: str, user: Callable[[str], Use
     if option.kind is int:
         if not re.fullmatch(r"[+-]?\d+", value):
             raise OptionError(f"`{name}` must be a whole number, not “{value[:40]}”.")
-        if len(value.lstrip("+-")) > 16 or abs(number := int(value)) > DISCORD_INTEGER:
-            raise OptionError(f"`{name}` must be a whole number between -{DISCORD_INTEGER} and {DISCORD_INTEGER}, "
-                              "as Discord's integer options are.")
+        if len(value.lstrip("+-")) > MAX_DIGITS:
+            raise OptionError(f"`{name}` must be a whole number of at most {MAX_DIGITS} digits.")
+        number = int(value)
         low, high = option.min_value, option.max_value
         if (low is not None and number < low) or (high is not None and number > high):
             if low is not None and high is not None:

@@ -208,7 +208,7 @@ async def test_a_name_is_read_without_invisible_characters_and_fullwidth_forms(t
     assert status.round.crisis == crisis  # a long text is kept as typed: mentions never ping (allowed_mentions)
 
 
-@pytest.mark.parametrize("text", ['/round open crisis:"' + "x" * 1001 + '"',
+@pytest.mark.parametrize("text", ['/round open crisis:"' + "x" * 4001 + '"',
                                   "/game new ruleset:landsdraad name:@everyone"])
 async def test_the_console_is_held_to_the_same_limits(table: Table, text: str) -> None:
     from bot.console.slash import parse_slash
