@@ -247,6 +247,8 @@ def test_transfer_and_elector_forms_round_trip(data: st.DataObject, to: str, amo
     assert transfer.amount == amount and transfer.recipient.lower() == to.lower()
     query = parse_elector_query(normalise(mangle(data.draw(seeds), f"Elector: {to}, round {rnd}")))
     assert query.round == rnd and query.elector.lower() == to.lower()
+    quote = parse_audit_quote(normalise(mangle(data.draw(seeds), f"Audit quote: {to} rounds 1-{rnd}")))
+    assert quote.target.lower() == to.lower() and quote.rounds == tuple(range(1, rnd + 1))
 
 
 @FUZZ

@@ -41,7 +41,9 @@ async def test_names_and_crisis_texts_with_mentions_ping_no_one_on_any_send_path
     ballot = next(m for m in h.fake.dms(h.alice) if m.buttons())
     await h.press(h.alice, ballot, "Nay")  # an interaction response and an update of the button's message
     await h.run(h.alice, "help", h.game)  # several answers: a response, then followups
-    await h.fake.reply_to(await h.fake.say(h.alice, h.thread, "Vote: No Confidence"))  # a thread post
+    for voter in (h.alice, mallory):  # a thread post, then the same count edited in place
+        answer = await h.fake.reply_to(await h.fake.say(voter, h.thread, "Vote: End Game"))
+        assert "Nothing was recorded" not in answer.text(), answer.text()
     await h.run(h.mod, "round close", h.game)
     await h.idle()
     await h.fake.quiet()
@@ -50,6 +52,7 @@ async def test_names_and_crisis_texts_with_mentions_ping_no_one_on_any_send_path
     routes = {path.split("/")[3] if path.startswith("/api/v10/") else path for _, path, _ in bodies}
     assert {"channels", "interactions", "webhooks"} <= routes, routes
     assert any("/callback" in path for _, path, _ in bodies)
+    assert any(method == "PATCH" for method, _, _ in bodies)  # an edit of a kept message
     assert any(b.get("message_reference") for _, _, b in bodies)
     posted = "\n".join(str((b.get("data") or b).get("content") or "") for _, _, b in bodies)
     assert hostile_name in posted  # the name reached a content, where a mention would ping
