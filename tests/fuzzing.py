@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 EXAMPLES = int(os.environ.get("CLERK_FUZZ_EXAMPLES", "0"))
 
 SHRINK = bool(os.environ.get("CLERK_FUZZ_SHRINK"))
-FUZZ = settings(max_examples=EXAMPLES or 100, deadline=None, derandomize=True, database=None,
+FUZZ = settings(max_examples=EXAMPLES or 60, deadline=None, derandomize=True, database=None,
                 phases=[Phase.explicit, Phase.generate, *([Phase.shrink] if SHRINK else [])],
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 """Parser properties: pure functions, cheap."""
-FUZZ_ROUND_TRIP = settings(FUZZ, max_examples=EXAMPLES or 60)
+FUZZ_ROUND_TRIP = settings(FUZZ, max_examples=EXAMPLES or 40)
 """Round trips of valid forms."""
-FUZZ_ACTIONS = settings(FUZZ, max_examples=EXAMPLES or 25)
+FUZZ_ACTIONS = settings(FUZZ, max_examples=EXAMPLES or 20)
 """Action-level properties: each example runs against the database."""
 
 ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
