@@ -42,8 +42,6 @@ class Option:
     choices: tuple[str, ...] = ()
     min_value: int | None = None
     max_value: int | None = None
-    max_length: int | None = None
-    """For free text: the most characters it takes (default by kind, bot/actions/option_text.py)."""
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ named ``*_id``); an option's own
 (other than newline and tab in long texts) and values with nothing
 visible in them. Names and references are read through NFKC with invisible format characters (zero-width
 space, BOM...) removed, so ``Ｂｏｂ`` is Bob and ``Bob\\u200b`` is not a second Bob; long texts are kept as
-typed. An option may set its own ``max_length``. The Discord adapter registers the same limit as the option's
-``max_length``, and ``dispatch`` checks it, so the console and any other front end are held to it too."""
+typed. ``OWN_LIMITS`` gives an option a limit other than its kind's. The Discord adapter registers the same
+limit as the option's ``max_length``, and ``dispatch`` checks it, so the console and any other front end are held
+to it too."""
 
 from __future__ import annotations
 
@@ -59,8 +60,6 @@ def limit_of(spec: Command, option: Option) -> int | None:
     """The most characters the option takes; None for options that are not free text."""
     if option.kind is not str or option.choices:
         return None
-    if option.max_length is not None:
-        return option.max_length
     if (spec.name, option.name) in OWN_LIMITS:
         return OWN_LIMITS[(spec.name, option.name)]
     return {"name": NAME_LIMIT, "text": TEXT_LIMIT, "reference": REFERENCE_LIMIT}[kind_of(spec, option)]
