@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 
-from fakediscord.server import pings
+from fakediscord.mentions import pings
 
 from .clerkbot import Harness
 
