@@ -727,3 +727,4 @@ class FakeDiscord(ChannelRoutes):
         sent, message = self._record("edit", record.channel, {**body, "flags": record.response_flags}, files)
         record.responses.append(sent)
         return json_response(message)
+
