@@ -154,6 +154,9 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
         known = ", ".join(f"/{n}" for n in sorted(COMMANDS))
         return [reply(f"There is no command /{name}. Commands: {known}.", ephemeral=True)]
     try:
+        from bot.actions.option_text import checked  # free text: limits, mentions, control characters
+
+        options = checked(spec, options)
         game = await find_game(app, ctx, spec, options)
         refusal = ruleset_refusal(spec, game)
         if refusal is not None:

@@ -36,8 +36,12 @@ HELP = (
 
 
 async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
-    """A DM to the bot: a crisis ballot, or an answer that says what was wrong. Nothing unreadable counts."""
-    stripped = text.strip()
+    """A DM to the bot: a crisis ballot, or an answer that says what was wrong. Nothing unreadable counts. The text
+    is read after ``normalise`` (docs/input.md: fullwidth forms, zero-width characters, markdown, a mention in
+    front)."""
+    from engine.core.text import normalise  # here, not at the top: keeps this edit apart from the imports
+
+    stripped = normalise(text).strip()
     if not stripped or stripped.lower() in {"help", "?", "!help", "/help"}:
         from bot.actions.help import help_for  # for the games of the sender, by ruleset
 
@@ -103,6 +107,9 @@ async def handle_select(app: App, ctx: Ctx, custom_id: str, values: tuple[str, .
 async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     """A message in a server channel. Only the first line of a message in a thread of a game channel is read
     (Discord's stand-in for a post title, R0-40); chat that is not a vote gets no answer."""
+    from engine.core.text import normalise
+
+    text = normalise(text)  # as in a DM (docs/input.md)
     if ctx.place.channel_id is None or not text.strip():
         return []
     game = await app.clerk.game_in_channel(ctx.place.channel_id)

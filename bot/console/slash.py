@@ -18,6 +18,8 @@ from engine.core.suggest import nearest
 
 _OPTION = re.compile(r"([a-z][a-z0-9_-]*):(?!//)")
 _MENTION = re.compile(r"^@?([A-Za-z0-9_][A-Za-z0-9_.-]*)$")
+MAX_DIGITS = 20
+"""The most digits a whole-number option has (a Discord id has up to 20): more is refused, not read."""
 TRUE = {"true", "yes"}
 FALSE = {"false", "no"}
 
@@ -131,7 +133,9 @@ def convert(spec: Command, option: Option, value: str, user: Callable[[str], Use
         raise OptionError(f"`{name}` needs a value ({option.description}).")
     if option.kind is int:
         if not re.fullmatch(r"[+-]?\d+", value):
-            raise OptionError(f"`{name}` must be a whole number, not “{value}”.")
+            raise OptionError(f"`{name}` must be a whole number, not “{value[:40]}”.")
+        if len(value.lstrip("+-")) > MAX_DIGITS:
+            raise OptionError(f"`{name}` must be a whole number of at most {MAX_DIGITS} digits.")
         number = int(value)
         low, high = option.min_value, option.max_value
         if (low is not None and number < low) or (high is not None and number > high):

@@ -35,6 +35,13 @@ DEFER_AFTER = 2.0
 READABLE = (discord.MessageType.default, discord.MessageType.reply)
 """What a person writes; system messages (thread started, message pinned, member joined) are not read."""
 
+NO_PINGS = discord.AllowedMentions.none()
+"""Nothing Clerk posts pings anyone: not @everyone/@here, not a role, not a user, not the author of a message it
+answers. Mentions still show as names (``<@123>`` reads as @Bob), they just notify no one. Clerk never means to
+ping: it reaches a player by DM. discord.py sends this with every message, reply, DM, interaction response,
+followup and edit (the client's default), so a name or crisis text with ``@everyone`` in it is harmless."""
+
+
 def intents() -> discord.Intents:
     """Guilds, DMs, guild messages and message content (for thread votes). No members intent."""
     wanted = discord.Intents.none()
@@ -69,8 +76,7 @@ class ClerkBot(discord.Client):
     def __init__(self, app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
                  dev_guild_id: int | None = None, **options: Any) -> None:
         super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True,
-                                                                  replied_user=False), **options)
+                         allowed_mentions=NO_PINGS, **options)
         self.app = app
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id

@@ -17,6 +17,7 @@ from discord import app_commands
 import bot.actions.handlers  # noqa: F401  (importing it registers the commands)
 from bot.actions.commands import COMMANDS, Command, Option, Role
 from bot.actions.context import UserRef
+from bot.actions.option_text import limit_of
 from bot.discord.limits import COMMAND_DESCRIPTION, clip
 
 Run = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
@@ -54,7 +55,9 @@ GROUP_DESCRIPTIONS = {
 }
 
 
-def annotation_of(option: Option) -> Any:
+def annotation_of(option: Option, spec: Command | None = None) -> Any:
+    if option.kind is str and spec is not None and (limit := limit_of(spec, option)) is not None:
+        return app_commands.Range[str, None, limit]  # Discord refuses longer values; dispatch checks again
     if option.kind is UserRef:
         return discord.User
     if option.kind is Role:
@@ -82,7 +85,7 @@ def callback_for(spec: Command, run: Run, complete: Complete | None = None) -> C
     interaction = inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                     annotation=discord.Interaction)
     params = [
-        inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation_of(o),
+        inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation_of(o, spec),
                           default=inspect.Parameter.empty if o.required else None)
         for o in spec.options
     ]

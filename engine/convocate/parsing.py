@@ -11,6 +11,7 @@ from engine.convocate.board import Face
 from engine.convocate.motions import MotionCard
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
+from engine.core.text import whole_number
 
 MOTION_FORM = "`Motion: <name> by <Convocant>`"
 REPEAL_FORM = "`Motion of Repeal: <Statute> by <Convocant>`"
@@ -181,7 +182,7 @@ def parse_faces(text: str) -> tuple[Face, ...]:
 
 def parse_names(text: str) -> list[str]:
     """``P_A, K_A and J_A`` -> the card names."""
-    parts = re.split(r",|;|\s+and\s+|\s+&\s+", text)
+    parts = re.split(r",|;| and | & ", " ".join(text.split()))  # whitespace collapsed first: no backtracking
     return [" ".join(p.split()) for p in parts if p.strip()]
 
 
@@ -197,11 +198,18 @@ def parse_one_time(text: str) -> tuple[tuple[int, ...], dict[int, str]]:
         if not part:
             continue
         if re.fullmatch(r"\d+(\s*,\s*\d+)*", part):
-            numbers += [int(n) for n in part.split(",")]
+            numbers += [_section(text, n.strip()) for n in part.split(",")]
             continue
         found = re.fullmatch(r"(\d+)\s*[:=]\s*(.+)", part)
         if found is None:
             raise ParseError(text, SECTIONS_FORM, problem=f"“{part}” is not a Section number")
-        numbers.append(int(found[1]))
-        costs[int(found[1])] = found[2].strip()
+        numbers.append(_section(text, found[1]))
+        costs[_section(text, found[1])] = found[2].strip()
     return tuple(dict.fromkeys(numbers)), costs
+
+
+def _section(text: str, digits: str) -> int:
+    number = whole_number(digits, 999)
+    if number is None:
+        raise ParseError(text, SECTIONS_FORM, problem=f"“{digits[:20]}” is not a Section number up to 999")
+    return number

@@ -9,16 +9,23 @@ from datetime import UTC, datetime, timedelta
 from engine.core.errors import ParseError
 
 _UNIT = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
-_DURATION = re.compile(r"^\s*(?:\s*(\d+)\s*([wdhms]))+\s*$", re.IGNORECASE)
+_DURATION = re.compile(r"^\s*(?:(\d+)\s*([wdhms])\s*)+$", re.IGNORECASE)
 _PART = re.compile(r"(\d+)\s*([wdhms])", re.IGNORECASE)
 _ACCEPTED = "a duration such as `2h30m`, `90m`, `1d` or `1d12h`, or a UTC time such as `2026-03-01 20:00`"
+MAX_DAYS = 3660
+"""About ten years: a longer duration is refused (it could not be a deadline, and would overflow a datetime)."""
 _FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d")
 
 
 def parse_duration(text: str) -> timedelta:
     if not _DURATION.match(text):
         raise ParseError(text, "a duration such as `2h30m`, `90m`, `1d` or `1d12h`")
-    seconds = sum(int(n) * _UNIT[u.lower()] for n, u in _PART.findall(text))
+    parts = _PART.findall(text)
+    if any(len(n) > 9 for n, _ in parts):
+        raise ParseError(text, "a duration such as `2h30m`", problem=f"a duration is at most {MAX_DAYS} days")
+    seconds = sum(int(n) * _UNIT[u.lower()] for n, u in parts)
+    if seconds > MAX_DAYS * 86400:
+        raise ParseError(text, "a duration such as `2h30m`", problem=f"a duration is at most {MAX_DAYS} days")
     if seconds <= 0:
         raise ParseError(text, "a duration such as `2h30m`", problem="the duration must be longer than zero")
     return timedelta(seconds=seconds)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
+from engine.core.text import MAX_DIGITS, whole_number
 from engine.landsdraad.model import Option
 
 OPTION_WORDS: dict[str, Option] = {
@@ -80,7 +81,9 @@ def parse_ballot(text: str) -> BallotCommand:
         )
     declared: int | None = None
     if parts["n"] is not None:
-        if not parts["n"].isdigit():
-            raise ParseError(text, ACCEPTED, problem=f"“{parts['n']}” is not a whole number of votes")
-        declared = int(parts["n"])
+        number = whole_number(parts["n"])
+        if number is None:
+            longer = f" of at most {MAX_DIGITS} digits" if parts["n"].isdecimal() else ""
+            raise ParseError(text, ACCEPTED, problem=f"“{parts['n'][:20]}” is not a whole number of votes{longer}")
+        declared = number
     return BallotCommand(option=option, declared=declared, revote=_KEYWORDS[keyword], game=form["game"])

@@ -11,12 +11,15 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
+from engine.core.text import whole_number
 from engine.landsdraad.majority import Subject
 
 ACCEPTED = (
     "`Vote: No Confidence`, `Vote: End Embargo` (or `on <Name>`), `Audit: <Player>` (optionally `rounds 1-3`), "
     "`Vote: End Kanly` (or `between <P> and <Q>`), `Vote: End Game`, `AG Vote: <Name>`, or `Unvote: <subject>`"
 )
+MAX_ROUND = 999
+"""The highest round a vote or quote can name: more is refused (a game never gets near it)."""
 ROUNDS_ACCEPTED = "rounds such as `round 2`, `rounds 1-3` or `rounds 1, 3`"
 
 
@@ -55,12 +58,15 @@ def parse_rounds(text: str, spec: str) -> tuple[int, ...]:
             continue
         span = re.fullmatch(r"(\d+)\s*[-–]\s*(\d+)", part)
         if span:
-            low, high = int(span[1]), int(span[2])
+            low, high = whole_number(span[1], MAX_ROUND), whole_number(span[2], MAX_ROUND)
+            if low is None or high is None:
+                raise ParseError(text, ROUNDS_ACCEPTED,
+                                 problem=f"“{part[:20]}” is not a round number up to {MAX_ROUND}")
             if low > high:
                 raise ParseError(text, ROUNDS_ACCEPTED, problem=f"“{part}” runs backwards")
             rounds.update(range(low, high + 1))
-        elif part.isdigit():
-            rounds.add(int(part))
+        elif (number := whole_number(part, MAX_ROUND)) is not None:
+            rounds.add(number)
         else:
             raise ParseError(text, ROUNDS_ACCEPTED, problem=f"“{part}” is not a round number")
     return tuple(sorted(rounds))

@@ -29,7 +29,7 @@ class Setting:
                 return False
             raise ParseError(text, f"`{self.name}` is true or false")
         if isinstance(self.default, int):
-            if not value.lstrip("-").isdigit():
+            if not value.lstrip("-").isdigit() or len(value) > 12:
                 raise ParseError(text, f"`{self.name}` is a whole number from {self.low} to {self.high}")
             number = int(value)
             if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from engine.core.errors import ParseError
+from engine.core.text import MAX_DIGITS, whole_number
 from engine.landsdraad.motions import split_rounds
 
 TRANSFER_ACCEPTED = (
@@ -62,7 +63,10 @@ def parse_transfer(text: str) -> TransferCommand:
     what, to = found["what"].strip(), found["to"].strip()
     funds = _FUNDS.match(what)
     if funds:
-        amount = int(funds["n"].replace(",", ""))
+        amount = whole_number(funds["n"].replace(",", ""))
+        if amount is None:
+            raise ParseError(text, TRANSFER_ACCEPTED, problem=f"the amount is a whole number of MS of at most "
+                                                              f"{MAX_DIGITS} digits")
         if amount <= 0:
             raise ParseError(text, TRANSFER_ACCEPTED, problem="the amount must be more than 0 MS")
         return TransferCommand(recipient=to, amount=amount)
@@ -91,4 +95,7 @@ def parse_elector_query(text: str) -> ElectorQuery:
     found = _ELECTOR.match(text.strip().splitlines()[0] if text.strip() else "")
     if not found:
         raise ParseError(text, ELECTOR_ACCEPTED)
-    return ElectorQuery(found["name"].strip(), int(found["n"]))
+    number = whole_number(found["n"])
+    if number is None:
+        raise ParseError(text, ELECTOR_ACCEPTED, problem=f"the round is a number of at most {MAX_DIGITS} digits")
+    return ElectorQuery(found["name"].strip(), number)

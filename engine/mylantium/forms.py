@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
+from engine.core.text import MAX_DIGITS, whole_number
 from engine.mylantium.model import Party, party_of
 
 KEYWORDS = ("primary", "general", "realign", "contribute", "coup")
@@ -114,6 +115,10 @@ def parse_form(text: str) -> Form:
     if not amount:
         raise ParseError(text, "`Contribute: 20` (whole dollars, to the Counter-Revolutionary Treasury) or "
                                "`Contribute: 20 to the Vanguard`", problem=f"“{rest}” is not a whole number of dollars")
+    dollars = whole_number(amount["n"])
+    if dollars is None:
+        raise ParseError(text, "`Contribute: 20` or `Contribute: 20 to the Vanguard`",
+                         problem=f"the amount is a whole number of dollars of at most {MAX_DIGITS} digits")
     to = (amount["to"] or "").lower().strip()
     if to and to not in ("vanguard", "revolution", "revolutionaries"):
         if to not in ("crt", "counter-revolution", "counter revolution", "counter-revolutionary treasury",
@@ -121,5 +126,5 @@ def parse_form(text: str) -> Form:
             raise ParseError(text, "`Contribute: 20` or `Contribute: 20 to the Vanguard`",
                              problem=f"“to {amount['to']}”: the money goes to the Counter-Revolutionary Treasury or "
                                      "to the Vanguard")
-        return Pledge(int(amount["n"]), False, game)
-    return Pledge(int(amount["n"]), bool(to), game)
+        return Pledge(dollars, False, game)
+    return Pledge(dollars, bool(to), game)

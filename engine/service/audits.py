@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.core.rounding import floor
+from engine.core.text import MAX_DIGITS, whole_number
 from engine.landsdraad.audit import AuditQuote, audit_quote
 from engine.landsdraad.transfers import TransferCommand
 from engine.service.clock import utc
@@ -125,7 +126,9 @@ def parse_what(what: str) -> tuple[str, int | None, str | None]:
         raise RuleError("Say what was transferred, e.g. `500 MS` or `Planet Deneb`.")
     funds = _FUNDS.match(what)
     if funds:
-        amount = int(funds["n"].replace(",", ""))
+        amount = whole_number(funds["n"].replace(",", ""))
+        if amount is None:
+            raise RuleError(f"A transfer of funds is a whole number of MS of at most {MAX_DIGITS} digits.")
         if amount <= 0:
             raise RuleError("A transfer of funds is more than 0 MS.")
         return "funds", amount, None

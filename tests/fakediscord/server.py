@@ -93,6 +93,8 @@ class FakeDiscord(ChannelRoutes):
         self.started = self.now()
         # What happened.
         self.sent: list[Sent] = []
+        self.bodies: list[tuple[str, str, dict[str, Any]]] = []
+        """(method, path, JSON body) of every message the bot sent, answered or edited, as it came (``pings``)."""
         self.interactions: dict[int, Interaction] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.requests: list[tuple[str, str]] = []
@@ -665,7 +667,9 @@ class FakeDiscord(ChannelRoutes):
     async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
         """A JSON body, or multipart with ``payload_json`` and ``files[n]``."""
         if not request.content_type.startswith("multipart/"):
-            return await request.json(), []
+            body = await request.json()
+            self.bodies.append((request.method, request.path, body))
+            return body, []
         payload: dict[str, Any] = {}
         files: list[tuple[str, bytes]] = []
         reader = await request.multipart()
@@ -676,6 +680,7 @@ class FakeDiscord(ChannelRoutes):
                 payload = json.loads(await part.text())
             else:
                 files.append((part.filename or part.name or "file", bytes(await part.read())))
+        self.bodies.append((request.method, request.path, payload))
         return payload, files
 
     def _record(self, kind: str, channel: Channel, body: dict[str, Any], files: list[tuple[str, bytes]],

@@ -1,0 +1,67 @@
+"""What Clerk does to text people type before reading it (docs/input.md), and the checks on free text.
+
+``normalise`` is applied once, at the front door, to every DM and thread message (and by the parsers' tests to
+every generated form), so every form reads the same variants the same way:
+
+- Unicode NFKC: fullwidth letters and digits (``Ｖｏｔｅ： ａｙｅ， １４``), superscripts, ligatures and the
+  like become their plain forms;
+- invisible format characters (Unicode category Cf: zero-width space U+200B, joiners, the byte-order mark
+  U+FEFF, direction marks, soft hyphens) are removed;
+- other control characters (category Cc) except newline and tab become a space;
+- Discord markdown decoration is removed: ``*``, `````, ``~~``, ``||`` and a doubled ``__`` (a single ``_``
+  stays: card names like ``P_A`` use it);
+- mentions of the bot or anyone else at the very start (``<@123> Vote: Aye``) are dropped: they address the
+  message, they are not part of the form.
+
+Nothing else is changed: case is left to the parsers (they all ignore it) and names keep their spelling."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_MARKDOWN = re.compile(r"\*+|`+|~~|\|\||__")
+_LEADING_MENTIONS = re.compile(r"^(?:\s*<@!?\d+>)+\s*")
+MASS_MENTION = re.compile(r"@(?:everyone|here)\b|<@&\d+>", re.IGNORECASE)
+"""A ping of everyone, of everyone online, or of a role."""
+ANY_MENTION = re.compile(r"@(?:everyone|here)\b|<@[!&]?\d+>|<#\d+>", re.IGNORECASE)
+"""Any Discord mention markup, including users and channels."""
+MAX_DIGITS = 9
+"""A number in a form has at most this many digits (below a billion): more is refused, never read."""
+
+
+def _kept(ch: str) -> str:
+    category = unicodedata.category(ch)
+    if category == "Cf":
+        return ""
+    if category == "Cc" and ch not in "\n\t":
+        return " "
+    return ch
+
+
+def normalise(text: str) -> str:
+    """``text`` as the parsers read it (see the module docstring)."""
+    plain = unicodedata.normalize("NFKC", text)
+    plain = "".join(_kept(ch) for ch in plain)
+    plain = _MARKDOWN.sub("", plain)
+    return _LEADING_MENTIONS.sub("", plain)
+
+
+def invisible_only(text: str) -> bool:
+    """Nothing a reader can see: empty, whitespace, or only zero-width/format characters."""
+    return all(ch.isspace() or unicodedata.category(ch) in ("Cf", "Cc") for ch in text)
+
+
+def control_characters(text: str, keep: str = "\n\t") -> list[str]:
+    """The control characters in ``text`` other than those in ``keep``, as ``U+0007`` codes (no repeats)."""
+    found = dict.fromkeys(f"U+{ord(ch):04X}" for ch in text if unicodedata.category(ch) == "Cc" and ch not in keep)
+    return list(found)
+
+
+def whole_number(digits: str, limit: int = 10**MAX_DIGITS - 1) -> int | None:
+    """``digits`` (decimal digits of any script, as ``int()`` reads them) as an int, or None when it is not such a
+    number or is above ``limit``. Never raises: ``²`` or a 5000-digit string is None, not a ValueError."""
+    if not digits or len(digits) > MAX_DIGITS or not digits.isdecimal():
+        return None
+    value = int(digits)
+    return value if value <= limit else None
