@@ -9,11 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import make_url
 
 from bot.__main__ import main
 from engine.store.database import make_engine
-from engine.store.migrate import upgrade
+from engine.store.migrate import alembic_config, upgrade
 
 from .clerkbot import Harness
 
@@ -68,11 +69,12 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     ballots = [e["payload"]["option"] for e in json.loads(restored)["events"] if e["kind"] == "BallotCast"]
     assert ballots == ["aye", "nay"]
     printed = capsys.readouterr()
+    HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert refused == 1
     assert printed.err == (f"clerk: restore failed, the database was not changed: {database} is in use (is the bot "
                            "running?); stop the bot, then restore\n")
     [kept] = database.parent.glob("clerk.db.before-restore-*")
     assert printed.out.splitlines()[-1] == (
         f"clerk: restored {backup} to {database}: {database.stat().st_size} bytes, 1 game, "
-        f"{len(json.loads(restored)['events'])} events (schema revision 0006, integrity ok); the old database is "
+        f"{len(json.loads(restored)['events'])} events (schema revision {HEAD}, integrity ok); the old database is "
         f"kept as {kept}. Start the bot.")
