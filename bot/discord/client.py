@@ -21,7 +21,7 @@ from bot.actions.outbox import Outgoing
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
 from bot.discord.delivery import Courier
-from bot.discord.scheduler import DeadlineScheduler
+from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.threads import Locks
 from bot.discord.tree import build_commands
 
@@ -76,7 +76,7 @@ class ClerkBot(discord.Client):
         for command in build_commands(self.run_command):
             self.tree.add_command(command)
         self.courier = Courier(self, app.clerk)
-        self.scheduler = DeadlineScheduler(app, self.courier.deliver)
+        self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app))
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
@@ -104,6 +104,10 @@ class ClerkBot(discord.Client):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._scheduler_task
             self._scheduler_task = None
+            try:
+                await self.scheduler.release()
+            except Exception as error:  # the database is gone: the lease expires by itself
+                log.warning("could not release the deadline lease: %s", error)
         await super().close()
 
     async def on_ready(self) -> None:

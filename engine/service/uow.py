@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.core.errors import ClerkError
 from engine.service.clock import Clock, Dice
+from engine.service.lease import Lease
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
 
@@ -75,6 +76,10 @@ class ServiceBase:
         self.clock = clock
         self.dice = dice
         self._locks = GameLocks()
+
+    def lease(self, name: str, holder: str, ttl: timedelta) -> Lease:
+        """The lease ``name`` in this database, as taken by ``holder`` (``engine.service.lease``)."""
+        return Lease(self._sessions, name, holder, ttl)
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncSession]:

@@ -717,3 +717,13 @@ class CvMotion(Base):
         UniqueConstraint("game_id", "number"),
         Index("ix_cv_motions_status_offer_deadline", "status", "offer_deadline"),
     )
+
+
+class Lease(Base):
+    """A named lease one process holds until ``expires_at`` (renewed while it runs): the deadline scheduler's
+    ``deadlines`` lease makes one process of a deployment do the timed work (``engine.service.lease``)."""
+
+    __tablename__ = "leases"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(200))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
