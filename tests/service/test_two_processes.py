@@ -1,6 +1,6 @@
-"""Issue 8, PostgreSQL: two bot processes share one database. Two real OS processes
-(``two_processes_worker.py``: the real service, ``close_due`` and deadline scheduler) are given each step at the
-same instant:
+"""Issue 8, PostgreSQL: two bot processes share one database. Two real OS processes, this one and
+``two_processes_worker.py`` (each the real service, ``close_due`` and deadline scheduler, on its own engine), are
+given each step at the same instant:
 
 - both close the same round at its deadline, for several games: one RoundClosed event and one announcement each,
   and the one that comes second finds it closed (no error logged);
@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
-import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import select, text
+from two_processes_worker import Errors, Worker
 
+from bot.actions.commands import App
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.database import make_engine, make_sessionmaker
@@ -38,7 +40,7 @@ POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "")
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("two_processes_worker.py")
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
-GAMES, PLAYERS = 7, 6
+GAMES, PLAYERS = 3, 6
 USERS = [100 + n for n in range(PLAYERS)]
 HALF = PLAYERS // 2
 TTL = 15
@@ -47,19 +49,19 @@ TTL = 15
 @pytest.fixture(params=[pytest.param("sqlite", id="sqlite"), pytest.param(
     "postgresql", id="postgresql",
     marks=pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped"))])
-def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+async def shared(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[str, str]]:
     """A migrated database both processes use: (url, schema); the schema is empty on SQLite."""
     if request.param == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"
-        asyncio.run(_schema(url, "", "migrate"))
+        await _schema(url, "", "migrate")
         yield url, ""
         return
     schema = f"clerk_lease_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_schema(POSTGRES_URL, schema, "create"))
+    await _schema(POSTGRES_URL, schema, "create")
     try:
         yield POSTGRES_URL, schema
     finally:
-        asyncio.run(_schema(POSTGRES_URL, schema, "drop"))
+        await _schema(POSTGRES_URL, schema, "drop")
 
 
 def _engine(url: str, schema: str) -> Any:
@@ -110,61 +112,89 @@ async def _closed(url: str, schema: str) -> dict[int, list[dict[str, Any]]]:
 
 
 class Process:
+    """The other process: ``two_processes_worker.py`` run by this Python, talking JSON lines."""
+
     def __init__(self, url: str, schema: str, name: str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.args = [str(WORKER), url, schema, name]
         self.name = name
-        self.popen = subprocess.Popen([sys.executable, str(WORKER), url, schema, name], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+
+    async def start(self) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, *self.args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert await self.answer() == {"ready": self.name, "errors": []}
 
     def send(self, command: dict[str, Any]) -> None:
-        assert self.popen.stdin is not None
-        self.popen.stdin.write(json.dumps(command) + "\n")
-        self.popen.stdin.flush()
+        assert self.process.stdin is not None
+        self.process.stdin.write((json.dumps(command) + "\n").encode())
 
-    def answer(self) -> dict[str, Any]:
-        assert self.popen.stdout is not None
-        line = self.popen.stdout.readline()
-        assert line, f"worker {self.name} exited with {self.popen.wait(10)}"
+    async def answer(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = await asyncio.wait_for(self.process.stdout.readline(), 60)
+        assert line, f"worker {self.name} exited with {await self.process.wait()}"
         found: dict[str, Any] = json.loads(line)
-        assert found.get("errors", []) == [], f"{self.name} logged errors: {found['errors']}"
+        found.setdefault("errors", [])
         return found
 
-    def stop(self) -> None:
-        """End the process as a crash would: no release of the lease, nothing more sent."""
-        if self.popen.stdin is not None:
-            self.popen.stdin.close()
-        assert self.popen.wait(20) == 0
+    async def stop(self) -> None:
+        assert self.process.stdin is not None
+        self.send({"op": "quit"})
+        await self.process.stdin.drain()
+        self.process.stdin.close()
+        assert await asyncio.wait_for(self.process.wait(), 30) == 0
 
 
-def together(processes: list[Process], commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Give each process its command at the same instant; their answers."""
-    for process, command in zip(processes, commands, strict=True):
-        process.send(command)
-    return [process.answer() for process in processes]
+class Here:
+    """This process, as the first of the two: the same ``Worker`` on its own engine."""
+
+    def __init__(self, url: str, schema: str) -> None:
+        self.engine = _engine(url, schema)
+        self.clock = ManualClock()
+        self.worker = Worker(App(Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(1))), self.clock, "a")
+        self.errors = Errors()
+
+    async def run(self, command: dict[str, Any]) -> dict[str, Any]:
+        logging.getLogger("clerk").addHandler(self.errors)
+        try:
+            answer = await self.worker.run(command)
+        finally:
+            logging.getLogger("clerk").removeHandler(self.errors)
+        answer["errors"], self.errors.seen = self.errors.seen, []
+        return answer
 
 
-def test_two_processes_close_each_round_once_count_every_ballot_and_share_the_deadline_lease(
+async def together(here: Here | None, there: Process | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Start a step in both processes at the same instant (or in one of them); their answers."""
+    if there is not None:
+        there.send(commands[-1])
+    work = ([here.run(commands[0])] if here is not None else []) + ([there.answer()] if there is not None else [])
+    answers = list(await asyncio.gather(*work))
+    for answer in answers:
+        assert answer["errors"] == [], f"errors were logged: {answer['errors']}"
+    return answers
+
+
+async def test_two_processes_close_each_round_once_count_every_ballot_and_share_the_deadline_lease(
         shared: tuple[str, str]) -> None:
     url, schema = shared
-    games = asyncio.run(_games(url, schema))
-    a, b = Process(url, schema, "a"), Process(url, schema, "b")
-    processes = [a, b]
+    games = await _games(url, schema)
+    here, there = Here(url, schema), Process(url, schema, "b")
+    await there.start()
     try:
-        for process in processes:
-            assert process.answer() == {"ready": process.name}
         acked: dict[int, set[int]] = {}
         refused: dict[int, dict[str, str]] = {}
         announced: dict[int, int] = {}
         for k, (game, deadline) in enumerate(games):
             common = {"game": game, "deadline": deadline.isoformat()}
             if k == 0:  # N ballots in, N counted: both cast, then both close
-                answers = together(processes, [{"op": "cast", "users": USERS[:HALF], **common},
-                                               {"op": "cast", "users": USERS[HALF:], **common}])
-                answers += together(processes, [{"op": "close", **common}] * 2)
+                answers = await together(here, there, [{"op": "cast", "users": USERS[:HALF], **common},
+                                                       {"op": "cast", "users": USERS[HALF:], **common}])
+                answers += await together(here, there, [{"op": "close", **common}] * 2)
             else:  # ballots still arriving while both close the round
-                before = (k - 1) % (HALF + 1)
-                answers = together(processes, [{"op": "race", "users": USERS[:HALF], "before": before, **common},
-                                               {"op": "race", "users": USERS[HALF:], "before": before, **common}])
+                before = (k - 1) * 2 % (HALF + 1)
+                answers = await together(here, there, [
+                    {"op": "race", "users": USERS[:HALF], "before": before, **common},
+                    {"op": "race", "users": USERS[HALF:], "before": before, **common}])
             acked[game] = {u for answer in answers for u in answer.get("acked", [])}
             refused[game] = {u: why for answer in answers for u, why in answer.get("refused", {}).items()}
             announced[game] = sum(answer.get("announcements", 0) for answer in answers)
@@ -172,23 +202,23 @@ def test_two_processes_close_each_round_once_count_every_ballot_and_share_the_de
         # The lease: a alone first, then both at the same instants; a dies; b takes over once a's lease expired.
         base = games[-1][1] + timedelta(hours=1)
         ticks = [{"op": "tick", "at": (base + timedelta(seconds=5 * j)).isoformat(), "ttl": TTL} for j in range(8)]
-        leading = {"a": [together([a], [ticks[0]])[0]["leading"]], "b": [None]}
+        leading: dict[str, list[bool | None]] = {"a": [(await together(here, None, [ticks[0]]))[0]["leading"]],
+                                                 "b": [None]}
         for j in range(1, 4):
-            first, second = together(processes, [ticks[j]] * 2)
+            first, second = await together(here, there, [ticks[j]] * 2)
             leading["a"].append(first["leading"])
             leading["b"].append(second["leading"])
-        a.stop()
+        await here.engine.dispose()  # a stops as a crash would: its lease is not released
         for j in range(4, 8):
-            leading["b"].append(together([b], [ticks[j]])[0]["leading"])
-        b.send({"op": "quit"})
-        b.stop()
+            leading["b"].append((await together(None, there, [ticks[j]]))[0]["leading"])
+        await there.stop()
     finally:
-        for process in processes:
-            if process.popen.poll() is None:
-                process.popen.kill()
-                process.popen.wait()
+        if there.process.returncode is None:
+            there.process.kill()
+            await there.process.wait()
+        await here.engine.dispose()
 
-    closed = asyncio.run(_closed(url, schema))
+    closed = await _closed(url, schema)
     for game, _ in games:
         assert len(closed.get(game, [])) == 1, f"game {game}: {len(closed.get(game, []))} RoundClosed events"
         assert announced[game] == 1, f"game {game}: announced {announced[game]} times"
