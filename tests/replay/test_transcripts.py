@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import Migrated
 
 from .helpers import TRANSCRIPTS, run_transcript
 
@@ -28,8 +29,9 @@ def test_the_transcripts_are_there() -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-async def test_transcript_replays_to_its_golden_output(name: str, tmp_path: Path) -> None:
-    run = await run_transcript(name, tmp_path)
+async def test_transcript_replays_to_its_golden_output(name: str, tmp_path: Path, replay_db: Migrated) -> None:
+    """On SQLite, and on PostgreSQL when TEST_POSTGRES_URL is set: the same output to the byte."""
+    run = await run_transcript(name, tmp_path, replay_db)
     golden = TRANSCRIPTS / name.replace(".txt", ".out")
     if REGENERATE:
         golden.write_text(run.output, encoding="utf-8")
