@@ -28,9 +28,11 @@ BUSY_PREFIX = "discord-ui-dynamic-item-"
 class Harness:
     """The bot under test and its world: a moderator, three players, a game channel with a thread."""
 
-    def __init__(self, fake: FakeDiscord, url: str, clock: ManualClock) -> None:
+    def __init__(self, fake: FakeDiscord, url: str, clock: ManualClock,
+                 engine_options: dict[str, Any] | None = None) -> None:
         self.fake = fake
         self.url = url
+        self.engine_options = engine_options or {}
         self.clock = clock
         self.mod = fake.add_user("mod", manage_guild=True)
         self.alice = fake.add_user("alice")
@@ -44,7 +46,8 @@ class Harness:
 
     async def start(self) -> ClerkBot:
         """A new bot instance (and a new Clerk) on the same database, connected and past its first deadline pass."""
-        self.engine = make_engine(self.url)  # already migrated (conftest); test_run.py covers migrating at start
+        # already migrated (conftest); test_run.py covers migrating at start
+        self.engine = make_engine(self.url, **self.engine_options)
         self.clerk = Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(7))
         self.app = App(self.clerk)
         self.bot = make_bot(self.app, guild_ready_timeout=READY_AFTER)
