@@ -161,7 +161,18 @@ class ClerkBot(discord.Client):
             await self.courier.to_message(message, out)
 
 
+class ShardedClerkBot(ClerkBot, discord.AutoShardedClient):
+    """The same bot over several gateway connections (shards): discord.py's ``AutoShardedClient``. Discord sends
+    each server's events on shard ``(server id >> 22) % shard count`` and DMs on shard 0 (docs/deploy.md)."""
+
+
 def make_bot(app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
-             dev_guild_id: int | None = None) -> ClerkBot:
-    return ClerkBot(app, guild_ready_timeout=guild_ready_timeout, sync_commands=sync_commands,
-                    dev_guild_id=dev_guild_id)
+             dev_guild_id: int | None = None, shard_count: int | None = None,
+             shard_ids: tuple[int, ...] | None = None) -> ClerkBot:
+    """A ``ClerkBot``; with a shard count, a ``ShardedClerkBot`` running ``shard_ids`` (all of them if None)."""
+    if shard_count is None:
+        return ClerkBot(app, guild_ready_timeout=guild_ready_timeout, sync_commands=sync_commands,
+                        dev_guild_id=dev_guild_id)
+    return ShardedClerkBot(app, guild_ready_timeout=guild_ready_timeout, sync_commands=sync_commands,
+                           dev_guild_id=dev_guild_id, shard_count=shard_count,
+                           shard_ids=list(shard_ids) if shard_ids is not None else None)
