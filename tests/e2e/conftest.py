@@ -15,7 +15,7 @@ TESTS = str(Path(__file__).resolve().parents[1])
 if TESTS not in sys.path:  # pytest puts tests/ there already, unless tests/ becomes a package
     sys.path.insert(0, TESTS)
 
-from conftest import E2E_BACKEND, migrated_copy  # noqa: E402
+from databases import E2E_BACKEND, migrated_copy  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.wiring import ErrorLog, point_discord_at  # noqa: E402
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import discord
 import pytest
-from conftest import E2E_BACKEND, migrated_copy
+from databases import E2E_BACKEND, migrated_copy
 from fakediscord import FakeDiscord
 from fakediscord.wiring import ErrorLog
 

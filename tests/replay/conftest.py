@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import BACKENDS, E2E_BACKEND, Migrated, migrated_copy
+from databases import BACKENDS, E2E_BACKEND, Migrated, migrated_copy
 
 
 @pytest.fixture(params=BACKENDS)

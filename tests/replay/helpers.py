@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conftest import Migrated
+from databases import Migrated
 
 from bot.console.cli import replay
 

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import Migrated
+from databases import Migrated
 
 from .helpers import TRANSCRIPTS, run_transcript
 
