@@ -23,6 +23,8 @@ class Settings:
     sync_commands: bool = True
     dev_guild_id: int | None = None
     seed: int | None = None
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
 
 def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Settings:
@@ -58,4 +60,29 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
         raise ConfigError("DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
     token = env.get("DISCORD_TOKEN") or None
-    return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed)
+    count, ids = shards(env)
+    return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed,
+                    shard_count=count, shard_ids=ids)
+
+
+def shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT (how many shards the bot has in all) and SHARD_IDS (the ones this process runs, e.g. ``0,1``;
+    all of them if unset). Without SHARD_COUNT the bot is one unsharded client."""
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the total number of shards), e.g. SHARD_COUNT=4")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    parts = [p.strip() for p in ids_text.split(",")]
+    if not all(p.isdigit() and int(p) < count for p in parts):
+        raise ConfigError(f"SHARD_IDS must be shard numbers from 0 to {count - 1} separated by commas "
+                          f"(e.g. 0,1), not {ids_text!r}")
+    if len(set(parts)) != len(parts):
+        raise ConfigError(f"SHARD_IDS names a shard twice: {ids_text!r}")
+    return count, tuple(sorted(int(p) for p in parts))

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from replay.helpers import Sent, sent_messages
 from sqlalchemy import select
@@ -32,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from engine.landsdraad.perks import Perk
 from engine.mylantium.model import FactionCode
 from engine.service.perks import PERK_KEYS
-from engine.store.database import make_engine, make_sessionmaker
+from engine.store.database import make_sessionmaker
 from engine.store.models import Event, Game, MylFaction, PerkRow, Player, VictoryGoal
 
 OPTION_WORDS = {"aye": ("aye", "ayes"), "nay": ("nay", "nays"), "abstain": ("abstain", "abstains", "abstained")}
@@ -101,9 +100,9 @@ def leaks(sent: list[Sent], secrets: list[Secret]) -> list[Leak]:
     return found
 
 
-async def assert_nothing_secret_posted(output: str, database: Path) -> None:
-    """The check every golden transcript gets: its public messages state none of the secrets of its games."""
-    engine = make_engine(f"sqlite+aiosqlite:///{database}")
+async def assert_nothing_secret_posted(output: str, engine: AsyncEngine) -> None:
+    """The check every golden transcript gets: its public messages state none of the secrets of its games (read
+    from the database the transcript ran on; the engine is disposed)."""
     try:
         secrets = await secrets_in(engine)
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -94,3 +95,22 @@ async def test_check_notices_drift(database: Any) -> None:
                 await connection.run_sync(_run, "check")
     finally:
         await engine.dispose()
+
+
+async def test_processes_starting_at_once_on_postgresql_migrate_one_at_a_time(database: Any) -> None:
+    """Two bot processes started together both run the migrations at start: on PostgreSQL an advisory lock per
+    schema makes the second wait and then find the schema at head (without it one fails on a duplicate table)."""
+    if database.backend != "postgresql":
+        pytest.skip("several processes share a database on PostgreSQL (docs/deploy.md)")
+    engines = [database.engine(), database.engine()]
+    try:
+        # Without the lock this does not finish (two runs in one process also share Alembic's module-level
+        # context), so a time limit turns that into a failure.
+        await asyncio.wait_for(asyncio.gather(*(upgrade(engine) for engine in engines)), 60)
+        head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+        async with engines[0].connect() as connection:
+            assert await connection.run_sync(_tables) == APP_TABLES | {"alembic_version"}
+            assert await connection.run_sync(_current) == head
+    finally:
+        for engine in engines:
+            await engine.dispose()

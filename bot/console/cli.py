@@ -43,9 +43,11 @@ REPLAY_START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 @asynccontextmanager
-async def clerk_on(url: str, clock: ManualClock, seed: int | None) -> AsyncIterator[App]:
-    """The service on a migrated database, for the length of a session."""
-    engine = make_engine(url)
+async def clerk_on(url: str, clock: ManualClock, seed: int | None,
+                   engine_options: dict[str, Any] | None = None) -> AsyncIterator[App]:
+    """The service on a migrated database, for the length of a session. ``engine_options`` go to
+    ``make_engine`` (the tests put a PostgreSQL replay in its own schema with them)."""
+    engine = make_engine(url, **(engine_options or {}))
     try:
         await upgrade(engine)
         yield App(Clerk(make_sessionmaker(engine), clock, RandomDice(seed)))
@@ -75,14 +77,15 @@ class Replayed:
 
 
 async def replay(lines: list[str], *, database_url: str, seed: int | None, write: Callable[[str], None],
-                 source_prefix: str = "replay", name: str = "transcript") -> Replayed:
+                 source_prefix: str = "replay", name: str = "transcript",
+                 engine_options: dict[str, Any] | None = None) -> Replayed:
     """Run a transcript on ``database_url`` (migrated here). Malformed lines are reported together, before
     anything runs. The export is that of the first game the transcript created."""
     events, errors = parse_transcript(lines)
     if errors:
         return Replayed(2, error="\n".join(f"{name}:{e}" for e in errors))
     clock = ManualClock(REPLAY_START)
-    async with clerk_on(database_url, clock, seed) as app:
+    async with clerk_on(database_url, clock, seed, engine_options) as app:
         session = Session(app, clock, write, source_prefix)
         for event in events:
             write(strip_comment(lines[event.line - 1]).strip())

@@ -22,7 +22,7 @@ from bot.discord.autocomplete import choices
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
 from bot.discord.delivery import Courier
-from bot.discord.scheduler import DeadlineScheduler
+from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.threads import Locks
 from bot.discord.tree import build_commands
@@ -84,7 +84,7 @@ class ClerkBot(discord.Client):
         for command in build_commands(self.run_command, complete=self.complete_option):
             self.tree.add_command(command)
         self.courier = Courier(self, app.clerk)
-        self.scheduler = DeadlineScheduler(app, self.courier.deliver)
+        self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app))
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
@@ -112,6 +112,10 @@ class ClerkBot(discord.Client):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._scheduler_task
             self._scheduler_task = None
+            try:
+                await self.scheduler.release()
+            except Exception as error:  # the database is gone: the lease expires by itself
+                log.warning("could not release the deadline lease: %s", error)
         await super().close()
 
     async def on_ready(self) -> None:
@@ -179,7 +183,18 @@ class ClerkBot(discord.Client):
             await self.courier.to_message(message, out)
 
 
+class ShardedClerkBot(ClerkBot, discord.AutoShardedClient):
+    """The same bot over several gateway connections (shards): discord.py's ``AutoShardedClient``. Discord sends
+    each server's events on shard ``(server id >> 22) % shard count`` and DMs on shard 0 (docs/deploy.md)."""
+
+
 def make_bot(app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
-             dev_guild_id: int | None = None) -> ClerkBot:
-    return ClerkBot(app, guild_ready_timeout=guild_ready_timeout, sync_commands=sync_commands,
-                    dev_guild_id=dev_guild_id)
+             dev_guild_id: int | None = None, shard_count: int | None = None,
+             shard_ids: tuple[int, ...] | None = None) -> ClerkBot:
+    """A ``ClerkBot``; with a shard count, a ``ShardedClerkBot`` running ``shard_ids`` (all of them if None)."""
+    if shard_count is None:
+        return ClerkBot(app, guild_ready_timeout=guild_ready_timeout, sync_commands=sync_commands,
+                        dev_guild_id=dev_guild_id)
+    return ShardedClerkBot(app, guild_ready_timeout=guild_ready_timeout, sync_commands=sync_commands,
+                           dev_guild_id=dev_guild_id, shard_count=shard_count,
+                           shard_ids=list(shard_ids) if shard_ids is not None else None)

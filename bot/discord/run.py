@@ -35,7 +35,8 @@ async def main(settings: Settings) -> int:
         await upgrade(engine)
         clerk = Clerk(make_sessionmaker(engine), SystemClock(), RandomDice(settings.seed))
         app = App(clerk)
-        async with make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id) as bot:
+        async with make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
+                            shard_count=settings.shard_count, shard_ids=settings.shard_ids) as bot:
             try:
                 await bot.start(settings.token)
             except discord.LoginFailure:

@@ -4,27 +4,54 @@ It reads the deadlines from the database each time, so a restart picks up every 
 deadline passed while the bot was down closes at once), and ``wake()`` (wired to ``App.deadlines_changed``)
 makes it look again when a round is opened or closed. Time is the clerk's clock; sleeps are capped so a clock
 that jumps (or a ManualClock moved by a test) is noticed. A round never closes twice: the service closes a
-given round number once and recognises the repeated ``deadline:`` source id."""
+given round number once and recognises the repeated ``deadline:`` source id.
+
+Several processes sharing one database (``docs/deploy.md``) each run a scheduler; with a ``lease``
+(``engine.service.lease``) only the one holding it does the timed work, renewing it at every pass (at least every
+``lease.renew_every``); the others look again at that interval and take over when the holder stops or dies."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime, timedelta
 
 from bot.actions.commands import App
 from bot.actions.messages import close_due
 from bot.actions.outbox import Outgoing
+from engine.service.lease import Lease
 
 log = logging.getLogger("clerk.discord.scheduler")
 
 Deliver = Callable[[Sequence[Outgoing]], Awaitable[None]]
 
+DEADLINE_LEASE = "deadlines"
+LEASE_TTL = timedelta(seconds=60)
+"""How long the deadline lease lasts unrenewed: the holder renews it every 20 s; if it dies, another process takes
+over the timed work within about 80 s."""
+
+
+def process_name() -> str:
+    """This process, as a lease holder: host, process id and a random part (a reused pid is another holder)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def deadline_lease(app: App) -> Lease:
+    return app.clerk.lease(DEADLINE_LEASE, process_name(), LEASE_TTL)
+
 
 class DeadlineScheduler:
-    def __init__(self, app: App, deliver: Deliver, *, max_sleep: float = 60.0, retry_after: float = 30.0) -> None:
+    def __init__(self, app: App, deliver: Deliver, *, max_sleep: float = 60.0, retry_after: float = 30.0,
+                 lease: Lease | None = None) -> None:
         self.app = app
+        self.lease = lease
+        self.leading = lease is None
+        """Whether this process did the timed work at its last pass (always, without a lease)."""
         self.deliver = deliver
         self.max_sleep = max_sleep
         self.retry_after = retry_after
@@ -51,6 +78,23 @@ class DeadlineScheduler:
     async def tick(self) -> float:
         """Close what is due, deliver the announcements, and return how long to sleep."""
         now = self.app.clerk.clock.now()
+        if self.lease is not None:
+            leading, self.leading = self.leading, await self.lease.take(now)
+            if self.leading != leading:
+                log.info("this process %s the deadline work (lease %s, holder %s)",
+                         "now does" if self.leading else "no longer does", self.lease.name, self.lease.holder)
+            if not self.leading:
+                return self.lease.renew_every.total_seconds()  # another process does it; look again later
+        return min(await self._work(now), self.max_sleep if self.lease is None else
+                   self.lease.renew_every.total_seconds())
+
+    async def release(self) -> None:
+        """Give up the lease (when the bot stops), so another process takes over the timed work at once."""
+        if self.lease is not None and self.leading:
+            await self.lease.release(self.app.clerk.clock.now())
+            self.leading = False
+
+    async def _work(self, now: datetime) -> float:
         out = await close_due(self.app, now)
         if out:
             await self.deliver(out)

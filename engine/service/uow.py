@@ -1,4 +1,5 @@
-"""The unit of work: one transaction per command, a lock per game, and the event it appends."""
+"""The unit of work: one transaction per command, a lock per game (in this process and in the database), and the
+event it appends."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -14,6 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.core.errors import ClerkError
 from engine.service.clock import Clock, Dice
+from engine.service.lease import Lease
+from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
 
 
@@ -74,6 +77,10 @@ class ServiceBase:
         self.dice = dice
         self._locks = GameLocks()
 
+    def lease(self, name: str, holder: str, ttl: timedelta) -> Lease:
+        """The lease ``name`` in this database, as taken by ``holder`` (``engine.service.lease``)."""
+        return Lease(self._sessions, name, holder, ttl)
+
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncSession]:
         async with self._sessions() as session:
@@ -81,9 +88,11 @@ class ServiceBase:
 
     @asynccontextmanager
     async def _write(self, game_id: int | None, source_id: str | None = None) -> AsyncIterator[UnitOfWork]:
-        """A transaction that commits only if the block finishes; raises Duplicate for a redelivery."""
+        """A transaction that commits only if the block finishes; raises Duplicate for a redelivery. The game's
+        database lock (``engine.store.locking``) is its first statement, so two processes write one at a time."""
         lock = self._locks(game_id) if game_id is not None else asyncio.Lock()
         async with lock, self._sessions() as session, session.begin():
+            await lock_for_write(session, game_id)
             uow = UnitOfWork(session, self.clock.now())
             done = await uow.already_done(source_id)
             if done is not None:

@@ -6,12 +6,15 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import migrations
 
 SCRIPT_LOCATION = str(Path(migrations.__file__).parent)
+MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('clerk-migrations:' || current_schema()))"
+"""PostgreSQL: a transaction-scoped advisory lock per schema, held while the migrations run (docs/deploy.md)."""
 
 
 def alembic_config() -> Config:
@@ -28,4 +31,7 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
         command.upgrade(config, revision)
 
     async with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several processes starting at once migrate one at a time; the later ones find the schema at head.
+            await connection.execute(text(MIGRATION_LOCK))
         await connection.run_sync(_upgrade)

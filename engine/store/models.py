@@ -729,3 +729,13 @@ class PendingDm(Base):
     source_id: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     text: Mapped[str] = mapped_column(Text)
     sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Lease(Base):
+    """A named lease one process holds until ``expires_at`` (renewed while it runs): the deadline scheduler's
+    ``deadlines`` lease makes one process of a deployment do the timed work (``engine.service.lease``)."""
+
+    __tablename__ = "leases"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(200))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -6,6 +6,7 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
+import discord
 from fakediscord import TOKEN, Channel, FakeDiscord, Interaction, Sent, User
 from fakediscord.wiring import ErrorLog
 
@@ -25,12 +26,20 @@ BUSY_PREFIX = "discord-ui-dynamic-item-"
 """The start of the names of the tasks discord.py runs a button press (a DynamicItem's callback) in."""
 
 
+async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+    return None
+
+
 class Harness:
     """The bot under test and its world: a moderator, three players, a game channel with a thread."""
 
-    def __init__(self, fake: FakeDiscord, url: str, clock: ManualClock) -> None:
+    def __init__(self, fake: FakeDiscord, url: str, clock: ManualClock,
+                 engine_options: dict[str, Any] | None = None) -> None:
         self.fake = fake
         self.url = url
+        self.engine_options = engine_options or {}
+        self.bot_options: dict[str, Any] = {}
+        """More arguments of ``make_bot`` (``shard_count``) for the next ``start``."""
         self.clock = clock
         self.mod = fake.add_user("mod", manage_guild=True)
         self.alice = fake.add_user("alice")
@@ -44,10 +53,13 @@ class Harness:
 
     async def start(self) -> ClerkBot:
         """A new bot instance (and a new Clerk) on the same database, connected and past its first deadline pass."""
-        self.engine = make_engine(self.url)  # already migrated (conftest); test_run.py covers migrating at start
+        # already migrated (conftest); test_run.py covers migrating at start
+        self.engine = make_engine(self.url, **self.engine_options)
         self.clerk = Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(7))
         self.app = App(self.clerk)
-        self.bot = make_bot(self.app, guild_ready_timeout=READY_AFTER)
+        self.bot = make_bot(self.app, guild_ready_timeout=READY_AFTER, **self.bot_options)
+        if isinstance(self.bot, discord.AutoShardedClient):  # Discord wants 5 s between IDENTIFYs; the fake does not
+            self.bot.before_identify_hook = _identify_at_once  # type: ignore[method-assign]
         await self.bot.__aenter__()  # as `async with bot:` does: wait_until_ready() needs it
         self.task = asyncio.create_task(self.bot.start(TOKEN))
         ready = asyncio.create_task(self.bot.wait_until_ready())

@@ -1,10 +1,10 @@
-"""End-to-end fixtures: the fake Discord, a real Clerk on a fresh SQLite file (migrations applied, a ManualClock),
+"""End-to-end fixtures: the fake Discord, a real Clerk on a fresh SQLite file (migrations applied, a ManualClock;
+PostgreSQL instead with CLERK_TEST_BACKEND=postgresql),
 and the real bot connected to the fake. A test fails if discord.py or Clerk logged an ERROR, or if the bot used
 a route the fake does not know."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -15,6 +15,7 @@ TESTS = str(Path(__file__).resolve().parents[1])
 if TESTS not in sys.path:  # pytest puts tests/ there already, unless tests/ becomes a package
     sys.path.insert(0, TESTS)
 
+from databases import E2E_BACKEND, migrated_copy  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.wiring import ErrorLog, point_discord_at  # noqa: E402
 
@@ -56,10 +57,10 @@ def migrated_database(sqlite_template: Path) -> Path:
 
 @pytest.fixture
 async def clerk_bot(fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migrated_database: Path,
-                    errors: ErrorLog) -> AsyncIterator[Harness]:
-    database = tmp_path / "clerk.db"
-    shutil.copy(migrated_database, database)
-    harness = Harness(fake, f"sqlite+aiosqlite:///{database}", clock)
+                    postgres_schema: str | None, errors: ErrorLog) -> AsyncIterator[Harness]:
+    """On SQLite; on PostgreSQL with CLERK_TEST_BACKEND=postgresql (tests/conftest.py)."""
+    database = await migrated_copy(E2E_BACKEND, tmp_path, migrated_database, postgres_schema)
+    harness = Harness(fake, database.url, clock, database.options)
     harness.errors = errors
     await harness.start()
     try:

@@ -56,6 +56,13 @@ class Connection:
         self.seq = 0
         self.intents = 0
         self.identified = False
+        self.shard = (0, 1)
+        """[shard id, shard count] from IDENTIFY: guild events go to the guild's shard, DMs to shard 0."""
+
+    def receives(self, data: dict[str, Any]) -> bool:
+        shard, count = self.shard
+        guild = data.get("guild_id")
+        return shard == ((int(guild) >> 22) % count if guild is not None else 0)
 
     async def send(self, op: int, data: Any = None, event: str | None = None) -> None:
         if self.ws.closed:
@@ -108,6 +115,8 @@ class FakeDiscord(ChannelRoutes):
         self.identifies = 0
         self.resumes = 0
         self._connections: list[Connection] = []
+        self.shards_identified: dict[str, tuple[int, int]] = {}
+        """Each IDENTIFY's session id and its [shard id, shard count]."""
         self._activity = asyncio.Event()
         self._last_activity = 0.0
         self._runner: web.AppRunner | None = None
@@ -283,7 +292,7 @@ class FakeDiscord(ChannelRoutes):
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a gateway event to every identified connection (MESSAGE_CREATE filtered by its intents)."""
-        live = [c for c in self._connections if c.identified and not c.ws.closed]
+        live = [c for c in self._connections if c.identified and not c.ws.closed and c.receives(data)]
         own_echo = event == "MESSAGE_CREATE" and data["author"]["id"] == str(self.bot.id)
         if not live and not own_echo:
             raise AssertionError(f"no bot is connected to receive {event}")
@@ -537,6 +546,7 @@ class FakeDiscord(ChannelRoutes):
                     conn.identified = True
                     conn.intents = self._last_intents
                     conn.seq = int(payload["d"].get("seq") or 0)
+                    conn.shard = self.shards_identified.get(str(payload["d"].get("session_id")), (0, 1))
                     self.resumes += 1
                     await conn.send(0, {}, "RESUMED")
         finally:
@@ -544,6 +554,8 @@ class FakeDiscord(ChannelRoutes):
         return ws
 
     _last_intents = 0
+    recommended_shards = 1
+    """What GET /gateway/bot recommends (an AutoShardedClient without a shard count starts that many)."""
 
     async def _identify(self, conn: Connection, data: dict[str, Any]) -> None:
         if data.get("token") != self.token:
@@ -552,13 +564,19 @@ class FakeDiscord(ChannelRoutes):
         self.identifies += 1
         conn.intents = self._last_intents = int(data.get("intents", 0))
         conn.identified = True
+        shard_id, count = data.get("shard") or (0, 1)
+        conn.shard = (int(shard_id), int(count))
+        session = f"fake-session-{self.identifies}"
+        self.shards_identified[session] = conn.shard
+        ours = conn.receives({"guild_id": self.guild_id})  # the guild is on this shard
         me = {**self.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
-        await conn.send(0, {"v": 10, "user": me, "session_id": f"fake-session-{self.identifies}",
+        await conn.send(0, {"v": 10, "user": me, "session_id": session,
                             "resume_gateway_url": self.gateway_url,
-                            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                            "application": {"id": str(self.app_id), "flags": 0}, "shard": [0, 1],
+                            "guilds": [{"id": str(self.guild_id), "unavailable": True}] if ours else [],
+                            "application": {"id": str(self.app_id), "flags": 0}, "shard": list(conn.shard),
                             "private_channels": [], "relationships": []}, "READY")
-        await conn.send(0, self._guild_payload(), "GUILD_CREATE")
+        if ours:
+            await conn.send(0, self._guild_payload(), "GUILD_CREATE")
 
     def _guild_payload(self) -> dict[str, Any]:
         at = self.started
@@ -616,7 +634,7 @@ class FakeDiscord(ChannelRoutes):
                               "team": None, "summary": ""})
 
     async def _gateway_bot(self, request: web.Request) -> web.StreamResponse:
-        return json_response({"url": self.gateway_url.rstrip("/"), "shards": 1,
+        return json_response({"url": self.gateway_url.rstrip("/"), "shards": self.recommended_shards,
                               "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
                                                       "max_concurrency": 1}})
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from databases import Migrated
+
 from bot.console.cli import replay
 
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "transcripts"
@@ -70,11 +72,14 @@ def sent_messages(output: str) -> list[Sent]:
     return found
 
 
-async def run_transcript(name: str, tmp_path: Path) -> Run:
+async def run_transcript(name: str, tmp_path: Path, db: Migrated | None = None) -> Run:
+    """Replay ``name`` on ``db`` (a migrated database, ``tests/replay/conftest.py``), by default a new SQLite file
+    under ``tmp_path`` that the replay migrates itself."""
     lines = (TRANSCRIPTS / name).read_text(encoding="utf-8").splitlines()
     out: list[str] = []
-    result = await replay(lines, database_url=f"sqlite+aiosqlite:///{tmp_path / 'replay.db'}", seed=0,
-                          write=out.append, name=name)
+    url = db.url if db is not None else f"sqlite+aiosqlite:///{tmp_path / 'replay.db'}"
+    result = await replay(lines, database_url=url, seed=0, write=out.append, name=name,
+                          engine_options=db.options if db is not None else None)
     assert result.code == 0, result.error
     assert result.export is not None
     return Run("\n".join(out) + "\n", result.export, result.games)

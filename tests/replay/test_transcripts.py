@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from databases import Migrated
 from secrecy import assert_nothing_secret_posted
 
 from .helpers import TRANSCRIPTS, run_transcript
@@ -29,9 +30,10 @@ def test_the_transcripts_are_there() -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-async def test_transcript_replays_to_its_golden_output(name: str, tmp_path: Path) -> None:
-    run = await run_transcript(name, tmp_path)
-    await assert_nothing_secret_posted(run.output, tmp_path / "replay.db")  # before regenerating: see test_secrecy_scan
+async def test_transcript_replays_to_its_golden_output(name: str, tmp_path: Path, replay_db: Migrated) -> None:
+    """On SQLite, and on PostgreSQL when TEST_POSTGRES_URL is set: the same output to the byte."""
+    run = await run_transcript(name, tmp_path, replay_db)
+    await assert_nothing_secret_posted(run.output, replay_db.engine())  # before regenerating: see test_secrecy_scan
     golden = TRANSCRIPTS / name.replace(".txt", ".out")
     if REGENERATE:
         golden.write_text(run.output, encoding="utf-8")

@@ -1,0 +1,41 @@
+"""The ``deadlines`` lease (engine/service/lease.py) on SQLite and PostgreSQL: one holder at a time, renewed by
+its holder, taken over when it expires or is released. The race between processes is in test_two_processes.py."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.store.database import make_sessionmaker
+
+T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+TTL = timedelta(seconds=60)
+
+
+async def test_one_holder_renewal_expiry_and_release(db_engine: AsyncEngine) -> None:
+    clerk = Clerk(make_sessionmaker(db_engine), ManualClock(T0), RandomDice(1))
+    a, b = clerk.lease("deadlines", "a", TTL), clerk.lease("deadlines", "b", TTL)
+    other = clerk.lease("reports", "b", TTL)
+
+    assert await a.take(T0)
+    assert not await b.take(T0)
+    assert await other.take(T0)  # another name is another lease
+    assert await a.take(T0 + timedelta(seconds=50))  # renewed until T0 + 110 s
+    assert not await b.take(T0 + timedelta(seconds=100))
+    assert await b.take(T0 + timedelta(seconds=110))  # a stopped renewing: expired, b takes it over
+    assert not await a.take(T0 + timedelta(seconds=111))
+
+    await a.release(T0 + timedelta(seconds=112))  # not a's to release: nothing changes
+    assert not await a.take(T0 + timedelta(seconds=112))
+    await b.release(T0 + timedelta(seconds=113))
+    assert await a.take(T0 + timedelta(seconds=113))  # released: taken at once
+    assert a.renew_every == timedelta(seconds=20)
+
+
+def test_a_lease_needs_a_positive_life() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        Clerk(make_sessionmaker(None), ManualClock(T0), RandomDice(1)).lease("x", "a", timedelta(0))  # type: ignore[arg-type]
