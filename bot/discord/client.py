@@ -21,6 +21,7 @@ from bot.actions.outbox import Outgoing
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
 from bot.discord.delivery import Courier
+from bot.discord.http_tuning import tune_http
 from bot.discord.scheduler import DeadlineScheduler
 from bot.discord.threads import Locks
 from bot.discord.tree import build_commands
@@ -81,6 +82,10 @@ class ClerkBot(discord.Client):
         self._scheduler_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
         self.add_dynamic_items(ClerkButton)
+
+    async def login(self, token: str) -> None:
+        tune_http(self.http)  # for bursts of DMs (http_tuning.py)
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         if self.sync_commands:

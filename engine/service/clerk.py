@@ -17,6 +17,7 @@ from engine.service.perks import PerkService
 from engine.service.posts import PostService
 from engine.service.registries import RegistryService
 from engine.service.reminders import ReminderService
+from engine.service.roster import RosterService
 from engine.service.rounds import RoundService
 from engine.service.settings import SettingsService
 from engine.service.victory import VictoryService
@@ -24,7 +25,7 @@ from engine.service.victory import VictoryService
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService, ConvocateService, GameAdminService, ReminderService):
+            MylantiumService, ConvocateService, GameAdminService, ReminderService, RosterService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice."""
 
