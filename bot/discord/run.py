@@ -64,7 +64,7 @@ def point_at_test_discord(env: dict[str, str]) -> bool:
     if api and gateway:
         if not (api.startswith("http://127.0.0.1:") and gateway.startswith("ws://127.0.0.1:")):
             raise SystemExit("CLERK_TEST_DISCORD_API/GATEWAY may only point at 127.0.0.1 (a test's fake Discord)")
-        discord.http.Route.BASE = api  # type: ignore[misc]
+        discord.http.Route.BASE = api
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
         log.warning("TEST MODE: talking to the fake Discord at %s", api)
         return True

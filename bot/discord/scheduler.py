@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from bot.actions.commands import App
 from bot.actions.messages import close_due
 from bot.actions.outbox import Outgoing
+from bot.actions.recovery import unannounced_results
 
 log = logging.getLogger("clerk.discord.scheduler")
 
@@ -51,7 +52,8 @@ class DeadlineScheduler:
     async def tick(self) -> float:
         """Close what is due, deliver the announcements, and return how long to sleep."""
         now = self.app.clerk.clock.now()
-        out = await close_due(self.app, now)
+        out = await unannounced_results(self.app, now) if self.passes == 0 else []  # after a crash (recovery.py)
+        out += await close_due(self.app, now)
         if out:
             await self.deliver(out)
         pending = await self.app.clerk.next_deadlines()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from engine.service.adjutant import AdjutantService
+from engine.service.announcements import AnnouncementService
 from engine.service.audits import AuditService
 from engine.service.ballots import BallotService
 from engine.service.convocate import ConvocateService
@@ -25,7 +26,8 @@ from engine.service.victory import VictoryService
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService, ConvocateService, GameAdminService, ReminderService, RosterService):
+            MylantiumService, ConvocateService, GameAdminService, ReminderService, RosterService,
+            AnnouncementService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice."""
 

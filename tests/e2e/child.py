@@ -73,4 +73,6 @@ class ChildBot:
 
     def errors(self) -> list[str]:
         """ERROR lines the bot logged (its log is kept in the test's tmp_path)."""
+        if not self.log.exists():
+            return []
         return [line for line in self.log.read_text().splitlines() if " ERROR " in line]

@@ -8,13 +8,16 @@ before the kill), so it still counts once."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from fakediscord import FakeDiscord
+from fakediscord import Channel, FakeDiscord
 
+from engine.landsdraad.ballot import parse_ballot
 from engine.service import Clerk
 from engine.service.clock import RandomDice, SystemClock
 from engine.store.database import make_engine, make_sessionmaker
@@ -95,3 +98,55 @@ async def test_a_kill_in_the_middle_of_a_burst_loses_no_acknowledged_ballot_and_
     assert (result.aye, result.nay, result.abstain) == await expected_tally(clerk, game_id, voted)
     status = await clerk.round_status(game_id)
     assert len(status.voted) == BURST
+
+
+GAMES = 6
+
+
+def results_posted(fake: FakeDiscord, channels: list[Channel]) -> dict[int, int]:
+    """How many result cards the bot posted in each game channel."""
+    return {c.id: sum(1 for s in fake.messages(c) if "the measure" in s.embed.get("title", "")) for c in channels}
+
+
+async def closed_rounds(clerk: Clerk, game_ids: list[int]) -> int:
+    rounds = [await clerk.round_of(g, 1) for g in game_ids]
+    return sum(1 for r in rounds if r.status == "closed")
+
+
+async def test_a_kill_while_rounds_close_at_their_deadline_leaves_one_close_and_one_result_each(
+        fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
+    clerk, _ = service
+    channels = [fake.add_channel(f"game{n}") for n in range(GAMES)]
+    game_ids = []
+    for n, channel in enumerate(channels):
+        users = fake.add_users(f"g{n}p", 3)
+        game_ids.append(await crowd_game(clerk, fake, channel, users, deadline=datetime.now(UTC) + timedelta(hours=1)))
+        await clerk.cast_ballot(game_ids[-1], user_id=users[0].id, command=parse_ballot("Vote: Aye"),
+                                received_at=datetime.now(UTC), source_id=f"setup:{n}")
+    soon = datetime.now(UTC) + timedelta(seconds=1.5)  # every round is due at the same instant, while the bot runs
+    for game_id in game_ids:
+        await clerk.extend_round(game_id, to=max(soon, datetime.now(UTC) + timedelta(seconds=0.2)), actor=None)
+    await child.start()
+
+    # Kill 1: while the scheduler is closing the rounds (some closed in the database, not all).
+    while (closed := await closed_rounds(clerk, game_ids)) == 0:
+        await asyncio.sleep(0.005)
+    await child.kill()
+    first_kill = closed, sum(results_posted(fake, channels).values())
+    await child.start()
+    # Kill 2: while it announces them (some results posted, not all), if the restart has not finished already.
+    await fake.wait_for(lambda: sum(results_posted(fake, channels).values()) >= 1, "a result", timeout=60)
+    await child.kill()
+    second_kill = sum(results_posted(fake, channels).values())
+    await child.start()
+    await fake.wait_for(lambda: all(results_posted(fake, channels).values()), "every result", timeout=60)
+    await asyncio.sleep(0.3)  # let anything extra arrive
+    print(f"\nkill 1 with {first_kill[0]}/{GAMES} rounds closed and {first_kill[1]} results posted; "
+          f"kill 2 with {second_kill} results posted; {fake.nonce_repeats} repeated posts dropped by nonce")
+
+    assert first_kill[0] < GAMES or first_kill[1] < GAMES, "the first kill landed inside the closing"
+    assert set(results_posted(fake, channels).values()) == {1}, "one result per round"
+    for game_id in game_ids:
+        export = await clerk.export(game_id)
+        assert [e["kind"] for e in export["events"]].count("RoundClosed") == 1
+        assert [e["kind"] for e in export["events"]].count("ResultPosted") == 1

@@ -97,6 +97,10 @@ class FakeDiscord(ChannelRoutes):
         self.dropped: list[dict[str, Any]] = []
         self.threads_created: list[Channel] = []
         self.bot_can_pin = True
+        self.nonces: dict[tuple[int, str], Sent] = {}
+        """Messages sent with ``enforce_nonce``: Discord returns the first again for a repeated nonce (it keeps them a
+        few minutes; the fake for the whole test)."""
+        self.nonce_repeats = 0
         self.identifies = 0
         self.resumes = 0
         self._connections: list[Connection] = []
@@ -648,7 +652,13 @@ class FakeDiscord(ChannelRoutes):
         problem = self._too_long(body)
         if problem:
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
-        _, message = self._record("message", channel, body, files)
+        nonce = body.get("nonce") if body.get("enforce_nonce") else None
+        if nonce is not None and (channel.id, str(nonce)) in self.nonces:  # Discord: the same message, not a new one
+            self.nonce_repeats += 1
+            return json_response(self._message_of(self.nonces[(channel.id, str(nonce))], channel))
+        sent, message = self._record("message", channel, body, files)
+        if nonce is not None:
+            self.nonces[(channel.id, str(nonce))] = sent
         await self.dispatch("MESSAGE_CREATE", message)  # Discord echoes the bot's own messages
         return json_response(message)
 
