@@ -3,6 +3,7 @@ threads of a game channel, and the rounds that close themselves at their deadlin
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
@@ -181,7 +182,10 @@ async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
     from bot.actions.victory import majority_check  # R3-20: a round's close can make a Majority Victory possible
 
     card = result_card(result)
-    chart = result_png(result, title=card.title)  # R0-13's totals as a picture, the factions' share marked
+    # R0-13's totals as a picture, the factions' share marked. Drawn in a worker thread (matplotlib's Figure API, no
+    # pyplot state): a drawing takes long enough on a busy machine that, on the event loop, a slash command arriving
+    # meanwhile missed Discord's 3 s (tests/e2e/test_races.py).
+    chart = await asyncio.to_thread(result_png, result, title=card.title)
     return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card,
                            file=(f"round-{result.round.number}.png", chart)),
             *await majority_check(app, result.round.game, None)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import secrets
 from collections.abc import Coroutine
@@ -98,6 +99,10 @@ class ClerkBot(discord.Client):
                 synced = await self.tree.sync()
                 log.info("synced %d global slash commands", len(synced))
         self._scheduler_task = asyncio.create_task(self._run_scheduler(), name="clerk-deadlines")
+        # matplotlib takes ~0.5 s to import (seconds on a busy machine): import it now, off the event loop, rather than
+        # inside the first /round close, whose answer would then miss Discord's 3 s.
+        self._warm_up = asyncio.create_task(asyncio.to_thread(importlib.import_module,
+                                                              "matplotlib.backends.backend_agg"))
 
     async def _run_scheduler(self) -> None:
         await self.wait_until_ready()

@@ -31,6 +31,8 @@ async def crowd_game(clerk: Clerk, fake: FakeDiscord, channel: Channel, users: l
 
 
 async def expected_tally(clerk: Clerk, game_id: int, voted: dict[int, str]) -> tuple[int, int, int]:
-    """(aye, nay, abstain) if exactly the ballots in ``voted`` (user id -> choice) count."""
+    """(aye, nay, abstain) if exactly the ballots in ``voted`` (user id -> choice) count; a player with no ballot
+    abstains."""
     weights = {p.user_id: p.votes for p in await clerk.players(game_id)}
-    return tuple(sum(weights[u] for u, c in voted.items() if c == want) for want in CHOICES)  # type: ignore[return-value]
+    final = {u: voted.get(u, "Abstain") for u in weights}
+    return tuple(sum(weights[u] for u, c in final.items() if c == want) for want in CHOICES)  # type: ignore[return-value]
