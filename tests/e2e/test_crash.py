@@ -101,6 +101,7 @@ async def test_a_kill_in_the_middle_of_a_burst_loses_no_acknowledged_ballot_and_
 
 
 GAMES = 6
+ELECTIONS = 4
 
 
 def results_posted(fake: FakeDiscord, channels: list[Channel]) -> dict[int, int]:
@@ -150,3 +151,39 @@ async def test_a_kill_while_rounds_close_at_their_deadline_leaves_one_close_and_
         export = await clerk.export(game_id)
         assert [e["kind"] for e in export["events"]].count("RoundClosed") == 1
         assert [e["kind"] for e in export["events"]].count("ResultPosted") == 1
+
+
+def election_results(fake: FakeDiscord, channels: list[Channel]) -> dict[int, int]:
+    """How many AG election result cards the bot posted in each game channel."""
+    return {c.id: sum(1 for s in fake.messages(c) if "Adjutant General" in s.embed.get("title", "")
+                      and ("elected" in s.embed.get("title", "")))
+            for c in channels}
+
+
+async def test_a_kill_while_ag_elections_close_at_their_deadline_leaves_one_close_and_one_result_each(
+        fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
+    clerk, _ = service
+    channels = [fake.add_channel(f"game{n}") for n in range(ELECTIONS)]
+    game_ids = [await crowd_game(clerk, fake, channel, fake.add_users(f"g{n}p", 2))
+                for n, channel in enumerate(channels)]
+    soon = datetime.now(UTC) + timedelta(seconds=1.5)
+    for game_id in game_ids:
+        await clerk.open_election(game_id, deadline=max(soon, datetime.now(UTC) + timedelta(seconds=0.2)), actor=None)
+    await child.start()
+
+    async def closed() -> int:
+        elections = [await clerk.election(g) for g in game_ids]
+        return sum(1 for e in elections if e is not None and e.status != "open")
+
+    while (first := await closed()) == 0:
+        await asyncio.sleep(0.005)
+    await child.kill()  # inside the closing pass
+    await child.start()
+    await fake.wait_for(lambda: all(election_results(fake, channels).values()), "every election result", timeout=60)
+    await asyncio.sleep(0.3)
+    print(f"\nAG elections: killed with {first}/{ELECTIONS} closed; {fake.nonce_repeats} repeated posts dropped")
+
+    assert set(election_results(fake, channels).values()) == {1}, "one result per election"
+    for game_id in game_ids:
+        kinds = [e["kind"] for e in (await clerk.export(game_id))["events"]]
+        assert kinds.count("AgElectionClosed") == 1 and kinds.count("ResultPosted") == 1
