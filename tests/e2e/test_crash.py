@@ -25,8 +25,8 @@ from engine.store.database import make_engine, make_sessionmaker
 from .child import ChildBot
 from .crowd import choice, crowd_game, expected_tally
 
-BURST = 600
-KILL_AFTER = 150
+BURST = 300
+KILL_AFTER = 80
 """Receipts the fake has received when the test kills the bot."""
 
 
