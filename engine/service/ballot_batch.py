@@ -20,7 +20,7 @@ from engine.service.ledger import game_view, load_game, player_view, require_run
 from engine.service.rounds import current_round
 from engine.service.uow import Duplicate, UnitOfWork
 from engine.service.views import BallotReceipt
-from engine.store.models import Ballot, Event, Game, Holding, Player
+from engine.store.models import Ballot, Event, Game, Holding, Player, Round
 
 T = TypeVar("T")
 CHUNK = 400
@@ -79,7 +79,7 @@ async def cast_batch(uow: UnitOfWork, game_id: int, items: Sequence[BallotReques
             results.append(Duplicate(item.source_id, kind, payload))
             continue
         try:
-            receipt, payload = _judge(game, rnd, players.get(item.user_id), holdings, ballots, item, session)
+            receipt, payload = _judge(game, rnd, players.get(item.user_id), holdings, ballots, item)
         except ClerkError as refused:
             results.append(refused)
             continue
@@ -106,8 +106,8 @@ async def cast_batch(uow: UnitOfWork, game_id: int, items: Sequence[BallotReques
     return results
 
 
-def _judge(game: Game, rnd: Any, player: Player | None, holdings: dict[int, list[Holding]],
-           ballots: dict[int, Ballot], item: BallotRequest, session: Any) -> tuple[BallotReceipt, dict[str, Any]]:
+def _judge(game: Game, rnd: Round | None, player: Player | None, holdings: dict[int, list[Holding]],
+           ballots: dict[int, Ballot], item: BallotRequest) -> tuple[BallotReceipt, dict[str, Any]]:
     """One ballot, as ``_cast_one`` judges it: the receipt and the event's payload, or a ClerkError."""
     require_running(game)
     if player is None:

@@ -29,6 +29,7 @@ class Batcher(Generic[K, I, R]):
         self.limit = limit
         self._queues: dict[K, list[tuple[I, asyncio.Future[R]]]] = {}
         self._running: set[K] = set()
+        self._tasks: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps only weak references)
         self.batches = 0
         """How many batches were written (tests and measurements read it)."""
 
@@ -37,7 +38,9 @@ class Batcher(Generic[K, I, R]):
         self._queues.setdefault(key, []).append((item, future))
         if key not in self._running:
             self._running.add(key)
-            asyncio.get_running_loop().create_task(self._drain(key), name=f"clerk-batch-{key}")
+            task = asyncio.get_running_loop().create_task(self._drain(key), name=f"clerk-batch-{key}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         return await future
 
     async def _drain(self, key: K) -> None:
