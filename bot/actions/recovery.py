@@ -16,7 +16,7 @@ from engine.service.announcements import posted_marker
 log = logging.getLogger("clerk.recovery")
 
 LOOK_BACK = timedelta(days=1)
-"""Closes older than this are not announced again (nor are closes from before this feature: no marker was kept)."""
+"""Pending announcements older than this are not posted any more (a result a day late would confuse more than help)."""
 
 
 async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:

@@ -1,23 +1,31 @@
-"""Results the scheduler announces (a round or an AG election closed at its deadline) are marked posted once Discord
-has them, so a bot killed between a close and its announcement posts it when it starts again (docs/reliability.md)."""
+"""Results the scheduler announces (a round or an AG election closed at its deadline): the close appends
+``ResultPending`` in its own transaction, the announcement appends ``ResultPosted`` once Discord has it, so a bot
+killed between the two posts it when it starts again (docs/reliability.md). Closes from before this existed have no
+``ResultPending`` and are never announced again."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import select
 
-from engine.service.uow import Duplicate, ServiceBase
+from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.store.models import Event
 
-CLOSED_BY_DEADLINE = {"RoundClosed": ("deadline:", "round"), "AgElectionClosed": ("ag-deadline:", "ag")}
-"""The close events the scheduler makes (by their source id's prefix) and the kind of result each announces."""
+BY_DEADLINE = ("deadline:", "ag-deadline:")
+"""The source ids of the scheduler's closes."""
 
 
 def posted_marker(kind: str, game_id: int, number: int) -> str:
     """``round:<game>:<number>`` or ``ag:<game>:<number>``: also the Discord nonce of the announcement (at most 25
     characters), so Discord drops a second post of it within a few minutes."""
     return f"{kind}:{game_id}:{number}"
+
+
+async def result_pending(uow: UnitOfWork, game_id: int, kind: str, number: int, source_id: str | None) -> None:
+    """In the close's transaction: a close by the scheduler has an announcement to post (kind ``round`` or ``ag``)."""
+    if source_id is not None and source_id.startswith(BY_DEADLINE):
+        await uow.record(game_id, "ResultPending", None, {"kind": kind, "number": number}, None)
 
 
 class AnnouncementService(ServiceBase):
@@ -35,17 +43,14 @@ class AnnouncementService(ServiceBase):
         """(kind, game id, number) of every result closed by its deadline since ``since`` and not marked posted."""
         async with self._read() as session:
             rows = await session.execute(
-                select(Event.game_id, Event.kind, Event.source_id, Event.payload)
-                .where(Event.at >= since, or_(Event.kind == "ResultPosted", *[
-                    (Event.kind == kind) & Event.source_id.startswith(prefix)
-                    for kind, (prefix, _) in CLOSED_BY_DEADLINE.items()]))
-                .order_by(Event.id))
-            closed: list[tuple[str, int, int]] = []
+                select(Event.game_id, Event.kind, Event.payload)
+                .where(Event.at >= since, Event.kind.in_(("ResultPending", "ResultPosted"))).order_by(Event.id))
+            pending: list[tuple[str, int, int]] = []
             posted: set[tuple[str, int, int]] = set()
-            for game_id, kind, source_id, payload in rows.all():
+            for game_id, kind, payload in rows.all():
+                key = (str(payload["kind"]), game_id, int(payload["number"]))
                 if kind == "ResultPosted":
-                    posted.add((str(payload["kind"]), game_id, int(payload["number"])))
-                elif source_id is not None:
-                    number = int(source_id.rsplit(":", 1)[1])
-                    closed.append((CLOSED_BY_DEADLINE[kind][1], game_id, number))
-            return [c for c in closed if c not in posted]
+                    posted.add(key)
+                else:
+                    pending.append(key)
+            return [p for p in pending if p not in posted]
