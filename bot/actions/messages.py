@@ -14,12 +14,13 @@ from bot.actions.context import Ctx
 from bot.actions.dm_choice import ask_which
 from bot.actions.drawing import drawn
 from bot.actions.errors import apology, logged
-from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, ToChannel, reply
+from bot.actions.outbox import LIVE, POSTED, SETTLED, Here, Outgoing, ToChannel, reply
 from bot.actions.politics import election_closed
 from bot.actions.render import receipt_text, reminder_messages, result_card
 from bot.actions.routes import DM_FORMS, THREAD_FORMS, button_handler, first_line, select_handler
 from engine.core.errors import ClerkError, ParseError
 from engine.landsdraad.ballot import ACCEPTED, parse_ballot
+from engine.service.announcements import posted_marker
 from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
 from engine.service.views import ResultView
@@ -148,7 +149,7 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
             log.exception("closing round %s of game %s at its deadline failed", number, game_id)
             continue
         if not result.already_closed:
-            out += await round_closed(app, result)
+            out += marked(await round_closed(app, result), posted_marker("round", game_id, number))
     for game_id, number, closes in await app.clerk.pending_elections():
         if closes > now:
             break
@@ -159,13 +160,23 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
             log.exception("closing AG election %s of game %s at its deadline failed", number, game_id)
             continue
         if election is not None:
-            out += election_closed(app, election)
+            out += marked(election_closed(app, election), posted_marker("ag", game_id, number))
     out += await remind_due(app, now)
     for task in DUE_TASKS:
         out += await task(app, now)
     from bot.actions.mylantium_turn import close_mylantium_due
 
     return out + await close_mylantium_due(app, now)
+
+
+def marked(out: list[Outgoing], marker: str) -> list[Outgoing]:
+    """The result's announcement (its card in the game channel, the last card posted there) carries ``marker``: it is
+    marked posted once sent, and posted again after a restart if it never was (recovery.py)."""
+    cards = [i for i, o in enumerate(out) if isinstance(o.to, ToChannel) and o.card is not None]
+    if cards:
+        item = out[cards[-1]]
+        out[cards[-1]] = dataclasses.replace(item, extra={**item.extra, POSTED: marker})
+    return out
 
 
 async def remind_due(app: App, now: datetime) -> list[Outgoing]:

@@ -77,6 +77,9 @@ class Keep:
 SETTLED = "settled"
 """An ``Outgoing.extra`` key: this answers a button press that was recorded (the front end may then show that
 message's buttons as disabled)."""
+POSTED = "posted"
+"""An ``Outgoing.extra`` key: the announcement of a result closed at its deadline (``round:<game>:<n>``); the front end
+sends it with that as its nonce and marks it posted once sent (engine/service/announcements.py)."""
 LIVE = "live"
 """An ``Outgoing.extra`` key: this answers a press whose buttons stay usable (a crisis ballot can be changed by
 another press until the deadline), so they are not disabled."""

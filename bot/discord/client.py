@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import secrets
 from collections.abc import Coroutine
@@ -22,6 +23,7 @@ from bot.discord.autocomplete import choices
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
 from bot.discord.delivery import Courier
+from bot.discord.http_tuning import tune_http
 from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.threads import Locks
@@ -90,6 +92,10 @@ class ClerkBot(discord.Client):
         self._channel_turns = Locks()
         self.add_dynamic_items(ClerkButton, ClerkSelect)
 
+    async def login(self, token: str) -> None:
+        tune_http(self.http)  # for bursts of DMs (http_tuning.py)
+        await super().login(token)
+
     async def setup_hook(self) -> None:
         if self.sync_commands:
             if self.dev_guild_id is not None:
@@ -101,6 +107,10 @@ class ClerkBot(discord.Client):
                 synced = await self.tree.sync()
                 log.info("synced %d global slash commands", len(synced))
         self._scheduler_task = asyncio.create_task(self._run_scheduler(), name="clerk-deadlines")
+        # matplotlib takes ~0.5 s to import (seconds on a busy machine): import it now, off the event loop, rather than
+        # inside the first /round close, whose answer would then miss Discord's 3 s.
+        self._warm_up = asyncio.create_task(asyncio.to_thread(importlib.import_module,
+                                                              "matplotlib.backends.backend_agg"))
 
     async def _run_scheduler(self) -> None:
         await self.wait_until_ready()

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.actions.outbox import Card, Here, Outgoing, ToChannel, ToThread, ToUser
+from bot.actions.outbox import POSTED, Card, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.discord import limits
 from bot.discord.buttons import view_of
 from bot.discord.kept import Keeper
@@ -184,7 +184,13 @@ class Courier:
         raise Undeliverable(f"no channel for {target}")
 
     async def send_to(self, channel_id: int, item: Outgoing) -> discord.Message:
-        return await self.client.get_partial_messageable(channel_id).send(**message_parts(item))
+        marker = item.extra.get(POSTED)
+        if marker is None:
+            return await self.client.get_partial_messageable(channel_id).send(**message_parts(item))
+        # A result's announcement: its nonce makes Discord drop a second post of it; marked posted once sent.
+        sent = await self.client.get_partial_messageable(channel_id).send(**message_parts(item), nonce=marker)
+        await self.clerk.mark_posted(marker)
+        return sent
 
 
 def _command_name(interaction: discord.Interaction) -> str:

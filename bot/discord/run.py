@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 import discord
 
@@ -26,7 +27,7 @@ def setup_logging(level: str) -> None:
     logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
 
 
-async def main(settings: Settings) -> int:
+async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
     if not settings.token:
         log.error("DISCORD_TOKEN is not set")
         return 2
@@ -36,7 +37,8 @@ async def main(settings: Settings) -> int:
         clerk = Clerk(make_sessionmaker(engine), SystemClock(), RandomDice(settings.seed))
         app = App(clerk)
         async with make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
-                            shard_count=settings.shard_count, shard_ids=settings.shard_ids) as bot:
+                            shard_count=settings.shard_count, shard_ids=settings.shard_ids,
+                            guild_ready_timeout=guild_ready_timeout) as bot:
             try:
                 await bot.start(settings.token)
             except discord.LoginFailure:
@@ -51,10 +53,30 @@ async def main(settings: Settings) -> int:
     return 0
 
 
+def point_at_test_discord(env: dict[str, str]) -> bool:
+    """Test only: ``CLERK_TEST_DISCORD_API`` (``http://127.0.0.1:PORT/api/v10``) and ``CLERK_TEST_DISCORD_GATEWAY``
+    (``ws://127.0.0.1:PORT/gateway/``) send the bot to a fake Discord on this machine, so a test can run
+    ``python -m bot run`` as its own process and kill it (tests/e2e/test_crash.py). Never set them in production."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    api, gateway = env.get("CLERK_TEST_DISCORD_API"), env.get("CLERK_TEST_DISCORD_GATEWAY")
+    if api and gateway:
+        if not (api.startswith("http://127.0.0.1:") and gateway.startswith("ws://127.0.0.1:")):
+            raise SystemExit("CLERK_TEST_DISCORD_API/GATEWAY may only point at 127.0.0.1 (a test's fake Discord)")
+        discord.http.Route.BASE = api
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+        log.warning("TEST MODE: talking to the fake Discord at %s", api)
+        return True
+    return False
+
+
 def run_bot(settings: Settings) -> int:
     setup_logging(settings.log_level)
+    ready_after = 0.05 if point_at_test_discord(dict(os.environ)) else 2.0  # the fake sends its guild at once
     try:
-        return asyncio.run(main(settings))
+        return asyncio.run(main(settings, guild_ready_timeout=ready_after))
     except KeyboardInterrupt:
         log.info("stopped")
         return 0

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from bot.actions.commands import App
 from bot.actions.messages import close_due
 from bot.actions.outbox import Outgoing
+from bot.actions.recovery import unannounced_results
 from engine.service.lease import Lease
 
 log = logging.getLogger("clerk.discord.scheduler")
@@ -58,6 +59,8 @@ class DeadlineScheduler:
         self._wake = asyncio.Event()
         self.passes = 0
         """How many times it has looked for due rounds (tests wait on it)."""
+        self._recovered = False
+        """Whether the results a crash left unannounced were looked for (once, at the first pass that does the work)."""
 
     def wake(self) -> None:
         """Look at the deadlines again now (call from the event loop's thread)."""
@@ -95,7 +98,9 @@ class DeadlineScheduler:
             self.leading = False
 
     async def _work(self, now: datetime) -> float:
-        out = await close_due(self.app, now)
+        out = [] if self._recovered else await unannounced_results(self.app, now)  # after a crash (recovery.py)
+        self._recovered = True
+        out += await close_due(self.app, now)
         if out:
             await self.deliver(out)
         pending = await self.app.clerk.next_deadlines()

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.landsdraad.adjutant import AgBallot, cast_ag_ballot, election_deadline, tally_ag
+from engine.service.announcements import result_pending
 from engine.service.clock import utc
 from engine.service.exports import export_section
 from engine.service.ledger import game_players, game_view, load_game, require_player, require_running
@@ -224,6 +225,7 @@ class AdjutantService(ServiceBase):
                 await uow.record(game_id, "AgElectionClosed", actor,
                                  {"number": election.number, "winner": view.winner,
                                   "standings": [[s.candidate, s.votes] for s in view.standings]}, source_id)
+                await result_pending(uow, game_id, "ag", election.number, source_id)
                 return view
         except Duplicate:
             return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from engine.service.adjutant import AdjutantService
+from engine.service.announcements import AnnouncementService
 from engine.service.audits import AuditService
 from engine.service.ballots import BallotService
 from engine.service.convocate import ConvocateService
@@ -18,6 +19,7 @@ from engine.service.perks import PerkService
 from engine.service.posts import PostService
 from engine.service.registries import RegistryService
 from engine.service.reminders import ReminderService
+from engine.service.roster import RosterService
 from engine.service.rounds import RoundService
 from engine.service.settings import SettingsService
 from engine.service.victory import VictoryService
@@ -25,7 +27,8 @@ from engine.service.victory import VictoryService
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService, ConvocateService, GameAdminService, ReminderService, PendingDmService):
+            MylantiumService, ConvocateService, GameAdminService, ReminderService, PendingDmService, RosterService,
+            AnnouncementService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice."""
 

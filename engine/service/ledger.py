@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier
 from engine.landsdraad.votes import planet_votes, vote_breakdown
+from engine.service.batching import Batcher
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView, HoldingView, PlayerView
 from engine.store.models import Game, Holding, Player
@@ -162,11 +163,23 @@ class LedgerService(ServiceBase):
             return game_view(game) if game else None
 
     async def games_of_user(self, user_id: int) -> list[GameView]:
+        """The games ``user_id`` plays in. Asked by every DM: the lookups of a burst of DMs share one query."""
+        batcher: Batcher[None, int, list[GameView]] | None = self.__dict__.get("_games_of_users")
+        if batcher is None:
+            batcher = self.__dict__["_games_of_users"] = Batcher(self._games_of_users)
+        return await batcher.submit(None, user_id)
+
+    async def _games_of_users(self, _key: None, user_ids: Sequence[int]) -> list[list[GameView]]:
+        wanted = sorted(set(user_ids))
+        games: dict[int, list[GameView]] = {u: [] for u in wanted}
         async with self._read() as session:
-            found = await session.execute(
-                select(Game).join(Player, Player.game_id == Game.id).where(Player.user_id == user_id).order_by(Game.id)
-            )
-            return [game_view(g) for g in found.scalars()]
+            for start in range(0, len(wanted), 400):
+                found = await session.execute(
+                    select(Player.user_id, Game).join(Player, Player.game_id == Game.id)
+                    .where(Player.user_id.in_(wanted[start:start + 400])).order_by(Game.id))
+                for user_id, game in found.all():
+                    games[user_id].append(game_view(game))
+        return [list(games[u]) for u in user_ids]
 
     async def game(self, game_id: int) -> GameView:
         async with self._read() as session:

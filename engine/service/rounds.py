@@ -14,6 +14,7 @@ from engine.landsdraad.adjutant import NO_AG_PENALTY
 from engine.landsdraad.crisis import resolve
 from engine.landsdraad.factions import TempFaction, make_faction
 from engine.landsdraad.model import Option
+from engine.service.announcements import result_pending
 from engine.service.clock import utc
 from engine.service.ledger import game_players, game_view, load_game, require_running
 from engine.service.uow import ServiceBase, UnitOfWork
@@ -245,6 +246,7 @@ class RoundService(ServiceBase):
             payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": weights,
                        "by_deadline": expected_round is not None}
             await uow.record(game_id, "RoundClosed", actor, payload, source_id)
+            await result_pending(uow, game_id, "round", rnd.number, source_id)
             return result_view(await round_view(uow.session, game, rnd), result)
 
     async def extend_round(self, game_id: int, *, by: timedelta | None = None, to: datetime | None = None,

@@ -112,6 +112,10 @@ class FakeDiscord(ChannelRoutes):
         self.bot_can_pin = True
         self.refusals: dict[int, int] = {}
         """Channel id -> the 403 error code the bot's posts there (and in its threads) get; see ``refuse_posts``."""
+        self.nonces: dict[tuple[int, str], Sent] = {}
+        """Messages sent with ``enforce_nonce``: Discord returns the first again for a repeated nonce (it keeps them a
+        few minutes; the fake for the whole test)."""
+        self.nonce_repeats = 0
         self.identifies = 0
         self.resumes = 0
         self._connections: list[Connection] = []
@@ -556,6 +560,7 @@ class FakeDiscord(ChannelRoutes):
     _last_intents = 0
     recommended_shards = 1
     """What GET /gateway/bot recommends (an AutoShardedClient without a shard count starts that many)."""
+    _dm_by_id: dict[int, Channel] = {}  # noqa: RUF012 (replaced, never mutated, per instance in _channel)
 
     async def _identify(self, conn: Connection, data: dict[str, Any]) -> None:
         if data.get("token") != self.token:
@@ -671,7 +676,12 @@ class FakeDiscord(ChannelRoutes):
 
     def _channel(self, channel_id: str) -> Channel | None:
         cid = int(channel_id)
-        return self.channels.get(cid) or next((c for c in self.dm_channels.values() if c.id == cid), None)
+        found = self.channels.get(cid)
+        if found is None:
+            if len(self._dm_by_id) != len(self.dm_channels):  # an index, so a burst of 2,000 DMs is not quadratic
+                self._dm_by_id = {c.id: c for c in self.dm_channels.values()}
+            found = self._dm_by_id.get(cid)
+        return found
 
     async def _get_channel(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request.match_info["channel"])
@@ -743,7 +753,13 @@ class FakeDiscord(ChannelRoutes):
         problem = self._too_long(body)
         if problem:
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
-        _, message = self._record("message", channel, body, files)
+        nonce = body.get("nonce") if body.get("enforce_nonce") else None
+        if nonce is not None and (channel.id, str(nonce)) in self.nonces:  # Discord: the same message, not a new one
+            self.nonce_repeats += 1
+            return json_response(self._message_of(self.nonces[(channel.id, str(nonce))], channel))
+        sent, message = self._record("message", channel, body, files)
+        if nonce is not None:
+            self.nonces[(channel.id, str(nonce))] = sent
         await self.dispatch("MESSAGE_CREATE", message)  # Discord echoes the bot's own messages
         return json_response(message)
 
@@ -873,3 +889,34 @@ class FakeDiscord(ChannelRoutes):
         record.response_type = kind
         record.choices = choices
         return json_response({"interaction": {"id": str(record.id), "type": 4}, "resource": {"type": 8}})
+
+    # ----------------------------------------------------------------- bursts (appended: many events at once)
+
+    def add_users(self, prefix: str, count: int) -> list[User]:
+        """``count`` users named ``prefix1``.. at once (no GUILD_CREATE needed: DMs carry their author)."""
+        return [self.add_user(f"{prefix}{n}") for n in range(1, count + 1)]
+
+    async def dm_burst(self, messages: list[tuple[User, str]]) -> list[int]:
+        """Every ``(user, text)`` DMs the bot in the same instant: the MESSAGE_CREATE frames are written back to back
+        on the gateway (one websocket write each, no wait for the bot in between), as in the rush before a
+        deadline. Returns the message ids, in order."""
+        live = [c for c in self._connections if c.identified and not c.ws.closed]
+        if not live:
+            raise AssertionError("no bot is connected to receive the burst")
+        at = self.now()
+        ids = []
+        for user, text in messages:
+            mid = self.ids.next()
+            ids.append(mid)
+            payload = message_payload(id=mid, channel=self.dm_channel(user), author=user, content=text, at=at)
+            for conn in live:
+                await conn.send(0, payload, "MESSAGE_CREATE")
+        return ids
+
+    def replied(self, message_ids: list[int]) -> dict[int, list[Sent]]:
+        """The bot's replies to each of ``message_ids`` (one pass over what it sent)."""
+        wanted: dict[int, list[Sent]] = {mid: [] for mid in message_ids}
+        for sent in self.sent:
+            if sent.reference in wanted and sent.kind != "system":
+                wanted[sent.reference].append(sent)
+        return wanted

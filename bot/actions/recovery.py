@@ -1,0 +1,37 @@
+"""After a crash: the results closed at their deadline whose announcement never reached Discord (the bot was killed
+between the close and the post) are announced when the bot starts again. Each carries the nonce it had the first
+time, so one that did reach Discord just before the kill (but was not yet marked posted) is not shown twice."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from bot.actions.commands import App
+from bot.actions.messages import marked, round_closed
+from bot.actions.outbox import Outgoing
+from bot.actions.politics import election_closed
+from engine.service.announcements import posted_marker
+
+log = logging.getLogger("clerk.recovery")
+
+LOOK_BACK = timedelta(days=1)
+"""Pending announcements older than this are not posted any more (a result a day late would confuse more than help)."""
+
+
+async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
+    out: list[Outgoing] = []
+    for kind, game_id, number in await app.clerk.unposted(now - LOOK_BACK):
+        try:
+            if kind == "round":
+                result = await app.clerk.close_round(game_id, actor=None, expected_round=number)  # already closed
+                out += marked(await round_closed(app, result), posted_marker(kind, game_id, number))
+            else:
+                election = await app.clerk.election(game_id)
+                if election is not None and election.number == number:
+                    out += marked(election_closed(app, election), posted_marker(kind, game_id, number))
+        except Exception:
+            log.exception("announcing %s %s of game %s again failed", kind, number, game_id)
+    if out:
+        log.warning("announcing %d result(s) that were closed but not posted before the bot stopped", len(out))
+    return out

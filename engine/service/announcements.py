@@ -1,0 +1,56 @@
+"""Results the scheduler announces (a round or an AG election closed at its deadline): the close appends
+``ResultPending`` in its own transaction, the announcement appends ``ResultPosted`` once Discord has it, so a bot
+killed between the two posts it when it starts again (docs/reliability.md). Closes from before this existed have no
+``ResultPending`` and are never announced again."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+
+from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
+from engine.store.models import Event
+
+BY_DEADLINE = ("deadline:", "ag-deadline:")
+"""The source ids of the scheduler's closes."""
+
+
+def posted_marker(kind: str, game_id: int, number: int) -> str:
+    """``round:<game>:<number>`` or ``ag:<game>:<number>``: also the Discord nonce of the announcement (at most 25
+    characters), so Discord drops a second post of it within a few minutes."""
+    return f"{kind}:{game_id}:{number}"
+
+
+async def result_pending(uow: UnitOfWork, game_id: int, kind: str, number: int, source_id: str | None) -> None:
+    """In the close's transaction: a close by the scheduler has an announcement to post (kind ``round`` or ``ag``)."""
+    if source_id is not None and source_id.startswith(BY_DEADLINE):
+        await uow.record(game_id, "ResultPending", None, {"kind": kind, "number": number}, None)
+
+
+class AnnouncementService(ServiceBase):
+    async def mark_posted(self, marker: str) -> None:
+        """Record that the announcement ``marker`` reached Discord (once; a repeat is ignored)."""
+        kind, game, number = marker.split(":")
+        source = f"posted:{marker}"
+        try:
+            async with self._write(int(game), source) as uow:
+                await uow.record(int(game), "ResultPosted", None, {"kind": kind, "number": int(number)}, source)
+        except Duplicate:
+            pass
+
+    async def unposted(self, since: datetime) -> list[tuple[str, int, int]]:
+        """(kind, game id, number) of every result closed by its deadline since ``since`` and not marked posted."""
+        async with self._read() as session:
+            rows = await session.execute(
+                select(Event.game_id, Event.kind, Event.payload)
+                .where(Event.at >= since, Event.kind.in_(("ResultPending", "ResultPosted"))).order_by(Event.id))
+            pending: list[tuple[str, int, int]] = []
+            posted: set[tuple[str, int, int]] = set()
+            for game_id, kind, payload in rows.all():
+                key = (str(payload["kind"]), game_id, int(payload["number"]))
+                if kind == "ResultPosted":
+                    posted.add(key)
+                else:
+                    pending.append(key)
+            return [p for p in pending if p not in posted]

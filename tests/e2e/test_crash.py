@@ -1,0 +1,162 @@
+"""Crashes: the bot runs as its own process (``python -m bot run``) and is SIGKILLed in the middle of a burst of
+ballots, then started again on the same SQLite file. See docs/reliability.md.
+
+A ballot that was acknowledged is in the tally; none counts twice. Discord does not send a MESSAGE_CREATE again
+to a new session, and the bot does not read old DMs at start (docs/reliability.md says why): a player whose DM got
+no answer sends it again, and the answer then says it was recorded (or that it stands, if it had been recorded just
+before the kill), so it still counts once."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import aiosqlite
+import pytest
+from fakediscord import Channel, FakeDiscord
+
+from engine.service import Clerk
+from engine.service.clock import RandomDice, SystemClock
+from engine.store.database import make_engine, make_sessionmaker
+
+from .child import ChildBot
+from .crowd import choice, crowd_game, expected_tally
+
+BURST = 300
+KILL_AFTER = 80
+"""Receipts the fake has received when the test kills the bot."""
+
+
+@pytest.fixture
+def clock() -> SystemClock:  # the child runs on the system clock; the fake's ids and timestamps follow it too
+    return SystemClock()
+
+
+@pytest.fixture
+async def service(tmp_path: Path, migrated_database: Path) -> AsyncIterator[tuple[Clerk, Path]]:
+    """The test's own Clerk on the SQLite file the bot process uses (to set up a game and to read the result)."""
+    database = tmp_path / "clerk.db"
+    shutil.copy(migrated_database, database)
+    engine = make_engine(f"sqlite+aiosqlite:///{database}")
+    yield Clerk(make_sessionmaker(engine), SystemClock(), RandomDice(1)), database
+    await engine.dispose()
+
+
+@pytest.fixture
+async def child(fake: FakeDiscord, service: tuple[Clerk, Path], tmp_path: Path) -> AsyncIterator[ChildBot]:
+    bot = ChildBot(fake, service[1], tmp_path)
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+    assert not bot.errors(), "\n".join(bot.errors())
+
+
+async def ballot_sources(clerk: Clerk, game_id: int) -> list[int]:
+    """The Discord message ids of the recorded ballots (source ids ``msg:<id>``)."""
+    export = await clerk.export(game_id)
+    return [int(str(e["source_id"]).removeprefix("msg:")) for e in export["events"] if e["kind"] == "BallotCast"]
+
+
+async def test_a_kill_in_the_middle_of_a_burst_loses_no_acknowledged_ballot_and_doubles_none(
+        fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
+    clerk, _ = service
+    users = fake.add_users("p", BURST)
+    game = fake.add_channel("sirius")
+    game_id = await crowd_game(clerk, fake, game, users)
+    await child.start()
+
+    ids = await fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in enumerate(users)])
+    await fake.wait_for(lambda: len(fake.sent) >= KILL_AFTER, f"{KILL_AFTER} receipts", timeout=30)
+    await child.kill()
+
+    answered = {mid for mid, replies in fake.replied(ids).items() if replies}
+    assert KILL_AFTER <= len(answered) < BURST, "the kill landed in the middle of the burst"
+    recorded = await ballot_sources(clerk, game_id)
+    assert len(recorded) == len(set(recorded)), "no message counted twice"
+    assert answered <= set(recorded), "every acknowledged ballot was recorded"
+    committed_unanswered = set(recorded) - answered
+    print(f"\nkilled after {len(answered)} of {BURST} receipts; {len(committed_unanswered)} more were recorded "
+          "but not answered")
+
+    await child.start()
+    unanswered = [(n, u) for n, (u, mid) in enumerate(zip(users, ids, strict=True)) if mid not in answered]
+    again = await fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in unanswered])  # the players send them again
+    await fake.wait_for(lambda: all(fake.replied(again).values()), "answers to the messages sent again", timeout=30)
+    for (n, _), mid in zip(unanswered, again, strict=True):
+        [reply] = fake.replied([mid])[mid]
+        if ids[n] in committed_unanswered:
+            assert f"stays **{choice(n)}** (the same choice again; it counts once)" in reply.content
+        else:
+            assert f"Ballot recorded for round 1 of sirius: **{choice(n)}**" in reply.content
+
+    result = await clerk.close_round(game_id, actor=fake.owner.id)
+    voted = {u.id: choice(n) for n, u in enumerate(users)}
+    assert (result.aye, result.nay, result.abstain) == await expected_tally(clerk, game_id, voted)
+    status = await clerk.round_status(game_id)
+    assert len(status.voted) == BURST
+
+
+ROUND_GAMES = 5
+ELECTION_GAMES = 3
+
+
+def result_cards(fake: FakeDiscord, channels: list[Channel], words: str) -> dict[int, int]:
+    """How many result cards whose title has ``words`` the bot posted in each channel."""
+    return {c.id: sum(1 for s in fake.messages(c) if words in s.embed.get("title", "")) for c in channels}
+
+
+async def closes(database: Path) -> int:
+    """How many rounds and AG elections are closed in the database (one cheap query: the test polls it while the bot
+    process works)."""
+    async with aiosqlite.connect(database) as db:
+        found = await db.execute("SELECT count(*) FROM events WHERE kind IN ('RoundClosed', 'AgElectionClosed')")
+        row = await found.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def test_a_kill_while_rounds_and_ag_elections_close_at_their_deadline_leaves_one_close_and_one_result_each(
+        fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
+    clerk, database = service
+    later = datetime.now(UTC) + timedelta(hours=1)
+    round_channels = [fake.add_channel(f"round{n}") for n in range(ROUND_GAMES)]
+    ag_channels = [fake.add_channel(f"ag{n}") for n in range(ELECTION_GAMES)]
+    rounds = [await crowd_game(clerk, fake, c, fake.add_users(f"r{n}p", 3), deadline=later)
+              for n, c in enumerate(round_channels)]
+    elections = [await crowd_game(clerk, fake, c, fake.add_users(f"a{n}p", 2)) for n, c in enumerate(ag_channels)]
+    soon = datetime.now(UTC) + timedelta(seconds=1.5)  # all due at the same instant, while the bot runs
+    for game_id in rounds:
+        await clerk.extend_round(game_id, to=max(soon, datetime.now(UTC) + timedelta(seconds=0.2)), actor=None)
+    for game_id in elections:
+        await clerk.open_election(game_id, deadline=max(soon, datetime.now(UTC) + timedelta(seconds=0.2)), actor=None)
+
+    def posted() -> int:
+        return (sum(result_cards(fake, round_channels, "the measure").values())
+                + sum(result_cards(fake, ag_channels, "Adjutant General").values()))
+
+    await child.start()
+    # Kill 1: inside the scheduler's closing pass (something closed in the database).
+    while (closed := await closes(database)) == 0:
+        await asyncio.sleep(0.01)
+    await child.kill()
+    first_kill = closed, posted()
+    await child.start()
+    # Kill 2: once results are being posted.
+    await fake.wait_for(lambda: posted() >= 1, "a result", timeout=60)
+    await child.kill()
+    second_kill = posted()
+    await child.start()
+    await fake.wait_for(lambda: posted() >= ROUND_GAMES + ELECTION_GAMES, "every result", timeout=60)
+    await asyncio.sleep(0.3)  # let anything extra arrive
+    print(f"\nkill 1 with {first_kill[0]}/{ROUND_GAMES + ELECTION_GAMES} closed and {first_kill[1]} results posted; "
+          f"kill 2 with {second_kill} posted; {fake.nonce_repeats} repeated posts dropped by their nonce")
+
+    assert first_kill[0] < ROUND_GAMES + ELECTION_GAMES or first_kill[1] == 0, "kill 1 landed inside the closing"
+    assert set(result_cards(fake, round_channels, "the measure").values()) == {1}, "one result per round"
+    assert set(result_cards(fake, ag_channels, "Adjutant General").values()) == {1}, "one result per election"
+    for game_id, closed_kind in [*((g, "RoundClosed") for g in rounds), *((g, "AgElectionClosed") for g in elections)]:
+        kinds = [e["kind"] for e in (await clerk.export(game_id))["events"]]
+        assert kinds.count(closed_kind) == 1 and kinds.count("ResultPosted") == 1, (game_id, kinds)

@@ -1,0 +1,74 @@
+"""Races: a ballot that arrives in the same instant as the close is either in the tally or refused with a reply
+that says so, never silently dropped; two moderators closing the same round at once get one result. The events
+are written to the gateway back to back, so the bot handles them concurrently. See docs/reliability.md."""
+
+from __future__ import annotations
+
+from .clerkbot import Harness
+from .crowd import choice, crowd_game, expected_tally
+
+PLAYERS = 20
+ROUNDS = 4
+
+
+async def test_ballots_racing_the_close_are_each_counted_or_refused_with_a_reply(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    users = h.fake.add_users("p", PLAYERS)
+    game_id = await crowd_game(h.clerk, h.fake, h.game, users)
+    counted_total = refused_total = 0
+    for number in range(1, ROUNDS + 1):
+        if number > 1:
+            await h.clerk.open_round(game_id, crisis=f"Crisis {number}", deadline=None, actor=h.mod.id)
+        ballots = [(u, f"Vote: {choice(n + number)}") for n, u in enumerate(users)]
+        cut = PLAYERS * number // (ROUNDS + 1)  # the close lands at a different place in each burst
+        ids = await h.fake.dm_burst(ballots[:cut])
+        close = await h.fake.slash(h.mod, "round close", h.game)
+        ids += await h.fake.dm_burst(ballots[cut:])
+        await h.fake.answered(close)
+        await h.fake.wait_for(lambda ids=ids: all(h.fake.replied(ids).values()),  # type: ignore[misc]
+                              "an answer to every ballot", timeout=10)
+        await h.idle()
+
+        export = await h.clerk.export(game_id)
+        [closed] = [e["payload"] for e in export["events"]
+                    if e["kind"] == "RoundClosed" and e["payload"]["round"] == number]  # type: ignore[index]
+        in_tally = {w["user_id"]: w["ballot"] for w in closed["weights"] if w["ballot"] is not None}  # type: ignore[index]
+        counted: dict[int, str] = {}
+        for (user, text), mid in zip(ballots, ids, strict=True):
+            [answer] = h.fake.replied([mid])[mid]
+            if "Ballot recorded" in answer.content:
+                counted[user.id] = text.removeprefix("Vote: ")
+            else:
+                assert f"Round {number} is closed; ballots are no longer accepted." in answer.content
+                assert "Nothing was recorded." in answer.content
+        assert {u: c.lower() for u, c in counted.items()} == in_tally, "recorded ⇔ in the tally"
+        result = await h.clerk.round_of(game_id, number)
+        assert result.status == "closed"
+        status = await h.clerk.round_status(game_id)
+        assert status.result is not None
+        assert (status.result.aye, status.result.nay, status.result.abstain) == await expected_tally(
+            h.clerk, game_id, counted)
+        counted_total += len(counted)
+        refused_total += PLAYERS - len(counted)
+    print(f"\n{ROUNDS} races: {counted_total} ballots counted, {refused_total} refused with a reply, none dropped")
+    assert counted_total and refused_total, "both outcomes happened"
+
+
+async def test_two_moderators_closing_the_same_round_at_once_get_one_result(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    users = [h.alice, h.bob]
+    game_id = await crowd_game(h.clerk, h.fake, h.game, users)
+    await h.fake.dm(h.alice, "Vote: Aye")
+    first = await h.fake.slash(h.mod, "round close", h.game)
+    second = await h.fake.slash(h.fake.owner, "round close", h.game)  # written before the bot answered the first
+    await h.fake.answered(first)
+    await h.fake.answered(second)
+    await h.idle()
+    await h.fake.quiet()
+
+    answers = sorted([first.first.content, second.first.content], key=lambda c: "already closed" in c)
+    assert "Round 1 of sirius is already closed." in answers[1] and "Nothing" not in answers[0]
+    results = [s for s in h.fake.messages(h.game) if "the measure" in s.embed.get("title", "")]
+    assert len(results) == 1
+    export = await h.clerk.export(game_id)
+    assert [e["kind"] for e in export["events"]].count("RoundClosed") == 1
