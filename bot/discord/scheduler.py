@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import secrets
 import socket
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
@@ -38,8 +37,12 @@ over the timed work within about 80 s."""
 
 
 def process_name() -> str:
-    """This process, as a lease holder: host, process id and a random part (a reused pid is another holder)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    """This process, as a lease holder: ``CLERK_INSTANCE`` if set, else the host's name. A bot restarted in the same
+    place (after a crash, a deploy) is the same holder and takes its lease back at once instead of waiting for it
+    to expire; several processes on one host each set their own ``CLERK_INSTANCE`` (docs/deploy.md). Two
+    processes that share a name both do the timed work, which stays correct (closing is idempotent), only
+    wasteful."""
+    return os.environ.get("CLERK_INSTANCE", "").strip() or socket.gethostname()
 
 
 def deadline_lease(app: App) -> Lease:

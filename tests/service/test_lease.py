@@ -39,3 +39,21 @@ async def test_one_holder_renewal_expiry_and_release(db_engine: AsyncEngine) -> 
 def test_a_lease_needs_a_positive_life() -> None:
     with pytest.raises(ValueError, match="positive"):
         Clerk(make_sessionmaker(None), ManualClock(T0), RandomDice(1)).lease("x", "a", timedelta(0))  # type: ignore[arg-type]
+
+
+async def test_a_process_restarted_under_its_name_takes_its_lease_back_at_once(
+        db_engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a crash the lease is still held (not released, not expired); the bot started again in the same place
+    (same CLERK_INSTANCE, or the same host) is the same holder, so the overdue deadlines close at once."""
+    from bot.discord.scheduler import process_name
+
+    clerk = Clerk(make_sessionmaker(db_engine), ManualClock(T0), RandomDice(1))
+    monkeypatch.setenv("CLERK_INSTANCE", "bot-1")
+    before_the_crash = clerk.lease("deadlines", process_name(), TTL)
+    assert await before_the_crash.take(T0)
+    after_the_restart = clerk.lease("deadlines", process_name(), TTL)
+    assert await after_the_restart.take(T0 + timedelta(seconds=5))
+    monkeypatch.setenv("CLERK_INSTANCE", "bot-2")
+    assert not await clerk.lease("deadlines", process_name(), TTL).take(T0 + timedelta(seconds=6))
+    monkeypatch.delenv("CLERK_INSTANCE")
+    assert process_name()  # the host's name
