@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from databases import empty_postgres
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.database import make_engine
 from engine.store.migrate import upgrade
-from engine.store.models import Base
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "")
 BACKENDS = [
@@ -126,9 +126,7 @@ async def db_engine(request: pytest.FixtureRequest, tmp_path: Path, sqlite_templ
     else:
         assert postgres_schema is not None
         engine = make_engine(POSTGRES_URL, connect_args={"server_settings": {"search_path": postgres_schema}})
-        tables = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
-        async with engine.begin() as connection:
-            await connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        await empty_postgres(engine, postgres_schema)
     try:
         yield engine
     finally:

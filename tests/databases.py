@@ -55,8 +55,25 @@ async def migrated_copy(backend: str, tmp_path: Path, sqlite_template: Path, pos
         pytest.skip("TEST_POSTGRES_URL is not set: PostgreSQL tests skipped")
     found = Migrated(POSTGRES_URL, {"connect_args": {"server_settings": {"search_path": postgres_schema}}})
     engine = found.engine()
-    tables = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
-    async with engine.begin() as connection:
-        await connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    await empty_postgres(engine, postgres_schema)
     await engine.dispose()
     return found
+
+
+_RESETS: dict[str, str] = {}
+
+
+async def empty_postgres(engine: AsyncEngine, schema: str) -> None:
+    """Every table of the (migrated) schema emptied and its id sequences restarted, as a new database has them.
+    DELETE, not TRUNCATE: on tables of a few rows TRUNCATE costs ~150 ms a test (it replaces each table's files),
+    the DELETEs and setvals ~6 ms, sent as one script."""
+    async with engine.begin() as connection:
+        script = _RESETS.get(schema)
+        if script is None:
+            found = await connection.execute(text("SELECT sequence_name FROM information_schema.sequences "
+                                                  "WHERE sequence_schema = current_schema()"))
+            sequences = ", ".join(f"setval('\"{name}\"', 1, false)" for name in found.scalars())
+            deletes = [f'DELETE FROM "{t.name}"' for t in reversed(Base.metadata.sorted_tables)]
+            script = _RESETS[schema] = "; ".join([*deletes, *([f"SELECT {sequences}"] if sequences else [])])
+        raw = await connection.get_raw_connection()
+        await raw.driver_connection.execute(script)  # type: ignore[union-attr]
