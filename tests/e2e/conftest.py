@@ -59,7 +59,21 @@ def migrated_database(sqlite_template: Path) -> Path:
 async def clerk_bot(fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migrated_database: Path,
                     postgres_schema: str | None, errors: ErrorLog) -> AsyncIterator[Harness]:
     """On SQLite; on PostgreSQL with CLERK_TEST_BACKEND=postgresql (tests/conftest.py)."""
-    database = await migrated_copy(E2E_BACKEND, tmp_path, migrated_database, postgres_schema)
+    async for harness in _bot(E2E_BACKEND, fake, clock, tmp_path, migrated_database, postgres_schema, errors):
+        yield harness
+
+
+@pytest.fixture
+async def sqlite_bot(fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migrated_database: Path,
+                     errors: ErrorLog) -> AsyncIterator[Harness]:
+    """On SQLite whatever CLERK_TEST_BACKEND says: for what only SQLite has (the backup of a database file)."""
+    async for harness in _bot("sqlite", fake, clock, tmp_path, migrated_database, None, errors):
+        yield harness
+
+
+async def _bot(backend: str, fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migrated_database: Path,
+               postgres_schema: str | None, errors: ErrorLog) -> AsyncIterator[Harness]:
+    database = await migrated_copy(backend, tmp_path, migrated_database, postgres_schema)
     harness = Harness(fake, database.url, clock, database.options)
     harness.errors = errors
     await harness.start()

@@ -39,9 +39,9 @@ async def export(h: Harness) -> bytes:
 
 
 async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_export(
-        clerk_bot: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        sqlite_bot: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    h = clerk_bot
+    h = sqlite_bot
     database = Path(str(make_url(h.url).database))
     monkeypatch.setenv("DATABASE_URL", h.url)
     monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
