@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier
@@ -67,15 +66,11 @@ def player_view(player: Player, holdings: Sequence[Holding]) -> PlayerView:
     )
 
 
-def load_game_sync(session: Session, game_id: int) -> Game:
-    game = session.get(Game, game_id)
+async def load_game(session: AsyncSession, game_id: int) -> Game:
+    game = await session.get(Game, game_id)
     if game is None:
         raise NotFoundError("That game no longer exists.")
     return game
-
-
-async def load_game(session: AsyncSession, game_id: int) -> Game:
-    return await session.run_sync(load_game_sync, game_id)
 
 
 def require_running(game: Game) -> None:
@@ -84,36 +79,21 @@ def require_running(game: Game) -> None:
         raise RuleError(f"{game.name} has ended; nothing more can be voted on.")
 
 
-def find_player_sync(session: Session, game_id: int, user_id: int) -> Player | None:
-    found = session.execute(select(Player).where(Player.game_id == game_id, Player.user_id == user_id))
+async def find_player(session: AsyncSession, game_id: int, user_id: int) -> Player | None:
+    found = await session.execute(select(Player).where(Player.game_id == game_id, Player.user_id == user_id))
     return found.scalar_one_or_none()
 
 
-async def find_player(session: AsyncSession, game_id: int, user_id: int) -> Player | None:
-    return await session.run_sync(find_player_sync, game_id, user_id)
-
-
-def require_player_sync(session: Session, game: Game, user_id: int, who: str = "That user") -> Player:
-    player = find_player_sync(session, game.id, user_id)
+async def require_player(session: AsyncSession, game: Game, user_id: int, who: str = "That user") -> Player:
+    player = await find_player(session, game.id, user_id)
     if player is None:
         raise NotFoundError(f"{who} {'are' if who == 'You' else 'is'} not a player in {game.name}.")
     return player
 
 
-async def require_player(session: AsyncSession, game: Game, user_id: int, who: str = "That user") -> Player:
-    return await session.run_sync(require_player_sync, game, user_id, who)
-
-
-def holdings_of_sync(session: Session, player_id: int) -> Sequence[Holding]:
-    return session.execute(select(Holding).where(Holding.player_id == player_id).order_by(Holding.id)).scalars().all()
-
-
 async def holdings_of(session: AsyncSession, player_id: int) -> Sequence[Holding]:
-    return await session.run_sync(holdings_of_sync, player_id)
-
-
-def view_player_sync(session: Session, player: Player) -> PlayerView:
-    return player_view(player, holdings_of_sync(session, player.id))
+    found = await session.execute(select(Holding).where(Holding.player_id == player_id).order_by(Holding.id))
+    return found.scalars().all()
 
 
 async def view_player(session: AsyncSession, player: Player) -> PlayerView:

@@ -8,7 +8,6 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.adjutant import NO_AG_PENALTY
@@ -37,15 +36,11 @@ def faction_view(row: TempFactionRow, *, reveal: bool) -> FactionView:
     )
 
 
-def current_round_sync(session: Session, game: Game) -> Round | None:
+async def current_round(session: AsyncSession, game: Game) -> Round | None:
     if game.current_round == 0:
         return None
-    found = session.execute(select(Round).where(Round.game_id == game.id, Round.number == game.current_round))
+    found = await session.execute(select(Round).where(Round.game_id == game.id, Round.number == game.current_round))
     return found.scalar_one_or_none()
-
-
-async def current_round(session: AsyncSession, game: Game) -> Round | None:
-    return await session.run_sync(current_round_sync, game)
 
 
 async def open_round_of(session: AsyncSession, game: Game) -> Round:
