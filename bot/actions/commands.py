@@ -42,6 +42,9 @@ class Option:
     choices: tuple[str, ...] = ()
     min_value: int | None = None
     max_value: int | None = None
+    autocomplete: str | None = None
+    """What the option names, for suggestions as it is typed (``bot.actions.suggest_sources.SOURCES``): ``game``,
+    ``player``, ``holding``, ``territory``, ``card``, ``statute``, ...; None for free text."""
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,8 @@ async def board(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> li
             Option("sovereignty", str, "their sovereignty (gives their preferred GOVT side)",
                    choices=SOVEREIGNTY_NAMES),
             Option("order", int, "their place in turn order (default: after the others)", min_value=1),
-            Option("homeworld", str, "the Homeworld card that is theirs (default: the first of theirs put on)"),
+            Option("homeworld", str, "the Homeworld card that is theirs (default: the first of theirs put on)",
+                   autocomplete="homeworld"),
             Option("temp", int, "a temporary +N Vote until end of turn (0 ends it)"),
             moderator=True)
 async def convocate_player(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
@@ -132,7 +133,7 @@ async def convocate_rulings(app: App, ctx: Ctx, g: GameView | None, o: dict[str,
 _CARD_OPTIONS = (
     Option("vote", int, "its printed Vote (a Pallarch prints 2, other Characters 1 or 0, Homeworlds 1)", min_value=0),
     Option("pallarch", bool, "a Character that is one of the Ten"),
-    Option("at", str, "where a Character or Ground Unit stands: a Location, Homeworld or Seat"),
+    Option("at", str, "where a Character or Ground Unit stands: a Location, Homeworld or Seat", autocomplete="place"),
     Option("morality", str, "a Character's Morality"),
     Option("penalty", str, "a Character's Penalty, as printed"),
     Option("sovereignty", str, "a Homeworld's or Seat's sovereignty", choices=SOVEREIGNTY_NAMES),
@@ -161,7 +162,7 @@ async def card_add(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
 
 
 @cv_command("card set", "Change a card on the board (its controller, or a moderator; only moderators move control).",
-            Option("name", str, "the card", True),
+            Option("name", str, "the card", True, autocomplete="card"),
             Option("controller", UserRef, "its new controller (moderators)"),
             *_CARD_OPTIONS,
             Option("readied", bool, "readied (true) or activated (false)"),
@@ -182,7 +183,7 @@ async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
 
 
 @cv_command("card remove", "Take a card off the board (its controller, or a moderator).",
-            Option("name", str, "the card", True))
+            Option("name", str, "the card", True, autocomplete="card"))
 async def card_remove(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     card = await app.clerk.cv_remove_card(g.id, actor=ctx.actor.id, moderator=_mod(ctx, g), name=o["name"],
@@ -191,7 +192,7 @@ async def card_remove(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
 
 
 @cv_command("factor set", "Set a Galactic Factor, −4..+4 (a new name adds a Factor).",
-            Option("name", str, "the Factor, e.g. GOVT", True),
+            Option("name", str, "the Factor, e.g. GOVT", True, autocomplete="factor"),
             Option("value", int, "its value", True, min_value=-4, max_value=4),
             moderator=True)
 async def factor_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
@@ -205,7 +206,7 @@ async def factor_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) 
 
 
 @cv_command("directive", "Set your current Directive (a Galactic Factor, or none); moderators set anyone's.",
-            Option("factor", str, "the Factor, e.g. GOVT, or none", True),
+            Option("factor", str, "the Factor, e.g. GOVT, or none", True, autocomplete="factor"),
             Option("player", UserRef, "whose Directive (moderators; default: yours)"))
 async def directive(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
@@ -220,7 +221,7 @@ async def directive(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -
 
 
 @cv_command("commit", "Activate cards you control to add their Vote to your Resource Pool (your turn).",
-            Option("cards", str, "the cards, e.g. P_A, K_A", True),
+            Option("cards", str, "the cards, e.g. P_A, K_A", True, autocomplete="cards"),
             Option("add", int, "Votes a card effect adds to your pool", min_value=0))
 async def commit(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
@@ -230,7 +231,7 @@ async def commit(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> l
 
 
 @cv_command("push", "Push a Galactic Factor, paying each step in full from your pool (your Action Phase).",
-            Option("factor", str, "the Factor, e.g. GOVT", True),
+            Option("factor", str, "the Factor, e.g. GOVT", True, autocomplete="factor"),
             Option("direction", str, "up (towards +4) or down (towards −4)", True, ("up", "down")),
             Option("steps", int, "how many steps (default 1)", min_value=1, max_value=8))
 async def push(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
@@ -245,7 +246,8 @@ async def push(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> lis
 
 @cv_command("statute declare", "Declare a Statute from an active Seat you control (political control needed).",
             Option("statute", str, "the Statute, e.g. Statute 3498C", True),
-            Option("character", str, "the readied Character on your active Seat who declares it", True),
+            Option("character", str, "the readied Character on your active Seat who declares it", True,
+                   autocomplete="own-character"),
             Option("section", int, "the Section you select", True, min_value=1),
             Option("sections", int, "how many Sections it prints", True, min_value=1, max_value=9),
             Option("one_time", str, "its one-time Sections and their costs, e.g. 1; 2: Rank + 1 = 3"),
@@ -261,7 +263,7 @@ async def statute_declare(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
 
 
 @cv_command("statute section", "Select a different Section of a Statute you control (your Admin Phase).",
-            Option("statute", str, "the Statute", True),
+            Option("statute", str, "the Statute", True, autocomplete="statute"),
             Option("section", int, "the Section to put in force", True, min_value=1))
 async def statute_section(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
@@ -271,7 +273,7 @@ async def statute_section(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
 
 
 @cv_command("statute destroy", "Destroy a Statute you control (your Admin Phase).",
-            Option("statute", str, "the Statute", True))
+            Option("statute", str, "the Statute", True, autocomplete="statute"))
 async def statute_destroy(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     view = await app.clerk.cv_destroy_statute(g.id, user_id=ctx.actor.id, statute=o["statute"],
@@ -365,12 +367,12 @@ async def _answer(app: App, ctx: Ctx, game_id: int, accept: bool, convocant: str
 
 @cv_command("motion move", "Move a Motion (like posting `Motion: <name> by <Convocant>` in the game channel).",
             Option("name", str, "the Motion", True),
-            Option("convocant", str, "your Convocant who moves it", True),
+            Option("convocant", str, "your Convocant who moves it", True, autocomplete="convocant"),
             Option("moved", str, "its Moved text"),
             Option("seconded", str, "its Seconded text (none: it has no Seconded box; Instead…: it replaces Moved)"),
             Option("morality", str, "its Morality"),
             Option("targets", str, "the targets you choose"),
-            Option("only", str, "the Character it is restricted to, if its text says so"))
+            Option("only", str, "the Character it is restricted to, if its text says so", autocomplete="character"))
 async def motion_move(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     motion = MotionCard(" ".join(str(o["name"]).split()), o.get("morality"), o.get("moved", ""), o.get("seconded"),
@@ -379,15 +381,16 @@ async def motion_move(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
 
 
 @cv_command("motion second", "Second the Motion you are offered, with one of your Convocants.",
-            Option("convocant", str, "your Convocant (needed if you have several with access)"),
-            Option("game", str, "the game, if you play in several"), game="any")
+            Option("convocant", str, "your Convocant (needed if you have several with access)",
+                   autocomplete="convocant"),
+            Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
 async def motion_second(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     return await _answer(app, ctx, g.id, True, o.get("convocant"))
 
 
 @cv_command("motion decline", "Decline to second the Motion you are offered; the offer passes on.",
-            Option("game", str, "the game, if you play in several"), game="any")
+            Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
 async def motion_decline(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     return await _answer(app, ctx, g.id, False, None)
@@ -413,8 +416,8 @@ async def motion_status(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any
 
 
 @cv_command("repeal", "Move a Motion of Repeal against a Statute you do not control (your Action Phase).",
-            Option("statute", str, "the Statute", True),
-            Option("convocant", str, "your Convocant who moves it", True))
+            Option("statute", str, "the Statute", True, autocomplete="repealable"),
+            Option("convocant", str, "your Convocant who moves it", True, autocomplete="convocant"))
 async def repeal_command(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     return await _repeal(app, ctx, g, o["statute"], o["convocant"])

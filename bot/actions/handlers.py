@@ -132,7 +132,7 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 @command("holding remove", "Take an Elector or planet away from a player.",
          Option("player", UserRef, "the player who controls it", True),
-         Option("name", str, "the holding's name", True),
+         Option("name", str, "the holding's name", True, autocomplete="holding"),
          moderator=True)
 async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
@@ -200,7 +200,7 @@ async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 @command("vote", "Cast or change your crisis ballot (only you see the answer).",
          Option("choice", str, "Aye, Nay or Abstain (leave it out to get buttons)", False, OPTIONS),
-         Option("game", str, "the game, if you play in several"),
+         Option("game", str, "the game, if you play in several", autocomplete="game"),
          game="any")
 async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
@@ -216,7 +216,7 @@ async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> 
 
 
 @command("me", "Your own votes and where they come from (only you see it).",
-         Option("game", str, "the game, if you play in several"), game="any")
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
 async def me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     p = await app.clerk.player(g.id, ctx.actor.id)

@@ -128,7 +128,7 @@ async def transfer_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 @command("audit quote", "What an audit of a player would cost now (only you see the answer).",
          Option("player", UserRef, "the player to audit", True),
          Option("rounds", str, "earlier rounds to include, e.g. 2 or 1-3 (the current round is always included)"),
-         Option("game", str, "the game, if you play in several"),
+         Option("game", str, "the game, if you play in several", autocomplete="game"),
          game="any")
 async def audit_quote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)

@@ -76,7 +76,7 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 @command("faction votes", "A Faction's votes in a territory, or (with building) its votes per building of a kind.",
          Option("faction", str, "the Faction", True, FACTION_CHOICES),
          Option("votes", int, "the votes (0 removes the entry)", True, min_value=0),
-         Option("territory", str, "the territory the votes are in"),
+         Option("territory", str, "the territory the votes are in", autocomplete="territory"),
          Option("building", str, "instead: so many votes per building of this kind in play", choices=KINDS), **M)
 async def faction_votes(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
@@ -90,7 +90,7 @@ async def faction_votes(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 
 
 @command("faction me", "Your Faction: party, votes, VP and treasury (only you see it).",
-         Option("game", str, "the game, if you play in several"), game="any", ruleset=RULESET)
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", ruleset=RULESET)
 async def faction_me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     f = await app.clerk.my_faction(g.id, ctx.actor.id)
@@ -122,7 +122,7 @@ async def _buildings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 
 
 @command("building add", "Build ports, cities, temples or villages in a territory.",
-         Option("territory", str, "the territory", True),
+         Option("territory", str, "the territory", True, autocomplete="territory"),
          Option("kind", str, "port, city, temple or village", True, KINDS),
          Option("count", int, "how many (default 1)", min_value=1),
          Option("name", str, "the building's name, e.g. Arcadia (one building)"), **M)
@@ -131,17 +131,17 @@ async def building_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
 
 
 @command("building remove", "Remove ports, cities, temples or villages from a territory.",
-         Option("territory", str, "the territory", True),
+         Option("territory", str, "the territory", True, autocomplete="territory"),
          Option("kind", str, "port, city, temple or village", True, KINDS),
          Option("count", int, "how many (default 1)", min_value=1),
-         Option("name", str, "the building's name, when it has one"), **M)
+         Option("name", str, "the building's name, when it has one", autocomplete="building"), **M)
 async def building_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     return await _buildings(app, ctx, game, o, remove=True)
 
 
 @command("unit add", "Add a military unit of the Republic, with its maintenance and purchase cost.",
          Option("name", str, "its name", True),
-         Option("territory", str, "where it is", True),
+         Option("territory", str, "where it is", True, autocomplete="territory"),
          Option("maintenance", int, "its maintenance cost in $", True, min_value=0),
          Option("cost", int, "its purchase cost in $", True, min_value=0),
          Option("status", str, "on-station (default), in-battle or elsewhere", choices=STATUSES), **M)
@@ -154,8 +154,8 @@ async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
 
 
 @command("unit set", "Move a military unit, change where it stands or its costs.",
-         Option("name", str, "the unit", True),
-         Option("territory", str, "its new territory"),
+         Option("name", str, "the unit", True, autocomplete="unit"),
+         Option("territory", str, "its new territory", autocomplete="territory"),
          Option("status", str, "on-station, in-battle or elsewhere", choices=STATUSES),
          Option("maintenance", int, "its maintenance cost in $", min_value=0),
          Option("cost", int, "its purchase cost in $", min_value=0), **M)
@@ -167,7 +167,7 @@ async def unit_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
                   ephemeral=True)]
 
 
-@command("unit remove", "Remove a military unit.", Option("name", str, "the unit", True), **M)
+@command("unit remove", "Remove a military unit.", Option("name", str, "the unit", True, autocomplete="unit"), **M)
 async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     u = await app.clerk.set_unit(require_game(game).id, name=o["name"], remove=True, actor=ctx.actor.id,
                                  source_id=ctx.source_id)
@@ -191,7 +191,7 @@ async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 
 
 @command("candidate set", "Change a candidate's Charisma, or whether they run in the coming elections.",
-         Option("name", str, "the candidate", True),
+         Option("name", str, "the candidate", True, autocomplete="candidate"),
          Option("charisma", int, "Charisma, 1 to 13", min_value=1, max_value=13),
          Option("running", bool, "whether they run (Charisma counts only while running, R1-03)"), **M)
 async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
@@ -202,7 +202,7 @@ async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 
 
 @command("candidate discard", "A Faction loses its Candidate (Events: Losing a Candidate).",
-         Option("name", str, "the candidate", True), **M)
+         Option("name", str, "the candidate", True, autocomplete="candidate"), **M)
 async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     c = await app.clerk.set_candidate(g.id, name=o["name"], discard=True, actor=ctx.actor.id,

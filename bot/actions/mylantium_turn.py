@@ -161,7 +161,7 @@ async def general_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 
 @command("election nominee", "Name a party's nominee after a tied Primary (or correct it).",
          Option("party", str, "Whig or Federalist", True, PARTY_CHOICES),
-         Option("candidate", str, "the candidate", True), **M)
+         Option("candidate", str, "the candidate", True, autocomplete="nominee"), **M)
 async def election_nominee(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     party = party_of(o["party"])

@@ -108,7 +108,7 @@ async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[O
 
 
 @command("ag vote", "Vote for the Adjutant General (like posting `AG Vote: <Name>`).",
-         Option("candidate", str, "a player's name, faction or @mention", True), game="any")
+         Option("candidate", str, "a player's name, faction or @mention", True, autocomplete="player"), game="any")
 async def ag_vote_command(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     return await _ag_vote(app, ctx, require_game(game), o["candidate"])
 

@@ -247,7 +247,7 @@ async def goal_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 @command("goal list", "Your goals (only you see them); moderators: anyone's, or everyone's.",
          Option("player", UserRef, "moderators: whose goals"),
-         Option("game", str, "the game, if you play in several"),
+         Option("game", str, "the game, if you play in several", autocomplete="game"),
          game="any")
 async def goal_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
@@ -354,7 +354,7 @@ async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 # -- forecast, score, end --------------------------------------------------------------------------------------------
 
 @command("forecast", "What everything is worth in VP if the game ended now (the Forecast).",
-         Option("game", str, "the game, if you play in several"), game="any")
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
 async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     final = await app.clerk.final(g.id)
@@ -367,7 +367,7 @@ async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
 
 @command("score", "Your own score if the game ended now (only you see it).",
          Option("player", UserRef, "moderators: whose score"),
-         Option("game", str, "the game, if you play in several"), game="any")
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
 async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user_id, who = ctx.actor.id, "You"

@@ -18,6 +18,7 @@ from bot.actions.commands import App, dispatch
 from bot.actions.errors import apology
 from bot.actions.messages import handle_button, handle_channel_message, handle_dm
 from bot.actions.outbox import Outgoing
+from bot.discord.autocomplete import choices
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
 from bot.discord.delivery import Courier
@@ -73,7 +74,7 @@ class ClerkBot(discord.Client):
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id
         self.tree = ClerkTree(self)
-        for command in build_commands(self.run_command):
+        for command in build_commands(self.run_command, complete=self.complete_option):
             self.tree.add_command(command)
         self.courier = Courier(self, app.clerk)
         self.scheduler = DeadlineScheduler(app, self.courier.deliver)
@@ -115,6 +116,11 @@ class ClerkBot(discord.Client):
         options = {key: option_value(value) for key, value in values.items() if value is not None}
         work = dispatch(self.app, ctx_of_interaction(interaction), name, options)
         await self.courier.to_interaction(interaction, await self._in_time(interaction, work, f"/{name}"))
+
+    async def complete_option(self, interaction: discord.Interaction, name: str, option: str,
+                              typed: str) -> list[app_commands.Choice[str]]:
+        """Suggestions for an option of /name as it is typed (``bot.discord.autocomplete``)."""
+        return await choices(self.app, interaction, name, option, typed)
 
     async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
         """A press of one of Clerk's buttons (``ClerkButton``): Ctx (the presser, where the message is, the

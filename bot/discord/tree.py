@@ -20,6 +20,8 @@ from bot.actions.context import UserRef
 from bot.discord.limits import COMMAND_DESCRIPTION, clip
 
 Run = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
+Complete = Callable[[discord.Interaction, str, str, str], Awaitable[list[app_commands.Choice[str]]]]
+"""Suggestions for an option as it is typed: (interaction, command, option, typed so far) → choices."""
 
 GROUP_DESCRIPTIONS = {
     "game": "Start, end, export and configure a game",
@@ -64,7 +66,16 @@ def annotation_of(option: Option) -> Any:
     raise TypeError(f"option {option.name!r}: no Discord option type for {option.kind!r}")
 
 
-def callback_for(spec: Command, run: Run) -> Callable[..., Awaitable[None]]:
+def completer(command: str, option: str, complete: Complete
+              ) -> Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]:
+    """discord.py's autocomplete callback for one option of one command."""
+    async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await complete(interaction, command, option, current)
+
+    return autocomplete
+
+
+def callback_for(spec: Command, run: Run, complete: Complete | None = None) -> Callable[..., Awaitable[None]]:
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
         await run(interaction, spec.name, values)
 
@@ -82,13 +93,18 @@ def callback_for(spec: Command, run: Run) -> Callable[..., Awaitable[None]]:
     callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
         o.name: [app_commands.Choice(name=c, value=c) for c in o.choices] for o in spec.options if o.choices
     }
+    if complete is not None:
+        callback.__discord_app_commands_param_autocomplete__ = {  # type: ignore[attr-defined]
+            o.name: completer(spec.name, o.name, complete) for o in spec.options if o.autocomplete
+        }
     callback.__name__ = callback.__qualname__ = spec.name.replace(" ", "_")
     return callback
 
 
-def build_commands(run: Run, commands: dict[str, Command] | None = None
+def build_commands(run: Run, commands: dict[str, Command] | None = None, complete: Complete | None = None
                    ) -> list[app_commands.Command[Any, ..., None] | app_commands.Group]:
-    """The top-level commands and groups for every entry of the table; ``run`` handles every invocation."""
+    """The top-level commands and groups for every entry of the table; ``run`` handles every invocation, and
+    ``complete`` (if given) suggests values for every option with ``autocomplete``."""
     table = COMMANDS if commands is None else commands
     top: list[app_commands.Command[Any, ..., None] | app_commands.Group] = []
     groups: dict[str, app_commands.Group] = {}
@@ -109,7 +125,7 @@ def build_commands(run: Run, commands: dict[str, Command] | None = None
             parent = group
         command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=parts[-1], description=clip(spec.description, COMMAND_DESCRIPTION),
-            callback=callback_for(spec, run), parent=parent)  # type: ignore[arg-type]
+            callback=callback_for(spec, run, complete), parent=parent)  # type: ignore[arg-type]
         if parent is not None:
             parent.add_command(command)
         else:

@@ -82,6 +82,10 @@ class Interaction:
     response_type: int | None = None
     response_flags: int = 0
     responses: list[Sent] = field(default_factory=list)
+    autocomplete: bool = False
+    """An APPLICATION_COMMAND_AUTOCOMPLETE interaction (type 4): answered with choices, not a message."""
+    choices: list[dict[str, Any]] | None = None
+    """The choices the bot answered an autocomplete interaction with (response type 8)."""
 
     @property
     def acknowledged(self) -> bool:

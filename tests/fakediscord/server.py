@@ -376,7 +376,8 @@ class FakeDiscord(ChannelRoutes):
                     return cmd, scope
         return None, None
 
-    def _command_data(self, command: str, options: dict[str, Any], guild_id: int | None) -> dict[str, Any]:
+    def _command_data(self, command: str, options: dict[str, Any], guild_id: int | None,
+                      focused: str | None = None) -> dict[str, Any]:
         parts = command.split()
         spec, scope = self._registered(parts[0], guild_id)
         if spec is None and self.commands:
@@ -390,8 +391,9 @@ class FakeDiscord(ChannelRoutes):
                 if found is None:
                     raise AssertionError(f"/{command}: {sub} is not a subcommand")
                 schema = found.get("options", [])
-        values = [self._option(command, name, value, schema, resolved) for name, value in options.items()]
-        if schema is not None:
+        values = [self._focused(command, name, value, schema) if name == focused else
+                  self._option(command, name, value, schema, resolved) for name, value in options.items()]
+        if schema is not None and focused is None:
             missing = [o["name"] for o in schema if o.get("required") and o["name"] not in options]
             if missing:
                 raise AssertionError(f"/{command}: required option(s) missing: {missing}")
@@ -404,6 +406,20 @@ class FakeDiscord(ChannelRoutes):
         if scope is not None:
             data["guild_id"] = str(scope)
         return data
+
+    @staticmethod
+    def _focused(command: str, name: str, value: Any, schema: list[dict[str, Any]] | None) -> dict[str, Any]:
+        """The option being typed in an autocomplete interaction: text so far, which Discord sends only for an
+        option registered with ``autocomplete: true``."""
+        assert isinstance(value, str), f"/{command} {name}: what is typed is text, got {value!r}"
+        if schema is not None:
+            spec = next((o for o in schema if o["name"] == name), None)
+            assert spec is not None, f"/{command} has no option {name!r}"
+            assert spec.get("autocomplete"), f"/{command} {name} is not registered with autocomplete"
+            kind = spec["type"]
+        else:
+            kind = 3
+        return {"type": kind, "name": name, "value": value, "focused": True}
 
     def _option(self, command: str, name: str, value: Any, schema: list[dict[str, Any]] | None,
                 resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -677,6 +693,8 @@ class FakeDiscord(ChannelRoutes):
         problem = self._too_long(data)
         if problem:
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
+        if record.autocomplete or kind == 8:
+            return self._autocomplete_result(record, kind, data)
         record.response_type = kind
         record.response_flags = int(data.get("flags") or 0)
         ephemeral = bool(record.response_flags & 64)
@@ -723,3 +741,50 @@ class FakeDiscord(ChannelRoutes):
         record.responses.append(sent)
         return json_response(message)
 
+    # ----------------------------------------------------------------- autocomplete
+
+    async def autocomplete(self, user: User, command: str, channel: Channel | None = None, /, *, option: str,
+                           typed: str = "", **options: Any) -> list[dict[str, Any]]:
+        """``user`` types ``typed`` into ``option`` of ``/command`` in ``channel`` (None: a DM), the other options
+        as given so far: an APPLICATION_COMMAND_AUTOCOMPLETE interaction (type 4) with that option focused.
+        Returns the choices the bot answered with (``{"name": ..., "value": ...}``)."""
+        where = channel or self.dm_channel(user)
+        data = self._command_data(command, {**options, option: typed}, None if where.is_dm else self.guild_id,
+                                  focused=option)
+        iid = self.ids.next()
+        token = f"itoken-{iid}"
+        record = Interaction(iid, token, user, where, f"{command} {option}", asyncio.get_running_loop().time(),
+                             autocomplete=True)
+        self.interactions[iid] = record
+        payload: dict[str, Any] = {
+            "id": str(iid), "application_id": str(self.app_id), "type": 4, "token": token, "version": 1,
+            "attachment_size_limit": 8 * 1024 * 1024, "data": data, "channel_id": str(where.id),
+            "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
+            "entitlements": [],
+        }
+        if where.is_dm:
+            payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(self.app_id)})
+        else:
+            payload.update(guild_id=str(self.guild_id), guild_locale="en-US", context=0,
+                           member=user.member(self.started, permissions=True),
+                           authorizing_integration_owners={"0": str(self.guild_id)})
+        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.wait_for(lambda: record.acknowledged, f"suggestions for /{command} {option}")
+        assert record.choices is not None
+        return record.choices
+
+    def _autocomplete_result(self, record: Interaction, kind: int, data: dict[str, Any]) -> web.StreamResponse:
+        """Response type 8 (APPLICATION_COMMAND_AUTOCOMPLETE_RESULT) answers an autocomplete interaction, and only
+        that; Discord refuses more than 25 choices and names or values over 100 characters."""
+        if not record.autocomplete or kind != 8:
+            return discord_error(400, 50035, f"Invalid Form Body: response type {kind} does not answer this "
+                                             "interaction")
+        choices = data.get("choices")
+        if not isinstance(choices, list) or len(choices) > 25:
+            return discord_error(400, 50035, "Invalid Form Body: data.choices must be a list of at most 25")
+        for c in choices:
+            if not 1 <= len(str(c.get("name", ""))) <= 100 or len(str(c.get("value", ""))) > 100:
+                return discord_error(400, 50035, f"Invalid Form Body: choice {c!r} has a bad name or value length")
+        record.response_type = kind
+        record.choices = choices
+        return json_response({"interaction": {"id": str(record.id), "type": 4}, "resource": {"type": 8}})
