@@ -4,6 +4,7 @@ ballot, roll the d6 factions, write the result and its event with every weight).
 
 from __future__ import annotations
 
+import itertools
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -52,7 +53,8 @@ async def _game(engine: AsyncEngine, clerk: Clerk, n: int) -> int:
 
 async def _ballots(engine: AsyncEngine, game_id: int, received: datetime) -> None:
     async with engine.begin() as conn:
-        rnd = (await conn.execute(select(Round.id).where(Round.game_id == game_id, Round.status == "open"))).scalar_one()
+        found = await conn.execute(select(Round.id).where(Round.game_id == game_id, Round.status == "open"))
+        rnd = found.scalar_one()
         players = (await conn.execute(select(Player.id).where(Player.game_id == game_id))).scalars().all()
         await conn.execute(insert(Ballot), [
             {"round_id": rnd, "player_id": p, "option": OPTIONS[p % 3].value, "declared": None, "revotes": 0,
@@ -83,7 +85,7 @@ async def service(n: int, repeat: int) -> Timing:
 
 
 def scaling(timings: list[Timing]) -> str:
-    steps = [b.median / a.median for a, b in zip(timings, timings[1:], strict=False)]
+    steps = [b.median / a.median for a, b in itertools.pairwise(timings)]
     worst = max(steps)
     return (f"each tenfold step costs {', '.join(f'{s:.1f}x' for s in steps)} "
             f"(target <= 12x: {'ok' if worst <= 12 else 'OVER'})")
