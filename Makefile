@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest console replay clean
+.PHONY: run test lint typecheck pytest console replay bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,9 @@ $(DEV_STAMP): $(STAMP) requirements-dev.lock
 
 run: $(STAMP)
 	$(PY) -m bot
+
+bench: $(DEV_STAMP)
+	$(PY) -m bench $(BENCH)
 
 console: $(STAMP)
 	$(PY) -m bot console

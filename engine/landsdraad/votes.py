@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier
@@ -19,7 +19,12 @@ DIPLOMACY_BONUS = 2
 
 def base_vote(attributes: Attributes) -> int:
     """R0-01/R0-02 (P0-02): 2·D_max + I_max + r; it never falls."""
-    return 2 * attributes.diplomacy_max + attributes.intrigue_max + attributes.roll
+    return base_votes(attributes.diplomacy_max, attributes.intrigue_max, attributes.roll)
+
+
+def base_votes(diplomacy_max: int, intrigue_max: int, roll: int) -> int:
+    """``base_vote`` from the three numbers (for a tally of many players without building their Attributes)."""
+    return 2 * diplomacy_max + intrigue_max + roll
 
 
 def planet_votes(planet: Planet) -> int:
@@ -61,3 +66,13 @@ def vote_breakdown(
         misc=misc,
         bonus=diplomacy_bonus(attributes.diplomacy, electors, planets),
     )
+
+
+def total_votes(diplomacy: int, diplomacy_max: int, intrigue_max: int, roll: int, misc: int,
+                electors: Sequence[Elector] = (), planets: Sequence[Planet] = ()) -> int:
+    """V(p) alone (the ``total`` of ``vote_breakdown``), cheap for the many players who hold nothing."""
+    base = base_votes(diplomacy_max, intrigue_max, roll) + misc
+    if not electors and not planets:
+        return base
+    return (base + sum(e.votes for e in electors) + sum(planet_votes(p) for p in planets)
+            + diplomacy_bonus(diplomacy, electors, planets))

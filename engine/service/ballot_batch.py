@@ -1,5 +1,5 @@
 """Many crisis ballots of one game in one transaction (group commit, batching.py): a constant number of statements
-per batch, not per ballot. Each ballot is judged exactly as ``BallotService._cast_one`` judges it alone, in the order
+per batch, not per ballot. Each ballot is judged as it would be alone, in the order
 the ballots arrived, and one refused ballot never stops the others."""
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.crisis import RoundWindow, accept_ballot
 from engine.landsdraad.model import Option
 from engine.service.clock import utc
-from engine.service.ledger import game_view, load_game, player_view, require_running
-from engine.service.rounds import current_round
-from engine.service.uow import Duplicate, UnitOfWork
+from engine.service.ledger import game_view, player_view, require_running
+from engine.service.uow import Duplicate, SyncUnit
 from engine.service.views import BallotReceipt
 from engine.store.models import Ballot, Event, Game, Holding, Player, Round
 
@@ -41,33 +40,36 @@ def chunks(values: Sequence[T]) -> Iterable[Sequence[T]]:
         yield values[start:start + CHUNK]
 
 
-async def cast_batch(uow: UnitOfWork, game_id: int, items: Sequence[BallotRequest]
-                     ) -> list[BallotReceipt | ClerkError]:
+def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> list[BallotReceipt | ClerkError]:
     """Record every acceptable ballot of ``items``; the result of each is its receipt, its refusal (a RuleError) or
-    a ``Duplicate`` (its message was already handled: answered again by the caller after the commit)."""
+    a ``Duplicate`` (its message was already handled: answered again by the caller after the commit).
+    Synchronous: it runs as one ``ServiceBase._unit`` (on SQLite, one hop to a worker thread for the whole batch)."""
     session = uow.session
     done: dict[str, tuple[str, dict[str, Any]]] = {}
     sources = [i.source_id for i in items if i.source_id is not None]
     for part in chunks(sources):
-        rows = await session.execute(select(Event.source_id, Event.kind, Event.payload)
+        rows = session.execute(select(Event.source_id, Event.kind, Event.payload)
                                      .where(Event.source_id.in_(part)))
         done.update({source: (kind, dict(payload)) for source, kind, payload in rows.all() if source is not None})
-    game = await load_game(session, game_id)
-    rnd = await current_round(session, game)
+    game = session.get(Game, game_id)
+    if game is None:
+        raise NotFoundError("That game no longer exists.")
+    rnd = (session.execute(select(Round).where(Round.game_id == game_id, Round.number == game.current_round))
+           .scalar_one_or_none() if game.current_round else None)
     users = sorted({i.user_id for i in items})
     players: dict[int, Player] = {}
     for user_part in chunks(users):
-        found = await session.execute(select(Player).where(Player.game_id == game_id, Player.user_id.in_(user_part)))
+        found = session.execute(select(Player).where(Player.game_id == game_id, Player.user_id.in_(user_part)))
         players.update({p.user_id: p for p in found.scalars()})
     ids = sorted(p.id for p in players.values())
     holdings: dict[int, list[Holding]] = {}
     ballots: dict[int, Ballot] = {}
     for id_part in chunks(ids):
-        for h in (await session.execute(select(Holding).where(Holding.player_id.in_(id_part))
+        for h in (session.execute(select(Holding).where(Holding.player_id.in_(id_part))
                                         .order_by(Holding.id))).scalars():
             holdings.setdefault(h.player_id, []).append(h)
         if rnd is not None:
-            found_ballots = await session.execute(select(Ballot).where(Ballot.round_id == rnd.id,
+            found_ballots = session.execute(select(Ballot).where(Ballot.round_id == rnd.id,
                                                                        Ballot.player_id.in_(id_part)))
             ballots.update({b.player_id: b for b in found_ballots.scalars()})
 
@@ -90,17 +92,17 @@ async def cast_batch(uow: UnitOfWork, game_id: int, items: Sequence[BallotReques
     if accepted:
         # Plain statements, not the ORM's unit of work: with 2,000 players loaded, evaluating the UPDATE against
         # the session and flushing object by object cost more than the ballots themselves (profiled).
-        last = (await session.execute(update(Game).where(Game.id == game_id)
+        last = (session.execute(update(Game).where(Game.id == game_id)
                                       .values(last_seq=Game.last_seq + len(accepted))
                                       .returning(Game.last_seq)
                                       .execution_options(synchronize_session=False))).scalar_one()
         first = last - len(accepted) + 1
-        await session.execute(insert(Event), [
+        session.execute(insert(Event), [
             {"game_id": game_id, "seq": first + n, "kind": "BallotCast", "actor": user, "payload": payload,
              "source_id": source, "at": uow.now} for n, (user, payload, source) in enumerate(accepted)])
         new = [b for b in ballots.values() if b.id is None]
         if new:
-            await session.execute(insert(Ballot), [
+            session.execute(insert(Ballot), [
                 {"round_id": b.round_id, "player_id": b.player_id, "option": b.option, "declared": b.declared,
                  "received_at": b.received_at, "source_id": b.source_id, "revotes": b.revotes} for b in new])
     return results
@@ -108,7 +110,7 @@ async def cast_batch(uow: UnitOfWork, game_id: int, items: Sequence[BallotReques
 
 def _judge(game: Game, rnd: Round | None, player: Player | None, holdings: dict[int, list[Holding]],
            ballots: dict[int, Ballot], item: BallotRequest) -> tuple[BallotReceipt, dict[str, Any]]:
-    """One ballot, as ``_cast_one`` judges it: the receipt and the event's payload, or a ClerkError."""
+    """One ballot, as it would be judged alone: the receipt and the event's payload, or a ClerkError."""
     require_running(game)
     if player is None:
         raise NotFoundError(f"You are not a player in {game.name}.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -10,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier
-from engine.landsdraad.votes import planet_votes, vote_breakdown
+from engine.landsdraad.votes import planet_votes, total_votes, vote_breakdown
 from engine.service.batching import Batcher
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView, HoldingView, PlayerView
@@ -108,6 +109,36 @@ async def game_players(session: AsyncSession, game_id: int) -> list[PlayerView]:
     for h in holdings:
         by_player.setdefault(h.player_id, []).append(h)
     return [player_view(p, by_player.get(p.id, [])) for p in players]
+
+
+class Weight(NamedTuple):
+    player_id: int
+    user_id: int
+    name: str
+    votes: int
+
+
+async def active_weights(session: AsyncSession, game_id: int) -> list[Weight]:
+    """Every active player's V(p) read now (R0-15), in the order they joined: two plain queries and no ORM objects,
+    so that a tally of 100,000 players stays cheap (bench/tally.py)."""
+    players = (await session.execute(
+        select(Player.id, Player.user_id, Player.name, Player.diplomacy, Player.diplomacy_max, Player.intrigue_max,
+               Player.roll, Player.misc_votes)
+        .where(Player.game_id == game_id, Player.active.is_(True)).order_by(Player.id))).all()
+    holdings = await session.execute(
+        select(Holding.player_id, Holding.kind, Holding.name, Holding.grade, Holding.votes, Holding.homeworld)
+        .where(Holding.game_id == game_id).order_by(Holding.id))
+    electors: dict[int, list[Elector]] = {}
+    planets: dict[int, list[Planet]] = {}
+    for h in holdings:
+        if h.kind == "elector":
+            electors.setdefault(h.player_id, []).append(Elector(h.name, Tier(h.grade), h.votes))
+        elif h.kind == "planet":
+            planets.setdefault(h.player_id, []).append(Planet(h.name, Quality(h.grade), h.homeworld))
+    return [Weight(p.id, p.user_id, p.name,
+                   total_votes(p.diplomacy, p.diplomacy_max, p.intrigue_max, p.roll, p.misc_votes,
+                               electors.get(p.id, ()), planets.get(p.id, ())))
+            for p in players]
 
 
 class LedgerService(ServiceBase):

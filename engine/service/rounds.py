@@ -16,7 +16,7 @@ from engine.landsdraad.factions import TempFaction, make_faction
 from engine.landsdraad.model import Option
 from engine.service.announcements import result_pending
 from engine.service.clock import utc
-from engine.service.ledger import game_players, game_view, load_game, require_running
+from engine.service.ledger import active_weights, game_players, game_view, load_game, require_running
 from engine.service.uow import ServiceBase, UnitOfWork
 from engine.service.views import FactionView, ResultView, RoundView, StatusView
 from engine.store.models import Ballot, Game, Round, TempFactionRow
@@ -58,8 +58,7 @@ async def factions_of(session: AsyncSession, round_id: int) -> Sequence[TempFact
 
 
 async def in_play(session: AsyncSession, game_id: int, factions: Sequence[TempFactionRow]) -> int:
-    players = await game_players(session, game_id)
-    return sum(p.votes for p in players if p.active) + sum(f.votes for f in factions)
+    return sum(w.votes for w in await active_weights(session, game_id)) + sum(f.votes for f in factions)
 
 
 async def round_view(session: AsyncSession, game: Game, rnd: Round) -> RoundView:
@@ -223,10 +222,12 @@ class RoundService(ServiceBase):
                     if row.roll is None:
                         row.roll = self.dice.roll(6)
                     rolls[row.name] = row.roll
-            players = [p for p in await game_players(uow.session, game_id) if p.active]
-            ballots = (await uow.session.execute(select(Ballot).where(Ballot.round_id == rnd.id))).scalars().all()
-            by_player = {b.player_id: Option(b.option) for b in ballots}
-            outcome = resolve({p.id: p.votes for p in players}, by_player, [faction_of(f) for f in factions], rolls)
+            weights = await active_weights(uow.session, game_id)
+            ballots = await uow.session.execute(select(Ballot.player_id, Ballot.option)
+                                                .where(Ballot.round_id == rnd.id))
+            by_player = {player_id: Option(option) for player_id, option in ballots}
+            outcome = resolve({w.player_id: w.votes for w in weights}, by_player, [faction_of(f) for f in factions],
+                              rolls)
             for row, fv in zip(factions, outcome.factions, strict=True):
                 row.vote = fv.option.value
             t = outcome.tally
@@ -241,9 +242,9 @@ class RoundService(ServiceBase):
                 rnd.closed_at = utc(rnd.deadline)
             rnd.result = dict(result)
             await uow.session.flush()
-            weights = [{"user_id": p.user_id, "name": p.name, "votes": p.votes,
-                        "ballot": by_player[p.id].value if p.id in by_player else None} for p in players]
-            payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": weights,
+            cast = [{"user_id": w.user_id, "name": w.name, "votes": w.votes,
+                     "ballot": by_player[w.player_id].value if w.player_id in by_player else None} for w in weights]
+            payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                        "by_deadline": expected_round is not None}
             await uow.record(game_id, "RoundClosed", actor, payload, source_id)
             await result_pending(uow, game_id, "round", rnd.number, source_id)

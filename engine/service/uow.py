@@ -4,20 +4,26 @@ event it appends."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import weakref
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import Engine, bindparam, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 
 from engine.core.errors import ClerkError
 from engine.service.clock import Clock, Dice
 from engine.service.lease import Lease
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
+from engine.store.twin import sync_twin
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class Duplicate(ClerkError):
@@ -43,31 +49,62 @@ class GameLocks:
         return lock
 
 
+_EVENTS = Event.metadata.tables["events"]
+_GAMES = Game.metadata.tables["games"]
+_DONE = select(_EVENTS.c.kind, _EVENTS.c.payload).where(_EVENTS.c.source_id == bindparam("source_id"))
+_NEXT_SEQ = (update(_GAMES).where(_GAMES.c.id == bindparam("game")).values(last_seq=_GAMES.c.last_seq + 1)
+             .returning(_GAMES.c.last_seq))
+_APPEND = insert(_EVENTS)
+
+
+def check_not_done(session: Session, source_id: str | None) -> None:
+    """Raise Duplicate if a Discord message or interaction was already processed (one indexed lookup)."""
+    if source_id is None:
+        return
+    done = session.connection().execute(_DONE, {"source_id": source_id}).one_or_none()
+    if done is not None:
+        raise Duplicate(source_id, done.kind, dict(done.payload))
+
+
+def append_event(session: Session, now: datetime, game_id: int, kind: str, actor: int | None,
+                 payload: dict[str, Any], source_id: str | None) -> int:
+    """Append an event with the game's next sequence number (one row update, one insert); returns the number."""
+    connection = session.connection()
+    seq: int = connection.execute(_NEXT_SEQ, {"game": game_id}).scalar_one()
+    connection.execute(_APPEND, {"game_id": game_id, "seq": seq, "kind": kind, "actor": actor, "payload": payload,
+                                 "source_id": source_id, "at": now})
+    return seq
+
+
 @dataclass
 class UnitOfWork:
     session: AsyncSession
     now: datetime
 
-    async def already_done(self, source_id: str | None) -> Event | None:
-        if source_id is None:
-            return None
-        found = await self.session.execute(select(Event).where(Event.source_id == source_id))
-        return found.scalar_one_or_none()
+    async def check_not_done(self, source_id: str | None) -> None:
+        await self.session.run_sync(check_not_done, source_id)
 
     async def record(
         self, game_id: int, kind: str, actor: int | None, payload: dict[str, Any], source_id: str | None
-    ) -> Event:
-        """Append an event with the game's next sequence number (one row update, one insert)."""
-        seq = (
-            await self.session.execute(
-                update(Game).where(Game.id == game_id).values(last_seq=Game.last_seq + 1).returning(Game.last_seq)
-            )
-        ).scalar_one()
-        event = Event(
-            game_id=game_id, seq=seq, kind=kind, actor=actor, payload=payload, source_id=source_id, at=self.now
-        )
-        self.session.add(event)
-        return event
+    ) -> int:
+        return await self.session.run_sync(append_event, self.now, game_id, kind, actor, payload, source_id)
+
+
+@dataclass
+class SyncUnit:
+    """The unit of work of a synchronous transaction (``ServiceBase._unit``): the same session API without awaits."""
+
+    session: Session
+    now: datetime
+
+    def record(self, game_id: int, kind: str, actor: int | None, payload: dict[str, Any], source_id: str | None
+               ) -> int:
+        return append_event(self.session, self.now, game_id, kind, actor, payload, source_id)
+
+
+def _run_unit(session: Session, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
+    check_not_done(session, source_id)
+    return work(SyncUnit(session, now))
 
 
 class ServiceBase:
@@ -76,6 +113,10 @@ class ServiceBase:
         self.clock = clock
         self.dice = dice
         self._locks = GameLocks()
+        bind = sessions.kw.get("bind")
+        self._twin: Engine | None = sync_twin(bind) if isinstance(bind, AsyncEngine) else None
+        if self._twin is not None:
+            weakref.finalize(self, self._twin.dispose)
 
     def lease(self, name: str, holder: str, ttl: timedelta) -> Lease:
         """The lease ``name`` in this database, as taken by ``holder`` (``engine.service.lease``)."""
@@ -94,7 +135,27 @@ class ServiceBase:
         async with lock, self._sessions() as session, session.begin():
             await lock_for_write(session, game_id)
             uow = UnitOfWork(session, self.clock.now())
-            done = await uow.already_done(source_id)
-            if done is not None:
-                raise Duplicate(source_id or "", done.kind, dict(done.payload))
+            await uow.check_not_done(source_id)
             yield uow
+
+    async def _unit(self, game_id: int, source_id: str | None, work: Callable[Concatenate[SyncUnit, P], T],
+                    *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run ``work`` as one transaction under the game's lock, like ``_write``, but as synchronous code: on a
+        SQLite file, in one worker thread on the sync twin (one thread hop instead of one per statement); elsewhere
+        through the async session (``run_sync``). Raises Duplicate for a redelivery. For the hot paths only."""
+        def bound(unit: SyncUnit) -> T:
+            return work(unit, *args, **kwargs)
+
+        async with self._locks(game_id):
+            now = self.clock.now()
+            twin = self._twin
+            if twin is not None:
+                return await asyncio.to_thread(_in_twin, twin, now, source_id, bound)
+            async with self._sessions() as session, session.begin():
+                await lock_for_write(session, game_id)
+                return await session.run_sync(_run_unit, now, source_id, bound)
+
+
+def _in_twin(twin: Engine, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
+    with Session(twin, expire_on_commit=False) as session, session.begin():
+        return _run_unit(session, now, source_id, work)

@@ -1,0 +1,56 @@
+"""End to end: a DM ballot through the real discord.py client and the fake Discord on 127.0.0.1, from the DM to
+the reply that acknowledges it, next to a bare discord.py bot answering every DM with "ok" over the same fake.
+The two bots take turns in blocks (one bot is connected at a time, so neither sees the other's DMs)."""
+
+from __future__ import annotations
+
+import time
+
+from bench.common import Timing
+from bench.wire import BareBot, Bot, ClerkWorld, fake_discord
+
+PLAYERS = 20
+CHOICES = ("Aye", "Nay", "Abstain")
+
+
+async def _block(bot: Bot, world: ClerkWorld, texts: list[str], offset: int, samples: list[float]) -> None:
+    fake = world.fake
+    await bot.start()
+    try:
+        for i, text in enumerate(texts):
+            user = world.users[(offset + i) % len(world.users)]
+            start = time.perf_counter()
+            mid = await fake.dm(user, text)
+            await fake.reply_to(mid)
+            samples.append(time.perf_counter() - start)
+    finally:
+        await bot.stop()
+
+
+async def run(n: int = 600, blocks: int = 6) -> list[str]:
+    fake = await fake_discord()
+    world = ClerkWorld(fake, PLAYERS)
+    await world.setup()
+    bare_samples: list[float] = []
+    clerk_samples: list[float] = []
+    try:
+        per = n // blocks
+        for b in range(blocks):
+            await _block(BareBot(), world, ["hello"] * per, b * per, bare_samples)
+            texts = [f"Vote: {CHOICES[(b * per + i) % 3]}" for i in range(per)]
+            await _block(world, world, texts, b * per, clerk_samples)
+    finally:
+        await world.close()
+        await fake.stop()
+    bare, clerk = Timing("bare discord.py bot, DM -> \"ok\"", bare_samples), Timing("Clerk, DM ballot -> receipt",
+                                                                                    clerk_samples)
+    ratio = clerk.median / bare.median
+    return ["End to end over the fake Discord (real discord.py client; ratios to the bare bot)",
+            bare.row(bare), clerk.row(bare),
+            f"  target: Clerk <= 4x the bare bot: {ratio:.2f}x, {'ok' if ratio <= 4 else 'OVER'}"]
+
+
+if __name__ == "__main__":
+    import asyncio
+
+    print("\n".join(asyncio.run(run())))

@@ -1,0 +1,101 @@
+"""Storage floor: a raw sqlite3 upsert+commit, one bare SQLAlchemy-async + aiosqlite transaction (an upsert and a
+commit, on the project's engine: WAL and its pragmas), and Clerk's DM ballot through the service and the store
+(parse, the game's lock, the transaction with its event, the receipt). The three take turns (bench.common)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import Column, Integer, MetaData, String, Table
+from sqlalchemy.dialects.sqlite import insert
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bench.common import interleaved, migrated_sqlite, scratch_dir
+from engine.landsdraad.ballot import parse_ballot
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.store.database import apply_pragmas, make_engine, make_sessionmaker
+
+PLAYERS = 20
+START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+CHOICES = ("Aye", "Nay", "Abstain")
+
+meta = MetaData()
+kv = Table("kv", meta, Column("k", Integer, primary_key=True), Column("v", String, nullable=False))
+
+Op = Callable[[int], Awaitable[object]]
+
+
+def raw_sqlite(path: Path) -> Op:
+    db = sqlite3.connect(path, isolation_level=None)
+    apply_pragmas(db, in_memory=False)
+    db.execute("CREATE TABLE IF NOT EXISTS kv (k INTEGER PRIMARY KEY, v TEXT NOT NULL)")
+
+    async def op(i: int) -> None:
+        db.execute("BEGIN")
+        db.execute("INSERT INTO kv (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
+                   (i % PLAYERS, CHOICES[i % 3]))
+        db.execute("COMMIT")
+
+    return op
+
+
+async def bare_sqlalchemy(engine: AsyncEngine) -> Op:
+    async with engine.begin() as conn:
+        await conn.run_sync(meta.create_all)
+
+    async def op(i: int) -> None:
+        statement = insert(kv).values(k=i % PLAYERS, v=CHOICES[i % 3])
+        async with engine.begin() as conn:
+            await conn.execute(statement.on_conflict_do_update(index_elements=[kv.c.k],
+                                                               set_={"v": statement.excluded.v}))
+
+    return op
+
+
+async def clerk_ballot(engine: AsyncEngine) -> Op:
+    clock = ManualClock(START)
+    clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(1))
+    game = await clerk.create_game(guild_id=1, channel_id=2, name="bench", ruleset="landsdraad",
+                                   moderator_role_id=None, actor=1)
+    for u in range(PLAYERS):
+        await clerk.add_player(game.id, user_id=100 + u, name=f"p{u}", diplomacy=3, command=2, intrigue=2, roll=2,
+                               faction=None, actor=1)
+    await clerk.open_round(game.id, crisis="Bench the levy?", deadline=None, actor=1)
+
+    async def op(i: int) -> None:
+        command = parse_ballot(f"Vote: {CHOICES[i % 3]}")
+        await clerk.cast_ballot(game.id, user_id=100 + i % PLAYERS, command=command, received_at=clock.now(),
+                                source_id=f"dm-{i}")
+
+    return op
+
+
+RAW, BARE, CLERK = "raw sqlite3 upsert + commit", "bare SQLAlchemy-async upsert + commit", "Clerk DM ballot"
+
+
+async def run(n: int = 1000) -> list[str]:
+    where = scratch_dir()
+    bare_engine = make_engine(f"sqlite+aiosqlite:///{where / 'bare.db'}")
+    clerk_engine = make_engine(await migrated_sqlite(where / "clerk.db"))
+    try:
+        ops = {RAW: raw_sqlite(where / "raw.db"), BARE: await bare_sqlalchemy(bare_engine),
+               CLERK: await clerk_ballot(clerk_engine)}
+        t = await interleaved(ops, n)
+    finally:
+        await bare_engine.dispose()
+        await clerk_engine.dispose()
+    ratio = t[CLERK].median / t[BARE].median
+    verdict = "ok" if ratio <= 1.5 else "OVER the 1.5x target"
+    return ["Storage floor (SQLite file, WAL, the project's pragmas; ratios to the bare SQLAlchemy transaction)",
+            t[RAW].row(t[BARE]), t[BARE].row(t[BARE]), t[CLERK].row(t[BARE]),
+            f"  target: Clerk's DM ballot <= 1.5x the bare transaction: {ratio:.2f}x, {verdict}"]
+
+
+if __name__ == "__main__":
+    import asyncio
+
+    print("\n".join(asyncio.run(run())))

@@ -1,0 +1,112 @@
+"""Tally at close with 1,000, 10,000 and 100,000 voters and temporary factions: the pure tally (R0-15..R0-18,
+``engine.landsdraad.crisis.resolve``) and the whole close through the service and the store (read every weight and
+ballot, roll the d6 factions, write the result and its event with every weight)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import insert, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bench.common import Timing, migrated_sqlite, scratch_dir
+from engine.landsdraad.crisis import resolve
+from engine.landsdraad.factions import make_faction
+from engine.landsdraad.model import Option
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.store.database import make_engine, make_sessionmaker
+from engine.store.models import Ballot, Player, Round
+
+SIZES = (1_000, 10_000, 100_000)
+START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+OPTIONS = (Option.AYE, Option.NAY, Option.ABSTAIN)
+FACTIONS = (("Pirates", 40, "d6", "1-3 nay, 4 abstain, 5-6 aye"), ("Guilds", 25, "aye", None),
+            ("Clergy", 15, "nay", None), ("Nomads", 10, "d6", "1-2 aye, 3-6 nay"))
+
+
+def pure(n: int, repeat: int) -> Timing:
+    weights = {i: 1 + i % 7 for i in range(n)}
+    ballots = {i: OPTIONS[i % 3] for i in range(n) if i % 10}  # one in ten did not vote
+    factions = [make_faction(*f) for f in FACTIONS]
+    rolls = {"Pirates": 5, "Nomads": 2}
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        resolve(weights, ballots, factions, rolls)
+        samples.append(time.perf_counter() - start)
+    return Timing(f"pure tally, {n:,} voters", samples)
+
+
+async def _game(engine: AsyncEngine, clerk: Clerk, n: int) -> int:
+    game = await clerk.create_game(guild_id=1, channel_id=n, name=f"bench{n}", ruleset="landsdraad",
+                                   moderator_role_id=None, actor=1)
+    async with engine.begin() as conn:
+        await conn.execute(insert(Player), [
+            {"game_id": game.id, "user_id": 10_000 + u, "name": f"p{u}", "faction": None, "diplomacy": 1 + u % 5,
+             "command": 2, "intrigue": 2, "roll": 1 + u % 6, "diplomacy_max": 5, "intrigue_max": 2, "misc_votes": 0,
+             "active": True} for u in range(n)])
+    return game.id
+
+
+async def _ballots(engine: AsyncEngine, game_id: int, received: datetime) -> None:
+    async with engine.begin() as conn:
+        found = await conn.execute(select(Round.id).where(Round.game_id == game_id, Round.status == "open"))
+        rnd = found.scalar_one()
+        players = (await conn.execute(select(Player.id).where(Player.game_id == game_id))).scalars().all()
+        await conn.execute(insert(Ballot), [
+            {"round_id": rnd, "player_id": p, "option": OPTIONS[p % 3].value, "declared": None, "revotes": 0,
+             "received_at": received, "source_id": None} for p in players if p % 10])
+
+
+async def service(n: int, repeat: int) -> Timing:
+    where = scratch_dir()
+    engine = make_engine(await migrated_sqlite(where / f"tally{n}.db"))
+    clock = ManualClock(START)
+    clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(3))
+    samples = []
+    try:
+        game_id = await _game(engine, clerk, n)
+        for _ in range(repeat):
+            await clerk.open_round(game_id, crisis="Tally bench", deadline=None, actor=1)
+            for name, votes, stance, table in FACTIONS:
+                await clerk.add_faction(game_id, name=name, votes=votes, stance=stance, table=table, roll=None,
+                                        actor=1)
+            await _ballots(engine, game_id, clock.now())
+            clock.advance(timedelta(minutes=1))
+            start = time.perf_counter()
+            await clerk.close_round(game_id, actor=1)
+            samples.append(time.perf_counter() - start)
+    finally:
+        await engine.dispose()
+    return Timing(f"close through the service, {n:,} voters", samples)
+
+
+def scaling(timings: list[Timing]) -> str:
+    steps = [b.median / a.median for a, b in itertools.pairwise(timings)]
+    worst = max(steps)
+    return (f"each tenfold step costs {', '.join(f'{s:.1f}x' for s in steps)} "
+            f"(target <= 12x: {'ok' if worst <= 12 else 'OVER'})")
+
+
+async def run(quick: bool = False) -> list[str]:
+    pure_t = [pure(n, 5 if n == 100_000 else 20) for n in SIZES]
+    service_t = [await service(n, 1 if quick or n == 100_000 else 3) for n in SIZES]
+    ten = pure_t[1].median
+    lines = ["Tally at close (4 temporary factions, 2 of them d6; one voter in ten did not vote)"]
+    lines += [t.row() for t in pure_t]
+    lines.append(f"  pure: 10,000 voters in {ten * 1e3:.1f} ms (target <= 100 ms: {'ok' if ten <= 0.1 else 'OVER'}); "
+                 + scaling(pure_t))
+    lines += [t.row() for t in service_t]
+    ten = service_t[1].median
+    lines.append(f"  service: 10,000 voters in {ten * 1e3:.1f} ms (target <= 100 ms: "
+                 f"{'ok' if ten <= 0.1 else 'OVER'}); " + scaling(service_t))
+    return lines
+
+
+if __name__ == "__main__":
+    import asyncio
+
+    print("\n".join(asyncio.run(run())))

@@ -1,0 +1,41 @@
+"""A synchronous twin of a SQLite file database, for the hot path: one thread hop for a whole transaction.
+
+aiosqlite runs every cursor call (open, execute, fetch, close) and the commit as a separate hop to its thread,
+so a transaction of a few statements costs a dozen hops; the same transaction on a plain sqlite3 connection in one
+worker thread costs one (docs/performance.md). The twin opens the same file with the same pragmas and takes the
+write lock at BEGIN (``BEGIN IMMEDIATE``), so its transactions wait for other writers (busy timeout) instead of
+failing on a stale snapshot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from engine.store.database import apply_pragmas
+
+
+def sync_twin(engine: AsyncEngine) -> Engine | None:
+    """The sync engine on the same SQLite file, or None (PostgreSQL, or an in-memory database nobody can share)."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    twin = create_engine(url.set(drivername="sqlite+pysqlite"))
+
+    @event.listens_for(twin, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the driver leaves BEGIN to us (below)
+        apply_pragmas(dbapi_connection, in_memory=False)
+
+    @event.listens_for(twin, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    @event.listens_for(engine.sync_engine, "engine_disposed")
+    def _disposed(_engine: Any) -> None:
+        # Closed with the async engine: SQLite folds the WAL into the database file when its last connection
+        # closes, and a copy of the file alone (a test's template, a manual backup) must have every write.
+        twin.dispose()
+
+    return twin
