@@ -19,7 +19,7 @@ async def _burst(fake: FakeDiscord, bot: Bot, world: ClerkWorld, text: str) -> f
     try:
         before = len(fake.sent)
         start = time.perf_counter()
-        ids = await asyncio.gather(*(fake.dm(u, text) for u in world.users))
+        ids = await fake.dm_burst([(u, text) for u in world.users])
         await fake.wait_for(lambda: len(fake.sent) - before >= len(ids), f"{len(ids)} replies", timeout=600)
         elapsed = time.perf_counter() - start
         answered = {s.reference for s in fake.sent[before:]}

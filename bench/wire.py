@@ -4,30 +4,25 @@ discord.py bot that answers every DM with "ok" (the floor of the stack: gateway,
 from __future__ import annotations
 
 import asyncio
-import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Protocol
 
-TESTS = str(Path(__file__).resolve().parents[1] / "tests")
-if TESTS not in sys.path:
-    sys.path.insert(0, TESTS)
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from fakediscord import TOKEN, FakeDiscord, User
+from sqlalchemy import insert
 
-import discord  # noqa: E402
-import discord.gateway  # noqa: E402
-import discord.http  # noqa: E402
-import yarl  # noqa: E402
-from fakediscord import TOKEN, FakeDiscord, User  # noqa: E402
-from sqlalchemy import insert  # noqa: E402
-
-from bench.common import migrated_sqlite, scratch_dir  # noqa: E402
-from bot.actions.commands import App  # noqa: E402
-from bot.discord import make_bot  # noqa: E402
-from engine.service import Clerk  # noqa: E402
-from engine.service.clock import ManualClock, RandomDice  # noqa: E402
-from engine.store.database import make_engine, make_sessionmaker  # noqa: E402
-from engine.store.models import Player  # noqa: E402
+from bench.common import migrated_sqlite, scratch_dir
+from bot.actions.commands import App
+from bot.discord import make_bot
+from bot.discord.http_tuning import tune_http
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.store.database import make_engine, make_sessionmaker
+from engine.store.models import Player
 
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 READY = 0.02
@@ -56,6 +51,10 @@ async def _disconnect(client: discord.Client, task: asyncio.Task[None]) -> None:
 
 
 class Echo(discord.Client):
+    async def login(self, token: str) -> None:
+        tune_http(self.http)  # the same discord.py HTTP settings as Clerk's (bot/discord/http_tuning.py)
+        await super().login(token)
+
     async def on_message(self, message: discord.Message) -> None:
         if not message.author.bot and isinstance(message.channel, discord.DMChannel):
             await message.reply("ok")
