@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from datetime import datetime
+from itertools import chain
 
 from engine.core.durations import format_utc_seconds
 from engine.core.errors import RuleError
