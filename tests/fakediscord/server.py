@@ -350,16 +350,26 @@ class FakeDiscord(ChannelRoutes):
         as Discord's client would not let the user send them."""
         where = channel or self.dm_channel(user)
         data = self._command_data(command, options, None if where.is_dm else self.guild_id)
-        iid = self.ids.next()
+        return await self._interact(user, where, 2, data, command)
+
+    async def _interact(self, user: User, where: Channel, kind: int, data: dict[str, Any], name: str, *,
+                        message: Sent | None = None, interaction_id: int | None = None,
+                        autocomplete: bool = False) -> Interaction:
+        """Record an interaction of ``kind`` (2 command, 3 component, 4 autocomplete) by ``user`` in ``where`` and
+        send its INTERACTION_CREATE, as Discord builds it for a DM or a server channel."""
+        iid = interaction_id or self.ids.next()
         token = f"itoken-{iid}"
-        record = Interaction(iid, token, user, where, command, asyncio.get_running_loop().time())
+        record = Interaction(iid, token, user, where, name, asyncio.get_running_loop().time(),
+                             message_id=message.id if message is not None else None, autocomplete=autocomplete)
         self.interactions[iid] = record
         payload: dict[str, Any] = {
-            "id": str(iid), "application_id": str(self.app_id), "type": 2, "token": token, "version": 1,
+            "id": str(iid), "application_id": str(self.app_id), "type": kind, "token": token, "version": 1,
             "attachment_size_limit": 8 * 1024 * 1024, "data": data, "channel_id": str(where.id),
             "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
             "entitlements": [],
         }
+        if message is not None:
+            payload["message"] = self._message_of(message, where)
         if where.is_dm:
             payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(self.app_id)})
         else:
@@ -384,27 +394,8 @@ class FakeDiscord(ChannelRoutes):
         assert not button.get("disabled"), f"the button {button.get('label')!r} is disabled"
         where = self._channel(str(message.channel_id))
         assert where is not None, f"message {message.id} is in no channel the fake knows"
-        iid = interaction_id or self.ids.next()
-        token = f"itoken-{iid}"
-        record = Interaction(iid, token, user, where, f"button {button['custom_id']}",
-                             asyncio.get_running_loop().time(), message_id=message.id)
-        self.interactions[iid] = record
-        payload: dict[str, Any] = {
-            "id": str(iid), "application_id": str(self.app_id), "type": 3, "token": token, "version": 1,
-            "attachment_size_limit": 8 * 1024 * 1024, "channel_id": str(where.id),
-            "data": {"custom_id": button["custom_id"], "component_type": 2},
-            "message": self._message_of(message, where),
-            "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
-            "entitlements": [],
-        }
-        if where.is_dm:
-            payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(self.app_id)})
-        else:
-            payload.update(guild_id=str(self.guild_id), guild_locale="en-US", context=0,
-                           member=user.member(self.started, permissions=True),
-                           authorizing_integration_owners={"0": str(self.guild_id)})
-        await self.dispatch("INTERACTION_CREATE", payload)
-        return record
+        return await self._interact(user, where, 3, {"custom_id": button["custom_id"], "component_type": 2},
+                                    f"button {button['custom_id']}", message=message, interaction_id=interaction_id)
 
     async def choose(self, user: User, message: Sent, value: str, *, custom_id: str | None = None,
                      interaction_id: int | None = None) -> Interaction:
@@ -421,27 +412,9 @@ class FakeDiscord(ChannelRoutes):
         assert found, f"the menu has no option {value!r}: {[o.get('label') for o in menu.get('options', [])]}"
         where = self._channel(str(message.channel_id))
         assert where is not None, f"message {message.id} is in no channel the fake knows"
-        iid = interaction_id or self.ids.next()
-        token = f"itoken-{iid}"
-        record = Interaction(iid, token, user, where, f"menu {menu['custom_id']}",
-                             asyncio.get_running_loop().time(), message_id=message.id)
-        self.interactions[iid] = record
-        payload: dict[str, Any] = {
-            "id": str(iid), "application_id": str(self.app_id), "type": 3, "token": token, "version": 1,
-            "attachment_size_limit": 8 * 1024 * 1024, "channel_id": str(where.id),
-            "data": {"custom_id": menu["custom_id"], "component_type": 3, "values": found[:1]},
-            "message": self._message_of(message, where),
-            "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
-            "entitlements": [],
-        }
-        if where.is_dm:
-            payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(self.app_id)})
-        else:
-            payload.update(guild_id=str(self.guild_id), guild_locale="en-US", context=0,
-                           member=user.member(self.started, permissions=True),
-                           authorizing_integration_owners={"0": str(self.guild_id)})
-        await self.dispatch("INTERACTION_CREATE", payload)
-        return record
+        return await self._interact(user, where, 3,
+                                    {"custom_id": menu["custom_id"], "component_type": 3, "values": found[:1]},
+                                    f"menu {menu['custom_id']}", message=message, interaction_id=interaction_id)
 
     def _registered(self, name: str, guild_id: int | None) -> tuple[dict[str, Any] | None, int | None]:
         for scope in ((guild_id, None) if guild_id is not None else (None,)):
@@ -852,24 +825,7 @@ class FakeDiscord(ChannelRoutes):
         where = channel or self.dm_channel(user)
         data = self._command_data(command, {**options, option: typed}, None if where.is_dm else self.guild_id,
                                   focused=option)
-        iid = self.ids.next()
-        token = f"itoken-{iid}"
-        record = Interaction(iid, token, user, where, f"{command} {option}", asyncio.get_running_loop().time(),
-                             autocomplete=True)
-        self.interactions[iid] = record
-        payload: dict[str, Any] = {
-            "id": str(iid), "application_id": str(self.app_id), "type": 4, "token": token, "version": 1,
-            "attachment_size_limit": 8 * 1024 * 1024, "data": data, "channel_id": str(where.id),
-            "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
-            "entitlements": [],
-        }
-        if where.is_dm:
-            payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(self.app_id)})
-        else:
-            payload.update(guild_id=str(self.guild_id), guild_locale="en-US", context=0,
-                           member=user.member(self.started, permissions=True),
-                           authorizing_integration_owners={"0": str(self.guild_id)})
-        await self.dispatch("INTERACTION_CREATE", payload)
+        record = await self._interact(user, where, 4, data, f"{command} {option}", autocomplete=True)
         await self.wait_for(lambda: record.acknowledged, f"suggestions for /{command} {option}")
         assert record.choices is not None
         return record.choices
