@@ -9,7 +9,6 @@ into one schema per process whose tables are emptied before each test. Runs neve
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import uuid
 from collections.abc import AsyncIterator
@@ -18,22 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from databases import empty_postgres
+from databases import BACKENDS, POSTGRES_URL, empty_postgres
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.database import make_engine
 from engine.store.migrate import upgrade
-
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "")
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param(
-        "postgresql",
-        id="postgresql",
-        marks=pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped"),
-    ),
-]
 
 
 @dataclass(frozen=True)

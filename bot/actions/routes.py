@@ -11,6 +11,7 @@ wrong and that nothing was recorded."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Generic, TypeVar
 
 from bot.actions.commands import App
 from bot.actions.context import Ctx
@@ -46,49 +47,40 @@ def thread_form(matches: Matches, *, anywhere: bool = False) -> Callable[[Thread
     return register
 
 
-BUTTON_ACTIONS: dict[str, ButtonHandler] = {}
-"""prefix (``clerk:second``) -> handler of a press, given the whole custom_id."""
+H = TypeVar("H")
 
 
-def button_action(prefix: str) -> Callable[[ButtonHandler], ButtonHandler]:
-    """Register what a press of a button whose custom_id starts with ``prefix:`` does."""
+class PrefixRoutes(Generic[H]):
+    """Handlers by custom_id prefix (``clerk:second``, ``clerk-menu:dm``): the handler of a custom_id is the one of
+    its longest registered prefix that is a whole ``:``-separated part. ``what`` names them in errors."""
 
-    def register(handler: ButtonHandler) -> ButtonHandler:
-        if prefix in BUTTON_ACTIONS:
-            raise ValueError(f"a button action for {prefix!r} is already registered")
-        BUTTON_ACTIONS[prefix] = handler
-        return handler
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.handlers: dict[str, H] = {}
 
-    return register
+    def action(self, prefix: str) -> Callable[[H], H]:
+        def register(handler: H) -> H:
+            if prefix in self.handlers:
+                raise ValueError(f"a {self.what} action for {prefix!r} is already registered")
+            self.handlers[prefix] = handler
+            return handler
 
+        return register
 
-def button_handler(custom_id: str) -> ButtonHandler | None:
-    """The handler of the longest registered prefix of ``custom_id`` (a whole ``:``-separated part)."""
-    found = [p for p in BUTTON_ACTIONS if custom_id == p or custom_id.startswith(p + ":")]
-    return BUTTON_ACTIONS[max(found, key=len)] if found else None
+    def handler(self, custom_id: str) -> H | None:
+        found = [p for p in self.handlers if custom_id == p or custom_id.startswith(p + ":")]
+        return self.handlers[max(found, key=len)] if found else None
 
 
 SelectHandler = Callable[[App, Ctx, str, tuple[str, ...]], Awaitable[list[Outgoing]]]
-SELECT_ACTIONS: dict[str, SelectHandler] = {}
-"""prefix (``clerk-menu:dm``) -> handler of a choice in a select menu, given the whole custom_id and the values."""
-
-
-def select_action(prefix: str) -> Callable[[SelectHandler], SelectHandler]:
-    """Register what a choice in a select menu whose custom_id starts with ``prefix:`` does."""
-
-    def register(handler: SelectHandler) -> SelectHandler:
-        if prefix in SELECT_ACTIONS:
-            raise ValueError(f"a select action for {prefix!r} is already registered")
-        SELECT_ACTIONS[prefix] = handler
-        return handler
-
-    return register
-
-
-def select_handler(custom_id: str) -> SelectHandler | None:
-    """The handler of the longest registered prefix of ``custom_id`` (a whole ``:``-separated part)."""
-    found = [p for p in SELECT_ACTIONS if custom_id == p or custom_id.startswith(p + ":")]
-    return SELECT_ACTIONS[max(found, key=len)] if found else None
+BUTTONS: PrefixRoutes[ButtonHandler] = PrefixRoutes("button")
+"""What a press of a button does, given its whole custom_id."""
+SELECTS: PrefixRoutes[SelectHandler] = PrefixRoutes("select")
+"""What a choice in a select menu does, given its whole custom_id and the values chosen."""
+button_action = BUTTONS.action
+button_handler = BUTTONS.handler
+select_action = SELECTS.action
+select_handler = SELECTS.handler
 
 
 def first_line(text: str) -> str:
