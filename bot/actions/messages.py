@@ -149,7 +149,7 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
             log.exception("closing round %s of game %s at its deadline failed", number, game_id)
             continue
         if not result.already_closed:
-            out += marked(await round_closed(app, result), posted_marker("round", game_id, number))
+            out += await round_closed(app, result)
     for game_id, number, closes in await app.clerk.pending_elections():
         if closes > now:
             break
@@ -160,23 +160,13 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
             log.exception("closing AG election %s of game %s at its deadline failed", number, game_id)
             continue
         if election is not None:
-            out += marked(election_closed(app, election), posted_marker("ag", game_id, number))
+            out += election_closed(app, election)
     out += await remind_due(app, now)
     for task in DUE_TASKS:
         out += await task(app, now)
     from bot.actions.mylantium_turn import close_mylantium_due
 
     return out + await close_mylantium_due(app, now)
-
-
-def marked(out: list[Outgoing], marker: str) -> list[Outgoing]:
-    """The result's announcement (its card in the game channel, the last card posted there) carries ``marker``: it is
-    marked posted once sent, and posted again after a restart if it never was (recovery.py)."""
-    cards = [i for i, o in enumerate(out) if isinstance(o.to, ToChannel) and o.card is not None]
-    if cards:
-        item = out[cards[-1]]
-        out[cards[-1]] = dataclasses.replace(item, extra={**item.extra, POSTED: marker})
-    return out
 
 
 async def remind_due(app: App, now: datetime) -> list[Outgoing]:
@@ -201,7 +191,10 @@ async def remind_due(app: App, now: datetime) -> list[Outgoing]:
 
 async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
     """The close of any AG election that ended with the round (its winner is in office at round end), then the
-    result in the game channel."""
+    result in the game channel. Each result card carries its own announcement marker (``round:<game>:<n>``, and
+    ``ag:<game>:<n>`` on an election's card): a Discord nonce, so a card posted again after a kill is dropped, and
+    marked posted once sent, so a close whose announcement never reached Discord is posted at start
+    (recovery.py). However the round closed: at its deadline or by ``/round close``."""
     out: list[Outgoing] = []
     for number in result.elections_closed:
         election = await app.clerk.election(result.round.game.id)
@@ -212,6 +205,7 @@ async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
     card = result_card(result)
     # R0-13's totals as a picture, the factions' share marked; drawn off the loop (drawing.py)
     chart = await drawn(result_png, result, title=card.title)
+    marker = posted_marker("round", result.round.game.id, result.round.number)
     return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card,
-                           file=(f"round-{result.round.number}.png", chart)),
+                           file=(f"round-{result.round.number}.png", chart), extra={POSTED: marker}),
             *await majority_check(app, result.round.game, None)]

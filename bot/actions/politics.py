@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, command, game_of_user, require_game
 from bot.actions.context import Ctx
-from bot.actions.outbox import Keep, Outgoing, ToChannel, ToThread, reply
+from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.politics_render import (
     ag_receipt_text,
     election_card,
@@ -26,6 +26,7 @@ from engine.core.errors import ParseError, RuleError
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.motions import AgVote, Motion, parse_motion
 from engine.service.adjutant import ElectionView
+from engine.service.announcements import posted_marker
 from engine.service.majority import Enacted, SupportReceipt, VoteView
 from engine.service.views import GameView
 
@@ -40,7 +41,11 @@ def tally_outgoing(app: App, e: ElectionView) -> Outgoing:
 
 
 def election_closed(app: App, e: ElectionView) -> list[Outgoing]:
-    return [tally_outgoing(app, e), Outgoing(ToChannel(e.game.channel_id), card=election_result_card(e))]
+    """The final tally and the result card; the card carries its announcement marker (nonce ``ag:<game>:<n>``,
+    marked posted once Discord has it), however the election closed: at its deadline, by ``/ag close`` or with
+    the round (recovery.py)."""
+    return [tally_outgoing(app, e), Outgoing(ToChannel(e.game.channel_id), card=election_result_card(e),
+                                             extra={POSTED: posted_marker("ag", e.game.id, e.number)})]
 
 
 def election_opened(app: App, e: ElectionView) -> list[Outgoing]:

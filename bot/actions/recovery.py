@@ -1,6 +1,7 @@
-"""After a crash: the results closed at their deadline whose announcement never reached Discord (the bot was killed
-between the close and the post) are announced when the bot starts again. Each carries the nonce it had the first
-time, so one that did reach Discord just before the kill (but was not yet marked posted) is not shown twice."""
+"""After a crash: the results closed (at their deadline or by a moderator) whose announcement never reached
+Discord (the bot was killed between the close and the post) are announced when the bot starts again. Each card
+carries the nonce it had the first time (an election that closed with the round has its own), so one that did reach
+Discord just before the kill (but was not yet marked posted) is not shown twice."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ import logging
 from datetime import datetime, timedelta
 
 from bot.actions.commands import App
-from bot.actions.messages import marked, round_closed
-from bot.actions.outbox import Outgoing
+from bot.actions.messages import round_closed
+from bot.actions.outbox import POSTED, Outgoing
 from bot.actions.politics import election_closed
-from engine.service.announcements import posted_marker
 
 log = logging.getLogger("clerk.recovery")
 
@@ -25,13 +25,14 @@ async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
         try:
             if kind == "round":
                 result = await app.clerk.close_round(game_id, actor=None, expected_round=number)  # already closed
-                out += marked(await round_closed(app, result), posted_marker(kind, game_id, number))
+                out += await round_closed(app, result)
             else:
                 election = await app.clerk.election(game_id)
                 if election is not None and election.number == number:
-                    out += marked(election_closed(app, election), posted_marker(kind, game_id, number))
+                    out += election_closed(app, election)
         except Exception:
             log.exception("announcing %s %s of game %s again failed", kind, number, game_id)
-    if out:
-        log.warning("announcing %d result(s) that were closed but not posted before the bot stopped", len(out))
+    cards = sum(1 for o in out if POSTED in o.extra)
+    if cards:
+        log.warning("announcing %d result card(s) that were closed but not posted before the bot stopped", cards)
     return out

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
 from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm, handle_select
-from bot.actions.outbox import Button, Here, Outgoing, Select, ToChannel, ToThread, ToUser
+from bot.actions.outbox import POSTED, Button, Here, Outgoing, Select, ToChannel, ToThread, ToUser
 from bot.console.slash import OptionError, parse_slash
 from bot.console.transcript import Choose, Directive, Press, Said
 from bot.console.world import GUILD_ID, World, stable_id
@@ -227,6 +227,8 @@ class Session:
                 self.write(head)
                 for line in lines:
                     self.write(INDENT + line if line else "")
+            if POSTED in message.extra:  # a result's announcement has been shown: as the Discord adapter does
+                await self.app.clerk.mark_posted(message.extra[POSTED])
 
     def _recipient(self, message: Outgoing, ctx: Ctx | None) -> tuple[str | None, Place, tuple[Button, ...]]:
         to = message.to

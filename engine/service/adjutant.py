@@ -225,7 +225,7 @@ class AdjutantService(ServiceBase):
                 await uow.record(game_id, "AgElectionClosed", actor,
                                  {"number": election.number, "winner": view.winner,
                                   "standings": [[s.candidate, s.votes] for s in view.standings]}, source_id)
-                await result_pending(uow, game_id, "ag", election.number, source_id)
+                await result_pending(uow, game_id, "ag", election.number)
                 return view
         except Duplicate:
             return None

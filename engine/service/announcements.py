@@ -1,7 +1,7 @@
-"""Results the scheduler announces (a round or an AG election closed at its deadline): the close appends
-``ResultPending`` in its own transaction, the announcement appends ``ResultPosted`` once Discord has it, so a bot
-killed between the two posts it when it starts again (docs/reliability.md). Closes from before this existed have no
-``ResultPending`` and are never announced again."""
+"""Results announced in the game channel (a round or an AG election closed at its deadline, by a moderator, or an
+election closed with its round): the close appends ``ResultPending`` in its own transaction, the announcement appends
+``ResultPosted`` once Discord has it, so a bot killed between the two posts it when it starts again
+(docs/reliability.md). Closes from before this existed have no ``ResultPending`` and are never announced again."""
 
 from __future__ import annotations
 
@@ -12,9 +12,6 @@ from sqlalchemy import select
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.store.models import Event
 
-BY_DEADLINE = ("deadline:", "ag-deadline:")
-"""The source ids of the scheduler's closes."""
-
 
 def posted_marker(kind: str, game_id: int, number: int) -> str:
     """``round:<game>:<number>`` or ``ag:<game>:<number>``: also the Discord nonce of the announcement (at most 25
@@ -22,10 +19,9 @@ def posted_marker(kind: str, game_id: int, number: int) -> str:
     return f"{kind}:{game_id}:{number}"
 
 
-async def result_pending(uow: UnitOfWork, game_id: int, kind: str, number: int, source_id: str | None) -> None:
-    """In the close's transaction: a close by the scheduler has an announcement to post (kind ``round`` or ``ag``)."""
-    if source_id is not None and source_id.startswith(BY_DEADLINE):
-        await uow.record(game_id, "ResultPending", None, {"kind": kind, "number": number}, None)
+async def result_pending(uow: UnitOfWork, game_id: int, kind: str, number: int) -> None:
+    """In the close's transaction: the close has an announcement to post (kind ``round`` or ``ag``)."""
+    await uow.record(game_id, "ResultPending", None, {"kind": kind, "number": number}, None)
 
 
 class AnnouncementService(ServiceBase):

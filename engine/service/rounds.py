@@ -247,7 +247,7 @@ class RoundService(ServiceBase):
             payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                        "by_deadline": expected_round is not None}
             await uow.record(game_id, "RoundClosed", actor, payload, source_id)
-            await result_pending(uow, game_id, "round", rnd.number, source_id)
+            await result_pending(uow, game_id, "round", rnd.number)
             return result_view(await round_view(uow.session, game, rnd), result)
 
     async def extend_round(self, game_id: int, *, by: timedelta | None = None, to: datetime | None = None,

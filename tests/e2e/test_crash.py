@@ -18,7 +18,10 @@ import aiosqlite
 import pytest
 from fakediscord import Channel, FakeDiscord
 
+from engine.landsdraad.majority import Subject
+from engine.landsdraad.motions import Motion
 from engine.service import Clerk
+from engine.service.announcements import posted_marker
 from engine.service.clock import RandomDice, SystemClock
 from engine.store.database import make_engine, make_sessionmaker
 
@@ -160,3 +163,58 @@ async def test_a_kill_while_rounds_and_ag_elections_close_at_their_deadline_leav
     for game_id, closed_kind in [*((g, "RoundClosed") for g in rounds), *((g, "AgElectionClosed") for g in elections)]:
         kinds = [e["kind"] for e in (await clerk.export(game_id))["events"]]
         assert kinds.count(closed_kind) == 1 and kinds.count("ResultPosted") == 1, (game_id, kinds)
+
+
+async def game_with_an_election_closing_with_the_round(clerk: Clerk, fake: FakeDiscord,
+                                                      name: str) -> tuple[int, Channel]:
+    """Round 1 open, and AG election 2 (after No Confidence in the first AG, R0-35) closes with it: its result card
+    is posted before the round's."""
+    owner = fake.owner.id
+    users = fake.add_users(f"{name}-p", 3)
+    channel = fake.add_channel(name)
+    game_id = await crowd_game(clerk, fake, channel, users)
+    await clerk.open_election(game_id, deadline=None, actor=owner)
+    await clerk.cast_ag_vote(game_id, user_id=users[0].id, candidate=users[0].name, at=datetime.now(UTC),
+                             source_id=f"{name}:ag1")
+    await clerk.close_election(game_id, actor=owner)
+    await clerk.mark_posted(posted_marker("ag", game_id, 1))  # election 1 was announced (this test has no bot yet)
+    for user in users[1:]:
+        support = await clerk.support(game_id, user_id=user.id, motion=Motion(Subject.NO_CONFIDENCE), thread_id=None,
+                                      at=datetime.now(UTC), source_id=f"{name}:nc{user.id}")
+    await clerk.enact(game_id, vote_id=support.vote.id, actor=owner)
+    await clerk.cast_ag_vote(game_id, user_id=users[1].id, candidate=users[1].name, at=datetime.now(UTC),
+                             source_id=f"{name}:ag2")
+    return game_id, channel
+
+
+async def test_a_kill_between_a_moderators_close_and_its_result_posts_each_card_once_at_start(
+        fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
+    """``/round close`` commits, then posts the result, the election's card first. The kill lands while Discord
+    holds that first card: in one game before Discord has it; in the other after Discord has it but before the
+    bot knows (the kill between the two cards)."""
+    clerk, _ = service
+    lost, held = [await game_with_an_election_closing_with_the_round(clerk, fake, name) for name in ("lost", "held")]
+    channels = [lost[1], held[1]]
+    await child.start()
+    fake.stall_posts(lost[1], recorded=False)
+    fake.stall_posts(held[1], recorded=True)
+    for channel in channels:
+        await fake.slash(fake.owner, "round close", channel)
+    await fake.wait_for(lambda: fake.stalled >= 2, "the first result card of both games to stall", timeout=20)
+    await child.kill()
+    fake.release_posts()
+    assert result_cards(fake, channels, "Adjutant General") == {lost[1].id: 0, held[1].id: 1}
+    assert result_cards(fake, channels, "the measure") == {lost[1].id: 0, held[1].id: 0}
+
+    await child.start()
+    await fake.wait_for(lambda: all(result_cards(fake, channels, "the measure").values()), "the rounds' results",
+                        timeout=20)
+    await asyncio.sleep(0.3)  # let anything extra arrive
+    assert result_cards(fake, channels, "Adjutant General") == {c.id: 1 for c in channels}, "one election card each"
+    assert result_cards(fake, channels, "the measure") == {c.id: 1 for c in channels}, "one round card each"
+    assert fake.nonce_repeats == 1, "the card Discord had was sent again and dropped by its nonce"
+    for game_id, _ in (lost, held):
+        events = (await clerk.export(game_id))["events"]
+        assert [e["kind"] for e in events].count("RoundClosed") == 1
+        posted = sorted((e["payload"]["kind"], e["payload"]["number"]) for e in events if e["kind"] == "ResultPosted")
+        assert posted == [("ag", 1), ("ag", 2), ("round", 1)]

@@ -71,10 +71,10 @@ class Connection:
         if op == 0:
             self.seq += 1
             payload.update(t=event, s=self.seq)
-        try:
+        # The bot's process died (a test's SIGKILL) while its socket closes: as Discord does, the event is dropped
+        # (the next session does not get it either).
+        with contextlib.suppress(ConnectionResetError):
             await self.ws.send_str(json.dumps(payload))
-        except ConnectionResetError:  # the bot's process died (a test's SIGKILL) while the socket closes: as Discord
-            pass                      # does, drop the event; the next session does not get it either
 
 
 class FakeDiscord(ChannelRoutes):
@@ -119,6 +119,9 @@ class FakeDiscord(ChannelRoutes):
         """Messages sent with ``enforce_nonce``: Discord returns the first again for a repeated nonce (it keeps them a
         few minutes; the fake for the whole test)."""
         self.nonce_repeats = 0
+        self.stalls: dict[int, tuple[bool, asyncio.Event]] = {}
+        """Channel id -> (recorded first, released): see ``stall_posts``."""
+        self.stalled = 0
         self.identifies = 0
         self.resumes = 0
         self._connections: list[Connection] = []
@@ -138,6 +141,18 @@ class FakeDiscord(ChannelRoutes):
             self.refusals.pop(channel.id, None)
         else:
             self.refusals[channel.id] = code
+
+    def stall_posts(self, channel: Channel, *, recorded: bool) -> None:
+        """The bot's posts in ``channel`` (not its threads) never get an answer until ``release_posts``: Discord is
+        slow, or the bot is killed while it waits. ``recorded``: Discord has the message (it is shown; only the
+        answer is late); otherwise the request never got there, and it is refused once released. ``stalled``
+        counts the posts that have stalled."""
+        self.stalls[channel.id] = (recorded, asyncio.Event())
+
+    def release_posts(self) -> None:
+        for _, released in self.stalls.values():
+            released.set()
+        self.stalls.clear()
 
     def add_role(self, name: str, permissions: int = 0) -> Role:
         """A role that exists before the bot connects (sent in GUILD_CREATE)."""
@@ -729,6 +744,11 @@ class FakeDiscord(ChannelRoutes):
         problem = self._too_long(body)
         if problem:
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
+        stall = self.stalls.get(channel.id)
+        if stall is not None and not stall[0]:
+            self.stalled += 1
+            await stall[1].wait()
+            return discord_error(400, 0, "the post never reached Discord (stall_posts)")
         nonce = body.get("nonce") if body.get("enforce_nonce") else None
         if nonce is not None and (channel.id, str(nonce)) in self.nonces:  # Discord: the same message, not a new one
             self.nonce_repeats += 1
@@ -737,6 +757,9 @@ class FakeDiscord(ChannelRoutes):
         if nonce is not None:
             self.nonces[(channel.id, str(nonce))] = sent
         await self.dispatch("MESSAGE_CREATE", message)  # Discord echoes the bot's own messages
+        if stall is not None:
+            self.stalled += 1
+            await stall[1].wait()
         return json_response(message)
 
     @staticmethod

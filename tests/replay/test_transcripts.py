@@ -39,6 +39,9 @@ async def test_transcript_replays_to_its_golden_output(name: str, tmp_path: Path
         golden.write_text(run.output, encoding="utf-8")
     assert golden.exists(), f"no {golden.name}; create it with CLERK_REGEN_TRANSCRIPTS=1 and read it"
     assert run.output == golden.read_text(encoding="utf-8")
+    owed = {(e["payload"]["kind"], e["payload"]["number"]): e["kind"] for e in run.export.get("events", [])
+            if e["kind"] in ("ResultPending", "ResultPosted")}
+    assert all(kind == "ResultPosted" for kind in owed.values()), f"the console showed every result: {owed}"
 
 
 def by_name(items: list[dict], name: str) -> dict:
