@@ -34,7 +34,7 @@ console: $(STAMP)
 # Everything on SQLite (the PostgreSQL variants are left to test-postgres, so this stays under 3 minutes).
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy engine
+	$(VENV)/bin/mypy engine bot
 	$(VENV)/bin/pytest -q -n auto -k "not postgresql"
 
 # The whole suite on PostgreSQL (needs TEST_POSTGRES_URL): the PostgreSQL variants of the store and service tests,

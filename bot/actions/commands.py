@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Outgoing, reply
@@ -70,6 +70,13 @@ COMMON = frozenset({"game new", "game export", "game settings", "game list", "ga
 """Commands every game has, whatever its ruleset."""
 EXCLUSIVE: set[str] = set()
 """Rulesets whose games take only their own commands (and ``COMMON``); a feature module adds its ruleset."""
+
+
+class CommandFlags(TypedDict, total=False):
+    """``command``'s keyword flags, for a ruleset module that gives the same ones to all its commands (``**M``)."""
+    moderator: bool
+    game: str
+    ruleset: str | None
 
 
 def command(name: str, description: str, *options: Option, moderator: bool = False, game: str = "channel",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.actions.commands import EXCLUSIVE, App, Option, command, require_game, user_option
+from bot.actions.commands import EXCLUSIVE, App, CommandFlags, Option, command, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.mylantium_render import buildings_text, faction_line, government_card
 from bot.actions.outbox import Outgoing, ToChannel, reply
@@ -19,7 +19,7 @@ from engine.service.mylantium_state import RULESET
 from engine.service.views import GameView
 
 EXCLUSIVE.add(RULESET)
-M = {"moderator": True, "ruleset": RULESET}
+M: CommandFlags = {"moderator": True, "ruleset": RULESET}
 KINDS = tuple(b.value for b in Building)
 STATUSES = ("on-station", "in-battle", "elsewhere")
 

@@ -8,7 +8,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from bot.actions.commands import App, Option, command, game_of_user, require_game
+from bot.actions.commands import App, CommandFlags, Option, command, game_of_user, require_game
 from bot.actions.context import Ctx
 from bot.actions.deadlines import reminded
 from bot.actions.mylantium_render import (
@@ -47,7 +47,7 @@ from engine.service.mylantium_views import ChainView, MylElectionView
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.mylantium")
-M = {"moderator": True, "ruleset": RULESET}
+M: CommandFlags = {"moderator": True, "ruleset": RULESET}
 
 
 
