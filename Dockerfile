@@ -19,6 +19,6 @@ ENV DATABASE_URL=sqlite+aiosqlite:////data/clerk.db \
     PYTHONUNBUFFERED=1
 VOLUME ["/data"]
 # `docker stop` sends SIGINT, which Python turns into a clean shutdown (the bot closes and releases the deadline
-# lease). With the default SIGTERM, Python as PID 1 has no handler, ignores it, and is SIGKILLed 10 s later.
+# lease). The bot also handles SIGTERM the same way (bot/discord/run.py); SIGINT was the one checked in a container.
 STOPSIGNAL SIGINT
 CMD ["python", "-m", "bot"]

@@ -5,8 +5,10 @@ Modelled on discord.py's ``examples/advanced_startup.py``."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import signal
 
 import discord
 
@@ -39,6 +41,7 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
         async with make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
                             shard_count=settings.shard_count, shard_ids=settings.shard_ids,
                             guild_ready_timeout=guild_ready_timeout) as bot:
+            stop_on_sigterm(bot)
             try:
                 await bot.start(settings.token)
             except discord.LoginFailure:
@@ -51,6 +54,20 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
     finally:
         await engine.dispose()
     return 0
+
+
+def stop_on_sigterm(bot: discord.Client) -> None:
+    """SIGTERM (systemd, Kubernetes, ``docker stop``) closes the bot as Ctrl-C does: the scheduler stops, the deadline
+    lease is released for another process, the gateway is closed, and the process exits 0. Without it Python dies
+    at once (or, as PID 1 in a container, ignores the signal until it is killed)."""
+    closing: list[asyncio.Task[None]] = []  # a reference, so the task is not collected before it runs
+
+    def close() -> None:
+        log.info("SIGTERM: stopping")
+        closing.append(asyncio.get_running_loop().create_task(bot.close()))
+
+    with contextlib.suppress(NotImplementedError):  # no signal handlers in this event loop (Windows)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, close)
 
 
 def point_at_test_discord(env: dict[str, str]) -> bool:

@@ -218,3 +218,21 @@ async def test_a_kill_between_a_moderators_close_and_its_result_posts_each_card_
         assert [e["kind"] for e in events].count("RoundClosed") == 1
         posted = sorted((e["payload"]["kind"], e["payload"]["number"]) for e in events if e["kind"] == "ResultPosted")
         assert posted == [("ag", 1), ("ag", 2), ("round", 1)]
+
+
+async def test_sigterm_stops_the_bot_cleanly_and_lets_the_deadline_lease_go(
+        fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
+    """systemd, Kubernetes and ``docker stop`` send SIGTERM: the bot closes (exit 0) and releases the lease, so
+    another process can do the deadline work at once instead of after the lease expires."""
+    _, database = service
+    await child.start()
+    await fake.wait_for(lambda: "now does the deadline work" in child.log.read_text(), "the lease", timeout=20)
+    assert child.proc is not None
+    child.proc.terminate()
+    assert await asyncio.wait_for(child.proc.wait(), 20) == 0
+    async with aiosqlite.connect(database) as db:
+        found = await db.execute("SELECT expires_at FROM leases WHERE name = 'deadlines'")
+        row = await found.fetchone()
+    assert row is not None
+    assert datetime.fromisoformat(row[0]).replace(tzinfo=UTC) <= datetime.now(UTC), "the lease was let go"
+    assert "SIGTERM: stopping" in child.log.read_text()
