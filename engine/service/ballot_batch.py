@@ -1,25 +1,32 @@
 """Many crisis ballots of one game in one transaction (group commit, batching.py): a constant number of statements
 per batch, not per ballot. Each ballot is judged as it would be alone, in the order
-the ballots arrived, and one refused ballot never stops the others."""
+the ballots arrived, and one refused ballot never stops the others.
+
+The DM ballot's hot path, so SQLAlchemy Core on the unit's connection and no ORM: the statements are built once,
+here (their compiled form is cached by the engine), the reads return plain rows, and a batch costs the duplicate
+check, ONE joined read of the game, its round, the voters, their ballots and their holdings, and three writes (the
+ballots' upsert, the game's ``last_seq``, the events). docs/performance.md has the measurements."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Connection, Insert, and_, bindparam, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.crisis import RoundWindow, accept_ballot
-from engine.landsdraad.model import Option
+from engine.landsdraad.model import Elector, Option, Planet, Quality, Tier
+from engine.landsdraad.votes import total_votes
 from engine.service.clock import utc
-from engine.service.ledger import game_view, player_view, require_running
+from engine.service.ledger import require_running
 from engine.service.uow import Duplicate, SyncUnit
-from engine.service.views import BallotReceipt
-from engine.store.models import Ballot, Event, Game, Holding, Player, Round
+from engine.service.views import BallotReceipt, GameView
+from engine.store.models import Base
 
 T = TypeVar("T")
 CHUNK = 400
@@ -40,38 +47,90 @@ def chunks(values: Sequence[T]) -> Iterable[Sequence[T]]:
         yield values[start:start + CHUNK]
 
 
+_TABLES = Base.metadata.tables
+_G, _R, _P, _B, _H, _E = (_TABLES[name] for name in ("games", "rounds", "players", "ballots", "holdings", "events"))
+
+_DONE = select(_E.c.source_id, _E.c.kind, _E.c.payload).where(_E.c.source_id.in_(bindparam("sources", expanding=True)))
+_READ = (
+    select(
+        # the game, in GameView's order, then what require_running reads
+        _G.c.id, _G.c.guild_id, _G.c.channel_id, _G.c.name, _G.c.ruleset, _G.c.moderator_role_id, _G.c.current_round,
+        _G.c.status,
+        _R.c.id.label("round_id"), _R.c.number, _R.c.status.label("round_status"), _R.c.deadline, _R.c.paused_left,
+        _P.c.id.label("player_id"), _P.c.user_id, _P.c.active, _P.c.diplomacy, _P.c.diplomacy_max,
+        _P.c.intrigue_max, _P.c.roll, _P.c.misc_votes,
+        _B.c.option, _B.c.revotes,
+        _H.c.kind, _H.c.name.label("holding"), _H.c.grade, _H.c.votes, _H.c.homeworld,
+    )
+    .select_from(
+        _G.outerjoin(_R, and_(_R.c.game_id == _G.c.id, _R.c.number == _G.c.current_round))
+        .outerjoin(_P, and_(_P.c.game_id == _G.c.id, _P.c.user_id.in_(bindparam("users", expanding=True))))
+        .outerjoin(_B, and_(_B.c.round_id == _R.c.id, _B.c.player_id == _P.c.id))
+        .outerjoin(_H, _H.c.player_id == _P.c.id))
+    .where(_G.c.id == bindparam("game"))
+)
+_BUMP = (update(_G).where(_G.c.id == bindparam("game")).values(last_seq=_G.c.last_seq + bindparam("count"))
+         .returning(_G.c.last_seq))
+_APPEND = insert(_E)
+
+
+def _upsert(statement: sqlite.Insert | postgresql.Insert) -> Insert:
+    """One row per voter and round: inserted, or replaced in place (its ``revotes`` counted by the batch)."""
+    kept = ("option", "declared", "revotes", "received_at", "source_id")
+    return statement.on_conflict_do_update(index_elements=[_B.c.round_id, _B.c.player_id],
+                                           set_={name: statement.excluded[name] for name in kept})
+
+
+_UPSERT = {"sqlite": _upsert(sqlite.insert(_B)), "postgresql": _upsert(postgresql.insert(_B))}
+
+
+class _Game(NamedTuple):
+    view: GameView
+    status: str
+
+    @property
+    def name(self) -> str:
+        return self.view.name
+
+
+class _Round(NamedTuple):
+    id: int
+    window: RoundWindow
+    paused_left: timedelta | None
+
+
+@dataclass
+class _Voter:
+    """A player of the batch as read: what the checks need, their holdings, and their ballot as the batch leaves it."""
+
+    id: int
+    active: bool
+    numbers: tuple[int, int, int, int, int]
+    """diplomacy, diplomacy_max, intrigue_max, roll, misc_votes: the arguments of ``total_votes``."""
+    option: str | None
+    revotes: int
+    electors: list[Elector] = field(default_factory=list)
+    planets: list[Planet] = field(default_factory=list)
+    ballot: dict[str, Any] | None = None
+    """The row to upsert, once the batch has accepted a ballot of this player."""
+
+    @property
+    def votes(self) -> int:
+        return total_votes(*self.numbers, self.electors, self.planets)
+
+
 def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> list[BallotReceipt | ClerkError]:
     """Record every acceptable ballot of ``items``; the result of each is its receipt, its refusal (a RuleError) or
     a ``Duplicate`` (its message was already handled: answered again by the caller after the commit).
     Synchronous: it runs as one ``ServiceBase._unit`` (on SQLite, one hop to a worker thread for the whole batch)."""
-    session = uow.session
+    if not items:
+        return []
+    connection = uow.connection
     done: dict[str, tuple[str, dict[str, Any]]] = {}
-    sources = [i.source_id for i in items if i.source_id is not None]
-    for part in chunks(sources):
-        rows = session.execute(select(Event.source_id, Event.kind, Event.payload)
-                                     .where(Event.source_id.in_(part)))
-        done.update({source: (kind, dict(payload)) for source, kind, payload in rows.all() if source is not None})
-    game = session.get(Game, game_id)
-    if game is None:
-        raise NotFoundError("That game no longer exists.")
-    rnd = (session.execute(select(Round).where(Round.game_id == game_id, Round.number == game.current_round))
-           .scalar_one_or_none() if game.current_round else None)
-    users = sorted({i.user_id for i in items})
-    players: dict[int, Player] = {}
-    for user_part in chunks(users):
-        found = session.execute(select(Player).where(Player.game_id == game_id, Player.user_id.in_(user_part)))
-        players.update({p.user_id: p for p in found.scalars()})
-    ids = sorted(p.id for p in players.values())
-    holdings: dict[int, list[Holding]] = {}
-    ballots: dict[int, Ballot] = {}
-    for id_part in chunks(ids):
-        for h in (session.execute(select(Holding).where(Holding.player_id.in_(id_part))
-                                        .order_by(Holding.id))).scalars():
-            holdings.setdefault(h.player_id, []).append(h)
-        if rnd is not None:
-            found_ballots = session.execute(select(Ballot).where(Ballot.round_id == rnd.id,
-                                                                       Ballot.player_id.in_(id_part)))
-            ballots.update({b.player_id: b for b in found_ballots.scalars()})
+    for part in chunks([i.source_id for i in items if i.source_id is not None]):
+        found = connection.execute(_DONE, {"sources": list(part)})
+        done.update({source: (kind, dict(payload)) for source, kind, payload in found})
+    game, rnd, voters = _read(connection, game_id, sorted({i.user_id for i in items}))
 
     results: list[BallotReceipt | ClerkError] = []
     accepted: list[tuple[int, dict[str, Any], str | None]] = []
@@ -81,7 +140,7 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> l
             results.append(Duplicate(item.source_id, kind, payload))
             continue
         try:
-            receipt, payload = _judge(game, rnd, players.get(item.user_id), holdings, ballots, item)
+            receipt, payload = _judge(game, rnd, voters.get(item.user_id), item)
         except ClerkError as refused:
             results.append(refused)
             continue
@@ -90,56 +149,76 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> l
         if item.source_id is not None:
             done[item.source_id] = ("BallotCast", payload)
     if accepted:
-        # Plain statements, not the ORM's unit of work: with 2,000 players loaded, evaluating the UPDATE against
-        # the session and flushing object by object cost more than the ballots themselves (profiled).
-        last = (session.execute(update(Game).where(Game.id == game_id)
-                                      .values(last_seq=Game.last_seq + len(accepted))
-                                      .returning(Game.last_seq)
-                                      .execution_options(synchronize_session=False))).scalar_one()
+        last: int = connection.execute(_BUMP, {"game": game_id, "count": len(accepted)}).scalar_one()
         first = last - len(accepted) + 1
-        session.execute(insert(Event), [
+        connection.execute(_APPEND, [
             {"game_id": game_id, "seq": first + n, "kind": "BallotCast", "actor": user, "payload": payload,
              "source_id": source, "at": uow.now} for n, (user, payload, source) in enumerate(accepted)])
-        new = [b for b in ballots.values() if b.id is None]
-        if new:
-            session.execute(insert(Ballot), [
-                {"round_id": b.round_id, "player_id": b.player_id, "option": b.option, "declared": b.declared,
-                 "received_at": b.received_at, "source_id": b.source_id, "revotes": b.revotes} for b in new])
+        connection.execute(_UPSERT[connection.dialect.name],
+                           [v.ballot for v in voters.values() if v.ballot is not None])
     return results
 
 
-def _judge(game: Game, rnd: Round | None, player: Player | None, holdings: dict[int, list[Holding]],
-           ballots: dict[int, Ballot], item: BallotRequest) -> tuple[BallotReceipt, dict[str, Any]]:
-    """One ballot, as it would be judged alone: the receipt and the event's payload, or a ClerkError."""
+def _read(connection: Connection, game_id: int, users: Sequence[int]
+          ) -> tuple[_Game, _Round | None, dict[int, _Voter]]:
+    """The game, its current round and the batch's voters with their ballots and holdings: one joined read (per
+    ``CHUNK`` voters), rows and not ORM objects."""
+    game: _Game | None = None
+    rnd: _Round | None = None
+    voters: dict[int, _Voter] = {}
+    for part in chunks(users):
+        for row in connection.execute(_READ, {"game": game_id, "users": list(part)}):
+            if game is None:
+                game = _Game(GameView(*row[:7]), row.status)
+                if row.round_id is not None:
+                    deadline = utc(row.deadline) if row.deadline else None
+                    rnd = _Round(row.round_id, RoundWindow(row.number, row.round_status == "open", deadline),
+                                 timedelta(seconds=row.paused_left) if row.paused_left is not None else None)
+            if row.player_id is None:
+                continue
+            voter = voters.get(row.user_id)
+            if voter is None:
+                voter = voters[row.user_id] = _Voter(
+                    row.player_id, row.active,
+                    (row.diplomacy, row.diplomacy_max, row.intrigue_max, row.roll, row.misc_votes),
+                    row.option, row.revotes or 0)
+            if row.kind == "elector":
+                voter.electors.append(Elector(row.holding, Tier(row.grade), row.votes))
+            elif row.kind == "planet":
+                voter.planets.append(Planet(row.holding, Quality(row.grade), row.homeworld))
+    if game is None:
+        raise NotFoundError("That game no longer exists.")
+    return game, rnd, voters
+
+
+def _judge(game: _Game, rnd: _Round | None, voter: _Voter | None, item: BallotRequest
+           ) -> tuple[BallotReceipt, dict[str, Any]]:
+    """One ballot, as it would be judged alone: the receipt and the event's payload, or a ClerkError. An accepted
+    ballot becomes the voter's ``ballot`` row (written with the batch)."""
     require_running(game)
-    if player is None:
+    if voter is None:
         raise NotFoundError(f"You are not a player in {game.name}.")
-    if not player.active:
+    if not voter.active:
         raise RuleError(f"You are marked inactive in {game.name}, so your ballot cannot count. "
                         "Ask a moderator if this is wrong.")
     if rnd is None:
         raise RuleError(f"No round is open in {game.name}, so there is nothing to vote on yet.")
-    if item.expected_round is not None and rnd.number != item.expected_round:
+    window = rnd.window
+    if item.expected_round is not None and window.number != item.expected_round:
         raise RuleError(f"This ballot is for round {item.expected_round} of {game.name}, which is over; "
-                        f"round {rnd.number} is the current one.")
-    window = RoundWindow(rnd.number, rnd.status == "open", utc(rnd.deadline) if rnd.deadline else None)
-    ballot = ballots.get(player.id)
-    previous = Option(ballot.option) if ballot else None
+                        f"round {window.number} is the current one.")
+    previous = Option(voter.option) if voter.option is not None else None
     accepted = accept_ballot(window, previous, item.command.option, item.command.declared, item.received_at)
-    if ballot is None:
-        ballot = ballots[player.id] = Ballot(round_id=rnd.id, player_id=player.id, revotes=0)  # inserted at the end
-    else:
-        ballot.revotes += 1
-    ballot.option = accepted.option.value
-    ballot.declared = accepted.declared
-    ballot.received_at = item.received_at
-    ballot.source_id = item.source_id
-    view = player_view(player, holdings.get(player.id, []))
-    payload = {"round": rnd.number, "user_id": item.user_id, "option": accepted.option.value,
+    if previous is not None:
+        voter.revotes += 1
+    voter.option = accepted.option.value
+    voter.ballot = {"round_id": rnd.id, "player_id": voter.id, "option": voter.option, "declared": accepted.declared,
+                    "revotes": voter.revotes, "received_at": item.received_at, "source_id": item.source_id}
+    payload = {"round": window.number, "user_id": item.user_id, "option": accepted.option.value,
                "declared": accepted.declared, "replaced": previous.value if previous else None,
                "received_at": item.received_at.isoformat()}
     receipt = BallotReceipt(
-        game=game_view(game), round_number=rnd.number, option=accepted.option.value, declared=accepted.declared,
-        votes=view.votes, replaced=previous.value if previous else None, deadline=window.deadline,
-        paused_left=timedelta(seconds=rnd.paused_left) if rnd.paused_left is not None else None)
+        game=game.view, round_number=window.number, option=accepted.option.value, declared=accepted.declared,
+        votes=voter.votes, replaced=previous.value if previous else None, deadline=window.deadline,
+        paused_left=rnd.paused_left)
     return receipt, payload

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -75,7 +75,17 @@ async def load_game(session: AsyncSession, game_id: int) -> Game:
     return game
 
 
-def require_running(game: Game) -> None:
+class Running(Protocol):
+    """What ``require_running`` reads: a Game, or a row of the ballot batch (``ballot_batch``)."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+def require_running(game: Running) -> None:
     """After the game has ended (End Game, a final score), nothing more can be voted on or opened."""
     if game.status == "ended":
         raise RuleError(f"{game.name} has ended; nothing more can be voted on.")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, bindparam, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
@@ -57,19 +57,20 @@ _NEXT_SEQ = (update(_GAMES).where(_GAMES.c.id == bindparam("game")).values(last_
 _APPEND = insert(_EVENTS)
 
 
-def check_not_done(session: Session, source_id: str | None) -> None:
+def check_not_done(session: Session | Connection, source_id: str | None) -> None:
     """Raise Duplicate if a Discord message or interaction was already processed (one indexed lookup)."""
     if source_id is None:
         return
-    done = session.connection().execute(_DONE, {"source_id": source_id}).one_or_none()
+    connection = session.connection() if isinstance(session, Session) else session
+    done = connection.execute(_DONE, {"source_id": source_id}).one_or_none()
     if done is not None:
         raise Duplicate(source_id, done.kind, dict(done.payload))
 
 
-def append_event(session: Session, now: datetime, game_id: int, kind: str, actor: int | None,
+def append_event(session: Session | Connection, now: datetime, game_id: int, kind: str, actor: int | None,
                  payload: dict[str, Any], source_id: str | None) -> int:
     """Append an event with the game's next sequence number (one row update, one insert); returns the number."""
-    connection = session.connection()
+    connection = session.connection() if isinstance(session, Session) else session
     seq: int = connection.execute(_NEXT_SEQ, {"game": game_id}).scalar_one()
     connection.execute(_APPEND, {"game_id": game_id, "seq": seq, "kind": kind, "actor": actor, "payload": payload,
                                  "source_id": source_id, "at": now})
@@ -92,19 +93,20 @@ class UnitOfWork:
 
 @dataclass
 class SyncUnit:
-    """The unit of work of a synchronous transaction (``ServiceBase._unit``): the same session API without awaits."""
+    """The unit of work of a synchronous transaction (``ServiceBase._unit``): a Core connection in its transaction,
+    no ORM session (its identity map and flush cost more than a hot path's few statements)."""
 
-    session: Session
+    connection: Connection
     now: datetime
 
     def record(self, game_id: int, kind: str, actor: int | None, payload: dict[str, Any], source_id: str | None
                ) -> int:
-        return append_event(self.session, self.now, game_id, kind, actor, payload, source_id)
+        return append_event(self.connection, self.now, game_id, kind, actor, payload, source_id)
 
 
-def _run_unit(session: Session, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
-    check_not_done(session, source_id)
-    return work(SyncUnit(session, now))
+def _run_unit(connection: Connection, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
+    check_not_done(connection, source_id)
+    return work(SyncUnit(connection, now))
 
 
 class ServiceBase:
@@ -153,9 +155,13 @@ class ServiceBase:
                 return await asyncio.to_thread(_in_twin, twin, now, source_id, bound)
             async with self._sessions() as session, session.begin():
                 await lock_for_write(session, game_id)
-                return await session.run_sync(_run_unit, now, source_id, bound)
+                return await session.run_sync(_in_session, now, source_id, bound)
+
+
+def _in_session(session: Session, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
+    return _run_unit(session.connection(), now, source_id, work)
 
 
 def _in_twin(twin: Engine, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
-    with Session(twin, expire_on_commit=False) as session, session.begin():
-        return _run_unit(session, now, source_id, work)
+    with twin.begin() as connection:
+        return _run_unit(connection, now, source_id, work)

@@ -17,15 +17,20 @@ it. The lock is taken as the first statement of the write transaction and releas
 
 from __future__ import annotations
 
-from sqlalchemy import select, text
+from sqlalchemy import bindparam, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.store.models import Game
+from engine.store.models import Base
+
+_GAMES = Base.metadata.tables["games"]
+_BEGIN = text("BEGIN IMMEDIATE")
+_LOCK = select(_GAMES.c.id).where(_GAMES.c.id == bindparam("game")).with_for_update()
+"""Built once, a Core statement: every write pays for it (the DM ballot's among them)."""
 
 
 async def lock_for_write(session: AsyncSession, game_id: int | None) -> None:
     """Take the write lock of ``game_id`` (of the whole database on SQLite) in the session's new transaction."""
     if session.get_bind().dialect.name == "sqlite":
-        await session.execute(text("BEGIN IMMEDIATE"))
+        await session.execute(_BEGIN)
     elif game_id is not None:
-        await session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
+        await session.execute(_LOCK, {"game": game_id})

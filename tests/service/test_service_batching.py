@@ -4,13 +4,17 @@ that arrive together are written in one transaction, yet each is judged as if al
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.ballot import parse_ballot
+from engine.service.clock import utc
 from engine.service.roster import RosterRow
+from engine.store.models import Ballot
 
 MOD = 1
 
@@ -74,3 +78,34 @@ async def test_a_roster_is_imported_in_one_transaction_or_not_at_all(table: Any)
         await table.clerk.add_players(table.game_id, [RosterRow(5, "x", 1, 1, 1, 2), RosterRow(5, "y", 1, 1, 1, 2)],
                                       actor=MOD)
     assert len(await table.clerk.players(table.game_id)) == 51
+
+
+async def test_a_batch_writes_each_voters_ballot_row_once_as_the_batch_leaves_it(table: Any) -> None:
+    """The batch upserts one row per voter (ballot_batch.py): a first ballot and its revote in one batch are one row
+    with one revote; a revote in a later batch updates that row in place. The receipts' votes are the voter's V(p)
+    from their holdings, as ``player`` reports it."""
+    await table.player(10, "alice", 4, 2, 2, roll=2)
+    await table.elector(10, "Ix", "strong", 5)
+    await table.planet(10, "Caladan", "rich")
+    await table.planet(10, "Giedi", "poor", homeworld=True)
+    await table.player(11, "bob", 2, 2, 3)
+    await table.open()
+    alice = (await table.clerk.player(table.game_id, 10)).votes
+    batches = table.clerk._ballot_batcher.batches
+    assert alice == 2 * 4 + 2 + 2 + 5 + 4 + 2 * 2  # base, elector, rich planet, D 4 reaches both bonuses
+
+    first, revote, bob = await asyncio.gather(cast(table, 10, "Vote: Aye, 12", "a1"),
+                                              cast(table, 10, "Revote: Nay", "a2"), cast(table, 11, "Vote: Aye", "b1"))
+    assert table.clerk._ballot_batcher.batches == batches + 1, "the three in one transaction"
+    assert (first.votes, revote.votes, bob.votes) == (alice, alice, (await table.clerk.player(table.game_id, 11)).votes)
+    assert (first.declared, revote.replaced, revote.declared) == (12, "aye", None)
+    table.clock.advance(timedelta(minutes=5))
+    later = await cast(table, 10, "Revote: Abstain", "a3")
+    assert later.replaced == "nay"
+
+    async with table.engine.connect() as connection:
+        rows = (await connection.execute(
+            select(Ballot.player_id, Ballot.option, Ballot.declared, Ballot.revotes, Ballot.source_id,
+                   Ballot.received_at).order_by(Ballot.player_id))).all()
+    assert [r[1:5] for r in rows] == [("abstain", None, 2, "a3"), ("aye", None, 0, "b1")]
+    assert utc(rows[0].received_at) == table.clock.now()
