@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
+from engine.service.uow import Duplicate, ServiceBase, SyncUnit
 from engine.store.models import Event
 
 BY_DEADLINE = ("deadline:", "ag-deadline:")
@@ -22,10 +22,10 @@ def posted_marker(kind: str, game_id: int, number: int) -> str:
     return f"{kind}:{game_id}:{number}"
 
 
-async def result_pending(uow: UnitOfWork, game_id: int, kind: str, number: int, source_id: str | None) -> None:
+def result_pending(unit: SyncUnit, game_id: int, kind: str, number: int, source_id: str | None) -> None:
     """In the close's transaction: a close by the scheduler has an announcement to post (kind ``round`` or ``ag``)."""
     if source_id is not None and source_id.startswith(BY_DEADLINE):
-        await uow.record(game_id, "ResultPending", None, {"kind": kind, "number": number}, None)
+        unit.record(game_id, "ResultPending", None, {"kind": kind, "number": number}, None)
 
 
 class AnnouncementService(ServiceBase):

@@ -89,6 +89,13 @@ class UnitOfWork:
     ) -> int:
         return await self.session.run_sync(append_event, self.now, game_id, kind, actor, payload, source_id)
 
+    async def run(self, work: Callable[Concatenate[SyncUnit, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run synchronous ``work`` (written for ``ServiceBase._unit``) in this transaction, through ``run_sync``."""
+        def bound(session: Session) -> T:
+            return work(SyncUnit(session, self.now), *args, **kwargs)
+
+        return await self.session.run_sync(bound)
+
 
 @dataclass
 class SyncUnit:
