@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
@@ -120,13 +120,6 @@ async def game_players(session: AsyncSession, game_id: int) -> list[PlayerView]:
     return await session.run_sync(read_players, game_id)
 
 
-class Weight(NamedTuple):
-    player_id: int
-    user_id: int
-    name: str
-    votes: int
-
-
 PLAIN_VOTES = Player.diplomacy_max * 2 + Player.intrigue_max + Player.roll + Player.misc_votes
 """V(p) of a player who holds nothing, as SQL: ``votes.base_votes`` (2·D_max + I_max + r) plus misc, the
 ``total_votes`` of a player without holdings (tests/service/test_service_rounds.py checks the two agree). The
@@ -141,12 +134,13 @@ def active_players(game_id: int, *columns: Any) -> Select[Any]:
 
 
 def holding_extras(session: Session, game_id: int) -> dict[int, int]:
-    """What each holder's electors and planets add to V(p) (``votes.holding_votes``), by player id; players
-    who hold nothing are not in it."""
+    """What each active holder's electors and planets add to V(p) (``votes.holding_votes``), by player id;
+    players who hold nothing (or are inactive) are not in it."""
     rows = session.connection().execute(
         select(Holding.player_id, Holding.kind, Holding.name, Holding.grade, Holding.votes, Holding.homeworld,
                Player.diplomacy)
-        .join(Player, Player.id == Holding.player_id).where(Holding.game_id == game_id).order_by(Holding.id))
+        .join(Player, Player.id == Holding.player_id)
+        .where(Holding.game_id == game_id, Player.active.is_(True)).order_by(Holding.id))
     diplomacy: dict[int, int] = {}
     electors: dict[int, list[Elector]] = {}
     planets: dict[int, list[Planet]] = {}
@@ -159,18 +153,13 @@ def holding_extras(session: Session, game_id: int) -> dict[int, int]:
     return {p: holding_votes(d, electors.get(p, ()), planets.get(p, ())) for p, d in diplomacy.items()}
 
 
-def read_weights(session: Session, game_id: int) -> list[Weight]:
-    """Every active player's V(p) read now (R0-15), in the order they joined: plain rows, no ORM objects, and no
-    call per player who holds nothing, so that a tally of 100,000 players stays cheap (bench/tally.py)."""
+def active_votes(session: Session, game_id: int) -> int:
+    """Σ V(p) over the active players, read now (the players' part of the votes in play, R0-17): one sum in the
+    database and the holders' extras, nothing per player."""
     session.flush()  # what session.execute would autoflush; the plain connection below does not
-    extras = holding_extras(session, game_id)
-    rows = session.connection().execute(active_players(game_id)).all()
-    return [Weight(player_id, user_id, name, votes + extras.get(player_id, 0))
-            for player_id, user_id, name, votes in rows]
-
-
-async def active_weights(session: AsyncSession, game_id: int) -> list[Weight]:
-    return await session.run_sync(read_weights, game_id)
+    plain = session.connection().execute(select(func.coalesce(func.sum(PLAIN_VOTES), 0))
+                                         .where(Player.game_id == game_id, Player.active.is_(True))).scalar_one()
+    return int(plain) + sum(holding_extras(session, game_id).values())
 
 
 class LedgerService(ServiceBase):

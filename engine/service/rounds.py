@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.factions import TempFaction, make_faction
 from engine.service.clock import utc
-from engine.service.ledger import game_players, game_view, load_game, read_weights, require_running
+from engine.service.ledger import active_votes, game_players, game_view, load_game, require_running
 from engine.service.uow import ServiceBase
 from engine.service.views import FactionView, ResultView, RoundView, StatusView
 from engine.store.models import Ballot, Game, Round, TempFactionRow
@@ -74,7 +74,7 @@ def read_round_view(session: Session, game: Game, rnd: Round,
     if closed and rnd.result:
         vip = rnd.result["in_play"]
     else:
-        vip = sum(w.votes for w in read_weights(session, game.id)) + sum(f.votes for f in factions)
+        vip = active_votes(session, game.id) + sum(f.votes for f in factions)
     return RoundView(
         game=game_view(game),
         number=rnd.number,

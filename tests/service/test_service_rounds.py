@@ -145,7 +145,8 @@ async def test_R0_15_weights_are_read_at_the_close(table: Any) -> None:
 async def test_the_close_weighs_every_player_as_the_ledger_does(table: Any) -> None:
     """The close reads V(p) with the database adding up 2·D_max + I_max + r + misc (ledger.PLAIN_VOTES) and the
     holdings added per holder (votes.holding_votes): every voter's weight in the RoundClosed event is the V(p) of
-    the player's own breakdown (R0-01..R0-07), through a fallen Diplomacy, misc votes, every tier and a Homeworld."""
+    the player's own breakdown (R0-01..R0-07), through a fallen Diplomacy, misc votes, every tier and a Homeworld;
+    an inactive player's ballot and holdings count nowhere (R0-17)."""
     await table.player(JENNY, "jenny", 5, 2, 3, roll=2)
     await table.clerk.set_player(table.game_id, user_id=JENNY, diplomacy=3, misc=2, actor=MOD)  # D 3, D_max 5
     await table.elector(JENNY, "Count Jasek", "strong", 4)
@@ -157,6 +158,7 @@ async def test_the_close_weighs_every_player_as_the_ledger_does(table: Any) -> N
     await table.player(CAROL, "carol", 1, 1, 4, roll=1)
     await table.clerk.set_player(table.game_id, user_id=CAROL, misc=7, actor=MOD)
     await table.player(STRANGER, "gone", 2, 2, 2, roll=2)
+    await table.elector(STRANGER, "Duke Orm", "strong", 3)  # inactive at the close: neither counted nor in play
     await table.open()
     await table.vote(JENNY, "Vote: Aye")
     await table.vote(STRANGER, "Vote: Nay")
