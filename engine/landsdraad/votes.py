@@ -68,11 +68,16 @@ def vote_breakdown(
     )
 
 
+def holding_votes(diplomacy: int, electors: Sequence[Elector] = (), planets: Sequence[Planet] = ()) -> int:
+    """What a player's holdings add to V(p): their votes and the Diplomacy bonus they earn (R0-03..R0-06)."""
+    return (sum(e.votes for e in electors) + sum(planet_votes(p) for p in planets)
+            + diplomacy_bonus(diplomacy, electors, planets))
+
+
 def total_votes(diplomacy: int, diplomacy_max: int, intrigue_max: int, roll: int, misc: int,
                 electors: Sequence[Elector] = (), planets: Sequence[Planet] = ()) -> int:
     """V(p) alone (the ``total`` of ``vote_breakdown``), cheap for the many players who hold nothing."""
     base = base_votes(diplomacy_max, intrigue_max, roll) + misc
     if not electors and not planets:
         return base
-    return (base + sum(e.votes for e in electors) + sum(planet_votes(p) for p in planets)
-            + diplomacy_bonus(diplomacy, electors, planets))
+    return base + holding_votes(diplomacy, electors, planets)

@@ -9,16 +9,17 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from engine.core.errors import RuleError
 from engine.landsdraad.adjutant import AgBallot, cast_ag_ballot, election_deadline, tally_ag
 from engine.service.announcements import result_pending
 from engine.service.clock import utc
 from engine.service.exports import export_section
-from engine.service.ledger import game_players, game_view, load_game, require_player, require_running
+from engine.service.ledger import game_view, load_game, read_players, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
-from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
+from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
 from engine.service.views import GameView
 from engine.store.models import AgBallotRow, AgElection, Game, Office, Player, Round
 
@@ -78,14 +79,18 @@ async def latest_election(session: AsyncSession, game_id: int) -> AgElection | N
     return found.scalar_one_or_none()
 
 
-async def adjutant_of(session: AsyncSession, game_id: int) -> Player | None:
-    found = await session.execute(select(Player).join(Office, Office.player_id == Player.id)
-                                  .where(Office.game_id == game_id, Office.office == AG))
+def read_adjutant(session: Session, game_id: int) -> Player | None:
+    found = session.execute(select(Player).join(Office, Office.player_id == Player.id)
+                            .where(Office.game_id == game_id, Office.office == AG))
     return found.scalar_one_or_none()
 
 
-async def set_adjutant(session: AsyncSession, game_id: int, player_id: int | None, now: datetime) -> None:
-    found = await session.execute(select(Office).where(Office.game_id == game_id, Office.office == AG))
+async def adjutant_of(session: AsyncSession, game_id: int) -> Player | None:
+    return await session.run_sync(read_adjutant, game_id)
+
+
+def write_adjutant(session: Session, game_id: int, player_id: int | None, now: datetime) -> None:
+    found = session.execute(select(Office).where(Office.game_id == game_id, Office.office == AG))
     office = found.scalar_one_or_none()
     if office is None:
         session.add(Office(game_id=game_id, office=AG, player_id=player_id, since=now))
@@ -93,10 +98,14 @@ async def set_adjutant(session: AsyncSession, game_id: int, player_id: int | Non
         office.player_id, office.since = player_id, now
 
 
-async def election_view(session: AsyncSession, game: Game, election: AgElection) -> ElectionView:
-    rows = (await session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
-                                  .order_by(AgBallotRow.cast_at, AgBallotRow.id))).scalars().all()
-    players = {p.id: p for p in await game_players(session, game.id)}
+async def set_adjutant(session: AsyncSession, game_id: int, player_id: int | None, now: datetime) -> None:
+    await session.run_sync(write_adjutant, game_id, player_id, now)
+
+
+def read_election_view(session: Session, game: Game, election: AgElection) -> ElectionView:
+    rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
+                           .order_by(AgBallotRow.cast_at, AgBallotRow.id)).scalars().all()
+    players = {p.id: p for p in read_players(session, game.id)}
     weighted = bool(value_of(game.settings, "ag_weighted"))
     weights = {pid: p.votes for pid, p in players.items()} if weighted else None
     ballots = [AgBallot(r.voter_id, r.candidate_id, utc(r.cast_at)) for r in rows]
@@ -117,6 +126,10 @@ async def election_view(session: AsyncSession, game: Game, election: AgElection)
     )
 
 
+async def election_view(session: AsyncSession, game: Game, election: AgElection) -> ElectionView:
+    return await session.run_sync(read_election_view, game, election)
+
+
 async def start_election(uow: UnitOfWork, game: Game, *, reason: str, closes_at: datetime | None,
                          closes_with_round: int | None) -> AgElection:
     count = (await uow.session.execute(select(func.count()).select_from(AgElection)
@@ -128,23 +141,24 @@ async def start_election(uow: UnitOfWork, game: Game, *, reason: str, closes_at:
     return election
 
 
-async def finish_election(uow: UnitOfWork, game: Game, election: AgElection) -> ElectionView:
+def finish_election(unit: SyncUnit, game: Game, election: AgElection) -> ElectionView:
     """Close the election: the winner takes the office (R0-31); no ballots, no AG."""
-    view = await election_view(uow.session, game, election)
-    rows = (await uow.session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id))).scalars()
+    session = unit.session
+    view = read_election_view(session, game, election)
+    rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)).scalars()
     ballots = [AgBallot(r.voter_id, r.candidate_id, utc(r.cast_at)) for r in rows]
     weights = None
     if view.weighted:
-        weights = {p.id: p.votes for p in await game_players(uow.session, game.id)}
+        weights = {p.id: p.votes for p in read_players(session, game.id)}
     standings = tally_ag(ballots, weights)
     winner = standings[0][0] if standings else None
     election.status = "closed"
-    election.closed_at = uow.now
+    election.closed_at = unit.now
     election.winner_id = winner
     if winner is not None:
-        await set_adjutant(uow.session, game.id, winner, uow.now)
-    await uow.session.flush()
-    return await election_view(uow.session, game, election)
+        write_adjutant(session, game.id, winner, unit.now)
+    session.flush()
+    return read_election_view(session, game, election)
 
 
 class AdjutantService(ServiceBase):
@@ -221,11 +235,11 @@ class AdjutantService(ServiceBase):
                     if expected is not None:
                         return None
                     raise RuleError(f"No Adjutant General election is open in {game.name}.")
-                view = await finish_election(uow, game, election)
+                view = await uow.run(finish_election, game, election)
                 await uow.record(game_id, "AgElectionClosed", actor,
                                  {"number": election.number, "winner": view.winner,
                                   "standings": [[s.candidate, s.votes] for s in view.standings]}, source_id)
-                await result_pending(uow, game_id, "ag", election.number)
+                await uow.run(result_pending, game_id, "ag", election.number)
                 return view
         except Duplicate:
             return None
@@ -282,11 +296,11 @@ async def round_end(session: AsyncSession, game: Game, election: AgElection) -> 
     return utc(deadline) if deadline else None
 
 
-async def close_elections_with_round(uow: UnitOfWork, game: Game, number: int) -> Sequence[ElectionView]:
+def close_elections_with_round(unit: SyncUnit, game: Game, number: int) -> Sequence[ElectionView]:
     """At round end: an election that closes with this round (after No Confidence, R0-35) closes now."""
-    found = await uow.session.execute(select(AgElection).where(
+    found = unit.session.execute(select(AgElection).where(
         AgElection.game_id == game.id, AgElection.status == "open", AgElection.closes_with_round == number))
-    return [await finish_election(uow, game, e) for e in found.scalars().all()]
+    return [finish_election(unit, game, e) for e in found.scalars().all()]
 
 
 @export_section

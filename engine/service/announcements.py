@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
+from engine.service.uow import Duplicate, ServiceBase, SyncUnit
 from engine.store.models import Event
 
 
@@ -19,9 +19,9 @@ def posted_marker(kind: str, game_id: int, number: int) -> str:
     return f"{kind}:{game_id}:{number}"
 
 
-async def result_pending(uow: UnitOfWork, game_id: int, kind: str, number: int) -> None:
+def result_pending(unit: SyncUnit, game_id: int, kind: str, number: int) -> None:
     """In the close's transaction: the close has an announcement to post (kind ``round`` or ``ag``)."""
-    await uow.record(game_id, "ResultPending", None, {"kind": kind, "number": number}, None)
+    unit.record(game_id, "ResultPending", None, {"kind": kind, "number": number}, None)
 
 
 class AnnouncementService(ServiceBase):

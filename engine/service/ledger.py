@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import Any, Protocol
 
-from sqlalchemy import select
+from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier
-from engine.landsdraad.votes import planet_votes, total_votes, vote_breakdown
+from engine.landsdraad.votes import holding_votes, planet_votes, vote_breakdown
 from engine.service.batching import Batcher
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView, HoldingView, PlayerView
@@ -68,11 +69,15 @@ def player_view(player: Player, holdings: Sequence[Holding]) -> PlayerView:
     )
 
 
-async def load_game(session: AsyncSession, game_id: int) -> Game:
-    game = await session.get(Game, game_id)
+def read_game(session: Session, game_id: int) -> Game:
+    game = session.get(Game, game_id)
     if game is None:
         raise NotFoundError("That game no longer exists.")
     return game
+
+
+async def load_game(session: AsyncSession, game_id: int) -> Game:
+    return await session.run_sync(read_game, game_id)
 
 
 class Running(Protocol):
@@ -112,43 +117,59 @@ async def view_player(session: AsyncSession, player: Player) -> PlayerView:
     return player_view(player, await holdings_of(session, player.id))
 
 
-async def game_players(session: AsyncSession, game_id: int) -> list[PlayerView]:
-    players = (await session.execute(select(Player).where(Player.game_id == game_id).order_by(Player.id))).scalars()
-    holdings = (await session.execute(select(Holding).where(Holding.game_id == game_id).order_by(Holding.id))).scalars()
+def read_players(session: Session, game_id: int) -> list[PlayerView]:
+    players = session.execute(select(Player).where(Player.game_id == game_id).order_by(Player.id)).scalars()
+    holdings = session.execute(select(Holding).where(Holding.game_id == game_id).order_by(Holding.id)).scalars()
     by_player: dict[int, list[Holding]] = {}
     for h in holdings:
         by_player.setdefault(h.player_id, []).append(h)
     return [player_view(p, by_player.get(p.id, [])) for p in players]
 
 
-class Weight(NamedTuple):
-    player_id: int
-    user_id: int
-    name: str
-    votes: int
+async def game_players(session: AsyncSession, game_id: int) -> list[PlayerView]:
+    return await session.run_sync(read_players, game_id)
 
 
-async def active_weights(session: AsyncSession, game_id: int) -> list[Weight]:
-    """Every active player's V(p) read now (R0-15), in the order they joined: two plain queries and no ORM objects,
-    so that a tally of 100,000 players stays cheap (bench/tally.py)."""
-    players = (await session.execute(
-        select(Player.id, Player.user_id, Player.name, Player.diplomacy, Player.diplomacy_max, Player.intrigue_max,
-               Player.roll, Player.misc_votes)
-        .where(Player.game_id == game_id, Player.active.is_(True)).order_by(Player.id))).all()
-    holdings = await session.execute(
-        select(Holding.player_id, Holding.kind, Holding.name, Holding.grade, Holding.votes, Holding.homeworld)
-        .where(Holding.game_id == game_id).order_by(Holding.id))
+PLAIN_VOTES = Player.diplomacy_max * 2 + Player.intrigue_max + Player.roll + Player.misc_votes
+"""V(p) of a player who holds nothing, as SQL: ``votes.base_votes`` (2·D_max + I_max + r) plus misc, the
+``total_votes`` of a player without holdings (tests/service/test_service_rounds.py checks the two agree). The
+database adds it up, so a tally of 10,000 players makes no Python call per player (bench/tally.py)."""
+
+
+def active_players(game_id: int, *columns: Any) -> Select[Any]:
+    """Every active player of ``game_id`` in the order they joined: their id, user id, name, ``PLAIN_VOTES`` and
+    ``columns``."""
+    return (select(Player.id, Player.user_id, Player.name, PLAIN_VOTES, *columns)
+            .where(Player.game_id == game_id, Player.active.is_(True)).order_by(Player.id))
+
+
+def holding_extras(session: Session, game_id: int) -> dict[int, int]:
+    """What each active holder's electors and planets add to V(p) (``votes.holding_votes``), by player id;
+    players who hold nothing (or are inactive) are not in it."""
+    rows = session.connection().execute(
+        select(Holding.player_id, Holding.kind, Holding.name, Holding.grade, Holding.votes, Holding.homeworld,
+               Player.diplomacy)
+        .join(Player, Player.id == Holding.player_id)
+        .where(Holding.game_id == game_id, Player.active.is_(True)).order_by(Holding.id))
+    diplomacy: dict[int, int] = {}
     electors: dict[int, list[Elector]] = {}
     planets: dict[int, list[Planet]] = {}
-    for h in holdings:
-        if h.kind == "elector":
-            electors.setdefault(h.player_id, []).append(Elector(h.name, Tier(h.grade), h.votes))
-        elif h.kind == "planet":
-            planets.setdefault(h.player_id, []).append(Planet(h.name, Quality(h.grade), h.homeworld))
-    return [Weight(p.id, p.user_id, p.name,
-                   total_votes(p.diplomacy, p.diplomacy_max, p.intrigue_max, p.roll, p.misc_votes,
-                               electors.get(p.id, ()), planets.get(p.id, ())))
-            for p in players]
+    for player_id, kind, name, grade, votes, homeworld, d in rows:
+        diplomacy[player_id] = d
+        if kind == "elector":
+            electors.setdefault(player_id, []).append(Elector(name, Tier(grade), votes))
+        elif kind == "planet":
+            planets.setdefault(player_id, []).append(Planet(name, Quality(grade), homeworld))
+    return {p: holding_votes(d, electors.get(p, ()), planets.get(p, ())) for p, d in diplomacy.items()}
+
+
+def active_votes(session: Session, game_id: int) -> int:
+    """Σ V(p) over the active players, read now (the players' part of the votes in play, R0-17): one sum in the
+    database and the holders' extras, nothing per player."""
+    session.flush()  # what session.execute would autoflush; the plain connection below does not
+    plain = session.connection().execute(select(func.coalesce(func.sum(PLAIN_VOTES), 0))
+                                         .where(Player.game_id == game_id, Player.active.is_(True))).scalar_one()
+    return int(plain) + sum(holding_extras(session, game_id).values())
 
 
 class LedgerService(ServiceBase):

@@ -21,7 +21,7 @@ from engine.service.exports import export_section
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
-from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
+from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
 from engine.service.views import GameView
 from engine.store.models import Game, Player, PlayerVoteRow, Round, SupportRow
 
@@ -361,14 +361,14 @@ class MajorityService(ServiceBase):
                                   .values(status="void", closed_at=uow.now))
 
 
-async def expire_votes(uow: UnitOfWork, game: Game, number: int) -> list[str]:
+def expire_votes(unit: SyncUnit, game: Game, number: int) -> list[str]:
     """R0-42/R0-43: at round end every OPEN player vote of the round expires; support never carries over."""
-    rows = (await uow.session.execute(select(PlayerVoteRow).where(
+    rows = unit.session.execute(select(PlayerVoteRow).where(
         PlayerVoteRow.game_id == game.id, PlayerVoteRow.round_number == number,
-        PlayerVoteRow.status == "open"))).scalars().all()
+        PlayerVoteRow.status == "open")).scalars().all()
     for row in rows:
         row.status = "expired"
-        row.decided_at = uow.now
+        row.decided_at = unit.now
     return [vote_title(Subject(r.subject), str(r.details.get("label", ""))) for r in rows]
 
 

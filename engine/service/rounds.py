@@ -8,16 +8,13 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from engine.core.errors import NotFoundError, RuleError
-from engine.landsdraad.adjutant import NO_AG_PENALTY
-from engine.landsdraad.crisis import resolve
 from engine.landsdraad.factions import TempFaction, make_faction
-from engine.landsdraad.model import Option
-from engine.service.announcements import result_pending
 from engine.service.clock import utc
-from engine.service.ledger import active_weights, game_players, game_view, load_game, require_running
-from engine.service.uow import ServiceBase, UnitOfWork
+from engine.service.ledger import active_votes, game_players, game_view, load_game, require_running
+from engine.service.uow import ServiceBase
 from engine.service.views import FactionView, ResultView, RoundView, StatusView
 from engine.store.models import Ballot, Game, Round, TempFactionRow
 
@@ -37,11 +34,18 @@ def faction_view(row: TempFactionRow, *, reveal: bool) -> FactionView:
     )
 
 
-async def current_round(session: AsyncSession, game: Game) -> Round | None:
-    if game.current_round == 0:
+def read_round(session: Session, game: Game, number: int | None = None) -> Round | None:
+    """Round ``number`` of ``game`` (its current round if None; None before the first)."""
+    number = game.current_round if number is None else number
+    if number == 0:
         return None
-    found = await session.execute(select(Round).where(Round.game_id == game.id, Round.number == game.current_round))
-    return found.scalar_one_or_none()
+    found = session.execute(select(Round).where(Round.game_id == game.id, Round.number == number))
+    rnd: Round | None = found.scalar_one_or_none()
+    return rnd
+
+
+async def current_round(session: AsyncSession, game: Game) -> Round | None:
+    return await session.run_sync(read_round, game)
 
 
 async def open_round_of(session: AsyncSession, game: Game) -> Round:
@@ -51,20 +55,26 @@ async def open_round_of(session: AsyncSession, game: Game) -> Round:
     return found
 
 
-async def factions_of(session: AsyncSession, round_id: int) -> Sequence[TempFactionRow]:
-    rows = await session.execute(select(TempFactionRow).where(TempFactionRow.round_id == round_id).order_by(
+def read_factions(session: Session, round_id: int) -> Sequence[TempFactionRow]:
+    rows = session.execute(select(TempFactionRow).where(TempFactionRow.round_id == round_id).order_by(
         TempFactionRow.id))
-    return rows.scalars().all()
+    return list(rows.scalars())
 
 
-async def in_play(session: AsyncSession, game_id: int, factions: Sequence[TempFactionRow]) -> int:
-    return sum(w.votes for w in await active_weights(session, game_id)) + sum(f.votes for f in factions)
+async def factions_of(session: AsyncSession, round_id: int) -> Sequence[TempFactionRow]:
+    return await session.run_sync(read_factions, round_id)
 
 
-async def round_view(session: AsyncSession, game: Game, rnd: Round) -> RoundView:
-    factions = await factions_of(session, rnd.id)
+def read_round_view(session: Session, game: Game, rnd: Round,
+                    factions: Sequence[TempFactionRow] | None = None) -> RoundView:
+    """The round as players see it; ``factions`` if the caller has already read them."""
+    if factions is None:
+        factions = read_factions(session, rnd.id)
     closed = rnd.status == "closed"
-    vip = rnd.result["in_play"] if closed and rnd.result else await in_play(session, game.id, factions)
+    if closed and rnd.result:
+        vip = rnd.result["in_play"]
+    else:
+        vip = active_votes(session, game.id) + sum(f.votes for f in factions)
     return RoundView(
         game=game_view(game),
         number=rnd.number,
@@ -75,6 +85,10 @@ async def round_view(session: AsyncSession, game: Game, rnd: Round) -> RoundView
         factions=tuple(faction_view(f, reveal=closed) for f in factions),
         paused_left=timedelta(seconds=rnd.paused_left) if rnd.paused_left is not None and not closed else None,
     )
+
+
+async def round_view(session: AsyncSession, game: Game, rnd: Round) -> RoundView:
+    return await session.run_sync(read_round_view, game, rnd)
 
 
 def result_view(view: RoundView, result: dict[str, Any], *, already_closed: bool = False) -> ResultView:
@@ -94,24 +108,6 @@ def result_view(view: RoundView, result: dict[str, Any], *, already_closed: bool
         elections_closed=tuple(result.get("elections_closed", ())),
         due_at=datetime.fromisoformat(result["due_at"]) if result.get("due_at") else None,
     )
-
-
-async def end_of_round(uow: UnitOfWork, game: Game, number: int) -> dict[str, Any]:
-    """Round end, after the crisis vote and before Income (R0-20): an election tied to the round closes
-    (R0-35), the AG check docks 300 MS of income if the office is empty (R0-34), and open player votes
-    expire (R0-43)."""
-    from engine.service.adjutant import adjutant_of, close_elections_with_round
-    from engine.service.majority import expire_votes
-
-    closed = await close_elections_with_round(uow, game, number)
-    ag = await adjutant_of(uow.session, game.id)
-    expired = await expire_votes(uow, game, number)
-    return {"adjutant_general": ag.name if ag else None, "income_penalty": 0 if ag else NO_AG_PENALTY,
-            "expired_votes": expired, "elections_closed": [e.number for e in closed]}
-
-
-LATE = timedelta(minutes=1)
-"""A timer close later than this after the deadline is reported as late (the bot was offline)."""
 
 
 class RoundService(ServiceBase):
@@ -198,57 +194,9 @@ class RoundService(ServiceBase):
     ) -> ResultView:
         """Tally with every weight read now (R0-15), roll the d6 factions that have no roll yet (P0-04).
         ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
-        async with self._write(game_id, source_id) as uow:
-            game = await load_game(uow.session, game_id)
-            rnd = await current_round(uow.session, game)
-            if expected_round is not None and (rnd is None or rnd.number != expected_round):
-                found = await uow.session.execute(select(Round).where(Round.game_id == game_id,
-                                                                      Round.number == expected_round))
-                rnd = found.scalar_one_or_none()
-                if rnd is None:
-                    raise NotFoundError(f"{game.name} has no round {expected_round}.")
-            if rnd is None:
-                raise RuleError(f"No round is open in {game.name}.")
-            if rnd.status == "closed":
-                view = await round_view(uow.session, game, rnd)
-                if expected_round is None:
-                    raise RuleError(f"Round {rnd.number} of {game.name} is already closed.")
-                assert rnd.result is not None
-                return result_view(view, rnd.result, already_closed=True)
-            factions = await factions_of(uow.session, rnd.id)
-            rolls: dict[str, int] = {}
-            for row in factions:
-                if row.stance == "d6":
-                    if row.roll is None:
-                        row.roll = self.dice.roll(6)
-                    rolls[row.name] = row.roll
-            weights = await active_weights(uow.session, game_id)
-            ballots = await uow.session.execute(select(Ballot.player_id, Ballot.option)
-                                                .where(Ballot.round_id == rnd.id))
-            by_player = {player_id: Option(option) for player_id, option in ballots}
-            outcome = resolve({w.player_id: w.votes for w in weights}, by_player, [faction_of(f) for f in factions],
-                              rolls)
-            for row, fv in zip(factions, outcome.factions, strict=True):
-                row.vote = fv.option.value
-            t = outcome.tally
-            result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
-                                         "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
-            result.update(await end_of_round(uow, game, rnd.number))
-            rnd.status = "closed"
-            rnd.closed_at = uow.now
-            if expected_round is not None and rnd.deadline is not None and uow.now - utc(rnd.deadline) > LATE:
-                # Found overdue (the bot was offline): the round closes once, as of the time it should have closed.
-                result["due_at"] = utc(rnd.deadline).isoformat()
-                rnd.closed_at = utc(rnd.deadline)
-            rnd.result = dict(result)
-            await uow.session.flush()
-            cast = [{"user_id": w.user_id, "name": w.name, "votes": w.votes,
-                     "ballot": by_player[w.player_id].value if w.player_id in by_player else None} for w in weights]
-            payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
-                       "by_deadline": expected_round is not None}
-            await uow.record(game_id, "RoundClosed", actor, payload, source_id)
-            await result_pending(uow, game_id, "round", rnd.number)
-            return result_view(await round_view(uow.session, game, rnd), result)
+        from engine.service.round_close import close
+
+        return await self._unit(game_id, source_id, close, self.dice, game_id, actor, source_id, expected_round)
 
     async def extend_round(self, game_id: int, *, by: timedelta | None = None, to: datetime | None = None,
                            actor: int | None, source_id: str | None = None) -> RoundView:

@@ -90,23 +90,58 @@ class UnitOfWork:
     ) -> int:
         return await self.session.run_sync(append_event, self.now, game_id, kind, actor, payload, source_id)
 
+    async def run(self, work: Callable[Concatenate[SyncUnit, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run synchronous ``work`` (written for ``ServiceBase._unit``) in this transaction, through ``run_sync``."""
+        def bound(session: Session) -> T:
+            return work(SyncUnit(session.connection(), self.now, session), *args, **kwargs)
 
-@dataclass
+        return await self.session.run_sync(bound)
+
+
 class SyncUnit:
-    """The unit of work of a synchronous transaction (``ServiceBase._unit``): a Core connection in its transaction,
-    no ORM session (its identity map and flush cost more than a hot path's few statements)."""
+    """The unit of work of a synchronous transaction (``ServiceBase._unit``): a Core connection in its transaction
+    (the ballot batch uses only that: an ORM session's identity map and flush cost more than its few statements),
+    and an ORM ``session`` on the same connection, made on first use (the round close shares ORM code with the
+    async use cases). What the session holds is flushed before the transaction commits."""
 
-    connection: Connection
-    now: datetime
+    def __init__(self, connection: Connection, now: datetime, session: Session | None = None) -> None:
+        self.connection = connection
+        self.now = now
+        self._session = session
+        self._owns_session = False
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:
+            # Joins the connection's transaction without ever committing it (the unit's caller does).
+            self._session = Session(bind=self.connection, expire_on_commit=False,
+                                    join_transaction_mode="rollback_only")
+            self._owns_session = True
+        return self._session
 
     def record(self, game_id: int, kind: str, actor: int | None, payload: dict[str, Any], source_id: str | None
                ) -> int:
         return append_event(self.connection, self.now, game_id, kind, actor, payload, source_id)
 
+    def flush(self) -> None:
+        if self._session is not None:
+            self._session.flush()
 
-def _run_unit(connection: Connection, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
+    def close(self) -> None:
+        if self._session is not None and self._owns_session:
+            self._session.close()
+
+
+def _run_unit(connection: Connection, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T],
+              session: Session | None = None) -> T:
     check_not_done(connection, source_id)
-    return work(SyncUnit(connection, now))
+    unit = SyncUnit(connection, now, session)
+    try:
+        result = work(unit)
+        unit.flush()
+        return result
+    finally:
+        unit.close()
 
 
 class ServiceBase:
@@ -159,7 +194,7 @@ class ServiceBase:
 
 
 def _in_session(session: Session, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
-    return _run_unit(session.connection(), now, source_id, work)
+    return _run_unit(session.connection(), now, source_id, work, session)
 
 
 def _in_twin(twin: Engine, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:

@@ -147,6 +147,37 @@ async def test_R0_15_weights_are_read_at_the_close(table: Any) -> None:
     assert {"user_id": JENNY, "name": "jenny", "votes": 13, "ballot": "aye"} in closed.payload["weights"]
 
 
+async def test_the_close_weighs_every_player_as_the_ledger_does(table: Any) -> None:
+    """The close reads V(p) with the database adding up 2·D_max + I_max + r + misc (ledger.PLAIN_VOTES) and the
+    holdings added per holder (votes.holding_votes): every voter's weight in the RoundClosed event is the V(p) of
+    the player's own breakdown (R0-01..R0-07), through a fallen Diplomacy, misc votes, every tier and a Homeworld;
+    an inactive player's ballot and holdings count nowhere (R0-17)."""
+    await table.player(JENNY, "jenny", 5, 2, 3, roll=2)
+    await table.clerk.set_player(table.game_id, user_id=JENNY, diplomacy=3, misc=2, actor=MOD)  # D 3, D_max 5
+    await table.elector(JENNY, "Count Jasek", "strong", 4)
+    await table.elector(JENNY, "Baroness Ulm", "weak", 2)
+    await table.planet(JENNY, "Deneb", "rich")
+    await table.planet(JENNY, "Home", "poor", homeworld=True)
+    await table.player(BOB, "bob", 4, 1, 0, roll=3)
+    await table.planet(BOB, "Vega", "average")
+    await table.player(CAROL, "carol", 1, 1, 4, roll=1)
+    await table.clerk.set_player(table.game_id, user_id=CAROL, misc=7, actor=MOD)
+    await table.player(STRANGER, "gone", 2, 2, 2, roll=2)
+    await table.elector(STRANGER, "Duke Orm", "strong", 3)  # inactive at the close: neither counted nor in play
+    await table.open()
+    await table.vote(JENNY, "Vote: Aye")
+    await table.vote(STRANGER, "Vote: Nay")
+    await table.clerk.set_player(table.game_id, user_id=STRANGER, active=False, actor=MOD)
+    ledger = {p.user_id: p.votes for p in await table.clerk.players(table.game_id) if p.active}
+    assert len(set(ledger.values())) == 3  # three different weights, so a swap would show
+    assert (await table.clerk.round_of(table.game_id)).in_play == sum(ledger.values())
+    r = await _close(table)
+    closed = await _round_closed(table)
+    assert [(w["user_id"], w["votes"], w["ballot"]) for w in closed.payload["weights"]] == [
+        (JENNY, ledger[JENNY], "aye"), (BOB, ledger[BOB], None), (CAROL, ledger[CAROL], None)]
+    assert (r.aye, r.nay, r.abstain, r.in_play) == (ledger[JENNY], 0, ledger[BOB] + ledger[CAROL], sum(ledger.values()))
+
+
 async def test_TV0_I03_nobody_votes_everyone_abstains(table: Any) -> None:
     """R0-13: "A player with no accepted ballot at the deadline abstains"; E = 0 gives T = 1 and a failure."""
     await _weighted(table, {JENNY: 20, BOB: 15})

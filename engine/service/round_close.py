@@ -1,0 +1,121 @@
+"""Closing a crisis round (R0-15..R0-20): tally with every weight read now, roll the d6 factions, the round-end
+steps, the result and its ``RoundClosed`` event with every voter's weight.
+
+Synchronous: it runs as one ``ServiceBase._unit`` (on a SQLite file, one hop to a worker thread on the twin for the
+whole transaction; on PostgreSQL through ``run_sync`` after the game's row lock). The voters are read in one plain
+query (weight computed by the database, ballot joined) and walked once, so a round of 10,000 voters builds no ORM
+object and makes no call per voter (docs/performance.md)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import and_
+
+from engine.core.errors import NotFoundError, RuleError
+from engine.landsdraad.adjutant import NO_AG_PENALTY
+from engine.landsdraad.crisis import resolve
+from engine.landsdraad.model import Option
+from engine.service.announcements import result_pending
+from engine.service.clock import Dice, utc
+from engine.service.ledger import active_players, holding_extras, read_game
+from engine.service.rounds import faction_of, read_factions, read_round, read_round_view, result_view
+from engine.service.uow import SyncUnit
+from engine.service.views import ResultView
+from engine.store.models import Ballot, Game, Player
+
+LATE = timedelta(minutes=1)
+"""A timer close later than this after the deadline is reported as late (the bot was offline)."""
+
+OPTIONS = {o.value: o for o in Option}
+BATCH = 500
+"""Voters fetched at a time."""
+
+
+def end_of_round(unit: SyncUnit, game: Game, number: int) -> dict[str, Any]:
+    """Round end, after the crisis vote and before Income (R0-20): an election tied to the round closes
+    (R0-35), the AG check docks 300 MS of income if the office is empty (R0-34), and open player votes
+    expire (R0-43)."""
+    from engine.service.adjutant import close_elections_with_round, read_adjutant
+    from engine.service.majority import expire_votes
+
+    closed = close_elections_with_round(unit, game, number)
+    ag = read_adjutant(unit.session, game.id)
+    expired = expire_votes(unit, game, number)
+    return {"adjutant_general": ag.name if ag else None, "income_penalty": 0 if ag else NO_AG_PENALTY,
+            "expired_votes": expired, "elections_closed": [e.number for e in closed]}
+
+
+def voters(unit: SyncUnit, game_id: int, round_id: int
+           ) -> tuple[dict[int, int], dict[int, Option], list[dict[str, Any]]]:
+    """Every active player's V(p) read now (R0-15) and ballot, in the order they joined: the weights and ballots
+    the tally takes (by player id) and the ``weights`` of the ``RoundClosed`` event. A ballot of a player who is
+    no longer active is not read (it would not count)."""
+    session = unit.session
+    session.flush()  # what session.execute would autoflush; the plain connection below does not
+    extras = holding_extras(session, game_id)
+    found = session.connection().execute(active_players(game_id, Ballot.option).outerjoin(
+        Ballot, and_(Ballot.round_id == round_id, Ballot.player_id == Player.id)))
+    weights: dict[int, int] = {}
+    ballots: dict[int, Option] = {}
+    cast: list[dict[str, Any]] = []
+    # In fetchmany batches: a fetchone per row costs several Python calls, and 10,000 rows held at once (a tuple and
+    # a Row each, both watched by the garbage collector) made the collector run twice as often (profiled).
+    for rows in found.partitions(BATCH):
+        for player_id, user_id, name, votes, option in rows:
+            if extras:
+                votes += extras.get(player_id, 0)
+            weights[player_id] = votes
+            if option is not None:
+                ballots[player_id] = OPTIONS[option]
+            cast.append({"user_id": user_id, "name": name, "votes": votes, "ballot": option})
+    return weights, ballots, cast
+
+
+def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id: str | None,
+          expected_round: int | None) -> ResultView:
+    """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
+    session = unit.session
+    game = read_game(session, game_id)
+    rnd = read_round(session, game)
+    if expected_round is not None and (rnd is None or rnd.number != expected_round):
+        rnd = read_round(session, game, expected_round)
+        if rnd is None:
+            raise NotFoundError(f"{game.name} has no round {expected_round}.")
+    if rnd is None:
+        raise RuleError(f"No round is open in {game.name}.")
+    if rnd.status == "closed":
+        view = read_round_view(session, game, rnd)
+        if expected_round is None:
+            raise RuleError(f"Round {rnd.number} of {game.name} is already closed.")
+        assert rnd.result is not None
+        return result_view(view, rnd.result, already_closed=True)
+    factions = read_factions(session, rnd.id)
+    weights, ballots, cast = voters(unit, game_id, rnd.id)
+    rolls: dict[str, int] = {}
+    for row in factions:
+        if row.stance == "d6":
+            if row.roll is None:
+                row.roll = dice.roll(6)
+            rolls[row.name] = row.roll
+    outcome = resolve(weights, ballots, [faction_of(f) for f in factions], rolls)
+    for row, fv in zip(factions, outcome.factions, strict=True):
+        row.vote = fv.option.value
+    t = outcome.tally
+    result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
+                              "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
+    result.update(end_of_round(unit, game, rnd.number))
+    rnd.status = "closed"
+    rnd.closed_at = unit.now
+    if expected_round is not None and rnd.deadline is not None and unit.now - utc(rnd.deadline) > LATE:
+        # Found overdue (the bot was offline): the round closes once, as of the time it should have closed.
+        result["due_at"] = utc(rnd.deadline).isoformat()
+        rnd.closed_at = utc(rnd.deadline)
+    rnd.result = dict(result)
+    session.flush()
+    payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
+               "by_deadline": expected_round is not None}
+    unit.record(game_id, "RoundClosed", actor, payload, source_id)
+    result_pending(unit, game_id, "round", rnd.number)
+    return result_view(read_round_view(session, game, rnd, factions), result)
