@@ -32,7 +32,7 @@ def checked_batch(uow: SyncUnit, game_id: int, items: Sequence[Cast]) -> list[Ba
     """``cast_batch`` of the ballots whose user still plays in exactly the games they were chosen from
     (membership.py; one query, in the same transaction); the others are answered ``StaleGames``, unrecorded."""
     expected = [(c.request.user_id, c.plays_in) for c in items if c.plays_in is not None]
-    stale = stale_users(uow.session, expected) if expected else set()
+    stale = stale_users(uow.session.connection(), expected) if expected else set()
 
     def refused(c: Cast) -> bool:
         return c.plays_in is not None and c.request.user_id in stale

@@ -6,6 +6,7 @@ by the ballot's transaction itself. Runs on SQLite, and on PostgreSQL when TEST_
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -179,3 +180,29 @@ async def test_a_refusal_is_answered_from_a_fresh_lookup_not_the_remembered_game
     ctx = Ctx(ALICE, Place(None, None), "m-dune", table.clock.now())
     with pytest.raises(RuleError, match=r"not a player in a game called dune\. Your games: #sirius, #arrakis"):
         await cast_dm_ballot(App(table.clerk), ctx, parse_ballot("Vote: Aye #dune"))
+
+
+async def test_in_one_batch_only_the_ballot_whose_games_changed_is_refused(table: Table) -> None:
+    """Ballots of several users written together: one query checks them all, and one stale lookup stops only its
+    own ballot."""
+    await table.player(ALICE.id, "alice", 3, 2, 1)
+    await table.player(11, "bob", 1, 1, 1)
+    await table.player(12, "cy", 1, 1, 1)
+    await table.open()
+    other = await arrakis(table)
+    await table.clerk.add_player(other, user_id=ALICE.id, name="alice", diplomacy=1, command=1, intrigue=1, roll=1,
+                                 faction=None, actor=MOD)
+
+    def cast(user_id: int, plays_in: list[int]) -> Any:
+        return table.clerk.cast_ballot(table.game_id, user_id=user_id, command=parse_ballot("Vote: Aye"),
+                                       received_at=table.clock.now(), source_id=f"m-{user_id}", plays_in=plays_in)
+
+    batches = table.clerk._ballot_batcher.batches
+    alice, bob, cy = await asyncio.gather(cast(ALICE.id, [table.game_id]), cast(11, [table.game_id]),
+                                          cast(12, [table.game_id]), return_exceptions=True)
+
+    assert table.clerk._ballot_batcher.batches == batches + 1
+    assert isinstance(alice, StaleGames)
+    assert not isinstance(bob, BaseException) and bob.option == "aye"
+    assert not isinstance(cy, BaseException) and cy.option == "aye"
+    assert await counted(table) == ["aye", "aye"]
