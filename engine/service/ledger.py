@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -142,6 +142,15 @@ async def active_weights(session: AsyncSession, game_id: int) -> list[Weight]:
             for p in players]
 
 
+_PLAYERS, _GAMES = Player.__table__, Game.__table__
+_USER_GAMES = (select(_PLAYERS.c.user_id, _GAMES.c.id, _GAMES.c.guild_id, _GAMES.c.channel_id, _GAMES.c.name,
+                      _GAMES.c.ruleset, _GAMES.c.moderator_role_id, _GAMES.c.current_round)
+               .join_from(_PLAYERS, _GAMES, _PLAYERS.c.game_id == _GAMES.c.id)
+               .where(_PLAYERS.c.user_id.in_(bindparam("users", expanding=True))).order_by(_GAMES.c.id))
+"""The games of some users (each row: the user id, then a ``GameView``'s fields in order), built once: building it
+per call cost more than running it."""
+
+
 class LedgerService(ServiceBase):
     async def create_game(
         self,
@@ -221,15 +230,11 @@ class LedgerService(ServiceBase):
         games: dict[int, list[GameView]] = {u: [] for u in wanted}
         generation = self._games_cache.generation
         async with self._read() as session:
+            connection = await session.connection()
             for start in range(0, len(wanted), 400):
-                found = await session.execute(
-                    select(Player.user_id, Game.id, Game.guild_id, Game.channel_id, Game.name, Game.ruleset,
-                           Game.moderator_role_id, Game.current_round)
-                    .join(Player, Player.game_id == Game.id)
-                    .where(Player.user_id.in_(wanted[start:start + 400])).order_by(Game.id))
-                for row in found.all():
-                    games[row.user_id].append(GameView(row.id, row.guild_id, row.channel_id, row.name, row.ruleset,
-                                                       row.moderator_role_id, row.current_round))
+                found = await connection.execute(_USER_GAMES, {"users": wanted[start:start + 400]})
+                for user_id, *game in found:
+                    games[user_id].append(GameView(*game))
         self._games_cache.store(generation, games.items())
         return [list(games[u]) for u in user_ids]
 
