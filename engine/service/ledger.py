@@ -228,13 +228,17 @@ class LedgerService(ServiceBase):
     async def _games_of_users(self, _key: None, user_ids: Sequence[int]) -> list[list[GameView]]:
         wanted = sorted(set(user_ids))
         games: dict[int, list[GameView]] = {u: [] for u in wanted}
+        views: dict[int, GameView] = {}  # one per game, shared by its players (they are kept: membership.py)
         generation = self._games_cache.generation
         async with self._read() as session:
             connection = await session.connection()
             for start in range(0, len(wanted), 400):
                 found = await connection.execute(_USER_GAMES, {"users": wanted[start:start + 400]})
-                for user_id, *game in found:
-                    games[user_id].append(GameView(*game))
+                for user_id, game_id, *rest in found:
+                    view = views.get(game_id)
+                    if view is None:
+                        view = views[game_id] = GameView(game_id, *rest)
+                    games[user_id].append(view)
         self._games_cache.store(generation, games.items())
         return [list(games[u]) for u in user_ids]
 
