@@ -106,8 +106,11 @@ class ClerkWorld:
         self.game_id = game.id
 
     async def start(self) -> None:
+        """Connected, and its start-up work done (the import of the charts' library in a worker thread, the
+        scheduler's first pass): otherwise the first burst competes with it for the GIL and the bare bot has none."""
         self.bot = make_bot(App(self.clerk), guild_ready_timeout=READY)
         self.task = await _connect(self.bot)
+        await self.bot.warmed_up()
 
     async def stop(self) -> None:
         await _disconnect(self.bot, self.task)

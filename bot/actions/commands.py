@@ -4,7 +4,7 @@ dispatcher that checks who may run what, finds the game, and maps errors to repl
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -118,7 +118,12 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
                        what: str = "That", example: str = "Vote: Aye") -> GameView:
     """The caller's game, named by ``named`` if they play in several. With ``ruleset``, only games of that ruleset
     count (a DM form of one ruleset never goes to a game of another), and ``what`` names the form in the refusal."""
-    games = await app.clerk.games_of_user(user_id)
+    return choose_game(await app.clerk.games_of_user(user_id), named, ruleset, what, example)
+
+
+def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",
+                example: str = "Vote: Aye") -> GameView:
+    """``game_of_user`` on the games already looked up."""
     if named:
         wanted = named.strip().lstrip("#").lower()
         for g in games:
@@ -149,7 +154,7 @@ class AmbiguousGame(RuleError):
     """The caller plays in several games the command or DM form fits and named none of them. A DM is then held and
     answered with a menu of ``games`` (bot/actions/dm_choice.py); a slash command is answered with the text."""
 
-    def __init__(self, message: str, games: list[GameView]) -> None:
+    def __init__(self, message: str, games: Sequence[GameView]) -> None:
         super().__init__(message)
         self.games = tuple(games)
 

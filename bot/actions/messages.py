@@ -9,8 +9,9 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from bot.actions.charts import result_png
-from bot.actions.commands import AmbiguousGame, App, game_of_user
+from bot.actions.commands import AmbiguousGame, App
 from bot.actions.context import Ctx
+from bot.actions.dm_ballot import cast_dm_ballot
 from bot.actions.dm_choice import ask_which
 from bot.actions.drawing import drawn
 from bot.actions.errors import apology, logged
@@ -51,11 +52,7 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         for matches, handler in DM_FORMS:
             if matches(stripped):
                 return await handler(app, ctx, stripped)
-        command = parse_ballot(stripped)
-        game = await game_of_user(app, ctx.actor.id, command.game, "landsdraad",
-                                  what="A crisis ballot (`Vote: Aye|Nay|Abstain`)")
-        receipt = await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
-                                              received_at=ctx.at, source_id=ctx.source_id)
+        receipt = await cast_dm_ballot(app, ctx, parse_ballot(stripped))
         return [reply(receipt_text(receipt, app.clerk.clock.now()))]
     except AmbiguousGame as error:  # kept, and answered with a menu of the games it fits
         return await ask_which(app, ctx, text, error)

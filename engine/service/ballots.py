@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import select
 
@@ -13,10 +14,31 @@ from engine.service.ballot_batch import BallotRequest, cast_batch
 from engine.service.batching import Batcher
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game, require_player, view_player
+from engine.service.membership import StaleGames, games_cache, stale_users
 from engine.service.rounds import current_round
-from engine.service.uow import Duplicate, ServiceBase
+from engine.service.uow import Duplicate, ServiceBase, SyncUnit
 from engine.service.views import BallotReceipt
 from engine.store.models import Ballot
+
+
+class Cast(NamedTuple):
+    """A ballot waiting for its batch, with the games it was chosen from when they came from a remembered lookup."""
+
+    request: BallotRequest
+    plays_in: frozenset[int] | None
+
+
+def checked_batch(uow: SyncUnit, game_id: int, items: Sequence[Cast]) -> list[BallotReceipt | ClerkError]:
+    """``cast_batch`` of the ballots whose user still plays in exactly the games they were chosen from
+    (membership.py; one query, in the same transaction); the others are answered ``StaleGames``, unrecorded."""
+    expected = [(c.request.user_id, c.plays_in) for c in items if c.plays_in is not None]
+    stale = stale_users(uow.connection, expected) if expected else set()
+
+    def refused(c: Cast) -> bool:
+        return c.plays_in is not None and c.request.user_id in stale
+
+    cast = iter(cast_batch(uow, game_id, [c.request for c in items if not refused(c)]))
+    return [StaleGames(c.request.user_id) if refused(c) else next(cast) for c in items]
 
 
 class BallotService(ServiceBase):
@@ -29,30 +51,37 @@ class BallotService(ServiceBase):
         received_at: datetime,
         source_id: str | None,
         expected_round: int | None = None,
+        plays_in: Collection[int] | None = None,
     ) -> BallotReceipt:
         """Record the ballot and return what was recorded. The receipt exists only after the commit.
         A redelivered message (same ``source_id``) is answered again from the stored ballot and not counted twice.
         ``expected_round`` (a button's round) refuses a ballot when the current round is another one.
-        Ballots of one game that arrive together are written together (``cast_batch``, one transaction)."""
+        Ballots of one game that arrive together are written together (``cast_batch``, one transaction).
+        ``plays_in``: the ids of the games the game was chosen from, when they were remembered (``known_games``);
+        if the user's games are no longer exactly these, nothing is recorded and ``StaleGames`` is raised (look
+        them up again with ``games_of_user`` and choose again)."""
         request = BallotRequest(user_id, command, received_at, source_id, expected_round)
         try:
-            return await self._ballot_batcher.submit(game_id, request)
+            return await self._ballot_batcher.submit(game_id, Cast(request, None if plays_in is None
+                                                                   else frozenset(plays_in)))
         except Duplicate as dup:
             return await self._receipt_again(game_id, user_id, dup)
+        except StaleGames:
+            games_cache(self).forget([user_id])
+            raise
 
     @property
-    def _ballot_batcher(self) -> Batcher[int, BallotRequest, BallotReceipt]:
-        batcher: Batcher[int, BallotRequest, BallotReceipt] | None = self.__dict__.get("_ballots_batcher")
+    def _ballot_batcher(self) -> Batcher[int, Cast, BallotReceipt]:
+        batcher: Batcher[int, Cast, BallotReceipt] | None = self.__dict__.get("_ballots_batcher")
         if batcher is None:
             batcher = self.__dict__["_ballots_batcher"] = Batcher(self._cast_batch)
         return batcher
 
-    async def _cast_batch(self, game_id: int, items: Sequence[BallotRequest]
-                          ) -> Sequence[BallotReceipt | BaseException]:
+    async def _cast_batch(self, game_id: int, items: Sequence[Cast]) -> Sequence[BallotReceipt | BaseException]:
         """One transaction for the batch; if it fails as a whole (a race with another process on a source id, a
         lost connection) every ballot is tried again alone, so each gets its own answer."""
         try:
-            results: list[BallotReceipt | ClerkError] = await self._unit(game_id, None, cast_batch, game_id, items)
+            results: list[BallotReceipt | ClerkError] = await self._unit(game_id, None, checked_batch, game_id, items)
             return results
         except ClerkError:
             raise
@@ -62,7 +91,7 @@ class BallotService(ServiceBase):
         alone: list[BallotReceipt | BaseException] = []
         for item in items:
             try:
-                alone += await self._unit(game_id, None, cast_batch, game_id, [item])
+                alone += await self._unit(game_id, None, checked_batch, game_id, [item])
             except Exception as error:
                 alone.append(error)
         return alone

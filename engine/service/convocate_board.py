@@ -15,6 +15,7 @@ from engine.core.errors import NotFoundError, RuleError
 from engine.service.convocate_store import Loaded, faces_json, load, open_motion, require_convocate, save
 from engine.service.convocate_views import BoardView, board_view
 from engine.service.ledger import game_view, load_game
+from engine.service.membership import games_cache
 from engine.service.uow import ServiceBase, UnitOfWork
 from engine.store.models import CvPlayer, Player
 
@@ -128,7 +129,9 @@ class ConvocateBoardService(ServiceBase):
             await event(uow, game_id, kind, actor, {"user_id": user_id, "name": state.name,
                                                     "sovereignty": state.sovereignty, "order": state.order,
                                                     "homeworld": state.homeworld, "temp": state.temp}, source_id)
-            return state
+        if kind == "ConvocatePlayerAdded":
+            games_cache(self).forget([user_id])  # after the commit: one more game (membership.py)
+        return state
 
     async def cv_add_card(self, game_id: int, *, actor: int, moderator: bool, kind: str, name: str,
                           controller: int | None, owner: int | None, vote: int | None, pallarch: bool,

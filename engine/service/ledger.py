@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
@@ -14,6 +14,7 @@ from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier
 from engine.landsdraad.votes import holding_votes, planet_votes, vote_breakdown
 from engine.service.batching import Batcher
+from engine.service.membership import GamesCache, games_cache
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView, HoldingView, PlayerView
 from engine.store.models import Game, Holding, Player
@@ -172,6 +173,15 @@ def active_votes(session: Session, game_id: int) -> int:
     return int(plain) + sum(holding_extras(session, game_id).values())
 
 
+_PLAYERS, _GAMES = Player.__table__, Game.__table__
+_USER_GAMES = (select(_PLAYERS.c.user_id, _GAMES.c.id, _GAMES.c.guild_id, _GAMES.c.channel_id, _GAMES.c.name,
+                      _GAMES.c.ruleset, _GAMES.c.moderator_role_id, _GAMES.c.current_round)
+               .join_from(_PLAYERS, _GAMES, _PLAYERS.c.game_id == _GAMES.c.id)
+               .where(_PLAYERS.c.user_id.in_(bindparam("users", expanding=True))).order_by(_GAMES.c.id))
+"""The games of some users (each row: the user id, then a ``GameView``'s fields in order), built once: building it
+per call cost more than running it."""
+
+
 class LedgerService(ServiceBase):
     async def create_game(
         self,
@@ -225,22 +235,42 @@ class LedgerService(ServiceBase):
             return game_view(game) if game else None
 
     async def games_of_user(self, user_id: int) -> list[GameView]:
-        """The games ``user_id`` plays in. Asked by every DM: the lookups of a burst of DMs share one query."""
+        """The games ``user_id`` plays in, read now (and remembered: ``known_games``). The lookups of a burst of
+        DMs share one query."""
         batcher: Batcher[None, int, list[GameView]] | None = self.__dict__.get("_games_of_users")
         if batcher is None:
             batcher = self.__dict__["_games_of_users"] = Batcher(self._games_of_users)
         return await batcher.submit(None, user_id)
 
+    def known_games(self, user_id: int) -> tuple[GameView, ...] | None:
+        """The games of ``user_id``'s last lookup in this process, or None (membership.py). A hint: their ids, names
+        and rulesets are fixed, their rounds and roles may have moved on; a ballot chosen from them passes their
+        ids as ``plays_in``, which its transaction checks."""
+        return self._games_cache.get(user_id)
+
+    def forget_games_of(self, user_ids: Iterable[int] | None = None) -> None:
+        """A user joined a game (everyone, with None): look their games up again at their next DM."""
+        self._games_cache.forget(user_ids)
+
+    @property
+    def _games_cache(self) -> GamesCache:
+        return games_cache(self)
+
     async def _games_of_users(self, _key: None, user_ids: Sequence[int]) -> list[list[GameView]]:
         wanted = sorted(set(user_ids))
         games: dict[int, list[GameView]] = {u: [] for u in wanted}
+        views: dict[int, GameView] = {}  # one per game, shared by its players (they are kept: membership.py)
+        generation = self._games_cache.generation
         async with self._read() as session:
+            connection = await session.connection()
             for start in range(0, len(wanted), 400):
-                found = await session.execute(
-                    select(Player.user_id, Game).join(Player, Player.game_id == Game.id)
-                    .where(Player.user_id.in_(wanted[start:start + 400])).order_by(Game.id))
-                for user_id, game in found.all():
-                    games[user_id].append(game_view(game))
+                found = await connection.execute(_USER_GAMES, {"users": wanted[start:start + 400]})
+                for user_id, game_id, *rest in found:
+                    view = views.get(game_id)
+                    if view is None:
+                        view = views[game_id] = GameView(game_id, *rest)
+                    games[user_id].append(view)
+        self._games_cache.store(generation, games.items())
         return [list(games[u]) for u in user_ids]
 
     async def game(self, game_id: int) -> GameView:
@@ -287,7 +317,9 @@ class LedgerService(ServiceBase):
             payload = {"user_id": user_id, "name": name, "faction": faction, "diplomacy": diplomacy,
                        "command": command, "intrigue": intrigue, "roll": d3, "rolled_by_clerk": rolled}
             await uow.record(game_id, "PlayerAdded", actor, payload, source_id)
-            return player_view(player, [])
+            added = player_view(player, [])
+        self.forget_games_of([user_id])  # after the commit (membership.py)
+        return added
 
     async def set_player(
         self,

@@ -17,6 +17,7 @@ from engine.mylantium.elections import check_charisma, independent_vote
 from engine.mylantium.model import Building, FactionCode, Party, Territory, UnitStatus, default_base
 from engine.service import mylantium_export  # noqa: F401  (registers the export section)
 from engine.service.ledger import find_player, game_view, load_game, require_running
+from engine.service.membership import games_cache
 from engine.service.mylantium_business import MylBusinessService
 from engine.service.mylantium_elections import MylElectionService
 from engine.service.mylantium_revolution import MylRevolutionService, chain_after_vp_change
@@ -151,7 +152,9 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
             await uow.record(game_id, "FactionRegistered", actor,
                              {"faction": code.name, "user_id": user_id, "name": user_name, "party": party.value,
                               "vp": vp, "treasury": treasury}, source_id)
-            return await one_faction_view(uow.session, game, row)
+            registered = await one_faction_view(uow.session, game, row)
+        games_cache(self).forget([user_id])  # after the commit: one more game (membership.py)
+        return registered
 
     async def set_faction(self, game_id: int, *, code: FactionCode, vp: int | None = None,
                           treasury: int | None = None, party: Party | None = None, in_play: bool | None = None,

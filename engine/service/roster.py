@@ -10,6 +10,7 @@ from sqlalchemy import insert, select, update
 from engine.core.errors import RuleError
 from engine.landsdraad.model import Attributes
 from engine.service.ledger import load_game
+from engine.service.membership import games_cache
 from engine.service.uow import ServiceBase
 from engine.store.models import Event, Game, Player
 
@@ -63,4 +64,5 @@ class RosterService(ServiceBase):
             if rows:
                 await uow.session.execute(insert(Player), players)
                 await uow.session.execute(insert(Event), events)
-            return len(rows)
+        games_cache(self).forget(users)  # after the commit: they play in one more game (membership.py)
+        return len(rows)

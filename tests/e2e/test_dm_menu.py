@@ -84,3 +84,25 @@ async def test_an_ambiguous_dm_gets_a_menu_whose_choice_casts_once_and_outlives_
     assert "Ballot recorded for round 1 of sirius: **Aye**" in fine.content
     assert len(await ballots(h, h.game)) == 1 and late_menu.selects()[0]["disabled"]
 
+
+
+async def test_a_player_added_to_a_second_game_after_voting_is_asked_which_game_at_the_next_dm(clerk_bot: Harness
+                                                                                                 ) -> None:
+    """The bot remembers alice's games after her first DM ballot (engine/service/membership.py); /player add in
+    another game makes it forget them, so her next DM is not cast into the game she played in before."""
+    h = clerk_bot
+    await h.new_game()
+    first = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+    assert "Ballot recorded for round 1 of sirius" in first.content
+    arrakis = h.fake.add_channel("arrakis")
+    await h.run(h.mod, "game new", arrakis, ruleset="landsdraad", name="arrakis")
+    assert h.clerk.known_games(h.alice.id) is not None
+    await h.run(h.mod, "player add", arrakis, user=h.alice, diplomacy=1, command=1, intrigue=1, roll=1)
+    assert h.clerk.known_games(h.alice.id) is None  # forgotten (another process is caught by the ballot's check)
+    await h.run(h.mod, "round open", arrakis, crisis="Spice quotas")
+
+    _, answer = await ambiguous(h, "Revote: Nay")
+
+    assert "You play in several games (#sirius, #arrakis)" in answer.content and answer.selects()
+    assert [b["payload"]["option"] for b in await ballots(h, h.game)] == ["aye"]  # type: ignore[index]
+    assert await ballots(h, arrakis) == []

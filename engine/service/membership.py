@@ -1,0 +1,96 @@
+"""Which games a user plays in, remembered between DMs (every DM ballot asks it), and checked where it matters.
+
+``GamesCache`` keeps the last lookup per user. It is only a hint: a process cannot see what another process (or
+a script on the database) changed, so a ballot cast from a remembered lookup carries the set of game ids it was
+chosen from (``plays_in``), and the ballot's own transaction compares it with the players table
+(``stale_users``); when they differ nothing is recorded and the caller looks the games up again
+(``StaleGames``). In this process the cache is also told when a user joins a game (``forget``), so that check
+rarely fails. What is remembered never changes otherwise: a game's id, name and ruleset are fixed, and players
+are never deleted (a player who stops playing is marked inactive, which the ballot's transaction reads itself, as
+it reads whether the game has ended)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+from sqlalchemy import Connection, Table, bindparam, select
+
+from engine.core.errors import ClerkError
+from engine.service.views import GameView
+from engine.store.models import Player
+
+CAPACITY = 100_000
+"""Users remembered at most; the oldest entry goes first (a few hundred bytes each)."""
+CHUNK = 400
+"""User ids per ``IN (...)`` list (well under SQLite's limit on bound parameters)."""
+
+_PLAYERS: Table = Player.metadata.tables["players"]
+_GAMES_OF = select(_PLAYERS.c.user_id, _PLAYERS.c.game_id).where(
+    _PLAYERS.c.user_id.in_(bindparam("users", expanding=True)))
+_GAMES_OF_ONE = select(_PLAYERS.c.user_id, _PLAYERS.c.game_id).where(_PLAYERS.c.user_id == bindparam("user"))
+"""Built once, run on the transaction's connection: no ORM, no per-call statement building; one user (a lone DM,
+the usual case) without the expanding ``IN``, which costs twice as much."""
+
+
+class StaleGames(ClerkError):
+    """The user's games changed since the lookup a ballot was chosen from; nothing was recorded."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__("Your games changed while this message was read; nothing was recorded.")
+        self.user_id = user_id
+
+
+class GamesCache:
+    """user id -> the games of their last lookup. A lookup stores its answer only if no ``forget`` ran since it
+    began (``generation``), so an answer read before a join cannot be stored after it."""
+
+    def __init__(self, capacity: int = CAPACITY) -> None:
+        self.capacity = capacity
+        self.generation = 0
+        self._games: dict[int, tuple[GameView, ...]] = {}
+
+    def get(self, user_id: int) -> tuple[GameView, ...] | None:
+        return self._games.get(user_id)
+
+    def store(self, generation: int, found: Iterable[tuple[int, Sequence[GameView]]]) -> None:
+        if generation != self.generation:
+            return
+        for user_id, games in found:
+            self._games.pop(user_id, None)
+            if len(self._games) >= self.capacity:
+                del self._games[next(iter(self._games))]
+            self._games[user_id] = tuple(games)
+
+    def forget(self, user_ids: Iterable[int] | None = None) -> None:
+        """Drop these users' entries (everyone's with None); lookups still running will not store theirs."""
+        self.generation += 1
+        if user_ids is None:
+            self._games.clear()
+        else:
+            for user_id in user_ids:
+                self._games.pop(user_id, None)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+def games_cache(service: object) -> GamesCache:
+    """The cache of a service object (a ``Clerk``), made at first use; every service mixin reaches the same one."""
+    cache: GamesCache | None = service.__dict__.get("_games_of_users_cache")
+    if cache is None:
+        cache = service.__dict__["_games_of_users_cache"] = GamesCache()
+    return cache
+
+
+def stale_users(connection: Connection, expected: Collection[tuple[int, frozenset[int]]]) -> set[int]:
+    """Of ``(user id, game ids)`` pairs, the users whose games are not exactly those ids now: one indexed query
+    (``ix_players_user_id``) per 400 users, inside the caller's transaction."""
+    users = sorted({user_id for user_id, _ in expected})
+    actual: dict[int, set[int]] = {}
+    for start in range(0, len(users), CHUNK):
+        part = users[start:start + CHUNK]
+        rows = (connection.execute(_GAMES_OF_ONE, {"user": part[0]}) if len(part) == 1
+                else connection.execute(_GAMES_OF, {"users": part}))
+        for user_id, game_id in rows:
+            actual.setdefault(user_id, set()).add(game_id)
+    return {user_id for user_id, games in expected if actual.get(user_id, set()) != games}
