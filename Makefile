@@ -35,13 +35,13 @@ console: $(STAMP)
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy engine bot
-	$(VENV)/bin/pytest -q -n auto -k "not postgresql"
+	$(VENV)/bin/pytest -q -n auto --dist worksteal -k "not postgresql"
 
 # The whole suite on PostgreSQL (needs TEST_POSTGRES_URL): the PostgreSQL variants of the store and service tests,
 # and the end-to-end tests and replays with CLERK_TEST_BACKEND=postgresql. The pure rules' tests ran in `test`.
 test-postgres: $(DEV_STAMP)
 	@test -n "$(TEST_POSTGRES_URL)" || { echo "test-postgres needs TEST_POSTGRES_URL"; exit 2; }
-	CLERK_TEST_BACKEND=postgresql $(VENV)/bin/pytest -q -n auto -k "not sqlite" --ignore=tests/engine
+	CLERK_TEST_BACKEND=postgresql $(VENV)/bin/pytest -q -n auto --dist worksteal -k "not sqlite" --ignore=tests/engine
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
