@@ -26,7 +26,7 @@ from bot.actions.mylantium_render import (
     realigned_public,
     result_card,
 )
-from bot.actions.outbox import Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import POSTED, Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import button_action, dm_form, first_line
 from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
@@ -42,6 +42,7 @@ from engine.mylantium.forms import (
 )
 from engine.mylantium.model import PARTY_CHOICES, party_of
 from engine.mylantium.revolution import Waiting, contributors
+from engine.service.announcements import posted_marker
 from engine.service.mylantium_state import RULESET
 from engine.service.mylantium_views import ChainView, MylElectionView
 from engine.service.views import GameView
@@ -100,7 +101,11 @@ async def _coup(app: App, ctx: Ctx, game_id: int, accept: bool, *,
 
 
 def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
-    return [Outgoing(ToChannel(e.game.channel_id), card=result_card(e))]
+    """The result card, with its announcement marker (``primary:<game>:<turn>`` or ``general:<game>:<turn>``): a
+    Discord nonce, marked posted once sent, and posted again at start if a kill kept it from Discord
+    (recovery.py)."""
+    return [Outgoing(ToChannel(e.game.channel_id), card=result_card(e),
+                     extra={POSTED: posted_marker(e.stage, e.game.id, e.turn)})]
 
 
 # -- the Election Round -------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from engine.mylantium.alignment import Snapshot, check_realign, take_snapshot
 from engine.mylantium.approval import incumbent_party
 from engine.mylantium.elections import Candidate, check_primary_choice, general, primary
 from engine.mylantium.model import FactionCode, Party
+from engine.service.announcements import result_pending
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
 from engine.service.mylantium_state import (
@@ -277,6 +278,7 @@ class MylElectionService(ServiceBase):
                 await uow.record(game_id, "ElectionClosed", actor,
                                  {"turn": row.turn, "stage": row.stage, "result": result,
                                   "by_deadline": expected is not None}, source_id)
+                await uow.run(result_pending, game_id, row.stage, row.turn)  # announced again after a kill
                 return await election_view(uow.session, game, row)
         except Duplicate:
             return None
@@ -304,6 +306,14 @@ class MylElectionService(ServiceBase):
             await uow.record(game_id, "NomineeNamed", actor, {"turn": gov.turn, "party": party.value,
                                                                "candidate": cand.name}, source_id)
             return await election_view(uow.session, game, row)
+
+    async def myl_election_of(self, game_id: int, turn: int, stage: str) -> MylElectionView | None:
+        """Turn ``turn``'s ``stage`` (primary, general) election, or None (the result's announcement after a kill)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            row = await election_of(session, game_id, turn, stage)
+            return await election_view(session, game, row) if row else None
 
     async def myl_election(self, game_id: int) -> MylElectionView | None:
         """The open election, else the latest; None before the first."""
