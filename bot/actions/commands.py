@@ -95,7 +95,7 @@ def ruleset_refusal(spec: Command, game: GameView | None) -> str | None:
     if spec.ruleset is not None and spec.ruleset != game.ruleset:
         return f"/{spec.name} is a {spec.ruleset.capitalize()} command; {game.name} plays {game.ruleset.capitalize()}."
     if spec.ruleset is None and game.ruleset in EXCLUSIVE:
-        own = dict.fromkeys(f"/{n.split()[0]}" for n, c in COMMANDS.items() if c.ruleset == game.ruleset)
+        own = sorted({f"/{n.split()[0]}" for n, c in COMMANDS.items() if c.ruleset == game.ruleset})  # not import order
         return (f"/{spec.name} is not used in {game.ruleset.capitalize()} games like {game.name}. Its commands: "
                 f"{', '.join(own)}, and /game export and /game settings.")
     return None

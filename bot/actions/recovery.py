@@ -10,7 +10,6 @@ from datetime import datetime, timedelta
 
 from bot.actions.commands import App
 from bot.actions.messages import round_closed
-from bot.actions.mylantium_turn import election_closed as myl_election_closed
 from bot.actions.outbox import POSTED, Outgoing
 from bot.actions.politics import election_closed
 
@@ -27,7 +26,9 @@ async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
             if kind == "round":
                 result = await app.clerk.close_round(game_id, actor=None, expected_round=number)  # already closed
                 out += await round_closed(app, result)
-            elif kind in ("primary", "general"):  # Mylantium
+            elif kind in ("primary", "general"):  # Mylantium (imported here: mylantium.py registers its commands first)
+                from bot.actions.mylantium_turn import election_closed as myl_election_closed
+
                 myl = await app.clerk.myl_election_of(game_id, number, kind)
                 if myl is not None and myl.status == "closed":
                     out += myl_election_closed(app, myl)
