@@ -22,19 +22,27 @@ WHAT = "A crisis ballot (`Vote: Aye|Nay|Abstain`)"
 async def cast_dm_ballot(app: App, ctx: Ctx, command: BallotCommand) -> BallotReceipt:
     """Record the ballot in the sender's game (``AmbiguousGame`` or another ``RuleError`` when there is none to
     choose); the receipt exists only after the commit."""
-    known = app.clerk.known_games(ctx.actor.id)
-    if known is not None:
-        try:
-            game = choose_game(known, command.game, "landsdraad", what=WHAT)
-        except RuleError:
-            pass  # answered from a fresh lookup, below
-        else:
-            try:
-                return await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
-                                                   received_at=ctx.at, source_id=ctx.source_id,
-                                                   plays_in=[g.id for g in known])
-            except StaleGames:
-                pass  # their games changed: nothing was recorded; choose again, below
+    receipt = await _cast_in_known_game(app, ctx, command)
+    if receipt is not None:
+        return receipt
     game = await game_of_user(app, ctx.actor.id, command.game, "landsdraad", what=WHAT)
     return await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command, received_at=ctx.at,
                                        source_id=ctx.source_id)
+
+
+async def _cast_in_known_game(app: App, ctx: Ctx, command: BallotCommand) -> BallotReceipt | None:
+    """The ballot cast in the game chosen from the sender's remembered games; None (nothing recorded) when nothing
+    is remembered, the choice is refused (it is answered from a fresh lookup) or the sender's games changed
+    meanwhile (``StaleGames``: the caller chooses again from a fresh lookup)."""
+    known = app.clerk.known_games(ctx.actor.id)
+    if known is None:
+        return None
+    try:
+        game = choose_game(known, command.game, "landsdraad", what=WHAT)
+    except RuleError:
+        return None
+    try:
+        return await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command, received_at=ctx.at,
+                                           source_id=ctx.source_id, plays_in=[g.id for g in known])
+    except StaleGames:
+        return None
