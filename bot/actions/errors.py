@@ -20,3 +20,10 @@ def apology(what: str, error_id: str) -> str:
     """``Sorry, something went wrong on my side and <what>. … (error id 3f2a9c1b)``."""
     return (f"Sorry, something went wrong on my side and {what}. If it keeps happening, give the moderators the "
             f"error id **{error_id}**; the details are in the bot's log.")
+
+
+def storage_refusal(what: str, again: str = "send it again in a minute") -> str:
+    """The answer to a command the database refused to record (``engine.store.faults.StorageFault``): it says what
+    happened and what to do, and no technical detail (the log and the moderators' notice have that)."""
+    return (f"I could not record {what} right now: my database is not taking writes at the moment. Nothing was "
+            f"counted; please {again}.")

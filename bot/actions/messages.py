@@ -14,7 +14,7 @@ from bot.actions.context import Ctx
 from bot.actions.dm_ballot import cast_dm_ballot
 from bot.actions.dm_choice import ask_which
 from bot.actions.drawing import drawn
-from bot.actions.errors import apology, logged
+from bot.actions.errors import apology, logged, storage_refusal
 from bot.actions.outbox import LIVE, POSTED, SETTLED, Here, Outgoing, ToChannel, reply
 from bot.actions.politics import election_closed
 from bot.actions.render import receipt_text, reminder_messages, result_card
@@ -25,6 +25,7 @@ from engine.service.announcements import posted_marker
 from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
 from engine.service.views import ResultView
+from engine.store.faults import StorageFault
 
 log = logging.getLogger("clerk.messages")
 
@@ -58,6 +59,8 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         return await ask_which(app, ctx, text, error)
     except ParseError as error:
         return [reply(f"{error}\nNothing was recorded.")]
+    except StorageFault:  # logged in one line by the service (storage_health.py)
+        return [reply(storage_refusal("your ballot"))]
     except ClerkError as error:
         return [reply(f"{error}\nNothing was recorded.")]
     except Exception:
@@ -73,6 +76,8 @@ async def handle_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
         return [reply("This button is no longer in use; nothing was recorded.", ephemeral=True)]
     try:
         out = await handler(app, ctx, custom_id)
+    except StorageFault:
+        return [reply(storage_refusal("your answer", "press again in a minute"), ephemeral=True)]
     except ClerkError as error:
         return [reply(f"{error}\nNothing was recorded.", ephemeral=True)]
     except Exception:
@@ -93,6 +98,8 @@ async def handle_select(app: App, ctx: Ctx, custom_id: str, values: tuple[str, .
         return [reply("This menu is no longer in use; nothing was recorded.", ephemeral=not ctx.place.is_dm)]
     try:
         out = await handler(app, ctx, custom_id, values)
+    except StorageFault:
+        return [reply(storage_refusal("your choice", "choose again in a minute"), ephemeral=not ctx.place.is_dm)]
     except ClerkError as error:
         return [reply(f"{error}\nNothing was recorded.", ephemeral=not ctx.place.is_dm)]
     except Exception:
@@ -122,6 +129,8 @@ async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing
                                   "title), by DM for `AG Vote:`, or with /pv support and /ag vote. Nothing was "
                                   "recorded.")]
                 return await handler(app, ctx, game, text)
+    except StorageFault:
+        return [reply(storage_refusal("your vote", "post it again in a minute"))]
     except ClerkError as error:
         return [reply(f"{error}\nNothing was recorded.")]
     except Exception:

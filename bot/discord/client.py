@@ -26,6 +26,7 @@ from bot.discord.delivery import Courier
 from bot.discord.http_tuning import tune_http
 from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
+from bot.discord.storage_reports import StorageReports
 from bot.discord.threads import Locks
 from bot.discord.tree import build_commands
 
@@ -86,6 +87,7 @@ class ClerkBot(discord.Client):
         for command in build_commands(self.run_command, complete=self.complete_option):
             self.tree.add_command(command)
         self.courier = Courier(self, app.clerk)
+        self.storage_reports = StorageReports(self, app.clerk)  # the moderators hear of refused writes once
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app))
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None

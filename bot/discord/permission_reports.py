@@ -114,22 +114,27 @@ class PermissionReports:
             log.warning("could not tell anyone that the bot may not post in channel %s of %s", channel_id, game.name)
 
     async def _tell(self, guild_id: int, game_id: int, text: str) -> bool:
-        """DM the game's creator and the server's owner; else the server's system channel. True if one got it."""
-        guild = self.client.get_guild(guild_id)
-        wanted = [await self.clerk.game_founder(game_id), guild.owner_id if guild is not None else None]
-        told = False
-        for user_id in dict.fromkeys(u for u in wanted if u is not None):
-            try:
-                dm = await self.client.create_dm(discord.Object(id=user_id))
-                await self.client.get_partial_messageable(dm.id).send(content=text)
-                told = True
-            except discord.HTTPException as error:
-                log.warning("could not DM the permission report to %s: %s", user_id, error)
-        if not told and guild is not None and guild.system_channel is not None:
-            try:
-                await guild.system_channel.send(content=text)
-                told = True
-            except discord.HTTPException as error:
-                log.warning("could not post the permission report in the system channel: %s", error)
+        told = await tell_moderators(self.client, self.clerk, guild_id, game_id, text)
         self.sent += told
         return told
+
+
+async def tell_moderators(client: discord.Client, clerk: Clerk, guild_id: int, game_id: int, text: str) -> bool:
+    """DM the game's creator and the server's owner; else the server's system channel. True if one got it."""
+    guild = client.get_guild(guild_id)
+    wanted = [await clerk.game_founder(game_id), guild.owner_id if guild is not None else None]
+    told = False
+    for user_id in dict.fromkeys(u for u in wanted if u is not None):
+        try:
+            dm = await client.create_dm(discord.Object(id=user_id))
+            await client.get_partial_messageable(dm.id).send(content=text)
+            told = True
+        except discord.HTTPException as error:
+            log.warning("could not DM the report to %s: %s", user_id, error)
+    if not told and guild is not None and guild.system_channel is not None:
+        try:
+            await guild.system_channel.send(content=text)
+            told = True
+        except discord.HTTPException as error:
+            log.warning("could not post the report in the system channel: %s", error)
+    return told

@@ -18,6 +18,8 @@ from sqlalchemy.orm import Session
 from engine.core.errors import ClerkError
 from engine.service.clock import Clock, Dice
 from engine.service.lease import Lease
+from engine.service.storage_health import StorageHealth
+from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
 from engine.store.twin import sync_twin
@@ -150,6 +152,8 @@ class ServiceBase:
         self.clock = clock
         self.dice = dice
         self._locks = GameLocks()
+        self.storage = StorageHealth()
+        """Which games' writes fail now (storage faults); the bot tells the moderators (storage_health.py)."""
         bind = sessions.kw.get("bind")
         self._twin: Engine | None = sync_twin(bind) if isinstance(bind, AsyncEngine) else None
         if self._twin is not None:
@@ -169,11 +173,28 @@ class ServiceBase:
         """A transaction that commits only if the block finishes; raises Duplicate for a redelivery. The game's
         database lock (``engine.store.locking``) is its first statement, so two processes write one at a time."""
         lock = self._locks(game_id) if game_id is not None else asyncio.Lock()
-        async with lock, self._sessions() as session, session.begin():
+        async with lock, self._faults(game_id), self._sessions() as session, session.begin():
             await lock_for_write(session, game_id)
             uow = UnitOfWork(session, self.clock.now())
             await uow.check_not_done(source_id)
             yield uow
+
+    @asynccontextmanager
+    async def _faults(self, game_id: int | None) -> AsyncIterator[None]:
+        """A write the database refuses (full, read-only, locked past the wait, gone) leaves as a ``StorageFault``
+        (its text for the player, one log line, the moderators told once: ``StorageHealth``); a commit clears it."""
+        try:
+            yield
+        except StorageFault as refused:
+            self.storage.failed(game_id, refused)
+            raise
+        except Exception as error:
+            fault = storage_fault(error)
+            if fault is None:
+                raise
+            self.storage.failed(game_id, fault)
+            raise fault from None
+        self.storage.succeeded(game_id)
 
     async def _unit(self, game_id: int, source_id: str | None, work: Callable[Concatenate[SyncUnit, P], T],
                     *args: P.args, **kwargs: P.kwargs) -> T:
@@ -183,7 +204,7 @@ class ServiceBase:
         def bound(unit: SyncUnit) -> T:
             return work(unit, *args, **kwargs)
 
-        async with self._locks(game_id):
+        async with self._locks(game_id), self._faults(game_id):
             now = self.clock.now()
             twin = self._twin
             if twin is not None:

@@ -1,41 +1,70 @@
-"""The async database engine: SQLite (WAL, foreign keys, busy timeout) or PostgreSQL (asyncpg)."""
+"""The async database engine: SQLite (WAL, foreign keys, busy timeout) or PostgreSQL (asyncpg, lock timeout).
+
+``write_wait`` bounds how long a write waits for another writer's lock (SQLite's ``busy_timeout``, PostgreSQL's
+``lock_timeout``) before it is refused as a storage fault (``engine.store.faults``): long enough for a backup or
+another process's burst, short enough for a player waiting for an answer."""
 
 from __future__ import annotations
 
+import weakref
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from engine.store.faults import reopen_after_faults
+
 DEFAULT_URL = "sqlite+aiosqlite:///clerk.db"
+WRITE_WAIT = timedelta(seconds=30)
+"""The default bound on waiting for another writer's lock (the ``write_wait`` setting, config.example.toml)."""
+_WRITE_WAIT_MS = WRITE_WAIT // timedelta(milliseconds=1)
 BUSY_TIMEOUT_MS = 5000
+"""The wait of a backup's own connection (engine.store.backup) for a writer's lock."""
+_WAITS: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
 
 
 def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> AsyncEngine:
+def make_engine(url: str = DEFAULT_URL, *, write_wait: timedelta = WRITE_WAIT, **kwargs: Any) -> AsyncEngine:
     if not (is_sqlite(url) or url.startswith("postgresql+asyncpg")):
         scheme = url.split(":")[0]
         raise ValueError(f"DATABASE_URL must be sqlite+aiosqlite:///… or postgresql+asyncpg://…, not {scheme}")
+    if write_wait <= timedelta(0):
+        raise ValueError("write_wait must be a positive time")
+    wait_ms = write_wait // timedelta(milliseconds=1)
+    if not is_sqlite(url):
+        connect_args = dict(kwargs.pop("connect_args", {}))
+        settings = dict(connect_args.get("server_settings", {}))
+        settings.setdefault("lock_timeout", str(wait_ms))
+        connect_args["server_settings"] = settings
+        kwargs["connect_args"] = connect_args
     engine = create_async_engine(url, **kwargs)
+    _WAITS[engine.sync_engine] = wait_ms
+    reopen_after_faults(engine.sync_engine)
     if is_sqlite(url):
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            apply_pragmas(dbapi_connection, in_memory=":memory:" in url)
+            apply_pragmas(dbapi_connection, in_memory=":memory:" in url, busy_ms=wait_ms)
 
     return engine
 
 
-def apply_pragmas(dbapi_connection: Any, *, in_memory: bool) -> None:
+def write_wait_ms(engine: AsyncEngine) -> int:
+    """The engine's bound on waiting for a writer's lock, in milliseconds (``make_engine``'s ``write_wait``)."""
+    return _WAITS.get(engine.sync_engine, _WRITE_WAIT_MS)
+
+
+def apply_pragmas(dbapi_connection: Any, *, in_memory: bool, busy_ms: int = _WRITE_WAIT_MS) -> None:
     """The project's SQLite pragmas: WAL (a file), foreign keys, a busy timeout, synchronous=NORMAL."""
     cursor = dbapi_connection.cursor()
     if not in_memory:
         cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
 

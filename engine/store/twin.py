@@ -13,7 +13,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from engine.store.database import apply_pragmas
+from engine.store.database import apply_pragmas, write_wait_ms
+from engine.store.faults import reopen_after_faults
 
 
 def sync_twin(engine: AsyncEngine) -> Engine | None:
@@ -22,11 +23,13 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
     if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
         return None
     twin = create_engine(url.set(drivername="sqlite+pysqlite"))
+    busy_ms = write_wait_ms(engine)
+    reopen_after_faults(twin)  # a read-only or I/O fault reopens the twin's connections too
 
     @event.listens_for(twin, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # the driver leaves BEGIN to us (below)
-        apply_pragmas(dbapi_connection, in_memory=False)
+        apply_pragmas(dbapi_connection, in_memory=False, busy_ms=busy_ms)
 
     @event.listens_for(twin, "begin")
     def _begin(connection: Any) -> None:
