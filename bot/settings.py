@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
-from engine.store.database import DEFAULT_URL
+from engine.store.database import DEFAULT_URL, WRITE_WAIT
 
 
 class ConfigError(Exception):
@@ -25,6 +26,8 @@ class Settings:
     seed: int | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    write_wait: timedelta = WRITE_WAIT
+    """How long a write waits for another writer's lock before it is refused (engine.store.database)."""
 
 
 def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Settings:
@@ -38,7 +41,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
             raise ConfigError(f"{file}: not valid TOML ({error})") from None
     elif path is not None:
         raise ConfigError(f"{file}: no such config file")
-    known = {"log_level", "sync_commands", "dev_guild_id", "seed"}
+    known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait"}
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{file}: unknown setting(s) {', '.join(sorted(unknown))}; see config.example.toml")
@@ -56,13 +59,16 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     seed = data.get("seed")
     if seed is not None and not isinstance(seed, int):
         raise ConfigError(f"{file}: seed must be a whole number")
+    wait = data.get("write_wait", WRITE_WAIT.total_seconds())
+    if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 < wait <= 3600:
+        raise ConfigError(f"{file}: write_wait must be a number of seconds above 0 and at most 3600, not {wait!r}")
     url = env.get("DATABASE_URL") or DEFAULT_URL
     if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
         raise ConfigError("DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
     token = env.get("DISCORD_TOKEN") or None
     count, ids = shards(env)
     return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed,
-                    shard_count=count, shard_ids=ids)
+                    shard_count=count, shard_ids=ids, write_wait=timedelta(seconds=wait))
 
 
 def shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

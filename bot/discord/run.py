@@ -18,7 +18,7 @@ from bot.settings import Settings
 from engine.service import Clerk
 from engine.service.clock import RandomDice, SystemClock
 from engine.store.database import make_engine, make_sessionmaker
-from engine.store.migrate import upgrade
+from engine.store.writable import NotWritable, upgrade_writable
 
 log = logging.getLogger("clerk")
 
@@ -33,9 +33,13 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
     if not settings.token:
         log.error("DISCORD_TOKEN is not set")
         return 2
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, write_wait=settings.write_wait)
     try:
-        await upgrade(engine)
+        try:
+            await upgrade_writable(engine)  # refuses to start, in one line, on a database it cannot write
+        except NotWritable as error:
+            log.error("cannot start: %s", error)
+            return 1
         clerk = Clerk(make_sessionmaker(engine), SystemClock(), RandomDice(settings.seed))
         app = App(clerk)
         async with make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,

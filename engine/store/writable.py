@@ -1,0 +1,100 @@
+"""At start: can this process write its database? A bot that comes up on a database it cannot write answers every
+ballot with a refusal; it is better not to start, with one line that says what to fix.
+
+SQLite: the database file and its ``-wal`` and ``-shm`` files must open for writing (file modes, ``chattr +i``, a
+read-only mount: root ignores the modes, not the others), the folder must take new files (SQLite creates the
+``-wal`` and ``-shm`` beside the database), and a write must go through (``PRAGMA user_version`` set to its own
+value rewrites the header: the database's own check, whatever the cause). PostgreSQL: a write to the ``leases``
+table that changes no row (``UPDATE … WHERE false``) is refused by a read-only server or session
+(``default_transaction_read_only``, a standby) and by a revoked privilege, as a real write would be."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from engine.store.faults import fault_kind
+from engine.store.migrate import upgrade
+
+_PROBE = text("UPDATE leases SET name = name WHERE false")
+
+
+class NotWritable(Exception):
+    """The database cannot be written; the message is one line naming what and why."""
+
+
+def _sqlite_path(engine: AsyncEngine) -> Path | None:
+    database = engine.url.database
+    if engine.url.get_backend_name() != "sqlite" or database in (None, "", ":memory:") or str(database).startswith(
+            "file:"):
+        return None
+    return Path(str(database))
+
+
+def check_sqlite_files(path: Path) -> None:
+    """Raise ``NotWritable`` if ``path`` (a SQLite database, which need not exist yet) cannot be written."""
+    folder = path.parent if str(path.parent) else Path(".")
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if not file.exists():
+            continue
+        try:
+            os.close(os.open(file, os.O_RDWR))
+        except OSError as error:
+            raise NotWritable(f"the database file {file} cannot be written ({error.strerror}); make it writable "
+                              "(its owner and mode, `lsattr` for the immutable flag, a read-only mount)") from None
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".clerk-write-check-"):
+            pass
+    except OSError as error:
+        raise NotWritable(f"the folder {folder} of the database cannot be written ({error.strerror}); SQLite creates "
+                          f"{path.name}-wal and {path.name}-shm there") from None
+    if not path.exists():
+        return
+    try:
+        with sqlite3.connect(path, isolation_level=None, timeout=5) as db:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            db.execute(f"PRAGMA user_version = {int(version)}")
+        db.close()
+    except sqlite3.Error as error:
+        raise NotWritable(f"the database {path} cannot be written: {error}") from None
+
+
+def check_files(engine: AsyncEngine) -> None:
+    """Before the migrations (which would fail with a traceback): raise ``NotWritable`` if ``engine``'s SQLite
+    database file, its ``-wal``/``-shm`` or its folder cannot be written. Nothing for PostgreSQL."""
+    path = _sqlite_path(engine)
+    if path is not None:
+        check_sqlite_files(path)
+
+
+async def check_writable(engine: AsyncEngine) -> None:
+    """After the migrations: raise ``NotWritable`` (one line) if a write through ``engine`` is refused (the probe
+    changes no row and is rolled back)."""
+    try:
+        async with engine.connect() as connection:
+            await connection.execute(_PROBE)
+            await connection.rollback()
+    except Exception as error:
+        if fault_kind(error) is None:
+            raise
+        detail = " ".join(str(getattr(error, "orig", error)).split())[:200]
+        raise NotWritable(f"the database refuses writes: {detail}") from None
+
+
+async def upgrade_writable(engine: AsyncEngine) -> None:
+    """What ``python -m bot run`` does at start: check the files, apply the migrations, check a write; a database
+    that refuses writes raises ``NotWritable`` (one line) at whichever step finds it."""
+    check_files(engine)
+    try:
+        await upgrade(engine)
+    except Exception as error:
+        if fault_kind(error) is None:
+            raise
+        detail = " ".join(str(getattr(error, "orig", error)).split())[:200]
+        raise NotWritable(f"the database refuses writes (applying the migrations): {detail}") from None
+    await check_writable(engine)
