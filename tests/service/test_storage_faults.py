@@ -14,7 +14,7 @@ import shutil
 import sqlite3
 import subprocess
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -33,7 +33,6 @@ from engine.service.clock import ManualClock
 from engine.service.storage_health import StorageNotice
 from engine.store.database import make_engine, make_sessionmaker
 from engine.store.faults import BUSY, FULL, IO, READ_ONLY, StorageFault
-
 
 
 @dataclass
@@ -59,9 +58,6 @@ class Store:
 
     def told(self) -> list[tuple[int, bool, str]]:
         return [(n.game_id, n.failing, n.fault.kind) for n in self.notices]
-
-
-Opener = Callable[..., "asyncio.Future[Store]"]
 
 
 @pytest.fixture(params=BACKENDS)
@@ -265,11 +261,6 @@ async def test_a_read_only_postgresql_database_refuses_and_new_sessions_write_on
 
 # -- another writer holding the lock --------------------------------------------------------------------------------
 
-@dataclass
-class HeldLock:
-    release: Callable[[], Any]
-
-
 async def hold_write_lock(stores: Any, store: Store) -> Any:
     """Another writer holding the game's write lock (SQLite: ``BEGIN IMMEDIATE`` on its own connection; PostgreSQL:
     the game's row ``FOR UPDATE`` in an open transaction). Returns an async ``release``."""
@@ -372,7 +363,7 @@ async def test_the_wait_bound_is_the_setting_on_every_connection(stores: Any) ->
 def test_the_default_wait_is_thirty_seconds() -> None:
     from engine.store.database import WRITE_WAIT, write_wait_ms
 
-    assert WRITE_WAIT == timedelta(seconds=30)
+    assert timedelta(seconds=30) == WRITE_WAIT
     assert write_wait_ms(make_engine("sqlite+aiosqlite:///:memory:")) == 30_000
 
 
