@@ -8,7 +8,10 @@ given round number once and recognises the repeated ``deadline:`` source id.
 
 Several processes sharing one database (``docs/deploy.md``) each run a scheduler; with a ``lease``
 (``engine.service.lease``) only the one holding it does the timed work, renewing it at every pass (at least every
-``lease.renew_every``); the others look again at that interval and take over when the holder stops or dies."""
+``lease.renew_every``); the others look again at that interval and take over when the holder stops or dies. On
+PostgreSQL a waiting process also watches the holder (``Lease.watch``: its liveness lock is released by PostgreSQL
+when its session ends) and wakes the moment the holder dies, so a round due then closes on time, not a lease's
+life late with "(the bot was offline)"."""
 
 from __future__ import annotations
 
@@ -31,9 +34,10 @@ log = logging.getLogger("clerk.discord.scheduler")
 Deliver = Callable[[Sequence[Outgoing]], Awaitable[None]]
 
 DEADLINE_LEASE = "deadlines"
-LEASE_TTL = timedelta(seconds=60)
-"""How long the deadline lease lasts unrenewed: the holder renews it every 20 s; if it dies, another process takes
-over the timed work within about 80 s."""
+LEASE_TTL = timedelta(seconds=15)
+"""How long the deadline lease lasts unrenewed: the holder renews it every 5 s; if it dies, another process takes
+over the timed work at once on PostgreSQL (the holder's liveness lock, ``engine.service.lease``) and within about
+20 s on SQLite, inside the minute after which a close is reported late (``round_close.LATE``)."""
 
 
 def process_name() -> str:
@@ -62,6 +66,8 @@ class DeadlineScheduler:
         self._wake = asyncio.Event()
         self.passes = 0
         """How many times it has looked for due rounds (tests wait on it)."""
+        self._watch: asyncio.Task[None] | None = None
+        """PostgreSQL, while another process leads: waits for the leader's death (``Lease.watch``), then wakes."""
         self._recovered = False
         """Whether the results a crash left unannounced were looked for (once, at the first pass that does the work)."""
 
@@ -90,15 +96,38 @@ class DeadlineScheduler:
                 log.info("this process %s the deadline work (lease %s, holder %s)",
                          "now does" if self.leading else "no longer does", self.lease.name, self.lease.holder)
             if not self.leading:
+                self._watch_leader()
                 return self.lease.renew_every.total_seconds()  # another process does it; look again later
+            self._stop_watching()
         return min(await self._work(now), self.max_sleep if self.lease is None else
                    self.lease.renew_every.total_seconds())
 
+    def _watch_leader(self) -> None:
+        if self.lease is None or not self.lease.watchable or (self._watch is not None and not self._watch.done()):
+            return
+        self._watch = asyncio.get_running_loop().create_task(self.lease.watch(), name="clerk-lease-watch")
+
+        def woken(task: asyncio.Task[None]) -> None:
+            if not task.cancelled() and task.exception() is not None:
+                log.warning("watching the deadline lease's holder failed: %s", task.exception())
+            elif not task.cancelled():
+                self._wake.set()  # the leader is gone (or there is none): take over now
+
+        self._watch.add_done_callback(woken)
+
+    def _stop_watching(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+
     async def release(self) -> None:
         """Give up the lease (when the bot stops), so another process takes over the timed work at once."""
+        self._stop_watching()
         if self.lease is not None and self.leading:
             await self.lease.release(self.app.clerk.clock.now())
             self.leading = False
+        elif self.lease is not None:
+            await self.lease.close()
 
     async def _work(self, now: datetime) -> float:
         out = [] if self._recovered else await unannounced_results(self.app, now)  # after a crash (recovery.py)

@@ -57,3 +57,12 @@ async def test_a_process_restarted_under_its_name_takes_its_lease_back_at_once(
     assert not await clerk.lease("deadlines", process_name(), TTL).take(T0 + timedelta(seconds=6))
     monkeypatch.delenv("CLERK_INSTANCE")
     assert process_name()  # the host's name
+
+
+def test_on_sqlite_a_dead_holder_is_replaced_within_the_minute_before_a_close_counts_as_late() -> None:
+    """SQLite has no sessions to watch (test_lease_takeover.py is PostgreSQL's prompt takeover): the lease's life
+    plus one look bounds the takeover, and it must stay under the lateness that says "(the bot was offline)"."""
+    from bot.discord.scheduler import LEASE_TTL
+    from engine.service.round_close import LATE
+
+    assert LEASE_TTL + LEASE_TTL / 3 < LATE
