@@ -34,6 +34,8 @@ async def test_one_holder_renewal_expiry_and_release(db_engine: AsyncEngine) -> 
     await b.release(T0 + timedelta(seconds=113))
     assert await a.take(T0 + timedelta(seconds=113))  # released: taken at once
     assert a.renew_every == timedelta(seconds=20)
+    for lease in (a, b, other):
+        await lease.close()  # PostgreSQL: each holds its liveness lock on a connection of its own until closed
 
 
 def test_a_lease_needs_a_positive_life() -> None:
@@ -54,7 +56,10 @@ async def test_a_process_restarted_under_its_name_takes_its_lease_back_at_once(
     after_the_restart = clerk.lease("deadlines", process_name(), TTL)
     assert await after_the_restart.take(T0 + timedelta(seconds=5))
     monkeypatch.setenv("CLERK_INSTANCE", "bot-2")
-    assert not await clerk.lease("deadlines", process_name(), TTL).take(T0 + timedelta(seconds=6))
+    other = clerk.lease("deadlines", process_name(), TTL)
+    assert not await other.take(T0 + timedelta(seconds=6))
+    for lease in (before_the_crash, after_the_restart, other):
+        await lease.close()
     monkeypatch.delenv("CLERK_INSTANCE")
     assert process_name()  # the host's name
 
