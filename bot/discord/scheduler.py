@@ -28,6 +28,7 @@ from bot.actions.messages import close_due
 from bot.actions.outbox import Outgoing
 from bot.actions.recovery import unannounced_results
 from engine.service.lease import Lease
+from engine.store.faults import fault_kind
 
 log = logging.getLogger("clerk.discord.scheduler")
 
@@ -81,8 +82,12 @@ class DeadlineScheduler:
             delay = self.retry_after
             try:
                 delay = await self.tick()
-            except Exception:
-                log.exception("the deadline scheduler failed; trying again in %ss", self.retry_after)
+            except Exception as error:
+                if fault_kind(error) is None:
+                    log.exception("the deadline scheduler failed; trying again in %ss", self.retry_after)
+                else:  # the database refuses writes (engine.store.faults): one line, no traceback, each pass
+                    log.warning("the deadline scheduler could not write (%s); trying again in %ss",
+                                " ".join(str(getattr(error, "orig", error)).split())[:200], self.retry_after)
             self.passes += 1
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)

@@ -67,6 +67,8 @@ def _driver_error(error: BaseException) -> BaseException:
 
 def fault_kind(error: BaseException) -> str | None:
     """The storage fault ``error`` (a SQLAlchemy or driver exception) is, or None if it is not one."""
+    if isinstance(error, StorageFault):
+        return error.kind
     driver = _driver_error(error)
     name = getattr(driver, "sqlite_errorname", None)
     if isinstance(name, str):

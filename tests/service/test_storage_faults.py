@@ -426,3 +426,38 @@ async def test_a_really_full_file_system_refuses_the_ballot_and_it_is_recorded_o
         assert [n.failing for n in notices] == [True, False]
     finally:
         await engine.dispose()
+
+
+# -- the deadline scheduler -----------------------------------------------------------------------------------------
+
+async def test_a_round_due_while_the_disk_is_full_closes_at_the_first_pass_after_with_no_traceback_logged(
+        stores: Any, caplog: pytest.LogCaptureFixture) -> None:
+    from bot.actions.commands import App
+    from bot.discord.scheduler import DeadlineScheduler
+
+    store = await stores()
+    clerk = store.clerk
+    await clerk.close_round(store.game_id, actor=MOD)
+    await clerk.open_round(store.game_id, crisis="Levy", deadline=clerk.clock.now() + timedelta(minutes=5), actor=MOD)
+    delivered: list[Any] = []
+
+    async def deliver(out: Any) -> None:
+        delivered.extend(out)
+
+    scheduler = DeadlineScheduler(App(clerk), deliver)
+    await scheduler.tick()  # the first pass announces round 1's result (closed above, never posted)
+    delivered.clear()
+    caplog.clear()
+    clerk.clock.advance(timedelta(minutes=5))  # type: ignore[attr-defined]
+    faults = injected(store)
+    faults.arm("full")
+    caplog.set_level(logging.WARNING)
+    assert await scheduler.tick() == scheduler.retry_after  # due, not closed: looked at again soon
+    assert delivered == []
+    assert [r.exc_info for r in caplog.records if r.name.startswith("clerk")] == [None]  # one line, no traceback
+    assert store.told() == [(store.game_id, True, FULL)]
+
+    faults.disarm()
+    await scheduler.tick()
+    assert any(o.card is not None and "round 2" in o.card.title for o in delivered)
+    assert [failing for _, failing, _ in store.told()] == [True, False]
