@@ -33,5 +33,7 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     async with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # Several processes starting at once migrate one at a time; the later ones find the schema at head.
+            # They wait as long as the first one migrates: not bounded by write_wait (the sessions' lock_timeout).
+            await connection.execute(text("SET LOCAL lock_timeout = 0"))
             await connection.execute(text(MIGRATION_LOCK))
         await connection.run_sync(_upgrade)
