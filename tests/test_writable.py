@@ -131,3 +131,16 @@ async def test_a_read_only_postgresql_database_is_refused() -> None:
             await connection.execute(text(f'DROP OWNED BY "{role}"'))
             await connection.execute(text(f'DROP ROLE "{role}"'))
         await admin.dispose()
+
+
+def test_a_database_another_process_is_writing_is_writable_only_busy(database: Path) -> None:
+    """A restart that overlaps the old process: the old one holds the write lock; the new one must still start."""
+    import sqlite3
+
+    other = sqlite3.connect(database, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        check_files(make_engine(f"sqlite+aiosqlite:///{database}"))
+    finally:
+        other.execute("ROLLBACK")
+        other.close()

@@ -56,11 +56,13 @@ def check_sqlite_files(path: Path) -> None:
     if not path.exists():
         return
     try:
-        with sqlite3.connect(path, isolation_level=None, timeout=5) as db:
+        with sqlite3.connect(path, isolation_level=None, timeout=1) as db:
             (version,) = db.execute("PRAGMA user_version").fetchone()
             db.execute(f"PRAGMA user_version = {int(version)}")
         db.close()
     except sqlite3.Error as error:
+        if getattr(error, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return  # another process is writing (a restart overlapping the old one): writable, only busy
         raise NotWritable(f"the database {path} cannot be written: {error}") from None
 
 
