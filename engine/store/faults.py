@@ -79,8 +79,8 @@ def fault_kind(error: BaseException) -> str | None:
         if state.startswith("08"):
             return UNREACHABLE
         return _POSTGRES.get(state)
-    if getattr(error, "connection_invalidated", False):
-        return UNREACHABLE
+    if getattr(error, "connection_invalidated", False) or isinstance(driver, ConnectionError):
+        return UNREACHABLE  # a session that ended, a server that refuses or resets the connection
     return None
 
 

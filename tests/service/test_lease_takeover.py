@@ -66,7 +66,8 @@ async def leading(process: asyncio.subprocess.Process) -> bool:
     return bool(found["leading"])
 
 
-async def test_the_other_process_takes_the_lease_over_the_moment_the_holder_is_killed(schema: str) -> None:
+async def test_on_postgresql_the_other_process_takes_the_lease_over_the_moment_the_holder_is_killed(
+        schema: str) -> None:
     a = await start(schema, "a")
     b: asyncio.subprocess.Process | None = None
     engine = make_engine(POSTGRES_URL, connect_args={"server_settings": {"search_path": schema}})
