@@ -26,6 +26,7 @@ MASS_MENTION = re.compile(r"@(?:everyone|here)\b|<@&\d+>", re.IGNORECASE)
 """A ping of everyone, of everyone online, or of a role."""
 ANY_MENTION = re.compile(r"@(?:everyone|here)\b|<@[!&]?\d+>|<#\d+>", re.IGNORECASE)
 """Any Discord mention markup, including users and channels."""
+_TAG = re.compile(r"[\w-]+")
 MAX_DIGITS = 9
 """A number in a form has at most this many digits (below a billion): more is refused, never read."""
 
@@ -45,6 +46,29 @@ def normalise(text: str) -> str:
     plain = "".join(_kept(ch) for ch in plain)
     plain = _MARKDOWN.sub("", plain)
     return _LEADING_MENTIONS.sub("", plain)
+
+
+def collapsed(text: str) -> str:
+    """Every run of whitespace (spaces, tabs, newlines, U+2029...) as one space, none at the ends. The parsers read
+    a collapsed line, so names keep no double spaces and no pattern ever meets a long run of blanks (docs/input.md:
+    a parse takes time in proportion to the text)."""
+    return " ".join(text.split())
+
+
+def first_line(text: str) -> str:
+    """The first line of ``text`` (after leading blank lines), collapsed: what a form is read from."""
+    stripped = text.strip()
+    return collapsed(stripped.splitlines()[0]) if stripped else ""
+
+
+def split_game_tag(line: str) -> tuple[str, str | None]:
+    """``Vote: Aye #sirius`` -> (``Vote: Aye``, ``sirius``): a ``#game`` at the very end, after a space, for a
+    player in several games. ``line`` is collapsed (``first_line``); no tag -> (line, None). Linear: the tag is
+    found with ``rpartition``, not a pattern searched from every position."""
+    head, sep, tag = f" {line}".rpartition(" #")
+    if sep and _TAG.fullmatch(tag):
+        return head.strip(), tag
+    return line, None
 
 
 def invisible_only(text: str) -> bool:
