@@ -4,7 +4,9 @@ The profile is modest and repeatable: ``derandomize=True`` makes every run (and 
 ``deadline=None`` keeps a slow first example on a busy machine from failing a test. ``CLERK_FUZZ_EXAMPLES``
 raises the number of examples for a longer local hunt, e.g.
 ``CLERK_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz_parsers.py``;
-failing examples are not shrunk (shrinking can take minutes) unless ``CLERK_FUZZ_SHRINK=1``.
+failing examples are not shrunk (shrinking can take minutes) unless ``CLERK_FUZZ_SHRINK=1``. ``make fuzz`` runs
+many random examples (``CLERK_FUZZ_RANDOM=1``) and appends each text that fails a parser property to
+``tests/fuzz_corpus.txt`` (``CLERK_FUZZ_CORPUS=1``), which the normal suite replays.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from hypothesis import strategies as st
 EXAMPLES = int(os.environ.get("CLERK_FUZZ_EXAMPLES", "0"))
 
 SHRINK = bool(os.environ.get("CLERK_FUZZ_SHRINK"))
-FUZZ = settings(max_examples=EXAMPLES or 60, deadline=None, derandomize=True, database=None,
+RANDOM = bool(os.environ.get("CLERK_FUZZ_RANDOM"))
+"""``make fuzz``: new random examples each run instead of the repeatable ones."""
+FUZZ = settings(max_examples=EXAMPLES or 60, deadline=None, derandomize=not RANDOM, database=None,
                 phases=[Phase.explicit, Phase.generate, *([Phase.shrink] if SHRINK else [])],
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 """Parser properties: pure functions, cheap."""
