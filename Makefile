@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest console replay bench clean
+.PHONY: run test lint typecheck pytest console replay bench fuzz clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,14 @@ test: $(DEV_STAMP)
 test-postgres: $(DEV_STAMP)
 	@test -n "$(TEST_POSTGRES_URL)" || { echo "test-postgres needs TEST_POSTGRES_URL"; exit 2; }
 	CLERK_TEST_BACKEND=postgresql $(VENV)/bin/pytest -q -n auto --dist worksteal -k "not sqlite" --ignore=tests/engine
+
+# A long fuzz of every text parser and of the front door (minutes): random examples this time (not the repeatable
+# ones of make test); what fails is appended to tests/fuzz_corpus.txt, which every make test replays.
+FUZZ_EXAMPLES ?= 3000
+fuzz: $(DEV_STAMP)
+	CLERK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CLERK_FUZZ_RANDOM=1 CLERK_FUZZ_CORPUS=1 $(VENV)/bin/pytest -q -n auto \
+		--dist worksteal -p no:randomly tests/test_fuzz_parsers.py tests/service/test_fuzz_front.py \
+		tests/service/test_hostile_text_front.py -k "not postgresql"
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -4,13 +4,17 @@ The profile is modest and repeatable: ``derandomize=True`` makes every run (and 
 ``deadline=None`` keeps a slow first example on a busy machine from failing a test. ``CLERK_FUZZ_EXAMPLES``
 raises the number of examples for a longer local hunt, e.g.
 ``CLERK_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz_parsers.py``;
-failing examples are not shrunk (shrinking can take minutes) unless ``CLERK_FUZZ_SHRINK=1``.
+failing examples are not shrunk (shrinking can take minutes) unless ``CLERK_FUZZ_SHRINK=1``. ``make fuzz`` runs
+many random examples (``CLERK_FUZZ_RANDOM=1``) and appends each text that fails a parser property to
+``tests/fuzz_corpus.txt`` (``CLERK_FUZZ_CORPUS=1``), which the normal suite replays.
 """
 
 from __future__ import annotations
 
+import ast
 import os
 import random
+from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
@@ -18,13 +22,18 @@ from hypothesis import strategies as st
 EXAMPLES = int(os.environ.get("CLERK_FUZZ_EXAMPLES", "0"))
 
 SHRINK = bool(os.environ.get("CLERK_FUZZ_SHRINK"))
-FUZZ = settings(max_examples=EXAMPLES or 60, deadline=None, derandomize=True, database=None,
+RANDOM = bool(os.environ.get("CLERK_FUZZ_RANDOM"))
+"""``make fuzz``: new random examples each run instead of the repeatable ones."""
+FUZZ = settings(max_examples=EXAMPLES or 60, deadline=None, derandomize=not RANDOM, database=None,
                 phases=[Phase.explicit, Phase.generate, *([Phase.shrink] if SHRINK else [])],
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 """Parser properties: pure functions, cheap."""
 FUZZ_ROUND_TRIP = settings(FUZZ, max_examples=EXAMPLES or 40)
 """Round trips of valid forms."""
 FUZZ_ACTIONS = settings(FUZZ, max_examples=EXAMPLES or 20)
+FUZZ_LONG = settings(FUZZ, max_examples=EXAMPLES or 15)
+"""The time budget on 4,000-character texts: each example times every parser several times (about 2 s in all on
+the loaded 2-core machine)."""
 """Action-level properties: each example runs against the database."""
 
 ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
@@ -82,3 +91,50 @@ def mangle(seed: int, text: str) -> str:
 
 seeds = st.integers(min_value=0, max_value=2**32)
 """The seed of one ``mangle``."""
+
+
+LONGEST = 4000
+"""Discord's longest message: every parser answers any text up to this long within the budget (docs/input.md)."""
+RUNS = (" ", "\t", "\x00", "\x0b", "\u2029", "\r\n", "\n", ",", "-", "1", "1,", "1-", " by", " #", ":", "..", "⑳",
+        "and ", "round ", "rounds 1", "x", "a-", ".", "!", " to", "<@1>", "*", "__", "\u200b", "²", ";", "#")
+"""Separator-like runs: a valid form followed by a long run of one of these is what made parsers backtrack."""
+FORMS = ("Vote: Aye", "Revote: Nay, 14 #sirius", "AG Vote: Bob", "Vote to Audit: Bob", "Audit: p2",
+         "Audit quote: Bob rounds 1, 3", "Vote: End Kanly between Ann and Bob", "Vote: End Embargo on Bob",
+         "Vote: No Confidence", "Transfer: 5 MS to Bob", "Elector: Count Jasek, round 1", "Primary: Lee Adams",
+         "Contribute: 5 to the Vanguard", "Coup: yes", "Motion: Tax by Dorn", "Motion of Repeal: X by Y",
+         "Second: with Bob #g", "Charisma may change", "weathervane", "prime: 0..4 directive", "1; 2: Rank + 1",
+         "1-3 nay, 4 abstain", "24h,2h", "2026-03-01 20:00", "P_A, K_A and J_A", "AG Vote: <@")
+long_text = st.one_of(
+    st.builds(lambda form, run, tail, size: (form + run * LONGEST)[:size - len(tail)] + tail,
+              st.sampled_from(FORMS), st.sampled_from(RUNS), st.sampled_from(["", "x", "x:", ">", ")"]),
+              st.integers(min_value=LONGEST // 2, max_value=LONGEST)),
+    st.builds(lambda form, runs: (form + "".join(runs))[:LONGEST], st.sampled_from(FORMS),
+              st.lists(st.tuples(st.sampled_from(RUNS), st.integers(1, 400)).map(lambda p: p[0] * p[1]),
+                       min_size=1, max_size=20)),
+    st.text(min_size=LONGEST // 2, max_size=LONGEST),
+)
+"""Long hostile text (up to Discord's 4,000 characters): valid forms followed by runs of separators, and noise."""
+
+CORPUS = Path(__file__).with_name("fuzz_corpus.txt")
+
+
+def corpus() -> list[str]:
+    """The inputs of ``tests/fuzz_corpus.txt``: past failures, replayed by the normal suite."""
+    found: list[str] = []
+    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        entry = ast.literal_eval(line)
+        if isinstance(entry, tuple):
+            head, run, times, tail = entry
+            entry = head + run * times + tail
+        found.append(entry)
+    return found
+
+
+def remember(text: str) -> None:
+    """Append ``text`` to the corpus when ``CLERK_FUZZ_CORPUS=1`` (``make fuzz``): a failure a long run finds is
+    replayed by every later ``make test``."""
+    if os.environ.get("CLERK_FUZZ_CORPUS") == "1" and text not in corpus():
+        with CORPUS.open("a", encoding="utf-8") as out:
+            out.write(repr(text) + "\n")

@@ -6,12 +6,15 @@ fullwidth characters, markdown, a mention in front, a trailing ``#game``) read t
 
 from __future__ import annotations
 
+import contextlib
+import time
+import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from fuzzing import FUZZ, FUZZ_ROUND_TRIP, hostile_text, mangle, seeds
+from fuzzing import FUZZ, FUZZ_LONG, FUZZ_ROUND_TRIP, LONGEST, corpus, hostile_text, long_text, mangle, remember, seeds
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -22,13 +25,14 @@ from engine.convocate.parsing import (
     looks_like,
     parse,
     parse_faces,
+    parse_govt_values,
     parse_names,
     parse_one_time,
 )
 from engine.convocate.rulings import parse_range
 from engine.core.durations import parse_deadline, parse_duration, parse_utc
 from engine.core.errors import ClerkError, ParseError
-from engine.core.text import MAX_DIGITS, normalise
+from engine.core.text import _FORMAT, MAX_DIGITS, normalise
 from engine.landsdraad.ballot import looks_like_ballot, parse_ballot
 from engine.landsdraad.factions import parse_table
 from engine.landsdraad.model import Option
@@ -86,7 +90,21 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     "parse_what": parse_what,
     "parse_category": parse_category,
     "parse_award": parse_award,
+    "parse_govt_values": lambda text: parse_govt_values(text, text),
 }
+SHORT: dict[str, str] = {
+    "parse_ballot": "Vote: Aye", "looks_like_ballot": "Vote: Aye", "parse_motion": "Vote: No Confidence",
+    "parse_transfer": "Transfer: 5 MS to Bob", "parse_audit_quote": "Audit quote: Bob rounds 1-3",
+    "parse_elector_query": "Elector: Jasek, round 3", "is_transfer": "Transfer: 5 MS to Bob",
+    "is_audit_quote": "Audit quote: Bob", "is_elector_query": "Elector: Jasek, round 3", "parse_form": "Primary: Lee",
+    "looks_like_form": "Primary: Lee", "convocate.parse": "Motion: Tax by Dorn", "convocate.looks_like": "Second: yes",
+    "parse_faces": "prime: 0..4 directive", "parse_names": "P_A, K_A", "parse_one_time": "1; 2: Rank + 1 = 3",
+    "parse_range": "0..4", "parse_table": "1-3 nay, 4 abstain, 5-6 aye", "parse_offsets": "24h,2h",
+    "parse_duration": "2h30m", "parse_utc": "2026-03-01 20:00", "parse_deadline": "2h", "party_of": "Whig",
+    "faction_code": "BH", "parse_what": "500 MS", "parse_category": "votes", "parse_award": "Weathervane",
+    "parse_govt_values": "-2..3",
+}
+"""A short valid form of each parser: the time it takes is the unit of the budget."""
 
 
 def _check(name: str, text: str) -> Any:
@@ -358,3 +376,108 @@ def test_every_option_converter_converts_or_says_why_not(index: int, value: str)
             assert f"`{option.name}`" in str(error) or "choice" in str(error), str(error)
             continue
         _well_formed(option, converted)
+
+
+# -- the time budget (issue 14): any text up to 4,000 characters, within a ratio of a short valid form -------------
+
+RATIO = 20
+REFERENCE = ("Vote ⑳\u200b\x0b*Ｂ" * LONGEST)[:LONGEST]
+"""4,000 characters that each step of ``normalise`` has work on (NFKC, format and control characters, markdown):
+reading them once is the least any parser of a 4,000-character text must do."""
+
+
+def _cost(read: Callable[[str], Any], text: str, repeat: int) -> float:
+    """The least time of ``repeat`` reads of ``text`` as the front door does it (normalise, then parse): the minimum,
+    so a time slice lost to the load of the machine does not count."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        with contextlib.suppress(ClerkError):
+            read(normalise(text))
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _over_budget(name: str, text: str) -> str | None:
+    """None when ``text`` is read within ``RATIO`` times (a short valid form + a plain read of 4,000 characters), both
+    measured now. Over it, measured again up to three times: a slow parse is slow every time, a busy machine is not."""
+    for _ in range(3):
+        unit = _cost(PARSERS[name], SHORT[name], 5) + _cost(lambda t: t, REFERENCE, 3)
+        spent = _cost(PARSERS[name], text, 3)
+        if spent <= RATIO * unit:
+            return None
+    return (f"{name} took {spent * 1e3:.2f} ms on {text[:60]!r}... ({len(text)} characters): over {RATIO} x "
+            f"{unit * 1e3:.3f} ms")
+
+
+def _answers_in_budget(text: str) -> None:
+    for name in PARSERS:
+        try:
+            _check(name, text)
+            _check(name, normalise(text))
+            slow = _over_budget(name, text)
+        except BaseException:
+            remember(text)
+            raise
+        if slow:
+            remember(text)
+            pytest.fail(slow)
+
+
+@pytest.mark.parametrize("text", corpus(), ids=lambda t: f"{t[:24]!r}x{len(t)}")
+def test_every_past_failure_is_answered_within_the_budget(text: str) -> None:
+    """tests/fuzz_corpus.txt: what the fuzzer and issues 14 and 21 found, replayed for the crash and the time."""
+    _answers_in_budget(text)
+
+
+@FUZZ_LONG
+@given(text=long_text)
+def test_any_text_up_to_4000_characters_is_answered_within_the_budget(text: str) -> None:
+    _answers_in_budget(text)
+
+
+def test_the_short_forms_read() -> None:
+    """The unit of the budget is a form each parser reads (not a refusal, which can be cheaper)."""
+    for name, text in SHORT.items():
+        assert not isinstance(_check(name, text), ClerkError), name
+
+
+def test_the_format_characters_normalise_removes_are_those_of_this_python() -> None:
+    """``_FORMAT`` lists Unicode's Cf characters; a Python with a newer Unicode must have it regenerated."""
+    cf = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"]
+    assert all(_FORMAT.fullmatch(ch) for ch in cf)
+    assert sum(1 for c in range(0x110000) if _FORMAT.fullmatch(chr(c))) == len(cf)
+
+
+# -- issue 21: what hostile text did to the parsers --------------------------------------------------------------
+
+@pytest.mark.parametrize(("read", "text"), [
+    (parse_faces, ".3"), (parse_faces, "x1"), (parse_faces, "prime: a4..3"), (parse_faces, "prime: ²..3"),
+    (lambda t: parse_govt_values(t, t), "-2..²3"), (parse_faces, "prime: .."), (parse_faces, "prime: -²"),
+])
+def test_a_seat_face_that_is_not_govt_values_is_refused_not_crashed(read: Callable[[str], Any], text: str) -> None:
+    with pytest.raises(ParseError) as refused:
+        read(text)
+    assert "GOVT" in str(refused.value) and "Accepted:" in str(refused.value)
+
+
+def test_a_sign_is_plus_minus_or_the_minus_sign() -> None:
+    (face,) = parse_faces("prime: −2..+1, 3")
+    assert face.active_govt == frozenset({-2, -1, 0, 1, 3})
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Primary:  Lee  Adams", "Lee Adams"), ("Primary:\tLee \t Adams #g", "Lee Adams"),
+])
+def test_a_primary_collapses_the_spaces_of_the_name(text: str, name: str) -> None:
+    found = parse_form(normalise(text))
+    assert isinstance(found, PrimaryChoice) and found.candidate == name
+
+
+def test_an_elector_query_and_a_motion_collapse_spaces_and_tabs() -> None:
+    query = parse_elector_query(normalise("Elector:  Count  Jasek, round 3"))
+    assert (query.elector, query.round) == ("Count Jasek", 3)
+    motion = parse(normalise("Motion:\tTax\tReform\tby\tDorn"))
+    assert isinstance(motion, MoveMotion) and (motion.motion.name, motion.convocant) == ("Tax Reform", "Dorn")
+    quote = parse_audit_quote(normalise("Audit quote:  Bob  Dole ( rounds  1 - 2 )"))
+    assert (quote.target, quote.rounds) == ("Bob Dole", (1, 2))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from engine.core.text import plain_name
+
 
 @dataclass(frozen=True)
 class UserRef:
@@ -13,6 +15,9 @@ class UserRef:
     id: int
     name: str
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", plain_name(self.name))  # no bidi override reorders a line Clerk posts
+
 
 @dataclass(frozen=True)
 class Actor:
@@ -20,6 +25,9 @@ class Actor:
     name: str
     roles: frozenset[int] = field(default_factory=frozenset)
     manages_server: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", plain_name(self.name))
 
     def moderates(self, moderator_role_id: int | None) -> bool:
         """Moderators hold the game's moderator role; with no role set, members with Manage Server."""

@@ -23,7 +23,8 @@ from bot.actions.ledger_render import (
     transit_card,
 )
 from bot.actions.outbox import Outgoing, ToUser, reply
-from bot.actions.routes import dm_form
+from bot.actions.routes import dm_form, first_line
+from engine.core.text import split_game_tag as game_tag
 from engine.landsdraad.motions import parse_rounds
 from engine.landsdraad.transfers import (
     is_audit_quote,
@@ -35,18 +36,11 @@ from engine.landsdraad.transfers import (
 )
 from engine.service.views import GameView
 
-_GAME_TAG = re.compile(r"\s+#(?P<game>[\w-]+)\s*$")
-
-
 
 def split_game_tag(text: str) -> tuple[str, str | None]:
     """``Transfer: 500 MS to Bob #sirius`` -> (``Transfer: 500 MS to Bob``, ``sirius``): the game named at the end
     of the first line, for players in several games."""
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    found = _GAME_TAG.search(line)
-    if not found:
-        return line, None
-    return line[: found.start()], found["game"]
+    return game_tag(first_line(text))
 
 
 # -- DM forms -------------------------------------------------------------------------------------------------

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 from bot.actions.commands import App, Option, command, game_of_user, require_game
@@ -23,15 +22,13 @@ from bot.actions.politics_render import (
 from bot.actions.routes import dm_form, first_line, thread_form
 from engine.core.durations import parse_deadline
 from engine.core.errors import ParseError, RuleError
+from engine.core.text import split_game_tag
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.motions import AgVote, Motion, parse_motion
 from engine.service.adjutant import ElectionView
 from engine.service.announcements import posted_marker
 from engine.service.majority import Enacted, SupportReceipt, VoteView
 from engine.service.views import GameView
-
-_GAME_TAG = re.compile(r"\s+#(?P<game>[\w-]+)\s*$")
-
 
 
 def tally_outgoing(app: App, e: ElectionView) -> Outgoing:
@@ -138,11 +135,7 @@ async def ag_vote_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> li
 
 @dm_form(_is_ag_vote)
 async def ag_vote_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
-    line = first_line(text)
-    tag = _GAME_TAG.search(line)
-    named = tag["game"] if tag else None
-    if tag:
-        line = line[: tag.start()]
+    line, named = split_game_tag(first_line(text))
     parsed = parse_motion(line)
     assert isinstance(parsed, AgVote)
     game = await game_of_user(app, ctx.actor.id, named, "landsdraad", what="`AG Vote:`")

@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 from bot.actions.commands import App
 from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing
+from engine.core.text import first_line as core_first_line
 from engine.service.views import GameView
 
 Matches = Callable[[str], bool]
@@ -84,5 +85,5 @@ select_handler = SELECTS.handler
 
 
 def first_line(text: str) -> str:
-    stripped = text.strip()
-    return stripped.splitlines()[0].strip() if stripped else ""
+    """The first line, its whitespace collapsed (``engine.core.text.first_line``): what the forms are read from."""
+    return core_first_line(text)

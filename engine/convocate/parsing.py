@@ -11,7 +11,7 @@ from engine.convocate.board import Face
 from engine.convocate.motions import MotionCard
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import whole_number
+from engine.core.text import collapsed, first_line, split_game_tag, whole_number
 
 MOTION_FORM = "`Motion: <name> by <Convocant>`"
 REPEAL_FORM = "`Motion of Repeal: <Statute> by <Convocant>`"
@@ -43,19 +43,29 @@ class SecondAnswer:
 
 Command = MoveMotion | MoveRepeal | SecondAnswer
 
-_REPEAL = re.compile(r"^\s*motion\s+of\s+repeal\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
-_MOTION = re.compile(r"^\s*motion\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
-_SECOND = re.compile(r"^\s*second(?:ed)?\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
-_BY = re.compile(r"^(?P<what>.+?)\s+by\s+(?P<who>.+)$", re.IGNORECASE)
-_FIELD = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z ]*?)\s*:\s*(?P<value>.*?)\s*$")
-_GAME_TAG = re.compile(r"\s+#(?P<game>[\w-]+)\s*$")
+# The first line is collapsed before these are matched (``collapsed``): one space at most in a row, none at the ends,
+# so no ``\s*`` meets a long run of blanks (issue 14).
+_REPEAL = re.compile(r"^motion of repeal ?:(?P<rest>.*)$", re.IGNORECASE)
+_MOTION = re.compile(r"^motion ?:(?P<rest>.*)$", re.IGNORECASE)
+_SECOND = re.compile(r"^second(?:ed)? ?:(?P<rest>.*)$", re.IGNORECASE)
+_KEY = re.compile(r"[A-Za-z][A-Za-z ]*")
 FIELDS = {"moved": "moved", "seconded": "seconded", "morality": "morality", "targets": "targets",
           "target": "targets", "only": "only", "restricted to": "only", "moved by": "only"}
 
 
+def _field(line: str) -> tuple[str, str] | None:
+    """``Moved: the text`` -> (``moved``, ``the text``): a further line of a Motion; None when it is not ``key: value``
+    (the key letters and spaces). The value is kept as typed, but for its ends."""
+    key, colon, value = line.partition(":")
+    key = collapsed(key)
+    if not colon or not _KEY.fullmatch(key):
+        return None
+    return key.lower(), value.strip()
+
+
 def looks_like(text: str) -> bool:
     """The first line starts like one of these forms (``Motion…:``, ``Second:``)."""
-    line = text.strip().splitlines()[0] if text.strip() else ""
+    line = first_line(text)
     return bool(_REPEAL.match(line) or _MOTION.match(line) or _SECOND.match(line)
                 or re.match(r"^\s*motion\b[^:]*:", line, re.IGNORECASE))
 
@@ -75,38 +85,34 @@ def parse(text: str) -> Command | None:
     if not stripped:
         return None
     lines = stripped.splitlines()
-    head = lines[0].strip()
+    head = collapsed(lines[0])
     if (found := _REPEAL.match(head)) is not None:
         if len(lines) > 1 and any(line.strip() for line in lines[1:]):
-            extra = next(line.strip() for line in lines[1:] if line.strip())
-            if _FIELD.match(extra) and extra.split(":")[0].strip().lower() in FIELDS:
+            extra = _field(next(line for line in lines[1:] if line.strip()))
+            if extra is not None and extra[0] in FIELDS:
                 raise ParseError(text, REPEAL_FORM, problem="the Motion of Repeal has no card: no Morality, no "
                                                             "Seconded box, no other text")
-        statute, who = _split_by(text, found["rest"], REPEAL_FORM)
+        statute, who = _split_by(text, found["rest"].strip(), REPEAL_FORM)
         return MoveRepeal(statute, who)
     if (found := _MOTION.match(head)) is not None:
-        name, who = _split_by(text, found["rest"], f"{MOTION_FORM} (then {MOTION_LINES})")
+        name, who = _split_by(text, found["rest"].strip(), f"{MOTION_FORM} (then {MOTION_LINES})")
         fields: dict[str, str] = {}
         for line in lines[1:]:
             if not line.strip():
                 continue
-            field = _FIELD.match(line)
-            key = field["key"].strip().lower() if field else ""
+            field = _field(line)
+            key = field[0] if field else ""
             if field is None or key not in FIELDS:
                 near = nearest(key, FIELDS, cutoff=0.7) if key else None
                 raise ParseError(text, MOTION_LINES, suggestion=f"{near.capitalize()}: ..." if near else None,
                                  problem=f"“{line.strip()}” is not one of the Motion's lines")
-            fields[FIELDS[key]] = field["value"]
+            fields[FIELDS[key]] = field[1]
         motion = MotionCard(name, morality=fields.get("morality") or None, moved=fields.get("moved", ""),
                             seconded=fields.get("seconded"), only=fields.get("only") or None,
                             targets=fields.get("targets", ""))
         return MoveMotion(motion, who)
     if (found := _SECOND.match(head)) is not None:
-        rest = found["rest"]
-        tag = _GAME_TAG.search(" " + rest)
-        game = tag["game"] if tag else None
-        if tag:
-            rest = (" " + rest)[: tag.start()].strip()
+        rest, game = split_game_tag(found["rest"].strip())
         words = rest.strip(" .!").lower()
         if words in ("no", "n", "pass", "decline", "no thanks"):
             return SecondAnswer(False, None, game)
@@ -127,7 +133,10 @@ def parse(text: str) -> Command | None:
 
 FACES_FORM = ("faces such as `prime: 0..4 directive; contested: 0..4` (a face's name, its GOVT range or values, and "
               "`directive` if that face prints Directive); leave a range out for the bloc's default (P4-14)")
-_RANGE = re.compile(r"^([+-−]?\d)\s*(?:\.\.|to)\s*([+-−]?\d)$")
+_SIGN = "[-+−]?"
+"""A sign: ``-``, ``+`` or the minus sign U+2212. (Written ``[+-−]`` it was the range U+002B..U+2212, which takes in
+letters, digits, ``.`` and ``²``: issue 21.)"""
+_RANGE = re.compile(rf"^({_SIGN}\d) ?(?:\.\.|to) ?({_SIGN}\d)$")
 
 
 def _value(text: str) -> int:
@@ -137,7 +146,7 @@ def _value(text: str) -> int:
 def parse_govt_values(text: str, whole: str) -> frozenset[int]:
     values: set[int] = set()
     for part in text.split(","):
-        part = part.strip()
+        part = collapsed(part)
         if not part:
             continue
         span = _RANGE.match(part)
@@ -146,7 +155,7 @@ def parse_govt_values(text: str, whole: str) -> frozenset[int]:
             if low > high:
                 raise ParseError(whole, FACES_FORM, problem=f"“{part}” runs backwards")
             values.update(range(low, high + 1))
-        elif re.fullmatch(r"[+-−]?\d", part):
+        elif re.fullmatch(rf"{_SIGN}\d", part):
             values.add(_value(part))
         elif part.lower() == "none":
             continue

@@ -26,6 +26,7 @@ MASS_MENTION = re.compile(r"@(?:everyone|here)\b|<@&\d+>", re.IGNORECASE)
 """A ping of everyone, of everyone online, or of a role."""
 ANY_MENTION = re.compile(r"@(?:everyone|here)\b|<@[!&]?\d+>|<#\d+>", re.IGNORECASE)
 """Any Discord mention markup, including users and channels."""
+_TAG = re.compile(r"[\w-]+")
 MAX_DIGITS = 9
 """A number in a form has at most this many digits (below a billion): more is refused, never read."""
 
@@ -39,12 +40,54 @@ def _kept(ch: str) -> str:
     return ch
 
 
+_FORMAT = re.compile(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]")
+"""Every character of Unicode category Cf (format: zero-width, joiners, BOM, bidi controls...) in Python 3.11's
+Unicode 14; ``tests/test_fuzz_parsers.py`` checks it against ``unicodedata``. One pattern replaces them in C: a Python
+call per character made a 4,000-character DM cost most of a millisecond."""
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Category Cc (fixed by Unicode: U+0000..U+001F and U+007F..U+009F) but newline and tab."""
+
+
 def normalise(text: str) -> str:
     """``text`` as the parsers read it (see the module docstring)."""
     plain = unicodedata.normalize("NFKC", text)
-    plain = "".join(_kept(ch) for ch in plain)
+    plain = _CONTROL.sub(" ", plain if plain.isascii() else _FORMAT.sub("", plain))
     plain = _MARKDOWN.sub("", plain)
     return _LEADING_MENTIONS.sub("", plain)
+
+
+def collapsed(text: str) -> str:
+    """Every run of whitespace (spaces, tabs, newlines, U+2029...) as one space, none at the ends. The parsers read
+    a collapsed line, so names keep no double spaces and no pattern ever meets a long run of blanks (docs/input.md:
+    a parse takes time in proportion to the text)."""
+    return " ".join(text.split())
+
+
+def first_line(text: str) -> str:
+    """The first line of ``text`` (after leading blank lines), collapsed: what a form is read from."""
+    stripped = text.strip()
+    return collapsed(stripped.splitlines()[0]) if stripped else ""
+
+
+def split_game_tag(line: str) -> tuple[str, str | None]:
+    """``Vote: Aye #sirius`` -> (``Vote: Aye``, ``sirius``): a ``#game`` at the very end, after a space, for a
+    player in several games. ``line`` is collapsed (``first_line``); no tag -> (line, None). Linear: the tag is
+    found with ``rpartition``, not a pattern searched from every position."""
+    head, sep, tag = f" {line}".rpartition(" #")
+    if sep and _TAG.fullmatch(tag):
+        return head.strip(), tag
+    return line, None
+
+
+def plain_name(name: str) -> str:
+    """A Discord name as Clerk keeps and shows it: without format characters (the bidi overrides and isolates such as
+    U+202E, zero-width characters) and control characters, which would reorder or hide the rest of a line Clerk
+    posts (issue 21). A name of nothing else is shown as ``?``."""
+    shown = _CONTROL.sub("", _FORMAT.sub("", name.replace("\n", " ").replace("\t", " "))).strip()
+    return shown or ("?" if name else "")
 
 
 def invisible_only(text: str) -> bool:

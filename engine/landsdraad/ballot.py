@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import MAX_DIGITS, whole_number
+from engine.core.text import MAX_DIGITS, first_line, split_game_tag, whole_number
 from engine.landsdraad.model import Option
 
 OPTION_WORDS: dict[str, Option] = {
@@ -25,12 +25,10 @@ ACCEPTED = (
     "(`Vote: Aye, 14`); `Revote: Nay` changes your ballot"
 )
 
-_GAME = r"(?:\s+#(?P<game>[\w-]+))?"
-_FORM = re.compile(
-    r"^\s*(?P<kw>[a-z][a-z -]*)\s*[:\-]\s*(?P<rest>.*?)" + _GAME + r"\s*$",
-    re.IGNORECASE | re.DOTALL,
-)
-_REST = re.compile(r"^(?P<opt>[^\s,;.!]*)[\s,;]*(?:(?P<n>[^\s.!]+)(?:\s*votes?)?)?[.!]*$", re.IGNORECASE)
+_KEYWORD = re.compile(r"[a-z][a-z -]*", re.IGNORECASE)
+_REST = re.compile(r"^(?P<opt>[^\s,;.!]*+)[\s,;]*+(?:(?P<n>[^\s.!]++)(?:\s*votes?)?)?[.!]*$", re.IGNORECASE)
+"""Possessive (``*+``): the separators before the count are never given back, so a long run of them cannot make
+the match backtrack (the line is collapsed: at most one space in a row)."""
 _NO_COLON = re.compile(r"^\s*(re[- ]?vote|vote)\s+(?=[a-z])", re.IGNORECASE)
 """``Vote Aye`` (no colon): the intent is clear, so it is read as ``Vote: Aye``."""
 _KEYWORDS = {"vote": False, "revote": True, "re-vote": True, "re vote": True}
@@ -52,17 +50,31 @@ def looks_like_ballot(text: str) -> bool:
     return bool(head) and (head in _KEYWORDS or nearest(head, _KEYWORDS, cutoff=0.75) is not None)
 
 
+def _split_form(line: str) -> tuple[str, str] | None:
+    """``Re-vote: Aye`` -> (``Re-vote``, ``Aye``): the keyword is the longest run of letters, spaces and hyphens
+    that is followed by ``:``, or else ends at its last ``-`` (``Vote - Aye``). Found in one pass (a pattern with
+    both choices backtracks over every hyphen: quadratic)."""
+    run = _KEYWORD.match(line)
+    if run is None:
+        return None
+    end = run.end()
+    if line[end:end + 1] == ":":
+        return line[:end], line[end + 1:]
+    dash = line.rfind("-", 0, end)
+    return (line[:dash], line[dash + 1:]) if dash > 0 else None
+
+
 def parse_ballot(text: str) -> BallotCommand:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    form = _FORM.match(_NO_COLON.sub(r"\1: ", line, count=1))
-    if not form:
+    line = _NO_COLON.sub(r"\1: ", first_line(text), count=1)
+    split = _split_form(line)
+    if split is None:
         raise ParseError(text, ACCEPTED, problem="it is not a ballot")
-    keyword = " ".join(form["kw"].lower().split())
+    rest, game = split_game_tag(split[1].strip())
+    keyword = " ".join(split[0].lower().split())
     if keyword not in _KEYWORDS:
         near = nearest(keyword, ("vote", "revote"))
-        suggestion = f"{near.capitalize()}: {form['rest'].strip()}".strip() if near else None
+        suggestion = f"{near.capitalize()}: {rest}".strip() if near else None
         raise ParseError(text, ACCEPTED, suggestion=suggestion)
-    rest = form["rest"].strip()
     if not rest:
         raise ParseError(text, ACCEPTED, problem="it names no option")
     parts = _REST.match(rest)
@@ -86,4 +98,4 @@ def parse_ballot(text: str) -> BallotCommand:
             longer = f" of at most {MAX_DIGITS} digits" if parts["n"].isdecimal() else ""
             raise ParseError(text, ACCEPTED, problem=f"“{parts['n'][:20]}” is not a whole number of votes{longer}")
         declared = number
-    return BallotCommand(option=option, declared=declared, revote=_KEYWORDS[keyword], game=form["game"])
+    return BallotCommand(option=option, declared=declared, revote=_KEYWORDS[keyword], game=game)

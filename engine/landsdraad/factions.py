@@ -48,7 +48,7 @@ class DieTable:
 def parse_table(text: str) -> DieTable:
     faces: dict[int, Option] = {}
     for chunk in (c for c in re.split(r"[,;/]", text) if c.strip()):
-        entry = _ENTRY.match(chunk)
+        entry = _ENTRY.match(" ".join(chunk.split()))  # collapsed: the adjacent \s* cannot share a long run
         if not entry:
             problem = f"“{chunk.strip()}” is not `face option` or `from-to option`"
             raise ParseError(text, TABLE_ACCEPTED, problem=problem)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import whole_number
+from engine.core.text import collapsed, first_line, whole_number
 from engine.landsdraad.majority import Subject
 
 ACCEPTED = (
@@ -38,9 +38,11 @@ class Motion:
     withdraw: bool = False
 
 
-_AG = re.compile(r"^\s*ag\s*vote\s*:\s*(?P<name>.*?)\s*$", re.IGNORECASE)
-_HEAD = re.compile(r"^\s*(?P<kw>vote to audit|vote|unvote|audit)\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
-_ROUNDS = re.compile(r"\s*[,;(]?\s*\brounds?\b\s*(?P<spec>[\d\s,\-–and]+)\)?\s*$", re.IGNORECASE)
+_AG = re.compile(r"^ag ?vote ?:(?P<name>.*)$", re.IGNORECASE)
+_HEAD = re.compile(r"^(?P<kw>vote to audit|vote|unvote|audit) ?:(?P<rest>.*)$", re.IGNORECASE)
+"""Matched against a collapsed first line (``first_line``): one space at most between words, none at the ends."""
+_ROUND_WORD = re.compile(r"\brounds?\b", re.IGNORECASE)
+_ROUNDS_SPEC = re.compile(r" ?(?P<spec>[\d ,\-–and]+)\)?", re.IGNORECASE)
 _SUBJECT_WORDS = {
     "no confidence": Subject.NO_CONFIDENCE,
     "end embargo": Subject.END_EMBARGO,
@@ -73,11 +75,17 @@ def parse_rounds(text: str, spec: str) -> tuple[int, ...]:
 
 
 def split_rounds(text: str, rest: str) -> tuple[str, tuple[int, ...]]:
-    """``Bob rounds 1-3`` -> (``Bob``, (1, 2, 3)); no rounds named -> (rest, ())."""
-    found = _ROUNDS.search(rest)
-    if not found:
+    """``Bob rounds 1-3`` -> (``Bob``, (1, 2, 3)); no rounds named -> (rest, ()). Only the last ``round(s)`` can
+    begin the list (the list has no ``r``, ``o`` or ``u`` in it), so it alone is tried: one pass over the text, where
+    a pattern searched from every position backtracked cubically over a run of spaces (issue 14)."""
+    rest = collapsed(rest)
+    last = next(reversed(list(_ROUND_WORD.finditer(rest))), None)
+    spec = _ROUNDS_SPEC.fullmatch(rest, last.end()) if last else None
+    if last is None or spec is None:
         return rest.strip(" ,;"), ()
-    return rest[: found.start()].strip(" ,;"), parse_rounds(text, found["spec"])
+    name = rest[: last.start()].rstrip()
+    name = name[:-1] if name.endswith(("(", ",", ";")) else name
+    return name.strip(" ,;"), parse_rounds(text, spec["spec"])
 
 
 def _named(text: str, subject: Subject, rest: str, withdraw: bool) -> Motion:
@@ -104,26 +112,26 @@ def _named(text: str, subject: Subject, rest: str, withdraw: bool) -> Motion:
 def parse_motion(text: str) -> AgVote | Motion | None:
     """The first line of a thread message as a vote, or None when it is not one (ordinary chat).
     A line that starts like a vote but cannot be read raises ParseError."""
-    line = text.strip().splitlines()[0] if text.strip() else ""
+    line = first_line(text)
     ag = _AG.match(line)
     if ag:
-        if not ag["name"]:
+        if not ag["name"].strip():
             raise ParseError(text, "`AG Vote: <Name>`: a player's name, faction or @mention", problem="no name given")
-        return AgVote(ag["name"])
+        return AgVote(ag["name"].strip())
     head = _HEAD.match(line)
     if not head:
         return None
     keyword = head["kw"].lower()
-    rest = head["rest"]
+    rest = head["rest"].strip()
     withdraw = keyword == "unvote"
     if keyword in ("audit", "vote to audit"):
         return _named(text, Subject.AUDIT, rest, False)
-    lowered = " ".join(rest.lower().split())
+    lowered = rest.lower()
     if lowered.startswith("audit:") or lowered.startswith("audit "):
-        return _named(text, Subject.AUDIT, rest.split(None, 1)[1] if " " in rest.strip() else "", withdraw)
+        return _named(text, Subject.AUDIT, rest.split(None, 1)[1] if " " in rest else "", withdraw)
     for words, subject in _SUBJECT_WORDS.items():
         if lowered == words or lowered.startswith(words + " "):
-            return _named(text, subject, rest.strip()[len(words):].strip(), withdraw)
+            return _named(text, subject, rest[len(words):].strip(), withdraw)
     if lowered.split(":")[0].strip() in ("aye", "nay", "abstain", "yes", "no", ""):
         return None
     near = nearest(lowered.split(" on ")[0].split(" between ")[0], _SUBJECT_WORDS, cutoff=0.7)

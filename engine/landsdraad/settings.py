@@ -3,6 +3,7 @@ a moderator may change it, and the change is recorded in the event log."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine.core.durations import parse_duration
@@ -29,7 +30,7 @@ class Setting:
                 return False
             raise ParseError(text, f"`{self.name}` is true or false")
         if isinstance(self.default, int):
-            if not value.lstrip("-").isdigit() or len(value) > 12:
+            if not re.fullmatch(r"-?\d{1,12}", value):  # not isdigit(): "²" is a digit to it, not to int()
                 raise ParseError(text, f"`{self.name}` is a whole number from {self.low} to {self.high}")
             number = int(value)
             if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):

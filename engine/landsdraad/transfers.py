@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from engine.core.errors import ParseError
-from engine.core.text import MAX_DIGITS, whole_number
+from engine.core.text import MAX_DIGITS, first_line, whole_number
 from engine.landsdraad.motions import split_rounds
 
 TRANSFER_ACCEPTED = (
@@ -46,10 +46,13 @@ class ElectorQuery:
     round: int
 
 
-_TRANSFER = re.compile(r"^\s*transfer(?:\s+funds)?\s*:\s*(?P<what>.+?)\s+to\s+(?P<to>.+?)\s*$", re.IGNORECASE)
-_FUNDS = re.compile(r"^(?P<n>[\d,]+)\s*(?:ms|solaris|solari)?$", re.IGNORECASE)
-_QUOTE = re.compile(r"^\s*audit\s*(?:quote|cost)\s*:\s*(?P<rest>.*?)\s*$", re.IGNORECASE)
-_ELECTOR = re.compile(r"^\s*elector\s*:\s*(?P<name>.+?)\s*[,;]?\s*\bround\s*(?P<n>\d+)\s*$", re.IGNORECASE)
+# Each is matched against a collapsed first line (``first_line``): one space at most between words, none at the ends,
+# so no ``\s*`` meets a long run of blanks (issue 14: ``Elector: Count Jasek, round 1`` + spaces + ``x`` took
+# minutes).
+_TRANSFER = re.compile(r"^transfer(?: funds)? ?: ?(?P<what>.+?) to (?P<to>.+)$", re.IGNORECASE)
+_FUNDS = re.compile(r"^(?P<n>[\d,]++) ?(?:ms|solaris|solari)?$", re.IGNORECASE)
+_QUOTE = re.compile(r"^audit ?(?:quote|cost) ?:(?P<rest>.*)$", re.IGNORECASE)
+_ELECTOR = re.compile(r"^elector ?: ?(?P<name>.+?) ?[,;]? ?\bround ?(?P<n>\d++)$", re.IGNORECASE)
 
 
 def is_transfer(text: str) -> bool:
@@ -57,7 +60,7 @@ def is_transfer(text: str) -> bool:
 
 
 def parse_transfer(text: str) -> TransferCommand:
-    found = _TRANSFER.match(text.strip().splitlines()[0] if text.strip() else "")
+    found = _TRANSFER.match(first_line(text))
     if not found:
         raise ParseError(text, TRANSFER_ACCEPTED)
     what, to = found["what"].strip(), found["to"].strip()
@@ -74,12 +77,12 @@ def parse_transfer(text: str) -> TransferCommand:
 
 
 def is_audit_quote(text: str) -> bool:
-    return bool(_QUOTE.match(text.strip().splitlines()[0])) if text.strip() else False
+    return bool(_QUOTE.match(first_line(text)))
 
 
 def parse_audit_quote(text: str) -> AuditQuoteRequest:
-    found = _QUOTE.match(text.strip().splitlines()[0] if text.strip() else "")
-    if not found or not found["rest"]:
+    found = _QUOTE.match(first_line(text))
+    if not found or not found["rest"].strip():
         raise ParseError(text, QUOTE_ACCEPTED)
     target, rounds = split_rounds(text, found["rest"])
     if not target:
@@ -92,7 +95,7 @@ def is_elector_query(text: str) -> bool:
 
 
 def parse_elector_query(text: str) -> ElectorQuery:
-    found = _ELECTOR.match(text.strip().splitlines()[0] if text.strip() else "")
+    found = _ELECTOR.match(first_line(text))
     if not found:
         raise ParseError(text, ELECTOR_ACCEPTED)
     number = whole_number(found["n"])

@@ -9,14 +9,17 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import MAX_DIGITS, whole_number
+from engine.core.text import MAX_DIGITS, first_line, split_game_tag, whole_number
 from engine.mylantium.model import Party, party_of
 
 KEYWORDS = ("primary", "general", "realign", "contribute", "coup")
 ACCEPTED = ("`Primary: <Candidate>`, `General: Whig|Federalist`, `Realign: Whig|Federalist`, `Contribute: <amount>` "
             "(or `Contribute: <amount> to the Vanguard`) or `Coup: yes|no`, optionally ending in `#game`")
-_FORM = re.compile(r"^\s*(?P<kw>[a-z][a-z -]*?)\s*:\s*(?P<rest>.*?)(?:\s+#(?P<game>[\w-]+))?\s*$", re.IGNORECASE)
-_AMOUNT = re.compile(r"^\$?\s*(?P<n>\d+)\s*(?:\$|dollars?)?\s*(?:to\s+(?:the\s+)?(?P<to>.+?))?[.!]*$", re.IGNORECASE)
+_FORM = re.compile(r"^(?P<kw>[a-z][a-z -]*?) ?:(?P<rest>.*)$", re.IGNORECASE)
+"""Matched against a collapsed first line (``first_line``); the ``#game`` at the end is split off by
+``split_game_tag``: no pattern here meets a run of blanks (issue 14)."""
+_AMOUNT = re.compile(r"^\$? ?(?P<n>\d++) ?(?:\$|dollars?)? ?(?:to (?:the )?(?P<to>.+))?$", re.IGNORECASE)
+"""Matched after the closing ``.``/``!`` are stripped (a lazy name before ``[.!]*$`` is quadratic in them)."""
 _YES = {"yes", "y", "aye", "accept", "attempt"}
 _NO = {"no", "n", "nay", "decline", "refuse"}
 _NOT_OURS = {"vote", "revote", "re-vote", "unvote", "ag vote", "agvote", "transfer", "transfer funds", "audit",
@@ -59,8 +62,7 @@ Form = PrimaryChoice | GeneralChoice | Realign | Pledge | CoupAnswer
 
 
 def _keyword(text: str) -> str:
-    head = text.strip().splitlines()[0].split(":", 1)[0] if text.strip() else ""
-    return " ".join(head.lower().split())
+    return first_line(text).split(":", 1)[0].strip().lower()
 
 
 def looks_like_form(text: str) -> bool:
@@ -85,12 +87,11 @@ def _party(text: str, rest: str, label: str) -> Party:
 
 
 def parse_form(text: str) -> Form:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    found = _FORM.match(line)
+    found = _FORM.match(first_line(text))
     if not found:
         raise ParseError(text, ACCEPTED)
-    word = " ".join(found["kw"].lower().split())
-    rest, game = found["rest"].strip(), found["game"]
+    word = found["kw"].lower().strip()
+    rest, game = split_game_tag(found["rest"].strip())
     if word not in KEYWORDS:
         near = nearest(word, KEYWORDS)
         raise ParseError(text, ACCEPTED, suggestion=f"{near.capitalize()}: {rest}".strip() if near else None)
@@ -111,7 +112,7 @@ def parse_form(text: str) -> Form:
         near = nearest(answer, ("yes", "no"))
         raise ParseError(text, "`Coup: yes` or `Coup: no`", suggestion=f"Coup: {near}" if near else None,
                          problem=f"“{rest}” is not yes or no")
-    amount = _AMOUNT.match(rest)
+    amount = _AMOUNT.match(rest.rstrip(".!"))
     if not amount:
         raise ParseError(text, "`Contribute: 20` (whole dollars, to the Counter-Revolutionary Treasury) or "
                                "`Contribute: 20 to the Vanguard`", problem=f"“{rest}” is not a whole number of dollars")

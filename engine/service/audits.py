@@ -120,11 +120,12 @@ class AuditView:
 
 
 def parse_what(what: str) -> tuple[str, int | None, str | None]:
-    """``500 MS`` -> funds of 500; anything else is an item (``Planet Deneb``)."""
-    what = " ".join(what.split())
+    """``500 MS`` -> funds of 500; anything else is an item (``Planet Deneb``), kept as typed but for its ends
+    (docs/input.md: long texts keep their newlines)."""
+    what = what.strip()
     if not what:
         raise RuleError("Say what was transferred, e.g. `500 MS` or `Planet Deneb`.")
-    funds = _FUNDS.match(what)
+    funds = _FUNDS.match(" ".join(what.split()))
     if funds:
         amount = whole_number(funds["n"].replace(",", ""))
         if amount is None:
@@ -374,7 +375,7 @@ class AuditService(ServiceBase):
 
 
 def _note(note: str | None) -> str | None:
-    text = " ".join((note or "").split())
+    text = (note or "").strip()  # kept as typed, newlines too (docs/input.md)
     if len(text) > 200:
         raise RuleError("Keep the note to 200 characters or fewer.")
     return text or None

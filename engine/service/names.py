@@ -18,6 +18,9 @@ from engine.core.suggest import nearest
 from engine.store.models import Game, Player
 
 _MENTION = re.compile(r"^<@!?(\d+)>$")
+MAX_ID_DIGITS = 20
+"""A Discord id (a 64-bit snowflake) has at most 20 digits: a longer "mention" is refused before ``int()`` (which
+refuses more than 4,300 digits with a ValueError: issue 21)."""
 _HOUSE = re.compile(r"^(?:house|the)\s+", re.IGNORECASE)
 
 
@@ -68,6 +71,9 @@ async def find_player_by_name(session: AsyncSession, game: Game, name: str) -> P
     typed = name.strip()
     mention = _MENTION.match(typed)
     wanted = typed.lstrip("@").strip()
+    if mention and len(mention[1]) > MAX_ID_DIGITS:
+        raise RuleError(f"That mention is not a Discord user (a user's id has at most {MAX_ID_DIGITS} digits). Name "
+                        f"a player, their faction or @mention them. Players: {candidates_text(players)}.")
     if mention:
         found = [p for p in players if p.user_id == int(mention[1])]
         if not found:

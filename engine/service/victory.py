@@ -256,7 +256,7 @@ class VictoryService(ScoringService):
     async def add_goal(self, game_id: int, *, user_id: int, description: str, vp: int, actor: int | None,
                        source_id: str | None = None) -> GoalChange:
         """R3-15: a goal with fixed VP, private to its player (P3-09). Auctioned goals are goals too."""
-        description = " ".join(description.split())
+        description = description.strip()  # kept as typed, newlines too (docs/input.md)
         if not description:
             raise RuleError("A goal needs its description, e.g. “Own 4 Agri Fiefs”.")
         if len(description) > GOAL_TEXT:
@@ -342,7 +342,7 @@ class VictoryService(ScoringService):
                              source_id: str | None = None) -> PrestigeReceipt:
         """R3-16: prestige at the moderator's discretion, during or after the game; over the 20·N pool it is
         recorded with a warning (P3-05). A negative award corrects an earlier one."""
-        reason = " ".join(reason.split())
+        reason = reason.strip()  # kept as typed, newlines too (docs/input.md)
         if not reason:
             raise RuleError("Give the reason for the award, e.g. “Bloodiest Ambush”.")
         if len(reason) > PRESTIGE_REASON:
