@@ -74,10 +74,17 @@ class Harness:
         return self.bot
 
     async def idle(self) -> None:
-        """Wait until the bot has finished every command and message handler it started."""
-        while busy := [t for t in asyncio.all_tasks()
-                       if (t.get_name() in BUSY or t.get_name().startswith(BUSY_PREFIX)) and not t.done()]:
-            await asyncio.wait(busy, timeout=5)
+        """Wait until the bot has finished every command and message handler it started, and the outgoing queue
+        has delivered everything they owed."""
+        while True:
+            busy = [t for t in asyncio.all_tasks()
+                    if (t.get_name() in BUSY or t.get_name().startswith(BUSY_PREFIX)) and not t.done()]
+            if busy:
+                await asyncio.wait(busy, timeout=5)
+            elif self.bot.courier.outbox.waiting:
+                await asyncio.wait_for(self.bot.courier.outbox.drained(), 120)
+            else:
+                return
 
     async def stop(self) -> None:
         await self.idle()
