@@ -2,9 +2,10 @@
 session, so it sees every request whoever makes it: the outgoing queue, discord.py's own calls and its retries).
 
 - **Global limit** (50 requests per second per bot token; interaction callbacks and followups exempt): before a
-  request starts, it waits until fewer than ``budget`` requests started in the last second. The budget stays a little
-  below the limit (48 of 50), so the jitter between leaving the bot and reaching Discord never makes 51; discord.py
-  then never meets a 429 and never gives up. A 429 with the global flag (another process on the same token, or
+  request starts, it waits until fewer than ``budget`` requests started in the last second, and at least
+  1/``budget`` s after the last one (evenly spread). The budget stays a little below the limit (48 of 50), so the
+  jitter between leaving the bot and reaching Discord does not make 51; discord.py then (almost) never meets a 429
+  and never gives up. A 429 with the global flag (another process on the same token, or
   Discord's count differs) pauses every request for its ``retry_after``.
 - **Per-route buckets**: Discord's ``X-RateLimit-Remaining``/``-Reset-After`` headers on posts and edits of a
   channel's messages say when that channel's bucket is spent; ``blocked_until(channel)`` tells the queue, which then
@@ -38,6 +39,10 @@ class Pacer:
     def __init__(self, per_second: int = DISCORD_GLOBAL_LIMIT, window: float = 1.0) -> None:
         self.budget = budget_of(per_second)
         self.window = window
+        self.spacing = window / self.budget
+        """Requests start at least this far apart: evenly spread, not the budget at once at the start of each second
+        (a burst that reaches Discord a little late would meet the next second's burst in one window)."""
+        self._last = float("-inf")
         self._started: deque[float] = deque()
         self._lock = asyncio.Lock()
         self._paused_until = 0.0
@@ -71,10 +76,11 @@ class Pacer:
                 now = time.monotonic()
                 while self._started and self._started[0] <= now - self.window:
                     self._started.popleft()
-                wait = self._paused_until - now
+                wait = max(self._paused_until - now, self._last + self.spacing - now)
                 if len(self._started) >= self.budget:
                     wait = max(wait, self._started[0] + self.window - now)
                 if wait <= 0:
+                    self._last = now
                     self._started.append(now)
                     self.requests += 1
                     return
