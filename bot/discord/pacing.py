@@ -37,11 +37,8 @@ def budget_of(per_second: int) -> int:
 
 class Pacer:
     def __init__(self, per_second: int = DISCORD_GLOBAL_LIMIT, window: float = 1.0) -> None:
-        self.budget = budget_of(per_second)
         self.window = window
-        self.spacing = window / self.budget
-        """Requests start at least this far apart: evenly spread, not the budget at once at the start of each second
-        (a burst that reaches Discord a little late would meet the next second's burst in one window)."""
+        self.set_limit(per_second)
         self._last = float("-inf")
         self._started: deque[float] = deque()
         self._lock = asyncio.Lock()
@@ -51,6 +48,13 @@ class Pacer:
         """Globally limited requests started."""
         self.too_many = 0
         """429 answers seen (discord.py retried them)."""
+
+    def set_limit(self, per_second: int) -> None:
+        """Discord's global limit for this bot (50 unless Discord raised it for a large bot)."""
+        self.budget = budget_of(per_second)
+        self.spacing = self.window / self.budget
+        """Requests start at least this far apart: evenly spread, not the budget at once at the start of each second
+        (a burst that reaches Discord a little late would meet the next second's burst in one window)."""
 
     def trace(self) -> aiohttp.TraceConfig:
         """The trace to give discord.py (``Client(http_trace=...)``)."""

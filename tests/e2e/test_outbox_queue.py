@@ -1,0 +1,95 @@
+"""The outgoing queue's promises, one at a time (bot/discord/outbox_worker.py, docs/reliability.md): a receipt owed
+for a ballot committed just before the bot died is sent at start, once; edits of a kept message are coalesced;
+receipts go before announcements; one channel's messages arrive in order under its bucket; ``/round status`` says
+how many messages wait."""
+
+from __future__ import annotations
+
+from bot.actions.outbox import Keep, Outgoing, ToChannel, ToUser
+from engine.landsdraad.ballot import parse_ballot
+
+from .clerkbot import Harness
+
+
+async def test_a_ballot_committed_but_never_owed_a_receipt_gets_it_at_start_once(clerk_bot: Harness) -> None:
+    """The crash window between a ballot's commit and owing its receipt: the ballot is recorded with its DM's source
+    id but no receipt is owed (as if the bot died right after the commit). At start the receipt is owed and sent, as
+    a reply to the DM; a second start sends nothing again."""
+    h = clerk_bot
+    await h.new_game()
+    answered = await h.fake.dm(h.alice, "Vote: Aye")
+    await h.fake.reply_to(answered)
+    game_id = await h.game_id()
+    message_id = h.fake.ids.next()  # bob's DM, which the bot read, committed and died with
+    await h.clerk.cast_ballot(game_id, user_id=h.bob.id, command=parse_ballot("Vote: Nay"),
+                              received_at=h.clock.now(), source_id=f"msg:{message_id}")
+    assert h.fake.replies_to(message_id) == []
+
+    await h.restart()
+    reply = await h.fake.reply_to(message_id)
+    assert "Ballot recorded for round 1 of sirius: **Nay**" in reply.content
+    assert reply.channel_id == h.fake.dm_channel(h.bob).id
+
+    await h.restart()
+    await h.idle()
+    assert len(h.fake.replies_to(message_id)) == 1, "owed once, sent once"
+    assert len(h.fake.replies_to(answered)) == 1, "a receipt already sent is not sent again"
+
+
+async def test_edits_of_a_kept_message_owed_together_send_only_the_latest(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+    key = Keep(await h.game_id(), "test:count")
+
+    await h.bot.courier.deliver([Outgoing(ToChannel(h.lobby.id), f"count {n}", keep=key) for n in range(10)])
+    await h.idle()
+
+    [message] = h.fake.messages(h.lobby)
+    assert message.content == "count 9"
+    assert message.edits == 0, "the nine older texts were superseded before they were sent"
+
+
+async def test_a_receipt_goes_before_the_announcements_already_waiting(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+    await h.idle()
+    crowd = h.fake.add_users("q", 30)
+    rates = h.fake.limit_rates(10)  # 10 requests a second: 30 notices wait about 3 s
+    h.bot.pacer.set_limit(10)
+    await h.bot.courier.deliver([Outgoing(ToUser(u.id), f"notice {n}") for n, u in enumerate(crowd)])
+
+    ballot = await h.fake.dm(h.alice, "Vote: Aye")
+    receipt = await h.fake.wait_for(lambda: h.fake.replies_to(ballot), "the receipt", timeout=30)
+    notices_before = sum(1 for s in h.fake.sent[:h.fake.sent.index(receipt[0])] if s.content.startswith("notice"))
+    await h.idle()
+    assert sum(1 for s in h.fake.sent if s.content.startswith("notice")) == 30
+    assert notices_before < 15, f"the receipt waited for {notices_before} of 30 notices"
+    assert rates.limited == 0
+
+
+async def test_one_channels_messages_arrive_in_order_within_its_bucket(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+    await h.idle()
+    rates = h.fake.limit_rates(50, route_limit=3, route_window=0.5)
+
+    await h.bot.courier.deliver([Outgoing(ToChannel(h.lobby.id), f"post {n}") for n in range(10)])
+    await h.idle()
+
+    assert [m.content for m in h.fake.messages(h.lobby)] == [f"post {n}" for n in range(10)]
+    assert rates.route_limited == 0, "the bucket's headers were read and respected"
+
+
+async def test_round_status_says_how_many_messages_wait(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game()
+    await h.idle()
+    h.fake.limit_rates(2)
+    h.bot.pacer.set_limit(2)
+    crowd = h.fake.add_users("q", 8)
+    await h.bot.courier.deliver([Outgoing(ToUser(u.id), f"notice {n}") for n, u in enumerate(crowd)])
+
+    status = await h.fake.slash(h.mod, "round status", h.game)
+    answer = await h.fake.answered(status)
+    assert "message(s) waiting to be sent" in answer.content + str(answer.embeds)
+    await h.idle()
