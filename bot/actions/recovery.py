@@ -45,12 +45,13 @@ async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
     return out
 
 
-async def unanswered_receipts(app: App, now: datetime) -> list[tuple[int, str, Outgoing]]:
-    """(message id, source id, receipt) of every DM ballot recorded in the last day whose receipt was never owed: the
-    bot was killed between the ballot's commit and owing its receipt (engine/service/owed.py). The receipt reads as
-    the first one would have, a reply to the ballot's message."""
+async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple[int, str, Outgoing]]:
+    """(message id, source id, receipt) of every DM ballot recorded in the last day (up to the event ``up_to``, the
+    last before this start) whose receipt was never owed: the bot was killed between the ballot's commit and owing
+    its receipt (engine/service/owed.py). The receipt reads as the first one would have, a reply to the ballot's
+    message."""
     out: list[tuple[int, str, Outgoing]] = []
-    for game_id, user_id, source, payload in await app.clerk.unanswered_ballots(now - LOOK_BACK):
+    for game_id, user_id, source, payload in await app.clerk.unanswered_ballots(now - LOOK_BACK, up_to):
         try:
             receipt = await app.clerk.recorded_receipt(game_id, user_id, payload, duplicate=False)
         except Exception:

@@ -10,7 +10,7 @@ import importlib
 import logging
 import secrets
 from collections.abc import Coroutine
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -121,14 +121,22 @@ class ClerkBot(discord.Client):
                                                               "matplotlib.backends.backend_agg"))
 
     async def _resume_outbox(self) -> None:
-        """Before the gateway connects (so no new ballot is between its commit and its receipt): queue again what the
-        last run owed, owe the receipts of ballots it committed and never owed a receipt for, and start sending."""
+        """Before the gateway connects: queue again what the last run owed and start sending; then, beside the first
+        messages, owe the receipts of ballots the last run committed and never owed a receipt for (those up to the
+        newest event now, so none of this run's is taken for one)."""
         outbox = self.courier.outbox
         now = self.app.clerk.clock.now()
         await self.app.clerk.forget_delivered(now - KEEP_DELIVERED)
         await outbox.resume()
-        await self.courier.owe_receipts(await unanswered_receipts(self.app, now))
+        up_to = await self.app.clerk.last_event_id()
         outbox.start()
+        self._recovering = asyncio.create_task(self._owe_unanswered(now, up_to), name="clerk-owe-unanswered")
+
+    async def _owe_unanswered(self, now: datetime, up_to: int) -> None:
+        try:
+            await self.courier.owe_receipts(await unanswered_receipts(self.app, now, up_to))
+        except Exception:
+            log.exception("owing the receipts of ballots recorded before the last stop failed")
 
     async def warmed_up(self) -> None:
         """Wait for the start-up work that runs beside the first messages: the charts' import (above) and the

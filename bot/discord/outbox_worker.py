@@ -188,15 +188,11 @@ class OutboxWorker:
                 outcome, channel_id = RETRY, None
             if channel_id is not None:
                 lane.channel_id = channel_id
-            if outcome == RETRY and lane.failures < len(BACKOFF) * 4:
+            if outcome == RETRY:  # never dropped: the lane waits, the other lanes go on
                 self.retries += 1
                 lane.not_before = time.monotonic() + BACKOFF[min(lane.failures, len(BACKOFF) - 1)]
                 lane.failures += 1
             else:
-                if outcome == RETRY:
-                    log.warning("owed message %s to %s failed %d times; given up", row.id, row.owed.lane,
-                                lane.failures)
-                    outcome = UNDELIVERABLE
                 lane.failures = 0
                 lane.rows.popleft()
                 self.waiting -= 1

@@ -6,13 +6,13 @@ not 2,000, and so are the marks of what was delivered."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.service.batching import Batcher
 from engine.service.clock import utc
@@ -54,30 +54,44 @@ class OwedRow:
     owed: Owed
 
 
+_INSERT = insert(_O).returning(_O.c.id, sort_by_parameter_order=True)
+
+
 def _owe(connection: Connection, now: datetime, messages: Sequence[Owed]) -> list[OwedRow | None]:
-    """Insert each message whose nonce is new (None for one already owed: the same announcement owed again), then
-    mark superseded the older unsent messages of the same ``coalesce``."""
+    """Insert each message whose nonce is new (None for one already owed: the same announcement owed again), in one
+    statement, then mark superseded the older unsent messages of the same ``coalesce``."""
     taken: set[str] = set()
     nonces = [m.nonce for m in messages]
     for start in range(0, len(nonces), 400):
         taken.update(connection.execute(_NONCES, {"nonces": nonces[start:start + 400]}).scalars())
-    rows: list[OwedRow | None] = []
+    new: list[Owed] = []
     for m in messages:
-        if m.nonce in taken:
-            rows.append(None)
-            continue
-        taken.add(m.nonce)
-        row_id = connection.execute(insert(_O).values(
-            lane=m.lane, channel_id=m.channel_id, priority=m.priority, nonce=m.nonce, coalesce=m.coalesce,
-            source_id=m.source_id, body=m.body, owed_at=now, attempts=0).returning(_O.c.id)).scalar_one()
+        if m.nonce not in taken:
+            taken.add(m.nonce)
+            new.append(m)
+    ids = iter(connection.execute(_INSERT, [
+        {"lane": m.lane, "channel_id": m.channel_id, "priority": m.priority, "nonce": m.nonce, "coalesce": m.coalesce,
+         "source_id": m.source_id, "body": m.body, "owed_at": now, "attempts": 0} for m in new]).scalars()
+    ) if new else iter(())
+    rows: dict[int, OwedRow] = {}
+    for m in new:
+        row = rows[id(m)] = OwedRow(next(ids), m)
         if m.coalesce is not None:
-            connection.execute(_SUPERSEDE, {"key": m.coalesce, "newer": row_id, "now": now})
-        rows.append(OwedRow(row_id, m))
-    return rows
+            connection.execute(_SUPERSEDE, {"key": m.coalesce, "newer": row.id, "now": now})
+    return [rows.get(id(m)) for m in messages]
 
 
 def _settle(connection: Connection, now: datetime, outcomes: Sequence[tuple[int, str]]) -> None:
     connection.execute(_SETTLE, [{"row": row, "outcome": outcome, "now": now} for row, outcome in outcomes])
+
+
+def _write_batch(connection: Connection, now: datetime, kind: str, items: Sequence[Any]) -> list[Any]:
+    """One transaction for a batch of ``owe`` calls (each a list of messages) or of ``settle`` calls."""
+    if kind == "owe":
+        rows = iter(_owe(connection, now, [m for call in items for m in call]))
+        return [[next(rows) for _ in call] for call in items]
+    _settle(connection, now, [o for batch in items for o in batch])
+    return [None] * len(items)
 
 
 class OwedService(ServiceBase):
@@ -106,10 +120,17 @@ class OwedService(ServiceBase):
             found = await session.execute(select(func.count()).select_from(_O).where(_O.c.outcome.is_(None)))
             return int(found.scalar_one())
 
-    async def unanswered_ballots(self, since: datetime) -> list[tuple[int, int, str, dict[str, Any]]]:
+    async def last_event_id(self) -> int:
+        """The id of the newest event (0 if none): ``unanswered_ballots`` looks no further than this, taken at start,
+        so a ballot committed by this process since (its receipt about to be owed) is never taken for one of a dead
+        process."""
+        async with self._read() as session:
+            return int((await session.execute(select(func.max(_E.c.id)))).scalar_one_or_none() or 0)
+
+    async def unanswered_ballots(self, since: datetime, up_to: int) -> list[tuple[int, int, str, dict[str, Any]]]:
         """(game id, user id, source id, payload) of every DM ballot (``BallotCast`` under ``msg:<id>``) recorded
-        since ``since`` whose receipt was never owed: the bot died between the ballot's commit and owing its receipt.
-        """
+        since ``since``, with an event id of at most ``up_to``, whose receipt was never owed: the bot died between the
+        ballot's commit and owing its receipt."""
         async with self._read() as session:
             first = (await session.execute(select(func.min(_O.c.owed_at)))).scalar_one_or_none()
             if first is None:  # nothing was ever owed: a database from before the queue; its ballots were answered
@@ -118,8 +139,8 @@ class OwedService(ServiceBase):
             found = await session.execute(
                 select(_E.c.game_id, _E.c.actor, _E.c.source_id, _E.c.payload)
                 .select_from(_E.outerjoin(_O, _O.c.source_id == _E.c.source_id))
-                .where(and_(_E.c.kind == "BallotCast", _E.c.at >= since, _E.c.source_id.like("msg:%"),
-                            _O.c.id.is_(None)))
+                .where(and_(_E.c.kind == "BallotCast", _E.c.at >= since, _E.c.id <= up_to,
+                            _E.c.source_id.like("msg:%"), _O.c.id.is_(None)))
                 .order_by(_E.c.id))
             return [(g, int(a), str(s), dict(p)) for g, a, s, p in found]
 
@@ -142,17 +163,18 @@ class OwedService(ServiceBase):
         return batcher
 
     async def _write_owed(self, kind: str, items: Sequence[Any]) -> list[Any]:
-        """One transaction for a batch of ``owe`` calls (each a list of messages) or of ``settle`` calls."""
+        """One transaction for the batch, in one statement or two: on a SQLite file in one worker thread on the sync
+        twin (one hop, as the ballot batch: a transaction of many hops would hold the write lock for long under
+        load), elsewhere through the async session."""
         now = self.clock.now()
+        twin = self._twin
+        if twin is not None:
+            def in_twin() -> list[Any]:
+                with twin.begin() as connection:
+                    return _write_batch(connection, now, kind, items)
+
+            return await asyncio.to_thread(in_twin)
         async with self._sessions() as session, session.begin():
             await lock_for_write(session, None)
-            if kind == "owe":
-                return await _owe_all(session, now, items)
-            await session.run_sync(lambda s: _settle(s.connection(), now, [o for batch in items for o in batch]))
-            return [None] * len(items)
-
-
-async def _owe_all(session: AsyncSession, now: datetime, calls: Sequence[list[Owed]]) -> list[list[OwedRow | None]]:
-    flat = [m for call in calls for m in call]
-    rows = iter(await session.run_sync(lambda s: _owe(s.connection(), now, flat)))
-    return [[next(rows) for _ in call] for call in calls]
+            written: list[Any] = await session.run_sync(lambda s: _write_batch(s.connection(), now, kind, items))
+            return written

@@ -92,7 +92,7 @@ async def killed(fake: FakeDiscord, clerk: Clerk, child: ChildBot, database: obj
     channel = fake.add_channel("sirius")
     game_id = await crowd_game(clerk, fake, channel, users)
     rates = fake.limit_rates(PER_SECOND)
-    await child.start()
+    await child.start(timeout=90)
     started = time.monotonic()
     ids = await fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in enumerate(users)])
     await fake.wait_for(lambda: len(fake.sent) >= count // 2, f"{count // 2} receipts", timeout=count / 10 + 60)
@@ -102,7 +102,7 @@ async def killed(fake: FakeDiscord, clerk: Clerk, child: ChildBot, database: obj
     assert answered_at_kill < count, "the kill landed before the last receipt"
     assert {m for m, n in receipts(fake, ids).items() if n} <= recorded, "only recorded ballots were answered"
 
-    await child.start()
+    await child.start(timeout=90)
     await fake.wait_for(lambda: all(receipts(fake, sorted(recorded)).values()), "a receipt for every recorded ballot",
                         timeout=count / 10 + 60)
     unread = [(n, u) for n, (u, mid) in enumerate(zip(users, ids, strict=True)) if mid not in recorded]

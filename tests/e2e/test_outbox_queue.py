@@ -93,3 +93,21 @@ async def test_round_status_says_how_many_messages_wait(clerk_bot: Harness) -> N
     answer = await h.fake.answered(status)
     assert "message(s) waiting to be sent" in answer.content + str(answer.embeds)
     await h.idle()
+
+
+async def test_a_send_discord_py_gives_up_on_is_tried_again_later_not_dropped(clerk_bot: Harness) -> None:
+    """The bot believes it may send 50 a second, Discord allows 2 (another process shares the token, say): discord.py
+    meets 429s, retries each request five times and gives up on some; those are tried again later, so every DM still
+    arrives, once."""
+    h = clerk_bot
+    await h.new_game()
+    await h.idle()
+    crowd = h.fake.add_users("q", 12)
+    rates = h.fake.limit_rates(2)
+
+    await h.bot.courier.deliver([Outgoing(ToUser(u.id), f"notice {n}") for n, u in enumerate(crowd)])
+    await h.idle()
+
+    assert all([m.content for m in h.fake.dms(u)] == [f"notice {n}"] for n, u in enumerate(crowd))
+    assert rates.limited > 0
+    print(f"\n{rates.limited} answers 429, {h.bot.courier.outbox.retries} sends tried again later")
