@@ -32,7 +32,7 @@ from engine.service.owed import Owed, OwedRow
 log = logging.getLogger("clerk.discord.outbox")
 
 SENT, UNDELIVERABLE, RETRY = "sent", "undeliverable", "retry"
-SLOTS = 8
+SLOTS = 16
 BACKOFF = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 """Seconds before a message whose send failed for a passing reason is tried again (then every 60 s)."""
 LOG_EVERY = 10.0

@@ -27,6 +27,8 @@ import aiohttp
 DISCORD_GLOBAL_LIMIT = 50
 """Requests per second per bot token (Discord's documented global limit)."""
 EXEMPT = re.compile(r"/api/v\d+/(interactions/\d+/[^/]+/callback|webhooks/\d+/[^/]+)")
+CATCH_UP = 2
+"""Starts a late schedule may catch up at once (then it is evenly spaced again)."""
 CHANNEL = re.compile(r"/api/v\d+/channels/(\d+)/messages")
 
 
@@ -39,7 +41,8 @@ class Pacer:
     def __init__(self, per_second: int = DISCORD_GLOBAL_LIMIT, window: float = 1.0) -> None:
         self.window = window
         self.set_limit(per_second)
-        self._last = float("-inf")
+        self._next = float("-inf")
+        """When the next request may start on the even schedule (a virtual time: GCRA)."""
         self._started: deque[float] = deque()
         self._lock = asyncio.Lock()
         self._paused_until = 0.0
@@ -80,11 +83,15 @@ class Pacer:
                 now = time.monotonic()
                 while self._started and self._started[0] <= now - self.window:
                     self._started.popleft()
-                wait = max(self._paused_until - now, self._last + self.spacing - now)
+                # Even spacing on a schedule, not from the last start: a start the event loop made late (a busy
+                # machine) is caught up by the next few, so the long-run rate stays the budget; the window above
+                # still never lets more than the budget start in any second.
+                self._next = max(self._next, now - CATCH_UP * self.spacing)
+                wait = max(self._paused_until - now, self._next - now)
                 if len(self._started) >= self.budget:
                     wait = max(wait, self._started[0] + self.window - now)
                 if wait <= 0:
-                    self._last = now
+                    self._next += self.spacing
                     self._started.append(now)
                     self.requests += 1
                     return
