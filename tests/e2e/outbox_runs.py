@@ -76,6 +76,26 @@ async def burst(h: Harness, count: int) -> Figures:
     return Figures(count, seconds, rates.limited, rates.peak, rates.counted)
 
 
+async def burst_in_a_process(fake: FakeDiscord, clerk: Clerk, child: ChildBot, count: int) -> Figures:
+    """As ``burst``, with the bot as its own process (``python -m bot run``, as in production): the fake's work (5,000
+    DMs in, 5,000 receipts and their echoes out) is not on the bot's event loop."""
+    users = fake.add_users("p", count)
+    channel = fake.add_channel("sirius")
+    await crowd_game(clerk, fake, channel, users)
+    rates = fake.limit_rates(PER_SECOND)
+    await child.start(timeout=90)
+    requests_before = rates.counted
+    started = time.monotonic()
+    ids = await fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in enumerate(users)])
+    await fake.wait_for(Answered(fake, ids).all, f"{count} receipts", timeout=count / PER_SECOND * 3 + 60)
+    seconds = time.monotonic() - started
+    await fake.quiet(0.5, timeout=60)
+    assert sorted(set(receipts(fake, ids).values())) == [1], "every ballot gets exactly one receipt"
+    for n, mid in enumerate(ids):
+        assert f"Ballot recorded for round 1 of sirius: **{choice(n)}**" in fake.replied([mid])[mid][0].content
+    return Figures(count, seconds, rates.limited, rates.peak, rates.counted - requests_before)
+
+
 async def recorded_sources(database: object, game_id: int) -> set[int]:
     """The message ids of the ballots recorded (``BallotCast`` under ``msg:<id>``), read directly (cheap)."""
     async with aiosqlite.connect(str(database)) as db:

@@ -84,9 +84,9 @@ async def test_round_status_says_how_many_messages_wait(clerk_bot: Harness) -> N
     h = clerk_bot
     await h.new_game()
     await h.idle()
-    h.fake.limit_rates(2)
-    h.bot.pacer.set_limit(2)
-    crowd = h.fake.add_users("q", 8)
+    h.fake.limit_rates(3)
+    h.bot.pacer.set_limit(3)
+    crowd = h.fake.add_users("q", 6)
     await h.bot.courier.deliver([Outgoing(ToUser(u.id), f"notice {n}") for n, u in enumerate(crowd)])
 
     status = await h.fake.slash(h.mod, "round status", h.game)
@@ -96,14 +96,14 @@ async def test_round_status_says_how_many_messages_wait(clerk_bot: Harness) -> N
 
 
 async def test_a_send_discord_py_gives_up_on_is_tried_again_later_not_dropped(clerk_bot: Harness) -> None:
-    """The bot believes it may send 50 a second, Discord allows 2 (another process shares the token, say): discord.py
+    """The bot believes it may send 50 a second, Discord allows 3 (another process shares the token, say): discord.py
     meets 429s, retries each request five times and gives up on some; those are tried again later, so every DM still
     arrives, once."""
     h = clerk_bot
     await h.new_game()
     await h.idle()
-    crowd = h.fake.add_users("q", 12)
-    rates = h.fake.limit_rates(2)
+    crowd = h.fake.add_users("q", 8)
+    rates = h.fake.limit_rates(3)
 
     await h.bot.courier.deliver([Outgoing(ToUser(u.id), f"notice {n}") for n, u in enumerate(crowd)])
     await h.idle()
