@@ -72,6 +72,7 @@ async def test_one_channels_messages_arrive_in_order_within_its_bucket(clerk_bot
     await h.new_game()
     await h.idle()
     rates = h.fake.limit_rates(50, route_limit=3, route_window=0.5)
+    h.bot.pacer.set_limit(50)
 
     await h.bot.courier.deliver([Outgoing(ToChannel(h.lobby.id), f"post {n}") for n in range(10)])
     await h.idle()
@@ -104,6 +105,7 @@ async def test_a_send_discord_py_gives_up_on_is_tried_again_later_not_dropped(cl
     await h.idle()
     crowd = h.fake.add_users("q", 8)
     rates = h.fake.limit_rates(3)
+    h.bot.pacer.set_limit(50)
 
     await h.bot.courier.deliver([Outgoing(ToUser(u.id), f"notice {n}") for n, u in enumerate(crowd)])
     await h.idle()
