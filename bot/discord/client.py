@@ -150,6 +150,9 @@ class ClerkBot(discord.Client):
         await self.scheduler.run()
 
     async def close(self) -> None:
+        recovering = getattr(self, "_recovering", None)
+        if recovering is not None and not recovering.done():
+            recovering.cancel()
         await self.courier.outbox.stop()
         if self._scheduler_task is not None:
             self._scheduler_task.cancel()

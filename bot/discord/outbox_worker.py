@@ -130,11 +130,11 @@ class OutboxWorker:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._runner
             self._runner = None
-        for task in list(self._tasks):
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if tasks:  # what was in flight is owed still: sent again at the next start (its nonce drops a repeat)
+            await asyncio.wait(tasks, timeout=5)
 
     async def drained(self) -> None:
         """Wait until nothing is owed in this process (tests; a clean stop)."""
