@@ -74,8 +74,20 @@ class OutboxWorker:
     # ----------------------------------------------------------------- owing
 
     async def owe(self, messages: Sequence[Owed]) -> None:
-        """Commit ``messages`` as owed and queue them (an already-owed nonce is skipped: it is queued already)."""
-        rows = [r for r in await self.clerk.owe(messages) if r is not None]
+        """Commit ``messages`` as owed and queue them (an already-owed nonce is skipped: it is queued already). If they
+        cannot be kept (the database refuses writes: a full disk, an outage), they are sent at once instead, unkept:
+        a refusal that says so still reaches the player."""
+        try:
+            owed = await self.clerk.owe(messages)
+        except Exception as error:
+            log.warning("could not keep %d message(s) owed (%s); sending them now, unkept", len(messages), error)
+            for m in messages:
+                try:
+                    await self.send(OwedRow(0, m))
+                except Exception:
+                    log.exception("sending an unkept message to %s failed", m.lane)
+            return
+        rows = [r for r in owed if r is not None]
         for row in rows:
             if row.owed.coalesce is not None:
                 self._supersede(row)

@@ -5,6 +5,8 @@ in order under its bucket; a bot that meets 429s loses nothing."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.actions.outbox import Keep, Outgoing, ToChannel, ToUser
 from engine.landsdraad.ballot import parse_ballot
 
@@ -101,3 +103,19 @@ async def test_a_bot_that_meets_429s_loses_nothing(clerk_bot: Harness) -> None:
     assert all([m.content for m in h.fake.dms(u)] == [f"notice {n}"] for n, u in enumerate(crowd))
     assert rates.limited > 0
     print(f"\n{rates.limited} answers 429, {h.bot.courier.outbox.retries} sends tried again later")
+
+
+async def test_a_reply_that_cannot_be_kept_owed_is_sent_at_once(clerk_bot: Harness,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database refuses writes (a full disk): the reply saying so must still reach the player, so what cannot be
+    owed is sent at once, unkept."""
+    h = clerk_bot
+    await h.new_game()
+    await h.idle()
+
+    async def refused(messages: object) -> list[object]:
+        raise OSError("database or disk is full")
+
+    monkeypatch.setattr(h.clerk, "owe", refused)
+    answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+    assert "Ballot recorded for round 1 of sirius: **Aye**" in answer.content
