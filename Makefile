@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest console replay bench fuzz clean
+.PHONY: run test test-long lint typecheck pytest console replay bench fuzz clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy engine bot
 	$(VENV)/bin/pytest -q -n auto --dist worksteal -k "not postgresql"
+
+# The full-size runs (pytest marker `long`): 5,000 DM ballots under Discord's global rate limit, in-process and with a
+# kill -9 halfway (about 2 x 110 s; docs/reliability.md). `make test` runs the same tests at 300 ballots.
+test-long: $(DEV_STAMP)
+	$(VENV)/bin/pytest -q -p no:randomly -n 2 --dist load -m long -s
 
 # The whole suite on PostgreSQL (needs TEST_POSTGRES_URL): the PostgreSQL variants of the store and service tests,
 # and the end-to-end tests and replays with CLERK_TEST_BACKEND=postgresql. The pure rules' tests ran in `test`.

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 
 from bot.actions.commands import App
 from bot.actions.messages import round_closed
-from bot.actions.outbox import POSTED, Outgoing
+from bot.actions.outbox import POSTED, Outgoing, ToUser
 from bot.actions.politics import election_closed
+from bot.actions.render import receipt_text
 
 log = logging.getLogger("clerk.recovery")
 
@@ -41,4 +42,22 @@ async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
     cards = sum(1 for o in out if POSTED in o.extra)
     if cards:
         log.warning("announcing %d result card(s) that were closed but not posted before the bot stopped", cards)
+    return out
+
+
+async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple[int, str, Outgoing]]:
+    """(message id, source id, receipt) of every DM ballot recorded in the last day (up to the event ``up_to``, the
+    last before this start) whose receipt was never owed: the bot was killed between the ballot's commit and owing
+    its receipt (engine/service/owed.py). The receipt reads as the first one would have, a reply to the ballot's
+    message."""
+    out: list[tuple[int, str, Outgoing]] = []
+    for game_id, user_id, source, payload in await app.clerk.unanswered_ballots(now - LOOK_BACK, up_to):
+        try:
+            receipt = await app.clerk.recorded_receipt(game_id, user_id, payload, duplicate=False)
+        except Exception:
+            log.exception("the receipt of %s in game %s could not be made again", source, game_id)
+            continue
+        out.append((int(source.removeprefix("msg:")), source, Outgoing(ToUser(user_id), receipt_text(receipt, now))))
+    if out:
+        log.warning("owing %d receipt(s) of ballots recorded just before the bot stopped", len(out))
     return out

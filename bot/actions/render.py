@@ -130,6 +130,14 @@ def status_card(status: StatusView, now: datetime) -> Card:
                 fields=tuple(fields), color=NEUTRAL)
 
 
+def waiting_text(waiting: int) -> str:
+    """What ``/round status`` says about the outgoing queue: nothing when it is empty."""
+    if not waiting:
+        return ""
+    return (f"📨 {waiting} message(s) waiting to be sent (Discord limits how fast a bot may post; ballot receipts go "
+            "first, and everything owed is delivered).")
+
+
 def needed_text(result: ResultView) -> str:
     effective = result.aye + result.nay
     if effective == 0:

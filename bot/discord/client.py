@@ -10,6 +10,7 @@ import importlib
 import logging
 import secrets
 from collections.abc import Coroutine
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -19,11 +20,13 @@ from bot.actions.commands import App, dispatch
 from bot.actions.errors import apology
 from bot.actions.messages import handle_button, handle_channel_message, handle_dm, handle_select
 from bot.actions.outbox import Outgoing
+from bot.actions.recovery import unanswered_receipts
 from bot.discord.autocomplete import choices
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
 from bot.discord.delivery import Courier
 from bot.discord.http_tuning import tune_http
+from bot.discord.pacing import DISCORD_GLOBAL_LIMIT, Pacer
 from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.storage_reports import StorageReports
@@ -34,6 +37,9 @@ log = logging.getLogger("clerk.discord")
 
 DEFER_AFTER = 2.0
 """Seconds a command may take before its interaction is deferred (Discord wants an answer within 3 s)."""
+
+KEEP_DELIVERED = timedelta(days=2)
+"""Delivered messages are kept this long: longer than a start looks back for ballots never owed a receipt (a day)."""
 
 READABLE = (discord.MessageType.default, discord.MessageType.reply)
 """What a person writes; system messages (thread started, message pinned, member joined) are not read."""
@@ -77,16 +83,17 @@ class ClerkTree(app_commands.CommandTree["ClerkBot"]):
 
 class ClerkBot(discord.Client):
     def __init__(self, app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
-                 dev_guild_id: int | None = None, **options: Any) -> None:
+                 dev_guild_id: int | None = None, rate_limit: int = DISCORD_GLOBAL_LIMIT, **options: Any) -> None:
+        self.pacer = Pacer(rate_limit)
         super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout,
-                         allowed_mentions=NO_PINGS, **options)
+                         allowed_mentions=NO_PINGS, http_trace=self.pacer.trace(), **options)
         self.app = app
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id
         self.tree = ClerkTree(self)
         for command in build_commands(self.run_command, complete=self.complete_option):
             self.tree.add_command(command)
-        self.courier = Courier(self, app.clerk)
+        self.courier = Courier(self, app.clerk, self.pacer)
         self.storage_reports = StorageReports(self, app.clerk)  # the moderators hear of refused writes once
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app))
         app.deadlines_changed = self.scheduler.wake
@@ -99,6 +106,7 @@ class ClerkBot(discord.Client):
         await super().login(token)
 
     async def setup_hook(self) -> None:
+        await self._resume_outbox()
         if self.sync_commands:
             if self.dev_guild_id is not None:
                 guild = discord.Object(id=self.dev_guild_id)
@@ -114,6 +122,24 @@ class ClerkBot(discord.Client):
         self._warm_up = asyncio.create_task(asyncio.to_thread(importlib.import_module,
                                                               "matplotlib.backends.backend_agg"))
 
+    async def _resume_outbox(self) -> None:
+        """Before the gateway connects: queue again what the last run owed and start sending; then, beside the first
+        messages, owe the receipts of ballots the last run committed and never owed a receipt for (those up to the
+        newest event now, so none of this run's is taken for one)."""
+        outbox = self.courier.outbox
+        now = self.app.clerk.clock.now()
+        await self.app.clerk.forget_delivered(now - KEEP_DELIVERED)
+        await outbox.resume()
+        up_to = await self.app.clerk.last_event_id()
+        outbox.start()
+        self._recovering = asyncio.create_task(self._owe_unanswered(now, up_to), name="clerk-owe-unanswered")
+
+    async def _owe_unanswered(self, now: datetime, up_to: int) -> None:
+        try:
+            await self.courier.owe_receipts(await unanswered_receipts(self.app, now, up_to))
+        except Exception:
+            log.exception("owing the receipts of ballots recorded before the last stop failed")
+
     async def warmed_up(self) -> None:
         """Wait for the start-up work that runs beside the first messages: the charts' import (above) and the
         deadline scheduler's first pass. The benchmarks measure a bot that is running, not one that is starting."""
@@ -126,6 +152,10 @@ class ClerkBot(discord.Client):
         await self.scheduler.run()
 
     async def close(self) -> None:
+        recovering = getattr(self, "_recovering", None)
+        if recovering is not None and not recovering.done():
+            recovering.cancel()
+        await self.courier.outbox.stop()
         if self._scheduler_task is not None:
             self._scheduler_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

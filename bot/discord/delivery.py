@@ -1,28 +1,34 @@
 """Delivering ``Outgoing`` messages: a reply to the interaction or message, a channel post, a thread post
-(threads.py), or a DM; with ``keep``, one message edited in place (kept.py).
+(threads.py), or a DM; with ``keep``, one message edited in place (kept.py). All but the answers to interactions go
+through the outgoing queue (outbox_worker.py), which keeps them in the database until Discord has them.
 
-A message that cannot be delivered (a deleted channel, a user who blocks DMs) is logged with its target and
-skipped: one failed send never stops the rest of a command's messages."""
+A message that Discord refuses for good (a deleted channel, a user who blocks DMs) is logged with its target and
+settled undeliverable; one that fails for a passing reason (a rate limit, an outage) is tried again later."""
 
 from __future__ import annotations
 
 import io
-import itertools
 import logging
+import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.actions.outbox import POSTED, Card, Here, Outgoing, ToChannel, ToThread, ToUser
+from bot.actions.wire import decode, encode
 from bot.discord import limits
 from bot.discord.buttons import view_of
 from bot.discord.kept import Keeper
 from bot.discord.limits import clip
+from bot.discord.outbox_worker import RETRY, SENT, UNDELIVERABLE, OutboxWorker
+from bot.discord.pacing import Pacer
 from bot.discord.permission_reports import PermissionReports
 from bot.discord.selects import select_item
 from bot.discord.threads import Threads, Undeliverable
 from engine.service import Clerk
+from engine.service.owed import NOTICE, RECEIPT, Owed, OwedRow
 
 log = logging.getLogger("clerk.discord.delivery")
 
@@ -76,23 +82,28 @@ def here_first(out: Iterable[Outgoing]) -> list[Outgoing]:
 
 
 class Courier:
-    """Sends what the actions layer returns, on one client. Each batch takes a ticket (see kept.py)."""
+    """Answers interactions at once (they are not under the global limit and must be answered within 3 s); everything
+    else (replies to messages, channel posts, DMs, thread posts, edits of kept messages) is owed to the outgoing queue
+    (outbox_worker.py), which delivers it under Discord's limits, across restarts."""
 
-    def __init__(self, client: discord.Client, clerk: Clerk) -> None:
+    def __init__(self, client: discord.Client, clerk: Clerk, pacer: Pacer | None = None) -> None:
         self.client = client
         self.threads = Threads(client, clerk)
         self.keeper = Keeper(client, clerk, message_parts, self.threads.unarchive)
-        self._tickets = itertools.count()
         self.clerk = clerk
         self._reported: set[int] = set()
         self.permissions = PermissionReports(client, clerk)
+        self.pacer = pacer or Pacer()
+        self.outbox = OutboxWorker(clerk, self.pacer, self.deliver_owed)
+        self._dm_channels: dict[int, int] = {}
+        """User id -> their DM channel, learnt from the DMs they sent: a DM to them needs no create-DM request."""
 
     async def to_interaction(self, interaction: discord.Interaction, out: Sequence[Outgoing]) -> None:
-        """``Here`` answers the interaction (the first as its response, the rest as followups)."""
-        ticket = next(self._tickets)
+        """``Here`` answers the interaction (the first as its response, the rest as followups); the rest is owed."""
+        elsewhere: list[Outgoing] = []
         for item in here_first(out):
             if not isinstance(item.to, Here):
-                await self.elsewhere(item, ticket)
+                elsewhere.append(item)
                 continue
             parts = message_parts(item)
             if not parts:
@@ -110,50 +121,97 @@ class Courier:
                 await interaction.response.send_message("Done.", ephemeral=True)
             except discord.HTTPException as error:
                 log.warning("could not acknowledge interaction %s: %s", interaction.id, error)
+        await self.owe(elsewhere)
 
     async def to_message(self, message: discord.Message, out: Sequence[Outgoing]) -> None:
-        """``Here`` replies to the message, in its channel or thread (``ephemeral`` has no meaning there)."""
-        ticket = next(self._tickets)
+        """``Here`` replies to the message, in its channel or thread (``ephemeral`` has no meaning there): owed
+        first, as answers (a ballot's receipt goes before announcements and reminders), then the rest."""
+        dm = isinstance(message.channel, discord.DMChannel)
+        if dm:
+            self._dm_channels[message.author.id] = message.channel.id
+        lane = f"user:{message.author.id}" if dm else f"channel:{message.channel.id}"
+        owed: list[Owed] = []
         for item in here_first(out):
             if not isinstance(item.to, Here):
-                await self.elsewhere(item, ticket)
-                continue
-            parts = message_parts(item)
-            if not parts:
-                continue
-            try:
-                await message.reply(**parts, mention_author=False)
-            except discord.HTTPException as error:
-                log.warning("could not reply to message %s in channel %s: %s", message.id, message.channel.id, error)
+                owed += self._owed(item)
+            elif _has_content(item):
+                owed.append(Owed(lane, message.channel.id, RECEIPT, _nonce(item),
+                                 encode(item, channel_id=message.channel.id, reply_to=message.id),
+                                 source_id=f"msg:{message.id}"))
+        await self.outbox.owe(owed)
+
+    async def owe_receipts(self, receipts: Sequence[tuple[int, str, Outgoing]]) -> None:
+        """Owe receipts made again at start (recovery.py): (message id, its source id, the receipt to its author)."""
+        owed = [Owed(f"user:{item.to.user_id}", None, RECEIPT, _nonce(item), encode(item, reply_to=message_id),
+                     source_id=source) for message_id, source, item in receipts if isinstance(item.to, ToUser)]
+        await self.outbox.owe(owed)
 
     async def deliver(self, out: Sequence[Outgoing]) -> None:
         """Messages with no one to answer (the scheduler's): ``Here`` has nowhere to go and is dropped."""
-        ticket = next(self._tickets)
         for item in out:
             if isinstance(item.to, Here):
                 log.warning("dropped a reply with no interaction or message to answer: %r", item.text[:80])
-                continue
-            await self.elsewhere(item, ticket)
+        await self.owe([o for o in out if not isinstance(o.to, Here)])
 
-    async def elsewhere(self, item: Outgoing, ticket: int | None = None) -> None:
-        if not message_parts(item):
-            return
-        turn = next(self._tickets) if ticket is None else ticket
+    async def owe(self, out: Sequence[Outgoing], priority: int = NOTICE) -> None:
+        """Owe ``out`` (none of it ``Here``) to the outgoing queue."""
+        await self.outbox.owe([owed for item in out for owed in self._owed(item, priority)])
+
+    def _owed(self, item: Outgoing, priority: int = NOTICE) -> list[Owed]:
+        if not _has_content(item):
+            return []
+        to = item.to
+        channel_id: int | None = None
+        if isinstance(to, ToChannel):
+            lane, channel_id = f"channel:{to.channel_id}", to.channel_id
+        elif isinstance(to, ToUser):
+            lane, channel_id = f"user:{to.user_id}", self._dm_channels.get(to.user_id)
+        elif isinstance(to, ToThread):
+            lane, channel_id = f"thread:{to.channel_id}:{to.name}", to.thread_id
+        else:
+            log.warning("dropped a message with nowhere to go: %r", item.text[:80])
+            return []
+        coalesce = f"keep:{item.keep.game_id}:{item.keep.key}" if item.keep is not None else None
+        return [Owed(lane, channel_id, priority, _nonce(item), encode(item), coalesce)]
+
+    async def deliver_owed(self, row: OwedRow) -> tuple[str, int | None]:
+        """Send one owed message (outbox_worker.py): SENT, UNDELIVERABLE (Discord refuses it for good; logged) or
+        RETRY (a passing failure: a 429 discord.py gave up on, a 5xx, a lost connection), and the channel."""
+        item, reply_to = decode(row.owed.body)
         try:
             if item.keep is not None:
-                await self.keeper.post(item, item.keep, turn, lambda: self.send(item))
-            else:
-                await self.send(item)
+                sent: list[discord.Message] = []
+
+                async def send_new() -> discord.Message:
+                    sent.append(await self.send(item, row.owed.nonce))
+                    return sent[0]
+
+                await self.keeper.post(item, item.keep, row.id, send_new)
+                return SENT, sent[0].channel.id if sent else None
+            message = await self.send(item, row.owed.nonce, reply_to, row.owed.channel_id)
+            return SENT, message.channel.id
         except discord.Forbidden as error:
             log.warning("could not send to %s: %s", item.to, error)
-            if isinstance(item.to, ToUser):
-                await self.report_closed_dms(item.to.user_id)
+            if isinstance(item.to, ToUser) or row.owed.lane.startswith("user:"):
+                await self.report_closed_dms(int(row.owed.lane.split(":")[1]))
             else:  # the bot lacks a permission in a game channel: tell the moderators (permission_reports.py)
                 await self.permissions.refused(item, error)
-        except (discord.HTTPException, Undeliverable) as error:
+            return UNDELIVERABLE, None
+        except discord.NotFound as error:
             log.warning("could not send to %s: %s", item.to, error)
-        except Exception:  # one broken message must not stop the others
-            log.exception("sending to %s failed", item.to)
+            return UNDELIVERABLE, None
+        except discord.HTTPException as error:
+            if error.status == 429 or error.status >= 500:
+                log.warning("sending to %s failed for now (%s); it is tried again later", item.to, error)
+                return RETRY, None
+            log.warning("could not send to %s: %s", item.to, error)
+            return UNDELIVERABLE, None
+        except Undeliverable as error:
+            log.warning("could not send to %s: %s", item.to, error)
+            return UNDELIVERABLE, None
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            log.warning("sending to %s failed for now (%r); it is tried again later", item.to, error)
+            return RETRY, None
 
     async def report_closed_dms(self, user_id: int) -> None:
         """A player the bot cannot DM misses ballots, receipts and reminders: tell the moderators in each of their
@@ -171,26 +229,47 @@ class Courier:
             except discord.HTTPException as error:
                 log.warning("could not warn the moderators of %s about %s: %s", game.name, user_id, error)
 
-    async def send(self, item: Outgoing) -> discord.Message:
-        """A new message in a channel, thread or DM, by id (no cache needed); a thread is made when needed."""
+    async def send(self, item: Outgoing, nonce: str | None = None, reply_to: int | None = None,
+                   channel_id: int | None = None) -> discord.Message:
+        """A new message in a channel, thread or DM, by id (no cache needed); a thread is made when needed. A DM goes
+        to the channel known (``channel_id``, or the user's last DM) without asking Discord to open one."""
         target = item.to
         if isinstance(target, ToThread):
-            return await self.threads.post(target, lambda thread_id: self.send_to(thread_id, item))
+            return await self.threads.post(target, lambda thread_id: self.send_to(thread_id, item, nonce))
         if isinstance(target, ToChannel):
-            return await self.send_to(target.channel_id, item)
+            return await self.send_to(target.channel_id, item, nonce, reply_to)
         if isinstance(target, ToUser):
-            dm = await self.client.create_dm(discord.Object(id=target.user_id))
-            return await self.send_to(dm.id, item)
+            known = channel_id or self._dm_channels.get(target.user_id)
+            if known is None:
+                known = (await self.client.create_dm(discord.Object(id=target.user_id))).id
+                self._dm_channels[target.user_id] = known
+            return await self.send_to(known, item, nonce, reply_to)
         raise Undeliverable(f"no channel for {target}")
 
-    async def send_to(self, channel_id: int, item: Outgoing) -> discord.Message:
+    async def send_to(self, channel_id: int, item: Outgoing, nonce: str | None = None,
+                      reply_to: int | None = None) -> discord.Message:
+        """Post ``item`` with its nonce (Discord drops a second post with the same nonce within a few minutes); a
+        result's announcement is marked posted once Discord has it."""
         marker = item.extra.get(POSTED)
-        if marker is None:
-            return await self.client.get_partial_messageable(channel_id).send(**message_parts(item))
-        # A result's announcement: its nonce makes Discord drop a second post of it; marked posted once sent.
-        sent = await self.client.get_partial_messageable(channel_id).send(**message_parts(item), nonce=marker)
-        await self.clerk.mark_posted(marker)
+        parts = message_parts(item)
+        if reply_to is not None:
+            parts.update(reference=discord.MessageReference(message_id=reply_to, channel_id=channel_id,
+                                                            fail_if_not_exists=False), mention_author=False)
+        if nonce or marker:
+            parts["nonce"] = nonce or marker
+        sent = await self.client.get_partial_messageable(channel_id).send(**parts)
+        if marker is not None:
+            await self.clerk.mark_posted(marker)
         return sent
+
+
+def _has_content(item: Outgoing) -> bool:
+    return bool(item.text or item.card is not None or item.file is not None)
+
+
+def _nonce(item: Outgoing) -> str:
+    """A result's announcement marker (``round:<game>:<n>``), else a random one: at most 25 characters."""
+    return item.extra.get(POSTED) or "o" + secrets.token_hex(11)
 
 
 def _command_name(interaction: discord.Interaction) -> str:

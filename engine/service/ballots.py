@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from datetime import datetime
-from typing import NamedTuple
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 
@@ -65,7 +65,9 @@ class BallotService(ServiceBase):
             return await self._ballot_batcher.submit(game_id, Cast(request, None if plays_in is None
                                                                    else frozenset(plays_in)))
         except Duplicate as dup:
-            return await self._receipt_again(game_id, user_id, dup)
+            if dup.kind != "BallotCast":
+                raise RuleError("That message was already handled.") from None
+            return await self.recorded_receipt(game_id, user_id, dup.payload, duplicate=True)
         except StaleGames:
             games_cache(self).forget([user_id])
             raise
@@ -96,10 +98,10 @@ class BallotService(ServiceBase):
                 alone.append(error)
         return alone
 
-    async def _receipt_again(self, game_id: int, user_id: int, dup: Duplicate) -> BallotReceipt:
-        payload = dup.payload
-        if dup.kind != "BallotCast":
-            raise RuleError("That message was already handled.") from None
+    async def recorded_receipt(self, game_id: int, user_id: int, payload: dict[str, Any], *, duplicate: bool
+                               ) -> BallotReceipt:
+        """The receipt of a ballot recorded earlier (its ``BallotCast`` payload): for a message that arrived again
+        (``duplicate``), or for one whose receipt was never sent (the bot died between the commit and the reply)."""
         async with self._read() as session:
             game = await load_game(session, game_id)
             view = await view_player(session, await require_player(session, game, user_id, "You"))
@@ -118,6 +120,8 @@ class BallotService(ServiceBase):
                 votes=view.votes,
                 replaced=payload.get("replaced"),
                 deadline=deadline,
-                duplicate=True,
+                duplicate=duplicate,
                 current=current,
+                paused_left=None if duplicate or rnd is None or rnd.paused_left is None
+                else timedelta(seconds=rnd.paused_left),
             )

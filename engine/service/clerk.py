@@ -14,6 +14,7 @@ from engine.service.games import GameAdminService
 from engine.service.ledger import LedgerService
 from engine.service.majority import MajorityService
 from engine.service.mylantium import MylantiumService
+from engine.service.owed import OwedService
 from engine.service.pending_dms import PendingDmService
 from engine.service.perks import PerkService
 from engine.service.posts import PostService
@@ -28,7 +29,7 @@ from engine.service.victory import VictoryService
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
             MylantiumService, ConvocateService, GameAdminService, ReminderService, PendingDmService, RosterService,
-            AnnouncementService):
+            AnnouncementService, OwedService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice."""
 

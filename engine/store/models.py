@@ -739,3 +739,28 @@ class Lease(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     holder: Mapped[str] = mapped_column(String(200))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class OwedMessage(Base):
+    """A message the bot owes Discord (a receipt, a reminder, an announcement, an edit of a kept message), kept until
+    it is delivered so that a restart resumes what was owed (bot/discord/outbox_worker.py, docs/reliability.md).
+    ``lane`` orders delivery: one lane per channel or DM, sent in ``id`` order. ``nonce`` is the Discord nonce it is
+    sent with (``enforce_nonce``), so a send repeated after a kill is dropped by Discord. ``coalesce`` marks what only
+    its latest text is needed of (the edits of one kept message): owing a new one supersedes the unsent older ones.
+    ``source_id`` is the message this answers (``msg:<id>``): a committed DM ballot with no row is owed its receipt
+    at start. ``outcome`` is null while owed, then ``sent``, ``superseded`` or ``undeliverable``."""
+
+    __tablename__ = "owed_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    lane: Mapped[str] = mapped_column(String(160))
+    channel_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    priority: Mapped[int] = mapped_column(Integer)
+    nonce: Mapped[str] = mapped_column(String(25), unique=True)
+    coalesce: Mapped[str | None] = mapped_column(String(160), nullable=True, index=True)
+    source_id: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    owed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    __table_args__ = (Index("ix_owed_messages_waiting", "outcome", "priority", "id"),)

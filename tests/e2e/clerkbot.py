@@ -20,6 +20,8 @@ START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 READY_AFTER = 0.02
 """discord.py's ``guild_ready_timeout``: the fake sends READY and GUILD_CREATE back to back, so a short wait is
 enough (0 would race), and every bot start in the suite saves the default 2 s."""
+UNLIMITED = 100_000
+"""Requests per second the bot may make to a fake that enforces no limit."""
 BUSY = {"CommandTree-invoker", "discord.py: on_message"}
 """Names of the tasks discord.py runs a slash command and an on_message handler in."""
 BUSY_PREFIX = "discord-ui-dynamic-item-"
@@ -58,6 +60,9 @@ class Harness:
         self.clerk = Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(7))
         self.app = App(self.clerk)
         self.bot = make_bot(self.app, guild_ready_timeout=READY_AFTER, **self.bot_options)
+        # The fake enforces no rate limit unless a test asks (FakeDiscord.limit_rates, which then sets the bot's too):
+        # pacing to Discord's 50 a second would only slow the other tests down.
+        self.bot.pacer.set_limit(self.fake.rates.per_second if self.fake.rates is not None else UNLIMITED)
         if isinstance(self.bot, discord.AutoShardedClient):  # Discord wants 5 s between IDENTIFYs; the fake does not
             self.bot.before_identify_hook = _identify_at_once  # type: ignore[method-assign]
         await self.bot.__aenter__()  # as `async with bot:` does: wait_until_ready() needs it
@@ -74,10 +79,17 @@ class Harness:
         return self.bot
 
     async def idle(self) -> None:
-        """Wait until the bot has finished every command and message handler it started."""
-        while busy := [t for t in asyncio.all_tasks()
-                       if (t.get_name() in BUSY or t.get_name().startswith(BUSY_PREFIX)) and not t.done()]:
-            await asyncio.wait(busy, timeout=5)
+        """Wait until the bot has finished every command and message handler it started, and the outgoing queue
+        has delivered everything they owed."""
+        while True:
+            busy = [t for t in asyncio.all_tasks()
+                    if (t.get_name() in BUSY or t.get_name().startswith(BUSY_PREFIX)) and not t.done()]
+            if busy:
+                await asyncio.wait(busy, timeout=5)
+            elif self.bot.courier.outbox.waiting:
+                await asyncio.wait_for(self.bot.courier.outbox.drained(), 120)
+            else:
+                return
 
     async def stop(self) -> None:
         await self.idle()

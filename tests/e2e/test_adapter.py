@@ -93,6 +93,7 @@ async def test_dms_are_delivered_and_a_blocked_dm_does_not_stop_the_rest(clerk_b
 
     await h.bot.courier.deliver([Outgoing(ToUser(h.bob.id), "hello bob"), Outgoing(ToUser(h.alice.id), "hello alice"),
                                  Outgoing(ToChannel(h.lobby.id), "hello lobby")])
+    await h.idle()
 
     assert [m.content for m in h.fake.dms(h.alice)] == ["hello alice"]
     assert h.fake.dms(h.bob) == []
@@ -153,5 +154,6 @@ async def test_a_player_with_closed_dms_is_reported_to_the_moderators_once(clerk
                           "they get no ballot buttons, receipts or reminders. Ask them to allow direct messages from "
                           "members of this server."]
     await h.bot.courier.deliver([Outgoing(ToUser(h.bob.id), "another DM")])
+    await h.idle()
     assert len(warnings()) == 1
     assert [m.content for m in h.fake.dms(h.alice)][:1]  # alice still got her ballot DM

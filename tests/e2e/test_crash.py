@@ -103,6 +103,14 @@ async def test_a_kill_in_the_middle_of_a_burst_loses_no_acknowledged_ballot_and_
     assert len(status.voted) == BURST
 
 
+async def marks(database: Path) -> int:
+    """How many ``ResultPosted`` marks the database holds."""
+    async with aiosqlite.connect(database) as db:
+        found = await db.execute("SELECT count(*) FROM events WHERE kind = 'ResultPosted'")
+        row = await found.fetchone()
+    return int(row[0]) if row else 0
+
+
 ROUND_GAMES = 5
 ELECTION_GAMES = 3
 
@@ -153,7 +161,12 @@ async def test_a_kill_while_rounds_and_ag_elections_close_at_their_deadline_leav
     second_kill = posted()
     await child.start()
     await fake.wait_for(lambda: posted() >= ROUND_GAMES + ELECTION_GAMES, "every result", timeout=60)
-    await asyncio.sleep(0.3)  # let anything extra arrive
+    # Each card is marked posted once Discord has it (a repeat dropped by its nonce too): wait for the marks, which
+    # the outgoing queue may still be writing when the last card shows.
+    async with asyncio.timeout(30):
+        while await marks(database) < ROUND_GAMES + ELECTION_GAMES:
+            await asyncio.sleep(0.02)
+    await fake.quiet(0.3, timeout=30)  # let anything extra arrive
     print(f"\nkill 1 with {first_kill[0]}/{ROUND_GAMES + ELECTION_GAMES} closed and {first_kill[1]} results posted; "
           f"kill 2 with {second_kill} posted; {fake.nonce_repeats} repeated posts dropped by their nonce")
 

@@ -205,8 +205,11 @@ async def test_messages_arriving_together_share_one_thread_and_the_last_one_show
     assert thread_posts(h) == 1
     message = await kept(h)
     assert message.content == "last: Test: 5 by bob"
-    assert [content for content, _ in message.history] == [f"last: Test: {n} by {'bob' if n % 2 else 'alice'}"
-                                                           for n in range(5)]
+    # The edits owed while an earlier one was being sent are coalesced (only the latest text is needed): what was
+    # shown is some of the updates, in the order they were made, never an older one after a newer one.
+    updates = [f"last: Test: {n} by {'bob' if n % 2 else 'alice'}" for n in range(5)]
+    shown = [content for content, _ in message.history]
+    assert shown and shown[0] == updates[0] and shown == sorted(set(shown), key=updates.index)
 
 
 async def test_commands_arriving_together_share_one_thread_and_one_kept_message(clerk_bot: Harness) -> None:
@@ -260,6 +263,7 @@ async def test_a_kept_message_in_a_channel_or_a_dm_is_edited_in_place_too(clerk_
                                  Outgoing(ToUser(h.bob.id), "first", keep=to_bob)])
     await h.bot.courier.deliver([Outgoing(ToChannel(h.lobby.id), card=Card("second"), keep=in_lobby),
                                  Outgoing(ToUser(h.bob.id), "second", keep=to_bob)])
+    await h.idle()
 
     [lobby] = h.fake.messages(h.lobby)
     [dm] = h.fake.dms(h.bob)
@@ -275,7 +279,8 @@ async def test_a_kept_message_is_edited_where_it_is_even_if_the_update_names_ano
 
     await h.bot.courier.deliver([Outgoing(ToThread(h.game.id, "elsewhere", gid), "moved?", keep=Keep(gid, KEY)),
                                  Outgoing(ToChannel(h.lobby.id), "moved again?", keep=Keep(gid, KEY))])
+    await h.idle()
 
     message = await kept(h)
-    assert (message.content, message.edits) == ("moved again?", 2)
+    assert message.content == "moved again?" and message.edits in (1, 2)  # the first may be coalesced away
     assert h.fake.thread_named("elsewhere") is None and h.fake.messages(h.lobby) == []

@@ -32,6 +32,7 @@ from fakediscord.payloads import (
     iso,
     message_payload,
 )
+from fakediscord.ratelimits import RateLimits
 from fakediscord.records import Interaction, Sent
 from fakediscord.responses import discord_error, json_response
 
@@ -131,6 +132,8 @@ class FakeDiscord(ChannelRoutes):
         self._last_activity = 0.0
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self.rates: RateLimits | None = None
+        """Discord's rate limits, when a test asks for them (``limit_rates``); None: unlimited."""
 
     # ----------------------------------------------------------------- world
 
@@ -141,6 +144,13 @@ class FakeDiscord(ChannelRoutes):
             self.refusals.pop(channel.id, None)
         else:
             self.refusals[channel.id] = code
+
+    def limit_rates(self, per_second: int = 50, *, route_limit: int = 5, route_window: float = 5.0) -> RateLimits:
+        """From now on, enforce Discord's global limit (``per_second`` requests per second, interactions exempt) and
+        the per-channel buckets for posting and editing messages (ratelimits.py), answering 429 as Discord does.
+        Returns the limits, which count the 429s sent."""
+        self.rates = RateLimits(per_second, route_limit, route_window)
+        return self.rates
 
     def stall_posts(self, channel: Channel, *, recorded: bool) -> None:
         """The bot's posts in ``channel`` (not its threads) never get an answer until ``release_posts``: Discord is
@@ -595,10 +605,17 @@ class FakeDiscord(ChannelRoutes):
     @web.middleware
     async def _middleware(self, request: web.Request,
                           handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        headers: dict[str, str] = {}
         if request.path.startswith("/api/"):
             self.requests.append((request.method, request.path_qs))
+            if self.rates is not None:
+                refused, headers = self.rates.check(request)
+                if refused is not None:
+                    self._touch()
+                    return refused
         try:
             response = await handler(request)
+            response.headers.update(headers)
         except web.HTTPException:
             raise
         except Exception as error:  # never 5xx: discord.py would retry with sleeps

@@ -1,0 +1,77 @@
+"""An ``Outgoing`` as plain JSON and back, so it can wait in the ``owed_messages`` table (engine/service/owed.py)
+until the Discord adapter delivers it, across restarts. A reply (``Here``) is kept as a post in the channel it
+answers, with the message it replies to."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from bot.actions.outbox import Button, Card, Choice, Keep, Outgoing, Select, Target, ToChannel, ToThread, ToUser
+
+
+def encode(item: Outgoing, *, channel_id: int | None = None, reply_to: int | None = None) -> dict[str, Any]:
+    """``item`` as JSON; a reply is given the ``channel_id`` it goes to and the message it answers."""
+    body: dict[str, Any] = {"to": _target(item.to, channel_id)}
+    if reply_to is not None:
+        body["reply_to"] = reply_to
+    if item.text:
+        body["text"] = item.text
+    if item.card is not None:
+        c = item.card
+        body["card"] = {"title": c.title, "description": c.description, "fields": [list(f) for f in c.fields],
+                        "color": c.color, "footer": c.footer}
+    if item.file is not None:
+        body["file"] = [item.file[0], base64.b64encode(item.file[1]).decode("ascii")]
+    if item.extra:
+        body["extra"] = dict(item.extra)
+    if item.keep is not None:
+        body["keep"] = {"game_id": item.keep.game_id, "key": item.keep.key, "pin": item.keep.pin}
+    if item.buttons:
+        body["buttons"] = [[b.label, b.custom_id, b.style] for b in item.buttons]
+    if item.select is not None:
+        s = item.select
+        body["select"] = {"custom_id": s.custom_id, "options": [[o.label, o.value] for o in s.options],
+                          "placeholder": s.placeholder}
+    return body
+
+
+def decode(body: dict[str, Any]) -> tuple[Outgoing, int | None]:
+    """The ``Outgoing`` and the message it replies to (None: a new message)."""
+    card = body.get("card")
+    file = body.get("file")
+    keep = body.get("keep")
+    select = body.get("select")
+    item = Outgoing(
+        to=_untarget(body["to"]), text=str(body.get("text", "")),
+        card=Card(card["title"], card["description"], tuple((str(n), str(v), bool(i)) for n, v, i in card["fields"]),
+                  int(card["color"]), card["footer"]) if card else None,
+        file=(str(file[0]), base64.b64decode(file[1])) if file else None,
+        extra={str(k): str(v) for k, v in (body.get("extra") or {}).items()},
+        keep=Keep(int(keep["game_id"]), str(keep["key"]), bool(keep["pin"])) if keep else None,
+        buttons=tuple(Button(str(label), str(cid), str(style)) for label, cid, style in body.get("buttons", [])),
+        select=Select(str(select["custom_id"]), tuple(Choice(str(a), str(b)) for a, b in select["options"]),
+                      str(select["placeholder"])) if select else None)
+    reply_to = body.get("reply_to")
+    return item, int(reply_to) if reply_to is not None else None
+
+
+def _target(to: Target, channel_id: int | None) -> dict[str, Any]:
+    if isinstance(to, ToChannel):
+        return {"channel": to.channel_id}
+    if isinstance(to, ToUser):
+        return {"user": to.user_id}
+    if isinstance(to, ToThread):
+        return {"thread": [to.channel_id, to.name, to.game_id, to.thread_id]}
+    if channel_id is None:
+        raise ValueError("a reply needs the channel it goes to")
+    return {"channel": channel_id}
+
+
+def _untarget(data: dict[str, Any]) -> ToChannel | ToUser | ToThread:
+    if "channel" in data:
+        return ToChannel(int(data["channel"]))
+    if "user" in data:
+        return ToUser(int(data["user"]))
+    parent, name, game_id, thread_id = data["thread"]
+    return ToThread(int(parent), str(name), int(game_id), int(thread_id) if thread_id is not None else None)

@@ -1,0 +1,239 @@
+"""The outgoing queue: every receipt, reminder, announcement and edit the bot owes, delivered eventually, in order per
+channel, under Discord's limits (docs/architecture.md, docs/reliability.md).
+
+- What is owed is committed to ``owed_messages`` (engine/service/owed.py) before it is sent, so a restart resumes it.
+- One **lane** per channel or DM: a lane's messages go one at a time, in the order they were owed.
+- Among the lanes ready to send, the head with the lowest (priority, id) goes first: answers to what players sent
+  (ballot receipts) before announcements and reminders.
+- At most ``slots`` sends are in flight; every request passes the global pacer (pacing.py) on its way out, and a
+  lane whose channel bucket is spent (Discord's headers) waits while other lanes send.
+- A send that fails for a reason that passes (429 after discord.py's retries, 5xx, a dropped connection) is tried
+  again later with a growing pause; never dropped. One Discord refuses for good (403, 404, a bad body) is settled
+  ``undeliverable`` and logged.
+- Each message carries a Discord nonce (``enforce_nonce``): a send repeated after a kill, between the send and its
+  mark, is dropped by Discord.
+- Owing a new edit of a kept message supersedes the older ones not yet sent: only the latest text is delivered."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from bot.discord.pacing import Pacer
+from engine.service import Clerk
+from engine.service.owed import Owed, OwedRow
+
+log = logging.getLogger("clerk.discord.outbox")
+
+SENT, UNDELIVERABLE, RETRY = "sent", "undeliverable", "retry"
+SLOTS = 16
+BACKOFF = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+"""Seconds before a message whose send failed for a passing reason is tried again (then every 60 s)."""
+LOG_EVERY = 10.0
+"""While messages wait, the log says how many at most this often (seconds)."""
+
+Send = Callable[[OwedRow], Awaitable[tuple[str, int | None]]]
+"""Deliver one row: its outcome (SENT, UNDELIVERABLE, RETRY) and the channel it went to when known."""
+
+
+@dataclass
+class _Lane:
+    rows: deque[OwedRow] = field(default_factory=deque)
+    busy: bool = False
+    not_before: float = 0.0
+    failures: int = 0
+    channel_id: int | None = None
+
+
+class OutboxWorker:
+    def __init__(self, clerk: Clerk, pacer: Pacer, send: Send, *, slots: int = SLOTS) -> None:
+        self.clerk = clerk
+        self.pacer = pacer
+        self.send = send
+        self._lanes: dict[str, _Lane] = {}
+        self._ready: list[tuple[int, int, str]] = []
+        """Heads of lanes that may send: (priority, row id, lane)."""
+        self._slots = asyncio.Semaphore(slots)
+        self._wake = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._drained.set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._runner: asyncio.Task[None] | None = None
+        self.waiting = 0
+        """Messages owed and not yet delivered, in this process."""
+        self.sent = 0
+        self.retries = 0
+        self._logged = 0.0
+
+    # ----------------------------------------------------------------- owing
+
+    async def owe(self, messages: Sequence[Owed]) -> None:
+        """Commit ``messages`` as owed and queue them (an already-owed nonce is skipped: it is queued already). If they
+        cannot be kept (the database refuses writes: a full disk, an outage), they are sent at once instead, unkept:
+        a refusal that says so still reaches the player."""
+        try:
+            owed = await self.clerk.owe(messages)
+        except Exception as error:
+            log.warning("could not keep %d message(s) owed (%s); sending them now, unkept", len(messages), error)
+            for m in messages:
+                try:
+                    await self.send(OwedRow(0, m))
+                except Exception:
+                    log.exception("sending an unkept message to %s failed", m.lane)
+            return
+        rows = [r for r in owed if r is not None]
+        for row in rows:
+            if row.owed.coalesce is not None:
+                self._supersede(row)
+            self._add(row)
+        if rows:
+            self._wake.set()
+
+    async def resume(self) -> int:
+        """Queue everything a previous run left owed (at start, before the gateway connects); returns how many."""
+        rows = await self.clerk.owed()
+        for row in rows:
+            self._add(row)
+        if rows:
+            log.info("%d owed message(s) left by the last run are queued again", len(rows))
+            self._wake.set()
+        return len(rows)
+
+    def _add(self, row: OwedRow) -> None:
+        lane = self._lanes.get(row.owed.lane)
+        if lane is None:
+            lane = self._lanes[row.owed.lane] = _Lane(channel_id=row.owed.channel_id)
+        lane.rows.append(row)
+        self.waiting += 1
+        self._drained.clear()
+        if len(lane.rows) == 1 and not lane.busy:
+            heapq.heappush(self._ready, (row.owed.priority, row.id, row.owed.lane))
+
+    def _supersede(self, newer: OwedRow) -> None:
+        """Drop the queued, not yet sent rows of the same ``coalesce`` (the database marked them superseded)."""
+        for name, lane in self._lanes.items():
+            keep: deque[OwedRow] = deque()
+            for n, row in enumerate(lane.rows):
+                in_flight = n == 0 and lane.busy
+                if row.owed.coalesce == newer.owed.coalesce and not in_flight:
+                    self.waiting -= 1
+                    continue
+                keep.append(row)
+            if len(keep) != len(lane.rows):
+                lane.rows = keep
+                if keep and not lane.busy:
+                    heapq.heappush(self._ready, (keep[0].owed.priority, keep[0].id, name))
+
+    # ----------------------------------------------------------------- running
+
+    def start(self) -> None:
+        if self._runner is None:
+            self._runner = asyncio.create_task(self._run(), name="clerk-outbox")
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+            self._runner = None
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:  # what was in flight is owed still: sent again at the next start (its nonce drops a repeat)
+            await asyncio.wait(tasks, timeout=5)
+
+    async def drained(self) -> None:
+        """Wait until nothing is owed in this process (tests; a clean stop)."""
+        await self._drained.wait()
+
+    async def _run(self) -> None:
+        while True:
+            await self._slots.acquire()
+            picked = self._pick()
+            if isinstance(picked, OwedRow):
+                task = asyncio.create_task(self._deliver(picked), name=f"clerk-outbox-{picked.id}")
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+                continue
+            self._slots.release()
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=picked)
+
+    def _pick(self) -> OwedRow | float:
+        """The next row to send, or how long to wait for one (seconds)."""
+        now = time.monotonic()
+        later: list[tuple[int, int, str]] = []
+        soonest = 60.0
+        found: OwedRow | float | None = None
+        while self._ready:
+            entry = heapq.heappop(self._ready)
+            lane = self._lanes.get(entry[2])
+            if lane is None or lane.busy or not lane.rows or lane.rows[0].id != entry[1]:
+                continue  # stale: the lane moved on or its head was superseded
+            until = max(lane.not_before, self.pacer.blocked_until(lane.channel_id))
+            if until > now:
+                later.append(entry)
+                soonest = min(soonest, until - now)
+                continue
+            lane.busy = True
+            found = lane.rows[0]
+            break
+        for entry in later:
+            heapq.heappush(self._ready, entry)
+        self._log_waiting(now)
+        return found if found is not None else max(0.005, soonest)
+
+    async def _deliver(self, row: OwedRow) -> None:
+        lane = self._lanes[row.owed.lane]
+        try:
+            try:
+                outcome, channel_id = await self.send(row)
+            except Exception:  # the sender maps what it knows; anything else is tried again later
+                log.exception("delivering owed message %s failed", row.id)
+                outcome, channel_id = RETRY, None
+            if channel_id is not None:
+                lane.channel_id = channel_id
+            if outcome == RETRY:  # never dropped: the lane waits, the other lanes go on
+                self.retries += 1
+                lane.not_before = time.monotonic() + BACKOFF[min(lane.failures, len(BACKOFF) - 1)]
+                lane.failures += 1
+            else:
+                lane.failures = 0
+                lane.rows.popleft()
+                self.waiting -= 1
+                self.sent += outcome == SENT
+                self._settle_later(row.id, outcome)
+        finally:
+            lane.busy = False
+            if lane.rows:
+                heapq.heappush(self._ready, (lane.rows[0].owed.priority, lane.rows[0].id, row.owed.lane))
+            elif lane.not_before <= time.monotonic():
+                self._lanes.pop(row.owed.lane, None)
+            if self.waiting == 0:
+                self._drained.set()
+            self._slots.release()
+            self._wake.set()
+
+    def _settle_later(self, row_id: int, outcome: str) -> None:
+        async def settle() -> None:
+            try:
+                await self.clerk.settle(row_id, outcome)
+            except Exception as error:  # sent; at worst sent again after a restart, and dropped by its nonce
+                log.warning("could not mark owed message %s %s: %s", row_id, outcome, error)
+
+        task = asyncio.create_task(settle(), name=f"clerk-outbox-settle-{row_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _log_waiting(self, now: float) -> None:
+        if self.waiting and now - self._logged >= LOG_EVERY:
+            self._logged = now
+            log.info("%d message(s) waiting to be sent (%d sent, %d retried; %d requests paced)", self.waiting,
+                     self.sent, self.retries, self.pacer.requests)

@@ -1,0 +1,180 @@
+"""Messages the bot owes Discord, kept in the ``owed_messages`` table until they are delivered (the outgoing queue,
+bot/discord/outbox_worker.py; docs/reliability.md). Delivery bookkeeping, not an event of any game.
+
+Writes are group-committed (batching.py): the receipts of a burst of 2,000 ballots are owed in a few transactions,
+not 2,000, and so are the marks of what was delivered."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select, update
+
+from engine.service.batching import Batcher
+from engine.service.clock import utc
+from engine.service.uow import ServiceBase
+from engine.store.locking import lock_for_write
+from engine.store.models import Base
+
+RECEIPT = 0
+"""Priority of answers to what a player sent (a ballot's receipt): delivered before everything else."""
+NOTICE = 1
+"""Priority of announcements, reminders and edits of kept messages."""
+
+_O = Base.metadata.tables["owed_messages"]
+_E = Base.metadata.tables["events"]
+_NONCES = select(_O.c.nonce).where(_O.c.nonce.in_(bindparam("nonces", expanding=True)))
+_SUPERSEDE = (update(_O).where(_O.c.coalesce == bindparam("key"), _O.c.outcome.is_(None), _O.c.id < bindparam("newer"))
+              .values(outcome="superseded", done_at=bindparam("now")))
+_SETTLE = (update(_O).where(_O.c.id == bindparam("row")).values(outcome=bindparam("outcome"), done_at=bindparam("now"))
+           .execution_options(synchronize_session=False))
+
+
+@dataclass(frozen=True)
+class Owed:
+    """A message to owe: its ``lane`` (one per channel or DM; sent in order), the channel when known, priority,
+    Discord nonce, body (``bot/actions/wire.py``), what it supersedes (``coalesce``) and what it answers."""
+
+    lane: str
+    channel_id: int | None
+    priority: int
+    nonce: str
+    body: dict[str, Any]
+    coalesce: str | None = None
+    source_id: str | None = None
+
+
+@dataclass(frozen=True)
+class OwedRow:
+    id: int
+    owed: Owed
+
+
+_INSERT = insert(_O).returning(_O.c.id, sort_by_parameter_order=True)
+
+
+def _owe(connection: Connection, now: datetime, messages: Sequence[Owed]) -> list[OwedRow | None]:
+    """Insert each message whose nonce is new (None for one already owed: the same announcement owed again), in one
+    statement, then mark superseded the older unsent messages of the same ``coalesce``."""
+    taken: set[str] = set()
+    nonces = [m.nonce for m in messages]
+    for start in range(0, len(nonces), 400):
+        taken.update(connection.execute(_NONCES, {"nonces": nonces[start:start + 400]}).scalars())
+    new: list[Owed] = []
+    for m in messages:
+        if m.nonce not in taken:
+            taken.add(m.nonce)
+            new.append(m)
+    ids = iter(connection.execute(_INSERT, [
+        {"lane": m.lane, "channel_id": m.channel_id, "priority": m.priority, "nonce": m.nonce, "coalesce": m.coalesce,
+         "source_id": m.source_id, "body": m.body, "owed_at": now, "attempts": 0} for m in new]).scalars()
+    ) if new else iter(())
+    rows: dict[int, OwedRow] = {}
+    for m in new:
+        row = rows[id(m)] = OwedRow(next(ids), m)
+        if m.coalesce is not None:
+            connection.execute(_SUPERSEDE, {"key": m.coalesce, "newer": row.id, "now": now})
+    return [rows.get(id(m)) for m in messages]
+
+
+def _settle(connection: Connection, now: datetime, outcomes: Sequence[tuple[int, str]]) -> None:
+    connection.execute(_SETTLE, [{"row": row, "outcome": outcome, "now": now} for row, outcome in outcomes])
+
+
+def _write_batch(connection: Connection, now: datetime, kind: str, items: Sequence[Any]) -> list[Any]:
+    """One transaction for a batch of ``owe`` calls (each a list of messages) or of ``settle`` calls."""
+    if kind == "owe":
+        rows = iter(_owe(connection, now, [m for call in items for m in call]))
+        return [[next(rows) for _ in call] for call in items]
+    _settle(connection, now, [o for batch in items for o in batch])
+    return [None] * len(items)
+
+
+class OwedService(ServiceBase):
+    async def owe(self, messages: Sequence[Owed]) -> list[OwedRow | None]:
+        """Keep ``messages`` until delivered; returns each one's row (None when its nonce was already owed). Returns
+        once they are committed."""
+        if not messages:
+            return []
+        rows: list[OwedRow | None] = await self._owed_batcher("owe").submit("owe", list(messages))
+        return rows
+
+    async def settle(self, row_id: int, outcome: str) -> None:
+        """Record what became of a row: ``sent``, ``superseded`` or ``undeliverable`` (it is owed no longer)."""
+        await self._owed_batcher("settle").submit("settle", [(row_id, outcome)])
+
+    async def owed(self) -> list[OwedRow]:
+        """Everything still owed, oldest first: what the queue resumes at start."""
+        async with self._read() as session:
+            found = await session.execute(select(_O).where(_O.c.outcome.is_(None)).order_by(_O.c.id))
+            return [OwedRow(r.id, Owed(r.lane, r.channel_id, r.priority, r.nonce, dict(r.body), r.coalesce,
+                                       r.source_id)) for r in found]
+
+    async def owed_count(self) -> int:
+        """How many messages are waiting to be delivered (``/round status`` and the log say it)."""
+        async with self._read() as session:
+            found = await session.execute(select(func.count()).select_from(_O).where(_O.c.outcome.is_(None)))
+            return int(found.scalar_one())
+
+    async def last_event_id(self) -> int:
+        """The id of the newest event (0 if none): ``unanswered_ballots`` looks no further than this, taken at start,
+        so a ballot committed by this process since (its receipt about to be owed) is never taken for one of a dead
+        process."""
+        async with self._read() as session:
+            return int((await session.execute(select(func.max(_E.c.id)))).scalar_one_or_none() or 0)
+
+    async def unanswered_ballots(self, since: datetime, up_to: int) -> list[tuple[int, int, str, dict[str, Any]]]:
+        """(game id, user id, source id, payload) of every DM ballot (``BallotCast`` under ``msg:<id>``) recorded
+        since ``since``, with an event id of at most ``up_to``, whose receipt was never owed: the bot died between the
+        ballot's commit and owing its receipt."""
+        async with self._read() as session:
+            first = (await session.execute(select(func.min(_O.c.owed_at)))).scalar_one_or_none()
+            if first is None:  # nothing was ever owed: a database from before the queue; its ballots were answered
+                return []
+            since = max(since, utc(first))
+            found = await session.execute(
+                select(_E.c.game_id, _E.c.actor, _E.c.source_id, _E.c.payload)
+                .select_from(_E.outerjoin(_O, _O.c.source_id == _E.c.source_id))
+                .where(and_(_E.c.kind == "BallotCast", _E.c.at >= since, _E.c.id <= up_to,
+                            _E.c.source_id.like("msg:%"), _O.c.id.is_(None)))
+                .order_by(_E.c.id))
+            return [(g, int(a), str(s), dict(p)) for g, a, s, p in found]
+
+    async def forget_delivered(self, before: datetime) -> int:
+        """Delete rows settled before ``before`` (kept a while so a restart can tell a receipt owed from one never
+        owed; the newest row is always kept, so ``unanswered_ballots`` knows since when receipts were owed); returns
+        how many."""
+        async with self._sessions() as session, session.begin():
+            await lock_for_write(session, None)
+            newest = select(func.max(_O.c.id)).scalar_subquery()
+            done = await session.execute(delete(_O).where(_O.c.outcome.is_not(None), _O.c.done_at < before,
+                                                          _O.c.id < newest))
+            return int(getattr(done, "rowcount", 0) or 0)
+
+    def _owed_batcher(self, kind: str) -> Batcher[str, Any, Any]:
+        key = f"_owed_{kind}_batcher"
+        batcher: Batcher[str, Any, Any] | None = self.__dict__.get(key)
+        if batcher is None:
+            batcher = self.__dict__[key] = Batcher(self._write_owed, limit=200)
+        return batcher
+
+    async def _write_owed(self, kind: str, items: Sequence[Any]) -> list[Any]:
+        """One transaction for the batch, in one statement or two: on a SQLite file in one worker thread on the sync
+        twin (one hop, as the ballot batch: a transaction of many hops would hold the write lock for long under
+        load), elsewhere through the async session."""
+        now = self.clock.now()
+        twin = self._twin
+        if twin is not None:
+            def in_twin() -> list[Any]:
+                with twin.begin() as connection:
+                    return _write_batch(connection, now, kind, items)
+
+            return await asyncio.to_thread(in_twin)
+        async with self._sessions() as session, session.begin():
+            await lock_for_write(session, None)
+            written: list[Any] = await session.run_sync(lambda s: _write_batch(s.connection(), now, kind, items))
+            return written

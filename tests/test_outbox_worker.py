@@ -1,0 +1,56 @@
+"""The outgoing queue's worker (bot/discord/outbox_worker.py) with a stand-in for Discord: a send that fails for a
+passing reason (a 429 discord.py gave up on, a 5xx) is tried again later and never dropped, and the other lanes go
+on meanwhile; one Discord refuses for good is settled undeliverable; each row is settled once."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.discord.outbox_worker import RETRY, SENT, UNDELIVERABLE, OutboxWorker
+from bot.discord.pacing import Pacer
+from engine.service import Clerk
+from engine.service.clock import ManualClock, RandomDice
+from engine.service.owed import NOTICE, Owed, OwedRow
+from engine.store.database import make_sessionmaker
+
+
+def owed(lane: str, text: str) -> Owed:
+    return Owed(lane, None, NOTICE, "n-" + text, {"to": {"channel": 1}, "text": text})
+
+
+async def test_a_passing_failure_is_tried_again_and_the_other_lanes_go_on(db_engine: AsyncEngine) -> None:
+    clerk = Clerk(make_sessionmaker(db_engine), ManualClock(datetime(2026, 3, 1, tzinfo=UTC)), RandomDice(1))
+    attempts: dict[str, int] = {}
+    delivered: list[str] = []
+    done = asyncio.Event()
+
+    async def send(row: OwedRow) -> tuple[str, int | None]:
+        text = str(row.owed.body["text"])
+        attempts[text] = attempts.get(text, 0) + 1
+        if text == "flaky" and attempts[text] < 3:
+            return RETRY, None
+        if text == "refused":
+            return UNDELIVERABLE, None
+        delivered.append(text)
+        if len(delivered) == 3:
+            done.set()
+        return SENT, 1
+
+    worker = OutboxWorker(clerk, Pacer(1000), send)
+    worker.start()
+    await worker.owe([owed("a", "flaky"), owed("a", "after flaky"), owed("b", "other lane"), owed("c", "refused")])
+    await asyncio.wait_for(done.wait(), 30)
+    await asyncio.wait_for(worker.drained(), 30)
+    await worker.stop()
+
+    assert delivered == ["other lane", "flaky", "after flaky"], "lane a waited for its first; lane b did not"
+    assert attempts == {"flaky": 3, "after flaky": 1, "other lane": 1, "refused": 1}
+    assert worker.retries == 2 and worker.waiting == 0
+    for _ in range(200):  # the settles are group-committed beside the sends
+        if not await clerk.owed():
+            break
+        await asyncio.sleep(0.01)
+    assert await clerk.owed() == [], "each row settled: sent or undeliverable, none still owed"
