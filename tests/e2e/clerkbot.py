@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import discord
-from fakediscord import TOKEN, Channel, FakeDiscord, Interaction, Sent, User
+from fakediscord import HANG, TOKEN, Channel, FakeDiscord, Interaction, Sent, User
 from fakediscord.wiring import ErrorLog
 
 from bot.actions.commands import App
@@ -63,27 +63,42 @@ class Harness:
         await self.bot.__aenter__()  # as `async with bot:` does: wait_until_ready() needs it
         self.task = asyncio.create_task(self.bot.start(TOKEN))
         ready = asyncio.create_task(self.bot.wait_until_ready())
-        done, _ = await asyncio.wait({ready, self.task}, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({ready, self.task}, timeout=HANG, return_when=asyncio.FIRST_COMPLETED)
         if ready not in done:
             ready.cancel()
             if self.task.done():
                 self.task.result()
-            raise AssertionError("the bot did not become ready within 5 s")
+            raise AssertionError(f"the bot did not become ready within {HANG} s")
         self.starts += 1
         await self.fake.wait_for(lambda: self.bot.scheduler.passes >= 1, "the scheduler's first pass")
         return self.bot
 
     async def idle(self) -> None:
-        """Wait until the bot has finished every command and message handler it started."""
+        """Wait until the bot has finished every command and message handler it has started."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + HANG
         while busy := [t for t in asyncio.all_tasks()
                        if (t.get_name() in BUSY or t.get_name().startswith(BUSY_PREFIX)) and not t.done()]:
-            await asyncio.wait(busy, timeout=5)
+            if loop.time() > give_up:
+                raise AssertionError(f"the bot's handlers did not finish within {HANG} s: {busy}")
+            await asyncio.wait(busy, timeout=HANG)
+
+    async def settle(self) -> None:
+        """Wait until the bot has read every event the fake sent it (``FakeDiscord.sync``) and finished every handler
+        they started, again while that work made the fake send more (the echoes of the bot's own posts). Then the
+        bot has done all it will do about them: a test checks that a message got no answer after this, never after
+        a pause."""
+        while True:
+            sent = self.fake.events_sent
+            await self.fake.sync()
+            await self.idle()
+            if self.fake.events_sent == sent:
+                return
 
     async def stop(self) -> None:
-        await self.idle()
-        await self.fake.quiet(0.02)
+        await self.settle()
         await self.bot.close()
-        await asyncio.wait_for(self.task, 5)
+        await asyncio.wait_for(self.task, HANG)
         await self.engine.dispose()
 
     async def restart(self) -> ClerkBot:
@@ -102,8 +117,7 @@ class Harness:
         """``user`` presses a button of one of the bot's messages; returns once the press is answered and done."""
         interaction = await self.fake.press(user, message, label, interaction_id=interaction_id)
         await self.fake.answered(interaction)
-        await self.idle()
-        await self.fake.quiet()
+        await self.settle()
         return interaction
 
     async def tick(self) -> None:

@@ -63,8 +63,7 @@ async def test_two_moderators_closing_the_same_round_at_once_get_one_result(cler
     second = await h.fake.slash(h.fake.owner, "round close", h.game)  # written before the bot answered the first
     await h.fake.answered(first)
     await h.fake.answered(second)
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
 
     answers = sorted([first.first.content, second.first.content], key=lambda c: "already closed" in c)
     assert "Round 1 of sirius is already closed." in answers[1] and "Nothing" not in answers[0]
