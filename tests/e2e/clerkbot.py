@@ -19,7 +19,8 @@ from engine.store.database import make_engine, make_sessionmaker
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 READY_AFTER = 0.02
 """discord.py's ``guild_ready_timeout``: the fake sends READY and GUILD_CREATE back to back, so a short wait is
-enough (0 would race), and every bot start in the suite saves the default 2 s."""
+enough, and every bot start in the suite saves the default 2 s. On a busy machine the bot may call itself ready
+before it has read GUILD_CREATE; ``start`` then waits for it with ``FakeDiscord.sync``."""
 BUSY = {"CommandTree-invoker", "discord.py: on_message"}
 """Names of the tasks discord.py runs a slash command and an on_message handler in."""
 BUSY_PREFIX = "discord-ui-dynamic-item-"
@@ -71,6 +72,7 @@ class Harness:
             raise AssertionError(f"the bot did not become ready within {HANG} s")
         self.starts += 1
         await self.fake.wait_for(lambda: self.bot.scheduler.passes >= 1, "the scheduler's first pass")
+        await self.fake.sync()  # past GUILD_CREATE, which may come after ready on a busy machine (READY_AFTER)
         return self.bot
 
     async def idle(self) -> None:

@@ -26,7 +26,7 @@ async def test_ballots_racing_the_close_are_each_counted_or_refused_with_a_reply
         ids += await h.fake.dm_burst(ballots[cut:])
         await h.fake.answered(close)
         await h.fake.wait_for(lambda ids=ids: all(h.fake.replied(ids).values()),  # type: ignore[misc]
-                              "an answer to every ballot", timeout=10)
+                              "an answer to every ballot")
         await h.idle()
 
         export = await h.clerk.export(game_id)
