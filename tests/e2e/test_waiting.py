@@ -51,8 +51,8 @@ async def test_sync_waits_for_a_bot_that_reads_the_gateway_late(clerk_bot: Harne
 async def test_the_fake_counts_the_3_s_of_an_interaction_in_cpu_seconds_not_wall_seconds(
         clerk_bot: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """Discord wants the first answer within 3 s. A busy machine stretches wall time whatever the bot does, so the
-    fake counts the CPU time of the test's process (where the bot runs): a handler that waits without working is in
-    time however long it waits (below the hang ceiling); one that keeps the CPU busy past the deadline is refused.
+    fake also counts the CPU time of the test's process (where the bot runs): a handler that waits without working is
+    in time however long it waits (below the hang ceiling); one that keeps the CPU busy past the deadline is refused.
     The deadline is cut to 0.3 s here to keep the test short."""
     h = clerk_bot
     await h.new_game()
