@@ -19,6 +19,7 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 
 import pytest
+from fakediscord.waiting import HANG
 
 from bot.__main__ import main
 from engine.landsdraad.ballot import parse_ballot
@@ -109,7 +110,7 @@ class Writer:
                 raise AssertionError(f"the writer failed:\n{message}")
             self.acknowledged.append(message)
 
-    def wait_for(self, count: int, timeout: float = 30) -> None:
+    def wait_for(self, count: int, timeout: float = HANG) -> None:
         give_up = time.monotonic() + timeout
         while len(self.acknowledged) < count:
             if time.monotonic() > give_up or (not self.process.is_alive() and not self.acks.poll()):
@@ -118,7 +119,7 @@ class Writer:
 
     def stop(self) -> int | None:
         self.stop_event.set()
-        give_up = time.monotonic() + 30
+        give_up = time.monotonic() + HANG
         with contextlib.suppress(EOFError):  # the writer has ended and closed its end of the pipe
             while time.monotonic() < give_up:
                 self._receive(0.05)

@@ -34,6 +34,9 @@ log = logging.getLogger("clerk.discord.scheduler")
 
 Deliver = Callable[[Sequence[Outgoing]], Awaitable[None]]
 
+FIRST_PASS = "deadline scheduler ready"
+"""Logged once, after the scheduler's first pass: the bot is connected and has done its start-up work (the results
+a crash left unannounced are posted, what was due is closed)."""
 DEADLINE_LEASE = "deadlines"
 LEASE_TTL = timedelta(seconds=15)
 """How long the deadline lease lasts unrenewed: the holder renews it every 5 s; if it dies, another process takes
@@ -69,6 +72,8 @@ class DeadlineScheduler:
         """How many times it has looked for due rounds (tests wait on it)."""
         self._watch: asyncio.Task[None] | None = None
         """PostgreSQL, while another process leads: waits for the leader's death (``Lease.watch``), then wakes."""
+        self.sleeps_for = 0.0
+        """Seconds it sleeps after its last pass unless woken (tests read it instead of timing the sleep)."""
         self._recovered = False
         """Whether the results a crash left unannounced were looked for (once, at the first pass that does the work)."""
 
@@ -88,7 +93,11 @@ class DeadlineScheduler:
                 else:  # the database refuses writes (engine.store.faults): one line, no traceback, each pass
                     log.warning("the deadline scheduler could not write (%s); trying again in %ss",
                                 " ".join(str(getattr(error, "orig", error)).split())[:200], self.retry_after)
+            self.sleeps_for = delay
             self.passes += 1
+            if self.passes == 1:  # tests of the bot as its own process wait for this line (tests/e2e/child.py)
+                log.info("%s: first pass done (%s)", FIRST_PASS,
+                         "due work done" if self.leading else "another process does the deadline work")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
 

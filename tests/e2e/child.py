@@ -9,7 +9,9 @@ import signal
 import sys
 from pathlib import Path
 
-from fakediscord import TOKEN, FakeDiscord
+from fakediscord import HANG, TOKEN, FakeDiscord
+
+from bot.discord.scheduler import FIRST_PASS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,26 +30,34 @@ class ChildBot:
     def log(self) -> Path:
         return self.workdir / "bot.log"
 
-    async def start(self, timeout: float = 20.0) -> None:
-        """Start ``python -m bot run`` and wait until it has connected (IDENTIFY) and read READY."""
-        identifies = self.fake.identifies
+    def ready_lines(self) -> int:
+        """How many times the bot logged that its deadline scheduler's first pass is done (once per start)."""
+        return self.log.read_text().count(FIRST_PASS) if self.log.exists() else 0
+
+    async def start(self) -> None:
+        """Start ``python -m bot run`` and wait until it has connected and its deadline scheduler's first pass is
+        done (the line the bot logs then): the results a kill left unannounced have been posted by then."""
+        ready = self.ready_lines()
+        proc = await self.launch()
+        try:
+            await self.fake.wait_for(lambda: self.ready_lines() > ready or proc.returncode is not None,
+                                     "the bot process to connect and finish its first deadline pass")
+        except AssertionError:
+            self.kill_now()
+            raise
+        assert proc.returncode is None, f"the bot exited with {proc.returncode}:\n{self.log.read_text()}"
+
+    async def launch(self) -> asyncio.subprocess.Process:
+        """Start ``python -m bot run`` and return at once (to kill it during its start-up work)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "CLERK_"))}
         env.update(DISCORD_TOKEN=TOKEN, DATABASE_URL=f"sqlite+aiosqlite:///{self.database}",
                    CLERK_TEST_DISCORD_API=self.fake.api_base, CLERK_TEST_DISCORD_GATEWAY=self.fake.gateway_url,
                    PYTHONPATH=str(ROOT), **self.extra_env)
-        log = self.log.open("ab")
-        self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "run", env=env,
-                                                         cwd=self.workdir, stdout=log, stderr=log)
-        log.close()
-        try:
-            await self.fake.wait_for(lambda: self.fake.identifies > identifies or self.proc.returncode is not None,
-                                     "the bot process to connect", timeout=timeout)
-        except AssertionError:
-            self.kill_now()
-            raise
-        assert self.proc.returncode is None, f"the bot exited with {self.proc.returncode}:\n{self.log.read_text()}"
-        await asyncio.sleep(0.1)  # past READY/GUILD_CREATE (guild_ready_timeout is 0.05 s in test mode)
+        with self.log.open("ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "run", env=env,
+                                                             cwd=self.workdir, stdout=log, stderr=log)
         self.starts += 1
+        return self.proc
 
     def kill_now(self) -> None:
         """SIGKILL: no clean-up, no flush, nothing the bot can do about it."""
@@ -62,12 +72,12 @@ class ChildBot:
             assert self.proc.returncode == -signal.SIGKILL
 
     async def stop(self) -> None:
-        """End of the test: SIGTERM (or SIGKILL after 5 s)."""
+        """End of the test: SIGTERM (or SIGKILL if it has not stopped after ``HANG``)."""
         if self.proc is None or self.proc.returncode is not None:
             return
         self.proc.terminate()
         try:
-            await asyncio.wait_for(self.proc.wait(), 5)
+            await asyncio.wait_for(self.proc.wait(), HANG)
         except TimeoutError:
             await self.kill()
 

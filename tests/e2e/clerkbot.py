@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import discord
-from fakediscord import TOKEN, Channel, FakeDiscord, Interaction, Sent, User
+from fakediscord import HANG, TOKEN, Channel, FakeDiscord, Interaction, Sent, User
 from fakediscord.wiring import ErrorLog
 
 from bot.actions.commands import App
@@ -19,7 +19,8 @@ from engine.store.database import make_engine, make_sessionmaker
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 READY_AFTER = 0.02
 """discord.py's ``guild_ready_timeout``: the fake sends READY and GUILD_CREATE back to back, so a short wait is
-enough (0 would race), and every bot start in the suite saves the default 2 s."""
+enough (0 would race), and every bot start in the suite saves the default 2 s. On a busy machine the bot may call
+itself ready before it has read GUILD_CREATE; ``start`` then waits for it with ``FakeDiscord.sync``."""
 UNLIMITED = 100_000
 """Requests per second the bot may make to a fake that enforces no limit."""
 BUSY = {"CommandTree-invoker", "discord.py: on_message"}
@@ -68,34 +69,50 @@ class Harness:
         await self.bot.__aenter__()  # as `async with bot:` does: wait_until_ready() needs it
         self.task = asyncio.create_task(self.bot.start(TOKEN))
         ready = asyncio.create_task(self.bot.wait_until_ready())
-        done, _ = await asyncio.wait({ready, self.task}, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({ready, self.task}, timeout=HANG, return_when=asyncio.FIRST_COMPLETED)
         if ready not in done:
             ready.cancel()
             if self.task.done():
                 self.task.result()
-            raise AssertionError("the bot did not become ready within 5 s")
+            raise AssertionError(f"the bot did not become ready within {HANG} s")
         self.starts += 1
         await self.fake.wait_for(lambda: self.bot.scheduler.passes >= 1, "the scheduler's first pass")
+        await self.fake.sync()  # past GUILD_CREATE, which may come after ready on a busy machine (READY_AFTER)
         return self.bot
 
     async def idle(self) -> None:
-        """Wait until the bot has finished every command and message handler it started, and the outgoing queue
+        """Wait until the bot has finished every command and message handler it has started, and the outgoing queue
         has delivered everything they owed."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + HANG
         while True:
             busy = [t for t in asyncio.all_tasks()
                     if (t.get_name() in BUSY or t.get_name().startswith(BUSY_PREFIX)) and not t.done()]
+            if loop.time() > give_up:
+                raise AssertionError(f"the bot's handlers and queue did not finish within {HANG} s: {busy}")
             if busy:
-                await asyncio.wait(busy, timeout=5)
+                await asyncio.wait(busy, timeout=HANG)
             elif self.bot.courier.outbox.waiting:
-                await asyncio.wait_for(self.bot.courier.outbox.drained(), 120)
+                await asyncio.wait_for(self.bot.courier.outbox.drained(), HANG)
             else:
                 return
 
+    async def settle(self) -> None:
+        """Wait until the bot has read every event the fake sent it (``FakeDiscord.sync``) and finished every handler
+        they started and delivered what they owed, again while that work made the fake send more (the echoes of the
+        bot's own posts). Then the bot has done all it will do about them: a test checks that a message got no answer
+        after this, never after a pause."""
+        while True:
+            sent = self.fake.events_sent
+            await self.fake.sync()
+            await self.idle()
+            if self.fake.events_sent == sent:
+                return
+
     async def stop(self) -> None:
-        await self.idle()
-        await self.fake.quiet(0.02)
+        await self.settle()
         await self.bot.close()
-        await asyncio.wait_for(self.task, 5)
+        await asyncio.wait_for(self.task, HANG)
         await self.engine.dispose()
 
     async def restart(self) -> ClerkBot:
@@ -114,8 +131,7 @@ class Harness:
         """``user`` presses a button of one of the bot's messages; returns once the press is answered and done."""
         interaction = await self.fake.press(user, message, label, interaction_id=interaction_id)
         await self.fake.answered(interaction)
-        await self.idle()
-        await self.fake.quiet()
+        await self.settle()
         return interaction
 
     async def tick(self) -> None:

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 
 import aiosqlite
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, until
 
 from engine.service import Clerk
 
@@ -69,8 +69,7 @@ async def burst(h: Harness, count: int) -> Figures:
     await h.fake.wait_for(Answered(h.fake, ids).all, f"{count} receipts",
                           timeout=count / PER_SECOND * 3 + 60)
     seconds = time.monotonic() - started
-    await h.idle()
-    await h.fake.quiet(0.3, timeout=30)
+    await h.settle()
     assert sorted(set(receipts(h.fake, ids).values())) == [1], "every ballot gets exactly one receipt"
     for n, mid in enumerate(ids):
         assert f"Ballot recorded for round 1 of sirius: **{choice(n)}**" in h.fake.replied([mid])[mid][0].content
@@ -84,17 +83,26 @@ async def burst_in_a_process(fake: FakeDiscord, clerk: Clerk, child: ChildBot, c
     channel = fake.add_channel("sirius")
     await crowd_game(clerk, fake, channel, users)
     rates = fake.limit_rates(PER_SECOND)
-    await child.start(timeout=90)
+    await child.start()
     requests_before = rates.counted
     started = time.monotonic()
     ids = await fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in enumerate(users)])
     await fake.wait_for(Answered(fake, ids).all, f"{count} receipts", timeout=count / PER_SECOND * 3 + 60)
     seconds = time.monotonic() - started
-    await fake.quiet(0.5, timeout=60)
+    await until(lambda: nothing_owed(child.database), "the bot's queue to owe nothing more")
     assert sorted(set(receipts(fake, ids).values())) == [1], "every ballot gets exactly one receipt"
     for n, mid in enumerate(ids):
         assert f"Ballot recorded for round 1 of sirius: **{choice(n)}**" in fake.replied([mid])[mid][0].content
     return Figures(count, seconds, rates.limited, rates.peak, rates.counted - requests_before)
+
+
+async def nothing_owed(database: object) -> bool:
+    """Whether the bot process's outgoing queue has delivered everything it owed (read directly: the bot is another
+    process); after that, nothing more arrives."""
+    async with aiosqlite.connect(str(database)) as db:
+        found = await db.execute("SELECT count(*) FROM owed_messages WHERE outcome IS NULL")
+        row = await found.fetchone()
+    return row is not None and int(row[0]) == 0
 
 
 async def recorded_sources(database: object, game_id: int) -> set[int]:
@@ -132,7 +140,7 @@ async def killed(fake: FakeDiscord, clerk: Clerk, child: ChildBot, database: obj
     channel = fake.add_channel("sirius")
     game_id = await crowd_game(clerk, fake, channel, users)
     rates = fake.limit_rates(PER_SECOND)
-    await child.start(timeout=90)
+    await child.start()
     started = time.monotonic()
     ids = await fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in enumerate(users)])
     await fake.wait_for(lambda: len(fake.sent) >= count // 2, f"{count // 2} receipts", timeout=count / 10 + 60)
@@ -142,7 +150,7 @@ async def killed(fake: FakeDiscord, clerk: Clerk, child: ChildBot, database: obj
     assert answered_at_kill < count, "the kill landed before the last receipt"
     assert {m for m, n in receipts(fake, ids).items() if n} <= recorded, "only recorded ballots were answered"
 
-    await child.start(timeout=90)
+    await child.start()
     await fake.wait_for(Answered(fake, recorded).all, "a receipt for every recorded ballot",
                         timeout=count / 10 + 60)
     unread = [(n, u) for n, (u, mid) in enumerate(zip(users, ids, strict=True)) if mid not in recorded]
@@ -150,7 +158,7 @@ async def killed(fake: FakeDiscord, clerk: Clerk, child: ChildBot, database: obj
     await fake.wait_for(Answered(fake, again).all, "answers to the ballots sent again",
                         timeout=count / 10 + 60)
     seconds = time.monotonic() - started
-    await fake.quiet(0.5, timeout=60)
+    await until(lambda: nothing_owed(child.database), "the bot's queue to owe nothing more")
 
     per_message = receipts(fake, ids + again)
     assert all(per_message[mid] == 1 for mid in recorded), "each recorded ballot has exactly one receipt"

@@ -21,8 +21,7 @@ async def test_a_name_with_a_right_to_left_override_is_posted_without_it(clerk_b
     await h.run(h.mod, "round open", h.game, crisis="Raise the levy?", deadline="2h")
     answer = await h.fake.reply_to(await h.fake.say(mallory, h.thread, "Vote: End Game"))
     assert "Nothing was recorded" not in answer.text(), answer.text()
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
     sent = [json.dumps(body, ensure_ascii=False) for _, _, body in h.fake.bodies]
     assert [s[:120] for s in sent if any(ch in s for ch in BIDI)] == []
     assert any("Malory" in s for s in sent)  # the name reached what Clerk posted

@@ -31,8 +31,7 @@ async def senate(h: Harness) -> None:
 async def dm_reply(h: Harness, user: User, text: str) -> str:
     mid = await h.fake.dm(user, text)
     reply = await h.fake.reply_to(mid)
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
     return reply.content
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from fakediscord import Channel, FakeDiscord
+from fakediscord import HANG, Channel, FakeDiscord, until
 
 from engine.landsdraad.majority import Subject
 from engine.landsdraad.motions import Motion
@@ -73,7 +73,7 @@ async def test_a_kill_in_the_middle_of_a_burst_loses_no_acknowledged_ballot_and_
     await child.start()
 
     ids = await fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in enumerate(users)])
-    await fake.wait_for(lambda: len(fake.sent) >= KILL_AFTER, f"{KILL_AFTER} receipts", timeout=30)
+    await fake.wait_for(lambda: len(fake.sent) >= KILL_AFTER, f"{KILL_AFTER} receipts")
     await child.kill()
 
     answered = {mid for mid, replies in fake.replied(ids).items() if replies}
@@ -88,7 +88,7 @@ async def test_a_kill_in_the_middle_of_a_burst_loses_no_acknowledged_ballot_and_
     await child.start()
     unanswered = [(n, u) for n, (u, mid) in enumerate(zip(users, ids, strict=True)) if mid not in answered]
     again = await fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in unanswered])  # the players send them again
-    await fake.wait_for(lambda: all(fake.replied(again).values()), "answers to the messages sent again", timeout=30)
+    await fake.wait_for(lambda: all(fake.replied(again).values()), "answers to the messages sent again")
     for (n, _), mid in zip(unanswered, again, strict=True):
         [reply] = fake.replied([mid])[mid]
         if ids[n] in committed_unanswered:
@@ -103,12 +103,13 @@ async def test_a_kill_in_the_middle_of_a_burst_loses_no_acknowledged_ballot_and_
     assert len(status.voted) == BURST
 
 
-async def marks(database: Path) -> int:
-    """How many ``ResultPosted`` marks the database holds."""
+async def marks_all_and_nothing_owed(database: Path, results: int) -> bool:
+    """Whether ``results`` results are marked posted and the outgoing queue owes nothing more."""
     async with aiosqlite.connect(database) as db:
-        found = await db.execute("SELECT count(*) FROM events WHERE kind = 'ResultPosted'")
+        found = await db.execute("SELECT (SELECT count(*) FROM events WHERE kind = 'ResultPosted'), "
+                                 "(SELECT count(*) FROM owed_messages WHERE outcome IS NULL)")
         row = await found.fetchone()
-    return int(row[0]) if row else 0
+    return row is not None and int(row[0]) >= results and int(row[1]) == 0
 
 
 ROUND_GAMES = 5
@@ -148,25 +149,22 @@ async def test_a_kill_while_rounds_and_ag_elections_close_at_their_deadline_leav
         return (sum(result_cards(fake, round_channels, "the measure").values())
                 + sum(result_cards(fake, ag_channels, "Adjutant General").values()))
 
-    await child.start()
+    await child.launch()  # not start(): that waits for the first pass, and the closing may be in it
     # Kill 1: inside the scheduler's closing pass (something closed in the database).
-    while (closed := await closes(database)) == 0:
-        await asyncio.sleep(0.01)
+    closed = await until(lambda: closes(database), "the first close in the database")
     await child.kill()
     first_kill = closed, posted()
-    await child.start()
+    await child.launch()
     # Kill 2: once results are being posted.
-    await fake.wait_for(lambda: posted() >= 1, "a result", timeout=60)
+    await fake.wait_for(lambda: posted() >= 1, "a result")
     await child.kill()
     second_kill = posted()
-    await child.start()
-    await fake.wait_for(lambda: posted() >= ROUND_GAMES + ELECTION_GAMES, "every result", timeout=60)
-    # Each card is marked posted once Discord has it (a repeat dropped by its nonce too): wait for the marks, which
-    # the outgoing queue may still be writing when the last card shows.
-    async with asyncio.timeout(30):
-        while await marks(database) < ROUND_GAMES + ELECTION_GAMES:
-            await asyncio.sleep(0.02)
-    await fake.quiet(0.3, timeout=30)  # let anything extra arrive
+    await child.start()  # returns after the first pass, which owes every result still unannounced
+    await fake.wait_for(lambda: posted() >= ROUND_GAMES + ELECTION_GAMES, "every result")
+    # Each card is marked posted once Discord has it (a repeat dropped by its nonce too), and the outgoing queue has
+    # nothing left to send: then nothing more will arrive.
+    await until(lambda: marks_all_and_nothing_owed(database, ROUND_GAMES + ELECTION_GAMES),
+                "every result marked posted and nothing left owed")
     print(f"\nkill 1 with {first_kill[0]}/{ROUND_GAMES + ELECTION_GAMES} closed and {first_kill[1]} results posted; "
           f"kill 2 with {second_kill} posted; {fake.nonce_repeats} repeated posts dropped by their nonce")
 
@@ -213,16 +211,15 @@ async def test_a_kill_between_a_moderators_close_and_its_result_posts_each_card_
     fake.stall_posts(held[1], recorded=True)
     for channel in channels:
         await fake.slash(fake.owner, "round close", channel)
-    await fake.wait_for(lambda: fake.stalled >= 2, "the first result card of both games to stall", timeout=20)
+    await fake.wait_for(lambda: fake.stalled >= 2, "the first result card of both games to stall")
     await child.kill()
     fake.release_posts()
     assert result_cards(fake, channels, "Adjutant General") == {lost[1].id: 0, held[1].id: 1}
     assert result_cards(fake, channels, "the measure") == {lost[1].id: 0, held[1].id: 0}
 
     await child.start()
-    await fake.wait_for(lambda: all(result_cards(fake, channels, "the measure").values()), "the rounds' results",
-                        timeout=20)
-    await asyncio.sleep(0.3)  # let anything extra arrive
+    # child.start() returned after the scheduler's first pass, which posts what the kill left unannounced: every
+    # card the bot will post (again) at start has been posted by now.
     assert result_cards(fake, channels, "Adjutant General") == {c.id: 1 for c in channels}, "one election card each"
     assert result_cards(fake, channels, "the measure") == {c.id: 1 for c in channels}, "one round card each"
     assert fake.nonce_repeats == 1, "the card Discord had was sent again and dropped by its nonce"
@@ -239,10 +236,10 @@ async def test_sigterm_stops_the_bot_cleanly_and_lets_the_deadline_lease_go(
     another process can do the deadline work at once instead of after the lease expires."""
     _, database = service
     await child.start()
-    await fake.wait_for(lambda: "now does the deadline work" in child.log.read_text(), "the lease", timeout=20)
+    assert "now does the deadline work" in child.log.read_text(), "the first pass took the lease"
     assert child.proc is not None
     child.proc.terminate()
-    assert await asyncio.wait_for(child.proc.wait(), 20) == 0
+    assert await asyncio.wait_for(child.proc.wait(), HANG) == 0
     async with aiosqlite.connect(database) as db:
         found = await db.execute("SELECT expires_at FROM leases WHERE name = 'deadlines'")
         row = await found.fetchone()

@@ -25,7 +25,7 @@ async def test_a_dm_ballot_is_answered_with_what_was_recorded_and_the_ledgers_co
     assert f"You wrote 14, but the ledger gives you {votes}" in answer.content
     assert "Deadline:" in answer.content
     assert [e["payload"]["option"] for e in await ballots(h)] == ["aye"]  # type: ignore[index]
-    await h.idle()
+    await h.settle()  # past the echo of the bot's own answer
     assert [m for m in h.fake.dms(h.alice) if not m.buttons()] == [answer]  # no answer to its own echo
 
 
@@ -90,8 +90,7 @@ async def test_a_crisis_ballot_posted_in_the_game_channel_is_not_counted_and_cha
     warning = await h.fake.reply_to(await h.fake.say(h.alice, h.game, "Vote: Aye"))
     posted = len(h.fake.sent)
     await h.fake.say(h.bob, h.game, "I think we should vote aye on this one")
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
 
     assert warning.channel_id == h.game.id
     assert "Crisis ballots are secret" in warning.content and "NOT counted" in warning.content
@@ -105,8 +104,7 @@ async def test_a_message_in_a_server_the_bot_has_not_cached_is_not_taken_for_a_d
     elsewhere = Channel(h.fake.ids.next(), "elsewhere", guild_id=h.fake.ids.next())  # discord.py: message.guild None
 
     await h.fake.say(h.alice, elsewhere, "Vote: Aye")
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
 
     assert h.fake.messages(elsewhere) == []
     assert await ballots(h) == []

@@ -46,7 +46,7 @@ async def test_a_mylantium_primary_reminds_the_factions_that_have_not_chosen(cle
     await h.fake.wait_for(lambda: reminders(h, h.carol)[1:], "carol's 2 h reminder")
     await h.restart()
     await h.tick()
-    await h.fake.quiet(0.05)
+    await h.settle()
 
     assert reminders(h, h.carol) == [text.format("3h"), text.format("2h")]
     assert reminders(h, h.bob) == [text.format("3h")]  # bob has chosen since
@@ -78,7 +78,7 @@ async def test_an_ag_election_closing_with_the_round_is_reminded_at_the_rounds_i
     await h.tick()
     await h.fake.wait_for(lambda: reminders(h, h.carol)[1:], "carol's two reminders")
     await h.tick()  # a later pass sends nothing again
-    await h.fake.quiet(0.05)
+    await h.settle()
 
     ag = ("Reminder: The Adjutant General election 2 of sirius (it closes with round 1) closes in {}; you have not "
           "voted: DM me `AG Vote: <Name>`.")

@@ -45,8 +45,7 @@ async def test_names_and_crisis_texts_with_mentions_ping_no_one_on_any_send_path
         answer = await h.fake.reply_to(await h.fake.say(voter, h.thread, "Vote: End Game"))
         assert "Nothing was recorded" not in answer.text(), answer.text()
     await h.run(h.mod, "round close", h.game)
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
 
     bodies = h.fake.bodies
     routes = {path.split("/")[3] if path.startswith("/api/v10/") else path for _, path, _ in bodies}

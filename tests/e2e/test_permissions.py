@@ -38,7 +38,7 @@ async def test_a_refused_post_in_the_game_channel_is_reported_to_the_moderators_
     await h.run(h.mod, "round extend", h.game, by="1h")  # refused again within the hour: no second report
     h.clock.advance(timedelta(minutes=59))
     await h.run(h.mod, "round extend", h.game, by="1h")
-    await h.fake.quiet(0.05)
+    await h.settle()
     assert reports(h, h.mod) == [report]
 
     h.clock.advance(timedelta(minutes=1))

@@ -9,36 +9,50 @@ from .crowd import choice, crowd_game, expected_tally
 
 PLAYERS = 20
 ROUNDS = 4
+EARLY = LATE = 4
+"""In each round the first EARLY players' ballots are answered before the close is sent (so they must count), the
+last LATE players' are sent after the close was answered (so they must be refused); the rest race the close."""
 
 
 async def test_ballots_racing_the_close_are_each_counted_or_refused_with_a_reply(clerk_bot: Harness) -> None:
+    """Which of the racing ballots win is the scheduler's business (on a busy machine the close lost every race in
+    a run: /work/notes/races-failure.log), so the test does not ask for both outcomes among them; it asks that each
+    is answered once and that the answer tells the truth. The ballots before and after the close make both answers
+    occur in every run."""
     h = clerk_bot
     users = h.fake.add_users("p", PLAYERS)
     game_id = await crowd_game(h.clerk, h.fake, h.game, users)
-    counted_total = refused_total = 0
+    racing_counted = racing_refused = 0
     for number in range(1, ROUNDS + 1):
         if number > 1:
             await h.clerk.open_round(game_id, crisis=f"Crisis {number}", deadline=None, actor=h.mod.id)
         ballots = [(u, f"Vote: {choice(n + number)}") for n, u in enumerate(users)]
-        cut = PLAYERS * number // (ROUNDS + 1)  # the close lands at a different place in each burst
-        ids = await h.fake.dm_burst(ballots[:cut])
-        close = await h.fake.slash(h.mod, "round close", h.game)
-        ids += await h.fake.dm_burst(ballots[cut:])
-        await h.fake.answered(close)
+        early, racing, late = ballots[:EARLY], ballots[EARLY:PLAYERS - LATE], ballots[PLAYERS - LATE:]
+        ids = await h.fake.dm_burst(early)
         await h.fake.wait_for(lambda ids=ids: all(h.fake.replied(ids).values()),  # type: ignore[misc]
-                              "an answer to every ballot", timeout=10)
-        await h.idle()
+                              "the answers to the early ballots")
+        cut = len(racing) * number // (ROUNDS + 1)  # the close lands at a different place in each burst
+        ids += await h.fake.dm_burst(racing[:cut])
+        close = await h.fake.slash(h.mod, "round close", h.game)
+        ids += await h.fake.dm_burst(racing[cut:])
+        await h.fake.answered(close)
+        ids += await h.fake.dm_burst(late)
+        await h.fake.wait_for(lambda ids=ids: all(h.fake.replied(ids).values()),  # type: ignore[misc]
+                              "an answer to every ballot")
+        await h.settle()
 
         export = await h.clerk.export(game_id)
         [closed] = [e["payload"] for e in export["events"]
                     if e["kind"] == "RoundClosed" and e["payload"]["round"] == number]  # type: ignore[index]
         in_tally = {w["user_id"]: w["ballot"] for w in closed["weights"] if w["ballot"] is not None}  # type: ignore[index]
         counted: dict[int, str] = {}
-        for (user, text), mid in zip(ballots, ids, strict=True):
+        for n, ((user, text), mid) in enumerate(zip(ballots, ids, strict=True)):
             [answer] = h.fake.replied([mid])[mid]
             if "Ballot recorded" in answer.content:
+                assert n < PLAYERS - LATE, f"a ballot sent after the close was answered was recorded: {answer.content}"
                 counted[user.id] = text.removeprefix("Vote: ")
             else:
+                assert n >= EARLY, f"a ballot answered before the close was sent was refused: {answer.content}"
                 assert f"Round {number} is closed; ballots are no longer accepted." in answer.content
                 assert "Nothing was recorded." in answer.content
         assert {u: c.lower() for u, c in counted.items()} == in_tally, "recorded ⇔ in the tally"
@@ -48,10 +62,10 @@ async def test_ballots_racing_the_close_are_each_counted_or_refused_with_a_reply
         assert status.result is not None
         assert (status.result.aye, status.result.nay, status.result.abstain) == await expected_tally(
             h.clerk, game_id, counted)
-        counted_total += len(counted)
-        refused_total += PLAYERS - len(counted)
-    print(f"\n{ROUNDS} races: {counted_total} ballots counted, {refused_total} refused with a reply, none dropped")
-    assert counted_total and refused_total, "both outcomes happened"
+        racing_counted += len(counted) - EARLY
+        racing_refused += len(racing) - (len(counted) - EARLY)
+    print(f"\n{ROUNDS} races: of the ballots racing the close {racing_counted} were counted and {racing_refused} "
+          f"refused with a reply; {ROUNDS * EARLY} before it counted, {ROUNDS * LATE} after it refused; none dropped")
 
 
 async def test_two_moderators_closing_the_same_round_at_once_get_one_result(clerk_bot: Harness) -> None:
@@ -63,8 +77,7 @@ async def test_two_moderators_closing_the_same_round_at_once_get_one_result(cler
     second = await h.fake.slash(h.fake.owner, "round close", h.game)  # written before the bot answered the first
     await h.fake.answered(first)
     await h.fake.answered(second)
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
 
     answers = sorted([first.first.content, second.first.content], key=lambda c: "already closed" in c)
     assert "Round 1 of sirius is already closed." in answers[1] and "Nothing" not in answers[0]

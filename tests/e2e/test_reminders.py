@@ -26,7 +26,7 @@ async def test_a_reminder_dm_is_sent_once_at_its_time(clerk_bot: Harness) -> Non
     await h.fake.wait_for(lambda: reminders(h, h.bob), "the reminder DM")
     await h.restart()
     await h.tick()
-    await h.fake.quiet(0.05)
+    await h.settle()
 
     assert reminders(h, h.bob) == ["Reminder: Round 1 of sirius closes in 2h; you have not voted: DM me "
                                    "`Vote: Aye|Nay|Abstain`."]

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 from pathlib import Path
 
-from fakediscord import TOKEN, FakeDiscord
+from fakediscord import HANG, TOKEN, FakeDiscord
 from fakediscord.wiring import ErrorLog
 
 from bot.discord.run import main
@@ -28,7 +28,7 @@ async def test_main_migrates_connects_and_syncs_the_commands(fake: FakeDiscord, 
 async def test_main_with_a_token_discord_refuses_exits_1(fake: FakeDiscord, tmp_path: Path, errors: ErrorLog) -> None:
     settings = Settings(token="not-the-token", database_url=f"sqlite+aiosqlite:///{tmp_path / 'clerk.db'}")
 
-    assert await asyncio.wait_for(main(settings), 5) == 1
+    assert await asyncio.wait_for(main(settings), HANG) == 1
     assert [r.getMessage() for r in errors.records] == [
         "Discord refused the token in DISCORD_TOKEN (check it in the developer portal)"]
     errors.records.clear()

@@ -36,8 +36,7 @@ async def test_a_full_disk_refuses_dm_ballots_in_plain_words_tells_the_moderator
     assert await h.fake.wait_for(lambda: notices(h, h.fake.owner), "the notice to the server's owner") == [told]
     second = await h.fake.reply_to(await h.fake.dm(h.bob, "Vote: Nay"))
     assert second.content == first.content
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
     assert notices(h, h.mod) == [told]  # once, not once per refused ballot
     assert (await h.clerk.round_status(await h.game_id())).voted == ()
 

@@ -130,8 +130,7 @@ async def test_in_the_game_channel_a_form_gets_the_hint_and_chat_gets_no_answer(
     for channel in (h.game, h.thread, h.lobby):
         await h.fake.say(h.alice, channel, "hello everyone, Test: not on the first line")
     await h.fake.say(h.alice, h.lobby, "Test: not a game channel")
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
 
     assert hint.channel_id == h.game.id
     assert "in a thread of this channel" in hint.content and "Nothing was recorded" in hint.content
@@ -218,8 +217,7 @@ async def test_commands_arriving_together_share_one_thread_and_one_kept_message(
     calls = await asyncio.gather(*(h.fake.slash(h.alice, "tally", h.game, text=str(n)) for n in range(5)))
     for call in calls:
         await h.fake.answered(call)
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
 
     assert thread_posts(h) == 1
     message = await kept(h)
@@ -247,8 +245,7 @@ async def test_without_the_message_content_intent_server_messages_are_not_read(
 
     await h.fake.say(h.alice, h.thread, "Test: unread")
     await h.fake.say(h.alice, h.game, "Test: unread")
-    await h.idle()
-    await h.fake.quiet()
+    await h.settle()
 
     assert len(h.fake.sent) == before
     assert h.fake.dropped == []  # delivered, but without their text

@@ -3,5 +3,6 @@
 from fakediscord.payloads import Channel, Role, User
 from fakediscord.records import Interaction, Sent
 from fakediscord.server import TOKEN, FakeDiscord
+from fakediscord.waiting import HANG, until
 
-__all__ = ["TOKEN", "Channel", "FakeDiscord", "Interaction", "Role", "Sent", "User"]
+__all__ = ["HANG", "TOKEN", "Channel", "FakeDiscord", "Interaction", "Role", "Sent", "User", "until"]

@@ -81,6 +81,9 @@ class Interaction:
     channel: Channel
     command: str
     sent_at: float
+    """The fake's event-loop time when it sent the interaction."""
+    sent_cpu: float
+    """``time.process_time()`` then (the fake's deadline for the answer is in CPU seconds)."""
     message_id: int | None = None
     """The message whose button was pressed (a component interaction)."""
     response_type: int | None = None

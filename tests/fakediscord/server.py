@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -35,13 +36,16 @@ from fakediscord.payloads import (
 from fakediscord.ratelimits import RateLimits
 from fakediscord.records import Interaction, Sent
 from fakediscord.responses import discord_error, json_response
+from fakediscord.waiting import HANG
 
 T = TypeVar("T")
 
 TOKEN = "fake-bot-token"
 INTERACTION_DEADLINE = 3.0
-DEFERRED_WAIT = 15.0
-"""Seconds a test waits for the followup of a deferred interaction (Discord allows 15 minutes)."""
+"""Discord's 3 s for the first answer to an interaction. The fake counts it in CPU seconds of the test's process as
+well as in wall seconds (the in-process bot's work: a blocked event loop, a slow import in a handler), as a busy
+machine stretches wall time whatever the bot does; past ``HANG`` of wall time it is late whatever the CPU says
+(see ``_late``)."""
 REFUSALS = {50013: "Missing Permissions", 50001: "Missing Access"}
 """The 403 errors Discord answers a post in a channel where the bot lacks a permission."""
 POLL = 0.005
@@ -55,6 +59,10 @@ class Connection:
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.seq = 0
+        """The sequence number of the last event (op 0) sent on this connection."""
+        self.read_up_to = 0
+        """The sequence number in the bot's last heartbeat (op 1): discord.py sends the number of the last event it
+        has read, and reads the gateway in order (``FakeDiscord.sync``)."""
         self.intents = 0
         self.identified = False
         self.shard = (0, 1)
@@ -85,7 +93,7 @@ class FakeDiscord(ChannelRoutes):
     of a select menu); change the world with ``delete_message``, ``delete_thread`` and ``archive`` (channels.py);
     read what the bot sent with ``messages``, ``dms``, ``message``, ``pinned``, ``thread_named``/``threads_of``,
     ``Sent.buttons``, ``Sent.selects`` and the ``Interaction`` records ``slash``, ``press`` and ``choose`` return;
-    wait with ``wait_for`` and ``quiet``."""
+    wait with ``wait_for`` (for something the bot does) and ``sync`` (until the bot has read every event sent)."""
 
     def __init__(self, now: Callable[[], datetime] | None = None, *, token: str = TOKEN) -> None:
         self.now = now or (lambda: datetime.now(UTC))
@@ -129,7 +137,6 @@ class FakeDiscord(ChannelRoutes):
         self.shards_identified: dict[str, tuple[int, int]] = {}
         """Each IDENTIFY's session id and its [shard id, shard count]."""
         self._activity = asyncio.Event()
-        self._last_activity = 0.0
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.rates: RateLimits | None = None
@@ -257,12 +264,13 @@ class FakeDiscord(ChannelRoutes):
     # ----------------------------------------------------------------- waiting
 
     def _touch(self) -> None:
-        self._last_activity = asyncio.get_running_loop().time()
         self._activity.set()
         self._activity = asyncio.Event()
 
-    async def wait_for(self, predicate: Callable[[], T | None], what: str = "the bot", timeout: float = 3.0) -> T:
-        """Wait until ``predicate()`` is truthy (checked after every request the bot makes) and return it."""
+    async def wait_for(self, predicate: Callable[[], T | None], what: str = "the bot", timeout: float = HANG) -> T:
+        """Wait until ``predicate()`` is truthy (checked after every request the bot makes, and every ``POLL`` s for
+        what the fake does not see, such as a database or a log file) and return it. ``timeout`` only catches a
+        hang: leave it at ``HANG``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -276,14 +284,23 @@ class FakeDiscord(ChannelRoutes):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), min(remaining, POLL))
 
-    async def quiet(self, period: float = 0.05, timeout: float = 3.0) -> None:
-        """Wait until the bot has made no request for ``period`` seconds."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while loop.time() - self._last_activity < period:
-            if loop.time() > deadline:
-                raise AssertionError(f"the bot did not go quiet within {timeout}s")
-            await asyncio.sleep(period / 2)
+    async def sync(self) -> None:
+        """Wait until the bot has read every gateway event sent to it so far: ask each session for a heartbeat
+        (op 1, as Discord may at any time) and wait for one that carries at least the sequence number of the last
+        event sent. discord.py reads the gateway in order and has dispatched each event (started its handler task)
+        before it reads the next frame, so a test that then waits for those handlers (``Harness.settle``) knows
+        the bot did all it was going to do about them: this is how a test checks that something got *no* answer."""
+        live = [c for c in self._connections if c.identified and not c.ws.closed]
+        wanted = {id(c): c.seq for c in live}
+        for conn in live:
+            await conn.send(1)
+        await self.wait_for(lambda: all(c.read_up_to >= wanted[id(c)] or c.ws.closed for c in live),
+                            "the bot's heartbeat after the events sent so far")
+
+    @property
+    def events_sent(self) -> int:
+        """How many gateway events (op 0) the fake has sent on the live connections."""
+        return sum(c.seq for c in self._connections)
 
     # ----------------------------------------------------------------- reading what the bot sent
 
@@ -304,15 +321,8 @@ class FakeDiscord(ChannelRoutes):
         return replies[0]
 
     async def answered(self, interaction: Interaction) -> Sent:
-        """The first answer; a deferred interaction ("thinking…", as Discord shows it) may take up to
-        ``DEFERRED_WAIT`` for its followup, as a real client waits far longer than 3 s after a deferral."""
-        what = f"an answer to /{interaction.command}"
-        try:
-            await self.wait_for(lambda: interaction.responses, what)
-        except AssertionError:
-            if not interaction.deferred:
-                raise
-            await self.wait_for(lambda: interaction.responses, what + " after its deferral", DEFERRED_WAIT)
+        """The first answer (after a deferral, "thinking…" as Discord shows it, the followup)."""
+        await self.wait_for(lambda: interaction.responses, f"an answer to /{interaction.command}")
         return interaction.first
 
     async def posted(self, channel: Channel, count: int = 1) -> list[Sent]:
@@ -387,7 +397,7 @@ class FakeDiscord(ChannelRoutes):
         send its INTERACTION_CREATE, as Discord builds it for a DM or a server channel."""
         iid = interaction_id or self.ids.next()
         token = f"itoken-{iid}"
-        record = Interaction(iid, token, user, where, name, asyncio.get_running_loop().time(),
+        record = Interaction(iid, token, user, where, name, asyncio.get_running_loop().time(), time.process_time(),
                              message_id=message.id if message is not None else None, autocomplete=autocomplete)
         self.interactions[iid] = record
         payload: dict[str, Any] = {
@@ -541,6 +551,8 @@ class FakeDiscord(ChannelRoutes):
                 payload = json.loads(msg.data)
                 op = payload.get("op")
                 if op == 1:
+                    conn.read_up_to = max(conn.read_up_to, int(payload.get("d") or 0))
+                    self._touch()
                     await conn.send(11)
                 elif op == 2:
                     await self._identify(conn, payload["d"])
@@ -793,6 +805,15 @@ class FakeDiscord(ChannelRoutes):
                     return "embed field name/value empty or too long"
         return None
 
+    @staticmethod
+    def _late(record: Interaction) -> bool:
+        """Whether the first answer to ``record`` comes too late (Discord: 10062 Unknown interaction): after
+        ``INTERACTION_DEADLINE`` seconds both of wall time and of this process's CPU time (what the bot in it spent,
+        and the fake: more than wall time when threads work at once), or after ``HANG`` of wall time."""
+        cpu = time.process_time() - record.sent_cpu
+        wall = asyncio.get_running_loop().time() - record.sent_at
+        return min(cpu, wall) > INTERACTION_DEADLINE or wall > HANG
+
     def _interaction(self, token: str) -> Interaction | None:
         return next((i for i in self.interactions.values() if i.token == token), None)
 
@@ -800,7 +821,7 @@ class FakeDiscord(ChannelRoutes):
         record = self.interactions.get(int(request.match_info["interaction"]))
         if record is None or record.token != request.match_info["token"]:
             return discord_error(404, 10062, "Unknown interaction")
-        if asyncio.get_running_loop().time() - record.sent_at > INTERACTION_DEADLINE:
+        if self._late(record):
             return discord_error(404, 10062, "Unknown interaction")
         if record.acknowledged:
             return discord_error(400, 40060, "Interaction has already been acknowledged.")

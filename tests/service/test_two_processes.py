@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fakediscord.waiting import HANG
 from sqlalchemy import select, text
 from two_processes_worker import Errors, Worker
 
@@ -130,7 +131,7 @@ class Process:
 
     async def answer(self) -> dict[str, Any]:
         assert self.process.stdout is not None
-        line = await asyncio.wait_for(self.process.stdout.readline(), 60)
+        line = await asyncio.wait_for(self.process.stdout.readline(), HANG)
         assert line, f"worker {self.name} exited with {await self.process.wait()}"
         found: dict[str, Any] = json.loads(line)
         found.setdefault("errors", [])
@@ -141,7 +142,7 @@ class Process:
         self.send({"op": "quit"})
         await self.process.stdin.drain()
         self.process.stdin.close()
-        assert await asyncio.wait_for(self.process.wait(), 30) == 0
+        assert await asyncio.wait_for(self.process.wait(), HANG) == 0
 
 
 class Here:
