@@ -111,7 +111,10 @@ class Harness:
 
     async def stop(self) -> None:
         await self.settle()
-        await self.bot.close()
+        try:
+            await asyncio.wait_for(self.bot.close(), HANG)
+        except TimeoutError:
+            raise AssertionError(f"the bot did not close within {HANG} s") from None
         await asyncio.wait_for(self.task, HANG)
         await self.engine.dispose()
 
