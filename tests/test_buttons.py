@@ -12,7 +12,7 @@ from bot.actions.commands import App
 from bot.actions.context import Actor, Ctx, Place
 from bot.actions.messages import handle_button
 from bot.actions.outbox import Button, Here
-from bot.actions.routes import button_handler
+from bot.actions.rulesets import ROUTES
 from bot.console.session import buttons_line
 from bot.console.transcript import Press, TranscriptError, parse_line
 
@@ -27,10 +27,10 @@ def test_a_button_keeps_to_discords_limits() -> None:
 
 
 def test_presses_are_routed_by_the_prefix_of_their_custom_id() -> None:
-    assert button_handler("clerk:second:1:1:0:no") is not None
-    assert button_handler("clerk:coup:1:1:1:yes") is not None
-    assert button_handler("clerk:secondx:1") is None
-    assert button_handler("other:second:1") is None
+    assert ROUTES.buttons.handler("clerk:second:1:1:0:no") is not None
+    assert ROUTES.buttons.handler("clerk:coup:1:1:1:yes") is not None
+    assert ROUTES.buttons.handler("clerk:secondx:1") is None
+    assert ROUTES.buttons.handler("other:second:1") is None
 
 
 async def test_unknown_and_malformed_buttons_are_answered_ephemerally() -> None:

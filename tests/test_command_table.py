@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import bot.actions.handlers  # noqa: F401  (registers every command)
-from bot.actions.commands import COMMANDS
+from bot.actions.rulesets import COMMANDS
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 

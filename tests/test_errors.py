@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 import bot.actions.handlers  # noqa: F401  (registers the commands)
-from bot.actions.commands import COMMANDS, App, Command, dispatch
+from bot.actions.commands import App, Command, dispatch
 from bot.actions.context import Actor, Ctx, Place
 from bot.actions.messages import handle_dm
-from bot.actions.routes import DM_FORMS
+from bot.actions.rulesets import COMMANDS, DM_FORMS
 
 
 class Broken(Exception):

@@ -13,7 +13,7 @@ from bot.actions.commands import App
 from bot.actions.context import Actor, Ctx, Place
 from bot.actions.messages import handle_select
 from bot.actions.outbox import Choice, Select
-from bot.actions.routes import select_handler
+from bot.actions.rulesets import ROUTES
 from bot.console.session import menu_line
 from bot.console.transcript import Choose, Press, TranscriptError, parse_line, parse_transcript
 
@@ -35,8 +35,8 @@ def test_a_select_keeps_to_discords_limits_and_finds_its_options() -> None:
 
 
 async def test_choices_are_routed_by_the_prefix_of_their_custom_id() -> None:
-    assert select_handler("clerk-menu:dm:12") is not None
-    assert select_handler("clerk-menu:dmx:12") is None and select_handler("clerk:dm:12") is None
+    assert ROUTES.selects.handler("clerk-menu:dm:12") is not None
+    assert ROUTES.selects.handler("clerk-menu:dmx:12") is None and ROUTES.selects.handler("clerk:dm:12") is None
     ctx = Ctx(Actor(5, "alice"), Place(None, None), "int:1", datetime(2026, 3, 1, tzinfo=UTC))
     (out,) = await handle_select(App(None), ctx, "clerk-menu:nothing:1", ("1",))  # type: ignore[arg-type]
     assert "no longer in use" in out.text and not out.ephemeral  # in a DM

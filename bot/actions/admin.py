@@ -8,9 +8,10 @@ import io
 import json
 from typing import Any
 
-from bot.actions.commands import App, Option, Role, command, require_game
+from bot.actions.commands import App, Option, Role, require_game
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.routes import command
 from engine.service.games import LogEntry, LogPage
 from engine.service.views import GameView
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Outgoing, reply
@@ -14,16 +14,42 @@ from engine.core.errors import ClerkError, RuleError
 from engine.service import Clerk
 from engine.service.views import GameView
 
+if TYPE_CHECKING:  # the fronts and routes import this module; here only their types are needed
+    from bot.actions.front import Front
+    from bot.actions.routes import Routes
+
 log = logging.getLogger("clerk.commands")
+
+
+def shipped_fronts() -> tuple[Front, ...]:
+    from bot.actions.rulesets import FRONTS  # here: the ruleset fronts import this module (a real cycle)
+
+    return FRONTS
+
+
+def shipped_routes(fronts: Sequence[Front]) -> Routes:
+    from bot.actions.rulesets import FRONTS, ROUTES, routes_of  # here: as in shipped_fronts
+
+    return ROUTES if tuple(fronts) == FRONTS else routes_of(fronts)
 
 
 @dataclass
 class App:
-    """What handlers need: the service, and a hook to tell the deadline scheduler that deadlines changed."""
+    """What handlers need: the service, and a hook to tell the deadline scheduler that deadlines changed. ``fronts``
+    are the rulesets it plays (the shipped ones, ``bot/actions/rulesets.py``, unless given) and ``routes`` their
+    commands, forms, buttons and menus, merged with the shared ones."""
 
     clerk: Clerk
     deadlines_changed: Callable[[], None] = lambda: None
     settings: dict[str, Any] = field(default_factory=dict)
+    fronts: tuple[Front, ...] = field(default_factory=shipped_fronts)
+    routes: Routes = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.routes = shipped_routes(self.fronts)
+
+    def front(self, ruleset: str) -> Front | None:
+        return next((f for f in self.fronts if f.name == ruleset), None)
 
 
 Handler = Callable[[App, Ctx, GameView | None, dict[str, Any]], Awaitable[list[Outgoing]]]
@@ -65,11 +91,8 @@ class Command:
         return next((o for o in self.options if o.name == name), None)
 
 
-COMMANDS: dict[str, Command] = {}
 COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "log", "help"})
 """Commands every game has, whatever its ruleset."""
-EXCLUSIVE: set[str] = set()
-"""Rulesets whose games take only their own commands (and ``COMMON``); a feature module adds its ruleset."""
 
 
 class CommandFlags(TypedDict, total=False):
@@ -79,23 +102,21 @@ class CommandFlags(TypedDict, total=False):
     ruleset: str | None
 
 
-def command(name: str, description: str, *options: Option, moderator: bool = False, game: str = "channel",
-            ruleset: str | None = None) -> Callable[[Handler], Handler]:
-    def register(handler: Handler) -> Handler:
-        COMMANDS[name] = Command(name, description, options, handler, moderator, game, ruleset)
-        return handler
-
-    return register
+def exclusive(app: App, ruleset: str) -> bool:
+    """Do games of ``ruleset`` take only their own commands (and ``COMMON``)? (``Front.exclusive``)"""
+    front = app.front(ruleset)
+    return front is not None and front.exclusive
 
 
-def ruleset_refusal(spec: Command, game: GameView | None) -> str | None:
+def ruleset_refusal(app: App, spec: Command, game: GameView | None) -> str | None:
     """Why ``spec`` cannot run in ``game`` (a command of another ruleset), or None."""
     if game is None or spec.name in COMMON:
         return None
     if spec.ruleset is not None and spec.ruleset != game.ruleset:
         return f"/{spec.name} is a {spec.ruleset.capitalize()} command; {game.name} plays {game.ruleset.capitalize()}."
-    if spec.ruleset is None and game.ruleset in EXCLUSIVE:
-        own = sorted({f"/{n.split()[0]}" for n, c in COMMANDS.items() if c.ruleset == game.ruleset})  # not import order
+    if spec.ruleset is None and exclusive(app, game.ruleset):
+        table = app.routes.commands
+        own = sorted({f"/{n.split()[0]}" for n, c in table.items() if c.ruleset == game.ruleset})  # not import order
         return (f"/{spec.name} is not used in {game.ruleset.capitalize()} games like {game.name}. Its commands: "
                 f"{', '.join(own)}, and /game export and /game settings.")
     return None
@@ -161,16 +182,16 @@ class AmbiguousGame(RuleError):
 
 async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> list[Outgoing]:
     """Run a slash command. Errors become an ephemeral reply to the caller; nothing is half-done."""
-    spec = COMMANDS.get(name)
+    spec = app.routes.commands.get(name)
     if spec is None:
-        known = ", ".join(f"/{n}" for n in sorted(COMMANDS))
+        known = ", ".join(f"/{n}" for n in sorted(app.routes.commands))
         return [reply(f"There is no command /{name}. Commands: {known}.", ephemeral=True)]
     try:
         from bot.actions.option_text import checked  # free text: limits, mentions, control characters
 
         options = checked(spec, options)
         game = await find_game(app, ctx, spec, options)
-        refusal = ruleset_refusal(spec, game)
+        refusal = ruleset_refusal(app, spec, game)
         if refusal is not None:
             raise RuleError(refusal)
         if spec.moderator and not ctx.actor.moderates(game.moderator_role_id if game else None):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from bot.actions.commands import EXCLUSIVE, AmbiguousGame, App, Handler, Option, command, game_of_user, user_option
+from bot.actions.commands import AmbiguousGame, App, Handler, Option, game_of_user, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.convocate_render import (
     board_card,
@@ -26,10 +26,9 @@ from bot.actions.convocate_render import (
     resolved_card,
     section_text,
 )
-from bot.actions.handlers import NEXT_STEPS
-from bot.actions.messages import DUE_TASKS
+from bot.actions.front import Front
 from bot.actions.outbox import CUSTOM_ID_MAX, Button, Outgoing, ToChannel, ToUser, reply
-from bot.actions.routes import button_action, dm_form, thread_form
+from bot.actions.routes import button_action, command, dm_form, thread_form
 from engine.convocate.board import SOVEREIGNTIES, Kind
 from engine.convocate.motions import MotionCard
 from engine.convocate.parsing import MoveMotion, MoveRepeal, SecondAnswer, looks_like, parse, parse_names
@@ -40,7 +39,6 @@ from engine.service.uow import Duplicate
 from engine.service.views import GameView
 
 RULESET = "convocate"
-EXCLUSIVE.add(RULESET)
 KINDS = tuple(k.value for k in Kind)
 SOVEREIGNTY_NAMES = tuple(name for name, _ in SOVEREIGNTIES.values())
 TWICE = "That message reached me twice; it was recorded once, the first time. Nothing was changed."
@@ -501,6 +499,13 @@ async def offers_due(app: App, now: datetime) -> list[Outgoing]:
     return out
 
 
-DUE_TASKS.append(offers_due)
-NEXT_STEPS[RULESET] = ("Seat the players with /convocate player, put the cards on the board with /card add and the "
-                       "Factors with /factor set; /board shows the table, and /phase next starts the first turn.")
+FRONT = Front(
+    RULESET,
+    dm_help=(
+        ("Second: <Convocant>", "answers an offer to second a Motion (`Second: yes` for your only eligible "
+                                "Convocant, `Second: no` declines)"),
+    ),
+    next_steps=("Seat the players with /convocate player, put the cards on the board with /card add and the "
+                "Factors with /factor set; /board shows the table, and /phase next starts the first turn."),
+    due=(offers_due,),
+)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.actions.commands import App, Option, command, require_game
+from bot.actions.commands import App, Option, require_game
 from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.render import reminder_messages, round_timing_text
+from bot.actions.routes import command
 from engine.core.durations import parse_deadline, parse_duration
 from engine.core.errors import RuleError
 from engine.service.reminders import Reminder

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from bot.actions.ballot_buttons import ballot_offer, round_open_dms
-from bot.actions.commands import App, Option, Role, command, game_of_user, require_game, user_option
+from bot.actions.commands import App, Option, Role, game_of_user, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.messages import round_closed
 from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
@@ -19,11 +19,12 @@ from bot.actions.render import (
     status_card,
     waiting_text,
 )
+from bot.actions.routes import command
 from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import Option as Choice
-from engine.service.settings import RULESET_SETTINGS
+from engine.service.clerk import RULESETS
 from engine.service.views import GameView
 
 OPTIONS = ("aye", "nay", "abstain")
@@ -31,7 +32,8 @@ OPTIONS = ("aye", "nay", "abstain")
 
 
 @command("game new", "Start a game; this channel becomes its game channel.",
-         Option("ruleset", str, "landsdraad, mylantium or convocate", True, ("landsdraad", "mylantium", "convocate")),
+         Option("ruleset", str, ", ".join(r.name for r in RULESETS[:-1]) + f" or {RULESETS[-1].name}", True,
+                tuple(r.name for r in RULESETS)),
          Option("name", str, "the game's name, e.g. sirius", True),
          Option("moderator_role", Role, "the role whose members moderate (default: members with Manage Server)"),
          moderator=True, game="none")
@@ -46,14 +48,11 @@ async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) ->
                                        moderator_role_id=int(role) if role is not None else None,
                                        actor=ctx.actor.id, source_id=ctx.source_id)
     who = "members with that role" if role is not None else "members with Manage Server"
-    start = NEXT_STEPS.get(game.ruleset, "Add players with /player add, then open a round with /round open.")
+    front = app.front(game.ruleset)
+    start = front.next_steps if front is not None else ""
     return [reply(f"New {game.ruleset} game **{game.name}**: this is its game channel. Moderators are {who}. {start}")]
 
 
-NEXT_STEPS = {"mylantium": "Register the Factions with /faction register, the territories with /territory add and "
-                           "/building add, the candidates with /candidate add and the President's Faction with "
-                           "/government set; then /election start begins the first Election Round."}
-"""What to do after /game new, by ruleset (a feature module may add its own)."""
 
 
 @command("player add", "Add a player with their Diplomacy, Command, Intrigue and d3 roll.",
@@ -244,7 +243,7 @@ __all__ = ["game_of_user", "label"]
 
 @command("game settings", "Show the game's settings, or change one (moderators).",
          Option("setting", str, "the setting to change (each ruleset has its own)",
-                choices=tuple(dict.fromkeys(n for table in RULESET_SETTINGS.values() for n in table))),
+                choices=tuple(dict.fromkeys(n for ruleset in RULESETS for n in ruleset.settings))),
          Option("value", str, "its new value"))
 async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)

@@ -5,46 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.actions.commands import COMMANDS, COMMON, EXCLUSIVE, App, Command, command
+from bot.actions.commands import COMMON, App, Command, exclusive
 from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing, reply
+from bot.actions.routes import command
 from engine.service.views import GameView
-
-DM_HELP: dict[str, tuple[tuple[str, str], ...]] = {
-    "landsdraad": (
-        ("Vote: Aye", "your crisis ballot for the open round (`Aye`, `Nay` or `Abstain`; `Vote: Aye, 14` states "
-                      "your count)"),
-        ("Revote: Nay", "changes your ballot before the deadline"),
-        ("AG Vote: Bob", "your ballot in an Adjutant General election"),
-        ("Transfer: 500 MS to Bob", "a Transfer Funds action (`Transfer: Planet Deneb to Bob` for anything else)"),
-        ("Audit quote: Bob rounds 1-3", "what an audit of Bob would cost now; nothing is recorded"),
-        ("Elector: Count Jasek, round 3", "Chancellor Pro tempore only: how that Elector voted"),
-    ),
-    "mylantium": (
-        ("Realign: Whig", "your Faction changes party (until the Primary opens, once a turn)"),
-        ("Primary: <Candidate>", "your Faction's choice in the Primary"),
-        ("General: Federalist", "your Faction's choice in the General Election"),
-        ("Contribute: 20", "to the Counter-Revolutionary Treasury (`Contribute: 5 to the Vanguard`)"),
-        ("Coup: yes", "the Brass Hats answer the coup offer (`Coup: no`)"),
-    ),
-    "convocate": (
-        ("Second: <Convocant>", "answers an offer to second a Motion (`Second: yes` for your only eligible "
-                                "Convocant, `Second: no` declines)"),
-    ),
-}
-"""The DM forms of each ruleset, with an example each (the forms are registered in routes.DM_FORMS)."""
 
 LIMIT = 2000
 """Discord's characters in one message."""
 
 
-def takes(ruleset: str, spec: Command) -> bool:
+def takes(app: App, ruleset: str, spec: Command) -> bool:
     """Does a game of ``ruleset`` take the command (the same rule as ``commands.ruleset_refusal``)?"""
     if spec.name in COMMON:
         return True
     if spec.ruleset is not None:
         return spec.ruleset == ruleset
-    return ruleset not in EXCLUSIVE
+    return not exclusive(app, ruleset)
 
 
 def command_line(spec: Command) -> str:
@@ -53,17 +30,19 @@ def command_line(spec: Command) -> str:
     return f"`/{spec.name}{' ' + options if options else ''}`{mark}: {spec.description}"
 
 
-def dm_lines(ruleset: str) -> list[str]:
-    return [f"`{example}`: {about}" for example, about in DM_HELP.get(ruleset, ())]
+def dm_lines(app: App, ruleset: str) -> list[str]:
+    """The DM forms of the ruleset, with an example each (``Front.dm_help``)."""
+    front = app.front(ruleset)
+    return [f"`{example}`: {about}" for example, about in (front.dm_help if front else ())]
 
 
-def help_texts(ruleset: str, game_name: str | None = None, *, slash: bool = True) -> list[str]:
+def help_texts(app: App, ruleset: str, game_name: str | None = None, *, slash: bool = True) -> list[str]:
     """The help for ``ruleset`` as messages of at most LIMIT characters each."""
     title = f"**{game_name}** plays {ruleset.capitalize()}." if game_name else f"**{ruleset.capitalize()}** games."
     lines = [title, "**By DM** you can send me (add `#game` at the end if you play in several games):",
-             *(dm_lines(ruleset) or ["nothing: this ruleset takes slash commands only"]), "`help`: this help"]
+             *(dm_lines(app, ruleset) or ["nothing: this ruleset takes slash commands only"]), "`help`: this help"]
     if slash:
-        specs = sorted((c for c in COMMANDS.values() if takes(ruleset, c)), key=lambda c: c.name)
+        specs = sorted((c for c in app.routes.commands.values() if takes(app, ruleset, c)), key=lambda c: c.name)
         lines += ["**Slash commands** ((m) = moderators only):", *(command_line(c) for c in specs)]
     else:
         lines.append("`/help` in the game channel also lists the slash commands.")
@@ -96,7 +75,7 @@ async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[str]:
             continue
         seen.add(g.ruleset)
         names = ", ".join(f"#{x.name}" for x in games if x.ruleset == g.ruleset)
-        texts += help_texts(g.ruleset, names, slash=slash)
+        texts += help_texts(app, g.ruleset, names, slash=slash)
     return texts
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.actions.commands import App, Option, command, game_of_user, require_game, user_option
+from bot.actions.commands import App, Option, game_of_user, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.ledger_render import (
     elector_text,
@@ -23,7 +23,7 @@ from bot.actions.ledger_render import (
     transit_card,
 )
 from bot.actions.outbox import Outgoing, ToUser, reply
-from bot.actions.routes import dm_form, first_line
+from bot.actions.routes import command, dm_form, first_line
 from engine.core.text import split_game_tag as game_tag
 from engine.landsdraad.motions import parse_rounds
 from engine.landsdraad.transfers import (

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from bot.actions.charts import result_png
@@ -18,7 +17,7 @@ from bot.actions.errors import apology, logged, storage_refusal
 from bot.actions.outbox import LIVE, POSTED, SETTLED, Here, Outgoing, ToChannel, reply
 from bot.actions.politics import election_closed
 from bot.actions.render import receipt_text, reminder_messages, result_card
-from bot.actions.routes import DM_FORMS, THREAD_FORMS, button_handler, first_line, select_handler
+from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
 from engine.landsdraad.ballot import ACCEPTED, parse_ballot
 from engine.service.announcements import posted_marker
@@ -28,9 +27,6 @@ from engine.service.views import ResultView
 from engine.store.faults import StorageFault
 
 log = logging.getLogger("clerk.messages")
-
-DUE_TASKS: list[Callable[[App, datetime], Awaitable[list[Outgoing]]]] = []
-"""Other timed work a ruleset registers (the Convocate's offers to second), run after the rounds and elections."""
 
 HELP = (
     "I'm Clerk, the game's vote clerk. In a DM I take crisis ballots: " + ACCEPTED + ". "
@@ -50,7 +46,7 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
 
         return [reply(t) for t in await help_for(app, ctx, slash=False)]
     try:
-        for matches, handler in DM_FORMS:
+        for matches, handler in app.routes.dm_forms:
             if matches(stripped):
                 return await handler(app, ctx, stripped)
         receipt = await cast_dm_ballot(app, ctx, parse_ballot(stripped))
@@ -71,7 +67,7 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
 async def handle_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
     """A press of one of Clerk's buttons (``ctx.source_id`` is the interaction's, so a redelivered press counts
     once). The answer to the presser is ephemeral; a refusal says why and that nothing was recorded."""
-    handler = button_handler(custom_id)
+    handler = app.routes.buttons.handler(custom_id)
     if handler is None:
         return [reply("This button is no longer in use; nothing was recorded.", ephemeral=True)]
     try:
@@ -93,7 +89,7 @@ async def handle_select(app: App, ctx: Ctx, custom_id: str, values: tuple[str, .
     """A choice in one of Clerk's select menus (``ctx.source_id`` is the interaction's). The answer to the chooser
     is a normal message in a DM (a receipt stays in the history like the reply to a typed DM), else ephemeral; a
     refusal says why and that nothing was recorded."""
-    handler = select_handler(custom_id)
+    handler = app.routes.selects.handler(custom_id)
     if handler is None:
         return [reply("This menu is no longer in use; nothing was recorded.", ephemeral=not ctx.place.is_dm)]
     try:
@@ -122,7 +118,7 @@ async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing
         return []
     line = first_line(text)
     try:
-        for matches, handler, anywhere in THREAD_FORMS:
+        for matches, handler, anywhere in app.routes.thread_forms:
             if matches(line):
                 if ctx.place.thread_id is None and not anywhere:
                     return [reply("Votes go in a thread of this channel (the first line of your message is its "
@@ -172,11 +168,22 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
         if election is not None:
             out += election_closed(app, election)
     out += await remind_due(app, now)
-    for task in DUE_TASKS:
-        out += await task(app, now)
-    from bot.actions.mylantium_turn import close_mylantium_due
+    for front in app.fronts:
+        for task in front.due:
+            out += await task(app, now)
+    return out
 
-    return out + await close_mylantium_due(app, now)
+
+async def round_again(app: App, game_id: int, number: int) -> list[Outgoing]:
+    """A round closed but never announced (the bot was killed): its result card again (``Front.recover``)."""
+    result = await app.clerk.close_round(game_id, actor=None, expected_round=number)  # already closed
+    return await round_closed(app, result)
+
+
+async def ag_again(app: App, game_id: int, number: int) -> list[Outgoing]:
+    """An AG election closed but never announced: its result again."""
+    election = await app.clerk.election(game_id)
+    return election_closed(app, election) if election is not None and election.number == number else []
 
 
 async def remind_due(app: App, now: datetime) -> list[Outgoing]:

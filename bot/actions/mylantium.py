@@ -1,24 +1,24 @@
 """The Republic of Mylantium on Discord, part 1: setting the game up (Factions, territories and buildings, military
 units, candidates, the government page's facts) and reading it (/status, /faction me, /amendment check). The
 Election Round, the Business Phase and revolutions are in mylantium_turn.py. Every command here belongs to
-Mylantium games only, and a Mylantium game takes no Landsdraad command (``EXCLUSIVE``)."""
+Mylantium games only, and a Mylantium game takes no Landsdraad command (``Front.exclusive``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.actions.commands import EXCLUSIVE, App, CommandFlags, Option, command, require_game, user_option
+from bot.actions.commands import App, CommandFlags, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.mylantium_render import buildings_text, faction_line, government_card
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.render import NEUTRAL
+from bot.actions.routes import command
 from engine.core.errors import RuleError
 from engine.mylantium.amendments import check_amendment
 from engine.mylantium.model import FACTION_CHOICES, PARTY_CHOICES, Building, faction_code, party_of
 from engine.service.mylantium_state import RULESET
 from engine.service.views import GameView
 
-EXCLUSIVE.add(RULESET)
 M: CommandFlags = {"moderator": True, "ruleset": RULESET}
 KINDS = tuple(b.value for b in Building)
 STATUSES = ("on-station", "in-battle", "elsewhere")

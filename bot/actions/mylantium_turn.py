@@ -8,9 +8,10 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from bot.actions.commands import App, CommandFlags, Option, command, game_of_user, require_game
+from bot.actions.commands import App, CommandFlags, Option, game_of_user, require_game
 from bot.actions.context import Ctx
 from bot.actions.deadlines import reminded
+from bot.actions.front import Front
 from bot.actions.mylantium_render import (
     business_card,
     chain_status_card,
@@ -27,7 +28,7 @@ from bot.actions.mylantium_render import (
     result_card,
 )
 from bot.actions.outbox import POSTED, Button, Outgoing, ToChannel, ToUser, reply
-from bot.actions.routes import button_action, dm_form, first_line
+from bot.actions.routes import button_action, command, dm_form, first_line
 from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.mylantium.business import SUBJECTS, Happening, happening
@@ -388,3 +389,34 @@ async def close_mylantium_due(app: App, now: datetime) -> list[Outgoing]:
         if c is not None:
             out += chain_outgoings(app, c)
     return out
+
+
+async def election_again(app: App, game_id: int, number: int, stage: str) -> list[Outgoing]:
+    """A primary or general election closed but never announced (the bot was killed): its result again."""
+    myl = await app.clerk.myl_election_of(game_id, number, stage)
+    return election_closed(app, myl) if myl is not None and myl.status == "closed" else []
+
+
+async def primary_again(app: App, game_id: int, number: int) -> list[Outgoing]:
+    return await election_again(app, game_id, number, "primary")
+
+
+async def general_again(app: App, game_id: int, number: int) -> list[Outgoing]:
+    return await election_again(app, game_id, number, "general")
+
+
+FRONT = Front(
+    RULESET,
+    dm_help=(
+        ("Realign: Whig", "your Faction changes party (until the Primary opens, once a turn)"),
+        ("Primary: <Candidate>", "your Faction's choice in the Primary"),
+        ("General: Federalist", "your Faction's choice in the General Election"),
+        ("Contribute: 20", "to the Counter-Revolutionary Treasury (`Contribute: 5 to the Vanguard`)"),
+        ("Coup: yes", "the Brass Hats answer the coup offer (`Coup: no`)"),
+    ),
+    next_steps=("Register the Factions with /faction register, the territories with /territory add and /building add, "
+                "the candidates with /candidate add and the President's Faction with /government set; then "
+                "/election start begins the first Election Round."),
+    due=(close_mylantium_due,),
+    recover={"primary": primary_again, "general": general_again},
+)

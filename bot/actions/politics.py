@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from bot.actions.commands import App, Option, command, game_of_user, require_game
+from bot.actions.commands import App, Option, game_of_user, require_game
 from bot.actions.context import Ctx
 from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.politics_render import (
@@ -19,7 +19,7 @@ from bot.actions.politics_render import (
     vetoed_card,
     vote_card,
 )
-from bot.actions.routes import dm_form, first_line, thread_form
+from bot.actions.routes import command, dm_form, first_line, thread_form
 from engine.core.durations import parse_deadline
 from engine.core.errors import ParseError, RuleError
 from engine.core.text import split_game_tag

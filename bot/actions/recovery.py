@@ -9,9 +9,7 @@ import logging
 from datetime import datetime, timedelta
 
 from bot.actions.commands import App
-from bot.actions.messages import round_closed
 from bot.actions.outbox import POSTED, Outgoing, ToUser
-from bot.actions.politics import election_closed
 from bot.actions.render import receipt_text
 
 log = logging.getLogger("clerk.recovery")
@@ -22,21 +20,14 @@ LOOK_BACK = timedelta(days=1)
 
 async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
     out: list[Outgoing] = []
+    recovers = {kind: again for front in app.fronts for kind, again in front.recover.items()}
     for kind, game_id, number in await app.clerk.unposted(now - LOOK_BACK):
+        again = recovers.get(kind)
+        if again is None:
+            log.warning("no ruleset announces a result of kind %r (game %s, number %s)", kind, game_id, number)
+            continue
         try:
-            if kind == "round":
-                result = await app.clerk.close_round(game_id, actor=None, expected_round=number)  # already closed
-                out += await round_closed(app, result)
-            elif kind in ("primary", "general"):  # Mylantium (imported here: mylantium.py registers its commands first)
-                from bot.actions.mylantium_turn import election_closed as myl_election_closed
-
-                myl = await app.clerk.myl_election_of(game_id, number, kind)
-                if myl is not None and myl.status == "closed":
-                    out += myl_election_closed(app, myl)
-            else:
-                election = await app.clerk.election(game_id)
-                if election is not None and election.number == number:
-                    out += election_closed(app, election)
+            out += await again(app, game_id, number)
         except Exception:
             log.exception("announcing %s %s of game %s again failed", kind, number, game_id)
     cards = sum(1 for o in out if POSTED in o.extra)

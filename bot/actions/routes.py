@@ -1,9 +1,5 @@
-"""Where plain text goes. Feature modules register the forms they read:
-
-- ``dm_form(matches)``: a DM whose text ``matches`` goes to the handler (a crisis ballot is the fallback);
-- ``thread_form(matches)``: a message in a thread of a game channel whose first line ``matches``;
-- ``button_action(prefix)``: a press of a button whose custom_id is ``prefix`` or starts with ``prefix:``;
-- ``select_action(prefix)``: a choice in a select menu whose custom_id starts with ``prefix:``.
+"""Where plain text, slash commands and presses go (``Routes``): each part of the front (the shared one, each
+ruleset's) fills its own ``Routes``, and an app's are merged from its rulesets' (``bot/actions/rulesets.py``).
 
 A handler returns what to send; ``ParseError``/``RuleError`` raised in it become a reply that says what was
 wrong and that nothing was recorded."""
@@ -13,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
-from bot.actions.commands import App
+from bot.actions.commands import App, Command, Handler, Option
 from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing
 from engine.core.text import first_line as core_first_line
@@ -24,29 +20,6 @@ DmHandler = Callable[[App, Ctx, str], Awaitable[list[Outgoing]]]
 ThreadHandler = Callable[[App, Ctx, GameView, str], Awaitable[list[Outgoing]]]
 
 ButtonHandler = Callable[[App, Ctx, str], Awaitable[list[Outgoing]]]
-
-DM_FORMS: list[tuple[Matches, DmHandler]] = []
-THREAD_FORMS: list[tuple[Matches, ThreadHandler, bool]] = []
-"""(matches, handler, also in the game channel itself rather than only in its threads)."""
-
-
-def dm_form(matches: Matches) -> Callable[[DmHandler], DmHandler]:
-    def register(handler: DmHandler) -> DmHandler:
-        DM_FORMS.append((matches, handler))
-        return handler
-
-    return register
-
-
-def thread_form(matches: Matches, *, anywhere: bool = False) -> Callable[[ThreadHandler], ThreadHandler]:
-    """Register a form read in threads of a game channel (and, with ``anywhere``, in the channel itself)."""
-
-    def register(handler: ThreadHandler) -> ThreadHandler:
-        THREAD_FORMS.append((matches, handler, anywhere))
-        return handler
-
-    return register
-
 
 H = TypeVar("H")
 
@@ -73,15 +46,91 @@ class PrefixRoutes(Generic[H]):
         return self.handlers[max(found, key=len)] if found else None
 
 
+    def merge(self, other: PrefixRoutes[H]) -> None:
+        for prefix, handler in other.handlers.items():
+            self.action(prefix)(handler)
+
+
 SelectHandler = Callable[[App, Ctx, str, tuple[str, ...]], Awaitable[list[Outgoing]]]
-BUTTONS: PrefixRoutes[ButtonHandler] = PrefixRoutes("button")
-"""What a press of a button does, given its whole custom_id."""
-SELECTS: PrefixRoutes[SelectHandler] = PrefixRoutes("select")
-"""What a choice in a select menu does, given its whole custom_id and the values chosen."""
-button_action = BUTTONS.action
-button_handler = BUTTONS.handler
-select_action = SELECTS.action
-select_handler = SELECTS.handler
+
+
+class Routes:
+    """Where the text, commands and presses of one part of the front go (the shared part, or one ruleset's):
+
+    - ``command(name, ...)``: a slash command of the table (``bot.actions.commands.Command``);
+    - ``dm_form(matches)``: a DM whose text ``matches`` goes to the handler (a crisis ballot is the fallback);
+    - ``thread_form(matches)``: a message in a thread of a game channel whose first line ``matches``;
+    - ``button(prefix)``: a press of a button whose custom_id is ``prefix`` or starts with ``prefix:``;
+    - ``select(prefix)``: a choice in a select menu whose custom_id starts with ``prefix:``.
+
+    Each is a decorator that adds its handler to this object only; ``merged`` puts the parts of an app together
+    (``bot/actions/rulesets.py``), refusing a name or prefix taken twice."""
+
+    def __init__(self) -> None:
+        self.commands: dict[str, Command] = {}
+        self.dm_forms: list[tuple[Matches, DmHandler]] = []
+        self.thread_forms: list[tuple[Matches, ThreadHandler, bool]] = []
+        """(matches, handler, also in the game channel itself rather than only in its threads)."""
+        self.buttons: PrefixRoutes[ButtonHandler] = PrefixRoutes("button")
+        """What a press of a button does, given its whole custom_id."""
+        self.selects: PrefixRoutes[SelectHandler] = PrefixRoutes("select")
+        """What a choice in a select menu does, given its whole custom_id and the values chosen."""
+
+    def command(self, name: str, description: str, *options: Option, moderator: bool = False,
+                game: str = "channel", ruleset: str | None = None) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            if name in self.commands:
+                raise ValueError(f"the command /{name} is already in the table")
+            self.commands[name] = Command(name, description, options, handler, moderator, game, ruleset)
+            return handler
+
+        return register
+
+    def dm_form(self, matches: Matches) -> Callable[[DmHandler], DmHandler]:
+        def register(handler: DmHandler) -> DmHandler:
+            self.dm_forms.append((matches, handler))
+            return handler
+
+        return register
+
+    def thread_form(self, matches: Matches, *, anywhere: bool = False) -> Callable[[ThreadHandler], ThreadHandler]:
+        """A form read in threads of a game channel (and, with ``anywhere``, in the channel itself)."""
+
+        def register(handler: ThreadHandler) -> ThreadHandler:
+            self.thread_forms.append((matches, handler, anywhere))
+            return handler
+
+        return register
+
+    def button(self, prefix: str) -> Callable[[ButtonHandler], ButtonHandler]:
+        return self.buttons.action(prefix)
+
+    def select(self, prefix: str) -> Callable[[SelectHandler], SelectHandler]:
+        return self.selects.action(prefix)
+
+    @classmethod
+    def merged(cls, *parts: Routes) -> Routes:
+        whole = cls()
+        for part in parts:
+            for name, spec in part.commands.items():
+                if name in whole.commands:
+                    raise ValueError(f"the command /{name} is in the table twice")
+                whole.commands[name] = spec
+            whole.dm_forms += part.dm_forms
+            whole.thread_forms += part.thread_forms
+            whole.buttons.merge(part.buttons)
+            whole.selects.merge(part.selects)
+        return whole
+
+
+SHARED = Routes()
+"""What every game takes: ``/game new``, ``/help``, ``/log``, the DM menu of games. (The Landsdraad ones are here too,
+until they move to their ruleset's package.)"""
+dm_form = SHARED.dm_form
+thread_form = SHARED.thread_form
+button_action = SHARED.button
+select_action = SHARED.select
+command = SHARED.command
 
 
 def first_line(text: str) -> str:

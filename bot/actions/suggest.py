@@ -14,9 +14,9 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.actions.commands import COMMANDS, App, Command, find_game, ruleset_refusal
+from bot.actions.commands import App, Command, find_game, ruleset_refusal
 from bot.actions.context import Ctx
-from bot.actions.suggest_sources import GAME, SOURCES, Asking, Suggestion
+from bot.actions.suggest_sources import GAME, SOURCES, Asking, Source, Suggestion
 from engine.core.errors import ClerkError
 
 __all__ = ["GAME", "MAX_CHOICES", "MAX_NAME", "SOURCES", "Suggestion", "ranked", "suggest"]
@@ -51,11 +51,16 @@ def ranked(found: Iterable[Suggestion], typed: str) -> list[Suggestion]:
     return (sorted(starts.values(), key=order) + sorted(contains.values(), key=order))[:MAX_CHOICES]
 
 
+def sources_of(app: App) -> dict[str, Source]:
+    """The shared sources and those of each of the app's fronts (``Front.sources``)."""
+    return {**SOURCES, **{kind: fetch for front in app.fronts for kind, fetch in front.sources.items()}}
+
+
 async def suggest(app: App, ctx: Ctx, command: str, option: str, typed: str,
                   options: Mapping[str, Any] | None = None) -> list[Suggestion]:
     """Up to 25 suggestions for ``option`` of ``/command`` as ``typed`` so far; [] when there are none, when the
     option takes free text, or when anything fails (logged)."""
-    spec = COMMANDS.get(command)
+    spec = app.routes.commands.get(command)
     kind = None if spec is None else getattr(spec.option(option), "autocomplete", None)
     if spec is None or kind is None:
         return []
@@ -63,12 +68,12 @@ async def suggest(app: App, ctx: Ctx, command: str, option: str, typed: str,
     try:
         if kind == GAME:
             return ranked(await _games(app, ctx, spec), typed)
-        fetch = SOURCES.get(kind)
+        fetch = sources_of(app).get(kind)
         if fetch is None:
             log.warning("/%s %s: no suggestions for the kind %r", command, option, kind)
             return []
         game = await find_game(app, ctx, spec, given)
-        if game is None or ruleset_refusal(spec, game) is not None:
+        if game is None or ruleset_refusal(app, spec, game) is not None:
             return []
         asking = Asking(app, ctx, game, given)
         if spec.moderator and not asking.moderator:
@@ -87,7 +92,7 @@ async def _games(app: App, ctx: Ctx, spec: Command) -> list[Suggestion]:
     """The asker's own games that take the command, never the other games of the server."""
     games = await app.clerk.games_of_user(ctx.actor.id)
     return [Suggestion(f"#{g.name} ({g.ruleset.capitalize()})", g.name, (f"#{g.name}",)) for g in games
-            if ruleset_refusal(spec, g) is None]
+            if ruleset_refusal(app, spec, g) is None]
 
 
 # -- several names in one option: ``P_A, K_A`` ------------------------------------------------------------------

@@ -12,10 +12,11 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from bot.actions.commands import App, Option, command, require_game, user_option
+from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.drawing import drawn
 from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
+from bot.actions.routes import command
 from bot.actions.victory_render import (
     change_text,
     final_card,

@@ -128,7 +128,7 @@ class Session:
         text = said.text
         if text.startswith("/"):
             try:
-                command = parse_slash(text, self.world.user, self.world.role)
+                command = parse_slash(text, self.world.user, self.world.role, self.app.routes.commands)
             except OptionError as error:
                 await self.show([Outgoing(Here(), str(error), ephemeral=True)], ctx)
                 return

@@ -8,12 +8,13 @@ shown to the user like any other ephemeral error."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.actions.commands import COMMANDS, Command, Option, Role
+from bot.actions.commands import Command, Option, Role
 from bot.actions.context import UserRef
+from bot.actions.rulesets import COMMANDS
 from engine.core.suggest import nearest
 
 _OPTION = re.compile(r"([a-z][a-z0-9_-]*):(?!//)")
@@ -85,20 +86,21 @@ def _token_end(text: str, i: int) -> int:
     return i
 
 
-def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str], int]) -> SlashCommand:
+def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str], int],
+                commands: Mapping[str, Command] = COMMANDS) -> SlashCommand:
     """``/round close`` -> SlashCommand("round close", {}). An unknown command comes back with its words as the
     name, so the dispatcher answers it the way it answers every unknown command."""
     body = text.strip().removeprefix("/")
     words, raw = split(body)
     spec = None
     for size in range(len(words), 0, -1):
-        spec = COMMANDS.get(" ".join(words[:size]).lower())
+        spec = commands.get(" ".join(words[:size]).lower())
         if spec is not None:
             extra = words[size:]
             break
     if spec is None:
         name = " ".join(words).lower() or "?"
-        near = nearest(name, COMMANDS)
+        near = nearest(name, commands)
         if near is not None:
             raise OptionError(f"There is no command /{name}. Did you mean /{near}?")
         return SlashCommand(name, {})

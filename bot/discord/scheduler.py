@@ -72,6 +72,9 @@ class DeadlineScheduler:
         """How many times it has looked for due rounds (tests wait on it)."""
         self._watch: asyncio.Task[None] | None = None
         """PostgreSQL, while another process leads: waits for the leader's death (``Lease.watch``), then wakes."""
+        self.started = 0
+        """How many passes have begun: a pass begun before a wake may end after it, so a test that wakes the
+        scheduler waits for pass ``started + 1`` (taken before the wake) to end, not for any pass."""
         self.sleeps_for = 0.0
         """Seconds it sleeps after its last pass unless woken (tests read it instead of timing the sleep)."""
         self._recovered = False
@@ -84,6 +87,7 @@ class DeadlineScheduler:
     async def run(self) -> None:
         while True:
             self._wake.clear()
+            self.started += 1
             delay = self.retry_after
             try:
                 delay = await self.tick()

@@ -1,4 +1,4 @@
-"""Slash commands built from the one command table, ``bot.actions.COMMANDS``.
+"""Slash commands built from the one command table, ``bot.actions.rulesets.COMMANDS`` (or an app's).
 
 ``"round close"`` becomes the subcommand ``close`` of the group ``/round``; ``"election primary open"`` the
 subcommand ``open`` of the subgroup ``primary`` of ``/election``; ``"vote"`` stays top level. Each
@@ -14,10 +14,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-import bot.actions.handlers  # noqa: F401  (importing it registers the commands)
-from bot.actions.commands import COMMANDS, Command, Option, Role
+from bot.actions.commands import Command, Option, Role
 from bot.actions.context import UserRef
 from bot.actions.option_text import limit_of
+from bot.actions.rulesets import COMMANDS
 from bot.discord.limits import COMMAND_DESCRIPTION, clip
 
 Run = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]

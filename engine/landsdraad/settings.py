@@ -3,44 +3,10 @@ a moderator may change it, and the change is recorded in the event log."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
-from engine.core.durations import parse_duration
 from engine.core.errors import ParseError
+from engine.core.settings import Setting, format_offset, format_offsets, parse_offsets
 
-
-@dataclass(frozen=True)
-class Setting:
-    name: str
-    default: bool | int | str
-    description: str
-    choices: tuple[str, ...] = ()
-    low: int | None = None
-    high: int | None = None
-    durations: bool = False
-    """A list of durations such as ``24h,2h`` (or ``none``)."""
-
-    def parse(self, text: str) -> bool | int | str:
-        value = text.strip().lower()
-        if isinstance(self.default, bool):
-            if value in ("true", "yes", "on", "1"):
-                return True
-            if value in ("false", "no", "off", "0"):
-                return False
-            raise ParseError(text, f"`{self.name}` is true or false")
-        if isinstance(self.default, int):
-            if not re.fullmatch(r"-?\d{1,12}", value):  # not isdigit(): "²" is a digit to it, not to int()
-                raise ParseError(text, f"`{self.name}` is a whole number from {self.low} to {self.high}")
-            number = int(value)
-            if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
-                raise ParseError(text, f"`{self.name}` is a whole number from {self.low} to {self.high}")
-            return number
-        if self.durations:
-            return format_offsets(parse_offsets(value))
-        if value not in self.choices:
-            raise ParseError(text, f"`{self.name}` is one of: {', '.join(self.choices)}")
-        return value
+__all__ = ["SETTINGS", "Setting", "format_offset", "format_offsets", "parse_offsets", "setting"]
 
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
@@ -55,30 +21,6 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("reminders", "24h,2h", "When to DM the players who have not voted yet, before a round's or an AG "
                                    "election's deadline: durations such as `24h,2h`, or `none`.", durations=True),
 )}
-
-
-def parse_offsets(text: str) -> tuple[int, ...]:
-    """``24h,2h`` as seconds before a deadline, longest first; ``none`` for no reminders."""
-    value = text.strip().lower()
-    if value in ("", "none", "off"):
-        return ()
-    try:
-        seconds = {int(parse_duration(part.strip()).total_seconds()) for part in value.split(",") if part.strip()}
-    except ParseError:
-        wanted = "`reminders` is a list of durations before a deadline, e.g. `24h,2h`, or `none`"
-        raise ParseError(text, wanted) from None
-    return tuple(sorted(seconds, reverse=True))
-
-
-def format_offsets(offsets: tuple[int, ...]) -> str:
-    return ",".join(format_offset(o) for o in offsets) or "none"
-
-
-def format_offset(seconds: int) -> str:
-    """3600 -> ``1h``, 5400 -> ``1h30m``, 86400 -> ``24h``."""
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return "".join(f"{n}{u}" for n, u in ((hours, "h"), (minutes, "m"), (secs, "s")) if n) or "0s"
 
 
 def setting(name: str) -> Setting:

@@ -15,7 +15,6 @@ from engine.core.errors import RuleError
 from engine.landsdraad.adjutant import AgBallot, cast_ag_ballot, election_deadline, tally_ag
 from engine.service.announcements import result_pending
 from engine.service.clock import utc
-from engine.service.exports import export_section
 from engine.service.ledger import game_view, load_game, read_players, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
@@ -303,7 +302,6 @@ def close_elections_with_round(unit: SyncUnit, game: Game, number: int) -> Seque
     return [finish_election(unit, game, e) for e in found.scalars().all()]
 
 
-@export_section
 async def export_offices(session: AsyncSession, game_id: int) -> dict[str, Any]:
     """``offices`` {adjutant_general} and ``ag_elections`` [{number, reason, opened, closes, status, ballots,
     winner}] (AG ballots are public, R0-30)."""

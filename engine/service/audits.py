@@ -22,7 +22,6 @@ from engine.core.text import MAX_DIGITS, whole_number
 from engine.landsdraad.audit import AuditQuote, audit_quote
 from engine.landsdraad.transfers import TransferCommand
 from engine.service.clock import utc
-from engine.service.exports import export_section
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
@@ -398,7 +397,6 @@ def _export_transfer(row: TransferRow, names: dict[int, str]) -> dict[str, Any]:
             "corrects": row.corrects_id, "note": row.note}
 
 
-@export_section
 async def export_transfers(session: AsyncSession, game_id: int) -> dict[str, Any]:
     names = await _names(session, game_id)
     rows: Sequence[TransferRow] = (await session.execute(

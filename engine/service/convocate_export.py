@@ -13,12 +13,10 @@ from engine.convocate.votes import political_control, standing_vote, standing_vo
 from engine.service.clock import utc
 from engine.service.convocate_motions import motion_view
 from engine.service.convocate_store import RULESET, load, sections_of
-from engine.service.exports import export_section
 from engine.service.ledger import load_game
 from engine.store.models import CvMotion, CvStatute
 
 
-@export_section
 async def export_convocate(session: AsyncSession, game_id: int) -> dict[str, Any]:
     """``convocate``: {turn, factors, political_control, players, cards, seats, statutes, motions}; nothing for a
     game of another ruleset."""

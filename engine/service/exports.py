@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.service.clock import utc
 from engine.service.ledger import game_players, load_game
@@ -15,17 +13,6 @@ from engine.service.uow import ServiceBase
 from engine.store.models import Event, Round
 
 EXPORT_VERSION = 1
-
-ExportSection = Callable[[AsyncSession, int], Awaitable[dict[str, Any]]]
-EXPORT_SECTIONS: list[ExportSection] = []
-"""Feature modules add their part of the export: ``(session, game_id) -> {key: value}`` merged into the
-document (before ``events``)."""
-
-
-def export_section(section: ExportSection) -> ExportSection:
-    EXPORT_SECTIONS.append(section)
-    return section
-
 
 class ExportService(ServiceBase):
     async def export(self, game_id: int, *, include_events: bool = True) -> dict[str, Any]:
@@ -77,8 +64,9 @@ class ExportService(ServiceBase):
                 ],
                 "rounds": round_docs,
             }
-            for section in EXPORT_SECTIONS:
-                doc.update(await section(session, game_id))
+            for ruleset in self.backend.rulesets:  # each ruleset's sections (Ruleset.exports)
+                for section in ruleset.exports:
+                    doc.update(await section(session, game_id))
             if include_events:
                 log = select(Event).where(Event.game_id == game_id).order_by(Event.seq)
                 events = (await session.execute(log)).scalars()

@@ -19,9 +19,6 @@ from engine.service.uow import ServiceBase
 from engine.service.views import GameView, HoldingView, PlayerView
 from engine.store.models import Game, Holding, Player
 
-RULESETS = ("landsdraad", "mylantium", "convocate")
-SUPPORTED_RULESETS = ("landsdraad", "mylantium", "convocate")
-
 
 def game_view(game: Game) -> GameView:
     return GameView(
@@ -194,12 +191,7 @@ class LedgerService(ServiceBase):
         actor: int | None,
         source_id: str | None = None,
     ) -> GameView:
-        ruleset = ruleset.strip().lower()
-        if ruleset not in RULESETS:
-            raise RuleError(f"“{ruleset}” is not a ruleset. Choose one of: {', '.join(RULESETS)}.")
-        if ruleset not in SUPPORTED_RULESETS:
-            raise RuleError(f"The {ruleset} ruleset is not available yet; these can be played: "
-                            f"{', '.join(SUPPORTED_RULESETS)}.")
+        ruleset = self.backend.ruleset(ruleset.strip().lower()).name
         name = name.strip()
         if not name:
             raise RuleError("A game needs a name.")

@@ -17,7 +17,6 @@ from engine.landsdraad.majority import PlayerVote, State, Subject, needed
 from engine.landsdraad.motions import Motion
 from engine.service.adjutant import AG, adjutant_of, set_adjutant, start_election
 from engine.service.clock import utc
-from engine.service.exports import export_section
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
@@ -375,7 +374,6 @@ def expire_votes(unit: SyncUnit, game: Game, number: int) -> list[str]:
 __all__ = ["AG", "Enacted", "MajorityService", "SupportReceipt", "VoteView", "expire_votes", "require_running"]
 
 
-@export_section
 async def export_player_votes(session: AsyncSession, game_id: int) -> dict[str, Any]:
     """``player_votes`` [{id, subject, target, round, supporters, needed, status}] (support is public, R0-40)."""
     game = await load_game(session, game_id)

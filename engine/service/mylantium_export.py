@@ -14,7 +14,6 @@ from engine.mylantium.business import Happening, Occurrence
 from engine.mylantium.model import FactionCode, Party
 from engine.mylantium.revolution import chain_of
 from engine.service.clock import utc
-from engine.service.exports import export_section
 from engine.service.ledger import load_game
 from engine.service.mylantium_state import (
     RULESET,
@@ -36,7 +35,6 @@ def _iso(when: Any) -> str | None:
     return utc(when).isoformat() if when is not None else None
 
 
-@export_section
 async def export_mylantium(session: AsyncSession, game_id: int) -> dict[str, Any]:
     game = await load_game(session, game_id)
     if game.ruleset != RULESET:

@@ -17,7 +17,6 @@ from engine.core.errors import RuleError
 from engine.core.suggest import nearest
 from engine.landsdraad.perks import POSITIONS, Perk, award_perks, competition_ranks, militia_location
 from engine.landsdraad.transfers import ElectorQuery
-from engine.service.exports import export_section
 from engine.service.ledger import game_players, game_view, load_game, require_player
 from engine.service.rounds import current_round
 from engine.service.settings import value_of
@@ -257,7 +256,6 @@ class PerkService(ServiceBase):
                              defaulted=ballot is None)
 
 
-@export_section
 async def export_perks(session: AsyncSession, game_id: int) -> dict[str, Any]:
     rows = await session.execute(
         select(PerkRow.round_number, PerkRow.perk, Player.name, PerkRow.used)

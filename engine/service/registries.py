@@ -17,7 +17,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.core.errors import RuleError
 from engine.landsdraad.kanly import InTransit, kanly_refunds
 from engine.service.clock import utc
-from engine.service.exports import export_section
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.names import find_player_by_name
 from engine.service.uow import ServiceBase, UnitOfWork
@@ -382,7 +381,6 @@ class RegistryService(ServiceBase):
             return await registries_of(session, await load_game(session, game_id))
 
 
-@export_section
 async def export_registries(session: AsyncSession, game_id: int) -> dict[str, Any]:
     names = await _names(session, game_id)
     embargoes = [{"by": names.get(r.by_id), "on": names.get(r.on_id), "since": utc(r.since).isoformat()}

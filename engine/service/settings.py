@@ -1,37 +1,34 @@
 """Reading and changing a game's settings; every change is an event (shared/RULINGS.md). Each ruleset has its own
-table of settings (``RULESET_SETTINGS``); a game shows and changes those of its ruleset."""
+table of settings (``Ruleset.settings``); a game shows and changes those of its ruleset."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core.errors import ParseError, RuleError
 from engine.landsdraad.settings import SETTINGS, Setting
-from engine.mylantium.settings import SETTINGS as MYLANTIUM_SETTINGS
 from engine.service.ledger import load_game
+from engine.service.ruleset import Ruleset
 from engine.service.uow import ServiceBase
-
-RULESET_SETTINGS: dict[str, dict[str, Setting]] = {"landsdraad": SETTINGS, "mylantium": MYLANTIUM_SETTINGS}
-
 
 ELSEWHERE = {"convocate": "/convocate rulings"}
 """Rulesets that keep their rulings under their own command."""
 
 
-def settings_of(ruleset: str) -> dict[str, Setting]:
-    table = RULESET_SETTINGS.get(ruleset)
-    if table is None:
-        where = ELSEWHERE.get(ruleset)
-        raise RuleError(f"{ruleset.capitalize()} games keep their rulings under {where}." if where
-                        else f"{ruleset.capitalize()} games have no settings.")
-    return table
+def settings_of(ruleset: Ruleset) -> Mapping[str, Setting]:
+    if not ruleset.settings:
+        where = ELSEWHERE.get(ruleset.name)
+        raise RuleError(f"{ruleset.title} games keep their rulings under {where}." if where
+                        else f"{ruleset.title} games have no settings.")
+    return ruleset.settings
 
 
-def value_of(settings: dict[str, Any], name: str, table: dict[str, Setting] = SETTINGS) -> Any:
+def value_of(settings: dict[str, Any], name: str, table: Mapping[str, Setting] = SETTINGS) -> Any:
     return settings.get(name, table[name].default)
 
 
-def setting_of(ruleset: str, name: str) -> Setting:
+def setting_of(ruleset: Ruleset, name: str) -> Setting:
     table = settings_of(ruleset)
     found = table.get(name.strip().lower().replace("-", "_").replace(" ", "_"))
     if found is None:
@@ -44,7 +41,7 @@ class SettingsService(ServiceBase):
         """(name, value, is it the default, description) for every setting of the game's ruleset."""
         async with self._read() as session:
             game = await load_game(session, game_id)
-            table = settings_of(game.ruleset)
+            table = settings_of(self.backend.ruleset(game.ruleset))
             return [(s.name, value_of(game.settings, s.name, table), s.name not in game.settings, s.description)
                     for s in table.values()]
 
@@ -53,9 +50,9 @@ class SettingsService(ServiceBase):
         """(name, old value, new value)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
-            spec = setting_of(game.ruleset, name)
+            spec = setting_of(self.backend.ruleset(game.ruleset), name)
             new = spec.parse(value)
-            old = value_of(game.settings, spec.name, settings_of(game.ruleset))
+            old = value_of(game.settings, spec.name, settings_of(self.backend.ruleset(game.ruleset)))
             game.settings = {**game.settings, spec.name: new}
             await uow.record(game_id, "SettingChanged", actor, {"setting": spec.name, "from": old, "to": new},
                              source_id)

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Connection, Engine, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
-from engine.core.errors import ClerkError
+from engine.core.errors import ClerkError, RuleError
 from engine.service.clock import Clock, Dice
 from engine.service.lease import Lease
 from engine.service.storage_health import StorageHealth
@@ -23,6 +23,9 @@ from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
 from engine.store.twin import sync_twin
+
+if TYPE_CHECKING:  # a ruleset's record names its service, a ServiceBase: only the type is needed here
+    from engine.service.ruleset import Ruleset
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -146,18 +149,51 @@ def _run_unit(connection: Connection, now: datetime, source_id: str | None, work
         unit.close()
 
 
-class ServiceBase:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, dice: Dice) -> None:
-        self._sessions = sessions
-        self.clock = clock
-        self.dice = dice
-        self._locks = GameLocks()
-        self.storage = StorageHealth()
-        """Which games' writes fail now (storage faults); the bot tells the moderators (storage_health.py)."""
+@dataclass(eq=False)
+class Backend:
+    """What every service of one Clerk shares: the database, the clock, the dice, the per-game locks, the storage
+    health and the SQLite file's synchronous twin. The shared services and each ruleset's service are built on one
+    ``Backend``, so a lock taken by one is the lock of all."""
+
+    sessions: async_sessionmaker[AsyncSession]
+    clock: Clock
+    dice: Dice
+    locks: GameLocks
+    storage: StorageHealth
+    twin: Engine | None
+    rulesets: tuple[Ruleset, ...]
+    """The rulesets this Clerk plays (``engine/service/clerk.py`` lists the shipped ones), in their order."""
+
+    @classmethod
+    def open(cls, sessions: async_sessionmaker[AsyncSession], clock: Clock, dice: Dice,
+             rulesets: Sequence[Ruleset]) -> Backend:
         bind = sessions.kw.get("bind")
-        self._twin: Engine | None = sync_twin(bind) if isinstance(bind, AsyncEngine) else None
-        if self._twin is not None:
-            weakref.finalize(self, self._twin.dispose)
+        twin = sync_twin(bind) if isinstance(bind, AsyncEngine) else None
+        backend = cls(sessions, clock, dice, GameLocks(), StorageHealth(), twin, tuple(rulesets))
+        if twin is not None:
+            weakref.finalize(backend, twin.dispose)
+        return backend
+
+    def ruleset(self, name: str) -> Ruleset:
+        """The ruleset called ``name``; a RuleError that lists the rulesets if there is none."""
+        for ruleset in self.rulesets:
+            if ruleset.name == name:
+                return ruleset
+        raise RuleError(f"“{name}” is not a ruleset. Choose one of: {', '.join(r.name for r in self.rulesets)}.")
+
+
+class ServiceBase:
+    """A service on a ``Backend``: reads, writes (``_write``) and synchronous units (``_unit``) of one game."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self._sessions = backend.sessions
+        self.clock = backend.clock
+        self.dice = backend.dice
+        self._locks = backend.locks
+        self.storage = backend.storage
+        """Which games' writes fail now (storage faults); the bot tells the moderators (storage_health.py)."""
+        self._twin = backend.twin
 
     def lease(self, name: str, holder: str, ttl: timedelta) -> Lease:
         """The lease ``name`` in this database, as taken by ``holder`` (``engine.service.lease``)."""

@@ -10,14 +10,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.landsdraad.victory import Category, forecast, one_decimal, prestige_pool
 from engine.service.clock import utc
-from engine.service.exports import export_section
 from engine.service.ledger import load_game
 from engine.service.victory_scoring import exact, load_final
 from engine.service.victory_state import luxuries_of, percentages_of, snapshot, weights_of
 from engine.store.models import Player, PrestigeAward, VictoryGoal
 
 
-@export_section
 async def export_victory(session: AsyncSession, game_id: int) -> dict[str, Any]:
     """``victory``: percentages, weights, Luxury Goods in play, N, the prestige pool and awards, the announced
     majority holder, and each player's tracked holdings with their goals (secret to that player, P3-09)."""
@@ -53,7 +51,6 @@ async def export_victory(session: AsyncSession, game_id: int) -> dict[str, Any]:
     }}
 
 
-@export_section
 async def export_forecast(session: AsyncSession, game_id: int) -> dict[str, Any]:
     """``forecast``: the Pot and what each category and singular award is worth now (R3-08); no goals."""
     game = await load_game(session, game_id)
@@ -70,7 +67,6 @@ async def export_forecast(session: AsyncSession, game_id: int) -> dict[str, Any]
     }}
 
 
-@export_section
 async def export_final_scores(session: AsyncSession, game_id: int) -> dict[str, Any]:
     """``final_scores``: null until the game is scored; then one entry per player in play, best first."""
     game = await load_game(session, game_id)

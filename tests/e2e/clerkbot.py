@@ -138,10 +138,11 @@ class Harness:
         return interaction
 
     async def tick(self) -> None:
-        """Wake the deadline scheduler and wait for its next pass to finish."""
-        before = self.bot.scheduler.passes
+        """Wake the deadline scheduler and wait for a pass begun after the wake to finish (one already running when
+        it is woken may have read the clock or the deadlines before the change)."""
+        wanted = self.bot.scheduler.started + 1
         self.app.deadlines_changed()
-        await self.fake.wait_for(lambda: self.bot.scheduler.passes > before, "a scheduler pass")
+        await self.fake.wait_for(lambda: self.bot.scheduler.passes >= wanted, "a scheduler pass")
 
     async def new_game(self, *, deadline: str | None = None) -> None:
         """A Landsdraad game in #sirius with alice and bob, and round 1 open."""

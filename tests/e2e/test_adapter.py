@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 import bot.discord.client
-from bot.actions.commands import COMMANDS, Role
+from bot.actions.commands import Role
 from bot.actions.context import UserRef
 from bot.actions.outbox import Card, Outgoing, ToChannel, ToUser
+from bot.actions.rulesets import COMMANDS
 from bot.discord.delivery import embed_of
 
 from .clerkbot import Harness

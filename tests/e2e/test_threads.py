@@ -14,10 +14,10 @@ import pytest
 from fakediscord import Channel, Sent
 
 import bot.discord.client
-from bot.actions.commands import COMMANDS, App, Command, Option
+from bot.actions.commands import App, Command, Option
 from bot.actions.context import Ctx
 from bot.actions.outbox import Card, Keep, Outgoing, ToChannel, ToThread, ToUser, reply
-from bot.actions.routes import THREAD_FORMS, thread_form
+from bot.actions.rulesets import COMMANDS, ROUTES, THREAD_FORMS
 from engine.service.views import GameView
 
 from .clerkbot import Harness
@@ -48,7 +48,7 @@ def is_test_form(line: str) -> bool:
 def throwaway() -> Iterator[None]:
     COMMANDS["tally"] = Command("tally", "test only: post the tally", (Option("text", str, "what it says", True),),
                                 post_tally)
-    thread_form(is_test_form)(form_handler)
+    ROUTES.thread_form(is_test_form)(form_handler)
     try:
         yield
     finally:

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from bot.actions.commands import COMMANDS, App, Command, Option
+from bot.actions.commands import App, Command, Option
 from bot.actions.context import Ctx
 from bot.actions.outbox import Keep, Outgoing, ToChannel, ToThread, reply
-from bot.actions.routes import THREAD_FORMS
+from bot.actions.rulesets import COMMANDS, THREAD_FORMS
 from bot.console.cli import clerk_on
 from bot.console.session import Session
 from bot.console.transcript import parse_transcript

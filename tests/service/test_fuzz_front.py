@@ -20,11 +20,12 @@ from ledger_front import CHANNEL, GUILD, MODERATOR, actor, dm, text_of, user
 from sqlalchemy import func, select
 
 import bot.actions.handlers  # noqa: F401  (registers the commands and forms)
-from bot.actions.commands import COMMANDS, App, Command, Option, Role, dispatch
+from bot.actions.commands import App, Command, Option, Role, dispatch
 from bot.actions.context import Ctx, Place, UserRef
 from bot.actions.messages import handle_channel_message
 from bot.actions.option_text import INT_LIMIT, LONG_TEXTS, NAMES, checked, limit_of
 from bot.actions.outbox import Here, Outgoing
+from bot.actions.rulesets import COMMANDS
 from engine.store.database import make_sessionmaker
 from engine.store.models import Ballot, Event
 

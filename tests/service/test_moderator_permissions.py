@@ -25,9 +25,10 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import bot.actions.handlers  # noqa: F401  (registers the commands)
-from bot.actions.commands import COMMANDS, COMMON, EXCLUSIVE, App, Command, Role, dispatch, ruleset_refusal
+from bot.actions.commands import COMMON, App, Command, Role, dispatch, ruleset_refusal
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Here
+from bot.actions.rulesets import COMMANDS, FRONTS
 from bot.console.session import Session
 from bot.console.slash import parse_slash
 from bot.console.transcript import parse_transcript
@@ -192,7 +193,7 @@ def rulesets_of(spec: Command) -> tuple[str, ...]:
         return RULESETS
     if spec.ruleset is not None:
         return (spec.ruleset,)
-    return tuple(r for r in RULESETS if r not in EXCLUSIVE)
+    return tuple(f.name for f in FRONTS if not f.exclusive)
 
 
 CASES = [pytest.param(ruleset, name, id=f"{ruleset}:{name}")
@@ -342,7 +343,7 @@ async def refusals(bench: Bench, spec: Command, options: dict[str, Any]) -> list
             if channel not in bench.views:
                 bench.views[channel] = await bench.app.clerk.game_in_channel(bench.channel_id(channel))
             # a command of another ruleset is refused before its moderators are asked about
-            expected = (ruleset_refusal(spec, bench.views[channel])
+            expected = (ruleset_refusal(bench.app, spec, bench.views[channel])
                         or f"Only the moderators of {channel} can use /{spec.name}.")
         if [(o.to, o.ephemeral, o.text) for o in out] != [(Here(), True, expected)]:
             wrong.append(f"/{spec.name} by {who.label}: {[o.text for o in out]}, not {expected!r}")

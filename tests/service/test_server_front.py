@@ -13,10 +13,11 @@ from conftest import Table
 from ledger_front import CHANNEL, GUILD, MODERATOR, actor, dm, public, slash, text_of, user
 
 import bot.actions.handlers  # noqa: F401  (registers the commands and DM forms)
-from bot.actions.commands import COMMANDS, COMMON, App, Role, dispatch
+from bot.actions.commands import COMMON, App, Role, dispatch
 from bot.actions.context import Actor, Ctx, Place
 from bot.actions.help import help_texts, takes
 from bot.actions.outbox import Here, Outgoing, ToChannel
+from bot.actions.rulesets import COMMANDS
 from engine.service import Clerk
 
 OTHER_CHANNEL = 902
@@ -96,13 +97,14 @@ async def test_help_in_a_channel_is_for_its_ruleset(table: Table) -> None:
     assert "This channel has no game" in nowhere
 
 
-def test_help_lists_every_command_a_ruleset_takes_within_discord_limits() -> None:
+def test_help_lists_every_command_a_ruleset_takes_within_discord_limits(table: Any) -> None:
+    app = App(table.clerk)
     for ruleset in ("landsdraad", "mylantium", "convocate"):
-        texts_ = help_texts(ruleset, "g")
+        texts_ = help_texts(app, ruleset, "g")
         assert all(len(t) <= 2000 for t in texts_)
         joined = "\n".join(texts_)
         for spec in COMMANDS.values():
-            assert (f"`/{spec.name}" in joined) == takes(ruleset, spec), (ruleset, spec.name)
+            assert (f"`/{spec.name}" in joined) == takes(app, ruleset, spec), (ruleset, spec.name)
 
 
 async def test_dm_help_is_for_the_senders_games(table: Table) -> None:

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from ledger_front import MODERATOR, actor, user
 
-from bot.actions.commands import COMMANDS, App, find_game
+from bot.actions.commands import App, find_game
 from bot.actions.context import Actor, Ctx, Place
+from bot.actions.rulesets import COMMANDS
 from bot.actions.suggest import Suggestion, ranked, suggest
 from engine.service import Clerk
 

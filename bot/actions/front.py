@@ -1,0 +1,40 @@
+"""What a ruleset gives the front end: one record (``Front``), listed once in ``bot/actions/rulesets.py``.
+
+Shared code never names a ruleset: dispatch, DM and thread routing, help, recovery, suggestions and the timed work
+loop over an app's fronts (``App.fronts``) and read their merged routes (``App.routes``)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.actions.commands import App
+from bot.actions.outbox import Outgoing
+from bot.actions.routes import Routes
+from bot.actions.suggest_sources import Source
+
+DueTask = Callable[[App, datetime], Awaitable[list[Outgoing]]]
+"""Timed work (closing what is due at ``now``, offers that lapsed): what to send."""
+Recover = Callable[[App, int, int], Awaitable[list[Outgoing]]]
+"""``(app, game_id, number)``: the announcement of a result that closed but was never posted (the bot was killed)."""
+
+
+@dataclass(frozen=True)
+class Front:
+    name: str
+    """The ruleset's name, as its service record (``engine.service.ruleset.Ruleset``) has it."""
+    routes: Routes = field(default_factory=Routes)
+    """Its slash commands, DM and thread forms, buttons and menus."""
+    dm_help: tuple[tuple[str, str], ...] = ()
+    """``(example, what it does)`` of each DM form, for ``/help`` and a DM of ``help``."""
+    next_steps: str = ""
+    """What a moderator does after ``/game new`` (the reply says it)."""
+    due: tuple[DueTask, ...] = ()
+    """Timed work the scheduler runs at each pass, after the reminders."""
+    recover: Mapping[str, Recover] = field(default_factory=dict)
+    """Result kind (``engine.service.announcements``) -> its announcement again, after a crash."""
+    sources: Mapping[str, Source] = field(default_factory=dict)
+    """What an option's ``autocomplete`` kind lists, for the ruleset's own kinds."""
+    exclusive: bool = True
+    """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""

@@ -1,0 +1,52 @@
+"""What a ruleset gives the service layer: one record (``Ruleset``), listed once in ``engine/service/clerk.py``.
+
+Shared code never names a ruleset: it loops over the records. A record names the ruleset, its settings (shown and
+changed by ``/game settings``), the service object that holds its use cases (``clerk.<name>``, built on the shared
+``Backend``) and its parts of the game export. What is timed (deadlines) the service object answers itself
+(``RulesetService.next_deadlines``)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.core.settings import Setting
+from engine.service.uow import Backend, ServiceBase
+
+if TYPE_CHECKING:  # the composition root imports every ruleset; a ruleset's service only refers to it
+    from engine.service.clerk import Clerk
+
+ExportSection = Callable[[AsyncSession, int], Awaitable[dict[str, Any]]]
+"""``(session, game_id) -> {key: value}``: a part of the game export (docs/export.md), merged into the document
+before ``events``; a section returns ``{}`` for a game it has nothing to say about."""
+
+
+class RulesetService(ServiceBase):
+    """The use cases of one ruleset, reached as ``clerk.<name>``. ``shared`` is the Clerk it belongs to: its shared
+    services (games, players, posts, exports) for the ruleset's own use."""
+
+    def __init__(self, backend: Backend, shared: Clerk) -> None:
+        super().__init__(backend)
+        self.shared = shared
+
+    async def next_deadlines(self) -> list[datetime]:
+        """Every instant this ruleset's timed work falls due (deadlines, offers), for the scheduler to wake at."""
+        return []
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    """As stored in ``games.ruleset`` and typed in ``/game new``: lower case, one word."""
+    title: str
+    """For players: ``Landsdraad``, ``Mylantium``, ``Convocate``."""
+    settings: Mapping[str, Setting] = field(default_factory=dict)
+    """The settings ``/game settings`` shows and changes for its games, with their defaults."""
+    service: Callable[[Backend, Clerk], RulesetService] | None = None
+    """Builds ``clerk.<name>``."""
+    exports: tuple[ExportSection, ...] = ()
+    """Its parts of ``/game export``."""
