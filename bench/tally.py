@@ -18,7 +18,8 @@ from engine.landsdraad.model import Option
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.database import make_engine, make_sessionmaker
-from engine.store.models import Ballot, Player, Round
+from engine.store.models import Player
+from engine.store.models.landsdraad import Ballot, Round
 
 SIZES = (1_000, 10_000, 100_000)
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)

@@ -9,6 +9,7 @@ import os
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from engine.service.clerk import RULESETS  # noqa: F401  (each ruleset's service imports its tables into Base.metadata)
 from engine.store.database import DEFAULT_URL, make_engine
 from engine.store.models import Base
 

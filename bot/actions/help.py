@@ -51,9 +51,13 @@ def help_texts(app: App, ruleset: str, game_name: str | None = None, *, slash: b
     return split_messages("", lines, LIMIT)
 
 
-NO_GAME = ("I'm Clerk, the vote clerk of play-by-post games. This channel has no game; a moderator starts one with "
-           "`/game new ruleset name` (Landsdraad, Mylantium or Convocate). `/game list` shows the games of this "
-           "server, and `/help` in a game channel says what its players can do.")
+def no_game(app: App) -> str:
+    """The help where there is no game: how to start one, with the rulesets this app plays."""
+    titles = [r.title for r in app.clerk.backend.rulesets]
+    listed = ", ".join(titles[:-1]) + f" or {titles[-1]}" if len(titles) > 1 else "".join(titles)
+    return ("I'm Clerk, the vote clerk of play-by-post games. This channel has no game; a moderator starts one with "
+            f"`/game new ruleset name` ({listed}). `/game list` shows the games of this server, and `/help` in a "
+            "game channel says what its players can do.")
 
 
 async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[str]:
@@ -66,8 +70,8 @@ async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[str]:
         games = await app.clerk.games_of_user(ctx.actor.id)
     if not games:
         if ctx.place.is_dm:
-            return [NO_GAME.replace("This channel has no game", "You are not a player in any game")]
-        return [NO_GAME]
+            return [no_game(app).replace("This channel has no game", "You are not a player in any game")]
+        return [no_game(app)]
     texts: list[str] = []
     seen: set[str] = set()
     for g in games:

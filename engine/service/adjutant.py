@@ -20,7 +20,8 @@ from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
 from engine.service.views import GameView
-from engine.store.models import AgBallotRow, AgElection, Game, Office, Player, Round
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import AgBallotRow, AgElection, Office, Round
 
 AG = "adjutant_general"
 

@@ -27,7 +27,8 @@ from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.service.views import GameView
-from engine.store.models import AuditRow, Game, Player, TransferRow
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import AuditRow, TransferRow
 
 CANCELLED = "cancelled"
 MAX_ITEM = 200

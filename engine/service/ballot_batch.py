@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, Insert, and_, bindparam, insert, select, update
+from sqlalchemy import Connection, Insert, Table, and_, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
@@ -26,7 +26,8 @@ from engine.service.clock import utc
 from engine.service.ledger import require_running
 from engine.service.uow import Duplicate, SyncUnit
 from engine.service.views import BallotReceipt, GameView
-from engine.store.models import Base
+from engine.store.models import Event, Game, Player
+from engine.store.models.landsdraad import Ballot, Holding, Round
 
 T = TypeVar("T")
 CHUNK = 400
@@ -47,8 +48,7 @@ def chunks(values: Sequence[T]) -> Iterable[Sequence[T]]:
         yield values[start:start + CHUNK]
 
 
-_TABLES = Base.metadata.tables
-_G, _R, _P, _B, _H, _E = (_TABLES[name] for name in ("games", "rounds", "players", "ballots", "holdings", "events"))
+_G, _R, _P, _B, _H, _E = (cast(Table, model.__table__) for model in (Game, Round, Player, Ballot, Holding, Event))
 
 _DONE = select(_E.c.source_id, _E.c.kind, _E.c.payload).where(_E.c.source_id.in_(bindparam("sources", expanding=True)))
 _READ = (

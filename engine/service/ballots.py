@@ -18,7 +18,7 @@ from engine.service.membership import StaleGames, games_cache, stale_users
 from engine.service.rounds import current_round
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit
 from engine.service.views import BallotReceipt
-from engine.store.models import Ballot
+from engine.store.models.landsdraad import Ballot
 
 
 class Cast(NamedTuple):

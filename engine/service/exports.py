@@ -10,7 +10,8 @@ from engine.service.clock import utc
 from engine.service.ledger import game_players, load_game
 from engine.service.rounds import factions_of
 from engine.service.uow import ServiceBase
-from engine.store.models import Event, Round
+from engine.store.models import Event
+from engine.store.models.landsdraad import Round
 
 EXPORT_VERSION = 1
 

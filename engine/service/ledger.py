@@ -17,7 +17,8 @@ from engine.service.batching import Batcher
 from engine.service.membership import GamesCache, games_cache
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView, HoldingView, PlayerView
-from engine.store.models import Game, Holding, Player
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import Holding
 
 
 def game_view(game: Game) -> GameView:

@@ -22,7 +22,8 @@ from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
 from engine.service.views import GameView
-from engine.store.models import Game, Player, PlayerVoteRow, Round, SupportRow
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import PlayerVoteRow, Round, SupportRow
 
 
 def vote_title(subject: Subject, target: str) -> str:

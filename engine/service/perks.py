@@ -22,7 +22,8 @@ from engine.service.rounds import current_round
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase
 from engine.service.views import GameView
-from engine.store.models import Event, Game, PerkRow, Player, Round
+from engine.store.models import Event, Game, Player
+from engine.store.models.landsdraad import PerkRow, Round
 
 PERK_KEYS = {Perk.PRO_TEMPORE: "pro_tempore", Perk.CHOAM: "choam", Perk.MASTER_AT_ARMS: "master_at_arms"}
 ONLY_PRO_TEMPORE = "Only the Chancellor Pro tempore can ask how an Elector voted."

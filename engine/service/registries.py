@@ -21,7 +21,8 @@ from engine.service.ledger import game_view, load_game, require_player
 from engine.service.names import find_player_by_name
 from engine.service.uow import ServiceBase, UnitOfWork
 from engine.service.views import GameView
-from engine.store.models import EmbargoRow, Game, KanlyRow, Player, TransitRow
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import EmbargoRow, KanlyRow, TransitRow
 
 
 @dataclass(frozen=True)

@@ -23,18 +23,8 @@ from engine.service.rounds import open_round_of
 from engine.service.settings import value_of
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
-from engine.store.models import (
-    AgBallotRow,
-    AgElection,
-    Ballot,
-    Event,
-    Game,
-    MylChoice,
-    MylElection,
-    MylFaction,
-    Player,
-    Round,
-)
+from engine.store.models import Event, Game, MylChoice, MylElection, MylFaction, Player
+from engine.store.models.landsdraad import AgBallotRow, AgElection, Ballot, Round
 
 KINDS = ("round", "ag", "primary", "general")
 """A crisis round (players without a ballot), an AG election (players without an AG ballot), a Mylantium Primary

@@ -23,7 +23,8 @@ from engine.service.ledger import active_players, holding_extras, read_game
 from engine.service.rounds import faction_of, read_factions, read_round, read_round_view, result_view
 from engine.service.uow import SyncUnit
 from engine.service.views import ResultView
-from engine.store.models import Ballot, Game, Player
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import Ballot
 
 LATE = timedelta(minutes=1)
 """A timer close later than this after the deadline is reported as late (the bot was offline)."""

@@ -16,7 +16,8 @@ from engine.service.clock import utc
 from engine.service.ledger import active_votes, game_players, game_view, load_game, require_running
 from engine.service.uow import ServiceBase
 from engine.service.views import FactionView, ResultView, RoundView, StatusView
-from engine.store.models import Ballot, Game, Round, TempFactionRow
+from engine.store.models import Game
+from engine.store.models.landsdraad import Ballot, Round, TempFactionRow
 
 
 def faction_of(row: TempFactionRow) -> TempFaction:

@@ -53,7 +53,8 @@ from engine.service.victory_views import (
     TrackView,
     VpSettingsView,
 )
-from engine.store.models import Game, Player, PrestigeAward, VictoryGoal, VictoryState
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import PrestigeAward, VictoryGoal, VictoryState
 
 MAY_BE_NEGATIVE = ("income", "wealth")
 """Income and wealth can fall below 0 (they then count as 0, P3-02); every other measure is a count."""

@@ -13,7 +13,8 @@ from engine.service.clock import utc
 from engine.service.ledger import load_game
 from engine.service.victory_scoring import exact, load_final
 from engine.service.victory_state import luxuries_of, percentages_of, snapshot, weights_of
-from engine.store.models import Player, PrestigeAward, VictoryGoal
+from engine.store.models import Player
+from engine.store.models.landsdraad import PrestigeAward, VictoryGoal
 
 
 async def export_victory(session: AsyncSession, game_id: int) -> dict[str, Any]:

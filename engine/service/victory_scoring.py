@@ -45,7 +45,8 @@ from engine.service.victory_views import (
     PendingScores,
     ProjectedScore,
 )
-from engine.store.models import FinalScoreRow, Game, Player, Round, VictoryGoal
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import FinalScoreRow, Round, VictoryGoal
 
 MAJORITY_AFTER_ROUND = 5
 """R3-20 / P3-08: a Majority Victory is possible once round 5 is complete."""

@@ -27,7 +27,8 @@ from engine.landsdraad.victory import (
 from engine.service.ledger import game_players
 from engine.service.victory_views import TrackView
 from engine.service.views import PlayerView
-from engine.store.models import Event, Game, Player, PrestigeAward, VictoryGoal, VictoryHoldings, VictoryState
+from engine.store.models import Event, Game, Player
+from engine.store.models.landsdraad import PrestigeAward, VictoryGoal, VictoryHoldings, VictoryState
 
 ECONOMY = ("income", "stock", "wealth", "heroes")
 TRACKED = (*UNIT_KINDS, *ASSET_KINDS, *ECONOMY, *COUNTERS)

@@ -27,7 +27,8 @@ from bot.actions.option_text import INT_LIMIT, LONG_TEXTS, NAMES, checked, limit
 from bot.actions.outbox import Here, Outgoing
 from bot.actions.rulesets import COMMANDS
 from engine.store.database import make_sessionmaker
-from engine.store.models import Ballot, Event
+from engine.store.models import Event
+from engine.store.models.landsdraad import Ballot
 
 ALICE = actor(10, "Alice")
 THREAD = 7001

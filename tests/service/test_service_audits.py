@@ -14,7 +14,7 @@ from engine.core.errors import RuleError
 from engine.landsdraad.transfers import parse_transfer
 from engine.service.audits import perform_audit, quote
 from engine.service.ledger import load_game
-from engine.store.models import AuditRow, TransferRow
+from engine.store.models.landsdraad import AuditRow, TransferRow
 
 ALICE, BOB, CAROL = 301, 302, 303
 MOD = 1

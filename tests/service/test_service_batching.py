@@ -14,7 +14,7 @@ from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.ballot import parse_ballot
 from engine.service.clock import utc
 from engine.service.roster import RosterRow
-from engine.store.models import Ballot
+from engine.store.models.landsdraad import Ballot
 
 MOD = 1
 

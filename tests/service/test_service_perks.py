@@ -14,7 +14,7 @@ from bot.actions.outbox import Here, ToChannel
 from engine.core.errors import RuleError
 from engine.landsdraad.perks import Perk
 from engine.landsdraad.transfers import parse_elector_query
-from engine.store.models import PerkRow
+from engine.store.models.landsdraad import PerkRow
 
 MOD = 1
 IDS = {"alice": 501, "bob": 502, "carol": 503, "dave": 504}

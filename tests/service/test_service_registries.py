@@ -14,7 +14,7 @@ from engine.core.errors import RuleError
 from engine.service.ledger import load_game
 from engine.service.names import find_player_by_name
 from engine.service.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
-from engine.store.models import EmbargoRow, KanlyRow, TransitRow
+from engine.store.models.landsdraad import EmbargoRow, KanlyRow, TransitRow
 
 P, Q, R = 201, 202, 203
 MOD = 1

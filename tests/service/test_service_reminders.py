@@ -147,7 +147,7 @@ async def test_an_ag_election_closing_with_the_round_is_reminded_at_the_rounds_i
     its non-voters are reminded at the round's instants, with the round's deadline; none while it is paused."""
     from sqlalchemy import update
 
-    from engine.store.models import AgElection
+    from engine.store.models.landsdraad import AgElection
 
     await _game(table)
     await table.open(deadline=timedelta(hours=30))

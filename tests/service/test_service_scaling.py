@@ -14,7 +14,8 @@ from typing import Any
 
 from sqlalchemy import event, insert, select, update
 
-from engine.store.models import Ballot, Event, Game, Holding, Player, Round
+from engine.store.models import Event, Game, Player
+from engine.store.models.landsdraad import Ballot, Holding, Round
 
 MOD = 1
 BIG_PLAYERS, BIG_ROUNDS = 200, 50
