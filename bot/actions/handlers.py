@@ -272,7 +272,6 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 
 from bot.actions import (  # noqa: E402,F401  (importing them registers their commands and forms)
     admin,
-    convocate,
     deadlines,
     help,
     ledgers,
