@@ -24,6 +24,8 @@ FRONT = Front(
     ),
     next_steps=("Seat the players with /convocate player, put the cards on the board with /card add and the "
                 "Factors with /factor set; /board shows the table, and /phase next starts the first turn."),
+    settings_note=("These are the Convocate rulings; /convocate rulings, kept as an alias, lists them with their "
+                   "P-numbers."),
     due=(offers_due,),
     sources=SOURCES,
 )

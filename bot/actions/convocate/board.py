@@ -21,6 +21,8 @@ ROUTES = Routes()
 """The board's commands (the package's ``ROUTES`` merges them)."""
 KINDS = tuple(k.value for k in Kind)
 SOVEREIGNTY_NAMES = tuple(name for name, _ in SOVEREIGNTIES.values())
+MOVED = ("The rulings now live under /game settings (its Convocate section), which shows and changes them; "
+         "/convocate rulings is kept as an alias.")
 
 
 @command(ROUTES, "board", "The Convocate board: Standing Vote, political control, Seats, lockouts, Factors, Statutes.",
@@ -62,7 +64,7 @@ async def convocate_rulings(app: App, ctx: Ctx, g: GameView | None, o: dict[str,
         rows = await app.clerk.convocate.rulings(g.id)
         lines = [f"**{name}** ({ruling}) = {value}{' (default)' if default else ''}: {about}"
                  for name, ruling, value, default, about in rows]
-        return [reply(f"Convocate rulings of {g.name}:\n" + "\n".join(lines), ephemeral=True)]
+        return [reply(f"Convocate rulings of {g.name}:\n" + "\n".join(lines) + f"\n{MOVED}", ephemeral=True)]
     if not moderates(ctx, g):
         raise RuleError(f"Only the moderators of {g.name} can change its rulings.")
     if o.get("ruling") is None or o.get("value") is None:
