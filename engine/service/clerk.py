@@ -60,13 +60,17 @@ class Clerk(LedgerService, RoundService, BallotService, ExportService, PostServi
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice; ``rulesets`` adds to or replaces the shipped ones."""
 
+    convocate: ConvocateService
+    """``clerk.convocate``: set when the Clerk plays the Convocate (a Clerk built without it has no such attribute)."""
+
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, dice: Dice,
                  rulesets: Sequence[Ruleset] = RULESETS) -> None:
         super().__init__(Backend.open(sessions, clock, dice, rulesets))
         self.plugged: dict[str, RulesetService] = {r.name: r.service(self.backend, self)
                                                    for r in rulesets if r.service is not None}
         """Each ruleset's service by name (``ruleset_service``); the shipped ones are also attributes."""
-        self.convocate: ConvocateService = self._plugged(CONVOCATE.name, ConvocateService)
+        if CONVOCATE.name in self.plugged:
+            self.convocate = self._plugged(CONVOCATE.name, ConvocateService)
 
     def ruleset_service(self, name: str) -> RulesetService:
         return self.plugged[name]
