@@ -58,8 +58,11 @@ FREE_TEXT = {
 
 
 def test_every_option_that_names_something_suggests_it() -> None:
-    from bot.actions.suggest import GAME, SOURCES
+    from bot.actions.rulesets import FRONTS
+    from bot.actions.suggest import GAME
+    from bot.actions.suggest import SOURCES as SHARED_SOURCES
 
+    SOURCES = {**SHARED_SOURCES, **{kind: fetch for front in FRONTS for kind, fetch in front.sources.items()}}
     problems = []
     for key, spec in COMMANDS.items():
         for option in spec.options:

@@ -30,6 +30,8 @@ class Front:
     """``(example, what it does)`` of each DM form, for ``/help`` and a DM of ``help``."""
     next_steps: str = ""
     """What a moderator does after ``/game new`` (the reply says it)."""
+    settings_note: str = ""
+    """A line ``/game settings`` adds under the settings of one of its games (where else they are shown)."""
     due: tuple[DueTask, ...] = ()
     """Timed work the scheduler runs at each pass, after the reminders."""
     recover: Mapping[str, Recover] = field(default_factory=dict)

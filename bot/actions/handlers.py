@@ -258,6 +258,9 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
             return [reply(f"Settings of {g.name}:\n{moderators}\n{none}", ephemeral=True)]
         lines = [moderators] + [f"**{name}** = {value}{' (default)' if default else ''}: {about}"
                                 for name, value, default, about in rows]
+        front = app.front(g.ruleset)
+        if front is not None and front.settings_note:
+            lines.append(front.settings_note)
         return [reply(f"Settings of {g.name}:\n" + "\n".join(lines), ephemeral=True)]
     if not ctx.actor.moderates(g.moderator_role_id):
         raise RuleError(f"Only the moderators of {g.name} can change its settings.")
@@ -272,7 +275,6 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 
 from bot.actions import (  # noqa: E402,F401  (importing them registers their commands and forms)
     admin,
-    convocate,
     deadlines,
     help,
     ledgers,

@@ -9,9 +9,6 @@ from typing import Any
 
 from bot.actions.commands import App
 from bot.actions.context import Ctx, UserRef
-from engine.convocate.board import Board, Kind
-from engine.convocate.votes import is_convocant
-from engine.service.convocate_views import BoardView
 from engine.service.views import GameView
 
 
@@ -119,87 +116,3 @@ async def _nominees(a: Asking) -> list[Suggestion]:
     return [Suggestion(f"{c.name} ({c.faction.value}, {c.party.title})", c.name)
             for c in (await a.app.clerk.government(a.game.id)).candidates
             if c.running and not c.discarded and (not party or c.party.value == party)]
-
-
-# -- the Convocate (the board is public: /board lists every card) ------------------------------------------------
-
-
-async def _board(a: Asking) -> tuple[Board, str | None]:
-    """The board, and the asker's name at the table (None if they have no seat)."""
-    view: BoardView = await a.app.clerk.cv_board(a.game.id)
-    me = next((s.player for s in view.standings if s.user_id == a.ctx.actor.id), None)
-    return view.board, me
-
-
-def _card(name: str, what: str) -> Suggestion:
-    return Suggestion(f"{name} ({what})", name)
-
-
-@source("card")
-async def _cards(a: Asking) -> list[Suggestion]:
-    """Cards the asker may change: their own; every card for a moderator."""
-    board, me = await _board(a)
-    return [_card(c.name, c.kind.label + (f", {c.controller}" if c.controller else "")) for c in board.cards
-            if a.moderator or (me is not None and c.controller == me)]
-
-
-@source("cards")
-async def _own_cards(a: Asking) -> list[Suggestion]:
-    """The readied cards the asker controls (what /commit activates)."""
-    board, me = await _board(a)
-    return [_card(c.name, c.kind.label) for c in board.cards if me is not None and c.controller == me and c.readied]
-
-
-@source("place")
-async def _places(a: Asking) -> list[Suggestion]:
-    board, _ = await _board(a)
-    return [_card(c.name, c.kind.label) for c in board.cards if c.kind.place]
-
-
-@source("homeworld")
-async def _homeworlds(a: Asking) -> list[Suggestion]:
-    board, _ = await _board(a)
-    return [_card(c.name, c.sovereignty or "Homeworld") for c in board.cards if c.kind is Kind.HOMEWORLD]
-
-
-@source("character")
-async def _characters(a: Asking) -> list[Suggestion]:
-    board, _ = await _board(a)
-    return [_card(c.name, c.controller or "Character") for c in board.cards if c.kind is Kind.CHARACTER]
-
-
-@source("own-character")
-async def _own_characters(a: Asking) -> list[Suggestion]:
-    """The readied Characters the asker controls."""
-    board, me = await _board(a)
-    return [_card(c.name, "readied") for c in board.cards
-            if c.kind is Kind.CHARACTER and me is not None and c.controller == me and c.readied]
-
-
-@source("convocant")
-async def _convocants(a: Asking) -> list[Suggestion]:
-    """The asker's readied Convocants on the Map (R4-02): who could move or second."""
-    board, me = await _board(a)
-    return [_card(c.name, "Pallarch" if c.pallarch else f"Vote {c.vote}") for c in board.cards
-            if me is not None and c.controller == me and c.readied and c.on_map and is_convocant(c)]
-
-
-@source("factor")
-async def _factors(a: Asking) -> list[Suggestion]:
-    board, _ = await _board(a)
-    return [Suggestion(f"{name} ({value:+d})", name) for name, value in board.factors]
-
-
-@source("statute")
-async def _statutes(a: Asking) -> list[Suggestion]:
-    """Statutes in force the asker controls (every one for a moderator)."""
-    board, me = await _board(a)
-    return [_card(s.name, f"Section {s.section}, {s.controller}") for s in board.statutes
-            if a.moderator or (me is not None and s.controller == me)]
-
-
-@source("repealable")
-async def _repealable(a: Asking) -> list[Suggestion]:
-    """Statutes in force the asker does not control (a Motion of Repeal is against another's)."""
-    board, me = await _board(a)
-    return [_card(s.name, f"Section {s.section}, {s.controller}") for s in board.statutes if s.controller != me]

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.core.durations import parse_duration
 from engine.core.errors import ParseError
+from engine.core.settings import Setting
 
 GOVT_RANGE = "a range of GOVT values from -4 to +4 such as `0..4`, `-4..0` or `-4..-1`"
 
@@ -47,75 +48,51 @@ class Rulings:
     with the next player, the mover asked last)."""
 
 
-@dataclass(frozen=True)
-class Setting:
-    name: str
-    ruling: str
-    default: Any
-    description: str
-    choices: tuple[str, ...] = ()
+def _range(text: str) -> str:
+    low, high = parse_range(text)
+    return f"{low}..{high}"
 
-    @property
-    def kind(self) -> str:
-        if isinstance(self.default, bool):
-            return "bool"
-        if isinstance(self.default, tuple):
-            return "range"
-        if self.name == "second_timeout":
-            return "duration"
-        return "choice"
 
-    def parse(self, text: str) -> Any:
-        """The stored value for ``text``; ParseError says what is accepted."""
-        value = text.strip().lower()
-        if self.kind == "bool":
-            if value in ("true", "yes", "on", "1"):
-                return True
-            if value in ("false", "no", "off", "0"):
-                return False
-            raise ParseError(text, f"`{self.name}` is true or false")
-        if self.kind == "range":
-            low, high = parse_range(text)
-            return f"{low}..{high}"
-        if self.kind == "duration":
-            parse_duration(text)
-            return value
-        if value not in self.choices:
-            raise ParseError(text, f"`{self.name}` is one of: {', '.join(self.choices)}")
-        return value
+def _duration(text: str) -> str:
+    parse_duration(text)
+    return text.strip().lower()
 
-    def shown(self, stored: Any) -> str:
-        if self.kind == "range" and isinstance(stored, tuple):
-            return f"{stored[0]}..{stored[1]}"
-        return str(stored).lower() if isinstance(stored, bool) else str(stored)
+
+def shown(value: Any) -> str:
+    """A ruling's value as players read it: a GOVT range as ``0..4``, true or false in lower case."""
+    if isinstance(value, tuple):
+        return f"{value[0]}..{value[1]}"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
-    Setting("seat_range_plus", "P4-14", (0, 4), "GOVT values where a + bloc Seat (Union, Republic) is active when "
-            "its card data gives none."),
-    Setting("seat_range_minus", "P4-14", (-4, 0), "GOVT values where a − bloc Seat (Kingdom, Hegemony, HLM) is "
-            "active when its card data gives none."),
-    Setting("govt_zero_all_seats", "P4-12", True, "At GOVT 0 every Seat is active, whatever its card data says."),
-    Setting("statute_control_check", "P4-04", "before", "When political control is checked for a Statute: before "
-            "or after the declaring Character is activated.", ("before", "after")),
-    Setting("statute_character", "P4-10", "any", "Which readied Character may declare a Statute: any, or only a "
-            "Convocant.", ("any", "convocant")),
-    Setting("repeal_count", "P4-05", "after", "When a Repeal counts Standing Vote: after or before the mover is "
-            "activated.", ("after", "before")),
-    Setting("repeals_per_turn", "P4-06", "per-convocant", "Repeals a player may move in a turn: one per "
-            "Convocant, or one.", ("per-convocant", "one")),
-    Setting("committed_cards", "P4-08", "out", "Cards activated to commit Votes leave Standing Vote until they "
-            "ready (out), or Locations and other permanents still count (locations-count).",
-            ("out", "locations-count")),
-    Setting("temp_vote_convocant", "P4-09", True, "A temporary +Vote on a Character can make it a Convocant while it "
-            "lasts."),
-    Setting("emberates_govt", "P4-11", "none", "The Emberates' preferred GOVT side: none (never locked out), plus "
-            "or minus.", ("none", "plus", "minus")),
-    Setting("second_order", "P4-13", "from-mover", "Who is offered the second first: the mover (from-mover), or "
-            "the next player with the mover last (mover-last).", ("from-mover", "mover-last")),
-    Setting("second_timeout", "Clerk", "24h", "How long each player has to answer the offer to second before it "
-            "passes to the next player."),
+    Setting("seat_range_plus", "0..4", "GOVT values where a + bloc Seat (Union, Republic) is active when its card "
+            "data gives none.", ruling="P4-14", reader=_range),
+    Setting("seat_range_minus", "-4..0", "GOVT values where a − bloc Seat (Kingdom, Hegemony, HLM) is active when "
+            "its card data gives none.", ruling="P4-14", reader=_range),
+    Setting("govt_zero_all_seats", True, "At GOVT 0 every Seat is active, whatever its card data says.",
+            ruling="P4-12"),
+    Setting("statute_control_check", "before", "When political control is checked for a Statute: before or after "
+            "the declaring Character is activated.", ("before", "after"), ruling="P4-04"),
+    Setting("statute_character", "any", "Which readied Character may declare a Statute: any, or only a "
+            "Convocant.", ("any", "convocant"), ruling="P4-10"),
+    Setting("repeal_count", "after", "When a Repeal counts Standing Vote: after or before the mover is "
+            "activated.", ("after", "before"), ruling="P4-05"),
+    Setting("repeals_per_turn", "per-convocant", "Repeals a player may move in a turn: one per Convocant, or one.",
+            ("per-convocant", "one"), ruling="P4-06"),
+    Setting("committed_cards", "out", "Cards activated to commit Votes leave Standing Vote until they ready (out), "
+            "or Locations and other permanents still count (locations-count).", ("out", "locations-count"),
+            ruling="P4-08"),
+    Setting("temp_vote_convocant", True, "A temporary +Vote on a Character can make it a Convocant while it "
+            "lasts.", ruling="P4-09"),
+    Setting("emberates_govt", "none", "The Emberates' preferred GOVT side: none (never locked out), plus or "
+            "minus.", ("none", "plus", "minus"), ruling="P4-11"),
+    Setting("second_order", "from-mover", "Who is offered the second first: the mover (from-mover), or the next "
+            "player with the mover last (mover-last).", ("from-mover", "mover-last"), ruling="P4-13"),
+    Setting("second_timeout", "24h", "How long each player has to answer the offer to second before it passes to "
+            "the next player.", ruling="Clerk", reader=_duration),
 )}
+"""The Convocate's per-game settings (``/game settings``; ``/convocate rulings`` shows them with their P-numbers)."""
 
 
 _RANGE = re.compile(r"^\s*([+-]?\d)\s*(?:\.\.|to|–)\s*([+-]?\d)\s*$")
@@ -141,11 +118,10 @@ def setting(name: str) -> Setting:
 def value_of(settings: Mapping[str, Any], name: str) -> Any:
     spec = SETTINGS[name]
     stored = settings.get(name)
-    if stored is None:
-        return spec.default
-    if spec.kind == "range":
-        return parse_range(str(stored))
-    return stored
+    value = spec.default if stored is None else stored
+    if spec.reader is _range:
+        return parse_range(str(value))
+    return value
 
 
 def rulings_of(settings: Mapping[str, Any]) -> Rulings:

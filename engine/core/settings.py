@@ -4,6 +4,7 @@ value typed for it is read. Each ruleset lists its own; the reminders' lead time
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.core.durations import parse_duration
@@ -20,9 +21,15 @@ class Setting:
     high: int | None = None
     durations: bool = False
     """A list of durations such as ``24h,2h`` (or ``none``)."""
+    ruling: str = ""
+    """The rule or ruling it switches, where it has one (``P4-14``)."""
+    reader: Callable[[str], str] | None = None
+    """Reads a typed value of its own kind (a GOVT range, a duration) as stored, raising ``ParseError``."""
 
     def parse(self, text: str) -> bool | int | str:
         value = text.strip().lower()
+        if self.reader is not None:
+            return self.reader(text)
         if isinstance(self.default, bool):
             if value in ("true", "yes", "on", "1"):
                 return True

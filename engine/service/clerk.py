@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -18,8 +19,8 @@ from engine.service.announcements import AnnouncementService
 from engine.service.audits import AuditService, export_transfers
 from engine.service.ballots import BallotService
 from engine.service.clock import Clock, Dice
+from engine.service.convocate import RULESET as CONVOCATE
 from engine.service.convocate import ConvocateService
-from engine.service.convocate_export import export_convocate
 from engine.service.exports import ExportService
 from engine.service.games import GameAdminService
 from engine.service.ledger import LedgerService
@@ -44,7 +45,8 @@ LANDSDRAAD = Ruleset("landsdraad", "Landsdraad", LANDSDRAAD_SETTINGS, exports=(
     export_offices, export_transfers, export_player_votes, export_perks, export_registries, export_victory,
     export_forecast, export_final_scores))
 MYLANTIUM = Ruleset("mylantium", "Mylantium", MYLANTIUM_SETTINGS, exports=(export_mylantium,))
-CONVOCATE = Ruleset("convocate", "Convocate", exports=(export_convocate,))
+
+S = TypeVar("S", bound=RulesetService)
 
 RULESETS: tuple[Ruleset, ...] = (LANDSDRAAD, MYLANTIUM, CONVOCATE)
 """The rulesets Clerk ships, in the order ``/game new`` offers them. A new ruleset adds its record here (and its
@@ -53,10 +55,13 @@ front's to ``bot/actions/rulesets.py``)."""
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService, ConvocateService, GameAdminService, ReminderService, PendingDmService, RosterService,
+            MylantiumService, GameAdminService, ReminderService, PendingDmService, RosterService,
             AnnouncementService, OwedService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice; ``rulesets`` adds to or replaces the shipped ones."""
+
+    convocate: ConvocateService
+    """``clerk.convocate``: set when the Clerk plays the Convocate (a Clerk built without it has no such attribute)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, dice: Dice,
                  rulesets: Sequence[Ruleset] = RULESETS) -> None:
@@ -64,9 +69,18 @@ class Clerk(LedgerService, RoundService, BallotService, ExportService, PostServi
         self.plugged: dict[str, RulesetService] = {r.name: r.service(self.backend, self)
                                                    for r in rulesets if r.service is not None}
         """Each ruleset's service by name (``ruleset_service``); the shipped ones are also attributes."""
+        if CONVOCATE.name in self.plugged:
+            self.convocate = self._plugged(CONVOCATE.name, ConvocateService)
 
     def ruleset_service(self, name: str) -> RulesetService:
         return self.plugged[name]
+
+    def _plugged(self, name: str, kind: type[S]) -> S:
+        """The service of the ruleset ``name``, as the type its attribute on the Clerk has."""
+        service = self.plugged[name]
+        if not isinstance(service, kind):
+            raise TypeError(f"the {name} ruleset's service is a {type(service).__name__}, not a {kind.__name__}")
+        return service
 
     async def next_deadlines(self) -> list[datetime]:
         """Every pending deadline (rounds and AG elections) and reminder instant, soonest first: what a scheduler
@@ -75,4 +89,4 @@ class Clerk(LedgerService, RoundService, BallotService, ExportService, PostServi
         times += [instant for *_, instant in await self.pending_reminders()]
         for service in self.plugged.values():
             times += await service.next_deadlines()
-        return sorted(times + await self.mylantium_deadlines() + await self.cv_next_deadlines())
+        return sorted(times + await self.mylantium_deadlines())

@@ -12,15 +12,10 @@ from engine.service.ledger import load_game
 from engine.service.ruleset import Ruleset
 from engine.service.uow import ServiceBase
 
-ELSEWHERE = {"convocate": "/convocate rulings"}
-"""Rulesets that keep their rulings under their own command."""
-
 
 def settings_of(ruleset: Ruleset) -> Mapping[str, Setting]:
     if not ruleset.settings:
-        where = ELSEWHERE.get(ruleset.name)
-        raise RuleError(f"{ruleset.title} games keep their rulings under {where}." if where
-                        else f"{ruleset.title} games have no settings.")
+        raise RuleError(f"{ruleset.title} games have no settings.")
     return ruleset.settings
 
 
@@ -54,6 +49,7 @@ class SettingsService(ServiceBase):
             new = spec.parse(value)
             old = value_of(game.settings, spec.name, settings_of(self.backend.ruleset(game.ruleset)))
             game.settings = {**game.settings, spec.name: new}
-            await uow.record(game_id, "SettingChanged", actor, {"setting": spec.name, "from": old, "to": new},
+            ruling = {"ruling": spec.ruling} if spec.ruling else {}
+            await uow.record(game_id, "SettingChanged", actor, {"setting": spec.name, **ruling, "from": old, "to": new},
                              source_id)
             return spec.name, old, new

@@ -121,3 +121,33 @@ async def test_convocate_commands_refuse_in_another_rulesets_game(clerk: Clerk) 
 async def test_a_crisis_ballot_by_dm_is_not_for_a_convocate_player(clerk: Clerk) -> None:
     await senate(clerk)
     assert "A crisis ballot" in only_here(await dm(clerk, ALICE, "Vote: Aye"))
+
+
+async def test_game_settings_shows_and_changes_the_convocate_rulings(clerk: Clerk) -> None:
+    """Issue 15: /game settings has the Convocate rulings as the Convocate section; a change there is what
+    /convocate rulings shows and what the rules read (P4-14: a + bloc Seat's default range)."""
+    await senate(clerk)
+    shown = only_here(await slash(clerk, BOB, "game settings"))
+    assert "**seat_range_plus** = 0..4 (default): GOVT values where a + bloc Seat" in shown
+    assert "**second_timeout** = 24h (default)" in shown and "/convocate rulings" in shown
+    refused = await slash(clerk, BOB, "game settings", setting="seat_range_plus", value="2..4")
+    assert "Only the moderators of senate can change its settings." in only_here(refused)
+    out = await slash(clerk, MODERATOR, "game settings", setting="seat_range_plus", value="2 to 4")
+    assert text_of(out[0]) == "senate: seat_range_plus changed from 0..4 to 2..4." and out[0].ephemeral
+    assert "The moderators changed the setting **seat_range_plus** from 0..4 to 2..4." in text_of(public(out)[0])
+    assert "**seat_range_plus** (P4-14) = 2..4: " in only_here(await slash(clerk, BOB, "convocate rulings"))
+    board = text_of((await slash(clerk, BOB, "board"))[0])
+    assert "alice (Union): **3** = Union Prime 1 + Kista 1 + Dorn 1" in board  # GOVT +1: Union Senate inactive
+    bad = await slash(clerk, MODERATOR, "game settings", setting="seat_range_plus", value="4..0")
+    assert "GOVT" in only_here(bad)
+
+
+async def test_convocate_rulings_is_an_alias_that_points_to_game_settings(clerk: Clerk) -> None:
+    await senate(clerk)
+    listed = only_here(await slash(clerk, BOB, "convocate rulings"))
+    assert listed.startswith("Convocate rulings of senate:") and "**repeal_count** (P4-05) = after (default)" in listed
+    assert listed.endswith("The rulings now live under /game settings (its Convocate section), which shows and "
+                           "changes them; /convocate rulings is kept as an alias.")
+    out = await slash(clerk, MODERATOR, "convocate rulings", ruling="repeal_count", value="before")
+    assert text_of(out[0]) == "senate: repeal_count changed from after to before." and out[0].ephemeral
+    assert "**repeal_count** = before: " in only_here(await slash(clerk, BOB, "game settings"))

@@ -64,12 +64,14 @@ async def test_weighted_ag_election(table: Any) -> None:
 
 
 async def test_each_ruleset_keeps_its_own_settings(clerk: Any) -> None:
-    """A Convocate game's rulings live under /convocate rulings, not in the Landsdraad table."""
-    from engine.core.errors import RuleError
+    """A Convocate game's settings are its rulings (also listed by /convocate rulings), not the Landsdraad table.
+    (Until issue 15 they were only under /convocate rulings and /game settings refused: this test said so.)"""
+    from engine.core.errors import ParseError
 
     game = await clerk.create_game(guild_id=1, channel_id=77, name="senate", ruleset="convocate",
                                    moderator_role_id=None, actor=MOD)
-    with pytest.raises(RuleError, match="/convocate rulings"):
-        await clerk.settings(game.id)
-    with pytest.raises(RuleError, match="/convocate rulings"):
+    rows = {name: (value, default) for name, value, default, _ in await clerk.settings(game.id)}
+    assert rows["seat_range_plus"] == ("0..4", True) and rows["second_timeout"] == ("24h", True)
+    assert "end_game_penalty" not in rows
+    with pytest.raises(ParseError, match="seat_range_plus"):
         await clerk.change_setting(game.id, name="end_game_penalty", value="5", actor=MOD)

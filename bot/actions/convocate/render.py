@@ -14,7 +14,7 @@ from engine.convocate.factors import Committed, Pushed
 from engine.convocate.turns import PhaseChanged
 from engine.convocate.votes import StandingVote
 from engine.core.durations import format_remaining, format_utc
-from engine.service.convocate_views import BoardView, MotionView, StatuteView, card_line
+from engine.service.convocate.views import BoardView, MotionView, StatuteView, card_line
 
 SECOND_HOW = ("Press a button below, or reply `Second: <Convocant>` (or `Second: yes` if you have only one with "
               "access), or `Second: no`")

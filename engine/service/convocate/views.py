@@ -9,7 +9,7 @@ from typing import Any
 from engine.convocate.access import eligible
 from engine.convocate.board import Board, Card, Kind, Statute
 from engine.convocate.seats import locked_out, seat_active
-from engine.convocate.votes import StandingVote, political_control, standing_vote, standing_votes
+from engine.convocate.votes import StandingVote, political_control, seat_bonus, standing_vote, standing_votes
 from engine.service.views import GameView
 
 
@@ -50,8 +50,6 @@ class BoardView:
 
 
 def board_view(game: GameView, board: Board, users: dict[str, int], motion: MotionView | None) -> BoardView:
-    from engine.convocate.votes import seat_bonus
-
     votes = standing_votes(board)
     control = political_control(votes)
     top = max(votes.values(), default=0)

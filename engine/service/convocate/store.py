@@ -17,12 +17,12 @@ from engine.convocate.rulings import rulings_of
 from engine.core.errors import NotFoundError, RuleError
 from engine.store.models import CvCard, CvFactor, CvMotion, CvPlayer, CvStatute, CvTurn, Game, Player
 
-RULESET = "convocate"
+NAME = "convocate"
 
 
 def require_convocate(game: Game, what: str = "That") -> None:
     """Commands of one ruleset refuse clearly in a game of another."""
-    if game.ruleset != RULESET:
+    if game.ruleset != NAME:
         raise RuleError(f"{what} belongs to the Convocate ruleset; {game.name} plays {game.ruleset}.")
 
 

@@ -17,11 +17,11 @@ from engine.convocate.seats import locked_out
 from engine.core.durations import parse_duration
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.clock import utc
-from engine.service.convocate_store import Loaded, load, open_motion, save
-from engine.service.convocate_views import Answer, MotionView, candidates
+from engine.service.convocate.store import Loaded, load, open_motion, save
+from engine.service.convocate.views import Answer, MotionView, candidates
 from engine.service.ledger import game_view, load_game
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
-from engine.store.models import CvMotion, Game
+from engine.store.models import CvMotion, Event, Game
 
 
 def motion_card(row: CvMotion) -> MotionCard:
@@ -95,8 +95,8 @@ async def _next_number(session: AsyncSession, game_id: int) -> int:
 
 
 class ConvocateMotionService(ServiceBase):
-    async def cv_move_motion(self, game_id: int, *, user_id: int, motion: MotionCard, convocant: str,
-                             source_id: str | None = None) -> MotionView:
+    async def move_motion(self, game_id: int, *, user_id: int, motion: MotionCard, convocant: str,
+                          source_id: str | None = None) -> MotionView:
         """R4-16: activate the mover; then the offer to second goes round from the mover (or, for a Motion with no
         Seconded box, it resolves at once)."""
         try:
@@ -139,16 +139,14 @@ class ConvocateMotionService(ServiceBase):
         """A redelivered message: the Motion it made (or answered), as it stands now, marked as a duplicate."""
         async with self._read() as session:
             loaded = await load(session, await load_game(session, game_id))
-            from engine.store.models import Event
-
             done = (await session.execute(select(Event).where(Event.source_id == source_id))).scalar_one()
             number = done.payload.get("motion")
             row = (await session.execute(select(CvMotion).where(CvMotion.game_id == game_id,
                                                                 CvMotion.number == number))).scalar_one()
             return motion_view(loaded, row, duplicate=True)
 
-    async def cv_answer_offer(self, game_id: int, *, user_id: int, accept: bool, convocant: str | None,
-                              source_id: str | None = None, expected: tuple[int, int] | None = None) -> MotionView:
+    async def answer_offer(self, game_id: int, *, user_id: int, accept: bool, convocant: str | None,
+                           source_id: str | None = None, expected: tuple[int, int] | None = None) -> MotionView:
         """R4-15: the player now offered the second accepts with one Convocant (who must have access) or declines;
         the first acceptance seconds the Motion and it resolves. ``expected`` (motion number, offer index) is the
         offer a button was sent with: an answer to an offer that has moved on is refused as already decided."""
@@ -195,8 +193,8 @@ class ConvocateMotionService(ServiceBase):
         except Duplicate:
             return await self._again(game_id, source_id)
 
-    async def cv_pass_offer(self, game_id: int, *, actor: int | None, reason: str = "passed",
-                            expected: tuple[int, int] | None = None, source_id: str | None = None) -> MotionView | None:
+    async def pass_offer(self, game_id: int, *, actor: int | None, reason: str = "passed",
+                         expected: tuple[int, int] | None = None, source_id: str | None = None) -> MotionView | None:
         """The offer moves on without an answer: at its deadline (``timed out``) or by a moderator (``passed``).
         ``expected`` (motion number, offer index) makes a late or repeated timer do nothing."""
         async with self._write(game_id, source_id) as uow:
@@ -218,7 +216,7 @@ class ConvocateMotionService(ServiceBase):
                 "resolved": row.outcome}, source_id)
             return motion_view(loaded, row)
 
-    async def cv_offer_deadlines(self) -> list[tuple[int, int, int, datetime]]:
+    async def offer_deadlines(self) -> list[tuple[int, int, int, datetime]]:
         """(game, motion number, offer index, deadline) of every offer waiting for an answer, soonest first."""
         async with self._read() as session:
             rows = (await session.execute(select(CvMotion).where(
@@ -227,8 +225,8 @@ class ConvocateMotionService(ServiceBase):
             return [(r.game_id, r.number, int(r.offer.get("index", 0)), utc(r.offer_deadline)) for r in rows
                     if r.offer_deadline is not None]
 
-    async def cv_repeal(self, game_id: int, *, user_id: int, statute: str, convocant: str,
-                        source_id: str | None = None) -> MotionView:
+    async def repeal(self, game_id: int, *, user_id: int, statute: str, convocant: str,
+                     source_id: str | None = None) -> MotionView:
         """R4-17: the Motion of Repeal, resolved at once; the outcome carries both totals."""
         try:
             async with self._write(game_id, source_id) as uow:
@@ -258,14 +256,14 @@ class ConvocateMotionService(ServiceBase):
         except Duplicate:
             return await self._again(game_id, source_id)
 
-    async def cv_motions(self, game_id: int) -> list[MotionView]:
+    async def motions(self, game_id: int) -> list[MotionView]:
         async with self._read() as session:
             loaded = await load(session, await load_game(session, game_id))
             rows = (await session.execute(select(CvMotion).where(CvMotion.game_id == game_id)
                                           .order_by(CvMotion.number))).scalars().all()
             return [motion_view(loaded, r) for r in rows]
 
-    async def cv_motion(self, game_id: int, number: int | None = None) -> MotionView:
+    async def motion(self, game_id: int, number: int | None = None) -> MotionView:
         """The open Motion, or the one numbered."""
         async with self._read() as session:
             loaded = await load(session, await load_game(session, game_id))

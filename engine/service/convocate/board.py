@@ -4,20 +4,24 @@ rulings. Moderators change anything; a player changes the cards they control (R4
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.board import Board, Card, Kind, PlayerState, printed_vote, sovereignty
 from engine.convocate.parsing import parse_faces
-from engine.convocate.rulings import SETTINGS, setting, value_of
+from engine.convocate.rulings import SETTINGS, setting, shown, value_of
 from engine.core.errors import NotFoundError, RuleError
-from engine.service.convocate_store import Loaded, faces_json, load, open_motion, require_convocate, save
-from engine.service.convocate_views import BoardView, board_view
+from engine.service.convocate.motions import motion_view
+from engine.service.convocate.store import Loaded, faces_json, load, open_motion, require_convocate, save
+from engine.service.convocate.views import BoardView, board_view
 from engine.service.ledger import game_view, load_game
 from engine.service.membership import games_cache
-from engine.service.uow import ServiceBase, UnitOfWork
+from engine.service.uow import Backend, ServiceBase, UnitOfWork
 from engine.store.models import CvPlayer, Player
+
+if TYPE_CHECKING:  # the composition root imports this package; the board part only refers to the Clerk
+    from engine.service.clerk import Clerk
 
 CARD_FIELDS = ("controller", "vote", "pallarch", "at", "morality", "penalty", "readied", "on_map", "suppressed",
                "bonus", "face", "faces", "sovereignty")
@@ -71,9 +75,13 @@ async def event(uow: UnitOfWork, game_id: int, kind: str, actor: int | None, pay
 
 
 class ConvocateBoardService(ServiceBase):
-    async def cv_board(self, game_id: int) -> BoardView:
-        from engine.service.convocate_motions import motion_view
+    """The board and the per-game rulings. ``shared`` is the Clerk, whose membership cache a new player clears."""
 
+    def __init__(self, backend: Backend, shared: Clerk) -> None:
+        super().__init__(backend)
+        self.shared = shared
+
+    async def board(self, game_id: int) -> BoardView:
         async with self._read() as session:
             game = await load_game(session, game_id)
             loaded = await load(session, game)
@@ -85,9 +93,9 @@ class ConvocateBoardService(ServiceBase):
     async def _loaded(self, session: AsyncSession, game_id: int) -> Loaded:
         return await load(session, await load_game(session, game_id))
 
-    async def cv_set_player(self, game_id: int, *, user_id: int, name: str, sovereignty_name: str | None,
-                            order: int | None, homeworld: str | None, temp: int | None, actor: int | None,
-                            source_id: str | None = None) -> PlayerState:
+    async def set_player(self, game_id: int, *, user_id: int, name: str, sovereignty_name: str | None,
+                         order: int | None, homeworld: str | None, temp: int | None, actor: int | None,
+                         source_id: str | None = None) -> PlayerState:
         """Add a player to the table (or change their sovereignty, turn order, Homeworld, temporary Vote)."""
         async with self._write(game_id, source_id) as uow:
             loaded = await self._loaded(uow.session, game_id)
@@ -130,13 +138,13 @@ class ConvocateBoardService(ServiceBase):
                                                     "sovereignty": state.sovereignty, "order": state.order,
                                                     "homeworld": state.homeworld, "temp": state.temp}, source_id)
         if kind == "ConvocatePlayerAdded":
-            games_cache(self).forget([user_id])  # after the commit: one more game (membership.py)
+            games_cache(self.shared).forget([user_id])  # after the commit: one more game (membership.py)
         return state
 
-    async def cv_add_card(self, game_id: int, *, actor: int, moderator: bool, kind: str, name: str,
-                          controller: int | None, owner: int | None, vote: int | None, pallarch: bool,
-                          at: str | None, morality: str | None, penalty: str | None, sovereignty_name: str | None,
-                          faces: str | None, readied: bool | None, source_id: str | None = None) -> Card:
+    async def add_card(self, game_id: int, *, actor: int, moderator: bool, kind: str, name: str,
+                       controller: int | None, owner: int | None, vote: int | None, pallarch: bool,
+                       at: str | None, morality: str | None, penalty: str | None, sovereignty_name: str | None,
+                       faces: str | None, readied: bool | None, source_id: str | None = None) -> Card:
         card_kind = _kind(kind)
         name = " ".join(name.split())
         if not name:
@@ -168,8 +176,8 @@ class ConvocateBoardService(ServiceBase):
             await event(uow, game_id, "CardAdded", actor, _card_payload(card), source_id)
             return card
 
-    async def cv_set_card(self, game_id: int, *, actor: int, moderator: bool, name: str, changes: dict[str, Any],
-                          source_id: str | None = None) -> Card:
+    async def set_card(self, game_id: int, *, actor: int, moderator: bool, name: str, changes: dict[str, Any],
+                       source_id: str | None = None) -> Card:
         unknown = set(changes) - set(CARD_FIELDS)
         if unknown:
             raise RuleError(f"A card has no {', '.join(sorted(unknown))}.")
@@ -203,8 +211,8 @@ class ConvocateBoardService(ServiceBase):
             await event(uow, game_id, "CardChanged", actor, payload, source_id)
             return new
 
-    async def cv_remove_card(self, game_id: int, *, actor: int, moderator: bool, name: str,
-                             source_id: str | None = None) -> Card:
+    async def remove_card(self, game_id: int, *, actor: int, moderator: bool, name: str,
+                          source_id: str | None = None) -> Card:
         async with self._write(game_id, source_id) as uow:
             loaded = await self._loaded(uow.session, game_id)
             card = loaded.board.card(name)
@@ -223,8 +231,8 @@ class ConvocateBoardService(ServiceBase):
             await event(uow, game_id, "CardRemoved", actor, {"card": card.name}, source_id)
             return card
 
-    async def cv_set_factor(self, game_id: int, *, name: str, value: int, actor: int | None,
-                            source_id: str | None = None) -> tuple[str, int | None, int]:
+    async def set_factor(self, game_id: int, *, name: str, value: int, actor: int | None,
+                         source_id: str | None = None) -> tuple[str, int | None, int]:
         """A moderator sets a Galactic Factor (adding it if new): (name, old value or None, new value)."""
         wanted = " ".join(name.split())
         if not wanted or len(wanted) > 32:
@@ -240,8 +248,8 @@ class ConvocateBoardService(ServiceBase):
             await event(uow, game_id, "FactorSet", actor, {"factor": label, "from": old, "to": value}, source_id)
             return label, old, value
 
-    async def cv_set_directive(self, game_id: int, *, actor: int, moderator: bool, user_id: int, factor: str,
-                               source_id: str | None = None) -> tuple[str, str | None]:
+    async def set_directive(self, game_id: int, *, actor: int, moderator: bool, user_id: int, factor: str,
+                            source_id: str | None = None) -> tuple[str, str | None]:
         """(player, Directive): a player sets their own current Directive; a moderator anyone's."""
         async with self._write(game_id, source_id) as uow:
             loaded = await self._loaded(uow.session, game_id)
@@ -254,26 +262,26 @@ class ConvocateBoardService(ServiceBase):
             await event(uow, game_id, "DirectiveSet", actor, {"player": target, "directive": value}, source_id)
             return target, value
 
-    async def cv_rulings(self, game_id: int) -> list[tuple[str, str, str, bool, str]]:
+    async def rulings(self, game_id: int) -> list[tuple[str, str, str, bool, str]]:
         """(name, ruling, value, is it the default, description) for every Convocate setting."""
         async with self._read() as session:
             game = await load_game(session, game_id)
             require_convocate(game, "/convocate rulings")
-            return [(s.name, s.ruling, s.shown(value_of(game.settings, s.name)), s.name not in game.settings,
+            return [(s.name, s.ruling, shown(value_of(game.settings, s.name)), s.name not in game.settings,
                      s.description) for s in SETTINGS.values()]
 
-    async def cv_change_ruling(self, game_id: int, *, name: str, value: str, actor: int | None,
-                               source_id: str | None = None) -> tuple[str, str, str]:
+    async def change_ruling(self, game_id: int, *, name: str, value: str, actor: int | None,
+                            source_id: str | None = None) -> tuple[str, str, str]:
         spec = setting(name)
         new = spec.parse(value)
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_convocate(game, "/convocate rulings")
-            old = spec.shown(value_of(game.settings, spec.name))
+            old = shown(value_of(game.settings, spec.name))
             game.settings = {**game.settings, spec.name: new}
             await uow.record(game_id, "SettingChanged", actor, {"setting": spec.name, "ruling": spec.ruling,
                                                                 "from": old, "to": new}, source_id)
-            return spec.name, old, spec.shown(new)
+            return spec.name, old, shown(new)
 
 
 def _player(loaded: Loaded, user_id: int) -> str:

@@ -8,11 +8,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.convocate.seats import govt_range, range_text, seat_active
+from engine.convocate.seats import govt_range, locked_out, range_text, seat_active
 from engine.convocate.votes import political_control, standing_vote, standing_votes
 from engine.service.clock import utc
-from engine.service.convocate_motions import motion_view
-from engine.service.convocate_store import RULESET, load, sections_of
+from engine.service.convocate.motions import motion_view
+from engine.service.convocate.store import NAME, load, sections_of
 from engine.service.ledger import load_game
 from engine.store.models import CvMotion, CvStatute
 
@@ -21,12 +21,11 @@ async def export_convocate(session: AsyncSession, game_id: int) -> dict[str, Any
     """``convocate``: {turn, factors, political_control, players, cards, seats, statutes, motions}; nothing for a
     game of another ruleset."""
     game = await load_game(session, game_id)
-    if game.ruleset != RULESET:
+    if game.ruleset != NAME:
         return {}
     loaded = await load(session, game)
     board = loaded.board
     votes = standing_votes(board)
-    from engine.convocate.seats import locked_out
 
     players = [{"name": p.name, "sovereignty": p.sovereignty, "turn_order": p.order, "directive": p.directive,
                 "homeworld": p.homeworld, "pool": p.pool, "standing_vote": votes[p.name],

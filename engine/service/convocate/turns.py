@@ -8,16 +8,16 @@ from engine.convocate.parsing import parse_one_time
 from engine.convocate.statutes import change_section, declare, destroy, sections_of
 from engine.convocate.turns import PhaseChanged, next_phase
 from engine.core.errors import RuleError
-from engine.service.convocate_store import load, open_motion, save, sections_json
-from engine.service.convocate_views import StatuteView
+from engine.service.convocate.store import load, open_motion, save, sections_json
+from engine.service.convocate.views import StatuteView
 from engine.service.ledger import game_view, load_game
 from engine.service.uow import ServiceBase
 from engine.store.models import CvStatute
 
 
 class ConvocateTurnService(ServiceBase):
-    async def cv_commit(self, game_id: int, *, user_id: int, cards: list[str], added: int = 0,
-                        source_id: str | None = None) -> Committed:
+    async def commit(self, game_id: int, *, user_id: int, cards: list[str], added: int = 0,
+                     source_id: str | None = None) -> Committed:
         async with self._write(game_id, source_id) as uow:
             loaded = await load(uow.session, await load_game(uow.session, game_id))
             me = loaded.by_user(user_id)
@@ -27,8 +27,8 @@ class ConvocateTurnService(ServiceBase):
                                                                   "added": added, "pool": done.pool}, source_id)
             return done
 
-    async def cv_push(self, game_id: int, *, user_id: int, factor: str, direction: int, steps: int = 1,
-                      source_id: str | None = None) -> Pushed:
+    async def push(self, game_id: int, *, user_id: int, factor: str, direction: int, steps: int = 1,
+                   source_id: str | None = None) -> Pushed:
         async with self._write(game_id, source_id) as uow:
             loaded = await load(uow.session, await load_game(uow.session, game_id))
             me = loaded.by_user(user_id)
@@ -39,9 +39,9 @@ class ConvocateTurnService(ServiceBase):
                 "pool": done.pool}, source_id)
             return done
 
-    async def cv_declare(self, game_id: int, *, user_id: int, statute: str, character: str, section: int,
-                         sections: int, one_time: str | None = None, cost: str | None = None,
-                         owner: int | None = None, source_id: str | None = None) -> StatuteView:
+    async def declare(self, game_id: int, *, user_id: int, statute: str, character: str, section: int,
+                      sections: int, one_time: str | None = None, cost: str | None = None,
+                      owner: int | None = None, source_id: str | None = None) -> StatuteView:
         numbers, costs = parse_one_time(one_time) if one_time else ((), {})
         printed = sections_of(sections, numbers, costs)
         async with self._write(game_id, source_id) as uow:
@@ -65,8 +65,8 @@ class ConvocateTurnService(ServiceBase):
                 "standing_votes": done.votes, "resolves": resolves is not None}, source_id)
             return StatuteView(game_view(game), done.statute, done.character, done.seat, resolves, done.votes, cost)
 
-    async def cv_change_section(self, game_id: int, *, user_id: int, statute: str, section: int,
-                                source_id: str | None = None) -> StatuteView:
+    async def change_section(self, game_id: int, *, user_id: int, statute: str, section: int,
+                             source_id: str | None = None) -> StatuteView:
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             loaded = await load(uow.session, game)
@@ -79,8 +79,8 @@ class ConvocateTurnService(ServiceBase):
                 source_id)
             return StatuteView(game_view(game), after.statute(done.statute), None, None, resolves)
 
-    async def cv_destroy_statute(self, game_id: int, *, user_id: int, statute: str,
-                                 source_id: str | None = None) -> StatuteView:
+    async def destroy_statute(self, game_id: int, *, user_id: int, statute: str,
+                              source_id: str | None = None) -> StatuteView:
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             loaded = await load(uow.session, game)
@@ -93,8 +93,8 @@ class ConvocateTurnService(ServiceBase):
                                                                     "owner": gone.owner}, source_id)
             return StatuteView(game_view(game), gone, None, None, None, destroyed=True)
 
-    async def cv_next_phase(self, game_id: int, *, user_id: int, moderator: bool,
-                            source_id: str | None = None) -> PhaseChanged:
+    async def next_phase(self, game_id: int, *, user_id: int, moderator: bool,
+                         source_id: str | None = None) -> PhaseChanged:
         """The active player (or a moderator) ends the Phase: every pool empties; the next Phase, or the next
         player's Ready Phase, in which their cards ready (R4-06, R4-07)."""
         async with self._write(game_id, source_id) as uow:

@@ -1,0 +1,33 @@
+"""The Convocate on Discord (rules-spec §4): its record for the front end (``FRONT``, listed in
+``bot/actions/rulesets.py``). The board commands are in ``board``, a turn's in ``turns``, Motions, the offer to
+second and Repeals in ``motions``; what players read in ``render`` and what options suggest in ``sources``. Every
+command refuses in a game of another ruleset (``guard``)."""
+
+from __future__ import annotations
+
+from bot.actions.convocate import board, motions, turns
+from bot.actions.convocate.guard import RULESET
+from bot.actions.convocate.motions import offers_due
+from bot.actions.convocate.sources import SOURCES
+from bot.actions.front import Front
+from bot.actions.routes import Routes
+
+ROUTES = Routes.merged(board.ROUTES, turns.ROUTES, motions.ROUTES)
+"""Every Convocate command, form and button."""
+
+FRONT = Front(
+    RULESET,
+    routes=ROUTES,
+    dm_help=(
+        ("Second: <Convocant>", "answers an offer to second a Motion (`Second: yes` for your only eligible "
+                                "Convocant, `Second: no` declines)"),
+    ),
+    next_steps=("Seat the players with /convocate player, put the cards on the board with /card add and the "
+                "Factors with /factor set; /board shows the table, and /phase next starts the first turn."),
+    settings_note=("These are the Convocate rulings; /convocate rulings, kept as an alias, lists them with their "
+                   "P-numbers."),
+    due=(offers_due,),
+    sources=SOURCES,
+)
+
+__all__ = ["FRONT", "ROUTES"]

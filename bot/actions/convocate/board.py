@@ -1,0 +1,160 @@
+"""The Convocate board on Discord (rules-spec §4.1): /board, the players (/convocate player), the per-game rulings
+(/convocate rulings), the cards (/card add, set, remove), the Galactic Factors (/factor set) and Directives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.actions.commands import App, Option, user_option
+from bot.actions.context import Ctx, UserRef
+from bot.actions.convocate.guard import command, moderates, user_id_of
+from bot.actions.convocate.render import board_card
+from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.routes import Routes
+from engine.convocate.board import SOVEREIGNTIES, Kind
+from engine.convocate.rulings import SETTINGS
+from engine.core.errors import RuleError
+from engine.service.convocate.views import card_line
+from engine.service.views import GameView
+
+ROUTES = Routes()
+"""The board's commands (the package's ``ROUTES`` merges them)."""
+KINDS = tuple(k.value for k in Kind)
+SOVEREIGNTY_NAMES = tuple(name for name, _ in SOVEREIGNTIES.values())
+MOVED = ("The rulings now live under /game settings (its Convocate section), which shows and changes them; "
+         "/convocate rulings is kept as an alias.")
+
+
+@command(ROUTES, "board", "The Convocate board: Standing Vote, political control, Seats, lockouts, Factors, Statutes.",
+                 Option("cards", bool, "also list every card on the board"))
+async def board(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    view = await app.clerk.convocate.board(g.id)
+    return [reply(card=board_card(view, app.clerk.clock.now(), cards=bool(o.get("cards"))))]
+
+
+@command(ROUTES, "convocate player", "Seat a player at the table, or change their sovereignty, turn order, Homeworld "
+                 "or temporary Vote.",
+                 Option("user", UserRef, "the player", True),
+                 Option("sovereignty", str, "their sovereignty (gives their preferred GOVT side)",
+                        choices=SOVEREIGNTY_NAMES),
+                 Option("order", int, "their place in turn order (default: after the others)", min_value=1),
+                 Option("homeworld", str, "the Homeworld card that is theirs (default: the first of theirs put on)",
+                        autocomplete="homeworld"),
+                 Option("temp", int, "a temporary +N Vote until end of turn (0 ends it)"),
+                 moderator=True)
+async def convocate_player(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    user = user_option(o, "user")
+    p = await app.clerk.convocate.set_player(g.id, user_id=user.id, name=user.name,
+                                             sovereignty_name=o.get("sovereignty"), order=o.get("order"),
+                                             homeworld=o.get("homeworld"), temp=o.get("temp"),
+                                             actor=ctx.actor.id, source_id=ctx.source_id)
+    home = f", Homeworld {p.homeworld}" if p.homeworld else ""
+    temp = f", {p.temp:+d} Vote until end of turn" if p.temp else ""
+    return [reply(f"{p.name}: {p.sovereignty}, turn order {p.order}{home}{temp}.", ephemeral=True)]
+
+
+@command(ROUTES, "convocate rulings", "Show the Convocate rulings this game plays by, or change one (moderators).",
+                 Option("ruling", str, "the ruling to change", choices=tuple(SETTINGS)),
+                 Option("value", str, "its new value"))
+async def convocate_rulings(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    if o.get("ruling") is None and o.get("value") is None:
+        rows = await app.clerk.convocate.rulings(g.id)
+        lines = [f"**{name}** ({ruling}) = {value}{' (default)' if default else ''}: {about}"
+                 for name, ruling, value, default, about in rows]
+        return [reply(f"Convocate rulings of {g.name}:\n" + "\n".join(lines) + f"\n{MOVED}", ephemeral=True)]
+    if not moderates(ctx, g):
+        raise RuleError(f"Only the moderators of {g.name} can change its rulings.")
+    if o.get("ruling") is None or o.get("value") is None:
+        raise RuleError("Give both `ruling` and `value` to change one, or neither to see them all.")
+    name, old, new = await app.clerk.convocate.change_ruling(g.id, name=o["ruling"], value=o["value"],
+                                                             actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the Convocate ruling **{name}** from "
+                                                   f"{old} to {new}.")]
+
+
+_CARD_OPTIONS = (
+    Option("vote", int, "its printed Vote (a Pallarch prints 2, other Characters 1 or 0, Homeworlds 1)", min_value=0),
+    Option("pallarch", bool, "a Character that is one of the Ten"),
+    Option("at", str, "where a Character or Ground Unit stands: a Location, Homeworld or Seat", autocomplete="place"),
+    Option("morality", str, "a Character's Morality"),
+    Option("penalty", str, "a Character's Penalty, as printed"),
+    Option("sovereignty", str, "a Homeworld's or Seat's sovereignty", choices=SOVEREIGNTY_NAMES),
+    Option("faces", str, "a Seat's faces, e.g. prime: 0..4 directive; contested: 0..4 (default: its bloc's range)"),
+)
+
+
+@command(ROUTES, "card add", "Put a card on the Convocate board (players: cards they control; moderators: any).",
+                 Option("kind", str, "the kind of card", True, KINDS),
+                 Option("name", str, "its name, unique on the board", True),
+                 Option("controller", UserRef, "who controls it (default: you)"),
+                 *_CARD_OPTIONS,
+                 Option("readied", bool, "false if it is activated"),
+                 Option("owner", UserRef, "whose deck it came from (default: its controller)"))
+async def card_add(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    card = await app.clerk.convocate.add_card(
+        g.id, actor=ctx.actor.id, moderator=moderates(ctx, g), kind=o["kind"], name=o["name"], controller=user_id_of(o,
+                                                                                                          "controller"),
+        owner=user_id_of(o, "owner"), vote=o.get("vote"), pallarch=bool(o.get("pallarch")), at=o.get("at"),
+        morality=o.get("morality"), penalty=o.get("penalty"), sovereignty_name=o.get("sovereignty"),
+        faces=o.get("faces"), readied=o.get("readied"), source_id=ctx.source_id)
+    return [reply(f"On the board: {card_line(card)}.", ephemeral=True)]
+
+
+@command(ROUTES, "card set",
+                 "Change a card on the board (its controller, or a moderator; only moderators move control).",
+                 Option("name", str, "the card", True, autocomplete="card"),
+                 Option("controller", UserRef, "its new controller (moderators)"),
+                 *_CARD_OPTIONS,
+                 Option("readied", bool, "readied (true) or activated (false)"),
+                 Option("on_map", bool, "whether it is on the Map"),
+                 Option("suppressed", bool, "whether its Vote is suppressed"),
+                 Option("bonus", int, "a temporary +N Vote on it until end of turn (0 ends it)"),
+                 Option("face", str, "a Seat's face now up, e.g. contested"))
+async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    changes = {k: v for k, v in o.items() if k != "name"}
+    if "controller" in changes:
+        changes["controller"] = user_id_of(o, "controller")
+    card = await app.clerk.convocate.set_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g), name=o["name"],
+                                              changes=changes, source_id=ctx.source_id)
+    return [reply(f"Now: {card_line(card)}.", ephemeral=True)]
+
+
+@command(ROUTES, "card remove", "Take a card off the board (its controller, or a moderator).",
+                 Option("name", str, "the card", True, autocomplete="card"))
+async def card_remove(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    card = await app.clerk.convocate.remove_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g), name=o["name"],
+                                                 source_id=ctx.source_id)
+    return [reply(f"Removed {card.name} from the board.", ephemeral=True)]
+
+
+@command(ROUTES, "factor set", "Set a Galactic Factor, −4..+4 (a new name adds a Factor).",
+                 Option("name", str, "the Factor, e.g. GOVT", True, autocomplete="factor"),
+                 Option("value", int, "its value", True, min_value=-4, max_value=4),
+                 moderator=True)
+async def factor_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    name, old, new = await app.clerk.convocate.set_factor(g.id, name=o["name"], value=o["value"], actor=ctx.actor.id,
+                                                          source_id=ctx.source_id)
+    was = "added" if old is None else f"was {old:+d}".replace("+0", "0")
+    return [reply(f"{name} set.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=f"The moderators set **{name}** to {new:+d} ({was}).".replace(
+                "+0 ", "0 "))]
+
+
+@command(ROUTES, "directive", "Set your current Directive (a Galactic Factor, or none); moderators set anyone's.",
+                 Option("factor", str, "the Factor, e.g. GOVT, or none", True, autocomplete="factor"),
+                 Option("player", UserRef, "whose Directive (moderators; default: yours)"))
+async def directive(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    target = user_id_of(o, "player") or ctx.actor.id
+    player, value = await app.clerk.convocate.set_directive(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
+                                                            user_id=target, factor=o["factor"], source_id=ctx.source_id)
+    text = f"{player}'s current Directive is now {value or 'none'}."
+    return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]

@@ -1,0 +1,237 @@
+"""Convocate Motions on Discord (rules-spec §4.2): a Motion is moved with ``Motion: <name> by <Convocant>`` in the
+game channel or /motion move; the offer to second goes round by DM (``Second: <Convocant>`` / ``Second: no``, a
+button, or /motion second), and passes on at its timeout; the Motion of Repeal (``Motion of Repeal: <Statute> by
+<Convocant>``, or /repeal) resolves at once."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from bot.actions.commands import AmbiguousGame, App, Option, game_of_user
+from bot.actions.context import Ctx
+from bot.actions.convocate.guard import RULESET, TWICE, command, convocate_game
+from bot.actions.convocate.render import (
+    moved_card,
+    offer_moves_text,
+    offer_text,
+    repeal_card,
+    resolved_card,
+)
+from bot.actions.outbox import CUSTOM_ID_MAX, Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.routes import Routes
+from engine.convocate.motions import MotionCard
+from engine.convocate.parsing import MoveMotion, MoveRepeal, SecondAnswer, looks_like, parse
+from engine.core.errors import NotFoundError, RuleError
+from engine.service.convocate.views import MotionView
+from engine.service.uow import Duplicate
+from engine.service.views import GameView
+
+ROUTES = Routes()
+"""The Motions' commands, forms and buttons (the package's ``ROUTES`` merges them)."""
+
+
+def motion_outgoings(app: App, m: MotionView, *, first: bool) -> list[Outgoing]:
+    """What a Motion's step announces: the Motion when moved, where the offer is now (and the DM to the player
+    asked), or its resolution."""
+    now = app.clerk.clock.now()
+    out: list[Outgoing] = []
+    channel = m.game.channel_id
+    if m.kind == "repeal":
+        return [Outgoing(ToChannel(channel), card=repeal_card(m))]
+    if first:
+        out.append(Outgoing(ToChannel(channel), card=moved_card(m, now)))
+    elif not m.resolved:
+        out.append(Outgoing(ToChannel(channel), text=offer_moves_text(m, now)))
+    if m.resolved:
+        out.append(Outgoing(ToChannel(channel), card=resolved_card(m)))
+    elif m.offer_user is not None:
+        out.append(Outgoing(ToUser(m.offer_user), text=offer_text(m, now), buttons=offer_buttons(m)))
+    return out
+
+
+SECOND_BUTTON = "clerk:second"
+
+
+def offer_buttons(m: MotionView) -> tuple[Button, ...]:
+    """One button per Convocant who could second (``Second with Dorn``) and ``Decline``; each custom_id names the
+    game, the Motion and the offer's place in the turn order, so a press of an offer that has moved on is
+    refused. A Convocant whose name would not fit Discord's 100 characters gets no button (the DM reply works)."""
+    head = f"{SECOND_BUTTON}:{m.game.id}:{m.number}:{m.offer_index}:"
+    buttons = [Button(f"Second with {name}"[:80], head + "yes:" + name, "success")
+               for name in m.candidates[:24] if len(head + "yes:" + name) <= CUSTOM_ID_MAX]
+    return (*buttons, Button("Decline", head + "no", "secondary"))
+
+
+@ROUTES.button(SECOND_BUTTON)
+async def second_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    """A press of a button of the offer to second: the same answer as `Second: <Convocant>` or `Second: no`."""
+    parts = custom_id.split(":", 6)
+    if len(parts) < 6 or not all(p.isdigit() for p in parts[2:5]):
+        raise RuleError("This button is not one of Clerk's offers to second.")
+    game_id, number, index = int(parts[2]), int(parts[3]), int(parts[4])
+    accept = parts[5] == "yes"
+    convocant = parts[6] if accept and len(parts) > 6 else None
+    return await _answer(app, ctx, game_id, accept, convocant, expected=(number, index))
+
+
+async def _move(app: App, ctx: Ctx, g: GameView, moved: MoveMotion | MoveRepeal) -> list[Outgoing]:
+    """A Motion or a Motion of Repeal moved (by a slash command or in the game channel): its announcement."""
+    if isinstance(moved, MoveRepeal):
+        m = await app.clerk.convocate.repeal(g.id, user_id=ctx.actor.id, statute=moved.statute,
+                                             convocant=moved.convocant, source_id=ctx.source_id)
+        said = f"Motion of Repeal #{m.number} is moved; the outcome is announced."
+    else:
+        m = await app.clerk.convocate.move_motion(g.id, user_id=ctx.actor.id, motion=moved.motion,
+                                                  convocant=moved.convocant, source_id=ctx.source_id)
+        said = f"Motion #{m.number} ({m.name}) is moved and announced."
+    if m.duplicate:
+        return [reply(TWICE)]
+    return [reply(said, ephemeral=True), *motion_outgoings(app, m, first=True)]
+
+
+async def _answer(app: App, ctx: Ctx, game_id: int, accept: bool, convocant: str | None, *,
+                  expected: tuple[int, int] | None = None) -> list[Outgoing]:
+    m = await app.clerk.convocate.answer_offer(game_id, user_id=ctx.actor.id, accept=accept, convocant=convocant,
+                                               source_id=ctx.source_id, expected=expected)
+    if m.duplicate:
+        return [reply(TWICE)]
+    said = f"You second Motion #{m.number} ({m.name}) with {m.seconder_convocant}." if accept else \
+        f"You decline to second Motion #{m.number} ({m.name})."
+    return [reply(said, ephemeral=True), *motion_outgoings(app, m, first=False)]
+
+
+@command(ROUTES, "motion move", "Move a Motion (like posting `Motion: <name> by <Convocant>` in the game channel).",
+                 Option("name", str, "the Motion", True),
+                 Option("convocant", str, "your Convocant who moves it", True, autocomplete="convocant"),
+                 Option("moved", str, "its Moved text"),
+                 Option("seconded", str,
+                        "its Seconded text (none: it has no Seconded box; Instead…: it replaces Moved)"),
+                 Option("morality", str, "its Morality"),
+                 Option("targets", str, "the targets you choose"),
+                 Option("only", str, "the Character it is restricted to, if its text says so",
+                        autocomplete="character"))
+async def motion_move(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    motion = MotionCard(" ".join(str(o["name"]).split()), o.get("morality"), o.get("moved", ""), o.get("seconded"),
+                        o.get("only"), o.get("targets", ""))
+    return await _move(app, ctx, g, MoveMotion(motion, o["convocant"]))
+
+
+@command(ROUTES, "motion second", "Second the Motion you are offered, with one of your Convocants.",
+                 Option("convocant", str, "your Convocant (needed if you have several with access)",
+                        autocomplete="convocant"),
+                 Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
+async def motion_second(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    return await _answer(app, ctx, g.id, True, o.get("convocant"))
+
+
+@command(ROUTES, "motion decline", "Decline to second the Motion you are offered; the offer passes on.",
+                 Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
+async def motion_decline(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    return await _answer(app, ctx, g.id, False, None)
+
+
+@command(ROUTES, "motion skip", "Pass the offer to second on to the next player without an answer.", moderator=True)
+async def motion_skip(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    m = await app.clerk.convocate.pass_offer(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    assert m is not None
+    return [reply("The offer is passed on.", ephemeral=True), *motion_outgoings(app, m, first=False)]
+
+
+@command(ROUTES, "motion status", "The Motion on the floor (or a numbered one) and where the offer to second is.",
+                 Option("number", int, "the Motion's number", min_value=1))
+async def motion_status(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    m = await app.clerk.convocate.motion(g.id, o.get("number"))
+    now = app.clerk.clock.now()
+    if m.kind == "repeal":
+        return [reply(card=repeal_card(m))]
+    return [reply(card=resolved_card(m) if m.resolved else moved_card(m, now))]
+
+
+@command(ROUTES, "repeal", "Move a Motion of Repeal against a Statute you do not control (your Action Phase).",
+                 Option("statute", str, "the Statute", True, autocomplete="repealable"),
+                 Option("convocant", str, "your Convocant who moves it", True, autocomplete="convocant"))
+async def repeal_command(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    return await _move(app, ctx, g, MoveRepeal(o["statute"], o["convocant"]))
+
+
+# -- what players write ------------------------------------------------------------------------------------------
+
+
+def _is_motion_form(line: str) -> bool:
+    return looks_like(line) and not line.strip().lower().startswith("second")
+
+
+@ROUTES.thread_form(_is_motion_form, anywhere=True)
+async def motion_in_channel(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    g = convocate_game(game, "A Motion")
+    parsed = parse(text)
+    if isinstance(parsed, MoveMotion | MoveRepeal):
+        return await _move(app, ctx, g, parsed)
+    raise RuleError("Move a Motion with `Motion: <name> by <Convocant>`.")
+
+
+def _is_second(line: str) -> bool:
+    return line.strip().lower().startswith("second") and looks_like(line)
+
+
+@ROUTES.thread_form(_is_second, anywhere=True)
+async def second_in_channel(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    g = convocate_game(game, "Seconding")
+    answer = parse(text)
+    assert isinstance(answer, SecondAnswer)
+    return await _answer(app, ctx, g.id, answer.accept, answer.convocant)
+
+
+@ROUTES.dm_form(_is_second)
+async def second_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    answer = parse(text)
+    assert isinstance(answer, SecondAnswer)
+    game = await _offered_game(app, ctx.actor.id, answer.game)
+    return await _answer(app, ctx, game.id, answer.accept, answer.convocant)
+
+
+async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
+    """The game named, else the one Convocate game whose offer to second waits for this player, else the player's
+    only game (where a redelivered answer is recognised, or the reply says no offer waits)."""
+    if named:
+        return await game_of_user(app, user_id, named, RULESET, what="`Second:`", example="Second: no")
+    waiting: list[GameView] = []
+    for g in await app.clerk.games_of_user(user_id):
+        if g.ruleset != RULESET:
+            continue
+        try:
+            m = await app.clerk.convocate.motion(g.id)
+        except NotFoundError:
+            continue
+        if m.offer_user == user_id:
+            waiting.append(g)
+    if len(waiting) > 1:
+        names = ", ".join(f"#{g.name}" for g in waiting)
+        raise AmbiguousGame(f"Motions wait for your second in several games ({names}); say which, e.g. `Second: no "
+                            f"#{waiting[0].name}`.", waiting)
+    if waiting:
+        return waiting[0]
+    return await game_of_user(app, user_id, None, RULESET, what="`Second:`", example="Second: no")
+
+
+async def offers_due(app: App, now: datetime) -> list[Outgoing]:
+    """Offers to second whose time is up pass to the next player (each once, whatever timers repeat)."""
+    out: list[Outgoing] = []
+    for game_id, number, index, deadline in await app.clerk.convocate.offer_deadlines():
+        if deadline > now:
+            break
+        try:
+            m = await app.clerk.convocate.pass_offer(game_id, actor=None, reason="timed out", expected=(number, index),
+                                                     source_id=f"second-timeout:{game_id}:{number}:{index}")
+        except Duplicate:
+            continue
+        if m is not None:
+            out += motion_outgoings(app, m, first=False)
+    return out

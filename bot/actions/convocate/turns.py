@@ -1,0 +1,96 @@
+"""A Convocate turn on Discord: committing Votes (/commit), pushing Factors (/push), Statutes (/statute declare,
+section, destroy) and ending the Phase (/phase next)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.actions.commands import App, Option
+from bot.actions.context import Ctx, UserRef
+from bot.actions.convocate.guard import command, moderates, user_id_of
+from bot.actions.convocate.render import (
+    committed_text,
+    declared_card,
+    destroyed_text,
+    phase_text,
+    pushed_text,
+    section_text,
+)
+from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.routes import Routes
+from engine.convocate.parsing import parse_names
+from engine.core.errors import RuleError
+from engine.service.views import GameView
+
+ROUTES = Routes()
+"""A turn's commands (the package's ``ROUTES`` merges them)."""
+
+
+@command(ROUTES, "commit", "Activate cards you control to add their Vote to your Resource Pool (your turn).",
+                 Option("cards", str, "the cards, e.g. P_A, K_A", True, autocomplete="cards"),
+                 Option("add", int, "Votes a card effect adds to your pool", min_value=0))
+async def commit(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    done = await app.clerk.convocate.commit(g.id, user_id=ctx.actor.id, cards=parse_names(o["cards"]),
+                                            added=int(o.get("add") or 0), source_id=ctx.source_id)
+    return [reply(committed_text(done))]
+
+
+@command(ROUTES, "push", "Push a Galactic Factor, paying each step in full from your pool (your Action Phase).",
+                 Option("factor", str, "the Factor, e.g. GOVT", True, autocomplete="factor"),
+                 Option("direction", str, "up (towards +4) or down (towards −4)", True, ("up", "down")),
+                 Option("steps", int, "how many steps (default 1)", min_value=1, max_value=8))
+async def push(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    way = str(o["direction"]).lower()
+    if way not in ("up", "down"):
+        raise RuleError("Push a Factor up (towards +4) or down (towards −4).")
+    done = await app.clerk.convocate.push(g.id, user_id=ctx.actor.id, factor=o["factor"],
+                                          direction=1 if way == "up" else -1, steps=int(o.get("steps") or 1),
+                                          source_id=ctx.source_id)
+    return [reply(pushed_text(done))]
+
+
+@command(ROUTES, "statute declare", "Declare a Statute from an active Seat you control (political control needed).",
+                 Option("statute", str, "the Statute, e.g. Statute 3498C", True),
+                 Option("character", str, "the readied Character on your active Seat who declares it", True,
+                        autocomplete="own-character"),
+                 Option("section", int, "the Section you select", True, min_value=1),
+                 Option("sections", int, "how many Sections it prints", True, min_value=1, max_value=9),
+                 Option("one_time", str, "its one-time Sections and their costs, e.g. 1; 2: Rank + 1 = 3"),
+                 Option("cost", str, "the printed cost you pay, e.g. 2 Currency"),
+                 Option("owner", UserRef, "whose deck it came from (default: you)"))
+async def statute_declare(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    view = await app.clerk.convocate.declare(g.id, user_id=ctx.actor.id, statute=o["statute"], character=o["character"],
+                                             section=o["section"], sections=o["sections"], one_time=o.get("one_time"),
+                                             cost=o.get("cost"), owner=user_id_of(o, "owner"), source_id=ctx.source_id)
+    return [reply(f"{view.statute.name} is declared and announced.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), card=declared_card(view))]
+
+
+@command(ROUTES, "statute section", "Select a different Section of a Statute you control (your Admin Phase).",
+                 Option("statute", str, "the Statute", True, autocomplete="statute"),
+                 Option("section", int, "the Section to put in force", True, min_value=1))
+async def statute_section(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    view = await app.clerk.convocate.change_section(g.id, user_id=ctx.actor.id, statute=o["statute"],
+                                                    section=o["section"], source_id=ctx.source_id)
+    return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=section_text(view))]
+
+
+@command(ROUTES, "statute destroy", "Destroy a Statute you control (your Admin Phase).",
+                 Option("statute", str, "the Statute", True, autocomplete="statute"))
+async def statute_destroy(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    view = await app.clerk.convocate.destroy_statute(g.id, user_id=ctx.actor.id, statute=o["statute"],
+                                                     source_id=ctx.source_id)
+    return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=destroyed_text(view))]
+
+
+@command(ROUTES, "phase next", "End the Phase (the active player, or a moderator): the pool empties; Ready readies.")
+async def phase_next(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    changed = await app.clerk.convocate.next_phase(g.id, user_id=ctx.actor.id, moderator=moderates(ctx, g),
+                                                   source_id=ctx.source_id)
+    return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=phase_text(changed))]
