@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.landsdraad.settings import SETTINGS as LANDSDRAAD_SETTINGS
-from engine.mylantium.settings import SETTINGS as MYLANTIUM_SETTINGS
 from engine.service.adjutant import AdjutantService, export_offices
 from engine.service.announcements import AnnouncementService
 from engine.service.audits import AuditService, export_transfers
@@ -24,8 +24,8 @@ from engine.service.exports import ExportService
 from engine.service.games import GameAdminService
 from engine.service.ledger import LedgerService
 from engine.service.majority import MajorityService, export_player_votes
+from engine.service.mylantium import RULESET as MYLANTIUM
 from engine.service.mylantium import MylantiumService
-from engine.service.mylantium_export import export_mylantium
 from engine.service.owed import OwedService
 from engine.service.pending_dms import PendingDmService
 from engine.service.perks import PerkService, export_perks
@@ -43,7 +43,6 @@ from engine.service.victory_export import export_final_scores, export_forecast, 
 LANDSDRAAD = Ruleset("landsdraad", "Landsdraad", LANDSDRAAD_SETTINGS, exports=(
     export_offices, export_transfers, export_player_votes, export_perks, export_registries, export_victory,
     export_forecast, export_final_scores))
-MYLANTIUM = Ruleset("mylantium", "Mylantium", MYLANTIUM_SETTINGS, exports=(export_mylantium,))
 CONVOCATE = Ruleset("convocate", "Convocate", exports=(export_convocate,))
 
 RULESETS: tuple[Ruleset, ...] = (LANDSDRAAD, MYLANTIUM, CONVOCATE)
@@ -53,7 +52,7 @@ front's to ``bot/actions/rulesets.py``)."""
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService, ConvocateService, GameAdminService, ReminderService, PendingDmService, RosterService,
+            ConvocateService, GameAdminService, ReminderService, PendingDmService, RosterService,
             AnnouncementService, OwedService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice; ``rulesets`` adds to or replaces the shipped ones."""
@@ -64,6 +63,7 @@ class Clerk(LedgerService, RoundService, BallotService, ExportService, PostServi
         self.plugged: dict[str, RulesetService] = {r.name: r.service(self.backend, self)
                                                    for r in rulesets if r.service is not None}
         """Each ruleset's service by name (``ruleset_service``); the shipped ones are also attributes."""
+        self.mylantium = cast(MylantiumService, self.plugged["mylantium"])
 
     def ruleset_service(self, name: str) -> RulesetService:
         return self.plugged[name]
@@ -75,4 +75,4 @@ class Clerk(LedgerService, RoundService, BallotService, ExportService, PostServi
         times += [instant for *_, instant in await self.pending_reminders()]
         for service in self.plugged.values():
             times += await service.next_deadlines()
-        return sorted(times + await self.mylantium_deadlines() + await self.cv_next_deadlines())
+        return sorted(times + await self.cv_next_deadlines())
