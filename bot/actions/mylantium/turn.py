@@ -241,7 +241,7 @@ async def business_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 
 
 @ROUTES.dm_form(looks_like_form)
-async def mylantium_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     """``Primary:``, ``General:``, ``Realign:``, ``Contribute:`` and ``Coup:``, only for players of a Mylantium
     game (a player of another ruleset is told so)."""
     form = parse_form(first_line(text))
