@@ -27,7 +27,6 @@ ROUTES = Routes()
 command = ROUTES.command
 
 
-
 def _faction(o: dict[str, Any]) -> Any:
     return faction_code(o["faction"])
 

@@ -51,7 +51,6 @@ ROUTES = Routes()
 command = ROUTES.command
 
 
-
 def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
     """The result card, with its announcement marker (``primary:<game>:<turn>`` or ``general:<game>:<turn>``): a
     Discord nonce, marked posted once sent, and posted again at start if a kill kept it from Discord
