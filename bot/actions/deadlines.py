@@ -1,4 +1,4 @@
-"""Deadlines under the moderator's hand: ``/round remind`` (``/election remind`` in Mylantium: mylantium_turn.py),
+"""Deadlines under the moderator's hand: ``/round remind`` (``/election remind`` in Mylantium: mylantium/turn.py),
 ``/round extend by|to``, ``/round pause`` and ``/round resume``. Each is announced in the game channel,
 recorded as an event, and wakes the scheduler."""
 

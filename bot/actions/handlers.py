@@ -278,7 +278,6 @@ from bot.actions import (  # noqa: E402,F401  (importing them registers their co
     deadlines,
     help,
     ledgers,
-    mylantium,
     politics,
     victory,
 )

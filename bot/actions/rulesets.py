@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import bot.actions.handlers  # noqa: F401  (the shared commands and the Landsdraad ones not yet in their package)
-from bot.actions import landsdraad, mylantium_turn
-from bot.actions.convocate import FRONT as CONVOCATE
+from bot.actions import convocate, landsdraad, mylantium
 from bot.actions.front import Front
 from bot.actions.routes import SHARED, Routes
 
-FRONTS: tuple[Front, ...] = (landsdraad.FRONT, mylantium_turn.FRONT, CONVOCATE)
+FRONTS: tuple[Front, ...] = (landsdraad.FRONT, mylantium.FRONT, convocate.FRONT)
 """The rulesets Clerk ships, in the order of ``engine.service.clerk.RULESETS``."""
 
 

@@ -13,7 +13,6 @@ from typing import TypeVar
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.landsdraad.settings import SETTINGS as LANDSDRAAD_SETTINGS
-from engine.mylantium.settings import SETTINGS as MYLANTIUM_SETTINGS
 from engine.service.adjutant import AdjutantService, export_offices
 from engine.service.announcements import AnnouncementService
 from engine.service.audits import AuditService, export_transfers
@@ -25,8 +24,8 @@ from engine.service.exports import ExportService
 from engine.service.games import GameAdminService
 from engine.service.ledger import LedgerService
 from engine.service.majority import MajorityService, export_player_votes
+from engine.service.mylantium import RULESET as MYLANTIUM
 from engine.service.mylantium import MylantiumService
-from engine.service.mylantium_export import export_mylantium
 from engine.service.owed import OwedService
 from engine.service.pending_dms import PendingDmService
 from engine.service.perks import PerkService, export_perks
@@ -44,7 +43,6 @@ from engine.service.victory_export import export_final_scores, export_forecast, 
 LANDSDRAAD = Ruleset("landsdraad", "Landsdraad", LANDSDRAAD_SETTINGS, exports=(
     export_offices, export_transfers, export_player_votes, export_perks, export_registries, export_victory,
     export_forecast, export_final_scores))
-MYLANTIUM = Ruleset("mylantium", "Mylantium", MYLANTIUM_SETTINGS, exports=(export_mylantium,))
 
 S = TypeVar("S", bound=RulesetService)
 
@@ -55,13 +53,15 @@ front's to ``bot/actions/rulesets.py``)."""
 
 class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
             RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            MylantiumService, GameAdminService, ReminderService, PendingDmService, RosterService,
+            GameAdminService, ReminderService, PendingDmService, RosterService,
             AnnouncementService, OwedService):
     """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
     Construct with a sessionmaker, a clock and dice; ``rulesets`` adds to or replaces the shipped ones."""
 
     convocate: ConvocateService
     """``clerk.convocate``: set when the Clerk plays the Convocate (a Clerk built without it has no such attribute)."""
+    mylantium: MylantiumService
+    """``clerk.mylantium``: set when the Clerk plays Mylantium."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, dice: Dice,
                  rulesets: Sequence[Ruleset] = RULESETS) -> None:
@@ -71,6 +71,8 @@ class Clerk(LedgerService, RoundService, BallotService, ExportService, PostServi
         """Each ruleset's service by name (``ruleset_service``); the shipped ones are also attributes."""
         if CONVOCATE.name in self.plugged:
             self.convocate = self._plugged(CONVOCATE.name, ConvocateService)
+        if MYLANTIUM.name in self.plugged:
+            self.mylantium = self._plugged(MYLANTIUM.name, MylantiumService)
 
     def ruleset_service(self, name: str) -> RulesetService:
         return self.plugged[name]
@@ -89,4 +91,4 @@ class Clerk(LedgerService, RoundService, BallotService, ExportService, PostServi
         times += [instant for *_, instant in await self.pending_reminders()]
         for service in self.plugged.values():
             times += await service.next_deadlines()
-        return sorted(times + await self.mylantium_deadlines())
+        return sorted(times)

@@ -37,21 +37,22 @@ class Republic:
 
     async def faction(self, code: FactionCode, party: Party, vp: int = 20, treasury: int = 0,
                       votes: dict[str, int] | None = None) -> None:
-        await self.clerk.register_faction(self.id, code=code, user_id=USERS[code], user_name=NAMES[code], party=party,
-                                          vp=vp, treasury=treasury, actor=MOD)
+        await self.clerk.mylantium.register_faction(self.id, code=code, user_id=USERS[code], user_name=NAMES[code],
+                                                    party=party, vp=vp, treasury=treasury, actor=MOD)
         for territory, n in (votes or {}).items():
-            await self.clerk.set_faction_votes(self.id, code=code, territory=territory, votes=n, actor=MOD)
+            await self.clerk.mylantium.set_faction_votes(self.id, code=code, territory=territory, votes=n, actor=MOD)
 
     async def happen(self, what: Happening, amount: int = 1) -> None:
-        await self.clerk.record_happening(self.id, what=what, amount=amount, note=None, actor=MOD)
+        await self.clerk.mylantium.business.record_happening(self.id, what=what, amount=amount, note=None, actor=MOD)
 
     async def choose(self, code: FactionCode, stage: str, choice: str, **kw: Any) -> Any:
-        return await self.clerk.choose(self.id, user_id=USERS[code], stage=stage, choice=choice,
-                                       at=kw.pop("at", self.clock.now()), source_id=kw.pop("source_id", self.source()))
+        return await self.clerk.mylantium.elections.choose(self.id, user_id=USERS[code], stage=stage, choice=choice,
+                                                           at=kw.pop("at", self.clock.now()),
+                                                           source_id=kw.pop("source_id", self.source()))
 
     async def open(self, stage: str, hours: int | None = None) -> Any:
         deadline = self.clock.now() + timedelta(hours=hours) if hours else None
-        return await self.clerk.open_myl_election(self.id, stage=stage, deadline=deadline, actor=MOD)
+        return await self.clerk.mylantium.elections.open_election(self.id, stage=stage, deadline=deadline, actor=MOD)
 
 
 async def republic(clerk: Clerk, clock: ManualClock, *, tv1_i04: bool = True) -> Republic:
@@ -59,9 +60,9 @@ async def republic(clerk: Clerk, clock: ManualClock, *, tv1_i04: bool = True) ->
                                    moderator_role_id=None, actor=MOD)
     r = Republic(clerk, clock, game)
     for name, ports in (("Avalon", 3), ("Bicardia", 2)):
-        await clerk.add_territory(game.id, name=name, actor=MOD)
-        await clerk.change_buildings(game.id, territory=name, kind=Building.PORT, count=ports, name=None, remove=False,
-                                     actor=MOD)
+        await clerk.mylantium.add_territory(game.id, name=name, actor=MOD)
+        await clerk.mylantium.change_buildings(game.id, territory=name, kind=Building.PORT, count=ports, name=None,
+                                               remove=False, actor=MOD)
     if tv1_i04:
         await r.faction(FactionCode.PL, Party.WHIG)
         await r.faction(FactionCode.GR, Party.WHIG, votes={"Avalon": 8, "Bicardia": 6})

@@ -18,12 +18,12 @@ from engine.service.clock import ManualClock
 
 async def primary_closed(rep: Republic) -> None:
     for name, code, charisma in (("Lee", C.PL, 7), ("Kim", C.PR, 5)):
-        await rep.clerk.add_candidate(rep.id, name=name, code=code, charisma=charisma, actor=MOD)
-    await rep.clerk.start_election_round(rep.id, actor=MOD)
+        await rep.clerk.mylantium.add_candidate(rep.id, name=name, code=code, charisma=charisma, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     await rep.open("primary", hours=24)
     for code, name in ((C.PL, "Lee"), (C.GR, "Lee"), (C.PR, "Kim"), (C.BH, "Kim")):
         await rep.choose(code, "primary", name)
-    assert await rep.clerk.close_myl_election(rep.id, actor=MOD) is not None
+    assert await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD) is not None
 
 
 async def test_a_closed_mylantium_election_is_announced_at_start_until_it_is_marked_posted(

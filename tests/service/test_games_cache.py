@@ -89,8 +89,8 @@ async def test_every_way_of_joining_a_game_forgets_the_remembered_games(table: T
     else:
         game = await clerk.create_game(guild_id=900, channel_id=904, name="mylantium", ruleset="mylantium",
                                        moderator_role_id=None, actor=MOD)
-        await clerk.register_faction(game.id, code=FactionCode.PL, user_id=ALICE.id, user_name="alice",
-                                     party=Party.WHIG, vp=20, treasury=50, actor=MOD)
+        await clerk.mylantium.register_faction(game.id, code=FactionCode.PL, user_id=ALICE.id, user_name="alice",
+                                               party=Party.WHIG, vp=20, treasury=50, actor=MOD)
 
     assert clerk.known_games(ALICE.id) is None
 

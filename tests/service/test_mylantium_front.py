@@ -44,8 +44,8 @@ def texts(out: list[Outgoing]) -> str:
 async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
     r = await republic(clerk, clock)
     for name, code, charisma in (("Lee", C.PL, 7), ("Kim", C.PR, 5)):
-        await clerk.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=1)
-    await clerk.set_government(r.id, president=C.PR, approval=60, actor=1)
+        await clerk.mylantium.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=1)
+    await clerk.mylantium.set_government(r.id, president=C.PR, approval=60, actor=1)
     return r
 
 
@@ -67,8 +67,8 @@ async def test_the_game_settings_are_the_rulesets_own(rep: Republic, clerk: Cler
     assert "independent_rounding" in shown and "initial_approval" in shown and "ag_weighted" not in shown
     out = await slash(clerk, MODERATOR, "game settings", setting="independent_rounding", value="down")
     assert "changed from half-up to down" in texts(out)
-    await clerk.set_faction_votes(rep.id, code=C.GR, territory="Avalon", votes=7, actor=1)  # F = 63
-    page = await clerk.government(rep.id)
+    await clerk.mylantium.set_faction_votes(rep.id, code=C.GR, territory="Avalon", votes=7, actor=1)  # F = 63
+    page = await clerk.mylantium.government(rep.id)
     assert (page.faction_votes, page.independent) == (63, 31)
 
 
@@ -82,7 +82,7 @@ async def test_dm_forms_go_to_the_game_of_their_ruleset(rep: Republic, clerk: Cl
     await clerk.open_round(sirius.id, crisis="Piracy", deadline=None, actor=1)
     out = await dm(clerk, C.PL, "Vote: Aye")
     assert texts(out).startswith("Ballot recorded for round 1 of sirius")
-    await clerk.start_election_round(rep.id, actor=1)
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=1)
     await rep.open("primary")
     out = await dm(clerk, C.PL, "Primary: Lee")
     assert texts(out).startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee**")

@@ -74,8 +74,8 @@ async def test_a_contribution_is_secret_by_faction_and_amount(table: Table) -> N
     (``ContributionPledged``), its Faction registered through the service."""
     game = await table.clerk.create_game(guild_id=GUILD, channel_id=CHANNEL + 1, name="mylantium",
                                          ruleset="mylantium", moderator_role_id=None, actor=MOD)
-    await table.clerk.register_faction(game.id, code=FactionCode.PL, user_id=21, user_name="pat", party=Party.WHIG,
-                                       vp=20, treasury=50, actor=MOD)
+    await table.clerk.mylantium.register_faction(game.id, code=FactionCode.PL, user_id=21, user_name="pat",
+                                                 party=Party.WHIG, vp=20, treasury=50, actor=MOD)
     async with make_sessionmaker(table.engine)() as session, session.begin():
         session.add(Event(game_id=game.id, seq=99, kind="ContributionPledged", actor=21, at=table.clock.now(),
                           payload={"chain": 1, "attempt": 1, "faction": "PL", "to_crt": 30, "to_vanguard": 0}))

@@ -39,13 +39,13 @@ async def kinds(r: Republic) -> list[str]:
 async def test_the_government_page_tv1_s01_and_the_independent_vote(rep: Republic) -> None:
     """TV1-S01: the Plutocrats' 2 per port give 6 in Avalon and 4 in Bicardia; another port in Avalon gives 8 and
     12. F = 12 + 14 + 20 + 20 = 66 with it, I = 33 (P1-01). Approval starts at 50 (P1-20)."""
-    page = await rep.clerk.government(rep.id)
+    page = await rep.clerk.mylantium.government(rep.id)
     pl = next(f for f in page.factions if f.code is C.PL)
     assert dict(pl.votes) == {"Avalon": 6, "Bicardia": 4} and pl.national == 10
     assert (page.faction_votes, page.independent, page.approval, page.approval_default) == (64, 32, 50, True)
-    await rep.clerk.change_buildings(rep.id, territory="avalon", kind=Building.PORT, count=1, name="Dunmore",
-                                     remove=False, actor=MOD)
-    page = await rep.clerk.government(rep.id)
+    await rep.clerk.mylantium.change_buildings(rep.id, territory="avalon", kind=Building.PORT, count=1, name="Dunmore",
+                                               remove=False, actor=MOD)
+    page = await rep.clerk.mylantium.government(rep.id)
     pl = next(f for f in page.factions if f.code is C.PL)
     assert dict(pl.votes) == {"Avalon": 8, "Bicardia": 4} and pl.national == 12
     assert (page.faction_votes, page.independent) == (66, 33)
@@ -57,27 +57,27 @@ async def test_registering_makes_a_player_and_refuses_doubles(rep: Republic) -> 
     games = await rep.clerk.games_of_user(USERS[C.PL])
     assert [g.ruleset for g in games] == ["mylantium"]
     with pytest.raises(RuleError, match="already have a player"):
-        await rep.clerk.register_faction(rep.id, code=C.PL, user_id=99, user_name="x", party=W, vp=1, treasury=0,
-                                         actor=MOD)
+        await rep.clerk.mylantium.register_faction(rep.id, code=C.PL, user_id=99, user_name="x", party=W, vp=1,
+                                                   treasury=0, actor=MOD)
     with pytest.raises(RuleError, match="already plays"):
-        await rep.clerk.register_faction(rep.id, code=C.RB, user_id=USERS[C.PL], user_name="pat", party=W, vp=1,
-                                         treasury=0, actor=MOD)
+        await rep.clerk.mylantium.register_faction(rep.id, code=C.RB, user_id=USERS[C.PL], user_name="pat", party=W,
+                                                   vp=1, treasury=0, actor=MOD)
 
 
 async def test_mylantium_commands_refuse_a_landsdraad_game(clerk: Clerk) -> None:
     game = await clerk.create_game(guild_id=1, channel_id=2, name="sirius", ruleset="landsdraad",
                                    moderator_role_id=None, actor=MOD)
     with pytest.raises(RuleError, match="sirius plays landsdraad; this is a Mylantium command"):
-        await clerk.add_territory(game.id, name="Avalon", actor=MOD)
+        await clerk.mylantium.add_territory(game.id, name="Avalon", actor=MOD)
 
 
 async def test_a_candidate_takes_its_faction_party_and_a_faction_has_one(rep: Republic) -> None:
-    cand = await rep.clerk.add_candidate(rep.id, name="Lee Adams", code=C.PL, charisma=7, actor=MOD)
+    cand = await rep.clerk.mylantium.add_candidate(rep.id, name="Lee Adams", code=C.PL, charisma=7, actor=MOD)
     assert (cand.party, cand.faction, cand.running) == (W, C.PL, True)
     with pytest.raises(RuleError, match="already have a Candidate, Lee Adams"):
-        await rep.clerk.add_candidate(rep.id, name="Other", code=C.PL, charisma=3, actor=MOD)
+        await rep.clerk.mylantium.add_candidate(rep.id, name="Other", code=C.PL, charisma=3, actor=MOD)
     with pytest.raises(RuleError, match="1 to 13"):
-        await rep.clerk.add_candidate(rep.id, name="Zed", code=C.GR, charisma=14, actor=MOD)
+        await rep.clerk.mylantium.add_candidate(rep.id, name="Zed", code=C.GR, charisma=14, actor=MOD)
 
 
 # -- the Election Round -----------------------------------------------------------------------------------------
@@ -85,19 +85,19 @@ async def test_a_candidate_takes_its_faction_party_and_a_faction_has_one(rep: Re
 
 async def candidates(rep: Republic) -> None:
     for name, code, charisma in (("Lee", C.PL, 7), ("Ash", C.GR, 3), ("Kim", C.PR, 5), ("Max", C.BH, 4)):
-        await rep.clerk.add_candidate(rep.id, name=name, code=code, charisma=charisma, actor=MOD)
+        await rep.clerk.mylantium.add_candidate(rep.id, name=name, code=code, charisma=charisma, actor=MOD)
 
 
 async def test_tv1_i04_a_whole_election_turn(rep: Republic, clock: ManualClock) -> None:
     """TV1-I04 (P1-01, P1-02, P1-16): Primary then General; Whig 24+7+13 = 44, Federalist 40+5+19 = 64."""
     await candidates(rep)
-    await rep.clerk.set_government(rep.id, president=C.PR, approval=60, actor=MOD)
-    turn, locks = await rep.clerk.start_election_round(rep.id, actor=MOD)
+    await rep.clerk.mylantium.set_government(rep.id, president=C.PR, approval=60, actor=MOD)
+    turn, locks = await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     assert turn == 1 and set(locks) == {"Grangers", "Proles", "Brass Hats"}
     await rep.open("primary", hours=24)
     for code, name in ((C.PL, "Lee"), (C.GR, "lee"), (C.PR, "Kim"), (C.BH, "Kim")):
         await rep.choose(code, "primary", name)
-    primary = await rep.clerk.close_myl_election(rep.id, actor=MOD)
+    primary = await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD)
     assert primary is not None and primary.result is not None
     assert primary.result["nominees"] == {"whig": "Lee", "federalist": "Kim"}
     assert {line["name"]: line["total"] for line in primary.result["lines"]} == {"Lee": 31, "Ash": 3, "Kim": 45,
@@ -105,21 +105,21 @@ async def test_tv1_i04_a_whole_election_turn(rep: Republic, clock: ManualClock) 
     await rep.open("general")
     for code, party in ((C.PL, "whig"), (C.GR, "whig"), (C.PR, "federalist"), (C.BH, "federalist")):
         await rep.choose(code, "general", party)
-    general = await rep.clerk.close_myl_election(rep.id, actor=MOD)
+    general = await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD)
     assert general is not None and general.result is not None
     r = general.result
     assert (r["faction_votes_in_play"], r["independent"], r["incumbent"], r["approval"]) == (64, 32, "federalist", 60)
     assert {p: line["independent"] for p, line in r["lines"].items()} == {"whig": 13, "federalist": 19}
     assert {p: line["total"] for p, line in r["lines"].items()} == {"whig": 44, "federalist": 64}
     assert (r["winner"], r["tie"], r["president"]) == ("federalist", False, "PR")
-    assert (await rep.clerk.government(rep.id)).president is C.PR
+    assert (await rep.clerk.mylantium.government(rep.id)).president is C.PR
     assert (await kinds(rep)).count("ChoiceMade") == 8
 
 
 async def test_choices_change_until_the_deadline_and_not_after(rep: Republic, clock: ManualClock) -> None:
     """P0-15's boundary for every ballot: accepted only while received_at < deadline."""
     await candidates(rep)
-    await rep.clerk.start_election_round(rep.id, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     await rep.open("primary", hours=2)
     first = await rep.choose(C.PL, "primary", "Lee")
     assert (first.choice, first.replaced, first.votes) == ("Lee", None, 10)
@@ -133,13 +133,13 @@ async def test_choices_change_until_the_deadline_and_not_after(rep: Republic, cl
         await rep.choose(C.PL, "primary", "Lee", at=clock.now() + timedelta(hours=2))
     with pytest.raises(RuleError, match="General Election is not open"):
         await rep.choose(C.PL, "general", "whig")
-    view = await rep.clerk.myl_election(rep.id)
+    view = await rep.clerk.mylantium.elections.election(rep.id)
     assert view is not None and view.chosen == ("Plutocrats",) and "Grangers" in view.waiting
 
 
 async def test_a_redelivered_choice_is_not_applied_twice(rep: Republic) -> None:
     await candidates(rep)
-    await rep.clerk.start_election_round(rep.id, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     await rep.open("primary")
     await rep.choose(C.PL, "primary", "Lee", source_id="m-1")
     await rep.choose(C.PL, "primary", "Ash", source_id="m-2")
@@ -150,61 +150,63 @@ async def test_a_redelivered_choice_is_not_applied_twice(rep: Republic) -> None:
 
 async def test_the_deadline_closes_an_election_once(rep: Republic, clock: ManualClock) -> None:
     await candidates(rep)
-    await rep.clerk.start_election_round(rep.id, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     await rep.open("primary", hours=1)
-    (due,) = await rep.clerk.pending_myl_elections()
+    (due,) = await rep.clerk.mylantium.elections.pending_elections()
     assert due[1:3] == (1, "primary")
     assert due[3] in await rep.clerk.next_deadlines()
-    closed = await rep.clerk.close_myl_election(rep.id, actor=None, source_id="d-1", expected=(1, "primary"))
+    closed = await rep.clerk.mylantium.elections.close_election(rep.id, actor=None, source_id="d-1",
+                                                                expected=(1, "primary"))
     assert closed is not None and closed.status == "closed"
-    assert await rep.clerk.close_myl_election(rep.id, actor=None, source_id="d-2", expected=(1, "primary")) is None
-    assert await rep.clerk.pending_myl_elections() == []
+    assert await rep.clerk.mylantium.elections.close_election(rep.id, actor=None, source_id="d-2",
+                                                              expected=(1, "primary")) is None
+    assert await rep.clerk.mylantium.elections.pending_elections() == []
 
 
 async def test_realignment_window_locks_and_the_lost_candidate(rep: Republic) -> None:
     """R1-11..R1-13 (TV1-I15, P1-03, P1-04): only between /election start and the Primary, once a turn, not for
     the largest of a party nor the last President; the realigning Faction loses its candidate."""
     await candidates(rep)
-    await rep.clerk.set_government(rep.id, president=C.PR, actor=MOD)
+    await rep.clerk.mylantium.set_government(rep.id, president=C.PR, actor=MOD)
     with pytest.raises(RuleError, match="no Election Round has started"):
-        await rep.clerk.realign(rep.id, user_id=USERS[C.PL], party=F, source_id="r-0")
-    await rep.clerk.start_election_round(rep.id, actor=MOD)
+        await rep.clerk.mylantium.elections.realign(rep.id, user_id=USERS[C.PL], party=F, source_id="r-0")
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     with pytest.raises(RuleError, match="largest National Faction Vote of the Whigs"):
-        await rep.clerk.realign(rep.id, user_id=USERS[C.GR], party=F, source_id="r-1")
-    done = await rep.clerk.realign(rep.id, user_id=USERS[C.PL], party=F, source_id="r-2")
+        await rep.clerk.mylantium.elections.realign(rep.id, user_id=USERS[C.GR], party=F, source_id="r-1")
+    done = await rep.clerk.mylantium.elections.realign(rep.id, user_id=USERS[C.PL], party=F, source_id="r-2")
     assert (done.old, done.new, done.discarded) == (W, F, "Lee")
     with pytest.raises(RuleError, match="already Federalists"):
-        await rep.clerk.realign(rep.id, user_id=USERS[C.PL], party=F, source_id="r-3")
+        await rep.clerk.mylantium.elections.realign(rep.id, user_id=USERS[C.PL], party=F, source_id="r-3")
     with pytest.raises(RuleError, match="once a turn"):
-        await rep.clerk.realign(rep.id, user_id=USERS[C.PL], party=W, source_id="r-4")
-    again = await rep.clerk.realign(rep.id, user_id=USERS[C.PL], party=F, source_id="r-2")
+        await rep.clerk.mylantium.elections.realign(rep.id, user_id=USERS[C.PL], party=W, source_id="r-4")
+    again = await rep.clerk.mylantium.elections.realign(rep.id, user_id=USERS[C.PL], party=F, source_id="r-2")
     assert again.duplicate
-    page = await rep.clerk.government(rep.id)
+    page = await rep.clerk.mylantium.government(rep.id)
     assert next(c for c in page.candidates if c.name == "Lee").discarded
     await rep.open("primary")
     with pytest.raises(RuleError, match="the Primary has opened"):
-        await rep.clerk.realign(rep.id, user_id=USERS[C.BH], party=W, source_id="r-5")
+        await rep.clerk.mylantium.elections.realign(rep.id, user_id=USERS[C.BH], party=W, source_id="r-5")
 
 
 async def test_the_general_election_needs_the_incumbent_and_follows_the_primary(rep: Republic) -> None:
-    await rep.clerk.start_election_round(rep.id, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     with pytest.raises(RuleError, match="follows the Primary"):
         await rep.open("general")
     await rep.open("primary")
-    await rep.clerk.close_myl_election(rep.id, actor=MOD)
+    await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD)
     with pytest.raises(RuleError, match="incumbent party is not known"):
         await rep.open("general")
 
 
 async def test_a_tied_primary_is_settled_by_the_moderator(rep: Republic) -> None:
-    await rep.clerk.add_candidate(rep.id, name="Lee", code=C.PL, charisma=4, actor=MOD)
-    await rep.clerk.add_candidate(rep.id, name="Ash", code=C.GR, charisma=4, actor=MOD)
-    await rep.clerk.start_election_round(rep.id, actor=MOD)
+    await rep.clerk.mylantium.add_candidate(rep.id, name="Lee", code=C.PL, charisma=4, actor=MOD)
+    await rep.clerk.mylantium.add_candidate(rep.id, name="Ash", code=C.GR, charisma=4, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     await rep.open("primary")
-    primary = await rep.clerk.close_myl_election(rep.id, actor=MOD)
+    primary = await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD)
     assert primary is not None and primary.result is not None
     assert primary.result["ties"] == {"whig": ["Lee", "Ash"]} and primary.result["nominees"]["whig"] is None
-    view = await rep.clerk.name_nominee(rep.id, party=W, candidate="ash", actor=MOD)
+    view = await rep.clerk.mylantium.elections.name_nominee(rep.id, party=W, candidate="ash", actor=MOD)
     assert view.result is not None and view.result["nominees"]["whig"] == "Ash"
 
 
@@ -219,14 +221,14 @@ async def test_tv1_i06_and_i07_a_business_phase(clerk: Clerk, clock: ManualClock
     vps = {"PL": 30, "RB": 12, "GR": 9, "SH": 15, "BH": 20, "PR": 11, "BU": 25, "RN": 40}
     for code, vp in vps.items():
         await rep.faction(C[code], W, vp=vp, treasury=5)
-    await rep.clerk.set_government(rep.id, counts={"monopolies": 5, "faction_taxes": 2, "tariffs": 3,
+    await rep.clerk.mylantium.set_government(rep.id, counts={"monopolies": 5, "faction_taxes": 2, "tariffs": 3,
                                                    "subsidies": 3, "pensions": 1, "wars": 1,
                                                    "unfunded_last_turn": 1}, actor=MOD)
     await rep.happen(H.INCOME_TAX_CREATED, 20)
     await rep.happen(H.COVER_UP_EXPOSED, 2)
     await rep.happen(H.FIAT_MONEY, 45)
     await rep.happen(H.SCANDAL)
-    done = await clerk.close_business(rep.id, actor=MOD)
+    done = await clerk.mylantium.business.close_business(rep.id, actor=MOD)
     assert (done.approval_start, done.approval_end) == (50, 50 - 20 - 3 - 4)
     assert sum(c.delta for c in done.fervor_changes) == 10
     assert dict(done.vp) == {C.PL: 20, C.RB: 2, C.GR: 0, C.SH: 5, C.BH: 10, C.PR: 1, C.BU: 15, C.RN: 30}
@@ -240,23 +242,23 @@ async def test_tv1_i06_and_i07_a_business_phase(clerk: Clerk, clock: ManualClock
     assert sum(h["delta"] for h in myl["fervor_history"]) == 10
     assert next(h for h in myl["vp_history"] if h["faction"] == "Granger")["delta"] == -9
     with pytest.raises(RuleError, match="Revolution is under way"):
-        await clerk.start_election_round(rep.id, actor=MOD)
+        await clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
 
 
 async def test_happenings_can_be_undone_and_the_phase_closes_once(rep: Republic) -> None:
     await rep.happen(H.MONOPOLY_CREATED, 2)
     await rep.happen(H.WAR_DECLARED)
-    view, state = await rep.clerk.undo_happening(rep.id, actor=MOD)
+    view, state = await rep.clerk.mylantium.business.undo_happening(rep.id, actor=MOD)
     assert view.text == "war declared" and state.wars == 0 and state.monopolies == 2
     with pytest.raises(RuleError, match="Only 0 Tariffs"):
         await rep.happen(H.TARIFF_REPEALED)
-    done = await rep.clerk.close_business(rep.id, actor=MOD)
+    done = await rep.clerk.mylantium.business.close_business(rep.id, actor=MOD)
     assert done.approval_end == 38 and done.chain is None
     with pytest.raises(RuleError, match="already closed"):
-        await rep.clerk.close_business(rep.id, actor=MOD)
+        await rep.clerk.mylantium.business.close_business(rep.id, actor=MOD)
     with pytest.raises(RuleError, match="is closed"):
         await rep.happen(H.SCANDAL)
-    turn, _ = await rep.clerk.start_election_round(rep.id, actor=MOD)
+    turn, _ = await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     assert turn == 2
 
 
@@ -265,8 +267,8 @@ async def test_tv1_i13_social_collapse_ends_the_game(clerk: Clerk, clock: Manual
     rep = await republic(clerk, clock, tv1_i04=False)
     for code, vp in {"PL": 5, "RB": 4, "GR": 1, "SH": 1, "BH": 1, "PR": 1, "BU": 1, "RN": 1}.items():
         await rep.faction(C[code], W, vp=vp)
-    await rep.clerk.set_government(rep.id, counts={"tariffs": 3}, actor=MOD)
-    done = await clerk.close_business(rep.id, actor=MOD)
+    await rep.clerk.mylantium.set_government(rep.id, counts={"tariffs": 3}, actor=MOD)
+    done = await clerk.mylantium.business.close_business(rep.id, actor=MOD)
     assert done.collapse and done.total_vp == 7
     assert done.chain is not None and done.chain.chain.attempts == ()
     assert (await clerk.game(rep.id)).id == rep.id
@@ -285,7 +287,8 @@ async def tv1_i11(clerk: Clerk, clock: ManualClock) -> Republic:
     money = {"PL": 30, "RB": 20, "GR": 10, "SH": 10, "BH": 20, "PR": 70, "BU": 10, "RN": 10}
     for code in vp:
         await rep.faction(C[code], W, vp=vp[code], treasury=money[code])
-    await clerk.add_unit(rep.id, name="Dragoons", territory="Avalon", maintenance=5, cost=25, status=None, actor=MOD)
+    await clerk.mylantium.add_unit(rep.id, name="Dragoons", territory="Avalon", maintenance=5, cost=25, status=None,
+                                   actor=MOD)
     return rep
 
 
@@ -293,26 +296,29 @@ async def test_tv1_i11_a_coup_that_succeeds(clerk: Clerk, clock: ManualClock) ->
     """TV1-I11 (R1-42, R1-46, P1-13): the Proles fall to 0; the Brass Hats attempt a coup: 20 + 3·5 = 35 against a
     CRT of 10 + 20 + 4 = 34. BH wins; the game ends."""
     rep = await tv1_i11(clerk, clock)
-    change = await clerk.set_faction(rep.id, code=C.PR, vp=0, reason="lost its last seat", actor=MOD)
+    change = await clerk.mylantium.set_faction(rep.id, code=C.PR, vp=0, reason="lost its last seat", actor=MOD)
     assert change.chain is not None and change.chain.chain.waiting is Waiting.COUP
     with pytest.raises(RuleError, match="Only the Brass Hats"):
-        await clerk.answer_coup(rep.id, accept=True, user_id=USERS[C.PL], actor=USERS[C.PL])
+        await clerk.mylantium.revolutions.answer_coup(rep.id, accept=True, user_id=USERS[C.PL], actor=USERS[C.PL])
     with pytest.raises(RuleError, match="not taking contributions yet"):
-        await clerk.pledge(rep.id, user_id=USERS[C.PL], amount=1, to_vanguard=False, at=clock.now(), source_id="p0")
-    view = await clerk.answer_coup(rep.id, accept=True, user_id=USERS[C.BH], actor=USERS[C.BH])
+        await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.PL], amount=1, to_vanguard=False,
+                                                 at=clock.now(), source_id="p0")
+    view = await clerk.mylantium.revolutions.answer_coup(rep.id, accept=True, user_id=USERS[C.BH], actor=USERS[C.BH])
     attempt = view.chain.current
     assert attempt is not None and (attempt.vanguard, attempt.treasury, attempt.bonus) == (C.BH, 35, {})
     assert view.deadline == clock.now() + timedelta(hours=48)
     for code, amount in ((C.PL, 10), (C.PR, 20), (C.RB, 4)):
-        await clerk.pledge(rep.id, user_id=USERS[code], amount=amount, to_vanguard=False, at=clock.now(),
-                           source_id=f"p-{code.name}")
+        await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[code], amount=amount, to_vanguard=False,
+                                                 at=clock.now(), source_id=f"p-{code.name}")
     with pytest.raises(RuleError, match="Vanguard"):
-        await clerk.pledge(rep.id, user_id=USERS[C.BH], amount=1, to_vanguard=False, at=clock.now(), source_id="p1")
+        await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.BH], amount=1, to_vanguard=False,
+                                                 at=clock.now(), source_id="p1")
     with pytest.raises(RuleError, match=r"\$31 in all, but the Plutocrats have \$30"):
-        await clerk.pledge(rep.id, user_id=USERS[C.PL], amount=21, to_vanguard=True, at=clock.now(), source_id="p2")
-    status = await clerk.revolution(rep.id)
+        await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.PL], amount=21, to_vanguard=True,
+                                                 at=clock.now(), source_id="p2")
+    status = await clerk.mylantium.revolutions.revolution(rep.id)
     assert status is not None and set(status.pledged) == {C.PL, C.PR, C.RB}
-    done = await clerk.resolve_revolution(rep.id, actor=MOD)
+    done = await clerk.mylantium.revolutions.resolve_revolution(rep.id, actor=MOD)
     assert done is not None and (done.chain.ended, done.chain.winner) == ("won", C.BH)
     assert done.chain.attempts[-1].crt == 34
     doc = await clerk.export(rep.id)
@@ -328,23 +334,28 @@ async def test_a_revolution_put_down_at_its_deadline_raises_fervor(clerk: Clerk,
     pledges but the Plutocrats' 30 and Robber Barons' 20 and the Brass Hats' 20 + 15: CRT 85 ≥ 70: put down at the
     deadline, Fervor +3 for every Faction in play."""
     rep = await tv1_i11(clerk, clock)
-    await clerk.set_faction(rep.id, code=C.PR, vp=0, actor=MOD)
-    view = await clerk.answer_coup(rep.id, accept=False, user_id=None, actor=MOD)
+    await clerk.mylantium.set_faction(rep.id, code=C.PR, vp=0, actor=MOD)
+    view = await clerk.mylantium.revolutions.answer_coup(rep.id, accept=False, user_id=None, actor=MOD)
     attempt = view.chain.current
     assert attempt is not None and attempt.begun and attempt.s == 49 and attempt.bonus == {C.SH: 0, C.GR: 0, C.BH: 15}
-    await clerk.pledge(rep.id, user_id=USERS[C.PL], amount=30, to_vanguard=False, at=clock.now(), source_id="a")
-    await clerk.pledge(rep.id, user_id=USERS[C.RB], amount=20, to_vanguard=False, at=clock.now(), source_id="b")
-    await clerk.pledge(rep.id, user_id=USERS[C.BH], amount=35, to_vanguard=False, at=clock.now(), source_id="c")
-    (due,) = await clerk.pending_contributions()
+    await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.PL], amount=30, to_vanguard=False, at=clock.now(),
+                                             source_id="a")
+    await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.RB], amount=20, to_vanguard=False, at=clock.now(),
+                                             source_id="b")
+    await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.BH], amount=35, to_vanguard=False, at=clock.now(),
+                                             source_id="c")
+    (due,) = await clerk.mylantium.revolutions.pending_contributions()
     assert due[1:3] == (1, 1)
     clock.advance(timedelta(hours=48))
     with pytest.raises(RuleError, match="too late"):
-        await clerk.pledge(rep.id, user_id=USERS[C.GR], amount=1, to_vanguard=False, at=clock.now(), source_id="d")
-    done = await clerk.resolve_revolution(rep.id, actor=None, source_id="dl-1", expected=(1, 1))
+        await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.GR], amount=1, to_vanguard=False,
+                                                 at=clock.now(), source_id="d")
+    done = await clerk.mylantium.revolutions.resolve_revolution(rep.id, actor=None, source_id="dl-1", expected=(1, 1))
     assert done is not None and done.chain.attempts[0].outcome == "put down"
     assert done.chain.waiting is Waiting.NOTHING and done.chain.ended is None
-    assert await clerk.resolve_revolution(rep.id, actor=None, source_id="dl-2", expected=(1, 1)) is None
-    page = await clerk.government(rep.id)
+    assert await clerk.mylantium.revolutions.resolve_revolution(rep.id, actor=None, source_id="dl-2",
+                                                                expected=(1, 1)) is None
+    page = await clerk.mylantium.government(rep.id)
     assert page.fervor == 3
     assert {f.code: f.vp for f in page.factions if f.in_play} == {C.PL: 7, C.RB: 6, C.GR: 5, C.SH: 4, C.BH: 3,
                                                                   C.BU: 2, C.RN: 1}

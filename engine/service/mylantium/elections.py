@@ -19,7 +19,7 @@ from engine.mylantium.model import FactionCode, Party
 from engine.service.announcements import result_pending
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
-from engine.service.mylantium_state import (
+from engine.service.mylantium.state import (
     approval_of,
     calm_game,
     candidate_of,
@@ -30,12 +30,13 @@ from engine.service.mylantium_state import (
     find_candidate,
     government_of,
     open_election,
+    open_else_latest,
     pure_factions,
     require_mylantium,
     rules_of,
     window_of,
 )
-from engine.service.mylantium_views import ChoiceReceipt, MylElectionView, RealignReceipt
+from engine.service.mylantium.views import ChoiceReceipt, MylElectionView, RealignReceipt
 from engine.service.uow import Duplicate, ServiceBase
 from engine.store.models import Game, MylChoice, MylElection, MylFaction, MylGovernment
 
@@ -111,7 +112,9 @@ async def _tally(session: AsyncSession, game: Game, gov: MylGovernment, row: Myl
     }
 
 
-class MylElectionService(ServiceBase):
+class Elections(ServiceBase):
+    """The Election Round, the Primary and the General Election: ``clerk.mylantium.elections``."""
+
     async def start_election_round(self, game_id: int, *, actor: int | None,
                                    source_id: str | None = None) -> tuple[int, dict[str, str]]:
         """The start of an Election Round: a new turn (after the last one's Business Phase), and the locks of R1-12
@@ -168,8 +171,8 @@ class MylElectionService(ServiceBase):
                 return RealignReceipt(game_view(game), FactionCode[p["faction"]], Party(p["from"]), Party(p["to"]),
                                       p.get("candidate_discarded"), duplicate=True)
 
-    async def open_myl_election(self, game_id: int, *, stage: str, deadline: datetime | None, actor: int | None,
-                                source_id: str | None = None) -> MylElectionView:
+    async def open_election(self, game_id: int, *, stage: str, deadline: datetime | None, actor: int | None,
+                            source_id: str | None = None) -> MylElectionView:
         if stage not in STAGES:
             raise RuleError("An election is the primary or the general.")
         async with self._write(game_id, source_id) as uow:
@@ -256,8 +259,8 @@ class MylElectionService(ServiceBase):
                 return ChoiceReceipt(game_view(game), int(p["turn"]), str(p["stage"]), FactionCode[p["faction"]],
                                      str(p["choice"]), p.get("replaced"), 0, None, duplicate=True)
 
-    async def close_myl_election(self, game_id: int, *, actor: int | None, source_id: str | None = None,
-                                 expected: tuple[int, str] | None = None) -> MylElectionView | None:
+    async def close_election(self, game_id: int, *, actor: int | None, source_id: str | None = None,
+                             expected: tuple[int, str] | None = None) -> MylElectionView | None:
         """Tally with the Faction Votes as they stand now; ``expected`` (turn, stage) from the deadline makes a late
         or repeated timer a no-op (None)."""
         try:
@@ -307,7 +310,7 @@ class MylElectionService(ServiceBase):
                                                                "candidate": cand.name}, source_id)
             return await election_view(uow.session, game, row)
 
-    async def myl_election_of(self, game_id: int, turn: int, stage: str) -> MylElectionView | None:
+    async def election_of(self, game_id: int, turn: int, stage: str) -> MylElectionView | None:
         """Turn ``turn``'s ``stage`` (primary, general) election, or None (the result's announcement after a kill)."""
         async with self._read() as session:
             game = await load_game(session, game_id)
@@ -315,19 +318,16 @@ class MylElectionService(ServiceBase):
             row = await election_of(session, game_id, turn, stage)
             return await election_view(session, game, row) if row else None
 
-    async def myl_election(self, game_id: int) -> MylElectionView | None:
+    async def election(self, game_id: int) -> MylElectionView | None:
         """The open election, else the latest; None before the first."""
         async with self._read() as session:
             game = await load_game(session, game_id)
             require_mylantium(game)
-            row = await open_election(session, game_id)
-            if row is None:
-                found = await session.execute(select(MylElection).where(MylElection.game_id == game_id)
-                                              .order_by(MylElection.id.desc()).limit(1))
-                row = found.scalar_one_or_none()
+            row = await open_else_latest(session, game_id, await open_election(session, game_id), MylElection,
+                                         MylElection.id)
             return await election_view(session, game, row) if row else None
 
-    async def pending_myl_elections(self) -> list[tuple[int, int, str, datetime]]:
+    async def pending_elections(self) -> list[tuple[int, int, str, datetime]]:
         """Open Mylantium elections with a deadline: (game id, turn, stage, deadline), soonest first."""
         async with self._read() as session:
             rows = await session.execute(select(MylElection.game_id, MylElection.turn, MylElection.stage,

@@ -15,8 +15,8 @@ from engine.mylantium.business import Happening, InPlay, Occurrence, after
 from engine.mylantium.fervor import deduct, fervor_change
 from engine.mylantium.model import total_vp
 from engine.service.ledger import game_view, load_game
-from engine.service.mylantium_revolution import begin_chain
-from engine.service.mylantium_state import (
+from engine.service.mylantium.revolution import begin_chain
+from engine.service.mylantium.state import (
     approval_of,
     calm_game,
     government_of,
@@ -29,7 +29,7 @@ from engine.service.mylantium_state import (
     set_in_play,
     write_back,
 )
-from engine.service.mylantium_views import BusinessView, HappeningView
+from engine.service.mylantium.views import BusinessView, HappeningView
 from engine.service.uow import ServiceBase
 from engine.store.models import MylHappening
 
@@ -38,7 +38,9 @@ def happening_view(row: MylHappening) -> HappeningView:
     return HappeningView(row.id, row.turn, Occurrence(Happening(row.what), row.amount).text, row.note)
 
 
-class MylBusinessService(ServiceBase):
+class Business(ServiceBase):
+    """The Business Phase: what happened this turn, and its close: ``clerk.mylantium.business``."""
+
     async def record_happening(self, game_id: int, *, what: Happening, amount: int, note: str | None,
                                actor: int | None, source_id: str | None = None) -> tuple[HappeningView, InPlay]:
         """Record one happening of this turn (``/event ...``) and move the counts in play."""

@@ -1,6 +1,6 @@
 """The Republic of Mylantium on Discord, part 1: setting the game up (Factions, territories and buildings, military
 units, candidates, the government page's facts) and reading it (/status, /faction me, /amendment check). The
-Election Round, the Business Phase and revolutions are in mylantium_turn.py. Every command here belongs to
+Election Round and the Business Phase are in turn.py, revolutions in revolution.py. Every command here belongs to
 Mylantium games only, and a Mylantium game takes no Landsdraad command (``Front.exclusive``)."""
 
 from __future__ import annotations
@@ -9,20 +9,22 @@ from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.mylantium_render import buildings_text, faction_line, government_card
+from bot.actions.mylantium.render import buildings_text, faction_line, government_card
+from bot.actions.mylantium.revolution import chain_outgoings
 from bot.actions.outbox import Outgoing, ToChannel, reply
-from bot.actions.render import NEUTRAL
-from bot.actions.routes import command
+from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.mylantium.amendments import check_amendment
 from engine.mylantium.model import FACTION_CHOICES, PARTY_CHOICES, Building, faction_code, party_of
-from engine.service.mylantium_state import RULESET
+from engine.service.mylantium.state import NAME
 from engine.service.views import GameView
 
-M: CommandFlags = {"moderator": True, "ruleset": RULESET}
+M: CommandFlags = {"moderator": True, "ruleset": NAME}
 KINDS = tuple(b.value for b in Building)
 STATUSES = ("on-station", "in-battle", "elsewhere")
-
+ROUTES = Routes()
+"""The setup's commands and the government page's."""
+command = ROUTES.command
 
 
 def _faction(o: dict[str, Any]) -> Any:
@@ -41,9 +43,10 @@ def _faction(o: dict[str, Any]) -> Any:
 async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     player = user_option(o, "user")
-    f = await app.clerk.register_faction(g.id, code=_faction(o), user_id=player.id, user_name=player.name,
-                                         party=party_of(o["party"]), vp=o.get("vp") or 0,
-                                         treasury=o.get("treasury") or 0, actor=ctx.actor.id, source_id=ctx.source_id)
+    f = await app.clerk.mylantium.register_faction(g.id, code=_faction(o), user_id=player.id, user_name=player.name,
+                                                   party=party_of(o["party"]), vp=o.get("vp") or 0,
+                                                   treasury=o.get("treasury") or 0, actor=ctx.actor.id,
+                                                   source_id=ctx.source_id)
     rule = " (2 votes per port, R1-02)" if f.per else " (enter its votes with /faction votes)"
     return [reply(f"Registered: {faction_line(f, private=True)}{rule}.", ephemeral=True)]
 
@@ -56,13 +59,11 @@ async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[st
          Option("in_play", bool, "whether it is still in the game"),
          Option("reason", str, "why its VP changed (kept in the VP history)"), **M)
 async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    from bot.actions.mylantium_turn import chain_outgoings
-
     g = require_game(game)
-    change = await app.clerk.set_faction(g.id, code=_faction(o), vp=o.get("vp"), treasury=o.get("treasury"),
-                                         party=party_of(o["party"]) if o.get("party") else None,
-                                         in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
-                                         source_id=ctx.source_id)
+    change = await app.clerk.mylantium.set_faction(g.id, code=_faction(o), vp=o.get("vp"), treasury=o.get("treasury"),
+                                                   party=party_of(o["party"]) if o.get("party") else None,
+                                                   in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
+                                                   source_id=ctx.source_id)
     out = [reply(f"Changed: {faction_line(change.faction, private=True)}.", ephemeral=True)]
     if o.get("vp") is not None:
         out.append(Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have "
@@ -83,17 +84,18 @@ async def faction_votes(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     if (o.get("territory") is None) == (o.get("building") is None):
         raise RuleError("Give either a territory (the Faction's votes there) or a building kind (votes per "
                         "building in play, like the Plutocrats' 2 per port).")
-    f = await app.clerk.set_faction_votes(g.id, code=_faction(o), territory=o.get("territory"), votes=o["votes"],
-                                          building=Building(o["building"]) if o.get("building") else None,
-                                          actor=ctx.actor.id, source_id=ctx.source_id)
+    f = await app.clerk.mylantium.set_faction_votes(g.id, code=_faction(o), territory=o.get("territory"),
+                                                    votes=o["votes"],
+                                                    building=Building(o["building"]) if o.get("building") else None,
+                                                    actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"{faction_line(f)}.", ephemeral=True)]
 
 
 @command("faction me", "Your Faction: party, votes, VP and treasury (only you see it).",
-         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", ruleset=RULESET)
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", ruleset=NAME)
 async def faction_me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    f = await app.clerk.my_faction(g.id, ctx.actor.id)
+    f = await app.clerk.mylantium.my_faction(g.id, ctx.actor.id)
     candidate = f" Candidate: {f.candidate}." if f.candidate else " No Candidate."
     return [reply(f"{g.name}: {faction_line(f, private=True)}.{candidate}", ephemeral=True)]
 
@@ -104,8 +106,8 @@ async def faction_me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 @command("territory add", "Add a territory of the Republic (Avalon, Bicardia).",
          Option("name", str, "its name", True), **M)
 async def territory_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    t = await app.clerk.add_territory(require_game(game).id, name=o["name"], actor=ctx.actor.id,
-                                      source_id=ctx.source_id)
+    t = await app.clerk.mylantium.add_territory(require_game(game).id, name=o["name"], actor=ctx.actor.id,
+                                                source_id=ctx.source_id)
     return [reply(f"Territory {t.name} added.", ephemeral=True)]
 
 
@@ -113,8 +115,9 @@ async def _buildings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     g = require_game(game)
     kind = Building(o["kind"])
     count = o.get("count") or 1
-    t = await app.clerk.change_buildings(g.id, territory=o["territory"], kind=kind, count=count, name=o.get("name"),
-                                         remove=remove, actor=ctx.actor.id, source_id=ctx.source_id)
+    t = await app.clerk.mylantium.change_buildings(g.id, territory=o["territory"], kind=kind, count=count,
+                                                   name=o.get("name"), remove=remove, actor=ctx.actor.id,
+                                                   source_id=ctx.source_id)
     what = o["name"] if o.get("name") else f"{count} {kind.plural if count > 1 else kind.value}"
     verb = "pulled down" if remove else "built"
     return [reply(f"{what} {verb} in {t.name}, which now has {buildings_text(t.buildings)}.", ephemeral=True),
@@ -146,9 +149,9 @@ async def building_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str
          Option("cost", int, "its purchase cost in $", True, min_value=0),
          Option("status", str, "on-station (default), in-battle or elsewhere", choices=STATUSES), **M)
 async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    u = await app.clerk.add_unit(require_game(game).id, name=o["name"], territory=o["territory"],
-                                 maintenance=o["maintenance"], cost=o["cost"], status=o.get("status"),
-                                 actor=ctx.actor.id, source_id=ctx.source_id)
+    u = await app.clerk.mylantium.add_unit(require_game(game).id, name=o["name"], territory=o["territory"],
+                                           maintenance=o["maintenance"], cost=o["cost"], status=o.get("status"),
+                                           actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
                   ephemeral=True)]
 
@@ -160,17 +163,17 @@ async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
          Option("maintenance", int, "its maintenance cost in $", min_value=0),
          Option("cost", int, "its purchase cost in $", min_value=0), **M)
 async def unit_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    u = await app.clerk.set_unit(require_game(game).id, name=o["name"], territory=o.get("territory"),
-                                 status=o.get("status"), maintenance=o.get("maintenance"), cost=o.get("cost"),
-                                 actor=ctx.actor.id, source_id=ctx.source_id)
+    u = await app.clerk.mylantium.set_unit(require_game(game).id, name=o["name"], territory=o.get("territory"),
+                                           status=o.get("status"), maintenance=o.get("maintenance"), cost=o.get("cost"),
+                                           actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
                   ephemeral=True)]
 
 
 @command("unit remove", "Remove a military unit.", Option("name", str, "the unit", True, autocomplete="unit"), **M)
 async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    u = await app.clerk.set_unit(require_game(game).id, name=o["name"], remove=True, actor=ctx.actor.id,
-                                 source_id=ctx.source_id)
+    u = await app.clerk.mylantium.set_unit(require_game(game).id, name=o["name"], remove=True, actor=ctx.actor.id,
+                                           source_id=ctx.source_id)
     return [reply(f"Unit {u.name} removed.", ephemeral=True)]
 
 
@@ -183,8 +186,8 @@ async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          Option("charisma", int, "Charisma, 1 to 13", True, min_value=1, max_value=13), **M)
 async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    c = await app.clerk.add_candidate(g.id, name=o["name"], code=_faction(o), charisma=o["charisma"],
-                                      actor=ctx.actor.id, source_id=ctx.source_id)
+    c = await app.clerk.mylantium.add_candidate(g.id, name=o["name"], code=_faction(o), charisma=o["charisma"],
+                                                actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Candidate {c.name} added.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"New candidate: **{c.name}** of the {c.faction.plural} "
                                                    f"({c.party.title}), Charisma {c.charisma}.")]
@@ -195,8 +198,8 @@ async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
          Option("charisma", int, "Charisma, 1 to 13", min_value=1, max_value=13),
          Option("running", bool, "whether they run (Charisma counts only while running, R1-03)"), **M)
 async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    c = await app.clerk.set_candidate(require_game(game).id, name=o["name"], charisma=o.get("charisma"),
-                                      running=o.get("running"), actor=ctx.actor.id, source_id=ctx.source_id)
+    c = await app.clerk.mylantium.set_candidate(require_game(game).id, name=o["name"], charisma=o.get("charisma"),
+                                                running=o.get("running"), actor=ctx.actor.id, source_id=ctx.source_id)
     state = "running" if c.running else "not running"
     return [reply(f"{c.name}: Charisma {c.charisma}, {state}.", ephemeral=True)]
 
@@ -205,8 +208,8 @@ async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
          Option("name", str, "the candidate", True, autocomplete="candidate"), **M)
 async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    c = await app.clerk.set_candidate(g.id, name=o["name"], discard=True, actor=ctx.actor.id,
-                                      source_id=ctx.source_id)
+    c = await app.clerk.mylantium.set_candidate(g.id, name=o["name"], discard=True, actor=ctx.actor.id,
+                                                source_id=ctx.source_id)
     return [reply(f"{c.name} discarded.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The {c.faction.plural} have lost their Candidate, {c.name}.")]
 
@@ -216,7 +219,7 @@ async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[s
 
 @command("government set", "The government page's facts: President's Faction, approval, Fervor, what is in play.",
          Option("president", str, "the Faction that controlled the Presidency in the last Business Phase",
-                choices=FACTION_CHOICES),
+         choices=FACTION_CHOICES),
          Option("approval", int, "the Approval Rating (0-100)", min_value=0, max_value=100),
          Option("fervor", int, "Fervor so far (no VP are deducted for it)", min_value=0),
          Option("monopolies", int, "Monopolies in play", min_value=0),
@@ -234,21 +237,22 @@ async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
         raise RuleError("Give income_tax or no_income_tax, not both.")
     counts = {k: o.get(k) for k in ("monopolies", "income_tax", "faction_taxes", "tariffs", "subsidies", "pensions",
                                     "wars", "unfunded_last_turn")}
-    view = await app.clerk.set_government(g.id, president=faction_code(o["president"]) if o.get("president") else None,
-                                          approval=o.get("approval"), fervor=o.get("fervor"), counts=counts,
-                                          no_income_tax=bool(o.get("no_income_tax")), actor=ctx.actor.id,
-                                          source_id=ctx.source_id)
+    president = faction_code(o["president"]) if o.get("president") else None
+    view = await app.clerk.mylantium.set_government(g.id, president=president, approval=o.get("approval"),
+                                                    fervor=o.get("fervor"), counts=counts,
+                                                    no_income_tax=bool(o.get("no_income_tax")), actor=ctx.actor.id,
+                                                    source_id=ctx.source_id)
     return [reply("Recorded. The government page now reads:", card=government_card(view), ephemeral=True)]
 
 
 @command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",
-         ruleset=RULESET)
+         ruleset=NAME)
 async def status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    return [reply(card=government_card(await app.clerk.government(require_game(game).id)))]
+    return [reply(card=government_card(await app.clerk.mylantium.government(require_game(game).id)))]
 
 
 @command("amendment check", "Whether an amendment may be proposed (R1-06: never about Charisma or the "
-                            "Independent Vote).", Option("text", str, "the amendment", True), ruleset=RULESET)
+                            "Independent Vote).", Option("text", str, "the amendment", True), ruleset=NAME)
 async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     require_game(game)
     try:
@@ -256,9 +260,3 @@ async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     except RuleError as error:
         return [reply(f"Refused: {error}")]
     return [reply("That amendment touches neither Charisma nor the Independent Vote, so R1-06 does not stop it.")]
-
-
-__all__ = ["NEUTRAL"]
-
-
-from bot.actions import mylantium_turn  # noqa: E402,F401  (registers the turn's commands and the DM forms)

@@ -14,7 +14,7 @@ from engine.core.durations import format_remaining, format_utc
 from engine.mylantium.approval import Change
 from engine.mylantium.model import FactionCode, Party
 from engine.mylantium.revolution import Attempt
-from engine.service.mylantium_views import (
+from engine.service.mylantium.views import (
     BusinessView,
     ChainView,
     ChoiceReceipt,

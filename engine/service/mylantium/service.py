@@ -1,31 +1,38 @@
-"""The Republic of Mylantium through the service: Factions and their players, territories and buildings, military
-units, candidates and the government page, set up by the moderators (the document leaves most numbers to the GM,
-A1-09), plus the elections, the Business Phase and revolutions of the other mylantium_* modules."""
+"""The Republic of Mylantium through the service (``clerk.mylantium``): Factions and their players, territories and
+buildings, military units, candidates and the government page, set up by the moderators (the document leaves most
+numbers to the GM, A1-09). The turn's parts are the objects it is made of: ``elections``, ``business`` and
+``revolutions``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from engine.core.errors import NotFoundError, RuleError
-from engine.mylantium.approval import incumbent_party
+from engine.core.errors import RuleError
 from engine.mylantium.business import InPlay
-from engine.mylantium.elections import check_charisma, independent_vote
-from engine.mylantium.model import Building, FactionCode, Party, Territory, UnitStatus, default_base
-from engine.service import mylantium_export  # noqa: F401  (registers the export section)
-from engine.service.ledger import find_player, game_view, load_game, require_running
+from engine.mylantium.elections import check_charisma
+from engine.mylantium.model import Building, FactionCode, Party, default_base
+from engine.service.ledger import find_player, load_game
 from engine.service.membership import games_cache
-from engine.service.mylantium_business import MylBusinessService
-from engine.service.mylantium_elections import MylElectionService
-from engine.service.mylantium_revolution import MylRevolutionService, chain_after_vp_change
-from engine.service.mylantium_state import (
+from engine.service.mylantium.business import Business
+from engine.service.mylantium.elections import Elections
+from engine.service.mylantium.records import (
+    candidate_view,
+    find_territory,
+    find_unit,
+    government_view,
+    one_faction_view,
+    territory_view,
+    unit_status,
+    unit_view,
+    writable,
+)
+from engine.service.mylantium.revolution import Revolutions, chain_after_vp_change
+from engine.service.mylantium.state import (
     COLUMNS,
-    RULESET,
     approval_of,
-    base_of,
     candidate_rows,
     faction_by_code,
     faction_of_user,
@@ -34,18 +41,13 @@ from engine.service.mylantium_state import (
     government_of,
     history,
     in_play_of,
-    live_chain,
-    player_names,
     require_calm,
     require_mylantium,
-    rules_of,
     set_in_play,
-    stage_of,
-    territory_of,
     territory_rows,
     unit_rows,
 )
-from engine.service.mylantium_views import (
+from engine.service.mylantium.views import (
     CandidateView,
     GovernmentView,
     MylFactionView,
@@ -53,75 +55,27 @@ from engine.service.mylantium_views import (
     UnitView,
     VpChange,
 )
-from engine.service.uow import UnitOfWork
-from engine.store.models import Game, MylCandidate, MylFaction, MylTerritory, MylUnit, Player
+from engine.service.ruleset import RulesetService
+from engine.service.uow import Backend
+from engine.store.models import MylCandidate, MylFaction, MylTerritory, MylUnit, Player
+
+if TYPE_CHECKING:  # the composition root builds this service; it is only referred to here
+    from engine.service.clerk import Clerk
 
 
-def faction_view(row: MylFaction, player: Player | None, territories: Sequence[Territory],
-                 candidates: Sequence[MylCandidate] = ()) -> MylFactionView:
-    live = [c.name for c in candidates if c.faction_id == row.id and not c.discarded]
-    return MylFactionView(FactionCode[row.code], player.name if player else "?", player.user_id if player else 0,
-                          Party(row.party), row.vp, row.treasury, row.in_play,
-                          base_of(row).by_territory(territories), dict(row.per), dict(row.entered),
-                          live[0] if live else None, row.realigned_turn)
+class MylantiumService(RulesetService):
+    """The moderators' setup of the Republic, and the parts of a turn."""
 
+    def __init__(self, backend: Backend, shared: Clerk) -> None:
+        super().__init__(backend, shared)
+        self.elections = Elections(backend)
+        self.business = Business(backend)
+        self.revolutions = Revolutions(backend)
 
-async def faction_views(uow_session: Any, game: Game) -> list[MylFactionView]:
-    rows = await faction_rows(uow_session, game.id)
-    players = await player_names(uow_session, game.id)
-    territories = [territory_of(t) for t in await territory_rows(uow_session, game.id)]
-    candidates = await candidate_rows(uow_session, game.id)
-    return [faction_view(r, players.get(r.player_id), territories, candidates) for r in rows]
-
-
-async def one_faction_view(session: Any, game: Game, row: MylFaction) -> MylFactionView:
-    return next(v for v in await faction_views(session, game) if v.code.name == row.code)
-
-
-def candidate_view(row: MylCandidate, factions: dict[int, MylFaction]) -> CandidateView:
-    return CandidateView(row.name, FactionCode[factions[row.faction_id].code], Party(row.party), row.charisma,
-                         row.running, row.discarded)
-
-
-async def _territory(uow: UnitOfWork, game: Game, name: str) -> MylTerritory:
-    rows = await territory_rows(uow.session, game.id)
-    for t in rows:
-        if t.name.lower() == name.strip().lower():
-            return t
-    have = ", ".join(t.name for t in rows) or "none yet (add one with /territory add)"
-    raise NotFoundError(f"{game.name} has no territory called {name.strip()}. Territories: {have}.")
-
-
-async def _unit(uow: UnitOfWork, game: Game, name: str) -> MylUnit:
-    rows = await unit_rows(uow.session, game.id)
-    for u in rows:
-        if u.name.lower() == name.strip().lower():
-            return u
-    have = ", ".join(u.name for u in rows) or "none yet"
-    raise NotFoundError(f"{game.name} has no military unit called {name.strip()}. Units: {have}.")
-
-
-def _status(text: str | None) -> UnitStatus:
-    if text is None:
-        return UnitStatus.ON_STATION
-    try:
-        return UnitStatus(text.strip().lower().replace(" ", "-"))
-    except ValueError:
-        raise RuleError(f"A unit is on-station, in-battle or elsewhere, not “{text}”.") from None
-
-
-async def _writable(uow: UnitOfWork, game_id: int) -> Game:
-    game = await load_game(uow.session, game_id)
-    require_mylantium(game)
-    require_running(game)
-    return game
-
-
-class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionService):
-    async def mylantium_deadlines(self) -> list[datetime]:
+    async def next_deadlines(self) -> list[datetime]:
         """The deadlines of open Mylantium elections and of contributions to a Revolution."""
-        return [d for *_, d in await self.pending_myl_elections()] + [d for *_, d in
-                                                                      await self.pending_contributions()]
+        return [d for *_, d in await self.elections.pending_elections()] + [
+            d for *_, d in await self.revolutions.pending_contributions()]
 
     # -- Factions ---------------------------------------------------------------------------------------------
 
@@ -131,7 +85,7 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
         if vp < 0:
             raise RuleError("VP cannot be negative (P1-08).")
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
+            game = await writable(uow, game_id)
             if await find_player(uow.session, game_id, user_id) is not None:
                 raise RuleError(f"{user_name} already plays in {game.name}; each player controls one Faction.")
             clash = await uow.session.execute(select(MylFaction).where(MylFaction.game_id == game_id,
@@ -153,7 +107,7 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
                              {"faction": code.name, "user_id": user_id, "name": user_name, "party": party.value,
                               "vp": vp, "treasury": treasury}, source_id)
             registered = await one_faction_view(uow.session, game, row)
-        games_cache(self).forget([user_id])  # after the commit: one more game (membership.py)
+        games_cache(self.shared).forget([user_id])  # after the commit: one more game (membership.py)
         return registered
 
     async def set_faction(self, game_id: int, *, code: FactionCode, vp: int | None = None,
@@ -169,7 +123,7 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
         if vp is not None and vp < 0:
             raise RuleError("VP cannot be negative (P1-08).")
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
+            game = await writable(uow, game_id)
             row = await faction_by_code(uow.session, game, code)
             gov = await government_of(uow.session, game)
             if vp is not None and vp != row.vp:
@@ -198,7 +152,7 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
         if votes < 0:
             raise RuleError("Faction Votes cannot be negative.")
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
+            game = await writable(uow, game_id)
             row = await faction_by_code(uow.session, game, code)
             if building is not None:
                 per = dict(row.per)
@@ -208,7 +162,7 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
             else:
                 if territory is None:
                     raise RuleError("Give the territory, or a building kind for a rule such as 2 per port.")
-                name = (await _territory(uow, game, territory)).name
+                name = (await find_territory(uow, game, territory)).name
                 entered = dict(row.entered)
                 entered.pop(name, None)
                 row.entered = {**entered, **({name: votes} if votes else {})}
@@ -231,7 +185,7 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
         if not name:
             raise RuleError("A territory needs a name.")
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
+            game = await writable(uow, game_id)
             if any(t.name.lower() == name.lower() for t in await territory_rows(uow.session, game_id)):
                 raise RuleError(f"{game.name} already has a territory called {name}.")
             row = MylTerritory(game_id=game_id, name=name, ports=0, cities=0, temples=0, villages=0, names={})
@@ -249,8 +203,8 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
         if name is not None and count != 1:
             raise RuleError("A named building is one building; leave the count out.")
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
-            row = await _territory(uow, game, territory)
+            game = await writable(uow, game_id)
+            row = await find_territory(uow, game, territory)
             column = COLUMNS[kind]
             have = int(getattr(row, column))
             names = {k: list(v) for k, v in row.names.items()}
@@ -284,10 +238,10 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
             raise RuleError("A unit needs a name.")
         if maintenance < 0 or cost < 0:
             raise RuleError("Maintenance and purchase cost are $0 or more.")
-        where = _status(status)
+        where = unit_status(status)
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
-            place = (await _territory(uow, game, territory)).name
+            game = await writable(uow, game_id)
+            place = (await find_territory(uow, game, territory)).name
             if any(u.name.lower() == name.lower() for u in await unit_rows(uow.session, game_id)):
                 raise RuleError(f"{game.name} already has a unit called {name}.")
             row = MylUnit(game_id=game_id, name=name, territory=place, maintenance=maintenance, cost=cost,
@@ -303,8 +257,8 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
                        maintenance: int | None = None, cost: int | None = None, remove: bool = False,
                        actor: int | None, source_id: str | None = None) -> UnitView:
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
-            row = await _unit(uow, game, name)
+            game = await writable(uow, game_id)
+            row = await find_unit(uow, game, name)
             if remove:
                 await uow.session.delete(row)
                 await uow.session.flush()
@@ -312,9 +266,9 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
                 return unit_view(row)
             changes: dict[str, Any] = {}
             if territory is not None:
-                row.territory = changes["territory"] = (await _territory(uow, game, territory)).name
+                row.territory = changes["territory"] = (await find_territory(uow, game, territory)).name
             if status is not None:
-                row.status = changes["status"] = _status(status).value
+                row.status = changes["status"] = unit_status(status).value
             for label, value in (("maintenance", maintenance), ("cost", cost)):
                 if value is not None:
                     if value < 0:
@@ -336,7 +290,7 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
             raise RuleError("A candidate needs a name.")
         check_charisma(charisma)
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
+            game = await writable(uow, game_id)
             faction = await faction_by_code(uow.session, game, code)
             if not faction.in_play:
                 raise RuleError(f"The {code.plural} have withdrawn from the game.")
@@ -360,7 +314,7 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
                             running: bool | None = None, discard: bool = False, actor: int | None,
                             source_id: str | None = None) -> CandidateView:
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
+            game = await writable(uow, game_id)
             row = await find_candidate(uow.session, game, name)
             changes: dict[str, Any] = {}
             if charisma is not None:
@@ -389,7 +343,7 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
         if president is None and approval is None and fervor is None and not wanted and not no_income_tax:
             raise RuleError("Nothing to change.")
         async with self._write(game_id, source_id) as uow:
-            game = await _writable(uow, game_id)
+            game = await writable(uow, game_id)
             await require_calm(uow.session, game)
             gov = await government_of(uow.session, game)
             payload: dict[str, Any] = {}
@@ -425,47 +379,10 @@ class MylantiumService(MylElectionService, MylBusinessService, MylRevolutionServ
                     payload["income_tax"] = None
             await uow.session.flush()
             await uow.record(game_id, "GovernmentSet", actor, payload, source_id)
-            return await self._government_view(uow.session, game)
+            return await government_view(uow.session, game)
 
     async def government(self, game_id: int) -> GovernmentView:
         async with self._read() as session:
             game = await load_game(session, game_id)
             require_mylantium(game)
-            return await self._government_view(session, game)
-
-    async def _government_view(self, session: Any, game: Game) -> GovernmentView:
-        gov = await government_of(session, game)
-        factions = await faction_views(session, game)
-        rows = await faction_rows(session, game.id)
-        by_id = {r.id: r for r in rows}
-        candidates = tuple(candidate_view(c, by_id) for c in await candidate_rows(session, game.id))
-        president = FactionCode[gov.president] if gov.president else None
-        incumbent = incumbent_party(president, {f.code: f.party for f in factions})
-        f_total = sum(f.national for f in factions if f.in_play)
-        chain = await live_chain(session, game.id)
-        revolution = None
-        if chain is not None:
-            revolution = "the Brass Hats are deciding on a coup" if chain.waiting == "coup" else (
-                "contributions are being collected")
-        in_play = in_play_of(gov)
-        return GovernmentView(
-            game=game_view(game), turn=gov.turn,
-            stage="the game has ended" if game.status == "ended" else await stage_of(session, gov),
-            approval=approval_of(gov, game), approval_default=gov.approval is None, fervor=gov.fervor,
-            president=president, incumbent=incumbent, factions=tuple(factions), candidates=candidates,
-            territories=tuple(territory_view(t) for t in await territory_rows(session, game.id)),
-            units=tuple(unit_view(u) for u in await unit_rows(session, game.id)),
-            in_play={**in_play.__dict__, "unfunded_last_turn": gov.unfunded_last_turn},
-            independent=independent_vote(f_total, rules_of(game)), revolution=revolution)
-
-
-def territory_view(row: MylTerritory) -> TerritoryView:
-    return TerritoryView(row.name, {k.plural: int(getattr(row, c)) for k, c in COLUMNS.items()},
-                         {k: tuple(v) for k, v in row.names.items()})
-
-
-def unit_view(row: MylUnit) -> UnitView:
-    return UnitView(row.name, row.territory, row.maintenance, row.cost, row.status)
-
-
-__all__ = ["RULESET", "MylantiumService"]
+            return await government_view(session, game)

@@ -4,10 +4,11 @@ checks every Mylantium use case shares: the ruleset, a revolution that suspends 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.core.suggest import nearest
@@ -32,12 +33,14 @@ from engine.store.models import (
     Player,
 )
 
-RULESET = "mylantium"
+NAME = "mylantium"
+"""The ruleset's name, as stored in ``games.ruleset``."""
+Latest = TypeVar("Latest", MylElection, MylChain)
 COLUMNS = {Building.PORT: "ports", Building.CITY: "cities", Building.TEMPLE: "temples", Building.VILLAGE: "villages"}
 
 
 def require_mylantium(game: Game | GameView) -> None:
-    if game.ruleset != RULESET:
+    if game.ruleset != NAME:
         raise RuleError(f"{game.name} plays {game.ruleset}; this is a Mylantium command.")
 
 
@@ -190,6 +193,16 @@ async def election_of(session: AsyncSession, game_id: int, turn: int, stage: str
 
 async def live_chain(session: AsyncSession, game_id: int) -> MylChain | None:
     found = await session.execute(select(MylChain).where(MylChain.game_id == game_id, MylChain.waiting != "nothing"))
+    return found.scalar_one_or_none()
+
+
+async def open_else_latest(session: AsyncSession, game_id: int, current: Latest | None, kind: type[Latest],
+                           newest: InstrumentedAttribute[int]) -> Latest | None:
+    """``current`` (the open election, the running revolution), else the game's latest ``kind`` by ``newest``;
+    None before the first."""
+    if current is not None:
+        return current
+    found = await session.execute(select(kind).where(kind.game_id == game_id).order_by(newest.desc()).limit(1))
     return found.scalar_one_or_none()
 
 

@@ -15,8 +15,8 @@ from engine.mylantium.model import FactionCode, Party
 from engine.mylantium.revolution import chain_of
 from engine.service.clock import utc
 from engine.service.ledger import load_game
-from engine.service.mylantium_state import (
-    RULESET,
+from engine.service.mylantium.state import (
+    NAME,
     approval_of,
     base_of,
     candidate_rows,
@@ -37,7 +37,7 @@ def _iso(when: Any) -> str | None:
 
 async def export_mylantium(session: AsyncSession, game_id: int) -> dict[str, Any]:
     game = await load_game(session, game_id)
-    if game.ruleset != RULESET:
+    if game.ruleset != NAME:
         return {}
     gov = await government_of(session, game)
     rows = await faction_rows(session, game_id)

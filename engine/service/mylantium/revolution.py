@@ -28,13 +28,14 @@ from engine.mylantium.revolution import (
 )
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
-from engine.service.mylantium_state import (
+from engine.service.mylantium.state import (
     assets_of,
     faction_of_user,
     faction_rows,
     government_of,
     history,
     live_chain,
+    open_else_latest,
     player_names,
     pure_factions,
     require_mylantium,
@@ -42,7 +43,7 @@ from engine.service.mylantium_state import (
     unit_rows,
     write_back,
 )
-from engine.service.mylantium_views import ChainView, PledgeReceipt
+from engine.service.mylantium.views import ChainView, PledgeReceipt
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.store.models import Game, MylChain, MylContribution, MylFaction, MylGovernment
 
@@ -137,17 +138,16 @@ async def _pledges(session: AsyncSession, row: MylChain, attempt: int) -> dict[F
     return {FactionCode[code]: Contribution(c.to_crt, c.to_vanguard) for c, code in found.all()}
 
 
-class MylRevolutionService(ServiceBase):
+class Revolutions(ServiceBase):
+    """Revolutions and coups: ``clerk.mylantium.revolutions``."""
+
     async def revolution(self, game_id: int) -> ChainView | None:
         """The running chain, else the latest one; None if there has never been one."""
         async with self._read() as session:
             game = await load_game(session, game_id)
             require_mylantium(game)
-            row = await live_chain(session, game_id)
-            if row is None:
-                found = await session.execute(select(MylChain).where(MylChain.game_id == game_id)
-                                              .order_by(MylChain.number.desc()).limit(1))
-                row = found.scalar_one_or_none()
+            row = await open_else_latest(session, game_id, await live_chain(session, game_id), MylChain,
+                                         MylChain.number)
             return await chain_view(session, game, row) if row else None
 
     async def answer_coup(self, game_id: int, *, accept: bool, user_id: int | None, actor: int | None,
@@ -298,4 +298,4 @@ async def chain_after_vp_change(uow: UnitOfWork, game: Game) -> ChainView | None
     return await begin_chain(uow, game, gov)
 
 
-__all__ = ["MylRevolutionService", "begin_chain", "chain_after_vp_change", "faction_rows"]
+__all__ = ["Revolutions", "begin_chain", "chain_after_vp_change", "faction_rows"]

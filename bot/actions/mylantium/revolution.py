@@ -1,0 +1,147 @@
+"""The Republic of Mylantium on Discord, part 3: the revolution chain. Its news, the coup offer to the Brass Hats'
+player (by DM, with buttons) and the requests for contributions; /revolution ...; contributions closed at their
+deadline (``close_contributions_due``)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from bot.actions.commands import App, CommandFlags, Option, require_game
+from bot.actions.context import Ctx
+from bot.actions.mylantium.render import chain_status_card, chain_texts, contribution_request_text, coup_offer_text
+from bot.actions.outbox import Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.routes import Routes
+from engine.core.durations import parse_deadline
+from engine.core.errors import RuleError
+from engine.mylantium.revolution import Waiting, contributors
+from engine.service.mylantium.state import NAME
+from engine.service.mylantium.views import ChainView
+from engine.service.views import GameView
+
+log = logging.getLogger("clerk.mylantium")
+M: CommandFlags = {"moderator": True, "ruleset": NAME}
+ROUTES = Routes()
+"""The revolution's commands and the coup offer's buttons."""
+command = ROUTES.command
+
+
+def chain_outgoings(app: App, c: ChainView) -> list[Outgoing]:
+    """The chain's public news, the coup offer to the Brass Hats' player and the requests for contributions (each
+    to its Faction's player), for what this step made new."""
+    now = app.clerk.clock.now()
+    out = [Outgoing(ToChannel(c.game.channel_id), text=t) for t in chain_texts(c, now)]
+    current = c.chain.current
+    if current is None or current.number < c.first_new:
+        return out
+    if c.chain.waiting is Waiting.COUP and "BH" in {k.name for k in c.users}:
+        bh = next(k for k in c.users if k.name == "BH")
+        out.append(Outgoing(ToUser(c.users[bh]), text=coup_offer_text(c), buttons=coup_buttons(c)))
+    elif c.chain.waiting is Waiting.CONTRIBUTIONS:
+        for code in contributors(c.chain, c.factions):
+            if code in c.users:
+                out.append(Outgoing(ToUser(c.users[code]), text=contribution_request_text(c, code, now)))
+    return out
+
+
+COUP_BUTTON = "clerk:coup"
+
+
+def coup_buttons(c: ChainView) -> tuple[Button, ...]:
+    """``Attempt a coup`` and ``No coup``; each custom_id names the game, the chain and its attempt, so a press
+    after the offer is settled is refused."""
+    current = c.chain.current
+    assert current is not None
+    head = f"{COUP_BUTTON}:{c.game.id}:{c.number}:{current.number}:"
+    return (Button("Attempt a coup", head + "yes", "danger"), Button("No coup", head + "no", "secondary"))
+
+
+@ROUTES.button(COUP_BUTTON)
+async def coup_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    """A press of a coup offer's button: the same answer as `Coup: yes` or `Coup: no` by DM."""
+    parts = custom_id.split(":")
+    if len(parts) != 6 or not all(p.isdigit() for p in parts[2:5]) or parts[5] not in ("yes", "no"):
+        raise RuleError("This button is not one of Clerk's coup offers.")
+    return await answer_coup(app, ctx, int(parts[2]), parts[5] == "yes", expected=(int(parts[3]), int(parts[4])))
+
+
+async def answer_coup(app: App, ctx: Ctx, game_id: int, accept: bool, *,
+                          expected: tuple[int, int] | None = None) -> list[Outgoing]:
+    """The Brass Hats' player answers the coup offer (by DM or a button)."""
+    c = await app.clerk.mylantium.revolutions.answer_coup(game_id, accept=accept, user_id=ctx.actor.id,
+                                                          actor=ctx.actor.id, source_id=ctx.source_id,
+                                                          expected=expected)
+    app.deadlines_changed()
+    said = "attempt a coup" if accept else "let the Revolution go on"
+    return [reply(f"Recorded: the Brass Hats {said}."), *chain_outgoings(app, c)]
+
+
+# -- revolutions ----------------------------------------------------------------------------------------------------
+
+
+@command("revolution status", "The revolution under way: its attempts and who has sent a contribution (not how "
+                              "much).", ruleset=NAME)
+async def revolution_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    c = await app.clerk.mylantium.revolutions.revolution(g.id)
+    if c is None:
+        return [reply(f"There has been no revolution in {g.name}.")]
+    return [reply(card=chain_status_card(c, app.clerk.clock.now(),
+                                         moderator=ctx.actor.moderates(g.moderator_role_id)), ephemeral=True)]
+
+
+@command("revolution coup",
+         "Answer the coup offer for the Brass Hats (their player answers `Coup: yes|no` by DM).",
+         Option("answer", str, "yes or no", True, ("yes", "no")), **M)
+async def revolution_coup(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    c = await app.clerk.mylantium.revolutions.answer_coup(g.id, accept=o["answer"] == "yes", user_id=None,
+                                                          actor=ctx.actor.id, source_id=ctx.source_id)
+    app.deadlines_changed()
+    return [reply("Recorded.", ephemeral=True), *chain_outgoings(app, c)]
+
+
+@command("revolution deadline", "Set or move the deadline for contributions (P1-22).",
+         Option("deadline", str, "a duration such as 24h, or a UTC time", True), **M)
+async def revolution_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    when = parse_deadline(o["deadline"], app.clerk.clock.now())
+    c = await app.clerk.mylantium.revolutions.set_chain_deadline(g.id, deadline=when, actor=ctx.actor.id,
+                                                                 source_id=ctx.source_id)
+    app.deadlines_changed()
+    return [reply("Deadline moved.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=f"Contributions to revolution #{c.number} now close "
+                                                   f"{when:%Y-%m-%d %H:%M} UTC.")]
+
+
+@command("revolution resolve", "Close the contributions now and resolve the Revolution or coup.", **M)
+async def revolution_resolve(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    c = await app.clerk.mylantium.revolutions.resolve_revolution(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    if c is None:
+        raise RuleError("That was already done.")
+    app.deadlines_changed()
+    return [reply("Resolved.", ephemeral=True), *chain_outgoings(app, c)]
+
+
+# -- deadlines -------------------------------------------------------------------------------------------------
+
+
+async def close_contributions_due(app: App, now: datetime) -> list[Outgoing]:
+    """Contributions whose deadline has passed: each attempt resolved once."""
+    out: list[Outgoing] = []
+    for game_id, number, attempt, deadline in await app.clerk.mylantium.revolutions.pending_contributions():
+        if deadline > now:
+            break
+        try:
+            c = await app.clerk.mylantium.revolutions.resolve_revolution(
+                game_id, actor=None, expected=(number, attempt),
+                source_id=f"myl-revolution-deadline:{game_id}:{number}:{attempt}")
+        except Exception:
+            log.exception("resolving revolution %s (attempt %s) of game %s at its deadline failed", number, attempt,
+                          game_id)
+            continue
+        if c is not None:
+            out += chain_outgoings(app, c)
+    return out
