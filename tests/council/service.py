@@ -129,9 +129,10 @@ class CouncilService(RulesetService):
             vote = council.current
             if user_id not in council.weights:
                 raise RuleError(f"You have no seat in the council of {game.name}.")
+            if vote is None and number is None:
+                raise RuleError(f"{game.name} has no open council vote.")
             if vote is None or (number is not None and vote.number != number):
-                which = f"Vote {number}" if number is not None else "No vote"
-                raise RuleError(f"{which} of {game.name} is not open.")
+                raise RuleError(f"Vote {number} of {game.name} is not open any more.")
             if vote.deadline is not None and uow.now >= vote.deadline:
                 raise RuleError(f"Vote {vote.number} of {game.name} closed at its deadline.")
             changed = user_id in vote.ballots

@@ -80,7 +80,7 @@ async def test_a_council_vote_by_dm_and_button_with_a_reminder_and_its_result(cl
     assert [(f["name"], f["value"]) for f in card.embed["fields"]] == [
         ("Yes", "5 weight"), ("No", "0 weight"), ("Did not vote", "carol")]
     late = await h.fake.reply_to(await h.fake.dm(h.carol, "Council: no"))
-    assert "not open" in late.content
+    assert "sirius has no open council vote." in late.content
 
     help_text = (await h.run(h.alice, "help", h.game)).first.content
     assert "**#sirius** plays Council." in help_text and "`Council: yes`" in help_text
