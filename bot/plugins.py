@@ -1,4 +1,4 @@
-"""Rulesets that are not shipped, played by naming them in config.toml (``rulesets = ["council"]``): each name is an
+"""Rulesets that are not shipped, played by naming them in config.toml (``rulesets = ["mygame"]``): each name is an
 importable module with a ``RULESET`` (``engine.service.ruleset.Ruleset``) and a ``FRONT`` (``bot.actions.front.Front``).
 The front ends (``bot/discord/run.py``, ``bot/console/cli.py``) pass them on as ``Clerk(..., rulesets=RULESETS +
 plugins.rulesets)`` and ``App(clerk, fronts=FRONTS + plugins.fronts)``; the shipped lists are not edited."""

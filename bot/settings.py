@@ -29,7 +29,7 @@ class Settings:
     write_wait: timedelta = WRITE_WAIT
     """How long a write waits for another writer's lock before it is refused (engine.store.database)."""
     plugins: tuple[str, ...] = ()
-    """Modules of rulesets that are not shipped (``rulesets = ["council"]``), each with a ``RULESET`` and a ``FRONT``;
+    """Modules of rulesets that are not shipped (``rulesets = ["mygame"]``), each with a ``RULESET`` and a ``FRONT``;
     imported by ``bot.plugins.load_plugins``."""
 
 
@@ -67,7 +67,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
         raise ConfigError(f"{file}: write_wait must be a number of seconds above 0 and at most 3600, not {wait!r}")
     plugins = data.get("rulesets", [])
     if not isinstance(plugins, list) or not all(isinstance(p, str) and p.strip() for p in plugins):
-        raise ConfigError(f"{file}: rulesets must be a list of module names, e.g. [\"council\"]")
+        raise ConfigError(f"{file}: rulesets must be a list of module names, e.g. [\"mygame\"]")
     url = env.get("DATABASE_URL") or DEFAULT_URL
     if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
         raise ConfigError("DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
