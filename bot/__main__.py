@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         settings = load_settings()
+        if settings.plugins:  # fail fast, in one line, on a ruleset module that cannot be played
+            from bot.plugins import load_plugins  # here: it imports the whole front, which backup and restore need not
+
+            load_plugins(settings.plugins)
     except ConfigError as error:
         print(f"clerk: {error}", file=sys.stderr)
         return 2

@@ -28,6 +28,9 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     write_wait: timedelta = WRITE_WAIT
     """How long a write waits for another writer's lock before it is refused (engine.store.database)."""
+    plugins: tuple[str, ...] = ()
+    """Modules of rulesets that are not shipped (``rulesets = ["mygame"]``), each with a ``RULESET`` and a ``FRONT``;
+    imported by ``bot.plugins.load_plugins``."""
 
 
 def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Settings:
@@ -41,7 +44,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
             raise ConfigError(f"{file}: not valid TOML ({error})") from None
     elif path is not None:
         raise ConfigError(f"{file}: no such config file")
-    known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait"}
+    known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait", "rulesets"}
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{file}: unknown setting(s) {', '.join(sorted(unknown))}; see config.example.toml")
@@ -62,13 +65,17 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     wait = data.get("write_wait", WRITE_WAIT.total_seconds())
     if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 < wait <= 3600:
         raise ConfigError(f"{file}: write_wait must be a number of seconds above 0 and at most 3600, not {wait!r}")
+    plugins = data.get("rulesets", [])
+    if not isinstance(plugins, list) or not all(isinstance(p, str) and p.strip() for p in plugins):
+        raise ConfigError(f"{file}: rulesets must be a list of module names, e.g. [\"mygame\"]")
     url = env.get("DATABASE_URL") or DEFAULT_URL
     if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
         raise ConfigError("DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
     token = env.get("DISCORD_TOKEN") or None
     count, ids = shards(env)
     return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed,
-                    shard_count=count, shard_ids=ids, write_wait=timedelta(seconds=wait))
+                    shard_count=count, shard_ids=ids, write_wait=timedelta(seconds=wait),
+                    plugins=tuple(p.strip() for p in plugins))
 
 
 def shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from bot.actions.context import Ctx, UserRef
@@ -30,7 +30,21 @@ def shipped_fronts() -> tuple[Front, ...]:
 def shipped_routes(fronts: Sequence[Front]) -> Routes:
     from bot.actions.rulesets import FRONTS, ROUTES, routes_of  # here: as in shipped_fronts
 
-    return ROUTES if tuple(fronts) == FRONTS else routes_of(fronts)
+    if tuple(fronts) == FRONTS:
+        return ROUTES
+    routes = routes_of(fronts)
+    names = tuple(f.name for f in fronts)
+    for name, spec in routes.commands.items():  # a merged table of its own: its entries may be replaced
+        if any(o.lists_rulesets for o in spec.options):
+            options = tuple(ruleset_choices(o, names) if o.lists_rulesets else o for o in spec.options)
+            routes.commands[name] = replace(spec, options=options)
+    return routes
+
+
+def ruleset_choices(option: Option, names: Sequence[str]) -> Option:
+    """``option`` choosing among the rulesets ``names`` (an app's fronts), its description listing them."""
+    listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+    return replace(option, choices=tuple(names), description=listed)
 
 
 @dataclass
@@ -71,6 +85,9 @@ class Option:
     autocomplete: str | None = None
     """What the option names, for suggestions as it is typed (``bot.actions.suggest_sources.SOURCES``): ``game``,
     ``player``, ``holding``, ``territory``, ``card``, ``statute``, ...; None for free text."""
+    lists_rulesets: bool = False
+    """Its choices are the rulesets of the app (``/game new``'s ``ruleset``): the shipped ones in the table, those an
+    app plays (``App.fronts``) in its own."""
 
 
 @dataclass(frozen=True)

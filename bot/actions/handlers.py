@@ -33,7 +33,7 @@ OPTIONS = ("aye", "nay", "abstain")
 
 @command("game new", "Start a game; this channel becomes its game channel.",
          Option("ruleset", str, ", ".join(r.name for r in RULESETS[:-1]) + f" or {RULESETS[-1].name}", True,
-                tuple(r.name for r in RULESETS)),
+                tuple(r.name for r in RULESETS), lists_rulesets=True),
          Option("name", str, "the game's name, e.g. sirius", True),
          Option("moderator_role", Role, "the role whose members moderate (default: members with Manage Server)"),
          moderator=True, game="none")

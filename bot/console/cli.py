@@ -33,6 +33,7 @@ from bot.console.transcript import (
     strip_comment,
 )
 from bot.console.world import World
+from bot.plugins import NO_PLUGINS, Plugins, load_plugins
 from bot.settings import Settings
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
@@ -44,13 +45,15 @@ REPLAY_START = datetime(2026, 1, 1, tzinfo=UTC)
 
 @asynccontextmanager
 async def clerk_on(url: str, clock: ManualClock, seed: int | None,
-                   engine_options: dict[str, Any] | None = None) -> AsyncIterator[App]:
+                   engine_options: dict[str, Any] | None = None, plugins: Plugins = NO_PLUGINS) -> AsyncIterator[App]:
     """The service on a migrated database, for the length of a session. ``engine_options`` go to
-    ``make_engine`` (the tests put a PostgreSQL replay in its own schema with them)."""
+    ``make_engine`` (the tests put a PostgreSQL replay in its own schema with them); ``plugins`` are the rulesets
+    config.toml adds (``bot.plugins``)."""
     engine = make_engine(url, **(engine_options or {}))
     try:
         await upgrade(engine)
-        yield App(Clerk(make_sessionmaker(engine), clock, RandomDice(seed)))
+        clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(seed), plugins.all_rulesets)
+        yield App(clerk, fronts=plugins.all_fronts)
     finally:
         await engine.dispose()
 
@@ -78,14 +81,14 @@ class Replayed:
 
 async def replay(lines: list[str], *, database_url: str, seed: int | None, write: Callable[[str], None],
                  source_prefix: str = "replay", name: str = "transcript",
-                 engine_options: dict[str, Any] | None = None) -> Replayed:
+                 engine_options: dict[str, Any] | None = None, plugins: Plugins = NO_PLUGINS) -> Replayed:
     """Run a transcript on ``database_url`` (migrated here). Malformed lines are reported together, before
     anything runs. The export is that of the first game the transcript created."""
     events, errors = parse_transcript(lines)
     if errors:
         return Replayed(2, error="\n".join(f"{name}:{e}" for e in errors))
     clock = ManualClock(REPLAY_START)
-    async with clerk_on(database_url, clock, seed, engine_options) as app:
+    async with clerk_on(database_url, clock, seed, engine_options, plugins) as app:
         session = Session(app, clock, write, source_prefix)
         for event in events:
             write(strip_comment(lines[event.line - 1]).strip())
@@ -109,14 +112,15 @@ def run_replay(settings: Settings, file: str, export_path: str | None, database_
         print(f"clerk: cannot read {file}: {error.strerror}", file=sys.stderr)
         return 2
     seed = settings.seed if settings.seed is not None else 0
+    plugins = load_plugins(settings.plugins)
 
     async def go() -> Replayed:
         if database_url:
             return await replay(lines, database_url=database_url, seed=seed, write=_print,
-                                source_prefix=f"replay-{uuid.uuid4().hex[:8]}", name=file)
+                                source_prefix=f"replay-{uuid.uuid4().hex[:8]}", name=file, plugins=plugins)
         with tempfile.TemporaryDirectory(prefix="clerk-replay-") as folder:
             url = f"sqlite+aiosqlite:///{Path(folder) / 'replay.db'}"
-            return await replay(lines, database_url=url, seed=seed, write=_print, name=file)
+            return await replay(lines, database_url=url, seed=seed, write=_print, name=file, plugins=plugins)
 
     result = asyncio.run(go())
     if result.error:
@@ -155,11 +159,11 @@ Games are kept in the database between sessions; moderators and the clock are no
 def run_console(settings: Settings, database_url: str | None) -> int:
     _logging(settings)
     url = database_url or settings.database_url
-    return console(url, settings.seed, sys.stdin, _print)
+    return console(url, settings.seed, sys.stdin, _print, plugins=load_plugins(settings.plugins))
 
 
 def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], None],
-            start: datetime | None = None) -> int:
+            start: datetime | None = None, plugins: Plugins = NO_PLUGINS) -> int:
     """Read lines until the end of input, ``quit`` or Ctrl-C; the clock starts at ``start`` (default: the real
     time, UTC). Lines are read outside the event loop, so Ctrl-C at the prompt simply ends the session."""
     interactive = stdin is sys.stdin and stdin.isatty()
@@ -169,7 +173,7 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
     clock = ManualClock(start or datetime.now(UTC).replace(microsecond=0))
     with asyncio.Runner() as runner:
         resources = AsyncExitStack()
-        app = runner.run(resources.enter_async_context(clerk_on(url, clock, seed)))
+        app = runner.run(resources.enter_async_context(clerk_on(url, clock, seed, plugins=plugins)))
         try:
             session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}", show_ids=True)
             banner = BANNER.format(url=url, now=when(clock.now()))

@@ -14,6 +14,7 @@ import discord
 
 from bot.actions.commands import App
 from bot.discord.client import make_bot
+from bot.plugins import load_plugins
 from bot.settings import Settings
 from engine.service import Clerk
 from engine.service.clock import RandomDice, SystemClock
@@ -40,8 +41,9 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
         except NotWritable as error:
             log.error("cannot start: %s", error)
             return 1
-        clerk = Clerk(make_sessionmaker(engine), SystemClock(), RandomDice(settings.seed))
-        app = App(clerk)
+        plugins = load_plugins(settings.plugins)
+        clerk = Clerk(make_sessionmaker(engine), SystemClock(), RandomDice(settings.seed), plugins.all_rulesets)
+        app = App(clerk, fronts=plugins.all_fronts)
         async with make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
                             shard_count=settings.shard_count, shard_ids=settings.shard_ids,
                             guild_ready_timeout=guild_ready_timeout) as bot:

@@ -17,8 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class ChildBot:
-    def __init__(self, fake: FakeDiscord, database: Path, workdir: Path, **env: str) -> None:
+    def __init__(self, fake: FakeDiscord, database: Path, workdir: Path, *, paths: tuple[Path, ...] = (),
+                 **env: str) -> None:
         self.fake = fake
+        self.paths = paths
+        """More folders on the child's PYTHONPATH (besides the project's): where a ruleset that config.toml names
+        (``rulesets = [...]``, in ``workdir``) is imported from."""
         self.database = database
         self.workdir = workdir
         self.extra_env = env
@@ -52,7 +56,7 @@ class ChildBot:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "CLERK_"))}
         env.update(DISCORD_TOKEN=TOKEN, DATABASE_URL=f"sqlite+aiosqlite:///{self.database}",
                    CLERK_TEST_DISCORD_API=self.fake.api_base, CLERK_TEST_DISCORD_GATEWAY=self.fake.gateway_url,
-                   PYTHONPATH=str(ROOT), **self.extra_env)
+                   PYTHONPATH=os.pathsep.join(str(p) for p in (ROOT, *self.paths)), **self.extra_env)
         with self.log.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "run", env=env,
                                                              cwd=self.workdir, stdout=log, stderr=log)

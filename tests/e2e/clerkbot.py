@@ -12,6 +12,7 @@ from fakediscord.wiring import ErrorLog
 
 from bot.actions.commands import App
 from bot.discord import ClerkBot, make_bot
+from bot.plugins import NO_PLUGINS, Plugins
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.database import make_engine, make_sessionmaker
@@ -37,8 +38,10 @@ class Harness:
     """The bot under test and its world: a moderator, three players, a game channel with a thread."""
 
     def __init__(self, fake: FakeDiscord, url: str, clock: ManualClock,
-                 engine_options: dict[str, Any] | None = None) -> None:
+                 engine_options: dict[str, Any] | None = None, plugins: Plugins = NO_PLUGINS) -> None:
         self.fake = fake
+        self.plugins = plugins
+        """The rulesets it plays besides the shipped ones (``bot.plugins``), as config.toml's ``rulesets`` gives."""
         self.url = url
         self.engine_options = engine_options or {}
         self.bot_options: dict[str, Any] = {}
@@ -58,8 +61,8 @@ class Harness:
         """A new bot instance (and a new Clerk) on the same database, connected and past its first deadline pass."""
         # already migrated (conftest); test_run.py covers migrating at start
         self.engine = make_engine(self.url, **self.engine_options)
-        self.clerk = Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(7))
-        self.app = App(self.clerk)
+        self.clerk = Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(7), self.plugins.all_rulesets)
+        self.app = App(self.clerk, fronts=self.plugins.all_fronts)
         self.bot = make_bot(self.app, guild_ready_timeout=READY_AFTER, **self.bot_options)
         # The fake enforces no rate limit unless a test asks (FakeDiscord.limit_rates, which then sets the bot's too):
         # pacing to Discord's 50 a second would only slow the other tests down.

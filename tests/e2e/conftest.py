@@ -19,6 +19,7 @@ from databases import E2E_BACKEND, migrated_copy  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.wiring import ErrorLog, point_discord_at  # noqa: E402
 
+from bot.plugins import NO_PLUGINS, Plugins  # noqa: E402
 from engine.service.clock import ManualClock  # noqa: E402
 
 from .clerkbot import START, Harness  # noqa: E402
@@ -56,10 +57,18 @@ def migrated_database(sqlite_template: Path) -> Path:
 
 
 @pytest.fixture
+def plugins() -> Plugins:
+    """The rulesets the bot plays besides the shipped ones: none, unless a test module overrides this fixture
+    (``tests/e2e/test_council.py``)."""
+    return NO_PLUGINS
+
+
+@pytest.fixture
 async def clerk_bot(fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migrated_database: Path,
-                    postgres_schema: str | None, errors: ErrorLog) -> AsyncIterator[Harness]:
+                    postgres_schema: str | None, errors: ErrorLog, plugins: Plugins) -> AsyncIterator[Harness]:
     """On SQLite; on PostgreSQL with CLERK_TEST_BACKEND=postgresql (tests/conftest.py)."""
-    async for harness in _bot(E2E_BACKEND, fake, clock, tmp_path, migrated_database, postgres_schema, errors):
+    async for harness in _bot(E2E_BACKEND, fake, clock, tmp_path, migrated_database, postgres_schema, errors,
+                              plugins):
         yield harness
 
 
@@ -72,9 +81,10 @@ async def sqlite_bot(fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migr
 
 
 async def _bot(backend: str, fake: FakeDiscord, clock: ManualClock, tmp_path: Path, migrated_database: Path,
-               postgres_schema: str | None, errors: ErrorLog) -> AsyncIterator[Harness]:
+               postgres_schema: str | None, errors: ErrorLog, plugins: Plugins = NO_PLUGINS
+               ) -> AsyncIterator[Harness]:
     database = await migrated_copy(backend, tmp_path, migrated_database, postgres_schema)
-    harness = Harness(fake, database.url, clock, database.options)
+    harness = Harness(fake, database.url, clock, database.options, plugins)
     harness.errors = errors
     await harness.start()
     try:
