@@ -36,7 +36,7 @@ async def run(n: int = DMS) -> list[str]:
     try:
         bare = await _burst(fake, BareBot(), world, "hello")
         clerk = await _burst(fake, world, world, "Vote: Aye")
-        counted = await world.clerk.round_status(world.game_id)
+        counted = await world.clerk.landsdraad.rounds.round_status(world.game_id)
     finally:
         await world.close()
         await fake.stop()

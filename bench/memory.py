@@ -49,7 +49,7 @@ async def child() -> dict[str, float]:
             for u in members]
         async with engine.begin() as conn:
             await conn.execute(insert(Player), rows)
-        await clerk.open_round(game.id, crisis=f"Crisis {g}", deadline=None, actor=fake.owner.id)
+        await clerk.landsdraad.rounds.open_round(game.id, crisis=f"Crisis {g}", deadline=None, actor=fake.owner.id)
         users += members
     before = rss_mb()
     bot = make_bot(App(clerk), guild_ready_timeout=READY)

@@ -62,14 +62,14 @@ async def clerk_ballot(engine: AsyncEngine) -> Op:
     game = await clerk.create_game(guild_id=1, channel_id=2, name="bench", ruleset="landsdraad",
                                    moderator_role_id=None, actor=1)
     for u in range(PLAYERS):
-        await clerk.add_player(game.id, user_id=100 + u, name=f"p{u}", diplomacy=3, command=2, intrigue=2, roll=2,
-                               faction=None, actor=1)
-    await clerk.open_round(game.id, crisis="Bench the levy?", deadline=None, actor=1)
+        await clerk.landsdraad.ledger.add_player(game.id, user_id=100 + u, name=f"p{u}", diplomacy=3, command=2,
+                                                 intrigue=2, roll=2, faction=None, actor=1)
+    await clerk.landsdraad.rounds.open_round(game.id, crisis="Bench the levy?", deadline=None, actor=1)
 
     async def op(i: int) -> None:
         command = parse_ballot(f"Vote: {CHOICES[i % 3]}")
-        await clerk.cast_ballot(game.id, user_id=100 + i % PLAYERS, command=command, received_at=clock.now(),
-                                source_id=f"dm-{i}")
+        await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=100 + i % PLAYERS, command=command,
+                                                   received_at=clock.now(), source_id=f"dm-{i}")
 
     return op
 

@@ -71,14 +71,14 @@ async def service(n: int, repeat: int) -> Timing:
     try:
         game_id = await _game(engine, clerk, n)
         for _ in range(repeat):
-            await clerk.open_round(game_id, crisis="Tally bench", deadline=None, actor=1)
+            await clerk.landsdraad.rounds.open_round(game_id, crisis="Tally bench", deadline=None, actor=1)
             for name, votes, stance, table in FACTIONS:
-                await clerk.add_faction(game_id, name=name, votes=votes, stance=stance, table=table, roll=None,
-                                        actor=1)
+                await clerk.landsdraad.rounds.add_faction(game_id, name=name, votes=votes, stance=stance,
+                                                          table=table, roll=None, actor=1)
             await _ballots(engine, game_id, clock.now())
             clock.advance(timedelta(minutes=1))
             start = time.perf_counter()
-            await clerk.close_round(game_id, actor=1)
+            await clerk.landsdraad.rounds.close_round(game_id, actor=1)
             samples.append(time.perf_counter() - start)
     finally:
         await engine.dispose()

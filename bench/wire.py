@@ -102,7 +102,8 @@ class ClerkWorld:
             for u in self.users]
         async with self.engine.begin() as conn:
             await conn.execute(insert(Player), rows)
-        await self.clerk.open_round(game.id, crisis="Raise the fleet levy?", deadline=None, actor=self.fake.owner.id)
+        await self.clerk.landsdraad.rounds.open_round(game.id, crisis="Raise the fleet levy?", deadline=None,
+                                                      actor=self.fake.owner.id)
         self.game_id = game.id
 
     async def start(self) -> None:

@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.landsdraad.perks import Perk
 from engine.mylantium.model import FactionCode
-from engine.service.perks import PERK_KEYS
+from engine.service.landsdraad.perks import PERK_KEYS
 from engine.store.database import make_sessionmaker
 from engine.store.models import Event, Game, MylFaction, Player
 from engine.store.models.landsdraad import PerkRow, VictoryGoal

@@ -39,9 +39,9 @@ async def new_game(url: str) -> int:
         game = await clerk.create_game(guild_id=900, channel_id=901, name="sirius", ruleset="landsdraad",
                                        moderator_role_id=None, actor=1)
         for user, name in zip(PLAYERS, ("alice", "bob", "carol"), strict=True):
-            await clerk.add_player(game.id, user_id=user, name=name, diplomacy=3, command=2, intrigue=2, roll=1,
-                                   faction=None, actor=1)
-        await clerk.open_round(game.id, crisis="Raise the fleet levy?", deadline=None, actor=1)
+            await clerk.landsdraad.ledger.add_player(game.id, user_id=user, name=name, diplomacy=3, command=2,
+                                                     intrigue=2, roll=1, faction=None, actor=1)
+        await clerk.landsdraad.rounds.open_round(game.id, crisis="Raise the fleet levy?", deadline=None, actor=1)
         return game.id
     finally:
         await engine.dispose()
@@ -73,8 +73,10 @@ async def cast_ballots(url: str, game: int, stop: Event, acknowledge: Callable[[
             if stop.is_set():
                 return
             source = f"writer-{number}"
-            await clerk.cast_ballot(game, user_id=PLAYERS[number % len(PLAYERS)], received_at=clock.now(),
-                                    command=parse_ballot(f"Vote: {next(options)}"), source_id=source)
+            await clerk.landsdraad.ballots.cast_ballot(game, user_id=PLAYERS[number % len(PLAYERS)],
+                                                       received_at=clock.now(),
+                                                       command=parse_ballot(f"Vote: {next(options)}"),
+                                                       source_id=source)
             acknowledge(source)
     finally:
         await engine.dispose()

@@ -56,8 +56,8 @@ from engine.mylantium.forms import (
     parse_form,
 )
 from engine.mylantium.model import Party, faction_code, party_of
-from engine.service.audits import parse_what
-from engine.service.victory_state import parse_award, parse_category
+from engine.service.landsdraad.audits import parse_what
+from engine.service.landsdraad.victory_state import parse_award, parse_category
 
 NOW = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 BIGGEST = 10**MAX_DIGITS - 1

@@ -9,7 +9,8 @@ import struct
 from pathlib import Path
 
 from bot.actions.charts import result_png, result_shares
-from engine.service.views import FactionView, GameView, ResultView, RoundView
+from engine.service.landsdraad.views import FactionView, ResultView, RoundView
+from engine.service.views import GameView
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "result_chart.png"
 REGENERATE = os.environ.get("CLERK_REGEN_IMAGES") == "1"

@@ -162,7 +162,7 @@ def breakdown_text(b: dict[str, Any]) -> str:
 
 async def export_csv(app: App, g: GameView) -> list[Outgoing]:
     doc = await app.clerk.export(g.id)
-    players = await app.clerk.players(g.id)
+    players = await app.clerk.landsdraad.ledger.players(g.id)
     names = {p.user_id: p.name for p in players}
     return [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "
                   "(docs/export.md says what each column holds).", ephemeral=True,

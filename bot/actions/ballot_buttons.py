@@ -16,7 +16,8 @@ from bot.actions.routes import button_action
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import Option
-from engine.service.views import GameView, PlayerView, RoundView
+from engine.service.landsdraad.views import PlayerView, RoundView
+from engine.service.views import GameView
 
 BALLOT_BUTTON = "clerk:ballot"
 CHOICES = (("Aye", "aye", "success"), ("Nay", "nay", "danger"), ("Abstain", "abstain", "secondary"))
@@ -44,8 +45,8 @@ def round_open_dms(view: RoundView, players: list[PlayerView], now: datetime) ->
 
 async def ballot_offer(app: App, ctx: Ctx, g: GameView) -> list[Outgoing]:
     """``/vote`` without a choice: the open round's ballot buttons, to the player only."""
-    player = await app.clerk.player(g.id, ctx.actor.id)
-    status = await app.clerk.round_status(g.id)
+    player = await app.clerk.landsdraad.ledger.player(g.id, ctx.actor.id)
+    status = await app.clerk.landsdraad.rounds.round_status(g.id)
     view = status.round
     if view.status != "open":
         raise RuleError(f"No round is open in {g.name}, so there is nothing to vote on yet.")
@@ -62,7 +63,8 @@ async def ballot_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
         raise RuleError("This button is not one of Clerk's ballots.")
     game_id, number = int(parts[2]), int(parts[3])
     command = BallotCommand(Option(parts[4]), None, False)
-    receipt = await app.clerk.cast_ballot(game_id, user_id=ctx.actor.id, command=command, received_at=ctx.at,
-                                          source_id=ctx.source_id, expected_round=number)
+    receipt = await app.clerk.landsdraad.ballots.cast_ballot(game_id, user_id=ctx.actor.id, command=command,
+                                                             received_at=ctx.at, source_id=ctx.source_id,
+                                                             expected_round=number)
     return [Outgoing(Here(), receipt_text(receipt, app.clerk.clock.now()), ephemeral=True,
                      extra={LIVE: "yes"})]

@@ -23,7 +23,7 @@ from engine.landsdraad.victory import (
     ScoreRow,
     one_decimal,
 )
-from engine.service.views import ResultView
+from engine.service.landsdraad.views import ResultView
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -13,8 +13,9 @@ from bot.actions.render import reminder_messages, round_timing_text
 from bot.actions.routes import command
 from engine.core.durations import parse_deadline, parse_duration
 from engine.core.errors import RuleError
+from engine.service.landsdraad.views import RoundView
 from engine.service.reminders import Reminder
-from engine.service.views import GameView, RoundView
+from engine.service.views import GameView
 
 
 def _announce(app: App, g: GameView, view: RoundView, what: str) -> list[Outgoing]:
@@ -36,7 +37,7 @@ async def round_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
         reminders.append(await app.clerk.send_reminder(g.id, actor=ctx.actor.id, source_id=ctx.source_id))
     except RuleError as error:  # no round is open: the AG election alone, if there is one
         no_round = error
-    election = await app.clerk.election(g.id)
+    election = await app.clerk.landsdraad.adjutant.election(g.id)
     if election is not None and election.status == "open":
         reminders.append(await app.clerk.send_reminder(
             g.id, kind="ag", actor=ctx.actor.id, source_id=f"{ctx.source_id}:ag" if ctx.source_id else None))
@@ -70,19 +71,20 @@ async def round_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
     g = require_game(game)
     by = parse_duration(o["by"]) if o.get("by") else None
     to = parse_deadline(o["to"], app.clerk.clock.now()) if o.get("to") else None
-    view = await app.clerk.extend_round(g.id, by=by, to=to, actor=ctx.actor.id, source_id=ctx.source_id)
+    view = await app.clerk.landsdraad.rounds.extend_round(g.id, by=by, to=to, actor=ctx.actor.id,
+                                                          source_id=ctx.source_id)
     return _announce(app, g, view, f"extended round {view.number}")
 
 
 @command("round pause", "Stop the open round's deadline (ballots are still accepted).", moderator=True)
 async def round_pause(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    view = await app.clerk.pause_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    view = await app.clerk.landsdraad.rounds.pause_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     return _announce(app, g, view, f"paused round {view.number}")
 
 
 @command("round resume", "Start a paused round's deadline again with the time it had left.", moderator=True)
 async def round_resume(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    view = await app.clerk.resume_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    view = await app.clerk.landsdraad.rounds.resume_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     return _announce(app, g, view, f"resumed round {view.number}")

@@ -13,8 +13,8 @@ from bot.actions.commands import App, choose_game, game_of_user
 from bot.actions.context import Ctx
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
+from engine.service.landsdraad.views import BallotReceipt
 from engine.service.membership import StaleGames
-from engine.service.views import BallotReceipt
 
 WHAT = "A crisis ballot (`Vote: Aye|Nay|Abstain`)"
 
@@ -26,8 +26,8 @@ async def cast_dm_ballot(app: App, ctx: Ctx, command: BallotCommand) -> BallotRe
     if receipt is not None:
         return receipt
     game = await game_of_user(app, ctx.actor.id, command.game, "landsdraad", what=WHAT)
-    return await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command, received_at=ctx.at,
-                                       source_id=ctx.source_id)
+    return await app.clerk.landsdraad.ballots.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
+                                                          received_at=ctx.at, source_id=ctx.source_id)
 
 
 async def _cast_in_known_game(app: App, ctx: Ctx, command: BallotCommand) -> BallotReceipt | None:
@@ -42,7 +42,8 @@ async def _cast_in_known_game(app: App, ctx: Ctx, command: BallotCommand) -> Bal
     except RuleError:
         return None
     try:
-        return await app.clerk.cast_ballot(game.id, user_id=ctx.actor.id, command=command, received_at=ctx.at,
-                                           source_id=ctx.source_id, plays_in=[g.id for g in known])
+        return await app.clerk.landsdraad.ballots.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
+                                                              received_at=ctx.at, source_id=ctx.source_id,
+                                                              plays_in=[g.id for g in known])
     except StaleGames:
         return None

@@ -66,9 +66,11 @@ async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) ->
 async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     user = user_option(o, "user")
-    p = await app.clerk.add_player(g.id, user_id=user.id, name=user.name, diplomacy=o["diplomacy"],
-                                   command=o["command"], intrigue=o["intrigue"], roll=o.get("roll"),
-                                   faction=o.get("faction"), actor=ctx.actor.id, source_id=ctx.source_id)
+    p = await app.clerk.landsdraad.ledger.add_player(g.id, user_id=user.id, name=user.name,
+                                                     diplomacy=o["diplomacy"], command=o["command"],
+                                                     intrigue=o["intrigue"], roll=o.get("roll"),
+                                                     faction=o.get("faction"), actor=ctx.actor.id,
+                                                     source_id=ctx.source_id)
     rolled = "" if o.get("roll") is not None else " (rolled by Clerk)"
     return [reply(f"Added {p.name} to {g.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, "
                   f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True),
@@ -86,15 +88,16 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     user = user_option(o, "user")
-    p = await app.clerk.set_player(g.id, user_id=user.id, diplomacy=o.get("diplomacy"), command=o.get("command"),
-                                   intrigue=o.get("intrigue"), misc=o.get("misc"), active=o.get("active"),
-                                   actor=ctx.actor.id, source_id=ctx.source_id)
+    p = await app.clerk.landsdraad.ledger.set_player(g.id, user_id=user.id, diplomacy=o.get("diplomacy"),
+                                                     command=o.get("command"), intrigue=o.get("intrigue"),
+                                                     misc=o.get("misc"), active=o.get("active"), actor=ctx.actor.id,
+                                                     source_id=ctx.source_id)
     out: list[Outgoing] = []
     if o.get("active") is not None:
         from bot.actions.politics_render import passed_card
 
         out = [Outgoing(ToChannel(g.channel_id), card=passed_card(v))
-               for v in await app.clerk.reevaluate_votes(g.id, actor=ctx.actor.id)]
+               for v in await app.clerk.landsdraad.majority.reevaluate_votes(g.id, actor=ctx.actor.id)]
     b = p.breakdown
     state = "" if p.active else " (inactive)"
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
@@ -123,9 +126,10 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     if grade is None:
         choices = "weak, average or strong" if kind == "elector" else "poor, average or rich"
         raise RuleError(f"Give the {kind}'s {wanted}: {choices}.")
-    p = await app.clerk.add_holding(g.id, user_id=user.id, kind=kind, name=o["name"].strip(), grade=grade,
-                                    votes=o.get("votes"), homeworld=bool(o.get("homeworld")),
-                                    actor=ctx.actor.id, source_id=ctx.source_id)
+    p = await app.clerk.landsdraad.ledger.add_holding(g.id, user_id=user.id, kind=kind, name=o["name"].strip(),
+                                                      grade=grade, votes=o.get("votes"),
+                                                      homeworld=bool(o.get("homeworld")), actor=ctx.actor.id,
+                                                      source_id=ctx.source_id)
     return [reply(f"{o['name'].strip()} ({kind}, {grade}) now belongs to {p.name}, who has {p.votes} votes.",
                   ephemeral=True), *await victory.majority_check(app, g, ctx)]
 
@@ -137,8 +141,8 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     user = user_option(o, "player")
-    p = await app.clerk.remove_holding(g.id, user_id=user.id, name=o["name"].strip(), actor=ctx.actor.id,
-                                       source_id=ctx.source_id)
+    p = await app.clerk.landsdraad.ledger.remove_holding(g.id, user_id=user.id, name=o["name"].strip(),
+                                                         actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Removed {o['name'].strip()} from {p.name}, who now has {p.votes} votes.", ephemeral=True),
             *await victory.majority_check(app, g, ctx)]
 
@@ -151,14 +155,14 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     g = require_game(game)
     now = app.clerk.clock.now()
     deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
-    view = await app.clerk.open_round(g.id, crisis=o["crisis"], deadline=deadline, actor=ctx.actor.id,
-                                      source_id=ctx.source_id)
+    view = await app.clerk.landsdraad.rounds.open_round(g.id, crisis=o["crisis"], deadline=deadline, actor=ctx.actor.id,
+                                                        source_id=ctx.source_id)
     app.deadlines_changed()
     out = [reply(f"Round {view.number} is open and announced.", ephemeral=True),
            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now)),
            *await victory.forecast_posts(app, g, taken=f"start of round {view.number}"),  # R3-08
-           *round_open_dms(view, await app.clerk.players(g.id), now)]
-    adjutant = await app.clerk.adjutant(g.id)
+           *round_open_dms(view, await app.clerk.landsdraad.ledger.players(g.id), now)]
+    adjutant = await app.clerk.landsdraad.adjutant.adjutant(g.id)
     if adjutant is not None:
         out.append(Outgoing(ToUser(adjutant[0]), text=(
             f"As Adjutant General of {g.name} you have one free Court Gossip action in round {view.number} "
@@ -175,9 +179,9 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
          moderator=True)
 async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    view = await app.clerk.add_faction(g.id, name=o["name"], votes=o["votes"], stance=o["stance"],
-                                       table=o.get("table"), roll=o.get("roll"), actor=ctx.actor.id,
-                                       source_id=ctx.source_id)
+    view = await app.clerk.landsdraad.rounds.add_faction(g.id, name=o["name"], votes=o["votes"], stance=o["stance"],
+                                                         table=o.get("table"), roll=o.get("roll"), actor=ctx.actor.id,
+                                                         source_id=ctx.source_id)
     note = " Your roll is kept secret until the close." if o.get("roll") is not None else ""
     return [reply(f"Added {o['name'].strip()} to round {view.number}.{note}", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), card=faction_card(view))]
@@ -185,14 +189,14 @@ async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 @command("round status", "Votes in play and who has voted (not how).")
 async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    status = await app.clerk.round_status(require_game(game).id)
+    status = await app.clerk.landsdraad.rounds.round_status(require_game(game).id)
     return [reply(waiting_text(await app.clerk.owed_count()), card=status_card(status, app.clerk.clock.now()))]
 
 
 @command("round close", "Close the open round now, tally it and announce the result.", moderator=True)
 async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    result = await app.clerk.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    result = await app.clerk.landsdraad.rounds.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
     return [reply(f"Round {result.round.number} closed: {result.outcome}. The result is posted.", ephemeral=True),
             *await round_closed(app, result)]
@@ -210,8 +214,8 @@ async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> 
     if choice not in OPTIONS:
         raise RuleError(f"“{o['choice']}” is not a choice; pick Aye, Nay or Abstain.")
     ballot = BallotCommand(Choice(choice), None, False)
-    receipt = await app.clerk.cast_ballot(g.id, user_id=ctx.actor.id, command=ballot, received_at=ctx.at,
-                                          source_id=ctx.source_id)
+    receipt = await app.clerk.landsdraad.ballots.cast_ballot(g.id, user_id=ctx.actor.id, command=ballot,
+                                                             received_at=ctx.at, source_id=ctx.source_id)
     return [reply(receipt_text(receipt, app.clerk.clock.now()), ephemeral=True)]
 
 
@@ -219,7 +223,7 @@ async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> 
          Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
 async def me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    p = await app.clerk.player(g.id, ctx.actor.id)
+    p = await app.clerk.landsdraad.ledger.player(g.id, ctx.actor.id)
     return [reply(card=player_card(p, g.name), ephemeral=True)]
 
 

@@ -7,9 +7,9 @@ from bot.actions.outbox import Card
 from engine.core.durations import format_utc
 from engine.landsdraad.audit import BASE_FEE, PER_PLAYER, PER_ROUND_BACK
 from engine.landsdraad.perks import Perk
-from engine.service.audits import AuditView, QuoteView, TransferList, TransferView
-from engine.service.perks import ElectorAnswer, PerkGrant, PerksAwarded
-from engine.service.registries import KanlyView, Registries
+from engine.service.landsdraad.audits import AuditView, QuoteView, TransferList, TransferView
+from engine.service.landsdraad.perks import ElectorAnswer, PerkGrant, PerksAwarded
+from engine.service.landsdraad.registries import KanlyView, Registries
 
 NEUTRAL = 0x5865F2
 CHOAM = 0xC27C0E

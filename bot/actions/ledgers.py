@@ -50,8 +50,8 @@ async def transfer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     parsed = parse_transfer(body)
     game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
-    view = await app.clerk.record_transfer(game.id, user_id=ctx.actor.id, command=parsed, at=ctx.at,
-                                           source_id=ctx.source_id)
+    view = await app.clerk.landsdraad.audits.record_transfer(game.id, user_id=ctx.actor.id, command=parsed, at=ctx.at,
+                                                             source_id=ctx.source_id)
     return [reply(transfer_receipt(view))]
 
 
@@ -60,7 +60,7 @@ async def audit_quote_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     request = parse_audit_quote(body)
     game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
-    q = await app.clerk.audit_quote(game.id, target=request.target, rounds=request.rounds)
+    q = await app.clerk.landsdraad.audits.audit_quote(game.id, target=request.target, rounds=request.rounds)
     return [reply(quote_text(q))]
 
 
@@ -69,7 +69,8 @@ async def elector_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     query = parse_elector_query(body)
     game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
-    answer = await app.clerk.elector_query(game.id, user_id=ctx.actor.id, query=query, source_id=ctx.source_id)
+    answer = await app.clerk.landsdraad.perks.elector_query(game.id, user_id=ctx.actor.id, query=query,
+                                                            source_id=ctx.source_id)
     return [reply(elector_text(answer))]
 
 
@@ -84,7 +85,7 @@ async def elector_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
          moderator=True)
 async def transfer_record(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    view = await app.clerk.record_transfer_for(
+    view = await app.clerk.landsdraad.audits.record_transfer_for(
         g.id, sender_user=user_option(o, "sender").id, to_user=user_option(o, "to").id, what=o["what"],
         round_number=o.get("round"), note=o.get("note"), actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(transfer_recorded_text(view), ephemeral=True)]
@@ -101,7 +102,7 @@ async def transfer_record(app: App, ctx: Ctx, game: GameView | None, o: dict[str
 async def transfer_correct(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     to = o.get("to")
-    view = await app.clerk.correct_transfer(
+    view = await app.clerk.landsdraad.audits.correct_transfer(
         g.id, entry_id=o["id"], note=o["note"], what=o.get("what"), to_user=to.id if isinstance(to, UserRef) else None,
         round_number=o.get("round"), cancel=bool(o.get("cancel")), actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(transfer_recorded_text(view), ephemeral=True)]
@@ -113,7 +114,8 @@ async def transfer_correct(app: App, ctx: Ctx, game: GameView | None, o: dict[st
          moderator=True)
 async def transfer_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    listing = await app.clerk.transfers(g.id, user_id=user_option(o, "player").id, round_number=o.get("round"))
+    listing = await app.clerk.landsdraad.audits.transfers(g.id, user_id=user_option(o, "player").id,
+                                                          round_number=o.get("round"))
     return [reply(card=transfer_list_card(listing), ephemeral=True)]
 
 
@@ -128,7 +130,7 @@ async def audit_quote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     g = require_game(game)
     spec = str(o.get("rounds") or "").strip()
     rounds = parse_rounds(spec, re.sub(r"^\s*rounds?\s*", "", spec, flags=re.IGNORECASE)) if spec else ()
-    q = await app.clerk.audit_quote(g.id, target=f"<@{user_option(o, 'player').id}>", rounds=rounds)
+    q = await app.clerk.landsdraad.audits.audit_quote(g.id, target=f"<@{user_option(o, 'player').id}>", rounds=rounds)
     return [reply(quote_text(q), ephemeral=True)]
 
 
@@ -138,7 +140,7 @@ async def audit_quote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          moderator=True)
 async def auctions_closed(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    awarded = await app.clerk.auctions_closed(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    awarded = await app.clerk.landsdraad.perks.auctions_closed(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(card=perks_card(awarded), ephemeral=True),
             *(Outgoing(ToUser(grant.user_id), text=perk_dm(grant)) for grant in awarded.grants)]
 
@@ -150,8 +152,9 @@ async def auctions_closed(app: App, ctx: Ctx, game: GameView | None, o: dict[str
          Option("on", UserRef, "the embargoed player", True),
          moderator=True)
 async def embargo_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.add_embargo(require_game(game).id, by_user=user_option(o, "by").id,
-                                         on_user=user_option(o, "on").id, actor=ctx.actor.id, source_id=ctx.source_id)
+    change = await app.clerk.landsdraad.registries.add_embargo(require_game(game).id, by_user=user_option(o, "by").id,
+                                                               on_user=user_option(o, "on").id, actor=ctx.actor.id,
+                                                               source_id=ctx.source_id)
     return [reply(change.text)]
 
 
@@ -160,15 +163,16 @@ async def embargo_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          Option("on", UserRef, "the embargoed player", True),
          moderator=True)
 async def embargo_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.remove_embargo(require_game(game).id, by_user=user_option(o, "by").id,
-                                            on_user=user_option(o, "on").id, actor=ctx.actor.id,
-                                            source_id=ctx.source_id)
+    change = await app.clerk.landsdraad.registries.remove_embargo(require_game(game).id,
+                                                                  by_user=user_option(o, "by").id,
+                                                                  on_user=user_option(o, "on").id, actor=ctx.actor.id,
+                                                                  source_id=ctx.source_id)
     return [reply(change.text)]
 
 
 @command("embargo list", "The embargoes in force.")
 async def embargo_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    registries = await app.clerk.registries(require_game(game).id)
+    registries = await app.clerk.landsdraad.registries.registries(require_game(game).id)
     return [reply(card=registries_card(registries, kanly=False))]
 
 
@@ -177,9 +181,9 @@ async def embargo_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
          Option("q", UserRef, "the other player", True),
          moderator=True)
 async def kanly_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.add_kanly(require_game(game).id, p_user=user_option(o, "p").id,
-                                       q_user=user_option(o, "q").id,
-                                       actor=ctx.actor.id, source_id=ctx.source_id)
+    change = await app.clerk.landsdraad.registries.add_kanly(require_game(game).id, p_user=user_option(o, "p").id,
+                                                             q_user=user_option(o, "q").id,
+                                                             actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(change.text)]
 
 
@@ -188,8 +192,9 @@ async def kanly_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
          Option("q", UserRef, "the other player", True),
          moderator=True)
 async def kanly_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.remove_kanly(require_game(game).id, p_user=user_option(o, "p").id,
-                                          q_user=user_option(o, "q").id, actor=ctx.actor.id, source_id=ctx.source_id)
+    change = await app.clerk.landsdraad.registries.remove_kanly(require_game(game).id, p_user=user_option(o, "p").id,
+                                                                q_user=user_option(o, "q").id, actor=ctx.actor.id,
+                                                                source_id=ctx.source_id)
     out = [reply(change.text)]
     if change.lines:
         out.append(reply("\n".join(change.lines), ephemeral=True))
@@ -203,9 +208,11 @@ async def kanly_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
          Option("what", str, "what is en route, e.g. 2 legions or an assassin (default: forces)"),
          moderator=True)
 async def kanly_transit(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.add_transit(require_game(game).id, owner_user=user_option(o, "owner").id,
-                                         target_user=user_option(o, "target").id, fee=o["fee"], what=o.get("what"),
-                                         actor=ctx.actor.id, source_id=ctx.source_id)
+    change = await app.clerk.landsdraad.registries.add_transit(require_game(game).id,
+                                                               owner_user=user_option(o, "owner").id,
+                                                               target_user=user_option(o, "target").id, fee=o["fee"],
+                                                               what=o.get("what"), actor=ctx.actor.id,
+                                                               source_id=ctx.source_id)
     return [reply(change.text, ephemeral=True)]
 
 
@@ -213,15 +220,15 @@ async def kanly_transit(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
          Option("id", int, "the number shown by /kanly list", True, min_value=1),
          moderator=True)
 async def kanly_arrived(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    change = await app.clerk.transit_arrived(require_game(game).id, transit_id=o["id"], actor=ctx.actor.id,
-                                             source_id=ctx.source_id)
+    change = await app.clerk.landsdraad.registries.transit_arrived(require_game(game).id, transit_id=o["id"],
+                                                                   actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(change.text, ephemeral=True)]
 
 
 @command("kanly list", "Who is in kanly (moderators also see the forces en route, privately).")
 async def kanly_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    registries = await app.clerk.registries(g.id)
+    registries = await app.clerk.landsdraad.registries.registries(g.id)
     out = [reply(card=registries_card(registries, embargoes=False))]
     if ctx.actor.moderates(g.moderator_role_id):
         out.append(reply(card=transit_card(registries.kanly, g.name), ephemeral=True))

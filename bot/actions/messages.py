@@ -21,9 +21,9 @@ from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
 from engine.landsdraad.ballot import ACCEPTED, parse_ballot
 from engine.service.announcements import posted_marker
+from engine.service.landsdraad.views import ResultView
 from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
-from engine.service.views import ResultView
 from engine.store.faults import StorageFault
 
 log = logging.getLogger("clerk.messages")
@@ -139,12 +139,13 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
     """Close every open round and AG election whose deadline has passed, soonest first; each closes exactly once.
     One that fails is logged and left for the next pass; the others are still closed and announced."""
     out: list[Outgoing] = []
-    for game_id, number, deadline in await app.clerk.pending_deadlines():
+    for game_id, number, deadline in await app.clerk.landsdraad.rounds.pending_deadlines():
         if deadline > now:
             break
         try:
-            result = await app.clerk.close_round(game_id, actor=None, source_id=f"deadline:{game_id}:{number}",
-                                                 expected_round=number)
+            result = await app.clerk.landsdraad.rounds.close_round(game_id, actor=None,
+                                                                   source_id=f"deadline:{game_id}:{number}",
+                                                                   expected_round=number)
         except Duplicate:
             continue
         except StorageFault:  # logged in one line by the service; closed at a later pass, once writes work
@@ -154,12 +155,13 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
             continue
         if not result.already_closed:
             out += await round_closed(app, result)
-    for game_id, number, closes in await app.clerk.pending_elections():
+    for game_id, number, closes in await app.clerk.landsdraad.adjutant.pending_elections():
         if closes > now:
             break
         try:
-            election = await app.clerk.close_election(game_id, actor=None,
-                                                      source_id=f"ag-deadline:{game_id}:{number}", expected=number)
+            election = await app.clerk.landsdraad.adjutant.close_election(game_id, actor=None,
+                                                                          source_id=f"ag-deadline:{game_id}:{number}",
+                                                                          expected=number)
         except StorageFault:
             continue
         except Exception:
@@ -176,13 +178,13 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
 
 async def round_again(app: App, game_id: int, number: int) -> list[Outgoing]:
     """A round closed but never announced (the bot was killed): its result card again (``Front.recover``)."""
-    result = await app.clerk.close_round(game_id, actor=None, expected_round=number)  # already closed
+    result = await app.clerk.landsdraad.rounds.close_round(game_id, actor=None, expected_round=number)  # already closed
     return await round_closed(app, result)
 
 
 async def ag_again(app: App, game_id: int, number: int) -> list[Outgoing]:
     """An AG election closed but never announced: its result again."""
-    election = await app.clerk.election(game_id)
+    election = await app.clerk.landsdraad.adjutant.election(game_id)
     return election_closed(app, election) if election is not None and election.number == number else []
 
 
@@ -214,7 +216,7 @@ async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
     (recovery.py). However the round closed: at its deadline or by ``/round close``."""
     out: list[Outgoing] = []
     for number in result.elections_closed:
-        election = await app.clerk.election(result.round.game.id)
+        election = await app.clerk.landsdraad.adjutant.election(result.round.game.id)
         if election is not None and election.number == number:
             out += election_closed(app, election)
     from bot.actions.victory import majority_check  # R3-20: a round's close can make a Majority Victory possible

@@ -25,9 +25,9 @@ from engine.core.errors import ParseError, RuleError
 from engine.core.text import split_game_tag
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.motions import AgVote, Motion, parse_motion
-from engine.service.adjutant import ElectionView
 from engine.service.announcements import posted_marker
-from engine.service.majority import Enacted, SupportReceipt, VoteView
+from engine.service.landsdraad.adjutant import ElectionView
+from engine.service.landsdraad.majority import Enacted, SupportReceipt, VoteView
 from engine.service.views import GameView
 
 
@@ -64,7 +64,8 @@ async def ag_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
     g = require_game(game)
     now = app.clerk.clock.now()
     deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
-    e = await app.clerk.open_election(g.id, deadline=deadline, actor=ctx.actor.id, source_id=ctx.source_id)
+    e = await app.clerk.landsdraad.adjutant.open_election(g.id, deadline=deadline, actor=ctx.actor.id,
+                                                          source_id=ctx.source_id)
     app.deadlines_changed()
     return [reply(f"AG election #{e.number} is open.", ephemeral=True), *election_opened(app, e)]
 
@@ -72,7 +73,7 @@ async def ag_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
 @command("ag close", "Close the open AG election now and announce the result.", moderator=True)
 async def ag_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    e = await app.clerk.close_election(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    e = await app.clerk.landsdraad.adjutant.close_election(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     if e is None:
         raise RuleError("That was already done.")
     app.deadlines_changed()
@@ -84,7 +85,8 @@ async def ag_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
 async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     until = parse_deadline(o["until"], app.clerk.clock.now())
-    e = await app.clerk.extend_election(g.id, until=until, actor=ctx.actor.id, source_id=ctx.source_id)
+    e = await app.clerk.landsdraad.adjutant.extend_election(g.id, until=until, actor=ctx.actor.id,
+                                                            source_id=ctx.source_id)
     app.deadlines_changed()
     return [reply(f"AG election #{e.number} now closes at {until:%Y-%m-%d %H:%M} UTC.", ephemeral=True),
             tally_outgoing(app, e)]
@@ -93,23 +95,23 @@ async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
 @command("ag status", "The AG election's standings and ballots, and who holds the office.")
 async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    holder = await app.clerk.adjutant(g.id)
-    e = await app.clerk.election(g.id)
+    holder = await app.clerk.landsdraad.adjutant.adjutant(g.id)
+    e = await app.clerk.landsdraad.adjutant.election(g.id)
     office = f"Adjutant General of {g.name}: {holder[1] if holder else 'nobody'}."
     if e is None:
         return [reply(office + " There has been no election yet (a moderator opens one with /ag open).")]
     card = election_card(e, app.clerk.clock.now())
     if e.status == "open":  # who has not voted yet (every active player has one ballot, R0-30)
         voters = {voter for voter, _, _ in e.ballots}
-        waiting = [p.name for p in await app.clerk.players(g.id) if p.active and p.name not in voters]
+        waiting = [p.name for p in await app.clerk.landsdraad.ledger.players(g.id) if p.active and p.name not in voters]
         card = dataclasses.replace(card, fields=(*card.fields, (f"Not yet voted ({len(waiting)})",
                                                                 ", ".join(waiting) or "nobody", False)))
     return [reply(office, card=card)]
 
 
 async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[Outgoing]:
-    receipt = await app.clerk.cast_ag_vote(game.id, user_id=ctx.actor.id, candidate=candidate, at=ctx.at,
-                                           source_id=ctx.source_id)
+    receipt = await app.clerk.landsdraad.adjutant.cast_ag_vote(game.id, user_id=ctx.actor.id, candidate=candidate,
+                                                               at=ctx.at, source_id=ctx.source_id)
     out = [reply(ag_receipt_text(receipt))]
     if not receipt.duplicate and not receipt.unchanged:
         out.append(tally_outgoing(app, receipt.election))
@@ -172,8 +174,9 @@ def _is_motion(line: str) -> bool:
 async def motion_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
     motion = parse_motion(first_line(text))
     assert isinstance(motion, Motion)
-    receipt = await app.clerk.support(game.id, user_id=ctx.actor.id, motion=motion, thread_id=ctx.place.thread_id,
-                                      at=ctx.at, source_id=ctx.source_id)
+    receipt = await app.clerk.landsdraad.majority.support(game.id, user_id=ctx.actor.id, motion=motion,
+                                                          thread_id=ctx.place.thread_id, at=ctx.at,
+                                                          source_id=ctx.source_id)
     return support_outgoings(receipt, ctx)
 
 
@@ -201,8 +204,9 @@ def _motion_from_option(subject: str, withdraw: bool) -> Motion:
 async def pv_support(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     motion = _motion_from_option(o["subject"], withdraw=False)
-    receipt = await app.clerk.support(g.id, user_id=ctx.actor.id, motion=motion, thread_id=ctx.place.thread_id,
-                                      at=ctx.at, source_id=ctx.source_id)
+    receipt = await app.clerk.landsdraad.majority.support(g.id, user_id=ctx.actor.id, motion=motion,
+                                                          thread_id=ctx.place.thread_id, at=ctx.at,
+                                                          source_id=ctx.source_id)
     return support_outgoings(receipt, ctx)
 
 
@@ -211,15 +215,16 @@ async def pv_support(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 async def pv_withdraw(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     motion = _motion_from_option(o["subject"], withdraw=True)
-    receipt = await app.clerk.support(g.id, user_id=ctx.actor.id, motion=motion, thread_id=ctx.place.thread_id,
-                                      at=ctx.at, source_id=ctx.source_id)
+    receipt = await app.clerk.landsdraad.majority.support(g.id, user_id=ctx.actor.id, motion=motion,
+                                                          thread_id=ctx.place.thread_id, at=ctx.at,
+                                                          source_id=ctx.source_id)
     return support_outgoings(receipt, ctx)
 
 
 @command("pv list", "This round's player votes, their counts and states.")
 async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    votes = await app.clerk.votes(g.id)
+    votes = await app.clerk.landsdraad.majority.votes(g.id)
     if not votes:
         return [reply(f"No player votes in round {g.current_round} of {g.name} yet.")]
     lines = [f"#{v.id} {v.title}: {v.status}, {len(v.supporters)} of {v.needed}" for v in votes]
@@ -233,8 +238,8 @@ async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
          moderator=True)
 async def pv_enact(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    enacted = await app.clerk.enact(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id,
-                                    penalty=o.get("penalty"))
+    enacted = await app.clerk.landsdraad.majority.enact(g.id, vote_id=o["vote"], actor=ctx.actor.id,
+                                                        source_id=ctx.source_id, penalty=o.get("penalty"))
     app.deadlines_changed()
     return [reply(f"Enacted player vote #{enacted.vote.id}.", ephemeral=True), *await enacted_outgoings(app, enacted)]
 
@@ -249,7 +254,7 @@ async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
     else:
         out.append(Outgoing(ToChannel(v.game.channel_id), card=enacted_card(enacted)))
     if enacted.election is not None:
-        e = await app.clerk.election(v.game.id)
+        e = await app.clerk.landsdraad.adjutant.election(v.game.id)
         if e is not None:
             out.append(tally_outgoing(app, e))  # the enacted card already announces it in the channel
     if enacted.game_ended:  # End Game (R0-61): the final scores, with the Pot penalty (R3-04)
@@ -263,6 +268,6 @@ async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
          Option("vote", int, "the vote's number; /pv list shows them", True, min_value=1), moderator=True)
 async def pv_veto(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    v = await app.clerk.veto(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id)
+    v = await app.clerk.landsdraad.majority.veto(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Vetoed player vote #{v.id}.", ephemeral=True), count_outgoing(v, None),
             Outgoing(ToChannel(v.game.channel_id), card=vetoed_card(v))]

@@ -8,8 +8,8 @@ from datetime import datetime
 from bot.actions.outbox import Card
 from bot.actions.render import NEUTRAL, PASSED, deadline_text
 from engine.core.durations import format_utc
-from engine.service.adjutant import AgVoteReceipt, ElectionView
-from engine.service.majority import Enacted, SupportReceipt, VoteView
+from engine.service.landsdraad.adjutant import AgVoteReceipt, ElectionView
+from engine.service.landsdraad.majority import Enacted, SupportReceipt, VoteView
 
 FORMS_HELP = ("Post `AG Vote: <Name>` here (a player's name, faction or @mention; your own name is fine), "
               "or DM it to me. One ballot each; posting a new name changes it.")

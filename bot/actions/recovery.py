@@ -44,7 +44,7 @@ async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple
     out: list[tuple[int, str, Outgoing]] = []
     for game_id, user_id, source, payload in await app.clerk.unanswered_ballots(now - LOOK_BACK, up_to):
         try:
-            receipt = await app.clerk.recorded_receipt(game_id, user_id, payload, duplicate=False)
+            receipt = await app.clerk.landsdraad.ballots.recorded_receipt(game_id, user_id, payload, duplicate=False)
         except Exception:
             log.exception("the receipt of %s in game %s could not be made again", source, game_id)
             continue

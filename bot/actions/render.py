@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 
 from bot.actions.outbox import Card, Outgoing, ToUser
 from engine.core.durations import format_remaining, format_utc
+from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
 from engine.service.reminders import Reminder
-from engine.service.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
 
 PASSED = 0x2ECC71
 FAILED = 0xE74C3C

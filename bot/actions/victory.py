@@ -31,8 +31,8 @@ from bot.actions.victory_render import (
 )
 from engine.core.errors import ClerkError, RuleError
 from engine.landsdraad.victory import ASSET_KINDS, COUNTERS, LUXURIES, UNIT_KINDS, Award, Category, FinalScores
-from engine.service.victory_state import COUNTER_LABELS, ECONOMY, parse_award, parse_category, pretty
-from engine.service.victory_views import FinalOrPending, FinalView, ForecastView, GoalChange, PendingScores
+from engine.service.landsdraad.victory_state import COUNTER_LABELS, ECONOMY, parse_award, parse_category, pretty
+from engine.service.landsdraad.victory_views import FinalOrPending, FinalView, ForecastView, GoalChange, PendingScores
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.victory")
@@ -76,7 +76,7 @@ async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) 
     if not landsdraad(game):
         return []
     try:
-        view = await app.clerk.forecast(game.id)
+        view = await app.clerk.landsdraad.victory.forecast(game.id)
         return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken),
                          file=await drawn(chart, "forecast", view))]  # off the loop: drawing.py
     except Exception:
@@ -96,7 +96,7 @@ async def after_end_game(app: App, game: GameView) -> list[Outgoing]:
     if not landsdraad(game):
         return []
     try:
-        return final_outgoings(await app.clerk.score_ended_game(game.id, actor=None))
+        return final_outgoings(await app.clerk.landsdraad.victory.score_ended_game(game.id, actor=None))
     except ClerkError as error:
         return [Outgoing(ToChannel(game.channel_id), text=f"**Moderators:** the final scores are not computed: "
                                                          f"{error} `/game end` scores the game.")]
@@ -112,7 +112,7 @@ async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> li
     if game is None or not landsdraad(game):
         return []
     try:
-        notice = await app.clerk.check_majority(game.id, actor=ctx.actor.id if ctx else None)
+        notice = await app.clerk.landsdraad.victory.check_majority(game.id, actor=ctx.actor.id if ctx else None)
     except Exception:
         log.exception("the majority check of %s failed", game.name)
         return []
@@ -129,8 +129,8 @@ async def _track(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], k
                  ) -> list[Outgoing]:
     g = _game(game)
     user = user_option(o, "player")
-    change = await app.clerk.set_tracked(g.id, user_id=user.id, values={k: o.get(k) for k in kinds},
-                                         actor=ctx.actor.id, source_id=ctx.source_id)
+    change = await app.clerk.landsdraad.victory.set_tracked(g.id, user_id=user.id, values={k: o.get(k) for k in kinds},
+                                                            actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(change_text(change), ephemeral=True)]
 
 
@@ -171,8 +171,9 @@ async def record(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -
     g = _game(game)
     user = user_option(o, "player")
     amount = 1 if o.get("amount") is None else int(o["amount"])
-    change = await app.clerk.record_counter(g.id, user_id=user.id, counter=str(o["counter"]), amount=amount,
-                                            actor=ctx.actor.id, source_id=ctx.source_id)
+    change = await app.clerk.landsdraad.victory.record_counter(g.id, user_id=user.id, counter=str(o["counter"]),
+                                                               amount=amount, actor=ctx.actor.id,
+                                                               source_id=ctx.source_id)
     _, old, new = change.changes[0]
     label = COUNTER_LABELS[str(o["counter"])]
     return [reply(f"{change.player.name}: {label} {old} → {new}.", ephemeral=True)]
@@ -183,8 +184,8 @@ async def record(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -
          moderator=True)
 async def luxury_in_play(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
-    _, changes = await app.clerk.set_luxuries(g.id, counts={k: o.get(k) for k in LUXURIES}, actor=ctx.actor.id,
-                                             source_id=ctx.source_id)
+    _, changes = await app.clerk.landsdraad.victory.set_luxuries(g.id, counts={k: o.get(k) for k in LUXURIES},
+                                                                 actor=ctx.actor.id, source_id=ctx.source_id)
     changed = ", ".join(f"{pretty(k)} {old} → {new}" for k, old, new in changes)
     return [reply(f"Luxury Good locations in play: {changed}.", ephemeral=True)]
 
@@ -213,8 +214,8 @@ def _updated_final(final: FinalView | None) -> list[Outgoing]:
 async def goal_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user = user_option(o, "player")
-    c = await app.clerk.add_goal(g.id, user_id=user.id, description=o["description"], vp=o["vp"],
-                                 actor=ctx.actor.id, source_id=ctx.source_id)
+    c = await app.clerk.landsdraad.victory.add_goal(g.id, user_id=user.id, description=o["description"], vp=o["vp"],
+                                                    actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Goal #{c.goal.number} for {c.goal.player}: {c.goal.description} ({c.goal.vp} VP). They are told "
                   "by DM.", ephemeral=True), _goal_dm(c, g)]
 
@@ -228,8 +229,8 @@ async def goal_achieved(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     g = _game(game)
     user = user_option(o, "player")
     achieved = o.get("achieved") is not False
-    c = await app.clerk.set_goal_achieved(g.id, user_id=user.id, number=o["goal"], achieved=achieved,
-                                          actor=ctx.actor.id, source_id=ctx.source_id)
+    c = await app.clerk.landsdraad.victory.set_goal_achieved(g.id, user_id=user.id, number=o["goal"], achieved=achieved,
+                                                             actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"{c.goal.player}'s goal #{c.goal.number} is {c.change} ({c.goal.vp} VP).", ephemeral=True),
             _goal_dm(c, g), *_updated_final(c.final)]
 
@@ -241,8 +242,8 @@ async def goal_achieved(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 async def goal_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user = user_option(o, "player")
-    c = await app.clerk.remove_goal(g.id, user_id=user.id, number=o["goal"], actor=ctx.actor.id,
-                                    source_id=ctx.source_id)
+    c = await app.clerk.landsdraad.victory.remove_goal(g.id, user_id=user.id, number=o["goal"], actor=ctx.actor.id,
+                                                       source_id=ctx.source_id)
     return [reply(f"Removed {c.goal.player}'s goal #{c.goal.number}.", ephemeral=True), _goal_dm(c, g),
             *_updated_final(c.final)]
 
@@ -261,7 +262,7 @@ async def goal_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
         user_id: int | None = user_option(o, "player").id
     else:
         user_id = None if moderator else ctx.actor.id
-    goals = await app.clerk.goals(g.id, user_id=user_id)
+    goals = await app.clerk.landsdraad.victory.goals(g.id, user_id=user_id)
     if user_id is None:
         lines = [f"{x.player}: {goal_line(x)}" for x in goals]
         head = f"Goals in {g.name} (moderators only):"
@@ -281,8 +282,8 @@ async def goal_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
 async def prestige_award(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user = user_option(o, "player")
-    r = await app.clerk.award_prestige(g.id, user_id=user.id, vp=o["vp"], reason=o["reason"], actor=ctx.actor.id,
-                                       source_id=ctx.source_id)
+    r = await app.clerk.landsdraad.victory.award_prestige(g.id, user_id=user.id, vp=o["vp"], reason=o["reason"],
+                                                          actor=ctx.actor.id, source_id=ctx.source_id)
     a = r.award
     told = (f"{'You receive' if a.vp > 0 else 'The moderators take back'} {abs(a.vp)} prestige VP in {g.name}: "
             f"{a.reason}. Your prestige: {r.player_total} VP.")
@@ -295,7 +296,7 @@ async def prestige_award(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 @command("prestige list", "Every prestige award and the pool (20 VP per player who joined).", moderator=True)
 async def prestige_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
-    awards, pool = await app.clerk.prestige(g.id)
+    awards, pool = await app.clerk.landsdraad.victory.prestige(g.id)
     lines = [f"#{a.id} {a.player}: {a.vp:+d} VP, {a.reason}" for a in awards]
     total = sum(a.vp for a in awards)
     return [reply(f"Prestige in {g.name}: {total} of the {pool} VP pool awarded.\n" + ("\n".join(lines) or "none yet"),
@@ -311,8 +312,8 @@ async def prestige_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 async def vp_percentage(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     category = parse_category(o["category"])
-    old, view = await app.clerk.set_percentage(g.id, category=category, value=o["value"], actor=ctx.actor.id,
-                                               source_id=ctx.source_id)
+    old, view = await app.clerk.landsdraad.victory.set_percentage(g.id, category=category, value=o["value"],
+                                                                  actor=ctx.actor.id, source_id=ctx.source_id)
     return _share_changed(g, category.label, old, o["value"], view.total)
 
 
@@ -323,8 +324,8 @@ async def vp_percentage(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 async def vp_weight(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     award = parse_award(o["award"])
-    old, view = await app.clerk.set_weight(g.id, award=award, value=o["value"], actor=ctx.actor.id,
-                                           source_id=ctx.source_id)
+    old, view = await app.clerk.landsdraad.victory.set_weight(g.id, award=award, value=o["value"], actor=ctx.actor.id,
+                                                              source_id=ctx.source_id)
     return _share_changed(g, award.title, old, o["value"], view.total)
 
 
@@ -340,7 +341,7 @@ def _share_changed(g: GameView, what: str, old: int, new: int, total: int) -> li
 
 @command("vp show", "The victory categories' and awards' shares of the Pot, and the Luxury Goods in play.")
 async def vp_show(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    view = await app.clerk.vp_settings(_game(game).id)
+    view = await app.clerk.landsdraad.victory.vp_settings(_game(game).id)
     return [reply(card=settings_card(view))]
 
 
@@ -349,7 +350,7 @@ async def vp_show(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
 async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user_id = user_option(o, "player").id if o.get("player") is not None else None
-    tracks = await app.clerk.tracked(g.id, user_id)
+    tracks = await app.clerk.landsdraad.victory.tracked(g.id, user_id)
     return [reply("\n".join(track_text(t) for t in tracks) or "No players yet.", ephemeral=True)]
 
 
@@ -359,10 +360,10 @@ async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
 async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
-    final = await app.clerk.final(g.id)
+    final = await app.clerk.landsdraad.victory.final(g.id)
     if final is not None:
         return [reply(f"{g.name} has ended.", card=final_card(final), file=chart("scores", final))]
-    view = await app.clerk.forecast(g.id)
+    view = await app.clerk.landsdraad.victory.forecast(g.id)
     return [reply(card=forecast_card(view, taken=f"now, in round {view.round}" if view.round else "now"),
                   file=chart("forecast", view))]
 
@@ -377,7 +378,7 @@ async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) ->
         if not ctx.actor.moderates(g.moderator_role_id):
             raise RuleError("Your score is yours alone, and so is everyone else's: leave `player` out.")
         user_id, who = user_option(o, "player").id, "That user"
-    projected = await app.clerk.projected_score(g.id, user_id, who=who)
+    projected = await app.clerk.landsdraad.victory.projected_score(g.id, user_id, who=who)
     card = score_card(projected)
     if user_id != ctx.actor.id:
         card = replace(card, footer="Moderators only: a player's score is private.")
@@ -390,8 +391,8 @@ async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) ->
          moderator=True)
 async def game_end(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
-    result = await app.clerk.end_game(g.id, actor=ctx.actor.id, confirm=bool(o.get("confirm")),
-                                      majority=bool(o.get("majority")), source_id=ctx.source_id)
+    result = await app.clerk.landsdraad.victory.end_game(g.id, actor=ctx.actor.id, confirm=bool(o.get("confirm")),
+                                                         majority=bool(o.get("majority")), source_id=ctx.source_id)
     app.deadlines_changed()
     if isinstance(result, FinalView) and result.already:
         return [reply(f"{g.name} has already ended and been scored; these are its final scores.",

@@ -18,9 +18,9 @@ from engine.landsdraad.victory import (
     Category,
     ScoreRow,
 )
-from engine.service.victory_scoring import exact
-from engine.service.victory_state import COUNTER_LABELS, pretty
-from engine.service.victory_views import (
+from engine.service.landsdraad.victory_scoring import exact
+from engine.service.landsdraad.victory_state import COUNTER_LABELS, pretty
+from engine.service.landsdraad.victory_views import (
     FinalView,
     ForecastView,
     GoalView,

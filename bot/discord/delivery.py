@@ -220,7 +220,7 @@ class Courier:
             return
         self._reported.add(user_id)
         for game in await self.clerk.games_of_user(user_id):
-            player = await self.clerk.player(game.id, user_id)
+            player = await self.clerk.landsdraad.ledger.player(game.id, user_id)
             text = (f"⚠️ Moderators: I cannot send direct messages to **{player.name}** (their DMs are closed to me), "
                     "so they get no ballot buttons, receipts or reminders. Ask them to allow direct messages from "
                     "members of this server.")

@@ -12,37 +12,24 @@ from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from engine.landsdraad.settings import SETTINGS as LANDSDRAAD_SETTINGS
-from engine.service.adjutant import AdjutantService, export_offices
 from engine.service.announcements import AnnouncementService
-from engine.service.audits import AuditService, export_transfers
-from engine.service.ballots import BallotService
 from engine.service.clock import Clock, Dice
 from engine.service.convocate import RULESET as CONVOCATE
 from engine.service.convocate import ConvocateService
 from engine.service.exports import ExportService
 from engine.service.games import GameAdminService
+from engine.service.landsdraad import RULESET as LANDSDRAAD
+from engine.service.landsdraad import LandsdraadService
 from engine.service.ledger import LedgerService
-from engine.service.majority import MajorityService, export_player_votes
 from engine.service.mylantium import RULESET as MYLANTIUM
 from engine.service.mylantium import MylantiumService
 from engine.service.owed import OwedService
 from engine.service.pending_dms import PendingDmService
-from engine.service.perks import PerkService, export_perks
 from engine.service.posts import PostService
-from engine.service.registries import RegistryService, export_registries
 from engine.service.reminders import ReminderService
-from engine.service.roster import RosterService
-from engine.service.rounds import RoundService
 from engine.service.ruleset import Ruleset, RulesetService
 from engine.service.settings import SettingsService
 from engine.service.uow import Backend
-from engine.service.victory import VictoryService
-from engine.service.victory_export import export_final_scores, export_forecast, export_victory
-
-LANDSDRAAD = Ruleset("landsdraad", "Landsdraad", LANDSDRAAD_SETTINGS, exports=(
-    export_offices, export_transfers, export_player_votes, export_perks, export_registries, export_victory,
-    export_forecast, export_final_scores))
 
 S = TypeVar("S", bound=RulesetService)
 
@@ -51,11 +38,11 @@ RULESETS: tuple[Ruleset, ...] = (LANDSDRAAD, MYLANTIUM, CONVOCATE)
 front's to ``bot/actions/rulesets.py``)."""
 
 
-class Clerk(LedgerService, RoundService, BallotService, ExportService, PostService, AdjutantService, MajorityService,
-            RegistryService, AuditService, PerkService, SettingsService, VictoryService,
-            GameAdminService, ReminderService, PendingDmService, RosterService,
-            AnnouncementService, OwedService):
-    """Games, the vote ledger, rounds and ballots, the Adjutant General and player votes, victory points.
+class Clerk(LedgerService, ExportService, PostService, SettingsService, GameAdminService, ReminderService,
+            PendingDmService, AnnouncementService, OwedService):
+    """Games and players, posts, exports, settings, reminders, pending DMs, announcements and the outbox, shared by
+    every ruleset; each ruleset's use cases on its own service (``clerk.landsdraad``, ``clerk.mylantium``,
+    ``clerk.convocate``).
     Construct with a sessionmaker, a clock and dice; ``rulesets`` adds to or replaces the shipped ones."""
 
     convocate: ConvocateService
@@ -69,6 +56,10 @@ class Clerk(LedgerService, RoundService, BallotService, ExportService, PostServi
         self.plugged: dict[str, RulesetService] = {r.name: r.service(self.backend, self)
                                                    for r in rulesets if r.service is not None}
         """Each ruleset's service by name (``ruleset_service``); the shipped ones are also attributes."""
+        landsdraad = self.plugged.get(LANDSDRAAD.name)
+        # A Clerk built without Landsdraad (a test's own rulesets) still has the attribute, on the same backend.
+        self.landsdraad = (landsdraad if isinstance(landsdraad, LandsdraadService)
+                           else LandsdraadService(self.backend, self))
         if CONVOCATE.name in self.plugged:
             self.convocate = self._plugged(CONVOCATE.name, ConvocateService)
         if MYLANTIUM.name in self.plugged:
@@ -85,10 +76,9 @@ class Clerk(LedgerService, RoundService, BallotService, ExportService, PostServi
         return service
 
     async def next_deadlines(self) -> list[datetime]:
-        """Every pending deadline (rounds and AG elections) and reminder instant, soonest first: what a scheduler
-        sleeps until."""
-        times = [d for _, _, d in await self.pending_deadlines()] + [d for _, _, d in await self.pending_elections()]
-        times += [instant for *_, instant in await self.pending_reminders()]
+        """Every pending deadline (each plugged ruleset's ``next_deadlines``) and reminder instant, soonest first:
+        what a scheduler sleeps until."""
+        times = [instant for *_, instant in await self.pending_reminders()]
         for service in self.plugged.values():
             times += await service.next_deadlines()
         return sorted(times)

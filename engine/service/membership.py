@@ -12,12 +12,16 @@ it reads whether the game has ended)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Table, bindparam, select
 
 from engine.core.errors import ClerkError
 from engine.service.views import GameView
 from engine.store.models import Player
+
+if TYPE_CHECKING:  # uow's Backend holds the cache: the service base is only named here
+    from engine.service.uow import ServiceBase
 
 CAPACITY = 100_000
 """Users remembered at most; the oldest entry goes first (a few hundred bytes each)."""
@@ -74,12 +78,10 @@ class GamesCache:
         return len(self._games)
 
 
-def games_cache(service: object) -> GamesCache:
-    """The cache of a service object (a ``Clerk``), made at first use; every service mixin reaches the same one."""
-    cache: GamesCache | None = service.__dict__.get("_games_of_users_cache")
-    if cache is None:
-        cache = service.__dict__["_games_of_users_cache"] = GamesCache()
-    return cache
+def games_cache(service: ServiceBase) -> GamesCache:
+    """The cache of a Clerk: on its ``Backend``, so every service of the Clerk (shared or a ruleset's) reaches the
+    same one."""
+    return service.backend.games
 
 
 def stale_users(connection: Connection, expected: Collection[tuple[int, frozenset[int]]]) -> set[int]:

@@ -2,8 +2,8 @@
 
 Shared code never names a ruleset: it loops over the records. A record names the ruleset, its settings (shown and
 changed by ``/game settings``), the service object that holds its use cases (``clerk.<name>``, built on the shared
-``Backend``) and its parts of the game export. What is timed (deadlines) the service object answers itself
-(``RulesetService.next_deadlines``)."""
+``Backend``), its parts of the game export and its reminder forms. What is timed (deadlines) the service object
+answers itself (``RulesetService.next_deadlines``)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from engine.service.uow import Backend, ServiceBase
 
 if TYPE_CHECKING:  # the composition root imports every ruleset; a ruleset's service only refers to it
     from engine.service.clerk import Clerk
+    from engine.service.reminders import ReminderForm  # reminders -> settings -> ruleset: named, not imported
 
 ExportSection = Callable[[AsyncSession, int], Awaitable[dict[str, Any]]]
 """``(session, game_id) -> {key: value}``: a part of the game export (docs/export.md), merged into the document
@@ -50,3 +51,5 @@ class Ruleset:
     """Builds ``clerk.<name>``."""
     exports: tuple[ExportSection, ...] = ()
     """Its parts of ``/game export``."""
+    reminders: tuple[ReminderForm, ...] = ()
+    """What its players are reminded to vote in before a deadline (``engine/service/reminders.py``)."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.errors import ParseError, RuleError
-from engine.landsdraad.settings import SETTINGS, Setting
+from engine.core.settings import Setting
 from engine.service.ledger import load_game
 from engine.service.ruleset import Ruleset
 from engine.service.uow import ServiceBase
@@ -19,7 +19,8 @@ def settings_of(ruleset: Ruleset) -> Mapping[str, Setting]:
     return ruleset.settings
 
 
-def value_of(settings: dict[str, Any], name: str, table: Mapping[str, Setting] = SETTINGS) -> Any:
+def value_of(settings: dict[str, Any], name: str, table: Mapping[str, Setting]) -> Any:
+    """The game's value of the setting ``name`` of ``table`` (its ruleset's settings), or its default."""
     return settings.get(name, table[name].default)
 
 

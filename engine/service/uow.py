@@ -7,7 +7,7 @@ import asyncio
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from engine.core.errors import ClerkError, RuleError
 from engine.service.clock import Clock, Dice
 from engine.service.lease import Lease
+from engine.service.membership import GamesCache
 from engine.service.storage_health import StorageHealth
 from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
@@ -163,6 +164,8 @@ class Backend:
     twin: Engine | None
     rulesets: tuple[Ruleset, ...]
     """The rulesets this Clerk plays (``engine/service/clerk.py`` lists the shipped ones), in their order."""
+    games: GamesCache = field(default_factory=GamesCache)
+    """The games of each user's last lookup (``membership.py``), for every service of the Clerk."""
 
     @classmethod
     def open(cls, sessions: async_sessionmaker[AsyncSession], clock: Clock, dice: Dice,

@@ -1,11 +1,9 @@
-"""What the services return to the front ends (Discord, console, replay): plain frozen data."""
+"""What the services return to the front ends (Discord, console, replay): plain frozen data. The shared ones; each
+ruleset's are in its package (``engine/service/landsdraad/views.py``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-
-from engine.landsdraad.votes import VoteBreakdown
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -17,103 +15,3 @@ class GameView:
     ruleset: str
     moderator_role_id: int | None
     current_round: int
-
-
-@dataclass(frozen=True)
-class HoldingView:
-    kind: str
-    name: str
-    grade: str
-    votes: int
-    homeworld: bool
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    id: int
-    user_id: int
-    name: str
-    faction: str | None
-    diplomacy: int
-    command: int
-    intrigue: int
-    roll: int
-    misc: int
-    active: bool
-    breakdown: VoteBreakdown
-    holdings: tuple[HoldingView, ...] = ()
-
-    @property
-    def votes(self) -> int:
-        return self.breakdown.total
-
-
-@dataclass(frozen=True)
-class FactionView:
-    name: str
-    votes: int
-    stance: str
-    table: str | None
-    roll: int | None = None
-    vote: str | None = None
-
-
-@dataclass(frozen=True)
-class RoundView:
-    game: GameView
-    number: int
-    crisis: str
-    status: str
-    deadline: datetime | None
-    in_play: int
-    factions: tuple[FactionView, ...] = ()
-    paused_left: timedelta | None = None
-    """Time the deadline had left when a moderator paused the round (the deadline is then None)."""
-
-
-@dataclass(frozen=True)
-class BallotReceipt:
-    game: GameView
-    round_number: int
-    option: str
-    declared: int | None
-    votes: int
-    replaced: str | None
-    deadline: datetime | None
-    duplicate: bool = False
-    current: str | None = None
-    """For a duplicate: the player's ballot as it stands now (it may have changed since)."""
-    paused_left: timedelta | None = None
-    """Set while the moderators have paused the round's deadline: the time left when it resumes."""
-
-
-@dataclass(frozen=True)
-class StatusView:
-    round: RoundView
-    voted: tuple[str, ...]
-    waiting: tuple[str, ...]
-    result: ResultView | None = None
-    """Set when the round is closed."""
-
-
-@dataclass(frozen=True)
-class ResultView:
-    round: RoundView
-    outcome: str
-    aye: int
-    nay: int
-    abstain: int
-    in_play: int
-    needed: int
-    factions: tuple[FactionView, ...] = field(default_factory=tuple)
-    already_closed: bool = False
-    adjutant: str | None = None
-    """Who held the Adjutant General's office at round end (R0-34)."""
-    income_penalty: int = 0
-    """MS docked from every player's income this round because there was no AG (R0-34), else 0."""
-    expired: tuple[str, ...] = ()
-    """Player votes of the round that expired unpassed at its end (R0-43)."""
-    elections_closed: tuple[int, ...] = ()
-    """AG elections that closed with the round (after No Confidence, R0-35)."""
-    due_at: datetime | None = None
-    """The deadline a round closed by its timer was due at; set when it closed late (the bot was offline)."""

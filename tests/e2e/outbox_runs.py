@@ -166,7 +166,7 @@ async def killed(fake: FakeDiscord, clerk: Clerk, child: ChildBot, database: obj
     assert all(per_message[mid] == 1 for mid in again)
     dms: dict[int, int] = {u.id: len(fake.dms(u)) for u in users}
     assert set(dms.values()) == {1}, "every player has exactly one receipt in their DMs"
-    result = await clerk.close_round(game_id, actor=fake.owner.id)
+    result = await clerk.landsdraad.rounds.close_round(game_id, actor=fake.owner.id)
     voted = {u.id: choice(n) for n, u in enumerate(users)}
     assert (result.aye, result.nay, result.abstain) == await expected_tally(clerk, game_id, voted)
     return KillFigures(count, answered_at_kill, len(recorded), len(unread), fake.nonce_repeats, rates.limited,

@@ -25,9 +25,9 @@ async def new_game(h: Harness) -> None:
     game = await h.clerk.create_game(guild_id=h.fake.guild_id, channel_id=h.game.id, name="sirius",
                                      ruleset="landsdraad", moderator_role_id=None, actor=h.mod.id)
     for user, roll in ((h.alice, 3), (h.bob, 1)):
-        await h.clerk.add_player(game.id, user_id=user.id, name=user.name, diplomacy=3, command=2, intrigue=2,
-                                 roll=roll, faction=None, actor=h.mod.id)
-    await h.clerk.open_round(game.id, crisis="Raise the fleet levy?", deadline=None, actor=h.mod.id)
+        await h.clerk.landsdraad.ledger.add_player(game.id, user_id=user.id, name=user.name, diplomacy=3,
+                                                   command=2, intrigue=2, roll=roll, faction=None, actor=h.mod.id)
+    await h.clerk.landsdraad.rounds.open_round(game.id, crisis="Raise the fleet levy?", deadline=None, actor=h.mod.id)
 
 
 async def export(h: Harness) -> bytes:

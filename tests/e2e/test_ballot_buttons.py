@@ -26,7 +26,7 @@ async def test_a_round_opens_with_a_ballot_dm_and_presses_record_and_change_the_
     await h.new_game(deadline="2h")
     gid = await h.game_id()
     offer = await offer_to(h, h.alice)
-    votes = (await h.clerk.player(gid, h.alice.id)).votes
+    votes = (await h.clerk.landsdraad.ledger.player(gid, h.alice.id)).votes
     assert "Round 1 of sirius is open: Raise the fleet levy?" in offer.content
     assert f"Your ballot carries your {votes} votes." in offer.content
     assert [b["label"] for b in offer.buttons()] == ["Aye", "Nay", "Abstain"]
@@ -44,7 +44,7 @@ async def test_a_round_opens_with_a_ballot_dm_and_presses_record_and_change_the_
     again = await h.press(h.alice, offer, "Nay", interaction_id=nay.id)  # the same press delivered twice
     assert "counted once" in again.first.content
     assert len(await ballots(h)) == 2
-    status = await h.clerk.round_status(gid)
+    status = await h.clerk.landsdraad.rounds.round_status(gid)
     assert status.voted == ("alice",)
 
 

@@ -33,10 +33,10 @@ async def test_2000_ballots_dmed_at_once_are_each_acknowledged_and_counted_once(
     assert all(len(r) == 1 for r in replies.values()), "every ballot gets exactly one answer"
     for n, mid in enumerate(ids):
         assert f"Ballot recorded for round 1 of sirius: **{choice(n)}**" in replies[mid][0].content
-    status = await h.clerk.round_status(game_id)
+    status = await h.clerk.landsdraad.rounds.round_status(game_id)
     assert len(status.voted) == PLAYERS and status.waiting == ()
 
-    result = await h.clerk.close_round(game_id, actor=h.mod.id)
+    result = await h.clerk.landsdraad.rounds.close_round(game_id, actor=h.mod.id)
     voted = {u.id: choice(n) for n, u in enumerate(users)}
     assert (result.aye, result.nay, result.abstain) == await expected_tally(h.clerk, game_id, voted)
     async with h.engine.connect() as db:  # the events table directly: an export of 4,000 events costs seconds

@@ -96,10 +96,10 @@ async def test_a_kill_in_the_middle_of_a_burst_loses_no_acknowledged_ballot_and_
         else:
             assert f"Ballot recorded for round 1 of sirius: **{choice(n)}**" in reply.content
 
-    result = await clerk.close_round(game_id, actor=fake.owner.id)
+    result = await clerk.landsdraad.rounds.close_round(game_id, actor=fake.owner.id)
     voted = {u.id: choice(n) for n, u in enumerate(users)}
     assert (result.aye, result.nay, result.abstain) == await expected_tally(clerk, game_id, voted)
-    status = await clerk.round_status(game_id)
+    status = await clerk.landsdraad.rounds.round_status(game_id)
     assert len(status.voted) == BURST
 
 
@@ -141,9 +141,12 @@ async def test_a_kill_while_rounds_and_ag_elections_close_at_their_deadline_leav
     elections = [await crowd_game(clerk, fake, c, fake.add_users(f"a{n}p", 2)) for n, c in enumerate(ag_channels)]
     soon = datetime.now(UTC) + timedelta(seconds=1.5)  # all due at the same instant, while the bot runs
     for game_id in rounds:
-        await clerk.extend_round(game_id, to=max(soon, datetime.now(UTC) + timedelta(seconds=0.2)), actor=None)
+        await clerk.landsdraad.rounds.extend_round(game_id, to=max(soon, datetime.now(UTC) + timedelta(seconds=0.2)),
+                                                   actor=None)
     for game_id in elections:
-        await clerk.open_election(game_id, deadline=max(soon, datetime.now(UTC) + timedelta(seconds=0.2)), actor=None)
+        await clerk.landsdraad.adjutant.open_election(game_id,
+                                                      deadline=max(soon, datetime.now(UTC) + timedelta(seconds=0.2)),
+                                                      actor=None)
 
     def posted() -> int:
         return (sum(result_cards(fake, round_channels, "the measure").values())
@@ -184,17 +187,18 @@ async def game_with_an_election_closing_with_the_round(clerk: Clerk, fake: FakeD
     users = fake.add_users(f"{name}-p", 3)
     channel = fake.add_channel(name)
     game_id = await crowd_game(clerk, fake, channel, users)
-    await clerk.open_election(game_id, deadline=None, actor=owner)
-    await clerk.cast_ag_vote(game_id, user_id=users[0].id, candidate=users[0].name, at=datetime.now(UTC),
-                             source_id=f"{name}:ag1")
-    await clerk.close_election(game_id, actor=owner)
+    await clerk.landsdraad.adjutant.open_election(game_id, deadline=None, actor=owner)
+    await clerk.landsdraad.adjutant.cast_ag_vote(game_id, user_id=users[0].id, candidate=users[0].name,
+                                                 at=datetime.now(UTC), source_id=f"{name}:ag1")
+    await clerk.landsdraad.adjutant.close_election(game_id, actor=owner)
     await clerk.mark_posted(posted_marker("ag", game_id, 1))  # election 1 was announced (this test has no bot yet)
     for user in users[1:]:
-        support = await clerk.support(game_id, user_id=user.id, motion=Motion(Subject.NO_CONFIDENCE), thread_id=None,
-                                      at=datetime.now(UTC), source_id=f"{name}:nc{user.id}")
-    await clerk.enact(game_id, vote_id=support.vote.id, actor=owner)
-    await clerk.cast_ag_vote(game_id, user_id=users[1].id, candidate=users[1].name, at=datetime.now(UTC),
-                             source_id=f"{name}:ag2")
+        support = await clerk.landsdraad.majority.support(game_id, user_id=user.id,
+                                                          motion=Motion(Subject.NO_CONFIDENCE), thread_id=None,
+                                                          at=datetime.now(UTC), source_id=f"{name}:nc{user.id}")
+    await clerk.landsdraad.majority.enact(game_id, vote_id=support.vote.id, actor=owner)
+    await clerk.landsdraad.adjutant.cast_ag_vote(game_id, user_id=users[1].id, candidate=users[1].name,
+                                                 at=datetime.now(UTC), source_id=f"{name}:ag2")
     return game_id, channel
 
 

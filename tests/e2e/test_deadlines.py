@@ -73,7 +73,7 @@ async def test_the_scheduler_sleeps_until_the_soonest_deadline(clerk_bot: Harnes
     sleep end later, never sooner."""
     h = clerk_bot
     await h.new_game(deadline="2h")
-    deadline = (await h.clerk.pending_deadlines())[0][2]
+    deadline = (await h.clerk.landsdraad.rounds.pending_deadlines())[0][2]
 
     h.clock.advance(deadline - h.clock.now() - timedelta(seconds=0.3))
     await h.tick()  # e.g. another round was opened: it looks again

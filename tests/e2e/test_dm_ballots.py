@@ -15,7 +15,7 @@ async def ballots(h: Harness) -> list[dict[str, object]]:
 async def test_a_dm_ballot_is_answered_with_what_was_recorded_and_the_ledgers_count(clerk_bot: Harness) -> None:
     h = clerk_bot
     await h.new_game()
-    votes = (await h.clerk.player(await h.game_id(), h.alice.id)).votes
+    votes = (await h.clerk.landsdraad.ledger.player(await h.game_id(), h.alice.id)).votes
     assert votes != 14
 
     answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye, 14"))
@@ -32,7 +32,7 @@ async def test_a_dm_ballot_is_answered_with_what_was_recorded_and_the_ledgers_co
 async def test_a_stated_count_that_matches_the_ledger_gets_no_note(clerk_bot: Harness) -> None:
     h = clerk_bot
     await h.new_game()
-    votes = (await h.clerk.player(await h.game_id(), h.bob.id)).votes
+    votes = (await h.clerk.landsdraad.ledger.player(await h.game_id(), h.bob.id)).votes
 
     answer = await h.fake.reply_to(await h.fake.dm(h.bob, f"Vote: Nay, {votes}"))
 
@@ -52,7 +52,7 @@ async def test_the_same_dm_delivered_twice_is_counted_once(clerk_bot: Harness) -
     assert "Ballot recorded" in first.content
     assert "counted once" in h.fake.replies_to(message_id)[1].content
     assert len(await ballots(h)) == 1
-    status = await h.clerk.round_status(await h.game_id())
+    status = await h.clerk.landsdraad.rounds.round_status(await h.game_id())
     assert status.voted == ("alice",)
 
 
@@ -68,7 +68,7 @@ async def test_unreadable_dm_text_is_quoted_with_the_accepted_forms_and_nothing_
     assert "`Vote: Aye`, `Vote: Nay` or `Vote: Abstain`" in answer.content
     assert "Nothing was recorded" in answer.content
     assert await ballots(h) == []
-    assert (await h.clerk.round_status(await h.game_id())).voted == ()
+    assert (await h.clerk.landsdraad.rounds.round_status(await h.game_id())).voted == ()
 
 
 async def test_a_dm_from_someone_who_is_not_a_player_is_answered_and_not_recorded(clerk_bot: Harness) -> None:

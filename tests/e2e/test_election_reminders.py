@@ -61,7 +61,7 @@ async def test_an_ag_election_closing_with_the_round_is_reminded_at_the_rounds_i
     await h.run(h.mod, "ag close", h.game)
     for voter in (h.alice, h.bob):
         await politics.answer(h, await h.fake.say(voter, h.thread, "Vote: No Confidence"))
-    [vote] = await h.clerk.votes(gid)
+    [vote] = await h.clerk.landsdraad.majority.votes(gid)
     await h.run(h.mod, "pv enact", h.game, vote=vote.id)  # AG election 2 closes with round 1: no deadline of its own
     await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
     await h.fake.reply_to(await h.fake.dm(h.bob, "AG Vote: alice"))

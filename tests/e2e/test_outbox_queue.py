@@ -23,8 +23,8 @@ async def test_a_ballot_committed_but_never_owed_a_receipt_gets_it_at_start_once
     await h.fake.reply_to(answered)
     game_id = await h.game_id()
     message_id = h.fake.ids.next()  # bob's DM, which the bot read, committed and died with
-    await h.clerk.cast_ballot(game_id, user_id=h.bob.id, command=parse_ballot("Vote: Nay"),
-                              received_at=h.clock.now(), source_id=f"msg:{message_id}")
+    await h.clerk.landsdraad.ballots.cast_ballot(game_id, user_id=h.bob.id, command=parse_ballot("Vote: Nay"),
+                                                 received_at=h.clock.now(), source_id=f"msg:{message_id}")
     assert h.fake.replies_to(message_id) == []
 
     await h.restart()

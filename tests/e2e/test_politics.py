@@ -69,11 +69,11 @@ async def test_an_ag_election_keeps_one_pinned_tally_edited_in_place_and_closes_
 
     h.clock.advance(timedelta(hours=47, minutes=59))
     await h.tick()
-    assert await h.clerk.adjutant(gid) is None
+    assert await h.clerk.landsdraad.adjutant.adjutant(gid) is None
     h.clock.advance(timedelta(minutes=1))
     await h.tick()
 
-    assert await h.clerk.adjutant(gid) == (h.bob.id, "bob")
+    assert await h.clerk.landsdraad.adjutant.adjutant(gid) == (h.bob.id, "bob")
     announced = await h.fake.wait_for(
         lambda: [s for s in h.fake.messages(h.game) if s.embeds and "Adjutant General" in s.embed["title"]],
         "the result in the game channel")
@@ -99,12 +99,12 @@ async def test_a_thread_vote_reaching_the_majority_awaits_the_moderator_who_enac
     h = clerk_bot
     gid = await three_players(h)
     await elect(h, "carol")
-    assert await h.clerk.adjutant(gid) == (h.carol.id, "carol")
+    assert await h.clerk.landsdraad.adjutant.adjutant(gid) == (h.carol.id, "carol")
     passed_before = len(h.fake.messages(h.game))
 
     hint = await answer(h, await h.fake.say(h.alice, h.game, "Vote: No Confidence"))
     one = await answer(h, await h.fake.say(h.alice, h.thread, "Vote: No Confidence\nShe has done nothing."))
-    [vote] = await h.clerk.votes(gid)
+    [vote] = await h.clerk.landsdraad.majority.votes(gid)
     count = await kept(h, vote.key)
     assert "in a thread of this channel" in hint.content and "Nothing was recorded" in hint.content
     assert one.channel_id == h.thread.id and "1 of 2" in one.content
@@ -120,16 +120,16 @@ async def test_a_thread_vote_reaching_the_majority_awaits_the_moderator_who_enac
     announcement = h.fake.messages(h.game)[-1]
     assert announcement.embed["title"] == "Player vote passed: No Confidence in carol"
     assert f"/pv enact vote:{vote.id}" in announcement.embed["description"]
-    assert await h.clerk.adjutant(gid) == (h.carol.id, "carol")  # nothing happens before enactment
+    assert await h.clerk.landsdraad.adjutant.adjutant(gid) == (h.carol.id, "carol")  # nothing happens before enactment
 
     refused = await h.run(h.alice, "pv enact", h.thread, vote=vote.id)
     assert refused.first.ephemeral and "Only the moderators of sirius" in refused.first.content
-    assert await h.clerk.adjutant(gid) == (h.carol.id, "carol")
+    assert await h.clerk.landsdraad.adjutant.adjutant(gid) == (h.carol.id, "carol")
 
     enacted = await h.run(h.mod, "pv enact", h.game, vote=vote.id)
 
     assert enacted.first.ephemeral and f"Enacted player vote #{vote.id}" in enacted.first.content
-    assert await h.clerk.adjutant(gid) is None
+    assert await h.clerk.landsdraad.adjutant.adjutant(gid) is None
     count = await kept(h, vote.key)
     assert count.channel_id == h.thread.id and count.edits == 2
     assert count.embed["description"] == "enacted by the moderator"

@@ -25,7 +25,8 @@ async def test_ballots_racing_the_close_are_each_counted_or_refused_with_a_reply
     racing_counted = racing_refused = 0
     for number in range(1, ROUNDS + 1):
         if number > 1:
-            await h.clerk.open_round(game_id, crisis=f"Crisis {number}", deadline=None, actor=h.mod.id)
+            await h.clerk.landsdraad.rounds.open_round(game_id, crisis=f"Crisis {number}", deadline=None,
+                                                       actor=h.mod.id)
         ballots = [(u, f"Vote: {choice(n + number)}") for n, u in enumerate(users)]
         early, racing, late = ballots[:EARLY], ballots[EARLY:PLAYERS - LATE], ballots[PLAYERS - LATE:]
         ids = await h.fake.dm_burst(early)
@@ -56,9 +57,9 @@ async def test_ballots_racing_the_close_are_each_counted_or_refused_with_a_reply
                 assert f"Round {number} is closed; ballots are no longer accepted." in answer.content
                 assert "Nothing was recorded." in answer.content
         assert {u: c.lower() for u, c in counted.items()} == in_tally, "recorded ⇔ in the tally"
-        result = await h.clerk.round_of(game_id, number)
+        result = await h.clerk.landsdraad.rounds.round_of(game_id, number)
         assert result.status == "closed"
-        status = await h.clerk.round_status(game_id)
+        status = await h.clerk.landsdraad.rounds.round_status(game_id)
         assert status.result is not None
         assert (status.result.aye, status.result.nay, status.result.abstain) == await expected_tally(
             h.clerk, game_id, counted)

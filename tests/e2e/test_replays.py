@@ -48,7 +48,7 @@ async def test_a_button_pressed_twice_in_the_same_instant_counts_once(clerk_bot:
     answers = sorted([first.first.content, second.first.content], key=lambda c: "stays" in c)
     assert "Ballot recorded for round 1 of sirius: **Aye**" in answers[0]
     assert "stays **Aye** (the same choice again; it counts once)" in answers[1]
-    status = await h.clerk.round_status(game_id)
+    status = await h.clerk.landsdraad.rounds.round_status(game_id)
     assert status.voted == ("alice",)
-    result = await h.clerk.close_round(game_id, actor=h.mod.id)
-    assert result.aye == (await h.clerk.player(game_id, h.alice.id)).votes
+    result = await h.clerk.landsdraad.rounds.close_round(game_id, actor=h.mod.id)
+    assert result.aye == (await h.clerk.landsdraad.ledger.player(game_id, h.alice.id)).votes

@@ -26,9 +26,10 @@ async def test_game_new_player_add_and_round_open_by_slash_commands(clerk_bot: H
     assert announcement.embed["description"] == "Raise the fleet levy?"
     assert "2026-03-01 20:00 UTC" in announcement.fields()["Deadline"]
 
-    player = await h.clerk.player(await h.game_id(), h.alice.id)
+    player = await h.clerk.landsdraad.ledger.player(await h.game_id(), h.alice.id)
     assert (player.name, player.faction, player.diplomacy) == ("alice", "House Vey", 4)
-    assert await h.clerk.pending_deadlines() == [(await h.game_id(), 1, h.clock.now().replace(hour=20))]
+    assert await h.clerk.landsdraad.rounds.pending_deadlines(
+        ) == [(await h.game_id(), 1, h.clock.now().replace(hour=20))]
 
 
 async def test_round_close_by_a_moderator_posts_the_result_and_no_ballots(clerk_bot: Harness) -> None:
@@ -37,7 +38,8 @@ async def test_round_close_by_a_moderator_posts_the_result_and_no_ballots(clerk_
     await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
     await h.fake.reply_to(await h.fake.dm(h.bob, "Vote: Nay"))
     gid = await h.game_id()
-    alice, bob = (await h.clerk.player(gid, h.alice.id)).votes, (await h.clerk.player(gid, h.bob.id)).votes
+    alice, bob = (await h.clerk.landsdraad.ledger.player(
+        gid, h.alice.id)).votes, (await h.clerk.landsdraad.ledger.player(gid, h.bob.id)).votes
 
     closed = await h.run(h.mod, "round close", h.game)
 
@@ -55,7 +57,7 @@ async def test_round_close_by_a_moderator_posts_the_result_and_no_ballots(clerk_
     assert fields["Needed to pass"].startswith(str((alice + bob) // 2 + 1))
     for secret in ("alice", "bob"):
         assert secret not in embed.text().lower()
-    assert (await h.clerk.round_of(gid)).status == "closed"
+    assert (await h.clerk.landsdraad.rounds.round_of(gid)).status == "closed"
 
 
 async def test_round_close_by_a_player_is_refused_and_the_round_stays_open(clerk_bot: Harness) -> None:
@@ -67,7 +69,7 @@ async def test_round_close_by_a_player_is_refused_and_the_round_stays_open(clerk
     assert refused.first.ephemeral
     assert "Only the moderators" in refused.first.content
     assert len(h.fake.messages(h.game)) == 2  # only the opening announcement and the Forecast
-    assert (await h.clerk.round_of(await h.game_id())).status == "open"
+    assert (await h.clerk.landsdraad.rounds.round_of(await h.game_id())).status == "open"
 
 
 async def test_a_moderator_role_set_on_the_game_lets_its_members_close(clerk_bot: Harness) -> None:

@@ -38,14 +38,14 @@ async def test_a_full_disk_refuses_dm_ballots_in_plain_words_tells_the_moderator
     assert second.content == first.content
     await h.settle()
     assert notices(h, h.mod) == [told]  # once, not once per refused ballot
-    assert (await h.clerk.round_status(await h.game_id())).voted == ()
+    assert (await h.clerk.landsdraad.rounds.round_status(await h.game_id())).voted == ()
 
     faults.disarm()
     recorded = await h.fake.reply_to(await h.fake.dm(h.bob, "Vote: Nay"))
     assert "Ballot recorded for round 1 of sirius: **Nay**" in recorded.content
     back = await h.fake.wait_for(lambda: notices(h, h.mod)[1:], "the notice that writes work again")
     assert back[0].startswith("✅ Moderators of **sirius**: I can save again")
-    assert (await h.clerk.round_status(await h.game_id())).voted == ("bob",)
+    assert (await h.clerk.landsdraad.rounds.round_status(await h.game_id())).voted == ("bob",)
     clerk_lines = [r for r in caplog.records if r.name.startswith("clerk")]
     assert not [r for r in clerk_lines if r.exc_info]  # no traceback in the log
     assert sum("write refused (full)" in r.getMessage() for r in clerk_lines) == 2  # one line per refused ballot

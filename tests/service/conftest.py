@@ -15,7 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from engine.landsdraad.ballot import parse_ballot
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
-from engine.service.views import BallotReceipt, GameView, PlayerView
+from engine.service.landsdraad.views import BallotReceipt, PlayerView
+from engine.service.views import GameView
 from engine.store.database import make_sessionmaker
 from engine.store.models import Event
 
@@ -58,30 +59,36 @@ class Table:
 
     async def player(self, user_id: int, name: str, d: int, c: int, i: int, roll: int | None = 1,
                      faction: str | None = None) -> PlayerView:
-        return await self.clerk.add_player(self.game_id, user_id=user_id, name=name, diplomacy=d, command=c,
-                                           intrigue=i, roll=roll, faction=faction, actor=MOD)
+        return await self.clerk.landsdraad.ledger.add_player(self.game_id, user_id=user_id, name=name, diplomacy=d,
+                                                             command=c, intrigue=i, roll=roll, faction=faction,
+                                                             actor=MOD)
 
     async def elector(self, user_id: int, name: str, tier: str, votes: int) -> PlayerView:
-        return await self.clerk.add_holding(self.game_id, user_id=user_id, kind="elector", name=name, grade=tier,
-                                            votes=votes, homeworld=False, actor=MOD)
+        return await self.clerk.landsdraad.ledger.add_holding(self.game_id, user_id=user_id, kind="elector",
+                                                              name=name, grade=tier, votes=votes, homeworld=False,
+                                                              actor=MOD)
 
     async def planet(self, user_id: int, name: str, quality: str, homeworld: bool = False) -> PlayerView:
-        return await self.clerk.add_holding(self.game_id, user_id=user_id, kind="planet", name=name, grade=quality,
-                                            votes=None, homeworld=homeworld, actor=MOD)
+        return await self.clerk.landsdraad.ledger.add_holding(self.game_id, user_id=user_id, kind="planet",
+                                                              name=name, grade=quality, votes=None,
+                                                              homeworld=homeworld, actor=MOD)
 
     async def open(self, crisis: str = "Piracy in Sirius Sector", deadline: timedelta | None = None) -> None:
-        await self.clerk.open_round(self.game_id, crisis=crisis,
-                                    deadline=self.clock.now() + deadline if deadline else None, actor=MOD)
+        await self.clerk.landsdraad.rounds.open_round(self.game_id, crisis=crisis,
+                                                      deadline=self.clock.now() + deadline if deadline else None,
+                                                      actor=MOD)
 
     async def faction(self, name: str, votes: int, stance: str, table: str | None = None,
                       roll: int | None = None) -> None:
-        await self.clerk.add_faction(self.game_id, name=name, votes=votes, stance=stance, table=table, roll=roll,
-                                     actor=MOD)
+        await self.clerk.landsdraad.rounds.add_faction(self.game_id, name=name, votes=votes, stance=stance,
+                                                       table=table, roll=roll, actor=MOD)
 
     async def vote(self, user_id: int, text: str, *, at: datetime | None = None,
                    source_id: str | None = None) -> BallotReceipt:
-        return await self.clerk.cast_ballot(self.game_id, user_id=user_id, command=parse_ballot(text),
-                                            received_at=at or self.clock.now(), source_id=source_id or self.source())
+        return await self.clerk.landsdraad.ballots.cast_ballot(self.game_id, user_id=user_id,
+                                                               command=parse_ballot(text),
+                                                               received_at=at or self.clock.now(),
+                                                               source_id=source_id or self.source())
 
     async def events(self) -> list[Event]:
         async with make_sessionmaker(self.engine)() as session:

@@ -24,11 +24,12 @@ async def two_games(table: Table, *, arrakis_deadline: timedelta | None = None) 
     await table.player(ALICE.id, "alice", 3, 2, 1)
     arrakis = await table.clerk.create_game(guild_id=900, channel_id=902, name="arrakis", ruleset="landsdraad",
                                             moderator_role_id=None, actor=MOD)
-    await table.clerk.add_player(arrakis.id, user_id=ALICE.id, name="alice", diplomacy=1, command=1, intrigue=1,
-                                 roll=1, faction=None, actor=MOD)
+    await table.clerk.landsdraad.ledger.add_player(arrakis.id, user_id=ALICE.id, name="alice", diplomacy=1,
+                                                   command=1, intrigue=1, roll=1, faction=None, actor=MOD)
     await table.open()
-    await table.clerk.open_round(arrakis.id, crisis="Spice quotas", actor=MOD,
-                                 deadline=table.clock.now() + arrakis_deadline if arrakis_deadline else None)
+    await table.clerk.landsdraad.rounds.open_round(
+        arrakis.id, crisis="Spice quotas", actor=MOD,
+        deadline=table.clock.now() + arrakis_deadline if arrakis_deadline else None)
     return arrakis
 
 

@@ -20,8 +20,8 @@ from bot.actions.dm_ballot import cast_dm_ballot
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import parse_ballot
 from engine.mylantium.model import FactionCode, Party
+from engine.service.landsdraad.roster import RosterRow
 from engine.service.membership import GamesCache, StaleGames
-from engine.service.roster import RosterRow
 from engine.store.models import Player
 
 ALICE = actor(10, "alice")
@@ -58,7 +58,7 @@ async def test_a_second_dm_ballot_is_cast_without_looking_the_games_up(table: Ta
 async def arrakis(table: Table) -> int:
     game = await table.clerk.create_game(guild_id=900, channel_id=902, name="arrakis", ruleset="landsdraad",
                                          moderator_role_id=None, actor=MOD)
-    await table.clerk.open_round(game.id, crisis="Spice quotas", deadline=None, actor=MOD)
+    await table.clerk.landsdraad.rounds.open_round(game.id, crisis="Spice quotas", deadline=None, actor=MOD)
     return game.id
 
 
@@ -66,8 +66,8 @@ async def test_joining_another_game_forgets_the_remembered_games_and_the_next_dm
     await voted_once(table)
     other = await arrakis(table)
 
-    await table.clerk.add_player(other, user_id=ALICE.id, name="alice", diplomacy=1, command=1, intrigue=1, roll=1,
-                                 faction=None, actor=MOD)
+    await table.clerk.landsdraad.ledger.add_player(other, user_id=ALICE.id, name="alice", diplomacy=1, command=1,
+                                                   intrigue=1, roll=1, faction=None, actor=MOD)
     assert table.clerk.known_games(ALICE.id) is None
     (answer,) = await dm(table.clerk, ALICE, "Revote: Nay")
 
@@ -80,7 +80,8 @@ async def test_every_way_of_joining_a_game_forgets_the_remembered_games(table: T
     await voted_once(table)
     clerk = table.clerk
     if how == "roster":
-        await clerk.add_players(await arrakis(table), [RosterRow(ALICE.id, "alice", 1, 1, 1, 1)], actor=MOD)
+        await clerk.landsdraad.roster.add_players(await arrakis(table), [RosterRow(ALICE.id, "alice", 1, 1, 1, 1)],
+                                                  actor=MOD)
     elif how == "convocate":
         game = await clerk.create_game(guild_id=900, channel_id=903, name="senate", ruleset="convocate",
                                        moderator_role_id=None, actor=MOD)
@@ -117,21 +118,23 @@ async def test_a_ballot_whose_games_changed_records_nothing_and_says_so(table: T
     await voted_once(table)
 
     with pytest.raises(StaleGames):
-        await table.clerk.cast_ballot(table.game_id, user_id=ALICE.id, command=parse_ballot("Revote: Nay"),
-                                      received_at=table.clock.now(), source_id="m-stale",
-                                      plays_in=[table.game_id, table.game_id + 1])
+        await table.clerk.landsdraad.ballots.cast_ballot(table.game_id, user_id=ALICE.id,
+                                                         command=parse_ballot("Revote: Nay"),
+                                                         received_at=table.clock.now(), source_id="m-stale",
+                                                         plays_in=[table.game_id, table.game_id + 1])
 
     assert await counted(table) == ["aye"]
     assert table.clerk.known_games(ALICE.id) is None
-    receipt = await table.clerk.cast_ballot(table.game_id, user_id=ALICE.id, command=parse_ballot("Revote: Nay"),
-                                            received_at=table.clock.now(), source_id="m-stale",
-                                            plays_in=[table.game_id])
+    receipt = await table.clerk.landsdraad.ballots.cast_ballot(table.game_id, user_id=ALICE.id,
+                                                               command=parse_ballot("Revote: Nay"),
+                                                               received_at=table.clock.now(), source_id="m-stale",
+                                                               plays_in=[table.game_id])
     assert receipt.option == "nay" and not receipt.duplicate  # the refused message was not used up
 
 
 async def test_a_player_marked_inactive_after_voting_cannot_vote_from_the_remembered_games(table: Table) -> None:
     await voted_once(table)
-    await table.clerk.set_player(table.game_id, user_id=ALICE.id, active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=ALICE.id, active=False, actor=MOD)
 
     (answer,) = await dm(table.clerk, ALICE, "Revote: Nay")
 
@@ -141,8 +144,8 @@ async def test_a_player_marked_inactive_after_voting_cannot_vote_from_the_rememb
 
 async def test_after_the_game_ends_a_remembered_game_takes_no_ballot(table: Table) -> None:
     await voted_once(table)
-    await table.clerk.close_round(table.game_id, actor=MOD)
-    await table.clerk.end_game(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
 
     (answer,) = await dm(table.clerk, ALICE, "Vote: Nay")
 
@@ -190,18 +193,20 @@ async def test_in_one_batch_only_the_ballot_whose_games_changed_is_refused(table
     await table.player(12, "cy", 1, 1, 1)
     await table.open()
     other = await arrakis(table)
-    await table.clerk.add_player(other, user_id=ALICE.id, name="alice", diplomacy=1, command=1, intrigue=1, roll=1,
-                                 faction=None, actor=MOD)
+    await table.clerk.landsdraad.ledger.add_player(other, user_id=ALICE.id, name="alice", diplomacy=1, command=1,
+                                                   intrigue=1, roll=1, faction=None, actor=MOD)
 
     def cast(user_id: int, plays_in: list[int]) -> Any:
-        return table.clerk.cast_ballot(table.game_id, user_id=user_id, command=parse_ballot("Vote: Aye"),
-                                       received_at=table.clock.now(), source_id=f"m-{user_id}", plays_in=plays_in)
+        return table.clerk.landsdraad.ballots.cast_ballot(table.game_id, user_id=user_id,
+                                                          command=parse_ballot("Vote: Aye"),
+                                                          received_at=table.clock.now(), source_id=f"m-{user_id}",
+                                                          plays_in=plays_in)
 
-    batches = table.clerk._ballot_batcher.batches
+    batches = table.clerk.landsdraad.ballots._ballot_batcher.batches
     alice, bob, cy = await asyncio.gather(cast(ALICE.id, [table.game_id]), cast(11, [table.game_id]),
                                           cast(12, [table.game_id]), return_exceptions=True)
 
-    assert table.clerk._ballot_batcher.batches == batches + 1
+    assert table.clerk.landsdraad.ballots._ballot_batcher.batches == batches + 1
     assert isinstance(alice, StaleGames)
     assert not isinstance(bob, BaseException) and bob.option == "aye"
     assert not isinstance(cy, BaseException) and cy.option == "aye"

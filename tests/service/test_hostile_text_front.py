@@ -61,7 +61,7 @@ LONG_POSTS = [_padded("Audit: p2", " "), _padded("Vote to Audit: Bob", "\x00"), 
 
 async def test_a_long_hostile_dm_or_post_is_answered_within_20x_a_short_ballot(table: Table) -> None:
     await playing(table)
-    await table.clerk.open_election(table.game_id, deadline=None, actor=1, source_id="ag-1")
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=1, source_id="ag-1")
     await dm(table.clerk, ALICE, "Vote: Aye")
 
     async def send_dm(text: str) -> None:
@@ -86,7 +86,7 @@ async def test_a_long_hostile_dm_or_post_is_answered_within_20x_a_short_ballot(t
 
 async def test_a_mention_too_long_for_int_is_refused_and_nothing_is_recorded(table: Table) -> None:
     await playing(table)
-    await table.clerk.open_election(table.game_id, deadline=None, actor=1, source_id="ag-1")
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=1, source_id="ag-1")
     before = await counts(table)
     for text in (f"AG Vote: {LONG_MENTION}", f"Audit quote: {LONG_MENTION}", f"Transfer: 5 MS to {LONG_MENTION}"):
         answer = _answer(await dm(table.clerk, ALICE, text))
@@ -114,13 +114,14 @@ async def test_runs_of_spaces_in_a_thread_vote_are_collapsed(table: Table) -> No
 async def test_long_texts_of_slash_options_keep_their_newlines(table: Table) -> None:
     await playing(table)
     await slash(table.clerk, MODERATOR, "goal add", player=user(10, "Alice"), description="Own 4\nAgri Fiefs", vp=3)
-    (goal,) = await table.clerk.goals(table.game_id, user_id=10)
+    (goal,) = await table.clerk.landsdraad.victory.goals(table.game_id, user_id=10)
     assert goal.description == "Own 4\nAgri Fiefs"
-    receipt = await table.clerk.award_prestige(table.game_id, user_id=10, vp=2, reason="Bloodiest\nAmbush", actor=1)
+    receipt = await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=10, vp=2,
+                                                                  reason="Bloodiest\nAmbush", actor=1)
     assert receipt.award.reason == "Bloodiest\nAmbush"
     await slash(table.clerk, MODERATOR, "transfer record", sender=user(10, "Alice"), to=user(11, "Bob"),
                 what="Planet\nDeneb", note="seen\nin the thread")
-    listing = await table.clerk.transfers(table.game_id, user_id=10)
+    listing = await table.clerk.landsdraad.audits.transfers(table.game_id, user_id=10)
     assert [(e.item, e.note) for e in listing.entries] == [("Planet\nDeneb", "seen\nin the thread")]
 
 

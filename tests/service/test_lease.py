@@ -68,6 +68,6 @@ def test_on_sqlite_a_dead_holder_is_replaced_within_the_minute_before_a_close_co
     """SQLite has no sessions to watch (test_lease_takeover.py is PostgreSQL's prompt takeover): the lease's life
     plus one look bounds the takeover, and it must stay under the lateness that says "(the bot was offline)"."""
     from bot.discord.scheduler import LEASE_TTL
-    from engine.service.round_close import LATE
+    from engine.service.landsdraad.round_close import LATE
 
     assert LEASE_TTL + LEASE_TTL / 3 < LATE

@@ -77,9 +77,9 @@ async def test_dm_forms_go_to_the_game_of_their_ruleset(rep: Republic, clerk: Cl
     second, without asking which game."""
     sirius = await clerk.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
                                      moderator_role_id=None, actor=1)
-    await clerk.add_player(sirius.id, user_id=USERS[C.PL], name="pat", diplomacy=1, command=1, intrigue=1, roll=1,
-                           faction=None, actor=1)
-    await clerk.open_round(sirius.id, crisis="Piracy", deadline=None, actor=1)
+    await clerk.landsdraad.ledger.add_player(sirius.id, user_id=USERS[C.PL], name="pat", diplomacy=1, command=1,
+                                             intrigue=1, roll=1, faction=None, actor=1)
+    await clerk.landsdraad.rounds.open_round(sirius.id, crisis="Piracy", deadline=None, actor=1)
     out = await dm(clerk, C.PL, "Vote: Aye")
     assert texts(out).startswith("Ballot recorded for round 1 of sirius")
     await clerk.mylantium.elections.start_election_round(rep.id, actor=1)

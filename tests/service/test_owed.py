@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from engine.landsdraad.ballot import parse_ballot
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
+from engine.service.landsdraad.roster import RosterRow
 from engine.service.owed import NOTICE, RECEIPT, Owed
-from engine.service.roster import RosterRow
 from engine.store.database import make_sessionmaker
 
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
@@ -44,20 +44,22 @@ async def test_a_dm_ballot_with_no_receipt_owed_is_found_and_only_it(db_engine: 
     clerk = Clerk(make_sessionmaker(db_engine), clock, RandomDice(1))
     game = await clerk.create_game(guild_id=1, channel_id=2, name="sirius", ruleset="landsdraad",
                                    moderator_role_id=None, actor=None)
-    await clerk.add_players(game.id, [RosterRow(u, f"p{u}", diplomacy=2, command=1, intrigue=1, roll=2)
-                                      for u in (11, 12, 13)], actor=None)
-    await clerk.open_round(game.id, crisis="Levy?", deadline=None, actor=None)
+    await clerk.landsdraad.roster.add_players(
+        game.id, [RosterRow(u, f"p{u}", diplomacy=2, command=1, intrigue=1, roll=2) for u in (11, 12, 13)],
+        actor=None)
+    await clerk.landsdraad.rounds.open_round(game.id, crisis="Levy?", deadline=None, actor=None)
     for user in (11, 12, 13):
-        await clerk.cast_ballot(game.id, user_id=user, command=parse_ballot("Vote: Aye"), received_at=T0,
-                                source_id=f"msg:{user}")
+        await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=user, command=parse_ballot("Vote: Aye"),
+                                                   received_at=T0, source_id=f"msg:{user}")
     since = T0 - timedelta(days=1)
     up_to = await clerk.last_event_id()
     assert await clerk.unanswered_ballots(since, up_to) == [], "nothing was ever owed: a database from before"
 
     await clerk.owe([owed("r11", source="msg:11", priority=RECEIPT)])
-    await clerk.cast_ballot(game.id, user_id=11, command=parse_ballot("Vote: Nay"), received_at=T0,
-                            source_id="msg:14")  # after the start's snapshot: this run's, not a dead one's
+    await clerk.landsdraad.ballots.cast_ballot(
+        game.id, user_id=11, command=parse_ballot("Vote: Nay"), received_at=T0,
+        source_id="msg:14")  # after the start's snapshot: this run's, not a dead one's
     found = await clerk.unanswered_ballots(since, up_to)
     assert [(g, u, s) for g, u, s, _ in found] == [(game.id, 12, "msg:12"), (game.id, 13, "msg:13")]
-    receipt = await clerk.recorded_receipt(game.id, 12, found[0][3], duplicate=False)
+    receipt = await clerk.landsdraad.ballots.recorded_receipt(game.id, 12, found[0][3], duplicate=False)
     assert (receipt.option, receipt.round_number, receipt.duplicate) == ("aye", 1, False)

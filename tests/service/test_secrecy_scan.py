@@ -29,8 +29,8 @@ async def landsdraad_secrets(table: Table) -> list[Secret]:
     await table.vote(11, "Vote: Aye")
     await table.vote(11, "Revote: Nay")
     await table.vote(12, "Vote: Abstain")
-    await table.clerk.auctions_closed(table.game_id, actor=MOD)
-    await table.clerk.add_goal(table.game_id, user_id=13, description="Hold Deneb", vp=40, actor=MOD)
+    await table.clerk.landsdraad.perks.auctions_closed(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.victory.add_goal(table.game_id, user_id=13, description="Hold Deneb", vp=40, actor=MOD)
     return await secrets_in(table.engine)
 
 

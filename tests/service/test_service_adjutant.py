@@ -22,28 +22,29 @@ async def players(table: Any) -> None:
 
 
 async def ag_vote(table: Any, user: int, name: str, minutes: int = 0) -> Any:
-    return await table.clerk.cast_ag_vote(table.game_id, user_id=user, candidate=name,
-                                          at=table.clock.now() + timedelta(minutes=minutes), source_id=table.source())
+    return await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=user, candidate=name,
+                                                              at=table.clock.now() + timedelta(minutes=minutes),
+                                                              source_id=table.source())
 
 
 async def test_election_winner_takes_the_office(table: Any) -> None:
     """R0-30/R0-31: one ballot per active player; names resolve by name, faction or mention."""
     await players(table)
-    opened = await table.clerk.open_election(table.game_id, deadline=None, actor=MOD)
+    opened = await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     assert opened.closes_at == table.clock.now() + timedelta(hours=96)
     await ag_vote(table, JENNY, "bob")
     await ag_vote(table, BOB, "atreides")
     await ag_vote(table, CAROL, f"<@{JENNY}>")
-    closed = await table.clerk.close_election(table.game_id, actor=MOD)
+    closed = await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
     assert closed is not None and closed.winner == "jenny"
-    assert await table.clerk.adjutant(table.game_id) == (JENNY, "jenny")
+    assert await table.clerk.landsdraad.adjutant.adjutant(table.game_id) == (JENNY, "jenny")
 
 
 async def test_tie_goes_to_whose_last_ballot_came_first(table: Any) -> None:
     """R0-31 and P0-21: a changed ballot is re-stamped, re-posting the same name is not."""
     await players(table)
     await table.player(DAN, "dan", 2, 2, 1)
-    await table.clerk.open_election(table.game_id, deadline=None, actor=MOD)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     await ag_vote(table, JENNY, "bob", 0)
     await ag_vote(table, BOB, "carol", 1)
     await ag_vote(table, CAROL, "carol", 2)     # carol's last ballot: minute 2
@@ -51,7 +52,7 @@ async def test_tie_goes_to_whose_last_ballot_came_first(table: Any) -> None:
     await ag_vote(table, DAN, "bob", 4)         # changed: re-stamped at minute 4 -> bob's last ballot is later
     again = await ag_vote(table, JENNY, "bob", 9)
     assert again.unchanged
-    closed = await table.clerk.close_election(table.game_id, actor=MOD)
+    closed = await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
     assert closed is not None
     assert [(s.candidate, s.votes) for s in closed.standings] == [("carol", 2), ("bob", 2)]
     assert closed.winner == "carol"
@@ -60,7 +61,7 @@ async def test_tie_goes_to_whose_last_ballot_came_first(table: Any) -> None:
 async def test_unknown_or_ambiguous_candidate_lists_the_players(table: Any) -> None:
     await players(table)
     await table.player(DAN, "bobby", 1, 1, 1)
-    await table.clerk.open_election(table.game_id, deadline=None, actor=MOD)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     with pytest.raises(RuleError, match=r"No player in sirius is called “zed”.*jenny \(House Atreides\)"):
         await ag_vote(table, JENNY, "zed")
     with pytest.raises(RuleError, match="could be bob, bobby"):
@@ -73,10 +74,13 @@ async def test_election_rules(table: Any) -> None:
     with pytest.raises(RuleError, match="No Adjutant General election is open"):
         await ag_vote(table, JENNY, "bob")
     with pytest.raises(RuleError, match="96 hours"):
-        await table.clerk.open_election(table.game_id, deadline=table.clock.now() + timedelta(hours=97), actor=MOD)
-    await table.clerk.open_election(table.game_id, deadline=table.clock.now() + timedelta(hours=1), actor=MOD)
+        await table.clerk.landsdraad.adjutant.open_election(table.game_id,
+                                                            deadline=table.clock.now() + timedelta(hours=97),
+                                                            actor=MOD)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id,
+                                                        deadline=table.clock.now() + timedelta(hours=1), actor=MOD)
     with pytest.raises(RuleError, match="already open"):
-        await table.clerk.open_election(table.game_id, deadline=None, actor=MOD)
+        await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     with pytest.raises(RuleError, match="not a player"):
         await ag_vote(table, 999, "bob")
     with pytest.raises(RuleError, match="too late"):
@@ -87,71 +91,80 @@ async def test_ballots_persist_across_the_round_boundary(table: Any) -> None:
     """R0-32 / P0-21: AG ballots persist until the election closes, unlike player-vote support (R0-43)."""
     await players(table)
     await table.open(deadline=timedelta(hours=2))
-    await table.clerk.open_election(table.game_id, deadline=table.clock.now() + timedelta(hours=48), actor=MOD)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id,
+                                                        deadline=table.clock.now() + timedelta(hours=48), actor=MOD)
     await ag_vote(table, JENNY, "carol")
     table.clock.advance(timedelta(hours=2))
-    result = await table.clerk.close_round(table.game_id, actor=MOD)
+    result = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     assert result.income_penalty == 300 and result.adjutant is None       # R0-34: no AG at round end
     await table.open()
-    election = await table.clerk.election(table.game_id)
+    election = await table.clerk.landsdraad.adjutant.election(table.game_id)
     assert election is not None and election.ballots[0][:2] == ("jenny", "carol")
 
 
 async def test_deadline_closes_once(table: Any) -> None:
     await players(table)
-    opened = await table.clerk.open_election(table.game_id, deadline=table.clock.now() + timedelta(hours=1),
-                                             actor=MOD)
-    assert await table.clerk.pending_elections() == [(table.game_id, 1, opened.closes_at)]
+    opened = await table.clerk.landsdraad.adjutant.open_election(table.game_id,
+                                                                 deadline=table.clock.now() + timedelta(hours=1),
+                                                                 actor=MOD)
+    assert await table.clerk.landsdraad.adjutant.pending_elections() == [(table.game_id, 1, opened.closes_at)]
     await ag_vote(table, BOB, "bob")
-    first = await table.clerk.close_election(table.game_id, actor=None, source_id="ag-deadline:1", expected=1)
-    again = await table.clerk.close_election(table.game_id, actor=None, source_id="ag-deadline:1", expected=1)
+    first = await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=None,
+                                                                 source_id="ag-deadline:1", expected=1)
+    again = await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=None,
+                                                                 source_id="ag-deadline:1", expected=1)
     assert first is not None and first.winner == "bob" and again is None
-    assert await table.clerk.pending_elections() == []
+    assert await table.clerk.landsdraad.adjutant.pending_elections() == []
     assert (await table.kinds()).count("AgElectionClosed") == 1
 
 
 async def test_no_confidence_removes_the_ag_and_opens_an_election_with_the_round(table: Any) -> None:
     """R0-35: removal, a new election closing at round end, ballots cast before removal stay valid."""
     await players(table)
-    await table.clerk.open_election(table.game_id, deadline=None, actor=MOD)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     await ag_vote(table, BOB, "jenny")
-    await table.clerk.close_election(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
     await table.open(deadline=timedelta(hours=24))
     for user in (BOB, CAROL):
-        receipt = await table.clerk.support(table.game_id, user_id=user, motion=Motion(Subject.NO_CONFIDENCE),
-                                            thread_id=None, at=table.clock.now(), source_id=table.source())
+        receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user,
+                                                                motion=Motion(Subject.NO_CONFIDENCE), thread_id=None,
+                                                                at=table.clock.now(), source_id=table.source())
     assert receipt.just_passed and receipt.vote.title == "No Confidence in jenny"
-    assert await table.clerk.adjutant(table.game_id) == (JENNY, "jenny"), "nothing happens before enactment"
-    enacted = await table.clerk.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
+    assert await table.clerk.landsdraad.adjutant.adjutant(
+        table.game_id) == (JENNY, "jenny"), "nothing happens before enactment"
+    enacted = await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
     assert enacted.election == 2
-    assert await table.clerk.adjutant(table.game_id) is None
-    election = await table.clerk.election(table.game_id)
+    assert await table.clerk.landsdraad.adjutant.adjutant(table.game_id) is None
+    election = await table.clerk.landsdraad.adjutant.election(table.game_id)
     assert election is not None and election.closes_at == table.clock.now() + timedelta(hours=24)
     assert election.closes_with_round == 1
     await ag_vote(table, JENNY, "jenny")                                  # P0-08: the removed AG may stand again
     with pytest.raises(RuleError, match="at most 24 hours"):
-        await table.clerk.extend_election(table.game_id, until=table.clock.now() + timedelta(hours=49), actor=MOD)
-    await table.clerk.extend_election(table.game_id, until=table.clock.now() + timedelta(hours=30), actor=MOD)
+        await table.clerk.landsdraad.adjutant.extend_election(table.game_id,
+                                                              until=table.clock.now() + timedelta(hours=49), actor=MOD)
+    await table.clerk.landsdraad.adjutant.extend_election(table.game_id,
+                                                          until=table.clock.now() + timedelta(hours=30), actor=MOD)
     table.clock.advance(timedelta(hours=24))
-    result = await table.clerk.close_round(table.game_id, actor=MOD)
+    result = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     assert result.income_penalty == 300, "extended past round end: no AG at the end of this round"
     table.clock.advance(timedelta(hours=6))
-    closed = await table.clerk.close_election(table.game_id, actor=None, expected=2)
+    closed = await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=None, expected=2)
     assert closed is not None and closed.winner == "jenny"
 
 
 async def test_election_closing_with_the_round_fills_the_office_before_the_check(table: Any) -> None:
     """R0-34/R0-35: the replacement election ends at round end, so its winner is in office for the check."""
     await players(table)
-    await table.clerk.open_election(table.game_id, deadline=None, actor=MOD)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     await ag_vote(table, BOB, "jenny")
-    await table.clerk.close_election(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
     await table.open()
     for user in (BOB, CAROL):
-        receipt = await table.clerk.support(table.game_id, user_id=user, motion=Motion(Subject.NO_CONFIDENCE),
-                                            thread_id=None, at=table.clock.now(), source_id=table.source())
-    await table.clerk.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
+        receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user,
+                                                                motion=Motion(Subject.NO_CONFIDENCE), thread_id=None,
+                                                                at=table.clock.now(), source_id=table.source())
+    await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
     await ag_vote(table, JENNY, "carol")
-    result = await table.clerk.close_round(table.game_id, actor=MOD)
+    result = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     assert result.elections_closed == (2,)
     assert (result.adjutant, result.income_penalty) == ("carol", 0)

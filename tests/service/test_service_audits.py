@@ -12,7 +12,7 @@ from sqlalchemy import select
 from bot.actions.ledger_render import audit_card
 from engine.core.errors import RuleError
 from engine.landsdraad.transfers import parse_transfer
-from engine.service.audits import perform_audit, quote
+from engine.service.landsdraad.audits import perform_audit, quote
 from engine.service.ledger import load_game
 from engine.store.models.landsdraad import AuditRow, TransferRow
 
@@ -27,7 +27,7 @@ async def _round(table: Any, number: int) -> None:
         if game.current_round == number:
             return
         if game.current_round:
-            await table.clerk.close_round(table.game_id, actor=MOD)
+            await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
         await table.open()
 
 
@@ -44,12 +44,13 @@ async def _trio(table: Any) -> None:
 
 
 async def _quote(table: Any, target: str, rounds: tuple[int, ...]) -> Any:
-    return await table.clerk.audit_quote(table.game_id, target=target, rounds=rounds)
+    return await table.clerk.landsdraad.audits.audit_quote(table.game_id, target=target, rounds=rounds)
 
 
 async def _send(table: Any, user_id: int, text: str, source_id: str | None = None) -> Any:
-    return await table.clerk.record_transfer(table.game_id, user_id=user_id, command=parse_transfer(text),
-                                             at=table.clock.now(), source_id=source_id or table.source())
+    return await table.clerk.landsdraad.audits.record_transfer(table.game_id, user_id=user_id,
+                                                               command=parse_transfer(text), at=table.clock.now(),
+                                                               source_id=source_id or table.source())
 
 
 async def _rows(table: Any, model: Any) -> list[Any]:
@@ -81,10 +82,10 @@ async def test_quote_counts_only_active_players_rounds_share_up_and_refuses_bad_
         with pytest.raises(RuleError, match="No round has started in sirius"):
             await quote(session, await load_game(session, table.game_id), "bob", ())
     await _round(table, 3)
-    await table.clerk.set_player(table.game_id, user_id=CAROL, active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=CAROL, active=False, actor=MOD)
     q = await _quote(table, "carol", (1,))  # an inactive player can still be audited
     assert (q.fee, q.active, q.share) == (1000 + 200 + 2000, 2, 1600)
-    await table.clerk.set_player(table.game_id, user_id=CAROL, active=True, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=CAROL, active=True, actor=MOD)
     q = await _quote(table, "bob", (2,))
     assert (q.fee, q.share) == (2300, 767)  # 2300 / 3 = 766.67, rounded up
     await table.clerk.change_setting(table.game_id, name="audit_share_rounding", value="down", actor=MOD)
@@ -128,22 +129,26 @@ async def test_corrections_are_new_entries_and_never_rewrite_the_ledger(table: A
     second = await _send(table, BOB, "Transfer: Planet Deneb to carol")
     third = await _send(table, BOB, "Transfer: 20 MS to carol")
     with pytest.raises(RuleError, match="needs a note"):
-        await c.correct_transfer(table.game_id, entry_id=first.id, note=" ", what="50 MS", actor=MOD)
+        await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=first.id, note=" ", what="50 MS", actor=MOD)
     with pytest.raises(RuleError, match="Say what to correct"):
-        await c.correct_transfer(table.game_id, entry_id=first.id, note="typo", actor=MOD)
+        await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=first.id, note="typo", actor=MOD)
     with pytest.raises(RuleError, match="no transfer #99"):
-        await c.correct_transfer(table.game_id, entry_id=99, note="typo", what="5 MS", actor=MOD)
-    fixed = await c.correct_transfer(table.game_id, entry_id=first.id, note="it was 50", what="50 MS", actor=MOD)
+        await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=99, note="typo", what="5 MS", actor=MOD)
+    fixed = await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=first.id, note="it was 50",
+                                                       what="50 MS", actor=MOD)
     assert (fixed.corrects, fixed.what, fixed.recipient, fixed.round) == (first.id, "50 MS", "alice", 2)
     # correcting the original again corrects its latest version: the chain stays one line
-    moved = await c.correct_transfer(table.game_id, entry_id=first.id, note="sent in round 1", round_number=1,
-                                     actor=MOD)
+    moved = await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=first.id, note="sent in round 1",
+                                                       round_number=1, actor=MOD)
     assert (moved.corrects, moved.what, moved.round) == (fixed.id, "50 MS", 1)
-    gone = await c.correct_transfer(table.game_id, entry_id=third.id, note="never sent", cancel=True, actor=MOD)
+    gone = await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=third.id, note="never sent",
+                                                      cancel=True, actor=MOD)
     assert gone.kind == "cancelled"
     with pytest.raises(RuleError, match="already cancelled"):
-        await c.correct_transfer(table.game_id, entry_id=gone.id, note="again", cancel=True, actor=MOD)
-    retarget = await c.correct_transfer(table.game_id, entry_id=second.id, note="to alice", to_user=ALICE, actor=MOD)
+        await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=gone.id, note="again", cancel=True,
+                                                   actor=MOD)
+    retarget = await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=second.id, note="to alice",
+                                                          to_user=ALICE, actor=MOD)
     assert (retarget.recipient, retarget.what) == ("alice", "Planet Deneb")
 
     rows = await _rows(table, TransferRow)
@@ -151,12 +156,12 @@ async def test_corrections_are_new_entries_and_never_rewrite_the_ledger(table: A
         (1, "funds", 500, None, "alice", 2, None), (2, "item", None, "Planet Deneb", "carol", 2, None),
         (3, "funds", 20, None, "carol", 2, None)]  # the originals, unchanged
     assert len(rows) == 7
-    listing = await c.transfers(table.game_id, user_id=BOB)
+    listing = await c.landsdraad.audits.transfers(table.game_id, user_id=BOB)
     assert [(v.id, v.corrected_by) for v in listing.entries] == [(1, 4), (2, 7), (3, 6), (4, 5), (5, None),
                                                                    (6, None), (7, None)]
 
     async with c._write(table.game_id) as uow:
-        audit = await perform_audit(uow, await load_game(uow.session, table.game_id), (await c.player(
+        audit = await perform_audit(uow, await load_game(uow.session, table.game_id), (await c.landsdraad.ledger.player(
             table.game_id, BOB)).id, (1,), None)
     assert [(t.round, t.what, t.to, t.corrected) for t in audit.transfers] == [
         (1, "50 MS", "alice", True), (2, "Planet Deneb", "alice", True)]
@@ -180,7 +185,7 @@ async def test_perform_audit_publishes_the_requested_and_current_rounds_and_reco
     await _round(table, 3)
     await _send(table, BOB, "Transfer: Count Jasek to alice")
     c = table.clerk
-    bob = await c.player(table.game_id, BOB)
+    bob = await c.landsdraad.ledger.player(table.game_id, BOB)
     async with c._write(table.game_id) as uow:
         audit = await perform_audit(uow, await load_game(uow.session, table.game_id), bob.id, (1,), None)
     assert (audit.target, audit.round, audit.requested, audit.rounds, audit.fee, audit.share) == (

@@ -19,7 +19,7 @@ async def test_export_has_the_required_fields(table: Any) -> None:
     await table.faction("Boars", 12, "d6", "1-3 nay, 4 abstain, 5-6 aye", roll=5)
     await table.vote(JENNY, "Vote: Aye")
     await table.vote(BOB, "Vote: Nay")
-    await table.clerk.close_round(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     await table.open("Spice tariffs")
     await table.faction("Doves", 12, "d6", "1-6 nay", roll=2)
 

@@ -23,10 +23,10 @@ async def test_TV0_S01_jenny_ledger_through_the_service(table: Any) -> None:
     [...] Count Jasek (average), an Elector with 5 votes, and the Planet of Deneb, which is average [...] giving
     her 25 votes total"."""
     await _jenny(table)
-    jenny = await table.clerk.player(table.game_id, JENNY)
+    jenny = await table.clerk.landsdraad.ledger.player(table.game_id, JENNY)
     assert (jenny.votes, jenny.breakdown.base, jenny.faction) == (11, 11, "House Atreides")
 
-    jenny = await table.clerk.set_player(table.game_id, user_id=JENNY, diplomacy=4, actor=MOD)
+    jenny = await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=JENNY, diplomacy=4, actor=MOD)
     assert (jenny.diplomacy, jenny.breakdown.base, jenny.votes) == (4, 13, 13)
 
     jenny = await table.elector(JENNY, "Count Jasek", "average", 5)
@@ -39,18 +39,18 @@ async def test_TV0_S01_jenny_ledger_through_the_service(table: Any) -> None:
 
     jenny = await table.planet(JENNY, "Caladan", "rich", homeworld=True)
     assert jenny.votes == 25  # R0-04/R0-06: the Homeworld adds neither planet votes nor the bonus
-    assert (await table.clerk.player(table.game_id, JENNY)).votes == 25
+    assert (await table.clerk.landsdraad.ledger.player(table.game_id, JENNY)).votes == 25
 
 
 async def test_TV0_I02_base_vote_never_falls_but_the_bonus_uses_current_diplomacy(table: Any) -> None:
     """R0-02 / P0-02: the Base Vote "can never be reduced"; R0-06's bonus uses the current D."""
     await _jenny(table)
-    await table.clerk.set_player(table.game_id, user_id=JENNY, diplomacy=4, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=JENNY, diplomacy=4, actor=MOD)
     await table.elector(JENNY, "Count Jasek", "average", 5)
     await table.planet(JENNY, "Deneb", "average")
-    jenny = await table.clerk.set_player(table.game_id, user_id=JENNY, diplomacy=3, actor=MOD)
+    jenny = await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=JENNY, diplomacy=3, actor=MOD)
     assert (jenny.breakdown.base, jenny.breakdown.bonus, jenny.votes) == (13, 0, 21)
-    jenny = await table.clerk.set_player(table.game_id, user_id=JENNY, intrigue=1, misc=4, actor=MOD)
+    jenny = await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=JENNY, intrigue=1, misc=4, actor=MOD)
     assert (jenny.breakdown.base, jenny.breakdown.misc, jenny.votes) == (13, 4, 25)
 
 
@@ -58,7 +58,8 @@ async def test_removing_a_holding_lowers_the_votes(table: Any) -> None:
     """R0-07: "Assassinations or Seizures can reduce a player's votes that round"."""
     await _jenny(table)
     await table.elector(JENNY, "Count Jasek", "strong", 5)
-    jenny = await table.clerk.remove_holding(table.game_id, user_id=JENNY, name="Count Jasek", actor=MOD)
+    jenny = await table.clerk.landsdraad.ledger.remove_holding(table.game_id, user_id=JENNY, name="Count Jasek",
+                                                               actor=MOD)
     assert (jenny.votes, jenny.holdings) == (11, ())
 
 
@@ -78,7 +79,7 @@ async def test_d3_rolled_by_the_service_when_not_given_and_recorded(table: Any) 
 async def test_players_listing_and_games_of_user(table: Any) -> None:
     await _jenny(table)
     await table.player(BOB, "bob", 1, 1, 1)
-    assert [p.name for p in await table.clerk.players(table.game_id)] == ["jenny", "bob"]
+    assert [p.name for p in await table.clerk.landsdraad.ledger.players(table.game_id)] == ["jenny", "bob"]
     assert [g.name for g in await table.clerk.games_of_user(JENNY)] == ["sirius"]
     assert await table.clerk.games_of_user(999) == []
     assert (await table.clerk.game_in_channel(901)) == table.game
@@ -95,11 +96,11 @@ async def test_duplicate_player(table: Any) -> None:
 
 async def test_not_a_player(table: Any) -> None:
     with pytest.raises(NotFoundError, match="is not a player in sirius"):
-        await table.clerk.set_player(table.game_id, user_id=555, diplomacy=3, actor=MOD)
+        await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=555, diplomacy=3, actor=MOD)
     with pytest.raises(NotFoundError, match="is not a player in sirius"):
         await table.elector(555, "Count Jasek", "average", 5)
     with pytest.raises(NotFoundError, match="not a player in sirius"):
-        await table.clerk.player(table.game_id, 555)
+        await table.clerk.landsdraad.ledger.player(table.game_id, 555)
 
 
 async def test_duplicate_holding_name_even_for_another_player(table: Any) -> None:
@@ -115,11 +116,11 @@ async def test_duplicate_holding_name_even_for_another_player(table: Any) -> Non
 async def test_removing_an_unknown_holding_lists_what_they_hold(table: Any) -> None:
     await _jenny(table)
     with pytest.raises(NotFoundError, match=re.escape("jenny holds no Deneb. They hold: nothing.")):
-        await table.clerk.remove_holding(table.game_id, user_id=JENNY, name="Deneb", actor=MOD)
+        await table.clerk.landsdraad.ledger.remove_holding(table.game_id, user_id=JENNY, name="Deneb", actor=MOD)
     await table.elector(JENNY, "Count Jasek", "average", 5)
     await table.planet(JENNY, "Deneb", "average")
     with pytest.raises(NotFoundError, match=re.escape("jenny holds no Giedi Prime. They hold: Count Jasek, Deneb.")):
-        await table.clerk.remove_holding(table.game_id, user_id=JENNY, name="Giedi Prime", actor=MOD)
+        await table.clerk.landsdraad.ledger.remove_holding(table.game_id, user_id=JENNY, name="Giedi Prime", actor=MOD)
 
 
 @pytest.mark.parametrize(
@@ -137,8 +138,8 @@ async def test_removing_an_unknown_holding_lists_what_they_hold(table: Any) -> N
 async def test_bad_holding(table: Any, kind: str, grade: str, votes: int | None, homeworld: bool, message: str) -> None:
     await _jenny(table)
     with pytest.raises(RuleError, match=message):
-        await table.clerk.add_holding(table.game_id, user_id=JENNY, kind=kind, name="X", grade=grade, votes=votes,
-                                      homeworld=homeworld, actor=MOD)
+        await table.clerk.landsdraad.ledger.add_holding(table.game_id, user_id=JENNY, kind=kind, name="X",
+                                                        grade=grade, votes=votes, homeworld=homeworld, actor=MOD)
 
 
 async def test_bad_attributes_and_empty_change(table: Any) -> None:
@@ -148,9 +149,9 @@ async def test_bad_attributes_and_empty_change(table: Any) -> None:
         await table.player(JENNY, "jenny", -1, 2, 2)
     await _jenny(table)
     with pytest.raises(RuleError, match="Nothing to change"):
-        await table.clerk.set_player(table.game_id, user_id=JENNY, actor=MOD)
+        await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=JENNY, actor=MOD)
     with pytest.raises(RuleError, match="misc votes must be 0 or more"):
-        await table.clerk.set_player(table.game_id, user_id=JENNY, misc=-2, actor=MOD)
+        await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=JENNY, misc=-2, actor=MOD)
 
 
 async def test_game_creation_errors(table: Any) -> None:
@@ -176,10 +177,11 @@ async def test_refused_commands_leave_no_trace(table: Any) -> None:
     """A RuleError rolls the whole transaction back: no event, no row, no sequence number used."""
     await _jenny(table)
     with pytest.raises(RuleError):
-        await table.clerk.add_holding(table.game_id, user_id=JENNY, kind="elector", name="Count Jasek",
-                                      grade="average", votes=5, homeworld=True, actor=MOD)
+        await table.clerk.landsdraad.ledger.add_holding(table.game_id, user_id=JENNY, kind="elector",
+                                                        name="Count Jasek", grade="average", votes=5,
+                                                        homeworld=True, actor=MOD)
     with pytest.raises(RuleError):
         await _jenny(table)
-    jenny = await table.clerk.player(table.game_id, JENNY)
+    jenny = await table.clerk.landsdraad.ledger.player(table.game_id, JENNY)
     assert jenny.holdings == ()
     assert await table.kinds() == ["GameCreated", "PlayerAdded"]

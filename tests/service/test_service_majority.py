@@ -22,8 +22,8 @@ async def seat(table: Any) -> None:
 
 
 async def support(table: Any, user: int, motion: Motion, thread: int | None = 777) -> Any:
-    return await table.clerk.support(table.game_id, user_id=user, motion=motion, thread_id=thread,
-                                     at=table.clock.now(), source_id=table.source())
+    return await table.clerk.landsdraad.majority.support(table.game_id, user_id=user, motion=motion, thread_id=thread,
+                                                         at=table.clock.now(), source_id=table.source())
 
 
 async def test_passes_at_a_majority_of_all_active_players(table: Any) -> None:
@@ -56,8 +56,8 @@ async def test_withdraw_while_open(table: Any) -> None:
 async def test_inactive_players_do_not_count(table: Any) -> None:
     """R0-41: each supporting *active* player counts; the threshold uses the active players."""
     await seat(table)
-    await table.clerk.set_player(table.game_id, user_id=25, active=False, actor=MOD)
-    await table.clerk.set_player(table.game_id, user_id=24, active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=25, active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=24, active=False, actor=MOD)
     with pytest.raises(RuleError, match="inactive"):
         await support(table, 25, Motion(Subject.END_GAME))
     await support(table, 21, Motion(Subject.END_GAME))
@@ -71,10 +71,10 @@ async def test_nothing_happens_before_enactment_and_veto_does_nothing(table: Any
     for user in (21, 22, 23):
         receipt = await support(table, user, Motion(Subject.END_GAME))
     vote_id = receipt.vote.id
-    vetoed = await table.clerk.veto(table.game_id, vote_id=vote_id, actor=MOD)
+    vetoed = await table.clerk.landsdraad.majority.veto(table.game_id, vote_id=vote_id, actor=MOD)
     assert vetoed.status == "vetoed"
     with pytest.raises(RuleError, match="only a vote that has passed"):
-        await table.clerk.enact(table.game_id, vote_id=vote_id, actor=MOD)
+        await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=vote_id, actor=MOD)
     doc = await table.clerk.export(table.game_id, include_events=False)
     assert doc["game"]["status"] == "active"
 
@@ -84,7 +84,7 @@ async def test_support_expires_at_round_end(table: Any) -> None:
     await seat(table)
     await support(table, 21, Motion(Subject.END_GAME))
     table.clock.advance(timedelta(hours=24))
-    result = await table.clerk.close_round(table.game_id, actor=MOD)
+    result = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     assert result.expired == ("End Game",)
     await table.open()
     fresh = await support(table, 22, Motion(Subject.END_GAME))
@@ -100,8 +100,8 @@ async def test_end_game_ends_the_game_before_the_crisis(table: Any) -> None:
     for user in (21, 22, 23):
         receipt = await support(table, user, Motion(Subject.END_GAME))
     with pytest.raises(RuleError, match="no player vote #999"):
-        await table.clerk.enact(table.game_id, vote_id=999, actor=MOD)
-    enacted = await table.clerk.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD, penalty=25)
+        await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=999, actor=MOD)
+    enacted = await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD, penalty=25)
     assert enacted.game_ended and enacted.extra == {"penalty": 25}
     doc = await table.clerk.export(table.game_id, include_events=False)
     assert (doc["game"]["status"], doc["game"]["end_game_penalty"]) == ("ended", 25)
@@ -121,7 +121,7 @@ async def test_each_subject_and_target_is_its_own_tally(table: Any) -> None:
     passed = await support(table, 24, Motion(Subject.AUDIT, ("ann",)))
     assert passed.just_passed
     with pytest.raises(RuleError, match="only applies to an End Game"):
-        await table.clerk.enact(table.game_id, vote_id=passed.vote.id, actor=MOD, penalty=5)
+        await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=passed.vote.id, actor=MOD, penalty=5)
 
 
 async def test_no_confidence_needs_an_ag(table: Any) -> None:
@@ -135,10 +135,10 @@ async def test_fewer_active_players_pass_an_open_vote_at_once(table: Any) -> Non
     await seat(table)
     await support(table, 21, Motion(Subject.END_GAME))
     await support(table, 22, Motion(Subject.END_GAME))
-    assert await table.clerk.reevaluate_votes(table.game_id, actor=MOD) == []
-    await table.clerk.set_player(table.game_id, user_id=25, active=False, actor=MOD)
-    await table.clerk.set_player(table.game_id, user_id=24, active=False, actor=MOD)
-    (passed,) = await table.clerk.reevaluate_votes(table.game_id, actor=MOD)
+    assert await table.clerk.landsdraad.majority.reevaluate_votes(table.game_id, actor=MOD) == []
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=25, active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=24, active=False, actor=MOD)
+    (passed,) = await table.clerk.landsdraad.majority.reevaluate_votes(table.game_id, actor=MOD)
     assert (passed.status, passed.needed, passed.active) == ("passed", 2, 3)
 
 
@@ -146,7 +146,7 @@ async def test_an_inactive_supporter_stops_counting(table: Any) -> None:
     await seat(table)
     await support(table, 21, Motion(Subject.END_GAME))
     await support(table, 22, Motion(Subject.END_GAME))
-    await table.clerk.set_player(table.game_id, user_id=22, active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=22, active=False, actor=MOD)
     third = await support(table, 23, Motion(Subject.END_GAME))
     assert third.vote.supporters == ("ann", "cy") and third.vote.needed == 3 and third.vote.status == "open"
 
@@ -155,21 +155,23 @@ async def test_a_redelivered_unvote_does_not_withdraw_again(table: Any) -> None:
     """Nothing counted twice: Vote, Unvote, Vote, then the Unvote delivered again leaves the support in place."""
     await seat(table)
     await support(table, 21, Motion(Subject.END_GAME))
-    await table.clerk.support(table.game_id, user_id=21, motion=Motion(Subject.END_GAME, withdraw=True),
-                              thread_id=None, at=table.clock.now(), source_id="unvote-1")
+    await table.clerk.landsdraad.majority.support(table.game_id, user_id=21,
+                                                  motion=Motion(Subject.END_GAME, withdraw=True), thread_id=None,
+                                                  at=table.clock.now(), source_id="unvote-1")
     again = await support(table, 21, Motion(Subject.END_GAME))
     assert again.vote.supporters == ("ann",)
     with pytest.raises(RuleError, match="reached me twice"):
-        await table.clerk.support(table.game_id, user_id=21, motion=Motion(Subject.END_GAME, withdraw=True),
-                                  thread_id=None, at=table.clock.now(), source_id="unvote-1")
-    assert (await table.clerk.vote(table.game_id, again.vote.id)).supporters == ("ann",)
+        await table.clerk.landsdraad.majority.support(table.game_id, user_id=21,
+                                                      motion=Motion(Subject.END_GAME, withdraw=True), thread_id=None,
+                                                      at=table.clock.now(), source_id="unvote-1")
+    assert (await table.clerk.landsdraad.majority.vote(table.game_id, again.vote.id)).supporters == ("ann",)
 
 
 async def test_after_end_game_ballots_and_rounds_are_refused(table: Any) -> None:
     await seat(table)
     for user in (21, 22, 23):
         receipt = await support(table, user, Motion(Subject.END_GAME))
-    await table.clerk.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
+    await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
     with pytest.raises(RuleError, match="has ended"):
         await table.vote(21, "Vote: Aye")
     with pytest.raises(RuleError, match="has ended"):

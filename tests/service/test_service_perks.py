@@ -24,11 +24,11 @@ async def _players(table: Any, **votes: int) -> None:
     """Players with exactly these V(p): base 2·1 + 1 + 1 = 4, the rest as misc votes."""
     for name, v in votes.items():
         await table.player(IDS[name], name, 1, 1, 1, roll=1)
-        await table.clerk.set_player(table.game_id, user_id=IDS[name], misc=v - 4, actor=MOD)
+        await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=IDS[name], misc=v - 4, actor=MOD)
 
 
 async def _close_auctions(table: Any) -> Any:
-    return await table.clerk.auctions_closed(table.game_id, actor=MOD, source_id=table.source())
+    return await table.clerk.landsdraad.perks.auctions_closed(table.game_id, actor=MOD, source_id=table.source())
 
 
 def _held(awarded: Any) -> dict[str, str]:
@@ -54,7 +54,7 @@ async def test_the_three_perks_go_to_the_first_second_and_third(table: Any) -> N
     assert (maa.votes, maa.locations) == (13, ("Deneb",))  # R0-73: never the Homeworld; 10 + 3 for Deneb
     assert [(r.name, r.votes, r.rank) for r in awarded.ranking] == [
         ("alice", 30, 1), ("bob", 20, 2), ("carol", 13, 3), ("dave", 5, 4)]
-    ids = {p.name: p.id for p in await table.clerk.players(table.game_id)}
+    ids = {p.name: p.id for p in await table.clerk.landsdraad.ledger.players(table.game_id)}
     assert await _perk_rows(table) == [(1, "pro_tempore", ids["alice"], False), (1, "choam", ids["bob"], False),
                                        (1, "master_at_arms", ids["carol"], False)]
     export = await table.clerk.export(table.game_id, include_events=False)
@@ -101,7 +101,7 @@ async def test_the_perk_ties_setting_breaks_ties_by_the_higher_base_vote(table: 
     await table.player(IDS["carol"], "carol", 1, 1, 1, roll=1)  # base 4
     await table.player(IDS["dave"], "dave", 1, 1, 1, roll=1)  # base 4
     for name, misc in (("alice", 24), ("bob", 26), ("carol", 6), ("dave", 6)):
-        await table.clerk.set_player(table.game_id, user_id=IDS[name], misc=misc, actor=MOD)
+        await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=IDS[name], misc=misc, actor=MOD)
     await table.clerk.change_setting(table.game_id, name="perk_ties", value="base-vote", actor=MOD)
     await table.open()
     awarded = await _close_auctions(table)
@@ -113,7 +113,7 @@ async def test_the_perk_ties_setting_breaks_ties_by_the_higher_base_vote(table: 
 async def test_inactive_players_are_not_ranked(table: Any) -> None:
     """R0-70: the engine ranks the active players."""
     await _players(table, alice=30, bob=20, carol=10)
-    await table.clerk.set_player(table.game_id, user_id=IDS["alice"], active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=IDS["alice"], active=False, actor=MOD)
     await table.open()
     assert _held(await _close_auctions(table)) == {"pro_tempore": "bob", "choam": "carol"}
 
@@ -141,10 +141,10 @@ async def test_perks_are_assigned_once_a_round_and_only_in_an_open_round(table: 
         await _close_auctions(table)
     await table.open()
     await _close_auctions(table)
-    await table.clerk.set_player(table.game_id, user_id=IDS["bob"], misc=40, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=IDS["bob"], misc=40, actor=MOD)
     with pytest.raises(RuleError, match="Auction Phases of round 1 were already closed"):
         await _close_auctions(table)
-    await table.clerk.close_round(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     with pytest.raises(RuleError, match="No round is open"):
         await _close_auctions(table)
     await table.open()
@@ -186,8 +186,9 @@ async def _elector_game(table: Any) -> None:
     await table.open()
     await table.vote(IDS["alice"], "Vote: Aye")
     await table.vote(IDS["bob"], "Vote: Nay")
-    await table.clerk.close_round(table.game_id, actor=MOD)
-    await table.clerk.remove_holding(table.game_id, user_id=IDS["alice"], name="Count Jasek", actor=MOD)
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.ledger.remove_holding(table.game_id, user_id=IDS["alice"], name="Count Jasek",
+                                                       actor=MOD)
     await table.elector(IDS["bob"], "Count Jasek", "average", 5)
     await table.open()
     awarded = await _close_auctions(table)
@@ -195,8 +196,9 @@ async def _elector_game(table: Any) -> None:
 
 
 async def _ask(table: Any, name: str, text: str, source_id: str | None = None) -> Any:
-    return await table.clerk.elector_query(table.game_id, user_id=IDS[name], query=parse_elector_query(text),
-                                           source_id=source_id or table.source())
+    return await table.clerk.landsdraad.perks.elector_query(table.game_id, user_id=IDS[name],
+                                                            query=parse_elector_query(text),
+                                                            source_id=source_id or table.source())
 
 
 async def test_the_elector_voted_with_whoever_controlled_it_at_that_rounds_close(table: Any) -> None:
@@ -227,9 +229,9 @@ async def test_an_elector_whose_controller_sent_no_ballot_abstained(table: Any) 
 async def test_an_elector_whose_controller_was_inactive_did_not_vote(table: Any) -> None:
     await _players(table, alice=30, bob=20, carol=10)
     await table.elector(IDS["carol"], "Baron Vo", "weak", 3)
-    await table.clerk.set_player(table.game_id, user_id=IDS["carol"], active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=IDS["carol"], active=False, actor=MOD)
     await table.open()
-    await table.clerk.close_round(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     await table.open()
     await _close_auctions(table)
     answer = await _ask(table, "alice", "Elector: Baron Vo, round 1")
@@ -254,7 +256,7 @@ async def test_elector_queries_that_are_refused_and_do_not_use_up_the_question(t
 async def test_the_question_expires_with_the_round_and_a_former_pro_tempore_cannot_ask(table: Any) -> None:
     """P0-18: one query per round held; an unused grant expires at the end of the round."""
     await _elector_game(table)
-    await table.clerk.close_round(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     with pytest.raises(RuleError, match="expired when the round closed"):
         await _ask(table, "alice", "Elector: Count Jasek, round 1")
     await table.open()

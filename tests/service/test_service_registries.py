@@ -11,9 +11,9 @@ from sqlalchemy import select
 
 from bot.actions.outbox import Here
 from engine.core.errors import RuleError
+from engine.service.landsdraad.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
 from engine.service.ledger import load_game
 from engine.service.names import find_player_by_name
-from engine.service.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
 from engine.store.models.landsdraad import EmbargoRow, KanlyRow, TransitRow
 
 P, Q, R = 201, 202, 203
@@ -37,11 +37,13 @@ async def test_TV0_I16_end_kanly_refunds_half_the_guild_fee_and_removes_embargoe
     involved in an Embargo on the other, they are removed." P0-11: floor(125/2) = 62."""
     await _three(table)
     c = table.clerk
-    await c.add_kanly(table.game_id, p_user=P, q_user=Q, actor=MOD)
-    await c.add_transit(table.game_id, owner_user=P, target_user=Q, fee=750, what="3 legions", actor=MOD)
-    await c.add_transit(table.game_id, owner_user=Q, target_user=P, fee=125, what="an assassin", actor=MOD)
-    await c.add_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
-    await c.add_embargo(table.game_id, by_user=R, on_user=Q, actor=MOD)
+    await c.landsdraad.registries.add_kanly(table.game_id, p_user=P, q_user=Q, actor=MOD)
+    await c.landsdraad.registries.add_transit(table.game_id, owner_user=P, target_user=Q, fee=750,
+                                              what="3 legions", actor=MOD)
+    await c.landsdraad.registries.add_transit(table.game_id, owner_user=Q, target_user=P, fee=125,
+                                              what="an assassin", actor=MOD)
+    await c.landsdraad.registries.add_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
+    await c.landsdraad.registries.add_embargo(table.game_id, by_user=R, on_user=Q, actor=MOD)
 
     async with c._write(table.game_id) as uow:
         game = await load_game(uow.session, table.game_id)
@@ -53,7 +55,7 @@ async def test_TV0_I16_end_kanly_refunds_half_the_guild_fee_and_removes_embargoe
     assert ended.embargoes_removed == ["paul's embargo on feyd"]
     assert ended.returning == ("paul's 3 legions bound for feyd, Guild fee 750 MS",
                                "feyd's an assassin bound for paul, Guild fee 125 MS")
-    registries = await c.registries(table.game_id)
+    registries = await c.landsdraad.registries.registries(table.game_id)
     assert [e.line for e in registries.embargoes] == ["rabban's embargo on feyd"]
     assert registries.kanly == ()
     assert [t.returned for t in await _rows(table, TransitRow)] == [True, True]
@@ -68,19 +70,19 @@ async def test_end_kanly_refunds_only_forces_still_en_route_between_the_two(tabl
     """Only forces bound against the rival and still en route are refunded (arrived ones are gone from the list)."""
     await _three(table)
     c = table.clerk
-    await c.add_kanly(table.game_id, p_user=P, q_user=Q, actor=MOD)
-    await c.add_kanly(table.game_id, p_user=P, q_user=R, actor=MOD)
-    await c.add_transit(table.game_id, owner_user=P, target_user=Q, fee=1001, actor=MOD)
-    arrived = await c.add_transit(table.game_id, owner_user=P, target_user=Q, fee=400, actor=MOD)
-    await c.add_transit(table.game_id, owner_user=P, target_user=R, fee=600, actor=MOD)
+    await c.landsdraad.registries.add_kanly(table.game_id, p_user=P, q_user=Q, actor=MOD)
+    await c.landsdraad.registries.add_kanly(table.game_id, p_user=P, q_user=R, actor=MOD)
+    await c.landsdraad.registries.add_transit(table.game_id, owner_user=P, target_user=Q, fee=1001, actor=MOD)
+    arrived = await c.landsdraad.registries.add_transit(table.game_id, owner_user=P, target_user=Q, fee=400, actor=MOD)
+    await c.landsdraad.registries.add_transit(table.game_id, owner_user=P, target_user=R, fee=600, actor=MOD)
     assert arrived.id is not None
-    await c.transit_arrived(table.game_id, transit_id=arrived.id, actor=MOD)
+    await c.landsdraad.registries.transit_arrived(table.game_id, transit_id=arrived.id, actor=MOD)
 
     async with c._write(table.game_id) as uow:
         game = await load_game(uow.session, table.game_id)
         ended = await end_kanly(uow, game, await resolve_kanly(uow.session, game, ("Feyd", "PAUL")))
     assert ended.refunds == {"paul": 500, "feyd": 0}
-    [left] = (await c.registries(table.game_id)).kanly
+    [left] = (await c.landsdraad.registries.registries(table.game_id)).kanly
     assert (left.first, left.second, [t.fee for t in left.transit]) == ("paul", "rabban", [600])
 
 
@@ -91,11 +93,11 @@ async def test_resolve_kanly_needs_names_when_there_are_several_and_refuses_a_pa
         game = await load_game(session, table.game_id)
         with pytest.raises(RuleError, match="There is no kanly in sirius"):
             await resolve_kanly(session, game, ())
-    await c.add_kanly(table.game_id, p_user=Q, q_user=P, actor=MOD)
-    await c.add_kanly(table.game_id, p_user=R, q_user=Q, actor=MOD)
+    await c.landsdraad.registries.add_kanly(table.game_id, p_user=Q, q_user=P, actor=MOD)
+    await c.landsdraad.registries.add_kanly(table.game_id, p_user=R, q_user=Q, actor=MOD)
     async with c._read() as session:
         game = await load_game(session, table.game_id)
-        ids = {p.name: p.id for p in await c.players(table.game_id)}
+        ids = {p.name: p.id for p in await c.landsdraad.ledger.players(table.game_id)}
         with pytest.raises(RuleError, match=r"several kanly: name the two players .*paul and feyd; feyd and rabban"):
             await resolve_kanly(session, game, ())
         assert await resolve_kanly(session, game, ("House Harkonnen", "paul")) == (ids["paul"], ids["feyd"])
@@ -114,13 +116,13 @@ async def test_resolve_embargo_target_and_end_embargo(table: Any) -> None:
         game = await load_game(session, table.game_id)
         with pytest.raises(RuleError, match="There is no embargo in sirius"):
             await resolve_embargo_target(session, game, None)
-    await c.add_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
-    await c.add_embargo(table.game_id, by_user=R, on_user=Q, actor=MOD)
-    ids = {p.name: p.id for p in await c.players(table.game_id)}
+    await c.landsdraad.registries.add_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
+    await c.landsdraad.registries.add_embargo(table.game_id, by_user=R, on_user=Q, actor=MOD)
+    ids = {p.name: p.id for p in await c.landsdraad.ledger.players(table.game_id)}
     async with c._read() as session:
         game = await load_game(session, table.game_id)
         assert await resolve_embargo_target(session, game, None) == ids["feyd"]  # two embargoes, one target
-    await c.add_embargo(table.game_id, by_user=Q, on_user=R, actor=MOD)
+    await c.landsdraad.registries.add_embargo(table.game_id, by_user=Q, on_user=R, actor=MOD)
     async with c._read() as session:
         game = await load_game(session, table.game_id)
         with pytest.raises(RuleError, match=r"(?i)there are several embargoes: name the player \(Vote: End Embargo "
@@ -133,32 +135,34 @@ async def test_resolve_embargo_target_and_end_embargo(table: Any) -> None:
     async with c._write(table.game_id) as uow:
         removed = await end_embargo(uow, await load_game(uow.session, table.game_id), ids["feyd"])
     assert removed == ["paul's embargo on feyd", "rabban's embargo on feyd"]
-    assert [e.line for e in (await c.registries(table.game_id)).embargoes] == ["feyd's embargo on rabban"]
+    assert [e.line for e in (await c.landsdraad.registries.registries(
+        table.game_id)).embargoes] == ["feyd's embargo on rabban"]
 
 
 async def test_moderator_registry_changes_are_checked_and_logged(table: Any) -> None:
     await _three(table)
     c = table.clerk
     with pytest.raises(RuleError, match="cannot embargo themselves"):
-        await c.add_embargo(table.game_id, by_user=P, on_user=P, actor=MOD)
-    await c.add_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
+        await c.landsdraad.registries.add_embargo(table.game_id, by_user=P, on_user=P, actor=MOD)
+    await c.landsdraad.registries.add_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
     with pytest.raises(RuleError, match="already has an embargo on feyd"):
-        await c.add_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
+        await c.landsdraad.registries.add_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
     with pytest.raises(RuleError, match=r"feyd has no embargo on paul\. Embargoes: paul's embargo on feyd"):
-        await c.remove_embargo(table.game_id, by_user=Q, on_user=P, actor=MOD)
-    await c.remove_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
+        await c.landsdraad.registries.remove_embargo(table.game_id, by_user=Q, on_user=P, actor=MOD)
+    await c.landsdraad.registries.remove_embargo(table.game_id, by_user=P, on_user=Q, actor=MOD)
     with pytest.raises(RuleError, match="not in kanly"):
-        await c.add_transit(table.game_id, owner_user=P, target_user=Q, fee=100, what=None, actor=MOD)
-    await c.add_kanly(table.game_id, p_user=P, q_user=Q, actor=MOD)
+        await c.landsdraad.registries.add_transit(table.game_id, owner_user=P, target_user=Q, fee=100, what=None,
+                                                  actor=MOD)
+    await c.landsdraad.registries.add_kanly(table.game_id, p_user=P, q_user=Q, actor=MOD)
     with pytest.raises(RuleError, match="already in kanly"):
-        await c.add_kanly(table.game_id, p_user=Q, q_user=P, actor=MOD)
-    await c.add_transit(table.game_id, owner_user=P, target_user=Q, fee=100, what=None, actor=MOD)
-    removed = await c.remove_kanly(table.game_id, p_user=Q, q_user=P, actor=MOD)
+        await c.landsdraad.registries.add_kanly(table.game_id, p_user=Q, q_user=P, actor=MOD)
+    await c.landsdraad.registries.add_transit(table.game_id, owner_user=P, target_user=Q, fee=100, what=None, actor=MOD)
+    removed = await c.landsdraad.registries.remove_kanly(table.game_id, p_user=Q, q_user=P, actor=MOD)
     assert "no refund" in removed.text
     assert removed.lines == ("No longer tracked: #1: paul's forces bound for feyd, Guild fee 100 MS",)
     assert await _rows(table, TransitRow) == [] and await _rows(table, EmbargoRow) == []
     with pytest.raises(RuleError, match="no forces en route with number #1"):
-        await c.transit_arrived(table.game_id, transit_id=1, actor=MOD)
+        await c.landsdraad.registries.transit_arrived(table.game_id, transit_id=1, actor=MOD)
     assert [k for k in await table.kinds() if k != "PlayerAdded"] == [
         "GameCreated", "EmbargoAdded", "EmbargoRemoved", "KanlyAdded", "KanlyTransitAdded", "KanlyRemoved"]
 
@@ -169,7 +173,7 @@ async def test_find_player_by_name_mention_faction_prefix_and_errors(table: Any)
     await _three(table)
     await table.player(204, "Paulina", 1, 1, 1)
     await table.player(205, "ghost", 1, 1, 1)
-    await table.clerk.set_player(table.game_id, user_id=205, active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=205, active=False, actor=MOD)
     async with table.clerk._read() as session:
         game = await load_game(session, table.game_id)
 

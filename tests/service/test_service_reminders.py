@@ -55,9 +55,10 @@ async def test_no_reminder_before_the_round_opened_and_the_setting_changes_them(
 
 async def test_ag_election_reminders_go_to_players_without_an_ag_ballot(table: Any) -> None:
     await _game(table)
-    await table.clerk.open_election(table.game_id, deadline=table.clock.now() + timedelta(hours=36), actor=MOD)
-    await table.clerk.cast_ag_vote(table.game_id, user_id=BO, candidate="ann", at=table.clock.now(),
-                                   source_id="ag-1")
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id,
+                                                        deadline=table.clock.now() + timedelta(hours=36), actor=MOD)
+    await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=BO, candidate="ann", at=table.clock.now(),
+                                                       source_id="ag-1")
     kinds = {(kind, offset) for _, kind, _, offset, _ in await table.clerk.pending_reminders()}
     assert kinds == {("ag", 86400), ("ag", 7200)}
     reminder = await table.clerk.send_reminder(table.game_id, kind="ag", number=1, offset=7200, actor=None,
@@ -69,29 +70,31 @@ async def test_extend_pause_resume_are_recorded_and_move_the_deadline(table: Any
     await _game(table)
     await table.open(deadline=timedelta(hours=4))
     start = table.clock.now()
-    view = await table.clerk.extend_round(table.game_id, by=timedelta(hours=2), actor=MOD)
+    view = await table.clerk.landsdraad.rounds.extend_round(table.game_id, by=timedelta(hours=2), actor=MOD)
     assert view.deadline == start + timedelta(hours=6)
     table.clock.advance(timedelta(hours=1))
-    view = await table.clerk.pause_round(table.game_id, actor=MOD)
+    view = await table.clerk.landsdraad.rounds.pause_round(table.game_id, actor=MOD)
     assert view.deadline is None and view.paused_left == timedelta(hours=5)
-    assert await table.clerk.pending_deadlines() == []
+    assert await table.clerk.landsdraad.rounds.pending_deadlines() == []
     with pytest.raises(RuleError, match="already paused"):
-        await table.clerk.pause_round(table.game_id, actor=MOD)
+        await table.clerk.landsdraad.rounds.pause_round(table.game_id, actor=MOD)
     with pytest.raises(RuleError, match="resume it first"):
-        await table.clerk.extend_round(table.game_id, to=start + timedelta(days=1), actor=MOD)
+        await table.clerk.landsdraad.rounds.extend_round(table.game_id, to=start + timedelta(days=1), actor=MOD)
     receipt = await table.vote(CY, "Vote: Nay")  # the round is open: a ballot during a pause counts
     assert receipt.option == "nay"
-    view = await table.clerk.extend_round(table.game_id, by=timedelta(hours=1), actor=MOD)
+    view = await table.clerk.landsdraad.rounds.extend_round(table.game_id, by=timedelta(hours=1), actor=MOD)
     assert view.paused_left == timedelta(hours=6)
     table.clock.advance(timedelta(days=2))
-    view = await table.clerk.resume_round(table.game_id, actor=MOD)
+    view = await table.clerk.landsdraad.rounds.resume_round(table.game_id, actor=MOD)
     assert view.deadline == table.clock.now() + timedelta(hours=6) and view.paused_left is None
     with pytest.raises(RuleError, match="not paused"):
-        await table.clerk.resume_round(table.game_id, actor=MOD)
-    view = await table.clerk.extend_round(table.game_id, to=table.clock.now() + timedelta(hours=8), actor=MOD)
+        await table.clerk.landsdraad.rounds.resume_round(table.game_id, actor=MOD)
+    view = await table.clerk.landsdraad.rounds.extend_round(table.game_id, to=table.clock.now() + timedelta(hours=8),
+                                                            actor=MOD)
     assert view.deadline == table.clock.now() + timedelta(hours=8)
     with pytest.raises(RuleError, match="in the future"):
-        await table.clerk.extend_round(table.game_id, to=table.clock.now() - timedelta(hours=1), actor=MOD)
+        await table.clerk.landsdraad.rounds.extend_round(table.game_id, to=table.clock.now() - timedelta(hours=1),
+                                                         actor=MOD)
     kinds = [k for k in await table.kinds() if k.startswith("Round")]
     assert kinds == ["RoundOpened", "RoundExtended", "RoundPaused", "RoundExtended", "RoundResumed", "RoundExtended"]
 
@@ -101,9 +104,11 @@ async def test_an_overdue_deadline_closes_once_with_the_time_it_was_due(table: A
     await table.open(deadline=timedelta(hours=2))
     due = table.clock.now() + timedelta(hours=2)
     table.clock.advance(timedelta(hours=5))
-    result = await table.clerk.close_round(table.game_id, actor=None, source_id="deadline:x:1", expected_round=1)
+    result = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=None, source_id="deadline:x:1",
+                                                             expected_round=1)
     assert result.due_at == due
-    again = await table.clerk.close_round(table.game_id, actor=None, source_id="deadline:y:1", expected_round=1)
+    again = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=None, source_id="deadline:y:1",
+                                                            expected_round=1)
     assert again.already_closed and again.due_at == due
 
 
@@ -111,7 +116,8 @@ async def test_a_timely_close_has_no_due_at(table: Any) -> None:
     await _game(table)
     await table.open(deadline=timedelta(hours=2))
     table.clock.advance(timedelta(hours=2))
-    result = await table.clerk.close_round(table.game_id, actor=None, source_id="deadline:x:1", expected_round=1)
+    result = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=None, source_id="deadline:x:1",
+                                                             expected_round=1)
     assert result.due_at is None
 
 
@@ -124,7 +130,7 @@ async def test_a_ballot_during_a_pause_says_the_deadline_is_paused(table: Any) -
 
     await table.player(31, "ann", 2, 2, 1)
     await table.open(deadline=timedelta(hours=5))
-    await table.clerk.pause_round(table.game_id, actor=1)
+    await table.clerk.landsdraad.rounds.pause_round(table.game_id, actor=1)
     receipt = await table.vote(31, "Vote: Aye")
     assert receipt.paused_left == timedelta(hours=5)
     assert "paused by the moderators; 5h will be left when it resumes" in receipt_text(receipt, table.clock.now())
@@ -151,13 +157,14 @@ async def test_an_ag_election_closing_with_the_round_is_reminded_at_the_rounds_i
 
     await _game(table)
     await table.open(deadline=timedelta(hours=30))
-    await table.clerk.open_election(table.game_id, deadline=table.clock.now() + timedelta(hours=36), actor=MOD)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id,
+                                                        deadline=table.clock.now() + timedelta(hours=36), actor=MOD)
     async with table.clerk._sessions() as session:  # as _no_confidence leaves it (tests/e2e enact it for real)
         await session.execute(update(AgElection).values(closes_at=None, closes_with_round=1))
         await session.commit()
     deadline = table.clock.now() + timedelta(hours=30)
-    await table.clerk.cast_ag_vote(table.game_id, user_id=CY, candidate="ann", at=table.clock.now(),
-                                   source_id="ag-1")
+    await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=CY, candidate="ann", at=table.clock.now(),
+                                                       source_id="ag-1")
     pending = [(kind, offset, at) for _, kind, _, offset, at in await table.clerk.pending_reminders()]
     assert sorted(pending) == sorted([("round", 86400, deadline - timedelta(hours=24)),
                                       ("round", 7200, deadline - timedelta(hours=2)),
@@ -168,7 +175,7 @@ async def test_an_ag_election_closing_with_the_round_is_reminded_at_the_rounds_i
     assert (reminder.deadline, reminder.with_round) == (deadline, 1)
     assert [name for _, name in reminder.waiting] == ["ann", "bo"]
 
-    await table.clerk.pause_round(table.game_id, actor=MOD)
+    await table.clerk.landsdraad.rounds.pause_round(table.game_id, actor=MOD)
     assert await table.clerk.pending_reminders() == []
     paused = await table.clerk.send_reminder(table.game_id, kind="ag", actor=MOD, source_id="now-1")
     assert paused.deadline is None and paused.number == 1  # "is paused" in the DM

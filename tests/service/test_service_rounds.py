@@ -35,11 +35,11 @@ async def _weighted(table: Any, weights: dict[int, int]) -> None:
     for user_id, votes in weights.items():
         await table.player(user_id, f"p{user_id}", 0, 0, 0, roll=1)
         if votes != 1:
-            await table.clerk.set_player(table.game_id, user_id=user_id, misc=votes - 1, actor=MOD)
+            await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=user_id, misc=votes - 1, actor=MOD)
 
 
 async def _close(table: Any, **kwargs: Any) -> Any:
-    return await table.clerk.close_round(table.game_id, actor=MOD, **kwargs)
+    return await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD, **kwargs)
 
 
 async def _round_closed(table: Any) -> Any:
@@ -50,12 +50,13 @@ async def _round_closed(table: Any) -> Any:
 async def test_a_round_end_to_end_gives_the_right_tally(table: Any) -> None:
     """R0-16..R0-18: players and temporary factions; "Players who do not cast a vote automatically abstain"."""
     await _three_players(table)
-    opened = await table.clerk.open_round(table.game_id, crisis="Piracy in Sirius Sector", deadline=None, actor=MOD)
+    opened = await table.clerk.landsdraad.rounds.open_round(table.game_id, crisis="Piracy in Sirius Sector",
+                                                            deadline=None, actor=MOD)
     assert (opened.number, opened.status, opened.in_play) == (1, "open", 25 + 7 + 9)
     await table.faction("Hawks", 20, "aye")
     await table.faction("Doves", 12, "nay")
     await table.faction("Boars", 12, "d6", BOARS, roll=4)
-    status = await table.clerk.round_status(table.game_id)
+    status = await table.clerk.landsdraad.rounds.round_status(table.game_id)
     assert status.round.in_play == 41 + 44
     assert [(f.name, f.roll, f.vote) for f in status.round.factions] == [
         ("Hawks", None, None), ("Doves", None, None), ("Boars", None, None)]  # the roll is public only at close
@@ -64,7 +65,7 @@ async def test_a_round_end_to_end_gives_the_right_tally(table: Any) -> None:
     assert (receipt.option, receipt.declared, receipt.votes, receipt.replaced, receipt.round_number) == (
         "aye", 14, 25, None, 1)
     await table.vote(BOB, "vote: no")
-    status = await table.clerk.round_status(table.game_id)
+    status = await table.clerk.landsdraad.rounds.round_status(table.game_id)
     assert (status.voted, status.waiting) == (("jenny", "bob"), ("carol",))
 
     result = await _close(table)
@@ -111,8 +112,8 @@ async def test_TV0_I06_revotes_before_and_after_the_deadline_through_the_service
     refused revote leaves the earlier ballot standing."""
     table.clock.set(datetime(2026, 11, 29, tzinfo=UTC))
     await _weighted(table, {JENNY: 14, BOB: 10, CAROL: 9})
-    await table.clerk.open_round(table.game_id, crisis="Sirius", deadline=datetime(2026, 12, 1, tzinfo=UTC),
-                                 actor=MOD)
+    await table.clerk.landsdraad.rounds.open_round(table.game_id, crisis="Sirius",
+                                                   deadline=datetime(2026, 12, 1, tzinfo=UTC), actor=MOD)
     await table.faction("Hawks", 20, "aye")
 
     def at(text: str) -> datetime:
@@ -139,8 +140,9 @@ async def test_R0_15_weights_are_read_at_the_close(table: Any) -> None:
     assert (await table.vote(JENNY, "Vote: Aye, 25")).votes == 25
     await table.vote(BOB, "Vote: Nay")
     await table.vote(CAROL, "Vote: Nay")
-    await table.clerk.remove_holding(table.game_id, user_id=JENNY, name="Count Jasek", actor=MOD)  # seized
-    await table.clerk.remove_holding(table.game_id, user_id=JENNY, name="Deneb", actor=MOD)
+    await table.clerk.landsdraad.ledger.remove_holding(table.game_id, user_id=JENNY, name="Count Jasek",
+                                                       actor=MOD)  # seized
+    await table.clerk.landsdraad.ledger.remove_holding(table.game_id, user_id=JENNY, name="Deneb", actor=MOD)
     r = await _close(table)
     assert (r.aye, r.nay, r.outcome, r.in_play) == (13, 16, "failed", 29)
     closed = await _round_closed(table)
@@ -153,7 +155,8 @@ async def test_the_close_weighs_every_player_as_the_ledger_does(table: Any) -> N
     the player's own breakdown (R0-01..R0-07), through a fallen Diplomacy, misc votes, every tier and a Homeworld;
     an inactive player's ballot and holdings count nowhere (R0-17)."""
     await table.player(JENNY, "jenny", 5, 2, 3, roll=2)
-    await table.clerk.set_player(table.game_id, user_id=JENNY, diplomacy=3, misc=2, actor=MOD)  # D 3, D_max 5
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=JENNY, diplomacy=3, misc=2,
+                                                   actor=MOD)  # D 3, D_max 5
     await table.elector(JENNY, "Count Jasek", "strong", 4)
     await table.elector(JENNY, "Baroness Ulm", "weak", 2)
     await table.planet(JENNY, "Deneb", "rich")
@@ -161,16 +164,16 @@ async def test_the_close_weighs_every_player_as_the_ledger_does(table: Any) -> N
     await table.player(BOB, "bob", 4, 1, 0, roll=3)
     await table.planet(BOB, "Vega", "average")
     await table.player(CAROL, "carol", 1, 1, 4, roll=1)
-    await table.clerk.set_player(table.game_id, user_id=CAROL, misc=7, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=CAROL, misc=7, actor=MOD)
     await table.player(STRANGER, "gone", 2, 2, 2, roll=2)
     await table.elector(STRANGER, "Duke Orm", "strong", 3)  # inactive at the close: neither counted nor in play
     await table.open()
     await table.vote(JENNY, "Vote: Aye")
     await table.vote(STRANGER, "Vote: Nay")
-    await table.clerk.set_player(table.game_id, user_id=STRANGER, active=False, actor=MOD)
-    ledger = {p.user_id: p.votes for p in await table.clerk.players(table.game_id) if p.active}
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=STRANGER, active=False, actor=MOD)
+    ledger = {p.user_id: p.votes for p in await table.clerk.landsdraad.ledger.players(table.game_id) if p.active}
     assert len(set(ledger.values())) == 3  # three different weights, so a swap would show
-    assert (await table.clerk.round_of(table.game_id)).in_play == sum(ledger.values())
+    assert (await table.clerk.landsdraad.rounds.round_of(table.game_id)).in_play == sum(ledger.values())
     r = await _close(table)
     closed = await _round_closed(table)
     assert [(w["user_id"], w["votes"], w["ballot"]) for w in closed.payload["weights"]] == [
@@ -192,12 +195,12 @@ async def test_inactive_players_are_not_in_play(table: Any) -> None:
     await _three_players(table)
     await table.open()
     await table.vote(CAROL, "Vote: Nay")  # cast while active, then marked inactive: does not count
-    await table.clerk.set_player(table.game_id, user_id=CAROL, active=False, actor=MOD)
-    await table.clerk.set_player(table.game_id, user_id=BOB, active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=CAROL, active=False, actor=MOD)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=BOB, active=False, actor=MOD)
     with pytest.raises(RuleError, match="You are marked inactive in sirius"):
         await table.vote(BOB, "Vote: Nay")
-    assert (await table.clerk.round_of(table.game_id)).in_play == 25
-    assert (await table.clerk.round_status(table.game_id)).waiting == ("jenny",)
+    assert (await table.clerk.landsdraad.rounds.round_of(table.game_id)).in_play == 25
+    assert (await table.clerk.landsdraad.rounds.round_status(table.game_id)).waiting == ("jenny",)
     r = await _close(table)
     assert (r.aye, r.nay, r.abstain, r.in_play) == (0, 0, 25, 25)
 
@@ -255,9 +258,9 @@ async def test_a_redelivered_message_is_not_counted_twice(table: Any) -> None:
 
 async def test_a_redelivered_moderator_command_is_not_applied_twice(table: Any) -> None:
     await _three_players(table)
-    await table.clerk.set_player(table.game_id, user_id=BOB, misc=3, actor=MOD, source_id="i-9")
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=BOB, misc=3, actor=MOD, source_id="i-9")
     with pytest.raises(Duplicate, match="already done"):
-        await table.clerk.set_player(table.game_id, user_id=BOB, misc=3, actor=MOD, source_id="i-9")
+        await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=BOB, misc=3, actor=MOD, source_id="i-9")
     with pytest.raises(RuleError, match="already"):
         await table.vote(BOB, "Vote: Aye", source_id="i-9")  # the same id as a ballot: not a ballot, not counted
     assert (await table.kinds()).count("PlayerChanged") == 1
@@ -316,26 +319,27 @@ async def test_a_stale_timer_for_an_earlier_round_does_not_close_the_current_one
     await table.open("Second crisis")
     stale = await _close(table, expected_round=1)
     assert stale.already_closed and stale.round.number == 1
-    assert (await table.clerk.round_of(table.game_id)).status == "open"
+    assert (await table.clerk.landsdraad.rounds.round_of(table.game_id)).status == "open"
 
 
 async def test_pending_deadlines(table: Any) -> None:
     """The scheduler reads pending deadlines from the database at start: open rounds with a deadline, soonest first."""
     clerk = table.clerk
-    assert await clerk.pending_deadlines() == []
+    assert await clerk.landsdraad.rounds.pending_deadlines() == []
     await table.open(deadline=timedelta(hours=5))
     other = await clerk.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
                                     moderator_role_id=None, actor=MOD)
-    await clerk.open_round(other.id, crisis="Spice", deadline=table.clock.now() + timedelta(hours=2), actor=MOD)
+    await clerk.landsdraad.rounds.open_round(other.id, crisis="Spice",
+                                             deadline=table.clock.now() + timedelta(hours=2), actor=MOD)
     third = await clerk.create_game(guild_id=900, channel_id=903, name="arrakis", ruleset="landsdraad",
                                     moderator_role_id=None, actor=MOD)
-    await clerk.open_round(third.id, crisis="No deadline", deadline=None, actor=MOD)
+    await clerk.landsdraad.rounds.open_round(third.id, crisis="No deadline", deadline=None, actor=MOD)
     now = table.clock.now()
-    assert await clerk.pending_deadlines() == [(other.id, 1, now + timedelta(hours=2)),
+    assert await clerk.landsdraad.rounds.pending_deadlines() == [(other.id, 1, now + timedelta(hours=2)),
                                                (table.game_id, 1, now + timedelta(hours=5))]
-    assert all(d.tzinfo is not None for _, _, d in await clerk.pending_deadlines())
-    await clerk.close_round(other.id, actor=MOD, expected_round=1)
-    assert await clerk.pending_deadlines() == [(table.game_id, 1, now + timedelta(hours=5))]
+    assert all(d.tzinfo is not None for _, _, d in await clerk.landsdraad.rounds.pending_deadlines())
+    await clerk.landsdraad.rounds.close_round(other.id, actor=MOD, expected_round=1)
+    assert await clerk.landsdraad.rounds.pending_deadlines() == [(table.game_id, 1, now + timedelta(hours=5))]
 
 
 # --- errors ----------------------------------------------------------------------------------------------------
@@ -350,7 +354,7 @@ async def test_no_round_open(table: Any) -> None:
     with pytest.raises(RuleError, match="No round is open in sirius"):
         await table.faction("Hawks", 20, "aye")
     with pytest.raises(NotFoundError, match="has not opened a round yet"):
-        await table.clerk.round_status(table.game_id)
+        await table.clerk.landsdraad.rounds.round_status(table.game_id)
     await table.open()
     await _close(table)
     with pytest.raises(RuleError, match="Round 1 is closed; ballots are no longer accepted"):
@@ -365,10 +369,11 @@ async def test_round_already_open_and_bad_deadline(table: Any) -> None:
         await table.open("Another crisis")
     await _close(table)
     with pytest.raises(RuleError, match="The deadline must be in the future"):
-        await table.clerk.open_round(table.game_id, crisis="x", deadline=table.clock.now(), actor=MOD)
+        await table.clerk.landsdraad.rounds.open_round(table.game_id, crisis="x", deadline=table.clock.now(), actor=MOD)
     with pytest.raises(RuleError, match="needs the crisis text"):
-        await table.clerk.open_round(table.game_id, crisis="  ", deadline=None, actor=MOD)
-    assert (await table.clerk.open_round(table.game_id, crisis="Round two", deadline=None, actor=MOD)).number == 2
+        await table.clerk.landsdraad.rounds.open_round(table.game_id, crisis="  ", deadline=None, actor=MOD)
+    assert (await table.clerk.landsdraad.rounds.open_round(table.game_id, crisis="Round two", deadline=None,
+                                                           actor=MOD)).number == 2
 
 
 async def test_not_a_player_cannot_vote(table: Any) -> None:
@@ -390,7 +395,7 @@ async def test_faction_errors(table: Any) -> None:
         await table.faction("Boars", 12, "d6", BOARS, roll=7)
     with pytest.raises(RuleError, match="more than 0 votes"):
         await table.faction("Empty", 0, "aye")
-    assert [f.name for f in (await table.clerk.round_of(table.game_id)).factions] == ["Hawks"]
+    assert [f.name for f in (await table.clerk.landsdraad.rounds.round_of(table.game_id)).factions] == ["Hawks"]
 
 
 async def test_every_accepted_command_appends_its_events_in_sequence(table: Any) -> None:
@@ -414,8 +419,8 @@ async def test_every_accepted_command_appends_its_events_in_sequence(table: Any)
     assert [e.actor for e in events if e.kind == "BallotCast"] == [JENNY, BOB]
     other = await table.clerk.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
                                           moderator_role_id=None, actor=MOD)
-    await table.clerk.add_player(other.id, user_id=JENNY, name="jenny", diplomacy=1, command=1, intrigue=1, roll=1,
-                                 faction=None, actor=MOD)
+    await table.clerk.landsdraad.ledger.add_player(other.id, user_id=JENNY, name="jenny", diplomacy=1, command=1,
+                                                   intrigue=1, roll=1, faction=None, actor=MOD)
     seqs = [e.seq for e in await table.events()]
     assert seqs == list(range(1, 13))  # the other game's log counts from 1 on its own
 
@@ -429,17 +434,18 @@ async def test_ballots_arriving_together_are_all_counted_in_order(table: Any) ->
     users = range(200, 212)
     for game_id in (table.game_id, other.id):
         for user_id in users:
-            await clerk.add_player(game_id, user_id=user_id, name=f"p{user_id}", diplomacy=1, command=1, intrigue=1,
-                                   roll=1, faction=None, actor=MOD)
-        await clerk.open_round(game_id, crisis="Together", deadline=None, actor=MOD)
+            await clerk.landsdraad.ledger.add_player(game_id, user_id=user_id, name=f"p{user_id}", diplomacy=1,
+                                                     command=1, intrigue=1, roll=1, faction=None, actor=MOD)
+        await clerk.landsdraad.rounds.open_round(game_id, crisis="Together", deadline=None, actor=MOD)
     now = table.clock.now()
     receipts = await asyncio.gather(*[
-        clerk.cast_ballot(game_id, user_id=user_id, command=parse_ballot("Vote: Aye" if user_id % 3 else "Vote: Nay"),
-                          received_at=now, source_id=f"{game_id}-{user_id}")
+        clerk.landsdraad.ballots.cast_ballot(game_id, user_id=user_id,
+                                             command=parse_ballot("Vote: Aye" if user_id % 3 else "Vote: Nay"),
+                                             received_at=now, source_id=f"{game_id}-{user_id}")
         for user_id in users for game_id in (table.game_id, other.id)])
     assert not any(r.duplicate for r in receipts)
     for game_id in (table.game_id, other.id):
-        result = await clerk.close_round(game_id, actor=MOD)
+        result = await clerk.landsdraad.rounds.close_round(game_id, actor=MOD)
         assert (result.aye, result.nay) == (8 * 4, 4 * 4)
         events = (await clerk.export(game_id))["events"]
         assert [e["seq"] for e in events] == list(range(1, len(events) + 1))

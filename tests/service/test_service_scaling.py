@@ -74,8 +74,9 @@ async def _big_game(table: Any) -> int:
                              "payload": {"round": n, "option": "aye"}, "source_id": f"old-{n}-{u}", "at": now})
         await conn.execute(insert(Event), rows)
         await conn.execute(update(Game).where(Game.id == game.id).values(last_seq=seq, current_round=BIG_ROUNDS))
-    await clerk.open_round(game.id, crisis="The big crisis", deadline=now + timedelta(days=1), actor=MOD)
-    assert len(await clerk.players(game.id)) == BIG_PLAYERS
+    await clerk.landsdraad.rounds.open_round(game.id, crisis="The big crisis", deadline=now + timedelta(days=1),
+                                             actor=MOD)
+    assert len(await clerk.landsdraad.ledger.players(game.id)) == BIG_PLAYERS
     return game.id
 
 
@@ -85,8 +86,8 @@ async def _cast(table: Any, game_id: int, user_id: int, text: str, source_id: st
     # on a SQLite file the ballot goes through the service's synchronous twin of the engine (engine/store/twin.py)
     twin = table.clerk._twin
     with statements(table.engine.sync_engine, *([twin] if twin is not None else [])) as seen:
-        receipt = await table.clerk.cast_ballot(game_id, user_id=user_id, command=parse_ballot(text),
-                                                received_at=table.clock.now(), source_id=source_id)
+        receipt = await table.clerk.landsdraad.ballots.cast_ballot(game_id, user_id=user_id, command=parse_ballot(text),
+                                                                   received_at=table.clock.now(), source_id=source_id)
     assert not receipt.duplicate
     assert seen, "no statement counted: the ballot went through an engine nobody listened to"
     return seen
@@ -110,7 +111,7 @@ async def test_casting_a_vote_costs_the_same_statements_in_a_small_and_a_large_g
     assert small_revote == big_revote
     assert len(small_first) <= 6  # a short transaction: lock, duplicate check, one joined read, three writes
     assert len(small_revote) <= 6
-    votes = (await table.clerk.player(big, 10_150)).votes
+    votes = (await table.clerk.landsdraad.ledger.player(big, 10_150)).votes
     assert votes == 10 + 4 + 3  # base 2·3+2+2, elector 4, average planet 3, no bonus at D 3
-    result = await table.clerk.close_round(big, actor=MOD)
+    result = await table.clerk.landsdraad.rounds.close_round(big, actor=MOD)
     assert (result.aye, result.nay, result.abstain) == (0, votes, (BIG_PLAYERS - 1) * votes)

@@ -41,9 +41,10 @@ async def test_end_game_uses_the_setting(table: Any) -> None:
     await table.open(deadline=timedelta(hours=2))
     await table.clerk.change_setting(table.game_id, name="end_game_penalty", value="35", actor=MOD)
     for user in (21, 22):
-        receipt = await table.clerk.support(table.game_id, user_id=user, motion=Motion(Subject.END_GAME),
-                                            thread_id=None, at=table.clock.now(), source_id=table.source())
-    enacted = await table.clerk.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
+        receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user,
+                                                                motion=Motion(Subject.END_GAME), thread_id=None,
+                                                                at=table.clock.now(), source_id=table.source())
+    enacted = await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
     assert enacted.extra == {"penalty": 35}
 
 
@@ -53,11 +54,11 @@ async def test_weighted_ag_election(table: Any) -> None:
     await table.player(22, "bo", 1, 1, 1)    # 4 votes
     await table.player(23, "cy", 1, 1, 1)    # 4 votes
     await table.clerk.change_setting(table.game_id, name="ag_weighted", value="yes", actor=MOD)
-    await table.clerk.open_election(table.game_id, deadline=None, actor=MOD)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     for voter, candidate in ((21, "ann"), (22, "bo"), (23, "bo")):
-        await table.clerk.cast_ag_vote(table.game_id, user_id=voter, candidate=candidate, at=table.clock.now(),
-                                       source_id=table.source())
-    closed = await table.clerk.close_election(table.game_id, actor=MOD)
+        await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=voter, candidate=candidate,
+                                                           at=table.clock.now(), source_id=table.source())
+    closed = await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
     assert closed is not None and closed.weighted
     assert [(s.candidate, s.votes) for s in closed.standings] == [("ann", 12), ("bo", 8)]
     assert closed.winner == "ann"

@@ -13,7 +13,7 @@ from ledger_front import MODERATOR, actor, only_here, slash, text_of, user
 from bot.actions.outbox import Here, ToChannel, ToUser
 from engine.core.errors import ParseError, RuleError
 from engine.landsdraad.victory import Award, Category
-from engine.service.victory_state import parse_award
+from engine.service.landsdraad.victory_state import parse_award
 
 MOD = 1
 IDS = {"ann": 601, "bo": 602, "cy": 603}
@@ -24,12 +24,12 @@ async def seat(table: Any, **votes: int) -> None:
     for name, v in votes.items():
         await table.player(IDS[name], name, 1, 1, 1, roll=1)
         if v != 4:
-            await table.clerk.set_player(table.game_id, user_id=IDS[name], misc=v - 4, actor=MOD)
+            await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=IDS[name], misc=v - 4, actor=MOD)
 
 
 async def track(table: Any, name: str, **values: int) -> Any:
-    return await table.clerk.set_tracked(table.game_id, user_id=IDS[name], values=values, actor=MOD,
-                                         source_id=table.source())
+    return await table.clerk.landsdraad.victory.set_tracked(table.game_id, user_id=IDS[name], values=values, actor=MOD,
+                                                            source_id=table.source())
 
 
 async def test_every_tracked_change_is_an_event_with_old_and_new_values(table: Any) -> None:
@@ -43,12 +43,12 @@ async def test_every_tracked_change_is_an_event_with_old_and_new_values(table: A
     await track(table, "ann", weapons_factory=2, gem_mine=1)
     await track(table, "ann", income=-2000, wealth=500, stock=7, heroes=1)
     await track(table, "ann", elite=1, spice=1)
-    counted = await table.clerk.record_counter(table.game_id, user_id=IDS["ann"], counter="raids", amount=2,
-                                               actor=MOD)
-    corrected = await table.clerk.record_counter(table.game_id, user_id=IDS["ann"], counter="raids", amount=-1,
-                                                 actor=MOD)
+    counted = await table.clerk.landsdraad.victory.record_counter(table.game_id, user_id=IDS["ann"], counter="raids",
+                                                                  amount=2, actor=MOD)
+    corrected = await table.clerk.landsdraad.victory.record_counter(table.game_id, user_id=IDS["ann"],
+                                                                    counter="raids", amount=-1, actor=MOD)
     assert counted.changes == (("raids", 0, 2),) and corrected.changes == (("raids", 2, 1),)
-    [view] = await table.clerk.tracked(table.game_id)
+    [view] = await table.clerk.landsdraad.victory.tracked(table.game_id)
     assert (view.income, view.wealth, view.stock, view.heroes, view.counters["raids"]) == (-2000, 500, 7, 1, 1)
     assert view.assets["weapons_factory"] == 2 and view.votes == 10 and view.units["elite"] == 1
 
@@ -66,18 +66,20 @@ async def test_counts_cannot_go_negative_income_and_wealth_can(table: Any) -> No
     with pytest.raises(RuleError, match="Militia is a count"):
         await track(table, "ann", militia=-1)
     with pytest.raises(RuleError, match="below 0"):
-        await table.clerk.record_counter(table.game_id, user_id=IDS["ann"], counter="seizures", amount=-1, actor=MOD)
+        await table.clerk.landsdraad.victory.record_counter(table.game_id, user_id=IDS["ann"], counter="seizures",
+                                                            amount=-1, actor=MOD)
     with pytest.raises(RuleError, match="Nothing to change"):
         await track(table, "ann", militia=None)
     with pytest.raises(RuleError, match="not a player"):
-        await table.clerk.set_tracked(table.game_id, user_id=999, values={"militia": 1}, actor=MOD)
+        await table.clerk.landsdraad.victory.set_tracked(table.game_id, user_id=999, values={"militia": 1}, actor=MOD)
     assert (await track(table, "ann", wealth=-300)).player.wealth == -300
 
 
 async def test_luxury_goods_in_play_follow_what_players_own(table: Any) -> None:
     """R3-12: at most 5 locations of each Luxury Good; the count in play is never below what players own."""
     await seat(table, ann=10, bo=8)
-    view, changes = await table.clerk.set_luxuries(table.game_id, counts={"spice": 3, "semuta": 1}, actor=MOD)
+    view, changes = await table.clerk.landsdraad.victory.set_luxuries(table.game_id, counts={"spice": 3, "semuta": 1},
+                                                                      actor=MOD)
     assert changes == (("spice", 0, 3), ("semuta", 0, 1))
     assert {x.good: x.in_play for x in view.luxuries} == {"spice": 3, "soostone": 0, "sapho_juice": 0, "semuta": 1}
     raised = await track(table, "ann", soostone=2)
@@ -86,46 +88,53 @@ async def test_luxury_goods_in_play_follow_what_players_own(table: Any) -> None:
     with pytest.raises(RuleError, match="at most 5"):
         await track(table, "ann", soostone=3)  # 3 + 3 > 5
     with pytest.raises(RuleError, match="fewer cannot be in play"):
-        await table.clerk.set_luxuries(table.game_id, counts={"soostone": 4}, actor=MOD)
+        await table.clerk.landsdraad.victory.set_luxuries(table.game_id, counts={"soostone": 4}, actor=MOD)
     with pytest.raises(RuleError, match="0 to 5"):
-        await table.clerk.set_luxuries(table.game_id, counts={"spice": 6}, actor=MOD)
-    settings = await table.clerk.vp_settings(table.game_id)
+        await table.clerk.landsdraad.victory.set_luxuries(table.game_id, counts={"spice": 6}, actor=MOD)
+    settings = await table.clerk.landsdraad.victory.vp_settings(table.game_id)
     assert {x.good: (x.in_play, x.owned) for x in settings.luxuries}["soostone"] == (5, 5)
 
 
 async def test_percentages_and_weights_change_with_an_event_and_never_normalise(table: Any) -> None:
     """P3-15: a Severe Crisis changes the shares; the total may fall below or rise above 100."""
     await seat(table, ann=10)
-    old, view = await table.clerk.set_percentage(table.game_id, category=Category.STOCK, value=0, actor=MOD)
+    old, view = await table.clerk.landsdraad.victory.set_percentage(table.game_id, category=Category.STOCK, value=0,
+                                                                    actor=MOD)
     assert (old, view.total) == (10, 90)
-    old, view = await table.clerk.set_weight(table.game_id, award=Award.SPYMASTER, value=26, actor=MOD)
+    old, view = await table.clerk.landsdraad.victory.set_weight(table.game_id, award=Award.SPYMASTER, value=26,
+                                                                actor=MOD)
     assert (old, view.total) == (1, 115)
     assert dict((c, p) for c, p, _ in view.percentages)[Category.STOCK] == 0
     events = [e.payload for e in await table.events() if e.kind in ("VpPercentageChanged", "VpWeightChanged")]
     assert events == [{"what": "Stock", "from": 10, "to": 0, "total": 90},
                       {"what": "Spymaster", "from": 1, "to": 26, "total": 115}]
     with pytest.raises(RuleError, match="0 to 100"):
-        await table.clerk.set_percentage(table.game_id, category=Category.VOTES, value=101, actor=MOD)
+        await table.clerk.landsdraad.victory.set_percentage(table.game_id, category=Category.VOTES, value=101,
+                                                            actor=MOD)
 
 
 async def test_goals_are_numbered_per_player_achieved_and_removed(table: Any) -> None:
     """R3-15: fixed VP once achieved; only achieved goals count."""
     await seat(table, ann=10, bo=8)
-    one = await table.clerk.add_goal(table.game_id, user_id=IDS["ann"], description="Own 4 Agri  Fiefs", vp=30,
-                                     actor=MOD)
-    two = await table.clerk.add_goal(table.game_id, user_id=IDS["ann"], description="Hold Kaitain", vp=50, actor=MOD)
-    other = await table.clerk.add_goal(table.game_id, user_id=IDS["bo"], description="Guildmaster", vp=5, actor=MOD)
+    one = await table.clerk.landsdraad.victory.add_goal(table.game_id, user_id=IDS["ann"],
+                                                        description="Own 4 Agri  Fiefs", vp=30, actor=MOD)
+    two = await table.clerk.landsdraad.victory.add_goal(table.game_id, user_id=IDS["ann"],
+                                                        description="Hold Kaitain", vp=50, actor=MOD)
+    other = await table.clerk.landsdraad.victory.add_goal(table.game_id, user_id=IDS["bo"],
+                                                          description="Guildmaster", vp=5, actor=MOD)
     assert (one.goal.number, two.goal.number, other.goal.number) == (1, 2, 1)
     assert one.goal.description == "Own 4 Agri  Fiefs"  # a long text is kept as typed (docs/input.md, issue 21)
-    done = await table.clerk.set_goal_achieved(table.game_id, user_id=IDS["ann"], number=1, actor=MOD)
+    done = await table.clerk.landsdraad.victory.set_goal_achieved(table.game_id, user_id=IDS["ann"], number=1,
+                                                                  actor=MOD)
     assert done.goal.achieved and done.final is None
     with pytest.raises(RuleError, match="already achieved"):
-        await table.clerk.set_goal_achieved(table.game_id, user_id=IDS["ann"], number=1, actor=MOD)
+        await table.clerk.landsdraad.victory.set_goal_achieved(table.game_id, user_id=IDS["ann"], number=1, actor=MOD)
     with pytest.raises(RuleError, match=r"has no goal 3\. Their goals: 1, 2"):
-        await table.clerk.set_goal_achieved(table.game_id, user_id=IDS["ann"], number=3, actor=MOD)
-    await table.clerk.remove_goal(table.game_id, user_id=IDS["ann"], number=2, actor=MOD)
-    assert [(g.player, g.number) for g in await table.clerk.goals(table.game_id)] == [("ann", 1), ("bo", 1)]
-    [ann] = await table.clerk.tracked(table.game_id, IDS["ann"])
+        await table.clerk.landsdraad.victory.set_goal_achieved(table.game_id, user_id=IDS["ann"], number=3, actor=MOD)
+    await table.clerk.landsdraad.victory.remove_goal(table.game_id, user_id=IDS["ann"], number=2, actor=MOD)
+    assert [(g.player, g.number) for g in await table.clerk.landsdraad.victory.goals(
+        table.game_id)] == [("ann", 1), ("bo", 1)]
+    [ann] = await table.clerk.landsdraad.victory.tracked(table.game_id, IDS["ann"])
     assert ann.goals == 30
     kinds = [e.kind for e in await table.events() if e.kind.startswith("Goal")]
     assert kinds == ["GoalAdded", "GoalAdded", "GoalAdded", "GoalAchieved", "GoalRemoved"]
@@ -166,24 +175,25 @@ async def test_goals_are_private_at_the_front_end(table: Any) -> None:
 async def test_prestige_over_the_pool_is_recorded_with_a_warning(table: Any) -> None:
     """P3-05: the pool is 20·N (N = 3 here: 60 VP); an award beyond it is recorded, and the moderator warned."""
     await seat(table, ann=10, bo=8, cy=6)
-    first = await table.clerk.award_prestige(table.game_id, user_id=IDS["ann"], vp=50, reason="Most posts",
-                                             actor=MOD)
+    first = await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=IDS["ann"], vp=50,
+                                                                reason="Most posts", actor=MOD)
     assert (first.awarded, first.pool, first.over) == (50, 60, False)
-    second = await table.clerk.award_prestige(table.game_id, user_id=IDS["bo"], vp=20, reason="Bloodiest Ambush",
-                                              actor=MOD)
+    second = await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=IDS["bo"], vp=20,
+                                                                 reason="Bloodiest Ambush", actor=MOD)
     assert (second.awarded, second.over, second.player_total) == (70, True, 20)
-    fixed = await table.clerk.award_prestige(table.game_id, user_id=IDS["ann"], vp=-5, reason="miscounted",
-                                             actor=MOD)
+    fixed = await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=IDS["ann"], vp=-5,
+                                                                reason="miscounted", actor=MOD)
     assert (fixed.player_total, fixed.awarded) == (45, 65)
     with pytest.raises(RuleError, match="below 0"):
-        await table.clerk.award_prestige(table.game_id, user_id=IDS["cy"], vp=-1, reason="oops", actor=MOD)
+        await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=IDS["cy"], vp=-1, reason="oops",
+                                                            actor=MOD)
 
     out = await slash(table.clerk, MODERATOR, "prestige award", player=user(IDS["cy"], "cy"), vp=3,
                       reason="Acted like House Atreides", announce=True)
     assert "over the pool of 60 VP" in text_of(out[0]) and out[0].ephemeral
     assert out[1].to == ToUser(IDS["cy"]) and "3 prestige VP" in text_of(out[1])
     assert isinstance(out[2].to, ToChannel) and "cy receives 3 VP" in text_of(out[2])
-    awards, pool = await table.clerk.prestige(table.game_id)
+    awards, pool = await table.clerk.landsdraad.victory.prestige(table.game_id)
     assert [a.vp for a in awards] == [50, 20, -5, 3] and pool == 60
     assert [e.payload["awarded"] for e in await table.events() if e.kind == "PrestigeAwarded"] == [50, 70, 65, 68]
 
@@ -195,15 +205,16 @@ async def test_tv3_s02_johns_income_in_the_forecast_and_his_score(table: Any) ->
     for i, income in enumerate(incomes):
         await table.player(800 + i, "john" if i == 0 else f"p{i}", 1, 1, 1, roll=1)
         if income:
-            await table.clerk.set_tracked(table.game_id, user_id=800 + i, values={"income": income}, actor=MOD)
-    view = await table.clerk.forecast(table.game_id)
+            await table.clerk.landsdraad.victory.set_tracked(table.game_id, user_id=800 + i,
+                                                             values={"income": income}, actor=MOD)
+    view = await table.clerk.landsdraad.victory.forecast(table.game_id)
     assert view.forecast.pot == 3000 and view.joined == 10
     income = next(line for line in view.forecast.lines if line.category is Category.INCOME)
     assert (income.vp, income.total, income.per_vp) == (300, 100000, 333)
     assert income.text().startswith("Income – 1 VP = 333 MS of income per round")
     votes = next(line for line in view.forecast.lines if line.category is Category.VOTES)
     assert votes.text() == "Votes – 11.2 VP per vote"  # 450 VP over 10 players × 4 votes
-    score = await table.clerk.projected_score(table.game_id, 800)
+    score = await table.clerk.landsdraad.victory.projected_score(table.game_id, 800)
     assert score.row is not None and score.row.categories[Category.INCOME] == 36
 
     [public] = await slash(table.clerk, actor(801, "p1"), "forecast")
@@ -257,9 +268,10 @@ async def test_the_export_has_the_forecast_and_the_tracked_holdings(table: Any) 
     null until the game is scored."""
     await seat(table, ann=10, bo=8)
     await track(table, "ann", militia=3)
-    await table.clerk.add_goal(table.game_id, user_id=IDS["ann"], description="Seize Arrakis", vp=40, actor=MOD)
-    await table.clerk.award_prestige(table.game_id, user_id=IDS["bo"], vp=4, reason="Master of Ceremonies",
-                                     actor=MOD)
+    await table.clerk.landsdraad.victory.add_goal(table.game_id, user_id=IDS["ann"], description="Seize Arrakis",
+                                                  vp=40, actor=MOD)
+    await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=IDS["bo"], vp=4,
+                                                        reason="Master of Ceremonies", actor=MOD)
     doc = await table.clerk.export(table.game_id, include_events=False)
     assert doc["final_scores"] is None
     forecast = doc["forecast"]

@@ -18,7 +18,7 @@ from engine.core.errors import RuleError
 from engine.landsdraad.majority import Subject
 from engine.landsdraad.motions import Motion
 from engine.landsdraad.victory import Award, Category
-from engine.service.victory_views import FinalView, PendingScores
+from engine.service.landsdraad.victory_views import FinalView, PendingScores
 from engine.store.database import make_sessionmaker
 from engine.store.models import Game
 
@@ -35,29 +35,32 @@ async def player(table: Any, user_id: int, name: str, misc: int = 0) -> None:
     """D 1, I 1, d3 1: a base vote of 4 and no Diplomacy bonus; ``misc`` adds votes."""
     await table.player(user_id, name, 1, 1, 1, roll=1)
     if misc:
-        await table.clerk.set_player(table.game_id, user_id=user_id, misc=misc, actor=MOD)
+        await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=user_id, misc=misc, actor=MOD)
 
 
 async def track(table: Any, user_id: int, **values: int) -> None:
-    await table.clerk.set_tracked(table.game_id, user_id=user_id, values=values, actor=MOD)
+    await table.clerk.landsdraad.victory.set_tracked(table.game_id, user_id=user_id, values=values, actor=MOD)
 
 
 async def count(table: Any, user_id: int, counter: str, amount: int = 1) -> None:
-    await table.clerk.record_counter(table.game_id, user_id=user_id, counter=counter, amount=amount, actor=MOD)
+    await table.clerk.landsdraad.victory.record_counter(table.game_id, user_id=user_id, counter=counter,
+                                                        amount=amount, actor=MOD)
 
 
 async def crisis(table: Any, ballots: dict[int, str]) -> str:
     await table.open()
     for user_id, text in ballots.items():
         await table.vote(user_id, text)
-    return str((await table.clerk.close_round(table.game_id, actor=MOD)).outcome)
+    return str((await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)).outcome)
 
 
 async def end_game_vote(table: Any, supporters: list[int], penalty: int | None = None) -> Any:
     for user_id in supporters:
-        receipt = await table.clerk.support(table.game_id, user_id=user_id, motion=Motion(Subject.END_GAME),
-                                            thread_id=None, at=table.clock.now(), source_id=table.source())
-    return await table.clerk.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD, penalty=penalty)
+        receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user_id,
+                                                                motion=Motion(Subject.END_GAME), thread_id=None,
+                                                                at=table.clock.now(), source_id=table.source())
+    return await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD,
+                                                       penalty=penalty)
 
 
 async def three_player_game(table: Any) -> None:
@@ -77,7 +80,8 @@ async def three_player_game(table: Any) -> None:
                 soostone=1, income=-2000, stock=10, wealth=30000)
     await track(table, CY, militia=5, standard=4, upgraded=3, elite=2, ore_mine=2, gem_mine=1, soostone=1,
                 income=4000, stock=5, wealth=15000, heroes=2)
-    await table.clerk.set_luxuries(table.game_id, counts={"spice": 3, "soostone": 2, "semuta": 1}, actor=MOD)
+    await table.clerk.landsdraad.victory.set_luxuries(table.game_id, counts={"spice": 3, "soostone": 2, "semuta": 1},
+                                                      actor=MOD)
     await count(table, ANN, "seizures", 2)
     await count(table, BO, "seizures")
     await count(table, CY, "raids")
@@ -88,11 +92,13 @@ async def three_player_game(table: Any) -> None:
     await count(table, BO, "troop_movements", -1)
     for user_id, text, vp in ((ANN, "Own 4 Agri Fiefs", 30), (ANN, "Hold Kaitain", 50), (BO, "Win the Landsraad", 40),
                               (BO, "Marry into House Corrino", 40), (CY, "Build a Heighliner", 20)):
-        await table.clerk.add_goal(table.game_id, user_id=user_id, description=text, vp=vp, actor=MOD)
+        await table.clerk.landsdraad.victory.add_goal(table.game_id, user_id=user_id, description=text, vp=vp,
+                                                      actor=MOD)
     for user_id, number in ((ANN, 1), (BO, 1), (BO, 2), (CY, 1)):
-        await table.clerk.set_goal_achieved(table.game_id, user_id=user_id, number=number, actor=MOD)
+        await table.clerk.landsdraad.victory.set_goal_achieved(table.game_id, user_id=user_id, number=number, actor=MOD)
     for user_id, vp, reason in ((ANN, 8, "Most posts"), (ANN, -3, "miscounted"), (CY, 10, "Bloodiest Ambush")):
-        await table.clerk.award_prestige(table.game_id, user_id=user_id, vp=vp, reason=reason, actor=MOD)
+        await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=user_id, vp=vp, reason=reason,
+                                                            actor=MOD)
     assert await crisis(table, {ANN: "Vote: Aye", BO: "Vote: Nay", CY: "Vote: Aye"}) == "passed"  # 40 : 20
     assert await crisis(table, {ANN: "Vote: Aye", BO: "Vote: Nay", CY: "Vote: Nay"}) == "failed"  # 30 : 30
 
@@ -125,7 +131,7 @@ async def test_a_whole_three_player_game_scored_by_hand(table: Any) -> None:
     Titles (B = 1600/3): 18·Score ≥ 1600·(6+k): ann 10656 and bo 10404 reach 9600 (Baron) but not 11200; cy 7974
     reaches none."""
     await three_player_game(table)
-    result = await table.clerk.end_game(table.game_id, actor=MOD)
+    result = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
     assert isinstance(result, FinalView) and not result.already
     assert (result.pot, result.ended_by, result.chancellor, result.penalty) == (1600, "moderator", None, 0)
     rows = {r.name: r for r in result.rows}
@@ -147,7 +153,7 @@ async def test_a_whole_three_player_game_scored_by_hand(table: Any) -> None:
     assert set(result.unawarded) == {Award.UNOPPOSED_CHANCELLOR, Award.BRIGHT_SHINY, Award.STAINED_LIPS,
                                      Award.VERY_SOOTHING_MUSIC, Award.UNINVITED_GUEST, Award.SPYMASTER}
 
-    again = await table.clerk.end_game(table.game_id, actor=MOD)
+    again = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
     assert isinstance(again, FinalView) and again.already and again.rows == result.rows
     [ended] = [e for e in await table.events() if e.kind == "GameEnded"]
     assert ended.payload["scores"][0] == {"name": "ann", "total": 592, "place": 1, "title": "Baron"}
@@ -183,7 +189,7 @@ async def test_the_final_table_at_the_front_end(table: Any) -> None:
     refused = only_here(await slash(c, MODERATOR, "forces set", player=user(ANN, "ann"), militia=1))
     assert "has ended" in refused and "R3-23" in refused
     with pytest.raises(RuleError, match="no longer change"):
-        await table.clerk.set_percentage(table.game_id, category=Category.VOTES, value=20, actor=MOD)
+        await table.clerk.landsdraad.victory.set_percentage(table.game_id, category=Category.VOTES, value=20, actor=MOD)
 
 
 async def test_prestige_and_goals_after_the_end_update_the_final_scores(table: Any) -> None:
@@ -191,12 +197,13 @@ async def test_prestige_and_goals_after_the_end_update_the_final_scores(table: A
     the measures stay as they were at the end. cy 443 + 91 = 534 becomes a Baron (18·534 = 9612 ≥ 9600); ann's
     second goal (50) makes 642; 50 more for cy (584) puts cy second, ahead of bo (578)."""
     await three_player_game(table)
-    await table.clerk.end_game(table.game_id, actor=MOD)
-    receipt = await table.clerk.award_prestige(table.game_id, user_id=CY, vp=91, reason="Epic backstab", actor=MOD)
+    await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    receipt = await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=CY, vp=91,
+                                                                  reason="Epic backstab", actor=MOD)
     assert receipt.final is not None
     assert [(r.name, r.total, r.place, r.title) for r in receipt.final.rows] == [
         ("ann", 592, 1, "Baron"), ("bo", 578, 2, "Baron"), ("cy", 534, 3, "Baron")]
-    changed = await table.clerk.set_goal_achieved(table.game_id, user_id=ANN, number=2, actor=MOD)
+    changed = await table.clerk.landsdraad.victory.set_goal_achieved(table.game_id, user_id=ANN, number=2, actor=MOD)
     assert changed.final is not None and changed.final.rows[0].total == 642
     out = await slash(table.clerk, MODERATOR, "prestige award", player=user(CY, "cy"), vp=50, reason="Sportsmanship")
     updated = [o for o in out if isinstance(o.to, ToChannel)]
@@ -214,21 +221,23 @@ async def test_tv3_i08_the_end_game_penalty_through_the_service(table: Any) -> N
         if income:
             await track(table, 900 + i, income=income)
     await track(table, 900, heroes=2)
-    await table.clerk.add_goal(table.game_id, user_id=900, description="Rule Arrakis", vp=10, actor=MOD)
-    await table.clerk.set_goal_achieved(table.game_id, user_id=900, number=1, actor=MOD)
-    await table.clerk.award_prestige(table.game_id, user_id=900, vp=5, reason="Master of Ceremonies", actor=MOD)
+    await table.clerk.landsdraad.victory.add_goal(table.game_id, user_id=900, description="Rule Arrakis", vp=10,
+                                                  actor=MOD)
+    await table.clerk.landsdraad.victory.set_goal_achieved(table.game_id, user_id=900, number=1, actor=MOD)
+    await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=900, vp=5,
+                                                        reason="Master of Ceremonies", actor=MOD)
     await table.open()
     enacted = await end_game_vote(table, [900 + i for i in range(6)])
     assert enacted.game_ended and enacted.extra == {"penalty": 20}
 
-    result = await table.clerk.score_ended_game(table.game_id, actor=None)
+    result = await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None)
     assert isinstance(result, FinalView) and (result.pot, result.penalty, result.ended_by) == (2400, 20, "end game")
     john = next(r for r in result.rows if r.name == "john")
     assert john.categories[Category.INCOME] == 28
     assert dict(john.singular)[Award.JUSTICE_LEAGUE] == 24
     assert (john.goals, john.prestige) == (10, 5)
-    assert (await table.clerk.forecast(table.game_id)).forecast.pot == 2400
-    again = await table.clerk.score_ended_game(table.game_id, actor=None)
+    assert (await table.clerk.landsdraad.victory.forecast(table.game_id)).forecast.pot == 2400
+    again = await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None)
     assert isinstance(again, FinalView) and again.already
     assert [e.kind for e in await table.events()].count("GameScored") == 1
 
@@ -239,8 +248,9 @@ async def test_an_enacted_end_game_vote_posts_the_final_scores(table: Any) -> No
         await player(table, user_id, name)
     await table.open()
     for user_id in (ANN, BO):
-        receipt = await table.clerk.support(table.game_id, user_id=user_id, motion=Motion(Subject.END_GAME),
-                                            thread_id=None, at=table.clock.now(), source_id=table.source())
+        receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user_id,
+                                                                motion=Motion(Subject.END_GAME), thread_id=None,
+                                                                at=table.clock.now(), source_id=table.source())
     out = await slash(table.clerk, MODERATOR, "pv enact", vote=receipt.vote.id, penalty=25)
     texts = [text_of(o) for o in out if isinstance(o.to, ToChannel)]
     assert any("Enacted: End Game" in t for t in texts)
@@ -254,24 +264,25 @@ async def test_p3_15_more_than_100_percent_waits_for_a_moderator(table: Any) -> 
     ended but unscored, and the moderators are told how to score it."""
     for user_id, name in ((ANN, "ann"), (BO, "bo"), (CY, "cy")):
         await player(table, user_id, name)
-    await table.clerk.set_percentage(table.game_id, category=Category.VOTES, value=20, actor=MOD)
+    await table.clerk.landsdraad.victory.set_percentage(table.game_id, category=Category.VOTES, value=20, actor=MOD)
     with pytest.raises(RuleError, match="105% of the Pot"):
-        await table.clerk.end_game(table.game_id, actor=MOD)
+        await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
     assert (await table.clerk.game(table.game_id)).name == "sirius"
     doc = await table.clerk.export(table.game_id, include_events=False)
     assert doc["game"]["status"] == "active", "a refused end changes nothing"
 
     await table.open()
     for user_id in (ANN, BO):
-        receipt = await table.clerk.support(table.game_id, user_id=user_id, motion=Motion(Subject.END_GAME),
-                                            thread_id=None, at=table.clock.now(), source_id=table.source())
+        receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user_id,
+                                                                motion=Motion(Subject.END_GAME), thread_id=None,
+                                                                at=table.clock.now(), source_id=table.source())
     out = await slash(table.clerk, MODERATOR, "pv enact", vote=receipt.vote.id)
     [pending] = [text_of(o) for o in out if isinstance(o.to, ToChannel) and "not scored yet" in text_of(o)]
     assert "/game end confirm:true" in pending
-    assert isinstance(await table.clerk.score_ended_game(table.game_id, actor=None), PendingScores)
+    assert isinstance(await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None), PendingScores)
     with pytest.raises(RuleError, match="more than 100%"):
-        await table.clerk.end_game(table.game_id, actor=MOD)
-    scored = await table.clerk.end_game(table.game_id, actor=MOD, confirm=True)
+        await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    scored = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD, confirm=True)
     assert isinstance(scored, FinalView) and scored.pot == 1280 and scored.ended_by == "end game"
     # all three have 4 votes: Votes is 20% of 1280 = 256, a third each is floor(85.3) = 85
     assert [r.categories[Category.VOTES] for r in scored.rows] == [85, 85, 85]
@@ -281,7 +292,7 @@ async def test_a_round_still_open_blocks_a_moderators_end(table: Any) -> None:
     await player(table, ANN, "ann")
     await table.open()
     with pytest.raises(RuleError, match="Round 1 is still open"):
-        await table.clerk.end_game(table.game_id, actor=MOD)
+        await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
 
 
 async def test_tv3_i13_weathervane_from_the_closed_rounds(table: Any) -> None:
@@ -299,8 +310,9 @@ async def test_tv3_i13_weathervane_from_the_closed_rounds(table: Any) -> None:
     for user_id in (ANN, BO, CY):
         await table.vote(user_id, "Vote: Aye")
     await end_game_vote(table, [ANN, BO])
-    assert {t.name: t.weathervane for t in await table.clerk.tracked(table.game_id)} == {"ann": 2, "bo": 2, "cy": 1}
-    result = await table.clerk.score_ended_game(table.game_id, actor=None)
+    assert {t.name: t.weathervane for t in await table.clerk.landsdraad.victory.tracked(
+        table.game_id)} == {"ann": 2, "bo": 2, "cy": 1}
+    result = await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None)
     assert isinstance(result, FinalView)
     assert {r.name: dict(r.singular).get(Award.WEATHERVANE) for r in result.rows} == {"ann": 6, "bo": 6, "cy": None}
 
@@ -315,7 +327,7 @@ async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_m
     await player(table, BO, "bo", misc=8)  # 12
     await player(table, CY, "cy", misc=4)  # 8
     with pytest.raises(RuleError, match="once round 5 is complete"):
-        await c.end_game(table.game_id, actor=MOD, majority=True)
+        await c.landsdraad.victory.end_game(table.game_id, actor=MOD, majority=True)
     for _ in range(4):
         await crisis(table, {})
     await table.open()
@@ -334,7 +346,7 @@ async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_m
     lost = await slash(c, MODERATOR, "player set", user=user(BO, "bo"), misc=30)  # bo 34: ann 31 of 74
     assert any("no longer holds a majority" in text_of(o) for o in lost if isinstance(o.to, ToChannel))
     with pytest.raises(RuleError, match="Nobody holds a majority of the 74 votes"):
-        await c.end_game(table.game_id, actor=MOD, majority=True)
+        await c.landsdraad.victory.end_game(table.game_id, actor=MOD, majority=True)
     back = await slash(c, MODERATOR, "player set", user=user(BO, "bo"), misc=8)
     [gained] = [o for o in back if isinstance(o.to, Here) and "Majority Victory?" in text_of(o)]
     assert gained.ephemeral, "the moderator whose command caused it is told too"
@@ -342,7 +354,7 @@ async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_m
     assert kinds == ["MajorityDetected", "MajorityLost", "MajorityDetected"]
 
     await table.open()
-    result = await c.end_game(table.game_id, actor=MOD, majority=True)
+    result = await c.landsdraad.victory.end_game(table.game_id, actor=MOD, majority=True)
     assert isinstance(result, FinalView) and result.ended_by == "majority" and result.chancellor == "ann"
     ann = result.rows[0]
     assert (ann.name, ann.title, dict(ann.singular)[Award.UNOPPOSED_CHANCELLOR]) == (
@@ -365,4 +377,4 @@ async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:
     assert await forecast_posts(App(table.clerk), view) == []
     assert await majority_check(App(table.clerk), view, ctx) == []
     with pytest.raises(RuleError, match="Landsdraad rule"):
-        await table.clerk.end_game(other.id, actor=MOD)
+        await table.clerk.landsdraad.victory.end_game(other.id, actor=MOD)

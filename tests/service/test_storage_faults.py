@@ -47,8 +47,10 @@ class Store:
 
     async def vote(self, user_id: int, choice: str = "Aye") -> Any:
         self._n += 1
-        return await self.clerk.cast_ballot(self.game_id, user_id=user_id, command=parse_ballot(f"Vote: {choice}"),
-                                            received_at=self.clerk.clock.now(), source_id=f"m-{self._n}")
+        return await self.clerk.landsdraad.ballots.cast_ballot(self.game_id, user_id=user_id,
+                                                               command=parse_ballot(f"Vote: {choice}"),
+                                                               received_at=self.clerk.clock.now(),
+                                                               source_id=f"m-{self._n}")
 
     async def ballots(self) -> list[tuple[int, str]]:
         async with make_sessionmaker(self.engine)() as session:
@@ -74,9 +76,9 @@ async def stores(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template
         game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="sirius", ruleset="landsdraad",
                                        moderator_role_id=None, actor=MOD)
         for user, name in ((101, "Alice"), (102, "Bob")):
-            await clerk.add_player(game.id, user_id=user, name=name, diplomacy=3, command=2, intrigue=1, roll=1,
-                                   faction=None, actor=MOD)
-        await clerk.open_round(game.id, crisis="Piracy", deadline=None, actor=MOD)
+            await clerk.landsdraad.ledger.add_player(game.id, user_id=user, name=name, diplomacy=3, command=2,
+                                                     intrigue=1, roll=1, faction=None, actor=MOD)
+        await clerk.landsdraad.rounds.open_round(game.id, crisis="Piracy", deadline=None, actor=MOD)
         store = Store(clerk, engine, game.id)
         clerk.storage.listen(store.notices.append)
         return store
@@ -232,8 +234,9 @@ async def test_a_read_only_postgresql_database_refuses_and_new_sessions_write_on
     admin = make_engine(POSTGRES_URL)
     try:
         async def vote(user: int, n: int) -> Any:
-            return await clerk.cast_ballot(store.game_id, user_id=user, command=parse_ballot("Vote: Aye"),
-                                           received_at=clerk.clock.now(), source_id=f"ro-{n}")
+            return await clerk.landsdraad.ballots.cast_ballot(store.game_id, user_id=user,
+                                                              command=parse_ballot("Vote: Aye"),
+                                                              received_at=clerk.clock.now(), source_id=f"ro-{n}")
 
         await vote(101, 1)  # the role writes; its session is in the pool
         async with admin.begin() as connection:
@@ -396,9 +399,9 @@ async def test_a_really_full_file_system_refuses_the_ballot_and_it_is_recorded_o
         game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="sirius", ruleset="landsdraad",
                                        moderator_role_id=None, actor=MOD)
         for user in range(101, 131):
-            await clerk.add_player(game.id, user_id=user, name=f"p{user}", diplomacy=3, command=2, intrigue=1,
-                                   roll=1, faction=None, actor=MOD)
-        await clerk.open_round(game.id, crisis="Piracy", deadline=None, actor=MOD)
+            await clerk.landsdraad.ledger.add_player(game.id, user_id=user, name=f"p{user}", diplomacy=3,
+                                                     command=2, intrigue=1, roll=1, faction=None, actor=MOD)
+        await clerk.landsdraad.rounds.open_round(game.id, crisis="Piracy", deadline=None, actor=MOD)
         notices: list[StorageNotice] = []
         clerk.storage.listen(notices.append)
         filler = small_file_system / "filler"
@@ -412,16 +415,17 @@ async def test_a_really_full_file_system_refuses_the_ballot_and_it_is_recorded_o
         refused = 0
         for n, user in enumerate(range(101, 131)):  # some may fit in pages already there; the disk fills
             try:
-                await clerk.cast_ballot(game.id, user_id=user, command=parse_ballot("Vote: Aye " + "x" * 0),
-                                        received_at=clerk.clock.now(), source_id=f"full-{n}")
+                await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=user,
+                                                           command=parse_ballot("Vote: Aye " + "x" * 0),
+                                                           received_at=clerk.clock.now(), source_id=f"full-{n}")
             except StorageFault as fault:
                 assert fault.kind in (FULL, IO)
                 refused += 1
         assert refused, "the full file system refused no ballot"
         assert [n.failing for n in notices] == [True]
         filler.unlink()
-        receipt = await clerk.cast_ballot(game.id, user_id=101, command=parse_ballot("Vote: Nay"),
-                                          received_at=clerk.clock.now(), source_id="full-after")
+        receipt = await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=101, command=parse_ballot("Vote: Nay"),
+                                                             received_at=clerk.clock.now(), source_id="full-after")
         assert receipt.option == "nay"
         assert [n.failing for n in notices] == [True, False]
     finally:
@@ -437,8 +441,9 @@ async def test_a_round_due_while_the_disk_is_full_closes_at_the_first_pass_after
 
     store = await stores()
     clerk = store.clerk
-    await clerk.close_round(store.game_id, actor=MOD)
-    await clerk.open_round(store.game_id, crisis="Levy", deadline=clerk.clock.now() + timedelta(minutes=5), actor=MOD)
+    await clerk.landsdraad.rounds.close_round(store.game_id, actor=MOD)
+    await clerk.landsdraad.rounds.open_round(store.game_id, crisis="Levy",
+                                             deadline=clerk.clock.now() + timedelta(minutes=5), actor=MOD)
     delivered: list[Any] = []
 
     async def deliver(out: Any) -> None:

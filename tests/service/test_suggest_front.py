@@ -99,7 +99,7 @@ async def test_games_are_the_askers_own_and_no_game_free_text_or_failure_suggest
     async def broken(game_id: int) -> list[Any]:
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(clerk, "players", broken)
+    monkeypatch.setattr(clerk.landsdraad.ledger, "players", broken)
     with caplog.at_level(logging.ERROR, "clerk.suggest"):
         assert await typed(clerk, BOB, "ag vote", "candidate", "a") == []
     assert "the database went away" in caplog.text and "/ag vote candidate" in caplog.text

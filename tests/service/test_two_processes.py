@@ -91,10 +91,10 @@ async def _games(url: str, schema: str) -> list[tuple[int, datetime]]:
         game = await clerk.create_game(guild_id=900, channel_id=1000 + k, name=f"g{k}", ruleset="landsdraad",
                                        moderator_role_id=None, actor=1)
         for user in USERS:
-            await clerk.add_player(game.id, user_id=user, name=f"p{user}", diplomacy=3, command=2, intrigue=1,
-                                   roll=2, faction=None, actor=1)
+            await clerk.landsdraad.ledger.add_player(game.id, user_id=user, name=f"p{user}", diplomacy=3,
+                                                     command=2, intrigue=1, roll=2, faction=None, actor=1)
         deadline = START + timedelta(days=1, minutes=k)
-        await clerk.open_round(game.id, crisis=f"crisis {k}", deadline=deadline, actor=1)
+        await clerk.landsdraad.rounds.open_round(game.id, crisis=f"crisis {k}", deadline=deadline, actor=1)
         games.append((game.id, deadline))
     await engine.dispose()
     return games

@@ -60,8 +60,10 @@ class Worker:
         refused: dict[str, str] = {}
         for user in users:
             try:
-                await self.app.clerk.cast_ballot(game, user_id=user, command=parse_ballot("Vote: Aye"),
-                                                 received_at=received, source_id=f"{self.name}:{game}:{user}")
+                await self.app.clerk.landsdraad.ballots.cast_ballot(game, user_id=user,
+                                                                    command=parse_ballot("Vote: Aye"),
+                                                                    received_at=received,
+                                                                    source_id=f"{self.name}:{game}:{user}")
                 acked.append(user)
             except ClerkError as error:
                 refused[str(user)] = str(error)

@@ -12,10 +12,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from engine.core.errors import RuleError
-from engine.landsdraad.adjutant import AgBallot, cast_ag_ballot, election_deadline, tally_ag
+from engine.landsdraad.adjutant import (
+    AgBallot,
+    cast_ag_ballot,
+    election_deadline,
+    extend_after_no_confidence,
+    tally_ag,
+)
+from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import result_pending
 from engine.service.clock import utc
-from engine.service.ledger import game_view, load_game, read_players, require_player, require_running
+from engine.service.landsdraad.ledger import read_players
+from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
@@ -106,7 +114,7 @@ def read_election_view(session: Session, game: Game, election: AgElection) -> El
     rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
                            .order_by(AgBallotRow.cast_at, AgBallotRow.id)).scalars().all()
     players = {p.id: p for p in read_players(session, game.id)}
-    weighted = bool(value_of(game.settings, "ag_weighted"))
+    weighted = bool(value_of(game.settings, "ag_weighted", SETTINGS))
     weights = {pid: p.votes for pid, p in players.items()} if weighted else None
     ballots = [AgBallot(r.voter_id, r.candidate_id, utc(r.cast_at)) for r in rows]
     standings = tuple(Standing(players[c].name, n, last) for c, n, last in tally_ag(ballots, weights))
@@ -247,7 +255,6 @@ class AdjutantService(ServiceBase):
     async def extend_election(self, game_id: int, *, until: datetime, actor: int | None,
                               source_id: str | None = None) -> ElectionView:
         """R0-35: an election opened by No Confidence closes at round end, extendable by at most 24 h."""
-        from engine.landsdraad.adjutant import extend_after_no_confidence
 
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)

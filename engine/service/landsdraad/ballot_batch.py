@@ -23,9 +23,10 @@ from engine.landsdraad.crisis import RoundWindow, accept_ballot
 from engine.landsdraad.model import Elector, Option, Planet, Quality, Tier
 from engine.landsdraad.votes import total_votes
 from engine.service.clock import utc
+from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import require_running
 from engine.service.uow import Duplicate, SyncUnit
-from engine.service.views import BallotReceipt, GameView
+from engine.service.views import GameView
 from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import Ballot, Holding, Round
 

@@ -16,9 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.core.errors import RuleError
 from engine.core.suggest import nearest
 from engine.landsdraad.perks import POSITIONS, Perk, award_perks, competition_ranks, militia_location
+from engine.landsdraad.settings import SETTINGS
 from engine.landsdraad.transfers import ElectorQuery
-from engine.service.ledger import game_players, game_view, load_game, require_player
-from engine.service.rounds import current_round
+from engine.service.landsdraad.ledger import game_players
+from engine.service.landsdraad.round_state import current_round
+from engine.service.ledger import game_view, load_game, require_player
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase
 from engine.service.views import GameView
@@ -156,7 +158,7 @@ class PerkService(ServiceBase):
             names = {p.id: p.name for p in players}
             by_id = {p.id: p for p in players}
             base = {p.id: p.breakdown.base for p in players}
-            by_base = value_of(game.settings, "perk_ties") == "base-vote"
+            by_base = value_of(game.settings, "perk_ties", SETTINGS) == "base-vote"
             score = _scores(votes, base if by_base else None)
             ranks = competition_ranks(score)
             awarded = award_perks(score)

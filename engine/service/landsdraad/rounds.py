@@ -2,113 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
 
 from engine.core.errors import NotFoundError, RuleError
-from engine.landsdraad.factions import TempFaction, make_faction
+from engine.landsdraad.factions import make_faction
 from engine.service.clock import utc
-from engine.service.ledger import active_votes, game_players, game_view, load_game, require_running
+from engine.service.landsdraad.ledger import game_players
+from engine.service.landsdraad.round_close import close
+from engine.service.landsdraad.round_state import (
+    current_round,
+    open_round_of,
+    result_view,
+    round_view,
+)
+from engine.service.landsdraad.views import ResultView, RoundView, StatusView
+from engine.service.ledger import load_game, require_running
 from engine.service.uow import ServiceBase
-from engine.service.views import FactionView, ResultView, RoundView, StatusView
-from engine.store.models import Game
 from engine.store.models.landsdraad import Ballot, Round, TempFactionRow
-
-
-def faction_of(row: TempFactionRow) -> TempFaction:
-    return make_faction(row.name, row.votes, row.stance, row.table)
-
-
-def faction_view(row: TempFactionRow, *, reveal: bool) -> FactionView:
-    return FactionView(
-        name=row.name,
-        votes=row.votes,
-        stance=row.stance,
-        table=row.table,
-        roll=row.roll if reveal else None,
-        vote=row.vote if reveal else None,
-    )
-
-
-def read_round(session: Session, game: Game, number: int | None = None) -> Round | None:
-    """Round ``number`` of ``game`` (its current round if None; None before the first)."""
-    number = game.current_round if number is None else number
-    if number == 0:
-        return None
-    found = session.execute(select(Round).where(Round.game_id == game.id, Round.number == number))
-    rnd: Round | None = found.scalar_one_or_none()
-    return rnd
-
-
-async def current_round(session: AsyncSession, game: Game) -> Round | None:
-    return await session.run_sync(read_round, game)
-
-
-async def open_round_of(session: AsyncSession, game: Game) -> Round:
-    found = await current_round(session, game)
-    if found is None or found.status != "open":
-        raise RuleError(f"No round is open in {game.name}.")
-    return found
-
-
-def read_factions(session: Session, round_id: int) -> Sequence[TempFactionRow]:
-    rows = session.execute(select(TempFactionRow).where(TempFactionRow.round_id == round_id).order_by(
-        TempFactionRow.id))
-    return list(rows.scalars())
-
-
-async def factions_of(session: AsyncSession, round_id: int) -> Sequence[TempFactionRow]:
-    return await session.run_sync(read_factions, round_id)
-
-
-def read_round_view(session: Session, game: Game, rnd: Round,
-                    factions: Sequence[TempFactionRow] | None = None) -> RoundView:
-    """The round as players see it; ``factions`` if the caller has already read them."""
-    if factions is None:
-        factions = read_factions(session, rnd.id)
-    closed = rnd.status == "closed"
-    if closed and rnd.result:
-        vip = rnd.result["in_play"]
-    else:
-        vip = active_votes(session, game.id) + sum(f.votes for f in factions)
-    return RoundView(
-        game=game_view(game),
-        number=rnd.number,
-        crisis=rnd.crisis,
-        status=rnd.status,
-        deadline=utc(rnd.deadline) if rnd.deadline else None,
-        in_play=vip,
-        factions=tuple(faction_view(f, reveal=closed) for f in factions),
-        paused_left=timedelta(seconds=rnd.paused_left) if rnd.paused_left is not None and not closed else None,
-    )
-
-
-async def round_view(session: AsyncSession, game: Game, rnd: Round) -> RoundView:
-    return await session.run_sync(read_round_view, game, rnd)
-
-
-def result_view(view: RoundView, result: dict[str, Any], *, already_closed: bool = False) -> ResultView:
-    return ResultView(
-        round=view,
-        outcome=str(result["outcome"]),
-        aye=int(result["aye"]),
-        nay=int(result["nay"]),
-        abstain=int(result["abstain"]),
-        in_play=int(result["in_play"]),
-        needed=int(result["needed"]),
-        factions=view.factions,
-        already_closed=already_closed,
-        adjutant=result.get("adjutant_general"),
-        income_penalty=int(result.get("income_penalty", 0)),
-        expired=tuple(result.get("expired_votes", ())),
-        elections_closed=tuple(result.get("elections_closed", ())),
-        due_at=datetime.fromisoformat(result["due_at"]) if result.get("due_at") else None,
-    )
 
 
 class RoundService(ServiceBase):
@@ -195,8 +108,6 @@ class RoundService(ServiceBase):
     ) -> ResultView:
         """Tally with every weight read now (R0-15), roll the d6 factions that have no roll yet (P0-04).
         ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
-        from engine.service.round_close import close
-
         return await self._unit(game_id, source_id, close, self.dice, game_id, actor, source_id, expected_round)
 
     async def extend_round(self, game_id: int, *, by: timedelta | None = None, to: datetime | None = None,

@@ -23,11 +23,8 @@ from engine.landsdraad.victory import (
     pot,
     prestige_pool,
 )
-from engine.service import victory_export  # noqa: F401  (registers the export sections)
-from engine.service.ledger import game_view, load_game, require_player
-from engine.service.uow import UnitOfWork
-from engine.service.victory_scoring import ScoringService, refresh_final
-from engine.service.victory_state import (
+from engine.service.landsdraad.victory_scoring import ScoringService, refresh_final
+from engine.service.landsdraad.victory_state import (
     ECONOMY,
     LUXURY_MAX,
     TRACKED,
@@ -43,7 +40,7 @@ from engine.service.victory_state import (
     victory_row_for_update,
     weights_of,
 )
-from engine.service.victory_views import (
+from engine.service.landsdraad.victory_views import (
     GoalChange,
     GoalView,
     LuxuryView,
@@ -53,6 +50,8 @@ from engine.service.victory_views import (
     TrackView,
     VpSettingsView,
 )
+from engine.service.ledger import game_view, load_game, require_player
+from engine.service.uow import UnitOfWork
 from engine.store.models import Game, Player
 from engine.store.models.landsdraad import PrestigeAward, VictoryGoal, VictoryState
 

@@ -7,7 +7,7 @@ deletes an entry: a correction is a new entry that points at the one it corrects
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from fractions import Fraction
@@ -20,6 +20,7 @@ from engine.core.errors import RuleError
 from engine.core.rounding import floor
 from engine.core.text import MAX_DIGITS, whole_number
 from engine.landsdraad.audit import AuditQuote, audit_quote
+from engine.landsdraad.settings import SETTINGS
 from engine.landsdraad.transfers import TransferCommand
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game, require_player
@@ -164,7 +165,7 @@ def effective(rows: Iterable[TransferRow]) -> list[TransferRow]:
     return [row for _, _, row in sorted(kept, key=lambda t: (t[0], t[1]))]
 
 
-async def _names(session: AsyncSession, game_id: int) -> dict[int, str]:
+async def player_names(session: AsyncSession, game_id: int) -> dict[int, str]:
     rows = await session.execute(select(Player.id, Player.name).where(Player.game_id == game_id))
     return {i: n for i, n in rows.all()}
 
@@ -196,7 +197,7 @@ async def active_players(session: AsyncSession, game_id: int) -> list[Player]:
 def _audit_quote(game: Game, active: int, rounds: Iterable[int]) -> AuditQuote:
     """R0-50 with the game's ``audit_share_rounding`` setting: up (P0-10, the default) or down."""
     q = audit_quote(game.current_round, active, rounds)
-    if value_of(game.settings, "audit_share_rounding") == "down":
+    if value_of(game.settings, "audit_share_rounding", SETTINGS) == "down":
         return replace(q, share=floor(Fraction(q.fee, active)))
     return q
 
@@ -226,7 +227,7 @@ async def perform_audit(uow: UnitOfWork, game: Game, target_id: int, rounds: tup
         raise RuleError(f"That player is not in {game.name}.")
     payers = await active_players(session, game.id)
     q = _audit_quote(game, len(payers), rounds)
-    names = await _names(session, game.id)
+    names = await player_names(session, game.id)
     found = await session.execute(select(TransferRow).where(TransferRow.game_id == game.id,
                                                             TransferRow.from_id == target.id))
     rows = list(found.scalars())
@@ -276,7 +277,7 @@ class AuditService(ServiceBase):
                 game = await load_game(session, game_id)
                 again = (await session.execute(select(TransferRow).where(
                     TransferRow.game_id == game_id, TransferRow.source_id == source_id))).scalar_one()
-                return _view(again, game, await _names(session, game_id), duplicate=True)
+                return _view(again, game, await player_names(session, game_id), duplicate=True)
 
     @staticmethod
     def _payload(row: TransferRow, sender: Player, recipient: Player | None, **extra: Any) -> dict[str, Any]:
@@ -362,7 +363,7 @@ class AuditService(ServiceBase):
             found = await session.execute(select(TransferRow).where(
                 TransferRow.game_id == game_id, TransferRow.from_id == player.id).order_by(TransferRow.id))
             rows = list(found.scalars())
-            names = await _names(session, game_id)
+            names = await player_names(session, game_id)
             corrected_by = {r.corrects_id: r.id for r in rows if r.corrects_id is not None}
             views = tuple(_view(r, game, names, corrected_by=corrected_by.get(r.id)) for r in rows
                           if round_number is None or r.round_number == round_number)
@@ -388,25 +389,3 @@ def _round_in_range(game: Game, number: int | None) -> int:
     if not 1 <= number <= current:
         raise RuleError(f"Choose a round from 1 to {current}, not {number}.")
     return number
-
-
-def _export_transfer(row: TransferRow, names: dict[int, str]) -> dict[str, Any]:
-    what = "nothing (cancelled)" if row.kind == CANCELLED else (
-        f"{row.amount} MS" if row.amount is not None else row.item)
-    return {"id": row.id, "round": row.round_number, "from": names.get(row.from_id), "to": row.recipient,
-            "what": what, "kind": row.kind, "amount": row.amount, "at": utc(row.at).isoformat(),
-            "corrects": row.corrects_id, "note": row.note}
-
-
-async def export_transfers(session: AsyncSession, game_id: int) -> dict[str, Any]:
-    names = await _names(session, game_id)
-    rows: Sequence[TransferRow] = (await session.execute(
-        select(TransferRow).where(TransferRow.game_id == game_id).order_by(TransferRow.id))).scalars().all()
-    audits = (await session.execute(select(AuditRow).where(AuditRow.game_id == game_id).order_by(AuditRow.id))
-              ).scalars().all()
-    return {
-        "transfers": [_export_transfer(r, names) for r in rows],
-        "audits": [{"target": names.get(a.target_id), "rounds": list(a.rounds.get("published", [])),
-                    "requested": list(a.rounds.get("requested", [])), "fee": a.fee, "share": a.share,
-                    "round": a.round_number, "vote": a.vote_id, "at": utc(a.at).isoformat()} for a in audits],
-    }

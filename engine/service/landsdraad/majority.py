@@ -15,8 +15,11 @@ from engine.landsdraad.audit import audit_quote
 from engine.landsdraad.kanly import end_game_pot
 from engine.landsdraad.majority import PlayerVote, State, Subject, needed
 from engine.landsdraad.motions import Motion
-from engine.service.adjutant import AG, adjutant_of, set_adjutant, start_election
+from engine.landsdraad.settings import SETTINGS
 from engine.service.clock import utc
+from engine.service.landsdraad.adjutant import AG, adjutant_of, open_election_row, set_adjutant, start_election
+from engine.service.landsdraad.audits import perform_audit
+from engine.service.landsdraad.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
@@ -79,7 +82,7 @@ class Enacted:
     lines: tuple[str, ...]
     """What the enactment did, for the game channel."""
     audit: Any = None
-    """For an audit: the AuditView from engine.service.audits.perform_audit (its card is public)."""
+    """For an audit: the AuditView from engine.service.landsdraad.audits.perform_audit (its card is public)."""
     election: int | None = None
     """After No Confidence: the number of the new AG election."""
     game_ended: bool = False
@@ -120,7 +123,6 @@ async def supporters_of(session: AsyncSession, vote_id: int) -> set[int]:
 
 async def _target(session: AsyncSession, game: Game, motion: Motion) -> tuple[str, dict[str, Any]]:
     """The canonical key of a subject's target (R0-44: each subject and target is its own tally) and details."""
-    from engine.service.registries import resolve_embargo_target, resolve_kanly
 
     if motion.subject is Subject.NO_CONFIDENCE:
         ag = await adjutant_of(session, game.id)
@@ -285,8 +287,6 @@ class MajorityService(ServiceBase):
                     penalty: int | None = None) -> Enacted:
         """R0-42: nothing takes effect until the moderator enacts it. Then the subject's effect, in the same
         transaction."""
-        from engine.service.audits import perform_audit
-        from engine.service.registries import end_embargo, end_kanly
 
         async with self._write(game_id, source_id) as uow:
             game, row = await self._passed(uow, game_id, vote_id)
@@ -326,7 +326,7 @@ class MajorityService(ServiceBase):
                 payload["fee"] = audit.fee
                 result = Enacted(result.vote, (), audit=audit)
             elif subject is Subject.END_GAME:
-                pct = int(value_of(game.settings, "end_game_penalty")) if penalty is None else penalty
+                pct = int(value_of(game.settings, "end_game_penalty", SETTINGS)) if penalty is None else penalty
                 end_game_pot(1, pct)  # validates the percentage
                 await self._end_game(uow, game, pct)
                 lines.append(f"The game is over: ended by a player vote before round {game.current_round}'s crisis "
@@ -342,7 +342,6 @@ class MajorityService(ServiceBase):
         current = await adjutant_of(uow.session, game.id)
         if current is not None and current.id == int(row.details["adjutant"]):
             await set_adjutant(uow.session, game.id, None, uow.now)
-        from engine.service.adjutant import open_election_row
 
         if await open_election_row(uow.session, game.id) is not None:
             raise RuleError("An AG election is already open; close it before enacting No Confidence.")

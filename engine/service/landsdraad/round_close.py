@@ -19,10 +19,13 @@ from engine.landsdraad.crisis import resolve
 from engine.landsdraad.model import Option
 from engine.service.announcements import result_pending
 from engine.service.clock import Dice, utc
-from engine.service.ledger import active_players, holding_extras, read_game
-from engine.service.rounds import faction_of, read_factions, read_round, read_round_view, result_view
+from engine.service.landsdraad.adjutant import close_elections_with_round, read_adjutant
+from engine.service.landsdraad.ledger import active_players, holding_extras
+from engine.service.landsdraad.majority import expire_votes
+from engine.service.landsdraad.round_state import faction_of, read_factions, read_round, read_round_view, result_view
+from engine.service.landsdraad.views import ResultView
+from engine.service.ledger import read_game
 from engine.service.uow import SyncUnit
-from engine.service.views import ResultView
 from engine.store.models import Game, Player
 from engine.store.models.landsdraad import Ballot
 
@@ -38,9 +41,6 @@ def end_of_round(unit: SyncUnit, game: Game, number: int) -> dict[str, Any]:
     """Round end, after the crisis vote and before Income (R0-20): an election tied to the round closes
     (R0-35), the AG check docks 300 MS of income if the office is empty (R0-34), and open player votes
     expire (R0-43)."""
-    from engine.service.adjutant import close_elections_with_round, read_adjutant
-    from engine.service.majority import expire_votes
-
     closed = close_elections_with_round(unit, game, number)
     ag = read_adjutant(unit.session, game.id)
     expired = expire_votes(unit, game, number)

@@ -24,9 +24,9 @@ from engine.landsdraad.victory import (
     places,
     title_for,
 )
-from engine.service.ledger import game_players, game_view, load_game, require_player
-from engine.service.uow import ServiceBase, UnitOfWork
-from engine.service.victory_state import (
+from engine.service.landsdraad.ledger import game_players
+from engine.service.landsdraad.name import NAME
+from engine.service.landsdraad.victory_state import (
     Snapshot,
     award_slug,
     goal_totals,
@@ -36,7 +36,7 @@ from engine.service.victory_state import (
     victory_row,
     victory_row_for_update,
 )
-from engine.service.victory_views import (
+from engine.service.landsdraad.victory_views import (
     FinalOrPending,
     FinalView,
     ForecastView,
@@ -45,6 +45,8 @@ from engine.service.victory_views import (
     PendingScores,
     ProjectedScore,
 )
+from engine.service.ledger import game_view, load_game, require_player
+from engine.service.uow import ServiceBase, UnitOfWork
 from engine.store.models import Game, Player
 from engine.store.models.landsdraad import FinalScoreRow, Round, VictoryGoal
 
@@ -194,7 +196,7 @@ class ScoringService(ServiceBase):
         A game already scored returns its stored scores (``already``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
-            if game.ruleset != "landsdraad":
+            if game.ruleset != NAME:
                 raise RuleError(f"Final scores as Clerk keeps them are a Landsdraad rule; {game.name} plays "
                                 f"{game.ruleset}.")
             stored = await load_final(uow.session, game)
@@ -288,7 +290,7 @@ class ScoringService(ServiceBase):
         moderator confirms with /game end majority:true."""
         async with self._write(game_id) as uow:
             game = await load_game(uow.session, game_id)
-            if game.ruleset != "landsdraad" or game.status == "ended" \
+            if game.ruleset != NAME or game.status == "ended" \
                     or not await round_five_complete(uow.session, game_id):
                 return None
             players = [p for p in await game_players(uow.session, game_id) if p.active]

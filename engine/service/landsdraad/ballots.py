@@ -10,14 +10,15 @@ from sqlalchemy import select
 
 from engine.core.errors import ClerkError, RuleError
 from engine.landsdraad.ballot import BallotCommand
-from engine.service.ballot_batch import BallotRequest, cast_batch
 from engine.service.batching import Batcher
 from engine.service.clock import utc
-from engine.service.ledger import game_view, load_game, require_player, view_player
+from engine.service.landsdraad.ballot_batch import BallotRequest, cast_batch
+from engine.service.landsdraad.ledger import view_player
+from engine.service.landsdraad.round_state import current_round
+from engine.service.landsdraad.views import BallotReceipt
+from engine.service.ledger import game_view, load_game, require_player
 from engine.service.membership import StaleGames, games_cache, stale_users
-from engine.service.rounds import current_round
-from engine.service.uow import Duplicate, ServiceBase, SyncUnit
-from engine.service.views import BallotReceipt
+from engine.service.uow import Backend, Duplicate, ServiceBase, SyncUnit
 from engine.store.models.landsdraad import Ballot
 
 
@@ -42,6 +43,11 @@ def checked_batch(uow: SyncUnit, game_id: int, items: Sequence[Cast]) -> list[Ba
 
 
 class BallotService(ServiceBase):
+    def __init__(self, backend: Backend) -> None:
+        super().__init__(backend)
+        self._ballot_batcher: Batcher[int, Cast, BallotReceipt] = Batcher(self._cast_batch)
+        """Ballots of one game that arrive together share a transaction (``batching.py``)."""
+
     async def cast_ballot(
         self,
         game_id: int,
@@ -71,13 +77,6 @@ class BallotService(ServiceBase):
         except StaleGames:
             games_cache(self).forget([user_id])
             raise
-
-    @property
-    def _ballot_batcher(self) -> Batcher[int, Cast, BallotReceipt]:
-        batcher: Batcher[int, Cast, BallotReceipt] | None = self.__dict__.get("_ballots_batcher")
-        if batcher is None:
-            batcher = self.__dict__["_ballots_batcher"] = Batcher(self._cast_batch)
-        return batcher
 
     async def _cast_batch(self, game_id: int, items: Sequence[Cast]) -> Sequence[BallotReceipt | BaseException]:
         """One transaction for the batch; if it fails as a whole (a race with another process on a source id, a

@@ -10,9 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.landsdraad.victory import Category, forecast, one_decimal, prestige_pool
 from engine.service.clock import utc
+from engine.service.landsdraad.victory_scoring import exact, load_final
+from engine.service.landsdraad.victory_state import luxuries_of, percentages_of, snapshot, weights_of
 from engine.service.ledger import load_game
-from engine.service.victory_scoring import exact, load_final
-from engine.service.victory_state import luxuries_of, percentages_of, snapshot, weights_of
 from engine.store.models import Player
 from engine.store.models.landsdraad import PrestigeAward, VictoryGoal
 

@@ -24,9 +24,9 @@ from engine.landsdraad.victory import (
     Table,
     weathervane,
 )
-from engine.service.ledger import game_players
-from engine.service.victory_views import TrackView
-from engine.service.views import PlayerView
+from engine.service.landsdraad.ledger import game_players
+from engine.service.landsdraad.victory_views import TrackView
+from engine.service.landsdraad.views import PlayerView
 from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import PrestigeAward, VictoryGoal, VictoryHoldings, VictoryState
 

@@ -1,0 +1,23 @@
+"""The Landsdraad ruleset in the service layer: its record (``RULESET``, listed in ``engine/service/clerk.py``) and
+its use cases (``service.LandsdraadService``, reached as ``clerk.landsdraad``)."""
+
+from __future__ import annotations
+
+from engine.landsdraad.settings import SETTINGS
+from engine.service.landsdraad.adjutant import export_offices
+from engine.service.landsdraad.audit_export import export_transfers
+from engine.service.landsdraad.ledger_export import export_players_and_rounds
+from engine.service.landsdraad.majority import export_player_votes
+from engine.service.landsdraad.name import NAME
+from engine.service.landsdraad.perks import export_perks
+from engine.service.landsdraad.registries import export_registries
+from engine.service.landsdraad.reminders import FORMS
+from engine.service.landsdraad.service import LandsdraadService
+from engine.service.landsdraad.victory_export import export_final_scores, export_forecast, export_victory
+from engine.service.ruleset import Ruleset
+
+RULESET = Ruleset(NAME, "Landsdraad", SETTINGS, service=LandsdraadService, exports=(
+    export_players_and_rounds, export_offices, export_transfers, export_player_votes, export_perks,
+    export_registries, export_victory, export_forecast, export_final_scores), reminders=FORMS)
+
+__all__ = ["RULESET", "LandsdraadService"]
