@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 
-import bot.actions.handlers  # noqa: F401  (registers every command)
-from bot.actions.rulesets import COMMANDS
+from bot.actions.rulesets import COMMANDS, FRONTS
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 
@@ -60,12 +59,13 @@ FREE_TEXT = {
 def test_every_option_that_names_something_suggests_it() -> None:
     from bot.actions.suggest import GAME, SOURCES
 
+    kinds = {*SOURCES, *(kind for front in FRONTS for kind in front.sources)}
     problems = []
     for key, spec in COMMANDS.items():
         for option in spec.options:
             where = f"/{key} {option.name}"
             if option.autocomplete is not None:
-                if option.autocomplete not in SOURCES and option.autocomplete != GAME:
+                if option.autocomplete not in kinds and option.autocomplete != GAME:
                     problems.append(f"{where}: no suggestions for the kind {option.autocomplete!r}")
                 if option.kind is not str or option.choices:
                     problems.append(f"{where}: autocomplete needs free text (a str option without choices)")

@@ -8,7 +8,7 @@ import os
 import struct
 from pathlib import Path
 
-from bot.actions.charts import result_png, result_shares
+from bot.actions.landsdraad.charts import result_png, result_shares
 from engine.service.views import FactionView, GameView, ResultView, RoundView
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "result_chart.png"
