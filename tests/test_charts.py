@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from bot.actions import charts
+from bot.actions.landsdraad import charts
 from engine.landsdraad.victory import (
     CHANCELLOR,
     DEFAULT_PERCENTAGES,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import bot.actions.handlers  # noqa: F401  (registers every command)
 from bot.actions.rulesets import COMMANDS, FRONTS
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")

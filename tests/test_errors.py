@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-import bot.actions.handlers  # noqa: F401  (registers the commands)
 from bot.actions.commands import App, Command, dispatch
 from bot.actions.context import Actor, Ctx, Place
 from bot.actions.messages import handle_dm

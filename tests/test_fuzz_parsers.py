@@ -307,7 +307,6 @@ def test_numbers_too_long_to_read_are_refused_not_crashed(read: Callable[[str], 
 
 # -- the console's slash-command line and the option converters of the command table --------------------------------
 
-import bot.actions.handlers  # noqa: E402, F401  (registers the commands)
 from bot.actions.commands import Role  # noqa: E402
 from bot.actions.context import UserRef  # noqa: E402
 from bot.actions.rulesets import COMMANDS  # noqa: E402

@@ -8,7 +8,7 @@ import os
 import struct
 from pathlib import Path
 
-from bot.actions.charts import result_png, result_shares
+from bot.actions.landsdraad.charts import result_png, result_shares
 from engine.service.landsdraad.views import FactionView, ResultView, RoundView
 from engine.service.views import GameView
 

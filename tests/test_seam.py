@@ -69,61 +69,6 @@ def seam() -> dict[str, list[str]]:
 
 
 PENDING: dict[str, list[str]] = {
-    'bot/actions/ballot_buttons.py': [
-        'imports engine.landsdraad.ballot',
-        'imports engine.landsdraad.model',
-        'imports engine.service.landsdraad.views',
-    ],
-    'bot/actions/charts.py': ['imports engine.landsdraad.victory', 'imports engine.service.landsdraad.views'],
-    'bot/actions/deadlines.py': ['imports engine.service.landsdraad.views'],
-    'bot/actions/dm_ballot.py': [
-        'imports engine.landsdraad.ballot',
-        'imports engine.service.landsdraad.views',
-        'names landsdraad',
-    ],
-    'bot/actions/handlers.py': ['imports engine.landsdraad.ballot', 'imports engine.landsdraad.model'],
-    'bot/actions/landsdraad.py': ['names landsdraad'],
-    'bot/actions/ledger_render.py': [
-        'imports engine.landsdraad.audit',
-        'imports engine.landsdraad.perks',
-        'imports engine.service.landsdraad.audits',
-        'imports engine.service.landsdraad.perks',
-        'imports engine.service.landsdraad.registries',
-        'names landsdraad',
-    ],
-    'bot/actions/ledgers.py': [
-        'imports engine.landsdraad.motions',
-        'imports engine.landsdraad.transfers',
-        'names landsdraad',
-    ],
-    'bot/actions/messages.py': ['imports engine.landsdraad.ballot', 'imports engine.service.landsdraad.views'],
-    'bot/actions/politics.py': [
-        'imports engine.landsdraad.ballot',
-        'imports engine.landsdraad.motions',
-        'imports engine.service.landsdraad.adjutant',
-        'imports engine.service.landsdraad.majority',
-        'names landsdraad',
-    ],
-    'bot/actions/politics_render.py': [
-        'imports engine.service.landsdraad.adjutant',
-        'imports engine.service.landsdraad.majority',
-    ],
-    'bot/actions/render.py': ['imports engine.service.landsdraad.views'],
-    'bot/actions/victory.py': [
-        'imports engine.landsdraad.victory',
-        'imports engine.service.landsdraad.victory_state',
-        'imports engine.service.landsdraad.victory_views',
-        'names landsdraad',
-    ],
-    'bot/actions/victory_render.py': [
-        'imports engine.landsdraad.victory',
-        'imports engine.service.landsdraad.victory_scoring',
-        'imports engine.service.landsdraad.victory_state',
-        'imports engine.service.landsdraad.victory_views',
-        'names landsdraad',
-    ],
-    'bot/console/cli.py': ['names landsdraad'],
-    'bot/console/session.py': ['imports engine.landsdraad.ballot'],
     'bot/discord/tree.py': ['names landsdraad', 'names mylantium'],
     'engine/mylantium/settings.py': ['imports engine.landsdraad.settings'],
     'engine/store/models/__init__.py': [

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-import bot.actions.handlers  # noqa: F401  (registers the commands, DM forms and select actions)
 from bot.actions.commands import App
 from bot.actions.context import Actor, Ctx, Place
 from bot.actions.messages import handle_select

@@ -101,8 +101,7 @@ class Command:
     """How the game is found: ``channel`` (the game channel or one of its threads), ``any`` (the channel,
     else the caller's own game, named by the ``game`` option if they play in several) or ``none``."""
     ruleset: str | None = None
-    """The ruleset whose games the command belongs to; None for the commands every game has and the Landsdraad
-    ones from before rulesets declared their commands."""
+    """The ruleset whose games the command belongs to; None for the commands every game has."""
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
@@ -125,13 +124,19 @@ def exclusive(app: App, ruleset: str) -> bool:
     return front is not None and front.exclusive
 
 
+def names_itself(app: App, ruleset: str) -> bool:
+    """Do games of other rulesets refuse the commands of ``ruleset`` naming it? (``Front.names_itself``)"""
+    front = app.front(ruleset)
+    return front is None or front.names_itself
+
+
 def ruleset_refusal(app: App, spec: Command, game: GameView | None) -> str | None:
     """Why ``spec`` cannot run in ``game`` (a command of another ruleset), or None."""
-    if game is None or spec.name in COMMON:
+    if game is None or spec.name in COMMON or spec.ruleset == game.ruleset:
         return None
-    if spec.ruleset is not None and spec.ruleset != game.ruleset:
+    if spec.ruleset is not None and names_itself(app, spec.ruleset):
         return f"/{spec.name} is a {spec.ruleset.capitalize()} command; {game.name} plays {game.ruleset.capitalize()}."
-    if spec.ruleset is None and exclusive(app, game.ruleset):
+    if exclusive(app, game.ruleset):
         table = app.routes.commands
         own = sorted({f"/{n.split()[0]}" for n, c in table.items() if c.ruleset == game.ruleset})  # not import order
         return (f"/{spec.name} is not used in {game.ruleset.capitalize()} games like {game.name}. Its commands: "
@@ -149,7 +154,8 @@ async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) 
     if spec.game == "channel":
         where = "in a DM" if ctx.place.is_dm else "here: this channel has no game"
         raise RuleError(f"/{spec.name} works in a game channel (or one of its threads), not {where}.")
-    return await game_of_user(app, ctx.actor.id, options.get("game"), spec.ruleset)
+    among = spec.ruleset if spec.ruleset is not None and names_itself(app, spec.ruleset) else None
+    return await game_of_user(app, ctx.actor.id, options.get("game"), among)
 
 
 async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str | None = None,

@@ -1,50 +1,12 @@
-"""Deadlines under the moderator's hand: ``/round remind`` (``/election remind`` in Mylantium: mylantium/turn.py),
-``/round extend by|to``, ``/round pause`` and ``/round resume``. Each is announced in the game channel,
-recorded as an event, and wakes the scheduler."""
+"""A reminder sent by a moderator's command (Landsdraad's ``/round remind``, Mylantium's ``/election remind``):
+the moderator's receipt and the DMs. The commands are in their rulesets' packages."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from bot.actions.commands import App, Option, require_game
-from bot.actions.context import Ctx
-from bot.actions.outbox import Outgoing, ToChannel, reply
-from bot.actions.render import reminder_messages, round_timing_text
-from bot.actions.routes import command
-from engine.core.durations import parse_deadline, parse_duration
-from engine.core.errors import RuleError
-from engine.service.landsdraad.views import RoundView
+from bot.actions.commands import App
+from bot.actions.outbox import Outgoing, reply
+from bot.actions.render import reminder_messages
 from engine.service.reminders import Reminder
-from engine.service.views import GameView
-
-
-def _announce(app: App, g: GameView, view: RoundView, what: str) -> list[Outgoing]:
-    app.deadlines_changed()
-    text = round_timing_text(view, app.clerk.clock.now())
-    return [reply(f"Done: {what}. {text}", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"The moderators {what}. {text}")]
-
-
-@command("round remind", "DM every player who has not voted in the open round (and AG election) a reminder now.",
-         moderator=True)
-async def round_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    """The open round's non-voters, and the open AG election's (also one that closes with the round); each
-    reminder is recorded as a ``ReminderSent`` event under the command's source id (the AG one with ``:ag``)."""
-    g = require_game(game)
-    reminders: list[Reminder] = []
-    no_round: RuleError | None = None
-    try:
-        reminders.append(await app.clerk.send_reminder(g.id, actor=ctx.actor.id, source_id=ctx.source_id))
-    except RuleError as error:  # no round is open: the AG election alone, if there is one
-        no_round = error
-    election = await app.clerk.landsdraad.adjutant.election(g.id)
-    if election is not None and election.status == "open":
-        reminders.append(await app.clerk.send_reminder(
-            g.id, kind="ag", actor=ctx.actor.id, source_id=f"{ctx.source_id}:ag" if ctx.source_id else None))
-    if not reminders:
-        assert no_round is not None
-        raise RuleError(f"{no_round} No Adjutant General election is open either; there is nobody to remind.")
-    return reminded(app, reminders)
 
 
 def reminded(app: App, reminders: list[Reminder]) -> list[Outgoing]:
@@ -61,30 +23,3 @@ def reminded(app: App, reminders: list[Reminder]) -> list[Outgoing]:
         text = " ".join(f"Reminded for {labels[r.kind]} {r.number}: {names(r)}." for r in reminders)
     now = app.clerk.clock.now()
     return [reply(text, ephemeral=True), *(m for r in reminders for m in reminder_messages(r, now))]
-
-
-@command("round extend", "Move the open round's deadline: by a duration, or to a UTC time.",
-         Option("by", str, "a duration to add, such as 2h or 1d"),
-         Option("to", str, "the new deadline, a UTC time such as 2026-03-01 20:00"),
-         moderator=True)
-async def round_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
-    by = parse_duration(o["by"]) if o.get("by") else None
-    to = parse_deadline(o["to"], app.clerk.clock.now()) if o.get("to") else None
-    view = await app.clerk.landsdraad.rounds.extend_round(g.id, by=by, to=to, actor=ctx.actor.id,
-                                                          source_id=ctx.source_id)
-    return _announce(app, g, view, f"extended round {view.number}")
-
-
-@command("round pause", "Stop the open round's deadline (ballots are still accepted).", moderator=True)
-async def round_pause(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
-    view = await app.clerk.landsdraad.rounds.pause_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
-    return _announce(app, g, view, f"paused round {view.number}")
-
-
-@command("round resume", "Start a paused round's deadline again with the time it had left.", moderator=True)
-async def round_resume(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
-    view = await app.clerk.landsdraad.rounds.resume_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
-    return _announce(app, g, view, f"resumed round {view.number}")

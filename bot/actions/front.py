@@ -18,6 +18,13 @@ DueTask = Callable[[App, datetime], Awaitable[list[Outgoing]]]
 """Timed work (closing what is due at ``now``, offers that lapsed): what to send."""
 Recover = Callable[[App, int, int], Awaitable[list[Outgoing]]]
 """``(app, game_id, number)``: the announcement of a result that closed but was never posted (the bot was killed)."""
+Receipts = Callable[[App, datetime, int], Awaitable[list[tuple[int, str, Outgoing]]]]
+"""``(app, now, up_to)``: (message id, source id, receipt) of each DM recorded just before a kill whose receipt was
+never owed (``bot.actions.recovery.unanswered_receipts``)."""
+
+
+def no_hint(text: str) -> str | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -32,11 +39,25 @@ class Front:
     """What a moderator does after ``/game new`` (the reply says it)."""
     settings_note: str = ""
     """A line ``/game settings`` adds under the settings of one of its games (where else they are shown)."""
+    closing: tuple[DueTask, ...] = ()
+    """Timed work the scheduler runs at each pass before the reminders: what closes at its deadline (so a vote
+    closed in the pass gets no reminder)."""
     due: tuple[DueTask, ...] = ()
     """Timed work the scheduler runs at each pass, after the reminders."""
     recover: Mapping[str, Recover] = field(default_factory=dict)
     """Result kind (``engine.service.announcements``) -> its announcement again, after a crash."""
     sources: Mapping[str, Source] = field(default_factory=dict)
     """What an option's ``autocomplete`` kind lists, for the ruleset's own kinds."""
+    receipts: Receipts | None = None
+    """Its receipts owed again at start (``Receipts``), if its DMs have receipts the service can make again."""
+    channel_hint: Callable[[str], str | None] = no_hint
+    """What the console notes under a channel message that got no reply and looks like one of its DM forms."""
     exclusive: bool = True
     """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""
+    names_itself: bool = True
+    """How the other rulesets treat its commands. True: a game of another ruleset refuses one naming this ruleset
+    (``/election start is a Mylantium command; sirius plays Landsdraad.``), and a ``game="any"`` command looks for
+    the caller's game among their games of this ruleset only. False (Landsdraad's, whose commands came before the
+    rulesets declared theirs, kept so that nothing changes): an exclusive game refuses one listing its own commands
+    (``/round open is not used in Mylantium games like m. Its commands: ...``), and a ``game="any"`` command finds
+    any game of the caller (and is refused there if that game plays another ruleset)."""

@@ -1,5 +1,6 @@
-"""Plain messages: DMs (crisis ballots ``Vote: Aye, 14`` and the forms features register), messages in the
-threads of a game channel, and the rounds that close themselves at their deadline."""
+"""Plain messages: DMs (the forms the rulesets register, and the one DM fallback: a Landsdraad crisis ballot
+``Vote: Aye, 14``), messages in the threads of a game channel, button presses, menu choices, and the timed work of
+each pass (what closes at its deadline, the reminders, the rulesets' other due work)."""
 
 from __future__ import annotations
 
@@ -7,35 +8,27 @@ import dataclasses
 import logging
 from datetime import datetime
 
-from bot.actions.charts import result_png
 from bot.actions.commands import AmbiguousGame, App
 from bot.actions.context import Ctx
-from bot.actions.dm_ballot import cast_dm_ballot
 from bot.actions.dm_choice import ask_which
-from bot.actions.drawing import drawn
 from bot.actions.errors import apology, logged, storage_refusal
-from bot.actions.outbox import LIVE, POSTED, SETTLED, Here, Outgoing, ToChannel, reply
-from bot.actions.politics import election_closed
-from bot.actions.render import receipt_text, reminder_messages, result_card
+from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, reply
+from bot.actions.render import reminder_messages
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
-from engine.landsdraad.ballot import ACCEPTED, parse_ballot
-from engine.service.announcements import posted_marker
-from engine.service.landsdraad.views import ResultView
 from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
 from engine.store.faults import StorageFault
 
 log = logging.getLogger("clerk.messages")
 
-HELP = (
-    "I'm Clerk, the game's vote clerk. In a DM I take crisis ballots: " + ACCEPTED + ". "
-    "Add `#game` at the end if you play in several games. `/me` shows your votes."
-)
+NOTHING_MATCHED = "I could not read that; DM me `help` to see what I take. Nothing was recorded."
+"""The answer to a DM that no form matches, in an app with no DM fallback (``Routes.dm_fallback``)."""
 
 
 async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
-    """A DM to the bot: a crisis ballot, or an answer that says what was wrong. Nothing unreadable counts. The text
+    """A DM to the bot: a form of a ruleset (else the DM fallback, a crisis ballot), or an answer that says what was
+    wrong. Nothing unreadable counts. The text
     is read after ``normalise`` (docs/input.md: fullwidth forms, zero-width characters, markdown, a mention in
     front)."""
     from engine.core.text import normalise  # here, not at the top: keeps this edit apart from the imports
@@ -49,8 +42,9 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         for matches, handler in app.routes.dm_forms:
             if matches(stripped):
                 return await handler(app, ctx, stripped)
-        receipt = await cast_dm_ballot(app, ctx, parse_ballot(stripped))
-        return [reply(receipt_text(receipt, app.clerk.clock.now()))]
+        if app.routes.fallback is not None:
+            return await app.routes.fallback(app, ctx, stripped)
+        return [reply(NOTHING_MATCHED)]
     except AmbiguousGame as error:  # kept, and answered with a menu of the games it fits
         return await ask_which(app, ctx, text, error)
     except ParseError as error:
@@ -136,56 +130,18 @@ async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing
 
 
 async def close_due(app: App, now: datetime) -> list[Outgoing]:
-    """Close every open round and AG election whose deadline has passed, soonest first; each closes exactly once.
-    One that fails is logged and left for the next pass; the others are still closed and announced."""
+    """The timed work of a pass: what closes at its deadline (``Front.closing``; each closes exactly once), the
+    reminders whose instant has come, then the rulesets' other due work (``Front.due``). One that fails is logged
+    and left for the next pass; the others are still done."""
     out: list[Outgoing] = []
-    for game_id, number, deadline in await app.clerk.landsdraad.rounds.pending_deadlines():
-        if deadline > now:
-            break
-        try:
-            result = await app.clerk.landsdraad.rounds.close_round(game_id, actor=None,
-                                                                   source_id=f"deadline:{game_id}:{number}",
-                                                                   expected_round=number)
-        except Duplicate:
-            continue
-        except StorageFault:  # logged in one line by the service; closed at a later pass, once writes work
-            continue
-        except Exception:
-            log.exception("closing round %s of game %s at its deadline failed", number, game_id)
-            continue
-        if not result.already_closed:
-            out += await round_closed(app, result)
-    for game_id, number, closes in await app.clerk.landsdraad.adjutant.pending_elections():
-        if closes > now:
-            break
-        try:
-            election = await app.clerk.landsdraad.adjutant.close_election(game_id, actor=None,
-                                                                          source_id=f"ag-deadline:{game_id}:{number}",
-                                                                          expected=number)
-        except StorageFault:
-            continue
-        except Exception:
-            log.exception("closing AG election %s of game %s at its deadline failed", number, game_id)
-            continue
-        if election is not None:
-            out += election_closed(app, election)
+    for front in app.fronts:
+        for task in front.closing:
+            out += await task(app, now)
     out += await remind_due(app, now)
     for front in app.fronts:
         for task in front.due:
             out += await task(app, now)
     return out
-
-
-async def round_again(app: App, game_id: int, number: int) -> list[Outgoing]:
-    """A round closed but never announced (the bot was killed): its result card again (``Front.recover``)."""
-    result = await app.clerk.landsdraad.rounds.close_round(game_id, actor=None, expected_round=number)  # already closed
-    return await round_closed(app, result)
-
-
-async def ag_again(app: App, game_id: int, number: int) -> list[Outgoing]:
-    """An AG election closed but never announced: its result again."""
-    election = await app.clerk.landsdraad.adjutant.election(game_id)
-    return election_closed(app, election) if election is not None and election.number == number else []
 
 
 async def remind_due(app: App, now: datetime) -> list[Outgoing]:
@@ -206,25 +162,3 @@ async def remind_due(app: App, now: datetime) -> list[Outgoing]:
         if last[(game_id, kind, number)] == offset:
             out += reminder_messages(reminder, now)
     return out
-
-
-async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
-    """The close of any AG election that ended with the round (its winner is in office at round end), then the
-    result in the game channel. Each result card carries its own announcement marker (``round:<game>:<n>``, and
-    ``ag:<game>:<n>`` on an election's card): a Discord nonce, so a card posted again after a kill is dropped, and
-    marked posted once sent, so a close whose announcement never reached Discord is posted at start
-    (recovery.py). However the round closed: at its deadline or by ``/round close``."""
-    out: list[Outgoing] = []
-    for number in result.elections_closed:
-        election = await app.clerk.landsdraad.adjutant.election(result.round.game.id)
-        if election is not None and election.number == number:
-            out += election_closed(app, election)
-    from bot.actions.victory import majority_check  # R3-20: a round's close can make a Majority Victory possible
-
-    card = result_card(result)
-    # R0-13's totals as a picture, the factions' share marked; drawn off the loop (drawing.py)
-    chart = await drawn(result_png, result, title=card.title)
-    marker = posted_marker("round", result.round.game.id, result.round.number)
-    return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card,
-                           file=(f"round-{result.round.number}.png", chart), extra={POSTED: marker}),
-            *await majority_check(app, result.round.game, None)]

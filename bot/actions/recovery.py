@@ -9,8 +9,7 @@ import logging
 from datetime import datetime, timedelta
 
 from bot.actions.commands import App
-from bot.actions.outbox import POSTED, Outgoing, ToUser
-from bot.actions.render import receipt_text
+from bot.actions.outbox import POSTED, Outgoing
 
 log = logging.getLogger("clerk.recovery")
 
@@ -37,18 +36,13 @@ async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
 
 
 async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple[int, str, Outgoing]]:
-    """(message id, source id, receipt) of every DM ballot recorded in the last day (up to the event ``up_to``, the
-    last before this start) whose receipt was never owed: the bot was killed between the ballot's commit and owing
-    its receipt (engine/service/owed.py). The receipt reads as the first one would have, a reply to the ballot's
-    message."""
+    """(message id, source id, receipt) of every DM recorded in the last day (up to the event ``up_to``, the last
+    before this start) whose receipt was never owed (the bot was killed between its commit and owing the receipt),
+    from each front that keeps such receipts (``Front.receipts``)."""
     out: list[tuple[int, str, Outgoing]] = []
-    for game_id, user_id, source, payload in await app.clerk.unanswered_ballots(now - LOOK_BACK, up_to):
-        try:
-            receipt = await app.clerk.landsdraad.ballots.recorded_receipt(game_id, user_id, payload, duplicate=False)
-        except Exception:
-            log.exception("the receipt of %s in game %s could not be made again", source, game_id)
-            continue
-        out.append((int(source.removeprefix("msg:")), source, Outgoing(ToUser(user_id), receipt_text(receipt, now))))
+    for front in app.fronts:
+        if front.receipts is not None:
+            out += await front.receipts(app, now, up_to)
     if out:
         log.warning("owing %d receipt(s) of ballots recorded just before the bot stopped", len(out))
     return out

@@ -1,12 +1,13 @@
-"""Turning service results into what players read: texts and cards. Secrets never enter a public card."""
+"""What every ruleset's texts share: the colours of cards, how a deadline reads, what a reminder DM says and how
+much waits in the outgoing queue. Secrets never enter a public card. (The Landsdraad cards are in
+``bot/actions/landsdraad/render.py``.)"""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from bot.actions.outbox import Card, Outgoing, ToUser
+from bot.actions.outbox import Outgoing, ToUser
 from engine.core.durations import format_remaining, format_utc
-from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
 from engine.service.reminders import Reminder
 
 PASSED = 0x2ECC71
@@ -14,25 +15,10 @@ FAILED = 0xE74C3C
 NEUTRAL = 0x5865F2
 
 
-def label(option: str | None) -> str:
-    return (option or "abstain").capitalize()
-
-
 def deadline_text(deadline: datetime | None, now: datetime) -> str:
     if deadline is None:
         return "none (a moderator closes the round)"
     return f"{format_utc(deadline)} (in {format_remaining(deadline - now)})"
-
-
-def paused_text(left: timedelta) -> str:
-    return f"paused by the moderators with {format_remaining(left)} left; ballots are still accepted"
-
-
-def round_timing_text(view: RoundView, now: datetime) -> str:
-    """What /round extend, pause and resume announce."""
-    if view.paused_left is not None:
-        return f"Round {view.number} of {view.game.name} is {paused_text(view.paused_left)}."
-    return f"Round {view.number} of {view.game.name} now closes at {deadline_text(view.deadline, now)}."
 
 
 def reminder_messages(reminder: Reminder, now: datetime) -> list[Outgoing]:
@@ -60,140 +46,9 @@ MYL_FORMS = {"primary": "DM me `Primary: <Candidate>`", "general": "DM me `Gener
 """How a Mylantium Faction chooses, as a reminder says it."""
 
 
-def faction_line(f: FactionView, *, result: bool) -> str:
-    if result and f.vote is not None:
-        rolled = f" (rolled {f.roll} on {f.table})" if f.roll is not None else ""
-        return f"**{f.name}**: {f.votes} votes, {label(f.vote)}{rolled}"
-    if f.stance == "d6":
-        return f"**{f.name}**: {f.votes} votes, by a d6 rolled at the close: {f.table}"
-    return f"**{f.name}**: {f.votes} votes, {label(f.stance)}"
-
-
-def receipt_text(r: BallotReceipt, now: datetime) -> str:
-    if r.duplicate:
-        head = (f"This message reached me twice; it was counted once, when it first came (it recorded "
-                f"**{label(r.option)}**). Nothing was changed.")
-        if r.current is not None and r.current != r.option:
-            head += f" Your ballot now is **{label(r.current)}**, from a later message."
-    elif r.replaced is not None and r.replaced == r.option:
-        head = (f"Your ballot for round {r.round_number} of {r.game.name} stays **{label(r.option)}** "
-                "(the same choice again; it counts once)")
-    elif r.replaced is not None:
-        head = (f"Revote recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}** "
-                f"(was {label(r.replaced)})")
-    else:
-        head = f"Ballot recorded for round {r.round_number} of {r.game.name}: **{label(r.option)}**"
-    lines = [head, f"Your ballot carries your {r.votes} votes from the ledger, counted as they stand at the close."]
-    if r.declared is not None and r.declared != r.votes:
-        lines.append(f"You wrote {r.declared}, but the ledger gives you {r.votes}; the ledger's number is what counts.")
-    if r.paused_left is not None:
-        lines.append(f"Deadline: paused by the moderators; {format_remaining(r.paused_left)} will be left when it "
-                     "resumes. You can change your ballot with `Revote: Aye|Nay|Abstain` until the deadline.")
-    else:
-        lines.append(f"Deadline: {deadline_text(r.deadline, now)}. "
-                     "You can change it with `Revote: Aye|Nay|Abstain` until then.")
-    return "\n".join(lines)
-
-
-def round_opened_card(view: RoundView, now: datetime) -> Card:
-    fields = [
-        ("Votes in play", str(view.in_play), True),
-        ("Deadline", deadline_text(view.deadline, now), True),
-        ("How to vote", "DM me `Vote: Aye`, `Vote: Nay` or `Vote: Abstain` (or use `/vote`). "
-                        "Ballots are secret; only the totals are announced.", False),
-    ]
-    return Card(title=f"{view.game.name}: round {view.number} is open", description=view.crisis,
-                fields=tuple(fields), color=NEUTRAL)
-
-
-def faction_card(view: RoundView) -> Card:
-    lines = "\n".join(faction_line(f, result=False) for f in view.factions)
-    return Card(title=f"Round {view.number}: temporary factions", description=lines,
-                fields=(("Votes in play now", str(view.in_play), True),), color=NEUTRAL)
-
-
-def status_card(status: StatusView, now: datetime) -> Card:
-    if status.result is not None:
-        return result_card(status.result)
-    view = status.round
-    fields = [("Votes in play", str(view.in_play), True)]
-    if view.status == "open":
-        fields.append(("Deadline", paused_text(view.paused_left) if view.paused_left is not None
-                       else deadline_text(view.deadline, now), True))
-        fields.append((f"Have voted ({len(status.voted)})", ", ".join(status.voted) or "nobody yet", False))
-        fields.append((f"Not yet voted ({len(status.waiting)})", ", ".join(status.waiting) or "nobody", False))
-    if view.factions:
-        fields.append(("Temporary factions", "\n".join(faction_line(f, result=view.status == "closed")
-                                                       for f in view.factions), False))
-    state = "open" if view.status == "open" else "closed"
-    return Card(title=f"{view.game.name}: round {view.number} ({state})", description=view.crisis,
-                fields=tuple(fields), color=NEUTRAL)
-
-
 def waiting_text(waiting: int) -> str:
     """What ``/round status`` says about the outgoing queue: nothing when it is empty."""
     if not waiting:
         return ""
     return (f"📨 {waiting} message(s) waiting to be sent (Discord limits how fast a bot may post; ballot receipts go "
             "first, and everything owed is delivered).")
-
-
-def needed_text(result: ResultView) -> str:
-    effective = result.aye + result.nay
-    if effective == 0:
-        return f"{result.needed} (nobody voted Aye or Nay, so it cannot pass)"
-    return f"{result.needed} (a majority of Aye + Nay = {effective}; abstentions do not count)"
-
-
-def round_end_text(result: ResultView) -> str:
-    if result.income_penalty:
-        return (f"none at the end of the round, so every player's income this round is docked "
-                f"{result.income_penalty} MS (R0-34)")
-    return f"{result.adjutant} (in office at the end of the round)"
-
-
-def result_card(result: ResultView) -> Card:
-    view = result.round
-    passed = result.outcome == "passed"
-    fields = [
-        ("Aye", str(result.aye), True),
-        ("Nay", str(result.nay), True),
-        ("Abstain", str(result.abstain), True),
-        ("Votes in play", str(result.in_play), True),
-        ("Needed to pass", needed_text(result), True),
-    ]
-    if result.factions:
-        fields.append(("Temporary factions", "\n".join(faction_line(f, result=True) for f in result.factions), False))
-    fields.append(("Adjutant General", round_end_text(result), False))
-    if result.expired:
-        fields.append(("Player votes expired", "\n".join(result.expired) + "\n(support never carries over)", False))
-    late = (f"\n\nClosed at its deadline {format_utc(result.due_at)} (the bot was offline)."
-            if result.due_at is not None else "")
-    return Card(
-        title=f"{view.game.name}, round {view.number}: the measure {'PASSED' if passed else 'FAILED'}",
-        description=view.crisis + late,
-        fields=tuple(fields),
-        color=PASSED if passed else FAILED,
-        footer="Individual ballots are secret; only the totals are published.",
-    )
-
-
-def player_card(p: PlayerView, game_name: str) -> Card:
-    b = p.breakdown
-    lines = [
-        f"Base vote: {b.base} (2×D + I + your d3 of {p.roll}, from the highest D and I you have held)",
-        f"Electors: {b.electors}",
-        f"Planets (Homeworld excluded): {b.planets}",
-        f"Misc: {b.misc}",
-        f"Diplomacy bonus (D {p.diplomacy}): {b.bonus}",
-    ]
-    held = "\n".join(
-        f"• {h.name}: {h.kind}, {h.grade}{', Homeworld' if h.homeworld else ''}, {h.votes} votes" for h in p.holdings
-    ) or "none"
-    return Card(
-        title=f"{p.name} in {game_name}: {p.votes} votes",
-        description="\n".join(lines),
-        fields=(("Attributes", f"D {p.diplomacy} / C {p.command} / I {p.intrigue}", True),
-                ("Holdings", held, False)),
-        footer="Only you can see this." + ("" if p.active else " You are marked inactive."),
-    )

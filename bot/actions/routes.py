@@ -58,10 +58,13 @@ class Routes:
     """Where the text, commands and presses of one part of the front go (the shared part, or one ruleset's):
 
     - ``command(name, ...)``: a slash command of the table (``bot.actions.commands.Command``);
-    - ``dm_form(matches)``: a DM whose text ``matches`` goes to the handler (a crisis ballot is the fallback);
+    - ``dm_form(matches)``: a DM whose text ``matches`` goes to the handler;
+    - ``dm_fallback``: where a DM that no form matches goes (at most one in an app; Landsdraad reads it as a crisis
+      ballot); without one, such a DM is answered that nothing matched;
     - ``thread_form(matches)``: a message in a thread of a game channel whose first line ``matches``;
     - ``button(prefix)``: a press of a button whose custom_id is ``prefix`` or starts with ``prefix:``;
-    - ``select(prefix)``: a choice in a select menu whose custom_id starts with ``prefix:``.
+    - ``select(prefix)``: a choice in a select menu whose custom_id starts with ``prefix:``;
+    - ``group(name, description)``: what a command group (``/round``) says in Discord's command list.
 
     Each is a decorator that adds its handler to this object only; ``merged`` puts the parts of an app together
     (``bot/actions/rulesets.py``), refusing a name or prefix taken twice."""
@@ -75,6 +78,10 @@ class Routes:
         """What a press of a button does, given its whole custom_id."""
         self.selects: PrefixRoutes[SelectHandler] = PrefixRoutes("select")
         """What a choice in a select menu does, given its whole custom_id and the values chosen."""
+        self.fallback: DmHandler | None = None
+        """Where a DM that no form matches goes (``dm_fallback``)."""
+        self.groups: dict[str, str] = {}
+        """Command group (``round``, ``election primary``) -> its description (``group``)."""
 
     def command(self, name: str, description: str, *options: Option, moderator: bool = False,
                 game: str = "channel", ruleset: str | None = None) -> Callable[[Handler], Handler]:
@@ -92,6 +99,19 @@ class Routes:
             return handler
 
         return register
+
+    def dm_fallback(self, handler: DmHandler) -> DmHandler:
+        """The handler of a DM that no form matches (at most one in an app)."""
+        if self.fallback is not None:
+            raise ValueError("a DM fallback is already registered")
+        self.fallback = handler
+        return handler
+
+    def group(self, name: str, description: str) -> None:
+        """The description of the command group ``name`` (the commands whose names start with it)."""
+        if self.groups.get(name, description) != description:
+            raise ValueError(f"the command group /{name} already has a description")
+        self.groups[name] = description
 
     def thread_form(self, matches: Matches, *, anywhere: bool = False) -> Callable[[ThreadHandler], ThreadHandler]:
         """A form read in threads of a game channel (and, with ``anywhere``, in the channel itself)."""
@@ -120,12 +140,16 @@ class Routes:
             whole.thread_forms += part.thread_forms
             whole.buttons.merge(part.buttons)
             whole.selects.merge(part.selects)
+            if part.fallback is not None:
+                whole.dm_fallback(part.fallback)
+            for name, description in part.groups.items():
+                whole.group(name, description)
         return whole
 
 
 SHARED = Routes()
-"""What every game takes: ``/game new``, ``/help``, ``/log``, the DM menu of games. (The Landsdraad ones are here too,
-until they move to their ruleset's package.)"""
+"""What every game takes: ``/game new``, ``/help``, ``/log``, the DM menu of games."""
+SHARED.group("game", "Start, end, export and configure a game")
 dm_form = SHARED.dm_form
 thread_form = SHARED.thread_form
 button_action = SHARED.button

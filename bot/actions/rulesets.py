@@ -9,8 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import bot.actions.handlers  # noqa: F401  (the shared commands and the Landsdraad ones not yet in their package)
-from bot.actions import convocate, landsdraad, mylantium
+from bot.actions import (  # noqa: F401  (admin, dm_choice, help: the shared commands and menu, on routes.SHARED)
+    admin,
+    convocate,
+    dm_choice,
+    help,
+    landsdraad,
+    mylantium,
+)
 from bot.actions.front import Front
 from bot.actions.routes import SHARED, Routes
 
@@ -19,8 +25,9 @@ FRONTS: tuple[Front, ...] = (landsdraad.FRONT, mylantium.FRONT, convocate.FRONT)
 
 
 def routes_of(fronts: Sequence[Front]) -> Routes:
-    """The shared routes and those of each front, merged: a name or prefix taken twice is an error at start."""
-    return Routes.merged(SHARED, *(f.routes for f in fronts))
+    """Those of each front and the shared routes, merged: a name or prefix taken twice is an error at start. (The
+    fronts' forms are tried in the order of the fronts.)"""
+    return Routes.merged(*(f.routes for f in fronts), SHARED)
 
 
 ROUTES = routes_of(FRONTS)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.actions.commands import App
-from bot.actions.context import Ctx, UserRef
+from bot.actions.context import Ctx
 from engine.service.views import GameView
 
 
@@ -48,27 +48,3 @@ def source(kind: str) -> Callable[[Source], Source]:
         return fn
 
     return register
-
-
-# -- Landsdraad --------------------------------------------------------------------------------------------------
-
-
-@source("player")
-async def _players(a: Asking) -> list[Suggestion]:
-    """The game's active players (their names are public: ballots for the AG name them)."""
-    return [Suggestion(p.name + (f" ({p.faction})" if p.faction else ""), p.name, (p.faction or "",))
-            for p in await a.app.clerk.landsdraad.ledger.players(a.game.id) if p.active]
-
-
-@source("holding")
-async def _holdings(a: Asking) -> list[Suggestion]:
-    """Electors and planets, of the player named in the ``player`` option if one is."""
-    owner = a.options.get("player")
-    found = []
-    for p in await a.app.clerk.landsdraad.ledger.players(a.game.id):
-        if isinstance(owner, UserRef) and p.user_id != owner.id:
-            continue
-        found += [Suggestion(f"{h.name} ({h.kind}, {p.name})", h.name) for h in p.holdings]
-    return found
-
-

@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-import bot.actions.handlers  # noqa: F401  (registers the commands)
 from bot.actions.commands import App
 from bot.console.session import ClockError, Session, when
 from bot.console.transcript import (
@@ -144,7 +143,7 @@ BANNER = """\
 Clerk offline console on {url}
 Type one line as any user; the bot's answers are printed with where they go:
   alice dm: Vote: Aye, 14                   a DM to the bot
-  mod #game: /game new ruleset:landsdraad name:sirius
+  mod #game: /game new ruleset:{ruleset} name:sirius
   mod #game: /round open crisis:"Piracy in Sirius" deadline:2h
   mod #game/thread: /round status           in a thread of #game
   bob press: Decline                        bob presses a button of the last message sent to him
@@ -176,7 +175,7 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
         app = runner.run(resources.enter_async_context(clerk_on(url, clock, seed, plugins=plugins)))
         try:
             session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}", show_ids=True)
-            banner = BANNER.format(url=url, now=when(clock.now()))
+            banner = BANNER.format(url=url, now=when(clock.now()), ruleset=app.fronts[0].name)
             write(banner)
             runner.run(session.fire(clock.now()))  # rounds whose deadline passed while no one was watching
             number = 0

@@ -17,7 +17,6 @@ from bot.actions.outbox import POSTED, Button, Here, Outgoing, Select, ToChannel
 from bot.console.slash import OptionError, parse_slash
 from bot.console.transcript import Choose, Directive, Press, Said
 from bot.console.world import GUILD_ID, World, stable_id
-from engine.landsdraad.ballot import looks_like_ballot
 from engine.service.clock import ManualClock
 
 ARROW = "  → "
@@ -138,8 +137,9 @@ class Session:
         else:
             out = await handle_channel_message(self.app, ctx, text)
             await self.show(out, ctx)
-            if not out and looks_like_ballot(text):
-                self.note("(no reply: crisis ballots are not read in channels; they go by DM or /vote)")
+            hint = next((h for f in self.app.fronts if (h := f.channel_hint(text)) is not None), None)
+            if not out and hint is not None:  # a DM form posted in a channel (Front.channel_hint)
+                self.note(hint)
 
     # -- directives -------------------------------------------------------------------------------------------
 

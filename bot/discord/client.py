@@ -91,7 +91,7 @@ class ClerkBot(discord.Client):
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id
         self.tree = ClerkTree(self)
-        for command in build_commands(self.run_command, self.app.routes.commands, complete=self.complete_option):
+        for command in build_commands(self.run_command, self.app.routes, complete=self.complete_option):
             self.tree.add_command(command)
         self.courier = Courier(self, app.clerk, self.pacer)
         self.storage_reports = StorageReports(self, app.clerk)  # the moderators hear of refused writes once

@@ -1,4 +1,4 @@
-"""Slash commands built from the one command table, ``bot.actions.rulesets.COMMANDS`` (or an app's).
+"""Slash commands built from the one command table, ``bot.actions.rulesets.ROUTES`` (or an app's routes).
 
 ``"round close"`` becomes the subcommand ``close`` of the group ``/round``; ``"election primary open"`` the
 subcommand ``open`` of the subgroup ``primary`` of ``/election``; ``"vote"`` stays top level. Each
@@ -17,7 +17,8 @@ from discord import app_commands
 from bot.actions.commands import Command, Option, Role
 from bot.actions.context import UserRef
 from bot.actions.option_text import limit_of
-from bot.actions.rulesets import COMMANDS
+from bot.actions.routes import Routes
+from bot.actions.rulesets import ROUTES
 from bot.discord.limits import COMMAND_DESCRIPTION, clip
 
 Run = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
@@ -25,19 +26,6 @@ Complete = Callable[[discord.Interaction, str, str, str], Awaitable[list[app_com
 """Suggestions for an option as it is typed: (interaction, command, option, typed so far) → choices."""
 
 GROUP_DESCRIPTIONS = {
-    "game": "Start, end, export and configure a game",
-    "ag": "The Adjutant General election",
-    "pv": "Player-majority votes: support, enact, veto",
-    "forces": "Landsdraad: a player's Force units",
-    "assets": "Landsdraad: a player's primary assets",
-    "economy": "Landsdraad: income, CHOAM shares, wealth and heroes",
-    "luxury": "Landsdraad: Luxury Good locations in play",
-    "goal": "Landsdraad: private goals and their VP",
-    "prestige": "Landsdraad: prestige VP from the moderators' pool",
-    "vp": "Landsdraad: what the victory categories and awards are worth",
-    "player": "Add players and change their attributes",
-    "holding": "Electors and planets a player controls",
-    "round": "Open, inspect and close crisis vote rounds",
     "faction": "Factions: temporary ones of a Landsdraad round, a Mylantium game's own",
     "territory": "Mylantium: the territories of the Republic",
     "building": "Mylantium: ports, cities, temples and villages",
@@ -53,6 +41,8 @@ GROUP_DESCRIPTIONS = {
     "revolution": "Mylantium: revolutions, coups and contributions",
     "amendment": "Mylantium: constitutional amendments",
 }
+"""The descriptions of command groups not yet on their rulesets' routes (``Routes.group``); those routes say the
+others."""
 
 
 def annotation_of(option: Option, spec: Command | None = None) -> Any:
@@ -104,11 +94,14 @@ def callback_for(spec: Command, run: Run, complete: Complete | None = None) -> C
     return callback
 
 
-def build_commands(run: Run, commands: dict[str, Command] | None = None, complete: Complete | None = None
+def build_commands(run: Run, routes: Routes | None = None, complete: Complete | None = None
                    ) -> list[app_commands.Command[Any, ..., None] | app_commands.Group]:
-    """The top-level commands and groups for every entry of the table; ``run`` handles every invocation, and
+    """The top-level commands and groups for every entry of the command table of ``routes`` (the shipped rulesets'
+    unless given), each group described as the routes say (``Routes.group``); ``run`` handles every invocation, and
     ``complete`` (if given) suggests values for every option with ``autocomplete``."""
-    table = COMMANDS if commands is None else commands
+    routes = ROUTES if routes is None else routes
+    table = routes.commands
+    descriptions = {**GROUP_DESCRIPTIONS, **routes.groups}
     top: list[app_commands.Command[Any, ..., None] | app_commands.Group] = []
     groups: dict[str, app_commands.Group] = {}
     for name, spec in table.items():
@@ -121,7 +114,7 @@ def build_commands(run: Run, commands: dict[str, Command] | None = None, complet
             group = groups.get(key)
             if group is None:
                 group = groups[key] = app_commands.Group(
-                    name=parts[depth - 1], description=GROUP_DESCRIPTIONS.get(key, f"/{key} commands"),
+                    name=parts[depth - 1], description=descriptions.get(key, f"/{key} commands"),
                     parent=parent)  # a subgroup adds itself to its parent
                 if parent is None:
                     top.append(group)

@@ -98,7 +98,7 @@ def charts_loaded() -> None:
     """One small chart drawn per test process before any bot starts: the first chart (the Forecast at a round's
     opening) otherwise imports matplotlib and reads its font inside the bot's event loop, which on a loaded
     machine takes longer than the 3 s an interaction may wait for its answer."""
-    from bot.actions import charts
+    from bot.actions.landsdraad import charts
 
     fig = charts._figure((1.0, 1.0), 50)
     fig.text(0.5, 0.5, "Clerk", **charts._TEXT)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import bot.actions.handlers  # noqa: F401  (registers every command)
 from bot.actions.rulesets import COMMANDS
 
 from .clerkbot import Harness

@@ -47,7 +47,7 @@ def is_test_form(line: str) -> bool:
 @pytest.fixture
 def throwaway() -> Iterator[None]:
     COMMANDS["tally"] = Command("tally", "test only: post the tally", (Option("text", str, "what it says", True),),
-                                post_tally)
+                                post_tally, ruleset="landsdraad")  # its games play Landsdraad (only its commands)
     ROUTES.thread_form(is_test_form)(form_handler)
     try:
         yield

@@ -57,7 +57,7 @@ def throwaway_forms() -> Iterator[None]:
     COMMANDS["testpost"] = Command("testpost", "test only", (
         Option("text", str, "what to say", True), Option("thread", str, "thread name, - for the channel"),
         Option("thread_id", int, "a known thread id"), Option("keep", str, "keep key"), Option("pin", int, "1 pins"),
-    ), _post)
+    ), _post, ruleset="landsdraad")  # the games here play Landsdraad, which takes only its own commands
     SEEN.clear()
     try:
         yield

@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-import bot.actions.handlers  # noqa: F401  (registers the commands)
 from bot.actions.context import UserRef
 from bot.console.slash import OptionError, parse_slash, split
 from bot.console.transcript import Directive, Said, TranscriptError, parse_line, parse_transcript, strip_comment

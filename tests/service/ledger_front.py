@@ -6,7 +6,6 @@ from __future__ import annotations
 from itertools import count
 from typing import Any
 
-import bot.actions.handlers  # noqa: F401  (registers the commands and DM forms)
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Actor, Ctx, Place, UserRef
 from bot.actions.messages import handle_dm

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from ledger_front import CHANNEL, GUILD, MODERATOR, actor, dm, text_of, user
 from sqlalchemy import func, select
 
-import bot.actions.handlers  # noqa: F401  (registers the commands and forms)
 from bot.actions.commands import App, Command, Option, Role, dispatch
 from bot.actions.context import Ctx, Place, UserRef
 from bot.actions.messages import handle_channel_message

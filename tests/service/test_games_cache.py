@@ -16,7 +16,7 @@ from sqlalchemy import insert
 
 from bot.actions.commands import App
 from bot.actions.context import Ctx, Place
-from bot.actions.dm_ballot import cast_dm_ballot
+from bot.actions.landsdraad.dm_ballot import cast_dm_ballot
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import parse_ballot
 from engine.mylantium.model import FactionCode, Party

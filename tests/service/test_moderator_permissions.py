@@ -24,7 +24,6 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-import bot.actions.handlers  # noqa: F401  (registers the commands)
 from bot.actions.commands import COMMON, App, Command, Role, dispatch, ruleset_refusal
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Here

@@ -13,7 +13,6 @@ import pytest
 from ledger_front import MODERATOR, actor, public, text_of, user
 from mylantium_table import CHANNEL, GUILD, NAMES, USERS, Republic, republic
 
-import bot.actions.handlers  # noqa: F401  (registers the commands and DM forms)
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
 from bot.actions.messages import close_due, handle_dm

@@ -12,7 +12,6 @@ from typing import Any
 from conftest import Table
 from ledger_front import CHANNEL, GUILD, MODERATOR, actor, dm, public, slash, text_of, user
 
-import bot.actions.handlers  # noqa: F401  (registers the commands and DM forms)
 from bot.actions.commands import COMMON, App, Role, dispatch
 from bot.actions.context import Actor, Ctx, Place
 from bot.actions.help import help_texts, takes

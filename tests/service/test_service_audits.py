@@ -9,7 +9,7 @@ import pytest
 from ledger_front import MODERATOR, actor, dm, only_here, slash, user
 from sqlalchemy import select
 
-from bot.actions.ledger_render import audit_card
+from bot.actions.landsdraad.ledger_render import audit_card
 from engine.core.errors import RuleError
 from engine.landsdraad.transfers import parse_transfer
 from engine.service.landsdraad.audits import perform_audit, quote

@@ -126,7 +126,7 @@ async def test_a_ballot_during_a_pause_says_the_deadline_is_paused(table: Any) -
     time will be left, not that there is no deadline."""
     from datetime import timedelta
 
-    from bot.actions.render import receipt_text
+    from bot.actions.landsdraad.render import receipt_text
 
     await table.player(31, "ann", 2, 2, 1)
     await table.open(deadline=timedelta(hours=5))
@@ -138,7 +138,7 @@ async def test_a_ballot_during_a_pause_says_the_deadline_is_paused(table: Any) -
 
 async def test_the_same_choice_twice_reads_as_unchanged(table: Any) -> None:
     """A rapid double press (two interactions) or the same DM twice: one ballot, and the receipt says it stays."""
-    from bot.actions.render import receipt_text
+    from bot.actions.landsdraad.render import receipt_text
 
     await table.player(31, "ann", 2, 2, 1)
     await table.open()

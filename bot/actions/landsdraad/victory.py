@@ -15,9 +15,9 @@ from typing import Any
 from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.drawing import drawn
-from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
-from bot.actions.routes import command
-from bot.actions.victory_render import (
+from bot.actions.landsdraad import charts
+from bot.actions.landsdraad.ruleset import commands_on
+from bot.actions.landsdraad.victory_render import (
     change_text,
     final_card,
     forecast_card,
@@ -29,6 +29,8 @@ from bot.actions.victory_render import (
     settings_card,
     track_text,
 )
+from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
+from bot.actions.routes import Routes
 from engine.core.errors import ClerkError, RuleError
 from engine.landsdraad.victory import ASSET_KINDS, COUNTERS, LUXURIES, UNIT_KINDS, Award, Category, FinalScores
 from engine.service.landsdraad.victory_state import COUNTER_LABELS, ECONOMY, parse_award, parse_category, pretty
@@ -36,6 +38,9 @@ from engine.service.landsdraad.victory_views import FinalOrPending, FinalView, F
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.victory")
+ROUTES = Routes()
+"""The commands of this module (the package's ``ROUTES`` merges them)."""
+command = commands_on(ROUTES)
 
 
 def _game(game: GameView | None) -> GameView:
@@ -54,9 +59,7 @@ def landsdraad(game: GameView) -> bool:
 
 def chart(kind: str, data: ForecastView | FinalView) -> tuple[str, bytes] | None:
     """THE one place a chart is attached: ``(file name, PNG bytes)`` for a forecast or a final table, drawn by
-    bot/actions/charts.py. A chart that fails is logged and left out: the text always goes."""
-    from bot.actions import charts
-
+    bot/actions/landsdraad/charts.py. A chart that fails is logged and left out: the text always goes."""
     try:
         if isinstance(data, ForecastView):
             return "forecast.png", charts.forecast_png(data.forecast, title=f"{data.game.name}: Victory Point "

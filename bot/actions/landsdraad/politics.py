@@ -8,8 +8,8 @@ from typing import Any
 
 from bot.actions.commands import App, Option, game_of_user, require_game
 from bot.actions.context import Ctx
-from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
-from bot.actions.politics_render import (
+from bot.actions.landsdraad.ledger_render import audit_card
+from bot.actions.landsdraad.politics_render import (
     ag_receipt_text,
     election_card,
     election_result_card,
@@ -19,7 +19,10 @@ from bot.actions.politics_render import (
     vetoed_card,
     vote_card,
 )
-from bot.actions.routes import command, dm_form, first_line, thread_form
+from bot.actions.landsdraad.ruleset import commands_on
+from bot.actions.landsdraad.victory import after_end_game
+from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
+from bot.actions.routes import Routes, first_line
 from engine.core.durations import parse_deadline
 from engine.core.errors import ParseError, RuleError
 from engine.core.text import split_game_tag
@@ -29,6 +32,12 @@ from engine.service.announcements import posted_marker
 from engine.service.landsdraad.adjutant import ElectionView
 from engine.service.landsdraad.majority import Enacted, SupportReceipt, VoteView
 from engine.service.views import GameView
+
+ROUTES = Routes()
+"""The commands and forms of this module (the package's ``ROUTES`` merges them)."""
+command = commands_on(ROUTES)
+dm_form = ROUTES.dm_form
+thread_form = ROUTES.thread_form
 
 
 def tally_outgoing(app: App, e: ElectionView) -> Outgoing:
@@ -248,8 +257,6 @@ async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
     v = enacted.vote
     out = [count_outgoing(v, None)]
     if enacted.audit is not None:
-        from bot.actions.ledger_render import audit_card
-
         out.append(Outgoing(ToChannel(v.game.channel_id), card=audit_card(enacted.audit)))
     else:
         out.append(Outgoing(ToChannel(v.game.channel_id), card=enacted_card(enacted)))
@@ -258,8 +265,6 @@ async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
         if e is not None:
             out.append(tally_outgoing(app, e))  # the enacted card already announces it in the channel
     if enacted.game_ended:  # End Game (R0-61): the final scores, with the Pot penalty (R3-04)
-        from bot.actions.victory import after_end_game
-
         out += await after_end_game(app, v.game)
     return out
 

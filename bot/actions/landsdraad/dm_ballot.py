@@ -1,4 +1,5 @@
-"""A crisis ballot by DM (``Vote: Aye``): the sender's game, then the ballot.
+"""A crisis ballot by DM (``Vote: Aye``), the DM fallback (a DM that no form matches is read as one): the sender's
+game, then the ballot. And after a crash, the receipts of ballots recorded just before it that were never owed.
 
 Every DM ballot needs the sender's games. The last lookup is remembered (``Clerk.known_games``,
 engine/service/membership.py), so a player's second and later ballots skip that read: the game is chosen from
@@ -9,14 +10,32 @@ also answered from a fresh lookup, so what the player is told never rests on a r
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime
+
 from bot.actions.commands import App, choose_game, game_of_user
 from bot.actions.context import Ctx
+from bot.actions.landsdraad.render import receipt_text
+from bot.actions.outbox import Outgoing, ToUser, reply
+from bot.actions.recovery import LOOK_BACK
+from bot.actions.routes import Routes
 from engine.core.errors import RuleError
-from engine.landsdraad.ballot import BallotCommand
+from engine.landsdraad.ballot import BallotCommand, parse_ballot
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.membership import StaleGames
 
+log = logging.getLogger("clerk.recovery")
+
+ROUTES = Routes()
+"""The DM fallback (the package's ``ROUTES`` merges it)."""
 WHAT = "A crisis ballot (`Vote: Aye|Nay|Abstain`)"
+
+
+@ROUTES.dm_fallback
+async def crisis_ballot(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    """A DM that no form matches, read as a crisis ballot (a ``ParseError`` says what was wrong)."""
+    receipt = await cast_dm_ballot(app, ctx, parse_ballot(text))
+    return [reply(receipt_text(receipt, app.clerk.clock.now()))]
 
 
 async def cast_dm_ballot(app: App, ctx: Ctx, command: BallotCommand) -> BallotReceipt:
@@ -47,3 +66,19 @@ async def _cast_in_known_game(app: App, ctx: Ctx, command: BallotCommand) -> Bal
                                                               plays_in=[g.id for g in known])
     except StaleGames:
         return None
+
+
+async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple[int, str, Outgoing]]:
+    """(message id, source id, receipt) of every DM ballot recorded in the last day (up to the event ``up_to``, the
+    last before this start) whose receipt was never owed: the bot was killed between the ballot's commit and owing
+    its receipt (engine/service/owed.py). The receipt reads as the first one would have, a reply to the ballot's
+    message (``Front.receipts``)."""
+    out: list[tuple[int, str, Outgoing]] = []
+    for game_id, user_id, source, payload in await app.clerk.unanswered_ballots(now - LOOK_BACK, up_to):
+        try:
+            receipt = await app.clerk.landsdraad.ballots.recorded_receipt(game_id, user_id, payload, duplicate=False)
+        except Exception:
+            log.exception("the receipt of %s in game %s could not be made again", source, game_id)
+            continue
+        out.append((int(source.removeprefix("msg:")), source, Outgoing(ToUser(user_id), receipt_text(receipt, now))))
+    return out

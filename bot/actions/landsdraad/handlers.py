@@ -1,57 +1,37 @@
-"""The slash-command handlers: guard, call a service, render. Registered in ``COMMANDS`` on import."""
+"""The Landsdraad players, holdings and rounds: ``/player``, ``/holding``, ``/round open|status|close``,
+``/faction add``, ``/vote`` and ``/me``. Guard, call a service, render."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from bot.actions.ballot_buttons import ballot_offer, round_open_dms
-from bot.actions.commands import App, Option, Role, game_of_user, require_game, user_option
+from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.messages import round_closed
-from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
-from bot.actions.render import (
+from bot.actions.landsdraad import victory
+from bot.actions.landsdraad.ballot_buttons import ballot_offer, round_open_dms
+from bot.actions.landsdraad.closing import round_closed
+from bot.actions.landsdraad.politics_render import passed_card
+from bot.actions.landsdraad.render import (
     faction_card,
-    label,
     player_card,
     receipt_text,
     round_opened_card,
     status_card,
-    waiting_text,
 )
-from bot.actions.routes import command
+from bot.actions.landsdraad.ruleset import commands_on
+from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
+from bot.actions.render import waiting_text
+from bot.actions.routes import Routes
 from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import Option as Choice
-from engine.service.clerk import RULESETS
 from engine.service.views import GameView
 
+ROUTES = Routes()
+"""The commands of this module (the package's ``ROUTES`` merges them)."""
+command = commands_on(ROUTES)
 OPTIONS = ("aye", "nay", "abstain")
-
-
-
-@command("game new", "Start a game; this channel becomes its game channel.",
-         Option("ruleset", str, ", ".join(r.name for r in RULESETS[:-1]) + f" or {RULESETS[-1].name}", True,
-                tuple(r.name for r in RULESETS), lists_rulesets=True),
-         Option("name", str, "the game's name, e.g. sirius", True),
-         Option("moderator_role", Role, "the role whose members moderate (default: members with Manage Server)"),
-         moderator=True, game="none")
-async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    if ctx.place.is_dm or ctx.place.channel_id is None or ctx.place.guild_id is None:
-        raise RuleError("Run /game new in the server channel that should become the game channel.")
-    if ctx.place.thread_id is not None:
-        raise RuleError("Run /game new in a channel, not in a thread.")
-    role = o.get("moderator_role")
-    game = await app.clerk.create_game(guild_id=ctx.place.guild_id, channel_id=ctx.place.channel_id,
-                                       name=o["name"], ruleset=o["ruleset"],
-                                       moderator_role_id=int(role) if role is not None else None,
-                                       actor=ctx.actor.id, source_id=ctx.source_id)
-    who = "members with that role" if role is not None else "members with Manage Server"
-    front = app.front(game.ruleset)
-    start = front.next_steps if front is not None else ""
-    return [reply(f"New {game.ruleset} game **{game.name}**: this is its game channel. Moderators are {who}. {start}")]
-
 
 
 
@@ -94,8 +74,6 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
                                                      source_id=ctx.source_id)
     out: list[Outgoing] = []
     if o.get("active") is not None:
-        from bot.actions.politics_render import passed_card
-
         out = [Outgoing(ToChannel(g.channel_id), card=passed_card(v))
                for v in await app.clerk.landsdraad.majority.reevaluate_votes(g.id, actor=ctx.actor.id)]
     b = p.breakdown
@@ -225,63 +203,3 @@ async def me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> li
     g = require_game(game)
     p = await app.clerk.landsdraad.ledger.player(g.id, ctx.actor.id)
     return [reply(card=player_card(p, g.name), ephemeral=True)]
-
-
-@command("game export", "Download the game as JSON, or CSV for spreadsheets (moderators; it includes the secret "
-         "ballots).", Option("format", str, "json (default) or csv (two files: events and players)",
-                             choices=("json", "csv")), moderator=True)
-async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
-    if (o.get("format") or "json").lower() == "csv":
-        from bot.actions.admin import export_csv
-
-        return await export_csv(app, g)
-    doc = await app.clerk.export(g.id)
-    data = json.dumps(doc, indent=2, ensure_ascii=False).encode()
-    return [reply(f"Export of {g.name} (round {g.current_round}).", ephemeral=True, file=(f"{g.name}.json", data))]
-
-
-__all__ = ["game_of_user", "label"]
-
-
-
-@command("game settings", "Show the game's settings, or change one (moderators).",
-         Option("setting", str, "the setting to change (each ruleset has its own)",
-                choices=tuple(dict.fromkeys(n for ruleset in RULESETS for n in ruleset.settings))),
-         Option("value", str, "its new value"))
-async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
-    if o.get("setting") is None and o.get("value") is None:
-        from bot.actions.admin import role_text
-
-        moderators = (f"**moderators** = {role_text(g.moderator_role_id)}: who moderates the game "
-                      "(changed with /game moderators)")
-        try:
-            rows = await app.clerk.settings(g.id)
-        except RuleError as none:
-            return [reply(f"Settings of {g.name}:\n{moderators}\n{none}", ephemeral=True)]
-        lines = [moderators] + [f"**{name}** = {value}{' (default)' if default else ''}: {about}"
-                                for name, value, default, about in rows]
-        front = app.front(g.ruleset)
-        if front is not None and front.settings_note:
-            lines.append(front.settings_note)
-        return [reply(f"Settings of {g.name}:\n" + "\n".join(lines), ephemeral=True)]
-    if not ctx.actor.moderates(g.moderator_role_id):
-        raise RuleError(f"Only the moderators of {g.name} can change its settings.")
-    if o.get("setting") is None or o.get("value") is None:
-        raise RuleError("Give both `setting` and `value` to change a setting, or neither to see them all.")
-    name, old, new = await app.clerk.change_setting(g.id, name=o["setting"], value=o["value"], actor=ctx.actor.id,
-                                                    source_id=ctx.source_id)
-    return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the setting **{name}** from {old} to "
-                                                   f"{new}.")]
-
-
-from bot.actions import (  # noqa: E402,F401  (importing them registers their commands and forms)
-    admin,
-    deadlines,
-    help,
-    ledgers,
-    politics,
-    victory,
-)

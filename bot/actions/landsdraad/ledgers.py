@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, game_of_user, require_game, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.ledger_render import (
+from bot.actions.landsdraad.ledger_render import (
     elector_text,
     perk_dm,
     perks_card,
@@ -22,8 +22,9 @@ from bot.actions.ledger_render import (
     transfer_recorded_text,
     transit_card,
 )
+from bot.actions.landsdraad.ruleset import commands_on
 from bot.actions.outbox import Outgoing, ToUser, reply
-from bot.actions.routes import command, dm_form, first_line
+from bot.actions.routes import Routes, first_line
 from engine.core.text import split_game_tag as game_tag
 from engine.landsdraad.motions import parse_rounds
 from engine.landsdraad.transfers import (
@@ -35,6 +36,11 @@ from engine.landsdraad.transfers import (
     parse_transfer,
 )
 from engine.service.views import GameView
+
+ROUTES = Routes()
+"""The commands and forms of this module (the package's ``ROUTES`` merges them)."""
+command = commands_on(ROUTES)
+dm_form = ROUTES.dm_form
 
 
 def split_game_tag(text: str) -> tuple[str, str | None]:

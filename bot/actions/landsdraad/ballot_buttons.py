@@ -10,15 +10,18 @@ from datetime import datetime
 
 from bot.actions.commands import App
 from bot.actions.context import Ctx
+from bot.actions.landsdraad.render import receipt_text
 from bot.actions.outbox import LIVE, Button, Here, Outgoing, ToUser
-from bot.actions.render import deadline_text, receipt_text
-from bot.actions.routes import button_action
+from bot.actions.render import deadline_text
+from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import Option
 from engine.service.landsdraad.views import PlayerView, RoundView
 from engine.service.views import GameView
 
+ROUTES = Routes()
+"""The ballot buttons' press (the package's ``ROUTES`` merges it)."""
 BALLOT_BUTTON = "clerk:ballot"
 CHOICES = (("Aye", "aye", "success"), ("Nay", "nay", "danger"), ("Abstain", "abstain", "secondary"))
 VALUES = {value for _, value, _ in CHOICES}
@@ -54,7 +57,7 @@ async def ballot_offer(app: App, ctx: Ctx, g: GameView) -> list[Outgoing]:
                      buttons=ballot_buttons(g.id, view.number))]
 
 
-@button_action(BALLOT_BUTTON)
+@ROUTES.button(BALLOT_BUTTON)
 async def ballot_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
     """A press of Aye, Nay or Abstain: the same ballot as a DM ``Vote:``, for the round the button was sent for;
     the interaction is the source id, so a redelivered or doubled press counts once."""

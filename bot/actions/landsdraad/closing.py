@@ -1,0 +1,95 @@
+"""The Landsdraad votes that close: a round and an Adjutant General election at their deadline (``Front.closing``),
+the close of a round however it closed (``round_closed``), and a closed result announced again after a crash
+(``Front.recover``)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from bot.actions.commands import App
+from bot.actions.drawing import drawn
+from bot.actions.landsdraad.charts import result_png
+from bot.actions.landsdraad.politics import election_closed
+from bot.actions.landsdraad.render import result_card
+from bot.actions.landsdraad.victory import majority_check
+from bot.actions.outbox import POSTED, Outgoing, ToChannel
+from engine.service.announcements import posted_marker
+from engine.service.landsdraad.views import ResultView
+from engine.service.uow import Duplicate
+from engine.store.faults import StorageFault
+
+log = logging.getLogger("clerk.messages")
+
+
+async def rounds_due(app: App, now: datetime) -> list[Outgoing]:
+    """Close every open round whose deadline has passed, soonest first; each closes exactly once. One that fails is
+    logged and left for the next pass; the others are still closed and announced."""
+    out: list[Outgoing] = []
+    for game_id, number, deadline in await app.clerk.landsdraad.rounds.pending_deadlines():
+        if deadline > now:
+            break
+        try:
+            result = await app.clerk.landsdraad.rounds.close_round(
+                game_id, actor=None, source_id=f"deadline:{game_id}:{number}", expected_round=number)
+        except Duplicate:
+            continue
+        except StorageFault:  # logged in one line by the service; closed at a later pass, once writes work
+            continue
+        except Exception:
+            log.exception("closing round %s of game %s at its deadline failed", number, game_id)
+            continue
+        if not result.already_closed:
+            out += await round_closed(app, result)
+    return out
+
+
+async def elections_due(app: App, now: datetime) -> list[Outgoing]:
+    """Close every AG election whose deadline has passed, as ``rounds_due`` closes the rounds."""
+    out: list[Outgoing] = []
+    for game_id, number, closes in await app.clerk.landsdraad.adjutant.pending_elections():
+        if closes > now:
+            break
+        try:
+            election = await app.clerk.landsdraad.adjutant.close_election(game_id, actor=None,
+                                                      source_id=f"ag-deadline:{game_id}:{number}", expected=number)
+        except StorageFault:
+            continue
+        except Exception:
+            log.exception("closing AG election %s of game %s at its deadline failed", number, game_id)
+            continue
+        if election is not None:
+            out += election_closed(app, election)
+    return out
+
+
+async def round_again(app: App, game_id: int, number: int) -> list[Outgoing]:
+    """A round closed but never announced (the bot was killed): its result card again (``Front.recover``)."""
+    result = await app.clerk.landsdraad.rounds.close_round(game_id, actor=None, expected_round=number)  # already closed
+    return await round_closed(app, result)
+
+
+async def ag_again(app: App, game_id: int, number: int) -> list[Outgoing]:
+    """An AG election closed but never announced: its result again."""
+    election = await app.clerk.landsdraad.adjutant.election(game_id)
+    return election_closed(app, election) if election is not None and election.number == number else []
+
+
+async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
+    """The close of any AG election that ended with the round (its winner is in office at round end), then the
+    result in the game channel. Each result card carries its own announcement marker (``round:<game>:<n>``, and
+    ``ag:<game>:<n>`` on an election's card): a Discord nonce, so a card posted again after a kill is dropped, and
+    marked posted once sent, so a close whose announcement never reached Discord is posted at start
+    (recovery.py). However the round closed: at its deadline or by ``/round close``."""
+    out: list[Outgoing] = []
+    for number in result.elections_closed:
+        election = await app.clerk.landsdraad.adjutant.election(result.round.game.id)
+        if election is not None and election.number == number:
+            out += election_closed(app, election)
+    card = result_card(result)
+    # R0-13's totals as a picture, the factions' share marked; drawn off the loop (drawing.py)
+    chart = await drawn(result_png, result, title=card.title)
+    marker = posted_marker("round", result.round.game.id, result.round.number)
+    return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card,
+                           file=(f"round-{result.round.number}.png", chart), extra={POSTED: marker}),
+            *await majority_check(app, result.round.game, None)]  # R3-20: a close can make a Majority Victory possible
