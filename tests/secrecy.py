@@ -32,8 +32,9 @@ from engine.landsdraad.perks import Perk
 from engine.mylantium.model import FactionCode
 from engine.service.landsdraad.perks import PERK_KEYS
 from engine.store.database import make_sessionmaker
-from engine.store.models import Event, Game, MylFaction, Player
+from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import PerkRow, VictoryGoal
+from engine.store.models.mylantium import MylFaction
 
 OPTION_WORDS = {"aye": ("aye", "ayes"), "nay": ("nay", "nays"), "abstain": ("abstain", "abstains", "abstained")}
 """How a crisis choice may be written in a sentence that ties it to a player."""

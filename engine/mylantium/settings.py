@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import ParseError
-from engine.landsdraad.settings import Setting
+from engine.core.settings import Setting
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("independent_rounding", "half-up", "How the Independent Vote (F/2) and the incumbent party's share of it "

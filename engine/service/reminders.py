@@ -22,7 +22,8 @@ from engine.service.ledger import game_view, load_game
 from engine.service.settings import value_of
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
-from engine.store.models import Event, Game, MylChoice, MylElection, MylFaction, Player
+from engine.store.models import Event, Game, Player
+from engine.store.models.mylantium import MylChoice, MylElection, MylFaction
 
 Waiting = tuple[tuple[int, str], ...]
 

@@ -18,7 +18,8 @@ from engine.service.convocate.views import BoardView, board_view
 from engine.service.ledger import game_view, load_game
 from engine.service.membership import games_cache
 from engine.service.uow import Backend, ServiceBase, UnitOfWork
-from engine.store.models import CvPlayer, Player
+from engine.store.models import Player
+from engine.store.models.convocate import CvPlayer
 
 if TYPE_CHECKING:  # the composition root imports this package; the board part only refers to the Clerk
     from engine.service.clerk import Clerk

@@ -14,7 +14,7 @@ from engine.service.clock import utc
 from engine.service.convocate.motions import motion_view
 from engine.service.convocate.store import NAME, load, sections_of
 from engine.service.ledger import load_game
-from engine.store.models import CvMotion, CvStatute
+from engine.store.models.convocate import CvMotion, CvStatute
 
 
 async def export_convocate(session: AsyncSession, game_id: int) -> dict[str, Any]:

@@ -21,7 +21,8 @@ from engine.service.convocate.store import Loaded, load, open_motion, save
 from engine.service.convocate.views import Answer, MotionView, candidates
 from engine.service.ledger import game_view, load_game
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
-from engine.store.models import CvMotion, Event, Game
+from engine.store.models import Event, Game
+from engine.store.models.convocate import CvMotion
 
 
 def motion_card(row: CvMotion) -> MotionCard:

@@ -15,7 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.convocate.board import GOVT, Board, Card, Face, Kind, Phase, PlayerState, Section, Statute
 from engine.convocate.rulings import rulings_of
 from engine.core.errors import NotFoundError, RuleError
-from engine.store.models import CvCard, CvFactor, CvMotion, CvPlayer, CvStatute, CvTurn, Game, Player
+from engine.store.models import Game, Player
+from engine.store.models.convocate import CvCard, CvFactor, CvMotion, CvPlayer, CvStatute, CvTurn
 
 NAME = "convocate"
 

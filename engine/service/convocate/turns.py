@@ -12,7 +12,7 @@ from engine.service.convocate.store import load, open_motion, save, sections_jso
 from engine.service.convocate.views import StatuteView
 from engine.service.ledger import game_view, load_game
 from engine.service.uow import ServiceBase
-from engine.store.models import CvStatute
+from engine.store.models.convocate import CvStatute
 
 
 class ConvocateTurnService(ServiceBase):

@@ -31,7 +31,7 @@ from engine.service.mylantium.state import (
 )
 from engine.service.mylantium.views import BusinessView, HappeningView
 from engine.service.uow import ServiceBase
-from engine.store.models import MylHappening
+from engine.store.models.mylantium import MylHappening
 
 
 def happening_view(row: MylHappening) -> HappeningView:

@@ -38,7 +38,8 @@ from engine.service.mylantium.state import (
 )
 from engine.service.mylantium.views import ChoiceReceipt, MylElectionView, RealignReceipt
 from engine.service.uow import Duplicate, ServiceBase
-from engine.store.models import Game, MylChoice, MylElection, MylFaction, MylGovernment
+from engine.store.models import Game
+from engine.store.models.mylantium import MylChoice, MylElection, MylFaction, MylGovernment
 
 STAGES = ("primary", "general")
 

@@ -28,7 +28,7 @@ from engine.service.mylantium.state import (
     territory_rows,
     unit_rows,
 )
-from engine.store.models import MylChain, MylChoice, MylElection, MylHappening, MylHistory
+from engine.store.models.mylantium import MylChain, MylChoice, MylElection, MylHappening, MylHistory
 
 
 def _iso(when: Any) -> str | None:

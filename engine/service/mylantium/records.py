@@ -30,7 +30,8 @@ from engine.service.mylantium.state import (
 )
 from engine.service.mylantium.views import CandidateView, GovernmentView, MylFactionView, TerritoryView, UnitView
 from engine.service.uow import UnitOfWork
-from engine.store.models import Game, MylCandidate, MylFaction, MylTerritory, MylUnit, Player
+from engine.store.models import Game, Player
+from engine.store.models.mylantium import MylCandidate, MylFaction, MylTerritory, MylUnit
 
 
 def faction_view(row: MylFaction, player: Player | None, territories: Sequence[Territory],

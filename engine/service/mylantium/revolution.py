@@ -45,7 +45,8 @@ from engine.service.mylantium.state import (
 )
 from engine.service.mylantium.views import ChainView, PledgeReceipt
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
-from engine.store.models import Game, MylChain, MylContribution, MylFaction, MylGovernment
+from engine.store.models import Game
+from engine.store.models.mylantium import MylChain, MylContribution, MylFaction, MylGovernment
 
 
 def summary(chain: Chain) -> dict[str, Any]:

@@ -57,7 +57,8 @@ from engine.service.mylantium.views import (
 )
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
-from engine.store.models import MylCandidate, MylFaction, MylTerritory, MylUnit, Player
+from engine.store.models import Player
+from engine.store.models.mylantium import MylCandidate, MylFaction, MylTerritory, MylUnit
 
 if TYPE_CHECKING:  # the composition root builds this service; it is only referred to here
     from engine.service.clerk import Clerk

@@ -20,8 +20,8 @@ from engine.mylantium.revolution import Assets
 from engine.mylantium.settings import Rules
 from engine.service.ledger import load_game, require_running
 from engine.service.views import GameView
-from engine.store.models import (
-    Game,
+from engine.store.models import Game, Player
+from engine.store.models.mylantium import (
     MylCandidate,
     MylChain,
     MylElection,
@@ -30,7 +30,6 @@ from engine.store.models import (
     MylHistory,
     MylTerritory,
     MylUnit,
-    Player,
 )
 
 NAME = "mylantium"

@@ -148,10 +148,3 @@ class OwedMessage(Base):
     outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
     done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     __table_args__ = (Index("ix_owed_messages_waiting", "outcome", "priority", "id"),)
-
-
-# Until their services import them from their own modules (issue 15), the Mylantium and Convocate tables are also
-# here; importing them last also puts them in ``Base.metadata`` for Alembic.
-from engine.store.models.convocate import *  # noqa: E402,F403
-from engine.store.models.mylantium import *  # noqa: E402,F403
-
