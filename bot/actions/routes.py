@@ -108,10 +108,10 @@ class Routes:
         return handler
 
     def group(self, name: str, description: str) -> None:
-        """The description of the command group ``name`` (the commands whose names start with it)."""
-        if self.groups.get(name, description) != description:
-            raise ValueError(f"the command group /{name} already has a description")
-        self.groups[name] = description
+        """The description of the command group ``name`` (the commands whose names start with it). A group that
+        several parts use (``/faction``) gets each part's description, joined: ``Factions: ... round, ... own``."""
+        known = self.groups.get(name)
+        self.groups[name] = description if known is None or known == description else f"{known}, {description}"
 
     def thread_form(self, matches: Matches, *, anywhere: bool = False) -> Callable[[ThreadHandler], ThreadHandler]:
         """A form read in threads of a game channel (and, with ``anywhere``, in the channel itself)."""

@@ -25,24 +25,6 @@ Run = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
 Complete = Callable[[discord.Interaction, str, str, str], Awaitable[list[app_commands.Choice[str]]]]
 """Suggestions for an option as it is typed: (interaction, command, option, typed so far) → choices."""
 
-GROUP_DESCRIPTIONS = {
-    "faction": "Factions: temporary ones of a Landsdraad round, a Mylantium game's own",
-    "territory": "Mylantium: the territories of the Republic",
-    "building": "Mylantium: ports, cities, temples and villages",
-    "unit": "Mylantium: the Republic's military units",
-    "candidate": "Mylantium: candidates and their Charisma",
-    "government": "Mylantium: the government page's facts",
-    "election": "Mylantium: the Election Round, the Primary and the General Election",
-    "election primary": "Mylantium: the Primary",
-    "election general": "Mylantium: the General Election",
-    "event": "Mylantium: what happened this turn (approval and Fervor)",
-    "phase": "Mylantium: the phases of a turn",
-    "phase business": "Mylantium: the Business Phase",
-    "revolution": "Mylantium: revolutions, coups and contributions",
-    "amendment": "Mylantium: constitutional amendments",
-}
-"""The descriptions of command groups not yet on their rulesets' routes (``Routes.group``); those routes say the
-others."""
 
 
 def annotation_of(option: Option, spec: Command | None = None) -> Any:
@@ -101,7 +83,7 @@ def build_commands(run: Run, routes: Routes | None = None, complete: Complete | 
     ``complete`` (if given) suggests values for every option with ``autocomplete``."""
     routes = ROUTES if routes is None else routes
     table = routes.commands
-    descriptions = {**GROUP_DESCRIPTIONS, **routes.groups}
+    descriptions = routes.groups
     top: list[app_commands.Command[Any, ..., None] | app_commands.Group] = []
     groups: dict[str, app_commands.Group] = {}
     for name, spec in table.items():

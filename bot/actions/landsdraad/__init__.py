@@ -33,7 +33,8 @@ for group, description in (
         ("vp", "Landsdraad: what the victory categories and awards are worth"),
         ("player", "Add players and change their attributes"),
         ("holding", "Electors and planets a player controls"),
-        ("round", "Open, inspect and close crisis vote rounds")):
+        ("round", "Open, inspect and close crisis vote rounds"),
+        ("faction", "Factions: temporary ones of a Landsdraad round")):  # Mylantium's part adds "a ... game's own"
     ROUTES.group(group, description)
 
 

@@ -12,6 +12,22 @@ from engine.service.mylantium.state import NAME
 
 ROUTES = Routes.merged(republic.ROUTES, turn.ROUTES, revolution.ROUTES)
 """Every Mylantium command, DM form and button."""
+for _group, _description in (
+        ("faction", "a Mylantium game's own"),  # after the Landsdraad part's "Factions: temporary ones of a ... round"
+        ("territory", "Mylantium: the territories of the Republic"),
+        ("building", "Mylantium: ports, cities, temples and villages"),
+        ("unit", "Mylantium: the Republic's military units"),
+        ("candidate", "Mylantium: candidates and their Charisma"),
+        ("government", "Mylantium: the government page's facts"),
+        ("election", "Mylantium: the Election Round, the Primary and the General Election"),
+        ("election primary", "Mylantium: the Primary"),
+        ("election general", "Mylantium: the General Election"),
+        ("event", "Mylantium: what happened this turn (approval and Fervor)"),
+        ("phase", "Mylantium: the phases of a turn"),
+        ("phase business", "Mylantium: the Business Phase"),
+        ("revolution", "Mylantium: revolutions, coups and contributions"),
+        ("amendment", "Mylantium: constitutional amendments")):
+    ROUTES.group(_group, _description)
 
 FRONT = Front(
     NAME,
