@@ -85,8 +85,8 @@ async def test_every_way_of_joining_a_game_forgets_the_remembered_games(table: T
     elif how == "convocate":
         game = await clerk.create_game(guild_id=900, channel_id=903, name="senate", ruleset="convocate",
                                        moderator_role_id=None, actor=MOD)
-        await clerk.convocate.set_player(game.id, user_id=ALICE.id, name="alice", sovereignty_name="Union", order=None,
-                                         homeworld=None, temp=None, actor=MOD)
+        await clerk.convocate.board.set_player(game.id, user_id=ALICE.id, name="alice", sovereignty_name="Union",
+                                               order=None, homeworld=None, temp=None, actor=MOD)
     else:
         game = await clerk.create_game(guild_id=900, channel_id=904, name="mylantium", ruleset="mylantium",
                                        moderator_role_id=None, actor=MOD)

@@ -44,22 +44,23 @@ class Convocate:
         return f"cv-{self._n}"
 
     async def card(self, kind: str, name: str, controller: int | None, **o: Any) -> None:
-        await self.clerk.convocate.add_card(self.gid, actor=MOD, moderator=True, kind=kind, name=name,
-                                            controller=controller, owner=o.get("owner"), vote=o.get("vote"),
-                                            pallarch=o.get("pallarch", False),
-                                            at=o.get("at"), morality=o.get("morality"), penalty=o.get("penalty"),
-                                            sovereignty_name=o.get("sovereignty"), faces=o.get("faces"),
-                                            readied=o.get("readied"), source_id=self.src())
+        await self.clerk.convocate.board.add_card(self.gid, actor=MOD, moderator=True, kind=kind, name=name,
+                                                  controller=controller, owner=o.get("owner"), vote=o.get("vote"),
+                                                  pallarch=o.get("pallarch", False),
+                                                  at=o.get("at"), morality=o.get("morality"), penalty=o.get("penalty"),
+                                                  sovereignty_name=o.get("sovereignty"), faces=o.get("faces"),
+                                                  readied=o.get("readied"), source_id=self.src())
 
     async def phase(self, until: tuple[str, Phase]) -> None:
         for _ in range(20):
-            changed = await self.clerk.convocate.next_phase(self.gid, user_id=MOD, moderator=True, source_id=self.src())
+            changed = await self.clerk.convocate.turns.next_phase(self.gid, user_id=MOD, moderator=True,
+                                                                  source_id=self.src())
             if changed.started == until:
                 return
         raise AssertionError(f"never reached {until}")
 
     async def govt(self, value: int) -> None:
-        await self.clerk.convocate.set_factor(self.gid, name="GOVT", value=value, actor=MOD)
+        await self.clerk.convocate.board.set_factor(self.gid, name="GOVT", value=value, actor=MOD)
 
     async def kinds(self) -> list[str]:
         async with make_sessionmaker(self.engine)() as session:
@@ -67,7 +68,7 @@ class Convocate:
             return list(found.scalars())
 
     async def sv(self) -> dict[str, int]:
-        view = await self.clerk.convocate.board(self.gid)
+        view = await self.clerk.convocate.board.board(self.gid)
         return {s.player: s.vote.total for s in view.standings}
 
 
@@ -79,8 +80,8 @@ async def cv(clerk: Clerk, clock: ManualClock, db_engine: AsyncEngine) -> AsyncI
                                    moderator_role_id=None, actor=MOD)
     t = Convocate(clerk, clock, db_engine, game)
     for uid, name, sov in ((A, "alice", "Union"), (B, "bob", "Kingdom"), (C, "carol", "Republic")):
-        await clerk.convocate.set_player(game.id, user_id=uid, name=name, sovereignty_name=sov, order=None,
-                                         homeworld=None, temp=None, actor=MOD)
+        await clerk.convocate.board.set_player(game.id, user_id=uid, name=name, sovereignty_name=sov, order=None,
+                                               homeworld=None, temp=None, actor=MOD)
     await t.card("homeworld", "HW_A", A)
     await t.card("homeworld", "HW_B", B)
     await t.card("homeworld", "HW_C", C)
@@ -97,7 +98,7 @@ async def test_the_board_standing_vote_control_seats_and_lockout(cv: Convocate) 
     await cv.card("character", "K_A", A, vote=1, at="S_U")
     await cv.card("ground-unit", "G_A", A, vote=1)
     await cv.govt(2)
-    view = await cv.clerk.convocate.board(cv.gid)
+    view = await cv.clerk.convocate.board.board(cv.gid)
     alice = view.standings[0]
     assert (alice.player, alice.vote.total, alice.locked_out) == ("alice", 7, False)  # 1+1+2+1+1, S_U 1
     assert view.control == "alice" and view.tied == ()
@@ -117,15 +118,17 @@ async def test_cards_are_checked_when_they_are_put_on_the_board(cv: Convocate) -
     with pytest.raises(RuleError, match="The Emberates hold no Convocate Seat"):
         await cv.card("seat", "S_E", None, sovereignty="Emberates")
     await cv.card("character", "Corovan", A, vote=3)  # R4-01: a sovereign who is not one of the Ten has Vote 1
-    board = (await cv.clerk.convocate.board(cv.gid)).board
+    board = (await cv.clerk.convocate.board.board(cv.gid)).board
     assert board.card("Corovan").vote == 1 and board.player("alice").homeworld == "HW_A"
     with pytest.raises(RuleError, match="only cards they control"):
-        await cv.clerk.convocate.add_card(cv.gid, actor=B, moderator=False, kind="location", name="LX", controller=A,
-                                          owner=None, vote=1, pallarch=False, at=None, morality=None, penalty=None,
-                                          sovereignty_name=None, faces=None, readied=None)
-    await cv.clerk.convocate.set_card(cv.gid, actor=A, moderator=False, name="Corovan", changes={"at": "HW_A"})
+        await cv.clerk.convocate.board.add_card(cv.gid, actor=B, moderator=False, kind="location", name="LX",
+                                                controller=A, owner=None, vote=1, pallarch=False, at=None,
+                                                morality=None, penalty=None, sovereignty_name=None, faces=None,
+                                                readied=None)
+    await cv.clerk.convocate.board.set_card(cv.gid, actor=A, moderator=False, name="Corovan", changes={"at": "HW_A"})
     with pytest.raises(RuleError, match="You do not control Corovan"):
-        await cv.clerk.convocate.set_card(cv.gid, actor=B, moderator=False, name="Corovan", changes={"readied": False})
+        await cv.clerk.convocate.board.set_card(cv.gid, actor=B, moderator=False, name="Corovan",
+                                                changes={"readied": False})
 
 
 async def test_the_26_vote_push_and_the_pool_emptying(cv: Convocate) -> None:
@@ -135,15 +138,16 @@ async def test_the_26_vote_push_and_the_pool_emptying(cv: Convocate) -> None:
     await cv.phase(("alice", Phase.ACTION))
     names = [f"L{i}" for i in range(13)]
     with pytest.raises(RuleError, match="own turn"):
-        await cv.clerk.convocate.commit(cv.gid, user_id=B, cards=["HW_B"], source_id=cv.src())
-    done = await cv.clerk.convocate.commit(cv.gid, user_id=A, cards=names, source_id=cv.src())
+        await cv.clerk.convocate.turns.commit(cv.gid, user_id=B, cards=["HW_B"], source_id=cv.src())
+    done = await cv.clerk.convocate.turns.commit(cv.gid, user_id=A, cards=names, source_id=cv.src())
     assert done.pool == 26
-    pushed = await cv.clerk.convocate.push(cv.gid, user_id=A, factor="govt", direction=1, steps=4, source_id=cv.src())
+    pushed = await cv.clerk.convocate.turns.push(cv.gid, user_id=A, factor="govt", direction=1, steps=4,
+                                                 source_id=cv.src())
     assert (pushed.frm, pushed.to, pushed.costs, pushed.pool) == (0, 4, (5, 6, 7, 8), 0)
-    view = await cv.clerk.convocate.board(cv.gid)
+    view = await cv.clerk.convocate.board.board(cv.gid)
     assert view.board.govt == 4 and [s.locked_out for s in view.standings] == [False, True, False]
-    await cv.clerk.convocate.commit(cv.gid, user_id=A, cards=["HW_A"], source_id=cv.src())
-    changed = await cv.clerk.convocate.next_phase(cv.gid, user_id=A, moderator=False, source_id=cv.src())
+    await cv.clerk.convocate.turns.commit(cv.gid, user_id=A, cards=["HW_A"], source_id=cv.src())
+    changed = await cv.clerk.convocate.turns.next_phase(cv.gid, user_id=A, moderator=False, source_id=cv.src())
     assert changed.lost == (("alice", 1),)
     assert (await cv.kinds()).count("FactorPushed") == 1
 
@@ -156,21 +160,22 @@ async def test_a_statute_declared_a_section_changed_then_destroyed(cv: Convocate
     await cv.phase(("alice", Phase.ACTION))
     with pytest.raises(RuleError, match="never declared from a Homeworld"):
         await cv.card("character", "H_A", A, at="HW_A")
-        await cv.clerk.convocate.declare(cv.gid, user_id=A, statute="Statute 3498C", character="H_A", section=1,
-                                         sections=3)
-    view = await cv.clerk.convocate.declare(cv.gid, user_id=A, statute="Statute 3498C", character="K_A", section=1,
-                                            sections=3, one_time="1; 2: Rank + 1 = 3", cost="2 Currency",
-                                            owner=C, source_id=cv.src())
+        await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="Statute 3498C", character="H_A", section=1,
+                                               sections=3)
+    view = await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="Statute 3498C", character="K_A",
+                                                  section=1, sections=3, one_time="1; 2: Rank + 1 = 3",
+                                                  cost="2 Currency", owner=C, source_id=cv.src())
     assert view.resolves == (1, None) and view.statute.owner == "carol" and view.seat == "S_U"
     with pytest.raises(RuleError, match="Admin Phase"):
-        await cv.clerk.convocate.change_section(cv.gid, user_id=A, statute="statute 3498c", section=2)
+        await cv.clerk.convocate.turns.change_section(cv.gid, user_id=A, statute="statute 3498c", section=2)
     await cv.phase(("alice", Phase.ADMIN))
-    changed = await cv.clerk.convocate.change_section(cv.gid, user_id=A, statute="statute 3498c", section=2,
-                                                      source_id=cv.src())
+    changed = await cv.clerk.convocate.turns.change_section(cv.gid, user_id=A, statute="statute 3498c", section=2,
+                                                            source_id=cv.src())
     assert changed.resolves == (2, "Rank + 1 = 3")
     with pytest.raises(RuleError, match="controlled by alice"):
-        await cv.clerk.convocate.destroy_statute(cv.gid, user_id=B, statute="Statute 3498C")
-    gone = await cv.clerk.convocate.destroy_statute(cv.gid, user_id=A, statute="Statute 3498C", source_id=cv.src())
+        await cv.clerk.convocate.turns.destroy_statute(cv.gid, user_id=B, statute="Statute 3498C")
+    gone = await cv.clerk.convocate.turns.destroy_statute(cv.gid, user_id=A, statute="Statute 3498C",
+                                                          source_id=cv.src())
     assert gone.destroyed and gone.statute.owner == "carol"
     doc = await cv.clerk.export(cv.gid)
     (statute,) = doc["convocate"]["statutes"]
@@ -189,55 +194,59 @@ async def test_a_motion_offered_round_the_table_and_seconded(cv: Convocate) -> N
     await cv.card("character", "K_C", C, at="S_T", morality="Ruthless", penalty="Lose 1 Story Point")
     await cv.phase(("alice", Phase.ACTION))
     motion = MotionCard("Land Reform", "Loyal", "Draw a card.", "Draw another card.", None, "HW_B")
-    moved = await cv.clerk.convocate.move_motion(cv.gid, user_id=A, motion=motion, convocant="K_A", source_id="m1")
+    moved = await cv.clerk.convocate.motions.move_motion(cv.gid, user_id=A, motion=motion, convocant="K_A",
+                                                         source_id="m1")
     assert (moved.status, moved.order, moved.offer_to, moved.candidates) == (
         "offering", ("alice", "bob", "carol"), "alice", ("J_A",))
     assert moved.deadline == cv.clock.now() + timedelta(hours=24)
-    again = await cv.clerk.convocate.move_motion(cv.gid, user_id=A, motion=motion, convocant="K_A", source_id="m1")
+    again = await cv.clerk.convocate.motions.move_motion(cv.gid, user_id=A, motion=motion, convocant="K_A",
+                                                         source_id="m1")
     assert again.duplicate and again.number == moved.number
     with pytest.raises(RuleError, match="with alice now, not with you"):
-        await cv.clerk.convocate.answer_offer(cv.gid, user_id=C, accept=True, convocant=None)
-    declined = await cv.clerk.convocate.answer_offer(cv.gid, user_id=A, accept=False, convocant=None, source_id="a1")
+        await cv.clerk.convocate.motions.answer_offer(cv.gid, user_id=C, accept=True, convocant=None)
+    declined = await cv.clerk.convocate.motions.answer_offer(cv.gid, user_id=A, accept=False, convocant=None,
+                                                             source_id="a1")
     assert declined.offer_to == "carol"
     assert [(a.player, a.answer) for a in declined.answers] == [("alice", "declined"), ("bob", "skipped")]
     assert declined.answers[1].why == "locked out, no active Seat"
     with pytest.raises(RuleError, match="still being offered"):
-        await cv.clerk.convocate.next_phase(cv.gid, user_id=A, moderator=False)
-    done = await cv.clerk.convocate.answer_offer(cv.gid, user_id=C, accept=True, convocant=None, source_id="a2")
+        await cv.clerk.convocate.turns.next_phase(cv.gid, user_id=A, moderator=False)
+    done = await cv.clerk.convocate.motions.answer_offer(cv.gid, user_id=C, accept=True, convocant=None, source_id="a2")
     assert done.resolved and (done.seconder, done.seconder_convocant) == ("carol", "K_C")
     assert done.outcome is not None
     assert done.outcome["effects"] == [["Moved", "Draw a card."], ["Seconded", "Draw another card."]]
     assert done.outcome["penalties"] == [{"convocant": "K_C", "player": "carol", "morality": "Ruthless",
                                           "penalty": "Lose 1 Story Point"}]
-    repeat = await cv.clerk.convocate.answer_offer(cv.gid, user_id=C, accept=True, convocant=None, source_id="a2")
+    repeat = await cv.clerk.convocate.motions.answer_offer(cv.gid, user_id=C, accept=True, convocant=None,
+                                                           source_id="a2")
     assert repeat.duplicate and repeat.resolved
     kinds = await cv.kinds()
     assert kinds[-3:] == ["MotionMoved", "SecondDeclined", "MotionSeconded"]
-    board = (await cv.clerk.convocate.board(cv.gid)).board
+    board = (await cv.clerk.convocate.board.board(cv.gid)).board
     assert not board.card("K_A").readied and not board.card("K_C").readied and board.card("J_A").readied
 
 
 async def test_an_offer_times_out_and_a_motion_nobody_can_second_resolves_at_once(cv: Convocate) -> None:
-    await cv.clerk.convocate.change_ruling(cv.gid, name="second_timeout", value="2h", actor=MOD)
+    await cv.clerk.convocate.board.change_ruling(cv.gid, name="second_timeout", value="2h", actor=MOD)
     await cv.card("character", "K_A", A, at="HW_A")
     await cv.card("character", "K_C", C, at="HW_C")
     await cv.phase(("alice", Phase.ACTION))
-    moved = await cv.clerk.convocate.move_motion(cv.gid, user_id=A, motion=MotionCard("M1"), convocant="K_A",
-                                                 source_id=cv.src())
+    moved = await cv.clerk.convocate.motions.move_motion(cv.gid, user_id=A, motion=MotionCard("M1"), convocant="K_A",
+                                                         source_id=cv.src())
     assert moved.offer_to == "carol" and [a.answer for a in moved.answers] == ["skipped", "skipped"]
-    (due,) = await cv.clerk.convocate.offer_deadlines()
+    (due,) = await cv.clerk.convocate.motions.offer_deadlines()
     assert due == (cv.gid, 1, 2, cv.clock.now() + timedelta(hours=2))
     assert await cv.clerk.next_deadlines() == [due[3]]
-    assert await cv.clerk.convocate.pass_offer(cv.gid, actor=None, reason="timed out", expected=(1, 1)) is None
-    timed = await cv.clerk.convocate.pass_offer(cv.gid, actor=None, reason="timed out", expected=(1, 2),
-                                                source_id="second-timeout:1:1:2")
+    assert await cv.clerk.convocate.motions.pass_offer(cv.gid, actor=None, reason="timed out", expected=(1, 1)) is None
+    timed = await cv.clerk.convocate.motions.pass_offer(cv.gid, actor=None, reason="timed out", expected=(1, 2),
+                                                        source_id="second-timeout:1:1:2")
     assert timed is not None and timed.resolved and timed.outcome is not None
     assert timed.outcome["effects"] == [["Moved", ""]] and timed.answers[-1].answer == "timed out"
     await cv.card("character", "J_A", A, at="HW_A")
-    plain = await cv.clerk.convocate.move_motion(cv.gid, user_id=A, motion=MotionCard("M2", seconded="none"),
-                                                 convocant="J_A", source_id=cv.src())
+    plain = await cv.clerk.convocate.motions.move_motion(cv.gid, user_id=A, motion=MotionCard("M2", seconded="none"),
+                                                         convocant="J_A", source_id=cv.src())
     assert plain.resolved and plain.order == () and plain.answers == ()
-    assert await cv.clerk.convocate.offer_deadlines() == []
+    assert await cv.clerk.convocate.motions.offer_deadlines() == []
 
 
 async def test_repeals_succeed_fail_on_a_tie_and_are_exported(cv: Convocate) -> None:
@@ -249,19 +258,20 @@ async def test_repeals_succeed_fail_on_a_tie_and_are_exported(cv: Convocate) -> 
     await cv.card("character", "J_B", B, at="HW_B")
     await cv.card("location", "LB", B, vote=1)
     await cv.phase(("alice", Phase.ACTION))
-    await cv.clerk.convocate.declare(cv.gid, user_id=A, statute="X", character="K_A", section=1, sections=2)
+    await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="X", character="K_A", section=1, sections=2)
     await cv.phase(("bob", Phase.ACTION))
     assert await cv.sv() == {"alice": 3, "bob": 4, "carol": 1}
-    tie = await cv.clerk.convocate.repeal(cv.gid, user_id=B, statute="X", convocant="K_B", source_id="r1")
+    tie = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="K_B", source_id="r1")
     assert tie.outcome is not None and (tie.outcome["mover_votes"], tie.outcome["controller_votes"],
                                         tie.outcome["destroyed"]) == (3, 3, False)
-    assert (await cv.clerk.convocate.repeal(cv.gid, user_id=B, statute="X", convocant="K_B", source_id="r1")).duplicate
+    assert (await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="K_B",
+                                                    source_id="r1")).duplicate
     await cv.card("location", "LB2", B, vote=2)
-    won = await cv.clerk.convocate.repeal(cv.gid, user_id=B, statute="X", convocant="J_B", source_id="r2")
+    won = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="J_B", source_id="r2")
     assert won.outcome is not None and (won.outcome["mover_votes"], won.outcome["controller_votes"],
                                         won.outcome["destroyed"]) == (4, 3, True)
     with pytest.raises(RuleError, match="No Statute called “X” is in force"):
-        await cv.clerk.convocate.repeal(cv.gid, user_id=B, statute="X", convocant="HW_B")
+        await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="HW_B")
     doc = (await cv.clerk.export(cv.gid))["convocate"]
     assert [(m["kind"], m["mover"], m["outcome"]["destroyed"]) for m in doc["motions"]] == [
         ("repeal", "bob", False), ("repeal", "bob", True)]
@@ -274,15 +284,16 @@ async def test_convocate_commands_refuse_in_a_landsdraad_game(clerk: Clerk) -> N
     game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL + 1, name="sirius", ruleset="landsdraad",
                                    moderator_role_id=None, actor=MOD)
     with pytest.raises(RuleError, match="belongs to the Convocate ruleset; sirius plays landsdraad"):
-        await clerk.convocate.board(game.id)
+        await clerk.convocate.board.board(game.id)
     with pytest.raises(RuleError, match="belongs to the Convocate ruleset"):
-        await clerk.convocate.rulings(game.id)
+        await clerk.convocate.board.rulings(game.id)
     assert "convocate" not in await clerk.export(game.id)
 
 
 async def test_rulings_are_per_game_settings_and_events(cv: Convocate) -> None:
-    name, old, new = await cv.clerk.convocate.change_ruling(cv.gid, name="seat range plus", value="1..4", actor=MOD)
+    name, old, new = await cv.clerk.convocate.board.change_ruling(cv.gid, name="seat range plus", value="1..4",
+                                                                  actor=MOD)
     assert (name, old, new) == ("seat_range_plus", "0..4", "1..4")
-    rows = {r[0]: r for r in await cv.clerk.convocate.rulings(cv.gid)}
+    rows = {r[0]: r for r in await cv.clerk.convocate.board.rulings(cv.gid)}
     assert rows["seat_range_plus"][2:4] == ("1..4", False) and rows["repeal_count"][1:4] == ("P4-05", "after", True)
     assert (await cv.kinds())[-1] == "SettingChanged"

@@ -29,7 +29,7 @@ MOVED = ("The rulings now live under /game settings (its Convocate section), whi
                  Option("cards", bool, "also list every card on the board"))
 async def board(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    view = await app.clerk.convocate.board(g.id)
+    view = await app.clerk.convocate.board.board(g.id)
     return [reply(card=board_card(view, app.clerk.clock.now(), cards=bool(o.get("cards"))))]
 
 
@@ -46,10 +46,10 @@ async def board(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> li
 async def convocate_player(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     user = user_option(o, "user")
-    p = await app.clerk.convocate.set_player(g.id, user_id=user.id, name=user.name,
-                                             sovereignty_name=o.get("sovereignty"), order=o.get("order"),
-                                             homeworld=o.get("homeworld"), temp=o.get("temp"),
-                                             actor=ctx.actor.id, source_id=ctx.source_id)
+    p = await app.clerk.convocate.board.set_player(g.id, user_id=user.id, name=user.name,
+                                                   sovereignty_name=o.get("sovereignty"), order=o.get("order"),
+                                                   homeworld=o.get("homeworld"), temp=o.get("temp"),
+                                                   actor=ctx.actor.id, source_id=ctx.source_id)
     home = f", Homeworld {p.homeworld}" if p.homeworld else ""
     temp = f", {p.temp:+d} Vote until end of turn" if p.temp else ""
     return [reply(f"{p.name}: {p.sovereignty}, turn order {p.order}{home}{temp}.", ephemeral=True)]
@@ -61,7 +61,7 @@ async def convocate_player(app: App, ctx: Ctx, g: GameView | None, o: dict[str, 
 async def convocate_rulings(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     if o.get("ruling") is None and o.get("value") is None:
-        rows = await app.clerk.convocate.rulings(g.id)
+        rows = await app.clerk.convocate.board.rulings(g.id)
         lines = [f"**{name}** ({ruling}) = {value}{' (default)' if default else ''}: {about}"
                  for name, ruling, value, default, about in rows]
         return [reply(f"Convocate rulings of {g.name}:\n" + "\n".join(lines) + f"\n{MOVED}", ephemeral=True)]
@@ -69,8 +69,8 @@ async def convocate_rulings(app: App, ctx: Ctx, g: GameView | None, o: dict[str,
         raise RuleError(f"Only the moderators of {g.name} can change its rulings.")
     if o.get("ruling") is None or o.get("value") is None:
         raise RuleError("Give both `ruling` and `value` to change one, or neither to see them all.")
-    name, old, new = await app.clerk.convocate.change_ruling(g.id, name=o["ruling"], value=o["value"],
-                                                             actor=ctx.actor.id, source_id=ctx.source_id)
+    name, old, new = await app.clerk.convocate.board.change_ruling(g.id, name=o["ruling"], value=o["value"],
+                                                                   actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the Convocate ruling **{name}** from "
                                                    f"{old} to {new}.")]
@@ -96,7 +96,7 @@ _CARD_OPTIONS = (
                  Option("owner", UserRef, "whose deck it came from (default: its controller)"))
 async def card_add(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    card = await app.clerk.convocate.add_card(
+    card = await app.clerk.convocate.board.add_card(
         g.id, actor=ctx.actor.id, moderator=moderates(ctx, g), kind=o["kind"], name=o["name"], controller=user_id_of(o,
                                                                                                           "controller"),
         owner=user_id_of(o, "owner"), vote=o.get("vote"), pallarch=bool(o.get("pallarch")), at=o.get("at"),
@@ -120,8 +120,8 @@ async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
     changes = {k: v for k, v in o.items() if k != "name"}
     if "controller" in changes:
         changes["controller"] = user_id_of(o, "controller")
-    card = await app.clerk.convocate.set_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g), name=o["name"],
-                                              changes=changes, source_id=ctx.source_id)
+    card = await app.clerk.convocate.board.set_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
+                                                    name=o["name"], changes=changes, source_id=ctx.source_id)
     return [reply(f"Now: {card_line(card)}.", ephemeral=True)]
 
 
@@ -129,8 +129,8 @@ async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
                  Option("name", str, "the card", True, autocomplete="card"))
 async def card_remove(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    card = await app.clerk.convocate.remove_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g), name=o["name"],
-                                                 source_id=ctx.source_id)
+    card = await app.clerk.convocate.board.remove_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
+                                                       name=o["name"], source_id=ctx.source_id)
     return [reply(f"Removed {card.name} from the board.", ephemeral=True)]
 
 
@@ -140,8 +140,8 @@ async def card_remove(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
                  moderator=True)
 async def factor_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    name, old, new = await app.clerk.convocate.set_factor(g.id, name=o["name"], value=o["value"], actor=ctx.actor.id,
-                                                          source_id=ctx.source_id)
+    name, old, new = await app.clerk.convocate.board.set_factor(g.id, name=o["name"], value=o["value"],
+                                                                actor=ctx.actor.id, source_id=ctx.source_id)
     was = "added" if old is None else f"was {old:+d}".replace("+0", "0")
     return [reply(f"{name} set.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators set **{name}** to {new:+d} ({was}).".replace(
@@ -154,7 +154,8 @@ async def factor_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) 
 async def directive(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     target = user_id_of(o, "player") or ctx.actor.id
-    player, value = await app.clerk.convocate.set_directive(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
-                                                            user_id=target, factor=o["factor"], source_id=ctx.source_id)
+    player, value = await app.clerk.convocate.board.set_directive(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
+                                                                  user_id=target, factor=o["factor"],
+                                                                  source_id=ctx.source_id)
     text = f"{player}'s current Directive is now {value or 'none'}."
     return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]

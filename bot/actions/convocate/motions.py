@@ -78,12 +78,12 @@ async def second_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
 async def _move(app: App, ctx: Ctx, g: GameView, moved: MoveMotion | MoveRepeal) -> list[Outgoing]:
     """A Motion or a Motion of Repeal moved (by a slash command or in the game channel): its announcement."""
     if isinstance(moved, MoveRepeal):
-        m = await app.clerk.convocate.repeal(g.id, user_id=ctx.actor.id, statute=moved.statute,
-                                             convocant=moved.convocant, source_id=ctx.source_id)
+        m = await app.clerk.convocate.motions.repeal(g.id, user_id=ctx.actor.id, statute=moved.statute,
+                                                     convocant=moved.convocant, source_id=ctx.source_id)
         said = f"Motion of Repeal #{m.number} is moved; the outcome is announced."
     else:
-        m = await app.clerk.convocate.move_motion(g.id, user_id=ctx.actor.id, motion=moved.motion,
-                                                  convocant=moved.convocant, source_id=ctx.source_id)
+        m = await app.clerk.convocate.motions.move_motion(g.id, user_id=ctx.actor.id, motion=moved.motion,
+                                                          convocant=moved.convocant, source_id=ctx.source_id)
         said = f"Motion #{m.number} ({m.name}) is moved and announced."
     if m.duplicate:
         return [reply(TWICE)]
@@ -92,8 +92,8 @@ async def _move(app: App, ctx: Ctx, g: GameView, moved: MoveMotion | MoveRepeal)
 
 async def _answer(app: App, ctx: Ctx, game_id: int, accept: bool, convocant: str | None, *,
                   expected: tuple[int, int] | None = None) -> list[Outgoing]:
-    m = await app.clerk.convocate.answer_offer(game_id, user_id=ctx.actor.id, accept=accept, convocant=convocant,
-                                               source_id=ctx.source_id, expected=expected)
+    m = await app.clerk.convocate.motions.answer_offer(game_id, user_id=ctx.actor.id, accept=accept,
+                                                       convocant=convocant, source_id=ctx.source_id, expected=expected)
     if m.duplicate:
         return [reply(TWICE)]
     said = f"You second Motion #{m.number} ({m.name}) with {m.seconder_convocant}." if accept else \
@@ -137,7 +137,7 @@ async def motion_decline(app: App, ctx: Ctx, g: GameView | None, o: dict[str, An
 @command(ROUTES, "motion skip", "Pass the offer to second on to the next player without an answer.", moderator=True)
 async def motion_skip(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    m = await app.clerk.convocate.pass_offer(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    m = await app.clerk.convocate.motions.pass_offer(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     assert m is not None
     return [reply("The offer is passed on.", ephemeral=True), *motion_outgoings(app, m, first=False)]
 
@@ -146,7 +146,7 @@ async def motion_skip(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
                  Option("number", int, "the Motion's number", min_value=1))
 async def motion_status(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    m = await app.clerk.convocate.motion(g.id, o.get("number"))
+    m = await app.clerk.convocate.motions.motion(g.id, o.get("number"))
     now = app.clerk.clock.now()
     if m.kind == "repeal":
         return [reply(card=repeal_card(m))]
@@ -207,7 +207,7 @@ async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
         if g.ruleset != RULESET:
             continue
         try:
-            m = await app.clerk.convocate.motion(g.id)
+            m = await app.clerk.convocate.motions.motion(g.id)
         except NotFoundError:
             continue
         if m.offer_user == user_id:
@@ -224,12 +224,13 @@ async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
 async def offers_due(app: App, now: datetime) -> list[Outgoing]:
     """Offers to second whose time is up pass to the next player (each once, whatever timers repeat)."""
     out: list[Outgoing] = []
-    for game_id, number, index, deadline in await app.clerk.convocate.offer_deadlines():
+    for game_id, number, index, deadline in await app.clerk.convocate.motions.offer_deadlines():
         if deadline > now:
             break
         try:
-            m = await app.clerk.convocate.pass_offer(game_id, actor=None, reason="timed out", expected=(number, index),
-                                                     source_id=f"second-timeout:{game_id}:{number}:{index}")
+            m = await app.clerk.convocate.motions.pass_offer(game_id, actor=None, reason="timed out",
+                                                             expected=(number, index),
+                                                             source_id=f"second-timeout:{game_id}:{number}:{index}")
         except Duplicate:
             continue
         if m is not None:

@@ -12,7 +12,7 @@ from engine.service.convocate.views import BoardView
 
 async def _board(a: Asking) -> tuple[Board, str | None]:
     """The board, and the asker's name at the table (None if they have no seat)."""
-    view: BoardView = await a.app.clerk.convocate.board(a.game.id)
+    view: BoardView = await a.app.clerk.convocate.board.board(a.game.id)
     me = next((s.player for s in view.standings if s.user_id == a.ctx.actor.id), None)
     return view.board, me
 

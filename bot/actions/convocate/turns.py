@@ -31,8 +31,8 @@ ROUTES = Routes()
                  Option("add", int, "Votes a card effect adds to your pool", min_value=0))
 async def commit(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    done = await app.clerk.convocate.commit(g.id, user_id=ctx.actor.id, cards=parse_names(o["cards"]),
-                                            added=int(o.get("add") or 0), source_id=ctx.source_id)
+    done = await app.clerk.convocate.turns.commit(g.id, user_id=ctx.actor.id, cards=parse_names(o["cards"]),
+                                                  added=int(o.get("add") or 0), source_id=ctx.source_id)
     return [reply(committed_text(done))]
 
 
@@ -45,9 +45,9 @@ async def push(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> lis
     way = str(o["direction"]).lower()
     if way not in ("up", "down"):
         raise RuleError("Push a Factor up (towards +4) or down (towards −4).")
-    done = await app.clerk.convocate.push(g.id, user_id=ctx.actor.id, factor=o["factor"],
-                                          direction=1 if way == "up" else -1, steps=int(o.get("steps") or 1),
-                                          source_id=ctx.source_id)
+    done = await app.clerk.convocate.turns.push(g.id, user_id=ctx.actor.id, factor=o["factor"],
+                                                direction=1 if way == "up" else -1, steps=int(o.get("steps") or 1),
+                                                source_id=ctx.source_id)
     return [reply(pushed_text(done))]
 
 
@@ -62,9 +62,11 @@ async def push(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> lis
                  Option("owner", UserRef, "whose deck it came from (default: you)"))
 async def statute_declare(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    view = await app.clerk.convocate.declare(g.id, user_id=ctx.actor.id, statute=o["statute"], character=o["character"],
-                                             section=o["section"], sections=o["sections"], one_time=o.get("one_time"),
-                                             cost=o.get("cost"), owner=user_id_of(o, "owner"), source_id=ctx.source_id)
+    view = await app.clerk.convocate.turns.declare(g.id, user_id=ctx.actor.id, statute=o["statute"],
+                                                   character=o["character"], section=o["section"],
+                                                   sections=o["sections"], one_time=o.get("one_time"),
+                                                   cost=o.get("cost"), owner=user_id_of(o, "owner"),
+                                                   source_id=ctx.source_id)
     return [reply(f"{view.statute.name} is declared and announced.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), card=declared_card(view))]
 
@@ -74,8 +76,8 @@ async def statute_declare(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
                  Option("section", int, "the Section to put in force", True, min_value=1))
 async def statute_section(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    view = await app.clerk.convocate.change_section(g.id, user_id=ctx.actor.id, statute=o["statute"],
-                                                    section=o["section"], source_id=ctx.source_id)
+    view = await app.clerk.convocate.turns.change_section(g.id, user_id=ctx.actor.id, statute=o["statute"],
+                                                          section=o["section"], source_id=ctx.source_id)
     return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=section_text(view))]
 
 
@@ -83,14 +85,14 @@ async def statute_section(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
                  Option("statute", str, "the Statute", True, autocomplete="statute"))
 async def statute_destroy(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    view = await app.clerk.convocate.destroy_statute(g.id, user_id=ctx.actor.id, statute=o["statute"],
-                                                     source_id=ctx.source_id)
+    view = await app.clerk.convocate.turns.destroy_statute(g.id, user_id=ctx.actor.id, statute=o["statute"],
+                                                           source_id=ctx.source_id)
     return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=destroyed_text(view))]
 
 
 @command(ROUTES, "phase next", "End the Phase (the active player, or a moderator): the pool empties; Ready readies.")
 async def phase_next(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    changed = await app.clerk.convocate.next_phase(g.id, user_id=ctx.actor.id, moderator=moderates(ctx, g),
-                                                   source_id=ctx.source_id)
+    changed = await app.clerk.convocate.turns.next_phase(g.id, user_id=ctx.actor.id, moderator=moderates(ctx, g),
+                                                         source_id=ctx.source_id)
     return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=phase_text(changed))]
