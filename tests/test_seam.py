@@ -70,7 +70,6 @@ def seam() -> dict[str, list[str]]:
 
 PENDING: dict[str, list[str]] = {
     'bot/discord/tree.py': ['names landsdraad', 'names mylantium'],
-    'engine/service/reminders.py': ['imports engine.store.models.mylantium'],
 }
 
 
