@@ -69,7 +69,7 @@ def seam() -> dict[str, list[str]]:
 
 
 PENDING: dict[str, list[str]] = {
-    'engine/service/reminders.py': ['imports engine.store.models.mylantium'],
+
 }
 
 

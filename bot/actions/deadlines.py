@@ -1,25 +1,44 @@
-"""A reminder sent by a moderator's command (Landsdraad's ``/round remind``, Mylantium's ``/election remind``):
-the moderator's receipt and the DMs. The commands are in their rulesets' packages."""
+"""Reminders in the front end, as a mechanism: the DM to each player who has not voted, and the moderator's receipt
+of a reminder sent by a command (a ruleset's "remind now"; the commands are in their rulesets' packages). How a
+reminder of each kind reads is its ruleset's (``Front.reminders``)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from bot.actions.commands import App
-from bot.actions.outbox import Outgoing, reply
-from bot.actions.render import reminder_messages
+from bot.actions.front import ReminderText
+from bot.actions.outbox import Outgoing, ToUser, reply
+from engine.core.durations import format_remaining
 from engine.service.reminders import Reminder
+
+
+def reminder_text(app: App, kind: str) -> ReminderText:
+    """How a reminder of ``kind`` reads: the first of the app's fronts that says."""
+    text = next((f.reminders[kind] for f in app.fronts if kind in f.reminders), None)
+    if text is None:
+        raise LookupError(f"no front of this app says how a reminder of kind {kind!r} reads (Front.reminders)")
+    return text
+
+
+def reminder_messages(app: App, reminder: Reminder, now: datetime) -> list[Outgoing]:
+    """A DM to each player who has not voted."""
+    text = reminder_text(app, reminder.kind)
+    when = (f"closes in {format_remaining(reminder.deadline - now)}" if reminder.deadline is not None
+            else "is paused (its deadline will start again)")
+    return [Outgoing(ToUser(user_id), text=f"Reminder: {text.what(reminder)} {when}; {text.voted}: {text.how}.")
+            for user_id, _ in reminder.waiting]
 
 
 def reminded(app: App, reminders: list[Reminder]) -> list[Outgoing]:
     """The moderator's receipt (who was reminded, per vote when there are several) and the DMs."""
-    labels = {"round": "round", "ag": "AG election", "primary": "the Primary of turn",
-              "general": "the General Election of turn"}
 
     def names(r: Reminder) -> str:
         return ", ".join(name for _, name in r.waiting) or "nobody (everyone has voted)"
 
-    if len(reminders) == 1 and reminders[0].kind == "round":
+    if len(reminders) == 1 and reminder_text(app, reminders[0].kind).brief:
         text = f"Reminded: {names(reminders[0])}."
     else:
-        text = " ".join(f"Reminded for {labels[r.kind]} {r.number}: {names(r)}." for r in reminders)
+        text = " ".join(f"Reminded for {reminder_text(app, r.kind).label} {r.number}: {names(r)}." for r in reminders)
     now = app.clerk.clock.now()
-    return [reply(text, ephemeral=True), *(m for r in reminders for m in reminder_messages(r, now))]
+    return [reply(text, ephemeral=True), *(m for r in reminders for m in reminder_messages(app, r, now))]

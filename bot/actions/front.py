@@ -13,6 +13,7 @@ from bot.actions.commands import App
 from bot.actions.outbox import Outgoing
 from bot.actions.routes import Routes
 from bot.actions.suggest_sources import Source
+from engine.service.reminders import Reminder
 
 DueTask = Callable[[App, datetime], Awaitable[list[Outgoing]]]
 """Timed work (closing what is due at ``now``, offers that lapsed): what to send."""
@@ -21,6 +22,23 @@ Recover = Callable[[App, int, int], Awaitable[list[Outgoing]]]
 Receipts = Callable[[App, datetime, int], Awaitable[list[tuple[int, str, Outgoing]]]]
 """``(app, now, up_to)``: (message id, source id, receipt) of each DM recorded just before a kill whose receipt was
 never owed (``bot.actions.recovery.unanswered_receipts``)."""
+
+
+@dataclass(frozen=True)
+class ReminderText:
+    """How a reminder of one kind (``engine.service.reminders.ReminderForm.kind``) reads: the DM ``Reminder: <what>
+    closes in 2h; <voted>: <how>.`` and the moderator's receipt ``Reminded for <label> <number>: <names>.``"""
+
+    what: Callable[[Reminder], str]
+    """What the reminder is about: ``Round 3 of sirius``."""
+    how: str
+    """How to vote, as the DM ends: ``DM me `Vote: Aye|Nay|Abstain` ``."""
+    label: str
+    """What the receipt calls it, before its number."""
+    voted: str = "you have not voted"
+    """Why the player is reminded."""
+    brief: bool = False
+    """The receipt of this reminder alone reads ``Reminded: <names>.``, without its label and number."""
 
 
 def no_hint(text: str) -> str | None:
@@ -44,6 +62,8 @@ class Front:
     closed in the pass gets no reminder)."""
     due: tuple[DueTask, ...] = ()
     """Timed work the scheduler runs at each pass, after the reminders."""
+    reminders: Mapping[str, ReminderText] = field(default_factory=dict)
+    """Reminder kind (its service record's ``reminders``) -> how a reminder of it reads."""
     recover: Mapping[str, Recover] = field(default_factory=dict)
     """Result kind (``engine.service.announcements``) -> its announcement again, after a crash."""
     sources: Mapping[str, Source] = field(default_factory=dict)

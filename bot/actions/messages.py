@@ -10,10 +10,10 @@ from datetime import datetime
 
 from bot.actions.commands import AmbiguousGame, App
 from bot.actions.context import Ctx
+from bot.actions.deadlines import reminder_messages
 from bot.actions.dm_choice import ask_which
 from bot.actions.errors import apology, logged, storage_refusal
 from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, reply
-from bot.actions.render import reminder_messages
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
 from engine.service.reminders import reminder_source
@@ -160,5 +160,5 @@ async def remind_due(app: App, now: datetime) -> list[Outgoing]:
             log.exception("the %s reminder of %s %s in game %s failed", offset, kind, number, game_id)
             continue
         if last[(game_id, kind, number)] == offset:
-            out += reminder_messages(reminder, now)
+            out += reminder_messages(app, reminder, now)
     return out

@@ -1,10 +1,9 @@
 """Reminders before a deadline, as a mechanism: each ruleset names its reminder forms (``Ruleset.reminders``: what
 is open with a deadline, and who has not voted in it), and the players who have not voted get a DM at each instant
 of the game's ``reminders`` setting (default 24 h and 2 h before). Each reminder is a ``ReminderSent`` event whose
-source id ``remind:<game>:<kind>:<number>:<seconds before>`` makes it go out once, even across restarts;
-``/round remind`` and ``/election remind`` send one at once under the command's own source id.
-
-The Primary and General Election forms are still written here, until they move to their ruleset's package."""
+source id ``remind:<game>:<kind>:<number>:<seconds before>`` makes it go out once, even across restarts; a
+ruleset's command (a moderator's "remind now") sends one at once under the command's own source id. How a reminder
+of each kind reads is its ruleset's front's (``bot.actions.front.Front.reminders``)."""
 
 from __future__ import annotations
 
@@ -17,13 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.core.settings import parse_offsets
-from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
 from engine.service.settings import value_of
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
-from engine.store.models import Event, Game, Player
-from engine.store.models.mylantium import MylChoice, MylElection, MylFaction
+from engine.store.models import Event, Game
 
 Waiting = tuple[tuple[int, str], ...]
 
@@ -51,61 +48,22 @@ class Reminder:
     game: GameView
     kind: str
     number: int
-    """The round's or AG election's number; a Mylantium election's turn."""
+    """The number of what it is about (a round's, an election's, a turn), as its form says."""
     deadline: datetime | None
     """None: the round is paused."""
     waiting: Waiting
     """(user id, name) of every active player who has not voted."""
     with_round: int | None = None
-    """An AG election that closes with this round (its deadline is the round's)."""
+    """A vote without a deadline of its own that closes with this round (its deadline is the round's)."""
 
 
 def reminder_source(game_id: int, kind: str, number: int, offset: int) -> str:
     return f"remind:{game_id}:{kind}:{number}:{offset}"
 
 
-async def _election_targets(session: AsyncSession) -> list[Target]:
-    targets: list[Target] = []
-    myl = await session.execute(select(Game, MylElection).join(MylElection, MylElection.game_id == Game.id)
-                                .where(MylElection.status == "open", MylElection.deadline.is_not(None)))
-    for game, row in myl.all():
-        assert row.deadline is not None
-        targets.append((game, row.stage, row.turn, utc(row.opened_at), utc(row.deadline)))
-    return targets
-
-
-async def _no_targets(session: AsyncSession) -> list[Target]:
-    return []
-
-
-def _election_waiting(stage: str) -> Callable[[AsyncSession, Game, int | None], Awaitable[Found]]:
-    async def waiting(session: AsyncSession, game: Game, turn: int | None) -> Found:
-        query = select(MylElection).where(MylElection.game_id == game.id, MylElection.stage == stage)
-        query = query.where(MylElection.turn == turn) if turn is not None else query.where(
-            MylElection.status == "open")
-        row = (await session.execute(query)).scalar_one_or_none()
-        if row is None:
-            what = "Primary" if stage == "primary" else "General Election"
-            raise RuleError(f"No {what} is open in {game.name}.")
-        chose = set((await session.execute(select(MylChoice.faction_id).where(
-            MylChoice.election_id == row.id))).scalars())
-        factions = await session.execute(select(MylFaction.id, Player.user_id, Player.name)
-                                         .join(Player, Player.id == MylFaction.player_id)
-                                         .where(MylFaction.game_id == game.id, MylFaction.in_play)
-                                         .order_by(MylFaction.id))
-        return (row.turn, utc(row.deadline) if row.deadline else None,
-                tuple((user, name) for faction, user, name in factions.all() if faction not in chose), None)
-    return waiting
-
-
-ELECTION_FORMS = (ReminderForm("primary", _election_targets, _election_waiting("primary")),
-                  ReminderForm("general", _no_targets, _election_waiting("general")))
-"""A Primary or General Election (players whose Faction has not chosen); one query finds the open ones of both."""
-
-
 class ReminderService(ServiceBase):
     def _forms(self) -> tuple[ReminderForm, ...]:
-        return (*(form for ruleset in self.backend.rulesets for form in ruleset.reminders), *ELECTION_FORMS)
+        return tuple(form for ruleset in self.backend.rulesets for form in ruleset.reminders)
 
     async def pending_reminders(self) -> list[tuple[int, str, int, int, datetime]]:
         """Reminders not yet sent, soonest first: (game id, kind, number, seconds before, instant). An instant
@@ -125,7 +83,7 @@ class ReminderService(ServiceBase):
             sent = set((await session.execute(select(Event.source_id).where(Event.source_id.in_(sources)))).scalars())
             return sorted((w for w, s in zip(wanted, sources, strict=True) if s not in sent), key=lambda w: w[4])
 
-    async def send_reminder(self, game_id: int, *, kind: str = "round", number: int | None = None,
+    async def send_reminder(self, game_id: int, *, kind: str, number: int | None = None,
                             offset: int | None = None, actor: int | None,
                             source_id: str | None = None) -> Reminder:
         """Record a reminder and return who is to be reminded. Without ``number``: the open round, election, ...

@@ -13,6 +13,7 @@ from bot.actions.front import Front
 from bot.actions.landsdraad import ballot_buttons, deadlines, dm_ballot, handlers, ledgers, politics, victory
 from bot.actions.landsdraad.closing import ag_again, elections_due, round_again, rounds_due
 from bot.actions.landsdraad.dm_ballot import unanswered_receipts
+from bot.actions.landsdraad.render import REMINDERS
 from bot.actions.landsdraad.ruleset import RULESET
 from bot.actions.landsdraad.sources import SOURCES
 from bot.actions.routes import Routes
@@ -59,6 +60,7 @@ FRONT = Front(
     ),
     next_steps="Add players with /player add, then open a round with /round open.",
     closing=(rounds_due, elections_due),
+    reminders=REMINDERS,
     recover={"round": round_again, "ag": ag_again},
     sources=SOURCES,
     receipts=unanswered_receipts,

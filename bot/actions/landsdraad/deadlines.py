@@ -40,7 +40,8 @@ async def round_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
     reminders: list[Reminder] = []
     no_round: RuleError | None = None
     try:
-        reminders.append(await app.clerk.send_reminder(g.id, actor=ctx.actor.id, source_id=ctx.source_id))
+        reminders.append(await app.clerk.send_reminder(g.id, kind="round", actor=ctx.actor.id,
+                                                       source_id=ctx.source_id))
     except RuleError as error:  # no round is open: the AG election alone, if there is one
         no_round = error
     election = await app.clerk.landsdraad.adjutant.election(g.id)

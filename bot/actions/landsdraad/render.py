@@ -1,14 +1,16 @@
 """The Landsdraad round in what players read: the round's cards (opened, status, result), the receipt of a crisis
-ballot, a player's own votes. Secrets never enter a public card."""
+ballot, a player's own votes, how a reminder reads (``REMINDERS``). Secrets never enter a public card."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_text
 from engine.core.durations import format_remaining, format_utc
 from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
+from engine.service.reminders import Reminder
 
 
 def label(option: str | None) -> str:
@@ -24,6 +26,21 @@ def round_timing_text(view: RoundView, now: datetime) -> str:
     if view.paused_left is not None:
         return f"Round {view.number} of {view.game.name} is {paused_text(view.paused_left)}."
     return f"Round {view.number} of {view.game.name} now closes at {deadline_text(view.deadline, now)}."
+
+
+def _ag_reminded(reminder: Reminder) -> str:
+    what = f"The Adjutant General election {reminder.number} of {reminder.game.name}"
+    if reminder.with_round is not None:
+        what += f" (it closes with round {reminder.with_round})"
+    return what
+
+
+REMINDERS = {
+    "round": ReminderText(lambda r: f"Round {r.number} of {r.game.name}", "DM me `Vote: Aye|Nay|Abstain`", "round",
+                          brief=True),
+    "ag": ReminderText(_ag_reminded, "DM me `AG Vote: <Name>`", "AG election"),
+}
+"""How a reminder of a crisis round and of an AG election reads (``Front.reminders``)."""
 
 
 def faction_line(f: FactionView, *, result: bool) -> str:

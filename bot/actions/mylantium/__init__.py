@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.actions.front import Front
 from bot.actions.mylantium import republic, revolution, turn
+from bot.actions.mylantium.render import REMINDERS
 from bot.actions.mylantium.sources import SOURCES
 from bot.actions.routes import Routes
 from engine.service.mylantium.state import NAME
@@ -43,6 +44,7 @@ FRONT = Front(
                 "the candidates with /candidate add and the President's Faction with /government set; then "
                 "/election start begins the first Election Round."),
     due=(turn.close_overdue,),
+    reminders=REMINDERS,
     recover={"primary": turn.primary_again, "general": turn.general_again},
     sources=SOURCES,
 )

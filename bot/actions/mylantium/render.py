@@ -1,6 +1,6 @@
-"""What players of a Mylantium game read: the government page, elections, receipts, the Business Phase breakdown
-and the revolution chain. Secrets (who chose what, treasuries, contributions before resolution, P1-19) never
-enter a public card."""
+"""What players of a Mylantium game read: the government page, elections, receipts, the Business Phase breakdown,
+the revolution chain and how a reminder reads (``REMINDERS``). Secrets (who chose what, treasuries, contributions
+before resolution, P1-19) never enter a public card."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import deadline_text
 from engine.core.durations import format_remaining, format_utc
@@ -24,11 +25,22 @@ from engine.service.mylantium.views import (
     PledgeReceipt,
     RealignReceipt,
 )
+from engine.service.reminders import Reminder
 
 NEUTRAL = 0x5865F2
 GOLD = 0xF1C40F
 RED = 0xE74C3C
 FORMS = {"primary": "`Primary: <Candidate>`", "general": "`General: Whig` or `General: Federalist`"}
+TITLES = {"primary": "Primary", "general": "General Election"}
+
+
+def _reminded(reminder: Reminder) -> str:
+    return f"The {TITLES[reminder.kind]} of turn {reminder.number} of {reminder.game.name}"
+
+
+REMINDERS = {stage: ReminderText(_reminded, f"DM me {FORMS[stage]}", f"the {TITLES[stage]} of turn",
+                                 voted="your Faction has not chosen") for stage in ("primary", "general")}
+"""How a reminder of a Primary and of a General Election reads (``Front.reminders``)."""
 
 
 SINGULAR = {"ports": "port", "cities": "city", "temples": "temple", "villages": "village"}
