@@ -40,8 +40,8 @@ async def child() -> dict[str, float]:
     users = []
     for g in range(GAMES):
         channel = fake.add_channel(f"game{g}")
-        game = await clerk.create_game(guild_id=fake.guild_id, channel_id=channel.id, name=f"game{g}",
-                                       ruleset="landsdraad", moderator_role_id=None, actor=fake.owner.id)
+        game = await clerk.games.create_game(guild_id=fake.guild_id, channel_id=channel.id, name=f"game{g}",
+                                             ruleset="landsdraad", moderator_role_id=None, actor=fake.owner.id)
         members = [fake.add_user(f"g{g}p{i}") for i in range(PLAYERS)]
         rows: list[dict[str, Any]] = [
             {"game_id": game.id, "user_id": u.id, "name": u.name, "faction": None, "diplomacy": 3, "command": 2,

@@ -59,8 +59,8 @@ async def bare_sqlalchemy(engine: AsyncEngine) -> Op:
 async def clerk_ballot(engine: AsyncEngine) -> Op:
     clock = ManualClock(START)
     clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(1))
-    game = await clerk.create_game(guild_id=1, channel_id=2, name="bench", ruleset="landsdraad",
-                                   moderator_role_id=None, actor=1)
+    game = await clerk.games.create_game(guild_id=1, channel_id=2, name="bench", ruleset="landsdraad",
+                                         moderator_role_id=None, actor=1)
     for u in range(PLAYERS):
         await clerk.landsdraad.ledger.add_player(game.id, user_id=100 + u, name=f"p{u}", diplomacy=3, command=2,
                                                  intrigue=2, roll=2, faction=None, actor=1)

@@ -42,8 +42,8 @@ def pure(n: int, repeat: int) -> Timing:
 
 
 async def _game(engine: AsyncEngine, clerk: Clerk, n: int) -> int:
-    game = await clerk.create_game(guild_id=1, channel_id=n, name=f"bench{n}", ruleset="landsdraad",
-                                   moderator_role_id=None, actor=1)
+    game = await clerk.games.create_game(guild_id=1, channel_id=n, name=f"bench{n}", ruleset="landsdraad",
+                                         moderator_role_id=None, actor=1)
     async with engine.begin() as conn:
         await conn.execute(insert(Player), [
             {"game_id": game.id, "user_id": 10_000 + u, "name": f"p{u}", "faction": None, "diplomacy": 1 + u % 5,

@@ -93,8 +93,9 @@ class ClerkWorld:
         self.engine = make_engine(self.url)
         self.clerk = Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(5))
         channel = self.fake.add_channel("sirius")
-        game = await self.clerk.create_game(guild_id=self.fake.guild_id, channel_id=channel.id, name="sirius",
-                                            ruleset="landsdraad", moderator_role_id=None, actor=self.fake.owner.id)
+        game = await self.clerk.games.create_game(guild_id=self.fake.guild_id, channel_id=channel.id, name="sirius",
+                                                  ruleset="landsdraad", moderator_role_id=None,
+                                                  actor=self.fake.owner.id)
         self.users = [self.fake.add_user(f"p{i}") for i in range(self.players)]
         rows: list[dict[str, Any]] = [
             {"game_id": game.id, "user_id": u.id, "name": u.name, "faction": None, "diplomacy": 3, "command": 2,

@@ -36,8 +36,8 @@ async def new_game(url: str) -> int:
     engine = make_engine(url)
     clerk = Clerk(make_sessionmaker(engine), ManualClock(datetime(2026, 3, 1, 18, 0, tzinfo=UTC)), RandomDice(1))
     try:
-        game = await clerk.create_game(guild_id=900, channel_id=901, name="sirius", ruleset="landsdraad",
-                                       moderator_role_id=None, actor=1)
+        game = await clerk.games.create_game(guild_id=900, channel_id=901, name="sirius", ruleset="landsdraad",
+                                             moderator_role_id=None, actor=1)
         for user, name in zip(PLAYERS, ("alice", "bob", "carol"), strict=True):
             await clerk.landsdraad.ledger.add_player(game.id, user_id=user, name=name, diplomacy=3, command=2,
                                                      intrigue=2, roll=1, faction=None, actor=1)

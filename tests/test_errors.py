@@ -24,9 +24,13 @@ async def _boom(*_: Any) -> list[Any]:
     raise Broken("the database caught fire")
 
 
-class NoClerk:
+class NoGames:
     async def game_in_channel(self, channel_id: int) -> None:
         return None
+
+
+class NoClerk:
+    games = NoGames()
 
 
 def ctx() -> Ctx:

@@ -50,7 +50,7 @@ async def test_a_passing_failure_is_tried_again_and_the_other_lanes_go_on(db_eng
     assert attempts == {"flaky": 3, "after flaky": 1, "other lane": 1, "refused": 1}
     assert worker.retries == 2 and worker.waiting == 0
     for _ in range(200):  # the settles are group-committed beside the sends
-        if not await clerk.owed():
+        if not await clerk.outbox.owed():
             break
         await asyncio.sleep(0.01)
-    assert await clerk.owed() == [], "each row settled: sent or undeliverable, none still owed"
+    assert await clerk.outbox.owed() == [], "each row settled: sent or undeliverable, none still owed"

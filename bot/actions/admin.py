@@ -34,10 +34,10 @@ async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) ->
     if ctx.place.thread_id is not None:
         raise RuleError("Run /game new in a channel, not in a thread.")
     role = o.get("moderator_role")
-    game = await app.clerk.create_game(guild_id=ctx.place.guild_id, channel_id=ctx.place.channel_id,
-                                       name=o["name"], ruleset=o["ruleset"],
-                                       moderator_role_id=int(role) if role is not None else None,
-                                       actor=ctx.actor.id, source_id=ctx.source_id)
+    game = await app.clerk.games.create_game(guild_id=ctx.place.guild_id, channel_id=ctx.place.channel_id,
+                                             name=o["name"], ruleset=o["ruleset"],
+                                             moderator_role_id=int(role) if role is not None else None,
+                                             actor=ctx.actor.id, source_id=ctx.source_id)
     who = "members with that role" if role is not None else "members with Manage Server"
     front = app.front(game.ruleset)
     start = front.next_steps if front is not None else ""
@@ -52,7 +52,7 @@ async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     g = require_game(game)
     if (o.get("format") or "json").lower() == "csv":
         return await export_csv(app, g)
-    doc = await app.clerk.export(g.id)
+    doc = await app.clerk.exports.export(g.id)
     data = json.dumps(doc, indent=2, ensure_ascii=False).encode()
     return [reply(f"Export of {g.name} (round {g.current_round}).", ephemeral=True, file=(f"{g.name}.json", data))]
 
@@ -67,7 +67,7 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
         moderators = (f"**moderators** = {role_text(g.moderator_role_id)}: who moderates the game "
                       "(changed with /game moderators)")
         try:
-            rows = await app.clerk.settings(g.id)
+            rows = await app.clerk.settings.settings(g.id)
         except RuleError as none:
             return [reply(f"Settings of {g.name}:\n{moderators}\n{none}", ephemeral=True)]
         lines = [moderators] + [f"**{name}** = {value}{' (default)' if default else ''}: {about}"
@@ -80,8 +80,8 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
         raise RuleError(f"Only the moderators of {g.name} can change its settings.")
     if o.get("setting") is None or o.get("value") is None:
         raise RuleError("Give both `setting` and `value` to change a setting, or neither to see them all.")
-    name, old, new = await app.clerk.change_setting(g.id, name=o["setting"], value=o["value"], actor=ctx.actor.id,
-                                                    source_id=ctx.source_id)
+    name, old, new = await app.clerk.settings.change_setting(g.id, name=o["setting"], value=o["value"],
+                                                             actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the setting **{name}** from {old} to "
                                                    f"{new}.")]
@@ -95,10 +95,10 @@ def role_text(role_id: int | None) -> str:
          game="none")
 async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     if ctx.place.guild_id is not None:
-        listings = await app.clerk.games_in_guild(ctx.place.guild_id)
+        listings = await app.clerk.games.games_in_guild(ctx.place.guild_id)
         head, none = "Games of this server", "No games in this server yet; a moderator starts one with /game new."
     else:
-        listings = await app.clerk.listings(await app.clerk.games_of_user(ctx.actor.id))
+        listings = await app.clerk.games.listings(await app.clerk.games.games_of_user(ctx.actor.id))
         head, none = "Your games", "You are not a player in any game."
     if not listings:
         return [reply(none, ephemeral=ctx.place.guild_id is None)]
@@ -114,8 +114,8 @@ async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -
 async def game_moderators(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     role = o.get("role")
-    old, new = await app.clerk.set_moderator_role(g.id, role_id=int(role) if role is not None else None,
-                                                  actor=ctx.actor.id, source_id=ctx.source_id)
+    old, new = await app.clerk.games.set_moderator_role(g.id, role_id=int(role) if role is not None else None,
+                                                        actor=ctx.actor.id, source_id=ctx.source_id)
     text = f"The moderators of {g.name} are now {role_text(new)} (before: {role_text(old)})."
     return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
 
@@ -157,8 +157,8 @@ async def log(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> l
     g = require_game(game)
     player = o.get("player")
     assert player is None or isinstance(player, UserRef)
-    page = await app.clerk.event_log(g.id, round_number=o.get("round"), user_id=player.id if player else None,
-                                     page=o.get("page") or 1)
+    page = await app.clerk.games.event_log(g.id, round_number=o.get("round"), user_id=player.id if player else None,
+                                           page=o.get("page") or 1)
     filters = [f for f in (f"round {o['round']}" if o.get("round") is not None else "",
                            f"player {player.name}" if player else "") if f]
     head = f"Log of {g.name}{' (' + ', '.join(filters) + ')' if filters else ''}: {page.total} events, " \
@@ -228,7 +228,7 @@ def breakdown_text(b: dict[str, Any]) -> str:
 
 
 async def export_csv(app: App, g: GameView) -> list[Outgoing]:
-    doc = await app.clerk.export(g.id)
+    doc = await app.clerk.exports.export(g.id)
     players = await app.clerk.landsdraad.ledger.players(g.id)
     names = {p.user_id: p.name for p in players}
     return [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "

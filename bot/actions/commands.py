@@ -148,7 +148,7 @@ async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) 
     if spec.game == "none":
         return None
     if ctx.place.channel_id is not None:
-        found = await app.clerk.game_in_channel(ctx.place.channel_id)
+        found = await app.clerk.games.game_in_channel(ctx.place.channel_id)
         if found is not None:
             return found
     if spec.game == "channel":
@@ -162,7 +162,7 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
                        what: str = "That", example: str = "Vote: Aye") -> GameView:
     """The caller's game, named by ``named`` if they play in several. With ``ruleset``, only games of that ruleset
     count (a DM form of one ruleset never goes to a game of another), and ``what`` names the form in the refusal."""
-    return choose_game(await app.clerk.games_of_user(user_id), named, ruleset, what, example)
+    return choose_game(await app.clerk.games.games_of_user(user_id), named, ruleset, what, example)
 
 
 def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",

@@ -38,11 +38,11 @@ def quoted(text: str) -> str:
 async def ask_which(app: App, ctx: Ctx, text: str, error: AmbiguousGame) -> list[Outgoing]:
     """Keep the DM and answer with the refusal's text and a menu of the games it fits."""
     if ctx.source_id is not None:  # the DM arrived again after it counted through the menu
-        counted = await app.clerk.recorded_in(ctx.source_id)
+        counted = await app.clerk.pending_dms.recorded_in(ctx.source_id)
         if counted is not None:
             return [Outgoing(Here(), f"Your message {quoted(text)} was already counted in "
                                      f"{await _name(app, ctx.actor.id, counted)}; nothing was changed.")]
-    held = await app.clerk.hold_dm(ctx.actor.id, text.strip(), ctx.source_id, ctx.at)
+    held = await app.clerk.pending_dms.hold_dm(ctx.actor.id, text.strip(), ctx.source_id, ctx.at)
     options = tuple(Choice(f"#{g.name} ({g.ruleset.capitalize()})"[:100], str(g.id)) for g in error.games[:25])
     return [Outgoing(Here(), f"{error}\nYour message is kept: choose its game in the menu below (it counts from the "
                              "moment you choose), or send it again ending with `#game`. Nothing was recorded yet.",
@@ -58,14 +58,14 @@ async def choose_game(app: App, ctx: Ctx, custom_id: str, values: tuple[str, ...
                          "again ending with `#game`.")]
     if held.user_id != ctx.actor.id:
         return [_settled("That menu answers another player's message; nothing was recorded.")]
-    games = {str(g.id): g for g in await app.clerk.games_of_user(ctx.actor.id)}
+    games = {str(g.id): g for g in await app.clerk.games.games_of_user(ctx.actor.id)}
     if len(values) != 1 or values[0] not in games:
         names = ", ".join(f"#{g.name}" for g in games.values()) or "none"
         return [_live(f"That is not one of your games (choose one game from the menu; your games: {names}). "
                       "Nothing was recorded.")]
     game = games[values[0]]
     source = held.choice_source
-    counted = await app.clerk.recorded_in(source)
+    counted = await app.clerk.pending_dms.recorded_in(source)
     if counted == game.id:
         return [_settled(f"Your message {quoted(held.text)} already counted in #{game.name}; it counts once, "
                          "nothing was changed.")]
@@ -77,17 +77,17 @@ async def choose_game(app: App, ctx: Ctx, custom_id: str, values: tuple[str, ...
     from bot.actions.messages import handle_dm  # messages imports this module
 
     out = await handle_dm(app, Ctx(ctx.actor, ctx.place, source, ctx.at), with_game(held.text, game.name))
-    mark = SETTLED if await app.clerk.recorded_in(source) is not None else LIVE
+    mark = SETTLED if await app.clerk.pending_dms.recorded_in(source) is not None else LIVE
     return [dataclasses.replace(o, extra={**o.extra, mark: "yes"}) if isinstance(o.to, Here) else o for o in out]
 
 
 async def _held(app: App, custom_id: str) -> PendingDmView | None:
     number = custom_id.removeprefix(MENU + ":")
-    return await app.clerk.pending_dm(int(number)) if number.isdigit() else None
+    return await app.clerk.pending_dms.pending_dm(int(number)) if number.isdigit() else None
 
 
 async def _name(app: App, user_id: int, game_id: int) -> str:
-    for g in await app.clerk.games_of_user(user_id):
+    for g in await app.clerk.games.games_of_user(user_id):
         if g.id == game_id:
             return f"#{g.name}"
     return "another game"

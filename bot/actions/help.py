@@ -63,11 +63,11 @@ def no_game(app: App) -> str:
 async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[str]:
     games: list[GameView] = []
     if ctx.place.channel_id is not None:
-        found = await app.clerk.game_in_channel(ctx.place.channel_id)
+        found = await app.clerk.games.game_in_channel(ctx.place.channel_id)
         if found is not None:
             games = [found]
     if not games and ctx.place.is_dm:
-        games = await app.clerk.games_of_user(ctx.actor.id)
+        games = await app.clerk.games.games_of_user(ctx.actor.id)
     if not games:
         if ctx.place.is_dm:
             return [no_game(app).replace("This channel has no game", "You are not a player in any game")]

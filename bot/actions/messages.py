@@ -107,7 +107,7 @@ async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing
     text = normalise(text)  # as in a DM (docs/input.md)
     if ctx.place.channel_id is None or not text.strip():
         return []
-    game = await app.clerk.game_in_channel(ctx.place.channel_id)
+    game = await app.clerk.games.game_in_channel(ctx.place.channel_id)
     if game is None:
         return []
     line = first_line(text)
@@ -147,13 +147,14 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
 async def remind_due(app: App, now: datetime) -> list[Outgoing]:
     """Send every reminder whose instant has come, once (recorded under its ``remind:`` source id). When several
     of one round or election are due at once (the bot was offline), only the latest is delivered."""
-    due = [r for r in await app.clerk.pending_reminders() if r[4] <= now]
+    due = [r for r in await app.clerk.reminders.pending_reminders() if r[4] <= now]
     last = {(g, kind, n): offset for g, kind, n, offset, _ in due}  # offsets are descending per target in time
     out: list[Outgoing] = []
     for game_id, kind, number, offset, _ in due:
         try:
-            reminder = await app.clerk.send_reminder(game_id, kind=kind, number=number, offset=offset, actor=None,
-                                                     source_id=reminder_source(game_id, kind, number, offset))
+            reminder = await app.clerk.reminders.send_reminder(game_id, kind=kind, number=number, offset=offset,
+                                                               actor=None,
+                                                               source_id=reminder_source(game_id, kind, number, offset))
         except Duplicate:
             continue
         except Exception:

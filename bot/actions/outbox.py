@@ -51,7 +51,7 @@ class ToUser:
 @dataclass(frozen=True)
 class ToThread:
     """A thread of a channel, found by ``thread_id`` when known, else by ``name``: the front end looks the
-    name up among the threads it made before (``Clerk.kept_message(game_id, "thread:" + name)``) and creates a
+    name up among the threads it made before (``clerk.posts.kept_message(game_id, "thread:" + name)``) and creates a
     public thread with that name under ``channel_id`` if there is none, remembering it the same way."""
 
     channel_id: int
@@ -66,8 +66,8 @@ Target = Here | ToChannel | ToUser | ToThread
 @dataclass(frozen=True)
 class Keep:
     """Keep this as ONE message that later sends with the same key edit in place (a pinned tally, a running
-    count). The front end looks the key up with ``Clerk.kept_message(game_id, key)``; if found it edits that
-    message, otherwise it sends a new one, pins it when ``pin``, and stores it with ``Clerk.keep_message``."""
+    count). The front end looks the key up with ``clerk.posts.kept_message(game_id, key)``; if found it edits that
+    message, otherwise it sends a new one, pins it when ``pin``, and stores it with ``clerk.posts.keep_message``."""
 
     game_id: int
     key: str

@@ -20,7 +20,7 @@ LOOK_BACK = timedelta(days=1)
 async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
     out: list[Outgoing] = []
     recovers = {kind: again for front in app.fronts for kind, again in front.recover.items()}
-    for kind, game_id, number in await app.clerk.unposted(now - LOOK_BACK):
+    for kind, game_id, number in await app.clerk.announcements.unposted(now - LOOK_BACK):
         again = recovers.get(kind)
         if again is None:
             log.warning("no ruleset announces a result of kind %r (game %s, number %s)", kind, game_id, number)

@@ -90,7 +90,7 @@ async def suggest(app: App, ctx: Ctx, command: str, option: str, typed: str,
 
 async def _games(app: App, ctx: Ctx, spec: Command) -> list[Suggestion]:
     """The asker's own games that take the command, never the other games of the server."""
-    games = await app.clerk.games_of_user(ctx.actor.id)
+    games = await app.clerk.games.games_of_user(ctx.actor.id)
     return [Suggestion(f"#{g.name} ({g.ruleset.capitalize()})", g.name, (f"#{g.name}",)) for g in games
             if ruleset_refusal(app, spec, g) is None]
 

@@ -61,7 +61,7 @@ async def games_seen(app: App, world: World) -> list[Any]:
     """The games whose channels the session used, oldest first."""
     found = {}
     for channel_id in list(world.channels):
-        game = await app.clerk.game_in_channel(channel_id)
+        game = await app.clerk.games.game_in_channel(channel_id)
         if game is not None:
             found[game.id] = game
     return [found[k] for k in sorted(found)]
@@ -98,7 +98,7 @@ async def replay(lines: list[str], *, database_url: str, seed: int | None, write
             except ClockError as error:
                 return Replayed(2, error=f"{name}:line {event.line}: {error}")
         games = await games_seen(app, session.world)
-        export = await app.clerk.export(games[0].id) if games else None
+        export = await app.clerk.exports.export(games[0].id) if games else None
         return Replayed(0, export, tuple(g.name for g in games))
 
 

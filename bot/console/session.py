@@ -228,7 +228,7 @@ class Session:
                 for line in lines:
                     self.write(INDENT + line if line else "")
             if POSTED in message.extra:  # a result's announcement has been shown: as the Discord adapter does
-                await self.app.clerk.mark_posted(message.extra[POSTED])
+                await self.app.clerk.announcements.mark_posted(message.extra[POSTED])
 
     def _recipient(self, message: Outgoing, ctx: Ctx | None) -> tuple[str | None, Place, tuple[Button, ...]]:
         to = message.to
@@ -267,10 +267,10 @@ class Session:
                     marks.append(f"ephemeral to {ctx.actor.name}")
         if message.keep is not None:
             keep = message.keep
-            kept = await self.app.clerk.kept_message(keep.game_id, keep.key)
+            kept = await self.app.clerk.posts.kept_message(keep.game_id, keep.key)
             if kept is None:
-                await self.app.clerk.keep_message(keep.game_id, keep.key, channel_id,
-                                                  stable_id("message", f"{keep.game_id}/{keep.key}"))
+                await self.app.clerk.posts.keep_message(keep.game_id, keep.key, channel_id,
+                                                        stable_id("message", f"{keep.game_id}/{keep.key}"))
                 if keep.pin:
                     marks.append("pinned")
             else:
@@ -286,17 +286,17 @@ class Session:
             self.world.name_thread(to.channel_id, to.thread_id, to.name)
             return to.thread_id, False
         key = "thread:" + to.name
-        kept = await self.app.clerk.kept_message(to.game_id, key)
+        kept = await self.app.clerk.posts.kept_message(to.game_id, key)
         if kept is not None:
             self.world.name_thread(kept[0], kept[1], to.name)
             return kept[1], False
         thread_id = self.world.thread(to.channel_id, to.name)
-        await self.app.clerk.keep_message(to.game_id, key, to.channel_id, thread_id)
+        await self.app.clerk.posts.keep_message(to.game_id, key, to.channel_id, thread_id)
         return thread_id, True
 
     async def _name_channel(self, channel_id: int) -> None:
         """A game channel first seen in an earlier console session: name it after its game."""
         if channel_id not in self.world.channels:
-            game = await self.app.clerk.game_in_channel(channel_id)
+            game = await self.app.clerk.games.game_in_channel(channel_id)
             if game is not None:
                 self.world.channels[channel_id] = f"the game channel of {game.name}"

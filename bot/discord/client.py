@@ -128,9 +128,9 @@ class ClerkBot(discord.Client):
         newest event now, so none of this run's is taken for one)."""
         outbox = self.courier.outbox
         now = self.app.clerk.clock.now()
-        await self.app.clerk.forget_delivered(now - KEEP_DELIVERED)
+        await self.app.clerk.outbox.forget_delivered(now - KEEP_DELIVERED)
         await outbox.resume()
-        up_to = await self.app.clerk.last_event_id()
+        up_to = await self.app.clerk.outbox.last_event_id()
         outbox.start()
         self._recovering = asyncio.create_task(self._owe_unanswered(now, up_to), name="clerk-owe-unanswered")
 

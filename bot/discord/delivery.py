@@ -219,7 +219,7 @@ class Courier:
         if user_id in self._reported:
             return
         self._reported.add(user_id)
-        for game in await self.clerk.games_of_user(user_id):
+        for game in await self.clerk.games.games_of_user(user_id):
             player = await self.clerk.landsdraad.ledger.player(game.id, user_id)
             text = (f"⚠️ Moderators: I cannot send direct messages to **{player.name}** (their DMs are closed to me), "
                     "so they get no ballot buttons, receipts or reminders. Ask them to allow direct messages from "
@@ -259,7 +259,7 @@ class Courier:
             parts["nonce"] = nonce or marker
         sent = await self.client.get_partial_messageable(channel_id).send(**parts)
         if marker is not None:
-            await self.clerk.mark_posted(marker)
+            await self.clerk.announcements.mark_posted(marker)
         return sent
 
 

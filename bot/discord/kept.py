@@ -1,8 +1,8 @@
 """Kept messages: one message per key (a pinned tally, a running count), edited in place on every update.
 
-The message is looked up with ``Clerk.kept_message(game_id, key)`` and edited wherever it is. Only when there is
+The message is looked up with ``clerk.posts.kept_message(game_id, key)`` and edited wherever it is. Only when there is
 none, or it was deleted, is a new one sent to the update's target (so a thread is made only then), pinned when
-asked, and remembered with ``Clerk.keep_message``. Updates of one key run one at a time, and an update older
+asked, and remembered with ``clerk.posts.keep_message``. Updates of one key run one at a time, and an update older
 than the one already shown is dropped: each batch of outgoing messages takes a ticket when its handler has
 finished, so a slow delivery never puts an old count back over a newer one."""
 
@@ -44,7 +44,7 @@ class Keeper:
             if self.shown.get(key, -1) > ticket:
                 log.info("skipped an outdated update of %s in game %s", keep.key, keep.game_id)
                 return
-            kept = await self.clerk.kept_message(keep.game_id, keep.key)
+            kept = await self.clerk.posts.kept_message(keep.game_id, keep.key)
             if kept is not None and await self.edit(kept[0], kept[1], item):
                 self.shown[key] = ticket
                 return
@@ -55,7 +55,7 @@ class Keeper:
                 except discord.HTTPException as error:  # e.g. no Pin Messages permission: kept, just not pinned
                     log.warning("could not pin %s of game %s in channel %s: %s", keep.key, keep.game_id,
                                 message.channel.id, error)
-            await self.clerk.keep_message(keep.game_id, keep.key, message.channel.id, message.id)
+            await self.clerk.posts.keep_message(keep.game_id, keep.key, message.channel.id, message.id)
             self.shown[key] = ticket
 
     async def edit(self, channel_id: int, message_id: int, item: Outgoing) -> bool:

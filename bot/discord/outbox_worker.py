@@ -78,7 +78,7 @@ class OutboxWorker:
         cannot be kept (the database refuses writes: a full disk, an outage), they are sent at once instead, unkept:
         a refusal that says so still reaches the player."""
         try:
-            owed = await self.clerk.owe(messages)
+            owed = await self.clerk.outbox.owe(messages)
         except Exception as error:
             log.warning("could not keep %d message(s) owed (%s); sending them now, unkept", len(messages), error)
             for m in messages:
@@ -97,7 +97,7 @@ class OutboxWorker:
 
     async def resume(self) -> int:
         """Queue everything a previous run left owed (at start, before the gateway connects); returns how many."""
-        rows = await self.clerk.owed()
+        rows = await self.clerk.outbox.owed()
         for row in rows:
             self._add(row)
         if rows:
@@ -224,7 +224,7 @@ class OutboxWorker:
     def _settle_later(self, row_id: int, outcome: str) -> None:
         async def settle() -> None:
             try:
-                await self.clerk.settle(row_id, outcome)
+                await self.clerk.outbox.settle(row_id, outcome)
             except Exception as error:  # sent; at worst sent again after a restart, and dropped by its nonce
                 log.warning("could not mark owed message %s %s: %s", row_id, outcome, error)
 

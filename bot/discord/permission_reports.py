@@ -96,7 +96,7 @@ class PermissionReports:
         if error.code not in REFUSALS or not isinstance(item.to, ToChannel | ToThread):
             return
         channel_id = item.to.channel_id if isinstance(item.to, ToChannel) else item.to.thread_id or item.to.channel_id
-        game = await self.clerk.game_in_channel(item.to.channel_id)
+        game = await self.clerk.games.game_in_channel(item.to.channel_id)
         if game is None:
             return
         now = self.clerk.clock.now()
@@ -122,7 +122,7 @@ class PermissionReports:
 async def tell_moderators(client: discord.Client, clerk: Clerk, guild_id: int, game_id: int, text: str) -> bool:
     """DM the game's creator and the server's owner; else the server's system channel. True if one got it."""
     guild = client.get_guild(guild_id)
-    wanted = [await clerk.game_founder(game_id), guild.owner_id if guild is not None else None]
+    wanted = [await clerk.games.game_founder(game_id), guild.owner_id if guild is not None else None]
     told = False
     for user_id in dict.fromkeys(u for u in wanted if u is not None):
         try:

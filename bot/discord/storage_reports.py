@@ -48,7 +48,7 @@ class StorageReports:
 
     async def _tell(self, notice: StorageNotice) -> None:
         try:
-            game = await self.clerk.game(notice.game_id)
+            game = await self.clerk.games.game(notice.game_id)
             if await tell_moderators(self.client, self.clerk, game.guild_id, game.id,
                                      notice_text(game.name, notice)):
                 self.sent.append((game.id, notice.failing))

@@ -1,8 +1,8 @@
 """Threads of a game channel found by name: made once, remembered in the database, made again if deleted.
 
 A ``ToThread`` with a ``thread_id`` goes there. Otherwise the thread is looked up under the key
-``"thread:" + name`` of its game (``Clerk.kept_message``); if there is none, or it belongs to another channel, a
-public thread is made under the game channel and remembered (``Clerk.keep_message``). One lock per name makes
+``"thread:" + name`` of its game (``clerk.posts.kept_message``); if there is none, or it belongs to another channel, a
+public thread is made under the game channel and remembered (``clerk.posts.keep_message``). One lock per name makes
 two messages that arrive together share one new thread instead of making two."""
 
 from __future__ import annotations
@@ -68,11 +68,11 @@ class Threads:
             return target.thread_id, False
         key = "thread:" + target.name
         async with self.locks((target.game_id, key)):
-            kept = await self.clerk.kept_message(target.game_id, key)
+            kept = await self.clerk.posts.kept_message(target.game_id, key)
             if kept is not None and kept[0] == target.channel_id and kept[1] != gone:
                 return kept[1], False
             thread = await self.make(target)
-            await self.clerk.keep_message(target.game_id, key, target.channel_id, thread.id)
+            await self.clerk.posts.keep_message(target.game_id, key, target.channel_id, thread.id)
             return thread.id, True
 
     async def make(self, target: ToThread) -> discord.Thread:

@@ -2,7 +2,9 @@
 plays (``RULESETS``). This module is the service layer's composition root: the only one that names the rulesets.
 
 A ruleset's use cases are reached through its own service object, ``clerk.<ruleset>`` (built from its record's
-``service``); what every game shares (games, players, posts, exports, reminders, the outbox) is on the Clerk."""
+``service``); what every game shares is one service object each, too: ``clerk.games``, ``clerk.settings``,
+``clerk.exports``, ``clerk.posts``, ``clerk.reminders``, ``clerk.pending_dms``, ``clerk.announcements``,
+``clerk.outbox``."""
 
 from __future__ import annotations
 
@@ -17,10 +19,9 @@ from engine.service.clock import Clock, Dice
 from engine.service.convocate import RULESET as CONVOCATE
 from engine.service.convocate import ConvocateService
 from engine.service.exports import ExportService
-from engine.service.games import GameAdminService
+from engine.service.games import GameService
 from engine.service.landsdraad import RULESET as LANDSDRAAD
 from engine.service.landsdraad import LandsdraadService
-from engine.service.ledger import LedgerService
 from engine.service.mylantium import RULESET as MYLANTIUM
 from engine.service.mylantium import MylantiumService
 from engine.service.owed import OwedService
@@ -29,7 +30,7 @@ from engine.service.posts import PostService
 from engine.service.reminders import ReminderService
 from engine.service.ruleset import Ruleset, RulesetService
 from engine.service.settings import SettingsService
-from engine.service.uow import Backend
+from engine.service.uow import Backend, ServiceBase
 
 S = TypeVar("S", bound=RulesetService)
 
@@ -38,11 +39,10 @@ RULESETS: tuple[Ruleset, ...] = (LANDSDRAAD, MYLANTIUM, CONVOCATE)
 front's to ``bot/actions/rulesets.py``)."""
 
 
-class Clerk(LedgerService, ExportService, PostService, SettingsService, GameAdminService, ReminderService,
-            PendingDmService, AnnouncementService, OwedService):
-    """Games and players, posts, exports, settings, reminders, pending DMs, announcements and the outbox, shared by
-    every ruleset; each ruleset's use cases on its own service (``clerk.landsdraad``, ``clerk.mylantium``,
-    ``clerk.convocate``).
+class Clerk(ServiceBase):
+    """The shared services, one attribute each (``games``, ``settings``, ``exports``, ``posts``, ``reminders``,
+    ``pending_dms``, ``announcements``, ``outbox``), and each ruleset's use cases on its own service
+    (``clerk.landsdraad``, ``clerk.mylantium``, ``clerk.convocate``), all on one ``Backend``.
     Construct with a sessionmaker, a clock and dice; ``rulesets`` adds to or replaces the shipped ones."""
 
     convocate: ConvocateService
@@ -53,6 +53,19 @@ class Clerk(LedgerService, ExportService, PostService, SettingsService, GameAdmi
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, dice: Dice,
                  rulesets: Sequence[Ruleset] = RULESETS) -> None:
         super().__init__(Backend.open(sessions, clock, dice, rulesets))
+        backend = self.backend
+        self.games = GameService(backend)
+        """Games and players by id: create, the game of a channel, the games of a user or a server, /log."""
+        self.settings = SettingsService(backend)
+        self.exports = ExportService(backend)
+        self.posts = PostService(backend)
+        """The messages and threads the bot keeps."""
+        self.reminders = ReminderService(backend)
+        self.pending_dms = PendingDmService(backend)
+        self.announcements = AnnouncementService(backend)
+        """Results closed and not yet posted (``ResultPending`` / ``ResultPosted``)."""
+        self.outbox = OwedService(backend)
+        """The messages the bot owes Discord (``owed_messages``)."""
         self.plugged: dict[str, RulesetService] = {r.name: r.service(self.backend, self)
                                                    for r in rulesets if r.service is not None}
         """Each ruleset's service by name (``ruleset_service``); the shipped ones are also attributes."""
@@ -78,7 +91,7 @@ class Clerk(LedgerService, ExportService, PostService, SettingsService, GameAdmi
     async def next_deadlines(self) -> list[datetime]:
         """Every pending deadline (each plugged ruleset's ``next_deadlines``) and reminder instant, soonest first:
         what a scheduler sleeps until."""
-        times = [instant for *_, instant in await self.pending_reminders()]
+        times = [instant for *_, instant in await self.reminders.pending_reminders()]
         for service in self.plugged.values():
             times += await service.next_deadlines()
         return sorted(times)

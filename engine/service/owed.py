@@ -16,7 +16,7 @@ from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select
 
 from engine.service.batching import Batcher
 from engine.service.clock import utc
-from engine.service.uow import ServiceBase
+from engine.service.uow import Backend, ServiceBase
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
 
@@ -95,17 +95,24 @@ def _write_batch(connection: Connection, now: datetime, kind: str, items: Sequen
 
 
 class OwedService(ServiceBase):
+    """``clerk.outbox``: what the bot owes Discord, kept until delivered."""
+
+    def __init__(self, backend: Backend) -> None:
+        super().__init__(backend)
+        self._owe_batcher: Batcher[str, Any, Any] = Batcher(self._write_owed, limit=200)
+        self._settle_batcher: Batcher[str, Any, Any] = Batcher(self._write_owed, limit=200)
+
     async def owe(self, messages: Sequence[Owed]) -> list[OwedRow | None]:
         """Keep ``messages`` until delivered; returns each one's row (None when its nonce was already owed). Returns
         once they are committed."""
         if not messages:
             return []
-        rows: list[OwedRow | None] = await self._owed_batcher("owe").submit("owe", list(messages))
+        rows: list[OwedRow | None] = await self._owe_batcher.submit("owe", list(messages))
         return rows
 
     async def settle(self, row_id: int, outcome: str) -> None:
         """Record what became of a row: ``sent``, ``superseded`` or ``undeliverable`` (it is owed no longer)."""
-        await self._owed_batcher("settle").submit("settle", [(row_id, outcome)])
+        await self._settle_batcher.submit("settle", [(row_id, outcome)])
 
     async def owed(self) -> list[OwedRow]:
         """Everything still owed, oldest first: what the queue resumes at start."""
@@ -154,13 +161,6 @@ class OwedService(ServiceBase):
             done = await session.execute(delete(_O).where(_O.c.outcome.is_not(None), _O.c.done_at < before,
                                                           _O.c.id < newest))
             return int(getattr(done, "rowcount", 0) or 0)
-
-    def _owed_batcher(self, kind: str) -> Batcher[str, Any, Any]:
-        key = f"_owed_{kind}_batcher"
-        batcher: Batcher[str, Any, Any] | None = self.__dict__.get(key)
-        if batcher is None:
-            batcher = self.__dict__[key] = Batcher(self._write_owed, limit=200)
-        return batcher
 
     async def _write_owed(self, kind: str, items: Sequence[Any]) -> list[Any]:
         """One transaction for the batch, in one statement or two: on a SQLite file in one worker thread on the sync

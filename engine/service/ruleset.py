@@ -28,7 +28,7 @@ before ``events``; a section returns ``{}`` for a game it has nothing to say abo
 
 class RulesetService(ServiceBase):
     """The use cases of one ruleset, reached as ``clerk.<name>``. ``shared`` is the Clerk it belongs to: its shared
-    services (games, players, posts, exports) for the ruleset's own use."""
+    services (``self.shared.games``, ``.posts``, ``.exports``, ...) for the ruleset's own use."""
 
     def __init__(self, backend: Backend, shared: Clerk) -> None:
         super().__init__(backend)

@@ -98,7 +98,7 @@ class CouncilService(RulesetService):
                                        active=True))
                 await uow.session.flush()
             await uow.record(game_id, SEATED, actor, {"user_id": user_id, "name": name, "weight": weight}, source_id)
-        self.shared.forget_games_of([user_id])  # after the commit (engine/service/membership.py)
+        self.shared.games.forget_games_of([user_id])  # after the commit (engine/service/membership.py)
         return new
 
     async def open_vote(self, game_id: int, *, question: str, deadline: datetime | None, actor: int | None,

@@ -156,6 +156,6 @@ class Harness:
         await self.run(self.mod, "round open", self.game, crisis="Raise the fleet levy?", **extra)
 
     async def game_id(self) -> int:
-        found = await self.clerk.game_in_channel(self.game.id)
+        found = await self.clerk.games.game_in_channel(self.game.id)
         assert found is not None
         return found.id

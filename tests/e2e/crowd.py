@@ -22,8 +22,8 @@ async def crowd_game(clerk: Clerk, fake: FakeDiscord, channel: Channel, users: l
                      deadline: datetime | None = None, name: str | None = None) -> int:
     """A Landsdraad game in ``channel`` with ``users`` as players (diplomacy n%4+1, so weights differ and a tally
     checks who voted what, not only how many) and round 1 open. Returns the game id."""
-    game = await clerk.create_game(guild_id=fake.guild_id, channel_id=channel.id, name=name or channel.name,
-                                   ruleset="landsdraad", moderator_role_id=None, actor=fake.owner.id)
+    game = await clerk.games.create_game(guild_id=fake.guild_id, channel_id=channel.id, name=name or channel.name,
+                                         ruleset="landsdraad", moderator_role_id=None, actor=fake.owner.id)
     rows = [RosterRow(u.id, u.name, diplomacy=n % 4 + 1, command=1, intrigue=1, roll=2) for n, u in enumerate(users)]
     assert await clerk.landsdraad.roster.add_players(game.id, rows, actor=fake.owner.id) == len(users)
     await clerk.landsdraad.rounds.open_round(game.id, crisis="Raise the fleet levy?", deadline=deadline,

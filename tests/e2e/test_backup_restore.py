@@ -22,8 +22,8 @@ from .clerkbot import Harness
 async def new_game(h: Harness) -> None:
     """sirius with alice and bob and round 1 open, made through the service: what `/round open` adds (its
     Forecast chart, slow to draw) is not what this test is about."""
-    game = await h.clerk.create_game(guild_id=h.fake.guild_id, channel_id=h.game.id, name="sirius",
-                                     ruleset="landsdraad", moderator_role_id=None, actor=h.mod.id)
+    game = await h.clerk.games.create_game(guild_id=h.fake.guild_id, channel_id=h.game.id, name="sirius",
+                                           ruleset="landsdraad", moderator_role_id=None, actor=h.mod.id)
     for user, roll in ((h.alice, 3), (h.bob, 1)):
         await h.clerk.landsdraad.ledger.add_player(game.id, user_id=user.id, name=user.name, diplomacy=3,
                                                    command=2, intrigue=2, roll=roll, faction=None, actor=h.mod.id)

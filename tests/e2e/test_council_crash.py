@@ -60,8 +60,8 @@ async def test_a_kill_between_a_close_and_its_result_posts_the_result_once_at_st
     members = [fake.add_user(name) for name in ("ann", "ben")]
     council = clerk.plugged["council"]
     assert isinstance(council, CouncilService)
-    game = await clerk.create_game(guild_id=fake.guild_id, channel_id=hall.id, name="hall", ruleset="council",
-                                   moderator_role_id=None, actor=mod.id)
+    game = await clerk.games.create_game(guild_id=fake.guild_id, channel_id=hall.id, name="hall", ruleset="council",
+                                         moderator_role_id=None, actor=mod.id)
     for user, weight in zip(members, (1, 2), strict=True):
         await council.seat(game.id, user_id=user.id, name=user.name, weight=weight,
                            actor=mod.id, source_id=None)
@@ -80,7 +80,7 @@ async def test_a_kill_between_a_close_and_its_result_posts_the_result_once_at_st
     await child.start()  # returns after the first deadline pass, which posts what the kill left unannounced
     [card] = results(fake, hall)
     assert card.embed["title"] == "hall: council vote 1 failed"
-    events = (await clerk.export(game.id))["events"]
+    events = (await clerk.exports.export(game.id))["events"]
     assert [e["kind"] for e in events].count("CouncilClosed") == 1
     assert [(e["payload"]["kind"], e["payload"]["number"]) for e in events if e["kind"] == "ResultPosted"] == [
         ("council", 1)]

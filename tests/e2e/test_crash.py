@@ -60,7 +60,7 @@ async def child(fake: FakeDiscord, service: tuple[Clerk, Path], tmp_path: Path) 
 
 async def ballot_sources(clerk: Clerk, game_id: int) -> list[int]:
     """The Discord message ids of the recorded ballots (source ids ``msg:<id>``)."""
-    export = await clerk.export(game_id)
+    export = await clerk.exports.export(game_id)
     return [int(str(e["source_id"]).removeprefix("msg:")) for e in export["events"] if e["kind"] == "BallotCast"]
 
 
@@ -175,7 +175,7 @@ async def test_a_kill_while_rounds_and_ag_elections_close_at_their_deadline_leav
     assert set(result_cards(fake, round_channels, "the measure").values()) == {1}, "one result per round"
     assert set(result_cards(fake, ag_channels, "Adjutant General").values()) == {1}, "one result per election"
     for game_id, closed_kind in [*((g, "RoundClosed") for g in rounds), *((g, "AgElectionClosed") for g in elections)]:
-        kinds = [e["kind"] for e in (await clerk.export(game_id))["events"]]
+        kinds = [e["kind"] for e in (await clerk.exports.export(game_id))["events"]]
         assert kinds.count(closed_kind) == 1 and kinds.count("ResultPosted") == 1, (game_id, kinds)
 
 
@@ -191,7 +191,8 @@ async def game_with_an_election_closing_with_the_round(clerk: Clerk, fake: FakeD
     await clerk.landsdraad.adjutant.cast_ag_vote(game_id, user_id=users[0].id, candidate=users[0].name,
                                                  at=datetime.now(UTC), source_id=f"{name}:ag1")
     await clerk.landsdraad.adjutant.close_election(game_id, actor=owner)
-    await clerk.mark_posted(posted_marker("ag", game_id, 1))  # election 1 was announced (this test has no bot yet)
+    # election 1 was announced (this test has no bot yet)
+    await clerk.announcements.mark_posted(posted_marker("ag", game_id, 1))
     for user in users[1:]:
         support = await clerk.landsdraad.majority.support(game_id, user_id=user.id,
                                                           motion=Motion(Subject.NO_CONFIDENCE), thread_id=None,
@@ -230,7 +231,7 @@ async def test_a_kill_between_a_moderators_close_and_its_result_posts_each_card_
     # had also owed it to its queue: then the queue and the recovery each send it; either way it shows once)
     assert fake.nonce_repeats >= 1, "the card Discord had was sent again and dropped by its nonce"
     for game_id, _ in (lost, held):
-        events = (await clerk.export(game_id))["events"]
+        events = (await clerk.exports.export(game_id))["events"]
         assert [e["kind"] for e in events].count("RoundClosed") == 1
         posted = sorted((e["payload"]["kind"], e["payload"]["number"]) for e in events if e["kind"] == "ResultPosted")
         assert posted == [("ag", 1), ("ag", 2), ("round", 1)]

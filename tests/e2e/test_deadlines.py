@@ -8,7 +8,7 @@ from .clerkbot import Harness
 
 
 async def round_closed_events(h: Harness) -> list[dict[str, object]]:
-    export = await h.clerk.export(await h.game_id())
+    export = await h.clerk.exports.export(await h.game_id())
     return [e for e in export["events"] if e["kind"] == "RoundClosed"]
 
 

@@ -24,9 +24,9 @@ async def two_games(h: Harness, *, arrakis_deadline: str | None = None) -> Chann
 
 
 async def ballots(h: Harness, channel: Channel) -> list[dict[str, object]]:
-    game = await h.clerk.game_in_channel(channel.id)
+    game = await h.clerk.games.game_in_channel(channel.id)
     assert game is not None
-    return [e for e in (await h.clerk.export(game.id))["events"] if e["kind"] == "BallotCast"]
+    return [e for e in (await h.clerk.exports.export(game.id))["events"] if e["kind"] == "BallotCast"]
 
 
 async def ambiguous(h: Harness, text: str) -> tuple[int, Sent]:
@@ -46,7 +46,7 @@ async def choose(h: Harness, menu: Sent, value: str, *, interaction_id: int | No
 async def test_an_ambiguous_dm_gets_a_menu_whose_choice_casts_once_and_outlives_a_restart(clerk_bot: Harness) -> None:
     h = clerk_bot
     arrakis = await two_games(h, arrakis_deadline="1h")
-    arrakis_id = (await h.clerk.game_in_channel(arrakis.id)).id  # type: ignore[union-attr]
+    arrakis_id = (await h.clerk.games.game_in_channel(arrakis.id)).id  # type: ignore[union-attr]
     _, menu = await ambiguous(h, "Vote: Nay, 3")
     assert "You play in several games (#sirius, #arrakis); say which" in menu.content
     assert "Nothing was recorded yet" in menu.content
@@ -96,9 +96,9 @@ async def test_a_player_added_to_a_second_game_after_voting_is_asked_which_game_
     assert "Ballot recorded for round 1 of sirius" in first.content
     arrakis = h.fake.add_channel("arrakis")
     await h.run(h.mod, "game new", arrakis, ruleset="landsdraad", name="arrakis")
-    assert h.clerk.known_games(h.alice.id) is not None
+    assert h.clerk.games.known_games(h.alice.id) is not None
     await h.run(h.mod, "player add", arrakis, user=h.alice, diplomacy=1, command=1, intrigue=1, roll=1)
-    assert h.clerk.known_games(h.alice.id) is None  # forgotten (another process is caught by the ballot's check)
+    assert h.clerk.games.known_games(h.alice.id) is None  # forgotten (another process is caught by the ballot's check)
     await h.run(h.mod, "round open", arrakis, crisis="Spice quotas")
 
     _, answer = await ambiguous(h, "Revote: Nay")

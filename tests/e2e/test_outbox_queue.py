@@ -119,6 +119,6 @@ async def test_a_reply_that_cannot_be_kept_owed_is_sent_at_once(clerk_bot: Harne
     async def refused(messages: object) -> list[object]:
         raise OSError("database or disk is full")
 
-    monkeypatch.setattr(h.clerk, "owe", refused)
+    monkeypatch.setattr(h.clerk.outbox, "owe", refused)
     answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
     assert "Ballot recorded for round 1 of sirius: **Aye**" in answer.content

@@ -24,7 +24,7 @@ def thread_named(h: Harness, name: str) -> Channel:
 
 
 async def kept(h: Harness, key: str) -> Sent:
-    found = await h.clerk.kept_message(await h.game_id(), key)
+    found = await h.clerk.posts.kept_message(await h.game_id(), key)
     assert found is not None, f"nothing kept under {key!r}"
     message = h.fake.message(found[1])
     assert message is not None and not message.deleted

@@ -42,7 +42,7 @@ async def test_ballots_racing_the_close_are_each_counted_or_refused_with_a_reply
                               "an answer to every ballot")
         await h.settle()
 
-        export = await h.clerk.export(game_id)
+        export = await h.clerk.exports.export(game_id)
         [closed] = [e["payload"] for e in export["events"]
                     if e["kind"] == "RoundClosed" and e["payload"]["round"] == number]  # type: ignore[index]
         in_tally = {w["user_id"]: w["ballot"] for w in closed["weights"] if w["ballot"] is not None}  # type: ignore[index]
@@ -84,5 +84,5 @@ async def test_two_moderators_closing_the_same_round_at_once_get_one_result(cler
     assert "Round 1 of sirius is already closed." in answers[1] and "Nothing" not in answers[0]
     results = [s for s in h.fake.messages(h.game) if "the measure" in s.embed.get("title", "")]
     assert len(results) == 1
-    export = await h.clerk.export(game_id)
+    export = await h.clerk.exports.export(game_id)
     assert [e["kind"] for e in export["events"]].count("RoundClosed") == 1

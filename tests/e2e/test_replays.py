@@ -11,7 +11,7 @@ from .crowd import crowd_game
 
 
 async def ballot_events(h: Harness, game_id: int) -> list[dict[str, object]]:
-    export = await h.clerk.export(game_id)
+    export = await h.clerk.exports.export(game_id)
     return [e for e in export["events"] if e["kind"] == "BallotCast"]
 
 

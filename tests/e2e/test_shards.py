@@ -49,6 +49,6 @@ async def test_with_two_shards_the_bot_answers_slash_commands_and_dm_ballots(sha
     game = await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")  # the server: shard 1
     assert "sirius" in game.first.content
     await h.run(h.mod, "player add", h.game, user=h.alice, diplomacy=4, command=2, intrigue=2, roll=3)
-    assert await h.clerk.game_in_channel(h.game.id) is not None
+    assert await h.clerk.games.game_in_channel(h.game.id) is not None
     answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))  # a DM: shard 0
     assert "No round is open in sirius" in answer.content and "Nothing was recorded" in answer.content

@@ -71,7 +71,7 @@ def the_thread(h: Harness) -> Channel:
 
 async def kept(h: Harness) -> Sent:
     """The kept message, as it reads now: the one the bot remembers, which must be in the thread."""
-    found = await h.clerk.kept_message(await h.game_id(), KEY)
+    found = await h.clerk.posts.kept_message(await h.game_id(), KEY)
     assert found is not None, "no kept message"
     message = h.fake.message(found[1])
     assert message is not None and not message.deleted and message.channel_id == the_thread(h).id == found[0]
@@ -96,8 +96,8 @@ async def test_the_thread_is_made_once_and_the_kept_message_pinned_then_edited_i
     assert message.content == "three" and message.pinned
     assert [content for content, _ in message.history] == ["one", "two"]
     assert h.fake.pinned(thread) == [message]
-    assert await h.clerk.kept_message(await h.game_id(), KEY) == (thread.id, message.id)
-    assert await h.clerk.kept_message(await h.game_id(), "thread:" + THREAD) == (h.game.id, thread.id)
+    assert await h.clerk.posts.kept_message(await h.game_id(), KEY) == (thread.id, message.id)
+    assert await h.clerk.posts.kept_message(await h.game_id(), "thread:" + THREAD) == (h.game.id, thread.id)
     # Discord's system messages (thread started in #sirius, message pinned in the thread) got no answer.
     assert [(s.kind, s.channel_id) for s in h.fake.sent if s.kind == "system"] == [("system", h.game.id),
                                                                                   ("system", thread.id)]
@@ -165,7 +165,7 @@ async def test_a_deleted_kept_message_is_sent_again_and_a_deleted_thread_made_ag
     assert second.id != first.id and second.pinned and second.content == "two"
     assert third.content == "three" and third.pinned and third.edits == 0
     assert thread_posts(h) == 2 and len(h.fake.threads_created) == 2
-    assert await h.clerk.kept_message(await h.game_id(), "thread:" + THREAD) == (h.game.id, the_thread(h).id)
+    assert await h.clerk.posts.kept_message(await h.game_id(), "thread:" + THREAD) == (h.game.id, the_thread(h).id)
 
 
 async def test_an_archived_thread_is_reopened_to_edit_the_kept_message(clerk_bot: Harness) -> None:

@@ -112,11 +112,11 @@ async def test_a_thread_is_made_once_then_found_by_name_and_a_kept_message_is_ed
     assert unpinned == "  → #sirius/ag-election-1: a\n  → #sirius/ag-election-1 (edits its earlier message): b"
 
     clerk = con.session.app.clerk
-    game = await clerk.game_in_channel(stable_id("channel", "sirius"))
+    game = await clerk.games.game_in_channel(stable_id("channel", "sirius"))
     assert game is not None
     place = con.session.world.place("sirius", "ag-election-1")
-    assert await clerk.kept_message(game.id, "thread:ag-election-1") == (place.channel_id, place.thread_id)
-    channel, message = await clerk.kept_message(game.id, "tally") or (0, 0)
+    assert await clerk.posts.kept_message(game.id, "thread:ag-election-1") == (place.channel_id, place.thread_id)
+    channel, message = await clerk.posts.kept_message(game.id, "tally") or (0, 0)
     assert channel == place.thread_id and message == stable_id("message", f"{game.id}/tally")
 
 
@@ -165,7 +165,7 @@ async def test_the_next_session_finds_the_thread_and_the_kept_message(url: str) 
     async for con in _console(url, "three"):
         # nobody has written in #sirius yet in this session: the thread's parent is named after its game
         con.session.world.channels.clear()
-        game = await con.session.app.clerk.game_in_channel(stable_id("channel", "sirius"))
+        game = await con.session.app.clerk.games.game_in_channel(stable_id("channel", "sirius"))
         assert game is not None
         await con.session.show([Outgoing(ToThread(game.channel_id, "ag-election-1", game.id), "three")], None)
         assert con.out[-1] == "  → the game channel of sirius/ag-election-1: three"

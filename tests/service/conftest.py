@@ -122,7 +122,7 @@ def clerk(db_engine: AsyncEngine, clock: ManualClock, dice: RecordingDice) -> Cl
 
 @pytest.fixture
 async def table(clerk: Clerk, clock: ManualClock, dice: RecordingDice, db_engine: AsyncEngine) -> AsyncIterator[Table]:
-    game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="sirius", ruleset="landsdraad",
-                                   moderator_role_id=None, actor=MOD)
+    game = await clerk.games.create_game(guild_id=GUILD, channel_id=CHANNEL, name="sirius", ruleset="landsdraad",
+                                         moderator_role_id=None, actor=MOD)
     yield Table(clerk, clock, dice, db_engine, game)
 

@@ -56,8 +56,8 @@ class Republic:
 
 
 async def republic(clerk: Clerk, clock: ManualClock, *, tv1_i04: bool = True) -> Republic:
-    game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="mylantium", ruleset="mylantium",
-                                   moderator_role_id=None, actor=MOD)
+    game = await clerk.games.create_game(guild_id=GUILD, channel_id=CHANNEL, name="mylantium", ruleset="mylantium",
+                                         moderator_role_id=None, actor=MOD)
     r = Republic(clerk, clock, game)
     for name, ports in (("Avalon", 3), ("Bicardia", 2)):
         await clerk.mylantium.add_territory(game.id, name=name, actor=MOD)

@@ -31,13 +31,13 @@ async def test_a_closed_mylantium_election_is_announced_at_start_until_it_is_mar
     rep = await republic(clerk, clock)
     await primary_closed(rep)
     since = clock.now() - timedelta(hours=1)
-    assert await clerk.unposted(since) == [("primary", rep.id, 1)]
+    assert await clerk.announcements.unposted(since) == [("primary", rep.id, 1)]
 
     out = await unannounced_results(App(clerk), clock.now())
     [card] = [o for o in out if POSTED in o.extra]
     assert card.extra[POSTED] == f"primary:{rep.id}:1"
     assert isinstance(card.to, ToChannel) and card.card is not None and "Primary" in card.card.title
 
-    await clerk.mark_posted(card.extra[POSTED])
-    assert await clerk.unposted(since) == []
+    await clerk.announcements.mark_posted(card.extra[POSTED])
+    assert await clerk.announcements.unposted(since) == []
     assert await unannounced_results(App(clerk), clock.now()) == []

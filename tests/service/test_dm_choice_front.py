@@ -22,8 +22,8 @@ ALICE = actor(10, "alice")
 async def two_games(table: Table, *, arrakis_deadline: timedelta | None = None) -> GameView:
     """sirius and arrakis, alice in both, a round open in each."""
     await table.player(ALICE.id, "alice", 3, 2, 1)
-    arrakis = await table.clerk.create_game(guild_id=900, channel_id=902, name="arrakis", ruleset="landsdraad",
-                                            moderator_role_id=None, actor=MOD)
+    arrakis = await table.clerk.games.create_game(guild_id=900, channel_id=902, name="arrakis", ruleset="landsdraad",
+                                                  moderator_role_id=None, actor=MOD)
     await table.clerk.landsdraad.ledger.add_player(arrakis.id, user_id=ALICE.id, name="alice", diplomacy=1,
                                                    command=1, intrigue=1, roll=1, faction=None, actor=MOD)
     await table.open()
@@ -47,7 +47,7 @@ async def choose(table: Table, menu: Select, value: str, who: Actor = ALICE) -> 
 
 
 async def ballots(table: Table, game_id: int) -> list[dict[str, object]]:
-    return [e for e in (await table.clerk.export(game_id))["events"] if e["kind"] == "BallotCast"]
+    return [e for e in (await table.clerk.exports.export(game_id))["events"] if e["kind"] == "BallotCast"]
 
 
 async def test_the_menu_lists_the_games_and_a_choice_casts_there_once(table: Table) -> None:
@@ -66,7 +66,7 @@ async def test_the_menu_lists_the_games_and_a_choice_casts_there_once(table: Tab
     assert "Ballot recorded for round 1 of arrakis: **Nay**" in receipt.text and receipt.extra.get(SETTLED)
     (cast,) = await ballots(table, arrakis.id)
     assert cast["payload"]["received_at"] == table.clock.now().isoformat()  # type: ignore[index]
-    assert await table.clerk.recorded_in("msg:77") == arrakis.id  # under the DM's own source id
+    assert await table.clerk.pending_dms.recorded_in("msg:77") == arrakis.id  # under the DM's own source id
 
     same = await choose(table, menu, str(arrakis.id))
     assert "already counted in #arrakis; it counts once, nothing was changed" in same.text

@@ -29,7 +29,7 @@ ALICE = actor(10, "alice")
 
 async def counted(table: Table, game_id: int | None = None) -> list[str]:
     """The options of the BallotCast events of the game (the table's by default), in order."""
-    events = (await table.clerk.export(game_id or table.game_id))["events"]
+    events = (await table.clerk.exports.export(game_id or table.game_id))["events"]
     return [e["payload"]["option"] for e in events if e["kind"] == "BallotCast"]
 
 
@@ -39,7 +39,7 @@ async def voted_once(table: Table) -> None:
     await table.open()
     (answer,) = await dm(table.clerk, ALICE, "Vote: Aye")
     assert "Ballot recorded" in answer.text
-    assert [g.name for g in table.clerk.known_games(ALICE.id) or ()] == ["sirius"]
+    assert [g.name for g in table.clerk.games.known_games(ALICE.id) or ()] == ["sirius"]
 
 
 async def test_a_second_dm_ballot_is_cast_without_looking_the_games_up(table: Table, monkeypatch: Any) -> None:
@@ -48,7 +48,7 @@ async def test_a_second_dm_ballot_is_cast_without_looking_the_games_up(table: Ta
     async def no_lookup(user_id: int) -> None:
         raise AssertionError("the games were looked up again")
 
-    monkeypatch.setattr(table.clerk, "games_of_user", no_lookup)
+    monkeypatch.setattr(table.clerk.games, "games_of_user", no_lookup)
     (answer,) = await dm(table.clerk, ALICE, "Revote: Nay")
 
     assert "Revote recorded for round 1 of sirius: **Nay** (was Aye)" in answer.text
@@ -56,8 +56,8 @@ async def test_a_second_dm_ballot_is_cast_without_looking_the_games_up(table: Ta
 
 
 async def arrakis(table: Table) -> int:
-    game = await table.clerk.create_game(guild_id=900, channel_id=902, name="arrakis", ruleset="landsdraad",
-                                         moderator_role_id=None, actor=MOD)
+    game = await table.clerk.games.create_game(guild_id=900, channel_id=902, name="arrakis", ruleset="landsdraad",
+                                               moderator_role_id=None, actor=MOD)
     await table.clerk.landsdraad.rounds.open_round(game.id, crisis="Spice quotas", deadline=None, actor=MOD)
     return game.id
 
@@ -68,7 +68,7 @@ async def test_joining_another_game_forgets_the_remembered_games_and_the_next_dm
 
     await table.clerk.landsdraad.ledger.add_player(other, user_id=ALICE.id, name="alice", diplomacy=1, command=1,
                                                    intrigue=1, roll=1, faction=None, actor=MOD)
-    assert table.clerk.known_games(ALICE.id) is None
+    assert table.clerk.games.known_games(ALICE.id) is None
     (answer,) = await dm(table.clerk, ALICE, "Revote: Nay")
 
     assert "You play in several games (#sirius, #arrakis)" in answer.text and answer.select is not None
@@ -83,17 +83,17 @@ async def test_every_way_of_joining_a_game_forgets_the_remembered_games(table: T
         await clerk.landsdraad.roster.add_players(await arrakis(table), [RosterRow(ALICE.id, "alice", 1, 1, 1, 1)],
                                                   actor=MOD)
     elif how == "convocate":
-        game = await clerk.create_game(guild_id=900, channel_id=903, name="senate", ruleset="convocate",
-                                       moderator_role_id=None, actor=MOD)
+        game = await clerk.games.create_game(guild_id=900, channel_id=903, name="senate", ruleset="convocate",
+                                             moderator_role_id=None, actor=MOD)
         await clerk.convocate.board.set_player(game.id, user_id=ALICE.id, name="alice", sovereignty_name="Union",
                                                order=None, homeworld=None, temp=None, actor=MOD)
     else:
-        game = await clerk.create_game(guild_id=900, channel_id=904, name="mylantium", ruleset="mylantium",
-                                       moderator_role_id=None, actor=MOD)
+        game = await clerk.games.create_game(guild_id=900, channel_id=904, name="mylantium", ruleset="mylantium",
+                                             moderator_role_id=None, actor=MOD)
         await clerk.mylantium.register_faction(game.id, code=FactionCode.PL, user_id=ALICE.id, user_name="alice",
                                                party=Party.WHIG, vp=20, treasury=50, actor=MOD)
 
-    assert clerk.known_games(ALICE.id) is None
+    assert clerk.games.known_games(ALICE.id) is None
 
 
 async def test_a_join_this_process_did_not_see_is_caught_by_the_ballots_transaction(table: Table) -> None:
@@ -105,13 +105,13 @@ async def test_a_join_this_process_did_not_see_is_caught_by_the_ballots_transact
         await conn.execute(insert(Player).values(
             game_id=other, user_id=ALICE.id, name="alice", faction=None, diplomacy=1, command=1, intrigue=1, roll=1,
             diplomacy_max=1, intrigue_max=1, misc_votes=0, active=True))
-    assert [g.name for g in table.clerk.known_games(ALICE.id) or ()] == ["sirius"]
+    assert [g.name for g in table.clerk.games.known_games(ALICE.id) or ()] == ["sirius"]
 
     (answer,) = await dm(table.clerk, ALICE, "Revote: Nay")
 
     assert "You play in several games (#sirius, #arrakis)" in answer.text and answer.select is not None
     assert await counted(table) == ["aye"] and await counted(table, other) == []
-    assert [g.name for g in table.clerk.known_games(ALICE.id) or ()] == ["sirius", "arrakis"]  # looked up again
+    assert [g.name for g in table.clerk.games.known_games(ALICE.id) or ()] == ["sirius", "arrakis"]  # looked up again
 
 
 async def test_a_ballot_whose_games_changed_records_nothing_and_says_so(table: Table) -> None:
@@ -124,7 +124,7 @@ async def test_a_ballot_whose_games_changed_records_nothing_and_says_so(table: T
                                                          plays_in=[table.game_id, table.game_id + 1])
 
     assert await counted(table) == ["aye"]
-    assert table.clerk.known_games(ALICE.id) is None
+    assert table.clerk.games.known_games(ALICE.id) is None
     receipt = await table.clerk.landsdraad.ballots.cast_ballot(table.game_id, user_id=ALICE.id,
                                                                command=parse_ballot("Revote: Nay"),
                                                                received_at=table.clock.now(), source_id="m-stale",

@@ -77,8 +77,8 @@ async def test_on_postgresql_the_other_process_takes_the_lease_over_the_moment_t
         assert await leading(b) is False  # a holds it, for an hour
 
         clerk = Clerk(make_sessionmaker(engine), SystemClock(), RandomDice(1))
-        game = await clerk.create_game(guild_id=900, channel_id=1000, name="g", ruleset="landsdraad",
-                                       moderator_role_id=None, actor=1)
+        game = await clerk.games.create_game(guild_id=900, channel_id=1000, name="g", ruleset="landsdraad",
+                                             moderator_role_id=None, actor=1)
         await clerk.landsdraad.rounds.open_round(game.id, crisis="c",
                                                  deadline=clerk.clock.now() + timedelta(seconds=2), actor=1)
         killed = time.monotonic()

@@ -262,7 +262,8 @@ class Bench:
 
     async def exports(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """The full exports of both games, events included."""
-        return await self.app.clerk.export(self.games[GAME]), await self.app.clerk.export(self.games[OTHER])
+        exports = self.app.clerk.exports
+        return await exports.export(self.games[GAME]), await exports.export(self.games[OTHER])
 
 
 
@@ -292,7 +293,7 @@ async def template(ruleset: str, folder: Path, migrated: Path) -> tuple[Path, di
                 await run_lines(first.session, (COMMON_SETUP.format(ruleset=ruleset) + SETUPS[ruleset]).splitlines())
                 games = {}
                 for name in (GAME, OTHER):
-                    game = await first.app.clerk.game_in_channel(first.channel_id(name))
+                    game = await first.app.clerk.games.game_in_channel(first.channel_id(name))
                     assert game is not None
                     games[name] = game.id
             finally:
@@ -340,7 +341,7 @@ async def refusals(bench: Bench, spec: Command, options: dict[str, Any]) -> list
             expected = f"Only the moderators (members with Manage Server) can use /{spec.name}."
         else:
             if channel not in bench.views:
-                bench.views[channel] = await bench.app.clerk.game_in_channel(bench.channel_id(channel))
+                bench.views[channel] = await bench.app.clerk.games.game_in_channel(bench.channel_id(channel))
             # a command of another ruleset is refused before its moderators are asked about
             expected = (ruleset_refusal(bench.app, spec, bench.views[channel])
                         or f"Only the moderators of {channel} can use /{spec.name}.")
@@ -399,7 +400,7 @@ async def test_the_moderator_of_one_game_cannot_reach_into_another(bench_for: An
     """From alpha's channel (and from a DM), alpha's moderator names beta with the ``game`` option of every command
     that has one, and aims every moderator command with a player option at beta's player: beta is unchanged."""
     bench: Bench = await bench_for("landsdraad")
-    before = (await bench.events())[2], await bench.app.clerk.export(bench.games[OTHER])
+    before = (await bench.events())[2], await bench.app.clerk.exports.export(bench.games[OTHER])
     n = 0
     for name, spec in sorted(COMMANDS.items()):
         aimed = spec.moderator and "landsdraad" in rulesets_of(spec) and any(o.kind is UserRef for o in spec.options)
@@ -415,7 +416,7 @@ async def test_the_moderator_of_one_game_cannot_reach_into_another(bench_for: An
                                           bench.session.clock.now()), name, options)
             assert (await bench.events())[2] == before[0], f"/{name} {options} by {GAME}'s moderator changed {OTHER}"
     assert n > 20
-    assert await bench.app.clerk.export(bench.games[OTHER]) == before[1]
+    assert await bench.app.clerk.exports.export(bench.games[OTHER]) == before[1]
     # the control: beta's own player may vote in beta from a DM, and that is seen as a change
     await dispatch(bench.app, Ctx(bench.world.actor("bmod"), bench.world.place(None, None), "reach:control",
                                   bench.session.clock.now()), "vote", {"choice": "aye", "game": OTHER})

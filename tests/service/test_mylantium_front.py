@@ -52,8 +52,8 @@ async def test_each_ruleset_keeps_to_its_own_commands(rep: Republic, clerk: Cler
     out = await slash(clerk, MODERATOR, "round open", crisis="Piracy")
     assert "/round open is not used in Mylantium games like mylantium" in texts(out)
     assert "/election" in texts(out) and out[0].ephemeral
-    await clerk.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
-                            moderator_role_id=None, actor=1)
+    await clerk.games.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
+                                  moderator_role_id=None, actor=1)
     out = await slash(clerk, MODERATOR, "election start", channel=950)
     assert texts(out) == "/election start is a Mylantium command; sirius plays Landsdraad."
     out = await slash(clerk, actor(USERS[C.PL], "pat"), "election start")
@@ -74,8 +74,8 @@ async def test_the_game_settings_are_the_rulesets_own(rep: Republic, clerk: Cler
 async def test_dm_forms_go_to_the_game_of_their_ruleset(rep: Republic, clerk: Clerk) -> None:
     """A player of a Landsdraad game and of a Mylantium game: `Vote: Aye` goes to the first, `Primary:` to the
     second, without asking which game."""
-    sirius = await clerk.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
-                                     moderator_role_id=None, actor=1)
+    sirius = await clerk.games.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
+                                           moderator_role_id=None, actor=1)
     await clerk.landsdraad.ledger.add_player(sirius.id, user_id=USERS[C.PL], name="pat", diplomacy=1, command=1,
                                              intrigue=1, roll=1, faction=None, actor=1)
     await clerk.landsdraad.rounds.open_round(sirius.id, crisis="Piracy", deadline=None, actor=1)
@@ -132,7 +132,7 @@ async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: 
     out = await close_due(App(clerk), clock.now())
     assert "They win the game." in texts(out)
     assert all(isinstance(o.to, ToChannel) for o in out)
-    assert (await clerk.export(rep.id))["game"]["status"] == "ended"
+    assert (await clerk.exports.export(rep.id))["game"]["status"] == "ended"
 
 
 async def test_status_is_public_and_faction_me_private(rep: Republic, clerk: Clerk) -> None:

@@ -25,25 +25,26 @@ def owed(nonce: str, *, coalesce: str | None = None, source: str | None = None, 
 
 async def test_owed_until_settled_a_nonce_once_and_edits_coalesced(db_engine: AsyncEngine) -> None:
     clerk = Clerk(make_sessionmaker(db_engine), ManualClock(T0), RandomDice(1))
-    first = await clerk.owe([owed("a"), owed("k1", coalesce="keep:1:tally")])
-    again, newer = await asyncio.gather(clerk.owe([owed("a")]), clerk.owe([owed("k2", coalesce="keep:1:tally")]))
+    first = await clerk.outbox.owe([owed("a"), owed("k1", coalesce="keep:1:tally")])
+    again, newer = await asyncio.gather(clerk.outbox.owe([owed("a")]),
+                                        clerk.outbox.owe([owed("k2", coalesce="keep:1:tally")]))
     assert all(r is not None for r in first)
     assert again == [None], "the same nonce is owed once"
-    assert [r.owed.nonce for r in await clerk.owed()] == ["a", "k2"], "k1 was superseded by k2"
-    assert await clerk.owed_count() == 2
+    assert [r.owed.nonce for r in await clerk.outbox.owed()] == ["a", "k2"], "k1 was superseded by k2"
+    assert await clerk.outbox.owed_count() == 2
 
     row = first[0]
     assert row is not None
-    await clerk.settle(row.id, "sent")
-    assert [r.owed.nonce for r in await clerk.owed()] == ["k2"]
-    assert newer[0] is not None and (await clerk.owed())[0].owed.body == {"to": {"channel": 7}, "text": "k2"}
+    await clerk.outbox.settle(row.id, "sent")
+    assert [r.owed.nonce for r in await clerk.outbox.owed()] == ["k2"]
+    assert newer[0] is not None and (await clerk.outbox.owed())[0].owed.body == {"to": {"channel": 7}, "text": "k2"}
 
 
 async def test_a_dm_ballot_with_no_receipt_owed_is_found_and_only_it(db_engine: AsyncEngine) -> None:
     clock = ManualClock(T0)
     clerk = Clerk(make_sessionmaker(db_engine), clock, RandomDice(1))
-    game = await clerk.create_game(guild_id=1, channel_id=2, name="sirius", ruleset="landsdraad",
-                                   moderator_role_id=None, actor=None)
+    game = await clerk.games.create_game(guild_id=1, channel_id=2, name="sirius", ruleset="landsdraad",
+                                         moderator_role_id=None, actor=None)
     await clerk.landsdraad.roster.add_players(
         game.id, [RosterRow(u, f"p{u}", diplomacy=2, command=1, intrigue=1, roll=2) for u in (11, 12, 13)],
         actor=None)
@@ -52,14 +53,14 @@ async def test_a_dm_ballot_with_no_receipt_owed_is_found_and_only_it(db_engine: 
         await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=user, command=parse_ballot("Vote: Aye"),
                                                    received_at=T0, source_id=f"msg:{user}")
     since = T0 - timedelta(days=1)
-    up_to = await clerk.last_event_id()
-    assert await clerk.unanswered_ballots(since, up_to) == [], "nothing was ever owed: a database from before"
+    up_to = await clerk.outbox.last_event_id()
+    assert await clerk.outbox.unanswered_ballots(since, up_to) == [], "nothing was ever owed: a database from before"
 
-    await clerk.owe([owed("r11", source="msg:11", priority=RECEIPT)])
+    await clerk.outbox.owe([owed("r11", source="msg:11", priority=RECEIPT)])
     await clerk.landsdraad.ballots.cast_ballot(
         game.id, user_id=11, command=parse_ballot("Vote: Nay"), received_at=T0,
         source_id="msg:14")  # after the start's snapshot: this run's, not a dead one's
-    found = await clerk.unanswered_ballots(since, up_to)
+    found = await clerk.outbox.unanswered_ballots(since, up_to)
     assert [(g, u, s) for g, u, s, _ in found] == [(game.id, 12, "msg:12"), (game.id, 13, "msg:13")]
     receipt = await clerk.landsdraad.ballots.recorded_receipt(game.id, 12, found[0][3], duplicate=False)
     assert (receipt.option, receipt.round_number, receipt.duplicate) == ("aye", 1, False)

@@ -72,8 +72,8 @@ async def test_the_secrets_of_a_game_are_found_and_a_leaking_post_is_flagged(tab
 async def test_a_contribution_is_secret_by_faction_and_amount(table: Table) -> None:
     """P1-19: a Faction's pledge is MOD; only totals are public. The pledge is written as the service records it
     (``ContributionPledged``), its Faction registered through the service."""
-    game = await table.clerk.create_game(guild_id=GUILD, channel_id=CHANNEL + 1, name="mylantium",
-                                         ruleset="mylantium", moderator_role_id=None, actor=MOD)
+    game = await table.clerk.games.create_game(guild_id=GUILD, channel_id=CHANNEL + 1, name="mylantium",
+                                               ruleset="mylantium", moderator_role_id=None, actor=MOD)
     await table.clerk.mylantium.register_faction(game.id, code=FactionCode.PL, user_id=21, user_name="pat",
                                                  party=Party.WHIG, vp=20, treasury=50, actor=MOD)
     async with make_sessionmaker(table.engine)() as session, session.begin():

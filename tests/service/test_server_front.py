@@ -36,8 +36,8 @@ def texts(out: list[Outgoing]) -> str:
 
 async def two_games(table: Table) -> int:
     await table.player(10, "Bob", 3, 2, 1)
-    other = await table.clerk.create_game(guild_id=GUILD, channel_id=OTHER_CHANNEL, name="republic",
-                                          ruleset="mylantium", moderator_role_id=None, actor=1)
+    other = await table.clerk.games.create_game(guild_id=GUILD, channel_id=OTHER_CHANNEL, name="republic",
+                                                ruleset="mylantium", moderator_role_id=None, actor=1)
     return other.id
 
 
@@ -62,7 +62,7 @@ async def test_moderator_role_changed_recorded_and_shown(table: Table) -> None:
     assert "now <@&555> (before: members with Manage Server)" in texts(out)
     assert (await table.events())[-1].kind == "ModeratorRoleChanged"
     assert (await table.events())[-1].payload == {"from": None, "to": ROLE}
-    assert (await table.clerk.game(table.game_id)).moderator_role_id == ROLE
+    assert (await table.clerk.games.game(table.game_id)).moderator_role_id == ROLE
     holder = Actor(20, "Ann", frozenset({ROLE}))
     assert "Round 1 is open" in texts(await slash(table.clerk, holder, "round open", crisis="Piracy"))
     settings = texts(await slash(table.clerk, BOB, "game settings"))
@@ -74,8 +74,8 @@ async def test_moderator_role_changed_recorded_and_shown(table: Table) -> None:
 
 
 async def test_settings_show_the_moderators_in_a_ruleset_without_settings(clerk: Clerk) -> None:
-    await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="cv", ruleset="convocate",
-                            moderator_role_id=ROLE, actor=1)
+    await clerk.games.create_game(guild_id=GUILD, channel_id=CHANNEL, name="cv", ruleset="convocate",
+                                  moderator_role_id=ROLE, actor=1)
     text = texts(await slash(clerk, BOB, "game settings"))
     assert "**moderators** = <@&555>" in text and "/convocate rulings" in text
 

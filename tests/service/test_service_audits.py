@@ -23,7 +23,7 @@ MOD = 1
 async def _round(table: Any, number: int) -> None:
     """Open rounds until round ``number`` is open (closing each one before)."""
     while True:
-        game = await table.clerk.game(table.game_id)
+        game = await table.clerk.games.game(table.game_id)
         if game.current_round == number:
             return
         if game.current_round:
@@ -88,7 +88,7 @@ async def test_quote_counts_only_active_players_rounds_share_up_and_refuses_bad_
     await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=CAROL, active=True, actor=MOD)
     q = await _quote(table, "bob", (2,))
     assert (q.fee, q.share) == (2300, 767)  # 2300 / 3 = 766.67, rounded up
-    await table.clerk.change_setting(table.game_id, name="audit_share_rounding", value="down", actor=MOD)
+    await table.clerk.settings.change_setting(table.game_id, name="audit_share_rounding", value="down", actor=MOD)
     q = await _quote(table, "bob", (2,))
     assert (q.fee, q.share) == (2300, 766)  # the game setting: rounded down
     with pytest.raises(RuleError, match="Round 5 cannot be audited in round 3"):

@@ -76,8 +76,8 @@ class Convocate:
 async def cv(clerk: Clerk, clock: ManualClock, db_engine: AsyncEngine) -> AsyncIterator[Convocate]:
     """fixture_F4 (rules-spec §4.5): alice (Union, +), bob (Kingdom, −), carol (Republic, +); their Homeworlds;
     S_U (alice), S_K (bob), S_T (carol, Prime face prints Directive). GOVT 0. No turn started."""
-    game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="senate", ruleset="convocate",
-                                   moderator_role_id=None, actor=MOD)
+    game = await clerk.games.create_game(guild_id=GUILD, channel_id=CHANNEL, name="senate", ruleset="convocate",
+                                         moderator_role_id=None, actor=MOD)
     t = Convocate(clerk, clock, db_engine, game)
     for uid, name, sov in ((A, "alice", "Union"), (B, "bob", "Kingdom"), (C, "carol", "Republic")):
         await clerk.convocate.board.set_player(game.id, user_id=uid, name=name, sovereignty_name=sov, order=None,
@@ -177,7 +177,7 @@ async def test_a_statute_declared_a_section_changed_then_destroyed(cv: Convocate
     gone = await cv.clerk.convocate.turns.destroy_statute(cv.gid, user_id=A, statute="Statute 3498C",
                                                           source_id=cv.src())
     assert gone.destroyed and gone.statute.owner == "carol"
-    doc = await cv.clerk.export(cv.gid)
+    doc = await cv.clerk.exports.export(cv.gid)
     (statute,) = doc["convocate"]["statutes"]
     assert (statute["name"], statute["controller"], statute["owner"], statute["section"], statute["status"]) == (
         "Statute 3498C", "alice", "carol", 2, "destroyed")
@@ -272,7 +272,7 @@ async def test_repeals_succeed_fail_on_a_tie_and_are_exported(cv: Convocate) -> 
                                         won.outcome["destroyed"]) == (4, 3, True)
     with pytest.raises(RuleError, match="No Statute called “X” is in force"):
         await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="HW_B")
-    doc = (await cv.clerk.export(cv.gid))["convocate"]
+    doc = (await cv.clerk.exports.export(cv.gid))["convocate"]
     assert [(m["kind"], m["mover"], m["outcome"]["destroyed"]) for m in doc["motions"]] == [
         ("repeal", "bob", False), ("repeal", "bob", True)]
     (statute,) = doc["statutes"]
@@ -281,13 +281,13 @@ async def test_repeals_succeed_fail_on_a_tie_and_are_exported(cv: Convocate) -> 
 
 
 async def test_convocate_commands_refuse_in_a_landsdraad_game(clerk: Clerk) -> None:
-    game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL + 1, name="sirius", ruleset="landsdraad",
-                                   moderator_role_id=None, actor=MOD)
+    game = await clerk.games.create_game(guild_id=GUILD, channel_id=CHANNEL + 1, name="sirius", ruleset="landsdraad",
+                                         moderator_role_id=None, actor=MOD)
     with pytest.raises(RuleError, match="belongs to the Convocate ruleset; sirius plays landsdraad"):
         await clerk.convocate.board.board(game.id)
     with pytest.raises(RuleError, match="belongs to the Convocate ruleset"):
         await clerk.convocate.board.rulings(game.id)
-    assert "convocate" not in await clerk.export(game.id)
+    assert "convocate" not in await clerk.exports.export(game.id)
 
 
 async def test_rulings_are_per_game_settings_and_events(cv: Convocate) -> None:

@@ -23,7 +23,7 @@ async def test_export_has_the_required_fields(table: Any) -> None:
     await table.open("Spice tariffs")
     await table.faction("Doves", 12, "d6", "1-6 nay", roll=2)
 
-    doc = await table.clerk.export(table.game_id)
+    doc = await table.clerk.exports.export(table.game_id)
     json.dumps(doc)  # plain JSON, nothing exotic
 
     assert {k: doc["game"][k] for k in ("name", "ruleset", "round", "status")} == {
@@ -53,4 +53,4 @@ async def test_export_has_the_required_fields(table: Any) -> None:
     assert events[-1]["kind"] == "FactionAdded"
     ballots = [e for e in events if e["kind"] == "BallotCast"]
     assert [b["payload"]["option"] for b in ballots] == ["aye", "nay"]
-    assert "events" not in await table.clerk.export(table.game_id, include_events=False)
+    assert "events" not in await table.clerk.exports.export(table.game_id, include_events=False)

@@ -80,9 +80,9 @@ async def test_players_listing_and_games_of_user(table: Any) -> None:
     await _jenny(table)
     await table.player(BOB, "bob", 1, 1, 1)
     assert [p.name for p in await table.clerk.landsdraad.ledger.players(table.game_id)] == ["jenny", "bob"]
-    assert [g.name for g in await table.clerk.games_of_user(JENNY)] == ["sirius"]
-    assert await table.clerk.games_of_user(999) == []
-    assert (await table.clerk.game_in_channel(901)) == table.game
+    assert [g.name for g in await table.clerk.games.games_of_user(JENNY)] == ["sirius"]
+    assert await table.clerk.games.games_of_user(999) == []
+    assert (await table.clerk.games.game_in_channel(901)) == table.game
 
 
 # --- errors: well formed, not allowed (RuleError says why) ---------------------------------------------------------
@@ -157,19 +157,19 @@ async def test_bad_attributes_and_empty_change(table: Any) -> None:
 async def test_game_creation_errors(table: Any) -> None:
     clerk = table.clerk
     with pytest.raises(RuleError, match="“chess” is not a ruleset"):
-        await clerk.create_game(guild_id=900, channel_id=950, name="x", ruleset="chess", moderator_role_id=None,
-                                actor=MOD)
+        await clerk.games.create_game(guild_id=900, channel_id=950, name="x", ruleset="chess", moderator_role_id=None,
+                                      actor=MOD)
     with pytest.raises(RuleError, match="Choose one of: landsdraad, mylantium, convocate"):
-        await clerk.create_game(guild_id=900, channel_id=950, name="x", ruleset="diplomacy", moderator_role_id=None,
-                                actor=MOD)
+        await clerk.games.create_game(guild_id=900, channel_id=950, name="x", ruleset="diplomacy",
+                                      moderator_role_id=None, actor=MOD)
     with pytest.raises(RuleError, match="already the game channel of sirius"):
-        await clerk.create_game(guild_id=900, channel_id=901, name="other", ruleset="landsdraad",
-                                moderator_role_id=None, actor=MOD)
+        await clerk.games.create_game(guild_id=900, channel_id=901, name="other", ruleset="landsdraad",
+                                      moderator_role_id=None, actor=MOD)
     with pytest.raises(RuleError, match="A game called sirius already exists"):
-        await clerk.create_game(guild_id=900, channel_id=951, name="sirius", ruleset="landsdraad",
-                                moderator_role_id=None, actor=MOD)
-    other = await clerk.create_game(guild_id=900, channel_id=952, name="deneb", ruleset="Landsdraad",
-                                    moderator_role_id=77, actor=MOD)
+        await clerk.games.create_game(guild_id=900, channel_id=951, name="sirius", ruleset="landsdraad",
+                                      moderator_role_id=None, actor=MOD)
+    other = await clerk.games.create_game(guild_id=900, channel_id=952, name="deneb", ruleset="Landsdraad",
+                                          moderator_role_id=77, actor=MOD)
     assert (other.ruleset, other.moderator_role_id, other.current_round) == ("landsdraad", 77, 0)
 
 

@@ -75,7 +75,7 @@ async def test_nothing_happens_before_enactment_and_veto_does_nothing(table: Any
     assert vetoed.status == "vetoed"
     with pytest.raises(RuleError, match="only a vote that has passed"):
         await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=vote_id, actor=MOD)
-    doc = await table.clerk.export(table.game_id, include_events=False)
+    doc = await table.clerk.exports.export(table.game_id, include_events=False)
     assert doc["game"]["status"] == "active"
 
 
@@ -89,7 +89,7 @@ async def test_support_expires_at_round_end(table: Any) -> None:
     await table.open()
     fresh = await support(table, 22, Motion(Subject.END_GAME))
     assert fresh.vote.supporters == ("bo",) and fresh.vote.round == 2
-    doc = await table.clerk.export(table.game_id, include_events=False)
+    doc = await table.clerk.exports.export(table.game_id, include_events=False)
     assert [(v["round"], v["status"], v["supporters"]) for v in doc["player_votes"]] == [
         (1, "expired", ["ann"]), (2, "open", ["bo"])]
 
@@ -103,7 +103,7 @@ async def test_end_game_ends_the_game_before_the_crisis(table: Any) -> None:
         await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=999, actor=MOD)
     enacted = await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD, penalty=25)
     assert enacted.game_ended and enacted.extra == {"penalty": 25}
-    doc = await table.clerk.export(table.game_id, include_events=False)
+    doc = await table.clerk.exports.export(table.game_id, include_events=False)
     assert (doc["game"]["status"], doc["game"]["end_game_penalty"]) == ("ended", 25)
     assert doc["rounds"][0]["status"] == "void" and doc["rounds"][0]["result"] is None
     with pytest.raises(RuleError, match="has ended"):

@@ -54,7 +54,7 @@ async def test_the_government_page_tv1_s01_and_the_independent_vote(rep: Republi
 
 
 async def test_registering_makes_a_player_and_refuses_doubles(rep: Republic) -> None:
-    games = await rep.clerk.games_of_user(USERS[C.PL])
+    games = await rep.clerk.games.games_of_user(USERS[C.PL])
     assert [g.ruleset for g in games] == ["mylantium"]
     with pytest.raises(RuleError, match="already have a player"):
         await rep.clerk.mylantium.register_faction(rep.id, code=C.PL, user_id=99, user_name="x", party=W, vp=1,
@@ -65,8 +65,8 @@ async def test_registering_makes_a_player_and_refuses_doubles(rep: Republic) -> 
 
 
 async def test_mylantium_commands_refuse_a_landsdraad_game(clerk: Clerk) -> None:
-    game = await clerk.create_game(guild_id=1, channel_id=2, name="sirius", ruleset="landsdraad",
-                                   moderator_role_id=None, actor=MOD)
+    game = await clerk.games.create_game(guild_id=1, channel_id=2, name="sirius", ruleset="landsdraad",
+                                         moderator_role_id=None, actor=MOD)
     with pytest.raises(RuleError, match="sirius plays landsdraad; this is a Mylantium command"):
         await clerk.mylantium.add_territory(game.id, name="Avalon", actor=MOD)
 
@@ -235,7 +235,7 @@ async def test_tv1_i06_and_i07_a_business_phase(clerk: Clerk, clock: ManualClock
     assert done.total_vp == 83 and not done.collapse
     assert done.chain is not None and done.chain.chain.waiting is Waiting.COUP
     assert done.chain.chain.attempts[0].vanguard is C.GR
-    doc = await clerk.export(rep.id)
+    doc = await clerk.exports.export(rep.id)
     myl = doc["mylantium"]
     assert myl["fervor"] == 10 and myl["approval"] == 23
     assert [h["delta"] for h in myl["approval_history"]] == [-20, -3, -4]
@@ -271,8 +271,8 @@ async def test_tv1_i13_social_collapse_ends_the_game(clerk: Clerk, clock: Manual
     done = await clerk.mylantium.business.close_business(rep.id, actor=MOD)
     assert done.collapse and done.total_vp == 7
     assert done.chain is not None and done.chain.chain.attempts == ()
-    assert (await clerk.game(rep.id)).id == rep.id
-    doc = await clerk.export(rep.id)
+    assert (await clerk.games.game(rep.id)).id == rep.id
+    doc = await clerk.exports.export(rep.id)
     assert doc["game"]["status"] == "ended" and doc["mylantium"]["revolutions"][0]["ended"] == "collapse"
     with pytest.raises(RuleError, match="has ended"):
         await rep.happen(H.SCANDAL)
@@ -321,7 +321,7 @@ async def test_tv1_i11_a_coup_that_succeeds(clerk: Clerk, clock: ManualClock) ->
     done = await clerk.mylantium.revolutions.resolve_revolution(rep.id, actor=MOD)
     assert done is not None and (done.chain.ended, done.chain.winner) == ("won", C.BH)
     assert done.chain.attempts[-1].crt == 34
-    doc = await clerk.export(rep.id)
+    doc = await clerk.exports.export(rep.id)
     assert doc["game"]["status"] == "ended"
     (rev,) = doc["mylantium"]["revolutions"]
     assert rev["winner"] == "Brass Hat" and rev["attempts"][0]["contributions"]["PR"] == {"crt": 20, "vanguard": 0}

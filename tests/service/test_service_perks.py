@@ -57,7 +57,7 @@ async def test_the_three_perks_go_to_the_first_second_and_third(table: Any) -> N
     ids = {p.name: p.id for p in await table.clerk.landsdraad.ledger.players(table.game_id)}
     assert await _perk_rows(table) == [(1, "pro_tempore", ids["alice"], False), (1, "choam", ids["bob"], False),
                                        (1, "master_at_arms", ids["carol"], False)]
-    export = await table.clerk.export(table.game_id, include_events=False)
+    export = await table.clerk.exports.export(table.game_id, include_events=False)
     assert [(p["round"], p["perk"], p["player"]) for p in export["perks"]] == [
         (1, "pro_tempore", "alice"), (1, "choam", "bob"), (1, "master_at_arms", "carol")]
 
@@ -102,7 +102,7 @@ async def test_the_perk_ties_setting_breaks_ties_by_the_higher_base_vote(table: 
     await table.player(IDS["dave"], "dave", 1, 1, 1, roll=1)  # base 4
     for name, misc in (("alice", 24), ("bob", 26), ("carol", 6), ("dave", 6)):
         await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=IDS[name], misc=misc, actor=MOD)
-    await table.clerk.change_setting(table.game_id, name="perk_ties", value="base-vote", actor=MOD)
+    await table.clerk.settings.change_setting(table.game_id, name="perk_ties", value="base-vote", actor=MOD)
     await table.open()
     awarded = await _close_auctions(table)
     assert _held(awarded) == {"pro_tempore": "alice", "choam": "bob"}
@@ -124,7 +124,7 @@ async def test_TV0_I13_a_master_at_arms_with_only_a_homeworld_gets_the_perk_but_
     await table.planet(IDS["carol"], "Giedi Prime", "rich", homeworld=True)
     await table.open()
     out = await slash(table.clerk, MODERATOR, "round auctions-closed")
-    [maa] = [g for g in (await table.clerk.export(table.game_id, include_events=False))["perks"]
+    [maa] = [g for g in (await table.clerk.exports.export(table.game_id, include_events=False))["perks"]
              if g["perk"] == "master_at_arms"]
     assert maa["player"] == "carol"
     notice = dms(out)[IDS["carol"]]

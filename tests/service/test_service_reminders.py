@@ -25,20 +25,20 @@ async def test_reminder_instants_are_pending_until_sent_once(table: Any) -> None
     await _game(table)
     await table.open(deadline=timedelta(hours=30))
     deadline = table.clock.now() + timedelta(hours=30)
-    pending = await table.clerk.pending_reminders()
+    pending = await table.clerk.reminders.pending_reminders()
     assert [(kind, n, offset, at) for _, kind, n, offset, at in pending] == [
         ("round", 1, 86400, deadline - timedelta(hours=24)), ("round", 1, 7200, deadline - timedelta(hours=2))]
     assert deadline - timedelta(hours=24) in await table.clerk.next_deadlines()
     await table.vote(ANN, "Vote: Aye")
     source = reminder_source(table.game_id, "round", 1, 86400)
-    reminder = await table.clerk.send_reminder(table.game_id, kind="round", number=1, offset=86400, actor=None,
-                                               source_id=source)
+    reminder = await table.clerk.reminders.send_reminder(table.game_id, kind="round", number=1, offset=86400,
+                                                         actor=None, source_id=source)
     assert [name for _, name in reminder.waiting] == ["bo", "cy"]
     assert reminder.deadline == deadline
     with pytest.raises(Duplicate):
-        await table.clerk.send_reminder(table.game_id, kind="round", number=1, offset=86400, actor=None,
-                                        source_id=source)
-    assert [offset for _, _, _, offset, _ in await table.clerk.pending_reminders()] == [7200]
+        await table.clerk.reminders.send_reminder(table.game_id, kind="round", number=1, offset=86400, actor=None,
+                                                  source_id=source)
+    assert [offset for _, _, _, offset, _ in await table.clerk.reminders.pending_reminders()] == [7200]
     (event,) = [e for e in await table.events() if e.kind == "ReminderSent"]
     assert event.payload == {"kind": "round", "number": 1, "before": 86400, "waiting": ["bo", "cy"]}
 
@@ -46,11 +46,12 @@ async def test_reminder_instants_are_pending_until_sent_once(table: Any) -> None
 async def test_no_reminder_before_the_round_opened_and_the_setting_changes_them(table: Any) -> None:
     await _game(table)
     await table.open(deadline=timedelta(hours=3))
-    assert [o for *_, o, _ in await table.clerk.pending_reminders()] == [7200]  # 24h before is before the open
-    await table.clerk.change_setting(table.game_id, name="reminders", value="90m,1h", actor=MOD)
-    assert [o for *_, o, _ in await table.clerk.pending_reminders()] == [5400, 3600]
-    await table.clerk.change_setting(table.game_id, name="reminders", value="none", actor=MOD)
-    assert await table.clerk.pending_reminders() == []
+    # 24h before is before the open
+    assert [o for *_, o, _ in await table.clerk.reminders.pending_reminders()] == [7200]
+    await table.clerk.settings.change_setting(table.game_id, name="reminders", value="90m,1h", actor=MOD)
+    assert [o for *_, o, _ in await table.clerk.reminders.pending_reminders()] == [5400, 3600]
+    await table.clerk.settings.change_setting(table.game_id, name="reminders", value="none", actor=MOD)
+    assert await table.clerk.reminders.pending_reminders() == []
 
 
 async def test_ag_election_reminders_go_to_players_without_an_ag_ballot(table: Any) -> None:
@@ -59,10 +60,10 @@ async def test_ag_election_reminders_go_to_players_without_an_ag_ballot(table: A
                                                         deadline=table.clock.now() + timedelta(hours=36), actor=MOD)
     await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=BO, candidate="ann", at=table.clock.now(),
                                                        source_id="ag-1")
-    kinds = {(kind, offset) for _, kind, _, offset, _ in await table.clerk.pending_reminders()}
+    kinds = {(kind, offset) for _, kind, _, offset, _ in await table.clerk.reminders.pending_reminders()}
     assert kinds == {("ag", 86400), ("ag", 7200)}
-    reminder = await table.clerk.send_reminder(table.game_id, kind="ag", number=1, offset=7200, actor=None,
-                                               source_id=reminder_source(table.game_id, "ag", 1, 7200))
+    reminder = await table.clerk.reminders.send_reminder(table.game_id, kind="ag", number=1, offset=7200, actor=None,
+                                                         source_id=reminder_source(table.game_id, "ag", 1, 7200))
     assert [name for _, name in reminder.waiting] == ["ann", "cy"]
 
 
@@ -165,25 +166,25 @@ async def test_an_ag_election_closing_with_the_round_is_reminded_at_the_rounds_i
     deadline = table.clock.now() + timedelta(hours=30)
     await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=CY, candidate="ann", at=table.clock.now(),
                                                        source_id="ag-1")
-    pending = [(kind, offset, at) for _, kind, _, offset, at in await table.clerk.pending_reminders()]
+    pending = [(kind, offset, at) for _, kind, _, offset, at in await table.clerk.reminders.pending_reminders()]
     assert sorted(pending) == sorted([("round", 86400, deadline - timedelta(hours=24)),
                                       ("round", 7200, deadline - timedelta(hours=2)),
                                       ("ag", 86400, deadline - timedelta(hours=24)),
                                       ("ag", 7200, deadline - timedelta(hours=2))])
-    reminder = await table.clerk.send_reminder(table.game_id, kind="ag", number=1, offset=86400, actor=None,
-                                               source_id=reminder_source(table.game_id, "ag", 1, 86400))
+    reminder = await table.clerk.reminders.send_reminder(table.game_id, kind="ag", number=1, offset=86400, actor=None,
+                                                         source_id=reminder_source(table.game_id, "ag", 1, 86400))
     assert (reminder.deadline, reminder.with_round) == (deadline, 1)
     assert [name for _, name in reminder.waiting] == ["ann", "bo"]
 
     await table.clerk.landsdraad.rounds.pause_round(table.game_id, actor=MOD)
-    assert await table.clerk.pending_reminders() == []
-    paused = await table.clerk.send_reminder(table.game_id, kind="ag", actor=MOD, source_id="now-1")
+    assert await table.clerk.reminders.pending_reminders() == []
+    paused = await table.clerk.reminders.send_reminder(table.game_id, kind="ag", actor=MOD, source_id="now-1")
     assert paused.deadline is None and paused.number == 1  # "is paused" in the DM
 
 
 async def test_mylantium_election_kinds_are_refused_without_an_open_one(table: Any) -> None:
     await _game(table)
     with pytest.raises(RuleError, match="No Primary is open"):
-        await table.clerk.send_reminder(table.game_id, kind="primary", actor=MOD, source_id="p-1")
+        await table.clerk.reminders.send_reminder(table.game_id, kind="primary", actor=MOD, source_id="p-1")
     with pytest.raises(RuleError, match="Unknown reminder kind"):
-        await table.clerk.send_reminder(table.game_id, kind="coup", actor=MOD, source_id="p-2")
+        await table.clerk.reminders.send_reminder(table.game_id, kind="coup", actor=MOD, source_id="p-2")

@@ -75,7 +75,7 @@ async def test_a_round_end_to_end_gives_the_right_tally(table: Any) -> None:
         ("Hawks", 20, "aye", None), ("Doves", 12, "nay", None), ("Boars", 12, "abstain", 4)]
     assert not result.already_closed
     assert table.dice.rolls == []  # the moderator's roll was used; nothing rolled
-    assert (await table.clerk.game(table.game_id)).current_round == 1
+    assert (await table.clerk.games.game(table.game_id)).current_round == 1
 
 
 async def test_TV0_S05_sirius_factions_through_the_service(table: Any) -> None:
@@ -327,12 +327,12 @@ async def test_pending_deadlines(table: Any) -> None:
     clerk = table.clerk
     assert await clerk.landsdraad.rounds.pending_deadlines() == []
     await table.open(deadline=timedelta(hours=5))
-    other = await clerk.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
-                                    moderator_role_id=None, actor=MOD)
+    other = await clerk.games.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
+                                          moderator_role_id=None, actor=MOD)
     await clerk.landsdraad.rounds.open_round(other.id, crisis="Spice",
                                              deadline=table.clock.now() + timedelta(hours=2), actor=MOD)
-    third = await clerk.create_game(guild_id=900, channel_id=903, name="arrakis", ruleset="landsdraad",
-                                    moderator_role_id=None, actor=MOD)
+    third = await clerk.games.create_game(guild_id=900, channel_id=903, name="arrakis", ruleset="landsdraad",
+                                          moderator_role_id=None, actor=MOD)
     await clerk.landsdraad.rounds.open_round(third.id, crisis="No deadline", deadline=None, actor=MOD)
     now = table.clock.now()
     assert await clerk.landsdraad.rounds.pending_deadlines() == [(other.id, 1, now + timedelta(hours=2)),
@@ -417,8 +417,8 @@ async def test_every_accepted_command_appends_its_events_in_sequence(table: Any)
     assert all(e.at.replace(tzinfo=UTC) == table.clock.now() for e in events)
     assert {e.actor for e in events if e.kind not in ("BallotCast", "ResultPending")} == {MOD}
     assert [e.actor for e in events if e.kind == "BallotCast"] == [JENNY, BOB]
-    other = await table.clerk.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
-                                          moderator_role_id=None, actor=MOD)
+    other = await table.clerk.games.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
+                                                moderator_role_id=None, actor=MOD)
     await table.clerk.landsdraad.ledger.add_player(other.id, user_id=JENNY, name="jenny", diplomacy=1, command=1,
                                                    intrigue=1, roll=1, faction=None, actor=MOD)
     seqs = [e.seq for e in await table.events()]
@@ -429,8 +429,8 @@ async def test_ballots_arriving_together_are_all_counted_in_order(table: Any) ->
     """The per-game lock and one transaction per command: simultaneous ballots in two games all land, and each
     game's event log stays gap-free."""
     clerk = table.clerk
-    other = await clerk.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
-                                    moderator_role_id=None, actor=MOD)
+    other = await clerk.games.create_game(guild_id=900, channel_id=902, name="deneb", ruleset="landsdraad",
+                                          moderator_role_id=None, actor=MOD)
     users = range(200, 212)
     for game_id in (table.game_id, other.id):
         for user_id in users:
@@ -447,6 +447,6 @@ async def test_ballots_arriving_together_are_all_counted_in_order(table: Any) ->
     for game_id in (table.game_id, other.id):
         result = await clerk.landsdraad.rounds.close_round(game_id, actor=MOD)
         assert (result.aye, result.nay) == (8 * 4, 4 * 4)
-        events = (await clerk.export(game_id))["events"]
+        events = (await clerk.exports.export(game_id))["events"]
         assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
         assert sum(e["kind"] == "BallotCast" for e in events) == len(users)

@@ -42,8 +42,8 @@ async def _big_game(table: Any) -> int:
     """A game of 200 players (two holdings each) and 50 closed rounds, each with every player's ballot and its
     event, written in bulk (the service would take minutes to build it one command at a time)."""
     clerk, engine = table.clerk, table.engine
-    game = await clerk.create_game(guild_id=900, channel_id=999, name="big", ruleset="landsdraad",
-                                   moderator_role_id=None, actor=MOD)
+    game = await clerk.games.create_game(guild_id=900, channel_id=999, name="big", ruleset="landsdraad",
+                                         moderator_role_id=None, actor=MOD)
     now = table.clock.now()
     user_ids = range(10_000, 10_000 + BIG_PLAYERS)
     async with engine.begin() as conn:

@@ -16,22 +16,22 @@ MOD = 1
 
 
 async def test_defaults_are_the_rulings(table: Any) -> None:
-    rows = {name: (value, default) for name, value, default, _ in await table.clerk.settings(table.game_id)}
+    rows = {name: (value, default) for name, value, default, _ in await table.clerk.settings.settings(table.game_id)}
     assert rows["ag_weighted"] == (False, True)
     assert rows["end_game_penalty"] == (20, True)
     assert rows["audit_share_rounding"] == ("up", True)
 
 
 async def test_a_change_is_recorded_and_validated(table: Any) -> None:
-    assert await table.clerk.change_setting(table.game_id, name="end-game penalty", value="30", actor=MOD) == (
+    assert await table.clerk.settings.change_setting(table.game_id, name="end-game penalty", value="30", actor=MOD) == (
         "end_game_penalty", 20, 30)
     (event,) = [e for e in await table.events() if e.kind == "SettingChanged"]
     assert event.payload == {"setting": "end_game_penalty", "from": 20, "to": 30}
     with pytest.raises(ParseError, match="from 0 to 100"):
-        await table.clerk.change_setting(table.game_id, name="end_game_penalty", value="120", actor=MOD)
+        await table.clerk.settings.change_setting(table.game_id, name="end_game_penalty", value="120", actor=MOD)
     with pytest.raises(ParseError, match="a setting: ag_weighted"):
-        await table.clerk.change_setting(table.game_id, name="colour", value="red", actor=MOD)
-    doc = await table.clerk.export(table.game_id, include_events=False)
+        await table.clerk.settings.change_setting(table.game_id, name="colour", value="red", actor=MOD)
+    doc = await table.clerk.exports.export(table.game_id, include_events=False)
     assert doc["game"]["settings"] == {"end_game_penalty": 30}
 
 
@@ -39,7 +39,7 @@ async def test_end_game_uses_the_setting(table: Any) -> None:
     for user, name in ((21, "ann"), (22, "bo"), (23, "cy")):
         await table.player(user, name, 2, 2, 1)
     await table.open(deadline=timedelta(hours=2))
-    await table.clerk.change_setting(table.game_id, name="end_game_penalty", value="35", actor=MOD)
+    await table.clerk.settings.change_setting(table.game_id, name="end_game_penalty", value="35", actor=MOD)
     for user in (21, 22):
         receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user,
                                                                 motion=Motion(Subject.END_GAME), thread_id=None,
@@ -53,7 +53,7 @@ async def test_weighted_ag_election(table: Any) -> None:
     await table.player(21, "ann", 5, 2, 1)   # 2*5+1+1 = 12 votes
     await table.player(22, "bo", 1, 1, 1)    # 4 votes
     await table.player(23, "cy", 1, 1, 1)    # 4 votes
-    await table.clerk.change_setting(table.game_id, name="ag_weighted", value="yes", actor=MOD)
+    await table.clerk.settings.change_setting(table.game_id, name="ag_weighted", value="yes", actor=MOD)
     await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     for voter, candidate in ((21, "ann"), (22, "bo"), (23, "bo")):
         await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=voter, candidate=candidate,
@@ -69,10 +69,10 @@ async def test_each_ruleset_keeps_its_own_settings(clerk: Any) -> None:
     (Until issue 15 they were only under /convocate rulings and /game settings refused: this test said so.)"""
     from engine.core.errors import ParseError
 
-    game = await clerk.create_game(guild_id=1, channel_id=77, name="senate", ruleset="convocate",
-                                   moderator_role_id=None, actor=MOD)
-    rows = {name: (value, default) for name, value, default, _ in await clerk.settings(game.id)}
+    game = await clerk.games.create_game(guild_id=1, channel_id=77, name="senate", ruleset="convocate",
+                                         moderator_role_id=None, actor=MOD)
+    rows = {name: (value, default) for name, value, default, _ in await clerk.settings.settings(game.id)}
     assert rows["seat_range_plus"] == ("0..4", True) and rows["second_timeout"] == ("24h", True)
     assert "end_game_penalty" not in rows
     with pytest.raises(ParseError, match="seat_range_plus"):
-        await clerk.change_setting(game.id, name="end_game_penalty", value="5", actor=MOD)
+        await clerk.settings.change_setting(game.id, name="end_game_penalty", value="5", actor=MOD)

@@ -272,7 +272,7 @@ async def test_the_export_has_the_forecast_and_the_tracked_holdings(table: Any) 
                                                   vp=40, actor=MOD)
     await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=IDS["bo"], vp=4,
                                                         reason="Master of Ceremonies", actor=MOD)
-    doc = await table.clerk.export(table.game_id, include_events=False)
+    doc = await table.clerk.exports.export(table.game_id, include_events=False)
     assert doc["final_scores"] is None
     forecast = doc["forecast"]
     assert forecast["pot"] == "1400" and forecast["penalty"] == 0

@@ -157,7 +157,7 @@ async def test_a_whole_three_player_game_scored_by_hand(table: Any) -> None:
     assert isinstance(again, FinalView) and again.already and again.rows == result.rows
     [ended] = [e for e in await table.events() if e.kind == "GameEnded"]
     assert ended.payload["scores"][0] == {"name": "ann", "total": 592, "place": 1, "title": "Baron"}
-    doc = await table.clerk.export(table.game_id, include_events=False)
+    doc = await table.clerk.exports.export(table.game_id, include_events=False)
     assert doc["game"]["status"] == "ended"
     assert doc["final_scores"][0] == {
         "name": "ann", "categories": {"votes": 120, "military": 27, "planets": 26, "assets": 64, "income": 120,
@@ -267,8 +267,8 @@ async def test_p3_15_more_than_100_percent_waits_for_a_moderator(table: Any) -> 
     await table.clerk.landsdraad.victory.set_percentage(table.game_id, category=Category.VOTES, value=20, actor=MOD)
     with pytest.raises(RuleError, match="105% of the Pot"):
         await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
-    assert (await table.clerk.game(table.game_id)).name == "sirius"
-    doc = await table.clerk.export(table.game_id, include_events=False)
+    assert (await table.clerk.games.game(table.game_id)).name == "sirius"
+    doc = await table.clerk.exports.export(table.game_id, include_events=False)
     assert doc["game"]["status"] == "active", "a refused end changes nothing"
 
     await table.open()
@@ -370,7 +370,7 @@ async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:
         other = Game(guild_id=GUILD, channel_id=4242, name="senate", ruleset="convocate", settings={},
                      current_round=6, last_seq=0, created_at=table.clock.now())
         session.add(other)
-    view = await table.clerk.game(other.id)
+    view = await table.clerk.games.game(other.id)
     ctx = Ctx(MODERATOR, Place(GUILD, 4242), "x-1", table.clock.now())
     refused = await dispatch(App(table.clerk), ctx, "forecast", {})
     assert "/forecast is not used in Convocate games like senate" in text_of(refused[0])

@@ -73,8 +73,8 @@ async def stores(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template
         engine = make_engine(migrated.url, write_wait=write_wait, **{**migrated.options, **options})
         engines.append(engine)
         clerk = Clerk(make_sessionmaker(engine), ManualClock(START), RecordingDice())
-        game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="sirius", ruleset="landsdraad",
-                                       moderator_role_id=None, actor=MOD)
+        game = await clerk.games.create_game(guild_id=GUILD, channel_id=CHANNEL, name="sirius", ruleset="landsdraad",
+                                             moderator_role_id=None, actor=MOD)
         for user, name in ((101, "Alice"), (102, "Bob")):
             await clerk.landsdraad.ledger.add_player(game.id, user_id=user, name=name, diplomacy=3, command=2,
                                                      intrigue=1, roll=1, faction=None, actor=MOD)
@@ -396,8 +396,8 @@ async def test_a_really_full_file_system_refuses_the_ballot_and_it_is_recorded_o
     engine = make_engine(f"sqlite+aiosqlite:///{path}")
     try:
         clerk = Clerk(make_sessionmaker(engine), ManualClock(START), RecordingDice())
-        game = await clerk.create_game(guild_id=GUILD, channel_id=CHANNEL, name="sirius", ruleset="landsdraad",
-                                       moderator_role_id=None, actor=MOD)
+        game = await clerk.games.create_game(guild_id=GUILD, channel_id=CHANNEL, name="sirius", ruleset="landsdraad",
+                                             moderator_role_id=None, actor=MOD)
         for user in range(101, 131):
             await clerk.landsdraad.ledger.add_player(game.id, user_id=user, name=f"p{user}", diplomacy=3,
                                                      command=2, intrigue=1, roll=1, faction=None, actor=MOD)

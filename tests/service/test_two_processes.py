@@ -88,8 +88,8 @@ async def _games(url: str, schema: str) -> list[tuple[int, datetime]]:
     clerk = Clerk(make_sessionmaker(engine), ManualClock(START), RandomDice(1))
     games = []
     for k in range(GAMES):
-        game = await clerk.create_game(guild_id=900, channel_id=1000 + k, name=f"g{k}", ruleset="landsdraad",
-                                       moderator_role_id=None, actor=1)
+        game = await clerk.games.create_game(guild_id=900, channel_id=1000 + k, name=f"g{k}", ruleset="landsdraad",
+                                             moderator_role_id=None, actor=1)
         for user in USERS:
             await clerk.landsdraad.ledger.add_player(game.id, user_id=user, name=f"p{user}", diplomacy=3,
                                                      command=2, intrigue=1, roll=2, faction=None, actor=1)

@@ -203,7 +203,7 @@ async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
     if named:
         return await game_of_user(app, user_id, named, RULESET, what="`Second:`", example="Second: no")
     waiting: list[GameView] = []
-    for g in await app.clerk.games_of_user(user_id):
+    for g in await app.clerk.games.games_of_user(user_id):
         if g.ruleset != RULESET:
             continue
         try:

@@ -40,13 +40,13 @@ async def round_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
     reminders: list[Reminder] = []
     no_round: RuleError | None = None
     try:
-        reminders.append(await app.clerk.send_reminder(g.id, kind="round", actor=ctx.actor.id,
-                                                       source_id=ctx.source_id))
+        reminders.append(await app.clerk.reminders.send_reminder(g.id, kind="round", actor=ctx.actor.id,
+                                                                 source_id=ctx.source_id))
     except RuleError as error:  # no round is open: the AG election alone, if there is one
         no_round = error
     election = await app.clerk.landsdraad.adjutant.election(g.id)
     if election is not None and election.status == "open":
-        reminders.append(await app.clerk.send_reminder(
+        reminders.append(await app.clerk.reminders.send_reminder(
             g.id, kind="ag", actor=ctx.actor.id, source_id=f"{ctx.source_id}:ag" if ctx.source_id else None))
     if not reminders:
         assert no_round is not None

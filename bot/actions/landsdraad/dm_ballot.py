@@ -1,7 +1,7 @@
 """A crisis ballot by DM (``Vote: Aye``), the DM fallback (a DM that no form matches is read as one): the sender's
 game, then the ballot. And after a crash, the receipts of ballots recorded just before it that were never owed.
 
-Every DM ballot needs the sender's games. The last lookup is remembered (``Clerk.known_games``,
+Every DM ballot needs the sender's games. The last lookup is remembered (``clerk.games.known_games``,
 engine/service/membership.py), so a player's second and later ballots skip that read: the game is chosen from
 the remembered games, and the ballot's own transaction checks that the player still plays in exactly those
 (``plays_in``). If not (they joined a game through another process, say), nothing was recorded and the game is
@@ -53,7 +53,7 @@ async def _cast_in_known_game(app: App, ctx: Ctx, command: BallotCommand) -> Bal
     """The ballot cast in the game chosen from the sender's remembered games; None (nothing recorded) when nothing
     is remembered, the choice is refused (it is answered from a fresh lookup) or the sender's games changed
     meanwhile (``StaleGames``: the caller chooses again from a fresh lookup)."""
-    known = app.clerk.known_games(ctx.actor.id)
+    known = app.clerk.games.known_games(ctx.actor.id)
     if known is None:
         return None
     try:
@@ -74,7 +74,7 @@ async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple
     its receipt (engine/service/owed.py). The receipt reads as the first one would have, a reply to the ballot's
     message (``Front.receipts``)."""
     out: list[tuple[int, str, Outgoing]] = []
-    for game_id, user_id, source, payload in await app.clerk.unanswered_ballots(now - LOOK_BACK, up_to):
+    for game_id, user_id, source, payload in await app.clerk.outbox.unanswered_ballots(now - LOOK_BACK, up_to):
         try:
             receipt = await app.clerk.landsdraad.ballots.recorded_receipt(game_id, user_id, payload, duplicate=False)
         except Exception:

@@ -168,7 +168,7 @@ async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 @command("round status", "Votes in play and who has voted (not how).")
 async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     status = await app.clerk.landsdraad.rounds.round_status(require_game(game).id)
-    return [reply(waiting_text(await app.clerk.owed_count()), card=status_card(status, app.clerk.clock.now()))]
+    return [reply(waiting_text(await app.clerk.outbox.owed_count()), card=status_card(status, app.clerk.clock.now()))]
 
 
 @command("round close", "Close the open round now, tally it and announce the result.", moderator=True)

@@ -139,8 +139,8 @@ async def election_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     e = await app.clerk.mylantium.elections.election(g.id)
     if e is None or e.status != "open":
         raise RuleError(f"No election is open in {g.name}; there is nobody to remind.")
-    reminder = await app.clerk.send_reminder(g.id, kind=e.stage, number=e.turn, actor=ctx.actor.id,
-                                             source_id=ctx.source_id)
+    reminder = await app.clerk.reminders.send_reminder(g.id, kind=e.stage, number=e.turn, actor=ctx.actor.id,
+                                                       source_id=ctx.source_id)
     return reminded(app, [reminder])
 
 
