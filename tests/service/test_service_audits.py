@@ -165,7 +165,7 @@ async def test_corrections_are_new_entries_and_never_rewrite_the_ledger(table: A
             table.game_id, BOB)).id, (1,), None)
     assert [(t.round, t.what, t.to, t.corrected) for t in audit.transfers] == [
         (1, "50 MS", "alice", True), (2, "Planet Deneb", "alice", True)]
-    export = await c.export(table.game_id, include_events=False)
+    export = await c.exports.export(table.game_id, include_events=False)
     assert [(t["id"], t["what"], t["corrects"], t["note"]) for t in export["transfers"]] == [
         (1, "500 MS", None, None), (2, "Planet Deneb", None, None), (3, "20 MS", None, None),
         (4, "50 MS", 1, "it was 50"), (5, "50 MS", 4, "sent in round 1"), (6, "nothing (cancelled)", 3, "never sent"),
@@ -205,7 +205,7 @@ async def test_perform_audit_publishes_the_requested_and_current_rounds_and_reco
     assert row.rounds["published"] == [1, 3] and row.rounds["requested"] == [1]
     assert [(p["name"], p["share"]) for p in row.rounds["payers"]] == [("alice", 1100), ("bob", 1100),
                                                                         ("carol", 1100)]
-    export = await c.export(table.game_id, include_events=False)
+    export = await c.exports.export(table.game_id, include_events=False)
     assert export["audits"] == [{"target": "bob", "rounds": [1, 3], "requested": [1], "fee": 3300, "share": 1100,
                                  "round": 3, "vote": None, "at": export["audits"][0]["at"]}]
 

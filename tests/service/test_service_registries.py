@@ -60,7 +60,7 @@ async def test_TV0_I16_end_kanly_refunds_half_the_guild_fee_and_removes_embargoe
     assert registries.kanly == ()
     assert [t.returned for t in await _rows(table, TransitRow)] == [True, True]
     assert await _rows(table, KanlyRow) == []
-    export = await c.export(table.game_id, include_events=False)
+    export = await c.exports.export(table.game_id, include_events=False)
     assert export["kanly"] == [] and [e["by"] for e in export["embargoes"]] == ["rabban"]
     assert [(t["owner"], t["fee"], t["returned"]) for t in export["kanly_transit"]] == [
         ("paul", 750, True), ("feyd", 125, True)]

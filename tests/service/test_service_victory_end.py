@@ -341,7 +341,7 @@ async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_m
     assert "ann controls 31 of the 52 votes" in text_of(notices[0]) and "/game end majority:true" in text_of(notices[0])
     again = await slash(c, MODERATOR, "player set", user=user(CY, "cy"), misc=5)
     assert not any("Majority" in text_of(o) for o in again), "announced once"
-    assert (await c.export(table.game_id, include_events=False))["game"]["status"] == "active"
+    assert (await c.exports.export(table.game_id, include_events=False))["game"]["status"] == "active"
 
     lost = await slash(c, MODERATOR, "player set", user=user(BO, "bo"), misc=30)  # bo 34: ann 31 of 74
     assert any("no longer holds a majority" in text_of(o) for o in lost if isinstance(o.to, ToChannel))
@@ -359,7 +359,7 @@ async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_m
     ann = result.rows[0]
     assert (ann.name, ann.title, dict(ann.singular)[Award.UNOPPOSED_CHANCELLOR]) == (
         "ann", "Chancellor of the Landsdraad", 48)
-    doc = await c.export(table.game_id, include_events=False)
+    doc = await c.exports.export(table.game_id, include_events=False)
     assert doc["rounds"][-1]["status"] == "void", "a majority ends play at once; the open round is void"
     assert doc["final"]["chancellor"] == "ann"
 
