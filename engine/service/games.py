@@ -65,7 +65,6 @@ _USER_GAMES = (select(_PLAYERS.c.user_id, _GAMES.c.id, _GAMES.c.guild_id, _GAMES
 per call cost more than running it."""
 
 
-
 class GameService(ServiceBase):
     """``clerk.games``: creating games, the game of a channel, the games of a user (and of a server), a game's
     moderator role, founder and audit trail (the events)."""
