@@ -13,6 +13,7 @@ from bot.actions.front import Front
 from bot.actions.landsdraad import ballot_buttons, deadlines, dm_ballot, handlers, ledgers, politics, victory
 from bot.actions.landsdraad.closing import ag_again, elections_due, round_again, rounds_due
 from bot.actions.landsdraad.dm_ballot import unanswered_receipts
+from bot.actions.landsdraad.players_csv import players_file
 from bot.actions.landsdraad.ruleset import RULESET
 from bot.actions.landsdraad.sources import SOURCES
 from bot.actions.routes import Routes
@@ -62,6 +63,7 @@ FRONT = Front(
     sources=SOURCES,
     receipts=unanswered_receipts,
     channel_hint=channel_hint,
+    export_files=(players_file,),
     names_itself=False,
 )
 
