@@ -3,9 +3,9 @@
 Players, holdings and rounds are in ``handlers`` (the round's deadline in ``deadlines``, the ballot buttons in
 ``ballot_buttons``, a DM ballot, the DM fallback, in ``dm_ballot``, what closes at its deadline in ``closing``), the
 Adjutant General and player-majority votes in ``politics``, transfers, audits and perks in ``ledgers``, victory
-points in ``victory``; what players read in the ``*_render`` modules and ``charts``, what options suggest in
-``sources``. Every command belongs to Landsdraad games (``ruleset``), and a Landsdraad game takes no other
-ruleset's."""
+points in ``victory`` (the posts other modules make in ``victory_posts``), the players file of the CSV export in
+``players_csv``; what players read in the ``*_render`` modules and ``charts``, what options suggest in ``sources``.
+Every command belongs to Landsdraad games (``ruleset``), and a Landsdraad game takes no other ruleset's."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from bot.actions.landsdraad.politics_render import (
     vote_card,
 )
 from bot.actions.landsdraad.ruleset import commands_on
-from bot.actions.landsdraad.victory import after_end_game
+from bot.actions.landsdraad.victory_posts import after_end_game
 from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes, first_line
 from engine.core.durations import parse_deadline
