@@ -168,3 +168,16 @@ class LedgerService(ServiceBase):
     async def game(self, game_id: int) -> GameView:
         async with self._read() as session:
             return game_view(await load_game(session, game_id))
+
+    async def player_name(self, game_id: int, user_id: int) -> str:
+        """The name of ``user_id`` in the game (every ruleset's players are in the shared table)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            return (await require_player(session, game, user_id, "You")).name
+
+    async def player_names(self, game_id: int) -> dict[int, str]:
+        """User id -> name of every player of the game, in the order they joined."""
+        async with self._read() as session:
+            found = await session.execute(select(Player.user_id, Player.name).where(Player.game_id == game_id)
+                                          .order_by(Player.id))
+            return {user_id: name for user_id, name in found.all()}
