@@ -86,3 +86,20 @@ def test_the_probe_sees_a_name_and_an_import_but_not_a_docstring_or_the_rulesets
         "imports engine.landsdraad.ballot", "imports engine.service.mylantium", "names convocate"]
     assert crossings("bot/actions/convocate/front.py", source) == [
         "imports engine.landsdraad.ballot", "imports engine.service.mylantium"]
+
+
+def reaches(rel: str, source: str) -> list[str]:
+    """The rulesets' service objects (``clerk.<name>``) that the module ``rel`` reaches into when it is not theirs."""
+    mine = owner(rel)
+    return sorted({f"reaches .{node.attr}" for node in ast.walk(ast.parse(source))
+                   if isinstance(node, ast.Attribute) and node.attr in NAMES and node.attr != mine})
+
+
+def test_no_shared_module_reaches_into_a_ruleset_service() -> None:
+    found = {}
+    for path in sorted([*ROOT.glob("engine/**/*.py"), *ROOT.glob("bot/**/*.py")]):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel not in ROOTS and (what := reaches(rel, path.read_text(encoding="utf-8"))):
+            found[rel] = what
+    assert not found, f"shared code calling a ruleset's service (go through a shared service or a record): {found}"
+    assert reaches("bot/discord/delivery.py", "clerk.landsdraad.ledger.player(1, 2)") == ["reaches .landsdraad"]

@@ -4,8 +4,6 @@ CSV files), several games in a server (``/game list``) and their moderators (``/
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
@@ -13,6 +11,7 @@ from bot.actions.commands import App, Option, Role, require_game
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.routes import command
+from bot.actions.spreadsheet import csv_bytes
 from engine.core.errors import RuleError
 from engine.service.clerk import RULESETS
 from engine.service.games import LogEntry, LogPage
@@ -188,16 +187,6 @@ def split_messages(head: str, lines: list[str], limit: int = 2000) -> list[str]:
 # -- CSV export -----------------------------------------------------------------------------------------------------
 
 EVENT_COLUMNS = ("seq", "at", "kind", "actor", "actor_name", "summary", "payload")
-PLAYER_COLUMNS = ("name", "user_id", "faction", "active", "votes", "base", "electors", "planets", "misc",
-                  "diplomacy_bonus", "breakdown")
-
-
-def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> bytes:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\r\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return ("\ufeff" + out.getvalue()).encode()  # the BOM makes spreadsheets read UTF-8
 
 
 def events_csv(doc: dict[str, Any], names: dict[int, str]) -> bytes:
@@ -206,33 +195,18 @@ def events_csv(doc: dict[str, Any], names: dict[int, str]) -> bytes:
              "summary": summary(e["payload"] or {}, names, limit=10_000),
              "payload": json.dumps(e["payload"], ensure_ascii=False, sort_keys=True)}
             for e in doc.get("events", [])]
-    return _csv(EVENT_COLUMNS, rows)
-
-
-def players_csv(doc: dict[str, Any], user_ids: dict[str, int]) -> bytes:
-    rows = []
-    for p in doc.get("players", []):
-        b = p.get("breakdown", {})
-        rows.append({"name": p["name"], "user_id": user_ids.get(p["name"], ""), "faction": p.get("faction") or "",
-                     "active": p.get("active"), "votes": p.get("votes"), "base": b.get("base"),
-                     "electors": b.get("electors"), "planets": b.get("planets"), "misc": b.get("misc"),
-                     "diplomacy_bonus": b.get("diplomacy_bonus"),
-                     "breakdown": breakdown_text(b)})
-    return _csv(PLAYER_COLUMNS, rows)
-
-
-def breakdown_text(b: dict[str, Any]) -> str:
-    parts = [("base", b.get("base")), ("electors", b.get("electors")), ("planets", b.get("planets")),
-             ("misc", b.get("misc")), ("diplomacy bonus", b.get("diplomacy_bonus"))]
-    return " + ".join(f"{v} {k}" for k, v in parts if v)
+    return csv_bytes(EVENT_COLUMNS, rows)
 
 
 async def export_csv(app: App, g: GameView) -> list[Outgoing]:
+    """The events, then each front's files (``Front.export_files``: the sections they read are in every game's
+    export, so every front's files come with every game)."""
     doc = await app.clerk.exports.export(g.id)
-    players = await app.clerk.landsdraad.ledger.players(g.id)
-    names = {p.user_id: p.name for p in players}
-    return [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "
-                  "(docs/export.md says what each column holds).", ephemeral=True,
-                  file=(f"{g.name}-events.csv", events_csv(doc, names))),
-            reply(f"The players of {g.name}.", ephemeral=True,
-                  file=(f"{g.name}-players.csv", players_csv(doc, {p.name: p.user_id for p in players})))]
+    names = await app.clerk.games.player_names(g.id)
+    out = [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "
+                 "(docs/export.md says what each column holds).", ephemeral=True,
+                 file=(f"{g.name}-events.csv", events_csv(doc, names)))]
+    for front in app.fronts:
+        for files in front.export_files:
+            out += files(g, doc, names)
+    return out

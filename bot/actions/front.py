@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bot.actions.commands import App
 from bot.actions.outbox import Outgoing
 from bot.actions.routes import Routes
 from bot.actions.suggest_sources import Source
 from engine.service.reminders import Reminder
+from engine.service.views import GameView
 
 DueTask = Callable[[App, datetime], Awaitable[list[Outgoing]]]
 """Timed work (closing what is due at ``now``, offers that lapsed): what to send."""
@@ -22,6 +24,8 @@ Recover = Callable[[App, int, int], Awaitable[list[Outgoing]]]
 Receipts = Callable[[App, datetime, int], Awaitable[list[tuple[int, str, Outgoing]]]]
 """``(app, now, up_to)``: (message id, source id, receipt) of each DM recorded just before a kill whose receipt was
 never owed (``bot.actions.recovery.unanswered_receipts``)."""
+ExportFiles = Callable[[GameView, dict[str, Any], Mapping[int, str]], list[Outgoing]]
+"""``(game, export document, user id -> player name)``: files ``/game export format:csv`` sends after the events."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,9 @@ class Front:
     """Its receipts owed again at start (``Receipts``), if its DMs have receipts the service can make again."""
     channel_hint: Callable[[str], str | None] = no_hint
     """What the console notes under a channel message that got no reply and looks like one of its DM forms."""
+    export_files: tuple[ExportFiles, ...] = ()
+    """Its files of ``/game export format:csv``, made from the export sections its ruleset writes. Those sections
+    are in every game's export, so ``/game export`` sends every front's files for every game."""
     exclusive: bool = True
     """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""
     names_itself: bool = True

@@ -178,58 +178,75 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
             banner = BANNER.format(url=url, now=when(clock.now()), ruleset=app.fronts[0].name)
             write(banner)
             runner.run(session.fire(clock.now()))  # rounds whose deadline passed while no one was watching
-            number = 0
-            pending: Said | None = None  # piped input: a message waits for its `  | ...` lines
-
-            def run(event: Event) -> None:
-                try:
-                    runner.run(session.run(event))
-                except ClockError as error:
-                    write(f"  ? {error}")
-
-            while True:
-                try:
-                    raw = input("> ") + "\n" if interactive else stdin.readline()
-                except EOFError:
-                    break
-                if not raw:
-                    break
-                number += 1
-                line = raw.rstrip("\r\n")
-                more = continuation(line)
-                if more is not None and pending is not None:
-                    pending = add_line(pending, more)
-                    write(strip_comment(line).rstrip())
-                    continue
-                if pending is not None:
-                    run(pending)
-                    pending = None
-                word = line.strip().lower()
-                if word in {"quit", "exit"}:
-                    break
-                if word in {"help", "?"}:
-                    write(banner)
-                    continue
-                if not interactive and strip_comment(line).strip():
-                    write(strip_comment(line).strip())
-                try:
-                    event = parse_line(line, number)
-                except TranscriptError as error:
-                    hint = " (at the prompt a message is one line; pipe a file in for longer ones)" if (
-                        interactive and more is not None) else ""
-                    write(f"  ? {error.message}{hint}")
-                    continue
-                if isinstance(event, Said) and not interactive:
-                    pending = event
-                elif event is not None:
-                    run(event)
-            if pending is not None:
-                run(pending)
+            _Lines(runner, session, write, banner, interactive).read(stdin)
         except KeyboardInterrupt:
             write("")
         finally:
             runner.run(resources.aclose())
     return 0
+
+
+class _Lines:
+    """The console's input, line by line: directives and commands run at once; piped in, a message waits for its
+    ``  | ...`` lines."""
+
+    def __init__(self, runner: asyncio.Runner, session: Session, write: Callable[[str], None], banner: str,
+                 interactive: bool) -> None:
+        self.runner, self.session, self.write = runner, session, write
+        self.banner, self.interactive = banner, interactive
+        self.number = 0
+        self.pending: Said | None = None
+
+    def read(self, stdin: TextIO) -> None:
+        """Until the end of input or ``quit``; a message still waiting then runs."""
+        while True:
+            try:
+                raw = input("> ") + "\n" if self.interactive else stdin.readline()
+            except EOFError:
+                break
+            if not raw or not self.take(raw):
+                break
+        if self.pending is not None:
+            self.run(self.pending)
+
+    def take(self, raw: str) -> bool:
+        """One line read; False when it ends the session (``quit``)."""
+        self.number += 1
+        line = raw.rstrip("\r\n")
+        more = continuation(line)
+        if more is not None and self.pending is not None:
+            self.pending = add_line(self.pending, more)
+            self.write(strip_comment(line).rstrip())
+            return True
+        if self.pending is not None:
+            self.run(self.pending)
+            self.pending = None
+        word = line.strip().lower()
+        if word in {"quit", "exit"}:
+            return False
+        if word in {"help", "?"}:
+            self.write(self.banner)
+            return True
+        if not self.interactive and strip_comment(line).strip():
+            self.write(strip_comment(line).strip())
+        try:
+            event = parse_line(line, self.number)
+        except TranscriptError as error:
+            hint = " (at the prompt a message is one line; pipe a file in for longer ones)" if (
+                self.interactive and more is not None) else ""
+            self.write(f"  ? {error.message}{hint}")
+            return True
+        if isinstance(event, Said) and not self.interactive:
+            self.pending = event
+        elif event is not None:
+            self.run(event)
+        return True
+
+    def run(self, event: Event) -> None:
+        try:
+            self.runner.run(self.session.run(event))
+        except ClockError as error:
+            self.write(f"  ? {error}")
 
 
 def _print(line: str) -> None:

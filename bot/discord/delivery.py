@@ -75,10 +75,11 @@ def message_parts(item: Outgoing) -> dict[str, Any]:
     return parts
 
 
-def here_first(out: Iterable[Outgoing]) -> list[Outgoing]:
-    """Answers to the caller first (an interaction must be acknowledged within 3 s), then the rest in order."""
+def split_here(out: Iterable[Outgoing]) -> tuple[list[Outgoing], list[Outgoing]]:
+    """The answers to the caller (``Here``: first, since an interaction must be acknowledged within 3 s) and the
+    rest, each in order."""
     items = list(out)
-    return [o for o in items if isinstance(o.to, Here)] + [o for o in items if not isinstance(o.to, Here)]
+    return [o for o in items if isinstance(o.to, Here)], [o for o in items if not isinstance(o.to, Here)]
 
 
 class Courier:
@@ -100,11 +101,8 @@ class Courier:
 
     async def to_interaction(self, interaction: discord.Interaction, out: Sequence[Outgoing]) -> None:
         """``Here`` answers the interaction (the first as its response, the rest as followups); the rest is owed."""
-        elsewhere: list[Outgoing] = []
-        for item in here_first(out):
-            if not isinstance(item.to, Here):
-                elsewhere.append(item)
-                continue
+        here, elsewhere = split_here(out)
+        for item in here:
             parts = message_parts(item)
             if not parts:
                 continue
@@ -130,32 +128,30 @@ class Courier:
         if dm:
             self._dm_channels[message.author.id] = message.channel.id
         lane = f"user:{message.author.id}" if dm else f"channel:{message.channel.id}"
-        owed: list[Owed] = []
-        for item in here_first(out):
-            if not isinstance(item.to, Here):
-                owed += self._owed(item)
-            elif _has_content(item):
-                owed.append(Owed(lane, message.channel.id, RECEIPT, _nonce(item),
-                                 encode(item, channel_id=message.channel.id, reply_to=message.id),
-                                 source_id=f"msg:{message.id}"))
-        await self.outbox.owe(owed)
+        here, elsewhere = split_here(out)
+        answers = [_answer(item, lane, message.channel.id, message.id, f"msg:{message.id}")
+                   for item in here if _has_content(item)]
+        await self.outbox.owe(answers + self._owed_all(elsewhere))
 
     async def owe_receipts(self, receipts: Sequence[tuple[int, str, Outgoing]]) -> None:
         """Owe receipts made again at start (recovery.py): (message id, its source id, the receipt to its author)."""
-        owed = [Owed(f"user:{item.to.user_id}", None, RECEIPT, _nonce(item), encode(item, reply_to=message_id),
-                     source_id=source) for message_id, source, item in receipts if isinstance(item.to, ToUser)]
+        owed = [_answer(item, f"user:{item.to.user_id}", None, message_id, source)
+                for message_id, source, item in receipts if isinstance(item.to, ToUser)]
         await self.outbox.owe(owed)
 
     async def deliver(self, out: Sequence[Outgoing]) -> None:
         """Messages with no one to answer (the scheduler's): ``Here`` has nowhere to go and is dropped."""
-        for item in out:
-            if isinstance(item.to, Here):
-                log.warning("dropped a reply with no interaction or message to answer: %r", item.text[:80])
-        await self.owe([o for o in out if not isinstance(o.to, Here)])
+        here, elsewhere = split_here(out)
+        for item in here:
+            log.warning("dropped a reply with no interaction or message to answer: %r", item.text[:80])
+        await self.owe(elsewhere)
 
     async def owe(self, out: Sequence[Outgoing], priority: int = NOTICE) -> None:
         """Owe ``out`` (none of it ``Here``) to the outgoing queue."""
-        await self.outbox.owe([owed for item in out for owed in self._owed(item, priority)])
+        await self.outbox.owe(self._owed_all(out, priority))
+
+    def _owed_all(self, out: Iterable[Outgoing], priority: int = NOTICE) -> list[Owed]:
+        return [owed for item in out for owed in self._owed(item, priority)]
 
     def _owed(self, item: Outgoing, priority: int = NOTICE) -> list[Owed]:
         if not _has_content(item):
@@ -220,8 +216,8 @@ class Courier:
             return
         self._reported.add(user_id)
         for game in await self.clerk.games.games_of_user(user_id):
-            player = await self.clerk.landsdraad.ledger.player(game.id, user_id)
-            text = (f"⚠️ Moderators: I cannot send direct messages to **{player.name}** (their DMs are closed to me), "
+            name = await self.clerk.games.player_name(game.id, user_id)
+            text = (f"⚠️ Moderators: I cannot send direct messages to **{name}** (their DMs are closed to me), "
                     "so they get no ballot buttons, receipts or reminders. Ask them to allow direct messages from "
                     "members of this server.")
             try:
@@ -261,6 +257,12 @@ class Courier:
         if marker is not None:
             await self.clerk.announcements.mark_posted(marker)
         return sent
+
+
+def _answer(item: Outgoing, lane: str, channel_id: int | None, reply_to: int, source_id: str) -> Owed:
+    """An answer to a message (``reply_to``, sent under ``source_id``): a RECEIPT, sent before announcements."""
+    return Owed(lane, channel_id, RECEIPT, _nonce(item), encode(item, channel_id=channel_id, reply_to=reply_to),
+                source_id=source_id)
 
 
 def _has_content(item: Outgoing) -> bool:

@@ -87,48 +87,63 @@ def parse(text: str) -> Command | None:
     lines = stripped.splitlines()
     head = collapsed(lines[0])
     if (found := _REPEAL.match(head)) is not None:
-        if len(lines) > 1 and any(line.strip() for line in lines[1:]):
-            extra = _field(next(line for line in lines[1:] if line.strip()))
-            if extra is not None and extra[0] in FIELDS:
-                raise ParseError(text, REPEAL_FORM, problem="the Motion of Repeal has no card: no Morality, no "
-                                                            "Seconded box, no other text")
-        statute, who = _split_by(text, found["rest"].strip(), REPEAL_FORM)
-        return MoveRepeal(statute, who)
+        return _repeal(text, found["rest"].strip(), lines[1:])
     if (found := _MOTION.match(head)) is not None:
-        name, who = _split_by(text, found["rest"].strip(), f"{MOTION_FORM} (then {MOTION_LINES})")
-        fields: dict[str, str] = {}
-        for line in lines[1:]:
-            if not line.strip():
-                continue
-            field = _field(line)
-            key = field[0] if field else ""
-            if field is None or key not in FIELDS:
-                near = nearest(key, FIELDS, cutoff=0.7) if key else None
-                raise ParseError(text, MOTION_LINES, suggestion=f"{near.capitalize()}: ..." if near else None,
-                                 problem=f"“{line.strip()}” is not one of the Motion's lines")
-            fields[FIELDS[key]] = field[1]
-        motion = MotionCard(name, morality=fields.get("morality") or None, moved=fields.get("moved", ""),
-                            seconded=fields.get("seconded"), only=fields.get("only") or None,
-                            targets=fields.get("targets", ""))
-        return MoveMotion(motion, who)
+        return _motion(text, found["rest"].strip(), lines[1:])
     if (found := _SECOND.match(head)) is not None:
-        rest, game = split_game_tag(found["rest"].strip())
-        words = rest.strip(" .!").lower()
-        if words in ("no", "n", "pass", "decline", "no thanks"):
-            return SecondAnswer(False, None, game)
-        if words in ("yes", "y", "aye", "i second", ""):
-            if not words:
-                raise ParseError(text, SECOND_FORM, problem="say whom you second with, or yes or no")
-            return SecondAnswer(True, None, game)
-        yes = re.match(r"^(?:yes|aye)\s*[,:-]?\s*(?:with\s+)?(?P<who>.+)$", rest.strip(), re.IGNORECASE)
-        who = yes["who"] if yes else re.sub(r"^with\s+", "", rest.strip(), flags=re.IGNORECASE)
-        return SecondAnswer(True, " ".join(who.split()), game)
+        return _second(text, found["rest"].strip())
     if re.match(r"^\s*motion\b[^:]*:", head, re.IGNORECASE):
         raise ParseError(text, f"{MOTION_FORM} or {REPEAL_FORM}",
                          suggestion="Motion of Repeal: " + head.split(":", 1)[1].strip()
                          if "repeal" in head.lower() else None,
                          problem="that is not a Motion form")
     return None
+
+
+def _repeal(text: str, rest: str, body: list[str]) -> MoveRepeal:
+    """``Motion of Repeal: <Statute> by <Convocant>``, with no card under it."""
+    if body and any(line.strip() for line in body):
+        extra = _field(next(line for line in body if line.strip()))
+        if extra is not None and extra[0] in FIELDS:
+            raise ParseError(text, REPEAL_FORM, problem="the Motion of Repeal has no card: no Morality, no "
+                                                        "Seconded box, no other text")
+    statute, who = _split_by(text, rest, REPEAL_FORM)
+    return MoveRepeal(statute, who)
+
+
+def _motion(text: str, rest: str, body: list[str]) -> MoveMotion:
+    """``Motion: <name> by <Convocant>`` and the card's lines under it."""
+    name, who = _split_by(text, rest, f"{MOTION_FORM} (then {MOTION_LINES})")
+    fields: dict[str, str] = {}
+    for line in body:
+        if not line.strip():
+            continue
+        field = _field(line)
+        key = field[0] if field else ""
+        if field is None or key not in FIELDS:
+            near = nearest(key, FIELDS, cutoff=0.7) if key else None
+            raise ParseError(text, MOTION_LINES, suggestion=f"{near.capitalize()}: ..." if near else None,
+                             problem=f"“{line.strip()}” is not one of the Motion's lines")
+        fields[FIELDS[key]] = field[1]
+    motion = MotionCard(name, morality=fields.get("morality") or None, moved=fields.get("moved", ""),
+                        seconded=fields.get("seconded"), only=fields.get("only") or None,
+                        targets=fields.get("targets", ""))
+    return MoveMotion(motion, who)
+
+
+def _second(text: str, rest_tagged: str) -> SecondAnswer:
+    """``Second: yes, <Convocant>`` (or ``no``), with an optional ``#game``."""
+    rest, game = split_game_tag(rest_tagged)
+    words = rest.strip(" .!").lower()
+    if words in ("no", "n", "pass", "decline", "no thanks"):
+        return SecondAnswer(False, None, game)
+    if words in ("yes", "y", "aye", "i second", ""):
+        if not words:
+            raise ParseError(text, SECOND_FORM, problem="say whom you second with, or yes or no")
+        return SecondAnswer(True, None, game)
+    yes = re.match(r"^(?:yes|aye)\s*[,:-]?\s*(?:with\s+)?(?P<who>.+)$", rest.strip(), re.IGNORECASE)
+    who = yes["who"] if yes else re.sub(r"^with\s+", "", rest.strip(), flags=re.IGNORECASE)
+    return SecondAnswer(True, " ".join(who.split()), game)
 
 
 FACES_FORM = ("faces such as `prime: 0..4 directive; contested: 0..4` (a face's name, its GOVT range or values, and "

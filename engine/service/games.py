@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from engine.core.errors import RuleError
 from engine.service.batching import Batcher
 from engine.service.clock import utc
-from engine.service.ledger import game_view, load_game
+from engine.service.ledger import game_view, load_game, require_player
 from engine.service.membership import GamesCache, games_cache
 from engine.service.uow import Backend, ServiceBase
 from engine.service.views import GameView
@@ -158,6 +158,19 @@ class GameService(ServiceBase):
     async def game(self, game_id: int) -> GameView:
         async with self._read() as session:
             return game_view(await load_game(session, game_id))
+
+    async def player_name(self, game_id: int, user_id: int) -> str:
+        """The name of ``user_id`` in the game (every ruleset's players are in the shared table)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            return (await require_player(session, game, user_id, "You")).name
+
+    async def player_names(self, game_id: int) -> dict[int, str]:
+        """User id -> name of every player of the game, in the order they joined."""
+        async with self._read() as session:
+            found = await session.execute(select(Player.user_id, Player.name).where(Player.game_id == game_id)
+                                          .order_by(Player.id))
+            return {user_id: name for user_id, name in found.all()}
 
     async def games_in_guild(self, guild_id: int) -> list[GameListing]:
         async with self._read() as session:

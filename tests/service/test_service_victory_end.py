@@ -12,7 +12,7 @@ from ledger_front import GUILD, MODERATOR, actor, only_here, slash, user
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
-from bot.actions.landsdraad.victory import forecast_posts, majority_check
+from bot.actions.landsdraad.victory_posts import forecast_posts, majority_check
 from bot.actions.outbox import Here, Outgoing, ToChannel
 from engine.core.errors import RuleError
 from engine.landsdraad.majority import Subject

@@ -3,9 +3,9 @@
 Players, holdings and rounds are in ``handlers`` (the round's deadline in ``deadlines``, the ballot buttons in
 ``ballot_buttons``, a DM ballot, the DM fallback, in ``dm_ballot``, what closes at its deadline in ``closing``), the
 Adjutant General and player-majority votes in ``politics``, transfers, audits and perks in ``ledgers``, victory
-points in ``victory``; what players read in the ``*_render`` modules and ``charts``, what options suggest in
-``sources``. Every command belongs to Landsdraad games (``ruleset``), and a Landsdraad game takes no other
-ruleset's."""
+points in ``victory`` (the posts other modules make in ``victory_posts``), the players file of the CSV export in
+``players_csv``; what players read in the ``*_render`` modules and ``charts``, what options suggest in ``sources``.
+Every command belongs to Landsdraad games (``ruleset``), and a Landsdraad game takes no other ruleset's."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from bot.actions.front import Front
 from bot.actions.landsdraad import ballot_buttons, deadlines, dm_ballot, handlers, ledgers, politics, victory
 from bot.actions.landsdraad.closing import ag_again, elections_due, round_again, rounds_due
 from bot.actions.landsdraad.dm_ballot import unanswered_receipts
+from bot.actions.landsdraad.players_csv import players_file
 from bot.actions.landsdraad.render import REMINDERS
 from bot.actions.landsdraad.ruleset import RULESET
 from bot.actions.landsdraad.sources import SOURCES
@@ -65,6 +66,7 @@ FRONT = Front(
     sources=SOURCES,
     receipts=unanswered_receipts,
     channel_hint=channel_hint,
+    export_files=(players_file,),
     names_itself=False,
 )
 

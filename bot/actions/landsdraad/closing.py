@@ -12,7 +12,7 @@ from bot.actions.drawing import drawn
 from bot.actions.landsdraad.charts import result_png
 from bot.actions.landsdraad.politics import election_closed
 from bot.actions.landsdraad.render import result_card
-from bot.actions.landsdraad.victory import majority_check
+from bot.actions.landsdraad.victory_posts import majority_check
 from bot.actions.outbox import POSTED, Outgoing, ToChannel
 from engine.service.announcements import posted_marker
 from engine.service.landsdraad.views import ResultView

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.landsdraad import victory
+from bot.actions.landsdraad import victory_posts
 from bot.actions.landsdraad.ballot_buttons import ballot_offer, round_open_dms
 from bot.actions.landsdraad.closing import round_closed
 from bot.actions.landsdraad.politics_render import passed_card
@@ -54,7 +54,7 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     rolled = "" if o.get("roll") is not None else " (rolled by Clerk)"
     return [reply(f"Added {p.name} to {g.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, "
                   f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True),
-            *await victory.majority_check(app, g, ctx)]
+            *await victory_posts.majority_check(app, g, ctx)]
 
 
 @command("player set", "Change a player's attributes, misc votes or active flag.",
@@ -80,7 +80,7 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     state = "" if p.active else " (inactive)"
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
                   f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.",
-                  ephemeral=True), *out, *await victory.majority_check(app, g, ctx)]
+                  ephemeral=True), *out, *await victory_posts.majority_check(app, g, ctx)]
 
 
 @command("holding add", "Give a player an Elector or a planet.",
@@ -109,7 +109,7 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                                                       homeworld=bool(o.get("homeworld")), actor=ctx.actor.id,
                                                       source_id=ctx.source_id)
     return [reply(f"{o['name'].strip()} ({kind}, {grade}) now belongs to {p.name}, who has {p.votes} votes.",
-                  ephemeral=True), *await victory.majority_check(app, g, ctx)]
+                  ephemeral=True), *await victory_posts.majority_check(app, g, ctx)]
 
 
 @command("holding remove", "Take an Elector or planet away from a player.",
@@ -122,7 +122,7 @@ async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     p = await app.clerk.landsdraad.ledger.remove_holding(g.id, user_id=user.id, name=o["name"].strip(),
                                                          actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Removed {o['name'].strip()} from {p.name}, who now has {p.votes} votes.", ephemeral=True),
-            *await victory.majority_check(app, g, ctx)]
+            *await victory_posts.majority_check(app, g, ctx)]
 
 
 @command("round open", "Open the next round's crisis vote.",
@@ -138,7 +138,7 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     app.deadlines_changed()
     out = [reply(f"Round {view.number} is open and announced.", ephemeral=True),
            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now)),
-           *await victory.forecast_posts(app, g, taken=f"start of round {view.number}"),  # R3-08
+           *await victory_posts.forecast_posts(app, g, taken=f"start of round {view.number}"),  # R3-08
            *round_open_dms(view, await app.clerk.landsdraad.ledger.players(g.id), now)]
     adjutant = await app.clerk.landsdraad.adjutant.adjutant(g.id)
     if adjutant is not None:

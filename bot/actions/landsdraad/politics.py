@@ -20,7 +20,7 @@ from bot.actions.landsdraad.politics_render import (
     vote_card,
 )
 from bot.actions.landsdraad.ruleset import commands_on
-from bot.actions.landsdraad.victory import after_end_game
+from bot.actions.landsdraad.victory_posts import after_end_game
 from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes, first_line
 from engine.core.durations import parse_deadline
@@ -211,19 +211,18 @@ def _motion_from_option(subject: str, withdraw: bool) -> Motion:
          Option("subject", str, "No Confidence · End Embargo on Bob · Audit: Bob rounds 1-3 · "
                                 "End Kanly between A and B · End Game", True))
 async def pv_support(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
-    motion = _motion_from_option(o["subject"], withdraw=False)
-    receipt = await app.clerk.landsdraad.majority.support(g.id, user_id=ctx.actor.id, motion=motion,
-                                                          thread_id=ctx.place.thread_id, at=ctx.at,
-                                                          source_id=ctx.source_id)
-    return support_outgoings(receipt, ctx)
+    return await _support(app, ctx, require_game(game), o["subject"], withdraw=False)
 
 
 @command("pv withdraw", "Withdraw your support from a player-majority vote (like `Unvote: <subject>`).",
          Option("subject", str, "the subject, e.g. No Confidence", True))
 async def pv_withdraw(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
-    motion = _motion_from_option(o["subject"], withdraw=True)
+    return await _support(app, ctx, require_game(game), o["subject"], withdraw=True)
+
+
+async def _support(app: App, ctx: Ctx, g: GameView, subject: str, *, withdraw: bool) -> list[Outgoing]:
+    """``/pv support`` and ``/pv withdraw``: the caller's support of ``subject``, given or withdrawn."""
+    motion = _motion_from_option(subject, withdraw=withdraw)
     receipt = await app.clerk.landsdraad.majority.support(g.id, user_id=ctx.actor.id, motion=motion,
                                                           thread_id=ctx.place.thread_id, at=ctx.at,
                                                           source_id=ctx.source_id)

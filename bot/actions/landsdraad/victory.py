@@ -1,6 +1,7 @@
 """Victory points on Discord (rules-spec §3): what moderators track, goals and prestige, the category
-percentages, `/forecast`, a player's own `/score`, `/game end` and the final table, and the Majority Victory
-notice to moderators.
+percentages, `/forecast`, a player's own `/score`, `/game end` and the final table. The posts other modules make
+(the Forecast at a round's start, the scores after an End Game vote, the Majority Victory notice) and the charts are
+in ``victory_posts``.
 
 Secrecy: goals are private to their player (P3-09): `/goal list` and `/score` answer only the asker (ephemeral,
 or in a DM), a goal's changes go to its player by DM, and no public card ever names one. A player's tracked
@@ -8,22 +9,18 @@ holdings are shown only to the moderators and, through `/score`, to that player.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from typing import Any
 
 from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.drawing import drawn
-from bot.actions.landsdraad import charts
 from bot.actions.landsdraad.ruleset import commands_on
+from bot.actions.landsdraad.victory_posts import chart, final_outgoings, landsdraad
 from bot.actions.landsdraad.victory_render import (
     change_text,
     final_card,
     forecast_card,
     goal_line,
-    majority_text,
-    pending_text,
     prestige_text,
     score_card,
     settings_card,
@@ -31,13 +28,12 @@ from bot.actions.landsdraad.victory_render import (
 )
 from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
-from engine.core.errors import ClerkError, RuleError
-from engine.landsdraad.victory import ASSET_KINDS, COUNTERS, LUXURIES, UNIT_KINDS, Award, Category, FinalScores
+from engine.core.errors import RuleError
+from engine.landsdraad.victory import ASSET_KINDS, COUNTERS, LUXURIES, UNIT_KINDS, Award, Category
 from engine.service.landsdraad.victory_state import COUNTER_LABELS, ECONOMY, parse_award, parse_category, pretty
-from engine.service.landsdraad.victory_views import FinalOrPending, FinalView, ForecastView, GoalChange, PendingScores
+from engine.service.landsdraad.victory_views import FinalView, GoalChange
 from engine.service.views import GameView
 
-log = logging.getLogger("clerk.victory")
 ROUTES = Routes()
 """The commands of this module (the package's ``ROUTES`` merges them)."""
 command = commands_on(ROUTES)
@@ -49,81 +45,6 @@ def _game(game: GameView | None) -> GameView:
         raise RuleError(f"Victory points as Clerk keeps them are a Landsdraad rule; {game.name} plays "
                         f"{game.ruleset}.")
     return game
-
-
-def landsdraad(game: GameView) -> bool:
-    return game.ruleset == "landsdraad"
-
-
-# -- charts: the one place a PNG is attached ----------------------------------------------------------------------
-
-def chart(kind: str, data: ForecastView | FinalView) -> tuple[str, bytes] | None:
-    """THE one place a chart is attached: ``(file name, PNG bytes)`` for a forecast or a final table, drawn by
-    bot/actions/landsdraad/charts.py. A chart that fails is logged and left out: the text always goes."""
-    try:
-        if isinstance(data, ForecastView):
-            return "forecast.png", charts.forecast_png(data.forecast, title=f"{data.game.name}: Victory Point "
-                                                                            f"Forecast, round {data.round}")
-        scores = FinalScores(data.pot, data.rows, data.unawarded)
-        return "scores.png", charts.scores_png(scores, title=f"{data.game.name}: final scores")
-    except Exception:
-        log.exception("could not draw the %s chart of %s", kind, data.game.name)
-        return None
-
-
-# -- posts other modules make -------------------------------------------------------------------------------------
-
-async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) -> list[Outgoing]:
-    """The Forecast in the game channel (posted at the start of each round, R3-08). It comes after a command that
-    has already been committed, so a failure here is logged and leaves it out rather than failing the command."""
-    if not landsdraad(game):
-        return []
-    try:
-        view = await app.clerk.landsdraad.victory.forecast(game.id)
-        return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken),
-                         file=await drawn(chart, "forecast", view))]  # off the loop: drawing.py
-    except Exception:
-        log.exception("the Forecast of %s could not be made", game.name)
-        return []
-
-
-def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
-    """The final table (and its chart) in the game channel, or why scoring waits."""
-    if isinstance(result, PendingScores):
-        return [Outgoing(ToChannel(result.game.channel_id), text=pending_text(result))]
-    return [Outgoing(ToChannel(result.game.channel_id), card=final_card(result), file=chart("scores", result))]
-
-
-async def after_end_game(app: App, game: GameView) -> list[Outgoing]:
-    """Right after an End Game vote is enacted (R0-61, R3-04): score the game, with its penalty, and post it."""
-    if not landsdraad(game):
-        return []
-    try:
-        return final_outgoings(await app.clerk.landsdraad.victory.score_ended_game(game.id, actor=None))
-    except ClerkError as error:
-        return [Outgoing(ToChannel(game.channel_id), text=f"**Moderators:** the final scores are not computed: "
-                                                         f"{error} `/game end` scores the game.")]
-    except Exception:
-        log.exception("scoring %s after its End Game vote failed", game.name)
-        return [Outgoing(ToChannel(game.channel_id), text="**Moderators:** the final scores could not be computed "
-                                                         "(see the bot's log); `/game end` tries again.")]
-
-
-async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> list[Outgoing]:
-    """R3-20, after a change to any V(p) and at each round's close: a line to the moderator who caused it
-    (when there is one) and a post in the game channel addressed to the moderators. It never ends the game."""
-    if game is None or not landsdraad(game):
-        return []
-    try:
-        notice = await app.clerk.landsdraad.victory.check_majority(game.id, actor=ctx.actor.id if ctx else None)
-    except Exception:
-        log.exception("the majority check of %s failed", game.name)
-        return []
-    if notice is None:
-        return []
-    text = majority_text(notice)
-    out = [reply(text, ephemeral=True)] if ctx is not None else []
-    return [*out, Outgoing(ToChannel(game.channel_id), text=text)]
 
 
 # -- tracking -------------------------------------------------------------------------------------------------------

@@ -299,43 +299,51 @@ class MajorityService(ServiceBase):
             lines: list[str] = []
             payload: dict[str, Any] = {"vote": row.id, "subject": row.subject, "target": row.details.get("label", "")}
             result = Enacted(vote=await vote_view(uow.session, game, row), lines=())
-            if subject is Subject.NO_CONFIDENCE:
-                election = await self._no_confidence(uow, game, row)
-                lines.append(f"{row.details.get('label')} is no longer Adjutant General. A new election "
-                             f"(#{election.number}) is open in the thread `ag-election-{election.number}` and "
-                             f"closes at the end of round {game.current_round}: post `AG Vote: <Name>` there or "
-                             "DM it to me.")
-                payload["election"] = election.number
-                result = Enacted(result.vote, (), election=election.number)
-            elif subject is Subject.END_EMBARGO:
-                removed = await end_embargo(uow, game, int(row.details["on"]))
-                lines += [f"Ended: {line}." for line in removed]
-                payload["removed"] = removed
-            elif subject is Subject.END_KANLY:
-                pair = row.details["pair"]
-                ended = await end_kanly(uow, game, (int(pair[0]), int(pair[1])))
-                lines.append(f"Kanly between {ended.names[0]} and {ended.names[1]} is over. Forces and assassins "
-                             "bound against the rival return home at the start of next round; action points spent "
-                             "stay spent.")
-                lines += [f"Refund of half the Guild transport fee to {name}: {ms} MS."
-                          for name, ms in ended.refunds.items() if ms]
-                lines += [f"Embargo removed: {e}." for e in ended.embargoes_removed]
-                payload["refunds"] = dict(ended.refunds)
-            elif subject is Subject.AUDIT:
-                audit = await perform_audit(uow, game, int(row.details["player"]), tuple(row.details["rounds"]), row.id)
-                payload["fee"] = audit.fee
-                result = Enacted(result.vote, (), audit=audit)
-            elif subject is Subject.END_GAME:
-                pct = int(value_of(game.settings, "end_game_penalty", SETTINGS)) if penalty is None else penalty
-                end_game_pot(1, pct)  # validates the percentage
-                await self._end_game(uow, game, pct)
-                lines.append(f"The game is over: ended by a player vote before round {game.current_round}'s crisis "
-                             f"was resolved (R0-61). The Victory Pot is reduced by {pct}%.")
-                payload["penalty"] = pct
-                result = Enacted(result.vote, (), game_ended=True, extra={"penalty": pct})
+            result = await self._effect(uow, game, row, penalty, result, lines, payload)
             await uow.record(game_id, "PlayerVoteEnacted", actor, payload, source_id)
             view = await vote_view(uow.session, game, row)
             return Enacted(view, tuple(lines), result.audit, result.election, result.game_ended, result.extra)
+
+    async def _effect(self, uow: UnitOfWork, game: Game, row: PlayerVoteRow, penalty: int | None, result: Enacted,
+                      lines: list[str], payload: dict[str, Any]) -> Enacted:
+        """The subject's effect: what players read goes in ``lines``, what the event records in ``payload``; returns
+        ``result`` with what the front end needs of it (the election opened, the audit, the game's end)."""
+        subject = Subject(row.subject)
+        if subject is Subject.NO_CONFIDENCE:
+            election = await self._no_confidence(uow, game, row)
+            lines.append(f"{row.details.get('label')} is no longer Adjutant General. A new election "
+                         f"(#{election.number}) is open in the thread `ag-election-{election.number}` and "
+                         f"closes at the end of round {game.current_round}: post `AG Vote: <Name>` there or "
+                         "DM it to me.")
+            payload["election"] = election.number
+            result = Enacted(result.vote, (), election=election.number)
+        elif subject is Subject.END_EMBARGO:
+            removed = await end_embargo(uow, game, int(row.details["on"]))
+            lines += [f"Ended: {line}." for line in removed]
+            payload["removed"] = removed
+        elif subject is Subject.END_KANLY:
+            pair = row.details["pair"]
+            ended = await end_kanly(uow, game, (int(pair[0]), int(pair[1])))
+            lines.append(f"Kanly between {ended.names[0]} and {ended.names[1]} is over. Forces and assassins "
+                         "bound against the rival return home at the start of next round; action points spent "
+                         "stay spent.")
+            lines += [f"Refund of half the Guild transport fee to {name}: {ms} MS."
+                      for name, ms in ended.refunds.items() if ms]
+            lines += [f"Embargo removed: {e}." for e in ended.embargoes_removed]
+            payload["refunds"] = dict(ended.refunds)
+        elif subject is Subject.AUDIT:
+            audit = await perform_audit(uow, game, int(row.details["player"]), tuple(row.details["rounds"]), row.id)
+            payload["fee"] = audit.fee
+            result = Enacted(result.vote, (), audit=audit)
+        elif subject is Subject.END_GAME:
+            pct = int(value_of(game.settings, "end_game_penalty", SETTINGS)) if penalty is None else penalty
+            end_game_pot(1, pct)  # validates the percentage
+            await self._end_game(uow, game, pct)
+            lines.append(f"The game is over: ended by a player vote before round {game.current_round}'s crisis "
+                         f"was resolved (R0-61). The Victory Pot is reduced by {pct}%.")
+            payload["penalty"] = pct
+            result = Enacted(result.vote, (), game_ended=True, extra={"penalty": pct})
+        return result
 
     async def _no_confidence(self, uow: UnitOfWork, game: Game, row: PlayerVoteRow) -> Any:
         """R0-35: the AG loses the post; a new election opens at once and closes at the end of the round."""

@@ -5,15 +5,19 @@ revolutions (P1-11)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
-from engine.mylantium.approval import approval_change
+from engine.mylantium.approval import ApprovalResult, approval_change
 from engine.mylantium.business import Happening, InPlay, Occurrence, after
-from engine.mylantium.fervor import deduct, fervor_change
-from engine.mylantium.model import total_vp
+from engine.mylantium.fervor import FervorResult, deduct, fervor_change
+from engine.mylantium.model import Faction, FactionCode, total_vp
+from engine.mylantium.settings import Rules
 from engine.service.ledger import game_view, load_game
 from engine.service.mylantium.revolution import begin_chain
 from engine.service.mylantium.state import (
@@ -31,7 +35,7 @@ from engine.service.mylantium.state import (
 )
 from engine.service.mylantium.views import BusinessView, HappeningView
 from engine.service.uow import ServiceBase
-from engine.store.models.mylantium import MylHappening
+from engine.store.models.mylantium import MylGovernment, MylHappening
 
 
 def happening_view(row: MylHappening) -> HappeningView:
@@ -112,29 +116,10 @@ class Business(ServiceBase):
                 MylHappening.game_id == game_id, MylHappening.turn == gov.turn).order_by(MylHappening.id))
             events = [Occurrence(Happening(r.what), r.amount) for r in found.scalars()]
             at_end = in_play_of(gov)
-            rules = rules_of(game)
             start = approval_of(gov, game)
-            approval = approval_change(start, events, at_end)
-            value = start
-            for c in approval.changes:
-                value += c.delta
-                uow.session.add(history(game_id, gov.turn, "approval", c.cause, c.delta, value, uow.now))
-            if approval.clamped:
-                uow.session.add(history(game_id, gov.turn, "approval", "clamped to 0..100 (P1-05)",
-                                        approval.end - approval.raw, approval.end, uow.now))
-            gov.approval = approval.end
-            fervor = fervor_change(at_end, events, gov.unfunded_last_turn, rules)
-            for c in fervor.changes:
-                gov.fervor += c.delta
-                uow.session.add(history(game_id, gov.turn, "fervor", c.cause, c.delta, gov.fervor, uow.now))
-            factions, rows = await pure_factions(uow.session, game_id)
-            factions, lost = deduct(factions, fervor.total)
-            write_back(rows, factions)
-            for f in factions:
-                if lost.get(f.code):
-                    uow.session.add(history(game_id, gov.turn, f"vp:{f.code.name}",
-                                            f"Fervor +{fervor.total} at the end of the Business Phase",
-                                            -lost[f.code], f.vp, uow.now))
+            approval = _apply_approval(uow.session, gov, start, events, at_end, uow.now)
+            fervor = _apply_fervor(uow.session, gov, events, at_end, rules_of(game), uow.now)
+            factions, lost = await _deduct_vp(uow.session, gov, fervor.total, uow.now)
             gov.unfunded_last_turn = sum(o.amount for o in events if o.what is Happening.PENSION_UNFUNDED)
             gov.business_closed = True
             await uow.session.flush()
@@ -155,3 +140,41 @@ class Business(ServiceBase):
                 fervor_end=gov.fervor - (chain.chain.fervor if chain else 0), lost=lost,
                 vp={f.code: f.vp for f in factions if f.in_play}, total_vp=total_vp(factions), chain=chain,
                 collapse=bool(chain and chain.chain.ended == "collapse"))
+
+
+def _apply_approval(session: AsyncSession, gov: MylGovernment, start: int, events: Sequence[Occurrence],
+                    at_end: InPlay, now: datetime) -> ApprovalResult:
+    """The approval table (P1-05..P1-07): each change in the history, clamped to 0..100."""
+    approval = approval_change(start, events, at_end)
+    value = start
+    for c in approval.changes:
+        value += c.delta
+        session.add(history(gov.game_id, gov.turn, "approval", c.cause, c.delta, value, now))
+    if approval.clamped:
+        session.add(history(gov.game_id, gov.turn, "approval", "clamped to 0..100 (P1-05)",
+                            approval.end - approval.raw, approval.end, now))
+    gov.approval = approval.end
+    return approval
+
+
+def _apply_fervor(session: AsyncSession, gov: MylGovernment, events: Sequence[Occurrence], at_end: InPlay,
+                  rules: Rules, now: datetime) -> FervorResult:
+    """Every Fervor condition (P1-09, P1-14, P1-17), each change in the history."""
+    fervor = fervor_change(at_end, events, gov.unfunded_last_turn, rules)
+    for c in fervor.changes:
+        gov.fervor += c.delta
+        session.add(history(gov.game_id, gov.turn, "fervor", c.cause, c.delta, gov.fervor, now))
+    return fervor
+
+
+async def _deduct_vp(session: AsyncSession, gov: MylGovernment, points: int,
+                     now: datetime) -> tuple[tuple[Faction, ...], Mapping[FactionCode, int]]:
+    """P1-08: the Fervor's points off every Faction's VP, each loss in the history."""
+    factions, rows = await pure_factions(session, gov.game_id)
+    factions, lost = deduct(factions, points)
+    write_back(rows, factions)
+    for f in factions:
+        if lost.get(f.code):
+            session.add(history(gov.game_id, gov.turn, f"vp:{f.code.name}",
+                                f"Fervor +{points} at the end of the Business Phase", -lost[f.code], f.vp, now))
+    return factions, lost

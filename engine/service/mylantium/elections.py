@@ -213,36 +213,13 @@ class Elections(ServiceBase):
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await calm_game(uow.session, game_id)
-                row = await open_election(uow.session, game_id)
-                if row is None or row.stage != stage:
-                    what = _title(stage)
-                    now = f" (the {_title(row.stage)} is)" if row is not None else ""
-                    raise RuleError(f"The {what} is not open in {game.name}{now}.")
-                if row.deadline is not None and at >= utc(row.deadline):
-                    raise RuleError(f"The {_title(stage)} closed at {utc(row.deadline):%Y-%m-%d %H:%M} UTC; your "
-                                    "choice came too late and your earlier one, if any, stands.")
+                row = _open_for(game, await open_election(uow.session, game_id), stage, at)
                 _, faction = await faction_of_user(uow.session, game, user_id)
                 if not faction.in_play:
                     raise RuleError("Your Faction has withdrawn from the game.")
-                if stage == "primary":
-                    cand = await find_candidate(uow.session, game, choice)
-                    code = FactionCode[faction.code]
-                    owner = await uow.session.get(MylFaction, cand.faction_id)
-                    assert owner is not None
-                    check_primary_choice(Party(faction.party), candidate_of(cand, FactionCode[owner.code]),
-                                         rules_of(game))
-                    value = cand.name
-                else:
-                    value = Party(choice).value
-                    code = FactionCode[faction.code]
-                found = await uow.session.execute(select(MylChoice).where(MylChoice.election_id == row.id,
-                                                                          MylChoice.faction_id == faction.id))
-                existing = found.scalar_one_or_none()
-                replaced = existing.choice if existing else None
-                if existing is None:
-                    existing = MylChoice(election_id=row.id, faction_id=faction.id)
-                    uow.session.add(existing)
-                existing.choice, existing.received_at, existing.source_id = value, at, source_id
+                code = FactionCode[faction.code]
+                value = await _chosen(uow.session, game, faction, stage, choice)
+                replaced = await _store_choice(uow.session, row, faction, value, at, source_id)
                 factions, _ = await pure_factions(uow.session, game_id)
                 votes = next(f.votes for f in factions if f.code is code)
                 await uow.session.flush()
@@ -336,3 +313,39 @@ class Elections(ServiceBase):
                                          .where(MylElection.status == "open", MylElection.deadline.is_not(None))
                                          .order_by(MylElection.deadline))
             return [(g, t, s, utc(d)) for g, t, s, d in rows.all() if d is not None]
+
+
+def _open_for(game: Game, row: MylElection | None, stage: str, at: datetime) -> MylElection:
+    """The open election if it is ``stage``'s and its deadline has not passed."""
+    if row is None or row.stage != stage:
+        now = f" (the {_title(row.stage)} is)" if row is not None else ""
+        raise RuleError(f"The {_title(stage)} is not open in {game.name}{now}.")
+    if row.deadline is not None and at >= utc(row.deadline):
+        raise RuleError(f"The {_title(stage)} closed at {utc(row.deadline):%Y-%m-%d %H:%M} UTC; your "
+                        "choice came too late and your earlier one, if any, stands.")
+    return row
+
+
+async def _chosen(session: AsyncSession, game: Game, faction: MylFaction, stage: str, choice: str) -> str:
+    """What ``faction`` chooses: a candidate's name in the Primary (one it may choose), a party in the General."""
+    if stage != "primary":
+        return Party(choice).value
+    cand = await find_candidate(session, game, choice)
+    owner = await session.get(MylFaction, cand.faction_id)
+    assert owner is not None
+    check_primary_choice(Party(faction.party), candidate_of(cand, FactionCode[owner.code]), rules_of(game))
+    return cand.name
+
+
+async def _store_choice(session: AsyncSession, row: MylElection, faction: MylFaction, value: str, at: datetime,
+                        source_id: str | None) -> str | None:
+    """The Faction's choice in ``row``, replacing its earlier one (returned, or None)."""
+    found = await session.execute(select(MylChoice).where(MylChoice.election_id == row.id,
+                                                          MylChoice.faction_id == faction.id))
+    existing = found.scalar_one_or_none()
+    replaced = existing.choice if existing else None
+    if existing is None:
+        existing = MylChoice(election_id=row.id, faction_id=faction.id)
+        session.add(existing)
+    existing.choice, existing.received_at, existing.source_id = value, at, source_id
+    return replaced

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.mylantium.approval import incumbent_party
@@ -62,20 +62,31 @@ def candidate_view(row: MylCandidate, factions: dict[int, MylFaction]) -> Candid
 
 async def find_territory(uow: UnitOfWork, game: Game, name: str) -> MylTerritory:
     rows = await territory_rows(uow.session, game.id)
-    for t in rows:
-        if t.name.lower() == name.strip().lower():
-            return t
+    if (found := _named(rows, name)) is not None:
+        return found
     have = ", ".join(t.name for t in rows) or "none yet (add one with /territory add)"
     raise NotFoundError(f"{game.name} has no territory called {name.strip()}. Territories: {have}.")
 
 
 async def find_unit(uow: UnitOfWork, game: Game, name: str) -> MylUnit:
     rows = await unit_rows(uow.session, game.id)
-    for u in rows:
-        if u.name.lower() == name.strip().lower():
-            return u
+    if (found := _named(rows, name)) is not None:
+        return found
     have = ", ".join(u.name for u in rows) or "none yet"
     raise NotFoundError(f"{game.name} has no military unit called {name.strip()}. Units: {have}.")
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+R = TypeVar("R", bound=_Named)
+
+
+def _named(rows: Sequence[R], name: str) -> R | None:
+    """The first row called ``name`` (case and surrounding spaces ignored)."""
+    return next((row for row in rows if row.name.lower() == name.strip().lower()), None)
 
 
 def unit_status(text: str | None) -> UnitStatus:

@@ -1,0 +1,95 @@
+"""Victory posts other modules make (rules-spec §3): the Forecast at the start of a round (R3-08), the final table
+after an End Game vote (R0-61, R3-04), the Majority Victory notice to moderators (R3-20), and the one place a chart
+is attached. Each comes after a command already committed, so a failure is logged and never fails the command."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.actions.commands import App
+from bot.actions.context import Ctx
+from bot.actions.drawing import drawn
+from bot.actions.landsdraad import charts
+from bot.actions.landsdraad.victory_render import final_card, forecast_card, majority_text, pending_text
+from bot.actions.outbox import Outgoing, ToChannel, reply
+from engine.core.errors import ClerkError
+from engine.landsdraad.victory import FinalScores
+from engine.service.landsdraad.victory_views import FinalOrPending, FinalView, ForecastView, PendingScores
+from engine.service.views import GameView
+
+log = logging.getLogger("clerk.victory")
+
+
+def landsdraad(game: GameView) -> bool:
+    return game.ruleset == "landsdraad"
+
+
+# -- charts: the one place a PNG is attached ----------------------------------------------------------------------
+
+def chart(kind: str, data: ForecastView | FinalView) -> tuple[str, bytes] | None:
+    """THE one place a chart is attached: ``(file name, PNG bytes)`` for a forecast or a final table, drawn by
+    bot/actions/landsdraad/charts.py. A chart that fails is logged and left out: the text always goes."""
+    try:
+        if isinstance(data, ForecastView):
+            return "forecast.png", charts.forecast_png(data.forecast, title=f"{data.game.name}: Victory Point "
+                                                                            f"Forecast, round {data.round}")
+        scores = FinalScores(data.pot, data.rows, data.unawarded)
+        return "scores.png", charts.scores_png(scores, title=f"{data.game.name}: final scores")
+    except Exception:
+        log.exception("could not draw the %s chart of %s", kind, data.game.name)
+        return None
+
+
+# -- posts other modules make -------------------------------------------------------------------------------------
+
+async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) -> list[Outgoing]:
+    """The Forecast in the game channel (posted at the start of each round, R3-08). It comes after a command that
+    has already been committed, so a failure here is logged and leaves it out rather than failing the command."""
+    if not landsdraad(game):
+        return []
+    try:
+        view = await app.clerk.landsdraad.victory.forecast(game.id)
+        return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken),
+                         file=await drawn(chart, "forecast", view))]  # off the loop: drawing.py
+    except Exception:
+        log.exception("the Forecast of %s could not be made", game.name)
+        return []
+
+
+def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
+    """The final table (and its chart) in the game channel, or why scoring waits."""
+    if isinstance(result, PendingScores):
+        return [Outgoing(ToChannel(result.game.channel_id), text=pending_text(result))]
+    return [Outgoing(ToChannel(result.game.channel_id), card=final_card(result), file=chart("scores", result))]
+
+
+async def after_end_game(app: App, game: GameView) -> list[Outgoing]:
+    """Right after an End Game vote is enacted (R0-61, R3-04): score the game, with its penalty, and post it."""
+    if not landsdraad(game):
+        return []
+    try:
+        return final_outgoings(await app.clerk.landsdraad.victory.score_ended_game(game.id, actor=None))
+    except ClerkError as error:
+        return [Outgoing(ToChannel(game.channel_id), text=f"**Moderators:** the final scores are not computed: "
+                                                         f"{error} `/game end` scores the game.")]
+    except Exception:
+        log.exception("scoring %s after its End Game vote failed", game.name)
+        return [Outgoing(ToChannel(game.channel_id), text="**Moderators:** the final scores could not be computed "
+                                                         "(see the bot's log); `/game end` tries again.")]
+
+
+async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> list[Outgoing]:
+    """R3-20, after a change to any V(p) and at each round's close: a line to the moderator who caused it
+    (when there is one) and a post in the game channel addressed to the moderators. It never ends the game."""
+    if game is None or not landsdraad(game):
+        return []
+    try:
+        notice = await app.clerk.landsdraad.victory.check_majority(game.id, actor=ctx.actor.id if ctx else None)
+    except Exception:
+        log.exception("the majority check of %s failed", game.name)
+        return []
+    if notice is None:
+        return []
+    text = majority_text(notice)
+    out = [reply(text, ephemeral=True)] if ctx is not None else []
+    return [*out, Outgoing(ToChannel(game.channel_id), text=text)]
