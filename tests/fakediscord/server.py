@@ -119,6 +119,8 @@ class FakeDiscord(ChannelRoutes):
         self.requests: list[tuple[str, str]] = []
         self.unhandled: list[str] = []
         self.errors: list[str] = []
+        self.connections_lost = 0
+        """Requests whose client went away while they were read or answered (a bot killed mid-request)."""
         self.dropped: list[dict[str, Any]] = []
         self.threads_created: list[Channel] = []
         self.bot_can_pin = True
@@ -629,6 +631,9 @@ class FakeDiscord(ChannelRoutes):
             response = await handler(request)
             response.headers.update(headers)
         except web.HTTPException:
+            raise
+        except ConnectionResetError:  # the client went away mid-request (a test killed the bot): not the fake's fault
+            self.connections_lost += 1
             raise
         except Exception as error:  # never 5xx: discord.py would retry with sleeps
             self.errors.append(f"{request.method} {request.path}: {error!r}")
