@@ -10,12 +10,17 @@ from typing import Any
 from bot.actions.commands import App, Option, Role, require_game
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Outgoing, ToChannel, reply
-from bot.actions.routes import command
+from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
 from engine.core.errors import RuleError
 from engine.service.clerk import RULESETS
 from engine.service.games import LogEntry, LogPage
 from engine.service.views import GameView
+
+ROUTES = Routes()
+"""The commands every game has (``bot/actions/rulesets.py`` merges them with the rulesets')."""
+ROUTES.group("game", "Start, end, export and configure a game")
+command = ROUTES.command
 
 SUMMARY_MAX = 90
 """Characters of a payload's summary in /log."""

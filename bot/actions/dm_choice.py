@@ -12,8 +12,12 @@ import dataclasses
 from bot.actions.commands import AmbiguousGame, App
 from bot.actions.context import Ctx
 from bot.actions.outbox import LIVE, SETTLED, Choice, Here, Outgoing, Select
-from bot.actions.routes import select_action
+from bot.actions.routes import Routes
 from engine.service.pending_dms import PendingDmView
+
+ROUTES = Routes()
+"""The menu of games for a DM that fits several (``bot/actions/rulesets.py`` merges it)."""
+select_action = ROUTES.select
 
 MENU = "clerk-menu:dm"
 """The custom_id of the menu is ``clerk-menu:dm:<pending DM id>`` (not ``clerk:``: that prefix is the buttons')."""

@@ -8,8 +8,12 @@ from typing import Any
 from bot.actions.commands import COMMON, App, Command, exclusive
 from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing, reply
-from bot.actions.routes import command
+from bot.actions.routes import Routes
 from engine.service.views import GameView
+
+ROUTES = Routes()
+"""``/help`` (``bot/actions/rulesets.py`` merges it)."""
+command = ROUTES.command
 
 LIMIT = 2000
 """Discord's characters in one message."""

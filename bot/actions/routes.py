@@ -147,14 +147,6 @@ class Routes:
         return whole
 
 
-SHARED = Routes()
-"""What every game takes: ``/game new``, ``/help``, ``/log``, the DM menu of games."""
-SHARED.group("game", "Start, end, export and configure a game")
-dm_form = SHARED.dm_form
-thread_form = SHARED.thread_form
-button_action = SHARED.button
-select_action = SHARED.select
-command = SHARED.command
 
 
 def first_line(text: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.actions import (  # noqa: F401  (admin, dm_choice, help: the shared commands and menu, on routes.SHARED)
+from bot.actions import (
     admin,
     convocate,
     dm_choice,
@@ -18,7 +18,7 @@ from bot.actions import (  # noqa: F401  (admin, dm_choice, help: the shared com
     mylantium,
 )
 from bot.actions.front import Front
-from bot.actions.routes import SHARED, Routes
+from bot.actions.routes import Routes
 
 FRONTS: tuple[Front, ...] = (landsdraad.FRONT, mylantium.FRONT, convocate.FRONT)
 """The rulesets Clerk ships, in the order of ``engine.service.clerk.RULESETS``."""
@@ -27,7 +27,7 @@ FRONTS: tuple[Front, ...] = (landsdraad.FRONT, mylantium.FRONT, convocate.FRONT)
 def routes_of(fronts: Sequence[Front]) -> Routes:
     """Those of each front and the shared routes, merged: a name or prefix taken twice is an error at start. (The
     fronts' forms are tried in the order of the fronts.)"""
-    return Routes.merged(*(f.routes for f in fronts), SHARED)
+    return Routes.merged(*(f.routes for f in fronts), admin.ROUTES, help.ROUTES, dm_choice.ROUTES)
 
 
 ROUTES = routes_of(FRONTS)
