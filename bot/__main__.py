@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         if not settings.token:
             print("clerk: DISCORD_TOKEN is not set; run `python -m bot console` to play offline.", file=sys.stderr)
             return 2
-        from bot.discord.run import run_bot
+        from bot.discord.run import run_bot  # each command imports only what it runs: the console starts fast
 
         return run_bot(settings)
     if command == "backup":

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from bot.actions.context import Ctx, UserRef
+from bot.actions.errors import apology, logged
 from bot.actions.outbox import Outgoing, reply
 from engine.core.errors import ClerkError, RuleError
 from engine.service import Clerk
@@ -224,8 +225,6 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
     except ClerkError as error:
         return [reply(str(error), ephemeral=True)]
     except Exception:
-        from bot.actions.errors import apology, logged
-
         error_id = logged("/%s failed for %s (%s) with %r", name, ctx.actor.name, ctx.actor.id, options)
         return [reply(apology("nothing was changed", error_id), ephemeral=True)]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.actions.admin import split_messages
 from bot.actions.commands import COMMON, App, Command, exclusive
 from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing, reply
@@ -50,8 +51,6 @@ def help_texts(app: App, ruleset: str, game_name: str | None = None, *, slash: b
         lines += ["**Slash commands** ((m) = moderators only):", *(command_line(c) for c in specs)]
     else:
         lines.append("`/help` in the game channel also lists the slash commands.")
-    from bot.actions.admin import split_messages
-
     return split_messages("", lines, LIMIT)
 
 

@@ -16,6 +16,7 @@ from bot.actions.errors import apology, logged, storage_refusal
 from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, reply
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
+from engine.core.text import normalise
 from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
 from engine.store.faults import StorageFault
@@ -31,8 +32,6 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     wrong. Nothing unreadable counts. The text
     is read after ``normalise`` (docs/input.md: fullwidth forms, zero-width characters, markdown, a mention in
     front)."""
-    from engine.core.text import normalise  # here, not at the top: keeps this edit apart from the imports
-
     stripped = normalise(text).strip()
     if not stripped or stripped.lower() in {"help", "?", "!help", "/help"}:
         from bot.actions.help import help_for  # for the games of the sender, by ruleset
@@ -102,8 +101,6 @@ async def handle_select(app: App, ctx: Ctx, custom_id: str, values: tuple[str, .
 async def handle_channel_message(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     """A message in a server channel. Only the first line of a message in a thread of a game channel is read
     (Discord's stand-in for a post title, R0-40); chat that is not a vote gets no answer."""
-    from engine.core.text import normalise
-
     text = normalise(text)  # as in a DM (docs/input.md)
     if ctx.place.channel_id is None or not text.strip():
         return []

@@ -80,7 +80,7 @@ def point_at_test_discord(env: dict[str, str]) -> bool:
     """Test only: ``CLERK_TEST_DISCORD_API`` (``http://127.0.0.1:PORT/api/v10``) and ``CLERK_TEST_DISCORD_GATEWAY``
     (``ws://127.0.0.1:PORT/gateway/``) send the bot to a fake Discord on this machine, so a test can run
     ``python -m bot run`` as its own process and kill it (tests/e2e/test_crash.py). Never set them in production."""
-    import discord.gateway
+    import discord.gateway  # test only: the modules patched to reach the fake, imported where they are patched
     import discord.http
     import yarl
 

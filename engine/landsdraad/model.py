@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from engine.core.errors import RuleError
+
 
 class Option(Enum):
     """A crisis ballot's option (R0-10)."""
@@ -47,8 +49,6 @@ class Attributes:
 
     @staticmethod
     def start(diplomacy: int, command: int, intrigue: int, roll: int) -> Attributes:
-        from engine.core.errors import RuleError
-
         for label, value in (("diplomacy", diplomacy), ("command", command), ("intrigue", intrigue)):
             if value < 0:
                 raise RuleError(f"{label} must be 0 or more, not {value}.")
@@ -60,8 +60,6 @@ class Attributes:
         self, diplomacy: int | None = None, command: int | None = None, intrigue: int | None = None
     ) -> Attributes:
         """New scores; the maxima only ever rise (R0-02)."""
-        from engine.core.errors import RuleError
-
         for label, value in (("diplomacy", diplomacy), ("command", command), ("intrigue", intrigue)):
             if value is not None and value < 0:
                 raise RuleError(f"{label} must be 0 or more, not {value}.")

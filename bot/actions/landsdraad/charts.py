@@ -26,10 +26,10 @@ from engine.landsdraad.victory import (
 from engine.service.landsdraad.views import ResultView
 
 if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
-    from matplotlib.patches import Patch
-    from matplotlib.text import Text
+    from matplotlib.axes import Axes  # matplotlib is heavy: imported when a chart is drawn
+    from matplotlib.figure import Figure  # matplotlib is heavy: imported when a chart is drawn
+    from matplotlib.patches import Patch  # matplotlib is heavy: imported when a chart is drawn
+    from matplotlib.text import Text  # matplotlib is heavy: imported when a chart is drawn
 
 FONT = "DejaVu Sans"
 BACKGROUND = "#FFFFFF"
@@ -249,13 +249,13 @@ def _fit(text: Text, room: float) -> None:
 
 
 def _disc(x: float, y: float, radius: float, color: str) -> Patch:
-    from matplotlib.patches import Circle
+    from matplotlib.patches import Circle  # matplotlib is heavy: imported when a chart is drawn
 
     return Circle((x, y), radius, facecolor=color, edgecolor="none", linewidth=0)
 
 
 def _rect(x: float, y: float, w: float, h: float, color: str) -> Patch:
-    from matplotlib.patches import Rectangle
+    from matplotlib.patches import Rectangle  # matplotlib is heavy: imported when a chart is drawn
 
     return Rectangle((x, y), w, h, facecolor=color, edgecolor="none", linewidth=0)
 
@@ -266,8 +266,8 @@ _TEXT: dict[str, Any] = {"family": FONT, "parse_math": False}
 
 def _figure(size: tuple[float, float], dpi: int) -> Figure:
     """A figure of its own on an Agg canvas of its own: nothing shared, nothing shown."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib is heavy: imported when a chart is drawn
+    from matplotlib.figure import Figure  # matplotlib is heavy: imported when a chart is drawn
 
     fig = Figure(figsize=size, dpi=dpi, facecolor=BACKGROUND)
     FigureCanvasAgg(fig)
@@ -304,8 +304,8 @@ def _clean(text: str) -> str:
 
 @cache
 def _glyphs() -> frozenset[int]:
-    from matplotlib import font_manager
-    from matplotlib.ft2font import FT2Font
+    from matplotlib import font_manager  # matplotlib is heavy: imported when a chart is drawn
+    from matplotlib.ft2font import FT2Font  # matplotlib is heavy: imported when a chart is drawn
 
     faces = (font_manager.findfont(font_manager.FontProperties(family=FONT, weight=w), fallback_to_default=False)
              for w in ("normal", "bold"))
@@ -356,7 +356,7 @@ def result_png(result: ResultView, *, title: str) -> bytes:
         labels.append(ax.text(players + factions, y, detail, fontsize=13, color=INK, va="center_baseline",
                               ha="left", **_TEXT))
     ax.set_xlim(0, _room_for_labels(ax, [float(p + f) for _, _, p, f in shares], labels))
-    from matplotlib.patches import Patch as Swatch
+    from matplotlib.patches import Patch as Swatch  # matplotlib is heavy: imported when a chart is drawn
 
     fig.legend(handles=[Swatch(facecolor=PLAYERS_COLOR["abstain"], label="players' ballots"),
                         Swatch(facecolor=FACTIONS_COLOR["abstain"], hatch="//", edgecolor="#FFFFFF",
