@@ -59,4 +59,15 @@ def load_plugins(names: Sequence[str]) -> Plugins:
         taken.add(ruleset.name)
         rulesets.append(ruleset)
         fronts.append(front)
-    return Plugins(tuple(rulesets), tuple(fronts))
+    plugins = Plugins(tuple(rulesets), tuple(fronts))
+    unworded = unworded_reminders(plugins.all_rulesets, plugins.all_fronts)
+    if unworded:
+        raise ConfigError(f"rulesets: no front words the reminders of kind {', '.join(unworded)} (Front.reminders)")
+    return plugins
+
+
+def unworded_reminders(rulesets: Sequence[Ruleset], fronts: Sequence[Front]) -> list[str]:
+    """The reminder kinds a ruleset's service sends (``Ruleset.reminders``) that no front has the text of
+    (``Front.reminders``): refused at start rather than failing when the first such reminder falls due."""
+    kinds = {form.kind for ruleset in rulesets for form in ruleset.reminders}
+    return sorted(kinds - {kind for front in fronts for kind in front.reminders})
