@@ -7,14 +7,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.actions.commands import App, Option, Role, require_game
+from bot.actions.commands import App, Channel, Option, Role, require_game
 from bot.actions.context import Ctx, UserRef
+from bot.actions.moderators import thread_name
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
 from engine.core.errors import RuleError
 from engine.service.clerk import RULESETS
 from engine.service.games import LogEntry, LogPage
+from engine.service.settings import MODERATOR_CHANNEL
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -63,25 +65,33 @@ async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 @command("game settings", "Show the game's settings, or change one (moderators).",
          Option("setting", str, "the setting to change (each ruleset has its own)",
-                choices=tuple(dict.fromkeys(n for ruleset in RULESETS for n in ruleset.settings))),
-         Option("value", str, "its new value"))
+                choices=tuple(dict.fromkeys([*(n for ruleset in RULESETS for n in ruleset.settings),
+                                             MODERATOR_CHANNEL]))),
+         Option("value", str, "its new value"),
+         Option(MODERATOR_CHANNEL, Channel, "the private channel for what only moderators see (transfers, ...)"))
 async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    if o.get("setting") is None and o.get("value") is None:
+    if o.get("setting") is None and o.get("value") is None and o.get(MODERATOR_CHANNEL) is None:
         moderators = (f"**moderators** = {role_text(g.moderator_role_id)}: who moderates the game "
                       "(changed with /game moderators)")
+        channel = await app.clerk.settings.moderator_channel(g.id)
+        private = (f"**{MODERATOR_CHANNEL}** = " + (f"<#{channel}>" if channel is not None else
+                                                   f"none (default: a private thread “{thread_name(g)}”)")
+                   + ": where Clerk posts what only the moderators see")
         try:
             rows = await app.clerk.settings.settings(g.id)
         except RuleError as none:
-            return [reply(f"Settings of {g.name}:\n{moderators}\n{none}", ephemeral=True)]
-        lines = [moderators] + [f"**{name}** = {value}{' (default)' if default else ''}: {about}"
-                                for name, value, default, about in rows]
+            return [reply(f"Settings of {g.name}:\n{moderators}\n{private}\n{none}", ephemeral=True)]
+        lines = [moderators, private] + [f"**{name}** = {value}{' (default)' if default else ''}: {about}"
+                                         for name, value, default, about in rows]
         front = app.front(g.ruleset)
         if front is not None and front.settings_note:
             lines.append(front.settings_note)
         return [reply(f"Settings of {g.name}:\n" + "\n".join(lines), ephemeral=True)]
     if not ctx.actor.moderates(g.moderator_role_id):
         raise RuleError(f"Only the moderators of {g.name} can change its settings.")
+    if o.get(MODERATOR_CHANNEL) is not None or o.get("setting") == MODERATOR_CHANNEL:
+        return await set_moderator_channel(app, ctx, g, o)
     if o.get("setting") is None or o.get("value") is None:
         raise RuleError("Give both `setting` and `value` to change a setting, or neither to see them all.")
     name, old, new = await app.clerk.settings.change_setting(g.id, name=o["setting"], value=o["value"],
@@ -89,6 +99,25 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the setting **{name}** from {old} to "
                                                    f"{new}.")]
+
+
+async def set_moderator_channel(app: App, ctx: Ctx, g: GameView, o: dict[str, Any]) -> list[Outgoing]:
+    """``moderator_channel:#mods`` sets it; ``setting:moderator_channel value:none`` goes back to the private thread.
+    Only the moderators are told (the players need not know where the moderators talk)."""
+    channel = o.get(MODERATOR_CHANNEL)
+    if channel is None and str(o.get("value") or "").strip().lower() not in ("none", "off", "thread"):
+        raise RuleError(f"Choose the channel with `{MODERATOR_CHANNEL}:#channel`, or `setting:{MODERATOR_CHANNEL} "
+                        "value:none` for a private thread of the game channel.")
+    if channel is not None and o.get("setting") not in (None, MODERATOR_CHANNEL):
+        raise RuleError(f"Change one setting at a time: `{MODERATOR_CHANNEL}` or `{o['setting']}`.")
+    old, new = await app.clerk.settings.set_moderator_channel(g.id, channel_id=int(channel) if channel else None,
+                                                              actor=ctx.actor.id, source_id=ctx.source_id)
+
+    def shown(value: int | None) -> str:
+        return f"<#{value}>" if value is not None else f"a private thread “{thread_name(g)}” of the game channel"
+
+    return [reply(f"{g.name}: what only the moderators see (transfers, ...) now goes to {shown(new)} (before: "
+                  f"{shown(old)}). " + (" Clerk needs View Channel and Send Messages there." if new is not None else ""), ephemeral=True)]
 
 
 def role_text(role_id: int | None) -> str:

@@ -74,6 +74,10 @@ class Role(int):
     """A role id as an option value."""
 
 
+class Channel(int):
+    """A channel id as an option value (``moderator_channel:#mods``)."""
+
+
 @dataclass(frozen=True)
 class Option:
     name: str

@@ -58,6 +58,10 @@ class ToThread:
     name: str
     game_id: int
     thread_id: int | None = None
+    private: bool = False
+    """A private thread (only its members, and members with Manage Threads, see it) instead of a public one."""
+    members: tuple[int, ...] = ()
+    """Users added to a private thread (the moderators Clerk knows, ``bot/actions/moderators.py``)."""
 
 
 Target = Here | ToChannel | ToUser | ToThread
@@ -77,6 +81,9 @@ class Keep:
 SETTLED = "settled"
 """An ``Outgoing.extra`` key: this answers a button press that was recorded (the front end may then show that
 message's buttons as disabled)."""
+INSTEAD = "instead"
+"""An ``Outgoing.extra`` key: what to say in place of its buttons when it goes by DM instead (a private thread the bot
+may not make, ``bot/actions/moderators.py``)."""
 POSTED = "posted"
 """An ``Outgoing.extra`` key: the announcement of a result closed at its deadline (``round:<game>:<n>``); the front end
 sends it with that as its nonce and marks it posted once sent (engine/service/announcements.py)."""

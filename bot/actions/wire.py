@@ -62,6 +62,8 @@ def _target(to: Target, channel_id: int | None) -> dict[str, Any]:
     if isinstance(to, ToUser):
         return {"user": to.user_id}
     if isinstance(to, ToThread):
+        if to.private:
+            return {"thread": [to.channel_id, to.name, to.game_id, to.thread_id, True, list(to.members)]}
         return {"thread": [to.channel_id, to.name, to.game_id, to.thread_id]}
     if channel_id is None:
         raise ValueError("a reply needs the channel it goes to")
@@ -73,5 +75,7 @@ def _untarget(data: dict[str, Any]) -> ToChannel | ToUser | ToThread:
         return ToChannel(int(data["channel"]))
     if "user" in data:
         return ToUser(int(data["user"]))
-    parent, name, game_id, thread_id = data["thread"]
-    return ToThread(int(parent), str(name), int(game_id), int(thread_id) if thread_id is not None else None)
+    parent, name, game_id, thread_id, *private = data["thread"]
+    members = tuple(int(m) for m in private[1]) if len(private) > 1 else ()
+    return ToThread(int(parent), str(name), int(game_id), int(thread_id) if thread_id is not None else None,
+                    bool(private and private[0]), members)

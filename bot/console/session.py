@@ -127,7 +127,8 @@ class Session:
         text = said.text
         if text.startswith("/"):
             try:
-                command = parse_slash(text, self.world.user, self.world.role, self.app.routes.commands)
+                command = parse_slash(text, self.world.user, self.world.role, self.app.routes.commands,
+                                      self.world.channel)
             except OptionError as error:
                 await self.show([Outgoing(Here(), str(error), ephemeral=True)], ctx)
                 return
@@ -254,8 +255,13 @@ class Session:
         elif isinstance(to, ToThread):
             channel_id, made = await self._thread(to)
             where = self.world.channels[channel_id]
-            if made:
+            if made and to.private:  # the Discord adapter adds its members to it
+                names = ", ".join(self.world.users.get(u, f"user {u}") for u in to.members) or "nobody"
+                marks.append(f"new private thread, members: {names}")
+            elif made:
                 marks.append("new thread")
+            elif to.private:
+                marks.append("private")
         else:
             assert isinstance(to, Here) and ctx is not None, "a reply needs the message it answers"
             if ctx.place.is_dm:

@@ -12,13 +12,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.actions.commands import Command, Option, Role
+from bot.actions.commands import Channel, Command, Option, Role
 from bot.actions.context import UserRef
 from bot.actions.rulesets import COMMANDS
 from engine.core.suggest import nearest
 
 _OPTION = re.compile(r"([a-z][a-z0-9_-]*):(?!//)")
 _MENTION = re.compile(r"^@?([A-Za-z0-9_][A-Za-z0-9_.-]*)$")
+_CHANNEL = re.compile(r"^#([A-Za-z0-9_][A-Za-z0-9_-]*)$")
 MAX_DIGITS = 20
 """The most digits a whole-number option has (a Discord id has up to 20): more is refused, not read."""
 TRUE = {"true", "yes"}
@@ -87,7 +88,8 @@ def _token_end(text: str, i: int) -> int:
 
 
 def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str], int],
-                commands: Mapping[str, Command] = COMMANDS) -> SlashCommand:
+                commands: Mapping[str, Command] = COMMANDS, channel: Callable[[str], int] | None = None
+                ) -> SlashCommand:
     """``/round close`` -> SlashCommand("round close", {}). An unknown command comes back with its words as the
     name, so the dispatcher answers it the way it answers every unknown command."""
     body = text.strip().removeprefix("/")
@@ -116,7 +118,7 @@ def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str],
             raise OptionError(f"/{spec.name} has no option `{name}`. Its options: {_usage(spec)}.")
         if name in values:
             raise OptionError(f"`{name}` is given twice.")
-        values[name] = convert(spec, option, value.strip(), user, role)
+        values[name] = convert(spec, option, value.strip(), user, role, channel)
     missing = [o for o in spec.options if o.required and o.name not in values]
     if missing:
         needs = "; ".join(f"`{o.name}` ({o.description})" for o in missing)
@@ -129,7 +131,7 @@ def _usage(spec: Command) -> str:
 
 
 def convert(spec: Command, option: Option, value: str, user: Callable[[str], UserRef],
-            role: Callable[[str], int]) -> Any:
+            role: Callable[[str], int], channel: Callable[[str], int] | None = None) -> Any:
     name = option.name
     if value == "":
         raise OptionError(f"`{name}` needs a value ({option.description}).")
@@ -152,6 +154,11 @@ def convert(spec: Command, option: Option, value: str, user: Callable[[str], Use
         if value.lower() in FALSE:
             return False
         raise OptionError(f"`{name}` must be true or false, not “{value}”.")
+    if option.kind is Channel:
+        named = _CHANNEL.match(value)
+        if named is None or channel is None:
+            raise OptionError(f"`{name}` must be a channel, written #name, not “{value}”.")
+        return Channel(channel(named[1]))
     if option.kind is UserRef or option.kind is Role:
         mention = _MENTION.match(value)
         what = "a user" if option.kind is UserRef else "a role"

@@ -69,6 +69,12 @@ class World:
             return Place(GUILD_ID, channel_id)
         return Place(GUILD_ID, channel_id, self.thread(channel_id, thread))
 
+    def channel(self, name: str) -> int:
+        """The channel ``#name`` as an option value (``moderator_channel:#mods``)."""
+        place = self.place(name, None)
+        assert place.channel_id is not None
+        return place.channel_id
+
     def thread(self, channel_id: int, name: str) -> int:
         """The thread ``name`` of a channel, the same one users address as ``#channel/name`` (the bot's own
         thread names are written the transcript's way, e.g. ``AG election 1`` is ``#sirius/ag-election-1``)."""

@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.actions.commands import Role
+from bot.actions.commands import Channel, Role
 from bot.actions.context import Actor, Ctx, Place, UserRef
 
 
@@ -56,6 +56,8 @@ def option_value(value: Any) -> Any:
     """discord.py's transformed option values as what the actions layer expects."""
     if isinstance(value, discord.Role):
         return Role(value.id)
+    if isinstance(value, discord.app_commands.AppCommandChannel | discord.abc.GuildChannel):
+        return Channel(value.id)
     if isinstance(value, discord.User | discord.Member):
         return UserRef(value.id, value.name)
     return value

@@ -190,6 +190,9 @@ class Courier:
             log.warning("could not send to %s: %s", item.to, error)
             if isinstance(item.to, ToUser) or row.owed.lane.startswith("user:"):
                 await self.report_closed_dms(int(row.owed.lane.split(":")[1]))
+            elif isinstance(item.to, ToThread) and item.to.private:  # the moderators get it by DM instead
+                if await self.permissions.private_refused(item, error, self.send):
+                    return SENT, None
             else:  # the bot lacks a permission in a game channel: tell the moderators (permission_reports.py)
                 await self.permissions.refused(item, error)
             return UNDELIVERABLE, None

@@ -9,13 +9,16 @@ not be posted, so the moderator sees what the players missed."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 import discord
 
-from bot.actions.outbox import Outgoing, ToChannel, ToThread
+from bot.actions.outbox import INSTEAD, Outgoing, ToChannel, ToThread, ToUser
 from engine.service import Clerk
 
 log = logging.getLogger("clerk.discord.permissions")
@@ -30,6 +33,17 @@ REFUSALS = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS})
 POST_PERMISSIONS = ("View Channels, Send Messages, Send Messages in Threads, Create Public Threads, Embed Links, "
                     "Attach Files, Read Message History")
 """What the bot needs in a game channel (README: Setting up the bot)."""
+PRIVATE_THREAD_PERMISSIONS = "Create Private Threads and Send Messages in Threads"
+"""What the bot needs in a game channel for the moderators' private thread (docs/moderators.md)."""
+
+
+def private_refused_text(game: str, channel_id: int, code: int | None) -> str:
+    """Told once per game (while the bot runs) to the moderators Clerk knows, by DM."""
+    why = "Missing Access" if code == MISSING_ACCESS else "Missing Permissions"
+    return (f"⚠️ Moderators of **{game}**: I could not make or use the private moderators' thread in <#{channel_id}> "
+            f"(Discord: {why}). I need **{PRIVATE_THREAD_PERMISSIONS}** there. Until then I send what is for the "
+            "moderators only (transfers, ...) to you by DM, like the next message. Or choose a private channel with "
+            "`/game settings moderator_channel:#channel`.")
 
 
 def quoted(item: Outgoing) -> str:
@@ -83,6 +97,40 @@ class PermissionReports:
     seen: dict[tuple[int, int], _Seen] = field(default_factory=dict)
     sent: int = 0
     """Reports delivered (for the tests and the log)."""
+    private_told: set[int] = field(default_factory=set)
+    """Games whose moderators were told that the private thread cannot be made (once per game while the bot runs)."""
+
+    async def private_refused(self, item: Outgoing, error: discord.Forbidden,
+                              dm: Callable[[Outgoing], Awaitable[Any]]) -> bool:
+        """``item`` was for a private thread that Discord refused the bot: send it by DM (``dm``) to the moderators
+        Clerk knows, its buttons replaced by what ``item.extra[INSTEAD]`` says (a DM's press has no roles to check),
+        the first time with why. True if one of them got it; never raises."""
+        to = item.to
+        assert isinstance(to, ToThread)
+        try:
+            game = await self.clerk.games.game(to.game_id)
+            members = to.members or tuple(u for u in [await self.clerk.games.game_founder(to.game_id)] if u)
+            instead = item.extra.get(INSTEAD)
+            text = "\n".join(t for t in (item.text, instead if item.buttons else None) if t)
+            first = to.game_id not in self.private_told
+            told = False
+            for user_id in members:
+                try:
+                    if first:
+                        await dm(Outgoing(ToUser(user_id), text=private_refused_text(game.name, to.channel_id,
+                                                                                     error.code)))
+                    await dm(dataclasses.replace(item, to=ToUser(user_id), text=text, buttons=(), extra={}))
+                    told = True
+                except discord.HTTPException as failed:
+                    log.warning("could not DM %s what was for the moderators' thread of %s: %s", user_id, game.name,
+                                failed)
+            if told:
+                self.private_told.add(to.game_id)
+                self.sent += first
+            return told
+        except Exception:
+            log.exception("sending what was for the private thread of game %s by DM failed", to.game_id)
+            return False
 
     async def refused(self, item: Outgoing, error: discord.Forbidden) -> None:
         """``item`` was refused with ``error``: report it if it went to a game's channel or thread. Never raises

@@ -2,7 +2,8 @@
 
 A ``ToThread`` with a ``thread_id`` goes there. Otherwise the thread is looked up under the key
 ``"thread:" + name`` of its game (``clerk.posts.kept_message``); if there is none, or it belongs to another channel, a
-public thread is made under the game channel and remembered (``clerk.posts.keep_message``). One lock per name makes
+public thread (a private one for a ``ToThread`` marked private, with its members added) is made under the game
+channel and remembered (``clerk.posts.keep_message``). One lock per name makes
 two messages that arrive together share one new thread instead of making two."""
 
 from __future__ import annotations
@@ -49,18 +50,40 @@ class Threads:
         self.client = client
         self.clerk = clerk
         self.locks = Locks()
+        self.members: dict[int, set[int]] = {}
+        """Thread id -> the users added to it (private threads) since the start."""
 
     async def post(self, target: ToThread, action: Callable[[int], Awaitable[T]]) -> T:
         """Run ``action`` with the thread's id; if a remembered thread turns out to be gone, make it again once."""
         thread_id, made = await self.find(target)
         try:
+            await self.add_members(target, thread_id)
             return await action(thread_id)
         except discord.NotFound:
             if made or target.thread_id is not None:
                 raise
             log.info("thread %r of game %s (%s) is gone; making it again", target.name, target.game_id, thread_id)
             thread_id, _ = await self.find(target, gone=thread_id)
+            await self.add_members(target, thread_id)
             return await action(thread_id)
+
+    async def add_members(self, target: ToThread, thread_id: int) -> None:
+        """Add the members a private thread should have and has not been given yet in this process (Discord: PUT
+        /channels/{thread}/thread-members/{user}, which needs Send Messages in Threads and an unarchived thread; a
+        user already in it is no error). A refusal is logged and tried again with the next post."""
+        if not target.private:
+            return
+        added = self.members.setdefault(thread_id, set())
+        for user_id in target.members:
+            if user_id in added:
+                continue
+            try:
+                await self.client.http.add_user_to_thread(thread_id, user_id)
+                added.add(user_id)
+            except discord.NotFound:
+                raise
+            except discord.HTTPException as error:
+                log.warning("could not add %s to the private thread %s: %s", user_id, thread_id, error)
 
     async def find(self, target: ToThread, *, gone: int | None = None) -> tuple[int, bool]:
         """(thread id, whether it was made just now). ``gone``: a thread id known not to exist any more."""
@@ -84,8 +107,14 @@ class Threads:
                 raise Undeliverable(f"channel {target.channel_id} does not exist") from error
         if not isinstance(parent, discord.TextChannel):
             raise Undeliverable(f"channel {target.channel_id} is not a text channel, so it can have no threads")
-        thread = await parent.create_thread(name=clip(target.name, THREAD_NAME), type=discord.ChannelType.public_thread,
-                                            auto_archive_duration=ARCHIVE_AFTER, reason="Clerk")
+        if target.private:  # only its members (and members with Manage Threads) see it; nobody may invite others
+            thread = await parent.create_thread(name=clip(target.name, THREAD_NAME),
+                                                type=discord.ChannelType.private_thread, invitable=False,
+                                                auto_archive_duration=ARCHIVE_AFTER, reason="Clerk")
+        else:
+            thread = await parent.create_thread(name=clip(target.name, THREAD_NAME),
+                                                type=discord.ChannelType.public_thread,
+                                                auto_archive_duration=ARCHIVE_AFTER, reason="Clerk")
         log.info("made thread %r (%s) in #%s for game %s", thread.name, thread.id, parent.name, target.game_id)
         return thread
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core.errors import ParseError
@@ -102,3 +103,30 @@ def parse_elector_query(text: str) -> ElectorQuery:
     if number is None:
         raise ParseError(text, ELECTOR_ACCEPTED, problem=f"the round is a number of at most {MAX_DIGITS} digits")
     return ElectorQuery(found["name"].strip(), number)
+
+
+_KIND_WORDS = {"planet": "planet", "world": "planet", "elector": "elector"}
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def holding_named(item: str, holdings: Sequence[tuple[str, str]]) -> int | None:
+    """Which of ``holdings`` ((kind, name) pairs) the item of a Transfer names, by index, or None.
+
+    ``Lankiveil``, ``Planet Lankiveil``, ``the planet Lankiveil`` and ``Elector Count Jasek`` name the holding of
+    that name (any case); a kind word in front (``planet``, ``world``, ``elector``) must match the holding's kind.
+    Anything else (``500 MS``, ``2 legions``, ``Planet Lankiveil and 300 MS``) names no holding."""
+    words = _key(item).split(" ")
+    if words and words[0] == "the":
+        words = words[1:]
+    wanted_kind = _KIND_WORDS.get(words[0]) if words else None
+    candidates: list[tuple[str, str | None]] = [(" ".join(words), None)]
+    if wanted_kind is not None and len(words) > 1:
+        candidates.append((" ".join(words[1:]), wanted_kind))
+    for name, kind in candidates:
+        for index, (held_kind, held_name) in enumerate(holdings):
+            if _key(held_name) == name and (kind is None or kind == held_kind):
+                return index
+    return None

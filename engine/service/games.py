@@ -231,3 +231,22 @@ class GameService(ServiceBase):
             found = await session.execute(select(Event.actor).where(Event.game_id == game_id,
                                                                     Event.kind == "GameCreated").limit(1))
             return found.scalar_one_or_none()
+
+    async def known_moderators(self, game_id: int) -> tuple[int, ...]:
+        """The moderators Clerk knows of (it cannot list a role's members without the members intent): the user
+        who ran /game new, then everyone else who has done something recorded in the game and is not one of its
+        players (only moderator commands record an event without a player), first act first."""
+        async with self._read() as session:
+            players = set((await session.execute(select(Player.user_id).where(Player.game_id == game_id))).scalars())
+            found = await session.execute(select(Event.actor, Event.kind).where(
+                Event.game_id == game_id, Event.actor.is_not(None)).order_by(Event.id))
+            founder: list[int] = []
+            others: list[int] = []
+            for actor, kind in found.tuples():
+                if actor is None:
+                    continue
+                if kind == "GameCreated":
+                    founder.append(actor)
+                elif actor not in players:
+                    others.append(actor)
+            return tuple(dict.fromkeys(founder + others))

@@ -32,7 +32,32 @@ def setting_of(ruleset: Ruleset, name: str) -> Setting:
     return found
 
 
+MODERATOR_CHANNEL = "moderator_channel"
+"""The one setting every game has: the private channel where Clerk posts what only the moderators see (a transfer,
+...), a channel id; unset, a private thread of the game channel (``bot/actions/moderators.py``)."""
+
+
 class SettingsService(ServiceBase):
+    async def moderator_channel(self, game_id: int) -> int | None:
+        async with self._read() as session:
+            value = (await load_game(session, game_id)).settings.get(MODERATOR_CHANNEL)
+            return int(value) if value is not None else None
+
+    async def set_moderator_channel(self, game_id: int, *, channel_id: int | None, actor: int | None,
+                                    source_id: str | None = None) -> tuple[int | None, int | None]:
+        """(old, new) moderator channel; None: a private thread of the game channel."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            if channel_id is not None and channel_id == game.channel_id:
+                raise RuleError(f"The moderator channel must be a private one, not the game channel of {game.name} "
+                                "(every player reads that).")
+            old = game.settings.get(MODERATOR_CHANNEL)
+            settings = {k: v for k, v in game.settings.items() if k != MODERATOR_CHANNEL}
+            game.settings = {**settings, MODERATOR_CHANNEL: channel_id} if channel_id is not None else settings
+            await uow.record(game_id, "SettingChanged", actor, {"setting": MODERATOR_CHANNEL, "from": old,
+                                                                "to": channel_id}, source_id)
+            return (int(old) if old is not None else None), channel_id
+
     async def settings(self, game_id: int) -> list[tuple[str, Any, bool, str]]:
         """(name, value, is it the default, description) for every setting of the game's ruleset."""
         async with self._read() as session:

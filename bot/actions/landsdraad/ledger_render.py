@@ -10,6 +10,7 @@ from engine.landsdraad.perks import Perk
 from engine.service.landsdraad.audits import AuditView, QuoteView, TransferList, TransferView
 from engine.service.landsdraad.perks import ElectorAnswer, PerkGrant, PerksAwarded
 from engine.service.landsdraad.registries import KanlyView, Registries
+from engine.service.landsdraad.transfer_moves import AppliedTransfer
 
 NEUTRAL = 0x5865F2
 CHOAM = 0xC27C0E
@@ -42,6 +43,8 @@ def transfer_receipt(v: TransferView) -> str:
 
 def transfer_line(v: TransferView) -> str:
     line = f"#{v.id} · round {v.round}: {v.what} to {v.recipient} ({format_utc(v.at)})"
+    if v.applied:
+        line += " · applied"
     if v.corrects is not None:
         line += f" · corrects #{v.corrects}"
     if v.corrected_by is not None:
@@ -61,9 +64,67 @@ def transfer_recorded_text(v: TransferView) -> str:
 
 def transfer_list_card(t: TransferList) -> Card:
     where = f" in round {t.round}" if t.round is not None else ""
-    lines = "\n".join(transfer_line(v) for v in t.entries) or "none"
-    return Card(title=f"Transfers by {t.player}{where} ({t.game.name})", description=lines, color=NEUTRAL,
+    if t.player is None:
+        lines = "\n".join(f"{v.sender}: {transfer_line(v)}" for v in t.entries) or "none"
+        title = f"Transfers of every player{where} ({t.game.name})"
+    else:
+        lines = "\n".join(transfer_line(v) for v in t.entries) or "none"
+        title = f"Transfers by {t.player}{where} ({t.game.name})"
+    return Card(title=title, description=lines, color=NEUTRAL,
                 footer="Entries are never changed: a correction is a new entry. Only moderators see this list.")
+
+
+def transfer_notice(v: TransferView, *, how: str) -> str:
+    """What the moderators read of a transfer recorded (``how``: ``by DM``, ``recorded by a moderator``, ...): who,
+    what, to whom, the round, and whether the ledger can apply it."""
+    if v.corrects is not None:
+        head = (f"✏️ Transfer #{v.id} corrects #{v.corrects} ({how}): **{v.sender}**'s transfer in round {v.round} of "
+                f"{v.game.name} now reads " + ("nothing: it never happened" if v.kind == "cancelled" else
+                                               f"**{v.what}** to **{v.recipient}**") + ".")
+        if v.note:
+            head += f"\nNote: {v.note}"
+    else:
+        head = (f"📦 Transfer #{v.id} · round {v.round} of {v.game.name} ({how}, {format_utc(v.at)}): "
+                f"**{v.sender}** → **{v.recipient}**: {v.what}.")
+        if v.note:
+            head += f"\nNote: {v.note}"
+    return head + "\n" + transfer_ledger_line(v)
+
+
+def transfer_ledger_line(v: TransferView) -> str:
+    """Whether the Apply button moves it, or why it is only recorded."""
+    h = v.holding
+    if v.kind == "cancelled":
+        return "Nothing to apply."
+    if v.kind == "funds":
+        return "Money is not kept in the ledger: recorded only."
+    if h is None:
+        return "The ledger does not track that: recorded only."
+    if h.homeworld and h.held_by_sender:
+        return (f"{h.name} is {v.sender}'s Homeworld: a transfer does not move a Homeworld (use /holding remove and "
+                "/holding add if it really changes hands). Recorded only.")
+    if not h.held_by_sender:
+        return (f"The ledger has the {h.kind} {h.name} with {h.holder}, not {v.sender}: recorded only (/holding remove "
+                "and /holding add move it by hand).")
+    return (f"{h.name} is a {'planet' if h.kind == 'planet' else 'Elector'} {v.sender} holds in the ledger. "
+            f"**Apply** moves it to {v.recipient} (or /transfer apply id:{v.id}).")
+
+
+def transfer_applied_text(a: AppliedTransfer, by: str) -> str:
+    """For the moderators: what the Apply did."""
+    when = "in play now" if a.round_open else "in play (no round open)"
+    return (f"✅ {by} applied transfer #{a.entry}: the {a.kind} **{a.holding}** moved from {a.sender} to "
+            f"{a.recipient} in the ledger of {a.game.name}. {a.sender} now has {a.sender_votes} votes, "
+            f"{a.recipient} {a.recipient_votes}; {a.in_play} votes {when}.")
+
+
+def transfer_applied_dm(a: AppliedTransfer, *, giver: bool) -> str:
+    """For each of the two players, privately: the move and their own votes (P0-14: nobody else's)."""
+    if giver:
+        return (f"The moderators applied your transfer #{a.entry} in {a.game.name}: the {a.kind} {a.holding} is "
+                f"now {a.recipient}'s in the ledger. You now control {a.sender_votes} votes.")
+    return (f"The moderators applied {a.sender}'s transfer #{a.entry} in {a.game.name}: the {a.kind} {a.holding} "
+            f"is now yours in the ledger. You now control {a.recipient_votes} votes.")
 
 
 # -- audits ---------------------------------------------------------------------------------------------------

@@ -11,20 +11,26 @@ from typing import Any
 
 from bot.actions.commands import App, Option, game_of_user, require_game, user_option
 from bot.actions.context import Ctx, UserRef
+from bot.actions.landsdraad import victory_posts
 from bot.actions.landsdraad.ledger_render import (
     elector_text,
     perk_dm,
     perks_card,
     quote_text,
     registries_card,
+    transfer_applied_dm,
+    transfer_applied_text,
     transfer_list_card,
+    transfer_notice,
     transfer_receipt,
     transfer_recorded_text,
     transit_card,
 )
 from bot.actions.landsdraad.ruleset import commands_on
-from bot.actions.outbox import Outgoing, ToUser, reply
+from bot.actions.moderators import moderator_target
+from bot.actions.outbox import INSTEAD, Button, Outgoing, ToUser, reply
 from bot.actions.routes import Routes, first_line
+from engine.core.errors import RuleError
 from engine.core.text import split_game_tag as game_tag
 from engine.landsdraad.motions import parse_rounds
 from engine.landsdraad.transfers import (
@@ -35,6 +41,7 @@ from engine.landsdraad.transfers import (
     parse_elector_query,
     parse_transfer,
 )
+from engine.service.landsdraad.audits import TransferView
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -58,7 +65,9 @@ async def transfer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
     view = await app.clerk.landsdraad.audits.record_transfer(game.id, user_id=ctx.actor.id, command=parsed, at=ctx.at,
                                                              source_id=ctx.source_id)
-    return [reply(transfer_receipt(view))]
+    if view.duplicate:  # the moderators were told when it first came
+        return [reply(transfer_receipt(view))]
+    return [reply(transfer_receipt(view)), *await to_moderators(app, game, view, how="by DM")]
 
 
 @dm_form(is_audit_quote)
@@ -94,7 +103,8 @@ async def transfer_record(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     view = await app.clerk.landsdraad.audits.record_transfer_for(
         g.id, sender_user=user_option(o, "sender").id, to_user=user_option(o, "to").id, what=o["what"],
         round_number=o.get("round"), note=o.get("note"), actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(transfer_recorded_text(view), ephemeral=True)]
+    return [reply(transfer_recorded_text(view), ephemeral=True),
+            *await to_moderators(app, g, view, how=f"recorded by {ctx.actor.name}")]
 
 
 @command("transfer correct", "Correct a transfer entry with a new entry (the old one is kept).",
@@ -111,18 +121,78 @@ async def transfer_correct(app: App, ctx: Ctx, game: GameView | None, o: dict[st
     view = await app.clerk.landsdraad.audits.correct_transfer(
         g.id, entry_id=o["id"], note=o["note"], what=o.get("what"), to_user=to.id if isinstance(to, UserRef) else None,
         round_number=o.get("round"), cancel=bool(o.get("cancel")), actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(transfer_recorded_text(view), ephemeral=True)]
+    return [reply(transfer_recorded_text(view), ephemeral=True),
+            *await to_moderators(app, g, view, how=f"by {ctx.actor.name}")]
 
 
-@command("transfer list", "A player's transfer entries, corrections included (moderators).",
-         Option("player", UserRef, "the player who sent them", True),
-         Option("round", int, "only this round", min_value=1),
+@command("transfer list", "The round's transfers of every player, or one player's entries (moderators).",
+         Option("player", UserRef, "only the transfers this player sent (all rounds unless round is given)"),
+         Option("round", int, "only this round (without player: default the current round)", min_value=1),
          moderator=True)
 async def transfer_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    listing = await app.clerk.landsdraad.audits.transfers(g.id, user_id=user_option(o, "player").id,
-                                                          round_number=o.get("round"))
+    player = o.get("player")
+    listing = await app.clerk.landsdraad.audits.transfers(g.id, user_id=player.id if isinstance(player, UserRef)
+                                                          else None, round_number=o.get("round"))
     return [reply(card=transfer_list_card(listing), ephemeral=True)]
+
+
+@command("transfer apply", "Apply a transfer of an Elector or planet: move it in the ledger (as its Apply button).",
+         Option("id", int, "the number of the transfer (/transfer list)", True, min_value=1),
+         moderator=True)
+async def transfer_apply(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await apply_transfer(app, ctx, require_game(game).id, o["id"])
+
+
+# -- the moderators' notice and its Apply button ----------------------------------------------------------------
+
+APPLY_BUTTON = "clerk:xfer"
+
+
+def apply_buttons(v: TransferView) -> tuple[Button, ...]:
+    """``Apply``: its custom_id names the game, the entry, the holding and the two players' user ids, so a press
+    after a restart works and a press after any of them changed is refused."""
+    h = v.holding
+    if h is None or not h.movable or v.from_user is None or v.to_user is None:
+        return ()
+    custom_id = f"{APPLY_BUTTON}:{v.game.id}:{v.id}:{h.id}:{v.from_user}:{v.to_user}"
+    label = f"Apply: {h.name} to {v.recipient}"
+    return (Button(label if len(label) <= 80 else "Apply", custom_id, "primary"),)
+
+
+async def to_moderators(app: App, game: GameView, view: TransferView, *, how: str) -> list[Outgoing]:
+    """The transfer for the moderators, in their private place (``bot/actions/moderators.py``), with an Apply button
+    when it moves an Elector or planet the sender holds. Never to the game channel (secrecy, R0-51: a transfer is
+    published only by an audit)."""
+    buttons = apply_buttons(view)
+    instead = {INSTEAD: f"(Apply it with /transfer apply id:{view.id} in the game channel.)"} if buttons else {}
+    return [Outgoing(await moderator_target(app, game), text=transfer_notice(view, how=how), buttons=buttons,
+                     extra=instead)]
+
+
+@ROUTES.button(APPLY_BUTTON)
+async def apply_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    """A moderator presses Apply under a transfer's notice."""
+    parts = custom_id.split(":")
+    if len(parts) != 7 or not all(p.isdigit() for p in parts[2:]):
+        raise RuleError("This button is not one of Clerk's transfer offers.")
+    game_id, entry, holding, giver, taker = (int(p) for p in parts[2:])
+    return await apply_transfer(app, ctx, game_id, entry, expected=(holding, giver, taker))
+
+
+async def apply_transfer(app: App, ctx: Ctx, game_id: int, entry: int, *,
+                         expected: tuple[int, int, int] | None = None) -> list[Outgoing]:
+    """Move the holding (a moderator only), then tell the moderators, and each player privately by DM."""
+    g = await app.clerk.games.game(game_id)
+    if not ctx.actor.moderates(g.moderator_role_id):
+        raise RuleError(f"Only the moderators of {g.name} can apply a transfer.")
+    a = await app.clerk.landsdraad.transfer_moves.apply_transfer(game_id, entry_id=entry, expected=expected,
+                                                                 actor=ctx.actor.id, source_id=ctx.source_id)
+    text = transfer_applied_text(a, ctx.actor.name)
+    return [reply(text, ephemeral=True), Outgoing(await moderator_target(app, g), text=text),
+            Outgoing(ToUser(a.sender_user), text=transfer_applied_dm(a, giver=True)),
+            Outgoing(ToUser(a.recipient_user), text=transfer_applied_dm(a, giver=False)),
+            *await victory_posts.majority_check(app, g, ctx)]
 
 
 # -- audits ---------------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from engine.landsdraad.audit import AuditQuote, audit_quote
 from engine.landsdraad.settings import SETTINGS
 from engine.landsdraad.transfers import TransferCommand
 from engine.service.clock import utc
+from engine.service.landsdraad.transfer_moves import HoldingMatch, applied_entries, match_holding
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
@@ -57,6 +58,12 @@ class TransferView:
     """In a listing: the later entry that corrects this one (so this one no longer counts)."""
     duplicate: bool = False
     """The same message arrived twice: this is the entry it made the first time."""
+    from_user: int | None = None
+    to_user: int | None = None
+    holding: HoldingMatch | None = None
+    """The Elector or planet the item names, as the ledger has it now (``transfer_moves.match_holding``)."""
+    applied: bool = False
+    """In a listing: a moderator applied it (the holding moved in the ledger)."""
 
     @property
     def what(self) -> str:
@@ -68,7 +75,8 @@ class TransferView:
 @dataclass(frozen=True)
 class TransferList:
     game: GameView
-    player: str
+    player: str | None
+    """None: every player's transfers (``/transfer list`` without ``player``)."""
     round: int | None
     entries: tuple[TransferView, ...]
 
@@ -171,10 +179,19 @@ async def player_names(session: AsyncSession, game_id: int) -> dict[int, str]:
 
 
 def _view(row: TransferRow, game: Game, names: dict[int, str], *, corrected_by: int | None = None,
-          duplicate: bool = False) -> TransferView:
+          duplicate: bool = False, applied: bool = False) -> TransferView:
     return TransferView(id=row.id, game=game_view(game), round=row.round_number, sender=names.get(row.from_id, "?"),
                         recipient=row.recipient, kind=row.kind, amount=row.amount, item=row.item, at=utc(row.at),
-                        corrects=row.corrects_id, note=row.note, corrected_by=corrected_by, duplicate=duplicate)
+                        corrects=row.corrects_id, note=row.note, corrected_by=corrected_by, duplicate=duplicate,
+                        applied=applied)
+
+
+async def _offered(session: AsyncSession, row: TransferRow, view: TransferView) -> TransferView:
+    """``view`` with the players' user ids and the holding its item names (what the moderators' notice needs)."""
+    users = dict((await session.execute(select(Player.id, Player.user_id).where(
+        Player.id.in_([i for i in (row.from_id, row.to_id) if i is not None])))).tuples().all())
+    return replace(view, from_user=users.get(row.from_id), to_user=users.get(row.to_id) if row.to_id else None,
+                   holding=await match_holding(session, row))
 
 
 def _round_now(game: Game) -> int:
@@ -269,7 +286,7 @@ class AuditService(ServiceBase):
                 await uow.session.flush()
                 await uow.record(game_id, "TransferRecorded", user_id, self._payload(row, sender, recipient),
                                  source_id)
-                return _view(row, game, {sender.id: sender.name})
+                return await _offered(uow.session, row, _view(row, game, {sender.id: sender.name}))
         except Duplicate as dup:
             if dup.kind != "TransferRecorded" or source_id is None:
                 raise RuleError("That message was already handled; nothing was changed.") from None
@@ -305,7 +322,7 @@ class AuditService(ServiceBase):
             await uow.session.flush()
             await uow.record(game_id, "TransferRecorded", actor,
                              self._payload(row, sender, recipient, note=note, by_moderator=True), source_id)
-            return _view(row, game, {sender.id: sender.name})
+            return await _offered(uow.session, row, _view(row, game, {sender.id: sender.name}))
 
     async def correct_transfer(self, game_id: int, *, entry_id: int, note: str, what: str | None = None,
                                to_user: int | None = None, round_number: int | None = None, cancel: bool = False,
@@ -353,21 +370,27 @@ class AuditService(ServiceBase):
             await uow.session.flush()
             await uow.record(game_id, "TransferCorrected", actor,
                              self._payload(row, sender, recipient, corrects=base.id, note=note_text), source_id)
-            return _view(row, game, {sender.id: sender.name})
+            return await _offered(uow.session, row, _view(row, game, {sender.id: sender.name}))
 
-    async def transfers(self, game_id: int, *, user_id: int, round_number: int | None = None) -> TransferList:
-        """``/transfer list``: every entry the player sent (corrections and the entries they replace included)."""
+    async def transfers(self, game_id: int, *, user_id: int | None, round_number: int | None = None) -> TransferList:
+        """``/transfer list``: every entry the player sent (corrections and the entries they replace included); with
+        no player, every player's entries of ``round_number`` (the current round if None), in the order made."""
         async with self._read() as session:
             game = await load_game(session, game_id)
-            player = await require_player(session, game, user_id)
-            found = await session.execute(select(TransferRow).where(
-                TransferRow.game_id == game_id, TransferRow.from_id == player.id).order_by(TransferRow.id))
-            rows = list(found.scalars())
+            query = select(TransferRow).where(TransferRow.game_id == game_id).order_by(TransferRow.id)
+            player: Player | None = None
+            if user_id is not None:
+                player = await require_player(session, game, user_id)
+                query = query.where(TransferRow.from_id == player.id)
+            elif round_number is None:
+                round_number = _round_now(game)
+            rows = list((await session.execute(query)).scalars())
             names = await player_names(session, game_id)
             corrected_by = {r.corrects_id: r.id for r in rows if r.corrects_id is not None}
-            views = tuple(_view(r, game, names, corrected_by=corrected_by.get(r.id)) for r in rows
-                          if round_number is None or r.round_number == round_number)
-            return TransferList(game_view(game), player.name, round_number, views)
+            applied = await applied_entries(session, game_id)
+            views = tuple(_view(r, game, names, corrected_by=corrected_by.get(r.id), applied=r.id in applied)
+                          for r in rows if round_number is None or r.round_number == round_number)
+            return TransferList(game_view(game), player.name if player is not None else None, round_number, views)
 
     async def audit_quote(self, game_id: int, *, target: str, rounds: Iterable[int]) -> QuoteView:
         """R0-53: the cost of an audit, for any player who asks; nothing is recorded."""

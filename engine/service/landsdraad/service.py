@@ -16,6 +16,7 @@ from engine.service.landsdraad.perks import PerkService
 from engine.service.landsdraad.registries import RegistryService
 from engine.service.landsdraad.roster import RosterService
 from engine.service.landsdraad.rounds import RoundService
+from engine.service.landsdraad.transfer_moves import TransferMoveService
 from engine.service.landsdraad.victory import VictoryService
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
@@ -38,6 +39,7 @@ class LandsdraadService(RulesetService):
         self.majority = MajorityService(backend)
         self.registries = RegistryService(backend)
         self.audits = AuditService(backend)
+        self.transfer_moves = TransferMoveService(backend)
         self.perks = PerkService(backend)
         self.victory = VictoryService(backend)
 

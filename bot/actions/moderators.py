@@ -1,0 +1,38 @@
+"""Where Clerk posts what only a game's moderators may read (a transfer, ...): the game's ``moderator_channel``
+(``/game settings moderator_channel:#mods``), or, when none is set, a private thread of the game channel that only
+the moderators and the bot can see, made once and remembered (``clerk.posts``, key ``thread:<name>``), with the
+moderators Clerk knows added to it (``clerk.games.known_moderators``: the game's founder and whoever has run a
+moderator command; members with Manage Threads see every private thread anyway).
+
+The Discord adapter makes the private thread (Create Private Threads, Send Messages in Threads); when Discord refuses
+it, what was for the thread goes by DM to the moderators Clerk knows, and they are told once why
+(``bot/discord/delivery.py``). Any ruleset may use it; none is named here."""
+
+from __future__ import annotations
+
+from bot.actions.commands import App
+from bot.actions.outbox import ToChannel, ToThread
+from engine.service.views import GameView
+
+THREAD_SUFFIX = "moderators"
+
+
+def thread_name(game: GameView) -> str:
+    """``sirius moderators``: the private thread's name."""
+    return f"{game.name} {THREAD_SUFFIX}"
+
+
+async def moderator_target(app: App, game: GameView) -> ToChannel | ToThread:
+    """The moderators' private place in ``game``."""
+    channel = await app.clerk.settings.moderator_channel(game.id)
+    if channel is not None:
+        return ToChannel(channel)
+    members = await app.clerk.games.known_moderators(game.id)
+    return ToThread(game.channel_id, thread_name(game), game.id, private=True, members=members)
+
+
+def place_text(target: ToChannel | ToThread) -> str:
+    """How a reply names the place: ``<#123>`` or ``the private thread “sirius moderators”``."""
+    if isinstance(target, ToChannel):
+        return f"<#{target.channel_id}>"
+    return f"the private thread “{target.name}” of the game channel"
