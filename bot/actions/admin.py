@@ -116,8 +116,9 @@ async def set_moderator_channel(app: App, ctx: Ctx, g: GameView, o: dict[str, An
     def shown(value: int | None) -> str:
         return f"<#{value}>" if value is not None else f"a private thread “{thread_name(g)}” of the game channel"
 
+    needs = " Clerk needs View Channel and Send Messages there." if new is not None else ""
     return [reply(f"{g.name}: what only the moderators see (transfers, ...) now goes to {shown(new)} (before: "
-                  f"{shown(old)}). " + (" Clerk needs View Channel and Send Messages there." if new is not None else ""), ephemeral=True)]
+                  f"{shown(old)}).{needs}", ephemeral=True)]
 
 
 def role_text(role_id: int | None) -> str:

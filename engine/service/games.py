@@ -242,7 +242,7 @@ class GameService(ServiceBase):
                 Event.game_id == game_id, Event.actor.is_not(None)).order_by(Event.id))
             founder: list[int] = []
             others: list[int] = []
-            for actor, kind in found.tuples():
+            for actor, kind in found.all():
                 if actor is None:
                     continue
                 if kind == "GameCreated":

@@ -4,7 +4,12 @@ tally, archives or deletes the thread).
 
 Discord's behaviour modelled here:
 - ``POST /channels/{id}/threads`` (no message) makes a thread of a text channel; Discord sends THREAD_CREATE
-  (``newly_created``) and posts a system message (type 18) in the parent.
+  (``newly_created``) and posts a system message (type 18) in the parent. With ``type: 12`` it is a private thread:
+  no system message in the parent (Discord posts none for a private thread), only its members see it, its creator
+  (the bot) is its first member, and it needs Create Private Threads (else 403 50013: ``refuse_private_threads``).
+- ``PUT /channels/{thread}/thread-members/{user}`` adds a member to a thread (204; again is no error); Discord
+  refuses it on an archived thread (400 50083) and for a user who is not in the server (404 10013), and it needs Send
+  Messages in Threads (403 50013 with ``refuse_posts`` on the parent).
 - ``PATCH /channels/{cid}/messages/{mid}`` edits the bot's own message; only the keys sent change.
 - ``PUT /channels/{cid}/messages/pins/{mid}`` (discord.py 2.7; the older ``/pins/{mid}`` too) pins it; Discord
   posts a system message (type 6). Without the permission it is 403 50013.
@@ -19,7 +24,7 @@ from typing import Any
 
 from aiohttp import web
 
-from fakediscord.payloads import PUBLIC_THREAD, TEXT, Channel, User, iso
+from fakediscord.payloads import PRIVATE_THREAD, PUBLIC_THREAD, TEXT, Channel, User, iso
 from fakediscord.records import Sent
 from fakediscord.responses import discord_error as _error
 from fakediscord.responses import json_response as _json
@@ -40,6 +45,9 @@ class ChannelRoutes:
     sent: list[Sent]
     bot_can_pin: bool
     threads_created: list[Channel]
+    private_threads_refused: bool
+    users: dict[int, User]
+    refusals: dict[int, int]
 
     # Provided by FakeDiscord.
     ids: Any
@@ -55,6 +63,7 @@ class ChannelRoutes:
     def channel_routes(self) -> list[tuple[str, str, Handler]]:
         return [
             ("POST", "/channels/{channel}/threads", self._start_thread),
+            ("PUT", "/channels/{channel}/thread-members/{user}", self._add_thread_member),
             ("PATCH", "/channels/{channel}", self._edit_channel),
             ("PATCH", "/channels/{channel}/messages/{message}", self._edit_message),
             ("PUT", "/channels/{channel}/messages/pins/{message}", self._pin),
@@ -124,20 +133,46 @@ class ChannelRoutes:
             return _error(400, 50035, "Invalid Form Body: name must be 1 to 100 characters")
         if duration not in ARCHIVE_DURATIONS:
             return _error(400, 50035, f"Invalid Form Body: auto_archive_duration {duration}")
-        if int(body.get("type") or PUBLIC_THREAD) != PUBLIC_THREAD:
-            return _error(400, 50035, "Invalid Form Body: the fake makes public threads only")
-        thread = Channel(self.ids.next(), name, PUBLIC_THREAD, self.guild_id, parent.id, self.bot.id,
-                         auto_archive_duration=duration)
+        kind = int(body.get("type") or PUBLIC_THREAD)
+        if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            return _error(400, 50035, "Invalid Form Body: the fake makes public and private threads only")
+        if kind == PRIVATE_THREAD and (self.private_threads_refused or parent.id in self.refusals):
+            return _error(403, 50013, "Missing Permissions")
+        thread = Channel(self.ids.next(), name, kind, self.guild_id, parent.id, self.bot.id,
+                         auto_archive_duration=duration, members={self.bot.id})
         self.channels[thread.id] = thread
         self.threads_created.append(thread)
         data = thread.payload(self.now())
         await self.dispatch("THREAD_CREATE", {**data, "newly_created": True})
+        if kind == PRIVATE_THREAD:  # Discord posts no "started a thread" message for a private thread
+            return _json(data)
         notice = Sent(self.ids.next(), parent.id, "system", name, reference=None)
         self.sent.append(notice)
         message = self._message_of(notice, parent, kind=THREAD_CREATED)
         message["message_reference"] = {"channel_id": str(thread.id), "guild_id": str(self.guild_id)}
         await self.dispatch("MESSAGE_CREATE", message)
         return _json(data)
+
+    async def _add_thread_member(self, request: web.Request) -> web.StreamResponse:
+        if not self._authorised(request):
+            return _error(401, 0, "401: Unauthorized")
+        thread = self._channel(request.match_info["channel"])
+        if thread is None or not thread.is_thread:
+            return _error(404, 10003, "Unknown Channel")
+        if thread.parent_id in self.refusals:
+            return _error(403, 50013, "Missing Permissions")
+        if thread.archived:
+            return _error(400, 50083, "Thread is archived")
+        user_id = int(request.match_info["user"])
+        if user_id not in self.users:
+            return _error(404, 10013, "Unknown User")
+        if user_id not in thread.members:
+            thread.members.add(user_id)
+            await self.dispatch("THREAD_MEMBERS_UPDATE", {
+                "id": str(thread.id), "guild_id": str(self.guild_id), "member_count": len(thread.members),
+                "added_members": [{"id": str(thread.id), "user_id": str(user_id), "join_timestamp": iso(self.now()),
+                                   "flags": 0}]})
+        return web.Response(status=204)
 
     async def _edit_channel(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request.match_info["channel"])

@@ -28,6 +28,8 @@ MESSAGE_CONTENT = 1 << 15
 TEXT = 0
 DM = 1
 PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
 
 
 class Snowflakes:
@@ -102,10 +104,16 @@ class Channel:
     recipient: User | None = None
     archived: bool = False
     auto_archive_duration: int = 1440
+    members: set[int] = field(default_factory=set)
+    """A thread's members (user ids): a private thread is seen only by them (and by Manage Threads)."""
 
     @property
     def is_thread(self) -> bool:
-        return self.type == PUBLIC_THREAD
+        return self.type in THREADS
+
+    @property
+    def is_private(self) -> bool:
+        return self.type == PRIVATE_THREAD
 
     @property
     def is_dm(self) -> bool:
@@ -122,12 +130,14 @@ class Channel:
                                 "parent_id": str(self.parent_id) if self.parent_id else None}
         if self.type == TEXT:
             data["topic"] = None
-        if self.type == PUBLIC_THREAD:
-            data.update({"owner_id": str(self.owner_id), "message_count": 0, "member_count": 2,
+        if self.is_thread:
+            data.update({"owner_id": str(self.owner_id), "message_count": 0, "member_count": len(self.members) or 2,
                          "total_message_sent": 0,
                          "thread_metadata": {"archived": self.archived,
                                              "auto_archive_duration": self.auto_archive_duration,
                                              "archive_timestamp": iso(created), "locked": False}})
+            if self.is_private:
+                data["thread_metadata"]["invitable"] = False
         return data
 
 

@@ -124,6 +124,8 @@ class FakeDiscord(ChannelRoutes):
         self.dropped: list[dict[str, Any]] = []
         self.threads_created: list[Channel] = []
         self.bot_can_pin = True
+        self.private_threads_refused = False
+        """The bot lacks Create Private Threads (its private threads are refused, 403 50013)."""
         self.refusals: dict[int, int] = {}
         """Channel id -> the 403 error code the bot's posts there (and in its threads) get; see ``refuse_posts``."""
         self.nonces: dict[tuple[int, str], Sent] = {}
@@ -522,8 +524,14 @@ class FakeDiscord(ChannelRoutes):
             if (low is not None and value < low) or (high is not None and value > high):
                 raise AssertionError(f"/{command} {name}: {value!r} is out of range [{low}, {high}]")
         else:
-            kind = (6 if isinstance(value, User) else 8 if isinstance(value, Role) else 5 if isinstance(value, bool)
-                    else 4 if isinstance(value, int) else 3)
+            kind = (6 if isinstance(value, User) else 8 if isinstance(value, Role) else 7 if isinstance(value, Channel)
+                    else 5 if isinstance(value, bool) else 4 if isinstance(value, int) else 3)
+        if kind == 7:  # a channel option: Discord resolves it as a partial channel with the member's permissions
+            assert isinstance(value, Channel), f"/{command} {name}: expected a Channel, got {value!r}"
+            resolved.setdefault("channels", {})[str(value.id)] = {
+                "id": str(value.id), "name": value.name, "type": value.type, "permissions": str((1 << 50) - 1),
+                **({"parent_id": str(value.parent_id)} if value.parent_id else {})}
+            return {"type": 7, "name": name, "value": str(value.id)}
         if kind == 6:
             assert isinstance(value, User), f"/{command} {name}: expected a User, got {value!r}"
             resolved.setdefault("users", {})[str(value.id)] = value.payload()

@@ -188,8 +188,9 @@ def _view(row: TransferRow, game: Game, names: dict[int, str], *, corrected_by: 
 
 async def _offered(session: AsyncSession, row: TransferRow, view: TransferView) -> TransferView:
     """``view`` with the players' user ids and the holding its item names (what the moderators' notice needs)."""
-    users = dict((await session.execute(select(Player.id, Player.user_id).where(
-        Player.id.in_([i for i in (row.from_id, row.to_id) if i is not None])))).tuples().all())
+    found = await session.execute(select(Player.id, Player.user_id).where(
+        Player.id.in_([i for i in (row.from_id, row.to_id) if i is not None])))
+    users = {player_id: user_id for player_id, user_id in found.all()}
     return replace(view, from_user=users.get(row.from_id), to_user=users.get(row.to_id) if row.to_id else None,
                    holding=await match_holding(session, row))
 
