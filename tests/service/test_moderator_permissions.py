@@ -63,6 +63,7 @@ mod #alpha: /holding add player:@carol kind:planet name:Caladan quality:average
 mod #alpha: /round open crisis:"Piracy in Sirius" deadline:2d
 alice dm: Vote: Aye
 mod #alpha: /transfer record sender:@alice to:@bob what:100 MS
+bob dm: Transfer: Elector Count Jasek to carol
 mod #alpha: /kanly add p:@alice q:@bob
 mod #alpha: /kanly transit owner:@alice target:@bob fee:10 what:2 legions
 mod #alpha: /embargo add by:@alice on:@bob
@@ -118,6 +119,7 @@ OVERRIDES: dict[str, str] = {
     "kanly remove": "p:@alice q:@bob",
     "embargo remove": "by:@alice on:@bob",
     "transfer correct": "id:1 note:\"a typo\" what:200 MS",
+    "transfer apply": "id:2",
     "player set": "user:@bob diplomacy:4",
     "game moderators": "role:@new-mods",
     "candidate add": "name:Ann Oakes faction:Granger charisma:3",

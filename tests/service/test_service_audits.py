@@ -10,6 +10,7 @@ from ledger_front import MODERATOR, actor, dm, only_here, slash, user
 from sqlalchemy import select
 
 from bot.actions.landsdraad.ledger_render import audit_card
+from bot.actions.outbox import ToThread
 from engine.core.errors import RuleError
 from engine.landsdraad.transfers import parse_transfer
 from engine.service.landsdraad.audits import perform_audit, quote
@@ -51,6 +52,12 @@ async def _send(table: Any, user_id: int, text: str, source_id: str | None = Non
     return await table.clerk.landsdraad.audits.record_transfer(table.game_id, user_id=user_id,
                                                                command=parse_transfer(text), at=table.clock.now(),
                                                                source_id=source_id or table.source())
+
+
+def moderators_thread(table: Any) -> ToThread:
+    """Where the moderators of the table's game read its transfers (no moderator_channel set): a private thread."""
+    return ToThread(table.game.channel_id, "sirius moderators", table.game.id, private=True,
+                    members=(MODERATOR.id,))
 
 
 async def _rows(table: Any, model: Any) -> list[Any]:
@@ -219,11 +226,12 @@ async def test_transfer_and_quote_dms_are_answered_only_to_the_sender(table: Any
     c = table.clerk
     bob = actor(BOB, "bob")
     out = await dm(c, bob, "Transfer: 500 MS to Alice")
-    assert only_here(out).startswith("Recorded your transfer of 500 MS to alice in round 3 of sirius.")
+    assert only_here(out[:1]).startswith("Recorded your transfer of 500 MS to alice in round 3 of sirius.")
+    assert [o.to for o in out[1:]] == [moderators_thread(table)]  # and the moderators, privately (issue 16)
     out = await dm(c, bob, "Transfer: 500 MS to Alice #sirius")
-    assert "Recorded your transfer" in only_here(out)
+    assert "Recorded your transfer" in only_here(out[:1]) and [o.to for o in out[1:]] == [moderators_thread(table)]
     out = await dm(c, bob, "Transfer: 500 MS to Alice", source_id="same")
-    again = await dm(c, bob, "Transfer: 500 MS to Alice", source_id="same")
+    again = await dm(c, bob, "Transfer: 500 MS to Alice", source_id="same")  # the moderators are not told twice
     assert "reached me twice" in only_here(again) and len(await _rows(table, TransferRow)) == 3
     refused = only_here(await dm(c, bob, "Transfer: 5 MS to Dave"))
     assert "No player in sirius is called “Dave”" in refused and refused.endswith("Nothing was recorded.")
@@ -247,13 +255,16 @@ async def test_transfer_commands_for_moderators(table: Any) -> None:
     c = table.clerk
     [refused] = await slash(c, actor(BOB, "bob"), "transfer list", player=user(BOB, "bob"))
     assert refused.ephemeral and "Only the moderators" in refused.text
-    [done] = await slash(c, MODERATOR, "transfer record", sender=user(BOB, "bob"), to=user(ALICE, "alice"),
-                         what="300 MS", round=1, note="told me at the table")
+    [done, notice] = await slash(c, MODERATOR, "transfer record", sender=user(BOB, "bob"), to=user(ALICE, "alice"),
+                                 what="300 MS", round=1, note="told me at the table")
+    assert notice.to == moderators_thread(table) and "Note: told me at the table" in notice.text
     assert done.ephemeral and done.text == "Recorded entry #1: bob transferred 300 MS to alice in round 1."
     [bad] = await slash(c, MODERATOR, "transfer record", sender=user(BOB, "bob"), to=user(ALICE, "alice"),
                         what="300 MS", round=3)
     assert "Choose a round from 1 to 2, not 3" in bad.text
-    [fixed] = await slash(c, MODERATOR, "transfer correct", id=1, note="it was Carol", to=user(CAROL, "carol"))
+    [fixed, corrected] = await slash(c, MODERATOR, "transfer correct", id=1, note="it was Carol",
+                                     to=user(CAROL, "carol"))
+    assert corrected.to == moderators_thread(table) and "Transfer #2 corrects #1" in corrected.text
     assert fixed.ephemeral and fixed.text.startswith("Entry #2 corrects #1: bob's transfer in round 1 now reads "
                                                      "300 MS to carol.")
     [listing] = await slash(c, MODERATOR, "transfer list", player=user(BOB, "bob"), round=1)
