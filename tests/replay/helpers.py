@@ -27,7 +27,8 @@ class Run:
         return sent_messages(self.output)
 
     def public(self) -> list[Sent]:
-        """What everyone in the server sees: messages in channels and threads that are not ephemeral."""
+        """What everyone in the server sees: messages in channels and threads that are not ephemeral (a private
+        thread is seen only by its members, the moderators)."""
         return [m for m in self.messages() if m.public]
 
     def to(self, destination: str) -> list[str]:
@@ -49,7 +50,7 @@ class Sent:
 
     @property
     def public(self) -> bool:
-        return not self.where.startswith("DM ") and "ephemeral" not in self.marks
+        return not self.where.startswith("DM ") and "ephemeral" not in self.marks and "private" not in self.marks
 
 
 def sent_messages(output: str) -> list[Sent]:
