@@ -104,16 +104,20 @@ def transfer_ledger_line(v: TransferView) -> str:
         return (f"{h.name} is {v.sender}'s Homeworld: a transfer does not move a Homeworld (use /holding remove and "
                 "/holding add if it really changes hands). Recorded only.")
     if not h.held_by_sender:
-        return (f"The ledger has the {h.kind} {h.name} with {h.holder}, not {v.sender}: recorded only (/holding remove "
-                "and /holding add move it by hand).")
-    return (f"{h.name} is a {'planet' if h.kind == 'planet' else 'Elector'} {v.sender} holds in the ledger. "
+        return (f"The ledger has the {_kind(h.kind)} {h.name} with {h.holder}, not {v.sender}: recorded only "
+                "(/holding remove and /holding add move it by hand).")
+    return (f"{h.name} is {'a planet' if h.kind == 'planet' else 'an Elector'} {v.sender} holds in the ledger. "
             f"**Apply** moves it to {v.recipient} (or /transfer apply id:{v.id}).")
+
+
+def _kind(kind: str) -> str:
+    return "Elector" if kind == "elector" else kind
 
 
 def transfer_applied_text(a: AppliedTransfer, by: str) -> str:
     """For the moderators: what the Apply did."""
     when = "in play now" if a.round_open else "in play (no round open)"
-    return (f"✅ {by} applied transfer #{a.entry}: the {a.kind} **{a.holding}** moved from {a.sender} to "
+    return (f"✅ {by} applied transfer #{a.entry}: the {_kind(a.kind)} **{a.holding}** moved from {a.sender} to "
             f"{a.recipient} in the ledger of {a.game.name}. {a.sender} now has {a.sender_votes} votes, "
             f"{a.recipient} {a.recipient_votes}; {a.in_play} votes {when}.")
 
@@ -121,10 +125,10 @@ def transfer_applied_text(a: AppliedTransfer, by: str) -> str:
 def transfer_applied_dm(a: AppliedTransfer, *, giver: bool) -> str:
     """For each of the two players, privately: the move and their own votes (P0-14: nobody else's)."""
     if giver:
-        return (f"The moderators applied your transfer #{a.entry} in {a.game.name}: the {a.kind} {a.holding} is "
-                f"now {a.recipient}'s in the ledger. You now control {a.sender_votes} votes.")
-    return (f"The moderators applied {a.sender}'s transfer #{a.entry} in {a.game.name}: the {a.kind} {a.holding} "
-            f"is now yours in the ledger. You now control {a.recipient_votes} votes.")
+        return (f"The moderators applied your transfer #{a.entry} in {a.game.name}: the {_kind(a.kind)} {a.holding} "
+                f"is now {a.recipient}'s in the ledger. You now control {a.sender_votes} votes.")
+    return (f"The moderators applied {a.sender}'s transfer #{a.entry} in {a.game.name}: the {_kind(a.kind)} "
+            f"{a.holding} is now yours in the ledger. You now control {a.recipient_votes} votes.")
 
 
 # -- audits ---------------------------------------------------------------------------------------------------
