@@ -1,8 +1,8 @@
 """Where Clerk posts what only a game's moderators may read (a transfer, ...): the game's ``moderator_channel``
 (``/game settings moderator_channel:#mods``), or, when none is set, a private thread of the game channel that only
 the moderators and the bot can see, made once and remembered (``clerk.posts``, key ``thread:<name>``), with the
-moderators Clerk knows added to it (``clerk.games.known_moderators``: the game's founder and whoever has run a
-moderator command; members with Manage Threads see every private thread anyway).
+moderators Clerk knows added to it (``clerk.games.known_moderators``: the game's founder and whoever the log shows
+changing something in it; members with Manage Threads see every private thread anyway).
 
 The Discord adapter makes the private thread (Create Private Threads, Send Messages in Threads); when Discord refuses
 it, what was for the thread goes by DM to the moderators Clerk knows, and they are told once why

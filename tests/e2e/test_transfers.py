@@ -115,8 +115,14 @@ async def test_without_a_moderator_channel_a_private_thread_is_made_once(clerk_b
     assert h.alice.id not in thread.members and h.bob.id not in thread.members
     assert [b["label"] for b in notice.buttons()] == ["Apply: Count Jasek to alice"]
 
+    mods = await h.fake.create_role("Mods")  # a second moderator, by role: added once the log shows them acting
+    dora = h.fake.add_user("dora", roles=(mods,))
+    await h.run(h.mod, "game moderators", h.game, role=mods)
+    await h.run(dora, "holding add", h.game, player=h.alice, kind="planet", name="Caladan", quality="poor")
+    assert dora.id not in thread.members
     await h.fake.reply_to(await h.fake.dm(h.bob, "Transfer: Planet Lankiveil to alice"))
     second = await posted(h, thread, "Transfer #2")
+    assert dora.id in thread.members and h.alice.id not in thread.members
     assert [t for t in h.fake.threads_created if t.type == PRIVATE_THREAD] == [thread]  # made once, reused
 
     await h.run(h.mod, "holding remove", h.game, player=h.bob, name="Lankiveil")
