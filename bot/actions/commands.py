@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from bot.actions.context import Ctx, UserRef
 from bot.actions.errors import apology, logged
 from bot.actions.outbox import Outgoing, reply
-from engine.core.errors import ClerkError, RuleError
+from engine.core.errors import ClerkError, GameClosed, RuleError
 from engine.service import Clerk
 from engine.service.views import GameView
 
@@ -68,6 +68,8 @@ class App:
 
 
 Handler = Callable[[App, Ctx, GameView | None, dict[str, Any]], Awaitable[list[Outgoing]]]
+Reads = bool | Callable[[dict[str, Any]], bool]
+"""Whether a command only reads the game (``Command.reads``): always, never, or as its options say."""
 
 
 class Role(int):
@@ -103,6 +105,12 @@ class Command:
     else the caller's own game, named by the ``game`` option if they play in several) or ``none``."""
     ruleset: str | None = None
     """The ruleset whose games the command belongs to; None for the commands every game has."""
+    reads: Reads = False
+    """It only reads the game (``/vp show``, ``/log``), so it still answers once the game has ended; a predicate
+    on the options for a command that reads or changes (``/game settings`` without options). Every other command
+    is refused in an ended game with the closed line (``closed_refusal``)."""
+    closing: bool = False
+    """It ends or reopens the game (``/game end``, ``/game reopen``): it runs in an ended game, its service decides."""
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
@@ -129,6 +137,16 @@ def names_itself(app: App, ruleset: str) -> bool:
     """Do games of other rulesets refuse the commands of ``ruleset`` naming it? (``Front.names_itself``)"""
     front = app.front(ruleset)
     return front is None or front.names_itself
+
+
+def closed_refusal(spec: Command, game: GameView | None, options: dict[str, Any]) -> str | None:
+    """The closed line if ``game`` has ended and ``spec`` would change it (``Command.reads``), else None. The event
+    append refuses the same change anyway (``engine.service.uow``); this says it before the options are judged."""
+    if game is None or game.ended_at is None or spec.closing:
+        return None
+    if spec.reads(options) if callable(spec.reads) else spec.reads:
+        return None
+    return str(GameClosed(game.name, game.ended_at))
 
 
 def ruleset_refusal(app: App, spec: Command, game: GameView | None) -> str | None:
@@ -215,7 +233,7 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
 
         options = checked(spec, options)
         game = await find_game(app, ctx, spec, options)
-        refusal = ruleset_refusal(app, spec, game)
+        refusal = ruleset_refusal(app, spec, game) or closed_refusal(spec, game, options)
         if refusal is not None:
             raise RuleError(refusal)
         if spec.moderator and not ctx.actor.moderates(game.moderator_role_id if game else None):

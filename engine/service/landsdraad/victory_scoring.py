@@ -224,8 +224,7 @@ class ScoringService(ServiceBase):
                 Round.game_id == game.id, Round.status == "open"))).scalars().all()
             await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
                                       .values(status="void", closed_at=uow.now))
-            game.status = "ended"
-            game.ended_at = uow.now
+            uow.end(game)
             ended_by = "majority" if majority else "moderator"
             await store_final(uow, game, snap, scores, ended_by=ended_by, chancellor_id=holder)
             view = await load_final(uow.session, game)

@@ -102,8 +102,7 @@ async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylCh
     if new.waiting is Waiting.NOTHING:
         row.closed_at = uow.now
     if new.ended is not None:
-        game.status = "ended"
-        game.ended_at = uow.now
+        uow.end(game)
     await uow.session.flush()
 
 
