@@ -116,7 +116,8 @@ class Command:
         return next((o for o in self.options if o.name == name), None)
 
 
-COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "log", "help"})
+COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "game reopen",
+                    "game close", "log", "help"})
 """Commands every game has, whatever its ruleset."""
 
 
@@ -186,7 +187,9 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
 
 def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",
                 example: str = "Vote: Aye") -> GameView:
-    """``game_of_user`` on the games already looked up."""
+    """``game_of_user`` on the games already looked up. Unless one is named, a game that has ended counts only when
+    the caller plays in no running one: a DM ballot goes to the running game, and only to an ended one (to be
+    answered with the closed line) when there is no other."""
     if named:
         wanted = named.strip().lstrip("#").lower()
         for g in games:
@@ -206,6 +209,9 @@ def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | Non
             raise RuleError(f"{what} is for {ruleset.capitalize()} games, and yours {'are' if len(games) > 1 else 'is'}"
                             f" {names}.")
         games = fitting
+    running = [g for g in games if not g.ended]
+    if running:  # an ended game is closed: what names no game goes to the caller's running ones (docs/rulings.md)
+        games = running
     if len(games) > 1:
         names = ", ".join(f"#{g.name}" for g in games)
         raise AmbiguousGame(f"You play in several games ({names}); say which, e.g. `{example} #{games[0].name}` "

@@ -322,4 +322,10 @@ async def game_end(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
     if isinstance(result, FinalView) and result.already:
         return [reply(f"{g.name} has already ended and been scored; these are its final scores.",
                       card=final_card(result), ephemeral=True)]
+    if isinstance(result, FinalView) and result.correction is not None:
+        changed = "\n".join(f"- {line}" for line in result.correction) or "- nothing: the scores are as posted before"
+        text = (f"**Correction: the final scores of {g.name}**, scored again after <@{ctx.actor.id}> reopened the "
+                f"game to correct a mistake. What changed:\n{changed}")
+        return [reply(f"{g.name} has ended again; the corrected final scores are posted.", ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text), *final_outgoings(result)]
     return [reply(f"{g.name} is over; the final scores are posted.", ephemeral=True), *final_outgoings(result)]
