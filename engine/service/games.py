@@ -76,7 +76,8 @@ def mentions_user(event: Event, user_id: int) -> bool:
 
 _PLAYERS, _GAMES = Player.__table__, Game.__table__
 _USER_GAMES = (select(_PLAYERS.c.user_id, _GAMES.c.id, _GAMES.c.guild_id, _GAMES.c.channel_id, _GAMES.c.name,
-                      _GAMES.c.ruleset, _GAMES.c.moderator_role_id, _GAMES.c.current_round)
+                      _GAMES.c.ruleset, _GAMES.c.moderator_role_id, _GAMES.c.current_round,
+                      _GAMES.c.ended_at)
                .join_from(_PLAYERS, _GAMES, _PLAYERS.c.game_id == _GAMES.c.id)
                .where(_PLAYERS.c.user_id.in_(bindparam("users", expanding=True))).order_by(_GAMES.c.id))
 """The games of some users (each row: the user id, then a ``GameView``'s fields in order), built once: building it
@@ -168,7 +169,8 @@ class GameService(ServiceBase):
                 for user_id, game_id, *rest in found:
                     view = views.get(game_id)
                     if view is None:
-                        view = views[game_id] = GameView(game_id, *rest)
+                        *fields, ended_at = rest
+                        view = views[game_id] = GameView(game_id, *fields, utc(ended_at) if ended_at else None)
                     games[user_id].append(view)
         self._games_cache.store(generation, games.items())
         return [list(games[u]) for u in user_ids]

@@ -175,11 +175,11 @@ def score_changes(before: list[dict[str, Any]], after: list[dict[str, Any]], pot
     for row in after:
         was = old.pop(row["name"], None)
         if was is None:
-            lines.append(f"{row['name']}: new, {row['total']} VP, {_place(row['place'])}, {row['title']}")
+            lines.append(f"{row['name']}: new, {row['total']} VP, {_place(row['place'])}, {row['title'] or 'no title'}")
             continue
         moved = [f"{was['total']} → {row['total']} VP" if was["total"] != row["total"] else "",
                  f"{_place(was['place'])} → {_place(row['place'])}" if was["place"] != row["place"] else "",
-                 f"{was['title']} → {row['title']}" if was["title"] != row["title"] else ""]
+                 f"{was['title'] or 'no title'} → {row['title'] or 'no title'}" if was["title"] != row["title"] else ""]
         if any(moved):
             lines.append(f"{row['name']}: " + ", ".join(m for m in moved if m))
     lines += [f"{name}: no longer scored (was {r['total']} VP, {_place(r['place'])})" for name, r in old.items()]
