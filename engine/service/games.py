@@ -166,11 +166,11 @@ class GameService(ServiceBase):
             connection = await session.connection()
             for start in range(0, len(wanted), 400):
                 found = await connection.execute(_USER_GAMES, {"users": wanted[start:start + 400]})
-                for user_id, game_id, *rest in found:
+                for user_id, game_id, guild, channel, name, ruleset, role, current, ended_at in found:
                     view = views.get(game_id)
                     if view is None:
-                        *fields, ended_at = rest
-                        view = views[game_id] = GameView(game_id, *fields, utc(ended_at) if ended_at else None)
+                        view = views[game_id] = GameView(game_id, guild, channel, name, ruleset, role, current,
+                                                         utc(ended_at) if ended_at else None)
                     games[user_id].append(view)
         self._games_cache.store(generation, games.items())
         return [list(games[u]) for u in user_ids]

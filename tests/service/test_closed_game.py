@@ -69,7 +69,7 @@ async def dm(app: App, who: Any, text: str) -> list[Outgoing]:
 async def ledger(engine: AsyncEngine) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table but the delivery bookkeeping."""
     async with make_sessionmaker(engine)() as session:
-        return {t.name: sorted((tuple(map(str, r)) for r in (await session.execute(select(t))).all()))
+        return {t.name: sorted(tuple(map(str, r)) for r in (await session.execute(select(t))).all())
                 for t in Base.metadata.sorted_tables if t.name not in BOOKKEEPING}
 
 
