@@ -193,11 +193,16 @@ async def test_the_final_table_at_the_front_end(table: Any) -> None:
 
 
 async def test_prestige_and_goals_after_the_end_update_the_final_scores(table: Any) -> None:
-    """R3-16: prestige may be awarded "during or after the game": the stored totals, places and titles follow,
-    the measures stay as they were at the end. cy 443 + 91 = 534 becomes a Baron (18·534 = 9612 ≥ 9600); ann's
-    second goal (50) makes 642; 50 more for cy (584) puts cy second, ahead of bo (578)."""
+    """R3-16: prestige may be awarded "during or after the game". Once ended the ledger is closed (issue 16), so a
+    moderator reopens the game, awards it and ends it again: the totals, places and titles follow, the measures as
+    they are. cy 443 + 91 = 534 becomes a Baron (18·534 = 9612 ≥ 9600); ann's second goal (50) makes 642; 50 more
+    for cy (584) puts cy second, ahead of bo (578)."""
     await three_player_game(table)
     await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    with pytest.raises(RuleError, match="its ledger is closed"):
+        await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=CY, vp=91,
+                                                            reason="Epic backstab", actor=MOD)
+    await table.clerk.games.reopen(table.game_id, actor=MOD, reason="the prestige of the last session")
     receipt = await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=CY, vp=91,
                                                                   reason="Epic backstab", actor=MOD)
     assert receipt.final is not None
@@ -205,10 +210,14 @@ async def test_prestige_and_goals_after_the_end_update_the_final_scores(table: A
         ("ann", 592, 1, "Baron"), ("bo", 578, 2, "Baron"), ("cy", 534, 3, "Baron")]
     changed = await table.clerk.landsdraad.victory.set_goal_achieved(table.game_id, user_id=ANN, number=2, actor=MOD)
     assert changed.final is not None and changed.final.rows[0].total == 642
-    out = await slash(table.clerk, MODERATOR, "prestige award", player=user(CY, "cy"), vp=50, reason="Sportsmanship")
-    updated = [o for o in out if isinstance(o.to, ToChannel)]
-    assert len(updated) == 1 and "The final scores are updated" in text_of(updated[0])
-    assert "**1st** ann: 642 VP" in text_of(updated[0]) and "**2nd** cy: 584 VP" in text_of(updated[0])
+    await slash(table.clerk, MODERATOR, "prestige award", player=user(CY, "cy"), vp=50, reason="Sportsmanship")
+    out = await slash(table.clerk, MODERATOR, "game end")
+    posted = [o for o in out if isinstance(o.to, ToChannel)]
+    assert "**1st** ann: 642 VP" in text_of(posted[1]) and "**2nd** cy: 584 VP" in text_of(posted[1])
+    correction = text_of(posted[0])
+    assert correction.startswith("**Correction: the final scores of sirius**")
+    assert correction.endswith("What changed:\n- ann: 592 → 642 VP, Baron → Viscount\n"
+                               "- cy: 443 → 584 VP, 3rd → 2nd, no title → Baron\n- bo: 2nd → 3rd"), correction
 
 
 async def test_tv3_i08_the_end_game_penalty_through_the_service(table: Any) -> None:
