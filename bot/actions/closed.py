@@ -1,6 +1,6 @@
 """A game that has ended is closed (issue 16): ``/game reopen`` to correct a mistake, and ``/game close`` for the games
-whose ruleset has no ending of its own that a moderator runs (``Front.ends_with`` names it for those that have one:
-Landsdraad's ``/game end`` scores the game).
+whose ruleset has no ending of its own that a moderator runs (``Front.ends_with`` names it for those that have one,
+a command that also scores the game).
 
 Once a game has ended, dispatch refuses every command not marked ``reads`` with the closed line, and the event append
 (``engine.service.uow``) refuses every change made any other way (DMs, presses, menus, thread posts, timed work)."""
@@ -53,8 +53,8 @@ async def game_reopen(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                      f"{format_utc(done.ended_at)}; the moderators end it again with {again} once it is corrected.")]
 
 
-@ROUTES.command("game close", "End a game whose ruleset does not end it itself (Mylantium, Convocate): its ledger "
-                "closes (moderators).", Option("reason", str, "why it ends, e.g. the table has finished"),
+@ROUTES.command("game close", "End a game whose ruleset has no end a moderator runs: its ledger closes "
+                "(moderators).", Option("reason", str, "why it ends, e.g. the table has finished"),
                 moderator=True)
 async def game_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
