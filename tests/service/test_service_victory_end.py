@@ -205,19 +205,23 @@ async def test_prestige_and_goals_after_the_end_update_the_final_scores(table: A
     await table.clerk.games.reopen(table.game_id, actor=MOD, reason="the prestige of the last session")
     receipt = await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=CY, vp=91,
                                                                   reason="Epic backstab", actor=MOD)
-    assert receipt.final is not None
-    assert [(r.name, r.total, r.place, r.title) for r in receipt.final.rows] == [
+    assert receipt.final is None, "while reopened no interim table: the next end posts one correction"
+    ended = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    assert isinstance(ended, FinalView) and [(r.name, r.total, r.place, r.title) for r in ended.rows] == [
         ("ann", 592, 1, "Baron"), ("bo", 578, 2, "Baron"), ("cy", 534, 3, "Baron")]
+    assert ended.correction == ("cy: 443 → 534 VP, no title → Baron",)
+    await table.clerk.games.reopen(table.game_id, actor=MOD)
     changed = await table.clerk.landsdraad.victory.set_goal_achieved(table.game_id, user_id=ANN, number=2, actor=MOD)
-    assert changed.final is not None and changed.final.rows[0].total == 642
-    await slash(table.clerk, MODERATOR, "prestige award", player=user(CY, "cy"), vp=50, reason="Sportsmanship")
+    assert changed.final is None
+    out = await slash(table.clerk, MODERATOR, "prestige award", player=user(CY, "cy"), vp=50, reason="Sportsmanship")
+    assert not [o for o in out if isinstance(o.to, ToChannel)], "nothing posted while it is reopened"
     out = await slash(table.clerk, MODERATOR, "game end")
     posted = [o for o in out if isinstance(o.to, ToChannel)]
     assert "**1st** ann: 642 VP" in text_of(posted[1]) and "**2nd** cy: 584 VP" in text_of(posted[1])
     correction = text_of(posted[0])
     assert correction.startswith("**Correction: the final scores of sirius**")
     assert correction.endswith("What changed:\n- ann: 592 → 642 VP, Baron → Viscount\n"
-                               "- cy: 443 → 584 VP, 3rd → 2nd, no title → Baron\n- bo: 2nd → 3rd"), correction
+                               "- cy: 534 → 584 VP, 3rd → 2nd\n- bo: 2nd → 3rd"), correction
 
 
 async def test_tv3_i08_the_end_game_penalty_through_the_service(table: Any) -> None:

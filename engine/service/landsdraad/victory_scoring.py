@@ -134,9 +134,10 @@ async def store_final(uow: UnitOfWork, game: Game, snap: Snapshot, scores: Final
 async def refresh_final(session: AsyncSession, game: Game) -> FinalView | None:
     """After the game was scored, goals and prestige may still change (prestige is awarded "during or after the
     game"); the stored scores take the new totals, places and titles. The measures stay as they were at the end
-    (R3-23). None when the game has not been scored."""
+    (R3-23). None when the game has not been scored, and while it is reopened (``/game reopen``): its next end scores
+    it again and posts one correction, so no interim table is posted."""
     state = await victory_row(session, game.id)
-    if state is None or state.scored_at is None:
+    if state is None or state.scored_at is None or game.status != "ended":
         return None
     rows = (await session.execute(select(FinalScoreRow).where(FinalScoreRow.game_id == game.id))).scalars().all()
     goals = await goal_totals(session, game.id)
