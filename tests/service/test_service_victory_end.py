@@ -391,3 +391,21 @@ async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:
     assert await majority_check(App(table.clerk), view, ctx) == []
     with pytest.raises(RuleError, match="Landsdraad rule"):
         await table.clerk.landsdraad.victory.end_game(other.id, actor=MOD)
+
+
+async def test_a_game_an_end_game_vote_ended_ends_again_with_its_penalty(table: Any) -> None:
+    """Reopened after an End Game vote (issue 16), the game ends again as that vote ended it: the same penalty on
+    the Pot, scored again from the ledger; the correction names what moved, and the Pot does not."""
+    await three_player_game(table)
+    await table.open()
+    enacted = await end_game_vote(table, [ANN, BO], penalty=25)
+    assert enacted.game_ended
+    first = await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None)
+    assert isinstance(first, FinalView) and (first.penalty, first.ended_by) == (25, "end game")
+    await table.clerk.games.reopen(table.game_id, actor=MOD, reason="cy's prestige")
+    await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=CY, vp=10, reason="Host", actor=MOD)
+    again = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    assert isinstance(again, FinalView) and (again.penalty, again.ended_by, again.pot) == (25, "end game", first.pot)
+    cy = next(r for r in first.rows if r.name == "cy")
+    assert again.correction is not None and again.correction[0].startswith(f"cy: {cy.total} → {cy.total + 10} VP")
+    assert (await table.clerk.games.game(table.game_id)).ended

@@ -241,6 +241,8 @@ class ScoringService(ServiceBase):
                 return replace(stored, already=True)
             if stored is not None:
                 return await self._score_again(uow, game, stored, actor=actor, confirm=confirm, source_id=source_id)
+            if game.status != "ended" and game.settings.get("end_game_penalty_applied") is not None:
+                uow.end(game)  # reopened before it was scored: it ends again as its End Game vote ended it
             if game.status == "ended":
                 if majority:
                     raise RuleError(f"{game.name} already ended by an End Game vote; it cannot also end by a "
