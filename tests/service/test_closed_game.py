@@ -212,3 +212,23 @@ async def test_a_closed_mylantium_or_convocate_game_ends_again_with_game_close(a
     out = await run(app, MODERATOR, "game close", channel)
     (post,) = [text_of(o) for o in out if isinstance(o.to, ToChannel)]
     assert post.startswith("**Correction: gconvocate** has ended again") and "reopened: " in post, post
+
+
+def test_only_the_unit_of_work_numbers_events() -> None:
+    """Every event takes its number from ``games.last_seq`` in ``engine.service.uow.reserve_seqs``, where an ended
+    game is refused: no other module may bump it (a new bulk insert of events goes through ``reserve``)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    BUMPS = re.compile(r"\blast_seq\s*[=+]|\.last_seq\b")
+    allowed = {"engine/service/uow.py", "engine/store/models/__init__.py"}
+    found = {}
+    for base in ("engine", "bot", "tests/council"):
+        for path in (root / base).rglob("*.py"):
+            name = path.relative_to(root).as_posix()
+            text = path.read_text(encoding="utf-8")
+            uses = [line.strip() for line in text.splitlines() if BUMPS.search(line)]
+            uses = [u for u in uses if u != "last_seq=0,"]  # a new game's row starts at 0 (games.create_game)
+            if uses and name not in allowed:
+                found[name] = uses
+    assert not found, found
