@@ -53,7 +53,7 @@ async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) ->
 
 @command("game export", "Download the game as JSON, or CSV for spreadsheets (moderators; it includes the secret "
          "ballots).", Option("format", str, "json (default) or csv (two files: events and players)",
-                             choices=("json", "csv")), moderator=True)
+                             choices=("json", "csv")), moderator=True, reads=True)
 async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     if (o.get("format") or "json").lower() == "csv":
@@ -68,7 +68,8 @@ async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                 choices=tuple(dict.fromkeys([*(n for ruleset in RULESETS for n in ruleset.settings),
                                              MODERATOR_CHANNEL]))),
          Option("value", str, "its new value"),
-         Option(MODERATOR_CHANNEL, Channel, "the private channel for what only moderators see (transfers, ...)"))
+         Option(MODERATOR_CHANNEL, Channel, "the private channel for what only moderators see (transfers, ...)"),
+         reads=lambda o: all(o.get(k) is None for k in ("setting", "value", MODERATOR_CHANNEL)))
 async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     if o.get("setting") is None and o.get("value") is None and o.get(MODERATOR_CHANNEL) is None:
@@ -126,7 +127,7 @@ def role_text(role_id: int | None) -> str:
 
 
 @command("game list", "The games of this server (in a DM: your own games) with channel, ruleset, round and status.",
-         game="none")
+         game="none", reads=True)
 async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     if ctx.place.guild_id is not None:
         listings = await app.clerk.games.games_in_guild(ctx.place.guild_id)
@@ -186,7 +187,7 @@ def log_lines(page: LogPage) -> list[str]:
          Option("round", int, "only events of this round", min_value=0),
          Option("player", UserRef, "only what this player did or what concerns them"),
          Option("page", int, "the page (15 events a page)", min_value=1),
-         moderator=True)
+         moderator=True, reads=True)
 async def log(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     player = o.get("player")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from bot.actions.context import Ctx, UserRef
 from bot.actions.errors import apology, logged
 from bot.actions.outbox import Outgoing, reply
-from engine.core.errors import ClerkError, RuleError
+from engine.core.errors import ClerkError, GameClosed, RuleError
 from engine.service import Clerk
 from engine.service.views import GameView
 
@@ -68,6 +68,8 @@ class App:
 
 
 Handler = Callable[[App, Ctx, GameView | None, dict[str, Any]], Awaitable[list[Outgoing]]]
+Reads = bool | Callable[[dict[str, Any]], bool]
+"""Whether a command only reads the game (``Command.reads``): always, never, or as its options say."""
 
 
 class Role(int):
@@ -107,12 +109,19 @@ class Command:
     else the caller's own game, named by the ``game`` option if they play in several) or ``none``."""
     ruleset: str | None = None
     """The ruleset whose games the command belongs to; None for the commands every game has."""
+    reads: Reads = False
+    """It only reads the game (``/vp show``, ``/log``), so it still answers once the game has ended; a predicate
+    on the options for a command that reads or changes (``/game settings`` without options). Every other command
+    is refused in an ended game with the closed line (``closed_refusal``)."""
+    closing: bool = False
+    """It ends or reopens the game (``/game end``, ``/game reopen``): it runs in an ended game, its service decides."""
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
 
 
-COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "log", "help"})
+COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "game reopen",
+                    "game close", "log", "help"})
 """Commands every game has, whatever its ruleset."""
 
 
@@ -133,6 +142,16 @@ def names_itself(app: App, ruleset: str) -> bool:
     """Do games of other rulesets refuse the commands of ``ruleset`` naming it? (``Front.names_itself``)"""
     front = app.front(ruleset)
     return front is None or front.names_itself
+
+
+def closed_refusal(spec: Command, game: GameView | None, options: dict[str, Any]) -> str | None:
+    """The closed line if ``game`` has ended and ``spec`` would change it (``Command.reads``), else None. The event
+    append refuses the same change anyway (``engine.service.uow``); this says it before the options are judged."""
+    if game is None or game.ended_at is None or spec.closing:
+        return None
+    if spec.reads(options) if callable(spec.reads) else spec.reads:
+        return None
+    return str(GameClosed(game.name, game.ended_at))
 
 
 def ruleset_refusal(app: App, spec: Command, game: GameView | None) -> str | None:
@@ -172,7 +191,9 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
 
 def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",
                 example: str = "Vote: Aye") -> GameView:
-    """``game_of_user`` on the games already looked up."""
+    """``game_of_user`` on the games already looked up. Unless one is named, a game that has ended counts only when
+    the caller plays in no running one: a DM ballot goes to the running game, and only to an ended one (to be
+    answered with the closed line) when there is no other."""
     if named:
         wanted = named.strip().lstrip("#").lower()
         for g in games:
@@ -192,6 +213,9 @@ def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | Non
             raise RuleError(f"{what} is for {ruleset.capitalize()} games, and yours {'are' if len(games) > 1 else 'is'}"
                             f" {names}.")
         games = fitting
+    running = [g for g in games if not g.ended]
+    if running:  # an ended game is closed: what names no game goes to the caller's running ones (docs/rulings.md)
+        games = running
     if len(games) > 1:
         names = ", ".join(f"#{g.name}" for g in games)
         raise AmbiguousGame(f"You play in several games ({names}); say which, e.g. `{example} #{games[0].name}` "
@@ -219,7 +243,7 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
 
         options = checked(spec, options)
         game = await find_game(app, ctx, spec, options)
-        refusal = ruleset_refusal(app, spec, game)
+        refusal = ruleset_refusal(app, spec, game) or closed_refusal(spec, game, options)
         if refusal is not None:
             raise RuleError(refusal)
         if spec.moderator and not ctx.actor.moderates(game.moderator_role_id if game else None):

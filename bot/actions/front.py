@@ -79,6 +79,9 @@ class Front:
     export_files: tuple[ExportFiles, ...] = ()
     """Its files of ``/game export format:csv``, made from the export sections its ruleset writes. Those sections
     are in every game's export, so ``/game export`` sends every front's files for every game."""
+    ends_with: str | None = None
+    """The command that ends its games, when it has its own (Landsdraad's ``/game end`` scores the game); None: a
+    moderator ends them with ``/game close`` (``bot/actions/closed.py``)."""
     exclusive: bool = True
     """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""
     names_itself: bool = True

@@ -87,6 +87,6 @@ async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[str]:
 
 
 @command("help", "What you can DM me and which commands this game takes, with examples (only you see it).",
-         game="none")
+         game="none", reads=True)
 async def help_command(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     return [reply(t, ephemeral=True) for t in await help_for(app, ctx, slash=True)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
-from bot.actions.commands import App, Command, Handler, Option
+from bot.actions.commands import App, Command, Handler, Option, Reads
 from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing
 from engine.core.text import first_line as core_first_line
@@ -84,11 +84,15 @@ class Routes:
         """Command group (``round``, ``election primary``) -> its description (``group``)."""
 
     def command(self, name: str, description: str, *options: Option, moderator: bool = False,
-                game: str = "channel", ruleset: str | None = None) -> Callable[[Handler], Handler]:
+                game: str = "channel", ruleset: str | None = None, reads: Reads = False,
+                closing: bool = False) -> Callable[[Handler], Handler]:
+        """``reads``: it only reads the game, so it answers after the game has ended (``Command.reads``); every other
+        command is then refused. ``closing``: it ends or reopens the game."""
         def register(handler: Handler) -> Handler:
             if name in self.commands:
                 raise ValueError(f"the command /{name} is already in the table")
-            self.commands[name] = Command(name, description, options, handler, moderator, game, ruleset)
+            self.commands[name] = Command(name, description, options, handler, moderator, game, ruleset, reads,
+                                          closing)
             return handler
 
         return register

@@ -6,6 +6,8 @@ suggest a near miss. ``RuleError``: the text was understood but is not allowed n
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 
 class ClerkError(Exception):
     """Base of every error whose message is meant for the user."""
@@ -36,3 +38,15 @@ class RuleError(ClerkError):
 
 class NotFoundError(RuleError):
     """A named game, player, round or holding does not exist."""
+
+
+class GameClosed(RuleError):
+    """The game has ended: its ledger is closed to every change until a moderator reopens it (``/game reopen``)."""
+
+    def __init__(self, name: str, ended_at: datetime | None) -> None:
+        if ended_at is not None and ended_at.tzinfo is None:  # SQLite gives back naive UTC
+            ended_at = ended_at.replace(tzinfo=UTC)
+        when = f" on {ended_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC" if ended_at is not None else ""
+        super().__init__(f"{name} ended{when}; its ledger is closed. /game export has everything.")
+        self.name = name
+        self.ended_at = ended_at

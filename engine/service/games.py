@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
-from engine.core.errors import RuleError
+from engine.core.errors import GameClosed, RuleError
 from engine.service.batching import Batcher
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game, require_player
@@ -29,6 +29,24 @@ class GameListing:
     game: GameView
     status: str
     players: int
+
+
+@dataclass(frozen=True)
+class Reopened:
+    """A game reopened by a moderator (``/game reopen``): when it had ended, and why it is reopened."""
+
+    game: GameView
+    ended_at: datetime
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class Closed:
+    """A game a moderator ended (``/game close``), ``again`` after a reopening."""
+
+    game: GameView
+    reason: str | None
+    again: bool
 
 
 @dataclass(frozen=True)
@@ -58,7 +76,8 @@ def mentions_user(event: Event, user_id: int) -> bool:
 
 _PLAYERS, _GAMES = Player.__table__, Game.__table__
 _USER_GAMES = (select(_PLAYERS.c.user_id, _GAMES.c.id, _GAMES.c.guild_id, _GAMES.c.channel_id, _GAMES.c.name,
-                      _GAMES.c.ruleset, _GAMES.c.moderator_role_id, _GAMES.c.current_round)
+                      _GAMES.c.ruleset, _GAMES.c.moderator_role_id, _GAMES.c.current_round,
+                      _GAMES.c.ended_at)
                .join_from(_PLAYERS, _GAMES, _PLAYERS.c.game_id == _GAMES.c.id)
                .where(_PLAYERS.c.user_id.in_(bindparam("users", expanding=True))).order_by(_GAMES.c.id))
 """The games of some users (each row: the user id, then a ``GameView``'s fields in order), built once: building it
@@ -147,10 +166,11 @@ class GameService(ServiceBase):
             connection = await session.connection()
             for start in range(0, len(wanted), 400):
                 found = await connection.execute(_USER_GAMES, {"users": wanted[start:start + 400]})
-                for user_id, game_id, *rest in found:
+                for user_id, game_id, guild, channel, name, ruleset, role, current, ended_at in found:
                     view = views.get(game_id)
                     if view is None:
-                        view = views[game_id] = GameView(game_id, *rest)
+                        view = views[game_id] = GameView(game_id, guild, channel, name, ruleset, role, current,
+                                                         utc(ended_at) if ended_at else None)
                     games[user_id].append(view)
         self._games_cache.store(generation, games.items())
         return [list(games[u]) for u in user_ids]
@@ -199,6 +219,50 @@ class GameService(ServiceBase):
             game.moderator_role_id = role_id
             await uow.record(game_id, "ModeratorRoleChanged", actor, {"from": old, "to": role_id}, source_id)
             return old, role_id
+
+    async def reopen(self, game_id: int, *, actor: int | None, reason: str | None = None,
+                     source_id: str | None = None) -> Reopened:
+        """``/game reopen``: an ended game runs again, to correct a mistake; recorded (``GameReopened``, with when it
+        had ended and the reason). What its ruleset stored at the end (Landsdraad's final scores) is kept, to be
+        compared with what the next end stores (the correction)."""
+        reason = reason.strip() if reason and reason.strip() else None
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            if game.status != "ended" or game.ended_at is None:
+                raise RuleError(f"{game.name} has not ended, so there is nothing to reopen; nothing was changed.")
+            ended_at = utc(game.ended_at)
+            uow.reopen(game)
+            await uow.record(game_id, "GameReopened", actor, {"ended_at": ended_at.isoformat(), "reason": reason},
+                             source_id)
+            return Reopened(game_view(game), ended_at, reason)
+
+    async def close(self, game_id: int, *, actor: int | None, reason: str | None = None,
+                    source_id: str | None = None) -> Closed:
+        """``/game close``: a moderator ends a game whose ruleset has no ending of its own that the moderator runs
+        (the front refuses it for the others): recorded as ``GameEnded`` (``ended_by`` moderator), the ledger closed."""
+        reason = reason.strip() if reason and reason.strip() else None
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            if game.status == "ended":
+                raise GameClosed(game.name, game.ended_at)
+            again = (await uow.session.execute(select(Event.id).where(
+                Event.game_id == game_id, Event.kind == "GameReopened").limit(1))).first() is not None
+            uow.end(game)
+            await uow.record(game_id, "GameEnded", actor, {"ended_by": "moderator", "reason": reason,
+                                                           "again": again}, source_id)
+            return Closed(game_view(game), reason, again)
+
+    async def changes_since_reopen(self, game_id: int) -> list[str]:
+        """The kinds of the events recorded since the game was last reopened, in order (the correction says them)."""
+        async with self._read() as session:
+            last = (await session.execute(select(Event.seq).where(Event.game_id == game_id,
+                                                                  Event.kind == "GameReopened")
+                                          .order_by(Event.seq.desc()).limit(1))).scalar_one_or_none()
+            if last is None:
+                return []
+            kinds = await session.execute(select(Event.kind).where(Event.game_id == game_id, Event.seq > last,
+                                                                   Event.kind != "GameEnded").order_by(Event.seq))
+            return list(kinds.scalars())
 
     async def event_log(self, game_id: int, *, round_number: int | None = None, user_id: int | None = None,
                         page: int = 1, per_page: int = LOG_PAGE) -> LogPage:

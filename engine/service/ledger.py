@@ -4,13 +4,15 @@ how many votes they control is the ruleset's (``engine/service/landsdraad/ledger
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from engine.core.errors import NotFoundError, RuleError
+from engine.core.errors import GameClosed, NotFoundError
+from engine.service.clock import utc
 from engine.service.views import GameView
 from engine.store.models import Game, Player
 
@@ -24,6 +26,7 @@ def game_view(game: Game) -> GameView:
         ruleset=game.ruleset,
         moderator_role_id=game.moderator_role_id,
         current_round=game.current_round,
+        ended_at=utc(game.ended_at) if game.status == "ended" and game.ended_at else None,
     )
 
 
@@ -47,11 +50,15 @@ class Running(Protocol):
     @property
     def name(self) -> str: ...
 
+    @property
+    def ended_at(self) -> datetime | None: ...
+
 
 def require_running(game: Running) -> None:
-    """After the game has ended (End Game, a final score), nothing more can be voted on or opened."""
+    """After the game has ended (End Game, a final score), nothing more can be voted on or opened: the closed line
+    (``GameClosed``). The event append refuses it too (``engine.service.uow``); this says it before anything is read."""
     if game.status == "ended":
-        raise RuleError(f"{game.name} has ended; nothing more can be voted on.")
+        raise GameClosed(game.name, game.ended_at)
 
 
 async def find_player(session: AsyncSession, game_id: int, user_id: int) -> Player | None:

@@ -72,6 +72,8 @@ class ReminderService(ServiceBase):
             wanted: list[tuple[int, str, int, int, datetime]] = []
             for form in self._forms():
                 for game, kind, number, opened, deadline in await form.targets(session):
+                    if game.status == "ended":  # its ledger is closed: nothing to remind of
+                        continue
                     table = self.backend.ruleset(game.ruleset).settings
                     for offset in parse_offsets(str(value_of(game.settings, "reminders", table))):
                         instant = deadline - timedelta(seconds=offset)

@@ -1,11 +1,17 @@
 """The unit of work: one transaction per command, a lock per game (in this process and in the database), and the
-event it appends."""
+event it appends.
+
+Every change to a game records an event, and every event takes the game's next sequence number here
+(``reserve_seqs``; no other module writes ``games.last_seq``, tests/test_closed_game.py checks). That is where an
+ended game's ledger is closed: once a game has ended (``games.status``), appending to it raises ``GameClosed`` and
+the transaction, with whatever it changed, is rolled back. Only the transaction that ends or reopens the game
+(``UnitOfWork.end`` / ``reopen``) and the kinds of ``WHILE_CLOSED`` may still record."""
 
 from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -15,7 +21,7 @@ from sqlalchemy import Connection, Engine, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
-from engine.core.errors import ClerkError, RuleError
+from engine.core.errors import ClerkError, GameClosed, RuleError
 from engine.service.clock import Clock, Dice
 from engine.service.lease import Lease
 from engine.service.membership import GamesCache
@@ -58,8 +64,13 @@ class GameLocks:
 _EVENTS = Event.metadata.tables["events"]
 _GAMES = Game.metadata.tables["games"]
 _DONE = select(_EVENTS.c.kind, _EVENTS.c.payload).where(_EVENTS.c.source_id == bindparam("source_id"))
-_NEXT_SEQ = (update(_GAMES).where(_GAMES.c.id == bindparam("game")).values(last_seq=_GAMES.c.last_seq + 1)
-             .returning(_GAMES.c.last_seq))
+_NEXT_SEQ = (update(_GAMES).where(_GAMES.c.id == bindparam("game"))
+             .values(last_seq=_GAMES.c.last_seq + bindparam("count"))
+             .returning(_GAMES.c.last_seq, _GAMES.c.status, _GAMES.c.ended_at, _GAMES.c.name))
+
+WHILE_CLOSED = frozenset({"GameScored", "GameReopened", "ResultPosted"})
+"""What may still be recorded in an ended game: scoring a game that an End Game vote ended (its end, completed by
+``/game end``), its reopening, and the bookkeeping that a result already decided was posted."""
 _APPEND = insert(_EVENTS)
 
 
@@ -73,28 +84,71 @@ def check_not_done(session: Session | Connection, source_id: str | None) -> None
         raise Duplicate(source_id, done.kind, dict(done.payload))
 
 
+def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterable[str], *, opens: bool = False
+                 ) -> int:
+    """Take the game's next ``count`` event numbers for events of ``kinds`` (one row update); returns the last. An
+    ended game refuses (``GameClosed``) unless the transaction ends or reopens it (``opens``) or every kind is
+    ``WHILE_CLOSED``: the one place an ended game's ledger is closed, with no statement of its own."""
+    row = connection.execute(_NEXT_SEQ, {"game": game_id, "count": count}).one()
+    if row.status == "ended" and not opens and not set(kinds) <= WHILE_CLOSED:
+        raise GameClosed(row.name, row.ended_at)
+    last: int = row.last_seq
+    return last
+
+
 def append_event(session: Session | Connection, now: datetime, game_id: int, kind: str, actor: int | None,
-                 payload: dict[str, Any], source_id: str | None) -> int:
-    """Append an event with the game's next sequence number (one row update, one insert); returns the number."""
+                 payload: dict[str, Any], source_id: str | None, opens: bool = False) -> int:
+    """Append an event with the game's next sequence number (one row update, one insert); returns the number.
+    ``GameClosed`` in an ended game (``reserve_seqs``)."""
     connection = session.connection() if isinstance(session, Session) else session
-    seq: int = connection.execute(_NEXT_SEQ, {"game": game_id}).scalar_one()
+    seq = reserve_seqs(connection, game_id, 1, (kind,), opens=opens)
     connection.execute(_APPEND, {"game_id": game_id, "seq": seq, "kind": kind, "actor": actor, "payload": payload,
                                  "source_id": source_id, "at": now})
     return seq
+
+
+def end_game(game: Game, now: datetime, opened: set[int]) -> None:
+    game.status = "ended"
+    game.ended_at = now
+    opened.add(game.id)
+
+
+def reopen_game(game: Game, opened: set[int]) -> None:
+    game.status = "active"
+    game.ended_at = None
+    opened.add(game.id)
 
 
 @dataclass
 class UnitOfWork:
     session: AsyncSession
     now: datetime
+    opened: set[int] = field(default_factory=set)
+    """The games this transaction ends or reopens (``end``, ``reopen``): they may record whatever it records."""
 
     async def check_not_done(self, source_id: str | None) -> None:
         await self.session.run_sync(check_not_done, source_id)
 
+    def end(self, game: Game) -> None:
+        """The game ends now: its ledger is closed once this transaction commits (the only way a game ends)."""
+        end_game(game, self.now, self.opened)
+
+    def reopen(self, game: Game) -> None:
+        """The ended game runs again (``/game reopen``)."""
+        reopen_game(game, self.opened)
+
     async def record(
         self, game_id: int, kind: str, actor: int | None, payload: dict[str, Any], source_id: str | None
     ) -> int:
-        return await self.session.run_sync(append_event, self.now, game_id, kind, actor, payload, source_id)
+        return await self.session.run_sync(append_event, self.now, game_id, kind, actor, payload, source_id,
+                                           game_id in self.opened)
+
+    async def reserve(self, game_id: int, count: int, kinds: Iterable[str]) -> int:
+        """The game's next ``count`` event numbers, for events written by the caller (a bulk insert); the last."""
+        def bound(session: Session) -> int:
+            return reserve_seqs(session.connection(), game_id, count, kinds, opens=game_id in self.opened)
+
+        return await self.session.run_sync(bound)
 
     async def run(self, work: Callable[Concatenate[SyncUnit, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run synchronous ``work`` (written for ``ServiceBase._unit``) in this transaction, through ``run_sync``."""
@@ -115,6 +169,8 @@ class SyncUnit:
         self.now = now
         self._session = session
         self._owns_session = False
+        self.opened: set[int] = set()
+        """The games this transaction ends (``end``)."""
 
     @property
     def session(self) -> Session:
@@ -127,7 +183,16 @@ class SyncUnit:
 
     def record(self, game_id: int, kind: str, actor: int | None, payload: dict[str, Any], source_id: str | None
                ) -> int:
-        return append_event(self.connection, self.now, game_id, kind, actor, payload, source_id)
+        return append_event(self.connection, self.now, game_id, kind, actor, payload, source_id,
+                            game_id in self.opened)
+
+    def reserve(self, game_id: int, count: int, kinds: Iterable[str]) -> int:
+        """The game's next ``count`` event numbers, for events written by the caller (the ballot batch's bulk
+        insert); the last. ``GameClosed`` in an ended game."""
+        return reserve_seqs(self.connection, game_id, count, kinds, opens=game_id in self.opened)
+
+    def end(self, game: Game) -> None:
+        end_game(game, self.now, self.opened)
 
     def flush(self) -> None:
         if self._session is not None:
@@ -217,6 +282,8 @@ class ServiceBase:
             uow = UnitOfWork(session, self.clock.now())
             await uow.check_not_done(source_id)
             yield uow
+        if uow.opened:  # ended or reopened: who plays in a running game changed (membership.py)
+            self.backend.games.forget()
 
     @asynccontextmanager
     async def _faults(self, game_id: int | None) -> AsyncIterator[None]:

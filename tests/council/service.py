@@ -172,7 +172,8 @@ class CouncilService(RulesetService):
     async def open_votes(self) -> list[tuple[int, Vote]]:
         """(game id, vote) of every open council vote with a deadline."""
         async with self._read() as session:
-            ids = (await session.execute(select(Game.id).where(Game.ruleset == NAME).order_by(Game.id))).scalars()
+            ids = (await session.execute(select(Game.id).where(Game.ruleset == NAME, Game.status != "ended")
+                                         .order_by(Game.id))).scalars()
             found = [(g, (await council_of(session, g))[1].current) for g in list(ids)]
         return [(g, v) for g, v in found if v is not None and v.deadline is not None]
 

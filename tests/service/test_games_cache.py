@@ -149,7 +149,7 @@ async def test_after_the_game_ends_a_remembered_game_takes_no_ballot(table: Tabl
 
     (answer,) = await dm(table.clerk, ALICE, "Vote: Nay")
 
-    assert "sirius has ended; nothing more can be voted on" in answer.text
+    assert "sirius ended on 2026-03-01 18:00 UTC; its ledger is closed" in answer.text
     assert await counted(table) == ["aye"]
 
 

@@ -106,7 +106,7 @@ async def test_end_game_ends_the_game_before_the_crisis(table: Any) -> None:
     doc = await table.clerk.exports.export(table.game_id, include_events=False)
     assert (doc["game"]["status"], doc["game"]["end_game_penalty"]) == ("ended", 25)
     assert doc["rounds"][0]["status"] == "void" and doc["rounds"][0]["result"] is None
-    with pytest.raises(RuleError, match="has ended"):
+    with pytest.raises(RuleError, match="its ledger is closed"):
         await support(table, 24, Motion(Subject.NO_CONFIDENCE))
 
 
@@ -172,7 +172,7 @@ async def test_after_end_game_ballots_and_rounds_are_refused(table: Any) -> None
     for user in (21, 22, 23):
         receipt = await support(table, user, Motion(Subject.END_GAME))
     await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=receipt.vote.id, actor=MOD)
-    with pytest.raises(RuleError, match="has ended"):
+    with pytest.raises(RuleError, match="its ledger is closed"):
         await table.vote(21, "Vote: Aye")
-    with pytest.raises(RuleError, match="has ended"):
+    with pytest.raises(RuleError, match="its ledger is closed"):
         await table.open()

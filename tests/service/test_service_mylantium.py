@@ -274,7 +274,7 @@ async def test_tv1_i13_social_collapse_ends_the_game(clerk: Clerk, clock: Manual
     assert (await clerk.games.game(rep.id)).id == rep.id
     doc = await clerk.exports.export(rep.id)
     assert doc["game"]["status"] == "ended" and doc["mylantium"]["revolutions"][0]["ended"] == "collapse"
-    with pytest.raises(RuleError, match="has ended"):
+    with pytest.raises(RuleError, match="its ledger is closed"):
         await rep.happen(H.SCANDAL)
 
 

@@ -187,28 +187,41 @@ async def test_the_final_table_at_the_front_end(table: Any) -> None:
     shown = await slash(c, actor(BO, "bo"), "forecast")
     assert "has ended" in text_of(shown[0]) and "**2nd** bo: 578 VP, Baron" in text_of(shown[0])
     refused = only_here(await slash(c, MODERATOR, "forces set", player=user(ANN, "ann"), militia=1))
-    assert "has ended" in refused and "R3-23" in refused
+    assert refused == "sirius ended on 2026-03-01 18:00 UTC; its ledger is closed. /game export has everything."
     with pytest.raises(RuleError, match="no longer change"):
         await table.clerk.landsdraad.victory.set_percentage(table.game_id, category=Category.VOTES, value=20, actor=MOD)
 
 
 async def test_prestige_and_goals_after_the_end_update_the_final_scores(table: Any) -> None:
-    """R3-16: prestige may be awarded "during or after the game": the stored totals, places and titles follow,
-    the measures stay as they were at the end. cy 443 + 91 = 534 becomes a Baron (18·534 = 9612 ≥ 9600); ann's
-    second goal (50) makes 642; 50 more for cy (584) puts cy second, ahead of bo (578)."""
+    """R3-16: prestige may be awarded "during or after the game". Once ended the ledger is closed (issue 16), so a
+    moderator reopens the game, awards it and ends it again: the totals, places and titles follow, the measures as
+    they are. cy 443 + 91 = 534 becomes a Baron (18·534 = 9612 ≥ 9600); ann's second goal (50) makes 642; 50 more
+    for cy (584) puts cy second, ahead of bo (578)."""
     await three_player_game(table)
     await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    with pytest.raises(RuleError, match="its ledger is closed"):
+        await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=CY, vp=91,
+                                                            reason="Epic backstab", actor=MOD)
+    await table.clerk.games.reopen(table.game_id, actor=MOD, reason="the prestige of the last session")
     receipt = await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=CY, vp=91,
                                                                   reason="Epic backstab", actor=MOD)
-    assert receipt.final is not None
-    assert [(r.name, r.total, r.place, r.title) for r in receipt.final.rows] == [
+    assert receipt.final is None, "while reopened no interim table: the next end posts one correction"
+    ended = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    assert isinstance(ended, FinalView) and [(r.name, r.total, r.place, r.title) for r in ended.rows] == [
         ("ann", 592, 1, "Baron"), ("bo", 578, 2, "Baron"), ("cy", 534, 3, "Baron")]
+    assert ended.correction == ("cy: 443 → 534 VP, no title → Baron",)
+    await table.clerk.games.reopen(table.game_id, actor=MOD)
     changed = await table.clerk.landsdraad.victory.set_goal_achieved(table.game_id, user_id=ANN, number=2, actor=MOD)
-    assert changed.final is not None and changed.final.rows[0].total == 642
+    assert changed.final is None
     out = await slash(table.clerk, MODERATOR, "prestige award", player=user(CY, "cy"), vp=50, reason="Sportsmanship")
-    updated = [o for o in out if isinstance(o.to, ToChannel)]
-    assert len(updated) == 1 and "The final scores are updated" in text_of(updated[0])
-    assert "**1st** ann: 642 VP" in text_of(updated[0]) and "**2nd** cy: 584 VP" in text_of(updated[0])
+    assert not [o for o in out if isinstance(o.to, ToChannel)], "nothing posted while it is reopened"
+    out = await slash(table.clerk, MODERATOR, "game end")
+    posted = [o for o in out if isinstance(o.to, ToChannel)]
+    assert "**1st** ann: 642 VP" in text_of(posted[1]) and "**2nd** cy: 584 VP" in text_of(posted[1])
+    correction = text_of(posted[0])
+    assert correction.startswith("**Correction: the final scores of sirius**")
+    assert correction.endswith("What changed:\n- ann: 592 → 642 VP, Baron → Viscount\n"
+                               "- cy: 534 → 584 VP, 3rd → 2nd\n- bo: 2nd → 3rd"), correction
 
 
 async def test_tv3_i08_the_end_game_penalty_through_the_service(table: Any) -> None:
@@ -378,3 +391,21 @@ async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:
     assert await majority_check(App(table.clerk), view, ctx) == []
     with pytest.raises(RuleError, match="Landsdraad rule"):
         await table.clerk.landsdraad.victory.end_game(other.id, actor=MOD)
+
+
+async def test_a_game_an_end_game_vote_ended_ends_again_with_its_penalty(table: Any) -> None:
+    """Reopened after an End Game vote (issue 16), the game ends again as that vote ended it: the same penalty on
+    the Pot, scored again from the ledger; the correction names what moved, and the Pot does not."""
+    await three_player_game(table)
+    await table.open()
+    enacted = await end_game_vote(table, [ANN, BO], penalty=25)
+    assert enacted.game_ended
+    first = await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None)
+    assert isinstance(first, FinalView) and (first.penalty, first.ended_by) == (25, "end game")
+    await table.clerk.games.reopen(table.game_id, actor=MOD, reason="cy's prestige")
+    await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=CY, vp=10, reason="Host", actor=MOD)
+    again = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    assert isinstance(again, FinalView) and (again.penalty, again.ended_by, again.pot) == (25, "end game", first.pot)
+    cy = next(r for r in first.rows if r.name == "cy")
+    assert again.correction is not None and again.correction[0].startswith(f"cy: {cy.total} → {cy.total + 10} VP")
+    assert (await table.clerk.games.game(table.game_id)).ended

@@ -26,7 +26,7 @@ MOVED = ("The rulings now live under /game settings (its Convocate section), whi
 
 
 @command(ROUTES, "board", "The Convocate board: Standing Vote, political control, Seats, lockouts, Factors, Statutes.",
-                 Option("cards", bool, "also list every card on the board"))
+                 Option("cards", bool, "also list every card on the board"), reads=True)
 async def board(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     view = await app.clerk.convocate.board.board(g.id)
@@ -57,7 +57,8 @@ async def convocate_player(app: App, ctx: Ctx, g: GameView | None, o: dict[str, 
 
 @command(ROUTES, "convocate rulings", "Show the Convocate rulings this game plays by, or change one (moderators).",
                  Option("ruling", str, "the ruling to change", choices=tuple(SETTINGS)),
-                 Option("value", str, "its new value"))
+                 Option("value", str, "its new value"),
+                 reads=lambda o: o.get("ruling") is None and o.get("value") is None)
 async def convocate_rulings(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     if o.get("ruling") is None and o.get("value") is None:

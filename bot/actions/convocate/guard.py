@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.actions.commands import App, Handler, Option
+from bot.actions.commands import App, Handler, Option, Reads
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Outgoing
 from bot.actions.routes import Routes
@@ -27,14 +27,15 @@ def convocate_game(game: GameView | None, name: str) -> GameView:
 
 
 def command(routes: Routes, name: str, description: str, *options: Option, moderator: bool = False,
-            game: str = "channel") -> Callable[[Handler], Handler]:
+            game: str = "channel", reads: Reads = False) -> Callable[[Handler], Handler]:
     """``routes.command`` for the Convocate: ``dispatch`` refuses it in a game of another ruleset, and the handler
     is given the game checked by ``convocate_game``."""
     def register(handler: Handler) -> Handler:
         async def guarded(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
             return await handler(app, ctx, convocate_game(g, f"/{name}"), o)
 
-        routes.command(name, description, *options, moderator=moderator, game=game, ruleset=RULESET)(guarded)
+        routes.command(name, description, *options, moderator=moderator, game=game, ruleset=RULESET,
+                       reads=reads)(guarded)
         return handler
 
     return register

@@ -143,7 +143,7 @@ async def motion_skip(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
 
 
 @command(ROUTES, "motion status", "The Motion on the floor (or a numbered one) and where the offer to second is.",
-                 Option("number", int, "the Motion's number", min_value=1))
+                 Option("number", int, "the Motion's number", min_value=1), reads=True)
 async def motion_status(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     m = await app.clerk.convocate.motions.motion(g.id, o.get("number"))

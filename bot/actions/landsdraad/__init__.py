@@ -60,6 +60,7 @@ FRONT = Front(
         ("Elector: Count Jasek, round 3", "Chancellor Pro tempore only: how that Elector voted"),
     ),
     next_steps="Add players with /player add, then open a round with /round open.",
+    ends_with="/game end",
     closing=(rounds_due, elections_due),
     reminders=REMINDERS,
     recover={"round": round_again, "ag": ag_again},

@@ -165,7 +165,7 @@ async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
             Outgoing(ToChannel(g.channel_id), card=faction_card(view))]
 
 
-@command("round status", "Votes in play and who has voted (not how).")
+@command("round status", "Votes in play and who has voted (not how).", reads=True)
 async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     status = await app.clerk.landsdraad.rounds.round_status(require_game(game).id)
     return [reply(waiting_text(await app.clerk.outbox.owed_count()), card=status_card(status, app.clerk.clock.now()))]
@@ -198,7 +198,7 @@ async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> 
 
 
 @command("me", "Your own votes and where they come from (only you see it).",
-         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", reads=True)
 async def me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     p = await app.clerk.landsdraad.ledger.player(g.id, ctx.actor.id)

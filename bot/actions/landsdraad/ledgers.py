@@ -128,7 +128,7 @@ async def transfer_correct(app: App, ctx: Ctx, game: GameView | None, o: dict[st
 @command("transfer list", "The round's transfers of every player, or one player's entries (moderators).",
          Option("player", UserRef, "only the transfers this player sent (all rounds unless round is given)"),
          Option("round", int, "only this round (without player: default the current round)", min_value=1),
-         moderator=True)
+         moderator=True, reads=True)
 async def transfer_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     player = o.get("player")
@@ -201,7 +201,7 @@ async def apply_transfer(app: App, ctx: Ctx, game_id: int, entry: int, *,
          Option("player", UserRef, "the player to audit", True),
          Option("rounds", str, "earlier rounds to include, e.g. 2 or 1-3 (the current round is always included)"),
          Option("game", str, "the game, if you play in several", autocomplete="game"),
-         game="any")
+         game="any", reads=True)
 async def audit_quote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     spec = str(o.get("rounds") or "").strip()
@@ -246,7 +246,7 @@ async def embargo_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     return [reply(change.text)]
 
 
-@command("embargo list", "The embargoes in force.")
+@command("embargo list", "The embargoes in force.", reads=True)
 async def embargo_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     registries = await app.clerk.landsdraad.registries.registries(require_game(game).id)
     return [reply(card=registries_card(registries, kanly=False))]
@@ -301,7 +301,7 @@ async def kanly_arrived(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     return [reply(change.text, ephemeral=True)]
 
 
-@command("kanly list", "Who is in kanly (moderators also see the forces en route, privately).")
+@command("kanly list", "Who is in kanly (moderators also see the forces en route, privately).", reads=True)
 async def kanly_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     registries = await app.clerk.landsdraad.registries.registries(g.id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.actions.commands import Handler, Option
+from bot.actions.commands import Handler, Option, Reads
 from bot.actions.routes import Routes
 
 RULESET = "landsdraad"
@@ -15,7 +15,8 @@ def commands_on(routes: Routes) -> Callable[..., Callable[[Handler], Handler]]:
     """The decorator that adds a Landsdraad command to ``routes``."""
 
     def command(name: str, description: str, *options: Option, moderator: bool = False,
-                game: str = "channel") -> Callable[[Handler], Handler]:
-        return routes.command(name, description, *options, moderator=moderator, game=game, ruleset=RULESET)
+                game: str = "channel", reads: Reads = False, closing: bool = False) -> Callable[[Handler], Handler]:
+        return routes.command(name, description, *options, moderator=moderator, game=game, ruleset=RULESET,
+                              reads=reads, closing=closing)
 
     return command

@@ -175,7 +175,7 @@ async def goal_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 @command("goal list", "Your goals (only you see them); moderators: anyone's, or everyone's.",
          Option("player", UserRef, "moderators: whose goals"),
          Option("game", str, "the game, if you play in several", autocomplete="game"),
-         game="any")
+         game="any", reads=True)
 async def goal_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     moderator = ctx.actor.moderates(g.moderator_role_id)
@@ -217,7 +217,8 @@ async def prestige_award(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     return out + _updated_final(r.final)
 
 
-@command("prestige list", "Every prestige award and the pool (20 VP per player who joined).", moderator=True)
+@command("prestige list", "Every prestige award and the pool (20 VP per player who joined).", moderator=True,
+         reads=True)
 async def prestige_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     awards, pool = await app.clerk.landsdraad.victory.prestige(g.id)
@@ -263,14 +264,14 @@ def _share_changed(g: GameView, what: str, old: int, new: int, total: int) -> li
     return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
 
 
-@command("vp show", "The victory categories' and awards' shares of the Pot, and the Luxury Goods in play.")
+@command("vp show", "The victory categories' and awards' shares of the Pot, and the Luxury Goods in play.", reads=True)
 async def vp_show(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     view = await app.clerk.landsdraad.victory.vp_settings(_game(game).id)
     return [reply(card=settings_card(view))]
 
 
 @command("vp holdings", "What is tracked for each player (or one): forces, assets, economy, counters.",
-         Option("player", UserRef, "one player"), moderator=True)
+         Option("player", UserRef, "one player"), moderator=True, reads=True)
 async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user_id = user_option(o, "player").id if o.get("player") is not None else None
@@ -281,7 +282,7 @@ async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 # -- forecast, score, end --------------------------------------------------------------------------------------------
 
 @command("forecast", "What everything is worth in VP if the game ended now (the Forecast).",
-         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", reads=True)
 async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     final = await app.clerk.landsdraad.victory.final(g.id)
@@ -294,7 +295,7 @@ async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
 
 @command("score", "Your own score if the game ended now (only you see it).",
          Option("player", UserRef, "moderators: whose score"),
-         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any")
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", reads=True)
 async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user_id, who = ctx.actor.id, "You"
@@ -312,7 +313,7 @@ async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) ->
 @command("game end", "End the game now and post the final scores (or score a game an End Game vote ended).",
          Option("confirm", bool, "score even though the percentages add up to more than 100 (P3-15)"),
          Option("majority", bool, "a Majority Victory: the holder becomes Chancellor of the Landsdraad (R3-20)"),
-         moderator=True)
+         moderator=True, closing=True)
 async def game_end(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     result = await app.clerk.landsdraad.victory.end_game(g.id, actor=ctx.actor.id, confirm=bool(o.get("confirm")),
@@ -321,4 +322,10 @@ async def game_end(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
     if isinstance(result, FinalView) and result.already:
         return [reply(f"{g.name} has already ended and been scored; these are its final scores.",
                       card=final_card(result), ephemeral=True)]
+    if isinstance(result, FinalView) and result.correction is not None:
+        changed = "\n".join(f"- {line}" for line in result.correction) or "- nothing: the scores are as posted before"
+        text = (f"**Correction: the final scores of {g.name}**, scored again after <@{ctx.actor.id}> reopened the "
+                f"game to correct a mistake. What changed:\n{changed}")
+        return [reply(f"{g.name} has ended again; the corrected final scores are posted.", ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text), *final_outgoings(result)]
     return [reply(f"{g.name} is over; the final scores are posted.", ephemeral=True), *final_outgoings(result)]

@@ -92,7 +92,8 @@ async def faction_votes(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 
 
 @command("faction me", "Your Faction: party, votes, VP and treasury (only you see it).",
-         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", ruleset=NAME)
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", ruleset=NAME,
+         reads=True)
 async def faction_me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     f = await app.clerk.mylantium.my_faction(g.id, ctx.actor.id)
@@ -246,13 +247,13 @@ async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 
 
 @command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",
-         ruleset=NAME)
+         ruleset=NAME, reads=True)
 async def status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     return [reply(card=government_card(await app.clerk.mylantium.government(require_game(game).id)))]
 
 
 @command("amendment check", "Whether an amendment may be proposed (R1-06: never about Charisma or the "
-                            "Independent Vote).", Option("text", str, "the amendment", True), ruleset=NAME)
+                            "Independent Vote).", Option("text", str, "the amendment", True), ruleset=NAME, reads=True)
 async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     require_game(game)
     try:

@@ -81,7 +81,7 @@ async def answer_coup(app: App, ctx: Ctx, game_id: int, accept: bool, *,
 
 
 @command("revolution status", "The revolution under way: its attempts and who has sent a contribution (not how "
-                              "much).", ruleset=NAME)
+                              "much).", ruleset=NAME, reads=True)
 async def revolution_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     c = await app.clerk.mylantium.revolutions.revolution(g.id)

@@ -144,7 +144,7 @@ async def election_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     return reminded(app, [reminder])
 
 
-@command("election status", "The open election: who has chosen (not what) and the deadline.", ruleset=NAME)
+@command("election status", "The open election: who has chosen (not what) and the deadline.", ruleset=NAME, reads=True)
 async def election_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     e = await app.clerk.mylantium.elections.election(g.id)
@@ -205,7 +205,7 @@ for _subject, _kinds in SUBJECTS.items():
     _event_command(_subject, _kinds)
 
 
-@command("event list", "What has been recorded this turn, and what is in play.", **M)
+@command("event list", "What has been recorded this turn, and what is in play.", **M, reads=True)
 async def event_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     turn, views, state = await app.clerk.mylantium.business.happenings(g.id)

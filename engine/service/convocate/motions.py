@@ -220,8 +220,9 @@ class ConvocateMotionService(ServiceBase):
     async def offer_deadlines(self) -> list[tuple[int, int, int, datetime]]:
         """(game, motion number, offer index, deadline) of every offer waiting for an answer, soonest first."""
         async with self._read() as session:
-            rows = (await session.execute(select(CvMotion).where(
-                CvMotion.status == "offering", CvMotion.offer_deadline.is_not(None))
+            rows = (await session.execute(select(CvMotion).join(Game, Game.id == CvMotion.game_id).where(
+                CvMotion.status == "offering", CvMotion.offer_deadline.is_not(None),
+                Game.status != "ended")  # a closed ledger times nothing out
                 .order_by(CvMotion.offer_deadline))).scalars().all()
             return [(r.game_id, r.number, int(r.offer.get("index", 0)), utc(r.offer_deadline)) for r in rows
                     if r.offer_deadline is not None]

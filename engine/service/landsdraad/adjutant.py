@@ -291,7 +291,9 @@ class AdjutantService(ServiceBase):
         """Open elections with a deadline, soonest first: (game id, election number, closes at)."""
         async with self._read() as session:
             rows = await session.execute(select(AgElection.game_id, AgElection.number, AgElection.closes_at)
-                                         .where(AgElection.status == "open", AgElection.closes_at.is_not(None))
+                                         .join(Game, Game.id == AgElection.game_id)
+                                         .where(AgElection.status == "open", AgElection.closes_at.is_not(None),
+                                                Game.status != "ended")  # a closed ledger closes nothing more
                                          .order_by(AgElection.closes_at))
             return [(g, n, utc(c)) for g, n, c in rows.all() if c is not None]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, Insert, Table, and_, bindparam, insert, select, update
+from sqlalchemy import Connection, Insert, Table, and_, bindparam, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
@@ -56,7 +56,7 @@ _READ = (
     select(
         # the game, in GameView's order, then what require_running reads
         _G.c.id, _G.c.guild_id, _G.c.channel_id, _G.c.name, _G.c.ruleset, _G.c.moderator_role_id, _G.c.current_round,
-        _G.c.status,
+        _G.c.status, _G.c.ended_at,
         _R.c.id.label("round_id"), _R.c.number, _R.c.status.label("round_status"), _R.c.deadline, _R.c.paused_left,
         _P.c.id.label("player_id"), _P.c.user_id, _P.c.active, _P.c.diplomacy, _P.c.diplomacy_max,
         _P.c.intrigue_max, _P.c.roll, _P.c.misc_votes,
@@ -70,8 +70,6 @@ _READ = (
         .outerjoin(_H, _H.c.player_id == _P.c.id))
     .where(_G.c.id == bindparam("game"))
 )
-_BUMP = (update(_G).where(_G.c.id == bindparam("game")).values(last_seq=_G.c.last_seq + bindparam("count"))
-         .returning(_G.c.last_seq))
 _APPEND = insert(_E)
 
 
@@ -92,6 +90,10 @@ class _Game(NamedTuple):
     @property
     def name(self) -> str:
         return self.view.name
+
+    @property
+    def ended_at(self) -> datetime | None:
+        return self.view.ended_at
 
 
 class _Round(NamedTuple):
@@ -150,7 +152,7 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> l
         if item.source_id is not None:
             done[item.source_id] = ("BallotCast", payload)
     if accepted:
-        last: int = connection.execute(_BUMP, {"game": game_id, "count": len(accepted)}).scalar_one()
+        last = uow.reserve(game_id, len(accepted), ("BallotCast",))
         first = last - len(accepted) + 1
         connection.execute(_APPEND, [
             {"game_id": game_id, "seq": first + n, "kind": "BallotCast", "actor": user, "payload": payload,
@@ -170,7 +172,8 @@ def _read(connection: Connection, game_id: int, users: Sequence[int]
     for part in chunks(users):
         for row in connection.execute(_READ, {"game": game_id, "users": list(part)}):
             if game is None:
-                game = _Game(GameView(*row[:7]), row.status)
+                ended = utc(row.ended_at) if row.status == "ended" and row.ended_at else None
+                game = _Game(GameView(*row[:7], ended), row.status)
                 if row.round_id is not None:
                     deadline = utc(row.deadline) if row.deadline else None
                     rnd = _Round(row.round_id, RoundWindow(row.number, row.round_status == "open", deadline),

@@ -361,8 +361,7 @@ class MajorityService(ServiceBase):
 
     async def _end_game(self, uow: UnitOfWork, game: Game, pct: int) -> None:
         """R0-61: the game ends before the current round's crisis is resolved; the Pot penalty is recorded."""
-        game.status = "ended"
-        game.ended_at = uow.now
+        uow.end(game)
         game.settings = {**game.settings, "end_game_penalty_applied": pct}
         await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
                                   .values(status="void", closed_at=uow.now))

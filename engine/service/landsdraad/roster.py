@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, select
 
 from engine.core.errors import RuleError
 from engine.landsdraad.model import Attributes
 from engine.service.ledger import load_game
 from engine.service.membership import games_cache
 from engine.service.uow import ServiceBase
-from engine.store.models import Event, Game, Player
+from engine.store.models import Event, Player
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,7 @@ class RosterService(ServiceBase):
                 raise RuleError(f"Already players in {game.name}: {', '.join(clash[:5])}; nothing was added.")
             # Plain executemany inserts, not object by object: a 2,000-player roster is one statement per table.
             players, events = [], []
-            last = (await uow.session.execute(update(Game).where(Game.id == game_id)
-                                              .values(last_seq=Game.last_seq + len(rows)).returning(Game.last_seq)
-                                              .execution_options(synchronize_session=False))).scalar_one()
+            last = await uow.reserve(game_id, len(rows), ("PlayerAdded",))
             for index, row in enumerate(rows):
                 attributes = Attributes.start(row.diplomacy, row.command, row.intrigue, row.roll)
                 players.append({

@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
@@ -47,7 +47,7 @@ from engine.service.landsdraad.victory_views import (
 )
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.uow import ServiceBase, UnitOfWork
-from engine.store.models import Game, Player
+from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import FinalScoreRow, Round, VictoryGoal
 
 MAJORITY_AFTER_ROUND = 5
@@ -134,9 +134,10 @@ async def store_final(uow: UnitOfWork, game: Game, snap: Snapshot, scores: Final
 async def refresh_final(session: AsyncSession, game: Game) -> FinalView | None:
     """After the game was scored, goals and prestige may still change (prestige is awarded "during or after the
     game"); the stored scores take the new totals, places and titles. The measures stay as they were at the end
-    (R3-23). None when the game has not been scored."""
+    (R3-23). None when the game has not been scored, and while it is reopened (``/game reopen``): its next end scores
+    it again and posts one correction, so no interim table is posted."""
     state = await victory_row(session, game.id)
-    if state is None or state.scored_at is None:
+    if state is None or state.scored_at is None or game.status != "ended":
         return None
     rows = (await session.execute(select(FinalScoreRow).where(FinalScoreRow.game_id == game.id))).scalars().all()
     goals = await goal_totals(session, game.id)
@@ -153,6 +154,42 @@ async def refresh_final(session: AsyncSession, game: Game) -> FinalView | None:
             r.title = title_for(r.total, table)
     await session.flush()
     return await load_final(session, game)
+
+
+async def posted_scores(session: AsyncSession, game_id: int) -> list[dict[str, Any]] | None:
+    """The final table as last posted: the ``scores`` of the game's last ``GameEnded`` or ``GameScored`` event."""
+    found = await session.execute(select(Event.payload).where(
+        Event.game_id == game_id, Event.kind.in_(("GameEnded", "GameScored"))).order_by(Event.seq.desc()).limit(1))
+    payload = found.scalar_one_or_none()
+    scores = (payload or {}).get("scores")
+    return list(scores) if isinstance(scores, list) else None
+
+
+def score_changes(before: list[dict[str, Any]], after: list[dict[str, Any]], pot_before: Fraction,
+                  pot_after: Fraction) -> list[str]:
+    """What moved between two final tables (``summary``): the Pot, then each player whose total, place or title
+    moved, from what to what; a player new to the table or gone from it."""
+    lines = []
+    if pot_before != pot_after:
+        lines.append(f"the Pot: {exact(pot_before)} → {exact(pot_after)} VP")
+    old = {r["name"]: r for r in before}
+    for row in after:
+        was = old.pop(row["name"], None)
+        if was is None:
+            lines.append(f"{row['name']}: new, {row['total']} VP, {_place(row['place'])}, {row['title'] or 'no title'}")
+            continue
+        moved = [f"{was['total']} → {row['total']} VP" if was["total"] != row["total"] else "",
+                 f"{_place(was['place'])} → {_place(row['place'])}" if was["place"] != row["place"] else "",
+                 f"{was['title'] or 'no title'} → {row['title'] or 'no title'}" if was["title"] != row["title"] else ""]
+        if any(moved):
+            lines.append(f"{row['name']}: " + ", ".join(m for m in moved if m))
+    lines += [f"{name}: no longer scored (was {r['total']} VP, {_place(r['place'])})" for name, r in old.items()]
+    return lines
+
+
+def _place(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
 
 
 def summary(view: FinalView) -> list[dict[str, Any]]:
@@ -200,8 +237,12 @@ class ScoringService(ServiceBase):
                 raise RuleError(f"Final scores as Clerk keeps them are a Landsdraad rule; {game.name} plays "
                                 f"{game.ruleset}.")
             stored = await load_final(uow.session, game)
-            if stored is not None:
+            if stored is not None and game.status == "ended":
                 return replace(stored, already=True)
+            if stored is not None:
+                return await self._score_again(uow, game, stored, actor=actor, confirm=confirm, source_id=source_id)
+            if game.status != "ended" and game.settings.get("end_game_penalty_applied") is not None:
+                uow.end(game)  # reopened before it was scored: it ends again as its End Game vote ended it
             if game.status == "ended":
                 if majority:
                     raise RuleError(f"{game.name} already ended by an End Game vote; it cannot also end by a "
@@ -224,8 +265,7 @@ class ScoringService(ServiceBase):
                 Round.game_id == game.id, Round.status == "open"))).scalars().all()
             await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
                                       .values(status="void", closed_at=uow.now))
-            game.status = "ended"
-            game.ended_at = uow.now
+            uow.end(game)
             ended_by = "majority" if majority else "moderator"
             await store_final(uow, game, snap, scores, ended_by=ended_by, chancellor_id=holder)
             view = await load_final(uow.session, game)
@@ -268,6 +308,34 @@ class ScoringService(ServiceBase):
                          {"ended_by": "end game", "penalty": snap.table.penalty, "confirmed": confirm,
                           "pot": exact(view.pot), "scores": summary(view)}, source_id)
         return view
+
+    async def _score_again(self, uow: UnitOfWork, game: Game, stored: FinalView, *, actor: int | None,
+                           confirm: bool, source_id: str | None) -> FinalView:
+        """``/game end`` of a game reopened after it was scored: it ends again as it first ended (by the moderator;
+        by a Majority Victory, with the same Chancellor; by an End Game vote, with its penalty), is scored again
+        from the ledger as it now stands, and the answer says what changed from the scores posted before."""
+        rnd = (await uow.session.execute(select(Round).where(
+            Round.game_id == game.id, Round.status == "open"))).scalar_one_or_none()
+        if rnd is not None:
+            raise RuleError(f"Round {rnd.number} is still open. Close it first with /round close, then /game end.")
+        state = await victory_row_for_update(uow.session, game.id)
+        ended_by, chancellor_id = stored.ended_by, state.chancellor_id
+        snap = await snapshot(uow.session, game, penalty=stored.penalty)
+        check_percentages(snap.table, confirm)
+        scores = final_scores(snap.table, majority_winner=chancellor_id if ended_by == "majority" else None,
+                              confirmed=confirm)
+        before = await posted_scores(uow.session, game.id) or summary(stored)
+        before_pot = str(stored.pot)
+        await uow.session.execute(delete(FinalScoreRow).where(FinalScoreRow.game_id == game.id))
+        await store_final(uow, game, snap, scores, ended_by=ended_by, chancellor_id=chancellor_id)
+        uow.end(game)
+        view = await load_final(uow.session, game)
+        assert view is not None
+        changes = score_changes(before, summary(view), Fraction(before_pot), view.pot)
+        await uow.record(game.id, "GameEnded", actor,
+                         {"ended_by": ended_by, "again": True, "confirmed": confirm, "pot": exact(view.pot),
+                          "scores": summary(view), "changes": changes}, source_id)
+        return replace(view, correction=tuple(changes))
 
     async def _majority_now(self, session: AsyncSession, game: Game, snap: Snapshot) -> int:
         if not await round_five_complete(session, game.id):

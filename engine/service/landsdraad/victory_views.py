@@ -145,6 +145,9 @@ class FinalView:
     """The game had been scored before this call; these are the stored scores."""
     user_ids: Mapping[int, int] = field(default_factory=dict)
     """Player id -> Discord user id."""
+    correction: tuple[str, ...] | None = None
+    """Scored again after a reopening (``/game reopen``): what changed from the scores posted before, one line each
+    (empty: nothing changed)."""
 
 
 @dataclass(frozen=True)

@@ -310,7 +310,9 @@ class Elections(ServiceBase):
         async with self._read() as session:
             rows = await session.execute(select(MylElection.game_id, MylElection.turn, MylElection.stage,
                                                 MylElection.deadline)
-                                         .where(MylElection.status == "open", MylElection.deadline.is_not(None))
+                                         .join(Game, Game.id == MylElection.game_id)
+                                         .where(MylElection.status == "open", MylElection.deadline.is_not(None),
+                                                Game.status != "ended")  # a closed ledger closes nothing more
                                          .order_by(MylElection.deadline))
             return [(g, t, s, utc(d)) for g, t, s, d in rows.all() if d is not None]
 

@@ -102,8 +102,7 @@ async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylCh
     if new.waiting is Waiting.NOTHING:
         row.closed_at = uow.now
     if new.ended is not None:
-        game.status = "ended"
-        game.ended_at = uow.now
+        uow.end(game)
     await uow.session.flush()
 
 
@@ -282,8 +281,9 @@ class Revolutions(ServiceBase):
     async def pending_contributions(self) -> list[tuple[int, int, int, datetime]]:
         """Chains taking contributions with a deadline: (game id, chain number, attempt number, deadline)."""
         async with self._read() as session:
-            rows = await session.execute(select(MylChain).where(MylChain.waiting == "contributions",
-                                                                MylChain.deadline.is_not(None))
+            rows = await session.execute(select(MylChain).join(Game, Game.id == MylChain.game_id)
+                                         .where(MylChain.waiting == "contributions", MylChain.deadline.is_not(None),
+                                                Game.status != "ended")  # a closed ledger closes nothing more
                                          .order_by(MylChain.deadline))
             out: list[tuple[int, int, int, datetime]] = []
             for row in rows.scalars():

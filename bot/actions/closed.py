@@ -1,0 +1,74 @@
+"""A game that has ended is closed (issue 16): ``/game reopen`` to correct a mistake, and ``/game close`` for the games
+whose ruleset has no ending of its own that a moderator runs (``Front.ends_with`` names it for those that have one,
+a command that also scores the game).
+
+Once a game has ended, dispatch refuses every command not marked ``reads`` with the closed line, and the event append
+(``engine.service.uow``) refuses every change made any other way (DMs, presses, menus, thread posts, timed work)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from bot.actions.commands import App, Option, require_game
+from bot.actions.context import Ctx
+from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.routes import Routes
+from engine.core.durations import format_utc
+from engine.core.errors import RuleError
+from engine.service.views import GameView
+
+ROUTES = Routes()
+"""``/game reopen`` and ``/game close`` (``bot/actions/rulesets.py`` merges them)."""
+REASON = 300
+"""Characters of a reason at most."""
+
+
+def ends_with(app: App, game: GameView) -> str:
+    """The command that ends a game of ``game``'s ruleset: its front's own, else ``/game close``."""
+    front = app.front(game.ruleset)
+    return front.ends_with if front is not None and front.ends_with else "/game close"
+
+
+def _reason(o: dict[str, Any]) -> str | None:
+    reason = (o.get("reason") or "").strip()
+    if len(reason) > REASON:
+        raise RuleError(f"The reason is at most {REASON} characters (this one has {len(reason)}); nothing was changed.")
+    return reason or None
+
+
+@ROUTES.command("game reopen", "Reopen an ended game to correct a mistake (moderators; recorded and announced).",
+                Option("reason", str, "what is to be corrected, e.g. erin was added after the end"),
+                moderator=True, closing=True)
+async def game_reopen(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    done = await app.clerk.games.reopen(g.id, actor=ctx.actor.id, reason=_reason(o), source_id=ctx.source_id)
+    again = ends_with(app, g)
+    why = f" ({done.reason})" if done.reason else ""
+    app.deadlines_changed()
+    return [reply(f"{g.name} is open again: every command works as before it ended on {format_utc(done.ended_at)}. "
+                  f"When the correction is made, end it again with {again}.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id),
+                     f"**{g.name}** was reopened by <@{ctx.actor.id}> to correct a mistake{why}. It had ended on "
+                     f"{format_utc(done.ended_at)}; the moderators end it again with {again} once it is corrected.")]
+
+
+@ROUTES.command("game close", "End a game whose ruleset has no end a moderator runs: its ledger closes "
+                "(moderators).", Option("reason", str, "why it ends, e.g. the table has finished"),
+                moderator=True)
+async def game_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    front = app.front(g.ruleset)
+    if front is not None and front.ends_with:
+        raise RuleError(f"{g.ruleset.capitalize()} games end with {front.ends_with}; nothing was changed.")
+    done = await app.clerk.games.close(g.id, actor=ctx.actor.id, reason=_reason(o), source_id=ctx.source_id)
+    app.deadlines_changed()
+    why = f" ({done.reason})" if done.reason else ""
+    text = f"**{g.name}** has ended{why}: its ledger is closed. /game export has everything."
+    if done.again:
+        changes = await app.clerk.games.changes_since_reopen(g.id)
+        kinds = Counter(changes)
+        listed = ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in kinds.items()) or "nothing"
+        text = (f"**Correction: {g.name}** has ended again, closed by <@{ctx.actor.id}>{why}. Changed while it was "
+                f"reopened: {listed} (the moderators' /log has each).")
+    return [reply(f"{g.name} is closed.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text)]
