@@ -4,7 +4,7 @@ same forms as the player's own DM or thread post (each ruleset's ``Routes``: thr
 DM forms, then the DM fallback), so each ruleset's forms, deadlines and refusals apply unchanged.
 
 The events are recorded under the interaction's source id as entered by the moderator (``engine/service/proxy.py``:
-actor the moderator, payload ``player``, ``proxy: true`` and the note). The moderator's receipt is ephemeral; the
+actor the moderator, payload ``proxy: true``, ``proxy_for`` and the note). The moderator's receipt is ephemeral; the
 player is told by DM what was recorded for them and by whom. Nothing public names a secret ballot: only what the
 form itself posts (a tally, a count) is posted."""
 

@@ -3,9 +3,9 @@ marked as the moderator's.
 
 The front runs the player's own form (the DM or thread text, parsed by the same parsers) under the interaction's
 source id, inside ``entered_by(...)``. Every event appended under that source id (``uow.append_event``, and the
-crisis-ballot batch) then has the moderator as its actor and ``player``, ``proxy: true`` and the ``note`` in its
-payload. The mark is kept by source id (unique per interaction), not in a context variable, so it reaches the worker
-thread or greenlet that writes the event."""
+crisis-ballot batch) then has the moderator as its actor and ``proxy: true``, ``proxy_for`` (the player's user id)
+and the ``note`` first in its payload. The mark is kept by source id (unique per interaction), not in a context
+variable, so it reaches the worker thread or greenlet that writes the event."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def marked(actor: int | None, payload: dict[str, Any], source_id: str | None) ->
     proxy = _MARKS.get(source_id) if source_id is not None else None
     if proxy is None:
         return actor, payload
-    extra: dict[str, Any] = {"proxy": True, "player": proxy.player}  # first: /log's summary is cut at 90
+    extra: dict[str, Any] = {"proxy": True, "proxy_for": proxy.player}  # first: /log's summary is cut at 90
     if proxy.note:
         extra["note"] = proxy.note
     return proxy.moderator, {**extra, **payload}
