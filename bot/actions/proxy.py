@@ -76,7 +76,8 @@ async def _run_form(app: App, ctx: Ctx, g: GameView, text: str) -> list[Outgoing
     if tagged is not None and tagged.lower() != g.name.lower():
         raise RuleError(f"This is {g.name}'s channel; leave out the #{tagged}.")
     dm = dataclasses.replace(ctx, place=Place(None, None))
-    tagged_text = f"{head} #{g.name}" + text[len(text.split(chr(10), 1)[0]):]
+    several = len(await app.clerk.games.games_of_user(ctx.actor.id)) > 1
+    tagged_text = f"{head} #{g.name}" + text[len(text.split(chr(10), 1)[0]):] if several else text
     for matches, dm_handler in app.routes.dm_forms:
         if matches(tagged_text):
             return await dm_handler(app, dm, tagged_text)
