@@ -31,7 +31,7 @@ NOTE_MAX = 200
 @ROUTES.command("cast-for", "Enter a player's ballot they sent you another way (moderators; only you see it).",
                 Option("player", UserRef, "the player the ballot is for", True),
                 Option("choice", str, "what they would have DMed or posted, e.g. Vote: Aye, 14 or AG Vote: cat", True),
-                Option("note", str, "how it reached you (kept in the log; the player sees it)"),
+                Option("note", str, "how it reached you (kept in the log, and told to them)"),
                 moderator=True)
 async def cast_for(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)

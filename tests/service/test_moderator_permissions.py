@@ -170,6 +170,13 @@ PRELUDES: dict[str, list[str]] = {
 }
 """Lines (transcript syntax) run before a command, for the state it acts on."""
 
+BY_RULESET: dict[tuple[str, str], tuple[list[str], str]] = {
+    ("landsdraad", "cast-for"): ([], 'player:@bob choice:"Vote: Aye"'),
+    ("mylantium", "cast-for"): (["mod #alpha: /election start"], 'player:@bob choice:"Realign: Federalist"'),
+    ("convocate", "cast-for"): (PRELUDES["motion skip"], 'player:@carol choice:"Second: no"'),
+}
+"""(prelude, options) of a command whose positive control differs by ruleset (``/cast-for`` reads each one's forms)."""
+
 READ_ONLY = frozenset({"game export", "log", "event list", "prestige list", "transfer list", "vp holdings"})
 """Moderator commands that only show something: the positive control expects no change from these."""
 
@@ -374,8 +381,9 @@ async def test_a_moderator_command_is_refused_to_others_and_done_for_the_moderat
     shows something."""
     spec = COMMANDS[name]
     bench: Bench = await bench_for(ruleset)
-    await run_lines(bench.session, PRELUDES.get(name, []))
-    line = generic_line(spec)
+    prelude, given = BY_RULESET.get((ruleset, name), (PRELUDES.get(name, []), None))
+    await run_lines(bench.session, prelude)
+    line = generic_line(spec) if given is None else f"/{name} {given}"
     options = parse_slash(line, bench.world.user, bench.world.role).options
     events = await bench.events()
     if name in PRELUDES:  # the state it acts on is not the setup's: refused there too, nothing recorded
