@@ -158,7 +158,7 @@ async def game_moderators(app: App, ctx: Ctx, game: GameView | None, o: dict[str
 # -- the audit trail ------------------------------------------------------------------------------------------------
 
 def _value(key: str, value: Any, names: dict[int, str]) -> str:
-    if key == "user_id" and isinstance(value, int):
+    if key in ("user_id", "proxy_for") and isinstance(value, int):  # proxy_for: whom a /cast-for was for
         return names.get(value, str(value))
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

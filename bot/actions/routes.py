@@ -74,6 +74,8 @@ class Routes:
         self.dm_forms: list[tuple[Matches, DmHandler]] = []
         self.thread_forms: list[tuple[Matches, ThreadHandler, bool]] = []
         """(matches, handler, also in the game channel itself rather than only in its threads)."""
+        self.not_proxied: list[ThreadHandler] = []
+        """Thread forms that ``/cast-for`` skips (``thread_form(proxy=False)``: a refusal, not a vote)."""
         self.buttons: PrefixRoutes[ButtonHandler] = PrefixRoutes("button")
         """What a press of a button does, given its whole custom_id."""
         self.selects: PrefixRoutes[SelectHandler] = PrefixRoutes("select")
@@ -117,11 +119,15 @@ class Routes:
         known = self.groups.get(name)
         self.groups[name] = description if known is None or known == description else f"{known}, {description}"
 
-    def thread_form(self, matches: Matches, *, anywhere: bool = False) -> Callable[[ThreadHandler], ThreadHandler]:
-        """A form read in threads of a game channel (and, with ``anywhere``, in the channel itself)."""
+    def thread_form(self, matches: Matches, *, anywhere: bool = False, proxy: bool = True
+                    ) -> Callable[[ThreadHandler], ThreadHandler]:
+        """A form read in threads of a game channel (and, with ``anywhere``, in the channel itself). With
+        ``proxy=False`` a moderator's ``/cast-for`` does not try it (bot/actions/proxy.py)."""
 
         def register(handler: ThreadHandler) -> ThreadHandler:
             self.thread_forms.append((matches, handler, anywhere))
+            if not proxy:
+                self.not_proxied.append(handler)
             return handler
 
         return register
@@ -142,6 +148,7 @@ class Routes:
                 whole.commands[name] = spec
             whole.dm_forms += part.dm_forms
             whole.thread_forms += part.thread_forms
+            whole.not_proxied += part.not_proxied
             whole.buttons.merge(part.buttons)
             whole.selects.merge(part.selects)
             if part.fallback is not None:

@@ -25,6 +25,7 @@ from engine.core.errors import ClerkError, GameClosed, RuleError
 from engine.service.clock import Clock, Dice
 from engine.service.lease import Lease
 from engine.service.membership import GamesCache
+from engine.service.proxy import marked
 from engine.service.storage_health import StorageHealth
 from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
@@ -102,6 +103,7 @@ def append_event(session: Session | Connection, now: datetime, game_id: int, kin
     ``GameClosed`` in an ended game (``reserve_seqs``)."""
     connection = session.connection() if isinstance(session, Session) else session
     seq = reserve_seqs(connection, game_id, 1, (kind,), opens=opens)
+    actor, payload = marked(actor, payload, source_id)  # a moderator's proxy ballot (engine/service/proxy.py)
     connection.execute(_APPEND, {"game_id": game_id, "seq": seq, "kind": kind, "actor": actor, "payload": payload,
                                  "source_id": source_id, "at": now})
     return seq

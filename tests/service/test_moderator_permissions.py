@@ -176,6 +176,13 @@ PRELUDES: dict[str, list[str]] = {
 
 NOT_THERE = {"landsdraad:game close": "Landsdraad games end with /game end; nothing was changed."}
 """``ruleset:command`` -> the moderator's answer, where the ruleset does not take the command (it has its own)."""
+BY_RULESET: dict[tuple[str, str], tuple[list[str], str]] = {
+    ("landsdraad", "cast-for"): ([], 'player:@bob choice:"Vote: Aye"'),
+    ("mylantium", "cast-for"): (["mod #alpha: /election start"], 'player:@bob choice:"Realign: Federalist"'),
+    ("convocate", "cast-for"): (PRELUDES["motion skip"], 'player:@carol choice:"Second: no"'),
+}
+"""(prelude, options) of a command whose positive control differs by ruleset (``/cast-for`` reads each one's forms)."""
+
 READ_ONLY = frozenset({"game export", "log", "event list", "prestige list", "transfer list", "vp holdings"})
 """Moderator commands that only show something: the positive control expects no change from these."""
 
@@ -381,12 +388,13 @@ async def test_a_moderator_command_is_refused_to_others_and_done_for_the_moderat
     shows something."""
     spec = COMMANDS[name]
     bench: Bench = await bench_for(ruleset)
-    prelude = PRELUDES.get(f"{ruleset}:{name}", PRELUDES.get(name))
+    by = BY_RULESET.get((ruleset, name))
+    prelude = by[0] if by is not None else PRELUDES.get(f"{ruleset}:{name}", PRELUDES.get(name))
     await run_lines(bench.session, prelude or [])
-    line = generic_line(spec)
+    line = generic_line(spec) if by is None else f"/{name} {by[1]}"
     options = parse_slash(line, bench.world.user, bench.world.role).options
     events = await bench.events()
-    if prelude is not None:  # the state it acts on is not the setup's: refused there too, nothing recorded
+    if by is None and prelude is not None:  # not the setup's state: refused there too, nothing recorded
         wrong = await refusals(bench, spec, options)
         assert not wrong, "\n".join(wrong)
         assert await bench.events() == events, f"{line} was refused, yet an event was recorded"

@@ -189,7 +189,7 @@ async def motion_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> lis
     return support_outgoings(receipt, ctx)
 
 
-@thread_form(lambda line: looks_like_ballot(line) and parse_motion(line) is None, anywhere=True)
+@thread_form(lambda line: looks_like_ballot(line) and parse_motion(line) is None, anywhere=True, proxy=False)
 async def crisis_ballot_in_public(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
     return [reply("Crisis ballots are secret: DM me `Vote: Aye|Nay|Abstain` (or use /vote) instead. This message "
                   "was NOT counted, and you may want to delete it.")]

@@ -25,6 +25,7 @@ from engine.landsdraad.votes import total_votes
 from engine.service.clock import utc
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import require_running
+from engine.service.proxy import marked
 from engine.service.uow import Duplicate, SyncUnit
 from engine.service.views import GameView
 from engine.store.models import Event, Game, Player
@@ -154,9 +155,10 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> l
     if accepted:
         last = uow.reserve(game_id, len(accepted), ("BallotCast",))
         first = last - len(accepted) + 1
+        rows = [(marked(user, payload, source), source) for user, payload, source in accepted]  # proxy.py
         connection.execute(_APPEND, [
-            {"game_id": game_id, "seq": first + n, "kind": "BallotCast", "actor": user, "payload": payload,
-             "source_id": source, "at": uow.now} for n, (user, payload, source) in enumerate(accepted)])
+            {"game_id": game_id, "seq": first + n, "kind": "BallotCast", "actor": actor, "payload": marked_payload,
+             "source_id": source, "at": uow.now} for n, ((actor, marked_payload), source) in enumerate(rows)])
         connection.execute(_UPSERT[connection.dialect.name],
                            [v.ballot for v in voters.values() if v.ballot is not None])
     return results

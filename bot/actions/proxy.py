@@ -1,0 +1,89 @@
+"""A moderator enters a player's ballot (``/cast-for player choice [note]``): the player sent it by another channel
+(email, a voice call, a DM to the moderator). ``choice`` is the text the player would have sent: it is read by the
+same forms as the player's own DM or thread post (each ruleset's ``Routes``: thread forms marked ``proxy``, then the
+DM forms, then the DM fallback), so each ruleset's forms, deadlines and refusals apply unchanged.
+
+The events are recorded under the interaction's source id as entered by the moderator (``engine/service/proxy.py``:
+actor the moderator, payload ``proxy: true``, ``proxy_for`` and the note). The moderator's receipt is ephemeral; the
+player is told by DM what was recorded for them and by whom. Nothing public names a secret ballot: only what the
+form itself posts (a tally, a count) is posted."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from bot.actions.commands import App, Option, require_game
+from bot.actions.context import Actor, Ctx, Place, UserRef
+from bot.actions.outbox import Here, Outgoing, ToUser, reply
+from bot.actions.routes import Routes, first_line
+from engine.core.errors import ParseError, RuleError
+from engine.core.text import normalise, split_game_tag
+from engine.service.proxy import Proxy, entered_by
+from engine.service.views import GameView
+
+ROUTES = Routes()
+"""The shared ``/cast-for`` (``bot/actions/rulesets.py`` merges it)."""
+
+NOTE_MAX = 200
+
+
+@ROUTES.command("cast-for", "Enter a player's ballot they sent you another way (moderators; only you see it).",
+                Option("player", UserRef, "the player the ballot is for", True),
+                Option("choice", str, "what they would have DMed or posted, e.g. Vote: Aye, 14 or AG Vote: cat", True),
+                Option("note", str, "how it reached you (kept in the log, and told to them)"),
+                moderator=True)
+async def cast_for(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    player = o["player"]
+    assert isinstance(player, UserRef)
+    choice = normalise(str(o["choice"])).strip()
+    note = (o.get("note") or "").strip() or None
+    if note is not None and len(note) > NOTE_MAX:
+        raise RuleError(f"The note is {len(note)} characters; at most {NOTE_MAX}. Nothing was recorded.")
+    if not choice:
+        raise RuleError("Give the choice as the player would have written it, e.g. `Vote: Aye, 14`.")
+    name = (await app.clerk.games.player_names(g.id)).get(player.id)
+    if name is None:
+        raise RuleError(f"{player.name} is not a player in {g.name}; nothing was recorded.")
+    as_player = Ctx(actor=Actor(player.id, name), place=Place(g.guild_id, g.channel_id), source_id=ctx.source_id,
+                    at=ctx.at)
+    with entered_by(ctx.source_id, Proxy(ctx.actor.id, player.id, note)):
+        out = await _run_form(app, as_player, g, choice)
+    told = [o.text or (o.card.title if o.card is not None else "") for o in out if isinstance(o.to, Here)]
+    receipt = "\n".join(t for t in told if t)
+    mine = [reply(f"Entered for **{name}** in {g.name} (`{first_line(choice)}`"
+                  f"{f', note: {note}' if note else ''}):\n{receipt}", ephemeral=True)]
+    theirs = Outgoing(ToUser(player.id), text=f"The moderator {ctx.actor.name} entered this for you in {g.name}: "
+                                              f"`{first_line(choice)}`{f' (note: {note})' if note else ''}.\n"
+                                              f"{receipt}\nIf that is not what you meant, DM me your own choice "
+                                              "(it replaces this one where a choice can be changed) or tell the "
+                                              "moderators.")
+    return [*mine, theirs, *(o for o in out if not isinstance(o.to, Here))]
+
+
+async def _run_form(app: App, ctx: Ctx, g: GameView, text: str) -> list[Outgoing]:
+    """The player's text through the forms, as if posted in the game channel (thread forms that take proxies), else
+    as if DMed (the game tag added, so it goes to this game whatever other games the player has)."""
+    line = first_line(text)
+    for matches, handler, _ in app.routes.thread_forms:
+        if handler not in app.routes.not_proxied and matches(line):
+            try:
+                return await handler(app, ctx, g, text)
+            except ParseError:  # not that thread form after all (`Vote: maybe`): as a DM, a crisis ballot's error
+                break
+    head, tagged = split_game_tag(line)
+    if tagged is not None and tagged.lower() != g.name.lower():
+        raise RuleError(f"This is {g.name}'s channel; leave out the #{tagged}.")
+    dm = dataclasses.replace(ctx, place=Place(None, None))
+    several = len(await app.clerk.games.games_of_user(ctx.actor.id)) > 1
+    tagged_text = f"{head} #{g.name}" + text[len(text.split(chr(10), 1)[0]):] if several else text
+    for matches, dm_handler in app.routes.dm_forms:
+        if matches(tagged_text):
+            return await dm_handler(app, dm, tagged_text)
+    if app.routes.fallback is not None:
+        return await app.routes.fallback(app, dm, tagged_text)
+    front = app.front(g.ruleset)
+    forms = "; ".join(f"`{example}`" for example, _ in front.dm_help) if front is not None else ""
+    raise RuleError(f"I could not read `{line}` as anything a player of {g.name} sends"
+                    + (f" (its forms: {forms})" if forms else "") + ".")
