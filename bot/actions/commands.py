@@ -108,7 +108,8 @@ class Command:
         return next((o for o in self.options if o.name == name), None)
 
 
-COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "log", "help"})
+COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "game announce", "log",
+                    "help"})
 """Commands every game has, whatever its ruleset."""
 
 
