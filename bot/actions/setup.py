@@ -48,7 +48,7 @@ async def quietly(app: App, game: GameView, *public: Outgoing) -> list[Outgoing]
     return [summary_post(game, card)]
 
 
-@ROUTES.command("game announce", "Post the set-up summary now, as a new message in the game channel (moderators).",
+@ROUTES.command("game announce", "Post the set-up summary now, as a new message in the game channel.",
                 moderator=True)
 async def game_announce(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)

@@ -11,8 +11,7 @@ from bot.actions.commands import App, CommandFlags, Option, require_game, user_o
 from bot.actions.context import Ctx, UserRef
 from bot.actions.mylantium.render import buildings_text, faction_line, government_card, setup_card
 from bot.actions.mylantium.revolution import chain_outgoings
-from bot.actions.outbox import Outgoing, ToChannel, reply
-from bot.actions.outbox import Card
+from bot.actions.outbox import Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
 from engine.core.errors import RuleError
