@@ -121,7 +121,7 @@ class Command:
 
 
 COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "game reopen",
-                    "game close", "log", "help", "cast-for"})
+                    "game close", "game announce", "log", "help", "cast-for"})
 """Commands every game has, whatever its ruleset."""
 
 

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.actions.commands import App
-from bot.actions.outbox import Outgoing
+from bot.actions.outbox import Card, Outgoing
 from bot.actions.routes import Routes
 from bot.actions.suggest_sources import Source
 from engine.service.reminders import Reminder
@@ -24,6 +24,9 @@ Recover = Callable[[App, int, int], Awaitable[list[Outgoing]]]
 Receipts = Callable[[App, datetime, int], Awaitable[list[tuple[int, str, Outgoing]]]]
 """``(app, now, up_to)``: (message id, source id, receipt) of each DM recorded just before a kill whose receipt was
 never owed (``bot.actions.recovery.unanswered_receipts``)."""
+SetupSummary = Callable[[App, GameView], Awaitable[Card | None]]
+"""``(app, game) -> card``: the game's set-up summary while it is being set up (``bot/actions/setup.py``), None once
+its set-up is over (what set-up means is the ruleset's: docs/commands.md, "Setting up quietly")."""
 ExportFiles = Callable[[GameView, dict[str, Any], Mapping[int, str]], list[Outgoing]]
 """``(game, export document, user id -> player name)``: files ``/game export format:csv`` sends after the events."""
 
@@ -82,6 +85,9 @@ class Front:
     ends_with: str | None = None
     """The command that ends its games, when it has its own (Landsdraad's ``/game end`` scores the game); None: a
     moderator ends them with ``/game close`` (``bot/actions/closed.py``)."""
+    setup: SetupSummary | None = None
+    """Its set-up summary (``SetupSummary``): while it says a game is being set up, the moderators' additions are
+    answered to them only and the game channel has one summary message, edited as things are added."""
     exclusive: bool = True
     """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""
     names_itself: bool = True

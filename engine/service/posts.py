@@ -36,3 +36,23 @@ class PostService(ServiceBase):
             row = found.scalar_one_or_none()
             if row is not None:
                 await session.delete(row)
+
+    async def post_again(self, game_id: int, key: str, *, actor: int | None, source_id: str | None = None
+                         ) -> str | None:
+        """Make the next send under ``key`` a new message (``/game announce``): the message kept so far is moved to
+        ``<key>:old`` (returned, so that it can be edited to point to the new one; None if there was none), and the
+        request is recorded (``KeptMessagePostedAgain``), so a redelivered command does it once."""
+        old_key = f"{key}:old"
+        async with self._write(game_id, source_id) as uow:
+            found = await uow.session.execute(
+                select(PostedMessage).where(PostedMessage.game_id == game_id,
+                                            PostedMessage.key.in_((key, old_key))))
+            rows = {row.key: row for row in found.scalars()}
+            kept = rows.get(key)
+            if old_key in rows:
+                await uow.session.delete(rows[old_key])
+                await uow.session.flush()
+            if kept is not None:
+                kept.key = old_key
+            await uow.record(game_id, "KeptMessagePostedAgain", actor, {"key": key}, source_id)
+        return old_key if kept is not None else None

@@ -19,7 +19,8 @@ async def test_game_new_player_add_and_round_open_by_slash_commands(clerk_bot: H
     assert not created.first.ephemeral
     assert added.first.ephemeral and "Added alice to sirius: D 4 / C 2 / I 2, d3 3" in added.first.content
     assert opened.first.ephemeral and "Round 1 is open" in opened.first.content
-    announcement, forecast = h.fake.messages(h.game)
+    summary, announcement, forecast = h.fake.messages(h.game)
+    assert summary.embed["title"] == "sirius: being set up"  # edited by each addition before the first round
     assert announcement.embed["title"] == "sirius: round 1 is open"
     assert forecast.embed["title"] == "sirius: Victory Point Forecast"  # R3-08, with its chart
     assert [name for name, _ in forecast.files] == ["forecast.png"]
@@ -44,8 +45,8 @@ async def test_round_close_by_a_moderator_posts_the_result_and_no_ballots(clerk_
     closed = await h.run(h.mod, "round close", h.game)
 
     assert closed.first.ephemeral and "Round 1 closed" in closed.first.content
-    result = await h.fake.posted(h.game, 3)
-    assert len(result) == 3  # the opening announcement, the Forecast, then the result
+    result = await h.fake.posted(h.game, 4)
+    assert len(result) == 4  # the set-up summary, the opening announcement, the Forecast, then the result
     embed = result[-1]
     fields = embed.fields()
     assert alice > bob
@@ -68,7 +69,7 @@ async def test_round_close_by_a_player_is_refused_and_the_round_stays_open(clerk
 
     assert refused.first.ephemeral
     assert "Only the moderators" in refused.first.content
-    assert len(h.fake.messages(h.game)) == 2  # only the opening announcement and the Forecast
+    assert len(h.fake.messages(h.game)) == 3  # only the set-up summary, the opening announcement and the Forecast
     assert (await h.clerk.landsdraad.rounds.round_of(await h.game_id())).status == "open"
 
 

@@ -28,6 +28,7 @@ FRONT = Front(
                    "P-numbers."),
     due=(offers_due,),
     sources=SOURCES,
+    setup=board.setup_summary,
 )
 
 __all__ = ["FRONT", "ROUTES"]

@@ -8,9 +8,10 @@ from typing import Any
 from bot.actions.commands import App, Option, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.convocate.guard import command, moderates, user_id_of
-from bot.actions.convocate.render import board_card
-from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.convocate.render import board_card, setup_card
+from bot.actions.outbox import Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
+from bot.actions.setup import quietly
 from engine.convocate.board import SOVEREIGNTIES, Kind
 from engine.convocate.rulings import SETTINGS
 from engine.core.errors import RuleError
@@ -23,6 +24,14 @@ KINDS = tuple(k.value for k in Kind)
 SOVEREIGNTY_NAMES = tuple(name for name, _ in SOVEREIGNTIES.values())
 MOVED = ("The rulings now live under /game settings (its Convocate section), which shows and changes them; "
          "/convocate rulings is kept as an alias.")
+
+
+async def setup_summary(app: App, game: GameView) -> Card | None:
+    """``Front.setup``: a Convocate table is being set up until its first turn begins (the first /phase next)."""
+    view = await app.clerk.convocate.board.board(game.id)
+    if view.board.active is not None or view.board.turn:
+        return None
+    return setup_card(view, app.clerk.clock.now())
 
 
 @command(ROUTES, "board", "The Convocate board: Standing Vote, political control, Seats, lockouts, Factors, Statutes.",
@@ -52,7 +61,8 @@ async def convocate_player(app: App, ctx: Ctx, g: GameView | None, o: dict[str, 
                                                    actor=ctx.actor.id, source_id=ctx.source_id)
     home = f", Homeworld {p.homeworld}" if p.homeworld else ""
     temp = f", {p.temp:+d} Vote until end of turn" if p.temp else ""
-    return [reply(f"{p.name}: {p.sovereignty}, turn order {p.order}{home}{temp}.", ephemeral=True)]
+    return [reply(f"{p.name}: {p.sovereignty}, turn order {p.order}{home}{temp}.", ephemeral=True),
+            *await quietly(app, g)]
 
 
 @command(ROUTES, "convocate rulings", "Show the Convocate rulings this game plays by, or change one (moderators).",
@@ -103,7 +113,7 @@ async def card_add(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
         owner=user_id_of(o, "owner"), vote=o.get("vote"), pallarch=bool(o.get("pallarch")), at=o.get("at"),
         morality=o.get("morality"), penalty=o.get("penalty"), sovereignty_name=o.get("sovereignty"),
         faces=o.get("faces"), readied=o.get("readied"), source_id=ctx.source_id)
-    return [reply(f"On the board: {card_line(card)}.", ephemeral=True)]
+    return [reply(f"On the board: {card_line(card)}.", ephemeral=True), *await quietly(app, g)]
 
 
 @command(ROUTES, "card set",
@@ -123,7 +133,7 @@ async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
         changes["controller"] = user_id_of(o, "controller")
     card = await app.clerk.convocate.board.set_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
                                                     name=o["name"], changes=changes, source_id=ctx.source_id)
-    return [reply(f"Now: {card_line(card)}.", ephemeral=True)]
+    return [reply(f"Now: {card_line(card)}.", ephemeral=True), *await quietly(app, g)]
 
 
 @command(ROUTES, "card remove", "Take a card off the board (its controller, or a moderator).",
@@ -132,7 +142,7 @@ async def card_remove(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
     assert g is not None
     card = await app.clerk.convocate.board.remove_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
                                                        name=o["name"], source_id=ctx.source_id)
-    return [reply(f"Removed {card.name} from the board.", ephemeral=True)]
+    return [reply(f"Removed {card.name} from the board.", ephemeral=True), *await quietly(app, g)]
 
 
 @command(ROUTES, "factor set", "Set a Galactic Factor, −4..+4 (a new name adds a Factor).",
@@ -145,8 +155,8 @@ async def factor_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) 
                                                                 actor=ctx.actor.id, source_id=ctx.source_id)
     was = "added" if old is None else f"was {old:+d}".replace("+0", "0")
     return [reply(f"{name} set.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"The moderators set **{name}** to {new:+d} ({was}).".replace(
-                "+0 ", "0 "))]
+            *await quietly(app, g, Outgoing(ToChannel(g.channel_id), text=(
+                f"The moderators set **{name}** to {new:+d} ({was}).".replace("+0 ", "0 "))))]
 
 
 @command(ROUTES, "directive", "Set your current Directive (a Galactic Factor, or none); moderators set anyone's.",

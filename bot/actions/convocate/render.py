@@ -71,6 +71,16 @@ def board_card(view: BoardView, now: datetime, *, cards: bool = False) -> Card:
                 description=f"Galactic Factors: {factors_text(board)}", fields=tuple(fields), color=NEUTRAL)
 
 
+def setup_card(view: BoardView, now: datetime) -> Card:
+    """The set-up summary (``bot/actions/setup.py``): the public board with every card on it (§4.2.9: the board is
+    public, hands are not)."""
+    board = board_card(view, now, cards=True)
+    return Card(title=f"{view.game.name}: the Convocate, being set up",
+                description=(f"{board.description}\nSet-up so far (this message is updated as cards and players are "
+                             "added; the first /phase next begins the first turn)."),
+                fields=board.fields, color=board.color)
+
+
 def committed_text(c: Committed) -> str:
     parts = [f"{name} {votes}" for name, votes in c.cards] + ([f"card effect {c.added}"] if c.added else [])
     return (f"{c.player} commits {' + '.join(parts)} = {sum(v for _, v in c.cards) + c.added} Votes to the Resource "

@@ -69,6 +69,7 @@ FRONT = Front(
     channel_hint=channel_hint,
     export_files=(players_file,),
     names_itself=False,
+    setup=handlers.setup_summary,
 )
 
 __all__ = ["FRONT", "ROUTES"]

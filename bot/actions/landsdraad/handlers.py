@@ -12,16 +12,17 @@ from bot.actions.landsdraad.ballot_buttons import ballot_offer, round_open_dms
 from bot.actions.landsdraad.closing import round_closed
 from bot.actions.landsdraad.politics_render import passed_card
 from bot.actions.landsdraad.render import (
-    faction_card,
     player_card,
     receipt_text,
     round_opened_card,
+    setup_card,
     status_card,
 )
 from bot.actions.landsdraad.ruleset import commands_on
-from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import Card, Keep, Outgoing, ToChannel, ToUser, reply
 from bot.actions.render import waiting_text
 from bot.actions.routes import Routes
+from bot.actions.setup import quietly
 from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
@@ -32,6 +33,18 @@ ROUTES = Routes()
 """The commands of this module (the package's ``ROUTES`` merges them)."""
 command = commands_on(ROUTES)
 OPTIONS = ("aye", "nay", "abstain")
+
+
+async def setup_summary(app: App, game: GameView) -> Card | None:
+    """``Front.setup``: a Landsdraad game is being set up until its first round is opened."""
+    if not await app.clerk.landsdraad.rounds.setting_up(game.id):
+        return None
+    return setup_card(game, await app.clerk.landsdraad.ledger.players(game.id))
+
+
+def opening_card_key(number: int) -> str:
+    """The kept message of round ``number``'s opening card, which ``/faction add`` edits."""
+    return f"round-card:{number}"
 
 
 
@@ -54,7 +67,7 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     rolled = "" if o.get("roll") is not None else " (rolled by Clerk)"
     return [reply(f"Added {p.name} to {g.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, "
                   f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True),
-            *await victory_posts.majority_check(app, g, ctx)]
+            *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
 
 
 @command("player set", "Change a player's attributes, misc votes or active flag.",
@@ -80,7 +93,7 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     state = "" if p.active else " (inactive)"
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
                   f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.",
-                  ephemeral=True), *out, *await victory_posts.majority_check(app, g, ctx)]
+                  ephemeral=True), *out, *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
 
 
 @command("holding add", "Give a player an Elector or a planet.",
@@ -109,7 +122,7 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                                                       homeworld=bool(o.get("homeworld")), actor=ctx.actor.id,
                                                       source_id=ctx.source_id)
     return [reply(f"{o['name'].strip()} ({kind}, {grade}) now belongs to {p.name}, who has {p.votes} votes.",
-                  ephemeral=True), *await victory_posts.majority_check(app, g, ctx)]
+                  ephemeral=True), *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
 
 
 @command("holding remove", "Take an Elector or planet away from a player.",
@@ -122,7 +135,7 @@ async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     p = await app.clerk.landsdraad.ledger.remove_holding(g.id, user_id=user.id, name=o["name"].strip(),
                                                          actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Removed {o['name'].strip()} from {p.name}, who now has {p.votes} votes.", ephemeral=True),
-            *await victory_posts.majority_check(app, g, ctx)]
+            *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
 
 
 @command("round open", "Open the next round's crisis vote.",
@@ -137,7 +150,8 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
                                                         source_id=ctx.source_id)
     app.deadlines_changed()
     out = [reply(f"Round {view.number} is open and announced.", ephemeral=True),
-           Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now)),
+           Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now),
+                    keep=Keep(g.id, opening_card_key(view.number))),
            *await victory_posts.forecast_posts(app, g, taken=f"start of round {view.number}"),  # R3-08
            *round_open_dms(view, await app.clerk.landsdraad.ledger.players(g.id), now)]
     adjutant = await app.clerk.landsdraad.adjutant.adjutant(g.id)
@@ -161,8 +175,10 @@ async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                                                          table=o.get("table"), roll=o.get("roll"), actor=ctx.actor.id,
                                                          source_id=ctx.source_id)
     note = " Your roll is kept secret until the close." if o.get("roll") is not None else ""
-    return [reply(f"Added {o['name'].strip()} to round {view.number}.{note}", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), card=faction_card(view))]
+    return [reply(f"Added {o['name'].strip()} to round {view.number}; its opening card now shows it.{note}",
+                  ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, app.clerk.clock.now()),
+                     keep=Keep(g.id, opening_card_key(view.number)))]
 
 
 @command("round status", "Votes in play and who has voted (not how).", reads=True)

@@ -3,6 +3,7 @@ ballot, a player's own votes, how a reminder reads (``REMINDERS``). Secrets neve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from bot.actions.front import ReminderText
@@ -11,6 +12,7 @@ from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_text
 from engine.core.durations import format_remaining, format_utc
 from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
 from engine.service.reminders import Reminder
+from engine.service.views import GameView
 
 
 def label(option: str | None) -> str:
@@ -85,14 +87,27 @@ def round_opened_card(view: RoundView, now: datetime) -> Card:
         ("How to vote", "DM me `Vote: Aye`, `Vote: Nay` or `Vote: Abstain` (or use `/vote`). "
                         "Ballots are secret; only the totals are announced.", False),
     ]
+    if view.factions:  # added with /faction add: this card is edited to show them (PUBLIC, rules-spec §1.2.9)
+        fields.insert(1, ("Temporary factions", "\n".join(faction_line(f, result=False) for f in view.factions),
+                          False))
     return Card(title=f"{view.game.name}: round {view.number} is open", description=view.crisis,
                 fields=tuple(fields), color=NEUTRAL)
 
 
-def faction_card(view: RoundView) -> Card:
-    lines = "\n".join(faction_line(f, result=False) for f in view.factions)
-    return Card(title=f"Round {view.number}: temporary factions", description=lines,
-                fields=(("Votes in play now", str(view.in_play), True),), color=NEUTRAL)
+def setup_card(game: GameView, players: Sequence[PlayerView]) -> Card:
+    """The set-up summary (``bot/actions/setup.py``): who plays, and how many holdings are recorded. PUBLIC, so no
+    attributes, holdings' grades or votes: a player's own votes are theirs (rules-spec §1.2.9, P0-14)."""
+    names = "\n".join(p.name + (f" ({p.faction})" if p.faction else "") + ("" if p.active else " (inactive)")
+                      for p in players) or "nobody yet (/player add)"
+    kinds = [h.kind for p in players for h in p.holdings]
+    held = ", ".join(f"{n} {label}{'' if n == 1 else 's'}" for kind, label in (("elector", "Elector"),
+                                                                                ("planet", "planet"))
+                     if (n := kinds.count(kind))) or "none yet (/holding add)"
+    return Card(title=f"{game.name}: being set up",
+                description="Set-up so far (this message is updated as the moderators add to it; /round open starts "
+                            "the first round).",
+                fields=((f"Players ({len(players)})", names, False), ("Holdings recorded", held, False)),
+                color=NEUTRAL)
 
 
 def status_card(status: StatusView, now: datetime) -> Card:

@@ -47,4 +47,5 @@ FRONT = Front(
     reminders=REMINDERS,
     recover={"primary": turn.primary_again, "general": turn.general_again},
     sources=SOURCES,
+    setup=republic.setup_summary,
 )

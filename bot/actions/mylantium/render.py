@@ -24,6 +24,7 @@ from engine.service.mylantium.views import (
     MylFactionView,
     PledgeReceipt,
     RealignReceipt,
+    TerritoryView,
 )
 from engine.service.reminders import Reminder
 
@@ -102,6 +103,21 @@ def government_card(v: GovernmentView) -> Card:
     if v.revolution:
         fields.append(("Revolution", f"under way: {v.revolution}; play is suspended", False))
     return Card(f"{v.game.name}: the government of Mylantium, turn {v.turn}", v.stage, tuple(fields), NEUTRAL)
+
+
+def setup_card(v: GovernmentView) -> Card:
+    """The set-up summary (``bot/actions/setup.py``): the government page as set up so far, each territory with the
+    names of its buildings. PUBLIC, like the page it is made from."""
+    page = government_card(v)
+    fields = tuple((name, "\n".join(_named(t) for t in v.territories), inline) if name == "Territories"
+                   else (name, value, inline) for name, value, inline in page.fields)
+    return Card(f"{v.game.name}: the Republic of Mylantium, being set up", "Set-up so far (this message is updated as "
+                "the moderators add to it; /election start begins the first Election Round).", fields, NEUTRAL)
+
+
+def _named(t: TerritoryView) -> str:
+    names = "; ".join(f"{k}: {', '.join(n)}" for k, n in t.names.items() if n)
+    return f"{t.name}: {buildings_text(t.buildings)}" + (f" ({names})" if names else "")
 
 
 def locks_text(game: str, turn: int, locks: Mapping[str, str]) -> str:

@@ -9,10 +9,11 @@ from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.mylantium.render import buildings_text, faction_line, government_card
+from bot.actions.mylantium.render import buildings_text, faction_line, government_card, setup_card
 from bot.actions.mylantium.revolution import chain_outgoings
-from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.outbox import Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
+from bot.actions.setup import quietly
 from engine.core.errors import RuleError
 from engine.mylantium.amendments import check_amendment
 from engine.mylantium.model import FACTION_CHOICES, PARTY_CHOICES, Building, faction_code, party_of
@@ -29,6 +30,12 @@ command = ROUTES.command
 
 def _faction(o: dict[str, Any]) -> Any:
     return faction_code(o["faction"])
+
+
+async def setup_summary(app: App, game: GameView) -> Card | None:
+    """``Front.setup``: a Mylantium game is being set up in turn 1 before its Election Round starts."""
+    v = await app.clerk.mylantium.government(game.id)
+    return setup_card(v) if v.setting_up else None
 
 
 # -- Factions -------------------------------------------------------------------------------------------------
@@ -48,7 +55,7 @@ async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[st
                                                    treasury=o.get("treasury") or 0, actor=ctx.actor.id,
                                                    source_id=ctx.source_id)
     rule = " (2 votes per port, R1-02)" if f.per else " (enter its votes with /faction votes)"
-    return [reply(f"Registered: {faction_line(f, private=True)}{rule}.", ephemeral=True)]
+    return [reply(f"Registered: {faction_line(f, private=True)}{rule}.", ephemeral=True), *await quietly(app, g)]
 
 
 @command("faction set", "Change a Faction's VP, treasury, party (a correction) or whether it is in play.",
@@ -65,9 +72,9 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                                                    in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
                                                    source_id=ctx.source_id)
     out = [reply(f"Changed: {faction_line(change.faction, private=True)}.", ephemeral=True)]
-    if o.get("vp") is not None:
-        out.append(Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have "
-                                                          f"{change.faction.vp} VP."))
+    public = [Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have {change.faction.vp} VP.")
+              ] if o.get("vp") is not None else []
+    out += await quietly(app, g, *public)
     if change.chain is not None:
         app.deadlines_changed()
         out += chain_outgoings(app, change.chain)
@@ -88,7 +95,7 @@ async def faction_votes(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
                                                     votes=o["votes"],
                                                     building=Building(o["building"]) if o.get("building") else None,
                                                     actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(f"{faction_line(f)}.", ephemeral=True)]
+    return [reply(f"{faction_line(f)}.", ephemeral=True), *await quietly(app, g)]
 
 
 @command("faction me", "Your Faction: party, votes, VP and treasury (only you see it).",
@@ -107,9 +114,9 @@ async def faction_me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 @command("territory add", "Add a territory of the Republic (Avalon, Bicardia).",
          Option("name", str, "its name", True), **M)
 async def territory_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    t = await app.clerk.mylantium.add_territory(require_game(game).id, name=o["name"], actor=ctx.actor.id,
-                                                source_id=ctx.source_id)
-    return [reply(f"Territory {t.name} added.", ephemeral=True)]
+    g = require_game(game)
+    t = await app.clerk.mylantium.add_territory(g.id, name=o["name"], actor=ctx.actor.id, source_id=ctx.source_id)
+    return [reply(f"Territory {t.name} added.", ephemeral=True), *await quietly(app, g)]
 
 
 async def _buildings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], remove: bool) -> list[Outgoing]:
@@ -122,7 +129,8 @@ async def _buildings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     what = o["name"] if o.get("name") else f"{count} {kind.plural if count > 1 else kind.value}"
     verb = "pulled down" if remove else "built"
     return [reply(f"{what} {verb} in {t.name}, which now has {buildings_text(t.buildings)}.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"{t.name}: {what} {verb}. Faction Votes follow (see /status).")]
+            *await quietly(app, g, Outgoing(ToChannel(g.channel_id),
+                                            text=f"{t.name}: {what} {verb}. Faction Votes follow (see /status)."))]
 
 
 @command("building add", "Build ports, cities, temples or villages in a territory.",
@@ -150,11 +158,12 @@ async def building_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str
          Option("cost", int, "its purchase cost in $", True, min_value=0),
          Option("status", str, "on-station (default), in-battle or elsewhere", choices=STATUSES), **M)
 async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    u = await app.clerk.mylantium.add_unit(require_game(game).id, name=o["name"], territory=o["territory"],
+    g = require_game(game)
+    u = await app.clerk.mylantium.add_unit(g.id, name=o["name"], territory=o["territory"],
                                            maintenance=o["maintenance"], cost=o["cost"], status=o.get("status"),
                                            actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
-                  ephemeral=True)]
+                  ephemeral=True), *await quietly(app, g)]
 
 
 @command("unit set", "Move a military unit, change where it stands or its costs.",
@@ -164,18 +173,20 @@ async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
          Option("maintenance", int, "its maintenance cost in $", min_value=0),
          Option("cost", int, "its purchase cost in $", min_value=0), **M)
 async def unit_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    u = await app.clerk.mylantium.set_unit(require_game(game).id, name=o["name"], territory=o.get("territory"),
+    g = require_game(game)
+    u = await app.clerk.mylantium.set_unit(g.id, name=o["name"], territory=o.get("territory"),
                                            status=o.get("status"), maintenance=o.get("maintenance"), cost=o.get("cost"),
                                            actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
-                  ephemeral=True)]
+                  ephemeral=True), *await quietly(app, g)]
 
 
 @command("unit remove", "Remove a military unit.", Option("name", str, "the unit", True, autocomplete="unit"), **M)
 async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    u = await app.clerk.mylantium.set_unit(require_game(game).id, name=o["name"], remove=True, actor=ctx.actor.id,
+    g = require_game(game)
+    u = await app.clerk.mylantium.set_unit(g.id, name=o["name"], remove=True, actor=ctx.actor.id,
                                            source_id=ctx.source_id)
-    return [reply(f"Unit {u.name} removed.", ephemeral=True)]
+    return [reply(f"Unit {u.name} removed.", ephemeral=True), *await quietly(app, g)]
 
 
 # -- candidates -------------------------------------------------------------------------------------------------
@@ -190,8 +201,8 @@ async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     c = await app.clerk.mylantium.add_candidate(g.id, name=o["name"], code=_faction(o), charisma=o["charisma"],
                                                 actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Candidate {c.name} added.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"New candidate: **{c.name}** of the {c.faction.plural} "
-                                                   f"({c.party.title}), Charisma {c.charisma}.")]
+            *await quietly(app, g, Outgoing(ToChannel(g.channel_id), text=(
+                f"New candidate: **{c.name}** of the {c.faction.plural} ({c.party.title}), Charisma {c.charisma}.")))]
 
 
 @command("candidate set", "Change a candidate's Charisma, or whether they run in the coming elections.",
@@ -199,10 +210,11 @@ async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
          Option("charisma", int, "Charisma, 1 to 13", min_value=1, max_value=13),
          Option("running", bool, "whether they run (Charisma counts only while running, R1-03)"), **M)
 async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    c = await app.clerk.mylantium.set_candidate(require_game(game).id, name=o["name"], charisma=o.get("charisma"),
+    g = require_game(game)
+    c = await app.clerk.mylantium.set_candidate(g.id, name=o["name"], charisma=o.get("charisma"),
                                                 running=o.get("running"), actor=ctx.actor.id, source_id=ctx.source_id)
     state = "running" if c.running else "not running"
-    return [reply(f"{c.name}: Charisma {c.charisma}, {state}.", ephemeral=True)]
+    return [reply(f"{c.name}: Charisma {c.charisma}, {state}.", ephemeral=True), *await quietly(app, g)]
 
 
 @command("candidate discard", "A Faction loses its Candidate (Events: Losing a Candidate).",
@@ -212,7 +224,8 @@ async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[s
     c = await app.clerk.mylantium.set_candidate(g.id, name=o["name"], discard=True, actor=ctx.actor.id,
                                                 source_id=ctx.source_id)
     return [reply(f"{c.name} discarded.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"The {c.faction.plural} have lost their Candidate, {c.name}.")]
+            *await quietly(app, g, Outgoing(ToChannel(g.channel_id),
+                                            text=f"The {c.faction.plural} have lost their Candidate, {c.name}."))]
 
 
 # -- the government page ----------------------------------------------------------------------------------------
@@ -243,7 +256,8 @@ async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
                                                     fervor=o.get("fervor"), counts=counts,
                                                     no_income_tax=bool(o.get("no_income_tax")), actor=ctx.actor.id,
                                                     source_id=ctx.source_id)
-    return [reply("Recorded. The government page now reads:", card=government_card(view), ephemeral=True)]
+    return [reply("Recorded. The government page now reads:", card=government_card(view), ephemeral=True),
+            *await quietly(app, g)]
 
 
 @command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",

@@ -183,6 +183,12 @@ class RoundService(ServiceBase):
             )
             return [(g, n, utc(d)) for g, n, d in rows.all() if d is not None]
 
+    async def setting_up(self, game_id: int) -> bool:
+        """Is the game being set up: running, and no round opened yet (docs/commands.md, "Setting up quietly")?"""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            return game.status != "ended" and await current_round(session, game) is None
+
     async def round_of(self, game_id: int, number: int | None = None) -> RoundView:
         async with self._read() as session:
             game = await load_game(session, game_id)

@@ -137,4 +137,6 @@ async def government_view(session: Any, game: Game) -> GovernmentView:
         territories=tuple(territory_view(t) for t in await territory_rows(session, game.id)),
         units=tuple(unit_view(u) for u in await unit_rows(session, game.id)),
         in_play={**in_play.__dict__, "unfunded_last_turn": gov.unfunded_last_turn},
-        independent=independent_vote(f_total, rules_of(game)), revolution=revolution)
+        independent=independent_vote(f_total, rules_of(game)), revolution=revolution,
+        setting_up=(game.status != "ended" and gov.turn == 1 and not gov.election_started
+                    and not gov.business_closed))

@@ -83,6 +83,8 @@ class GovernmentView:
     in_play: Mapping[str, Any]
     independent: int
     revolution: str | None = None
+    setting_up: bool = False
+    """Turn 1 before its Election Round starts: the moderators are setting the Republic up (docs/commands.md)."""
 
     @property
     def faction_votes(self) -> int:
