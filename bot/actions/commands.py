@@ -75,6 +75,22 @@ class Role(int):
 
 
 @dataclass(frozen=True)
+class Upload:
+    """A file attached to a command (an attachment option): its name and bytes, as the front end read them (the
+    Discord adapter downloads the attachment, at most ``MAX_UPLOAD`` bytes; the console reads a path)."""
+
+    filename: str
+    data: bytes
+    users: Callable[[str], UserRef | None] = lambda name: None
+    """The user a ``@name`` in the file means, where the front end can tell (the console's users, a server's
+    members); None where it cannot (the file then names users by id or ``<@id>``)."""
+
+
+MAX_UPLOAD = 256 * 1024
+"""The largest attachment a command reads."""
+
+
+@dataclass(frozen=True)
 class Option:
     name: str
     kind: type
@@ -108,7 +124,7 @@ class Command:
         return next((o for o in self.options if o.name == name), None)
 
 
-COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "log", "help"})
+COMMON = frozenset({"game new", "game import", "game export", "game settings", "game list", "game moderators", "log", "help"})
 """Commands every game has, whatever its ruleset."""
 
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.actions.commands import App
+from bot.actions.commands import App, Upload
+from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing
 from bot.actions.routes import Routes
 from bot.actions.suggest_sources import Source
@@ -24,6 +25,8 @@ Recover = Callable[[App, int, int], Awaitable[list[Outgoing]]]
 Receipts = Callable[[App, datetime, int], Awaitable[list[tuple[int, str, Outgoing]]]]
 """``(app, now, up_to)``: (message id, source id, receipt) of each DM recorded just before a kill whose receipt was
 never owed (``bot.actions.recovery.unanswered_receipts``)."""
+Importer = Callable[[App, Ctx, GameView, Upload], Awaitable[list[Outgoing]]]
+"""``/game import``'s work for a game of the ruleset: read the uploaded file, apply it, say what it did."""
 ExportFiles = Callable[[GameView, dict[str, Any], Mapping[int, str]], list[Outgoing]]
 """``(game, export document, user id -> player name)``: files ``/game export format:csv`` sends after the events."""
 
@@ -79,6 +82,8 @@ class Front:
     export_files: tuple[ExportFiles, ...] = ()
     """Its files of ``/game export format:csv``, made from the export sections its ruleset writes. Those sections
     are in every game's export, so ``/game export`` sends every front's files for every game."""
+    importer: Importer | None = None
+    """Its set-up files (``/game import``, docs/import.md), if it reads any."""
     exclusive: bool = True
     """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""
     names_itself: bool = True

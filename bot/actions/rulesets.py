@@ -14,6 +14,7 @@ from bot.actions import (
     convocate,
     dm_choice,
     help,
+    imports,
     landsdraad,
     mylantium,
 )
@@ -27,7 +28,7 @@ FRONTS: tuple[Front, ...] = (landsdraad.FRONT, mylantium.FRONT, convocate.FRONT)
 def routes_of(fronts: Sequence[Front]) -> Routes:
     """Those of each front and the shared routes, merged: a name or prefix taken twice is an error at start. (The
     fronts' forms are tried in the order of the fronts.)"""
-    return Routes.merged(*(f.routes for f in fronts), admin.ROUTES, help.ROUTES, dm_choice.ROUTES)
+    return Routes.merged(*(f.routes for f in fronts), admin.ROUTES, imports.ROUTES, help.ROUTES, dm_choice.ROUTES)
 
 
 ROUTES = routes_of(FRONTS)

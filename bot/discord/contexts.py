@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.actions.commands import Role
+from bot.actions.commands import MAX_UPLOAD, Role, Upload
 from bot.actions.context import Actor, Ctx, Place, UserRef
 
 
@@ -59,3 +59,23 @@ def option_value(value: Any) -> Any:
     if isinstance(value, discord.User | discord.Member):
         return UserRef(value.id, value.name)
     return value
+
+
+async def uploaded(interaction: discord.Interaction, attachment: discord.Attachment) -> Upload:
+    """An attachment option's file, downloaded (at most ``MAX_UPLOAD`` bytes; ValueError says why not). A ``@name``
+    in it means the member of the server of that name (or global or display name) the bot's cache knows."""
+    if attachment.size > MAX_UPLOAD:
+        raise ValueError(f"{attachment.filename} is {attachment.size // 1024} KB; a file for Clerk may have at most "
+                         f"{MAX_UPLOAD // 1024} KB. Nothing was read.")
+    try:
+        data = await attachment.read()
+    except discord.HTTPException as error:
+        raise ValueError(f"Could not download {attachment.filename} from Discord ({error.status}); nothing was "
+                         "read. Send it again.") from None
+    guild = interaction.guild
+
+    def member(name: str) -> UserRef | None:
+        found = guild.get_member_named(name) if guild is not None else None
+        return UserRef(found.id, found.name) if found is not None else None
+
+    return Upload(attachment.filename, data[: MAX_UPLOAD + 1], member)

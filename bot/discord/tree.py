@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.actions.commands import Command, Option, Role
+from bot.actions.commands import Command, Option, Role, Upload
 from bot.actions.context import UserRef
 from bot.actions.option_text import limit_of
 from bot.actions.routes import Routes
@@ -34,6 +34,8 @@ def annotation_of(option: Option, spec: Command | None = None) -> Any:
         return discord.User
     if option.kind is Role:
         return discord.Role
+    if option.kind is Upload:
+        return discord.Attachment
     if option.kind is int and (option.min_value is not None or option.max_value is not None):
         return app_commands.Range[int, option.min_value, option.max_value]
     if option.kind in (str, int, bool):
