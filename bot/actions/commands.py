@@ -81,9 +81,13 @@ class Upload:
 
     filename: str
     data: bytes
-    users: Callable[[str], UserRef | None] = lambda name: None
-    """The user a ``@name`` in the file means, where the front end can tell (the console's users, a server's
-    members); None where it cannot (the file then names users by id or ``<@id>``)."""
+    users: Callable[[str], Awaitable[UserRef | None]] = field(default=lambda cell: _nobody())
+    """The user a cell of the file (``@name``, ``<@id>`` or an id) means, where the front end can tell (the
+    console's users, a server's members): their name, and the id of a ``@name``; None where it cannot."""
+
+
+async def _nobody() -> UserRef | None:
+    return None
 
 
 MAX_UPLOAD = 256 * 1024
@@ -124,7 +128,8 @@ class Command:
         return next((o for o in self.options if o.name == name), None)
 
 
-COMMON = frozenset({"game new", "game import", "game export", "game settings", "game list", "game moderators", "log", "help"})
+COMMON = frozenset({"game new", "game import", "game export", "game settings", "game list", "game moderators", "log",
+                    "help"})
 """Commands every game has, whatever its ruleset."""
 
 

@@ -30,7 +30,7 @@ async def game_import(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     return await front.importer(app, ctx, g, upload)
 
 
-def resolve_users(upload: Upload, cells: Iterable[tuple[int, str, str]],
+async def resolve_users(upload: Upload, cells: Iterable[tuple[int, str, str]],
                   names: dict[str, str] | None = None) -> dict[str, tuple[int, str]]:
     """Each user cell (``line``, ``kind``, ``cell``) -> (user id, name): ``<@id>`` and ids as they are (named by
     ``names``, cell -> the record's own name, else by the id), ``@name`` as the front end knows it.
@@ -41,15 +41,16 @@ def resolve_users(upload: Upload, cells: Iterable[tuple[int, str, str]],
         if cell in found:
             continue
         uid = user_id_of(cell)
+        user = await upload.users(cell)
+        own = (names or {}).get(cell)
         if uid is not None:
-            found[cell] = (uid, (names or {}).get(cell) or f"user {uid}")
+            found[cell] = (uid, own or (user.name if user is not None and user.id == uid else f"user {uid}"))
             continue
-        user = upload.users(cell.lstrip("@"))
         if user is None:
             problems.append(f"line {line} ({kind}): no member of this server is called {cell}; write the user as "
                             "<@id> or their id (Developer Mode: Copy User ID).")
             continue
-        found[cell] = (user.id, user.name)
+        found[cell] = (user.id, own or user.name)
     if problems:
         raise ImportRefused(upload.filename, problems)
     return found

@@ -186,4 +186,8 @@ def upload(name: str, value: str, user: Callable[[str], UserRef], files: Path) -
         data = path.read_bytes()
     except OSError as error:
         raise OptionError(f"`{name}` must be a file to read; {value}: {error.strerror or error}.") from None
-    return Upload(path.name, data, user)
+    async def console_user(cell: str) -> UserRef | None:
+        mention = _MENTION.match(cell)
+        return user(mention[1]) if mention is not None and cell.startswith("@") else None
+
+    return Upload(path.name, data, console_user)

@@ -10,6 +10,7 @@ import discord
 
 from bot.actions.commands import MAX_UPLOAD, Role, Upload
 from bot.actions.context import Actor, Ctx, Place, UserRef
+from engine.core.importing import user_id_of
 
 
 def place_of(guild_id: int | None, channel: object, channel_id: int | None) -> Place:
@@ -74,8 +75,14 @@ async def uploaded(interaction: discord.Interaction, attachment: discord.Attachm
                          "read. Send it again.") from None
     guild = interaction.guild
 
-    def member(name: str) -> UserRef | None:
-        found = guild.get_member_named(name) if guild is not None else None
+    async def member(cell: str) -> UserRef | None:
+        uid = user_id_of(cell)
+        found: discord.abc.User | None = None
+        if guild is not None:
+            found = guild.get_member(uid) if uid is not None else guild.get_member_named(cell.lstrip("@"))
+        if found is None and uid is not None:
+            with contextlib.suppress(discord.HTTPException):
+                found = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
         return UserRef(found.id, found.name) if found is not None else None
 
     return Upload(attachment.filename, data[: MAX_UPLOAD + 1], member)

@@ -5,14 +5,13 @@ once."""
 from __future__ import annotations
 
 import pytest
+from conftest import Table
 
 from engine.core.errors import RuleError
 from engine.core.importing import ImportRefused
 from engine.landsdraad.import_file import parse
 from engine.service.landsdraad.imports import import_records
 from engine.service.uow import Duplicate
-
-from conftest import Table
 
 GOOD = b"""record,user,name,diplomacy,command,intrigue,roll,faction,player,kind,tier,quality,votes,homeworld
 player,<@11>,alice,3,2,1,2,Atreides,,,,,,
@@ -72,8 +71,8 @@ def test_toml_names_the_line_of_each_table() -> None:
     (b"player,<@11>,alice,3,2,1,,,,,,,,", "line 6 (player): <@11> is already added on line 2."),
     (b"holding,,Deneb,,,,,,<@11>,planet,,poor,,", "line 6 (holding): Deneb is already given on line 5."),
     (b"holding,,Arrakis,,,,,,<@11>,moon,,poor,,", "line 6 (holding): `kind` must be elector or planet, not “moon”."),
-    (b"holding,,Arrakis,,,,,,<@11>,planet,,poor,3,", "line 6 (holding): a planet's votes come from its quality (poor 2, "
-                                                 "average 3, rich 4); leave `votes` out."),
+    (b"holding,,Arrakis,,,,,,<@11>,planet,,poor,3,",
+     "line 6 (holding): a planet's votes come from its quality (poor 2, average 3, rich 4); leave `votes` out."),
     (b"holding,,Count Fenring,,,,,,<@11>,elector,,,3,", "line 6 (holding): an Elector needs its `tier` "
                                                        "(weak, average or strong)."),
     (b"holding,,Arrakis,,,,,,<@11>,planet,,poor,,maybe", "line 6 (holding): `homeworld` must be true or false, "
@@ -89,7 +88,7 @@ def test_each_kind_of_bad_line_is_named_and_nothing_is_returned(line: bytes, pro
 
 
 def test_files_that_cannot_be_read_are_refused_whole() -> None:
-    with pytest.raises(RuleError, match="a .csv or a .toml file"):
+    with pytest.raises(RuleError, match=r"a \.csv or a \.toml file"):
         parse("p.xlsx", GOOD)
     with pytest.raises(RuleError, match="at most 256 KB"):
         parse("p.csv", GOOD + b"#" * 300_000)

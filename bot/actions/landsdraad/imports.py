@@ -16,7 +16,7 @@ async def import_setup(app: App, ctx: Ctx, g: GameView, upload: Upload) -> list[
     records = parse(upload.filename, upload.data)
     cells = [(r.line, r.kind, str(r.get("user") if r.kind == "player" else r.get("player"))) for r in records]
     names = {str(r.get("user")): str(r.get("name")) for r in records if r.kind == "player" and r.get("name")}
-    users = resolve_users(upload, cells, names)
+    users = await resolve_users(upload, cells, names)
     counts = await import_records(app.clerk.landsdraad.ledger, g.id, filename=upload.filename, records=records,
                                   users=users, actor=ctx.actor.id, source_id=ctx.source_id)
     players = await app.clerk.landsdraad.ledger.players(g.id)
