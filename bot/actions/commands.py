@@ -81,6 +81,26 @@ class Channel(int):
 
 
 @dataclass(frozen=True)
+class Upload:
+    """A file attached to a command (an attachment option): its name and bytes, as the front end read them (the
+    Discord adapter downloads the attachment, at most ``MAX_UPLOAD`` bytes; the console reads a path)."""
+
+    filename: str
+    data: bytes
+    users: Callable[[str], Awaitable[UserRef | None]] = field(default=lambda cell: _nobody())
+    """The user a cell of the file (``@name``, ``<@id>`` or an id) means, where the front end can tell (the
+    console's users, a server's members): their name, and the id of a ``@name``; None where it cannot."""
+
+
+async def _nobody() -> UserRef | None:
+    return None
+
+
+MAX_UPLOAD = 256 * 1024
+"""The largest attachment a command reads."""
+
+
+@dataclass(frozen=True)
 class Option:
     name: str
     kind: type
@@ -120,8 +140,8 @@ class Command:
         return next((o for o in self.options if o.name == name), None)
 
 
-COMMON = frozenset({"game new", "game export", "game settings", "game list", "game moderators", "game reopen",
-                    "game close", "game announce", "log", "help", "cast-for"})
+COMMON = frozenset({"game new", "game import", "game export", "game settings", "game list", "game moderators",
+                    "game reopen", "game close", "game announce", "log", "help", "cast-for"})
 """Commands every game has, whatever its ruleset."""
 
 

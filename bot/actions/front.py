@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.actions.commands import App
+from bot.actions.commands import App, Upload
+from bot.actions.context import Ctx
 from bot.actions.outbox import Card, Outgoing
 from bot.actions.routes import Routes
 from bot.actions.suggest_sources import Source
@@ -27,6 +28,8 @@ never owed (``bot.actions.recovery.unanswered_receipts``)."""
 SetupSummary = Callable[[App, GameView], Awaitable[Card | None]]
 """``(app, game) -> card``: the game's set-up summary while it is being set up (``bot/actions/setup.py``), None once
 its set-up is over (what set-up means is the ruleset's: docs/commands.md, "Setting up quietly")."""
+Importer = Callable[[App, Ctx, GameView, Upload], Awaitable[list[Outgoing]]]
+"""``/game import``'s work for a game of the ruleset: read the uploaded file, apply it, say what it did."""
 ExportFiles = Callable[[GameView, dict[str, Any], Mapping[int, str]], list[Outgoing]]
 """``(game, export document, user id -> player name)``: files ``/game export format:csv`` sends after the events."""
 
@@ -88,6 +91,8 @@ class Front:
     setup: SetupSummary | None = None
     """Its set-up summary (``SetupSummary``): while it says a game is being set up, the moderators' additions are
     answered to them only and the game channel has one summary message, edited as things are added."""
+    importer: Importer | None = None
+    """Its set-up files (``/game import``, docs/import.md), if it reads any."""
     exclusive: bool = True
     """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""
     names_itself: bool = True

@@ -22,6 +22,9 @@ LIMIT = 2000
 
 def takes(app: App, ruleset: str, spec: Command) -> bool:
     """Does a game of ``ruleset`` take the command (the same rule as ``commands.ruleset_refusal``)?"""
+    if spec.name == "game import":  # only where its ruleset reads a set-up file
+        front = app.front(ruleset)
+        return front is not None and front.importer is not None
     if spec.name in COMMON:
         return True
     if spec.ruleset is not None:

@@ -15,6 +15,7 @@ from bot.actions import (
     convocate,
     dm_choice,
     help,
+    imports,
     landsdraad,
     mylantium,
     proxy,
@@ -30,8 +31,8 @@ FRONTS: tuple[Front, ...] = (landsdraad.FRONT, mylantium.FRONT, convocate.FRONT)
 def routes_of(fronts: Sequence[Front]) -> Routes:
     """Those of each front and the shared routes, merged: a name or prefix taken twice is an error at start. (The
     fronts' forms are tried in the order of the fronts.)"""
-    return Routes.merged(*(f.routes for f in fronts), admin.ROUTES, closed.ROUTES, setup.ROUTES, help.ROUTES,
-                         dm_choice.ROUTES, proxy.ROUTES)
+    return Routes.merged(*(f.routes for f in fronts), admin.ROUTES, closed.ROUTES, setup.ROUTES, imports.ROUTES,
+                         help.ROUTES, dm_choice.ROUTES, proxy.ROUTES)
 
 
 ROUTES = routes_of(FRONTS)

@@ -80,7 +80,8 @@ class Replayed:
 
 async def replay(lines: list[str], *, database_url: str, seed: int | None, write: Callable[[str], None],
                  source_prefix: str = "replay", name: str = "transcript",
-                 engine_options: dict[str, Any] | None = None, plugins: Plugins = NO_PLUGINS) -> Replayed:
+                 engine_options: dict[str, Any] | None = None, plugins: Plugins = NO_PLUGINS,
+                 files: Path | None = None) -> Replayed:
     """Run a transcript on ``database_url`` (migrated here). Malformed lines are reported together, before
     anything runs. The export is that of the first game the transcript created."""
     events, errors = parse_transcript(lines)
@@ -88,7 +89,7 @@ async def replay(lines: list[str], *, database_url: str, seed: int | None, write
         return Replayed(2, error="\n".join(f"{name}:{e}" for e in errors))
     clock = ManualClock(REPLAY_START)
     async with clerk_on(database_url, clock, seed, engine_options, plugins) as app:
-        session = Session(app, clock, write, source_prefix)
+        session = Session(app, clock, write, source_prefix, files=files or Path(name).parent)
         for event in events:
             write(strip_comment(lines[event.line - 1]).strip())
             for number in range(event.line, event.line + getattr(event, "more", 0)):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
@@ -58,8 +59,10 @@ def menu_line(select: Select, *, ids: bool = False) -> str:
 
 class Session:
     def __init__(self, app: App, clock: ManualClock, write: Callable[[str], None], source_prefix: str,
-                 world: World | None = None, *, show_ids: bool = False) -> None:
+                 world: World | None = None, *, show_ids: bool = False, files: Path | None = None) -> None:
         self.app = app
+        self.files = files or Path(".")
+        """Where a relative ``file:`` option's path starts (the transcript's folder; the working directory)."""
         self.clock = clock
         self.write = write
         self.source_prefix = source_prefix
@@ -128,7 +131,7 @@ class Session:
         if text.startswith("/"):
             try:
                 command = parse_slash(text, self.world.user, self.world.role, self.app.routes.commands,
-                                      self.world.channel)
+                                      self.world.channel, files=self.files)
             except OptionError as error:
                 await self.show([Outgoing(Here(), str(error), ephemeral=True)], ctx)
                 return

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from bot.actions.commands import Channel, Command, Option, Role
+from bot.actions.commands import MAX_UPLOAD, Channel, Command, Option, Role, Upload
 from bot.actions.context import UserRef
 from bot.actions.rulesets import COMMANDS
 from engine.core.suggest import nearest
@@ -88,8 +89,8 @@ def _token_end(text: str, i: int) -> int:
 
 
 def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str], int],
-                commands: Mapping[str, Command] = COMMANDS, channel: Callable[[str], int] | None = None
-                ) -> SlashCommand:
+                commands: Mapping[str, Command] = COMMANDS, channel: Callable[[str], int] | None = None,
+                files: Path | None = None) -> SlashCommand:
     """``/round close`` -> SlashCommand("round close", {}). An unknown command comes back with its words as the
     name, so the dispatcher answers it the way it answers every unknown command."""
     body = text.strip().removeprefix("/")
@@ -118,7 +119,7 @@ def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str],
             raise OptionError(f"/{spec.name} has no option `{name}`. Its options: {_usage(spec)}.")
         if name in values:
             raise OptionError(f"`{name}` is given twice.")
-        values[name] = convert(spec, option, value.strip(), user, role, channel)
+        values[name] = convert(spec, option, value.strip(), user, role, channel, files)
     missing = [o for o in spec.options if o.required and o.name not in values]
     if missing:
         needs = "; ".join(f"`{o.name}` ({o.description})" for o in missing)
@@ -131,7 +132,8 @@ def _usage(spec: Command) -> str:
 
 
 def convert(spec: Command, option: Option, value: str, user: Callable[[str], UserRef],
-            role: Callable[[str], int], channel: Callable[[str], int] | None = None) -> Any:
+            role: Callable[[str], int], channel: Callable[[str], int] | None = None, files: Path | None = None
+            ) -> Any:
     name = option.name
     if value == "":
         raise OptionError(f"`{name}` needs a value ({option.description}).")
@@ -159,6 +161,8 @@ def convert(spec: Command, option: Option, value: str, user: Callable[[str], Use
         if named is None or channel is None:
             raise OptionError(f"`{name}` must be a channel, written #name, not “{value}”.")
         return Channel(channel(named[1]))
+    if option.kind is Upload:
+        return upload(name, value, user, files or Path("."))
     if option.kind is UserRef or option.kind is Role:
         mention = _MENTION.match(value)
         what = "a user" if option.kind is UserRef else "a role"
@@ -175,3 +179,23 @@ def convert(spec: Command, option: Option, value: str, user: Callable[[str], Use
 
 def _or(choices: tuple[str, ...]) -> str:
     return ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
+
+
+def upload(name: str, value: str, user: Callable[[str], UserRef], files: Path) -> Upload:
+    """``file:players.csv``: the file at that path (relative to ``files``, the transcript's folder), as an upload
+    whose ``@name``s are the console's users."""
+    path = Path(value.strip('"'))
+    path = path if path.is_absolute() else files / path
+    try:
+        size = path.stat().st_size
+        if size > MAX_UPLOAD:
+            raise OptionError(f"`{name}`: {value} is {size // 1024} KB; a file for Clerk may have at most "
+                              f"{MAX_UPLOAD // 1024} KB.")
+        data = path.read_bytes()
+    except OSError as error:
+        raise OptionError(f"`{name}` must be a file to read; {value}: {error.strerror or error}.") from None
+    async def console_user(cell: str) -> UserRef | None:
+        mention = _MENTION.match(cell)
+        return user(mention[1]) if mention is not None and cell.startswith("@") else None
+
+    return Upload(path.name, data, console_user)

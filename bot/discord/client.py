@@ -19,11 +19,11 @@ from discord import app_commands
 from bot.actions.commands import App, dispatch
 from bot.actions.errors import apology
 from bot.actions.messages import handle_button, handle_channel_message, handle_dm, handle_select
-from bot.actions.outbox import Outgoing
+from bot.actions.outbox import Outgoing, reply
 from bot.actions.recovery import unanswered_receipts
 from bot.discord.autocomplete import choices
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
-from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value
+from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value, uploaded
 from bot.discord.delivery import Courier
 from bot.discord.http_tuning import tune_http
 from bot.discord.pacing import DISCORD_GLOBAL_LIMIT, Pacer
@@ -174,6 +174,13 @@ class ClerkBot(discord.Client):
     async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
         """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred (ephemerally) in time."""
         options = {key: option_value(value) for key, value in values.items() if value is not None}
+        for key, value in options.items():
+            if isinstance(value, discord.Attachment):
+                try:
+                    options[key] = await uploaded(interaction, value)
+                except ValueError as refused:
+                    await self.courier.to_interaction(interaction, [reply(str(refused), ephemeral=True)])
+                    return
         work = dispatch(self.app, ctx_of_interaction(interaction), name, options)
         await self.courier.to_interaction(interaction, await self._in_time(interaction, work, f"/{name}"))
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import discord
 
-from bot.actions.commands import Channel, Role
+from bot.actions.commands import MAX_UPLOAD, Channel, Role, Upload
 from bot.actions.context import Actor, Ctx, Place, UserRef
+from engine.core.importing import user_id_of
 
 
 def place_of(guild_id: int | None, channel: object, channel_id: int | None) -> Place:
@@ -61,3 +62,29 @@ def option_value(value: Any) -> Any:
     if isinstance(value, discord.User | discord.Member):
         return UserRef(value.id, value.name)
     return value
+
+
+async def uploaded(interaction: discord.Interaction, attachment: discord.Attachment) -> Upload:
+    """An attachment option's file, downloaded (at most ``MAX_UPLOAD`` bytes; ValueError says why not). A ``@name``
+    in it means the member of the server of that name (or global or display name) the bot's cache knows."""
+    if attachment.size > MAX_UPLOAD:
+        raise ValueError(f"{attachment.filename} is {attachment.size // 1024} KB; a file for Clerk may have at most "
+                         f"{MAX_UPLOAD // 1024} KB. Nothing was read.")
+    try:
+        data = await attachment.read()
+    except discord.HTTPException as error:
+        raise ValueError(f"Could not download {attachment.filename} from Discord ({error.status}); nothing was "
+                         "read. Send it again.") from None
+    guild = interaction.guild
+
+    async def member(cell: str) -> UserRef | None:
+        uid = user_id_of(cell)
+        found: discord.abc.User | None = None
+        if guild is not None:
+            found = guild.get_member(uid) if uid is not None else guild.get_member_named(cell.lstrip("@"))
+        if found is None and uid is not None:
+            with contextlib.suppress(discord.HTTPException):
+                found = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
+        return UserRef(found.id, found.name) if found is not None else None
+
+    return Upload(attachment.filename, data[: MAX_UPLOAD + 1], member)

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.actions.commands import Channel, Command, Option, Role
+from bot.actions.commands import Channel, Command, Option, Role, Upload
 from bot.actions.context import UserRef
 from bot.actions.option_text import limit_of
 from bot.actions.routes import Routes
@@ -36,6 +36,8 @@ def annotation_of(option: Option, spec: Command | None = None) -> Any:
         return discord.Role
     if option.kind is Channel:
         return app_commands.AppCommandChannel  # as Discord resolved it: no cache needed
+    if option.kind is Upload:
+        return discord.Attachment
     if option.kind is int and (option.min_value is not None or option.max_value is not None):
         return app_commands.Range[int, option.min_value, option.max_value]
     if option.kind in (str, int, bool):

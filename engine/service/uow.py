@@ -13,6 +13,7 @@ import asyncio
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
@@ -252,6 +253,16 @@ class Backend:
         raise RuleError(f"“{name}” is not a ruleset. Choose one of: {', '.join(r.name for r in self.rulesets)}.")
 
 
+@dataclass(frozen=True)
+class _Batch:
+    game_id: int
+    uow: UnitOfWork
+
+
+_BATCH: ContextVar[_Batch | None] = ContextVar("clerk_batch", default=None)
+"""The batch (``ServiceBase._batch``) the current task writes in, if any."""
+
+
 class ServiceBase:
     """A service on a ``Backend``: reads, writes (``_write``) and synchronous units (``_unit``) of one game."""
 
@@ -278,6 +289,12 @@ class ServiceBase:
     async def _write(self, game_id: int | None, source_id: str | None = None) -> AsyncIterator[UnitOfWork]:
         """A transaction that commits only if the block finishes; raises Duplicate for a redelivery. The game's
         database lock (``engine.store.locking``) is its first statement, so two processes write one at a time."""
+        batch = _BATCH.get()
+        if batch is not None and batch.game_id == game_id:  # a step of a batch: its transaction, a savepoint
+            await batch.uow.check_not_done(source_id)
+            async with batch.uow.session.begin_nested():
+                yield batch.uow
+            return
         lock = self._locks(game_id) if game_id is not None else asyncio.Lock()
         async with lock, self._faults(game_id), self._sessions() as session, session.begin():
             await lock_for_write(session, game_id)
@@ -286,6 +303,19 @@ class ServiceBase:
             yield uow
         if uow.opened:  # ended or reopened: who plays in a running game changed (membership.py)
             self.backend.games.forget()
+
+    @asynccontextmanager
+    async def _batch(self, game_id: int, source_id: str | None = None) -> AsyncIterator[UnitOfWork]:
+        """One transaction for many writes (a bulk import): every ``_write`` of this game made by any service of
+        the Backend inside the block joins it as a savepoint (a refused step is undone alone, so the caller can
+        go on and name every refusal), and everything commits or nothing does. Raises Duplicate for a
+        redelivery of ``source_id``."""
+        async with self._write(game_id, source_id) as uow:
+            token = _BATCH.set(_Batch(game_id, uow))
+            try:
+                yield uow
+            finally:
+                _BATCH.reset(token)
 
     @asynccontextmanager
     async def _faults(self, game_id: int | None) -> AsyncIterator[None]:
@@ -312,6 +342,10 @@ class ServiceBase:
         def bound(unit: SyncUnit) -> T:
             return work(unit, *args, **kwargs)
 
+        batch = _BATCH.get()
+        if batch is not None and batch.game_id == game_id:  # a step of a batch (``_batch``): a savepoint of it
+            async with batch.uow.session.begin_nested():
+                return await batch.uow.session.run_sync(_in_session, batch.uow.now, source_id, bound)
         async with self._locks(game_id), self._faults(game_id):
             now = self.clock.now()
             twin = self._twin

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import bot.discord.client
-from bot.actions.commands import Channel, Role
+from bot.actions.commands import Channel, Role, Upload
 from bot.actions.context import UserRef
 from bot.actions.outbox import Card, Outgoing, ToChannel, ToUser
 from bot.actions.rulesets import COMMANDS
@@ -17,7 +17,7 @@ from bot.discord.delivery import embed_of
 
 from .clerkbot import Harness
 
-KINDS = {str: 3, int: 4, bool: 5, UserRef: 6, Role: 8, Channel: 7}
+KINDS = {str: 3, int: 4, bool: 5, UserRef: 6, Role: 8, Channel: 7, Upload: 11}
 
 
 def registered(h: Harness, name: str) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from fakediscord.payloads import Channel, Role, User
 from fakediscord.records import Interaction, Sent
-from fakediscord.server import TOKEN, FakeDiscord
+from fakediscord.server import TOKEN, Attachment, FakeDiscord
 from fakediscord.waiting import HANG, until
 
-__all__ = ["HANG", "TOKEN", "Channel", "FakeDiscord", "Interaction", "Role", "Sent", "User", "until"]
+__all__ = ["HANG", "TOKEN", "Attachment", "Channel", "FakeDiscord", "Interaction", "Role", "Sent", "User", "until"]

@@ -86,6 +86,17 @@ class Connection:
             await self.ws.send_str(json.dumps(payload))
 
 
+class Attachment:
+    """A file a user attaches to an attachment option of a slash command (``slash(..., file=Attachment(...))``):
+    Discord uploads it first and sends its id, with the file in the interaction's ``resolved.attachments``; the
+    bot downloads it from its ``url`` (served by the fake on 127.0.0.1)."""
+
+    def __init__(self, filename: str, data: bytes, content_type: str = "text/csv") -> None:
+        self.filename = filename
+        self.data = data
+        self.content_type = content_type
+
+
 class FakeDiscord(ChannelRoutes):
     """One guild, some users and channels, a gateway and the REST routes discord.py uses.
 
@@ -126,6 +137,10 @@ class FakeDiscord(ChannelRoutes):
         self.bot_can_pin = True
         self.private_threads_refused = False
         """The bot lacks Create Private Threads (its private threads are refused, 403 50013)."""
+        self.uploads: dict[int, Attachment] = {}
+        """The files attached to commands, by attachment id (served at ``/attachments/<id>/<filename>``)."""
+        self.downloads: list[int] = []
+        """The attachment ids the bot downloaded, in order."""
         self.refusals: dict[int, int] = {}
         """Channel id -> the 403 error code the bot's posts there (and in its threads) get; see ``refuse_posts``."""
         self.nonces: dict[tuple[int, str], Sent] = {}
@@ -244,6 +259,7 @@ class FakeDiscord(ChannelRoutes):
         ]
         for method, path, handler in routes:
             app.router.add_route(method, api + path, handler)
+        app.router.add_get("/attachments/{attachment}/{filename}", self._attachment)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -524,7 +540,8 @@ class FakeDiscord(ChannelRoutes):
             if (low is not None and value < low) or (high is not None and value > high):
                 raise AssertionError(f"/{command} {name}: {value!r} is out of range [{low}, {high}]")
         else:
-            kind = (6 if isinstance(value, User) else 8 if isinstance(value, Role) else 7 if isinstance(value, Channel)
+            kind = (11 if isinstance(value, Attachment) else 6 if isinstance(value, User)
+                    else 8 if isinstance(value, Role) else 7 if isinstance(value, Channel)
                     else 5 if isinstance(value, bool) else 4 if isinstance(value, int) else 3)
         if kind == 7:  # a channel option: Discord resolves it as a partial channel with the member's permissions
             assert isinstance(value, Channel), f"/{command} {name}: expected a Channel, got {value!r}"
@@ -542,6 +559,15 @@ class FakeDiscord(ChannelRoutes):
             assert isinstance(value, Role), f"/{command} {name}: expected a Role, got {value!r}"
             resolved.setdefault("roles", {})[str(value.id)] = value.payload()
             return {"type": 8, "name": name, "value": str(value.id)}
+        if kind == 11:
+            assert isinstance(value, Attachment), f"/{command} {name}: expected an Attachment, got {value!r}"
+            aid = self.ids.next()
+            self.uploads[aid] = value
+            url = f"http://127.0.0.1:{self.port}/attachments/{aid}/{value.filename}"
+            resolved.setdefault("attachments", {})[str(aid)] = {
+                "id": str(aid), "filename": value.filename, "size": len(value.data), "url": url, "proxy_url": url,
+                "content_type": value.content_type, "ephemeral": True}
+            return {"type": 11, "name": name, "value": str(aid)}
         expected = {3: str, 4: int, 5: bool}[kind]
         assert isinstance(value, expected), f"/{command} {name}: expected {expected.__name__}, got {value!r}"
         return {"type": kind, "name": name, "value": value}
@@ -653,6 +679,13 @@ class FakeDiscord(ChannelRoutes):
 
     def _authorised(self, request: web.Request) -> bool:
         return request.headers.get("Authorization") == f"Bot {self.token}"
+
+    async def _attachment(self, request: web.Request) -> web.StreamResponse:
+        upload = self.uploads.get(int(request.match_info["attachment"]))
+        if upload is None or upload.filename != request.match_info["filename"]:
+            return web.Response(status=404, text="no such attachment")
+        self.downloads.append(int(request.match_info["attachment"]))
+        return web.Response(body=upload.data, content_type=upload.content_type)
 
     async def _unknown(self, request: web.Request) -> web.StreamResponse:
         self.unhandled.append(f"{request.method} {request.path_qs}")

@@ -79,7 +79,7 @@ async def run_transcript(name: str, tmp_path: Path, db: Migrated | None = None) 
     lines = (TRANSCRIPTS / name).read_text(encoding="utf-8").splitlines()
     out: list[str] = []
     url = db.url if db is not None else f"sqlite+aiosqlite:///{tmp_path / 'replay.db'}"
-    result = await replay(lines, database_url=url, seed=0, write=out.append, name=name,
+    result = await replay(lines, database_url=url, seed=0, write=out.append, name=name, files=TRANSCRIPTS,
                           engine_options=db.options if db is not None else None)
     assert result.code == 0, result.error
     assert result.export is not None

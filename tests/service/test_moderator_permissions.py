@@ -24,7 +24,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.actions.commands import COMMON, App, Command, Role, dispatch, ruleset_refusal
+from bot.actions.commands import COMMON, App, Command, Role, Upload, dispatch, ruleset_refusal
 from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Here
 from bot.actions.rulesets import COMMANDS, FRONTS
@@ -204,6 +204,8 @@ REFUSED = (Who("a member without the moderator role", "stranger", GAME),
 
 
 def rulesets_of(spec: Command) -> tuple[str, ...]:
+    if spec.name == "game import":  # only where the ruleset reads a set-up file (Front.importer)
+        return tuple(f.name for f in FRONTS if f.importer is not None)
     if spec.name in COMMON:
         return RULESETS
     if spec.ruleset is not None:
@@ -227,6 +229,8 @@ def generic_value(option: Any) -> str:
         return "@bob"
     if option.kind is Role:
         return "@a-mods"
+    if option.kind is Upload:
+        return str(Path(__file__).parent / "files" / "one-player.csv")
     return '"x"'
 
 

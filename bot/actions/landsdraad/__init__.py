@@ -47,6 +47,8 @@ def channel_hint(text: str) -> str | None:
     return None
 
 
+from bot.actions.landsdraad.imports import import_setup  # noqa: E402  (beside the record it fills)
+
 FRONT = Front(
     RULESET,
     routes=ROUTES,
@@ -68,6 +70,7 @@ FRONT = Front(
     receipts=unanswered_receipts,
     channel_hint=channel_hint,
     export_files=(players_file,),
+    importer=import_setup,
     names_itself=False,
     setup=handlers.setup_summary,
 )

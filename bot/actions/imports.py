@@ -1,0 +1,56 @@
+"""``/game import file``: a moderator's bulk set-up from a CSV or TOML file (docs/import.md). The command is
+shared; the file's format and what it sets up are the game's ruleset's (``Front.importer``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from bot.actions.commands import App, Option, Upload, require_game
+from bot.actions.context import Ctx
+from bot.actions.outbox import Outgoing
+from bot.actions.routes import Routes
+from engine.core.errors import RuleError
+from engine.core.importing import ImportRefused, user_id_of
+from engine.service.views import GameView
+
+ROUTES = Routes()
+command = ROUTES.command
+
+
+@command("game import", "Set the game up from a CSV or TOML file: players, holdings, ... (docs/import.md).",
+         Option("file", Upload, "the .csv or .toml file (at most 256 KB)", True), moderator=True)
+async def game_import(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    upload = o["file"]
+    assert isinstance(upload, Upload)
+    front = app.front(g.ruleset)
+    if front is None or front.importer is None:
+        raise RuleError(f"{g.ruleset.capitalize()} games have no set-up file to import.")
+    return await front.importer(app, ctx, g, upload)
+
+
+async def resolve_users(upload: Upload, cells: Iterable[tuple[int, str, str]],
+                  names: dict[str, str] | None = None) -> dict[str, tuple[int, str]]:
+    """Each user cell (``line``, ``kind``, ``cell``) -> (user id, name): ``<@id>`` and ids as they are (named by
+    ``names``, cell -> the record's own name, else by the id), ``@name`` as the front end knows it.
+    ImportRefused names the cells that name nobody known."""
+    found: dict[str, tuple[int, str]] = {}
+    problems: list[str] = []
+    for line, kind, cell in cells:
+        if cell in found:
+            continue
+        uid = user_id_of(cell)
+        user = await upload.users(cell)
+        own = (names or {}).get(cell)
+        if uid is not None:
+            found[cell] = (uid, own or (user.name if user is not None and user.id == uid else f"user {uid}"))
+            continue
+        if user is None:
+            problems.append(f"line {line} ({kind}): no member of this server is called {cell}; write the user as "
+                            "<@id> or their id (Developer Mode: Copy User ID).")
+            continue
+        found[cell] = (user.id, own or user.name)
+    if problems:
+        raise ImportRefused(upload.filename, problems)
+    return found

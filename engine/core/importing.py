@@ -1,0 +1,283 @@
+"""Bulk set-up files (``/game import``): a CSV or TOML file read into numbered records, each checked against the
+fields its kind takes. Pure: the rulesets say which kinds and fields they take (``engine/<ruleset>/import_file.py``);
+this module reads the file and names every bad line with what is wrong and what is accepted.
+
+CSV: a header row, then one record a line; the ``record`` column names the kind (``player``, ``holding``, ...), the
+other columns are the fields of the kinds (an empty cell is a field left out). TOML: an array of tables per kind
+(``[[player]]``), each table one record; its line is the line of its ``[[kind]]`` header."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.errors import RuleError
+
+MAX_BYTES = 256 * 1024
+"""The largest file read (a game's set-up is a few kilobytes)."""
+MAX_RECORDS = 1000
+SHOWN = 15
+"""Bad lines named in one refusal; the rest are counted."""
+TRUE = frozenset({"true", "yes", "y", "1"})
+FALSE = frozenset({"false", "no", "n", "0"})
+USER = re.compile(r"^(?:@\S.*|<@!?\d+>|\d{15,20})$")
+Value = str | int | bool
+
+
+class ImportRefused(RuleError):
+    """A file with bad lines: nothing was written. ``problems`` are ``line N: what is wrong`` each."""
+
+    def __init__(self, filename: str, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        shown = "\n".join(f"- {p}" for p in self.problems[:SHOWN])
+        more = len(self.problems) - SHOWN
+        rest = f"\n…and {more} more." if more > 0 else ""
+        count = f"{len(self.problems)} problem{'' if len(self.problems) == 1 else 's'}"
+        super().__init__(f"Nothing was imported from {filename}: {count}. Fix the file and send it again.\n"
+                         f"{shown}{rest}")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field a record kind takes: ``kind`` is ``str``, ``int``, ``bool`` or ``user`` (``@name``, ``<@id>`` or a
+    user id); ``choices`` are the accepted values of a ``str`` (matched without regard to case)."""
+
+    name: str
+    kind: str = "str"
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    about: str = ""
+
+    def accepted(self) -> str:
+        if self.choices:
+            return ", ".join(self.choices[:-1]) + f" or {self.choices[-1]}" if len(self.choices) > 1 \
+                else self.choices[0]
+        if self.kind == "int":
+            if self.low is not None and self.high is not None:
+                return f"a whole number from {self.low} to {self.high}"
+            if self.low is not None:
+                return f"a whole number, at least {self.low}"
+            return "a whole number"
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "user":
+            return "a user: @name, <@id> or the user's id"
+        return "text"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of record (a ``player``, a ``holding``) and its fields."""
+
+    name: str
+    fields: tuple[Field, ...]
+    about: str = ""
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+@dataclass(frozen=True)
+class Record:
+    line: int
+    """The line of the file it was read from (1 is the CSV header; a TOML table's ``[[kind]]`` line)."""
+    kind: str
+    values: Mapping[str, Value] = field(default_factory=dict)
+
+    def get(self, name: str) -> Any:
+        return self.values.get(name)
+
+    def where(self) -> str:
+        return f"line {self.line}" if self.line else "a record"
+
+
+def read(filename: str, data: bytes, kinds: Sequence[Kind]) -> list[Record]:
+    """The records of the file, each checked against its kind; ImportRefused names every bad line."""
+    records, problems = collect(filename, data, kinds)
+    if problems:
+        raise ImportRefused(filename, problems)
+    return records
+
+
+def collect(filename: str, data: bytes, kinds: Sequence[Kind]) -> tuple[list[Record], list[str]]:
+    """The records of the file that fit their kind, and what is wrong with the others (``line N (kind): ...``),
+    for a ruleset to add its own checks across records to (``refuse``). A file that cannot be read at all (too
+    big, not text, no records) is a RuleError."""
+    if len(data) > MAX_BYTES:
+        raise RuleError(f"{filename} is {len(data) // 1024} KB; an import file may have at most "
+                        f"{MAX_BYTES // 1024} KB.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RuleError(f"{filename} is not UTF-8 text; save it as UTF-8 CSV or TOML.") from None
+    lower = filename.lower()
+    if lower.endswith(".toml"):
+        raw, problems = _toml(filename, text)
+    elif lower.endswith(".csv") or lower.endswith(".txt"):
+        raw, problems = _csv(text)
+    else:
+        raise RuleError(f"{filename}: an import file is a .csv or a .toml file (docs/import.md).")
+    if len(raw) > MAX_RECORDS:
+        raise RuleError(f"{filename} has {len(raw)} records; an import may have at most {MAX_RECORDS}.")
+    known = {k.name: k for k in kinds}
+    records: list[Record] = []
+    for line, kind_name, cells in raw:
+        kind = known.get(kind_name.strip().lower())
+        where = f"line {line}" if line else "a record"
+        if kind is None:
+            what = f"“{kind_name}”" if kind_name.strip() else "nothing"
+            problems.append(f"{where}: the record is {what}; a record is {_or([k.name for k in kinds])}.")
+            continue
+        values, wrong = _check(kind, cells)
+        problems += [f"{where} ({kind.name}): {w}" for w in wrong]
+        if not wrong:
+            records.append(Record(line, kind.name, values))
+    if not records and not problems:
+        raise RuleError(f"{filename} has no records; docs/import.md shows the format.")
+    return records, problems
+
+
+def refuse(filename: str, problems: Sequence[str]) -> None:
+    """ImportRefused if there are ``problems``, in the order of their lines."""
+    if problems:
+        raise ImportRefused(filename, sorted(problems, key=_line_of))
+
+
+def _line_of(problem: str) -> int:
+    match = re.match(r"line (\d+)", problem)
+    return int(match[1]) if match else 0
+
+
+def _or(names: Sequence[str]) -> str:
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+    except (StopIteration, csv.Error):
+        return [], []
+    names = [h.strip().lower() for h in header]
+    if "record" not in names:
+        return [], ["line 1: the header has no `record` column; the first line names the columns, e.g. "
+                    "`record,user,diplomacy,...` (docs/import.md)."]
+    problems: list[str] = []
+    seen = [n for n in names if n]
+    if len(set(seen)) != len(seen):
+        twice = sorted({n for n in seen if seen.count(n) > 1})
+        problems.append(f"line 1: the header names {', '.join(twice)} twice.")
+    rows: list[tuple[int, str, dict[str, Any]]] = []
+    try:
+        for row in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in row) or row[0].lstrip().startswith("#"):
+                continue  # blank lines and comments
+            if len(row) > len(names):
+                problems.append(f"line {line}: {len(row)} cells, but the header names {len(names)} columns.")
+                continue
+            cells = {n: c.strip() for n, c in zip(names, row, strict=False) if n and c.strip()}
+            rows.append((line, str(cells.pop("record", "")), cells))
+    except csv.Error as error:
+        problems.append(f"line {reader.line_num}: not CSV ({error}).")
+    return rows, problems
+
+
+def _toml(filename: str, text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ImportRefused(filename, [f"not TOML: {error}."]) from None
+    headers: dict[str, list[int]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        match = re.match(r"\s*\[\[\s*([^\]]+?)\s*\]\]", line)
+        if match:
+            headers.setdefault(match[1].strip('"').lower(), []).append(number)
+    rows: list[tuple[int, str, dict[str, Any]]] = []
+    problems: list[str] = []
+    for key, tables in doc.items():
+        lines = headers.get(key.lower(), [])
+        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+            problems.append(f"`{key}` is not a list of tables; write each record as a `[[{key}]]` table.")
+            continue
+        for i, table in enumerate(tables):
+            rows.append((lines[i] if i < len(lines) else 0, key, dict(table)))
+    rows.sort(key=lambda r: r[0])
+    return rows, problems
+
+
+def _check(kind: Kind, cells: Mapping[str, Any]) -> tuple[dict[str, Value], list[str]]:
+    values: dict[str, Value] = {}
+    wrong: list[str] = []
+    for name, raw in cells.items():
+        f = kind.field(name)
+        if f is None:
+            wrong.append(f"a {kind.name} has no `{name}`; it takes {', '.join(x.name for x in kind.fields)}.")
+            continue
+        value, problem = _value(f, raw)
+        if problem is not None:
+            wrong.append(problem)
+        elif value is not None:
+            values[f.name] = value
+    for f in kind.fields:
+        if f.required and f.name not in values and f.name in cells:
+            continue  # already named as wrong
+        if f.required and f.name not in values:
+            wrong.append(f"`{f.name}` is missing ({f.accepted()}).")
+    return values, wrong
+
+
+def _value(f: Field, raw: Any) -> tuple[Value | None, str | None]:
+    shown = str(raw)[:40]
+    bad = f"`{f.name}` must be {f.accepted()}, not “{shown}”."
+    if f.kind == "int":
+        if isinstance(raw, bool):
+            return None, bad
+        if isinstance(raw, str):
+            if not re.fullmatch(r"[+-]?\d{1,9}", raw.strip()):
+                return None, bad
+            raw = int(raw)
+        if not isinstance(raw, int):
+            return None, bad
+        if (f.low is not None and raw < f.low) or (f.high is not None and raw > f.high):
+            return None, bad
+        return raw, None
+    if f.kind == "bool":
+        if isinstance(raw, bool):
+            return raw, None
+        text = str(raw).strip().lower()
+        if text in TRUE:
+            return True, None
+        if text in FALSE:
+            return False, None
+        return None, bad
+    if not isinstance(raw, str | int) or isinstance(raw, bool):
+        return None, bad
+    text = " ".join(str(raw).split())
+    if not text:
+        return None, None
+    if f.kind == "user":
+        return (text, None) if USER.match(text) else (None, bad)
+    if f.choices:
+        for choice in f.choices:
+            if choice.lower() == text.lower():
+                return choice, None
+        return None, bad
+    if len(text) > 100:
+        return None, f"`{f.name}` may have at most 100 characters, not {len(text)}."
+    return text, None
+
+
+def user_id_of(cell: str) -> int | None:
+    """The user id a ``user`` cell gives (``<@id>`` or the id), or None for ``@name`` (a name to look up)."""
+    match = re.fullmatch(r"<@!?(\d+)>|(\d{15,20})", cell.strip())
+    if match is None:
+        return None
+    return int(match[1] or match[2])

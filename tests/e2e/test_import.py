@@ -1,0 +1,52 @@
+"""Bulk set-up through the real discord.py client and the fake Discord (issue 16): ``/game import file`` with a
+real attachment upload. Discord sends the attachment in the interaction's ``resolved.attachments``; the bot
+downloads it from its URL (the fake serves it on 127.0.0.1), checks it as a whole and writes it in one go."""
+
+from __future__ import annotations
+
+from fakediscord import Attachment, Interaction
+
+from .clerkbot import Harness
+
+
+def texts(interaction: Interaction) -> str:
+    return "\n".join(r.content for r in interaction.responses)
+
+
+async def test_a_file_attached_to_game_import_sets_the_game_up(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+    bad = (f"record,user,diplomacy,command,intrigue,roll,player,kind,name,quality\n"
+           f"player,<@{h.alice.id}>,3,2,1,9,,,,\n"
+           f"holding,,,,,,<@{h.alice.id}>,planet,Deneb,\n").encode()
+    refused = await h.run(h.mod, "game import", h.game, file=Attachment("sirius.csv", bad))
+    assert refused.responses[0].ephemeral
+    assert "Nothing was imported from sirius.csv: 2 problems." in texts(refused)
+    assert "line 2 (player): `roll` must be a whole number from 1 to 3, not “9”." in texts(refused)
+    assert "line 3 (holding): a planet needs its `quality` (poor, average or rich)." in texts(refused)
+    assert await h.clerk.landsdraad.ledger.players(await h.game_id()) == []
+
+    good = (f"record,user,diplomacy,command,intrigue,roll,player,kind,name,quality\n"
+            f"player,<@{h.alice.id}>,3,2,1,2,,,,\n"
+            f"player,{h.bob.id},2,3,2,1,,,,\n"
+            f"holding,,,,,,<@{h.bob.id}>,planet,Deneb,rich\n").encode()
+    done = await h.run(h.mod, "game import", h.game, file=Attachment("sirius.csv", good))
+    assert "Imported sirius.csv into sirius: 2 players and 1 holdings." in texts(done)
+    assert len(h.fake.downloads) == 2  # the bot fetched each upload from its URL
+    players = {p.user_id: p for p in await h.clerk.landsdraad.ledger.players(await h.game_id())}
+    assert set(players) == {h.alice.id, h.bob.id}
+    assert players[h.alice.id].name == "alice" and players[h.bob.id].name == "bob"  # names from the server
+    assert [x.name for x in players[h.bob.id].holdings] == ["Deneb"]
+    await h.fake.wait_for(lambda: [m for m in h.fake.messages(h.game) if "set up sirius from a file" in m.content],
+                          "the announcement")
+
+    not_mod = await h.run(h.alice, "game import", h.game, file=Attachment("sirius.csv", good))
+    assert "Only the moderators of sirius can use /game import." in texts(not_mod)
+
+
+async def test_a_file_too_big_is_refused_before_it_is_downloaded(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+    big = await h.run(h.mod, "game import", h.game, file=Attachment("big.csv", b"record\n" + b"#" * 300_000))
+    assert "a file for Clerk may have at most 256 KB" in texts(big)
+    assert h.fake.downloads == []
