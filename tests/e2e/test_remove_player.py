@@ -65,3 +65,12 @@ async def test_a_removed_players_ballot_stops_counting_and_the_change_is_announc
     back = await h.run(h.mod, "player add", h.game, user=h.bob, diplomacy=2, command=3, intrigue=1, roll=1)
     assert back.first.content.startswith("Added bob to sirius"), back.first.content
     assert (await h.clerk.landsdraad.ledger.player(gid, h.bob.id)).active
+
+
+async def test_mylantium_and_convocate_games_refuse_player_remove_clearly(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="mylantium", name="sirius")
+    refused = await h.run(h.mod, "player remove", h.game, user=h.bob)
+    assert refused.first.ephemeral
+    assert refused.first.content.startswith("/player remove is not used in Mylantium games like sirius."), \
+        refused.first.content
