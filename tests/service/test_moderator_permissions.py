@@ -121,6 +121,7 @@ OVERRIDES: dict[str, str] = {
     "transfer correct": "id:1 note:\"a typo\" what:200 MS",
     "transfer apply": "id:2",
     "player set": "user:@bob diplomacy:4",
+    "player remove": "user:@bob",
     "game moderators": "role:@new-mods",
     "candidate add": "name:Ann Oakes faction:Granger charisma:3",
     "event income-tax": "change:created points:30",

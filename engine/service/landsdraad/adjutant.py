@@ -193,6 +193,9 @@ class AdjutantService(ServiceBase):
                 game = await load_game(uow.session, game_id)
                 require_running(game)
                 voter = await require_player(uow.session, game, user_id, "You")
+                if voter.removed:
+                    raise RuleError(f"You are no longer in {game.name} (a moderator removed you), "
+                                    "so you cannot vote for the AG.")
                 if not voter.active:
                     raise RuleError(f"You are marked inactive in {game.name}, so you cannot vote for the AG.")
                 election = await open_election_row(uow.session, game_id)

@@ -59,7 +59,7 @@ _READ = (
         _G.c.id, _G.c.guild_id, _G.c.channel_id, _G.c.name, _G.c.ruleset, _G.c.moderator_role_id, _G.c.current_round,
         _G.c.status, _G.c.ended_at,
         _R.c.id.label("round_id"), _R.c.number, _R.c.status.label("round_status"), _R.c.deadline, _R.c.paused_left,
-        _P.c.id.label("player_id"), _P.c.user_id, _P.c.active, _P.c.diplomacy, _P.c.diplomacy_max,
+        _P.c.id.label("player_id"), _P.c.user_id, _P.c.active, _P.c.removed, _P.c.diplomacy, _P.c.diplomacy_max,
         _P.c.intrigue_max, _P.c.roll, _P.c.misc_votes,
         _B.c.option, _B.c.revotes,
         _H.c.kind, _H.c.name.label("holding"), _H.c.grade, _H.c.votes, _H.c.homeworld,
@@ -109,6 +109,7 @@ class _Voter:
 
     id: int
     active: bool
+    removed: bool
     numbers: tuple[int, int, int, int, int]
     """diplomacy, diplomacy_max, intrigue_max, roll, misc_votes: the arguments of ``total_votes``."""
     option: str | None
@@ -185,7 +186,7 @@ def _read(connection: Connection, game_id: int, users: Sequence[int]
             voter = voters.get(row.user_id)
             if voter is None:
                 voter = voters[row.user_id] = _Voter(
-                    row.player_id, row.active,
+                    row.player_id, row.active, row.removed,
                     (row.diplomacy, row.diplomacy_max, row.intrigue_max, row.roll, row.misc_votes),
                     row.option, row.revotes or 0)
             if row.kind == "elector":
@@ -204,6 +205,9 @@ def _judge(game: _Game, rnd: _Round | None, voter: _Voter | None, item: BallotRe
     require_running(game)
     if voter is None:
         raise NotFoundError(f"You are not a player in {game.name}.")
+    if voter.removed:
+        raise RuleError(f"You are no longer in {game.name}: a moderator removed you, so your ballot cannot count. "
+                        "Ask a moderator if this is wrong.")
     if not voter.active:
         raise RuleError(f"You are marked inactive in {game.name}, so your ballot cannot count. "
                         "Ask a moderator if this is wrong.")

@@ -139,31 +139,30 @@ class LedgerService(ServiceBase):
     ) -> PlayerView:
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
-            if await find_player(uow.session, game_id, user_id) is not None:
+            existing = await find_player(uow.session, game_id, user_id)
+            if existing is not None and not existing.removed:
                 raise RuleError(f"{name} is already a player in {game.name}; use /player set to change them.")
             rolled = roll is None
             d3 = self.dice.roll(3) if roll is None else roll
             attributes = Attributes.start(diplomacy, command, intrigue, d3)
-            player = Player(
-                game_id=game_id,
-                user_id=user_id,
-                name=name,
-                faction=faction,
-                diplomacy=attributes.diplomacy,
-                command=attributes.command,
-                intrigue=attributes.intrigue,
-                roll=attributes.roll,
-                diplomacy_max=attributes.diplomacy_max,
-                intrigue_max=attributes.intrigue_max,
-                misc_votes=0,
-                active=True,
-            )
-            uow.session.add(player)
+            player = existing or Player(game_id=game_id, user_id=user_id, misc_votes=0)
+            # a removed player added again comes back on the same row (their history keeps its name): new scores,
+            # active, holdings as they were left
+            player.name, player.faction = name, faction
+            player.diplomacy, player.command, player.intrigue = (
+                attributes.diplomacy, attributes.command, attributes.intrigue)
+            player.roll, player.diplomacy_max, player.intrigue_max = (
+                attributes.roll, attributes.diplomacy_max, attributes.intrigue_max)
+            player.active, player.removed = True, False
+            if existing is None:
+                uow.session.add(player)
             await uow.session.flush()
             payload = {"user_id": user_id, "name": name, "faction": faction, "diplomacy": diplomacy,
                        "command": command, "intrigue": intrigue, "roll": d3, "rolled_by_clerk": rolled}
+            if existing is not None:
+                payload["rejoined"] = True
             await uow.record(game_id, "PlayerAdded", actor, payload, source_id)
-            added = player_view(player, [])
+            added = await view_player(uow.session, player) if existing is not None else player_view(player, [])
         games_cache(self).forget([user_id])  # after the commit (membership.py)
         return added
 

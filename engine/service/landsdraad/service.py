@@ -14,6 +14,7 @@ from engine.service.landsdraad.ledger import LedgerService
 from engine.service.landsdraad.majority import MajorityService
 from engine.service.landsdraad.perks import PerkService
 from engine.service.landsdraad.registries import RegistryService
+from engine.service.landsdraad.removal import RemovalService
 from engine.service.landsdraad.roster import RosterService
 from engine.service.landsdraad.rounds import RoundService
 from engine.service.landsdraad.transfer_moves import TransferMoveService
@@ -33,6 +34,7 @@ class LandsdraadService(RulesetService):
         super().__init__(backend, shared)
         self.ledger = LedgerService(backend)
         self.roster = RosterService(backend)
+        self.removal = RemovalService(backend)
         self.rounds = RoundService(backend)
         self.ballots = BallotService(backend)
         self.adjutant = AdjutantService(backend)

@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -73,6 +74,8 @@ class Player(Base):
     intrigue_max: Mapped[int] = mapped_column(Integer)
     misc_votes: Mapped[int] = mapped_column(Integer, default=0)
     active: Mapped[bool] = mapped_column(Boolean, default=True)
+    removed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """``/player remove``: the player left the game (also inactive); the row stays, for names in the history."""
     __table_args__ = (UniqueConstraint("game_id", "user_id"), Index("ix_players_user_id", "user_id"))
 
 
