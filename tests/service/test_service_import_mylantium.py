@@ -9,6 +9,7 @@ import pytest
 from mylantium_table import republic
 from sqlalchemy import select
 
+from engine.core.errors import GameClosed
 from engine.core.importing import ImportRefused
 from engine.mylantium.import_file import parse
 from engine.service import Clerk
@@ -149,3 +150,14 @@ async def test_a_file_the_game_refuses_writes_nothing_and_names_every_line(clerk
         "line 5 (building): mylantium has no territory called Narnia. Territories: Avalon, Bicardia.")
     assert await _kinds(clerk, r.id) == before
     assert (await clerk.mylantium.government(r.id)).factions == ()
+
+
+async def test_a_closed_game_refuses_the_file_in_one_line(clerk: Clerk, clock: ManualClock) -> None:
+    r = await republic(clerk, clock, tv1_i04=False)
+    await clerk.games.close(r.id, actor=1)
+    before = await _kinds(clerk, r.id)
+    with pytest.raises(GameClosed) as closed:
+        await import_records(clerk.mylantium, r.id, filename="m.csv", records=parse("m.csv", GOOD), users=USERS,
+                             actor=1, source_id="int:79")
+    assert "its ledger is closed" in str(closed.value) and "line" not in str(closed.value)
+    assert await _kinds(clerk, r.id) == before
