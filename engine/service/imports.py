@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from engine.core.errors import RuleError
+from engine.core.errors import GameClosed, RuleError
 from engine.core.importing import ImportRefused
 from engine.service.uow import ServiceBase
 
@@ -31,6 +31,8 @@ class Imports(ServiceBase):
             for n, step in enumerate(steps, 1):
                 try:
                     await step.run(f"{source_id}/{n}" if source_id is not None else None)
+                except GameClosed:
+                    raise  # the whole game is closed: one line says so, not one per record
                 except RuleError as refused:
                     problems.append(f"line {step.line} ({step.kind}): {refused}")
                 else:

@@ -50,3 +50,45 @@ async def test_a_file_too_big_is_refused_before_it_is_downloaded(clerk_bot: Harn
     big = await h.run(h.mod, "game import", h.game, file=Attachment("big.csv", b"record\n" + b"#" * 300_000))
     assert "a file for Clerk may have at most 256 KB" in texts(big)
     assert h.fake.downloads == []
+
+
+async def test_a_mylantium_file_sets_the_republic_up(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="mylantium", name="republic")
+    header = "record,faction,user,party,vp,name,territory,kind,count,charisma\n"
+    bad = (header + f"faction,Wizards,<@{h.alice.id}>,Whig,3,,,,,\n"
+           "building,,,,,,Avalon,port,0,\n").encode()
+    refused = await h.run(h.mod, "game import", h.game, file=Attachment("republic.csv", bad))
+    assert "Nothing was imported from republic.csv: 2 problems." in texts(refused)
+    assert "line 2 (faction): `faction` must be a Faction:" in texts(refused)
+    assert "line 3 (building): `count` must be a whole number, at least 1, not “0”." in texts(refused)
+    assert (await h.clerk.mylantium.government(await h.game_id())).factions == ()
+
+    good = (header + f"faction,Plutocrats,<@{h.alice.id}>,Whig,3,,,,,\n"
+            f"faction,GR,{h.bob.id},federalist,,,,,,\n"
+            "territory,,,,,Avalon,,,,\n"
+            "building,,,,,,Avalon,port,2,\n"
+            "candidate,PL,,,,Hamilton,,,,7\n").encode()
+    done = await h.run(h.mod, "game import", h.game, file=Attachment("republic.csv", good))
+    assert ("Imported republic.csv into republic: 2 Factions, 1 territory, 1 building line, 1 Candidate."
+            in texts(done))
+    v = await h.clerk.mylantium.government(await h.game_id())
+    assert [(f.code.name, f.player, f.national) for f in v.factions] == [("PL", "alice", 4), ("GR", "bob", 0)]
+    assert [c.name for c in v.candidates] == ["Hamilton"]
+
+
+async def test_a_convocate_file_seats_the_table(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="convocate", name="senate")
+    header = "record,user,sovereignty,homeworld,kind,name,controller,vote\n"
+    good = (header + f"player,<@{h.alice.id}>,Union,Union Prime,,,,\n"
+            f"player,<@{h.bob.id}>,Kingdom,,,,,\n"
+            f"card,,,,homeworld,Union Prime,<@{h.alice.id}>,\n"
+            f"card,,,,location,Ironhold,<@{h.bob.id}>,2\n").encode()
+    done = await h.run(h.mod, "game import", h.game, file=Attachment("senate.csv", good))
+    assert "Imported senate.csv into senate: 2 players and 2 cards." in texts(done)
+    view = await h.clerk.convocate.board.board(await h.game_id())
+    assert [(s.player, s.homeworld, s.vote.total) for s in view.standings] == [("alice", "Union Prime", 1),
+                                                                              ("bob", None, 2)]
+    again = await h.run(h.mod, "game import", h.game, file=Attachment("senate.csv", good))
+    assert "line 2 (player): alice is already at the table; change them with /convocate player." in texts(again)

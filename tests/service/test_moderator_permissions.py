@@ -181,6 +181,8 @@ BY_RULESET: dict[tuple[str, str], tuple[list[str], str]] = {
     ("landsdraad", "cast-for"): ([], 'player:@bob choice:"Vote: Aye"'),
     ("mylantium", "cast-for"): (["mod #alpha: /election start"], 'player:@bob choice:"Realign: Federalist"'),
     ("convocate", "cast-for"): (PRELUDES["motion skip"], 'player:@carol choice:"Second: no"'),
+    ("mylantium", "game import"): ([], f"file:{Path(__file__).parent / 'files' / 'one-territory.csv'}"),
+    ("convocate", "game import"): ([], f"file:{Path(__file__).parent / 'files' / 'one-card.csv'}"),
 }
 """(prelude, options) of a command whose positive control differs by ruleset (``/cast-for`` reads each one's forms)."""
 

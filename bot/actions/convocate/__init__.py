@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.actions.convocate import board, motions, turns
 from bot.actions.convocate.guard import RULESET
+from bot.actions.convocate.imports import import_setup
 from bot.actions.convocate.motions import offers_due
 from bot.actions.convocate.sources import SOURCES
 from bot.actions.front import Front
@@ -29,6 +30,7 @@ FRONT = Front(
     due=(offers_due,),
     sources=SOURCES,
     setup=board.setup_summary,
+    importer=import_setup,
 )
 
 __all__ = ["FRONT", "ROUTES"]

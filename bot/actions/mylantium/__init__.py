@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.actions.front import Front
 from bot.actions.mylantium import republic, revolution, turn
+from bot.actions.mylantium.imports import import_setup
 from bot.actions.mylantium.render import REMINDERS
 from bot.actions.mylantium.sources import SOURCES
 from bot.actions.routes import Routes
@@ -48,4 +49,5 @@ FRONT = Front(
     recover={"primary": turn.primary_again, "general": turn.general_again},
     sources=SOURCES,
     setup=republic.setup_summary,
+    importer=import_setup,
 )

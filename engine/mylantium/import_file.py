@@ -1,0 +1,99 @@
+"""A Mylantium set-up file (``/game import``, docs/import.md): its Factions (``/faction register``), territories
+(``/territory add``), buildings (``/building add``), military units (``/unit add``), Candidates (``/candidate add``)
+and Faction Votes (``/faction votes``), checked line by line before anything is written. Records are applied in
+the order of the file."""
+
+from __future__ import annotations
+
+from engine.core.errors import ParseError
+from engine.core.importing import Field, Kind, Record, collect, refuse
+from engine.mylantium.model import FACTION_CHOICES, Building, faction_code, party_of
+
+BUILDINGS = tuple(b.value for b in Building)
+STATUSES = ("on-station", "in-battle", "elsewhere")
+FACTIONS = ", ".join(FACTION_CHOICES) + " (or PL, RB, GR, SH, BH, PR, BU, RN)"
+
+KINDS = (
+    Kind("faction", (
+        Field("faction", "str", True),
+        Field("user", "user", True),
+        Field("party", "str", True),
+        Field("vp", "int", low=0),
+        Field("treasury", "int"),
+    ), "a Faction of the Republic, its player, party, VP and treasury"),
+    Kind("territory", (Field("name", "str", True),), "a territory of the Republic"),
+    Kind("building", (
+        Field("territory", "str", True),
+        Field("kind", "str", True, BUILDINGS),
+        Field("count", "int", low=1),
+        Field("name"),
+    ), "ports, cities, temples or villages built in a territory"),
+    Kind("unit", (
+        Field("name", "str", True),
+        Field("territory", "str", True),
+        Field("maintenance", "int", True, low=0),
+        Field("cost", "int", True, low=0),
+        Field("status", choices=STATUSES),
+    ), "a military unit, where it is, its maintenance and purchase cost"),
+    Kind("candidate", (
+        Field("name", "str", True),
+        Field("faction", "str", True),
+        Field("charisma", "int", True, low=1, high=13),
+    ), "a Faction's Candidate with Charisma 1 to 13"),
+    Kind("votes", (
+        Field("faction", "str", True),
+        Field("votes", "int", True, low=0),
+        Field("territory"),
+        Field("building", choices=BUILDINGS),
+    ), "a Faction's votes in a territory, or per building of a kind in play"),
+)
+
+
+def parse(filename: str, data: bytes) -> list[Record]:
+    """The file's records (``faction`` cells as their code, e.g. ``PL``; ``party`` as ``whig``/``federalist``);
+    ImportRefused names every bad line (nothing is written then)."""
+    records, problems = collect(filename, data, KINDS)
+    seen: dict[tuple[str, str], int] = {}
+    out: list[Record] = []
+
+    def once(r: Record, what: str, key: str, shown: str) -> None:
+        first = seen.setdefault((what, key.lower()), r.line)
+        if first != r.line:
+            problems.append(f"{r.where()} ({r.kind}): {shown} is already given on line {first}.")
+
+    for r in records:
+        values = dict(r.values)
+        wrong: list[str] = []
+        if "faction" in values:
+            try:
+                code = faction_code(str(values["faction"]))
+            except ParseError:
+                wrong.append(f"`faction` must be a Faction: {FACTIONS}, not “{values['faction']}”.")
+            else:
+                values["faction"] = code.name
+        if r.kind == "faction":
+            try:
+                values["party"] = party_of(str(values["party"])).value
+            except ParseError:
+                wrong.append(f"`party` must be Whig or Federalist, not “{values['party']}”.")
+            if not wrong:
+                once(r, "faction", str(values["faction"]), f"the {code.plural}")
+            once(r, "user", str(values["user"]), str(values["user"]))
+        elif r.kind == "territory":
+            once(r, "territory", str(values["name"]), str(values["name"]))
+        elif r.kind == "building":
+            if values.get("name") is not None and values.get("count", 1) != 1:
+                wrong.append("a named building is one building; leave `count` out.")
+        elif r.kind == "unit":
+            once(r, "unit", str(values["name"]), str(values["name"]))
+        elif r.kind == "candidate":
+            once(r, "candidate", str(values["name"]), str(values["name"]))
+            if not wrong:
+                once(r, "candidate of", str(values["faction"]), f"a Candidate of the {code.plural}")
+        elif (values.get("territory") is None) == (values.get("building") is None):
+            wrong.append("give either `territory` (the Faction's votes there) or `building` (votes per building "
+                         "of that kind in play, like the Plutocrats' 2 per port), not both or neither.")
+        problems += [f"{r.where()} ({r.kind}): {w}" for w in wrong]
+        out.append(Record(r.line, r.kind, values))
+    refuse(filename, problems)
+    return out
