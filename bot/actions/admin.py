@@ -138,7 +138,7 @@ async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -
     if not listings:
         return [reply(none, ephemeral=ctx.place.guild_id is None)]
     lines = [f"**{g.game.name}** in <#{g.game.channel_id}>: {g.game.ruleset.capitalize()}, "
-             f"round {g.game.current_round}, {g.status}, {g.players} player{'' if g.players == 1 else 's'}"
+             f"{g.progress}, {g.status}, {g.players} player{'' if g.players == 1 else 's'}"
              for g in listings]
     return [reply(f"{head}:\n" + "\n".join(lines))]
 

@@ -13,7 +13,7 @@ Every ``str`` option without choices is one of three kinds:
 
 Whole-number options are held within ±``INT_LIMIT`` (the database's integer columns; not a Discord id, an option
 named ``*_id``); an option's own
-``min_value``/``max_value`` is checked by Discord and the console. All kinds refuse control characters
+``min_value``/``max_value`` is checked by Discord, the console and ``dispatch`` (so no front end gets past it). All kinds refuse control characters
 (other than newline and tab in long texts) and values with nothing
 visible in them. Names and references are read through NFKC with invisible format characters (zero-width
 space, BOM...) removed, so ``Ｂｏｂ`` is Bob and ``Bob\\u200b`` is not a second Bob; long texts are kept as
@@ -80,6 +80,15 @@ def checked(spec: Command, options: dict[str, Any]) -> dict[str, Any]:
         if option.kind is int and isinstance(value, int) and abs(value) > INT_LIMIT and not option.name.endswith("_id"):
             raise RuleError(f"`{option.name}` of /{spec.name} must be between -{INT_LIMIT} and {INT_LIMIT}, not "
                             f"{value}. Nothing was changed.")
+        if option.kind is int and isinstance(value, int) and not isinstance(value, bool):
+            low, high = option.min_value, option.max_value
+            if (low is not None and value < low) or (high is not None and value > high):
+                if low is not None and high is not None:
+                    bound = f"between {low} and {high}"
+                else:
+                    bound = f"at least {low}" if low is not None else f"at most {high}"
+                raise RuleError(f"`{option.name}` of /{spec.name} must be {bound} ({option.description}), not "
+                                f"{value}. Nothing was changed.")
         limit = limit_of(spec, option)
         if limit is None or not isinstance(value, str):
             continue

@@ -29,6 +29,8 @@ class GameListing:
     game: GameView
     status: str
     players: int
+    progress: str = ""
+    """Where it stands in its ruleset's own unit: ``round 3``, ``turn 1`` (``Ruleset.progress``)."""
 
 
 @dataclass(frozen=True)
@@ -202,11 +204,15 @@ class GameService(ServiceBase):
         async with self._read() as session:
             return [await self._listing(session, await load_game(session, g.id)) for g in games]
 
-    @staticmethod
-    async def _listing(session: Any, game: Game) -> GameListing:
+    async def _listing(self, session: Any, game: Game) -> GameListing:
         players = (await session.execute(select(Player.id).where(Player.game_id == game.id,
                                                                  Player.active.is_(True)))).all()
-        return GameListing(game_view(game), game.status, len(players))
+        ruleset = next((r for r in self.backend.rulesets if r.name == game.ruleset), None)
+        if ruleset is not None and ruleset.progress is not None:
+            progress = await ruleset.progress(session, game)
+        else:
+            progress = f"round {game.current_round}"
+        return GameListing(game_view(game), game.status, len(players), progress)
 
     async def set_moderator_role(self, game_id: int, *, role_id: int | None, actor: int | None,
                                  source_id: str | None = None) -> tuple[int | None, int | None]:

@@ -26,6 +26,10 @@ ExportSection = Callable[[AsyncSession, int], Awaitable[dict[str, Any]]]
 before ``events``; a section returns ``{}`` for a game it has nothing to say about."""
 
 
+Progress = Callable[[AsyncSession, Any], Awaitable[str]]
+"""``(session, game row) -> text``: where a game stands in its ruleset's own unit (``Ruleset.progress``)."""
+
+
 class RulesetService(ServiceBase):
     """The use cases of one ruleset, reached as ``clerk.<name>``. ``shared`` is the Clerk it belongs to: its shared
     services (``self.shared.games``, ``.posts``, ``.exports``, ...) for the ruleset's own use."""
@@ -53,3 +57,6 @@ class Ruleset:
     """Its parts of ``/game export``."""
     reminders: tuple[ReminderForm, ...] = ()
     """What its players are reminded to vote in before a deadline (``engine/service/reminders.py``)."""
+    progress: Progress | None = None
+    """Where one of its games stands, in its own unit (``turn 1``, ``turn 2, Action Phase``), for ``/game list``;
+    None: ``round N`` (the game's ``current_round``)."""

@@ -43,11 +43,15 @@ async def two_games(table: Table) -> int:
 
 async def test_game_list_in_a_server_and_in_a_dm(table: Table) -> None:
     await two_games(table)
+    await table.clerk.games.create_game(guild_id=GUILD, channel_id=903, name="senate", ruleset="convocate",
+                                        moderator_role_id=None, actor=1)
     out = await slash(table.clerk, BOB, "game list")
     assert public(out) and len(out) == 1
     text = texts(out)
     assert "**sirius** in <#901>: Landsdraad, round 0, active, 1 player" in text
-    assert "**republic** in <#902>: Mylantium, round 0, active, 0 players" in text
+    # issue 16: each ruleset's own unit, not "round 0" for the rulesets that count turns
+    assert "**republic** in <#902>: Mylantium, turn 1, active, 0 players" in text
+    assert "**senate** in <#903>: Convocate, before turn 1, active, 0 players" in text
     mine = await slash(table.clerk, BOB, "game list", in_dm=True)
     assert "Your games" in texts(mine) and "sirius" in texts(mine) and "republic" not in texts(mine)
     stranger = await slash(table.clerk, actor(77, "Zed"), "game list", in_dm=True)

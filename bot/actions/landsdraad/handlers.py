@@ -26,6 +26,7 @@ from bot.actions.setup import quietly
 from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
+from engine.landsdraad.model import ATTRIBUTE_MAX, ATTRIBUTE_MIN
 from engine.landsdraad.model import Option as Choice
 from engine.service.views import GameView
 
@@ -50,9 +51,9 @@ def opening_card_key(number: int) -> str:
 
 @command("player add", "Add a player with their Diplomacy, Command, Intrigue and d3 roll.",
          Option("user", UserRef, "the player", True),
-         Option("diplomacy", int, "Diplomacy (D)", True, min_value=0),
-         Option("command", int, "Command (C)", True, min_value=0),
-         Option("intrigue", int, "Intrigue (I)", True, min_value=0),
+         Option("diplomacy", int, "Diplomacy (D), 1 to 5", True, min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
+         Option("command", int, "Command (C), 1 to 5", True, min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
+         Option("intrigue", int, "Intrigue (I), 1 to 5", True, min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
          Option("roll", int, "the d3 for the base vote (rolled by Clerk if left out)", min_value=1, max_value=3),
          Option("faction", str, "the player's faction or house"),
          moderator=True)
@@ -72,9 +73,9 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 
 @command("player set", "Change a player's attributes, misc votes or active flag.",
          Option("user", UserRef, "the player", True),
-         Option("diplomacy", int, "new Diplomacy", min_value=0),
-         Option("command", int, "new Command", min_value=0),
-         Option("intrigue", int, "new Intrigue", min_value=0),
+         Option("diplomacy", int, "new Diplomacy, 1 to 5", min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
+         Option("command", int, "new Command, 1 to 5", min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
+         Option("intrigue", int, "new Intrigue, 1 to 5", min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
          Option("misc", int, "miscellaneous votes", min_value=0),
          Option("active", bool, "whether the player is active"),
          moderator=True)

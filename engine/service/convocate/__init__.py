@@ -7,9 +7,24 @@ from engine.convocate.rulings import SETTINGS
 from engine.service.convocate.export import export_convocate
 from engine.service.convocate.service import ConvocateService
 from engine.service.convocate.store import NAME
-from engine.service.ruleset import Ruleset
+from typing import Any
 
-RULESET = Ruleset(NAME, "Convocate", SETTINGS, service=ConvocateService, exports=(export_convocate,))
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.service.ruleset import Ruleset
+from engine.store.models.convocate import CvTurn
+
+
+async def progress(session: AsyncSession, game: Any) -> str:
+    """``turn N, Action Phase`` for /game list; ``before turn 1`` until the first turn starts."""
+    row = (await session.execute(select(CvTurn).where(CvTurn.game_id == game.id))).scalar_one_or_none()
+    if row is None or not row.turn:
+        return "before turn 1"
+    return f"turn {row.turn}" + (f", {row.phase.capitalize()} Phase" if row.phase else "")
+
+
+RULESET = Ruleset(NAME, "Convocate", SETTINGS, service=ConvocateService, exports=(export_convocate,), progress=progress)
 """Its settings are its rulings (``engine/convocate/rulings.py``): ``/game settings`` shows and changes them, and
 ``/convocate rulings`` is kept as an alias that lists them with their P-numbers."""
 

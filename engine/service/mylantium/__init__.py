@@ -10,8 +10,22 @@ from engine.service.mylantium.export import export_mylantium
 from engine.service.mylantium.reminders import FORMS
 from engine.service.mylantium.service import MylantiumService
 from engine.service.mylantium.state import NAME
-from engine.service.ruleset import Ruleset
+from typing import Any
 
-RULESET = Ruleset(NAME, "Mylantium", SETTINGS, service=MylantiumService, exports=(export_mylantium,), reminders=FORMS)
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.service.ruleset import Ruleset
+from engine.store.models.mylantium import MylGovernment
+
+
+async def progress(session: AsyncSession, game: Any) -> str:
+    """``turn N`` for /game list (a game counts turns from 1, before its government page is set too)."""
+    turn = (await session.execute(select(MylGovernment.turn).where(MylGovernment.game_id == game.id))).scalar()
+    return f"turn {turn or 1}"
+
+
+RULESET = Ruleset(NAME, "Mylantium", SETTINGS, service=MylantiumService, exports=(export_mylantium,), reminders=FORMS,
+                  progress=progress)
 
 __all__ = ["NAME", "RULESET", "MylantiumService"]
