@@ -12,10 +12,9 @@ Every ``str`` option without choices is one of three kinds:
   are refused.
 
 Whole-number options are held within ±``INT_LIMIT`` (the database's integer columns; not a Discord id, an option
-named ``*_id``); an option's own
-``min_value``/``max_value`` is checked by Discord, the console and ``dispatch`` (so no front end gets past it). All kinds refuse control characters
-(other than newline and tab in long texts) and values with nothing
-visible in them. Names and references are read through NFKC with invisible format characters (zero-width
+named ``*_id``); an option's own ``min_value``/``max_value`` is checked by Discord, the console and ``dispatch`` (so no
+front end gets past it). All kinds refuse control characters (other than newline and tab in long texts) and values
+with nothing visible in them. Names and references are read through NFKC with invisible format characters (zero-width
 space, BOM...) removed, so ``Ｂｏｂ`` is Bob and ``Bob\\u200b`` is not a second Bob; long texts are kept as
 typed. ``OWN_LIMITS`` gives an option a limit other than its kind's. The Discord adapter registers the same
 limit as the option's ``max_length``, and ``dispatch`` checks it, so the console and any other front end are held

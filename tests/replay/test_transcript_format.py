@@ -106,9 +106,11 @@ def test_options_are_converted_by_their_kind() -> None:
 @pytest.mark.parametrize(("text", "says"), [
     ("/player add user:@bob diplomacy:four command:2 intrigue:2", "`diplomacy` must be a whole number, not “four”."),
     ("/player add user:@bob diplomacy:3 command:2 intrigue:2 roll:0", "`roll` must be between 1 and 3, not 0."),
-    ("/player add user:@bob diplomacy:-1 command:2 intrigue:2", "`diplomacy` must be at least 0, not -1."),
-    ("/player add user:@bob", "/player add needs `diplomacy` (Diplomacy (D)); `command` (Command (C)); "
-                              "`intrigue` (Intrigue (I))."),
+    ("/player add user:@bob diplomacy:-1 command:2 intrigue:2", "`diplomacy` must be between 1 and 5, not -1."),
+    ("/player add user:@bob diplomacy:6 command:2 intrigue:2", "`diplomacy` must be between 1 and 5, not 6."),
+    ("/player add user:@bob diplomacy:0 command:2 intrigue:2", "`diplomacy` must be between 1 and 5, not 0."),
+    ("/player add user:@bob", "/player add needs `diplomacy` (Diplomacy (D), 1 to 5); `command` (Command (C), 1 to "
+                              "5); `intrigue` (Intrigue (I), 1 to 5)."),
     ("/player add user:@bob diplomacy:1 command:1 intrigue:1 luck:3", "/player add has no option `luck`."),
     ("/player set user:@bob active:maybe", "`active` must be true or false, not “maybe”."),
     ("/player set user:bob smith", "`user` must be a user, written @name"),

@@ -3,15 +3,15 @@ service object (``clerk.convocate``, ``service.py``) and its export section (``e
 
 from __future__ import annotations
 
-from engine.convocate.rulings import SETTINGS
-from engine.service.convocate.export import export_convocate
-from engine.service.convocate.service import ConvocateService
-from engine.service.convocate.store import NAME
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from engine.convocate.rulings import SETTINGS
+from engine.service.convocate.export import export_convocate
+from engine.service.convocate.service import ConvocateService
+from engine.service.convocate.store import NAME
 from engine.service.ruleset import Ruleset
 from engine.store.models.convocate import CvTurn
 

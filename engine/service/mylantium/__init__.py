@@ -5,16 +5,16 @@ and its use cases, ``clerk.mylantium`` (``MylantiumService``: the moderators' se
 
 from __future__ import annotations
 
-from engine.mylantium.settings import SETTINGS
-from engine.service.mylantium.export import export_mylantium
-from engine.service.mylantium.reminders import FORMS
-from engine.service.mylantium.service import MylantiumService
-from engine.service.mylantium.state import NAME
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from engine.mylantium.settings import SETTINGS
+from engine.service.mylantium.export import export_mylantium
+from engine.service.mylantium.reminders import FORMS
+from engine.service.mylantium.service import MylantiumService
+from engine.service.mylantium.state import NAME
 from engine.service.ruleset import Ruleset
 from engine.store.models.mylantium import MylGovernment
 
