@@ -1,4 +1,4 @@
-"""``python -m bot [run|console|replay FILE [--export OUT.json]|backup PATH|restore BACKUP]``.
+"""``python -m bot [run|console [--files DIR]|replay FILE [--export OUT.json] [--files DIR]|backup PATH|restore B]``.
 
 With no sub-command: ``run`` when DISCORD_TOKEN is set, otherwise the offline console."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from bot.settings import ConfigError, load_settings
 
@@ -16,10 +17,12 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)")
     console = sub.add_parser("console", help="play offline in the terminal, typing as any user")
     console.add_argument("--database", help="database URL (default: DATABASE_URL or sqlite+aiosqlite:///clerk.db)")
+    console.add_argument("--files", metavar="DIR", help="write every file the bot sends (charts, exports) here")
     replay = sub.add_parser("replay", help="run a transcript and print every message the bot would send")
     replay.add_argument("file", help="the transcript file")
     replay.add_argument("--export", metavar="OUT.json", help="write the game export here when done")
     replay.add_argument("--database", help="database URL (default: a fresh in-memory SQLite database)")
+    replay.add_argument("--files", metavar="DIR", help="write every file the bot sends (charts, exports) here")
     backup = sub.add_parser("backup", help="copy the SQLite database (DATABASE_URL) to PATH, also while the bot runs")
     backup.add_argument("path", help="the backup file to write (replaced if it exists); see docs/backup.md")
     restore = sub.add_parser("restore", help="put a backup in place of the SQLite database; stop the bot first")
@@ -56,10 +59,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             print("DISCORD_TOKEN is not set, so Clerk starts its offline console "
                   f"on {getattr(args, 'database', None) or settings.database_url}.")
-        return run_console(settings, getattr(args, "database", None))
+        files = getattr(args, "files", None)
+        return run_console(settings, getattr(args, "database", None), Path(files) if files else None)
     from bot.console.cli import run_replay
 
-    return run_replay(settings, args.file, args.export, args.database)
+    return run_replay(settings, args.file, args.export, args.database, Path(args.files) if args.files else None)
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ class Replayed:
 async def replay(lines: list[str], *, database_url: str, seed: int | None, write: Callable[[str], None],
                  source_prefix: str = "replay", name: str = "transcript",
                  engine_options: dict[str, Any] | None = None, plugins: Plugins = NO_PLUGINS,
-                 files: Path | None = None) -> Replayed:
+                 files: Path | None = None, save_files: Path | None = None) -> Replayed:
     """Run a transcript on ``database_url`` (migrated here). Malformed lines are reported together, before
     anything runs. The export is that of the first game the transcript created."""
     events, errors = parse_transcript(lines)
@@ -89,7 +89,7 @@ async def replay(lines: list[str], *, database_url: str, seed: int | None, write
         return Replayed(2, error="\n".join(f"{name}:{e}" for e in errors))
     clock = ManualClock(REPLAY_START)
     async with clerk_on(database_url, clock, seed, engine_options, plugins) as app:
-        session = Session(app, clock, write, source_prefix, files=files or Path(name).parent)
+        session = Session(app, clock, write, source_prefix, files=files or Path(name).parent, save_files=save_files)
         for event in events:
             write(strip_comment(lines[event.line - 1]).strip())
             for number in range(event.line, event.line + getattr(event, "more", 0)):
@@ -103,7 +103,8 @@ async def replay(lines: list[str], *, database_url: str, seed: int | None, write
         return Replayed(0, export, tuple(g.name for g in games))
 
 
-def run_replay(settings: Settings, file: str, export_path: str | None, database_url: str | None) -> int:
+def run_replay(settings: Settings, file: str, export_path: str | None, database_url: str | None,
+               save_files: Path | None = None) -> int:
     _logging(settings)
     path = Path(file)
     try:
@@ -117,10 +118,12 @@ def run_replay(settings: Settings, file: str, export_path: str | None, database_
     async def go() -> Replayed:
         if database_url:
             return await replay(lines, database_url=database_url, seed=seed, write=_print,
-                                source_prefix=f"replay-{uuid.uuid4().hex[:8]}", name=file, plugins=plugins)
+                                source_prefix=f"replay-{uuid.uuid4().hex[:8]}", name=file, plugins=plugins,
+                                save_files=save_files)
         with tempfile.TemporaryDirectory(prefix="clerk-replay-") as folder:
             url = f"sqlite+aiosqlite:///{Path(folder) / 'replay.db'}"
-            return await replay(lines, database_url=url, seed=seed, write=_print, name=file, plugins=plugins)
+            return await replay(lines, database_url=url, seed=seed, write=_print, name=file, plugins=plugins,
+                                save_files=save_files)
 
     result = asyncio.run(go())
     if result.error:
@@ -156,14 +159,14 @@ only with ! wait and ! time (deadlines it passes fire in order). `help` shows th
 Games are kept in the database between sessions; moderators and the clock are not."""
 
 
-def run_console(settings: Settings, database_url: str | None) -> int:
+def run_console(settings: Settings, database_url: str | None, save_files: Path | None = None) -> int:
     _logging(settings)
     url = database_url or settings.database_url
-    return console(url, settings.seed, sys.stdin, _print, plugins=load_plugins(settings.plugins))
+    return console(url, settings.seed, sys.stdin, _print, plugins=load_plugins(settings.plugins), save_files=save_files)
 
 
 def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], None],
-            start: datetime | None = None, plugins: Plugins = NO_PLUGINS) -> int:
+            start: datetime | None = None, plugins: Plugins = NO_PLUGINS, save_files: Path | None = None) -> int:
     """Read lines until the end of input, ``quit`` or Ctrl-C; the clock starts at ``start`` (default: the real
     time, UTC). Lines are read outside the event loop, so Ctrl-C at the prompt simply ends the session."""
     interactive = stdin is sys.stdin and stdin.isatty()
@@ -175,7 +178,8 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
         resources = AsyncExitStack()
         app = runner.run(resources.enter_async_context(clerk_on(url, clock, seed, plugins=plugins)))
         try:
-            session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}", show_ids=True)
+            session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}", show_ids=True,
+                              save_files=save_files)
             banner = BANNER.format(url=url, now=when(clock.now()), ruleset=app.fronts[0].name)
             write(banner)
             runner.run(session.fire(clock.now()))  # rounds whose deadline passed while no one was watching

@@ -59,10 +59,14 @@ def menu_line(select: Select, *, ids: bool = False) -> str:
 
 class Session:
     def __init__(self, app: App, clock: ManualClock, write: Callable[[str], None], source_prefix: str,
-                 world: World | None = None, *, show_ids: bool = False, files: Path | None = None) -> None:
+                 world: World | None = None, *, show_ids: bool = False, files: Path | None = None,
+                 save_files: Path | None = None) -> None:
         self.app = app
         self.files = files or Path(".")
         """Where a relative ``file:`` option's path starts (the transcript's folder; the working directory)."""
+        self.save_files = save_files
+        """``--files DIR``: every attachment the bot sends is written there (its path printed), else only described."""
+        self.saved = 0
         self.clock = clock
         self.write = write
         self.source_prefix = source_prefix
@@ -203,6 +207,15 @@ class Session:
 
     # -- output -----------------------------------------------------------------------------------------------
 
+    def save(self, name: str, data: bytes) -> Path:
+        """Write an attachment into ``save_files`` under a name no earlier one took (``0003-forecast.png``)."""
+        assert self.save_files is not None
+        self.save_files.mkdir(parents=True, exist_ok=True)
+        self.saved += 1
+        path = self.save_files / f"{self.saved:04d}-{Path(name).name}"
+        path.write_bytes(data)
+        return path
+
     def note(self, text: str) -> None:
         self.write(NOTE + text)
 
@@ -216,7 +229,8 @@ class Session:
                 lines += message.card.as_text().splitlines()
             if message.file is not None:
                 name, data = message.file
-                lines.append(f"[file {name}, {describe_file(data)}]")
+                lines.append(f"[file {name}, {describe_file(data)}]" if self.save_files is None
+                             else f"[file {name}, {describe_file(data)}: {self.save(name, data)}]")
             head = ARROW + await self.destination(message, ctx) + ":"
             if message.buttons:
                 lines.append(buttons_line(message.buttons, ids=self.show_ids))
