@@ -55,6 +55,7 @@ def _matches(players: Sequence[Player], wanted: str) -> list[Player]:
         lambda p: p.faction is not None and faction(p) == lowered,
         lambda p: p.faction is not None and _norm(_HOUSE.sub("", faction(p))) == bare,
         lambda p: len(lowered) >= 2 and (name(p).startswith(lowered) or faction(p).startswith(lowered)),
+        lambda p: len(lowered) >= 3 and any(word.startswith(lowered) for word in (name(p) + " " + faction(p)).split()),
     ]
     for step in steps:
         found = [p for p in players if step(p)]

@@ -68,6 +68,28 @@ async def test_unknown_or_ambiguous_candidate_lists_the_players(table: Any) -> N
         await ag_vote(table, JENNY, "bo")
 
 
+async def test_me_and_a_unique_word_of_a_faction_name(table: Any) -> None:
+    """Issue 16: `AG Vote: me` is the voter (the pinned forms say "your own name is fine"); a unique word of a
+    faction's name finds its player (`Guild` for the Spacing Guild); a word two factions share is refused, naming
+    both."""
+    await players(table)
+    await table.player(DAN, "dan", 2, 2, 1, faction="Spacing Guild")
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
+    assert (await ag_vote(table, BOB, "me")).candidate == "bob"
+    assert (await ag_vote(table, CAROL, "Myself")).candidate == "carol"
+    assert (await ag_vote(table, JENNY, "Guild")).candidate == "dan"
+    await table.player(MOD + 100, "erin", 1, 1, 1, faction="Merchant Guild")
+    with pytest.raises(RuleError, match="could be dan \\(Spacing Guild\\), erin \\(Merchant Guild\\)"):
+        await ag_vote(table, JENNY, "guild")
+
+
+async def test_a_player_called_me_is_who_me_names(table: Any) -> None:
+    await players(table)
+    await table.player(DAN, "Me", 1, 1, 1)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
+    assert (await ag_vote(table, BOB, "me")).candidate == "Me"
+
+
 async def test_election_rules(table: Any) -> None:
     """R0-32: at most 96 h; one election at a time; no election, no ballot; non-players refused."""
     await players(table)

@@ -75,6 +75,18 @@ class AgVoteReceipt:
     duplicate: bool = False
 
 
+SELF = frozenset({"me", "myself"})
+"""``AG Vote: me``: the voter (the pinned message says "your own name is fine"), unless a player is called that."""
+
+
+async def _means_self(session: AsyncSession, game: Game, candidate: str) -> bool:
+    typed = candidate.strip().lower()
+    if typed not in SELF:
+        return False
+    names = (await session.execute(select(Player.name).where(Player.game_id == game.id))).scalars()
+    return all(name.strip().lower() != typed for name in names)
+
+
 async def open_election_row(session: AsyncSession, game_id: int) -> AgElection | None:
     found = await session.execute(select(AgElection).where(AgElection.game_id == game_id,
                                                            AgElection.status == "open"))
@@ -203,7 +215,8 @@ class AdjutantService(ServiceBase):
                     raise RuleError(f"No Adjutant General election is open in {game.name}.")
                 if election.closes_at is not None and at >= utc(election.closes_at):
                     raise RuleError("The AG election has closed; your ballot came too late.")
-                chosen = await find_player_by_name(uow.session, game, candidate)
+                chosen = (voter if await _means_self(uow.session, game, candidate)
+                          else await find_player_by_name(uow.session, game, candidate))
                 if not chosen.active:
                     raise RuleError(f"{chosen.name} is inactive and cannot stand for Adjutant General.")
                 found = await uow.session.execute(select(AgBallotRow).where(
