@@ -3,12 +3,13 @@ except the Court Gossip note, which goes to the AG alone."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from bot.actions.outbox import Card
 from bot.actions.render import NEUTRAL, PASSED, deadline_text
 from engine.core.durations import format_utc
-from engine.service.landsdraad.adjutant import AgVoteReceipt, ElectionView
+from engine.service.landsdraad.adjutant import AgVoteReceipt, ElectionView, Standing
 from engine.service.landsdraad.majority import Enacted, SupportReceipt, VoteView
 
 FORMS_HELP = ("Post `AG Vote: <Name>` here (a player's name, faction or @mention; your own name is fine), "
@@ -60,11 +61,24 @@ def election_result_card(e: ElectionView) -> Card:
                 description=f"Election #{e.number} closed. Result: {standings}.{why}", color=PASSED)
 
 
+def standing_line(standings: Sequence[Standing]) -> str:
+    """Who leads an open AG election; at a tie, who would win it now (R0-31, in words). ``standings`` come ordered
+    by the rule: votes, then the candidate whose last ballot came first."""
+    if not standings:
+        return ""
+    leader = standings[0]
+    tied = [s.candidate for s in standings if s.votes == leader.votes]
+    if len(tied) == 1:
+        return f" {leader.candidate} leads with {leader.votes}."
+    names = ", ".join(tied[:-1]) + f" and {tied[-1]}"
+    return (f" {names} are tied at {leader.votes}; {leader.candidate} would win the tie if it closed now (a tie goes "
+            "to the candidate whose last vote came first).")
+
+
 def ag_receipt_text(r: AgVoteReceipt) -> str:
     if r.duplicate:
         return "That ballot reached me twice; it was counted once. Nothing changed."
-    leader = r.election.standings[0] if r.election.standings else None
-    lead = f" {leader.candidate} leads with {leader.votes}." if leader else ""
+    lead = standing_line(r.election.standings)
     if r.unchanged:
         return f"You already vote for {r.candidate}; your ballot keeps its original time.{lead}"
     if r.changed_from:
