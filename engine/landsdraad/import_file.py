@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 from engine.core.importing import Field, Kind, Record, collect, refuse
+from engine.landsdraad.model import ATTRIBUTE_MAX, ATTRIBUTE_MIN
 
 KINDS = (
     Kind("player", (
         Field("user", "user", True),
         Field("name"),
-        Field("diplomacy", "int", True, low=0),
-        Field("command", "int", True, low=0),
-        Field("intrigue", "int", True, low=0),
+        Field("diplomacy", "int", True, low=ATTRIBUTE_MIN, high=ATTRIBUTE_MAX),
+        Field("command", "int", True, low=ATTRIBUTE_MIN, high=ATTRIBUTE_MAX),
+        Field("intrigue", "int", True, low=ATTRIBUTE_MIN, high=ATTRIBUTE_MAX),
         Field("roll", "int", low=1, high=3),
         Field("faction"),
     ), "a player with Diplomacy, Command, Intrigue, the d3 (rolled if left out) and faction"),

@@ -42,13 +42,6 @@ R0-06) and no score is below 1 (docs/rulings.md, issue 16). ``Attributes`` itsel
 voting, and the test vectors leave it 0)."""
 
 
-def check_attribute(label: str, value: int) -> None:
-    """RuleError with the range when a D/C/I score entered is outside 1..5."""
-    if not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX:
-        raise RuleError(f"{label} is a score from {ATTRIBUTE_MIN} to {ATTRIBUTE_MAX} (the Diplomacy Bonus tops out at "
-                        f"“a 5 in Diplomacy”, R0-06), not {value}. Nothing was changed.")
-
-
 @dataclass(frozen=True)
 class Attributes:
     """A player's D/C/I, the d3 rolled once at creation, and the highest D and I ever held (P0-02)."""

@@ -56,7 +56,7 @@ def test_a_good_csv_is_read_with_types_and_lines() -> None:
 def test_toml_names_the_line_of_each_table() -> None:
     with pytest.raises(ImportRefused) as refused:
         parse("p.toml", TOML)
-    assert refused.value.problems == ("line 17 (player): `diplomacy` must be a whole number, at least 0, "
+    assert refused.value.problems == ("line 17 (player): `diplomacy` must be a whole number from 1 to 5, "
                                       "not “lots”.",)
     ok = parse("p.toml", TOML.replace(b'"lots"', b"2"))
     assert [(r.line, r.kind) for r in ok] == [(2, "player"), (10, "holding"), (17, "player")]
@@ -65,7 +65,8 @@ def test_toml_names_the_line_of_each_table() -> None:
 
 @pytest.mark.parametrize(("line", "problem"), [
     (b"player,<@13>,carol,3,2,1,4,,,,,,,", "line 6 (player): `roll` must be a whole number from 1 to 3, not “4”."),
-    (b"player,<@13>,carol,3,,1,,,,,,,,", "line 6 (player): `command` is missing (a whole number, at least 0)."),
+    (b"player,<@13>,carol,3,,1,,,,,,,,", "line 6 (player): `command` is missing (a whole number from 1 to 5)."),
+    (b"player,<@13>,carol,6,2,1,,,,,,,,", "line 6 (player): `diplomacy` must be a whole number from 1 to 5, not “6”."),
     (b"player,@,carol,3,2,1,,,,,,,,", "line 6 (player): `user` must be a user: @name, <@id> or the user's id, "
                                       "not “@”."),
     (b"player,<@11>,alice,3,2,1,,,,,,,,", "line 6 (player): <@11> is already added on line 2."),
