@@ -17,6 +17,7 @@ from engine.landsdraad.victory import (
     Award,
     Category,
     ScoreRow,
+    down_to_hundredths,
 )
 from engine.service.landsdraad.victory_scoring import exact
 from engine.service.landsdraad.victory_state import COUNTER_LABELS, pretty
@@ -103,6 +104,15 @@ def measure_text(t: TrackView, c: Category) -> str:
     }[c]
 
 
+def share_text(row: ScoreRow, c: Category) -> str:
+    """``120 VP``; ``67.36… VP, rounded down to 67 VP`` (R3-07: each category is rounded down on its own)."""
+    floored = row.categories.get(c, 0)
+    share = row.exact.get(c)
+    if share is None or share == floored:
+        return f"{floored} VP"
+    return f"{down_to_hundredths(share)} VP, rounded down to {floored} VP"
+
+
 def goal_line(g: GoalView) -> str:
     mark = "✓" if g.achieved else "·"
     return f"{mark} #{g.number} {g.description} ({g.vp} VP, {'achieved' if g.achieved else 'not yet achieved'})"
@@ -117,7 +127,7 @@ def score_card(p: ProjectedScore) -> Card:
                     description="You are marked inactive, so you take no share of the Pot (P3-01).",
                     fields=(("Your goals", goals, False),), footer="Only you can see this.", color=NEUTRAL)
     row = p.row
-    lines = [f"{c.label}: {measure_text(t, c)} → {row.categories.get(c, 0)} VP" for c in Category]
+    lines = [f"{c.label}: {measure_text(t, c)} → {share_text(row, c)}" for c in Category]
     won = "\n".join(f"{a.title}: {n} VP" for a, n in row.singular) or "none at the moment"
     fields = [
         ("Proportional categories", "\n".join(lines), False),
