@@ -112,7 +112,8 @@ def _check(name: str, text: str) -> Any:
         return PARSERS[name](text)
     except ParseError as error:
         message = str(error)
-        assert "Accepted:" in message and message.startswith("I couldn't read"), message
+        assert "Accepted:" in message and message.startswith(("I couldn't read", "I read ")), message
+        assert error.understood is None or message.startswith(f"I read {error.understood} in “"), message
         return error
     except ClerkError as error:
         assert str(error).strip(), f"{name}: a refusal with no message"
