@@ -63,6 +63,12 @@ class Front:
     """Its slash commands, DM and thread forms, buttons and menus."""
     dm_help: tuple[tuple[str, str], ...] = ()
     """``(example, what it does)`` of each DM form, for ``/help`` and a DM of ``help``."""
+    thread_help: tuple[tuple[str, str], ...] = ()
+    """``(example, what it does)`` of each form read from the first line of a message in the game channel's
+    threads, for ``/help`` and a DM of ``help``."""
+    dm_meant: Callable[[str], str | None] = no_hint
+    """For a DM that no form read, from a player of its games: the form of this ruleset it most likely meant
+    (``Primary: Debs`` for ``Vote: Debs``), or None. The answer suggests it (``bot.actions.messages``)."""
     next_steps: str = ""
     """What a moderator does after ``/game new`` (the reply says it)."""
     settings_note: str = ""

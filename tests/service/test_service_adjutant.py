@@ -267,3 +267,26 @@ async def test_a_held_ballot_lapses_when_its_voter_leaves(table: Any) -> None:
     assert len(lapsed) == 1 and "bob → carol" in lapsed[0] and "carol → bob" in lapsed[0], "voter or candidate gone"
     election = await table.clerk.landsdraad.adjutant.election(table.game_id)
     assert election is not None and election.ballots == ()
+
+
+async def test_no_confidence_may_name_the_ag_and_a_name_that_is_not_the_ag_is_refused(table: Any) -> None:
+    """``Vote: No Confidence in jenny`` (the vote's own title) supports the same vote as ``Vote: No Confidence``;
+    naming someone else is refused, saying who the AG is, and records nothing."""
+    await players(table)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
+    await ag_vote(table, BOB, "jenny")
+    await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
+    await table.open(deadline=timedelta(hours=24))
+
+    async def support(user: int, *names: str) -> Any:
+        return await table.clerk.landsdraad.majority.support(
+            table.game_id, user_id=user, motion=Motion(Subject.NO_CONFIDENCE, names), thread_id=None,
+            at=table.clock.now(), source_id=table.source())
+
+    for wrong in ("bob", "nobody"):
+        with pytest.raises(RuleError, match=f"^{wrong} is not the Adjutant General of .*; jenny is"):
+            await support(CAROL, wrong)
+    assert await table.clerk.landsdraad.majority.votes(table.game_id) == []
+    named = await support(BOB, "Jenny")
+    plain = await support(CAROL)
+    assert named.vote.id == plain.vote.id and plain.vote.title == "No Confidence in jenny"

@@ -20,7 +20,7 @@ from bot.actions.landsdraad.politics_render import (
     vetoed_card,
     vote_card,
 )
-from bot.actions.landsdraad.ruleset import commands_on
+from bot.actions.landsdraad.ruleset import RULESET, commands_on
 from bot.actions.landsdraad.victory_posts import after_end_game
 from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes, first_line
@@ -147,8 +147,17 @@ def _is_ag_vote(line: str) -> bool:
     return line.lower().replace(" ", "").startswith("agvote:")
 
 
+def landsdraad_game(game: GameView, text: str) -> GameView:
+    """The game of a thread form, if it plays Landsdraad; a refusal that says so otherwise."""
+    if game.ruleset != RULESET:
+        raise RuleError(f"“{first_line(text)[:100]}” is a Landsdraad form; {game.name} plays "
+                        f"{game.ruleset.capitalize()} (DM me `help` for its forms).")
+    return game
+
+
 @thread_form(_is_ag_vote)
 async def ag_vote_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    game = landsdraad_game(game, text)
     parsed = parse_motion(first_line(text))
     assert isinstance(parsed, AgVote)
     return await _ag_vote(app, ctx, game, parsed.candidate)
@@ -191,6 +200,7 @@ def _is_motion(line: str) -> bool:
 
 @thread_form(_is_motion)
 async def motion_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    game = landsdraad_game(game, text)
     motion = parse_motion(first_line(text))
     assert isinstance(motion, Motion)
     receipt = await app.clerk.landsdraad.majority.support(game.id, user_id=ctx.actor.id, motion=motion,

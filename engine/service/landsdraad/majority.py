@@ -113,6 +113,17 @@ async def supporters_of(session: AsyncSession, vote_id: int) -> set[int]:
     return set(rows.scalars())
 
 
+async def _require_adjutant(session: AsyncSession, game: Game, ag: Player, name: str) -> None:
+    """``name`` (a player's name, faction or @mention) is the Adjutant General ``ag``; else RuleError saying who is."""
+    try:
+        named: Player | None = await find_player_by_name(session, game, name)
+    except RuleError:
+        named = None
+    if named is None or named.id != ag.id:
+        raise RuleError(f"{name} is not the Adjutant General of {game.name}; {ag.name} is. Post "
+                        f"`Vote: No Confidence` (or `Vote: No Confidence in {ag.name}`).")
+
+
 async def _target(session: AsyncSession, game: Game, motion: Motion) -> tuple[str, dict[str, Any]]:
     """The canonical key of a subject's target (R0-44: each subject and target is its own tally) and details."""
 
@@ -120,6 +131,8 @@ async def _target(session: AsyncSession, game: Game, motion: Motion) -> tuple[st
         ag = await adjutant_of(session, game.id)
         if ag is None:
             raise RuleError("There is no Adjutant General to remove.")
+        if motion.names:  # ``Vote: No Confidence in <AG>``, the vote's own title: the name must be the AG's
+            await _require_adjutant(session, game, ag, motion.names[0])
         return str(ag.id), {"label": ag.name, "adjutant": ag.id, "form": "Vote: No Confidence"}
     if motion.subject is Subject.END_EMBARGO:
         on = await resolve_embargo_target(session, game, motion.names[0] if motion.names else None)
