@@ -92,7 +92,7 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
         out = [Outgoing(ToChannel(g.channel_id), card=passed_card(v))
                for v in await app.clerk.landsdraad.majority.reevaluate_votes(g.id, actor=ctx.actor.id)]
     b = p.breakdown
-    state = "" if p.active else " (inactive)"
+    state = p.state
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
                   f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.",
                   ephemeral=True), *out, *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
