@@ -31,9 +31,10 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
                      "nominee before the General Election opens (once it is open, that party has no Charisma).")
         private.append(line)
     if r.choosers_dropped:
-        who = ", ".join(r.choosers_dropped)
-        public.append(f"The choices of {r.candidate} in the Primary ({who}) no longer count; those Factions "
-                      "choose again.")
+        who = " and ".join(f"the {c}" for c in r.choosers_dropped)
+        several = len(r.choosers_dropped) > 1
+        public.append(f"The choice{'s' if several else ''} of {r.candidate} in the Primary by {who} no longer "
+                      f"count{'' if several else 's'}; {'they choose' if several else 'they may choose'} again.")
     if r.pledge_dropped:
         private.append("Their pledge to the Revolution under way no longer counts.")
         theirs.append("Your pledge to the Revolution under way no longer counts.")
