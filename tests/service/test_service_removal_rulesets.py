@@ -12,6 +12,7 @@ from mylantium_table import MOD, USERS, Republic, republic
 from test_service_convocate import A, B, C, Convocate, cv  # noqa: F401  (cv: the fixture)
 
 from engine.convocate.board import Phase
+from engine.convocate.motions import MotionCard
 from engine.core.errors import RuleError
 from engine.mylantium.model import FactionCode, Party
 from engine.mylantium.revolution import Waiting
@@ -162,3 +163,24 @@ async def test_a_removed_convocate_seat_leaves_the_table(cv: Convocate) -> None:
                                                      order=None, homeworld=None, temp=None, actor=MOD)
     assert (back.name, back.order) == ("carol", 3)  # the end of the turn order
     assert "carol" in await cv.sv()
+
+
+async def test_a_convocate_removal_waits_for_the_movers_motion_and_passes_the_offer(cv: Convocate) -> None:  # noqa: F811
+    """alice's Motion is offered to carol (alice and bob could not second). alice, its mover, cannot be removed
+    while it is offered; bob, already skipped, can, and the offer is untouched; carol's removal passes the offer
+    on, nobody is left, and the Motion resolves unseconded."""
+    await cv.card("character", "K_A", A, at="HW_A")
+    await cv.card("character", "K_C", C, at="HW_C")
+    await cv.phase(("alice", Phase.ACTION))
+    moved = await cv.clerk.convocate.motions.move_motion(cv.gid, user_id=A, motion=MotionCard("M1"), convocant="K_A",
+                                                         source_id=cv.src())
+    assert moved.offer_to == "carol"
+    with pytest.raises(RuleError, match=r"Motion #1 \(M1\), moved by alice, is being offered for a second"):
+        await cv.clerk.convocate.removal.remove_player(cv.gid, user_id=A, actor=MOD)
+    bob = await cv.clerk.convocate.removal.remove_player(cv.gid, user_id=B, actor=MOD, source_id=cv.src())
+    assert bob.offer is None and bob.motion is None
+    assert (await cv.clerk.convocate.motions.motion(cv.gid)).offer_to == "carol"
+    carol = await cv.clerk.convocate.removal.remove_player(cv.gid, user_id=C, actor=MOD, source_id=cv.src())
+    assert carol.offer == (1, None) and carol.motion is not None and carol.motion.resolved
+    assert [a.answer for a in carol.motion.answers] == ["skipped", "skipped", "removed"]
+    assert carol.motion.seconder is None
