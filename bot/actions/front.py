@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.actions.commands import App, Upload
-from bot.actions.context import Ctx
+from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Card, Outgoing
 from bot.actions.routes import Routes
 from bot.actions.suggest_sources import Source
@@ -30,6 +30,9 @@ SetupSummary = Callable[[App, GameView], Awaitable[Card | None]]
 its set-up is over (what set-up means is the ruleset's: docs/commands.md, "Setting up quietly")."""
 Importer = Callable[[App, Ctx, GameView, Upload], Awaitable[list[Outgoing]]]
 """``/game import``'s work for a game of the ruleset: read the uploaded file, apply it, say what it did."""
+Remover = Callable[[App, Ctx, GameView, UserRef], Awaitable[list[Outgoing]]]
+"""``/player remove``'s work for a game of the ruleset (``bot/actions/players.py``): take ``user`` out of the game,
+their history kept; what to send (the moderator's receipt, the game channel's announcement, the player's DM)."""
 ExportFiles = Callable[[GameView, dict[str, Any], Mapping[int, str]], list[Outgoing]]
 """``(game, export document, user id -> player name)``: files ``/game export format:csv`` sends after the events."""
 
@@ -99,6 +102,8 @@ class Front:
     answered to them only and the game channel has one summary message, edited as things are added."""
     importer: Importer | None = None
     """Its set-up files (``/game import``, docs/import.md), if it reads any."""
+    remover: Remover | None = None
+    """What leaving one of its games means (``/player remove``, ``Remover``), if a moderator can remove a player."""
     exclusive: bool = True
     """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""
     names_itself: bool = True

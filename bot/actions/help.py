@@ -25,6 +25,9 @@ def takes(app: App, ruleset: str, spec: Command) -> bool:
     if spec.name == "game import":  # only where its ruleset reads a set-up file
         front = app.front(ruleset)
         return front is not None and front.importer is not None
+    if spec.name == "player remove":  # only where its ruleset says what leaving means
+        front = app.front(ruleset)
+        return front is not None and front.remover is not None
     if spec.name in COMMON:
         return True
     if spec.ruleset is not None:

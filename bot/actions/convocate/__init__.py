@@ -5,7 +5,7 @@ command refuses in a game of another ruleset (``guard``)."""
 
 from __future__ import annotations
 
-from bot.actions.convocate import board, motions, turns
+from bot.actions.convocate import board, motions, removal, turns
 from bot.actions.convocate.guard import RULESET
 from bot.actions.convocate.imports import import_setup
 from bot.actions.convocate.motions import offers_due
@@ -39,6 +39,7 @@ FRONT = Front(
     sources=SOURCES,
     setup=board.setup_summary,
     importer=import_setup,
+    remover=removal.remove_player,
 )
 
 __all__ = ["FRONT", "ROUTES"]

@@ -78,6 +78,7 @@ FRONT = Front(
     channel_hint=channel_hint,
     export_files=(players_file,),
     importer=import_setup,
+    remover=handlers.remove_player,
     names_itself=False,
     setup=handlers.setup_summary,
 )

@@ -5,7 +5,7 @@ forms) and revolutions (``revolution``)."""
 from __future__ import annotations
 
 from bot.actions.front import Front
-from bot.actions.mylantium import republic, revolution, turn
+from bot.actions.mylantium import removal, republic, revolution, turn
 from bot.actions.mylantium.imports import import_setup
 from bot.actions.mylantium.render import REMINDERS
 from bot.actions.mylantium.sources import SOURCES
@@ -52,4 +52,5 @@ FRONT = Front(
     sources=SOURCES,
     setup=republic.setup_summary,
     importer=import_setup,
+    remover=removal.remove_player,
 )
