@@ -6,19 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from bot.actions.admin import split_messages
-from bot.actions.commands import COMMON, App, Command, exclusive
+from bot.actions.commands import COMMON, App, Command, Option, exclusive
 from bot.actions.context import Ctx
-from bot.actions.outbox import Outgoing, reply
+from bot.actions.outbox import Card, Outgoing, reply
+from bot.actions.render import NEUTRAL
 from bot.actions.routes import Routes
+from engine.core.errors import RuleError
+from engine.core.suggest import nearest
 from engine.service.views import GameView
 
 ROUTES = Routes()
 """``/help`` (``bot/actions/rulesets.py`` merges it)."""
 command = ROUTES.command
-
-LIMIT = 2000
-"""Discord's characters in one message."""
-
 
 def takes(app: App, ruleset: str, spec: Command) -> bool:
     """Does a game of ``ruleset`` take the command (the same rule as ``commands.ruleset_refusal``)?"""
@@ -50,22 +49,77 @@ def dm_lines(app: App, ruleset: str) -> list[str]:
 def thread_lines(app: App, ruleset: str) -> list[str]:
     """The forms read in the game channel's threads (``Front.thread_help``), with an example each."""
     front = app.front(ruleset)
-    found = [f"`{example}`: {about}" for example, about in (front.thread_help if front else ())]
-    return ["**In a thread of the game channel**, as the first line of your message:", *found] if found else []
+    return [f"`{example}`: {about}" for example, about in (front.thread_help if front else ())]
 
 
-def help_texts(app: App, ruleset: str, game_name: str | None = None, *, slash: bool = True) -> list[str]:
-    """The help for ``ruleset`` as messages of at most LIMIT characters each."""
-    title = f"**{game_name}** plays {ruleset.capitalize()}." if game_name else f"**{ruleset.capitalize()}** games."
-    lines = [title, "**By DM** you can send me (add `#game` at the end if you play in several games):",
-             *(dm_lines(app, ruleset) or ["nothing: this ruleset takes slash commands only"]), "`help`: this help",
-             *thread_lines(app, ruleset)]
+FIELD_VALUE = 1024
+EMBED_TOTAL = 6000
+"""Discord's limits on an embed (bot/discord/limits.py has them all; a test checks these agree)."""
+
+
+def fields_of(name: str, lines: list[str]) -> list[tuple[str, str, bool]]:
+    """``lines`` under ``name`` in as few fields as fit Discord's 1,024 characters a field value."""
+    values = split_messages("", lines, FIELD_VALUE)
+    return [(name if i == 0 else f"{name} (continued)", value, False) for i, value in enumerate(values)]
+
+
+FIRST = ("game", "player")
+"""The moderators' groups a game starts with (setting it up, its players), listed before the rest."""
+
+
+def grouped(specs: list[Command]) -> list[str]:
+    """``/round` open · close · extend``: one line a command group; a game's set-up first (FIRST), then in the
+    order the table defines them."""
+    groups: dict[str, list[str]] = {head: [] for head in FIRST}
+    for spec in specs:
+        head, _, rest = spec.name.partition(" ")
+        groups.setdefault(head, []).append(rest)
+    return [f"`/{head}`" + (" " + " · ".join(r for r in rests if r) if any(rests) else "")
+            + (" (and `/" + head + "` alone)" if "" in rests and any(rests) else "")
+            for head, rests in groups.items() if rests]
+
+
+def help_card(app: App, ruleset: str, game_name: str | None = None, *, slash: bool = True) -> Card:
+    """The help for ``ruleset`` as ONE answer, in the order a player learns: what to DM first, what to post in a
+    thread, the commands everyone has (with what each does), then the moderators' commands by what they act on.
+    Within Discord's limits for one embed (a test checks every ruleset)."""
+    title = next((r.title for r in app.clerk.backend.rulesets if r.name == ruleset), ruleset.capitalize())
+    heading = f"Clerk in {game_name} ({title})" if game_name else f"Clerk: {title} games"
+    dms = [*(dm_lines(app, ruleset) or ["nothing: this ruleset takes slash commands only"]), "`help`: this help"]
+    lines = ["**1. DM me** (add `#game` at the end if you play in several games):", *dms]
+    threads = thread_lines(app, ruleset)
+    if threads:
+        lines += ["", "**2. In a thread of the game channel**, as the first line of your message:", *threads]
+    fields: list[tuple[str, str, bool]] = []
+    footer = "Only you can see this."
     if slash:
-        specs = sorted((c for c in app.routes.commands.values() if takes(app, ruleset, c)), key=lambda c: c.name)
-        lines += ["**Slash commands** ((m) = moderators only):", *(command_line(c) for c in specs)]
+        specs = [c for c in app.routes.commands.values() if takes(app, ruleset, c)]  # the table's order
+        everyone = [c for c in specs if not c.moderator]
+        fields += fields_of("Slash commands for everyone", [command_line(c) for c in everyone])
+        fields += fields_of("Moderators' commands", grouped([c for c in specs if c.moderator]))
+        footer = "`/help command:<name>` explains one command and its options. " + footer
     else:
-        lines.append("`/help` in the game channel also lists the slash commands.")
-    return split_messages("", lines, LIMIT)
+        lines += ["", "`/help` in the game channel also lists the slash commands."]
+        footer = ""
+    return Card(title=heading, description="\n".join(lines), fields=tuple(fields), footer=footer or None,
+                color=NEUTRAL)
+
+
+def command_card(app: App, name: str) -> Card:
+    """``/help command:round open``: one command, who may use it, and each option."""
+    key = " ".join(name.strip().lstrip("/").lower().split())
+    spec = app.routes.commands.get(key)
+    if spec is None:
+        near = nearest(key, list(app.routes.commands))
+        hint = f" Did you mean `/{near}`?" if near else ""
+        raise RuleError(f"There is no command `/{key}`.{hint} `/help` lists them all.")
+    options = [f"`{o.name}`{' (required)' if o.required else ''}: {o.description}"
+               + (f" ({', '.join(o.choices)})" if o.choices else "") for o in spec.options] or ["none"]
+    where = f"{spec.ruleset.capitalize()} games" if spec.ruleset else "every game"
+    who = "moderators only" if spec.moderator else "anyone"
+    return Card(title=f"/{spec.name}", description=spec.description,
+                fields=(("Who", f"{who}, in {where}", False), *fields_of("Options", options)),
+                footer="docs/commands.md has every command.", color=NEUTRAL)
 
 
 def no_game(app: App) -> str:
@@ -77,7 +131,7 @@ def no_game(app: App) -> str:
             "game channel says what its players can do.")
 
 
-async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[str]:
+async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[Card | str]:
     games: list[GameView] = []
     if ctx.place.channel_id is not None:
         found = await app.clerk.games.game_in_channel(ctx.place.channel_id)
@@ -89,18 +143,25 @@ async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[str]:
         if ctx.place.is_dm:
             return [no_game(app).replace("This channel has no game", "You are not a player in any game")]
         return [no_game(app)]
-    texts: list[str] = []
+    answers: list[Card | str] = []
     seen: set[str] = set()
-    for g in games:
+    for g in games:  # one card a ruleset (a player of two rulesets by DM gets two)
         if g.ruleset in seen:
             continue
         seen.add(g.ruleset)
         names = ", ".join(f"#{x.name}" for x in games if x.ruleset == g.ruleset)
-        texts += help_texts(app, g.ruleset, names, slash=slash)
-    return texts
+        answers.append(help_card(app, g.ruleset, names, slash=slash))
+    return answers
+
+
+def answer(item: Card | str, *, ephemeral: bool) -> Outgoing:
+    return reply(card=item, ephemeral=ephemeral) if isinstance(item, Card) else reply(item, ephemeral=ephemeral)
 
 
 @command("help", "What you can DM me and which commands this game takes, with examples (only you see it).",
+         Option("command", str, "one command to explain, e.g. round open"),
          game="none", reads=True)
 async def help_command(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    return [reply(t, ephemeral=True) for t in await help_for(app, ctx, slash=True)]
+    if o.get("command"):
+        return [reply(card=command_card(app, o["command"]), ephemeral=True)]
+    return [answer(item, ephemeral=True) for item in await help_for(app, ctx, slash=True)]

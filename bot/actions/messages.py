@@ -36,9 +36,9 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     front)."""
     stripped = normalise(text).strip()
     if not stripped or stripped.lower() in {"help", "?", "!help", "/help"}:
-        from bot.actions.help import help_for  # for the games of the sender, by ruleset
+        from bot.actions.help import answer, help_for  # for the games of the sender, by ruleset
 
-        return [reply(t) for t in await help_for(app, ctx, slash=False)]
+        return [answer(item, ephemeral=False) for item in await help_for(app, ctx, slash=False)]
     try:
         for matches, handler in app.routes.dm_forms:
             if matches(stripped):

@@ -82,9 +82,9 @@ async def test_a_council_vote_by_dm_and_button_with_a_reminder_and_its_result(cl
     late = await h.fake.reply_to(await h.fake.dm(h.carol, "Council: no"))
     assert "sirius has no open council vote." in late.content
 
-    help_text = (await h.run(h.alice, "help", h.game)).first.content
-    assert "**#sirius** plays Council." in help_text and "`Council: yes`" in help_text
-    assert "`/council open question [deadline]` (m)" in help_text
+    help_text = (await h.run(h.alice, "help", h.game)).first.text()
+    assert "Clerk in #sirius (Council)" in help_text and "`Council: yes`" in help_text
+    assert "`/council` seat · open · close" in help_text
     [(name, data)] = (await h.run(h.mod, "game export", h.game)).first.files
     council = json.loads(data)["council"]
     assert name == "sirius.json"

@@ -14,10 +14,12 @@ from .clerkbot import Harness
 
 
 def texts(interaction: Interaction) -> str:
-    return "\n".join(r.content for r in interaction.responses)
+    return "\n".join(r.text() for r in interaction.responses)
 
 
 async def test_help_names_each_rulesets_dm_forms_and_commands(clerk_bot: Harness) -> None:
+    """/help is ONE private answer (issue 17), an embed within Discord's limits: the DM forms first, then the
+    thread forms, the commands everyone has, and the moderators' commands by group."""
     h = clerk_bot
     await h.new_game()
     republic, assembly = h.fake.add_channel("republic"), h.fake.add_channel("assembly")
@@ -29,25 +31,32 @@ async def test_help_names_each_rulesets_dm_forms_and_commands(clerk_bot: Harness
     convocate = await h.run(h.alice, "help", assembly)
     nowhere = await h.run(h.alice, "help", h.lobby)
 
-    for answer in (landsdraad, mylantium, convocate, nowhere):
-        assert answer.responses and all(r.ephemeral for r in answer.responses)
-        assert all(len(r.content) <= 2000 for r in answer.responses)
-    assert texts(landsdraad).startswith("**#sirius** plays Landsdraad.")
-    assert "`Vote: Aye`" in texts(landsdraad) and "`AG Vote: Bob`" in texts(landsdraad)
-    assert "`/round open crisis [deadline]` (m)" in texts(landsdraad) and "`/election remind`" not in texts(landsdraad)
-    assert texts(mylantium).startswith("**#republic** plays Mylantium.")
-    assert "`Primary: <Candidate>`" in texts(mylantium) and "`/election remind` (m)" in texts(mylantium)
-    assert "`Vote: Aye`" not in texts(mylantium) and "/round open" not in texts(mylantium)
-    assert texts(convocate).startswith("**#assembly** plays Convocate.")
-    assert "`Second: <Convocant>`" in texts(convocate) and "/round open" not in texts(convocate)
     for answer in (landsdraad, mylantium, convocate):
-        assert "`/help`" in texts(answer) and "`/log [round] [player] [page]` (m)" in texts(answer)
+        assert len(answer.responses) == 1 and answer.responses[0].ephemeral
+        embed = answer.responses[0].embed
+        size = len(embed["title"]) + len(embed["description"]) + len(embed.get("footer", {}).get("text", "")) + sum(
+            len(f["name"]) + len(f["value"]) for f in embed["fields"])
+        assert size <= 6000 and all(len(f["value"]) <= 1024 for f in embed["fields"])
+    assert nowhere.responses and all(r.ephemeral for r in nowhere.responses)
+    text = texts(landsdraad)
+    assert text.startswith("Clerk in #sirius (Landsdraad)")
+    assert text.index("`Vote: Aye`") < text.index("`Vote: No Confidence`") < text.index("`/vote [choice] [game]`")
+    assert "`/round` open · close" in text and "/election" not in text
+    assert texts(mylantium).startswith("Clerk in #republic (Mylantium)")
+    assert "`Primary: <Candidate>`" in texts(mylantium) and "`/election` start" in texts(mylantium)
+    assert "`Vote: Aye`" not in texts(mylantium) and "/round" not in texts(mylantium)
+    assert texts(convocate).startswith("Clerk in #assembly (Convocate)")
+    assert "`Second: <Convocant>`" in texts(convocate) and "/round" not in texts(convocate)
+    for answer in (landsdraad, mylantium, convocate):
+        assert "`/help [command]`" in texts(answer) and "`/log`" in texts(answer)
     assert "This channel has no game" in texts(nowhere)
+    one = await h.run(h.alice, "help", h.game, command="round open")
+    assert one.responses[0].ephemeral and "`crisis` (required): the crisis text" in texts(one)
 
     await h.fake.dm(h.alice, "help")  # alice plays in sirius only: its DM forms, and a pointer to /help
-    dm = await h.fake.wait_for(lambda: [m for m in h.fake.dms(h.alice) if "plays Landsdraad" in m.content], "help")
-    assert "`Vote: Aye`" in dm[0].content and "Primary:" not in dm[0].content
-    assert "`/help` in the game channel also lists the slash commands" in dm[0].content
+    dm = await h.fake.wait_for(lambda: [m for m in h.fake.dms(h.alice) if "Clerk in #sirius" in m.text()], "help")
+    assert "`Vote: Aye`" in dm[0].text() and "Primary:" not in dm[0].text()
+    assert "`/help` in the game channel also lists the slash commands" in dm[0].text()
 
 
 async def test_log_game_list_moderator_role_and_csv_export(clerk_bot: Harness) -> None:

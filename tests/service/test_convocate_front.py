@@ -165,5 +165,5 @@ async def test_an_unread_dm_of_a_convocate_player_suggests_the_convocate_form(cl
 async def test_the_dm_help_lists_the_thread_forms(clerk: Clerk) -> None:
     await senate(clerk)
     text = only_here(await dm(clerk, BOB, "help"))
-    assert "**In a thread of the game channel**, as the first line of your message:" in text
+    assert "**2. In a thread of the game channel**, as the first line of your message:" in text
     assert "`Motion: <name> by <Convocant>`: moves a Motion" in text

@@ -9,14 +9,16 @@ import json
 from itertools import count
 from typing import Any
 
+import pytest
 from conftest import Table
 from ledger_front import CHANNEL, GUILD, MODERATOR, actor, dm, public, slash, text_of, user
 
+from bot.actions import help
 from bot.actions.commands import COMMON, App, Role, dispatch
 from bot.actions.context import Actor, Ctx, Place
-from bot.actions.help import help_texts, takes
-from bot.actions.outbox import Here, Outgoing, ToChannel
+from bot.actions.outbox import Card, Here, Outgoing, ToChannel
 from bot.actions.rulesets import COMMANDS
+from engine.core.errors import RuleError
 from engine.service import Clerk
 
 OTHER_CHANNEL = 902
@@ -88,35 +90,58 @@ async def test_help_in_a_channel_is_for_its_ruleset(table: Table) -> None:
     await two_games(table)
     assert {"help", "log", "game list", "game moderators"} <= COMMON
     out = await slash(table.clerk, BOB, "help")
-    assert out and all(isinstance(o.to, Here) and o.ephemeral and len(o.text) <= 2000 for o in out)
+    assert len(out) == 1 and isinstance(out[0].to, Here) and out[0].ephemeral and out[0].card is not None
     text = texts(out)
     assert "`Vote: Aye`" in text and "`AG Vote: Bob`" in text and "Primary:" not in text
-    assert "`/round open crisis [deadline]` (m)" in text and "`/me [game]`:" in text
-    assert "/election" not in text and "`/help`" in text
+    assert "`/round` open" in text and "`/me [game]`:" in text
+    assert "/election" not in text and "`/help [command]`" in text
     mylantium = texts(await slash_in(table.clerk, BOB, "help", OTHER_CHANNEL))
     assert "`Primary: <Candidate>`" in mylantium and "Vote: Aye" not in mylantium
-    assert "/round open" not in mylantium and "/game export [format]` (m)" in mylantium
-    assert "`/player remove user` (m)" in mylantium  # the shared command, where the ruleset supplies its work
+    assert "/round" not in mylantium and "export" in mylantium
+    assert "`/player` remove" in mylantium  # the shared command, where the ruleset supplies its work
     nowhere = texts(await slash_in(table.clerk, BOB, "help", 999))
     assert "This channel has no game" in nowhere
 
 
+def card_size(card: Card) -> int:
+    return len(card.title) + len(card.description) + len(card.footer or "") + sum(
+        len(name) + len(value) for name, value, _ in card.fields)
+
+
 def test_help_lists_every_command_a_ruleset_takes_within_discord_limits(table: Any) -> None:
+    """One embed per ruleset (issue 17), within Discord's limits (bot/discord/limits.py): every command the
+    ruleset takes is named, a moderator's in its group's line."""
+    from bot.discord import limits
+    assert (help.FIELD_VALUE, help.EMBED_TOTAL) == (limits.FIELD_VALUE, limits.EMBED_TOTAL)
     app = App(table.clerk)
     for ruleset in ("landsdraad", "mylantium", "convocate"):
-        texts_ = help_texts(app, ruleset, "g")
-        assert all(len(t) <= 2000 for t in texts_)
-        joined = "\n".join(texts_)
+        card = help.help_card(app, ruleset, "g")
+        assert card_size(card) <= limits.EMBED_TOTAL and len(card.fields) <= limits.EMBED_FIELDS, ruleset
+        assert len(card.description) <= limits.EMBED_DESCRIPTION
+        assert all(len(value) <= limits.FIELD_VALUE for _, value, _ in card.fields)
+        joined = card.as_text()
         for spec in COMMANDS.values():
-            assert (f"`/{spec.name}" in joined) == takes(app, ruleset, spec), (ruleset, spec.name)
+            head, _, rest = spec.name.partition(" ")
+            named = (f"`/{spec.name}" in joined if not spec.moderator
+                     else any(line.startswith(f"`/{head}`") and (not rest or f" {rest}" in line)
+                              for line in (item.strip() for item in joined.splitlines())))
+            assert named == help.takes(app, ruleset, spec), (ruleset, spec.name)
+
+
+def test_help_for_one_command_and_a_near_miss(table: Any) -> None:
+    app = App(table.clerk)
+    card = help.command_card(app, "/Round  open")
+    assert card.title == "/round open" and ("Who", "moderators only, in Landsdraad games", False) in card.fields
+    with pytest.raises(RuleError, match=r"There is no command `/rond open`\. Did you mean `/round open`\?"):
+        help.command_card(app, "rond open")
 
 
 async def test_dm_help_is_for_the_senders_games(table: Table) -> None:
     await two_games(table)
     out = await dm(table.clerk, BOB, "help")
     text = texts(out)
-    assert "**#sirius** plays Landsdraad" in text and "`Vote: Aye`" in text
-    assert all(len(o.text) <= 2000 for o in out)
+    assert "Clerk in #sirius (Landsdraad)" in text and "`Vote: Aye`" in text
+    assert len(out) == 1 and out[0].card is not None
     stranger = texts(await dm(table.clerk, actor(77, "Zed"), "help"))
     assert "not a player in any game" in stranger
 
