@@ -9,21 +9,28 @@ from typing import Any
 
 from conftest import Table
 from ledger_front import CHANNEL, GUILD, MODERATOR, actor, only_here, slash, text_of, user
+from mylantium_table import CHANNEL as MYL_CHANNEL
+from mylantium_table import republic
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Actor, Ctx, Place
 from bot.actions.outbox import Outgoing
+from bot.actions.rulesets import COMMANDS
+from bot.actions.suggest import suggest
 from engine.landsdraad.import_file import parse as parse_landsdraad
+from engine.mylantium.model import FactionCode
 from engine.service import Clerk
+from engine.service.clock import ManualClock
 from engine.service.landsdraad.imports import import_records
 
 JENNY = actor(10, "jenny")
 _ids = count(1)
 
 
-async def run(clerk: Clerk, who: Actor, command: str, options: dict[str, Any]) -> list[Outgoing]:
+async def run(clerk: Clerk, who: Actor, command: str, options: dict[str, Any], channel: int = CHANNEL
+              ) -> list[Outgoing]:
     """A slash command in the game channel, its options as a dict (some are called ``name``)."""
-    ctx = Ctx(who, Place(GUILD, CHANNEL), f"opt-{next(_ids)}", clerk.clock.now())
+    ctx = Ctx(who, Place(GUILD, channel), f"opt-{next(_ids)}", clerk.clock.now())
     return await dispatch(App(clerk), ctx, command, options)
 
 
@@ -63,3 +70,58 @@ async def test_a_homeworld_in_a_set_up_file_needs_no_quality(table: Table) -> No
                          users={"<@10>": (10, "jenny")}, actor=1, source_id="imp-1")
     (jenny,) = await table.clerk.landsdraad.ledger.players(table.game_id)
     assert [(h.name, h.grade, h.votes, h.homeworld) for h in jenny.holdings] == [("Caladan", None, 0, True)]
+
+
+async def test_a_faction_is_typed_as_the_rules_name_it_in_the_singular_or_by_its_code(clerk: Clerk,
+                                                                                     clock: ManualClock) -> None:
+    """Issue 16: every Mylantium ``faction`` option (and ``president``) is free text read by ``faction_code``, so
+    the rules' plural, any case and the code are taken; a near miss is named, with the eight, and nothing recorded."""
+    r = await republic(clerk, clock, tv1_i04=False)
+
+    async def my(command: str, **options: Any) -> list[Outgoing]:
+        return await run(clerk, MODERATOR, command, options, channel=MYL_CHANNEL)
+
+    for typed, who in (("Plutocrats", 11), ("PR", 13), ("the Brass Hats", 14)):
+        out = await my("faction register", faction=typed, user=user(who, f"u{who}"), party="Whig", vp=20)
+        assert only_here(out[:1]).startswith("Registered: **"), (typed, text_of(out[0]))
+    again = await my("faction register", faction="plutocrats", user=user(12, "u12"), party="Whig")
+    assert only_here(again) == "The Plutocrats already have a player in mylantium; use /faction set."
+    codes = {f.code for f in (await clerk.mylantium.government(r.id)).factions}
+    assert codes == {FactionCode.PL, FactionCode.PR, FactionCode.BH}
+    set_vp = await my("faction set", faction="pl", vp=25)
+    assert text_of(set_vp[0]).startswith("Changed: **Plutocrats** (u11, Whig)") and "25 VP" in text_of(set_vp[0])
+    await my("faction votes", faction="Proles", votes=4, territory="Avalon")
+    await my("candidate add", name="Lee", faction="Plutocrats", charisma=7)
+    await my("government set", president="Proles", approval=60)
+    view = await clerk.mylantium.government(r.id)
+    assert view.president is FactionCode.PR and [c.faction for c in view.candidates] == [FactionCode.PL]
+    events = len(await _events(clerk, r.id))
+    wrong = await my("faction set", faction="Plutocats", vp=1)
+    assert only_here(wrong) == ("I couldn't read “Plutocats”.\nDid you mean “Plutocrat”?\nAccepted: a Faction: "
+                                "Plutocrat, Robber Baron, Granger, Snake-Handler, Brass Hat, Prole, Bureaucrat, "
+                                "Redneck (or PL, RB, GR, SH, BH, PR, BU, RN)")
+    assert len(await _events(clerk, r.id)) == events
+
+
+async def test_the_faction_options_suggest_the_eight_by_the_rules_plural(clerk: Clerk, clock: ManualClock) -> None:
+    await republic(clerk, clock, tv1_i04=False)
+    ctx = Ctx(MODERATOR, Place(GUILD, MYL_CHANNEL), None, clerk.clock.now())
+
+    async def typed(command: str, option: str, text: str) -> list[str]:
+        return [s.value for s in await suggest(App(clerk), ctx, command, option, text)]
+
+    assert await typed("faction register", "faction", "") == sorted(c.plural for c in FactionCode)
+    assert await typed("faction set", "faction", "plu") == ["Plutocrats"]
+    assert await typed("candidate add", "faction", "bh") == ["Brass Hats"]  # the code finds it
+    assert await typed("government set", "president", "Prole") == ["Proles"]
+    found = await suggest(App(clerk), ctx, "faction votes", "faction", "snake")
+    assert [(s.name, s.value) for s in found] == [("Snake-Handlers (SH)", "Snake-Handlers")]
+    for spec in COMMANDS.values():  # no faction option is held to a fixed list any more
+        for option in spec.options:
+            if spec.ruleset == "mylantium" and option.name in ("faction", "president"):
+                assert not option.choices and option.autocomplete == "faction", (spec.name, option.name)
+
+
+async def _events(clerk: Clerk, game_id: int) -> list[str]:
+    doc = await clerk.exports.export(game_id, include_events=True)
+    return [e["kind"] for e in doc["events"]]
