@@ -18,6 +18,7 @@ from bot.actions.outbox import Outgoing
 from bot.actions.rulesets import COMMANDS
 from bot.actions.suggest import suggest
 from engine.landsdraad.import_file import parse as parse_landsdraad
+from engine.mylantium.business import SUBJECTS
 from engine.mylantium.model import FactionCode
 from engine.service import Clerk
 from engine.service.clock import ManualClock
@@ -125,3 +126,20 @@ async def test_the_faction_options_suggest_the_eight_by_the_rules_plural(clerk: 
 async def _events(clerk: Clerk, game_id: int) -> list[str]:
     doc = await clerk.exports.export(game_id, include_events=True)
     return [e["kind"] for e in doc["events"]]
+
+
+async def test_an_event_subject_with_one_change_needs_no_change_option(clerk: Clerk, clock: ManualClock) -> None:
+    """Issue 16: ``/event cover-up`` records a cover-up exposed without ``change:exposed`` (its only change), and
+    still takes it; every subject with several changes still demands one."""
+    r = await republic(clerk, clock)
+    bare = await run(clerk, MODERATOR, "event cover-up", {}, channel=MYL_CHANNEL)
+    assert only_here(bare).startswith("Recorded for turn 1: cover-up exposed.")
+    typed = await run(clerk, MODERATOR, "event cover-up", {"change": "exposed", "count": 2}, channel=MYL_CHANNEL)
+    assert only_here(typed).startswith("Recorded for turn 1: cover-up exposed ×2.")
+    _, views, _ = await clerk.mylantium.business.happenings(r.id)
+    assert [v.text for v in views] == ["cover-up exposed", only_here(typed).split(": ", 1)[1].split(". It")[0]]
+    assert len(views) == 2
+    for subject, kinds in SUBJECTS.items():
+        change = COMMANDS[f"event {subject}"].option("change")
+        several = len([k for k in kinds if k.change]) > 1
+        assert (change is not None and change.required) == several, subject

@@ -171,7 +171,9 @@ SUBJECT_TEXT = {"income-tax": "the Income Tax", "war": "a war", "pension": "pens
 def _event_command(subject: str, kinds: tuple[Happening, ...]) -> None:
     changes = tuple(k.change for k in kinds if k.change)
     options: list[Option] = []
-    if changes:
+    if len(changes) == 1:  # its only change (a cover-up is exposed): optional, and the default when left out
+        options.append(Option("change", str, f"{changes[0]} (its only change; the default)", False, changes))
+    elif changes:
         options.append(Option("change", str, " or ".join(changes), True, changes))
     if subject in AMOUNT_HELP:
         name, about = AMOUNT_HELP[subject]
@@ -183,7 +185,7 @@ def _event_command(subject: str, kinds: tuple[Happening, ...]) -> None:
 
     async def handler(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
         g = require_game(game)
-        what = happening(subject, o.get("change"))
+        what = happening(subject, o.get("change") or (changes[0] if len(changes) == 1 else None))
         amount = o.get("points", o.get("dollars", o.get("result", o.get("count"))))
         if amount is None:
             if what is Happening.INCOME_TAX_CREATED or what in (Happening.INCOME_TAX_RAISED,
