@@ -137,8 +137,7 @@ async def test_an_event_subject_with_one_change_needs_no_change_option(clerk: Cl
     typed = await run(clerk, MODERATOR, "event cover-up", {"change": "exposed", "count": 2}, channel=MYL_CHANNEL)
     assert only_here(typed).startswith("Recorded for turn 1: cover-up exposed ×2.")
     _, views, _ = await clerk.mylantium.business.happenings(r.id)
-    assert [v.text for v in views] == ["cover-up exposed", only_here(typed).split(": ", 1)[1].split(". It")[0]]
-    assert len(views) == 2
+    assert [v.text for v in views] == ["cover-up exposed", "cover-up exposed ×2"]
     for subject, kinds in SUBJECTS.items():
         change = COMMANDS[f"event {subject}"].option("change")
         several = len([k for k in kinds if k.change]) > 1
