@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import count
 from typing import Any
 
+import pytest
 from conftest import Table
 from ledger_front import CHANNEL, GUILD, MODERATOR, actor, only_here, slash, text_of, user
 from mylantium_table import CHANNEL as MYL_CHANNEL
@@ -17,9 +18,12 @@ from bot.actions.context import Actor, Ctx, Place
 from bot.actions.outbox import Outgoing
 from bot.actions.rulesets import COMMANDS
 from bot.actions.suggest import suggest
+from engine.core.errors import RuleError
+from engine.core.importing import ImportRefused
 from engine.landsdraad.import_file import parse as parse_landsdraad
 from engine.mylantium.business import SUBJECTS
-from engine.mylantium.model import FactionCode
+from engine.mylantium.import_file import parse as parse_mylantium
+from engine.mylantium.model import FactionCode, Party
 from engine.service import Clerk
 from engine.service.clock import ManualClock
 from engine.service.landsdraad.imports import import_records
@@ -142,3 +146,61 @@ async def test_an_event_subject_with_one_change_needs_no_change_option(clerk: Cl
         change = COMMANDS[f"event {subject}"].option("change")
         several = len([k for k in kinds if k.change]) > 1
         assert (change is not None and change.required) == several, subject
+
+
+UNBOUNDED = {
+    ("card set", "bonus"): "a temporary effect on a card; a card's Vote never falls below 0 (votes.vote_of)",
+    ("convocate player", "temp"): "a temporary effect on the player, + or − as the card says",
+    ("economy set", "income"): "income may go negative (rules-spec: the deficit); it counts as 0 (P3-02)",
+    ("economy set", "wealth"): "negative counts as 0 at the end of play (P3-02)",
+    ("event war-table", "result"): "the table's movement, ± as rolled; the approval is held to 0-100",
+    ("prestige award", "vp"): "negative takes VP back; the service refuses 0 and going below 0",
+    ("record", "amount"): "negative corrects a mistake; the service refuses a count going below 0",
+}
+"""Whole-number options with no lower bound, and why (issue 16's sweep, docs/commands.md). Every other one has one."""
+
+
+def test_every_whole_number_option_has_the_range_the_rules_give() -> None:
+    """Issue 16: a count, amount, Vote, turn order or percentage typed out of range is refused before any service
+    runs (Discord, the console and ``dispatch`` check ``min_value``/``max_value``); the few without a lower bound
+    are listed with their reason, so a new option cannot slip through unbounded."""
+    unbounded = {(spec.name, o.name) for spec in COMMANDS.values() for o in spec.options
+                 if o.kind is int and o.min_value is None}
+    assert unbounded == set(UNBOUNDED)
+    ranges = {(spec.name, o.name): (o.min_value, o.max_value) for spec in COMMANDS.values() for o in spec.options
+              if o.kind is int}
+    assert ranges[("faction register", "treasury")] == ranges[("faction set", "treasury")] == (0, None)
+    assert ranges[("event income-tax", "points")] == (0, 100) and ranges[("event fiat-money", "dollars")] == (1, None)
+    for name in ("diplomacy", "command", "intrigue"):
+        assert ranges[("player add", name)] == ranges[("player set", name)] == (1, 5)
+    assert ranges[("government set", "approval")] == ranges[("government set", "income_tax")] == (0, 100)
+    assert ranges[("factor set", "value")] == (-4, 4) and ranges[("candidate add", "charisma")] == (1, 13)
+
+
+async def test_out_of_range_values_are_refused_with_the_range_and_nothing_recorded(clerk: Clerk,
+                                                                                    clock: ManualClock) -> None:
+    r = await republic(clerk, clock, tv1_i04=False)
+    before = await _events(clerk, r.id)
+
+    async def my(command: str, **options: Any) -> str:
+        return only_here(await run(clerk, MODERATOR, command, options, channel=MYL_CHANNEL))
+
+    assert await my("faction register", faction="PL", user=user(11, "pat"), party="Whig", treasury=-5) == (
+        "`treasury` of /faction register must be at least 0 (its treasury in $ (default 0)), not -5. "
+        "Nothing was changed.")
+    assert await my("event fiat-money", dollars=0) == (
+        "`dollars` of /event fiat-money must be at least 1 (the dollars created by fiat), not 0. Nothing was changed.")
+    assert (await my("event income-tax", change="created", points=101)).startswith(
+        "`points` of /event income-tax must be between 0 and 100 (")
+    assert await _events(clerk, r.id) == before
+    with pytest.raises(RuleError) as refused:  # the service holds any other front end to it too
+        await clerk.mylantium.register_faction(r.id, code=FactionCode.PL, user_id=11, user_name="pat",
+                                               party=Party.WHIG, vp=0, treasury=-1, actor=1)
+    assert str(refused.value) == "A treasury is $0 or more, not $-1: the rules know money in a treasury, not debt."
+    await clerk.mylantium.register_faction(r.id, code=FactionCode.PL, user_id=11, user_name="pat", party=Party.WHIG,
+                                           vp=20, treasury=0, actor=1)
+    with pytest.raises(RuleError, match="A treasury is \\$0 or more, not \\$-3"):
+        await clerk.mylantium.set_faction(r.id, code=FactionCode.PL, treasury=-3, actor=1)
+    with pytest.raises(ImportRefused) as bad_file:
+        parse_mylantium("s.csv", b"record,faction,user,party,treasury\nfaction,GR,<@12>,Whig,-2\n")
+    assert bad_file.value.problems == ("line 2 (faction): `treasury` must be a whole number, at least 0, not “-2”.",)

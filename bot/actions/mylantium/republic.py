@@ -51,7 +51,7 @@ async def setup_summary(app: App, game: GameView) -> Card | None:
          Option("user", UserRef, "its player", True),
          Option("party", str, "Whig or Federalist", True, PARTY_CHOICES),
          Option("vp", int, "its Victory Points (default 0)", min_value=0),
-         Option("treasury", int, "its treasury in $ (default 0)"), **M)
+         Option("treasury", int, "its treasury in $ (default 0)", min_value=0), **M)
 async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     player = user_option(o, "user")
@@ -66,7 +66,7 @@ async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[st
 @command("faction set", "Change a Faction's VP, treasury, party (a correction) or whether it is in play.",
          FACTION,
          Option("vp", int, "its Victory Points", min_value=0),
-         Option("treasury", int, "its treasury in $"),
+         Option("treasury", int, "its treasury in $ (0 or more)", min_value=0),
          Option("party", str, "Whig or Federalist (a correction, not a realignment)", choices=PARTY_CHOICES),
          Option("in_play", bool, "whether it is still in the game"),
          Option("reason", str, "why its VP changed (kept in the VP history)"), **M)
