@@ -89,6 +89,27 @@ def printed_vote(kind: Kind, printed: int, pallarch: bool = False) -> int:
     return printed
 
 
+VOTE_RULE = "a Pallarch prints 2, every other Character 1 or 0, a Homeworld 1 (rules §6.1)"
+
+
+def check_entered_vote(kind: Kind, entered: int, pallarch: bool = False) -> None:
+    """A Vote typed by a moderator or player (``/card add``, ``/card set``, a set-up file) must be one the rules let
+    the card print (R4-01, ruling of 2026-10-15); RuleError saying the rule in words otherwise. Unlike
+    ``printed_vote``, which reads old card data (Corovan's printed 3 is 1), nothing is mapped here: a value the
+    card cannot print is refused, so the board never shows a Vote other than the one typed."""
+    if entered > 2:
+        raise RuleError(f"No card prints Vote {entered}: {VOTE_RULE}.")
+    if kind is Kind.CHARACTER:
+        if pallarch and entered != 2:
+            raise RuleError(f"A Pallarch (one of the Ten) prints Vote 2 on both faces, not {entered} (rules §6.1); "
+                            "leave `vote` out.")
+        if not pallarch and entered == 2:
+            raise RuleError("Only a Pallarch (one of the Ten) prints Vote 2; every other Character prints 1, or 0 if "
+                            "its card prints 0 (rules §6.1). Give `pallarch:true` if it is one of the Ten.")
+    elif kind is Kind.HOMEWORLD and entered != 1:
+        raise RuleError(f"Every Homeworld prints Vote 1, not {entered} (rules §6.1); leave `vote` out.")
+
+
 @dataclass(frozen=True)
 class Face:
     """One face of a Convocate Seat: the GOVT values where it is active, and whether it prints Directive."""

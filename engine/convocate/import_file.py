@@ -4,8 +4,9 @@ the order of the file; a player's ``homeworld`` is set once every card of the fi
 
 from __future__ import annotations
 
-from engine.convocate.board import SOVEREIGNTIES
+from engine.convocate.board import SOVEREIGNTIES, check_entered_vote
 from engine.convocate.board import Kind as CardKind
+from engine.core.errors import RuleError
 from engine.core.importing import Field, Kind, Record, collect, refuse
 
 CARD_KINDS = tuple(k.value for k in CardKind)
@@ -53,6 +54,12 @@ def parse(filename: str, data: bytes) -> list[Record]:
             first = seen.setdefault((r.kind + what, key.lower()), r.line)
             if first != r.line:
                 problems.append(f"{r.where()} ({r.kind}): {key} is already given on line {first}.")
+        vote = r.get("vote") if r.kind == "card" else None
+        if isinstance(vote, int) and str(r.get("kind")) in CARD_KINDS:
+            try:  # the Vote the card can print, as /card add checks it (rules §6.1)
+                check_entered_vote(CardKind(str(r.get("kind"))), vote, bool(r.get("pallarch")))
+            except RuleError as wrong:
+                problems.append(f"{r.where()} (card): {wrong}")
         home = r.get("homeworld") if r.kind == "player" else None
         if home is not None and cards.get(str(home).lower(), "homeworld") != "homeworld":
             problems.append(f"{r.where()} (player): {home} is a {cards[str(home).lower()]} card in this file, "

@@ -24,7 +24,7 @@ KINDS = (
         Field("quality", choices=("poor", "average", "rich")),
         Field("votes", "int", low=0),
         Field("homeworld", "bool"),
-    ), "an Elector (tier and votes) or a planet (quality; homeworld true for the Homeworld)"),
+    ), "an Elector (tier and votes) or a planet (quality; homeworld true for the Homeworld, which needs no quality)"),
 )
 
 
@@ -59,7 +59,8 @@ def _holding(r: Record) -> list[str]:
         return wrong
     wrong = [f"a planet has no {f}." for f in ("tier",) if r.get(f) is not None]
     if r.get("votes") is not None:
-        wrong.append("a planet's votes come from its quality (poor 2, average 3, rich 4); leave `votes` out.")
-    if r.get("quality") is None:
-        wrong.append("a planet needs its `quality` (poor, average or rich).")
+        wrong.append("a Homeworld gives no votes; leave `votes` out." if r.get("homeworld") else
+                     "a planet's votes come from its quality (poor 2, average 3, rich 4); leave `votes` out.")
+    if r.get("quality") is None and not r.get("homeworld"):
+        wrong.append("a planet needs its `quality` (poor, average or rich); a Homeworld needs none.")
     return wrong

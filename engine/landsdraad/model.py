@@ -36,6 +36,12 @@ class Quality(Enum):
     RICH = "rich"
 
 
+def quality_of(grade: str | None) -> Quality | None:
+    """A stored planet grade: a quality, or None for a Homeworld entered without one (it needs none: a Homeworld
+    gives no votes and no Diplomacy Bonus, R0-04/R0-06)."""
+    return Quality(grade) if grade else None
+
+
 ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 5
 """The range of a D/C/I score a moderator enters: the rules' scale ends at "a 5 in Diplomacy" (the Diplomacy Bonus,
 R0-06) and no score is below 1 (docs/rulings.md, issue 16). ``Attributes`` itself keeps taking 0 (C plays no part in
@@ -91,5 +97,10 @@ class Elector:
 @dataclass(frozen=True)
 class Planet:
     name: str
-    quality: Quality
+    quality: Quality | None
+    """None only for a Homeworld, whose quality plays no part (R0-04, R0-06)."""
     homeworld: bool = False
+
+    def __post_init__(self) -> None:
+        if self.quality is None and not self.homeworld:
+            raise ValueError(f"the planet {self.name} is not a Homeworld, so it has a quality")

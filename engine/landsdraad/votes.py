@@ -29,13 +29,14 @@ def base_votes(diplomacy_max: int, intrigue_max: int, roll: int) -> int:
 
 def planet_votes(planet: Planet) -> int:
     """R0-04: poor 2, average 3, rich 4; a Homeworld 0."""
-    return 0 if planet.homeworld else PLANET_VOTES[planet.quality]
+    return 0 if planet.homeworld or planet.quality is None else PLANET_VOTES[planet.quality]
 
 
 def diplomacy_bonus(diplomacy: int, electors: Iterable[Elector], planets: Iterable[Planet]) -> int:
     """R0-06: +2 per Elector or non-Homeworld planet whose tier the *current* D reaches."""
     count = sum(1 for e in electors if diplomacy >= ELECTOR_BONUS_MIN_D[e.tier])
-    count += sum(1 for p in planets if not p.homeworld and diplomacy >= PLANET_BONUS_MIN_D[p.quality])
+    count += sum(1 for p in planets if not p.homeworld and p.quality is not None
+                 and diplomacy >= PLANET_BONUS_MIN_D[p.quality])
     return DIPLOMACY_BONUS * count
 
 

@@ -19,7 +19,7 @@ KINDS = (
         Field("user", "user", True),
         Field("party", "str", True),
         Field("vp", "int", low=0),
-        Field("treasury", "int"),
+        Field("treasury", "int", low=0),
     ), "a Faction of the Republic, its player, party, VP and treasury"),
     Kind("territory", (Field("name", "str", True),), "a territory of the Republic"),
     Kind("building", (

@@ -23,7 +23,8 @@ async def test_a_file_attached_to_game_import_sets_the_game_up(clerk_bot: Harnes
     assert refused.responses[0].ephemeral
     assert "Nothing was imported from sirius.csv: 2 problems." in texts(refused)
     assert "line 2 (player): `roll` must be a whole number from 1 to 3, not “9”." in texts(refused)
-    assert "line 3 (holding): a planet needs its `quality` (poor, average or rich)." in texts(refused)
+    assert ("line 3 (holding): a planet needs its `quality` (poor, average or rich); a Homeworld needs none."
+            in texts(refused))
     assert await h.clerk.landsdraad.ledger.players(await h.game_id()) == []
 
     good = (f"record,user,diplomacy,command,intrigue,roll,player,kind,name,quality\n"

@@ -40,7 +40,7 @@ def test_a_council_vote_replays_as_its_golden_transcript(council_config: Path,
     card = "**hall: council vote 1 carried**\n      Build the bridge?\n      Yes: 5 weight\n      No: 4 weight"
     assert card in printed
     assert "“maybe” is neither yes nor no." in printed
-    assert "**#hall** plays Council." in printed and "`/council seat user weight` (m)" in printed
+    assert "**Clerk in #hall (Council)**" in printed and "`/council` seat · open · close" in printed
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["game"]["ruleset"] == "council"
     [vote] = doc["council"]["votes"]

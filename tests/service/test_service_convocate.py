@@ -117,7 +117,14 @@ async def test_cards_are_checked_when_they_are_put_on_the_board(cv: Convocate) -
         await cv.card("location", "hw_a", A)
     with pytest.raises(RuleError, match="The Emberates hold no Convocate Seat"):
         await cv.card("seat", "S_E", None, sovereignty="Emberates")
-    await cv.card("character", "Corovan", A, vote=3)  # R4-01: a sovereign who is not one of the Ten has Vote 1
+    # R4-01: a sovereign who is not one of the Ten has Vote 1; a typed 3 is refused with the rule, not stored as 1
+    with pytest.raises(RuleError) as three:
+        await cv.card("character", "Corovan", A, vote=3)
+    assert str(three.value) == ("No card prints Vote 3: a Pallarch prints 2, every other Character 1 or 0, "
+                                "a Homeworld 1 (rules §6.1).")
+    before = (await cv.clerk.convocate.board.board(cv.gid)).board
+    assert before.find("Corovan") is None
+    await cv.card("character", "Corovan", A, vote=1)
     board = (await cv.clerk.convocate.board.board(cv.gid)).board
     assert board.card("Corovan").vote == 1 and board.player("alice").homeworld == "HW_A"
     with pytest.raises(RuleError, match="only cards they control"):
@@ -129,6 +136,44 @@ async def test_cards_are_checked_when_they_are_put_on_the_board(cv: Convocate) -
     with pytest.raises(RuleError, match="You do not control Corovan"):
         await cv.clerk.convocate.board.set_card(cv.gid, actor=B, moderator=False, name="Corovan",
                                                 changes={"readied": False})
+
+
+async def test_a_typed_vote_the_card_cannot_print_is_refused_with_the_rule_and_nothing_recorded(
+        cv: Convocate) -> None:
+    """Issue 16, rules §6.1 (R4-01): /card add and /card set refuse a Vote above 2, a 2 on a Character that is not a
+    Pallarch, another Vote on a Pallarch, and a Homeworld's other than 1; the answer says the rule in words."""
+    before = await cv.kinds()
+    refusals = [
+        (("location", "L3"), {"vote": 3}, "No card prints Vote 3: a Pallarch prints 2, every other Character 1 or 0, "
+                                          "a Homeworld 1 (rules §6.1)."),
+        (("character", "Quill"), {"vote": 2}, "Only a Pallarch (one of the Ten) prints Vote 2; every other Character "
+                                              "prints 1, or 0 if its card prints 0 (rules §6.1). Give "
+                                              "`pallarch:true` if it is one of the Ten."),
+        (("character", "Mirel"), {"vote": 1, "pallarch": True}, "A Pallarch (one of the Ten) prints Vote 2 on both "
+                                                                "faces, not 1 (rules §6.1); leave `vote` out."),
+        (("homeworld", "HW_X"), {"vote": 0}, "Every Homeworld prints Vote 1, not 0 (rules §6.1); leave `vote` out."),
+    ]
+    for (kind, name), options, message in refusals:
+        with pytest.raises(RuleError) as refused:
+            await cv.card(kind, name, A, **options)
+        assert str(refused.value) == message
+        assert "R4-" not in message
+    assert await cv.kinds() == before
+    await cv.card("character", "Quill", A, vote=0)
+    await cv.card("character", "Mirel", A, vote=2, pallarch=True)
+    await cv.card("homeworld", "HW_X", None, vote=1)
+    await cv.card("location", "Vault", A, vote=2)
+    board = cv.clerk.convocate.board
+    changed = await cv.kinds()
+    for name, changes, found in (("Quill", {"vote": 2}, "Only a Pallarch"), ("HW_A", {"vote": 2}, "Every Homeworld"),
+                                 ("Vault", {"vote": 4}, "No card prints Vote 4"),
+                                 ("Mirel", {"vote": 0}, r"A Pallarch \(one of the Ten\) prints Vote 2")):
+        with pytest.raises(RuleError, match=found):
+            await board.set_card(cv.gid, actor=MOD, moderator=True, name=name, changes=changes)
+    assert await cv.kinds() == changed
+    quill = await board.set_card(cv.gid, actor=MOD, moderator=True, name="Quill", changes={"vote": 2, "pallarch": True})
+    assert (quill.vote, quill.pallarch) == (2, True)
+    assert (await board.board(cv.gid)).board.card("Quill").vote == 2
 
 
 async def test_the_26_vote_push_and_the_pool_emptying(cv: Convocate) -> None:

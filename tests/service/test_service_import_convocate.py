@@ -120,3 +120,19 @@ async def test_a_file_the_game_refuses_writes_nothing_and_names_every_line(clerk
     assert len(refused.value.problems) == 3 and refused.value.problems[2].startswith("line 10 (card): ")
     assert await _events(clerk, g.id) == before
     assert [s.player for s in (await clerk.convocate.board.board(g.id)).standings] == ["bob"]
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    (b"card,,Corovan,,,,character,<@12>,,3,,,,,", "line 9 (card): No card prints Vote 3: a Pallarch prints 2, every "
+                                                  "other Character 1 or 0, a Homeworld 1 (rules §6.1)."),
+    (b"card,,Quill,,,,character,<@12>,,2,,,,,", "line 9 (card): Only a Pallarch (one of the Ten) prints Vote 2; every "
+                                                "other Character prints 1, or 0 if its card prints 0 (rules §6.1). "
+                                                "Give `pallarch:true` if it is one of the Ten."),
+    (b"card,,Tribune,,,,homeworld,<@12>,,2,,,,,", "line 9 (card): Every Homeworld prints Vote 1, not 2 (rules §6.1); "
+                                                  "leave `vote` out."),
+])
+def test_a_vote_the_card_cannot_print_is_a_bad_line(line: bytes, problem: str) -> None:
+    """Issue 16: the file is checked like /card add; a typed Vote 3 is refused with the rule, not stored as 1."""
+    with pytest.raises(ImportRefused) as refused:
+        parse("s.csv", GOOD + line + b"\n")
+    assert refused.value.problems == (problem,)

@@ -12,6 +12,7 @@ from bot.actions.landsdraad.ballot_buttons import ballot_offer, round_open_dms
 from bot.actions.landsdraad.closing import round_closed
 from bot.actions.landsdraad.politics_render import passed_card
 from bot.actions.landsdraad.render import (
+    holding_words,
     player_card,
     receipt_text,
     round_opened_card,
@@ -133,7 +134,7 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
          Option("kind", str, "elector or planet", True, ("elector", "planet")),
          Option("name", str, "its name, e.g. Count Jasek or Deneb", True),
          Option("tier", str, "an Elector's tier", choices=("weak", "average", "strong")),
-         Option("quality", str, "a planet's quality", choices=("poor", "average", "rich")),
+         Option("quality", str, "a planet's quality (a Homeworld needs none)", choices=("poor", "average", "rich")),
          Option("votes", int, "an Elector's votes", min_value=0),
          Option("homeworld", bool, "the planet is the player's Homeworld (no votes, no bonus)"),
          moderator=True)
@@ -145,15 +146,13 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     if o.get(other) is not None:
         raise RuleError(f"An {kind} has a {wanted}, not a {other}." if kind == "elector"
                         else f"A {kind} has a {wanted}, not a {other}.")
-    grade = o.get(wanted)
-    if grade is None:
-        choices = "weak, average or strong" if kind == "elector" else "poor, average or rich"
-        raise RuleError(f"Give the {kind}'s {wanted}: {choices}.")
+    grade = o.get(wanted)  # the service asks for it, except for a Homeworld, which needs no quality
+    homeworld = bool(o.get("homeworld"))
     p = await app.clerk.landsdraad.ledger.add_holding(g.id, user_id=user.id, kind=kind, name=o["name"].strip(),
-                                                      grade=grade, votes=o.get("votes"),
-                                                      homeworld=bool(o.get("homeworld")), actor=ctx.actor.id,
-                                                      source_id=ctx.source_id)
-    return [reply(f"{o['name'].strip()} ({kind}, {grade}) now belongs to {p.name}, who has {p.votes} votes.",
+                                                      grade=grade, votes=o.get("votes"), homeworld=homeworld,
+                                                      actor=ctx.actor.id, source_id=ctx.source_id)
+    what = holding_words(kind, grade, homeworld)
+    return [reply(f"{o['name'].strip()} ({what}) now belongs to {p.name}, who has {p.votes} votes.",
                   ephemeral=True), *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
 
 

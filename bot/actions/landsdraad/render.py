@@ -168,6 +168,12 @@ def result_card(result: ResultView) -> Card:
     )
 
 
+def holding_words(kind: str, grade: str | None, homeworld: bool) -> str:
+    """``elector, strong``, ``planet, rich``, ``planet, Homeworld`` (a Homeworld needs no quality) or
+    ``planet, rich, Homeworld``."""
+    return ", ".join(w for w in (kind, grade, "Homeworld" if homeworld else None) if w)
+
+
 def player_card(p: PlayerView, game_name: str) -> Card:
     b = p.breakdown
     lines = [
@@ -178,7 +184,7 @@ def player_card(p: PlayerView, game_name: str) -> Card:
         f"Diplomacy bonus (D {p.diplomacy}): {b.bonus}",
     ]
     held = "\n".join(
-        f"• {h.name}: {h.kind}, {h.grade}{', Homeworld' if h.homeworld else ''}, {h.votes} votes" for h in p.holdings
+        f"• {h.name}: {holding_words(h.kind, h.grade, h.homeworld)}, {h.votes} votes" for h in p.holdings
     ) or "none"
     return Card(
         title=f"{p.name} in {game_name}: {p.votes} votes",

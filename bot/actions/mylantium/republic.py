@@ -16,7 +16,7 @@ from bot.actions.routes import Routes
 from bot.actions.setup import quietly
 from engine.core.errors import RuleError
 from engine.mylantium.amendments import check_amendment
-from engine.mylantium.model import FACTION_CHOICES, PARTY_CHOICES, Building, faction_code, party_of
+from engine.mylantium.model import PARTY_CHOICES, Building, faction_code, party_of
 from engine.service.mylantium.state import NAME
 from engine.service.views import GameView
 
@@ -26,6 +26,11 @@ STATUSES = ("on-station", "in-battle", "elsewhere")
 ROUTES = Routes()
 """The setup's commands and the government page's."""
 command = ROUTES.command
+
+
+FACTION = Option("faction", str, "the Faction, e.g. Plutocrats, Plutocrat or PL", True, autocomplete="faction")
+"""A Faction as typed: its name, the rules' plural or its code (``faction_code``, which names the eight and the near
+miss when it is none of them); suggested as it is typed (``sources.py``)."""
 
 
 def _faction(o: dict[str, Any]) -> Any:
@@ -42,11 +47,11 @@ async def setup_summary(app: App, game: GameView) -> Card | None:
 
 
 @command("faction register", "Give a Faction of the Republic to a player, with its party, VP and treasury.",
-         Option("faction", str, "the Faction", True, FACTION_CHOICES),
+         FACTION,
          Option("user", UserRef, "its player", True),
          Option("party", str, "Whig or Federalist", True, PARTY_CHOICES),
          Option("vp", int, "its Victory Points (default 0)", min_value=0),
-         Option("treasury", int, "its treasury in $ (default 0)"), **M)
+         Option("treasury", int, "its treasury in $ (default 0)", min_value=0), **M)
 async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     player = user_option(o, "user")
@@ -59,9 +64,9 @@ async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[st
 
 
 @command("faction set", "Change a Faction's VP, treasury, party (a correction) or whether it is in play.",
-         Option("faction", str, "the Faction", True, FACTION_CHOICES),
+         FACTION,
          Option("vp", int, "its Victory Points", min_value=0),
-         Option("treasury", int, "its treasury in $"),
+         Option("treasury", int, "its treasury in $ (0 or more)", min_value=0),
          Option("party", str, "Whig or Federalist (a correction, not a realignment)", choices=PARTY_CHOICES),
          Option("in_play", bool, "whether it is still in the game"),
          Option("reason", str, "why its VP changed (kept in the VP history)"), **M)
@@ -82,7 +87,7 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 
 @command("faction votes", "A Faction's votes in a territory, or (with building) its votes per building of a kind.",
-         Option("faction", str, "the Faction", True, FACTION_CHOICES),
+         FACTION,
          Option("votes", int, "the votes (0 removes the entry)", True, min_value=0),
          Option("territory", str, "the territory the votes are in", autocomplete="territory"),
          Option("building", str, "instead: so many votes per building of this kind in play", choices=KINDS), **M)
@@ -194,7 +199,7 @@ async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 @command("candidate add", "A Faction's Candidate, with Charisma 1-13; the party is the Faction's, for good.",
          Option("name", str, "the candidate's name", True),
-         Option("faction", str, "the Faction that controls it", True, FACTION_CHOICES),
+         Option("faction", str, "the Faction that controls it, e.g. Plutocrats or PL", True, autocomplete="faction"),
          Option("charisma", int, "Charisma, 1 to 13", True, min_value=1, max_value=13), **M)
 async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
@@ -232,8 +237,8 @@ async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[s
 
 
 @command("government set", "The government page's facts: President's Faction, approval, Fervor, what is in play.",
-         Option("president", str, "the Faction that controlled the Presidency in the last Business Phase",
-         choices=FACTION_CHOICES),
+         Option("president", str, "the Faction that held the Presidency in the last Business Phase, e.g. Plutocrats",
+                autocomplete="faction"),
          Option("approval", int, "the Approval Rating (0-100)", min_value=0, max_value=100),
          Option("fervor", int, "Fervor so far (no VP are deducted for it)", min_value=0),
          Option("monopolies", int, "Monopolies in play", min_value=0),

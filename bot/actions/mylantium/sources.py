@@ -4,6 +4,13 @@
 from __future__ import annotations
 
 from bot.actions.suggest_sources import Asking, Source, Suggestion
+from engine.mylantium.model import FactionCode
+
+
+async def _factions(a: Asking) -> list[Suggestion]:
+    """The eight Factions of the Republic by the rules' plural (``Plutocrats (PL)``); typing the singular or the code
+    finds them too. Every ``faction`` option is free text read by ``faction_code``, so any of the three works."""
+    return [Suggestion(f"{c.plural} ({c.name})", c.plural, (c.title, c.name)) for c in FactionCode]
 
 
 async def _territories(a: Asking) -> list[Suggestion]:
@@ -46,6 +53,7 @@ async def _nominees(a: Asking) -> list[Suggestion]:
 
 
 SOURCES: dict[str, Source] = {
+    "faction": _factions,
     "territory": _territories,
     "building": _buildings,
     "unit": _units,

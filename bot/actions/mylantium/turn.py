@@ -161,6 +161,9 @@ NOTE = Option("note", str, "what it was, for the record (e.g. the bill's name)")
 AMOUNT_HELP = {"income-tax": ("points", "for created: the rate in %; for raised or cut: the percentage points"),
                "fiat-money": ("dollars", "the dollars created by fiat"),
                "war-table": ("result", "the Conducting-a-War table's movement of the approval, e.g. -3 or 5")}
+AMOUNT_RANGE: dict[str, tuple[int | None, int | None]] = {"income-tax": (0, 100), "fiat-money": (1, None)}
+"""An Income Tax rate or change is 0 to 100 percentage points; fiat money is $1 or more (the service says the
+same: ``Occurrence``). The war table's result is as rolled (rules-spec: "± as rolled"), so it has no range."""
 SUBJECT_TEXT = {"income-tax": "the Income Tax", "war": "a war", "pension": "pensions", "monopoly": "Monopolies",
                 "faction-tax": "Faction Taxes", "subsidy": "subsidies", "tariff": "Tariffs", "scandal": "a scandal",
                 "cover-up": "a cover-up exposed", "fiat-money": "money created by fiat",
@@ -171,19 +174,22 @@ SUBJECT_TEXT = {"income-tax": "the Income Tax", "war": "a war", "pension": "pens
 def _event_command(subject: str, kinds: tuple[Happening, ...]) -> None:
     changes = tuple(k.change for k in kinds if k.change)
     options: list[Option] = []
-    if changes:
+    if len(changes) == 1:  # its only change (a cover-up is exposed): optional, and the default when left out
+        options.append(Option("change", str, f"{changes[0]} (its only change; the default)", False, changes))
+    elif changes:
         options.append(Option("change", str, " or ".join(changes), True, changes))
     if subject in AMOUNT_HELP:
         name, about = AMOUNT_HELP[subject]
         required = subject != "income-tax"
-        options.append(Option(name, int, about, required))
+        low, high = AMOUNT_RANGE.get(subject, (None, None))
+        options.append(Option(name, int, about, required, min_value=low, max_value=high))
     elif subject != "missed-orders":
         options.append(Option("count", int, "how many (default 1)", min_value=1))
     options.append(NOTE)
 
     async def handler(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
         g = require_game(game)
-        what = happening(subject, o.get("change"))
+        what = happening(subject, o.get("change") or (changes[0] if len(changes) == 1 else None))
         amount = o.get("points", o.get("dollars", o.get("result", o.get("count"))))
         if amount is None:
             if what is Happening.INCOME_TAX_CREATED or what in (Happening.INCOME_TAX_RAISED,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.convocate.board import Board, Card, Kind, PlayerState, printed_vote, sovereignty
+from engine.convocate.board import Board, Card, Kind, PlayerState, check_entered_vote, printed_vote, sovereignty
 from engine.convocate.parsing import parse_faces
 from engine.convocate.rulings import SETTINGS, setting, shown, value_of
 from engine.core.errors import NotFoundError, RuleError
@@ -50,7 +50,9 @@ def _check_place(board: Board, card: Card) -> Card:
     return replace(card, at=place.name)
 
 
-def _check_card(card: Card, printed: int | None) -> Card:
+def _check_card(card: Card, printed: int | None, entered: int | None = None) -> Card:
+    """``printed``: the Vote to normalise (R4-01); ``entered``: the Vote the command or file typed, if any, which
+    must be one the card can print (``check_entered_vote``)."""
     if card.kind is Kind.SEAT:
         if card.sovereignty is None:
             raise RuleError(f"A Convocate Seat belongs to a sovereignty; give {card.name}'s sovereignty.")
@@ -67,6 +69,8 @@ def _check_card(card: Card, printed: int | None) -> Card:
         raise RuleError("Only Homeworlds and Convocate Seats belong to a sovereignty.")
     if card.kind is not Kind.CHARACTER and (card.morality or card.penalty):
         raise RuleError("Only a Character has a Morality and a Penalty.")
+    if entered is not None and (entered >= 0 and not (card.pallarch and card.kind is not Kind.CHARACTER)):
+        check_entered_vote(card.kind, entered, card.pallarch)
     vote = printed_vote(card.kind, card.vote if printed is None else printed, card.pallarch)
     return replace(card, vote=vote)
 
@@ -184,7 +188,7 @@ class ConvocateBoardService(ServiceBase):
                         True if readied is None else readied, sovereignty=sov,
                         faces=parse_faces(faces) if faces else ())
             card = _check_place(board, _check_card(card, vote if vote is not None else
-                                                   (1 if card_kind is Kind.CHARACTER else 0)))
+                                                   (1 if card_kind is Kind.CHARACTER else 0), vote))
             after = board.with_card(card)
             if card_kind is Kind.HOMEWORLD and holder is not None:
                 player = after.player(holder)
@@ -223,7 +227,7 @@ class ConvocateBoardService(ServiceBase):
                     new = replace(new, at=value or None)
                 else:
                     new = replace(new, **{key: value})
-            new = _check_place(board, _check_card(new, changes.get("vote")))
+            new = _check_place(board, _check_card(new, changes.get("vote"), changes.get("vote")))
             save(uow.session, loaded, board.with_card(new))
             payload = {"card": card.name, **{k: v for k, v in changes.items()}}
             await event(uow, game_id, "CardChanged", actor, payload, source_id)

@@ -20,7 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from engine.core.errors import ClerkError, NotFoundError, RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.crisis import RoundWindow, accept_ballot
-from engine.landsdraad.model import Elector, Option, Planet, Quality, Tier
+from engine.landsdraad.model import Elector, Option, Planet, Tier, quality_of
 from engine.landsdraad.votes import total_votes
 from engine.service.clock import utc
 from engine.service.landsdraad.views import BallotReceipt
@@ -192,7 +192,7 @@ def _read(connection: Connection, game_id: int, users: Sequence[int]
             if row.kind == "elector":
                 voter.electors.append(Elector(row.holding, Tier(row.grade), row.votes))
             elif row.kind == "planet":
-                voter.planets.append(Planet(row.holding, Quality(row.grade), row.homeworld))
+                voter.planets.append(Planet(row.holding, quality_of(row.grade), row.homeworld))
     if game is None:
         raise NotFoundError("That game no longer exists.")
     return game, rnd, voters

@@ -29,7 +29,7 @@ async def import_records(ledger: LedgerService, game_id: int, *, filename: str, 
                 kind = str(r.get("kind"))
                 grade = r.get("tier") if kind == "elector" else r.get("quality")
                 return await ledger.add_holding(game_id, user_id=uid, kind=kind, name=str(r.get("name")),
-                                                grade=str(grade), votes=r.get("votes"),
+                                                grade=None if grade is None else str(grade), votes=r.get("votes"),
                                                 homeworld=bool(r.get("homeworld")), actor=actor, source_id=source)
             steps.append(Step(r.line, r.kind, give))
     return await Imports(ledger.backend).apply(game_id, filename=filename, steps=steps, actor=actor,

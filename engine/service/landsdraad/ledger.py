@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from engine.core.errors import NotFoundError, RuleError
-from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier
+from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier, quality_of
 from engine.landsdraad.votes import holding_votes, planet_votes, vote_breakdown
 from engine.service.landsdraad.views import HoldingView, PlayerView
 from engine.service.ledger import find_player, load_game, require_player
@@ -33,13 +33,13 @@ def attributes_of(player: Player) -> Attributes:
 
 
 def holding_view(h: Holding) -> HoldingView:
-    votes = planet_votes(Planet(h.name, Quality(h.grade), h.homeworld)) if h.kind == "planet" else h.votes
-    return HoldingView(h.kind, h.name, h.grade, votes, h.homeworld)
+    votes = planet_votes(Planet(h.name, quality_of(h.grade), h.homeworld)) if h.kind == "planet" else h.votes
+    return HoldingView(h.kind, h.name, h.grade or None, votes, h.homeworld)
 
 
 def player_view(player: Player, holdings: Sequence[Holding]) -> PlayerView:
     electors = [Elector(h.name, Tier(h.grade), h.votes) for h in holdings if h.kind == "elector"]
-    planets = [Planet(h.name, Quality(h.grade), h.homeworld) for h in holdings if h.kind == "planet"]
+    planets = [Planet(h.name, quality_of(h.grade), h.homeworld) for h in holdings if h.kind == "planet"]
     return PlayerView(
         id=player.id,
         user_id=player.user_id,
@@ -108,7 +108,7 @@ def holding_extras(session: Session, game_id: int) -> dict[int, int]:
         if kind == "elector":
             electors.setdefault(player_id, []).append(Elector(name, Tier(grade), votes))
         elif kind == "planet":
-            planets.setdefault(player_id, []).append(Planet(name, Quality(grade), homeworld))
+            planets.setdefault(player_id, []).append(Planet(name, quality_of(grade), homeworld))
     return {p: holding_votes(d, electors.get(p, ()), planets.get(p, ())) for p, d in diplomacy.items()}
 
 
@@ -207,15 +207,19 @@ class LedgerService(ServiceBase):
         user_id: int,
         kind: str,
         name: str,
-        grade: str,
+        grade: str | None,
         votes: int | None,
         homeworld: bool,
         actor: int | None,
         source_id: str | None = None,
     ) -> PlayerView:
+        """``grade``: an Elector's tier or a planet's quality; a Homeworld needs none (it gives no votes and no
+        Diplomacy Bonus whatever its quality, R0-04/R0-06), and one given is kept."""
         kind = kind.strip().lower()
-        grade = grade.strip().lower()
+        grade = (grade or "").strip().lower()
         if kind == "elector":
+            if not grade:
+                raise RuleError("Give the Elector's tier: weak, average or strong.")
             if grade not in {t.value for t in Tier}:
                 raise RuleError(f"An Elector's tier is weak, average or strong, not “{grade}”.")
             if votes is None or votes < 0:
@@ -223,10 +227,13 @@ class LedgerService(ServiceBase):
             if homeworld:
                 raise RuleError("Only a planet can be a Homeworld.")
         elif kind == "planet":
-            if grade not in {q.value for q in Quality}:
+            if not grade and not homeworld:
+                raise RuleError("Give the planet's quality: poor, average or rich (a Homeworld needs none).")
+            if grade and grade not in {q.value for q in Quality}:
                 raise RuleError(f"A planet's quality is poor, average or rich, not “{grade}”.")
             if votes is not None:
-                raise RuleError("A planet's votes come from its quality (poor 2, average 3, rich 4); leave votes out.")
+                raise RuleError("A Homeworld gives no votes; leave votes out." if homeworld else
+                                "A planet's votes come from its quality (poor 2, average 3, rich 4); leave votes out.")
             votes = 0
         else:
             raise RuleError(f"A holding is an elector or a planet, not “{kind}”.")
@@ -239,7 +246,7 @@ class LedgerService(ServiceBase):
             uow.session.add(Holding(game_id=game_id, player_id=player.id, kind=kind, name=name, grade=grade,
                                     votes=votes, homeworld=homeworld))
             await uow.session.flush()
-            payload = {"user_id": user_id, "kind": kind, "name": name, "grade": grade, "votes": votes,
+            payload = {"user_id": user_id, "kind": kind, "name": name, "grade": grade or None, "votes": votes,
                        "homeworld": homeworld}
             await uow.record(game_id, "HoldingAdded", actor, payload, source_id)
             return await view_player(uow.session, player)

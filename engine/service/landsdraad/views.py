@@ -13,7 +13,8 @@ from engine.service.views import GameView
 class HoldingView:
     kind: str
     name: str
-    grade: str
+    grade: str | None
+    """An Elector's tier or a planet's quality; None for a Homeworld entered without a quality."""
     votes: int
     homeworld: bool
 

@@ -65,6 +65,13 @@ if TYPE_CHECKING:  # the composition root builds this service; it is only referr
     from engine.service.clerk import Clerk
 
 
+
+def check_treasury(treasury: int) -> None:
+    """A treasury is money on hand, $0 or more (docs/rulings.md): the rules know no debt, and a contribution is
+    "between 0 and the Faction's treasury" (R1-44)."""
+    if treasury < 0:
+        raise RuleError(f"A treasury is $0 or more, not ${treasury}: the rules know money in a treasury, not debt.")
+
 class MylantiumService(RulesetService):
     """The moderators' setup of the Republic, and the parts of a turn."""
 
@@ -88,6 +95,7 @@ class MylantiumService(RulesetService):
                                source_id: str | None = None) -> MylFactionView:
         if vp < 0:
             raise RuleError("VP cannot be negative (P1-08).")
+        check_treasury(treasury)
         async with self._write(game_id, source_id) as uow:
             game = await writable(uow, game_id)
             existing = await find_player(uow.session, game_id, user_id)
@@ -130,6 +138,8 @@ class MylantiumService(RulesetService):
             raise RuleError("Nothing to change: give vp, treasury, party or in_play.")
         if vp is not None and vp < 0:
             raise RuleError("VP cannot be negative (P1-08).")
+        if treasury is not None:
+            check_treasury(treasury)
         async with self._write(game_id, source_id) as uow:
             game = await writable(uow, game_id)
             row = await faction_by_code(uow.session, game, code)
