@@ -7,13 +7,20 @@ font matplotlib ships, on an opaque white card that reads on Discord's light and
 
 from __future__ import annotations
 
-import io
-import math
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from bot.actions.drawing import BACKGROUND, FONT, INK, MUTED, RULE
+from bot.actions.drawing import TEXT as _TEXT
+from bot.actions.drawing import clean as _clean
+from bot.actions.drawing import disc as _disc
+from bot.actions.drawing import figure as _figure
+from bot.actions.drawing import fit as _fit
+from bot.actions.drawing import inches as _inches
+from bot.actions.drawing import png as _png
+from bot.actions.drawing import rect as _rect
+from bot.actions.drawing import room_for_labels as _room_for_labels
 from engine.landsdraad.victory import (
     UNIT,
     Category,
@@ -27,14 +34,8 @@ from engine.service.landsdraad.views import ResultView
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes  # matplotlib is heavy: imported when a chart is drawn
-    from matplotlib.figure import Figure  # matplotlib is heavy: imported when a chart is drawn
-    from matplotlib.patches import Patch  # matplotlib is heavy: imported when a chart is drawn
     from matplotlib.text import Text  # matplotlib is heavy: imported when a chart is drawn
 
-FONT = "DejaVu Sans"
-BACKGROUND = "#FFFFFF"
-INK = "#1E1F22"
-MUTED = "#5C5F66"
 BAR = "#5865F2"
 BAR_WAITING = "#B9BFF8"
 SINGULAR = "#E8A317"
@@ -42,15 +43,12 @@ ZEBRA = "#F2F3F5"
 HEADER = "#DADDE3"
 MEDALS = {1: "#F0B232", 2: "#C4C9D0", 3: "#DDA77A"}
 """Gold, silver and bronze discs behind places 1 to 3 (shared places share the colour)."""
-RULE = "#B5BAC1"
 
 FORECAST_SIZE = (8.0, 4.5)
 FORECAST_DPI = 150
 """1200 × 675 px: Discord's embed shape, sharp when enlarged."""
 
 TABLE_DPI = 100
-NO_METADATA: dict[str, str | None] = {"Software": None}
-"""No "Software: matplotlib x.y" chunk: the PNG depends on the input only."""
 
 
 def vp_text(x: Fraction | int) -> str:
@@ -124,20 +122,6 @@ def forecast_png(forecast: Forecast, *, title: str) -> bytes:
                               ha="left", **_TEXT))
     ax.set_xlim(0, _room_for_labels(ax, [float(vp) for _, vp, _, _ in bars], labels))
     return _png(fig)
-
-
-def _room_for_labels(ax: Axes, values: list[float], labels: list[Text]) -> float:
-    """The x-axis end that leaves every label room to the right of its bar (measured, not guessed)."""
-    width = ax.get_window_extent().width
-    top = max(values, default=0.0)
-    if top <= 0:
-        return 1.0
-    end = top * 1.02
-    for value, label in zip(values, labels, strict=True):
-        free = width - label.get_window_extent().width - 4
-        if value > 0 and free > 0:
-            end = max(end, value * width / free)
-    return end
 
 
 Column = tuple[str, float, str, Callable[[ScoreRow], str]]
@@ -230,86 +214,6 @@ def _row(ax: Axes, cols: list[Column], x0: float, y: float, cells: list[str], *,
                              fontweight="bold" if j in bold else "normal", **_TEXT))
         x += w
     return texts
-
-
-def _fit(text: Text, room: float) -> None:
-    """Shorten ``text`` with an ellipsis until it fits ``room`` pixels."""
-    full = text.get_text()
-    if text.get_window_extent().width <= room:
-        return
-    lo, hi = 0, len(full)  # the longest prefix that fits, by bisection
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        text.set_text(full[:mid].rstrip() + "…")
-        if text.get_window_extent().width <= room:
-            lo = mid
-        else:
-            hi = mid - 1
-    text.set_text(full[:lo].rstrip() + "…")
-
-
-def _disc(x: float, y: float, radius: float, color: str) -> Patch:
-    from matplotlib.patches import Circle  # matplotlib is heavy: imported when a chart is drawn
-
-    return Circle((x, y), radius, facecolor=color, edgecolor="none", linewidth=0)
-
-
-def _rect(x: float, y: float, w: float, h: float, color: str) -> Patch:
-    from matplotlib.patches import Rectangle  # matplotlib is heavy: imported when a chart is drawn
-
-    return Rectangle((x, y), w, h, facecolor=color, edgecolor="none", linewidth=0)
-
-
-_TEXT: dict[str, Any] = {"family": FONT, "parse_math": False}
-"""Every text: DejaVu Sans, and never mathtext (a "$" in a player's name is just a dollar sign)."""
-
-
-def _figure(size: tuple[float, float], dpi: int) -> Figure:
-    """A figure of its own on an Agg canvas of its own: nothing shared, nothing shown."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib is heavy: imported when a chart is drawn
-    from matplotlib.figure import Figure  # matplotlib is heavy: imported when a chart is drawn
-
-    fig = Figure(figsize=size, dpi=dpi, facecolor=BACKGROUND)
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _png(fig: Figure) -> bytes:
-    """Every savefig option given, so no rcParams setting elsewhere changes the picture."""
-    out = io.BytesIO()
-    fig.savefig(out, format="png", dpi="figure", facecolor=BACKGROUND, edgecolor="none", transparent=False,
-                bbox_inches=None, metadata=NO_METADATA)
-    return out.getvalue()
-
-
-def _inches(width: int, height: int, dpi: int) -> tuple[float, float]:
-    """Figure inches that Agg turns back into exactly ``width`` × ``height`` pixels (it truncates, and
-    ``29 / 100 * 100`` is 28.999…)."""
-
-    def exact(px: int) -> float:
-        inches = px / dpi
-        while int(inches * dpi) < px:
-            inches = math.nextafter(inches, math.inf)
-        return inches
-
-    return exact(width), exact(height)
-
-
-def _clean(text: str) -> str:
-    """Characters DejaVu Sans (regular or bold) lacks, such as emoji and CJK, become "?" instead of an empty box
-    and a "Glyph missing" warning."""
-    have = _glyphs()
-    return "".join(ch if ord(ch) in have or ch in "\n\t" else "?" for ch in text)
-
-
-@cache
-def _glyphs() -> frozenset[int]:
-    from matplotlib import font_manager  # matplotlib is heavy: imported when a chart is drawn
-    from matplotlib.ft2font import FT2Font  # matplotlib is heavy: imported when a chart is drawn
-
-    faces = (font_manager.findfont(font_manager.FontProperties(family=FONT, weight=w), fallback_to_default=False)
-             for w in ("normal", "bold"))
-    return frozenset.intersection(*(frozenset(FT2Font(path).get_charmap()) for path in faces))
 
 
 RESULT_SIZE = (10.0, 5.0)
