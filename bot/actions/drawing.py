@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import logging
 import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from matplotlib.patches import Patch  # matplotlib is heavy: imported when a chart is drawn
     from matplotlib.text import Text  # matplotlib is heavy: imported when a chart is drawn
 
+log = logging.getLogger("clerk.charts")
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -30,6 +32,27 @@ _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clerk-charts")
 async def drawn(draw: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``draw(*args, **kwargs)`` in the chart thread; the caller's coroutine waits without blocking the loop."""
     return await asyncio.get_running_loop().run_in_executor(_DRAWER, functools.partial(draw, *args, **kwargs))
+
+
+D = TypeVar("D")
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A drawn chart for ``Outgoing(file=..., alt=...)``: the file (None when drawing failed) and its alt text."""
+
+    file: tuple[str, bytes] | None
+    alt: str
+
+
+async def picture(name: str, draw: Callable[[D], bytes], describe: Callable[[D], str], data: D) -> Picture:
+    """``draw(data)`` off the loop as the file ``name``, with ``describe(data)`` as its alt text. A chart goes with a
+    post that says the same in text, so a chart that fails is logged and left out: the post always goes."""
+    try:
+        return Picture((name, await drawn(draw, data)), describe(data))
+    except Exception:
+        log.exception("could not draw %s", name)
+        return Picture(None, "")
 
 
 # -- shared drawing helpers: every chart of every ruleset is drawn with these ----------------------------------
@@ -146,12 +169,14 @@ def room_for_labels(ax: Axes, values: list[float], labels: list[Text]) -> float:
     return end
 
 
-def heading(fig: Figure, title: str, subtitle: str, *, size: float = 18, sub_size: float = 12) -> None:
-    """The title (cut to fit) and one muted line under it, at the top left of a wide chart."""
-    fit(fig.text(0.035, 0.915, clean(title), fontsize=size, fontweight="bold", color=INK, va="center", **TEXT),
+def heading(fig: Figure, title: str, subtitle: str, *, size: float = 18, sub_size: float = 12,
+            at: tuple[float, float] = (0.915, 0.835)) -> None:
+    """The title (cut to fit) and one muted line under it, at the top left of a chart; ``at`` is where their
+    middles are, as fractions of the height from the bottom (the defaults suit a 500 px card)."""
+    fit(fig.text(0.035, at[0], clean(title), fontsize=size, fontweight="bold", color=INK, va="center", **TEXT),
         0.93 * fig.bbox.width)
     if subtitle:
-        fit(fig.text(0.035, 0.835, clean(subtitle), fontsize=sub_size, color=MUTED, va="center", **TEXT),
+        fit(fig.text(0.035, at[1], clean(subtitle), fontsize=sub_size, color=MUTED, va="center", **TEXT),
             0.93 * fig.bbox.width)
 
 
