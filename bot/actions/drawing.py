@@ -235,12 +235,18 @@ def stacked_bars(fig: Figure, bars: list[Bar], *, rect_: tuple[float, float, flo
             if s.value <= 0:
                 continue
             if s.inside:
-                word = ax.text(left + s.value / 2, y, clean(s.inside), fontsize=text_size - 2, color=INK,
+                word = ax.text(left + s.value / 2, y, clean(s.inside), fontsize=text_size - 2, color=ink_on(s.color),
                                va="center_baseline", ha="center", **TEXT)
                 if word.get_window_extent().width > s.value * px - 6:
                     word.remove()
             left += s.value
     return ax
+
+
+def ink_on(color: str) -> str:
+    """White on a dark fill, the usual ink on a light one (``#RRGGBB``), so a word inside a bar reads."""
+    r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return BACKGROUND if 0.299 * r + 0.587 * g + 0.114 * b < 0.55 else INK
 
 
 def legend(fig: Figure, items: list[tuple[str, str, str | None]], *, y: float = 0.02, size: float = 12) -> None:

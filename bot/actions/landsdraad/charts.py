@@ -7,11 +7,12 @@ font matplotlib ships, on an opaque white card that reads on Discord's light and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from bot.actions.drawing import BACKGROUND, FONT, INK, MUTED, RULE
+from bot.actions.drawing import BACKGROUND, INK, MUTED, RULE, legend
 from bot.actions.drawing import TEXT as _TEXT
 from bot.actions.drawing import clean as _clean
 from bot.actions.drawing import disc as _disc
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
     from matplotlib.text import Text  # matplotlib is heavy: imported when a chart is drawn
 
 BAR = "#5865F2"
-BAR_WAITING = "#B9BFF8"
-SINGULAR = "#E8A317"
 ZEBRA = "#F2F3F5"
 HEADER = "#DADDE3"
 MEDALS = {1: "#F0B232", 2: "#C4C9D0", 3: "#DDA77A"}
@@ -86,41 +85,71 @@ def singular_text(forecast: Forecast) -> str:
     return f"{count}, {vp_text(worths[0])}–{vp_text(worths[-1])} VP each"
 
 
+MS_STEP = 1000
+"""Income and Wealth are weighed by the thousand MS: one MS is worth a sliver of a VP."""
+ONE_MORE = {Category.VOTES: "a vote", Category.MILITARY: "a Force point", Category.PLANETS: "a Planet",
+            Category.ASSETS: "an Asset", Category.INCOME: f"{MS_STEP:,} MS of income", Category.STOCK: "a Share",
+            Category.WEALTH: f"{MS_STEP:,} MS of wealth"}
+"""What "one more of each thing" is on the Forecast chart."""
+
+
+def one_more(line: ForecastLine) -> Fraction | None:
+    """The VP that one more of the category's thing is worth at today's rate (``MS_STEP`` MS for Income and
+    Wealth): the rate the Forecast shows, so a player sees where their next purchase counts most, and never
+    more than the whole category. None when nothing is in play or the category is not scored."""
+    if line.rate is None or not line.vp:
+        return None
+    return min(line.rate * (MS_STEP if line.category in (Category.INCOME, Category.WEALTH) else 1), line.vp)
+
+
+def two_decimals(x: Fraction) -> str:
+    """``2.88`` (rounded down): a rate with enough digits that 25 × it comes near the real sum; ``10`` when whole."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    hundredths = math.floor(x * 100)
+    return f"{hundredths // 100}.{hundredths % 100:02d}".rstrip("0").rstrip(".")
+
+
 def forecast_png(forecast: Forecast, *, title: str) -> bytes:
-    """The Forecast (R3-08) as a 1200 × 675 PNG: one bar per proportional category with the VP it is worth and
-    what one unit earns, then one bar for all singular awards together; the Pot in the subtitle."""
+    """The Forecast (R3-08) as a 1200 × 675 PNG: what one more of each thing is worth if the game ended now
+    (a vote, a Force point, a Planet, an Asset, a Share, a thousand MS of income or of wealth), one bar each on
+    the same VP scale, longest first, with the category's share of the Pot beside it; categories with nothing in
+    play say what waits for the first one. The Pot and the singular awards in the subtitle."""
     fig = _figure(FORECAST_SIZE, FORECAST_DPI)
-    categories = sum((line.vp for line in forecast.lines), Fraction(0))
     singular = sum((vp for _, vp in forecast.singular), Fraction(0))
     heading = fig.text(0.035, 0.93, _clean(title), fontsize=16, fontweight="bold", color=INK, va="center", **_TEXT)
     _fit(heading, 0.93 * fig.bbox.width)
-    fig.text(0.035, 0.855, f"Pot {vp_text(forecast.pot)} VP  ·  categories {vp_text(categories)} VP  ·  "
-             f"singular awards {vp_text(singular)} VP  ·  if the game ended now", fontsize=10.5, color=MUTED,
-             va="center", **_TEXT)
+    _fit(fig.text(0.035, 0.855, f"What one more of each is worth if the game ended now  ·  Pot "
+                  f"{vp_text(forecast.pot)} VP", fontsize=10.5, color=MUTED, va="center", **_TEXT),
+         0.93 * fig.bbox.width)
+    _fit(fig.text(0.035, 0.035, f"Besides: singular awards {vp_text(singular)} VP in all "
+                  f"({singular_text(forecast)}).", fontsize=10, color=MUTED, va="center", **_TEXT),
+         0.93 * fig.bbox.width)
 
-    bars: list[tuple[str, Fraction, str, str]] = [
-        (line.category.label, line.vp, f"{vp_text(line.vp)} VP  ·  {rate_text(line)}",
-         BAR if line.rate is not None else BAR_WAITING)
-        for line in forecast.lines
-    ]
-    bars.append(("Singular awards", singular, f"{vp_text(singular)} VP  ·  {singular_text(forecast)}", SINGULAR))
-    ys = [*range(len(forecast.lines)), len(forecast.lines) + 0.5]
-
-    ax = fig.add_axes((0.27, 0.04, 0.70, 0.74))
+    ranked = sorted(forecast.lines, key=lambda line: (one_more(line) is None, -(one_more(line) or 0)))
+    ax = fig.add_axes((0.25, 0.1, 0.72, 0.68))
     ax.set_axis_off()
-    ax.set_ylim(ys[-1] + 0.6, -0.6)
-    ax.barh(ys, [float(vp) for _, vp, _, _ in bars], height=0.62, color=[c for *_, c in bars])
-    ax.axvline(0, color=RULE, linewidth=1)
+    ax.set_ylim(len(ranked) - 0.4, -0.6)
     ax.set_xlim(0, 1)
+    values = [float(one_more(line) or 0) for line in ranked]
+    ax.barh(range(len(ranked)), values, height=0.62, color=BAR)
+    ax.axvline(0, color=RULE, linewidth=1)
     labels = []
-    for y, (name, vp, text, _) in zip(ys, bars, strict=True):
-        ax.text(-0.24 / 0.70, y, name, transform=ax.get_yaxis_transform(), fontsize=11.5, color=INK,
-                va="center_baseline", ha="left", **_TEXT)
-        ax.text(-0.012, y, percent_of(vp, forecast.pot), transform=ax.get_yaxis_transform(), fontsize=11.5,
-                color=MUTED, va="center_baseline", ha="right", **_TEXT)
-        labels.append(ax.text(float(vp), y, "  " + text, fontsize=10.5, color=INK, va="center_baseline",
-                              ha="left", **_TEXT))
-    ax.set_xlim(0, _room_for_labels(ax, [float(vp) for _, vp, _, _ in bars], labels))
+    for y, line in enumerate(ranked):
+        worth = one_more(line)
+        ax.text(-0.22 / 0.72, y, _clean(ONE_MORE[line.category]), transform=ax.get_yaxis_transform(),
+                fontsize=11, color=INK, va="center_baseline", ha="left", **_TEXT)
+        share = f"{line.category.label} {vp_text(line.vp)} VP ({percent_of(line.vp, forecast.pot)})"
+        if worth is not None:
+            whole = "  (the whole category)" if worth == line.vp else ""
+            text, color = f"  +{two_decimals(worth)} VP{whole}   ·  {share}", INK
+        elif line.vp:
+            text, color = f"  nothing in play yet: the first takes all  ·  {share}", MUTED
+        else:
+            text, color = f"  not scored  ·  {share}", MUTED
+        labels.append(ax.text(values[y], y, text, fontsize=10.5, color=color, va="center_baseline", ha="left",
+                              **_TEXT))
+    ax.set_xlim(0, _room_for_labels(ax, values, labels))
     return _png(fig)
 
 
@@ -260,10 +289,7 @@ def result_png(result: ResultView, *, title: str) -> bytes:
         labels.append(ax.text(players + factions, y, detail, fontsize=13, color=INK, va="center_baseline",
                               ha="left", **_TEXT))
     ax.set_xlim(0, _room_for_labels(ax, [float(p + f) for _, _, p, f in shares], labels))
-    from matplotlib.patches import Patch as Swatch  # matplotlib is heavy: imported when a chart is drawn
-
-    fig.legend(handles=[Swatch(facecolor=PLAYERS_COLOR["abstain"], label="players' ballots"),
-                        Swatch(facecolor=FACTIONS_COLOR["abstain"], hatch="//", edgecolor="#FFFFFF",
-                               label="temporary factions")],
-               loc="lower left", bbox_to_anchor=(0.03, 0.02), ncol=2, frameon=False, prop={"family": FONT, "size": 12})
+    if any(f for *_, f in shares):  # the two kinds of bar need telling apart only when factions voted
+        legend(fig, [("players' ballots", PLAYERS_COLOR["abstain"], None),
+                     ("temporary factions", FACTIONS_COLOR["abstain"], "//")])
     return _png(fig)
