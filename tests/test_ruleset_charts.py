@@ -212,3 +212,26 @@ def test_alt_text_goes_to_discord_as_the_attachments_description_and_survives_th
     assert len(message_parts(long)["file"].description) == 1024  # Discord's limit for a description
     bare = decode(encode(Outgoing(ToChannel(20), file=("a.json", base64.b64decode("e30=")))))[0]
     assert bare.alt == "" and message_parts(bare)["file"].description is None
+
+
+def test_the_landsdraad_charts_alt_texts_say_the_same_in_words() -> None:
+    from test_result_chart import fixed_result
+
+    alt = landsdraad_charts.result_alt(fixed_result(), title="sirius, round 3: the measure PASSED")
+    assert alt == ("Bar chart of sirius, round 3: the measure PASSED. Aye 48 (players 28, temporary factions 20), "
+                   "Nay 31 (players 22, temporary factions 9), Abstain 14 (players 8, temporary factions 6). Needed "
+                   "to pass: 40 (a majority of Aye + Nay); 93 votes in play.")
+    f = landsdraad_charts.forecast_alt(forecast(tv3_s07()), title="sirius's Victory Point Forecast, round 3")
+    assert f.startswith("Bar chart of sirius's Victory Point Forecast, round 3: what one more of each is worth if "
+                        "the game ended now (Pot 3000 VP): a Planet +10 VP, a vote +3 VP, 1,000 MS of income +2.5 VP")
+    assert f.endswith("Singular awards: 750 VP in all (22 awards, 30–90 VP each).")
+    early = landsdraad_charts.forecast_alt(forecast(Table((Holdings(1, "a", votes=3),), joined=1)), title="x")
+    assert "Nothing in play yet in Military, Planets, Assets, Income, Stock, Wealth" in early
+
+
+def test_the_final_table_alt_text_lists_each_place() -> None:
+    from engine.landsdraad.victory import final_scores
+
+    table = Table(tuple(Holdings(i, n, votes=v) for i, (n, v) in enumerate((("ann", 30), ("bo", 10)))), joined=2)
+    alt = landsdraad_charts.scores_alt(final_scores(table), title="the final scores of sirius")
+    assert alt == "Table of the final scores of sirius (Pot 1400 VP): 1. ann 227 VP; 2. bo 52 VP."

@@ -293,3 +293,41 @@ def result_png(result: ResultView, *, title: str) -> bytes:
         legend(fig, [("players' ballots", PLAYERS_COLOR["abstain"], None),
                      ("temporary factions", FACTIONS_COLOR["abstain"], "//")])
     return _png(fig)
+
+
+# -- alt text: each picture in words (Discord's attachment description) ------------------------------------------
+
+def result_alt(result: ResultView, *, title: str) -> str:
+    """The round chart in words: each option's total (and the factions' part of it), what was needed, the
+    outcome (the title says it)."""
+    parts = []
+    for _, name, players, factions in result_shares(result):
+        total = players + factions
+        parts.append(f"{name} {total}" + (f" (players {players}, temporary factions {factions})" if factions else ""))
+    return (f"Bar chart of {title}. " + ", ".join(parts) + f". Needed to pass: {result.needed} (a majority of Aye + "
+            f"Nay); {result.in_play} votes in play.")
+
+
+def forecast_alt(forecast: Forecast, *, title: str) -> str:
+    """The Forecast chart in words: what one more of each thing is worth, largest first, then the rest."""
+    worth = []
+    waiting = []
+    for line in sorted(forecast.lines, key=lambda x: -(one_more(x) or 0)):
+        value = one_more(line)
+        if value is not None:
+            worth.append(f"{ONE_MORE[line.category]} +{two_decimals(value)} VP")
+        elif line.vp:
+            waiting.append(line.category.label)
+    text = f"Bar chart of {title}: what one more of each is worth if the game ended now (Pot " \
+           f"{vp_text(forecast.pot)} VP): " + (", ".join(worth) or "nothing is in play yet") + "."
+    if waiting and worth:
+        text += " Nothing in play yet in " + ", ".join(waiting) + ": the first one takes the whole category."
+    singular = sum((vp for _, vp in forecast.singular), Fraction(0))
+    return text + f" Singular awards: {vp_text(singular)} VP in all ({singular_text(forecast)})."
+
+
+def scores_alt(scores: FinalScores, *, title: str) -> str:
+    """The final table in words: each place, player and total."""
+    rows = sorted(scores.rows, key=lambda r: r.place)
+    listed = "; ".join(f"{r.place}. {r.name} {r.total} VP" for r in rows) or "no players in play"
+    return f"Table of {title} (Pot {vp_text(scores.pot)} VP): {listed}."
