@@ -78,8 +78,8 @@ def test_forecast_png_is_a_1200_by_675_png_and_deterministic() -> None:
 def test_forecast_labels_read_as_the_rules_do() -> None:
     """R3-08 through TV3-S07: the VP of each category and what one unit is worth."""
     lines = {line.category: line for line in forecast(tv3_s07()).lines}
-    assert charts.rate_text(lines[Category.VOTES]) == "3.0 VP per vote"
-    assert charts.rate_text(lines[Category.PLANETS]) == "10.0 VP per Planet"
+    assert charts.rate_text(lines[Category.VOTES]) == "3 VP per vote"
+    assert charts.rate_text(lines[Category.PLANETS]) == "10 VP per Planet"
     assert charts.rate_text(lines[Category.INCOME]) == "1 VP = 400 MS of income per round"
     assert charts.rate_text(lines[Category.WEALTH]) == "1 VP = 1000 MS of wealth"
     assert charts.singular_text(forecast(tv3_s07())) == "22 awards, 30–90 VP each"
@@ -92,7 +92,7 @@ def test_rate_text_when_nothing_is_in_play_or_not_scored_or_one_ms_is_worth_more
                    percentages={**DEFAULT_PERCENTAGES, Category.STOCK: 0})
     lines = {line.category: line for line in forecast(crisis).lines}
     assert charts.rate_text(lines[Category.STOCK]) == "not scored"
-    assert charts.rate_text(lines[Category.INCOME]) == "10.0 VP per MS"  # 300 VP over 30 MS: not "1 VP = 0 MS"
+    assert charts.rate_text(lines[Category.INCOME]) == "10 VP per MS"  # 300 VP over 30 MS: not "1 VP = 0 MS"
 
 
 @pytest.mark.parametrize("table", [
@@ -186,3 +186,13 @@ def test_scores_rows_are_drawn_in_order_of_place() -> None:
     scores = final_scores(players(3))
     shuffled = FinalScores(scores.pot, tuple(reversed(scores.rows)), scores.unawarded)
     assert charts.scores_png(shuffled, title="Final scores") == table_png(3)
+
+
+def test_the_final_table_says_the_pot_was_cut_by_the_end_game_penalty() -> None:
+    """Issue 17: after an End Game vote the chart's Pot is the reduced one, and it says so (R0-61)."""
+    scores = final_scores(players(3))
+    assert "penalty" not in charts.scores_subtitle(scores)
+    assert charts.scores_subtitle(scores, 25).startswith(f"Pot {charts.vp_text(scores.pot)} VP (after the End Game "
+                                                         "penalty of 25%)  ·  3 players")
+    plain = charts.scores_png(scores, title="Final scores")
+    assert charts.scores_png(scores, title="Final scores", penalty=25) != plain

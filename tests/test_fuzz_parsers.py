@@ -29,6 +29,7 @@ from engine.convocate.parsing import (
     parse_names,
     parse_one_time,
 )
+from engine.convocate.parsing import meant_form as convocate_meant_form
 from engine.convocate.rulings import parse_range
 from engine.core.durations import parse_deadline, parse_duration, parse_utc
 from engine.core.errors import ClerkError, ParseError
@@ -53,6 +54,7 @@ from engine.mylantium.forms import (
     PrimaryChoice,
     Realign,
     looks_like_form,
+    meant_form,
     parse_form,
 )
 from engine.mylantium.model import Party, faction_code, party_of
@@ -76,6 +78,8 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     "looks_like_form": looks_like_form,
     "convocate.parse": parse,
     "convocate.looks_like": looks_like,
+    "meant_form": meant_form,
+    "convocate.meant_form": convocate_meant_form,
     "parse_faces": parse_faces,
     "parse_names": parse_names,
     "parse_one_time": parse_one_time,
@@ -98,6 +102,7 @@ SHORT: dict[str, str] = {
     "parse_elector_query": "Elector: Jasek, round 3", "is_transfer": "Transfer: 5 MS to Bob",
     "is_audit_quote": "Audit quote: Bob", "is_elector_query": "Elector: Jasek, round 3", "parse_form": "Primary: Lee",
     "looks_like_form": "Primary: Lee", "convocate.parse": "Motion: Tax by Dorn", "convocate.looks_like": "Second: yes",
+    "meant_form": "Vote: Debs", "convocate.meant_form": "Vote: Dorn",
     "parse_faces": "prime: 0..4 directive", "parse_names": "P_A, K_A", "parse_one_time": "1; 2: Rank + 1 = 3",
     "parse_range": "0..4", "parse_table": "1-3 nay, 4 abstain, 5-6 aye", "parse_offsets": "24h,2h",
     "parse_duration": "2h30m", "parse_utc": "2026-03-01 20:00", "parse_deadline": "2h", "party_of": "Whig",
@@ -112,7 +117,8 @@ def _check(name: str, text: str) -> Any:
         return PARSERS[name](text)
     except ParseError as error:
         message = str(error)
-        assert "Accepted:" in message and message.startswith("I couldn't read"), message
+        assert "Accepted:" in message and message.startswith(("I couldn't read", "I read ")), message
+        assert error.understood is None or message.startswith(f"I read {error.understood} in “"), message
         return error
     except ClerkError as error:
         assert str(error).strip(), f"{name}: a refusal with no message"

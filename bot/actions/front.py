@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.actions.commands import App, Upload
-from bot.actions.context import Ctx
+from bot.actions.context import Ctx, UserRef
 from bot.actions.outbox import Card, Outgoing
 from bot.actions.routes import Routes
 from bot.actions.suggest_sources import Source
@@ -30,6 +30,9 @@ SetupSummary = Callable[[App, GameView], Awaitable[Card | None]]
 its set-up is over (what set-up means is the ruleset's: docs/commands.md, "Setting up quietly")."""
 Importer = Callable[[App, Ctx, GameView, Upload], Awaitable[list[Outgoing]]]
 """``/game import``'s work for a game of the ruleset: read the uploaded file, apply it, say what it did."""
+Remover = Callable[[App, Ctx, GameView, UserRef], Awaitable[list[Outgoing]]]
+"""``/player remove``'s work for a game of the ruleset (``bot/actions/players.py``): take ``user`` out of the game,
+their history kept; what to send (the moderator's receipt, the game channel's announcement, the player's DM)."""
 ExportFiles = Callable[[GameView, dict[str, Any], Mapping[int, str]], list[Outgoing]]
 """``(game, export document, user id -> player name)``: files ``/game export format:csv`` sends after the events."""
 
@@ -63,6 +66,12 @@ class Front:
     """Its slash commands, DM and thread forms, buttons and menus."""
     dm_help: tuple[tuple[str, str], ...] = ()
     """``(example, what it does)`` of each DM form, for ``/help`` and a DM of ``help``."""
+    thread_help: tuple[tuple[str, str], ...] = ()
+    """``(example, what it does)`` of each form read from the first line of a message in the game channel's
+    threads, for ``/help`` and a DM of ``help``."""
+    dm_meant: Callable[[str], str | None] = no_hint
+    """For a DM that no form read, from a player of its games: the form of this ruleset it most likely meant
+    (``Primary: Debs`` for ``Vote: Debs``), or None. The answer suggests it (``bot.actions.messages``)."""
     next_steps: str = ""
     """What a moderator does after ``/game new`` (the reply says it)."""
     settings_note: str = ""
@@ -93,6 +102,8 @@ class Front:
     answered to them only and the game channel has one summary message, edited as things are added."""
     importer: Importer | None = None
     """Its set-up files (``/game import``, docs/import.md), if it reads any."""
+    remover: Remover | None = None
+    """What leaving one of its games means (``/player remove``, ``Remover``), if a moderator can remove a player."""
     exclusive: bool = True
     """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""
     names_itself: bool = True

@@ -25,6 +25,9 @@ def takes(app: App, ruleset: str, spec: Command) -> bool:
     if spec.name == "game import":  # only where its ruleset reads a set-up file
         front = app.front(ruleset)
         return front is not None and front.importer is not None
+    if spec.name == "player remove":  # only where its ruleset says what leaving means
+        front = app.front(ruleset)
+        return front is not None and front.remover is not None
     if spec.name in COMMON:
         return True
     if spec.ruleset is not None:
@@ -44,11 +47,19 @@ def dm_lines(app: App, ruleset: str) -> list[str]:
     return [f"`{example}`: {about}" for example, about in (front.dm_help if front else ())]
 
 
+def thread_lines(app: App, ruleset: str) -> list[str]:
+    """The forms read in the game channel's threads (``Front.thread_help``), with an example each."""
+    front = app.front(ruleset)
+    found = [f"`{example}`: {about}" for example, about in (front.thread_help if front else ())]
+    return ["**In a thread of the game channel**, as the first line of your message:", *found] if found else []
+
+
 def help_texts(app: App, ruleset: str, game_name: str | None = None, *, slash: bool = True) -> list[str]:
     """The help for ``ruleset`` as messages of at most LIMIT characters each."""
     title = f"**{game_name}** plays {ruleset.capitalize()}." if game_name else f"**{ruleset.capitalize()}** games."
     lines = [title, "**By DM** you can send me (add `#game` at the end if you play in several games):",
-             *(dm_lines(app, ruleset) or ["nothing: this ruleset takes slash commands only"]), "`help`: this help"]
+             *(dm_lines(app, ruleset) or ["nothing: this ruleset takes slash commands only"]), "`help`: this help",
+             *thread_lines(app, ruleset)]
     if slash:
         specs = sorted((c for c in app.routes.commands.values() if takes(app, ruleset, c)), key=lambda c: c.name)
         lines += ["**Slash commands** ((m) = moderators only):", *(command_line(c) for c in specs)]

@@ -13,12 +13,14 @@ from bot.actions.context import Ctx
 from bot.actions.deadlines import reminder_messages
 from bot.actions.dm_choice import ask_which
 from bot.actions.errors import apology, logged, storage_refusal
+from bot.actions.front import Front
 from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, reply
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
 from engine.core.text import normalise
 from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
+from engine.service.views import GameView
 from engine.store.faults import StorageFault
 
 log = logging.getLogger("clerk.messages")
@@ -41,9 +43,7 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         for matches, handler in app.routes.dm_forms:
             if matches(stripped):
                 return await handler(app, ctx, stripped)
-        if app.routes.fallback is not None:
-            return await app.routes.fallback(app, ctx, stripped)
-        return [reply(NOTHING_MATCHED)]
+        return await unmatched_dm(app, ctx, stripped)
     except AmbiguousGame as error:  # kept, and answered with a menu of the games it fits
         return await ask_which(app, ctx, text, error)
     except ParseError as error:
@@ -55,6 +55,57 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     except Exception:
         error_id = logged("DM from %s (%s) failed: %r", ctx.actor.name, ctx.actor.id, text)
         return [reply(apology("your message was NOT recorded; please send it again in a minute", error_id))]
+
+
+async def unmatched_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    """A DM that no form matched: the DM fallback (a ruleset's, ``Routes.dm_fallback``) reads it. When it cannot
+    (``ParseError``), the answer follows the rulesets of the sender's games: a sender who plays the fallback's
+    ruleset (or no game) gets its answer, with what their other rulesets would have read (``Front.dm_meant``:
+    ``Vote: Debs`` -> ``Primary: Debs``) under it; any other sender gets their own rulesets' near miss and forms.
+    A refusal that is not about the text (a crisis ballot from a player of no such game) is answered as it is."""
+    if app.routes.fallback is None:
+        return await _not_read(app, ctx, text, None, NOTHING_MATCHED)
+    try:
+        return await app.routes.fallback(app, ctx, text)
+    except ParseError as error:
+        owner = next((f for f in app.fronts if f.routes.fallback is not None), None)
+        return await _not_read(app, ctx, text, owner, f"{error}\nNothing was recorded.", error)
+
+
+async def _not_read(app: App, ctx: Ctx, text: str, owner: Front | None, answer: str,
+                    error: ParseError | None = None) -> list[Outgoing]:
+    """The answer to a DM that nothing read (``answer``, the fallback's when it has one), by the sender's rulesets
+    (the remembered list of their games, else a fresh one)."""
+    games = app.clerk.games.known_games(ctx.actor.id)
+    if games is None:
+        games = tuple(await app.clerk.games.games_of_user(ctx.actor.id))
+    rulesets = list(dict.fromkeys(g.ruleset for g in games))
+    others = [f for name in rulesets if (f := app.front(name)) is not None and f is not owner]
+    if not others or (owner is not None and owner.name in rulesets):
+        hints = _meant(others, games, text, several=True)
+        if error is None or not hints:
+            return [reply(answer)]
+        return [reply("\n".join([str(error), *hints, "Nothing was recorded."]))]
+    quoted = text if len(text) <= 200 else text[:197] + "..."
+    forms = "; ".join(f"`{example}`" for f in others for example, _ in f.dm_help)
+    return [reply("\n".join([f"I couldn't read “{quoted}”.", *_meant(others, games, text, several=len(others) > 1),
+                             f"Accepted: {forms}; DM me `help` for what each does.", "Nothing was recorded."]))]
+
+
+def _meant(fronts: list[Front], games: tuple[GameView, ...], text: str, *, several: bool) -> list[str]:
+    """``Did you mean “Primary: Debs”?`` for each of ``fronts`` that has a near miss of ``text``; with ``several``,
+    each names its games: ``In #m (Mylantium), did you mean …``."""
+    lines = []
+    for front in fronts:
+        meant = front.dm_meant(text)
+        if meant is None:
+            continue
+        if several:
+            names = ", ".join(f"#{g.name}" for g in games if g.ruleset == front.name)
+            lines.append(f"In {names} ({front.name.capitalize()}), did you mean “{meant}”?")
+        else:
+            lines.append(f"Did you mean “{meant}”?")
+    return lines
 
 
 async def handle_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:

@@ -18,6 +18,7 @@ from bot.actions import (
     imports,
     landsdraad,
     mylantium,
+    players,
     proxy,
     setup,
 )
@@ -32,7 +33,7 @@ def routes_of(fronts: Sequence[Front]) -> Routes:
     """Those of each front and the shared routes, merged: a name or prefix taken twice is an error at start. (The
     fronts' forms are tried in the order of the fronts.)"""
     return Routes.merged(*(f.routes for f in fronts), admin.ROUTES, closed.ROUTES, setup.ROUTES, imports.ROUTES,
-                         help.ROUTES, dm_choice.ROUTES, proxy.ROUTES)
+                         help.ROUTES, dm_choice.ROUTES, proxy.ROUTES, players.ROUTES)
 
 
 ROUTES = routes_of(FRONTS)

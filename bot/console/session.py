@@ -195,14 +195,17 @@ class Session:
 
     async def fire(self, until: datetime) -> None:
         """Close the rounds whose deadlines are at or before ``until``, one deadline instant at a time."""
-        instants = sorted({d for d in await self.app.clerk.next_deadlines() if d <= until})
-        for instant in instants:
+        due: dict[datetime, set[str]] = {}
+        for instant, kind in await self.app.clerk.timed_work():
+            if instant <= until:
+                due.setdefault(instant, set()).add(kind)
+        for instant in sorted(due):
             now = max(instant, self.clock.now())
             self.clock.set(now)
             out = await close_due(self.app, now)
             if out:
-                self.note(f"⏰ {when(now)}: " + (f"closing what was due at {when(instant)}" if instant < now
-                                                  else "deadline"))
+                what = " and ".join(sorted(due[instant]))  # "deadline", "reminder" or "deadline and reminder"
+                self.note(f"⏰ {when(now)}: " + (f"{what} of {when(instant)}, done late" if instant < now else what))
                 await self.show(out, None)
 
     # -- output -----------------------------------------------------------------------------------------------

@@ -237,3 +237,28 @@ def _section(text: str, digits: str) -> int:
     if number is None:
         raise ParseError(text, SECTIONS_FORM, problem=f"“{digits[:20]}” is not a Section number up to 999")
     return number
+
+
+_ANSWERING = {"vote", "second", "seconded", "answer", "reply"}
+"""Words a player may put before a Convocant, ``yes`` or ``no`` when they mean ``Second:``."""
+
+
+def meant_form(text: str) -> str | None:
+    """The Convocate form a DM that no form reads most likely meant, or None: ``Yes`` -> ``Second: yes``, ``No``
+    -> ``Second: no``, ``Vote: Dorn`` or ``second dorn`` -> ``Second: Dorn``. A hint for the answer only."""
+    line, game = split_game_tag(first_line(text))
+    tag = f" #{game}" if game else ""
+    if len(line) > 100:
+        return None
+    words = line.strip(" .!").lower()
+    if words in ("yes", "y", "aye", "no", "n", "nay", "pass", "decline"):
+        return f"Second: {'yes' if words in ('yes', 'y', 'aye') else 'no'}{tag}"
+    head, colon, rest = line.partition(":")
+    if not colon:
+        head, _, rest = line.partition(" ")
+    rest = rest.strip(" .!")
+    if head.strip().lower() not in _ANSWERING or not rest:
+        return None
+    if rest.lower() in ("yes", "aye", "no", "nay"):
+        return f"Second: {'yes' if rest.lower() in ('yes', 'aye') else 'no'}{tag}"
+    return f"Second: {rest}{tag}"

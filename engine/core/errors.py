@@ -14,18 +14,25 @@ class ClerkError(Exception):
 
 
 class ParseError(ClerkError):
-    def __init__(self, text: str, expected: str, suggestion: str | None = None, problem: str | None = None) -> None:
+    def __init__(self, text: str, expected: str, suggestion: str | None = None, problem: str | None = None,
+                 understood: str | None = None) -> None:
+        """``understood``: what was read before the part that was not (``Nay``); the answer then says both: "I read
+        Nay in “vote: nay please”, but not “please”: <problem>."."""
         self.text = text
         self.expected = expected
         self.suggestion = suggestion
         self.problem = problem
+        self.understood = understood
         super().__init__(self._message())
 
     def _message(self) -> str:
         quoted = self.text.strip()
         if len(quoted) > 200:
             quoted = quoted[:197] + "..."
-        lines = [f"I couldn't read “{quoted}”" + (f": {self.problem}." if self.problem else ".")]
+        if self.understood is not None:
+            lines = [f"I read {self.understood} in “{quoted}”, but not {self.problem}."]
+        else:
+            lines = [f"I couldn't read “{quoted}”" + (f": {self.problem}." if self.problem else ".")]
         if self.suggestion:
             lines.append(f"Did you mean “{self.suggestion}”?")
         lines.append(f"Accepted: {self.expected}")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import MAX_DIGITS, first_line, split_game_tag, whole_number
+from engine.core.text import MAX_DIGITS, collapsed, first_line, split_game_tag, whole_number
 from engine.landsdraad.model import Option
 
 OPTION_WORDS: dict[str, Option] = {
@@ -45,8 +45,15 @@ class BallotCommand:
 
 
 def looks_like_ballot(text: str) -> bool:
-    """True when the text is plausibly an attempt at a crisis ballot (so a parse error should be shown)."""
-    head = text.strip().split(":", 1)[0].strip().lower()
+    """True when the text is plausibly an attempt at a crisis ballot (so a parse error should be shown): a keyword
+    (or a near miss) before a colon, or ``vote aye`` without the colon (only before an option word, so that
+    ``vote for pizza`` is chat)."""
+    line = first_line(text)
+    bare = _NO_COLON.match(line)
+    if bare is not None and ":" not in line.split(" ", 2)[1]:
+        word = line[bare.end():].split(" ", 1)[0].strip(",;.!()").lower()
+        return word in OPTION_WORDS or nearest(word, ("aye", "nay", "abstain"), cutoff=0.8) is not None
+    head = line.split(":", 1)[0].strip().lower()
     return bool(head) and (head in _KEYWORDS or nearest(head, _KEYWORDS, cutoff=0.75) is not None)
 
 
@@ -67,6 +74,10 @@ def _split_form(line: str) -> tuple[str, str] | None:
 def parse_ballot(text: str) -> BallotCommand:
     line = _NO_COLON.sub(r"\1: ", first_line(text), count=1)
     split = _split_form(line)
+    if split is None or " ".join(split[0].lower().split()) not in _KEYWORDS:
+        bare = _bare_option(line)
+        if bare is not None:  # ``Yes`` alone: an option without its keyword
+            raise ParseError(text, ACCEPTED, suggestion=f"Vote: {bare}", problem="a ballot starts with `Vote:`")
     if split is None:
         raise ParseError(text, ACCEPTED, problem="it is not a ballot")
     rest, game = split_game_tag(split[1].strip())
@@ -77,25 +88,51 @@ def parse_ballot(text: str) -> BallotCommand:
         raise ParseError(text, ACCEPTED, suggestion=suggestion)
     if not rest:
         raise ParseError(text, ACCEPTED, problem="it names no option")
+    label = "Revote" if _KEYWORDS[keyword] else "Vote"
+    rest = collapsed(rest.replace("(", " ").replace(")", " "))  # ``Vote: Aye (16)`` reads as ``Vote: Aye 16``
+    if not rest:
+        raise ParseError(text, ACCEPTED, problem="it names no option")
     parts = _REST.match(rest)
-    if not parts:
-        raise ParseError(text, ACCEPTED)
-    word = parts["opt"].lower()
-    option = OPTION_WORDS.get(word)
+    typed = parts["opt"] if parts else rest.split(" ", 1)[0].rstrip(",;.!")
+    option = OPTION_WORDS.get(typed.lower())
     if option is None:
-        near = nearest(word, ("Aye", "Nay", "Abstain", "Yes", "No"))
-        label = "Revote" if _KEYWORDS[keyword] else "Vote"
+        if not parts:
+            raise ParseError(text, ACCEPTED)
+        near = nearest(typed.lower(), ("Aye", "Nay", "Abstain", "Yes", "No"))
         raise ParseError(
             text,
             ACCEPTED,
             suggestion=f"{label}: {near}" if near else None,
-            problem=f"“{parts['opt']}” is not Aye, Nay or Abstain",
+            problem=f"“{typed}” is not Aye, Nay or Abstain",
         )
+    read = option.value.capitalize()
+    if not parts:  # ``vote: aye, count me in``: the option, then words that are no count
+        _not_a_count(text, f"{label}: {read}", rest[len(typed):].strip(" ,;.!"), game)
+    assert parts is not None
     declared: int | None = None
     if parts["n"] is not None:
         number = whole_number(parts["n"])
         if number is None:
+            if not any(ch.isdecimal() for ch in parts["n"]):
+                _not_a_count(text, f"{label}: {read}", parts["n"], game)
             longer = f" of at most {MAX_DIGITS} digits" if parts["n"].isdecimal() else ""
             raise ParseError(text, ACCEPTED, problem=f"“{parts['n'][:20]}” is not a whole number of votes{longer}")
         declared = number
     return BallotCommand(option=option, declared=declared, revote=_KEYWORDS[keyword], game=game)
+
+
+def _not_a_count(text: str, meant: str, unread: str, game: str | None) -> None:
+    """``vote: nay please``: the option was read (``meant``: ``Vote: Nay``), the words after it were not (only a
+    count may follow it)."""
+    shown = unread if len(unread) <= 40 else unread[:37] + "..."
+    raise ParseError(text, ACCEPTED, suggestion=meant + (f" #{game}" if game else ""),
+                     understood=meant.split(": ", 1)[1],
+                     problem=f"“{shown}”: only your count may follow the option, in digits, as in `{meant}, 14`")
+
+
+def _bare_option(line: str) -> str | None:
+    """``Yes``, ``aye, 14``, ``Nay.``: an option word first, with no keyword before it: the line as meant."""
+    word = line.split(" ", 1)[0].rstrip(",;.!:").lower()
+    if word not in OPTION_WORDS or len(line) > 40:
+        return None
+    return line[0].upper() + line[1:].rstrip(".!")

@@ -76,3 +76,12 @@ class PlayerVote:
     def expire(self) -> PlayerVote:
         """R0-42/R0-43: an open vote expires at round end; a passed one still awaits the moderator."""
         return replace(self, state=State.EXPIRED) if self.state is State.OPEN else self
+
+
+def vote_title(subject: Subject, target: str) -> str:
+    """``No Confidence in Jenny``, ``End Embargo on Bob``, ``Audit of Bob, rounds 2 and 4``, ``End Game``."""
+    if not target:
+        return subject.title
+    joiner = {Subject.NO_CONFIDENCE: " in ", Subject.END_EMBARGO: " on ", Subject.AUDIT: " of ",
+              Subject.END_KANLY: " between "}.get(subject, ": ")
+    return f"{subject.title}{joiner}{target}"

@@ -2,6 +2,9 @@
 
 ``AG Vote: Jenny``; ``Vote: No Confidence``; ``Vote: End Embargo [on Bob]``; ``Audit: Bob [rounds 1-3]`` or
 ``Vote to Audit: Bob``; ``Vote: End Kanly [between Ann and Bob]``; ``Vote: End Game``; ``Unvote: <subject>``.
+``Vote: No Confidence in <AG>`` names the Adjutant General (the vote's own title); the service checks the name.
+As in a DM ballot, the colon may be left out when the intent is clear: ``vote no confidence`` is read, but only
+when a subject (or a near miss of one) follows the keyword, so chat such as ``vote for pizza`` stays chat.
 Names stay text here; the service resolves them to players."""
 
 from __future__ import annotations
@@ -41,6 +44,11 @@ class Motion:
 _AG = re.compile(r"^ag ?vote ?:(?P<name>.*)$", re.IGNORECASE)
 _HEAD = re.compile(r"^(?P<kw>vote to audit|vote|unvote|audit) ?:(?P<rest>.*)$", re.IGNORECASE)
 """Matched against a collapsed first line (``first_line``): one space at most between words, none at the ends."""
+_BARE = re.compile(r"^(?P<kw>vote to audit|unvote|vote) (?P<rest>[a-z].*)$", re.IGNORECASE)
+"""``vote no confidence``: the keyword without its colon (read only when a subject follows: ``_names_subject``)."""
+_NEAR_HEAD = re.compile(r"^(?P<kw>[a-z][a-z ]{1,14}) ?:(?P<rest>.*)$", re.IGNORECASE)
+"""``Vot: No Confidence``: a near miss of a keyword, before a colon."""
+_KEYWORD_WORDS = ("vote", "unvote", "audit", "vote to audit")
 _ROUND_WORD = re.compile(r"\brounds?\b", re.IGNORECASE)
 _ROUNDS_SPEC = re.compile(r" ?(?P<spec>[\d ,\-–and]+)\)?", re.IGNORECASE)
 _SUBJECT_WORDS = {
@@ -104,15 +112,58 @@ def _named(text: str, subject: Subject, rest: str, withdraw: bool) -> Motion:
         if rest and not between:
             raise ParseError(text, ACCEPTED, problem="name the two players with `between <P> and <Q>`")
         return Motion(subject, (between["p"].strip(), between["q"].strip()) if between else (), (), withdraw)
+    if subject is Subject.NO_CONFIDENCE and rest:
+        named = re.fullmatch(r"(?:in|of|on|against)\s+(?P<name>.+)", rest, re.IGNORECASE)
+        if not named:
+            raise ParseError(text, ACCEPTED, problem="name the Adjutant General with `in <Name>`, or nothing: "
+                                                     "`Vote: No Confidence`")
+        return Motion(subject, (named["name"].strip(),), (), withdraw)
     if rest:
         raise ParseError(text, ACCEPTED, problem=f"`{subject.title}` takes nothing after it")
     return Motion(subject, (), (), withdraw)
 
 
+def _subject_near(rest: str, cutoff: float) -> str | None:
+    """The subject words that ``rest`` starts with, or nearly does (``no confidance``), else None."""
+    lowered = rest.lower()
+    for words in (*_SUBJECT_WORDS, "audit"):
+        if lowered == words or lowered.startswith(words + " ") or lowered.startswith(words + ":"):
+            return words
+    for words in _SUBJECT_WORDS:
+        head = " ".join(lowered.split(" ")[:len(words.split())])
+        if nearest(head, (words,), cutoff=cutoff) is not None:
+            return words
+    return None
+
+
+def _with_colon(line: str) -> str:
+    """``vote no confidence`` -> ``vote: no confidence`` when a subject (or a near miss) follows the keyword;
+    otherwise the line as it is."""
+    bare = _BARE.match(line)
+    if bare and (bare["kw"].lower() == "vote to audit" or _subject_near(bare["rest"], 0.8) is not None):
+        return f"{bare['kw']}: {bare['rest']}"
+    return line
+
+
+def _near_keyword(text: str, line: str) -> None:
+    """``Vot: No Confidence``: a near miss of a keyword before a subject raises ParseError with the form meant."""
+    near_head = _NEAR_HEAD.match(line)
+    if near_head is None:
+        return
+    rest = near_head["rest"].strip()
+    words = _subject_near(rest, 0.8)
+    keyword = nearest(near_head["kw"], _KEYWORD_WORDS, cutoff=0.6)
+    if words is None or keyword is None or keyword == "audit":
+        return
+    head = "Vote to Audit" if keyword == "vote to audit" else keyword.capitalize()
+    raise ParseError(text, ACCEPTED, suggestion=f"{head}: {rest}",
+                     problem=f"“{near_head['kw'].strip()}” is not a keyword of a player vote")
+
+
 def parse_motion(text: str) -> AgVote | Motion | None:
     """The first line of a thread message as a vote, or None when it is not one (ordinary chat).
     A line that starts like a vote but cannot be read raises ParseError."""
-    line = first_line(text)
+    line = _with_colon(first_line(text))
     ag = _AG.match(line)
     if ag:
         if not ag["name"].strip():
@@ -120,6 +171,7 @@ def parse_motion(text: str) -> AgVote | Motion | None:
         return AgVote(ag["name"].strip())
     head = _HEAD.match(line)
     if not head:
+        _near_keyword(text, line)
         return None
     keyword = head["kw"].lower()
     rest = head["rest"].strip()

@@ -50,7 +50,8 @@ class ElectorQuery:
 # Each is matched against a collapsed first line (``first_line``): one space at most between words, none at the ends,
 # so no ``\s*`` meets a long run of blanks (issue 14: ``Elector: Count Jasek, round 1`` + spaces + ``x`` took
 # minutes).
-_TRANSFER = re.compile(r"^transfer(?: funds)? ?: ?(?P<what>.+?) to (?P<to>.+)$", re.IGNORECASE)
+_TRANSFER = re.compile(r"^transfer(?: funds)?(?: ?: ?| )(?P<what>.+?) to (?P<to>.+)$", re.IGNORECASE)
+"""``Transfer: 500 MS to Bob``; the colon may be left out (``Transfer 200 to jenny``: the intent is clear)."""
 _FUNDS = re.compile(r"^(?P<n>[\d,]++) ?(?:ms|solaris|solari)?$", re.IGNORECASE)
 _QUOTE = re.compile(r"^audit ?(?:quote|cost) ?:(?P<rest>.*)$", re.IGNORECASE)
 _ELECTOR = re.compile(r"^elector ?: ?(?P<name>.+?) ?[,;]? ?\bround ?(?P<n>\d++)$", re.IGNORECASE)

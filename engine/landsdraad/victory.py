@@ -192,9 +192,14 @@ def category_vp(table: Table, category: Category) -> Fraction:
 
 def proportional(table: Table, category: Category) -> dict[int, int]:
     """R3-07: floor(CP_k × q / Q_k) per player; Q_k = 0 gives everyone 0."""
+    return {player: floor(share) for player, share in exact_shares(table, category).items()}
+
+
+def exact_shares(table: Table, category: Category) -> dict[int, Fraction]:
+    """R3-07 before the floor: CP_k × q / Q_k per player, exactly; Q_k = 0 gives everyone 0."""
     total = sum(p.measure(category) for p in table.players)
     cp = category_vp(table, category)
-    return {p.player: floor(cp * p.measure(category) / total) if total else 0 for p in table.players}
+    return {p.player: cp * p.measure(category) / total if total else Fraction(0) for p in table.players}
 
 
 @dataclass(frozen=True)
@@ -219,13 +224,26 @@ class ForecastLine:
         return per if per >= 1 else None
 
     def text(self) -> str:
-        """``Votes – 3.0 VP per vote``; ``Income – 1 VP = 333 MS of income per round`` (R3-08, one decimal)."""
+        """``Votes – 2.88 VP per vote (300 VP over 104 votes)``; ``Income – 1 VP = 333 MS of income per round (300 VP
+        over 100000 MS)``. The rate to two decimals (R3-08 as ruled in docs/rulings.md) and what it comes from, so a
+        player's own share (floor(VP × theirs / total), R3-07) can be worked out exactly."""
         if self.rate is None:
             return f"{self.category.label} – nothing in play yet ({whole_or_decimal(self.vp)} VP waiting)"
+        return f"{self.category.label} – {self.rate_text()} ({self.basis()})"
+
+    def rate_text(self) -> str:
+        """``2.88 VP per vote``; ``1 VP = 333 MS of income per round`` (Income and Wealth, R3-08)."""
+        assert self.rate is not None
         if self.per_vp is not None:
             what = "MS of income per round" if self.category is Category.INCOME else "MS of wealth"
-            return f"{self.category.label} – 1 VP = {self.per_vp} {what}"
-        return f"{self.category.label} – {one_decimal(self.rate)} VP per {UNIT[self.category]}"
+            return f"1 VP = {self.per_vp} {what}"
+        return f"{two_decimals(self.rate)} VP per {UNIT[self.category]}"
+
+    def basis(self) -> str:
+        """``300 VP over 104 votes``: the category's share of the Pot and how much of it is in play."""
+        unit = UNIT[self.category]
+        units = unit if unit.startswith("MS") or self.total == 1 else f"{unit}s"
+        return f"{whole_or_decimal(self.vp)} VP over {self.total} {units}"
 
 
 def whole_or_decimal(x: Fraction) -> str:
@@ -237,6 +255,24 @@ def one_decimal(x: Fraction) -> str:
     """A rate to one decimal place, rounded down (display only; scoring never uses it, R3-08)."""
     tenths = floor(x * 10)
     return f"{tenths // 10}.{tenths % 10}"
+
+
+def two_decimals(x: Fraction) -> str:
+    """A non-negative rate to two decimals, rounded half up, exact ones without trailing zeros (``4``, ``7.2``,
+    ``2.88``; ``1.30`` for 1.2985). Display only: scoring never uses it (R3-08)."""
+    hundredths = floor(x * 100 + Fraction(1, 2))
+    text = f"{hundredths // 100}.{hundredths % 100:02d}"
+    return text.rstrip("0").rstrip(".") if Fraction(hundredths, 100) == x else text
+
+
+def down_to_hundredths(x: Fraction) -> str:
+    """``67.36…`` (rounded down to two decimals, ``…`` when more digits follow), ``67.5`` or ``120``: a share
+    before the floor of R3-07, for the player's own /score."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    hundredths = floor(x * 100)
+    text = f"{hundredths // 100}.{hundredths % 100:02d}".rstrip("0")
+    return text + ("…" if Fraction(hundredths, 100) != x else "")
 
 
 @dataclass(frozen=True)
@@ -296,6 +332,9 @@ class ScoreRow:
     total: int
     place: int
     title: str | None
+    exact: dict[Category, Fraction] = field(default_factory=dict)
+    """Each proportional category's share before its floor (CP_k × q / Q_k, R3-07), where it is known (a
+    projected score; final scores read back from the store keep only the floors)."""
 
 
 @dataclass(frozen=True)
@@ -330,7 +369,8 @@ def final_scores(table: Table, *, majority_winner: int | None = None, confirmed:
     """R3-17..R3-19: per player the seven categories, the singular awards, goals and prestige; places; titles.
     "Chancellor of the Landsdraad" goes only to a Majority Victory winner (P3-16)."""
     check_percentages(table, confirmed)
-    by_category = {c: proportional(table, c) for c in Category}
+    exact = {c: exact_shares(table, c) for c in Category}
+    by_category = {c: {player: floor(share) for player, share in exact[c].items()} for c in Category}
     winners = singular_awards(table)
     won: dict[int, list[tuple[Award, int]]] = {p.player: [] for p in table.players}
     for award, who in winners.items():
@@ -345,7 +385,8 @@ def final_scores(table: Table, *, majority_winner: int | None = None, confirmed:
     for p in sorted(table.players, key=lambda h: (-totals[h.player], h.name)):
         title = CHANCELLOR if p.player == majority_winner else title_for(totals[p.player], table)
         rows.append(ScoreRow(p.player, p.name, {c: by_category[c][p.player] for c in Category},
-                             tuple(won[p.player]), p.goals, p.prestige, totals[p.player], ranked[p.player], title))
+                             tuple(won[p.player]), p.goals, p.prestige, totals[p.player], ranked[p.player], title,
+                             {c: exact[c][p.player] for c in Category}))
     return FinalScores(table.pot, tuple(rows), tuple(a for a, who in winners.items() if not who))
 
 

@@ -129,3 +129,34 @@ def parse_form(text: str) -> Form:
                                      "to the Vanguard")
         return Pledge(dollars, False, game)
     return Pledge(dollars, bool(to), game)
+
+
+_CHOOSING = {"vote", "revote", "re-vote", "ballot", "choose", "choice", "elect", "nominate", "pick", "candidate"}
+"""Words a player may put before the name they choose when they mean ``Primary:`` or ``General:``."""
+
+
+def meant_form(text: str) -> str | None:
+    """The Mylantium form a text that none of them reads most likely meant, or None: ``Vote: Debs`` -> ``Primary:
+    Debs``, ``Vote: Whig`` -> ``General: Whig``, ``Yes`` -> ``Coup: yes``, ``20`` -> ``Contribute: 20``. A hint for
+    the answer (nothing is read from it); linear in the text."""
+    line, game = split_game_tag(first_line(text))
+    tag = f" #{game}" if game else ""
+    if len(line) > 100:
+        return None
+    head, colon, rest = line.partition(":")
+    if not colon:
+        head, _, rest = line.partition(" ")
+    head, rest = head.strip().lower(), rest.strip(" .!")
+    words = line.strip(" .!").lower()
+    if words in _YES or words in _NO:
+        return f"Coup: {'yes' if words in _YES else 'no'}{tag}"
+    if whole_number(words.removeprefix("$").strip()) is not None:
+        return f"Contribute: {words.removeprefix('$').strip()}{tag}"
+    if head not in _CHOOSING or not rest:
+        return None
+    if rest.lower() in _YES or rest.lower() in _NO:
+        return f"Coup: {'yes' if rest.lower() in _YES else 'no'}{tag}"
+    try:
+        return f"General: {party_of(rest).title}{tag}"
+    except ParseError:
+        return f"Primary: {rest}{tag}"

@@ -91,7 +91,11 @@ class Clerk(ServiceBase):
     async def next_deadlines(self) -> list[datetime]:
         """Every pending deadline (each plugged ruleset's ``next_deadlines``) and reminder instant, soonest first:
         what a scheduler sleeps until."""
-        times = [instant for *_, instant in await self.reminders.pending_reminders()]
+        return sorted(instant for instant, _ in await self.timed_work())
+
+    async def timed_work(self) -> list[tuple[datetime, str]]:
+        """``next_deadlines`` with what each instant is: ``deadline`` or ``reminder`` (the console says which)."""
+        times = [(instant, "reminder") for *_, instant in await self.reminders.pending_reminders()]
         for service in self.plugged.values():
-            times += await service.next_deadlines()
+            times += [(instant, "deadline") for instant in await service.next_deadlines()]
         return sorted(times)

@@ -138,3 +138,26 @@ async def test_a_thread_vote_reaching_the_majority_awaits_the_moderator_who_enac
     new_tally = await kept(h, "ag-tally:2")  # a new election opened at once, in its own thread
     assert new_tally.channel_id == thread_named(h, "ag-election-2").id and new_tally.pinned
     assert "after a vote of No Confidence" in new_tally.embed["description"]
+
+
+async def test_thread_forms_are_read_when_the_intent_is_clear_and_an_unread_one_is_answered_in_the_thread(
+        clerk_bot: Harness) -> None:
+    """Issue 17: ``vote no confidence`` (no colon, lower case) is read as in a DM; a near miss and a name that is not
+    the AG's are answered in the thread, saying nothing was recorded; chat that only starts with "vote" is not."""
+    h = clerk_bot
+    gid = await three_players(h)
+    await elect(h, "carol")
+
+    read = await answer(h, await h.fake.say(h.alice, h.thread, "vote no confidence"))
+    chat = await h.fake.say(h.bob, h.thread, "vote for whoever brings snacks")
+    near = await answer(h, await h.fake.say(h.bob, h.thread, "vote no confidance"))
+    wrong = await answer(h, await h.fake.say(h.bob, h.thread, "Vote: No Confidence in alice"))
+
+    assert read.channel_id == h.thread.id and "alice supports No Confidence in carol: 1 of 2" in read.content
+    assert near.channel_id == wrong.channel_id == h.thread.id
+    assert near.content.startswith("I couldn't read “vote no confidance”") and "“Vote: No Confidence”?" in near.content
+    assert "alice is not the Adjutant General of sirius; carol is." in wrong.content
+    assert near.content.endswith("Nothing was recorded.") and wrong.content.endswith("Nothing was recorded.")
+    assert h.fake.replies_to(chat) == []
+    [vote] = await h.clerk.landsdraad.majority.votes(gid)
+    assert vote.supporters == ("alice",)

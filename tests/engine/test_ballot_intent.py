@@ -22,3 +22,32 @@ def test_colon_may_be_left_out(text: str, option: Option, revote: bool) -> None:
 def test_plain_chat_is_not_a_ballot() -> None:
     with pytest.raises(ParseError, match="it is not a ballot"):
         parse_ballot("hello, what do I do?")
+
+
+@pytest.mark.parametrize(("text", "declared"), [("Vote: Aye (16)", 16), ("Vote: Aye, 16.", 16),
+                                                ("Vote: Nay (16 votes)", 16), ("vote aye(3)", 3)])
+def test_a_count_in_brackets_is_read_like_one_after_a_comma(text: str, declared: int) -> None:
+    assert parse_ballot(text).declared == declared
+
+
+@pytest.mark.parametrize(("text", "meant"), [("Yes", "Vote: Yes"), ("nay, 14", "Vote: Nay, 14"),
+                                             ("Abstain.", "Vote: Abstain")])
+def test_an_option_alone_suggests_the_ballot_it_means(text: str, meant: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_ballot(text)
+    assert caught.value.suggestion == meant and f"Did you mean “{meant}”?" in str(caught.value)
+
+
+def test_words_after_the_option_say_what_was_read_and_what_was_not() -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_ballot("vote: nay please")
+    message = str(caught.value)
+    assert message.startswith("I read Nay in “vote: nay please”, but not “please”: only your count may follow")
+    assert caught.value.suggestion == "Vote: Nay" and "is not a whole number" not in message
+
+
+def test_vote_aye_without_a_colon_looks_like_a_ballot_but_vote_for_pizza_does_not() -> None:
+    from engine.landsdraad.ballot import looks_like_ballot
+
+    assert looks_like_ballot("vote aye") and looks_like_ballot("Vote: Pizza")
+    assert not looks_like_ballot("vote for pizza") and not looks_like_ballot("I vote aye")

@@ -108,7 +108,9 @@ def test_near_miss_keyword_and_option_suggestions(text: str, suggestion: str) ->
 def test_count_that_is_not_a_whole_number() -> None:
     """P0-01: the stated count is optional and informational, but when given it must be a whole number."""
     error = _error("Vote: Aye, fourteen")
-    assert "“fourteen” is not a whole number of votes" in str(error)
+    assert str(error).startswith("I read Aye in “Vote: Aye, fourteen”, but not “fourteen”: only your count may "
+                                 "follow the option, in digits")
+    assert error.suggestion == "Vote: Aye"
     assert "not a whole number" in str(_error("Vote: Aye, -3"))
 
 

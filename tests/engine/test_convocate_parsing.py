@@ -102,3 +102,13 @@ def test_card_lists_and_one_time_sections() -> None:
     assert parse_one_time("1; 2: Rank + 1 = 3") == ((1, 2), {2: "Rank + 1 = 3"})
     with pytest.raises(ParseError, match="not a Section number"):
         parse_one_time("first")
+
+
+@pytest.mark.parametrize(("text", "meant"), [("Yes", "Second: yes"), ("No", "Second: no"),
+                                             ("Vote: Dorn", "Second: Dorn"), ("second kista #s", "Second: kista #s"),
+                                             ("good morning", None)])
+def test_the_form_an_unread_dm_meant(text: str, meant: str | None) -> None:
+    """Issue 17: what the answer to a DM no form read suggests to a player of the Convocate."""
+    from engine.convocate.parsing import meant_form
+
+    assert meant_form(text) == meant

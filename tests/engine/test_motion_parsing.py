@@ -73,3 +73,42 @@ def test_audit_quote_and_elector_query() -> None:
     assert parse_elector_query("Elector: Count Jasek, round 3") == ElectorQuery("Count Jasek", 3)
     with pytest.raises(ParseError):
         parse_elector_query("Elector: Count Jasek")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("vote no confidence", Motion(Subject.NO_CONFIDENCE)),
+     ("unvote end game", Motion(Subject.END_GAME, withdraw=True)),
+     ("vote to audit bob rounds 1-2", Motion(Subject.AUDIT, ("bob",), (1, 2))),
+     ("Vote: No Confidence in alice", Motion(Subject.NO_CONFIDENCE, ("alice",))),
+     ("vote no confidence in <@12>", Motion(Subject.NO_CONFIDENCE, ("<@12>",)))],
+)
+def test_intent_is_clear_without_the_colon_and_with_the_ag_named(text: str, expected: Motion) -> None:
+    """R0-40 "valid if intent is clear": the thread forms read what the DM forms read (no colon, any case), and
+    ``Vote: No Confidence in <AG>``, the vote's own title (the service checks that the name is the AG's)."""
+    assert parse_motion(text) == expected
+
+
+@pytest.mark.parametrize("text", ["vote for pizza tonight", "vote we all go home", "vote aye", "I vote no"])
+def test_a_bare_vote_before_no_subject_stays_chat(text: str) -> None:
+    assert parse_motion(text) is None
+
+
+@pytest.mark.parametrize(("text", "meant"), [("vote no confidance", "Vote: No Confidence"),
+                                             ("Vot: No Confidence", "Vote: No Confidence")])
+def test_a_near_miss_without_colon_or_of_the_keyword_is_answered(text: str, meant: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_motion(text)
+    assert caught.value.suggestion == meant
+
+
+def test_no_confidence_takes_the_ag_after_in_and_nothing_else() -> None:
+    with pytest.raises(ParseError, match="`in <Name>`"):
+        parse_motion("Vote: No Confidence alice")
+
+
+def test_transfer_without_its_colon() -> None:
+    assert parse_transfer("Transfer 200 to jenny") == TransferCommand("jenny", amount=200)
+    assert parse_transfer("transfer funds 5 to Bob") == TransferCommand("Bob", amount=5)
+    with pytest.raises(ParseError):
+        parse_transfer("transferred 200 to bob")

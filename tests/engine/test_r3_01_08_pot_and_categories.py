@@ -61,8 +61,8 @@ def test_TV3_S07_reading_the_example_forecast() -> None:
                         income=120000, stock=300, wealth=300000)]
     lines = {x.category: x for x in forecast(table(players)).lines}
     assert lines[Category.VOTES].vp == 450 and lines[Category.VOTES].rate == 3
-    assert lines[Category.VOTES].text() == "Votes – 3.0 VP per vote"
-    assert lines[Category.MILITARY].text() == "Military – 2.0 VP per Force point"
+    assert lines[Category.VOTES].text() == "Votes – 3 VP per vote (450 VP over 150 votes)"
+    assert lines[Category.MILITARY].text() .startswith("Military – 2 VP per Force point (300 VP over ")
     assert lines[Category.PLANETS].rate == 10 and lines[Category.ASSETS].rate == 2
     assert lines[Category.STOCK].rate == 1
     assert lines[Category.INCOME].per_vp == 400 and lines[Category.WEALTH].per_vp == 1000
@@ -108,6 +108,21 @@ def test_floor_is_per_player_per_category_on_exact_rationals() -> None:
 def test_forecast_text_when_one_ms_is_worth_more_than_a_vp() -> None:
     """R3-08's inverse (MS per VP) only reads well when at least 1 MS buys a VP; otherwise the rate is shown."""
     line = next(x for x in forecast(table([Holdings(1, "a", income=30)])).lines if x.category is Category.INCOME)
-    assert line.per_vp is None and line.text() == "Income – 10.0 VP per MS of income"
+    assert line.per_vp is None and line.text() == "Income – 10 VP per MS of income (300 VP over 30 MS of income)"
     empty = next(x for x in forecast(table([Holdings(1, "a")])).lines if x.category is Category.STOCK)
     assert empty.text() == "Stock – nothing in play yet (300 VP waiting)"
+
+
+def test_shown_rates_and_shares_let_a_player_add_up_their_own_score() -> None:
+    """Ruling on R3-08 (docs/rulings.md): two decimals, rounded half up, and the basis; /score shows the share
+    before its floor (R3-07), so 25 votes of 104 read 72.11… rounded down to 72, not 25 × 2.8 = 70."""
+    from bot.actions.landsdraad.victory_render import share_text
+    from engine.landsdraad.victory import ForecastLine, ScoreRow, down_to_hundredths, two_decimals
+    line = ForecastLine(Category.VOTES, Fraction(300), 104)
+    assert line.text() == "Votes – 2.88 VP per vote (300 VP over 104 votes)"
+    assert two_decimals(Fraction(2597, 2000)) == "1.30" and two_decimals(Fraction(4)) == "4"
+    assert down_to_hundredths(Fraction(300 * 25, 104)) == "72.11…" and down_to_hundredths(Fraction(135, 2)) == "67.5"
+    row = ScoreRow(1, "ann", {Category.VOTES: 72, Category.STOCK: 20}, (), 0, 0, 92, 1, None,
+                   {Category.VOTES: Fraction(300 * 25, 104), Category.STOCK: Fraction(20)})
+    assert share_text(row, Category.VOTES) == "72.11… VP, rounded down to 72 VP"
+    assert share_text(row, Category.STOCK) == "20 VP"

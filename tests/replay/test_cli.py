@@ -113,7 +113,7 @@ def test_console_closes_rounds_whose_deadline_passed_between_sessions(tmp_path: 
     assert console(url, 0, script, out.append, start=start) == 0
     out.clear()
     assert console(url, 0, io.StringIO(""), out.append, start=start + timedelta(hours=2)) == 0
-    assert "  ⏰ 2026-03-01 20:00 UTC: closing what was due at 2026-03-01 19:00 UTC" in out
+    assert "  ⏰ 2026-03-01 20:00 UTC: deadline of 2026-03-01 19:00 UTC, done late" in out
     assert "  → the game channel of sirius:" in out
 
 

@@ -151,3 +151,19 @@ async def test_convocate_rulings_is_an_alias_that_points_to_game_settings(clerk:
     out = await slash(clerk, MODERATOR, "convocate rulings", ruling="repeal_count", value="before")
     assert text_of(out[0]) == "senate: repeal_count changed from after to before." and out[0].ephemeral
     assert "**repeal_count** = before: " in only_here(await slash(clerk, BOB, "game settings"))
+
+
+async def test_an_unread_dm_of_a_convocate_player_suggests_the_convocate_form(clerk: Clerk) -> None:
+    """Issue 17: ``Yes`` or ``Vote: Dorn`` from a player of the Convocate only: did you mean ``Second: ...``."""
+    await senate(clerk)
+    out = only_here(await dm(clerk, BOB, "Yes"))
+    assert out.startswith("I couldn't read “Yes”.\nDid you mean “Second: yes”?\nAccepted: `Second: <Convocant>`")
+    assert "Did you mean “Second: Dorn”?" in only_here(await dm(clerk, BOB, "Vote: Dorn"))
+    assert "Aye, Nay or Abstain" not in only_here(await dm(clerk, BOB, "Vote: Dorn"))
+
+
+async def test_the_dm_help_lists_the_thread_forms(clerk: Clerk) -> None:
+    await senate(clerk)
+    text = only_here(await dm(clerk, BOB, "help"))
+    assert "**In a thread of the game channel**, as the first line of your message:" in text
+    assert "`Motion: <name> by <Convocant>`: moves a Motion" in text

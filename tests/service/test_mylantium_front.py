@@ -146,3 +146,22 @@ async def test_status_is_public_and_faction_me_private(rep: Republic, clerk: Cle
 
 def test_user_helper_is_shared() -> None:
     assert user(1, "x").id == 1
+
+
+async def test_an_unread_dm_is_answered_with_the_mylantium_form_it_meant(rep: Republic, clerk: Clerk) -> None:
+    """Issue 17: a player of Mylantium only gets Mylantium's answer, not the Landsdraad ballot's ("not Aye, Nay or
+    Abstain"): the near miss (``Primary: Debs``) and the forms they can DM; nothing is recorded."""
+    out = await dm(clerk, C.PL, "Vote: Debs")
+    assert texts(out) == ("I couldn't read “Vote: Debs”.\nDid you mean “Primary: Debs”?\nAccepted: `Realign: Whig`; "
+                          "`Primary: <Candidate>`; `General: Federalist`; `Contribute: 20`; `Coup: yes`; DM me "
+                          "`help` for what each does.\nNothing was recorded.")
+    assert "Did you mean “General: Whig”?" in texts(await dm(clerk, C.PL, "vote whig"))
+    assert "Did you mean “Coup: yes”?" in texts(await dm(clerk, C.PL, "Yes"))
+    assert "Aye, Nay or Abstain" not in texts(await dm(clerk, C.PL, "Vote: Debs #mylantium"))
+    sirius = await clerk.games.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
+                                           moderator_role_id=None, actor=1)
+    await clerk.landsdraad.ledger.add_player(sirius.id, user_id=USERS[C.PL], name="pat", diplomacy=2, command=2,
+                                             intrigue=2, roll=1, faction=None, actor=1)
+    both = texts(await dm(clerk, C.PL, "Vote: Debs"))  # a player of both: the ballot's answer, and Mylantium's
+    assert "“Debs” is not Aye, Nay or Abstain" in both
+    assert "In #mylantium (Mylantium), did you mean “Primary: Debs”?" in both and both.endswith("Nothing was recorded.")

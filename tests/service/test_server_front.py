@@ -96,6 +96,7 @@ async def test_help_in_a_channel_is_for_its_ruleset(table: Table) -> None:
     mylantium = texts(await slash_in(table.clerk, BOB, "help", OTHER_CHANNEL))
     assert "`Primary: <Candidate>`" in mylantium and "Vote: Aye" not in mylantium
     assert "/round open" not in mylantium and "/game export [format]` (m)" in mylantium
+    assert "`/player remove user` (m)" in mylantium  # the shared command, where the ruleset supplies its work
     nowhere = texts(await slash_in(table.clerk, BOB, "help", 999))
     assert "This channel has no game" in nowhere
 

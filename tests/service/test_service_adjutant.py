@@ -190,3 +190,103 @@ async def test_election_closing_with_the_round_fills_the_office_before_the_check
     result = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     assert result.elections_closed == (2,)
     assert (result.adjutant, result.income_penalty) == ("carol", 0)
+
+
+async def _no_confidence_passed(table: Any) -> Any:
+    """jenny is AG; bob and carol pass No Confidence in her (2 of 3 active, R0-41); not enacted yet."""
+    await players(table)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
+    await ag_vote(table, BOB, "jenny")
+    await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
+    await table.open(deadline=timedelta(hours=24))
+    for user in (BOB, CAROL):
+        receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user,
+                                                                motion=Motion(Subject.NO_CONFIDENCE), thread_id=None,
+                                                                at=table.clock.now(), source_id=table.source())
+    return receipt.vote
+
+
+async def test_ag_ballots_cast_during_no_confidence_count_at_their_time(table: Any) -> None:
+    """R0-35: "votes cast for a new AG prior to an official removal are still valid": held until the enactment,
+    then counted in the election it opens at the times they were cast, so the tie-break (R0-31) sees those times."""
+    from engine.service.landsdraad.held_ballots import HeldVote
+    vote = await _no_confidence_passed(table)
+    held = await ag_vote(table, CAROL, "jenny", 1)
+    assert isinstance(held, HeldVote) and held.vote_title == "No Confidence in jenny"
+    changed = await ag_vote(table, JENNY, "bob", 2)
+    again = await ag_vote(table, JENNY, "carol", 3)                 # changed: re-stamped at minute 3 (P0-21)
+    assert isinstance(changed, HeldVote) and isinstance(again, HeldVote) and again.changed_from == "bob"
+    same = await ag_vote(table, CAROL, "jenny", 4)                  # the same name keeps minute 1
+    assert isinstance(same, HeldVote) and same.unchanged
+    assert await table.clerk.landsdraad.adjutant.held(table.game_id) == (
+        "No Confidence in jenny", (("carol", "jenny"), ("jenny", "carol")))
+    assert await table.clerk.landsdraad.adjutant.adjutant(table.game_id) == (JENNY, "jenny"), "still in office"
+    table.clock.advance(timedelta(minutes=10))
+    enacted = await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=vote.id, actor=MOD)
+    assert any("jenny → carol" in line and "carol → jenny" in line for line in enacted.lines)
+    election = await table.clerk.landsdraad.adjutant.election(table.game_id)
+    assert election is not None and election.status == "open" and election.number == enacted.election
+    assert [(v, c, at - table.clock.now()) for v, c, at in election.ballots] == [
+        ("carol", "jenny", timedelta(minutes=-9)), ("jenny", "carol", timedelta(minutes=-7))]
+    assert await table.clerk.landsdraad.adjutant.held(table.game_id) is None, "an election is open: nothing held"
+    await ag_vote(table, BOB, "carol")                              # carol 2, jenny 1
+    closed = await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
+    assert closed is not None and closed.winner == "carol"
+    assert (await table.kinds()).count("AgBallotHeld") == 4
+
+
+async def test_held_ballots_lapse_when_the_vote_is_vetoed(table: Any) -> None:
+    """A vetoed No Confidence vote opens no election; its held ballots never count, and once it is decided an
+    AG ballot is refused again (no election is open, nothing under way)."""
+    vote = await _no_confidence_passed(table)
+    await ag_vote(table, CAROL, "carol")
+    await table.clerk.landsdraad.majority.veto(table.game_id, vote_id=vote.id, actor=MOD)
+    assert await table.clerk.landsdraad.adjutant.held(table.game_id) is None
+    with pytest.raises(RuleError, match="No Adjutant General election is open"):
+        await ag_vote(table, BOB, "carol")
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
+    election = await table.clerk.landsdraad.adjutant.election(table.game_id)
+    assert election is not None and election.ballots == ()
+
+
+async def test_a_held_ballot_lapses_when_its_voter_leaves(table: Any) -> None:
+    """R0-30: only active players' ballots count; a held ballot whose voter was removed before the enactment
+    lapses, as does one for a candidate who was removed, and the enactment says so. A redelivered held ballot is
+    held once."""
+    from engine.service.landsdraad.held_ballots import HeldVote
+    vote = await _no_confidence_passed(table)
+    await ag_vote(table, BOB, "carol")
+    first = await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=CAROL, candidate="bob",
+                                                               at=table.clock.now(), source_id="dm:77")
+    twice = await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=CAROL, candidate="bob",
+                                                               at=table.clock.now(), source_id="dm:77")
+    assert isinstance(first, HeldVote) and isinstance(twice, HeldVote) and twice.duplicate
+    await table.clerk.landsdraad.removal.remove_player(table.game_id, user_id=BOB, actor=MOD)
+    enacted = await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=vote.id, actor=MOD)
+    lapsed = [line for line in enacted.lines if "do not count" in line]
+    assert len(lapsed) == 1 and "bob → carol" in lapsed[0] and "carol → bob" in lapsed[0], "voter or candidate gone"
+    election = await table.clerk.landsdraad.adjutant.election(table.game_id)
+    assert election is not None and election.ballots == ()
+
+
+async def test_no_confidence_may_name_the_ag_and_a_name_that_is_not_the_ag_is_refused(table: Any) -> None:
+    """``Vote: No Confidence in jenny`` (the vote's own title) supports the same vote as ``Vote: No Confidence``;
+    naming someone else is refused, saying who the AG is, and records nothing."""
+    await players(table)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
+    await ag_vote(table, BOB, "jenny")
+    await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
+    await table.open(deadline=timedelta(hours=24))
+
+    async def support(user: int, *names: str) -> Any:
+        return await table.clerk.landsdraad.majority.support(
+            table.game_id, user_id=user, motion=Motion(Subject.NO_CONFIDENCE, names), thread_id=None,
+            at=table.clock.now(), source_id=table.source())
+
+    for wrong in ("bob", "nobody"):
+        with pytest.raises(RuleError, match=f"^{wrong} is not the Adjutant General of .*; jenny is"):
+            await support(CAROL, wrong)
+    assert await table.clerk.landsdraad.majority.votes(table.game_id) == []
+    named = await support(BOB, "Jenny")
+    plain = await support(CAROL)
+    assert named.vote.id == plain.vote.id and plain.vote.title == "No Confidence in jenny"

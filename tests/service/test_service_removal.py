@@ -92,3 +92,32 @@ async def test_player_add_brings_a_removed_player_back(table: Any) -> None:
     assert added.payload["user_id"] == BO
     with pytest.raises(RuleError, match="already a player"):
         await table.player(BO, "bo", 3, 2, 1, roll=2)
+
+
+async def test_a_removed_player_still_counts_for_the_pot_and_rosters_say_removed(table: Any) -> None:
+    """P3-01 (docs/rulings.md, "A removed player and the Pot"): every player who joined counts in N for the Pot,
+    removed or not, and /vp show says how many of them were removed since; rosters and the tracked measures mark a
+    removed player "(removed)", not "(inactive)"; an inactive player is still "(inactive)"."""
+    from bot.actions.landsdraad.render import setup_card
+    from bot.actions.landsdraad.victory_render import score_card, settings_card, track_text
+
+    await seat(table)
+    victory = table.clerk.landsdraad.victory
+    before = settings_card(await victory.vp_settings(table.game_id))
+    assert before.footer == "Pot now: 1600 VP (3 players joined)."
+    await remove(table, BO)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=CY, active=False, actor=MOD)
+    view = await victory.vp_settings(table.game_id)
+    assert (view.joined, view.removed, view.pot) == (3, 1, 1600)
+    assert settings_card(view).footer == ("Pot now: 1600 VP (3 players joined, 1 of them since removed: every "
+                                          "player who joined counts, P3-01).")
+    players = await table.clerk.landsdraad.ledger.players(table.game_id)
+    roster = setup_card(table.game, players).fields[0][1]
+    assert roster.splitlines() == ["ann", "bo (removed)", "cy (inactive)"], roster
+    tracks = {t.name: track_text(t) for t in await victory.tracked(table.game_id)}
+    assert tracks["bo"].startswith("**bo** (removed: not in play)") and tracks["cy"].startswith(
+        "**cy** (inactive: not in play)") and tracks["ann"].startswith("**ann**:")
+    mine = score_card(await victory.projected_score(table.game_id, BO))
+    assert mine.description == "A moderator removed you from the game, so you take no share of the Pot (P3-01)."
+    theirs = score_card(await victory.projected_score(table.game_id, CY))
+    assert theirs.description == "You are marked inactive, so you take no share of the Pot (P3-01)."

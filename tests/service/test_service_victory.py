@@ -213,7 +213,7 @@ async def test_tv3_s02_johns_income_in_the_forecast_and_his_score(table: Any) ->
     assert (income.vp, income.total, income.per_vp) == (300, 100000, 333)
     assert income.text().startswith("Income – 1 VP = 333 MS of income per round")
     votes = next(line for line in view.forecast.lines if line.category is Category.VOTES)
-    assert votes.text() == "Votes – 11.2 VP per vote"  # 450 VP over 10 players × 4 votes
+    assert votes.text() == "Votes – 11.25 VP per vote (450 VP over 40 votes)"  # 450 VP over 10 players × 4 votes
     score = await table.clerk.landsdraad.victory.projected_score(table.game_id, 800)
     assert score.row is not None and score.row.categories[Category.INCOME] == 36
 
@@ -232,7 +232,7 @@ async def test_a_forecast_is_posted_when_a_round_opens(table: Any) -> None:
     forecast = [o for o in out if o.card and "Forecast" in o.card.title]
     assert len(forecast) == 1 and isinstance(forecast[0].to, ToChannel)
     assert "Forecast taken: start of round 1" in text_of(forecast[0])
-    assert "Votes – 11.6 VP per vote" in text_of(forecast[0])  # 15% of 1400 = 210 VP over 18 votes
+    assert "Votes – 11.67 VP per vote (210 VP over 18 votes)" in text_of(forecast[0])  # 15% of 1400
 
 
 async def test_moderator_commands_at_the_front_end(table: Any) -> None:
@@ -277,7 +277,7 @@ async def test_the_export_has_the_forecast_and_the_tracked_holdings(table: Any) 
     forecast = doc["forecast"]
     assert forecast["pot"] == "1400" and forecast["penalty"] == 0
     assert forecast["categories"]["votes"] == {"vp": "210", "total": 18, "rate": "11.6", "ms_per_vp": None,
-                                               "text": "Votes – 11.6 VP per vote"}
+                                               "text": "Votes – 11.67 VP per vote (210 VP over 18 votes)"}
     assert forecast["categories"]["military"]["total"] == 3
     assert forecast["singular"][0] == {"award": "Unopposed Chancellor", "vp": "42"}
     victory = doc["victory"]

@@ -5,13 +5,14 @@ command refuses in a game of another ruleset (``guard``)."""
 
 from __future__ import annotations
 
-from bot.actions.convocate import board, motions, turns
+from bot.actions.convocate import board, motions, removal, turns
 from bot.actions.convocate.guard import RULESET
 from bot.actions.convocate.imports import import_setup
 from bot.actions.convocate.motions import offers_due
 from bot.actions.convocate.sources import SOURCES
 from bot.actions.front import Front
 from bot.actions.routes import Routes
+from engine.convocate.parsing import meant_form
 
 ROUTES = Routes.merged(board.ROUTES, turns.ROUTES, motions.ROUTES)
 """Every Convocate command, form and button."""
@@ -23,6 +24,13 @@ FRONT = Front(
         ("Second: <Convocant>", "answers an offer to second a Motion (`Second: yes` for your only eligible "
                                 "Convocant, `Second: no` declines)"),
     ),
+    thread_help=(
+        ("Motion: <name> by <Convocant>", "moves a Motion in your Action Phase (here or in the game channel; "
+                                          "further lines such as `Morality: <Morality>` fill its card)"),
+        ("Motion of Repeal: <Statute> by <Convocant>", "moves a Motion of Repeal against a Statute"),
+        ("Second: <Convocant>", "answers an offer to second, as by DM"),
+    ),
+    dm_meant=meant_form,
     next_steps=("Seat the players with /convocate player, put the cards on the board with /card add and the "
                 "Factors with /factor set; /board shows the table, and /phase next starts the first turn."),
     settings_note=("These are the Convocate rulings; /convocate rulings, kept as an alias, lists them with their "
@@ -31,6 +39,7 @@ FRONT = Front(
     sources=SOURCES,
     setup=board.setup_summary,
     importer=import_setup,
+    remover=removal.remove_player,
 )
 
 __all__ = ["FRONT", "ROUTES"]

@@ -61,6 +61,13 @@ FRONT = Front(
         ("Audit quote: Bob rounds 1-3", "what an audit of Bob would cost now; nothing is recorded"),
         ("Elector: Count Jasek, round 3", "Chancellor Pro tempore only: how that Elector voted"),
     ),
+    thread_help=(
+        ("AG Vote: Bob", "your ballot in the Adjutant General election, in its thread (or by DM)"),
+        ("Vote: No Confidence", "supports a player-majority vote (`Vote: No Confidence in <AG>` too); the others: "
+                                "`Vote: End Embargo on Bob`, `Audit: Bob rounds 1-3`, `Vote: End Kanly between "
+                                "Ann and Bob`, `Vote: End Game`"),
+        ("Unvote: No Confidence", "withdraws your support"),
+    ),
     next_steps="Add players with /player add, then open a round with /round open.",
     ends_with="/game end",
     closing=(rounds_due, elections_due),
@@ -71,6 +78,7 @@ FRONT = Front(
     channel_hint=channel_hint,
     export_files=(players_file,),
     importer=import_setup,
+    remover=handlers.remove_player,
     names_itself=False,
     setup=handlers.setup_summary,
 )

@@ -30,6 +30,7 @@ from engine.landsdraad.victory import (
     ForecastLine,
     ScoreRow,
     one_decimal,
+    two_decimals,
 )
 from engine.service.landsdraad.views import ResultView
 
@@ -65,10 +66,9 @@ def rate_text(line: ForecastLine) -> str:
     if rate is None:
         return "nothing in play yet"
     if line.per_vp:  # Income and Wealth: how many MS buy one VP (R3-08); 0 when one MS is worth a VP or more
-        what = "MS of income per round" if line.category is Category.INCOME else "MS of wealth"
-        return f"1 VP = {line.per_vp} {what}"
+        return line.rate_text()
     unit = "MS" if line.category in (Category.INCOME, Category.WEALTH) else UNIT[line.category]
-    return f"{one_decimal(rate)} VP per {unit}"
+    return f"{two_decimals(rate)} VP per {unit}"
 
 
 def percent_of(part: Fraction, pot: Fraction) -> str:
@@ -186,7 +186,18 @@ TABLE_FOOTER = 40
 CELL_PAD = 8
 
 
-def scores_png(scores: FinalScores, *, title: str) -> bytes:
+def scores_subtitle(scores: FinalScores, penalty: int = 0) -> str:
+    """``Pot 1350 VP (after the End Game penalty of 25%)  ·  4 players  ·  shared place 2``."""
+    rows = scores.rows
+    shared = sorted({r.place for r in rows if sum(1 for s in rows if s.place == r.place) > 1})
+    after = f" (after the End Game penalty of {penalty}%)" if penalty else ""
+    sub = f"Pot {vp_text(scores.pot)} VP{after}  ·  {len(rows)} player" + ("s" if len(rows) != 1 else "")
+    if shared:
+        sub += "  ·  shared place" + ("s " if len(shared) > 1 else " ") + ", ".join(map(str, shared))
+    return sub
+
+
+def scores_png(scores: FinalScores, *, title: str, penalty: int = 0) -> bytes:
     """The final table (R3-17..R3-19) as a PNG, one row per player in order of place: place, name, title, the
     seven categories, the singular awards together, goals, prestige and total. Names longer than the column are
     cut with an ellipsis; the width is fixed (1380 px) and the height grows by 28 px a player."""
@@ -203,11 +214,8 @@ def scores_png(scores: FinalScores, *, title: str) -> bytes:
     x0 = TABLE_MARGIN
     heading = ax.text(x0, 30, _clean(title), fontsize=17, fontweight="bold", color=INK, va="center", **_TEXT)
     _fit(heading, width - 2 * x0)
-    shared = sorted({r.place for r in rows if sum(1 for s in rows if s.place == r.place) > 1})
-    sub = f"Pot {vp_text(scores.pot)} VP  ·  {len(rows)} player" + ("s" if len(rows) != 1 else "")
-    if shared:
-        sub += "  ·  shared place" + ("s " if len(shared) > 1 else " ") + ", ".join(map(str, shared))
-    _fit(ax.text(x0, 56, sub, fontsize=11, color=MUTED, va="center", **_TEXT), width - 2 * x0)
+    _fit(ax.text(x0, 56, scores_subtitle(scores, penalty), fontsize=11, color=MUTED, va="center", **_TEXT),
+         width - 2 * x0)
 
     top = TABLE_TITLE
     ax.add_patch(_rect(x0, top, width - 2 * x0, TABLE_HEADER, HEADER))

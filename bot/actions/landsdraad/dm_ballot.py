@@ -19,8 +19,10 @@ from bot.actions.landsdraad.render import receipt_text
 from bot.actions.outbox import Outgoing, ToUser, reply
 from bot.actions.recovery import LOOK_BACK
 from bot.actions.routes import Routes
-from engine.core.errors import RuleError
+from engine.core.errors import ParseError, RuleError
+from engine.core.text import first_line
 from engine.landsdraad.ballot import BallotCommand, parse_ballot
+from engine.landsdraad.motions import Motion, parse_motion
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.membership import StaleGames
 
@@ -33,7 +35,16 @@ WHAT = "A crisis ballot (`Vote: Aye|Nay|Abstain`)"
 
 @ROUTES.dm_fallback
 async def crisis_ballot(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
-    """A DM that no form matches, read as a crisis ballot (a ``ParseError`` says what was wrong)."""
+    """A DM that no form matches, read as a crisis ballot (a ``ParseError`` says what was wrong). A player vote
+    (``Vote: No Confidence``) is not read here: the answer says where it goes."""
+    try:
+        motion = parse_motion(text)
+    except ParseError:
+        motion = None
+    if isinstance(motion, Motion):
+        raise RuleError(f"“{first_line(text)[:100]}” is a player vote: post it as the first line of a message in a "
+                        "thread of the game channel, or use /pv support. A crisis ballot by DM is `Vote: Aye`, "
+                        "`Vote: Nay` or `Vote: Abstain`.")
     receipt = await cast_dm_ballot(app, ctx, parse_ballot(text))
     return [reply(receipt_text(receipt, app.clerk.clock.now()))]
 

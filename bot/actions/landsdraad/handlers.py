@@ -20,6 +20,7 @@ from bot.actions.landsdraad.render import (
 )
 from bot.actions.landsdraad.ruleset import commands_on
 from bot.actions.outbox import Card, Keep, Outgoing, ToChannel, ToUser, reply
+from bot.actions.players import removal_dm
 from bot.actions.render import waiting_text
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
@@ -91,18 +92,15 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
         out = [Outgoing(ToChannel(g.channel_id), card=passed_card(v))
                for v in await app.clerk.landsdraad.majority.reevaluate_votes(g.id, actor=ctx.actor.id)]
     b = p.breakdown
-    state = "" if p.active else " (inactive)"
+    state = p.state
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
                   f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.",
                   ephemeral=True), *out, *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
 
 
-@command("player remove", "Remove a player from the game: their open ballots stop counting, their history stays.",
-         Option("user", UserRef, "the player", True),
-         moderator=True)
-async def player_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
-    user = user_option(o, "user")
+async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[Outgoing]:
+    """``Front.remover`` (``/player remove``, ``bot/actions/players.py``): the player leaves the Landsdraad game
+    (``engine/service/landsdraad/removal.py``); open player-majority votes are judged again on the new count."""
     r = await app.clerk.landsdraad.removal.remove_player(g.id, user_id=user.id, actor=ctx.actor.id,
                                                         source_id=ctx.source_id)
     public = f"**{r.name}** has left **{g.name}** (removed by <@{ctx.actor.id}>); votes in play now {r.in_play}."
@@ -112,16 +110,22 @@ async def player_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
         public += (f" {r.ag_ballots} ballot{'s' if r.ag_ballots != 1 else ''} of the open AG election "
                    f"(by or for {r.name}) no longer count{'s' if r.ag_ballots == 1 else ''}.")
     private = [f"Removed {r.name} from {g.name}. Votes in play now {r.in_play}."]
+    theirs: list[str] = []
     if r.round_ballot:
         private.append("Their ballot in the open round no longer counts.")
+        theirs.append("Your ballot in the open round no longer counts.")
     if r.supports:
         private.append(f"Their support of {r.supports} open player-majority vote{'s' if r.supports != 1 else ''} "
                        "was withdrawn.")
+        theirs.append("Your support of open player-majority votes was withdrawn.")
+    if r.was_ag:
+        theirs.append("The office of Adjutant General you held is vacant.")
     private.append("Their history stays in /log and the export; /player add brings them back.")
     passed = [Outgoing(ToChannel(g.channel_id), card=passed_card(v))
               for v in await app.clerk.landsdraad.majority.reevaluate_votes(g.id, actor=ctx.actor.id)]
-    return [reply(" ".join(private), ephemeral=True), Outgoing(ToChannel(g.channel_id), public), *passed,
-            *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
+    return [reply(" ".join(private), ephemeral=True), Outgoing(ToChannel(g.channel_id), public),
+            removal_dm(user.id, g, ctx, theirs), *passed, *await quietly(app, g),
+            *await victory_posts.majority_check(app, g, ctx)]
 
 
 @command("holding add", "Give a player an Elector or a planet.",

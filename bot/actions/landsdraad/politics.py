@@ -14,12 +14,13 @@ from bot.actions.landsdraad.politics_render import (
     election_card,
     election_result_card,
     enacted_card,
+    held_receipt_text,
     passed_card,
     support_text,
     vetoed_card,
     vote_card,
 )
-from bot.actions.landsdraad.ruleset import commands_on
+from bot.actions.landsdraad.ruleset import RULESET, commands_on
 from bot.actions.landsdraad.victory_posts import after_end_game
 from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes, first_line
@@ -30,6 +31,7 @@ from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.motions import AgVote, Motion, parse_motion
 from engine.service.announcements import posted_marker
 from engine.service.landsdraad.adjutant import ElectionView
+from engine.service.landsdraad.held_ballots import HeldVote
 from engine.service.landsdraad.majority import Enacted, SupportReceipt, VoteView
 from engine.service.views import GameView
 
@@ -107,6 +109,12 @@ async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
     holder = await app.clerk.landsdraad.adjutant.adjutant(g.id)
     e = await app.clerk.landsdraad.adjutant.election(g.id)
     office = f"Adjutant General of {g.name}: {holder[1] if holder else 'nobody'}."
+    held = await app.clerk.landsdraad.adjutant.held(g.id)
+    if held is not None:  # R0-35: ballots cast before the official removal stay valid
+        title, ballots = held
+        cast = ", ".join(f"{voter} → {candidate}" for voter, candidate in ballots) or "none yet"
+        office += (f" A vote of {title} is under way; AG ballots cast now are held for the election its enactment "
+                   f"would open ({len(ballots)} held: {cast}).")
     if e is None:
         return [reply(office + " There has been no election yet (a moderator opens one with /ag open).")]
     card = election_card(e, app.clerk.clock.now())
@@ -121,6 +129,8 @@ async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
 async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[Outgoing]:
     receipt = await app.clerk.landsdraad.adjutant.cast_ag_vote(game.id, user_id=ctx.actor.id, candidate=candidate,
                                                                at=ctx.at, source_id=ctx.source_id)
+    if isinstance(receipt, HeldVote):
+        return [reply(held_receipt_text(receipt))]
     out = [reply(ag_receipt_text(receipt))]
     if not receipt.duplicate and not receipt.unchanged:
         out.append(tally_outgoing(app, receipt.election))
@@ -137,8 +147,17 @@ def _is_ag_vote(line: str) -> bool:
     return line.lower().replace(" ", "").startswith("agvote:")
 
 
+def landsdraad_game(game: GameView, text: str) -> GameView:
+    """The game of a thread form, if it plays Landsdraad; a refusal that says so otherwise."""
+    if game.ruleset != RULESET:
+        raise RuleError(f"“{first_line(text)[:100]}” is a Landsdraad form; {game.name} plays "
+                        f"{game.ruleset.capitalize()} (DM me `help` for its forms).")
+    return game
+
+
 @thread_form(_is_ag_vote)
 async def ag_vote_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    game = landsdraad_game(game, text)
     parsed = parse_motion(first_line(text))
     assert isinstance(parsed, AgVote)
     return await _ag_vote(app, ctx, game, parsed.candidate)
@@ -181,6 +200,7 @@ def _is_motion(line: str) -> bool:
 
 @thread_form(_is_motion)
 async def motion_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    game = landsdraad_game(game, text)
     motion = parse_motion(first_line(text))
     assert isinstance(motion, Motion)
     receipt = await app.clerk.landsdraad.majority.support(game.id, user_id=ctx.actor.id, motion=motion,

@@ -10,6 +10,7 @@ from bot.actions.outbox import Card
 from bot.actions.render import NEUTRAL, PASSED, deadline_text
 from engine.core.durations import format_utc
 from engine.service.landsdraad.adjutant import AgVoteReceipt, ElectionView, Standing
+from engine.service.landsdraad.held_ballots import HeldVote
 from engine.service.landsdraad.majority import Enacted, SupportReceipt, VoteView
 
 FORMS_HELP = ("Post `AG Vote: <Name>` here (a player's name, faction or @mention; your own name is fine), "
@@ -84,6 +85,18 @@ def ag_receipt_text(r: AgVoteReceipt) -> str:
     if r.changed_from:
         return f"AG ballot changed: {r.voter} → **{r.candidate}** (was {r.changed_from}).{lead}"
     return f"AG ballot recorded: {r.voter} → **{r.candidate}**.{lead}"
+
+
+def held_receipt_text(r: HeldVote) -> str:
+    """An AG ballot cast while a No Confidence vote is under way: kept for the election its enactment opens."""
+    if r.duplicate:
+        return "That ballot reached me twice; it was counted once. Nothing changed."
+    if r.unchanged:
+        return f"You already vote for {r.candidate}; your held ballot keeps its original time."
+    was = f" (changed from {r.changed_from})" if r.changed_from else ""
+    return (f"No AG election is open yet, so I am holding your AG ballot for **{r.candidate}**{was}: if "
+            f"{r.vote_title} is enacted, it counts in the election that opens then, at the time you cast it; if the "
+            "vote is vetoed or expires, it lapses. A new `AG Vote:` replaces it.")
 
 
 def unvote_form(form: str) -> str:

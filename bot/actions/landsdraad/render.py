@@ -97,7 +97,7 @@ def round_opened_card(view: RoundView, now: datetime) -> Card:
 def setup_card(game: GameView, players: Sequence[PlayerView]) -> Card:
     """The set-up summary (``bot/actions/setup.py``): who plays, and how many holdings are recorded. PUBLIC, so no
     attributes, holdings' grades or votes: a player's own votes are theirs (rules-spec §1.2.9, P0-14)."""
-    names = "\n".join(p.name + (f" ({p.faction})" if p.faction else "") + ("" if p.active else " (inactive)")
+    names = "\n".join(p.name + (f" ({p.faction})" if p.faction else "") + p.state
                       for p in players) or "nobody yet (/player add)"
     kinds = [h.kind for p in players for h in p.holdings]
     held = ", ".join(f"{n} {label}{'' if n == 1 else 's'}" for kind, label in (("elector", "Elector"),
@@ -185,5 +185,6 @@ def player_card(p: PlayerView, game_name: str) -> Card:
         description="\n".join(lines),
         fields=(("Attributes", f"D {p.diplomacy} / C {p.command} / I {p.intrigue}", True),
                 ("Holdings", held, False)),
-        footer="Only you can see this." + ("" if p.active else " You are marked inactive."),
+        footer="Only you can see this." + (" A moderator removed you from this game." if p.removed else
+                                           "" if p.active else " You are marked inactive."),
     )

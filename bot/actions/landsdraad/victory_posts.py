@@ -34,7 +34,8 @@ def chart(kind: str, data: ForecastView | FinalView) -> tuple[str, bytes] | None
             return "forecast.png", charts.forecast_png(data.forecast, title=f"{data.game.name}: Victory Point "
                                                                             f"Forecast, round {data.round}")
         scores = FinalScores(data.pot, data.rows, data.unawarded)
-        return "scores.png", charts.scores_png(scores, title=f"{data.game.name}: final scores")
+        return "scores.png", charts.scores_png(scores, title=f"{data.game.name}: final scores",
+                                                 penalty=data.penalty)
     except Exception:
         log.exception("could not draw the %s chart of %s", kind, data.game.name)
         return None

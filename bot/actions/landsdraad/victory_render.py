@@ -17,6 +17,7 @@ from engine.landsdraad.victory import (
     Award,
     Category,
     ScoreRow,
+    down_to_hundredths,
 )
 from engine.service.landsdraad.victory_scoring import exact
 from engine.service.landsdraad.victory_state import COUNTER_LABELS, pretty
@@ -103,6 +104,15 @@ def measure_text(t: TrackView, c: Category) -> str:
     }[c]
 
 
+def share_text(row: ScoreRow, c: Category) -> str:
+    """``120 VP``; ``67.36… VP, rounded down to 67 VP`` (R3-07: each category is rounded down on its own)."""
+    floored = row.categories.get(c, 0)
+    share = row.exact.get(c)
+    if share is None or share == floored:
+        return f"{floored} VP"
+    return f"{down_to_hundredths(share)} VP, rounded down to {floored} VP"
+
+
 def goal_line(g: GoalView) -> str:
     mark = "✓" if g.achieved else "·"
     return f"{mark} #{g.number} {g.description} ({g.vp} VP, {'achieved' if g.achieved else 'not yet achieved'})"
@@ -113,11 +123,12 @@ def score_card(p: ProjectedScore) -> Card:
     t = p.track
     goals = "\n".join(goal_line(g) for g in p.goals) or "none recorded yet"
     if p.row is None:
+        why = "A moderator removed you from the game" if t.removed else "You are marked inactive"
         return Card(title=f"{t.name} in {p.game.name}: not in play",
-                    description="You are marked inactive, so you take no share of the Pot (P3-01).",
+                    description=f"{why}, so you take no share of the Pot (P3-01).",
                     fields=(("Your goals", goals, False),), footer="Only you can see this.", color=NEUTRAL)
     row = p.row
-    lines = [f"{c.label}: {measure_text(t, c)} → {row.categories.get(c, 0)} VP" for c in Category]
+    lines = [f"{c.label}: {measure_text(t, c)} → {share_text(row, c)}" for c in Category]
     won = "\n".join(f"{a.title}: {n} VP" for a, n in row.singular) or "none at the moment"
     fields = [
         ("Proportional categories", "\n".join(lines), False),
@@ -189,7 +200,7 @@ def track_text(t: TrackView) -> str:
     units = ", ".join(f"{t.units.get(k, 0)} {k}" for k in UNIT_KINDS)
     assets = ", ".join(f"{t.assets[k]} {pretty(k)}" for k in ASSET_KINDS if t.assets.get(k)) or "none"
     counters = ", ".join(f"{t.counters[k]} {COUNTER_LABELS[k]}" for k in COUNTERS if t.counters.get(k)) or "none"
-    state = "" if t.active else " (inactive: not in play)"
+    state = " (removed: not in play)" if t.removed else "" if t.active else " (inactive: not in play)"
     return "\n".join([
         f"**{t.name}**{state}: {t.votes} votes, {t.planets} planets",
         f"  Forces: {units}",
@@ -217,7 +228,15 @@ def settings_card(v: VpSettingsView) -> Card:
     return Card(title=f"{v.game.name}: victory categories", description=f"In all: {total}% of the Pot{over}.",
                 fields=(("Proportional categories", cats, False), ("Singular awards", awards, False),
                         ("Luxury Good locations", luxuries, False)),
-                color=GOLD, footer=f"Pot now: {exact(v.pot)} VP ({v.joined} players joined).")
+                color=GOLD, footer=f"Pot now: {exact(v.pot)} VP ({pot_count(v)}).")
+
+
+def pot_count(v: VpSettingsView) -> str:
+    """``6 players joined``, and how many of them were removed since: they still count for the Pot (P3-01)."""
+    joined = f"{v.joined} player{'' if v.joined == 1 else 's'} joined"
+    if not v.removed:
+        return joined
+    return f"{joined}, {v.removed} of them since removed: every player who joined counts, P3-01"
 
 
 def prestige_text(r: PrestigeReceipt) -> str:

@@ -5,11 +5,12 @@ forms) and revolutions (``revolution``)."""
 from __future__ import annotations
 
 from bot.actions.front import Front
-from bot.actions.mylantium import republic, revolution, turn
+from bot.actions.mylantium import removal, republic, revolution, turn
 from bot.actions.mylantium.imports import import_setup
 from bot.actions.mylantium.render import REMINDERS
 from bot.actions.mylantium.sources import SOURCES
 from bot.actions.routes import Routes
+from engine.mylantium.forms import meant_form
 from engine.service.mylantium.state import NAME
 
 ROUTES = Routes.merged(republic.ROUTES, turn.ROUTES, revolution.ROUTES)
@@ -41,6 +42,7 @@ FRONT = Front(
         ("Contribute: 20", "to the Counter-Revolutionary Treasury (`Contribute: 5 to the Vanguard`)"),
         ("Coup: yes", "the Brass Hats answer the coup offer (`Coup: no`)"),
     ),
+    dm_meant=meant_form,
     next_steps=("Register the Factions with /faction register, the territories with /territory add and /building add, "
                 "the candidates with /candidate add and the President's Faction with /government set; then "
                 "/election start begins the first Election Round."),
@@ -50,4 +52,5 @@ FRONT = Front(
     sources=SOURCES,
     setup=republic.setup_summary,
     importer=import_setup,
+    remover=removal.remove_player,
 )

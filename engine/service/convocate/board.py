@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.board import Board, Card, Kind, PlayerState, printed_vote, sovereignty
@@ -102,6 +103,21 @@ class ConvocateBoardService(ServiceBase):
             loaded = await self._loaded(uow.session, game_id)
             board = loaded.board
             existing = next((n for n, p in loaded.players.items() if p.user_id == user_id), None)
+            back = next((p for p in loaded.everyone.values() if p.user_id == user_id and p.removed), None)
+            rejoined = back is not None
+            if back is not None:  # removed with /player remove: seated again on their seat row, a new turn place
+                seat_row = (await uow.session.execute(select(CvPlayer).where(CvPlayer.player_id == back.id))
+                            ).scalar_one()
+                back.removed, back.active = False, True
+                if sovereignty_name is not None:
+                    back.faction = seat_row.sovereignty = sovereignty(sovereignty_name)[0]
+                seat_row.turn_order = order if order is not None else max((p.order for p in board.players),
+                                                                          default=0) + 1
+                seat_row.homeworld, seat_row.pool, seat_row.temp = None, 0, 0
+                loaded.players[back.name], loaded.seats[back.name] = back, seat_row
+                existing = back.name
+                board = board.with_player(PlayerState(back.name, seat_row.sovereignty, seat_row.turn_order,
+                                                      seat_row.directive))
             if existing is None:
                 if sovereignty_name is None:
                     raise RuleError("A new player needs their sovereignty.")
@@ -126,7 +142,7 @@ class ConvocateBoardService(ServiceBase):
                     loaded.players[existing].faction = state.sovereignty
                 if order is not None:
                     state = replace(state, order=order)
-                kind = "ConvocatePlayerChanged"
+                kind = "ConvocatePlayerAdded" if rejoined else "ConvocatePlayerChanged"
             if homeworld is not None:
                 place = board.card(homeworld)
                 if place.kind is not Kind.HOMEWORLD:
@@ -137,7 +153,8 @@ class ConvocateBoardService(ServiceBase):
             save(uow.session, loaded, board.with_player(state))
             await event(uow, game_id, kind, actor, {"user_id": user_id, "name": state.name,
                                                     "sovereignty": state.sovereignty, "order": state.order,
-                                                    "homeworld": state.homeworld, "temp": state.temp}, source_id)
+                                                    "homeworld": state.homeworld, "temp": state.temp,
+                                                    **({"rejoined": True} if rejoined else {})}, source_id)
         if kind == "ConvocatePlayerAdded":
             games_cache(self.shared).forget([user_id])  # after the commit: one more game (membership.py)
         return state

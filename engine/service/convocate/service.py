@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from engine.service.convocate.board import ConvocateBoardService
 from engine.service.convocate.motions import ConvocateMotionService
+from engine.service.convocate.removal import RemovalService
 from engine.service.convocate.turns import ConvocateTurnService
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
@@ -27,6 +28,8 @@ class ConvocateService(RulesetService):
         self.board = ConvocateBoardService(backend, shared)
         self.turns = ConvocateTurnService(backend)
         self.motions = ConvocateMotionService(backend)
+        self.removal = RemovalService(backend)
+        """``/player remove``: the seat leaves the table (``engine/service/convocate/removal.py``)."""
 
     async def next_deadlines(self) -> list[datetime]:
         """Every offer to second that waits for an answer times out at its deadline."""

@@ -6,7 +6,7 @@ whose values changed, in the command's one transaction."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import select
@@ -52,19 +52,22 @@ class Loaded:
     game: Game
     board: Board
     players: dict[str, Player]
-    """By player name."""
+    """By player name: those seated at the table (a player removed with /player remove is not)."""
     seats: dict[str, CvPlayer]
     cards: dict[str, CvCard]
     factors: dict[str, CvFactor]
     turn: CvTurn
     statutes: dict[str, CvStatute]
     """In force, by name."""
+    everyone: dict[str, Player] = field(default_factory=dict)
+    """By player name, the removed ones too: the history (old Motions) still names them."""
 
     def player_id(self, name: str | None) -> int | None:
-        return self.players[name].id if name is not None else None
+        return (self.players.get(name) or self.everyone[name]).id if name is not None else None
 
     def name_of(self, player_id: int | None) -> str | None:
-        return next((n for n, p in self.players.items() if p.id == player_id), None) if player_id else None
+        return next((n for n, p in {**self.everyone, **self.players}.items() if p.id == player_id),
+                    None) if player_id else None
 
     def find_user(self, user_id: int | None) -> str | None:
         return next((n for n, p in self.players.items() if p.user_id == user_id), None) if user_id else None
@@ -73,6 +76,9 @@ class Loaded:
         for name, p in self.players.items():
             if p.user_id == user_id:
                 return name
+        if any(p.user_id == user_id for p in self.everyone.values()):
+            raise RuleError(f"You are no longer in {self.game.name}: a moderator removed you, so nothing of yours "
+                            "can count. Ask the moderators if this is a mistake.")
         raise NotFoundError(f"You are not a player in {self.game.name}.")
 
     def user_of(self, name: str) -> int:
@@ -84,9 +90,11 @@ async def load(session: AsyncSession, game: Game) -> Loaded:
     gid = game.id
     rows = (await session.execute(select(CvPlayer, Player).join(Player, Player.id == CvPlayer.player_id)
                                   .where(CvPlayer.game_id == gid))).all()
+    everyone = {p.name: p for _, p in rows}
+    by_id = {p.id: p.name for p in everyone.values()}
+    rows = [r for r in rows if not r[1].removed]  # a removed player's seat has left the table (/player remove)
     players = {p.name: p for _, p in rows}
     seats = {p.name: s for s, p in rows}
-    by_id = {p.id: p.name for p in players.values()}
     cards = {c.name: c for c in (await session.execute(
         select(CvCard).where(CvCard.game_id == gid).order_by(CvCard.id))).scalars()}
     factors = {f.name: f for f in (await session.execute(
@@ -112,7 +120,7 @@ async def load(session: AsyncSession, game: Game) -> Loaded:
                                s.changed_turn) for s in statutes.values()),
         active=by_id.get(turn.active_id or 0), phase=Phase(turn.phase) if turn.phase else None, turn=turn.turn or 0,
         rulings=rulings_of(game.settings))
-    return Loaded(game, board, players, seats, cards, factors, turn, statutes)
+    return Loaded(game, board, players, seats, cards, factors, turn, statutes, everyone)
 
 
 def save(session: AsyncSession, loaded: Loaded, after: Board) -> Loaded:

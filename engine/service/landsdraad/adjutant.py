@@ -22,6 +22,7 @@ from engine.landsdraad.adjutant import (
 from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import result_pending
 from engine.service.clock import utc
+from engine.service.landsdraad.held_ballots import HELD, HeldVote, held_ballots, hold, pending_no_confidence, title_of
 from engine.service.landsdraad.ledger import read_players
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
@@ -197,9 +198,10 @@ class AdjutantService(ServiceBase):
             return await election_view(uow.session, game, election)
 
     async def cast_ag_vote(self, game_id: int, *, user_id: int, candidate: str, at: datetime,
-                           source_id: str | None) -> AgVoteReceipt:
+                           source_id: str | None) -> AgVoteReceipt | HeldVote:
         """R0-30: one public, unweighted ballot per active player for an active player (self-votes allowed).
-        A changed ballot is re-stamped; the same name again keeps its time (P0-21)."""
+        A changed ballot is re-stamped; the same name again keeps its time (P0-21). While a No Confidence vote is
+        under way and no election is open, the ballot is held for the election its enactment opens (R0-35)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
@@ -211,14 +213,20 @@ class AdjutantService(ServiceBase):
                 if not voter.active:
                     raise RuleError(f"You are marked inactive in {game.name}, so you cannot vote for the AG.")
                 election = await open_election_row(uow.session, game_id)
-                if election is None:
+                no_confidence = None if election else await pending_no_confidence(uow.session, game)
+                if election is None and no_confidence is None:
                     raise RuleError(f"No Adjutant General election is open in {game.name}.")
-                if election.closes_at is not None and at >= utc(election.closes_at):
+                if election is not None and election.closes_at is not None and at >= utc(election.closes_at):
                     raise RuleError("The AG election has closed; your ballot came too late.")
                 chosen = (voter if await _means_self(uow.session, game, candidate)
                           else await find_player_by_name(uow.session, game, candidate))
+                if chosen.removed:
+                    raise RuleError(f"{chosen.name} is no longer in {game.name} and cannot stand for Adjutant General.")
                 if not chosen.active:
                     raise RuleError(f"{chosen.name} is inactive and cannot stand for Adjutant General.")
+                if election is None:
+                    assert no_confidence is not None
+                    return await hold(uow, game, no_confidence, voter, chosen, at, user_id, source_id)
                 found = await uow.session.execute(select(AgBallotRow).where(
                     AgBallotRow.election_id == election.id, AgBallotRow.voter_id == voter.id))
                 row = found.scalar_one_or_none()
@@ -240,6 +248,8 @@ class AdjutantService(ServiceBase):
                 view = await election_view(uow.session, game, election)
                 return AgVoteReceipt(view, voter.name, chosen.name, changed_from, ballot is previous)
         except Duplicate as dup:
+            if dup.kind == HELD:
+                return HeldVote("", str(dup.payload.get("candidate", "")), "", None, True, duplicate=True)
             async with self._read() as session:
                 game = await load_game(session, game_id)
                 election = await latest_election(session, game_id)
@@ -296,6 +306,19 @@ class AdjutantService(ServiceBase):
             game = await load_game(session, game_id)
             election = await open_election_row(session, game_id) or await latest_election(session, game_id)
             return await election_view(session, game, election) if election else None
+
+    async def held(self, game_id: int) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+        """While a No Confidence vote is under way and no election is open: the vote's title and the AG ballots
+        held for the election its enactment would open, as (voter, candidate) in the order cast (public, R0-30)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            vote = None if await open_election_row(session, game_id) else await pending_no_confidence(session, game)
+            if vote is None:
+                return None
+            rows = await session.execute(select(Player.id, Player.name).where(Player.game_id == game_id))
+            names = {pid: name for pid, name in rows.all()}
+            held = sorted((await held_ballots(session, game_id, vote.id)).values(), key=lambda b: (b.cast_at, b.voter))
+            return title_of(vote), tuple((names[b.voter], names[b.candidate]) for b in held)
 
     async def adjutant(self, game_id: int) -> tuple[int, str] | None:
         """(user id, name) of the Adjutant General, or None."""

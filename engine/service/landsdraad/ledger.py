@@ -53,6 +53,7 @@ def player_view(player: Player, holdings: Sequence[Holding]) -> PlayerView:
         active=player.active,
         breakdown=vote_breakdown(attributes_of(player), electors, planets, player.misc_votes),
         holdings=tuple(holding_view(h) for h in holdings),
+        removed=player.removed,
     )
 
 

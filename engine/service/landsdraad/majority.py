@@ -13,12 +13,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.audit import audit_quote
 from engine.landsdraad.kanly import end_game_pot
-from engine.landsdraad.majority import PlayerVote, State, Subject, needed
+from engine.landsdraad.majority import PlayerVote, State, Subject, needed, vote_title
 from engine.landsdraad.motions import Motion
 from engine.landsdraad.settings import SETTINGS
 from engine.service.clock import utc
 from engine.service.landsdraad.adjutant import AG, adjutant_of, open_election_row, set_adjutant, start_election
 from engine.service.landsdraad.audits import perform_audit
+from engine.service.landsdraad.held_ballots import count_held
 from engine.service.landsdraad.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
@@ -27,15 +28,6 @@ from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
 from engine.service.views import GameView
 from engine.store.models import Game, Player
 from engine.store.models.landsdraad import PlayerVoteRow, Round, SupportRow
-
-
-def vote_title(subject: Subject, target: str) -> str:
-    """``No Confidence in Jenny``, ``End Embargo on Bob``, ``Audit of Bob, rounds 2 and 4``, ``End Game``."""
-    if not target:
-        return subject.title
-    joiner = {Subject.NO_CONFIDENCE: " in ", Subject.END_EMBARGO: " on ", Subject.AUDIT: " of ",
-              Subject.END_KANLY: " between "}.get(subject, ": ")
-    return f"{subject.title}{joiner}{target}"
 
 
 @dataclass(frozen=True)
@@ -121,6 +113,17 @@ async def supporters_of(session: AsyncSession, vote_id: int) -> set[int]:
     return set(rows.scalars())
 
 
+async def _require_adjutant(session: AsyncSession, game: Game, ag: Player, name: str) -> None:
+    """``name`` (a player's name, faction or @mention) is the Adjutant General ``ag``; else RuleError saying who is."""
+    try:
+        named: Player | None = await find_player_by_name(session, game, name)
+    except RuleError:
+        named = None
+    if named is None or named.id != ag.id:
+        raise RuleError(f"{name} is not the Adjutant General of {game.name}; {ag.name} is. Post "
+                        f"`Vote: No Confidence` (or `Vote: No Confidence in {ag.name}`).")
+
+
 async def _target(session: AsyncSession, game: Game, motion: Motion) -> tuple[str, dict[str, Any]]:
     """The canonical key of a subject's target (R0-44: each subject and target is its own tally) and details."""
 
@@ -128,6 +131,8 @@ async def _target(session: AsyncSession, game: Game, motion: Motion) -> tuple[st
         ag = await adjutant_of(session, game.id)
         if ag is None:
             raise RuleError("There is no Adjutant General to remove.")
+        if motion.names:  # ``Vote: No Confidence in <AG>``, the vote's own title: the name must be the AG's
+            await _require_adjutant(session, game, ag, motion.names[0])
         return str(ag.id), {"label": ag.name, "adjutant": ag.id, "form": "Vote: No Confidence"}
     if motion.subject is Subject.END_EMBARGO:
         on = await resolve_embargo_target(session, game, motion.names[0] if motion.names else None)
@@ -315,7 +320,16 @@ class MajorityService(ServiceBase):
                          f"(#{election.number}) is open in the thread `ag-election-{election.number}` and "
                          f"closes at the end of round {game.current_round}: post `AG Vote: <Name>` there or "
                          "DM it to me.")
+            counted, lapsed = await count_held(uow.session, game, row, election)
+            if counted:
+                ballots = ", ".join(f"{voter} → {candidate}" for voter, candidate in counted)
+                lines.append(f"The AG ballots cast during the vote count in it, each at the time it was cast: "
+                             f"{ballots}.")
+            if lapsed:
+                lines.append("These held ballots do not count, as the voter or the candidate is no longer an "
+                             f"active player: {', '.join(lapsed)}.")
             payload["election"] = election.number
+            payload["held_ballots"] = [list(pair) for pair in counted]
             result = Enacted(result.vote, (), election=election.number)
         elif subject is Subject.END_EMBARGO:
             removed = await end_embargo(uow, game, int(row.details["on"]))

@@ -34,6 +34,7 @@ from engine.service.landsdraad.victory_state import (
     owned_luxuries,
     percentages_of,
     pretty,
+    removed_since,
     snapshot,
     track_for_update,
     victory_row,
@@ -79,6 +80,7 @@ async def settings_view(session: AsyncSession, game: Game, state: VictoryState |
         weights=tuple((a, weights[a], a.default_weight) for a in Award),
         luxuries=tuple(LuxuryView(good, in_play[good], owned[good]) for good in LUXURIES),
         joined=n, pot=pot(n, int(game.settings.get("end_game_penalty_applied") or 0)),
+        removed=await removed_since(session, game.id),
     )
 
 

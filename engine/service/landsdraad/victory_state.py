@@ -131,6 +131,13 @@ async def joined(session: AsyncSession, game_id: int) -> int:
     return int(found.scalar_one())
 
 
+async def removed_since(session: AsyncSession, game_id: int) -> int:
+    """How many of the players who joined were removed since (``/player remove``); still in ``joined`` (P3-01)."""
+    found = await session.execute(select(func.count()).select_from(Player).where(Player.game_id == game_id,
+                                                                                 Player.removed.is_(True)))
+    return int(found.scalar_one())
+
+
 async def goal_totals(session: AsyncSession, game_id: int) -> dict[int, int]:
     rows = await session.execute(select(VictoryGoal.player_id, func.sum(VictoryGoal.vp))
                                  .where(VictoryGoal.game_id == game_id, VictoryGoal.achieved.is_(True))
@@ -176,7 +183,7 @@ def track_view(h: Holdings, p: PlayerView) -> TrackView:
     return TrackView(user_id=p.user_id, name=p.name, active=p.active, units=dict(h.units), assets=dict(h.assets),
                      income=h.income, stock=h.stock, wealth=h.wealth, heroes=h.heroes, counters=dict(h.counters),
                      planets=h.planets, votes=h.votes, weathervane=h.weathervane, goals=h.goals,
-                     prestige=h.prestige)
+                     prestige=h.prestige, removed=p.removed)
 
 
 class Snapshot:

@@ -30,6 +30,8 @@ class TrackView:
     goals: int
     """VP of the goals achieved."""
     prestige: int
+    removed: bool = False
+    """A moderator removed them (``/player remove``): not in play, like an inactive player."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,8 @@ class VpSettingsView:
     luxuries: tuple[LuxuryView, ...]
     joined: int
     pot: Fraction
+    removed: int = 0
+    """How many of those ``joined`` were removed since (``/player remove``): they still count for the Pot (P3-01)."""
 
     @property
     def total(self) -> int:

@@ -32,10 +32,17 @@ class PlayerView:
     active: bool
     breakdown: VoteBreakdown
     holdings: tuple[HoldingView, ...] = ()
+    removed: bool = False
+    """A moderator removed them (``/player remove``); they are inactive too."""
 
     @property
     def votes(self) -> int:
         return self.breakdown.total
+
+    @property
+    def state(self) -> str:
+        """What a roster says after their name: `` (removed)``, `` (inactive)`` or nothing."""
+        return " (removed)" if self.removed else "" if self.active else " (inactive)"
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from engine.service.mylantium.records import (
     unit_view,
     writable,
 )
+from engine.service.mylantium.removal import RemovalService
 from engine.service.mylantium.revolution import Revolutions, chain_after_vp_change
 from engine.service.mylantium.state import (
     COLUMNS,
@@ -74,6 +75,8 @@ class MylantiumService(RulesetService):
         self.elections = Elections(backend)
         self.business = Business(backend)
         self.revolutions = Revolutions(backend)
+        self.removal = RemovalService(backend)
+        """``/player remove``: the player's Faction withdraws (``engine/service/mylantium/removal.py``)."""
 
     async def next_deadlines(self) -> list[datetime]:
         """The deadlines of open Mylantium elections and of contributions to a Revolution."""
@@ -89,7 +92,11 @@ class MylantiumService(RulesetService):
             raise RuleError("VP cannot be negative (P1-08).")
         async with self._write(game_id, source_id) as uow:
             game = await writable(uow, game_id)
-            if await find_player(uow.session, game_id, user_id) is not None:
+            existing = await find_player(uow.session, game_id, user_id)
+            if existing is not None and existing.removed:
+                raise RuleError(f"{existing.name} was removed from {game.name}; /faction set faction:"
+                                f"{existing.faction} in_play:true brings them back with their Faction.")
+            if existing is not None:
                 raise RuleError(f"{user_name} already plays in {game.name}; each player controls one Faction.")
             clash = await uow.session.execute(select(MylFaction).where(MylFaction.game_id == game_id,
                                                                        MylFaction.code == code.name))
@@ -139,13 +146,20 @@ class MylantiumService(RulesetService):
                 row.party = party.value
             if in_play is not None:
                 row.in_play = in_play
+            player = await uow.session.get(Player, row.player_id)
+            rejoined = bool(in_play) and player is not None and player.removed
+            if rejoined and player is not None:  # a removed player comes back with their Faction (/player remove)
+                player.removed, player.active = False, True
+                changes["rejoined"] = True
             await uow.session.flush()
             chain = await chain_after_vp_change(uow, game) if vp is not None or in_play is not None else None
             await uow.record(game_id, "FactionChanged", actor,
                              {"faction": code.name, **changes, "reason": reason,
                               "chain": chain.number if chain else None}, source_id)
             view = await one_faction_view(uow.session, game, row)
-            return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"))
+        if rejoined and player is not None:
+            games_cache(self.shared).forget([player.user_id])
+        return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"))
 
     async def set_faction_votes(self, game_id: int, *, code: FactionCode, territory: str | None,
                                 votes: int, building: Building | None = None, actor: int | None,

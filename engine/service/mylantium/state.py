@@ -154,6 +154,9 @@ async def faction_of_user(session: AsyncSession, game: Game, user_id: int) -> tu
     row = found.one_or_none()
     if row is None:
         raise NotFoundError(f"You do not control a Faction in {game.name}.")
+    if row[0].removed:
+        raise RuleError(f"You are no longer in {game.name}: a moderator removed you, so nothing of yours can count. "
+                        "Ask the moderators if this is a mistake.")
     return row[0], row[1]
 
 

@@ -1,0 +1,51 @@
+"""``/player remove`` at the Convocate table (``Front.remover``; ``engine/service/convocate/removal.py``): the seat
+leaves the table; the moderator's receipt and the game channel say what left, what went back to its owner, the
+standing votes and political control now; an offer to second that was with the player moves on; the player is told
+by DM."""
+
+from __future__ import annotations
+
+from bot.actions.commands import App
+from bot.actions.context import Ctx, UserRef
+from bot.actions.convocate.motions import motion_outgoings
+from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.players import removal_dm
+from bot.actions.setup import quietly
+from engine.service.views import GameView
+
+
+def _names(items: tuple[str, ...]) -> str:
+    return ", ".join(items)
+
+
+async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[Outgoing]:
+    r = await app.clerk.convocate.removal.remove_player(g.id, user_id=user.id, actor=ctx.actor.id,
+                                                       source_id=ctx.source_id)
+    standing = ", ".join(f"{n} {v}" for n, v in r.standing) or "nobody is seated"
+    control = r.control or "nobody (a tie)" if r.standing else "nobody"
+    public = [f"**{r.name}** has left **{g.name}** (removed by <@{ctx.actor.id}>); their seat leaves the table."]
+    if r.left:
+        public.append(f"Their cards leave the board: {_names(r.left)}.")
+    if r.returned:
+        public.append("Back to their owners: " + ", ".join(f"{c} to {o}" for c, o in r.returned) + ".")
+    if r.statutes_ended:
+        public.append(f"Their Statutes leave with them: {_names(r.statutes_ended)}.")
+    if r.statutes_returned:
+        public.append("Statutes back to their owners: " + ", ".join(f"{s} to {o}" for s, o in r.statutes_returned)
+                      + ".")
+    if r.turn_to is not None:
+        public.append(f"Their turn ends; it is {r.turn_to}'s Ready Phase.")
+    public.append(f"Standing Vote now: {standing}. Political control: {control}.")
+    private = [f"Removed {r.name} from {g.name}."]
+    if r.offer is not None:
+        number, to = r.offer
+        private.append(f"They no longer count in the offer to second Motion #{number}"
+                       f"{f' (now with {to})' if to else ''}.")
+    private.append("Their history stays in /log and the export; /convocate player seats them again.")
+    out = [reply(" ".join(private), ephemeral=True),
+           *await quietly(app, g, Outgoing(ToChannel(g.channel_id), " ".join(public))),
+           removal_dm(user.id, g, ctx, ["Your seat and your cards have left the table."])]
+    if r.motion is not None:
+        app.deadlines_changed()
+        out += motion_outgoings(app, r.motion, first=False)
+    return out
