@@ -7,7 +7,6 @@ font matplotlib ships, on an opaque white card that reads on Discord's light and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -100,14 +99,6 @@ def one_more(line: ForecastLine) -> Fraction | None:
     if line.rate is None or not line.vp:
         return None
     return min(line.rate * (MS_STEP if line.category in (Category.INCOME, Category.WEALTH) else 1), line.vp)
-
-
-def two_decimals(x: Fraction) -> str:
-    """``2.88`` (rounded down): a rate with enough digits that 25 × it comes near the real sum; ``10`` when whole."""
-    if x.denominator == 1:
-        return str(x.numerator)
-    hundredths = math.floor(x * 100)
-    return f"{hundredths // 100}.{hundredths % 100:02d}".rstrip("0").rstrip(".")
 
 
 def forecast_png(forecast: Forecast, *, title: str) -> bytes:
