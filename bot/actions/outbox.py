@@ -162,8 +162,11 @@ class Outgoing:
     keep: Keep | None = None
     buttons: tuple[Button, ...] = ()
     select: Select | None = None
+    alt: str = ""
+    """The file's alt text (Discord's attachment description, read out by screen readers and shown on hover): the
+    picture in words. Empty for a file that is not a picture."""
 
 
 def reply(text: str = "", *, card: Card | None = None, ephemeral: bool = False,
-          file: tuple[str, bytes] | None = None) -> Outgoing:
-    return Outgoing(Here(), text, card, ephemeral, file)
+          file: tuple[str, bytes] | None = None, alt: str = "") -> Outgoing:
+    return Outgoing(Here(), text, card, ephemeral, file, alt=alt)

@@ -23,6 +23,8 @@ def encode(item: Outgoing, *, channel_id: int | None = None, reply_to: int | Non
                         "color": c.color, "footer": c.footer}
     if item.file is not None:
         body["file"] = [item.file[0], base64.b64encode(item.file[1]).decode("ascii")]
+    if item.alt:
+        body["alt"] = item.alt
     if item.extra:
         body["extra"] = dict(item.extra)
     if item.keep is not None:
@@ -46,7 +48,7 @@ def decode(body: dict[str, Any]) -> tuple[Outgoing, int | None]:
         to=_untarget(body["to"]), text=str(body.get("text", "")),
         card=Card(card["title"], card["description"], tuple((str(n), str(v), bool(i)) for n, v, i in card["fields"]),
                   int(card["color"]), card["footer"]) if card else None,
-        file=(str(file[0]), base64.b64decode(file[1])) if file else None,
+        file=(str(file[0]), base64.b64decode(file[1])) if file else None, alt=str(body.get("alt", "")),
         extra={str(k): str(v) for k, v in (body.get("extra") or {}).items()},
         keep=Keep(int(keep["game_id"]), str(keep["key"]), bool(keep["pin"])) if keep else None,
         buttons=tuple(Button(str(label), str(cid), str(style)) for label, cid, style in body.get("buttons", [])),

@@ -234,6 +234,8 @@ class Session:
                 name, data = message.file
                 lines.append(f"[file {name}, {describe_file(data)}]" if self.save_files is None
                              else f"[file {name}, {describe_file(data)}: {self.save(name, data)}]")
+                if message.alt:  # the picture in words, as a screen reader on Discord reads it
+                    lines.append(f"[alt text: {message.alt}]")
             head = ARROW + await self.destination(message, ctx) + ":"
             if message.buttons:
                 lines.append(buttons_line(message.buttons, ids=self.show_ids))

@@ -66,7 +66,8 @@ def message_parts(item: Outgoing) -> dict[str, Any]:
         parts["embed"] = embed_of(item.card)
     if item.file is not None:
         name, data = item.file
-        parts["file"] = discord.File(io.BytesIO(data), filename=name)
+        parts["file"] = discord.File(io.BytesIO(data), filename=name, description=clip(item.alt, limits.ALT_TEXT)
+                                     if item.alt else None)
     if item.buttons and parts:
         parts["view"] = view_of(item.buttons)
     if item.select is not None and parts:

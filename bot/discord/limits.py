@@ -11,6 +11,8 @@ FIELD_VALUE = 1024
 FOOTER = 2048
 EMBED_TOTAL = 6000
 COMMAND_DESCRIPTION = 100
+ALT_TEXT = 1024
+"""An attachment's description (its alt text)."""
 ELLIPSIS = "…"
 
 

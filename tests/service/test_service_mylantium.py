@@ -364,3 +364,16 @@ async def test_a_revolution_put_down_at_its_deadline_raises_fervor(clerk: Clerk,
 
 async def test_events_are_one_per_command(rep: Republic) -> None:
     assert (await kinds(rep))[:3] == ["GameCreated", "TerritoryAdded", "BuildingsAdded"]
+
+
+async def test_the_history_chart_reads_approval_and_fervor_at_each_turns_end(rep: Republic) -> None:
+    """``history``: the value before the first change, then each turn's last value (the current turn so far)."""
+    before = await rep.clerk.mylantium.history(rep.id)
+    assert (before.turn, before.approval, before.fervor) == (1, ((0, 50), (1, 50)), ((0, 0), (1, 0)))
+    await rep.happen(H.MONOPOLY_CREATED, 2)  # approval −12 at the close (P1-06)
+    await rep.clerk.mylantium.business.close_business(rep.id, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    after = await rep.clerk.mylantium.history(rep.id)
+    assert after.turn == 2
+    assert after.approval == ((0, 50), (1, 38), (2, 38))
+    assert after.fervor == ((0, 0), (1, 0), (2, 0))

@@ -7,8 +7,10 @@ from typing import Any
 
 from bot.actions.commands import App, Option, user_option
 from bot.actions.context import Ctx, UserRef
+from bot.actions.convocate import charts
 from bot.actions.convocate.guard import command, moderates, user_id_of
 from bot.actions.convocate.render import board_card, setup_card
+from bot.actions.drawing import picture
 from bot.actions.outbox import Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
@@ -39,7 +41,9 @@ async def setup_summary(app: App, game: GameView) -> Card | None:
 async def board(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     view = await app.clerk.convocate.board.board(g.id)
-    return [reply(card=board_card(view, app.clerk.clock.now(), cards=bool(o.get("cards"))))]
+    chart = await picture("board.png", charts.board_png, charts.board_alt, view)  # the public board (§4.2.9)
+    return [reply(card=board_card(view, app.clerk.clock.now(), cards=bool(o.get("cards"))), file=chart.file,
+                  alt=chart.alt)]
 
 
 @command(ROUTES, "convocate player", "Seat a player at the table, or change their sovereignty, turn order, Homeworld "

@@ -7,13 +7,20 @@ font matplotlib ships, on an opaque white card that reads on Discord's light and
 
 from __future__ import annotations
 
-import io
-import math
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from bot.actions.drawing import BACKGROUND, INK, MUTED, RULE, legend
+from bot.actions.drawing import TEXT as _TEXT
+from bot.actions.drawing import clean as _clean
+from bot.actions.drawing import disc as _disc
+from bot.actions.drawing import figure as _figure
+from bot.actions.drawing import fit as _fit
+from bot.actions.drawing import inches as _inches
+from bot.actions.drawing import png as _png
+from bot.actions.drawing import rect as _rect
+from bot.actions.drawing import room_for_labels as _room_for_labels
 from engine.landsdraad.victory import (
     UNIT,
     Category,
@@ -28,30 +35,19 @@ from engine.service.landsdraad.views import ResultView
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes  # matplotlib is heavy: imported when a chart is drawn
-    from matplotlib.figure import Figure  # matplotlib is heavy: imported when a chart is drawn
-    from matplotlib.patches import Patch  # matplotlib is heavy: imported when a chart is drawn
     from matplotlib.text import Text  # matplotlib is heavy: imported when a chart is drawn
 
-FONT = "DejaVu Sans"
-BACKGROUND = "#FFFFFF"
-INK = "#1E1F22"
-MUTED = "#5C5F66"
 BAR = "#5865F2"
-BAR_WAITING = "#B9BFF8"
-SINGULAR = "#E8A317"
 ZEBRA = "#F2F3F5"
 HEADER = "#DADDE3"
 MEDALS = {1: "#F0B232", 2: "#C4C9D0", 3: "#DDA77A"}
 """Gold, silver and bronze discs behind places 1 to 3 (shared places share the colour)."""
-RULE = "#B5BAC1"
 
 FORECAST_SIZE = (8.0, 4.5)
 FORECAST_DPI = 150
 """1200 × 675 px: Discord's embed shape, sharp when enlarged."""
 
 TABLE_DPI = 100
-NO_METADATA: dict[str, str | None] = {"Software": None}
-"""No "Software: matplotlib x.y" chunk: the PNG depends on the input only."""
 
 
 def vp_text(x: Fraction | int) -> str:
@@ -88,56 +84,64 @@ def singular_text(forecast: Forecast) -> str:
     return f"{count}, {vp_text(worths[0])}–{vp_text(worths[-1])} VP each"
 
 
+MS_STEP = 1000
+"""Income and Wealth are weighed by the thousand MS: one MS is worth a sliver of a VP."""
+ONE_MORE = {Category.VOTES: "a vote", Category.MILITARY: "a Force point", Category.PLANETS: "a Planet",
+            Category.ASSETS: "an Asset", Category.INCOME: f"{MS_STEP:,} MS of income", Category.STOCK: "a Share",
+            Category.WEALTH: f"{MS_STEP:,} MS of wealth"}
+"""What "one more of each thing" is on the Forecast chart."""
+
+
+def one_more(line: ForecastLine) -> Fraction | None:
+    """The VP that one more of the category's thing is worth at today's rate (``MS_STEP`` MS for Income and
+    Wealth): the rate the Forecast shows, so a player sees where their next purchase counts most, and never
+    more than the whole category. None when nothing is in play or the category is not scored."""
+    if line.rate is None or not line.vp:
+        return None
+    return min(line.rate * (MS_STEP if line.category in (Category.INCOME, Category.WEALTH) else 1), line.vp)
+
+
 def forecast_png(forecast: Forecast, *, title: str) -> bytes:
-    """The Forecast (R3-08) as a 1200 × 675 PNG: one bar per proportional category with the VP it is worth and
-    what one unit earns, then one bar for all singular awards together; the Pot in the subtitle."""
+    """The Forecast (R3-08) as a 1200 × 675 PNG: what one more of each thing is worth if the game ended now
+    (a vote, a Force point, a Planet, an Asset, a Share, a thousand MS of income or of wealth), one bar each on
+    the same VP scale, longest first, with the category's share of the Pot beside it; categories with nothing in
+    play say what waits for the first one. The Pot and the singular awards in the subtitle."""
     fig = _figure(FORECAST_SIZE, FORECAST_DPI)
-    categories = sum((line.vp for line in forecast.lines), Fraction(0))
     singular = sum((vp for _, vp in forecast.singular), Fraction(0))
     heading = fig.text(0.035, 0.93, _clean(title), fontsize=16, fontweight="bold", color=INK, va="center", **_TEXT)
     _fit(heading, 0.93 * fig.bbox.width)
-    fig.text(0.035, 0.855, f"Pot {vp_text(forecast.pot)} VP  ·  categories {vp_text(categories)} VP  ·  "
-             f"singular awards {vp_text(singular)} VP  ·  if the game ended now", fontsize=10.5, color=MUTED,
-             va="center", **_TEXT)
+    _fit(fig.text(0.035, 0.855, f"What one more of each is worth if the game ended now  ·  Pot "
+                  f"{vp_text(forecast.pot)} VP", fontsize=10.5, color=MUTED, va="center", **_TEXT),
+         0.93 * fig.bbox.width)
+    _fit(fig.text(0.035, 0.035, f"Besides: singular awards {vp_text(singular)} VP in all "
+                  f"({singular_text(forecast)}).", fontsize=10, color=MUTED, va="center", **_TEXT),
+         0.93 * fig.bbox.width)
 
-    bars: list[tuple[str, Fraction, str, str]] = [
-        (line.category.label, line.vp, f"{vp_text(line.vp)} VP  ·  {rate_text(line)}",
-         BAR if line.rate is not None else BAR_WAITING)
-        for line in forecast.lines
-    ]
-    bars.append(("Singular awards", singular, f"{vp_text(singular)} VP  ·  {singular_text(forecast)}", SINGULAR))
-    ys = [*range(len(forecast.lines)), len(forecast.lines) + 0.5]
-
-    ax = fig.add_axes((0.27, 0.04, 0.70, 0.74))
+    ranked = sorted(forecast.lines, key=lambda line: (one_more(line) is None, -(one_more(line) or 0)))
+    ax = fig.add_axes((0.25, 0.1, 0.72, 0.68))
     ax.set_axis_off()
-    ax.set_ylim(ys[-1] + 0.6, -0.6)
-    ax.barh(ys, [float(vp) for _, vp, _, _ in bars], height=0.62, color=[c for *_, c in bars])
-    ax.axvline(0, color=RULE, linewidth=1)
+    ax.set_ylim(len(ranked) - 0.4, -0.6)
     ax.set_xlim(0, 1)
+    values = [float(one_more(line) or 0) for line in ranked]
+    ax.barh(range(len(ranked)), values, height=0.62, color=BAR)
+    ax.axvline(0, color=RULE, linewidth=1)
     labels = []
-    for y, (name, vp, text, _) in zip(ys, bars, strict=True):
-        ax.text(-0.24 / 0.70, y, name, transform=ax.get_yaxis_transform(), fontsize=11.5, color=INK,
-                va="center_baseline", ha="left", **_TEXT)
-        ax.text(-0.012, y, percent_of(vp, forecast.pot), transform=ax.get_yaxis_transform(), fontsize=11.5,
-                color=MUTED, va="center_baseline", ha="right", **_TEXT)
-        labels.append(ax.text(float(vp), y, "  " + text, fontsize=10.5, color=INK, va="center_baseline",
-                              ha="left", **_TEXT))
-    ax.set_xlim(0, _room_for_labels(ax, [float(vp) for _, vp, _, _ in bars], labels))
+    for y, line in enumerate(ranked):
+        worth = one_more(line)
+        ax.text(-0.22 / 0.72, y, _clean(ONE_MORE[line.category]), transform=ax.get_yaxis_transform(),
+                fontsize=11, color=INK, va="center_baseline", ha="left", **_TEXT)
+        share = f"{line.category.label} {vp_text(line.vp)} VP ({percent_of(line.vp, forecast.pot)})"
+        if worth is not None:
+            whole = "  (the whole category)" if worth == line.vp else ""
+            text, color = f"  +{two_decimals(worth)} VP{whole}   ·  {share}", INK
+        elif line.vp:
+            text, color = f"  nothing in play yet: the first takes all  ·  {share}", MUTED
+        else:
+            text, color = f"  not scored  ·  {share}", MUTED
+        labels.append(ax.text(values[y], y, text, fontsize=10.5, color=color, va="center_baseline", ha="left",
+                              **_TEXT))
+    ax.set_xlim(0, _room_for_labels(ax, values, labels))
     return _png(fig)
-
-
-def _room_for_labels(ax: Axes, values: list[float], labels: list[Text]) -> float:
-    """The x-axis end that leaves every label room to the right of its bar (measured, not guessed)."""
-    width = ax.get_window_extent().width
-    top = max(values, default=0.0)
-    if top <= 0:
-        return 1.0
-    end = top * 1.02
-    for value, label in zip(values, labels, strict=True):
-        free = width - label.get_window_extent().width - 4
-        if value > 0 and free > 0:
-            end = max(end, value * width / free)
-    return end
 
 
 Column = tuple[str, float, str, Callable[[ScoreRow], str]]
@@ -240,86 +244,6 @@ def _row(ax: Axes, cols: list[Column], x0: float, y: float, cells: list[str], *,
     return texts
 
 
-def _fit(text: Text, room: float) -> None:
-    """Shorten ``text`` with an ellipsis until it fits ``room`` pixels."""
-    full = text.get_text()
-    if text.get_window_extent().width <= room:
-        return
-    lo, hi = 0, len(full)  # the longest prefix that fits, by bisection
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        text.set_text(full[:mid].rstrip() + "…")
-        if text.get_window_extent().width <= room:
-            lo = mid
-        else:
-            hi = mid - 1
-    text.set_text(full[:lo].rstrip() + "…")
-
-
-def _disc(x: float, y: float, radius: float, color: str) -> Patch:
-    from matplotlib.patches import Circle  # matplotlib is heavy: imported when a chart is drawn
-
-    return Circle((x, y), radius, facecolor=color, edgecolor="none", linewidth=0)
-
-
-def _rect(x: float, y: float, w: float, h: float, color: str) -> Patch:
-    from matplotlib.patches import Rectangle  # matplotlib is heavy: imported when a chart is drawn
-
-    return Rectangle((x, y), w, h, facecolor=color, edgecolor="none", linewidth=0)
-
-
-_TEXT: dict[str, Any] = {"family": FONT, "parse_math": False}
-"""Every text: DejaVu Sans, and never mathtext (a "$" in a player's name is just a dollar sign)."""
-
-
-def _figure(size: tuple[float, float], dpi: int) -> Figure:
-    """A figure of its own on an Agg canvas of its own: nothing shared, nothing shown."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib is heavy: imported when a chart is drawn
-    from matplotlib.figure import Figure  # matplotlib is heavy: imported when a chart is drawn
-
-    fig = Figure(figsize=size, dpi=dpi, facecolor=BACKGROUND)
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _png(fig: Figure) -> bytes:
-    """Every savefig option given, so no rcParams setting elsewhere changes the picture."""
-    out = io.BytesIO()
-    fig.savefig(out, format="png", dpi="figure", facecolor=BACKGROUND, edgecolor="none", transparent=False,
-                bbox_inches=None, metadata=NO_METADATA)
-    return out.getvalue()
-
-
-def _inches(width: int, height: int, dpi: int) -> tuple[float, float]:
-    """Figure inches that Agg turns back into exactly ``width`` × ``height`` pixels (it truncates, and
-    ``29 / 100 * 100`` is 28.999…)."""
-
-    def exact(px: int) -> float:
-        inches = px / dpi
-        while int(inches * dpi) < px:
-            inches = math.nextafter(inches, math.inf)
-        return inches
-
-    return exact(width), exact(height)
-
-
-def _clean(text: str) -> str:
-    """Characters DejaVu Sans (regular or bold) lacks, such as emoji and CJK, become "?" instead of an empty box
-    and a "Glyph missing" warning."""
-    have = _glyphs()
-    return "".join(ch if ord(ch) in have or ch in "\n\t" else "?" for ch in text)
-
-
-@cache
-def _glyphs() -> frozenset[int]:
-    from matplotlib import font_manager  # matplotlib is heavy: imported when a chart is drawn
-    from matplotlib.ft2font import FT2Font  # matplotlib is heavy: imported when a chart is drawn
-
-    faces = (font_manager.findfont(font_manager.FontProperties(family=FONT, weight=w), fallback_to_default=False)
-             for w in ("normal", "bold"))
-    return frozenset.intersection(*(frozenset(FT2Font(path).get_charmap()) for path in faces))
-
-
 RESULT_SIZE = (10.0, 5.0)
 RESULT_DPI = 100
 """1000 × 500 px."""
@@ -364,10 +288,45 @@ def result_png(result: ResultView, *, title: str) -> bytes:
         labels.append(ax.text(players + factions, y, detail, fontsize=13, color=INK, va="center_baseline",
                               ha="left", **_TEXT))
     ax.set_xlim(0, _room_for_labels(ax, [float(p + f) for _, _, p, f in shares], labels))
-    from matplotlib.patches import Patch as Swatch  # matplotlib is heavy: imported when a chart is drawn
-
-    fig.legend(handles=[Swatch(facecolor=PLAYERS_COLOR["abstain"], label="players' ballots"),
-                        Swatch(facecolor=FACTIONS_COLOR["abstain"], hatch="//", edgecolor="#FFFFFF",
-                               label="temporary factions")],
-               loc="lower left", bbox_to_anchor=(0.03, 0.02), ncol=2, frameon=False, prop={"family": FONT, "size": 12})
+    if any(f for *_, f in shares):  # the two kinds of bar need telling apart only when factions voted
+        legend(fig, [("players' ballots", PLAYERS_COLOR["abstain"], None),
+                     ("temporary factions", FACTIONS_COLOR["abstain"], "//")])
     return _png(fig)
+
+
+# -- alt text: each picture in words (Discord's attachment description) ------------------------------------------
+
+def result_alt(result: ResultView, *, title: str) -> str:
+    """The round chart in words: each option's total (and the factions' part of it), what was needed, the
+    outcome (the title says it)."""
+    parts = []
+    for _, name, players, factions in result_shares(result):
+        total = players + factions
+        parts.append(f"{name} {total}" + (f" (players {players}, temporary factions {factions})" if factions else ""))
+    return (f"Bar chart of {title}. " + ", ".join(parts) + f". Needed to pass: {result.needed} (a majority of Aye + "
+            f"Nay); {result.in_play} votes in play.")
+
+
+def forecast_alt(forecast: Forecast, *, title: str) -> str:
+    """The Forecast chart in words: what one more of each thing is worth, largest first, then the rest."""
+    worth = []
+    waiting = []
+    for line in sorted(forecast.lines, key=lambda x: -(one_more(x) or 0)):
+        value = one_more(line)
+        if value is not None:
+            worth.append(f"{ONE_MORE[line.category]} +{two_decimals(value)} VP")
+        elif line.vp:
+            waiting.append(line.category.label)
+    text = f"Bar chart of {title}: what one more of each is worth if the game ended now (Pot " \
+           f"{vp_text(forecast.pot)} VP): " + (", ".join(worth) or "nothing is in play yet") + "."
+    if waiting and worth:
+        text += " Nothing in play yet in " + ", ".join(waiting) + ": the first one takes the whole category."
+    singular = sum((vp for _, vp in forecast.singular), Fraction(0))
+    return text + f" Singular awards: {vp_text(singular)} VP in all ({singular_text(forecast)})."
+
+
+def scores_alt(scores: FinalScores, *, title: str) -> str:
+    """The final table in words: each place, player and total."""
+    rows = sorted(scores.rows, key=lambda r: r.place)
+    listed = "; ".join(f"{r.place}. {r.name} {r.total} VP" for r in rows) or "no players in play"
+    return f"Table of {title} (Pot {vp_text(scores.pot)} VP): {listed}."

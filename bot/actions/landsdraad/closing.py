@@ -9,7 +9,7 @@ from datetime import datetime
 
 from bot.actions.commands import App
 from bot.actions.drawing import drawn
-from bot.actions.landsdraad.charts import result_png
+from bot.actions.landsdraad.charts import result_alt, result_png
 from bot.actions.landsdraad.politics import election_closed
 from bot.actions.landsdraad.render import result_card
 from bot.actions.landsdraad.victory_posts import majority_check
@@ -91,5 +91,6 @@ async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
     chart = await drawn(result_png, result, title=card.title)
     marker = posted_marker("round", result.round.game.id, result.round.number)
     return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card,
-                           file=(f"round-{result.round.number}.png", chart), extra={POSTED: marker}),
+                           file=(f"round-{result.round.number}.png", chart),
+                           alt=result_alt(result, title=card.title), extra={POSTED: marker}),
             *await majority_check(app, result.round.game, None)]  # R3-20: a close can make a Majority Victory possible

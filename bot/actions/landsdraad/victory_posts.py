@@ -41,6 +41,15 @@ def chart(kind: str, data: ForecastView | FinalView) -> tuple[str, bytes] | None
         return None
 
 
+def chart_alt(data: ForecastView | FinalView) -> str:
+    """The chart of ``chart`` in words, for its alt text."""
+    if isinstance(data, ForecastView):
+        return charts.forecast_alt(data.forecast, title=f"{data.game.name}'s Victory Point Forecast, round "
+                                                        f"{data.round}")
+    return charts.scores_alt(FinalScores(data.pot, data.rows, data.unawarded),
+                             title=f"the final scores of {data.game.name}")
+
+
 # -- posts other modules make -------------------------------------------------------------------------------------
 
 async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) -> list[Outgoing]:
@@ -50,8 +59,9 @@ async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) 
         return []
     try:
         view = await app.clerk.landsdraad.victory.forecast(game.id)
-        return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken),
-                         file=await drawn(chart, "forecast", view))]  # off the loop: drawing.py
+        file = await drawn(chart, "forecast", view)  # off the loop: drawing.py
+        return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken), file=file,
+                         alt=chart_alt(view) if file else "")]
     except Exception:
         log.exception("the Forecast of %s could not be made", game.name)
         return []
@@ -61,7 +71,9 @@ def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
     """The final table (and its chart) in the game channel, or why scoring waits."""
     if isinstance(result, PendingScores):
         return [Outgoing(ToChannel(result.game.channel_id), text=pending_text(result))]
-    return [Outgoing(ToChannel(result.game.channel_id), card=final_card(result), file=chart("scores", result))]
+    file = chart("scores", result)
+    return [Outgoing(ToChannel(result.game.channel_id), card=final_card(result), file=file,
+                     alt=chart_alt(result) if file else "")]
 
 
 async def after_end_game(app: App, game: GameView) -> list[Outgoing]:

@@ -11,6 +11,7 @@ from bot.actions.commands import App, CommandFlags, Option, require_game, user_o
 from bot.actions.context import Ctx, UserRef
 from bot.actions.mylantium.render import buildings_text, faction_line, government_card, setup_card
 from bot.actions.mylantium.revolution import chain_outgoings
+from bot.actions.mylantium.turn import history_picture
 from bot.actions.outbox import Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
@@ -268,7 +269,9 @@ async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 @command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",
          ruleset=NAME, reads=True)
 async def status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    return [reply(card=government_card(await app.clerk.mylantium.government(require_game(game).id)))]
+    g = require_game(game)
+    chart = await history_picture(app, g)  # the approval and Fervor over the turns (public, rules-spec §2.2.7)
+    return [reply(card=government_card(await app.clerk.mylantium.government(g.id)), file=chart.file, alt=chart.alt)]
 
 
 @command("amendment check", "Whether an amendment may be proposed (R1-06: never about Charisma or the "

@@ -12,6 +12,8 @@ from typing import Any
 from bot.actions.commands import App, CommandFlags, Option, game_of_user, require_game
 from bot.actions.context import Ctx
 from bot.actions.deadlines import reminded
+from bot.actions.drawing import Picture, picture
+from bot.actions.mylantium import charts
 from bot.actions.mylantium.render import (
     business_card,
     choice_text,
@@ -51,12 +53,24 @@ ROUTES = Routes()
 command = ROUTES.command
 
 
-def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
-    """The result card, with its announcement marker (``primary:<game>:<turn>`` or ``general:<game>:<turn>``): a
-    Discord nonce, marked posted once sent, and posted again at start if a kill kept it from Discord
-    (recovery.py)."""
-    return [Outgoing(ToChannel(e.game.channel_id), card=result_card(e),
+async def result_picture(e: MylElectionView) -> Picture:
+    """The closed election's totals by source as a chart (charts.py), drawn off the loop."""
+    return await picture(f"{e.stage}-{e.turn}.png", charts.election_png, charts.election_alt, e)
+
+
+async def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
+    """The result card and its chart, with its announcement marker (``primary:<game>:<turn>`` or
+    ``general:<game>:<turn>``): a Discord nonce, marked posted once sent, and posted again at start if a kill kept
+    it from Discord (recovery.py)."""
+    chart = await result_picture(e)
+    return [Outgoing(ToChannel(e.game.channel_id), card=result_card(e), file=chart.file, alt=chart.alt,
                      extra={POSTED: posted_marker(e.stage, e.game.id, e.turn)})]
+
+
+async def history_picture(app: App, game: GameView) -> Picture:
+    """The approval and Fervor over the turns as a chart (charts.py), drawn off the loop."""
+    return await picture("history.png", charts.history_png, charts.history_alt,
+                         await app.clerk.mylantium.history(game.id))
 
 
 # -- the Election Round -------------------------------------------------------------------------------------------
@@ -91,7 +105,7 @@ async def _close(app: App, ctx: Ctx, game: GameView | None, stage: str) -> list[
     if e is None:
         raise RuleError("That was already done.")
     app.deadlines_changed()
-    return [reply(f"The {e.title} is closed; the result is posted.", ephemeral=True), *election_closed(app, e)]
+    return [reply(f"The {e.title} is closed; the result is posted.", ephemeral=True), *await election_closed(app, e)]
 
 
 DEADLINE = Option("deadline", str, "a duration such as 24h, or a UTC time such as 2026-03-01 20:00")
@@ -151,7 +165,8 @@ async def election_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     if e is None:
         return [reply(f"No election has been held in {g.name} yet.")]
     if e.status == "closed":
-        return [reply(card=result_card(e))]
+        chart = await result_picture(e)
+        return [reply(card=result_card(e), file=chart.file, alt=chart.alt)]
     return [reply(card=election_status_card(e, app.clerk.clock.now()))]
 
 
@@ -234,8 +249,9 @@ async def event_undo(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 async def business_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     b = await app.clerk.mylantium.business.close_business(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    chart = await history_picture(app, g)
     out = [reply(f"Turn {b.turn}'s Business Phase is closed.", ephemeral=True),
-           Outgoing(ToChannel(g.channel_id), card=business_card(b))]
+           Outgoing(ToChannel(g.channel_id), card=business_card(b), file=chart.file, alt=chart.alt)]
     if b.chain is not None:
         app.deadlines_changed()
         out += chain_outgoings(app, b.chain)
@@ -294,14 +310,14 @@ async def close_overdue(app: App, now: datetime) -> list[Outgoing]:
             log.exception("closing the %s of turn %s of game %s at its deadline failed", stage, turn, game_id)
             continue
         if e is not None:
-            out += election_closed(app, e)
+            out += await election_closed(app, e)
     return out + await close_contributions_due(app, now)
 
 
 async def election_again(app: App, game_id: int, number: int, stage: str) -> list[Outgoing]:
     """A primary or general election closed but never announced (the bot was killed): its result again."""
     myl = await app.clerk.mylantium.elections.election_of(game_id, number, stage)
-    return election_closed(app, myl) if myl is not None and myl.status == "closed" else []
+    return await election_closed(app, myl) if myl is not None and myl.status == "closed" else []
 
 
 async def primary_again(app: App, game_id: int, number: int) -> list[Outgoing]:

@@ -14,7 +14,7 @@ from engine.core.errors import RuleError
 from engine.mylantium.business import InPlay
 from engine.mylantium.elections import check_charisma
 from engine.mylantium.model import Building, FactionCode, Party, default_base
-from engine.service.ledger import find_player, load_game
+from engine.service.ledger import find_player, game_view, load_game
 from engine.service.membership import games_cache
 from engine.service.mylantium.business import Business
 from engine.service.mylantium.elections import Elections
@@ -51,15 +51,17 @@ from engine.service.mylantium.state import (
 from engine.service.mylantium.views import (
     CandidateView,
     GovernmentView,
+    HistoryView,
     MylFactionView,
     TerritoryView,
     UnitView,
     VpChange,
+    history_points,
 )
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
 from engine.store.models import Player
-from engine.store.models.mylantium import MylCandidate, MylFaction, MylTerritory, MylUnit
+from engine.store.models.mylantium import MylCandidate, MylFaction, MylHistory, MylTerritory, MylUnit
 
 if TYPE_CHECKING:  # the composition root builds this service; it is only referred to here
     from engine.service.clerk import Clerk
@@ -411,3 +413,19 @@ class MylantiumService(RulesetService):
             game = await load_game(session, game_id)
             require_mylantium(game)
             return await government_view(session, game)
+
+    async def history(self, game_id: int) -> HistoryView:
+        """The approval and Fervor over the turns (the history chart), read from every recorded change."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            gov = await government_of(session, game)
+            logged = await session.execute(select(MylHistory).where(MylHistory.game_id == game_id,
+                                                                    MylHistory.measure.in_(("approval", "fervor")))
+                                           .order_by(MylHistory.id))
+            changes: dict[str, list[tuple[int, int, int]]] = {"approval": [], "fervor": []}
+            for h in logged.scalars():
+                changes[h.measure].append((h.turn, h.delta, h.value))
+            return HistoryView(game_view(game), gov.turn,
+                               history_points(changes["approval"], approval_of(gov, game), gov.turn),
+                               history_points(changes["fervor"], gov.fervor, gov.turn))

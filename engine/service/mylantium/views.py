@@ -202,3 +202,30 @@ class VpChange:
     faction: MylFactionView
     chain: ChainView | None
     collapse: bool = False
+
+
+@dataclass(frozen=True)
+class HistoryView:
+    """The Approval Rating and Revolutionary Fervor over the turns (PUBLIC, rules-spec §2.2.7): each measure as
+    ``(turn, value)`` points, ``turn`` 0 being the value before its first change and each later point the value
+    at the end of that turn (so far, for the current one)."""
+
+    game: GameView
+    turn: int
+    approval: tuple[tuple[int, int], ...]
+    fervor: tuple[tuple[int, int], ...]
+
+
+def history_points(changes: list[tuple[int, int, int]], now: int, turn: int) -> tuple[tuple[int, int], ...]:
+    """The points of one measure from its changes ``(turn, delta, value)`` in the order they were made: the value
+    before the first change at turn 0, then the value at the end of each turn 1..``turn`` (``now`` when there is
+    no change at all)."""
+    start = changes[0][2] - changes[0][1] if changes else now
+    points = [(0, start)]
+    value = start
+    for t in range(1, max(turn, 1) + 1):
+        for when, _, after in changes:
+            if when == t:
+                value = after
+        points.append((t, value))
+    return tuple(points)
