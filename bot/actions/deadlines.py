@@ -9,7 +9,7 @@ from datetime import datetime
 from bot.actions.commands import App
 from bot.actions.front import ReminderText
 from bot.actions.outbox import Outgoing, ToUser, reply
-from engine.core.durations import format_remaining
+from engine.core.stamps import relative
 from engine.service.reminders import Reminder
 
 
@@ -24,7 +24,7 @@ def reminder_text(app: App, kind: str) -> ReminderText:
 def reminder_messages(app: App, reminder: Reminder, now: datetime) -> list[Outgoing]:
     """A DM to each player who has not voted."""
     text = reminder_text(app, reminder.kind)
-    when = (f"closes in {format_remaining(reminder.deadline - now)}" if reminder.deadline is not None
+    when = (f"closes {relative(reminder.deadline, now)}" if reminder.deadline is not None
             else "is paused (its deadline will start again)")
     return [Outgoing(ToUser(user_id), text=f"Reminder: {text.what(reminder)} {when}; {text.voted}: {text.how}.")
             for user_id, _ in reminder.waiting]

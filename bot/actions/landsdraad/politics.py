@@ -25,6 +25,7 @@ from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, repl
 from bot.actions.routes import Routes, first_line
 from engine.core.durations import parse_deadline
 from engine.core.errors import ParseError, RuleError
+from engine.core.stamps import due_text
 from engine.core.text import split_game_tag
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.motions import AgVote, Motion, parse_motion
@@ -97,7 +98,7 @@ async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
     e = await app.clerk.landsdraad.adjutant.extend_election(g.id, until=until, actor=ctx.actor.id,
                                                             source_id=ctx.source_id)
     app.deadlines_changed()
-    return [reply(f"AG election #{e.number} now closes at {until:%Y-%m-%d %H:%M} UTC.", ephemeral=True),
+    return [reply(f"AG election #{e.number} now closes at {due_text(until, app.clerk.clock.now())}.", ephemeral=True),
             tally_outgoing(app, e)]
 
 

@@ -15,6 +15,7 @@ from bot.actions.outbox import Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
+from engine.core.stamps import stamp
 from engine.mylantium.revolution import Waiting, contributors
 from engine.service.mylantium.state import NAME
 from engine.service.mylantium.views import ChainView
@@ -112,7 +113,7 @@ async def revolution_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict
     app.deadlines_changed()
     return [reply("Deadline moved.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"Contributions to revolution #{c.number} now close "
-                                                   f"{when:%Y-%m-%d %H:%M} UTC.")]
+                                                   f"{stamp(when)}.")]
 
 
 @command("revolution resolve", "Close the contributions now and resolve the Revolution or coup.", **M)
