@@ -3,7 +3,7 @@ usual "2026-03-01 20:00 UTC (in 2h)"): a marker that carries both the instant an
 turns a marker into Discord's timestamp markup (``<t:1772395200:F>``, ``<t:1772395200:R>``, as discord.py's
 ``format_dt`` makes), which every reader's client shows in their own time zone and language ("Sunday, 1 March 2026
 21:00", "in 2 hours"); the console, the golden transcripts and anything else that is not Discord show the UTC text
-(``utc_text``). So the renderers stay shared, and the texts a test reads contain the UTC text verbatim.
+(``utc_text``). So the renderers stay shared, and a raw text still contains each UTC time verbatim.
 
 Where Discord does not render the markup (an embed's title, field names and footer, a button's label, a thread's
 name) the adapter writes the UTC text too (``bot/discord/delivery.py``).
