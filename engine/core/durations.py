@@ -145,7 +145,9 @@ def _in_zone(text: str, naive: datetime, name: str, how: str) -> Deadline:
                  f"{format_utc(when)}, the second would be {format_utc(second.astimezone(UTC))}")
         how = f"{how}; {twice}" if how else twice
     elif how:
-        how = f"{how}: {format_utc(when)}"
+        from engine.core.stamps import stamp  # stamps reads this module's formats
+
+        how = f"{how}: {stamp(when)}"  # on Discord in the moderator's own zone too
     return Deadline(when, how)
 
 
