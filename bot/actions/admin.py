@@ -14,9 +14,10 @@ from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
 from engine.core.errors import RuleError
+from engine.core.zones import zone
 from engine.service.clerk import RULESETS
 from engine.service.games import LogEntry, LogPage
-from engine.service.settings import MODERATOR_CHANNEL
+from engine.service.settings import MODERATOR_CHANNEL, TIMEZONE
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -66,19 +67,23 @@ async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 @command("game settings", "Show the game's settings, or change one (moderators).",
          Option("setting", str, "the setting to change (each ruleset has its own)",
                 choices=tuple(dict.fromkeys([*(n for ruleset in RULESETS for n in ruleset.settings),
-                                             MODERATOR_CHANNEL]))),
+                                             MODERATOR_CHANNEL, TIMEZONE]))),
          Option("value", str, "its new value"),
          Option(MODERATOR_CHANNEL, Channel, "the private channel for what only moderators see (transfers, ...)"),
-         reads=lambda o: all(o.get(k) is None for k in ("setting", "value", MODERATOR_CHANNEL)))
+         Option(TIMEZONE, str, "the time zone of deadlines typed as local times, e.g. Europe/Berlin"),
+         reads=lambda o: all(o.get(k) is None for k in ("setting", "value", MODERATOR_CHANNEL, TIMEZONE)))
 async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    if o.get("setting") is None and o.get("value") is None and o.get(MODERATOR_CHANNEL) is None:
+    if all(o.get(k) is None for k in ("setting", "value", MODERATOR_CHANNEL, TIMEZONE)):
         moderators = (f"**moderators** = {role_text(g.moderator_role_id)}: who moderates the game "
                       "(changed with /game moderators)")
         channel = await app.clerk.settings.moderator_channel(g.id)
         private = (f"**{MODERATOR_CHANNEL}** = " + (f"<#{channel}>" if channel is not None else
                                                    f"none (default: a private thread “{thread_name(g)}”)")
                    + ": where Clerk posts what only the moderators see")
+        zone = await app.clerk.settings.timezone(g.id)
+        private += (f"\n**{TIMEZONE}** = {zone or 'none (default: UTC)'}: the zone of a deadline typed as a local "
+                    "time without one (Discord shows every time in each reader's own zone)")
         try:
             rows = await app.clerk.settings.settings(g.id)
         except RuleError as none:
@@ -93,6 +98,8 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
         raise RuleError(f"Only the moderators of {g.name} can change its settings.")
     if o.get(MODERATOR_CHANNEL) is not None or o.get("setting") == MODERATOR_CHANNEL:
         return await set_moderator_channel(app, ctx, g, o)
+    if o.get(TIMEZONE) is not None or o.get("setting") == TIMEZONE:
+        return await set_timezone(app, ctx, g, o)
     if o.get("setting") is None or o.get("value") is None:
         raise RuleError("Give both `setting` and `value` to change a setting, or neither to see them all.")
     name, old, new = await app.clerk.settings.change_setting(g.id, name=o["setting"], value=o["value"],
@@ -120,6 +127,26 @@ async def set_moderator_channel(app: App, ctx: Ctx, g: GameView, o: dict[str, An
     needs = " Clerk needs View Channel and Send Messages there." if new is not None else ""
     return [reply(f"{g.name}: what only the moderators see (transfers, ...) now goes to {shown(new)} (before: "
                   f"{shown(old)}).{needs}", ephemeral=True)]
+
+
+async def set_timezone(app: App, ctx: Ctx, g: GameView, o: dict[str, Any]) -> list[Outgoing]:
+    """``timezone:Europe/Berlin`` (or ``setting:timezone value:Europe/Berlin``); ``none`` goes back to UTC. Told
+    to the moderator only: the players see every time in their own zone on Discord whatever it is."""
+    given = o.get(TIMEZONE)
+    if given is not None and o.get("setting") not in (None, TIMEZONE):
+        raise RuleError(f"Change one setting at a time: `{TIMEZONE}` or `{o['setting']}`.")
+    value = given if given is not None else o.get("value")
+    if value is None or not str(value).strip():
+        raise RuleError(f"Give the zone: `/game settings {TIMEZONE}:Europe/Berlin` (an IANA name), or "
+                        f"`setting:{TIMEZONE} value:none` for UTC.")
+    old, new = await app.clerk.settings.set_timezone(g.id, value=str(value), actor=ctx.actor.id,
+                                                     source_id=ctx.source_id)
+    now = app.clerk.clock.now()
+    example = (f" (it is {now.astimezone(zone(new)):%Y-%m-%d %H:%M} there now)" if new is not None else "")
+    return [reply(f"{g.name}: a deadline typed as a local time without a zone (`2026-03-01 20:00`) is now read as "
+                  f"{new or 'UTC'} time{example}; before: {old or 'UTC'}. A duration (`24h`), a time with its zone "
+                  "(`... UTC`, `... Europe/Berlin`) or a Discord timestamp (`<t:1767268800:F>`) works as before, and "
+                  "Discord shows every time in each reader's own zone.", ephemeral=True)]
 
 
 def role_text(role_id: int | None) -> str:

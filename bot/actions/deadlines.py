@@ -9,7 +9,8 @@ from datetime import datetime
 from bot.actions.commands import App
 from bot.actions.front import ReminderText
 from bot.actions.outbox import Outgoing, ToUser, reply
-from engine.core.durations import format_remaining
+from engine.core.durations import Deadline, read_deadline
+from engine.core.stamps import relative
 from engine.service.reminders import Reminder
 
 
@@ -24,7 +25,7 @@ def reminder_text(app: App, kind: str) -> ReminderText:
 def reminder_messages(app: App, reminder: Reminder, now: datetime) -> list[Outgoing]:
     """A DM to each player who has not voted."""
     text = reminder_text(app, reminder.kind)
-    when = (f"closes in {format_remaining(reminder.deadline - now)}" if reminder.deadline is not None
+    when = (f"closes {relative(reminder.deadline, now)}" if reminder.deadline is not None
             else "is paused (its deadline will start again)")
     return [Outgoing(ToUser(user_id), text=f"Reminder: {text.what(reminder)} {when}; {text.voted}: {text.how}.")
             for user_id, _ in reminder.waiting]
@@ -42,3 +43,16 @@ def reminded(app: App, reminders: list[Reminder]) -> list[Outgoing]:
         text = " ".join(f"Reminded for {reminder_text(app, r.kind).label} {r.number}: {names(r)}." for r in reminders)
     now = app.clerk.clock.now()
     return [reply(text, ephemeral=True), *(m for r in reminders for m in reminder_messages(app, r, now))]
+
+
+async def game_deadline(app: App, game_id: int, text: str) -> Deadline:
+    """A deadline as a moderator typed it for the game: a local time without a zone is in the game's time zone
+    (``/game settings timezone:``), UTC when it has none (``engine/core/durations.py``)."""
+    return read_deadline(text, app.clerk.clock.now(), await app.clerk.settings.timezone(game_id))
+
+
+def read_as(typed: str | None, deadline: Deadline | None) -> str:
+    """What the moderator's reply adds about how a local time was read: `` “2026-03-02 12:00”: read as UTC (...).``"""
+    if typed is None or deadline is None or not deadline.note:
+        return ""
+    return f" “{typed.strip()}”: {deadline.note}."

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.core.stamps import utc_text
+
 
 @dataclass(frozen=True)
 class Card:
@@ -17,6 +19,7 @@ class Card:
     footer: str | None = None
 
     def as_text(self) -> str:
+        """The card as plain text, its times in UTC (``engine/core/stamps.py``)."""
         lines = [f"**{self.title}**"]
         if self.description:
             lines.append(self.description)
@@ -28,7 +31,7 @@ class Card:
                 lines.append(f"{name}: {value}")
         if self.footer:
             lines.append(self.footer)
-        return "\n".join(lines)
+        return utc_text("\n".join(lines))
 
 
 @dataclass(frozen=True)

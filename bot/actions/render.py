@@ -1,12 +1,13 @@
 """What every ruleset's texts share: the colours of cards, how a deadline reads and how much waits in the outgoing
-queue (a reminder's DM is in ``bot/actions/deadlines.py``). Secrets never enter a public card. (The Landsdraad
-cards are in ``bot/actions/landsdraad/render.py``.)"""
+queue (a reminder's DM is in ``bot/actions/deadlines.py``; times in each reader's own zone in
+``engine/core/stamps.py``). Secrets never enter a public card. (The Landsdraad cards are in
+``bot/actions/landsdraad/render.py``.)"""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from engine.core.durations import format_remaining, format_utc
+from engine.core.stamps import due_text
 
 PASSED = 0x2ECC71
 FAILED = 0xE74C3C
@@ -14,9 +15,10 @@ NEUTRAL = 0x5865F2
 
 
 def deadline_text(deadline: datetime | None, now: datetime) -> str:
+    """"2026-03-01 20:00 UTC (in 2h30m)": on Discord in each reader's own zone (``engine/core/stamps.py``)."""
     if deadline is None:
         return "none (a moderator closes the round)"
-    return f"{format_utc(deadline)} (in {format_remaining(deadline - now)})"
+    return due_text(deadline, now)
 
 
 def waiting_text(waiting: int) -> str:

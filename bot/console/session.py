@@ -18,6 +18,7 @@ from bot.actions.outbox import POSTED, Button, Here, Outgoing, Select, ToChannel
 from bot.console.slash import OptionError, parse_slash
 from bot.console.transcript import Choose, Directive, Press, Said
 from bot.console.world import GUILD_ID, World, stable_id
+from engine.core.stamps import utc_text
 from engine.service.clock import ManualClock
 
 ARROW = "  → "
@@ -227,9 +228,9 @@ class Session:
         named by ``ToThread`` is found again by its name or made once; a ``Keep`` message is sent once and then
         edited in place."""
         for message in messages:
-            lines = message.text.splitlines() if message.text else []
+            lines = utc_text(message.text).splitlines() if message.text else []
             if message.card is not None:
-                lines += message.card.as_text().splitlines()
+                lines += utc_text(message.card.as_text()).splitlines()
             if message.file is not None:
                 name, data = message.file
                 lines.append(f"[file {name}, {describe_file(data)}]" if self.save_files is None

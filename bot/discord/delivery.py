@@ -27,6 +27,7 @@ from bot.discord.pacing import Pacer
 from bot.discord.permission_reports import PermissionReports
 from bot.discord.selects import select_item
 from bot.discord.threads import Threads, Undeliverable
+from engine.core.stamps import discord_text, utc_text
 from engine.service import Clerk
 from engine.service.owed import NOTICE, RECEIPT, Owed, OwedRow
 
@@ -36,10 +37,14 @@ BLANK = "\u200b"
 
 
 def embed_of(card: Card) -> discord.Embed:
-    """A Discord embed with every part cut to Discord's limits, the whole under 6000 characters."""
-    title = clip(card.title, limits.EMBED_TITLE)
-    footer = clip(card.footer, limits.FOOTER) if card.footer else None
-    fields = [(clip(name or BLANK, limits.FIELD_NAME), clip(value or BLANK, limits.FIELD_VALUE), inline)
+    """A Discord embed with every part cut to Discord's limits, the whole under 6000 characters. Times
+    (``engine/core/stamps.py``) are Discord's timestamp markup in the description and the field values, which
+    Discord renders in each reader's own zone; UTC text in the title, the field names and the footer, which it
+    shows as typed."""
+    title = clip(utc_text(card.title), limits.EMBED_TITLE)
+    footer = clip(utc_text(card.footer), limits.FOOTER) if card.footer else None
+    fields = [(clip(utc_text(name) or BLANK, limits.FIELD_NAME),
+               clip(discord_text(value) or BLANK, limits.FIELD_VALUE), inline)
               for name, value, inline in card.fields[: limits.EMBED_FIELDS]]
 
     def used() -> int:
@@ -48,7 +53,7 @@ def embed_of(card: Card) -> discord.Embed:
     while fields and used() > limits.EMBED_TOTAL:
         fields.pop()
     room = min(limits.EMBED_DESCRIPTION, limits.EMBED_TOTAL - used())
-    description = clip(card.description, room) if card.description and room > 0 else None
+    description = clip(discord_text(card.description), room) if card.description and room > 0 else None
     embed = discord.Embed(title=title, description=description, color=card.color)
     for name, value, inline in fields:
         embed.add_field(name=name, value=value, inline=inline)
@@ -58,10 +63,11 @@ def embed_of(card: Card) -> discord.Embed:
 
 
 def message_parts(item: Outgoing) -> dict[str, Any]:
-    """The keyword arguments for ``send``/``send_message``/``reply``; empty when there is nothing to send."""
+    """The keyword arguments for ``send``/``send_message``/``reply``; empty when there is nothing to send. Times are
+    Discord's timestamp markup (``engine/core/stamps.py``)."""
     parts: dict[str, Any] = {}
     if item.text:
-        parts["content"] = clip(item.text, limits.CONTENT)
+        parts["content"] = clip(discord_text(item.text), limits.CONTENT)
     if item.card is not None:
         parts["embed"] = embed_of(item.card)
     if item.file is not None:

@@ -17,7 +17,12 @@ ELLIPSIS = "…"
 
 
 def clip(text: str, limit: int) -> str:
-    """``text`` if it fits, else cut to ``limit`` characters ending in an ellipsis."""
+    """``text`` if it fits, else cut to ``limit`` characters ending in an ellipsis; never inside a timestamp's
+    markup (``<t:1772395200:F>``), which would show as broken text."""
     if len(text) <= limit:
         return text
-    return text[: max(limit - len(ELLIPSIS), 0)] + ELLIPSIS
+    kept = text[: max(limit - len(ELLIPSIS), 0)]
+    start = kept.rfind("<t:")
+    if start >= 0 and ">" not in kept[start:]:
+        kept = kept[:start]
+    return kept + ELLIPSIS

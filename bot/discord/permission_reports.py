@@ -19,6 +19,8 @@ from typing import Any
 import discord
 
 from bot.actions.outbox import INSTEAD, Outgoing, ToChannel, ToThread, ToUser
+from bot.discord.limits import clip
+from engine.core.stamps import discord_text, utc_text
 from engine.service import Clerk
 
 log = logging.getLogger("clerk.discord.permissions")
@@ -47,17 +49,18 @@ def private_refused_text(game: str, channel_id: int, code: int | None) -> str:
 
 
 def quoted(item: Outgoing) -> str:
-    """The first lines of what could not be posted (text, card, file name), as a Discord quote."""
-    lines = item.text.splitlines() if item.text else []
+    """The first lines of what could not be posted (text, card, file name), as a Discord quote, its times as
+    Discord's timestamp markup (``engine/core/stamps.py``)."""
+    lines = discord_text(item.text).splitlines() if item.text else []
     if item.card is not None:
-        lines += [f"**{item.card.title}**", *item.card.description.splitlines()]
-        lines += [f"{name}: {value}" for name, value, _ in item.card.fields]
+        lines += [f"**{utc_text(item.card.title)}**", *discord_text(item.card.description).splitlines()]
+        lines += [f"{utc_text(name)}: {discord_text(value)}" for name, value, _ in item.card.fields]
     if item.file is not None:
         lines.append(f"(with the file {item.file[0]})")
     lines = [line for line in lines if line.strip()]
     shown, size = [], 0
     for line in lines[:QUOTE_LINES]:
-        line = line if len(line) <= 200 else line[:199] + "…"
+        line = clip(line, 200)
         if size + len(line) > QUOTE_CHARS:
             break
         shown.append(line)

@@ -1,17 +1,29 @@
-"""Deadlines as moderators type them: a duration (``2h30m``, ``90m``, ``1d``) or a UTC time
-(``2026-03-01 20:00``). Pure: the current time is an argument."""
+"""Deadlines as moderators type them: a duration (``2h30m``, ``90m``, ``1d``), a time (``2026-03-01 20:00``: in
+the game's time zone when it has one, else UTC; ``2026-03-01 20:00 UTC``, ``... Europe/Berlin`` or ``... +01:00``
+name the zone), or a Discord timestamp pasted from a timestamp picker (``<t:1767268800:F>``, any style or none).
+Pure: the current time is an argument.
+
+A local time the clocks skip (``2026-03-29 02:30`` in Europe/Berlin) is refused, saying why; one they pass twice
+(``2026-10-25 02:30``) is read as the first of the two, and the note says so (docs/commands.md)."""
 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 from engine.core.errors import ParseError
+from engine.core.zones import parse_zone, zone
 
 _UNIT = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
 _DURATION = re.compile(r"^\s*(?:(\d+)\s*([wdhms])\s*)+$", re.IGNORECASE)
 _PART = re.compile(r"(\d+)\s*([wdhms])", re.IGNORECASE)
-_ACCEPTED = "a duration such as `2h30m`, `90m`, `1d` or `1d12h`, or a UTC time such as `2026-03-01 20:00`"
+_ACCEPTED = ("a duration such as `2h30m`, `90m`, `1d` or `1d12h`; a time such as `2026-03-01 20:00` (in the game's "
+             "time zone when it has one, else UTC; `2026-03-01 20:00 Europe/Berlin` or `... UTC` names the zone); or "
+             "a Discord timestamp such as `<t:1767268800:F>`")
+_STAMP = re.compile(r"^<t:(-?\d{1,12})(?::[a-zA-Z])?>$")
+_LOCAL = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})(?:[ T]+(\d{1,2}:\d{2}(?::\d{2})?))?\s*(.*)$")
+_OFFSET = re.compile(r"^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 MAX_DAYS = 3660
 """About ten years: a longer duration is refused (it could not be a deadline, and would overflow a datetime)."""
 _FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d")
@@ -41,18 +53,102 @@ def parse_utc(text: str) -> datetime:
     raise ParseError(text, "a UTC time such as `2026-03-01 20:00`")
 
 
-def parse_deadline(text: str, now: datetime) -> datetime:
-    """A deadline from a duration (added to ``now``) or an absolute UTC time, which must be later than ``now``."""
+@dataclass(frozen=True)
+class Deadline:
+    when: datetime
+    """The instant, in UTC."""
+    note: str = ""
+    """How a local time typed without a zone was read ("read as UTC ..."); empty for a duration, a Discord timestamp
+    or a time that names its zone (unless the clocks pass it twice)."""
+
+
+def parse_deadline(text: str, now: datetime, game_zone: str | None = None) -> datetime:
+    """A deadline later than ``now`` (``read_deadline``), as an instant."""
+    return read_deadline(text, now, game_zone).when
+
+
+def read_deadline(text: str, now: datetime, game_zone: str | None = None) -> Deadline:
+    """A deadline from a duration (added to ``now``), a time (in ``game_zone``, an IANA name, when it names none;
+    UTC when the game has none) or a Discord timestamp; it must be later than ``now``."""
     stripped = text.strip()
     if _DURATION.match(stripped):
-        return now + parse_duration(stripped)
-    try:
-        when = parse_utc(stripped)
-    except ParseError:
-        raise ParseError(text, _ACCEPTED) from None
-    if when <= now:
+        return Deadline(now + parse_duration(stripped))
+    found = _STAMP.match(stripped)
+    if found is not None:
+        try:
+            deadline = Deadline(datetime.fromtimestamp(int(found.group(1)), UTC))
+        except (OverflowError, OSError, ValueError):
+            raise ParseError(text, _ACCEPTED, problem="that timestamp is out of range") from None
+    else:
+        deadline = _local(text, stripped, game_zone)
+    if deadline.when <= now:
         raise ParseError(text, _ACCEPTED, problem=f"that time has already passed (it is now {format_utc(now)})")
-    return when
+    if deadline.when - now > timedelta(days=MAX_DAYS):
+        raise ParseError(text, _ACCEPTED, problem=f"a deadline is at most {MAX_DAYS} days away")
+    return deadline
+
+
+def _local(text: str, stripped: str, game_zone: str | None) -> Deadline:
+    found = _LOCAL.match(stripped)
+    if found is None:
+        raise ParseError(text, _ACCEPTED)
+    day, clock, named = found.group(1), found.group(2) or "00:00", found.group(3).strip()
+    naive = None
+    for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"):
+        try:
+            naive = datetime.strptime(f"{day} {clock}", fmt)
+            break
+        except ValueError:
+            continue
+    if naive is None:
+        raise ParseError(text, _ACCEPTED, problem="that date or time does not exist")
+    offset = _OFFSET.match(named)
+    where: tzinfo
+    if named.upper() in ("UTC", "Z", "GMT"):
+        return Deadline(naive.replace(tzinfo=UTC))
+    if offset is not None:
+        sign = 1 if offset.group(1) == "+" else -1
+        hours, minutes = int(offset.group(2)), int(offset.group(3) or 0)
+        if hours > 14 or minutes > 59:
+            raise ParseError(text, _ACCEPTED, problem=f"“{named}” is not a UTC offset (at most ±14:00)")
+        where = timezone(sign * timedelta(hours=hours, minutes=minutes))
+        return Deadline(naive.replace(tzinfo=where).astimezone(UTC))
+    if named:
+        try:
+            name = parse_zone(named)
+        except ParseError as unknown:
+            raise ParseError(text, _ACCEPTED, suggestion=f"{day} {clock} {unknown.suggestion}" if unknown.suggestion
+                             else None, problem=f"“{named}” is not a time zone I know (an IANA name such as "
+                             "`Europe/Berlin`)") from None
+        how = ""
+    elif game_zone:
+        name, how = game_zone, f"read as {game_zone} time (the game's time zone)"
+    else:
+        return Deadline(naive.replace(tzinfo=UTC), "read as UTC (the game has no time zone; a moderator sets one "
+                                                   "with `/game settings timezone:Europe/Berlin`)")
+    return _in_zone(text, naive, name, how)
+
+
+def _in_zone(text: str, naive: datetime, name: str, how: str) -> Deadline:
+    """``naive`` on the clocks of the zone ``name``: refused when they skip it, the first when they pass it twice."""
+    where = zone(name)
+    first, second = naive.replace(tzinfo=where, fold=0), naive.replace(tzinfo=where, fold=1)
+    if first.astimezone(UTC).astimezone(where).replace(tzinfo=None) != naive:
+        skipped = abs((second.utcoffset() or timedelta(0)) - (first.utcoffset() or timedelta(0)))
+        later = first.astimezone(UTC).astimezone(where)
+        raise ParseError(text, _ACCEPTED, problem=f"{naive:%H:%M} does not exist in {name} on {naive:%Y-%m-%d} (the "
+                                                  f"clocks go forward {format_remaining(skipped)} that night); give "
+                                                  f"a time the clocks show, such as {later:%H:%M}")
+    when = first.astimezone(UTC)
+    if first.utcoffset() != second.utcoffset():
+        twice = (f"{naive:%H:%M} comes twice in {name} that night (the clocks go back); this is the first, "
+                 f"{format_utc(when)}, the second would be {format_utc(second.astimezone(UTC))}")
+        how = f"{how}; {twice}" if how else twice
+    elif how:
+        from engine.core.stamps import stamp  # stamps reads this module's formats
+
+        how = f"{how}: {stamp(when)}"  # on Discord in the moderator's own zone too
+    return Deadline(when, how)
 
 
 def format_utc(when: datetime) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.core.errors import ParseError, RuleError
 from engine.core.settings import Setting
+from engine.core.zones import parse_zone
 from engine.service.ledger import load_game
 from engine.service.ruleset import Ruleset
 from engine.service.uow import ServiceBase
@@ -37,7 +38,33 @@ MODERATOR_CHANNEL = "moderator_channel"
 ...), a channel id; unset, a private thread of the game channel (``bot/actions/moderators.py``)."""
 
 
+TIMEZONE = "timezone"
+"""The other setting every game has: the IANA name of the game's time zone, in which a deadline typed as a local
+time without a zone is read (``engine/core/durations.py``); unset, UTC. Discord shows every time in each reader's own
+zone whatever it is."""
+UNSET = ("none", "off", "utc-default", "default")
+
+
 class SettingsService(ServiceBase):
+    async def timezone(self, game_id: int) -> str | None:
+        async with self._read() as session:
+            value = (await load_game(session, game_id)).settings.get(TIMEZONE)
+            return str(value) if value is not None else None
+
+    async def set_timezone(self, game_id: int, *, value: str, actor: int | None,
+                           source_id: str | None = None) -> tuple[str | None, str | None]:
+        """(old, new) time zone, IANA names; ``none`` unsets it (deadlines typed without a zone are UTC). An unknown
+        name is refused (``ParseError``) and nothing is recorded."""
+        new = None if value.strip().lower() in UNSET else parse_zone(value)
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            old = game.settings.get(TIMEZONE)
+            settings = {k: v for k, v in game.settings.items() if k != TIMEZONE}
+            game.settings = {**settings, TIMEZONE: new} if new is not None else settings
+            await uow.record(game_id, "SettingChanged", actor, {"setting": TIMEZONE, "from": old, "to": new},
+                             source_id)
+            return (str(old) if old is not None else None), new
+
     async def moderator_channel(self, game_id: int) -> int | None:
         async with self._read() as session:
             value = (await load_game(session, game_id)).settings.get(MODERATOR_CHANNEL)

@@ -64,7 +64,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_closes_at_start_exa
     [closed] = await round_closed_events(h)
     assert closed["payload"]["result"]["due_at"].startswith("2026-03-01T20:00")  # type: ignore[index]
     [card] = [s.embed for s in h.fake.messages(h.game) if "the measure" in s.embed.get("title", "")]
-    assert card["description"].endswith("Closed at its deadline 2026-03-01 20:00 UTC (the bot was offline).")
+    assert card["description"].endswith("Closed at its deadline <t:1772395200:F> (the bot was offline).")
 
 
 async def test_the_scheduler_sleeps_until_the_soonest_deadline(clerk_bot: Harness) -> None:
@@ -84,3 +84,26 @@ async def test_the_scheduler_sleeps_until_the_soonest_deadline(clerk_bot: Harnes
     h.clock.advance(timedelta(seconds=0.3))  # no wake: the sleep runs out by itself
     await h.fake.wait_for(lambda: h.bot.scheduler.passes > slept, "the pass at the end of the sleep")
     assert results(h) == ["sirius, round 1: the measure FAILED"]
+
+
+async def test_a_deadline_reaches_discord_as_timestamp_markup_and_a_local_one_is_in_the_games_zone(
+        clerk_bot: Harness) -> None:
+    """issue 17: every reader sees the deadline in their own zone (``<t:…:F>``, ``<t:…:R>``); the moderator typed
+    it in the game's time zone and is told how it was read."""
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+    await h.run(h.mod, "player add", h.game, user=h.alice, diplomacy=4, command=2, intrigue=2, roll=3)
+    bad = await h.run(h.mod, "game settings", h.game, timezone="Berlin/Europe")
+    assert "not a time zone I know" in bad.first.content and "`Europe/Berlin`" in bad.first.content
+    await h.run(h.mod, "game settings", h.game, timezone="Europe/Berlin")
+    opened = await h.run(h.mod, "round open", h.game, crisis="Raise the fleet levy?", deadline="2026-03-01 22:00")
+
+    due = 1772398800  # 22:00 in Berlin is 21:00 UTC
+    assert opened.first.ephemeral and opened.first.content == (
+        f"Round 1 is open and announced. “2026-03-01 22:00”: read as Europe/Berlin time (the game's time zone): "
+        f"<t:{due}:F>.")
+    announcement = next(m for m in h.fake.messages(h.game) if m.embed.get("title") == "sirius: round 1 is open")
+    assert announcement.fields()["Deadline"] == f"<t:{due}:F> (<t:{due}:R>)"
+    await h.fake.wait_for(lambda: h.fake.dms(h.alice), "the ballot DM")
+    assert f"Deadline: <t:{due}:F> (<t:{due}:R>)." in h.fake.dms(h.alice)[0].content
+    assert all("UTC" not in m.content and "\ue000" not in m.content for m in h.fake.dms(h.alice))

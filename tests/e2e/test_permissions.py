@@ -32,7 +32,7 @@ async def test_a_refused_post_in_the_game_channel_is_reported_to_the_moderators_
                              "Messages, Send Messages in Threads, Create Public Threads, Embed Links, Attach Files, "
                              "Read Message History in that channel")
     assert "The message that was not posted:\n> The moderators extended round 1. Round 1 of sirius now closes at " \
-           "2026-03-01 22:00 UTC (in 4h)." in report
+           "<t:1772402400:F> (<t:1772402400:R>)." in report
     assert reports(h, h.alice) == [] and len(h.fake.messages(h.game)) == posted
 
     await h.run(h.mod, "round extend", h.game, by="1h")  # refused again within the hour: no second report

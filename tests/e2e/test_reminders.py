@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from .clerkbot import Harness
+from .clerkbot import START, Harness
 
 
 def reminders(h: Harness, user: object) -> list[str]:
@@ -28,7 +28,8 @@ async def test_a_reminder_dm_is_sent_once_at_its_time(clerk_bot: Harness) -> Non
     await h.tick()
     await h.settle()
 
-    assert reminders(h, h.bob) == ["Reminder: Round 1 of sirius closes in 2h; you have not voted: DM me "
+    deadline = int((START + timedelta(hours=3)).timestamp())  # on Discord "in 2 hours", kept up to date
+    assert reminders(h, h.bob) == [f"Reminder: Round 1 of sirius closes <t:{deadline}:R>; you have not voted: DM me "
                                    "`Vote: Aye|Nay|Abstain`."]
     assert reminders(h, h.alice) == []
 
@@ -45,6 +46,6 @@ async def test_pause_resume_and_extend_are_announced(clerk_bot: Harness) -> None
     assert texts == [
         "The moderators paused round 1. Round 1 of sirius is paused by the moderators with 3h left; ballots are "
         "still accepted.",
-        "The moderators resumed round 1. Round 1 of sirius now closes at 2026-03-02 02:00 UTC (in 3h).",
-        "The moderators extended round 1. Round 1 of sirius now closes at 2026-03-02 03:00 UTC (in 4h).",
+        "The moderators resumed round 1. Round 1 of sirius now closes at <t:1772416800:F> (<t:1772416800:R>).",
+        "The moderators extended round 1. Round 1 of sirius now closes at <t:1772420400:F> (<t:1772420400:R>).",
     ]

@@ -25,7 +25,7 @@ async def test_game_new_player_add_and_round_open_by_slash_commands(clerk_bot: H
     assert forecast.embed["title"] == "sirius: Victory Point Forecast"  # R3-08, with its chart
     assert [name for name, _ in forecast.files] == ["forecast.png"]
     assert announcement.embed["description"] == "Raise the fleet levy?"
-    assert "2026-03-01 20:00 UTC" in announcement.fields()["Deadline"]
+    assert announcement.fields()["Deadline"] == "<t:1772395200:F> (<t:1772395200:R>)"  # 20:00 UTC, each reader's zone
 
     player = await h.clerk.landsdraad.ledger.player(await h.game_id(), h.alice.id)
     assert (player.name, player.faction, player.diplomacy) == ("alice", "House Vey", 4)

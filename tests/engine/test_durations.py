@@ -7,8 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engine.core.durations import format_remaining, format_utc, parse_deadline, parse_duration, parse_utc
+from engine.core.durations import format_remaining, format_utc, parse_deadline, parse_duration, parse_utc, read_deadline
 from engine.core.errors import ParseError
+from engine.core.stamps import discord_text, utc_text
+from engine.core.zones import parse_zone, zone
 
 NOW = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 
@@ -68,3 +70,85 @@ def test_parse_utc_alone_and_formatting() -> None:
     assert format_remaining(timedelta(days=1, hours=2, minutes=5)) == "1d2h5m"
     assert format_remaining(timedelta(seconds=30)) == "under a minute"
     assert format_remaining(timedelta(0)) == "now"
+
+
+# -- the game's time zone and Discord timestamps (issue 17) ---------------------------------------------------------
+
+def test_a_local_time_is_in_the_games_zone_when_it_has_one_and_utc_otherwise() -> None:
+    unset = read_deadline("2026-03-01 22:00", NOW)
+    assert unset.when == datetime(2026, 3, 1, 22, 0, tzinfo=UTC)
+    assert unset.note.startswith("read as UTC (the game has no time zone;")
+    berlin = read_deadline("2026-03-01 22:00", NOW, "Europe/Berlin")  # CET, UTC+1
+    assert berlin.when == datetime(2026, 3, 1, 21, 0, tzinfo=UTC)
+    assert utc_text(berlin.note) == "read as Europe/Berlin time (the game's time zone): 2026-03-01 21:00 UTC"
+    assert discord_text(berlin.note).endswith(": <t:1772398800:F>")  # on Discord in the moderator's own zone
+    summer = read_deadline("2026-07-01 22:00", NOW, "Europe/Berlin")  # CEST, UTC+2
+    assert summer.when == datetime(2026, 7, 1, 20, 0, tzinfo=UTC)
+    assert parse_deadline("2h", NOW, "Europe/Berlin") == NOW + timedelta(hours=2)  # durations know no zone
+
+
+@pytest.mark.parametrize(("text", "when"), [
+    ("2026-03-01 22:00 UTC", datetime(2026, 3, 1, 22, 0, tzinfo=UTC)),
+    ("2026-03-01T22:00Z", datetime(2026, 3, 1, 22, 0, tzinfo=UTC)),
+    ("2026-03-02 22:00 Asia/Tokyo", datetime(2026, 3, 2, 13, 0, tzinfo=UTC)),
+    ("2026-03-01 22:00 america/new_york", datetime(2026, 3, 2, 3, 0, tzinfo=UTC)),
+    ("2026-03-01 22:00 +01:00", datetime(2026, 3, 1, 21, 0, tzinfo=UTC)),
+    ("2026-03-01 22:00 -0530", datetime(2026, 3, 2, 3, 30, tzinfo=UTC)),
+])
+def test_a_time_that_names_its_zone_ignores_the_games(text: str, when: datetime) -> None:
+    read = read_deadline(text, NOW, "Europe/Berlin")
+    assert (read.when, read.note) == (when, "")
+
+
+@pytest.mark.parametrize("text", ["<t:1772395200:F>", "<t:1772395200:R>", "<t:1772395200:t>", "<t:1772395200>",
+                                  " <t:1772395200:f> "])
+def test_a_discord_timestamp_from_a_picker_is_its_instant_in_any_style(text: str) -> None:
+    read = read_deadline(text, NOW, "Europe/Berlin")
+    assert (read.when, read.note) == (datetime(2026, 3, 1, 20, 0, tzinfo=UTC), "")
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("<t:1772380800:F>", "that time has already passed"),  # 16:00 UTC, before NOW
+    ("<t:99999999999:F>", "a deadline is at most 3660 days away"),
+    ("<t:1772395200:FF>", None),
+    ("<t:abc:F>", None),
+    ("2026-03-01 22:00 Europe/Berln", "“Europe/Berln” is not a time zone I know"),
+    ("2026-03-01 22:00 +15:00", "is not a UTC offset"),
+])
+def test_a_bad_timestamp_or_zone_is_refused_saying_what_is_accepted(text: str, problem: str | None) -> None:
+    with pytest.raises(ParseError) as caught:
+        read_deadline(text, NOW)
+    message = str(caught.value)
+    assert "a Discord timestamp such as `<t:1767268800:F>`" in message and "Europe/Berlin" in message
+    if problem is not None:
+        assert problem in message
+    if "Berln" in text:
+        assert "Did you mean “2026-03-01 22:00 Europe/Berlin”?" in message
+
+
+def test_a_local_time_the_clocks_skip_is_refused_and_one_they_pass_twice_is_the_first() -> None:
+    with pytest.raises(ParseError) as caught:  # 2026-03-29: 02:00 CET -> 03:00 CEST
+        read_deadline("2026-03-29 02:30", NOW, "Europe/Berlin")
+    assert ("02:30 does not exist in Europe/Berlin on 2026-03-29 (the clocks go forward 1h that night); give a time "
+            "the clocks show, such as 03:30") in str(caught.value)
+    assert read_deadline("2026-03-29 03:30", NOW, "Europe/Berlin").when == datetime(2026, 3, 29, 1, 30, tzinfo=UTC)
+    twice = read_deadline("2026-10-25 02:30", NOW, "Europe/Berlin")  # 03:00 CEST -> 02:00 CET
+    assert twice.when == datetime(2026, 10, 25, 0, 30, tzinfo=UTC)
+    assert twice.note == ("read as Europe/Berlin time (the game's time zone); 02:30 comes twice in Europe/Berlin that "
+                          "night (the clocks go back); this is the first, 2026-10-25 00:30 UTC, the second would be "
+                          "2026-10-25 01:30 UTC")
+    named = read_deadline("2026-10-25 02:30 Europe/Berlin", NOW)
+    assert named.when == twice.when and named.note.startswith("02:30 comes twice in Europe/Berlin")
+
+
+def test_a_zone_name_is_read_in_any_case_and_an_unknown_one_is_refused_with_an_example() -> None:
+    assert parse_zone("europe/berlin") == "Europe/Berlin"
+    assert parse_zone(" America/New York ") == "America/New_York"
+    assert parse_zone("utc") == "UTC"
+    assert zone("Europe/Berlin").key == "Europe/Berlin"  # the tz database is there (tzdata where the system has none)
+    for bad in ("Europe/Berln", "Mars/Olympus", "../../etc/passwd", "", "x" * 500):
+        with pytest.raises(ParseError) as caught:
+            parse_zone(bad)
+        assert "`Europe/Berlin`" in str(caught.value) and "not a time zone I know" in str(caught.value)
+    with pytest.raises(ParseError, match="Did you mean “Europe/Berlin”"):
+        parse_zone("Europe/Berln")

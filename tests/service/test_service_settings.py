@@ -3,12 +3,14 @@ shown by a command and recorded in the event log when changed."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from ledger_front import MODERATOR, actor, slash
 
 from engine.core.errors import ParseError
+from engine.core.stamps import utc_text
 from engine.landsdraad.majority import Subject
 from engine.landsdraad.motions import Motion
 
@@ -76,3 +78,43 @@ async def test_each_ruleset_keeps_its_own_settings(clerk: Any) -> None:
     assert "end_game_penalty" not in rows
     with pytest.raises(ParseError, match="seat_range_plus"):
         await clerk.settings.change_setting(game.id, name="end_game_penalty", value="5", actor=MOD)
+
+
+
+async def test_the_games_time_zone_is_set_shown_refused_when_unknown_and_used_for_local_deadlines(table: Any) -> None:
+    """issue 17: ``/game settings timezone:Europe/Berlin``; a deadline typed as a local time without a zone is then
+    Berlin time, and the moderator is told how it was read (UTC while the game has no time zone)."""
+    c = table.clerk
+    [shown] = await slash(c, MODERATOR, "game settings")
+    assert "**timezone** = none (default: UTC)" in shown.text
+    [bad] = await slash(c, MODERATOR, "game settings", timezone="Europe/Berln")
+    assert "“Europe/Berln”: that is not a time zone I know" in bad.text and "Did you mean “Europe/Berlin”?" in bad.text
+    assert "`America/New_York`" in bad.text
+    refused = await slash(c, actor(21, "ann"), "game settings", timezone="Europe/Berlin")
+    assert "Only the moderators" in refused[0].text
+    assert await c.settings.timezone(table.game_id) is None
+
+    opened, *_ = await slash(c, MODERATOR, "round open", crisis="Tariffs", deadline="2026-03-01 22:00")
+    assert "“2026-03-01 22:00”: read as UTC (the game has no time zone" in opened.text
+    [*_, first] = await c.landsdraad.rounds.pending_deadlines()
+    assert first[2] == datetime(2026, 3, 1, 22, 0, tzinfo=UTC)
+
+    [ok] = await slash(c, MODERATOR, "game settings", timezone="europe/berlin")
+    assert ok.ephemeral
+    assert "is now read as Europe/Berlin time (it is 2026-03-01 19:00 there now); before: UTC" in ok.text
+    assert await c.settings.timezone(table.game_id) == "Europe/Berlin"
+    [shown] = await slash(c, MODERATOR, "game settings")
+    assert "**timezone** = Europe/Berlin" in shown.text
+    out = await slash(c, MODERATOR, "round extend", to="2026-03-02 09:00")
+    assert utc_text(out[0].text).startswith("Done: extended round 1. Round 1 of sirius now closes at 2026-03-02 "
+                                            "08:00 UTC (in 14h).")
+    assert utc_text(out[0].text).endswith("“2026-03-02 09:00”: read as Europe/Berlin time (the game's time zone): "
+                                "2026-03-02 08:00 UTC.")
+    out = await slash(c, MODERATOR, "round extend", to="<t:1772442000:F>")  # 2026-03-02 09:00 UTC, from a picker
+    assert utc_text(out[0].text) == ("Done: extended round 1. Round 1 of sirius now closes at 2026-03-02 09:00 UTC "
+                                     "(in 15h).")
+    [back] = await slash(c, MODERATOR, "game settings", setting="timezone", value="none")
+    assert "is now read as UTC time; before: Europe/Berlin" in back.text
+    changes = [e.payload for e in await table.events() if e.kind == "SettingChanged"]
+    assert changes == [{"setting": "timezone", "from": None, "to": "Europe/Berlin"},
+                       {"setting": "timezone", "from": "Europe/Berlin", "to": None}]

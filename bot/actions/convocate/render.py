@@ -13,7 +13,7 @@ from engine.convocate.board import Board, signed
 from engine.convocate.factors import Committed, Pushed
 from engine.convocate.turns import PhaseChanged
 from engine.convocate.votes import StandingVote
-from engine.core.durations import format_remaining, format_utc
+from engine.core.stamps import due_text
 from engine.service.convocate.views import BoardView, MotionView, StatuteView, card_line
 
 SECOND_HOW = ("Press a button below, or reply `Second: <Convocant>` (or `Second: yes` if you have only one with "
@@ -145,7 +145,7 @@ ROUTES = {"seat": "from anywhere, as its player controls an active Seat", "homew
 def deadline(at: datetime | None, now: datetime) -> str:
     if at is None:
         return "no deadline"
-    return f"{format_utc(at)} (in {format_remaining(at - now)})"
+    return due_text(at, now)
 
 
 def motion_status(m: MotionView, now: datetime) -> str:

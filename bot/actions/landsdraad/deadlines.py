@@ -8,12 +8,12 @@ from typing import Any
 
 from bot.actions.commands import App, Option, require_game
 from bot.actions.context import Ctx
-from bot.actions.deadlines import reminded
+from bot.actions.deadlines import game_deadline, read_as, reminded
 from bot.actions.landsdraad.render import round_timing_text
 from bot.actions.landsdraad.ruleset import commands_on
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
-from engine.core.durations import parse_deadline, parse_duration
+from engine.core.durations import parse_duration
 from engine.core.errors import RuleError
 from engine.service.landsdraad.views import RoundView
 from engine.service.reminders import Reminder
@@ -24,10 +24,10 @@ ROUTES = Routes()
 command = commands_on(ROUTES)
 
 
-def _announce(app: App, g: GameView, view: RoundView, what: str) -> list[Outgoing]:
+def _announce(app: App, g: GameView, view: RoundView, what: str, read: str = "") -> list[Outgoing]:
     app.deadlines_changed()
     text = round_timing_text(view, app.clerk.clock.now())
-    return [reply(f"Done: {what}. {text}", ephemeral=True),
+    return [reply(f"Done: {what}. {text}{read}", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators {what}. {text}")]
 
 
@@ -54,17 +54,17 @@ async def round_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
     return reminded(app, reminders)
 
 
-@command("round extend", "Move the open round's deadline: by a duration, or to a UTC time.",
+@command("round extend", "Move the open round's deadline: by a duration, or to a time.",
          Option("by", str, "a duration to add, such as 2h or 1d"),
-         Option("to", str, "the new deadline, a UTC time such as 2026-03-01 20:00"),
+         Option("to", str, "the new deadline: a time such as 2026-03-01 20:00, or a Discord timestamp"),
          moderator=True)
 async def round_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     by = parse_duration(o["by"]) if o.get("by") else None
-    to = parse_deadline(o["to"], app.clerk.clock.now()) if o.get("to") else None
-    view = await app.clerk.landsdraad.rounds.extend_round(g.id, by=by, to=to, actor=ctx.actor.id,
-                                                          source_id=ctx.source_id)
-    return _announce(app, g, view, f"extended round {view.number}")
+    read = await game_deadline(app, g.id, o["to"]) if o.get("to") else None
+    view = await app.clerk.landsdraad.rounds.extend_round(g.id, by=by, to=read.when if read else None,
+                                                          actor=ctx.actor.id, source_id=ctx.source_id)
+    return _announce(app, g, view, f"extended round {view.number}", read_as(o.get("to"), read))
 
 
 @command("round pause", "Stop the open round's deadline (ballots are still accepted).", moderator=True)

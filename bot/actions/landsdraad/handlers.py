@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
+from bot.actions.deadlines import game_deadline, read_as
 from bot.actions.landsdraad import victory_posts
 from bot.actions.landsdraad.ballot_buttons import ballot_offer, round_open_dms
 from bot.actions.landsdraad.closing import round_closed
@@ -25,7 +26,6 @@ from bot.actions.players import removal_dm
 from bot.actions.render import waiting_text
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
-from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import ATTRIBUTE_MAX, ATTRIBUTE_MIN
@@ -171,16 +171,16 @@ async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 
 @command("round open", "Open the next round's crisis vote.",
          Option("crisis", str, "the crisis text", True),
-         Option("deadline", str, "a duration such as 2h30m, or a UTC time such as 2026-03-01 20:00"),
+         Option("deadline", str, "a duration such as 2h30m, a time such as 2026-03-01 20:00, or a Discord timestamp"),
          moderator=True)
 async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     now = app.clerk.clock.now()
-    deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
-    view = await app.clerk.landsdraad.rounds.open_round(g.id, crisis=o["crisis"], deadline=deadline, actor=ctx.actor.id,
-                                                        source_id=ctx.source_id)
+    read = await game_deadline(app, g.id, o["deadline"]) if o.get("deadline") else None
+    view = await app.clerk.landsdraad.rounds.open_round(g.id, crisis=o["crisis"], deadline=read.when if read else None,
+                                                        actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
-    out = [reply(f"Round {view.number} is open and announced.", ephemeral=True),
+    out = [reply(f"Round {view.number} is open and announced.{read_as(o.get('deadline'), read)}", ephemeral=True),
            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now),
                     keep=Keep(g.id, opening_card_key(view.number))),
            *await victory_posts.forecast_posts(app, g, taken=f"start of round {view.number}"),  # R3-08

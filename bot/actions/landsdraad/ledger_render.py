@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from bot.actions.outbox import Card
-from engine.core.durations import format_utc
+from engine.core.stamps import stamp
 from engine.landsdraad.audit import BASE_FEE, PER_PLAYER, PER_ROUND_BACK
 from engine.landsdraad.perks import Perk
 from engine.service.landsdraad.audits import AuditView, QuoteView, TransferList, TransferView
@@ -42,7 +42,7 @@ def transfer_receipt(v: TransferView) -> str:
 
 
 def transfer_line(v: TransferView) -> str:
-    line = f"#{v.id} · round {v.round}: {v.what} to {v.recipient} ({format_utc(v.at)})"
+    line = f"#{v.id} · round {v.round}: {v.what} to {v.recipient} ({stamp(v.at, 'f')})"
     if v.applied:
         line += " · applied"
     if v.corrects is not None:
@@ -84,7 +84,7 @@ def transfer_notice(v: TransferView, *, how: str) -> str:
         if v.note:
             head += f"\nNote: {v.note}"
     else:
-        head = (f"📦 Transfer #{v.id} · round {v.round} of {v.game.name} ({how}, {format_utc(v.at)}): "
+        head = (f"📦 Transfer #{v.id} · round {v.round} of {v.game.name} ({how}, {stamp(v.at, 'f')}): "
                 f"**{v.sender}** → **{v.recipient}**: {v.what}.")
         if v.note:
             head += f"\nNote: {v.note}"

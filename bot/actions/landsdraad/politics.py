@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, game_of_user, require_game
 from bot.actions.context import Ctx
+from bot.actions.deadlines import game_deadline, read_as
 from bot.actions.landsdraad.ledger_render import audit_card
 from bot.actions.landsdraad.politics_render import (
     ag_receipt_text,
@@ -24,8 +25,8 @@ from bot.actions.landsdraad.ruleset import RULESET, commands_on
 from bot.actions.landsdraad.victory_posts import after_end_game
 from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes, first_line
-from engine.core.durations import parse_deadline
 from engine.core.errors import ParseError, RuleError
+from engine.core.stamps import due_text
 from engine.core.text import split_game_tag
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.motions import AgVote, Motion, parse_motion
@@ -70,15 +71,16 @@ def election_opened(app: App, e: ElectionView) -> list[Outgoing]:
 
 
 @command("ag open", "Open the Adjutant General election in a thread (at most 96 h; default 96 h).",
-         Option("deadline", str, "a duration such as 48h, or a UTC time; at most 96 h from now"), moderator=True)
+         Option("deadline", str, "a duration such as 48h, a time or a Discord timestamp; at most 96 h from now"),
+         moderator=True)
 async def ag_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    now = app.clerk.clock.now()
-    deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
-    e = await app.clerk.landsdraad.adjutant.open_election(g.id, deadline=deadline, actor=ctx.actor.id,
-                                                          source_id=ctx.source_id)
+    read = await game_deadline(app, g.id, o["deadline"]) if o.get("deadline") else None
+    e = await app.clerk.landsdraad.adjutant.open_election(g.id, deadline=read.when if read else None,
+                                                          actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
-    return [reply(f"AG election #{e.number} is open.", ephemeral=True), *election_opened(app, e)]
+    return [reply(f"AG election #{e.number} is open.{read_as(o.get('deadline'), read)}", ephemeral=True),
+            *election_opened(app, e)]
 
 
 @command("ag close", "Close the open AG election now and announce the result.", moderator=True)
@@ -92,14 +94,15 @@ async def ag_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
 
 
 @command("ag extend", "Move the open AG election's deadline (after No Confidence: at most 24 h past round end).",
-         Option("until", str, "a duration from now such as 12h, or a UTC time", True), moderator=True)
+         Option("until", str, "a duration from now such as 12h, a time or a Discord timestamp", True), moderator=True)
 async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    until = parse_deadline(o["until"], app.clerk.clock.now())
-    e = await app.clerk.landsdraad.adjutant.extend_election(g.id, until=until, actor=ctx.actor.id,
+    read = await game_deadline(app, g.id, o["until"])
+    e = await app.clerk.landsdraad.adjutant.extend_election(g.id, until=read.when, actor=ctx.actor.id,
                                                             source_id=ctx.source_id)
     app.deadlines_changed()
-    return [reply(f"AG election #{e.number} now closes at {until:%Y-%m-%d %H:%M} UTC.", ephemeral=True),
+    return [reply(f"AG election #{e.number} now closes at {due_text(read.when, app.clerk.clock.now())}."
+                  f"{read_as(o['until'], read)}", ephemeral=True),
             tally_outgoing(app, e)]
 
 

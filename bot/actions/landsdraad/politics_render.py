@@ -8,7 +8,7 @@ from datetime import datetime
 
 from bot.actions.outbox import Card
 from bot.actions.render import NEUTRAL, PASSED, deadline_text
-from engine.core.durations import format_utc
+from engine.core.stamps import stamp
 from engine.service.landsdraad.adjutant import AgVoteReceipt, ElectionView, Standing
 from engine.service.landsdraad.held_ballots import HeldVote
 from engine.service.landsdraad.majority import Enacted, SupportReceipt, VoteView
@@ -29,7 +29,7 @@ def election_card(e: ElectionView, now: datetime) -> Card:
         title = f"{e.game.name}: Adjutant General election #{e.number} (closed)"
     unit = "votes" if e.weighted else "ballots"
     standings = "\n".join(f"{i}. **{s.candidate}**: {s.votes} {unit if s.votes != 1 else unit[:-1]} "
-                          f"(last at {format_utc(s.last_at)})" for i, s in enumerate(e.standings, 1))
+                          f"(last at {stamp(s.last_at, 'f')})" for i, s in enumerate(e.standings, 1))
     standings = standings or "no ballots yet"
     ballots = "\n".join(f"{voter} → {candidate}" for voter, candidate, _ in e.ballots) or "none yet"
     fields = [("Standings", standings, False), ("Ballots", ballots, False)]
@@ -55,9 +55,9 @@ def election_result_card(e: ElectionView) -> Card:
     tied = [s for s in e.standings if s.votes == e.standings[0].votes]
     why = ""
     if len(tied) > 1:  # R0-31: say why the winner won, or the result looks arbitrary
-        others = ", ".join(f"{s.candidate}'s at {format_utc(s.last_at)}" for s in tied[1:])
+        others = ", ".join(f"{s.candidate}'s at {stamp(s.last_at, 'f')}" for s in tied[1:])
         why = (f" A tie: it goes to the candidate whose last ballot came first, {tied[0].candidate}'s at "
-               f"{format_utc(tied[0].last_at)} (before {others}).")
+               f"{stamp(tied[0].last_at, 'f')} (before {others}).")
     return Card(title=f"{e.game.name}: {e.winner} is the Adjutant General",
                 description=f"Election #{e.number} closed. Result: {standings}.{why}", color=PASSED)
 

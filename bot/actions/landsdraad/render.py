@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_text
-from engine.core.durations import format_remaining, format_utc
+from engine.core.durations import format_remaining
+from engine.core.stamps import stamp
 from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
@@ -157,7 +158,7 @@ def result_card(result: ResultView) -> Card:
     fields.append(("Adjutant General", round_end_text(result), False))
     if result.expired:
         fields.append(("Player votes expired", "\n".join(result.expired) + "\n(support never carries over)", False))
-    late = (f"\n\nClosed at its deadline {format_utc(result.due_at)} (the bot was offline)."
+    late = (f"\n\nClosed at its deadline {stamp(result.due_at)} (the bot was offline)."
             if result.due_at is not None else "")
     return Card(
         title=f"{view.game.name}, round {view.number}: the measure {'PASSED' if passed else 'FAILED'}",

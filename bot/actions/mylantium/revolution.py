@@ -10,11 +10,12 @@ from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, require_game
 from bot.actions.context import Ctx
+from bot.actions.deadlines import game_deadline, read_as
 from bot.actions.mylantium.render import chain_status_card, chain_texts, contribution_request_text, coup_offer_text
 from bot.actions.outbox import Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
-from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
+from engine.core.stamps import stamp
 from engine.mylantium.revolution import Waiting, contributors
 from engine.service.mylantium.state import NAME
 from engine.service.mylantium.views import ChainView
@@ -103,16 +104,17 @@ async def revolution_coup(app: App, ctx: Ctx, game: GameView | None, o: dict[str
 
 
 @command("revolution deadline", "Set or move the deadline for contributions (P1-22).",
-         Option("deadline", str, "a duration such as 24h, or a UTC time", True), **M)
+         Option("deadline", str, "a duration such as 24h, a time or a Discord timestamp", True), **M)
 async def revolution_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    when = parse_deadline(o["deadline"], app.clerk.clock.now())
+    read = await game_deadline(app, g.id, o["deadline"])
+    when = read.when
     c = await app.clerk.mylantium.revolutions.set_chain_deadline(g.id, deadline=when, actor=ctx.actor.id,
                                                                  source_id=ctx.source_id)
     app.deadlines_changed()
-    return [reply("Deadline moved.", ephemeral=True),
+    return [reply(f"Deadline moved.{read_as(o['deadline'], read)}", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"Contributions to revolution #{c.number} now close "
-                                                   f"{when:%Y-%m-%d %H:%M} UTC.")]
+                                                   f"{stamp(when)}.")]
 
 
 @command("revolution resolve", "Close the contributions now and resolve the Revolution or coup.", **M)

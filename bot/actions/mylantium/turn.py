@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, game_of_user, require_game
 from bot.actions.context import Ctx
-from bot.actions.deadlines import reminded
+from bot.actions.deadlines import game_deadline, read_as, reminded
 from bot.actions.drawing import Picture, picture
 from bot.actions.mylantium import charts
 from bot.actions.mylantium.render import (
@@ -28,7 +28,6 @@ from bot.actions.mylantium.render import (
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
 from bot.actions.outbox import POSTED, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes, first_line
-from engine.core.durations import parse_deadline
 from engine.core.errors import RuleError
 from engine.mylantium.business import SUBJECTS, Happening, happening
 from engine.mylantium.forms import (
@@ -88,11 +87,11 @@ async def election_start(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 async def _open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], stage: str) -> list[Outgoing]:
     g = require_game(game)
     now = app.clerk.clock.now()
-    deadline = parse_deadline(o["deadline"], now) if o.get("deadline") else None
-    e = await app.clerk.mylantium.elections.open_election(g.id, stage=stage, deadline=deadline, actor=ctx.actor.id,
-                                                          source_id=ctx.source_id)
+    read = await game_deadline(app, g.id, o["deadline"]) if o.get("deadline") else None
+    e = await app.clerk.mylantium.elections.open_election(g.id, stage=stage, deadline=read.when if read else None,
+                                                          actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
-    return [reply(f"The {e.title} is open.", ephemeral=True),
+    return [reply(f"The {e.title} is open.{read_as(o.get('deadline'), read)}", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), card=election_opened_card(e, now))]
 
 
@@ -108,7 +107,7 @@ async def _close(app: App, ctx: Ctx, game: GameView | None, stage: str) -> list[
     return [reply(f"The {e.title} is closed; the result is posted.", ephemeral=True), *await election_closed(app, e)]
 
 
-DEADLINE = Option("deadline", str, "a duration such as 24h, or a UTC time such as 2026-03-01 20:00")
+DEADLINE = Option("deadline", str, "a duration such as 24h, a time such as 2026-03-01 20:00, or a Discord timestamp")
 
 
 @command("election primary open", "Open the Primary: each Faction DMs `Primary: <Candidate>`.", DEADLINE, **M)

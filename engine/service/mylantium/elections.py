@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
+from engine.core.stamps import stamp
 from engine.mylantium.alignment import Snapshot, check_realign, take_snapshot
 from engine.mylantium.approval import incumbent_party
 from engine.mylantium.elections import Candidate, check_primary_choice, general, primary
@@ -323,7 +324,7 @@ def _open_for(game: Game, row: MylElection | None, stage: str, at: datetime) -> 
         now = f" (the {_title(row.stage)} is)" if row is not None else ""
         raise RuleError(f"The {_title(stage)} is not open in {game.name}{now}.")
     if row.deadline is not None and at >= utc(row.deadline):
-        raise RuleError(f"The {_title(stage)} closed at {utc(row.deadline):%Y-%m-%d %H:%M} UTC; your "
+        raise RuleError(f"The {_title(stage)} closed at {stamp(utc(row.deadline))}; your "
                         "choice came too late and your earlier one, if any, stands.")
     return row
 

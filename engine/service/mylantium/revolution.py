@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
+from engine.core.stamps import stamp
 from engine.mylantium.fervor import collapsed
 from engine.mylantium.model import FactionCode
 from engine.mylantium.revolution import (
@@ -199,7 +200,7 @@ class Revolutions(ServiceBase):
                     raise RuleError("The Revolution is not taking contributions yet: the Brass Hats are deciding "
                                     "whether to attempt a coup.")
                 if row.deadline is not None and at >= utc(row.deadline):
-                    raise RuleError(f"Contributions closed at {utc(row.deadline):%Y-%m-%d %H:%M} UTC; yours came "
+                    raise RuleError(f"Contributions closed at {stamp(utc(row.deadline))}; yours came "
                                     "too late and was not recorded.")
                 _, faction = await faction_of_user(uow.session, game, user_id)
                 code = FactionCode[faction.code]
