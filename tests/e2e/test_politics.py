@@ -122,6 +122,11 @@ async def test_a_thread_vote_reaching_the_majority_awaits_the_moderator_who_enac
     assert f"/pv enact vote:{vote.id}" in announcement.embed["description"]
     assert await h.clerk.landsdraad.adjutant.adjutant(gid) == (h.carol.id, "carol")  # nothing happens before enactment
 
+    held = await answer(h, await h.fake.say(h.alice, h.thread, "AG Vote: bob"))  # R0-35: before the removal
+    by_dm = await answer(h, await h.fake.dm(h.bob, "AG Vote: bob"))
+    assert held.channel_id == h.thread.id and "holding your AG ballot for **bob**" in held.content
+    assert "holding your AG ballot for **bob**" in by_dm.content
+
     refused = await h.run(h.alice, "pv enact", h.thread, vote=vote.id)
     assert refused.first.ephemeral and "Only the moderators of sirius" in refused.first.content
     assert await h.clerk.landsdraad.adjutant.adjutant(gid) == (h.carol.id, "carol")
@@ -138,6 +143,7 @@ async def test_a_thread_vote_reaching_the_majority_awaits_the_moderator_who_enac
     new_tally = await kept(h, "ag-tally:2")  # a new election opened at once, in its own thread
     assert new_tally.channel_id == thread_named(h, "ag-election-2").id and new_tally.pinned
     assert "after a vote of No Confidence" in new_tally.embed["description"]
+    assert "alice → bob" in new_tally.text() and "bob → bob" in new_tally.text(), "the held ballots count"
 
 
 async def test_thread_forms_are_read_when_the_intent_is_clear_and_an_unread_one_is_answered_in_the_thread(
