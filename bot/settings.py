@@ -31,6 +31,11 @@ class Settings:
     plugins: tuple[str, ...] = ()
     """Modules of rulesets that are not shipped (``rulesets = ["mygame"]``), each with a ``RULESET`` and a ``FRONT``;
     imported by ``bot.plugins.load_plugins``."""
+    health_port: int | None = None
+    """The health endpoint's port (``/healthz``, ``/metrics``: bot/discord/health.py); None: no endpoint."""
+    health_host: str = "127.0.0.1"
+    log_format: str = "text"
+    """``text`` or ``json`` (JSON lines with the game, the command and the error id: bot/logs.py)."""
 
 
 def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Settings:
@@ -44,7 +49,8 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
             raise ConfigError(f"{file}: not valid TOML ({error})") from None
     elif path is not None:
         raise ConfigError(f"{file}: no such config file")
-    known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait", "rulesets"}
+    known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait", "rulesets", "health_port",
+             "health_host", "log_format"}
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{file}: unknown setting(s) {', '.join(sorted(unknown))}; see config.example.toml")
@@ -68,6 +74,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     plugins = data.get("rulesets", [])
     if not isinstance(plugins, list) or not all(isinstance(p, str) and p.strip() for p in plugins):
         raise ConfigError(f"{file}: rulesets must be a list of module names, e.g. [\"mygame\"]")
+    health_port, health_host, log_format = observability(file, data)
     url = env.get("DATABASE_URL") or DEFAULT_URL
     if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
         raise ConfigError("DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
@@ -75,7 +82,22 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     count, ids = shards(env)
     return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed,
                     shard_count=count, shard_ids=ids, write_wait=timedelta(seconds=wait),
-                    plugins=tuple(p.strip() for p in plugins))
+                    plugins=tuple(p.strip() for p in plugins), health_port=health_port, health_host=health_host,
+                    log_format=log_format)
+
+
+def observability(file: Path, data: dict[str, object]) -> tuple[int | None, str, str]:
+    """``health_port`` (1 to 65535; absent: no health endpoint), ``health_host`` and ``log_format``."""
+    port = data.get("health_port")
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536):
+        raise ConfigError(f"{file}: health_port must be a port number from 1 to 65535, not {port!r}")
+    host = data.get("health_host", "127.0.0.1")
+    if not isinstance(host, str) or not host.strip():
+        raise ConfigError(f"{file}: health_host must be an address to listen on, e.g. \"127.0.0.1\" or \"0.0.0.0\"")
+    log_format = data.get("log_format", "text")
+    if log_format not in ("text", "json"):
+        raise ConfigError(f"{file}: log_format must be \"text\" or \"json\", not {log_format!r}")
+    return port, host.strip(), str(log_format)
 
 
 def shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from bot.actions.context import Ctx, UserRef
 from bot.actions.errors import apology, logged
 from bot.actions.outbox import Outgoing, reply
+from bot.logs import note
+from bot.metrics import command_run
 from engine.core.errors import ClerkError, GameClosed, RuleError
 from engine.service import Clerk
 from engine.service.views import GameView
@@ -258,11 +260,15 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
     if spec is None:
         known = ", ".join(f"/{n}" for n in sorted(app.routes.commands))
         return [reply(f"There is no command /{name}. Commands: {known}.", ephemeral=True)]
+    command_run(name)  # /metrics
+    note(command=name, game=None, game_id=None)  # the log lines of this command say it (bot/logs.py)
     try:
         from bot.actions.option_text import checked  # free text: limits, mentions, control characters
 
         options = checked(spec, options)
         game = await find_game(app, ctx, spec, options)
+        if game is not None:
+            note(game=game.name, game_id=game.id)
         refusal = ruleset_refusal(app, spec, game) or closed_refusal(spec, game, options)
         if refusal is not None:
             raise RuleError(refusal)

@@ -12,7 +12,7 @@ log = logging.getLogger("clerk.errors")
 def logged(message: str, *args: object) -> str:
     """Log the exception being handled with ``message % args`` and a new error id; return the id."""
     error_id = secrets.token_hex(4)
-    log.exception("[error %s] " + message, error_id, *args)
+    log.exception("[error %s] " + message, error_id, *args, extra={"error_id": error_id})
     return error_id
 
 

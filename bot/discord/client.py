@@ -25,6 +25,7 @@ from bot.discord.autocomplete import choices
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value, uploaded
 from bot.discord.delivery import Courier
+from bot.discord.health import Gateway, count_discord_errors
 from bot.discord.http_tuning import tune_http
 from bot.discord.pacing import DISCORD_GLOBAL_LIMIT, Pacer
 from bot.discord.scheduler import DeadlineScheduler, deadline_lease
@@ -70,7 +71,7 @@ class ClerkTree(app_commands.CommandTree["ClerkBot"]):
         error_id = secrets.token_hex(4)
         log.error("[error %s] /%s by %s (%s) in guild %s channel %s failed; data=%r", error_id, command,
                   interaction.user.name, interaction.user.id, interaction.guild_id, interaction.channel_id,
-                  interaction.data, exc_info=cause)
+                  interaction.data, exc_info=cause, extra={"error_id": error_id, "command": command})
         text = apology("the command did not finish", error_id)
         try:
             if interaction.response.is_done():
@@ -85,8 +86,12 @@ class ClerkBot(discord.Client):
     def __init__(self, app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
                  dev_guild_id: int | None = None, rate_limit: int = DISCORD_GLOBAL_LIMIT, **options: Any) -> None:
         self.pacer = Pacer(rate_limit)
+        trace = self.pacer.trace()
+        trace.on_request_end.append(count_discord_errors)  # /metrics (bot/discord/health.py)
         super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout,
-                         allowed_mentions=NO_PINGS, http_trace=self.pacer.trace(), **options)
+                         allowed_mentions=NO_PINGS, http_trace=trace, **options)
+        self.gateway = Gateway()
+        """Whether the gateway is connected, for /healthz (bot/discord/health.py)."""
         self.app = app
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id
@@ -168,8 +173,27 @@ class ClerkBot(discord.Client):
         await super().close()
 
     async def on_ready(self) -> None:
+        if not isinstance(self, discord.AutoShardedClient):
+            self.gateway.changed(None, True)
         log.info("connected as %s (%s) to %d server(s)", self.user, self.user.id if self.user else "?",
                  len(self.guilds))
+
+    async def on_resumed(self) -> None:
+        if not isinstance(self, discord.AutoShardedClient):
+            self.gateway.changed(None, True)
+
+    async def on_disconnect(self) -> None:
+        if not isinstance(self, discord.AutoShardedClient):
+            self.gateway.changed(None, False)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self.gateway.changed(shard_id, True)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.gateway.changed(shard_id, True)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self.gateway.changed(shard_id, False)
 
     async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
         """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred (ephemerally) in time."""

@@ -14,6 +14,8 @@ import discord
 
 from bot.actions.commands import App
 from bot.discord.client import make_bot
+from bot.discord.health import start_health
+from bot.logs import setup_logging
 from bot.plugins import load_plugins
 from bot.settings import Settings
 from engine.service import Clerk
@@ -22,12 +24,6 @@ from engine.store.database import make_engine, make_sessionmaker
 from engine.store.writable import NotWritable, upgrade_writable
 
 log = logging.getLogger("clerk")
-
-
-def setup_logging(level: str) -> None:
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-8s %(name)s: %(message)s")
-    # discord.py's gateway chatter is useful at INFO only when debugging.
-    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
 
 
 async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
@@ -48,6 +44,8 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
                             shard_count=settings.shard_count, shard_ids=settings.shard_ids,
                             guild_ready_timeout=guild_ready_timeout) as bot:
             stop_on_sigterm(bot)
+            health = None if settings.health_port is None else await start_health(
+                bot, engine, settings.health_host, settings.health_port)
             try:
                 await bot.start(settings.token)
             except discord.LoginFailure:
@@ -57,6 +55,9 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
                 log.error("Discord refused the intents: switch on MESSAGE CONTENT INTENT for the bot "
                           "in the developer portal (Bot tab)")
                 return 1
+            finally:
+                if health is not None:
+                    await health.stop()
     finally:
         await engine.dispose()
     return 0
@@ -96,7 +97,7 @@ def point_at_test_discord(env: dict[str, str]) -> bool:
 
 
 def run_bot(settings: Settings) -> int:
-    setup_logging(settings.log_level)
+    setup_logging(settings.log_level, settings.log_format)
     ready_after = 0.05 if point_at_test_discord(dict(os.environ)) else 2.0  # the fake sends its guild at once
     try:
         return asyncio.run(main(settings, guild_ready_timeout=ready_after))

@@ -78,6 +78,8 @@ class DeadlineScheduler:
         self.sleeps_for = 0.0
         """Seconds it sleeps after its last pass unless woken (tests read it instead of timing the sleep)."""
         self._recovered = False
+        self.last_pass_at: datetime | None = None
+        """When its last pass ended, by the clerk's clock (the health endpoint's check: bot/discord/health.py)."""
         """Whether the results a crash left unannounced were looked for (once, at the first pass that does the work)."""
 
     def wake(self) -> None:
@@ -98,6 +100,7 @@ class DeadlineScheduler:
                     log.warning("the deadline scheduler could not write (%s); trying again in %ss",
                                 " ".join(str(getattr(error, "orig", error)).split())[:200], self.retry_after)
             self.sleeps_for = delay
+            self.last_pass_at = self.app.clerk.clock.now()
             self.passes += 1
             if self.passes == 1:  # tests of the bot as its own process wait for this line (tests/e2e/child.py)
                 log.info("%s: first pass done (%s)", FIRST_PASS,

@@ -14,6 +14,7 @@ from bot.actions.landsdraad.render import receipt_text
 from bot.actions.outbox import LIVE, Button, Here, Outgoing, ToUser
 from bot.actions.render import deadline_text
 from bot.actions.routes import Routes
+from bot.metrics import ballot_recorded
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import Option
@@ -69,5 +70,7 @@ async def ballot_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
     receipt = await app.clerk.landsdraad.ballots.cast_ballot(game_id, user_id=ctx.actor.id, command=command,
                                                              received_at=ctx.at, source_id=ctx.source_id,
                                                              expected_round=number)
+    if not receipt.duplicate:
+        ballot_recorded("landsdraad", "crisis")
     return [Outgoing(Here(), receipt_text(receipt, app.clerk.clock.now()), ephemeral=True,
                      extra={LIVE: "yes"})]

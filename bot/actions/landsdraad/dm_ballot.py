@@ -19,6 +19,7 @@ from bot.actions.landsdraad.render import receipt_text
 from bot.actions.outbox import Outgoing, ToUser, reply
 from bot.actions.recovery import LOOK_BACK
 from bot.actions.routes import Routes
+from bot.metrics import ballot_recorded
 from engine.core.errors import ParseError, RuleError
 from engine.core.text import first_line
 from engine.landsdraad.ballot import BallotCommand, parse_ballot
@@ -53,11 +54,13 @@ async def cast_dm_ballot(app: App, ctx: Ctx, command: BallotCommand) -> BallotRe
     """Record the ballot in the sender's game (``AmbiguousGame`` or another ``RuleError`` when there is none to
     choose); the receipt exists only after the commit."""
     receipt = await _cast_in_known_game(app, ctx, command)
-    if receipt is not None:
-        return receipt
-    game = await game_of_user(app, ctx.actor.id, command.game, "landsdraad", what=WHAT)
-    return await app.clerk.landsdraad.ballots.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
-                                                          received_at=ctx.at, source_id=ctx.source_id)
+    if receipt is None:
+        game = await game_of_user(app, ctx.actor.id, command.game, "landsdraad", what=WHAT)
+        receipt = await app.clerk.landsdraad.ballots.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
+                                                                 received_at=ctx.at, source_id=ctx.source_id)
+    if not receipt.duplicate:
+        ballot_recorded("landsdraad", "crisis")
+    return receipt
 
 
 async def _cast_in_known_game(app: App, ctx: Ctx, command: BallotCommand) -> BallotReceipt | None:

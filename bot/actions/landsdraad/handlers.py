@@ -26,6 +26,7 @@ from bot.actions.players import removal_dm
 from bot.actions.render import waiting_text
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
+from bot.metrics import ballot_recorded
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import ATTRIBUTE_MAX, ATTRIBUTE_MIN
@@ -241,6 +242,8 @@ async def vote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> 
     ballot = BallotCommand(Choice(choice), None, False)
     receipt = await app.clerk.landsdraad.ballots.cast_ballot(g.id, user_id=ctx.actor.id, command=ballot,
                                                              received_at=ctx.at, source_id=ctx.source_id)
+    if not receipt.duplicate:
+        ballot_recorded("landsdraad", "crisis")
     return [reply(receipt_text(receipt, app.clerk.clock.now()), ephemeral=True)]
 
 

@@ -25,6 +25,7 @@ from bot.actions.landsdraad.ruleset import RULESET, commands_on
 from bot.actions.landsdraad.victory_posts import after_end_game
 from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes, first_line
+from bot.metrics import ballot_recorded
 from engine.core.errors import ParseError, RuleError
 from engine.core.stamps import due_text
 from engine.core.text import split_game_tag
@@ -135,6 +136,8 @@ async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[O
     if isinstance(receipt, HeldVote):
         return [reply(held_receipt_text(receipt))]
     out = [reply(ag_receipt_text(receipt))]
+    if not receipt.duplicate:
+        ballot_recorded("landsdraad", "ag")
     if not receipt.duplicate and not receipt.unchanged:
         out.append(tally_outgoing(app, receipt.election))
     return out

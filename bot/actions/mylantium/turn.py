@@ -28,6 +28,7 @@ from bot.actions.mylantium.render import (
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
 from bot.actions.outbox import POSTED, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes, first_line
+from bot.metrics import ballot_recorded
 from engine.core.errors import RuleError
 from engine.mylantium.business import SUBJECTS, Happening, happening
 from engine.mylantium.forms import (
@@ -274,6 +275,8 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         choice = form.candidate if isinstance(form, PrimaryChoice) else form.party.value
         receipt = await app.clerk.mylantium.elections.choose(game.id, user_id=ctx.actor.id, stage=stage, choice=choice,
                                                              at=ctx.at, source_id=ctx.source_id)
+        if not receipt.duplicate:
+            ballot_recorded("mylantium", stage)
         return [reply(choice_text(receipt, now))]
     if isinstance(form, Realign):
         done = await app.clerk.mylantium.elections.realign(game.id, user_id=ctx.actor.id, party=form.party,
@@ -286,6 +289,8 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         pledge = await app.clerk.mylantium.revolutions.pledge(game.id, user_id=ctx.actor.id, amount=form.amount,
                                                               to_vanguard=form.to_vanguard, at=ctx.at,
                                                               source_id=ctx.source_id)
+        if not pledge.duplicate:
+            ballot_recorded("mylantium", "pledge")
         return [reply(pledge_text(pledge, now))]
     assert isinstance(form, CoupAnswer)
     return await answer_coup(app, ctx, game.id, form.accept)
