@@ -43,6 +43,7 @@ GATEWAY = Family("clerk_gateway_connected", "1 while the Discord gateway is conn
 LAG = Family("clerk_scheduler_lag_seconds",
              "How far the deadline scheduler's next pass is overdue (0 while on time; -1 before its first pass).",
              "gauge")
+DISCONNECTS = Family("clerk_gateway_disconnects_total", "Times a gateway connection (a shard's) went down.")
 PASSES = Family("clerk_scheduler_passes_total", "Passes of the deadline scheduler.", "counter")
 GAMES = Family("clerk_games_running", "Games that have not ended (all servers, this database).", "gauge")
 DEADLINES = Family("clerk_deadlines_pending",
@@ -62,6 +63,7 @@ class SchedulerState:
 @dataclass
 class Probes:
     gateway: Callable[[], bool]
+    disconnects: Callable[[], int]
     database: Callable[[], Awaitable[object]]
     """Runs a cheap query (``SELECT 1``); raises if the database does not answer."""
     scheduler: Callable[[], SchedulerState]
@@ -119,6 +121,7 @@ class Health:
         none: Labels = ()
         gauges: list[tuple[Family, dict[Labels, float]]] = [
             (GATEWAY, {none: 1.0 if self.probes.gateway() else 0.0}),
+            (DISCONNECTS, {none: float(self.probes.disconnects())}),
             (LAG, {none: -1.0 if late is None else late}),
             (PASSES, {none: float(state.passes)}),
         ]
@@ -176,6 +179,8 @@ class Gateway:
 
     def __init__(self) -> None:
         self.up: dict[int | None, bool] = {}
+        self.disconnects = 0
+        """How many times a connection (a shard's) went down."""
 
     def connected(self) -> bool:
         return bool(self.up) and all(self.up.values())
@@ -184,6 +189,8 @@ class Gateway:
         if self.up.get(shard) != up:
             log.log(logging.INFO if up else logging.WARNING, "gateway %s%s", "connected" if up else "disconnected",
                     "" if shard is None else f" (shard {shard})")
+        if self.up.get(shard) and not up:
+            self.disconnects += 1
         self.up[shard] = up
 
 
@@ -208,7 +215,8 @@ async def start_health(bot: ClerkBot, engine: AsyncEngine, host: str, port: int)
         return {GAMES: float(running or 0),
                 DEADLINES: float(len(await bot.app.clerk.next_deadlines()))}
 
-    probes = Probes(gateway=lambda: bot.gateway.connected() and not bot.is_closed(), database=select_one,
+    probes = Probes(gateway=lambda: bot.gateway.connected() and not bot.is_closed(),
+                    disconnects=lambda: bot.gateway.disconnects, database=select_one,
                     scheduler=lambda: SchedulerState(scheduler.last_pass_at, scheduler.sleeps_for, scheduler.passes),
                     clock=bot.app.clerk.clock.now, counts=counts)
     health = Health(probes)
