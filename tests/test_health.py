@@ -295,3 +295,21 @@ def test_settings_switch_the_endpoint_and_json_logs_on(tmp_path: Path) -> None:
 def test_bad_health_and_log_settings_say_what_is_accepted(tmp_path: Path, line: str, said: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(said)):
         load_settings(write(tmp_path, line + "\n"), env={})
+
+
+async def test_the_containers_healthcheck_exits_0_only_on_200(served: tuple[World, Health, str], tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.healthcheck import main as healthcheck
+
+    world, health, _ = served
+    monkeypatch.setenv("CLERK_CONFIG", str(write(tmp_path, "")))
+    assert await asyncio.to_thread(healthcheck) == 1
+    assert "health_port is not set" in capsys.readouterr().err
+
+    monkeypatch.setenv("CLERK_CONFIG", str(write(tmp_path, f'health_port = {health.port}\nhealth_host = "0.0.0.0"\n')))
+    assert await asyncio.to_thread(healthcheck) == 1  # no scheduler pass yet: 503
+    assert '"failed": ["scheduler"]' in capsys.readouterr().err
+    world.passed(sleeps_for=5)
+    assert await asyncio.to_thread(healthcheck) == 0
+    assert '"status": "ok"' in capsys.readouterr().out

@@ -14,7 +14,7 @@ import discord
 
 from bot.actions.commands import App
 from bot.discord.client import make_bot
-from bot.discord.health import start_health
+from bot.discord.health import Health, start_health
 from bot.logs import setup_logging
 from bot.plugins import load_plugins
 from bot.settings import Settings
@@ -31,6 +31,7 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
         log.error("DISCORD_TOKEN is not set")
         return 2
     engine = make_engine(settings.database_url, write_wait=settings.write_wait)
+    health: Health | None = None
     try:
         try:
             await upgrade_writable(engine)  # refuses to start, in one line, on a database it cannot write
@@ -44,8 +45,13 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
                             shard_count=settings.shard_count, shard_ids=settings.shard_ids,
                             guild_ready_timeout=guild_ready_timeout) as bot:
             stop_on_sigterm(bot)
-            health = None if settings.health_port is None else await start_health(
-                bot, engine, settings.health_host, settings.health_port)
+            if settings.health_port is not None:
+                try:
+                    health = await start_health(bot, engine, settings.health_host, settings.health_port)
+                except OSError as error:  # the port is taken, or the address is not this machine's
+                    log.error("cannot start the health endpoint on %s:%s (health_host, health_port): %s",
+                              settings.health_host, settings.health_port, error.strerror or error)
+                    return 1
             try:
                 await bot.start(settings.token)
             except discord.LoginFailure:
@@ -55,10 +61,9 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
                 log.error("Discord refused the intents: switch on MESSAGE CONTENT INTENT for the bot "
                           "in the developer portal (Bot tab)")
                 return 1
-            finally:
-                if health is not None:
-                    await health.stop()
     finally:
+        if health is not None:
+            await health.stop()
         await engine.dispose()
     return 0
 

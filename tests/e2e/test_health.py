@@ -5,14 +5,23 @@ is closed. The state transitions one by one are tests/test_health.py."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
+import socket
+from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
+from fakediscord import HANG, TOKEN, FakeDiscord
+from fakediscord.wiring import ErrorLog
 
 from bot.actions.outbox import Outgoing, ToUser
 from bot.discord.health import start_health
+from bot.discord.run import main
+from bot.settings import Settings
 
 from .clerkbot import Harness
 
@@ -75,3 +84,37 @@ async def test_the_running_bot_reports_its_health_and_counts(clerk_bot: Harness)
         await h.start()  # the fixture stops it again
     finally:
         await health.stop()
+
+
+async def test_main_serves_the_endpoint_when_health_port_is_set(fake: FakeDiscord, tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a free port (the settings take 1 to 65535, not 0)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path / 'clerk.db'}", health_port=port)
+    running = asyncio.create_task(main(settings))
+    try:
+        await fake.wait_for(lambda: fake.identifies and fake.commands.get(None), "the bot to connect and sync")
+        status, body = await get(f"http://127.0.0.1:{port}/healthz")
+        assert status in (200, 503)  # 503 until the scheduler's first pass, which may not have ended yet
+        assert set(json.loads(body)["checks"]) == {"gateway", "database", "scheduler"}
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+    with pytest.raises(aiohttp.ClientConnectionError):  # closed with the bot
+        await get(f"http://127.0.0.1:{port}/healthz")
+
+
+async def test_main_with_the_health_port_taken_exits_1_in_one_line(fake: FakeDiscord, tmp_path: Path,
+                                                                   errors: ErrorLog) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path / 'clerk.db'}",
+                            health_port=port)
+        assert await asyncio.wait_for(main(settings), HANG) == 1
+    assert [r.getMessage() for r in errors.records] == [
+        f"cannot start the health endpoint on 127.0.0.1:{port} (health_host, health_port): Address already in use"]
+    errors.records.clear()
+    assert fake.identifies == 0  # it stopped before connecting
