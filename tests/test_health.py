@@ -200,23 +200,32 @@ def test_the_hooks_count_in_the_process_counters() -> None:
 
 
 def test_gateway_is_connected_only_while_every_connection_it_has_seen_is_up() -> None:
+    """From the events discord.py dispatches (``ClerkBot.dispatch``): one connection, then shards."""
     gateway = Gateway()
     assert not gateway.connected()  # before READY
-    gateway.changed(None, True)
+    gateway.saw("connect", (), sharded=False)  # connected, not yet identified: not up
+    assert not gateway.connected()
+    gateway.saw("ready", (), sharded=False)
     assert gateway.connected()
-    gateway.changed(None, False)
+    gateway.saw("message", (object(),), sharded=False)
+    gateway.saw("disconnect", (), sharded=False)
     assert not gateway.connected() and gateway.disconnects == 1
-    gateway.changed(None, True)  # RESUMED
+    gateway.saw("resumed", (), sharded=False)
     assert gateway.connected()
 
     shards = Gateway()
-    shards.changed(0, True)
-    shards.changed(1, True)
+    shards.saw("shard_ready", (0,), sharded=True)
+    shards.saw("shard_ready", (1,), sharded=True)
+    shards.saw("ready", (), sharded=True)
     assert shards.connected()
-    shards.changed(1, False)
+    shards.saw("disconnect", (), sharded=True)  # discord.py sends it beside shard_disconnect; the shard's counts
+    assert shards.connected()
+    shards.saw("shard_disconnect", (1,), sharded=True)
     assert not shards.connected()
-    shards.changed(1, False)  # discord.py may say it twice; one drop
+    shards.saw("shard_disconnect", (1,), sharded=True)  # said twice; one drop
     assert shards.disconnects == 1
+    shards.saw("shard_resumed", (1,), sharded=True)
+    assert shards.connected()
 
 
 def json_line(record: logging.LogRecord) -> dict[str, Any]:

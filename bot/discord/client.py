@@ -86,12 +86,12 @@ class ClerkBot(discord.Client):
     def __init__(self, app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
                  dev_guild_id: int | None = None, rate_limit: int = DISCORD_GLOBAL_LIMIT, **options: Any) -> None:
         self.pacer = Pacer(rate_limit)
+        self.gateway = Gateway()
+        """Whether the gateway is connected, for /healthz (bot/discord/health.py)."""
         trace = self.pacer.trace()
         trace.on_request_end.append(count_discord_errors)  # /metrics (bot/discord/health.py)
         super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout,
                          allowed_mentions=NO_PINGS, http_trace=trace, **options)
-        self.gateway = Gateway()
-        """Whether the gateway is connected, for /healthz (bot/discord/health.py)."""
         self.app = app
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id
@@ -173,27 +173,12 @@ class ClerkBot(discord.Client):
         await super().close()
 
     async def on_ready(self) -> None:
-        if not isinstance(self, discord.AutoShardedClient):
-            self.gateway.changed(None, True)
         log.info("connected as %s (%s) to %d server(s)", self.user, self.user.id if self.user else "?",
                  len(self.guilds))
 
-    async def on_resumed(self) -> None:
-        if not isinstance(self, discord.AutoShardedClient):
-            self.gateway.changed(None, True)
-
-    async def on_disconnect(self) -> None:
-        if not isinstance(self, discord.AutoShardedClient):
-            self.gateway.changed(None, False)
-
-    async def on_shard_ready(self, shard_id: int) -> None:
-        self.gateway.changed(shard_id, True)
-
-    async def on_shard_resumed(self, shard_id: int) -> None:
-        self.gateway.changed(shard_id, True)
-
-    async def on_shard_disconnect(self, shard_id: int) -> None:
-        self.gateway.changed(shard_id, False)
+    def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
+        self.gateway.saw(event, args, sharded=isinstance(self, discord.AutoShardedClient))  # for /healthz
+        super().dispatch(event, *args, **kwargs)
 
     async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
         """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred (ephemerally) in time."""

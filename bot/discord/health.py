@@ -173,9 +173,10 @@ class Health:
 
 
 class Gateway:
-    """Whether the bot's gateway connection is up, from discord.py's events (``ClerkBot`` forwards them): ``ready``
-    and ``resumed`` bring a connection up, ``disconnect`` takes it down; with shards, per shard (``shard_ready``,
-    ``shard_resumed``, ``shard_disconnect``), and the bot is connected only while every shard it has seen is."""
+    """Whether the bot's gateway connection is up, from discord.py's events (``ClerkBot.dispatch`` shows each to
+    ``saw`` as discord.py dispatches it, without a task of its own): ``ready`` and ``resumed`` bring a connection up,
+    ``disconnect`` takes it down; with shards, per shard (``shard_ready``, ``shard_resumed``, ``shard_disconnect``),
+    and the bot is connected only while every shard it has seen is."""
 
     def __init__(self) -> None:
         self.up: dict[int | None, bool] = {}
@@ -184,6 +185,12 @@ class Gateway:
 
     def connected(self) -> bool:
         return bool(self.up) and all(self.up.values())
+
+    def saw(self, event: str, args: tuple[Any, ...], *, sharded: bool) -> None:
+        if sharded and event in ("shard_ready", "shard_resumed", "shard_disconnect") and args:
+            self.changed(int(args[0]), event != "shard_disconnect")
+        elif not sharded and event in ("ready", "resumed", "disconnect"):
+            self.changed(None, event != "disconnect")
 
     def changed(self, shard: int | None, up: bool) -> None:
         if self.up.get(shard) != up:
