@@ -45,6 +45,7 @@ async def test_with_two_shards_the_bot_answers_slash_commands_and_dm_ballots(sha
     assert isinstance(h.bot, ShardedClerkBot) and isinstance(h.bot, discord.AutoShardedClient)
     assert sorted(h.fake.shards_identified.values()) == [(0, 2), (1, 2)]
     assert [(g.id, g.shard_id) for g in h.bot.guilds] == [(h.fake.guild_id, 1)]
+    assert h.bot.gateway.up == {0: True, 1: True} and h.bot.gateway.connected()  # /healthz, per shard
 
     game = await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")  # the server: shard 1
     assert "sirius" in game.first.content
