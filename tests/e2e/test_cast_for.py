@@ -85,6 +85,9 @@ async def test_a_mylantium_primary_choice_entered_for_a_player(clerk_bot: Harnes
 
     wrong = await h.run(h.mod, "cast-for", h.game, player=h.bob, choice="Primary: Nobody Known")
     assert wrong.first.ephemeral and "Entered for" not in wrong.first.content
+    landsdraad = await h.run(h.mod, "cast-for", h.game, player=h.bob, choice="Vote: Kit Marlow")  # another's form
+    assert "did you mean `Primary: Kit Marlow`?" in landsdraad.first.content, landsdraad.first.content
+    assert "Aye, Nay or Abstain" not in landsdraad.first.content
     assert len(await events(h, "ChoiceMade")) == 1
 
 
