@@ -50,7 +50,7 @@ def fervor_change(at_end: InPlay, happenings: Iterable[Occurrence], unfunded_las
     if cover_ups:
         each = rules.cover_up_each
         changes.append(Change(f"{cover_ups} cover-up(s) exposed" if each or cover_ups == 1
-                              else f"{cover_ups} cover-ups exposed (+1 in all, P1-09)", cover_ups if each else 1))
+                              else f"{cover_ups} cover-ups exposed (+1 in all)", cover_ups if each else 1))
     if at_end.wars > 0:
         changes.append(Change("a war is being waged", 1))
     if unfunded_last_turn > 0:
@@ -58,7 +58,7 @@ def fervor_change(at_end: InPlay, happenings: Iterable[Occurrence], unfunded_las
     fiat = _count(events, Happening.FIAT_MONEY)
     inflation = floor(Fraction(fiat, 20))
     if inflation:
-        changes.append(Change(f"inflation: ${fiat} created by fiat (1 per whole $20, P1-14)", inflation))
+        changes.append(Change(f"inflation: ${fiat} created by fiat (1 per whole $20)", inflation))
     excess = at_end.subsidies - at_end.pensions
     if excess > 0:
         changes.append(Change(f"{at_end.subsidies} subsidies but only {at_end.pensions} pension(s)", excess))
@@ -75,7 +75,7 @@ def deduct(factions: Iterable[Faction], points: int) -> tuple[tuple[Faction, ...
     """R1-30 / P1-08: each Faction in play loses ``points`` VP, stopping at 0. Returns the Factions and what each
     actually lost."""
     if points < 0:
-        raise RuleError("Fervor only rises (R1-30).")
+        raise RuleError("Fervor only rises.")
     out: list[Faction] = []
     lost: dict[FactionCode, int] = {}
     for f in factions:

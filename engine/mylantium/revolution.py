@@ -64,7 +64,7 @@ def funding(code: FactionCode, assets: Assets) -> tuple[int, str]:
         units = sum(u.cost for u in assets.units if u.territory == AVALON and u.status is UnitStatus.ON_STATION)
         return 5 * sites + units, (f"$5 × {sites} cities, temples and ports in {AVALON} + ${units} purchase cost of "
                                    f"the units on station there")
-    return 0, "nothing (R1-43)"
+    return 0, "nothing"
 
 
 COUNTER_BONUS = (FactionCode.SH, FactionCode.GR, FactionCode.BH)

@@ -40,7 +40,7 @@ MAX_PLAYER_FIELDS = 24
 ENDED_BY = {
     "moderator": "The moderators ended the game.",
     "end game": "The game ended by an End Game vote.",
-    "majority": "The game ended by a Majority Victory (R3-20).",
+    "majority": "The game ended by a Majority Victory.",
 }
 
 
@@ -114,7 +114,7 @@ def score_card(p: ProjectedScore) -> Card:
     goals = "\n".join(goal_line(g) for g in p.goals) or "none recorded yet"
     if p.row is None:
         return Card(title=f"{t.name} in {p.game.name}: not in play",
-                    description="You are marked inactive, so you take no share of the Pot (P3-01).",
+                    description="You are marked inactive, so you take no share of the Pot.",
                     fields=(("Your goals", goals, False),), footer="Only you can see this.", color=NEUTRAL)
     row = p.row
     lines = [f"{c.label}: {measure_text(t, c)} → {row.categories.get(c, 0)} VP" for c in Category]
@@ -126,7 +126,7 @@ def score_card(p: ProjectedScore) -> Card:
         ("Prestige", f"{row.prestige} VP", True),
         ("Title at this score", row.title or "none yet", True),
     ]
-    footer = "Only you can see this. Each category is rounded down separately (P3-14)."
+    footer = "Only you can see this. Each category is rounded down separately."
     if p.total_percent > 100:
         footer += f" The categories and awards add up to {p.total_percent}% of the Pot, as they stand."
     return Card(title=f"{t.name} in {p.game.name}: {row.total} VP if the game ended now",
@@ -154,8 +154,8 @@ def final_card(v: FinalView) -> Card:
         parts.append(f"Goals {r.goals} · Prestige {r.prestige}")
         fields.append((f"{r.name} ({place_text(r.place)}, {r.total} VP)", "\n".join(parts), False))
     if v.unawarded:
-        fields.append(("Not awarded (their VP disappear, R3-14)", ", ".join(a.title for a in v.unawarded), False))
-    footer = "Shared places on equal scores (P3-06)."
+        fields.append(("Not awarded (their VP disappear)", ", ".join(a.title for a in v.unawarded), False))
+    footer = "Shared places on equal scores."
     if len(v.rows) > MAX_PLAYER_FIELDS:
         footer += f" {len(v.rows) - MAX_PLAYER_FIELDS} more players' lines are in the export."
     return Card(title=f"{v.game.name}: final scores", description="\n".join([*head, "", table]),
@@ -171,7 +171,7 @@ def pending_text(p: PendingScores) -> str:
 def majority_text(n: MajorityNotice) -> str:
     if n.gained:
         return (f"**Moderators: Majority Victory?** {n.player} controls {n.votes} of the {n.total} votes players "
-                "control, more than half (R3-20). The game goes on until a moderator confirms with "
+                "control, more than half. The game goes on until a moderator confirms with "
                 f"`/game end majority:true`, which ends it with {n.player} as Chancellor of the Landsdraad.")
     return (f"**Moderators:** {n.player} no longer holds a majority ({n.votes} of the {n.total} votes players "
             "control); there is no Majority Victory to confirm now.")
@@ -212,8 +212,8 @@ def settings_card(v: VpSettingsView) -> Card:
                        for w, names in sorted(by_weight.items(), reverse=True))
     luxuries = "\n".join(f"{pretty(x.good).capitalize()}: {x.in_play} in play ({x.owned} owned)" for x in v.luxuries)
     total = v.total
-    over = " — more than 100%: final scoring will wait for a moderator's confirmation (P3-15)" if total > 100 else (
-        " — the rest of the Pot is not awarded (P3-15)" if total < 100 else "")
+    over = " — more than 100%: final scoring will wait for a moderator's confirmation" if total > 100 else (
+        " — the rest of the Pot is not awarded" if total < 100 else "")
     return Card(title=f"{v.game.name}: victory categories", description=f"In all: {total}% of the Pot{over}.",
                 fields=(("Proportional categories", cats, False), ("Singular awards", awards, False),
                         ("Luxury Good locations", luxuries, False)),
@@ -227,5 +227,5 @@ def prestige_text(r: PrestigeReceipt) -> str:
             f"{r.player_total}. Prestige awarded in the game: {r.awarded} of the {r.pool} VP pool.")
     if r.over:
         line += (f"\n⚠ That is over the pool of {r.pool} VP (20 per player who joined); recorded anyway, as prestige "
-                 "is at the moderators' discretion (P3-05).")
+                 "is at the moderators' discretion.")
     return line
