@@ -14,6 +14,7 @@ from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
 from engine.core.errors import RuleError
+from engine.core.words import plural
 from engine.service.clerk import RULESETS
 from engine.service.games import LogEntry, LogPage
 from engine.service.settings import MODERATOR_CHANNEL
@@ -196,7 +197,7 @@ async def log(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> l
                                            page=o.get("page") or 1)
     filters = [f for f in (f"round {o['round']}" if o.get("round") is not None else "",
                            f"player {player.name}" if player else "") if f]
-    head = f"Log of {g.name}{' (' + ', '.join(filters) + ')' if filters else ''}: {page.total} events, " \
+    head = f"Log of {g.name}{' (' + ', '.join(filters) + ')' if filters else ''}: {plural(page.total, 'event')}, " \
            f"page {page.page} of {page.pages}"
     if not page.entries:
         return [reply(f"{head}. Nothing recorded.", ephemeral=True)]

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from bot.actions.outbox import Card
 from bot.actions.render import NEUTRAL
+from engine.core.words import plural
 from engine.landsdraad.victory import (
     ASSET_KINDS,
     COUNTERS,
@@ -93,9 +94,9 @@ def category_line(row: ScoreRow, c: Category) -> str:
 def measure_text(t: TrackView, c: Category) -> str:
     forces = sum(FORCE_POINTS[k] * t.units.get(k, 0) for k in UNIT_KINDS)
     return {
-        Category.VOTES: f"{t.votes} votes",
+        Category.VOTES: plural(t.votes, "vote"),
         Category.MILITARY: f"{forces} Force points",
-        Category.PLANETS: f"{t.planets} planets (Homeworld included)",
+        Category.PLANETS: f"{plural(t.planets, 'planet')} (Homeworld included)",
         Category.ASSETS: f"{sum(t.assets.values())} Primary Assets",
         Category.INCOME: f"{t.income} MS income per round",
         Category.STOCK: f"{t.stock} CHOAM shares",
@@ -191,7 +192,7 @@ def track_text(t: TrackView) -> str:
     counters = ", ".join(f"{t.counters[k]} {COUNTER_LABELS[k]}" for k in COUNTERS if t.counters.get(k)) or "none"
     state = "" if t.active else " (inactive: not in play)"
     return "\n".join([
-        f"**{t.name}**{state}: {t.votes} votes, {t.planets} planets",
+        f"**{t.name}**{state}: {plural(t.votes, 'vote')}, {plural(t.planets, 'planet')}",
         f"  Forces: {units}",
         f"  Assets: {assets}",
         f"  Income {t.income} MS/round, stock {t.stock} shares, wealth {t.wealth} MS, heroes {t.heroes}",
@@ -217,7 +218,7 @@ def settings_card(v: VpSettingsView) -> Card:
     return Card(title=f"{v.game.name}: victory categories", description=f"In all: {total}% of the Pot{over}.",
                 fields=(("Proportional categories", cats, False), ("Singular awards", awards, False),
                         ("Luxury Good locations", luxuries, False)),
-                color=GOLD, footer=f"Pot now: {exact(v.pot)} VP ({v.joined} players joined).")
+                color=GOLD, footer=f"Pot now: {exact(v.pot)} VP ({plural(v.joined, 'player')} joined).")
 
 
 def prestige_text(r: PrestigeReceipt) -> str:

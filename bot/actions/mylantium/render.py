@@ -12,6 +12,7 @@ from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import deadline_text
 from engine.core.durations import format_remaining, format_utc
+from engine.core.words import plural
 from engine.mylantium.approval import Change
 from engine.mylantium.model import FactionCode, Party
 from engine.mylantium.revolution import Attempt
@@ -77,7 +78,7 @@ def government_card(v: GovernmentView) -> Card:
     in_play = (f"Monopolies {ip['monopolies']}, Income Tax {tax}, Faction Taxes {ip['faction_taxes']}, Tariffs "
                f"{ip['tariffs']}, subsidies {ip['subsidies']}, pensions {ip['pensions']}, wars {ip['wars']}")
     if ip["unfunded_last_turn"]:
-        in_play += f"; {ip['unfunded_last_turn']} pension(s) went unfunded last turn"
+        in_play += f"; {plural(ip['unfunded_last_turn'], 'pension')} went unfunded last turn"
     fields: list[tuple[str, str, bool]] = [
         ("Approval Rating", approval, True),
         ("Revolutionary Fervor", str(v.fervor), True),
