@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.actions.convocate import board, motions, turns
 from bot.actions.convocate.guard import RULESET
 from bot.actions.convocate.imports import import_setup
+from bot.actions.convocate.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.convocate.motions import offers_due
 from bot.actions.convocate.sources import SOURCES
 from bot.actions.front import Front
@@ -31,6 +32,7 @@ FRONT = Front(
     sources=SOURCES,
     setup=board.setup_summary,
     importer=import_setup,
+    log_sentences=LOG_SENTENCES,
 )
 
 __all__ = ["FRONT", "ROUTES"]

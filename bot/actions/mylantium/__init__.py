@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.actions.front import Front
 from bot.actions.mylantium import republic, revolution, turn
 from bot.actions.mylantium.imports import import_setup
+from bot.actions.mylantium.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.mylantium.render import REMINDERS
 from bot.actions.mylantium.sources import SOURCES
 from bot.actions.routes import Routes
@@ -50,4 +51,5 @@ FRONT = Front(
     sources=SOURCES,
     setup=republic.setup_summary,
     importer=import_setup,
+    log_sentences=LOG_SENTENCES,
 )
