@@ -109,8 +109,13 @@ def sentence(kind: str, payload: Mapping[str, Any], names: Mapping[int, str],
              sentences: Mapping[str, Sentence] | None = None, limit: int = SUMMARY_MAX) -> str:
     """The sentence for one event: the ruleset's own for its kind, else the generic one; cut at ``limit``."""
     words = Words(names)
+    proxy = ""
+    if payload.get("proxy"):  # a moderator's /cast-for: said first, whatever the kind
+        note = f" ({payload['note']})" if payload.get("note") else ""
+        proxy = f"entered for {words.who(payload.get('proxy_for'))}{note}: "
+        payload = {k: v for k, v in payload.items() if k not in ("proxy", "proxy_for", "note")}
     own = (sentences or {}).get(kind) or SHARED.get(kind)
-    text = own(payload, words) if own is not None else words.pairs(payload)
+    text = proxy + (own(payload, words) if own is not None else words.pairs(payload))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
