@@ -172,7 +172,8 @@ class ClerkBot(discord.Client):
                  len(self.guilds))
 
     async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
-        """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred (ephemerally) in time."""
+        """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred in time, with the visibility of
+        their answer (``Command.public``)."""
         options = {key: option_value(value) for key, value in values.items() if value is not None}
         for key, value in options.items():
             if isinstance(value, discord.Attachment):
@@ -181,8 +182,11 @@ class ClerkBot(discord.Client):
                 except ValueError as refused:
                     await self.courier.to_interaction(interaction, [reply(str(refused), ephemeral=True)])
                     return
+        spec = self.app.routes.commands.get(name)
+        private = spec is None or not spec.public
         work = dispatch(self.app, ctx_of_interaction(interaction), name, options)
-        await self.courier.to_interaction(interaction, await self._in_time(interaction, work, f"/{name}"))
+        out, deferred = await self._in_time(interaction, work, f"/{name}", ephemeral=private)
+        await self.courier.to_interaction(interaction, out, deferred)
 
     async def complete_option(self, interaction: discord.Interaction, name: str, option: str,
                               typed: str) -> list[app_commands.Choice[str]]:
@@ -194,8 +198,8 @@ class ClerkBot(discord.Client):
         interaction as the source), ``handle_button``, the answer to the presser (ephemeral) and the rest
         delivered; after an answer that was recorded the message's buttons are shown disabled."""
         work = handle_button(self.app, ctx_of_interaction(interaction), custom_id)
-        out = await self._in_time(interaction, work, f"button {custom_id}")
-        await self.courier.to_interaction(interaction, out)
+        out, deferred = await self._in_time(interaction, work, f"button {custom_id}")
+        await self.courier.to_interaction(interaction, out, deferred)
         if settled(out):
             await disable_buttons(interaction)
 
@@ -203,22 +207,26 @@ class ClerkBot(discord.Client):
         """A choice in one of Clerk's menus (``ClerkSelect``): as ``on_press``, with ``handle_select``; after an
         answer that was recorded the menu is shown disabled."""
         work = handle_select(self.app, ctx_of_interaction(interaction), custom_id, values)
-        out = await self._in_time(interaction, work, f"menu {custom_id}")
-        await self.courier.to_interaction(interaction, out)
+        out, deferred = await self._in_time(interaction, work, f"menu {custom_id}")
+        await self.courier.to_interaction(interaction, out, deferred)
         if settled(out):
             await disable_select(interaction, values)
 
     async def _in_time(self, interaction: discord.Interaction, coro: Coroutine[Any, Any, list[Outgoing]],
-                       what: str) -> list[Outgoing]:
-        """The work's result; if it takes longer than ``DEFER_AFTER`` the interaction is deferred (ephemerally)."""
+                       what: str, *, ephemeral: bool = True) -> tuple[list[Outgoing], bool | None]:
+        """The work's result, and whether the interaction was deferred: if the work takes longer than
+        ``DEFER_AFTER`` it is, ephemerally unless the command's answer is public (``Command.public``), since
+        Discord gives the first follow-up the deferred response's flags. None: not deferred."""
         work = asyncio.ensure_future(coro)
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+        deferred: bool | None = None
         if not done:
             try:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                deferred = ephemeral
             except discord.HTTPException as error:  # too late: the work still finishes, answers are logged
                 log.warning("could not defer %s (interaction %s): %s", what, interaction.id, error)
-        return await work
+        return await work, deferred
 
     async def on_message(self, message: discord.Message) -> None:
         """DMs, and messages in a game channel or its threads. Bots (this one included) are ignored. Messages of
