@@ -13,6 +13,7 @@ from collections.abc import Coroutine
 from datetime import datetime, timedelta
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -37,6 +38,10 @@ log = logging.getLogger("clerk.discord")
 
 DEFER_AFTER = 2.0
 """Seconds a command may take before its interaction is deferred (Discord wants an answer within 3 s)."""
+
+SYNC_RETRY = 60.0
+"""Seconds after a refused sync of the slash commands before it is tried again (then doubling: ``_sync_later``)."""
+SYNC_RETRY_MAX = 3600.0
 
 KEEP_DELIVERED = timedelta(days=2)
 """Delivered messages are kept this long: longer than a start looks back for ballots never owed a receipt (a day)."""
@@ -98,6 +103,7 @@ class ClerkBot(discord.Client):
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app))
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
+        self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
         self.add_dynamic_items(ClerkButton, ClerkSelect)
 
@@ -107,20 +113,43 @@ class ClerkBot(discord.Client):
 
     async def setup_hook(self) -> None:
         await self._resume_outbox()
-        if self.sync_commands:
-            if self.dev_guild_id is not None:
-                guild = discord.Object(id=self.dev_guild_id)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-                log.info("synced %d slash commands to guild %s", len(synced), self.dev_guild_id)
-            else:
-                synced = await self.tree.sync()
-                log.info("synced %d global slash commands", len(synced))
+        if self.sync_commands and not await self._sync():
+            self._sync_task = asyncio.create_task(self._sync_later(), name="clerk-sync-commands")
         self._scheduler_task = asyncio.create_task(self._run_scheduler(), name="clerk-deadlines")
         # matplotlib takes ~0.5 s to import (seconds on a busy machine): import it now, off the event loop, rather than
         # inside the first /round close, whose answer would then miss Discord's 3 s.
         self._warm_up = asyncio.create_task(asyncio.to_thread(importlib.import_module,
                                                               "matplotlib.backends.backend_agg"))
+
+    async def _sync(self) -> bool:
+        """Register the slash commands with Discord (globally, or in the development server). A refusal (or an
+        outage) is logged with Discord's error and does not stop the bot: it runs on with the commands Discord has
+        registered from before, and DMs, buttons, menus and the deadline scheduler work as ever."""
+        guild = discord.Object(id=self.dev_guild_id) if self.dev_guild_id is not None else None
+        try:
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            where = f"to guild {self.dev_guild_id}" if guild is not None else "globally"
+            log.error("could not sync the slash commands %s: %s; running on with those Discord has registered "
+                      "(DMs, buttons and deadlines work), trying again later", where, error)
+            return False
+        if guild is not None:
+            log.info("synced %d slash commands to guild %s", len(synced), self.dev_guild_id)
+        else:
+            log.info("synced %d global slash commands", len(synced))
+        return True
+
+    async def _sync_later(self) -> None:
+        """Try the sync again, ``SYNC_RETRY`` after the failure and twice as long after each further one (at most
+        ``SYNC_RETRY_MAX``), until Discord takes it."""
+        delay = SYNC_RETRY
+        while True:
+            await asyncio.sleep(delay)
+            if await self._sync():
+                return
+            delay = min(2 * delay, SYNC_RETRY_MAX)
 
     async def _resume_outbox(self) -> None:
         """Before the gateway connects: queue again what the last run owed and start sending; then, beside the first
@@ -156,6 +185,9 @@ class ClerkBot(discord.Client):
         if recovering is not None and not recovering.done():
             recovering.cancel()
         await self.courier.outbox.stop()
+        if self._sync_task is not None:
+            self._sync_task.cancel()
+            self._sync_task = None
         if self._scheduler_task is not None:
             self._scheduler_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -103,3 +103,29 @@ async def test_a_private_answer_refused_for_an_expired_token_goes_by_dm(
     [late] = h.fake.dms(h.alice)[before:]
     assert late.content.startswith(f"Your /me in <#{h.game.id}> took longer than the 15 minutes")
     assert late.embed["title"].startswith("alice in sirius")
+
+
+async def test_a_refused_command_sync_is_logged_and_the_bot_runs_on_and_syncs_later(
+        clerk_bot: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord can refuse the sync (PUT /applications/{id}/commands): 400 50035 Invalid Form Body for a command
+    list it finds invalid, 403 50001 Missing Access, an outage. The bot logs Discord's error, runs on with the
+    commands Discord registered before (DMs still work), and tries again later, backing off."""
+    h = clerk_bot
+    await h.new_game()
+    monkeypatch.setattr(bot.discord.client, "SYNC_RETRY", 0.01)  # the real one: a minute, then doubling
+    h.fake.refuse_syncs(2, 403, 50001, "Missing Access")
+    syncs = h.fake.syncs
+
+    await h.restart()
+    answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+    await h.fake.wait_for(lambda: h.fake.syncs == syncs + 3, "the sync tried again until Discord takes it")
+    await h.fake.wait_for(lambda: h.bot._sync_task is not None and h.bot._sync_task.done(), "the retries to end")
+
+    assert "Ballot recorded" in answer.content
+    refused = [r.getMessage() for r in h.errors.records]
+    assert len(refused) == 2 and all(m.startswith("could not sync the slash commands globally: 403 Forbidden "
+                                                  "(error code: 50001): Missing Access") for m in refused), refused
+    assert h.fake.sync_refusals == [] and h.fake.commands[None]
+    status = await h.run(h.alice, "round status", h.game)
+    assert "sirius: round 1 (open)" in status.first.text()
+    h.errors.records.clear()

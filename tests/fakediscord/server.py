@@ -160,6 +160,11 @@ class FakeDiscord(ChannelRoutes):
         self.port = 0
         self.rates: RateLimits | None = None
         """Discord's rate limits, when a test asks for them (``limit_rates``); None: unlimited."""
+        self.sync_refusals: list[tuple[int, int, str]] = []
+        """(status, code, message) Discord answers the next syncs of the slash commands with, one each
+        (``refuse_syncs``)."""
+        self.syncs = 0
+        """Syncs of the slash commands tried (PUT of the command list), refused ones included."""
         self.token_lifetime = timedelta(minutes=15)
         """Discord: "Interaction tokens are valid for 15 minutes and can be used to send followup messages"
         (receiving-and-responding). Follow-ups, edits and deletions with an older token (by the fake's clock) are
@@ -174,6 +179,13 @@ class FakeDiscord(ChannelRoutes):
             self.refusals.pop(channel.id, None)
         else:
             self.refusals[channel.id] = code
+
+    def refuse_syncs(self, count: int = 1, status: int = 400, code: int = 50035,
+                     message: str = "Invalid Form Body") -> None:
+        """Answer the next ``count`` syncs of the slash commands with this error (Discord refuses a command list
+        it finds invalid, 400 50035, or an app without the ``applications.commands`` scope in a server, 403
+        50001 Missing Access)."""
+        self.sync_refusals.extend([(status, code, message)] * count)
 
     def limit_rates(self, per_second: int = 50, *, route_limit: int = 5, route_window: float = 5.0) -> RateLimits:
         """From now on, enforce Discord's global limit (``per_second`` requests per second, interactions exempt) and
@@ -718,6 +730,9 @@ class FakeDiscord(ChannelRoutes):
     async def _put_commands(self, request: web.Request) -> web.StreamResponse:
         if not self._authorised(request):
             return discord_error(401, 0, "401: Unauthorized")
+        self.syncs += 1
+        if self.sync_refusals:
+            return discord_error(*self.sync_refusals.pop(0))
         guild = request.match_info.get("guild")
         scope = int(guild) if guild else None
         body = await request.json()
