@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import bot.discord.client
+from bot.actions.rulesets import COMMANDS
 
 from .clerkbot import Harness
 
@@ -129,3 +130,32 @@ async def test_a_refused_command_sync_is_logged_and_the_bot_runs_on_and_syncs_la
     status = await h.run(h.alice, "round status", h.game)
     assert "sirius: round 1 (open)" in status.first.text()
     h.errors.records.clear()
+
+
+def permissions(command: dict[str, Any]) -> str | None:
+    """A command's ``default_member_permissions``: Discord documents a string; discord.py sends an int."""
+    value = command.get("default_member_permissions")
+    return None if value is None else str(value)
+
+
+async def test_the_synced_commands_say_where_they_work_and_hide_the_moderators_ones(clerk_bot: Harness) -> None:
+    """Discord reads two fields of each top-level command it is sent: ``contexts`` ("Interaction context(s) where
+    the command can be used": 0 GUILD, 1 BOT_DM) and ``default_member_permissions`` ("Set of permissions represented
+    as a bit set": a member without them does not see the command unless a server admin allows it in Server
+    Settings → Integrations, which is why ``dispatch`` still checks)."""
+    synced = {c["name"]: c for c in clerk_bot.fake.commands[None]}
+    under: dict[str, list[Any]] = {}
+    for name, spec in COMMANDS.items():
+        under.setdefault(name.split()[0], []).append(spec)
+
+    for top, specs in under.items():
+        dm = any(s.game != "channel" and not s.moderator for s in specs)
+        assert synced[top]["contexts"] == ([0, 1] if dm else [0]), top
+        assert permissions(synced[top]) == ("32" if all(s.moderator for s in specs) else None), top
+    for dm_usable in ("vote", "me", "help", "game", "score", "forecast", "motion"):  # /game list is in /game
+        assert synced[dm_usable]["contexts"] == [0, 1], dm_usable
+    for guild_only in ("round", "board", "status", "player", "log", "cast-for"):
+        assert synced[guild_only]["contexts"] == [0], guild_only
+    for moderators in ("player", "log", "cast-for", "holding"):  # 32: Manage Server
+        assert permissions(synced[moderators]) == "32", moderators
+    assert permissions(synced["round"]) is None  # /round status is for everyone
