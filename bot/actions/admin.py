@@ -37,7 +37,7 @@ SUMMARY_MAX = 200
                 tuple(r.name for r in RULESETS), lists_rulesets=True),
          Option("name", str, "the game's name, e.g. sirius", True),
          Option("moderator_role", Role, "the role whose members moderate (default: members with Manage Server)"),
-         moderator=True, game="none")
+         moderator=True, game="none", public=True)
 async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     if ctx.place.is_dm or ctx.place.channel_id is None or ctx.place.guild_id is None:
         raise RuleError("Run /game new in the server channel that should become the game channel.")
@@ -157,7 +157,7 @@ def role_text(role_id: int | None) -> str:
 
 
 @command("game list", "The games of this server (in a DM: your own games) with channel, ruleset, round and status.",
-         game="none", reads=True)
+         game="none", reads=True, public=True)
 async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     if ctx.place.guild_id is not None:
         listings = await app.clerk.games.games_in_guild(ctx.place.guild_id)

@@ -212,7 +212,7 @@ async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                      keep=Keep(g.id, opening_card_key(view.number)))]
 
 
-@command("round status", "Votes in play and who has voted (not how).", reads=True)
+@command("round status", "Votes in play and who has voted (not how).", reads=True, public=True)
 async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     status = await app.clerk.landsdraad.rounds.round_status(require_game(game).id)
     return [reply(waiting_text(await app.clerk.outbox.owed_count()), card=status_card(status, app.clerk.clock.now()))]

@@ -106,7 +106,7 @@ async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
             tally_outgoing(app, e)]
 
 
-@command("ag status", "The AG election's standings and ballots, and who holds the office.", reads=True)
+@command("ag status", "The AG election's standings and ballots, and who holds the office.", reads=True, public=True)
 async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     holder = await app.clerk.landsdraad.adjutant.adjutant(g.id)
@@ -252,7 +252,7 @@ async def _support(app: App, ctx: Ctx, g: GameView, subject: str, *, withdraw: b
     return support_outgoings(receipt, ctx)
 
 
-@command("pv list", "This round's player votes, their counts and states.", reads=True)
+@command("pv list", "This round's player votes, their counts and states.", reads=True, public=True)
 async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     votes = await app.clerk.landsdraad.majority.votes(g.id)

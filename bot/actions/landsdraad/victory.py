@@ -264,7 +264,8 @@ def _share_changed(g: GameView, what: str, old: int, new: int, total: int) -> li
     return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
 
 
-@command("vp show", "The victory categories' and awards' shares of the Pot, and the Luxury Goods in play.", reads=True)
+@command("vp show", "The victory categories' and awards' shares of the Pot, and the Luxury Goods in play.",
+         reads=True, public=True)
 async def vp_show(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     view = await app.clerk.landsdraad.victory.vp_settings(_game(game).id)
     return [reply(card=settings_card(view))]
@@ -282,7 +283,8 @@ async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 # -- forecast, score, end --------------------------------------------------------------------------------------------
 
 @command("forecast", "What everything is worth in VP if the game ended now (the Forecast).",
-         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", reads=True)
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", reads=True,
+         public=True)
 async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     final = await app.clerk.landsdraad.victory.final(g.id)

@@ -267,7 +267,7 @@ async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
 
 
 @command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",
-         ruleset=NAME, reads=True)
+         ruleset=NAME, reads=True, public=True)
 async def status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     chart = await history_picture(app, g)  # the approval and Fervor over the turns (public, rules-spec §2.2.7)
