@@ -137,6 +137,18 @@ class Command:
     is refused in an ended game with the closed line (``closed_refusal``)."""
     closing: bool = False
     """It ends or reopens the game (``/game end``, ``/game reopen``): it runs in an ended game, its service decides."""
+    public: bool = False
+    """Its answer is for everyone in the channel (``/round status``, ``/forecast``, ``/board``), not only the caller:
+    a slow one is deferred publicly, since Discord gives the first follow-up the deferred response's visibility
+    (bot/discord/client.py). Refusals are still ephemeral; the adapter sends an answer whose visibility differs
+    from the deferral's anew (bot/discord/delivery.py)."""
+
+    @property
+    def in_dms(self) -> bool:
+        """It can be used in a DM with the bot: it finds the game without a game channel (``game`` ``any`` or
+        ``none``) and is not for moderators (who act in the game channel). Discord offers it in servers and the bot's
+        DMs (``contexts``); every other command in servers only (bot/discord/tree.py)."""
+        return self.game != "channel" and not self.moderator
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)

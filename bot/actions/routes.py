@@ -87,14 +87,15 @@ class Routes:
 
     def command(self, name: str, description: str, *options: Option, moderator: bool = False,
                 game: str = "channel", ruleset: str | None = None, reads: Reads = False,
-                closing: bool = False) -> Callable[[Handler], Handler]:
+                closing: bool = False, public: bool = False) -> Callable[[Handler], Handler]:
         """``reads``: it only reads the game, so it answers after the game has ended (``Command.reads``); every other
-        command is then refused. ``closing``: it ends or reopens the game."""
+        command is then refused. ``closing``: it ends or reopens the game. ``public``: its answer is for the channel
+        (``Command.public``)."""
         def register(handler: Handler) -> Handler:
             if name in self.commands:
                 raise ValueError(f"the command /{name} is already in the table")
             self.commands[name] = Command(name, description, options, handler, moderator, game, ruleset, reads,
-                                          closing)
+                                          closing, public)
             return handler
 
         return register

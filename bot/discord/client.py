@@ -13,6 +13,7 @@ from collections.abc import Coroutine
 from datetime import datetime, timedelta
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -38,6 +39,10 @@ log = logging.getLogger("clerk.discord")
 
 DEFER_AFTER = 2.0
 """Seconds a command may take before its interaction is deferred (Discord wants an answer within 3 s)."""
+
+SYNC_RETRY = 60.0
+"""Seconds after a refused sync of the slash commands before it is tried again (then doubling: ``_sync_later``)."""
+SYNC_RETRY_MAX = 3600.0
 
 KEEP_DELIVERED = timedelta(days=2)
 """Delivered messages are kept this long: longer than a start looks back for ballots never owed a receipt (a day)."""
@@ -103,6 +108,7 @@ class ClerkBot(discord.Client):
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app))
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
+        self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
         self.add_dynamic_items(ClerkButton, ClerkSelect)
 
@@ -112,20 +118,43 @@ class ClerkBot(discord.Client):
 
     async def setup_hook(self) -> None:
         await self._resume_outbox()
-        if self.sync_commands:
-            if self.dev_guild_id is not None:
-                guild = discord.Object(id=self.dev_guild_id)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-                log.info("synced %d slash commands to guild %s", len(synced), self.dev_guild_id)
-            else:
-                synced = await self.tree.sync()
-                log.info("synced %d global slash commands", len(synced))
+        if self.sync_commands and not await self._sync():
+            self._sync_task = asyncio.create_task(self._sync_later(), name="clerk-sync-commands")
         self._scheduler_task = asyncio.create_task(self._run_scheduler(), name="clerk-deadlines")
         # matplotlib takes ~0.5 s to import (seconds on a busy machine): import it now, off the event loop, rather than
         # inside the first /round close, whose answer would then miss Discord's 3 s.
         self._warm_up = asyncio.create_task(asyncio.to_thread(importlib.import_module,
                                                               "matplotlib.backends.backend_agg"))
+
+    async def _sync(self) -> bool:
+        """Register the slash commands with Discord (globally, or in the development server). A refusal (or an
+        outage) is logged with Discord's error and does not stop the bot: it runs on with the commands Discord has
+        registered from before, and DMs, buttons, menus and the deadline scheduler work as ever."""
+        guild = discord.Object(id=self.dev_guild_id) if self.dev_guild_id is not None else None
+        try:
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            where = f"to guild {self.dev_guild_id}" if guild is not None else "globally"
+            log.error("could not sync the slash commands %s: %s; running on with those Discord has registered "
+                      "(DMs, buttons and deadlines work), trying again later", where, error)
+            return False
+        if guild is not None:
+            log.info("synced %d slash commands to guild %s", len(synced), self.dev_guild_id)
+        else:
+            log.info("synced %d global slash commands", len(synced))
+        return True
+
+    async def _sync_later(self) -> None:
+        """Try the sync again, ``SYNC_RETRY`` after the failure and twice as long after each further one (at most
+        ``SYNC_RETRY_MAX``), until Discord takes it."""
+        delay = SYNC_RETRY
+        while True:
+            await asyncio.sleep(delay)
+            if await self._sync():
+                return
+            delay = min(2 * delay, SYNC_RETRY_MAX)
 
     async def _resume_outbox(self) -> None:
         """Before the gateway connects: queue again what the last run owed and start sending; then, beside the first
@@ -161,6 +190,9 @@ class ClerkBot(discord.Client):
         if recovering is not None and not recovering.done():
             recovering.cancel()
         await self.courier.outbox.stop()
+        if self._sync_task is not None:
+            self._sync_task.cancel()
+            self._sync_task = None
         if self._scheduler_task is not None:
             self._scheduler_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -181,7 +213,8 @@ class ClerkBot(discord.Client):
         super().dispatch(event, *args, **kwargs)
 
     async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
-        """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred (ephemerally) in time."""
+        """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred in time, with the visibility of
+        their answer (``Command.public``)."""
         options = {key: option_value(value) for key, value in values.items() if value is not None}
         for key, value in options.items():
             if isinstance(value, discord.Attachment):
@@ -190,8 +223,11 @@ class ClerkBot(discord.Client):
                 except ValueError as refused:
                     await self.courier.to_interaction(interaction, [reply(str(refused), ephemeral=True)])
                     return
+        spec = self.app.routes.commands.get(name)
+        private = spec is None or not spec.public
         work = dispatch(self.app, ctx_of_interaction(interaction), name, options)
-        await self.courier.to_interaction(interaction, await self._in_time(interaction, work, f"/{name}"))
+        out, deferred = await self._in_time(interaction, work, f"/{name}", ephemeral=private)
+        await self.courier.to_interaction(interaction, out, deferred)
 
     async def complete_option(self, interaction: discord.Interaction, name: str, option: str,
                               typed: str) -> list[app_commands.Choice[str]]:
@@ -203,8 +239,8 @@ class ClerkBot(discord.Client):
         interaction as the source), ``handle_button``, the answer to the presser (ephemeral) and the rest
         delivered; after an answer that was recorded the message's buttons are shown disabled."""
         work = handle_button(self.app, ctx_of_interaction(interaction), custom_id)
-        out = await self._in_time(interaction, work, f"button {custom_id}")
-        await self.courier.to_interaction(interaction, out)
+        out, deferred = await self._in_time(interaction, work, f"button {custom_id}")
+        await self.courier.to_interaction(interaction, out, deferred)
         if settled(out):
             await disable_buttons(interaction)
 
@@ -212,22 +248,26 @@ class ClerkBot(discord.Client):
         """A choice in one of Clerk's menus (``ClerkSelect``): as ``on_press``, with ``handle_select``; after an
         answer that was recorded the menu is shown disabled."""
         work = handle_select(self.app, ctx_of_interaction(interaction), custom_id, values)
-        out = await self._in_time(interaction, work, f"menu {custom_id}")
-        await self.courier.to_interaction(interaction, out)
+        out, deferred = await self._in_time(interaction, work, f"menu {custom_id}")
+        await self.courier.to_interaction(interaction, out, deferred)
         if settled(out):
             await disable_select(interaction, values)
 
     async def _in_time(self, interaction: discord.Interaction, coro: Coroutine[Any, Any, list[Outgoing]],
-                       what: str) -> list[Outgoing]:
-        """The work's result; if it takes longer than ``DEFER_AFTER`` the interaction is deferred (ephemerally)."""
+                       what: str, *, ephemeral: bool = True) -> tuple[list[Outgoing], bool | None]:
+        """The work's result, and whether the interaction was deferred: if the work takes longer than
+        ``DEFER_AFTER`` it is, ephemerally unless the command's answer is public (``Command.public``), since
+        Discord gives the first follow-up the deferred response's flags. None: not deferred."""
         work = asyncio.ensure_future(coro)
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+        deferred: bool | None = None
         if not done:
             try:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                deferred = ephemeral
             except discord.HTTPException as error:  # too late: the work still finishes, answers are logged
                 log.warning("could not defer %s (interaction %s): %s", what, interaction.id, error)
-        return await work
+        return await work, deferred
 
     async def on_message(self, message: discord.Message) -> None:
         """DMs, and messages in a game channel or its threads. Bots (this one included) are ignored. Messages of

@@ -11,6 +11,8 @@ import io
 import logging
 import secrets
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import aiohttp
@@ -34,6 +36,14 @@ from engine.service.owed import NOTICE, RECEIPT, Owed, OwedRow
 log = logging.getLogger("clerk.discord.delivery")
 
 BLANK = "\u200b"
+
+TOKEN_LIFETIME = timedelta(minutes=15)
+"""Discord: "Interaction tokens are valid for 15 minutes" (receiving-and-responding). A command still working then
+(a large import or export, a slow database) answers by message instead (``Courier.to_interaction``)."""
+TOKEN_MARGIN = timedelta(seconds=30)
+"""A follow-up is not begun this close to the token's end (it would arrive after it)."""
+EXPIRED_TOKEN = frozenset({50027, 10015})
+"""Discord's codes for a follow-up on an expired token: Invalid Webhook Token, Unknown Webhook."""
 
 
 def embed_of(card: Card) -> discord.Embed:
@@ -106,19 +116,35 @@ class Courier:
         self._dm_channels: dict[int, int] = {}
         """User id -> their DM channel, learnt from the DMs they sent: a DM to them needs no create-DM request."""
 
-    async def to_interaction(self, interaction: discord.Interaction, out: Sequence[Outgoing]) -> None:
-        """``Here`` answers the interaction (the first as its response, the rest as followups); the rest is owed."""
+    async def to_interaction(self, interaction: discord.Interaction, out: Sequence[Outgoing],
+                             deferred: bool | None = None) -> None:
+        """``Here`` answers the interaction (the first as its response, the rest as followups); the rest is owed.
+        ``deferred``: the interaction was deferred, ephemerally (True) or for the channel (False). Discord gives the
+        first follow-up the deferred response's visibility; an answer meant otherwise (a refusal of a public
+        command) is sent anew, after the "thinking" message is deleted. Once the interaction's token has expired
+        (``TOKEN_LIFETIME``), what is left goes by message instead: a public answer to the channel, a private one
+        by DM (``late_answer``)."""
         here, elsewhere = split_here(out)
+        late: list[Outgoing] = []
         for item in here:
             parts = message_parts(item)
             if not parts:
                 continue
+            if interaction.response.is_done() and self.token_expired(interaction):
+                late.append(item)
+                continue
             try:
                 if interaction.response.is_done():
+                    if deferred is not None and item.ephemeral != deferred:
+                        await interaction.delete_original_response()
+                    deferred = None  # only the first follow-up takes the deferral's flags
                     await interaction.followup.send(**parts, ephemeral=item.ephemeral)
                 else:
                     await interaction.response.send_message(**parts, ephemeral=item.ephemeral)
             except discord.HTTPException as error:
+                if error.code in EXPIRED_TOKEN:
+                    late.append(item)
+                    continue
                 log.warning("could not answer interaction %s (%s): %s", interaction.id, _command_name(interaction),
                             error)
         if not interaction.response.is_done():
@@ -126,7 +152,14 @@ class Courier:
                 await interaction.response.send_message("Done.", ephemeral=True)
             except discord.HTTPException as error:
                 log.warning("could not acknowledge interaction %s: %s", interaction.id, error)
-        await self.owe(elsewhere)
+        if late:
+            log.warning("the token of interaction %s (%s) expired before its answer: sent by message instead",
+                        interaction.id, _command_name(interaction))
+        await self.owe([*elsewhere, *(late_answer(interaction, item) for item in late)])
+
+    def token_expired(self, interaction: discord.Interaction) -> bool:
+        """Has the interaction's token expired, or will it before a follow-up reaches Discord?"""
+        return self.clerk.clock.now() - interaction.created_at >= TOKEN_LIFETIME - TOKEN_MARGIN
 
     async def to_message(self, message: discord.Message, out: Sequence[Outgoing]) -> None:
         """``Here`` replies to the message, in its channel or thread (``ephemeral`` has no meaning there): owed
@@ -267,6 +300,20 @@ class Courier:
         if marker is not None:
             await self.clerk.announcements.mark_posted(marker)
         return sent
+
+
+def late_answer(interaction: discord.Interaction, item: Outgoing) -> Outgoing:
+    """An answer the interaction's token can no longer carry, as a message: a public one in the channel where the
+    command was used, naming the caller (without a ping); a private one (or one in a DM) by DM."""
+    name = _command_name(interaction)
+    user = interaction.user.id
+    if item.ephemeral or interaction.guild_id is None or interaction.channel_id is None:
+        where = f" in <#{interaction.channel_id}>" if interaction.guild_id is not None else ""
+        head = f"Your {name}{where} took longer than the 15 minutes Discord lets an answer wait; here it is."
+        return replace(item, to=ToUser(user), text=f"{head}\n{item.text}" if item.text else head, ephemeral=False)
+    head = f"{name} for <@{user}> (late: it took longer than the 15 minutes Discord lets an answer wait):"
+    return replace(item, to=ToChannel(interaction.channel_id), text=f"{head}\n{item.text}" if item.text else head,
+                   ephemeral=False)
 
 
 def _answer(item: Outgoing, lane: str, channel_id: int | None, reply_to: int, source_id: str) -> Owed:

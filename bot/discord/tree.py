@@ -90,8 +90,10 @@ def build_commands(run: Run, routes: Routes | None = None, complete: Complete | 
     descriptions = routes.groups
     top: list[app_commands.Command[Any, ..., None] | app_commands.Group] = []
     groups: dict[str, app_commands.Group] = {}
+    under: dict[str, list[Command]] = {}
     for name, spec in table.items():
         parts = name.split()
+        under.setdefault(parts[0], []).append(spec)
         if len(parts) not in (1, 2, 3):
             raise ValueError(f"command {name!r}: at most two group levels are supported")
         parent = None
@@ -112,4 +114,22 @@ def build_commands(run: Run, routes: Routes | None = None, complete: Complete | 
             parent.add_command(command)
         else:
             top.append(command)
+    for entry in top:
+        where_and_who(entry, under[entry.name])
     return top
+
+
+MODERATORS = discord.Permissions(manage_guild=True)
+"""``default_member_permissions`` of the moderators' commands: Manage Server, as ``dispatch`` checks by default (a
+game's own moderator role is seen to by the server's admins in Server Settings → Integrations)."""
+SERVER_AND_DMS = app_commands.AppCommandContext(guild=True, dm_channel=True)
+SERVER_ONLY = app_commands.AppCommandContext(guild=True)
+
+
+def where_and_who(entry: app_commands.Command[Any, ..., None] | app_commands.Group, specs: list[Command]) -> None:
+    """Where Discord offers a top-level command or group and to whom; Discord reads both only on the top level, so
+    a group takes what all its commands share: offered in the bot's DMs if any of them works there
+    (``Command.in_dms``), else in servers only (``contexts``); shown only to members with Manage Server if all of
+    them are the moderators' (``default_member_permissions``). ``dispatch`` still checks every use."""
+    entry.allowed_contexts = SERVER_AND_DMS if any(s.in_dms for s in specs) else SERVER_ONLY
+    entry.default_permissions = MODERATORS if all(s.moderator for s in specs) else None

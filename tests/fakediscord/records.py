@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from fakediscord.payloads import Channel, User
@@ -93,6 +94,10 @@ class Interaction:
     """An APPLICATION_COMMAND_AUTOCOMPLETE interaction (type 4): answered with choices, not a message."""
     choices: list[dict[str, Any]] | None = None
     """The choices the bot answered an autocomplete interaction with (response type 8)."""
+    created: datetime | None = None
+    """The fake's clock when it sent the interaction: its token expires ``FakeDiscord.token_lifetime`` later."""
+    original_deleted: bool = False
+    """The bot deleted the original response (a deferral's "thinking" message, or the first answer)."""
 
     @property
     def acknowledged(self) -> bool:

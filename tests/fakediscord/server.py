@@ -12,7 +12,7 @@ import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from aiohttp import BodyPartReader, WSMsgType, web
@@ -160,6 +160,15 @@ class FakeDiscord(ChannelRoutes):
         self.port = 0
         self.rates: RateLimits | None = None
         """Discord's rate limits, when a test asks for them (``limit_rates``); None: unlimited."""
+        self.sync_refusals: list[tuple[int, int, str]] = []
+        """(status, code, message) Discord answers the next syncs of the slash commands with, one each
+        (``refuse_syncs``)."""
+        self.syncs = 0
+        """Syncs of the slash commands tried (PUT of the command list), refused ones included."""
+        self.token_lifetime = timedelta(minutes=15)
+        """Discord: "Interaction tokens are valid for 15 minutes and can be used to send followup messages"
+        (receiving-and-responding). Follow-ups, edits and deletions with an older token (by the fake's clock) are
+        refused 401 50027 Invalid Webhook Token."""
 
     # ----------------------------------------------------------------- world
 
@@ -170,6 +179,13 @@ class FakeDiscord(ChannelRoutes):
             self.refusals.pop(channel.id, None)
         else:
             self.refusals[channel.id] = code
+
+    def refuse_syncs(self, count: int = 1, status: int = 400, code: int = 50035,
+                     message: str = "Invalid Form Body") -> None:
+        """Answer the next ``count`` syncs of the slash commands with this error (Discord refuses a command list
+        it finds invalid, 400 50035, or an app without the ``applications.commands`` scope in a server, 403
+        50001 Missing Access)."""
+        self.sync_refusals.extend([(status, code, message)] * count)
 
     def limit_rates(self, per_second: int = 50, *, route_limit: int = 5, route_window: float = 5.0) -> RateLimits:
         """From now on, enforce Discord's global limit (``per_second`` requests per second, interactions exempt) and
@@ -255,6 +271,7 @@ class FakeDiscord(ChannelRoutes):
             ("POST", "/interactions/{interaction}/{token}/callback", self._callback),
             ("POST", "/webhooks/{app}/{token}", self._followup),
             ("PATCH", "/webhooks/{app}/{token}/messages/{message}", self._edit_response),
+            ("DELETE", "/webhooks/{app}/{token}/messages/{message}", self._delete_response),
             *self.channel_routes(),
         ]
         for method, path, handler in routes:
@@ -418,7 +435,8 @@ class FakeDiscord(ChannelRoutes):
         iid = interaction_id or self.ids.next()
         token = f"itoken-{iid}"
         record = Interaction(iid, token, user, where, name, asyncio.get_running_loop().time(), time.process_time(),
-                             message_id=message.id if message is not None else None, autocomplete=autocomplete)
+                             message_id=message.id if message is not None else None, autocomplete=autocomplete,
+                             created=self.now())
         self.interactions[iid] = record
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind, "token": token, "version": 1,
@@ -712,6 +730,9 @@ class FakeDiscord(ChannelRoutes):
     async def _put_commands(self, request: web.Request) -> web.StreamResponse:
         if not self._authorised(request):
             return discord_error(401, 0, "401: Unauthorized")
+        self.syncs += 1
+        if self.sync_refusals:
+            return discord_error(*self.sync_refusals.pop(0))
         guild = request.match_info.get("guild")
         scope = int(guild) if guild else None
         body = await request.json()
@@ -902,28 +923,61 @@ class FakeDiscord(ChannelRoutes):
             return json_response({"interaction": info, "resource": {"type": 4, "message": message}})
         return json_response({"interaction": info, "resource": {"type": kind}})
 
-    async def _followup(self, request: web.Request) -> web.StreamResponse:
+    def _expired(self, record: Interaction) -> bool:
+        return record.created is not None and self.now() - record.created > self.token_lifetime
+
+    def _webhook(self, request: web.Request) -> Interaction | web.StreamResponse:
+        """The interaction whose token a follow-up, edit or deletion uses; or Discord's refusal."""
         record = self._interaction(request.match_info["token"])
         if record is None or not record.acknowledged:
             return discord_error(404, 10015, "Unknown Webhook")
+        if self._expired(record):
+            return discord_error(401, 50027, "Invalid Webhook Token")
+        return record
+
+    async def _followup(self, request: web.Request) -> web.StreamResponse:
+        record = self._webhook(request)
+        if not isinstance(record, Interaction):
+            return record
         body, files = await self._body(request)
         problem = self._too_long(body)
         if problem:
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
-        # The first followup after a deferral replaces the "thinking" message and keeps its flags.
-        flags = record.response_flags if record.deferred and not record.responses else int(body.get("flags") or 0)
+        # The first followup after a deferral replaces the "thinking" message and keeps its flags (unless the bot
+        # deleted that message: then the followup is a message of its own, with its own flags).
+        replaces = record.deferred and not record.responses and not record.original_deleted
+        flags = record.response_flags if replaces else int(body.get("flags") or 0)
         sent, message = self._record("followup", record.channel, {**body, "flags": flags}, files)
         record.responses.append(sent)
         return json_response(message)
 
     async def _edit_response(self, request: web.Request) -> web.StreamResponse:
-        record = self._interaction(request.match_info["token"])
-        if record is None or not record.acknowledged:
-            return discord_error(404, 10015, "Unknown Webhook")
+        record = self._webhook(request)
+        if not isinstance(record, Interaction):
+            return record
         body, files = await self._body(request)
         sent, message = self._record("edit", record.channel, {**body, "flags": record.response_flags}, files)
         record.responses.append(sent)
         return json_response(message)
+
+    async def _delete_response(self, request: web.Request) -> web.StreamResponse:
+        """Discord's Delete Original Interaction Response (``@original``) or a follow-up by id: 204."""
+        record = self._webhook(request)
+        if not isinstance(record, Interaction):
+            return record
+        wanted = request.match_info["message"]
+        if wanted == "@original":
+            if record.original_deleted:
+                return discord_error(404, 10008, "Unknown Message")
+            record.original_deleted = True
+            if record.responses:  # the first answer, or the follow-up that replaced the "thinking" message
+                record.responses[0].deleted = True
+        else:
+            found = next((r for r in record.responses if str(r.id) == wanted and not r.deleted), None)
+            if found is None:
+                return discord_error(404, 10008, "Unknown Message")
+            found.deleted = True
+        return web.Response(status=204)
 
     # ----------------------------------------------------------------- autocomplete
 

@@ -37,7 +37,7 @@ async def setup_summary(app: App, game: GameView) -> Card | None:
 
 
 @command(ROUTES, "board", "The Convocate board: Standing Vote, political control, Seats, lockouts, Factors, Statutes.",
-                 Option("cards", bool, "also list every card on the board"), reads=True)
+                 Option("cards", bool, "also list every card on the board"), reads=True, public=True)
 async def board(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     view = await app.clerk.convocate.board.board(g.id)

@@ -27,7 +27,7 @@ def convocate_game(game: GameView | None, name: str) -> GameView:
 
 
 def command(routes: Routes, name: str, description: str, *options: Option, moderator: bool = False,
-            game: str = "channel", reads: Reads = False) -> Callable[[Handler], Handler]:
+            game: str = "channel", reads: Reads = False, public: bool = False) -> Callable[[Handler], Handler]:
     """``routes.command`` for the Convocate: ``dispatch`` refuses it in a game of another ruleset, and the handler
     is given the game checked by ``convocate_game``."""
     def register(handler: Handler) -> Handler:
@@ -35,7 +35,7 @@ def command(routes: Routes, name: str, description: str, *options: Option, moder
             return await handler(app, ctx, convocate_game(g, f"/{name}"), o)
 
         routes.command(name, description, *options, moderator=moderator, game=game, ruleset=RULESET,
-                       reads=reads)(guarded)
+                       reads=reads, public=public)(guarded)
         return handler
 
     return register

@@ -28,7 +28,7 @@ ROUTES = Routes()
 
 @command(ROUTES, "commit", "Activate cards you control to add their Vote to your Resource Pool (your turn).",
                  Option("cards", str, "the cards, e.g. P_A, K_A", True, autocomplete="cards"),
-                 Option("add", int, "Votes a card effect adds to your pool", min_value=0))
+                 Option("add", int, "Votes a card effect adds to your pool", min_value=0), public=True)
 async def commit(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     done = await app.clerk.convocate.turns.commit(g.id, user_id=ctx.actor.id, cards=parse_names(o["cards"]),
@@ -39,7 +39,7 @@ async def commit(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> l
 @command(ROUTES, "push", "Push a Galactic Factor, paying each step in full from your pool (your Action Phase).",
                  Option("factor", str, "the Factor, e.g. GOVT", True, autocomplete="factor"),
                  Option("direction", str, "up (towards +4) or down (towards −4)", True, ("up", "down")),
-                 Option("steps", int, "how many steps (default 1)", min_value=1, max_value=8))
+                 Option("steps", int, "how many steps (default 1)", min_value=1, max_value=8), public=True)
 async def push(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     way = str(o["direction"]).lower()

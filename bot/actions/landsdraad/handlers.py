@@ -189,8 +189,8 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     adjutant = await app.clerk.landsdraad.adjutant.adjutant(g.id)
     if adjutant is not None:
         out.append(Outgoing(ToUser(adjutant[0]), text=(
-            f"As Adjutant General of {g.name} you have one free Court Gossip action in round {view.number} "
-            "(R0-33). Tell the moderator how you use it.")))
+            f"As Adjutant General of {g.name} you have one free Court Gossip action in round {view.number}. "
+            "Tell the moderator how you use it.")))
     return out
 
 
@@ -213,7 +213,7 @@ async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                      keep=Keep(g.id, opening_card_key(view.number)))]
 
 
-@command("round status", "Votes in play and who has voted (not how).", reads=True)
+@command("round status", "Votes in play and who has voted (not how).", reads=True, public=True)
 async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     status = await app.clerk.landsdraad.rounds.round_status(require_game(game).id)
     return [reply(waiting_text(await app.clerk.outbox.owed_count()), card=status_card(status, app.clerk.clock.now()))]

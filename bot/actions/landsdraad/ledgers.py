@@ -226,7 +226,7 @@ async def auctions_closed(app: App, ctx: Ctx, game: GameView | None, o: dict[str
 @command("embargo add", "Record an embargo one player holds on another.",
          Option("by", UserRef, "the player who imposes it", True),
          Option("on", UserRef, "the embargoed player", True),
-         moderator=True)
+         moderator=True, public=True)
 async def embargo_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     change = await app.clerk.landsdraad.registries.add_embargo(require_game(game).id, by_user=user_option(o, "by").id,
                                                                on_user=user_option(o, "on").id, actor=ctx.actor.id,
@@ -246,7 +246,7 @@ async def embargo_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     return [reply(change.text)]
 
 
-@command("embargo list", "The embargoes in force.", reads=True)
+@command("embargo list", "The embargoes in force.", reads=True, public=True)
 async def embargo_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     registries = await app.clerk.landsdraad.registries.registries(require_game(game).id)
     return [reply(card=registries_card(registries, kanly=False))]
@@ -255,7 +255,7 @@ async def embargo_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
 @command("kanly add", "Record kanly between two players.",
          Option("p", UserRef, "one player", True),
          Option("q", UserRef, "the other player", True),
-         moderator=True)
+         moderator=True, public=True)
 async def kanly_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     change = await app.clerk.landsdraad.registries.add_kanly(require_game(game).id, p_user=user_option(o, "p").id,
                                                              q_user=user_option(o, "q").id,
@@ -301,7 +301,7 @@ async def kanly_arrived(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     return [reply(change.text, ephemeral=True)]
 
 
-@command("kanly list", "Who is in kanly (moderators also see the forces en route, privately).", reads=True)
+@command("kanly list", "Who is in kanly (moderators also see the forces en route, privately).", reads=True, public=True)
 async def kanly_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     registries = await app.clerk.landsdraad.registries.registries(g.id)

@@ -107,7 +107,7 @@ async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
             tally_outgoing(app, e)]
 
 
-@command("ag status", "The AG election's standings and ballots, and who holds the office.", reads=True)
+@command("ag status", "The AG election's standings and ballots, and who holds the office.", reads=True, public=True)
 async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     holder = await app.clerk.landsdraad.adjutant.adjutant(g.id)
@@ -255,7 +255,7 @@ async def _support(app: App, ctx: Ctx, g: GameView, subject: str, *, withdraw: b
     return support_outgoings(receipt, ctx)
 
 
-@command("pv list", "This round's player votes, their counts and states.", reads=True)
+@command("pv list", "This round's player votes, their counts and states.", reads=True, public=True)
 async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     votes = await app.clerk.landsdraad.majority.votes(g.id)
@@ -265,7 +265,7 @@ async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
     return [reply(f"Player votes, round {g.current_round}:\n" + "\n".join(lines))]
 
 
-@command("pv enact", "Enact a player vote that has passed (R0-42); its effect happens now.",
+@command("pv enact", "Enact a player vote that has passed; its effect happens now.",
          Option("vote", int, "the vote's number (#3 → 3); /pv list shows them", True, min_value=1),
          Option("penalty", int, "End Game only: the Victory Pot penalty in percent (default: the game's setting)",
                 min_value=0, max_value=100),

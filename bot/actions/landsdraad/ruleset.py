@@ -15,8 +15,9 @@ def commands_on(routes: Routes) -> Callable[..., Callable[[Handler], Handler]]:
     """The decorator that adds a Landsdraad command to ``routes``."""
 
     def command(name: str, description: str, *options: Option, moderator: bool = False,
-                game: str = "channel", reads: Reads = False, closing: bool = False) -> Callable[[Handler], Handler]:
+                game: str = "channel", reads: Reads = False, closing: bool = False, public: bool = False
+                ) -> Callable[[Handler], Handler]:
         return routes.command(name, description, *options, moderator=moderator, game=game, ruleset=RULESET,
-                              reads=reads, closing=closing)
+                              reads=reads, closing=closing, public=public)
 
     return command

@@ -257,14 +257,15 @@ async def vp_weight(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
 def _share_changed(g: GameView, what: str, old: int, new: int, total: int) -> list[Outgoing]:
     note = ""
     if total > 100:
-        note = " That is more than 100%: the final scoring will wait for a moderator's confirmation (P3-15)."
+        note = " That is more than 100%: the final scoring will wait for a moderator's confirmation."
     elif total < 100:
-        note = " The rest of the Pot is not awarded (P3-15)."
+        note = " The rest of the Pot is not awarded."
     text = f"The moderators changed **{what}** from {old}% to {new}% of the Pot. In all: {total}%.{note}"
     return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
 
 
-@command("vp show", "The victory categories' and awards' shares of the Pot, and the Luxury Goods in play.", reads=True)
+@command("vp show", "The victory categories' and awards' shares of the Pot, and the Luxury Goods in play.",
+         reads=True, public=True)
 async def vp_show(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     view = await app.clerk.landsdraad.victory.vp_settings(_game(game).id)
     return [reply(card=settings_card(view))]
@@ -282,7 +283,8 @@ async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 # -- forecast, score, end --------------------------------------------------------------------------------------------
 
 @command("forecast", "What everything is worth in VP if the game ended now (the Forecast).",
-         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", reads=True)
+         Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", reads=True,
+         public=True)
 async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     final = await app.clerk.landsdraad.victory.final(g.id)
@@ -311,8 +313,8 @@ async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) ->
 
 
 @command("game end", "End the game now and post the final scores (or score a game an End Game vote ended).",
-         Option("confirm", bool, "score even though the percentages add up to more than 100 (P3-15)"),
-         Option("majority", bool, "a Majority Victory: the holder becomes Chancellor of the Landsdraad (R3-20)"),
+         Option("confirm", bool, "score even though the percentages add up to more than 100"),
+         Option("majority", bool, "a Majority Victory: the holder becomes Chancellor of the Landsdraad"),
          moderator=True, closing=True)
 async def game_end(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)

@@ -158,7 +158,8 @@ async def election_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     return reminded(app, [reminder])
 
 
-@command("election status", "The open election: who has chosen (not what) and the deadline.", ruleset=NAME, reads=True)
+@command("election status", "The open election: who has chosen (not what) and the deadline.", ruleset=NAME, reads=True,
+         public=True)
 async def election_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     e = await app.clerk.mylantium.elections.election(g.id)
