@@ -18,11 +18,17 @@ from typing import Any
 
 import pytest
 from databases import BACKENDS, POSTGRES_URL, empty_postgres
+from hypothesis import settings
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.database import make_engine
 from engine.store.migrate import upgrade
+
+settings.register_profile("clerk", deadline=None)
+settings.load_profile("clerk")
+"""Property tests get no per-example time limit: Hypothesis's default 200 ms deadline is a wall-clock assertion,
+which fails on a busy machine (both cores loaded) without anything being wrong."""
 
 
 @dataclass(frozen=True)
