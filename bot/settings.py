@@ -31,6 +31,9 @@ class Settings:
     plugins: tuple[str, ...] = ()
     """Modules of rulesets that are not shipped (``rulesets = ["mygame"]``), each with a ``RULESET`` and a ``FRONT``;
     imported by ``bot.plugins.load_plugins``."""
+    message_content: str = "auto"
+    """Ask Discord for the privileged Message Content intent: ``true``, ``false``, or ``auto`` (ask, and start again
+    without it when Discord refuses it; ``bot/discord/run.py``)."""
 
 
 def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Settings:
@@ -44,7 +47,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
             raise ConfigError(f"{file}: not valid TOML ({error})") from None
     elif path is not None:
         raise ConfigError(f"{file}: no such config file")
-    known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait", "rulesets"}
+    known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait", "rulesets", "message_content"}
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{file}: unknown setting(s) {', '.join(sorted(unknown))}; see config.example.toml")
@@ -68,6 +71,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     plugins = data.get("rulesets", [])
     if not isinstance(plugins, list) or not all(isinstance(p, str) and p.strip() for p in plugins):
         raise ConfigError(f"{file}: rulesets must be a list of module names, e.g. [\"mygame\"]")
+    content = message_content(data.get("message_content", "auto"), env, file)
     url = env.get("DATABASE_URL") or DEFAULT_URL
     if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
         raise ConfigError("DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
@@ -75,7 +79,23 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     count, ids = shards(env)
     return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed,
                     shard_count=count, shard_ids=ids, write_wait=timedelta(seconds=wait),
-                    plugins=tuple(p.strip() for p in plugins))
+                    plugins=tuple(p.strip() for p in plugins), message_content=content)
+
+
+MESSAGE_CONTENT = ("true", "false", "auto")
+
+
+def message_content(value: object, env: dict[str, str], file: Path) -> str:
+    """``message_content`` of the config file, or MESSAGE_CONTENT in the environment (which wins): true, false or
+    auto."""
+    if env.get("MESSAGE_CONTENT", "").strip():
+        value, where = env["MESSAGE_CONTENT"].strip().lower(), "MESSAGE_CONTENT"
+    else:
+        where = f"{file}: message_content"
+    text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip().lower()
+    if text not in MESSAGE_CONTENT:
+        raise ConfigError(f"{where} must be true, false or auto, not {value!r}")
+    return text
 
 
 def shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
