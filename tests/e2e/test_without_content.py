@@ -73,6 +73,7 @@ async def test_auto_starts_again_without_the_intent_and_a_landsdraad_round_runs_
     again = await h.fake.message_command(h.alice, "Count as vote", unread)  # the same message counts once
     await h.fake.answered(again)
     await h.settle()
+    assert (await kept(h, vote.key)).fields()["Supporters (1)"] == "alice"
     # A post that mentions the bot, anywhere in its first line, is read.
     two = await answer(h, await h.fake.say(h.bob, h.thread, f"Vote: No Confidence {clerk}"))
     assert "It has PASSED and awaits the moderator" in two.content
@@ -87,6 +88,9 @@ async def test_a_convocate_motion_by_the_menu_and_a_second_that_mentions_the_bot
     h = clerk_bot
     await without_intent(h, "false")
     assert h.fake.refused_identifies == 0 and not h.bot.reads_messages  # it did not ask
+    menus = {c["name"]: c for c in h.fake.commands[None] if c["type"] == 3}  # MESSAGE commands, servers only
+    assert sorted(menus) == ["Count as motion", "Count as vote"]
+    assert all(c["description"] == "" and c["dm_permission"] is False for c in menus.values())
     await senate(h)
     clerk = f"<@{h.fake.bot.id}>"
 
