@@ -115,3 +115,31 @@ async def test_processes_starting_at_once_on_postgresql_migrate_one_at_a_time(da
     finally:
         for engine in engines:
             await engine.dispose()
+
+
+def test_the_cheap_head_is_alembics_head() -> None:
+    """engine/store/migrate.py reads the head from the files without Alembic; it must be the head Alembic finds."""
+    from engine.store.migrate import head_revision
+
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def test_a_database_at_head_starts_without_importing_alembic(tmp_path: Any) -> None:
+    """Issue 20: a start against a database already at head checks it with one query and never imports Alembic
+    (half a second of imports). The database is migrated here first (by Alembic), then a fresh process starts on it."""
+    import subprocess
+    import sys
+
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'clerk.db'}"
+    engine = create_async_engine(url)
+    asyncio.run(upgrade(engine))
+    asyncio.run(engine.dispose())
+    script = ("import asyncio, sys\n"
+              "from sqlalchemy.ext.asyncio import create_async_engine\n"
+              "from engine.store.migrate import upgrade\n"
+              f"asyncio.run(upgrade(create_async_engine({url!r})))\n"
+              "print('alembic' in sys.modules)\n")
+    started = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert started.stdout.strip() == "False", started.stdout + started.stderr

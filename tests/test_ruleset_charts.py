@@ -25,7 +25,7 @@ from bot.actions.outbox import Outgoing, ToChannel
 from bot.actions.wire import decode, encode
 from bot.discord.delivery import message_parts
 from engine.convocate.board import Board, Card, Kind, PlayerState
-from engine.landsdraad.victory import Category, Holdings, Table, forecast
+from engine.landsdraad.victory import Category, Holdings, Table, final_scores, forecast
 from engine.service.convocate.views import BoardView, board_view
 from engine.service.landsdraad.views import ResultView, RoundView
 from engine.service.mylantium.views import HistoryView, MylElectionView, history_points
@@ -89,6 +89,7 @@ def drawn() -> dict[str, bytes]:
         "board": convocate_charts.board_png(board()),
         "forecast": landsdraad_charts.forecast_png(forecast(tv3_s07()), title="sirius: Victory Point Forecast, "
                                                                                "round 3"),
+        "scores": landsdraad_charts.scores_png(final_scores(tv3_s07(), confirmed=True), title="sirius: final scores"),
     }
 
 
@@ -103,6 +104,7 @@ def tv3_s07() -> Table:
     ("history", "mylantium_history.png", (1000, 500)),
     ("board", "convocate_board.png", (1000, 489)),
     ("forecast", "forecast_chart.png", (1200, 675)),
+    ("scores", "scores_table.png", (1380, 426)),
 ])
 def test_each_chart_kind_matches_its_golden_image(kind: str, golden: str, shape: tuple[int, int]) -> None:
     png = drawn()[kind]

@@ -5,16 +5,19 @@ CSV files), several games in a server (``/game list``) and their moderators (``/
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from bot.actions.commands import App, Channel, Option, Role, require_game
 from bot.actions.context import Ctx, UserRef
+from bot.actions.log_text import Sentence, sentence
 from bot.actions.message_commands import reading_lines
 from bot.actions.moderators import thread_name
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
 from engine.core.errors import RuleError
+from engine.core.words import plural
 from engine.core.zones import zone
 from engine.service.clerk import RULESETS
 from engine.service.games import LogEntry, LogPage
@@ -26,8 +29,8 @@ ROUTES = Routes()
 ROUTES.group("game", "Start, end, export and configure a game")
 command = ROUTES.command
 
-SUMMARY_MAX = 90
-"""Characters of a payload's summary in /log."""
+SUMMARY_MAX = 200
+"""Characters of an event's sentence in /log."""
 
 
 @command("game new", "Start a game; this channel becomes its game channel.",
@@ -187,30 +190,26 @@ async def game_moderators(app: App, ctx: Ctx, game: GameView | None, o: dict[str
 
 # -- the audit trail ------------------------------------------------------------------------------------------------
 
-def _value(key: str, value: Any, names: dict[int, str]) -> str:
-    if key in ("user_id", "proxy_for") and isinstance(value, int):  # proxy_for: whom a /cast-for was for
-        return names.get(value, str(value))
-    if isinstance(value, dict | list):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return str(value)
-
-
-def summary(payload: dict[str, Any], names: dict[int, str] | None = None, limit: int = SUMMARY_MAX) -> str:
-    """A short human line for an event's payload: ``key value`` pairs, users by name, cut at ``limit``."""
-    names = names or {}
-    text = ", ".join(f"{k.replace('_', ' ')} {_value(k, v, names)}" for k, v in payload.items() if v is not None)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def who(entry: LogEntry) -> str:
+def who(entry: LogEntry, asker: Ctx | None = None) -> str:
+    """The actor by name: a player's name, the asker's own name, else a Discord mention (shown as a name)."""
     if entry.actor is None:
         return "Clerk"
-    return entry.actor_name or f"user {entry.actor}"
+    if entry.actor_name:
+        return entry.actor_name
+    if asker is not None and entry.actor == asker.actor.id:
+        return asker.actor.name
+    return f"<@{entry.actor}>"
 
 
-def log_lines(page: LogPage) -> list[str]:
-    return [f"`#{e.seq}` {e.at:%Y-%m-%d %H:%M} **{who(e)}** {e.kind}"
-            + (f": {s}" if (s := summary(e.payload, page.names)) else "") for e in page.entries]
+def log_lines(page: LogPage, sentences: Mapping[str, Sentence] | None = None, asker: Ctx | None = None) -> list[str]:
+    return [f"`#{e.seq}` {e.at:%Y-%m-%d %H:%M} **{who(e, asker)}** {e.kind}"
+            + (f": {s}" if (s := sentence(e.kind, e.payload, page.names, sentences, SUMMARY_MAX)) else "")
+            for e in page.entries]
+
+
+def front_sentences(app: App, ruleset: str) -> Mapping[str, Sentence]:
+    front = app.front(ruleset)
+    return front.log_sentences if front is not None else {}
 
 
 @command("log", "The audit trail of the game, newest first (moderators; only you see it).",
@@ -226,11 +225,12 @@ async def log(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> l
                                            page=o.get("page") or 1)
     filters = [f for f in (f"round {o['round']}" if o.get("round") is not None else "",
                            f"player {player.name}" if player else "") if f]
-    head = f"Log of {g.name}{' (' + ', '.join(filters) + ')' if filters else ''}: {page.total} events, " \
+    head = f"Log of {g.name}{' (' + ', '.join(filters) + ')' if filters else ''}: {plural(page.total, 'event')}, " \
            f"page {page.page} of {page.pages}"
     if not page.entries:
         return [reply(f"{head}. Nothing recorded.", ephemeral=True)]
-    return [reply(t, ephemeral=True) for t in split_messages(head, log_lines(page))]
+    lines = log_lines(page, front_sentences(app, g.ruleset), ctx)
+    return [reply(t, ephemeral=True) for t in split_messages(head, lines)]
 
 
 def split_messages(head: str, lines: list[str], limit: int = 2000) -> list[str]:
@@ -255,10 +255,11 @@ def split_messages(head: str, lines: list[str], limit: int = 2000) -> list[str]:
 EVENT_COLUMNS = ("seq", "at", "kind", "actor", "actor_name", "summary", "payload")
 
 
-def events_csv(doc: dict[str, Any], names: dict[int, str]) -> bytes:
+def events_csv(doc: dict[str, Any], names: dict[int, str],
+               sentences: Mapping[str, Sentence] | None = None) -> bytes:
     rows = [{"seq": e["seq"], "at": e["at"], "kind": e["kind"], "actor": e["actor"] if e["actor"] is not None else "",
              "actor_name": names.get(e["actor"], "") if e["actor"] is not None else "Clerk",
-             "summary": summary(e["payload"] or {}, names, limit=10_000),
+             "summary": sentence(e["kind"], e["payload"] or {}, names, sentences, limit=10_000),
              "payload": json.dumps(e["payload"], ensure_ascii=False, sort_keys=True)}
             for e in doc.get("events", [])]
     return csv_bytes(EVENT_COLUMNS, rows)
@@ -271,7 +272,7 @@ async def export_csv(app: App, g: GameView) -> list[Outgoing]:
     names = await app.clerk.games.player_names(g.id)
     out = [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "
                  "(docs/export.md says what each column holds).", ephemeral=True,
-                 file=(f"{g.name}-events.csv", events_csv(doc, names)))]
+                 file=(f"{g.name}-events.csv", events_csv(doc, names, front_sentences(app, g.ruleset))))]
     for front in app.fronts:
         for files in front.export_files:
             out += files(g, doc, names)

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.actions.commands import App, Upload
 from bot.actions.context import Ctx, UserRef
+from bot.actions.log_text import Sentence
 from bot.actions.outbox import Card, Outgoing
 from bot.actions.routes import Routes, ThreadHandler
 from bot.actions.suggest_sources import Source
@@ -129,6 +130,9 @@ class Front:
     """What leaving one of its games means (``/player remove``, ``Remover``), if a moderator can remove a player."""
     exclusive: bool = True
     """Its games take only its own commands and the common ones; a command of no ruleset is refused there."""
+    log_sentences: Mapping[str, Sentence] = field(default_factory=dict)
+    """Its own kinds of event as sentences for /log and the CSV export (``bot/actions/log_text.py``); the other
+    kinds get the generic sentence."""
     names_itself: bool = True
     """How the other rulesets treat its commands. True: a game of another ruleset refuses one naming this ruleset
     (``/election start is a Mylantium command; sirius plays Landsdraad.``), and a ``game="any"`` command looks for

@@ -66,8 +66,10 @@ async def _run_form(app: App, ctx: Ctx, g: GameView, text: str) -> list[Outgoing
     """The player's text through the forms, as if posted in the game channel (thread forms that take proxies), else
     as if DMed (the game tag added, so it goes to this game whatever other games the player has)."""
     line = first_line(text)
+    front = app.front(g.ruleset)
+    others = {h for f in app.fronts if f is not front for _, h, _ in f.routes.thread_forms}  # another ruleset's
     for matches, handler, _ in app.routes.thread_forms:
-        if handler not in app.routes.not_proxied and matches(line):
+        if handler not in app.routes.not_proxied and handler not in others and matches(line):
             try:
                 return await handler(app, ctx, g, text)
             except ParseError:  # not that thread form after all (`Vote: maybe`): as a DM, a crisis ballot's error
@@ -81,9 +83,10 @@ async def _run_form(app: App, ctx: Ctx, g: GameView, text: str) -> list[Outgoing
     for matches, dm_handler in app.routes.dm_forms:
         if matches(tagged_text):
             return await dm_handler(app, dm, tagged_text)
-    if app.routes.fallback is not None:
-        return await app.routes.fallback(app, dm, tagged_text)
-    front = app.front(g.ruleset)
+    if app.routes.fallback is not None and front is not None and front.routes.fallback is not None:
+        return await app.routes.fallback(app, dm, tagged_text)  # the game's own ruleset reads what is left
     forms = "; ".join(f"`{example}`" for example, _ in front.dm_help) if front is not None else ""
+    meant = front.dm_meant(text) if front is not None else None
     raise RuleError(f"I could not read `{line}` as anything a player of {g.name} sends"
-                    + (f" (its forms: {forms})" if forms else "") + ".")
+                    + (f"; did you mean `{meant}`?" if meant else "")
+                    + (f" Its forms: {forms}." if forms else "."))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from engine.core.stamps import due_text
+from engine.core.words import plural
 
 PASSED = 0x2ECC71
 FAILED = 0xE74C3C
@@ -25,5 +26,5 @@ def waiting_text(waiting: int) -> str:
     """What ``/round status`` says about the outgoing queue: nothing when it is empty."""
     if not waiting:
         return ""
-    return (f"📨 {waiting} message(s) waiting to be sent (Discord limits how fast a bot may post; ballot receipts go "
-            "first, and everything owed is delivered).")
+    return (f"📨 {plural(waiting, 'message')} waiting to be sent (Discord limits how fast a bot may post; ballot "
+            "receipts go first, and everything owed is delivered).")

@@ -7,6 +7,7 @@ judged at the very instant of a deadline, before the timer fires) until ``! rele
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from engine.core.stamps import utc_text
 from engine.service.clock import ManualClock
 
 ARROW = "  → "
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
 INDENT = "      "
 NOTE = "  "
 
@@ -220,6 +222,11 @@ class Session:
         path.write_bytes(data)
         return path
 
+    def named(self, text: str) -> str:
+        """A user mention (``<@123>``) as Discord shows it: ``@name``, for the users the console knows."""
+        return _USER_MENTION.sub(lambda m: f"@{self.world.users[int(m[1])]}" if int(m[1]) in self.world.users
+                                 else m[0], text)
+
     def note(self, text: str) -> None:
         self.write(NOTE + text)
 
@@ -228,7 +235,7 @@ class Session:
         named by ``ToThread`` is found again by its name or made once; a ``Keep`` message is sent once and then
         edited in place."""
         for message in messages:
-            lines = utc_text(message.text).splitlines() if message.text else []
+            lines = utc_text(self.named(message.text)).splitlines() if message.text else []
             if message.card is not None:
                 lines += utc_text(message.card.as_text()).splitlines()
             if message.file is not None:

@@ -49,7 +49,7 @@ def lockout_text(board: Board, player: str) -> str:
     side = "+" if pref_sign(board, me) > 0 else "−"
     return (f"{player} is locked out: GOVT {signed(board.govt)} is on the opposite side of 0 from the "
             f"{me.sovereignty}'s preferred GOVT ({side}), and {player} controls no active Convocate Seat, so the "
-            "Homeworld and Pallarch routes are closed (R4-10)")
+            "Homeworld and Pallarch routes are closed")
 
 
 def access(board: Board, player: str, name: str, only: str | None = None) -> Access:
@@ -57,7 +57,7 @@ def access(board: Board, player: str, name: str, only: str | None = None) -> Acc
     card = ready_character(board, player, name)
     if not is_convocant(card, board.rulings.temp_vote_convocant):
         raise RuleError(f"{card.name} has {vote_of(card)} Vote; a Character with 0 Vote can never move or second a "
-                        "Motion, wherever it stands (R4-13).")
+                        "Motion, wherever it stands.")
     if only and only.strip().lower() != card.name.lower():
         raise RuleError(f"This Motion may only be moved by {only.strip()}.")
     seats = active_seats(board, player)
@@ -73,7 +73,7 @@ def access(board: Board, player: str, name: str, only: str | None = None) -> Acc
     where = f"on {card.at}" if card.at else "on no card"
     home = f" ({me.homeworld})" if me.homeworld else ""
     raise RuleError(f"{card.name} is {where}, not on {player}'s Homeworld{home}; it is not a Pallarch; and {player} "
-                    "controls no active Convocate Seat (R4-13).")
+                    "controls no active Convocate Seat.")
 
 
 def eligible(board: Board, player: str, only: str | None = None) -> list[Access]:

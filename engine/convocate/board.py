@@ -297,7 +297,7 @@ class Board:
 
     def with_factor(self, name: str, value: int) -> Board:
         if not -GF_LIMIT <= value <= GF_LIMIT:
-            raise RuleError(f"A Galactic Factor runs from -{GF_LIMIT} to +{GF_LIMIT}, not {value:+d} (P4-02).")
+            raise RuleError(f"A Galactic Factor runs from -{GF_LIMIT} to +{GF_LIMIT}, not {value:+d}.")
         factors = tuple((n, value) if n.lower() == name.lower() else (n, v) for n, v in self.factors)
         if not any(n.lower() == name.lower() for n, _ in self.factors):
             factors = (*self.factors, (name, value))

@@ -20,7 +20,7 @@ def step_cost(frm: int, to: int) -> int:
     for value in (frm, to):
         if abs(value) > GF_LIMIT:
             raise RuleError(f"A Galactic Factor runs from −{GF_LIMIT} to +{GF_LIMIT}; {signed(value)} is off the "
-                            "track (P4-02).")
+                            "track.")
     return 4 + max(abs(frm), abs(to))
 
 
@@ -114,13 +114,13 @@ def push(board: Board, player: str, factor: str, direction: int, count: int = 1)
     to = frm + direction * count
     if abs(to) > GF_LIMIT:
         raise RuleError(f"{name} is at {signed(frm)}; {count} step{'s' if count != 1 else ''} would take it to "
-                        f"{signed(to)}, beyond ±{GF_LIMIT} (P4-02).")
+                        f"{signed(to)}, beyond ±{GF_LIMIT}.")
     costs = steps(frm, to)
     total = sum(costs)
     if total > me.pool:
         sums = " + ".join(str(c) for c in costs)
         need = f"{sums} = {total}" if len(costs) > 1 else str(total)
         raise RuleError(f"Moving {name} from {signed(frm)} to {signed(to)} costs {need} committed Votes, each step "
-                        f"paid in full (P4-15); your Resource Pool holds {me.pool}. Nothing was moved.")
+                        f"paid in full; your Resource Pool holds {me.pool}. Nothing was moved.")
     board = board.with_factor(name, to).with_player(replace(me, pool=me.pool - total))
     return board, Pushed(player, name, frm, to, tuple(costs), me.pool - total)

@@ -147,7 +147,7 @@ def _second(text: str, rest_tagged: str) -> SecondAnswer:
 
 
 FACES_FORM = ("faces such as `prime: 0..4 directive; contested: 0..4` (a face's name, its GOVT range or values, and "
-              "`directive` if that face prints Directive); leave a range out for the bloc's default (P4-14)")
+              "`directive` if that face prints Directive); leave a range out for the bloc's default")
 _SIGN = "[-+−]?"
 """A sign: ``-``, ``+`` or the minus sign U+2212. (Written ``[+-−]`` it was the range U+002B..U+2212, which takes in
 letters, digits, ``.`` and ``²``: issue 21.)"""

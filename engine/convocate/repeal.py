@@ -43,7 +43,8 @@ def repeal(board: Board, player: str, name: str, convocant: str) -> tuple[Board,
         raise RuleError(f"You control {statute.name}; a Motion of Repeal is against a Statute you do not control. "
                         "You may destroy your own in your Admin Phase.")
     if board.rulings.repeals_per_turn == "one" and me.repealed_turn == board.turn:
-        raise RuleError("You have already moved a Motion of Repeal this turn (this game's ruling P4-06: one a turn).")
+        raise RuleError("You have already moved a Motion of Repeal this turn (this game's ruling: one a turn per "
+                        "player).")
     how = access(board, player, convocant)
     before = (standing_vote(board, player).total, standing_vote(board, statute.controller).total)
     board = board.activate(board.card(how.convocant)).with_player(replace(me, repealed_turn=board.turn))

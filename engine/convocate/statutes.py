@@ -67,11 +67,11 @@ def declare(board: Board, player: str, name: str, character: str, section: int, 
     if not card.readied:
         raise RuleError(f"{card.name} is activated; it must be readied to declare a Statute.")
     if board.rulings.statute_character == "convocant" and not is_convocant(card, board.rulings.temp_vote_convocant):
-        raise RuleError(f"{card.name} has 0 Vote; this game's ruling (P4-10) lets only a Convocant declare.")
+        raise RuleError(f"{card.name} has 0 Vote; this game's ruling lets only a Convocant declare.")
     place = board.find(card.at) if card.at else None
     if place is not None and place.kind is Kind.HOMEWORLD:
         raise RuleError(f"{card.name} is on the Homeworld {place.name}: a Statute is never declared from a "
-                        "Homeworld (R4-11).")
+                        "Homeworld.")
     if place is None or place.kind is not Kind.SEAT:
         where = f"on {card.at}" if card.at else "on no card"
         raise RuleError(f"{card.name} is {where}; a Statute is declared from an active Convocate Seat you control.")
@@ -79,7 +79,7 @@ def declare(board: Board, player: str, name: str, character: str, section: int, 
         raise RuleError(f"{place.name} is not your Seat; a Statute is declared from an active Seat you control.")
     activity = seat_active(board, place)
     if not activity.active:
-        raise RuleError(f"{place.name} is inactive ({activity.why}); a Statute needs an active Seat (R4-11).")
+        raise RuleError(f"{place.name} is inactive ({activity.why}); a Statute needs an active Seat.")
     chosen = _section(name, sections, section)
     board = board.activate(card)
     if board.rulings.statute_control_check == "after":
@@ -102,7 +102,7 @@ def _require_control(board: Board, player: str, votes: dict[str, int]) -> None:
         why = f"the most Standing Vote is tied ({tied}), so nobody has it"
     else:
         why = f"{leaders[0]} has {top} Standing Vote to your {mine}"
-    raise RuleError(f"You need political control to declare a Statute, and {why} (R4-05, R4-11).")
+    raise RuleError(f"You need political control to declare a Statute, and {why}.")
 
 
 def _section(name: str, sections: tuple[Section, ...], number: int) -> Section:

@@ -58,7 +58,7 @@ def election_deadline(opened: datetime, requested: datetime | None) -> datetime:
     if requested <= opened:
         raise RuleError("The election's deadline must be in the future.")
     if requested > latest:
-        raise RuleError("An AG election lasts at most 96 hours (R0-32); choose a deadline within 96 h.")
+        raise RuleError("An AG election lasts at most 96 hours; choose a deadline within 96 h.")
     return requested
 
 

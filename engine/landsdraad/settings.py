@@ -11,13 +11,15 @@ __all__ = ["SETTINGS", "Setting", "format_offset", "format_offsets", "parse_offs
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("ag_weighted", False, "AG election weighted by each voter's Landsdraad votes instead of one ballot "
-                                  "per player (P0-06: not weighted)."),
-    Setting("end_game_penalty", 20, "Percent taken off the Victory Pot when an End Game vote is enacted (R0-61).",
-            low=0, high=100),
+                                  "per player.", ruling="P0-06"),
+    Setting("end_game_penalty", 20, "Percent taken off the Victory Pot when an End Game vote is enacted.",
+            low=0, high=100, ruling="R0-61"),
     Setting("audit_share_rounding", "up", "How each player's share of an audit fee is rounded when the fee does "
-                                          "not divide evenly (P0-10: up).", choices=("up", "down")),
-    Setting("perk_ties", "none", "Perks when players tie in votes: none (P0-12: a tied position is not awarded) or "
-                                 "base-vote (the higher Base Vote wins the tie).", choices=("none", "base-vote")),
+                                          "not divide evenly.", choices=("up", "down"),
+            ruling="P0-10"),
+    Setting("perk_ties", "none", "Perks when players tie in votes: none (a tied position is not awarded) or "
+                                 "base-vote (the higher Base Vote wins the tie).", choices=("none", "base-vote"),
+            ruling="P0-12"),
     Setting("reminders", "24h,2h", "When to DM the players who have not voted yet, before a round's or an AG "
                                    "election's deadline: durations such as `24h,2h`, or `none`.", durations=True),
 )}

@@ -362,7 +362,7 @@ def check_percentages(table: Table, confirmed: bool = False) -> None:
     total = table.total_percent()
     if total > 100 and not confirmed:
         raise RuleError(f"The categories and awards add up to {total}% of the Pot, more than 100%. Scoring waits "
-                        "until a moderator confirms (P3-15).")
+                        "until a moderator confirms.")
 
 
 def final_scores(table: Table, *, majority_winner: int | None = None, confirmed: bool = False) -> FinalScores:

@@ -44,10 +44,9 @@ def take_snapshot(factions: Iterable[Faction], president: FactionCode | None) ->
         for f in tied:
             shared = f", tied with the {', '.join(o.code.plural for o in tied if o is not f)}" if len(tied) > 1 else ""
             locks[f.code] = (f"it has the largest National Faction Vote of the {party.title}s ({top}{shared}), so "
-                             "it cannot leave its party (R1-12a)")
+                             "it cannot leave its party")
     if president is not None and any(f.code is president for f in playing):
-        locks.setdefault(president, "it controlled the Presidency during the previous turn's Business Phase "
-                                    "(R1-12b)")
+        locks.setdefault(president, "it controlled the Presidency during the previous turn's Business Phase")
     return Snapshot(locks)
 
 
@@ -59,12 +58,12 @@ def check_realign(faction: Faction, target: Party, snapshot: Snapshot, window: W
         raise RuleError(f"The {faction.code.plural} are already {target.title}s.")
     if window is Window.PRIMARY_OPENED:
         raise RuleError("A Faction may realign only at the start of the Election Round, before the Primary; the "
-                        "Primary has opened (R1-11).")
+                        "Primary has opened.")
     if window is Window.NOT_ELECTION:
-        raise RuleError("A Faction may realign only at the start of an Election Round, before the Primary (R1-11); "
+        raise RuleError("A Faction may realign only at the start of an Election Round, before the Primary; "
                         "no Election Round has started.")
     if realigned:
-        raise RuleError("A Faction may realign only once a turn, and yours already has (R1-11).")
+        raise RuleError("A Faction may realign only once a turn, and yours already has.")
     reason = snapshot.reason(faction.code)
     if reason is not None:
         raise RuleError(f"The {faction.code.plural} cannot realign: {reason}.")

@@ -22,4 +22,4 @@ def check_amendment(text: str) -> None:
     touched = protected_topics(text)
     if touched:
         raise RuleError(f"An amendment may not remove or change {' or '.join(touched)}: the Constitution does not "
-                        "discuss them, so no amendment can touch them (R1-06).")
+                        "discuss them, so no amendment can touch them.")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from engine.core.errors import RuleError
+from engine.core.words import plural
 
 
 class Happening(Enum):
@@ -96,8 +97,8 @@ class Occurrence:
         w, n = self.what, self.amount
         words = {
             Happening.INCOME_TAX_CREATED: f"Income Tax created at {n}%",
-            Happening.INCOME_TAX_RAISED: f"Income Tax raised by {n} points",
-            Happening.INCOME_TAX_CUT: f"Income Tax cut by {n} points",
+            Happening.INCOME_TAX_RAISED: f"Income Tax raised by {plural(n, 'point')}",
+            Happening.INCOME_TAX_CUT: f"Income Tax cut by {plural(n, 'point')}",
             Happening.INCOME_TAX_ABOLISHED: "Income Tax abolished",
             Happening.WAR_DECLARED: "war declared",
             Happening.WAR_VICTORY: "a war ended in victory",
@@ -148,7 +149,8 @@ class InPlay:
 def _less(state: InPlay, name: str, n: int, what: str) -> InPlay:
     have = int(getattr(state, name))
     if have < n:
-        raise RuleError(f"Only {have} {what} in play, so {n} cannot end; correct the counts with /government set.")
+        raise RuleError(f"Only {plural(have, what)} in play, so {n} cannot end; correct the counts with "
+                        "/government set.")
     return replace(state, **{name: have - n})
 
 
@@ -171,31 +173,31 @@ def after(state: InPlay, o: Occurrence) -> InPlay:
     if w is Happening.WAR_DECLARED:
         return replace(state, wars=state.wars + n)
     if w in (Happening.WAR_VICTORY, Happening.WAR_DEFEAT):
-        return _less(state, "wars", n, "war(s)")
+        return _less(state, "wars", n, "war")
     if w is Happening.PENSION_CREATED:
         return replace(state, pensions=state.pensions + n)
     if w is Happening.PENSION_ABOLISHED:
-        return _less(state, "pensions", n, "pension(s)")
+        return _less(state, "pensions", n, "pension")
     if w is Happening.PENSION_UNFUNDED:
         if n > state.pensions:
-            raise RuleError(f"Only {state.pensions} pension(s) in play, so {n} cannot go unfunded.")
+            raise RuleError(f"Only {plural(state.pensions, 'pension')} in play, so {n} cannot go unfunded.")
         return state
     if w is Happening.MONOPOLY_CREATED:
         return replace(state, monopolies=state.monopolies + n)
     if w is Happening.MONOPOLY_ABOLISHED:
-        return _less(state, "monopolies", n, "Monopolies")
+        return _less(state, "monopolies", n, "Monopoly")
     if w is Happening.FACTION_TAX_CREATED:
         return replace(state, faction_taxes=state.faction_taxes + n)
     if w is Happening.FACTION_TAX_ABOLISHED:
-        return _less(state, "faction_taxes", n, "Faction Tax(es)")
+        return _less(state, "faction_taxes", n, "Faction Tax")
     if w in (Happening.FACTION_TAX_RAISED, Happening.FACTION_TAX_CUT) and state.faction_taxes == 0:
         raise RuleError("No Faction Tax is in play; record `faction-tax created` first.")
     if w is Happening.SUBSIDY_CREATED:
         return replace(state, subsidies=state.subsidies + n)
     if w is Happening.SUBSIDY_REPEALED:
-        return _less(state, "subsidies", n, "subsidies")
+        return _less(state, "subsidies", n, "subsidy")
     if w is Happening.TARIFF_CREATED:
         return replace(state, tariffs=state.tariffs + n)
     if w is Happening.TARIFF_REPEALED:
-        return _less(state, "tariffs", n, "Tariffs")
+        return _less(state, "tariffs", n, "Tariff")
     return state

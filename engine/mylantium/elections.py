@@ -63,7 +63,7 @@ class Candidate:
 
 def check_charisma(charisma: int) -> None:
     if not 1 <= charisma <= 13:
-        raise RuleError(f"Charisma is a rating from 1 to 13, not {charisma} (R1-03).")
+        raise RuleError(f"Charisma is a rating from 1 to 13, not {charisma}.")
 
 
 def charisma_cast(candidates: Iterable[Candidate]) -> dict[str, int]:

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from engine.core.errors import RuleError
 from engine.core.rounding import floor
+from engine.core.words import plural
 from engine.mylantium.approval import Change
 from engine.mylantium.business import Happening, InPlay, Occurrence
 from engine.mylantium.model import Faction, FactionCode, total_vp
@@ -43,25 +44,26 @@ def fervor_change(at_end: InPlay, happenings: Iterable[Occurrence], unfunded_las
     if at_end.monopolies >= 4:
         changes.append(Change(f"{at_end.monopolies} Monopolies in play (4 or more)", 1))
     if at_end.income_tax is not None and at_end.faction_taxes <= 2:
-        changes.append(Change(f"an Income Tax and only {at_end.faction_taxes} Faction Tax(es) (2 or fewer)", 1))
+        changes.append(Change(f"an Income Tax and only {plural(at_end.faction_taxes, 'Faction Tax')} (2 or fewer)", 1))
     if at_end.tariffs >= 3:
         changes.append(Change(f"{at_end.tariffs} Tariffs in effect (3 or more)", 1))
     cover_ups = _count(events, Happening.COVER_UP_EXPOSED)
     if cover_ups:
         each = rules.cover_up_each
-        changes.append(Change(f"{cover_ups} cover-up(s) exposed" if each or cover_ups == 1
-                              else f"{cover_ups} cover-ups exposed (+1 in all, P1-09)", cover_ups if each else 1))
+        changes.append(Change(f"{plural(cover_ups, 'cover-up')} exposed" if each or cover_ups == 1
+                              else f"{cover_ups} cover-ups exposed (+1 in all)", cover_ups if each else 1))
     if at_end.wars > 0:
         changes.append(Change("a war is being waged", 1))
     if unfunded_last_turn > 0:
-        changes.append(Change(f"{unfunded_last_turn} pension(s) went unfunded in the previous turn", 1))
+        changes.append(Change(f"{plural(unfunded_last_turn, 'pension')} went unfunded in the previous turn", 1))
     fiat = _count(events, Happening.FIAT_MONEY)
     inflation = floor(Fraction(fiat, 20))
     if inflation:
-        changes.append(Change(f"inflation: ${fiat} created by fiat (1 per whole $20, P1-14)", inflation))
+        changes.append(Change(f"inflation: ${fiat} created by fiat (1 per whole $20)", inflation))
     excess = at_end.subsidies - at_end.pensions
     if excess > 0:
-        changes.append(Change(f"{at_end.subsidies} subsidies but only {at_end.pensions} pension(s)", excess))
+        changes.append(Change(f"{plural(at_end.subsidies, 'subsidy')} but only "
+                              f"{plural(at_end.pensions, 'pension')}", excess))
     defeats = _count(events, Happening.WAR_DEFEAT)
     if defeats:
         changes.append(Change("a war ended in defeat or surrender" + (f" ×{defeats}" if defeats > 1 else ""),
@@ -75,7 +77,7 @@ def deduct(factions: Iterable[Faction], points: int) -> tuple[tuple[Faction, ...
     """R1-30 / P1-08: each Faction in play loses ``points`` VP, stopping at 0. Returns the Factions and what each
     actually lost."""
     if points < 0:
-        raise RuleError("Fervor only rises (R1-30).")
+        raise RuleError("Fervor only rises.")
     out: list[Faction] = []
     lost: dict[FactionCode, int] = {}
     for f in factions:

@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any
 
 from engine.core.errors import RuleError
+from engine.core.words import plural
 from engine.mylantium.fervor import PUT_DOWN, collapsed, deduct
 from engine.mylantium.model import (
     AVALON,
@@ -53,18 +54,18 @@ def funding(code: FactionCode, assets: Assets) -> tuple[int, str]:
     inflation."""
     if code is FactionCode.SH:
         temples = assets.count(Building.TEMPLE)
-        return 5 * temples, f"$5 × {temples} temple(s)"
+        return 5 * temples, f"$5 × {plural(temples, 'temple')}"
     if code is FactionCode.BH:
         return 3 * assets.maintenance, f"3 × ${assets.maintenance} maintenance of the units on station or in battle"
     if code is FactionCode.GR:
         villages = assets.count(Building.VILLAGE)
-        return 3 * villages, f"$3 × {villages} village(s)"
+        return 3 * villages, f"$3 × {plural(villages, 'village')}"
     if code is FactionCode.RN:
         sites = sum(assets.count(k, AVALON) for k in (Building.CITY, Building.TEMPLE, Building.PORT))
         units = sum(u.cost for u in assets.units if u.territory == AVALON and u.status is UnitStatus.ON_STATION)
         return 5 * sites + units, (f"$5 × {sites} cities, temples and ports in {AVALON} + ${units} purchase cost of "
                                    f"the units on station there")
-    return 0, "nothing (R1-43)"
+    return 0, "nothing"
 
 
 COUNTER_BONUS = (FactionCode.SH, FactionCode.GR, FactionCode.BH)

@@ -12,17 +12,17 @@ from engine.core.settings import Setting
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("independent_rounding", "half-up", "How the Independent Vote (F/2) and the incumbent party's share of it "
-                                               "are rounded; the opposition always gets the remainder (P1-01, P1-02: "
-                                               "half up).", choices=("half-up", "down", "up")),
-    Setting("initial_approval", 50, "The Approval Rating before a moderator sets one or a Business Phase changes it "
-                                    "(P1-20: 50).", low=0, high=100),
-    Setting("cover_up_fervor", "once", "Fervor for cover-ups exposed in a turn: once (+1 in all, P1-09) or each "
-                                       "(+1 per cover-up).", choices=("once", "each")),
+                                               "are rounded; the opposition always gets the remainder.",
+            choices=("half-up", "down", "up"), ruling="P1-01, P1-02"),
+    Setting("initial_approval", 50, "The Approval Rating before a moderator sets one or a Business Phase changes it.",
+            ruling="P1-20", low=0, high=100),
+    Setting("cover_up_fervor", "once", "Fervor for cover-ups exposed in a turn: once (+1 in all) or each "
+                                       "(+1 per cover-up).", choices=("once", "each"), ruling="P1-09"),
     Setting("primary_choice", "own-party", "Which candidates a Faction may choose in the Primary: own-party (its "
                                            "party's candidates) or any.", choices=("own-party", "any")),
     Setting("contribution_hours", 48, "Hours the Factions have to send counter-revolutionary contributions once a "
-                                      "Revolution begins or a coup is attempted (P1-22: the moderator's deadline).",
-            low=1, high=336),
+                                      "Revolution begins or a coup is attempted.",
+            low=1, high=336, ruling="P1-22"),
     Setting("reminders", "24h,2h", "When to DM the players whose Faction has not chosen yet, before a Primary's or "
                                    "General Election's deadline: durations such as `24h,2h`, or `none`.",
             durations=True),

@@ -1,29 +1,77 @@
-"""Apply Alembic migrations programmatically, on the application's own async engine."""
+"""Apply Alembic migrations programmatically, on the application's own async engine.
+
+A database already at the newest revision is found with one query (``alembic_version`` against the head read from
+the migration files' ``revision`` and ``down_revision`` lines), and Alembic itself (about half a second of imports:
+its runtime, every dialect's DDL module) is imported only when there is something to migrate (issue 20)."""
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 import migrations
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 SCRIPT_LOCATION = str(Path(migrations.__file__).parent)
 MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(hashtext('clerk-migrations:' || current_schema()))"
 """PostgreSQL: a transaction-scoped advisory lock per schema, held while the migrations run (docs/deploy.md)."""
 
 
+REVISION = re.compile(r'^(down_revision|revision)\s*(?::[^=]*)?=\s*(?:"([^"]*)"|None)', re.M)
+
+
+@cache
+def head_revision() -> str | None:
+    """The newest revision of migrations/versions (the one no other names as its ``down_revision``); None if the
+    files do not say plainly (a merge point, an unusual layout): then Alembic decides."""
+    revisions, parents = set(), set()
+    for path in (Path(SCRIPT_LOCATION) / "versions").glob("*.py"):
+        found = dict((m.group(1), m.group(2)) for m in REVISION.finditer(path.read_text(encoding="utf-8")))
+        if "revision" not in found or not found["revision"]:
+            return None
+        revisions.add(found["revision"])
+        if found.get("down_revision"):
+            parents.add(found["down_revision"])
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
+async def at_head(connection: AsyncConnection) -> bool:
+    """Is the database at the newest revision already? (False when it has no ``alembic_version`` yet.)"""
+    head = head_revision()
+    if head is None:
+        return False
+    try:
+        async with connection.begin_nested():
+            found = await connection.execute(text("SELECT version_num FROM alembic_version"))
+            return [row[0] for row in found] == [head]
+    except DBAPIError:
+        return False
+
+
 def alembic_config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
     return config
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    async with engine.begin() as connection:
+        if revision == "head" and await at_head(connection):
+            return  # nothing to migrate: Alembic is not even imported
+    from alembic import command
+
     config = alembic_config()
 
     def _upgrade(connection: Connection) -> None:

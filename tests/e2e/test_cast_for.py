@@ -42,7 +42,7 @@ async def test_a_crisis_ballot_and_an_ag_vote_entered_for_a_player(clerk_bot: Ha
     assert cast["payload"]["note"] == "by email"
 
     log = await h.run(h.mod, "log", h.game, player=h.bob)
-    assert f"**user {h.mod.id}** BallotCast: proxy True, proxy for bob, note by email" in log.first.content
+    assert f"**{h.mod.name}** BallotCast: entered for bob (by email): bob voted nay in round 1" in log.first.content
 
     not_player = await h.run(h.mod, "cast-for", h.game, player=h.carol, choice="Vote: Aye")
     assert "carol is not a player in sirius" in not_player.first.content
@@ -85,6 +85,9 @@ async def test_a_mylantium_primary_choice_entered_for_a_player(clerk_bot: Harnes
 
     wrong = await h.run(h.mod, "cast-for", h.game, player=h.bob, choice="Primary: Nobody Known")
     assert wrong.first.ephemeral and "Entered for" not in wrong.first.content
+    landsdraad = await h.run(h.mod, "cast-for", h.game, player=h.bob, choice="Vote: Kit Marlow")  # another's form
+    assert "did you mean `Primary: Kit Marlow`?" in landsdraad.first.content, landsdraad.first.content
+    assert "Aye, Nay or Abstain" not in landsdraad.first.content
     assert len(await events(h, "ChoiceMade")) == 1
 
 

@@ -32,7 +32,7 @@ async def test_a_file_attached_to_game_import_sets_the_game_up(clerk_bot: Harnes
             f"player,{h.bob.id},2,3,2,1,,,,\n"
             f"holding,,,,,,<@{h.bob.id}>,planet,Deneb,rich\n").encode()
     done = await h.run(h.mod, "game import", h.game, file=Attachment("sirius.csv", good))
-    assert "Imported sirius.csv into sirius: 2 players and 1 holdings." in texts(done)
+    assert "Imported sirius.csv into sirius: 2 players and 1 holding." in texts(done)
     assert len(h.fake.downloads) == 2  # the bot fetched each upload from its URL
     players = {p.user_id: p for p in await h.clerk.landsdraad.ledger.players(await h.game_id())}
     assert set(players) == {h.alice.id, h.bob.id}

@@ -18,7 +18,7 @@ def test_TV1_I16_an_amendment_touching_charisma_or_the_independent_vote_is_rejec
                                                                                     rejected: bool) -> None:
     """TV1-I16 (R1-06)."""
     if rejected:
-        with pytest.raises(RuleError, match="R1-06"):
+        with pytest.raises(RuleError, match="no amendment can touch them"):
             check_amendment(amendment)
     else:
         check_amendment(amendment)

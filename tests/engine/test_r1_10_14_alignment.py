@@ -41,7 +41,7 @@ def test_TV1_I15_realignment_window_and_once_per_turn(when: str, window: Window,
     if allowed:
         check_realign(rn, F, snapshot, window, realigned)
     else:
-        with pytest.raises(RuleError, match="R1-11"):
+        with pytest.raises(RuleError, match="may realign only"):
             check_realign(rn, F, snapshot, window, realigned)
 
 

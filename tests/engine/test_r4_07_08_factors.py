@@ -56,7 +56,7 @@ def test_P4_03_the_same_cost_in_reverse() -> None:
 
 def test_P4_02_no_step_beyond_4() -> None:
     """P4-02: the range is −4..+4."""
-    with pytest.raises(RuleError, match="P4-02"):
+    with pytest.raises(RuleError, match="off the track"):
         step_cost(4, 5)
     board = f4(4)
     board = board.with_player(replace(board.player("A"), pool=50))

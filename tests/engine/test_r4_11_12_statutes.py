@@ -106,7 +106,7 @@ def test_P4_10_any_readied_character_may_declare() -> None:
     _, done = declare(board, "A", "X", "Z_A", 2, THREE)
     assert done.character == "Z_A"
     strict = replace(board, rulings=Rulings(statute_character="convocant"))
-    with pytest.raises(RuleError, match="P4-10"):
+    with pytest.raises(RuleError, match="lets only a Convocant declare"):
         declare(strict, "A", "X", "Z_A", 2, THREE)
 
 

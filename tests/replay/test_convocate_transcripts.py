@@ -64,7 +64,7 @@ async def test_who_saw_what(tmp_path: Path) -> None:
     assert any(t.startswith("**senate: alice declares Statute 3498C**") for t in public)
     assert any("Statute 3498C is repealed and goes to alice's Depleted Pile." in t for t in public)
     assert any("Standing Vote, counted after Lady Mirel is activated: bob **4**, alice **1**." in t for t in public)
-    assert "Moving GOVT from +1 to +2 costs 6 committed Votes, each step paid in full (P4-15); your Resource Pool " \
+    assert "Moving GOVT from +1 to +2 costs 6 committed Votes, each step paid in full; your Resource Pool " \
            "holds 5. Nothing was moved." in run.output
     assert run.to("DM carol")[2] == ("That message reached me twice; it was recorded once, the first time. Nothing "
                                      "was changed.")

@@ -137,7 +137,7 @@ async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: 
 
 async def test_status_is_public_and_faction_me_private(rep: Republic, clerk: Clerk) -> None:
     out = await slash(clerk, actor(USERS[C.GR], "gus"), "status")
-    assert public(out) and "Independent Vote (F/2, P1-01): 32" in texts(out)
+    assert public(out) and "Independent Vote (F/2): 32" in texts(out)
     assert "treasury" not in texts(out)
     ctx = Ctx(actor(USERS[C.GR], "gus"), Place(None, None), "me-1", clerk.clock.now())
     out = await dispatch(App(clerk), ctx, "faction me", {})

@@ -167,7 +167,7 @@ async def test_log_pages_newest_first_with_filters(table: Table) -> None:
     bob = texts(await slash(table.clerk, MODERATOR, "log", player=user(10, "Bob")))
     assert "player Bob" in bob and "Cy" not in bob.split("\n", 1)[1] and "**Bob**" in bob
     first = texts(await slash(table.clerk, MODERATOR, "log", round=1, player=user(10, "Bob")))
-    assert "round 1, player Bob" in first and "1 events" in first
+    assert "round 1, player Bob" in first and "1 event," in first
     none = texts(await slash(table.clerk, MODERATOR, "log", round=7))
     assert "Nothing recorded" in none
     beyond = texts(await slash(table.clerk, MODERATOR, "log", page=99))

@@ -254,6 +254,8 @@ async def test_a_motion_offered_round_the_table_and_seconded(cv: Convocate) -> N
     assert declined.offer_to == "carol"
     assert [(a.player, a.answer) for a in declined.answers] == [("alice", "declined"), ("bob", "skipped")]
     assert declined.answers[1].why == "locked out, no active Seat"
+    with pytest.raises(RuleError, match=r"^Only alice \(whose .+ it is\) or a moderator ends the Phase\.$"):
+        await cv.clerk.convocate.turns.next_phase(cv.gid, user_id=C, moderator=False)  # said once (issue 17)
     with pytest.raises(RuleError, match="still being offered"):
         await cv.clerk.convocate.turns.next_phase(cv.gid, user_id=A, moderator=False)
     done = await cv.clerk.convocate.motions.answer_offer(cv.gid, user_id=C, accept=True, convocant=None, source_id="a2")

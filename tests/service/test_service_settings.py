@@ -28,7 +28,8 @@ async def test_a_change_is_recorded_and_validated(table: Any) -> None:
     assert await table.clerk.settings.change_setting(table.game_id, name="end-game penalty", value="30", actor=MOD) == (
         "end_game_penalty", 20, 30)
     (event,) = [e for e in await table.events() if e.kind == "SettingChanged"]
-    assert event.payload == {"setting": "end_game_penalty", "from": 20, "to": 30}
+    # the ruling's code stays in the event log
+    assert event.payload == {"setting": "end_game_penalty", "ruling": "R0-61", "from": 20, "to": 30}
     with pytest.raises(ParseError, match="from 0 to 100"):
         await table.clerk.settings.change_setting(table.game_id, name="end_game_penalty", value="120", actor=MOD)
     with pytest.raises(ParseError, match="a setting: ag_weighted"):

@@ -83,7 +83,7 @@ async def test_luxury_goods_in_play_follow_what_players_own(table: Any) -> None:
     assert changes == (("spice", 0, 3), ("semuta", 0, 1))
     assert {x.good: x.in_play for x in view.luxuries} == {"spice": 3, "soostone": 0, "sapho_juice": 0, "semuta": 1}
     raised = await track(table, "ann", soostone=2)
-    assert raised.notes == ("Players now own 2 soostone locations, so 2 are in play (was 0; R3-12).",)
+    assert raised.notes == ("Players now own 2 soostone locations, so 2 are in play (was 0).",)
     await track(table, "bo", soostone=3)
     with pytest.raises(RuleError, match="at most 5"):
         await track(table, "ann", soostone=3)  # 3 + 3 > 5

@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.actions.convocate import board, motions, removal, turns
 from bot.actions.convocate.guard import RULESET
 from bot.actions.convocate.imports import import_setup
+from bot.actions.convocate.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.convocate.motions import offers_due
 from bot.actions.convocate.sources import SOURCES
 from bot.actions.front import Front, MessageCommand
@@ -42,6 +43,7 @@ FRONT = Front(
     setup=board.setup_summary,
     importer=import_setup,
     remover=removal.remove_player,
+    log_sentences=LOG_SENTENCES,
 )
 
 __all__ = ["FRONT", "ROUTES"]

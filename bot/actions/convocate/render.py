@@ -232,8 +232,11 @@ def resolved_card(m: MotionView) -> Card:
     unknown = ", ".join(out.get("unknown", []))
     if not penalties:
         penalties = "none"
-    if unknown:
-        penalties += f"\nMorality not on the board for: {unknown}; the table checks their Penalty by hand."
+    if unknown and not m.details.get("morality"):
+        penalties += (f"\nThis Motion's Morality is not on the board, so Clerk cannot tell who pays a Penalty; the "
+                      f"table checks {unknown} by hand.")
+    elif unknown:
+        penalties += f"\nMorality not on the board for {unknown}; the table checks their Penalty by hand."
     fields = [("Resolves, in order", effects or "nothing", False), ("Penalties (after it resolves)", penalties, False)]
     if m.answers:
         fields.insert(0, ("Offer to second", answers_text(m), False))

@@ -13,6 +13,7 @@ from bot.actions.front import Front, MessageCommand
 from bot.actions.landsdraad import ballot_buttons, deadlines, dm_ballot, handlers, ledgers, politics, victory
 from bot.actions.landsdraad.closing import ag_again, elections_due, round_again, rounds_due
 from bot.actions.landsdraad.dm_ballot import unanswered_receipts
+from bot.actions.landsdraad.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.landsdraad.players_csv import players_file
 from bot.actions.landsdraad.render import REMINDERS
 from bot.actions.landsdraad.ruleset import RULESET
@@ -82,6 +83,7 @@ FRONT = Front(
     export_files=(players_file,),
     importer=import_setup,
     remover=handlers.remove_player,
+    log_sentences=LOG_SENTENCES,
     names_itself=False,
     setup=handlers.setup_summary,
 )

@@ -188,8 +188,8 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     adjutant = await app.clerk.landsdraad.adjutant.adjutant(g.id)
     if adjutant is not None:
         out.append(Outgoing(ToUser(adjutant[0]), text=(
-            f"As Adjutant General of {g.name} you have one free Court Gossip action in round {view.number} "
-            "(R0-33). Tell the moderator how you use it.")))
+            f"As Adjutant General of {g.name} you have one free Court Gossip action in round {view.number}. "
+            "Tell the moderator how you use it.")))
     return out
 
 

@@ -7,6 +7,7 @@ from bot.actions.context import Ctx
 from bot.actions.imports import resolve_users
 from bot.actions.landsdraad import victory_posts
 from bot.actions.outbox import Outgoing, ToChannel, reply
+from engine.core.words import plural
 from engine.landsdraad.import_file import parse
 from engine.service.landsdraad.imports import import_records
 from engine.service.views import GameView
@@ -22,8 +23,8 @@ async def import_setup(app: App, ctx: Ctx, g: GameView, upload: Upload) -> list[
     players = await app.clerk.landsdraad.ledger.players(g.id)
     lines = [f"{p.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, d3 {p.roll}, {p.votes} votes"
              for p in players]
-    what = f"{counts.get('player', 0)} players and {counts.get('holding', 0)} holdings"
+    what = f"{plural(counts.get('player', 0), 'player')} and {plural(counts.get('holding', 0), 'holding')}"
     return [reply(f"Imported {upload.filename} into {g.name}: {what}.\n" + "\n".join(lines), ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators set up {g.name} from a file: {what}. "
-                                                   f"{len(players)} players in all."),
+                                                   f"{plural(len(players), 'player')} in all."),
             *await victory_posts.majority_check(app, g, ctx)]

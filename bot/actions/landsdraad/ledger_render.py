@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.actions.outbox import Card
 from engine.core.stamps import stamp
+from engine.core.words import either
 from engine.landsdraad.audit import BASE_FEE, PER_PLAYER, PER_ROUND_BACK
 from engine.landsdraad.perks import Perk
 from engine.service.landsdraad.audits import AuditView, QuoteView, TransferList, TransferView
@@ -193,7 +194,7 @@ def perks_card(a: PerksAwarded) -> Card:
     for g in a.grants:
         extra = ""
         if g.perk is Perk.MASTER_AT_ARMS:
-            extra = (f"; militia at one of {', '.join(g.locations)}" if g.locations
+            extra = (f"; militia at {either(g.locations)}" if g.locations
                      else "; no militia (only a Homeworld)")
         fields.append((g.perk.value, f"{g.player} ({g.votes} votes){extra}", False))
     for perk, why in a.unawarded:

@@ -262,7 +262,7 @@ async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
     return [reply(f"Player votes, round {g.current_round}:\n" + "\n".join(lines))]
 
 
-@command("pv enact", "Enact a player vote that has passed (R0-42); its effect happens now.",
+@command("pv enact", "Enact a player vote that has passed; its effect happens now.",
          Option("vote", int, "the vote's number (#3 → 3); /pv list shows them", True, min_value=1),
          Option("penalty", int, "End Game only: the Victory Pot penalty in percent (default: the game's setting)",
                 min_value=0, max_value=100),

@@ -39,7 +39,7 @@ def election_card(e: ElectionView, now: datetime) -> Card:
         fields.insert(0, ("Adjutant General", e.winner or "nobody (no ballots were cast)", True))
     reason = " after a vote of No Confidence" if e.reason == "no confidence" else ""
     description = (f"Elected{reason} by one ballot per active player; a tie goes to the candidate whose last ballot "
-                   "came first (R0-31).")
+                   "came first.")
     if e.status == "open":
         description += "\n" + FORMS_HELP
     return Card(title=title, description=description, fields=tuple(fields), color=NEUTRAL if e.status == "open"
@@ -50,7 +50,7 @@ def election_result_card(e: ElectionView) -> Card:
     if e.winner is None:
         return Card(title=f"{e.game.name}: no Adjutant General elected",
                     description=f"Election #{e.number} closed with no ballots. Until there is an AG, every player's "
-                                "income is docked 300 MS at the end of each round (R0-34).", color=NEUTRAL)
+                                "income is docked 300 MS at the end of each round.", color=NEUTRAL)
     standings = ", ".join(f"{s.candidate} {s.votes}" for s in e.standings)
     tied = [s for s in e.standings if s.votes == e.standings[0].votes]
     why = ""
@@ -110,7 +110,7 @@ def vote_card(v: VoteView) -> Card:
     supporters = ", ".join(v.supporters) or "nobody yet"
     state = {
         "open": f"open: {len(v.supporters)} of the {v.needed} needed ({v.active} active players; a majority of all "
-                "active players, R0-41)",
+                "active players)",
         "passed": "PASSED: awaiting the moderator (/pv enact or /pv veto)",
         "enacted": "enacted by the moderator",
         "vetoed": "vetoed by the moderator",

@@ -139,7 +139,7 @@ def needed_text(result: ResultView) -> str:
 def round_end_text(result: ResultView) -> str:
     if result.income_penalty:
         return (f"none at the end of the round, so every player's income this round is docked "
-                f"{result.income_penalty} MS (R0-34)")
+                f"{result.income_penalty} MS")
     return f"{result.adjutant} (in office at the end of the round)"
 
 

@@ -257,9 +257,9 @@ async def vp_weight(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
 def _share_changed(g: GameView, what: str, old: int, new: int, total: int) -> list[Outgoing]:
     note = ""
     if total > 100:
-        note = " That is more than 100%: the final scoring will wait for a moderator's confirmation (P3-15)."
+        note = " That is more than 100%: the final scoring will wait for a moderator's confirmation."
     elif total < 100:
-        note = " The rest of the Pot is not awarded (P3-15)."
+        note = " The rest of the Pot is not awarded."
     text = f"The moderators changed **{what}** from {old}% to {new}% of the Pot. In all: {total}%.{note}"
     return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
 
@@ -311,8 +311,8 @@ async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) ->
 
 
 @command("game end", "End the game now and post the final scores (or score a game an End Game vote ended).",
-         Option("confirm", bool, "score even though the percentages add up to more than 100 (P3-15)"),
-         Option("majority", bool, "a Majority Victory: the holder becomes Chancellor of the Landsdraad (R3-20)"),
+         Option("confirm", bool, "score even though the percentages add up to more than 100"),
+         Option("majority", bool, "a Majority Victory: the holder becomes Chancellor of the Landsdraad"),
          moderator=True, closing=True)
 async def game_end(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)

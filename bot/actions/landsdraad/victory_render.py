@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from bot.actions.outbox import Card
 from bot.actions.render import NEUTRAL
+from engine.core.words import plural
 from engine.landsdraad.victory import (
     ASSET_KINDS,
     COUNTERS,
@@ -41,7 +42,7 @@ MAX_PLAYER_FIELDS = 24
 ENDED_BY = {
     "moderator": "The moderators ended the game.",
     "end game": "The game ended by an End Game vote.",
-    "majority": "The game ended by a Majority Victory (R3-20).",
+    "majority": "The game ended by a Majority Victory.",
 }
 
 
@@ -94,9 +95,9 @@ def category_line(row: ScoreRow, c: Category) -> str:
 def measure_text(t: TrackView, c: Category) -> str:
     forces = sum(FORCE_POINTS[k] * t.units.get(k, 0) for k in UNIT_KINDS)
     return {
-        Category.VOTES: f"{t.votes} votes",
+        Category.VOTES: plural(t.votes, "vote"),
         Category.MILITARY: f"{forces} Force points",
-        Category.PLANETS: f"{t.planets} planets (Homeworld included)",
+        Category.PLANETS: f"{plural(t.planets, 'planet')} (Homeworld included)",
         Category.ASSETS: f"{sum(t.assets.values())} Primary Assets",
         Category.INCOME: f"{t.income} MS income per round",
         Category.STOCK: f"{t.stock} CHOAM shares",
@@ -125,7 +126,7 @@ def score_card(p: ProjectedScore) -> Card:
     if p.row is None:
         why = "A moderator removed you from the game" if t.removed else "You are marked inactive"
         return Card(title=f"{t.name} in {p.game.name}: not in play",
-                    description=f"{why}, so you take no share of the Pot (P3-01).",
+                    description=f"{why}, so you take no share of the Pot.",
                     fields=(("Your goals", goals, False),), footer="Only you can see this.", color=NEUTRAL)
     row = p.row
     lines = [f"{c.label}: {measure_text(t, c)} → {share_text(row, c)}" for c in Category]
@@ -137,7 +138,7 @@ def score_card(p: ProjectedScore) -> Card:
         ("Prestige", f"{row.prestige} VP", True),
         ("Title at this score", row.title or "none yet", True),
     ]
-    footer = "Only you can see this. Each category is rounded down separately (P3-14)."
+    footer = "Only you can see this. Each category is rounded down separately."
     if p.total_percent > 100:
         footer += f" The categories and awards add up to {p.total_percent}% of the Pot, as they stand."
     return Card(title=f"{t.name} in {p.game.name}: {row.total} VP if the game ended now",
@@ -165,8 +166,8 @@ def final_card(v: FinalView) -> Card:
         parts.append(f"Goals {r.goals} · Prestige {r.prestige}")
         fields.append((f"{r.name} ({place_text(r.place)}, {r.total} VP)", "\n".join(parts), False))
     if v.unawarded:
-        fields.append(("Not awarded (their VP disappear, R3-14)", ", ".join(a.title for a in v.unawarded), False))
-    footer = "Shared places on equal scores (P3-06)."
+        fields.append(("Not awarded (their VP disappear)", ", ".join(a.title for a in v.unawarded), False))
+    footer = "Shared places on equal scores."
     if len(v.rows) > MAX_PLAYER_FIELDS:
         footer += f" {len(v.rows) - MAX_PLAYER_FIELDS} more players' lines are in the export."
     return Card(title=f"{v.game.name}: final scores", description="\n".join([*head, "", table]),
@@ -182,7 +183,7 @@ def pending_text(p: PendingScores) -> str:
 def majority_text(n: MajorityNotice) -> str:
     if n.gained:
         return (f"**Moderators: Majority Victory?** {n.player} controls {n.votes} of the {n.total} votes players "
-                "control, more than half (R3-20). The game goes on until a moderator confirms with "
+                "control, more than half. The game goes on until a moderator confirms with "
                 f"`/game end majority:true`, which ends it with {n.player} as Chancellor of the Landsdraad.")
     return (f"**Moderators:** {n.player} no longer holds a majority ({n.votes} of the {n.total} votes players "
             "control); there is no Majority Victory to confirm now.")
@@ -202,7 +203,7 @@ def track_text(t: TrackView) -> str:
     counters = ", ".join(f"{t.counters[k]} {COUNTER_LABELS[k]}" for k in COUNTERS if t.counters.get(k)) or "none"
     state = " (removed: not in play)" if t.removed else "" if t.active else " (inactive: not in play)"
     return "\n".join([
-        f"**{t.name}**{state}: {t.votes} votes, {t.planets} planets",
+        f"**{t.name}**{state}: {plural(t.votes, 'vote')}, {plural(t.planets, 'planet')}",
         f"  Forces: {units}",
         f"  Assets: {assets}",
         f"  Income {t.income} MS/round, stock {t.stock} shares, wealth {t.wealth} MS, heroes {t.heroes}",
@@ -223,8 +224,8 @@ def settings_card(v: VpSettingsView) -> Card:
                        for w, names in sorted(by_weight.items(), reverse=True))
     luxuries = "\n".join(f"{pretty(x.good).capitalize()}: {x.in_play} in play ({x.owned} owned)" for x in v.luxuries)
     total = v.total
-    over = " — more than 100%: final scoring will wait for a moderator's confirmation (P3-15)" if total > 100 else (
-        " — the rest of the Pot is not awarded (P3-15)" if total < 100 else "")
+    over = " — more than 100%: final scoring will wait for a moderator's confirmation" if total > 100 else (
+        " — the rest of the Pot is not awarded" if total < 100 else "")
     return Card(title=f"{v.game.name}: victory categories", description=f"In all: {total}% of the Pot{over}.",
                 fields=(("Proportional categories", cats, False), ("Singular awards", awards, False),
                         ("Luxury Good locations", luxuries, False)),
@@ -233,10 +234,10 @@ def settings_card(v: VpSettingsView) -> Card:
 
 def pot_count(v: VpSettingsView) -> str:
     """``6 players joined``, and how many of them were removed since: they still count for the Pot (P3-01)."""
-    joined = f"{v.joined} player{'' if v.joined == 1 else 's'} joined"
+    joined = f"{plural(v.joined, 'player')} joined"
     if not v.removed:
         return joined
-    return f"{joined}, {v.removed} of them since removed: every player who joined counts, P3-01"
+    return f"{joined}, {v.removed} of them since removed: every player who joined counts toward the Pot"
 
 
 def prestige_text(r: PrestigeReceipt) -> str:
@@ -246,5 +247,5 @@ def prestige_text(r: PrestigeReceipt) -> str:
             f"{r.player_total}. Prestige awarded in the game: {r.awarded} of the {r.pool} VP pool.")
     if r.over:
         line += (f"\n⚠ That is over the pool of {r.pool} VP (20 per player who joined); recorded anyway, as prestige "
-                 "is at the moderators' discretion (P3-05).")
+                 "is at the moderators' discretion.")
     return line

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.actions.front import Front
 from bot.actions.mylantium import removal, republic, revolution, turn
 from bot.actions.mylantium.imports import import_setup
+from bot.actions.mylantium.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.mylantium.render import REMINDERS
 from bot.actions.mylantium.sources import SOURCES
 from bot.actions.routes import Routes
@@ -53,4 +54,5 @@ FRONT = Front(
     setup=republic.setup_summary,
     importer=import_setup,
     remover=removal.remove_player,
+    log_sentences=LOG_SENTENCES,
 )

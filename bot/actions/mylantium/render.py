@@ -12,6 +12,7 @@ from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import deadline_text
 from engine.core.durations import format_remaining, format_utc
+from engine.core.words import plural
 from engine.mylantium.approval import Change
 from engine.mylantium.model import FactionCode, Party
 from engine.mylantium.revolution import Attempt
@@ -71,20 +72,20 @@ def government_card(v: GovernmentView) -> Card:
     """The government page (PUBLIC, rules-spec §2.2.7): no treasuries."""
     president = f"the {v.president.plural}" if v.president else "not recorded (/government set president:)"
     incumbent = v.incumbent.title if v.incumbent else "unknown"
-    approval = f"{v.approval}%" + (" (the starting value, P1-20)" if v.approval_default else "")
+    approval = f"{v.approval}%" + (" (the starting value)" if v.approval_default else "")
     ip = v.in_play
     tax = f"{ip['income_tax']}%" if ip["income_tax"] is not None else "none"
     in_play = (f"Monopolies {ip['monopolies']}, Income Tax {tax}, Faction Taxes {ip['faction_taxes']}, Tariffs "
                f"{ip['tariffs']}, subsidies {ip['subsidies']}, pensions {ip['pensions']}, wars {ip['wars']}")
     if ip["unfunded_last_turn"]:
-        in_play += f"; {ip['unfunded_last_turn']} pension(s) went unfunded last turn"
+        in_play += f"; {plural(ip['unfunded_last_turn'], 'pension')} went unfunded last turn"
     fields: list[tuple[str, str, bool]] = [
         ("Approval Rating", approval, True),
         ("Revolutionary Fervor", str(v.fervor), True),
         ("Presidency (incumbent party)", f"{president} ({incumbent})", True),
         ("Faction Votes", "\n".join(faction_line(f) for f in v.factions) or "no Factions yet", False),
         ("National Faction Votes in play (F)", str(v.faction_votes), True),
-        ("Independent Vote (F/2, P1-01)", str(v.independent), True),
+        ("Independent Vote (F/2)", str(v.independent), True),
         ("Victory Points in play (S)", str(v.total_vp), True),
     ]
     if v.candidates:
@@ -124,7 +125,7 @@ def locks_text(game: str, turn: int, locks: Mapping[str, str]) -> str:
     lines = [f"**{game}: the Election Round of turn {turn} begins.** Factions may realign until the Primary opens: "
              "DM me `Realign: Whig` or `Realign: Federalist` (once a turn; a realigning Faction loses its Candidate)."]
     if locks:
-        lines.append("Locked from this snapshot (P1-04):")
+        lines.append("Locked from this snapshot:")
         lines += [f"  {name}: {why}" for name, why in locks.items()]
     return "\n".join(lines)
 
@@ -158,9 +159,9 @@ def result_card(e: MylElectionView) -> Card:
             elif nominee:
                 lines.append(f"Nominee: **{nominee}**")
             fields.append((f"{party.title} Primary", "\n".join(lines) or "no candidates", False))
-        fields.append(("Independent Vote", "none: it votes only in the General Election (R1-01)", False))
+        fields.append(("Independent Vote", "none: it votes only in the General Election", False))
         return Card(f"{e.game.name}: the Primary of turn {e.turn}", "Totals by candidate (Charisma counts only "
-                                                                  "for candidates running, R1-03).", tuple(fields),
+                                                                  "for candidates running).", tuple(fields),
                     GOLD)
     lines = r.get("lines", {})
     incumbent = Party(r["incumbent"])
@@ -172,12 +173,12 @@ def result_card(e: MylElectionView) -> Card:
                        f"**{line.get('total', 0)}** = Faction Votes {line.get('faction_votes', 0)} + Charisma "
                        f"{line.get('charisma', 0)} + Independent {line.get('independent', 0)}", False))
     winner = Party(r["winner"])
-    split = (f"I = F/2 = {r['faction_votes_in_play']}/2 → {r['independent']} (P1-01); the incumbent "
+    split = (f"I = F/2 = {r['faction_votes_in_play']}/2 → {r['independent']}; the incumbent "
              f"{incumbent.title}s get {r['approval']}% → {lines[incumbent.value]['independent']}, the "
-             f"{incumbent.other.title}s the remaining {lines[incumbent.other.value]['independent']} (P1-02)")
+             f"{incumbent.other.title}s the remaining {lines[incumbent.other.value]['independent']}")
     fields.append(("Independent Vote", split, False))
     outcome = f"The **{winner.title}s** win"
-    outcome += " the tie, which keeps the incumbent party in power (P1-16)." if r.get("tie") else "."
+    outcome += " the tie, which keeps the incumbent party in power." if r.get("tie") else "."
     if r.get("president"):
         outcome += (f" The Presidency goes to their nominee, {r['nominees'][winner.value]} (the "
                     f"{FactionCode[r['president']].plural}).")
@@ -202,7 +203,7 @@ def choice_text(r: ChoiceReceipt, now: datetime) -> str:
 def realign_text(r: RealignReceipt) -> str:
     if r.duplicate:
         return "This message reached me twice; the realignment was made once. Nothing was changed."
-    lost = (f" Your Candidate {r.discarded} is discarded (R1-13); the moderators handle the replacement."
+    lost = (f" Your Candidate {r.discarded} is discarded; the moderators handle the replacement."
             if r.discarded else "")
     return (f"The {r.faction.plural} of {r.game.name} are now **{r.new.title}s** (were {r.old.title}s).{lost}")
 
@@ -219,14 +220,14 @@ def changes_text(changes: tuple[Change, ...]) -> str:
 def business_card(b: BusinessView) -> Card:
     approval = changes_text(b.approval_changes)
     if b.approval_raw != b.approval_end:
-        approval += f"\n{b.approval_start} → {b.approval_raw}, clamped to {b.approval_end} (P1-05)"
+        approval += f"\n{b.approval_start} → {b.approval_raw}, clamped to {b.approval_end}"
     fervor_total = sum(c.delta for c in b.fervor_changes)
     lost = ", ".join(f"{code.plural} −{n}" for code, n in b.lost.items() if n) or "nobody"
     vp = ", ".join(f"{code.plural} {n}" for code, n in b.vp.items())
     fields = (
         (f"Approval Rating: {b.approval_start}% → {b.approval_end}%", approval, False),
         (f"Revolutionary Fervor {signed(fervor_total)}: now {b.fervor_end}", changes_text(b.fervor_changes), False),
-        ("VP lost to Fervor (1 per point, never below 0, P1-08)", lost, False),
+        ("VP lost to Fervor (1 per point, never below 0)", lost, False),
         (f"VP now (S = {b.total_vp})", vp or "no Factions in play", False),
     )
     return Card(f"{b.game.name}: the Business Phase of turn {b.turn} is closed", "", fields, NEUTRAL)
@@ -239,14 +240,13 @@ def attempt_text(a: Attempt, game: str, resumed: str | None = None) -> str:
     parts: list[str] = []
     if resumed is None:
         first = a.forestalled if a.coup and a.forestalled else v
-        parts.append(f"**Revolution in {game}!** The {first.plural} have fallen to 0 VP and are the Vanguard (R1-40, "
-                     "R1-41).")
+        parts.append(f"**Revolution in {game}!** The {first.plural} have fallen to 0 VP and are the Vanguard.")
     if resumed in (None, "coup"):
         if a.coup:
             forestalled = a.forestalled.plural if a.forestalled else "Vanguard"
             parts.append(f"**Military coup!** The Brass Hats forestall the {forestalled}' Revolution and become the "
-                         "Vanguard (R1-46); they collect their money and are not compared with the VP in play, and "
-                         "nobody is given counter-revolutionary money (P1-13).")
+                         "Vanguard; they collect their money and are not compared with the VP in play, and "
+                         "nobody is given counter-revolutionary money.")
         else:
             if a.coup_declined:
                 parts.append("The Brass Hats do not attempt a coup.")
@@ -256,10 +256,10 @@ def attempt_text(a: Attempt, game: str, resumed: str | None = None) -> str:
             elif a.s is not None:
                 parts.append(f"The {v.plural}' treasury, with what they draw for a Revolution, is not greater than "
                              f"the {a.s} VP in play: they are crushed before an uprising begins and withdraw from the "
-                             "game (no Fervor, P1-12).")
+                             "game (no Fervor).")
             if a.bonus:
                 who = ", ".join(c.plural for c in a.bonus)
-                parts.append(f"The counter-revolutionary {who} are given money (R1-44.1).")
+                parts.append(f"The counter-revolutionary {who} are given money.")
     if a.outcome in ("won", "put down"):
         what = "coup" if a.coup else "Revolution"
         head = f"**The {v.plural}' {what}:** " if resumed == "contributions" else ""
@@ -271,7 +271,7 @@ def attempt_text(a: Attempt, game: str, resumed: str | None = None) -> str:
         else:
             lost = ", ".join(f"{c.plural} −{n}" for c, n in a.lost.items() if n) or "nobody had any to lose"
             parts.append(f"The {what} is put down: the {v.plural} withdraw from the game, and Fervor rises by 3 at "
-                         f"once (P1-10): {lost}.")
+                         f"once: {lost}.")
     return " ".join(parts)
 
 
@@ -283,17 +283,16 @@ def chain_texts(c: ChainView, now: datetime) -> list[str]:
     if c.chain.ended == "collapse":
         vp = sum(f.vp for f in c.factions if f.in_play)
         out.append(f"**Social Collapse.** The Victory Points in play have fallen to {vp}, below 10: the Republic has "
-                   "broken down and its neighbours intervene to restore order. The game ends with **no winner** "
-                   "(R1-50).")
+                   "broken down and its neighbours intervene to restore order. The game ends with **no winner**.")
     elif c.chain.ended == "won" and c.chain.winner is not None:
         out.append(f"**{c.game.name} has ended:** the {c.chain.winner.plural} have overthrown the government.")
     elif current is not None and c.chain.waiting.value == "coup":
         out.append(f"Play is suspended. The Brass Hats are asked whether they attempt a military coup before the "
-                   f"{current.vanguard.plural}' Revolution goes on (P1-23).")
+                   f"{current.vanguard.plural}' Revolution goes on.")
     elif current is not None and c.chain.waiting.value == "contributions":
         out.append("Every other Faction now sends its contribution to the Counter-Revolutionary Treasury by DM "
                    f"(`Contribute: <amount>`), secret until the result. Deadline: {deadline_text(c.deadline, now)}; "
-                   "a Faction that sends nothing gives $0 (P1-22).")
+                   "a Faction that sends nothing gives $0.")
     elif c.chain.attempts:
         out.append("No Faction in play is at 0 VP any more: the Revolution has run its course and play resumes.")
     return out
@@ -303,7 +302,7 @@ def coup_offer_text(c: ChainView) -> str:
     current = c.chain.current
     who = current.vanguard.plural if current else "a Faction"
     return (f"{c.game.name}: the {who} have fallen to 0 VP and a Revolution is about to be attempted. As the Brass "
-            "Hats you may attempt a **military coup** first (R1-42): you would become the Vanguard, collect 3× the "
+            "Hats you may attempt a **military coup** first: you would become the Vanguard, collect 3× the "
             "maintenance of the units on station or in battle, and face a Counter-Revolutionary Treasury at once; "
             "if yours is greater you win the game, otherwise you withdraw and Fervor rises by 3. Press a "
             "button below, or reply `Coup: yes` or `Coup: no`.")
@@ -314,13 +313,13 @@ def contribution_request_text(c: ChainView, code: FactionCode, now: datetime) ->
     assert current is not None
     faction = next(f for f in c.factions if f.code is code)
     bonus = current.bonus.get(code)
-    given = f" You were given ${bonus} of counter-revolutionary money (R1-44.1)." if bonus else ""
+    given = f" You were given ${bonus} of counter-revolutionary money." if bonus else ""
     against = "the Brass Hats' coup" if current.coup else f"the {current.vanguard.plural}' Revolution"
     return (f"{c.game.name}: {against} is under way.{given} Your treasury: ${faction.treasury}. DM me "
             "`Contribute: <amount>` for the Counter-Revolutionary Treasury (or `Contribute: <amount> to the "
             "Vanguard`); a new one replaces the old. Money given is never returned. Deadline: "
-            f"{deadline_text(c.deadline, now)}; nothing sent counts as $0 (P1-22). Only the moderators see it "
-            "until the result, and then only the totals (P1-19).")
+            f"{deadline_text(c.deadline, now)}; nothing sent counts as $0. Only the moderators see it "
+            "until the result, and then only the totals.")
 
 
 def pledge_text(r: PledgeReceipt, now: datetime) -> str:

@@ -60,7 +60,7 @@ async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[st
                                                    party=party_of(o["party"]), vp=o.get("vp") or 0,
                                                    treasury=o.get("treasury") or 0, actor=ctx.actor.id,
                                                    source_id=ctx.source_id)
-    rule = " (2 votes per port, R1-02)" if f.per else " (enter its votes with /faction votes)"
+    rule = " (2 votes per port)" if f.per else " (enter its votes with /faction votes)"
     return [reply(f"Registered: {faction_line(f, private=True)}{rule}.", ephemeral=True), *await quietly(app, g)]
 
 
@@ -214,7 +214,7 @@ async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 @command("candidate set", "Change a candidate's Charisma, or whether they run in the coming elections.",
          Option("name", str, "the candidate", True, autocomplete="candidate"),
          Option("charisma", int, "Charisma, 1 to 13", min_value=1, max_value=13),
-         Option("running", bool, "whether they run (Charisma counts only while running, R1-03)"), **M)
+         Option("running", bool, "whether they run (Charisma counts only while running)"), **M)
 async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     c = await app.clerk.mylantium.set_candidate(g.id, name=o["name"], charisma=o.get("charisma"),
@@ -274,7 +274,7 @@ async def status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -
     return [reply(card=government_card(await app.clerk.mylantium.government(g.id)), file=chart.file, alt=chart.alt)]
 
 
-@command("amendment check", "Whether an amendment may be proposed (R1-06: never about Charisma or the "
+@command("amendment check", "Whether an amendment may be proposed (never about Charisma or the "
                             "Independent Vote).", Option("text", str, "the amendment", True), ruleset=NAME, reads=True)
 async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     require_game(game)
@@ -282,4 +282,5 @@ async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str
         check_amendment(o["text"])
     except RuleError as error:
         return [reply(f"Refused: {error}")]
-    return [reply("That amendment touches neither Charisma nor the Independent Vote, so R1-06 does not stop it.")]
+    return [reply("That amendment touches neither Charisma nor the Independent Vote, so nothing in the "
+                  "Constitution stops it.")]

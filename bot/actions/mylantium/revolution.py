@@ -103,7 +103,7 @@ async def revolution_coup(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     return [reply("Recorded.", ephemeral=True), *chain_outgoings(app, c)]
 
 
-@command("revolution deadline", "Set or move the deadline for contributions (P1-22).",
+@command("revolution deadline", "Set or move the deadline for contributions.",
          Option("deadline", str, "a duration such as 24h, a time or a Discord timestamp", True), **M)
 async def revolution_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)

@@ -102,9 +102,10 @@ class ConvocateTurnService(ServiceBase):
             loaded = await load(uow.session, game)
             board = loaded.board
             if not moderator and (board.active is None or loaded.find_user(user_id) != board.active):
-                who = f"{board.active} (whose {board.phase.label} it is)" if board.active and board.phase else \
-                    "a moderator"
-                raise RuleError(f"Only {who} or a moderator ends the Phase.")
+                if board.active and board.phase:
+                    raise RuleError(f"Only {board.active} (whose {board.phase.label} it is) or a moderator ends "
+                                    "the Phase.")
+                raise RuleError("Only a moderator ends the Phase: no player's turn is under way.")
             motion = await open_motion(uow.session, game_id)
             if motion is not None:
                 waiting = loaded.name_of(motion.offer_to) or "nobody"

@@ -354,7 +354,7 @@ class MajorityService(ServiceBase):
             end_game_pot(1, pct)  # validates the percentage
             await self._end_game(uow, game, pct)
             lines.append(f"The game is over: ended by a player vote before round {game.current_round}'s crisis "
-                         f"was resolved (R0-61). The Victory Pot is reduced by {pct}%.")
+                         f"was resolved. The Victory Pot is reduced by {pct}%.")
             payload["penalty"] = pct
             result = Enacted(result.vote, (), game_ended=True, extra={"penalty": pct})
         return result

@@ -247,7 +247,7 @@ class PerkService(ServiceBase):
             near = nearest(query.elector, electors)
             hint = f" Did you mean {near}?" if near else ""
             raise RuleError(f"No player controlled an Elector called “{query.elector}” at the close of round "
-                            f"{query.round}, so it did not vote then (P0-20).{hint} Electors controlled then: "
+                            f"{query.round}, so it did not vote then.{hint} Electors controlled then: "
                             f"{', '.join(electors) or 'none'}.")
         name, votes = str(holding["name"]), int(holding.get("votes") or 0)
         weights = {int(w["user_id"]): w for w in closed.payload.get("weights", []) if w.get("user_id") is not None}

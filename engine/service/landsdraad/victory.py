@@ -65,7 +65,7 @@ PRESTIGE_REASON = 200
 def require_unscored_measures(game: Game) -> None:
     """R3-23: the measures are read at the instant the game ends; afterwards they no longer change."""
     if game.status == "ended":
-        raise RuleError(f"{game.name} has ended: its measures were read when it ended (R3-23), so they no longer "
+        raise RuleError(f"{game.name} has ended: its measures were read when it ended, so they no longer "
                         "change. Goals and prestige can still be given.")
 
 
@@ -108,7 +108,7 @@ class VictoryService(ScoringService):
             if number < 0 and kind not in MAY_BE_NEGATIVE:
                 raise RuleError(f"{pretty(kind).capitalize()} is a count: 0 or more, not {number}.")
             if kind in LUXURIES and number > LUXURY_MAX:
-                raise RuleError(f"There are at most {LUXURY_MAX} {pretty(kind)} locations (R3-12), not {number}.")
+                raise RuleError(f"There are at most {LUXURY_MAX} {pretty(kind)} locations, not {number}.")
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_unscored_measures(game)
@@ -139,13 +139,13 @@ class VictoryService(ScoringService):
         for good in goods:
             if owned[good] > LUXURY_MAX:
                 raise RuleError(f"Players would own {owned[good]} {pretty(good)} locations in all; there are at most "
-                                f"{LUXURY_MAX} (R3-12). Take some from their owner first.")
+                                f"{LUXURY_MAX}. Take some from their owner first.")
             if owned[good] > in_play[good]:
                 state = await victory_row_for_update(uow.session, game.id)
                 was, in_play[good] = in_play[good], owned[good]
                 state.luxuries = dict(in_play)
                 notes.append(f"Players now own {owned[good]} {pretty(good)} locations, so {owned[good]} are in play "
-                             f"(was {was}; R3-12).")
+                             f"(was {was}).")
         await uow.session.flush()
         return notes
 
@@ -182,7 +182,7 @@ class VictoryService(ScoringService):
             if good not in LUXURIES:
                 raise RuleError(f"“{good}” is not a Luxury Good. They are: {', '.join(map(pretty, LUXURIES))}.")
             if not 0 <= n <= LUXURY_MAX:
-                raise RuleError(f"Each Luxury Good has 0 to {LUXURY_MAX} locations in play (R3-12), not {n}.")
+                raise RuleError(f"Each Luxury Good has 0 to {LUXURY_MAX} locations in play, not {n}.")
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_unscored_measures(game)

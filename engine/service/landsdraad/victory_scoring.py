@@ -339,8 +339,8 @@ class ScoringService(ServiceBase):
 
     async def _majority_now(self, session: AsyncSession, game: Game, snap: Snapshot) -> int:
         if not await round_five_complete(session, game.id):
-            raise RuleError(f"A Majority Victory is possible only once round {MAJORITY_AFTER_ROUND} is complete "
-                            f"(R3-20); {game.name} is at round {game.current_round}.")
+            raise RuleError(f"A Majority Victory is possible only once round {MAJORITY_AFTER_ROUND} is complete; "
+                            f"{game.name} is at round {game.current_round}.")
         votes = {p.player: p.votes for p in snap.table.players}
         holder = majority_holder(votes)
         if holder is None:

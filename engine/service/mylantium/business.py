@@ -151,7 +151,7 @@ def _apply_approval(session: AsyncSession, gov: MylGovernment, start: int, event
         value += c.delta
         session.add(history(gov.game_id, gov.turn, "approval", c.cause, c.delta, value, now))
     if approval.clamped:
-        session.add(history(gov.game_id, gov.turn, "approval", "clamped to 0..100 (P1-05)",
+        session.add(history(gov.game_id, gov.turn, "approval", "clamped to 0..100",
                             approval.end - approval.raw, approval.end, now))
     gov.approval = approval.end
     return approval

@@ -186,7 +186,7 @@ class Elections(ServiceBase):
                 raise RuleError("An election is already open; close it first.")
             if not gov.election_started or gov.business_closed:
                 raise RuleError("Start the Election Round first with /election start: Factions may realign until "
-                                "the Primary opens (R1-11).")
+                                "the Primary opens.")
             primary_row = await election_of(uow.session, game_id, gov.turn, "primary")
             if stage == "primary" and primary_row is not None:
                 raise RuleError(f"Turn {gov.turn}'s Primary has already been held.")
@@ -197,7 +197,7 @@ class Elections(ServiceBase):
                     raise RuleError(f"Turn {gov.turn}'s General Election has already been held.")
                 if gov.president is None:
                     raise RuleError("The incumbent party is not known: record which Faction held the Presidency "
-                                    "with /government set president: first (R1-20).")
+                                    "with /government set president: first.")
             row = MylElection(game_id=game_id, turn=gov.turn, stage=stage, status="open", opened_at=uow.now,
                               deadline=deadline)
             uow.session.add(row)

@@ -96,7 +96,7 @@ class MylantiumService(RulesetService):
                                vp: int, treasury: int, actor: int | None,
                                source_id: str | None = None) -> MylFactionView:
         if vp < 0:
-            raise RuleError("VP cannot be negative (P1-08).")
+            raise RuleError("VP cannot be negative.")
         check_treasury(treasury)
         async with self._write(game_id, source_id) as uow:
             game = await writable(uow, game_id)
@@ -139,7 +139,7 @@ class MylantiumService(RulesetService):
         if not changes:
             raise RuleError("Nothing to change: give vp, treasury, party or in_play.")
         if vp is not None and vp < 0:
-            raise RuleError("VP cannot be negative (P1-08).")
+            raise RuleError("VP cannot be negative.")
         if treasury is not None:
             check_treasury(treasury)
         async with self._write(game_id, source_id) as uow:

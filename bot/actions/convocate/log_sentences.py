@@ -1,0 +1,20 @@
+"""The Convocate's events as /log sentences (``Front.log_sentences``; the other kinds get the generic sentence)."""
+
+from __future__ import annotations
+
+from bot.actions.log_text import Sentence
+
+SENTENCES: dict[str, Sentence] = {
+    "FactorSet": lambda p, w: f"{p.get('factor')} set {w.change(p.get('from'), p.get('to'))}",
+    "FactorPushed": lambda p, w: (f"{p.get('player')} pushed {p.get('factor')} {w.change(p.get('from'), p.get('to'))}"
+                                  f" for {w.value(p.get('costs'))} committed Votes; pool now {p.get('pool')}"),
+    "VotesCommitted": lambda p, w: (f"{p.get('player')} committed "
+                                    + ", ".join(f"{c} ({v})" for c, v in p.get("cards") or [])
+                                    + f"; pool now {p.get('pool')}"),
+    "MotionMoved": lambda p, w: (f"{p.get('mover')} moved Motion #{p.get('motion')} ({p.get('name')}) with "
+                                 f"{p.get('convocant')}; offered to {p.get('offer_to')}"),
+    "MotionSeconded": lambda p, w: (f"{p.get('player')} seconded Motion #{p.get('motion')} with "
+                                    f"{p.get('convocant')}"),
+    "SecondDeclined": lambda p, w: (f"{p.get('player')} declined to second Motion #{p.get('motion')}"
+                                    + (f"; offered to {p['offer_to']}" if p.get("offer_to") else "")),
+}

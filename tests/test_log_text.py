@@ -1,0 +1,49 @@
+"""/log says each event in words, people by name (issue 17): the generic sentence, a ruleset's own sentences
+plugged through its front, and the actor named (the asker by name, another non-player as a Discord mention)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.actions.admin import log_lines
+from bot.actions.context import Actor, Ctx, Place
+from bot.actions.landsdraad import FRONT as LANDSDRAAD
+from bot.actions.log_text import sentence
+from bot.actions.mylantium import FRONT as MYLANTIUM
+from engine.service.games import LogEntry, LogPage
+
+ANNA, MOD, OTHER = 100214324219020068, 100256473084450890, 100256473084450999
+NAMES = {ANNA: "anna"}
+AT = datetime(2026, 3, 1, 18, tzinfo=UTC)
+
+
+def test_the_generic_sentence_reads_as_words() -> None:
+    text = sentence("SomethingSet", {"user_id": ANNA, "name": "anna", "changes": {
+        "income": {"from": 0, "to": 6000}, "stock": {"from": 0, "to": 4}}, "at": "2026-03-02T18:00:00+00:00",
+        "by": OTHER, "flag": False, "note": None}, NAMES)
+    assert text == f"anna: income 0 → 6,000, stock 0 → 4, at 2026-03-02 18:00 UTC, by <@{OTHER}>"
+    assert "{" not in text and "user" not in text
+
+
+def test_a_ruleset_plugs_its_own_sentences() -> None:
+    economy = {"user_id": ANNA, "name": "anna", "changes": {"income": {"from": 0, "to": 6000},
+                                                           "heroes": {"from": 0, "to": 1}}}
+    assert sentence("EconomySet", economy, NAMES, LANDSDRAAD.log_sentences) == \
+        "anna: income 0 → 6,000 MS, heroes 0 → 1"
+    assert sentence("EconomySet", economy, NAMES) == "anna: income 0 → 6,000, heroes 0 → 1"  # shared: no MS
+    choice = {"turn": 1, "stage": "primary", "faction": "PL", "choice": "Lee Adams", "replaced": None}
+    assert sentence("ChoiceMade", choice, {}, MYLANTIUM.log_sentences) == \
+        "PL chose Lee Adams in the primary of turn 1"
+
+
+def test_log_lines_name_the_actor() -> None:
+    page = LogPage((LogEntry(3, AT, "BallotCast", ANNA, "anna", {"round": 1, "user_id": ANNA, "option": "aye"}),
+                    LogEntry(2, AT, "RoundOpened", OTHER, None, {"round": 1, "crisis": "Piracy",
+                                                                 "deadline": "2026-03-02T18:00:00+00:00"}),
+                    LogEntry(1, AT, "GameCreated", MOD, None, {"name": "sirius", "ruleset": "landsdraad"})),
+                   1, 1, 3, NAMES)
+    asker = Ctx(Actor(MOD, "mod", frozenset(), True), Place(1, 2, None), None, AT)
+    assert log_lines(page, LANDSDRAAD.log_sentences, asker) == [
+        "`#3` 2026-03-01 18:00 **anna** BallotCast: anna voted aye in round 1",
+        f"`#2` 2026-03-01 18:00 **<@{OTHER}>** RoundOpened: round 1 opened: Piracy, deadline 2026-03-02 18:00 UTC",
+        "`#1` 2026-03-01 18:00 **mod** GameCreated: Landsdraad game sirius created"]
