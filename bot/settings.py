@@ -36,6 +36,9 @@ class Settings:
     health_host: str = "127.0.0.1"
     log_format: str = "text"
     """``text`` or ``json`` (JSON lines with the game, the command and the error id: bot/logs.py)."""
+    message_content: str = "auto"
+    """Ask Discord for the privileged Message Content intent: ``true``, ``false``, or ``auto`` (ask, and start again
+    without it when Discord refuses it; ``bot/discord/run.py``)."""
 
 
 def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Settings:
@@ -50,7 +53,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     elif path is not None:
         raise ConfigError(f"{file}: no such config file")
     known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait", "rulesets", "health_port",
-             "health_host", "log_format"}
+             "health_host", "log_format", "message_content"}
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{file}: unknown setting(s) {', '.join(sorted(unknown))}; see config.example.toml")
@@ -75,6 +78,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     if not isinstance(plugins, list) or not all(isinstance(p, str) and p.strip() for p in plugins):
         raise ConfigError(f"{file}: rulesets must be a list of module names, e.g. [\"mygame\"]")
     health_port, health_host, log_format = observability(file, data)
+    content = message_content(data.get("message_content", "auto"), env, file)
     url = env.get("DATABASE_URL") or DEFAULT_URL
     if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
         raise ConfigError("DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
@@ -83,7 +87,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed,
                     shard_count=count, shard_ids=ids, write_wait=timedelta(seconds=wait),
                     plugins=tuple(p.strip() for p in plugins), health_port=health_port, health_host=health_host,
-                    log_format=log_format)
+                    log_format=log_format, message_content=content)
 
 
 def observability(file: Path, data: dict[str, object]) -> tuple[int | None, str, str]:
@@ -98,6 +102,22 @@ def observability(file: Path, data: dict[str, object]) -> tuple[int | None, str,
     if log_format not in ("text", "json"):
         raise ConfigError(f"{file}: log_format must be \"text\" or \"json\", not {log_format!r}")
     return port, host.strip(), str(log_format)
+
+
+MESSAGE_CONTENT = ("true", "false", "auto")
+
+
+def message_content(value: object, env: dict[str, str], file: Path) -> str:
+    """``message_content`` of the config file, or MESSAGE_CONTENT in the environment (which wins): true, false or
+    auto."""
+    if env.get("MESSAGE_CONTENT", "").strip():
+        value, where = env["MESSAGE_CONTENT"].strip().lower(), "MESSAGE_CONTENT"
+    else:
+        where = f"{file}: message_content"
+    text = ("true" if value else "false") if isinstance(value, bool) else str(value).strip().lower()
+    if text not in MESSAGE_CONTENT:
+        raise ConfigError(f"{where} must be true, false or auto, not {value!r}")
+    return text
 
 
 def shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

@@ -11,6 +11,7 @@ from typing import Any
 from bot.actions.commands import App, Channel, Option, Role, require_game
 from bot.actions.context import Ctx, UserRef
 from bot.actions.log_text import Sentence, sentence
+from bot.actions.message_commands import reading_lines
 from bot.actions.moderators import thread_name
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
@@ -51,7 +52,9 @@ async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) ->
     who = "members with that role" if role is not None else "members with Manage Server"
     front = app.front(game.ruleset)
     start = front.next_steps if front is not None else ""
-    return [reply(f"New {game.ruleset} game **{game.name}**: this is its game channel. Moderators are {who}. {start}")]
+    reading = "".join(f"\n{line}" for line in reading_lines(app, game.ruleset))  # no Message Content intent
+    return [reply(f"New {game.ruleset} game **{game.name}**: this is its game channel. Moderators are {who}. {start}"
+                  + reading)]
 
 
 

@@ -14,7 +14,7 @@ from bot.actions.commands import App, Upload
 from bot.actions.context import Ctx, UserRef
 from bot.actions.log_text import Sentence
 from bot.actions.outbox import Card, Outgoing
-from bot.actions.routes import Routes
+from bot.actions.routes import Routes, ThreadHandler
 from bot.actions.suggest_sources import Source
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
@@ -55,6 +55,27 @@ class ReminderText:
     """The receipt of this reminder alone reads ``Reminded: <names>.``, without its label and number."""
 
 
+MayApply = Callable[[App, Ctx, GameView, str], Awaitable[bool]]
+"""``(app, applier, game, message text)``: whether the applier, neither the message's author nor a moderator, may
+still apply a message command to it (Landsdraad: the Adjutant General, to a player-majority vote)."""
+
+
+@dataclass(frozen=True)
+class MessageCommand:
+    """A message context-menu entry (right-click a message, Apps): applies the ruleset's thread forms to a message
+    the bot could not read (it runs without the Message Content intent; ``bot/actions/message_commands.py``)."""
+
+    name: str
+    """What Discord shows in the menu: ``Count as vote``. Entries of the same name in several rulesets are one
+    entry in Discord; each game uses its own ruleset's."""
+    forms: tuple[ThreadHandler, ...]
+    """The thread forms (``Routes.thread_form`` handlers) it applies, in the routes' order."""
+    what: str
+    """What the message is read as, for a refusal: ``a vote``."""
+    for_others: MayApply | None = None
+    """Who, besides the author and the moderators, may apply it to another player's message."""
+
+
 def no_hint(text: str) -> str | None:
     return None
 
@@ -70,6 +91,8 @@ class Front:
     thread_help: tuple[tuple[str, str], ...] = ()
     """``(example, what it does)`` of each form read from the first line of a message in the game channel's
     threads, for ``/help`` and a DM of ``help``."""
+    message_commands: tuple[MessageCommand, ...] = ()
+    """Its message context-menu entries (``MessageCommand``), for servers where the bot reads no message text."""
     dm_meant: Callable[[str], str | None] = no_hint
     """For a DM that no form read, from a player of its games: the form of this ruleset it most likely meant
     (``Primary: Debs`` for ``Vote: Debs``), or None. The answer suggests it (``bot.actions.messages``)."""

@@ -8,6 +8,7 @@ from typing import Any
 from bot.actions.admin import split_messages
 from bot.actions.commands import COMMON, App, Command, Option, exclusive
 from bot.actions.context import Ctx
+from bot.actions.message_commands import reading_lines
 from bot.actions.outbox import Card, Outgoing, reply
 from bot.actions.render import NEUTRAL
 from bot.actions.routes import Routes
@@ -89,7 +90,8 @@ def help_card(app: App, ruleset: str, game_name: str | None = None, *, slash: bo
     lines = ["**1. DM me** (add `#game` at the end if you play in several games):", *dms]
     threads = thread_lines(app, ruleset)
     if threads:
-        lines += ["", "**2. In a thread of the game channel**, as the first line of your message:", *threads]
+        lines += ["", "**2. In a thread of the game channel**, as the first line of your message:", *threads,
+                  *reading_lines(app, ruleset)]
     fields: list[tuple[str, str, bool]] = []
     footer = "Only you can see this."
     if slash:

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import importlib
 import logging
+import re
 import secrets
 from collections.abc import Coroutine
 from datetime import datetime, timedelta
@@ -19,6 +20,7 @@ from discord import app_commands
 
 from bot.actions.commands import App, dispatch
 from bot.actions.errors import apology
+from bot.actions.message_commands import TargetMessage, handle_message_command, message_command_names
 from bot.actions.messages import handle_button, handle_channel_message, handle_dm, handle_select
 from bot.actions.outbox import Outgoing, reply
 from bot.actions.recovery import unanswered_receipts
@@ -33,7 +35,7 @@ from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.storage_reports import StorageReports
 from bot.discord.threads import Locks
-from bot.discord.tree import build_commands
+from bot.discord.tree import build_commands, message_menu
 
 log = logging.getLogger("clerk.discord")
 
@@ -57,14 +59,22 @@ ping: it reaches a player by DM. discord.py sends this with every message, reply
 followup and edit (the client's default), so a name or crisis text with ``@everyone`` in it is harmless."""
 
 
-def intents() -> discord.Intents:
-    """Guilds, DMs, guild messages and message content (for thread votes). No members intent."""
+def intents(message_content: bool = True) -> discord.Intents:
+    """Guilds, DMs, guild messages and, if asked, the privileged message content (for forms typed in threads and
+    the game channel). No members intent. Without message content Discord still gives the text of DMs, of messages
+    that mention the bot, and of the messages a context-menu command is used on."""
     wanted = discord.Intents.none()
     wanted.guilds = True
     wanted.dm_messages = True
     wanted.guild_messages = True
-    wanted.message_content = True
+    wanted.message_content = message_content
     return wanted
+
+
+def without_mention(text: str, bot_id: int) -> str:
+    """``text`` without the bot's own mentions (``<@id>``, ``<@!id>``), wherever they are: a form that @mentions
+    Clerk so that Clerk may read it (no Message Content intent) reads as the form."""
+    return re.sub(rf"<@!?{bot_id}>", " ", text).strip()
 
 
 class ClerkTree(app_commands.CommandTree["ClerkBot"]):
@@ -89,13 +99,17 @@ class ClerkTree(app_commands.CommandTree["ClerkBot"]):
 
 class ClerkBot(discord.Client):
     def __init__(self, app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
-                 dev_guild_id: int | None = None, rate_limit: int = DISCORD_GLOBAL_LIMIT, **options: Any) -> None:
+                 dev_guild_id: int | None = None, rate_limit: int = DISCORD_GLOBAL_LIMIT,
+                 message_content: bool = True, **options: Any) -> None:
         self.pacer = Pacer(rate_limit)
         self.gateway = Gateway()
         """Whether the gateway is connected, for /healthz (bot/discord/health.py)."""
+        self.reads_messages = message_content
+        """Whether it asks for the Message Content intent (and so reads every message of a game channel)."""
+        app.settings["reads_messages"] = message_content  # /help and a new game's reply say what works without it
         trace = self.pacer.trace()
         trace.on_request_end.append(count_discord_errors)  # /metrics (bot/discord/health.py)
-        super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout,
+        super().__init__(intents=intents(message_content), guild_ready_timeout=guild_ready_timeout,
                          allowed_mentions=NO_PINGS, http_trace=trace, **options)
         self.app = app
         self.sync_commands = sync_commands
@@ -103,6 +117,8 @@ class ClerkBot(discord.Client):
         self.tree = ClerkTree(self)
         for command in build_commands(self.run_command, self.app.routes, complete=self.complete_option):
             self.tree.add_command(command)
+        for name in message_command_names(app):  # "Count as vote": right-click a message, Apps
+            self.tree.add_command(message_menu(name, self.run_message_command))
         self.courier = Courier(self, app.clerk, self.pacer)
         self.storage_reports = StorageReports(self, app.clerk)  # the moderators hear of refused writes once
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app))
@@ -229,6 +245,16 @@ class ClerkBot(discord.Client):
         out, deferred = await self._in_time(interaction, work, f"/{name}", ephemeral=private)
         await self.courier.to_interaction(interaction, out, deferred)
 
+    async def run_message_command(self, interaction: discord.Interaction, name: str,
+                                  message: discord.Message) -> None:
+        """A message context-menu command (``Count as vote``) on ``message``, which Discord resolved with its content
+        (``bot.actions.message_commands``); the answer is ephemeral, as are its refusals."""
+        author = message.author
+        target = TargetMessage(message.id, author.id, author.name, author.bot, message.content)
+        work = handle_message_command(self.app, ctx_of_interaction(interaction), name, target)
+        out, deferred = await self._in_time(interaction, work, name)
+        await self.courier.to_interaction(interaction, out, deferred)
+
     async def complete_option(self, interaction: discord.Interaction, name: str, option: str,
                               typed: str) -> list[app_commands.Choice[str]]:
         """Suggestions for an option of /name as it is typed (``bot.discord.autocomplete``)."""
@@ -273,18 +299,20 @@ class ClerkBot(discord.Client):
         """DMs, and messages in a game channel or its threads. Bots (this one included) are ignored. Messages of
         one channel (threads included) are handled one at a time, in order, so the running counts they update
         are posted in the same order. Without the message-content intent a server message has no text and is
-        not read (``/pv support`` does the same job)."""
+        not read unless it mentions the bot (``/pv support`` and the ``Count as vote`` menu do the same job); the
+        bot's mention is taken out before the form is read."""
         if message.author.bot or message.type not in READABLE:
             return
         if isinstance(message.channel, discord.DMChannel):  # not ``guild is None``: so is a server not cached yet
             out = await handle_dm(self.app, ctx_of_message(message), message.content)
             await self.courier.to_message(message, out)
             return
-        if not message.content.strip():
+        text = without_mention(message.content, self.user.id) if self.user is not None else message.content
+        if not text.strip():
             return
         ctx = await ctx_of_guild_message(self, message)
         async with self._channel_turns(ctx.place.channel_id):
-            out = await handle_channel_message(self.app, ctx, message.content)
+            out = await handle_channel_message(self.app, ctx, text)
             await self.courier.to_message(message, out)
 
 
@@ -295,11 +323,11 @@ class ShardedClerkBot(ClerkBot, discord.AutoShardedClient):
 
 def make_bot(app: App, *, guild_ready_timeout: float = 2.0, sync_commands: bool = True,
              dev_guild_id: int | None = None, shard_count: int | None = None,
-             shard_ids: tuple[int, ...] | None = None) -> ClerkBot:
+             shard_ids: tuple[int, ...] | None = None, message_content: bool = True) -> ClerkBot:
     """A ``ClerkBot``; with a shard count, a ``ShardedClerkBot`` running ``shard_ids`` (all of them if None)."""
     if shard_count is None:
         return ClerkBot(app, guild_ready_timeout=guild_ready_timeout, sync_commands=sync_commands,
-                        dev_guild_id=dev_guild_id)
+                        dev_guild_id=dev_guild_id, message_content=message_content)
     return ShardedClerkBot(app, guild_ready_timeout=guild_ready_timeout, sync_commands=sync_commands,
-                           dev_guild_id=dev_guild_id, shard_count=shard_count,
+                           dev_guild_id=dev_guild_id, shard_count=shard_count, message_content=message_content,
                            shard_ids=list(shard_ids) if shard_ids is not None else None)

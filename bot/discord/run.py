@@ -9,12 +9,13 @@ import contextlib
 import logging
 import os
 import signal
+from collections.abc import Awaitable, Callable
 
 import discord
 
 from bot.actions.commands import App
-from bot.discord.client import make_bot
-from bot.discord.health import Health, start_health
+from bot.discord.client import ClerkBot, make_bot
+from bot.discord.health import start_health
 from bot.logs import setup_logging
 from bot.plugins import load_plugins
 from bot.settings import Settings
@@ -31,7 +32,6 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
         log.error("DISCORD_TOKEN is not set")
         return 2
     engine = make_engine(settings.database_url, write_wait=settings.write_wait)
-    health: Health | None = None
     try:
         try:
             await upgrade_writable(engine)  # refuses to start, in one line, on a database it cannot write
@@ -41,31 +41,80 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
         plugins = load_plugins(settings.plugins)
         clerk = Clerk(make_sessionmaker(engine), SystemClock(), RandomDice(settings.seed), plugins.all_rulesets)
         app = App(clerk, fronts=plugins.all_fronts)
-        async with make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
+
+        def bot_for(message_content: bool) -> ClerkBot:
+            return make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
                             shard_count=settings.shard_count, shard_ids=settings.shard_ids,
-                            guild_ready_timeout=guild_ready_timeout) as bot:
-            stop_on_sigterm(bot)
-            if settings.health_port is not None:
-                try:
-                    health = await start_health(bot, engine, settings.health_host, settings.health_port)
-                except OSError as error:  # the port is taken, or the address is not this machine's
-                    log.error("cannot start the health endpoint on %s:%s (health_host, health_port): %s",
-                              settings.health_host, settings.health_port, error.strerror or error)
-                    return 1
+                            guild_ready_timeout=guild_ready_timeout, message_content=message_content)
+
+        async def serve(bot: ClerkBot) -> Callable[[], Awaitable[None]] | None:
+            """The health endpoint of this bot (``health_port``), stopped with it."""
+            if settings.health_port is None:
+                return None
             try:
-                await bot.start(settings.token)
+                health = await start_health(bot, engine, settings.health_host, settings.health_port)
+            except OSError as error:  # the port is taken, or the address is not this machine's
+                raise CannotServe(f"cannot start the health endpoint on {settings.health_host}:"
+                                  f"{settings.health_port} (health_host, health_port): "
+                                  f"{error.strerror or error}") from error
+            return health.stop
+
+        try:
+            return await run_clerk(bot_for, settings.token, settings.message_content, serve=serve)
+        except CannotServe as error:
+            log.error("%s", error)
+            return 1
+    finally:
+        await engine.dispose()
+
+
+class CannotServe(Exception):
+    """What a bot needs beside the gateway (the health endpoint) cannot start: the process stops, in one line."""
+
+
+async def run_clerk(bot_for: Callable[[bool], ClerkBot], token: str, message_content: str,
+                    started: Callable[[ClerkBot], None] = lambda bot: stop_on_sigterm(bot),
+                    serve: Callable[[ClerkBot], Awaitable[Callable[[], Awaitable[None]] | None]] | None = None) -> int:
+    """Run a bot until it is closed: 0, or 1 when Discord refuses the token or the intents. ``message_content``
+    (the setting): ``true`` asks for the privileged Message Content intent, ``false`` does not, ``auto`` asks and,
+    when Discord refuses it (close code 4014, discord.py's ``PrivilegedIntentsRequired``), starts a new bot
+    without it and logs once what that turns off (``without_content``). ``started`` sees each bot made; ``serve``
+    starts what runs beside it (the health endpoint) and returns how to stop that, which is done when the bot stops."""
+    asking = message_content != "false"
+    while True:
+        async with bot_for(asking) as bot:
+            started(bot)
+            stop = await serve(bot) if serve is not None else None
+            try:
+                await bot.start(token)
             except discord.LoginFailure:
                 log.error("Discord refused the token in DISCORD_TOKEN (check it in the developer portal)")
                 return 1
             except discord.PrivilegedIntentsRequired:
-                log.error("Discord refused the intents: switch on MESSAGE CONTENT INTENT for the bot "
-                          "in the developer portal (Bot tab)")
+                if message_content == "auto" and asking:
+                    log.warning(without_content(bot.app))
+                    asking = False
+                    continue
+                log.error("Discord refused the intents: switch on MESSAGE CONTENT INTENT for the bot in the "
+                          "developer portal (Bot tab), or set message_content = \"auto\" or \"false\" to run "
+                          "without it")
                 return 1
-    finally:
-        if health is not None:
-            await health.stop()
-        await engine.dispose()
-    return 0
+            finally:
+                if stop is not None:
+                    await stop()
+        return 0
+
+
+def without_content(app: App) -> str:
+    """The one log line when Clerk runs without the Message Content intent: what that turns off and what still
+    works, from the rulesets' own forms and menu entries."""
+    forms = ", ".join(f"`{example}`" for f in app.fronts for example, _ in f.thread_help)
+    menus = ", ".join(f"\"{m.name}\"" for f in app.fronts for m in f.message_commands)
+    return ("Discord refused the Message Content intent (not switched on for this bot in the developer portal): "
+            "running without it. Forms typed in game channels and their threads"
+            + (f" ({forms})" if forms else "") + " are read only when they @mention the bot"
+            + (f"; the message menu entries {menus} count a message" if menus else "")
+            + "; DMs, slash commands, buttons and menus work as before.")
 
 
 def stop_on_sigterm(bot: discord.Client) -> None:

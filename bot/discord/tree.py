@@ -80,6 +80,20 @@ def callback_for(spec: Command, run: Run, complete: Complete | None = None) -> C
     return callback
 
 
+MessageRun = Callable[[discord.Interaction, str, discord.Message], Awaitable[None]]
+
+
+def message_menu(name: str, run: MessageRun) -> app_commands.ContextMenu:
+    """A message context-menu command (type 3, ``Count as vote``), used in servers only; ``run`` gets the message
+    Discord resolved (with its content, whatever the intents)."""
+    async def callback(interaction: discord.Interaction, message: discord.Message) -> None:
+        await run(interaction, name, message)
+
+    menu = app_commands.ContextMenu(name=name, callback=callback)
+    menu.guild_only = True
+    return menu
+
+
 def build_commands(run: Run, routes: Routes | None = None, complete: Complete | None = None
                    ) -> list[app_commands.Command[Any, ..., None] | app_commands.Group]:
     """The top-level commands and groups for every entry of the command table of ``routes`` (the shipped rulesets'

@@ -12,6 +12,7 @@ from fakediscord.wiring import ErrorLog
 
 from bot.actions.commands import App
 from bot.discord import ClerkBot, make_bot
+from bot.discord.run import run_clerk
 from bot.plugins import NO_PLUGINS, Plugins
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
@@ -46,6 +47,11 @@ class Harness:
         self.engine_options = engine_options or {}
         self.bot_options: dict[str, Any] = {}
         """More arguments of ``make_bot`` (``shard_count``) for the next ``start``."""
+        self.message_content: str | None = None
+        """The ``message_content`` setting for the next ``start``: None starts the bot as a test always has (with
+        the intent); ``true``/``false``/``auto`` start it as ``python -m bot run`` does (``run_clerk``)."""
+        self.made: list[ClerkBot] = []
+        """The bots ``run_clerk`` made (two when ``auto`` was refused the intent)."""
         self.clock = clock
         self.mod = fake.add_user("mod", manage_guild=True)
         self.alice = fake.add_user("alice")
@@ -63,6 +69,8 @@ class Harness:
         self.engine = make_engine(self.url, **self.engine_options)
         self.clerk = Clerk(make_sessionmaker(self.engine), self.clock, RandomDice(7), self.plugins.all_rulesets)
         self.app = App(self.clerk, fronts=self.plugins.all_fronts)
+        if self.message_content is not None:
+            return await self._run_as_deployed(self.message_content)
         self.bot = make_bot(self.app, guild_ready_timeout=READY_AFTER, **self.bot_options)
         # The fake enforces no rate limit unless a test asks (FakeDiscord.limit_rates, which then sets the bot's too):
         # pacing to Discord's 50 a second would only slow the other tests down.
@@ -81,6 +89,28 @@ class Harness:
         self.starts += 1
         await self.fake.wait_for(lambda: self.bot.scheduler.passes >= 1, "the scheduler's first pass")
         await self.fake.sync()  # past GUILD_CREATE, which may come after ready on a busy machine (READY_AFTER)
+        return self.bot
+
+    async def _run_as_deployed(self, mode: str) -> ClerkBot:
+        self.made = []
+
+        def made(bot: ClerkBot) -> None:
+            bot.pacer.set_limit(UNLIMITED)
+            self.made.append(bot)
+            self.bot = bot
+
+        def bot_for(message_content: bool) -> ClerkBot:
+            return make_bot(self.app, guild_ready_timeout=READY_AFTER, message_content=message_content,
+                            **self.bot_options)
+
+        self.task = asyncio.create_task(run_clerk(bot_for, TOKEN, mode, started=made))
+        await self.fake.wait_for(lambda: self.task.done() or (self.made and self.made[-1].is_ready()),
+                                 "the bot to be ready")
+        if self.task.done():
+            raise AssertionError(f"the bot stopped at start (exit {self.task.result()})")
+        self.starts += 1
+        await self.fake.wait_for(lambda: self.bot.scheduler.passes >= 1, "the scheduler's first pass")
+        await self.fake.sync()
         return self.bot
 
     async def idle(self) -> None:

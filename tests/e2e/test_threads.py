@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from fakediscord import Channel, Sent
 
-import bot.discord.client
 from bot.actions.commands import App, Command, Option
 from bot.actions.context import Ctx
 from bot.actions.outbox import Card, Keep, Outgoing, ToChannel, ToThread, ToUser, reply
@@ -234,12 +233,9 @@ async def test_a_message_in_a_thread_the_bot_has_not_seen_is_still_read(clerk_bo
     assert (answer.channel_id, answer.content) == (unseen.id, "noted Test: hello")
 
 
-async def test_without_the_message_content_intent_server_messages_are_not_read(
-        clerk_bot: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_without_the_message_content_intent_server_messages_are_not_read(clerk_bot: Harness) -> None:
     h = clerk_bot
-    plain = bot.discord.client.intents()
-    plain.message_content = False
-    monkeypatch.setattr(bot.discord.client, "intents", lambda: plain)
+    h.bot_options = {"message_content": False}
     await h.restart()
     before = len(h.fake.sent)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -50,6 +51,7 @@ REFUSALS = {50013: "Missing Permissions", 50001: "Missing Access"}
 """The 403 errors Discord answers a post in a channel where the bot lacks a permission."""
 POLL = 0.005
 """``wait_for`` checks its predicate after every request and at least this often (seconds)."""
+MENTION = re.compile(r"<@!?(\d+)>")
 OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6, "role": 8}
 
 
@@ -152,6 +154,13 @@ class FakeDiscord(ChannelRoutes):
         self.stalled = 0
         self.identifies = 0
         self.resumes = 0
+        self.message_content_granted = True
+        """Whether the app has the privileged Message Content intent (switched on in the developer portal, or
+        approved). False: an IDENTIFY asking for it is closed with 4014 (``_identify``)."""
+        self.refused_identifies = 0
+        self.said: dict[int, dict[str, Any]] = {}
+        """The full payload (content included) of every message users wrote with ``say``, by id: what Discord
+        resolves for a message context-menu command (``message_command``)."""
         self._connections: list[Connection] = []
         self.shards_identified: dict[str, tuple[int, int]] = {}
         """Each IDENTIFY's session id and its [shard id, shard count]."""
@@ -414,9 +423,32 @@ class FakeDiscord(ChannelRoutes):
         """``user`` writes in a guild channel or thread."""
         mid = message_id or self.ids.next()
         member = user.member(self.started, with_user=False)
-        await self.dispatch("MESSAGE_CREATE", message_payload(id=mid, channel=channel, author=user, content=text,
-                                                              at=self.now(), member=member))
+        payload = message_payload(id=mid, channel=channel, author=user, content=text, at=self.now(), member=member)
+        # Discord lists the users the content mentions (``<@id>``); a message that mentions the bot keeps its
+        # content without the Message Content intent (``_apply_intents``).
+        payload["mentions"] = [self.users[int(uid)].payload() for uid in dict.fromkeys(MENTION.findall(text))
+                               if int(uid) in self.users]
+        self.said[mid] = payload
+        await self.dispatch("MESSAGE_CREATE", payload)
         return mid
+
+    async def message_command(self, user: User, name: str, message_id: int) -> Interaction:
+        """``user`` right-clicks the message ``message_id`` (written with ``say``), Apps, ``name``: an application
+        command interaction (type 2) of a MESSAGE command (``data.type`` 3). Discord's documentation (Application
+        Commands, Message Commands): "Message commands are application commands that appear on the context menu
+        (right click or tap) of messages"; the interaction's ``data`` has ``target_id``, the message's id, and
+        ``resolved.messages`` holds it, content included, whatever the app's intents (the Message Content intent
+        does not apply to "messages sent in ... interactions"). Only a command the bot registered can be chosen."""
+        registered = [c for scope in (self.guild_id, None) for c in self.commands.get(scope, [])
+                      if c.get("type") == 3 and c["name"] == name]
+        assert registered, (f"no message command {name!r} is registered: "
+                            f"{[c['name'] for cs in self.commands.values() for c in cs if c.get('type') == 3]}")
+        message = self.said[message_id]
+        where = self._channel(message["channel_id"])
+        assert where is not None
+        data = {"id": registered[0]["id"], "name": name, "type": 3, "target_id": str(message_id),
+                "resolved": {"messages": {str(message_id): message}}, "guild_id": str(self.guild_id)}
+        return await self._interact(user, where, 2, data, name)
 
     async def slash(self, user: User, command: str, channel: Channel | None = None, /,
                     **options: Any) -> Interaction:
@@ -633,6 +665,13 @@ class FakeDiscord(ChannelRoutes):
         if data.get("token") != self.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
+        if int(data.get("intents", 0)) & MESSAGE_CONTENT and not self.message_content_granted:
+            # Discord's documentation (Gateway, Close Event Codes): 4014 "Disallowed intent(s): You sent a
+            # disallowed intent for a Gateway Intent. You may have tried to specify an intent that you have not
+            # enabled or are not approved for." discord.py raises PrivilegedIntentsRequired for it.
+            self.refused_identifies += 1
+            await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
+            return
         self.identifies += 1
         conn.intents = self._last_intents = int(data.get("intents", 0))
         conn.identified = True
@@ -738,8 +777,9 @@ class FakeDiscord(ChannelRoutes):
         body = await request.json()
         registered = []
         for cmd in body:
-            saved = {**cmd, "id": str(self.ids.next()), "application_id": str(self.app_id), "version": "1",
-                     "type": cmd.get("type", 1)}
+            # Discord's command object has a description always: "Empty string for USER and MESSAGE commands".
+            saved = {"description": "", **cmd, "id": str(self.ids.next()), "application_id": str(self.app_id),
+                     "version": "1", "type": cmd.get("type", 1)}
             if scope is not None:
                 saved["guild_id"] = str(scope)
             registered.append(saved)

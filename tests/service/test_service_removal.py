@@ -110,7 +110,7 @@ async def test_a_removed_player_still_counts_for_the_pot_and_rosters_say_removed
     view = await victory.vp_settings(table.game_id)
     assert (view.joined, view.removed, view.pot) == (3, 1, 1600)
     assert settings_card(view).footer == ("Pot now: 1600 VP (3 players joined, 1 of them since removed: every "
-                                          "player who joined counts, P3-01).")
+                                          "player who joined counts toward the Pot).")
     players = await table.clerk.landsdraad.ledger.players(table.game_id)
     roster = setup_card(table.game, players).fields[0][1]
     assert roster.splitlines() == ["ann", "bo (removed)", "cy (inactive)"], roster
@@ -118,6 +118,6 @@ async def test_a_removed_player_still_counts_for_the_pot_and_rosters_say_removed
     assert tracks["bo"].startswith("**bo** (removed: not in play)") and tracks["cy"].startswith(
         "**cy** (inactive: not in play)") and tracks["ann"].startswith("**ann**:")
     mine = score_card(await victory.projected_score(table.game_id, BO))
-    assert mine.description == "A moderator removed you from the game, so you take no share of the Pot (P3-01)."
+    assert mine.description == "A moderator removed you from the game, so you take no share of the Pot."
     theirs = score_card(await victory.projected_score(table.game_id, CY))
-    assert theirs.description == "You are marked inactive, so you take no share of the Pot (P3-01)."
+    assert theirs.description == "You are marked inactive, so you take no share of the Pot."

@@ -11,7 +11,7 @@ from bot.actions.convocate.imports import import_setup
 from bot.actions.convocate.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.convocate.motions import offers_due
 from bot.actions.convocate.sources import SOURCES
-from bot.actions.front import Front
+from bot.actions.front import Front, MessageCommand
 from bot.actions.routes import Routes
 from engine.convocate.parsing import meant_form
 
@@ -31,6 +31,8 @@ FRONT = Front(
         ("Motion of Repeal: <Statute> by <Convocant>", "moves a Motion of Repeal against a Statute"),
         ("Second: <Convocant>", "answers an offer to second, as by DM"),
     ),
+    message_commands=(MessageCommand("Count as motion", (motions.motion_in_channel, motions.second_in_channel),
+                                     "a Motion or a Second"),),
     dm_meant=meant_form,
     next_steps=("Seat the players with /convocate player, put the cards on the board with /card add and the "
                 "Factors with /factor set; /board shows the table, and /phase next starts the first turn."),

@@ -9,7 +9,7 @@ Every command belongs to Landsdraad games (``ruleset``), and a Landsdraad game t
 
 from __future__ import annotations
 
-from bot.actions.front import Front
+from bot.actions.front import Front, MessageCommand
 from bot.actions.landsdraad import ballot_buttons, deadlines, dm_ballot, handlers, ledgers, politics, victory
 from bot.actions.landsdraad.closing import ag_again, elections_due, round_again, rounds_due
 from bot.actions.landsdraad.dm_ballot import unanswered_receipts
@@ -69,6 +69,9 @@ FRONT = Front(
                                 "Ann and Bob`, `Vote: End Game`"),
         ("Unvote: No Confidence", "withdraws your support"),
     ),
+    message_commands=(MessageCommand("Count as vote", (politics.ag_vote_in_thread, politics.motion_in_thread,
+                                                       politics.crisis_ballot_in_public), "a vote",
+                                     for_others=politics.ag_may_count),),
     next_steps="Add players with /player add, then open a round with /round open.",
     ends_with="/game end",
     closing=(rounds_due, elections_due),

@@ -301,3 +301,13 @@ async def pv_veto(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
     v = await app.clerk.landsdraad.majority.veto(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"Vetoed player vote #{v.id}.", ephemeral=True), count_outgoing(v, None),
             Outgoing(ToChannel(v.game.channel_id), card=vetoed_card(v))]
+
+
+async def ag_may_count(app: App, ctx: Ctx, game: GameView, text: str) -> bool:
+    """``Count as vote`` on another player's message: the Adjutant General may count a player-majority vote
+    (``Vote: No Confidence``, ``Audit: ...``) for its author; a moderator may count anything
+    (``Front.message_commands``)."""
+    if not _is_motion(first_line(text)) or _is_ag_vote(first_line(text)):
+        return False
+    ag = await app.clerk.landsdraad.adjutant.adjutant(game.id)
+    return ag is not None and ag[0] == ctx.actor.id

@@ -1,0 +1,126 @@
+"""Message context-menu commands (right-click a message, Apps, ``Count as vote``): the thread forms applied to a
+message the bot could not read because it runs without Discord's privileged Message Content intent. Discord sends
+the message's content with the interaction whatever the intents (its "resolved" messages).
+
+Each ruleset declares its entries (``Front.message_commands``); this module never names one. A player applies an
+entry to their own message; a moderator (or whom the entry's ``for_others`` allows) to anyone's, and the event is
+then marked as entered by them (``engine.service.proxy``). The message is recorded under its own source id
+(``msg:<id>``), as if the bot had read it, so a message both read (it @mentioned the bot) and applied counts once."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+
+from bot.actions.commands import App
+from bot.actions.context import Actor, Ctx
+from bot.actions.errors import apology, logged, storage_refusal
+from bot.actions.front import MessageCommand
+from bot.actions.outbox import Here, Outgoing, ToUser, reply
+from bot.actions.routes import first_line
+from engine.core.errors import ClerkError
+from engine.core.text import normalise
+from engine.service.proxy import Proxy, entered_by
+from engine.store.faults import StorageFault
+
+log = logging.getLogger("clerk.messages")
+
+
+@dataclass(frozen=True)
+class TargetMessage:
+    """The message a context-menu command was used on, as Discord resolved it."""
+
+    id: int
+    author_id: int
+    author_name: str
+    author_is_bot: bool
+    content: str
+
+
+def message_command_names(app: App) -> list[str]:
+    """Every entry's name once, in the fronts' order: what the bot registers with Discord."""
+    return list(dict.fromkeys(m.name for f in app.fronts for m in f.message_commands))
+
+
+def reads_messages(app: App) -> bool:
+    """Whether the front end reads the text of server messages (Discord: the Message Content intent granted);
+    the console always does."""
+    return bool(app.settings.get("reads_messages", True))
+
+
+def reading_lines(app: App, ruleset: str) -> list[str]:
+    """What ``/help`` and a new game's reply say about posting forms, when the bot cannot read server messages."""
+    if reads_messages(app):
+        return []
+    front = app.front(ruleset)
+    if front is None or not front.thread_help:
+        return []
+    menus = " or ".join(f"**{m.name}**" for m in front.message_commands)
+    lines = ["This server's Clerk cannot read messages that do not mention it (no Message Content intent): "
+             "start a form with @Clerk to have it read"]
+    if menus:
+        lines[0] += f", or right-click (long-press) your message, Apps, {menus}"
+    lines[0] += "; the slash commands and DMs work as usual."
+    return lines
+
+
+def _private(out: list[Outgoing]) -> list[Outgoing]:
+    return [dataclasses.replace(o, ephemeral=True) if isinstance(o.to, Here) else o for o in out]
+
+
+async def handle_message_command(app: App, ctx: Ctx, name: str, message: TargetMessage) -> list[Outgoing]:
+    """``name`` applied by ``ctx.actor`` to ``message`` (in ``ctx.place``): the answer to the applier (ephemeral)
+    and what the form posts; a refusal says what was wrong and that nothing was recorded."""
+    try:
+        return await _apply(app, ctx, name, message)
+    except StorageFault:
+        return [reply(storage_refusal("the vote", "use the menu again in a minute"), ephemeral=True)]
+    except ClerkError as error:
+        return [reply(f"{error}\nNothing was recorded.", ephemeral=True)]
+    except Exception:
+        error_id = logged("%s by %s (%s) on message %s failed: %r", name, ctx.actor.name, ctx.actor.id, message.id,
+                          message.content)
+        return [reply(apology("it was NOT recorded; please try again in a minute", error_id), ephemeral=True)]
+
+
+def _refuse(text: str) -> list[Outgoing]:
+    return [reply(f"{text} Nothing was recorded.", ephemeral=True)]
+
+
+async def _apply(app: App, ctx: Ctx, name: str, message: TargetMessage) -> list[Outgoing]:
+    game = (await app.clerk.games.game_in_channel(ctx.place.channel_id)
+            if ctx.place.channel_id is not None else None)
+    if game is None:
+        return _refuse(f"**{name}** is for messages in a game channel or its threads.")
+    front = app.front(game.ruleset)
+    entry: MessageCommand | None = next((m for m in (front.message_commands if front else ()) if m.name == name),
+                                        None)
+    if entry is None:
+        own = [m.name for m in (front.message_commands if front else ())]
+        return _refuse(f"**{name}** is not used in {game.name} ({game.ruleset.capitalize()})"
+                       + (f"; its menu entries: {', '.join(own)}." if own else "."))
+    if message.author_is_bot:
+        return _refuse(f"That is a bot's message; **{name}** reads a player's.")
+    own_message = message.author_id == ctx.actor.id
+    if not own_message and not ctx.actor.moderates(game.moderator_role_id) and not (
+            entry.for_others is not None and await entry.for_others(app, ctx, game, message.content)):
+        return _refuse(f"Only its author or a moderator can use **{name}** on someone else's message.")
+    text = normalise(message.content)
+    line = first_line(text)
+    author = Ctx(Actor(message.author_id, message.author_name), ctx.place, f"msg:{message.id}", ctx.at)
+    for matches, handler, anywhere in app.routes.thread_forms:
+        if handler not in entry.forms or not matches(line):
+            continue
+        if ctx.place.thread_id is None and not anywhere:
+            return _refuse(f"“{line[:100]}” counts only in a thread of the game channel.")
+        if own_message:
+            return _private(await handler(app, author, game, text))
+        with entered_by(author.source_id, Proxy(ctx.actor.id, message.author_id, f"{name} on their message")):
+            out = await handler(app, author, game, text)
+        told = "\n".join(o.text for o in out if isinstance(o.to, Here) and o.text)
+        theirs = Outgoing(ToUser(message.author_id), text=f"{ctx.actor.name} counted your message “{line[:100]}” "
+                                                          f"in {game.name} ({name}).\n{told}")
+        return [*_private(out), theirs]
+    forms = "; ".join(f"`{example}`" for example, _ in (front.thread_help if front else ()))
+    return _refuse(f"I could not read “{line[:100]}” as {entry.what}" + (f" (the forms: {forms})." if forms else "."))

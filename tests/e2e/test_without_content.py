@@ -1,0 +1,124 @@
+"""Clerk without Discord's privileged Message Content intent (issue 18), through the fake Discord.
+
+What real Discord does (developer documentation, Gateway, "Message Content Intent"): apps without it "will receive
+empty values in fields that expose message content across Discord's APIs (including the content, embeds,
+attachments, and components fields)", except for "content in messages that an app receives in DMs", "content in
+messages in which the app is mentioned" and "content in messages sent by the app"; and it applies to "message
+content ... in interactions" only as the interaction resolves it: a message command's ``resolved.messages`` holds
+the message with its content. An IDENTIFY asking for a privileged intent the app is not granted is closed with 4014
+("Disallowed intent(s)"). The fake models each (tests/fakediscord/server.py: ``_apply_intents``, ``_identify``,
+``message_command``)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from .clerkbot import Harness
+from .test_convocate import senate
+from .test_politics import answer, kept, thread_named, three_players
+
+
+async def without_intent(h: Harness, mode: str) -> None:
+    """The same bot restarted as ``python -m bot run`` starts it, on an app Discord refuses the intent."""
+    h.fake.message_content_granted = False
+    h.message_content = mode
+    await h.restart()
+
+
+async def test_auto_starts_again_without_the_intent_and_a_landsdraad_round_runs_with_no_confidence(
+        clerk_bot: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    h = clerk_bot
+    with caplog.at_level(logging.WARNING, logger="clerk"):
+        await without_intent(h, "auto")
+    assert h.fake.refused_identifies == 1 and len(h.made) == 2
+    assert h.made[0].reads_messages and not h.bot.reads_messages
+    [note] = [r.getMessage() for r in caplog.records if "Message Content intent" in r.getMessage()]
+    assert "read only when they @mention the bot" in note and '"Count as vote"' in note
+    clerk = f"<@{h.fake.bot.id}>"
+
+    gid = await three_players(h)  # round 1 open
+    new_reply = [i for i in h.fake.interactions.values() if i.command == "game new"][-1].first.content
+    assert "start a form with @Clerk" in new_reply and "**Count as vote**" in new_reply
+    helped = await h.run(h.alice, "help", h.game)
+    assert "start a form with @Clerk" in helped.first.text() and "**Count as vote**" in helped.first.text()
+
+    # The crisis ballots: by DM and by /vote, as with the intent.
+    await answer(h, await h.fake.dm(h.alice, "Vote: Aye"))
+    await h.run(h.bob, "vote", h.game, choice="nay")
+    # The AG election: /ag vote, a thread post that mentions the bot, a DM.
+    await h.run(h.mod, "ag open", h.game)
+    ag_thread = thread_named(h, "ag-election-1")
+    await h.run(h.alice, "ag vote", h.game, candidate="carol")
+    mentioned = await answer(h, await h.fake.say(h.bob, ag_thread, f"{clerk} AG Vote: carol"))
+    assert "bob → **carol**" in mentioned.content
+    await answer(h, await h.fake.dm(h.carol, "AG Vote: carol"))
+    await h.run(h.mod, "ag close", h.game)
+    assert await h.clerk.landsdraad.adjutant.adjutant(gid) == (h.carol.id, "carol")
+
+    # No Confidence: a post that does not mention the bot is not read (Discord sends no content) ...
+    unread = await h.fake.say(h.alice, h.thread, "Vote: No Confidence")
+    await h.settle()
+    assert h.fake.replies_to(unread) == [] and await h.clerk.landsdraad.majority.votes(gid) == []
+    # ... until its author counts it with the menu; another player may not.
+    refused = await h.fake.message_command(h.bob, "Count as vote", unread)
+    assert "Only its author or a moderator" in (await h.fake.answered(refused)).content
+    counted = await h.fake.message_command(h.alice, "Count as vote", unread)
+    receipt = await h.fake.answered(counted)
+    await h.settle()
+    assert receipt.ephemeral and "1 of 2" in receipt.content
+    [vote] = await h.clerk.landsdraad.majority.votes(gid)
+    assert (await kept(h, vote.key)).channel_id == h.thread.id
+    again = await h.fake.message_command(h.alice, "Count as vote", unread)  # the same message counts once
+    await h.fake.answered(again)
+    await h.settle()
+    assert (await kept(h, vote.key)).fields()["Supporters (1)"] == "alice"
+    # A post that mentions the bot, anywhere in its first line, is read.
+    two = await answer(h, await h.fake.say(h.bob, h.thread, f"Vote: No Confidence {clerk}"))
+    assert "It has PASSED and awaits the moderator" in two.content
+    await h.run(h.mod, "pv enact", h.game, vote=vote.id)
+    assert await h.clerk.landsdraad.adjutant.adjutant(gid) is None
+
+    closed = await h.run(h.mod, "round close", h.game)
+    assert "Round 1" in closed.first.text()
+
+
+async def test_a_convocate_motion_by_the_menu_and_a_second_that_mentions_the_bot(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await without_intent(h, "false")
+    assert h.fake.refused_identifies == 0 and not h.bot.reads_messages  # it did not ask
+    menus = {c["name"]: c for c in h.fake.commands[None] if c["type"] == 3}  # MESSAGE commands, servers only
+    assert sorted(menus) == ["Count as motion", "Count as vote"]
+    assert all(c["description"] == "" and c["dm_permission"] is False for c in menus.values())
+    await senate(h)
+    clerk = f"<@{h.fake.bot.id}>"
+
+    unread = await h.fake.say(h.alice, h.game, "Motion: Land Reform by Kista\nMoved: Draw a card.\nMorality: Loyal")
+    await h.settle()
+    assert h.fake.replies_to(unread) == []
+    wrong = await h.fake.message_command(h.alice, "Count as vote", unread)
+    assert "not used in sirius (Convocate); its menu entries: Count as motion" in (
+        await h.fake.answered(wrong)).content
+    moved = await h.fake.message_command(h.alice, "Count as motion", unread)
+    assert (await h.fake.answered(moved)).content == "Motion #1 (Land Reform) is moved and announced."
+    await h.settle()
+    assert "Will you second it?" in h.fake.dms(h.alice)[-1].content
+    await answer(h, await h.fake.dm(h.alice, "Second: no"))
+    await answer(h, await h.fake.say(h.carol, h.game, f"{clerk} Second: yes"))
+    assert h.fake.messages(h.game)[-1].embed["title"] == "sirius: Motion #1, Land Reform, resolves"
+
+
+async def test_true_exits_when_discord_refuses_the_intent(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    h.fake.message_content_granted = False
+    h.message_content = "true"
+    with pytest.raises(AssertionError, match=r"stopped at start \(exit 1\)"):
+        await h.restart()
+    await h.engine.dispose()
+    assert len(h.made) == 1 and h.fake.refused_identifies == 1
+    [logged] = h.errors.records
+    assert "Discord refused the intents" in logged.getMessage() and 'message_content = "auto"' in logged.getMessage()
+    h.errors.records.clear()
+    h.message_content = "false"
+    await h.start()  # for the fixture's stop
