@@ -155,7 +155,7 @@ class ClerkBot(discord.Client):
         recovering = getattr(self, "_recovering", None)
         if recovering is not None and not recovering.done():
             recovering.cancel()
-        await self.courier.outbox.stop()
+        await self.courier.stop()
         if self._scheduler_task is not None:
             self._scheduler_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
