@@ -249,8 +249,8 @@ class Courier:
         """A player the bot cannot DM misses ballots, receipts and reminders: no more DMs are tried to them
         (``clerk.closed_dms``) until they DM the bot or a moderator runs ``/player dms``; the moderators are told in
         each of their games' channels, once per closing (the state survives a restart: no second report then). The
-        refusals until the outgoing queue is drained (at most ``REPORT_WAIT`` seconds) are told together, one message per game: a round's ballots refused to
-        2,000 players make one warning, not 2,000."""
+        refusals until the outgoing queue is drained (at most ``REPORT_WAIT`` seconds) are told together, one
+        message per game: a round's ballots refused to 2,000 players make one warning, not 2,000."""
         if not await self.clerk.closed_dms.close(user_id):
             return
         self._to_report.append(user_id)
