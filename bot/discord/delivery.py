@@ -283,6 +283,8 @@ class Courier:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reporter
         await self.outbox.stop()
+        with contextlib.suppress(Exception):  # what the closed DMs are, in the table before the process ends
+            await asyncio.wait_for(self.clerk.closed_dms.written(), 5)
 
     async def send(self, item: Outgoing, nonce: str | None = None, reply_to: int | None = None,
                    channel_id: int | None = None) -> discord.Message:
