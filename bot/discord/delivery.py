@@ -203,7 +203,7 @@ class Courier:
         RETRY (a passing failure: a 429 discord.py gave up on, a 5xx, a lost connection), and the channel."""
         item, reply_to = decode(row.owed.body)
         user_id = _dm_user(row)
-        if user_id is not None and await self.clerk.closed_dms.is_closed(user_id):
+        if user_id is not None and await self._closed(user_id):
             self.skipped_closed += 1  # their DMs refused the bot: another try would be one more refused request
             log.debug("not sent to %s: their DMs are closed to the bot", user_id)
             return UNDELIVERABLE, None
@@ -245,14 +245,25 @@ class Courier:
             log.warning("sending to %s failed for now (%r); it is tried again later", item.to, error)
             return RETRY, None
 
+    async def _closed(self, user_id: int) -> bool:
+        """Are ``user_id``'s DMs closed to the bot? If the database cannot say (an outage), try the DM."""
+        try:
+            return await self.clerk.closed_dms.is_closed(user_id)
+        except Exception as error:
+            log.warning("could not read whether the DMs of %s are closed: %s", user_id, error)
+            return False
+
     async def report_closed_dms(self, user_id: int) -> None:
         """A player the bot cannot DM misses ballots, receipts and reminders: no more DMs are tried to them
         (``clerk.closed_dms``) until they DM the bot or a moderator runs ``/player dms``; the moderators are told in
         each of their games' channels, once per closing (the state survives a restart: no second report then). The
         refusals until the outgoing queue is drained (at most ``REPORT_WAIT`` seconds) are told together, one
         message per game: a round's ballots refused to 2,000 players make one warning, not 2,000."""
-        if not await self.clerk.closed_dms.close(user_id):
-            return
+        try:
+            if not await self.clerk.closed_dms.close(user_id):
+                return
+        except Exception as error:  # the database cannot say: report it (at worst twice)
+            log.warning("could not note that the DMs of %s are closed: %s", user_id, error)
         self._to_report.append(user_id)
         if self._reporter is None or self._reporter.done():
             self._reporter = asyncio.create_task(self._report_closed(), name="clerk-closed-dms-report")
