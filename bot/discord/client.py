@@ -205,7 +205,7 @@ class ClerkBot(discord.Client):
         recovering = getattr(self, "_recovering", None)
         if recovering is not None and not recovering.done():
             recovering.cancel()
-        await self.courier.outbox.stop()
+        await self.courier.stop()
         if self._sync_task is not None:
             self._sync_task.cancel()
             self._sync_task = None

@@ -7,6 +7,8 @@ settled undeliverable; one that fails for a passing reason (a rate limit, an out
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import logging
 import secrets
@@ -32,10 +34,15 @@ from bot.discord.threads import Threads, Undeliverable
 from engine.core.stamps import discord_text, utc_text
 from engine.service import Clerk
 from engine.service.owed import NOTICE, RECEIPT, Owed, OwedRow
+from engine.service.views import GameView
 
 log = logging.getLogger("clerk.discord.delivery")
 
 BLANK = "\u200b"
+REPORT_GATHER = 0.5
+"""Seconds the refused DMs are gathered before the moderators are told (one message per game for them all)."""
+REPORT_WAIT = 60.0
+"""Seconds a report waits at most for the outgoing queue to drain (the rest of a burst's refusals)."""
 
 TOKEN_LIFETIME = timedelta(minutes=15)
 """Discord: "Interaction tokens are valid for 15 minutes" (receiving-and-responding). A command still working then
@@ -109,7 +116,11 @@ class Courier:
         self.threads = Threads(client, clerk)
         self.keeper = Keeper(client, clerk, message_parts, self.threads.unarchive)
         self.clerk = clerk
-        self._reported: set[int] = set()
+        self.skipped_closed = 0
+        self._to_report: list[int] = []
+        """Users whose DMs were refused, not yet reported to their games' moderators."""
+        self._reporter: asyncio.Task[None] | None = None
+        """DMs not tried because their user's DMs are closed to the bot (tests, the log)."""
         self.permissions = PermissionReports(client, clerk)
         self.pacer = pacer or Pacer()
         self.outbox = OutboxWorker(clerk, self.pacer, self.deliver_owed)
@@ -167,11 +178,21 @@ class Courier:
         dm = isinstance(message.channel, discord.DMChannel)
         if dm:
             self._dm_channels[message.author.id] = message.channel.id
+            await self.dms_open_again(message.author.id)
         lane = f"user:{message.author.id}" if dm else f"channel:{message.channel.id}"
         here, elsewhere = split_here(out)
         answers = [_answer(item, lane, message.channel.id, message.id, f"msg:{message.id}")
                    for item in here if _has_content(item)]
         await self.outbox.owe(answers + self._owed_all(elsewhere))
+
+    async def dms_open_again(self, user_id: int) -> None:
+        """``user_id`` DMed the bot (or a moderator said their DMs are open): DM them again, and report a refusal
+        again."""
+        try:
+            if await self.clerk.closed_dms.reopen(user_id):
+                log.info("DMs to %s are open again", user_id)
+        except Exception as error:
+            log.warning("could not note that the DMs of %s are open again: %s", user_id, error)
 
     async def owe_receipts(self, receipts: Sequence[tuple[int, str, Outgoing]]) -> None:
         """Owe receipts made again at start (recovery.py): (message id, its source id, the receipt to its author)."""
@@ -214,6 +235,11 @@ class Courier:
         """Send one owed message (outbox_worker.py): SENT, UNDELIVERABLE (Discord refuses it for good; logged) or
         RETRY (a passing failure: a 429 discord.py gave up on, a 5xx, a lost connection), and the channel."""
         item, reply_to = decode(row.owed.body)
+        user_id = _dm_user(row)
+        if user_id is not None and await self._closed(user_id):
+            self.skipped_closed += 1  # their DMs refused the bot: another try would be one more refused request
+            log.debug("not sent to %s: their DMs are closed to the bot", user_id)
+            return UNDELIVERABLE, None
         try:
             if item.keep is not None:
                 sent: list[discord.Message] = []
@@ -228,8 +254,8 @@ class Courier:
             return SENT, message.channel.id
         except discord.Forbidden as error:
             log.warning("could not send to %s: %s", item.to, error)
-            if isinstance(item.to, ToUser) or row.owed.lane.startswith("user:"):
-                await self.report_closed_dms(int(row.owed.lane.split(":")[1]))
+            if user_id is not None:
+                await self.report_closed_dms(user_id)
             elif isinstance(item.to, ToThread) and item.to.private:  # the moderators get it by DM instead
                 if await self.permissions.private_refused(item, error, self.send):
                     return SENT, None
@@ -252,21 +278,57 @@ class Courier:
             log.warning("sending to %s failed for now (%r); it is tried again later", item.to, error)
             return RETRY, None
 
+    async def _closed(self, user_id: int) -> bool:
+        """Are ``user_id``'s DMs closed to the bot? If the database cannot say (an outage), try the DM."""
+        try:
+            return await self.clerk.closed_dms.is_closed(user_id)
+        except Exception as error:
+            log.warning("could not read whether the DMs of %s are closed: %s", user_id, error)
+            return False
+
     async def report_closed_dms(self, user_id: int) -> None:
-        """A player the bot cannot DM misses ballots, receipts and reminders: tell the moderators in each of their
-        games' channels, once per player while the bot runs."""
-        if user_id in self._reported:
-            return
-        self._reported.add(user_id)
-        for game in await self.clerk.games.games_of_user(user_id):
-            name = await self.clerk.games.player_name(game.id, user_id)
-            text = (f"⚠️ Moderators: I cannot send direct messages to **{name}** (their DMs are closed to me), "
-                    "so they get no ballot buttons, receipts or reminders. Ask them to allow direct messages from "
-                    "members of this server.")
+        """A player the bot cannot DM misses ballots, receipts and reminders: no more DMs are tried to them
+        (``clerk.closed_dms``) until they DM the bot or a moderator runs ``/player dms``; the moderators are told in
+        each of their games' channels, once per closing (the state survives a restart: no second report then). The
+        refusals until the outgoing queue is drained (at most ``REPORT_WAIT`` seconds) are told together, one
+        message per game: a round's ballots refused to 2,000 players make one warning, not 2,000."""
+        try:
+            if not await self.clerk.closed_dms.close(user_id):
+                return
+        except Exception as error:  # the database cannot say: report it (at worst twice)
+            log.warning("could not note that the DMs of %s are closed: %s", user_id, error)
+        self._to_report.append(user_id)
+        if self._reporter is None or self._reporter.done():
+            self._reporter = asyncio.create_task(self._report_closed(), name="clerk-closed-dms-report")
+
+    async def _report_closed(self) -> None:
+        while self._to_report:
+            await asyncio.sleep(REPORT_GATHER)
+            with contextlib.suppress(TimeoutError):  # the rest of a burst's refusals first (at most a minute)
+                await asyncio.wait_for(self.outbox.drained(), REPORT_WAIT)
+            users, self._to_report = self._to_report, []
             try:
-                await self.send_to(game.channel_id, Outgoing(ToChannel(game.channel_id), text))
-            except discord.HTTPException as error:
-                log.warning("could not warn the moderators of %s about %s: %s", game.name, user_id, error)
+                games: dict[int, tuple[GameView, list[int]]] = {}
+                for user_id, found in zip(users, await asyncio.gather(*map(self.clerk.games.games_of_user, users)),
+                                          strict=True):
+                    for game in found:
+                        games.setdefault(game.id, (game, []))[1].append(user_id)
+                for game, closed in games.values():
+                    names = await self.clerk.games.player_names(game.id)
+                    listed = set(closed)  # in the order they joined the game
+                    text = closed_dms_text([name for user_id, name in names.items() if user_id in listed])
+                    await self.owe([Outgoing(ToChannel(game.channel_id), text)])
+            except Exception:
+                log.exception("telling the moderators about %d player(s) with closed DMs failed", len(users))
+
+    async def stop(self) -> None:
+        if self._reporter is not None:
+            self._reporter.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reporter
+        await self.outbox.stop()
+        with contextlib.suppress(Exception):  # what the closed DMs are, in the table before the process ends
+            await asyncio.wait_for(self.clerk.closed_dms.written(), 5)
 
     async def send(self, item: Outgoing, nonce: str | None = None, reply_to: int | None = None,
                    channel_id: int | None = None) -> discord.Message:
@@ -320,6 +382,30 @@ def _answer(item: Outgoing, lane: str, channel_id: int | None, reply_to: int, so
     """An answer to a message (``reply_to``, sent under ``source_id``): a RECEIPT, sent before announcements."""
     return Owed(lane, channel_id, RECEIPT, _nonce(item), encode(item, channel_id=channel_id, reply_to=reply_to),
                 source_id=source_id)
+
+
+def closed_dms_text(names: Sequence[str]) -> str:
+    """The moderators' warning about players whose DMs refused the bot; past ``limits.CONTENT``, the rest counted."""
+    head = "⚠️ Moderators: I cannot send direct messages to "
+    tail = (" (their DMs are closed to me), so they get no ballot buttons, receipts or reminders. Ask them to allow "
+            "direct messages from members of this server. I stop DMing them until they DM me or a moderator runs "
+            "`/player dms`.")
+    shown = [f"**{n}**" for n in names]
+    room = limits.CONTENT - len(head) - len(tail) - 40
+    while len(shown) > 1 and len(", ".join(shown)) > room:
+        shown.pop()
+    rest = len(names) - len(shown)
+    if rest:
+        listed = ", ".join(shown) + f" and {rest:,} more players"
+    else:
+        listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+    return f"{head}{listed}{tail}"
+
+
+def _dm_user(row: OwedRow) -> int | None:
+    """The user a DM lane's message goes to; None for a channel or thread."""
+    lane = row.owed.lane
+    return int(lane.split(":")[1]) if lane.startswith("user:") else None
 
 
 def _has_content(item: Outgoing) -> bool:

@@ -11,11 +11,20 @@ session, so it sees every request whoever makes it: the outgoing queue, discord.
   channel's messages say when that channel's bucket is spent; ``blocked_until(channel)`` tells the queue, which then
   sends other channels' messages meanwhile instead of holding a sending slot while discord.py waits.
 
+- **Invalid requests** (Discord, Rate Limits, "Invalid Request Limit": an IP that makes too many invalid requests,
+  those answered 401, 403 or 429, is temporarily restricted from the API; currently 10,000 per 10 minutes; a 429
+  with ``X-RateLimit-Scope: shared`` is not counted): every such answer is counted in a sliding window of 10
+  minutes. From ``slow_at`` (a quarter of the limit) requests are spaced at least ``slow_spacing`` apart (at 4 a
+  second the rest of the window cannot make the limit even if every one is refused); from ``stop_at`` (nine
+  tenths) they wait until old refusals leave the window. Both are logged when they start and end. DMs to users
+  whose DMs are closed are not tried again (delivery.py), so this is the guard behind that one.
+
 Time is real monotonic time (``time.monotonic``), never the game clock."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
 from collections import deque
@@ -24,12 +33,22 @@ from typing import Any
 
 import aiohttp
 
+log = logging.getLogger("clerk.discord.pacing")
+
 DISCORD_GLOBAL_LIMIT = 50
 """Requests per second per bot token (Discord's documented global limit)."""
 EXEMPT = re.compile(r"/api/v\d+/(interactions/\d+/[^/]+/callback|webhooks/\d+/[^/]+)")
 CATCH_UP = 2
 """Starts a late schedule may catch up at once (then it is evenly spaced again)."""
 CHANNEL = re.compile(r"/api/v\d+/channels/(\d+)/messages")
+INVALID_LIMIT = 10_000
+"""Invalid requests (401, 403, 429 but a shared-scope 429) per ``INVALID_WINDOW`` that get an IP restricted."""
+INVALID_WINDOW = 600.0
+"""Seconds: Discord's window for invalid requests (10 minutes)."""
+INVALID_STATUSES = frozenset({401, 403, 429})
+SLOW_SPACING = 0.25
+"""Seconds between requests while the invalid ones in the window are past ``slow_at``: 4 a second, so even if every
+one were refused the rest of the window adds at most 2,400."""
 
 
 def budget_of(per_second: int) -> int:
@@ -51,6 +70,20 @@ class Pacer:
         """Globally limited requests started."""
         self.too_many = 0
         """429 answers seen (discord.py retried them)."""
+        self._invalid: deque[float] = deque()
+        """When each invalid answer (401, 403, 429 but shared) of the last ``INVALID_WINDOW`` came."""
+        self.invalid = 0
+        """Invalid answers seen, in all."""
+        self.slow_at = INVALID_LIMIT // 4
+        """From this many invalid answers in the window, requests are spaced ``slow_spacing`` apart."""
+        self.stop_at = INVALID_LIMIT * 9 // 10
+        """From this many, requests wait until the oldest leave the window."""
+        self.slow_spacing = SLOW_SPACING
+        self.slowed = 0
+        """Requests started while the invalid-request guard spaced them out."""
+        self._slow = False
+        self._stopped = False
+        self._last_start = float("-inf")
 
     def set_limit(self, per_second: int) -> None:
         """Discord's global limit for this bot (50 unless Discord raised it for a large bot)."""
@@ -90,12 +123,52 @@ class Pacer:
                 wait = max(self._paused_until - now, self._next - now)
                 if len(self._started) >= self.budget:
                     wait = max(wait, self._started[0] + self.window - now)
+                wait = max(wait, self._invalid_wait(now))
                 if wait <= 0:
+                    self.slowed += self._slow
                     self._next += self.spacing
                     self._started.append(now)
+                    self._last_start = now
                     self.requests += 1
                     return
                 await asyncio.sleep(wait)
+
+    def invalid_in_window(self, now: float | None = None) -> int:
+        """Invalid answers (401, 403, 429 but shared) in the last ``INVALID_WINDOW`` seconds."""
+        now = time.monotonic() if now is None else now
+        while self._invalid and self._invalid[0] <= now - INVALID_WINDOW:
+            self._invalid.popleft()
+        return len(self._invalid)
+
+    def _invalid_wait(self, now: float) -> float:
+        """How long the invalid-request guard holds the next request (0: not at all); logs when it starts and ends."""
+        count = self.invalid_in_window(now)
+        slow = count >= self.slow_at
+        if slow != self._slow:
+            self._slow = slow
+            if slow:
+                log.warning("%d invalid requests (401/403/429) in the last %d minutes (Discord restricts the bot "
+                            "at %d): slowing every request to one per %.2f s", count, INVALID_WINDOW // 60,
+                            INVALID_LIMIT, self.slow_spacing)
+            else:
+                log.info("invalid requests are down to %d in the last %d minutes: full speed again", count,
+                         INVALID_WINDOW // 60)
+        if not slow:
+            return 0.0
+        stop = count >= self.stop_at
+        if stop and not self._stopped:
+            log.warning("%d invalid requests in the last %d minutes: holding requests until the oldest leave the "
+                        "window", count, INVALID_WINDOW // 60)
+        self._stopped = stop
+        if stop:
+            return self._invalid[count - self.stop_at] + INVALID_WINDOW - now
+        return self._last_start + self.slow_spacing - now
+
+    def note_answer(self, status: int, scope: str | None = None) -> None:
+        """Count an answer of ``status`` if Discord counts it as an invalid request."""
+        if status in INVALID_STATUSES and not (status == 429 and scope == "shared"):
+            self.invalid += 1
+            self._invalid.append(time.monotonic())
 
     async def _on_start(self, session: aiohttp.ClientSession, context: SimpleNamespace,
                         params: aiohttp.TraceRequestStartParams) -> None:
@@ -106,6 +179,7 @@ class Pacer:
     async def _on_end(self, session: aiohttp.ClientSession, context: SimpleNamespace,
                       params: aiohttp.TraceRequestEndParams) -> None:
         headers: Any = params.response.headers
+        self.note_answer(params.response.status, headers.get("X-RateLimit-Scope"))
         if params.response.status == 429:
             self.too_many += 1
             if headers.get("X-RateLimit-Global") == "true" or headers.get("X-RateLimit-Scope") == "global":

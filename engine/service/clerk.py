@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.service.announcements import AnnouncementService
 from engine.service.clock import Clock, Dice
+from engine.service.closed_dms import ClosedDmService
 from engine.service.convocate import RULESET as CONVOCATE
 from engine.service.convocate import ConvocateService
 from engine.service.exports import ExportService
@@ -62,6 +63,8 @@ class Clerk(ServiceBase):
         """The messages and threads the bot keeps."""
         self.reminders = ReminderService(backend)
         self.pending_dms = PendingDmService(backend)
+        self.closed_dms = ClosedDmService(backend)
+        """Users the bot does not DM: their DMs refused it (``closed_dms``)."""
         self.announcements = AnnouncementService(backend)
         """Results closed and not yet posted (``ResultPending`` / ``ResultPosted``)."""
         self.outbox = OwedService(backend)

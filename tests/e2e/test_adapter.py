@@ -153,7 +153,8 @@ async def test_a_player_with_closed_dms_is_reported_to_the_moderators_once(clerk
     await h.fake.wait_for(warnings, "the warning about bob")
     assert warnings() == ["⚠️ Moderators: I cannot send direct messages to **bob** (their DMs are closed to me), so "
                           "they get no ballot buttons, receipts or reminders. Ask them to allow direct messages from "
-                          "members of this server."]
+                          "members of this server. I stop DMing them until they DM me or a moderator runs "
+                          "`/player dms`."]
     await h.bot.courier.deliver([Outgoing(ToUser(h.bob.id), "another DM")])
     await h.idle()
     assert len(warnings()) == 1

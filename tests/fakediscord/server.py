@@ -12,6 +12,7 @@ import contextlib
 import json
 import re
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -145,6 +146,9 @@ class FakeDiscord(ChannelRoutes):
         """The attachment ids the bot downloaded, in order."""
         self.refusals: dict[int, int] = {}
         """Channel id -> the 403 error code the bot's posts there (and in its threads) get; see ``refuse_posts``."""
+        self.dms_refused: Counter[int] = Counter()
+        """User id -> the DMs to them refused (403 50007: their ``accepts_dms`` is false), as Discord refuses a DM to
+        a user who allows none from the server's members or has blocked the app."""
         self.nonces: dict[tuple[int, str], Sent] = {}
         """Messages sent with ``enforce_nonce``: Discord returns the first again for a repeated nonce (it keeps them a
         few minutes; the fake for the whole test)."""
@@ -868,6 +872,7 @@ class FakeDiscord(ChannelRoutes):
         if channel is None:
             return discord_error(404, 10003, "Unknown Channel")
         if channel.is_dm and channel.recipient is not None and not channel.recipient.accepts_dms:
+            self.dms_refused[channel.recipient.id] += 1
             return discord_error(403, 50007, "Cannot send messages to this user")
         refused = self.refusals.get(channel.id) or self.refusals.get(channel.parent_id or 0)
         if refused:

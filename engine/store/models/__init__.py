@@ -118,6 +118,15 @@ class PendingDm(Base):
     sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ClosedDm(Base):
+    """A user whose DMs refused the bot (Discord 403): no more DMs are attempted to them until they DM the bot or a
+    moderator runs ``/player dms`` (bot/discord/delivery.py): delivery bookkeeping, not an event of any game."""
+
+    __tablename__ = "closed_dms"
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class Lease(Base):
     """A named lease one process holds until ``expires_at`` (renewed while it runs): the deadline scheduler's
     ``deadlines`` lease makes one process of a deployment do the timed work (``engine.service.lease``)."""
