@@ -72,9 +72,10 @@ async def test_a_receipt_goes_before_the_announcements_already_waiting_and_statu
     assert sum(1 for s in h.fake.sent if s.content.startswith("notice")) == 30
     assert notices_before < 15, f"the receipt waited for {notices_before} of 30 notices"
     # the pacer spends 9 of the 10 a second, evenly; on a loaded machine the jitter between leaving the bot and
-    # reaching the fake can still put 11 in one second once (measured: 1 of 61 requests under stress -c 8). A 429
-    # is retried and loses nothing; more than that would be the pacer overspending
-    assert rates.limited <= 1, rates.limited
+    # reaching the fake can still put 11 in one second now and then (measured: 1 of 61 requests under stress -c 8,
+    # 2 at a load average of 7). A 429 is retried and loses nothing. 30 notices sent at once against 10 a second
+    # would meet many more, so a handful still tells a pacer that overspends
+    assert rates.limited <= 3, rates.limited
 
 
 async def test_one_channels_messages_arrive_in_order_within_its_bucket(clerk_bot: Harness) -> None:

@@ -54,6 +54,7 @@ class ChannelRoutes:
     now: Callable[[], Any]
     started: Any
     dispatch: Callable[[str, dict[str, Any]], Awaitable[None]]
+    echo: Callable[[str, dict[str, Any]], Awaitable[None]]
     _channel: Callable[[str], Channel | None]
     _authorised: Callable[[web.Request], bool]
     _body: Callable[[web.Request], Awaitable[tuple[dict[str, Any], list[tuple[str, bytes]]]]]
@@ -97,7 +98,7 @@ class ChannelRoutes:
         sent.deleted = True
         sent.pinned = False
         channel = self.channels.get(sent.channel_id)
-        await self.dispatch("MESSAGE_DELETE", {"id": str(sent.id), "channel_id": str(sent.channel_id),
+        await self.echo("MESSAGE_DELETE", {"id": str(sent.id), "channel_id": str(sent.channel_id),
                                                **({"guild_id": str(self.guild_id)} if channel else {})})
 
     async def delete_thread(self, thread: Channel) -> None:
@@ -107,14 +108,14 @@ class ChannelRoutes:
         for s in self.sent:
             if s.channel_id == thread.id:
                 s.deleted = True
-        await self.dispatch("THREAD_DELETE", {"id": str(thread.id), "guild_id": str(self.guild_id),
+        await self.echo("THREAD_DELETE", {"id": str(thread.id), "guild_id": str(self.guild_id),
                                               "parent_id": str(thread.parent_id), "type": thread.type})
 
     async def archive(self, thread: Channel, archived: bool = True) -> None:
         """A thread is archived (by a moderator, or after ``auto_archive_duration`` without messages)."""
         assert thread.is_thread
         thread.archived = archived
-        await self.dispatch("THREAD_UPDATE", thread.payload(self.now()))
+        await self.echo("THREAD_UPDATE", thread.payload(self.now()))
 
     # ----------------------------------------------------------------- routes
 
@@ -143,14 +144,14 @@ class ChannelRoutes:
         self.channels[thread.id] = thread
         self.threads_created.append(thread)
         data = thread.payload(self.now())
-        await self.dispatch("THREAD_CREATE", {**data, "newly_created": True})
+        await self.echo("THREAD_CREATE", {**data, "newly_created": True})
         if kind == PRIVATE_THREAD:  # Discord posts no "started a thread" message for a private thread
             return _json(data)
         notice = Sent(self.ids.next(), parent.id, "system", name, reference=None)
         self.sent.append(notice)
         message = self._message_of(notice, parent, kind=THREAD_CREATED)
         message["message_reference"] = {"channel_id": str(thread.id), "guild_id": str(self.guild_id)}
-        await self.dispatch("MESSAGE_CREATE", message)
+        await self.echo("MESSAGE_CREATE", message)
         return _json(data)
 
     async def _add_thread_member(self, request: web.Request) -> web.StreamResponse:
@@ -168,7 +169,7 @@ class ChannelRoutes:
             return _error(404, 10013, "Unknown User")
         if user_id not in thread.members:
             thread.members.add(user_id)
-            await self.dispatch("THREAD_MEMBERS_UPDATE", {
+            await self.echo("THREAD_MEMBERS_UPDATE", {
                 "id": str(thread.id), "guild_id": str(self.guild_id), "member_count": len(thread.members),
                 "added_members": [{"id": str(thread.id), "user_id": str(user_id), "join_timestamp": iso(self.now()),
                                    "flags": 0}]})
@@ -186,7 +187,7 @@ class ChannelRoutes:
         if body.get("name"):
             channel.name = str(body["name"])
         data = channel.payload(self.now())
-        await self.dispatch("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", data)
+        await self.echo("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", data)
         return _json(data)
 
     def _own_message(self, request: web.Request) -> tuple[Channel, Sent] | web.Response:
@@ -220,7 +221,7 @@ class ChannelRoutes:
             sent.components = list(body.get("components") or [])
         message = self._message_of(sent, channel)
         message["edited_timestamp"] = iso(self.now())
-        await self.dispatch("MESSAGE_UPDATE", message)
+        await self.echo("MESSAGE_UPDATE", message)
         return _json(message)
 
     async def _pin(self, request: web.Request) -> web.StreamResponse:
@@ -232,11 +233,11 @@ class ChannelRoutes:
             return _error(403, 50013, "Missing Permissions")
         if not sent.pinned:
             sent.pinned = True
-            await self.dispatch("CHANNEL_PINS_UPDATE", {"guild_id": str(self.guild_id), "channel_id": str(channel.id),
+            await self.echo("CHANNEL_PINS_UPDATE", {"guild_id": str(self.guild_id), "channel_id": str(channel.id),
                                                         "last_pin_timestamp": iso(self.now())})
             notice = Sent(self.ids.next(), channel.id, "system", "", reference=sent.id)
             self.sent.append(notice)
-            await self.dispatch("MESSAGE_CREATE", self._message_of(notice, channel, kind=CHANNEL_PINNED_MESSAGE))
+            await self.echo("MESSAGE_CREATE", self._message_of(notice, channel, kind=CHANNEL_PINNED_MESSAGE))
         return web.Response(status=204)
 
     async def _unpin(self, request: web.Request) -> web.StreamResponse:
