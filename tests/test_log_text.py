@@ -47,3 +47,9 @@ def test_log_lines_name_the_actor() -> None:
         "`#3` 2026-03-01 18:00 **anna** BallotCast: anna voted aye in round 1",
         f"`#2` 2026-03-01 18:00 **<@{OTHER}>** RoundOpened: round 1 opened: Piracy, deadline 2026-03-02 18:00 UTC",
         "`#1` 2026-03-01 18:00 **mod** GameCreated: Landsdraad game sirius created"]
+
+
+def test_a_setting_changed_from_nothing_reads_unset() -> None:
+    """``setting timezone unset → Europe/Berlin``, not ``None → Europe/Berlin``."""
+    text = sentence("SettingChanged", {"setting": "timezone", "from": None, "to": "Europe/Berlin"}, NAMES)
+    assert text == "setting timezone unset → Europe/Berlin"

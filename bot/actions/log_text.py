@@ -40,6 +40,8 @@ class Words:
         return f"{value:,}"
 
     def value(self, value: Any, key: str = "") -> str:
+        if value is None:  # a setting that had no value, a field left empty
+            return "unset"
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, int):
