@@ -142,15 +142,7 @@ async def test_deadline_closes_once(table: Any) -> None:
 
 async def test_no_confidence_removes_the_ag_and_opens_an_election_with_the_round(table: Any) -> None:
     """R0-35: removal, a new election closing at round end, ballots cast before removal stay valid."""
-    await players(table)
-    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
-    await ag_vote(table, BOB, "jenny")
-    await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
-    await table.open(deadline=timedelta(hours=24))
-    for user in (BOB, CAROL):
-        receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user,
-                                                                motion=Motion(Subject.NO_CONFIDENCE), thread_id=None,
-                                                                at=table.clock.now(), source_id=table.source())
+    receipt = await _no_confidence_passed(table)
     assert receipt.just_passed and receipt.vote.title == "No Confidence in jenny"
     assert await table.clerk.landsdraad.adjutant.adjutant(
         table.game_id) == (JENNY, "jenny"), "nothing happens before enactment"
@@ -193,7 +185,8 @@ async def test_election_closing_with_the_round_fills_the_office_before_the_check
 
 
 async def _no_confidence_passed(table: Any) -> Any:
-    """jenny is AG; bob and carol pass No Confidence in her (2 of 3 active, R0-41); not enacted yet."""
+    """jenny is AG; bob and carol pass No Confidence in her (2 of 3 active, R0-41) in a round with a 24 h deadline;
+    not enacted yet. The receipt of the support that passed it."""
     await players(table)
     await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     await ag_vote(table, BOB, "jenny")
@@ -203,14 +196,14 @@ async def _no_confidence_passed(table: Any) -> Any:
         receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user,
                                                                 motion=Motion(Subject.NO_CONFIDENCE), thread_id=None,
                                                                 at=table.clock.now(), source_id=table.source())
-    return receipt.vote
+    return receipt
 
 
 async def test_ag_ballots_cast_during_no_confidence_count_at_their_time(table: Any) -> None:
     """R0-35: "votes cast for a new AG prior to an official removal are still valid": held until the enactment,
     then counted in the election it opens at the times they were cast, so the tie-break (R0-31) sees those times."""
     from engine.service.landsdraad.held_ballots import HeldVote
-    vote = await _no_confidence_passed(table)
+    vote = (await _no_confidence_passed(table)).vote
     held = await ag_vote(table, CAROL, "jenny", 1)
     assert isinstance(held, HeldVote) and held.vote_title == "No Confidence in jenny"
     changed = await ag_vote(table, JENNY, "bob", 2)
@@ -238,7 +231,7 @@ async def test_ag_ballots_cast_during_no_confidence_count_at_their_time(table: A
 async def test_held_ballots_lapse_when_the_vote_is_vetoed(table: Any) -> None:
     """A vetoed No Confidence vote opens no election; its held ballots never count, and once it is decided an
     AG ballot is refused again (no election is open, nothing under way)."""
-    vote = await _no_confidence_passed(table)
+    vote = (await _no_confidence_passed(table)).vote
     await ag_vote(table, CAROL, "carol")
     await table.clerk.landsdraad.majority.veto(table.game_id, vote_id=vote.id, actor=MOD)
     assert await table.clerk.landsdraad.adjutant.held(table.game_id) is None
@@ -254,7 +247,7 @@ async def test_a_held_ballot_lapses_when_its_voter_leaves(table: Any) -> None:
     lapses, as does one for a candidate who was removed, and the enactment says so. A redelivered held ballot is
     held once."""
     from engine.service.landsdraad.held_ballots import HeldVote
-    vote = await _no_confidence_passed(table)
+    vote = (await _no_confidence_passed(table)).vote
     await ag_vote(table, BOB, "carol")
     first = await table.clerk.landsdraad.adjutant.cast_ag_vote(table.game_id, user_id=CAROL, candidate="bob",
                                                                at=table.clock.now(), source_id="dm:77")
@@ -290,3 +283,17 @@ async def test_no_confidence_may_name_the_ag_and_a_name_that_is_not_the_ag_is_re
     named = await support(BOB, "Jenny")
     plain = await support(CAROL)
     assert named.vote.id == plain.vote.id and plain.vote.title == "No Confidence in jenny"
+
+
+async def test_held_ballots_of_an_earlier_round_do_not_count(table: Any) -> None:
+    """R0-35 "cast earlier in the same round": a No Confidence vote passed in round 1 and enacted in round 2 brings
+    no round-1 AG ballot into the election; one cast in round 2 before the enactment counts."""
+    vote = (await _no_confidence_passed(table)).vote
+    await ag_vote(table, CAROL, "carol")                            # round 1: held, then lapses with the round
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    await table.open()
+    assert await table.clerk.landsdraad.adjutant.held(table.game_id) == ("No Confidence in jenny", ())
+    await ag_vote(table, BOB, "carol")                              # round 2: held and counted
+    await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=vote.id, actor=MOD)
+    election = await table.clerk.landsdraad.adjutant.election(table.game_id)
+    assert election is not None and [(v, c) for v, c, _ in election.ballots] == [("bob", "carol")]

@@ -317,7 +317,8 @@ class AdjutantService(ServiceBase):
                 return None
             rows = await session.execute(select(Player.id, Player.name).where(Player.game_id == game_id))
             names = {pid: name for pid, name in rows.all()}
-            held = sorted((await held_ballots(session, game_id, vote.id)).values(), key=lambda b: (b.cast_at, b.voter))
+            ballots = await held_ballots(session, game_id, vote.id, game.current_round)
+            held = sorted(ballots.values(), key=lambda b: (b.cast_at, b.voter))
             return title_of(vote), tuple((names[b.voter], names[b.candidate]) for b in held)
 
     async def adjutant(self, game_id: int) -> tuple[int, str] | None:

@@ -51,13 +51,15 @@ def title_of(row: PlayerVoteRow) -> str:
     return vote_title(Subject.NO_CONFIDENCE, str(row.details.get("label", "")))
 
 
-async def held_ballots(session: AsyncSession, game_id: int, vote_id: int) -> dict[int, AgBallot]:
-    """Each voter's held ballot for that No Confidence vote, by player id (their last ``AgBallotHeld``)."""
+async def held_ballots(session: AsyncSession, game_id: int, vote_id: int,
+                       round_number: int | None = None) -> dict[int, AgBallot]:
+    """Each voter's held ballot for that No Confidence vote, by player id (their last ``AgBallotHeld``); with
+    ``round_number``, only ballots cast in that round."""
     rows = await session.execute(select(Event.payload).where(Event.game_id == game_id, Event.kind == HELD)
                                  .order_by(Event.seq))
     held: dict[int, AgBallot] = {}
     for payload in rows.scalars():
-        if payload.get("vote") == vote_id:
+        if payload.get("vote") == vote_id and round_number in (None, payload.get("round")):
             voter = int(payload["voter"])
             held[voter] = AgBallot(voter, int(payload["candidate_id"]), datetime.fromisoformat(payload["cast_at"]))
     return held
@@ -66,14 +68,15 @@ async def held_ballots(session: AsyncSession, game_id: int, vote_id: int) -> dic
 async def hold(uow: UnitOfWork, game: Game, vote: PlayerVoteRow, voter: Player, chosen: Player, at: datetime,
                actor: int, source_id: str | None) -> HeldVote:
     """Hold ``voter``'s ballot for ``chosen`` until ``vote`` is decided."""
-    previous = (await held_ballots(uow.session, game.id, vote.id)).get(voter.id)
+    previous = (await held_ballots(uow.session, game.id, vote.id, game.current_round)).get(voter.id)
     ballot = cast_ag_ballot(previous, voter.id, chosen.id, at)
     changed_from = None
     if previous is not None and ballot is not previous:
         old = await uow.session.get(Player, previous.candidate)
         changed_from = old.name if old else None
     await uow.record(game.id, HELD, actor,
-                     {"vote": vote.id, "voter": voter.id, "voter_name": voter.name, "candidate_id": chosen.id,
+                     {"vote": vote.id, "round": game.current_round, "voter": voter.id, "voter_name": voter.name,
+                      "candidate_id": chosen.id,
                       "candidate": chosen.name, "cast_at": ballot.cast_at.isoformat(), "changed_from": changed_from,
                       "unchanged": ballot is previous, "at": at.isoformat()}, source_id)
     return HeldVote(voter.name, chosen.name, title_of(vote), changed_from, ballot is previous)
@@ -82,12 +85,14 @@ async def hold(uow: UnitOfWork, game: Game, vote: PlayerVoteRow, voter: Player, 
 async def count_held(session: AsyncSession, game: Game, vote: PlayerVoteRow,
                      election: AgElection) -> tuple[list[tuple[str, str]], list[str]]:
     """Write the held ballots of ``vote`` into the election its enactment opened, at the times they were cast.
-    A ballot counts only if its voter and candidate are still active players (R0-30); the others lapse.
+    Only ballots cast in the round of the removal count (R0-35: "cast earlier in the same round"; a vote passed in
+    one round and enacted in a later one keeps none), and only if the voter and candidate are still active players
+    (R0-30); the others lapse.
     Returns ((voter, candidate) counted, the lapsed as "voter → candidate")."""
     players = {p.id: p for p in (await session.execute(select(Player).where(Player.game_id == game.id))).scalars()}
     counted: list[tuple[str, str]] = []
     lapsed: list[str] = []
-    held = await held_ballots(session, game.id, vote.id)
+    held = await held_ballots(session, game.id, vote.id, game.current_round)
     for ballot in sorted(held.values(), key=lambda b: (b.cast_at, b.voter)):
         voter, candidate = players.get(ballot.voter), players.get(ballot.candidate)
         if voter is None or candidate is None:
