@@ -16,6 +16,7 @@ from bot.actions.log_text import Sentence
 from bot.actions.outbox import Card, Outgoing
 from bot.actions.routes import Routes, ThreadHandler
 from bot.actions.suggest_sources import Source
+from engine.core.derivation import Derivation
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
 
@@ -76,6 +77,29 @@ class MessageCommand:
     """Who, besides the author and the moderators, may apply it to another player's message."""
 
 
+@dataclass(frozen=True)
+class WhyAsk:
+    """What ``/why`` was asked (``bot/actions/why.py``): the subject and the options that name the number."""
+
+    what: str
+    """The subject, one of the front's ``explain`` keys (``result``, ``votes``, ``score``)."""
+    round: int | None = None
+    """The round (turn, election) asked about; None: the latest one that has the number."""
+    player: UserRef | None = None
+    """The player whose number it is (``/why votes player:@jenny``)."""
+    name: str | None = None
+    """Anything else the subject needs: a category or award of a score, a candidate, a card, a statute."""
+    viewer: str | None = None
+    """The asker's player name in the game, None if they play none of it."""
+    moderator: bool = False
+    """The asker moderates the game (sees every step and the rules' ids)."""
+
+
+Explainer = Callable[[App, Ctx, GameView, WhyAsk], Awaitable[Derivation]]
+"""``/why``'s work for one subject of the ruleset (``Front.explain``): the derivation of the number asked about, whole;
+the command keeps what the asker may see (``Derivation.seen_by``). A refusal raises ``RuleError`` (no such round)."""
+
+
 def no_hint(text: str) -> str | None:
     return None
 
@@ -133,6 +157,11 @@ class Front:
     log_sentences: Mapping[str, Sentence] = field(default_factory=dict)
     """Its own kinds of event as sentences for /log and the CSV export (``bot/actions/log_text.py``); the other
     kinds get the generic sentence."""
+    explain: Mapping[str, Explainer] = field(default_factory=dict)
+    """``/why <subject>``: subject -> its ``Explainer``, in the order ``/why`` lists them; the first is the default
+    (``/why round:3`` explains the round's result)."""
+    explain_help: Mapping[str, str] = field(default_factory=dict)
+    """Subject -> what it explains and which options it takes, for ``/why`` without a known subject and ``/help``."""
     names_itself: bool = True
     """How the other rulesets treat its commands. True: a game of another ruleset refuses one naming this ruleset
     (``/election start is a Mylantium command; sirius plays Landsdraad.``), and a ``game="any"`` command looks for
