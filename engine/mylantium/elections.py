@@ -4,10 +4,11 @@ Independent Vote (P1-01) split by approval (P1-02) in the General Election only;
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
+from engine.core.derivation import Derivation, Step
 from engine.core.errors import RuleError
 from engine.core.rounding import ceil, floor, round_half_up
 from engine.mylantium.model import FactionCode, Party
@@ -109,11 +110,21 @@ def primary(candidates: Iterable[Candidate], choices: Mapping[FactionCode, str],
     """R1-01, R1-03: each running candidate gets the Faction Votes of the Factions that chose it and its Charisma;
     there is no Independent Vote. The candidate with most votes wins its party's Primary (P1-16: the document
     gives no rule); a tie for first is left to the moderator."""
+    return primary_explained(candidates, choices, faction_votes)[0]
+
+
+def primary_explained(candidates: Iterable[Candidate], choices: Mapping[FactionCode, str],
+                      faction_votes: Mapping[FactionCode, int], known: Known | None = None,
+                      subject: str = "The Primary") -> tuple[PrimaryResult, Derivation]:
+    """``primary`` and its steps (``/why election``): the Factions' secret choices, each candidate's total, each
+    party's nominee."""
+    known = known or Known()
     running = [c for c in candidates if c.running]
     names = {c.name for c in running}
     for code, name in choices.items():
         if name not in names:
             raise RuleError(f"The {code.title}'s choice, {name}, is not running in this Primary.")
+    steps = list(known.choice_steps(choices, faction_votes, "candidate"))
     lines: list[Line] = []
     nominees: dict[Party, str | None] = {}
     ties: dict[Party, tuple[str, ...]] = {}
@@ -122,11 +133,61 @@ def primary(candidates: Iterable[Candidate], choices: Mapping[FactionCode, str],
                     c.charisma) for c in running if c.party is party]
         own.sort(key=lambda line: -line.total)
         lines += own
+        steps += [Step(f"{line.name} ({party.title}): Faction Votes {line.faction_votes} (of the Factions that chose "
+                       f"it) + Charisma {line.charisma} = **{line.total}**", CANDIDATE_RULE, "R1-01, R1-03",
+                       known.close) for line in own]
         top = [line.name for line in own if own and line.total == own[0].total]
         nominees[party] = top[0] if len(top) == 1 else None
         if len(top) > 1:
             ties[party] = tuple(top)
-    return PrimaryResult(tuple(lines), nominees, ties)
+        steps.append(Step(_nominee_says(party, own, top), "the candidate with most votes wins the party's Primary; "
+                          "a tie for first is left to the moderator", "P1-16", known.close))
+    result = PrimaryResult(tuple(lines), nominees, ties)
+    said = "; ".join(f"{line.name} {line.total}" for line in lines) or "no candidate ran"
+    return result, Derivation(subject, said, tuple(steps), {line.name: line.total for line in lines},
+                              note="Who chose what is secret: each Faction's player sees only its own choice.")
+
+
+CANDIDATE_RULE = ("a running candidate gets the Faction Votes of the Factions that chose it and its Charisma; the "
+                  "Independent Vote votes only in the General Election")
+
+
+def _nominee_says(party: Party, own: list[Line], top: list[str]) -> str:
+    if not own:
+        return f"{party.title} Primary: no candidate ran, so no nominee."
+    if len(top) > 1:
+        return f"{party.title} Primary: {' and '.join(top)} tie with {own[0].total}; the moderator names the nominee."
+    return f"{party.title} Primary: {top[0]} has most votes ({own[0].total}) and is the nominee."
+
+
+@dataclass(frozen=True)
+class Known:
+    """What the service knows about an election's inputs, for its steps: each Faction's player (who alone, with
+    the moderators, may see its secret choice) and the event numbers the inputs came from."""
+
+    players: Mapping[FactionCode, str] = field(default_factory=dict)
+    chose_at: Mapping[FactionCode, tuple[int, ...]] = field(default_factory=dict)
+    """Each Faction's ``ChoiceMade`` events (the last one counts)."""
+    close: tuple[int, ...] = ()
+    """The close, whose moment fixes the Faction Votes counted (the ``ElectionClosed`` event)."""
+
+    def choice_steps(self, choices: Mapping[object, object], faction_votes: Mapping[FactionCode, int],
+                     what: str) -> list[Step]:
+        """One secret step per Faction in play: what it chose (seen by its player and the moderators)."""
+        out: list[Step] = []
+        for code in FactionCode:
+            if code not in faction_votes:
+                continue
+            chosen = choices.get(code)
+            shown = chosen.title if isinstance(chosen, Party) else chosen
+            says = (f"The {code.plural} ({faction_votes[code]} Faction Votes at the close) chose **{shown}**."
+                    if chosen is not None else f"The {code.plural} ({faction_votes[code]} Faction Votes) chose no "
+                                               f"{what}: their votes go to no one.")
+            player = self.players.get(code)
+            out.append(Step(says, "a Faction's votes, as they stand at the close, go to its choice; choices are secret",
+                            "R1-01", self.chose_at.get(code, ()) + self.close,
+                            frozenset({player}) if player is not None else frozenset()))
+        return out
 
 
 @dataclass(frozen=True)
@@ -155,16 +216,66 @@ def general(nominees: Mapping[Party, Candidate | None], choices: Mapping[Faction
     """R1-01..R1-05, P1-16: each party gets the Faction Votes of the Factions that chose it, its nominee's Charisma
     and its share of the Independent Vote (``faction_votes`` holds every Faction in play, so ``F`` counts them all,
     chosen or not). More votes wins; a tie keeps the incumbent party."""
+    return general_explained(nominees, choices, faction_votes, incumbent, approval, rules)[0]
+
+
+ROUNDING = {"down": "rounded down", "up": "rounded up"}
+
+
+def general_explained(nominees: Mapping[Party, Candidate | None], choices: Mapping[FactionCode, Party],
+                      faction_votes: Mapping[FactionCode, int], incumbent: Party, approval: int,
+                      rules: Rules = DEFAULT, known: Known | None = None,
+                      subject: str = "The General Election") -> tuple[GeneralResult, Derivation]:
+    """``general`` and its steps (``/why election``): F, the Independent Vote and its split, the Factions' secret
+    choices, each party's total and the winner."""
+    known = known or Known()
+    rounding = ROUNDING.get(rules.rounding, "rounded half up")
     f = sum(faction_votes.values())
     i = independent_vote(f, rules)
     to_incumbent, to_opposition = independent_split(i, approval, rules)
+    counted = " + ".join(f"{c.plural} {v}" for c, v in faction_votes.items())
+    steps = [Step(f"Faction Votes in play: F = {counted or 'none'} = {f}",
+                  "every Faction in play counts towards F, whether it chose or not", "R1-04", known.close),
+             Step(f"Independent Vote: I = F/2 = {f}/2 → **{i}** ({rounding})",
+                  "the Independent Vote is half the Faction Votes in play", "R1-04, P1-01", known.close),
+             Step(f"At {approval}% Approval the incumbent {incumbent.title}s get {i} × {approval}/100 = "
+                  f"{_decimal(Fraction(i * approval, 100))} → **{to_incumbent}** ({rounding}); the "
+                  f"{incumbent.other.title}s the remaining {i} − {to_incumbent} = **{to_opposition}**",
+                  "the incumbent party's share of the Independent Vote is the Approval Rating; the other party "
+                  "gets the rest", "R1-05, P1-02", known.close)]
+    steps += known.choice_steps(choices, faction_votes, "party")
     lines: dict[Party, Line] = {}
     for party in Party:
         nominee = nominees.get(party)
-        lines[party] = Line(party.title, party,
-                            sum(faction_votes.get(code, 0) for code, p in choices.items() if p is party),
-                            nominee.charisma if nominee is not None and nominee.running else 0,
-                            to_incumbent if party is incumbent else to_opposition)
+        lines[party] = line = Line(party.title, party,
+                                   sum(faction_votes.get(code, 0) for code, p in choices.items() if p is party),
+                                   nominee.charisma if nominee is not None and nominee.running else 0,
+                                   to_incumbent if party is incumbent else to_opposition)
+        steps.append(Step(f"{party.title} ({nominee.name if nominee else 'no nominee'}): Faction Votes "
+                          f"{line.faction_votes} (of the Factions that chose it) + Charisma {line.charisma} + "
+                          f"Independent {line.independent} = **{line.total}**",
+                          "a party gets the Faction Votes of the Factions that chose it, its nominee's Charisma and "
+                          "its share of the Independent Vote", "R1-01, R1-03, R1-05", known.close))
     a, b = lines[incumbent].total, lines[incumbent.other].total
     winner = incumbent if a >= b else incumbent.other
-    return GeneralResult(lines, f, i, incumbent, approval, winner, a == b)
+    loser = winner.other
+    steps.append(Step(f"{winner.title} {lines[winner].total} " + ("ties" if a == b else ">") +
+                      f" {loser.title} {lines[loser].total}: the **{winner.title}s** win" +
+                      (" (a tie keeps the incumbent party)" if a == b else ""),
+                      "more votes wins; a tie keeps the incumbent party in power", "P1-16", known.close))
+    result = GeneralResult(lines, f, i, incumbent, approval, winner, a == b)
+    said = f"{winner.title}s win, " + ", ".join(f"{p.title} {line.total}" for p, line in lines.items())
+    return result, Derivation(subject, said, tuple(steps), {p.value: line.total for p, line in lines.items()},
+                              note="Who chose what is secret: each Faction's player sees only its own choice.")
+
+
+def _decimal(x: Fraction) -> str:
+    """``19.2`` for 96/5; an exact decimal when there is one, else the fraction."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    for places in range(1, 5):
+        scaled = x * 10 ** places
+        if scaled.denominator == 1:
+            whole, frac = divmod(scaled.numerator, 10 ** places)
+            return f"{whole}.{frac:0{places}d}"
+    return f"{x.numerator}/{x.denominator}"

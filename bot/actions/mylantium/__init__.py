@@ -5,7 +5,7 @@ forms) and revolutions (``revolution``)."""
 from __future__ import annotations
 
 from bot.actions.front import Front
-from bot.actions.mylantium import removal, republic, revolution, turn
+from bot.actions.mylantium import removal, republic, revolution, turn, why
 from bot.actions.mylantium.imports import import_setup
 from bot.actions.mylantium.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.mylantium.render import REMINDERS
@@ -55,4 +55,6 @@ FRONT = Front(
     importer=import_setup,
     remover=removal.remove_player,
     log_sentences=LOG_SENTENCES,
+    explain=why.EXPLAIN,
+    explain_help=why.HELP,
 )

@@ -79,9 +79,10 @@ async def _tally(session: AsyncSession, game: Game, gov: MylGovernment, row: Myl
                if c.faction_id in by_id and by_id[c.faction_id].in_play}
     candidates = [candidate_of(c, FactionCode[by_id[c.faction_id].code]) for c in await candidate_rows(session, game.id)
                   if c.faction_id in by_id and not c.discarded]
+    kept = {"votes": {c.name: v for c, v in votes.items()}}  # the inputs as counted, for /why (explain.py)
     if row.stage == "primary":
         result = primary(candidates, choices, votes)
-        return {
+        return {**kept,
             "lines": [{"name": line.name, "party": line.party.value, "faction_votes": line.faction_votes,
                        "charisma": line.charisma, "total": line.total} for line in result.lines],
             "nominees": {p.value: n for p, n in result.nominees.items()},
@@ -102,7 +103,7 @@ async def _tally(session: AsyncSession, game: Game, gov: MylGovernment, row: Myl
     result_g = general(nominees, {c: Party(p) for c, p in choices.items()}, votes, incumbent,
                        approval_of(gov, game), rules_of(game))
     winner_nominee = nominees.get(result_g.winner)
-    return {
+    return {**kept, "rounding": rules_of(game).rounding,
         "lines": {p.value: {"faction_votes": line.faction_votes, "charisma": line.charisma,
                             "independent": line.independent, "total": line.total}
                   for p, line in result_g.lines.items()},

@@ -18,6 +18,7 @@ from engine.service.ledger import find_player, game_view, load_game
 from engine.service.membership import games_cache
 from engine.service.mylantium.business import Business
 from engine.service.mylantium.elections import Elections
+from engine.service.mylantium.explain import Explain
 from engine.service.mylantium.records import (
     candidate_view,
     find_territory,
@@ -84,6 +85,8 @@ class MylantiumService(RulesetService):
         self.revolutions = Revolutions(backend)
         self.removal = RemovalService(backend)
         """``/player remove``: the player's Faction withdraws (``engine/service/mylantium/removal.py``)."""
+        self.explain = Explain(backend)
+        """``/why``: derivations of posted numbers (``engine/service/mylantium/explain.py``)."""
 
     async def next_deadlines(self) -> list[datetime]:
         """The deadlines of open Mylantium elections and of contributions to a Revolution."""
