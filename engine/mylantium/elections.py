@@ -171,8 +171,8 @@ class Known:
     close: tuple[int, ...] = ()
     """The close, whose moment fixes the Faction Votes counted (the ``ElectionClosed`` event)."""
 
-    def choice_steps(self, choices: Mapping[FactionCode, str] | Mapping[FactionCode, Party], faction_votes: Mapping[FactionCode, int],
-                     what: str) -> list[Step]:
+    def choice_steps(self, choices: Mapping[FactionCode, str] | Mapping[FactionCode, Party],
+                     faction_votes: Mapping[FactionCode, int], what: str) -> list[Step]:
         """One secret step per Faction in play: what it chose (seen by its player and the moderators)."""
         out: list[Step] = []
         for code in FactionCode:
