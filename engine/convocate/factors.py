@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from engine.convocate.board import GF_LIMIT, Board, Card, Kind, Phase, signed
 from engine.convocate.votes import vote_of
+from engine.core.derivation import Derivation, Step
 from engine.core.errors import RuleError
 
 
@@ -26,8 +27,27 @@ def step_cost(frm: int, to: int) -> int:
 
 def steps(frm: int, to: int) -> list[int]:
     """The cost of each step of a push from ``frm`` to ``to``, in order."""
+    return steps_explained(frm, to)[0]
+
+
+def steps_explained(frm: int, to: int, events: tuple[int, ...] = (), subject: str = "The push",
+                    ) -> tuple[list[int], Derivation]:
+    """``steps`` and its derivation (``/why push``): each step's cost by the table, and their sum."""
     direction = 1 if to > frm else -1
-    return [step_cost(v, v + direction) for v in range(frm, to, direction)]
+    costs: list[int] = []
+    said: list[Step] = []
+    for v in range(frm, to, direction):
+        cost = step_cost(v, v + direction)
+        costs.append(cost)
+        said.append(Step(f"{signed(v)} → {signed(v + direction)}: 4 + {max(abs(v), abs(v + direction))} = {cost}",
+                         "a step costs 4 plus the larger distance from 0 of its two ends, the same both ways",
+                         "R4-08, P4-03", events))
+    total = sum(costs)
+    sums = " + ".join(str(c) for c in costs)
+    said.append(Step(f"Cost: {sums} = **{total}** committed Votes" if len(costs) > 1 else
+                     f"Cost: **{total}** committed Votes", "each step is paid in full from the Resource Pool when it "
+                     "is made", "R4-08, P4-15", events))
+    return costs, Derivation(subject, f"{total} committed Votes", tuple(said), total)
 
 
 def push_cost(frm: int, to: int) -> int:

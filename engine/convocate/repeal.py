@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from engine.convocate.access import Access, access
 from engine.convocate.board import Board, Phase, Statute
 from engine.convocate.motions import Box, MotionCard
-from engine.convocate.votes import standing_vote
+from engine.convocate.votes import Line, line_step, standing_vote
+from engine.core.derivation import Derivation, Step
 from engine.core.errors import RuleError
 
 REPEAL = MotionCard("Motion of Repeal", morality=None, moved="Count Standing Vote; destroy the Statute if the mover's "
@@ -25,11 +26,48 @@ class Repealed:
     access: Access
     mover_votes: int
     controller_votes: int
+    mover_lines: tuple[Line, ...] = ()
+    """The mover's Standing Vote as counted, line by line (``/why repeal``)."""
+    controller_lines: tuple[Line, ...] = ()
 
     @property
     def destroyed(self) -> bool:
         """Greater than the controller's; ties go to the controller."""
-        return self.mover_votes > self.controller_votes
+        return destroys(self.mover_votes, self.controller_votes)
+
+
+def destroys(mover_votes: int, controller_votes: int) -> bool:
+    """R4-17 / P4-06: the mover's Standing Vote must be greater than the controller's; a tie keeps the Statute."""
+    return mover_votes > controller_votes
+
+
+COUNTED = {"after": "after the mover's Convocant is activated", "before": "before the mover's Convocant is activated"}
+
+
+def repeal_explained(statute: str, mover: str, controller: str, convocant: str, count: str,
+                     mover_lines: tuple[Line, ...], controller_lines: tuple[Line, ...],
+                     events: tuple[int, ...] = ()) -> Derivation:
+    """The count of a Motion of Repeal (``/why repeal``) from the two Standing Votes as counted: each line, the
+    totals and the verdict (``destroys``, the rule ``Repealed.destroyed`` applies)."""
+    mine, theirs = sum(line.votes for line in mover_lines), sum(line.votes for line in controller_lines)
+    when = COUNTED.get(count, COUNTED["after"])
+    steps: list[Step] = [Step(f"{mover} moves it with {convocant}; the Standing Votes are counted {when}",
+                              "the Standing Votes are counted after the mover is activated (a game may rule "
+                              "before)", "R4-17, P4-05", events)]
+    for who, lines in ((mover, mover_lines), (controller, controller_lines)):
+        steps += [line_step(line, {}) for line in lines]
+        counted = " + ".join(str(line.votes) for line in lines if line.votes) or "0"
+        steps.append(Step(f"{who}'s Standing Vote: {counted} = **{sum(line.votes for line in lines)}**",
+                          "the Standing Vote is the sum, read from the board when needed", "R4-04", events))
+    gone = destroys(mine, theirs)
+    verdict = (f"{mine} > {theirs}: {statute} is repealed" if gone else
+               f"{mine} {'=' if mine == theirs else '<'} {theirs}: {statute} stays"
+               + (" (a tie goes to the controller)" if mine == theirs else ""))
+    steps.append(Step(verdict, "more than the controller's Standing Vote destroys the Statute; a tie goes to the "
+                      "controller", "R4-17, P4-06", events))
+    return Derivation(f"The Motion of Repeal against {statute}",
+                      f"{mover} {mine}, {controller} {theirs}: " + ("repealed" if gone else "not repealed"),
+                      tuple(steps), (mine, theirs))
 
 
 def repeal(board: Board, player: str, name: str, convocant: str) -> tuple[Board, Repealed]:
@@ -46,11 +84,11 @@ def repeal(board: Board, player: str, name: str, convocant: str) -> tuple[Board,
         raise RuleError("You have already moved a Motion of Repeal this turn (this game's ruling: one a turn per "
                         "player).")
     how = access(board, player, convocant)
-    before = (standing_vote(board, player).total, standing_vote(board, statute.controller).total)
+    before = (standing_vote(board, player), standing_vote(board, statute.controller))
     board = board.activate(board.card(how.convocant)).with_player(replace(me, repealed_turn=board.turn))
-    after = (standing_vote(board, player).total, standing_vote(board, statute.controller).total)
+    after = (standing_vote(board, player), standing_vote(board, statute.controller))
     mine, theirs = after if board.rulings.repeal_count == "after" else before
-    result = Repealed(statute, player, how, mine, theirs)
+    result = Repealed(statute, player, how, mine.total, theirs.total, mine.lines, theirs.lines)
     if result.destroyed:
         board = board.without_statute(statute.name)
     return board, result

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from engine.convocate.board import Board, Card, Kind
 from engine.convocate.seats import seat_active
+from engine.core.derivation import Derivation, Step
 
 
 def vote_of(card: Card) -> int:
@@ -69,17 +70,71 @@ def standing_vote(board: Board, player: str) -> StandingVote:
     """R4-04: Characters and Ground Units while readied; Locations, Homeworlds and other permanents while on the Map
     and not suppressed (and, P4-08, not activated to commit Votes); +1 per active Seat with a readied occupant the
     player controls; temporary effects while they last. Read from the board when needed; never spent."""
+    return standing_explained(board, player)[0]
+
+
+LINE_RULES = {
+    "readied": ("a readied Character or Ground Unit on the Map adds its Vote", "R4-04"),
+    "activated": ("an activated card adds nothing until it readies", "R4-04, P4-08"),
+    "off the Map": ("a permanent off the Map adds nothing", "R4-04"),
+    "Vote suppressed": ("a permanent whose Vote is suppressed adds nothing", "R4-04"),
+    "active Seat, readied occupant": ("an active Seat adds 1 to its controller while a readied Character they "
+                                      "control occupies it", "R4-04, P4-01"),
+    "until end of turn": ("a temporary effect on the Standing Vote counts while it lasts", "R4-04, P4-09"),
+}
+PERMANENT = ("a permanent on the Map, not suppressed, adds its Vote", "R4-04")
+
+
+def line_step(line: Line, events: Mapping[str, tuple[int, ...]]) -> Step:
+    """One line of a Standing Vote as a step: the card, what it adds and the rule."""
+    rule, rule_id = LINE_RULES.get(line.note, PERMANENT)
+    why = f" ({line.note})" if line.note else ""
+    return Step(f"{line.source}{why}: {'+' if line.votes else ''}{line.votes}", rule, rule_id,
+                events.get(line.source, ()))
+
+
+def standing_explained(board: Board, player: str, events: Mapping[str, tuple[int, ...]] | None = None,
+                       ) -> tuple[StandingVote, Derivation]:
+    """``standing_vote`` and its steps (``/why standing``): one per card that counts or would count, the rule it
+    follows and the events (``events``: card name -> event numbers) that put the card where it is."""
+    events = events or {}
     lines: list[Line] = []
+    steps: list[Step] = []
+
+    def add(line: Line) -> None:
+        lines.append(line)
+        steps.append(line_step(line, events))
+
     for card in board.controlled_by(player):
         line = _card_line(board, card)
         if line is not None:
-            lines.append(line)
+            add(line)
         if card.kind is Kind.SEAT and seat_bonus(board, card):
-            lines.append(Line(card.name, 1, "active Seat, readied occupant"))
+            add(Line(card.name, 1, "active Seat, readied occupant"))
     temp = board.player(player).temp
     if temp:
-        lines.append(Line("temporary effects", temp, "until end of turn"))
-    return StandingVote(player, tuple(lines))
+        add(Line("temporary effects", temp, "until end of turn"))
+    vote = StandingVote(player, tuple(lines))
+    counted = " + ".join(str(line.votes) for line in lines if line.votes) or "0"
+    steps.append(Step(f"{player}'s Standing Vote: {counted} = **{vote.total}**", "the Standing Vote is the sum, "
+                      "read from the board when needed and never spent", "R4-04"))
+    return vote, Derivation(f"{player}'s Standing Vote", str(vote.total), tuple(steps), vote.total)
+
+
+def control_explained(board: Board, events: Mapping[str, tuple[int, ...]] | None = None) -> Derivation:
+    """Every player's Standing Vote (each a part) and who has political control (R4-05), for ``/why standing``."""
+    pairs = [standing_explained(board, p.name, events) for p in board.players]
+    votes = {vote.player: vote.total for vote, _ in pairs}
+    parts = tuple(derivation for _, derivation in pairs)
+    holder = political_control(votes)
+    said = ", ".join(f"{name} {v}" for name, v in votes.items()) or "no players"
+    top = max(votes.values(), default=0)
+    control = (f"{holder} has more than every other player ({top}): political control" if holder is not None else
+               "nobody has political control: " + (" and ".join(n for n, v in votes.items() if v == top) +
+                                                   f" are tied at {top}" if votes else "no players"))
+    step = Step(control, "the player whose Standing Vote is greater than every other player's has political control; "
+                "a tie for the most gives it to nobody", "R4-05")
+    return Derivation("The Standing Vote", said, (step,), votes, parts=parts)
 
 
 def standing_votes(board: Board) -> dict[str, int]:

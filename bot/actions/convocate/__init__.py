@@ -5,7 +5,7 @@ command refuses in a game of another ruleset (``guard``)."""
 
 from __future__ import annotations
 
-from bot.actions.convocate import board, motions, removal, turns
+from bot.actions.convocate import board, motions, removal, turns, why
 from bot.actions.convocate.guard import RULESET
 from bot.actions.convocate.imports import import_setup
 from bot.actions.convocate.log_sentences import SENTENCES as LOG_SENTENCES
@@ -44,6 +44,8 @@ FRONT = Front(
     importer=import_setup,
     remover=removal.remove_player,
     log_sentences=LOG_SENTENCES,
+    explain=why.EXPLAIN,
+    explain_help=why.HELP,
 )
 
 __all__ = ["FRONT", "ROUTES"]

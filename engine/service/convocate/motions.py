@@ -243,7 +243,10 @@ class ConvocateMotionService(ServiceBase):
                 outcome: dict[str, Any] = {"statute": done.statute.name, "controller": done.statute.controller,
                                            "owner": done.statute.owner, "mover_votes": done.mover_votes,
                                            "controller_votes": done.controller_votes, "destroyed": done.destroyed,
-                                           "count": after.rulings.repeal_count}
+                                           "count": after.rulings.repeal_count,
+                                           "lines": {"mover": [[x.source, x.votes, x.note] for x in done.mover_lines],
+                                                     "controller": [[x.source, x.votes, x.note]
+                                                                    for x in done.controller_lines]}}
                 row = CvMotion(game_id=game_id, number=await _next_number(uow.session, game_id), kind="repeal",
                                name=f"Motion of Repeal: {done.statute.name}", mover_id=loaded.players[me].id,
                                convocant=done.access.convocant, route=done.access.route.value, turn=after.turn,

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from engine.service.convocate.board import ConvocateBoardService
+from engine.service.convocate.explain import ConvocateExplain
 from engine.service.convocate.motions import ConvocateMotionService
 from engine.service.convocate.removal import RemovalService
 from engine.service.convocate.turns import ConvocateTurnService
@@ -30,6 +31,8 @@ class ConvocateService(RulesetService):
         self.motions = ConvocateMotionService(backend)
         self.removal = RemovalService(backend)
         """``/player remove``: the seat leaves the table (``engine/service/convocate/removal.py``)."""
+        self.explain = ConvocateExplain(backend)
+        """``/why``: derivations of posted numbers (``engine/service/convocate/explain.py``)."""
 
     async def next_deadlines(self) -> list[datetime]:
         """Every offer to second that waits for an answer times out at its deadline."""
