@@ -17,12 +17,13 @@ CODE = re.compile(r"\b[RP]\d-\d+(?:\.\d+)?[a-z]?\b")
 
 
 def printed_lines(out: str) -> list[tuple[int, str]]:
-    """The lines Clerk printed (indented under ``  → ...``), skipping the answers to ``/convocate rulings``."""
+    """The lines Clerk printed (indented under ``  → ...``), skipping the answers to ``/convocate rulings`` and
+    to a moderator's ``/why`` (which names each step's rule by its id, for moderators only)."""
     lines: list[tuple[int, str]] = []
     exempt = False
     for number, line in enumerate(out.splitlines(), 1):
         if line and not line.startswith(" "):  # what someone typed, or a directive
-            exempt = "/convocate rulings" in line
+            exempt = "/convocate rulings" in line or re.match(r"^mod #[\w-]+: /why\b", line) is not None
             continue
         if not exempt:
             lines.append((number, line))
@@ -47,8 +48,9 @@ def literals_with_codes(source: str) -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):  # docstrings
             skipped.add(id(node.value))
-        if isinstance(node, ast.keyword) and node.arg == "ruling" and isinstance(node.value, ast.Constant):
-            skipped.add(id(node.value))  # Setting(..., ruling="P4-14"): recorded in the event log
+        if isinstance(node, ast.keyword) and node.arg in ("ruling", "rule_id") and isinstance(node.value, ast.Constant):
+            skipped.add(id(node.value))  # Setting(..., ruling="P4-14"): recorded in the event log; Step(rule_id=)
+            # the id /why shows moderators only (engine/core/derivation.py)
     return [(node.lineno, node.value) for node in ast.walk(tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped
             and CODE.search(node.value)]

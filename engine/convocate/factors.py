@@ -41,12 +41,12 @@ def steps_explained(frm: int, to: int, events: tuple[int, ...] = (), subject: st
         costs.append(cost)
         said.append(Step(f"{signed(v)} → {signed(v + direction)}: 4 + {max(abs(v), abs(v + direction))} = {cost}",
                          "a step costs 4 plus the larger distance from 0 of its two ends, the same both ways",
-                         "R4-08, P4-03", events))
+                         rule_id="R4-08, P4-03", events=events))
     total = sum(costs)
     sums = " + ".join(str(c) for c in costs)
     said.append(Step(f"Cost: {sums} = **{total}** committed Votes" if len(costs) > 1 else
                      f"Cost: **{total}** committed Votes", "each step is paid in full from the Resource Pool when it "
-                     "is made", "R4-08, P4-15", events))
+                     "is made", rule_id="R4-08, P4-15", events=events))
     return costs, Derivation(subject, f"{total} committed Votes", tuple(said), total)
 
 

@@ -53,18 +53,19 @@ def repeal_explained(statute: str, mover: str, controller: str, convocant: str, 
     when = COUNTED.get(count, COUNTED["after"])
     steps: list[Step] = [Step(f"{mover} moves it with {convocant}; the Standing Votes are counted {when}",
                               "the Standing Votes are counted after the mover is activated (a game may rule "
-                              "before)", "R4-17, P4-05", events)]
+                              "before)", rule_id="R4-17, P4-05", events=events)]
     for who, lines in ((mover, mover_lines), (controller, controller_lines)):
         steps += [line_step(line, {}) for line in lines]
         counted = " + ".join(str(line.votes) for line in lines if line.votes) or "0"
         steps.append(Step(f"{who}'s Standing Vote: {counted} = **{sum(line.votes for line in lines)}**",
-                          "the Standing Vote is the sum, read from the board when needed", "R4-04", events))
+                          "the Standing Vote is the sum, read from the board when needed", rule_id="R4-04",
+                          events=events))
     gone = destroys(mine, theirs)
     verdict = (f"{mine} > {theirs}: {statute} is repealed" if gone else
                f"{mine} {'=' if mine == theirs else '<'} {theirs}: {statute} stays"
                + (" (a tie goes to the controller)" if mine == theirs else ""))
     steps.append(Step(verdict, "more than the controller's Standing Vote destroys the Statute; a tie goes to the "
-                      "controller", "R4-17, P4-06", events))
+                      "controller", rule_id="R4-17, P4-06", events=events))
     return Derivation(f"The Motion of Repeal against {statute}",
                       f"{mover} {mine}, {controller} {theirs}: " + ("repealed" if gone else "not repealed"),
                       tuple(steps), (mine, theirs))

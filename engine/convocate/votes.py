@@ -73,16 +73,22 @@ def standing_vote(board: Board, player: str) -> StandingVote:
     return standing_explained(board, player)[0]
 
 
+def _rule(words: str, rule_id: str) -> tuple[str, str]:
+    """A rule in words and its id (which ``/why`` shows moderators only)."""
+    return words, rule_id
+
+
 LINE_RULES = {
-    "readied": ("a readied Character or Ground Unit on the Map adds its Vote", "R4-04"),
-    "activated": ("an activated card adds nothing until it readies", "R4-04, P4-08"),
-    "off the Map": ("a permanent off the Map adds nothing", "R4-04"),
-    "Vote suppressed": ("a permanent whose Vote is suppressed adds nothing", "R4-04"),
-    "active Seat, readied occupant": ("an active Seat adds 1 to its controller while a readied Character they "
-                                      "control occupies it", "R4-04, P4-01"),
-    "until end of turn": ("a temporary effect on the Standing Vote counts while it lasts", "R4-04, P4-09"),
+    "readied": _rule("a readied Character or Ground Unit on the Map adds its Vote", rule_id="R4-04"),
+    "activated": _rule("an activated card adds nothing until it readies", rule_id="R4-04, P4-08"),
+    "off the Map": _rule("a permanent off the Map adds nothing", rule_id="R4-04"),
+    "Vote suppressed": _rule("a permanent whose Vote is suppressed adds nothing", rule_id="R4-04"),
+    "active Seat, readied occupant": _rule("an active Seat adds 1 to its controller while a readied Character they "
+                                           "control occupies it", rule_id="R4-04, P4-01"),
+    "until end of turn": _rule("a temporary effect on the Standing Vote counts while it lasts",
+                               rule_id="R4-04, P4-09"),
 }
-PERMANENT = ("a permanent on the Map, not suppressed, adds its Vote", "R4-04")
+PERMANENT = _rule("a permanent on the Map, not suppressed, adds its Vote", rule_id="R4-04")
 
 
 def line_step(line: Line, events: Mapping[str, tuple[int, ...]]) -> Step:
@@ -117,7 +123,7 @@ def standing_explained(board: Board, player: str, events: Mapping[str, tuple[int
     vote = StandingVote(player, tuple(lines))
     counted = " + ".join(str(line.votes) for line in lines if line.votes) or "0"
     steps.append(Step(f"{player}'s Standing Vote: {counted} = **{vote.total}**", "the Standing Vote is the sum, "
-                      "read from the board when needed and never spent", "R4-04"))
+                      "read from the board when needed and never spent", rule_id="R4-04"))
     return vote, Derivation(f"{player}'s Standing Vote", str(vote.total), tuple(steps), vote.total)
 
 
@@ -133,7 +139,7 @@ def control_explained(board: Board, events: Mapping[str, tuple[int, ...]] | None
                "nobody has political control: " + (" and ".join(n for n, v in votes.items() if v == top) +
                                                    f" are tied at {top}" if votes else "no players"))
     step = Step(control, "the player whose Standing Vote is greater than every other player's has political control; "
-                "a tie for the most gives it to nobody", "R4-05")
+                "a tie for the most gives it to nobody", rule_id="R4-05")
     return Derivation("The Standing Vote", said, (step,), votes, parts=parts)
 
 

@@ -134,14 +134,14 @@ def primary_explained(candidates: Iterable[Candidate], choices: Mapping[FactionC
         own.sort(key=lambda line: -line.total)
         lines += own
         steps += [Step(f"{line.name} ({party.title}): Faction Votes {line.faction_votes} (of the Factions that chose "
-                       f"it) + Charisma {line.charisma} = **{line.total}**", CANDIDATE_RULE, "R1-01, R1-03",
-                       known.close) for line in own]
+                       f"it) + Charisma {line.charisma} = **{line.total}**", CANDIDATE_RULE,
+                       rule_id="R1-01, R1-03", events=known.close) for line in own]
         top = [line.name for line in own if own and line.total == own[0].total]
         nominees[party] = top[0] if len(top) == 1 else None
         if len(top) > 1:
             ties[party] = tuple(top)
         steps.append(Step(_nominee_says(party, own, top), "the candidate with most votes wins the party's Primary; "
-                          "a tie for first is left to the moderator", "P1-16", known.close))
+                          "a tie for first is left to the moderator", rule_id="P1-16", events=known.close))
     result = PrimaryResult(tuple(lines), nominees, ties)
     said = "; ".join(f"{line.name} {line.total}" for line in lines) or "no candidate ran"
     return result, Derivation(subject, said, tuple(steps), {line.name: line.total for line in lines},
@@ -185,8 +185,8 @@ class Known:
                                                f"{what}: their votes go to no one.")
             player = self.players.get(code)
             out.append(Step(says, "a Faction's votes, as they stand at the close, go to its choice; choices are secret",
-                            "R1-01", self.chose_at.get(code, ()) + self.close,
-                            frozenset({player}) if player is not None else frozenset()))
+                            rule_id="R1-01", events=self.chose_at.get(code, ()) + self.close,
+                            seen_by=frozenset({player}) if player is not None else frozenset()))
         return out
 
 
@@ -235,14 +235,15 @@ def general_explained(nominees: Mapping[Party, Candidate | None], choices: Mappi
     to_incumbent, to_opposition = independent_split(i, approval, rules)
     counted = " + ".join(f"{c.plural} {v}" for c, v in faction_votes.items())
     steps = [Step(f"Faction Votes in play: F = {counted or 'none'} = {f}",
-                  "every Faction in play counts towards F, whether it chose or not", "R1-04", known.close),
+                  "every Faction in play counts towards F, whether it chose or not", rule_id="R1-04",
+                  events=known.close),
              Step(f"Independent Vote: I = F/2 = {f}/2 → **{i}** ({rounding})",
-                  "the Independent Vote is half the Faction Votes in play", "R1-04, P1-01", known.close),
+                  "the Independent Vote is half the Faction Votes in play", rule_id="R1-04, P1-01", events=known.close),
              Step(f"At {approval}% Approval the incumbent {incumbent.title}s get {i} × {approval}/100 = "
                   f"{_decimal(Fraction(i * approval, 100))} → **{to_incumbent}** ({rounding}); the "
                   f"{incumbent.other.title}s the remaining {i} − {to_incumbent} = **{to_opposition}**",
                   "the incumbent party's share of the Independent Vote is the Approval Rating; the other party "
-                  "gets the rest", "R1-05, P1-02", known.close)]
+                  "gets the rest", rule_id="R1-05, P1-02", events=known.close)]
     steps += known.choice_steps(choices, faction_votes, "party")
     lines: dict[Party, Line] = {}
     for party in Party:
@@ -255,14 +256,14 @@ def general_explained(nominees: Mapping[Party, Candidate | None], choices: Mappi
                           f"{line.faction_votes} (of the Factions that chose it) + Charisma {line.charisma} + "
                           f"Independent {line.independent} = **{line.total}**",
                           "a party gets the Faction Votes of the Factions that chose it, its nominee's Charisma and "
-                          "its share of the Independent Vote", "R1-01, R1-03, R1-05", known.close))
+                          "its share of the Independent Vote", rule_id="R1-01, R1-03, R1-05", events=known.close))
     a, b = lines[incumbent].total, lines[incumbent.other].total
     winner = incumbent if a >= b else incumbent.other
     loser = winner.other
     steps.append(Step(f"{winner.title} {lines[winner].total} " + ("ties" if a == b else ">") +
                       f" {loser.title} {lines[loser].total}: the **{winner.title}s** win" +
                       (" (a tie keeps the incumbent party)" if a == b else ""),
-                      "more votes wins; a tie keeps the incumbent party in power", "P1-16", known.close))
+                      "more votes wins; a tie keeps the incumbent party in power", rule_id="P1-16", events=known.close))
     result = GeneralResult(lines, f, i, incumbent, approval, winner, a == b)
     said = f"{winner.title}s win, " + ", ".join(f"{p.title} {line.total}" for p, line in lines.items())
     return result, Derivation(subject, said, tuple(steps), {p.value: line.total for p, line in lines.items()},

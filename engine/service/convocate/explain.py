@@ -95,8 +95,8 @@ class ConvocateExplain(ServiceBase):
                 raise RuleError(f"The costs rebuilt ({costs}) differ from those paid ({paid}); tell the moderators.")
             total, left = sum(costs), int(p["pool"])
             pool = Step(f"Resource Pool: {total + left} − {total} = {left} left", "the cost is paid from the Votes "
-                        "committed to the pool this Phase; nothing moves unless every step can be paid", "R4-07, R4-08",
-                        (e.seq,))
+                        "committed to the pool this Phase; nothing moves unless every step can be paid",
+                        rule_id="R4-07, R4-08", events=(e.seq,))
             return Derivation(derivation.subject, derivation.result, (*derivation.steps, pool), derivation.value)
 
     async def repeal(self, game_id: int, *, statute: str | None = None) -> Derivation:
