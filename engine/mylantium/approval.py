@@ -3,10 +3,11 @@ Phase, every event instance with its own delta, clamped to [0, 100] (P1-05)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.core.derivation import Derivation, Step
 from engine.core.errors import RuleError
 from engine.core.rounding import floor
 from engine.mylantium.business import AMOUNT_MEANING, Happening, InPlay, Occurrence
@@ -64,6 +65,9 @@ class Change:
 
     cause: str
     delta: int
+    rule: str = ""
+    """The rule that made it, in words (``/why``)."""
+    rule_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -87,10 +91,39 @@ def approval_change(start: int, happenings: Iterable[Occurrence], at_end: InPlay
     created give −12), −4 once if a war is still being waged (P1-07), the Conducting-a-War result as entered;
     then the sum is clamped to [0, 100] (P1-05). Happenings with no delta (tariffs, cover-ups, fiat money) are
     left out."""
+    return approval_explained(start, happenings, at_end)[0]
+
+
+TABLE = "each happening of the turn applies its own delta from the approval table"
+
+
+def approval_explained(start: int, happenings: Iterable[Occurrence], at_end: InPlay, subject: str = "Approval",
+                       events: tuple[int, ...] = (), recorded: Sequence[tuple[int, ...]] = (),
+                       ) -> tuple[ApprovalResult, Derivation]:
+    """``approval_change`` and its steps (``/why approval``): the start, each change, the sum, the clamp.
+    ``events``: the close's event; ``recorded``: each happening's own events, in order."""
     if not 0 <= start <= 100:
         raise RuleError(f"An Approval Rating is between 0 and 100, not {start}.")
-    changes = [Change(o.text, delta_of(o)) for o in happenings if delta_of(o) != 0 or o.what in PER_TEN_POINTS]
+    changes: list[Change] = []
+    read: list[tuple[int, ...]] = []
+    for number, o in enumerate(happenings):
+        if delta_of(o) != 0 or o.what in PER_TEN_POINTS:
+            changes.append(Change(o.text, delta_of(o), TABLE,
+                                  rule_id="R1-21, P1-06" if o.what in PER_TEN_POINTS else "R1-21"))
+            read.append((recorded[number] if number < len(recorded) else ()) + events)
     if at_end.wars > 0:
-        changes.append(Change("a war is being waged", WAR_WAGED))
+        changes.append(Change("a war is being waged", WAR_WAGED, "−4 once while a war is still being waged at the "
+                              "end of the Business Phase", rule_id="P1-07"))
+        read.append(events)
     total = start + sum(c.delta for c in changes)
-    return ApprovalResult(start, tuple(changes), clamp(total))
+    result = ApprovalResult(start, tuple(changes), clamp(total))
+    steps = [Step(f"Start: {start}%", "the Approval Rating before the Business Phase closed (the starting value or "
+                  "the last one set)", rule_id="R1-21, P1-20", events=events)]
+    steps += [Step(f"{c.delta:+d}: {c.cause}", c.rule, rule_id=c.rule_id, events=e) for c, e in zip(changes, read,
+                                                                                                  strict=True)]
+    sums = " ".join(f"{'+' if c.delta >= 0 else '−'} {abs(c.delta)}" for c in changes)
+    steps.append(Step(f"{start} {sums} = " + (f"{result.raw}, clamped to **{result.end}**%" if result.clamped else
+                                              f"**{result.end}**%"),
+                      "the changes are summed at the end of the Business Phase, then kept within 0..100",
+                      rule_id="R1-21, P1-05", events=events))
+    return result, Derivation(subject, f"{start}% → {result.end}%", tuple(steps), result.end)

@@ -72,6 +72,17 @@ COUNTER_BONUS = (FactionCode.SH, FactionCode.GR, FactionCode.BH)
 """R1-44.1: only these are given money when a Revolution begins."""
 
 
+def begins(treasury: int, s: int) -> bool:
+    """R1-43: a Revolution begins when the Vanguard's funded treasury is greater than ``S``; otherwise crushed."""
+    return treasury > s
+
+
+def vanguard_wins(crt: int, vanguard_total: int) -> bool:
+    """R1-44.4: the Vanguard wins when the Counter-Revolutionary Treasury is less than its treasury (its
+    contributions included); a tie puts it down."""
+    return crt < vanguard_total
+
+
 def vanguard_order(factions: Iterable[Faction]) -> tuple[FactionCode, ...]:
     """R1-41: the Factions in play at 0 VP, in precedence order."""
     at_zero = {f.code for f in factions if f.in_play and f.vp == 0}
@@ -204,7 +215,7 @@ def _fund(chain: Chain, factions: tuple[Faction, ...], assets: Assets) -> Step:
     factions = _put(factions, vanguard)
     s = total_vp(f for f in factions if f.code is not vanguard.code)
     attempt = replace(attempt, funding=amount, funding_why=why, treasury=vanguard.treasury, s=s,
-                      begun=vanguard.treasury > s)
+                      begun=begins(vanguard.treasury, s))
     if not attempt.begun:  # R1-43: crushed before an uprising; no Fervor (P1-12)
         factions = _put(factions, replace(vanguard, in_play=False))
         chain = _with_last(chain, replace(attempt, outcome="crushed"), waiting=Waiting.NOTHING)
@@ -289,7 +300,7 @@ def resolve(chain: Chain, factions: Iterable[Faction], assets: Assets,
     vanguard = _get(current, attempt.vanguard)
     vanguard = replace(vanguard, treasury=vanguard.treasury + attempt.for_vanguard)
     current = _put(current, vanguard)
-    if attempt.crt < attempt.vanguard_total:
+    if vanguard_wins(attempt.crt, attempt.vanguard_total):
         done = _with_last(chain, replace(attempt, outcome="won"), waiting=Waiting.NOTHING, ended="won",
                           winner=attempt.vanguard)
         return Step(done, current)

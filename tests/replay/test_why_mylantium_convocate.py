@@ -12,7 +12,7 @@ import pytest
 
 from .helpers import TRANSCRIPTS, Sent, sent_messages
 
-SUBJECTS = {"mylantium": ("election",), "convocate": ("standing", "push", "repeal")}
+SUBJECTS = {"mylantium": ("election", "approval", "fervor", "revolution"), "convocate": ("standing", "push", "repeal")}
 """What is checked in a transcript of the ruleset."""
 
 
@@ -79,10 +79,46 @@ def repeal_answered(text: str) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+def approval_posted(text: str) -> int | None:
+    found = re.search(r"Approval Rating: \d+% → (\d+)%:", text)
+    return int(found[1]) if found else None
+
+
+def approval_answered(text: str) -> int:
+    found = re.search(r"\*\*: \d+% → (\d+)%$", text.splitlines()[0])
+    assert found, text
+    return int(found[1])
+
+
+def fervor_posted(text: str) -> tuple[int, int] | None:
+    found = re.search(r"Revolutionary Fervor \+(\d+): now (\d+)", text)
+    return (int(found[1]), int(found[2])) if found else None
+
+
+def fervor_answered(text: str) -> tuple[int, int]:
+    found = re.search(r"\*\*: \+(\d+): now (\d+)$", text.splitlines()[0])
+    assert found, text
+    return int(found[1]), int(found[2])
+
+
+def revolution_posted(text: str) -> tuple[int, int] | None:
+    found = re.search(r"the Counter-Revolutionary Treasury holds \$(\d+); the Vanguard has \$(\d+)", text)
+    return (int(found[1]), int(found[2])) if found else None
+
+
+def revolution_answered(text: str) -> tuple[int, int]:
+    found = re.search(r"Treasury \$(\d+), the Vanguard \$(\d+): ", text.splitlines()[0])
+    assert found, text
+    return int(found[1]), int(found[2])
+
+
 Reader = tuple[Callable[[str], object], Callable[[str], object]]
 READERS: dict[str, Reader] = {"election": (myl_posted, myl_answered),
                               "standing": (standing_posted, standing_answered),
-                              "push": (push_posted, push_answered), "repeal": (repeal_posted, repeal_answered)}
+                              "push": (push_posted, push_answered), "repeal": (repeal_posted, repeal_answered),
+                              "approval": (approval_posted, approval_answered),
+                              "fervor": (fervor_posted, fervor_answered),
+                              "revolution": (revolution_posted, revolution_answered)}
 
 
 def subject_of(head: str, ruleset: str) -> str | None:
@@ -95,7 +131,7 @@ def subject_of(head: str, ruleset: str) -> str | None:
 
 @pytest.mark.parametrize(("name", "ruleset", "least"), [
     ("mylantium-election.txt", "mylantium", {"election": 2}),
-    ("mylantium-revolution.txt", "mylantium", {}),
+    ("mylantium-revolution.txt", "mylantium", {"approval": 1, "fervor": 1, "revolution": 3}),
     ("import-mylantium.txt", "mylantium", {}),
     ("convocate-statute-and-repeal.txt", "convocate", {"standing": 3, "push": 1, "repeal": 1}),
     ("import-convocate.txt", "convocate", {"standing": 2})])

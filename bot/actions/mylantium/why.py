@@ -15,5 +15,24 @@ async def election(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivatio
     return await app.clerk.mylantium.explain.election(game.id, turn=ask.round, stage=ask.name)
 
 
-EXPLAIN: dict[str, Explainer] = {"election": election}
-HELP = {"election": "a Primary's or General Election's totals; round: the turn, name: primary or general"}
+async def approval(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
+    """The Approval Rating's change at a Business Phase's close: ``round`` the turn (the latest if left out)."""
+    return await app.clerk.mylantium.explain.business(game.id, "approval", turn=ask.round)
+
+
+async def fervor(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
+    """Revolutionary Fervor's rise at a Business Phase's close: ``round`` the turn (the latest if left out)."""
+    return await app.clerk.mylantium.explain.business(game.id, "fervor", turn=ask.round)
+
+
+async def revolution(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
+    """An attempt of the latest Revolution chain: ``round`` its number (the latest resolved if left out)."""
+    return await app.clerk.mylantium.explain.revolution(game.id, attempt=ask.round)
+
+
+EXPLAIN: dict[str, Explainer] = {"election": election, "approval": approval, "fervor": fervor,
+                                 "revolution": revolution}
+HELP = {"election": "a Primary's or General Election's totals; round: the turn, name: primary or general",
+        "approval": "the Approval Rating's change at a Business Phase's close; round: the turn",
+        "fervor": "Revolutionary Fervor's rise at a Business Phase's close; round: the turn",
+        "revolution": "a Revolution's or coup's treasuries; round: the attempt in the latest chain"}

@@ -6,6 +6,7 @@ revolutions (P1-11)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
@@ -117,6 +118,8 @@ class Business(ServiceBase):
             events = [Occurrence(Happening(r.what), r.amount) for r in found.scalars()]
             at_end = in_play_of(gov)
             start = approval_of(gov, game)
+            kept = {"in_play": asdict(at_end), "unfunded_last_turn": gov.unfunded_last_turn,
+                    "fervor_start": gov.fervor}  # the inputs as applied, for /why (explain.py)
             approval = _apply_approval(uow.session, gov, start, events, at_end, uow.now)
             fervor = _apply_fervor(uow.session, gov, events, at_end, rules_of(game), uow.now)
             factions, lost = await _deduct_vp(uow.session, gov, fervor.total, uow.now)
@@ -125,7 +128,7 @@ class Business(ServiceBase):
             await uow.session.flush()
             chain = await begin_chain(uow, game, gov)
             payload: dict[str, Any] = {
-                "turn": gov.turn,
+                "turn": gov.turn, **kept,
                 "approval": {"start": start, "changes": [[c.cause, c.delta] for c in approval.changes],
                              "end": approval.end},
                 "fervor": {"changes": [[c.cause, c.delta] for c in fervor.changes], "total": fervor.total,

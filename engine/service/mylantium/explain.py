@@ -13,14 +13,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.derivation import Derivation
 from engine.core.errors import RuleError
+from engine.mylantium.approval import approval_explained
+from engine.mylantium.business import Happening, InPlay, Occurrence
 from engine.mylantium.elections import Candidate, Known, general_explained, primary_explained
+from engine.mylantium.fervor import fervor_explained
 from engine.mylantium.model import FactionCode, Party
+from engine.mylantium.revolution import chain_of
+from engine.mylantium.revolution_why import attempt_explained
 from engine.mylantium.settings import Rules
 from engine.service.ledger import load_game
 from engine.service.mylantium.state import candidate_rows, faction_rows, require_mylantium, rules_of
 from engine.service.uow import ServiceBase
 from engine.store.models import Event, Game, Player
-from engine.store.models.mylantium import MylElection
+from engine.store.models.mylantium import MylChain, MylElection, MylHappening
 
 STAGES = {"primary": "primary", "general": "general", "general election": "general"}
 
@@ -122,3 +127,75 @@ class Explain(ServiceBase):
                 raise RuleError(f"The totals rebuilt ({derivation.value}) differ from those posted ({posted}); "
                                 "tell the moderators.")
             return derivation
+
+    async def business(self, game_id: int, measure: str, *, turn: int | None = None) -> Derivation:
+        """A closed Business Phase's change of the Approval Rating (``measure`` approval) or of Revolutionary Fervor
+        (fervor), rebuilt from the turn's happenings and what was in play at the close (the latest closed Business
+        Phase unless ``turn`` names one)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            closes = [e for e in await events_of(session, game_id, "BusinessClosed")
+                      if turn is None or e.payload.get("turn") == turn]
+            if not closes:
+                when = f"turn {turn}'s" if turn is not None else "a"
+                raise RuleError(f"{game.name} has not closed {when} Business Phase yet; /why {measure} explains the "
+                                "change made at its close.")
+            close = closes[-1]
+            p = close.payload
+            number = int(p["turn"])
+            if "in_play" not in p:
+                raise RuleError(f"Turn {number}'s Business Phase closed before Clerk kept what was in play at its "
+                                f"close, so /why cannot rebuild its {measure}; its posted change stands.")
+            rows = (await session.execute(select(MylHappening).where(
+                MylHappening.game_id == game_id, MylHappening.turn == number).order_by(MylHappening.id))).scalars()
+            happened = [(Occurrence(Happening(r.what), r.amount), r.id) for r in rows]
+            recorded = {int(e.payload.get("id", 0)): (e.seq,)
+                        for e in await events_of(session, game_id, "HappeningRecorded")}
+            at_end = InPlay(**p["in_play"])
+            occurrences = [o for o, _ in happened]
+            if measure == "approval":
+                result, derivation = approval_explained(
+                    int(p["approval"]["start"]), occurrences, at_end, f"The Approval Rating at the close of turn "
+                    f"{number}'s Business Phase", (close.seq,), [recorded.get(i, ()) for _, i in happened])
+                if result.end != int(p["approval"]["end"]):
+                    raise RuleError("The Approval Rating rebuilt differs from the one posted; tell the moderators.")
+                return derivation
+            fervor, derivation = fervor_explained(
+                at_end, occurrences, int(p["unfunded_last_turn"]), int(p["fervor_start"]),
+                rules_of(game), f"Revolutionary Fervor at the close of turn {number}'s Business Phase", (close.seq,))
+            if fervor.total != int(p["fervor"]["total"]):
+                raise RuleError("The Fervor rebuilt differs from the one posted; tell the moderators.")
+            return derivation
+
+    async def revolution(self, game_id: int, *, attempt: int | None = None) -> Derivation:
+        """An attempt of the latest chain of Revolutions (``attempt``: its number; else the latest resolved one,
+        or the one under way): funding, ``S``, the contributions and the treasuries (each Faction's money seen by
+        its player only)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            row = (await session.execute(select(MylChain).where(MylChain.game_id == game_id)
+                                         .order_by(MylChain.number.desc()).limit(1))).scalar_one_or_none()
+            if row is None:
+                raise RuleError(f"{game.name} has had no Revolution to explain.")
+            attempts = chain_of(row.state).attempts
+            if attempt is not None:
+                chosen = next((a for a in attempts if a.number == attempt), None)
+                if chosen is None:
+                    raise RuleError(f"Revolution #{row.number} has attempts 1 to {len(attempts)}, not {attempt}.")
+            else:
+                resolved = [a for a in attempts if a.outcome in ("won", "put down")]
+                chosen = resolved[-1] if resolved else attempts[-1]
+            pledged: dict[FactionCode, tuple[int, ...]] = {}
+            resolution: tuple[int, ...] = ()
+            for e in await events_of(session, game_id, "ContributionPledged", "RevolutionResolved"):
+                p = e.payload
+                if p.get("chain") != row.number or p.get("attempt") != chosen.number:
+                    continue
+                if e.kind == "RevolutionResolved":
+                    resolution = (e.seq,)
+                else:
+                    pledged[FactionCode[p["faction"]]] = (e.seq,)
+            return attempt_explained(chosen, await players_of(session, game_id), pledged, resolution)
+
