@@ -108,8 +108,8 @@ def approval_explained(start: int, happenings: Iterable[Occurrence], at_end: InP
     read: list[tuple[int, ...]] = []
     for number, o in enumerate(happenings):
         if delta_of(o) != 0 or o.what in PER_TEN_POINTS:
-            changes.append(Change(o.text, delta_of(o), TABLE,
-                                  rule_id="R1-21, P1-06" if o.what in PER_TEN_POINTS else "R1-21"))
+            changes.append(Change(o.text, delta_of(o), TABLE, rule_id="R1-21, P1-06") if o.what in PER_TEN_POINTS
+                           else Change(o.text, delta_of(o), TABLE, rule_id="R1-21"))
             read.append((recorded[number] if number < len(recorded) else ()) + events)
     if at_end.wars > 0:
         changes.append(Change("a war is being waged", WAR_WAGED, "−4 once while a war is still being waged at the "
