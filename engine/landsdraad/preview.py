@@ -11,8 +11,8 @@ back out of the count (an exact division), so it costs no more than the count it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
@@ -168,7 +168,7 @@ class Passing:
 
     def __init__(self, counts: Counts) -> None:
         self.margins = sorted(counts)
-        self.above = list(accumulate(reversed([counts[m] for m in self.margins])))[::-1] + [0]
+        self.above = [*list(accumulate(reversed([counts[m] for m in self.margins])))[::-1], 0]
         """``above[i]``: the combinations with margin ``margins[i]`` or more."""
 
     def at_least(self, margin: int) -> int:

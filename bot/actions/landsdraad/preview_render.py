@@ -93,7 +93,8 @@ def round_preview_card(r: RoundPreview) -> Card:
     waiting = [f"{name} {n}" for name, n in r.waiting]
     fields.append((f"No ballot yet ({len(waiting)}, they abstain)", listed(waiting) or "nobody", False))
     return Card(title=f"{r.game.name}, round {r.number}: the close before it happens",
-                description=f"{r.crisis}\n{r.voted} ballot{'s' if r.voted != 1 else ''} counted. {PRIVATE} No die is rolled.",
+                description=f"{r.crisis}\n{r.voted} ballot{'s' if r.voted != 1 else ''} counted. {PRIVATE} No die "
+                            "is rolled.",
                 fields=tuple(fields), color=NEUTRAL)
 
 
