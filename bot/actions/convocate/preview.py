@@ -25,7 +25,7 @@ def repeal_preview_card(v: RepealPreviewView) -> Card:
                   ", as the board stands)" if p.refused else ", before the activation: this game's ruling)"))
     fields: list[tuple[str, str, bool]] = [("Count", counted, False)]
     if p.refused:
-        fields.insert(0, ("Cannot be moved now", p.refused, False))
+        fields.insert(0, ("Cannot be moved now", f"{p.mover} would be told: {p.refused}", False))
     if p.mover_votes > p.controller_votes:
         outcome = f"{p.statute} would be repealed." if not p.refused else f"{p.mover} counts more."
         turn = (f"{p.controller} would need {p.to_turn} more Standing Vote to keep it (a tie goes to the "
