@@ -91,7 +91,8 @@ def round_preview_card(r: RoundPreview) -> Card:
         fields.append(("More unrolled factions", listed([f.name for f in p.factions[SHOWN:]]), False))
     fields.append(("What would turn it", turning_text(p), False))
     waiting = [f"{name} {n}" for name, n in r.waiting]
-    fields.append((f"No ballot yet ({len(waiting)}, they abstain)", listed(waiting) or "nobody", False))
+    fields.append((f"No ballot yet ({len(waiting)}, they abstain)", listed(waiting), False) if waiting
+                  else ("No ballot yet", "nobody: every active player has voted", False))
     return Card(title=f"{r.game.name}, round {r.number}: the close before it happens",
                 description=f"{r.crisis}\n{r.voted} ballot{'s' if r.voted != 1 else ''} counted. {PRIVATE} No die "
                             "is rolled.",
@@ -116,7 +117,7 @@ def election_preview_card(e: ElectionPreview) -> Card:
     if p.tied:
         last = {c: at for c, _, at in p.standings}
         order = ", then ".join(f"{name(c)} (last ballot {stamp(last[c], 'f')})" for c in p.tied)
-        fields.append(("Tie at the top", f"The tie goes to the candidate whose last ballot came first: {order}.",
+        fields.append(("Tie at the top", f"it goes to the candidate whose last ballot came first: {order}.",
                        False))
     chases = []
     for c in p.chases[:SHOWN]:
