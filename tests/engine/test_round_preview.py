@@ -136,3 +136,16 @@ def test_the_odds_are_the_close_over_every_face_combination(
             assert option.passes == Fraction(sum(r.passed for r in chosen), len(chosen))
     if not unrolled:  # certain: the known tally is the close's
         assert p.known == results[0].tally
+
+
+def test_a_table_with_one_option_on_every_face_is_as_good_as_fixed() -> None:
+    """A d6 faction whose six faces all say Abstain (or all Aye) changes nothing by its roll; taking it back out of
+    the count (to read what the other faction decides) is exact all the same."""
+    same = make_faction("Same", 9, "d6", "1-6 abstain")
+    ayes = make_faction("Ayes", 4, "d6", "1-6 aye")
+    p = preview({1: 6, 2: 8}, {1: AYE, 2: NAY}, [same, ayes, BOARS], {})
+    assert p.combinations == 216
+    assert p.passes == Fraction(1, 2)  # 10 against 8 before the Boars: their Aye (2 faces) or Abstain (1) keeps it
+    s, a, b = p.factions
+    assert not s.decides and not a.decides and b.decides
+    assert [o.passes for o in b.options] == [1, 0, 1]  # Aye 22-8, Nay 10-20, Abstain 10-8
