@@ -73,6 +73,8 @@ class Preview:
     lowest: int
     highest: int
     """The smallest and the largest Aye-less-Nay margin over every combination (the known tally's, if none roll)."""
+    counts: tuple[tuple[int, int], ...] = ()
+    """(margin the unrolled factions add, on how many combinations), for ``passes_with_more``."""
 
     @property
     def passes(self) -> Fraction:
@@ -89,6 +91,12 @@ class Preview:
     @property
     def unrolled_votes(self) -> int:
         return sum(f.votes for f in self.factions)
+
+    def passes_with_more(self, aye: int = 0, nay: int = 0) -> Fraction:
+        """The chance it passes with ``aye`` votes more on Aye and ``nay`` more on Nay (a player without a ballot
+        voting, say), counted by the close's test on that tally."""
+        known = Tally(self.known.aye + aye, self.known.nay + nay, self.known.abstain)
+        return Fraction(Passing(dict(self.counts)).at_least(threshold(known)), self.combinations)
 
     def more_aye_to_pass(self) -> int:
         """The fewest Aye votes more (a new Aye ballot, or Abstain or no ballot turned Aye) with which it passes
@@ -202,4 +210,5 @@ def preview(weights: Mapping[int, int], ballots: Mapping[int, Option], factions:
         odds.append(FactionOdds(faction.name, faction.votes, faction.table.describe(), tuple(options)))
     base = known.aye - known.nay
     return Preview(known=known, factions=tuple(odds), combinations=FACES ** len(unrolled),
-                   passing=Passing(counts).at_least(cut), lowest=base + min(counts), highest=base + max(counts))
+                   passing=Passing(counts).at_least(cut), lowest=base + min(counts), highest=base + max(counts),
+                   counts=tuple(sorted(counts.items())))

@@ -134,6 +134,12 @@ def test_the_odds_are_the_close_over_every_face_combination(
         for option in odds.options:
             chosen = [r for r in results if r.factions[factions.index(unrolled[i])].option is option.option]
             assert option.passes == Fraction(sum(r.passed for r in chosen), len(chosen))
+    for extra, option in ((7, AYE), (3, NAY)):  # a player with no ballot yet voting
+        more = {**weights, 99: extra}, {**ballots, 99: option}
+        brute = [resolve(*more, factions, rolls | {f.name: face for f, face in zip(unrolled, faces, strict=True)})
+                 for faces in product(range(1, 7), repeat=len(unrolled))]
+        shown = p.passes_with_more(aye=extra) if option is AYE else p.passes_with_more(nay=extra)
+        assert shown == Fraction(sum(r.passed for r in brute), len(brute))
     if not unrolled:  # certain: the known tally is the close's
         assert p.known == results[0].tally
 

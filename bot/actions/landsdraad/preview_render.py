@@ -3,6 +3,8 @@ moderator who asks (it shows how players voted), and recorded as nothing."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from bot.actions.outbox import Card
 from bot.actions.render import NEUTRAL
 from engine.core.odds import odds_text
@@ -47,9 +49,7 @@ def outcome_text(p: Preview) -> str:
 
 
 def option_text(o: OptionOdds) -> str:
-    chance = ("certain to pass" if o.passes == 1 else "certain to fail" if o.passes == 0
-              else f"passes {odds_text(o.passes)}")
-    return f"on {o.faces_text} ({o.option.label}): {chance}"
+    return f"on {o.faces_text} ({o.option.label}): {chance_text(o.passes)}"
 
 
 def faction_field(f: FactionOdds) -> tuple[str, str, bool]:
@@ -83,6 +83,22 @@ def turning_text(p: Preview) -> str:
     return "\n".join(lines)
 
 
+def chance_text(p: Fraction) -> str:
+    return "certain to pass" if p == 1 else "certain to fail" if p == 0 else f"passes {odds_text(p)}"
+
+
+def waiting_field(r: RoundPreview) -> tuple[str, str, bool]:
+    """Who has no ballot yet (they abstain if it closes now), and what their ballot would do: the most votes first."""
+    if not r.waiting:
+        return "No ballot yet", "nobody: every active player has voted", False
+    p = r.preview
+    lines = [f"{name} ({votes(n)}): as Aye {chance_text(p.passes_with_more(aye=n))}; as Nay "
+             f"{chance_text(p.passes_with_more(nay=n))}" for name, n in r.waiting[:SHOWN]]
+    if len(r.waiting) > SHOWN:
+        lines.append("and " + listed([f"{name} {n}" for name, n in r.waiting[SHOWN:]]))
+    return f"No ballot yet ({len(r.waiting)}, they abstain if it closes now)", "\n".join(lines), False
+
+
 def round_preview_card(r: RoundPreview) -> Card:
     p = r.preview
     fields = [("Certain now", tally_text(p), False), ("If it closed now", outcome_text(p), False)]
@@ -90,9 +106,7 @@ def round_preview_card(r: RoundPreview) -> Card:
     if len(p.factions) > SHOWN:
         fields.append(("More unrolled factions", listed([f.name for f in p.factions[SHOWN:]]), False))
     fields.append(("What would turn it", turning_text(p), False))
-    waiting = [f"{name} {n}" for name, n in r.waiting]
-    fields.append((f"No ballot yet ({len(waiting)}, they abstain)", listed(waiting), False) if waiting
-                  else ("No ballot yet", "nobody: every active player has voted", False))
+    fields.append(waiting_field(r))
     return Card(title=f"{r.game.name}, round {r.number}: the close before it happens",
                 description=f"{r.crisis}\n{r.voted} ballot{'s' if r.voted != 1 else ''} counted. {PRIVATE} No die "
                             "is rolled.",
