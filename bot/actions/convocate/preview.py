@@ -45,7 +45,7 @@ def repeal_preview_card(v: RepealPreviewView) -> Card:
          Option("player", UserRef, "the player who would move it", True),
          Option("statute", str, "the Statute", True, autocomplete="statute"),
          Option("convocant", str, "the player's Convocant who would move it", True, autocomplete="character"),
-         moderator=True, reads=True)
+         moderator=True)
 async def motion_preview(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     v = await app.clerk.convocate.previews.repeal(g.id, mover_user=user_option(o, "player").id, statute=o["statute"],

@@ -19,14 +19,14 @@ command = commands_on(ROUTES)
 
 
 @command("round preview", "The close before it happens: the tally now, exact odds over unrolled d6 factions (only "
-         "you see it).", moderator=True, reads=True)
+         "you see it).", moderator=True)
 async def round_preview(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     r = await app.clerk.landsdraad.previews.round(require_game(game).id)
     return [reply(card=round_preview_card(r), ephemeral=True)]
 
 
 @command("ag preview", "The open AG election as it would close now: tie-break, what would turn it (only you see it).",
-         moderator=True, reads=True)
+         moderator=True)
 async def ag_preview(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     e = await app.clerk.landsdraad.previews.election(require_game(game).id)
     return [reply(card=election_preview_card(e), ephemeral=True)]
