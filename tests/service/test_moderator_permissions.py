@@ -190,6 +190,7 @@ SET_UP_ONLY = frozenset({("landsdraad", "game announce")})
 """(ruleset, command) that acts during set-up only, where that ruleset's bench is past its set-up (a round is open):
 the positive control checks that the moderator's run is refused with why, and records nothing."""
 READ_ONLY = frozenset({"game export", "log", "event list", "prestige list", "transfer list", "vp holdings",
+                       "round preview", "ag preview", "motion preview",
                        "player dms"})
 """Moderator commands that only show something (or, ``player dms``, change delivery bookkeeping, no game's events):
 the positive control expects no change from these."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from engine.service.convocate.board import ConvocateBoardService
 from engine.service.convocate.explain import ConvocateExplain
 from engine.service.convocate.motions import ConvocateMotionService
+from engine.service.convocate.previews import ConvocatePreviewService
 from engine.service.convocate.removal import RemovalService
 from engine.service.convocate.turns import ConvocateTurnService
 from engine.service.ruleset import RulesetService
@@ -30,6 +31,8 @@ class ConvocateService(RulesetService):
         self.turns = ConvocateTurnService(backend)
         self.motions = ConvocateMotionService(backend)
         self.removal = RemovalService(backend)
+        self.previews = ConvocatePreviewService(backend)
+        """``/motion preview``: a Motion of Repeal counted before it is moved (reads only)."""
         """``/player remove``: the seat leaves the table (``engine/service/convocate/removal.py``)."""
         self.explain = ConvocateExplain(backend)
         """``/why``: derivations of posted numbers (``engine/service/convocate/explain.py``)."""

@@ -13,6 +13,7 @@ from engine.service.landsdraad.ballots import BallotService
 from engine.service.landsdraad.ledger import LedgerService
 from engine.service.landsdraad.majority import MajorityService
 from engine.service.landsdraad.perks import PerkService
+from engine.service.landsdraad.previews import PreviewService
 from engine.service.landsdraad.registries import RegistryService
 from engine.service.landsdraad.removal import RemovalService
 from engine.service.landsdraad.roster import RosterService
@@ -44,6 +45,7 @@ class LandsdraadService(RulesetService):
         self.transfer_moves = TransferMoveService(backend)
         self.perks = PerkService(backend)
         self.victory = VictoryService(backend)
+        self.previews = PreviewService(backend)
 
     async def next_deadlines(self) -> list[datetime]:
         """The open rounds' and AG elections' deadlines (their reminders are the shared mechanism's:
