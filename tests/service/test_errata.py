@@ -85,7 +85,7 @@ async def test_a_cancelled_transfer_and_one_never_applied(table: Any) -> None:
                                          command=parse_transfer("Transfer: 500 MS to bob"))
     fixed = await audits.correct_transfer(table.game_id, entry_id=money.id, note="700", what="700 MS", actor=MOD)
     c = await table.clerk.landsdraad.errata.after_correction(table.game_id, entry_id=fixed.id)
-    assert c.recounts == () and c.note is not None and "never applied" in c.note
+    assert c.recounts == () and c.never_applied and c.note is not None and "never applied" in c.note
 
 
 async def test_the_erratum_links_the_original_card_and_is_recorded(table: Any) -> None:

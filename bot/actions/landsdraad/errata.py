@@ -69,12 +69,13 @@ def erratum_buttons(c: Consequences) -> tuple[Button, ...]:
 
 
 async def after_correction(app: App, game: GameView, entry_id: int) -> list[Outgoing]:
-    """The consequences of transfer correction ``entry_id``: one line in the corrector's private answer, and, when a
-    closed result would have come out differently, the notice in the moderators' place."""
+    """The consequences of transfer correction ``entry_id``: in the corrector's private answer, and, when a closed
+    result would have come out differently, in the moderators' place too. A correction of a transfer that was never
+    applied (money, or a holding never moved) changed nothing a close read, and adds nothing to the answer."""
     c = await app.clerk.landsdraad.errata.after_correction(game.id, entry_id=entry_id)
     text = notice_text(c)
-    if not c.recounts:
-        return [reply(text, ephemeral=True)]
+    if not c.recounts:  # said only when the corrected transfer had moved something the closes read
+        return [] if c.never_applied else [reply(text, ephemeral=True)]
     buttons = erratum_buttons(c)
     return [reply(text, ephemeral=True),
             Outgoing(await moderator_target(app, game), text=text, buttons=buttons,

@@ -43,6 +43,7 @@ from engine.store.models import Event, Player, PostedMessage
 from engine.store.models.landsdraad import Holding, Round, TransferRow
 
 ERRATUM = "ErratumPosted"
+NEVER_APPLIED = "it was never applied to the ledger, so no closed round counted it"
 MOVES = (APPLIED, "HoldingAdded", "HoldingRemoved")
 """Events after which a holding is where they put it (a later transfer, a moderator's edit), whatever a correction
 of an earlier transfer says."""
@@ -59,6 +60,8 @@ class Consequences:
     """Players' names by user id (for the changes)."""
     note: str | None = None
     """Why no closed result could have read the correction (it was never applied to the ledger, ...)."""
+    never_applied: bool = False
+    """The corrected transfer was never applied to the ledger: no close read it."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +141,7 @@ class _Ledger:
         chain = self.chain(root)
         applied = [self.applied[r.id] for r in chain if r.id in self.applied]
         if not applied:
-            return [], "it was never applied to the ledger, so no closed round counted it"
+            return [], NEVER_APPLIED
         move = applied[0].payload
         name, sender, taker = str(move["holding"]), int(move["from"]), int(move["to"])
         holding = self.holdings.get(name)
@@ -182,7 +185,7 @@ def after_correction(session: Session, game_id: int, entry_id: int) -> Consequen
     rounds = closed_rounds(session, game_id)
     mine, note = ledger.changes(ledger.root(entry_id), rounds)
     found = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
-    return Consequences(game_view(game), subject, tuple(found), ledger.names, note)
+    return Consequences(game_view(game), subject, tuple(found), ledger.names, note, note == NEVER_APPLIED)
 
 
 def recounted(session: Session, game_id: int, number: int) -> Recount:
