@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ledger_front import MODERATOR, actor, slash, text_of
+from ledger_front import MODERATOR, actor, slash, text_of, user
 
 from bot.actions.commands import App
 from bot.actions.context import Ctx, Place
@@ -136,3 +136,27 @@ async def test_the_notice_goes_only_to_the_moderators_and_the_card_to_the_channe
     assert "would have FAILED, not passed" in text
     assert "alice" not in text and "bob" not in text and "Lankiveil" not in text  # totals only, as the result card
     assert "original result card (Clerk did not keep" in text  # no delivery in this test: no link known
+
+
+async def test_ledger_edits_made_as_corrections(table: Any) -> None:
+    await _game(table)
+    ledger, errata = table.clerk.landsdraad.ledger, table.clerk.landsdraad.errata
+    await ledger.set_player(table.game_id, user_id=BOB, misc=3, since=2, actor=MOD, source_id="set-1")
+    c = await errata.after_edit(table.game_id, source_id="set-1")
+    assert c is not None and c.subject == "The correction of bob (misc 3 from round 2)"
+    assert [(r.round, r.corrected, r.outcome_changed) for r in c.recounts] == [
+        (2, Tally(15, 17, 0), True), (3, Tally(25, 7, 0), False)]  # round 1 is before round 2: not asked
+    await ledger.add_holding(table.game_id, user_id=CAROL, kind="elector", name="Count Jasek", grade="strong", votes=4,
+                             homeworld=False, since=3, actor=MOD, source_id="add-1")
+    c = await errata.after_edit(table.game_id, source_id="add-1")
+    assert c is not None and [(r.round, r.corrected) for r in c.recounts] == [(3, Tally(25, 11, 0))]
+    await ledger.remove_holding(table.game_id, user_id=CAROL, name="Count Jasek", actor=MOD, source_id="rm-1")
+    assert await errata.after_edit(table.game_id, source_id="rm-1") is None  # an edit of the ledger as it is now
+
+    with pytest.raises(RuleError, match=r"a round of sirius \(1 to 3\), not 4"):
+        await ledger.set_player(table.game_id, user_id=BOB, misc=1, since=4, actor=MOD)
+    with pytest.raises(RuleError, match="leave out active"):
+        await ledger.set_player(table.game_id, user_id=BOB, active=False, since=1, actor=MOD)
+    out = await slash(table.clerk, MODERATOR, "player set", user=user(ALICE, "alice"), misc=2, since=1)
+    notice = out[-1]
+    assert isinstance(notice.to, ToThread) and "Round 1: posted Aye 9, Nay 18" in notice.text

@@ -73,13 +73,27 @@ async def after_correction(app: App, game: GameView, entry_id: int) -> list[Outg
     result would have come out differently, in the moderators' place too. A correction of a transfer that was never
     applied (money, or a holding never moved) changed nothing a close read, and adds nothing to the answer."""
     c = await app.clerk.landsdraad.errata.after_correction(game.id, entry_id=entry_id)
+    # said only when the corrected transfer had moved something the closes read
+    return [] if c.never_applied else await told(app, game, c)
+
+
+async def told(app: App, game: GameView, c: Consequences) -> list[Outgoing]:
+    """``c`` in the corrector's private answer and, when a closed result comes out differently, in the moderators'
+    place with a button per round."""
     text = notice_text(c)
-    if not c.recounts:  # said only when the corrected transfer had moved something the closes read
-        return [] if c.never_applied else [reply(text, ephemeral=True)]
+    if not c.recounts:
+        return [reply(text, ephemeral=True)]
     buttons = erratum_buttons(c)
     return [reply(text, ephemeral=True),
             Outgoing(await moderator_target(app, game), text=text, buttons=buttons,
                      extra={INSTEAD: "(Post an erratum with /round erratum in the game channel.)"})]
+
+
+async def after_edit(app: App, game: GameView, source_id: str | None) -> list[Outgoing]:
+    """After ``/player set``, ``/holding add`` or ``/holding remove``: made as a correction (``since``), what it
+    changes in the closed results, as after a transfer correction; nothing for an edit of the ledger as it is now."""
+    c = await app.clerk.landsdraad.errata.after_edit(game.id, source_id=source_id)
+    return [] if c is None else await told(app, game, c)
 
 
 def erratum_card(e: Erratum) -> Card:

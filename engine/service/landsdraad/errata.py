@@ -44,6 +44,8 @@ from engine.store.models.landsdraad import Holding, Round, TransferRow
 
 ERRATUM = "ErratumPosted"
 NEVER_APPLIED = "it was never applied to the ledger, so no closed round counted it"
+EDITS = (APPLIED, "PlayerChanged", "HoldingAdded", "HoldingRemoved")
+"""Moderators' edits of the ledger; one with ``since`` is a correction: it should have counted from that round on."""
 MOVES = (APPLIED, "HoldingAdded", "HoldingRemoved")
 """Events after which a holding is where they put it (a later transfer, a moderator's edit), whatever a correction
 of an earlier transfer says."""
@@ -110,8 +112,10 @@ class _Ledger:
     def __init__(self, session: Session, game_id: int) -> None:
         self.rows = {r.id: r for r in session.execute(select(TransferRow).where(TransferRow.game_id == game_id))
                      .scalars()}
-        moves = list(session.execute(select(Event).where(Event.game_id == game_id, Event.kind.in_(MOVES))
+        moves = list(session.execute(select(Event).where(Event.game_id == game_id, Event.kind.in_(EDITS))
                                      .order_by(Event.id)).scalars())
+        self.edits = [e for e in moves if e.payload.get("since") is not None]
+        moves = [e for e in moves if e.kind in MOVES]
         self.moves = moves
         self.applied = {int(e.payload["id"]): e for e in moves if e.kind == APPLIED}
         self.holdings = {h.name: h for h in session.execute(select(Holding).where(Holding.game_id == game_id))
@@ -169,10 +173,46 @@ class _Ledger:
                 found.append(WeightChange(number, user, sign * worth, why))
         return found, None
 
+    def edit_changes(self, edit: Event, rounds: Mapping[int, tuple[ClosedRound, int]]) -> list[WeightChange]:
+        """An edit made as a correction (``since``): its change of V(p) in each round from ``since`` on that closed
+        before it."""
+        p = edit.payload
+        user, since, change = int(p["user_id"]), int(p["since"]), int(p.get("votes_change", 0))
+        why = f"{self.names.get(user, user)}: {edit_words(edit)} from round {since}"
+        return [WeightChange(number, user, change, why) for number, (_, closed_id) in sorted(rounds.items())
+                if number >= since and closed_id < edit.id and change]
+
     def every_change(self, rounds: Mapping[int, tuple[ClosedRound, int]]) -> list[WeightChange]:
-        """The changes of every corrected transfer: the ledger as corrected so far."""
+        """The changes of every corrected transfer and every edit made as a correction: the ledger as corrected so
+        far."""
         roots = sorted({self.root(r.id) for r in self.rows.values() if r.corrects_id is not None})
-        return [c for root in roots for c in self.changes(root, rounds)[0]]
+        return ([c for root in roots for c in self.changes(root, rounds)[0]]
+                + [c for e in self.edits for c in self.edit_changes(e, rounds)])
+
+
+def edit_words(edit: Event) -> str:
+    """``diplomacy 4, misc 2``, ``Lankiveil added``, ``Lankiveil removed``."""
+    p = edit.payload
+    if edit.kind == "PlayerChanged":
+        return ", ".join(f"{k} {p[k]}" for k in ("diplomacy", "command", "intrigue", "misc") if k in p)
+    return f"{p.get('name')} {'added' if edit.kind == 'HoldingAdded' else 'removed'}"
+
+
+def after_edit(session: Session, game_id: int, source_id: str) -> Consequences | None:
+    """What the ledger edit of command ``source_id`` changes in the closed results; None if it was no correction
+    (no ``since``)."""
+    game = read_game(session, game_id)
+    found = session.execute(select(Event).where(Event.game_id == game_id, Event.source_id == source_id,
+                                                Event.kind.in_(EDITS))).scalars().first()
+    if found is None or found.payload.get("since") is None:
+        return None
+    ledger = _Ledger(session, game_id)
+    rounds = closed_rounds(session, game_id)
+    mine = ledger.edit_changes(found, rounds)
+    subject = f"The correction of {ledger.names.get(int(found.payload['user_id']), '?')} ({edit_words(found)} " \
+              f"from round {found.payload['since']})"
+    recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
+    return Consequences(game_view(game), subject, tuple(recounts), ledger.names)
 
 
 def after_correction(session: Session, game_id: int, entry_id: int) -> Consequences:
@@ -212,6 +252,14 @@ class ErrataService(ServiceBase):
         """The closed rounds that transfer correction ``entry_id`` makes come out differently (read only)."""
         async with self._read() as session:
             return await session.run_sync(after_correction, game_id, entry_id)
+
+    async def after_edit(self, game_id: int, *, source_id: str | None) -> Consequences | None:
+        """The closed rounds that the ledger edit recorded by ``source_id`` changes, if it was made as a correction
+        (``since``); None otherwise (read only)."""
+        if source_id is None:
+            return None
+        async with self._read() as session:
+            return await session.run_sync(after_edit, game_id, source_id)
 
     async def recount(self, game_id: int, number: int) -> Recount:
         """Closed round ``number`` counted again under every correction made so far (read only)."""
