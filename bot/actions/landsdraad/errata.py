@@ -59,7 +59,9 @@ def notice_text(c: Consequences) -> str:
     for r in c.recounts:
         lines += recount_lines(r, dict(c.names))
     first = c.recounts[0].round
-    lines.append(f"Post an erratum in the game channel with the button or `/round erratum round:{first}`.")
+    lines.append(f"Post an erratum in the game channel with the button or `/round erratum round:{first}`. An erratum "
+                 "shows how each total moved: the players this correction concerns may tell from it how the others "
+                 "concerned voted.")
     return "\n".join(lines)
 
 

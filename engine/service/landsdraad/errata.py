@@ -96,7 +96,7 @@ def closed_rounds(session: Session, game_id: int) -> dict[int, tuple[ClosedRound
                                  .order_by(Event.id)).scalars():
         p = event.payload
         rnd = rows.get(int(p["round"]))
-        if rnd is None:
+        if rnd is None or "weights" not in p:  # a close that did not record its voters cannot be counted again
             continue
         voters = tuple(Voter(int(w["user_id"]), str(w["name"]), int(w["votes"]),
                              Option(w["ballot"]) if w.get("ballot") else None) for w in p.get("weights", ()))
