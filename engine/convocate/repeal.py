@@ -28,8 +28,13 @@ class Repealed:
 
     @property
     def destroyed(self) -> bool:
-        """Greater than the controller's; ties go to the controller."""
-        return self.mover_votes > self.controller_votes
+        return destroys(self.mover_votes, self.controller_votes)
+
+
+def destroys(mover_votes: int, controller_votes: int) -> bool:
+    """P4-05: the mover's Standing Vote greater than the controller's destroys the Statute; ties go to the
+    controller (also what a Repeal counted again after a correction reads, ``errata``)."""
+    return mover_votes > controller_votes
 
 
 def repeal(board: Board, player: str, name: str, convocant: str) -> tuple[Board, Repealed]:

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from engine.service.convocate.board import ConvocateBoardService
+from engine.service.convocate.errata import RepealErrata
 from engine.service.convocate.motions import ConvocateMotionService
 from engine.service.convocate.removal import RemovalService
 from engine.service.convocate.turns import ConvocateTurnService
@@ -28,6 +29,7 @@ class ConvocateService(RulesetService):
         self.board = ConvocateBoardService(backend, shared)
         self.turns = ConvocateTurnService(backend)
         self.motions = ConvocateMotionService(backend)
+        self.errata = RepealErrata(backend)
         self.removal = RemovalService(backend)
         """``/player remove``: the seat leaves the table (``engine/service/convocate/removal.py``)."""
 
