@@ -130,8 +130,7 @@ async def card_add(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
                  Option("suppressed", bool, "whether its Vote is suppressed"),
                  Option("bonus", int, "a temporary +N Vote on it until end of turn (0 ends it)"),
                  Option("face", str, "a Seat's face now up, e.g. contested"),
-                 Option("since", int, "moderators, a correction: the turn the card was wrong from (resolved "
-                        "Repeals it changes are told to the moderators)", min_value=1))
+                 Option("since", int, "moderators, a correction: the turn the card was wrong from", min_value=1))
 async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     changes = {k: v for k, v in o.items() if k not in ("name", "since")}

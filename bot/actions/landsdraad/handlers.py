@@ -81,8 +81,8 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
          Option("intrigue", int, "new Intrigue, 1 to 5", min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
          Option("misc", int, "miscellaneous votes", min_value=0),
          Option("active", bool, "whether the player is active"),
-         Option("since", int, "a correction: the round this should have counted from (closed results it changes "
-                "are told to the moderators)", min_value=1),
+         Option("since", int, "a correction: the round it should have counted from (moderators are told what it "
+                "changes)", min_value=1),
          moderator=True)
 async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
@@ -141,8 +141,8 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
          Option("quality", str, "a planet's quality (a Homeworld needs none)", choices=("poor", "average", "rich")),
          Option("votes", int, "an Elector's votes", min_value=0),
          Option("homeworld", bool, "the planet is the player's Homeworld (no votes, no bonus)"),
-         Option("since", int, "a correction: the round this should have counted from (closed results it changes "
-                "are told to the moderators)", min_value=1),
+         Option("since", int, "a correction: the round it should have counted from (moderators are told what it "
+                "changes)", min_value=1),
          moderator=True)
 async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
@@ -167,8 +167,8 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 @command("holding remove", "Take an Elector or planet away from a player.",
          Option("player", UserRef, "the player who controls it", True),
          Option("name", str, "the holding's name", True, autocomplete="holding"),
-         Option("since", int, "a correction: the round this should have counted from (closed results it changes "
-                "are told to the moderators)", min_value=1),
+         Option("since", int, "a correction: the round it should have counted from (moderators are told what it "
+                "changes)", min_value=1),
          moderator=True)
 async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)

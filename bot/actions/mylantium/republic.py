@@ -252,8 +252,8 @@ async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[s
          Option("pensions", int, "pensions in effect", min_value=0),
          Option("wars", int, "wars being waged", min_value=0),
          Option("unfunded_last_turn", int, "pensions that went unfunded in the previous turn", min_value=0),
-         Option("since", int, "with approval, a correction: the turn the approval was wrong from (closed General "
-                "Elections it changes are told to the moderators)", min_value=1), **M)
+         Option("since", int, "with approval, a correction: the turn the approval was wrong from", min_value=1),
+         **M)
 async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     if o.get("income_tax") is not None and o.get("no_income_tax"):
