@@ -260,6 +260,9 @@ class Session:
                     self.write(INDENT + line if line else "")
             if POSTED in message.extra:  # a result's announcement has been shown: as the Discord adapter does
                 await self.app.clerk.announcements.mark_posted(message.extra[POSTED])
+                if isinstance(message.to, ToChannel):  # where it went, as Discord's message would say (an erratum)
+                    await self.app.clerk.announcements.remember_post(
+                        message.extra[POSTED], message.to.channel_id, stable_id("message", message.extra[POSTED]))
 
     def _recipient(self, message: Outgoing, ctx: Ctx | None) -> tuple[str | None, Place, tuple[Button, ...]]:
         to = message.to

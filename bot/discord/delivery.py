@@ -361,6 +361,7 @@ class Courier:
         sent = await self.client.get_partial_messageable(channel_id).send(**parts)
         if marker is not None:
             await self.clerk.announcements.mark_posted(marker)
+            await self.clerk.announcements.remember_post(marker, sent.channel.id, sent.id)  # an erratum links it
         return sent
 
 

@@ -37,7 +37,8 @@ class Repealed:
 
 
 def destroys(mover_votes: int, controller_votes: int) -> bool:
-    """R4-17 / P4-06: the mover's Standing Vote must be greater than the controller's; a tie keeps the Statute."""
+    """R4-17 / P4-06: the mover's Standing Vote must be greater than the controller's; a tie keeps the Statute (also
+    what a Repeal counted again after a correction reads, ``errata``)."""
     return mover_votes > controller_votes
 
 

@@ -10,13 +10,19 @@ from datetime import datetime
 from sqlalchemy import select
 
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit
-from engine.store.models import Event
+from engine.store.models import Event, PostedMessage
 
 
 def posted_marker(kind: str, game_id: int, number: int) -> str:
     """``round:<game>:<number>`` or ``ag:<game>:<number>``: also the Discord nonce of the announcement (at most 25
     characters), so Discord drops a second post of it within a few minutes."""
     return f"{kind}:{game_id}:{number}"
+
+
+def posted_key(kind: str, number: int) -> str:
+    """``posted:round:3``: the key (``clerk.posts``) under which the channel and message id of a posted result are
+    kept, so an erratum can link the original card."""
+    return f"posted:{kind}:{number}"
 
 
 def result_pending(unit: SyncUnit, game_id: int, kind: str, number: int) -> None:
@@ -34,6 +40,19 @@ class AnnouncementService(ServiceBase):
                 await uow.record(int(game), "ResultPosted", None, {"kind": kind, "number": int(number)}, source)
         except Duplicate:
             pass
+
+    async def remember_post(self, marker: str, channel_id: int, message_id: int) -> None:
+        """Where the announcement ``marker`` went (bookkeeping, not an event): an erratum links it."""
+        kind, game, number = marker.split(":")
+        async with self._sessions() as session, session.begin():
+            key = posted_key(kind, int(number))
+            found = await session.execute(select(PostedMessage).where(PostedMessage.game_id == int(game),
+                                                                      PostedMessage.key == key))
+            row = found.scalar_one_or_none()
+            if row is None:
+                session.add(PostedMessage(game_id=int(game), key=key, channel_id=channel_id, message_id=message_id))
+            else:
+                row.channel_id, row.message_id = channel_id, message_id
 
     async def unposted(self, since: datetime) -> list[tuple[str, int, int]]:
         """(kind, game id, number) of every result closed by its deadline since ``since`` and not marked posted."""

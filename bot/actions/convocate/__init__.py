@@ -5,7 +5,7 @@ command refuses in a game of another ruleset (``guard``)."""
 
 from __future__ import annotations
 
-from bot.actions.convocate import board, motions, preview, removal, turns, why
+from bot.actions.convocate import board, errata, motions, preview, removal, turns, why
 from bot.actions.convocate.guard import RULESET
 from bot.actions.convocate.imports import import_setup
 from bot.actions.convocate.log_sentences import SENTENCES as LOG_SENTENCES
@@ -15,7 +15,7 @@ from bot.actions.front import Front, MessageCommand
 from bot.actions.routes import Routes
 from engine.convocate.parsing import meant_form
 
-ROUTES = Routes.merged(board.ROUTES, turns.ROUTES, motions.ROUTES, preview.ROUTES)
+ROUTES = Routes.merged(board.ROUTES, turns.ROUTES, motions.ROUTES, preview.ROUTES, errata.ROUTES)
 """Every Convocate command, form and button."""
 
 FRONT = Front(

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.convocate import charts
+from bot.actions.convocate import charts, errata
 from bot.actions.convocate.guard import command, moderates, user_id_of
 from bot.actions.convocate.render import board_card, setup_card
 from bot.actions.drawing import picture
@@ -129,15 +129,18 @@ async def card_add(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
                  Option("on_map", bool, "whether it is on the Map"),
                  Option("suppressed", bool, "whether its Vote is suppressed"),
                  Option("bonus", int, "a temporary +N Vote on it until end of turn (0 ends it)"),
-                 Option("face", str, "a Seat's face now up, e.g. contested"))
+                 Option("face", str, "a Seat's face now up, e.g. contested"),
+                 Option("since", int, "moderators, a correction: the turn the card was wrong from", min_value=1))
 async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    changes = {k: v for k, v in o.items() if k != "name"}
+    changes = {k: v for k, v in o.items() if k not in ("name", "since")}
     if "controller" in changes:
         changes["controller"] = user_id_of(o, "controller")
     card = await app.clerk.convocate.board.set_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
-                                                    name=o["name"], changes=changes, source_id=ctx.source_id)
-    return [reply(f"Now: {card_line(card)}.", ephemeral=True), *await quietly(app, g)]
+                                                    name=o["name"], changes=changes, since=o.get("since"),
+                                                    source_id=ctx.source_id)
+    return [reply(f"Now: {card_line(card)}.", ephemeral=True), *await quietly(app, g),
+            *await errata.after_card_set(app, g, ctx.source_id)]
 
 
 @command(ROUTES, "card remove", "Take a card off the board (its controller, or a moderator).",

@@ -10,7 +10,17 @@ Every command belongs to Landsdraad games (``ruleset``), and a Landsdraad game t
 from __future__ import annotations
 
 from bot.actions.front import Front, MessageCommand
-from bot.actions.landsdraad import ballot_buttons, deadlines, dm_ballot, handlers, ledgers, politics, preview, victory
+from bot.actions.landsdraad import (
+    ballot_buttons,
+    deadlines,
+    dm_ballot,
+    errata,
+    handlers,
+    ledgers,
+    politics,
+    preview,
+    victory,
+)
 from bot.actions.landsdraad.closing import ag_again, elections_due, round_again, rounds_due
 from bot.actions.landsdraad.dm_ballot import unanswered_receipts
 from bot.actions.landsdraad.log_sentences import SENTENCES as LOG_SENTENCES
@@ -22,7 +32,7 @@ from bot.actions.routes import Routes
 from engine.landsdraad.ballot import looks_like_ballot
 
 ROUTES = Routes.merged(handlers.ROUTES, deadlines.ROUTES, ballot_buttons.ROUTES, dm_ballot.ROUTES, politics.ROUTES,
-                       ledgers.ROUTES, victory.ROUTES, preview.ROUTES)
+                       ledgers.ROUTES, victory.ROUTES, preview.ROUTES, errata.ROUTES)
 """Every Landsdraad command, form and button, and the DM fallback (a crisis ballot)."""
 for group, description in (
         ("ag", "The Adjutant General election"),

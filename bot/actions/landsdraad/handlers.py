@@ -8,7 +8,7 @@ from typing import Any
 from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.deadlines import game_deadline, read_as
-from bot.actions.landsdraad import victory_posts
+from bot.actions.landsdraad import errata, victory_posts
 from bot.actions.landsdraad.ballot_buttons import ballot_offer, round_open_dms
 from bot.actions.landsdraad.closing import round_closed
 from bot.actions.landsdraad.politics_render import passed_card
@@ -81,14 +81,16 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
          Option("intrigue", int, "new Intrigue, 1 to 5", min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
          Option("misc", int, "miscellaneous votes", min_value=0),
          Option("active", bool, "whether the player is active"),
+         Option("since", int, "a correction: the round it should have counted from (moderators are told what it "
+                "changes)", min_value=1),
          moderator=True)
 async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     user = user_option(o, "user")
     p = await app.clerk.landsdraad.ledger.set_player(g.id, user_id=user.id, diplomacy=o.get("diplomacy"),
                                                      command=o.get("command"), intrigue=o.get("intrigue"),
-                                                     misc=o.get("misc"), active=o.get("active"), actor=ctx.actor.id,
-                                                     source_id=ctx.source_id)
+                                                     misc=o.get("misc"), active=o.get("active"), since=o.get("since"),
+                                                     actor=ctx.actor.id, source_id=ctx.source_id)
     out: list[Outgoing] = []
     if o.get("active") is not None:
         out = [Outgoing(ToChannel(g.channel_id), card=passed_card(v))
@@ -97,7 +99,8 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     state = p.state
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
                   f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.",
-                  ephemeral=True), *out, *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
+                  ephemeral=True), *out, *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
+            *await errata.after_edit(app, g, ctx.source_id)]
 
 
 async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[Outgoing]:
@@ -138,6 +141,8 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
          Option("quality", str, "a planet's quality (a Homeworld needs none)", choices=("poor", "average", "rich")),
          Option("votes", int, "an Elector's votes", min_value=0),
          Option("homeworld", bool, "the planet is the player's Homeworld (no votes, no bonus)"),
+         Option("since", int, "a correction: the round it should have counted from (moderators are told what it "
+                "changes)", min_value=1),
          moderator=True)
 async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
@@ -151,23 +156,29 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     homeworld = bool(o.get("homeworld"))
     p = await app.clerk.landsdraad.ledger.add_holding(g.id, user_id=user.id, kind=kind, name=o["name"].strip(),
                                                       grade=grade, votes=o.get("votes"), homeworld=homeworld,
-                                                      actor=ctx.actor.id, source_id=ctx.source_id)
+                                                      since=o.get("since"), actor=ctx.actor.id,
+                                                      source_id=ctx.source_id)
     what = holding_words(kind, grade, homeworld)
     return [reply(f"{o['name'].strip()} ({what}) now belongs to {p.name}, who has {p.votes} votes.",
-                  ephemeral=True), *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
+                  ephemeral=True), *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
+            *await errata.after_edit(app, g, ctx.source_id)]
 
 
 @command("holding remove", "Take an Elector or planet away from a player.",
          Option("player", UserRef, "the player who controls it", True),
          Option("name", str, "the holding's name", True, autocomplete="holding"),
+         Option("since", int, "a correction: the round it should have counted from (moderators are told what it "
+                "changes)", min_value=1),
          moderator=True)
 async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     user = user_option(o, "player")
     p = await app.clerk.landsdraad.ledger.remove_holding(g.id, user_id=user.id, name=o["name"].strip(),
-                                                         actor=ctx.actor.id, source_id=ctx.source_id)
+                                                         since=o.get("since"), actor=ctx.actor.id,
+                                                         source_id=ctx.source_id)
     return [reply(f"Removed {o['name'].strip()} from {p.name}, who now has {p.votes} votes.", ephemeral=True),
-            *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
+            *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
+            *await errata.after_edit(app, g, ctx.source_id)]
 
 
 @command("round open", "Open the next round's crisis vote.",

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, game_of_user, require_game, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.landsdraad import victory_posts
+from bot.actions.landsdraad import errata, victory_posts
 from bot.actions.landsdraad.ledger_render import (
     elector_text,
     perk_dm,
@@ -122,7 +122,8 @@ async def transfer_correct(app: App, ctx: Ctx, game: GameView | None, o: dict[st
         g.id, entry_id=o["id"], note=o["note"], what=o.get("what"), to_user=to.id if isinstance(to, UserRef) else None,
         round_number=o.get("round"), cancel=bool(o.get("cancel")), actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(transfer_recorded_text(view), ephemeral=True),
-            *await to_moderators(app, g, view, how=f"by {ctx.actor.name}")]
+            *await to_moderators(app, g, view, how=f"by {ctx.actor.name}"),
+            *await errata.after_correction(app, g, view.id)]  # what it changes in closed results (issue 19)
 
 
 @command("transfer list", "The round's transfers of every player, or one player's entries (moderators).",

@@ -37,7 +37,15 @@ def measures(p: Mapping[str, Any], w: Words) -> str:
         p, w, "user_id", "name", "changes")
 
 
+def erratum(p: Mapping[str, Any], w: Words) -> str:
+    def totals(t: Mapping[str, Any]) -> str:
+        return f"Aye {t.get('aye')}, Nay {t.get('nay')}, Abstain {t.get('abstain')} ({t.get('outcome')})"
+    return (f"erratum for round {p.get('round')}: {totals(p.get('corrected') or {})}, posted "
+            f"{totals(p.get('posted') or {})}" + ("; the outcome changes" if p.get("outcome_changed") else ""))
+
+
 SENTENCES: dict[str, Sentence] = {
+    "ErratumPosted": erratum,
     "BallotCast": ballot,
     "TransferRecorded": transfer,
     "TransferCorrected": transfer,

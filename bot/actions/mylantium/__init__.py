@@ -5,7 +5,7 @@ forms) and revolutions (``revolution``)."""
 from __future__ import annotations
 
 from bot.actions.front import Front
-from bot.actions.mylantium import removal, republic, revolution, turn, why
+from bot.actions.mylantium import errata, removal, republic, revolution, turn, why
 from bot.actions.mylantium.imports import import_setup
 from bot.actions.mylantium.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.mylantium.render import REMINDERS
@@ -14,7 +14,7 @@ from bot.actions.routes import Routes
 from engine.mylantium.forms import meant_form
 from engine.service.mylantium.state import NAME
 
-ROUTES = Routes.merged(republic.ROUTES, turn.ROUTES, revolution.ROUTES)
+ROUTES = Routes.merged(republic.ROUTES, turn.ROUTES, revolution.ROUTES, errata.ROUTES)
 """Every Mylantium command, DM form and button."""
 for _group, _description in (
         ("faction", "a Mylantium game's own"),  # after the Landsdraad part's "Factions: temporary ones of a ... round"

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
+from bot.actions.mylantium import errata
 from bot.actions.mylantium.render import buildings_text, faction_line, government_card, setup_card
 from bot.actions.mylantium.revolution import chain_outgoings
 from bot.actions.mylantium.turn import history_picture
@@ -250,7 +251,9 @@ async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[s
          Option("subsidies", int, "subsidies in effect", min_value=0),
          Option("pensions", int, "pensions in effect", min_value=0),
          Option("wars", int, "wars being waged", min_value=0),
-         Option("unfunded_last_turn", int, "pensions that went unfunded in the previous turn", min_value=0), **M)
+         Option("unfunded_last_turn", int, "pensions that went unfunded in the previous turn", min_value=0),
+         Option("since", int, "with approval, a correction: the turn the approval was wrong from", min_value=1),
+         **M)
 async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     if o.get("income_tax") is not None and o.get("no_income_tax"):
@@ -260,10 +263,10 @@ async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     president = faction_code(o["president"]) if o.get("president") else None
     view = await app.clerk.mylantium.set_government(g.id, president=president, approval=o.get("approval"),
                                                     fervor=o.get("fervor"), counts=counts,
-                                                    no_income_tax=bool(o.get("no_income_tax")), actor=ctx.actor.id,
-                                                    source_id=ctx.source_id)
+                                                    no_income_tax=bool(o.get("no_income_tax")), since=o.get("since"),
+                                                    actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply("Recorded. The government page now reads:", card=government_card(view), ephemeral=True),
-            *await quietly(app, g)]
+            *await quietly(app, g), *await errata.after_set(app, g, ctx.source_id)]
 
 
 @command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.convocate.board import Board, Card, Kind, PlayerState, check_entered_vote, printed_vote, sovereignty
 from engine.convocate.parsing import parse_faces
 from engine.convocate.rulings import SETTINGS, setting, shown, value_of
+from engine.convocate.votes import standing_votes
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.convocate.motions import motion_view
 from engine.service.convocate.store import Loaded, faces_json, load, open_motion, require_convocate, save
@@ -199,7 +200,11 @@ class ConvocateBoardService(ServiceBase):
             return card
 
     async def set_card(self, game_id: int, *, actor: int, moderator: bool, name: str, changes: dict[str, Any],
-                       source_id: str | None = None) -> Card:
+                       since: int | None = None, source_id: str | None = None) -> Card:
+        """``since`` (moderators): a correction, the card should have read so from that turn on; the change of each
+        player's Standing Vote it makes is recorded (``errata`` tells the resolved Repeals it changes)."""
+        if since is not None and not moderator:
+            raise RuleError("Only a moderator corrects a card from an earlier turn (since).")
         unknown = set(changes) - set(CARD_FIELDS)
         if unknown:
             raise RuleError(f"A card has no {', '.join(sorted(unknown))}.")
@@ -230,6 +235,14 @@ class ConvocateBoardService(ServiceBase):
             new = _check_place(board, _check_card(new, changes.get("vote"), changes.get("vote")))
             save(uow.session, loaded, board.with_card(new))
             payload = {"card": card.name, **{k: v for k, v in changes.items()}}
+            if since is not None:
+                if not 1 <= since <= max(board.turn, 1):
+                    raise RuleError(f"since is the turn the card was wrong from: 1 to {max(board.turn, 1)}, not "
+                                    f"{since}.")
+                before, after = standing_votes(board), standing_votes(board.with_card(new))
+                payload.update(since=since, votes_change={p: after.get(p, 0) - before.get(p, 0)
+                                                          for p in sorted({*before, *after})
+                                                          if after.get(p, 0) != before.get(p, 0)})
             await event(uow, game_id, "CardChanged", actor, payload, source_id)
             return new
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from engine.service.convocate.board import ConvocateBoardService
+from engine.service.convocate.errata import RepealErrata
 from engine.service.convocate.explain import ConvocateExplain
 from engine.service.convocate.motions import ConvocateMotionService
 from engine.service.convocate.previews import ConvocatePreviewService
@@ -30,6 +31,7 @@ class ConvocateService(RulesetService):
         self.board = ConvocateBoardService(backend, shared)
         self.turns = ConvocateTurnService(backend)
         self.motions = ConvocateMotionService(backend)
+        self.errata = RepealErrata(backend)
         self.removal = RemovalService(backend)
         self.previews = ConvocatePreviewService(backend)
         """``/motion preview``: a Motion of Repeal counted before it is moved (reads only)."""

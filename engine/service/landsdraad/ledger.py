@@ -17,7 +17,7 @@ from engine.service.landsdraad.views import HoldingView, PlayerView
 from engine.service.ledger import find_player, load_game, require_player
 from engine.service.membership import games_cache
 from engine.service.uow import ServiceBase
-from engine.store.models import Player
+from engine.store.models import Game, Player
 from engine.store.models.landsdraad import Holding
 
 
@@ -121,6 +121,18 @@ def active_votes(session: Session, game_id: int) -> int:
     return int(plain) + sum(holding_extras(session, game_id).values())
 
 
+def correction(game: Game, since: int | None, change: int) -> dict[str, int]:
+    """What an edit made as a correction adds to its event: the round it should have counted from and the change of
+    the player's V(p) it makes (read by ``errata``, which tells the closed results it changes)."""
+    if since is None:
+        return {}
+    if not 1 <= since <= game.current_round:
+        rounds = f"1 to {game.current_round}" if game.current_round else "none yet"
+        raise RuleError(f"since is the round the change should have counted from: a round of {game.name} "
+                        f"({rounds}), not {since}.")
+    return {"since": since, "votes_change": change}
+
+
 class LedgerService(ServiceBase):
     """Players (``/player add``, ``/player set``) and their holdings."""
 
@@ -177,12 +189,19 @@ class LedgerService(ServiceBase):
         intrigue: int | None = None,
         misc: int | None = None,
         active: bool | None = None,
+        since: int | None = None,
         actor: int | None,
         source_id: str | None = None,
     ) -> PlayerView:
+        """``since``: a correction, the change should have counted from that round on (the closed results it changes
+        are told, ``errata``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             player = await require_player(uow.session, game, user_id)
+            if since is not None and active is not None:
+                raise RuleError("since corrects a player's votes (diplomacy, command, intrigue, misc); leave out "
+                                "active, or make the active change on its own without since.")
+            before = (await view_player(uow.session, player)).votes if since is not None else 0
             if misc is not None and misc < 0:
                 raise RuleError(f"misc votes must be 0 or more, not {misc}.")
             attributes = attributes_of(player).with_scores(diplomacy, command, intrigue)
@@ -197,8 +216,11 @@ class LedgerService(ServiceBase):
                                          "misc": misc, "active": active}.items() if v is not None}
             if not changes:
                 raise RuleError("Nothing to change: give at least one of diplomacy, command, intrigue, misc, active.")
-            await uow.record(game_id, "PlayerChanged", actor, {"user_id": user_id, **changes}, source_id)
-            return await view_player(uow.session, player)
+            view = await view_player(uow.session, player)
+            await uow.record(game_id, "PlayerChanged", actor,
+                             {"user_id": user_id, **changes, **correction(game, since, view.votes - before)},
+                             source_id)
+            return view
 
     async def add_holding(
         self,
@@ -210,11 +232,13 @@ class LedgerService(ServiceBase):
         grade: str | None,
         votes: int | None,
         homeworld: bool,
+        since: int | None = None,
         actor: int | None,
         source_id: str | None = None,
     ) -> PlayerView:
         """``grade``: an Elector's tier or a planet's quality; a Homeworld needs none (it gives no votes and no
-        Diplomacy Bonus whatever its quality, R0-04/R0-06), and one given is kept."""
+        Diplomacy Bonus whatever its quality, R0-04/R0-06), and one given is kept. ``since``: a correction, the
+        holding should have been the player's from that round on."""
         kind = kind.strip().lower()
         grade = (grade or "").strip().lower()
         if kind == "elector":
@@ -243,17 +267,21 @@ class LedgerService(ServiceBase):
             clash = await uow.session.execute(select(Holding).where(Holding.game_id == game_id, Holding.name == name))
             if clash.scalar_one_or_none() is not None:
                 raise RuleError(f"{name} is already held in {game.name}; remove it first to move it.")
+            before = (await view_player(uow.session, player)).votes if since is not None else 0
             uow.session.add(Holding(game_id=game_id, player_id=player.id, kind=kind, name=name, grade=grade,
                                     votes=votes, homeworld=homeworld))
             await uow.session.flush()
+            view = await view_player(uow.session, player)
             payload = {"user_id": user_id, "kind": kind, "name": name, "grade": grade or None, "votes": votes,
-                       "homeworld": homeworld}
+                       "homeworld": homeworld, **correction(game, since, view.votes - before)}
             await uow.record(game_id, "HoldingAdded", actor, payload, source_id)
-            return await view_player(uow.session, player)
+            return view
 
     async def remove_holding(
-        self, game_id: int, *, user_id: int, name: str, actor: int | None, source_id: str | None = None
+        self, game_id: int, *, user_id: int, name: str, since: int | None = None, actor: int | None,
+        source_id: str | None = None
     ) -> PlayerView:
+        """``since``: a correction, the player should not have held it from that round on."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             player = await require_player(uow.session, game, user_id)
@@ -265,10 +293,14 @@ class LedgerService(ServiceBase):
                 held = [h.name for h in await holdings_of(uow.session, player.id)]
                 listing = ", ".join(held) if held else "nothing"
                 raise NotFoundError(f"{player.name} holds no {name}. They hold: {listing}.")
+            before = (await view_player(uow.session, player)).votes if since is not None else 0
             await uow.session.delete(holding)
             await uow.session.flush()
-            await uow.record(game_id, "HoldingRemoved", actor, {"user_id": user_id, "name": name}, source_id)
-            return await view_player(uow.session, player)
+            view = await view_player(uow.session, player)
+            await uow.record(game_id, "HoldingRemoved", actor,
+                             {"user_id": user_id, "name": name, **correction(game, since, view.votes - before)},
+                             source_id)
+            return view
 
     async def player(self, game_id: int, user_id: int) -> PlayerView:
         async with self._read() as session:

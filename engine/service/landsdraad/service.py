@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from engine.service.landsdraad.adjutant import AdjutantService
 from engine.service.landsdraad.audits import AuditService
 from engine.service.landsdraad.ballots import BallotService
+from engine.service.landsdraad.errata import ErrataService
 from engine.service.landsdraad.ledger import LedgerService
 from engine.service.landsdraad.majority import MajorityService
 from engine.service.landsdraad.perks import PerkService
@@ -43,6 +44,7 @@ class LandsdraadService(RulesetService):
         self.registries = RegistryService(backend)
         self.audits = AuditService(backend)
         self.transfer_moves = TransferMoveService(backend)
+        self.errata = ErrataService(backend)
         self.perks = PerkService(backend)
         self.victory = VictoryService(backend)
         self.previews = PreviewService(backend)

@@ -18,6 +18,7 @@ from engine.service.ledger import find_player, game_view, load_game
 from engine.service.membership import games_cache
 from engine.service.mylantium.business import Business
 from engine.service.mylantium.elections import Elections
+from engine.service.mylantium.errata import ElectionErrata
 from engine.service.mylantium.explain import Explain
 from engine.service.mylantium.records import (
     candidate_view,
@@ -81,6 +82,7 @@ class MylantiumService(RulesetService):
     def __init__(self, backend: Backend, shared: Clerk) -> None:
         super().__init__(backend, shared)
         self.elections = Elections(backend)
+        self.errata = ElectionErrata(backend)
         self.business = Business(backend)
         self.revolutions = Revolutions(backend)
         self.removal = RemovalService(backend)
@@ -365,10 +367,13 @@ class MylantiumService(RulesetService):
 
     async def set_government(self, game_id: int, *, president: FactionCode | None = None, approval: int | None = None,
                              fervor: int | None = None, counts: dict[str, int | None] | None = None,
-                             no_income_tax: bool = False, actor: int | None,
+                             no_income_tax: bool = False, since: int | None = None, actor: int | None,
                              source_id: str | None = None) -> GovernmentView:
         """The moderator's facts: the Faction that held the Presidency in the last Business Phase (R1-20), the
-        Approval Rating (P1-20), Fervor before the bot kept it, and what is in play."""
+        Approval Rating (P1-20), Fervor before the bot kept it, and what is in play. ``since`` (with ``approval``):
+        a correction, the approval was off by as much from that turn on (``errata`` tells what it changes)."""
+        if since is not None and approval is None:
+            raise RuleError("since corrects the Approval Rating from that turn on: give approval with it.")
         wanted = {k: v for k, v in (counts or {}).items() if v is not None}
         if president is None and approval is None and fervor is None and not wanted and not no_income_tax:
             raise RuleError("Nothing to change.")
@@ -385,6 +390,11 @@ class MylantiumService(RulesetService):
                     raise RuleError(f"An Approval Rating is between 0 and 100, not {approval}.")
                 old = approval_of(gov, game)
                 gov.approval = payload["approval"] = approval
+                if since is not None:
+                    if not 1 <= since <= gov.turn:
+                        raise RuleError(f"since is the turn the approval was wrong from: 1 to {gov.turn}, not "
+                                        f"{since}.")
+                    payload.update(since=since, approval_change=approval - old)
                 uow.session.add(history(game_id, gov.turn, "approval", "set by the moderators", approval - old,
                                         approval, uow.now))
             if fervor is not None:

@@ -1,0 +1,95 @@
+"""Corrections with their consequences in the Convocate on Discord (issue 19): after ``/card set ... since:T`` the
+moderators are told privately which resolved Motions of Repeal would have come out differently (both Standing
+Votes as announced and as corrected, the Statute destroyed or kept); ``/motion erratum`` (or the notice's button)
+posts the corrected count in the game channel. What was announced is never edited, and a Statute is not restored
+by an erratum: the moderators decide what follows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.actions.commands import App, Option
+from bot.actions.context import Ctx
+from bot.actions.convocate.guard import command
+from bot.actions.moderators import moderator_target
+from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
+from bot.actions.routes import Routes
+from engine.convocate.errata import RepealRecount
+from engine.core.errors import RuleError
+from engine.service.convocate.errata import RepealConsequences, RepealErratum
+from engine.service.views import GameView
+
+ROUTES = Routes()
+BUTTON = "clerk:cv-erratum"
+
+
+def fate(destroyed: bool) -> str:
+    return "destroyed" if destroyed else "kept"
+
+
+def recount_line(r: RepealRecount) -> str:
+    c = r.closed
+    verdict = "**the outcome changes**" if r.outcome_changed else "the outcome stands"
+    return (f"• Motion #{c.motion} (Repeal of {c.statute}, turn {c.turn}): announced {c.mover} {c.mover_votes} "
+            f"against {c.controller} {c.controller_votes} ({fate(c.destroyed)}); corrected {r.mover_votes} against "
+            f"{r.controller_votes} ({fate(r.destroyed)}): {verdict}.")
+
+
+def notice_text(c: RepealConsequences) -> str:
+    if not c.recounts:
+        return f"{c.subject}: no resolved Motion of Repeal of {c.game.name} comes out differently."
+    return "\n".join([f"{c.subject} changes resolved Repeals of {c.game.name} (nothing announced has been changed):",
+                      *(recount_line(r) for r in c.recounts),
+                      f"Post an erratum in the game channel with the button or `/motion erratum "
+                      f"number:{c.recounts[0].closed.motion}`."])
+
+
+async def after_card_set(app: App, game: GameView, source_id: str | None) -> list[Outgoing]:
+    c = await app.clerk.convocate.errata.after_card_set(game.id, source_id=source_id)
+    if c is None:
+        return []
+    text = notice_text(c)
+    if not c.recounts:
+        return [reply(text, ephemeral=True)]
+    buttons = tuple(Button(f"Post erratum: Motion #{r.closed.motion}", f"{BUTTON}:{game.id}:{r.closed.motion}",
+                           "secondary") for r in c.recounts[:5])
+    return [reply(text, ephemeral=True),
+            Outgoing(await moderator_target(app, game), text=text, buttons=buttons,
+                     extra={INSTEAD: "(Post an erratum with /motion erratum in the game channel.)"})]
+
+
+def erratum_card(e: RepealErratum) -> Card:
+    r, c = e.recount, e.recount.closed
+    outcome = (f"{c.statute} would have been {fate(r.destroyed)}, not {fate(c.destroyed)} as announced; the "
+               "moderators say what follows." if r.outcome_changed else f"The outcome stands: {c.statute} "
+               f"{'is destroyed' if r.destroyed else 'stays'}.")
+    return Card(title=f"{e.game.name}, Motion #{c.motion}: erratum",
+                description=(f"A moderator corrected the board after the Motion of Repeal of {c.statute} (turn "
+                             f"{c.turn}) was resolved. {outcome} The announcement stays as it was posted."),
+                fields=((f"{c.mover} (mover)", f"{r.mover_votes} (announced {c.mover_votes})", True),
+                        (f"{c.controller} (controller)", f"{r.controller_votes} (announced {c.controller_votes})",
+                         True)))
+
+
+async def post_erratum(app: App, ctx: Ctx, game: GameView, number: int) -> list[Outgoing]:
+    if not ctx.actor.moderates(game.moderator_role_id):
+        raise RuleError(f"Only the moderators of {game.name} can post an erratum.")
+    e = await app.clerk.convocate.errata.post_erratum(game.id, number=number, actor=ctx.actor.id,
+                                                      source_id=ctx.source_id)
+    return [reply(f"The erratum for Motion #{number} is posted in the game channel.", ephemeral=True),
+            Outgoing(ToChannel(game.channel_id), card=erratum_card(e))]
+
+
+@command(ROUTES, "motion erratum", "Post an erratum for a resolved Motion of Repeal that a correction changes.",
+         Option("number", int, "the Motion's number (/motion status)", True, min_value=1), moderator=True)
+async def motion_erratum(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    return await post_erratum(app, ctx, g, o["number"])
+
+
+@ROUTES.button(BUTTON)
+async def erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    parts = custom_id.split(":")
+    if len(parts) != 4 or not all(p.isdigit() for p in parts[2:]):
+        raise RuleError("This button is not one of Clerk's erratum offers.")
+    return await post_erratum(app, ctx, await app.clerk.games.game(int(parts[2])), int(parts[3]))

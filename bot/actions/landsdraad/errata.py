@@ -1,0 +1,145 @@
+"""Corrections with their consequences on Discord (issue 19): after a correction, the moderators are told privately
+which closed rounds would have come out differently (round, posted and corrected totals, outcome changed or not,
+and whose votes moved: a voter's weight and ballot, so only in the moderators' place and the corrector's private
+answer); ``/round erratum`` (or the notice's button) posts in the game channel a short card with the corrected totals
+and a link to the original result card. The original card is never edited or deleted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.actions.commands import App, Option, require_game
+from bot.actions.context import Ctx
+from bot.actions.landsdraad.render import label
+from bot.actions.landsdraad.ruleset import commands_on
+from bot.actions.moderators import moderator_target
+from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
+from bot.actions.routes import Routes
+from engine.core.errors import RuleError
+from engine.landsdraad.errata import Recount
+from engine.landsdraad.tally import Tally
+from engine.service.landsdraad.errata import Consequences, Erratum
+from engine.service.views import GameView
+
+ROUTES = Routes()
+command = commands_on(ROUTES)
+ERRATUM_BUTTON = "clerk:erratum"
+PASSED, FAILED = 0x2ECC71, 0xE74C3C
+
+
+def totals(t: Tally) -> str:
+    return f"Aye {t.aye}, Nay {t.nay}, Abstain {t.abstain} ({'passed' if t.passed else 'failed'})"
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}"
+
+
+def recount_lines(r: Recount, names: dict[int, str]) -> list[str]:
+    verdict = "**the outcome changes**" if r.outcome_changed else "the outcome stands"
+    lines = [f"• Round {r.round}: posted {totals(r.posted)}; under the corrected ledger {totals(r.corrected)}: "
+             f"{verdict}."]
+    whys = sorted({c.why for c in r.changes})
+    moved = ", ".join(f"{names.get(c.user_id, str(c.user_id))} {signed(c.votes)} ({label(_ballot(r, c.user_id))})"
+                      for c in r.changes)
+    lines.append(f"  {'; '.join(whys)}: {moved}")
+    return lines
+
+
+def _ballot(r: Recount, user_id: int) -> str | None:
+    b = r.ballots.get(user_id)
+    return b.value if b is not None else None
+
+
+def notice_text(c: Consequences) -> str:
+    if not c.recounts:
+        why = f" ({c.note})" if c.note else ""
+        return f"{c.subject}: no closed result of {c.game.name} comes out differently{why}."
+    lines = [f"{c.subject} changes closed results of {c.game.name} (nothing posted has been changed):"]
+    for r in c.recounts:
+        lines += recount_lines(r, dict(c.names))
+    first = c.recounts[0].round
+    lines.append(f"Post an erratum in the game channel with the button or `/round erratum round:{first}`. An erratum "
+                 "shows how each total moved: the players this correction concerns may tell from it how the others "
+                 "concerned voted.")
+    return "\n".join(lines)
+
+
+def erratum_buttons(c: Consequences) -> tuple[Button, ...]:
+    return tuple(Button(f"Post erratum: round {r.round}", f"{ERRATUM_BUTTON}:{c.game.id}:{r.round}", "secondary")
+                 for r in c.recounts[:5])
+
+
+async def after_correction(app: App, game: GameView, entry_id: int) -> list[Outgoing]:
+    """The consequences of transfer correction ``entry_id``: in the corrector's private answer, and, when a closed
+    result would have come out differently, in the moderators' place too. A correction of a transfer that was never
+    applied (money, or a holding never moved) changed nothing a close read, and adds nothing to the answer."""
+    c = await app.clerk.landsdraad.errata.after_correction(game.id, entry_id=entry_id)
+    # said only when the corrected transfer had moved something the closes read
+    return [] if c.never_applied else await told(app, game, c)
+
+
+async def told(app: App, game: GameView, c: Consequences) -> list[Outgoing]:
+    """``c`` in the corrector's private answer and, when a closed result comes out differently, in the moderators'
+    place with a button per round."""
+    text = notice_text(c)
+    if not c.recounts:
+        return [reply(text, ephemeral=True)]
+    buttons = erratum_buttons(c)
+    return [reply(text, ephemeral=True),
+            Outgoing(await moderator_target(app, game), text=text, buttons=buttons,
+                     extra={INSTEAD: "(Post an erratum with /round erratum in the game channel.)"})]
+
+
+async def after_edit(app: App, game: GameView, source_id: str | None) -> list[Outgoing]:
+    """After ``/player set``, ``/holding add`` or ``/holding remove``: made as a correction (``since``), what it
+    changes in the closed results, as after a transfer correction; nothing for an edit of the ledger as it is now."""
+    c = await app.clerk.landsdraad.errata.after_edit(game.id, source_id=source_id)
+    return [] if c is None else await told(app, game, c)
+
+
+def erratum_card(e: Erratum) -> Card:
+    r = e.recount
+    passed = r.corrected.passed
+    outcome = (f"The measure would have {'PASSED' if passed else 'FAILED'}, not "
+               f"{'passed' if r.posted.passed else 'failed'} as posted." if r.outcome_changed
+               else f"The outcome stands: the measure {'passed' if passed else 'failed'}.")
+    original = (f"[the original result card]({e.link})" if e.link is not None
+                else "the original result card (Clerk did not keep where it was posted)")
+    return Card(
+        title=f"{e.game.name}, round {r.round}: erratum",
+        description=(f"A moderator corrected the ledger after round {r.round} closed. {outcome} "
+                     f"It corrects {original}, which stays as it was posted."),
+        fields=(("Aye", f"{r.corrected.aye} (posted {r.posted.aye})", True),
+                ("Nay", f"{r.corrected.nay} (posted {r.posted.nay})", True),
+                ("Abstain", f"{r.corrected.abstain} (posted {r.posted.abstain})", True),
+                ("Needed to pass", str(r.corrected.needed), True)),
+        color=PASSED if passed else FAILED,
+        footer="Individual ballots are secret; only the totals are published.",
+    )
+
+
+async def post_erratum(app: App, ctx: Ctx, game: GameView, number: int) -> list[Outgoing]:
+    if not ctx.actor.moderates(game.moderator_role_id):
+        raise RuleError(f"Only the moderators of {game.name} can post an erratum.")
+    e = await app.clerk.landsdraad.errata.post_erratum(game.id, number=number, actor=ctx.actor.id,
+                                                       source_id=ctx.source_id)
+    return [reply(f"The erratum for round {number} is posted in the game channel.", ephemeral=True),
+            Outgoing(ToChannel(game.channel_id), card=erratum_card(e))]
+
+
+@command("round erratum", "Post an erratum for a closed round that the corrected ledger changes.",
+         Option("round", int, "the closed round whose result the corrections change", True, min_value=1),
+         moderator=True)
+async def round_erratum(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await post_erratum(app, ctx, require_game(game), o["round"])
+
+
+@ROUTES.button(ERRATUM_BUTTON)
+async def erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    """A moderator presses "Post erratum" under the notice."""
+    parts = custom_id.split(":")
+    if len(parts) != 4 or not all(p.isdigit() for p in parts[2:]):
+        raise RuleError("This button is not one of Clerk's erratum offers.")
+    game = await app.clerk.games.game(int(parts[2]))
+    return await post_erratum(app, ctx, game, int(parts[3]))

@@ -1,0 +1,100 @@
+"""Corrections with their consequences in Mylantium on Discord (issue 19): after ``/government set approval:X
+since:T``, the moderators are told privately which closed General Elections would have come out differently
+(turn, posted and corrected totals, the winner changed or not); ``/election erratum`` (or the notice's button)
+posts the corrected totals in the game channel with a link to the original result card, which is never edited."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.actions.commands import App, CommandFlags, Option, require_game
+from bot.actions.context import Ctx
+from bot.actions.moderators import moderator_target
+from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
+from bot.actions.routes import Routes
+from engine.core.errors import RuleError
+from engine.mylantium.errata import GeneralRecount
+from engine.mylantium.model import Party
+from engine.service.mylantium.errata import ElectionConsequences, ElectionErratum
+from engine.service.mylantium.state import NAME
+from engine.service.views import GameView
+
+M: CommandFlags = {"moderator": True, "ruleset": NAME}
+ROUTES = Routes()
+command = ROUTES.command
+BUTTON = "clerk:myl-erratum"
+
+
+def totals(t: Mapping[Party, int], winner: Party) -> str:
+    return ", ".join(f"{p.title} {t.get(p, 0)}" for p in Party) + f" ({winner.title} won)"
+
+
+def recount_line(r: GeneralRecount) -> str:
+    verdict = "**the winner changes**" if r.outcome_changed else "the winner stands"
+    return (f"• General Election of turn {r.turn}: posted {totals(r.closed.posted, r.closed.winner)} at approval "
+            f"{r.closed.approval}; under the corrected approval {r.corrected.approval}: "
+            f"{totals(r.totals, r.corrected.winner)}: {verdict}.")
+
+
+def notice_text(c: ElectionConsequences) -> str:
+    if not c.recounts:
+        return f"{c.subject}: no closed General Election of {c.game.name} comes out differently."
+    return "\n".join([f"{c.subject} changes closed results of {c.game.name} (nothing posted has been changed):",
+                      *(recount_line(r) for r in c.recounts),
+                      f"Post an erratum in the game channel with the button or `/election erratum "
+                      f"turn:{c.recounts[0].turn}`."])
+
+
+async def after_set(app: App, game: GameView, source_id: str | None) -> list[Outgoing]:
+    """After ``/government set`` made as a correction (``since``): its consequences, privately."""
+    c = await app.clerk.mylantium.errata.after_set(game.id, source_id=source_id)
+    if c is None:
+        return []
+    text = notice_text(c)
+    if not c.recounts:
+        return [reply(text, ephemeral=True)]
+    buttons = tuple(Button(f"Post erratum: turn {r.turn}", f"{BUTTON}:{game.id}:{r.turn}", "secondary")
+                    for r in c.recounts[:5])
+    return [reply(text, ephemeral=True),
+            Outgoing(await moderator_target(app, game), text=text, buttons=buttons,
+                     extra={INSTEAD: "(Post an erratum with /election erratum in the game channel.)"})]
+
+
+def erratum_card(e: ElectionErratum) -> Card:
+    r = e.recount
+    outcome = (f"The {r.corrected.winner.title} party would have won, not the {r.closed.winner.title} party as "
+               "posted." if r.outcome_changed else f"The winner stands: the {r.corrected.winner.title} party.")
+    original = (f"[the original result card]({e.link})" if e.link is not None
+                else "the original result card (Clerk did not keep where it was posted)")
+    fields = tuple((p.title, f"{r.totals[p]} (posted {r.closed.posted.get(p, 0)})", True) for p in Party)
+    return Card(
+        title=f"{e.game.name}, General Election of turn {r.turn}: erratum",
+        description=(f"A moderator corrected the Approval Rating after this election closed: it was "
+                     f"{r.corrected.approval}, not {r.closed.approval}, so the Independent Vote splits "
+                     f"differently. {outcome} It corrects {original}, which stays as it was posted."),
+        fields=(*fields, ("Independent Vote", str(r.corrected.independent), True)))
+
+
+async def post_erratum(app: App, ctx: Ctx, game: GameView, turn: int) -> list[Outgoing]:
+    if not ctx.actor.moderates(game.moderator_role_id):
+        raise RuleError(f"Only the moderators of {game.name} can post an erratum.")
+    e = await app.clerk.mylantium.errata.post_erratum(game.id, turn=turn, actor=ctx.actor.id,
+                                                      source_id=ctx.source_id)
+    return [reply(f"The erratum for the General Election of turn {turn} is posted in the game channel.",
+                  ephemeral=True),
+            Outgoing(ToChannel(game.channel_id), card=erratum_card(e))]
+
+
+@command("election erratum", "Post an erratum for a closed General Election that a correction changes.",
+         Option("turn", int, "the turn of the General Election", True, min_value=1), **M)
+async def election_erratum(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await post_erratum(app, ctx, require_game(game), o["turn"])
+
+
+@ROUTES.button(BUTTON)
+async def erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    parts = custom_id.split(":")
+    if len(parts) != 4 or not all(p.isdigit() for p in parts[2:]):
+        raise RuleError("This button is not one of Clerk's erratum offers.")
+    return await post_erratum(app, ctx, await app.clerk.games.game(int(parts[2])), int(parts[3]))

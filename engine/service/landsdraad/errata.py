@@ -1,0 +1,291 @@
+"""Corrections with their consequences (issue 19): which closed crisis rounds would have come out differently under
+the ledger as corrected, and the erratum a moderator posts for one of them.
+
+A closed round is counted again from what its close recorded (``RoundClosed``: every voter's V(p) and ballot; the
+round's temporary factions and rolls) with the weights the corrections change, by ``engine.landsdraad.errata``
+(``crisis.resolve``, the close's own function). The corrections that change a closed round's weights are the
+corrected transfers that the ledger applied (``TransferApplied`` moved an Elector or planet): under the corrected
+entry the holding is with its recipient from the entry's round on, with its sender before, or with the sender
+throughout when the correction cancels the transfer or makes it move something else (docs/rulings.md). Nothing
+recorded is changed: an erratum is a new post and a new event (``ErratumPosted``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.core.errors import NotFoundError, RuleError
+from engine.landsdraad.errata import (
+    ClosedRound,
+    Recount,
+    Voter,
+    WeightChange,
+    consequences,
+    holder_in,
+    holding_worth,
+    recount,
+)
+from engine.landsdraad.model import Option
+from engine.landsdraad.tally import Tally
+from engine.landsdraad.transfers import holding_named
+from engine.service.announcements import posted_key
+from engine.service.landsdraad.audits import latest_versions
+from engine.service.landsdraad.round_state import faction_of, read_factions
+from engine.service.landsdraad.transfer_moves import APPLIED
+from engine.service.ledger import game_view, read_game
+from engine.service.uow import ServiceBase
+from engine.service.views import GameView
+from engine.store.models import Event, Player, PostedMessage
+from engine.store.models.landsdraad import Holding, Round, TransferRow
+
+ERRATUM = "ErratumPosted"
+NEVER_APPLIED = "it was never applied to the ledger, so no closed round counted it"
+EDITS = (APPLIED, "PlayerChanged", "HoldingAdded", "HoldingRemoved")
+"""Moderators' edits of the ledger; one with ``since`` is a correction: it should have counted from that round on."""
+MOVES = (APPLIED, "HoldingAdded", "HoldingRemoved")
+"""Events after which a holding is where they put it (a later transfer, a moderator's edit), whatever a correction
+of an earlier transfer says."""
+
+
+@dataclass(frozen=True)
+class Consequences:
+    """What a correction changes in the closed results: only those that would have come out differently."""
+
+    game: GameView
+    subject: str
+    recounts: tuple[Recount, ...]
+    names: Mapping[int, str]
+    """Players' names by user id (for the changes)."""
+    note: str | None = None
+    """Why no closed result could have read the correction (it was never applied to the ledger, ...)."""
+    never_applied: bool = False
+    """The corrected transfer was never applied to the ledger: no close read it."""
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """An erratum posted for a closed round: the corrected tally and the original result card's place."""
+
+    game: GameView
+    recount: Recount
+    channel_id: int | None
+    message_id: int | None
+
+    @property
+    def link(self) -> str | None:
+        """The Discord jump link of the original result card (None if Clerk did not keep where it went)."""
+        if self.channel_id is None or self.message_id is None:
+            return None
+        return f"https://discord.com/channels/{self.game.guild_id}/{self.channel_id}/{self.message_id}"
+
+
+def tally_of(result: Mapping[str, Any]) -> Tally:
+    return Tally(aye=int(result["aye"]), nay=int(result["nay"]), abstain=int(result["abstain"]))
+
+
+def closed_rounds(session: Session, game_id: int) -> dict[int, tuple[ClosedRound, int]]:
+    """Round number -> what its close recorded and posted, and the id of its ``RoundClosed`` event."""
+    rows = {r.number: r for r in session.execute(select(Round).where(Round.game_id == game_id,
+                                                                     Round.status == "closed")).scalars()}
+    found: dict[int, tuple[ClosedRound, int]] = {}
+    for event in session.execute(select(Event).where(Event.game_id == game_id, Event.kind == "RoundClosed")
+                                 .order_by(Event.id)).scalars():
+        p = event.payload
+        rnd = rows.get(int(p["round"]))
+        if rnd is None or "weights" not in p:  # a close that did not record its voters cannot be counted again
+            continue
+        voters = tuple(Voter(int(w["user_id"]), str(w["name"]), int(w["votes"]),
+                             Option(w["ballot"]) if w.get("ballot") else None) for w in p.get("weights", ()))
+        factions = tuple(faction_of(f) for f in read_factions(session, rnd.id))
+        rolls = {str(k): int(v) for k, v in (p.get("rolls") or {}).items()}
+        found[rnd.number] = (ClosedRound(rnd.number, voters, factions, rolls, tally_of(p["result"])), event.id)
+    return found
+
+
+class _Ledger:
+    """What the corrections are read against, read once: entries, applies, moves, holdings and players."""
+
+    def __init__(self, session: Session, game_id: int) -> None:
+        self.rows = {r.id: r for r in session.execute(select(TransferRow).where(TransferRow.game_id == game_id))
+                     .scalars()}
+        moves = list(session.execute(select(Event).where(Event.game_id == game_id, Event.kind.in_(EDITS))
+                                     .order_by(Event.id)).scalars())
+        self.edits = [e for e in moves if e.payload.get("since") is not None]
+        moves = [e for e in moves if e.kind in MOVES]
+        self.moves = moves
+        self.applied = {int(e.payload["id"]): e for e in moves if e.kind == APPLIED}
+        self.holdings = {h.name: h for h in session.execute(select(Holding).where(Holding.game_id == game_id))
+                         .scalars()}
+        players = list(session.execute(select(Player).where(Player.game_id == game_id)).scalars())
+        self.user_of = {p.id: p.user_id for p in players}
+        self.diplomacy = {p.user_id: p.diplomacy for p in players}
+        self.names = {p.user_id: p.name for p in players}
+
+    def chain(self, root: int) -> list[TransferRow]:
+        """Every entry of the chain of corrections that starts at entry ``root``, oldest first."""
+        members = {root}
+        for row in sorted(self.rows.values(), key=lambda r: r.id):
+            if row.corrects_id in members:
+                members.add(row.id)
+        return [self.rows[i] for i in sorted(members)]
+
+    def root(self, entry_id: int) -> int:
+        row = self.rows[entry_id]
+        while row.corrects_id is not None and row.corrects_id in self.rows:
+            row = self.rows[row.corrects_id]
+        return row.id
+
+    def changes(self, root: int, rounds: Mapping[int, tuple[ClosedRound, int]]
+                ) -> tuple[list[WeightChange], str | None]:
+        """The weight changes, round by round, of the chain starting at ``root`` as it now stands."""
+        chain = self.chain(root)
+        applied = [self.applied[r.id] for r in chain if r.id in self.applied]
+        if not applied:
+            return [], NEVER_APPLIED
+        move = applied[0].payload
+        name, sender, taker = str(move["holding"]), int(move["from"]), int(move["to"])
+        holding = self.holdings.get(name)
+        if holding is None:
+            return [], f"{name} is no longer in the ledger, so its worth to a holder is unknown"
+        latest = latest_versions(chain)[root]
+        recipient: int | None = None
+        if (latest.kind == "item" and latest.item and latest.to_id is not None
+                and holding_named(latest.item, [(holding.kind, name)]) is not None):
+            recipient = self.user_of.get(latest.to_id)
+        until = next((e.id for e in self.moves if e.id > applied[0].id and e.id not in {a.id for a in applied}
+                      and (e.payload.get("holding") == name or e.payload.get("name") == name)), None)
+        found: list[WeightChange] = []
+        for number, (_, closed_id) in sorted(rounds.items()):
+            if until is not None and closed_id > until:
+                continue
+            held = taker if closed_id > applied[0].id else sender
+            should = holder_in(number, sender, recipient, latest.round_number)
+            if held == should:
+                continue
+            why = f"{name} with {self.names.get(should, should)}, not {self.names.get(held, held)}"
+            for user, sign in ((held, -1), (should, 1)):
+                worth = holding_worth(self.diplomacy.get(user, 0), holding.kind, holding.grade, holding.votes,
+                                      holding.homeworld)
+                found.append(WeightChange(number, user, sign * worth, why))
+        return found, None
+
+    def edit_changes(self, edit: Event, rounds: Mapping[int, tuple[ClosedRound, int]]) -> list[WeightChange]:
+        """An edit made as a correction (``since``): its change of V(p) in each round from ``since`` on that closed
+        before it."""
+        p = edit.payload
+        user, since, change = int(p["user_id"]), int(p["since"]), int(p.get("votes_change", 0))
+        why = f"{self.names.get(user, user)}: {edit_words(edit)} from round {since}"
+        return [WeightChange(number, user, change, why) for number, (_, closed_id) in sorted(rounds.items())
+                if number >= since and closed_id < edit.id and change]
+
+    def every_change(self, rounds: Mapping[int, tuple[ClosedRound, int]]) -> list[WeightChange]:
+        """The changes of every corrected transfer and every edit made as a correction: the ledger as corrected so
+        far."""
+        roots = sorted({self.root(r.id) for r in self.rows.values() if r.corrects_id is not None})
+        return ([c for root in roots for c in self.changes(root, rounds)[0]]
+                + [c for e in self.edits for c in self.edit_changes(e, rounds)])
+
+
+def edit_words(edit: Event) -> str:
+    """``diplomacy 4, misc 2``, ``Lankiveil added``, ``Lankiveil removed``."""
+    p = edit.payload
+    if edit.kind == "PlayerChanged":
+        return ", ".join(f"{k} {p[k]}" for k in ("diplomacy", "command", "intrigue", "misc") if k in p)
+    return f"{p.get('name')} {'added' if edit.kind == 'HoldingAdded' else 'removed'}"
+
+
+def after_edit(session: Session, game_id: int, source_id: str) -> Consequences | None:
+    """What the ledger edit of command ``source_id`` changes in the closed results; None if it was no correction
+    (no ``since``)."""
+    game = read_game(session, game_id)
+    found = session.execute(select(Event).where(Event.game_id == game_id, Event.source_id == source_id,
+                                                Event.kind.in_(EDITS))).scalars().first()
+    if found is None or found.payload.get("since") is None:
+        return None
+    ledger = _Ledger(session, game_id)
+    rounds = closed_rounds(session, game_id)
+    mine = ledger.edit_changes(found, rounds)
+    subject = f"The correction of {ledger.names.get(int(found.payload['user_id']), '?')} ({edit_words(found)} " \
+              f"from round {found.payload['since']})"
+    recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
+    return Consequences(game_view(game), subject, tuple(recounts), ledger.names)
+
+
+def after_correction(session: Session, game_id: int, entry_id: int) -> Consequences:
+    game = read_game(session, game_id)
+    ledger = _Ledger(session, game_id)
+    if entry_id not in ledger.rows:
+        raise NotFoundError(f"{game.name} has no transfer #{entry_id}.")
+    row = ledger.rows[entry_id]
+    subject = f"Transfer #{entry_id}" + (f" (correcting #{row.corrects_id})" if row.corrects_id else "")
+    rounds = closed_rounds(session, game_id)
+    mine, note = ledger.changes(ledger.root(entry_id), rounds)
+    found = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
+    return Consequences(game_view(game), subject, tuple(found), ledger.names, note, note == NEVER_APPLIED)
+
+
+def recounted(session: Session, game_id: int, number: int) -> Recount:
+    game = read_game(session, game_id)
+    rounds = closed_rounds(session, game_id)
+    if number not in rounds:
+        raise NotFoundError(f"Round {number} of {game.name} has not closed; an erratum corrects a closed round's "
+                            f"result (closed: {', '.join(str(n) for n in sorted(rounds)) or 'none yet'}).")
+    return recount(rounds[number][0], _Ledger(session, game_id).every_change(rounds))
+
+
+def errata_of(session: Session, game_id: int, number: int) -> list[Event]:
+    """The errata posted for round ``number``, oldest first."""
+    found = session.execute(select(Event).where(Event.game_id == game_id, Event.kind == ERRATUM).order_by(Event.id))
+    return [e for e in found.scalars() if e.payload.get("round") == number]
+
+
+def numbers(t: Tally) -> dict[str, Any]:
+    return {"aye": t.aye, "nay": t.nay, "abstain": t.abstain, "outcome": "passed" if t.passed else "failed"}
+
+
+class ErrataService(ServiceBase):
+    async def after_correction(self, game_id: int, *, entry_id: int) -> Consequences:
+        """The closed rounds that transfer correction ``entry_id`` makes come out differently (read only)."""
+        async with self._read() as session:
+            return await session.run_sync(after_correction, game_id, entry_id)
+
+    async def after_edit(self, game_id: int, *, source_id: str | None) -> Consequences | None:
+        """The closed rounds that the ledger edit recorded by ``source_id`` changes, if it was made as a correction
+        (``since``); None otherwise (read only)."""
+        if source_id is None:
+            return None
+        async with self._read() as session:
+            return await session.run_sync(after_edit, game_id, source_id)
+
+    async def recount(self, game_id: int, number: int) -> Recount:
+        """Closed round ``number`` counted again under every correction made so far (read only)."""
+        async with self._read() as session:
+            return await session.run_sync(recounted, game_id, number)
+
+    async def post_erratum(self, game_id: int, *, number: int, actor: int | None,
+                           source_id: str | None = None) -> Erratum:
+        """``/round erratum``: the corrected tally of closed round ``number``, recorded (``ErratumPosted``) with the
+        place of the original result card. Refused when the round comes out as posted, or when the same erratum
+        was posted already."""
+        async with self._write(game_id, source_id) as uow:
+            session = uow.session
+            game = await session.run_sync(read_game, game_id)
+            found = await session.run_sync(recounted, game_id, number)
+            if not found.differs:
+                raise RuleError(f"Round {number} of {game.name} comes out as posted under the corrected ledger; "
+                                "there is nothing to correct.")
+            earlier = await session.run_sync(errata_of, game_id, number)
+            if earlier and earlier[-1].payload.get("corrected") == numbers(found.corrected):
+                raise RuleError(f"An erratum for round {number} with these numbers was posted already; it is not "
+                                "posted twice.")
+            place = (await session.execute(select(PostedMessage.channel_id, PostedMessage.message_id).where(
+                PostedMessage.game_id == game_id, PostedMessage.key == posted_key("round", number)))).one_or_none()
+            erratum = Erratum(game_view(game), found, place[0] if place else None, place[1] if place else None)
+            await uow.record(game_id, ERRATUM, actor,
+                             {"round": number, "posted": numbers(found.posted), "corrected": numbers(found.corrected),
+                              "outcome_changed": found.outcome_changed, "link": erratum.link}, source_id)
+            return erratum

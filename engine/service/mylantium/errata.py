@@ -1,0 +1,152 @@
+"""Corrections with their consequences in Mylantium (issue 19): which closed General Elections would have come out
+differently under a corrected Approval Rating, and the erratum a moderator posts for one of them.
+
+``/government set approval:X since:T`` is a correction: the Approval Rating was off by X minus what it read from
+turn T on (every later change is relative, so the whole run was off by as much). Each General Election of turn T or
+later that closed before the correction is counted again from its ``ElectionClosed`` event at its approval plus the
+difference (kept within 0..100), by ``engine.mylantium.errata`` (``elections.general``, the close's function).
+Nothing recorded is changed; an erratum is a new post and a new event (``ErratumPosted``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.core.errors import NotFoundError, RuleError
+from engine.mylantium.errata import ClosedGeneral, GeneralRecount, corrected_approval, recount_general
+from engine.mylantium.model import Party
+from engine.service.announcements import posted_key
+from engine.service.ledger import game_view, read_game
+from engine.service.mylantium.state import rules_of
+from engine.service.uow import ServiceBase
+from engine.service.views import GameView
+from engine.store.models import Event, PostedMessage
+
+ERRATUM = "ErratumPosted"
+SET = "GovernmentSet"
+GENERAL = "general"
+
+
+@dataclass(frozen=True)
+class ElectionConsequences:
+    game: GameView
+    subject: str
+    recounts: tuple[GeneralRecount, ...]
+
+
+@dataclass(frozen=True)
+class ElectionErratum:
+    game: GameView
+    recount: GeneralRecount
+    channel_id: int | None
+    message_id: int | None
+
+    @property
+    def link(self) -> str | None:
+        if self.channel_id is None or self.message_id is None:
+            return None
+        return f"https://discord.com/channels/{self.game.guild_id}/{self.channel_id}/{self.message_id}"
+
+
+def closed_generals(session: Session, game_id: int) -> dict[int, tuple[ClosedGeneral, int]]:
+    """Turn -> what its General Election's close recorded, and the id of that ``ElectionClosed`` event."""
+    found: dict[int, tuple[ClosedGeneral, int]] = {}
+    for e in session.execute(select(Event).where(Event.game_id == game_id, Event.kind == "ElectionClosed")
+                             .order_by(Event.id)).scalars():
+        p = e.payload
+        r = p.get("result") or {}
+        if p.get("stage") != GENERAL or not isinstance(r.get("lines"), dict) or "approval" not in r:
+            continue
+        lines = {Party(k): v for k, v in r["lines"].items()}
+        closed = ClosedGeneral(int(p["turn"]), {k: int(v["faction_votes"]) for k, v in lines.items()},
+                               int(r["faction_votes_in_play"]), {k: int(v["charisma"]) for k, v in lines.items()},
+                               Party(r["incumbent"]), int(r["approval"]),
+                               {k: int(v["total"]) for k, v in lines.items()}, Party(r["winner"]))
+        found[closed.turn] = (closed, e.id)
+    return found
+
+
+def corrections(session: Session, game_id: int) -> list[Event]:
+    return [e for e in session.execute(select(Event).where(Event.game_id == game_id, Event.kind == SET)
+                                       .order_by(Event.id)).scalars() if e.payload.get("since") is not None]
+
+
+def reaches(correction: Event, turn: int, closed_id: int) -> bool:
+    """The correction concerns that close: of its turn ``since`` or later, and made after the close."""
+    return turn >= int(correction.payload["since"]) and closed_id < correction.id
+
+
+def recount_turn(session: Session, game_id: int, closed: ClosedGeneral, closed_id: int,
+                 made: list[Event]) -> GeneralRecount:
+    change = sum(int(c.payload.get("approval_change", 0)) for c in made if reaches(c, closed.turn, closed_id))
+    return recount_general(closed, corrected_approval(closed.approval, change), rules_of(read_game(session, game_id)))
+
+
+def after_set(session: Session, game_id: int, source_id: str) -> ElectionConsequences | None:
+    event = session.execute(select(Event).where(Event.game_id == game_id, Event.source_id == source_id,
+                                                Event.kind == SET)).scalars().first()
+    if event is None or event.payload.get("since") is None:
+        return None
+    made = corrections(session, game_id)
+    found = [recount_turn(session, game_id, closed, closed_id, made)
+             for turn, (closed, closed_id) in sorted(closed_generals(session, game_id).items())
+             if reaches(event, turn, closed_id)]
+    subject = (f"The correction of the Approval Rating ({int(event.payload['approval_change']):+d} from turn "
+               f"{event.payload['since']})")
+    return ElectionConsequences(game_view(read_game(session, game_id)), subject,
+                                tuple(r for r in found if r.differs))
+
+
+def recounted(session: Session, game_id: int, turn: int) -> GeneralRecount:
+    game = read_game(session, game_id)
+    closed = closed_generals(session, game_id)
+    if turn not in closed:
+        raise NotFoundError(f"The General Election of turn {turn} of {game.name} has not closed (closed: "
+                            f"{', '.join(str(t) for t in sorted(closed)) or 'none yet'}).")
+    general, closed_id = closed[turn]
+    return recount_turn(session, game_id, general, closed_id, corrections(session, game_id))
+
+
+def numbers(totals: Mapping[Party, int], winner: Party) -> dict[str, Any]:
+    return {**{p.value: n for p, n in totals.items()}, "winner": winner.value}
+
+
+class ElectionErrata(ServiceBase):
+    async def after_set(self, game_id: int, *, source_id: str | None) -> ElectionConsequences | None:
+        """The closed General Elections that ``/government set`` of ``source_id`` changes, if made as a correction
+        (``since``); None otherwise."""
+        if source_id is None:
+            return None
+        async with self._read() as session:
+            return await session.run_sync(after_set, game_id, source_id)
+
+    async def post_erratum(self, game_id: int, *, turn: int, actor: int | None,
+                           source_id: str | None = None) -> ElectionErratum:
+        """``/election erratum``: the corrected totals of turn ``turn``'s General Election, recorded."""
+        async with self._write(game_id, source_id) as uow:
+            session = uow.session
+            game = await session.run_sync(read_game, game_id)
+            found = await session.run_sync(recounted, game_id, turn)
+            if not found.differs:
+                raise RuleError(f"The General Election of turn {turn} comes out as posted under the corrected "
+                                "ledger; there is nothing to correct.")
+            corrected = numbers(found.totals, found.corrected.winner)
+            earlier = [e for e in (await session.execute(select(Event).where(
+                Event.game_id == game_id, Event.kind == ERRATUM).order_by(Event.id))).scalars()
+                if e.payload.get("turn") == turn]
+            if earlier and earlier[-1].payload.get("corrected") == corrected:
+                raise RuleError(f"An erratum for turn {turn} with these numbers was posted already; it is not "
+                                "posted twice.")
+            place = (await session.execute(select(PostedMessage.channel_id, PostedMessage.message_id).where(
+                PostedMessage.game_id == game_id, PostedMessage.key == posted_key(GENERAL, turn)))).one_or_none()
+            erratum = ElectionErratum(game_view(game), found, place[0] if place else None,
+                                      place[1] if place else None)
+            await uow.record(game_id, ERRATUM, actor,
+                             {"turn": turn, "stage": GENERAL, "approval": found.corrected.approval,
+                              "posted": numbers(found.closed.posted, found.closed.winner), "corrected": corrected,
+                              "outcome_changed": found.outcome_changed, "link": erratum.link}, source_id)
+            return erratum

@@ -1,0 +1,83 @@
+"""Issue 19 in Mylantium: ``/government set approval:X since:T`` corrects the Approval Rating after a General
+Election closed; the moderators are told privately which closed elections come out differently (counted again by
+the close's own ``general``: TV1-I04's numbers at the corrected approval); an erratum links the original card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ledger_front import MODERATOR, text_of
+from mylantium_table import CHANNEL, GUILD, Republic, republic
+
+from bot.actions.commands import App, dispatch
+from bot.actions.context import Ctx, Place
+from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread
+from engine.core.errors import RuleError
+from engine.mylantium.model import FactionCode as C
+from engine.mylantium.model import Party
+from engine.service import Clerk
+from engine.service.clock import ManualClock
+
+MOD = 1
+W, F = Party.WHIG, Party.FEDERALIST
+
+
+async def slash(clerk: Clerk, name: str, **options: Any) -> list[Outgoing]:
+    return await dispatch(App(clerk), Ctx(MODERATOR, Place(GUILD, CHANNEL), f"s-{name}", clerk.clock.now()), name,
+                          options)
+
+
+@pytest.fixture
+async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
+    """TV1-I04's turn, closed: Whig 24+7+13 = 44, Federalist 40+5+19 = 64 at approval 60 (Federalist incumbent)."""
+    r = await republic(clerk, clock)
+    for name, code, charisma in (("Lee", C.PL, 7), ("Kim", C.PR, 5)):
+        await clerk.mylantium.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=MOD)
+    await clerk.mylantium.set_government(r.id, president=C.PR, approval=60, actor=MOD)
+    await clerk.mylantium.elections.start_election_round(r.id, actor=MOD)
+    await r.open("primary")
+    for code, name in ((C.PL, "Lee"), (C.GR, "Lee"), (C.PR, "Kim"), (C.BH, "Kim")):
+        await r.choose(code, "primary", name)
+    await clerk.mylantium.elections.close_election(r.id, actor=MOD)
+    await r.open("general")
+    for code, party in ((C.PL, "whig"), (C.GR, "whig"), (C.PR, "federalist"), (C.BH, "federalist")):
+        await r.choose(code, "general", party)
+    await clerk.mylantium.elections.close_election(r.id, actor=MOD)
+    return r
+
+
+async def test_a_corrected_approval_recounts_the_closed_general_election(rep: Republic) -> None:
+    errata = rep.clerk.mylantium.errata
+    await rep.clerk.mylantium.set_government(rep.id, approval=50, since=1, actor=MOD, source_id="gov-1")
+    c = await errata.after_set(rep.id, source_id="gov-1")  # 60 → 50: 16 each of the Independent Vote's 32
+    assert c is not None and c.subject == "The correction of the Approval Rating (-10 from turn 1)"
+    [r] = c.recounts
+    assert (r.turn, r.totals, r.outcome_changed, r.corrected.approval) == (1, {W: 47, F: 61}, False, 50)
+    await rep.clerk.mylantium.set_government(rep.id, approval=10, since=1, actor=MOD, source_id="gov-2")
+    c = await errata.after_set(rep.id, source_id="gov-2")  # 60 - 10 - 40 = 10: the incumbent gets 3, Whig 29
+    assert c is not None and [(r.totals, r.corrected.winner, r.outcome_changed) for r in c.recounts] == [
+        ({W: 60, F: 48}, W, True)]
+    assert await errata.after_set(rep.id, source_id="nothing") is None
+
+    await rep.clerk.announcements.remember_post(f"general:{rep.id}:1", 902, 777)
+    e = await errata.post_erratum(rep.id, turn=1, actor=MOD)
+    assert e.link == "https://discord.com/channels/900/902/777"
+    with pytest.raises(RuleError, match="posted already"):
+        await errata.post_erratum(rep.id, turn=1, actor=MOD)
+    with pytest.raises(RuleError, match="give approval with it"):
+        await rep.clerk.mylantium.set_government(rep.id, fervor=1, since=1, actor=MOD)
+    with pytest.raises(RuleError, match="1 to 1, not 2"):
+        await rep.clerk.mylantium.set_government(rep.id, approval=40, since=2, actor=MOD)
+
+
+async def test_the_notice_is_private_and_the_erratum_public(rep: Republic) -> None:
+    out = await slash(rep.clerk, "government set", approval=10, since=1)
+    assert all(isinstance(o.to, (Here, ToThread)) for o in out)
+    notice = out[-1]
+    assert isinstance(notice.to, ToThread) and notice.to.private
+    assert ("General Election of turn 1: posted Whig 44, Federalist 64 (Federalist won) at approval 60; under the "
+            "corrected approval 10: Whig 60, Federalist 48 (Whig won): **the winner changes**") in notice.text
+    posted = await slash(rep.clerk, "election erratum", turn=1)
+    [card] = [o for o in posted if isinstance(o.to, ToChannel)]
+    assert "Whig party would have won" in text_of(card) and "Whig: 60 (posted 44)" in text_of(card)
