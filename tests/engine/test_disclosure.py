@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from engine.core.disclosure import (
     Exposure,
     InconsistentError,
-    check,
     Voter,
+    check,
     exposures,
     margin_band,
     possible_choices,
