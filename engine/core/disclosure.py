@@ -189,3 +189,11 @@ def exposure_text(found: Sequence[Exposure], label: Mapping[str, str] | None = N
     """``alice (Aye), carol (Aye)``."""
     names = label or {}
     return ", ".join(f"{e.name} ({names.get(e.choice, e.choice.capitalize())})" for e in found)
+
+
+def shown(found: Mapping[str, object] | None) -> str:
+    """How a result whose stored ``disclosure`` is ``found`` may be shown to players: ``full``, ``coarse`` (the
+    outcome and the margin's band) or ``held`` (nothing until a moderator releases it)."""
+    if not found or found.get("released") or found.get("mode") == "post":
+        return "full"
+    return "held" if found.get("held") else "coarse"

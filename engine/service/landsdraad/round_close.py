@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import and_
 
+from engine.core.disclosure import InconsistentError
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.adjutant import NO_AG_PENALTY
 from engine.landsdraad.crisis import CrisisResult, resolve
@@ -82,9 +83,12 @@ def disclosed(game: Game, cast: list[dict[str, Any]], outcome: CrisisResult) -> 
     else what the ``disclosure`` setting does with the result (``mode``), who is exposed and how they voted
     (``exposed``, for the moderators only), whether the check was only the quick one (``partial``) and whether the
     result is held until a moderator releases it (``held``)."""
-    found, exposures = crisis_check({c["name"]: c["votes"] for c in cast},
-                                    frozenset(c["name"] for c in cast if c["ballot"] is not None),
-                                    [(f.name, f.votes, f.option) for f in outcome.factions], outcome.tally)
+    try:
+        found, exposures = crisis_check({c["name"]: c["votes"] for c in cast},
+                                        frozenset(c["name"] for c in cast if c["ballot"] is not None),
+                                        [(f.name, f.votes, f.option) for f in outcome.factions], outcome.tally)
+    except InconsistentError:  # cannot happen (the totals are these ballots'); the close must not fail for it
+        return None
     if not exposures:
         return None
     mode = str(value_of(game.settings, "disclosure", SETTINGS))
