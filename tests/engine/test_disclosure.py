@@ -147,3 +147,8 @@ def test_an_electorate_too_big_for_the_full_check_gets_the_quick_one() -> None:
     assert found.complete and all(p == {"aye"} for p in found.possible.values())
     found = check(vs, {"aye": 15_000, "nay": 15_002, "abstain": 0})
     assert not found.complete and found.possible["p9999"] == {"aye", "nay"}
+
+
+def test_nobody_in_play() -> None:
+    """A round with no players and no factions: nothing to check, nothing exposed."""
+    assert exposures([], {"aye": 0, "nay": 0, "abstain": 0}) == ()
