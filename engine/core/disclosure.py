@@ -78,15 +78,17 @@ class Check:
 
 class _Grid:
     """Sets of partial-total vectors as the bits of one integer, one digit per choice, each digit padded by the
-    largest weight so that adding or taking away a weight never carries into the next digit unseen."""
+    largest weight that fits under its total, so that adding or taking away a weight never carries into the next
+    digit unseen (what lands in a padding is masked off)."""
 
     def __init__(self, target: Vector, pad: int, dropped: int | None) -> None:
+        self.target = target
         self.dims = [i for i in range(len(target)) if i != dropped]
         self.stride: dict[int, int] = {}
         size = 1
         mask = 1
         for i in self.dims:
-            width = target[i] + 1 + pad
+            width = target[i] + 1 + min(pad, target[i])  # a weight over the total is never moved there (_moves)
             self.stride[i] = size
             digits = 0
             for d in range(target[i] + 1):
@@ -102,7 +104,8 @@ class _Grid:
 
 
 def _moves(voter: Voter, index: dict[str, int], grid: _Grid) -> set[int]:
-    return {grid.shift(index[c], w) for c in voter.choices for w in voter.weights}
+    """The shifts of the voter's (choice, weight) pairs that fit under the posted totals."""
+    return {grid.shift(index[c], w) for c in voter.choices for w in voter.weights if w <= grid.target[index[c]]}
 
 
 def check(voters: Sequence[Voter], totals: Mapping[str, int]) -> Check:
@@ -128,7 +131,7 @@ def check(voters: Sequence[Voter], totals: Mapping[str, int]) -> Check:
     bits = 1
     for i, t in enumerate(target):
         if i != dropped:
-            bits *= t + 1 + pad
+            bits *= t + 1 + min(pad, t)
     if bits * (len(voters) + 1) > WORK:
         return Check(quick, complete=False)
     grid = _Grid(target, pad, dropped)
@@ -146,7 +149,7 @@ def check(voters: Sequence[Voter], totals: Mapping[str, int]) -> Check:
     for k in range(len(voters) - 1, -1, -1):
         v = voters[k]
         possible[v.name] = frozenset(c for c in v.choices if any(
-            forward[k] & (completes >> grid.shift(index[c], w)) for w in v.weights))
+            forward[k] & (completes >> grid.shift(index[c], w)) for w in v.weights if w <= target[index[c]]))
         step = 0
         for s in moves[k]:
             step |= completes >> s
