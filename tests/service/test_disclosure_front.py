@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from mylantium_table import MOD, Republic, republic
+from mylantium_table import CHANNEL, GUILD, MOD, Republic, republic
 
-from bot.actions.commands import App
+from bot.actions.commands import App, dispatch
+from bot.actions.context import Actor, Ctx, Place
 from bot.actions.mylantium.render import result_card
 from bot.actions.mylantium.turn import election_closed
 from bot.actions.outbox import POSTED, ToChannel, ToThread, ToUser
@@ -34,6 +35,12 @@ async def primary(rep: Republic, mode: str) -> MylElectionView:
     return e
 
 
+async def status_asked(clerk: Clerk) -> list:  # type: ignore[type-arg]
+    """``/election status`` asked by someone who is no moderator, in the game channel."""
+    ctx = Ctx(Actor(77, "onlooker"), Place(GUILD, CHANNEL), "slash-status", clerk.clock.now())
+    return await dispatch(App(clerk), ctx, "election status", {})
+
+
 def texts(out: list) -> str:  # type: ignore[type-arg]
     return "\n".join((o.text or "") + (o.card.as_text() if o.card else "") for o in out)
 
@@ -50,6 +57,8 @@ async def test_coarsen_posts_the_nominees_and_the_band_and_warns_only_the_modera
     assert "Nominee: **Lee**; margin wide" in card and "Nominee: **Kim**" in card
     assert "Faction Votes" not in card and "24" not in card and "Lee (" not in card
     assert [o.extra[POSTED] for o in public] == [f"primary:{rep.id}:1"] and public[0].file is None  # no chart
+    status = await status_asked(clerk)  # anyone may ask: the same coarse card
+    assert "Nominee: **Lee**; margin wide" in texts(status) and "Faction Votes" not in texts(status)
 
 
 async def test_hold_posts_nothing_until_released_and_the_release_survives_a_restart(
@@ -60,6 +69,8 @@ async def test_hold_posts_nothing_until_released_and_the_release_survives_a_rest
     [held] = [o for o in out if isinstance(o.to, ToChannel)]
     assert held.card is not None and "will post the result" in held.card.as_text() and POSTED not in held.extra
     assert "24" not in held.card.as_text()
+    status = await status_asked(clerk)
+    assert "will post the result" in texts(status) and "Faction Votes" not in texts(status)
     since = clock.now() - timedelta(hours=1)
     assert await clerk.announcements.unposted(since) == []  # a restart posts nothing of it
 

@@ -194,6 +194,9 @@ async def election_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     if e is None:
         return [reply(f"No election has been held in {g.name} yet.")]
     if e.status == "closed":
+        how = shown((e.result or {}).get("disclosure"))
+        if how != "full":  # the disclosure check keeps its totals back (docs/rulings.md)
+            return [reply(card=held_card(e) if how == "held" else coarse_card(e))]
         chart = await result_picture(e)
         return [reply(card=result_card(e), file=chart.file, alt=chart.alt)]
     return [reply(card=election_status_card(e, app.clerk.clock.now()))]
