@@ -126,7 +126,7 @@ def check(voters: Sequence[Voter], totals: Mapping[str, int]) -> Check:
         # every weight public: the partial totals add up to the weights so far, so one digit is implied (the largest)
         if sum(next(iter(v.weights)) for v in voters) != sum(target):
             raise InconsistentError("the weights do not add up to the posted totals")
-        dropped = max(range(len(target)), key=lambda i: target[i])
+        dropped = max(range(len(target)), key=lambda i: target[i], default=None)
     pad = max((w for v in voters for w in v.weights), default=0)
     bits = 1
     for i, t in enumerate(target):
