@@ -152,3 +152,4 @@ def test_an_electorate_too_big_for_the_full_check_gets_the_quick_one() -> None:
 def test_nobody_in_play() -> None:
     """A round with no players and no factions: nothing to check, nothing exposed."""
     assert exposures([], {"aye": 0, "nay": 0, "abstain": 0}) == ()
+    assert exposures([], {}) == ()  # an election nobody chose in
