@@ -3,6 +3,7 @@ a moderator may change it, and the change is recorded in the event log."""
 
 from __future__ import annotations
 
+from engine.core import disclosure
 from engine.core.errors import ParseError
 from engine.core.settings import Setting, format_offset, format_offsets, parse_offsets
 
@@ -22,6 +23,7 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
             ruling="P0-12"),
     Setting("reminders", "24h,2h", "When to DM the players who have not voted yet, before a round's or an AG "
                                    "election's deadline: durations such as `24h,2h`, or `none`.", durations=True),
+    disclosure.SETTING,
 )}
 
 

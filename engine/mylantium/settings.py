@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import disclosure
 from engine.core.errors import ParseError
 from engine.core.settings import Setting
 
@@ -26,6 +27,7 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("reminders", "24h,2h", "When to DM the players whose Faction has not chosen yet, before a Primary's or "
                                    "General Election's deadline: durations such as `24h,2h`, or `none`.",
             durations=True),
+    disclosure.SETTING,
 )}
 
 

@@ -176,6 +176,11 @@ PRELUDES: dict[str, list[str]] = {
     "election erratum": ["mod #alpha: /election start", "mod #alpha: /election primary open",
                          "mod #alpha: /election primary close", "mod #alpha: /election general open",
                          "mod #alpha: /election general close", "mod #alpha: /government set approval:20 since:1"],
+    "round release": ["mod #alpha: /game settings setting:disclosure value:hold", "mod #alpha: /round close"],
+    "election release": ["mod #alpha: /game settings setting:disclosure value:hold",
+                         "mod #alpha: /candidate add name:Ann Oakes faction:Granger charisma:3",
+                         "mod #alpha: /election start", "mod #alpha: /election primary open",
+                         "alice dm: Primary: Lee Adams", "mod #alpha: /election primary close"],
 }
 """Lines (transcript syntax) run before a command, for the state it acts on."""
 

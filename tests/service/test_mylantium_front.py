@@ -16,7 +16,7 @@ from mylantium_table import CHANNEL, GUILD, NAMES, USERS, Republic, republic
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
 from bot.actions.messages import close_due, handle_dm
-from bot.actions.outbox import Here, Outgoing, ToChannel, ToUser
+from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread, ToUser
 from engine.mylantium.model import FactionCode
 from engine.service import Clerk
 from engine.service.clock import ManualClock
@@ -131,7 +131,10 @@ async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: 
     clock.advance(timedelta(hours=48))
     out = await close_due(App(clerk), clock.now())
     assert "They win the game." in texts(out)
-    assert all(isinstance(o.to, ToChannel) for o in out)
+    # only the Plutocrats sent one, so the posted $0 is theirs: the moderators alone are told (the disclosure check)
+    warnings = [o for o in out if isinstance(o.to, ToThread)]
+    assert len(warnings) == 1 and warnings[0].to.private and "the Plutocrats gave $0" in text_of(warnings[0])
+    assert all(isinstance(o.to, ToChannel) for o in out if o not in warnings)
     assert (await clerk.exports.export(rep.id))["game"]["status"] == "ended"
 
 

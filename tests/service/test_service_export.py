@@ -38,7 +38,10 @@ async def test_export_has_the_required_fields(table: Any) -> None:
         "number": 1, "crisis": "Piracy in Sirius Sector", "status": "closed"}
     assert first["result"] == {"outcome": "passed", "aye": 25 + 20 + 12, "nay": 7, "abstain": 0, "in_play": 64,
                                "needed": 33, "adjutant_general": None, "income_penalty": 300,
-                               "expired_votes": [], "elections_closed": []}
+                               "expired_votes": [], "elections_closed": [],
+                               # 57 Aye with the factions' 32 leaves jenny's 25, and Nay 7 is bob's: both given away
+                               "disclosure": {"mode": "post", "exposed": [["jenny", "aye"], ["bob", "nay"]],
+                                              "partial": False, "held": False}}
     assert [{k: f[k] for k in ("name", "votes", "vote", "roll")} for f in first["factions"]] == [
         {"name": "Hawks", "votes": 20, "vote": "aye", "roll": None},
         {"name": "Boars", "votes": 12, "vote": "aye", "roll": 5},

@@ -321,12 +321,32 @@ async def test_tv1_i11_a_coup_that_succeeds(clerk: Clerk, clock: ManualClock) ->
     done = await clerk.mylantium.revolutions.resolve_revolution(rep.id, actor=MOD)
     assert done is not None and (done.chain.ended, done.chain.winner) == ("won", C.BH)
     assert done.chain.attempts[-1].crt == 34
+    assert done.disclosed == ()  # three sent money: the $34 gives no one's away
     doc = await clerk.exports.export(rep.id)
     assert doc["game"]["status"] == "ended"
     (rev,) = doc["mylantium"]["revolutions"]
     assert rev["winner"] == "Brass Hat" and rev["attempts"][0]["contributions"]["PR"] == {"crt": 20, "vanguard": 0}
     money = {f["code"]: f["treasury"] for f in doc["mylantium"]["factions"]}
     assert (money["BH"], money["PL"], money["PR"], money["RB"]) == (35, 20, 50, 16)
+
+
+async def test_a_lone_contribution_is_told_to_the_moderators_only(clerk: Clerk, clock: ManualClock) -> None:
+    """The disclosure check (docs/rulings.md): only the Plutocrats sent money against the coup, so the posted $10
+    is theirs; who sent is public. The moderators are told; nothing of it goes to the channel or a player."""
+    from bot.actions.commands import App
+    from bot.actions.mylantium.revolution import contribution_warnings
+    from bot.actions.outbox import ToThread
+
+    rep = await tv1_i11(clerk, clock)
+    await clerk.mylantium.set_faction(rep.id, code=C.PR, vp=0, actor=MOD)
+    await clerk.mylantium.revolutions.answer_coup(rep.id, accept=True, user_id=USERS[C.BH], actor=USERS[C.BH])
+    await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.PL], amount=10, to_vanguard=False,
+                                             at=clock.now(), source_id="p-PL")
+    done = await clerk.mylantium.revolutions.resolve_revolution(rep.id, actor=MOD)
+    assert done is not None and done.disclosed == ((C.PL, "crt", 10),)
+    [warning] = await contribution_warnings(App(clerk), done)
+    assert isinstance(warning.to, ToThread) and warning.to.private
+    assert "the Plutocrats gave $10 to the Counter-Revolutionary Treasury" in (warning.text or "")
 
 
 async def test_a_revolution_put_down_at_its_deadline_raises_fervor(clerk: Clerk, clock: ManualClock) -> None:

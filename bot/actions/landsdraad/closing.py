@@ -11,8 +11,9 @@ from bot.actions.commands import App
 from bot.actions.drawing import drawn
 from bot.actions.landsdraad.charts import result_alt, result_png
 from bot.actions.landsdraad.politics import election_closed
-from bot.actions.landsdraad.render import result_card
+from bot.actions.landsdraad.render import exposure_warning, result_card
 from bot.actions.landsdraad.victory_posts import majority_check
+from bot.actions.moderators import moderator_target
 from bot.actions.outbox import POSTED, Outgoing, ToChannel
 from engine.service.announcements import posted_marker
 from engine.service.landsdraad.views import ResultView
@@ -66,7 +67,7 @@ async def elections_due(app: App, now: datetime) -> list[Outgoing]:
 async def round_again(app: App, game_id: int, number: int) -> list[Outgoing]:
     """A round closed but never announced (the bot was killed): its result card again (``Front.recover``)."""
     result = await app.clerk.landsdraad.rounds.close_round(game_id, actor=None, expected_round=number)  # already closed
-    return await round_closed(app, result)
+    return await round_closed(app, result, warn=True)  # the warning may have been lost with the card
 
 
 async def ag_again(app: App, game_id: int, number: int) -> list[Outgoing]:
@@ -75,7 +76,7 @@ async def ag_again(app: App, game_id: int, number: int) -> list[Outgoing]:
     return election_closed(app, election) if election is not None and election.number == number else []
 
 
-async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
+async def round_closed(app: App, result: ResultView, *, warn: bool | None = None) -> list[Outgoing]:
     """The close of any AG election that ended with the round (its winner is in office at round end), then the
     result in the game channel. Each result card carries its own announcement marker (``round:<game>:<n>``, and
     ``ag:<game>:<n>`` on an election's card): a Discord nonce, so a card posted again after a kill is dropped, and
@@ -86,7 +87,17 @@ async def round_closed(app: App, result: ResultView) -> list[Outgoing]:
         election = await app.clerk.landsdraad.adjutant.election(result.round.game.id)
         if election is not None and election.number == number:
             out += election_closed(app, election)
+    d = result.disclosure
+    if d is not None and not d.released and (warn if warn is not None else not result.already_closed):
+        out.append(Outgoing(await moderator_target(app, result.round.game), text=exposure_warning(result)))
     card = result_card(result)
+    if result.shown == "held":  # no totals and no marker: the release announces it (/round release)
+        return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card),
+                *await majority_check(app, result.round.game, None)]
+    if result.shown == "coarse":
+        marker = posted_marker("round", result.round.game.id, result.round.number)
+        return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card, extra={POSTED: marker}),
+                *await majority_check(app, result.round.game, None)]
     # R0-13's totals as a picture, the factions' share marked; drawn off the loop (drawing.py)
     chart = await drawn(result_png, result, title=card.title)
     marker = posted_marker("round", result.round.game.id, result.round.number)

@@ -235,7 +235,19 @@ async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     g = require_game(game)
     result = await app.clerk.landsdraad.rounds.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
-    return [reply(f"Round {result.round.number} closed: {result.outcome}. The result is posted.", ephemeral=True),
+    posted = {"held": "The result is held: see the moderators' warning.",
+              "coarse": "The result is posted without its totals."}.get(result.shown, "The result is posted.")
+    return [reply(f"Round {result.round.number} closed: {result.outcome}. {posted}", ephemeral=True),
+            *await round_closed(app, result)]
+
+
+@command("round release", "Post a result the disclosure check held back, in full.",
+         Option("number", int, "the round (default: the last one)", min_value=1), moderator=True)
+async def round_release(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    result = await app.clerk.landsdraad.rounds.release_result(g.id, number=o.get("number"), actor=ctx.actor.id,
+                                                              source_id=ctx.source_id)
+    return [reply(f"Round {result.round.number}'s result is released and posted in full.", ephemeral=True),
             *await round_closed(app, result)]
 
 

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_text
+from engine.core.disclosure import margin_band
 from engine.core.durations import format_remaining
 from engine.core.stamps import stamp
 from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
@@ -143,7 +144,16 @@ def round_end_text(result: ResultView) -> str:
     return f"{result.adjutant} (in office at the end of the round)"
 
 
+def held_card(result: ResultView) -> Card:
+    """A result the disclosure check holds back (``disclosure: hold``): only that the round closed."""
+    view = result.round
+    return Card(title=f"{view.game.name}, round {view.number} is closed",
+                description=view.crisis + "\n\nThe moderators will post the result.", color=NEUTRAL)
+
+
 def result_card(result: ResultView) -> Card:
+    if result.shown == "held":
+        return held_card(result)
     view = result.round
     passed = result.outcome == "passed"
     fields = [
@@ -153,6 +163,11 @@ def result_card(result: ResultView) -> Card:
         ("Votes in play", str(result.in_play), True),
         ("Needed to pass", needed_text(result), True),
     ]
+    footer = "Individual ballots are secret; only the totals are published."
+    if result.shown == "coarse":  # the totals would give a ballot away (docs/rulings.md)
+        fields = [("Margin", margin_band(abs(result.aye - result.nay), result.aye + result.nay), True),
+                  ("Votes in play", str(result.in_play), True)]
+        footer = "Individual ballots are secret; the totals are not published, since they would give one away."
     if result.factions:
         fields.append(("Temporary factions", "\n".join(faction_line(f, result=True) for f in result.factions), False))
     fields.append(("Adjutant General", round_end_text(result), False))
@@ -165,7 +180,7 @@ def result_card(result: ResultView) -> Card:
         description=view.crisis + late,
         fields=tuple(fields),
         color=PASSED if passed else FAILED,
-        footer="Individual ballots are secret; only the totals are published.",
+        footer=footer,
     )
 
 
@@ -195,3 +210,27 @@ def player_card(p: PlayerView, game_name: str) -> Card:
         footer="Only you can see this." + (" A moderator removed you from this game." if p.removed else
                                            "" if p.active else " You are marked inactive."),
     )
+
+
+def exposure_warning(result: ResultView) -> str:
+    """For the moderators only: whose crisis ballot the totals give away, and what was done with the result."""
+    d = result.disclosure
+    assert d is not None
+    view = result.round
+    who = ", ".join(f"{name} ({label(option)})" for name, option in d.exposed)
+    lines = [f"**Moderators:** the totals of round {view.number} of {view.game.name} (Aye {result.aye}, Nay "
+             f"{result.nay}, Abstain {result.abstain}) give away how these players voted: {who}. With each player's "
+             "votes known (the final table shows them, and players compare), with the temporary factions' votes and "
+             "who cast a ballot, no other combination of ballots gives these totals."]
+    if d.partial:
+        lines.append("The electorate is too big for the full check; only a quick one ran, which may miss others.")
+    if d.mode == "coarsen":
+        lines.append("The result was posted as passed or failed with the margin's band, without the totals "
+                     "(setting `disclosure: coarsen`).")
+    elif d.mode == "hold":
+        lines.append(f"The result is held: the game channel was told only that the round closed. `/round release "
+                     f"number:{view.number}` posts it in full (setting `disclosure: hold`).")
+    else:
+        lines.append("The result was posted in full (setting `disclosure: post`); `/game settings` can set "
+                     "`disclosure` to coarsen or hold for later rounds.")
+    return "\n".join(lines)

@@ -11,6 +11,7 @@ from typing import Any
 from bot.actions.commands import App, CommandFlags, Option, require_game
 from bot.actions.context import Ctx
 from bot.actions.deadlines import game_deadline, read_as
+from bot.actions.moderators import moderator_target
 from bot.actions.mylantium.render import chain_status_card, chain_texts, contribution_request_text, coup_offer_text
 from bot.actions.outbox import Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
@@ -124,7 +125,7 @@ async def revolution_resolve(app: App, ctx: Ctx, game: GameView | None, o: dict[
     if c is None:
         raise RuleError("That was already done.")
     app.deadlines_changed()
-    return [reply("Resolved.", ephemeral=True), *chain_outgoings(app, c)]
+    return [reply("Resolved.", ephemeral=True), *await contribution_warnings(app, c), *chain_outgoings(app, c)]
 
 
 # -- deadlines -------------------------------------------------------------------------------------------------
@@ -145,5 +146,20 @@ async def close_contributions_due(app: App, now: datetime) -> list[Outgoing]:
                           game_id)
             continue
         if c is not None:
-            out += chain_outgoings(app, c)
+            out += await contribution_warnings(app, c) + chain_outgoings(app, c)
     return out
+
+
+async def contribution_warnings(app: App, c: ChainView) -> list[Outgoing]:
+    """For the moderators only: each contribution the result just resolved gives away (docs/rulings.md). The totals
+    are posted anyway: the outcome rests on them and the chain goes on at once."""
+    current = c.chain.attempts[c.first_new - 1] if c.disclosed else None
+    if current is None:
+        return []
+    funds = {"crt": "to the Counter-Revolutionary Treasury", "vanguard": f"to the {current.vanguard.plural}"}
+    what = "; ".join(f"the {code.plural} gave ${amount} {funds[fund]}" for code, fund, amount in c.disclosed)
+    return [Outgoing(await moderator_target(app, c.game), text=(
+        f"**Moderators:** the result of the {current.vanguard.plural}' {'coup' if current.coup else 'Revolution'} in "
+        f"{c.game.name} gives away contributions that are secret: {what} (who sent one is public, and a Faction "
+        "that sent none gave $0, so the totals leave no other amounts). The totals were posted, since the outcome "
+        "rests on them."))]

@@ -13,7 +13,9 @@ from bot.actions.commands import App, CommandFlags, Option, game_of_user, requir
 from bot.actions.context import Ctx
 from bot.actions.deadlines import game_deadline, read_as, reminded
 from bot.actions.drawing import Picture, picture
+from bot.actions.moderators import moderator_target
 from bot.actions.mylantium import charts
+from bot.actions.mylantium.disclosure_render import coarse_card, exposure_warning, held_card
 from bot.actions.mylantium.render import (
     business_card,
     choice_text,
@@ -29,6 +31,7 @@ from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close
 from bot.actions.outbox import POSTED, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
+from engine.core.disclosure import shown
 from engine.core.errors import RuleError
 from engine.mylantium.business import SUBJECTS, Happening, happening
 from engine.mylantium.forms import (
@@ -61,10 +64,21 @@ async def result_picture(e: MylElectionView) -> Picture:
 async def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
     """The result card and its chart, with its announcement marker (``primary:<game>:<turn>`` or
     ``general:<game>:<turn>``): a Discord nonce, marked posted once sent, and posted again at start if a kill kept
-    it from Discord (recovery.py)."""
+    it from Discord (recovery.py). When the disclosure check found a choice given away, the moderators' warning
+    first (again after a kill: it may have been lost with the card), and the card the ``disclosure`` setting asks."""
+    found = (e.result or {}).get("disclosure")
+    out: list[Outgoing] = []
+    if found and not found.get("released"):
+        out.append(Outgoing(await moderator_target(app, e.game), text=exposure_warning(e)))
+    how = shown(found)
+    marker = {POSTED: posted_marker(e.stage, e.game.id, e.turn)}
+    if how == "held":  # no marker: the release announces it (/election release)
+        return [*out, Outgoing(ToChannel(e.game.channel_id), card=held_card(e))]
+    if how == "coarse":
+        return [*out, Outgoing(ToChannel(e.game.channel_id), card=coarse_card(e), extra=marker)]
     chart = await result_picture(e)
-    return [Outgoing(ToChannel(e.game.channel_id), card=result_card(e), file=chart.file, alt=chart.alt,
-                     extra={POSTED: posted_marker(e.stage, e.game.id, e.turn)})]
+    return [*out, Outgoing(ToChannel(e.game.channel_id), card=result_card(e), file=chart.file, alt=chart.alt,
+                           extra=marker)]
 
 
 async def history_picture(app: App, game: GameView) -> Picture:
@@ -105,7 +119,21 @@ async def _close(app: App, ctx: Ctx, game: GameView | None, stage: str) -> list[
     if e is None:
         raise RuleError("That was already done.")
     app.deadlines_changed()
-    return [reply(f"The {e.title} is closed; the result is posted.", ephemeral=True), *await election_closed(app, e)]
+    posted = {"held": "the result is held: see the moderators' warning",
+              "coarse": "the result is posted without its totals"}.get(shown((e.result or {}).get("disclosure")),
+                                                                        "the result is posted")
+    return [reply(f"The {e.title} is closed; {posted}.", ephemeral=True), *await election_closed(app, e)]
+
+
+@command("election release", "Post an election result the disclosure check held back, in full.",
+         Option("stage", str, "primary or general (default: the last one held)", choices=("primary", "general")),
+         **M)
+async def election_release(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    e = await app.clerk.mylantium.elections.release_result(g.id, stage=o.get("stage"), actor=ctx.actor.id,
+                                                           source_id=ctx.source_id)
+    return [reply(f"The {e.title}'s result is released and posted in full.", ephemeral=True),
+            *await election_closed(app, e)]
 
 
 DEADLINE = Option("deadline", str, "a duration such as 24h, a time such as 2026-03-01 20:00, or a Discord timestamp")
@@ -166,6 +194,9 @@ async def election_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     if e is None:
         return [reply(f"No election has been held in {g.name} yet.")]
     if e.status == "closed":
+        how = shown((e.result or {}).get("disclosure"))
+        if how != "full":  # the disclosure check keeps its totals back (docs/rulings.md)
+            return [reply(card=held_card(e) if how == "held" else coarse_card(e))]
         chart = await result_picture(e)
         return [reply(card=result_card(e), file=chart.file, alt=chart.alt)]
     return [reply(card=election_status_card(e, app.clerk.clock.now()))]

@@ -13,10 +13,13 @@ from typing import Any
 
 from sqlalchemy import and_
 
+from engine.core.disclosure import InconsistentError
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.adjutant import NO_AG_PENALTY
-from engine.landsdraad.crisis import resolve
+from engine.landsdraad.crisis import CrisisResult, resolve
+from engine.landsdraad.disclosure import crisis_check
 from engine.landsdraad.model import Option
+from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import result_pending
 from engine.service.clock import Dice, utc
 from engine.service.landsdraad.adjutant import close_elections_with_round, read_adjutant
@@ -25,6 +28,7 @@ from engine.service.landsdraad.majority import expire_votes
 from engine.service.landsdraad.round_state import faction_of, read_factions, read_round, read_round_view, result_view
 from engine.service.landsdraad.views import ResultView
 from engine.service.ledger import read_game
+from engine.service.settings import value_of
 from engine.service.uow import SyncUnit
 from engine.store.models import Game, Player
 from engine.store.models.landsdraad import Ballot
@@ -74,6 +78,24 @@ def voters(unit: SyncUnit, game_id: int, round_id: int
     return weights, ballots, cast
 
 
+def disclosed(game: Game, cast: list[dict[str, Any]], outcome: CrisisResult) -> dict[str, Any] | None:
+    """The disclosure check of a closing round (docs/rulings.md): None when the posted totals give no ballot away;
+    else what the ``disclosure`` setting does with the result (``mode``), who is exposed and how they voted
+    (``exposed``, for the moderators only), whether the check was only the quick one (``partial``) and whether the
+    result is held until a moderator releases it (``held``)."""
+    try:
+        found, exposures = crisis_check({c["name"]: c["votes"] for c in cast},
+                                        frozenset(c["name"] for c in cast if c["ballot"] is not None),
+                                        [(f.name, f.votes, f.option) for f in outcome.factions], outcome.tally)
+    except InconsistentError:  # cannot happen (the totals are these ballots'); the close must not fail for it
+        return None
+    if not exposures:
+        return None
+    mode = str(value_of(game.settings, "disclosure", SETTINGS))
+    return {"mode": mode, "exposed": [[e.name, e.choice] for e in exposures], "partial": not found.complete,
+            "held": mode == "hold"}
+
+
 def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id: str | None,
           expected_round: int | None) -> ResultView:
     """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
@@ -107,6 +129,9 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
                               "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
     result.update(end_of_round(unit, game, rnd.number))
+    disclosure = disclosed(game, cast, outcome)
+    if disclosure is not None:
+        result["disclosure"] = disclosure
     rnd.status = "closed"
     rnd.closed_at = unit.now
     if expected_round is not None and rnd.deadline is not None and unit.now - utc(rnd.deadline) > LATE:
@@ -118,5 +143,6 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
     unit.record(game_id, "RoundClosed", actor, payload, source_id)
-    result_pending(unit, game_id, "round", rnd.number)
+    if disclosure is None or not disclosure["held"]:
+        result_pending(unit, game_id, "round", rnd.number)  # a held result is announced when released
     return result_view(read_round_view(session, game, rnd, factions), result)

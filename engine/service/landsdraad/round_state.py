@@ -15,7 +15,7 @@ from engine.core.errors import RuleError
 from engine.landsdraad.factions import TempFaction, make_faction
 from engine.service.clock import utc
 from engine.service.landsdraad.ledger import active_votes
-from engine.service.landsdraad.views import FactionView, ResultView, RoundView
+from engine.service.landsdraad.views import Disclosure, FactionView, ResultView, RoundView
 from engine.service.ledger import game_view
 from engine.store.models import Game
 from engine.store.models.landsdraad import Round, TempFactionRow
@@ -109,4 +109,13 @@ def result_view(view: RoundView, result: dict[str, Any], *, already_closed: bool
         expired=tuple(result.get("expired_votes", ())),
         elections_closed=tuple(result.get("elections_closed", ())),
         due_at=datetime.fromisoformat(result["due_at"]) if result.get("due_at") else None,
+        disclosure=disclosure_of(result.get("disclosure")),
     )
+
+
+def disclosure_of(found: dict[str, Any] | None) -> Disclosure | None:
+    if not found:
+        return None
+    return Disclosure(mode=str(found["mode"]), exposed=tuple((str(n), str(o)) for n, o in found["exposed"]),
+                      partial=bool(found.get("partial")), held=bool(found.get("held")),
+                      released=bool(found.get("released")))

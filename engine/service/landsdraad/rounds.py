@@ -83,6 +83,32 @@ class RoundService(ServiceBase):
             await uow.record(game_id, "FactionAdded", actor, payload, source_id)
             return await round_view(uow.session, game, rnd)
 
+    async def release_result(self, game_id: int, *, number: int | None, actor: int | None,
+                             source_id: str | None = None) -> ResultView:
+        """A result held by the disclosure check (``disclosure: hold``) is released: it is announced in full, as
+        any result is (``ResultPending``, so a bot killed before the post posts it when it starts again). ``number``
+        defaults to the last closed round."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            if number is None:
+                number = game.current_round
+            found = await uow.session.execute(select(Round).where(Round.game_id == game_id, Round.number == number))
+            rnd = found.scalar_one_or_none()
+            if rnd is None:
+                raise NotFoundError(f"{game.name} has no round {number}.")
+            held = (rnd.result or {}).get("disclosure") or {}
+            if rnd.status != "closed" or not held.get("held"):
+                raise RuleError(f"Round {number} of {game.name} has no result held back; there is nothing to release.")
+            if held.get("released"):
+                raise RuleError(f"Round {number} of {game.name} was already released.")
+            result = dict(rnd.result or {})
+            result["disclosure"] = {**held, "released": True}
+            rnd.result = result
+            await uow.session.flush()
+            await uow.record(game_id, "ResultReleased", actor, {"kind": "round", "number": number}, source_id)
+            await uow.record(game_id, "ResultPending", None, {"kind": "round", "number": number}, None)
+            return result_view(await round_view(uow.session, game, rnd), result)
+
     async def round_status(self, game_id: int) -> StatusView:
         async with self._read() as session:
             game = await load_game(session, game_id)

@@ -95,6 +95,20 @@ class StatusView:
 
 
 @dataclass(frozen=True)
+class Disclosure:
+    """What the disclosure check found at the close (docs/rulings.md): for the moderators only."""
+
+    mode: str
+    """The ``disclosure`` setting at the close: post, coarsen or hold."""
+    exposed: tuple[tuple[str, str], ...]
+    """(player, option) of each player whose ballot the totals give away."""
+    partial: bool = False
+    """Only the quick check ran (a very large electorate)."""
+    held: bool = False
+    released: bool = False
+
+
+@dataclass(frozen=True)
 class ResultView:
     round: RoundView
     outcome: str
@@ -115,3 +129,14 @@ class ResultView:
     """AG elections that closed with the round (after No Confidence, R0-35)."""
     due_at: datetime | None = None
     """The deadline a round closed by its timer was due at; set when it closed late (the bot was offline)."""
+    disclosure: Disclosure | None = None
+    """Set when the totals give a ballot away."""
+
+    @property
+    def shown(self) -> str:
+        """How the result may be shown to players: ``full``, ``coarse`` (passed or failed and the margin's band) or
+        ``held`` (nothing until a moderator releases it)."""
+        d = self.disclosure
+        if d is None or d.released or d.mode == "post":
+            return "full"
+        return "held" if d.held else "coarse"

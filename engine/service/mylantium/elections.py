@@ -11,15 +11,18 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from engine.core.disclosure import shown
 from engine.core.errors import RuleError
 from engine.core.stamps import stamp
 from engine.mylantium.alignment import Snapshot, check_realign, take_snapshot
 from engine.mylantium.approval import incumbent_party
+from engine.mylantium.disclosure import general_options, primary_options
 from engine.mylantium.elections import Candidate, check_primary_choice, general, primary
 from engine.mylantium.model import FactionCode, Party
 from engine.service.announcements import result_pending
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
+from engine.service.mylantium.disclosure import with_disclosure
 from engine.service.mylantium.state import (
     approval_of,
     calm_game,
@@ -80,15 +83,19 @@ async def _tally(session: AsyncSession, game: Game, gov: MylGovernment, row: Myl
     candidates = [candidate_of(c, FactionCode[by_id[c.faction_id].code]) for c in await candidate_rows(session, game.id)
                   if c.faction_id in by_id and not c.discarded]
     kept = {"votes": {c.name: v for c, v in votes.items()}}  # the inputs as counted, for /why (explain.py)
+    parties = {f.code: f.party for f in factions}
     if row.stage == "primary":
         result = primary(candidates, choices, votes)
-        return {**kept,
+        options = primary_options({c: parties[c] for c in choices}, candidates, rules_of(game).primary_any_party)
+        options = {c: o | {choices[c]} for c, o in options.items()}
+        return with_disclosure(game, votes, options, {line.name: line.faction_votes for line in result.lines}, {
+            **kept,
             "lines": [{"name": line.name, "party": line.party.value, "faction_votes": line.faction_votes,
                        "charisma": line.charisma, "total": line.total} for line in result.lines],
             "nominees": {p.value: n for p, n in result.nominees.items()},
             "ties": {p.value: list(t) for p, t in result.ties.items()},
             "choices": {c.name: n for c, n in choices.items()},
-        }
+        })
     president = FactionCode[gov.president] if gov.president else None
     incumbent = incumbent_party(president, {f.code: f.party for f in factions})
     if incumbent is None:
@@ -103,7 +110,9 @@ async def _tally(session: AsyncSession, game: Game, gov: MylGovernment, row: Myl
     result_g = general(nominees, {c: Party(p) for c, p in choices.items()}, votes, incumbent,
                        approval_of(gov, game), rules_of(game))
     winner_nominee = nominees.get(result_g.winner)
-    return {**kept, "rounding": rules_of(game).rounding,
+    totals = {p.value: line.faction_votes for p, line in result_g.lines.items()}
+    return with_disclosure(game, votes, general_options({c: parties[c] for c in choices}), totals, {
+        **kept, "rounding": rules_of(game).rounding,
         "lines": {p.value: {"faction_votes": line.faction_votes, "charisma": line.charisma,
                             "independent": line.independent, "total": line.total}
                   for p, line in result_g.lines.items()},
@@ -112,7 +121,7 @@ async def _tally(session: AsyncSession, game: Game, gov: MylGovernment, row: Myl
         "incumbent": incumbent.value, "approval": result_g.approval, "winner": result_g.winner.value,
         "tie": result_g.tie, "president": winner_nominee.faction.name if winner_nominee else None,
         "choices": {c.name: p for c, p in choices.items()},
-    }
+    })
 
 
 class Elections(ServiceBase):
@@ -261,10 +270,34 @@ class Elections(ServiceBase):
                 await uow.record(game_id, "ElectionClosed", actor,
                                  {"turn": row.turn, "stage": row.stage, "result": result,
                                   "by_deadline": expected is not None}, source_id)
-                await uow.run(result_pending, game_id, row.stage, row.turn)  # announced again after a kill
+                if not (result.get("disclosure") or {}).get("held"):  # a held result is announced when released
+                    await uow.run(result_pending, game_id, row.stage, row.turn)  # announced again after a kill
                 return await election_view(uow.session, game, row)
         except Duplicate:
             return None
+
+    async def release_result(self, game_id: int, *, stage: str | None, actor: int | None,
+                             source_id: str | None = None) -> MylElectionView:
+        """An election result of this turn held by the disclosure check (``disclosure: hold``) is released and
+        announced in full, as any result is (``ResultPending``, so a kill before the post posts it at start)."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_mylantium(game)
+            gov = await government_of(uow.session, game)
+            held = [row for st in (("primary", "general") if stage is None else (stage,))
+                    if (row := await election_of(uow.session, game_id, gov.turn, st)) is not None
+                    and shown((row.result or {}).get("disclosure")) == "held"]
+            if not held:
+                raise RuleError(f"No election result of turn {gov.turn} in {game.name} is held back; there is nothing "
+                                "to release.")
+            row = held[-1]
+            result = dict(row.result or {})
+            result["disclosure"] = {**result["disclosure"], "released": True}
+            row.result = result
+            await uow.session.flush()
+            await uow.record(game_id, "ResultReleased", actor, {"kind": row.stage, "number": row.turn}, source_id)
+            await uow.record(game_id, "ResultPending", None, {"kind": row.stage, "number": row.turn}, None)
+            return await election_view(uow.session, game, row)
 
     async def name_nominee(self, game_id: int, *, party: Party, candidate: str, actor: int | None,
                            source_id: str | None = None) -> MylElectionView:

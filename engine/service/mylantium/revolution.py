@@ -4,6 +4,7 @@ the attempt is resolved (P1-19). Social Collapse or a victory ends the game."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.core.stamps import stamp
+from engine.mylantium.disclosure import contribution_exposures
 from engine.mylantium.fervor import collapsed
 from engine.mylantium.model import FactionCode
 from engine.mylantium.revolution import (
@@ -270,12 +272,15 @@ class Revolutions(ServiceBase):
                 gov = await government_of(uow.session, game)
                 factions, rows = await pure_factions(uow.session, game_id)
                 assets = assets_of(await territory_rows(uow.session, game_id), await unit_rows(uow.session, game_id))
-                step = resolve(old, factions, assets, await _pledges(uow.session, row, current.number))
+                pledges = await _pledges(uow.session, row, current.number)
+                step = resolve(old, factions, assets, pledges)
                 await apply_step(uow, game, gov, row, old, step, rows)
                 await uow.record(game_id, "RevolutionResolved", actor,
                                  {"chain": row.number, "attempt": current.number, "by_deadline": expected is not None,
                                   "state": summary(step.chain)}, source_id)
-                return await chain_view(uow.session, game, row, first_new=current.number, resumed="contributions")
+                view = await chain_view(uow.session, game, row, first_new=current.number, resumed="contributions")
+                resolved = step.chain.attempts[current.number - 1]
+                return replace(view, disclosed=contribution_exposures(resolved, set(pledges)))
         except Duplicate:
             return None
 

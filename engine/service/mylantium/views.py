@@ -156,6 +156,8 @@ class ChainView:
     deadline: datetime | None
     pledged: tuple[FactionCode, ...] = ()
     """Who has sent a contribution to the current attempt (not how much: MOD, P1-19)."""
+    disclosed: tuple[tuple[FactionCode, str, int], ...] = ()
+    """For the moderators: the contributions the attempt just resolved gives away (Faction, fund, amount)."""
     new_attempts: int = 0
     """How many attempts this step added or finished (for announcing only what is new)."""
     first_new: int = 1
