@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from engine.service.landsdraad.adjutant import AdjutantService
 from engine.service.landsdraad.audits import AuditService
 from engine.service.landsdraad.ballots import BallotService
+from engine.service.landsdraad.explain import ExplainService
 from engine.service.landsdraad.ledger import LedgerService
 from engine.service.landsdraad.majority import MajorityService
 from engine.service.landsdraad.perks import PerkService
@@ -28,7 +29,8 @@ if TYPE_CHECKING:  # the composition root imports every ruleset; a ruleset's ser
 
 class LandsdraadService(RulesetService):
     """The vote ledger (players and holdings), crisis rounds and ballots, the Adjutant General, player-majority
-    votes, the registries (embargoes, Kanly, transits), audits, perks, victory points, bulk rosters."""
+    votes, the registries (embargoes, Kanly, transits), audits, perks, victory points, bulk rosters,
+    and where their numbers come from (``/why``)."""
 
     def __init__(self, backend: Backend, shared: Clerk) -> None:
         super().__init__(backend, shared)
@@ -44,6 +46,7 @@ class LandsdraadService(RulesetService):
         self.transfer_moves = TransferMoveService(backend)
         self.perks = PerkService(backend)
         self.victory = VictoryService(backend)
+        self.explain = ExplainService(backend)
 
     async def next_deadlines(self) -> list[datetime]:
         """The open rounds' and AG elections' deadlines (their reminders are the shared mechanism's:
