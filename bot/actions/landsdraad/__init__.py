@@ -10,7 +10,7 @@ Every command belongs to Landsdraad games (``ruleset``), and a Landsdraad game t
 from __future__ import annotations
 
 from bot.actions.front import Front, MessageCommand
-from bot.actions.landsdraad import ballot_buttons, deadlines, dm_ballot, handlers, ledgers, politics, victory
+from bot.actions.landsdraad import ballot_buttons, deadlines, dm_ballot, handlers, ledgers, politics, victory, why
 from bot.actions.landsdraad.closing import ag_again, elections_due, round_again, rounds_due
 from bot.actions.landsdraad.dm_ballot import unanswered_receipts
 from bot.actions.landsdraad.log_sentences import SENTENCES as LOG_SENTENCES
@@ -86,6 +86,9 @@ FRONT = Front(
     log_sentences=LOG_SENTENCES,
     names_itself=False,
     setup=handlers.setup_summary,
+    explain=why.EXPLAIN,
+    explain_help=why.EXPLAIN_HELP,
+    explains_posts=why.POSTS,
 )
 
 __all__ = ["FRONT", "ROUTES"]
