@@ -83,7 +83,7 @@ def tally_explained(blocks: Sequence[Block], events: tuple[int, ...] = ()) -> tu
                           "R0-18", events, frozenset()))
         factions = [f"{b.who} {b.weight}" for b in mine if b.faction]
         players = sum(b.weight for b in mine if not b.faction)
-        parts = " + ".join([*factions, f"the players' ballots {players}"])
+        parts = " + ".join([*factions, f"the players {players}"])
         steps.append(Step(f"{option.label}: {parts} = {total}", "each option's total is the sum of the votes on it",
                           "R0-18", events))
     steps.append(Step(f"Votes in play: Aye {result.aye} + Nay {result.nay} + Abstain {result.abstain} = "
