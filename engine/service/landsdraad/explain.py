@@ -8,7 +8,6 @@ game answers too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import select
@@ -21,24 +20,17 @@ from engine.landsdraad.crisis import Voter, resolve_explained
 from engine.landsdraad.model import Elector, Planet, Tier, quality_of
 from engine.landsdraad.votes import vote_breakdown_explained
 from engine.service.landsdraad.audits import shares_down
+from engine.service.landsdraad.explain_victory import VictoryExplainService, events_of
 from engine.service.landsdraad.ledger import attributes_of, holdings_of
 from engine.service.landsdraad.round_close import OPTIONS
 from engine.service.landsdraad.round_state import faction_of, factions_of
 from engine.service.ledger import load_game, require_player
-from engine.service.uow import ServiceBase
-from engine.store.models import Event, Game, Player
+from engine.store.models import Game, Player
 from engine.store.models.landsdraad import AuditRow, Round
 
 VOTE_INPUTS = ("PlayerAdded", "PlayerChanged", "HoldingAdded", "HoldingRemoved", "TransferApplied",
                "PlayerRemoved")
 """Events that can change a player's V(p): after a round's close, the breakdown read now is no longer that round's."""
-
-
-async def events_of(session: AsyncSession, game_id: int, kinds: Iterable[str]) -> list[tuple[int, str, dict[str, Any]]]:
-    """(seq, kind, payload) of the game's events of ``kinds``, in order."""
-    found = await session.execute(select(Event.seq, Event.kind, Event.payload).where(
-        Event.game_id == game_id, Event.kind.in_(tuple(kinds))).order_by(Event.seq))
-    return [(seq, kind, dict(payload)) for seq, kind, payload in found.all()]
 
 
 async def closed_round(session: AsyncSession, game: Game, number: int | None) -> Round:
@@ -68,8 +60,9 @@ def _ballot_events(ballots: list[tuple[int, str, dict[str, Any]]], number: int) 
     return last
 
 
-class ExplainService(ServiceBase):
-    """``clerk.landsdraad.explain``: the derivations of a round's result, a player's votes and an audit's fee."""
+class ExplainService(VictoryExplainService):
+    """``clerk.landsdraad.explain``: the derivations of a round's result, a player's votes, an audit's fee, the
+    Forecast and a score."""
 
     async def result(self, game_id: int, number: int | None = None) -> Derivation:
         """Round ``number``'s result (its latest closed round if None), rebuilt from its ``RoundClosed`` event
@@ -170,4 +163,3 @@ class ExplainService(ServiceBase):
             f"The audit of {name} in round {row.round_number} of {game.name}: its fee", row.round_number, payers,
             requested, down=shares_down(game), events=tuple(enacted[-1:]))
         return derivation
-
