@@ -7,7 +7,7 @@ from __future__ import annotations
 from conftest import Table
 from ledger_front import CHANNEL, GUILD, MODERATOR, actor, only_here, slash, user
 
-from bot.actions.commands import App
+from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
 from bot.actions.message_commands import TargetMessage, handle_message_command, message_command_names
 from engine.service.announcements import posted_marker
@@ -72,6 +72,20 @@ async def test_bad_asks_say_what_is_accepted_and_an_ended_game_still_answers(tab
     assert (await table.clerk.games.game(table.game_id)).ended_at is not None
     after = only_here(await slash(table.clerk, ALICE, "why", round=1))
     assert "failed, Aye 0, Nay 9" in after and "alice: 9 votes, all for Nay" in after
+
+
+async def test_a_score_before_the_end_is_its_players_and_after_it_anyones(table: Table) -> None:
+    await closed_round(table)
+    own = only_here(await slash(table.clerk, ALICE, "why", what="score"))
+    assert "alice's score if the game ended now in sirius" in own and "alice's 12 of 19 in play" in own
+    refused = only_here(await slash(table.clerk, ALICE, "why", what="score", player=user(BOB.id, "bob")))
+    assert "Until the game is scored" in refused and "VP" not in refused
+    await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MODERATOR.id, confirm=True)
+    final = only_here(await slash(table.clerk, ALICE, "why", what="score", player=user(BOB.id, "bob")))
+    assert "bob's final score in sirius" in final and "bob's 7" not in final and "withheld" in final
+    ctx = Ctx(ALICE, Place(GUILD, CHANNEL), "slash-why-name", table.clock.now())  # slash() takes its own `name`
+    bad = only_here(await dispatch(App(table.clerk), ctx, "why", {"what": "score", "name": "weather"}))
+    assert "neither a category nor an award" in bad
 
 
 async def test_explain_this_on_the_result_card_answers_as_why_does(table: Table) -> None:
