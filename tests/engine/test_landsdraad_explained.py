@@ -93,5 +93,5 @@ def test_the_forecast_is_victory_forecast_with_each_players_measure_theirs_only(
     assert "Pot: 1000 + 200 × 3 players who joined = 1600 VP" in seen
     award = forecast_explained("Forecast", table, {}, named("Unopposed Chancellor"))
     assert award.value == Fraction(48)
-    with pytest.raises(RuleError, match="neither a category nor an award.*Military"):
+    with pytest.raises(RuleError, match=r"neither a category nor an award.*Military"):
         named("weather")
