@@ -1,6 +1,7 @@
 """Players read the rules in words, never as codes such as "(R0-31)" or "P1-22" (issue 17; docs/rulings.md
 "Rule codes"). The codes stay in docs/, in the event log (a setting's ``ruling``), in code comments and docstrings,
-and in the one list a moderator asks for by its codes: ``/convocate rulings``.
+and in the one list a moderator asks for by its codes: ``/convocate rulings``, and in the rule ids ``/why`` shows
+moderators (a ``Step``'s ``rule_id``, issue 19).
 
 Two nets: every line Clerk prints in the golden transcripts, and every string literal in bot/ and engine/ that is
 not a docstring or a setting's ``ruling=`` (replies, cards, command and option descriptions, and the RuleError and
@@ -48,9 +49,12 @@ def literals_with_codes(source: str) -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):  # docstrings
             skipped.add(id(node.value))
-        if isinstance(node, ast.keyword) and node.arg in ("ruling", "rule_id") and isinstance(node.value, ast.Constant):
-            skipped.add(id(node.value))  # Setting(..., ruling="P4-14"): recorded in the event log; Step(rule_id=)
-            # the id /why shows moderators only (engine/core/derivation.py)
+        if isinstance(node, ast.keyword) and node.arg in ("ruling", "rule_id") and isinstance(
+                node.value, ast.Constant):
+            skipped.add(id(node.value))  # Setting(..., ruling="P4-14"): recorded in the event log
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Step"
+                and len(node.args) > 2 and isinstance(node.args[2], ast.Constant)):
+            skipped.add(id(node.args[2]))  # a /why step's rule id (engine/core/derivation.py): moderators only
     return [(node.lineno, node.value) for node in ast.walk(tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped
             and CODE.search(node.value)]
@@ -65,5 +69,6 @@ def test_no_rule_code_in_a_string_clerk_can_send() -> None:
 
 def test_the_source_scan_would_see_a_code() -> None:
     source = ('"""A docstring may say R0-31."""\nraise RuleError("A tie goes to alice (R0-31).")\n'
-              'Setting("x", 1, "words", ruling="P4-14")\n')
-    assert literals_with_codes(source) == [(2, "A tie goes to alice (R0-31).")]
+              'Setting("x", 1, "words", ruling="P4-14")\n'
+              'Step("Aye 16 > Nay 7", "more Aye than Nay passes", "R0-18")\nStep("a", "b (R0-18)", rule_id="R0-18")\n')
+    assert literals_with_codes(source) == [(2, "A tie goes to alice (R0-31)."), (5, "b (R0-18)")]

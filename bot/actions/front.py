@@ -162,6 +162,9 @@ class Front:
     (``/why round:3`` explains the round's result)."""
     explain_help: Mapping[str, str] = field(default_factory=dict)
     """Subject -> what it explains and which options it takes, for ``/why`` without a known subject and ``/help``."""
+    explains_posts: Mapping[str, str] = field(default_factory=dict)
+    """Announcement kind (``round``: ``engine.service.announcements``) -> the ``explain`` subject that explains it:
+    what **Explain this** on that announcement answers (``bot/actions/explain_this.py``)."""
     names_itself: bool = True
     """How the other rulesets treat its commands. True: a game of another ruleset refuses one naming this ruleset
     (``/election start is a Mylantium command; sirius plays Landsdraad.``), and a ``game="any"`` command looks for

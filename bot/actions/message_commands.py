@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from bot.actions.commands import App
 from bot.actions.context import Actor, Ctx
 from bot.actions.errors import apology, logged, storage_refusal
+from bot.actions.explain_this import EXPLAIN_THIS, explain_this, explains_posts
 from bot.actions.front import MessageCommand
 from bot.actions.outbox import Here, Outgoing, ToUser, reply
 from bot.actions.routes import first_line
@@ -39,8 +40,10 @@ class TargetMessage:
 
 
 def message_command_names(app: App) -> list[str]:
-    """Every entry's name once, in the fronts' order: what the bot registers with Discord."""
-    return list(dict.fromkeys(m.name for f in app.fronts for m in f.message_commands))
+    """Every entry's name once, in the fronts' order, and **Explain this** (every ruleset's that explains its
+    posts): what the bot registers with Discord."""
+    names = list(dict.fromkeys(m.name for f in app.fronts for m in f.message_commands))
+    return [*names, EXPLAIN_THIS] if explains_posts(app) else names
 
 
 def reads_messages(app: App) -> bool:
@@ -71,8 +74,11 @@ def _private(out: list[Outgoing]) -> list[Outgoing]:
 
 async def handle_message_command(app: App, ctx: Ctx, name: str, message: TargetMessage) -> list[Outgoing]:
     """``name`` applied by ``ctx.actor`` to ``message`` (in ``ctx.place``): the answer to the applier (ephemeral)
-    and what the form posts; a refusal says what was wrong and that nothing was recorded."""
+    and what the form posts; a refusal says what was wrong and that nothing was recorded. **Explain this**
+    (``bot/actions/explain_this.py``) records nothing: it answers what ``/why`` would of the result posted."""
     try:
+        if name == EXPLAIN_THIS:
+            return await explain_this(app, ctx, message.id)
         return await _apply(app, ctx, name, message)
     except StorageFault:
         return [reply(storage_refusal("the vote", "use the menu again in a minute"), ephemeral=True)]

@@ -360,7 +360,7 @@ class Courier:
             parts["nonce"] = nonce or marker
         sent = await self.client.get_partial_messageable(channel_id).send(**parts)
         if marker is not None:
-            await self.clerk.announcements.mark_posted(marker)
+            await self.clerk.announcements.mark_posted(marker, sent.id)
             await self.clerk.announcements.remember_post(marker, sent.channel.id, sent.id)  # an erratum links it
         return sent
 

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import chain
 
+from engine.core.derivation import Derivation, Step
 from engine.core.durations import format_utc_seconds
 from engine.core.errors import RuleError
 from engine.landsdraad.factions import TempFaction
 from engine.landsdraad.model import Option
-from engine.landsdraad.tally import Tally, tally
+from engine.landsdraad.tally import Block, Tally, tally, tally_explained
 
 
 @dataclass(frozen=True)
@@ -89,3 +90,46 @@ def resolve(
     blocks = chain(((w, ballots.get(pid)) for pid, w in weights.items()),
                    ((fv.votes, fv.option) for fv in faction_votes))
     return CrisisResult(tally=tally(blocks), factions=faction_votes)
+
+
+@dataclass(frozen=True)
+class Voter:
+    """A player as the close read them: their name, V(p) then, their ballot, and the events of both."""
+
+    name: str
+    votes: int
+    ballot: Option | None
+    events: tuple[int, ...] = ()
+
+
+def resolve_explained(subject: str, voters: Sequence[Voter], factions: Sequence[TempFaction],
+                      rolls: Mapping[str, int], events: tuple[int, ...] = (),
+                      faction_events: Mapping[str, tuple[int, ...]] | None = None
+                      ) -> tuple[CrisisResult, Derivation]:
+    """``resolve`` of the voters (by their order) and its ``Derivation``: each faction's vote (its roll), each
+    player's block (seen by that player only: a crisis ballot is secret), then the tally's steps. ``events`` are
+    those of the close; ``faction_events`` the one that added each faction."""
+    weights = dict(enumerate(v.votes for v in voters))
+    ballots = {n: v.ballot for n, v in enumerate(voters) if v.ballot is not None}
+    result = resolve(weights, ballots, factions, rolls)
+    found = faction_events or {}
+    steps: list[Step] = []
+    blocks: list[Block] = []
+    for faction, fv in zip(factions, result.factions, strict=True):
+        read = (*found.get(fv.name, ()), *events)
+        if faction.table is not None:
+            steps.append(Step(f"{fv.name} ({fv.votes} votes) rolled {fv.roll} on `{faction.table.describe()}`: "
+                              f"{fv.option.label}", "a temporary faction on a d6 table votes as its one roll at "
+                              "the close says", "R0-16", read))
+        else:
+            steps.append(Step(f"{fv.name} ({fv.votes} votes) votes {fv.option.label}, its fixed stance",
+                              "a temporary faction casts all its votes for one option", "R0-16", read))
+        blocks.append(Block(fv.name, fv.votes, fv.option, read, None, faction=True))
+    blocks.extend(Block(v.name, v.votes, v.ballot, (*v.events, *events), frozenset({v.name})) for v in voters)
+    counted, tally_steps = tally_explained(blocks, events)
+    assert counted == result.tally  # the same blocks: the tally's steps are those of the result
+    t = result.tally
+    text = (f"{'passed' if t.passed else 'failed'}, Aye {t.aye}, Nay {t.nay}, Abstain {t.abstain} "
+            f"({t.needed} needed of {t.in_play} in play)")
+    value = ("passed" if t.passed else "failed", t.aye, t.nay, t.abstain, t.in_play, t.needed)
+    return result, Derivation(subject, text, (*steps, *tally_steps), value=value)

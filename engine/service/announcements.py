@@ -31,13 +31,17 @@ def result_pending(unit: SyncUnit, game_id: int, kind: str, number: int) -> None
 
 
 class AnnouncementService(ServiceBase):
-    async def mark_posted(self, marker: str) -> None:
-        """Record that the announcement ``marker`` reached Discord (once; a repeat is ignored)."""
+    async def mark_posted(self, marker: str, message_id: int | None = None) -> None:
+        """Record that the announcement ``marker`` reached Discord (once; a repeat is ignored), as the message
+        ``message_id`` when known (**Explain this** finds the result a message announced by it)."""
         kind, game, number = marker.split(":")
         source = f"posted:{marker}"
+        payload: dict[str, object] = {"kind": kind, "number": int(number)}
+        if message_id is not None:
+            payload["message_id"] = str(message_id)  # a string: a snowflake is past what some JSON readers keep exact
         try:
             async with self._write(int(game), source) as uow:
-                await uow.record(int(game), "ResultPosted", None, {"kind": kind, "number": int(number)}, source)
+                await uow.record(int(game), "ResultPosted", None, payload, source)
         except Duplicate:
             pass
 
@@ -53,6 +57,17 @@ class AnnouncementService(ServiceBase):
                 session.add(PostedMessage(game_id=int(game), key=key, channel_id=channel_id, message_id=message_id))
             else:
                 row.channel_id, row.message_id = channel_id, message_id
+
+    async def announced_by(self, game_id: int, message_id: int) -> tuple[str, int] | None:
+        """(kind, number) of the result the message ``message_id`` announced in ``game_id``; None if it announced
+        none that Clerk recorded (a message posted before message ids were kept, or not a result)."""
+        async with self._read() as session:
+            rows = await session.execute(select(Event.payload).where(
+                Event.game_id == game_id, Event.kind == "ResultPosted").order_by(Event.seq.desc()))
+            for (payload,) in rows.all():
+                if payload.get("message_id") == str(message_id):
+                    return str(payload["kind"]), int(payload["number"])
+            return None
 
     async def unposted(self, since: datetime) -> list[tuple[str, int, int]]:
         """(kind, game id, number) of every result closed by its deadline since ``since`` and not marked posted."""

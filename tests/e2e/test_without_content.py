@@ -82,6 +82,12 @@ async def test_auto_starts_again_without_the_intent_and_a_landsdraad_round_runs_
 
     closed = await h.run(h.mod, "round close", h.game)
     assert "Round 1" in closed.first.text()
+    # Explain this (issue 19) on the result card: Clerk knows it by the id Discord gave it, and answers as /why.
+    await h.settle()
+    [card] = [m for m in h.fake.messages(h.game) if "round 1: the measure" in m.text()]
+    explained = await h.fake.answered(await h.fake.message_command(h.alice, "Explain this", card.id))
+    assert explained.ephemeral and "**Round 1 of sirius: the result**" in explained.content
+    assert "alice: " in explained.content and "bob: " not in explained.content and "withheld" in explained.content
 
 
 async def test_a_convocate_motion_by_the_menu_and_a_second_that_mentions_the_bot(clerk_bot: Harness) -> None:
@@ -89,7 +95,7 @@ async def test_a_convocate_motion_by_the_menu_and_a_second_that_mentions_the_bot
     await without_intent(h, "false")
     assert h.fake.refused_identifies == 0 and not h.bot.reads_messages  # it did not ask
     menus = {c["name"]: c for c in h.fake.commands[None] if c["type"] == 3}  # MESSAGE commands, servers only
-    assert sorted(menus) == ["Count as motion", "Count as vote"]
+    assert sorted(menus) == ["Count as motion", "Count as vote", "Explain this"]
     assert all(c["description"] == "" and c["dm_permission"] is False for c in menus.values())
     await senate(h)
     clerk = f"<@{h.fake.bot.id}>"

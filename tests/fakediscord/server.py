@@ -443,22 +443,32 @@ class FakeDiscord(ChannelRoutes):
         return mid
 
     async def message_command(self, user: User, name: str, message_id: int) -> Interaction:
-        """``user`` right-clicks the message ``message_id`` (written with ``say``), Apps, ``name``: an application
-        command interaction (type 2) of a MESSAGE command (``data.type`` 3). Discord's documentation (Application
-        Commands, Message Commands): "Message commands are application commands that appear on the context menu
-        (right click or tap) of messages"; the interaction's ``data`` has ``target_id``, the message's id, and
-        ``resolved.messages`` holds it, content included, whatever the app's intents (the Message Content intent
-        does not apply to "messages sent in ... interactions"). Only a command the bot registered can be chosen."""
+        """``user`` right-clicks the message ``message_id`` (written with ``say``, or one the bot posted), Apps,
+        ``name``: an application command interaction (type 2) of a MESSAGE command (``data.type`` 3). Discord's
+        documentation (Application Commands, Message Commands): "Message commands are application commands that
+        appear on the context menu (right click or tap) of messages"; the interaction's ``data`` has ``target_id``,
+        the message's id, and ``resolved.messages`` holds it, content included, whatever the app's intents (the
+        Message Content intent does not apply to "messages sent in ... interactions"). Only a command the bot
+        registered can be chosen."""
         registered = [c for scope in (self.guild_id, None) for c in self.commands.get(scope, [])
                       if c.get("type") == 3 and c["name"] == name]
         assert registered, (f"no message command {name!r} is registered: "
                             f"{[c['name'] for cs in self.commands.values() for c in cs if c.get('type') == 3]}")
-        message = self.said[message_id]
+        message = self.said.get(message_id) or self._bots_message(message_id)
         where = self._channel(message["channel_id"])
         assert where is not None
         data = {"id": registered[0]["id"], "name": name, "type": 3, "target_id": str(message_id),
                 "resolved": {"messages": {str(message_id): message}}, "guild_id": str(self.guild_id)}
         return await self._interact(user, where, 2, data, name)
+
+    def _bots_message(self, message_id: int) -> dict[str, Any]:
+        """A message the bot posted (``Explain this`` on a result card), as Discord resolves it: the bot's author,
+        its content and embeds as they read now."""
+        [sent] = [s for s in self.sent if s.id == message_id and s.kind == "message"]
+        where = self._channel(str(sent.channel_id))
+        assert where is not None
+        return message_payload(id=sent.id, channel=where, author=self.bot, content=sent.content, at=self.now(),
+                               embeds=sent.embeds)
 
     async def slash(self, user: User, command: str, channel: Channel | None = None, /,
                     **options: Any) -> Interaction:

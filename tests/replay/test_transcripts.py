@@ -14,6 +14,7 @@ from databases import Migrated
 from secrecy import assert_nothing_secret_posted
 
 from .helpers import TRANSCRIPTS, run_transcript
+from .why_checks import check_why
 
 REGENERATE = os.environ.get("CLERK_REGEN_TRANSCRIPTS") == "1"
 NAMES = sorted(p.name for p in TRANSCRIPTS.glob("*.txt"))
@@ -42,6 +43,7 @@ async def test_transcript_replays_to_its_golden_output(name: str, tmp_path: Path
     owed = {(e["payload"]["kind"], e["payload"]["number"]): e["kind"] for e in run.export.get("events", [])
             if e["kind"] in ("ResultPending", "ResultPosted")}
     assert all(kind == "ResultPosted" for kind in owed.values()), f"the console showed every result: {owed}"
+    await check_why(run.output, replay_db)  # issue 19: /why rebuilds every number it posted, on the same replay
 
 
 def by_name(items: list[dict], name: str) -> dict:

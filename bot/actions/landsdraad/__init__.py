@@ -20,6 +20,7 @@ from bot.actions.landsdraad import (
     politics,
     preview,
     victory,
+    why,
 )
 from bot.actions.landsdraad.closing import ag_again, elections_due, round_again, rounds_due
 from bot.actions.landsdraad.dm_ballot import unanswered_receipts
@@ -96,6 +97,9 @@ FRONT = Front(
     log_sentences=LOG_SENTENCES,
     names_itself=False,
     setup=handlers.setup_summary,
+    explain=why.EXPLAIN,
+    explain_help=why.EXPLAIN_HELP,
+    explains_posts=why.POSTS,
 )
 
 __all__ = ["FRONT", "ROUTES"]

@@ -10,14 +10,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
-from engine.core.rounding import floor
 from engine.core.text import MAX_DIGITS, whole_number
 from engine.landsdraad.audit import AuditQuote, audit_quote
 from engine.landsdraad.settings import SETTINGS
@@ -214,10 +212,12 @@ async def active_players(session: AsyncSession, game_id: int) -> list[Player]:
 
 def _audit_quote(game: Game, active: int, rounds: Iterable[int]) -> AuditQuote:
     """R0-50 with the game's ``audit_share_rounding`` setting: up (P0-10, the default) or down."""
-    q = audit_quote(game.current_round, active, rounds)
-    if value_of(game.settings, "audit_share_rounding", SETTINGS) == "down":
-        return replace(q, share=floor(Fraction(q.fee, active)))
-    return q
+    return audit_quote(game.current_round, active, rounds, down=shares_down(game))
+
+
+def shares_down(game: Game) -> bool:
+    """The game's ``audit_share_rounding`` setting is ``down`` (the default rounds each share up, P0-10)."""
+    return bool(value_of(game.settings, "audit_share_rounding", SETTINGS) == "down")
 
 
 async def quote(session: AsyncSession, game: Game, target_name: str, rounds: Iterable[int]) -> QuoteView:

@@ -11,6 +11,7 @@ from engine.service.landsdraad.adjutant import AdjutantService
 from engine.service.landsdraad.audits import AuditService
 from engine.service.landsdraad.ballots import BallotService
 from engine.service.landsdraad.errata import ErrataService
+from engine.service.landsdraad.explain import ExplainService
 from engine.service.landsdraad.ledger import LedgerService
 from engine.service.landsdraad.majority import MajorityService
 from engine.service.landsdraad.perks import PerkService
@@ -30,7 +31,8 @@ if TYPE_CHECKING:  # the composition root imports every ruleset; a ruleset's ser
 
 class LandsdraadService(RulesetService):
     """The vote ledger (players and holdings), crisis rounds and ballots, the Adjutant General, player-majority
-    votes, the registries (embargoes, Kanly, transits), audits, perks, victory points, bulk rosters."""
+    votes, the registries (embargoes, Kanly, transits), audits, perks, victory points, bulk rosters,
+    and where their numbers come from (``/why``)."""
 
     def __init__(self, backend: Backend, shared: Clerk) -> None:
         super().__init__(backend, shared)
@@ -48,6 +50,7 @@ class LandsdraadService(RulesetService):
         self.perks = PerkService(backend)
         self.victory = VictoryService(backend)
         self.previews = PreviewService(backend)
+        self.explain = ExplainService(backend)
 
     async def next_deadlines(self) -> list[datetime]:
         """The open rounds' and AG elections' deadlines (their reminders are the shared mechanism's:

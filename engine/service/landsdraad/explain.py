@@ -1,0 +1,165 @@
+"""``/why`` for Landsdraad (docs/commands.md, "Explaining a number"): a posted number rebuilt from the ledger by the
+pure rule that produced it (``engine.landsdraad.crisis.resolve_explained``, ``votes.vote_breakdown_explained``,
+``audit.audit_quote_explained``), with the event numbers (``seq``) of what it read.
+
+Each method returns the whole ``Derivation``; its secret steps name who may see them (a crisis ballot and a player's
+own V(p): that player), and the front keeps what the asker may see (``Derivation.seen_by``). Reads only, so an ended
+game answers too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine.core.derivation import Derivation, Step
+from engine.core.errors import NotFoundError, RuleError
+from engine.landsdraad.audit import audit_quote_explained
+from engine.landsdraad.crisis import Voter, resolve_explained
+from engine.landsdraad.model import Elector, Planet, Tier, quality_of
+from engine.landsdraad.votes import vote_breakdown_explained
+from engine.service.landsdraad.audits import shares_down
+from engine.service.landsdraad.explain_victory import VictoryExplainService, events_of
+from engine.service.landsdraad.ledger import attributes_of, holdings_of
+from engine.service.landsdraad.round_close import OPTIONS
+from engine.service.landsdraad.round_state import faction_of, factions_of
+from engine.service.ledger import load_game, require_player
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import AuditRow, Round
+
+VOTE_INPUTS = ("PlayerAdded", "PlayerChanged", "HoldingAdded", "HoldingRemoved", "TransferApplied",
+               "PlayerRemoved")
+"""Events that can change a player's V(p): after a round's close, the breakdown read now is no longer that round's."""
+
+
+async def closed_round(session: AsyncSession, game: Game, number: int | None) -> Round:
+    """Round ``number`` of ``game`` once closed; None: its latest closed round."""
+    query = select(Round).where(Round.game_id == game.id, Round.status == "closed")
+    if number is not None:
+        found = (await session.execute(query.where(Round.number == number))).scalar_one_or_none()
+        if found is None:
+            opened = (await session.execute(select(Round.number).where(
+                Round.game_id == game.id, Round.number == number))).scalar_one_or_none()
+            if opened is not None:
+                raise RuleError(f"Round {number} of {game.name} has not closed yet, so it has no result.")
+            raise NotFoundError(f"{game.name} has no round {number} (its rounds so far: 1 to {game.current_round}).")
+        return found
+    latest = (await session.execute(query.order_by(Round.number.desc()).limit(1))).scalar_one_or_none()
+    if latest is None:
+        raise RuleError(f"No round of {game.name} has closed yet, so there is no result to explain.")
+    return latest
+
+
+def _ballot_events(ballots: list[tuple[int, str, dict[str, Any]]], number: int) -> dict[int, int]:
+    """User id -> the event of their ballot that counted in round ``number`` (the latest)."""
+    last: dict[int, int] = {}
+    for seq, _, payload in ballots:
+        if payload.get("round") == number:
+            last[int(payload.get("proxy_for", payload["user_id"]))] = seq
+    return last
+
+
+class ExplainService(VictoryExplainService):
+    """``clerk.landsdraad.explain``: the derivations of a round's result, a player's votes, an audit's fee, the
+    Forecast and a score."""
+
+    async def result(self, game_id: int, number: int | None = None) -> Derivation:
+        """Round ``number``'s result (its latest closed round if None), rebuilt from its ``RoundClosed`` event
+        (every voter's weight and ballot read at the close, the d6 rolls) and its factions."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            rnd = await closed_round(session, game, number)
+            events = await events_of(session, game_id, ("RoundClosed", "BallotCast", "FactionAdded"))
+            closes = [(seq, p) for seq, kind, p in events if kind == "RoundClosed" and p.get("round") == rnd.number]
+            if not closes:
+                raise RuleError(f"Round {rnd.number} of {game.name} closed before Clerk kept what it read, so its "
+                                "result cannot be rebuilt.")
+            seq, closed = closes[-1]
+            ballots = _ballot_events([e for e in events if e[1] == "BallotCast"], rnd.number)
+            added = {str(p["name"]): (s,) for s, kind, p in events
+                     if kind == "FactionAdded" and p.get("round") == rnd.number}
+            voters = [Voter(str(w["name"]), int(w["votes"]),
+                            OPTIONS[w["ballot"]] if w.get("ballot") else None,
+                            (ballots[int(w["user_id"])],) if int(w["user_id"]) in ballots and w.get("ballot") else ())
+                      for w in closed["weights"]]
+            factions = [faction_of(f) for f in await factions_of(session, rnd.id)]
+            rolls = {str(k): int(v) for k, v in closed.get("rolls", {}).items()}
+        _, derivation = resolve_explained(f"Round {rnd.number} of {game.name}: the result", voters, factions, rolls,
+                                          (seq,), added)
+        return derivation
+
+    async def votes(self, game_id: int, user_id: int, number: int | None = None) -> Derivation:
+        """A player's V(p): now, or (``number``) as round ``number``'s close read it, with its breakdown when
+        nothing that changes votes happened since."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            player = await require_player(session, game, user_id, "That user")
+            now = await self._breakdown(session, game, player)
+            if number is None:
+                return now
+            rnd = await closed_round(session, game, number)
+            events = await events_of(session, game_id, ("RoundClosed", *VOTE_INPUTS))
+        closes = [(seq, p) for seq, kind, p in events if kind == "RoundClosed" and p.get("round") == rnd.number]
+        read = [(seq, w) for seq, p in closes for w in p["weights"] if int(w["user_id"]) == user_id]
+        if not read:
+            raise RuleError(f"{player.name} was not an active player when round {rnd.number} closed, so their "
+                            "votes were not read.")
+        seq, weight = read[-1]
+        changed = [s for s, kind, _ in events if kind in VOTE_INPUTS and s > seq]
+        mine = frozenset({player.name})
+        step = Step(f"Round {rnd.number} closed and read {player.name}'s votes: {weight['votes']}",
+                    "a ballot's weight is the player's votes at the close", "R0-15", (seq,), mine)
+        if changed:
+            note = (f"Their Diplomacy, holdings or other votes may have changed since (events "
+                    f"#{changed[0]} on); `/why votes` without a round explains their votes now.")
+            return Derivation(f"{player.name}'s votes in round {rnd.number} of {game.name}",
+                              f"{weight['votes']} votes", (step,), value=int(weight["votes"]), note=note)
+        return Derivation(f"{player.name}'s votes in round {rnd.number} of {game.name}", f"{weight['votes']} votes",
+                          (step,),
+                          value=int(weight["votes"]), parts=(now,),
+                          note="Nothing that changes votes has happened since, so this is how they were made up.")
+
+    async def _breakdown(self, session: AsyncSession, game: Game, player: Player) -> Derivation:
+        holdings = await holdings_of(session, player.id)
+        events = await events_of(session, game.id, VOTE_INPUTS)
+        attribute_events = tuple(seq for seq, kind, p in events if kind in ("PlayerAdded", "PlayerChanged")
+                                 and p.get("user_id") == player.user_id)
+        by_holding: dict[str, tuple[int, ...]] = {}
+        for seq, kind, p in events:  # how each holding came to them: added, or moved to them by a transfer
+            if kind == "HoldingAdded" and p.get("user_id") == player.user_id:
+                by_holding[str(p["name"])] = (seq,)
+            elif kind == "TransferApplied" and p.get("to") == player.user_id and p.get("holding"):
+                by_holding[str(p["holding"])] = (seq,)
+        electors = [Elector(h.name, Tier(h.grade), h.votes) for h in holdings if h.kind == "elector"]
+        planets = [Planet(h.name, quality_of(h.grade), h.homeworld) for h in holdings if h.kind == "planet"]
+        _, derivation = vote_breakdown_explained(
+            f"{player.name}'s votes in {game.name}", attributes_of(player), electors, planets, player.misc_votes,
+            attribute_events=attribute_events, holding_events=by_holding, seen_by=frozenset({player.name}))
+        return derivation
+
+    async def audit(self, game_id: int, target: int | None = None, number: int | None = None) -> Derivation:
+        """The fee and shares of an audit done (its card is public): of the player ``target`` (user id) and/or in
+        round ``number``, the latest that fits."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            query = select(AuditRow, Player.name).join(Player, Player.id == AuditRow.target_id).where(
+                AuditRow.game_id == game_id)
+            if target is not None:
+                query = query.where(Player.user_id == target)
+            if number is not None:
+                query = query.where(AuditRow.round_number == number)
+            found = (await session.execute(query.order_by(AuditRow.id.desc()).limit(1))).first()
+            if found is None:
+                whose = " of that player" if target is not None else ""
+                when = f" in round {number}" if number is not None else ""
+                raise RuleError(f"No audit{whose} was done in {game.name}{when}, so there is no fee to explain.")
+            row, name = found
+            enacted = [seq for seq, _, p in await events_of(session, game_id, ("PlayerVoteEnacted",))
+                       if row.vote_id is not None and p.get("vote") == row.vote_id]
+        requested = tuple(int(r) for r in row.rounds.get("requested", ()))
+        payers = len(row.rounds.get("payers", ())) or 1
+        _, derivation = audit_quote_explained(
+            f"The audit of {name} in round {row.round_number} of {game.name}: its fee", row.round_number, payers,
+            requested, down=shares_down(game), events=tuple(enacted[-1:]))
+        return derivation
