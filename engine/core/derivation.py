@@ -41,6 +41,9 @@ class Derivation:
     """A closing remark (what the withheld steps were about, why a number is final)."""
     parts: tuple[Derivation, ...] = field(default=())
     """Derivations this one rests on (each category of a final score), explained after its own steps."""
+    public: str | None = None
+    """What someone who does not moderate sees as ``result`` when the whole result may not be shown (the disclosure
+    check coarsened or held it); None: ``result``."""
 
     def seen_by(self, player: str | None, moderator: bool) -> Derivation:
         """The copy ``player`` (None: someone who plays none of it) may see; a moderator sees everything."""
@@ -48,7 +51,14 @@ class Derivation:
             return self
         kept = tuple(s for s in self.steps if s.seen_by is None or (player is not None and player in s.seen_by))
         parts = tuple(p.seen_by(player, moderator) for p in self.parts)
-        return replace(self, steps=kept, parts=parts, withheld=self.withheld + len(self.steps) - len(kept))
+        return replace(self, steps=kept, parts=parts, withheld=self.withheld + len(self.steps) - len(kept),
+                       result=self.result if self.public is None else self.public)
+
+    def moderators_only(self, public: str) -> Derivation:
+        """This derivation with every step for the moderators only and ``public`` as the result others see (a
+        result the disclosure check coarsened or held: ``/why`` must not give away what the card did not post)."""
+        return replace(self, steps=tuple(replace(s, seen_by=frozenset()) for s in self.steps),
+                       parts=tuple(p.moderators_only(public) for p in self.parts), public=public)
 
     def events(self) -> tuple[int, ...]:
         """Every event number it read, each once, in order."""

@@ -81,3 +81,18 @@ async def test_hold_posts_nothing_until_released_and_the_release_survives_a_rest
     assert again is not None and again.result is not None and again.result["disclosure"]["released"]
     assert "Faction Votes 24" in result_card(again).as_text()  # (and no warning again: tests/transcripts/disclosure)
     assert released.turn == 1
+
+
+async def why_asked(clerk: Clerk, actor: Actor) -> str:
+    ctx = Ctx(actor, Place(GUILD, CHANNEL), "slash-why", clerk.clock.now())
+    return texts(await dispatch(App(clerk), ctx, "why", {"what": "election"}))
+
+
+async def test_why_gives_away_no_more_than_the_coarsened_card(clerk: Clerk, clock: ManualClock) -> None:
+    """``/why election`` on a coarsened result: the totals the card left out stay with the moderators."""
+    rep = await republic(clerk, clock)
+    await election_closed(App(clerk), await primary(rep, "coarsen"))
+    onlooker = await why_asked(clerk, Actor(77, "onlooker"))
+    assert "24" not in onlooker and "disclosure check" in onlooker and "withheld" in onlooker
+    moderator = await why_asked(clerk, Actor(MOD, "mod", manages_server=True))
+    assert "24" in moderator and "withheld" not in moderator

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.derivation import Derivation, Step
+from engine.core.disclosure import shown as disclosure_shown
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.audit import audit_quote_explained
 from engine.landsdraad.crisis import Voter, resolve_explained
@@ -60,6 +61,11 @@ def _ballot_events(ballots: list[tuple[int, str, dict[str, Any]]], number: int) 
     return last
 
 
+def shown(disclosure: object) -> str:
+    """How the round's result may be shown to players (``engine.core.disclosure.shown``)."""
+    return disclosure_shown(disclosure if isinstance(disclosure, dict) else None)
+
+
 class ExplainService(VictoryExplainService):
     """``clerk.landsdraad.explain``: the derivations of a round's result, a player's votes, an audit's fee, the
     Forecast and a score."""
@@ -87,6 +93,12 @@ class ExplainService(VictoryExplainService):
             rolls = {str(k): int(v) for k, v in closed.get("rolls", {}).items()}
         _, derivation = resolve_explained(f"Round {rnd.number} of {game.name}: the result", voters, factions, rolls,
                                           (seq,), added)
+        disclosure = (rnd.result or {}).get("disclosure")
+        if shown(disclosure) == "held":
+            return derivation.moderators_only("held by the disclosure check until a moderator releases it")
+        if shown(disclosure) == "coarse":
+            return derivation.moderators_only("as posted (the disclosure check posted only the outcome and its "
+                                              "margin; the totals stay with the moderators)")
         return derivation
 
     async def votes(self, game_id: int, user_id: int, number: int | None = None) -> Derivation:

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.derivation import Derivation
+from engine.core.disclosure import shown as disclosure_shown
 from engine.core.errors import RuleError
 from engine.mylantium.approval import approval_explained
 from engine.mylantium.business import Happening, InPlay, Occurrence
@@ -126,6 +127,12 @@ class Explain(ServiceBase):
             if derivation.value != posted:  # cannot happen unless the rules changed under a kept result
                 raise RuleError(f"The totals rebuilt ({derivation.value}) differ from those posted ({posted}); "
                                 "tell the moderators.")
+            shown = disclosure_shown((row.result or {}).get("disclosure"))
+            if shown == "held":
+                return derivation.moderators_only("held by the disclosure check until a moderator releases it")
+            if shown == "coarse":
+                return derivation.moderators_only("as posted (the disclosure check posted only the outcome; the "
+                                                  "totals stay with the moderators)")
             return derivation
 
     async def business(self, game_id: int, measure: str, *, turn: int | None = None) -> Derivation:
