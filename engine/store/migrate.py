@@ -45,6 +45,17 @@ def head_revision() -> str | None:
     return heads.pop() if len(heads) == 1 else None
 
 
+@cache
+def known_revisions() -> tuple[str, ...]:
+    """Every revision of migrations/versions, oldest first by file name (``0001``, ``0002``, ...)."""
+    found = []
+    for path in sorted((Path(SCRIPT_LOCATION) / "versions").glob("*.py")):
+        match = dict((m.group(1), m.group(2)) for m in REVISION.finditer(path.read_text(encoding="utf-8")))
+        if match.get("revision"):
+            found.append(match["revision"])
+    return tuple(found)
+
+
 async def at_head(connection: AsyncConnection) -> bool:
     """Is the database at the newest revision already? (False when it has no ``alembic_version`` yet.)"""
     head = head_revision()
