@@ -39,9 +39,10 @@ def read_export(path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        cut = " (it ends too early: was it cut short?)" if error.pos >= len(text.rstrip()) else ""
-        raise CopyRefused(f"it is not a whole JSON document: {error.msg} at line {error.lineno}, column "
-                          f"{error.colno}{cut}; an export is the JSON file /game export sends") from None
+        short = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string")
+        cut = ": it ends too early, was it cut short?" if short else ""
+        raise CopyRefused(f"it is not a whole JSON document ({error.msg}, line {error.lineno}, column "
+                          f"{error.colno}){cut}; an export is the JSON file /game export sends") from None
 
 
 def _free(name: str, taken: set[str]) -> str:
