@@ -9,12 +9,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from engine.service import Clerk
 from engine.service.clerk import RULESETS
 from engine.service.clock import ManualClock, RandomDice
-from engine.service.game_copy import NOT_GAME_STATE, differences, restore_copy, state_tables
+from engine.service.game_copy import NOT_GAME_STATE, CopyRefused, differences, restore_copy, state_tables
 from engine.store.database import make_engine, make_sessionmaker
 from engine.store.migrate import head_revision, known_revisions
 from engine.store.models import Base, Player
@@ -65,6 +66,18 @@ async def test_the_state_holds_the_games_own_rows_and_a_copy_restores_them(table
         await engine.dispose()
     assert differences(doc, again) == []
     assert again["state"]["tables"]["games"][0]["guild_id"] == 7 != doc["state"]["tables"]["games"][0]["guild_id"]
+
+    broken = json.loads(json.dumps(doc))
+    broken["state"]["tables"]["players"][0]["game_id"] = 999  # a row of no game
+    shutil.copyfile(sqlite_template, tmp_path / "broken.db")
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'broken.db'}")
+    try:
+        with pytest.raises(CopyRefused, match=r"its rows do not fit together \(FOREIGN KEY constraint failed\)"):
+            await restore_copy(engine, broken, RULESETS, guild_id=7)
+        async with engine.connect() as connection:  # nothing of it was written
+            assert (await connection.execute(select(Player.id))).all() == []
+    finally:
+        await engine.dispose()
 
 
 async def test_an_export_of_an_older_revision_is_restored_there_and_migrated(table: Any, tmp_path: Path) -> None:
