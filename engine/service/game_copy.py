@@ -76,8 +76,9 @@ async def dump_state(session: AsyncSession, game_id: int, rulesets: Sequence[Rul
     """The export's ``state``: the schema revision and, table by table, every row of the game, column by column."""
     tables: dict[str, list[dict[str, Any]]] = {}
     for table in state_tables(rulesets):
-        rows = (await session.execute(_of_game(table, game_id))).mappings()
-        tables[table.name] = [{k: _encode(v) for k, v in row.items()} for row in rows]
+        rows = (await session.execute(_of_game(table, game_id))).mappings().all()
+        if rows:  # a table with none of the game's rows (another ruleset's) is left out
+            tables[table.name] = [{k: _encode(v) for k, v in row.items()} for row in rows]
     return {"revision": head_revision(), "tables": tables}
 
 
