@@ -7,6 +7,7 @@ its runtime, every dialect's DDL module) is imported only when there is somethin
 from __future__ import annotations
 
 import re
+import sys
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,7 +73,9 @@ async def at_head(connection: AsyncConnection) -> bool:
 def alembic_config() -> Config:
     from alembic.config import Config
 
-    config = Config()
+    # stdout as it is now: Alembic's default is the sys.stdout of when it was imported, which a test's capture (or a
+    # console session that imported it first) may have closed since
+    config = Config(stdout=sys.stdout)
     config.set_main_option("script_location", SCRIPT_LOCATION)
     return config
 
