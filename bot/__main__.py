@@ -1,4 +1,5 @@
-"""``python -m bot [run|console [--files DIR]|replay FILE [--export OUT.json] [--files DIR]|backup PATH|restore B]``.
+"""``python -m bot [run|console [--files DIR] [--from EXPORT.json]|replay FILE [--export OUT.json] [--files DIR]|
+backup PATH|restore B]``.
 
 With no sub-command: ``run`` when DISCORD_TOKEN is set, otherwise the offline console."""
 
@@ -18,6 +19,8 @@ def main(argv: list[str] | None = None) -> int:
     console = sub.add_parser("console", help="play offline in the terminal, typing as any user")
     console.add_argument("--database", help="database URL (default: DATABASE_URL or sqlite+aiosqlite:///clerk.db)")
     console.add_argument("--files", metavar="DIR", help="write every file the bot sends (charts, exports) here")
+    console.add_argument("--from", dest="copy_of", metavar="EXPORT.json",
+                         help="rehearse on a copy of the game of this /game export (the database is not touched)")
     replay = sub.add_parser("replay", help="run a transcript and print every message the bot would send")
     replay.add_argument("file", help="the transcript file")
     replay.add_argument("--export", metavar="OUT.json", help="write the game export here when done")
@@ -60,6 +63,14 @@ def main(argv: list[str] | None = None) -> int:
             print("DISCORD_TOKEN is not set, so Clerk starts its offline console "
                   f"on {getattr(args, 'database', None) or settings.database_url}.")
         files = getattr(args, "files", None)
+        copy_of = getattr(args, "copy_of", None)
+        if copy_of is not None:
+            if getattr(args, "database", None):
+                print("clerk: --from opens a copy in a database of its own; leave out --database", file=sys.stderr)
+                return 2
+            from bot.console.rehearse import run_rehearsal
+
+            return run_rehearsal(settings, copy_of, Path(files) if files else None)
         return run_console(settings, getattr(args, "database", None), Path(files) if files else None)
     from bot.console.cli import run_replay
 

@@ -156,7 +156,8 @@ Directives: ! wait 2h30m   ! time 2026-03-01 18:00   ! moderator NAME   ! role N
             ! hold / ! release (deadlines)   ! redeliver [LINE]
 `mod` is a moderator; make others one with `! moderator NAME`. The clock starts at {now} and moves
 only with ! wait and ! time (deadlines it passes fire in order). `help` shows this again; `quit` or Ctrl-D ends.
-Games are kept in the database between sessions; moderators and the clock are not."""
+{kept}"""
+KEPT = "Games are kept in the database between sessions; moderators and the clock are not."
 
 
 def run_console(settings: Settings, database_url: str | None, save_files: Path | None = None) -> int:
@@ -166,9 +167,12 @@ def run_console(settings: Settings, database_url: str | None, save_files: Path |
 
 
 def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], None],
-            start: datetime | None = None, plugins: Plugins = NO_PLUGINS, save_files: Path | None = None) -> int:
+            start: datetime | None = None, plugins: Plugins = NO_PLUGINS, save_files: Path | None = None,
+            world: World | None = None, intro: str | None = None, shown_url: str | None = None) -> int:
     """Read lines until the end of input, ``quit`` or Ctrl-C; the clock starts at ``start`` (default: the real
-    time, UTC). Lines are read outside the event loop, so Ctrl-C at the prompt simply ends the session."""
+    time, UTC). Lines are read outside the event loop, so Ctrl-C at the prompt simply ends the session. ``world``,
+    ``intro`` and ``shown_url``: the names, the banner's first lines and the database's name of a rehearsal on a
+    copy (``bot/console/rehearse.py``)."""
     interactive = stdin is sys.stdin and stdin.isatty()
     if interactive:
         with suppress(ImportError):
@@ -178,9 +182,11 @@ def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], No
         resources = AsyncExitStack()
         app = runner.run(resources.enter_async_context(clerk_on(url, clock, seed, plugins=plugins)))
         try:
-            session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}", show_ids=True,
+            session = Session(app, clock, write, f"console-{uuid.uuid4().hex[:8]}", world, show_ids=True,
                               save_files=save_files)
-            banner = BANNER.format(url=url, now=when(clock.now()), ruleset=app.fronts[0].name)
+            banner = BANNER.format(url=shown_url or url, now=when(clock.now()), ruleset=app.fronts[0].name,
+                                   kept=KEPT if intro is None else "The copy is deleted when the console ends.")
+            banner = f"{intro}\n{banner}" if intro else banner
             write(banner)
             runner.run(session.fire(clock.now()))  # rounds whose deadline passed while no one was watching
             _Lines(runner, session, write, banner, interactive).read(stdin)

@@ -1,7 +1,8 @@
 """The pretend Discord server of the console: users, channels, threads and roles, made on first mention.
 
 Ids are derived from the names (a hash), so the same name is the same user or channel in every console
-session and replay: a game kept in the database is found again next time."""
+session and replay: a game kept in the database is found again next time. A copy of a live game (``console
+--from``) names its Discord ids instead (``adopt``): then typing as ``jenny`` is typing as the real jenny."""
 
 from __future__ import annotations
 
@@ -36,9 +37,18 @@ class World:
     """The plain name of each channel users addressed (``sirius``), to name the threads the bot makes in it."""
     moderators: set[int] = field(default_factory=set)
     roles: dict[int, set[int]] = field(default_factory=dict)
+    known: dict[tuple[str, str], int] = field(default_factory=dict)
+    """Ids given to names (``adopt``), in place of the derived ones: (kind, lower-case name) -> id."""
+
+    def id_of(self, kind: str, name: str) -> int:
+        return self.known.get((kind, name.lower()), stable_id(kind, name))
+
+    def adopt(self, kind: str, name: str, given: int) -> None:
+        """The user, channel, thread (``parent/thread``) or role ``name`` is ``given``, not its derived id."""
+        self.known[(kind, name.lower())] = given
 
     def user(self, name: str) -> UserRef:
-        uid = stable_id("user", name)
+        uid = self.id_of("user", name)
         if uid not in self.users:
             self.users[uid] = name
             if name.lower() == DEFAULT_MODERATOR:
@@ -46,7 +56,7 @@ class World:
         return UserRef(uid, self.users[uid])
 
     def role(self, name: str) -> int:
-        return stable_id("role", name)
+        return self.id_of("role", name)
 
     def make_moderator(self, name: str) -> None:
         self.moderators.add(self.user(name).id)
@@ -62,7 +72,7 @@ class World:
         if channel is None:
             return Place(None, None)
         channel = channel.lower()
-        channel_id = stable_id("channel", channel)
+        channel_id = self.id_of("channel", channel)
         self.channels.setdefault(channel_id, f"#{channel}")
         self.names.setdefault(channel_id, channel)
         if thread is None:
@@ -80,7 +90,7 @@ class World:
         thread names are written the transcript's way, e.g. ``AG election 1`` is ``#sirius/ag-election-1``)."""
         parent = self.names.get(channel_id, f"channel-{channel_id}")
         thread = slug(name)
-        thread_id = stable_id("thread", f"{parent}/{thread}")
+        thread_id = self.id_of("thread", f"{parent}/{thread}")
         self.channels.setdefault(thread_id, f"{self.channels.get(channel_id, '#' + parent)}/{thread}")
         return thread_id
 

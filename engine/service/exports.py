@@ -1,5 +1,6 @@
 """The game export (docs/export.md): a JSON document of the game, each ruleset's sections (``Ruleset.exports``, in
-the order of the rulesets) and the events."""
+the order of the rulesets), the rows of the game's state tables (``state``, ``engine/service/game_copy.py``: what
+``console --from`` restores) and the events."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from typing import Any
 from sqlalchemy import select
 
 from engine.service.clock import utc
+from engine.service.game_copy import EXPORT_VERSION, dump_state
 from engine.service.ledger import load_game
 from engine.service.uow import ServiceBase
 from engine.store.models import Event
 
-EXPORT_VERSION = 1
+__all__ = ["EXPORT_VERSION", "ExportService"]
 
 
 class ExportService(ServiceBase):
@@ -21,6 +23,7 @@ class ExportService(ServiceBase):
             game = await load_game(session, game_id)
             doc: dict[str, Any] = {
                 "export_version": EXPORT_VERSION,
+                "exported_at": utc(self.clock.now()).isoformat(),
                 "game": {"name": game.name, "ruleset": game.ruleset, "round": game.current_round,
                          "status": game.status, "ended_at": utc(game.ended_at).isoformat() if game.ended_at else None,
                          "end_game_penalty": game.settings.get("end_game_penalty_applied"),
@@ -29,6 +32,7 @@ class ExportService(ServiceBase):
             for ruleset in self.backend.rulesets:  # each ruleset's sections (Ruleset.exports)
                 for section in ruleset.exports:
                     doc.update(await section(session, game_id))
+            doc["state"] = await dump_state(session, game_id, self.backend.rulesets)
             if include_events:
                 log = select(Event).where(Event.game_id == game_id).order_by(Event.seq)
                 events = (await session.execute(log)).scalars()

@@ -2,8 +2,8 @@
 
 Shared code never names a ruleset: it loops over the records. A record names the ruleset, its settings (shown and
 changed by ``/game settings``), the service object that holds its use cases (``clerk.<name>``, built on the shared
-``Backend``), its parts of the game export and its reminder forms. What is timed (deadlines) the service object
-answers itself (``RulesetService.next_deadlines``)."""
+``Backend``), its parts of the game export, its state tables and its reminder forms. What is timed (deadlines) the
+service object answers itself (``RulesetService.next_deadlines``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.settings import Setting
 from engine.service.uow import Backend, ServiceBase
+from engine.store.models import Base
 
 if TYPE_CHECKING:  # the composition root imports every ruleset; a ruleset's service only refers to it
     from engine.service.clerk import Clerk
@@ -55,6 +56,10 @@ class Ruleset:
     """Builds ``clerk.<name>``."""
     exports: tuple[ExportSection, ...] = ()
     """Its parts of ``/game export``."""
+    tables: tuple[type[Base], ...] = ()
+    """The tables that hold its games' state (``engine/store/models/<name>.py``), beside the shared ones: the export
+    carries their rows (``state``) and a copy restores them (``engine/service/game_copy.py``, ``console --from``).
+    A table hangs from the game by its ``game_id`` or from a row of one that has it."""
     reminders: tuple[ReminderForm, ...] = ()
     """What its players are reminded to vote in before a deadline (``engine/service/reminders.py``)."""
     progress: Progress | None = None

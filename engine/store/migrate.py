@@ -7,6 +7,7 @@ its runtime, every dialect's DDL module) is imported only when there is somethin
 from __future__ import annotations
 
 import re
+import sys
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,6 +46,17 @@ def head_revision() -> str | None:
     return heads.pop() if len(heads) == 1 else None
 
 
+@cache
+def known_revisions() -> tuple[str, ...]:
+    """Every revision of migrations/versions, oldest first by file name (``0001``, ``0002``, ...)."""
+    found = []
+    for path in sorted((Path(SCRIPT_LOCATION) / "versions").glob("*.py")):
+        match = dict((m.group(1), m.group(2)) for m in REVISION.finditer(path.read_text(encoding="utf-8")))
+        if match.get("revision"):
+            found.append(match["revision"])
+    return tuple(found)
+
+
 async def at_head(connection: AsyncConnection) -> bool:
     """Is the database at the newest revision already? (False when it has no ``alembic_version`` yet.)"""
     head = head_revision()
@@ -61,7 +73,9 @@ async def at_head(connection: AsyncConnection) -> bool:
 def alembic_config() -> Config:
     from alembic.config import Config
 
-    config = Config()
+    # stdout as it is now: Alembic's default is the sys.stdout of when it was imported, which a test's capture (or a
+    # console session that imported it first) may have closed since
+    config = Config(stdout=sys.stdout)
     config.set_main_option("script_location", SCRIPT_LOCATION)
     return config
 

@@ -13,6 +13,7 @@ from engine.service.convocate.export import export_convocate
 from engine.service.convocate.service import ConvocateService
 from engine.service.convocate.store import NAME
 from engine.service.ruleset import Ruleset
+from engine.store.models import convocate as tables
 from engine.store.models.convocate import CvTurn
 
 
@@ -24,7 +25,11 @@ async def progress(session: AsyncSession, game: Any) -> str:
     return f"turn {row.turn}" + (f", {row.phase.capitalize()} Phase" if row.phase else "")
 
 
-RULESET = Ruleset(NAME, "Convocate", SETTINGS, service=ConvocateService, exports=(export_convocate,), progress=progress)
+TABLES = (tables.CvPlayer, tables.CvCard, tables.CvFactor, tables.CvTurn, tables.CvStatute, tables.CvMotion)
+"""Its state tables (``Ruleset.tables``)."""
+
+RULESET = Ruleset(NAME, "Convocate", SETTINGS, service=ConvocateService, exports=(export_convocate,), progress=progress,
+                  tables=TABLES)
 """Its settings are its rulings (``engine/convocate/rulings.py``): ``/game settings`` shows and changes them, and
 ``/convocate rulings`` is kept as an alias that lists them with their P-numbers."""
 

@@ -15,9 +15,16 @@ from engine.service.landsdraad.reminders import FORMS
 from engine.service.landsdraad.service import LandsdraadService
 from engine.service.landsdraad.victory_export import export_final_scores, export_forecast, export_victory
 from engine.service.ruleset import Ruleset
+from engine.store.models import landsdraad as tables
+
+TABLES = (tables.Holding, tables.Round, tables.TempFactionRow, tables.Ballot, tables.Office, tables.AgElection,
+          tables.AgBallotRow, tables.PlayerVoteRow, tables.SupportRow, tables.EmbargoRow, tables.KanlyRow,
+          tables.TransitRow, tables.TransferRow, tables.AuditRow, tables.PerkRow, tables.VictoryHoldings,
+          tables.VictoryGoal, tables.PrestigeAward, tables.VictoryState, tables.FinalScoreRow)
+"""Its state tables (``Ruleset.tables``)."""
 
 RULESET = Ruleset(NAME, "Landsdraad", SETTINGS, service=LandsdraadService, exports=(
     export_players_and_rounds, export_offices, export_transfers, export_player_votes, export_perks,
-    export_registries, export_victory, export_forecast, export_final_scores), reminders=FORMS)
+    export_registries, export_victory, export_forecast, export_final_scores), reminders=FORMS, tables=TABLES)
 
 __all__ = ["RULESET", "LandsdraadService"]

@@ -16,6 +16,7 @@ from engine.service.mylantium.reminders import FORMS
 from engine.service.mylantium.service import MylantiumService
 from engine.service.mylantium.state import NAME
 from engine.service.ruleset import Ruleset
+from engine.store.models import mylantium as tables
 from engine.store.models.mylantium import MylGovernment
 
 
@@ -25,7 +26,12 @@ async def progress(session: AsyncSession, game: Any) -> str:
     return f"turn {turn or 1}"
 
 
+TABLES = (tables.MylGovernment, tables.MylFaction, tables.MylCandidate, tables.MylTerritory, tables.MylUnit,
+          tables.MylElection, tables.MylChoice, tables.MylHappening, tables.MylHistory, tables.MylChain,
+          tables.MylContribution)
+"""Its state tables (``Ruleset.tables``)."""
+
 RULESET = Ruleset(NAME, "Mylantium", SETTINGS, service=MylantiumService, exports=(export_mylantium,), reminders=FORMS,
-                  progress=progress)
+                  progress=progress, tables=TABLES)
 
 __all__ = ["NAME", "RULESET", "MylantiumService"]
