@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 
 from engine.service.clock import utc
+from engine.service.dice import export_dice
 from engine.service.ledger import load_game
 from engine.service.uow import ServiceBase
 from engine.store.models import Event
@@ -29,6 +30,7 @@ class ExportService(ServiceBase):
             for ruleset in self.backend.rulesets:  # each ruleset's sections (Ruleset.exports)
                 for section in ruleset.exports:
                     doc.update(await section(session, game_id))
+            doc.update(await export_dice(session, game_id))  # the revealed seeds only (docs/dice.md)
             if include_events:
                 log = select(Event).where(Event.game_id == game_id).order_by(Event.seq)
                 events = (await session.execute(log)).scalars()

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_text
+from bot.actions.verify import commitment_text, reveal_text
 from engine.core.durations import format_remaining
 from engine.core.stamps import stamp
 from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
@@ -50,6 +51,8 @@ def faction_line(f: FactionView, *, result: bool) -> str:
     if result and f.vote is not None:
         rolled = f" (rolled {f.roll} on {f.table})" if f.roll is not None else ""
         return f"**{f.name}**: {f.votes} votes, {label(f.vote)}{rolled}"
+    if f.stance == "d6" and f.sealed is not None:  # the moderator's own face: its seal, not the face (docs/dice.md)
+        return f"**{f.name}**: {f.votes} votes, by a d6 the moderator rolled, sealed `{f.sealed}`: {f.table}"
     if f.stance == "d6":
         return f"**{f.name}**: {f.votes} votes, by a d6 rolled at the close: {f.table}"
     return f"**{f.name}**: {f.votes} votes, {label(f.stance)}"
@@ -91,6 +94,11 @@ def round_opened_card(view: RoundView, now: datetime) -> Card:
     if view.factions:  # added with /faction add: this card is edited to show them (PUBLIC, rules-spec §1.2.9)
         fields.insert(1, ("Temporary factions", "\n".join(faction_line(f, result=False) for f in view.factions),
                           False))
+    if view.seal is not None:  # sealed before any roll of the round (docs/dice.md)
+        dice = f"This round's dice: {commitment_text(view.seal)}."
+        if view.base_seal is not None:
+            dice += f"\nThe base d3 rolls: {commitment_text(view.base_seal)}."
+        fields.append(("Dice", dice, False))
     return Card(title=f"{view.game.name}: round {view.number} is open", description=view.crisis,
                 fields=tuple(fields), color=NEUTRAL)
 
@@ -156,6 +164,8 @@ def result_card(result: ResultView) -> Card:
     if result.factions:
         fields.append(("Temporary factions", "\n".join(faction_line(f, result=True) for f in result.factions), False))
     fields.append(("Adjutant General", round_end_text(result), False))
+    if view.seal is not None and view.seal.revealed:
+        fields.append(("Dice", reveal_text(view.seal), False))
     if result.expired:
         fields.append(("Player votes expired", "\n".join(result.expired) + "\n(support never carries over)", False))
     late = (f"\n\nClosed at its deadline {stamp(result.due_at)} (the bot was offline)."
