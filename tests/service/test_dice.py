@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import update
 
-from bot.actions.landsdraad.render import result_card, round_opened_card
+from bot.actions.landsdraad.render import result_card, round_opened_card, setup_card
 from bot.actions.verify import report_lines
 from engine.core.dice import commitment, face
 from engine.service.clerk import Clerk
@@ -100,10 +100,13 @@ async def test_the_seed_shows_nowhere_before_its_reveal(table: Any) -> None:
     assert round_seed.commitment in opening and base_seed.commitment in opening
     wolves = next(f for f in view.factions if f.name == "Wolves")
     assert wolves.sealed is not None and wolves.sealed in opening and wolves.roll is None
+    players = await table.clerk.landsdraad.ledger.players(table.game_id)
+    setup = card_text(setup_card(table.game, players, await table.clerk.seals.seal(table.game_id, 0)))
+    assert base_seed.commitment in setup  # the set-up summary shows it as soon as Clerk rolled a d3
     export = json.dumps(await table.clerk.exports.export(table.game_id))
     events = json.dumps([e.payload for e in await table.events()])
     answers = json.dumps([report_lines(await table.clerk.seals.verify(table.game_id, s)) for s in (0, 1)])
-    for text in (opening, export, events, answers):
+    for text in (opening, setup, export, events, answers):
         assert not any(s in text for s in secrets)
     assert json.loads(export)["dice"] == [{"scope": 0, "commitment": base_seed.commitment},
                                           {"scope": 1, "commitment": round_seed.commitment}]

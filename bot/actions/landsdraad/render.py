@@ -12,6 +12,7 @@ from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_text
 from bot.actions.verify import commitment_text, reveal_text
 from engine.core.durations import format_remaining
 from engine.core.stamps import stamp
+from engine.service.dice import SealView
 from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
@@ -103,19 +104,21 @@ def round_opened_card(view: RoundView, now: datetime) -> Card:
                 fields=tuple(fields), color=NEUTRAL)
 
 
-def setup_card(game: GameView, players: Sequence[PlayerView]) -> Card:
+def setup_card(game: GameView, players: Sequence[PlayerView], base_seal: SealView | None = None) -> Card:
     """The set-up summary (``bot/actions/setup.py``): who plays, and how many holdings are recorded. PUBLIC, so no
     attributes, holdings' grades or votes: a player's own votes are theirs (rules-spec §1.2.9, P0-14)."""
     names = "\n".join(p.name + (f" ({p.faction})" if p.faction else "") + p.state
                       for p in players) or "nobody yet (/player add)"
     kinds = [h.kind for p in players for h in p.holdings]
+    # the commitment of the base d3s' seed, public as soon as Clerk rolled one (docs/dice.md)
+    dice = (("Dice", f"The base d3 rolls: {commitment_text(base_seal)}.", False),) if base_seal else ()
     held = ", ".join(f"{n} {label}{'' if n == 1 else 's'}" for kind, label in (("elector", "Elector"),
                                                                                 ("planet", "planet"))
                      if (n := kinds.count(kind))) or "none yet (/holding add)"
     return Card(title=f"{game.name}: being set up",
                 description="Set-up so far (this message is updated as the moderators add to it; /round open starts "
                             "the first round).",
-                fields=((f"Players ({len(players)})", names, False), ("Holdings recorded", held, False)),
+                fields=((f"Players ({len(players)})", names, False), ("Holdings recorded", held, False), *dice),
                 color=NEUTRAL)
 
 
