@@ -11,6 +11,7 @@ from bot.actions.context import Ctx
 from bot.actions.outbox import Outgoing, reply
 from bot.actions.routes import Routes
 from engine.core.dice import Checked
+from engine.core.errors import RuleError
 from engine.service.dice import GAME_SCOPE, DiceReport, SealView
 from engine.service.views import GameView
 
@@ -78,5 +79,8 @@ async def verify(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -
     g = require_game(game)
     number = o.get("round")
     scope = g.current_round if number is None else int(number)
+    if scope > g.current_round:
+        raise RuleError(f"{g.name} has no round {scope} yet (its latest is {g.current_round}); give a round that "
+                        "has opened, or 0 for the base rolls.")
     head, rest = report_lines(await app.clerk.seals.verify(g.id, scope))
     return [reply(t, ephemeral=True) for t in split_messages(head, rest)]
