@@ -156,7 +156,7 @@ class Command:
 
 COMMON = frozenset({"game new", "game import", "game export", "game settings", "game list", "game moderators",
                     "game reopen", "game close", "game announce", "log", "help", "cast-for", "player remove",
-                    "player dms", "why"})
+                    "player dms", "why", "verify"})
 """Commands every game has, whatever its ruleset."""
 
 

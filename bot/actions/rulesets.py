@@ -21,6 +21,7 @@ from bot.actions import (
     players,
     proxy,
     setup,
+    verify,
     why,
 )
 from bot.actions.front import Front
@@ -34,7 +35,8 @@ def routes_of(fronts: Sequence[Front]) -> Routes:
     """Those of each front and the shared routes, merged: a name or prefix taken twice is an error at start. (The
     fronts' forms are tried in the order of the fronts.)"""
     return Routes.merged(*(f.routes for f in fronts), admin.ROUTES, closed.ROUTES, setup.ROUTES, imports.ROUTES,
-                         help.ROUTES, dm_choice.ROUTES, proxy.ROUTES, players.ROUTES, why.ROUTES)
+                         help.ROUTES, dm_choice.ROUTES, proxy.ROUTES, players.ROUTES, why.ROUTES,
+                         verify.ROUTES)
 
 
 ROUTES = routes_of(FRONTS)

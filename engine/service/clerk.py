@@ -19,6 +19,7 @@ from engine.service.clock import Clock, Dice
 from engine.service.closed_dms import ClosedDmService
 from engine.service.convocate import RULESET as CONVOCATE
 from engine.service.convocate import ConvocateService
+from engine.service.dice import DiceService
 from engine.service.exports import ExportService
 from engine.service.games import GameService
 from engine.service.landsdraad import RULESET as LANDSDRAAD
@@ -69,6 +70,8 @@ class Clerk(ServiceBase):
         """Results closed and not yet posted (``ResultPending`` / ``ResultPosted``)."""
         self.outbox = OwedService(backend)
         """The messages the bot owes Discord (``owed_messages``)."""
+        self.seals = DiceService(backend)
+        """The committed dice seeds and their rolls (``/verify``, docs/dice.md)."""
         self.plugged: dict[str, RulesetService] = {r.name: r.service(self.backend, self)
                                                    for r in rulesets if r.service is not None}
         """Each ruleset's service by name (``ruleset_service``); the shipped ones are also attributes."""

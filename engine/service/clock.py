@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import random
+import hashlib
+import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -34,17 +35,23 @@ class ManualClock:
 
 
 class Dice(Protocol):
-    def roll(self, sides: int) -> int: ...
+    """Where the secret seeds and salts of the dice come from (docs/dice.md); every face is then a documented function
+    of its seed (``engine.core.dice``), never of this source."""
+
+    def secret(self, label: str) -> str: ...
 
 
 class RandomDice:
-    """Dice from a seedable random source; every roll is recorded in the event log by the caller."""
+    """Unpredictable secrets (``secrets``) in production; with a configured ``seed`` (console, replay, tests) each
+    secret is derived from the seed and the ``label`` (which game, which round), so a replay rolls the same faces."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self._random = random.Random(seed)
+        self._seed = seed
 
-    def roll(self, sides: int) -> int:
-        return self._random.randint(1, sides)
+    def secret(self, label: str) -> str:
+        if self._seed is None:
+            return secrets.token_hex(32)
+        return hashlib.sha256(f"clerk dice {self._seed}|{label}".encode()).hexdigest()
 
 
 def utc(when: datetime) -> datetime:

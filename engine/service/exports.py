@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from engine.service.clock import utc
+from engine.service.dice import export_dice
 from engine.service.game_copy import EXPORT_VERSION, dump_state
 from engine.service.ledger import load_game
 from engine.service.uow import ServiceBase
@@ -33,6 +34,7 @@ class ExportService(ServiceBase):
                 for section in ruleset.exports:
                     doc.update(await section(session, game_id))
             doc["state"] = await dump_state(session, game_id, self.backend.rulesets)
+            doc.update(await export_dice(session, game_id))  # the revealed seeds only (docs/dice.md)
             if include_events:
                 log = select(Event).where(Event.game_id == game_id).order_by(Event.seq)
                 events = (await session.execute(log)).scalars()

@@ -18,7 +18,7 @@ from engine.service.clock import ManualClock, RandomDice
 from engine.service.landsdraad.views import BallotReceipt, PlayerView
 from engine.service.views import GameView
 from engine.store.database import make_sessionmaker
-from engine.store.models import Event
+from engine.store.models import DiceRoll, Event
 
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 GUILD, CHANNEL, MOD = 900, 901, 1
@@ -26,16 +26,16 @@ SEED = 20260301
 
 
 class RecordingDice:
-    """RandomDice with a fixed seed that keeps every roll, so a test can tell how often the service rolled."""
+    """RandomDice with a fixed seed that keeps the label of every secret it gave (a seed, a salt), so a test can
+    tell when the service sealed a seed; the rolls themselves are in ``dice_rolls`` (``Table.rolls``)."""
 
     def __init__(self, seed: int = SEED) -> None:
         self._dice = RandomDice(seed)
-        self.rolls: list[tuple[int, int]] = []
+        self.secrets: list[str] = []
 
-    def roll(self, sides: int) -> int:
-        value = self._dice.roll(sides)
-        self.rolls.append((sides, value))
-        return value
+    def secret(self, label: str) -> str:
+        self.secrets.append(label)
+        return self._dice.secret(label)
 
 
 @dataclass
@@ -94,6 +94,13 @@ class Table:
         async with make_sessionmaker(self.engine)() as session:
             found = await session.execute(select(Event).where(Event.game_id == self.game_id).order_by(Event.seq))
             return list(found.scalars())
+
+    async def rolls(self) -> list[tuple[int, int]]:
+        """Every die Clerk rolled in the game (not a face a moderator set): (sides, face), in order."""
+        async with make_sessionmaker(self.engine)() as session:
+            found = await session.execute(select(DiceRoll.sides, DiceRoll.face).where(
+                DiceRoll.game_id == self.game_id, DiceRoll.sealed.is_(None)).order_by(DiceRoll.id))
+            return [(s, f) for s, f in found.all()]
 
     async def kinds(self) -> list[str]:
         return [e.kind for e in await self.events()]

@@ -35,7 +35,7 @@ ALICE = actor(21, "alice")
 _ids = count(1)
 
 READING = {
-    "game export", "game list", "game settings", "log", "help", "why",
+    "game export", "game list", "game settings", "log", "help", "why", "verify",
     "ag status", "audit quote", "embargo list", "forecast", "goal list", "kanly list", "me", "prestige list",
     "pv list", "round status", "score", "transfer list", "vp holdings", "vp show",
     "amendment check", "election status", "event list", "faction me", "revolution status", "status",

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from engine.core.dice import face
 from engine.core.errors import NotFoundError, RuleError
 
 JENNY, BOB = 101, 102
@@ -64,16 +65,19 @@ async def test_removing_a_holding_lowers_the_votes(table: Any) -> None:
 
 
 async def test_d3_rolled_by_the_service_when_not_given_and_recorded(table: Any) -> None:
-    """R0-01: "roll 1d3 once and store the result"; the roll comes from the injected dice and is logged."""
+    """R0-01: "roll 1d3 once and store the result"; the roll comes from the game's committed seed (docs/dice.md)
+    and is logged."""
     bob = await table.player(BOB, "bob", 2, 2, 2, roll=None)
-    assert table.dice.rolls == [(3, bob.roll)]
+    assert await table.rolls() == [(3, bob.roll)]
+    seed = table.dice._dice.secret(f"game {table.game_id} scope 0 seed")
+    assert bob.roll == face(seed, f"d3 base roll of user {BOB}", 0, 3)  # the seeded dice: the same on every run
     assert bob.votes == 6 + bob.roll
     added = (await table.events())[-1]
     assert added.kind == "PlayerAdded"
     assert (added.payload["roll"], added.payload["rolled_by_clerk"]) == (bob.roll, True)
     await table.player(JENNY, "jenny", 3, 2, 2, roll=3)
     assert (await table.events())[-1].payload["rolled_by_clerk"] is False
-    assert len(table.dice.rolls) == 1
+    assert len(await table.rolls()) == 1
 
 
 async def test_players_listing_and_games_of_user(table: Any) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from engine.core.dice import face
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.ballot import parse_ballot
 from engine.service.clock import RandomDice
@@ -74,7 +75,7 @@ async def test_a_round_end_to_end_gives_the_right_tally(table: Any) -> None:
     assert [(f.name, f.votes, f.vote, f.roll) for f in result.factions] == [
         ("Hawks", 20, "aye", None), ("Doves", 12, "nay", None), ("Boars", 12, "abstain", 4)]
     assert not result.already_closed
-    assert table.dice.rolls == []  # the moderator's roll was used; nothing rolled
+    assert await table.rolls() == []  # the moderator's roll was used; nothing rolled
     assert (await table.clerk.games.game(table.game_id)).current_round == 1
 
 
@@ -273,11 +274,12 @@ async def test_P0_04_unrolled_d6_faction_is_rolled_once_at_close_and_recorded(ta
     await table.open()
     await table.faction("Boars", 12, "d6", BOARS)
     await table.faction("Hawks", 20, "aye")
-    assert table.dice.rolls == []
+    assert await table.rolls() == []
     r = await _close(table)
-    assert len(table.dice.rolls) == 1
-    sides, roll = table.dice.rolls[0]
-    assert sides == 6 and roll == RandomDice(SEED).roll(6)  # the seeded dice: the same roll on every run
+    assert len(await table.rolls()) == 1
+    sides, roll = (await table.rolls())[0]
+    seed = RandomDice(SEED).secret(f"game {table.game_id} scope 1 seed")
+    assert sides == 6 and roll == face(seed, "d6 for faction Boars", 0, 6)  # the seeded dice: the same every run
     boars = r.factions[0]
     assert boars.roll == roll
     assert boars.vote == {1: "nay", 2: "nay", 3: "nay", 4: "abstain", 5: "aye", 6: "aye"}[roll]
@@ -288,7 +290,7 @@ async def test_P0_04_unrolled_d6_faction_is_rolled_once_at_close_and_recorded(ta
     assert {k: closed.payload["result"][k] for k in tally_keys} == table.numbers(r)
     again = await _close(table, expected_round=1)
     assert again.already_closed and again.factions[0].roll == roll
-    assert len(table.dice.rolls) == 1  # never re-rolled
+    assert len(await table.rolls()) == 1  # never re-rolled
 
 
 async def test_close_by_deadline_twice_closes_once(table: Any) -> None:

@@ -31,6 +31,7 @@ from engine.core.errors import RuleError
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import ATTRIBUTE_MAX, ATTRIBUTE_MIN
 from engine.landsdraad.model import Option as Choice
+from engine.service.dice import GAME_SCOPE
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -43,7 +44,8 @@ async def setup_summary(app: App, game: GameView) -> Card | None:
     """``Front.setup``: a Landsdraad game is being set up until its first round is opened."""
     if not await app.clerk.landsdraad.rounds.setting_up(game.id):
         return None
-    return setup_card(game, await app.clerk.landsdraad.ledger.players(game.id))
+    return setup_card(game, await app.clerk.landsdraad.ledger.players(game.id),
+                      await app.clerk.seals.seal(game.id, GAME_SCOPE))
 
 
 def opening_card_key(number: int) -> str:

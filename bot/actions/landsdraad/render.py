@@ -9,9 +9,11 @@ from datetime import datetime, timedelta
 from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_text
+from bot.actions.verify import commitment_text, reveal_text
 from engine.core.disclosure import margin_band
 from engine.core.durations import format_remaining
 from engine.core.stamps import stamp
+from engine.service.dice import SealView
 from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerView, ResultView, RoundView, StatusView
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
@@ -51,6 +53,8 @@ def faction_line(f: FactionView, *, result: bool) -> str:
     if result and f.vote is not None:
         rolled = f" (rolled {f.roll} on {f.table})" if f.roll is not None else ""
         return f"**{f.name}**: {f.votes} votes, {label(f.vote)}{rolled}"
+    if f.stance == "d6" and f.sealed is not None:  # the moderator's own face: its seal, not the face (docs/dice.md)
+        return f"**{f.name}**: {f.votes} votes, by a d6 the moderator rolled, sealed `{f.sealed}`: {f.table}"
     if f.stance == "d6":
         return f"**{f.name}**: {f.votes} votes, by a d6 rolled at the close: {f.table}"
     return f"**{f.name}**: {f.votes} votes, {label(f.stance)}"
@@ -92,23 +96,30 @@ def round_opened_card(view: RoundView, now: datetime) -> Card:
     if view.factions:  # added with /faction add: this card is edited to show them (PUBLIC, rules-spec §1.2.9)
         fields.insert(1, ("Temporary factions", "\n".join(faction_line(f, result=False) for f in view.factions),
                           False))
+    if view.seal is not None:  # sealed before any roll of the round (docs/dice.md)
+        dice = f"This round's dice: {commitment_text(view.seal)}."
+        if view.base_seal is not None:
+            dice += f"\nThe base d3 rolls: {commitment_text(view.base_seal)}."
+        fields.append(("Dice", dice, False))
     return Card(title=f"{view.game.name}: round {view.number} is open", description=view.crisis,
                 fields=tuple(fields), color=NEUTRAL)
 
 
-def setup_card(game: GameView, players: Sequence[PlayerView]) -> Card:
+def setup_card(game: GameView, players: Sequence[PlayerView], base_seal: SealView | None = None) -> Card:
     """The set-up summary (``bot/actions/setup.py``): who plays, and how many holdings are recorded. PUBLIC, so no
     attributes, holdings' grades or votes: a player's own votes are theirs (rules-spec §1.2.9, P0-14)."""
     names = "\n".join(p.name + (f" ({p.faction})" if p.faction else "") + p.state
                       for p in players) or "nobody yet (/player add)"
     kinds = [h.kind for p in players for h in p.holdings]
+    # the commitment of the base d3s' seed, public as soon as Clerk rolled one (docs/dice.md)
+    dice = (("Dice", f"The base d3 rolls: {commitment_text(base_seal)}.", False),) if base_seal else ()
     held = ", ".join(f"{n} {label}{'' if n == 1 else 's'}" for kind, label in (("elector", "Elector"),
                                                                                 ("planet", "planet"))
                      if (n := kinds.count(kind))) or "none yet (/holding add)"
     return Card(title=f"{game.name}: being set up",
                 description="Set-up so far (this message is updated as the moderators add to it; /round open starts "
                             "the first round).",
-                fields=((f"Players ({len(players)})", names, False), ("Holdings recorded", held, False)),
+                fields=((f"Players ({len(players)})", names, False), ("Holdings recorded", held, False), *dice),
                 color=NEUTRAL)
 
 
@@ -171,6 +182,8 @@ def result_card(result: ResultView) -> Card:
     if result.factions:
         fields.append(("Temporary factions", "\n".join(faction_line(f, result=True) for f in result.factions), False))
     fields.append(("Adjutant General", round_end_text(result), False))
+    if view.seal is not None and view.seal.revealed:
+        fields.append(("Dice", reveal_text(view.seal), False))
     if result.expired:
         fields.append(("Player votes expired", "\n".join(result.expired) + "\n(support never carries over)", False))
     late = (f"\n\nClosed at its deadline {stamp(result.due_at)} (the bot was offline)."

@@ -13,6 +13,8 @@ from sqlalchemy.orm import Session
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier, quality_of
 from engine.landsdraad.votes import holding_votes, planet_votes, vote_breakdown
+from engine.service.dice import GAME_SCOPE
+from engine.service.dice import roll as roll_die
 from engine.service.landsdraad.views import HoldingView, PlayerView
 from engine.service.ledger import find_player, load_game, require_player
 from engine.service.membership import games_cache
@@ -133,6 +135,11 @@ def correction(game: Game, since: int | None, change: int) -> dict[str, int]:
     return {"since": since, "votes_change": change}
 
 
+def base_purpose(user_id: int) -> str:
+    """The name of a player's base d3 under the game's seed (docs/dice.md)."""
+    return f"d3 base roll of user {user_id}"
+
+
 class LedgerService(ServiceBase):
     """Players (``/player add``, ``/player set``) and their holdings."""
 
@@ -156,7 +163,11 @@ class LedgerService(ServiceBase):
             if existing is not None and not existing.removed:
                 raise RuleError(f"{name} is already a player in {game.name}; use /player set to change them.")
             rolled = roll is None
-            d3 = self.dice.roll(3) if roll is None else roll
+            if roll is None:  # from the game's committed seed for the rolls outside rounds (docs/dice.md)
+                d3 = await uow.session.run_sync(roll_die, self.dice, game_id, GAME_SCOPE, base_purpose(user_id), 3,
+                                                uow.now)
+            else:
+                d3 = roll
             attributes = Attributes.start(diplomacy, command, intrigue, d3)
             player = existing or Player(game_id=game_id, user_id=user_id, misc_votes=0)
             # a removed player added again comes back on the same row (their history keeps its name): new scores,

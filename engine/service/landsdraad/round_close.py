@@ -22,10 +22,18 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import result_pending
 from engine.service.clock import Dice, utc
+from engine.service.dice import reveal, roll
 from engine.service.landsdraad.adjutant import close_elections_with_round, read_adjutant
 from engine.service.landsdraad.ledger import active_players, holding_extras
 from engine.service.landsdraad.majority import expire_votes
-from engine.service.landsdraad.round_state import faction_of, read_factions, read_round, read_round_view, result_view
+from engine.service.landsdraad.round_state import (
+    faction_of,
+    faction_purpose,
+    read_factions,
+    read_round,
+    read_round_view,
+    result_view,
+)
 from engine.service.landsdraad.views import ResultView
 from engine.service.ledger import read_game
 from engine.service.settings import value_of
@@ -119,8 +127,8 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     rolls: dict[str, int] = {}
     for row in factions:
         if row.stance == "d6":
-            if row.roll is None:
-                row.roll = dice.roll(6)
+            if row.roll is None:  # rolled from the round's committed seed (docs/dice.md)
+                row.roll = roll(session, dice, game_id, rnd.number, faction_purpose(row.name), 6, unit.now)
             rolls[row.name] = row.roll
     outcome = resolve(weights, ballots, [faction_of(f) for f in factions], rolls)
     for row, fv in zip(factions, outcome.factions, strict=True):
@@ -140,8 +148,11 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         rnd.closed_at = utc(rnd.deadline)
     rnd.result = dict(result)
     session.flush()
+    shown = reveal(session, game_id, rnd.number, unit.now)  # the seed is public with the result
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
+    if shown is not None:
+        payload["dice"] = {"commitment": shown.commitment, "seed": shown.seed, "salt": shown.salt}
     unit.record(game_id, "RoundClosed", actor, payload, source_id)
     if disclosure is None or not disclosure["held"]:
         result_pending(unit, game_id, "round", rnd.number)  # a held result is announced when released

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from engine.core.errors import RuleError
 from engine.landsdraad.factions import TempFaction, make_faction
 from engine.service.clock import utc
+from engine.service.dice import GAME_SCOPE, rolls_of, seal_of
 from engine.service.landsdraad.ledger import active_votes
 from engine.service.landsdraad.views import Disclosure, FactionView, ResultView, RoundView
 from engine.service.ledger import game_view
@@ -25,7 +26,12 @@ def faction_of(row: TempFactionRow) -> TempFaction:
     return make_faction(row.name, row.votes, row.stance, row.table)
 
 
-def faction_view(row: TempFactionRow, *, reveal: bool) -> FactionView:
+def faction_purpose(name: str) -> str:
+    """The name of a d6 faction's roll under its round's seed (docs/dice.md)."""
+    return f"d6 for faction {name}"
+
+
+def faction_view(row: TempFactionRow, *, reveal: bool, sealed: str | None = None) -> FactionView:
     return FactionView(
         name=row.name,
         votes=row.votes,
@@ -33,6 +39,7 @@ def faction_view(row: TempFactionRow, *, reveal: bool) -> FactionView:
         table=row.table,
         roll=row.roll if reveal else None,
         vote=row.vote if reveal else None,
+        sealed=sealed,
     )
 
 
@@ -73,6 +80,7 @@ def read_round_view(session: Session, game: Game, rnd: Round,
     if factions is None:
         factions = read_factions(session, rnd.id)
     closed = rnd.status == "closed"
+    seals = {r.purpose: r.sealed for r in rolls_of(session, game.id, rnd.number) if r.sealed is not None}
     if closed and rnd.result:
         vip = rnd.result["in_play"]
     else:
@@ -84,8 +92,10 @@ def read_round_view(session: Session, game: Game, rnd: Round,
         status=rnd.status,
         deadline=utc(rnd.deadline) if rnd.deadline else None,
         in_play=vip,
-        factions=tuple(faction_view(f, reveal=closed) for f in factions),
+        factions=tuple(faction_view(f, reveal=closed, sealed=seals.get(faction_purpose(f.name))) for f in factions),
         paused_left=timedelta(seconds=rnd.paused_left) if rnd.paused_left is not None and not closed else None,
+        seal=seal_of(session, game.id, rnd.number),
+        base_seal=seal_of(session, game.id, GAME_SCOPE),
     )
 
 

@@ -10,10 +10,12 @@ from sqlalchemy import select
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.factions import make_faction
 from engine.service.clock import utc
+from engine.service.dice import commit_seed, seal
 from engine.service.landsdraad.ledger import game_players
 from engine.service.landsdraad.round_close import close
 from engine.service.landsdraad.round_state import (
     current_round,
+    faction_purpose,
     open_round_of,
     result_view,
     round_view,
@@ -45,7 +47,10 @@ class RoundService(ServiceBase):
             uow.session.add(rnd)
             game.current_round = number
             await uow.session.flush()
-            payload = {"round": number, "crisis": crisis, "deadline": deadline.isoformat() if deadline else None}
+            # the round's dice seed is made and sealed now; its commitment is posted with the opening (docs/dice.md)
+            sealed = await uow.session.run_sync(commit_seed, self.dice, game_id, number, uow.now)
+            payload = {"round": number, "crisis": crisis, "deadline": deadline.isoformat() if deadline else None,
+                       "dice_commitment": sealed.commitment}
             await uow.record(game_id, "RoundOpened", actor, payload, source_id)
             return await round_view(uow.session, game, rnd)
 
@@ -80,6 +85,9 @@ class RoundService(ServiceBase):
             await uow.session.flush()
             payload = {"round": rnd.number, "name": faction.name, "votes": votes, "stance": stance_word,
                        "table": canonical, "roll": roll}
+            if roll is not None:  # the moderator's face is sealed; the seal is posted on the opening card
+                payload["sealed"] = await uow.session.run_sync(seal, self.dice, game_id, rnd.number,
+                                                               faction_purpose(faction.name), 6, roll, uow.now)
             await uow.record(game_id, "FactionAdded", actor, payload, source_id)
             return await round_view(uow.session, game, rnd)
 

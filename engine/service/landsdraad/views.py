@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from engine.landsdraad.votes import VoteBreakdown
+from engine.service.dice import SealView
 from engine.service.views import GameView
 
 
@@ -54,6 +55,8 @@ class FactionView:
     table: str | None
     roll: int | None = None
     vote: str | None = None
+    sealed: str | None = None
+    """The seal of a face the moderator set for it (docs/dice.md), posted before the close."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,10 @@ class RoundView:
     factions: tuple[FactionView, ...] = ()
     paused_left: timedelta | None = None
     """Time the deadline had left when a moderator paused the round (the deadline is then None)."""
+    seal: SealView | None = None
+    """The commitment of the round's dice seed (docs/dice.md); its seed and salt once the round has closed."""
+    base_seal: SealView | None = None
+    """The commitment of the game's seed for the base d3 rolls, if Clerk rolled any (revealed at the game's end)."""
 
 
 @dataclass(frozen=True)

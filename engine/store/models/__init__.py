@@ -127,6 +127,39 @@ class ClosedDm(Base):
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class DiceSeed(Base):
+    """The secret seed of a game's dice for one ``scope`` (a round's number; 0 for the rolls outside rounds, the base
+    d3s), its salt and its commitment (docs/dice.md). Written once; ``revealed_at`` set when it is revealed. Until
+    then the seed and salt are shown nowhere (not to moderators, not in an export)."""
+
+    __tablename__ = "dice_seeds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    scope: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(64))
+    salt: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revealed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    __table_args__ = (UniqueConstraint("game_id", "scope"),)
+
+
+class DiceRoll(Base):
+    """One roll under a game's seed of ``scope``: its name (``purpose``), index, die, face; ``sealed`` is the seal of
+    a face a moderator set instead (docs/dice.md)."""
+
+    __tablename__ = "dice_rolls"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    scope: Mapped[int] = mapped_column(Integer)
+    purpose: Mapped[str] = mapped_column(String(200))
+    index: Mapped[int] = mapped_column(Integer)
+    sides: Mapped[int] = mapped_column(Integer)
+    face: Mapped[int] = mapped_column(Integer)
+    sealed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    __table_args__ = (UniqueConstraint("game_id", "scope", "purpose", "index"),)
+
+
 class Lease(Base):
     """A named lease one process holds until ``expires_at`` (renewed while it runs): the deadline scheduler's
     ``deadlines`` lease makes one process of a deployment do the timed work (``engine.service.lease``)."""

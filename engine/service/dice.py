@@ -1,0 +1,187 @@
+"""Dice anyone can verify (docs/dice.md): the stored seeds, their commitments and reveals, every roll made from them,
+and ``/verify``. A ruleset rolls through ``roll`` and seals a moderator's face through ``seal``; the face is the pure
+function of ``engine.core.dice``. A seed's ``scope`` is the round's number, or ``GAME_SCOPE`` for the rolls made
+outside rounds (revealed when the game ends). Until its reveal a seed and its salt leave the database nowhere: not
+in a post, a DM, the log, an export or a moderator's answer; nothing changes a seed once it is stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+
+from engine.core import dice as pure
+from engine.core.errors import NotFoundError
+from engine.service.clock import Dice
+from engine.service.ledger import load_game
+from engine.service.uow import ServiceBase
+from engine.store.models import DiceRoll, DiceSeed, Event, Game
+
+GAME_SCOPE = 0
+"""The scope of the rolls outside rounds (the base d3 at ``/player add``): one seed a game, revealed at its end."""
+
+
+@dataclass(frozen=True)
+class SealView:
+    """What may be shown of a scope's seed: its commitment always; the seed and salt once revealed."""
+
+    scope: int
+    commitment: str
+    seed: str | None = None
+    salt: str | None = None
+
+    @property
+    def revealed(self) -> bool:
+        return self.seed is not None
+
+
+@dataclass(frozen=True)
+class DiceReport:
+    """``/verify``: the seal of one scope and, once revealed, the check of each of its rolls."""
+
+    game: str
+    scope: int
+    seal: SealView | None
+    verdict: pure.Verdict | None
+    rolls: int
+    """How many rolls were made under it (known before the reveal; their faces are not)."""
+
+
+def seed_row(session: Session, game_id: int, scope: int) -> DiceSeed | None:
+    found: DiceSeed | None = session.execute(select(DiceSeed).where(
+        DiceSeed.game_id == game_id, DiceSeed.scope == scope)).scalar_one_or_none()
+    return found
+
+
+def commit_seed(session: Session, dice: Dice, game_id: int, scope: int, now: datetime) -> DiceSeed:
+    """The scope's seed, made and sealed the first time it is needed (kept as it is afterwards)."""
+    row = seed_row(session, game_id, scope)
+    if row is None:
+        seed = dice.secret(f"game {game_id} scope {scope} seed")
+        salt = dice.secret(f"game {game_id} scope {scope} salt")
+        row = DiceSeed(game_id=game_id, scope=scope, seed=seed, salt=salt, commitment=pure.commitment(seed, salt),
+                       created_at=now)
+        session.add(row)
+        session.flush()
+    return row
+
+
+def _next_index(session: Session, game_id: int, scope: int, purpose: str) -> int:
+    count = session.execute(select(func.count()).select_from(DiceRoll).where(
+        DiceRoll.game_id == game_id, DiceRoll.scope == scope, DiceRoll.purpose == purpose)).scalar_one()
+    return int(count)
+
+
+def roll(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, sides: int, now: datetime) -> int:
+    """Roll a d``sides`` named ``purpose`` under the scope's seed, and record it."""
+    row = commit_seed(session, dice, game_id, scope, now)
+    index = _next_index(session, game_id, scope, purpose)
+    face = pure.face(row.seed, purpose, index, sides)
+    session.add(DiceRoll(game_id=game_id, scope=scope, purpose=purpose, index=index, sides=sides, face=face))
+    session.flush()
+    return face
+
+
+def seal(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, sides: int, face: int,
+         now: datetime) -> str:
+    """Record a face a moderator set instead of a roll, sealed by the scope's salt; the seal is posted."""
+    row = commit_seed(session, dice, game_id, scope, now)
+    index = _next_index(session, game_id, scope, purpose)
+    sealed = pure.sealed_face(row.salt, purpose, face)
+    session.add(DiceRoll(game_id=game_id, scope=scope, purpose=purpose, index=index, sides=sides, face=face,
+                         sealed=sealed))
+    session.flush()
+    return sealed
+
+
+def reveal(session: Session, game_id: int, scope: int, now: datetime) -> SealView | None:
+    """The scope's seed is public from now on (the round's result is posted with it)."""
+    row = seed_row(session, game_id, scope)
+    if row is None:
+        return None
+    if row.revealed_at is None:
+        row.revealed_at = now
+        session.flush()
+    return view_of(row, revealed=True)
+
+
+def view_of(row: DiceSeed, *, revealed: bool) -> SealView:
+    if revealed:
+        return SealView(row.scope, row.commitment, row.seed, row.salt)
+    return SealView(row.scope, row.commitment)
+
+
+def _ended(session: Session, game_id: int) -> bool:
+    """Has the game ever ended (the game scope is revealed then, and stays so after a reopening)?"""
+    return session.execute(select(Event.id).where(Event.game_id == game_id, Event.kind == "GameEnded")
+                           .limit(1)).first() is not None
+
+
+def is_revealed(session: Session, row: DiceSeed) -> bool:
+    return row.revealed_at is not None or (row.scope == GAME_SCOPE and _ended(session, row.game_id))
+
+
+def seal_of(session: Session, game_id: int, scope: int) -> SealView | None:
+    """What anyone may see of the scope's seed now."""
+    row = seed_row(session, game_id, scope)
+    return None if row is None else view_of(row, revealed=is_revealed(session, row))
+
+
+def rolls_of(session: Session, game_id: int, scope: int) -> list[pure.Roll]:
+    rows = session.execute(select(DiceRoll).where(DiceRoll.game_id == game_id, DiceRoll.scope == scope)
+                           .order_by(DiceRoll.id)).scalars()
+    return [pure.Roll(r.purpose, r.index, r.sides, r.face, r.sealed) for r in rows]
+
+
+def report(session: Session, game_id: int, scope: int) -> DiceReport:
+    game = load_sync(session, game_id)
+    shown = seal_of(session, game_id, scope)
+    rolls = rolls_of(session, game_id, scope)
+    verdict = None
+    if shown is not None and shown.seed is not None and shown.salt is not None:
+        verdict = pure.verify(shown.seed, shown.salt, shown.commitment, rolls)
+    return DiceReport(game.name, scope, shown, verdict, len(rolls))
+
+
+def load_sync(session: Session, game_id: int) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise NotFoundError("That game no longer exists.")
+    return game
+
+
+def export_section(session: Session, game_id: int) -> dict[str, Any]:
+    """The export's ``dice``: every scope's commitment; the seed, salt and rolls of the revealed ones only."""
+    rows = session.execute(select(DiceSeed).where(DiceSeed.game_id == game_id).order_by(DiceSeed.scope)).scalars()
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        entry: dict[str, Any] = {"scope": row.scope, "commitment": row.commitment}
+        if is_revealed(session, row):
+            entry |= {"seed": row.seed, "salt": row.salt, "rolls": [
+                {"purpose": r.purpose, "index": r.index, "sides": r.sides, "face": r.face, "sealed": r.sealed}
+                for r in rolls_of(session, game_id, row.scope)]}
+        out.append(entry)
+    return {"dice": out}
+
+
+class DiceService(ServiceBase):
+    """``/verify``: anyone may check a revealed seed and its rolls; before the reveal only the commitment shows."""
+
+    async def verify(self, game_id: int, scope: int) -> DiceReport:
+        if scope < 0:
+            raise NotFoundError(f"There is no round {scope}; rounds are numbered from 1.")
+        async with self._read() as session:
+            await load_game(session, game_id)
+            return await session.run_sync(report, game_id, scope)
+
+    async def seal(self, game_id: int, scope: int) -> SealView | None:
+        async with self._read() as session:
+            return await session.run_sync(seal_of, game_id, scope)
+
+
+async def export_dice(session: AsyncSession, game_id: int) -> dict[str, Any]:
+    return await session.run_sync(export_section, game_id)
