@@ -26,7 +26,7 @@ from engine.service.clock import ManualClock
 from .helpers import sent_messages
 
 RESULT = re.compile(r"\*\*(?P<game>[^*]+), round (?P<n>\d+): the measure (?P<outcome>PASSED|FAILED)\*\*\n"
-                    r"(?:.*\n)*?Aye: (?P<aye>\d+)\nNay: (?P<nay>\d+)\nAbstain: (?P<abstain>\d+)\n"
+                    r"(?:(?!\*\*).*\n)*?Aye: (?P<aye>\d+)\nNay: (?P<nay>\d+)\nAbstain: (?P<abstain>\d+)\n"
                     r"Votes in play: (?P<in_play>\d+)\nNeeded to pass: (?P<needed>\d+)")
 AUDIT = re.compile(r"\*\*CHOAM audit of (?P<target>[^*]+)\*\*\n(?:.*\n)*?Fee: (?P<fee>\d+) MS.*\n"
                    r"Each player pays: (?P<share>\d+) MS.*\nBilled to the Landsdraad in round (?P<round>\d+)")
