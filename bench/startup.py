@@ -11,28 +11,52 @@ import asyncio
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 
 from bench.procs import ROOT, ProcFake, World, clerk_first_pass, ready, spawn, start_fake
 
+TITLE = "Start-up (each bot its own process, the fake Discord in the benchmark's; spawn -> reply to a first DM)"
 PAIRS = 3
 LIMIT = 1.5
 """Target: Clerk's start to ready at most 1.5x the bare bot's; the offline front ends under 1.5 s."""
 
 
-async def _pairs(fake: ProcFake, world: World, pairs: int) -> tuple[list[float], list[float]]:
-    bare, clerk = [], []
+@dataclass
+class Starts:
+    """Seconds from spawn to ready, and the resident memory (MB) once started and idle, of each start."""
+
+    seconds: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
+    idle_mb: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
+
+
+async def starts(fake: ProcFake, world: World, pairs: int) -> Starts:
+    """``pairs`` interleaved pairs of starts (bare, Clerk; Clerk, bare; ...), each stopped once idle."""
+    got = Starts()
     user = world.users[0][0]
     for p in range(pairs):
         for kind in (("bare", "clerk") if p % 2 == 0 else ("clerk", "bare")):
             child = await spawn(fake, kind, world.workdir, world.url if kind == "clerk" else None)
             try:
-                text = "Vote: Aye" if kind == "clerk" else "hello"
-                (clerk if kind == "clerk" else bare).append(await ready(fake, child, user, text))
+                got.seconds[kind].append(await ready(fake, child, user, "Vote: Aye" if kind == "clerk" else "hello"))
                 if kind == "clerk":
                     await clerk_first_pass(fake, child)  # so that its stop is not in the middle of start-up work
+                await child.settled()
+                got.idle_mb[kind].append(child.rss_mb())
             finally:
                 await child.stop()
-    return bare, clerk
+    return got
+
+
+def start_rows(games: int, got: Starts) -> list[str]:
+    bare, clerk = got.seconds["bare"], got.seconds["clerk"]
+    ratio = statistics.median(clerk) / statistics.median(bare)
+    many = f"{games:,} game{'s' if games > 1 else ''}"
+    mb = {kind: statistics.median(v) for kind, v in got.idle_mb.items()}
+    return [_row(f"bare discord.py bot ({many} in Clerk's)", bare, bare),
+            _row(f"Clerk, python -m bot run, {many}", clerk, bare),
+            f"  target: Clerk <= {LIMIT}x the bare bot: {ratio:.2f}x, {'ok' if ratio <= LIMIT else 'OVER'}",
+            f"  resident memory, started and idle: Clerk {mb['clerk']:.0f} MB, the bare bot {mb['bare']:.0f} MB: "
+            f"{mb['clerk'] / mb['bare']:.2f}x"]
 
 
 def _row(name: str, samples: list[float], floor: list[float] | None = None) -> str:
@@ -72,21 +96,16 @@ async def offline(runs: int = 3) -> list[str]:
     return lines
 
 
-async def run(pairs: int = PAIRS, many: int = 1000) -> list[str]:
-    lines = ["Start-up (each bot its own process, the fake Discord in the benchmark's; spawn -> reply to a first DM)"]
-    for games in (1, many):
-        fake = await start_fake()
-        try:
-            world = World(fake, games, 20)
-            await world.setup()
-            bare, clerk = await _pairs(fake, world, pairs)
-        finally:
-            await fake.stop()
-        ratio = statistics.median(clerk) / statistics.median(bare)
-        lines += [_row(f"bare discord.py bot ({games:,} game{'s' if games > 1 else ''} in Clerk's)", bare, bare),
-                  _row(f"Clerk, python -m bot run, {games:,} game{'s' if games > 1 else ''}", clerk, bare),
-                  f"  target: Clerk <= {LIMIT}x the bare bot: {ratio:.2f}x, {'ok' if ratio <= LIMIT else 'OVER'}"]
-    return lines + await offline()
+async def run(pairs: int = PAIRS) -> list[str]:
+    """One game of 20 players (bench/many.py has the 1,000 games), and the offline front ends."""
+    fake = await start_fake()
+    try:
+        world = World(fake, 1, 20)
+        await world.setup()
+        got = await starts(fake, world, pairs)
+    finally:
+        await fake.stop()
+    return [TITLE, *start_rows(1, got), *await offline()]
 
 
 if __name__ == "__main__":
