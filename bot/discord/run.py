@@ -46,7 +46,7 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0, rate_lim
             bot = make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
                            shard_count=settings.shard_count, shard_ids=settings.shard_ids,
                            guild_ready_timeout=guild_ready_timeout, message_content=message_content)
-            if rate_limit is not None:  # test only (``test_rate_limit``)
+            if rate_limit is not None:  # test only (``rate_limit_for_tests``)
                 bot.pacer.set_limit(rate_limit)
             return bot
 
@@ -153,7 +153,7 @@ def point_at_test_discord(env: dict[str, str]) -> bool:
     return False
 
 
-def test_rate_limit(env: dict[str, str]) -> int | None:
+def rate_limit_for_tests(env: dict[str, str]) -> int | None:
     """Test only, with the fake Discord (``point_at_test_discord``): ``CLERK_TEST_RATE_LIMIT`` is the global limit
     the bot paces its requests to (the benchmarks' unpaced burst sets it high); None: Discord's own."""
     value = env.get("CLERK_TEST_RATE_LIMIT")
@@ -171,7 +171,7 @@ def run_bot(settings: Settings) -> int:
     ready_after = 0.05 if testing else 2.0  # the fake sends its guild at once
     try:
         return asyncio.run(main(settings, guild_ready_timeout=ready_after,
-                                rate_limit=test_rate_limit(env) if testing else None))
+                                rate_limit=rate_limit_for_tests(env) if testing else None))
     except KeyboardInterrupt:
         log.info("stopped")
         return 0
