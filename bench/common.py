@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from engine.store.database import make_engine
 from engine.store.migrate import upgrade
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "")
+"""The PostgreSQL figures run on this server (``postgresql+asyncpg://postgres@127.0.0.1:5432/test``), each in a
+schema of its own, dropped at the end; left out when it is not set. Only a server on this machine is used."""
 
 
 @dataclass(frozen=True)
@@ -73,3 +83,47 @@ async def migrated_sqlite(path: Path) -> str:
     finally:
         await engine.dispose()
     return url
+
+
+def postgres_url() -> str | None:
+    """``TEST_POSTGRES_URL`` if it is set and names a server on this machine (127.0.0.1 or localhost), else None."""
+    if not POSTGRES_URL:
+        return None
+    host = POSTGRES_URL.split("@", 1)[-1].split("/", 1)[0].split(":", 1)[0]
+    if host not in ("127.0.0.1", "localhost"):
+        raise SystemExit(f"TEST_POSTGRES_URL must name a server on this machine (127.0.0.1), not {host}")
+    return POSTGRES_URL
+
+
+@asynccontextmanager
+async def migrated(backend: str, migrate: bool = True) -> AsyncIterator[AsyncEngine]:
+    """An engine on a fresh database at the newest revision (``migrate=False``: empty): a SQLite file, or a
+    schema of its own on the local PostgreSQL server (``postgres_url``), dropped afterwards."""
+    if backend == "sqlite":
+        path = scratch_dir() / "clerk.db"
+        engine = make_engine(await migrated_sqlite(path) if migrate else f"sqlite+aiosqlite:///{path}")
+        try:
+            yield engine
+        finally:
+            await engine.dispose()
+        return
+    url = postgres_url()
+    assert url is not None, "no TEST_POSTGRES_URL"
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    admin = make_engine(url)
+    async with admin.begin() as conn:
+        await conn.execute(text(f"CREATE SCHEMA {schema}"))
+    engine = make_engine(url, connect_args={"server_settings": {"search_path": schema}})
+    try:
+        if migrate:
+            await upgrade(engine)
+        yield engine
+    finally:
+        await engine.dispose()
+        async with admin.begin() as conn:
+            await conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        await admin.dispose()
+
+
+def backends() -> tuple[str, ...]:
+    return ("sqlite", "postgresql") if postgres_url() else ("sqlite",)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
 import re
 import secrets
@@ -137,10 +136,9 @@ class ClerkBot(discord.Client):
         if self.sync_commands and not await self._sync():
             self._sync_task = asyncio.create_task(self._sync_later(), name="clerk-sync-commands")
         self._scheduler_task = asyncio.create_task(self._run_scheduler(), name="clerk-deadlines")
-        # matplotlib takes ~0.5 s to import (seconds on a busy machine): import it now, off the event loop, rather than
-        # inside the first /round close, whose answer would then miss Discord's 3 s.
-        self._warm_up = asyncio.create_task(asyncio.to_thread(importlib.import_module,
-                                                              "matplotlib.backends.backend_agg"))
+        # matplotlib (about 0.5 s of imports and 40 MB) is not imported at start-up: the first chart imports it in the
+        # drawing thread (bot/actions/drawing.py), off the event loop, and a command that takes longer than
+        # DEFER_AFTER is deferred in time (``_in_time``).
 
     async def _sync(self) -> bool:
         """Register the slash commands with Discord (globally, or in the development server). A refusal (or an
@@ -191,9 +189,8 @@ class ClerkBot(discord.Client):
             log.exception("owing the receipts of ballots recorded before the last stop failed")
 
     async def warmed_up(self) -> None:
-        """Wait for the start-up work that runs beside the first messages: the charts' import (above) and the
-        deadline scheduler's first pass. The benchmarks measure a bot that is running, not one that is starting."""
-        await self._warm_up
+        """Wait for the start-up work that runs beside the first messages: the deadline scheduler's first pass. The
+        benchmarks measure a bot that is running, not one that is starting."""
         while self.scheduler.passes < 1:
             await asyncio.sleep(0.01)
 

@@ -27,7 +27,7 @@ from engine.store.writable import NotWritable, upgrade_writable
 log = logging.getLogger("clerk")
 
 
-async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
+async def main(settings: Settings, *, guild_ready_timeout: float = 2.0, rate_limit: int | None = None) -> int:
     if not settings.token:
         log.error("DISCORD_TOKEN is not set")
         return 2
@@ -43,9 +43,12 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0) -> int:
         app = App(clerk, fronts=plugins.all_fronts)
 
         def bot_for(message_content: bool) -> ClerkBot:
-            return make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
-                            shard_count=settings.shard_count, shard_ids=settings.shard_ids,
-                            guild_ready_timeout=guild_ready_timeout, message_content=message_content)
+            bot = make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
+                           shard_count=settings.shard_count, shard_ids=settings.shard_ids,
+                           guild_ready_timeout=guild_ready_timeout, message_content=message_content)
+            if rate_limit is not None:  # test only (``rate_limit_for_tests``)
+                bot.pacer.set_limit(rate_limit)
+            return bot
 
         async def serve(bot: ClerkBot) -> Callable[[], Awaitable[None]] | None:
             """The health endpoint of this bot (``health_port``), stopped with it."""
@@ -150,11 +153,25 @@ def point_at_test_discord(env: dict[str, str]) -> bool:
     return False
 
 
+def rate_limit_for_tests(env: dict[str, str]) -> int | None:
+    """Test only, with the fake Discord (``point_at_test_discord``): ``CLERK_TEST_RATE_LIMIT`` is the global limit
+    the bot paces its requests to (the benchmarks' unpaced burst sets it high); None: Discord's own."""
+    value = env.get("CLERK_TEST_RATE_LIMIT")
+    if value is None:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise SystemExit(f"CLERK_TEST_RATE_LIMIT must be a whole number of requests per second, not {value!r}")
+    return int(value)
+
+
 def run_bot(settings: Settings) -> int:
     setup_logging(settings.log_level, settings.log_format)
-    ready_after = 0.05 if point_at_test_discord(dict(os.environ)) else 2.0  # the fake sends its guild at once
+    env = dict(os.environ)
+    testing = point_at_test_discord(env)
+    ready_after = 0.05 if testing else 2.0  # the fake sends its guild at once
     try:
-        return asyncio.run(main(settings, guild_ready_timeout=ready_after))
+        return asyncio.run(main(settings, guild_ready_timeout=ready_after,
+                                rate_limit=rate_limit_for_tests(env) if testing else None))
     except KeyboardInterrupt:
         log.info("stopped")
         return 0

@@ -21,11 +21,11 @@ its next look. SQLite has no sessions to watch: there the expiry (a short ``ttl`
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import literal, or_, select, text, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from engine.store.models import Lease as LeaseRow
@@ -76,7 +76,9 @@ class Lease:
                     log.info("the holder %s of the lease %s is gone (its liveness lock is free): taking it over",
                              row.holder, self.name)
         async with self._sessions() as session, session.begin():
-            insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+            # The dialect's own insert (ON CONFLICT), imported here: a bot on SQLite never loads the PostgreSQL one.
+            dialect = "postgresql" if session.get_bind().dialect.name == "postgresql" else "sqlite"
+            insert = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert
             statement = insert(LeaseRow).values(name=self.name, holder=self.holder, expires_at=now + self.ttl)
             upsert = statement.on_conflict_do_update(
                 index_elements=[LeaseRow.name],

@@ -9,13 +9,14 @@ ballots' upsert, the game's ``last_seq``, the events). docs/performance.md has t
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple, TypeVar, cast
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from sqlalchemy import Connection, Insert, Table, and_, bindparam, insert, select
-from sqlalchemy.dialects import postgresql, sqlite
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
 from engine.landsdraad.ballot import BallotCommand
@@ -28,6 +29,9 @@ from engine.service.ledger import require_running
 from engine.service.proxy import marked
 from engine.service.uow import Duplicate, SyncUnit
 from engine.service.views import GameView
+
+if TYPE_CHECKING:
+    from sqlalchemy.dialects import postgresql, sqlite
 from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import Ballot, Holding, Round
 
@@ -81,7 +85,11 @@ def _upsert(statement: sqlite.Insert | postgresql.Insert) -> Insert:
                                            set_={name: statement.excluded[name] for name in kept})
 
 
-_UPSERT = {"sqlite": _upsert(sqlite.insert(_B)), "postgresql": _upsert(postgresql.insert(_B))}
+@cache
+def _upsert_on(dialect: str) -> Insert:
+    """The upsert of ``dialect`` (``sqlite`` or ``postgresql``), built once, on first use: a bot on SQLite never
+    imports SQLAlchemy's PostgreSQL dialect (about 20 ms at start-up)."""
+    return _upsert(importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert(_B))
 
 
 class _Game(NamedTuple):
@@ -160,7 +168,7 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> l
         connection.execute(_APPEND, [
             {"game_id": game_id, "seq": first + n, "kind": "BallotCast", "actor": actor, "payload": marked_payload,
              "source_id": source, "at": uow.now} for n, ((actor, marked_payload), source) in enumerate(rows)])
-        connection.execute(_UPSERT[connection.dialect.name],
+        connection.execute(_upsert_on(connection.dialect.name),
                            [v.ballot for v in voters.values() if v.ballot is not None])
     return results
 

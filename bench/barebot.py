@@ -1,0 +1,72 @@
+"""The bare discord.py bot as a process of its own (``python bench/barebot.py``), the floor that ``python -m bot run``
+is compared with: it answers every DM with a reply "ok".
+
+It is given what Clerk has, so that the baseline is not weakened: the same HTTP settings (``tune_http``: the
+connection limit and the amortised bucket clean-up) and the same pacer of every request (``Pacer``, Discord's global
+limit, 48 a second), both loaded from Clerk's own files without importing the rest of Clerk; the same
+``guild_ready_timeout`` as Clerk's test mode; the same environment (``CLERK_TEST_DISCORD_API``/``_GATEWAY``: the fake
+Discord on 127.0.0.1; ``CLERK_TEST_RATE_LIMIT``: the limit it paces to, for the unpaced burst)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import signal
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(name: str) -> ModuleType:
+    """One module of bot/discord by its file, without the package (whose ``__init__`` imports all of Clerk)."""
+    spec = importlib.util.spec_from_file_location(f"bare_{name}", ROOT / "bot" / "discord" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pacing = _load("pacing")
+http_tuning = _load("http_tuning")
+
+
+class Echo(discord.Client):
+    def __init__(self, rate_limit: int | None) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = True
+        self.pacer = pacing.Pacer()
+        if rate_limit is not None:
+            self.pacer.set_limit(rate_limit)
+        super().__init__(intents=intents, guild_ready_timeout=0.05, http_trace=self.pacer.trace())
+
+    async def login(self, token: str) -> None:
+        http_tuning.tune_http(self.http)
+        await super().login(token)
+
+    async def on_message(self, message: discord.Message) -> None:
+        if not message.author.bot and isinstance(message.channel, discord.DMChannel):
+            await message.reply("ok")
+
+
+async def main() -> None:
+    env = os.environ
+    discord.http.Route.BASE = env["CLERK_TEST_DISCORD_API"]  # type: ignore[misc]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(env["CLERK_TEST_DISCORD_GATEWAY"])
+    limit = env.get("CLERK_TEST_RATE_LIMIT")
+    client = Echo(int(limit) if limit else None)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(client.close()))
+    async with client:
+        await client.start(env["DISCORD_TOKEN"])
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
+    sys.exit(0)

@@ -1,0 +1,112 @@
+"""Start-up: ``python -m bot run`` from the spawn to its reply to a first DM (sent as soon as it has identified on the
+gateway), with 1 and with 1,000 games in its database, next to the bare discord.py bot (bench/barebot.py) started the
+same way against the same fake (in this process); three interleaved pairs each. And the offline front ends:
+``python -m bot replay`` of a one-line transcript and ``python -m bot console`` (on a fresh database and on one
+already migrated), from the spawn to the end of the process (an upper bound of "ready to type": the console reads
+``quit`` at once)."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+
+from bench.procs import ROOT, ProcFake, World, clerk_first_pass, ready, spawn, start_fake
+
+TITLE = "Start-up (each bot its own process, the fake Discord in the benchmark's; spawn -> reply to a first DM)"
+PAIRS = 3
+LIMIT = 1.5
+"""Target: Clerk's start to ready at most 1.5x the bare bot's; the offline front ends under 1.5 s."""
+
+
+@dataclass
+class Starts:
+    """Seconds from spawn to ready, and the resident memory (MB) once started and idle, of each start."""
+
+    seconds: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
+    idle_mb: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
+
+
+async def starts(fake: ProcFake, world: World, pairs: int) -> Starts:
+    """``pairs`` interleaved pairs of starts (bare, Clerk; Clerk, bare; ...), each stopped once idle."""
+    got = Starts()
+    user = world.users[0][0]
+    for p in range(pairs):
+        for kind in (("bare", "clerk") if p % 2 == 0 else ("clerk", "bare")):
+            child = await spawn(fake, kind, world.workdir, world.url if kind == "clerk" else None)
+            try:
+                got.seconds[kind].append(await ready(fake, child, user, "Vote: Aye" if kind == "clerk" else "hello"))
+                if kind == "clerk":
+                    await clerk_first_pass(fake, child)  # so that its stop is not in the middle of start-up work
+                await child.settled()
+                got.idle_mb[kind].append(child.rss_mb())
+            finally:
+                await child.stop()
+    return got
+
+
+def start_rows(games: int, got: Starts) -> list[str]:
+    bare, clerk = got.seconds["bare"], got.seconds["clerk"]
+    ratio = statistics.median(clerk) / statistics.median(bare)
+    many = f"{games:,} game{'s' if games > 1 else ''}"
+    mb = {kind: statistics.median(v) for kind, v in got.idle_mb.items()}
+    return [_row(f"bare discord.py bot ({many} in Clerk's)", bare, bare),
+            _row(f"Clerk, python -m bot run, {many}", clerk, bare),
+            f"  target: Clerk <= {LIMIT}x the bare bot: {ratio:.2f}x, {'ok' if ratio <= LIMIT else 'OVER'}",
+            f"  resident memory, started and idle: Clerk {mb['clerk']:.0f} MB, the bare bot {mb['bare']:.0f} MB: "
+            f"{mb['clerk'] / mb['bare']:.2f}x"]
+
+
+def _row(name: str, samples: list[float], floor: list[float] | None = None) -> str:
+    ratio = f"{statistics.median(samples) / statistics.median(floor):5.2f}x" if floor else "    -"
+    each = ", ".join(f"{s:.2f}" for s in samples)
+    return f"  {name:<44} median {statistics.median(samples):6.2f} s  ({each})  {ratio}"
+
+
+async def _wall(*args: str, stdin: bytes = b"") -> float:
+    start = time.perf_counter()
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", *args, cwd=ROOT,
+                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+                                                stderr=asyncio.subprocess.PIPE)
+    _, err = await proc.communicate(stdin)
+    if proc.returncode != 0:
+        raise RuntimeError(f"python -m bot {' '.join(args)} exited {proc.returncode}: {err.decode()[-2000:]}")
+    return time.perf_counter() - start
+
+
+async def offline(runs: int = 3) -> list[str]:
+    fake = await start_fake()
+    world = World(fake, 0, 0)
+    await fake.stop()
+    transcript = world.workdir / "one.txt"
+    transcript.write_text("alice #general: /help\n")
+    replay = [await _wall("replay", str(transcript)) for _ in range(runs)]
+    fresh = [await _wall("console", "--database", f"sqlite+aiosqlite:///{world.workdir / f'c{i}.db'}",
+                         stdin=b"quit\n") for i in range(runs)]
+    kept = [await _wall("console", "--database", f"sqlite+aiosqlite:///{world.workdir / 'c0.db'}",
+                        stdin=b"quit\n") for _ in range(runs)]
+    lines = [_row("replay of a one-line transcript", replay),
+             _row("console, a fresh database (migrated)", fresh),
+             _row("console, a database at the newest revision", kept)]
+    worst = max(statistics.median(s) for s in (replay, fresh, kept))
+    lines.append(f"  target: replay and console under {LIMIT} s: {worst:.2f} s at most, "
+                 f"{'ok' if worst < LIMIT else 'OVER'}")
+    return lines
+
+
+async def run(pairs: int = PAIRS) -> list[str]:
+    """One game of 20 players (bench/many.py has the 1,000 games), and the offline front ends."""
+    fake = await start_fake()
+    try:
+        world = World(fake, 1, 20)
+        await world.setup()
+        got = await starts(fake, world, pairs)
+    finally:
+        await fake.stop()
+    return [TITLE, *start_rows(1, got), *await offline()]
+
+
+if __name__ == "__main__":
+    print("\n".join(asyncio.run(run())))
