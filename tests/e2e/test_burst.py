@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
+
 from sqlalchemy import distinct, func, select
 
 from engine.store.models import Event
@@ -16,6 +18,7 @@ from .crowd import choice, crowd_game, expected_tally
 PLAYERS = int(os.environ.get("CLERK_BURST_PLAYERS", "2000"))  # another count only when profiling
 
 
+@pytest.mark.long  # 12 s of the suite: `make test-long` (CI runs it); the crash test's burst stays in `make test`
 async def test_2000_ballots_dmed_at_once_are_each_acknowledged_and_counted_once(clerk_bot: Harness) -> None:
     h = clerk_bot
     users = h.fake.add_users("p", PLAYERS)

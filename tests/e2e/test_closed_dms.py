@@ -24,6 +24,7 @@ def warnings(h: Harness) -> list[str]:
     return [m.content for m in h.fake.messages(h.game) if "cannot send direct messages" in (m.content or "")]
 
 
+@pytest.mark.long  # 7 s of the suite: `make test-long` (CI runs it)
 async def test_2000_players_with_closed_dms_are_dmed_once_and_the_bot_slows_before_the_ban(
         clerk_bot: Harness, caplog: pytest.LogCaptureFixture) -> None:
     h = clerk_bot
