@@ -57,9 +57,12 @@ def report_lines(rep: DiceReport) -> tuple[str, list[str]]:
     v = rep.verdict
     good = sum(1 for c in v.rolls if c.ok)
     if v.ok:
-        count = "its one roll matches" if len(v.rolls) == 1 else f"all {len(v.rolls)} rolls match"
-        head = (f"{what}: {count}. sha256(seed|salt) is the commitment posted before the rolls, and every face is "
-                "the one the seed gives.")
+        if not v.rolls:
+            head = f"{what}: no die was rolled, and sha256(seed|salt) is the commitment posted before."
+        else:
+            count = "its one roll matches" if len(v.rolls) == 1 else f"all {len(v.rolls)} rolls match"
+            head = (f"{what}: {count}. sha256(seed|salt) is the commitment posted before the rolls, and every face "
+                    "is the one the seed gives.")
     else:
         seal = "matches" if v.commitment_ok else "does NOT match"
         head = (f"{what} do NOT check out: sha256(seed|salt) {seal} the commitment, and {good} of {len(v.rolls)} "

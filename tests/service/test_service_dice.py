@@ -166,3 +166,13 @@ async def test_the_script_checks_an_export_and_catches_a_changed_roll(table: Any
     assert verify_dice.main(given) == 0
     assert verify_dice.main([*given[:-1], str(right % 6 + 1)]) == 1
     assert verify_dice.main([str(tmp_path / "missing.json")]) == 2
+
+
+async def test_a_round_that_rolled_nothing_says_so_rather_than_all_0_rolls_match(table: Any) -> None:
+    await table.player(JENNY, "jenny", 4, 2, 2, roll=3)
+    await table.open()
+    await table.vote(JENNY, "Vote: Aye")
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    head, _ = report_lines(await table.clerk.seals.verify(table.game_id, 1))
+    assert head == "The dice of round 1 of sirius: no die was rolled, and sha256(seed|salt) is the commitment posted " \
+                   "before."
