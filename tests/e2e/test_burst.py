@@ -7,7 +7,6 @@ import os
 import time
 
 import pytest
-
 from sqlalchemy import distinct, func, select
 
 from engine.store.models import Event
