@@ -110,9 +110,11 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
         raise RuleError("Give both `setting` and `value` to change a setting, or neither to see them all.")
     name, old, new = await app.clerk.settings.change_setting(g.id, name=o["setting"], value=o["value"],
                                                              actor=ctx.actor.id, source_id=ctx.source_id)
+    front = app.front(g.ruleset)
+    after = await front.after_setting(app, ctx, g, name) if front is not None and front.after_setting else []
     return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the setting **{name}** from {old} to "
-                                                   f"{new}.")]
+                                                   f"{new}."), *after]
 
 
 async def set_moderator_channel(app: App, ctx: Ctx, g: GameView, o: dict[str, Any]) -> list[Outgoing]:

@@ -100,6 +100,11 @@ Explainer = Callable[[App, Ctx, GameView, WhyAsk], Awaitable[Derivation]]
 the command keeps what the asker may see (``Derivation.seen_by``). A refusal raises ``RuleError`` (no such round)."""
 
 
+AfterSetting = Callable[[App, Ctx, GameView, str], Awaitable[list[Outgoing]]]
+"""``(app, moderator, game, setting)``: what a ruleset says after ``/game settings`` changed one of its settings
+(which closed results come out differently under it: ``Front.after_setting``)."""
+
+
 def no_hint(text: str) -> str | None:
     return None
 
@@ -157,6 +162,8 @@ class Front:
     log_sentences: Mapping[str, Sentence] = field(default_factory=dict)
     """Its own kinds of event as sentences for /log and the CSV export (``bot/actions/log_text.py``); the other
     kinds get the generic sentence."""
+    after_setting: AfterSetting | None = None
+    """Its answer to a change of one of its settings (``AfterSetting``), given to the moderator after the change."""
     explain: Mapping[str, Explainer] = field(default_factory=dict)
     """``/why <subject>``: subject -> its ``Explainer``, in the order ``/why`` lists them; the first is the default
     (``/why round:3`` explains the round's result)."""

@@ -34,6 +34,8 @@ class ClosedGeneral:
     posted: Mapping[Party, int]
     """Each party's total as posted."""
     winner: Party
+    rounding: str = DEFAULT.rounding
+    """The ``independent_rounding`` the close counted with."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,8 @@ class GeneralRecount:
     turn: int
     closed: ClosedGeneral
     corrected: GeneralResult
+    rounding: str = DEFAULT.rounding
+    """The ``independent_rounding`` it was counted again with (the game's setting now)."""
 
     @property
     def totals(self) -> dict[Party, int]:
@@ -70,4 +74,4 @@ def recount_general(closed: ClosedGeneral, approval: int, rules: Rules = DEFAULT
     nominees = {party: Candidate(f"{party.title} nominee", codes[0], party, closed.charisma[party])
                 if closed.charisma.get(party) else None for party in Party}
     result = general(nominees, chosen, votes, closed.incumbent, approval, rules)
-    return GeneralRecount(closed.turn, closed, result)
+    return GeneralRecount(closed.turn, closed, result, rules.rounding)

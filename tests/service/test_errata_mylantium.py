@@ -81,3 +81,30 @@ async def test_the_notice_is_private_and_the_erratum_public(rep: Republic) -> No
     posted = await slash(rep.clerk, "election erratum", turn=1)
     [card] = [o for o in posted if isinstance(o.to, ToChannel)]
     assert "Whig party would have won" in text_of(card) and "Whig: 60 (posted 44)" in text_of(card)
+
+
+async def setting(clerk: Clerk, name: str, value: str) -> list[Outgoing]:
+    """``/game settings setting:<name> value:<value>``, each its own interaction."""
+    ctx = Ctx(MODERATOR, Place(GUILD, CHANNEL), f"s-setting-{name}-{value}", clerk.clock.now())
+    return await dispatch(App(clerk), ctx, "game settings", {"setting": name, "value": value})
+
+
+async def test_a_changed_rounding_setting_tells_which_closed_elections_it_changes(rep: Republic) -> None:
+    """``/game settings setting:independent_rounding``: the incumbent's 60% of the Independent Vote's 32 is 19.2,
+    19 half up, 20 rounded up: the closed election would have been Whig 43, Federalist 65 (the winner stands)."""
+    out = await setting(rep.clerk, "independent_rounding", "up")
+    [notice] = [o for o in out if isinstance(o.to, ToThread)]
+    assert notice.to.private and "The change of the setting independent_rounding to up" in notice.text
+    assert ("General Election of turn 1: posted Whig 44, Federalist 64 (Federalist won) at approval 60; under the "
+            "Independent Vote rounded up (counted half-up at the close): Whig 43, Federalist 65 (Federalist won): "
+            "the winner stands") in notice.text
+    assert not any("Whig 43" in (o.text or "") for o in out if isinstance(o.to, ToChannel))  # players: the change
+    posted = await slash(rep.clerk, "election erratum", turn=1)
+    [card] = [o for o in posted if isinstance(o.to, ToChannel)]
+    assert "changed how the Independent Vote is rounded (up, not half-up)" in text_of(card)
+    assert "Federalist: 65 (posted 64)" in text_of(card)
+    other = await setting(rep.clerk, "contribution_hours", "24")
+    assert not any(isinstance(o.to, ToThread) for o in other)  # a setting no election is counted with: no notice
+    back = await setting(rep.clerk, "independent_rounding", "half-up")
+    assert any("no closed General Election of mylantium comes out differently" in (o.text or "")
+               for o in back if isinstance(o.to, Here))

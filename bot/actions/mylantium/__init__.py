@@ -55,6 +55,7 @@ FRONT = Front(
     importer=import_setup,
     remover=removal.remove_player,
     log_sentences=LOG_SENTENCES,
+    after_setting=errata.after_setting,
     explain=why.EXPLAIN,
     explain_help=why.HELP,
 )

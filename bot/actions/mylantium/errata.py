@@ -30,11 +30,31 @@ def totals(t: Mapping[Party, int], winner: Party) -> str:
     return ", ".join(f"{p.title} {t.get(p, 0)}" for p in Party) + f" ({winner.title} won)"
 
 
+def under(r: GeneralRecount) -> str:
+    """What the recount changed: ``the corrected approval 55``, ``rounding down``, or both."""
+    changed = [f"the corrected approval {r.corrected.approval}"] if r.corrected.approval != r.closed.approval else []
+    if r.rounding != r.closed.rounding:
+        changed.append(f"the Independent Vote rounded {r.rounding} (counted {r.closed.rounding} at the close)")
+    return " and ".join(changed) or "the ledger as it is now"
+
+
 def recount_line(r: GeneralRecount) -> str:
     verdict = "**the winner changes**" if r.outcome_changed else "the winner stands"
     return (f"• General Election of turn {r.turn}: posted {totals(r.closed.posted, r.closed.winner)} at approval "
-            f"{r.closed.approval}; under the corrected approval {r.corrected.approval}: "
-            f"{totals(r.totals, r.corrected.winner)}: {verdict}.")
+            f"{r.closed.approval}; under {under(r)}: {totals(r.totals, r.corrected.winner)}: {verdict}.")
+
+
+def cause(r: GeneralRecount) -> str:
+    """Why the erratum's totals differ from the card's, in a sentence for the players."""
+    said = []
+    if r.corrected.approval != r.closed.approval:
+        said.append(f"a moderator corrected the Approval Rating after this election closed: it was "
+                    f"{r.corrected.approval}, not {r.closed.approval}")
+    if r.rounding != r.closed.rounding:
+        said.append(f"the moderators changed how the Independent Vote is rounded ({r.rounding}, not "
+                    f"{r.closed.rounding})")
+    sentence = "; and ".join(said) or "the ledger was corrected"
+    return sentence[0].upper() + sentence[1:]
 
 
 def notice_text(c: ElectionConsequences) -> str:
@@ -48,7 +68,17 @@ def notice_text(c: ElectionConsequences) -> str:
 
 async def after_set(app: App, game: GameView, source_id: str | None) -> list[Outgoing]:
     """After ``/government set`` made as a correction (``since``): its consequences, privately."""
-    c = await app.clerk.mylantium.errata.after_set(game.id, source_id=source_id)
+    return await consequences(app, game, await app.clerk.mylantium.errata.after_set(game.id, source_id=source_id))
+
+
+async def after_setting(app: App, ctx: Ctx, game: GameView, name: str) -> list[Outgoing]:
+    """After ``/game settings`` changed ``name``: the closed General Elections it changes, privately
+    (``Front.after_setting``)."""
+    return await consequences(app, game, await app.clerk.mylantium.errata.after_setting(game.id, name))
+
+
+async def consequences(app: App, game: GameView, c: ElectionConsequences | None) -> list[Outgoing]:
+    """The private notice of what a correction changes, with a button per election to post its erratum."""
     if c is None:
         return []
     text = notice_text(c)
@@ -70,9 +100,8 @@ def erratum_card(e: ElectionErratum) -> Card:
     fields = tuple((p.title, f"{r.totals[p]} (posted {r.closed.posted.get(p, 0)})", True) for p in Party)
     return Card(
         title=f"{e.game.name}, General Election of turn {r.turn}: erratum",
-        description=(f"A moderator corrected the Approval Rating after this election closed: it was "
-                     f"{r.corrected.approval}, not {r.closed.approval}, so the Independent Vote splits "
-                     f"differently. {outcome} It corrects {original}, which stays as it was posted."),
+        description=(f"{cause(r)}, so the Independent Vote splits differently. {outcome} It corrects {original}, "
+                     "which stays as it was posted."),
         fields=(*fields, ("Independent Vote", str(r.corrected.independent), True)))
 
 

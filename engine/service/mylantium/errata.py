@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from engine.core.errors import NotFoundError, RuleError
 from engine.mylantium.errata import ClosedGeneral, GeneralRecount, corrected_approval, recount_general
 from engine.mylantium.model import Party
+from engine.mylantium.settings import DEFAULT
 from engine.service.announcements import posted_key
 from engine.service.ledger import game_view, read_game
 from engine.service.mylantium.state import rules_of
@@ -65,7 +66,8 @@ def closed_generals(session: Session, game_id: int) -> dict[int, tuple[ClosedGen
         closed = ClosedGeneral(int(p["turn"]), {k: int(v["faction_votes"]) for k, v in lines.items()},
                                int(r["faction_votes_in_play"]), {k: int(v["charisma"]) for k, v in lines.items()},
                                Party(r["incumbent"]), int(r["approval"]),
-                               {k: int(v["total"]) for k, v in lines.items()}, Party(r["winner"]))
+                               {k: int(v["total"]) for k, v in lines.items()}, Party(r["winner"]),
+                               str(r.get("rounding", DEFAULT.rounding)))
         found[closed.turn] = (closed, e.id)
     return found
 
@@ -101,6 +103,23 @@ def after_set(session: Session, game_id: int, source_id: str) -> ElectionConsequ
                                 tuple(r for r in found if r.differs))
 
 
+RECOUNTED_BY = frozenset({"independent_rounding"})
+"""The settings a closed General Election is counted with: changing one may change closed results."""
+
+
+def after_setting(session: Session, game_id: int, name: str) -> ElectionConsequences | None:
+    """The closed General Elections that come out differently under the game's settings now (``name`` was just
+    changed), with every correction of the approval made so far; None if ``name`` counts in no election."""
+    if name not in RECOUNTED_BY:
+        return None
+    game = read_game(session, game_id)
+    made = corrections(session, game_id)
+    found = [recount_turn(session, game_id, closed, closed_id, made)
+             for _, (closed, closed_id) in sorted(closed_generals(session, game_id).items())]
+    subject = f"The change of the setting {name} to {rules_of(game).rounding}"
+    return ElectionConsequences(game_view(game), subject, tuple(r for r in found if r.differs))
+
+
 def recounted(session: Session, game_id: int, turn: int) -> GeneralRecount:
     game = read_game(session, game_id)
     closed = closed_generals(session, game_id)
@@ -123,6 +142,11 @@ class ElectionErrata(ServiceBase):
             return None
         async with self._read() as session:
             return await session.run_sync(after_set, game_id, source_id)
+
+    async def after_setting(self, game_id: int, name: str) -> ElectionConsequences | None:
+        """The closed General Elections a change of the setting ``name`` changes (``after_setting``)."""
+        async with self._read() as session:
+            return await session.run_sync(after_setting, game_id, name)
 
     async def post_erratum(self, game_id: int, *, turn: int, actor: int | None,
                            source_id: str | None = None) -> ElectionErratum:
@@ -147,6 +171,7 @@ class ElectionErrata(ServiceBase):
                                       place[1] if place else None)
             await uow.record(game_id, ERRATUM, actor,
                              {"turn": turn, "stage": GENERAL, "approval": found.corrected.approval,
+                              "rounding": found.rounding,
                               "posted": numbers(found.closed.posted, found.closed.winner), "corrected": corrected,
                               "outcome_changed": found.outcome_changed, "link": erratum.link}, source_id)
             return erratum
