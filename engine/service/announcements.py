@@ -19,6 +19,14 @@ def posted_marker(kind: str, game_id: int, number: int) -> str:
     return f"{kind}:{game_id}:{number}"
 
 
+def jump_link(guild_id: int, channel_id: int | None, message_id: int | None) -> str | None:
+    """The Discord link to a message Clerk posted (an erratum links the result card it corrects); None when Clerk
+    did not keep where it went."""
+    if channel_id is None or message_id is None:
+        return None
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
 def posted_key(kind: str, number: int) -> str:
     """``posted:round:3``: the key (``clerk.posts``) under which the channel and message id of a posted result are
     kept, so an erratum can link the original card."""

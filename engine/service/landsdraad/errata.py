@@ -32,7 +32,7 @@ from engine.landsdraad.errata import (
 from engine.landsdraad.model import Option
 from engine.landsdraad.tally import Tally
 from engine.landsdraad.transfers import holding_named
-from engine.service.announcements import posted_key
+from engine.service.announcements import jump_link, posted_key
 from engine.service.landsdraad.audits import latest_versions
 from engine.service.landsdraad.round_state import faction_of, read_factions
 from engine.service.landsdraad.transfer_moves import APPLIED
@@ -78,9 +78,7 @@ class Erratum:
     @property
     def link(self) -> str | None:
         """The Discord jump link of the original result card (None if Clerk did not keep where it went)."""
-        if self.channel_id is None or self.message_id is None:
-            return None
-        return f"https://discord.com/channels/{self.game.guild_id}/{self.channel_id}/{self.message_id}"
+        return jump_link(self.game.guild_id, self.channel_id, self.message_id)
 
 
 def tally_of(result: Mapping[str, Any]) -> Tally:

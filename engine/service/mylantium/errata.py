@@ -20,7 +20,7 @@ from engine.core.errors import NotFoundError, RuleError
 from engine.mylantium.errata import ClosedGeneral, GeneralRecount, corrected_approval, recount_general
 from engine.mylantium.model import Party
 from engine.mylantium.settings import DEFAULT
-from engine.service.announcements import posted_key
+from engine.service.announcements import jump_link, posted_key
 from engine.service.ledger import game_view, read_game
 from engine.service.mylantium.state import rules_of
 from engine.service.uow import ServiceBase
@@ -48,9 +48,7 @@ class ElectionErratum:
 
     @property
     def link(self) -> str | None:
-        if self.channel_id is None or self.message_id is None:
-            return None
-        return f"https://discord.com/channels/{self.game.guild_id}/{self.channel_id}/{self.message_id}"
+        return jump_link(self.game.guild_id, self.channel_id, self.message_id)
 
 
 def closed_generals(session: Session, game_id: int) -> dict[int, tuple[ClosedGeneral, int]]:
