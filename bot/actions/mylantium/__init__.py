@@ -57,4 +57,5 @@ FRONT = Front(
     log_sentences=LOG_SENTENCES,
     explain=why.EXPLAIN,
     explain_help=why.HELP,
+    explains_posts=why.POSTS,
 )
