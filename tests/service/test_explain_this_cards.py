@@ -1,0 +1,107 @@
+"""**Explain this** on the result cards that carry no announcement marker (issue 19): each front tags its card
+(``EXPLAINS``, ``card_tag``), the front end keeps the message it became (``remember_card``, as
+bot/discord/delivery.py does), and the menu on that message answers what ``/why`` does for that result, privately.
+Here: a Mylantium Business Phase's card (its approval, then its Fervor), a Primary's card (its marker), a Landsdraad
+Forecast posted twice (both messages are found), and a message that is no card."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from conftest import Table
+from mylantium_table import CHANNEL, GUILD, MOD, USERS, Republic, republic
+
+from bot.actions.commands import App, dispatch
+from bot.actions.context import Actor, Ctx, Place
+from bot.actions.landsdraad.victory_posts import forecast_posts
+from bot.actions.message_commands import TargetMessage, handle_message_command
+from bot.actions.outbox import EXPLAINS, Here, Outgoing, ToChannel
+from engine.mylantium.business import Happening as H
+from engine.mylantium.model import FactionCode as C
+from engine.service import Clerk
+from engine.service.announcements import posted_marker
+from engine.service.clock import ManualClock
+
+_ids = itertools.count(1)
+MODERATOR = Actor(MOD, "mod", manages_server=True)
+GUS = Actor(USERS[C.GR], "gus")
+
+
+async def posted(clerk: Clerk, out: list[Outgoing], first_id: int) -> list[int]:
+    """What delivery does with each tagged card sent to the channel: keep the message id it got."""
+    ids = []
+    for n, o in enumerate(o for o in out if EXPLAINS in o.extra):
+        assert isinstance(o.to, ToChannel)
+        await clerk.announcements.remember_card(o.extra[EXPLAINS], o.to.channel_id, first_id + n)
+        ids.append(first_id + n)
+    return ids
+
+
+def ctx(clerk: Clerk, who: Actor, channel: int = CHANNEL) -> Ctx:
+    return Ctx(who, Place(GUILD, channel), f"int-{next(_ids)}", clerk.clock.now())
+
+
+async def menu(clerk: Clerk, who: Actor, message_id: int, channel: int = CHANNEL) -> list[Outgoing]:
+    return await handle_message_command(App(clerk), ctx(clerk, who, channel), "Explain this",
+                                        TargetMessage(message_id, 99, "Clerk", True, ""))
+
+
+async def why(clerk: Clerk, who: Actor, channel: int = CHANNEL, **options: object) -> list[Outgoing]:
+    return await dispatch(App(clerk), ctx(clerk, who, channel), "why", dict(options))
+
+
+def texts(out: list[Outgoing]) -> list[str]:
+    assert out and all(isinstance(o.to, Here) and o.ephemeral for o in out), out
+    return [o.text or "" for o in out]
+
+
+@pytest.fixture
+async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
+    return await republic(clerk, clock)
+
+
+async def test_a_business_phase_card_explains_its_approval_and_its_fervor(rep: Republic) -> None:
+    await rep.clerk.mylantium.set_government(rep.id, president=C.PR, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.happen(H.WAR_DECLARED)
+    await rep.happen(H.INCOME_TAX_CREATED, 30)
+    out = await dispatch(App(rep.clerk), ctx(rep.clerk, MODERATOR), "phase business close", {})
+    (card,) = await posted(rep.clerk, out, 5000)
+    answered = texts(await menu(rep.clerk, GUS, card))
+    expected = texts(await why(rep.clerk, GUS, what="approval", round=1)) + texts(
+        await why(rep.clerk, GUS, what="fervor", round=1))
+    assert answered == expected
+    assert "50% → 38%" in answered[0] and "+2: now 2" in "\n".join(answered)
+
+
+async def test_an_election_card_explains_its_stage_and_a_message_that_is_no_card_is_told_so(rep: Republic) -> None:
+    for name, code, charisma in (("Lee", C.PL, 7), ("Ash", C.GR, 3), ("Kim", C.PR, 5), ("Max", C.BH, 4)):
+        await rep.clerk.mylantium.add_candidate(rep.id, name=name, code=code, charisma=charisma, actor=MOD)
+    await rep.clerk.mylantium.set_government(rep.id, president=C.PR, approval=60, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary")
+    for code, name in ((C.PL, "Lee"), (C.GR, "Lee"), (C.PR, "Kim"), (C.BH, "Kim")):
+        await rep.choose(code, "primary", name)
+    await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD)
+    await rep.clerk.announcements.mark_posted(posted_marker("primary", rep.id, 1), 6000)
+    answered = texts(await menu(rep.clerk, GUS, 6000))
+    assert answered == texts(await why(rep.clerk, GUS, what="election", round=1, name="primary"))
+    assert "The Grangers (" in answered[0] and "The Proles (" not in answered[0]  # only gus's own choice
+    other = "\n".join(texts(await menu(rep.clerk, GUS, 6001)))
+    assert "I cannot tell which result that message announced" in other and "`approval`" in other
+
+
+async def test_every_posted_forecast_is_found_and_explains_the_forecast(table: Table) -> None:
+    """A Forecast is posted at each round's start: every one of its messages is kept (not only the latest)."""
+    app = App(table.clerk)
+    game = await table.clerk.games.game(table.game_id)
+    first = await posted(table.clerk, await forecast_posts(app, game), 7000)
+    second = await posted(table.clerk, await forecast_posts(app, game), 7100)
+    channel = game.channel_id
+    expected = texts(await why(table.clerk, MODERATOR, channel, what="forecast"))
+    assert "Forecast" in expected[0]
+    for card in (*first, *second):
+        assert texts(await menu(table.clerk, MODERATOR, card, channel)) == expected
+    # Another game's message of the same id is not this game's card.
+    assert await table.clerk.announcements.announced_by(table.game_id + 1, first[0]) is None
