@@ -7,6 +7,7 @@ from bot.actions.commands import App
 from bot.actions.context import Ctx
 from bot.actions.front import Explainer, PostAsks, WhyAsk
 from engine.core.derivation import Derivation
+from engine.core.errors import RuleError
 from engine.service.announcements import Announced
 from engine.service.views import GameView
 
@@ -44,11 +45,20 @@ async def business(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
     return [WhyAsk("approval", round=card.number), WhyAsk("fervor", round=card.number)]
 
 
+async def attempt(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
+    """A Revolution's (or coup's) attempt, ``card.detail`` its chain: ``/why revolution`` explains the latest
+    chain's attempts, so one of an earlier chain is refused rather than answered with another attempt."""
+    latest = await app.clerk.mylantium.explain.latest_chain(game.id)
+    if card.detail is not None and latest is not None and card.detail != latest:
+        raise RuleError(f"That card is of an earlier Revolution (#{card.detail}); Clerk explains the attempts of "
+                        f"the latest one, #{latest}: `/why revolution round:<attempt>`.")
+    return [WhyAsk("revolution", round=card.number)]
+
+
 POSTS: dict[str, str | PostAsks] = {"primary": primary, "general": general, "business": business,
-                                    "revolution": "revolution"}
+                                    "revolution": attempt}
 """Announcement kind (an election's marker; ``card_tag`` of a Business Phase's card, of a Revolution's attempt) ->
-what **Explain this** asks of it. A Revolution's card names its attempt (``/why revolution`` explains the latest
-chain's)."""
+what **Explain this** asks of it."""
 
 
 EXPLAIN: dict[str, Explainer] = {"election": election, "approval": approval, "fervor": fervor,
