@@ -7,20 +7,23 @@ Forecast posted twice (both messages are found), and a message that is no card."
 from __future__ import annotations
 
 import itertools
+from datetime import timedelta
 
 import pytest
 from conftest import Table
-from mylantium_table import CHANNEL, GUILD, MOD, USERS, Republic, republic
+from mylantium_table import CHANNEL, GUILD, MOD, NAMES, USERS, Republic, republic
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Actor, Ctx, Place
 from bot.actions.landsdraad.victory_posts import forecast_posts
 from bot.actions.message_commands import TargetMessage, handle_message_command
+from bot.actions.messages import close_due, handle_dm
 from bot.actions.outbox import EXPLAINS, Here, Outgoing, ToChannel
 from engine.mylantium.business import Happening as H
+from engine.mylantium.model import FactionCode
 from engine.mylantium.model import FactionCode as C
 from engine.service import Clerk
-from engine.service.announcements import posted_marker
+from engine.service.announcements import card_tag, posted_marker
 from engine.service.clock import ManualClock
 
 _ids = itertools.count(1)
@@ -54,6 +57,11 @@ async def why(clerk: Clerk, who: Actor, channel: int = CHANNEL, **options: objec
 def texts(out: list[Outgoing]) -> list[str]:
     assert out and all(isinstance(o.to, Here) and o.ephemeral for o in out), out
     return [o.text or "" for o in out]
+
+
+async def dm(clerk: Clerk, code: FactionCode, text: str) -> list[Outgoing]:
+    who = Actor(USERS[code], NAMES[code])
+    return await handle_dm(App(clerk), Ctx(who, Place(None, None), f"dm-{next(_ids)}", clerk.clock.now()), text)
 
 
 @pytest.fixture
@@ -105,3 +113,23 @@ async def test_every_posted_forecast_is_found_and_explains_the_forecast(table: T
         assert texts(await menu(table.clerk, MODERATOR, card, channel)) == expected
     # Another game's message of the same id is not this game's card.
     assert await table.clerk.announcements.announced_by(table.game_id + 1, first[0]) is None
+
+
+async def test_a_revolutions_attempt_card_explains_that_attempt_and_not_one_of_another_chain(rep: Republic) -> None:
+    """The Proles fall to 0 VP, the Brass Hats decline the coup, only the Plutocrats send $0: the attempt's news in
+    the channel is tagged with its attempt and chain, and explained with the money each Faction's own."""
+    app = App(rep.clerk)
+    out = await dispatch(app, ctx(rep.clerk, MODERATOR), "faction set", {"faction": "Prole", "vp": 0, "treasury": 100})
+    out += await dm(rep.clerk, C.BH, "Coup: no")
+    out += await dm(rep.clerk, C.PL, "Contribute: 0")
+    rep.clock.advance(timedelta(hours=48))
+    out += await close_due(app, rep.clock.now())
+    cards = await posted(rep.clerk, out, 8000)
+    assert cards
+    expected = texts(await why(rep.clerk, GUS, what="revolution", round=1))
+    assert texts(await menu(rep.clerk, GUS, cards[-1])) == expected and "$" in "\n".join(expected)
+    chain = await rep.clerk.mylantium.explain.latest_chain(rep.id)
+    assert chain is not None
+    await rep.clerk.announcements.remember_card(card_tag("revolution", rep.id, 1, chain + 1), CHANNEL, 8100)
+    refused = "\n".join(texts(await menu(rep.clerk, GUS, 8100)))
+    assert f"That card is of Revolution #{chain + 1}, not the latest; Clerk explains the attempts" in refused

@@ -50,7 +50,7 @@ async def attempt(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
     chain's attempts, so one of an earlier chain is refused rather than answered with another attempt."""
     latest = await app.clerk.mylantium.explain.latest_chain(game.id)
     if card.detail is not None and latest is not None and card.detail != latest:
-        raise RuleError(f"That card is of an earlier Revolution (#{card.detail}); Clerk explains the attempts of "
+        raise RuleError(f"That card is of Revolution #{card.detail}, not the latest; Clerk explains the attempts of "
                         f"the latest one, #{latest}: `/why revolution round:<attempt>`.")
     return [WhyAsk("revolution", round=card.number)]
 
