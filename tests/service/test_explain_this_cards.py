@@ -12,13 +12,19 @@ from datetime import timedelta
 import pytest
 from conftest import Table
 from mylantium_table import CHANNEL, GUILD, MOD, NAMES, USERS, Republic, republic
+from test_service_convocate import CHANNEL as CV_CHANNEL
+from test_service_convocate import A as CV_A
+from test_service_convocate import B as CV_B
+from test_service_convocate import Convocate, cv  # noqa: F401 (the fixture)
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Actor, Ctx, Place
+from bot.actions.convocate.motions import motion_outgoings
 from bot.actions.landsdraad.victory_posts import forecast_posts
 from bot.actions.message_commands import TargetMessage, handle_message_command
 from bot.actions.messages import close_due, handle_dm
 from bot.actions.outbox import EXPLAINS, Here, Outgoing, ToChannel
+from engine.convocate.board import Phase
 from engine.mylantium.business import Happening as H
 from engine.mylantium.model import FactionCode
 from engine.mylantium.model import FactionCode as C
@@ -133,3 +139,32 @@ async def test_a_revolutions_attempt_card_explains_that_attempt_and_not_one_of_a
     await rep.clerk.announcements.remember_card(card_tag("revolution", rep.id, 1, chain + 1), CHANNEL, 8100)
     refused = "\n".join(texts(await menu(rep.clerk, GUS, 8100)))
     assert f"That card is of Revolution #{chain + 1}, not the latest; Clerk explains the attempts" in refused
+
+
+async def test_each_repeal_card_explains_its_own_motion_and_a_resolved_motion_has_no_count(
+        cv: Convocate) -> None:  # noqa: F811 (the fixture imported above)
+    """Two Motions of Repeal against the same Statute (a tie, then one that passes): each card explains its own
+    count, not the latest against that Statute; an ordinary Motion's resolution says it has nothing counted."""
+    await cv.card("character", "K_A", CV_A, at="S_U")
+    await cv.card("location", "LA", CV_A, vote=2)
+    await cv.card("character", "K_B", CV_B, at="HW_B")
+    await cv.card("character", "J_B", CV_B, at="HW_B")
+    await cv.card("location", "LB", CV_B, vote=1)
+    await cv.phase(("alice", Phase.ACTION))
+    await cv.clerk.convocate.turns.declare(cv.gid, user_id=CV_A, statute="X", character="K_A", section=1, sections=2)
+    await cv.phase(("bob", Phase.ACTION))
+    app = App(cv.clerk)
+    tie = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=CV_B, statute="X", convocant="K_B", source_id="r1")
+    await cv.card("location", "LB2", CV_B, vote=2)
+    won = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=CV_B, statute="X", convocant="J_B", source_id="r2")
+    (first,) = await posted(cv.clerk, motion_outgoings(app, tie, first=True), 9000)
+    (second,) = await posted(cv.clerk, motion_outgoings(app, won, first=True), 9100)
+    bob = Actor(CV_B, "bob")
+    one = texts(await menu(cv.clerk, bob, first, CV_CHANNEL))
+    two = texts(await menu(cv.clerk, bob, second, CV_CHANNEL))
+    assert one == texts(await why(cv.clerk, bob, CV_CHANNEL, what="repeal", round=tie.number))
+    assert two == texts(await why(cv.clerk, bob, CV_CHANNEL, what="repeal"))
+    assert one != two
+    await cv.clerk.announcements.remember_card(card_tag("motion", cv.gid, 3), CV_CHANNEL, 9200)
+    told = "\n".join(texts(await menu(cv.clerk, bob, 9200, CV_CHANNEL)))
+    assert told.startswith("Motion #3 resolves as its card says") and "`repeal`" in told

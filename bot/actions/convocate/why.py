@@ -34,14 +34,13 @@ async def push(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
 
 
 async def repeal(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
-    """The latest Motion of Repeal's count; ``name``: the one against that Statute."""
-    return await app.clerk.convocate.explain.repeal(game.id, statute=ask.name)
+    """The latest Motion of Repeal's count; ``name``: the one against that Statute; ``round``: Motion #round."""
+    return await app.clerk.convocate.explain.repeal(game.id, statute=ask.name, motion=ask.round)
 
 
 async def repealed(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
-    """A Motion of Repeal's card: the count against its Statute."""
-    motion = await app.clerk.convocate.motions.motion(game.id, card.number)
-    return [WhyAsk("repeal", name=str((motion.outcome or {}).get("statute") or "") or None)]
+    """A Motion of Repeal's card: that Motion's count (the card's number)."""
+    return [WhyAsk("repeal", round=card.number)]
 
 
 async def resolved(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
@@ -59,4 +58,4 @@ POSTS: dict[str, str | PostAsks] = {"repeal": repealed, "motion": resolved}
 EXPLAIN: dict[str, Explainer] = {"standing": standing, "push": push, "repeal": repeal}
 HELP = {"standing": "every Standing Vote now and political control; player: one player's, card by card",
         "push": "a Galactic Factor push's cost; player, name: the Factor (the latest push if left out)",
-        "repeal": "a Motion of Repeal's count; name: the Statute (the latest if left out)"}
+        "repeal": "a Motion of Repeal's count; name: the Statute (the latest if left out), round: the Motion's number"}
