@@ -78,9 +78,12 @@ class AnnouncementService(ServiceBase):
         """The message a result card without a marker became (``card_tag``; bookkeeping, not an event), one row per
         message, so **Explain this** on any of them (a Forecast posted twice) finds its result."""
         kind, game, *rest = tag.split(":")
+        key = ":".join(("card", str(message_id), kind, *rest))
         async with self._sessions() as session, session.begin():
-            session.add(PostedMessage(game_id=int(game), key=":".join(("card", str(message_id), kind, *rest)),
-                                      channel_id=channel_id, message_id=message_id))
+            found = await session.execute(select(PostedMessage.id).where(PostedMessage.game_id == int(game),
+                                                                         PostedMessage.key == key))
+            if found.scalar_one_or_none() is None:  # once per message, however often it is reported
+                session.add(PostedMessage(game_id=int(game), key=key, channel_id=channel_id, message_id=message_id))
 
     async def announced_by(self, game_id: int, message_id: int) -> Announced | None:
         """The result the message ``message_id`` announced in ``game_id``: a marked announcement (``ResultPosted``)
