@@ -18,13 +18,15 @@ from test_service_convocate import B as CV_B
 from test_service_convocate import Convocate, cv  # noqa: F401 (the fixture)
 
 from bot.actions.commands import App, dispatch
-from bot.actions.context import Actor, Ctx, Place
+from bot.actions.context import Actor, Ctx, Place, UserRef
 from bot.actions.convocate.motions import motion_outgoings
-from bot.actions.landsdraad.victory_posts import forecast_posts
+from bot.actions.landsdraad.victory_posts import final_outgoings, forecast_posts
 from bot.actions.message_commands import TargetMessage, handle_message_command
 from bot.actions.messages import close_due, handle_dm
 from bot.actions.outbox import EXPLAINS, Here, Outgoing, ToChannel
 from engine.convocate.board import Phase
+from engine.landsdraad.majority import Subject
+from engine.landsdraad.motions import Motion
 from engine.mylantium.business import Happening as H
 from engine.mylantium.model import FactionCode
 from engine.mylantium.model import FactionCode as C
@@ -169,3 +171,29 @@ async def test_each_repeal_card_explains_its_own_motion_and_a_resolved_motion_ha
     await cv.clerk.announcements.remember_card(card_tag("motion", cv.gid, 3), CV_CHANNEL, 9200)
     told = "\n".join(texts(await menu(cv.clerk, bob, 9200, CV_CHANNEL)))
     assert told.startswith("Motion #3 resolves as its card says") and "`repeal`" in told
+
+
+async def test_an_audit_card_explains_that_audit_and_the_final_table_the_askers_score(table: Table) -> None:
+    """An audit of ann enacted through the front: its card explains ann's audit. The final scores' card explains
+    the asker's own score, and asks a moderator (who has none) to name the player."""
+    for user_id, name in ((21, "ann"), (22, "bo"), (23, "cy")):
+        await table.player(user_id, name, 2, 2, 1)
+    await table.open()
+    for user_id in (21, 22):
+        passed = await table.clerk.landsdraad.majority.support(
+            table.game_id, user_id=user_id, motion=Motion(Subject.AUDIT, ("ann",)), thread_id=777,
+            at=table.clock.now(), source_id=f"support-{user_id}")
+    game = await table.clerk.games.game(table.game_id)
+    channel, bo = game.channel_id, Actor(22, "bo")
+    out = await dispatch(App(table.clerk), ctx(table.clerk, MODERATOR, channel), "pv enact", {"vote": passed.vote.id})
+    (audit,) = await posted(table.clerk, out, 9500)
+    answered = texts(await menu(table.clerk, bo, audit, channel))
+    assert answered == texts(await why(table.clerk, bo, channel, what="audit", player=UserRef(21, "ann")))
+    assert "The audit of ann in round 1" in answered[0]
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    result = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD, confirm=True)
+    (final,) = await posted(table.clerk, final_outgoings(result), 9600)
+    mine = texts(await menu(table.clerk, bo, final, channel))
+    assert mine == texts(await why(table.clerk, bo, channel, what="score")) and "bo's final score" in mine[0]
+    told = "\n".join(texts(await menu(table.clerk, MODERATOR, final, channel)))
+    assert "Name the player whose score to explain: `/why score player:@jenny`." in told
