@@ -34,13 +34,16 @@ async def explain_this(app: App, ctx: Ctx, message_id: int) -> list[Outgoing]:
                       "game.", ephemeral=True)]
     front = app.front(game.ruleset)
     found = await app.clerk.announcements.announced_by(game.id, message_id)
-    subject = front.explains_posts.get(found[0]) if front is not None and found is not None else None
+    subject = front.explains_posts.get(found.kind) if front is not None and found is not None else None
     if front is None or found is None or subject is None:
         listed = f" `/why` explains: {subjects_line(front)}." if front is not None and front.explain else ""
         return [reply(f"I cannot tell which result that message announced: **{EXPLAIN_THIS}** works on the result "
                       f"cards Clerk posted in {game.name}.{listed}", ephemeral=True)]
+    out: list[Outgoing] = []
     try:
-        derivation = await explain(app, ctx, game, WhyAsk(subject, round=found[1]))
+        asks = [WhyAsk(subject, round=found.number)] if isinstance(subject, str) else await subject(app, game, found)
+        for ask in asks:
+            out += answer(await explain(app, ctx, game, ask), ctx.actor.moderates(game.moderator_role_id))
     except ClerkError as error:
-        return [reply(str(error), ephemeral=True)]
-    return answer(derivation, ctx.actor.moderates(game.moderator_role_id))
+        out.append(reply(str(error), ephemeral=True))
+    return out

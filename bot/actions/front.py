@@ -5,7 +5,7 @@ loop over an app's fronts (``App.fronts``) and read their merged routes (``App.r
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -17,6 +17,7 @@ from bot.actions.outbox import Card, Outgoing
 from bot.actions.routes import Routes, ThreadHandler
 from bot.actions.suggest_sources import Source
 from engine.core.derivation import Derivation
+from engine.service.announcements import Announced
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
 
@@ -105,6 +106,10 @@ AfterSetting = Callable[[App, Ctx, GameView, str], Awaitable[list[Outgoing]]]
 (which closed results come out differently under it: ``Front.after_setting``)."""
 
 
+PostAsks = Callable[[App, GameView, Announced], Awaitable[Sequence[WhyAsk]]]
+"""What **Explain this** asks ``/why`` of a card (``Front.explains_posts``): one ask or more, in order."""
+
+
 def no_hint(text: str) -> str | None:
     return None
 
@@ -169,9 +174,10 @@ class Front:
     (``/why round:3`` explains the round's result)."""
     explain_help: Mapping[str, str] = field(default_factory=dict)
     """Subject -> what it explains and which options it takes, for ``/why`` without a known subject and ``/help``."""
-    explains_posts: Mapping[str, str] = field(default_factory=dict)
-    """Announcement kind (``round``: ``engine.service.announcements``) -> the ``explain`` subject that explains it:
-    what **Explain this** on that announcement answers (``bot/actions/explain_this.py``)."""
+    explains_posts: Mapping[str, str | PostAsks] = field(default_factory=dict)
+    """Announcement kind (``round``, ``audit``: ``engine.service.announcements``) -> the ``explain`` subject that
+    explains it (asked with ``round`` = the announcement's number), or what asks it (a Business Phase's card: its
+    approval and its Fervor): what **Explain this** on that announcement answers (``bot/actions/explain_this.py``)."""
     names_itself: bool = True
     """How the other rulesets treat its commands. True: a game of another ruleset refuses one naming this ruleset
     (``/election start is a Mylantium command; sirius plays Landsdraad.``), and a ``game="any"`` command looks for

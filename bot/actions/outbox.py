@@ -90,6 +90,9 @@ may not make, ``bot/actions/moderators.py``)."""
 POSTED = "posted"
 """An ``Outgoing.extra`` key: the announcement of a result closed at its deadline (``round:<game>:<n>``); the front end
 sends it with that as its nonce and marks it posted once sent (engine/service/announcements.py)."""
+EXPLAINS = "explains"
+"""An ``Outgoing.extra`` key: a result card with no announcement marker (an audit, a Forecast, a Business Phase's
+close), as ``card_tag`` makes it; the front end records the message it became, so **Explain this** finds it."""
 LIVE = "live"
 """An ``Outgoing.extra`` key: this answers a press whose buttons stay usable (a crisis ballot can be changed by
 another press until the deadline), so they are not disabled."""

@@ -20,7 +20,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.actions.outbox import POSTED, Card, Here, Outgoing, ToChannel, ToThread, ToUser
+from bot.actions.outbox import EXPLAINS, POSTED, Card, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.actions.wire import decode, encode
 from bot.discord import limits
 from bot.discord.buttons import view_of
@@ -362,6 +362,8 @@ class Courier:
         if marker is not None:
             await self.clerk.announcements.mark_posted(marker, sent.id)
             await self.clerk.announcements.remember_post(marker, sent.channel.id, sent.id)  # an erratum links it
+        if EXPLAINS in item.extra:  # a result card without a marker: Explain this finds it by its message
+            await self.clerk.announcements.remember_card(item.extra[EXPLAINS], sent.channel.id, sent.id)
         return sent
 
 

@@ -5,6 +5,7 @@ election closed with its round): the close appends ``ResultPending`` in its own 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
@@ -31,6 +32,21 @@ def posted_key(kind: str, number: int) -> str:
     """``posted:round:3``: the key (``clerk.posts``) under which the channel and message id of a posted result are
     kept, so an erratum can link the original card."""
     return f"posted:{kind}:{number}"
+
+
+def card_tag(kind: str, game_id: int, number: int, detail: int | None = None) -> str:
+    """``audit:<game>:<round>:<user>``, ``forecast:<game>:0``: a card posted without an announcement marker, as
+    ``remember_card`` keeps it (``detail``: what else picks its result out, such as the audited player)."""
+    return f"{kind}:{game_id}:{number}" + (f":{detail}" if detail is not None else "")
+
+
+@dataclass(frozen=True)
+class Announced:
+    """The result a message of Clerk's announced: its kind (``round``, ``audit``), number and what else picks it."""
+
+    kind: str
+    number: int
+    detail: int | None = None
 
 
 def result_pending(unit: SyncUnit, game_id: int, kind: str, number: int) -> None:
@@ -66,15 +82,33 @@ class AnnouncementService(ServiceBase):
             else:
                 row.channel_id, row.message_id = channel_id, message_id
 
-    async def announced_by(self, game_id: int, message_id: int) -> tuple[str, int] | None:
-        """(kind, number) of the result the message ``message_id`` announced in ``game_id``; None if it announced
-        none that Clerk recorded (a message posted before message ids were kept, or not a result)."""
+    async def remember_card(self, tag: str, channel_id: int, message_id: int) -> None:
+        """The message a result card without a marker became (``card_tag``; bookkeeping, not an event), one row per
+        message, so **Explain this** on any of them (a Forecast posted twice) finds its result."""
+        kind, game, *rest = tag.split(":")
+        key = ":".join(("card", str(message_id), kind, *rest))
+        async with self._sessions() as session, session.begin():
+            found = await session.execute(select(PostedMessage.id).where(PostedMessage.game_id == int(game),
+                                                                         PostedMessage.key == key))
+            if found.scalar_one_or_none() is None:  # once per message, however often it is reported
+                session.add(PostedMessage(game_id=int(game), key=key, channel_id=channel_id, message_id=message_id))
+
+    async def announced_by(self, game_id: int, message_id: int) -> Announced | None:
+        """The result the message ``message_id`` announced in ``game_id``: a marked announcement (``ResultPosted``)
+        or a card kept by ``remember_card``; None if it announced none that Clerk recorded (a message posted before
+        message ids were kept, or not a result)."""
         async with self._read() as session:
             rows = await session.execute(select(Event.payload).where(
                 Event.game_id == game_id, Event.kind == "ResultPosted").order_by(Event.seq.desc()))
             for (payload,) in rows.all():
                 if payload.get("message_id") == str(message_id):
-                    return str(payload["kind"]), int(payload["number"])
+                    return Announced(str(payload["kind"]), int(payload["number"]))
+            keys = await session.execute(select(PostedMessage.key).where(
+                PostedMessage.game_id == game_id, PostedMessage.message_id == message_id,
+                PostedMessage.key.startswith(f"card:{message_id}:")))
+            for (key,) in keys.all():
+                _, _, kind, number, *detail = key.split(":")
+                return Announced(kind, int(number), int(detail[0]) if detail else None)
             return None
 
     async def unposted(self, since: datetime) -> list[tuple[str, int, int]]:

@@ -113,6 +113,9 @@ async def test_a_convocate_motion_by_the_menu_and_a_second_that_mentions_the_bot
     await answer(h, await h.fake.dm(h.alice, "Second: no"))
     await answer(h, await h.fake.say(h.carol, h.game, f"{clerk} Second: yes"))
     assert h.fake.messages(h.game)[-1].embed["title"] == "sirius: Motion #1, Land Reform, resolves"
+    # Explain this on the resolution (issue 19): Clerk knows the card by its id, and says it has no count.
+    told = await h.fake.answered(await h.fake.message_command(h.bob, "Explain this", h.fake.messages(h.game)[-1].id))
+    assert told.ephemeral and told.content.startswith("Motion #1 resolves as its card says")
 
 
 async def test_true_exits_when_discord_refuses_the_intent(clerk_bot: Harness) -> None:

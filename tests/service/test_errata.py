@@ -105,7 +105,7 @@ async def test_the_erratum_links_the_original_card_and_is_recorded(table: Any) -
                        "outcome_changed": True, "link": e.link}
     with pytest.raises(RuleError, match="posted already"):
         await c.landsdraad.errata.post_erratum(table.game_id, number=2, actor=MOD)
-    with pytest.raises(NotFoundError, match="has not closed"):
+    with pytest.raises(NotFoundError, match="has no round 7; an erratum corrects a closed round"):
         await c.landsdraad.errata.post_erratum(table.game_id, number=7, actor=MOD)
     out = await slash(c, MODERATOR, "round erratum", round=3)
     assert "comes out as posted" in text_of(out[0])

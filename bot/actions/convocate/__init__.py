@@ -46,6 +46,7 @@ FRONT = Front(
     log_sentences=LOG_SENTENCES,
     explain=why.EXPLAIN,
     explain_help=why.HELP,
+    explains_posts=why.POSTS,
 )
 
 __all__ = ["FRONT", "ROUTES"]

@@ -18,11 +18,12 @@ from bot.actions.convocate.render import (
     repeal_card,
     resolved_card,
 )
-from bot.actions.outbox import CUSTOM_ID_MAX, Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import CUSTOM_ID_MAX, EXPLAINS, Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.convocate.motions import MotionCard
 from engine.convocate.parsing import MoveMotion, MoveRepeal, SecondAnswer, looks_like, parse
 from engine.core.errors import NotFoundError, RuleError
+from engine.service.announcements import card_tag
 from engine.service.convocate.views import MotionView
 from engine.service.uow import Duplicate
 from engine.service.views import GameView
@@ -38,13 +39,15 @@ def motion_outgoings(app: App, m: MotionView, *, first: bool) -> list[Outgoing]:
     out: list[Outgoing] = []
     channel = m.game.channel_id
     if m.kind == "repeal":
-        return [Outgoing(ToChannel(channel), card=repeal_card(m))]
+        return [Outgoing(ToChannel(channel), card=repeal_card(m),
+                         extra={EXPLAINS: card_tag("repeal", m.game.id, m.number)})]
     if first:
         out.append(Outgoing(ToChannel(channel), card=moved_card(m, now)))
     elif not m.resolved:
         out.append(Outgoing(ToChannel(channel), text=offer_moves_text(m, now)))
     if m.resolved:
-        out.append(Outgoing(ToChannel(channel), card=resolved_card(m)))
+        out.append(Outgoing(ToChannel(channel), card=resolved_card(m),
+                            extra={EXPLAINS: card_tag("motion", m.game.id, m.number)}))
     elif m.offer_user is not None:
         out.append(Outgoing(ToUser(m.offer_user), text=offer_text(m, now), buttons=offer_buttons(m)))
     return out

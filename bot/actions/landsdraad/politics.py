@@ -23,7 +23,7 @@ from bot.actions.landsdraad.politics_render import (
 )
 from bot.actions.landsdraad.ruleset import RULESET, commands_on
 from bot.actions.landsdraad.victory_posts import after_end_game
-from bot.actions.outbox import POSTED, Keep, Outgoing, ToChannel, ToThread, reply
+from bot.actions.outbox import EXPLAINS, POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
 from engine.core.errors import ParseError, RuleError
@@ -31,7 +31,7 @@ from engine.core.stamps import due_text
 from engine.core.text import split_game_tag
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.motions import AgVote, Motion, parse_motion
-from engine.service.announcements import posted_marker
+from engine.service.announcements import card_tag, posted_marker
 from engine.service.landsdraad.adjutant import ElectionView
 from engine.service.landsdraad.held_ballots import HeldVote
 from engine.service.landsdraad.majority import Enacted, SupportReceipt, VoteView
@@ -282,7 +282,10 @@ async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
     v = enacted.vote
     out = [count_outgoing(v, None)]
     if enacted.audit is not None:
-        out.append(Outgoing(ToChannel(v.game.channel_id), card=audit_card(enacted.audit)))
+        a = enacted.audit
+        audited = next((u for u, n in (await app.clerk.games.player_names(v.game.id)).items() if n == a.target), None)
+        out.append(Outgoing(ToChannel(v.game.channel_id), card=audit_card(a),
+                            extra={EXPLAINS: card_tag("audit", v.game.id, a.round, audited)}))
     else:
         out.append(Outgoing(ToChannel(v.game.channel_id), card=enacted_card(enacted)))
     if enacted.election is not None:

@@ -26,10 +26,11 @@ from bot.actions.landsdraad.victory_render import (
     settings_card,
     track_text,
 )
-from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import EXPLAINS, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.landsdraad.victory import ASSET_KINDS, COUNTERS, LUXURIES, UNIT_KINDS, Award, Category
+from engine.service.announcements import card_tag
 from engine.service.landsdraad.victory_state import COUNTER_LABELS, ECONOMY, parse_award, parse_category, pretty
 from engine.service.landsdraad.victory_views import FinalView, GoalChange
 from engine.service.views import GameView
@@ -127,7 +128,7 @@ def _updated_final(final: FinalView | None) -> list[Outgoing]:
     if final is None:
         return []
     return [Outgoing(ToChannel(final.game.channel_id), text="The final scores are updated:", card=final_card(final),
-                     file=chart("scores", final))]
+                     file=chart("scores", final), extra={EXPLAINS: card_tag("score", final.game.id, 0)})]
 
 
 @command("goal add", "Give a player a goal with fixed VP (private to them).",

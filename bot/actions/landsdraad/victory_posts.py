@@ -11,9 +11,10 @@ from bot.actions.context import Ctx
 from bot.actions.drawing import drawn
 from bot.actions.landsdraad import charts
 from bot.actions.landsdraad.victory_render import final_card, forecast_card, majority_text, pending_text
-from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.outbox import EXPLAINS, Outgoing, ToChannel, reply
 from engine.core.errors import ClerkError
 from engine.landsdraad.victory import FinalScores
+from engine.service.announcements import card_tag
 from engine.service.landsdraad.victory_views import FinalOrPending, FinalView, ForecastView, PendingScores
 from engine.service.views import GameView
 
@@ -61,7 +62,7 @@ async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) 
         view = await app.clerk.landsdraad.victory.forecast(game.id)
         file = await drawn(chart, "forecast", view)  # off the loop: drawing.py
         return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken), file=file,
-                         alt=chart_alt(view) if file else "")]
+                         alt=chart_alt(view) if file else "", extra={EXPLAINS: card_tag("forecast", game.id, 0)})]
     except Exception:
         log.exception("the Forecast of %s could not be made", game.name)
         return []
@@ -73,7 +74,7 @@ def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
         return [Outgoing(ToChannel(result.game.channel_id), text=pending_text(result))]
     file = chart("scores", result)
     return [Outgoing(ToChannel(result.game.channel_id), card=final_card(result), file=file,
-                     alt=chart_alt(result) if file else "")]
+                     alt=chart_alt(result) if file else "", extra={EXPLAINS: card_tag("score", result.game.id, 0)})]
 
 
 async def after_end_game(app: App, game: GameView) -> list[Outgoing]:

@@ -5,10 +5,11 @@ answered by ``clerk.landsdraad.explain``; the common command (``bot/actions/why.
 from __future__ import annotations
 
 from bot.actions.commands import App
-from bot.actions.context import Ctx
-from bot.actions.front import Explainer, WhyAsk
+from bot.actions.context import Ctx, UserRef
+from bot.actions.front import Explainer, PostAsks, WhyAsk
 from engine.core.derivation import Derivation
 from engine.core.errors import RuleError
+from engine.service.announcements import Announced
 from engine.service.views import GameView
 
 
@@ -71,5 +72,22 @@ EXPLAIN_HELP = {
              "prestige, place and title; `player`, `name` for one category or award",
     "audit": "an audit's fee and each player's share; `player` (the audited), `round`",
 }
-POSTS = {"round": "result"}
+async def audited(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
+    """An audit's card: that audit (its round, and the audited player when the card recorded them)."""
+    names = await app.clerk.games.player_names(game.id)
+    who = UserRef(card.detail, names.get(card.detail, "?")) if card.detail is not None else None
+    return [WhyAsk("audit", round=card.number, player=who)]
+
+
+async def the_forecast(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
+    """A Forecast's card: the Forecast now (the one the latest card shows; the Pot only grows between cards)."""
+    return [WhyAsk("forecast")]
+
+
+async def scores(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
+    """The final scores' table: the asker's own score (a moderator is told to name the player)."""
+    return [WhyAsk("score")]
+
+
+POSTS: dict[str, str | PostAsks] = {"round": "result", "audit": audited, "forecast": the_forecast, "score": scores}
 """Announcement kind (``engine.service.announcements``) -> the subject that explains it (``Explain this``)."""

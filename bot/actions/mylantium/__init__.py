@@ -58,4 +58,5 @@ FRONT = Front(
     after_setting=errata.after_setting,
     explain=why.EXPLAIN,
     explain_help=why.HELP,
+    explains_posts=why.POSTS,
 )

@@ -13,11 +13,12 @@ from bot.actions.context import Ctx
 from bot.actions.deadlines import game_deadline, read_as
 from bot.actions.moderators import moderator_target
 from bot.actions.mylantium.render import chain_status_card, chain_texts, contribution_request_text, coup_offer_text
-from bot.actions.outbox import Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import EXPLAINS, Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.core.stamps import stamp
 from engine.mylantium.revolution import Waiting, contributors
+from engine.service.announcements import card_tag
 from engine.service.mylantium.state import NAME
 from engine.service.mylantium.views import ChainView
 from engine.service.views import GameView
@@ -33,7 +34,11 @@ def chain_outgoings(app: App, c: ChainView) -> list[Outgoing]:
     """The chain's public news, the coup offer to the Brass Hats' player and the requests for contributions (each
     to its Faction's player), for what this step made new."""
     now = app.clerk.clock.now()
-    out = [Outgoing(ToChannel(c.game.channel_id), text=t) for t in chain_texts(c, now)]
+    attempts = [a.number for a in c.chain.attempts[c.first_new - 1:]]  # chain_texts begins with theirs, in order
+    out = [Outgoing(ToChannel(c.game.channel_id), text=t,
+                    extra={EXPLAINS: card_tag("revolution", c.game.id, attempts[i], c.number)} if i < len(attempts)
+                    else {})
+           for i, t in enumerate(chain_texts(c, now))]
     current = c.chain.current
     if current is None or current.number < c.first_new:
         return out

@@ -28,7 +28,7 @@ from bot.actions.mylantium.render import (
     result_card,
 )
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
-from bot.actions.outbox import POSTED, Outgoing, ToChannel, reply
+from bot.actions.outbox import EXPLAINS, POSTED, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
 from engine.core.disclosure import shown
@@ -44,7 +44,7 @@ from engine.mylantium.forms import (
     parse_form,
 )
 from engine.mylantium.model import PARTY_CHOICES, party_of
-from engine.service.announcements import posted_marker
+from engine.service.announcements import card_tag, posted_marker
 from engine.service.mylantium.state import NAME
 from engine.service.mylantium.views import MylElectionView
 from engine.service.views import GameView
@@ -283,7 +283,8 @@ async def business_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     b = await app.clerk.mylantium.business.close_business(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
     chart = await history_picture(app, g)
     out = [reply(f"Turn {b.turn}'s Business Phase is closed.", ephemeral=True),
-           Outgoing(ToChannel(g.channel_id), card=business_card(b), file=chart.file, alt=chart.alt)]
+           Outgoing(ToChannel(g.channel_id), card=business_card(b), file=chart.file, alt=chart.alt,
+                    extra={EXPLAINS: card_tag("business", g.id, b.turn)})]
     if b.chain is not None:
         app.deadlines_changed()
         out += chain_outgoings(app, b.chain)

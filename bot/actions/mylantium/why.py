@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from bot.actions.commands import App
 from bot.actions.context import Ctx
-from bot.actions.front import Explainer, WhyAsk
+from bot.actions.front import Explainer, PostAsks, WhyAsk
 from engine.core.derivation import Derivation
+from engine.core.errors import RuleError
+from engine.service.announcements import Announced
 from engine.service.views import GameView
 
 
@@ -28,6 +30,35 @@ async def fervor(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
 async def revolution(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
     """An attempt of the latest Revolution chain: ``round`` its number (the latest resolved if left out)."""
     return await app.clerk.mylantium.explain.revolution(game.id, attempt=ask.round)
+
+
+async def primary(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
+    return [WhyAsk("election", round=card.number, name="primary")]
+
+
+async def general(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
+    return [WhyAsk("election", round=card.number, name="general")]
+
+
+async def business(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
+    """A Business Phase's card: its approval change, then its Fervor's."""
+    return [WhyAsk("approval", round=card.number), WhyAsk("fervor", round=card.number)]
+
+
+async def attempt(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
+    """A Revolution's (or coup's) attempt, ``card.detail`` its chain: ``/why revolution`` explains the latest
+    chain's attempts, so one of an earlier chain is refused rather than answered with another attempt."""
+    latest = await app.clerk.mylantium.explain.latest_chain(game.id)
+    if card.detail is not None and latest is not None and card.detail != latest:
+        raise RuleError(f"That card is of Revolution #{card.detail}, not the latest; Clerk explains the attempts of "
+                        f"the latest one, #{latest}: `/why revolution round:<attempt>`.")
+    return [WhyAsk("revolution", round=card.number)]
+
+
+POSTS: dict[str, str | PostAsks] = {"primary": primary, "general": general, "business": business,
+                                    "revolution": attempt}
+"""Announcement kind (an election's marker; ``card_tag`` of a Business Phase's card, of a Revolution's attempt) ->
+what **Explain this** asks of it."""
 
 
 EXPLAIN: dict[str, Explainer] = {"election": election, "approval": approval, "fervor": fervor,

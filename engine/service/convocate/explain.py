@@ -99,16 +99,19 @@ class ConvocateExplain(ServiceBase):
                         rule_id="R4-07, R4-08", events=(e.seq,))
             return Derivation(derivation.subject, derivation.result, (*derivation.steps, pool), derivation.value)
 
-    async def repeal(self, game_id: int, *, statute: str | None = None) -> Derivation:
-        """The latest Motion of Repeal (against ``statute`` if named): both Standing Votes as counted, the verdict."""
+    async def repeal(self, game_id: int, *, statute: str | None = None, motion: int | None = None) -> Derivation:
+        """The latest Motion of Repeal (against ``statute`` if named; Motion ``motion`` if numbered): both Standing
+        Votes as counted, the verdict."""
         async with self._read() as session:
             game = await load_game(session, game_id)
             await load(session, game)
             repeals = [e for e in await _events(session, game_id, "RepealMoved")
-                       if statute is None or str(e.payload.get("statute", "")).casefold() == statute.casefold()]
+                       if (statute is None or str(e.payload.get("statute", "")).casefold() == statute.casefold())
+                       and (motion is None or e.payload.get("motion") == motion)]
             if not repeals:
                 against = f" against {statute}" if statute else ""
-                raise NotFoundError(f"No Motion of Repeal has been moved{against} in {game.name}.")
+                numbered = f" as Motion #{motion}" if motion is not None else ""
+                raise NotFoundError(f"No Motion of Repeal has been moved{against}{numbered} in {game.name}.")
             e = repeals[-1]
             p = e.payload
             lines = p.get("lines")

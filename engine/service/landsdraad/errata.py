@@ -230,8 +230,10 @@ def recounted(session: Session, game_id: int, number: int) -> Recount:
     game = read_game(session, game_id)
     rounds = closed_rounds(session, game_id)
     if number not in rounds:
-        raise NotFoundError(f"Round {number} of {game.name} has not closed; an erratum corrects a closed round's "
-                            f"result (closed: {', '.join(str(n) for n in sorted(rounds)) or 'none yet'}).")
+        what = f"{game.name} has no round {number}" if number > game.current_round else (
+            f"Round {number} of {game.name} has not closed")
+        raise NotFoundError(f"{what}; an erratum corrects a closed round's result (closed: "
+                            f"{', '.join(str(n) for n in sorted(rounds)) or 'none yet'}).")
     return recount(rounds[number][0], _Ledger(session, game_id).every_change(rounds))
 
 

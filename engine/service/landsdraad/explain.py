@@ -44,12 +44,19 @@ async def closed_round(session: AsyncSession, game: Game, number: int | None) ->
                 Round.game_id == game.id, Round.number == number))).scalar_one_or_none()
             if opened is not None:
                 raise RuleError(f"Round {number} of {game.name} has not closed yet, so it has no result.")
-            raise NotFoundError(f"{game.name} has no round {number} (its rounds so far: 1 to {game.current_round}).")
+            raise NotFoundError(f"{game.name} has no round {number}: {rounds_so_far(game.current_round)}.")
         return found
     latest = (await session.execute(query.order_by(Round.number.desc()).limit(1))).scalar_one_or_none()
     if latest is None:
         raise RuleError(f"No round of {game.name} has closed yet, so there is no result to explain.")
     return latest
+
+
+def rounds_so_far(current: int) -> str:
+    """``its rounds so far are 1 to 3``, ``its only round so far is round 1``, ``no round has opened yet``."""
+    if current <= 0:
+        return "no round has opened yet"
+    return "its only round so far is round 1" if current == 1 else f"its rounds so far are 1 to {current}"
 
 
 def _ballot_events(ballots: list[tuple[int, str, dict[str, Any]]], number: int) -> dict[int, int]:

@@ -175,6 +175,12 @@ class Explain(ServiceBase):
                 raise RuleError("The Fervor rebuilt differs from the one posted; tell the moderators.")
             return derivation
 
+    async def latest_chain(self, game_id: int) -> int | None:
+        """The number of the game's latest chain of Revolutions (the one ``revolution`` explains); None: none yet."""
+        async with self._read() as session:
+            return (await session.execute(select(MylChain.number).where(MylChain.game_id == game_id)
+                                          .order_by(MylChain.number.desc()).limit(1))).scalar_one_or_none()
+
     async def revolution(self, game_id: int, *, attempt: int | None = None) -> Derivation:
         """An attempt of the latest chain of Revolutions (``attempt``: its number; else the latest resolved one,
         or the one under way): funding, ``S``, the contributions and the treasuries (each Faction's money seen by
