@@ -14,11 +14,12 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
+from functools import cache
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Connection, Engine, bindparam, insert, select, update
+from sqlalchemy import Connection, Engine, Insert, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
@@ -96,6 +97,34 @@ def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterab
         raise GameClosed(row.name, row.ended_at)
     last: int = row.last_seq
     return last
+
+
+@cache
+def with_reservation(statement: Insert, *writes: Insert) -> Insert:
+    """``statement`` (an insert of PostgreSQL's dialect) with the reservation of ``reserve_seqs`` and each of
+    ``writes`` as data-modifying ``WITH`` parts, returning what the reservation returns. Built once for the same
+    statements (they are cached by their callers), so its compiled form is cached too."""
+    reserved = _NEXT_SEQ.cte("reserved")
+    ctes = [reserved, *(write.cte(f"write_{n}") for n, write in enumerate(writes))]
+    return statement.add_cte(*ctes).returning(*(select(c).scalar_subquery().label(c.name) for c in reserved.c))
+
+
+def reserve_with(connection: Connection, game_id: int, count: int, kinds: Iterable[str], last: int,
+                 statement: Insert, *writes: Insert, params: dict[str, Any]) -> None:
+    """``reserve_seqs`` on PostgreSQL in the same statement as the caller's writes (``statement`` and ``writes``,
+    bound by ``params``, which number their events up to ``last``, the game's ``last_seq`` after the reservation
+    as the caller read it under the game's lock): one round trip instead of one each (``with_reservation``).
+    ``GameClosed`` in an ended game, and an error if ``last`` is not what the reservation took: either rolls the
+    whole transaction back."""
+    taken = connection.execute(with_reservation(statement, *writes),
+                               {**params, "game": game_id, "count": count}).first()
+    if taken is None:
+        raise RuntimeError("the writes returned no row: nothing was reserved")
+    if taken.status == "ended" and not set(kinds) <= WHILE_CLOSED:
+        raise GameClosed(taken.name, taken.ended_at)
+    if taken.last_seq != last:
+        raise RuntimeError(f"the game's events were numbered up to {taken.last_seq}, not {last}: another "
+                           "transaction numbered them under the game's lock")
 
 
 def append_event(session: Session | Connection, now: datetime, game_id: int, kind: str, actor: int | None,
@@ -193,6 +222,11 @@ class SyncUnit:
         """The game's next ``count`` event numbers, for events written by the caller (the ballot batch's bulk
         insert); the last. ``GameClosed`` in an ended game."""
         return reserve_seqs(self.connection, game_id, count, kinds, opens=game_id in self.opened)
+
+    def reserve_with(self, game_id: int, count: int, kinds: Iterable[str], last: int, statement: Insert,
+                     *writes: Insert, params: dict[str, Any]) -> None:
+        """``reserve`` and the caller's writes in one statement, on PostgreSQL (``reserve_with``)."""
+        reserve_with(self.connection, game_id, count, kinds, last, statement, *writes, params=params)
 
     def end(self, game: Game) -> None:
         end_game(game, self.now, self.opened)

@@ -16,7 +16,9 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, Insert, Table, and_, bindparam, insert, select
+from itertools import zip_longest
+
+from sqlalchemy import Connection, Insert, Table, and_, bindparam, insert, null, select, type_coerce, union_all
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
 from engine.landsdraad.ballot import BallotCommand
@@ -56,12 +58,11 @@ def chunks(values: Sequence[T]) -> Iterable[Sequence[T]]:
 
 _G, _R, _P, _B, _H, _E = (cast(Table, model.__table__) for model in (Game, Round, Player, Ballot, Holding, Event))
 
-_DONE = select(_E.c.source_id, _E.c.kind, _E.c.payload).where(_E.c.source_id.in_(bindparam("sources", expanding=True)))
-_READ = (
+_GAME_ROWS = (
     select(
         # the game, in GameView's order, then what require_running reads
         _G.c.id, _G.c.guild_id, _G.c.channel_id, _G.c.name, _G.c.ruleset, _G.c.moderator_role_id, _G.c.current_round,
-        _G.c.status, _G.c.ended_at,
+        _G.c.status, _G.c.ended_at, _G.c.last_seq,
         _R.c.id.label("round_id"), _R.c.number, _R.c.status.label("round_status"), _R.c.deadline, _R.c.paused_left,
         _P.c.id.label("player_id"), _P.c.user_id, _P.c.active, _P.c.removed, _P.c.diplomacy, _P.c.diplomacy_max,
         _P.c.intrigue_max, _P.c.roll, _P.c.misc_votes,
@@ -75,6 +76,13 @@ _READ = (
         .outerjoin(_H, _H.c.player_id == _P.c.id))
     .where(_G.c.id == bindparam("game"))
 )
+_DONE_COLUMNS = (_E.c.source_id.label("done_source"), _E.c.kind.label("done_kind"), _E.c.payload.label("done_payload"))
+_READ = union_all(
+    _GAME_ROWS.add_columns(*(type_coerce(null(), c.type).label(c.name) for c in _DONE_COLUMNS)),
+    select(*(type_coerce(null(), c.type) for c in _GAME_ROWS.selected_columns), *_DONE_COLUMNS)
+    .where(_E.c.source_id.in_(bindparam("sources", expanding=True))))
+"""ONE statement for the batch's duplicate check and its joined read: the rows of the game (``id`` set), then the
+events already recorded for the batch's source ids (``id`` NULL, ``done_*`` set)."""
 _APPEND = insert(_E)
 
 
@@ -92,9 +100,32 @@ def _upsert_on(dialect: str) -> Insert:
     return _upsert(importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert(_B))
 
 
+_EVENT_COLUMNS = ("game_id", "seq", "kind", "actor", "payload", "source_id", "at")
+_BALLOT_COLUMNS = ("round_id", "player_id", "option", "declared", "revotes", "received_at", "source_id")
+
+
+def _rows_of(table: Table, prefix: str, names: Sequence[str], count: int
+             ) -> dict[str, Any] | list[dict[str, Any]]:
+    """``count`` rows of bound parameters ``<prefix>_<column>_<n>``. One row is a plain ``VALUES``, which
+    SQLAlchemy caches compiled; more are a multi-row ``VALUES``, compiled at each use (SQLAlchemy never caches
+    those), a cost shared by the batch's ballots."""
+    rows = [{name: bindparam(f"{prefix}_{name}_{n}", type_=table.c[name].type) for name in names}
+            for n in range(count)]
+    return rows[0] if count == 1 else rows
+
+
+@cache
+def _pg_writes(ballots: int, events: int) -> tuple[Insert, Insert]:
+    """PostgreSQL's upsert of ``ballots`` rows and insert of ``events`` rows, with bound parameters, built once per
+    size: the ballot alone, the usual batch, is then one cached statement (``reserve_with``)."""
+    upsert = _upsert_on("postgresql").values(_rows_of(_B, "b", _BALLOT_COLUMNS, ballots))
+    return upsert, insert(_E).values(_rows_of(_E, "e", _EVENT_COLUMNS, events))
+
+
 class _Game(NamedTuple):
     view: GameView
     status: str
+    last_seq: int
 
     @property
     def name(self) -> str:
@@ -140,10 +171,8 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> l
         return []
     connection = uow.connection
     done: dict[str, tuple[str, dict[str, Any]]] = {}
-    for part in chunks([i.source_id for i in items if i.source_id is not None]):
-        found = connection.execute(_DONE, {"sources": list(part)})
-        done.update({source: (kind, dict(payload)) for source, kind, payload in found})
-    game, rnd, voters = _read(connection, game_id, sorted({i.user_id for i in items}))
+    game, rnd, voters = _read(connection, game_id, sorted({i.user_id for i in items}),
+                              [i.source_id for i in items if i.source_id is not None], done)
 
     results: list[BallotReceipt | ClerkError] = []
     accepted: list[tuple[int, dict[str, Any], str | None]] = []
@@ -162,29 +191,51 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> l
         if item.source_id is not None:
             done[item.source_id] = ("BallotCast", payload)
     if accepted:
-        last = uow.reserve(game_id, len(accepted), ("BallotCast",))
-        first = last - len(accepted) + 1
-        rows = [(marked(user, payload, source), source) for user, payload, source in accepted]  # proxy.py
-        connection.execute(_APPEND, [
-            {"game_id": game_id, "seq": first + n, "kind": "BallotCast", "actor": actor, "payload": marked_payload,
-             "source_id": source, "at": uow.now} for n, ((actor, marked_payload), source) in enumerate(rows)])
-        connection.execute(_upsert_on(connection.dialect.name),
-                           [v.ballot for v in voters.values() if v.ballot is not None])
+        _write(uow, game_id, game.last_seq, accepted, [v.ballot for v in voters.values() if v.ballot is not None])
     return results
 
 
-def _read(connection: Connection, game_id: int, users: Sequence[int]
-          ) -> tuple[_Game, _Round | None, dict[int, _Voter]]:
-    """The game, its current round and the batch's voters with their ballots and holdings: one joined read (per
-    ``CHUNK`` voters), rows and not ORM objects."""
+def _write(uow: SyncUnit, game_id: int, last_seq: int, accepted: Sequence[tuple[int, dict[str, Any], str | None]],
+           ballots: list[dict[str, Any]]) -> None:
+    """The batch's three writes: the game's next event numbers, the events, the ballots' upsert. On PostgreSQL one
+    statement (``reserve_with``: data-modifying ``WITH``, one round trip instead of three); on SQLite, which has no
+    such statement and no round trip to save, three. The events are numbered from ``last_seq`` as read under the
+    game's lock; the reservation checks that it is still the game's."""
+    connection = uow.connection
+    count = len(accepted)
+    rows = [(marked(user, payload, source), source) for user, payload, source in accepted]  # proxy.py
+    events = [{"game_id": game_id, "seq": last_seq + 1 + n, "kind": "BallotCast", "actor": actor,
+               "payload": marked_payload, "source_id": source, "at": uow.now}
+              for n, ((actor, marked_payload), source) in enumerate(rows)]
+    if connection.dialect.name == "postgresql":
+        params = {f"{prefix}_{name}_{n}": value for prefix, rows in (("e", events), ("b", ballots))
+                  for n, row in enumerate(rows) for name, value in row.items()}
+        uow.reserve_with(game_id, count, ("BallotCast",), last_seq + count, *_pg_writes(len(ballots), count),
+                         params=params)
+        return
+    last = uow.reserve(game_id, count, ("BallotCast",))
+    assert last == last_seq + count, "the game's events were numbered by another transaction under its lock"
+    connection.execute(_APPEND, events)
+    connection.execute(_upsert_on(connection.dialect.name), ballots)
+
+
+def _read(connection: Connection, game_id: int, users: Sequence[int], sources: Sequence[str],
+          done: dict[str, tuple[str, dict[str, Any]]]) -> tuple[_Game, _Round | None, dict[int, _Voter]]:
+    """The game, its current round and the batch's voters with their ballots and holdings, and (into ``done``) what
+    was already recorded for the batch's ``sources``: one statement (per ``CHUNK`` voters or sources), rows and not
+    ORM objects."""
     game: _Game | None = None
     rnd: _Round | None = None
     voters: dict[int, _Voter] = {}
-    for part in chunks(users):
-        for row in connection.execute(_READ, {"game": game_id, "users": list(part)}):
+    for user_part, source_part in zip_longest(chunks(users), chunks(sources), fillvalue=()):
+        for row in connection.execute(_READ, {"game": game_id, "users": list(user_part),
+                                              "sources": list(source_part)}):
+            if row.id is None:
+                done[row.done_source] = (row.done_kind, dict(row.done_payload))
+                continue
             if game is None:
                 ended = utc(row.ended_at) if row.status == "ended" and row.ended_at else None
-                game = _Game(GameView(*row[:7], ended), row.status)
+                game = _Game(GameView(*row[:7], ended), row.status, row.last_seq)
                 if row.round_id is not None:
                     deadline = utc(row.deadline) if row.deadline else None
                     rnd = _Round(row.round_id, RoundWindow(row.number, row.round_status == "open", deadline),
