@@ -14,9 +14,9 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from functools import cache
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cache
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Connection, Engine, Insert, bindparam, insert, select, update

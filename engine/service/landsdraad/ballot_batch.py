@@ -14,9 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
-
 from itertools import zip_longest
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from sqlalchemy import Connection, Insert, Table, and_, bindparam, insert, null, select, type_coerce, union_all
 
@@ -235,7 +234,8 @@ def _read(connection: Connection, game_id: int, users: Sequence[int], sources: S
                 continue
             if game is None:
                 ended = utc(row.ended_at) if row.status == "ended" and row.ended_at else None
-                game = _Game(GameView(*row[:7], ended), row.status, row.last_seq)
+                game = _Game(GameView(row.id, row.guild_id, row.channel_id, row.name, row.ruleset,
+                                      row.moderator_role_id, row.current_round, ended), row.status, row.last_seq)
                 if row.round_id is not None:
                     deadline = utc(row.deadline) if row.deadline else None
                     rnd = _Round(row.round_id, RoundWindow(row.number, row.round_status == "open", deadline),
