@@ -99,32 +99,42 @@ def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterab
     return last
 
 
+_EVENT_FIELDS = ("game_id", "kind", "actor", "payload", "source_id", "at")
+"""An event's columns but its number, bound as ``event_<column>_<n>`` by ``append_events_with``."""
+
+
 @cache
-def with_reservation(statement: Insert, *writes: Insert) -> Insert:
-    """``statement`` (an insert of PostgreSQL's dialect) with the reservation of ``reserve_seqs`` and each of
-    ``writes`` as data-modifying ``WITH`` parts, returning what the reservation returns. Built once for the same
-    statements (they are cached by their callers), so its compiled form is cached too."""
+def _appending(statement: Insert, count: int) -> Insert:
+    """``statement`` after two data-modifying ``WITH`` parts: the reservation of ``count`` numbers (``_NEXT_SEQ``,
+    as ``reserve_seqs``) and the insert of ``count`` events numbered from it; it returns what the reservation
+    returns. Built once per statement and count, so compiled once (for one event: SQLAlchemy never caches a
+    multi-row ``VALUES``)."""
     reserved = _NEXT_SEQ.cte("reserved")
-    ctes = [reserved, *(write.cte(f"write_{n}") for n, write in enumerate(writes))]
-    return statement.add_cte(*ctes).returning(*(select(c).scalar_subquery().label(c.name) for c in reserved.c))
+    last = select(reserved.c.last_seq).scalar_subquery()
+    rows = [{"seq": last - (count - 1 - n),
+             **{name: bindparam(f"event_{name}_{n}", type_=_EVENTS.c[name].type) for name in _EVENT_FIELDS}}
+            for n in range(count)]
+    appended = insert(_EVENTS).values(rows[0] if count == 1 else rows).cte("appended")
+    return statement.add_cte(reserved, appended).returning(
+        *(select(c).scalar_subquery().label(c.name) for c in reserved.c))
 
 
-def reserve_with(connection: Connection, game_id: int, count: int, kinds: Iterable[str], last: int,
-                 statement: Insert, *writes: Insert, params: dict[str, Any]) -> None:
-    """``reserve_seqs`` on PostgreSQL in the same statement as the caller's writes (``statement`` and ``writes``,
-    bound by ``params``, which number their events up to ``last``, the game's ``last_seq`` after the reservation
-    as the caller read it under the game's lock): one round trip instead of one each (``with_reservation``).
-    ``GameClosed`` in an ended game, and an error if ``last`` is not what the reservation took: either rolls the
-    whole transaction back."""
-    taken = connection.execute(with_reservation(statement, *writes),
-                               {**params, "game": game_id, "count": count}).first()
+def append_events_with(connection: Connection, game_id: int, events: Sequence[dict[str, Any]], kinds: Iterable[str],
+                       statement: Insert, params: dict[str, Any], *, opens: bool = False) -> int:
+    """PostgreSQL: append ``events`` (rows of the events table but their ``seq``) with the game's next numbers, as
+    ``reserve_seqs`` and a bulk insert would, and run the caller's ``statement`` (an insert, bound by ``params``),
+    all in ONE statement (data-modifying ``WITH``: one round trip instead of three). Returns the last number.
+    ``GameClosed`` in an ended game, as ``reserve_seqs``: the transaction is then rolled back, writes and all."""
+    count = len(events)
+    values = {f"event_{name}_{n}": row[name] for n, row in enumerate(events) for name in _EVENT_FIELDS}
+    taken = connection.execute(_appending(statement, count),
+                               {**params, **values, "game": game_id, "count": count}).first()
     if taken is None:
-        raise RuntimeError("the writes returned no row: nothing was reserved")
-    if taken.status == "ended" and not set(kinds) <= WHILE_CLOSED:
+        raise RuntimeError("the statement returned no row: its writes are not known to have happened")
+    if taken.status == "ended" and not opens and not set(kinds) <= WHILE_CLOSED:
         raise GameClosed(taken.name, taken.ended_at)
-    if taken.last_seq != last:
-        raise RuntimeError(f"the game's events were numbered up to {taken.last_seq}, not {last}: another "
-                           "transaction numbered them under the game's lock")
+    last: int = taken.last_seq
+    return last
 
 
 def append_event(session: Session | Connection, now: datetime, game_id: int, kind: str, actor: int | None,
@@ -223,10 +233,12 @@ class SyncUnit:
         insert); the last. ``GameClosed`` in an ended game."""
         return reserve_seqs(self.connection, game_id, count, kinds, opens=game_id in self.opened)
 
-    def reserve_with(self, game_id: int, count: int, kinds: Iterable[str], last: int, statement: Insert,
-                     *writes: Insert, params: dict[str, Any]) -> None:
-        """``reserve`` and the caller's writes in one statement, on PostgreSQL (``reserve_with``)."""
-        reserve_with(self.connection, game_id, count, kinds, last, statement, *writes, params=params)
+    def append_events_with(self, game_id: int, events: Sequence[dict[str, Any]], kinds: Iterable[str],
+                           statement: Insert, params: dict[str, Any]) -> int:
+        """PostgreSQL: ``events`` appended and the caller's ``statement`` run in one statement
+        (``append_events_with``); the last number."""
+        return append_events_with(self.connection, game_id, events, kinds, statement, params,
+                                  opens=game_id in self.opened)
 
     def end(self, game: Game) -> None:
         end_game(game, self.now, self.opened)

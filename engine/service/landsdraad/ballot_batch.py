@@ -61,7 +61,7 @@ _GAME_ROWS = (
     select(
         # the game, in GameView's order, then what require_running reads
         _G.c.id, _G.c.guild_id, _G.c.channel_id, _G.c.name, _G.c.ruleset, _G.c.moderator_role_id, _G.c.current_round,
-        _G.c.status, _G.c.ended_at, _G.c.last_seq,
+        _G.c.status, _G.c.ended_at,
         _R.c.id.label("round_id"), _R.c.number, _R.c.status.label("round_status"), _R.c.deadline, _R.c.paused_left,
         _P.c.id.label("player_id"), _P.c.user_id, _P.c.active, _P.c.removed, _P.c.diplomacy, _P.c.diplomacy_max,
         _P.c.intrigue_max, _P.c.roll, _P.c.misc_votes,
@@ -99,32 +99,22 @@ def _upsert_on(dialect: str) -> Insert:
     return _upsert(importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert(_B))
 
 
-_EVENT_COLUMNS = ("game_id", "seq", "kind", "actor", "payload", "source_id", "at")
 _BALLOT_COLUMNS = ("round_id", "player_id", "option", "declared", "revotes", "received_at", "source_id")
 
 
-def _rows_of(table: Table, prefix: str, names: Sequence[str], count: int
-             ) -> dict[str, Any] | list[dict[str, Any]]:
-    """``count`` rows of bound parameters ``<prefix>_<column>_<n>``. One row is a plain ``VALUES``, which
-    SQLAlchemy caches compiled; more are a multi-row ``VALUES``, compiled at each use (SQLAlchemy never caches
-    those), a cost shared by the batch's ballots."""
-    rows = [{name: bindparam(f"{prefix}_{name}_{n}", type_=table.c[name].type) for name in names}
-            for n in range(count)]
-    return rows[0] if count == 1 else rows
-
-
 @cache
-def _pg_writes(ballots: int, events: int) -> tuple[Insert, Insert]:
-    """PostgreSQL's upsert of ``ballots`` rows and insert of ``events`` rows, with bound parameters, built once per
-    size: the ballot alone, the usual batch, is then one cached statement (``reserve_with``)."""
-    upsert = _upsert_on("postgresql").values(_rows_of(_B, "b", _BALLOT_COLUMNS, ballots))
-    return upsert, insert(_E).values(_rows_of(_E, "e", _EVENT_COLUMNS, events))
+def _pg_upsert(count: int) -> Insert:
+    """PostgreSQL's upsert of ``count`` ballots, bound as ``b_<column>_<n>``: built once per size, so that the
+    ballot alone (the usual batch) is one statement compiled once (SQLAlchemy never caches a multi-row
+    ``VALUES``: a bigger batch compiles its statement, a cost its ballots share)."""
+    rows = [{name: bindparam(f"b_{name}_{n}", type_=_B.c[name].type) for name in _BALLOT_COLUMNS}
+            for n in range(count)]
+    return _upsert_on("postgresql").values(rows[0] if count == 1 else rows)
 
 
 class _Game(NamedTuple):
     view: GameView
     status: str
-    last_seq: int
 
     @property
     def name(self) -> str:
@@ -190,31 +180,26 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> l
         if item.source_id is not None:
             done[item.source_id] = ("BallotCast", payload)
     if accepted:
-        _write(uow, game_id, game.last_seq, accepted, [v.ballot for v in voters.values() if v.ballot is not None])
+        _write(uow, game_id, accepted, [v.ballot for v in voters.values() if v.ballot is not None])
     return results
 
 
-def _write(uow: SyncUnit, game_id: int, last_seq: int, accepted: Sequence[tuple[int, dict[str, Any], str | None]],
+def _write(uow: SyncUnit, game_id: int, accepted: Sequence[tuple[int, dict[str, Any], str | None]],
            ballots: list[dict[str, Any]]) -> None:
-    """The batch's three writes: the game's next event numbers, the events, the ballots' upsert. On PostgreSQL one
-    statement (``reserve_with``: data-modifying ``WITH``, one round trip instead of three); on SQLite, which has no
-    such statement and no round trip to save, three. The events are numbered from ``last_seq`` as read under the
-    game's lock; the reservation checks that it is still the game's."""
+    """The batch's writes: the game's next event numbers, the events, the ballots' upsert. On PostgreSQL one
+    statement (``append_events_with``: data-modifying ``WITH``, one round trip instead of three); on SQLite, which
+    has no such statement (and no round trip to save), three."""
     connection = uow.connection
-    count = len(accepted)
     rows = [(marked(user, payload, source), source) for user, payload, source in accepted]  # proxy.py
-    events = [{"game_id": game_id, "seq": last_seq + 1 + n, "kind": "BallotCast", "actor": actor,
-               "payload": marked_payload, "source_id": source, "at": uow.now}
-              for n, ((actor, marked_payload), source) in enumerate(rows)]
+    events = [{"game_id": game_id, "kind": "BallotCast", "actor": actor, "payload": marked_payload,
+               "source_id": source, "at": uow.now} for (actor, marked_payload), source in rows]
     if connection.dialect.name == "postgresql":
-        params = {f"{prefix}_{name}_{n}": value for prefix, rows in (("e", events), ("b", ballots))
-                  for n, row in enumerate(rows) for name, value in row.items()}
-        uow.reserve_with(game_id, count, ("BallotCast",), last_seq + count, *_pg_writes(len(ballots), count),
-                         params=params)
+        params = {f"b_{name}_{n}": value for n, row in enumerate(ballots) for name, value in row.items()}
+        uow.append_events_with(game_id, events, ("BallotCast",), _pg_upsert(len(ballots)), params)
         return
-    last = uow.reserve(game_id, count, ("BallotCast",))
-    assert last == last_seq + count, "the game's events were numbered by another transaction under its lock"
-    connection.execute(_APPEND, events)
+    last = uow.reserve(game_id, len(events), ("BallotCast",))
+    first = last - len(events) + 1
+    connection.execute(_APPEND, [{**event, "seq": first + n} for n, event in enumerate(events)])
     connection.execute(_upsert_on(connection.dialect.name), ballots)
 
 
@@ -235,7 +220,7 @@ def _read(connection: Connection, game_id: int, users: Sequence[int], sources: S
             if game is None:
                 ended = utc(row.ended_at) if row.status == "ended" and row.ended_at else None
                 game = _Game(GameView(row.id, row.guild_id, row.channel_id, row.name, row.ruleset,
-                                      row.moderator_role_id, row.current_round, ended), row.status, row.last_seq)
+                                      row.moderator_role_id, row.current_round, ended), row.status)
                 if row.round_id is not None:
                     deadline = utc(row.deadline) if row.deadline else None
                     rnd = _Round(row.round_id, RoundWindow(row.number, row.round_status == "open", deadline),
