@@ -38,7 +38,7 @@ SETTING = Setting(
 Vector = tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Voter:
     name: str
     weights: frozenset[int]
