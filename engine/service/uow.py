@@ -99,16 +99,13 @@ def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterab
     return last
 
 
-_EVENT_FIELDS = ("game_id", "kind", "actor", "payload", "source_id", "at")
-"""An event's columns but its number, bound as ``event_<column>_<n>`` by ``append_events_with``."""
+_EVENT_FIELDS = ("game_id", "kind", "actor", "payload", "source_id", "at")  # bound as event_<column>_<n>
 
 
 @cache
 def _appending(statement: Insert, count: int) -> Insert:
-    """``statement`` after two data-modifying ``WITH`` parts: the reservation of ``count`` numbers (``_NEXT_SEQ``,
-    as ``reserve_seqs``) and the insert of ``count`` events numbered from it; it returns what the reservation
-    returns. Built once per statement and count, so compiled once (for one event: SQLAlchemy never caches a
-    multi-row ``VALUES``)."""
+    """``statement`` after the reservation of ``count`` numbers and the insert of ``count`` events numbered from it
+    (data-modifying ``WITH``s), returning the reservation's row. Built once per statement and count."""
     reserved = _NEXT_SEQ.cte("reserved")
     last = select(reserved.c.last_seq).scalar_subquery()
     rows = [{"seq": last - (count - 1 - n),
@@ -121,15 +118,13 @@ def _appending(statement: Insert, count: int) -> Insert:
 
 def append_events_with(connection: Connection, game_id: int, events: Sequence[dict[str, Any]], kinds: Iterable[str],
                        statement: Insert, params: dict[str, Any], *, opens: bool = False) -> int:
-    """PostgreSQL: append ``events`` (rows of the events table but their ``seq``) with the game's next numbers, as
-    ``reserve_seqs`` and a bulk insert would, and run the caller's ``statement`` (an insert, bound by ``params``),
-    all in ONE statement (data-modifying ``WITH``: one round trip instead of three). Returns the last number.
-    ``GameClosed`` in an ended game, as ``reserve_seqs``: the transaction is then rolled back, writes and all."""
+    """PostgreSQL: ``reserve_seqs``, the insert of ``events`` (rows but their ``seq``) and the caller's ``statement``
+    (bound by ``params``) in ONE statement; the last number. ``GameClosed`` in an ended game, as ``reserve_seqs``."""
     count = len(events)
     values = {f"event_{name}_{n}": row[name] for n, row in enumerate(events) for name in _EVENT_FIELDS}
     taken = connection.execute(_appending(statement, count),
                                {**params, **values, "game": game_id, "count": count}).first()
-    if taken is None:
+    if taken is None:  # the caller's statement wrote no row
         raise RuntimeError("the statement returned no row: its writes are not known to have happened")
     if taken.status == "ended" and not opens and not set(kinds) <= WHILE_CLOSED:
         raise GameClosed(taken.name, taken.ended_at)
@@ -232,13 +227,6 @@ class SyncUnit:
         """The game's next ``count`` event numbers, for events written by the caller (the ballot batch's bulk
         insert); the last. ``GameClosed`` in an ended game."""
         return reserve_seqs(self.connection, game_id, count, kinds, opens=game_id in self.opened)
-
-    def append_events_with(self, game_id: int, events: Sequence[dict[str, Any]], kinds: Iterable[str],
-                           statement: Insert, params: dict[str, Any]) -> int:
-        """PostgreSQL: ``events`` appended and the caller's ``statement`` run in one statement
-        (``append_events_with``); the last number."""
-        return append_events_with(self.connection, game_id, events, kinds, statement, params,
-                                  opens=game_id in self.opened)
 
     def end(self, game: Game) -> None:
         end_game(game, self.now, self.opened)

@@ -28,7 +28,7 @@ from engine.service.clock import utc
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import require_running
 from engine.service.proxy import marked
-from engine.service.uow import Duplicate, SyncUnit
+from engine.service.uow import Duplicate, SyncUnit, append_events_with
 from engine.service.views import GameView
 
 if TYPE_CHECKING:
@@ -195,7 +195,8 @@ def _write(uow: SyncUnit, game_id: int, accepted: Sequence[tuple[int, dict[str, 
                "source_id": source, "at": uow.now} for (actor, marked_payload), source in rows]
     if connection.dialect.name == "postgresql":
         params = {f"b_{name}_{n}": value for n, row in enumerate(ballots) for name, value in row.items()}
-        uow.append_events_with(game_id, events, ("BallotCast",), _pg_upsert(len(ballots)), params)
+        append_events_with(connection, game_id, events, ("BallotCast",), _pg_upsert(len(ballots)), params,
+                           opens=game_id in uow.opened)
         return
     last = uow.reserve(game_id, len(events), ("BallotCast",))
     first = last - len(events) + 1
