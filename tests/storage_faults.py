@@ -3,7 +3,8 @@ statements, portable (no mount, no root), the driver's own error class and code 
 
 ``FaultInjector.install(engine)`` hooks the dialect's ``do_execute``/``do_executemany``/``do_execute_no_params``
 (inside SQLAlchemy's error handling, as a driver error is). While ``arm(kind)`` is in force every write statement
-(INSERT, UPDATE, DELETE) fails with that fault: ``full`` (SQLite ``SQLITE_FULL`` "database or disk is full",
+(INSERT, UPDATE, DELETE, or a data-modifying ``WITH`` of PostgreSQL) fails with that fault: ``full`` (SQLite
+``SQLITE_FULL`` "database or disk is full",
 PostgreSQL 53100 disk_full) or ``read-only`` (``SQLITE_READONLY`` "attempt to write a readonly database", PostgreSQL
 25006). A read-only fault also *sticks* to every connection that met it, as SQLite keeps a connection it opened on
 a read-only file read-only after the file is writable again (and PostgreSQL a session its
@@ -12,6 +13,7 @@ them. The real faults (an immutable file, a full file system) are in tests/servi
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from types import SimpleNamespace
 from typing import Any
@@ -19,6 +21,13 @@ from typing import Any
 from sqlalchemy import Engine, event
 
 _WRITES = ("INSERT", "UPDATE", "DELETE")
+_WRITING_WITH = re.compile(r"\b(INSERT|UPDATE|DELETE)\b")
+
+
+def writes(statement: str) -> bool:
+    """Whether ``statement`` writes: an INSERT, UPDATE or DELETE, or a ``WITH`` with one of them in it."""
+    text = statement.lstrip().upper()
+    return text.startswith(_WRITES) or (text.startswith("WITH") and _WRITING_WITH.search(text) is not None)
 _SQLITE = {"full": ("database or disk is full", "SQLITE_FULL", 13),
            "read-only": ("attempt to write a readonly database", "SQLITE_READONLY", 8)}
 _POSTGRES = {"full": ("could not extend file: No space left on device", "53100"),
@@ -47,7 +56,7 @@ class FaultInjector:
 
     def _check(self, cursor: Any, statement: str, *rest: Any) -> None:
         context = rest[-1]
-        if not statement.lstrip().upper().startswith(_WRITES):
+        if not writes(statement):
             return
         dbapi = context.root_connection.connection.dbapi_connection
         stuck = any(c is dbapi for c in self.sticky)

@@ -38,7 +38,7 @@ SETTING = Setting(
 Vector = tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Voter:
     name: str
     weights: frozenset[int]
@@ -115,10 +115,17 @@ def check(voters: Sequence[Voter], totals: Mapping[str, int]) -> Check:
     names = sorted(set(totals) | {c for v in voters for c in v.choices})
     index = {c: i for i, c in enumerate(names)}
     target = tuple(int(totals.get(c, 0)) for c in names)
+    fits: dict[tuple[int, frozenset[str]], frozenset[str]] = {}
+    """The choices whose total a lightest weight fits in, by (lightest weight, choices): voters share both."""
+    quick: dict[str, frozenset[str]] = {}
     for v in voters:
-        if not v.weights or not v.choices or min(v.weights) < 0:
+        if not v.weights or not v.choices or (lightest := min(v.weights)) < 0:
             raise ValueError(f"{v.name}: a voter needs at least one weight (none negative) and one choice")
-    quick = {v.name: frozenset(c for c in v.choices if min(v.weights) <= target[index[c]]) for v in voters}
+        key = (lightest, v.choices)
+        fit = fits.get(key)
+        if fit is None:
+            fit = fits[key] = frozenset(c for c in v.choices if lightest <= target[index[c]])
+        quick[v.name] = fit
     if any(not q for q in quick.values()):
         raise InconsistentError("no combination of the ballots gives the posted totals")
     dropped: int | None = None

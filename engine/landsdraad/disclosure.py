@@ -14,6 +14,8 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.tally import Tally
 
 OPTIONS = frozenset(o.value for o in Option)
+_ABSTAINED = frozenset((Option.ABSTAIN.value,))
+"""The one choice of a player with no ballot (R0-13)."""
 
 
 def crisis_check(weights: Mapping[str, int], cast: frozenset[str], factions: Sequence[tuple[str, int, Option]],
@@ -21,8 +23,11 @@ def crisis_check(weights: Mapping[str, int], cast: frozenset[str], factions: Seq
     """``weights``: every active player's V(p) at the close, by name; ``cast``: who had a ballot; ``factions``:
     (name, votes, option voted) of each temporary faction. The check, and the players it finds exposed."""
     voters = [Voter.public_weight(f"faction {name}", votes, (option.value,)) for name, votes, option in factions]
-    voters += [Voter.public_weight(name, w, OPTIONS if name in cast else (Option.ABSTAIN.value,))
-               for name, w in weights.items()]
+    # One frozenset per weight and per set of choices, shared by the players who have them (a close of 10,000
+    # builds 10,000 voters: docs/performance.md)
+    alone: dict[int, frozenset[int]] = {}
+    voters += [Voter(name, alone.get(w) or alone.setdefault(w, frozenset((w,))),
+                     OPTIONS if name in cast else _ABSTAINED) for name, w in weights.items()]
     found = check(voters, {Option.AYE.value: totals.aye, Option.NAY.value: totals.nay,
                            Option.ABSTAIN.value: totals.abstain})
     return found, exposed(voters, found)

@@ -16,9 +16,10 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cache
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Connection, Engine, bindparam, insert, select, update
+from sqlalchemy import Connection, Engine, Insert, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
@@ -95,6 +96,39 @@ def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterab
     if row.status == "ended" and not opens and not set(kinds) <= WHILE_CLOSED:
         raise GameClosed(row.name, row.ended_at)
     last: int = row.last_seq
+    return last
+
+
+_EVENT_FIELDS = ("game_id", "kind", "actor", "payload", "source_id", "at")  # bound as event_<column>_<n>
+
+
+@cache
+def _appending(statement: Insert, count: int) -> Insert:
+    """``statement`` after the reservation of ``count`` numbers and the insert of ``count`` events numbered from it
+    (data-modifying ``WITH``s), returning the reservation's row. Built once per statement and count."""
+    reserved = _NEXT_SEQ.cte("reserved")
+    last = select(reserved.c.last_seq).scalar_subquery()
+    rows = [{"seq": last - (count - 1 - n),
+             **{name: bindparam(f"event_{name}_{n}", type_=_EVENTS.c[name].type) for name in _EVENT_FIELDS}}
+            for n in range(count)]
+    appended = insert(_EVENTS).values(rows[0] if count == 1 else rows).cte("appended")
+    return statement.add_cte(reserved, appended).returning(
+        *(select(c).scalar_subquery().label(c.name) for c in reserved.c))
+
+
+def append_events_with(connection: Connection, game_id: int, events: Sequence[dict[str, Any]], kinds: Iterable[str],
+                       statement: Insert, params: dict[str, Any], *, opens: bool = False) -> int:
+    """PostgreSQL: ``reserve_seqs``, the insert of ``events`` (rows but their ``seq``) and the caller's ``statement``
+    (bound by ``params``) in ONE statement; the last number. ``GameClosed`` in an ended game, as ``reserve_seqs``."""
+    count = len(events)
+    values = {f"event_{name}_{n}": row[name] for n, row in enumerate(events) for name in _EVENT_FIELDS}
+    taken = connection.execute(_appending(statement, count),
+                               {**params, **values, "game": game_id, "count": count}).first()
+    if taken is None:  # the caller's statement wrote no row
+        raise RuntimeError("the statement returned no row: its writes are not known to have happened")
+    if taken.status == "ended" and not opens and not set(kinds) <= WHILE_CLOSED:
+        raise GameClosed(taken.name, taken.ended_at)
+    last: int = taken.last_seq
     return last
 
 

@@ -109,8 +109,11 @@ async def test_casting_a_vote_costs_the_same_statements_in_a_small_and_a_large_g
     assert len(small_revote) == len(big_revote), (small_revote, big_revote)
     assert small_first == big_first  # the very same statements, not just as many
     assert small_revote == big_revote
-    assert len(small_first) <= 6  # a short transaction: lock, duplicate check, one joined read, three writes
-    assert len(small_revote) <= 6
+    # a short transaction: the lock, ONE read (the duplicate check and the joined read), the writes: three on
+    # SQLite, one statement on PostgreSQL (a data-modifying WITH: one round trip)
+    most = 3 if table.engine.dialect.name == "postgresql" else 5
+    assert len(small_first) <= most, small_first
+    assert len(small_revote) <= most, small_revote
     votes = (await table.clerk.landsdraad.ledger.player(big, 10_150)).votes
     assert votes == 10 + 4 + 3  # base 2·3+2+2, elector 4, average planet 3, no bonus at D 3
     result = await table.clerk.landsdraad.rounds.close_round(big, actor=MOD)
