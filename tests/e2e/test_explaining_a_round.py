@@ -33,7 +33,7 @@ async def test_a_round_previewed_explained_verified_and_corrected(clerk_bot: Har
     assert others.ephemeral and "A player's votes are private" in others.content
 
     verified = (await h.run(h.bob, "verify", h.game, round=1)).first
-    assert verified.ephemeral and "The dice of round 1 of sirius: all 0 rolls match." in verified.text()
+    assert verified.ephemeral and "The dice of round 1 of sirius: no die was rolled" in verified.text()
 
     nothing = (await h.run(h.mod, "round erratum", h.game, round=1)).first
     assert nothing.ephemeral and nothing.text() == ("Round 1 of sirius comes out as posted under the corrected "
