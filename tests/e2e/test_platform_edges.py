@@ -141,11 +141,13 @@ async def test_the_bot_answers_before_discord_has_taken_its_command_sync(clerk_b
     held = h.fake.hold_syncs()
     syncs = h.fake.syncs
 
-    await h.restart()
-    assert h.fake.syncs == syncs + 1 and not h.bot.synced.is_set()
-    answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
-    status = await h.run(h.alice, "round status", h.game)
-    held.set()
+    try:
+        await h.restart()
+        assert h.fake.syncs == syncs + 1 and not h.bot.synced.is_set()
+        answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+        status = await h.run(h.alice, "round status", h.game)
+    finally:
+        held.set()  # also when an assertion failed: the bot's close would otherwise wait on the held sync
     await asyncio.wait_for(h.bot.synced.wait(), HANG)
 
     assert "Ballot recorded" in answer.content

@@ -800,7 +800,7 @@ class FakeDiscord(ChannelRoutes):
         body = await request.json()
         self.syncs += 1  # then, with no await, the refusal or the new list: a test waiting on the count sees either
         if self.sync_hold is not None:  # Discord is slow to answer (``hold_syncs``): the old list stays meanwhile
-            await self.sync_hold.wait()
+            await asyncio.wait_for(self.sync_hold.wait(), HANG)  # a test that never releases it fails, not hangs
         if self.sync_refusals:
             return discord_error(*self.sync_refusals.pop(0))
         guild = request.match_info.get("guild")
