@@ -42,8 +42,7 @@ DEFER_AFTER = 2.0
 """Seconds a command may take before its interaction is deferred (Discord wants an answer within 3 s)."""
 
 SYNC_RETRY = 60.0
-"""Seconds after a refused sync of the slash commands before it is tried again (then doubling: ``_sync_until_taken``).
-"""
+"""Seconds after a refused sync of the slash commands before it is tried again (then doubling: ``_sync_later``)."""
 SYNC_RETRY_MAX = 3600.0
 
 KEEP_DELIVERED = timedelta(days=2)
@@ -125,8 +124,6 @@ class ClerkBot(discord.Client):
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
         self._sync_task: asyncio.Task[None] | None = None
-        self.synced = asyncio.Event()
-        """Set once Discord has taken this start's command list (the sync runs beside the gateway's connection)."""
         self._channel_turns = Locks()
         self.add_dynamic_items(ClerkButton, ClerkSelect)
 
@@ -136,11 +133,8 @@ class ClerkBot(discord.Client):
 
     async def setup_hook(self) -> None:
         await self._resume_outbox()
-        if self.sync_commands:
-            # Beside the gateway's connection, not before it: on Discord the PUT is a round trip the first DM need not
-            # wait for. Until it is taken, Discord routes the commands it registered before (an earlier start's), and
-            # the tree answers them as ever: it runs on the local command table, not on the synced list.
-            self._sync_task = asyncio.create_task(self._sync_until_taken(), name="clerk-sync-commands")
+        if self.sync_commands and not await self._sync():
+            self._sync_task = asyncio.create_task(self._sync_later(), name="clerk-sync-commands")
         self._scheduler_task = asyncio.create_task(self._run_scheduler(), name="clerk-deadlines")
         # matplotlib (about 0.5 s of imports and 40 MB) is not imported at start-up: the first chart imports it in the
         # drawing thread (bot/actions/drawing.py), off the event loop, and a command that takes longer than
@@ -164,14 +158,11 @@ class ClerkBot(discord.Client):
             log.info("synced %d slash commands to guild %s", len(synced), self.dev_guild_id)
         else:
             log.info("synced %d global slash commands", len(synced))
-        self.synced.set()
         return True
 
-    async def _sync_until_taken(self) -> None:
-        """Sync; after a refusal try again, ``SYNC_RETRY`` after the failure and twice as long after each further one
-        (at most ``SYNC_RETRY_MAX``), until Discord takes it."""
-        if await self._sync():
-            return
+    async def _sync_later(self) -> None:
+        """Try the sync again, ``SYNC_RETRY`` after the failure and twice as long after each further one (at most
+        ``SYNC_RETRY_MAX``), until Discord takes it."""
         delay = SYNC_RETRY
         while True:
             await asyncio.sleep(delay)

@@ -78,7 +78,6 @@ class Harness:
         if isinstance(self.bot, discord.AutoShardedClient):  # Discord wants 5 s between IDENTIFYs; the fake does not
             self.bot.before_identify_hook = _identify_at_once  # type: ignore[method-assign]
         await self.bot.__aenter__()  # as `async with bot:` does: wait_until_ready() needs it
-        syncs = self.fake.syncs
         self.task = asyncio.create_task(self.bot.start(TOKEN))
         ready = asyncio.create_task(self.bot.wait_until_ready())
         done, _ = await asyncio.wait({ready, self.task}, timeout=HANG, return_when=asyncio.FIRST_COMPLETED)
@@ -89,7 +88,6 @@ class Harness:
             raise AssertionError(f"the bot did not become ready within {HANG} s")
         self.starts += 1
         await self.fake.wait_for(lambda: self.bot.scheduler.passes >= 1, "the scheduler's first pass")
-        await self._first_sync(syncs)
         await self.fake.sync()  # past GUILD_CREATE, which may come after ready on a busy machine (READY_AFTER)
         return self.bot
 
@@ -105,7 +103,6 @@ class Harness:
             return make_bot(self.app, guild_ready_timeout=READY_AFTER, message_content=message_content,
                             **self.bot_options)
 
-        syncs = self.fake.syncs
         self.task = asyncio.create_task(run_clerk(bot_for, TOKEN, mode, started=made))
         await self.fake.wait_for(lambda: self.task.done() or (self.made and self.made[-1].is_ready()),
                                  "the bot to be ready")
@@ -113,15 +110,8 @@ class Harness:
             raise AssertionError(f"the bot stopped at start (exit {self.task.result()})")
         self.starts += 1
         await self.fake.wait_for(lambda: self.bot.scheduler.passes >= 1, "the scheduler's first pass")
-        await self._first_sync(syncs)
         await self.fake.sync()
         return self.bot
-
-    async def _first_sync(self, before: int) -> None:
-        """The bot syncs its slash commands beside the gateway's connection: wait until the fake has had this start's
-        first sync (taken, or refused as a test asked), so that a test reads and runs the commands of this start."""
-        if self.bot.sync_commands:
-            await self.fake.wait_for(lambda: self.fake.syncs > before, "the bot's first sync of the slash commands")
 
     async def idle(self) -> None:
         """Wait until the bot has finished every command and message handler it has started, and the outgoing queue

@@ -9,7 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from fakediscord import HANG
 
 import bot.discord.client
 from bot.actions.rulesets import COMMANDS
@@ -133,28 +132,6 @@ async def test_a_refused_command_sync_is_logged_and_the_bot_runs_on_and_syncs_la
     h.errors.records.clear()
 
 
-async def test_the_bot_answers_before_discord_has_taken_its_command_sync(clerk_bot: Harness) -> None:
-    """The sync runs beside the gateway's connection: the bot is ready, answers DMs and runs slash commands (those
-    Discord registered at an earlier start) while Discord has not answered the sync yet."""
-    h = clerk_bot
-    await h.new_game()
-    held = h.fake.hold_syncs()
-    syncs = h.fake.syncs
-
-    try:
-        await h.restart()
-        assert h.fake.syncs == syncs + 1 and not h.bot.synced.is_set()
-        answer = await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
-        status = await h.run(h.alice, "round status", h.game)
-    finally:
-        held.set()  # also when an assertion failed: the bot's close would otherwise wait on the held sync
-    await asyncio.wait_for(h.bot.synced.wait(), HANG)
-
-    assert "Ballot recorded" in answer.content
-    assert "sirius: round 1 (open)" in status.first.text()
-    assert h.fake.syncs == syncs + 1
-
-
 def permissions(command: dict[str, Any]) -> str | None:
     """A command's ``default_member_permissions``: Discord documents a string; discord.py sends an int."""
     value = command.get("default_member_permissions")
@@ -166,7 +143,6 @@ async def test_the_synced_commands_say_where_they_work_and_hide_the_moderators_o
     the command can be used": 0 GUILD, 1 BOT_DM) and ``default_member_permissions`` ("Set of permissions represented
     as a bit set": a member without them does not see the command unless a server admin allows it in Server
     Settings → Integrations, which is why ``dispatch`` still checks)."""
-    await asyncio.wait_for(clerk_bot.bot.synced.wait(), HANG)  # the sync runs beside the connection
     synced = {c["name"]: c for c in clerk_bot.fake.commands[None]}
     under: dict[str, list[Any]] = {}
     for name, spec in COMMANDS.items():
