@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bot.actions.commands import App
 from bot.actions.outbox import ToChannel, ToThread
+from engine.core.errors import RuleError
 from engine.service.views import GameView
 
 THREAD_SUFFIX = "moderators"
@@ -36,3 +37,12 @@ def place_text(target: ToChannel | ToThread) -> str:
     if isinstance(target, ToChannel):
         return f"<#{target.channel_id}>"
     return f"the private thread “{target.name}” of the game channel"
+
+
+def erratum_offer(custom_id: str) -> tuple[int, int]:
+    """(game id, number) of an erratum button ``<prefix>:<game>:<number>`` under a correction's private notice (each
+    ruleset's errata module); a button that is not one is refused."""
+    parts = custom_id.split(":")
+    if len(parts) != 4 or not all(p.isdigit() for p in parts[2:]):
+        raise RuleError("This button is not one of Clerk's erratum offers.")
+    return int(parts[2]), int(parts[3])

@@ -11,7 +11,7 @@ from typing import Any
 from bot.actions.commands import App, Option
 from bot.actions.context import Ctx
 from bot.actions.convocate.guard import command
-from bot.actions.moderators import moderator_target
+from bot.actions.moderators import erratum_offer, moderator_target
 from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from engine.convocate.errata import RepealRecount
@@ -89,7 +89,5 @@ async def motion_erratum(app: App, ctx: Ctx, g: GameView | None, o: dict[str, An
 
 @ROUTES.button(BUTTON)
 async def erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
-    parts = custom_id.split(":")
-    if len(parts) != 4 or not all(p.isdigit() for p in parts[2:]):
-        raise RuleError("This button is not one of Clerk's erratum offers.")
-    return await post_erratum(app, ctx, await app.clerk.games.game(int(parts[2])), int(parts[3]))
+    game_id, number = erratum_offer(custom_id)
+    return await post_erratum(app, ctx, await app.clerk.games.game(game_id), number)

@@ -12,7 +12,7 @@ from bot.actions.commands import App, Option, require_game
 from bot.actions.context import Ctx
 from bot.actions.landsdraad.render import label
 from bot.actions.landsdraad.ruleset import commands_on
-from bot.actions.moderators import moderator_target
+from bot.actions.moderators import erratum_offer, moderator_target
 from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
@@ -138,8 +138,5 @@ async def round_erratum(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 @ROUTES.button(ERRATUM_BUTTON)
 async def erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
     """A moderator presses "Post erratum" under the notice."""
-    parts = custom_id.split(":")
-    if len(parts) != 4 or not all(p.isdigit() for p in parts[2:]):
-        raise RuleError("This button is not one of Clerk's erratum offers.")
-    game = await app.clerk.games.game(int(parts[2]))
-    return await post_erratum(app, ctx, game, int(parts[3]))
+    game_id, number = erratum_offer(custom_id)
+    return await post_erratum(app, ctx, await app.clerk.games.game(game_id), number)
