@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from bench.procs import ROOT, ProcFake, World, clerk_first_pass, ready, spawn, start_fake
+from bench.procs import BYTECODE, ROOT, ProcFake, World, bot_environ, clerk_first_pass, ready, spawn, start_fake
 
 TITLE = "Start-up (each bot its own process, the fake Discord in the benchmark's; spawn -> reply to a first DM)"
 PAIRS = 3
@@ -30,18 +30,21 @@ class Starts:
 
 
 async def starts(fake: ProcFake, world: World, pairs: int) -> Starts:
-    """``pairs`` interleaved pairs of starts (bare, Clerk; Clerk, bare; ...), each stopped once idle."""
+    """``pairs`` interleaved pairs of starts (bare, Clerk; Clerk, bare; ...), each stopped once idle, after one
+    untimed start of each (which writes the bytecode of whatever it imports, ``BYTECODE``)."""
     got = Starts()
     user = world.users[0][0]
-    for p in range(pairs):
+    for p in range(-1, pairs):
         for kind in (("bare", "clerk") if p % 2 == 0 else ("clerk", "bare")):
             child = await spawn(fake, kind, world.workdir, world.url if kind == "clerk" else None)
             try:
-                got.seconds[kind].append(await ready(fake, child, user, "Vote: Aye" if kind == "clerk" else "hello"))
+                seconds = await ready(fake, child, user, "Vote: Aye" if kind == "clerk" else "hello")
                 if kind == "clerk":
                     await clerk_first_pass(fake, child)  # so that its stop is not in the middle of start-up work
                 await child.settled()
-                got.idle_mb[kind].append(child.rss_mb())
+                if p >= 0:
+                    got.seconds[kind].append(seconds)
+                    got.idle_mb[kind].append(child.rss_mb())
             finally:
                 await child.stop()
     return got
@@ -55,6 +58,7 @@ def start_rows(games: int, got: Starts) -> list[str]:
     return [_row(f"bare discord.py bot ({many} in Clerk's)", bare, bare),
             _row(f"Clerk, python -m bot run, {many}", clerk, bare),
             f"  target: Clerk <= {LIMIT}x the bare bot: {ratio:.2f}x, {'ok' if ratio <= LIMIT else 'OVER'}",
+            f"  ({BYTECODE})",
             f"  resident memory, started and idle: Clerk {mb['clerk']:.0f} MB, the bare bot {mb['bare']:.0f} MB: "
             f"{mb['clerk'] / mb['bare']:.2f}x"]
 
@@ -67,7 +71,7 @@ def _row(name: str, samples: list[float], floor: list[float] | None = None) -> s
 
 async def _wall(*args: str, stdin: bytes = b"") -> float:
     start = time.perf_counter()
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", *args, cwd=ROOT,
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", *args, cwd=ROOT, env=bot_environ(),
                                                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
                                                 stderr=asyncio.subprocess.PIPE)
     _, err = await proc.communicate(stdin)
@@ -82,6 +86,7 @@ async def offline(runs: int = 3) -> list[str]:
     await fake.stop()
     transcript = world.workdir / "one.txt"
     transcript.write_text("alice #general: /help\n")
+    await _wall("replay", str(transcript))  # untimed: the bytecode of what replay and the console import (BYTECODE)
     replay = [await _wall("replay", str(transcript)) for _ in range(runs)]
     fresh = [await _wall("console", "--database", f"sqlite+aiosqlite:///{world.workdir / f'c{i}.db'}",
                          stdin=b"quit\n") for i in range(runs)]
