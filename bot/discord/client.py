@@ -108,8 +108,10 @@ class ClerkBot(discord.Client):
         app.settings["reads_messages"] = message_content  # /help and a new game's reply say what works without it
         trace = self.pacer.trace()
         trace.on_request_end.append(count_discord_errors)  # /metrics (bot/discord/health.py)
+        # max_messages=None: no cache of the last 1,000 messages. Clerk never reads it (no on_message_edit, reaction
+        # or poll events, no cached_message); every message it needs again is in its database (bot/discord/kept.py).
         super().__init__(intents=intents(message_content), guild_ready_timeout=guild_ready_timeout,
-                         allowed_mentions=NO_PINGS, http_trace=trace, **options)
+                         allowed_mentions=NO_PINGS, http_trace=trace, max_messages=None, **options)
         self.app = app
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id

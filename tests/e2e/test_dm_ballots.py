@@ -27,6 +27,7 @@ async def test_a_dm_ballot_is_answered_with_what_was_recorded_and_the_ledgers_co
     assert [e["payload"]["option"] for e in await ballots(h)] == ["aye"]  # type: ignore[index]
     await h.settle()  # past the echo of the bot's own answer
     assert [m for m in h.fake.dms(h.alice) if not m.buttons()] == [answer]  # no answer to its own echo
+    assert not h.bot.cached_messages  # discord.py's message cache is off: Clerk never reads it (max_messages=None)
 
 
 async def test_a_stated_count_that_matches_the_ledger_gets_no_note(clerk_bot: Harness) -> None:
