@@ -57,3 +57,18 @@ def test_the_test_rate_limit_is_a_whole_number_of_requests(value: str | None, li
 def test_a_bad_test_rate_limit_says_what_is_accepted(value: str) -> None:
     with pytest.raises(SystemExit, match="whole number of requests per second"):
         rate_limit_for_tests({"CLERK_TEST_RATE_LIMIT": value})
+
+
+def test_the_benchmarks_start_the_bots_with_their_bytecode_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/procs.py: a bot process started with ``PYTHONDONTWRITEBYTECODE`` and no ``__pycache__`` compiles every
+    module at every start (about 1 s of Clerk's CPU), which no deployment does; the benchmarks clear it for the bots
+    (and their own settings), and the start-up figures come after one untimed start of each bot."""
+    monkeypatch.syspath_prepend(str(ROOT))  # bench/ is beside tests/, not installed
+    from bench.procs import bot_environ
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///elsewhere.db")
+    monkeypatch.setenv("CLERK_TEST_RATE_LIMIT", "50")
+    env = bot_environ()
+    assert "PYTHONDONTWRITEBYTECODE" not in env and "DATABASE_URL" not in env and "CLERK_TEST_RATE_LIMIT" not in env
+    assert env["PATH"] == os.environ["PATH"]
