@@ -8,6 +8,7 @@ already migrated), from the spawn to the end of the process (an upper bound of "
 from __future__ import annotations
 
 import asyncio
+import resource
 import statistics
 import sys
 import time
@@ -101,6 +102,47 @@ async def offline(runs: int = 3) -> list[str]:
     return lines
 
 
+FLOORS = (("discord.py and aiohttp (the bare bot's)", "discord, aiohttp"),
+          ("and SQLAlchemy's ORM, asyncio extension, aiosqlite",
+           "discord, aiohttp, sqlalchemy.orm, sqlalchemy.ext.asyncio, sqlalchemy.dialects.sqlite.aiosqlite"),
+          ("Clerk's bot.discord.run (all it imports to start)", "bot.discord.run"))
+"""What each import costs on its own: the floor of the stack under both bots' start-up, next to Clerk's own."""
+
+
+async def _import_cpu(modules: str) -> float:
+    """CPU seconds (user + system) of a Python that imports ``modules`` and exits at once (``os._exit``: no
+    clean-up), the collector off during the imports as ``python -m bot`` has it (bot/__main__.py)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    program = f"import gc, os; gc.disable(); import {modules}; os._exit(0)"
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", program,
+                                                cwd=ROOT, env=bot_environ(), stderr=asyncio.subprocess.PIPE)
+    _, err = await proc.communicate()
+    if proc.returncode != 0:
+        raise RuntimeError(f"import {modules} failed: {err.decode()[-2000:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+async def import_floors(runs: int = 5) -> list[str]:
+    """Each of ``FLOORS`` ``runs`` times, in turns, after one untimed round (``BYTECODE``)."""
+    got: list[list[float]] = [[] for _ in FLOORS]
+    for r in range(runs + 1):
+        for i, (_, modules) in enumerate(FLOORS):
+            cpu = await _import_cpu(modules)
+            if r:
+                got[i].append(cpu)
+    base = statistics.median(got[0])
+    lines = ["  the imports alone (CPU of a Python that imports them and exits at once, in turns):"]
+    for (name, _), samples in zip(FLOORS, got, strict=True):
+        lines.append(f"  {name:<52} median {statistics.median(samples):5.2f} s CPU  "
+                     f"{statistics.median(samples) / base:5.2f}x")
+    floor = statistics.median(got[1]) / base
+    where = "below" if floor > LIMIT else "above"
+    lines.append(f"  (a bot on SQLAlchemy's ORM and asyncio extension imports {floor:.2f}x the bare bot's CPU"
+                 f" before it does anything: the {LIMIT}x start target is {where} that floor)")
+    return lines
+
+
 async def run(pairs: int = PAIRS) -> list[str]:
     """One game of 20 players (bench/many.py has the 1,000 games), and the offline front ends."""
     fake = await start_fake()
@@ -110,7 +152,7 @@ async def run(pairs: int = PAIRS) -> list[str]:
         got = await starts(fake, world, pairs)
     finally:
         await fake.stop()
-    return [TITLE, *start_rows(1, got), *await offline()]
+    return [TITLE, *start_rows(1, got), *await import_floors(3 if pairs == 1 else 5), *await offline()]
 
 
 if __name__ == "__main__":
