@@ -6,7 +6,6 @@ not 2,000, and so are the marks of what was delivered."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -212,7 +211,7 @@ class OwedService(ServiceBase):
                 with twin.begin() as connection:
                     return _write_batch(connection, now, kind, items)
 
-            return await asyncio.to_thread(in_twin)
+            return await self._in_twin(in_twin)
         async with self._sessions() as session, session.begin():
             await lock_for_write(session, None)
             written: list[Any] = await session.run_sync(lambda s: _write_batch(s.connection(), now, kind, items))
