@@ -6,8 +6,11 @@ timed."""
 from __future__ import annotations
 
 import asyncio
+import shutil
+import sqlite3
 import threading
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +22,7 @@ from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.service.landsdraad.roster import RosterRow
 from engine.service.owed import NOTICE, Owed
-from engine.store.database import make_sessionmaker
+from engine.store.database import make_engine, make_sessionmaker
 
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 GAMES = 6
@@ -104,3 +107,39 @@ async def test_a_twin_transaction_waits_for_its_turn_before_it_begins(db_engine:
         release.set()
         event.remove(twin, "begin", hold_the_first)
     assert begun == [0, 1]
+
+
+async def test_the_games_of_a_user_are_read_on_the_twin_without_its_write_lock(sqlite_template: Path,
+                                                                               tmp_path: Path) -> None:
+    """A first DM's lookup of the sender's games runs in a worker thread on the twin (off the event loop), and takes
+    no write lock: it answers while another connection holds it (it would be refused after the write wait)."""
+    path = tmp_path / "clerk.db"
+    shutil.copyfile(sqlite_template, path)
+    engine = make_engine(f"sqlite+aiosqlite:///{path}", write_wait=timedelta(milliseconds=200))
+    try:
+        clerk = Clerk(make_sessionmaker(engine), ManualClock(T0), RandomDice(1))
+        game = await clerk.games.create_game(guild_id=1, channel_id=100, name="g", ruleset="landsdraad",
+                                             moderator_role_id=None, actor=None)
+        await clerk.landsdraad.roster.add_players(
+            game.id, [RosterRow(u, f"p{u}", diplomacy=2, command=1, intrigue=1, roll=2) for u in (7, 8)], actor=None)
+        twin = clerk._twin
+        assert twin is not None
+        seen: list[str] = []
+
+        def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            seen.append(statement.split()[0])
+
+        writer = sqlite3.connect(path, isolation_level=None)
+        event.listen(twin, "before_cursor_execute", count)
+        try:
+            writer.execute("BEGIN IMMEDIATE")  # another process's write, open
+            found = await asyncio.gather(clerk.games.games_of_user(7), clerk.games.games_of_user(9))
+        finally:
+            writer.execute("ROLLBACK")
+            writer.close()
+            event.remove(twin, "before_cursor_execute", count)
+        assert [[g.name for g in games] for games in found] == [["g"], []]
+        assert seen == ["SELECT"], "one read on the twin, no BEGIN IMMEDIATE"
+        assert clerk.games.known_games(7) is not None and clerk.games.known_games(9) == ()
+    finally:
+        await engine.dispose()
