@@ -146,3 +146,23 @@ async def test_ballots_batched_together_owe_their_receipts_in_one_statement(db_e
     owed = await clerk.outbox.owed()
     assert sorted(r.id for r in owed) == sorted(r.id for a in answers.values() for r in a.rows)
     assert await ballots_cast(db_engine) == len(users)
+
+
+async def test_the_check_of_remembered_games_is_part_of_the_ballots_read(db_engine: AsyncEngine) -> None:
+    """A ballot chosen from remembered games (``plays_in``) costs no statement more than one looked up now: the
+    players' games are read in the batch's one read (membership.py, ballot_batch.py); stale games still refuse it."""
+    from engine.service.membership import StaleGames
+
+    clerk = Clerk(make_sessionmaker(db_engine), ManualClock(T0), RandomDice(1))
+    game = await game_of(clerk)
+    with statements(clerk, db_engine) as plain:
+        await clerk.landsdraad.ballots.cast_ballot(game, user_id=11, command=parse_ballot("Vote: Aye"),
+                                                   received_at=T0, source_id="msg:1")
+    with statements(clerk, db_engine) as remembered:
+        await clerk.landsdraad.ballots.cast_ballot(game, user_id=12, command=parse_ballot("Vote: Aye"),
+                                                   received_at=T0, source_id="msg:2", plays_in=[game])
+    assert len(remembered) == len(plain), (plain, remembered)
+    with pytest.raises(StaleGames):
+        await clerk.landsdraad.ballots.cast_ballot(game, user_id=13, command=parse_ballot("Vote: Aye"),
+                                                   received_at=T0, source_id="msg:3", plays_in=[game, game + 1])
+    assert await ballots_cast(db_engine) == 2

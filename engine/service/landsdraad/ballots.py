@@ -17,7 +17,7 @@ from engine.service.landsdraad.ledger import view_player
 from engine.service.landsdraad.round_state import current_round
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import game_view, load_game, require_player
-from engine.service.membership import StaleGames, games_cache, stale_users
+from engine.service.membership import StaleGames, games_cache
 from engine.service.owed import OwedWith, owe_with
 from engine.service.uow import Backend, Duplicate, ServiceBase, SyncUnit
 from engine.store.models.landsdraad import Ballot
@@ -32,16 +32,10 @@ class Cast(NamedTuple):
 
 
 def checked_batch(uow: SyncUnit, game_id: int, items: Sequence[Cast]) -> list[BallotReceipt | ClerkError]:
-    """``cast_batch`` of the ballots whose user still plays in exactly the games they were chosen from
-    (membership.py; one query, in the same transaction); the others are answered ``StaleGames``, unrecorded."""
-    expected = [(c.request.user_id, c.plays_in) for c in items if c.plays_in is not None]
-    stale = stale_users(uow.connection, expected) if expected else set()
-
-    def refused(c: Cast) -> bool:
-        return c.plays_in is not None and c.request.user_id in stale
-
-    cast = iter(cast_batch(uow, game_id, [c.request for c in items if not refused(c)]))
-    results = [StaleGames(c.request.user_id) if refused(c) else next(cast) for c in items]
+    """``cast_batch`` of the ballots, those whose user no longer plays in exactly the games they were chosen from
+    answered ``StaleGames``, unrecorded (membership.py; checked in the batch's read), and the receipts of the
+    others owed in the same transaction when asked (``OwedWith``)."""
+    results = cast_batch(uow, game_id, [c.request for c in items], [c.plays_in for c in items])
     answers = [(c.answer, result) for c, result in zip(items, results, strict=True)
                if c.answer is not None and isinstance(result, BallotReceipt)]
     if answers:  # the receipts owed with their ballots, in this transaction
