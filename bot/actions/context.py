@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from engine.core.text import plain_name
+
+if TYPE_CHECKING:
+    from bot.actions.outbox import Answering
 
 
 @dataclass(frozen=True)
@@ -55,3 +59,5 @@ class Ctx:
     place: Place
     source_id: str | None
     at: datetime
+    answering: Answering | None = field(default=None, compare=False, repr=False)
+    """Where a handler may owe its answer in its own write's transaction (``Answering``); None: it is owed after."""

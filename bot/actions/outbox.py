@@ -3,9 +3,11 @@ and the console prints."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.core.stamps import utc_text
+from engine.service.owed import Owed, OwedRow
 
 
 @dataclass(frozen=True)
@@ -176,3 +178,14 @@ class Outgoing:
 def reply(text: str = "", *, card: Card | None = None, ephemeral: bool = False,
           file: tuple[str, bytes] | None = None, alt: str = "") -> Outgoing:
     return Outgoing(Here(), text, card, ephemeral, file, alt=alt)
+
+
+@dataclass
+class Answering:
+    """The answers to one message that its handler owes in the transaction of its own write (a DM ballot's receipt,
+    ``engine.service.owed.OwedWith``): ``row_of``, given by the front end that delivers them, makes the owed row of
+    an answer; ``owed`` holds the answers so kept with their rows, which the front end queues without owing them a
+    second time. A front end that owes nothing (the console, a transcript) passes none."""
+
+    row_of: Callable[[Outgoing], Owed]
+    owed: list[tuple[Outgoing, OwedRow]] = field(default_factory=list)

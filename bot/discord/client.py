@@ -303,8 +303,9 @@ class ClerkBot(discord.Client):
         if message.author.bot or message.type not in READABLE:
             return
         if isinstance(message.channel, discord.DMChannel):  # not ``guild is None``: so is a server not cached yet
-            out = await handle_dm(self.app, ctx_of_message(message), message.content)
-            await self.courier.to_message(message, out)
+            answering = self.courier.answering(message)  # a ballot's receipt is owed in the ballot's transaction
+            out = await handle_dm(self.app, ctx_of_message(message, answering), message.content)
+            await self.courier.to_message(message, out, answering)
             return
         text = without_mention(message.content, self.user.id) if self.user is not None else message.content
         if not text.strip():

@@ -10,6 +10,7 @@ import discord
 
 from bot.actions.commands import MAX_UPLOAD, Channel, Role, Upload
 from bot.actions.context import Actor, Ctx, Place, UserRef
+from bot.actions.outbox import Answering
 from engine.core.importing import user_id_of
 
 
@@ -29,7 +30,7 @@ def ctx_of_interaction(interaction: discord.Interaction) -> Ctx:
                f"int:{interaction.id}", interaction.created_at)
 
 
-def ctx_of_message(message: discord.Message) -> Ctx:
+def ctx_of_message(message: discord.Message, answering: Answering | None = None) -> Ctx:
     author = message.author
     guild_id = message.guild.id if message.guild is not None else None
     # A Member of a server discord.py has not cached has no guild, so no roles or permissions to read.
@@ -38,7 +39,7 @@ def ctx_of_message(message: discord.Message) -> Ctx:
     manages = member is not None and member.guild_permissions.manage_guild
     actor = Actor(author.id, author.name, roles, manages)
     return Ctx(actor, place_of(guild_id, message.channel, message.channel.id), f"msg:{message.id}",
-               message.created_at)
+               message.created_at, answering)
 
 
 async def ctx_of_guild_message(client: discord.Client, message: discord.Message) -> Ctx:

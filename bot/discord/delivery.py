@@ -20,7 +20,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.actions.outbox import EXPLAINS, POSTED, Card, Here, Outgoing, ToChannel, ToThread, ToUser
+from bot.actions.outbox import EXPLAINS, POSTED, Answering, Card, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.actions.wire import decode, encode
 from bot.discord import limits
 from bot.discord.buttons import view_of
@@ -172,17 +172,27 @@ class Courier:
         """Has the interaction's token expired, or will it before a follow-up reaches Discord?"""
         return self.clerk.clock.now() - interaction.created_at >= TOKEN_LIFETIME - TOKEN_MARGIN
 
-    async def to_message(self, message: discord.Message, out: Sequence[Outgoing]) -> None:
+    def answering(self, message: discord.Message) -> Answering:
+        """Where the handler of ``message`` may owe its answers in its own write's transaction (a DM ballot's
+        receipt): the rows ``to_message`` would owe, made by the same rule."""
+        lane = _lane_of(message)
+        return Answering(lambda item: _answer(item, lane, message.channel.id, message.id, f"msg:{message.id}"))
+
+    async def to_message(self, message: discord.Message, out: Sequence[Outgoing],
+                         answering: Answering | None = None) -> None:
         """``Here`` replies to the message, in its channel or thread (``ephemeral`` has no meaning there): owed
-        first, as answers (a ballot's receipt goes before announcements and reminders), then the rest."""
+        first, as answers (a ballot's receipt goes before announcements and reminders), then the rest. An answer
+        the handler owed already (``answering``: in the transaction of its write) is queued, not owed again."""
         dm = isinstance(message.channel, discord.DMChannel)
         if dm:
             self._dm_channels[message.author.id] = message.channel.id
             await self.dms_open_again(message.author.id)
-        lane = f"user:{message.author.id}" if dm else f"channel:{message.channel.id}"
+        lane = _lane_of(message)
+        kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
+        self.outbox.queue(list(kept.values()))
         here, elsewhere = split_here(out)
         answers = [_answer(item, lane, message.channel.id, message.id, f"msg:{message.id}")
-                   for item in here if _has_content(item)]
+                   for item in here if _has_content(item) and id(item) not in kept]
         await self.outbox.owe(answers + self._owed_all(elsewhere))
 
     async def dms_open_again(self, user_id: int) -> None:
@@ -379,6 +389,13 @@ def late_answer(interaction: discord.Interaction, item: Outgoing) -> Outgoing:
     head = f"{name} for <@{user}> (late: it took longer than the 15 minutes Discord lets an answer wait):"
     return replace(item, to=ToChannel(interaction.channel_id), text=f"{head}\n{item.text}" if item.text else head,
                    ephemeral=False)
+
+
+def _lane_of(message: discord.Message) -> str:
+    """The outgoing lane of the answers to ``message``: its author's DMs, or its channel."""
+    if isinstance(message.channel, discord.DMChannel):
+        return f"user:{message.author.id}"
+    return f"channel:{message.channel.id}"
 
 
 def _answer(item: Outgoing, lane: str, channel_id: int | None, reply_to: int, source_id: str) -> Owed:

@@ -87,7 +87,11 @@ class OutboxWorker:
                 except Exception:
                     log.exception("sending an unkept message to %s failed", m.lane)
             return
-        rows = [r for r in owed if r is not None]
+        self.queue([r for r in owed if r is not None])
+
+    def queue(self, rows: Sequence[OwedRow]) -> None:
+        """Queue ``rows``, committed as owed already (by ``owe``, or in the transaction of the write they answer:
+        ``engine.service.owed.OwedWith``)."""
         for row in rows:
             if row.owed.coalesce is not None:
                 self._supersede(row)

@@ -2,8 +2,8 @@
 
 ``GamesCache`` keeps the last lookup per user. It is only a hint: a process cannot see what another process (or
 a script on the database) changed, so a ballot cast from a remembered lookup carries the set of game ids it was
-chosen from (``plays_in``), and the ballot's own transaction compares it with the players table
-(``stale_users``); when they differ nothing is recorded and the caller looks the games up again
+chosen from (``plays_in``), and the ballot's own transaction compares it with the players table (in the
+batch's read: ``ballot_batch.cast_batch``); when they differ nothing is recorded and the caller looks the games up again
 (``StaleGames``). In this process the cache is also told when a user joins a game (``forget``), so that check
 rarely fails. What is remembered never changes otherwise: a game's id, name and ruleset are fixed, and players
 are never deleted (a player who stops playing is marked inactive, which the ballot's transaction reads itself, as
@@ -11,29 +11,17 @@ it reads whether the game has ended)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
-
-from sqlalchemy import Connection, Table, bindparam, select
 
 from engine.core.errors import ClerkError
 from engine.service.views import GameView
-from engine.store.models import Player
 
 if TYPE_CHECKING:  # uow's Backend holds the cache: the service base is only named here
     from engine.service.uow import ServiceBase
 
 CAPACITY = 100_000
 """Users remembered at most; the oldest entry goes first (a few hundred bytes each)."""
-CHUNK = 400
-"""User ids per ``IN (...)`` list (well under SQLite's limit on bound parameters)."""
-
-_PLAYERS: Table = Player.metadata.tables["players"]
-_GAMES_OF = select(_PLAYERS.c.user_id, _PLAYERS.c.game_id).where(
-    _PLAYERS.c.user_id.in_(bindparam("users", expanding=True)))
-_GAMES_OF_ONE = select(_PLAYERS.c.user_id, _PLAYERS.c.game_id).where(_PLAYERS.c.user_id == bindparam("user"))
-"""Built once, run on the transaction's connection: no ORM, no per-call statement building; one user (a lone DM,
-the usual case) without the expanding ``IN``, which costs twice as much."""
 
 
 class StaleGames(ClerkError):
@@ -82,17 +70,3 @@ def games_cache(service: ServiceBase) -> GamesCache:
     """The cache of a Clerk: on its ``Backend``, so every service of the Clerk (shared or a ruleset's) reaches the
     same one."""
     return service.backend.games
-
-
-def stale_users(connection: Connection, expected: Collection[tuple[int, frozenset[int]]]) -> set[int]:
-    """Of ``(user id, game ids)`` pairs, the users whose games are not exactly those ids now: one indexed query
-    (``ix_players_user_id``) per 400 users, inside the caller's transaction."""
-    users = sorted({user_id for user_id, _ in expected})
-    actual: dict[int, set[int]] = {}
-    for start in range(0, len(users), CHUNK):
-        part = users[start:start + CHUNK]
-        rows = (connection.execute(_GAMES_OF_ONE, {"user": part[0]}) if len(part) == 1
-                else connection.execute(_GAMES_OF, {"users": part}))
-        for user_id, game_id in rows:
-            actual.setdefault(user_id, set()).add(game_id)
-    return {user_id for user_id, games in expected if actual.get(user_id, set()) != games}

@@ -6,11 +6,10 @@ not 2,000, and so are the marks of what was delivered."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select, update
 
@@ -54,7 +53,31 @@ class OwedRow:
     owed: Owed
 
 
-_INSERT = insert(_O).returning(_O.c.id, sort_by_parameter_order=True)
+_INSERT = insert(_O).returning(_O.c.nonce, _O.c.id)
+_INSERT_ONE = insert(_O)
+
+R = TypeVar("R")
+
+
+class OwedWith(Generic[R]):
+    """Messages owed in the transaction of the write they answer (a DM ballot and its receipt): ``make`` turns the
+    write's result into the messages inside that transaction, and ``owe_with`` keeps them there, so the answer is
+    owed exactly when the write commits, and never without it: one transaction instead of two (docs/reliability.md).
+    Their nonces must be new (an answer's is random: bot/discord/delivery.py), so no read checks them first.
+    ``rows``: what the write kept, for the outgoing queue; the caller reads it only once the write has returned."""
+
+    def __init__(self, make: Callable[[R], Sequence[Owed]]) -> None:
+        self.make = make
+        self.rows: list[OwedRow] = []
+
+
+def owe_with(connection: Connection, now: datetime, answers: Sequence[tuple[OwedWith[R], R]]) -> None:
+    """Owe the messages of every ``(answer, result)`` in ``connection``'s transaction, in one statement; each
+    answer's ``rows`` are its messages' rows."""
+    made = [(answer, list(answer.make(result))) for answer, result in answers]
+    rows = iter(_insert(connection, now, [m for _, messages in made for m in messages]))
+    for answer, messages in made:
+        answer.rows = [next(rows) for _ in messages]
 
 
 def _owe(connection: Connection, now: datetime, messages: Sequence[Owed]) -> list[OwedRow | None]:
@@ -69,16 +92,31 @@ def _owe(connection: Connection, now: datetime, messages: Sequence[Owed]) -> lis
         if m.nonce not in taken:
             taken.add(m.nonce)
             new.append(m)
-    ids = iter(connection.execute(_INSERT, [
-        {"lane": m.lane, "channel_id": m.channel_id, "priority": m.priority, "nonce": m.nonce, "coalesce": m.coalesce,
-         "source_id": m.source_id, "body": m.body, "owed_at": now, "attempts": 0} for m in new]).scalars()
-    ) if new else iter(())
-    rows: dict[int, OwedRow] = {}
-    for m in new:
-        row = rows[id(m)] = OwedRow(next(ids), m)
-        if m.coalesce is not None:
-            connection.execute(_SUPERSEDE, {"key": m.coalesce, "newer": row.id, "now": now})
+    rows = {id(row.owed): row for row in _insert(connection, now, new)}
     return [rows.get(id(m)) for m in messages]
+
+
+def _insert(connection: Connection, now: datetime, new: Sequence[Owed]) -> list[OwedRow]:
+    """Insert ``new`` (their nonces not owed yet) in one statement, then mark superseded the older unsent messages
+    of the same ``coalesce``; their rows, in order."""
+    if not new:
+        return []
+    params = [{"lane": m.lane, "channel_id": m.channel_id, "priority": m.priority, "nonce": m.nonce,
+               "coalesce": m.coalesce, "source_id": m.source_id, "body": m.body, "owed_at": now, "attempts": 0}
+              for m in new]
+    if len(new) == 1:  # the usual answer: a plain insert, its id from the driver (no RETURNING to sort)
+        key = connection.execute(_INSERT_ONE, params[0]).inserted_primary_key
+        assert key is not None
+        ids = [key[0]]
+    else:  # one multi-row statement: its ids told apart by the (unique) nonces, not by the rows' order, which
+        # would make SQLAlchemy send one INSERT per row on SQLite (no sentinel column for ``sort_by_parameter_order``)
+        by_nonce: dict[str, int] = {nonce: id_ for nonce, id_ in connection.execute(_INSERT, params)}
+        ids = [by_nonce[m.nonce] for m in new]
+    rows = [OwedRow(int(i), m) for i, m in zip(ids, new, strict=True)]
+    for row in rows:
+        if row.owed.coalesce is not None:
+            connection.execute(_SUPERSEDE, {"key": row.owed.coalesce, "newer": row.id, "now": now})
+    return rows
 
 
 def _settle(connection: Connection, now: datetime, outcomes: Sequence[tuple[int, str]]) -> None:
@@ -173,7 +211,7 @@ class OwedService(ServiceBase):
                 with twin.begin() as connection:
                     return _write_batch(connection, now, kind, items)
 
-            return await asyncio.to_thread(in_twin)
+            return await self._in_twin(in_twin)
         async with self._sessions() as session, session.begin():
             await lock_for_write(session, None)
             written: list[Any] = await session.run_sync(lambda s: _write_batch(s.connection(), now, kind, items))

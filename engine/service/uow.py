@@ -268,6 +268,8 @@ class Backend:
     """The rulesets this Clerk plays (``engine/service/clerk.py`` lists the shipped ones), in their order."""
     games: GamesCache = field(default_factory=GamesCache)
     """The games of each user's last lookup (``membership.py``), for every service of the Clerk."""
+    twin_turns: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """The twin's transactions of this process, one at a time (``ServiceBase._in_twin``)."""
 
     @classmethod
     def open(cls, sessions: async_sessionmaker[AsyncSession], clock: Clock, dice: Dice,
@@ -313,6 +315,14 @@ class ServiceBase:
     def lease(self, name: str, holder: str, ttl: timedelta) -> Lease:
         """The lease ``name`` in this database, as taken by ``holder`` (``engine.service.lease``)."""
         return Lease(self._sessions, name, holder, ttl)
+
+    async def _in_twin(self, transaction: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run ``transaction`` (one on the SQLite file's sync twin) in a worker thread, in turns with this process's
+        other twin transactions. Each takes SQLite's write lock at BEGIN, and one that finds it taken waits in SQLite's
+        busy handler, which sleeps 1, 2, 5, 10, ... ms however soon the other ends (a ballot batch and the marks of the
+        receipts sent, in a burst); in turns, each begins as soon as the one before has committed."""
+        async with self.backend.twin_turns:
+            return await asyncio.to_thread(transaction, *args, **kwargs)
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncSession]:
@@ -384,7 +394,7 @@ class ServiceBase:
             now = self.clock.now()
             twin = self._twin
             if twin is not None:
-                return await asyncio.to_thread(_in_twin, twin, now, source_id, bound)
+                return await self._in_twin(_in_twin, twin, now, source_id, bound)
             async with self._sessions() as session, session.begin():
                 await lock_for_write(session, game_id)
                 return await session.run_sync(_in_session, now, source_id, bound)

@@ -16,6 +16,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from engine.store.database import apply_pragmas, write_wait_ms
 from engine.store.faults import reopen_after_faults
 
+READ = "clerk_twin_read"
+"""The execution option of a twin connection that only reads: it takes no write lock (no ``BEGIN IMMEDIATE``)."""
+
 
 def sync_twin(engine: AsyncEngine) -> Engine | None:
     """The sync engine on the same SQLite file, or None (PostgreSQL, or an in-memory database nobody can share)."""
@@ -33,6 +36,8 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
 
     @event.listens_for(twin, "begin")
     def _begin(connection: Any) -> None:
+        if connection.get_execution_options().get(READ):
+            return  # a read (``READ``): each statement is a transaction of its own, on SQLite's snapshot then
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     @event.listens_for(engine.sync_engine, "engine_disposed")

@@ -109,3 +109,33 @@ async def test_a_message_in_a_server_the_bot_has_not_cached_is_not_taken_for_a_d
 
     assert h.fake.messages(elsewhere) == []
     assert await ballots(h) == []
+
+
+async def test_a_dm_ballots_receipt_is_owed_in_the_ballots_own_transaction(clerk_bot: Harness) -> None:
+    """issue 20: the receipt is kept (owed_messages) by the ballot's transaction, not by a second one, and is sent
+    from there once and marked sent (docs/reliability.md)."""
+    from sqlalchemy import select
+
+    from engine.store.models import Base
+
+    owed = Base.metadata.tables["owed_messages"]
+    h = clerk_bot
+    await h.new_game()
+    await h.settle()
+    owes = h.clerk.outbox._owe_batcher.batches
+
+    message_id = await h.fake.dm(h.alice, "Vote: Aye")
+    answer = await h.fake.reply_to(message_id)
+
+    assert "Ballot recorded for round 1 of sirius: **Aye**" in answer.content
+    assert h.clerk.outbox._owe_batcher.batches == owes, "no transaction of its own owed the receipt"
+
+    async def outcomes() -> list[str | None]:
+        async with h.engine.connect() as conn:
+            found = await conn.execute(select(owed.c.outcome).where(owed.c.source_id == f"msg:{message_id}"))
+            return list(found.scalars())
+
+    worker = h.bot.courier.outbox
+    await h.fake.wait_for(lambda: worker.sent >= 1 and not worker._tasks, "the receipt sent and marked sent")
+    assert await outcomes() == ["sent"]
+    assert len(h.fake.replies_to(message_id)) == 1

@@ -26,6 +26,7 @@ from engine.landsdraad.ballot import BallotCommand, parse_ballot
 from engine.landsdraad.motions import Motion, parse_motion
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.membership import StaleGames
+from engine.service.owed import Owed, OwedWith
 
 log = logging.getLogger("clerk.recovery")
 
@@ -46,24 +47,43 @@ async def crisis_ballot(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         raise RuleError(f"“{first_line(text)[:100]}” is a player vote: post it as the first line of a message in a "
                         "thread of the game channel, or use /pv support. A crisis ballot by DM is `Vote: Aye`, "
                         "`Vote: Nay` or `Vote: Abstain`.")
-    receipt = await cast_dm_ballot(app, ctx, parse_ballot(text))
-    return [reply(receipt_text(receipt, app.clerk.clock.now()))]
+    command = parse_ballot(text)
+    answering = ctx.answering
+    if answering is None:
+        receipt = await cast_dm_ballot(app, ctx, command)
+        return [reply(receipt_text(receipt, app.clerk.clock.now()))]
+    made: list[Outgoing] = []
+
+    def receipt_of(receipt: BallotReceipt) -> list[Owed]:  # in the ballot's transaction (a worker thread)
+        made[:] = [reply(receipt_text(receipt, app.clerk.clock.now()))]
+        return [answering.row_of(made[0])]
+
+    answer = OwedWith(receipt_of)
+    receipt = await cast_dm_ballot(app, ctx, command, answer)
+    if answer.rows:  # owed with the ballot: the front end queues it, and owes it no second time
+        answering.owed.append((made[0], answer.rows[0]))
+        return made
+    return [reply(receipt_text(receipt, app.clerk.clock.now()))]  # a message that came again: answered after
 
 
-async def cast_dm_ballot(app: App, ctx: Ctx, command: BallotCommand) -> BallotReceipt:
+async def cast_dm_ballot(app: App, ctx: Ctx, command: BallotCommand,
+                         answer: OwedWith[BallotReceipt] | None = None) -> BallotReceipt:
     """Record the ballot in the sender's game (``AmbiguousGame`` or another ``RuleError`` when there is none to
-    choose); the receipt exists only after the commit."""
-    receipt = await _cast_in_known_game(app, ctx, command)
+    choose); the receipt exists only after the commit. ``answer``: the receipt's messages, owed in the ballot's
+    transaction (``OwedWith``)."""
+    receipt = await _cast_in_known_game(app, ctx, command, answer)
     if receipt is None:
         game = await game_of_user(app, ctx.actor.id, command.game, "landsdraad", what=WHAT)
         receipt = await app.clerk.landsdraad.ballots.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
-                                                                 received_at=ctx.at, source_id=ctx.source_id)
+                                                                 received_at=ctx.at, source_id=ctx.source_id,
+                                                                 answer=answer)
     if not receipt.duplicate:
         ballot_recorded("landsdraad", "crisis")
     return receipt
 
 
-async def _cast_in_known_game(app: App, ctx: Ctx, command: BallotCommand) -> BallotReceipt | None:
+async def _cast_in_known_game(app: App, ctx: Ctx, command: BallotCommand,
+                              answer: OwedWith[BallotReceipt] | None) -> BallotReceipt | None:
     """The ballot cast in the game chosen from the sender's remembered games; None (nothing recorded) when nothing
     is remembered, the choice is refused (it is answered from a fresh lookup) or the sender's games changed
     meanwhile (``StaleGames``: the caller chooses again from a fresh lookup)."""
@@ -77,7 +97,7 @@ async def _cast_in_known_game(app: App, ctx: Ctx, command: BallotCommand) -> Bal
     try:
         return await app.clerk.landsdraad.ballots.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
                                                               received_at=ctx.at, source_id=ctx.source_id,
-                                                              plays_in=[g.id for g in known])
+                                                              plays_in=[g.id for g in known], answer=answer)
     except StaleGames:
         return None
 

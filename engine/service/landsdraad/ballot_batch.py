@@ -18,6 +18,7 @@ from itertools import zip_longest
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from sqlalchemy import Connection, Insert, Table, and_, bindparam, insert, null, select, type_coerce, union_all
+from sqlalchemy import cast as sql_cast
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
 from engine.landsdraad.ballot import BallotCommand
@@ -27,6 +28,7 @@ from engine.landsdraad.votes import total_votes
 from engine.service.clock import utc
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import require_running
+from engine.service.membership import StaleGames
 from engine.service.proxy import marked
 from engine.service.uow import Duplicate, SyncUnit, append_events_with
 from engine.service.views import GameView
@@ -76,12 +78,28 @@ _GAME_ROWS = (
     .where(_G.c.id == bindparam("game"))
 )
 _DONE_COLUMNS = (_E.c.source_id.label("done_source"), _E.c.kind.label("done_kind"), _E.c.payload.label("done_payload"))
+_MEMBER_COLUMNS = (_P.c.user_id.label("member_user"), _P.c.game_id.label("member_game"))
+
+
+def _nulls(columns: Iterable[Any]) -> list[Any]:
+    return [type_coerce(null(), c.type).label(c.name) for c in columns]
+
+
+def _typed_nulls(columns: Iterable[Any]) -> list[Any]:
+    """NULLs cast to the columns' types: PostgreSQL types a UNION's columns branch by branch, and two untyped NULLs
+    before the members' ids would be text."""
+    return [sql_cast(null(), c.type).label(c.name) for c in columns]
+
+
 _READ = union_all(
-    _GAME_ROWS.add_columns(*(type_coerce(null(), c.type).label(c.name) for c in _DONE_COLUMNS)),
-    select(*(type_coerce(null(), c.type) for c in _GAME_ROWS.selected_columns), *_DONE_COLUMNS)
-    .where(_E.c.source_id.in_(bindparam("sources", expanding=True))))
-"""ONE statement for the batch's duplicate check and its joined read: the rows of the game (``id`` set), then the
-events already recorded for the batch's source ids (``id`` NULL, ``done_*`` set)."""
+    _GAME_ROWS.add_columns(*_nulls(_DONE_COLUMNS), *_typed_nulls(_MEMBER_COLUMNS)),
+    select(*_nulls(_GAME_ROWS.selected_columns), *_DONE_COLUMNS, *_typed_nulls(_MEMBER_COLUMNS))
+    .where(_E.c.source_id.in_(bindparam("sources", expanding=True))),
+    select(*_nulls(_GAME_ROWS.selected_columns), *_nulls(_DONE_COLUMNS), *_MEMBER_COLUMNS)
+    .where(_P.c.user_id.in_(bindparam("members", expanding=True))))
+"""ONE statement for the batch's duplicate check, the check of remembered games and its joined read: the rows of
+the game (``id`` set), the events already recorded for the batch's source ids (``id`` NULL, ``done_*`` set), and
+every game of the users whose games were remembered (``member_*`` set; membership.py)."""
 _APPEND = insert(_E)
 
 
@@ -152,20 +170,32 @@ class _Voter:
         return total_votes(*self.numbers, self.electors, self.planets)
 
 
-def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest]) -> list[BallotReceipt | ClerkError]:
+def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest],
+               plays_in: Sequence[frozenset[int] | None] | None = None) -> list[BallotReceipt | ClerkError]:
     """Record every acceptable ballot of ``items``; the result of each is its receipt, its refusal (a RuleError) or
     a ``Duplicate`` (its message was already handled: answered again by the caller after the commit).
+    ``plays_in``: for each item, the ids of the games it was chosen from when they were remembered (None: looked
+    up now); an item whose user's games are not exactly those now is answered ``StaleGames``, unrecorded
+    (membership.py; read in the same statement as the rest).
     Synchronous: it runs as one ``ServiceBase._unit`` (on SQLite, one hop to a worker thread for the whole batch)."""
     if not items:
         return []
     connection = uow.connection
+    expected = list(plays_in) if plays_in is not None else [None] * len(items)
     done: dict[str, tuple[str, dict[str, Any]]] = {}
+    members: dict[int, set[int]] = {}
+    remembered = sorted({i.user_id for i, games in zip(items, expected, strict=True) if games is not None})
     game, rnd, voters = _read(connection, game_id, sorted({i.user_id for i in items}),
-                              [i.source_id for i in items if i.source_id is not None], done)
+                              [i.source_id for i in items if i.source_id is not None], done, remembered, members)
+    stale = {i.user_id for i, games in zip(items, expected, strict=True)
+             if games is not None and members.get(i.user_id, set()) != games}
 
     results: list[BallotReceipt | ClerkError] = []
     accepted: list[tuple[int, dict[str, Any], str | None]] = []
-    for item in items:
+    for item, games in zip(items, expected, strict=True):
+        if games is not None and item.user_id in stale:
+            results.append(StaleGames(item.user_id))
+            continue
         if item.source_id is not None and item.source_id in done:
             kind, payload = done[item.source_id]
             results.append(Duplicate(item.source_id, kind, payload))
@@ -205,18 +235,23 @@ def _write(uow: SyncUnit, game_id: int, accepted: Sequence[tuple[int, dict[str, 
 
 
 def _read(connection: Connection, game_id: int, users: Sequence[int], sources: Sequence[str],
-          done: dict[str, tuple[str, dict[str, Any]]]) -> tuple[_Game, _Round | None, dict[int, _Voter]]:
-    """The game, its current round and the batch's voters with their ballots and holdings, and (into ``done``) what
-    was already recorded for the batch's ``sources``: one statement (per ``CHUNK`` voters or sources), rows and not
-    ORM objects."""
+          done: dict[str, tuple[str, dict[str, Any]]], members: Sequence[int], games_of: dict[int, set[int]]
+          ) -> tuple[_Game, _Round | None, dict[int, _Voter]]:
+    """The game, its current round and the batch's voters with their ballots and holdings, (into ``done``) what
+    was already recorded for the batch's ``sources``, and (into ``games_of``) the games each of ``members`` plays
+    in: one statement (per ``CHUNK`` voters, sources or members), rows and not ORM objects."""
     game: _Game | None = None
     rnd: _Round | None = None
     voters: dict[int, _Voter] = {}
-    for user_part, source_part in zip_longest(chunks(users), chunks(sources), fillvalue=()):
+    for user_part, source_part, member_part in zip_longest(chunks(users), chunks(sources), chunks(members),
+                                                           fillvalue=()):
         for row in connection.execute(_READ, {"game": game_id, "users": list(user_part),
-                                              "sources": list(source_part)}):
+                                              "sources": list(source_part), "members": list(member_part)}):
             if row.id is None:
-                done[row.done_source] = (row.done_kind, dict(row.done_payload))
+                if row.done_source is not None:
+                    done[row.done_source] = (row.done_kind, dict(row.done_payload))
+                else:
+                    games_of.setdefault(row.member_user, set()).add(row.member_game)
                 continue
             if game is None:
                 ended = utc(row.ended_at) if row.status == "ended" and row.ended_at else None

@@ -17,7 +17,8 @@ from engine.service.landsdraad.ledger import view_player
 from engine.service.landsdraad.round_state import current_round
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import game_view, load_game, require_player
-from engine.service.membership import StaleGames, games_cache, stale_users
+from engine.service.membership import StaleGames, games_cache
+from engine.service.owed import OwedWith, owe_with
 from engine.service.uow import Backend, Duplicate, ServiceBase, SyncUnit
 from engine.store.models.landsdraad import Ballot
 
@@ -27,19 +28,19 @@ class Cast(NamedTuple):
 
     request: BallotRequest
     plays_in: frozenset[int] | None
+    answer: OwedWith[BallotReceipt] | None = None
 
 
 def checked_batch(uow: SyncUnit, game_id: int, items: Sequence[Cast]) -> list[BallotReceipt | ClerkError]:
-    """``cast_batch`` of the ballots whose user still plays in exactly the games they were chosen from
-    (membership.py; one query, in the same transaction); the others are answered ``StaleGames``, unrecorded."""
-    expected = [(c.request.user_id, c.plays_in) for c in items if c.plays_in is not None]
-    stale = stale_users(uow.connection, expected) if expected else set()
-
-    def refused(c: Cast) -> bool:
-        return c.plays_in is not None and c.request.user_id in stale
-
-    cast = iter(cast_batch(uow, game_id, [c.request for c in items if not refused(c)]))
-    return [StaleGames(c.request.user_id) if refused(c) else next(cast) for c in items]
+    """``cast_batch`` of the ballots, those whose user no longer plays in exactly the games they were chosen from
+    answered ``StaleGames``, unrecorded (membership.py; checked in the batch's read), and the receipts of the
+    others owed in the same transaction when asked (``OwedWith``)."""
+    results = cast_batch(uow, game_id, [c.request for c in items], [c.plays_in for c in items])
+    answers = [(c.answer, result) for c, result in zip(items, results, strict=True)
+               if c.answer is not None and isinstance(result, BallotReceipt)]
+    if answers:  # the receipts owed with their ballots, in this transaction
+        owe_with(uow.connection, uow.now, answers)
+    return results
 
 
 class BallotService(ServiceBase):
@@ -58,6 +59,7 @@ class BallotService(ServiceBase):
         source_id: str | None,
         expected_round: int | None = None,
         plays_in: Collection[int] | None = None,
+        answer: OwedWith[BallotReceipt] | None = None,
     ) -> BallotReceipt:
         """Record the ballot and return what was recorded. The receipt exists only after the commit.
         A redelivered message (same ``source_id``) is answered again from the stored ballot and not counted twice.
@@ -65,11 +67,15 @@ class BallotService(ServiceBase):
         Ballots of one game that arrive together are written together (``cast_batch``, one transaction).
         ``plays_in``: the ids of the games the game was chosen from, when they were remembered (``known_games``);
         if the user's games are no longer exactly these, nothing is recorded and ``StaleGames`` is raised (look
-        them up again with ``games_of_user`` and choose again)."""
+        them up again with ``games_of_user`` and choose again).
+        ``answer``: the receipt's messages, owed in the ballot's own transaction (``OwedWith``; not for a message that
+        arrived again, whose receipt is made after it)."""
         request = BallotRequest(user_id, command, received_at, source_id, expected_round)
+        if answer is not None:
+            answer.rows = []
         try:
             return await self._ballot_batcher.submit(game_id, Cast(request, None if plays_in is None
-                                                                   else frozenset(plays_in)))
+                                                                   else frozenset(plays_in), answer))
         except Duplicate as dup:
             if dup.kind != "BallotCast":
                 raise RuleError("That message was already handled.") from None
