@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from engine.store.database import apply_pragmas, write_wait_ms
+from engine.store.database import JSON_SERIALIZER, apply_pragmas, write_wait_ms
 from engine.store.faults import reopen_after_faults
 
 READ = "clerk_twin_read"
@@ -25,7 +25,7 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
     url = engine.url
     if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
         return None
-    twin = create_engine(url.set(drivername="sqlite+pysqlite"))
+    twin = create_engine(url.set(drivername="sqlite+pysqlite"), json_serializer=JSON_SERIALIZER)
     busy_ms = write_wait_ms(engine)
     reopen_after_faults(twin)  # a read-only or I/O fault reopens the twin's connections too
 

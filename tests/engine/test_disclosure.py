@@ -153,3 +153,25 @@ def test_nobody_in_play() -> None:
     """A round with no players and no factions: nothing to check, nothing exposed."""
     assert exposures([], {"aye": 0, "nay": 0, "abstain": 0}) == ()
     assert exposures([], {}) == ()  # an election nobody chose in
+
+
+def test_a_voter_without_a_weight_is_named() -> None:
+    """The check works once per class of voters (same weights, same choices); a bad class is reported by the first
+    voter in it."""
+    ok = voters(3, 4)
+    bad = [Voter("carol", frozenset(), frozenset(ANA)), Voter("dave", frozenset(), frozenset(ANA))]
+    with pytest.raises(ValueError, match=r"^carol: a voter needs at least one weight"):
+        check(ok + bad, {"aye": 7, "nay": 0, "abstain": 0})
+    with pytest.raises(ValueError, match=r"^erin: "):
+        check([*ok, Voter("erin", frozenset((-1,)), frozenset(ANA))], {"aye": 7, "nay": 0, "abstain": 0})
+    with pytest.raises(ValueError, match=r"^fay: "):
+        check([*ok, Voter("fay", frozenset((2,)), frozenset())], {"aye": 7, "nay": 0, "abstain": 0})
+
+
+def test_voters_of_one_class_add_up_each() -> None:
+    """Ten voters share one weight and one set of choices: the check counts each of them (a unanimous Aye of 10 x 5
+    exposes all ten), and totals that only nine of them could make are refused."""
+    vs = voters(*([5] * 10))
+    assert len(exposures(vs, {"aye": 50, "nay": 0, "abstain": 0})) == 10
+    with pytest.raises(InconsistentError):
+        check(vs, {"aye": 45, "nay": 0, "abstain": 0})

@@ -37,3 +37,22 @@ async def test_ballots_written_by_the_twin_are_in_the_file_once_the_engine_is_di
     shutil.copyfile(database, copy)  # the file alone, no -wal
     with sqlite3.connect(copy) as db:
         assert db.execute("SELECT count(*) FROM ballots").fetchone() == (2,)
+
+
+async def test_the_engine_and_its_twin_write_json_alike(tmp_path: Path) -> None:
+    """Both write a JSON column with ``JSON_SERIALIZER`` (``json.dumps`` without its check for a value containing
+    itself): the very text ``json.dumps`` gives, so events written by either read back the same."""
+    import json
+
+    from engine.store.database import JSON_SERIALIZER
+
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'j.db'}")
+    try:
+        twin = sync_twin(engine)
+        assert twin is not None
+        assert engine.dialect._json_serializer is JSON_SERIALIZER  # type: ignore[attr-defined]
+        assert twin.dialect._json_serializer is JSON_SERIALIZER  # type: ignore[attr-defined]
+        payload = {"round": 3, "weights": [{"user_id": 7, "name": "Zoë \"z\"", "votes": 12, "ballot": None}]}
+        assert JSON_SERIALIZER(payload) == json.dumps(payload)
+    finally:
+        await engine.dispose()
