@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.convocate.board import Board, Card, Kind
@@ -103,33 +103,39 @@ def standing_explained(board: Board, player: str, events: Mapping[str, tuple[int
                        ) -> tuple[StandingVote, Derivation]:
     """``standing_vote`` and its steps (``/why standing``): one per card that counts or would count, the rule it
     follows and the events (``events``: card name -> event numbers) that put the card where it is."""
-    events = events or {}
     lines: list[Line] = []
-    steps: list[Step] = []
-
-    def add(line: Line) -> None:
-        lines.append(line)
-        steps.append(line_step(line, events))
-
     for card in board.controlled_by(player):
         line = _card_line(board, card)
         if line is not None:
-            add(line)
+            lines.append(line)
         if card.kind is Kind.SEAT and seat_bonus(board, card):
-            add(Line(card.name, 1, "active Seat, readied occupant"))
+            lines.append(Line(card.name, 1, "active Seat, readied occupant"))
     temp = board.player(player).temp
     if temp:
-        add(Line("temporary effects", temp, "until end of turn"))
+        lines.append(Line("temporary effects", temp, "until end of turn"))
     vote = StandingVote(player, tuple(lines))
-    counted = " + ".join(str(line.votes) for line in lines if line.votes) or "0"
-    steps.append(Step(f"{player}'s Standing Vote: {counted} = **{vote.total}**", "the Standing Vote is the sum, "
+    return vote, vote_explained(vote, events)
+
+
+def vote_explained(vote: StandingVote, events: Mapping[str, tuple[int, ...]] | None = None,
+                   subject: str | None = None) -> Derivation:
+    """A Standing Vote's steps from its lines (read from the board now, or as a turn's end recorded them): one per
+    line, then the sum."""
+    steps = [line_step(line, events or {}) for line in vote.lines]
+    counted = " + ".join(str(line.votes) for line in vote.lines if line.votes) or "0"
+    steps.append(Step(f"{vote.player}'s Standing Vote: {counted} = **{vote.total}**", "the Standing Vote is the sum, "
                       "read from the board when needed and never spent", rule_id="R4-04"))
-    return vote, Derivation(f"{player}'s Standing Vote", str(vote.total), tuple(steps), vote.total)
+    return Derivation(subject or f"{vote.player}'s Standing Vote", str(vote.total), tuple(steps), vote.total)
 
 
 def control_explained(board: Board, events: Mapping[str, tuple[int, ...]] | None = None) -> Derivation:
     """Every player's Standing Vote (each a part) and who has political control (R4-05), for ``/why standing``."""
-    pairs = [standing_explained(board, p.name, events) for p in board.players]
+    return control_of([standing_explained(board, p.name, events) for p in board.players])
+
+
+def control_of(pairs: Sequence[tuple[StandingVote, Derivation]], subject: str = "The Standing Vote",
+               events: tuple[int, ...] = ()) -> Derivation:
+    """Who has political control (R4-05) from every player's Standing Vote and its derivation (each a part)."""
     votes = {vote.player: vote.total for vote, _ in pairs}
     parts = tuple(derivation for _, derivation in pairs)
     holder = political_control(votes)
@@ -139,8 +145,8 @@ def control_explained(board: Board, events: Mapping[str, tuple[int, ...]] | None
                "nobody has political control: " + (" and ".join(n for n, v in votes.items() if v == top) +
                                                    f" are tied at {top}" if votes else "no players"))
     step = Step(control, "the player whose Standing Vote is greater than every other player's has political control; "
-                "a tie for the most gives it to nobody", rule_id="R4-05")
-    return Derivation("The Standing Vote", said, (step,), votes, parts=parts)
+                "a tie for the most gives it to nobody", rule_id="R4-05", events=events)
+    return Derivation(subject, said, (step,), votes, parts=parts)
 
 
 def standing_votes(board: Board) -> dict[str, int]:

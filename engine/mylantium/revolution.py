@@ -121,6 +121,9 @@ class Attempt:
     """The Vanguard's treasury once funded (before any contribution to it)."""
     s: int | None = None
     """``S`` it was compared with; None for a coup (R1-46.2)."""
+    s_parts: Mapping[FactionCode, int] = field(default_factory=dict)
+    """What ``S`` summed: each other Faction in play's VP then (empty for a coup, and for an attempt funded before
+    Clerk kept them)."""
     begun: bool = False
     bonus: Mapping[FactionCode, int] = field(default_factory=dict)
     contributions: Mapping[FactionCode, Contribution] = field(default_factory=dict)
@@ -213,8 +216,10 @@ def _fund(chain: Chain, factions: tuple[Faction, ...], assets: Assets) -> Step:
     amount, why = funding(vanguard.code, assets)
     vanguard = replace(vanguard, treasury=vanguard.treasury + amount)
     factions = _put(factions, vanguard)
-    s = total_vp(f for f in factions if f.code is not vanguard.code)
+    others = [f for f in factions if f.code is not vanguard.code]
+    s = total_vp(others)
     attempt = replace(attempt, funding=amount, funding_why=why, treasury=vanguard.treasury, s=s,
+                      s_parts={f.code: f.vp for f in others if f.in_play},
                       begun=begins(vanguard.treasury, s))
     if not attempt.begun:  # R1-43: crushed before an uprising; no Fervor (P1-12)
         factions = _put(factions, replace(vanguard, in_play=False))
@@ -321,7 +326,8 @@ def attempt_to_dict(a: Attempt) -> dict[str, Any]:
     return {
         "number": a.number, "vanguard": a.vanguard.name, "coup": a.coup,
         "forestalled": a.forestalled.name if a.forestalled else None, "coup_declined": a.coup_declined,
-        "funding": a.funding, "funding_why": a.funding_why, "treasury": a.treasury, "s": a.s, "begun": a.begun,
+        "funding": a.funding, "funding_why": a.funding_why, "treasury": a.treasury, "s": a.s,
+        **({"s_parts": _codes(a.s_parts)} if a.s_parts else {}), "begun": a.begun,
         "bonus": _codes(a.bonus),
         "contributions": {k.name: {"crt": c.to_crt, "vanguard": c.to_vanguard} for k, c in a.contributions.items()},
         "crt": a.crt, "for_vanguard": a.for_vanguard, "outcome": a.outcome, "fervor": a.fervor, "lost": _codes(a.lost),
@@ -334,6 +340,7 @@ def attempt_of(d: Mapping[str, Any]) -> Attempt:
         forestalled=FactionCode[d["forestalled"]] if d.get("forestalled") else None,
         coup_declined=bool(d.get("coup_declined")), funding=int(d["funding"]), funding_why=str(d["funding_why"]),
         treasury=int(d["treasury"]), s=d.get("s"), begun=bool(d["begun"]),
+        s_parts={FactionCode[k]: int(v) for k, v in d.get("s_parts", {}).items()},
         bonus={FactionCode[k]: int(v) for k, v in d.get("bonus", {}).items()},
         contributions={FactionCode[k]: Contribution(int(v["crt"]), int(v["vanguard"]))
                        for k, v in d.get("contributions", {}).items()},

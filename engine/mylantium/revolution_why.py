@@ -36,6 +36,11 @@ def attempt_explained(attempt: Attempt, players: Mapping[FactionCode, str],
                           rule_id="R1-46, P1-13", events=events))
     elif attempt.s is not None:
         begun = begins(attempt.treasury, attempt.s)
+        if attempt.s_parts:  # the Factions' VP are public (the government page)
+            summed = " + ".join(f"{code.plural} {vp}" for code, vp in attempt.s_parts.items())
+            steps.append(Step(f"S = {summed} = {sum(attempt.s_parts.values())}", "S is the VP of every Faction in "
+                              f"play but the Vanguard, net of Fervor deductions; the {v.plural} add nothing",
+                              rule_id="R1-43, P1-15", events=events))
         steps.append(Step(f"${attempt.treasury} {'>' if begun else '≤'} S = {attempt.s}", "the Revolution begins "
                           "only if the Vanguard's treasury is greater than the VP of the other Factions in play",
                           rule_id="R1-43", events=events, seen_by=_only(players, v)))

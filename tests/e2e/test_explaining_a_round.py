@@ -1,7 +1,8 @@
 """Issue 19's reading commands in one short Landsdraad round, through the fake Discord, as a moderator and a player
 use them (one bot start): ``/round preview`` before the close, ``/why`` and ``/verify`` after it, ``/round
-erratum`` with nothing to correct and after a correction. Each answer goes to its asker alone; the game channel
-gets only the result card and the erratum, with no ballot in them."""
+erratum`` with nothing to correct and after a correction, ``/why votes round:1`` after the ledger changed. Each
+answer goes to its asker alone; the game channel gets only the result card and the erratum, with no ballot in
+them."""
 
 from __future__ import annotations
 
@@ -43,6 +44,16 @@ async def test_a_round_previewed_explained_verified_and_corrected(clerk_bot: Har
     await h.settle()
     [erratum] = [m for m in h.fake.messages(h.game) if "rratum" in m.text() and m.id != card.id]
     assert str(card.id) in erratum.text() and "Nay: 12 (posted 6)" in erratum.text()
+
+    # bob's Diplomacy changed after round 1 closed: /why votes round:1 still explains the 6 that close counted.
+    then = "\n".join(r.content for r in (await h.run(h.mod, "why", h.game, what="votes", round=1,
+                                                      player=h.bob)).responses)
+    assert "bob's votes in round 1 of sirius**: 6 votes" in then and "may have changed since" in then
+    assert "ledger stood at round 1's close" in then and "= 6 [" in then and "(R0-07)" in then
+    own = (await h.run(h.bob, "why", h.game, what="votes", round=1)).first
+    assert own.ephemeral and "6 votes" in own.content and "R0-" not in own.content
+    hidden = (await h.run(h.alice, "why", h.game, what="votes", round=1, player=h.bob)).first
+    assert hidden.ephemeral and "private" in hidden.content and "6 votes" not in hidden.content
 
     # Explain this on the Forecast card the round's opening posted (a card without a marker, kept by its id).
     [forecast] = [m for m in h.fake.messages(h.game) if "Victory Point Forecast" in m.text()]

@@ -345,3 +345,20 @@ def test_any_chain_runs_to_its_end_and_keeps_its_promises(vps: list[int], money:
     if step.chain.ended is None:
         assert vanguard_order(step.factions) == ()
     assert (step.chain.winner is not None) == (step.chain.ended == "won")
+
+
+def test_S_is_kept_faction_by_faction_and_explained_from_them() -> None:
+    """/why revolution rebuilds S (R1-43, P1-15) from each other Faction in play's VP, as the funding read them."""
+    from engine.core.derivation import lines
+    from engine.mylantium.revolution import attempt_of, attempt_to_dict
+    from engine.mylantium.revolution_why import attempt_explained
+
+    step = start(factions({"PR": 0, "GR": 7, "SH": 5, "PL": 10}, {"PR": 30}), NO_ASSETS)
+    attempt = step.chain.attempts[-1]
+    assert attempt.s == 22 and sum(attempt.s_parts.values()) == 22 and FactionCode.PR not in attempt.s_parts
+    assert attempt_of(attempt_to_dict(attempt)) == attempt
+    said = "\n".join(lines(attempt_explained(attempt, {}).seen_by(None, False), False))
+    assert "S = " in said and "= 22 [S is the VP of every Faction in play but the Vanguard" in said
+    older = attempt_to_dict(attempt)
+    del older["s_parts"]  # an attempt funded before Clerk kept them: S as recorded, no breakdown invented
+    assert "S is the VP of every Faction" not in "\n".join(lines(attempt_explained(attempt_of(older), {}), True))

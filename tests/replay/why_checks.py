@@ -1,9 +1,9 @@
 """Every number a Landsdraad transcript posted, rebuilt by ``/why`` (issue 19): after the replay, on the same
-database, each round's result card, each audit's fee and share, each voter's weight at each close and each player's
-votes now are asked of ``/why``'s explainers (``bot.actions.why.explain``, as a moderator) and compared with what
-was posted; the last final table of each game against ``/why score`` and the Forecast ``/forecast`` posts now
-against ``/why forecast``. Called from ``test_transcripts.py`` on the replay it already made (one replay per
-transcript)."""
+database, each round's result card, each audit's fee and share, each voter's weight at each close of every round
+(rebuilt from the ledger as of that close) and each player's votes now are asked of ``/why``'s explainers
+(``bot.actions.why.explain``, as a moderator) and compared with what was posted; the last final table of each game
+against ``/why score`` and the Forecast ``/forecast`` posts now against ``/why forecast``. Called from
+``test_transcripts.py`` on the replay it already made (one replay per transcript)."""
 
 from __future__ import annotations
 
@@ -123,8 +123,11 @@ async def check_why(output: str, db: Migrated) -> int:
                 who = UserRef(int(weight["user_id"]), str(weight["name"]))
                 found = await ask(app, game_id, "votes", int(payload["round"]), who)
                 assert found.value == weight["votes"]
-                for part in found.parts:  # nothing changed since: the breakdown read now made that weight
-                    assert part.value == weight["votes"], f"{who.name} in round {payload['round']}: {part.value}"
+                # every past round, not only the latest: the breakdown rebuilt from the ledger as of that close
+                # (whatever changed since) makes the weight that close counted
+                assert len(found.parts) == 1, f"{who.name} in round {payload['round']}: not rebuilt ({found.note})"
+                rebuilt = found.parts[0].value
+                assert rebuilt == weight["votes"], f"{who.name}, round {payload['round']}: {rebuilt} {weight['votes']}"
                 checked += 1
         for (game_id, user_id), name in names.items():
             if game_id in games.values():

@@ -24,8 +24,9 @@ async def player_name(app: App, game: GameView, ask: WhyAsk) -> str | None:
 
 
 async def standing(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
-    """Every Standing Vote now and political control; ``player``: one player's, card by card."""
-    return await app.clerk.convocate.explain.standing(game.id, await player_name(app, game, ask))
+    """Every Standing Vote now and political control; ``player``: one player's, card by card; ``round``: as they
+    stood when that turn ended."""
+    return await app.clerk.convocate.explain.standing(game.id, await player_name(app, game, ask), ask.round)
 
 
 async def push(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
@@ -56,6 +57,7 @@ POSTS: dict[str, str | PostAsks] = {"repeal": repealed, "motion": resolved}
 
 
 EXPLAIN: dict[str, Explainer] = {"standing": standing, "push": push, "repeal": repeal}
-HELP = {"standing": "every Standing Vote now and political control; player: one player's, card by card",
+HELP = {"standing": "every Standing Vote now and political control; player: one player's, card by card; "
+                    "round: as they stood when that turn ended",
         "push": "a Galactic Factor push's cost; player, name: the Factor (the latest push if left out)",
         "repeal": "a Motion of Repeal's count; name: the Statute (the latest if left out), round: the Motion's number"}

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.factors import steps_explained
 from engine.convocate.repeal import repeal_explained
-from engine.convocate.votes import Line, control_explained, standing_explained
+from engine.convocate.votes import Line, StandingVote, control_explained, control_of, standing_explained, vote_explained
 from engine.core.derivation import Derivation, Step
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.convocate.store import load
@@ -28,7 +28,8 @@ KEEP = 3
 
 def _names(value: Any) -> Iterator[str]:
     """Every string in an event's payload (cards are named at the top level or in lists), but for the Standing
-    Votes a Motion of Repeal counted (``lines``), which name every card without touching it."""
+    Votes a Motion of Repeal counted (``lines``) and a turn's end kept (``standing``), which name every card without
+    touching it."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, list | tuple):
@@ -36,7 +37,7 @@ def _names(value: Any) -> Iterator[str]:
             yield from _names(item)
     elif isinstance(value, dict):
         for key, item in value.items():
-            if key != "lines":
+            if key not in ("lines", "standing"):
                 yield from _names(item)
 
 
@@ -49,8 +50,17 @@ async def _events(session: AsyncSession, game_id: int, *kinds: str) -> list[Even
 
 async def card_events(session: AsyncSession, game_id: int, cards: set[str]) -> dict[str, tuple[int, ...]]:
     """Card name -> the last ``KEEP`` events whose payload names it (added, changed, moved, committed, ...)."""
+    return await card_events_upto(session, game_id, cards, None)
+
+
+async def card_events_upto(session: AsyncSession, game_id: int, cards: set[str], upto: int | None
+                           ) -> dict[str, tuple[int, ...]]:
+    """``card_events`` among the events up to seq ``upto`` (None: all); the turn-end event itself, which names
+    every card in its ``standing``, is not counted (``_names`` skips it)."""
     found: dict[str, list[int]] = {}
     for e in await _events(session, game_id):
+        if upto is not None and e.seq > upto:
+            break
         for name in set(_names(e.payload)) & cards:
             found.setdefault(name, []).append(e.seq)
     return {name: tuple(seqs[-KEEP:]) for name, seqs in found.items()}
@@ -63,17 +73,51 @@ def _lines(data: Any) -> tuple[Line, ...]:
 class ConvocateExplain(ServiceBase):
     """``clerk.convocate.explain``: derivations of posted numbers for ``/why``."""
 
-    async def standing(self, game_id: int, player: str | None = None) -> Derivation:
-        """Every player's Standing Vote now and political control (or ``player``'s alone), card by card."""
+    async def standing(self, game_id: int, player: str | None = None, turn: int | None = None) -> Derivation:
+        """Every player's Standing Vote now and political control (or ``player``'s alone), card by card; ``turn``:
+        as they stood when turn ``turn`` ended (``turn_end``)."""
         async with self._read() as session:
             loaded = await load(session, await load_game(session, game_id))
             board = loaded.board
+            if turn is not None:
+                return await self.turn_end(session, loaded.game.name, board.turn, game_id, player, turn)
             events = await card_events(session, game_id, {c.name for c in board.cards})
             if player is None:
                 return control_explained(board, events)
             if player not in {p.name for p in board.players}:
                 raise RuleError(f"{player} has no seat at the table in {loaded.game.name}.")
             return standing_explained(board, player, events)[1]
+
+    async def turn_end(self, session: AsyncSession, game: str, now: int, game_id: int, player: str | None,
+                       turn: int) -> Derivation:
+        """The Standing Votes as turn ``turn`` ended: the lines its ``PhaseAdvanced`` event recorded from the board
+        then (``standing_vote``), explained by the same functions as now. A turn that ended before Clerk kept them
+        is refused with why, not answered with the board now."""
+        if turn > now or turn < 1:
+            raise NotFoundError(f"{game} has had no turn {turn}: " + (f"its turns so far are 1 to {now}." if now > 1
+                                else "its only turn so far is turn 1." if now == 1 else "no turn has begun yet."))
+        if turn == now:
+            raise RuleError(f"Turn {turn} of {game} has not ended yet; `/why standing` without a turn explains the "
+                            "Standing Votes now.")
+        ends = [e for e in await _events(session, game_id, "PhaseAdvanced") if e.payload.get("turn_ended") == turn
+                and "standing" in e.payload]
+        if not ends:
+            raise RuleError(f"Turn {turn} of {game} ended before Clerk kept each turn's Standing Votes, so they "
+                            "cannot be rebuilt exactly from the ledger; `/why standing` without a turn explains the "
+                            "board now.")
+        end = ends[-1]
+        recorded: dict[str, Any] = end.payload["standing"]
+        cards = {str(line[0]) for lines in recorded.values() for line in lines}
+        events = await card_events_upto(session, game_id, cards, end.seq)
+        pairs = [(vote, vote_explained(vote, events, f"{vote.player}'s Standing Vote at the end of turn {turn} "
+                                                     f"(#{end.seq})"))
+                 for vote in (StandingVote(name, _lines(lines)) for name, lines in recorded.items())]
+        if player is not None:
+            found = [d for vote, d in pairs if vote.player == player]
+            if not found:
+                raise RuleError(f"{player} had no seat at the table when turn {turn} of {game} ended.")
+            return found[0]
+        return control_of(pairs, f"The Standing Vote at the end of turn {turn}", (end.seq,))
 
     async def push(self, game_id: int, *, player: str | None = None, factor: str | None = None) -> Derivation:
         """The latest push (by ``player``, of ``factor`` if named): each step's cost and the pool it came from."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.convocate.board import Phase
 from engine.convocate.factors import Committed, Pushed, commit, push
 from engine.convocate.parsing import parse_one_time
 from engine.convocate.statutes import change_section, declare, destroy, sections_of
 from engine.convocate.turns import PhaseChanged, next_phase
+from engine.convocate.votes import standing_vote
 from engine.core.errors import RuleError
 from engine.service.convocate.store import load, open_motion, save, sections_json
 from engine.service.convocate.views import StatuteView
@@ -114,11 +117,16 @@ class ConvocateTurnService(ServiceBase):
                                 "the offer on with /motion skip.")
             after, changed = next_phase(board)
             save(uow.session, loaded, after)
-            await uow.record(game_id, "PhaseAdvanced", user_id, {
+            payload: dict[str, Any] = {
                 "ended": [changed.ended[0], changed.ended[1].value] if changed.ended else None,
                 "started": [changed.started[0], changed.started[1].value], "turn": changed.turn,
-                "lost": dict(changed.lost), "readied": list(changed.readied), "expired": list(changed.expired)},
-                source_id)
+                "lost": dict(changed.lost), "readied": list(changed.readied), "expired": list(changed.expired)}
+            if changed.ended is not None and changed.turn != board.turn:  # a turn ended: its Standing Votes, kept
+                payload["standing"] = {p.name: [[line.source, line.votes, line.note]  # for /why standing round:N
+                                                for line in standing_vote(board, p.name).lines]
+                                       for p in board.players}
+                payload["turn_ended"] = board.turn
+            await uow.record(game_id, "PhaseAdvanced", user_id, payload, source_id)
             return changed
 
 

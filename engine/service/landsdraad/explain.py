@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.core.derivation import Derivation, Step
+from engine.core.derivation import Derivation
 from engine.core.disclosure import shown as disclosure_shown
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.audit import audit_quote_explained
@@ -25,6 +25,8 @@ from engine.service.landsdraad.explain_victory import VictoryExplainService, eve
 from engine.service.landsdraad.ledger import attributes_of, holdings_of
 from engine.service.landsdraad.round_close import OPTIONS
 from engine.service.landsdraad.round_state import faction_of, factions_of
+from engine.service.landsdraad.votes_asof import KINDS as LEDGER_KINDS
+from engine.service.landsdraad.votes_asof import concerns, votes_then
 from engine.service.ledger import load_game, require_player
 from engine.store.models import Game, Player
 from engine.store.models.landsdraad import AuditRow, Round
@@ -109,14 +111,13 @@ class ExplainService(VictoryExplainService):
         return derivation
 
     async def votes(self, game_id: int, user_id: int, number: int | None = None) -> Derivation:
-        """A player's V(p): now, or (``number``) as round ``number``'s close read it, with its breakdown when
-        nothing that changes votes happened since."""
+        """A player's V(p): now, or (``number``) as round ``number``'s close read it, rebuilt from the ledger's
+        events up to that close by the same rule (``votes_then``)."""
         async with self._read() as session:
             game = await load_game(session, game_id)
             player = await require_player(session, game, user_id, "That user")
-            now = await self._breakdown(session, game, player)
             if number is None:
-                return now
+                return await self._breakdown(session, game, player)
             rnd = await closed_round(session, game, number)
             events = await events_of(session, game_id, ("RoundClosed", *VOTE_INPUTS))
         closes = [(seq, p) for seq, kind, p in events if kind == "RoundClosed" and p.get("round") == rnd.number]
@@ -125,19 +126,10 @@ class ExplainService(VictoryExplainService):
             raise RuleError(f"{player.name} was not an active player when round {rnd.number} closed, so their "
                             "votes were not read.")
         seq, weight = read[-1]
-        changed = [s for s, kind, _ in events if kind in VOTE_INPUTS and s > seq]
-        mine = frozenset({player.name})
-        step = Step(f"Round {rnd.number} closed and read {player.name}'s votes: {weight['votes']}",
-                    "a ballot's weight is the player's votes at the close", "R0-15", (seq,), mine)
-        if changed:
-            note = (f"Their Diplomacy, holdings or other votes may have changed since (events "
-                    f"#{changed[0]} on); `/why votes` without a round explains their votes now.")
-            return Derivation(f"{player.name}'s votes in round {rnd.number} of {game.name}",
-                              f"{weight['votes']} votes", (step,), value=int(weight["votes"]), note=note)
-        return Derivation(f"{player.name}'s votes in round {rnd.number} of {game.name}", f"{weight['votes']} votes",
-                          (step,),
-                          value=int(weight["votes"]), parts=(now,),
-                          note="Nothing that changes votes has happened since, so this is how they were made up.")
+        ledger = [e for e in events if e[1] in LEDGER_KINDS]
+        return votes_then(f"{player.name}'s votes in round {rnd.number} of {game.name}", player.name, rnd.number,
+                          seq, int(weight["votes"]), ledger, user_id,
+                          [s for s, kind, p in events if kind in VOTE_INPUTS and s > seq and concerns(p, user_id)])
 
     async def _breakdown(self, session: AsyncSession, game: Game, player: Player) -> Derivation:
         holdings = await holdings_of(session, player.id)
