@@ -34,7 +34,8 @@ async def closed_election(session: AsyncSession, game: Game, number: int | None)
     election = (await session.execute(query.where(AgElection.number == number))).scalar_one_or_none()
     if election is None:
         count = len((await session.execute(query)).scalars().all())
-        so_far = "none has been held" if count == 0 else f"its elections so far are 1 to {count}"
+        so_far = ("none has been held" if count == 0 else "its only election so far is election 1" if count == 1
+                  else f"its elections so far are 1 to {count}")
         raise NotFoundError(f"{game.name} has no AG election {number}: {so_far}.")
     if election.status != "closed":
         raise RuleError(f"AG election {number} of {game.name} has not closed yet, so it has no result.")
