@@ -32,3 +32,9 @@ async def test_an_ag_election_explained_and_explain_this_on_its_card(clerk_bot: 
 
     public = "\n".join(m.text() for m in h.fake.messages(h.game))
     assert "ballot for alice" not in public and "withheld" not in public
+
+    # Changing ag_weighted afterwards tells the moderator, privately, what the closed election would have been.
+    changed = await h.run(h.mod, "game settings", h.game, setting="ag_weighted", value="no")
+    [notice] = [r for r in changed.responses if "AG election 1: posted alice" in r.content]
+    assert notice.ephemeral and "now alice 2 (the same winner)" in notice.content
+    assert "AG election 1: posted" not in "\n".join(m.text() for m in h.fake.messages(h.game))

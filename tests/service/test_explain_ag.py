@@ -76,3 +76,18 @@ async def test_why_ag_refuses_what_has_no_result(table: Any) -> None:
     await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
     with pytest.raises(RuleError, match=r"AG election 1 of .* has not closed yet"):
         await table.clerk.landsdraad.explain.ag(table.game_id, 1)
+
+
+async def test_changing_ag_weighted_tells_which_closed_elections_come_out_differently(table: Any) -> None:
+    """The close kept each voter's V(p), so a change of ag_weighted recounts it; nothing recorded changes."""
+    await weighted_election(table, weighted=False)  # bo 2, ann 1 one each; weighted: ann 12, bo 8
+    adjutant = table.clerk.landsdraad.adjutant
+    _, none = await adjutant.recount_for_setting(table.game_id)
+    assert none == ()
+    await table.clerk.settings.change_setting(table.game_id, name="ag_weighted", value="yes", actor=MOD)
+    _, [recount] = await adjutant.recount_for_setting(table.game_id)
+    assert (recount.number, recount.posted, recount.recounted) == (1, (("bo", 2), ("ann", 1)), (("ann", 12), ("bo", 8)))
+    assert recount.winner_changed
+    view = await adjutant.election(table.game_id)
+    assert view is not None and [(s.candidate, s.votes) for s in view.standings] == [("bo", 2), ("ann", 1)]
+    assert await adjutant.adjutant(table.game_id) == (BO, "bo")

@@ -151,6 +151,31 @@ def counted_of(payload: Mapping[str, Any]) -> tuple[list[AgBallot], dict[int, in
     return ballots, (weights if payload.get("weighted") else None), names
 
 
+@dataclass(frozen=True)
+class AgRecount:
+    """A closed AG election counted again under a changed ``ag_weighted``: what it posted and what it would be."""
+
+    number: int
+    posted: tuple[tuple[str, int], ...]
+    recounted: tuple[tuple[str, int], ...]
+
+    @property
+    def winner_changed(self) -> bool:
+        return (self.posted[:1] or (("", 0),))[0][0] != (self.recounted[:1] or (("", 0),))[0][0]
+
+
+def recount_closed(payload: Mapping[str, Any], weighted: bool) -> AgRecount | None:
+    """The election the close recorded, counted with ``weighted``; None when its record has no ballots or weights
+    (closed before Clerk kept them) or it comes out as posted."""
+    counted = counted_of({**payload, "weighted": True})
+    if counted is None or any(c.get("weight") is None for c in payload["counted"]):
+        return None
+    ballots, weights, names = counted
+    posted = tuple((str(c), int(v)) for c, v in payload.get("standings", ()))
+    again = tuple((names[c], n) for c, n, _ in tally_ag(ballots, weights if weighted else None))
+    return None if again == posted else AgRecount(int(payload["number"]), posted, again)
+
+
 def read_election_view(session: Session, game: Game, election: AgElection) -> ElectionView:
     rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
                            .order_by(AgBallotRow.cast_at, AgBallotRow.id)).scalars().all()
@@ -183,13 +208,14 @@ def read_election_view(session: Session, game: Game, election: AgElection) -> El
 
 def close_payload(session: Session, game: Game, election: AgElection, view: ElectionView) -> dict[str, Any]:
     """The ``AgElectionClosed`` payload: the winner, the standings, whether it was weighted and each ballot counted
-    (voter, candidate, time, and the voter's V(p) when weighted), so that ``/why ag`` and a recount read the close."""
+    (voter, candidate, time, and the voter's V(p) at the close, kept weighted or not so that a change of
+    ``ag_weighted`` can be recounted), so that ``/why ag`` and a recount read the close."""
     players = {p.id: p for p in read_players(session, game.id)}
     rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
                            .order_by(AgBallotRow.cast_at, AgBallotRow.id)).scalars().all()
     counted = [{"voter": players[r.voter_id].name, "candidate": players[r.candidate_id].name,
                 "cast_at": utc(r.cast_at).isoformat(),
-                "weight": players[r.voter_id].votes if view.weighted else None} for r in rows]
+                "weight": players[r.voter_id].votes} for r in rows]
     return {"number": election.number, "winner": view.winner,
             "standings": [[s.candidate, s.votes] for s in view.standings],
             "weighted": view.weighted, "counted": counted}
@@ -346,6 +372,17 @@ class AdjutantService(ServiceBase):
             await uow.record(game_id, "AgElectionExtended", actor,
                              {"number": election.number, "closes_at": until.isoformat()}, source_id)
             return await election_view(uow.session, game, election)
+
+    async def recount_for_setting(self, game_id: int) -> tuple[GameView, tuple[AgRecount, ...]]:
+        """After ``ag_weighted`` changed: every closed election whose close recorded its ballots and V(p), counted
+        again under the setting as it is now; only those that come out differently. Nothing is changed."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            weighted = bool(value_of(game.settings, "ag_weighted", SETTINGS))
+            found = await session.execute(select(Event.payload).where(
+                Event.game_id == game_id, Event.kind == "AgElectionClosed").order_by(Event.seq))
+            recounts = [recount_closed(dict(p), weighted) for p in found.scalars()]
+            return game_view(game), tuple(r for r in recounts if r is not None)
 
     async def election(self, game_id: int) -> ElectionView | None:
         """The open election, else the latest one; None if there has never been one."""
