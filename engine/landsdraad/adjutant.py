@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from engine.core.derivation import Derivation, Step
 from engine.core.errors import RuleError
 
 MAX_ELECTION = timedelta(hours=96)
@@ -32,15 +33,71 @@ def cast_ag_ballot(previous: AgBallot | None, voter: int, candidate: int, at: da
     return AgBallot(voter, candidate, at)
 
 
-def tally_ag(ballots: Iterable[AgBallot], weights: Mapping[int, int] | None = None) -> list[tuple[int, int, datetime]]:
-    """(candidate, votes, last ballot time), leader first: most votes, then the earliest *last* ballot (R0-31).
-    Each ballot counts 1 (P0-06); a game that plays the AG election weighted passes each voter's V(p)."""
+Standings = list[tuple[int, int, datetime]]
+
+
+def _tally(ballots: Iterable[AgBallot], weights: Mapping[int, int] | None,
+           counted: list[tuple[AgBallot, int]] | None = None) -> Standings:
+    """The count ``tally_ag`` and ``tally_ag_explained`` share; ``counted`` (when given) gets each ballot and what
+    it counted, in order."""
     counts: dict[int, int] = {}
     last: dict[int, datetime] = {}
     for b in ballots:
-        counts[b.candidate] = counts.get(b.candidate, 0) + (1 if weights is None else weights.get(b.voter, 0))
+        worth = 1 if weights is None else weights.get(b.voter, 0)
+        counts[b.candidate] = counts.get(b.candidate, 0) + worth
         last[b.candidate] = max(last.get(b.candidate, b.cast_at), b.cast_at)
+        if counted is not None:
+            counted.append((b, worth))
     return sorted(((c, n, last[c]) for c, n in counts.items()), key=lambda t: (-t[1], t[2], t[0]))
+
+
+def tally_ag(ballots: Iterable[AgBallot], weights: Mapping[int, int] | None = None) -> Standings:
+    """(candidate, votes, last ballot time), leader first: most votes, then the earliest *last* ballot (R0-31).
+    Each ballot counts 1 (P0-06); a game that plays the AG election weighted passes each voter's V(p)."""
+    return _tally(ballots, weights)
+
+
+def _when(at: datetime) -> str:
+    return at.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def tally_ag_explained(subject: str, ballots: Iterable[AgBallot], names: Mapping[int, str],
+                       weights: Mapping[int, int] | None = None, ballot_events: Mapping[int, tuple[int, ...]]
+                       | None = None, events: tuple[int, ...] = ()) -> tuple[Standings, Derivation]:
+    """``tally_ag`` and its ``Derivation``, from the same count: each ballot (public, R0-30; weighted, its step
+    shows the voter's V(p), which only that voter may see: P0-14), the standings, the tie-break (R0-31) and the
+    winner. ``names``: player id -> name; ``ballot_events``: voter id -> the events of their ballot; ``events``:
+    those of the close."""
+    counted: list[tuple[AgBallot, int]] = []
+    standings = _tally(ballots, weights, counted)
+    found = ballot_events or {}
+    steps: list[Step] = []
+    for b, worth in counted:
+        voter, candidate = names.get(b.voter, f"player {b.voter}"), names.get(b.candidate, f"player {b.candidate}")
+        if weights is None:
+            steps.append(Step(f"{voter}'s ballot for {candidate} (cast {_when(b.cast_at)}) counts 1",
+                              "each active player's ballot counts one", "P0-06", found.get(b.voter, ())))
+        else:
+            steps.append(Step(f"{voter}'s ballot for {candidate} (cast {_when(b.cast_at)}) counts {worth}, "
+                              f"{voter}'s votes", "this game weighs each AG ballot by the voter's votes V(p)",
+                              "P0-06", found.get(b.voter, ()), frozenset({voter})))
+    shown = ", ".join(f"{names.get(c, c)} {n} (last ballot {_when(at)})" for c, n, at in standings)
+    if not standings:
+        steps.append(Step("No ballots were cast, so no Adjutant General is elected", "no ballots: no AG",
+                          "R0-31", events))
+        return standings, Derivation(subject, "no AG elected", tuple(steps), value=(), note="")
+    steps.append(Step(f"Standings: {shown}", "most votes first", "R0-31", events))
+    top = [t for t in standings if t[1] == standings[0][1]]
+    winner = names.get(standings[0][0], str(standings[0][0]))
+    if len(top) > 1:
+        tied = " and ".join(str(names.get(c, c)) for c, _, _ in top)
+        steps.append(Step(f"{tied} tie at {standings[0][1]}; {winner}'s last ballot came earliest "
+                          f"({_when(standings[0][2])}), so {winner} wins",
+                          "among tied candidates, the one whose last ballot came earliest wins", "R0-31"))
+    steps.append(Step(f"{winner} is elected Adjutant General", "the candidate with the most votes wins", "R0-31",
+                      events))
+    value = tuple((names.get(c, str(c)), n) for c, n, _ in standings)
+    return standings, Derivation(subject, f"{winner} elected with {standings[0][1]}", tuple(steps), value=value)
 
 
 def ag_winner(ballots: Iterable[AgBallot], weights: Mapping[int, int] | None = None) -> int | None:

@@ -32,6 +32,8 @@ AUDIT = re.compile(r"\*\*CHOAM audit of (?P<target>[^*]+)\*\*\n(?:.*\n)*?Fee: (?
                    r"Each player pays: (?P<share>\d+) MS.*\nBilled to the Landsdraad in round (?P<round>\d+)")
 FINAL = re.compile(r"\*\*(?P<game>[^*\n]+): final scores\*\*\n(?P<body>(?:.*\n?)*)")
 ROW = re.compile(r"^\*\*(?P<place>\d+)\w\w\*\* (?P<name>.+): (?P<total>\d+) VP(?:, (?P<title>.+))?$", re.MULTILINE)
+AG_CARD = re.compile(r"\*\*(?P<game>[^*\n]+): (?P<winner>[^*\n]+) is the Adjutant General\*\*\n"
+                     r"Election #(?P<n>\d+) closed\. Result: (?P<standings>[^.\n]+)\.")
 MODERATOR = Actor(1, "why-check", manages_server=True)
 
 
@@ -110,6 +112,13 @@ async def check_why(output: str, db: Migrated) -> int:
             found = await ask(app, game_id, "forecast")
             assert found.value == (view.forecast.pot, tuple(line.text() for line in view.forecast.lines))
             checked += 1
+        for m in AG_CARD.finditer(output.replace("\n      ", "\n")):  # each AG election's result card
+            if m["game"] in games:
+                found = await ask(app, games[m["game"]], "ag", int(m["n"]))
+                posted_ag = tuple((c.rsplit(" ", 1)[0], int(c.rsplit(" ", 1)[1])) for c in m["standings"].split(", "))
+                assert found.value == posted_ag, f"AG election {m['n']}: /why says {found.value}, posted {posted_ag}"
+                assert found.result.startswith(f"{m['winner']} elected"), found.result
+                checked += 1
         for m in AUDIT.finditer(output.replace("\n      ", "\n")):
             for (game_id, user_id), name in names.items():
                 if name == m["target"] and game_id in games.values():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.actions.front import Front, MessageCommand
 from bot.actions.landsdraad import (
+    ag_recount,
     ballot_buttons,
     deadlines,
     dm_ballot,
@@ -98,6 +99,7 @@ FRONT = Front(
     names_itself=False,
     setup=handlers.setup_summary,
     explain=why.EXPLAIN,
+    after_setting=ag_recount.after_setting,
     explain_help=why.EXPLAIN_HELP,
     explains_posts=why.POSTS,
 )

@@ -60,8 +60,14 @@ async def score(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
     return derivation
 
 
+async def ag(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
+    """An AG election's result (``round``: the election's number; the latest closed one if left out): each ballot
+    (public; weighted, its V(p) is the voter's own), the standings, the tie-break and the winner."""
+    return await app.clerk.landsdraad.explain.ag(game.id, ask.round)
+
+
 EXPLAIN: dict[str, Explainer] = {"result": result, "votes": votes, "forecast": forecast, "score": score,
-                                 "audit": audit}
+                                 "audit": audit, "ag": ag}
 EXPLAIN_HELP = {
     "result": "a round's result: each faction's vote, your own ballot, the totals and the threshold; `round`",
     "votes": "your votes (a moderator: anyone's) and how they are made up; `round` for the votes its close read, "
@@ -71,6 +77,8 @@ EXPLAIN_HELP = {
     "score": "your score (final once the game is scored; a final one of anyone): each category, award, goals, "
              "prestige, place and title; `player`, `name` for one category or award",
     "audit": "an audit's fee and each player's share; `player` (the audited), `round`",
+    "ag": "an Adjutant General election's result: each ballot, the standings, the tie-break, the winner; "
+          "`round` (the election's number)",
 }
 async def audited(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
     """An audit's card: that audit (its round, and the audited player when the card recorded them)."""
@@ -89,5 +97,6 @@ async def scores(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
     return [WhyAsk("score")]
 
 
-POSTS: dict[str, str | PostAsks] = {"round": "result", "audit": audited, "forecast": the_forecast, "score": scores}
+POSTS: dict[str, str | PostAsks] = {"round": "result", "audit": audited, "forecast": the_forecast, "score": scores,
+                                    "ag": "ag"}
 """Announcement kind (``engine.service.announcements``) -> the subject that explains it (``Explain this``)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,7 +29,7 @@ from engine.service.names import find_player_by_name
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
 from engine.service.views import GameView
-from engine.store.models import Game, Player
+from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import AgBallotRow, AgElection, Office, Round
 
 AG = "adjutant_general"
@@ -123,6 +123,59 @@ async def set_adjutant(session: AsyncSession, game_id: int, player_id: int | Non
     await session.run_sync(write_adjutant, game_id, player_id, now)
 
 
+def closed_record(session: Session, game_id: int, number: int) -> tuple[int, dict[str, Any]] | None:
+    """(seq, payload) of the ``AgElectionClosed`` event of election ``number``, if one was recorded."""
+    found = session.execute(select(Event.seq, Event.payload).where(
+        Event.game_id == game_id, Event.kind == "AgElectionClosed").order_by(Event.seq)).all()
+    kept = [(int(seq), dict(payload)) for seq, payload in found if dict(payload).get("number") == number]
+    return kept[-1] if kept else None
+
+
+def counted_of(payload: Mapping[str, Any]) -> tuple[list[AgBallot], dict[int, int] | None, dict[int, str]] | None:
+    """The ballots, the weights (None: unweighted) and the names the close recorded (``counted``); None for an
+    event recorded before Clerk kept them."""
+    if "counted" not in payload:
+        return None
+    ballots, weights, names = [], {}, {}
+    for n, c in enumerate(payload["counted"]):
+        voter, candidate = 2 * n, 2 * n + 1  # ids local to this record: the names are what was read
+        names[voter], names[candidate] = str(c["voter"]), str(c["candidate"])
+        ballots.append(AgBallot(voter, candidate, datetime.fromisoformat(str(c["cast_at"]))))
+        if c.get("weight") is not None:
+            weights[voter] = int(c["weight"])
+    by_name: dict[str, int] = {}
+    for b in ballots:  # one id per candidate name, so that their ballots add up
+        b_name = names[b.candidate]
+        by_name.setdefault(b_name, b.candidate)
+    ballots = [AgBallot(b.voter, by_name[names[b.candidate]], b.cast_at) for b in ballots]
+    return ballots, (weights if payload.get("weighted") else None), names
+
+
+@dataclass(frozen=True)
+class AgRecount:
+    """A closed AG election counted again under a changed ``ag_weighted``: what it posted and what it would be."""
+
+    number: int
+    posted: tuple[tuple[str, int], ...]
+    recounted: tuple[tuple[str, int], ...]
+
+    @property
+    def winner_changed(self) -> bool:
+        return (self.posted[:1] or (("", 0),))[0][0] != (self.recounted[:1] or (("", 0),))[0][0]
+
+
+def recount_closed(payload: Mapping[str, Any], weighted: bool) -> AgRecount | None:
+    """The election the close recorded, counted with ``weighted``; None when its record has no ballots or weights
+    (closed before Clerk kept them) or it comes out as posted."""
+    counted = counted_of({**payload, "weighted": True})
+    if counted is None or any(c.get("weight") is None for c in payload["counted"]):
+        return None
+    ballots, weights, names = counted
+    posted = tuple((str(c), int(v)) for c, v in payload.get("standings", ()))
+    again = tuple((names[c], n) for c, n, _ in tally_ag(ballots, weights if weighted else None))
+    return None if again == posted else AgRecount(int(payload["number"]), posted, again)
+
+
 def read_election_view(session: Session, game: Game, election: AgElection) -> ElectionView:
     rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
                            .order_by(AgBallotRow.cast_at, AgBallotRow.id)).scalars().all()
@@ -131,6 +184,12 @@ def read_election_view(session: Session, game: Game, election: AgElection) -> El
     weights = {pid: p.votes for pid, p in players.items()} if weighted else None
     ballots = [AgBallot(r.voter_id, r.candidate_id, utc(r.cast_at)) for r in rows]
     standings = tuple(Standing(players[c].name, n, last) for c, n, last in tally_ag(ballots, weights))
+    record = closed_record(session, game.id, election.number) if election.status == "closed" else None
+    counted = counted_of(record[1]) if record else None
+    if counted is not None:  # a closed election shows what its close counted, not a recount of today's votes
+        read, read_weights, names = counted
+        weighted = read_weights is not None
+        standings = tuple(Standing(names[c], n, last) for c, n, last in tally_ag(read, read_weights))
     winner = players[election.winner_id].name if election.winner_id in players else None
     return ElectionView(
         game=game_view(game),
@@ -145,6 +204,21 @@ def read_election_view(session: Session, game: Game, election: AgElection) -> El
         winner=winner,
         weighted=weighted,
     )
+
+
+def close_payload(session: Session, game: Game, election: AgElection, view: ElectionView) -> dict[str, Any]:
+    """The ``AgElectionClosed`` payload: the winner, the standings, whether it was weighted and each ballot counted
+    (voter, candidate, time, and the voter's V(p) at the close, kept weighted or not so that a change of
+    ``ag_weighted`` can be recounted), so that ``/why ag`` and a recount read the close."""
+    players = {p.id: p for p in read_players(session, game.id)}
+    rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
+                           .order_by(AgBallotRow.cast_at, AgBallotRow.id)).scalars().all()
+    counted = [{"voter": players[r.voter_id].name, "candidate": players[r.candidate_id].name,
+                "cast_at": utc(r.cast_at).isoformat(),
+                "weight": players[r.voter_id].votes} for r in rows]
+    return {"number": election.number, "winner": view.winner,
+            "standings": [[s.candidate, s.votes] for s in view.standings],
+            "weighted": view.weighted, "counted": counted}
 
 
 async def election_view(session: AsyncSession, game: Game, election: AgElection) -> ElectionView:
@@ -242,7 +316,7 @@ class AdjutantService(ServiceBase):
                     row.candidate_id, row.cast_at, row.source_id = chosen.id, ballot.cast_at, source_id
                 await uow.session.flush()
                 await uow.record(game_id, "AgBallotCast", user_id,
-                                 {"election": election.number, "candidate": chosen.name,
+                                 {"election": election.number, "voter": voter.name, "candidate": chosen.name,
                                   "changed_from": changed_from, "unchanged": ballot is previous,
                                   "at": at.isoformat()}, source_id)
                 view = await election_view(uow.session, game, election)
@@ -270,9 +344,8 @@ class AdjutantService(ServiceBase):
                         return None
                     raise RuleError(f"No Adjutant General election is open in {game.name}.")
                 view = await uow.run(finish_election, game, election)
-                await uow.record(game_id, "AgElectionClosed", actor,
-                                 {"number": election.number, "winner": view.winner,
-                                  "standings": [[s.candidate, s.votes] for s in view.standings]}, source_id)
+                payload = await uow.session.run_sync(close_payload, game, election, view)
+                await uow.record(game_id, "AgElectionClosed", actor, payload, source_id)
                 await uow.run(result_pending, game_id, "ag", election.number)
                 return view
         except Duplicate:
@@ -299,6 +372,17 @@ class AdjutantService(ServiceBase):
             await uow.record(game_id, "AgElectionExtended", actor,
                              {"number": election.number, "closes_at": until.isoformat()}, source_id)
             return await election_view(uow.session, game, election)
+
+    async def recount_for_setting(self, game_id: int) -> tuple[GameView, tuple[AgRecount, ...]]:
+        """After ``ag_weighted`` changed: every closed election whose close recorded its ballots and V(p), counted
+        again under the setting as it is now; only those that come out differently. Nothing is changed."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            weighted = bool(value_of(game.settings, "ag_weighted", SETTINGS))
+            found = await session.execute(select(Event.payload).where(
+                Event.game_id == game_id, Event.kind == "AgElectionClosed").order_by(Event.seq))
+            recounts = [recount_closed(dict(p), weighted) for p in found.scalars()]
+            return game_view(game), tuple(r for r in recounts if r is not None)
 
     async def election(self, game_id: int) -> ElectionView | None:
         """The open election, else the latest one; None if there has never been one."""

@@ -21,6 +21,7 @@ from engine.landsdraad.crisis import Voter, resolve_explained
 from engine.landsdraad.model import Elector, Planet, Tier, quality_of
 from engine.landsdraad.votes import vote_breakdown_explained
 from engine.service.landsdraad.audits import shares_down
+from engine.service.landsdraad.explain_ag import ag_derivation
 from engine.service.landsdraad.explain_victory import VictoryExplainService, events_of
 from engine.service.landsdraad.ledger import attributes_of, holdings_of
 from engine.service.landsdraad.round_close import OPTIONS
@@ -109,6 +110,12 @@ class ExplainService(VictoryExplainService):
             return derivation.moderators_only("as posted (the disclosure check posted only the outcome and its "
                                               "margin; the totals stay with the moderators)")
         return derivation
+
+    async def ag(self, game_id: int, number: int | None = None) -> Derivation:
+        """AG election ``number``'s result (the latest closed one if None), from what its close recorded."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            return await ag_derivation(session, game, number)
 
     async def votes(self, game_id: int, user_id: int, number: int | None = None) -> Derivation:
         """A player's V(p): now, or (``number``) as round ``number``'s close read it, rebuilt from the ledger's

@@ -1,0 +1,33 @@
+"""After ``/game settings setting:ag_weighted``: which closed Adjutant General elections would have come out
+differently under the setting as it is now, told privately to the moderator (``Front.after_setting``). Nothing
+posted or recorded is changed."""
+
+from __future__ import annotations
+
+from bot.actions.commands import App
+from bot.actions.context import Ctx
+from bot.actions.outbox import Outgoing, reply
+from engine.service.landsdraad.adjutant import AgRecount
+from engine.service.views import GameView
+
+
+def _standings(s: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(f"{c} {n}" for c, n in s) or "no ballots"
+
+
+def recount_line(r: AgRecount) -> str:
+    winner = (f"the winner would be {r.recounted[0][0]}, not {r.posted[0][0]}" if r.winner_changed
+              else "the same winner")
+    return f"AG election {r.number}: posted {_standings(r.posted)}; now {_standings(r.recounted)} ({winner})"
+
+
+async def after_setting(app: App, ctx: Ctx, game: GameView, name: str) -> list[Outgoing]:
+    """The closed AG elections a change of ``ag_weighted`` changes, privately; other settings: nothing."""
+    if name != "ag_weighted":
+        return []
+    g, recounts = await app.clerk.landsdraad.adjutant.recount_for_setting(game.id)
+    if not recounts:
+        return [reply(f"ag_weighted: no closed AG election of {g.name} comes out differently.", ephemeral=True)]
+    return [reply("\n".join([f"ag_weighted changes closed AG elections of {g.name} (nothing posted has been "
+                             "changed; the office stays with whoever holds it):",
+                             *(recount_line(r) for r in recounts)]), ephemeral=True)]
