@@ -92,6 +92,11 @@ may not make, ``bot/actions/moderators.py``)."""
 POSTED = "posted"
 """An ``Outgoing.extra`` key: the announcement of a result closed at its deadline (``round:<game>:<n>``); the front end
 sends it with that as its nonce and marks it posted once sent (engine/service/announcements.py)."""
+WARNED = "warned"
+"""An ``Outgoing.extra`` key: the moderators' disclosure warning of a result (``wround:<game>:<n>``, as
+``warning_marker`` makes it); the front end sends it with that as its nonce and records it sent
+(``AnnouncementService.mark_warned``), so a restart that announces the result again does not warn twice
+(recovery.py)."""
 EXPLAINS = "explains"
 """An ``Outgoing.extra`` key: a result card with no announcement marker (an audit, a Forecast, a Business Phase's
 close), as ``card_tag`` makes it; the front end records the message it became, so **Explain this** finds it."""

@@ -9,7 +9,7 @@ import logging
 from datetime import datetime, timedelta
 
 from bot.actions.commands import App
-from bot.actions.outbox import POSTED, Outgoing
+from bot.actions.outbox import POSTED, WARNED, Outgoing
 
 log = logging.getLogger("clerk.recovery")
 
@@ -26,7 +26,9 @@ async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
             log.warning("no ruleset announces a result of kind %r (game %s, number %s)", kind, game_id, number)
             continue
         try:
-            out += await again(app, game_id, number)
+            # a disclosure warning that reached Discord before the kill is not sent again with the card
+            out += [o for o in await again(app, game_id, number)
+                    if WARNED not in o.extra or not await app.clerk.announcements.warned(o.extra[WARNED])]
         except Exception:
             log.exception("announcing %s %s of game %s again failed", kind, number, game_id)
     cards = sum(1 for o in out if POSTED in o.extra)

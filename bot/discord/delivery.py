@@ -20,7 +20,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.actions.outbox import EXPLAINS, POSTED, Answering, Card, Here, Outgoing, ToChannel, ToThread, ToUser
+from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Answering, Card, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.actions.wire import decode, encode
 from bot.discord import limits
 from bot.discord.buttons import view_of
@@ -372,6 +372,8 @@ class Courier:
         if marker is not None:
             await self.clerk.announcements.mark_posted(marker, sent.id)
             await self.clerk.announcements.remember_post(marker, sent.channel.id, sent.id)  # an erratum links it
+        if WARNED in item.extra:  # a disclosure warning: a restart does not send it again (recovery.py)
+            await self.clerk.announcements.mark_warned(item.extra[WARNED], sent.channel.id, sent.id)
         if EXPLAINS in item.extra:  # a result card without a marker: Explain this finds it by its message
             await self.clerk.announcements.remember_card(item.extra[EXPLAINS], sent.channel.id, sent.id)
         return sent
@@ -433,8 +435,9 @@ def _has_content(item: Outgoing) -> bool:
 
 
 def _nonce(item: Outgoing) -> str:
-    """A result's announcement marker (``round:<game>:<n>``), else a random one: at most 25 characters."""
-    return item.extra.get(POSTED) or "o" + secrets.token_hex(11)
+    """A result's announcement marker (``round:<game>:<n>``) or disclosure warning's (``wround:<game>:<n>``), else a
+    random one: at most 25 characters."""
+    return item.extra.get(POSTED) or item.extra.get(WARNED) or "o" + secrets.token_hex(11)
 
 
 def _command_name(interaction: discord.Interaction) -> str:

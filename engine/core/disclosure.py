@@ -62,6 +62,17 @@ class Exposure:
     """The only choice the posted totals leave the voter."""
 
 
+@dataclass(frozen=True)
+class Leak:
+    """A partial leak: the posted totals rule some of a voter's choices out, but leave more than one open."""
+
+    name: str
+    ruled_out: frozenset[str]
+    """The choices the totals show the voter did not make."""
+    left: frozenset[str]
+    """The choices still open to the voter (two or more)."""
+
+
 class InconsistentError(ValueError):
     """No combination of the voters' choices gives the posted totals (the input is wrong)."""
 
@@ -188,6 +199,16 @@ def exposed(voters: Sequence[Voter], found: Check) -> tuple[Exposure, ...]:
     possible = found.possible
     return tuple(Exposure(v.name, next(iter(possible[v.name]))) for v in voters
                  if len(v.choices) > 1 and len(possible[v.name]) == 1)
+
+
+def leaks(voters: Sequence[Voter], found: Check) -> tuple[Leak, ...]:
+    """The voters whose choice was secret and whom ``found`` leaves more than one choice but fewer than they had:
+    the totals show they did not make the others ("did not vote Nay"), in the order given. Sound when the check
+    was only the quick one too (``found.possible`` is then a superset of what is open, so what it rules out is ruled
+    out), though it may then miss some."""
+    possible = found.possible
+    return tuple(Leak(v.name, v.choices - possible[v.name], possible[v.name]) for v in voters
+                 if 1 < len(possible[v.name]) < len(v.choices))
 
 
 def margin_band(margin: int, effective: int) -> str:

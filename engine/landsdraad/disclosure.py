@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.core.disclosure import Check, Exposure, Voter, check, exposed
+from engine.core.disclosure import Check, Exposure, Leak, Voter, check, exposed, leaks
 from engine.landsdraad.model import Option
 from engine.landsdraad.tally import Tally
 
@@ -19,9 +19,10 @@ _ABSTAINED = frozenset((Option.ABSTAIN.value,))
 
 
 def crisis_check(weights: Mapping[str, int], cast: frozenset[str], factions: Sequence[tuple[str, int, Option]],
-                 totals: Tally) -> tuple[Check, tuple[Exposure, ...]]:
+                 totals: Tally) -> tuple[Check, tuple[Exposure, ...], tuple[Leak, ...]]:
     """``weights``: every active player's V(p) at the close, by name; ``cast``: who had a ballot; ``factions``:
-    (name, votes, option voted) of each temporary faction. The check, and the players it finds exposed."""
+    (name, votes, option voted) of each temporary faction. The check, the players it finds exposed, and those whose
+    ballot it partly gives away (an option ruled out, more than one left)."""
     voters = [Voter.public_weight(f"faction {name}", votes, (option.value,)) for name, votes, option in factions]
     # One frozenset per weight and per set of choices, shared by the players who have them (a close of 10,000
     # builds 10,000 voters: docs/performance.md)
@@ -30,4 +31,4 @@ def crisis_check(weights: Mapping[str, int], cast: frozenset[str], factions: Seq
                      OPTIONS if name in cast else _ABSTAINED) for name, w in weights.items()]
     found = check(voters, {Option.AYE.value: totals.aye, Option.NAY.value: totals.nay,
                            Option.ABSTAIN.value: totals.abstain})
-    return found, exposed(voters, found)
+    return found, exposed(voters, found), leaks(voters, found)

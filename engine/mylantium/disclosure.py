@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from engine.core.disclosure import Check, Exposure, Voter, check, exposed
+from engine.core.disclosure import Check, Exposure, Leak, Voter, check, exposed, leaks
 from engine.mylantium.elections import Candidate
 from engine.mylantium.model import FactionCode, Party
 from engine.mylantium.revolution import Attempt
 
 
 def election_check(votes: Mapping[FactionCode, int], options: Mapping[FactionCode, frozenset[str]],
-                   totals: Mapping[str, int]) -> tuple[Check, tuple[Exposure, ...]]:
+                   totals: Mapping[str, int]) -> tuple[Check, tuple[Exposure, ...], tuple[Leak, ...]]:
     """``votes``: the Faction Votes of each Faction that chose; ``options``: what each may have chosen as far as the
-    public knows; ``totals``: the Faction Votes posted for each candidate or party. Exposures name Factions by code."""
+    public knows; ``totals``: the Faction Votes posted for each candidate or party. Exposures and leaks (a choice
+    ruled out, more than one left) name Factions by code."""
     voters = [Voter.public_weight(code.name, votes.get(code, 0), options[code]) for code in options]
     found = check(voters, totals)
-    return found, exposed(voters, found)
+    return found, exposed(voters, found), leaks(voters, found)
 
 
 def primary_options(chose: Mapping[FactionCode, Party], candidates: list[Candidate],

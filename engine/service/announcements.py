@@ -20,6 +20,12 @@ def posted_marker(kind: str, game_id: int, number: int) -> str:
     return f"{kind}:{game_id}:{number}"
 
 
+def warning_marker(kind: str, game_id: int, number: int) -> str:
+    """``wround:<game>:<number>`` (``wprimary``, ``wgeneral``): the moderators' disclosure warning of that result, its
+    Discord nonce and the key it is recorded sent under (at most 25 characters)."""
+    return f"w{kind}:{game_id}:{number}"
+
+
 def jump_link(guild_id: int, channel_id: int | None, message_id: int | None) -> str | None:
     """The Discord link to a message Clerk posted (an erratum links the result card it corrects); None when Clerk
     did not keep where it went."""
@@ -81,6 +87,25 @@ class AnnouncementService(ServiceBase):
                 session.add(PostedMessage(game_id=int(game), key=key, channel_id=channel_id, message_id=message_id))
             else:
                 row.channel_id, row.message_id = channel_id, message_id
+
+    async def mark_warned(self, marker: str, channel_id: int, message_id: int) -> None:
+        """The disclosure warning ``marker`` (``warning_marker``) reached Discord as ``message_id`` (bookkeeping, not
+        an event; once, a repeat is ignored)."""
+        kind, game, number = marker.split(":")
+        async with self._sessions() as session, session.begin():
+            key = f"warned:{kind}:{int(number)}"
+            found = await session.execute(select(PostedMessage.id).where(PostedMessage.game_id == int(game),
+                                                                         PostedMessage.key == key))
+            if found.scalar_one_or_none() is None:
+                session.add(PostedMessage(game_id=int(game), key=key, channel_id=channel_id, message_id=message_id))
+
+    async def warned(self, marker: str) -> bool:
+        """Whether the disclosure warning ``marker`` was recorded sent (``mark_warned``)."""
+        kind, game, number = marker.split(":")
+        async with self._read() as session:
+            found = await session.execute(select(PostedMessage.id).where(
+                PostedMessage.game_id == int(game), PostedMessage.key == f"warned:{kind}:{int(number)}"))
+            return found.scalar_one_or_none() is not None
 
     async def remember_card(self, tag: str, channel_id: int, message_id: int) -> None:
         """The message a result card without a marker became (``card_tag``; bookkeeping, not an event), one row per

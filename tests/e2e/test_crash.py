@@ -18,10 +18,11 @@ import aiosqlite
 import pytest
 from fakediscord import HANG, Channel, FakeDiscord, until
 
+from engine.landsdraad.ballot import parse_ballot
 from engine.landsdraad.majority import Subject
 from engine.landsdraad.motions import Motion
 from engine.service import Clerk
-from engine.service.announcements import posted_marker
+from engine.service.announcements import posted_marker, warning_marker
 from engine.service.clock import RandomDice, SystemClock
 from engine.store.database import make_engine, make_sessionmaker
 
@@ -253,3 +254,41 @@ async def test_sigterm_stops_the_bot_cleanly_and_lets_the_deadline_lease_go(
     assert row is not None
     assert datetime.fromisoformat(row[0]).replace(tzinfo=UTC) <= datetime.now(UTC), "the lease was let go"
     assert "SIGTERM: stopping" in child.log.read_text()
+
+
+async def test_a_kill_between_the_disclosure_warning_and_the_result_warns_the_moderators_once(
+        fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
+    """A unanimous round gives every ballot away (issue 19's disclosure check): ``/round close`` sends the
+    moderators' private warning, then the result card. The kill lands after the warning reached Discord and while
+    the card never did; at start the recovery posts the card, and not the warning again (it was recorded sent, and
+    carries its own nonce for the moment between the send and the record)."""
+    clerk, database = service
+    users = fake.add_users("warned-p", 3)
+    channel = fake.add_channel("warned")
+    game_id = await crowd_game(clerk, fake, channel, users)
+    for n, user in enumerate(users):
+        await clerk.landsdraad.ballots.cast_ballot(game_id, user_id=user.id, command=parse_ballot("Vote: Aye"),
+                                                   received_at=datetime.now(UTC), source_id=f"warned:{n}")
+    await child.start()
+    fake.stall_posts(channel, recorded=False)
+    await fake.slash(fake.owner, "round close", channel)
+    [thread] = await fake.wait_for(lambda: [t for t in fake.threads_of(channel) if t.type == 12],
+                                   "the moderators' private thread")
+    await fake.wait_for(lambda: warnings(fake, thread), "the disclosure warning")
+    await until(lambda: clerk.announcements.warned(warning_marker("round", game_id, 1)), "the warning recorded sent")
+    await fake.wait_for(lambda: fake.stalled >= 1, "the result card to stall")
+    await child.kill()
+    fake.release_posts()
+    assert result_cards(fake, [channel], "the measure") == {channel.id: 0}
+    # the card's owed row goes, as if the kill had come before it was owed: only the recovery posts it at start
+    async with aiosqlite.connect(database) as db:
+        await db.execute("DELETE FROM owed_messages WHERE lane = ?", (f"channel:{channel.id}",))
+        await db.commit()
+
+    await child.start()
+    assert result_cards(fake, [channel], "the measure") == {channel.id: 1}, "the card is posted at start"
+    assert len(warnings(fake, thread)) == 1, "the moderators were warned once"
+
+
+def warnings(fake: FakeDiscord, thread: Channel) -> list[str]:
+    return [m.content for m in fake.messages(thread) if "give away how these players voted" in m.content]

@@ -11,11 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.disclosure import (
+    Check,
     Exposure,
     InconsistentError,
+    Leak,
     Voter,
     check,
     exposures,
+    leaks,
     margin_band,
     possible_choices,
 )
@@ -127,6 +130,34 @@ def test_the_programme_agrees_with_brute_force(specs: list[tuple[frozenset[int],
     assert possible_choices(vs, totals) == expected
     assert exposures(vs, totals) == tuple(Exposure(v.name, next(iter(expected[v.name]))) for v in vs
                                           if len(v.choices) > 1 and len(expected[v.name]) == 1)
+    # the partial information too: every voter some choice is ruled out for, with more than one left, and no other
+    found = check(vs, totals)
+    assert leaks(vs, found) == tuple(Leak(v.name, v.choices - expected[v.name], expected[v.name]) for v in vs
+                                     if 1 < len(expected[v.name]) < len(v.choices))
+    for leak in leaks(vs, found):  # what is reported ruled out is truly never the voter's choice in any combination
+        assert not leak.ruled_out & expected[leak.name] and leak.ruled_out
+
+
+def test_a_partial_leak_is_reported_apart_from_full_exposure() -> None:
+    # Nay 7 is ann's alone and Aye 15 needs bob's 11; cy and dee (4 each) share Aye and Abstain between them, so
+    # which of them voted Aye is secret, but the totals show neither voted Nay
+    vs = [Voter.public_weight(n, w, ANA) for n, w in (("ann", 7), ("bob", 11), ("cy", 4), ("dee", 4))]
+    totals = {"aye": 15, "nay": 7, "abstain": 4}
+    found = check(vs, totals)
+    assert exposures(vs, totals) == (Exposure("ann", "nay"), Exposure("bob", "aye"))
+    assert leaks(vs, found) == (Leak("cy", frozenset({"nay"}), frozenset({"aye", "abstain"})),
+                                Leak("dee", frozenset({"nay"}), frozenset({"aye", "abstain"})))
+
+
+def test_equal_weights_leak_nothing_when_every_choice_stays_open() -> None:
+    found = check(voters(5, 5, 5), {"aye": 5, "nay": 5, "abstain": 5})
+    assert leaks(voters(5, 5, 5), found) == ()
+
+
+def test_the_quick_check_reports_only_what_is_truly_ruled_out() -> None:
+    vs = [Voter.public_weight(f"p{i}", 3, ANA) for i in range(3)]
+    quick = Check({v.name: frozenset({"aye", "abstain"}) for v in vs}, complete=False)
+    assert {leak.ruled_out for leak in leaks(vs, quick)} == {frozenset({"nay"})}
 
 
 def test_many_voters_stay_fast() -> None:

@@ -19,17 +19,17 @@ def test_two_whig_candidates_the_faction_votes_give_both_whig_choices_away() -> 
     candidates = [Candidate("Lee", C.PL, W, 7), Candidate("Ann", C.GR, W, 3), Candidate("Kim", C.PR, F, 5)]
     options = primary_options({C.PL: W, C.GR: W, C.PR: F, C.BH: F}, candidates, any_party=False)
     assert options[C.PR] == {"Kim"}  # one Federalist running: nothing secret to give away
-    _, found = election_check(VOTES, options, {"Lee": 24, "Ann": 0, "Kim": 40})
+    _, found, _ = election_check(VOTES, options, {"Lee": 24, "Ann": 0, "Kim": 40})
     assert found == (Exposure("PL", "Lee"), Exposure("GR", "Lee"))
-    _, found = election_check(VOTES, options, {"Lee": 10, "Ann": 14, "Kim": 40})
+    _, found, _ = election_check(VOTES, options, {"Lee": 10, "Ann": 14, "Kim": 40})
     assert found == (Exposure("PL", "Lee"), Exposure("GR", "Ann"))
 
 
 def test_equal_faction_votes_hide_each_other_in_the_general_election() -> None:
     options = general_options({C.PR: F, C.BH: F})
-    _, found = election_check(VOTES, options, {"whig": 20, "federalist": 20})
+    _, found, _ = election_check(VOTES, options, {"whig": 20, "federalist": 20})
     assert found == ()
-    _, found = election_check(VOTES, general_options({C.PL: W, C.PR: F}), {"whig": 20, "federalist": 10})
+    _, found, _ = election_check(VOTES, general_options({C.PL: W, C.PR: F}), {"whig": 20, "federalist": 10})
     assert found == (Exposure("PL", "federalist"), Exposure("PR", "whig"))
 
 

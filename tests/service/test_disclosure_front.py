@@ -15,6 +15,7 @@ from bot.actions.mylantium.render import result_card
 from bot.actions.mylantium.turn import election_closed
 from bot.actions.outbox import POSTED, ToChannel, ToThread, ToUser
 from engine.mylantium.model import FactionCode as C
+from engine.mylantium.model import Party
 from engine.service import Clerk
 from engine.service.clock import ManualClock
 from engine.service.mylantium.views import MylElectionView
@@ -96,3 +97,63 @@ async def test_why_gives_away_no_more_than_the_coarsened_card(clerk: Clerk, cloc
     assert "24" not in onlooker and "disclosure check" in onlooker and "withheld" in onlooker
     moderator = await why_asked(clerk, Actor(MOD, "mod", manages_server=True))
     assert "24" in moderator and "withheld" not in moderator
+
+
+async def test_a_choice_given_away_in_part_is_told_to_the_moderators_apart(clerk: Clerk, clock: ManualClock) -> None:
+    """With ``primary_choice: any`` each Faction may choose any of the three. Lee 24 is the Plutocrats' 10 and the
+    Grangers' 14 (exposed); Ann 20 and Kim 20 are the Proles' and the Brass Hats' in some order, which stays
+    secret, but neither chose Lee: a partial leak, on its own line, to the moderators alone."""
+    rep = await republic(clerk, clock)
+    await clerk.settings.change_setting(rep.id, name="primary_choice", value="any", actor=MOD)
+    await clerk.settings.change_setting(rep.id, name="disclosure", value="coarsen", actor=MOD)
+    for name, code, charisma in (("Lee", C.PL, 7), ("Ann", C.GR, 3), ("Kim", C.PR, 5)):
+        await clerk.mylantium.add_candidate(rep.id, name=name, code=code, charisma=charisma, actor=MOD)
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary", hours=24)
+    for code, name in ((C.PL, "Lee"), (C.GR, "Lee"), (C.PR, "Ann"), (C.BH, "Kim")):
+        await rep.choose(code, "primary", name)
+    e = await clerk.mylantium.elections.close_election(rep.id, actor=MOD)
+    assert e is not None and e.result is not None
+    d = e.result["disclosure"]
+    assert d["exposed"] == [["PL", "Lee"], ["GR", "Lee"]]
+    assert d["ruled_out"] == [["PR", 20, ["Lee"]], ["BH", 20, ["Lee"]]]
+    out = await election_closed(App(clerk), e)
+    [warning] = [o for o in out if "give away part of these choices" in (o.text or "")]
+    assert isinstance(warning.to, ToThread) and warning.to.private
+    assert ("They also give away part of these choices: the Proles (20 Faction Votes): the totals show they did "
+            "not choose Lee; the Brass Hats (20 Faction Votes): the totals show they did not choose Lee.") in (
+        warning.text or "")
+    assert "the Plutocrats (Lee), the Grangers (Lee)" in (warning.text or "")
+    public = texts([o for o in out if o is not warning])
+    assert "did not choose" not in public and "Faction Votes 20" not in public  # coarsened: the exposure decides
+
+
+async def test_a_partial_leak_alone_posts_in_full_whatever_the_setting(clerk: Clerk, clock: ManualClock) -> None:
+    """The Plutocrats at 20 Faction Votes, the others at 10 (as the table sets them up), any candidate:
+    Lee 30, Kim 20 and Ann 0 rule Ann out for all four, and leave secret whether the Plutocrats and one other chose
+    Lee or the other three did. ``disclosure: hold`` does not hold it: the card is posted in full; the moderators are
+    warned."""
+    rep = await republic(clerk, clock, tv1_i04=False)
+    for code, party in ((C.PL, Party.WHIG), (C.GR, Party.WHIG), (C.PR, Party.FEDERALIST),
+                        (C.BH, Party.FEDERALIST)):
+        await rep.faction(code, party, votes={"Avalon": 10})
+    await clerk.settings.change_setting(rep.id, name="primary_choice", value="any", actor=MOD)
+    await clerk.settings.change_setting(rep.id, name="disclosure", value="hold", actor=MOD)
+    for name, code, charisma in (("Lee", C.PL, 7), ("Ann", C.GR, 3), ("Kim", C.PR, 5)):
+        await clerk.mylantium.add_candidate(rep.id, name=name, code=code, charisma=charisma, actor=MOD)
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary", hours=24)
+    for code, name in ((C.PL, "Lee"), (C.GR, "Kim"), (C.PR, "Lee"), (C.BH, "Kim")):
+        await rep.choose(code, "primary", name)
+    e = await clerk.mylantium.elections.close_election(rep.id, actor=MOD)
+    assert e is not None and e.result is not None
+    d = e.result["disclosure"]
+    assert d["exposed"] == [] and d["mode"] == "post" and d["setting"] == "hold" and not d["held"]
+    out = await election_closed(App(clerk), e)
+    [warning] = [o for o in out if "give away part of these choices" in (o.text or "")]
+    assert isinstance(warning.to, ToThread) and warning.to.private
+    assert "the Plutocrats (20 Faction Votes): the totals show they did not choose Ann" in (warning.text or "")
+    assert "posted in full" in (warning.text or "")
+    public = texts([o for o in out if o is not warning])
+    assert "will post the result" not in public and "did not choose" not in public
+    assert [o.extra[POSTED] for o in out if isinstance(o.to, ToChannel)] == [f"primary:{rep.id}:1"]

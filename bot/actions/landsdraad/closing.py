@@ -14,8 +14,8 @@ from bot.actions.landsdraad.politics import election_closed
 from bot.actions.landsdraad.render import exposure_warning, result_card
 from bot.actions.landsdraad.victory_posts import majority_check
 from bot.actions.moderators import moderator_target
-from bot.actions.outbox import POSTED, Outgoing, ToChannel
-from engine.service.announcements import posted_marker
+from bot.actions.outbox import POSTED, WARNED, Outgoing, ToChannel
+from engine.service.announcements import posted_marker, warning_marker
 from engine.service.landsdraad.views import ResultView
 from engine.service.uow import Duplicate
 from engine.store.faults import StorageFault
@@ -89,7 +89,8 @@ async def round_closed(app: App, result: ResultView, *, warn: bool | None = None
             out += election_closed(app, election)
     d = result.disclosure
     if d is not None and not d.released and (warn if warn is not None else not result.already_closed):
-        out.append(Outgoing(await moderator_target(app, result.round.game), text=exposure_warning(result)))
+        out.append(Outgoing(await moderator_target(app, result.round.game), text=exposure_warning(result),
+                            extra={WARNED: warning_marker("round", result.round.game.id, result.round.number)}))
     card = result_card(result)
     if result.shown == "held":  # no totals and no marker: the release announces it (/round release)
         return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card),

@@ -225,19 +225,39 @@ def player_card(p: PlayerView, game_name: str) -> Card:
     )
 
 
+def either(words: Sequence[str]) -> str:
+    """``Nay``, ``Nay or Abstain``, ``Lee, Ann or Kim``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def exposure_warning(result: ResultView) -> str:
-    """For the moderators only: whose crisis ballot the totals give away, and what was done with the result."""
+    """For the moderators only: whose crisis ballot the totals give away, whole or in part, and what was done with
+    the result."""
     d = result.disclosure
     assert d is not None
     view = result.round
-    who = ", ".join(f"{name} ({label(option)})" for name, option in d.exposed)
-    lines = [f"**Moderators:** the totals of round {view.number} of {view.game.name} (Aye {result.aye}, Nay "
-             f"{result.nay}, Abstain {result.abstain}) give away how these players voted: {who}. With each player's "
-             "votes known (the final table shows them, and players compare), with the temporary factions' votes and "
-             "who cast a ballot, no other combination of ballots gives these totals."]
+    totals = (f"the totals of round {view.number} of {view.game.name} (Aye {result.aye}, Nay {result.nay}, Abstain "
+              f"{result.abstain})")
+    known = ("With each player's votes known (the final table shows them, and players compare), with the temporary "
+             "factions' votes and who cast a ballot")
+    lines: list[str] = []
+    if d.exposed:
+        who = ", ".join(f"{name} ({label(option)})" for name, option in d.exposed)
+        lines.append(f"**Moderators:** {totals} give away how these players voted: {who}. {known}, no other "
+                     "combination of ballots gives these totals.")
+    if d.ruled_out:
+        head = ("They also give away part of these ballots" if d.exposed else
+                f"**Moderators:** {totals} give away part of these ballots")
+        parts = "; ".join(f"{name} ({votes} votes): the totals show {name} did not vote "
+                          f"{either([label(o) for o in out])}" for name, votes, out in d.ruled_out)
+        lines.append(f"{head}: {parts}." + ("" if d.exposed else f" {known}, no combination of ballots that "
+                                            "gives these totals has them vote so."))
     if d.partial:
         lines.append("The electorate is too big for the full check; only a quick one ran, which may miss others.")
-    if d.mode == "coarsen":
+    if not d.exposed:
+        lines.append("A ballot given away only in part does not coarsen or hold a result: it was posted in full "
+                     "(docs/rulings.md).")
+    elif d.mode == "coarsen":
         lines.append("The result was posted as passed or failed with the margin's band, without the totals "
                      "(setting `disclosure: coarsen`).")
     elif d.mode == "hold":

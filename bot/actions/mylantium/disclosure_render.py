@@ -19,16 +19,33 @@ def _choice(e: MylElectionView, choice: str) -> str:
     return Party(choice).title if e.stage == "general" else choice
 
 
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def exposure_warning(e: MylElectionView) -> str:
-    """For the moderators only: whose choice the posted Faction Votes give away, and what was done with the result."""
+    """For the moderators only: whose choice the posted Faction Votes give away, whole or in part, and what was done
+    with the result."""
     d: Mapping[str, Any] = (e.result or {})["disclosure"]
-    who = ", ".join(f"the {FactionCode[code].plural} ({_choice(e, choice)})" for code, choice in d["exposed"])
-    lines = [f"**Moderators:** the Faction Votes in the result of the {e.title} of turn {e.turn} of {e.game.name} "
-             f"give away what these Factions chose: {who}. With each Faction's votes public and who chose known, no "
-             "other combination of choices gives these totals."]
+    where = f"the Faction Votes in the result of the {e.title} of turn {e.turn} of {e.game.name}"
+    lines: list[str] = []
+    if d["exposed"]:
+        who = ", ".join(f"the {FactionCode[code].plural} ({_choice(e, choice)})" for code, choice in d["exposed"])
+        lines.append(f"**Moderators:** {where} give away what these Factions chose: {who}. With each Faction's votes "
+                     "public and who chose known, no other combination of choices gives these totals.")
+    ruled_out = d.get("ruled_out") or []
+    if ruled_out:
+        head = ("They also give away part of these choices" if d["exposed"] else
+                f"**Moderators:** {where} give away part of these choices")
+        parts = "; ".join(f"the {FactionCode[code].plural} ({votes} Faction Votes): the totals show they did not "
+                          f"choose {_either([_choice(e, c) for c in out])}" for code, votes, out in ruled_out)
+        lines.append(f"{head}: {parts}.")
     if d.get("partial"):
         lines.append("The election is too big for the full check; only a quick one ran, which may miss others.")
-    if d["mode"] == "coarsen":
+    if not d["exposed"]:
+        lines.append("A choice given away only in part does not coarsen or hold a result: it was posted in full "
+                     "(docs/rulings.md).")
+    elif d["mode"] == "coarsen":
         lines.append("The result was posted with the winners and the margin's band, without the totals (setting "
                      "`disclosure: coarsen`).")
     elif d["mode"] == "hold":

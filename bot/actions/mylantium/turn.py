@@ -28,7 +28,7 @@ from bot.actions.mylantium.render import (
     result_card,
 )
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
-from bot.actions.outbox import EXPLAINS, POSTED, Outgoing, ToChannel, reply
+from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
 from engine.core.disclosure import shown
@@ -44,7 +44,7 @@ from engine.mylantium.forms import (
     parse_form,
 )
 from engine.mylantium.model import PARTY_CHOICES, party_of
-from engine.service.announcements import card_tag, posted_marker
+from engine.service.announcements import card_tag, posted_marker, warning_marker
 from engine.service.mylantium.state import NAME
 from engine.service.mylantium.views import MylElectionView
 from engine.service.views import GameView
@@ -69,7 +69,8 @@ async def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
     found = (e.result or {}).get("disclosure")
     out: list[Outgoing] = []
     if found and not found.get("released"):
-        out.append(Outgoing(await moderator_target(app, e.game), text=exposure_warning(e)))
+        out.append(Outgoing(await moderator_target(app, e.game), text=exposure_warning(e),
+                            extra={WARNED: warning_marker(e.stage, e.game.id, e.turn)}))
     how = shown(found)
     marker = {POSTED: posted_marker(e.stage, e.game.id, e.turn)}
     if how == "held":  # no marker: the release announces it (/election release)

@@ -87,21 +87,26 @@ def voters(unit: SyncUnit, game_id: int, round_id: int
 
 
 def disclosed(game: Game, cast: list[dict[str, Any]], outcome: CrisisResult) -> dict[str, Any] | None:
-    """The disclosure check of a closing round (docs/rulings.md): None when the posted totals give no ballot away;
-    else what the ``disclosure`` setting does with the result (``mode``), who is exposed and how they voted
-    (``exposed``, for the moderators only), whether the check was only the quick one (``partial``) and whether the
-    result is held until a moderator releases it (``held``)."""
+    """The disclosure check of a closing round (docs/rulings.md): None when the posted totals give no ballot away,
+    not even in part; else what the ``disclosure`` setting does with the result (``mode``: the setting when a ballot
+    is given away whole, else ``post``, since a partial leak only warns), who is exposed and how they voted
+    (``exposed``), whose ballot the totals give away in part (``ruled_out``: name, votes and the options ruled out;
+    both for the moderators only), whether the check was only the quick one (``partial``) and whether the result is
+    held until a moderator releases it (``held``)."""
     try:
-        found, exposures = crisis_check({c["name"]: c["votes"] for c in cast},
-                                        frozenset(c["name"] for c in cast if c["ballot"] is not None),
-                                        [(f.name, f.votes, f.option) for f in outcome.factions], outcome.tally)
+        found, exposures, leaks = crisis_check({c["name"]: c["votes"] for c in cast},
+                                               frozenset(c["name"] for c in cast if c["ballot"] is not None),
+                                               [(f.name, f.votes, f.option) for f in outcome.factions], outcome.tally)
     except InconsistentError:  # cannot happen (the totals are these ballots'); the close must not fail for it
         return None
-    if not exposures:
+    if not exposures and not leaks:
         return None
-    mode = str(value_of(game.settings, "disclosure", SETTINGS))
-    return {"mode": mode, "exposed": [[e.name, e.choice] for e in exposures], "partial": not found.complete,
-            "held": mode == "hold"}
+    votes = {c["name"]: int(c["votes"]) for c in cast}
+    setting = str(value_of(game.settings, "disclosure", SETTINGS))
+    mode = setting if exposures else "post"
+    return {"mode": mode, "setting": setting, "exposed": [[e.name, e.choice] for e in exposures],
+            "ruled_out": [[leak.name, votes.get(leak.name, 0), sorted(leak.ruled_out)] for leak in leaks],
+            "partial": not found.complete, "held": mode == "hold"}
 
 
 def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id: str | None,

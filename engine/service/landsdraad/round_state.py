@@ -127,5 +127,7 @@ def disclosure_of(found: dict[str, Any] | None) -> Disclosure | None:
     if not found:
         return None
     return Disclosure(mode=str(found["mode"]), exposed=tuple((str(n), str(o)) for n, o in found["exposed"]),
+                      ruled_out=tuple((str(n), int(v), tuple(str(o) for o in out))
+                                      for n, v, out in found.get("ruled_out", ())),
                       partial=bool(found.get("partial")), held=bool(found.get("held")),
                       released=bool(found.get("released")))

@@ -109,6 +109,9 @@ class Disclosure:
     """The ``disclosure`` setting at the close: post, coarsen or hold."""
     exposed: tuple[tuple[str, str], ...]
     """(player, option) of each player whose ballot the totals give away."""
+    ruled_out: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    """(player, votes, options) of each player whose ballot the totals give away in part: they show the player did
+    not vote these options, though more than one is left. Only warns (the ``mode`` is then ``post``)."""
     partial: bool = False
     """Only the quick check ran (a very large electorate)."""
     held: bool = False
