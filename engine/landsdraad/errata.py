@@ -10,9 +10,9 @@ bonus it earns, R0-03..R0-06); the bonus counts per holding, so a holding's wort
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engine.landsdraad.crisis import resolve
+from engine.landsdraad.crisis import CrisisResult, resolve
 from engine.landsdraad.factions import TempFaction
 from engine.landsdraad.model import Elector, Option, Planet, Tier, quality_of
 from engine.landsdraad.tally import Tally
@@ -61,6 +61,10 @@ class Recount:
     changes: tuple[WeightChange, ...]
     ballots: Mapping[int, Option | None]
     """The ballot of each voter a change names (moderators only: the notice may show them)."""
+    outcome: CrisisResult | None = None
+    """The corrected close itself (its temporary factions' votes and options), for the disclosure check."""
+    weights: Mapping[int, int] = field(default_factory=dict)
+    """Every voter's corrected V(p), by user id (moderators only)."""
 
     @property
     def differs(self) -> bool:
@@ -100,7 +104,7 @@ def recount(closed: ClosedRound, changes: Iterable[WeightChange]) -> Recount:
     kept = tuple(c for c in mine if c.user_id in weights)
     named = {c.user_id for c in kept}
     return Recount(closed.number, closed.posted, outcome.tally, kept,
-                   {v.user_id: v.ballot for v in closed.voters if v.user_id in named})
+                   {v.user_id: v.ballot for v in closed.voters if v.user_id in named}, outcome, weights)
 
 
 def consequences(rounds: Sequence[ClosedRound], changes: Sequence[WeightChange],

@@ -102,7 +102,11 @@ async def test_the_erratum_links_the_original_card_and_is_recorded(table: Any) -
     assert (await table.kinds())[-1] == "ErratumPosted"
     assert payload == {"round": 2, "posted": {"aye": 15, "nay": 14, "abstain": 0, "outcome": "passed"},
                        "corrected": {"aye": 9, "nay": 18, "abstain": 0, "outcome": "failed"},
-                       "outcome_changed": True, "link": e.link}
+                       "outcome_changed": True, "link": e.link,
+                       # the corrected totals give every ballot away (issue 19's disclosure check, for errata too)
+                       "disclosure": {"mode": "post", "setting": "post", "exposed": [["alice", "aye"], ["bob", "nay"],
+                                                                                     ["carol", "nay"]],
+                                      "ruled_out": [], "partial": False, "held": False}}
     with pytest.raises(RuleError, match="posted already"):
         await c.landsdraad.errata.post_erratum(table.game_id, number=2, actor=MOD)
     with pytest.raises(NotFoundError, match="has no round 7; an erratum corrects a closed round"):
@@ -160,3 +164,26 @@ async def test_ledger_edits_made_as_corrections(table: Any) -> None:
     out = await slash(table.clerk, MODERATOR, "player set", user=user(ALICE, "alice"), misc=2, since=1)
     notice = out[-1]
     assert isinstance(notice.to, ToThread) and "Round 1: posted Aye 9, Nay 18" in notice.text
+
+
+@pytest.mark.parametrize("mode", ["coarsen", "hold"])
+async def test_an_erratum_whose_totals_give_a_ballot_away_is_coarsened_and_the_moderators_warned(
+        table: Any, mode: str) -> None:
+    """Round 2 corrected is Aye 9 (alice alone), Nay 18 (bob's 7 and carol's 11): every ballot given away. Under
+    ``coarsen`` (and ``hold``: nothing releases an erratum) the card has the outcome and the margin's band, no
+    totals; the moderators alone are told who is exposed."""
+    entry = await _game(table)
+    c = table.clerk
+    await c.settings.change_setting(table.game_id, name="disclosure", value=mode, actor=MOD)
+    await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=entry, note="in round 3", round_number=3,
+                                               actor=MOD)
+    out = await slash(c, MODERATOR, "round erratum", round=2)
+    [card] = [o for o in out if isinstance(o.to, ToChannel)]
+    text = text_of(card)
+    assert "round 2: erratum" in text and "would have FAILED, not passed" in text and "Margin: wide" in text
+    assert "Aye:" not in text and "18" not in text and "alice" not in text
+    [warning] = [o for o in out if isinstance(o.to, ToThread)]
+    assert warning.to.private
+    assert ("give away how these players voted: alice (Aye), bob (Nay), carol (Nay)" in warning.text
+            and "without the totals" in warning.text)
+    assert (await table.events())[-1].payload["disclosure"]["exposed"][0] == ["alice", "aye"]

@@ -10,11 +10,12 @@ from typing import Any
 
 from bot.actions.commands import App, Option, require_game
 from bot.actions.context import Ctx
-from bot.actions.landsdraad.render import label
+from bot.actions.landsdraad.render import either, label
 from bot.actions.landsdraad.ruleset import commands_on
 from bot.actions.moderators import erratum_offer, moderator_target
 from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
+from engine.core.disclosure import margin_band, shown
 from engine.core.errors import RuleError
 from engine.landsdraad.errata import Recount
 from engine.landsdraad.tally import Tally
@@ -106,17 +107,54 @@ def erratum_card(e: Erratum) -> Card:
                else f"The outcome stands: the measure {'passed' if passed else 'failed'}.")
     original = (f"[the original result card]({e.link})" if e.link is not None
                 else "the original result card (Clerk did not keep where it was posted)")
+    fields: tuple[tuple[str, str, bool], ...] = (
+        ("Aye", f"{r.corrected.aye} (posted {r.posted.aye})", True),
+        ("Nay", f"{r.corrected.nay} (posted {r.posted.nay})", True),
+        ("Abstain", f"{r.corrected.abstain} (posted {r.posted.abstain})", True),
+        ("Needed to pass", str(r.corrected.needed), True))
+    footer = "Individual ballots are secret; only the totals are published."
+    if shown(e.disclosure) != "full":  # the corrected totals would give a ballot away (docs/rulings.md)
+        fields = (("Margin", margin_band(abs(r.corrected.aye - r.corrected.nay), r.corrected.aye + r.corrected.nay),
+                   True),)
+        footer = ("Individual ballots are secret; the corrected totals are not published, since they would give one "
+                  "away.")
     return Card(
         title=f"{e.game.name}, round {r.round}: erratum",
         description=(f"A moderator corrected the ledger after round {r.round} closed. {outcome} "
                      f"It corrects {original}, which stays as it was posted."),
-        fields=(("Aye", f"{r.corrected.aye} (posted {r.posted.aye})", True),
-                ("Nay", f"{r.corrected.nay} (posted {r.posted.nay})", True),
-                ("Abstain", f"{r.corrected.abstain} (posted {r.posted.abstain})", True),
-                ("Needed to pass", str(r.corrected.needed), True)),
+        fields=fields,
         color=PASSED if passed else FAILED,
-        footer="Individual ballots are secret; only the totals are published.",
+        footer=footer,
     )
+
+
+def erratum_warning(e: Erratum) -> str:
+    """For the moderators only: whose ballot the erratum's corrected totals give away, whole or in part, and what
+    was done with the erratum (the same words as a result's warning)."""
+    d = e.disclosure or {}
+    r = e.recount
+    lines = []
+    if d.get("exposed"):
+        who = ", ".join(f"{name} ({label(option)})" for name, option in d["exposed"])
+        lines.append(f"**Moderators:** the corrected totals of the erratum for round {r.round} of {e.game.name} (Aye "
+                     f"{r.corrected.aye}, Nay {r.corrected.nay}, Abstain {r.corrected.abstain}) give away how these "
+                     f"players voted: {who}.")
+    if d.get("ruled_out"):
+        head = ("They also give away part of these ballots" if d.get("exposed") else
+                f"**Moderators:** the corrected totals of the erratum for round {r.round} of {e.game.name} give away "
+                "part of these ballots")
+        parts = "; ".join(f"{name} ({votes} votes): the totals show {name} did not vote "
+                          f"{either([label(o) for o in out])}" for name, votes, out in d["ruled_out"])
+        lines.append(f"{head}: {parts}.")
+    if not d.get("exposed"):
+        lines.append("A ballot given away only in part does not coarsen an erratum: it was posted in full.")
+    elif shown(d) != "full":
+        lines.append(f"The erratum was posted with the outcome and the margin's band, without the totals (setting "
+                     f"`disclosure: {d.get('setting', d.get('mode'))}`; an erratum is never held, since nothing "
+                     "releases it).")
+    else:
+        lines.append("The erratum was posted in full (setting `disclosure: post`).")
+    return "\n".join(lines)
 
 
 async def post_erratum(app: App, ctx: Ctx, game: GameView, number: int) -> list[Outgoing]:
@@ -124,7 +162,9 @@ async def post_erratum(app: App, ctx: Ctx, game: GameView, number: int) -> list[
         raise RuleError(f"Only the moderators of {game.name} can post an erratum.")
     e = await app.clerk.landsdraad.errata.post_erratum(game.id, number=number, actor=ctx.actor.id,
                                                        source_id=ctx.source_id)
-    return [reply(f"The erratum for round {number} is posted in the game channel.", ephemeral=True),
+    warning = ([Outgoing(await moderator_target(app, game), text=erratum_warning(e))]
+               if e.disclosure is not None else [])
+    return [reply(f"The erratum for round {number} is posted in the game channel.", ephemeral=True), *warning,
             Outgoing(ToChannel(game.channel_id), card=erratum_card(e))]
 
 

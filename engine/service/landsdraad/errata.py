@@ -34,6 +34,7 @@ from engine.landsdraad.tally import Tally
 from engine.landsdraad.transfers import holding_named
 from engine.service.announcements import jump_link, posted_key
 from engine.service.landsdraad.audits import latest_versions
+from engine.service.landsdraad.round_close import disclosed
 from engine.service.landsdraad.round_state import faction_of, read_factions
 from engine.service.landsdraad.transfer_moves import APPLIED
 from engine.service.ledger import game_view, read_game
@@ -74,6 +75,8 @@ class Erratum:
     recount: Recount
     channel_id: int | None
     message_id: int | None
+    disclosure: Mapping[str, Any] | None = None
+    """What the disclosure check found in the corrected totals (moderators only): as a close's ``disclosure``."""
 
     @property
     def link(self) -> str | None:
@@ -237,6 +240,17 @@ def recounted(session: Session, game_id: int, number: int) -> Recount:
     return recount(rounds[number][0], _Ledger(session, game_id).every_change(rounds))
 
 
+def erratum_disclosure(session: Session, game_id: int, found: Recount) -> dict[str, Any] | None:
+    """The disclosure check of an erratum (docs/rulings.md): its corrected totals against every voter's corrected
+    V(p), as a close's (``round_close.disclosed``, the same function): None when they give no ballot away."""
+    closed = closed_rounds(session, game_id)[found.round][0]
+    if found.outcome is None:
+        return None
+    cast = [{"name": v.name, "votes": found.weights.get(v.user_id, v.votes),
+             "ballot": v.ballot.value if v.ballot is not None else None} for v in closed.voters]
+    return disclosed(read_game(session, game_id), cast, found.outcome)
+
+
 def errata_of(session: Session, game_id: int, number: int) -> list[Event]:
     """The errata posted for round ``number``, oldest first."""
     found = session.execute(select(Event).where(Event.game_id == game_id, Event.kind == ERRATUM).order_by(Event.id))
@@ -284,8 +298,13 @@ class ErrataService(ServiceBase):
                                 "posted twice.")
             place = (await session.execute(select(PostedMessage.channel_id, PostedMessage.message_id).where(
                 PostedMessage.game_id == game_id, PostedMessage.key == posted_key("round", number)))).one_or_none()
-            erratum = Erratum(game_view(game), found, place[0] if place else None, place[1] if place else None)
-            await uow.record(game_id, ERRATUM, actor,
-                             {"round": number, "posted": numbers(found.posted), "corrected": numbers(found.corrected),
-                              "outcome_changed": found.outcome_changed, "link": erratum.link}, source_id)
+            disclosure = await session.run_sync(erratum_disclosure, game_id, found)
+            erratum = Erratum(game_view(game), found, place[0] if place else None, place[1] if place else None,
+                              disclosure)
+            payload: dict[str, Any] = {"round": number, "posted": numbers(found.posted),
+                                       "corrected": numbers(found.corrected),
+                                       "outcome_changed": found.outcome_changed, "link": erratum.link}
+            if disclosure is not None:
+                payload["disclosure"] = disclosure
+            await uow.record(game_id, ERRATUM, actor, payload, source_id)
             return erratum
