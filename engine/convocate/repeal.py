@@ -72,6 +72,29 @@ def repeal_explained(statute: str, mover: str, controller: str, convocant: str, 
                       tuple(steps), (mine, theirs))
 
 
+RECOUNTED_BY = ("repeal_count", "committed_cards")
+"""The rulings a Repeal's count reads (P4-05, P4-08): a change of either may change a resolved Repeal."""
+VARIANTS = tuple((count, committed) for count in ("after", "before") for committed in ("out", "locations-count"))
+"""Every setting of the two: (``repeal_count``, ``committed_cards``)."""
+
+
+def variant_key(count: str, committed: str) -> str:
+    """``after/out``: how a Repeal's event keeps the count under one setting of the two rulings."""
+    return f"{count}/{committed}"
+
+
+def counts_by_ruling(board: Board, player: str, name: str, convocant: str) -> dict[str, tuple[int, int]]:
+    """The (mover, controller) Standing Votes ``repeal`` gives on ``board`` under each setting of ``repeal_count``
+    and ``committed_cards`` (``VARIANTS``), the other rulings as they are: what a change of either ruling after the
+    Repeal is recounted from (``errata``), counted by ``repeal`` itself."""
+    found: dict[str, tuple[int, int]] = {}
+    for count, committed in VARIANTS:
+        ruled = replace(board, rulings=replace(board.rulings, repeal_count=count, committed_cards=committed))
+        counted = repeal(ruled, player, name, convocant)[1]
+        found[variant_key(count, committed)] = (counted.mover_votes, counted.controller_votes)
+    return found
+
+
 def repeal(board: Board, player: str, name: str, convocant: str) -> tuple[Board, Repealed]:
     """R4-17: in the player's own Action Phase, against a Statute they do not control, with a Convocant that has
     access (the lockout included). A failed repeal still activates the mover."""

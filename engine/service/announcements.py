@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit
 from engine.store.models import Event, PostedMessage
@@ -44,6 +45,19 @@ def card_tag(kind: str, game_id: int, number: int, detail: int | None = None) ->
     """``audit:<game>:<round>:<user>``, ``forecast:<game>:0``: a card posted without an announcement marker, as
     ``remember_card`` keeps it (``detail``: what else picks its result out, such as the audited player)."""
     return f"{kind}:{game_id}:{number}" + (f":{detail}" if detail is not None else "")
+
+
+def posted_card(session: Session, game_id: int, kind: str, number: int) -> tuple[int, int] | None:
+    """(channel id, message id) of the latest message that card ``kind``/``number`` of ``game_id`` became
+    (``remember_card``; a Convocate Repeal's card), so an erratum links it; None if Clerk kept none."""
+    prefix, tail = "card:", f":{kind}:{number}"
+    rows = session.execute(select(PostedMessage.key, PostedMessage.channel_id, PostedMessage.message_id).where(
+        PostedMessage.game_id == game_id, PostedMessage.key.startswith(prefix), PostedMessage.key.endswith(tail))
+        .order_by(PostedMessage.id.desc())).all()
+    for key, channel_id, message_id in rows:
+        if key == f"{prefix}{message_id}{tail}":  # not a card with a detail (``audit:<game>:<round>:<user>``)
+            return int(channel_id), int(message_id)
+    return None
 
 
 @dataclass(frozen=True)

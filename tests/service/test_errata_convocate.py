@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import pytest
 from ledger_front import MODERATOR
+from sqlalchemy import select
 from test_service_convocate import A, B, Convocate, cv  # noqa: F401  (cv: the fixture_F4 table)
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
 from bot.actions.convocate.errata import erratum_card
-from bot.actions.outbox import Here, ToThread
+from bot.actions.outbox import Here, Outgoing, ToThread
 from engine.convocate.board import Phase
 from engine.core.errors import RuleError
+from engine.store.models import Event
 
 
 async def test_a_corrected_card_flips_a_tied_repeal(cv: Convocate) -> None:  # noqa: F811
@@ -49,3 +51,81 @@ async def test_a_corrected_card_flips_a_tied_repeal(cv: Convocate) -> None:  # n
         await errata.post_erratum(cv.gid, number=tie.number, actor=1)
     text = erratum_card(e).as_text()
     assert "X would have been destroyed, not kept as announced" in text and "4 (announced 3)" in text
+
+
+async def setting(table: Convocate, name: str, value: str) -> list[Outgoing]:
+    """``/game settings setting:<name> value:<value>``, each its own interaction."""
+    ctx = Ctx(MODERATOR, Place(900, 901), f"s-setting-{name}-{value}", table.clock.now())
+    return await dispatch(App(table.clerk), ctx, "game settings", {"setting": name, "value": value})
+
+
+async def tied(cv: Convocate) -> int:  # noqa: F811
+    """bob's Repeal of alice's X, tied 3 to 3 (kept): counted after K_B is activated; alice's LC, activated (it
+    committed Votes), adds nothing under ``committed_cards: out``."""
+    await cv.card("character", "K_A", A, at="S_U")
+    await cv.card("location", "LA", A, vote=2)
+    await cv.card("character", "K_B", B, at="HW_B")
+    await cv.card("character", "J_B", B, at="HW_B")
+    await cv.card("location", "LB", B, vote=1)
+    await cv.phase(("alice", Phase.ACTION))
+    await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="X", character="K_A", section=1, sections=2)
+    await cv.phase(("bob", Phase.ACTION))
+    await cv.card("location", "LC", A, vote=2, readied=False)
+    tie = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="K_B", source_id="r1")
+    assert tie.outcome is not None and (tie.outcome["mover_votes"], tie.outcome["controller_votes"],
+                                        tie.outcome["destroyed"]) == (3, 3, False)
+    return tie.number
+
+
+async def test_a_changed_repeal_count_ruling_recounts_the_resolved_repeal(cv: Convocate) -> None:  # noqa: F811
+    """P4-05 ruled ``before``: bob's K_B still counts (4 against 3), so X would have been destroyed; the
+    moderators are told privately, the erratum says why; ruled back ``after``, nothing comes out differently."""
+    number = await tied(cv)
+    out = await setting(cv, "repeal_count", "before")
+    [notice] = [o for o in out if isinstance(o.to, ToThread)]
+    assert notice.to.private and notice.text.startswith("The change of the ruling repeal_count to before changes "
+                                                        "resolved Repeals of senate")
+    assert (f"Motion #{number} (Repeal of X, turn 2): announced bob 3 against alice 3 (kept); counted again under "
+            "repeal_count before (counted after at the resolution) 4 against 3 (destroyed): **the outcome "
+            "changes**") in notice.text
+    assert notice.buttons and notice.buttons[0].custom_id == f"clerk:cv-erratum:{cv.gid}:{number}"
+    assert not any("4 against 3" in (o.text or "") for o in out if not isinstance(o.to, (Here, ToThread)))
+    e = await cv.clerk.convocate.errata.post_erratum(cv.gid, number=number, actor=1, source_id="e-count")
+    text = erratum_card(e).as_text()
+    assert "The moderators changed the ruling after the Motion of Repeal of X (turn 2) was resolved" in text
+    assert "X would have been destroyed, not kept as announced" in text and "4 (announced 3)" in text
+    back = await setting(cv, "repeal_count", "after")
+    assert not any(isinstance(o.to, ToThread) for o in back)
+    assert any("no resolved Motion of Repeal of senate comes out differently" in (o.text or "")
+               for o in back if isinstance(o.to, Here))
+    with pytest.raises(RuleError, match="nothing to correct"):
+        await cv.clerk.convocate.errata.post_erratum(cv.gid, number=number, actor=1)
+
+
+async def test_a_changed_committed_cards_ruling_recounts_the_resolved_repeal(cv: Convocate) -> None:  # noqa: F811
+    """P4-08 ruled ``locations-count``: alice's activated LC counts its 2 (3 against 5): the Statute is kept
+    either way, the outcome stands, but the count differs and the moderators are told so."""
+    number = await tied(cv)
+    out = await setting(cv, "committed_cards", "locations-count")
+    [notice] = [o for o in out if isinstance(o.to, ToThread)]
+    assert (f"Motion #{number} (Repeal of X, turn 2): announced bob 3 against alice 3 (kept); counted again under "
+            "committed_cards locations-count (counted out at the resolution) 3 against 5 (kept): the outcome "
+            "stands") in notice.text
+    other = await setting(cv, "second_order", "mover-last")
+    assert not any(isinstance(o.to, ToThread) for o in other)  # a ruling no Repeal is counted with: no notice
+    back = await setting(cv, "committed_cards", "out")
+    assert not any(isinstance(o.to, ToThread) for o in back)
+
+
+async def test_a_repeal_resolved_before_the_counts_were_kept_is_named_not_recounted(cv: Convocate) -> None:  # noqa: F811
+    """An old ``RepealMoved`` without ``by_ruling``: the notice says plainly that it cannot be recounted."""
+    number = await tied(cv)
+    async with cv.clerk.backend.sessions() as session, session.begin():
+        event = (await session.execute(select(Event).where(Event.game_id == cv.gid,
+                                                           Event.kind == "RepealMoved"))).scalar_one()
+        event.payload = {k: v for k, v in event.payload.items() if k not in ("by_ruling", "committed")}
+    out = await setting(cv, "repeal_count", "before")
+    assert not any(isinstance(o.to, ToThread) for o in out)
+    [said] = [o.text for o in out if isinstance(o.to, Here) and "Not recounted" in (o.text or "")]
+    assert (f"Not recounted: Motion of Repeal #{number} (X) was resolved before Clerk kept the count under each "
+            "ruling, so the recount is not possible for them; judge them by hand.") in said

@@ -47,6 +47,7 @@ FRONT = Front(
     explain=why.EXPLAIN,
     explain_help=why.HELP,
     explains_posts=why.POSTS,
+    after_setting=errata.after_setting,
 )
 
 __all__ = ["FRONT", "ROUTES"]

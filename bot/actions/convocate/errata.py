@@ -1,8 +1,9 @@
 """Corrections with their consequences in the Convocate on Discord (issue 19): after ``/card set ... since:T`` the
 moderators are told privately which resolved Motions of Repeal would have come out differently (both Standing
-Votes as announced and as corrected, the Statute destroyed or kept); ``/motion erratum`` (or the notice's button)
-posts the corrected count in the game channel. What was announced is never edited, and a Statute is not restored
-by an erratum: the moderators decide what follows."""
+Votes as announced and as corrected, the Statute destroyed or kept), and so after ``/game settings`` changes the
+ruling ``repeal_count`` or ``committed_cards`` (``Front.after_setting``); ``/motion erratum`` (or the notice's button)
+posts the corrected count in the game channel with a link to the Repeal's card. What was announced is never edited,
+and a Statute is not restored by an erratum: the moderators decide what follows."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from bot.actions.convocate.guard import command
 from bot.actions.moderators import erratum_offer, moderator_target
 from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
-from engine.convocate.errata import RepealRecount
+from engine.convocate.errata import ClosedRepeal, RepealRecount
+from engine.convocate.repeal import variant_key
 from engine.core.errors import RuleError
 from engine.service.convocate.errata import RepealConsequences, RepealErratum
 from engine.service.views import GameView
@@ -27,25 +29,59 @@ def fate(destroyed: bool) -> str:
     return "destroyed" if destroyed else "kept"
 
 
+def ruled(r: RepealRecount) -> str:
+    """`` under repeal_count before (counted after at the resolution)``: the rulings a recount read, when they are
+    not the resolution's; empty otherwise."""
+    (count, committed), (was_count, was_committed) = r.ruled, r.closed.ruled
+    said = [f"{name} {now} (counted {then} at the resolution)"
+            for name, now, then in (("repeal_count", count, was_count), ("committed_cards", committed, was_committed))
+            if now != then and then is not None]
+    return f" under {' and '.join(said)}" if said else ""
+
+
 def recount_line(r: RepealRecount) -> str:
     c = r.closed
     verdict = "**the outcome changes**" if r.outcome_changed else "the outcome stands"
     return (f"• Motion #{c.motion} (Repeal of {c.statute}, turn {c.turn}): announced {c.mover} {c.mover_votes} "
-            f"against {c.controller} {c.controller_votes} ({fate(c.destroyed)}); corrected {r.mover_votes} against "
-            f"{r.controller_votes} ({fate(r.destroyed)}): {verdict}.")
+            f"against {c.controller} {c.controller_votes} ({fate(c.destroyed)}); "
+            f"{'counted again' + ruled(r) if ruled(r) else 'corrected'} "
+            f"{r.mover_votes} against {r.controller_votes} ({fate(r.destroyed)}): {verdict}.")
+
+
+def unknown_line(unknown: tuple[ClosedRepeal, ...]) -> str:
+    named = ", ".join(f"#{c.motion} ({c.statute})" for c in unknown)
+    return (f"Not recounted: Motion{'s' if len(unknown) > 1 else ''} of Repeal {named} "
+            f"{'were' if len(unknown) > 1 else 'was'} resolved before Clerk kept the count under each ruling, so "
+            "the recount is not possible for them; judge them by hand.")
 
 
 def notice_text(c: RepealConsequences) -> str:
+    unknown = [unknown_line(c.unknown)] if c.unknown else []
     if not c.recounts:
-        return f"{c.subject}: no resolved Motion of Repeal of {c.game.name} comes out differently."
+        return "\n".join([f"{c.subject}: no resolved Motion of Repeal of {c.game.name} that Clerk can recount comes "
+                          "out differently." if c.unknown else
+                          f"{c.subject}: no resolved Motion of Repeal of {c.game.name} comes out differently.",
+                          *unknown])
     return "\n".join([f"{c.subject} changes resolved Repeals of {c.game.name} (nothing announced has been changed):",
-                      *(recount_line(r) for r in c.recounts),
+                      *(recount_line(r) for r in c.recounts), *unknown,
                       f"Post an erratum in the game channel with the button or `/motion erratum "
                       f"number:{c.recounts[0].closed.motion}`."])
 
 
 async def after_card_set(app: App, game: GameView, source_id: str | None) -> list[Outgoing]:
-    c = await app.clerk.convocate.errata.after_card_set(game.id, source_id=source_id)
+    """After ``/card set ... since:T``: the resolved Repeals it changes, privately."""
+    return await consequences(app, game, await app.clerk.convocate.errata.after_card_set(game.id,
+                                                                                        source_id=source_id))
+
+
+async def after_setting(app: App, ctx: Ctx, game: GameView, name: str) -> list[Outgoing]:
+    """After ``/game settings`` changed ``name``: the resolved Repeals it changes, privately
+    (``Front.after_setting``)."""
+    return await consequences(app, game, await app.clerk.convocate.errata.after_setting(game.id, name))
+
+
+async def consequences(app: App, game: GameView, c: RepealConsequences | None) -> list[Outgoing]:
+    """The private notice of what a correction changes, with a button per Repeal to post its erratum."""
     if c is None:
         return []
     text = notice_text(c)
@@ -58,14 +94,28 @@ async def after_card_set(app: App, game: GameView, source_id: str | None) -> lis
                      extra={INSTEAD: "(Post an erratum with /motion erratum in the game channel.)"})]
 
 
+def cause(r: RepealRecount) -> str:
+    """Why the erratum's count differs from the card's, in a sentence for the players."""
+    c = r.closed
+    ruling = ruled(r)
+    if not ruling:
+        return f"A moderator corrected the board after the Motion of Repeal of {c.statute} (turn {c.turn}) was resolved"
+    count, committed = r.ruled
+    corrected = c.by_ruling is not None and committed is not None and (
+        (r.mover_votes, r.controller_votes) != c.by_ruling.get(variant_key(count, committed)))
+    return (f"The moderators changed the ruling after the Motion of Repeal of {c.statute} (turn {c.turn}) was "
+            f"resolved: it is counted again{ruling}" + (", and with a correction of the board" if corrected else ""))
+
+
 def erratum_card(e: RepealErratum) -> Card:
     r, c = e.recount, e.recount.closed
     outcome = (f"{c.statute} would have been {fate(r.destroyed)}, not {fate(c.destroyed)} as announced; the "
                "moderators say what follows." if r.outcome_changed else f"The outcome stands: {c.statute} "
                f"{'is destroyed' if r.destroyed else 'stays'}.")
+    original = (f"[the announcement]({e.link})" if e.link is not None
+                else "the announcement (Clerk did not keep where it was posted)")
     return Card(title=f"{e.game.name}, Motion #{c.motion}: erratum",
-                description=(f"A moderator corrected the board after the Motion of Repeal of {c.statute} (turn "
-                             f"{c.turn}) was resolved. {outcome} The announcement stays as it was posted."),
+                description=(f"{cause(r)}. {outcome} It corrects {original}, which stays as it was posted."),
                 fields=((f"{c.mover} (mover)", f"{r.mover_votes} (announced {c.mover_votes})", True),
                         (f"{c.controller} (controller)", f"{r.controller_votes} (announced {c.controller_votes})",
                          True)))

@@ -16,7 +16,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.convocate.errata import ClosedRepeal, RepealRecount, recount_repeal
+from engine.convocate.repeal import RECOUNTED_BY
+from engine.convocate.rulings import rulings_of, shown, value_of
 from engine.core.errors import NotFoundError, RuleError
+from engine.service.announcements import jump_link, posted_card
 from engine.service.ledger import game_view, read_game
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
@@ -32,12 +35,21 @@ class RepealConsequences:
     game: GameView
     subject: str
     recounts: tuple[RepealRecount, ...]
+    unknown: tuple[ClosedRepeal, ...] = ()
+    """Resolved Repeals a change of ruling cannot recount: resolved before Clerk kept their count under each ruling."""
 
 
 @dataclass(frozen=True)
 class RepealErratum:
     game: GameView
     recount: RepealRecount
+    channel_id: int | None = None
+    message_id: int | None = None
+
+    @property
+    def link(self) -> str | None:
+        """The Repeal's card on Discord (None when Clerk did not keep where it went)."""
+        return jump_link(self.game.guild_id, self.channel_id, self.message_id)
 
 
 def closed_repeals(session: Session, game_id: int) -> dict[int, tuple[ClosedRepeal, int]]:
@@ -51,10 +63,19 @@ def closed_repeals(session: Session, game_id: int) -> dict[int, tuple[ClosedRepe
         number = int(p["motion"])
         if number not in turns:
             continue
+        kept = p.get("by_ruling")
+        by_ruling = ({str(k): (int(v[0]), int(v[1])) for k, v in kept.items()} if isinstance(kept, dict) else None)
         found[number] = (ClosedRepeal(number, int(turns[number]), str(p["statute"]), str(p["mover"]),
                                       str(p["controller"]), int(p["mover_votes"]), int(p["controller_votes"]),
-                                      bool(p["destroyed"])), e.id)
+                                      bool(p["destroyed"]), str(p.get("count", "after")),
+                                      str(p["committed"]) if p.get("committed") else None, by_ruling), e.id)
     return found
+
+
+def rulings_now(session: Session, game_id: int) -> tuple[str, str]:
+    """(``repeal_count``, ``committed_cards``) as the game rules now."""
+    rulings = rulings_of(read_game(session, game_id).settings)
+    return rulings.repeal_count, rulings.committed_cards
 
 
 def corrections(session: Session, game_id: int) -> list[Event]:
@@ -66,13 +87,13 @@ def reaches(correction: Event, closed: ClosedRepeal, closed_id: int) -> bool:
     return closed.turn >= int(correction.payload["since"]) and closed_id < correction.id
 
 
-def recount(closed: ClosedRepeal, closed_id: int, made: list[Event]) -> RepealRecount:
+def recount(closed: ClosedRepeal, closed_id: int, made: list[Event], rulings: tuple[str, str]) -> RepealRecount:
     change: dict[str, int] = {}
     for c in made:
         if reaches(c, closed, closed_id):
             for player, n in (c.payload.get("votes_change") or {}).items():
                 change[player] = change.get(player, 0) + int(n)
-    return recount_repeal(closed, change)
+    return recount_repeal(closed, change, rulings)
 
 
 def after_card_set(session: Session, game_id: int, source_id: str) -> RepealConsequences | None:
@@ -80,14 +101,28 @@ def after_card_set(session: Session, game_id: int, source_id: str) -> RepealCons
                                                 Event.kind == CHANGED)).scalars().first()
     if event is None or event.payload.get("since") is None:
         return None
-    made = corrections(session, game_id)
-    found = [recount(closed, closed_id, made) for _, (closed, closed_id) in sorted(closed_repeals(session,
-                                                                                                  game_id).items())
+    made, rulings = corrections(session, game_id), rulings_now(session, game_id)
+    found = [recount(closed, closed_id, made, rulings)
+             for _, (closed, closed_id) in sorted(closed_repeals(session, game_id).items())
              if reaches(event, closed, closed_id)]
     moved: Mapping[str, int] = event.payload.get("votes_change") or {}
     subject = (f"The correction of {event.payload['card']} from turn {event.payload['since']} (Standing Vote "
                + (", ".join(f"{p} {n:+d}" for p, n in moved.items()) or "unchanged") + ")")
     return RepealConsequences(game_view(read_game(session, game_id)), subject, tuple(r for r in found if r.differs))
+
+
+def after_setting(session: Session, game_id: int, name: str) -> RepealConsequences | None:
+    """The resolved Repeals that come out differently under the game's rulings now (``name`` was just changed),
+    with every correction made so far, and those that cannot be recounted; None if ``name`` counts in no Repeal."""
+    if name not in RECOUNTED_BY:
+        return None
+    game = read_game(session, game_id)
+    made, rulings = corrections(session, game_id), rulings_now(session, game_id)
+    closed = sorted(closed_repeals(session, game_id).items())
+    found = [recount(c, closed_id, made, rulings) for _, (c, closed_id) in closed if c.by_ruling is not None]
+    subject = f"The change of the ruling {name} to {shown(value_of(game.settings, name))}"
+    return RepealConsequences(game_view(game), subject, tuple(r for r in found if r.differs),
+                              tuple(c for _, (c, _) in closed if c.by_ruling is None))
 
 
 def recounted(session: Session, game_id: int, number: int) -> RepealRecount:
@@ -97,7 +132,7 @@ def recounted(session: Session, game_id: int, number: int) -> RepealRecount:
         raise NotFoundError(f"Motion #{number} of {game.name} is no resolved Motion of Repeal (those: "
                             f"{', '.join(f'#{n}' for n in sorted(closed)) or 'none yet'}).")
     repeal, closed_id = closed[number]
-    return recount(repeal, closed_id, corrections(session, game_id))
+    return recount(repeal, closed_id, corrections(session, game_id), rulings_now(session, game_id))
 
 
 class RepealErrata(ServiceBase):
@@ -106,6 +141,11 @@ class RepealErrata(ServiceBase):
             return None
         async with self._read() as session:
             return await session.run_sync(after_card_set, game_id, source_id)
+
+    async def after_setting(self, game_id: int, name: str) -> RepealConsequences | None:
+        """The resolved Repeals a change of the ruling ``name`` changes (``after_setting``)."""
+        async with self._read() as session:
+            return await session.run_sync(after_setting, game_id, name)
 
     async def post_erratum(self, game_id: int, *, number: int, actor: int | None,
                            source_id: str | None = None) -> RepealErratum:
@@ -126,9 +166,13 @@ class RepealErrata(ServiceBase):
                 raise RuleError(f"An erratum for Motion #{number} with these numbers was posted already; it is not "
                                 "posted twice.")
             c = found.closed
+            place = await session.run_sync(posted_card, game_id, "repeal", number)
+            erratum = RepealErratum(game_view(game), found, *(place or (None, None)))
             await uow.record(game_id, ERRATUM, actor,
                              {"motion": number, "statute": c.statute,
                               "posted": {"mover_votes": c.mover_votes, "controller_votes": c.controller_votes,
                                          "destroyed": c.destroyed},
-                              "corrected": corrected, "outcome_changed": found.outcome_changed}, source_id)
-            return RepealErratum(game_view(game), found)
+                              "corrected": corrected, "outcome_changed": found.outcome_changed,
+                              "rulings": {"repeal_count": found.ruled[0], "committed_cards": found.ruled[1]},
+                              "link": erratum.link}, source_id)
+            return erratum

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.board import Board
 from engine.convocate.motions import Box, MotionCard, can_second, move, resolve, second
-from engine.convocate.repeal import repeal
+from engine.convocate.repeal import counts_by_ruling, repeal
 from engine.convocate.rulings import value_of
 from engine.convocate.seats import locked_out
 from engine.core.durations import parse_duration
@@ -236,6 +236,7 @@ class ConvocateMotionService(ServiceBase):
                 me = loaded.by_user(user_id)
                 await self._no_open_motion(uow, loaded)
                 after, done = repeal(loaded.board, me, statute, convocant)
+                by_ruling = counts_by_ruling(loaded.board, me, statute, convocant)  # a ruling changed later
                 loaded = save(uow.session, loaded, after)
                 target = loaded.statutes[done.statute.name]
                 if done.destroyed:
@@ -256,7 +257,11 @@ class ConvocateMotionService(ServiceBase):
                 await uow.session.flush()
                 await uow.record(game_id, "RepealMoved", user_id, {"motion": row.number, "mover": me,
                                                                    "convocant": row.convocant, "route": row.route,
-                                                                   **outcome}, source_id)
+                                                                   **outcome,
+                                                                   "committed": after.rulings.committed_cards,
+                                                                   "by_ruling": {k: list(v) for k, v
+                                                                                 in by_ruling.items()}},
+                               source_id)
                 return motion_view(loaded, row)
         except Duplicate:
             return await self._again(game_id, source_id)
