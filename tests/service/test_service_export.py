@@ -40,7 +40,8 @@ async def test_export_has_the_required_fields(table: Any) -> None:
                                "needed": 33, "adjutant_general": None, "income_penalty": 300,
                                "expired_votes": [], "elections_closed": [],
                                # 57 Aye with the factions' 32 leaves jenny's 25, and Nay 7 is bob's: both given away
-                               "disclosure": {"mode": "post", "exposed": [["jenny", "aye"], ["bob", "nay"]],
+                               "disclosure": {"mode": "post", "setting": "post",
+                                              "exposed": [["jenny", "aye"], ["bob", "nay"]], "ruled_out": [],
                                               "partial": False, "held": False}}
     assert [{k: f[k] for k in ("name", "votes", "vote", "roll")} for f in first["factions"]] == [
         {"name": "Hawks", "votes": 20, "vote": "aye", "roll": None},
