@@ -110,8 +110,9 @@ def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str],
     if extra:
         if not spec.options:
             raise OptionError(f"/{spec.name} takes no options, so “{' '.join(extra)}” cannot go anywhere.")
+        hint = _as_option(spec, extra[0], {name for name, _ in raw}) if len(extra) == 1 else None
         raise OptionError(f"/{spec.name} does not take “{' '.join(extra)}”; write options as name:value "
-                          f"({_usage(spec)}).")
+                          f"({_usage(spec)})." + (f" Did you mean `{hint}`?" if hint else ""))
     values: dict[str, Any] = {}
     for name, value in raw:
         option = spec.option(name)
@@ -125,6 +126,13 @@ def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str],
         needs = "; ".join(f"`{o.name}` ({o.description})" for o in missing)
         raise OptionError(f"/{spec.name} needs {needs}.")
     return SlashCommand(spec.name, values)
+
+
+def _as_option(spec: Command, word: str, given: set[str]) -> str | None:
+    """``what:votes`` for a bare ``votes``: the word as the value of the command's first text option, if that is
+    not given (``/why votes`` written as one would say it), else None."""
+    first = next((option for option in spec.options if option.kind is str), None)
+    return f"{first.name}:{word}" if first is not None and first.name not in given else None
 
 
 def _usage(spec: Command) -> str:

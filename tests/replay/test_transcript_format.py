@@ -117,7 +117,10 @@ def test_options_are_converted_by_their_kind() -> None:
     ("/player set user:@bob diplomacy:1 diplomacy:2", "`diplomacy` is given twice."),
     ("/vote choice:maybe", "“maybe” is not a choice for `choice`; choose aye, nay or abstain."),
     ("/vote choice:", "`choice` needs a value"),
-    ("/vote aye", "/vote does not take “aye”"),
+    ("/vote aye", "/vote does not take “aye”; write options as name:value ([choice] [game]). Did you mean "
+                  "`choice:aye`?"),
+    ("/why votes player:@bob", "/why does not take “votes”; write options as name:value ([what] [round] [player] "),
+    ("/why votes player:@bob", "Did you mean `what:votes`?"),
     ("/round close now", "/round close takes no options"),
     ('/round open crisis:"oops', "never closed"),
     ('/round open crisis:"a"b', "Put a space after the closing quote"),
@@ -129,6 +132,15 @@ def test_what_the_discord_client_would_refuse_is_an_option_error(text: str, says
     with pytest.raises(OptionError) as caught:
         parse_slash(text, **kw)  # type: ignore[arg-type]
     assert says in str(caught.value)
+
+
+def test_a_bare_word_is_suggested_as_the_first_text_option_only_when_that_is_free() -> None:
+    """``/why votes`` (the subject written as one says it) is answered with ``what:votes``; with ``what`` given, the
+    refusal suggests nothing (the word belongs to no option)."""
+    _, kw = _reader()
+    with pytest.raises(OptionError) as caught:
+        parse_slash("/why votes round:2 what:result", **kw)  # type: ignore[arg-type]
+    assert "does not take “votes”" in str(caught.value) and "Did you mean" not in str(caught.value)
 
 
 def test_an_unknown_command_goes_to_the_dispatcher() -> None:
