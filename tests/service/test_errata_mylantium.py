@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from ledger_front import MODERATOR, text_of
 from mylantium_table import CHANNEL, GUILD, Republic, republic
+from sqlalchemy import select
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
@@ -18,6 +19,7 @@ from engine.mylantium.model import FactionCode as C
 from engine.mylantium.model import Party
 from engine.service import Clerk
 from engine.service.clock import ManualClock
+from engine.store.models import Event
 
 MOD = 1
 W, F = Party.WHIG, Party.FEDERALIST
@@ -108,3 +110,49 @@ async def test_a_changed_rounding_setting_tells_which_closed_elections_it_change
     back = await setting(rep.clerk, "independent_rounding", "half-up")
     assert any("no closed General Election of mylantium comes out differently" in (o.text or "")
                for o in back if isinstance(o.to, Here))
+
+
+async def _closed_under(clerk: Clerk, clock: ManualClock, mode: str) -> Republic:
+    """The fixture's turn with the ``disclosure`` setting ``mode`` from the start: its General Election's Faction
+    Votes (Whig 24 + 7, Federalist 40 + 5) give every Faction's choice away."""
+    r = await republic(clerk, clock)
+    await clerk.settings.change_setting(r.id, name="disclosure", value=mode, actor=MOD)
+    for name, code, charisma in (("Lee", C.PL, 7), ("Kim", C.PR, 5)):
+        await clerk.mylantium.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=MOD)
+    await clerk.mylantium.set_government(r.id, president=C.PR, approval=60, actor=MOD)
+    await clerk.mylantium.elections.start_election_round(r.id, actor=MOD)
+    await r.open("primary")
+    for code, name in ((C.PL, "Lee"), (C.GR, "Lee"), (C.PR, "Kim"), (C.BH, "Kim")):
+        await r.choose(code, "primary", name)
+    await clerk.mylantium.elections.close_election(r.id, actor=MOD)
+    await r.open("general")
+    for code, party in ((C.PL, "whig"), (C.GR, "whig"), (C.PR, "federalist"), (C.BH, "federalist")):
+        await r.choose(code, "general", party)
+    await clerk.mylantium.elections.close_election(r.id, actor=MOD)
+    return r
+
+
+async def test_the_erratum_of_a_coarsened_election_withholds_its_totals_too(clerk: Clerk, clock: ManualClock) -> None:
+    """The erratum's totals differ from the card's only by the Independent Vote's split (public approval): under
+    ``coarsen`` the card had no totals, so the erratum has none either; it says who would have won."""
+    r = await _closed_under(clerk, clock, "coarsen")
+    await slash(clerk, "government set", approval=10, since=1)
+    posted = await slash(clerk, "election erratum", turn=1)
+    [card] = [o for o in posted if isinstance(o.to, ToChannel)]
+    text = text_of(card)
+    assert "Whig party would have won" in text and "would give away how a Faction chose" in text
+    assert "Whig: 60" not in text and "posted 44" not in text and "Federalist: 48" not in text
+    async with clerk._sessions() as session:
+        found = await session.execute(select(Event.payload).where(Event.game_id == r.id, Event.kind == "ErratumPosted"))
+        assert [p["shown"] for p in found.scalars()] == ["coarse"]
+
+
+async def test_the_erratum_of_a_held_election_waits_for_its_release(clerk: Clerk, clock: ManualClock) -> None:
+    r = await _closed_under(clerk, clock, "hold")
+    await slash(clerk, "government set", approval=10, since=1)
+    with pytest.raises(RuleError, match="held by the disclosure check: release it with `/election release`"):
+        await clerk.mylantium.errata.post_erratum(r.id, turn=1, actor=MOD)
+    await clerk.mylantium.elections.release_result(r.id, stage=None, actor=MOD)
+    posted = await slash(clerk, "election erratum", turn=1)
+    [card] = [o for o in posted if isinstance(o.to, ToChannel)]
+    assert "Whig: 60 (posted 44)" in text_of(card)  # released: the card had its totals, the erratum has them

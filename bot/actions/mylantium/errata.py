@@ -98,11 +98,16 @@ def erratum_card(e: ElectionErratum) -> Card:
     original = (f"[the original result card]({e.link})" if e.link is not None
                 else "the original result card (Clerk did not keep where it was posted)")
     fields = tuple((p.title, f"{r.totals[p]} (posted {r.closed.posted.get(p, 0)})", True) for p in Party)
+    footer = None
+    if e.shown != "full":  # the result card withheld its totals (the disclosure check): so does its erratum
+        fields = ()
+        footer = ("The parties' totals are not published, since they would give away how a Faction chose; the "
+                  "moderators have them.")
     return Card(
         title=f"{e.game.name}, General Election of turn {r.turn}: erratum",
         description=(f"{cause(r)}, so the Independent Vote splits differently. {outcome} It corrects {original}, "
                      "which stays as it was posted."),
-        fields=(*fields, ("Independent Vote", str(r.corrected.independent), True)))
+        fields=(*fields, ("Independent Vote", str(r.corrected.independent), True)), footer=footer)
 
 
 async def post_erratum(app: App, ctx: Ctx, game: GameView, turn: int) -> list[Outgoing]:

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from engine.core.disclosure import shown
 from engine.core.errors import NotFoundError, RuleError
 from engine.mylantium.errata import ClosedGeneral, GeneralRecount, corrected_approval, recount_general
 from engine.mylantium.model import Party
@@ -26,6 +27,7 @@ from engine.service.mylantium.state import rules_of
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
 from engine.store.models import Event, PostedMessage
+from engine.store.models.mylantium import MylElection
 
 ERRATUM = "ErratumPosted"
 SET = "GovernmentSet"
@@ -45,10 +47,23 @@ class ElectionErratum:
     recount: GeneralRecount
     channel_id: int | None
     message_id: int | None
+    shown: str = "full"
+    """How the original result was shown to the players (``engine.core.disclosure.shown``): an erratum of a
+    coarsened result does not post the totals the card withheld (docs/rulings.md)."""
 
     @property
     def link(self) -> str | None:
         return jump_link(self.game.guild_id, self.channel_id, self.message_id)
+
+
+def shown_at_close(session: Session, game_id: int, turn: int) -> str:
+    """How the General Election of ``turn`` was shown to the players when it closed (or since its release):
+    ``full``, ``coarse`` or ``held``. The erratum's corrected totals differ from the card's only by the Independent
+    Vote's split, which the public approval decides, so they give away what the card's totals would have: nothing
+    more when the card had them, what the disclosure check withheld when it did not."""
+    row = session.execute(select(MylElection).where(MylElection.game_id == game_id, MylElection.turn == turn,
+                                                    MylElection.stage == GENERAL)).scalar_one_or_none()
+    return shown(((row.result or {}) if row is not None else {}).get("disclosure"))  # the row: it knows a release
 
 
 def closed_generals(session: Session, game_id: int) -> dict[int, tuple[ClosedGeneral, int]]:
@@ -165,11 +180,19 @@ class ElectionErrata(ServiceBase):
                                 "posted twice.")
             place = (await session.execute(select(PostedMessage.channel_id, PostedMessage.message_id).where(
                 PostedMessage.game_id == game_id, PostedMessage.key == posted_key(GENERAL, turn)))).one_or_none()
+            was = await session.run_sync(shown_at_close, game_id, turn)
+            if was == "held":
+                raise RuleError(f"The General Election of turn {turn} is held by the disclosure check: release it "
+                                "with `/election release` before posting its erratum (the erratum would tell the "
+                                "players what the held result has not).")
             erratum = ElectionErratum(game_view(game), found, place[0] if place else None,
-                                      place[1] if place else None)
-            await uow.record(game_id, ERRATUM, actor,
-                             {"turn": turn, "stage": GENERAL, "approval": found.corrected.approval,
-                              "rounding": found.rounding,
-                              "posted": numbers(found.closed.posted, found.closed.winner), "corrected": corrected,
-                              "outcome_changed": found.outcome_changed, "link": erratum.link}, source_id)
+                                      place[1] if place else None, was)
+            payload: dict[str, Any] = {"turn": turn, "stage": GENERAL, "approval": found.corrected.approval,
+                                       "rounding": found.rounding,
+                                       "posted": numbers(found.closed.posted, found.closed.winner),
+                                       "corrected": corrected, "outcome_changed": found.outcome_changed,
+                                       "link": erratum.link}
+            if was != "full":
+                payload["shown"] = was
+            await uow.record(game_id, ERRATUM, actor, payload, source_id)
             return erratum
