@@ -33,20 +33,7 @@ async def slash(clerk: Clerk, name: str, **options: Any) -> list[Outgoing]:
 @pytest.fixture
 async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
     """TV1-I04's turn, closed: Whig 24+7+13 = 44, Federalist 40+5+19 = 64 at approval 60 (Federalist incumbent)."""
-    r = await republic(clerk, clock)
-    for name, code, charisma in (("Lee", C.PL, 7), ("Kim", C.PR, 5)):
-        await clerk.mylantium.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=MOD)
-    await clerk.mylantium.set_government(r.id, president=C.PR, approval=60, actor=MOD)
-    await clerk.mylantium.elections.start_election_round(r.id, actor=MOD)
-    await r.open("primary")
-    for code, name in ((C.PL, "Lee"), (C.GR, "Lee"), (C.PR, "Kim"), (C.BH, "Kim")):
-        await r.choose(code, "primary", name)
-    await clerk.mylantium.elections.close_election(r.id, actor=MOD)
-    await r.open("general")
-    for code, party in ((C.PL, "whig"), (C.GR, "whig"), (C.PR, "federalist"), (C.BH, "federalist")):
-        await r.choose(code, "general", party)
-    await clerk.mylantium.elections.close_election(r.id, actor=MOD)
-    return r
+    return await _closed_under(clerk, clock, None)
 
 
 async def test_a_corrected_approval_recounts_the_closed_general_election(rep: Republic) -> None:
@@ -112,11 +99,12 @@ async def test_a_changed_rounding_setting_tells_which_closed_elections_it_change
                for o in back if isinstance(o.to, Here))
 
 
-async def _closed_under(clerk: Clerk, clock: ManualClock, mode: str) -> Republic:
-    """The fixture's turn with the ``disclosure`` setting ``mode`` from the start: its General Election's Faction
-    Votes (Whig 24 + 7, Federalist 40 + 5) give every Faction's choice away."""
+async def _closed_under(clerk: Clerk, clock: ManualClock, mode: str | None) -> Republic:
+    """TV1-I04's turn, closed, with the ``disclosure`` setting ``mode`` from the start (None: the default): its
+    General Election's Faction Votes (Whig 24 + 7, Federalist 40 + 5) give every Faction's choice away."""
     r = await republic(clerk, clock)
-    await clerk.settings.change_setting(r.id, name="disclosure", value=mode, actor=MOD)
+    if mode is not None:
+        await clerk.settings.change_setting(r.id, name="disclosure", value=mode, actor=MOD)
     for name, code, charisma in (("Lee", C.PL, 7), ("Kim", C.PR, 5)):
         await clerk.mylantium.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=MOD)
     await clerk.mylantium.set_government(r.id, president=C.PR, approval=60, actor=MOD)
