@@ -5,7 +5,6 @@ scheduler."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import secrets
@@ -35,6 +34,7 @@ from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.storage_reports import StorageReports
 from bot.discord.threads import Locks
 from bot.discord.tree import build_commands, message_menu
+from bot.tasks import cancel_and_wait, cancel_one
 
 log = logging.getLogger("clerk.discord")
 
@@ -201,23 +201,23 @@ class ClerkBot(discord.Client):
         await self.scheduler.run()
 
     async def close(self) -> None:
-        recovering = getattr(self, "_recovering", None)
-        if recovering is not None and not recovering.done():
-            recovering.cancel()
+        """Stop every task the bot started (each cancelled and awaited: ``bot.tasks.cancel_and_wait``), release the
+        deadline lease, then discord.py's close; and discord.py's guild wait (``_delay_ready``), which its close
+        leaves running."""
+        await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task])
+        self._sync_task = None
         await self.courier.stop()
-        if self._sync_task is not None:
-            self._sync_task.cancel()
-            self._sync_task = None
+        await self.storage_reports.stop()
         if self._scheduler_task is not None:
-            self._scheduler_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._scheduler_task
+            await cancel_one(self._scheduler_task)
             self._scheduler_task = None
             try:
                 await self.scheduler.release()
             except Exception as error:  # the database is gone: the lease expires by itself
                 log.warning("could not release the deadline lease: %s", error)
         await super().close()
+        state = self._connection
+        await cancel_and_wait([state._ready_task, *getattr(state, "_ready_tasks", {}).values()])
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d server(s)", self.user, self.user.id if self.user else "?",

@@ -31,6 +31,7 @@ from bot.discord.pacing import Pacer
 from bot.discord.permission_reports import PermissionReports
 from bot.discord.selects import select_item
 from bot.discord.threads import Threads, Undeliverable
+from bot.tasks import cancel_one
 from engine.core.stamps import discord_text, utc_text
 from engine.service import Clerk
 from engine.service.owed import NOTICE, RECEIPT, Owed, OwedRow
@@ -332,10 +333,7 @@ class Courier:
                 log.exception("telling the moderators about %d player(s) with closed DMs failed", len(users))
 
     async def stop(self) -> None:
-        if self._reporter is not None:
-            self._reporter.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reporter
+        await cancel_one(self._reporter)
         await self.outbox.stop()
         with contextlib.suppress(Exception):  # what the closed DMs are, in the table before the process ends
             await asyncio.wait_for(self.clerk.closed_dms.written(), 5)

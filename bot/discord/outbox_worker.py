@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.discord.pacing import Pacer
+from bot.tasks import cancel_and_wait, cancel_one
 from engine.service import Clerk
 from engine.service.owed import Owed, OwedRow
 
@@ -141,16 +142,10 @@ class OutboxWorker:
             self._runner = asyncio.create_task(self._run(), name="clerk-outbox")
 
     async def stop(self) -> None:
-        if self._runner is not None:
-            self._runner.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._runner
-            self._runner = None
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        if tasks:  # what was in flight is owed still: sent again at the next start (its nonce drops a repeat)
-            await asyncio.wait(tasks, timeout=5)
+        await cancel_one(self._runner)
+        self._runner = None
+        # what was in flight is owed still: sent again at the next start (its nonce drops a repeat)
+        await cancel_and_wait(list(self._tasks), timeout=5)
 
     async def drained(self) -> None:
         """Wait until nothing is owed in this process (tests; a clean stop)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.discord.permission_reports import tell_moderators
+from bot.tasks import cancel_and_wait
 from engine.service import Clerk
 from engine.service.storage_health import StorageNotice
 
@@ -45,6 +46,10 @@ class StorageReports:
         task = asyncio.get_running_loop().create_task(self._tell(notice), name=f"clerk-storage-{notice.game_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def stop(self) -> None:
+        """Cancel the notices still being sent, and wait until they have ended (the bot is closing)."""
+        await cancel_and_wait(list(self._tasks))
 
     async def _tell(self, notice: StorageNotice) -> None:
         try:
