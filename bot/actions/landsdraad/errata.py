@@ -19,6 +19,7 @@ from engine.core.disclosure import margin_band, shown
 from engine.core.errors import RuleError
 from engine.landsdraad.errata import Recount
 from engine.landsdraad.tally import Tally
+from engine.service.landsdraad.ag_errata import AgCorrection
 from engine.service.landsdraad.errata import Consequences, Erratum
 from engine.service.views import GameView
 
@@ -52,17 +53,34 @@ def _ballot(r: Recount, user_id: int) -> str | None:
     return b.value if b is not None else None
 
 
+def _standings(s: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(f"{c} {n}" for c, n in s) or "no ballots"
+
+
+def ag_lines(r: AgCorrection) -> list[str]:
+    """A weighted AG election the correction changes (moderators only: it names voters' V(p))."""
+    winner = (f"**the winner would be {r.recounted[0][0]}, not {r.posted[0][0]}**" if r.winner_changed
+              else "the winner stands")
+    moved = ", ".join(f"{name} {was} → {now}" for name, (was, now) in sorted(r.weights.items()))
+    return [f"• AG election {r.number}: posted {_standings(r.posted)}; under the corrected ledger "
+            f"{_standings(r.recounted)}: {winner} (the office stays with whoever holds it).",
+            f"  V(p) counted: {moved}"]
+
+
 def notice_text(c: Consequences) -> str:
-    if not c.recounts:
+    if not c.recounts and not c.ag_recounts:
         why = f" ({c.note})" if c.note else ""
         return f"{c.subject}: no closed result of {c.game.name} comes out differently{why}."
     lines = [f"{c.subject} changes closed results of {c.game.name} (nothing posted has been changed):"]
     for r in c.recounts:
         lines += recount_lines(r, dict(c.names))
-    first = c.recounts[0].round
-    lines.append(f"Post an erratum in the game channel with the button or `/round erratum round:{first}`. An erratum "
-                 "shows how each total moved: the players this correction concerns may tell from it how the others "
-                 "concerned voted.")
+    for a in c.ag_recounts:
+        lines += ag_lines(a)
+    if c.recounts:
+        first = c.recounts[0].round
+        lines.append(f"Post an erratum in the game channel with the button or `/round erratum round:{first}`. An "
+                     "erratum shows how each total moved: the players this correction concerns may tell from it how "
+                     "the others concerned voted.")
     return "\n".join(lines)
 
 
@@ -84,7 +102,7 @@ async def told(app: App, game: GameView, c: Consequences) -> list[Outgoing]:
     """``c`` in the corrector's private answer and, when a closed result comes out differently, in the moderators'
     place with a button per round."""
     text = notice_text(c)
-    if not c.recounts:
+    if not c.recounts and not c.ag_recounts:
         return [reply(text, ephemeral=True)]
     buttons = erratum_buttons(c)
     return [reply(text, ephemeral=True),

@@ -33,6 +33,7 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.tally import Tally
 from engine.landsdraad.transfers import holding_named
 from engine.service.announcements import jump_link, posted_key
+from engine.service.landsdraad.ag_errata import AgCorrection, ag_after_edit
 from engine.service.landsdraad.audits import latest_versions
 from engine.service.landsdraad.round_close import disclosed
 from engine.service.landsdraad.round_state import faction_of, read_factions
@@ -65,6 +66,8 @@ class Consequences:
     """Why no closed result could have read the correction (it was never applied to the ledger, ...)."""
     never_applied: bool = False
     """The corrected transfer was never applied to the ledger: no close read it."""
+    ag_recounts: tuple[AgCorrection, ...] = ()
+    """The closed weighted AG elections the correction changes (``ag_errata``; edits with ``since`` only)."""
 
 
 @dataclass(frozen=True)
@@ -213,7 +216,8 @@ def after_edit(session: Session, game_id: int, source_id: str) -> Consequences |
     subject = f"The correction of {ledger.names.get(int(found.payload['user_id']), '?')} ({edit_words(found)} " \
               f"from round {found.payload['since']})"
     recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
-    return Consequences(game_view(game), subject, tuple(recounts), ledger.names)
+    ag = tuple(ag_after_edit(session, game_id, found.seq))
+    return Consequences(game_view(game), subject, tuple(recounts), ledger.names, ag_recounts=ag)
 
 
 def after_correction(session: Session, game_id: int, entry_id: int) -> Consequences:
