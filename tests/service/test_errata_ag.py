@@ -87,3 +87,33 @@ async def test_the_notice_goes_only_to_the_moderators(table: Any) -> None:
     assert ("AG election 1: posted ann 12, bo 8; under the corrected ledger bo 13, ann 12: **the winner would be bo, "
             "not ann**") in notice.text
     assert "bo 4 → 9" in notice.text
+
+
+async def test_ag_erratum_posts_standings_and_winner_and_no_voter_vp(table: Any) -> None:
+    """``/ag erratum``: refused while nothing differs; then the public card shows the ballots, the standings posted
+    and recounted and the winner, never a voter's V(p) (bo's corrected 9 is his alone: the standings show bo 13)."""
+    from ledger_front import text_of
+
+    await _election_in_round_one(table)
+    c = table.clerk
+    out = await slash(c, MODERATOR, "ag erratum")
+    assert "No closed Adjutant General election of sirius comes out differently" in text_of(out[0])
+    await c.announcements.remember_post(f"ag:{table.game_id}:1", 901, 777)
+    await c.landsdraad.ledger.set_player(table.game_id, user_id=BO, misc=5, since=1, actor=MOD)
+    out = await slash(c, MODERATOR, "ag erratum")
+    [card] = [o for o in out if isinstance(o.to, ToChannel)]
+    text = text_of(card)
+    assert "Adjutant General election #1: erratum" in text and "would have been bo, not ann" in text
+    assert "bo 13, ann 12" in text and "ann 12, bo 8" in text and "bo → bo" in text and "cy → bo" in text
+    assert "https://discord.com/channels/900/901/777" in text
+    assert "9" not in text.replace("901", "").replace("900", "")  # bo's corrected V(p) is not published
+    assert "4 →" not in text and "misc" not in text
+    payload = (await table.events())[-1].payload
+    assert (await table.kinds())[-1] == "ErratumPosted"
+    assert payload["election"] == 1 and payload["corrected"] == [["bo", 13], ["ann", 12]] and payload["winner_changed"]
+    assert "round" not in payload  # not read as a crisis round's erratum
+    again = await slash(c, MODERATOR, "ag erratum", election=1)
+    assert "posted already" in text_of(again[0])
+    other = await slash(c, MODERATOR, "ag erratum", election=2)
+    assert "AG election 2 of sirius does not come out differently" in text_of(other[0])
+    assert await c.landsdraad.adjutant.adjutant(table.game_id) == (ANN, "ann")  # the office is not changed

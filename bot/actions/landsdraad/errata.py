@@ -20,7 +20,7 @@ from engine.core.errors import RuleError
 from engine.landsdraad.errata import Recount
 from engine.landsdraad.tally import Tally
 from engine.service.landsdraad.ag_errata import AgCorrection
-from engine.service.landsdraad.errata import Consequences, Erratum
+from engine.service.landsdraad.errata import AgErratum, Consequences, Erratum
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -198,3 +198,38 @@ async def erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
     """A moderator presses "Post erratum" under the notice."""
     game_id, number = erratum_offer(custom_id)
     return await post_erratum(app, ctx, await app.clerk.games.game(game_id), number)
+
+
+def ag_erratum_card(e: AgErratum) -> Card:
+    """Public: the ballots (public, R0-30), the standings posted and recounted, and the winner, as the AG result card
+    shows them; no voter's V(p) (PRIVATE to them)."""
+    r = e.correction
+    winner = (f"The winner would have been {r.recounted[0][0]}, not {r.posted[0][0]} as posted."
+              if r.winner_changed else f"The winner stands: {r.recounted[0][0]}.")
+    original = (f"[the original result card]({e.link})" if e.link is not None
+                else "the original result card (Clerk did not keep where it was posted)")
+    ballots = "\n".join(f"{voter} → {candidate}" for voter, candidate in r.ballots) or "none"
+    return Card(
+        title=f"{e.game.name}: Adjutant General election #{r.number}: erratum",
+        description=(f"A moderator corrected the ledger after election #{r.number} closed; its ballots weigh each "
+                     f"voter's votes. {winner} It corrects {original}, which stays as it was posted; the office stays "
+                     "with whoever holds it until the moderators decide."),
+        fields=(("Standings", _standings(r.recounted), False), ("Posted", _standings(r.posted), False),
+                ("Ballots", ballots, False)),
+        color=PASSED,
+        footer="Each voter's own votes are theirs alone; only the standings are published.",
+    )
+
+
+@command("ag erratum", "Post an erratum for a closed weighted AG election that the corrected ledger changes.",
+         Option("election", int, "the closed election (default: the latest that comes out differently)",
+                min_value=1),
+         moderator=True)
+async def ag_erratum(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    if not ctx.actor.moderates(g.moderator_role_id):
+        raise RuleError(f"Only the moderators of {g.name} can post an erratum.")
+    e = await app.clerk.landsdraad.errata.post_ag_erratum(g.id, number=o.get("election"), actor=ctx.actor.id,
+                                                          source_id=ctx.source_id)
+    return [reply(f"The erratum for AG election {e.correction.number} is posted in the game channel.",
+                  ephemeral=True), Outgoing(ToChannel(g.channel_id), card=ag_erratum_card(e))]

@@ -33,6 +33,8 @@ class AgCorrection:
     recounted: tuple[tuple[str, int], ...]
     weights: Mapping[str, tuple[int, int]]
     """Voter name -> (V(p) the close counted, V(p) corrected), for the voters whose V(p) changes."""
+    ballots: tuple[tuple[str, str], ...] = ()
+    """(voter, candidate) of each ballot counted, in the order cast (public, R0-30)."""
 
     @property
     def differs(self) -> bool:
@@ -86,17 +88,31 @@ def recount_election(events: Sequence[tuple[int, str, Mapping[str, Any]]], close
         return None
     posted = tuple((str(c), int(v)) for c, v in payload.get("standings", ()))
     again = tuple((names[c], n) for c, n, _ in tally_ag(ballots, new))
-    return AgCorrection(int(payload["number"]), posted, again, changed)
+    cast = tuple((str(c["voter"]), str(c["candidate"])) for c in payload["counted"])
+    return AgCorrection(int(payload["number"]), posted, again, changed, cast)
+
+
+def _read(session: Session, game_id: int) -> tuple[list[tuple[int, str, dict[str, Any]]], dict[str, int]]:
+    rows = session.execute(select(Event.seq, Event.kind, Event.payload).where(
+        Event.game_id == game_id, Event.kind.in_((*KINDS, "RoundOpened", "AgElectionClosed"))).order_by(Event.seq))
+    events = [(int(s), str(k), dict(p)) for s, k, p in rows.all()]
+    users = {str(name): int(user) for name, user in session.execute(
+        select(Player.name, Player.user_id).where(Player.game_id == game_id)).all()}
+    return events, users
+
+
+def ag_differing(session: Session, game_id: int) -> list[AgCorrection]:
+    """Every closed weighted AG election that comes out differently under every correction made so far, oldest
+    first."""
+    events, users = _read(session, game_id)
+    found = (recount_election(events, (s, p), users) for s, kind, p in events if kind == "AgElectionClosed")
+    return [r for r in found if r is not None and r.differs]
 
 
 def ag_after_edit(session: Session, game_id: int, edit_seq: int) -> list[AgCorrection]:
     """The closed weighted AG elections that the correction recorded at ``edit_seq`` reaches, counted under every
     correction made so far; only those that come out differently, oldest first."""
-    rows = session.execute(select(Event.seq, Event.kind, Event.payload).where(
-        Event.game_id == game_id, Event.kind.in_((*KINDS, "RoundOpened", "AgElectionClosed"))).order_by(Event.seq))
-    events = [(int(s), str(k), dict(p)) for s, k, p in rows.all()]
-    users = {name: user for name, user in session.execute(
-        select(Player.name, Player.user_id).where(Player.game_id == game_id)).all()}
+    events, users = _read(session, game_id)
     found = []
     for s, kind, p in events:
         if kind != "AgElectionClosed" or recount_election(events, (s, p), users, [edit_seq]) is None:
