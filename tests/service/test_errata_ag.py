@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger_front import MODERATOR, slash, user
+from ledger_front import MODERATOR, actor, slash, text_of, user
 
+from bot.actions.commands import App
+from bot.actions.context import Ctx, Place
+from bot.actions.messages import handle_button
 from bot.actions.outbox import Here, ToChannel, ToThread
 
 MOD = 1
@@ -87,13 +90,20 @@ async def test_the_notice_goes_only_to_the_moderators(table: Any) -> None:
     assert ("AG election 1: posted ann 12, bo 8; under the corrected ledger bo 13, ann 12: **the winner would be bo, "
             "not ann**") in notice.text
     assert "bo 4 → 9" in notice.text
+    [button] = notice.buttons
+    assert button.custom_id == f"clerk:ag-erratum:{table.game_id}:1"
+    player = Ctx(actor(ANN, "ann"), Place(900, 901), "press-0", table.clock.now())
+    refused = await handle_button(App(table.clerk), player, button.custom_id)
+    assert "Only the moderators" in text_of(refused[0]) and (await table.kinds())[-1] != "ErratumPosted"
+    pressed = await handle_button(App(table.clerk), Ctx(MODERATOR, Place(900, 901), "press-1", table.clock.now()),
+                                  button.custom_id)
+    [card] = [o for o in pressed if isinstance(o.to, ToChannel)]
+    assert card.to == ToChannel(901) and "election #1: erratum" in text_of(card)
 
 
 async def test_ag_erratum_posts_standings_and_winner_and_no_voter_vp(table: Any) -> None:
     """``/ag erratum``: refused while nothing differs; then the public card shows the ballots, the standings posted
     and recounted and the winner, never a voter's V(p) (bo's corrected 9 is his alone: the standings show bo 13)."""
-    from ledger_front import text_of
-
     await _election_in_round_one(table)
     c = table.clerk
     out = await slash(c, MODERATOR, "ag erratum")

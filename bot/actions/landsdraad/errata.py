@@ -26,6 +26,7 @@ from engine.service.views import GameView
 ROUTES = Routes()
 command = commands_on(ROUTES)
 ERRATUM_BUTTON = "clerk:erratum"
+AG_ERRATUM_BUTTON = "clerk:ag-erratum"
 PASSED, FAILED = 0x2ECC71, 0xE74C3C
 
 
@@ -76,6 +77,9 @@ def notice_text(c: Consequences) -> str:
         lines += recount_lines(r, dict(c.names))
     for a in c.ag_recounts:
         lines += ag_lines(a)
+    if c.ag_recounts:
+        lines.append(f"Post an AG erratum with the button or `/ag erratum election:{c.ag_recounts[-1].number}`: it "
+                     "shows the ballots and standings, not anyone's votes.")
     if c.recounts:
         first = c.recounts[0].round
         lines.append(f"Post an erratum in the game channel with the button or `/round erratum round:{first}`. An "
@@ -85,8 +89,11 @@ def notice_text(c: Consequences) -> str:
 
 
 def erratum_buttons(c: Consequences) -> tuple[Button, ...]:
-    return tuple(Button(f"Post erratum: round {r.round}", f"{ERRATUM_BUTTON}:{c.game.id}:{r.round}", "secondary")
-                 for r in c.recounts[:5])
+    rounds = tuple(Button(f"Post erratum: round {r.round}", f"{ERRATUM_BUTTON}:{c.game.id}:{r.round}", "secondary")
+                   for r in c.recounts[:5])
+    ag = tuple(Button(f"Post erratum: AG election {r.number}", f"{AG_ERRATUM_BUTTON}:{c.game.id}:{r.number}",
+                      "secondary") for r in c.ag_recounts)
+    return (rounds + ag)[:5]
 
 
 async def after_correction(app: App, game: GameView, entry_id: int) -> list[Outgoing]:
@@ -226,10 +233,20 @@ def ag_erratum_card(e: AgErratum) -> Card:
                 min_value=1),
          moderator=True)
 async def ag_erratum(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
+    return await post_ag_erratum(app, ctx, require_game(game), o.get("election"))
+
+
+@ROUTES.button(AG_ERRATUM_BUTTON)
+async def ag_erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    """A moderator presses "Post erratum: AG election N" under the notice."""
+    game_id, number = erratum_offer(custom_id)
+    return await post_ag_erratum(app, ctx, await app.clerk.games.game(game_id), number)
+
+
+async def post_ag_erratum(app: App, ctx: Ctx, g: GameView, number: int | None) -> list[Outgoing]:
     if not ctx.actor.moderates(g.moderator_role_id):
         raise RuleError(f"Only the moderators of {g.name} can post an erratum.")
-    e = await app.clerk.landsdraad.errata.post_ag_erratum(g.id, number=o.get("election"), actor=ctx.actor.id,
+    e = await app.clerk.landsdraad.errata.post_ag_erratum(g.id, number=number, actor=ctx.actor.id,
                                                           source_id=ctx.source_id)
     return [reply(f"The erratum for AG election {e.correction.number} is posted in the game channel.",
                   ephemeral=True), Outgoing(ToChannel(g.channel_id), card=ag_erratum_card(e))]
