@@ -19,12 +19,14 @@ from engine.core.disclosure import margin_band, shown
 from engine.core.errors import RuleError
 from engine.landsdraad.errata import Recount
 from engine.landsdraad.tally import Tally
-from engine.service.landsdraad.errata import Consequences, Erratum
+from engine.service.landsdraad.ag_errata import AgCorrection
+from engine.service.landsdraad.errata import AgErratum, Consequences, Erratum
 from engine.service.views import GameView
 
 ROUTES = Routes()
 command = commands_on(ROUTES)
 ERRATUM_BUTTON = "clerk:erratum"
+AG_ERRATUM_BUTTON = "clerk:ag-erratum"
 PASSED, FAILED = 0x2ECC71, 0xE74C3C
 
 
@@ -52,23 +54,46 @@ def _ballot(r: Recount, user_id: int) -> str | None:
     return b.value if b is not None else None
 
 
+def _standings(s: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(f"{c} {n}" for c, n in s) or "no ballots"
+
+
+def ag_lines(r: AgCorrection) -> list[str]:
+    """A weighted AG election the correction changes (moderators only: it names voters' V(p))."""
+    winner = (f"**the winner would be {r.recounted[0][0]}, not {r.posted[0][0]}**" if r.winner_changed
+              else "the winner stands")
+    moved = ", ".join(f"{name} {was} → {now}" for name, (was, now) in sorted(r.weights.items()))
+    return [f"• AG election {r.number}: posted {_standings(r.posted)}; under the corrected ledger "
+            f"{_standings(r.recounted)}: {winner} (the office stays with whoever holds it).",
+            f"  V(p) counted: {moved}"]
+
+
 def notice_text(c: Consequences) -> str:
-    if not c.recounts:
+    if not c.recounts and not c.ag_recounts:
         why = f" ({c.note})" if c.note else ""
         return f"{c.subject}: no closed result of {c.game.name} comes out differently{why}."
     lines = [f"{c.subject} changes closed results of {c.game.name} (nothing posted has been changed):"]
     for r in c.recounts:
         lines += recount_lines(r, dict(c.names))
-    first = c.recounts[0].round
-    lines.append(f"Post an erratum in the game channel with the button or `/round erratum round:{first}`. An erratum "
-                 "shows how each total moved: the players this correction concerns may tell from it how the others "
-                 "concerned voted.")
+    for a in c.ag_recounts:
+        lines += ag_lines(a)
+    if c.ag_recounts:
+        lines.append(f"Post an AG erratum with the button or `/ag erratum election:{c.ag_recounts[-1].number}`: it "
+                     "shows the ballots and standings, not anyone's votes.")
+    if c.recounts:
+        first = c.recounts[0].round
+        lines.append(f"Post an erratum in the game channel with the button or `/round erratum round:{first}`. An "
+                     "erratum shows how each total moved: the players this correction concerns may tell from it how "
+                     "the others concerned voted.")
     return "\n".join(lines)
 
 
 def erratum_buttons(c: Consequences) -> tuple[Button, ...]:
-    return tuple(Button(f"Post erratum: round {r.round}", f"{ERRATUM_BUTTON}:{c.game.id}:{r.round}", "secondary")
-                 for r in c.recounts[:5])
+    rounds = tuple(Button(f"Post erratum: round {r.round}", f"{ERRATUM_BUTTON}:{c.game.id}:{r.round}", "secondary")
+                   for r in c.recounts[:5])
+    ag = tuple(Button(f"Post erratum: AG election {r.number}", f"{AG_ERRATUM_BUTTON}:{c.game.id}:{r.number}",
+                      "secondary") for r in c.ag_recounts)
+    return (rounds + ag)[:5]
 
 
 async def after_correction(app: App, game: GameView, entry_id: int) -> list[Outgoing]:
@@ -84,7 +109,7 @@ async def told(app: App, game: GameView, c: Consequences) -> list[Outgoing]:
     """``c`` in the corrector's private answer and, when a closed result comes out differently, in the moderators'
     place with a button per round."""
     text = notice_text(c)
-    if not c.recounts:
+    if not c.recounts and not c.ag_recounts:
         return [reply(text, ephemeral=True)]
     buttons = erratum_buttons(c)
     return [reply(text, ephemeral=True),
@@ -180,3 +205,48 @@ async def erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
     """A moderator presses "Post erratum" under the notice."""
     game_id, number = erratum_offer(custom_id)
     return await post_erratum(app, ctx, await app.clerk.games.game(game_id), number)
+
+
+def ag_erratum_card(e: AgErratum) -> Card:
+    """Public: the ballots (public, R0-30), the standings posted and recounted, and the winner, as the AG result card
+    shows them; no voter's V(p) (PRIVATE to them)."""
+    r = e.correction
+    winner = (f"The winner would have been {r.recounted[0][0]}, not {r.posted[0][0]} as posted."
+              if r.winner_changed else f"The winner stands: {r.recounted[0][0]}.")
+    original = (f"[the original result card]({e.link})" if e.link is not None
+                else "the original result card (Clerk did not keep where it was posted)")
+    ballots = "\n".join(f"{voter} → {candidate}" for voter, candidate in r.ballots) or "none"
+    return Card(
+        title=f"{e.game.name}: Adjutant General election #{r.number}: erratum",
+        description=(f"A moderator corrected the ledger after election #{r.number} closed; its ballots weigh each "
+                     f"voter's votes. {winner} It corrects {original}, which stays as it was posted; the office stays "
+                     "with whoever holds it until the moderators decide."),
+        fields=(("Standings", _standings(r.recounted), False), ("Posted", _standings(r.posted), False),
+                ("Ballots", ballots, False)),
+        color=PASSED,
+        footer="Each voter's own votes are theirs alone; only the standings are published.",
+    )
+
+
+@command("ag erratum", "Post an erratum for a closed weighted AG election that the corrected ledger changes.",
+         Option("election", int, "the closed election (default: the latest that comes out differently)",
+                min_value=1),
+         moderator=True)
+async def ag_erratum(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    return await post_ag_erratum(app, ctx, require_game(game), o.get("election"))
+
+
+@ROUTES.button(AG_ERRATUM_BUTTON)
+async def ag_erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
+    """A moderator presses "Post erratum: AG election N" under the notice."""
+    game_id, number = erratum_offer(custom_id)
+    return await post_ag_erratum(app, ctx, await app.clerk.games.game(game_id), number)
+
+
+async def post_ag_erratum(app: App, ctx: Ctx, g: GameView, number: int | None) -> list[Outgoing]:
+    if not ctx.actor.moderates(g.moderator_role_id):
+        raise RuleError(f"Only the moderators of {g.name} can post an erratum.")
+    e = await app.clerk.landsdraad.errata.post_ag_erratum(g.id, number=number, actor=ctx.actor.id,
+                                                          source_id=ctx.source_id)
+    return [reply(f"The erratum for AG election {e.correction.number} is posted in the game channel.",
+                  ephemeral=True), Outgoing(ToChannel(g.channel_id), card=ag_erratum_card(e))]

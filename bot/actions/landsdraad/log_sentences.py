@@ -40,6 +40,10 @@ def measures(p: Mapping[str, Any], w: Words) -> str:
 def erratum(p: Mapping[str, Any], w: Words) -> str:
     def totals(t: Mapping[str, Any]) -> str:
         return f"Aye {t.get('aye')}, Nay {t.get('nay')}, Abstain {t.get('abstain')} ({t.get('outcome')})"
+    if p.get("election") is not None:
+        return (f"erratum for AG election #{p['election']}: "
+                + ", ".join(f"{c} {n}" for c, n in p.get("corrected") or ())
+                + ("; the winner changes" if p.get("winner_changed") else ""))
     return (f"erratum for round {p.get('round')}: {totals(p.get('corrected') or {})}, posted "
             f"{totals(p.get('posted') or {})}" + ("; the outcome changes" if p.get("outcome_changed") else ""))
 

@@ -430,10 +430,18 @@ async def round_end(session: AsyncSession, game: Game, election: AgElection) -> 
 
 
 def close_elections_with_round(unit: SyncUnit, game: Game, number: int) -> Sequence[ElectionView]:
-    """At round end: an election that closes with this round (after No Confidence, R0-35) closes now."""
+    """At round end: an election that closes with this round (after No Confidence, R0-35) closes now, and records
+    its ``AgElectionClosed`` as the other close path does (whether it was weighted, each ballot and its voter's V(p)
+    at the close, ``close_payload``), so that ``/why ag`` and a recount read it; ``with_round`` says which round."""
     found = unit.session.execute(select(AgElection).where(
         AgElection.game_id == game.id, AgElection.status == "open", AgElection.closes_with_round == number))
-    return [finish_election(unit, game, e) for e in found.scalars().all()]
+    closed = []
+    for election in found.scalars().all():
+        view = finish_election(unit, game, election)
+        payload = close_payload(unit.session, game, election, view)
+        unit.record(game.id, "AgElectionClosed", None, {**payload, "with_round": number}, None)
+        closed.append(view)
+    return closed
 
 
 async def export_offices(session: AsyncSession, game_id: int) -> dict[str, Any]:

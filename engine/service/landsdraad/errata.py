@@ -33,6 +33,7 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.tally import Tally
 from engine.landsdraad.transfers import holding_named
 from engine.service.announcements import jump_link, posted_key
+from engine.service.landsdraad.ag_errata import AgCorrection, ag_after_edit, ag_differing
 from engine.service.landsdraad.audits import latest_versions
 from engine.service.landsdraad.round_close import disclosed
 from engine.service.landsdraad.round_state import faction_of, read_factions
@@ -65,6 +66,8 @@ class Consequences:
     """Why no closed result could have read the correction (it was never applied to the ledger, ...)."""
     never_applied: bool = False
     """The corrected transfer was never applied to the ledger: no close read it."""
+    ag_recounts: tuple[AgCorrection, ...] = ()
+    """The closed weighted AG elections the correction changes (``ag_errata``; edits with ``since`` only)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,20 @@ class Erratum:
     @property
     def link(self) -> str | None:
         """The Discord jump link of the original result card (None if Clerk did not keep where it went)."""
+        return jump_link(self.game.guild_id, self.channel_id, self.message_id)
+
+
+@dataclass(frozen=True)
+class AgErratum:
+    """An erratum posted for a closed weighted AG election: its recount and the original result card's place."""
+
+    game: GameView
+    correction: AgCorrection
+    channel_id: int | None
+    message_id: int | None
+
+    @property
+    def link(self) -> str | None:
         return jump_link(self.game.guild_id, self.channel_id, self.message_id)
 
 
@@ -213,7 +230,8 @@ def after_edit(session: Session, game_id: int, source_id: str) -> Consequences |
     subject = f"The correction of {ledger.names.get(int(found.payload['user_id']), '?')} ({edit_words(found)} " \
               f"from round {found.payload['since']})"
     recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
-    return Consequences(game_view(game), subject, tuple(recounts), ledger.names)
+    ag = tuple(ag_after_edit(session, game_id, found.seq))
+    return Consequences(game_view(game), subject, tuple(recounts), ledger.names, ag_recounts=ag)
 
 
 def after_correction(session: Session, game_id: int, entry_id: int) -> Consequences:
@@ -307,4 +325,39 @@ class ErrataService(ServiceBase):
             if disclosure is not None:
                 payload["disclosure"] = disclosure
             await uow.record(game_id, ERRATUM, actor, payload, source_id)
+            return erratum
+
+    async def post_ag_erratum(self, game_id: int, *, number: int | None, actor: int | None,
+                              source_id: str | None = None) -> AgErratum:
+        """``/ag erratum``: the recount of closed weighted AG election ``number`` (None: the latest that comes out
+        differently) under every correction made so far, recorded (``ErratumPosted`` with ``election``) with the
+        place of the original result card. Refused when nothing (or that election) comes out differently, or the
+        same erratum was posted already. The office is not changed."""
+        async with self._write(game_id, source_id) as uow:
+            session = uow.session
+            game = await session.run_sync(read_game, game_id)
+            found = await session.run_sync(ag_differing, game_id)
+            if not found:
+                raise RuleError(f"No closed Adjutant General election of {game.name} comes out differently under "
+                                "the corrected ledger; there is nothing to correct.")
+            chosen = found[-1] if number is None else next((r for r in found if r.number == number), None)
+            if chosen is None:
+                raise RuleError(f"AG election {number} of {game.name} does not come out differently under the "
+                                "corrected ledger; there is nothing to correct (those that do: "
+                                f"{', '.join(str(r.number) for r in found)}).")
+            corrected = [list(s) for s in chosen.recounted]
+            earlier = [e for e in (await session.execute(select(Event).where(
+                Event.game_id == game_id, Event.kind == ERRATUM).order_by(Event.id))).scalars()
+                if e.payload.get("election") == chosen.number]
+            if earlier and earlier[-1].payload.get("corrected") == corrected:
+                raise RuleError(f"An erratum for AG election {chosen.number} with these standings was posted "
+                                "already; it is not posted twice.")
+            place = (await session.execute(select(PostedMessage.channel_id, PostedMessage.message_id).where(
+                PostedMessage.game_id == game_id, PostedMessage.key == posted_key("ag", chosen.number)))
+                ).one_or_none()
+            erratum = AgErratum(game_view(game), chosen, place[0] if place else None, place[1] if place else None)
+            await uow.record(game_id, ERRATUM, actor,
+                             {"election": chosen.number, "posted": [list(s) for s in chosen.posted],
+                              "corrected": corrected, "winner_changed": chosen.winner_changed,
+                              "link": erratum.link}, source_id)
             return erratum

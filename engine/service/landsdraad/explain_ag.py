@@ -1,8 +1,8 @@
 """``/why ag``: an Adjutant General election's result rebuilt by ``engine.landsdraad.adjutant.tally_ag_explained``
 (the tally that closed it) from what its ``AgElectionClosed`` event recorded: each ballot counted, its weight V(p)
 when the game weighs AG ballots (P0-06), the standings, the tie-break (R0-31) and the winner. An election closed
-before Clerk recorded its ballots (or one closed with its round, R0-35) is rebuilt from the ballots kept with it,
-and the answer says so. Reads only."""
+before Clerk recorded its ballots (or one closed with its round, R0-35, before that close recorded them too) is
+rebuilt from the ballots kept with it, and the answer says so. Reads only."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core.derivation import Derivation, Step
 from engine.landsdraad.model import Attributes, Elector, Planet, Tier, quality_of
-from engine.landsdraad.votes import vote_breakdown_explained
+from engine.landsdraad.votes import vote_breakdown, vote_breakdown_explained
 
 KINDS = ("PlayerAdded", "PlayerChanged", "HoldingAdded", "HoldingRemoved", "TransferApplied")
 """The events a player's V(p) is rebuilt from."""
@@ -121,3 +121,12 @@ def votes_then(subject: str, name: str, number: int, closed: int, counted: int,
     return Derivation(subject, f"{counted} votes", (step,), value=counted, parts=(made,),
                       note="Rebuilt from the ledger's events up to the close: the holdings, scores, d3 roll and "
                            "other votes it read then." + later)
+
+
+def votes_at(events: Iterable[tuple[int, str, Mapping[str, Any]]], user_id: int, upto: int) -> int | None:
+    """User ``user_id``'s V(p) as the ledger's ``events`` up to seq ``upto`` make it (``ledger_then`` and the rule's
+    own ``vote_breakdown``); None when their start is not in the events."""
+    then = ledger_then(events, user_id, upto)
+    if then is None:
+        return None
+    return vote_breakdown(then.attributes, then.electors, then.planets, then.misc).total
