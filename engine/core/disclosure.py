@@ -118,35 +118,50 @@ class _Grid:
         return weight * self.stride[choice] if choice in self.stride else 0
 
 
-def _moves(voter: Voter, index: dict[str, int], grid: _Grid) -> set[int]:
-    """The shifts of the voter's (choice, weight) pairs that fit under the posted totals."""
-    return {grid.shift(index[c], w) for c in voter.choices for w in voter.weights if w <= grid.target[index[c]]}
+def _moves(weights: frozenset[int], choices: frozenset[str], index: dict[str, int], grid: _Grid) -> set[int]:
+    """The shifts of a voter's (choice, weight) pairs that fit under the posted totals."""
+    return {grid.shift(index[c], w) for c in choices for w in weights if w <= grid.target[index[c]]}
 
 
-def check(voters: Sequence[Voter], totals: Mapping[str, int]) -> Check:
-    """For each voter, every choice some combination consistent with ``totals`` gives them. ``totals`` names every
-    choice any voter may make (a choice missing from it is read as posted 0). Raises ``InconsistentError`` when no
-    combination gives the totals."""
-    names = sorted(set(totals) | {c for v in voters for c in v.choices})
+Class = tuple[frozenset[int], frozenset[str]]
+"""A class of voters: the weights and the choices the public knows of them. What the check finds depends on these
+only, so voters of one class (most of a big electorate: a close of 10,000 has a few dozen) share it."""
+
+
+@dataclass(frozen=True)
+class ClassCheck:
+    possible: dict[Class, frozenset[str]]
+    """For each class, every choice left open to its voters (a superset of it when the check is not ``complete``)."""
+    complete: bool
+    """As ``Check.complete``."""
+
+
+class _BadClass(ValueError):
+    def __init__(self, key: Class) -> None:
+        super().__init__("a voter needs at least one weight (none negative) and one choice")
+        self.key = key
+
+
+def check_classes(classes: Mapping[Class, int], totals: Mapping[str, int]) -> ClassCheck:
+    """``check`` of an electorate given as how many voters there are of each class (none of them named): for each
+    class, every choice some combination consistent with ``totals`` gives its voters. Two voters of one class are
+    interchangeable in every combination, so what is open to one is open to the other: the result is ``check``'s
+    for any list of these voters, in any order. The quick check is one step per class; the full one walks every
+    voter, as ``check`` does. Raises ``InconsistentError`` when no combination gives the totals, ``ValueError`` for a
+    class with no weight, a negative one or no choice."""
+    names = sorted(set(totals) | {c for _, choices in classes for c in choices})
     index = {c: i for i, c in enumerate(names)}
     target = tuple(int(totals.get(c, 0)) for c in names)
-    # The quick check and the sizes below depend on a voter's weights and choices only, which most voters share
-    # (the same frozensets, whose hashes Python keeps): one pass counts each class, the rest is once per class.
-    classes: dict[tuple[frozenset[int], frozenset[str]], int] = {}
-    for v in voters:
-        key = (v.weights, v.choices)
-        classes[key] = classes.get(key, 0) + 1
-    fits: dict[tuple[frozenset[int], frozenset[str]], frozenset[str]] = {}
-    """The choices whose total the voter's lightest weight fits in, by class."""
+    n = sum(classes.values())
+    fits: dict[Class, frozenset[str]] = {}
+    """The choices whose total the class's lightest weight fits in: the quick check."""
     for key in classes:
         weights, choices = key
         if not weights or not choices or (lightest := min(weights)) < 0:
-            bad = next(v for v in voters if (v.weights, v.choices) == key)
-            raise ValueError(f"{bad.name}: a voter needs at least one weight (none negative) and one choice")
+            raise _BadClass(key)
         fits[key] = frozenset(c for c in choices if lightest <= target[index[c]])
     if not all(fits.values()):
         raise InconsistentError("no combination of the ballots gives the posted totals")
-    quick = {v.name: fits[v.weights, v.choices] for v in voters}
     dropped: int | None = None
     if all(len(weights) == 1 for weights, _ in classes):
         # every weight public: the partial totals add up to the weights so far, so one digit is implied (the largest)
@@ -158,10 +173,11 @@ def check(voters: Sequence[Voter], totals: Mapping[str, int]) -> Check:
     for i, t in enumerate(target):
         if i != dropped:
             bits *= t + 1 + min(pad, t)
-    if bits * (len(voters) + 1) > WORK:
-        return Check(quick, complete=False)
+    if bits * (n + 1) > WORK:
+        return ClassCheck(fits, complete=False)
     grid = _Grid(target, pad, dropped)
-    moves = [_moves(v, index, grid) for v in voters]
+    members = [key for key, count in classes.items() for _ in range(count)]
+    moves = [_moves(weights, choices, index, grid) for weights, choices in members]
     forward = [1]
     for m in moves:
         reached = 0
@@ -171,16 +187,34 @@ def check(voters: Sequence[Voter], totals: Mapping[str, int]) -> Check:
     if not forward[-1] & grid.target_bit:
         raise InconsistentError("no combination of the ballots gives the posted totals")
     completes = grid.target_bit  # the partial totals from which the voters after k can still reach the target
-    possible: dict[str, frozenset[str]] = {}
-    for k in range(len(voters) - 1, -1, -1):
-        v = voters[k]
-        possible[v.name] = frozenset(c for c in v.choices if any(
-            forward[k] & (completes >> grid.shift(index[c], w)) for w in v.weights if w <= target[index[c]]))
+    possible: dict[Class, frozenset[str]] = {}
+    for k in range(len(members) - 1, -1, -1):
+        weights, choices = key = members[k]
+        if key not in possible:  # the same for every voter of the class: worked out for one
+            possible[key] = frozenset(c for c in choices if any(
+                forward[k] & (completes >> grid.shift(index[c], w)) for w in weights if w <= target[index[c]]))
         step = 0
         for s in moves[k]:
             step |= completes >> s
         completes = step & grid.mask
-    return Check({v.name: possible[v.name] for v in voters}, complete=True)
+    return ClassCheck({key: possible.get(key, fits[key]) for key in classes}, complete=True)  # (none of a class: fits)
+
+
+def check(voters: Sequence[Voter], totals: Mapping[str, int]) -> Check:
+    """For each voter, every choice some combination consistent with ``totals`` gives them. ``totals`` names every
+    choice any voter may make (a choice missing from it is read as posted 0). Raises ``InconsistentError`` when no
+    combination gives the totals. Worked out once per class of voters (``check_classes``): the same frozensets,
+    whose hashes Python keeps, make one class."""
+    classes: dict[Class, int] = {}
+    for v in voters:
+        key = (v.weights, v.choices)
+        classes[key] = classes.get(key, 0) + 1
+    try:
+        found = check_classes(classes, totals)
+    except _BadClass as bad:
+        name = next(v.name for v in voters if (v.weights, v.choices) == bad.key)
+        raise ValueError(f"{name}: {bad}") from None
+    return Check({v.name: found.possible[v.weights, v.choices] for v in voters}, complete=found.complete)
 
 
 def possible_choices(voters: Sequence[Voter], totals: Mapping[str, int]) -> dict[str, frozenset[str]]:

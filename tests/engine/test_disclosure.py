@@ -17,6 +17,7 @@ from engine.core.disclosure import (
     Leak,
     Voter,
     check,
+    check_classes,
     exposures,
     leaks,
     margin_band,
@@ -206,3 +207,72 @@ def test_voters_of_one_class_add_up_each() -> None:
     assert len(exposures(vs, {"aye": 50, "nay": 0, "abstain": 0})) == 10
     with pytest.raises(InconsistentError):
         check(vs, {"aye": 45, "nay": 0, "abstain": 0})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(voter_st, st.integers(1, 3)), min_size=1, max_size=4), st.data())
+def test_the_check_by_class_is_the_check_of_the_voters_in_any_order(
+        specs: list[tuple[tuple[frozenset[int], frozenset[str]], int]], data: st.DataObject) -> None:
+    """``check_classes`` (the close counts its players by class instead of listing them) gives each class what
+    ``check`` gives each of its voters, listed in any order, and raises as it does."""
+    classes: dict[tuple[frozenset[int], frozenset[str]], int] = {}
+    for key, count in specs:
+        classes[key] = classes.get(key, 0) + count
+    members = [key for key, count in classes.items() for _ in range(count)]
+    members = data.draw(st.permutations(members))
+    vs = [Voter(f"p{i}", w, c) for i, (w, c) in enumerate(members)]
+    totals = dict.fromkeys(ANA, 0)
+    for v in vs:
+        totals[data.draw(st.sampled_from(sorted(v.choices)))] += data.draw(st.sampled_from(sorted(v.weights)))
+    if data.draw(st.booleans()):
+        totals["nay"] += data.draw(st.integers(-2, 2))
+        totals["nay"] = max(totals["nay"], 0)
+    try:
+        expected = check(vs, totals)
+    except InconsistentError:
+        with pytest.raises(InconsistentError):
+            check_classes(classes, totals)
+        return
+    found = check_classes(classes, totals)
+    assert found.complete == expected.complete
+    assert {v.name: found.possible[v.weights, v.choices] for v in vs} == expected.possible
+    assert set(found.possible) == set(classes)
+
+
+def test_the_quick_check_by_class() -> None:
+    """An electorate too big for the full check, by class: the quick check's answers, per class, in one step each."""
+    found = check_classes({(frozenset((1000,)), frozenset(ANA)): 99, (frozenset((40_000,)), frozenset(ANA)): 1},
+                          {"aye": 33_000, "nay": 33_000, "abstain": 73_000})
+    assert not found.complete
+    assert found.possible == {(frozenset((1000,)), frozenset(ANA)): frozenset(ANA),
+                              (frozenset((40_000,)), frozenset(ANA)): frozenset({"abstain"})}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 9), st.sampled_from(["aye", "nay", "abstain", None])), max_size=7),
+       st.lists(st.tuples(st.integers(0, 9), st.sampled_from(["aye", "nay", "abstain"])), max_size=2))
+def test_the_crisis_check_by_class_names_whom_the_crisis_check_names(
+        players: list[tuple[int, str | None]], factions: list[tuple[int, str]]) -> None:
+    """The close's check (``crisis_check_counted``, players counted by V(p) and whether they cast a ballot) gives
+    away exactly what ``crisis_check`` of the named players does: the exposed their one choice, the partial leaks
+    the choices left."""
+    from engine.landsdraad.disclosure import crisis_check, crisis_check_counted
+    from engine.landsdraad.model import Option
+    from engine.landsdraad.tally import Tally
+
+    sums = dict.fromkeys(ANA, 0)
+    for w, o in [*players, *factions]:
+        sums[o or "abstain"] += w
+    totals = Tally(sums["aye"], sums["nay"], sums["abstain"])
+    named = [(f"f{i}", w, Option(o)) for i, (w, o) in enumerate(factions)]
+    weights = {f"p{i}": w for i, (w, _) in enumerate(players)}
+    found, exposed_, leaks_ = crisis_check(weights, frozenset(f"p{i}" for i, (_, o) in enumerate(players) if o),
+                                           named, totals)
+    counted: dict[tuple[int, bool], int] = {}
+    for w, o in players:
+        counted[w, o is not None] = counted.get((w, o is not None), 0) + 1
+    complete, given_away = crisis_check_counted(counted, named, totals)
+    assert complete == found.complete
+    by_name = {f"p{i}": given_away.get((w, o is not None)) for i, (w, o) in enumerate(players)}
+    assert {e.name: frozenset((e.choice,)) for e in exposed_} | {leak.name: leak.left for leak in leaks_} == {
+        n: left for n, left in by_name.items() if left is not None}

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import parse_ballot
-from engine.landsdraad.crisis import RoundWindow, accept_ballot, resolve
+from engine.landsdraad.crisis import RoundWindow, accept_ballot, resolve, resolve_counted
 from engine.landsdraad.factions import TempFaction, parse_table
 from engine.landsdraad.model import Option
 from engine.landsdraad.tally import Tally, tally
@@ -242,3 +242,22 @@ def test_R0_17_resolution_in_play_counts_active_players_and_factions(
     assert result.tally.in_play == sum(weights.values()) + 44
     silent = sum(w for p, w in weights.items() if p not in choices)
     assert result.tally.abstain >= silent
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from([AYE, NAY, ABSTAIN, None])), max_size=30),
+       st.integers(1, 6))
+def test_the_players_counted_by_kind_resolve_as_the_players(players: list[tuple[int, Option | None]],
+                                                             roll: int) -> None:
+    """The close counts its players by (V(p), ballot) (bench/tally.py: 10,000 players, a few dozen kinds):
+    ``resolve_counted`` of the counts is ``resolve`` of the players, factions and rolls alike."""
+    weights = {n: w for n, (w, _) in enumerate(players)}
+    ballots = {n: o for n, (_, o) in enumerate(players) if o is not None}
+    counted: dict[tuple[int, Option | None], int] = {}
+    for key in players:
+        counted[key] = counted.get(key, 0) + 1
+    assert resolve_counted(counted, SIRIUS, {"Boars": roll}) == resolve(weights, ballots, SIRIUS, {"Boars": roll})
+
+
+def test_a_negative_weight_is_refused_when_counted_too() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        resolve_counted({(-1, AYE): 1}, [], {})

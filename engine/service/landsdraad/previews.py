@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from engine.core.errors import RuleError
 from engine.landsdraad.adjutant import AgBallot
 from engine.landsdraad.ag_preview import AgPreview, ag_preview
+from engine.landsdraad.model import Option
 from engine.landsdraad.preview import Preview, preview
 from engine.landsdraad.settings import SETTINGS
 from engine.service.clock import utc
@@ -58,7 +59,9 @@ def read_round_preview(session: Session, game_id: int, now: datetime) -> RoundPr
         raise RuleError(f"No round is open in {game.name}; /round preview shows the close of the open round.")
     factions = read_factions(session, rnd.id)
     # the close's own reading of every voter (round_close.voters); this transaction only reads and is not committed
-    weights, ballots, cast = voters(SyncUnit(session.connection(), now, session), game.id, rnd.id)
+    _, cast = voters(SyncUnit(session.connection(), now, session), game.id, rnd.id)
+    weights = {n: int(c["votes"]) for n, c in enumerate(cast)}
+    ballots = {n: Option(c["ballot"]) for n, c in enumerate(cast) if c["ballot"] is not None}
     rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
     p = preview(weights, ballots, [faction_of(row) for row in factions], rolls)
     waiting = sorted(((str(c["name"]), int(c["votes"])) for c in cast if c["ballot"] is None),

@@ -16,8 +16,8 @@ from sqlalchemy import and_
 from engine.core.disclosure import InconsistentError
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.adjutant import NO_AG_PENALTY
-from engine.landsdraad.crisis import CrisisResult, resolve
-from engine.landsdraad.disclosure import crisis_check
+from engine.landsdraad.crisis import CrisisResult, resolve_counted
+from engine.landsdraad.disclosure import crisis_check_counted
 from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import result_pending
@@ -45,8 +45,7 @@ LATE = timedelta(minutes=1)
 """A timer close later than this after the deadline is reported as late (the bot was offline)."""
 
 OPTIONS = {o.value: o for o in Option}
-BATCH = 500
-"""Voters fetched at a time."""
+ALL_OPTIONS = frozenset(OPTIONS)
 
 
 def end_of_round(unit: SyncUnit, game: Game, number: int) -> dict[str, Any]:
@@ -60,53 +59,79 @@ def end_of_round(unit: SyncUnit, game: Game, number: int) -> dict[str, Any]:
             "expired_votes": expired, "elections_closed": [e.number for e in closed]}
 
 
-def voters(unit: SyncUnit, game_id: int, round_id: int
-           ) -> tuple[dict[int, int], dict[int, Option], list[dict[str, Any]]]:
-    """Every active player's V(p) read now (R0-15) and ballot, in the order they joined: the weights and ballots
-    the tally takes (by player id) and the ``weights`` of the ``RoundClosed`` event. A ballot of a player who is
-    no longer active is not read (it would not count)."""
+Counted = dict[tuple[int, str | None], int]
+"""The active players counted by (V(p) read now, the option of their ballot or None): how many have each."""
+
+
+def voters(unit: SyncUnit, game_id: int, round_id: int) -> tuple[Counted, list[dict[str, Any]]]:
+    """Every active player's V(p) read now (R0-15) and ballot, in the order they joined: the players counted by
+    (V(p), ballot), which is all the tally and the disclosure check need, and the ``weights`` of the ``RoundClosed``
+    event. A ballot of a player who is no longer active is not read (it would not count).
+
+    The rows are the DB-API cursor's own (tuples on SQLite, asyncpg's records on PostgreSQL), all fetched at once,
+    and walked once: no SQLAlchemy ``Row``, no object per player but the event's entry (docs/performance.md). The
+    columns need no conversion (integers and text)."""
     session = unit.session
     session.flush()  # what session.execute would autoflush; the plain connection below does not
     extras = holding_extras(session, game_id)
     found = session.connection().execute(active_players(game_id, Ballot.option).outerjoin(
         Ballot, and_(Ballot.round_id == round_id, Ballot.player_id == Player.id)))
-    weights: dict[int, int] = {}
-    ballots: dict[int, Option] = {}
+    try:
+        rows = found.cursor.fetchall()
+    finally:
+        found.close()
+    counted: Counted = {}
     cast: list[dict[str, Any]] = []
-    # In fetchmany batches: a fetchone per row costs several Python calls, and 10,000 rows held at once (a tuple and
-    # a Row each, both watched by the garbage collector) made the collector run twice as often (profiled).
-    for rows in found.partitions(BATCH):
-        for player_id, user_id, name, votes, option in rows:
-            if extras:
-                votes += extras.get(player_id, 0)
-            weights[player_id] = votes
-            if option is not None:
-                ballots[player_id] = OPTIONS[option]
-            cast.append({"user_id": user_id, "name": name, "votes": votes, "ballot": option})
-    return weights, ballots, cast
+    entry = cast.append
+    for player_id, user_id, name, votes, option in rows:
+        if extras:
+            votes += extras.get(player_id, 0)
+        key = (votes, option)
+        counted[key] = counted.get(key, 0) + 1
+        entry({"user_id": user_id, "name": name, "votes": votes, "ballot": option})
+    return counted, cast
 
 
-def disclosed(game: Game, cast: list[dict[str, Any]], outcome: CrisisResult) -> dict[str, Any] | None:
+def disclosed(game: Game, cast: list[dict[str, Any]], outcome: CrisisResult, counted: Counted | None = None
+              ) -> dict[str, Any] | None:
     """The disclosure check of a closing round (docs/rulings.md): None when the posted totals give no ballot away,
     not even in part; else what the ``disclosure`` setting does with the result (``mode``: the setting when a ballot
     is given away whole, else ``post``, since a partial leak only warns), who is exposed and how they voted
     (``exposed``), whose ballot the totals give away in part (``ruled_out``: name, votes and the options ruled out;
-    both for the moderators only), whether the check was only the quick one (``partial``) and whether the result is
-    held until a moderator releases it (``held``)."""
+    both for the moderators only, in the order the players joined), whether the check was only the quick one
+    (``partial``) and whether the result is held until a moderator releases it (``held``). The check is worked
+    out per class of players (V(p), whether they cast a ballot); only the players of a class it gives something
+    away about are then looked for by name. ``counted``: ``cast`` counted as ``voters`` counts it, if known."""
+    if counted is None:
+        counted = {}
+        for c in cast:
+            key = (int(c["votes"]), c["ballot"])
+            counted[key] = counted.get(key, 0) + 1
+    players: dict[tuple[int, bool], int] = {}
+    for (votes, option), count in counted.items():
+        key = (votes, option is not None)
+        players[key] = players.get(key, 0) + count
     try:
-        found, exposures, leaks = crisis_check({c["name"]: c["votes"] for c in cast},
-                                               frozenset(c["name"] for c in cast if c["ballot"] is not None),
-                                               [(f.name, f.votes, f.option) for f in outcome.factions], outcome.tally)
+        complete, given_away = crisis_check_counted(
+            players, [(f.name, f.votes, f.option) for f in outcome.factions], outcome.tally)
     except InconsistentError:  # cannot happen (the totals are these ballots'); the close must not fail for it
         return None
-    if not exposures and not leaks:
+    if not given_away:
         return None
-    votes = {c["name"]: int(c["votes"]) for c in cast}
+    exposed: list[list[Any]] = []
+    ruled_out: list[list[Any]] = []
+    for c in cast:
+        left = given_away.get((c["votes"], c["ballot"] is not None))
+        if left is None:
+            continue
+        if len(left) == 1:
+            exposed.append([c["name"], next(iter(left))])
+        else:
+            ruled_out.append([c["name"], int(c["votes"]), sorted(ALL_OPTIONS - left)])
     setting = str(value_of(game.settings, "disclosure", SETTINGS))
-    mode = setting if exposures else "post"
-    return {"mode": mode, "setting": setting, "exposed": [[e.name, e.choice] for e in exposures],
-            "ruled_out": [[leak.name, votes.get(leak.name, 0), sorted(leak.ruled_out)] for leak in leaks],
-            "partial": not found.complete, "held": mode == "hold"}
+    mode = setting if exposed else "post"
+    return {"mode": mode, "setting": setting, "exposed": exposed, "ruled_out": ruled_out,
+            "partial": not complete, "held": mode == "hold"}
 
 
 def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id: str | None,
@@ -128,21 +153,22 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         assert rnd.result is not None
         return result_view(view, rnd.result, already_closed=True)
     factions = read_factions(session, rnd.id)
-    weights, ballots, cast = voters(unit, game_id, rnd.id)
+    counted, cast = voters(unit, game_id, rnd.id)
     rolls: dict[str, int] = {}
     for row in factions:
         if row.stance == "d6":
             if row.roll is None:  # rolled from the round's committed seed (docs/dice.md)
                 row.roll = roll(session, dice, game_id, rnd.number, faction_purpose(row.name), 6, unit.now)
             rolls[row.name] = row.roll
-    outcome = resolve(weights, ballots, [faction_of(f) for f in factions], rolls)
+    outcome = resolve_counted({(votes, OPTIONS[option] if option is not None else None): count
+                               for (votes, option), count in counted.items()}, [faction_of(f) for f in factions], rolls)
     for row, fv in zip(factions, outcome.factions, strict=True):
         row.vote = fv.option.value
     t = outcome.tally
     result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
                               "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
     result.update(end_of_round(unit, game, rnd.number))
-    disclosure = disclosed(game, cast, outcome)
+    disclosure = disclosed(game, cast, outcome, counted)
     if disclosure is not None:
         result["disclosure"] = disclosure
     rnd.status = "closed"
