@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Connection, Engine, Insert, bindparam, insert, select, update
+from sqlalchemy import CTE, Connection, Engine, Insert, Label, Row, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
@@ -97,6 +97,28 @@ def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterab
         raise GameClosed(row.name, row.ended_at)
     last: int = row.last_seq
     return last
+
+
+@cache
+def locking_read() -> tuple[CTE, tuple[Label[int], Label[int]]]:
+    """For a read that takes the game's row lock itself (PostgreSQL, ``ServiceBase._self_locking_unit``): the lock,
+    ``WITH locked AS (SELECT id, last_seq FROM games WHERE id = :game FOR UPDATE)``, to join ``games`` to, and two
+    columns for the game's rows, its ``last_seq`` as read and as locked (``read_before_lock``).
+
+    Under READ COMMITTED a statement reads every table as of its start. One that waited for the lock (another
+    writer of the game held it, then committed) gets the locked row as that writer left it, the row read again,
+    but every other row as it was before: it would miss a ballot, a closed round, a removed player. Every change to
+    a game appends an event and so moves ``last_seq`` (``reserve_seqs``: the writer's own statement, under the same
+    lock), so the two columns differ exactly when a writer committed between the statement's start and the lock;
+    then the caller reads again, under the lock it now holds, and sees all of it."""
+    locked = select(_GAMES.c.id, _GAMES.c.last_seq).where(_GAMES.c.id == bindparam("game")).with_for_update()
+    cte = locked.cte("locked")
+    return cte, (_GAMES.c.last_seq.label("read_seq"), cte.c.last_seq.label("locked_seq"))
+
+
+def read_before_lock(row: Row[Any]) -> bool:
+    """Whether a row of a ``locking_read`` was read before another writer's commit that its lock waited for."""
+    return bool(row.read_seq != row.locked_seq)
 
 
 _EVENT_FIELDS = ("game_id", "kind", "actor", "payload", "source_id", "at")  # bound as event_<column>_<n>
@@ -270,13 +292,16 @@ class Backend:
     """The games of each user's last lookup (``membership.py``), for every service of the Clerk."""
     twin_turns: asyncio.Lock = field(default_factory=asyncio.Lock)
     """The twin's transactions of this process, one at a time (``ServiceBase._in_twin``)."""
+    postgres: AsyncEngine | None = None
+    """The sessions' engine when it is PostgreSQL's (``ServiceBase._self_locking_unit`` runs on its connections)."""
 
     @classmethod
     def open(cls, sessions: async_sessionmaker[AsyncSession], clock: Clock, dice: Dice,
              rulesets: Sequence[Ruleset]) -> Backend:
         bind = sessions.kw.get("bind")
         twin = sync_twin(bind) if isinstance(bind, AsyncEngine) else None
-        backend = cls(sessions, clock, dice, GameLocks(), StorageHealth(), twin, tuple(rulesets))
+        postgres = bind if isinstance(bind, AsyncEngine) and bind.dialect.name == "postgresql" else None
+        backend = cls(sessions, clock, dice, GameLocks(), StorageHealth(), twin, tuple(rulesets), postgres=postgres)
         if twin is not None:
             weakref.finalize(backend, twin.dispose)
         return backend
@@ -398,6 +423,30 @@ class ServiceBase:
             async with self._sessions() as session, session.begin():
                 await lock_for_write(session, game_id)
                 return await session.run_sync(_in_session, now, source_id, bound)
+
+
+    async def _self_locking_unit(self, game_id: int, work: Callable[Concatenate[SyncUnit, P], T], *args: P.args,
+                                 **kwargs: P.kwargs) -> T:
+        """``_unit`` (no ``source_id``) for ``work`` whose first statement takes the game's row lock itself on
+        PostgreSQL and reads again if it waited for it (the ballot batch's read, ``ballot_batch._pg_read``): no
+        statement of its own for the lock, one round trip fewer, and the whole transaction (checkout, the
+        statements, the commit) in one ``run_sync`` on a Core connection rather than an ORM session. On SQLite,
+        and as a step of a ``_batch`` of the game (locked already), it is ``_unit``."""
+        engine = self.backend.postgres
+        batch = _BATCH.get()
+        if engine is None or (batch is not None and batch.game_id == game_id):
+            return await self._unit(game_id, None, work, *args, **kwargs)
+
+        def bound(unit: SyncUnit) -> T:
+            return work(unit, *args, **kwargs)
+
+        async with self._locks(game_id), self._faults(game_id), engine.connect() as connection:
+            return await connection.run_sync(_in_connection, self.clock.now(), bound)
+
+
+def _in_connection(connection: Connection, now: datetime, work: Callable[[SyncUnit], T]) -> T:
+    with connection.begin():
+        return _run_unit(connection, now, None, work)
 
 
 def _in_session(session: Session, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:

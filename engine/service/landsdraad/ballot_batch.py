@@ -17,7 +17,20 @@ from functools import cache
 from itertools import zip_longest
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, Insert, Table, and_, bindparam, insert, null, select, type_coerce, union_all
+from sqlalchemy import (
+    CompoundSelect,
+    Connection,
+    Insert,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    insert,
+    null,
+    select,
+    type_coerce,
+    union_all,
+)
 from sqlalchemy import cast as sql_cast
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
@@ -30,7 +43,7 @@ from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import require_running
 from engine.service.membership import StaleGames
 from engine.service.proxy import marked
-from engine.service.uow import Duplicate, SyncUnit, append_events_with
+from engine.service.uow import Duplicate, SyncUnit, append_events_with, locking_read, read_before_lock
 from engine.service.views import GameView
 
 if TYPE_CHECKING:
@@ -59,24 +72,43 @@ def chunks(values: Sequence[T]) -> Iterable[Sequence[T]]:
 
 _G, _R, _P, _B, _H, _E = (cast(Table, model.__table__) for model in (Game, Round, Player, Ballot, Holding, Event))
 
-_GAME_ROWS = (
-    select(
-        # the game, in GameView's order, then what require_running reads
-        _G.c.id, _G.c.guild_id, _G.c.channel_id, _G.c.name, _G.c.ruleset, _G.c.moderator_role_id, _G.c.current_round,
-        _G.c.status, _G.c.ended_at,
-        _R.c.id.label("round_id"), _R.c.number, _R.c.status.label("round_status"), _R.c.deadline, _R.c.paused_left,
-        _P.c.id.label("player_id"), _P.c.user_id, _P.c.active, _P.c.removed, _P.c.diplomacy, _P.c.diplomacy_max,
-        _P.c.intrigue_max, _P.c.roll, _P.c.misc_votes,
-        _B.c.option, _B.c.revotes,
-        _H.c.kind, _H.c.name.label("holding"), _H.c.grade, _H.c.votes, _H.c.homeworld,
+def _listed(column: Any, name: str) -> Any:
+    """``column IN (:name...)``: an expanding list, rendered for its length (SQLite)."""
+    return column.in_(bindparam(name, expanding=True))
+
+
+def _in_array(column: Any, name: str) -> Any:
+    """``column = ANY(:name)``: one array parameter (PostgreSQL), so the statement's text never changes and neither
+    SQLAlchemy nor asyncpg renders or prepares it again for another length."""
+    from sqlalchemy import ARRAY, any_
+
+    return column == any_(bindparam(name, type_=ARRAY(column.type)))
+
+
+def _game_rows(listed: Any, locked: Any = None) -> Select[Any]:
+    """The game, in GameView's order, then what require_running reads, its current round and the batch's voters
+    (``users``) with their ballots and holdings; joined to ``locked`` (a CTE of the game's id) if given."""
+    game = _G if locked is None else _G.join(locked, locked.c.id == _G.c.id)
+    return (
+        select(
+            _G.c.id, _G.c.guild_id, _G.c.channel_id, _G.c.name, _G.c.ruleset, _G.c.moderator_role_id,
+            _G.c.current_round, _G.c.status, _G.c.ended_at,
+            _R.c.id.label("round_id"), _R.c.number, _R.c.status.label("round_status"), _R.c.deadline,
+            _R.c.paused_left,
+            _P.c.id.label("player_id"), _P.c.user_id, _P.c.active, _P.c.removed, _P.c.diplomacy, _P.c.diplomacy_max,
+            _P.c.intrigue_max, _P.c.roll, _P.c.misc_votes,
+            _B.c.option, _B.c.revotes,
+            _H.c.kind, _H.c.name.label("holding"), _H.c.grade, _H.c.votes, _H.c.homeworld,
+        )
+        .select_from(
+            game.outerjoin(_R, and_(_R.c.game_id == _G.c.id, _R.c.number == _G.c.current_round))
+            .outerjoin(_P, and_(_P.c.game_id == _G.c.id, listed(_P.c.user_id, "users")))
+            .outerjoin(_B, and_(_B.c.round_id == _R.c.id, _B.c.player_id == _P.c.id))
+            .outerjoin(_H, _H.c.player_id == _P.c.id))
+        .where(_G.c.id == bindparam("game"))
     )
-    .select_from(
-        _G.outerjoin(_R, and_(_R.c.game_id == _G.c.id, _R.c.number == _G.c.current_round))
-        .outerjoin(_P, and_(_P.c.game_id == _G.c.id, _P.c.user_id.in_(bindparam("users", expanding=True))))
-        .outerjoin(_B, and_(_B.c.round_id == _R.c.id, _B.c.player_id == _P.c.id))
-        .outerjoin(_H, _H.c.player_id == _P.c.id))
-    .where(_G.c.id == bindparam("game"))
-)
+
+
 _DONE_COLUMNS = (_E.c.source_id.label("done_source"), _E.c.kind.label("done_kind"), _E.c.payload.label("done_payload"))
 _MEMBER_COLUMNS = (_P.c.user_id.label("member_user"), _P.c.game_id.label("member_game"))
 
@@ -91,15 +123,35 @@ def _typed_nulls(columns: Iterable[Any]) -> list[Any]:
     return [sql_cast(null(), c.type).label(c.name) for c in columns]
 
 
-_READ = union_all(
-    _GAME_ROWS.add_columns(*_nulls(_DONE_COLUMNS), *_typed_nulls(_MEMBER_COLUMNS)),
-    select(*_nulls(_GAME_ROWS.selected_columns), *_DONE_COLUMNS, *_typed_nulls(_MEMBER_COLUMNS))
-    .where(_E.c.source_id.in_(bindparam("sources", expanding=True))),
-    select(*_nulls(_GAME_ROWS.selected_columns), *_nulls(_DONE_COLUMNS), *_MEMBER_COLUMNS)
-    .where(_P.c.user_id.in_(bindparam("members", expanding=True))))
-"""ONE statement for the batch's duplicate check, the check of remembered games and its joined read: the rows of
-the game (``id`` set), the events already recorded for the batch's source ids (``id`` NULL, ``done_*`` set), and
-every game of the users whose games were remembered (``member_*`` set; membership.py)."""
+def _joined_read(listed: Any, game_rows: Select[Any], seqs: Sequence[Any] = ()) -> CompoundSelect[Any]:
+    """ONE statement for the batch's duplicate check, the check of remembered games and its joined read: the rows of
+    the game (``id`` set), the events already recorded for the batch's source ids (``id`` NULL, ``done_*`` set), and
+    every game of the users whose games were remembered (``member_*`` set; membership.py). ``seqs``: more columns of
+    the game's rows (NULL in the others)."""
+    tail = _typed_nulls(seqs)
+    return union_all(
+        game_rows.add_columns(*_nulls(_DONE_COLUMNS), *_typed_nulls(_MEMBER_COLUMNS), *seqs),
+        select(*_nulls(game_rows.selected_columns), *_DONE_COLUMNS, *_typed_nulls(_MEMBER_COLUMNS), *tail)
+        .where(listed(_E.c.source_id, "sources")),
+        select(*_nulls(game_rows.selected_columns), *_nulls(_DONE_COLUMNS), *_MEMBER_COLUMNS, *tail)
+        .where(listed(_P.c.user_id, "members")))
+
+
+_READ = _joined_read(_listed, _game_rows(_listed))
+"""SQLite's read (the twin's ``BEGIN IMMEDIATE`` has taken the database's write lock before it)."""
+
+
+@cache
+def _pg_read() -> CompoundSelect[Any]:
+    """PostgreSQL's read, which takes the game's row lock itself (``ServiceBase._self_locking_unit``: no statement
+    of its own for the lock, one round trip fewer): the game's rows are joined to ``uow.locking_read``'s CTE
+    (``SELECT ... FROM games ... FOR UPDATE``) and carry its two columns, which tell whether the statement read the
+    game as it was before the lock (it waited for another writer, who committed: ``_read`` reads again, under the
+    lock). Built on first use (a bot on SQLite never needs it)."""
+    locked, seqs = locking_read()
+    return _joined_read(_in_array, _game_rows(_in_array, locked), seqs)
+
+
 _APPEND = insert(_E)
 
 
@@ -239,20 +291,41 @@ def _read(connection: Connection, game_id: int, users: Sequence[int], sources: S
           ) -> tuple[_Game, _Round | None, dict[int, _Voter]]:
     """The game, its current round and the batch's voters with their ballots and holdings, (into ``done``) what
     was already recorded for the batch's ``sources``, and (into ``games_of``) the games each of ``members`` plays
-    in: one statement (per ``CHUNK`` voters, sources or members), rows and not ORM objects."""
+    in: one statement (per ``CHUNK`` voters, sources or members), rows and not ORM objects. On PostgreSQL the
+    statement takes the game's row lock; if it read the game as it was before another writer's commit (it waited
+    for that writer's lock: ``_pg_read``), it reads again, under the lock, once."""
+    locking = connection.dialect.name == "postgresql"
+    statement = _pg_read() if locking else _READ
+    for _ in range(2):
+        done.clear()
+        games_of.clear()
+        found = _read_rows(connection, statement, locking, game_id, users, sources, done, members, games_of)
+        if found is not None:
+            return found
+    raise RuntimeError(f"game {game_id} changed while this transaction held its row lock")
+
+
+def _read_rows(connection: Connection, statement: CompoundSelect[Any], locking: bool, game_id: int,
+               users: Sequence[int], sources: Sequence[str], done: dict[str, tuple[str, dict[str, Any]]],
+               members: Sequence[int], games_of: dict[int, set[int]]
+               ) -> tuple[_Game, _Round | None, dict[int, _Voter]] | None:
+    """``_read``'s statements once; None if a locking read (``locking``) found its read of the game older than the
+    row it locked."""
     game: _Game | None = None
     rnd: _Round | None = None
     voters: dict[int, _Voter] = {}
     for user_part, source_part, member_part in zip_longest(chunks(users), chunks(sources), chunks(members),
                                                            fillvalue=()):
-        for row in connection.execute(_READ, {"game": game_id, "users": list(user_part),
-                                              "sources": list(source_part), "members": list(member_part)}):
+        for row in connection.execute(statement, {"game": game_id, "users": list(user_part),
+                                                  "sources": list(source_part), "members": list(member_part)}):
             if row.id is None:
                 if row.done_source is not None:
                     done[row.done_source] = (row.done_kind, dict(row.done_payload))
                 else:
                     games_of.setdefault(row.member_user, set()).add(row.member_game)
                 continue
+            if locking and read_before_lock(row):
+                return None  # another writer committed after this statement began: read again (``_pg_read``)
             if game is None:
                 ended = utc(row.ended_at) if row.status == "ended" and row.ended_at else None
                 game = _Game(GameView(row.id, row.guild_id, row.channel_id, row.name, row.ruleset,

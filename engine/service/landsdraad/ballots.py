@@ -88,7 +88,8 @@ class BallotService(ServiceBase):
         """One transaction for the batch; if it fails as a whole (a race with another process on a source id, a
         lost connection) every ballot is tried again alone, so each gets its own answer."""
         try:
-            results: list[BallotReceipt | ClerkError] = await self._unit(game_id, None, checked_batch, game_id, items)
+            results: list[BallotReceipt | ClerkError] = await self._self_locking_unit(
+                game_id, checked_batch, game_id, items)
             return results
         except ClerkError:
             raise
@@ -98,7 +99,7 @@ class BallotService(ServiceBase):
         alone: list[BallotReceipt | BaseException] = []
         for item in items:
             try:
-                alone += await self._unit(game_id, None, checked_batch, game_id, [item])
+                alone += await self._self_locking_unit(game_id, checked_batch, game_id, [item])
             except Exception as error:
                 alone.append(error)
         return alone
