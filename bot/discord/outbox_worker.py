@@ -60,7 +60,8 @@ class OutboxWorker:
         self._lanes: dict[str, _Lane] = {}
         self._ready: list[tuple[int, int, str]] = []
         """Heads of lanes that may send: (priority, row id, lane)."""
-        self._slots = asyncio.Semaphore(slots)
+        self._free = slots
+        """Sends that may start now (of ``slots`` at once)."""
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
         self._drained.set()
@@ -98,6 +99,7 @@ class OutboxWorker:
                 self._supersede(row)
             self._add(row)
         if rows:
+            self._dispatch()  # a receipt's send starts now, not at the runner's next wake-up (issue 20)
             self._wake.set()
 
     async def resume(self) -> int:
@@ -153,17 +155,27 @@ class OutboxWorker:
 
     async def _run(self) -> None:
         while True:
-            await self._slots.acquire()
-            picked = self._pick()
-            if isinstance(picked, OwedRow):
-                task = asyncio.create_task(self._deliver(picked), name=f"clerk-outbox-{picked.id}")
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
-                continue
-            self._slots.release()
+            wait = self._dispatch()
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=picked)
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+
+    def _dispatch(self) -> float | None:
+        """Start every send that may start now (on the event loop's thread, synchronously: from ``queue``, so that
+        the send of a row just committed starts without a wake-up of the runner first, and from the runner). Returns
+        how long the runner may sleep: until the soonest lane may send, or (all slots busy) until a send ends, which
+        wakes it."""
+        if self._runner is None:
+            return None  # not started (or stopped): ``start`` runs it
+        while self._free > 0:
+            picked = self._pick()
+            if not isinstance(picked, OwedRow):
+                return picked
+            self._free -= 1
+            task = asyncio.create_task(self._deliver(picked), name=f"clerk-outbox-{picked.id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return None
 
     def _pick(self) -> OwedRow | float:
         """The next row to send, or how long to wait for one (seconds)."""
@@ -217,7 +229,7 @@ class OutboxWorker:
                 self._lanes.pop(row.owed.lane, None)
             if self.waiting == 0:
                 self._drained.set()
-            self._slots.release()
+            self._free += 1
             self._wake.set()
 
     def _settle_later(self, row_id: int, outcome: str) -> None:
