@@ -167,10 +167,14 @@ class Session:
 
     async def _number_card(self, message: Outgoing, text: list[str]) -> PostedCard | None:
         """A result card (``POSTED``, ``EXPLAINS``) sent to a channel or thread, numbered and recorded under a made-up
-        message id as the Discord adapter records the id Discord gave it; None for any other message, and when no
-        ruleset explains its posts (Discord then has no **Explain this** either)."""
+        message id as the Discord adapter records the id Discord gave it; None for any other message, a card its
+        ruleset does not explain, and when no ruleset explains its posts (Discord then has no **Explain this**)."""
         marker = message.extra.get(POSTED) or message.extra.get(EXPLAINS)
         if marker is None or not isinstance(message.to, ToChannel | ToThread) or not explains_posts(self.app):
+            return None
+        kind, game_id, *_ = marker.split(":")
+        front = self.app.front((await self.app.clerk.games.game(int(game_id))).ruleset)
+        if front is None or kind not in front.explains_posts:  # a card its ruleset does not explain: no mark
             return None
         number = len(self.cards) + 1
         if isinstance(message.to, ToThread):
