@@ -152,6 +152,7 @@ Type one line as any user; the bot's answers are printed with where they go:
   mod #game/thread: /round status           in a thread of #game
   bob press: Decline                        bob presses a button of the last message sent to him
   alice choose: #sirius                     alice chooses in the menu of the last message sent to her
+  bob explain: 3                            bob uses Explain this on the card marked [Explain this: card 3]
 Directives: ! wait 2h30m   ! time 2026-03-01 18:00   ! moderator NAME   ! role NAME ROLE
             ! hold / ! release (deadlines)   ! redeliver [LINE]
 `mod` is a moderator; make others one with `! moderator NAME`. The clock starts at {now} and moves

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
+from bot.actions.explain_this import EXPLAIN_THIS, explains_posts
+from bot.actions.message_commands import TargetMessage, handle_message_command
 from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm, handle_select
-from bot.actions.outbox import POSTED, Button, Here, Outgoing, Select, ToChannel, ToThread, ToUser
+from bot.actions.outbox import EXPLAINS, POSTED, Button, Here, Outgoing, Select, ToChannel, ToThread, ToUser
 from bot.console.slash import OptionError, parse_slash
-from bot.console.transcript import Choose, Directive, Press, Said
+from bot.console.transcript import Choose, Directive, Explain, Press, Said
 from bot.console.world import GUILD_ID, World, stable_id
 from engine.core.stamps import utc_text
 from engine.service.clock import ManualClock
@@ -26,6 +29,19 @@ ARROW = "  → "
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
 INDENT = "      "
 NOTE = "  "
+BOT_ID = stable_id("bot", "clerk")
+"""The console's stand-in for the bot's own user id (the author of the cards **Explain this** is used on)."""
+
+
+@dataclass(frozen=True)
+class PostedCard:
+    """A result card the console showed in a channel or thread, numbered in the session's order (``[Explain this:
+    card N]``): where it is, the message id it was recorded under (as Discord's delivery records the id a card got),
+    and its text."""
+
+    place: Place
+    message_id: int
+    text: str
 
 
 def describe_file(data: bytes) -> str:
@@ -82,10 +98,14 @@ class Session:
         """Messages sent with buttons, oldest first: (to whom, None for everyone in a channel; where; buttons)."""
         self.menus: list[tuple[str | None, Place, Select]] = []
         """Messages sent with a select menu, oldest first, likewise."""
+        self.cards: list[PostedCard] = []
+        """The result cards shown in a channel or thread, oldest first: card N is ``cards[N - 1]``."""
 
-    async def run(self, event: Said | Directive | Press) -> None:
+    async def run(self, event: Said | Directive | Press | Explain) -> None:
         if isinstance(event, Said):
             await self.say(event)
+        elif isinstance(event, Explain):
+            await self.explain(event, f"{self.source_prefix}:{event.line}")
         elif isinstance(event, Press):
             self.pressed[event.line] = event
             await self.press(event, f"{self.source_prefix}:{event.line}")
@@ -124,6 +144,48 @@ class Session:
         place, button = self.find_button(event.name, event.label)
         ctx = Ctx(self.world.actor(event.name), place, source_id, self.clock.now())
         await self.show(await handle_button(self.app, ctx, button.custom_id), ctx)
+
+    # -- Explain this ---------------------------------------------------------------------------------------------
+
+    def find_card(self, number: int) -> PostedCard:
+        """Card ``number`` of this session (``[Explain this: card N]``); ClickError saying which numbers there are."""
+        if 1 <= number <= len(self.cards):
+            return self.cards[number - 1]
+        shown = (f"the result cards shown so far are numbered 1 to {len(self.cards)}" if len(self.cards) > 1
+                 else "the one result card shown so far is card 1" if self.cards
+                 else "no result card has been shown yet")
+        raise ClickError(f"there is no card {number}: {shown}, each marked `[{EXPLAIN_THIS}: card N]` (a card shown "
+                         "before this session is not numbered; `/why` explains it)")
+
+    async def explain(self, event: Explain, source_id: str) -> None:
+        """**Explain this** on card ``event.card`` by ``event.name``, where the card is, through the same entry as
+        Discord's message menu (``handle_message_command``)."""
+        card = self.find_card(event.card)
+        ctx = Ctx(self.world.actor(event.name), card.place, source_id, self.clock.now())
+        target = TargetMessage(card.message_id, BOT_ID, "Clerk", True, card.text)
+        await self.show(await handle_message_command(self.app, ctx, EXPLAIN_THIS, target), ctx)
+
+    async def _number_card(self, message: Outgoing, text: list[str]) -> PostedCard | None:
+        """A result card (``POSTED``, ``EXPLAINS``) sent to a channel or thread, numbered and recorded under a made-up
+        message id as the Discord adapter records the id Discord gave it; None for any other message, a card its
+        ruleset does not explain, and when no ruleset explains its posts (Discord then has no **Explain this**)."""
+        marker = message.extra.get(POSTED) or message.extra.get(EXPLAINS)
+        if marker is None or not isinstance(message.to, ToChannel | ToThread) or not explains_posts(self.app):
+            return None
+        kind, game_id, *_ = marker.split(":")
+        front = self.app.front((await self.app.clerk.games.game(int(game_id))).ruleset)
+        if front is None or kind not in front.explains_posts:  # a card its ruleset does not explain: no mark
+            return None
+        number = len(self.cards) + 1
+        if isinstance(message.to, ToThread):
+            place = Place(GUILD_ID, message.to.channel_id, (await self._thread(message.to))[0])
+        else:
+            place = Place(GUILD_ID, message.to.channel_id)
+        message_id = (stable_id("message", marker) if POSTED in message.extra  # the id remember_post keeps
+                      else stable_id("message", f"{self.source_prefix}:card:{number}"))
+        card = PostedCard(place, message_id, "\n".join(text))
+        self.cards.append(card)
+        return card
 
     # -- what users say ---------------------------------------------------------------------------------------
 
@@ -252,6 +314,9 @@ class Session:
                 lines.append(menu_line(message.select, ids=self.show_ids))
                 to, place, _ = self._recipient(message, ctx)
                 self.menus.append((to, place, message.select))
+            numbered = await self._number_card(message, lines)
+            if numbered is not None:  # Discord's message menu, for `NAME explain: N`
+                lines.append(f"[{EXPLAIN_THIS}: card {len(self.cards)}]")
             if len(lines) == 1:
                 self.write(f"{head} {lines[0]}")
             else:
@@ -259,10 +324,14 @@ class Session:
                 for line in lines:
                     self.write(INDENT + line if line else "")
             if POSTED in message.extra:  # a result's announcement has been shown: as the Discord adapter does
-                await self.app.clerk.announcements.mark_posted(message.extra[POSTED])
+                await self.app.clerk.announcements.mark_posted(message.extra[POSTED],
+                                                               numbered.message_id if numbered else None)
                 if isinstance(message.to, ToChannel):  # where it went, as Discord's message would say (an erratum)
                     await self.app.clerk.announcements.remember_post(
                         message.extra[POSTED], message.to.channel_id, stable_id("message", message.extra[POSTED]))
+            if EXPLAINS in message.extra and numbered is not None:  # a card without a marker: Explain this finds it
+                where = numbered.place.thread_id or numbered.place.channel_id or 0
+                await self.app.clerk.announcements.remember_card(message.extra[EXPLAINS], where, numbered.message_id)
 
     def _recipient(self, message: Outgoing, ctx: Ctx | None) -> tuple[str | None, Place, tuple[Button, ...]]:
         to = message.to

@@ -3,8 +3,9 @@
 ``NAME PLACE: TEXT`` is something a user says (PLACE is ``dm``, ``#channel`` or ``#channel/thread``); indented
 lines ``  | MORE`` right after it continue that message on further lines (a thread post's body under its title);
 ``NAME press: LABEL`` presses the button with that label (or that custom_id) on the most recent message sent to
-NAME that has one; ``NAME choose: OPTION`` chooses an option of the select menu of such a message; ``! VERB
-ARGS`` is a directive (moderator, role, time, wait, hold, release, redeliver).
+NAME that has one; ``NAME choose: OPTION`` chooses an option of the select menu of such a message; ``NAME explain:
+CARD`` is **Explain this** on the result card the console numbered CARD; ``! VERB ARGS`` is a directive (moderator,
+role, time, wait, hold, release, redeliver).
 ``# `` starts a comment, but ``#channel`` and ``Vote: Aye #sirius`` do not: a comment is a ``#`` followed by a
 space (or the end of the line) at the start of the line or after a space, outside double quotes."""
 
@@ -21,11 +22,14 @@ NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]*"
 _SAID = re.compile(rf"^(?P<name>{NAME})\s+(?P<place>[Dd][Mm]|#[\w-]+(?:/[\w-]+)?)\s*:[ \t]?(?P<text>.*)$")
 _PRESS = re.compile(rf"^(?P<name>{NAME})\s+[Pp][Rr][Ee][Ss][Ss]\s*:[ \t]?(?P<label>.*)$")
 _CHOOSE = re.compile(rf"^(?P<name>{NAME})\s+[Cc][Hh][Oo][Oo][Ss][Ee]\s*:[ \t]?(?P<option>.*)$")
+_EXPLAIN = re.compile(rf"^(?P<name>{NAME})\s+[Ee][Xx][Pp][Ll][Aa][Ii][Nn]\s*:[ \t]?(?P<card>.*)$")
 _MORE = re.compile(r"^[ \t]+\|[ \t]?(?P<text>.*)$")
 _NAMED = re.compile(rf"^@?(?P<name>{NAME})$")
 CONTINUES = "a `  | ...` line continues the message on the line just before it, and there is none"
 FORMS = ("`NAME dm: TEXT`, `NAME #channel: TEXT`, `NAME #channel/thread: TEXT`, `NAME press: BUTTON`, "
-         "`NAME choose: OPTION` or `! directive`")
+         "`NAME choose: OPTION`, `NAME explain: CARD` or `! directive`")
+EXPLAIN_USAGE = ("`NAME explain: CARD`, CARD the number of a result card (the console marks each one "
+                 "`[Explain this: card 3]`)")
 DIRECTIVES = {
     "moderator": "`! moderator NAME`",
     "role": "`! role NAME ROLE`",
@@ -81,6 +85,16 @@ class Choose(Press):
 
 
 @dataclass(frozen=True)
+class Explain:
+    """``NAME explain: CARD``: NAME uses **Explain this** (Discord's message menu) on the result card the console
+    numbered CARD (``[Explain this: card CARD]`` under it); it records nothing; ``! redeliver`` does not repeat it."""
+
+    line: int
+    name: str
+    card: int
+
+
+@dataclass(frozen=True)
 class Directive:
     line: int
     verb: str
@@ -91,7 +105,7 @@ class Directive:
     target: int | None = None
 
 
-Event = Said | Directive | Press
+Event = Said | Directive | Press | Explain
 
 
 def strip_comment(line: str) -> str:
@@ -141,6 +155,13 @@ def parse_line(raw: str, number: int) -> Event | None:
         if not choose["option"].strip():
             raise TranscriptError(number, "expected `NAME choose: OPTION` (an option of a menu), got no option")
         return Choose(number, choose["name"], choose["option"].strip())
+    explain = _EXPLAIN.match(stripped)
+    if explain is not None:
+        card = explain["card"].strip().removeprefix("card").strip()
+        if not (card.isascii() and card.isdigit()):
+            got = f"“{explain['card'].strip()}”, which is not a card number" if explain["card"].strip() else "no card"
+            raise TranscriptError(number, f"expected {EXPLAIN_USAGE}, got {got}")
+        return Explain(number, explain["name"], int(card))
     said = _SAID.match(stripped)
     if said is None:
         raise TranscriptError(number, f"expected {FORMS}, got “{stripped}”{_hint(stripped)}")
