@@ -19,12 +19,14 @@ CODE = re.compile(r"\b[RP]\d-\d+(?:\.\d+)?[a-z]?\b")
 
 def printed_lines(out: str) -> list[tuple[int, str]]:
     """The lines Clerk printed (indented under ``  → ...``), skipping the answers to ``/convocate rulings`` and
-    to a moderator's ``/why`` (which names each step's rule by its id, for moderators only)."""
+    to a moderator's ``/why`` and ``explain:`` (the console's Explain this), which name each step's rule by its id
+    for moderators only."""
     lines: list[tuple[int, str]] = []
     exempt = False
     for number, line in enumerate(out.splitlines(), 1):
         if line and not line.startswith(" "):  # what someone typed, or a directive
-            exempt = "/convocate rulings" in line or re.match(r"^mod #[\w-]+: /why\b", line) is not None
+            moderator_why = re.match(r"^mod(?: #[\w-]+)?: (?:/why\b|explain:)", line) is not None
+            exempt = "/convocate rulings" in line or moderator_why
             continue
         if not exempt:
             lines.append((number, line))
