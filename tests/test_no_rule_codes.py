@@ -25,7 +25,7 @@ def printed_lines(out: str) -> list[tuple[int, str]]:
     exempt = False
     for number, line in enumerate(out.splitlines(), 1):
         if line and not line.startswith(" "):  # what someone typed, or a directive
-            moderator_why = re.match(r"^mod(?: #[\w-]+)?: (?:/why\b|explain:)", line) is not None
+            moderator_why = re.match(r"^mod(?: #[\w-]+: /why\b| explain:)", line) is not None
             exempt = "/convocate rulings" in line or moderator_why
             continue
         if not exempt:
