@@ -24,6 +24,9 @@ class Step:
     """The event numbers (``#41``) of the ledger it read."""
     seen_by: frozenset[str] | None = None
     """None: anyone may see it. Otherwise it rests on a secret, and only these players (and the moderators) may."""
+    stand_in: bool = False
+    """The public form of the step before it, for those who may not see that one (``Aye: the players 10`` after
+    ``Aye: alice 10``): a moderator, who sees both, is shown only the one with names."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,8 @@ class Derivation:
     def seen_by(self, player: str | None, moderator: bool) -> Derivation:
         """The copy ``player`` (None: someone who plays none of it) may see; a moderator sees everything."""
         if moderator:
-            return self
+            parts = tuple(p.seen_by(player, moderator) for p in self.parts)
+            return replace(self, steps=tuple(s for s in self.steps if not s.stand_in), parts=parts)
         kept = tuple(s for s in self.steps if s.seen_by is None or (player is not None and player in s.seen_by))
         parts = tuple(p.seen_by(player, moderator) for p in self.parts)
         return replace(self, steps=kept, parts=parts, withheld=self.withheld + len(self.steps) - len(kept),

@@ -85,7 +85,7 @@ def tally_explained(blocks: Sequence[Block], events: tuple[int, ...] = ()) -> tu
         players = sum(b.weight for b in mine if not b.faction)
         parts = " + ".join([*factions, f"the players {players}"])
         steps.append(Step(f"{option.label}: {parts} = {total}", "each option's total is the sum of the votes on it",
-                          "R0-18", events))
+                          "R0-18", events, stand_in=True))
     steps.append(Step(f"Votes in play: Aye {result.aye} + Nay {result.nay} + Abstain {result.abstain} = "
                       f"{result.in_play}", "every active player's votes and every temporary faction's", "R0-17",
                       events))

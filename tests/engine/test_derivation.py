@@ -31,3 +31,13 @@ def test_a_moderator_sees_every_step_with_the_rule_ids_and_events() -> None:
 def test_someone_who_plays_none_of_it_sees_only_the_public_steps() -> None:
     assert derivation().seen_by(None, moderator=False).withheld == 2
     assert events_text(range(1, 13)) == "#1, #2, #3, #4, #5, #6, #7, #8, #9, #10 and 2 more"
+
+
+def test_a_public_stand_in_is_shown_to_those_who_may_not_see_the_named_step_and_not_twice_to_a_moderator() -> None:
+    why = Derivation("Round 3: the result", "passed", (
+        Step("Aye: alice 10 = 10", "each option's total", "R0-18", (43,), frozenset()),
+        Step("Aye: the players 10 = 10", "each option's total", "R0-18", (43,), stand_in=True),
+    ))
+    assert [s.says for s in why.seen_by(None, moderator=True).steps] == ["Aye: alice 10 = 10"]
+    player = why.seen_by("alice", moderator=False)
+    assert [s.says for s in player.steps] == ["Aye: the players 10 = 10"] and player.withheld == 1
