@@ -38,8 +38,9 @@ def election_card(e: ElectionView, now: datetime) -> Card:
     if e.status != "open":
         fields.insert(0, ("Adjutant General", e.winner or "nobody (no ballots were cast)", True))
     reason = " after a vote of No Confidence" if e.reason == "no confidence" else ""
-    description = (f"Elected{reason} by one ballot per active player; a tie goes to the candidate whose last ballot "
-                   "came first.")
+    counted = ("one ballot per active player, each weighing its voter's votes (setting `ag_weighted`)" if e.weighted
+               else "one ballot per active player")
+    description = f"Elected{reason} by {counted}; a tie goes to the candidate whose last ballot came first."
     if e.status == "open":
         description += "\n" + FORMS_HELP
     return Card(title=title, description=description, fields=tuple(fields), color=NEUTRAL if e.status == "open"
