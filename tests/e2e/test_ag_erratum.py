@@ -7,7 +7,7 @@ press is refused; the moderator's press posts the erratum in the game channel, l
 from __future__ import annotations
 
 from .clerkbot import Harness
-from .test_politics import answer
+from .test_explaining_an_ag_election import weighted_election
 from .test_transfers import PRIVATE_THREAD, posted
 
 BUTTON = "Post erratum: AG election 1"
@@ -16,14 +16,8 @@ BUTTON = "Post erratum: AG election 1"
 async def test_a_correction_that_changes_a_weighted_ag_election_posts_its_erratum_from_the_button(
         clerk_bot: Harness) -> None:
     h = clerk_bot
-    await h.new_game()  # alice 13, bob 6, round 1 open
-    await h.run(h.mod, "game settings", h.game, setting="ag_weighted", value="yes")
-    await h.run(h.mod, "ag open", h.game)
-    await answer(h, await h.fake.dm(h.alice, "AG Vote: alice"))
-    await answer(h, await h.fake.dm(h.bob, "AG Vote: bob"))
-    await h.run(h.mod, "ag close", h.game)
-    await h.settle()
-    [card] = [m for m in h.fake.messages(h.game) if "alice is the Adjutant General" in m.text()]
+    card = await weighted_election(h, "alice", "bob")  # alice 13, bob 6
+    assert "alice is the Adjutant General" in card.text()
 
     await h.run(h.mod, "player set", h.game, user=h.bob, misc=10, since=1)
     [thread] = await h.fake.wait_for(lambda: [t for t in h.fake.threads_of(h.game) if t.type == PRIVATE_THREAD],

@@ -4,20 +4,29 @@ other's; the moderator sees both; the game channel gets the card and no weight."
 
 from __future__ import annotations
 
+from fakediscord import Sent
+
 from .clerkbot import Harness
 from .test_politics import answer
 
 
-async def test_an_ag_election_explained_and_explain_this_on_its_card(clerk_bot: Harness) -> None:
-    h = clerk_bot
-    await h.new_game()  # alice and bob, round 1 open
+async def weighted_election(h: Harness, alice: str, bob: str) -> Sent:
+    """A game weighing AG ballots (alice 13 votes, bob 6, round 1 open) whose election alice and bob vote in by DM
+    (for ``alice`` and ``bob``) and the moderator closes; its result card."""
+    await h.new_game()
     await h.run(h.mod, "game settings", h.game, setting="ag_weighted", value="yes")
     await h.run(h.mod, "ag open", h.game)
-    await answer(h, await h.fake.dm(h.alice, "AG Vote: alice"))
-    await answer(h, await h.fake.dm(h.bob, "AG Vote: alice"))
+    await answer(h, await h.fake.dm(h.alice, f"AG Vote: {alice}"))
+    await answer(h, await h.fake.dm(h.bob, f"AG Vote: {bob}"))
     await h.run(h.mod, "ag close", h.game)
     await h.settle()
     [card] = [m for m in h.fake.messages(h.game) if "is the Adjutant General" in m.text()]
+    return card
+
+
+async def test_an_ag_election_explained_and_explain_this_on_its_card(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    card = await weighted_election(h, "alice", "alice")
 
     mine = (await h.run(h.bob, "why", h.game, what="ag", round=1)).first
     assert mine.ephemeral and "**AG election 1 of sirius: the result**: alice elected with" in mine.content
