@@ -115,6 +115,9 @@ def parse_ballot(text: str) -> BallotCommand:
         if number is None:
             if not any(ch.isdecimal() for ch in parts["n"]):
                 _not_a_count(text, f"{label}: {read}", parts["n"], game)
+            if parts["n"].lstrip().startswith("-"):
+                raise ParseError(text, ACCEPTED, suggestion=f"{label}: {read}" + (f" #{game}" if game else ""),
+                                 problem=f"the count “{parts['n'][:20]}” is below zero; a count is 0 or more")
             longer = f" of at most {MAX_DIGITS} digits" if parts["n"].isdecimal() else ""
             raise ParseError(text, ACCEPTED, problem=f"“{parts['n'][:20]}” is not a whole number of votes{longer}")
         declared = number

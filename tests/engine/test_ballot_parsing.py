@@ -111,7 +111,15 @@ def test_count_that_is_not_a_whole_number() -> None:
     assert str(error).startswith("I read Aye in “Vote: Aye, fourteen”, but not “fourteen”: only your count may "
                                  "follow the option, in digits")
     assert error.suggestion == "Vote: Aye"
-    assert "not a whole number" in str(_error("Vote: Aye, -3"))
+    assert "not a whole number of votes of at most" in str(_error("Vote: Aye, " + "9" * 40))
+
+
+def test_negative_count_is_named_as_negative() -> None:
+    """A count below zero is refused as negative (it is a whole number, so "not a whole number" would puzzle), and
+    the ballot without it is suggested."""
+    error = _error("Vote: Abstain, -3")
+    assert "the count “-3” is below zero; a count is 0 or more" in str(error)
+    assert error.suggestion == "Vote: Abstain"
 
 
 def test_far_miss_gets_no_suggestion() -> None:
