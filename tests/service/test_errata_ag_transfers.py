@@ -181,3 +181,15 @@ async def test_the_notice_and_the_erratum_after_transfer_correct(table: Any) -> 
     assert "https://discord.com/channels/900/901/777" in text
     payload = (await table.events())[-1].payload
     assert payload["election"] == 1 and payload["corrected"] == [["bo", 12], ["ann", 10]]
+
+
+async def test_the_crisis_recount_and_the_ag_recount_value_the_holding_as_the_close_did(table: Any) -> None:
+    """ann's Diplomacy falls from 4 to 1 after the closes (Lankiveil would now earn her no bonus: 4, not 6). Both
+    recounts of round 1 take the holding out at what it was worth to her at the close: 6."""
+    entry = await _given_before_the_close(table)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=ANN, diplomacy=1, actor=MOD)
+    c = await _correct(table, entry, round_number=2)
+    [r] = c.ag_recounts
+    assert dict(r.weights)["ann"] == (16, 10)
+    [crisis] = c.recounts
+    assert crisis.round == 1 and {c.names[ch.user_id]: ch.votes for ch in crisis.changes} == {"ann": -6, "bo": 4}

@@ -38,6 +38,7 @@ from engine.service.landsdraad.audits import latest_versions
 from engine.service.landsdraad.round_close import disclosed
 from engine.service.landsdraad.round_state import faction_of, read_factions
 from engine.service.landsdraad.transfer_moves import APPLIED
+from engine.service.landsdraad.votes_asof import KINDS, ledger_then
 from engine.service.ledger import game_view, read_game
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
@@ -162,6 +163,24 @@ class _Ledger:
         self.recorded = {int(e.payload["id"]): int(e.seq) for e in session.execute(select(Event).where(
             Event.game_id == game_id, Event.kind == "TransferRecorded")).scalars()}
         """Entry id -> the seq of the event that recorded it."""
+        self._session, self._game_id = session, game_id
+        self._events: list[tuple[int, str, dict[str, Any]]] | None = None
+        self._seqs: dict[int, int] = {}
+
+    def diplomacy_at(self, user: int, event_id: int) -> int:
+        """User ``user``'s Diplomacy as the ledger's events had it at event ``event_id`` (a round's close: what the
+        close read, as the AG recount's ``votes_asof`` rebuild has it); as it is now when the events do not have
+        their start."""
+        if self._events is None:
+            rows = self._session.execute(select(Event.id, Event.seq, Event.kind, Event.payload).where(
+                Event.game_id == self._game_id, Event.kind.in_((*KINDS, "RoundClosed"))).order_by(Event.seq))
+            self._events = []
+            for i, seq, kind, payload in rows.all():
+                self._seqs[int(i)] = int(seq)
+                if kind in KINDS:
+                    self._events.append((int(seq), str(kind), dict(payload)))
+        then = ledger_then(self._events, user, self._seqs.get(event_id, 0)) if event_id in self._seqs else None
+        return then.attributes.diplomacy if then is not None else self.diplomacy.get(user, 0)
 
     def chain(self, root: int) -> list[TransferRow]:
         """Every entry of the chain of corrections that starts at entry ``root``, oldest first."""
@@ -219,8 +238,8 @@ class _Ledger:
                 continue
             why = f"{name} with {self.names.get(should, should)}, not {self.names.get(held, held)}"
             for user, sign in ((held, -1), (should, 1)):
-                worth = holding_worth(self.diplomacy.get(user, 0), holding.kind, holding.grade, holding.votes,
-                                      holding.homeworld)
+                worth = holding_worth(self.diplomacy_at(user, closed_id), holding.kind, holding.grade,
+                                      holding.votes, holding.homeworld)
                 found.append(WeightChange(number, user, sign * worth, why))
         return found, None
 
