@@ -6,8 +6,11 @@ round's temporary factions and rolls) with the weights the corrections change, b
 (``crisis.resolve``, the close's own function). The corrections that change a closed round's weights are the
 corrected transfers that the ledger applied (``TransferApplied`` moved an Elector or planet): under the corrected
 entry the holding is with its recipient from the entry's round on, with its sender before, or with the sender
-throughout when the correction cancels the transfer or makes it move something else (docs/rulings.md). Nothing
-recorded is changed: an erratum is a new post and a new event (``ErratumPosted``)."""
+throughout when the correction cancels the transfer or makes it move something else (docs/rulings.md), worth to
+each what it was worth at the Diplomacy the close read. The closed weighted AG elections are counted again by
+``ag_errata`` from the same reading of each chain of corrections (``_Ledger.corrected``, handed over as
+``ag_errata.HoldingMove``). Nothing recorded is changed: an erratum is a new post and a new event
+(``ErratumPosted``)."""
 
 from __future__ import annotations
 
@@ -356,7 +359,8 @@ def numbers(t: Tally) -> dict[str, Any]:
 
 class ErrataService(ServiceBase):
     async def after_correction(self, game_id: int, *, entry_id: int) -> Consequences:
-        """The closed rounds that transfer correction ``entry_id`` makes come out differently (read only)."""
+        """The closed rounds and weighted AG elections that transfer correction ``entry_id`` makes come out
+        differently (read only)."""
         async with self._read() as session:
             return await session.run_sync(after_correction, game_id, entry_id)
 
