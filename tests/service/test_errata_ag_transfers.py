@@ -193,3 +193,18 @@ async def test_the_crisis_recount_and_the_ag_recount_value_the_holding_as_the_cl
     assert dict(r.weights)["ann"] == (16, 10)
     [crisis] = c.recounts
     assert crisis.round == 1 and {c.names[ch.user_id]: ch.votes for ch in crisis.changes} == {"ann": -6, "bo": 4}
+
+
+async def test_a_since_correction_after_a_transfer_correction_counts_both(table: Any) -> None:
+    """The transfer cancelled (bo 12, ann 10), then ann's misc corrected to 3 from round 1: the notice of the second
+    counts the election under both corrections (ann 13, bo 12: ann wins after all), and so does ``/ag erratum``."""
+    entry = await _given_before_the_close(table)
+    await _correct(table, entry, cancel=True)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=ANN, misc=3, since=1, actor=MOD,
+                                                   source_id="set-1")
+    c = await table.clerk.landsdraad.errata.after_edit(table.game_id, source_id="set-1")
+    assert c is not None
+    [r] = c.ag_recounts
+    assert r.recounted == (("ann", 13), ("bo", 12)) and not r.winner_changed
+    e = await table.clerk.landsdraad.errata.post_ag_erratum(table.game_id, number=None, actor=MOD)
+    assert e.correction.recounted == (("ann", 13), ("bo", 12))
