@@ -1,10 +1,12 @@
 """Corrections with their consequences for weighted Adjutant General elections (issue 19): a ledger edit made as a
 correction (``since:N`` on ``/player set``, ``/holding add``, ``/holding remove``) changes the V(p) that a closed
-weighted election counted when the election closed in round N or later before the edit was made. Each voter's V(p)
-as of the close is rebuilt from the ledger's events by ``votes_asof.votes_at`` twice, as they were and with the
-corrections placed just before the close; the difference is added to the V(p) the close recorded, and the ballots are
-tallied again by the close's own ``tally_ag``. Unweighted elections count one ballot each and are never recounted.
-Nothing recorded is changed. (Corrected transfers, ``/transfer correct``, are not yet counted here: see the report.)
+weighted election counted when the election closed in round N or later before the edit was made; so does a corrected
+transfer (``/transfer correct``) that had moved an Elector or planet, read as a ``HoldingMove``: where the holding
+should have been at each close. Each voter's V(p) as of the close is rebuilt from the ledger's events by
+``votes_asof.votes_at`` twice, as they were and with the corrections placed just before the close (a corrected
+transfer as a move of the holding to where it should have been); the difference is added to the V(p) the close
+recorded, and the ballots are tallied again by the close's own ``tally_ag``. Unweighted elections count one ballot
+each and are never recounted. Nothing recorded is changed.
 """
 
 from __future__ import annotations
@@ -22,6 +24,32 @@ from engine.service.landsdraad.votes_asof import KINDS, votes_at
 from engine.store.models import Event, Player
 
 EDIT_KINDS = ("PlayerChanged", "HoldingAdded", "HoldingRemoved")
+
+
+@dataclass(frozen=True)
+class HoldingMove:
+    """A corrected transfer that had moved Elector or planet ``holding`` (by event ``applied``): under the corrected
+    entry the holding is with ``recipient`` in the closes of rounds after ``since`` and in those of round ``since``
+    made after event ``start`` (when the entry was recorded; 0 when the correction moved it to another round: then
+    from that round's opening), and with ``sender`` otherwise (``recipient`` None: the correction cancels the transfer
+    or makes it move something else). The closes after event ``until`` (a later move of the holding: another applied
+    transfer, ``/holding remove|add``) read it where that move put it, and the correction does not reach them."""
+
+    holding: str
+    sender: int
+    recipient: int | None
+    since: int
+    start: int
+    until: int | None = None
+
+    def holder_at(self, number: int, seq: int) -> int | None:
+        """The user who should have held the holding at a close (event ``seq``, in round ``number``); None when the
+        correction does not reach that close."""
+        if self.until is not None and seq > self.until:
+            return None
+        if self.recipient is not None and (number > self.since or (number == self.since and seq > self.start)):
+            return self.recipient
+        return self.sender
 
 
 @dataclass(frozen=True)
@@ -55,10 +83,12 @@ def _round_at(events: Sequence[tuple[int, str, Mapping[str, Any]]], close: tuple
 
 
 def recount_election(events: Sequence[tuple[int, str, Mapping[str, Any]]], close: tuple[int, Mapping[str, Any]],
-                     users: Mapping[str, int], edits: Sequence[int] | None = None) -> AgCorrection | None:
+                     users: Mapping[str, int], edits: Sequence[int] | None = None,
+                     moves: Sequence[HoldingMove] = ()) -> AgCorrection | None:
     """The weighted election that ``close`` (seq, payload of ``AgElectionClosed``) recorded, counted with the
-    corrections (``since`` edits, of seqs ``edits`` only if given) made after it that reach its round; None when it
-    was unweighted, recorded no V(p), or no correction reaches it."""
+    corrections that reach it: the ``since`` edits made after it that reach its round (of seqs ``edits`` only, if
+    given) and the corrected transfers ``moves``; None when it was unweighted, recorded no V(p), or no correction
+    changes a voter's V(p)."""
     seq, payload = close
     counted = counted_of(payload)
     if counted is None or not payload.get("weighted") or any(c.get("weight") is None for c in payload["counted"]):
@@ -67,10 +97,12 @@ def recount_election(events: Sequence[tuple[int, str, Mapping[str, Any]]], close
     ledger = [e for e in events if e[1] in KINDS]
     moved = [e for e in ledger if e[0] > seq and e[1] in EDIT_KINDS and e[2].get("since") is not None
              and int(e[2]["since"]) <= number and (edits is None or e[0] in edits)]
-    if not moved:
+    placed = [(seq, "TransferApplied", {"holding": m.holding, "to": holder}) for m in moves
+              if (holder := m.holder_at(number, seq)) is not None]
+    if not moved and not placed:
         return None
     before = [e for e in ledger if e[0] <= seq]
-    corrected = [*before, *((seq, kind, p) for _, kind, p in moved)]
+    corrected = [*before, *placed, *((seq, kind, p) for _, kind, p in moved)]
     ballots, weights, names = counted
     assert weights is not None
     changed: dict[str, tuple[int, int]] = {}
@@ -101,23 +133,28 @@ def _read(session: Session, game_id: int) -> tuple[list[tuple[int, str, dict[str
     return events, users
 
 
-def ag_differing(session: Session, game_id: int) -> list[AgCorrection]:
-    """Every closed weighted AG election that comes out differently under every correction made so far, oldest
-    first."""
+def ag_differing(session: Session, game_id: int, moves: Sequence[HoldingMove] = ()) -> list[AgCorrection]:
+    """Every closed weighted AG election that comes out differently under every correction made so far (the ``since``
+    edits and the corrected transfers ``moves``), oldest first."""
     events, users = _read(session, game_id)
-    found = (recount_election(events, (s, p), users) for s, kind, p in events if kind == "AgElectionClosed")
+    found = (recount_election(events, (s, p), users, None, moves) for s, kind, p in events
+             if kind == "AgElectionClosed")
     return [r for r in found if r is not None and r.differs]
 
 
-def ag_after_edit(session: Session, game_id: int, edit_seq: int) -> list[AgCorrection]:
-    """The closed weighted AG elections that the correction recorded at ``edit_seq`` reaches, counted under every
-    correction made so far; only those that come out differently, oldest first."""
+def ag_after(session: Session, game_id: int, moves: Sequence[HoldingMove], *, edit_seq: int | None = None,
+             move: HoldingMove | None = None) -> list[AgCorrection]:
+    """The closed weighted AG elections that one correction reaches (the edit recorded at ``edit_seq``, or the
+    corrected transfer ``move``), counted under every correction made so far (``moves`` the corrected transfers); only
+    those that come out differently, oldest first."""
     events, users = _read(session, game_id)
+    edits = [] if edit_seq is None else [edit_seq]
+    mine = [] if move is None else [move]
     found = []
     for s, kind, p in events:
-        if kind != "AgElectionClosed" or recount_election(events, (s, p), users, [edit_seq]) is None:
+        if kind != "AgElectionClosed" or recount_election(events, (s, p), users, edits, mine) is None:
             continue
-        every = recount_election(events, (s, p), users)
+        every = recount_election(events, (s, p), users, None, moves)
         if every is not None and every.differs:
             found.append(every)
     return found

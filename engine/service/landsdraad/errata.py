@@ -6,8 +6,11 @@ round's temporary factions and rolls) with the weights the corrections change, b
 (``crisis.resolve``, the close's own function). The corrections that change a closed round's weights are the
 corrected transfers that the ledger applied (``TransferApplied`` moved an Elector or planet): under the corrected
 entry the holding is with its recipient from the entry's round on, with its sender before, or with the sender
-throughout when the correction cancels the transfer or makes it move something else (docs/rulings.md). Nothing
-recorded is changed: an erratum is a new post and a new event (``ErratumPosted``)."""
+throughout when the correction cancels the transfer or makes it move something else (docs/rulings.md), worth to
+each what it was worth at the Diplomacy the close read. The closed weighted AG elections are counted again by
+``ag_errata`` from the same reading of each chain of corrections (``_Ledger.corrected``, handed over as
+``ag_errata.HoldingMove``). Nothing recorded is changed: an erratum is a new post and a new event
+(``ErratumPosted``)."""
 
 from __future__ import annotations
 
@@ -33,11 +36,12 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.tally import Tally
 from engine.landsdraad.transfers import holding_named
 from engine.service.announcements import jump_link, posted_key
-from engine.service.landsdraad.ag_errata import AgCorrection, ag_after_edit, ag_differing
+from engine.service.landsdraad.ag_errata import AgCorrection, HoldingMove, ag_after, ag_differing
 from engine.service.landsdraad.audits import latest_versions
 from engine.service.landsdraad.round_close import disclosed
 from engine.service.landsdraad.round_state import faction_of, read_factions
 from engine.service.landsdraad.transfer_moves import APPLIED
+from engine.service.landsdraad.votes_asof import KINDS, ledger_then
 from engine.service.ledger import game_view, read_game
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
@@ -67,7 +71,7 @@ class Consequences:
     never_applied: bool = False
     """The corrected transfer was never applied to the ledger: no close read it."""
     ag_recounts: tuple[AgCorrection, ...] = ()
-    """The closed weighted AG elections the correction changes (``ag_errata``; edits with ``since`` only)."""
+    """The closed weighted AG elections the correction changes (``ag_errata``)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,23 @@ def closed_rounds(session: Session, game_id: int) -> dict[int, tuple[ClosedRound
     return found
 
 
+@dataclass(frozen=True)
+class _Corrected:
+    """A chain of corrections of a transfer that moved ``holding`` from ``sender`` to ``taker`` (event ``applied``),
+    as it now stands: with ``recipient`` from round ``since`` on (None: with the sender throughout); ``until`` the
+    later move of the holding that ends the correction's reach; ``start`` the seq from which it counts in round
+    ``since`` itself (``ag_errata.HoldingMove``)."""
+
+    holding: str
+    sender: int
+    taker: int
+    recipient: int | None
+    since: int
+    applied: Event
+    until: Event | None
+    start: int
+
+
 class _Ledger:
     """What the corrections are read against, read once: entries, applies, moves, holdings and players."""
 
@@ -142,6 +163,27 @@ class _Ledger:
         self.user_of = {p.id: p.user_id for p in players}
         self.diplomacy = {p.user_id: p.diplomacy for p in players}
         self.names = {p.user_id: p.name for p in players}
+        self.recorded = {int(e.payload["id"]): int(e.seq) for e in session.execute(select(Event).where(
+            Event.game_id == game_id, Event.kind == "TransferRecorded")).scalars()}
+        """Entry id -> the seq of the event that recorded it."""
+        self._session, self._game_id = session, game_id
+        self._events: list[tuple[int, str, dict[str, Any]]] | None = None
+        self._seqs: dict[int, int] = {}
+
+    def diplomacy_at(self, user: int, event_id: int) -> int:
+        """User ``user``'s Diplomacy as the ledger's events had it at event ``event_id`` (a round's close: what the
+        close read, as the AG recount's ``votes_asof`` rebuild has it); as it is now when the events do not have
+        their start."""
+        if self._events is None:
+            rows = self._session.execute(select(Event.id, Event.seq, Event.kind, Event.payload).where(
+                Event.game_id == self._game_id, Event.kind.in_((*KINDS, "RoundClosed"))).order_by(Event.seq))
+            self._events = []
+            for i, seq, kind, payload in rows.all():
+                self._seqs[int(i)] = int(seq)
+                if kind in KINDS:
+                    self._events.append((int(seq), str(kind), dict(payload)))
+        then = ledger_then(self._events, user, self._seqs.get(event_id, 0)) if event_id in self._seqs else None
+        return then.attributes.diplomacy if then is not None else self.diplomacy.get(user, 0)
 
     def chain(self, root: int) -> list[TransferRow]:
         """Every entry of the chain of corrections that starts at entry ``root``, oldest first."""
@@ -157,39 +199,68 @@ class _Ledger:
             row = self.rows[row.corrects_id]
         return row.id
 
-    def changes(self, root: int, rounds: Mapping[int, tuple[ClosedRound, int]]
-                ) -> tuple[list[WeightChange], str | None]:
-        """The weight changes, round by round, of the chain starting at ``root`` as it now stands."""
+    def corrected(self, root: int) -> _Corrected | None:
+        """How the chain starting at ``root`` as it now stands places the holding its applied move moved; None when
+        no entry of the chain was applied (it moved nothing)."""
         chain = self.chain(root)
         applied = [self.applied[r.id] for r in chain if r.id in self.applied]
         if not applied:
-            return [], NEVER_APPLIED
+            return None
         move = applied[0].payload
-        name, sender, taker = str(move["holding"]), int(move["from"]), int(move["to"])
+        name, kind = str(move["holding"]), str(move.get("kind") or "")
         holding = self.holdings.get(name)
-        if holding is None:
-            return [], f"{name} is no longer in the ledger, so its worth to a holder is unknown"
         latest = latest_versions(chain)[root]
         recipient: int | None = None
         if (latest.kind == "item" and latest.item and latest.to_id is not None
-                and holding_named(latest.item, [(holding.kind, name)]) is not None):
+                and holding_named(latest.item, [(holding.kind if holding else kind, name)]) is not None):
             recipient = self.user_of.get(latest.to_id)
-        until = next((e.id for e in self.moves if e.id > applied[0].id and e.id not in {a.id for a in applied}
+        until = next((e for e in self.moves if e.id > applied[0].id and e.id not in {a.id for a in applied}
                       and (e.payload.get("holding") == name or e.payload.get("name") == name)), None)
+        moved_round = latest.round_number != self.rows[root].round_number
+        start = 0 if moved_round else self.recorded.get(root, 0)
+        return _Corrected(name, int(move["from"]), int(move["to"]), recipient, latest.round_number, applied[0],
+                          until, start)
+
+    def changes(self, root: int, rounds: Mapping[int, tuple[ClosedRound, int]]
+                ) -> tuple[list[WeightChange], str | None]:
+        """The weight changes, round by round, of the chain starting at ``root`` as it now stands."""
+        placed = self.corrected(root)
+        if placed is None:
+            return [], NEVER_APPLIED
+        name, sender, taker, recipient = placed.holding, placed.sender, placed.taker, placed.recipient
+        holding = self.holdings.get(name)
+        if holding is None:
+            return [], f"{name} is no longer in the ledger, so its worth to a holder is unknown"
         found: list[WeightChange] = []
         for number, (_, closed_id) in sorted(rounds.items()):
-            if until is not None and closed_id > until:
+            if placed.until is not None and closed_id > placed.until.id:
                 continue
-            held = taker if closed_id > applied[0].id else sender
-            should = holder_in(number, sender, recipient, latest.round_number)
+            held = taker if closed_id > placed.applied.id else sender
+            should = holder_in(number, sender, recipient, placed.since)
             if held == should:
                 continue
             why = f"{name} with {self.names.get(should, should)}, not {self.names.get(held, held)}"
             for user, sign in ((held, -1), (should, 1)):
-                worth = holding_worth(self.diplomacy.get(user, 0), holding.kind, holding.grade, holding.votes,
-                                      holding.homeworld)
+                worth = holding_worth(self.diplomacy_at(user, closed_id), holding.kind, holding.grade,
+                                      holding.votes, holding.homeworld)
                 found.append(WeightChange(number, user, sign * worth, why))
         return found, None
+
+    def ag_move(self, root: int) -> HoldingMove | None:
+        """The chain starting at ``root`` as the AG recount reads it (``ag_errata``, in event seqs)."""
+        placed = self.corrected(root)
+        if placed is None:
+            return None
+        return HoldingMove(placed.holding, placed.sender, placed.recipient, placed.since, placed.start,
+                           placed.until.seq if placed.until is not None else None)
+
+    def roots(self) -> list[int]:
+        """The first entry of every chain of corrections (the entries that were corrected)."""
+        return sorted({self.root(r.id) for r in self.rows.values() if r.corrects_id is not None})
+
+    def ag_moves(self) -> list[HoldingMove]:
+        """Every corrected transfer that had moved a holding, as the AG recount reads it."""
+        return [m for m in (self.ag_move(root) for root in self.roots()) if m is not None]
 
     def edit_changes(self, edit: Event, rounds: Mapping[int, tuple[ClosedRound, int]]) -> list[WeightChange]:
         """An edit made as a correction (``since``): its change of V(p) in each round from ``since`` on that closed
@@ -203,8 +274,7 @@ class _Ledger:
     def every_change(self, rounds: Mapping[int, tuple[ClosedRound, int]]) -> list[WeightChange]:
         """The changes of every corrected transfer and every edit made as a correction: the ledger as corrected so
         far."""
-        roots = sorted({self.root(r.id) for r in self.rows.values() if r.corrects_id is not None})
-        return ([c for root in roots for c in self.changes(root, rounds)[0]]
+        return ([c for root in self.roots() for c in self.changes(root, rounds)[0]]
                 + [c for e in self.edits for c in self.edit_changes(e, rounds)])
 
 
@@ -230,7 +300,7 @@ def after_edit(session: Session, game_id: int, source_id: str) -> Consequences |
     subject = f"The correction of {ledger.names.get(int(found.payload['user_id']), '?')} ({edit_words(found)} " \
               f"from round {found.payload['since']})"
     recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
-    ag = tuple(ag_after_edit(session, game_id, found.seq))
+    ag = tuple(ag_after(session, game_id, ledger.ag_moves(), edit_seq=found.seq))
     return Consequences(game_view(game), subject, tuple(recounts), ledger.names, ag_recounts=ag)
 
 
@@ -242,9 +312,17 @@ def after_correction(session: Session, game_id: int, entry_id: int) -> Consequen
     row = ledger.rows[entry_id]
     subject = f"Transfer #{entry_id}" + (f" (correcting #{row.corrects_id})" if row.corrects_id else "")
     rounds = closed_rounds(session, game_id)
-    mine, note = ledger.changes(ledger.root(entry_id), rounds)
+    root = ledger.root(entry_id)
+    mine, note = ledger.changes(root, rounds)
     found = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
-    return Consequences(game_view(game), subject, tuple(found), ledger.names, note, note == NEVER_APPLIED)
+    move = ledger.ag_move(root)
+    ag = () if move is None else tuple(ag_after(session, game_id, ledger.ag_moves(), move=move))
+    return Consequences(game_view(game), subject, tuple(found), ledger.names, note, note == NEVER_APPLIED, ag)
+
+
+def ag_recounted(session: Session, game_id: int) -> list[AgCorrection]:
+    """Every closed weighted AG election that comes out differently under every correction made so far."""
+    return ag_differing(session, game_id, _Ledger(session, game_id).ag_moves())
 
 
 def recounted(session: Session, game_id: int, number: int) -> Recount:
@@ -281,7 +359,8 @@ def numbers(t: Tally) -> dict[str, Any]:
 
 class ErrataService(ServiceBase):
     async def after_correction(self, game_id: int, *, entry_id: int) -> Consequences:
-        """The closed rounds that transfer correction ``entry_id`` makes come out differently (read only)."""
+        """The closed rounds and weighted AG elections that transfer correction ``entry_id`` makes come out
+        differently (read only)."""
         async with self._read() as session:
             return await session.run_sync(after_correction, game_id, entry_id)
 
@@ -336,7 +415,7 @@ class ErrataService(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             session = uow.session
             game = await session.run_sync(read_game, game_id)
-            found = await session.run_sync(ag_differing, game_id)
+            found = await session.run_sync(ag_recounted, game_id)
             if not found:
                 raise RuleError(f"No closed Adjutant General election of {game.name} comes out differently under "
                                 "the corrected ledger; there is nothing to correct.")
