@@ -61,10 +61,10 @@ def level_explained(level: Level, changes: Sequence[Logged], stored: int) -> Der
         sums = " ".join(_signed(c.delta) for c in changes)
         steps.append(Step(f"{level.start} {sums} = **{running}**{u}", "every change is added when it is made"))
     notes = []
-    unnumbered = sum(1 for c in changes if c.event is None)
-    if unnumbered:
-        notes.append(f"{unnumbered} of the changes {'was' if unnumbered == 1 else 'were'} recorded before Clerk kept "
-                     "the event that made each, so they cite none.")
+    old = sum(1 for c in changes if c.event is None)
+    if old:
+        notes.append(f"{old} of the changes {'was' if old == 1 else 'were'} recorded before Clerk kept the event that "
+                     "made each, so they cite none.")
     if running == stored:
         result = f"{stored}{u}"
     else:
