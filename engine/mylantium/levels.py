@@ -28,14 +28,14 @@ class Logged:
 @dataclass(frozen=True)
 class Level:
     """What is explained: ``title`` (``Revolutionary Fervor``), ``unit`` (``%`` or nothing), the ``start`` and why it
-    is the start (``start_rule``), and where a single change is explained further (``more``)."""
+    is the start (``rule``, ``rule_id``), and where a single change is explained further (``more``)."""
 
     title: str
     unit: str
     start: int
     start_says: str
-    start_rule: str
-    start_rule_id: str = ""
+    rule: str
+    rule_id: str = ""
     more: str = ""
 
 
@@ -47,7 +47,7 @@ def level_explained(level: Level, changes: Sequence[Logged], stored: int) -> Der
     """``level`` now: its start, each change (with the running figure after it), the sum, checked against
     ``stored`` (the figure the game holds, which the answer shows whatever the changes add up to)."""
     u = level.unit
-    steps = [Step(f"Start: {level.start}{u} ({level.start_says})", level.start_rule, rule_id=level.start_rule_id)]
+    steps = [Step(f"Start: {level.start}{u} ({level.start_says})", level.rule, rule_id=level.rule_id)]
     running = level.start
     for c in changes:
         running += c.delta

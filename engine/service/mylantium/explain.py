@@ -81,18 +81,26 @@ def _stage(name: str | None) -> str | None:
     return stage
 
 
-def _rule(measure: str, cause: str) -> tuple[str, str]:
-    """The rule a recorded change applied, in words and its id, told from its cause."""
+def _logged(measure: str, row: MylHistory, where: str) -> Logged:
+    """A recorded change, with the rule it applied in words and its id, told from its cause."""
+    cause = row.cause
+
+    def logged(rule: str, rule_id: str = "") -> Logged:
+        return Logged(row.turn, cause, row.delta, where, row.event_seq, rule, rule_id)
+
     if cause.startswith("set by the moderators"):
-        return (("a moderator's figure (as it stood before Clerk kept it, or a correction); no VP are deducted for "
-                 "it", "") if measure == "fervor" else ("a moderator's figure (the start, or a correction)", "P1-20"))
+        if measure == "fervor":
+            return logged("a moderator's figure (as it stood before Clerk kept it, or a correction); no VP are "
+                          "deducted for it")
+        return logged("a moderator's figure (the start, or a correction)", rule_id="P1-20")
     if measure == "fervor":
         if cause.endswith("was put down"):
-            return "a Revolution or coup put down raises Fervor by 3 at once", "P1-10"
-        return "a condition that held at the end of the Business Phase adds its points", "R1-31, R1-32, R1-33"
+            return logged("a Revolution or coup put down raises Fervor by 3 at once", rule_id="P1-10")
+        return logged("a condition that held at the end of the Business Phase adds its points",
+                      rule_id="R1-31, R1-32, R1-33")
     if cause == "clamped to 0..100":
-        return "the Approval Rating is kept within 0..100", "R1-21"
-    return "the approval table, applied at the Business Phase's close", "R1-21, P1-05"
+        return logged("the Approval Rating is kept within 0..100", rule_id="R1-21")
+    return logged("the approval table, applied at the Business Phase's close", rule_id="R1-21, P1-05")
 
 
 LEVELS = {"fervor": ("Revolutionary Fervor", "", "A Business Phase's rise, condition by condition: "
@@ -221,11 +229,10 @@ class Explain(ServiceBase):
             seqs = {r.event_seq for r in rows if r.event_seq is not None}
             kinds = {seq: kind for seq, kind in (await session.execute(select(Event.seq, Event.kind).where(
                 Event.game_id == game_id, Event.seq.in_(seqs)))).all()} if seqs else {}
-            changes = [Logged(r.turn, r.cause, r.delta, MADE_BY.get(kinds.get(r.event_seq or 0, ""), ""),
-                              r.event_seq, *_rule(measure, r.cause)) for r in rows]
+            changes = [_logged(measure, r, MADE_BY.get(kinds.get(r.event_seq or 0, ""), "")) for r in rows]
             if measure == "fervor":
                 start = Level(title, unit, 0, "a Republic's Fervor when the game begins",
-                              "Fervor starts at 0 and only rises", "R1-30", more)
+                              "Fervor starts at 0 and only rises", rule_id="R1-30", more=more)
                 stored = gov.fervor
             else:
                 stored = approval_of(gov, game)
@@ -233,7 +240,7 @@ class Explain(ServiceBase):
                 start = Level(title, unit, first, "the initial_approval setting" + (" before the first change"
                                                                                     if rows else ""),
                               "the Approval Rating starts at the initial_approval setting, 50 unless the moderators "
-                              "set another", "P1-20", more)
+                              "set another", rule_id="P1-20", more=more)
             return level_explained(start, changes, stored)
 
     async def latest_chain(self, game_id: int) -> int | None:
