@@ -154,6 +154,7 @@ def subject_of(head: str, ruleset: str) -> str | None:
     ("mylantium-revolution.txt", "mylantium", {"approval": 1, "fervor": 1, "revolution": 3, "fervor-level": 3,
                                                "approval-level": 3}),
     ("import-mylantium.txt", "mylantium", {"fervor-level": 2, "approval-level": 2}),
+    ("forms-intent.txt", "mylantium", {"fervor-level": 1, "approval-level": 1}),  # a set-up summary's
     ("convocate-statute-and-repeal.txt", "convocate", {"standing": 3, "push": 1, "repeal": 1}),
     ("import-convocate.txt", "convocate", {"standing": 2})])
 def test_why_rebuilds_every_posted_number(name: str, ruleset: str, least: dict[str, int]) -> None:
