@@ -39,26 +39,36 @@ class Level:
     more: str = ""
 
 
+SPELLED = 24
+"""Up to this many changes, the sum is written out term by term; beyond, as their total (one line must fit a
+Discord message)."""
+
+
 def _signed(n: int) -> str:
     return f"+ {n}" if n >= 0 else f"− {-n}"
 
 
 def level_explained(level: Level, changes: Sequence[Logged], stored: int) -> Derivation:
-    """``level`` now: its start, each change (with the running figure after it), the sum, checked against
-    ``stored`` (the figure the game holds, which the answer shows whatever the changes add up to)."""
+    """``level`` now: its start, each change (with the running figure after it; the rule it applied named at the
+    first change that applied it), the sum, checked against ``stored`` (the figure the game holds, which the answer
+    shows whatever the changes add up to)."""
     u = level.unit
     steps = [Step(f"Start: {level.start}{u} ({level.start_says})", level.rule, rule_id=level.rule_id)]
     running = level.start
+    told: set[tuple[str, str]] = set()  # a rule is named at its first change only: a long game has hundreds
     for c in changes:
         running += c.delta
         when = f"Turn {c.turn}" + (f", {c.where}" if c.where else "")
         unnumbered = "" if c.event is not None else " (recorded before Clerk kept the event of each change)"
-        steps.append(Step(f"{when}: {c.delta:+d}: {c.cause} → {running}{u}{unnumbered}", c.rule, rule_id=c.rule_id,
+        rule, rule_id = ("", "") if (c.rule, c.rule_id) in told else (c.rule, c.rule_id)
+        told.add((c.rule, c.rule_id))
+        steps.append(Step(f"{when}: {c.delta:+d}: {c.cause} → {running}{u}{unnumbered}", rule, rule_id=rule_id,
                           events=(c.event,) if c.event is not None else ()))
     if not changes:
         steps.append(Step(f"No change recorded since the start: **{running}**{u}", "only a recorded change moves it"))
     else:
-        sums = " ".join(_signed(c.delta) for c in changes)
+        sums = (" ".join(_signed(c.delta) for c in changes) if len(changes) <= SPELLED
+                else f"{_signed(running - level.start)} (the {len(changes)} changes above)")
         steps.append(Step(f"{level.start} {sums} = **{running}**{u}", "every change is added when it is made"))
     notes = []
     old = sum(1 for c in changes if c.event is None)
