@@ -59,7 +59,7 @@ def level_explained(level: Level, changes: Sequence[Logged], stored: int) -> Der
     for c in changes:
         running += c.delta
         when = f"Turn {c.turn}" + (f", {c.where}" if c.where else "")
-        unnumbered = "" if c.event is not None else " (recorded before Clerk kept the event of each change)"
+        unnumbered = "" if c.event is not None else " (recorded before Clerk kept its event)"
         rule, rule_id = ("", "") if (c.rule, c.rule_id) in told else (c.rule, c.rule_id)
         told.add((c.rule, c.rule_id))
         steps.append(Step(f"{when}: {c.delta:+d}: {c.cause} → {running}{u}{unnumbered}", rule, rule_id=rule_id,

@@ -108,7 +108,7 @@ async def test_changes_recorded_before_the_event_numbers_and_a_sum_that_differs(
         await session.execute(update(MylHistory).where(MylHistory.game_id == rep.id, MylHistory.measure == "fervor",
                                                        MylHistory.delta == 1).values(event_seq=None))
     why = await rep.clerk.mylantium.explain.level(rep.id, "fervor")
-    old = [s for s in why.steps if "recorded before Clerk kept the event" in s.says]
+    old = [s for s in why.steps if "(recorded before Clerk kept its event)" in s.says]
     assert len(old) == 2 and all(s.events == () for s in old) and why.value == 7
     assert "2 of the changes were recorded before Clerk kept the event" in why.note
     async with rep.clerk._sessions() as session, session.begin():
