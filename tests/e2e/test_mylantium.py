@@ -43,3 +43,22 @@ async def test_the_coup_offer_accepted_with_a_button(clerk_bot: Harness) -> None
     late = await h.press(h.alice, offer, "No coup")
     assert "already answered or decided" in late.first.content and "Nothing was recorded" in late.first.content
     assert len(h.fake.messages(h.game)) == posted
+
+
+async def test_fervor_and_approval_now_explained_through_discord(clerk_bot: Harness) -> None:
+    """``/why what:fervor-level`` (suggested as ``what`` is typed) explains the Fervor ``/status`` shows, citing the
+    ``/government set`` that set it; only the asker sees it."""
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="mylantium", name="sirius")
+    await h.run(h.mod, "faction register", h.game, faction="Prole", user=h.bob, party="Federalist", vp=3, treasury=20)
+    await h.run(h.mod, "government set", h.game, fervor=5, approval=40)
+    suggested = [c["value"] for c in await h.fake.autocomplete(h.bob, "why", h.game, option="what", typed="level")]
+    assert sorted(suggested) == ["approval-level", "fervor-level"]
+    status = (await h.run(h.bob, "status", h.game)).first
+    assert "Revolutionary Fervor: 5" in status.text()
+    why = (await h.run(h.bob, "why", h.game, what="fervor-level")).first
+    assert why.ephemeral and why.content.startswith("**Revolutionary Fervor now**: 5")
+    assert "/government set: +5: set by the moderators (no VP deducted) → 5" in why.content and "read #" in why.content
+    approval = (await h.run(h.bob, "why", h.game, what="approval-level")).first
+    assert approval.ephemeral and approval.content.startswith("**The Approval Rating now**: 40%")
+    assert not any("Fervor now" in m.text() for m in h.fake.messages(h.game))

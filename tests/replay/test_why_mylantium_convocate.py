@@ -12,7 +12,8 @@ import pytest
 
 from .helpers import TRANSCRIPTS, Sent, sent_messages
 
-SUBJECTS = {"mylantium": ("election", "approval", "fervor", "revolution"), "convocate": ("standing", "push", "repeal")}
+SUBJECTS = {"mylantium": ("election", "approval", "fervor", "revolution", "fervor-level", "approval-level"),
+            "convocate": ("standing", "push", "repeal")}
 """What is checked in a transcript of the ruleset."""
 
 
@@ -101,6 +102,23 @@ def fervor_answered(text: str) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+def fervor_level_posted(text: str) -> int | None:
+    """Fervor as the government page (``/status``, the set-up summary) shows it."""
+    found = re.search(r"^\s*Revolutionary Fervor: (\d+)$", text, re.M)
+    return int(found[1]) if found else None
+
+
+def approval_level_posted(text: str) -> int | None:
+    found = re.search(r"^\s*Approval Rating: (\d+)%(?: \(the starting value\))?$", text, re.M)
+    return int(found[1]) if found else None
+
+
+def level_answered(text: str) -> int:
+    found = re.match(r"\*\*.+ now\*\*: (\d+)%?$", text.splitlines()[0])
+    assert found, text
+    return int(found[1])
+
+
 def revolution_posted(text: str) -> tuple[int, int] | None:
     found = re.search(r"the Counter-Revolutionary Treasury holds \$(\d+); the Vanguard has \$(\d+)", text)
     return (int(found[1]), int(found[2])) if found else None
@@ -118,21 +136,25 @@ READERS: dict[str, Reader] = {"election": (myl_posted, myl_answered),
                               "push": (push_posted, push_answered), "repeal": (repeal_posted, repeal_answered),
                               "approval": (approval_posted, approval_answered),
                               "fervor": (fervor_posted, fervor_answered),
-                              "revolution": (revolution_posted, revolution_answered)}
+                              "revolution": (revolution_posted, revolution_answered),
+                              "fervor-level": (fervor_level_posted, level_answered),
+                              "approval-level": (approval_level_posted, level_answered)}
 
 
 def subject_of(head: str, ruleset: str) -> str | None:
     """The subject a ``/why`` input line asks about (its ruleset's first when it names none), else None."""
-    found = re.match(r"^\w+ #[\w-]+: /why\b(?:.*?what:(\w+))?", head)
+    found = re.match(r"^\w+ #[\w-]+: /why\b(?:.*?what:([\w-]+))?", head)
     if found is None:
         return None
     return found[1] or SUBJECTS[ruleset][0]
 
 
 @pytest.mark.parametrize(("name", "ruleset", "least"), [
-    ("mylantium-election.txt", "mylantium", {"election": 2}),
-    ("mylantium-revolution.txt", "mylantium", {"approval": 1, "fervor": 1, "revolution": 3}),
-    ("import-mylantium.txt", "mylantium", {}),
+    ("mylantium-election.txt", "mylantium", {"election": 2, "fervor-level": 3, "approval-level": 3}),
+    ("mylantium-revolution.txt", "mylantium", {"approval": 1, "fervor": 1, "revolution": 3, "fervor-level": 3,
+                                               "approval-level": 3}),
+    ("import-mylantium.txt", "mylantium", {"fervor-level": 2, "approval-level": 2}),
+    ("forms-intent.txt", "mylantium", {"fervor-level": 1, "approval-level": 1}),  # a set-up summary's
     ("convocate-statute-and-repeal.txt", "convocate", {"standing": 3, "push": 1, "repeal": 1}),
     ("import-convocate.txt", "convocate", {"standing": 2})])
 def test_why_rebuilds_every_posted_number(name: str, ruleset: str, least: dict[str, int]) -> None:

@@ -27,6 +27,24 @@ async def fervor(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
     return await app.clerk.mylantium.explain.business(game.id, "fervor", turn=ask.round)
 
 
+def _now_only(ask: WhyAsk, measure: str) -> None:
+    if ask.round is not None:
+        raise RuleError(f"/why {measure}-level explains the figure now and takes no round; a Business Phase's "
+                        f"change is `/why {measure} round:{ask.round}`.")
+
+
+async def fervor_level(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
+    """Revolutionary Fervor now, as ``/status`` shows it: every recorded change with its event."""
+    _now_only(ask, "fervor")
+    return await app.clerk.mylantium.explain.level(game.id, "fervor")
+
+
+async def approval_level(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
+    """The Approval Rating now, as ``/status`` shows it: every recorded change with its event."""
+    _now_only(ask, "approval")
+    return await app.clerk.mylantium.explain.level(game.id, "approval")
+
+
 async def revolution(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivation:
     """An attempt of the latest Revolution chain: ``round`` its number (the latest resolved if left out)."""
     return await app.clerk.mylantium.explain.revolution(game.id, attempt=ask.round)
@@ -62,8 +80,11 @@ what **Explain this** asks of it."""
 
 
 EXPLAIN: dict[str, Explainer] = {"election": election, "approval": approval, "fervor": fervor,
-                                 "revolution": revolution}
+                                 "revolution": revolution, "fervor-level": fervor_level,
+                                 "approval-level": approval_level}
 HELP = {"election": "a Primary's or General Election's totals; round: the turn, name: primary or general",
         "approval": "the Approval Rating's change at a Business Phase's close; round: the turn",
         "fervor": "Revolutionary Fervor's rise at a Business Phase's close; round: the turn",
-        "revolution": "a Revolution's or coup's treasuries; round: the attempt in the latest chain"}
+        "revolution": "a Revolution's or coup's treasuries; round: the attempt in the latest chain",
+        "fervor-level": "Revolutionary Fervor now, as /status shows it: every change that made it",
+        "approval-level": "the Approval Rating now, as /status shows it: every change that made it"}

@@ -20,12 +20,12 @@ from engine.mylantium.fervor import FervorResult, deduct, fervor_change
 from engine.mylantium.model import Faction, FactionCode, total_vp
 from engine.mylantium.settings import Rules
 from engine.service.ledger import game_view, load_game
+from engine.service.mylantium.history import add_history, record
 from engine.service.mylantium.revolution import begin_chain
 from engine.service.mylantium.state import (
     approval_of,
     calm_game,
     government_of,
-    history,
     in_play_of,
     open_election,
     pure_factions,
@@ -136,7 +136,7 @@ class Business(ServiceBase):
                 "vp_lost": {c.name: n for c, n in lost.items()},
                 "chain": chain.number if chain else None,
             }
-            await uow.record(game_id, "BusinessClosed", actor, payload, source_id)
+            await record(uow, game_id, "BusinessClosed", actor, payload, source_id)  # stamps the changes
             return BusinessView(
                 game=game_view(game), turn=gov.turn, approval_start=start, approval_changes=approval.changes,
                 approval_end=approval.end, approval_raw=approval.raw, fervor_changes=fervor.changes,
@@ -152,10 +152,10 @@ def _apply_approval(session: AsyncSession, gov: MylGovernment, start: int, event
     value = start
     for c in approval.changes:
         value += c.delta
-        session.add(history(gov.game_id, gov.turn, "approval", c.cause, c.delta, value, now))
+        add_history(session, gov.game_id, gov.turn, "approval", c.cause, c.delta, value, now)
     if approval.clamped:
-        session.add(history(gov.game_id, gov.turn, "approval", "clamped to 0..100",
-                            approval.end - approval.raw, approval.end, now))
+        add_history(session, gov.game_id, gov.turn, "approval", "clamped to 0..100", approval.end - approval.raw,
+                    approval.end, now)
     gov.approval = approval.end
     return approval
 
@@ -166,7 +166,7 @@ def _apply_fervor(session: AsyncSession, gov: MylGovernment, events: Sequence[Oc
     fervor = fervor_change(at_end, events, gov.unfunded_last_turn, rules)
     for c in fervor.changes:
         gov.fervor += c.delta
-        session.add(history(gov.game_id, gov.turn, "fervor", c.cause, c.delta, gov.fervor, now))
+        add_history(session, gov.game_id, gov.turn, "fervor", c.cause, c.delta, gov.fervor, now)
     return fervor
 
 
@@ -178,6 +178,6 @@ async def _deduct_vp(session: AsyncSession, gov: MylGovernment, points: int,
     write_back(rows, factions)
     for f in factions:
         if lost.get(f.code):
-            session.add(history(gov.game_id, gov.turn, f"vp:{f.code.name}",
-                                f"Fervor +{points} at the end of the Business Phase", -lost[f.code], f.vp, now))
+            add_history(session, gov.game_id, gov.turn, f"vp:{f.code.name}",
+                        f"Fervor +{points} at the end of the Business Phase", -lost[f.code], f.vp, now)
     return factions, lost

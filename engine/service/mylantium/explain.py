@@ -18,17 +18,29 @@ from engine.mylantium.approval import approval_explained
 from engine.mylantium.business import Happening, InPlay, Occurrence
 from engine.mylantium.elections import Candidate, Known, general_explained, primary_explained
 from engine.mylantium.fervor import fervor_explained
+from engine.mylantium.levels import Level, Logged, level_explained
 from engine.mylantium.model import FactionCode, Party
 from engine.mylantium.revolution import chain_of
 from engine.mylantium.revolution_why import attempt_explained
 from engine.mylantium.settings import Rules
 from engine.service.ledger import load_game
-from engine.service.mylantium.state import candidate_rows, faction_rows, require_mylantium, rules_of
+from engine.service.mylantium.state import (
+    approval_of,
+    candidate_rows,
+    faction_rows,
+    government_of,
+    require_mylantium,
+    rules_of,
+)
 from engine.service.uow import ServiceBase
 from engine.store.models import Event, Game, Player
-from engine.store.models.mylantium import MylChain, MylElection, MylHappening
+from engine.store.models.mylantium import MylChain, MylElection, MylHappening, MylHistory
 
 STAGES = {"primary": "primary", "general": "general", "general election": "general"}
+MADE_BY = {"BusinessClosed": "the Business Phase's close", "GovernmentSet": "/government set",
+           "RevolutionResolved": "an attempt's resolution", "CoupAnswered": "the answer to the coup offer",
+           "FactionChanged": "/faction set", "PlayerRemoved": "/player remove"}
+"""The event that recorded a change of Fervor or approval, in words (``/why fervor-level``)."""
 
 
 async def events_of(session: AsyncSession, game_id: int, *kinds: str) -> list[Event]:
@@ -67,6 +79,34 @@ def _stage(name: str | None) -> str | None:
     if stage is None:
         raise RuleError(f"“{name}” is not an election: name `primary` or `general` (or leave it out for the latest).")
     return stage
+
+
+def _logged(measure: str, row: MylHistory, where: str) -> Logged:
+    """A recorded change, with the rule it applied in words and its id, told from its cause."""
+    cause = row.cause
+
+    def logged(rule: str, rule_id: str = "") -> Logged:
+        return Logged(row.turn, cause, row.delta, where, row.event_seq, rule, rule_id)
+
+    if cause.startswith("set by the moderators"):
+        if measure == "fervor":
+            return logged("a moderator's figure (as it stood before Clerk kept it, or a correction); no VP are "
+                          "deducted for it")
+        return logged("a moderator's figure (the start, or a correction)", rule_id="P1-20")
+    if measure == "fervor":
+        if cause.endswith("was put down"):
+            return logged("a Revolution or coup put down raises Fervor by 3 at once", rule_id="P1-10")
+        return logged("a condition that held at the end of the Business Phase adds its points",
+                      rule_id="R1-31, R1-32, R1-33")
+    if cause == "clamped to 0..100":
+        return logged("the Approval Rating is kept within 0..100", rule_id="R1-21")
+    return logged("the approval table, applied at the Business Phase's close", rule_id="R1-21, P1-05")
+
+
+LEVELS = {"fervor": ("Revolutionary Fervor", "", "A Business Phase's rise, condition by condition: "
+                     "`/why fervor round:<turn>`."),
+          "approval": ("The Approval Rating", "%", "A Business Phase's change, happening by happening: "
+                       "`/why approval round:<turn>`.")}
 
 
 def _explained(game: Game, row: MylElection, known: Known, factions: Mapping[str, FactionCode],
@@ -174,6 +214,34 @@ class Explain(ServiceBase):
             if fervor.total != int(p["fervor"]["total"]):
                 raise RuleError("The Fervor rebuilt differs from the one posted; tell the moderators.")
             return derivation
+
+    async def level(self, game_id: int, measure: str) -> Derivation:
+        """Revolutionary Fervor (``measure`` fervor) or the Approval Rating (approval) as the government page shows
+        it now: the start and every change recorded (``myl_history``), each citing the event that recorded it, and
+        their sum checked against the figure the game holds (shown as stored, and said so, if they differ)."""
+        title, unit, more = LEVELS[measure]
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            gov = await government_of(session, game)
+            rows = list((await session.execute(select(MylHistory).where(
+                MylHistory.game_id == game_id, MylHistory.measure == measure).order_by(MylHistory.id))).scalars())
+            seqs = {r.event_seq for r in rows if r.event_seq is not None}
+            kinds = {seq: kind for seq, kind in (await session.execute(select(Event.seq, Event.kind).where(
+                Event.game_id == game_id, Event.seq.in_(seqs)))).all()} if seqs else {}
+            changes = [_logged(measure, r, MADE_BY.get(kinds.get(r.event_seq or 0, ""), "")) for r in rows]
+            if measure == "fervor":
+                start = Level(title, unit, 0, "a Republic's Fervor when the game begins",
+                              "Fervor starts at 0 and only rises", rule_id="R1-30", more=more)
+                stored = gov.fervor
+            else:
+                stored = approval_of(gov, game)
+                first = rows[0].value - rows[0].delta if rows else stored
+                start = Level(title, unit, first, "the initial_approval setting" + (" before the first change"
+                                                                                    if rows else ""),
+                              "the Approval Rating starts at the initial_approval setting, 50 unless the moderators "
+                              "set another", rule_id="P1-20", more=more)
+            return level_explained(start, changes, stored)
 
     async def latest_chain(self, game_id: int) -> int | None:
         """The number of the game's latest chain of Revolutions (the one ``revolution`` explains); None: none yet."""

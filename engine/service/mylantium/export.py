@@ -116,11 +116,13 @@ async def _happenings(session: AsyncSession, game_id: int) -> list[dict[str, Any
 
 
 async def _histories(session: AsyncSession, game_id: int) -> dict[str, list[dict[str, Any]]]:
-    """The approval, Fervor and VP histories (``approval``, ``fervor``, ``vp``), each step with its cause."""
+    """The approval, Fervor and VP histories (``approval``, ``fervor``, ``vp``), each step with its cause and the
+    number of the event that recorded it (None before Clerk kept it)."""
     histories: dict[str, list[dict[str, Any]]] = {"approval": [], "fervor": [], "vp": []}
     logged = await session.execute(select(MylHistory).where(MylHistory.game_id == game_id).order_by(MylHistory.id))
     for h in logged.scalars():
-        entry = {"turn": h.turn, "cause": h.cause, "delta": h.delta, "value": h.value, "at": _iso(h.at)}
+        entry = {"turn": h.turn, "cause": h.cause, "delta": h.delta, "value": h.value, "at": _iso(h.at),
+                 "event": h.event_seq}
         if h.measure.startswith("vp:"):
             histories["vp"].append({"faction": FactionCode[h.measure[3:]].title, **entry})
         else:

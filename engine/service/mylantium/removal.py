@@ -22,6 +22,7 @@ from engine.mylantium.model import FactionCode
 from engine.mylantium.revolution import Waiting, chain_of
 from engine.service.ledger import game_view, require_player
 from engine.service.membership import games_cache
+from engine.service.mylantium.history import record
 from engine.service.mylantium.records import writable
 from engine.service.mylantium.revolution import chain_after_vp_change
 from engine.service.mylantium.state import (
@@ -133,7 +134,7 @@ class RemovalService(ServiceBase):
             removal = MylRemoval(game_view(game), user_id, player.name, code, f, independent, title, choice_dropped,
                                  tuple(choosers), candidate.name if candidate is not None else None,
                                  nominee_of, pledge_dropped, started)
-            await uow.record(game_id, REMOVED, actor,
+            await record(uow, game_id, REMOVED, actor,
                              {"user_id": user_id, "name": player.name, "faction": code.name,
                               "faction_votes": f, "independent": independent,
                               "election": election.stage if election is not None else None,

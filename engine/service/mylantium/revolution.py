@@ -31,12 +31,12 @@ from engine.mylantium.revolution import (
 )
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
+from engine.service.mylantium.history import add_history, record
 from engine.service.mylantium.state import (
     assets_of,
     faction_of_user,
     faction_rows,
     government_of,
-    history,
     live_chain,
     open_else_latest,
     player_names,
@@ -86,12 +86,12 @@ async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylCh
         if attempt.fervor and (before is None or not before.fervor):
             gov.fervor += attempt.fervor
             what = "coup of the Brass Hats" if attempt.coup else f"Revolution of the {attempt.vanguard.plural}"
-            uow.session.add(history(game.id, gov.turn, "fervor", f"the {what} was put down", attempt.fervor,
-                                    gov.fervor, uow.now))
+            add_history(uow.session, game.id, gov.turn, "fervor", f"the {what} was put down", attempt.fervor,
+                        gov.fervor, uow.now)
             for code, lost in attempt.lost.items():
                 f = next(f for f in step.factions if f.code is code)
-                uow.session.add(history(game.id, gov.turn, f"vp:{code.name}", f"Fervor +{attempt.fervor} (the {what} "
-                                        "was put down)", -lost, f.vp, uow.now))
+                add_history(uow.session, game.id, gov.turn, f"vp:{code.name}",
+                            f"Fervor +{attempt.fervor} (the {what} was put down)", -lost, f.vp, uow.now)
     row.state = chain_to_dict(new)
     row.waiting = new.waiting.value
     old_current, new_current = old.current, new.current
@@ -182,7 +182,7 @@ class Revolutions(ServiceBase):
             step = answer_coup(old, factions, assets, accept)
             first = len(old.attempts)
             await apply_step(uow, game, gov, row, old, step, rows)
-            await uow.record(game_id, "CoupAnswered", actor, {"chain": row.number, "accept": accept,
+            await record(uow, game_id, "CoupAnswered", actor, {"chain": row.number, "accept": accept,
                                                               "by_player": user_id is not None,
                                                               "state": summary(step.chain)}, source_id)
             return await chain_view(uow.session, game, row, first_new=first, resumed="coup")
@@ -275,7 +275,7 @@ class Revolutions(ServiceBase):
                 pledges = await _pledges(uow.session, row, current.number)
                 step = resolve(old, factions, assets, pledges)
                 await apply_step(uow, game, gov, row, old, step, rows)
-                await uow.record(game_id, "RevolutionResolved", actor,
+                await record(uow, game_id, "RevolutionResolved", actor,
                                  {"chain": row.number, "attempt": current.number, "by_deadline": expected is not None,
                                   "state": summary(step.chain)}, source_id)
                 view = await chain_view(uow.session, game, row, first_new=current.number, resumed="contributions")

@@ -20,6 +20,7 @@ from engine.service.mylantium.business import Business
 from engine.service.mylantium.elections import Elections
 from engine.service.mylantium.errata import ElectionErrata
 from engine.service.mylantium.explain import Explain
+from engine.service.mylantium.history import add_history, record
 from engine.service.mylantium.records import (
     candidate_view,
     find_territory,
@@ -42,7 +43,6 @@ from engine.service.mylantium.state import (
     faction_rows,
     find_candidate,
     government_of,
-    history,
     in_play_of,
     require_calm,
     require_mylantium,
@@ -153,7 +153,7 @@ class MylantiumService(RulesetService):
             gov = await government_of(uow.session, game)
             if vp is not None and vp != row.vp:
                 cause = reason.strip() if reason and reason.strip() else "set by the moderators"
-                uow.session.add(history(game_id, gov.turn, f"vp:{code.name}", cause, vp - row.vp, vp, uow.now))
+                add_history(uow.session, game_id, gov.turn, f"vp:{code.name}", cause, vp - row.vp, vp, uow.now)
                 row.vp = vp
             if treasury is not None:
                 row.treasury = treasury
@@ -168,7 +168,7 @@ class MylantiumService(RulesetService):
                 changes["rejoined"] = True
             await uow.session.flush()
             chain = await chain_after_vp_change(uow, game) if vp is not None or in_play is not None else None
-            await uow.record(game_id, "FactionChanged", actor,
+            await record(uow, game_id, "FactionChanged", actor,
                              {"faction": code.name, **changes, "reason": reason,
                               "chain": chain.number if chain else None}, source_id)
             view = await one_faction_view(uow.session, game, row)
@@ -395,13 +395,13 @@ class MylantiumService(RulesetService):
                         raise RuleError(f"since is the turn the approval was wrong from: 1 to {gov.turn}, not "
                                         f"{since}.")
                     payload.update(since=since, approval_change=approval - old)
-                uow.session.add(history(game_id, gov.turn, "approval", "set by the moderators", approval - old,
-                                        approval, uow.now))
+                add_history(uow.session, game_id, gov.turn, "approval", "set by the moderators", approval - old,
+                            approval, uow.now)
             if fervor is not None:
                 if fervor < 0:
                     raise RuleError("Fervor is 0 or more.")
-                uow.session.add(history(game_id, gov.turn, "fervor", "set by the moderators (no VP deducted)",
-                                        fervor - gov.fervor, fervor, uow.now))
+                add_history(uow.session, game_id, gov.turn, "fervor", "set by the moderators (no VP deducted)",
+                            fervor - gov.fervor, fervor, uow.now)
                 gov.fervor = payload["fervor"] = fervor
             unfunded = wanted.pop("unfunded_last_turn", None)
             if unfunded is not None:
@@ -418,7 +418,7 @@ class MylantiumService(RulesetService):
                 if no_income_tax:
                     payload["income_tax"] = None
             await uow.session.flush()
-            await uow.record(game_id, "GovernmentSet", actor, payload, source_id)
+            await record(uow, game_id, "GovernmentSet", actor, payload, source_id)
             return await government_view(uow.session, game)
 
     async def government(self, game_id: int) -> GovernmentView:

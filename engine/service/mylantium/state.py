@@ -4,7 +4,7 @@ checks every Mylantium use case shares: the ruleset, a revolution that suspends 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -27,7 +27,6 @@ from engine.store.models.mylantium import (
     MylElection,
     MylFaction,
     MylGovernment,
-    MylHistory,
     MylTerritory,
     MylUnit,
 )
@@ -248,6 +247,3 @@ async def stage_of(session: AsyncSession, gov: MylGovernment) -> str:
         return "General Election open"
     return "after the General Election: the Legislative Round and the Business Phase"
 
-
-def history(game_id: int, turn: int, measure: str, cause: str, delta: int, value: int, at: Any) -> MylHistory:
-    return MylHistory(game_id=game_id, turn=turn, measure=measure, cause=cause[:200], delta=delta, value=value, at=at)

@@ -147,7 +147,9 @@ class MylHappening(Base):
 
 
 class MylHistory(Base):
-    """Every change of approval, Fervor or a Faction's VP, with its cause: the histories of the export."""
+    """Every change of approval, Fervor or a Faction's VP, with its cause: the histories of the export, and the
+    steps of ``/why fervor-level`` and ``/why approval-level``. ``event_seq``: the number of the event that recorded
+    the change (``#41``); None for a change written before Clerk kept it (migration 0013)."""
 
     __tablename__ = "myl_history"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -158,6 +160,7 @@ class MylHistory(Base):
     delta: Mapped[int] = mapped_column(Integer)
     value: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    event_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MylChain(Base):
