@@ -81,7 +81,9 @@ async def test_the_receipt_is_owed_in_the_ballots_transaction(db_engine: AsyncEn
     assert [(r.owed.nonce, r.owed.source_id) for r in answer.rows] == [("r11-aye", "msg:11")]
     assert [r.id for r in await clerk.outbox.owed()] == [r.id for r in answer.rows]
     owed = [s for s in seen if "owed_messages" in s]
-    assert len(owed) == 1 and owed[0].startswith("INSERT INTO owed_messages"), owed  # no nonce read, one insert
+    assert len(owed) == 1 and "INSERT INTO owed_messages" in owed[0], owed  # no nonce read, one insert
+    if db_engine.dialect.name == "postgresql":  # the ballot's one write (ballot_batch._guarded_statement)
+        assert "UPDATE games" in owed[0] and "INSERT INTO ballots" in owed[0] and "INSERT INTO events" in owed[0]
     begins = [s for s in seen if s.startswith("BEGIN")]
     assert len(begins) <= 1, begins  # one transaction (SQLite's BEGIN IMMEDIATE; PostgreSQL's BEGIN is not a cursor's)
     assert clerk.outbox._owe_batcher.batches == 0, "the receipt took no transaction of its own"
@@ -140,7 +142,7 @@ async def test_ballots_batched_together_owe_their_receipts_in_one_statement(db_e
             answer=answers[u]) for u in users))
     batches = batcher.batches - before
     assert batches < len(users), "the ballots were batched"
-    assert len([s for s in seen if s.startswith("INSERT INTO owed_messages")]) == batches
+    assert len([s for s in seen if "INSERT INTO owed_messages" in s]) == batches
     for u, answer in answers.items():
         assert [(r.owed.source_id, r.owed.lane) for r in answer.rows] == [(f"msg:{u}", f"user:{u}")]
     owed = await clerk.outbox.owed()
