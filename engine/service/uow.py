@@ -529,16 +529,17 @@ class ServiceBase:
 def _optimistically(connection: Connection, now: datetime, work: Callable[[SyncUnit], T]) -> T:
     """``_optimistic_unit``'s tries on ``connection``, then the locked transaction."""
     default = connection.default_isolation_level
+    # SQLAlchemy sets the level back when the connection returns to its pool. Not here after an error: the
+    # connection may have been invalidated (a lost or read-only session, engine/store/faults.py), and touching it
+    # would open a new one in its place, outside the pool's reconnect
     connection.execution_options(isolation_level="AUTOCOMMIT")
-    try:
-        for _ in range(OPTIMISTIC_TRIES):
-            try:
-                with connection.begin():  # autocommit: SQLAlchemy's transaction sends no BEGIN and no COMMIT
-                    return _run_unit(connection, now, None, work, optimistic=True)
-            except Changed:
-                continue
-    finally:
-        connection.execution_options(isolation_level=default)
+    for _ in range(OPTIMISTIC_TRIES):
+        try:
+            with connection.begin():  # autocommit: SQLAlchemy's transaction sends no BEGIN and no COMMIT
+                return _run_unit(connection, now, None, work, optimistic=True)
+        except Changed:
+            continue
+    connection.execution_options(isolation_level=default)
     return _in_connection(connection, now, work)
 
 
