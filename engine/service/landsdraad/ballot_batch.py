@@ -4,8 +4,11 @@ the ballots arrived, and one refused ballot never stops the others.
 
 The DM ballot's hot path, so SQLAlchemy Core on the unit's connection and no ORM: the statements are built once,
 here (their compiled form is cached by the engine), the reads return plain rows, and a batch costs the duplicate
-check, ONE joined read of the game, its round, the voters, their ballots and their holdings, and three writes (the
-ballots' upsert, the game's ``last_seq``, the events). docs/performance.md has the measurements."""
+check, ONE joined read of the game, its round, the voters, their ballots and their holdings, and the writes (the
+game's ``last_seq``, the events, the ballots' upsert, the receipts owed with them): on PostgreSQL ONE statement,
+guarded by the game's ``last_seq`` as read, with no transaction around the read and the write (optimistic:
+``_guarded_statement``, ``uow.ServiceBase._optimistic_unit``), on SQLite four in the twin's transaction.
+docs/performance.md has the measurements."""
 
 from __future__ import annotations
 
