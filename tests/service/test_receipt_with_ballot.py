@@ -168,3 +168,34 @@ async def test_the_check_of_remembered_games_is_part_of_the_ballots_read(db_engi
         await clerk.landsdraad.ballots.cast_ballot(game, user_id=13, command=parse_ballot("Vote: Aye"),
                                                    received_at=T0, source_id="msg:3", plays_in=[game, game + 1])
     assert await ballots_cast(db_engine) == 2
+
+
+async def test_an_optimistic_ballot_that_keeps_finding_its_game_changed_is_written_under_the_lock_once(
+        db_engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL (``uow.ServiceBase._optimistic_unit``): a guarded write that finds the game changed writes nothing
+    and the batch is read and judged again; after ``OPTIMISTIC_TRIES`` it runs in the locked transaction: the ballot
+    and its receipt once, whatever the tries before did."""
+    if db_engine.dialect.name != "postgresql":
+        pytest.skip("the optimistic unit is PostgreSQL's")
+    from engine.service import uow
+    from engine.service.landsdraad import ballot_batch
+
+    tries: list[int] = []
+
+    def changed(*_args: Any) -> None:
+        tries.append(1)
+        raise uow.Changed("another process wrote the game (simulated)")
+
+    monkeypatch.setattr(ballot_batch, "_guarded", changed)
+    clerk = Clerk(make_sessionmaker(db_engine), ManualClock(T0), RandomDice(1))
+    game = await game_of(clerk)
+    made: list[BallotReceipt] = []
+    answer = answer_for(11, made)
+    receipt = await clerk.landsdraad.ballots.cast_ballot(game, user_id=11, command=parse_ballot("Vote: Aye"),
+                                                         received_at=T0, source_id="msg:11", answer=answer)
+    assert len(tries) == uow.OPTIMISTIC_TRIES >= 1
+    assert receipt.option == "aye" and receipt.replaced is None
+    assert len(made) == uow.OPTIMISTIC_TRIES + 1, "judged again at every try"
+    assert [r.owed.nonce for r in answer.rows] == ["r11-aye"]
+    assert [r.id for r in await clerk.outbox.owed()] == [r.id for r in answer.rows]
+    assert await ballots_cast(db_engine) == 1
