@@ -1,9 +1,12 @@
 """Storage floor: a raw sqlite3 upsert+commit, one bare SQLAlchemy-async + aiosqlite transaction (an upsert and a
 commit, on the project's engine: WAL and its pragmas), and Clerk's DM ballot through the service and the store
-(parse, the game's lock, the transaction with its event, the receipt). The three take turns (bench.common)."""
+(parse, the game's lock, the transaction with its event, and the receipt owed in the same transaction, as the DM
+path owes it: its text and owed row made as ``bot.actions.landsdraad.dm_ballot`` and ``bot.discord.delivery`` make
+them). The three take turns (bench.common)."""
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -14,9 +17,14 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bench.common import interleaved, migrated, migrated_sqlite, postgres_url, scratch_dir
+from bot.actions.landsdraad.render import receipt_text
+from bot.actions.outbox import reply
+from bot.actions.wire import encode
 from engine.landsdraad.ballot import parse_ballot
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
+from engine.service.landsdraad.views import BallotReceipt
+from engine.service.owed import RECEIPT, Owed, OwedWith
 from engine.store.database import apply_pragmas, make_engine, make_sessionmaker
 
 PLAYERS = 20
@@ -69,14 +77,24 @@ async def clerk_ballot(engine: AsyncEngine) -> Op:
     await clerk.landsdraad.rounds.open_round(game.id, crisis="Bench the levy?", deadline=None, actor=1)
 
     async def op(i: int) -> None:
+        user, message = 100 + i % PLAYERS, 10_000_000 + i
         command = parse_ballot(f"Vote: {CHOICES[i % 3]}")
-        await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=100 + i % PLAYERS, command=command,
-                                                   received_at=clock.now(), source_id=f"dm-{i}")
+
+        def receipt_of(receipt: BallotReceipt) -> list[Owed]:  # as the DM path's, in the ballot's transaction
+            item = reply(receipt_text(receipt, clock.now()))
+            return [Owed(f"user:{user}", 3_000 + user, RECEIPT, "o" + secrets.token_hex(11),
+                         encode(item, channel_id=3_000 + user, reply_to=message), source_id=f"msg:{message}")]
+
+        answer = OwedWith(receipt_of)
+        await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=user, command=command, received_at=clock.now(),
+                                                   source_id=f"msg:{message}", answer=answer)
+        assert len(answer.rows) == 1, "the receipt was not owed with the ballot"
 
     return op
 
 
-RAW, BARE, CLERK = "raw sqlite3 upsert + commit", "bare SQLAlchemy-async upsert + commit", "Clerk DM ballot"
+RAW, BARE, CLERK = ("raw sqlite3 upsert + commit", "bare SQLAlchemy-async upsert + commit",
+                    "Clerk DM ballot, receipt owed with it")
 
 
 async def run(n: int = 1000) -> list[str]:

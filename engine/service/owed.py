@@ -9,13 +9,30 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from functools import cache
+from typing import Any, Generic, TypeAlias, TypeVar
 
-from sqlalchemy import Connection, and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import (
+    CTE,
+    Connection,
+    Integer,
+    String,
+    and_,
+    bindparam,
+    delete,
+    false,
+    func,
+    insert,
+    null,
+    select,
+    union_all,
+    update,
+)
+from sqlalchemy import cast as sql_cast
 
 from engine.service.batching import Batcher
 from engine.service.clock import utc
-from engine.service.uow import Backend, ServiceBase
+from engine.service.uow import Backend, ServiceBase, typed_param
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
 
@@ -63,7 +80,9 @@ class OwedWith(Generic[R]):
     """Messages owed in the transaction of the write they answer (a DM ballot and its receipt): ``make`` turns the
     write's result into the messages inside that transaction, and ``owe_with`` keeps them there, so the answer is
     owed exactly when the write commits, and never without it: one transaction instead of two (docs/reliability.md).
-    Their nonces must be new (an answer's is random: bot/discord/delivery.py), so no read checks them first.
+    Their nonces must be new (an answer's is random: bot/discord/delivery.py), so no read checks them first, and
+    they supersede nothing (no ``coalesce``): the write's one statement on PostgreSQL (``guarded_owe``) has no room
+    for that update.
     ``rows``: what the write kept, for the outgoing queue; the caller reads it only once the write has returned."""
 
     def __init__(self, make: Callable[[R], Sequence[Owed]]) -> None:
@@ -71,13 +90,62 @@ class OwedWith(Generic[R]):
         self.rows: list[OwedRow] = []
 
 
-def owe_with(connection: Connection, now: datetime, answers: Sequence[tuple[OwedWith[R], R]]) -> None:
-    """Owe the messages of every ``(answer, result)`` in ``connection``'s transaction, in one statement; each
-    answer's ``rows`` are its messages' rows."""
+Made: TypeAlias = tuple[OwedWith[R], list["Owed"]]
+"""An answer and the messages its ``make`` made of the write's result, to be owed with the write."""
+
+
+def made_of(answers: Sequence[tuple[OwedWith[R], R]]) -> list[Made[R]]:
+    """The messages of every ``(answer, result)``, made now (in the write's transaction)."""
     made = [(answer, list(answer.make(result))) for answer, result in answers]
+    if any(m.coalesce is not None for _, messages in made for m in messages):
+        raise ValueError("a message owed with its write supersedes nothing (no coalesce)")
+    return made
+
+
+def owe_made(connection: Connection, now: datetime, made: Sequence[Made[R]]) -> None:
+    """Owe the ``made`` messages in ``connection``'s transaction, in one statement; each answer's ``rows`` are its
+    messages' rows."""
     rows = iter(_insert(connection, now, [m for _, messages in made for m in messages]))
     for answer, messages in made:
         answer.rows = [next(rows) for _ in messages]
+
+
+def owe_with(connection: Connection, now: datetime, answers: Sequence[tuple[OwedWith[R], R]]) -> None:
+    """Owe the messages of every ``(answer, result)`` in ``connection``'s transaction, in one statement; each
+    answer's ``rows`` are its messages' rows."""
+    owe_made(connection, now, made_of(answers))
+
+
+_OWED_FIELDS = ("lane", "channel_id", "priority", "nonce", "coalesce", "source_id", "body", "owed_at", "attempts")
+
+
+@cache
+def guarded_owe(after: CTE, count: int) -> CTE:
+    """PostgreSQL: the insert of ``count`` owed messages (bound as ``o_<column>_<n>``, ``owe_params``) as a
+    data-modifying ``WITH``, selected FROM ``after`` (a CTE: ``uow.guarded_append``'s reservation), so written only
+    if it returned a row; it returns each one's ``nonce`` and ``id``. Built once per CTE and count."""
+    if count == 0:
+        return select(sql_cast(null(), String).label("nonce"), sql_cast(null(), Integer).label("id")).where(
+            false()).cte("owing")
+    rows = [select(*(typed_param(f"o_{name}_{n}", _O.c[name]) for name in _OWED_FIELDS)).select_from(after)
+            for n in range(count)]
+    source = rows[0] if count == 1 else union_all(*rows)
+    return insert(_O).from_select(list(_OWED_FIELDS), source).returning(_O.c.nonce, _O.c.id).cte("owing")
+
+
+def owe_params(now: datetime, messages: Sequence[Owed]) -> dict[str, Any]:
+    """The parameters of ``guarded_owe(..., len(messages))``."""
+    params: dict[str, Any] = {}
+    for n, m in enumerate(messages):
+        values = (m.lane, m.channel_id, m.priority, m.nonce, m.coalesce, m.source_id, m.body, now, 0)
+        params.update({f"o_{name}_{n}": value for name, value in zip(_OWED_FIELDS, values, strict=True)})
+    return params
+
+
+def kept(made: Sequence[Made[R]], ids: dict[str, int]) -> None:
+    """Each answer's ``rows``, from the ids its messages were kept under (by nonce: ``guarded_owe``)."""
+    for answer, messages in made:
+        answer.rows = [OwedRow(int(ids[m.nonce]), m) for m in messages]
 
 
 def _owe(connection: Connection, now: datetime, messages: Sequence[Owed]) -> list[OwedRow | None]:

@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import CTE, Connection, Engine, Insert, Label, Row, bindparam, insert, select, update
+from sqlalchemy import CTE, Connection, Engine, Insert, Label, Row, bindparam, insert, select, union_all, update
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
@@ -124,6 +125,60 @@ def read_before_lock(row: Row[Any]) -> bool:
 _EVENT_FIELDS = ("game_id", "kind", "actor", "payload", "source_id", "at")  # bound as event_<column>_<n>
 
 
+class Changed(Exception):
+    """An optimistic unit's write found the game changed since its read (``ServiceBase._optimistic_unit``): it
+    wrote nothing, and the unit is run again, from its read."""
+
+
+OPTIMISTIC_TRIES = 2
+"""How many times an optimistic unit is tried before it runs under the game's row lock (``_optimistic_unit``)."""
+
+_GUARDED_SEQ = (update(_GAMES)
+                .where(_GAMES.c.id == bindparam("game"), _GAMES.c.last_seq == bindparam("seen"),
+                       _GAMES.c.status != "ended")
+                .values(last_seq=_GAMES.c.last_seq + bindparam("count"))
+                .returning(_GAMES.c.last_seq))
+
+
+def typed_param(name: str, column: Any) -> Any:
+    """A parameter in a SELECT's list, cast to ``column``'s type (PostgreSQL would take an untyped one for text)."""
+    return sql_cast(bindparam(name, type_=column.type), column.type)
+
+
+@cache
+def guarded_append(count: int) -> tuple[CTE, CTE]:
+    """For an optimistic write (PostgreSQL, ``ServiceBase._optimistic_unit``): the reservation of the game's next
+    ``count`` event numbers ONLY if its ``last_seq`` is still ``:seen`` (what the unit read) and it has not ended,
+    ``UPDATE games ... RETURNING last_seq``, and the insert of ``count`` events numbered from it (bound as
+    ``event_<column>_<n>``), as two data-modifying ``WITH``s. The events are selected FROM the reservation, so
+    they are written only if it was; so must every other write of the statement be (``FROM reserved``), and a
+    statement that returns no row of ``reserved`` wrote nothing: ``Changed``.
+
+    Every change to a game appends an event and so moves ``last_seq`` (``reserve_seqs``), so an unchanged
+    ``last_seq`` means that nothing the unit read of the game has changed since; a writer that holds the row
+    (uncommitted) makes the UPDATE wait, and its commit makes the UPDATE find ``last_seq`` moved (PostgreSQL
+    re-checks the WHERE of a row it waited for). An ended game is refused by the guard, and the caller's read
+    again refuses it with its reason."""
+    reserved = _GUARDED_SEQ.cte("reserved")
+    rows = [select((reserved.c.last_seq - (count - 1 - n)).label("seq"),
+                   *(typed_param(f"event_{name}_{n}", _EVENTS.c[name]) for name in _EVENT_FIELDS)).select_from(reserved)
+            for n in range(count)]
+    appended = insert(_EVENTS).from_select(["seq", *_EVENT_FIELDS], rows[0] if count == 1 else union_all(*rows))
+    return reserved, appended.cte("appended")
+
+
+def seq_as_read() -> Label[int]:
+    """The game's ``last_seq`` as a column of an optimistic unit's read (``read_seq``): what its write is guarded by
+    (``guarded_append``)."""
+    return _GAMES.c.last_seq.label("read_seq")
+
+
+def guarded_params(game_id: int, seen: int, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The parameters of ``guarded_append(len(events))`` (``events``: rows but their ``seq``)."""
+    values = {f"event_{name}_{n}": row[name] for n, row in enumerate(events) for name in _EVENT_FIELDS}
+    return {**values, "game": game_id, "seen": seen, "count": len(events)}
+
+
 @cache
 def _appending(statement: Insert, count: int) -> Insert:
     """``statement`` after the reservation of ``count`` numbers and the insert of ``count`` events numbered from it
@@ -223,11 +278,16 @@ class SyncUnit:
     and an ORM ``session`` on the same connection, made on first use (the round close shares ORM code with the
     async use cases). What the session holds is flushed before the transaction commits."""
 
-    def __init__(self, connection: Connection, now: datetime, session: Session | None = None) -> None:
+    def __init__(self, connection: Connection, now: datetime, session: Session | None = None,
+                 optimistic: bool = False) -> None:
         self.connection = connection
         self.now = now
         self._session = session
         self._owns_session = False
+        self.optimistic = optimistic
+        """An optimistic unit (``ServiceBase._optimistic_unit``): its statements run each in a transaction of its
+        own, and its one write is guarded (``guarded_append``), raising ``Changed`` if the game changed since the
+        unit read it."""
         self.opened: set[int] = set()
         """The games this transaction ends (``end``)."""
 
@@ -263,9 +323,9 @@ class SyncUnit:
 
 
 def _run_unit(connection: Connection, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T],
-              session: Session | None = None) -> T:
+              session: Session | None = None, optimistic: bool = False) -> T:
     check_not_done(connection, source_id)
-    unit = SyncUnit(connection, now, session)
+    unit = SyncUnit(connection, now, session, optimistic)
     try:
         result = work(unit)
         unit.flush()
@@ -442,6 +502,45 @@ class ServiceBase:
 
         async with self._locks(game_id), self._faults(game_id), engine.connect() as connection:
             return await connection.run_sync(_in_connection, self.clock.now(), bound)
+
+
+    async def _optimistic_unit(self, game_id: int, work: Callable[Concatenate[SyncUnit, P], T], *args: P.args,
+                               **kwargs: P.kwargs) -> T:
+        """``_self_locking_unit`` for ``work`` that reads, then writes once, guarded (``guarded_append``), when its
+        unit is ``optimistic``. On PostgreSQL the work runs first with no transaction around it and no lock
+        (autocommit: no ``BEGIN``, no ``COMMIT``, each statement atomic by itself): its read, then its one write,
+        which takes the game's next event numbers only if the game is as the read saw it and otherwise writes
+        nothing (``Changed``): two round trips instead of four. Tried ``OPTIMISTIC_TRIES`` times (another process
+        wrote the game between the read and the write), then under the row lock (``_self_locking_unit``), which
+        waits for the other writer. Within this process the game's lock keeps its writers in turns, so only
+        another process's write can make it try again. On SQLite it is ``_unit``."""
+        engine = self.backend.postgres
+        batch = _BATCH.get()
+        if engine is None or (batch is not None and batch.game_id == game_id):
+            return await self._unit(game_id, None, work, *args, **kwargs)
+
+        def bound(unit: SyncUnit) -> T:
+            return work(unit, *args, **kwargs)
+
+        async with self._locks(game_id), self._faults(game_id), engine.connect() as connection:
+            return await connection.run_sync(_optimistically, self.clock.now(), bound)
+
+
+def _optimistically(connection: Connection, now: datetime, work: Callable[[SyncUnit], T]) -> T:
+    """``_optimistic_unit``'s tries on ``connection``, then the locked transaction."""
+    default = connection.default_isolation_level
+    # SQLAlchemy sets the level back when the connection returns to its pool. Not here after an error: the
+    # connection may have been invalidated (a lost or read-only session, engine/store/faults.py), and touching it
+    # would open a new one in its place, outside the pool's reconnect
+    connection.execution_options(isolation_level="AUTOCOMMIT")
+    for _ in range(OPTIMISTIC_TRIES):
+        try:
+            with connection.begin():  # autocommit: SQLAlchemy's transaction sends no BEGIN and no COMMIT
+                return _run_unit(connection, now, None, work, optimistic=True)
+        except Changed:
+            continue
+    connection.execution_options(isolation_level=default)
+    return _in_connection(connection, now, work)
 
 
 def _in_connection(connection: Connection, now: datetime, work: Callable[[SyncUnit], T]) -> T:

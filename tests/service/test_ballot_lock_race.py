@@ -1,11 +1,15 @@
-"""Issue 20, PostgreSQL: the ballot batch takes the game's row lock in its read (``ballot_batch._pg_read``, no
-statement of its own for the lock). Under READ COMMITTED a statement that waited for the lock reads the other tables
-as of its start, before the lock's holder committed; the read compares the game's ``last_seq`` as read and as
-locked and reads again (``uow.locking_read``). Two Clerks, each on an engine (a pool) of its own on one schema, as
-two bot processes are:
+"""Issue 20, PostgreSQL: the ballot batch is first tried optimistically (``uow._optimistic_unit``: its read takes
+no lock and no transaction; its one write takes the game's next event numbers only if ``last_seq`` is still what
+the read saw, ``uow.guarded_append``, and otherwise writes nothing and the batch is read again), then, after
+``OPTIMISTIC_TRIES``, under the row lock taken in its read (``ballot_batch._pg_read``, no statement of its own for
+the lock). Under READ COMMITTED a statement that waited for the lock reads the other tables as of its start, before
+the lock's holder committed; the read compares the game's ``last_seq`` as read and as locked and reads again
+(``uow.locking_read``). Every test runs both ways (``mode``: ``optimistic``, and ``locked``, with no optimistic try).
+Two Clerks, each on an engine (a pool) of its own on one schema, as two bot processes are:
 
 - one holds the game's lock in an open transaction (a ``_batch``, as a bulk import does) and writes in it (a
-  ballot, the round's close) while the other's ballot waits for the lock (seen on the server, not a time); when the
+  ballot, the round's close) while the other's ballot waits for the lock (seen on the server, not a time: the
+  locked read waits, or the optimistic write's guarded UPDATE of the game's row); when the
   first commits, the second must see what it wrote: the revote replaces the first ballot and counts as a revote,
   a ballot into the closed round is refused;
 - both cast ballots and revotes of the same players into one game at once, batched: every acknowledged ballot is
@@ -17,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import uuid
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import parse_ballot
-from engine.service import Clerk
+from engine.service import Clerk, uow
 from engine.service.clock import ManualClock, RandomDice
 from engine.service.landsdraad.views import BallotReceipt
 from engine.store.database import make_engine, make_sessionmaker
@@ -72,8 +76,16 @@ class Side:
         await until(waits, f"a session of {self.name} to wait for the game's lock")
 
 
+@pytest.fixture(params=["optimistic", "locked"])
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """``optimistic``: as a bot runs; ``locked``: no optimistic try, every batch under the row lock at once."""
+    if request.param == "locked":
+        monkeypatch.setattr(uow, "OPTIMISTIC_TRIES", 0)
+    yield request.param
+
+
 @pytest.fixture
-async def sides() -> AsyncIterator[tuple[Side, Side, int]]:
+async def sides(mode: str) -> AsyncIterator[tuple[Side, Side, int]]:
     """Two sides on one migrated schema (dropped afterwards), and a game of USERS with round 1 open."""
     schema = f"clerk_race_{uuid.uuid4().hex[:12]}"
     admin = make_engine(POSTGRES_URL)

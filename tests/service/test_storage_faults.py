@@ -307,7 +307,7 @@ async def test_a_lock_held_past_the_wait_refuses_the_ballot_and_the_next_one_is_
 async def waiting_for_the_lock(stores: Any, store: Store) -> None:
     """Until the ballot's transaction waits for the other writer's lock (the event, not a time). SQLite: the twin
     is about to run ``BEGIN IMMEDIATE`` (the statement that waits); PostgreSQL: the server shows the session
-    waiting on a lock."""
+    waiting on a lock (the ballot's optimistic write, which updates the game's row, or a locked read)."""
     if stores.backend == "sqlite":
         started = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -327,7 +327,8 @@ async def waiting_for_the_lock(stores: Any, store: Store) -> None:
             for _ in range(6000):  # a bound that only catches a hang; each look is a round trip to the server
                 found = await connection.execute(text(
                     "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                    "AND datname = current_database() AND query LIKE '%FOR UPDATE%'"))
+                    "AND datname = current_database() "
+                    "AND (query LIKE '%FOR UPDATE%' OR query LIKE '%UPDATE games%')"))
                 if found.scalar_one():
                     return
                 await connection.rollback()

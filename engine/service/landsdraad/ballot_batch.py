@@ -4,13 +4,16 @@ the ballots arrived, and one refused ballot never stops the others.
 
 The DM ballot's hot path, so SQLAlchemy Core on the unit's connection and no ORM: the statements are built once,
 here (their compiled form is cached by the engine), the reads return plain rows, and a batch costs the duplicate
-check, ONE joined read of the game, its round, the voters, their ballots and their holdings, and three writes (the
-ballots' upsert, the game's ``last_seq``, the events). docs/performance.md has the measurements."""
+check, ONE joined read of the game, its round, the voters, their ballots and their holdings, and the writes (the
+game's ``last_seq``, the events, the ballots' upsert, the receipts owed with them): on PostgreSQL ONE statement,
+guarded by the game's ``last_seq`` as read, with no transaction around the read and the write (optimistic:
+``_guarded_statement``, ``uow.ServiceBase._optimistic_unit``), on SQLite four in the twin's transaction.
+docs/performance.md has the measurements."""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cache
@@ -28,6 +31,7 @@ from sqlalchemy import (
     insert,
     null,
     select,
+    true,
     type_coerce,
     union_all,
 )
@@ -42,8 +46,20 @@ from engine.service.clock import utc
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import require_running
 from engine.service.membership import StaleGames
+from engine.service.owed import Made, OwedWith, guarded_owe, kept, made_of, owe_made, owe_params
 from engine.service.proxy import marked
-from engine.service.uow import Duplicate, SyncUnit, append_events_with, locking_read, read_before_lock
+from engine.service.uow import (
+    Changed,
+    Duplicate,
+    SyncUnit,
+    append_events_with,
+    guarded_append,
+    guarded_params,
+    locking_read,
+    read_before_lock,
+    seq_as_read,
+    typed_param,
+)
 from engine.service.views import GameView
 
 if TYPE_CHECKING:
@@ -152,6 +168,13 @@ def _pg_read() -> CompoundSelect[Any]:
     return _joined_read(_in_array, _game_rows(_in_array, locked), seqs)
 
 
+@cache
+def _pg_optimistic_read() -> CompoundSelect[Any]:
+    """PostgreSQL's read for an optimistic unit (``ServiceBase._optimistic_unit``): no lock; the game's rows carry
+    its ``last_seq``, which the write is guarded by (``uow.guarded_append``)."""
+    return _joined_read(_in_array, _game_rows(_in_array), (seq_as_read(),))
+
+
 _APPEND = insert(_E)
 
 
@@ -160,6 +183,12 @@ def _upsert(statement: sqlite.Insert | postgresql.Insert) -> Insert:
     kept = ("option", "declared", "revotes", "received_at", "source_id")
     return statement.on_conflict_do_update(index_elements=[_B.c.round_id, _B.c.player_id],
                                            set_={name: statement.excluded[name] for name in kept})
+
+
+def _pg_insert() -> Callable[[Table], postgresql.Insert]:
+    """SQLAlchemy's PostgreSQL ``insert`` (its dialect imported on first use, as ``_upsert_on``)."""
+    insert_of: Callable[[Table], postgresql.Insert] = importlib.import_module("sqlalchemy.dialects.postgresql").insert
+    return insert_of
 
 
 @cache
@@ -185,6 +214,8 @@ def _pg_upsert(count: int) -> Insert:
 class _Game(NamedTuple):
     view: GameView
     status: str
+    seq: int | None
+    """Its ``last_seq`` as read (an optimistic read's; None otherwise)."""
 
     @property
     def name(self) -> str:
@@ -223,13 +254,17 @@ class _Voter:
 
 
 def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest],
-               plays_in: Sequence[frozenset[int] | None] | None = None) -> list[BallotReceipt | ClerkError]:
+               plays_in: Sequence[frozenset[int] | None] | None = None,
+               answers: Sequence[OwedWith[BallotReceipt] | None] | None = None) -> list[BallotReceipt | ClerkError]:
     """Record every acceptable ballot of ``items``; the result of each is its receipt, its refusal (a RuleError) or
     a ``Duplicate`` (its message was already handled: answered again by the caller after the commit).
     ``plays_in``: for each item, the ids of the games it was chosen from when they were remembered (None: looked
     up now); an item whose user's games are not exactly those now is answered ``StaleGames``, unrecorded
     (membership.py; read in the same statement as the rest).
-    Synchronous: it runs as one ``ServiceBase._unit`` (on SQLite, one hop to a worker thread for the whole batch)."""
+    ``answers``: for each item, the messages to owe with its receipt if it is accepted (``OwedWith``), written
+    with the ballots (in an optimistic unit, in the same statement).
+    Synchronous: it runs as one ``ServiceBase._optimistic_unit`` (on SQLite ``_unit``: one hop to a worker thread
+    for the whole batch); in an optimistic unit its write raises ``Changed`` if the game changed since its read."""
     if not items:
         return []
     connection = uow.connection
@@ -237,14 +272,15 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest],
     done: dict[str, tuple[str, dict[str, Any]]] = {}
     members: dict[int, set[int]] = {}
     remembered = sorted({i.user_id for i, games in zip(items, expected, strict=True) if games is not None})
-    game, rnd, voters = _read(connection, game_id, sorted({i.user_id for i in items}),
+    game, rnd, voters = _read(connection, uow.optimistic, game_id, sorted({i.user_id for i in items}),
                               [i.source_id for i in items if i.source_id is not None], done, remembered, members)
     stale = {i.user_id for i, games in zip(items, expected, strict=True)
              if games is not None and members.get(i.user_id, set()) != games}
 
     results: list[BallotReceipt | ClerkError] = []
     accepted: list[tuple[int, dict[str, Any], str | None]] = []
-    for item, games in zip(items, expected, strict=True):
+    owing: list[tuple[OwedWith[BallotReceipt], BallotReceipt]] = []
+    for item, games, answer in zip(items, expected, answers or [None] * len(items), strict=True):
         if games is not None and item.user_id in stale:
             results.append(StaleGames(item.user_id))
             continue
@@ -259,43 +295,86 @@ def cast_batch(uow: SyncUnit, game_id: int, items: Sequence[BallotRequest],
             continue
         results.append(receipt)
         accepted.append((item.user_id, payload, item.source_id))
+        if answer is not None:
+            owing.append((answer, receipt))
         if item.source_id is not None:
             done[item.source_id] = ("BallotCast", payload)
     if accepted:
-        _write(uow, game_id, accepted, [v.ballot for v in voters.values() if v.ballot is not None])
+        _write(uow, game, accepted, [v.ballot for v in voters.values() if v.ballot is not None], made_of(owing))
     return results
 
 
-def _write(uow: SyncUnit, game_id: int, accepted: Sequence[tuple[int, dict[str, Any], str | None]],
-           ballots: list[dict[str, Any]]) -> None:
-    """The batch's writes: the game's next event numbers, the events, the ballots' upsert. On PostgreSQL one
-    statement (``append_events_with``: data-modifying ``WITH``, one round trip instead of three); on SQLite, which
-    has no such statement (and no round trip to save), three."""
+def _write(uow: SyncUnit, game: _Game, accepted: Sequence[tuple[int, dict[str, Any], str | None]],
+           ballots: list[dict[str, Any]], owed: Sequence[Made[BallotReceipt]]) -> None:
+    """The batch's writes: the game's next event numbers, the events, the ballots' upsert, the owed receipts. In
+    an optimistic unit (PostgreSQL) ONE statement, guarded by the game's ``last_seq`` as read (``_guarded``; no
+    transaction around it); in PostgreSQL's locked transaction the first three in one statement
+    (``append_events_with``: data-modifying ``WITH``), then the receipts; on SQLite, which has no such statement
+    (and no round trip to save), one each."""
     connection = uow.connection
+    game_id = game.view.id
     rows = [(marked(user, payload, source), source) for user, payload, source in accepted]  # proxy.py
     events = [{"game_id": game_id, "kind": "BallotCast", "actor": actor, "payload": marked_payload,
                "source_id": source, "at": uow.now} for (actor, marked_payload), source in rows]
+    if uow.optimistic:
+        if game.seq is None:
+            raise RuntimeError("an optimistic unit's read did not read the game's last_seq")
+        _guarded(uow, game_id, game.seq, events, ballots, owed)
+        return
     if connection.dialect.name == "postgresql":
         params = {f"b_{name}_{n}": value for n, row in enumerate(ballots) for name, value in row.items()}
         append_events_with(connection, game_id, events, ("BallotCast",), _pg_upsert(len(ballots)), params,
                            opens=game_id in uow.opened)
-        return
-    last = uow.reserve(game_id, len(events), ("BallotCast",))
-    first = last - len(events) + 1
-    connection.execute(_APPEND, [{**event, "seq": first + n} for n, event in enumerate(events)])
-    connection.execute(_upsert_on(connection.dialect.name), ballots)
+    else:
+        last = uow.reserve(game_id, len(events), ("BallotCast",))
+        first = last - len(events) + 1
+        connection.execute(_APPEND, [{**event, "seq": first + n} for n, event in enumerate(events)])
+        connection.execute(_upsert_on(connection.dialect.name), ballots)
+    owe_made(connection, uow.now, owed)
 
 
-def _read(connection: Connection, game_id: int, users: Sequence[int], sources: Sequence[str],
+@cache
+def _guarded_statement(events: int, ballots: int, owed: int) -> Select[Any]:
+    """ONE statement for an optimistic batch: the guarded reservation and the events (``uow.guarded_append``), the
+    upsert of ``ballots`` ballots (bound as ``b_<column>_<n>``) and the insert of ``owed`` owed messages
+    (``owed.guarded_owe``), each selected FROM the reservation, so that nothing is written unless the game is as
+    read. It returns a row per owed message (its nonce and id; one row of NULLs if none), or no row: the game had
+    changed (``Changed``). Built once per size."""
+    reserved, appended = guarded_append(events)
+    branches = [select(*(typed_param(f"b_{name}_{n}", _B.c[name]) for name in _BALLOT_COLUMNS))
+                .select_from(reserved) for n in range(ballots)]
+    upsert = _upsert(_pg_insert()(_B).from_select(list(_BALLOT_COLUMNS),
+                                                  branches[0] if ballots == 1 else union_all(*branches)))
+    owing = guarded_owe(reserved, owed)
+    return (select(*reserved.c, owing.c.nonce, owing.c.id)
+            .select_from(reserved.outerjoin(owing, true()))
+            .add_cte(appended, upsert.cte("upserted"), owing))
+
+
+def _guarded(uow: SyncUnit, game_id: int, seen: int, events: Sequence[dict[str, Any]], ballots: list[dict[str, Any]],
+             owed: Sequence[Made[BallotReceipt]]) -> None:
+    """``_guarded_statement`` executed; ``Changed`` (nothing written) if the game changed since it was read."""
+    messages = [m for _, made in owed for m in made]
+    params = {f"b_{name}_{n}": value for n, row in enumerate(ballots) for name, value in row.items()}
+    statement = _guarded_statement(len(events), len(ballots), len(messages))
+    found = uow.connection.execute(statement, {**params, **guarded_params(game_id, seen, events),
+                                               **owe_params(uow.now, messages)}).all()
+    if not found:
+        raise Changed(f"game {game_id} changed since its ballots were read")
+    kept(owed, {nonce: id_ for _, nonce, id_ in found if nonce is not None})
+
+
+def _read(connection: Connection, optimistic: bool, game_id: int, users: Sequence[int], sources: Sequence[str],
           done: dict[str, tuple[str, dict[str, Any]]], members: Sequence[int], games_of: dict[int, set[int]]
           ) -> tuple[_Game, _Round | None, dict[int, _Voter]]:
     """The game, its current round and the batch's voters with their ballots and holdings, (into ``done``) what
     was already recorded for the batch's ``sources``, and (into ``games_of``) the games each of ``members`` plays
     in: one statement (per ``CHUNK`` voters, sources or members), rows and not ORM objects. On PostgreSQL the
     statement takes the game's row lock; if it read the game as it was before another writer's commit (it waited
-    for that writer's lock: ``_pg_read``), it reads again, under the lock, once."""
-    locking = connection.dialect.name == "postgresql"
-    statement = _pg_read() if locking else _READ
+    for that writer's lock: ``_pg_read``), it reads again, under the lock, once. An ``optimistic`` read (PostgreSQL)
+    takes no lock and reads the game's ``last_seq`` (``_pg_optimistic_read``)."""
+    locking = connection.dialect.name == "postgresql" and not optimistic
+    statement = _pg_optimistic_read() if optimistic else _pg_read() if locking else _READ
     for _ in range(2):
         done.clear()
         games_of.clear()
@@ -329,7 +408,8 @@ def _read_rows(connection: Connection, statement: CompoundSelect[Any], locking: 
             if game is None:
                 ended = utc(row.ended_at) if row.status == "ended" and row.ended_at else None
                 game = _Game(GameView(row.id, row.guild_id, row.channel_id, row.name, row.ruleset,
-                                      row.moderator_role_id, row.current_round, ended), row.status)
+                                      row.moderator_role_id, row.current_round, ended), row.status,
+                             None if locking or statement is _READ else row.read_seq)
                 if row.round_id is not None:
                     deadline = utc(row.deadline) if row.deadline else None
                     rnd = _Round(row.round_id, RoundWindow(row.number, row.round_status == "open", deadline),

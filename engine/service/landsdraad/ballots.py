@@ -18,7 +18,7 @@ from engine.service.landsdraad.round_state import current_round
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.membership import StaleGames, games_cache
-from engine.service.owed import OwedWith, owe_with
+from engine.service.owed import OwedWith
 from engine.service.uow import Backend, Duplicate, ServiceBase, SyncUnit
 from engine.store.models.landsdraad import Ballot
 
@@ -35,12 +35,8 @@ def checked_batch(uow: SyncUnit, game_id: int, items: Sequence[Cast]) -> list[Ba
     """``cast_batch`` of the ballots, those whose user no longer plays in exactly the games they were chosen from
     answered ``StaleGames``, unrecorded (membership.py; checked in the batch's read), and the receipts of the
     others owed in the same transaction when asked (``OwedWith``)."""
-    results = cast_batch(uow, game_id, [c.request for c in items], [c.plays_in for c in items])
-    answers = [(c.answer, result) for c, result in zip(items, results, strict=True)
-               if c.answer is not None and isinstance(result, BallotReceipt)]
-    if answers:  # the receipts owed with their ballots, in this transaction
-        owe_with(uow.connection, uow.now, answers)
-    return results
+    return cast_batch(uow, game_id, [c.request for c in items], [c.plays_in for c in items],
+                      [c.answer for c in items])
 
 
 class BallotService(ServiceBase):
@@ -88,7 +84,7 @@ class BallotService(ServiceBase):
         """One transaction for the batch; if it fails as a whole (a race with another process on a source id, a
         lost connection) every ballot is tried again alone, so each gets its own answer."""
         try:
-            results: list[BallotReceipt | ClerkError] = await self._self_locking_unit(
+            results: list[BallotReceipt | ClerkError] = await self._optimistic_unit(
                 game_id, checked_batch, game_id, items)
             return results
         except ClerkError:
@@ -99,7 +95,7 @@ class BallotService(ServiceBase):
         alone: list[BallotReceipt | BaseException] = []
         for item in items:
             try:
-                alone += await self._self_locking_unit(game_id, checked_batch, game_id, [item])
+                alone += await self._optimistic_unit(game_id, checked_batch, game_id, [item])
             except Exception as error:
                 alone.append(error)
         return alone
