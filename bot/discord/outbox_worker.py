@@ -17,7 +17,6 @@ channel, under Discord's limits (docs/architecture.md, docs/reliability.md).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import logging
 import time
@@ -26,7 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.discord.pacing import Pacer
-from bot.tasks import cancel_and_wait, cancel_one
+from bot.tasks import cancel_and_wait
 from engine.service import Clerk
 from engine.service.owed import Owed, OwedRow
 
@@ -62,11 +61,12 @@ class OutboxWorker:
         """Heads of lanes that may send: (priority, row id, lane)."""
         self._free = slots
         """Sends that may start now (of ``slots`` at once)."""
-        self._wake = asyncio.Event()
+        self._running = False
+        self._timer: asyncio.TimerHandle | None = None
+        """When the soonest lane that must wait (a backoff, a spent channel bucket) may send: ``_dispatch`` again."""
         self._drained = asyncio.Event()
         self._drained.set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._runner: asyncio.Task[None] | None = None
         self.waiting = 0
         """Messages owed and not yet delivered, in this process."""
         self.sent = 0
@@ -99,8 +99,7 @@ class OutboxWorker:
                 self._supersede(row)
             self._add(row)
         if rows:
-            self._dispatch()  # a receipt's send starts now, not at the runner's next wake-up (issue 20)
-            self._wake.set()
+            self._dispatch()  # a receipt's send starts now (issue 20)
 
     async def resume(self) -> int:
         """Queue everything a previous run left owed (at start, before the gateway connects); returns how many."""
@@ -109,7 +108,7 @@ class OutboxWorker:
             self._add(row)
         if rows:
             log.info("%d owed message(s) left by the last run are queued again", len(rows))
-            self._wake.set()
+            self._dispatch()
         return len(rows)
 
     def _add(self, row: OwedRow) -> None:
@@ -140,12 +139,15 @@ class OutboxWorker:
     # ----------------------------------------------------------------- running
 
     def start(self) -> None:
-        if self._runner is None:
-            self._runner = asyncio.create_task(self._run(), name="clerk-outbox")
+        if not self._running:
+            self._running = True
+            self._dispatch()
 
     async def stop(self) -> None:
-        await cancel_one(self._runner)
-        self._runner = None
+        self._running = False
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         # what was in flight is owed still: sent again at the next start (its nonce drops a repeat)
         await cancel_and_wait(list(self._tasks), timeout=5)
 
@@ -153,29 +155,37 @@ class OutboxWorker:
         """Wait until nothing is owed in this process (tests; a clean stop)."""
         await self._drained.wait()
 
-    async def _run(self) -> None:
-        while True:
-            wait = self._dispatch()
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=wait)
-
-    def _dispatch(self) -> float | None:
-        """Start every send that may start now (on the event loop's thread, synchronously: from ``queue``, so that
-        the send of a row just committed starts without a wake-up of the runner first, and from the runner). Returns
-        how long the runner may sleep: until the soonest lane may send, or (all slots busy) until a send ends, which
-        wakes it."""
-        if self._runner is None:
-            return None  # not started (or stopped): ``start`` runs it
+    def _dispatch(self) -> None:
+        """Start every send that may start now, on the event loop's thread, synchronously: when rows are queued (the
+        send of a row just committed starts at once), when a send ends (the lane's next row, or another lane's, takes
+        its slot) and when the soonest waiting lane may send (``_timer``). No task runs the queue: each of these
+        steps used to wake one (an ``asyncio.wait_for`` with its own task and timer), twice per receipt (issue 20)."""
+        if not self._running:
+            return  # not started (or stopped): ``start`` dispatches
         while self._free > 0:
             picked = self._pick()
             if not isinstance(picked, OwedRow):
-                return picked
+                self._wake_in(picked)
+                return
             self._free -= 1
             task = asyncio.create_task(self._deliver(picked), name=f"clerk-outbox-{picked.id}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        return None
+        # every slot busy: the end of a send dispatches again
+
+    def _wake_in(self, delay: float) -> None:
+        """``_dispatch`` again in ``delay`` seconds, unless it is to run sooner already."""
+        loop = asyncio.get_running_loop()
+        when = loop.time() + delay
+        if self._timer is not None:
+            if self._timer.when() <= when:
+                return
+            self._timer.cancel()
+        self._timer = loop.call_at(when, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        self._dispatch()
 
     def _pick(self) -> OwedRow | float:
         """The next row to send, or how long to wait for one (seconds)."""
@@ -230,7 +240,7 @@ class OutboxWorker:
             if self.waiting == 0:
                 self._drained.set()
             self._free += 1
-            self._wake.set()
+            self._dispatch()
 
     def _settle_later(self, row_id: int, outcome: str) -> None:
         async def settle() -> None:
