@@ -243,15 +243,15 @@ class OutboxWorker:
             self._dispatch()
 
     def _settle_later(self, row_id: int, outcome: str) -> None:
-        async def settle() -> None:
-            try:
-                await self.clerk.outbox.settle(row_id, outcome)
-            except Exception as error:  # sent; at worst sent again after a restart, and dropped by its nonce
+        """Mark the row in the database (group-committed with the other marks; no task of its own: issue 20)."""
+        def settled(done: asyncio.Future[None]) -> None:
+            if done.cancelled():
+                return
+            error = done.exception()
+            if error is not None:  # sent; at worst sent again after a restart, and dropped by its nonce
                 log.warning("could not mark owed message %s %s: %s", row_id, outcome, error)
 
-        task = asyncio.create_task(settle(), name=f"clerk-outbox-settle-{row_id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.clerk.outbox.settle_soon(row_id, outcome).add_done_callback(settled)
 
     def _log_waiting(self, now: float) -> None:
         if self.waiting and now - self._logged >= LOG_EVERY:
