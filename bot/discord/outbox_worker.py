@@ -94,12 +94,36 @@ class OutboxWorker:
     def queue(self, rows: Sequence[OwedRow]) -> None:
         """Queue ``rows``, committed as owed already (by ``owe``, or in the transaction of the write they answer:
         ``engine.service.owed.OwedWith``)."""
+        self._queue(rows)
+        if rows:
+            self._dispatch()  # a receipt's send starts now (issue 20)
+
+    async def queue_and_send(self, rows: Sequence[OwedRow]) -> None:
+        """``queue``, and the first row that may be sent now is sent in the caller's own task, which waits for it,
+        instead of in a task started for it: one step of the event loop fewer before a DM's receipt leaves (issue
+        20). Everything else is as ``queue``: the same pick (the lanes' order, the pacer, the backoff), the same
+        slots, and the send is cancelled by ``stop`` as the others are."""
+        self._queue(rows)
+        if not rows:
+            return
+        row = self._take()
+        self._dispatch()
+        if row is None:
+            return
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await self._deliver(row)
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+
+    def _queue(self, rows: Sequence[OwedRow]) -> None:
         for row in rows:
             if row.owed.coalesce is not None:
                 self._supersede(row)
             self._add(row)
-        if rows:
-            self._dispatch()  # a receipt's send starts now (issue 20)
 
     async def resume(self) -> int:
         """Queue everything a previous run left owed (at start, before the gateway connects); returns how many."""
@@ -160,18 +184,22 @@ class OutboxWorker:
         send of a row just committed starts at once), when a send ends (the lane's next row, or another lane's, takes
         its slot) and when the soonest waiting lane may send (``_timer``). No task runs the queue: each of these
         steps used to wake one (an ``asyncio.wait_for`` with its own task and timer), twice per receipt (issue 20)."""
-        if not self._running:
-            return  # not started (or stopped): ``start`` dispatches
-        while self._free > 0:
-            picked = self._pick()
-            if not isinstance(picked, OwedRow):
-                self._wake_in(picked)
-                return
-            self._free -= 1
-            task = asyncio.create_task(self._deliver(picked), name=f"clerk-outbox-{picked.id}")
+        while (row := self._take()) is not None:
+            task = asyncio.create_task(self._deliver(row), name=f"clerk-outbox-{row.id}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        # every slot busy: the end of a send dispatches again
+
+    def _take(self) -> OwedRow | None:
+        """The next row to send now, its slot taken; None when none may go now: not started (or stopped: ``start``
+        dispatches), every slot busy (the end of a send dispatches again), or each lane must wait (``_timer``)."""
+        if not self._running or self._free <= 0:
+            return None
+        picked = self._pick()
+        if not isinstance(picked, OwedRow):
+            self._wake_in(picked)
+            return None
+        self._free -= 1
+        return picked
 
     def _wake_in(self, delay: float) -> None:
         """``_dispatch`` again in ``delay`` seconds, unless it is to run sooner already."""
