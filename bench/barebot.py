@@ -21,8 +21,10 @@ import importlib.util
 import os
 import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import discord
 import discord.gateway
@@ -41,6 +43,8 @@ def _load(name: str) -> ModuleType:
     return module
 
 
+PROFILE_RESTARTED = "TEST MODE: the main thread's profile starts afresh:"
+"""As bot/discord/run.py logs it (not imported: that would import all of Clerk)."""
 pacing = _load("pacing")
 http_tuning = _load("http_tuning")
 gc.freeze()  # what the imports made lives as long as the process (bot/__main__.py: imported)
@@ -65,6 +69,29 @@ class Echo(discord.Client):
             await message.reply("ok")
 
 
+async def profiled(work: Coroutine[Any, Any, None], path: str) -> None:
+    """``CLERK_TEST_PROFILE``, as Clerk's test mode has it (bot/discord/run.py ``MainThreadProfile``): a cProfile of
+    the main thread written to ``path`` at the end, started afresh at each SIGUSR1 (logged, for the benchmark)."""
+    import cProfile
+    import time
+
+    profiles = [cProfile.Profile(time.thread_time)]
+
+    def restart() -> None:
+        profiles[-1].disable()
+        profiles.append(cProfile.Profile(time.thread_time))
+        print(f"{PROFILE_RESTARTED} {len(profiles) - 1}", file=sys.stderr, flush=True)
+        profiles[-1].enable()
+
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, restart)
+    profiles[-1].enable()
+    try:
+        await work
+    finally:
+        profiles[-1].disable()
+        profiles[-1].dump_stats(path)
+
+
 async def main() -> None:
     env = os.environ
     discord.http.Route.BASE = env["CLERK_TEST_DISCORD_API"]  # type: ignore[misc]
@@ -77,5 +104,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    profile = os.environ.get("CLERK_TEST_PROFILE")
+    asyncio.run(main() if profile is None else profiled(main(), profile))
     sys.exit(0)

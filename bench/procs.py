@@ -122,6 +122,10 @@ class Child:
                 return
             last = now
 
+    def profile_from_now(self) -> None:
+        """The bot's profile (``CLERK_TEST_PROFILE``) drops what it recorded so far (the start-up) and starts afresh."""
+        self.proc.send_signal(signal.SIGUSR1)
+
     async def stop(self) -> None:
         if self.proc.returncode is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -139,7 +143,8 @@ def bot_environ() -> dict[str, str]:
             if not k.startswith(("DISCORD_", "DATABASE_", "CLERK_")) and k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _env(fake: FakeDiscord, database: str | None, rate_limit: int | None) -> dict[str, str]:
+def _env(fake: FakeDiscord, database: str | None, rate_limit: int | None,
+         profile: Path | None = None) -> dict[str, str]:
     env = bot_environ()
     env.update(DISCORD_TOKEN=TOKEN, CLERK_TEST_DISCORD_API=fake.api_base, CLERK_TEST_DISCORD_GATEWAY=fake.gateway_url,
                PYTHONPATH=str(ROOT))
@@ -147,19 +152,24 @@ def _env(fake: FakeDiscord, database: str | None, rate_limit: int | None) -> dic
         env["DATABASE_URL"] = database
     if rate_limit is not None:
         env["CLERK_TEST_RATE_LIMIT"] = str(rate_limit)
+    if profile is not None:
+        env["CLERK_TEST_PROFILE"] = str(profile)
     return env
 
 
 async def spawn(fake: ProcFake, kind: str, workdir: Path, database: str | None = None,
-                rate_limit: int | None = None, python: tuple[str, ...] = ()) -> Child:
+                rate_limit: int | None = None, python: tuple[str, ...] = (), profile: Path | None = None) -> Child:
     """Start ``clerk`` (``python -m bot run`` on ``database``) or ``bare`` (bench/barebot.py); ``python``: options
-    for the interpreter (``-X importtime``, a profiler's ``-m cProfile -o FILE``)."""
+    for the interpreter (``-X importtime``, a profiler's ``-m cProfile -o FILE``); ``profile``: the bot writes a
+    cProfile of its main thread there when it stops (``CLERK_TEST_PROFILE``, both bots), restarted by ``SIGUSR1``
+    (``Child.profile_from_now``)."""
     args = [*python, *(["-m", "bot", "run"] if kind == "clerk" else [str(ROOT / "bench" / "barebot.py")])]
     log = workdir / f"{kind}.log"
     fake.identified.clear()
     with log.open("ab") as out:
         started = time.perf_counter()
-        proc = await asyncio.create_subprocess_exec(sys.executable, *args, env=_env(fake, database, rate_limit),
+        proc = await asyncio.create_subprocess_exec(sys.executable, *args,
+                                                    env=_env(fake, database, rate_limit, profile),
                                                     cwd=workdir, stdout=out, stderr=out)
     return Child(kind, proc, started, log)
 

@@ -13,9 +13,12 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from pathlib import Path
 
 from bench.common import Timing
 from bench.procs import UNPACED, Child, ProcFake, World, clerk_first_pass, dm_and_wait, ready, spawn, start_fake
+from bench.profiles import DMS_FILE
+from bot.discord.run import PROFILE_RESTARTED
 
 PLAYERS = 20
 CADENCE = 1 / 40
@@ -24,22 +27,43 @@ CHOICES = ("Aye", "Nay", "Abstain")
 ORDER = (("bare", "clerk"), ("clerk", "bare"), ("bare", "clerk"))
 
 
-async def started(fake: ProcFake, world: World, kind: str, rate_limit: int | None = None) -> Child:
-    """A bot process that has answered a first DM and finished its start-up work (no CPU used for 0.3 s)."""
-    child = await spawn(fake, kind, world.workdir, world.url if kind == "clerk" else None, rate_limit)
+async def started(fake: ProcFake, world: World, kind: str, rate_limit: int | None = None,
+                  profile: Path | None = None) -> Child:
+    """A bot process that has answered a first DM and finished its start-up work (no CPU used for 0.3 s); with
+    ``profile``, writing a cProfile of its main thread there when it stops, of what it did from now on."""
+    child = await spawn(fake, kind, world.workdir, world.url if kind == "clerk" else None, rate_limit,
+                        profile=profile)
     try:
         await ready(fake, child, world.users[0][-1], "Vote: Abstain" if kind == "clerk" else "hello")
         if kind == "clerk":
             await clerk_first_pass(fake, child)
         await child.settled()
+        if profile is not None:  # the log is shared by the blocks of one bot: a new line, not the first
+            seen = child.log.read_text().count(PROFILE_RESTARTED)
+            child.profile_from_now()
+            await fake.wait_for(lambda: child.log.read_text().count(PROFILE_RESTARTED) > seen,
+                                "the profile's restart", timeout=60)
     except BaseException:
         await child.stop()
         raise
     return child
 
 
-async def _block(fake: ProcFake, world: World, kind: str, n: int, offset: int) -> list[float]:
-    child = await started(fake, world, kind)
+def _profile(profiles: Path | None, kind: str, what: str, p: int) -> Path | None:
+    """Where a bot's profile of one block goes (``--bot-profile=DIR``), or None."""
+    return None if profiles is None else profiles / f"{kind}-{what}-{p + 1}.prof"
+
+
+def _profiled(profile: Path | None, dms: int) -> None:
+    """Note how many DMs the block's profile covers (``DMS_FILE`` beside it), for bench/profiles.py."""
+    if profile is not None:
+        with (profile.parent / DMS_FILE).open("a") as index:
+            index.write(f"{profile.name} {dms}\n")
+
+
+async def _block(fake: ProcFake, world: World, kind: str, n: int, offset: int,
+                 profile: Path | None = None) -> list[float]:
+    child = await started(fake, world, kind, profile=profile)
     samples = []
     try:
         users = world.users[0]
@@ -50,6 +74,7 @@ async def _block(fake: ProcFake, world: World, kind: str, n: int, offset: int) -
             await asyncio.sleep(max(0.0, start + CADENCE - time.perf_counter()))
     finally:
         await child.stop()
+    _profiled(profile, len(samples))
     return samples
 
 
@@ -58,7 +83,7 @@ def _p99(samples: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-async def e2e(n: int = 600) -> list[str]:
+async def e2e(n: int = 600, profiles: Path | None = None) -> list[str]:
     fake = await start_fake()
     world = World(fake, 1, PLAYERS)
     await world.setup()
@@ -67,7 +92,7 @@ async def e2e(n: int = 600) -> list[str]:
     try:
         for p, pair in enumerate(ORDER):
             for kind in pair:
-                got[kind].append(await _block(fake, world, kind, per, p * per))
+                got[kind].append(await _block(fake, world, kind, per, p * per, _profile(profiles, kind, "e2e", p)))
     finally:
         await fake.stop()
     bare = Timing("bare discord.py bot, DM -> \"ok\"", [s for b in got["bare"] for s in b])
@@ -84,8 +109,8 @@ async def e2e(n: int = 600) -> list[str]:
             f"p99 <= 3x: {p99:.2f}x, {'ok' if p99 <= 3 else 'OVER'}"]
 
 
-async def _burst(fake: ProcFake, world: World, kind: str, text: str) -> float:
-    child = await started(fake, world, kind, UNPACED)
+async def _burst(fake: ProcFake, world: World, kind: str, text: str, profile: Path | None = None) -> float:
+    child = await started(fake, world, kind, UNPACED, profile)
     try:
         before = len(fake.sent)
         start = time.perf_counter()
@@ -94,12 +119,14 @@ async def _burst(fake: ProcFake, world: World, kind: str, text: str) -> float:
         await fake.wait_for(lambda: len(fake.sent) - before >= len(ids)
                             and wanted <= {s.reference for s in fake.sent[before:]},
                             f"{len(ids)} replies", timeout=600)
-        return len(ids) / (time.perf_counter() - start)
+        rate = len(ids) / (time.perf_counter() - start)
     finally:
         await child.stop()
+    _profiled(profile, len(world.users[0]))
+    return rate
 
 
-async def burst(n: int = 5000) -> list[str]:
+async def burst(n: int = 5000, profiles: Path | None = None) -> list[str]:
     fake = await start_fake()
     world = World(fake, 1, n)
     await world.setup()
@@ -107,8 +134,8 @@ async def burst(n: int = 5000) -> list[str]:
     try:
         for p, pair in enumerate(ORDER):
             for kind in pair:
-                rates[kind].append(await _burst(fake, world, kind, f"Vote: {CHOICES[p % 2]}"
-                                                if kind == "clerk" else "hello"))
+                text = f"Vote: {CHOICES[p % 2]}" if kind == "clerk" else "hello"
+                rates[kind].append(await _burst(fake, world, kind, text, _profile(profiles, kind, "burst", p)))
     finally:
         await fake.stop()
     bare, clerk = statistics.median(rates["bare"]), statistics.median(rates["clerk"])

@@ -54,3 +54,33 @@ async def test_a_passing_failure_is_tried_again_and_the_other_lanes_go_on(db_eng
             break
         await asyncio.sleep(0.01)
     assert await clerk.outbox.owed() == [], "each row settled: sent or undeliverable, none still owed"
+
+
+async def test_a_receipt_queued_and_sent_goes_from_the_callers_task_when_a_slot_is_free(
+        db_engine: AsyncEngine) -> None:
+    """``queue_and_send`` (a DM ballot's receipt, owed in the ballot's transaction): the send runs in the caller's
+    own task, which returns once it is sent; with every slot busy it only queues, and a task sends it later."""
+    clerk = Clerk(make_sessionmaker(db_engine), ManualClock(datetime(2026, 3, 1, tzinfo=UTC)), RandomDice(1))
+    senders: dict[str, asyncio.Task[object] | None] = {}
+    hold = asyncio.Event()
+
+    async def send(row: OwedRow) -> tuple[str, int | None]:
+        text = str(row.owed.body["text"])
+        senders[text] = asyncio.current_task()
+        if text == "slow":
+            await hold.wait()
+        return SENT, 1
+
+    worker = OutboxWorker(clerk, Pacer(1000), send, slots=1)
+    worker.start()
+    first, second, third = [row for row in await clerk.outbox.owe([owed("a", "receipt"), owed("b", "slow"),
+                                                                    owed("c", "later")]) if row is not None]
+    await worker.queue_and_send([first])
+    assert senders == {"receipt": asyncio.current_task()}, "sent from this task, and done when it returned"
+    worker.queue([second])  # takes the only slot, and holds it
+    await worker.queue_and_send([third])
+    assert "later" not in senders, "no slot free: queued only"
+    hold.set()
+    await asyncio.wait_for(worker.drained(), 30)
+    assert senders["later"] not in (None, asyncio.current_task()), "sent by a task of the worker's"
+    await worker.stop()

@@ -8,7 +8,7 @@ import asyncio
 import logging
 import re
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -70,6 +70,24 @@ def intents(message_content: bool = True) -> discord.Intents:
     return wanted
 
 
+def read_no_bot_messages(parsers: dict[str, Callable[[Any], None]]) -> None:
+    """Leave the gateway's messages written by a bot (this one's own receipts and posts, which Discord sends back to
+    it, one per message it sends) unbuilt: discord.py would make a ``Message`` of each (its author, channel,
+    embeds, components) only for ``on_message`` to drop it (``READABLE``, ``author.bot``); Clerk keeps no message
+    cache (``max_messages=None``) and reads no channel's last message. The same test as ``message.author.bot``
+    (discord.py reads the author's ``bot`` flag), before the object is made (issue 20: a DM's receipt costs one such
+    message)."""
+    build = parsers["MESSAGE_CREATE"]
+
+    def message_create(data: dict[str, Any]) -> None:
+        author = data.get("author")
+        if isinstance(author, dict) and author.get("bot", False):
+            return
+        build(data)
+
+    parsers["MESSAGE_CREATE"] = message_create
+
+
 def without_mention(text: str, bot_id: int) -> str:
     """``text`` without the bot's own mentions (``<@id>``, ``<@!id>``), wherever they are: a form that @mentions
     Clerk so that Clerk may read it (no Message Content intent) reads as the form."""
@@ -112,6 +130,7 @@ class ClerkBot(discord.Client):
         # or poll events, no cached_message); every message it needs again is in its database (bot/discord/kept.py).
         super().__init__(intents=intents(message_content), guild_ready_timeout=guild_ready_timeout,
                          allowed_mentions=NO_PINGS, http_trace=trace, max_messages=None, **options)
+        read_no_bot_messages(self._connection.parsers)
         self.app = app
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id

@@ -190,11 +190,15 @@ class Courier:
             await self.dms_open_again(message.author.id)
         lane = _lane_of(message)
         kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
-        self.outbox.queue(list(kept.values()))
         here, elsewhere = split_here(out)
         answers = [_answer(item, lane, message.channel.id, message.id, f"msg:{message.id}")
                    for item in here if _has_content(item) and id(item) not in kept]
-        await self.outbox.owe(answers + self._owed_all(elsewhere))
+        rest = answers + self._owed_all(elsewhere)
+        if not rest:  # a DM ballot's receipt alone: sent from this task (``queue_and_send``)
+            await self.outbox.queue_and_send(list(kept.values()))
+            return
+        self.outbox.queue(list(kept.values()))
+        await self.outbox.owe(rest)
 
     async def dms_open_again(self, user_id: int) -> None:
         """``user_id`` DMed the bot (or a moderator said their DMs are open): DM them again, and report a refusal

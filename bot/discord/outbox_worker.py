@@ -17,7 +17,6 @@ channel, under Discord's limits (docs/architecture.md, docs/reliability.md).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import logging
 import time
@@ -26,7 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.discord.pacing import Pacer
-from bot.tasks import cancel_and_wait, cancel_one
+from bot.tasks import cancel_and_wait
 from engine.service import Clerk
 from engine.service.owed import Owed, OwedRow
 
@@ -62,11 +61,12 @@ class OutboxWorker:
         """Heads of lanes that may send: (priority, row id, lane)."""
         self._free = slots
         """Sends that may start now (of ``slots`` at once)."""
-        self._wake = asyncio.Event()
+        self._running = False
+        self._timer: asyncio.TimerHandle | None = None
+        """When the soonest lane that must wait (a backoff, a spent channel bucket) may send: ``_dispatch`` again."""
         self._drained = asyncio.Event()
         self._drained.set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._runner: asyncio.Task[None] | None = None
         self.waiting = 0
         """Messages owed and not yet delivered, in this process."""
         self.sent = 0
@@ -94,13 +94,36 @@ class OutboxWorker:
     def queue(self, rows: Sequence[OwedRow]) -> None:
         """Queue ``rows``, committed as owed already (by ``owe``, or in the transaction of the write they answer:
         ``engine.service.owed.OwedWith``)."""
+        self._queue(rows)
+        if rows:
+            self._dispatch()  # a receipt's send starts now (issue 20)
+
+    async def queue_and_send(self, rows: Sequence[OwedRow]) -> None:
+        """``queue``, and the first row that may be sent now is sent in the caller's own task, which waits for it,
+        instead of in a task started for it: one step of the event loop fewer before a DM's receipt leaves (issue
+        20). Everything else is as ``queue``: the same pick (the lanes' order, the pacer, the backoff), the same
+        slots, and the send is cancelled by ``stop`` as the others are."""
+        self._queue(rows)
+        if not rows:
+            return
+        row = self._take()
+        self._dispatch()
+        if row is None:
+            return
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await self._deliver(row)
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+
+    def _queue(self, rows: Sequence[OwedRow]) -> None:
         for row in rows:
             if row.owed.coalesce is not None:
                 self._supersede(row)
             self._add(row)
-        if rows:
-            self._dispatch()  # a receipt's send starts now, not at the runner's next wake-up (issue 20)
-            self._wake.set()
 
     async def resume(self) -> int:
         """Queue everything a previous run left owed (at start, before the gateway connects); returns how many."""
@@ -109,7 +132,7 @@ class OutboxWorker:
             self._add(row)
         if rows:
             log.info("%d owed message(s) left by the last run are queued again", len(rows))
-            self._wake.set()
+            self._dispatch()
         return len(rows)
 
     def _add(self, row: OwedRow) -> None:
@@ -140,12 +163,15 @@ class OutboxWorker:
     # ----------------------------------------------------------------- running
 
     def start(self) -> None:
-        if self._runner is None:
-            self._runner = asyncio.create_task(self._run(), name="clerk-outbox")
+        if not self._running:
+            self._running = True
+            self._dispatch()
 
     async def stop(self) -> None:
-        await cancel_one(self._runner)
-        self._runner = None
+        self._running = False
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         # what was in flight is owed still: sent again at the next start (its nonce drops a repeat)
         await cancel_and_wait(list(self._tasks), timeout=5)
 
@@ -153,29 +179,41 @@ class OutboxWorker:
         """Wait until nothing is owed in this process (tests; a clean stop)."""
         await self._drained.wait()
 
-    async def _run(self) -> None:
-        while True:
-            wait = self._dispatch()
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=wait)
-
-    def _dispatch(self) -> float | None:
-        """Start every send that may start now (on the event loop's thread, synchronously: from ``queue``, so that
-        the send of a row just committed starts without a wake-up of the runner first, and from the runner). Returns
-        how long the runner may sleep: until the soonest lane may send, or (all slots busy) until a send ends, which
-        wakes it."""
-        if self._runner is None:
-            return None  # not started (or stopped): ``start`` runs it
-        while self._free > 0:
-            picked = self._pick()
-            if not isinstance(picked, OwedRow):
-                return picked
-            self._free -= 1
-            task = asyncio.create_task(self._deliver(picked), name=f"clerk-outbox-{picked.id}")
+    def _dispatch(self) -> None:
+        """Start every send that may start now, on the event loop's thread, synchronously: when rows are queued (the
+        send of a row just committed starts at once), when a send ends (the lane's next row, or another lane's, takes
+        its slot) and when the soonest waiting lane may send (``_timer``). No task runs the queue: each of these
+        steps used to wake one (an ``asyncio.wait_for`` with its own task and timer), twice per receipt (issue 20)."""
+        while (row := self._take()) is not None:
+            task = asyncio.create_task(self._deliver(row), name=f"clerk-outbox-{row.id}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        return None
+
+    def _take(self) -> OwedRow | None:
+        """The next row to send now, its slot taken; None when none may go now: not started (or stopped: ``start``
+        dispatches), every slot busy (the end of a send dispatches again), or each lane must wait (``_timer``)."""
+        if not self._running or self._free <= 0:
+            return None
+        picked = self._pick()
+        if not isinstance(picked, OwedRow):
+            self._wake_in(picked)
+            return None
+        self._free -= 1
+        return picked
+
+    def _wake_in(self, delay: float) -> None:
+        """``_dispatch`` again in ``delay`` seconds, unless it is to run sooner already."""
+        loop = asyncio.get_running_loop()
+        when = loop.time() + delay
+        if self._timer is not None:
+            if self._timer.when() <= when:
+                return
+            self._timer.cancel()
+        self._timer = loop.call_at(when, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        self._dispatch()
 
     def _pick(self) -> OwedRow | float:
         """The next row to send, or how long to wait for one (seconds)."""
@@ -230,18 +268,18 @@ class OutboxWorker:
             if self.waiting == 0:
                 self._drained.set()
             self._free += 1
-            self._wake.set()
+            self._dispatch()
 
     def _settle_later(self, row_id: int, outcome: str) -> None:
-        async def settle() -> None:
-            try:
-                await self.clerk.outbox.settle(row_id, outcome)
-            except Exception as error:  # sent; at worst sent again after a restart, and dropped by its nonce
+        """Mark the row in the database (group-committed with the other marks; no task of its own: issue 20)."""
+        def settled(done: asyncio.Future[None]) -> None:
+            if done.cancelled():
+                return
+            error = done.exception()
+            if error is not None:  # sent; at worst sent again after a restart, and dropped by its nonce
                 log.warning("could not mark owed message %s %s: %s", row_id, outcome, error)
 
-        task = asyncio.create_task(settle(), name=f"clerk-outbox-settle-{row_id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.clerk.outbox.settle_soon(row_id, outcome).add_done_callback(settled)
 
     def _log_waiting(self, now: float) -> None:
         if self.waiting and now - self._logged >= LOG_EVERY:

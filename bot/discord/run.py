@@ -10,6 +10,8 @@ import logging
 import os
 import signal
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -23,6 +25,9 @@ from engine.service import Clerk
 from engine.service.clock import RandomDice, SystemClock
 from engine.store.database import make_engine, make_sessionmaker
 from engine.store.writable import NotWritable, upgrade_writable
+
+if TYPE_CHECKING:
+    import cProfile
 
 log = logging.getLogger("clerk")
 
@@ -164,14 +169,73 @@ def rate_limit_for_tests(env: dict[str, str]) -> int | None:
     return int(value)
 
 
+def profile_for_tests(env: dict[str, str]) -> Path | None:
+    """Test only, with the fake Discord (``point_at_test_discord``): ``CLERK_TEST_PROFILE=FILE`` makes the bot write a
+    cProfile of its main thread (the event loop) to FILE when it stops (``MainThreadProfile``). None: no profile."""
+    value = env.get("CLERK_TEST_PROFILE")
+    if value is None:
+        return None
+    path = Path(value)
+    if not value.strip() or not path.parent.is_dir():
+        raise SystemExit(f"CLERK_TEST_PROFILE must name a file in a directory that exists, not {value!r}")
+    return path
+
+
+PROFILE_RESTARTED = "TEST MODE: the main thread's profile starts afresh:"
+"""Logged at each SIGUSR1 with the count so far (the benchmark waits for it before its DMs)."""
+
+
+class MainThreadProfile:
+    """A cProfile of the event loop's thread (cProfile sees no other thread: not the SQLite twin's worker), from the
+    start of the loop, or from the last SIGUSR1 (so that a benchmark can leave out the start-up), to the end of the
+    run, written to ``path`` (pstats format: ``python -m pstats FILE``, or ``python -m bench.profiles DIR``). Its
+    clock is the thread's own CPU time (``time.thread_time``): what the loop's thread computes, without the waits
+    (for the GIL, for the kernel's scheduling of the other processes of a shared machine), so that two runs on a
+    loaded machine still compare."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.profile = self._new()
+        self.restarts = 0
+
+    @staticmethod
+    def _new() -> cProfile.Profile:
+        import cProfile  # test only: not on a deployed bot's start-up path
+        import time
+
+        return cProfile.Profile(time.thread_time)
+
+    def restart(self) -> None:
+        """SIGUSR1: drop what was recorded so far and record afresh."""
+        self.profile.disable()
+        self.profile = self._new()
+        self.restarts += 1
+        log.warning("%s %d", PROFILE_RESTARTED, self.restarts)
+        self.profile.enable()
+
+    async def run(self, work: Awaitable[int]) -> int:
+        with contextlib.suppress(NotImplementedError):  # no signal handlers in this event loop (Windows)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, self.restart)
+        self.profile.enable()
+        try:
+            return await work
+        finally:
+            self.profile.disable()
+            self.profile.dump_stats(self.path)
+            log.warning("TEST MODE: the main thread's profile is in %s (restarted %d time(s))", self.path,
+                        self.restarts)
+
+
 def run_bot(settings: Settings) -> int:
     setup_logging(settings.log_level, settings.log_format)
     env = dict(os.environ)
     testing = point_at_test_discord(env)
     ready_after = 0.05 if testing else 2.0  # the fake sends its guild at once
+    profile = profile_for_tests(env) if testing else None
     try:
-        return asyncio.run(main(settings, guild_ready_timeout=ready_after,
-                                rate_limit=rate_limit_for_tests(env) if testing else None))
+        work = main(settings, guild_ready_timeout=ready_after,
+                    rate_limit=rate_limit_for_tests(env) if testing else None)
+        return asyncio.run(work if profile is None else MainThreadProfile(profile).run(work))
     except KeyboardInterrupt:
         log.info("stopped")
         return 0

@@ -34,14 +34,21 @@ class Batcher(Generic[K, I, R]):
         """How many batches were written (tests and measurements read it)."""
 
     async def submit(self, key: K, item: I) -> R:
-        future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        return await self.put(key, item)
+
+    def put(self, key: K, item: I) -> asyncio.Future[R]:
+        """Queue ``item`` without waiting: the future of its result (of its exception), set once its batch has
+        committed. For a caller that has nothing to wait for (the mark of a message sent), it spares the task a
+        ``submit`` needs; whoever holds the future retrieves its exception (a done callback)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[R] = loop.create_future()
         self._queues.setdefault(key, []).append((item, future))
         if key not in self._running:
             self._running.add(key)
-            task = asyncio.get_running_loop().create_task(self._drain(key), name=f"clerk-batch-{key}")
+            task = loop.create_task(self._drain(key), name=f"clerk-batch-{key}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        return await future
+        return future
 
     async def _drain(self, key: K) -> None:
         try:

@@ -6,6 +6,7 @@ not 2,000, and so are the marks of what was delivered."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -219,6 +220,11 @@ class OwedService(ServiceBase):
     async def settle(self, row_id: int, outcome: str) -> None:
         """Record what became of a row: ``sent``, ``superseded`` or ``undeliverable`` (it is owed no longer)."""
         await self._settle_batcher.submit("settle", [(row_id, outcome)])
+
+    def settle_soon(self, row_id: int, outcome: str) -> asyncio.Future[None]:
+        """``settle`` without waiting (``Batcher.put``): the future is done once the mark is committed."""
+        done: asyncio.Future[None] = self._settle_batcher.put("settle", [(row_id, outcome)])
+        return done
 
     async def owed(self) -> list[OwedRow]:
         """Everything still owed, oldest first: what the queue resumes at start."""
