@@ -8,6 +8,8 @@ object and makes no call per voter (docs/performance.md)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -16,6 +18,7 @@ from sqlalchemy import and_
 from engine.core.disclosure import InconsistentError
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.adjutant import NO_AG_PENALTY
+from engine.landsdraad.close_weights import columns
 from engine.landsdraad.crisis import CrisisResult, resolve_counted
 from engine.landsdraad.disclosure import crisis_check_counted
 from engine.landsdraad.model import Option
@@ -63,14 +66,15 @@ Counted = dict[tuple[int, str | None], int]
 """The active players counted by (V(p) read now, the option of their ballot or None): how many have each."""
 
 
-def voters(unit: SyncUnit, game_id: int, round_id: int) -> tuple[Counted, list[dict[str, Any]]]:
+def voters(unit: SyncUnit, game_id: int, round_id: int) -> tuple[Counted, dict[str, Sequence[Any]]]:
     """Every active player's V(p) read now (R0-15) and ballot, in the order they joined: the players counted by
     (V(p), ballot), which is all the tally and the disclosure check need, and the ``weights`` of the ``RoundClosed``
-    event. A ballot of a player who is no longer active is not read (it would not count).
+    event in its column form (``engine.landsdraad.close_weights``). A ballot of a player who is no longer active is
+    not read (it would not count).
 
     The rows are the DB-API cursor's own (tuples on SQLite, asyncpg's records on PostgreSQL), all fetched at once,
-    and walked once: no SQLAlchemy ``Row``, no object per player but the event's entry (docs/performance.md). The
-    columns need no conversion (integers and text)."""
+    turned into columns by ``zip`` and counted by ``Counter``, both in C: no SQLAlchemy ``Row``, no object and no
+    Python step per player (docs/performance.md). The columns need no conversion (integers and text)."""
     session = unit.session
     session.flush()  # what session.execute would autoflush; the plain connection below does not
     extras = holding_extras(session, game_id)
@@ -80,33 +84,29 @@ def voters(unit: SyncUnit, game_id: int, round_id: int) -> tuple[Counted, list[d
         rows = found.cursor.fetchall()
     finally:
         found.close()
-    counted: Counted = {}
-    cast: list[dict[str, Any]] = []
-    entry = cast.append
-    for player_id, user_id, name, votes, option in rows:
-        if extras:
-            votes += extras.get(player_id, 0)
-        key = (votes, option)
-        counted[key] = counted.get(key, 0) + 1
-        entry({"user_id": user_id, "name": name, "votes": votes, "ballot": option})
-    return counted, cast
+    if not rows:
+        return {}, columns((), (), (), ())
+    player_ids, user_ids, names, votes, options = zip(*rows, strict=True)
+    if extras:
+        votes = tuple(v + extras.get(p, 0) for p, v in zip(player_ids, votes, strict=True))
+    counted: Counted = dict(Counter(zip(votes, options, strict=True)))
+    return counted, columns(user_ids, names, votes, options)
 
 
-def disclosed(game: Game, cast: list[dict[str, Any]], outcome: CrisisResult, counted: Counted | None = None
-              ) -> dict[str, Any] | None:
+def disclosed(game: Game, cast: Iterable[tuple[str, int, str | None]], outcome: CrisisResult,
+              counted: Counted | None = None) -> dict[str, Any] | None:
     """The disclosure check of a closing round (docs/rulings.md): None when the posted totals give no ballot away,
     not even in part; else what the ``disclosure`` setting does with the result (``mode``: the setting when a ballot
     is given away whole, else ``post``, since a partial leak only warns), who is exposed and how they voted
     (``exposed``), whose ballot the totals give away in part (``ruled_out``: name, votes and the options ruled out;
     both for the moderators only, in the order the players joined), whether the check was only the quick one
-    (``partial``) and whether the result is held until a moderator releases it (``held``). The check is worked
-    out per class of players (V(p), whether they cast a ballot); only the players of a class it gives something
-    away about are then looked for by name. ``counted``: ``cast`` counted as ``voters`` counts it, if known."""
+    (``partial``) and whether the result is held until a moderator releases it (``held``). ``cast``: each player's
+    (name, V(p), ballot or None), in the order they joined. The check is worked out per class of players (V(p),
+    whether they cast a ballot); only the players of a class it gives something away about are then looked for by
+    name. ``counted``: ``cast`` counted as ``voters`` counts it, if known."""
     if counted is None:
-        counted = {}
-        for c in cast:
-            key = (int(c["votes"]), c["ballot"])
-            counted[key] = counted.get(key, 0) + 1
+        cast = list(cast)
+        counted = dict(Counter((int(votes), ballot) for _, votes, ballot in cast))
     players: dict[tuple[int, bool], int] = {}
     for (votes, option), count in counted.items():
         key = (votes, option is not None)
@@ -120,14 +120,14 @@ def disclosed(game: Game, cast: list[dict[str, Any]], outcome: CrisisResult, cou
         return None
     exposed: list[list[Any]] = []
     ruled_out: list[list[Any]] = []
-    for c in cast:
-        left = given_away.get((c["votes"], c["ballot"] is not None))
+    for name, votes, ballot in cast:
+        left = given_away.get((votes, ballot is not None))
         if left is None:
             continue
         if len(left) == 1:
-            exposed.append([c["name"], next(iter(left))])
+            exposed.append([name, next(iter(left))])
         else:
-            ruled_out.append([c["name"], int(c["votes"]), sorted(ALL_OPTIONS - left)])
+            ruled_out.append([name, int(votes), sorted(ALL_OPTIONS - left)])
     setting = str(value_of(game.settings, "disclosure", SETTINGS))
     mode = setting if exposed else "post"
     return {"mode": mode, "setting": setting, "exposed": exposed, "ruled_out": ruled_out,
@@ -168,7 +168,7 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
                               "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
     result.update(end_of_round(unit, game, rnd.number))
-    disclosure = disclosed(game, cast, outcome, counted)
+    disclosure = disclosed(game, zip(cast["name"], cast["votes"], cast["ballot"], strict=True), outcome, counted)
     if disclosure is not None:
         result["disclosure"] = disclosure
     rnd.status = "closed"
