@@ -25,7 +25,7 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import result_pending
 from engine.service.clock import Dice, utc
-from engine.service.dice import reveal, roll
+from engine.service.dice import reveal, roll_many
 from engine.service.landsdraad.adjutant import close_elections_with_round, read_adjutant
 from engine.service.landsdraad.ledger import active_players, holding_extras
 from engine.service.landsdraad.majority import expire_votes
@@ -154,12 +154,14 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         return result_view(view, rnd.result, already_closed=True)
     factions = read_factions(session, rnd.id)
     counted, cast = voters(unit, game_id, rnd.id)
-    rolls: dict[str, int] = {}
-    for row in factions:
-        if row.stance == "d6":
-            if row.roll is None:  # rolled from the round's committed seed (docs/dice.md)
-                row.roll = roll(session, dice, game_id, rnd.number, faction_purpose(row.name), 6, unit.now)
-            rolls[row.name] = row.roll
+    unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
+    seed = None
+    if unrolled:  # rolled from the round's committed seed (docs/dice.md), in the factions' order
+        faces, seed = roll_many(session, dice, game_id, rnd.number,
+                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now)
+        for row, face in zip(unrolled, faces, strict=True):
+            row.roll = face
+    rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
     outcome = resolve_counted({(votes, OPTIONS[option] if option is not None else None): count
                                for (votes, option), count in counted.items()}, [faction_of(f) for f in factions], rolls)
     for row, fv in zip(factions, outcome.factions, strict=True):
@@ -179,7 +181,7 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         rnd.closed_at = utc(rnd.deadline)
     rnd.result = dict(result)
     session.flush()
-    shown = reveal(session, game_id, rnd.number, unit.now)  # the seed is public with the result
+    shown = reveal(session, game_id, rnd.number, unit.now, seed)  # the seed is public with the result
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
     if shown is not None:
@@ -187,4 +189,4 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     unit.record(game_id, "RoundClosed", actor, payload, source_id)
     if disclosure is None or not disclosure["held"]:
         result_pending(unit, game_id, "round", rnd.number)  # a held result is announced when released
-    return result_view(read_round_view(session, game, rnd, factions), result)
+    return result_view(read_round_view(session, game, rnd, factions, shown), result)
