@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_
+from sqlalchemy import and_, bindparam, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core.disclosure import InconsistentError
 from engine.core.errors import NotFoundError, RuleError
@@ -41,11 +42,19 @@ from engine.service.landsdraad.views import ResultView
 from engine.service.ledger import read_game
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit
-from engine.store.models import Game, Player
+from engine.store.models import Base, Game, Player
 from engine.store.models.landsdraad import Ballot
 
 LATE = timedelta(minutes=1)
 """A timer close later than this after the deadline is reported as late (the bot was offline)."""
+
+_FACTIONS, _ROUNDS = Base.metadata.tables["temp_factions"], Base.metadata.tables["rounds"]
+_SET_FACTION = (update(_FACTIONS).where(_FACTIONS.c.id == bindparam("row"))
+                .values(roll=bindparam("roll"), vote=bindparam("vote")))
+"""A closing round's temporary faction: its d6 face (None for a fixed stance) and its vote (R0-16), one
+executemany for all of them (Core, built once: the ORM's flush made one statement per set of changed columns)."""
+_CLOSE_ROUND = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("row"))
+                .values(status="closed", closed_at=bindparam("closed_at"), result=bindparam("result")))
 
 OPTIONS = {o.value: o for o in Option}
 ALL_OPTIONS = frozenset(OPTIONS)
@@ -160,12 +169,15 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         faces, seed = roll_many(session, dice, game_id, rnd.number,
                                 [(faction_purpose(row.name), 6) for row in unrolled], unit.now)
         for row, face in zip(unrolled, faces, strict=True):
-            row.roll = face
+            set_committed_value(row, "roll", face)  # written below with the vote, in one statement
     rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
     outcome = resolve_counted({(votes, OPTIONS[option] if option is not None else None): count
                                for (votes, option), count in counted.items()}, [faction_of(f) for f in factions], rolls)
-    for row, fv in zip(factions, outcome.factions, strict=True):
-        row.vote = fv.option.value
+    if factions:
+        unit.connection.execute(_SET_FACTION, [{"row": row.id, "roll": row.roll, "vote": fv.option.value}
+                                               for row, fv in zip(factions, outcome.factions, strict=True)])
+        for row, fv in zip(factions, outcome.factions, strict=True):
+            set_committed_value(row, "vote", fv.option.value)
     t = outcome.tally
     result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
                               "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
@@ -173,14 +185,14 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     disclosure = disclosed(game, zip(cast["name"], cast["votes"], cast["ballot"], strict=True), outcome, counted)
     if disclosure is not None:
         result["disclosure"] = disclosure
-    rnd.status = "closed"
-    rnd.closed_at = unit.now
+    closed_at = unit.now
     if expected_round is not None and rnd.deadline is not None and unit.now - utc(rnd.deadline) > LATE:
         # Found overdue (the bot was offline): the round closes once, as of the time it should have closed.
         result["due_at"] = utc(rnd.deadline).isoformat()
-        rnd.closed_at = utc(rnd.deadline)
-    rnd.result = dict(result)
-    session.flush()
+        closed_at = utc(rnd.deadline)
+    unit.connection.execute(_CLOSE_ROUND, {"row": rnd.id, "closed_at": closed_at, "result": result})
+    for key, value in (("status", "closed"), ("closed_at", closed_at), ("result", dict(result))):
+        set_committed_value(rnd, key, value)  # as written: the session has nothing of the round's to flush
     shown = reveal(session, game_id, rnd.number, unit.now, seed)  # the seed is public with the result
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
