@@ -117,6 +117,28 @@ async def test_processes_starting_at_once_on_postgresql_migrate_one_at_a_time(da
             await engine.dispose()
 
 
+async def test_events_payload_is_compressed_with_lz4_on_postgresql(database: Any) -> None:
+    """0014: on PostgreSQL (with lz4) ``events.payload`` is compressed with lz4, and again by default once undone."""
+    if database.backend != "postgresql":
+        pytest.skip("a PostgreSQL column's compression")
+    engine = database.engine()
+    method = text("SELECT attcompression::text FROM pg_attribute WHERE attrelid = 'events'::regclass "
+                  "AND attname = 'payload'")
+    has_lz4 = text("SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)")
+    try:
+        await upgrade(engine)
+        async with engine.connect() as connection:
+            if (await connection.execute(has_lz4)).first() is None:
+                pytest.skip("this server has no lz4")
+            assert (await connection.execute(method)).scalar_one() == "l"
+        async with engine.begin() as connection:
+            await connection.run_sync(_run, "downgrade", "0013")
+        async with engine.connect() as connection:
+            assert (await connection.execute(method)).scalar_one() == ""
+    finally:
+        await engine.dispose()
+
+
 def test_the_cheap_head_is_alembics_head() -> None:
     """engine/store/migrate.py reads the head from the files without Alembic; it must be the head Alembic finds."""
     from engine.store.migrate import head_revision

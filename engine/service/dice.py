@@ -6,6 +6,7 @@ in a post, a DM, the log, an export or a moderator's answer; nothing changes a s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -86,6 +87,27 @@ def roll(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, s
     return face
 
 
+def roll_many(session: Session, dice: Dice, game_id: int, scope: int, wanted: Sequence[tuple[str, int]],
+              now: datetime) -> tuple[list[int], DiceSeed]:
+    """``roll`` of each ``(purpose, sides)`` of ``wanted`` in turn, as the same rolls with the same faces, in three
+    statements whatever their number (the seed, the counts so far by purpose, the insert): a close's d6 factions.
+    The faces, and the scope's seed row (for ``reveal``)."""
+    row = commit_seed(session, dice, game_id, scope, now)
+    purposes = sorted({p for p, _ in wanted})
+    counts = dict(session.execute(select(DiceRoll.purpose, func.count()).where(
+        DiceRoll.game_id == game_id, DiceRoll.scope == scope, DiceRoll.purpose.in_(purposes))
+        .group_by(DiceRoll.purpose)).all()) if purposes else {}
+    faces: list[int] = []
+    for purpose, sides in wanted:
+        index = int(counts.get(purpose, 0))
+        counts[purpose] = index + 1
+        face = pure.face(row.seed, purpose, index, sides)
+        session.add(DiceRoll(game_id=game_id, scope=scope, purpose=purpose, index=index, sides=sides, face=face))
+        faces.append(face)
+    session.flush()
+    return faces, row
+
+
 def seal(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, sides: int, face: int,
          now: datetime) -> str:
     """Record a face a moderator set instead of a roll, sealed by the scope's salt; the seal is posted."""
@@ -98,9 +120,12 @@ def seal(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, s
     return sealed
 
 
-def reveal(session: Session, game_id: int, scope: int, now: datetime) -> SealView | None:
-    """The scope's seed is public from now on (the round's result is posted with it)."""
-    row = seed_row(session, game_id, scope)
+def reveal(session: Session, game_id: int, scope: int, now: datetime, row: DiceSeed | None = None
+           ) -> SealView | None:
+    """The scope's seed is public from now on (the round's result is posted with it). ``row``: the scope's seed
+    row if the caller holds it (``roll_many``'s)."""
+    if row is None:
+        row = seed_row(session, game_id, scope)
     if row is None:
         return None
     if row.revealed_at is None:

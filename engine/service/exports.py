@@ -38,6 +38,7 @@ class ExportService(ServiceBase):
             if include_events:
                 log = select(Event).where(Event.game_id == game_id).order_by(Event.seq)
                 events = (await session.execute(log)).scalars()
+                readable = self.backend.ruleset(game.ruleset).exported
                 doc["events"] = [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "at": utc(e.at).isoformat(),
-                                  "source_id": e.source_id, "payload": e.payload} for e in events]
+                                  "source_id": e.source_id, "payload": readable(e.kind, e.payload)} for e in events]
             return doc

@@ -290,7 +290,7 @@ class GameService(ServiceBase):
         """The game's events, newest first, filtered by the payload's ``round`` and by a user (the actor or the
         payload's ``user_id``), one page of them."""
         async with self._read() as session:
-            await load_game(session, game_id)
+            game = await load_game(session, game_id)
             events = list((await session.execute(select(Event).where(Event.game_id == game_id)
                                                  .order_by(Event.seq.desc()))).scalars())
             players = (await session.execute(select(Player.user_id, Player.name)
@@ -306,8 +306,10 @@ class GameService(ServiceBase):
             raise RuleError(f"There {'is' if pages == 1 else 'are'} {pages} page{'' if pages == 1 else 's'}; "
                             f"page {page} does not exist.")
         chosen = events[(page - 1) * per_page: page * per_page]
+        readable = self.backend.ruleset(game.ruleset).exported  # a payload as the export writes it
         return LogPage(tuple(LogEntry(e.seq, utc(e.at), e.kind, e.actor,
-                                      names.get(e.actor) if e.actor is not None else None, dict(e.payload or {}))
+                                      names.get(e.actor) if e.actor is not None else None,
+                                      dict(readable(e.kind, e.payload or {})))
                              for e in chosen), page, pages, total, names)
 
     async def game_founder(self, game_id: int) -> int | None:

@@ -27,6 +27,10 @@ ExportSection = Callable[[AsyncSession, int], Awaitable[dict[str, Any]]]
 before ``events``; a section returns ``{}`` for a game it has nothing to say about."""
 
 
+EventForm = Callable[[dict[str, Any]], dict[str, Any]]
+"""``payload -> payload``: an event's stored payload as the export writes it (``Ruleset.exported_events``)."""
+
+
 Progress = Callable[[AsyncSession, Any], Awaitable[str]]
 """``(session, game row) -> text``: where a game stands in its ruleset's own unit (``Ruleset.progress``)."""
 
@@ -56,6 +60,9 @@ class Ruleset:
     """Builds ``clerk.<name>``."""
     exports: tuple[ExportSection, ...] = ()
     """Its parts of ``/game export``."""
+    exported_events: Mapping[str, EventForm] = field(default_factory=dict)
+    """Event kind -> how the export writes a payload of that kind that its games store in a form of their own
+    (a compact one; docs/export.md documents the exported form); a kind not named is written as stored."""
     tables: tuple[type[Base], ...] = ()
     """The tables that hold its games' state (``engine/store/models/<name>.py``), beside the shared ones: the export
     carries their rows (``state``) and a copy restores them (``engine/service/game_copy.py``, ``console --from``).
@@ -65,3 +72,8 @@ class Ruleset:
     progress: Progress | None = None
     """Where one of its games stands, in its own unit (``turn 1``, ``turn 2, Action Phase``), for ``/game list``;
     None: ``round N`` (the game's ``current_round``)."""
+
+    def exported(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """An event's stored payload as the export (and ``/log``) writes it (``exported_events``)."""
+        form = self.exported_events.get(kind)
+        return payload if form is None else form(payload)

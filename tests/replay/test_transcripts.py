@@ -13,6 +13,8 @@ import pytest
 from databases import Migrated
 from secrecy import assert_nothing_secret_posted
 
+from engine.landsdraad.close_weights import entries_of
+
 from .helpers import TRANSCRIPTS, run_transcript
 from .why_checks import check_why
 
@@ -106,7 +108,7 @@ async def test_revotes_before_and_after_the_deadline_tv0_i06(tmp_path: Path) -> 
     assert cast == [("aye", "2026-11-30T10:00:00+00:00"), ("nay", "2026-11-30T20:00:00+00:00"),
                     ("nay", "2026-11-30T23:59:59+00:00")]
     (closed,) = run.events("RoundClosed")
-    weights = {w["name"]: (w["votes"], w["ballot"]) for w in closed["payload"]["weights"]}
+    weights = {w["name"]: (w["votes"], w["ballot"]) for w in entries_of(closed["payload"])}
     assert weights == {"alice": (14, "nay"), "bob": (10, "nay"), "carol": (9, None)}
     assert closed["payload"]["by_deadline"] is True
     assert ("closed for ballots at 2026-12-01 00:00:00 UTC, and your message arrived at 2026-12-01 00:00:00 UTC"

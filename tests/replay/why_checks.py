@@ -21,6 +21,7 @@ from bot.actions.front import WhyAsk
 from bot.actions.why import explain
 from bot.console.cli import clerk_on
 from engine.core.derivation import Derivation
+from engine.landsdraad.close_weights import entries_of
 from engine.service.clock import ManualClock
 
 from .helpers import sent_messages
@@ -128,7 +129,7 @@ async def check_why(output: str, db: Migrated) -> int:
         for game_id, payload in closes:
             if game_id not in games.values():
                 continue
-            for weight in payload["weights"]:
+            for weight in entries_of(payload):
                 who = UserRef(int(weight["user_id"]), str(weight["name"]))
                 found = await ask(app, game_id, "votes", int(payload["round"]), who)
                 assert found.value == weight["votes"]

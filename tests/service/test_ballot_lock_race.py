@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.core.errors import RuleError
 from engine.landsdraad.ballot import parse_ballot
+from engine.landsdraad.close_weights import entries_of
 from engine.service import Clerk, uow
 from engine.service.clock import ManualClock, RandomDice
 from engine.service.landsdraad.views import BallotReceipt
@@ -162,7 +163,7 @@ async def test_a_ballot_that_waited_for_the_lock_is_refused_by_the_round_closed_
     async with a.engine.connect() as connection:
         (closed,) = (await connection.execute(select(Event.payload).where(Event.game_id == game_id,
                                                                          Event.kind == "RoundClosed"))).scalars()
-    assert {w["user_id"]: w["ballot"] for w in closed["weights"] if w["ballot"] is not None} == {101: "aye"}
+    assert {w["user_id"]: w["ballot"] for w in entries_of(closed) if w["ballot"] is not None} == {101: "aye"}
 
 
 async def test_two_sides_casting_and_recasting_at_once_lose_nothing_and_count_nothing_twice(

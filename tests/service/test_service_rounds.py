@@ -13,6 +13,7 @@ import pytest
 from engine.core.dice import face
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.ballot import parse_ballot
+from engine.landsdraad.close_weights import entries_of
 from engine.service.clock import RandomDice
 from engine.service.uow import Duplicate
 
@@ -147,7 +148,7 @@ async def test_R0_15_weights_are_read_at_the_close(table: Any) -> None:
     r = await _close(table)
     assert (r.aye, r.nay, r.outcome, r.in_play) == (13, 16, "failed", 29)
     closed = await _round_closed(table)
-    assert {"user_id": JENNY, "name": "jenny", "votes": 13, "ballot": "aye"} in closed.payload["weights"]
+    assert {"user_id": JENNY, "name": "jenny", "votes": 13, "ballot": "aye"} in entries_of(closed.payload)
 
 
 async def test_the_close_weighs_every_player_as_the_ledger_does(table: Any) -> None:
@@ -177,7 +178,7 @@ async def test_the_close_weighs_every_player_as_the_ledger_does(table: Any) -> N
     assert (await table.clerk.landsdraad.rounds.round_of(table.game_id)).in_play == sum(ledger.values())
     r = await _close(table)
     closed = await _round_closed(table)
-    assert [(w["user_id"], w["votes"], w["ballot"]) for w in closed.payload["weights"]] == [
+    assert [(w["user_id"], w["votes"], w["ballot"]) for w in entries_of(closed.payload)] == [
         (JENNY, ledger[JENNY], "aye"), (BOB, ledger[BOB], None), (CAROL, ledger[CAROL], None)]
     assert (r.aye, r.nay, r.abstain, r.in_play) == (ledger[JENNY], 0, ledger[BOB] + ledger[CAROL], sum(ledger.values()))
 

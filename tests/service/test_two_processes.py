@@ -31,6 +31,7 @@ from sqlalchemy import select, text
 from two_processes_worker import Errors, Worker
 
 from bot.actions.commands import App
+from engine.landsdraad.close_weights import entries_of
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.database import make_engine, make_sessionmaker
@@ -223,7 +224,7 @@ async def test_two_processes_close_each_round_once_count_every_ballot_and_share_
     for game, _ in games:
         assert len(closed.get(game, [])) == 1, f"game {game}: {len(closed.get(game, []))} RoundClosed events"
         assert announced[game] == 1, f"game {game}: announced {announced[game]} times"
-        counted = {w["user_id"] for w in closed[game][0]["weights"] if w["ballot"] is not None}
+        counted = {w["user_id"] for w in entries_of(closed[game][0]) if w["ballot"] is not None}
         assert counted == acked[game], f"game {game}: acknowledged {sorted(acked[game])}, counted {sorted(counted)}"
         assert acked[game] | {int(u) for u in refused[game]} == set(USERS)
         assert all("closed" in why for why in refused[game].values()), refused[game]

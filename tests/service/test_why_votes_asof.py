@@ -8,6 +8,7 @@ from __future__ import annotations
 from conftest import Table
 from ledger_front import MODERATOR, actor, only_here, slash, user
 
+from engine.landsdraad.close_weights import entries_of
 from engine.landsdraad.model import Attributes
 from engine.service.landsdraad.votes_asof import ledger_then, votes_then
 
@@ -35,7 +36,7 @@ async def two_rounds_then_changes(table: Table) -> None:
 
 async def counted(table: Table, number: int, user_id: int) -> int:
     closes = [e.payload for e in await table.events() if e.kind == "RoundClosed" and e.payload["round"] == number]
-    return next(int(w["votes"]) for w in closes[-1]["weights"] if w["user_id"] == user_id)
+    return next(int(w["votes"]) for w in entries_of(closes[-1]) if w["user_id"] == user_id)
 
 
 async def test_a_past_round_is_explained_as_its_close_counted_it_after_the_ledger_changed(table: Table) -> None:

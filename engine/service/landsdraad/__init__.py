@@ -3,6 +3,7 @@ its use cases (``service.LandsdraadService``, reached as ``clerk.landsdraad``)."
 
 from __future__ import annotations
 
+from engine.landsdraad.close_weights import exported as exported_close
 from engine.landsdraad.settings import SETTINGS
 from engine.service.landsdraad.adjutant import export_offices
 from engine.service.landsdraad.audit_export import export_transfers
@@ -25,6 +26,7 @@ TABLES = (tables.Holding, tables.Round, tables.TempFactionRow, tables.Ballot, ta
 
 RULESET = Ruleset(NAME, "Landsdraad", SETTINGS, service=LandsdraadService, exports=(
     export_players_and_rounds, export_offices, export_transfers, export_player_votes, export_perks,
-    export_registries, export_victory, export_forecast, export_final_scores), reminders=FORMS, tables=TABLES)
+    export_registries, export_victory, export_forecast, export_final_scores), reminders=FORMS, tables=TABLES,
+    exported_events={"RoundClosed": exported_close})
 
 __all__ = ["RULESET", "LandsdraadService"]

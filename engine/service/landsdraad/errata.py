@@ -22,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core.errors import NotFoundError, RuleError
+from engine.landsdraad.close_weights import rows_of
 from engine.landsdraad.errata import (
     ClosedRound,
     Recount,
@@ -120,8 +121,8 @@ def closed_rounds(session: Session, game_id: int) -> dict[int, tuple[ClosedRound
         rnd = rows.get(int(p["round"]))
         if rnd is None or "weights" not in p:  # a close that did not record its voters cannot be counted again
             continue
-        voters = tuple(Voter(int(w["user_id"]), str(w["name"]), int(w["votes"]),
-                             Option(w["ballot"]) if w.get("ballot") else None) for w in p.get("weights", ()))
+        voters = tuple(Voter(int(user_id), str(name), int(votes), Option(ballot) if ballot else None)
+                       for user_id, name, votes, ballot in rows_of(p))
         factions = tuple(faction_of(f) for f in read_factions(session, rnd.id))
         rolls = {str(k): int(v) for k, v in (p.get("rolls") or {}).items()}
         found[rnd.number] = (ClosedRound(rnd.number, voters, factions, rolls, tally_of(p["result"])), event.id)
@@ -342,8 +343,8 @@ def erratum_disclosure(session: Session, game_id: int, found: Recount) -> dict[s
     closed = closed_rounds(session, game_id)[found.round][0]
     if found.outcome is None:
         return None
-    cast = [{"name": v.name, "votes": found.weights.get(v.user_id, v.votes),
-             "ballot": v.ballot.value if v.ballot is not None else None} for v in closed.voters]
+    cast = [(v.name, found.weights.get(v.user_id, v.votes), v.ballot.value if v.ballot is not None else None)
+            for v in closed.voters]
     return disclosed(read_game(session, game_id), cast, found.outcome)
 
 

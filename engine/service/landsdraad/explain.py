@@ -17,6 +17,7 @@ from engine.core.derivation import Derivation
 from engine.core.disclosure import shown as disclosure_shown
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.audit import audit_quote_explained
+from engine.landsdraad.close_weights import rows_of
 from engine.landsdraad.crisis import Voter, resolve_explained
 from engine.landsdraad.model import Elector, Planet, Tier, quality_of
 from engine.landsdraad.votes import vote_breakdown_explained
@@ -95,10 +96,9 @@ class ExplainService(VictoryExplainService):
             ballots = _ballot_events([e for e in events if e[1] == "BallotCast"], rnd.number)
             added = {str(p["name"]): (s,) for s, kind, p in events
                      if kind == "FactionAdded" and p.get("round") == rnd.number}
-            voters = [Voter(str(w["name"]), int(w["votes"]),
-                            OPTIONS[w["ballot"]] if w.get("ballot") else None,
-                            (ballots[int(w["user_id"])],) if int(w["user_id"]) in ballots and w.get("ballot") else ())
-                      for w in closed["weights"]]
+            voters = [Voter(str(name), int(votes), OPTIONS[ballot] if ballot else None,
+                            (ballots[int(user_id)],) if int(user_id) in ballots and ballot else ())
+                      for user_id, name, votes, ballot in rows_of(closed)]
             factions = [faction_of(f) for f in await factions_of(session, rnd.id)]
             rolls = {str(k): int(v) for k, v in closed.get("rolls", {}).items()}
         _, derivation = resolve_explained(f"Round {rnd.number} of {game.name}: the result", voters, factions, rolls,
@@ -128,14 +128,14 @@ class ExplainService(VictoryExplainService):
             rnd = await closed_round(session, game, number)
             events = await events_of(session, game_id, ("RoundClosed", *VOTE_INPUTS))
         closes = [(seq, p) for seq, kind, p in events if kind == "RoundClosed" and p.get("round") == rnd.number]
-        read = [(seq, w) for seq, p in closes for w in p["weights"] if int(w["user_id"]) == user_id]
+        read = [(seq, votes) for seq, p in closes for uid, _, votes, _ in rows_of(p) if int(uid) == user_id]
         if not read:
             raise RuleError(f"{player.name} was not an active player when round {rnd.number} closed, so their "
                             "votes were not read.")
         seq, weight = read[-1]
         ledger = [e for e in events if e[1] in LEDGER_KINDS]
         return votes_then(f"{player.name}'s votes in round {rnd.number} of {game.name}", player.name, rnd.number,
-                          seq, int(weight["votes"]), ledger, user_id,
+                          seq, int(weight), ledger, user_id,
                           [s for s, kind, p in events if kind in VOTE_INPUTS and s > seq and concerns(p, user_id)])
 
     async def _breakdown(self, session: AsyncSession, game: Game, player: Player) -> Derivation:

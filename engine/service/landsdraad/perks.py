@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.core.suggest import nearest
+from engine.landsdraad.close_weights import rows_of
 from engine.landsdraad.perks import POSITIONS, Perk, award_perks, competition_ranks, militia_location
 from engine.landsdraad.settings import SETTINGS
 from engine.landsdraad.transfers import ElectorQuery
@@ -250,11 +251,10 @@ class PerkService(ServiceBase):
                             f"{query.round}, so it did not vote then.{hint} Electors controlled then: "
                             f"{', '.join(electors) or 'none'}.")
         name, votes = str(holding["name"]), int(holding.get("votes") or 0)
-        weights = {int(w["user_id"]): w for w in closed.payload.get("weights", []) if w.get("user_id") is not None}
-        block = weights.get(int(holding["user_id"]))
-        if block is None:
+        ballots = {int(user_id): ballot for user_id, _, _, ballot in rows_of(closed.payload) if user_id is not None}
+        if int(holding["user_id"]) not in ballots:
             return ElectorAnswer(game_view(game), name, query.round, None, votes)
-        ballot = block.get("ballot")
+        ballot = ballots[int(holding["user_id"])]
         return ElectorAnswer(game_view(game), name, query.round, str(ballot or "abstain"), votes,
                              defaulted=ballot is None)
 

@@ -60,11 +60,12 @@ def read_round_preview(session: Session, game_id: int, now: datetime) -> RoundPr
     factions = read_factions(session, rnd.id)
     # the close's own reading of every voter (round_close.voters); this transaction only reads and is not committed
     _, cast = voters(SyncUnit(session.connection(), now, session), game.id, rnd.id)
-    weights = {n: int(c["votes"]) for n, c in enumerate(cast)}
-    ballots = {n: Option(c["ballot"]) for n, c in enumerate(cast) if c["ballot"] is not None}
+    weights = dict(enumerate(cast["votes"]))
+    ballots = {n: Option(b) for n, b in enumerate(cast["ballot"]) if b is not None}
     rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
     p = preview(weights, ballots, [faction_of(row) for row in factions], rolls)
-    waiting = sorted(((str(c["name"]), int(c["votes"])) for c in cast if c["ballot"] is None),
+    every = zip(cast["name"], cast["votes"], cast["ballot"], strict=True)
+    waiting = sorted(((str(name), int(votes)) for name, votes, ballot in every if ballot is None),
                      key=lambda nv: (-nv[1], nv[0]))
     return RoundPreview(game_view(game), rnd.number, rnd.crisis, p, voted=len(ballots), waiting=tuple(waiting))
 

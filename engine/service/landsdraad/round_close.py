@@ -8,21 +8,25 @@ object and makes no call per voter (docs/performance.md)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_
+from sqlalchemy import and_, bindparam, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core.disclosure import InconsistentError
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.adjutant import NO_AG_PENALTY
+from engine.landsdraad.close_weights import columns
 from engine.landsdraad.crisis import CrisisResult, resolve_counted
 from engine.landsdraad.disclosure import crisis_check_counted
 from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import result_pending
 from engine.service.clock import Dice, utc
-from engine.service.dice import reveal, roll
+from engine.service.dice import reveal, roll_many
 from engine.service.landsdraad.adjutant import close_elections_with_round, read_adjutant
 from engine.service.landsdraad.ledger import active_players, holding_extras
 from engine.service.landsdraad.majority import expire_votes
@@ -38,11 +42,19 @@ from engine.service.landsdraad.views import ResultView
 from engine.service.ledger import read_game
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit
-from engine.store.models import Game, Player
+from engine.store.models import Base, Game, Player
 from engine.store.models.landsdraad import Ballot
 
 LATE = timedelta(minutes=1)
 """A timer close later than this after the deadline is reported as late (the bot was offline)."""
+
+_FACTIONS, _ROUNDS = Base.metadata.tables["temp_factions"], Base.metadata.tables["rounds"]
+_SET_FACTION = (update(_FACTIONS).where(_FACTIONS.c.id == bindparam("row"))
+                .values(roll=bindparam("roll"), vote=bindparam("vote")))
+"""A closing round's temporary faction: its d6 face (None for a fixed stance) and its vote (R0-16), one
+executemany for all of them (Core, built once: the ORM's flush made one statement per set of changed columns)."""
+_CLOSE_ROUND = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("row"))
+                .values(status="closed", closed_at=bindparam("closed_at"), result=bindparam("result")))
 
 OPTIONS = {o.value: o for o in Option}
 ALL_OPTIONS = frozenset(OPTIONS)
@@ -63,14 +75,15 @@ Counted = dict[tuple[int, str | None], int]
 """The active players counted by (V(p) read now, the option of their ballot or None): how many have each."""
 
 
-def voters(unit: SyncUnit, game_id: int, round_id: int) -> tuple[Counted, list[dict[str, Any]]]:
+def voters(unit: SyncUnit, game_id: int, round_id: int) -> tuple[Counted, dict[str, Sequence[Any]]]:
     """Every active player's V(p) read now (R0-15) and ballot, in the order they joined: the players counted by
     (V(p), ballot), which is all the tally and the disclosure check need, and the ``weights`` of the ``RoundClosed``
-    event. A ballot of a player who is no longer active is not read (it would not count).
+    event in its column form (``engine.landsdraad.close_weights``). A ballot of a player who is no longer active is
+    not read (it would not count).
 
     The rows are the DB-API cursor's own (tuples on SQLite, asyncpg's records on PostgreSQL), all fetched at once,
-    and walked once: no SQLAlchemy ``Row``, no object per player but the event's entry (docs/performance.md). The
-    columns need no conversion (integers and text)."""
+    turned into columns by ``zip`` and counted by ``Counter``, both in C: no SQLAlchemy ``Row``, no object and no
+    Python step per player (docs/performance.md). The columns need no conversion (integers and text)."""
     session = unit.session
     session.flush()  # what session.execute would autoflush; the plain connection below does not
     extras = holding_extras(session, game_id)
@@ -80,33 +93,29 @@ def voters(unit: SyncUnit, game_id: int, round_id: int) -> tuple[Counted, list[d
         rows = found.cursor.fetchall()
     finally:
         found.close()
-    counted: Counted = {}
-    cast: list[dict[str, Any]] = []
-    entry = cast.append
-    for player_id, user_id, name, votes, option in rows:
-        if extras:
-            votes += extras.get(player_id, 0)
-        key = (votes, option)
-        counted[key] = counted.get(key, 0) + 1
-        entry({"user_id": user_id, "name": name, "votes": votes, "ballot": option})
-    return counted, cast
+    if not rows:
+        return {}, columns((), (), (), ())
+    player_ids, user_ids, names, votes, options = zip(*rows, strict=True)
+    if extras:
+        votes = tuple(v + extras.get(p, 0) for p, v in zip(player_ids, votes, strict=True))
+    counted: Counted = dict(Counter(zip(votes, options, strict=True)))
+    return counted, columns(user_ids, names, votes, options)
 
 
-def disclosed(game: Game, cast: list[dict[str, Any]], outcome: CrisisResult, counted: Counted | None = None
-              ) -> dict[str, Any] | None:
+def disclosed(game: Game, cast: Iterable[tuple[str, int, str | None]], outcome: CrisisResult,
+              counted: Counted | None = None) -> dict[str, Any] | None:
     """The disclosure check of a closing round (docs/rulings.md): None when the posted totals give no ballot away,
     not even in part; else what the ``disclosure`` setting does with the result (``mode``: the setting when a ballot
     is given away whole, else ``post``, since a partial leak only warns), who is exposed and how they voted
     (``exposed``), whose ballot the totals give away in part (``ruled_out``: name, votes and the options ruled out;
     both for the moderators only, in the order the players joined), whether the check was only the quick one
-    (``partial``) and whether the result is held until a moderator releases it (``held``). The check is worked
-    out per class of players (V(p), whether they cast a ballot); only the players of a class it gives something
-    away about are then looked for by name. ``counted``: ``cast`` counted as ``voters`` counts it, if known."""
+    (``partial``) and whether the result is held until a moderator releases it (``held``). ``cast``: each player's
+    (name, V(p), ballot or None), in the order they joined. The check is worked out per class of players (V(p),
+    whether they cast a ballot); only the players of a class it gives something away about are then looked for by
+    name. ``counted``: ``cast`` counted as ``voters`` counts it, if known."""
     if counted is None:
-        counted = {}
-        for c in cast:
-            key = (int(c["votes"]), c["ballot"])
-            counted[key] = counted.get(key, 0) + 1
+        cast = list(cast)
+        counted = dict(Counter((int(votes), ballot) for _, votes, ballot in cast))
     players: dict[tuple[int, bool], int] = {}
     for (votes, option), count in counted.items():
         key = (votes, option is not None)
@@ -120,14 +129,14 @@ def disclosed(game: Game, cast: list[dict[str, Any]], outcome: CrisisResult, cou
         return None
     exposed: list[list[Any]] = []
     ruled_out: list[list[Any]] = []
-    for c in cast:
-        left = given_away.get((c["votes"], c["ballot"] is not None))
+    for name, votes, ballot in cast:
+        left = given_away.get((votes, ballot is not None))
         if left is None:
             continue
         if len(left) == 1:
-            exposed.append([c["name"], next(iter(left))])
+            exposed.append([name, next(iter(left))])
         else:
-            ruled_out.append([c["name"], int(c["votes"]), sorted(ALL_OPTIONS - left)])
+            ruled_out.append([name, int(votes), sorted(ALL_OPTIONS - left)])
     setting = str(value_of(game.settings, "disclosure", SETTINGS))
     mode = setting if exposed else "post"
     return {"mode": mode, "setting": setting, "exposed": exposed, "ruled_out": ruled_out,
@@ -154,32 +163,37 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         return result_view(view, rnd.result, already_closed=True)
     factions = read_factions(session, rnd.id)
     counted, cast = voters(unit, game_id, rnd.id)
-    rolls: dict[str, int] = {}
-    for row in factions:
-        if row.stance == "d6":
-            if row.roll is None:  # rolled from the round's committed seed (docs/dice.md)
-                row.roll = roll(session, dice, game_id, rnd.number, faction_purpose(row.name), 6, unit.now)
-            rolls[row.name] = row.roll
+    unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
+    seed = None
+    if unrolled:  # rolled from the round's committed seed (docs/dice.md), in the factions' order
+        faces, seed = roll_many(session, dice, game_id, rnd.number,
+                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now)
+        for row, face in zip(unrolled, faces, strict=True):
+            set_committed_value(row, "roll", face)  # written below with the vote, in one statement
+    rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
     outcome = resolve_counted({(votes, OPTIONS[option] if option is not None else None): count
                                for (votes, option), count in counted.items()}, [faction_of(f) for f in factions], rolls)
-    for row, fv in zip(factions, outcome.factions, strict=True):
-        row.vote = fv.option.value
+    if factions:
+        unit.connection.execute(_SET_FACTION, [{"row": row.id, "roll": row.roll, "vote": fv.option.value}
+                                               for row, fv in zip(factions, outcome.factions, strict=True)])
+        for row, fv in zip(factions, outcome.factions, strict=True):
+            set_committed_value(row, "vote", fv.option.value)
     t = outcome.tally
     result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
                               "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
     result.update(end_of_round(unit, game, rnd.number))
-    disclosure = disclosed(game, cast, outcome, counted)
+    disclosure = disclosed(game, zip(cast["name"], cast["votes"], cast["ballot"], strict=True), outcome, counted)
     if disclosure is not None:
         result["disclosure"] = disclosure
-    rnd.status = "closed"
-    rnd.closed_at = unit.now
+    closed_at = unit.now
     if expected_round is not None and rnd.deadline is not None and unit.now - utc(rnd.deadline) > LATE:
         # Found overdue (the bot was offline): the round closes once, as of the time it should have closed.
         result["due_at"] = utc(rnd.deadline).isoformat()
-        rnd.closed_at = utc(rnd.deadline)
-    rnd.result = dict(result)
-    session.flush()
-    shown = reveal(session, game_id, rnd.number, unit.now)  # the seed is public with the result
+        closed_at = utc(rnd.deadline)
+    unit.connection.execute(_CLOSE_ROUND, {"row": rnd.id, "closed_at": closed_at, "result": result})
+    for key, value in (("status", "closed"), ("closed_at", closed_at), ("result", dict(result))):
+        set_committed_value(rnd, key, value)  # as written: the session has nothing of the round's to flush
+    shown = reveal(session, game_id, rnd.number, unit.now, seed)  # the seed is public with the result
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
     if shown is not None:
@@ -187,4 +201,4 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     unit.record(game_id, "RoundClosed", actor, payload, source_id)
     if disclosure is None or not disclosure["held"]:
         result_pending(unit, game_id, "round", rnd.number)  # a held result is announced when released
-    return result_view(read_round_view(session, game, rnd, factions), result)
+    return result_view(read_round_view(session, game, rnd, factions, shown), result)

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from engine.core.errors import RuleError
 from engine.landsdraad.factions import TempFaction, make_faction
 from engine.service.clock import utc
-from engine.service.dice import GAME_SCOPE, rolls_of, seal_of
+from engine.service.dice import GAME_SCOPE, SealView, rolls_of, seal_of
 from engine.service.landsdraad.ledger import active_votes
 from engine.service.landsdraad.views import Disclosure, FactionView, ResultView, RoundView
 from engine.service.ledger import game_view
@@ -75,8 +75,8 @@ async def factions_of(session: AsyncSession, round_id: int) -> Sequence[TempFact
 
 
 def read_round_view(session: Session, game: Game, rnd: Round,
-                    factions: Sequence[TempFactionRow] | None = None) -> RoundView:
-    """The round as players see it; ``factions`` if the caller has already read them."""
+                    factions: Sequence[TempFactionRow] | None = None, seal: SealView | None = None) -> RoundView:
+    """The round as players see it; ``factions`` and the round's ``seal`` (``seal_of``) if the caller knows them."""
     if factions is None:
         factions = read_factions(session, rnd.id)
     closed = rnd.status == "closed"
@@ -94,7 +94,7 @@ def read_round_view(session: Session, game: Game, rnd: Round,
         in_play=vip,
         factions=tuple(faction_view(f, reveal=closed, sealed=seals.get(faction_purpose(f.name))) for f in factions),
         paused_left=timedelta(seconds=rnd.paused_left) if rnd.paused_left is not None and not closed else None,
-        seal=seal_of(session, game.id, rnd.number),
+        seal=seal if seal is not None else seal_of(session, game.id, rnd.number),
         base_seal=seal_of(session, game.id, GAME_SCOPE),
     )
 

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import ParseError
+from engine.landsdraad.close_weights import rows_of
 from engine.landsdraad.victory import (
     ALIASES,
     ASSET_KINDS,
@@ -160,8 +161,8 @@ async def weathervane_counts(session: AsyncSession, game_id: int, players: Itera
     crises: list[tuple[bool, Mapping[int, str | None]]] = []
     for payload in events.scalars():
         result: dict[str, Any] = payload.get("result") or {}
-        ballots = {by_user[int(w["user_id"])]: w.get("ballot") for w in payload.get("weights", [])
-                   if w.get("user_id") is not None and int(w["user_id"]) in by_user}
+        ballots = {by_user[int(user_id)]: ballot for user_id, _, _, ballot in rows_of(payload)
+                   if user_id is not None and int(user_id) in by_user}
         crises.append((result.get("outcome") == "passed", ballots))
     return weathervane(crises)
 
