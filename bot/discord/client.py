@@ -8,7 +8,7 @@ import asyncio
 import logging
 import re
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,6 +23,7 @@ from bot.actions.messages import handle_button, handle_channel_message, handle_d
 from bot.actions.outbox import Outgoing, reply
 from bot.actions.recovery import unanswered_receipts
 from bot.discord.autocomplete import choices
+from bot.discord.backpressure import Intake, install_backpressure
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value, uploaded
 from bot.discord.delivery import Courier
@@ -127,6 +128,9 @@ class ClerkBot(discord.Client):
         self._scheduler_task: asyncio.Task[None] | None = None
         self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
+        self.intake = Intake()
+        """Messages taken in and not yet handled: the gateway is not read further while it is full (backpressure.py)."""
+        install_backpressure()
         self.add_dynamic_items(ClerkButton, ClerkSelect)
 
     async def login(self, token: str) -> None:
@@ -226,6 +230,13 @@ class ClerkBot(discord.Client):
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
         self.gateway.saw(event, args, sharded=isinstance(self, discord.AutoShardedClient))  # for /healthz
         super().dispatch(event, *args, **kwargs)
+
+    def _schedule_event(self, coro: Callable[..., Coroutine[Any, Any, Any]], event_name: str, *args: Any,
+                        **kwargs: Any) -> asyncio.Task[Any]:
+        task = super()._schedule_event(coro, event_name, *args, **kwargs)
+        if event_name == "on_message":  # counted until handled (backpressure.py)
+            self.intake.track(task)
+        return task
 
     async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
         """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred in time, with the visibility of
