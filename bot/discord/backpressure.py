@@ -32,10 +32,12 @@ LIMIT = 1000
 """Messages taken in and not yet handled at which the gateway's reader waits."""
 MAX_WAIT = 5.0
 """Seconds the reader waits for room before it reads one more frame regardless."""
+BURST = 200
+"""Messages in the intake at once that make a burst, worth relieving after (relief.py)."""
 
 
 class Intake:
-    def __init__(self, limit: int = LIMIT, max_wait: float = MAX_WAIT) -> None:
+    def __init__(self, limit: int = LIMIT, max_wait: float = MAX_WAIT, burst_at: int = BURST) -> None:
         if limit < 1:
             raise ValueError(f"the intake limit must be at least 1, not {limit}")
         self.limit = limit
@@ -49,6 +51,12 @@ class Intake:
         """How many of those waits ended at ``max_wait`` rather than with room."""
         self._room = asyncio.Event()
         self._room.set()
+        self.burst_at = burst_at
+        self.burst = asyncio.Event()
+        """Set when ``burst_at`` messages were in at once; cleared by whoever relieves after it (relief.py)."""
+        self.emptied = asyncio.Event()
+        """Set while nothing is in."""
+        self.emptied.set()
 
     @property
     def resume_at(self) -> int:
@@ -61,6 +69,9 @@ class Intake:
     def enter(self) -> None:
         self.in_flight += 1
         self.most = max(self.most, self.in_flight)
+        self.emptied.clear()
+        if self.in_flight >= self.burst_at:
+            self.burst.set()
         if self.in_flight >= self.limit:
             self._room.clear()
 
@@ -68,6 +79,8 @@ class Intake:
         self.in_flight -= 1
         if self.in_flight <= self.resume_at:
             self._room.set()
+            if self.in_flight == 0:
+                self.emptied.set()
 
     def track(self, task: asyncio.Task[Any]) -> None:
         """Count ``task`` (an ``on_message``) until it is done, however it ends."""

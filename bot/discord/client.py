@@ -30,6 +30,7 @@ from bot.discord.delivery import Courier
 from bot.discord.health import Gateway, count_discord_errors
 from bot.discord.http_tuning import tune_http
 from bot.discord.pacing import DISCORD_GLOBAL_LIMIT, Pacer
+from bot.discord.relief import Relief
 from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.storage_reports import StorageReports
@@ -131,6 +132,9 @@ class ClerkBot(discord.Client):
         self.intake = Intake()
         """Messages taken in and not yet handled: the gateway is not read further while it is full (backpressure.py)."""
         install_backpressure()
+        self.relief = Relief(self.intake, self.courier.outbox.drained, lambda: self.courier.outbox.waiting,
+                             lambda: self.http._buckets)
+        self._relief_task: asyncio.Task[None] | None = None
         self.add_dynamic_items(ClerkButton, ClerkSelect)
 
     async def login(self, token: str) -> None:
@@ -142,6 +146,7 @@ class ClerkBot(discord.Client):
         if self.sync_commands and not await self._sync():
             self._sync_task = asyncio.create_task(self._sync_later(), name="clerk-sync-commands")
         self._scheduler_task = asyncio.create_task(self._run_scheduler(), name="clerk-deadlines")
+        self._relief_task = asyncio.create_task(self.relief.run(), name="clerk-relief")  # after bursts (relief.py)
         # matplotlib (about 0.5 s of imports and 40 MB) is not imported at start-up: the first chart imports it in the
         # drawing thread (bot/actions/drawing.py), off the event loop, and a command that takes longer than
         # DEFER_AFTER is deferred in time (``_in_time``).
@@ -208,8 +213,8 @@ class ClerkBot(discord.Client):
         """Stop every task the bot started (each cancelled and awaited: ``bot.tasks.cancel_and_wait``), release the
         deadline lease, then discord.py's close; and discord.py's guild wait (``_delay_ready``), which its close
         leaves running."""
-        await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task])
-        self._sync_task = None
+        await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task, self._relief_task])
+        self._sync_task = self._relief_task = None
         await self.courier.stop()
         await self.storage_reports.stop()
         if self._scheduler_task is not None:
