@@ -23,7 +23,8 @@ async def test_a_burst_waits_at_the_gateway_and_every_dm_is_answered_once(clerk_
     h = clerk_bot
     users = h.fake.add_users("p", PLAYERS)
     game_id = await crowd_game(h.clerk, h.fake, h.game, users)
-    h.bot.intake = intake = Intake(limit=LIMIT)
+    intake = h.bot.intake
+    intake.limit, intake.most = LIMIT, 0
     sent_before = len(h.fake.sent)
 
     ids = await h.fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in enumerate(users)])
@@ -47,7 +48,7 @@ async def test_a_redelivered_dm_held_back_is_still_counted_once(clerk_bot: Harne
     h = clerk_bot
     users = h.fake.add_users("p", 20)
     game_id = await crowd_game(h.clerk, h.fake, h.game, users)
-    h.bot.intake = Intake(limit=4)
+    h.bot.intake.limit = 4
     ids = await h.fake.dm_burst([(u, "Vote: Aye") for u in users])
     again = await h.fake.dm(users[0], "Vote: Aye", message_id=ids[0])  # Discord delivers the first one twice
     await h.settle()
