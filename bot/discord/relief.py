@@ -93,5 +93,6 @@ class Relief:
         collected = gc.collect()
         trimmed = trim_heap()
         self.reliefs += 1
-        log.info("after a burst: %d idle rate-limit bucket(s) dropped, %d objects collected%s", dropped, collected,
+        log.info("after a burst (at most %d messages in at once, the gateway paused %d times): %d idle rate-limit "
+                 "bucket(s) dropped, %d objects collected%s", self.intake.most, self.intake.pauses, dropped, collected,
                  ", the heap trimmed" if trimmed else "")
