@@ -90,9 +90,14 @@ class Intake:
     async def room(self) -> bool:
         """Wait until the count is down to ``resume_at``, or ``max_wait``; False if the wait ran out."""
         self.pauses += 1
+        if self.in_flight <= self.resume_at:
+            return True
+        self._room.clear()  # set again by the ``leave`` that brings the count down to ``resume_at``
         try:
             await asyncio.wait_for(self._room.wait(), self.max_wait)
         except TimeoutError:
+            if self.in_flight <= self.resume_at:  # the room came as the wait ran out
+                return True
             self.timeouts += 1
             log.warning("%d message(s) still being handled after %.0f s: reading the gateway on regardless",
                         self.in_flight, self.max_wait)

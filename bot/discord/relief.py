@@ -15,11 +15,9 @@ reference cycles is freed before the trim."""
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gc
 import logging
-import platform
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -45,11 +43,17 @@ def _idle(limit: Any) -> bool:
 
 
 def _glibc_trim() -> Callable[[], int] | None:
-    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
-        return None
+    """glibc's ``malloc_trim``, or None: looked up at the first trim, so that start-up imports no ctypes."""
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim = libc.malloc_trim
+        glibc = os.confstr("CS_GNU_LIBC_VERSION")  # "glibc 2.36"; a ValueError or None elsewhere (musl, macOS)
+    except (ValueError, OSError):
+        return None
+    if not glibc or not glibc.startswith("glibc"):
+        return None
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
     except (OSError, AttributeError):
         return None
     trim.argtypes = [ctypes.c_size_t]
@@ -57,14 +61,16 @@ def _glibc_trim() -> Callable[[], int] | None:
     return lambda: int(trim(0))
 
 
-_trim = _glibc_trim()
+_trim: list[Callable[[], int] | None] = []
 
 
 def trim_heap() -> bool:
     """Hand the C heap's free pages back to the system (glibc's ``malloc_trim(0)``); False where there is none."""
-    if _trim is None:
+    if not _trim:
+        _trim.append(_glibc_trim())
+    if _trim[0] is None:
         return False
-    _trim()
+    _trim[0]()
     return True
 
 
