@@ -23,12 +23,14 @@ from bot.actions.messages import handle_button, handle_channel_message, handle_d
 from bot.actions.outbox import Outgoing, reply
 from bot.actions.recovery import unanswered_receipts
 from bot.discord.autocomplete import choices
+from bot.discord.backpressure import Intake, install_backpressure
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
 from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value, uploaded
 from bot.discord.delivery import Courier
 from bot.discord.health import Gateway, count_discord_errors
 from bot.discord.http_tuning import tune_http
 from bot.discord.pacing import DISCORD_GLOBAL_LIMIT, Pacer
+from bot.discord.relief import Relief
 from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.storage_reports import StorageReports
@@ -146,6 +148,12 @@ class ClerkBot(discord.Client):
         self._scheduler_task: asyncio.Task[None] | None = None
         self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
+        self.intake = Intake()
+        """Messages taken in and not yet handled: the gateway is not read further while it is full (backpressure.py)."""
+        install_backpressure()
+        self.relief = Relief(self.intake, self.courier.outbox.drained, lambda: self.courier.outbox.waiting,
+                             lambda: self.http._buckets)
+        self._relief_task: asyncio.Task[None] | None = None
         self.add_dynamic_items(ClerkButton, ClerkSelect)
 
     async def login(self, token: str) -> None:
@@ -157,6 +165,7 @@ class ClerkBot(discord.Client):
         if self.sync_commands and not await self._sync():
             self._sync_task = asyncio.create_task(self._sync_later(), name="clerk-sync-commands")
         self._scheduler_task = asyncio.create_task(self._run_scheduler(), name="clerk-deadlines")
+        self._relief_task = asyncio.create_task(self.relief.run(), name="clerk-relief")  # after bursts (relief.py)
         # matplotlib (about 0.5 s of imports and 40 MB) is not imported at start-up: the first chart imports it in the
         # drawing thread (bot/actions/drawing.py), off the event loop, and a command that takes longer than
         # DEFER_AFTER is deferred in time (``_in_time``).
@@ -223,8 +232,8 @@ class ClerkBot(discord.Client):
         """Stop every task the bot started (each cancelled and awaited: ``bot.tasks.cancel_and_wait``), release the
         deadline lease, then discord.py's close; and discord.py's guild wait (``_delay_ready``), which its close
         leaves running."""
-        await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task])
-        self._sync_task = None
+        await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task, self._relief_task])
+        self._sync_task = self._relief_task = None
         await self.courier.stop()
         await self.storage_reports.stop()
         if self._scheduler_task is not None:
@@ -245,6 +254,13 @@ class ClerkBot(discord.Client):
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
         self.gateway.saw(event, args, sharded=isinstance(self, discord.AutoShardedClient))  # for /healthz
         super().dispatch(event, *args, **kwargs)
+
+    def _schedule_event(self, coro: Callable[..., Coroutine[Any, Any, Any]], event_name: str, *args: Any,
+                        **kwargs: Any) -> asyncio.Task[Any]:
+        task = super()._schedule_event(coro, event_name, *args, **kwargs)
+        if event_name == "on_message":  # counted until handled (backpressure.py)
+            self.intake.track(task)
+        return task
 
     async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
         """Every slash command: Ctx, dispatch, deliver. Slow commands are deferred in time, with the visibility of
