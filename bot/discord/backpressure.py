@@ -34,6 +34,10 @@ MAX_WAIT = 5.0
 """Seconds the reader waits for room before it reads one more frame regardless."""
 BURST = 200
 """Messages in the intake at once that make a burst, worth relieving after (relief.py)."""
+QUIET = 0.2
+"""Seconds without a new message after which the reader, once held back, is taken to have read what was waiting."""
+SETTLE_MAX = 10.0
+"""Seconds the deadline closer waits at most for the messages already taken in (``Intake.settle``)."""
 
 
 class Intake:
@@ -57,6 +61,11 @@ class Intake:
         self.emptied = asyncio.Event()
         """Set while nothing is in."""
         self.emptied.set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.waiting = False
+        """Whether the gateway's reader is waiting for room now (``room``)."""
+        self.taken = 0
+        """How many messages were taken in, ever."""
 
     @property
     def resume_at(self) -> int:
@@ -67,6 +76,7 @@ class Intake:
         return self.in_flight >= self.limit
 
     def enter(self) -> None:
+        self.taken += 1
         self.in_flight += 1
         self.most = max(self.most, self.in_flight)
         self.emptied.clear()
@@ -85,7 +95,39 @@ class Intake:
     def track(self, task: asyncio.Task[Any]) -> None:
         """Count ``task`` (an ``on_message``) until it is done, however it ends."""
         self.enter()
-        task.add_done_callback(lambda _: self.leave())
+        self._tasks.add(task)
+
+        def done(_: asyncio.Task[Any]) -> None:
+            self._tasks.discard(task)
+            self.leave()
+
+        task.add_done_callback(done)
+
+    async def settle(self, max_wait: float = SETTLE_MAX) -> bool:
+        """Wait until every message taken in so far is handled; and if the reader was held back meanwhile, until
+        what it reads next is handled too and nothing more came in for ``QUIET`` seconds (those messages may have
+        been sent before a deadline that is now due). The deadline closer awaits this before it closes anything, so
+        a ballot Discord timestamped before the deadline but not yet handled (a burst, the reader held back) counts,
+        as P0-15 says. At most ``max_wait`` seconds; False if that ran out."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + max_wait
+        held = self.waiting or self.full
+        while True:
+            left = until - loop.time()
+            if left <= 0:
+                log.warning("%d message(s) still being handled after %.0f s: the deadline work goes on",
+                            len(self._tasks), max_wait)
+                return False
+            if self._tasks:
+                held = held or self.waiting or self.full
+                await asyncio.wait(set(self._tasks), timeout=left)
+                continue
+            if not held:
+                return True
+            seen = self.taken
+            await asyncio.sleep(min(QUIET, left))  # the reader reads on from the socket: anything left in it?
+            if self.taken == seen and not self._tasks and not self.waiting:
+                return True
 
     async def room(self) -> bool:
         """Wait until the count is down to ``resume_at``, or ``max_wait``; False if the wait ran out."""
@@ -93,6 +135,7 @@ class Intake:
         if self.in_flight <= self.resume_at:
             return True
         self._room.clear()  # set again by the ``leave`` that brings the count down to ``resume_at``
+        self.waiting = True
         try:
             await asyncio.wait_for(self._room.wait(), self.max_wait)
         except TimeoutError:
@@ -102,6 +145,8 @@ class Intake:
             log.warning("%d message(s) still being handled after %.0f s: reading the gateway on regardless",
                         self.in_flight, self.max_wait)
             return False
+        finally:
+            self.waiting = False
         return True
 
 

@@ -143,13 +143,14 @@ class ClerkBot(discord.Client):
             self.tree.add_command(message_menu(name, self.run_message_command))
         self.courier = Courier(self, app.clerk, self.pacer)
         self.storage_reports = StorageReports(self, app.clerk)  # the moderators hear of refused writes once
-        self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app))
+        self.intake = Intake()
+        """Messages taken in and not yet handled: the gateway is not read further while it is full (backpressure.py)."""
+        self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
+                                           settle=self.intake.settle)
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
         self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
-        self.intake = Intake()
-        """Messages taken in and not yet handled: the gateway is not read further while it is full (backpressure.py)."""
         install_backpressure()
         self.relief = Relief(self.intake, self.courier.outbox.drained, lambda: self.courier.outbox.waiting,
                              lambda: self.http._buckets)

@@ -59,8 +59,11 @@ def deadline_lease(app: App) -> Lease:
 
 class DeadlineScheduler:
     def __init__(self, app: App, deliver: Deliver, *, max_sleep: float = 60.0, retry_after: float = 30.0,
-                 lease: Lease | None = None) -> None:
+                 lease: Lease | None = None, settle: Callable[[], Awaitable[object]] | None = None) -> None:
         self.app = app
+        self.settle = settle
+        """Awaited before each pass closes what is due: the bot's ``Intake.settle``, so the DMs already taken in
+        (sent before a deadline, not yet handled) are judged before their round closes (backpressure.py)."""
         self.lease = lease
         self.leading = lease is None
         """Whether this process did the timed work at its last pass (always, without a lease)."""
@@ -153,6 +156,8 @@ class DeadlineScheduler:
     async def _work(self, now: datetime) -> float:
         out = [] if self._recovered else await unannounced_results(self.app, now)  # after a crash (recovery.py)
         self._recovered = True
+        if self.settle is not None:
+            await self.settle()
         out += await close_due(self.app, now)
         if out:
             await self.deliver(out)

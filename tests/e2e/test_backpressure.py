@@ -5,6 +5,7 @@ is then answered in full, each DM once, with never more than the limit in the pr
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import discord
 from sqlalchemy import distinct, func, select
@@ -13,7 +14,7 @@ from bot.discord.backpressure import Intake, intake_of
 from engine.store.models import Event
 
 from .clerkbot import Harness
-from .crowd import choice, crowd_game
+from .crowd import choice, crowd_game, expected_tally
 
 PLAYERS = 60
 LIMIT = 8
@@ -42,6 +43,30 @@ async def test_a_burst_waits_at_the_gateway_and_every_dm_is_answered_once(clerk_
         cast = (await db.execute(select(func.count(), func.count(distinct(Event.source_id)))
                                  .where(Event.game_id == game_id, Event.kind == "BallotCast"))).one()
     assert tuple(cast) == (PLAYERS, PLAYERS), "one BallotCast per message, none lost, none twice"
+
+
+async def test_dms_sent_before_the_deadline_and_held_back_count_when_the_deadline_closes_the_round(
+        clerk_bot: Harness) -> None:
+    """P0-15 judges a ballot by when Discord got it: a burst just before the deadline, still held back at the gateway
+    (or waiting its turn) when the deadline passes, is handled before the deadline closer closes the round, so each
+    of those ballots counts and none is answered "Round 1 is closed" (docs/rulings.md)."""
+    h = clerk_bot
+    users = h.fake.add_users("p", PLAYERS)
+    game_id = await crowd_game(h.clerk, h.fake, h.game, users, deadline=h.clock.now() + timedelta(hours=1))
+    h.bot.intake.limit = 4
+    ids = await h.fake.dm_burst([(u, f"Vote: {choice(n)}") for n, u in enumerate(users)])  # at 59 minutes to go
+    h.clock.advance(timedelta(hours=1, seconds=1))
+    await h.tick()  # the deadline closer's pass: it closes round 1
+    result = await h.fake.wait_for(lambda: next((m for m in h.fake.messages(h.game) if "round 1: the measure" in
+                                                 m.text()), None), "round 1's result")
+    await h.settle()
+
+    replies = h.fake.replied(ids)
+    late = [mid for mid, r in replies.items() if not r or "Ballot recorded" not in r[0].content]
+    assert late == [], f"{len(late)} ballots sent before the deadline were not counted"
+    aye, nay, abstain = await expected_tally(h.clerk, game_id, {u.id: choice(n) for n, u in enumerate(users)})
+    shown = result.text()
+    assert f"Aye: {aye}" in shown and f"Nay: {nay}" in shown and f"Abstain: {abstain}" in shown, shown
 
 
 async def test_a_redelivered_dm_held_back_is_still_counted_once(clerk_bot: Harness) -> None:
