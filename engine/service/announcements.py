@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -71,7 +72,12 @@ class Announced:
 
 def result_pending(unit: SyncUnit, game_id: int, kind: str, number: int) -> None:
     """In the close's transaction: the close has an announcement to post (kind ``round`` or ``ag``)."""
-    unit.record(game_id, "ResultPending", None, {"kind": kind, "number": number}, None)
+    unit.record(game_id, *pending_event(kind, number))
+
+
+def pending_event(kind: str, number: int) -> tuple[str, None, dict[str, Any], None]:
+    """``result_pending``'s event (kind, actor, payload, source id), for ``SyncUnit.record_all`` with the close's."""
+    return "ResultPending", None, {"kind": kind, "number": number}, None
 
 
 class AnnouncementService(ServiceBase):

@@ -188,3 +188,25 @@ async def test_two_sides_casting_and_recasting_at_once_lose_nothing_and_count_no
         assert ballots[user] == (mine[-1]["option"], 3)
     receipts = [r for r in results if isinstance(r, BallotReceipt)]
     assert sorted(r.replaced is None for r in receipts).count(True) == len(USERS)  # one first ballot each
+
+
+async def test_a_close_that_waited_for_the_lock_counts_the_ballot_committed_meanwhile(
+        sides: tuple[Side, Side, int]) -> None:
+    """The close's first statement takes the game's row lock and reads the game with it (``ServiceBase._unit`` on
+    PostgreSQL): it waits for ``a``'s transaction, then counts its ballot, and its two events (numbered in one
+    statement, ``SyncUnit.record_all``) follow ``a``'s, in order."""
+    a, b, game_id = sides
+    await a.vote(game_id, 101, "Aye")
+    view = await _while_held(a, b, game_id, a.vote(game_id, 102, "Nay"),
+                             b.clerk.landsdraad.rounds.close_round(game_id, actor=1))
+    assert (view.aye > 0, view.nay > 0) == (True, True)
+    async with a.engine.connect() as connection:
+        events = (await connection.execute(select(Event.seq, Event.kind, Event.payload).where(
+            Event.game_id == game_id).order_by(Event.seq))).all()
+    kinds = [kind for _, kind, _ in events]
+    assert kinds[-4:] == ["BallotCast", "BallotCast", "RoundClosed", "ResultPending"]
+    assert [seq for seq, _, _ in events] == list(range(events[0].seq, events[0].seq + len(events)))
+    closed = events[-2].payload
+    assert {w["user_id"]: w["ballot"] for w in entries_of(closed) if w["ballot"] is not None} == {
+        101: "aye", 102: "nay"}
+    assert events[-1].payload == {"kind": "round", "number": 1}

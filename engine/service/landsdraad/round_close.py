@@ -24,7 +24,7 @@ from engine.landsdraad.crisis import CrisisResult, resolve_counted
 from engine.landsdraad.disclosure import crisis_check_counted
 from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
-from engine.service.announcements import result_pending
+from engine.service.announcements import pending_event
 from engine.service.clock import Dice, utc
 from engine.service.dice import reveal, roll_many
 from engine.service.landsdraad.adjutant import close_elections_with_round, read_adjutant
@@ -198,7 +198,8 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
                "by_deadline": expected_round is not None}
     if shown is not None:
         payload["dice"] = {"commitment": shown.commitment, "seed": shown.seed, "salt": shown.salt}
-    unit.record(game_id, "RoundClosed", actor, payload, source_id)
+    events: list[tuple[str, int | None, dict[str, Any], str | None]] = [("RoundClosed", actor, payload, source_id)]
     if disclosure is None or not disclosure["held"]:
-        result_pending(unit, game_id, "round", rnd.number)  # a held result is announced when released
+        events.append(pending_event("round", rnd.number))  # a held result is announced when released
+    unit.record_all(game_id, events)  # both numbers in one statement, both events in one executemany
     return result_view(read_round_view(session, game, rnd, factions, shown), result)
