@@ -100,3 +100,26 @@ async def test_the_timed_work_is_read_in_full_at_least_every_refresh(clerk_bot: 
     h.clock.advance(timedelta(seconds=1))
     await look(h)
     assert s.full_reads == full + 1
+
+
+async def test_a_mylantium_choice_leaves_the_pass_quiet_and_the_primary_is_still_reminded(clerk_bot: Harness) -> None:
+    h = clerk_bot
+    s = h.bot.scheduler
+    await h.run(h.mod, "game new", h.game, ruleset="mylantium", name="sirius")
+    await h.run(h.mod, "territory add", h.game, name="Avalon")
+    for who, faction, party in ((h.alice, "Plutocrat", "Whig"), (h.bob, "Granger", "Whig")):
+        await h.run(h.mod, "faction register", h.game, faction=faction, user=who, party=party, vp=20, treasury=10)
+    await h.run(h.mod, "candidate add", h.game, name="Lee Adams", faction="Plutocrat", charisma=7)
+    await h.run(h.mod, "election start", h.game)
+    await h.run(h.mod, "election primary open", h.game, deadline="3h")
+    await h.tick()
+    await look(h)
+    await h.fake.reply_to(await h.fake.dm(h.alice, "Primary: Lee Adams"))  # ChoiceMade: no deadline moves
+    full = s.full_reads
+    await look(h)
+    assert s.full_reads == full
+    h.clock.advance(timedelta(hours=1))  # 2 h before the deadline
+    await look(h)
+    assert s.full_reads == full + 1
+    await h.fake.wait_for(lambda: reminders(h, h.bob), "bob's 2 h reminder")
+    assert reminders(h, h.alice) == []
