@@ -84,9 +84,29 @@ class DeadlineScheduler:
         self.last_pass_at: datetime | None = None
         """When its last pass ended, by the clerk's clock (the health endpoint's check: bot/discord/health.py)."""
         """Whether the results a crash left unannounced were looked for (once, at the first pass that does the work)."""
+        self.refresh = max_sleep
+        """The timed work is read in full at least this often (seconds), whatever ``TimedChanges`` says."""
+        self._changed = True
+        """Woken by ``deadlines_changed`` (or never read yet): the next pass that does the work reads it in full."""
+        self._due_at: datetime | None = None
+        """The soonest instant of timed work (deadline, reminder, offer) at the last full read; None: none."""
+        self._read_at: datetime | None = None
+        """When the timed work was last read in full (the clerk's clock)."""
+        self._mark: int | None = None
+        self._top: int | None = None
+        """Event ids: a quiet pass looks at the events after ``_mark``, the newest id of the look before the last
+        (one pass of overlap, for a PostgreSQL transaction that took its id before another's and committed after)."""
+        self.full_reads = 0
+        """How many passes read the timed work in full (tests; the others found nothing due and nothing changed)."""
 
     def wake(self) -> None:
-        """Look at the deadlines again now (call from the event loop's thread)."""
+        """Look at the deadlines again now (call from the event loop's thread): the next pass reads them in full."""
+        self._changed = True
+        self._wake.set()
+
+    def look(self) -> None:
+        """Look again now with nothing known to have changed (the lease's holder is gone, a test's pass): a pass
+        with nothing due reads only whether an event could have changed the timed work."""
         self._wake.set()
 
     async def run(self) -> None:
@@ -117,6 +137,7 @@ class DeadlineScheduler:
         if self.lease is not None:
             leading, self.leading = self.leading, await self.lease.take(now)
             if self.leading != leading:
+                self._changed = True  # a new holder reads everything: the old one may have left work undone
                 log.info("this process %s the deadline work (lease %s, holder %s)",
                          "now does" if self.leading else "no longer does", self.lease.name, self.lease.holder)
             if not self.leading:
@@ -135,7 +156,7 @@ class DeadlineScheduler:
             if not task.cancelled() and task.exception() is not None:
                 log.warning("watching the deadline lease's holder failed: %s", task.exception())
             elif not task.cancelled():
-                self._wake.set()  # the leader is gone (or there is none): take over now
+                self.look()  # the leader is gone (or there is none): take over now (a new holder reads all)
 
         self._watch.add_done_callback(woken)
 
@@ -153,7 +174,40 @@ class DeadlineScheduler:
         elif self.lease is not None:
             await self.lease.close()
 
+    async def _quiet(self, now: datetime) -> float | None:
+        """The sleep of a pass that has nothing to do: nothing due by the last full read, which is recent, and no
+        event since that could have changed the timed work (``engine/service/timed_changes.py``); None: do the
+        work."""
+        if self._changed or self._read_at is None or self._mark is None or not self._recovered:
+            return None
+        if (self._due_at is not None and self._due_at <= now) or (now - self._read_at).total_seconds() >= self.refresh:
+            return None
+        top, changed = await self.app.clerk.timed_changes.since(self._mark)
+        if changed:
+            return None
+        self._mark, self._top = self._top, top
+        until = self.refresh - (now - self._read_at).total_seconds()
+        if self._due_at is not None:
+            until = min(until, (self._due_at - now).total_seconds())
+        return min(self.max_sleep, until)
+
     async def _work(self, now: datetime) -> float:
+        quiet = await self._quiet(now)
+        if quiet is not None:
+            return quiet
+        self._changed = False
+        top, _ = await self.app.clerk.timed_changes.since(None)
+        self._mark, self._top = (self._top if self._top is not None else top), top
+        self.full_reads += 1
+        try:
+            delay = await self._read_and_do(now)
+        except BaseException:
+            self._changed = True  # read it all again at the next pass
+            raise
+        self._read_at = now
+        return delay
+
+    async def _read_and_do(self, now: datetime) -> float:
         out = [] if self._recovered else await unannounced_results(self.app, now)  # after a crash (recovery.py)
         self._recovered = True
         if self.settle is not None:
@@ -162,6 +216,7 @@ class DeadlineScheduler:
         if out:
             await self.deliver(out)
         pending = await self.app.clerk.next_deadlines()
+        self._due_at = pending[0] if pending else None
         if not pending:
             return self.max_sleep
         soonest = pending[0]

@@ -32,6 +32,7 @@ from engine.service.posts import PostService
 from engine.service.reminders import ReminderService
 from engine.service.ruleset import Ruleset, RulesetService
 from engine.service.settings import SettingsService
+from engine.service.timed_changes import TimedChanges
 from engine.service.uow import Backend, ServiceBase
 
 S = TypeVar("S", bound=RulesetService)
@@ -63,6 +64,8 @@ class Clerk(ServiceBase):
         self.posts = PostService(backend)
         """The messages and threads the bot keeps."""
         self.reminders = ReminderService(backend)
+        self.timed_changes = TimedChanges(backend)
+        """Whether the timed work may have changed since a scheduler pass read it (engine/service/timed_changes.py)."""
         self.pending_dms = PendingDmService(backend)
         self.closed_dms = ClosedDmService(backend)
         """Users the bot does not DM: their DMs refused it (``closed_dms``)."""

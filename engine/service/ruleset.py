@@ -69,6 +69,10 @@ class Ruleset:
     A table hangs from the game by its ``game_id`` or from a row of one that has it."""
     reminders: tuple[ReminderForm, ...] = ()
     """What its players are reminded to vote in before a deadline (``engine/service/reminders.py``)."""
+    untimed_events: frozenset[str] = frozenset()
+    """Event kinds of its games that never change any timed work (a deadline, a reminder's instant, an offer's
+    time-out): a scheduler pass that finds only these since its last read of the timed work does not read it again
+    (``engine/service/timed_changes.py``). Leave a kind out when unsure: an unnamed kind only costs a read."""
     progress: Progress | None = None
     """Where one of its games stands, in its own unit (``turn 1``, ``turn 2, Action Phase``), for ``/game list``;
     None: ``round N`` (the game's ``current_round``)."""
