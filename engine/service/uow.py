@@ -526,17 +526,7 @@ class ServiceBase:
         statement of its own for the lock, one round trip fewer, and the whole transaction (checkout, the
         statements, the commit) in one ``run_sync`` on a Core connection rather than an ORM session. On SQLite,
         and as a step of a ``_batch`` of the game (locked already), it is ``_unit``."""
-        engine = self.backend.postgres
-        batch = _BATCH.get()
-        if engine is None or (batch is not None and batch.game_id == game_id):
-            return await self._unit(game_id, None, work, *args, **kwargs)
-
-        def bound(unit: SyncUnit) -> T:
-            return work(unit, *args, **kwargs)
-
-        async with self._locks(game_id), self._faults(game_id), engine.connect() as connection:
-            return await connection.run_sync(_in_connection, self.clock.now(), bound)
-
+        return await self._connection_unit(_in_connection, game_id, work, *args, **kwargs)
 
     async def _optimistic_unit(self, game_id: int, work: Callable[Concatenate[SyncUnit, P], T], *args: P.args,
                                **kwargs: P.kwargs) -> T:
@@ -548,6 +538,14 @@ class ServiceBase:
         wrote the game between the read and the write), then under the row lock (``_self_locking_unit``), which
         waits for the other writer. Within this process the game's lock keeps its writers in turns, so only
         another process's write can make it try again. On SQLite it is ``_unit``."""
+        return await self._connection_unit(_optimistically, game_id, work, *args, **kwargs)
+
+    async def _connection_unit(self, runner: Callable[[Connection, datetime, Callable[[SyncUnit], T]], T],
+                               game_id: int, work: Callable[Concatenate[SyncUnit, P], T], *args: P.args,
+                               **kwargs: P.kwargs) -> T:
+        """``work`` run by ``runner`` in one ``run_sync`` on a Core connection of PostgreSQL, under the game's lock
+        in this process (``_self_locking_unit``, ``_optimistic_unit``); on SQLite, and as a step of a ``_batch``
+        of the game, it is ``_unit``."""
         engine = self.backend.postgres
         batch = _BATCH.get()
         if engine is None or (batch is not None and batch.game_id == game_id):
@@ -557,7 +555,7 @@ class ServiceBase:
             return work(unit, *args, **kwargs)
 
         async with self._locks(game_id), self._faults(game_id), engine.connect() as connection:
-            return await connection.run_sync(_optimistically, self.clock.now(), bound)
+            return await connection.run_sync(runner, self.clock.now(), bound)
 
 
 def _optimistically(connection: Connection, now: datetime, work: Callable[[SyncUnit], T]) -> T:

@@ -7,11 +7,14 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import select
+
 from engine.mylantium.business import Happening
 from engine.mylantium.model import Building, FactionCode, Party
 from engine.service import Clerk
 from engine.service.clock import ManualClock
 from engine.service.views import GameView
+from engine.store.models import Event
 
 GUILD, CHANNEL, MOD = 900, 902, 1
 USERS = {FactionCode.PL: 11, FactionCode.GR: 12, FactionCode.PR: 13, FactionCode.BH: 14, FactionCode.RB: 15,
@@ -69,3 +72,11 @@ async def republic(clerk: Clerk, clock: ManualClock, *, tv1_i04: bool = True) ->
         await r.faction(FactionCode.PR, Party.FEDERALIST, votes={"Avalon": 12, "Bicardia": 8})
         await r.faction(FactionCode.BH, Party.FEDERALIST, votes={"Bicardia": 20})
     return r
+
+
+async def seqs(r: Republic, kind: str) -> list[int]:
+    """The event numbers of the game's events of ``kind``, in order."""
+    async with r.clerk._sessions() as session:
+        found = await session.execute(select(Event.seq).where(Event.game_id == r.id, Event.kind == kind)
+                                      .order_by(Event.seq))
+        return list(found.scalars())

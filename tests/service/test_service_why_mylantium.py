@@ -5,7 +5,7 @@ Business Phase's approval change; the refusals."""
 from __future__ import annotations
 
 import pytest
-from mylantium_table import MOD, NAMES, Republic, republic
+from mylantium_table import MOD, NAMES, Republic, republic, seqs
 from sqlalchemy import select
 
 from engine.core.derivation import lines
@@ -14,7 +14,6 @@ from engine.mylantium.business import Happening as H
 from engine.mylantium.model import FactionCode
 from engine.service import Clerk
 from engine.service.clock import ManualClock
-from engine.store.models import Event
 from engine.store.models.mylantium import MylElection
 
 C = FactionCode
@@ -23,13 +22,6 @@ C = FactionCode
 @pytest.fixture
 async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
     return await republic(clerk, clock)
-
-
-async def seqs(r: Republic, kind: str) -> list[int]:
-    async with r.clerk._sessions() as session:
-        found = await session.execute(select(Event.seq).where(Event.game_id == r.id, Event.kind == kind)
-                                      .order_by(Event.seq))
-        return list(found.scalars())
 
 
 async def primary_held(rep: Republic) -> None:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from mylantium_table import MOD, USERS, Republic, republic
+from mylantium_table import MOD, USERS, Republic, republic, seqs
 from sqlalchemy import select, update
 
 from bot.actions.commands import App
@@ -26,7 +26,6 @@ from engine.service.clerk import RULESETS
 from engine.service.clock import ManualClock, RandomDice
 from engine.service.game_copy import restore_copy
 from engine.store.database import make_engine, make_sessionmaker
-from engine.store.models import Event
 from engine.store.models.mylantium import MylGovernment, MylHistory
 
 C = FactionCode
@@ -35,13 +34,6 @@ C = FactionCode
 @pytest.fixture
 async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
     return await republic(clerk, clock)
-
-
-async def seqs(r: Republic, kind: str) -> list[int]:
-    async with r.clerk._sessions() as session:
-        found = await session.execute(select(Event.seq).where(Event.game_id == r.id, Event.kind == kind)
-                                      .order_by(Event.seq))
-        return list(found.scalars())
 
 
 async def three_causes(rep: Republic) -> None:
