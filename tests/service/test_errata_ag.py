@@ -7,15 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ag_election import ANN, BO, CY, MOD, ann_against_bo
 from ledger_front import MODERATOR, actor, slash, text_of, user
 
 from bot.actions.commands import App
 from bot.actions.context import Ctx, Place
 from bot.actions.messages import handle_button
 from bot.actions.outbox import Here, ToChannel, ToThread
-
-MOD = 1
-ANN, BO, CY = 21, 22, 23
 
 
 async def _election_in_round_one(table: Any, weighted: bool = True) -> None:
@@ -27,12 +25,7 @@ async def _election_in_round_one(table: Any, weighted: bool = True) -> None:
     if weighted:
         await table.clerk.settings.change_setting(table.game_id, name="ag_weighted", value="yes", actor=MOD)
     await table.open()
-    adjutant = table.clerk.landsdraad.adjutant
-    await adjutant.open_election(table.game_id, deadline=None, actor=MOD)
-    for voter, candidate in ((ANN, "ann"), (BO, "bo"), (CY, "bo")):
-        await adjutant.cast_ag_vote(table.game_id, user_id=voter, candidate=candidate, at=table.clock.now(),
-                                    source_id=table.source())
-    await adjutant.close_election(table.game_id, actor=MOD)
+    await ann_against_bo(table)
 
 
 async def test_a_correction_that_changes_a_counted_vp_flips_the_weighted_winner(table: Any) -> None:

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ag_election import ANN, BO, CY, MOD, ann_against_bo
 from ledger_front import MODERATOR, slash, text_of
 
 from bot.actions.outbox import ToChannel, ToThread
 from engine.landsdraad.transfers import parse_transfer
-
-MOD = 1
-ANN, BO, CY = 21, 22, 23
 
 
 async def _players(table: Any, weighted: bool = True) -> None:
@@ -36,23 +34,13 @@ async def _transfer(table: Any, sender: int, text: str, apply: bool = True) -> i
     return int(entry.id)
 
 
-async def _election(table: Any) -> None:
-    """ann votes ann; bo and cy vote bo."""
-    adjutant = table.clerk.landsdraad.adjutant
-    await adjutant.open_election(table.game_id, deadline=None, actor=MOD)
-    for voter, candidate in ((ANN, "ann"), (BO, "bo"), (CY, "bo")):
-        await adjutant.cast_ag_vote(table.game_id, user_id=voter, candidate=candidate, at=table.clock.now(),
-                                    source_id=table.source())
-    await adjutant.close_election(table.game_id, actor=MOD)
-
-
 async def _given_before_the_close(table: Any, weighted: bool = True) -> int:
     """Round 1: bo gives ann Lankiveil (applied), then the election closes: posted ann 16, bo 8 (ann wins); round 2
     opens. Returns the transfer's entry number."""
     await _players(table, weighted)
     await table.open()
     entry = await _transfer(table, BO, "Transfer: Planet Lankiveil to ann")
-    await _election(table)
+    await ann_against_bo(table)
     await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     await table.open("Spice tithe")
     return entry
@@ -113,7 +101,7 @@ async def test_a_transfer_moved_to_an_earlier_round_counts_in_its_elections(tabl
     round 1, it counts in that round's election (no time within the round is known: from its opening)."""
     await _players(table)
     await table.open()
-    await _election(table)
+    await ann_against_bo(table)
     await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     await table.open("Spice tithe")
     entry = await _transfer(table, BO, "Transfer: Planet Lankiveil to ann")
@@ -127,7 +115,7 @@ async def test_a_transfer_made_after_the_close_in_the_same_round_does_not_reach_
     the close, so the election stands (the crisis round, closed at the round's end, is recounted)."""
     await _players(table)
     await table.open()
-    await _election(table)
+    await ann_against_bo(table)
     entry = await _transfer(table, BO, "Transfer: Planet Lankiveil to cy")
     await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     c = await _correct(table, entry, to_user=ANN)
@@ -139,7 +127,7 @@ async def test_a_transfer_never_applied_moves_nothing(table: Any) -> None:
     await _players(table)
     await table.open()
     entry = await _transfer(table, BO, "Transfer: Planet Lankiveil to ann", apply=False)
-    await _election(table)
+    await ann_against_bo(table)
     c = await _correct(table, entry, to_user=CY)
     assert c.ag_recounts == () and c.never_applied
 
@@ -151,7 +139,7 @@ async def test_a_later_move_of_the_holding_ends_the_corrections_reach(table: Any
     await table.open()
     entry = await _transfer(table, BO, "Transfer: Planet Lankiveil to cy")
     await _transfer(table, CY, "Transfer: Planet Lankiveil to ann")
-    await _election(table)
+    await ann_against_bo(table)
     c = await _correct(table, entry, cancel=True)
     assert c.ag_recounts == ()
 
