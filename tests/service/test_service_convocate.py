@@ -197,6 +197,19 @@ async def test_the_26_vote_push_and_the_pool_emptying(cv: Convocate) -> None:
     assert (await cv.kinds()).count("FactorPushed") == 1
 
 
+async def test_committed_votes_leave_the_timed_work_unread_and_a_phase_change_does_not(cv: Convocate) -> None:
+    """The scheduler's quiet pass (engine/service/timed_changes.py): committing Votes changes no deadline, reminder
+    or offer, so the events after it name nothing timed; a phase change is read again."""
+    await cv.card("location", "L0", A, vote=2)
+    await cv.phase(("alice", Phase.ACTION))
+    after, _ = await cv.clerk.timed_changes.since(None)
+    await cv.clerk.convocate.turns.commit(cv.gid, user_id=A, cards=["L0"], source_id=cv.src())
+    newest, changed = await cv.clerk.timed_changes.since(after)
+    assert newest > after and not changed
+    await cv.clerk.convocate.turns.next_phase(cv.gid, user_id=A, moderator=False, source_id=cv.src())
+    assert (await cv.clerk.timed_changes.since(newest))[1]
+
+
 async def test_a_statute_declared_a_section_changed_then_destroyed(cv: Convocate) -> None:
     """R4-11/R4-12: declared from S_U with political control; its one-time Section resolves; a different Section in
     alice's Admin Phase; destroyed there."""

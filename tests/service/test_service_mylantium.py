@@ -330,6 +330,19 @@ async def test_tv1_i11_a_coup_that_succeeds(clerk: Clerk, clock: ManualClock) ->
     assert (money["BH"], money["PL"], money["PR"], money["RB"]) == (35, 20, 50, 16)
 
 
+async def test_a_pledge_leaves_the_timed_work_unread(clerk: Clerk, clock: ManualClock) -> None:
+    """The scheduler's quiet pass (engine/service/timed_changes.py): a contribution changes no deadline (the
+    contributions' deadline is set when the attempt begins), so the events after it name nothing timed."""
+    rep = await tv1_i11(clerk, clock)
+    await clerk.mylantium.set_faction(rep.id, code=C.PR, vp=0, actor=MOD)
+    await clerk.mylantium.revolutions.answer_coup(rep.id, accept=True, user_id=USERS[C.BH], actor=USERS[C.BH])
+    after, _ = await clerk.timed_changes.since(None)
+    await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.PL], amount=10, to_vanguard=False,
+                                             at=clock.now(), source_id="p-PL")
+    newest, changed = await clerk.timed_changes.since(after)
+    assert newest > after and not changed
+
+
 async def test_a_lone_contribution_is_told_to_the_moderators_only(clerk: Clerk, clock: ManualClock) -> None:
     """The disclosure check (docs/rulings.md): only the Plutocrats sent money against the coup, so the posted $10
     is theirs; who sent is public. The moderators are told; nothing of it goes to the channel or a player."""

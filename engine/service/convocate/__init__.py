@@ -29,7 +29,7 @@ TABLES = (tables.CvPlayer, tables.CvCard, tables.CvFactor, tables.CvTurn, tables
 """Its state tables (``Ruleset.tables``)."""
 
 RULESET = Ruleset(NAME, "Convocate", SETTINGS, service=ConvocateService, exports=(export_convocate,), progress=progress,
-                  tables=TABLES)
+                  tables=TABLES, untimed_events=frozenset({"VotesCommitted"}))
 """Its settings are its rulings (``engine/convocate/rulings.py``): ``/game settings`` shows and changes them, and
 ``/convocate rulings`` is kept as an alias that lists them with their P-numbers."""
 

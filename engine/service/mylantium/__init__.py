@@ -32,6 +32,6 @@ TABLES = (tables.MylGovernment, tables.MylFaction, tables.MylCandidate, tables.M
 """Its state tables (``Ruleset.tables``)."""
 
 RULESET = Ruleset(NAME, "Mylantium", SETTINGS, service=MylantiumService, exports=(export_mylantium,), reminders=FORMS,
-                  progress=progress, tables=TABLES, untimed_events=frozenset({"ChoiceMade"}))
+                  progress=progress, tables=TABLES, untimed_events=frozenset({"ChoiceMade", "ContributionPledged"}))
 
 __all__ = ["NAME", "RULESET", "MylantiumService"]
