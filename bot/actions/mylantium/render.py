@@ -233,7 +233,7 @@ def business_card(b: BusinessView) -> Card:
     return Card(f"{b.game.name}: the Business Phase of turn {b.turn} is closed", "", fields, NEUTRAL)
 
 
-def attempt_text(a: Attempt, game: str, resumed: str | None = None) -> str:
+def attempt_text(a: Attempt, game: str, resumed: str | None = None, fervor: int | None = None) -> str:
     """One attempt of a chain as far as it has gone, without what was announced before (``resumed``): PUBLIC, with
     no treasury before the resolution (P1-19)."""
     v = a.vanguard
@@ -270,14 +270,23 @@ def attempt_text(a: Attempt, game: str, resumed: str | None = None) -> str:
             parts.append(f"The {v.plural} are victorious: they install {v.government}. **They win the game.**")
         else:
             lost = ", ".join(f"{c.plural} −{n}" for c, n in a.lost.items() if n) or "nobody had any to lose"
-            parts.append(f"The {what} is put down: the {v.plural} withdraw from the game, and Fervor rises by 3 at "
-                         f"once: {lost}.")
+            to = f" to {fervor}" if fervor is not None else ""
+            parts.append(f"The {what} is put down: the {v.plural} withdraw from the game, and Revolutionary Fervor "
+                         f"rises by {a.fervor}{to}; each Faction in play loses {a.fervor} VP at once (never below 0): "
+                         f"{lost}.")
     return " ".join(parts)
+
+
+def _fervor_after(c: ChainView, a: Attempt) -> int | None:
+    """The Fervor just after attempt ``a`` was resolved: the Fervor now less what later attempts of the chain added."""
+    if c.fervor is None:
+        return None
+    return c.fervor - sum(b.fervor for b in c.chain.attempts if b.number > a.number)
 
 
 def chain_texts(c: ChainView, now: datetime) -> list[str]:
     """The public announcements of what a chain step did, newest last."""
-    out = [attempt_text(a, c.game.name, c.resumed if a.number == c.first_new else None)
+    out = [attempt_text(a, c.game.name, c.resumed if a.number == c.first_new else None, _fervor_after(c, a))
            for a in c.chain.attempts[c.first_new - 1:]]
     current = c.chain.current
     if c.chain.ended == "collapse":

@@ -70,9 +70,12 @@ async def chain_view(session: AsyncSession, game: Game, row: MylChain, *, first_
         found = await session.execute(select(MylContribution.faction_id).where(
             MylContribution.chain_id == row.id, MylContribution.attempt == current.number))
         pledged = tuple(by_id[i] for i in found.scalars() if i in by_id)
+    fervor = (await session.execute(select(MylGovernment.fervor).where(
+        MylGovernment.game_id == game.id))).scalar_one_or_none()
     return ChainView(game_view(game), row.number, chain, factions, users,
                      utc(row.deadline) if row.deadline else None, pledged,
-                     new_attempts=max(0, len(chain.attempts) - first_new + 1), first_new=first_new, resumed=resumed)
+                     new_attempts=max(0, len(chain.attempts) - first_new + 1), first_new=first_new, resumed=resumed,
+                     fervor=fervor)
 
 
 async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylChain, old: Chain, step: Step,

@@ -165,6 +165,8 @@ class ChainView:
     resumed: str | None = None
     """What that attempt had already announced: None (nothing), ``coup`` (its Vanguard, and the coup offer) or
     ``contributions`` (everything up to the contributions)."""
+    fervor: int | None = None
+    """The Republic's Revolutionary Fervor now, after this step (a put-down attempt's card says what it rose to)."""
 
 
 @dataclass(frozen=True)
