@@ -133,9 +133,10 @@ def test_the_dataclasses_kept_methods_make_the_same_classes(tmp_path: Path,
     dataclass_code.start(cache)
     try:
         again = _behaviour(_made(_CLASS))
+        twice = _behaviour(_made(_CLASS))  # the same texts again in one start: compiled, and not new
     finally:
         assert dataclass_code.stop() == 0  # every method from the cache
-    assert plain == first == again
+    assert plain == first == again == twice
     cache.write_bytes(b"not a cache")
     dataclass_code.start(cache)
     try:
