@@ -22,7 +22,7 @@ from types import CodeType
 from typing import Any
 
 _PATH = Path(__file__).resolve().parent / "__pycache__" / f"dataclass_code.{sys.implementation.cache_tag}.bin"
-_HEADER = b"clerk-dataclass-code\n" + importlib.util.MAGIC_NUMBER
+_HEADER = b"clerk-dataclass-code 2\n" + importlib.util.MAGIC_NUMBER
 
 
 def _read(path: Path) -> dict[str, CodeType]:
@@ -58,7 +58,9 @@ class _Cache:
             return
         code = self.kept.pop(source, None)
         if code is None:
-            code = compile(source, "<string>", "exec")
+            # dont_inherit: dataclasses' own exec compiles with that module's flags (none); without it the text would
+            # take this module's ``from __future__ import annotations`` and the methods' annotations become strings
+            code = compile(source, "<string>", "exec", dont_inherit=True)
             if hash(source) not in self.seen:  # not a text this start already took from the cache
                 self.new[source] = code
         self.seen.add(hash(source))

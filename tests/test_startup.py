@@ -116,7 +116,9 @@ def _behaviour(made: dict[str, object]) -> list[object]:
         frozen = False
     except AttributeError:
         frozen = True
-    return [repr(a), a == b, hash(a) == hash(b), frozen, repr(rank(2)), rank(1) < rank(2, "bob"), seat("x", 1) == a]
+    annotations = repr(getattr(seat, "__init__").__annotations__)  # noqa: B009 (mypy: an object's __init__)
+    return [repr(a), a == b, hash(a) == hash(b), frozen, repr(rank(2)), rank(1) < rank(2, "bob"), seat("x", 1) == a,
+            annotations]
 
 
 def test_the_dataclasses_kept_methods_make_the_same_classes(tmp_path: Path,
