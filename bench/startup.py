@@ -24,9 +24,11 @@ LIMIT = 1.5
 
 @dataclass
 class Starts:
-    """Seconds from spawn to ready, and the resident memory (MB) once started and idle, of each start."""
+    """Seconds from spawn to ready, the CPU seconds the process had used by then, and the resident memory (MB) once
+    started and idle, of each start."""
 
     seconds: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
     idle_mb: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
 
 
@@ -40,11 +42,13 @@ async def starts(fake: ProcFake, world: World, pairs: int) -> Starts:
             child = await spawn(fake, kind, world.workdir, world.url if kind == "clerk" else None)
             try:
                 seconds = await ready(fake, child, user, "Vote: Aye" if kind == "clerk" else "hello")
+                cpu = child.cpu()
                 if kind == "clerk":
                     await clerk_first_pass(fake, child)  # so that its stop is not in the middle of start-up work
                 await child.settled()
                 if p >= 0:
                     got.seconds[kind].append(seconds)
+                    got.cpu[kind].append(cpu)
                     got.idle_mb[kind].append(child.rss_mb())
             finally:
                 await child.stop()
@@ -59,6 +63,9 @@ def start_rows(games: int, got: Starts) -> list[str]:
     return [_row(f"bare discord.py bot ({many} in Clerk's)", bare, bare),
             _row(f"Clerk, python -m bot run, {many}", clerk, bare),
             f"  target: Clerk <= {LIMIT}x the bare bot: {ratio:.2f}x, {'ok' if ratio <= LIMIT else 'OVER'}",
+            f"  CPU used by then (user + system, steadier than the seconds on a busy machine): Clerk "
+            f"{statistics.median(got.cpu['clerk']):.2f} s, the bare bot {statistics.median(got.cpu['bare']):.2f} s: "
+            f"{statistics.median(got.cpu['clerk']) / statistics.median(got.cpu['bare']):.2f}x",
             f"  ({BYTECODE})",
             f"  resident memory, started and idle: Clerk {mb['clerk']:.0f} MB, the bare bot {mb['bare']:.0f} MB: "
             f"{mb['clerk'] / mb['bare']:.2f}x"]
@@ -105,7 +112,9 @@ async def offline(runs: int = 3) -> list[str]:
 FLOORS = (("discord.py and aiohttp (the bare bot's)", "discord, aiohttp"),
           ("and SQLAlchemy's ORM, asyncio extension, aiosqlite",
            "discord, aiohttp, sqlalchemy.orm, sqlalchemy.ext.asyncio, sqlalchemy.dialects.sqlite.aiosqlite"),
-          ("Clerk's bot.discord.run (all it imports to start)", "bot.discord.run"))
+          ("Clerk's bot.discord.run (all it imports to start)", "bot.discord.run"),
+          ("the same as python -m bot has it (dataclass_code)",
+           "bot.dataclass_code; bot.dataclass_code.start(); import bot.discord.run; bot.dataclass_code.stop()"))
 """What each import costs on its own: the floor of the stack under both bots' start-up, next to Clerk's own."""
 
 

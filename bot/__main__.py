@@ -11,18 +11,24 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from bot import dataclass_code
+
 
 def imported() -> None:
     """The command line's start-up is over (``python -m bot``): what the imports made lives as long as the process,
-    so it is moved out of the garbage collector's way (``gc.freeze``) and collection starts again (``start``)."""
+    so it is moved out of the garbage collector's way (``gc.freeze``) and collection starts again (``start``); the
+    dataclasses' methods compiled are kept for the next start (bot/dataclass_code.py)."""
+    dataclass_code.stop()
     gc.freeze()
     gc.enable()
 
 
 def start() -> None:
     """Before the imports: they allocate hundreds of thousands of objects, none of them garbage, and the collector's
-    passes over them were about a fifth of the start-up's CPU time (``-X importtime``; docs/performance.md)."""
+    passes over them were about a fifth of the start-up's CPU time (``-X importtime``; docs/performance.md). And the
+    dataclasses take their methods' code from the last start's (bot/dataclass_code.py)."""
     gc.disable()
+    dataclass_code.start()
 
 
 def main(argv: list[str] | None = None, ready: Callable[[], None] = lambda: None) -> int:
