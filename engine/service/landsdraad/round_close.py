@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, update
+from sqlalchemy import and_, bindparam, exists, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core.disclosure import InconsistentError
@@ -26,11 +26,12 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import pending_event
 from engine.service.clock import Dice, utc
-from engine.service.dice import reveal, roll_many
-from engine.service.landsdraad.adjutant import close_elections_with_round, read_adjutant
+from engine.service.dice import GAME_SCOPE, is_revealed, reveal, roll_many, scope_rolls, seed_rows, view_of
+from engine.service.landsdraad.adjutant import AG, ElectionView, close_elections_with_round, read_adjutant
 from engine.service.landsdraad.ledger import active_players, holding_extras
 from engine.service.landsdraad.majority import expire_votes
 from engine.service.landsdraad.round_state import (
+    KnownDice,
     faction_of,
     faction_purpose,
     read_factions,
@@ -43,7 +44,7 @@ from engine.service.ledger import read_game
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit
 from engine.store.models import Base, Game, Player
-from engine.store.models.landsdraad import Ballot
+from engine.store.models.landsdraad import AgElection, Ballot, Office, PlayerVoteRow
 
 LATE = timedelta(minutes=1)
 """A timer close later than this after the deadline is reported as late (the bot was offline)."""
@@ -56,6 +57,18 @@ executemany for all of them (Core, built once: the ORM's flush made one statemen
 _CLOSE_ROUND = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("row"))
                 .values(status="closed", closed_at=bindparam("closed_at"), result=bindparam("result")))
 
+_ROUND_END = select(
+    select(Player.name).join(Office, Office.player_id == Player.id)
+    .where(Office.game_id == bindparam("game"), Office.office == AG).scalar_subquery(),
+    exists().where(AgElection.game_id == bindparam("game"), AgElection.status == "open",
+                   AgElection.closes_with_round == bindparam("number")),
+    exists().where(PlayerVoteRow.game_id == bindparam("game"), PlayerVoteRow.round_number == bindparam("number"),
+                   PlayerVoteRow.status == "open"))
+"""The round end's three reads in one statement (Core, built once): the Adjutant General's name (None if the
+office is empty; ``read_adjutant``), whether an election closes with the round (``close_elections_with_round``)
+and whether a player vote of the round is open (``expire_votes``). Only when one of the last two is true are its
+rows read and changed, as before."""
+
 OPTIONS = {o.value: o for o in Option}
 ALL_OPTIONS = frozenset(OPTIONS)
 
@@ -64,10 +77,15 @@ def end_of_round(unit: SyncUnit, game: Game, number: int) -> dict[str, Any]:
     """Round end, after the crisis vote and before Income (R0-20): an election tied to the round closes
     (R0-35), the AG check docks 300 MS of income if the office is empty (R0-34), and open player votes
     expire (R0-43)."""
-    closed = close_elections_with_round(unit, game, number)
-    ag = read_adjutant(unit.session, game.id)
-    expired = expire_votes(unit, game, number)
-    return {"adjutant_general": ag.name if ag else None, "income_penalty": 0 if ag else NO_AG_PENALTY,
+    unit.session.flush()  # what the ORM reads below would autoflush; the plain connection does not
+    holder, electing, voting = unit.connection.execute(_ROUND_END, {"game": game.id, "number": number}).one()
+    closed: Sequence[ElectionView] = ()
+    if electing:  # the election decides who holds the office at the check: read after it
+        closed = close_elections_with_round(unit, game, number)
+        ag = read_adjutant(unit.session, game.id)
+        holder = ag.name if ag else None
+    expired = expire_votes(unit, game, number) if voting else []
+    return {"adjutant_general": holder, "income_penalty": 0 if holder is not None else NO_AG_PENALTY,
             "expired_votes": expired, "elections_closed": [e.number for e in closed]}
 
 
@@ -164,10 +182,14 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     factions = read_factions(session, rnd.id)
     counted, cast = voters(unit, game_id, rnd.id)
     unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
-    seed = None
+    # The round's seed and the game's in one statement, the round's rolls so far in one: what the rolls, the
+    # reveal and the round's view read of the dice (each read them again before).
+    seeds = seed_rows(session, game_id, (rnd.number, GAME_SCOPE))
+    seed = seeds.get(rnd.number)
+    counts, seals = scope_rolls(session, game_id, rnd.number)
     if unrolled:  # rolled from the round's committed seed (docs/dice.md), in the factions' order
         faces, seed = roll_many(session, dice, game_id, rnd.number,
-                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now)
+                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now, (seed, counts))
         for row, face in zip(unrolled, faces, strict=True):
             set_committed_value(row, "roll", face)  # written below with the vote, in one statement
     rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
@@ -193,7 +215,8 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     unit.connection.execute(_CLOSE_ROUND, {"row": rnd.id, "closed_at": closed_at, "result": result})
     for key, value in (("status", "closed"), ("closed_at", closed_at), ("result", dict(result))):
         set_committed_value(rnd, key, value)  # as written: the session has nothing of the round's to flush
-    shown = reveal(session, game_id, rnd.number, unit.now, seed)  # the seed is public with the result
+    # The seed is public with the result (none if the round never rolled: no seed was read above).
+    shown = reveal(session, game_id, rnd.number, unit.now, seed) if seed is not None else None
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
     if shown is not None:
@@ -202,4 +225,6 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     if disclosure is None or not disclosure["held"]:
         events.append(pending_event("round", rnd.number))  # a held result is announced when released
     unit.record_all(game_id, events)  # both numbers in one statement, both events in one executemany
-    return result_view(read_round_view(session, game, rnd, factions, shown), result)
+    base = seeds.get(GAME_SCOPE)
+    known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
+    return result_view(read_round_view(session, game, rnd, factions, shown, known), result)
