@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import and_, bindparam, exists, select, update
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core.disclosure import InconsistentError
@@ -34,8 +35,6 @@ from engine.service.landsdraad.round_state import (
     KnownDice,
     faction_of,
     faction_purpose,
-    read_factions,
-    read_round,
     read_round_view,
     result_view,
 )
@@ -44,7 +43,7 @@ from engine.service.ledger import read_game
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit
 from engine.store.models import Base, Game, Player
-from engine.store.models.landsdraad import AgElection, Ballot, Office, PlayerVoteRow
+from engine.store.models.landsdraad import AgElection, Ballot, Office, PlayerVoteRow, Round, TempFactionRow
 
 LATE = timedelta(minutes=1)
 """A timer close later than this after the deadline is reported as late (the bot was offline)."""
@@ -57,28 +56,49 @@ executemany for all of them (Core, built once: the ORM's flush made one statemen
 _CLOSE_ROUND = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("row"))
                 .values(status="closed", closed_at=bindparam("closed_at"), result=bindparam("result")))
 
-_ROUND_END = select(
-    select(Player.name).join(Office, Office.player_id == Player.id)
-    .where(Office.game_id == bindparam("game"), Office.office == AG).scalar_subquery(),
-    exists().where(AgElection.game_id == bindparam("game"), AgElection.status == "open",
-                   AgElection.closes_with_round == bindparam("number")),
-    exists().where(PlayerVoteRow.game_id == bindparam("game"), PlayerVoteRow.round_number == bindparam("number"),
-                   PlayerVoteRow.status == "open"))
-"""The round end's three reads in one statement (Core, built once): the Adjutant General's name (None if the
-office is empty; ``read_adjutant``), whether an election closes with the round (``close_elections_with_round``)
-and whether a player vote of the round is open (``expire_votes``). Only when one of the last two is true are its
-rows read and changed, as before."""
+RoundEnd = tuple[str | None, bool, bool]
+"""What the round end reads (R0-20): the Adjutant General's name (None if the office is empty; ``read_adjutant``),
+whether an election closes with the round (``close_elections_with_round``) and whether a player vote of the round
+is open (``expire_votes``)."""
+
+_ROUND_READ = (
+    select(Round, TempFactionRow,
+           select(Player.name).join(Office, Office.player_id == Player.id)
+           .where(Office.game_id == Round.game_id, Office.office == AG).scalar_subquery(),
+           exists().where(AgElection.game_id == Round.game_id, AgElection.status == "open",
+                          AgElection.closes_with_round == Round.number),
+           exists().where(PlayerVoteRow.game_id == Round.game_id, PlayerVoteRow.round_number == Round.number,
+                          PlayerVoteRow.status == "open"))
+    .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
+    .where(Round.game_id == bindparam("game"), Round.number == bindparam("number")).order_by(TempFactionRow.id))
+"""A closing round, its temporary factions (``read_factions``) and what its round end reads (``RoundEnd``), in one
+statement (built once): one row a faction (one with none if it has none)."""
+
+
+def round_of(session: Session, game: Game, number: int | None = None
+             ) -> tuple[Round | None, list[TempFactionRow], RoundEnd]:
+    """``read_round``, ``read_factions`` and the round end's reads of round ``number`` (the current round if None)
+    in one statement. Read at the start of the close: nothing the close writes before its round end changes them,
+    and every writer of those rows holds the game's lock, as the close does."""
+    number = game.current_round if number is None else number
+    if number == 0:
+        return None, [], (None, False, False)
+    rows = session.execute(_ROUND_READ, {"game": game.id, "number": number}).all()
+    if not rows:
+        return None, [], (None, False, False)
+    first = rows[0]
+    return first[0], [row[1] for row in rows if row[1] is not None], (first[2], bool(first[3]), bool(first[4]))
+
 
 OPTIONS = {o.value: o for o in Option}
 ALL_OPTIONS = frozenset(OPTIONS)
 
 
-def end_of_round(unit: SyncUnit, game: Game, number: int) -> dict[str, Any]:
+def end_of_round(unit: SyncUnit, game: Game, number: int, read: RoundEnd) -> dict[str, Any]:
     """Round end, after the crisis vote and before Income (R0-20): an election tied to the round closes
     (R0-35), the AG check docks 300 MS of income if the office is empty (R0-34), and open player votes
-    expire (R0-43)."""
-    unit.session.flush()  # what the ORM reads below would autoflush; the plain connection does not
-    holder, electing, voting = unit.connection.execute(_ROUND_END, {"game": game.id, "number": number}).one()
+    expire (R0-43). ``read``: what ``round_of`` read of them; rows are read and changed only if there are some."""
+    holder, electing, voting = read
     closed: Sequence[ElectionView] = ()
     if electing:  # the election decides who holds the office at the check: read after it
         closed = close_elections_with_round(unit, game, number)
@@ -166,20 +186,19 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
     session = unit.session
     game = read_game(session, game_id)
-    rnd = read_round(session, game)
+    rnd, factions, round_end = round_of(session, game)
     if expected_round is not None and (rnd is None or rnd.number != expected_round):
-        rnd = read_round(session, game, expected_round)
+        rnd, factions, round_end = round_of(session, game, expected_round)
         if rnd is None:
             raise NotFoundError(f"{game.name} has no round {expected_round}.")
     if rnd is None:
         raise RuleError(f"No round is open in {game.name}.")
     if rnd.status == "closed":
-        view = read_round_view(session, game, rnd)
+        view = read_round_view(session, game, rnd, factions)
         if expected_round is None:
             raise RuleError(f"Round {rnd.number} of {game.name} is already closed.")
         assert rnd.result is not None
         return result_view(view, rnd.result, already_closed=True)
-    factions = read_factions(session, rnd.id)
     counted, cast = voters(unit, game_id, rnd.id)
     unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
     # The round's seed and the game's in one statement, the round's rolls so far in one: what the rolls, the
@@ -203,7 +222,7 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     t = outcome.tally
     result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
                               "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
-    result.update(end_of_round(unit, game, rnd.number))
+    result.update(end_of_round(unit, game, rnd.number, round_end))
     disclosure = disclosed(game, zip(cast["name"], cast["votes"], cast["ballot"], strict=True), outcome, counted)
     if disclosure is not None:
         result["disclosure"] = disclosure
