@@ -64,16 +64,45 @@ def seed_row(session: Session, game_id: int, scope: int) -> DiceSeed | None:
     return found
 
 
+_SEEDS_OF = select(DiceSeed).where(DiceSeed.game_id == bindparam("game"),
+                                   DiceSeed.scope.in_(bindparam("scopes", expanding=True)))
+_ROLLS_OF = (select(DiceRoll.purpose, DiceRoll.sealed)
+             .where(DiceRoll.game_id == bindparam("game"), DiceRoll.scope == bindparam("scope")).order_by(DiceRoll.id))
+
+
+def seed_rows(session: Session, game_id: int, scopes: Sequence[int]) -> dict[int, DiceSeed]:
+    """``seed_row`` of each of ``scopes`` (those stored), in one statement: a close's round and game seeds."""
+    found = session.execute(_SEEDS_OF, {"game": game_id, "scopes": list(scopes)}).scalars()
+    return {row.scope: row for row in found}
+
+
+def scope_rolls(session: Session, game_id: int, scope: int) -> tuple[dict[str, int], dict[str, str]]:
+    """The scope's rolls so far in one statement: how many of each purpose (the next index of each, as
+    ``_next_index`` counts), and the seal of each purpose sealed by a moderator (the last one, as ``rolls_of``
+    in order gives it): what a close's ``roll_many`` and its round's view read of them."""
+    counts: dict[str, int] = {}
+    seals: dict[str, str] = {}
+    for purpose, sealed in session.execute(_ROLLS_OF, {"game": game_id, "scope": scope}):
+        counts[purpose] = counts.get(purpose, 0) + 1
+        if sealed is not None:
+            seals[purpose] = sealed
+    return counts, seals
+
+
 def commit_seed(session: Session, dice: Dice, game_id: int, scope: int, now: datetime) -> DiceSeed:
     """The scope's seed, made and sealed the first time it is needed (kept as it is afterwards)."""
     row = seed_row(session, game_id, scope)
-    if row is None:
-        seed = dice.secret(f"game {game_id} scope {scope} seed")
-        salt = dice.secret(f"game {game_id} scope {scope} salt")
-        row = DiceSeed(game_id=game_id, scope=scope, seed=seed, salt=salt, commitment=pure.commitment(seed, salt),
-                       created_at=now)
-        session.add(row)
-        session.flush()
+    return row if row is not None else _new_seed(session, dice, game_id, scope, now)
+
+
+def _new_seed(session: Session, dice: Dice, game_id: int, scope: int, now: datetime) -> DiceSeed:
+    """The scope's seed made and sealed now (it has none yet)."""
+    seed = dice.secret(f"game {game_id} scope {scope} seed")
+    salt = dice.secret(f"game {game_id} scope {scope} salt")
+    row = DiceSeed(game_id=game_id, scope=scope, seed=seed, salt=salt, commitment=pure.commitment(seed, salt),
+                   created_at=now)
+    session.add(row)
+    session.flush()
     return row
 
 
@@ -94,15 +123,21 @@ def roll(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, s
 
 
 def roll_many(session: Session, dice: Dice, game_id: int, scope: int, wanted: Sequence[tuple[str, int]],
-              now: datetime) -> tuple[list[int], DiceSeed]:
+              now: datetime, known: tuple[DiceSeed | None, dict[str, int]] | None = None
+              ) -> tuple[list[int], DiceSeed]:
     """``roll`` of each ``(purpose, sides)`` of ``wanted`` in turn, as the same rolls with the same faces, in three
     statements whatever their number (the seed, the counts so far by purpose, the insert): a close's d6 factions.
-    The faces, and the scope's seed row (for ``reveal``)."""
-    row = commit_seed(session, dice, game_id, scope, now)
-    purposes = sorted({p for p, _ in wanted})
-    counts = dict(session.execute(select(DiceRoll.purpose, func.count()).where(
-        DiceRoll.game_id == game_id, DiceRoll.scope == scope, DiceRoll.purpose.in_(purposes))
-        .group_by(DiceRoll.purpose)).all()) if purposes else {}
+    The faces, and the scope's seed row (for ``reveal``). ``known``: the scope's stored seed row (None if there is
+    none yet) and its rolls' counts by purpose (``scope_rolls``) if the caller has read them: the insert alone."""
+    if known is None:
+        row = commit_seed(session, dice, game_id, scope, now)
+        purposes = sorted({p for p, _ in wanted})
+        counts = dict(session.execute(select(DiceRoll.purpose, func.count()).where(
+            DiceRoll.game_id == game_id, DiceRoll.scope == scope, DiceRoll.purpose.in_(purposes))
+            .group_by(DiceRoll.purpose)).all()) if purposes else {}
+    else:
+        row = known[0] if known[0] is not None else _new_seed(session, dice, game_id, scope, now)
+        counts = dict(known[1])
     faces: list[int] = []
     rows = []
     for purpose, sides in wanted:

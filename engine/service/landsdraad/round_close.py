@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, update
+from sqlalchemy import and_, bindparam, exists, select, update
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core.disclosure import InconsistentError
@@ -26,15 +27,14 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import pending_event
 from engine.service.clock import Dice, utc
-from engine.service.dice import reveal, roll_many
-from engine.service.landsdraad.adjutant import close_elections_with_round, read_adjutant
+from engine.service.dice import GAME_SCOPE, is_revealed, reveal, roll_many, scope_rolls, seed_rows, view_of
+from engine.service.landsdraad.adjutant import AG, ElectionView, close_elections_with_round, read_adjutant
 from engine.service.landsdraad.ledger import active_players, holding_extras
 from engine.service.landsdraad.majority import expire_votes
 from engine.service.landsdraad.round_state import (
+    KnownDice,
     faction_of,
     faction_purpose,
-    read_factions,
-    read_round,
     read_round_view,
     result_view,
 )
@@ -43,7 +43,7 @@ from engine.service.ledger import read_game
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit
 from engine.store.models import Base, Game, Player
-from engine.store.models.landsdraad import Ballot
+from engine.store.models.landsdraad import AgElection, Ballot, Office, PlayerVoteRow, Round, TempFactionRow
 
 LATE = timedelta(minutes=1)
 """A timer close later than this after the deadline is reported as late (the bot was offline)."""
@@ -56,18 +56,56 @@ executemany for all of them (Core, built once: the ORM's flush made one statemen
 _CLOSE_ROUND = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("row"))
                 .values(status="closed", closed_at=bindparam("closed_at"), result=bindparam("result")))
 
+RoundEnd = tuple[str | None, bool, bool]
+"""What the round end reads (R0-20): the Adjutant General's name (None if the office is empty; ``read_adjutant``),
+whether an election closes with the round (``close_elections_with_round``) and whether a player vote of the round
+is open (``expire_votes``)."""
+
+_ROUND_READ = (
+    select(Round, TempFactionRow,
+           select(Player.name).join(Office, Office.player_id == Player.id)
+           .where(Office.game_id == Round.game_id, Office.office == AG).scalar_subquery(),
+           exists().where(AgElection.game_id == Round.game_id, AgElection.status == "open",
+                          AgElection.closes_with_round == Round.number),
+           exists().where(PlayerVoteRow.game_id == Round.game_id, PlayerVoteRow.round_number == Round.number,
+                          PlayerVoteRow.status == "open"))
+    .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
+    .where(Round.game_id == bindparam("game"), Round.number == bindparam("number")).order_by(TempFactionRow.id))
+"""A closing round, its temporary factions (``read_factions``) and what its round end reads (``RoundEnd``), in one
+statement (built once): one row a faction (one with none if it has none)."""
+
+
+def round_of(session: Session, game: Game, number: int | None = None
+             ) -> tuple[Round | None, list[TempFactionRow], RoundEnd]:
+    """``read_round``, ``read_factions`` and the round end's reads of round ``number`` (the current round if None)
+    in one statement. Read at the start of the close: nothing the close writes before its round end changes them,
+    and every writer of those rows holds the game's lock, as the close does."""
+    number = game.current_round if number is None else number
+    if number == 0:
+        return None, [], (None, False, False)
+    rows = session.execute(_ROUND_READ, {"game": game.id, "number": number}).all()
+    if not rows:
+        return None, [], (None, False, False)
+    first = rows[0]
+    return first[0], [row[1] for row in rows if row[1] is not None], (first[2], bool(first[3]), bool(first[4]))
+
+
 OPTIONS = {o.value: o for o in Option}
 ALL_OPTIONS = frozenset(OPTIONS)
 
 
-def end_of_round(unit: SyncUnit, game: Game, number: int) -> dict[str, Any]:
+def end_of_round(unit: SyncUnit, game: Game, number: int, read: RoundEnd) -> dict[str, Any]:
     """Round end, after the crisis vote and before Income (R0-20): an election tied to the round closes
     (R0-35), the AG check docks 300 MS of income if the office is empty (R0-34), and open player votes
-    expire (R0-43)."""
-    closed = close_elections_with_round(unit, game, number)
-    ag = read_adjutant(unit.session, game.id)
-    expired = expire_votes(unit, game, number)
-    return {"adjutant_general": ag.name if ag else None, "income_penalty": 0 if ag else NO_AG_PENALTY,
+    expire (R0-43). ``read``: what ``round_of`` read of them; rows are read and changed only if there are some."""
+    holder, electing, voting = read
+    closed: Sequence[ElectionView] = ()
+    if electing:  # the election decides who holds the office at the check: read after it
+        closed = close_elections_with_round(unit, game, number)
+        ag = read_adjutant(unit.session, game.id)
+        holder = ag.name if ag else None
+    expired = expire_votes(unit, game, number) if voting else []
+    return {"adjutant_general": holder, "income_penalty": 0 if holder is not None else NO_AG_PENALTY,
             "expired_votes": expired, "elections_closed": [e.number for e in closed]}
 
 
@@ -148,26 +186,29 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
     session = unit.session
     game = read_game(session, game_id)
-    rnd = read_round(session, game)
+    rnd, factions, round_end = round_of(session, game)
     if expected_round is not None and (rnd is None or rnd.number != expected_round):
-        rnd = read_round(session, game, expected_round)
+        rnd, factions, round_end = round_of(session, game, expected_round)
         if rnd is None:
             raise NotFoundError(f"{game.name} has no round {expected_round}.")
     if rnd is None:
         raise RuleError(f"No round is open in {game.name}.")
     if rnd.status == "closed":
-        view = read_round_view(session, game, rnd)
+        view = read_round_view(session, game, rnd, factions)
         if expected_round is None:
             raise RuleError(f"Round {rnd.number} of {game.name} is already closed.")
         assert rnd.result is not None
         return result_view(view, rnd.result, already_closed=True)
-    factions = read_factions(session, rnd.id)
     counted, cast = voters(unit, game_id, rnd.id)
     unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
-    seed = None
+    # The round's seed and the game's in one statement, the round's rolls so far in one: what the rolls, the
+    # reveal and the round's view read of the dice (each read them again before).
+    seeds = seed_rows(session, game_id, (rnd.number, GAME_SCOPE))
+    seed = seeds.get(rnd.number)
+    counts, seals = scope_rolls(session, game_id, rnd.number)
     if unrolled:  # rolled from the round's committed seed (docs/dice.md), in the factions' order
         faces, seed = roll_many(session, dice, game_id, rnd.number,
-                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now)
+                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now, (seed, counts))
         for row, face in zip(unrolled, faces, strict=True):
             set_committed_value(row, "roll", face)  # written below with the vote, in one statement
     rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
@@ -181,7 +222,7 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     t = outcome.tally
     result: dict[str, Any] = {"outcome": "passed" if t.passed else "failed", "aye": t.aye, "nay": t.nay,
                               "abstain": t.abstain, "in_play": t.in_play, "needed": t.needed}
-    result.update(end_of_round(unit, game, rnd.number))
+    result.update(end_of_round(unit, game, rnd.number, round_end))
     disclosure = disclosed(game, zip(cast["name"], cast["votes"], cast["ballot"], strict=True), outcome, counted)
     if disclosure is not None:
         result["disclosure"] = disclosure
@@ -193,7 +234,8 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     unit.connection.execute(_CLOSE_ROUND, {"row": rnd.id, "closed_at": closed_at, "result": result})
     for key, value in (("status", "closed"), ("closed_at", closed_at), ("result", dict(result))):
         set_committed_value(rnd, key, value)  # as written: the session has nothing of the round's to flush
-    shown = reveal(session, game_id, rnd.number, unit.now, seed)  # the seed is public with the result
+    # The seed is public with the result (none if the round never rolled: no seed was read above).
+    shown = reveal(session, game_id, rnd.number, unit.now, seed) if seed is not None else None
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
     if shown is not None:
@@ -202,4 +244,6 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     if disclosure is None or not disclosure["held"]:
         events.append(pending_event("round", rnd.number))  # a held result is announced when released
     unit.record_all(game_id, events)  # both numbers in one statement, both events in one executemany
-    return result_view(read_round_view(session, game, rnd, factions, shown), result)
+    base = seeds.get(GAME_SCOPE)
+    known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
+    return result_view(read_round_view(session, game, rnd, factions, shown, known), result)

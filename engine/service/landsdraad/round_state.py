@@ -3,7 +3,8 @@ of both. Read by the round's use cases (``rounds.py``) and by its close (``round
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -74,13 +75,29 @@ async def factions_of(session: AsyncSession, round_id: int) -> Sequence[TempFact
     return await session.run_sync(read_factions, round_id)
 
 
+@dataclass(frozen=True)
+class KnownDice:
+    """What a round's view reads of the dice, if the caller has read it already (the close): the seal of each
+    purpose a moderator sealed in the round's scope (``dice.scope_rolls``) and the game scope's seal
+    (``seal_of(..., GAME_SCOPE)``, None without a seed)."""
+
+    seals: Mapping[str, str]
+    base_seal: SealView | None
+
+
 def read_round_view(session: Session, game: Game, rnd: Round,
-                    factions: Sequence[TempFactionRow] | None = None, seal: SealView | None = None) -> RoundView:
-    """The round as players see it; ``factions`` and the round's ``seal`` (``seal_of``) if the caller knows them."""
+                    factions: Sequence[TempFactionRow] | None = None, seal: SealView | None = None,
+                    known: KnownDice | None = None) -> RoundView:
+    """The round as players see it; ``factions``, the round's ``seal`` (``seal_of``) and the rest of its dice
+    (``known``) if the caller knows them."""
     if factions is None:
         factions = read_factions(session, rnd.id)
     closed = rnd.status == "closed"
-    seals = {r.purpose: r.sealed for r in rolls_of(session, game.id, rnd.number) if r.sealed is not None}
+    if known is None:
+        seals: Mapping[str, str] = {r.purpose: r.sealed for r in rolls_of(session, game.id, rnd.number)
+                                    if r.sealed is not None}
+    else:
+        seals = known.seals
     if closed and rnd.result:
         vip = rnd.result["in_play"]
     else:
@@ -95,7 +112,7 @@ def read_round_view(session: Session, game: Game, rnd: Round,
         factions=tuple(faction_view(f, reveal=closed, sealed=seals.get(faction_purpose(f.name))) for f in factions),
         paused_left=timedelta(seconds=rnd.paused_left) if rnd.paused_left is not None and not closed else None,
         seal=seal if seal is not None else seal_of(session, game.id, rnd.number),
-        base_seal=seal_of(session, game.id, GAME_SCOPE),
+        base_seal=seal_of(session, game.id, GAME_SCOPE) if known is None else known.base_seal,
     )
 
 

@@ -1,0 +1,39 @@
+"""issue 20: the statements of a round's close (counted, not timed). A close of a round with no AG election tied to
+it and no open player vote reads its round, its factions and the round end's three facts in one statement, the
+round's and the game's seeds in one and the round's rolls once (for the d6 rolls and the round's view alike)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_service_scaling import statements
+
+MOD = 1
+
+
+async def _close_statements(table: Any) -> list[str]:
+    twin = table.clerk._twin
+    with statements(table.engine.sync_engine, *([twin] if twin is not None else [])) as seen:
+        result = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    assert seen, "no statement counted: the close went through an engine nobody listened to"
+    assert result.income_penalty == 300 and result.adjutant is None  # the AG check ran (no AG)
+    return seen
+
+
+async def test_a_close_reads_its_round_its_factions_and_its_dice_once(table: Any) -> None:
+    for user_id in (101, 102, 103):
+        await table.player(user_id, f"p{user_id}", 3, 2, 2)  # the base d3 makes the game's seed
+    await table.open()
+    await table.faction("Pirates", 10, "d6", "1-3 nay, 4 abstain, 5-6 aye")
+    await table.faction("Guilds", 5, "aye")
+    await table.vote(101, "Vote: Aye")
+    await table.vote(102, "Vote: Nay")
+    seen = await _close_statements(table)
+    reads = [s for s in seen if s.startswith("SELECT")]
+    assert sum("FROM rounds" in s for s in reads) == 1, reads  # the round, its factions, the round end's facts
+    assert not any(s.startswith("SELECT temp_factions") or s.startswith("SELECT ag_elections")
+                   or s.startswith("SELECT player_votes") for s in reads), reads
+    assert sum(s.startswith("SELECT dice_seeds") for s in reads) == 1, reads  # the round's seed and the game's
+    assert sum(s.startswith("SELECT dice_rolls") for s in reads) == 1, reads  # counts and seals
+    postgres = table.engine.dialect.name == "postgresql"
+    assert len(seen) == (12 if postgres else 13), "\n".join(s[:90] for s in seen)  # main: 18 and 19
