@@ -19,6 +19,8 @@ from typing import Any
 
 import aiohttp
 import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
 
 from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Answering, Card, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.actions.wire import decode, encode
@@ -265,6 +267,8 @@ class Courier:
 
                 await self.keeper.post(item, item.keep, row.id, send_new)
                 return SENT, sent[0].channel.id if sent else None
+            if _plain(item):  # a receipt, a reminder: no discord.Message made of Discord's answer (issue 20)
+                return SENT, await self.send_plain(item, row.owed.nonce, reply_to, row.owed.channel_id)
             message = await self.send(item, row.owed.nonce, reply_to, row.owed.channel_id)
             return SENT, message.channel.id
         except discord.Forbidden as error:
@@ -349,15 +353,41 @@ class Courier:
         target = item.to
         if isinstance(target, ToThread):
             return await self.threads.post(target, lambda thread_id: self.send_to(thread_id, item, nonce))
+        return await self.send_to(await self._channel_of(item, channel_id), item, nonce, reply_to)
+
+    async def _channel_of(self, item: Outgoing, channel_id: int | None = None) -> int:
+        """The channel of a message to a channel or a user (their DM channel: ``channel_id``, or the user's last DM,
+        or one Discord opens)."""
+        target = item.to
         if isinstance(target, ToChannel):
-            return await self.send_to(target.channel_id, item, nonce, reply_to)
+            return target.channel_id
         if isinstance(target, ToUser):
             known = channel_id or self._dm_channels.get(target.user_id)
             if known is None:
                 known = (await self.client.create_dm(discord.Object(id=target.user_id))).id
                 self._dm_channels[target.user_id] = known
-            return await self.send_to(known, item, nonce, reply_to)
+            return known
         raise Undeliverable(f"no channel for {target}")
+
+    async def send_plain(self, item: Outgoing, nonce: str | None = None, reply_to: int | None = None,
+                         channel_id: int | None = None) -> int:
+        """``send`` of a message of text alone (``_plain``: a receipt, most answers and reminders) to a channel or a
+        user; returns the channel it went to. The same request as ``send_to`` makes, built by discord.py's own
+        ``handle_message_parameters`` with the same arguments as ``Messageable.send`` gives it (the client's
+        allowed mentions, the reply's reference, the nonce) and sent by the same ``HTTPClient`` (its buckets and
+        429 handling, Clerk's pacer in its trace), but Discord's answer is not made into a ``discord.Message``
+        (its author, channel, embeds, components): nothing reads it (issue 20: about a tenth of the send's CPU)."""
+        to = await self._channel_of(item, channel_id)
+        reference = (discord.MessageReference(message_id=reply_to, channel_id=to, fail_if_not_exists=False)
+                     .to_message_reference_dict() if reply_to is not None else MISSING)
+        http = self.client.http
+        with handle_message_parameters(content=clip(discord_text(item.text), limits.CONTENT),
+                                       nonce=nonce if nonce else secrets.randbits(64), message_reference=reference,
+                                       previous_allowed_mentions=self.client.allowed_mentions,
+                                       mention_author=False if reply_to is not None else None,
+                                       allowed_mentions=None, view=None, poll=None) as params:
+            await http.send_message(to, params=params)
+        return to
 
     async def send_to(self, channel_id: int, item: Outgoing, nonce: str | None = None,
                       reply_to: int | None = None) -> discord.Message:
@@ -430,6 +460,12 @@ def _dm_user(row: OwedRow) -> int | None:
     """The user a DM lane's message goes to; None for a channel or thread."""
     lane = row.owed.lane
     return int(lane.split(":")[1]) if lane.startswith("user:") else None
+
+
+def _plain(item: Outgoing) -> bool:
+    """Is ``item`` text alone to a channel or a user, with nothing to note once it is sent (``send_plain``)?"""
+    return (bool(item.text) and item.card is None and item.file is None and not item.buttons and item.select is None
+            and item.keep is None and not item.extra and isinstance(item.to, ToChannel | ToUser))
 
 
 def _has_content(item: Outgoing) -> bool:
