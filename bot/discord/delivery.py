@@ -26,6 +26,7 @@ from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Answering, Card, Here, 
 from bot.actions.wire import decode, encode
 from bot.discord import limits
 from bot.discord.buttons import view_of
+from bot.discord.contexts import DirectMessage
 from bot.discord.kept import Keeper
 from bot.discord.limits import clip
 from bot.discord.outbox_worker import RETRY, SENT, UNDELIVERABLE, OutboxWorker
@@ -175,25 +176,27 @@ class Courier:
         """Has the interaction's token expired, or will it before a follow-up reaches Discord?"""
         return self.clerk.clock.now() - interaction.created_at >= TOKEN_LIFETIME - TOKEN_MARGIN
 
-    def answering(self, message: discord.Message) -> Answering:
+    def answering(self, message: discord.Message | DirectMessage) -> Answering:
         """Where the handler of ``message`` may owe its answers in its own write's transaction (a DM ballot's
         receipt): the rows ``to_message`` would owe, made by the same rule."""
-        lane = _lane_of(message)
-        return Answering(lambda item: _answer(item, lane, message.channel.id, message.id, f"msg:{message.id}"))
+        author_id, channel_id, dm = _source_of(message)
+        lane = _lane(author_id, channel_id, dm)
+        return Answering(lambda item: _answer(item, lane, channel_id, message.id, f"msg:{message.id}"))
 
-    async def to_message(self, message: discord.Message, out: Sequence[Outgoing],
+    async def to_message(self, message: discord.Message | DirectMessage, out: Sequence[Outgoing],
                          answering: Answering | None = None) -> None:
         """``Here`` replies to the message, in its channel or thread (``ephemeral`` has no meaning there): owed
         first, as answers (a ballot's receipt goes before announcements and reminders), then the rest. An answer
-        the handler owed already (``answering``: in the transaction of its write) is queued, not owed again."""
-        dm = isinstance(message.channel, discord.DMChannel)
+        the handler owed already (``answering``: in the transaction of its write) is queued, not owed again. A DM
+        read from the gateway's data (``DirectMessage``) is answered exactly as the same DM's ``discord.Message``."""
+        author_id, channel_id, dm = _source_of(message)
         if dm:
-            self._dm_channels[message.author.id] = message.channel.id
-            await self.dms_open_again(message.author.id)
-        lane = _lane_of(message)
+            self._dm_channels[author_id] = channel_id
+            await self.dms_open_again(author_id)
+        lane = _lane(author_id, channel_id, dm)
         kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
         here, elsewhere = split_here(out)
-        answers = [_answer(item, lane, message.channel.id, message.id, f"msg:{message.id}")
+        answers = [_answer(item, lane, channel_id, message.id, f"msg:{message.id}")
                    for item in here if _has_content(item) and id(item) not in kept]
         rest = answers + self._owed_all(elsewhere)
         if not rest:  # a DM ballot's receipt alone: sent from this task (``queue_and_send``)
@@ -425,11 +428,16 @@ def late_answer(interaction: discord.Interaction, item: Outgoing) -> Outgoing:
                    ephemeral=False)
 
 
-def _lane_of(message: discord.Message) -> str:
-    """The outgoing lane of the answers to ``message``: its author's DMs, or its channel."""
-    if isinstance(message.channel, discord.DMChannel):
-        return f"user:{message.author.id}"
-    return f"channel:{message.channel.id}"
+def _source_of(message: discord.Message | DirectMessage) -> tuple[int, int, bool]:
+    """The author, the channel and whether it is a DM."""
+    if isinstance(message, DirectMessage):
+        return message.author_id, message.channel_id, True
+    return message.author.id, message.channel.id, isinstance(message.channel, discord.DMChannel)
+
+
+def _lane(author_id: int, channel_id: int, dm: bool) -> str:
+    """The outgoing lane of the answers to a message: its author's DMs, or its channel."""
+    return f"user:{author_id}" if dm else f"channel:{channel_id}"
 
 
 def _answer(item: Outgoing, lane: str, channel_id: int | None, reply_to: int, source_id: str) -> Owed:
