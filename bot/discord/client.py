@@ -25,7 +25,16 @@ from bot.actions.recovery import unanswered_receipts
 from bot.discord.autocomplete import choices
 from bot.discord.backpressure import Intake, install_backpressure
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
-from bot.discord.contexts import ctx_of_guild_message, ctx_of_interaction, ctx_of_message, option_value, uploaded
+from bot.discord.contexts import (
+    DirectMessage,
+    ctx_of_dm,
+    ctx_of_guild_message,
+    ctx_of_interaction,
+    ctx_of_message,
+    dm_of,
+    option_value,
+    uploaded,
+)
 from bot.discord.delivery import Courier
 from bot.discord.health import Gateway, count_discord_errors
 from bot.discord.http_tuning import tune_http
@@ -53,6 +62,8 @@ KEEP_DELIVERED = timedelta(days=2)
 READABLE = (discord.MessageType.default, discord.MessageType.reply)
 """What a person writes; system messages (thread started, message pinned, member joined) are not read."""
 
+READABLE_TYPES = frozenset(kind.value for kind in READABLE)
+
 NO_PINGS = discord.AllowedMentions.none()
 """Nothing Clerk posts pings anyone: not @everyone/@here, not a role, not a user, not the author of a message it
 answers. Mentions still show as names (``<@123>`` reads as @Bob), they just notify no one. Clerk never means to
@@ -72,18 +83,27 @@ def intents(message_content: bool = True) -> discord.Intents:
     return wanted
 
 
-def read_no_bot_messages(parsers: dict[str, Callable[[Any], None]]) -> None:
+def read_no_bot_messages(parsers: dict[str, Callable[[Any], None]],
+                         direct: Callable[[dict[str, Any]], None] | None = None) -> None:
     """Leave the gateway's messages written by a bot (this one's own receipts and posts, which Discord sends back to
     it, one per message it sends) unbuilt: discord.py would make a ``Message`` of each (its author, channel,
     embeds, components) only for ``on_message`` to drop it (``READABLE``, ``author.bot``); Clerk keeps no message
     cache (``max_messages=None``) and reads no channel's last message. The same test as ``message.author.bot``
     (discord.py reads the author's ``bot`` flag), before the object is made (issue 20: a DM's receipt costs one such
-    message)."""
+    message).
+
+    With ``direct``, a person's DM (a message with no ``guild_id``: discord.py's own test for a DM,
+    ``ConnectionState._get_guild_channel``) is given to it as the gateway's data, unbuilt as well (issue 20: the
+    ``Message`` was about half of discord.py's work on a DM); messages in servers and their threads are built and
+    dispatched as before."""
     build = parsers["MESSAGE_CREATE"]
 
     def message_create(data: dict[str, Any]) -> None:
         author = data.get("author")
         if isinstance(author, dict) and author.get("bot", False):
+            return
+        if direct is not None and "guild_id" not in data:
+            direct(data)
             return
         build(data)
 
@@ -132,7 +152,7 @@ class ClerkBot(discord.Client):
         # or poll events, no cached_message); every message it needs again is in its database (bot/discord/kept.py).
         super().__init__(intents=intents(message_content), guild_ready_timeout=guild_ready_timeout,
                          allowed_mentions=NO_PINGS, http_trace=trace, max_messages=None, **options)
-        read_no_bot_messages(self._connection.parsers)
+        read_no_bot_messages(self._connection.parsers, self._direct_message)
         self.app = app
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id
@@ -329,6 +349,21 @@ class ClerkBot(discord.Client):
             except discord.HTTPException as error:  # too late: the work still finishes, answers are logged
                 log.warning("could not defer %s (interaction %s): %s", what, interaction.id, error)
         return await work, deferred
+
+    def _direct_message(self, data: dict[str, Any]) -> None:
+        """A person's DM, from the gateway's data (``read_no_bot_messages``): handled by ``on_direct_message`` in a
+        task started as discord.py starts ``on_message``'s (``_schedule_event``: its name, its error handling, and
+        counted by the intake, backpressure.py)."""
+        message = dm_of(data)
+        if message.type not in READABLE_TYPES:
+            return
+        self._schedule_event(self.on_direct_message, "on_message", message)
+
+    async def on_direct_message(self, message: DirectMessage) -> None:
+        """A DM: handled and answered as ``on_message`` would the same DM's ``discord.Message``."""
+        answering = self.courier.answering(message)  # a ballot's receipt is owed in the ballot's transaction
+        out = await handle_dm(self.app, ctx_of_dm(message, answering), message.content)
+        await self.courier.to_message(message, out, answering)
 
     async def on_message(self, message: discord.Message) -> None:
         """DMs, and messages in a game channel or its threads. Bots (this one included) are ignored. Messages of

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -40,6 +41,38 @@ def ctx_of_message(message: discord.Message, answering: Answering | None = None)
     actor = Actor(author.id, author.name, roles, manages)
     return Ctx(actor, place_of(guild_id, message.channel, message.channel.id), f"msg:{message.id}",
                message.created_at, answering)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DirectMessage:
+    """A person's DM to the bot as the gateway's MESSAGE_CREATE gave it, read without discord.py's ``Message``
+    (``dm_of``; issue 20): what the DM path reads of it, and nothing else."""
+
+    id: int
+    channel_id: int
+    author_id: int
+    author_name: str
+    content: str
+    type: int
+
+    @property
+    def created_at(self) -> datetime:
+        """As ``discord.Message.created_at``: the time in the message's id (a snowflake), in UTC."""
+        return discord.utils.snowflake_time(self.id)
+
+
+def dm_of(data: dict[str, Any]) -> DirectMessage:
+    """The fields of a DM's MESSAGE_CREATE that discord.py's ``Message`` would read for them (``id``,
+    ``channel_id``, ``author.id``, ``author.username``, ``content``, ``type``)."""
+    author = data["author"]
+    return DirectMessage(int(data["id"]), int(data["channel_id"]), int(author["id"]), author["username"],
+                         data.get("content", ""), int(data.get("type", 0)))
+
+
+def ctx_of_dm(message: DirectMessage, answering: Answering | None = None) -> Ctx:
+    """As ``ctx_of_message`` of the same DM: no server, so no roles and no permissions."""
+    return Ctx(Actor(message.author_id, message.author_name, frozenset(), False),
+               Place(None, message.channel_id, None), f"msg:{message.id}", message.created_at, answering)
 
 
 async def ctx_of_guild_message(client: discord.Client, message: discord.Message) -> Ctx:
