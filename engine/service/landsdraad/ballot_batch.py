@@ -64,7 +64,9 @@ from engine.service.views import GameView
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
+    from sqlalchemy.engine import Dialect
 from engine.store.models import Event, Game, Player
+from engine.store.prebuilt import Prebuilt, prebuilt
 from engine.store.models.landsdraad import Ballot, Holding, Round
 
 T = TypeVar("T")
@@ -325,12 +327,43 @@ def _write(uow: SyncUnit, game: _Game, accepted: Sequence[tuple[int, dict[str, A
         params = {f"b_{name}_{n}": value for n, row in enumerate(ballots) for name, value in row.items()}
         append_events_with(connection, game_id, events, ("BallotCast",), _pg_upsert(len(ballots)), params,
                            opens=game_id in uow.opened)
-    else:
-        last = uow.reserve(game_id, len(events), ("BallotCast",))
+    else:  # SQLite: each statement compiled once to its driver's SQL (``engine.store.prebuilt``)
+        last = uow.reserve(game_id, len(events), ("BallotCast",), prebuilt_sql=True)
         first = last - len(events) + 1
-        connection.execute(_APPEND, [{**event, "seq": first + n} for n, event in enumerate(events)])
-        connection.execute(_upsert_on(connection.dialect.name), ballots)
-    owe_made(connection, uow.now, owed)
+        dialect = connection.dialect
+        prebuilt(_sqlite_append, dialect, lambda: _sqlite_append(dialect)).run_many(
+            connection, [{**event, "seq": first + n} for n, event in enumerate(events)])
+        prebuilt(_sqlite_upsert, dialect, lambda: _sqlite_upsert(dialect)).run_many(connection, ballots)
+    owe_made(connection, uow.now, owed, prebuilt_sql=connection.dialect.name == "sqlite")
+
+
+_EVENT_COLUMNS = ("game_id", "seq", "kind", "actor", "payload", "source_id", "at")
+
+
+def _sqlite_append(dialect: Dialect) -> Prebuilt:
+    """The events' insert as SQLite's driver runs it (``_APPEND`` with the batch's columns)."""
+    return Prebuilt(_APPEND, dialect, dict.fromkeys(_EVENT_COLUMNS), column_keys=_EVENT_COLUMNS)
+
+
+def _sqlite_upsert(dialect: Dialect) -> Prebuilt:
+    """The ballots' upsert as SQLite's driver runs it (``_upsert_on("sqlite")``)."""
+    return Prebuilt(_upsert_on("sqlite"), dialect, dict.fromkeys(_BALLOT_COLUMNS), column_keys=_BALLOT_COLUMNS)
+
+
+def _sqlite_read(dialect: Dialect, params: dict[str, Any]) -> Prebuilt:
+    """SQLite's read (``_READ``) as its driver runs it, for the lengths of ``params``' lists."""
+    return Prebuilt(_READ, dialect, params, columns=list(_READ.selected_columns))
+
+
+def _execute_read(connection: Connection, statement: CompoundSelect[Any], params: dict[str, Any]) -> Iterable[Any]:
+    """The rows of ``_read``'s statement; SQLite's as its driver's SQL, compiled once per length of its lists
+    (``engine.store.prebuilt``; a batch of at most a few voters, the usual one), the same statement and values."""
+    if statement is _READ and max(len(params["users"]), len(params["sources"]), len(params["members"])) <= 4:
+        dialect = connection.dialect
+        key = (_sqlite_read, len(params["users"]), len(params["sources"]), len(params["members"]))
+        built = prebuilt(key, dialect, lambda: _sqlite_read(dialect, params))
+        return built.rows(built.run(connection, params))
+    return connection.execute(statement, params)
 
 
 @cache
@@ -395,8 +428,8 @@ def _read_rows(connection: Connection, statement: CompoundSelect[Any], locking: 
     voters: dict[int, _Voter] = {}
     for user_part, source_part, member_part in zip_longest(chunks(users), chunks(sources), chunks(members),
                                                            fillvalue=()):
-        for row in connection.execute(statement, {"game": game_id, "users": list(user_part),
-                                                  "sources": list(source_part), "members": list(member_part)}):
+        for row in _execute_read(connection, statement, {"game": game_id, "users": list(user_part),
+                                                         "sources": list(source_part), "members": list(member_part)}):
             if row.id is None:
                 if row.done_source is not None:
                     done[row.done_source] = (row.done_kind, dict(row.done_payload))
