@@ -38,6 +38,7 @@ from engine.service.uow import Backend, ServiceBase, typed_param
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
 from engine.store.prebuilt import Prebuilt, prebuilt
+from engine.store.twin import turn_connection
 
 RECEIPT = 0
 """Priority of answers to what a player sent (a ballot's receipt): delivered before everything else."""
@@ -293,7 +294,8 @@ class OwedService(ServiceBase):
         twin = self._twin
         if twin is not None:
             def in_twin() -> list[Any]:
-                with twin.begin() as connection:
+                connection = turn_connection(twin)  # in turns (``_in_twin``): the kept connection
+                with connection.begin():
                     return _write_batch(connection, now, kind, items)
 
             return await self._in_twin(in_twin)

@@ -35,7 +35,7 @@ from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
 from engine.store.prebuilt import Prebuilt, prebuilt
-from engine.store.twin import sync_twin
+from engine.store.twin import close_twin, sync_twin, turn_connection
 
 if TYPE_CHECKING:  # a ruleset's record names its service, a ServiceBase: only the type is needed here
     from engine.service.ruleset import Ruleset
@@ -401,7 +401,7 @@ class Backend:
         postgres = bind if isinstance(bind, AsyncEngine) and bind.dialect.name == "postgresql" else None
         backend = cls(sessions, clock, dice, GameLocks(), StorageHealth(), twin, tuple(rulesets), postgres=postgres)
         if twin is not None:
-            weakref.finalize(backend, twin.dispose)
+            weakref.finalize(backend, close_twin, twin)
         return backend
 
     def ruleset(self, name: str) -> Ruleset:
@@ -600,5 +600,6 @@ def _in_session(session: Session, now: datetime, source_id: str | None, work: Ca
 
 
 def _in_twin(twin: Engine, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
-    with twin.begin() as connection:
+    connection = turn_connection(twin)  # run in turns (``ServiceBase._in_twin``): the one kept connection
+    with connection.begin():
         return _run_unit(connection, now, source_id, work)

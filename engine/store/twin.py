@@ -8,9 +8,10 @@ failing on a stale snapshot."""
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.database import JSON_SERIALIZER, apply_pragmas, write_wait_ms
@@ -44,6 +45,28 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
     def _disposed(_engine: Any) -> None:
         # Closed with the async engine: SQLite folds the WAL into the database file when its last connection
         # closes, and a copy of the file alone (a test's template, a manual backup) must have every write.
-        twin.dispose()
+        close_twin(twin)
 
     return twin
+
+
+_TURNS: weakref.WeakKeyDictionary[Engine, Connection] = weakref.WeakKeyDictionary()
+
+
+def turn_connection(twin: Engine) -> Connection:
+    """The connection of the twin's transactions that run in turns (``ServiceBase._in_twin``: one at a time in this
+    process, so one connection serves them all), opened on first use and kept open: a checkout from the pool and
+    its return cost about 30 us a transaction (docs/performance.md). One that a fault invalidated connects anew
+    at its next use (``faults.reopen_after_faults``); closed with the twin (``close_twin``)."""
+    held = _TURNS.get(twin)
+    if held is None or held.closed:
+        held = _TURNS[twin] = twin.connect()
+    return held
+
+
+def close_twin(twin: Engine) -> None:
+    """Close the kept connection (``turn_connection``), then every connection of the twin's pool."""
+    held = _TURNS.pop(twin, None)
+    if held is not None:
+        held.close()
+    twin.dispose()
