@@ -41,9 +41,17 @@ class Prebuilt:
         processors = {name: bind.type.dialect_impl(dialect).bind_processor(dialect)
                       for name, bind in compiled.binds.items() if not bind.expanding}
         processors.update(state.processors)  # the expanded lists' (``users_1``, ...)
+        constants = {}  # the statement's own values (a literal in it: ``status != 'ended'``), processed once
+        for name in state.positiontup:
+            if name not in expanded and name not in sample:
+                processor = processors.get(name)
+                value = state.parameters[name]
+                constants[name] = value if processor is None else processor(value)
         self._slots: tuple[tuple[str, int | None, _Processor], ...] = tuple(
             (*expanded.get(name, (name, None)), processors.get(name)) for name in state.positiontup)
-        self._plain = all(index is None and processor is None for _, index, processor in self._slots)
+        self._constants = constants
+        self._plain = not constants and all(index is None and processor is None
+                                            for _, index, processor in self._slots)
         self._names = tuple(name for name, _, _ in self._slots)
         self._row = namedtuple("Row", [c.key for c in columns], rename=True) if columns else None  # type: ignore[misc]
         results = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
@@ -52,7 +60,9 @@ class Prebuilt:
     def params(self, params: Mapping[str, Any]) -> tuple[Any, ...]:
         if self._plain:
             return tuple(params[name] for name in self._names)
-        return tuple(_value(params, name, index, processor) for name, index, processor in self._slots)
+        constants = self._constants
+        return tuple(constants[name] if name in constants else _value(params, name, index, processor)
+                     for name, index, processor in self._slots)
 
     def run(self, connection: Connection, params: Mapping[str, Any]) -> CursorResult[Any]:
         return connection.exec_driver_sql(self.sql, self.params(params))

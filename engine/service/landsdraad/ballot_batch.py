@@ -350,20 +350,23 @@ def _sqlite_upsert(dialect: Dialect) -> Prebuilt:
     return Prebuilt(_upsert_on("sqlite"), dialect, dict.fromkeys(_BALLOT_COLUMNS), column_keys=_BALLOT_COLUMNS)
 
 
-def _sqlite_read(dialect: Dialect, params: dict[str, Any]) -> Prebuilt:
-    """SQLite's read (``_READ``) as its driver runs it, for the lengths of ``params``' lists."""
-    return Prebuilt(_READ, dialect, params, columns=list(_READ.selected_columns))
-
-
 def _execute_read(connection: Connection, statement: CompoundSelect[Any], params: dict[str, Any]) -> Iterable[Any]:
-    """The rows of ``_read``'s statement; SQLite's as its driver's SQL, compiled once per length of its lists
-    (``engine.store.prebuilt``; a batch of at most a few voters, the usual one), the same statement and values."""
-    if statement is _READ and max(len(params["users"]), len(params["sources"]), len(params["members"])) <= 4:
-        dialect = connection.dialect
-        key = (_sqlite_read, len(params["users"]), len(params["sources"]), len(params["members"]))
-        built = prebuilt(key, dialect, lambda: _sqlite_read(dialect, params))
+    """The rows of ``_read``'s statement as its driver's SQL, compiled once (``engine.store.prebuilt``), the same
+    statement and values: on PostgreSQL once (its lists are arrays), on SQLite once per length of its lists, for a
+    batch of at most a few voters (the usual one; a bigger one runs the Core statement)."""
+    dialect = connection.dialect
+    if statement is not _READ:
+        built = prebuilt(statement, dialect, lambda: _read_built(statement, dialect, params))
+        return built.rows(built.run(connection, params))
+    if max(len(params["users"]), len(params["sources"]), len(params["members"])) <= 4:
+        key = (statement, len(params["users"]), len(params["sources"]), len(params["members"]))
+        built = prebuilt(key, dialect, lambda: _read_built(statement, dialect, params))
         return built.rows(built.run(connection, params))
     return connection.execute(statement, params)
+
+
+def _read_built(statement: CompoundSelect[Any], dialect: Dialect, params: dict[str, Any]) -> Prebuilt:
+    return Prebuilt(statement, dialect, params, columns=list(statement.selected_columns))
 
 
 @cache
@@ -389,9 +392,17 @@ def _guarded(uow: SyncUnit, game_id: int, seen: int, events: Sequence[dict[str, 
     """``_guarded_statement`` executed; ``Changed`` (nothing written) if the game changed since it was read."""
     messages = [m for _, made in owed for m in made]
     params = {f"b_{name}_{n}": value for n, row in enumerate(ballots) for name, value in row.items()}
-    statement = _guarded_statement(len(events), len(ballots), len(messages))
-    found = uow.connection.execute(statement, {**params, **guarded_params(game_id, seen, events),
-                                               **owe_params(uow.now, messages)}).all()
+    sizes = (len(events), len(ballots), len(messages))
+    statement = _guarded_statement(*sizes)
+    values = {**params, **guarded_params(game_id, seen, events), **owe_params(uow.now, messages)}
+    connection = uow.connection
+    if max(sizes) <= 4:  # the usual batch: the statement as its driver's SQL, compiled once (engine.store.prebuilt)
+        dialect = connection.dialect
+        built = prebuilt(statement, dialect, lambda: Prebuilt(statement, dialect, values,
+                                                              columns=list(statement.selected_columns)))
+        found = built.rows(built.run(connection, values))
+    else:
+        found = connection.execute(statement, values).all()
     if not found:
         raise Changed(f"game {game_id} changed since its ballots were read")
     kept(owed, {nonce: id_ for _, nonce, id_ in found if nonce is not None})
