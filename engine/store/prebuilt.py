@@ -14,11 +14,12 @@ from __future__ import annotations
 import weakref
 from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Connection, CursorResult
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
 
 _Processor = Callable[[Any], Any] | None
 
@@ -31,7 +32,8 @@ class Prebuilt:
 
     def __init__(self, statement: ClauseElement, dialect: Dialect, sample: Mapping[str, Any],
                  column_keys: Sequence[str] | None = None, columns: Sequence[Any] = ()) -> None:
-        compiled = statement.compile(dialect=dialect, column_keys=list(column_keys) if column_keys else None)
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect,
+                                                       column_keys=list(column_keys) if column_keys else None))
         state = compiled.construct_expanded_state(dict(sample))
         if not compiled.positional or state.positiontup is None:
             raise ValueError(f"{dialect.name}'s paramstyle is not positional")
@@ -53,7 +55,7 @@ class Prebuilt:
         self._plain = not constants and all(index is None and processor is None
                                             for _, index, processor in self._slots)
         self._names = tuple(name for name, _, _ in self._slots)
-        self._row = namedtuple("Row", [c.key for c in columns], rename=True) if columns else None  # type: ignore[misc]
+        self._row: Any = namedtuple("Row", [c.key for c in columns], rename=True) if columns else None
         results = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
         self._results = tuple((n, p) for n, p in enumerate(results) if p is not None)
 

@@ -66,8 +66,8 @@ if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
     from sqlalchemy.engine import Dialect
 from engine.store.models import Event, Game, Player
-from engine.store.prebuilt import Prebuilt, prebuilt
 from engine.store.models.landsdraad import Ballot, Holding, Round
+from engine.store.prebuilt import Prebuilt, prebuilt
 
 T = TypeVar("T")
 CHUNK = 400
@@ -400,7 +400,7 @@ def _guarded(uow: SyncUnit, game_id: int, seen: int, events: Sequence[dict[str, 
         dialect = connection.dialect
         built = prebuilt(statement, dialect, lambda: Prebuilt(statement, dialect, values,
                                                               columns=list(statement.selected_columns)))
-        found = built.rows(built.run(connection, values))
+        found: Sequence[Any] = built.rows(built.run(connection, values))
     else:
         found = connection.execute(statement, values).all()
     if not found:
