@@ -294,8 +294,7 @@ class OwedService(ServiceBase):
         twin = self._twin
         if twin is not None:
             def in_twin() -> list[Any]:
-                connection = turn_connection(twin)  # in turns (``_in_twin``): the kept connection
-                with connection.begin():
+                with turn_connection(twin) as connection, connection.begin():  # in turns (``_in_twin``)
                     return _write_batch(connection, now, kind, items)
 
             return await self._in_twin(in_twin)

@@ -600,6 +600,5 @@ def _in_session(session: Session, now: datetime, source_id: str | None, work: Ca
 
 
 def _in_twin(twin: Engine, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
-    connection = turn_connection(twin)  # run in turns (``ServiceBase._in_twin``): the one kept connection
-    with connection.begin():
+    with turn_connection(twin) as connection, connection.begin():  # in turns (``ServiceBase._in_twin``)
         return _run_unit(connection, now, source_id, work)
