@@ -30,12 +30,15 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import cast as sql_cast
+from sqlalchemy.engine import Dialect
 
 from engine.service.batching import Batcher
 from engine.service.clock import utc
 from engine.service.uow import Backend, ServiceBase, typed_param
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
+from engine.store.prebuilt import Prebuilt, prebuilt
+from engine.store.twin import turn_connection
 
 RECEIPT = 0
 """Priority of answers to what a player sent (a ballot's receipt): delivered before everything else."""
@@ -103,10 +106,11 @@ def made_of(answers: Sequence[tuple[OwedWith[R], R]]) -> list[Made[R]]:
     return made
 
 
-def owe_made(connection: Connection, now: datetime, made: Sequence[Made[R]]) -> None:
+def owe_made(connection: Connection, now: datetime, made: Sequence[Made[R]], *, prebuilt_sql: bool = False) -> None:
     """Owe the ``made`` messages in ``connection``'s transaction, in one statement; each answer's ``rows`` are its
-    messages' rows."""
-    rows = iter(_insert(connection, now, [m for _, messages in made for m in messages]))
+    messages' rows. ``prebuilt_sql`` (SQLite): one message's insert as its driver's SQL, compiled once
+    (``engine.store.prebuilt``), the same statement and values."""
+    rows = iter(_insert(connection, now, [m for _, messages in made for m in messages], prebuilt_sql=prebuilt_sql))
     for answer, messages in made:
         answer.rows = [next(rows) for _ in messages]
 
@@ -165,7 +169,12 @@ def _owe(connection: Connection, now: datetime, messages: Sequence[Owed]) -> lis
     return [rows.get(id(m)) for m in messages]
 
 
-def _insert(connection: Connection, now: datetime, new: Sequence[Owed]) -> list[OwedRow]:
+def _insert_one(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(_INSERT_ONE, dialect, dict.fromkeys(_OWED_FIELDS), column_keys=_OWED_FIELDS)
+
+
+def _insert(connection: Connection, now: datetime, new: Sequence[Owed], *, prebuilt_sql: bool = False
+            ) -> list[OwedRow]:
     """Insert ``new`` (their nonces not owed yet) in one statement, then mark superseded the older unsent messages
     of the same ``coalesce``; their rows, in order."""
     if not new:
@@ -173,7 +182,10 @@ def _insert(connection: Connection, now: datetime, new: Sequence[Owed]) -> list[
     params = [{"lane": m.lane, "channel_id": m.channel_id, "priority": m.priority, "nonce": m.nonce,
                "coalesce": m.coalesce, "source_id": m.source_id, "body": m.body, "owed_at": now, "attempts": 0}
               for m in new]
-    if len(new) == 1:  # the usual answer: a plain insert, its id from the driver (no RETURNING to sort)
+    if len(new) == 1 and prebuilt_sql:  # the usual answer, its id from the driver (no RETURNING to sort)
+        dialect = connection.dialect
+        ids = [prebuilt(_insert_one, dialect, lambda: _insert_one(dialect)).run(connection, params[0]).lastrowid]
+    elif len(new) == 1:
         key = connection.execute(_INSERT_ONE, params[0]).inserted_primary_key
         assert key is not None
         ids = [key[0]]
@@ -282,7 +294,7 @@ class OwedService(ServiceBase):
         twin = self._twin
         if twin is not None:
             def in_twin() -> list[Any]:
-                with twin.begin() as connection:
+                with turn_connection(twin) as connection, connection.begin():  # in turns (``_in_twin``)
                     return _write_batch(connection, now, kind, items)
 
             return await self._in_twin(in_twin)

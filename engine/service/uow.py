@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import CTE, Connection, Engine, Insert, Label, Row, bindparam, insert, select, union_all, update
 from sqlalchemy import cast as sql_cast
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
@@ -33,7 +34,8 @@ from engine.service.storage_health import StorageHealth
 from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
-from engine.store.twin import sync_twin
+from engine.store.prebuilt import Prebuilt, prebuilt
+from engine.store.twin import close_twin, sync_twin, turn_connection
 
 if TYPE_CHECKING:  # a ruleset's record names its service, a ServiceBase: only the type is needed here
     from engine.service.ruleset import Ruleset
@@ -68,9 +70,10 @@ class GameLocks:
 _EVENTS = Event.metadata.tables["events"]
 _GAMES = Game.metadata.tables["games"]
 _DONE = select(_EVENTS.c.kind, _EVENTS.c.payload).where(_EVENTS.c.source_id == bindparam("source_id"))
+_NEXT_SEQ_COLUMNS = (_GAMES.c.last_seq, _GAMES.c.status, _GAMES.c.ended_at, _GAMES.c.name)
 _NEXT_SEQ = (update(_GAMES).where(_GAMES.c.id == bindparam("game"))
              .values(last_seq=_GAMES.c.last_seq + bindparam("count"))
-             .returning(_GAMES.c.last_seq, _GAMES.c.status, _GAMES.c.ended_at, _GAMES.c.name))
+             .returning(*_NEXT_SEQ_COLUMNS))
 
 WHILE_CLOSED = frozenset({"GameScored", "GameReopened", "ResultPosted"})
 """What may still be recorded in an ended game: scoring a game that an End Game vote ended (its end, completed by
@@ -88,12 +91,23 @@ def check_not_done(session: Session | Connection, source_id: str | None) -> None
         raise Duplicate(source_id, done.kind, dict(done.payload))
 
 
-def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterable[str], *, opens: bool = False
-                 ) -> int:
+def _next_seq(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(_NEXT_SEQ, dialect, {"game": 0, "count": 0}, columns=_NEXT_SEQ_COLUMNS)
+
+
+def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterable[str], *, opens: bool = False,
+                 prebuilt_sql: bool = False) -> int:
     """Take the game's next ``count`` event numbers for events of ``kinds`` (one row update); returns the last. An
     ended game refuses (``GameClosed``) unless the transaction ends or reopens it (``opens``) or every kind is
-    ``WHILE_CLOSED``: the one place an ended game's ledger is closed, with no statement of its own."""
-    row = connection.execute(_NEXT_SEQ, {"game": game_id, "count": count}).one()
+    ``WHILE_CLOSED``: the one place an ended game's ledger is closed, with no statement of its own.
+    ``prebuilt_sql``: the statement as its driver's SQL, compiled once (``engine.store.prebuilt``; the SQLite
+    ballot batch's hot path), the same statement and values."""
+    if prebuilt_sql:
+        dialect = connection.dialect
+        built = prebuilt(_next_seq, dialect, lambda: _next_seq(dialect))
+        (row,) = built.rows(built.run(connection, {"game": game_id, "count": count}))
+    else:
+        row = connection.execute(_NEXT_SEQ, {"game": game_id, "count": count}).one()
     if row.status == "ended" and not opens and not set(kinds) <= WHILE_CLOSED:
         raise GameClosed(row.name, row.ended_at)
     last: int = row.last_seq
@@ -328,10 +342,11 @@ class SyncUnit:
         ``ResultPending``: two statements fewer); the last number. ``GameClosed`` in an ended game."""
         return append_events(self.connection, self.now, game_id, events, game_id in self.opened)
 
-    def reserve(self, game_id: int, count: int, kinds: Iterable[str]) -> int:
+    def reserve(self, game_id: int, count: int, kinds: Iterable[str], *, prebuilt_sql: bool = False) -> int:
         """The game's next ``count`` event numbers, for events written by the caller (the ballot batch's bulk
-        insert); the last. ``GameClosed`` in an ended game."""
-        return reserve_seqs(self.connection, game_id, count, kinds, opens=game_id in self.opened)
+        insert); the last. ``GameClosed`` in an ended game. ``prebuilt_sql``: as ``reserve_seqs``."""
+        return reserve_seqs(self.connection, game_id, count, kinds, opens=game_id in self.opened,
+                            prebuilt_sql=prebuilt_sql)
 
     def end(self, game: Game) -> None:
         end_game(game, self.now, self.opened)
@@ -386,7 +401,7 @@ class Backend:
         postgres = bind if isinstance(bind, AsyncEngine) and bind.dialect.name == "postgresql" else None
         backend = cls(sessions, clock, dice, GameLocks(), StorageHealth(), twin, tuple(rulesets), postgres=postgres)
         if twin is not None:
-            weakref.finalize(backend, twin.dispose)
+            weakref.finalize(backend, close_twin, twin)
         return backend
 
     def ruleset(self, name: str) -> Ruleset:
@@ -585,5 +600,5 @@ def _in_session(session: Session, now: datetime, source_id: str | None, work: Ca
 
 
 def _in_twin(twin: Engine, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
-    with twin.begin() as connection:
+    with turn_connection(twin) as connection, connection.begin():  # in turns (``ServiceBase._in_twin``)
         return _run_unit(connection, now, source_id, work)

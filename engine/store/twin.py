@@ -8,9 +8,14 @@ failing on a stale snapshot."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.database import JSON_SERIALIZER, apply_pragmas, write_wait_ms
@@ -44,6 +49,40 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
     def _disposed(_engine: Any) -> None:
         # Closed with the async engine: SQLite folds the WAL into the database file when its last connection
         # closes, and a copy of the file alone (a test's template, a manual backup) must have every write.
-        twin.dispose()
+        close_twin(twin)
 
     return twin
+
+
+_TURNS: weakref.WeakKeyDictionary[Engine, Connection] = weakref.WeakKeyDictionary()
+_TURN_LOCKS: weakref.WeakKeyDictionary[Engine, threading.Lock] = weakref.WeakKeyDictionary()
+_MAKING = threading.Lock()
+
+
+@contextmanager
+def turn_connection(twin: Engine) -> Iterator[Connection]:
+    """The connection of the twin's transactions that run in turns (``ServiceBase._in_twin``: one at a time in this
+    process, so one connection serves them all), opened on first use and kept open: a checkout from the pool and
+    its return cost about 30 us a transaction (docs/performance.md). One that a fault invalidated connects anew
+    at its next use (``faults.reopen_after_faults``); closed with the twin (``close_twin``). Held under a thread
+    lock as well: the turns are an ``asyncio.Lock``, which a cancelled caller lets go while its worker thread is
+    still running the transaction, and a connection must never serve two threads at once."""
+    with _MAKING:
+        lock = _TURN_LOCKS.get(twin)
+        if lock is None:
+            lock = _TURN_LOCKS[twin] = threading.Lock()
+    with lock:
+        held = _TURNS.get(twin)
+        if held is None or held.closed:
+            held = _TURNS[twin] = twin.connect()
+        yield held
+
+
+def close_twin(twin: Engine) -> None:
+    """Close the kept connection (``turn_connection``), then every connection of the twin's pool."""
+    lock = _TURN_LOCKS.get(twin)
+    with lock if lock is not None else contextlib.nullcontext():
+        held = _TURNS.pop(twin, None)
+        if held is not None:
+            held.close()
+    twin.dispose()

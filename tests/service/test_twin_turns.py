@@ -143,3 +143,42 @@ async def test_the_games_of_a_user_are_read_on_the_twin_without_its_write_lock(s
         assert clerk.games.known_games(7) is not None and clerk.games.known_games(9) == ()
     finally:
         await engine.dispose()
+
+
+def test_the_kept_connection_serves_one_thread_at_a_time(tmp_path: Path) -> None:
+    """The turns are an ``asyncio.Lock``, which a cancelled caller lets go while its worker thread still runs its
+    transaction: the kept connection (``turn_connection``) is held under a thread lock too, so a second thread waits
+    for the first to be done with it instead of using it at the same time."""
+    from sqlalchemy import create_engine, text
+
+    from engine.store.twin import close_twin, turn_connection
+
+    twin = create_engine(f"sqlite:///{tmp_path / 'k.db'}")
+    inside, release, trying, second_in = threading.Event(), threading.Event(), threading.Event(), threading.Event()
+    seen: list[object] = []
+
+    def first() -> None:
+        with turn_connection(twin) as connection:
+            seen.append(connection)
+            inside.set()
+            release.wait(30)
+
+    def second() -> None:
+        trying.set()
+        with turn_connection(twin) as connection:
+            seen.append(connection)
+            second_in.set()
+            connection.execute(text("SELECT 1"))
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert inside.wait(30)
+    b = threading.Thread(target=second)
+    b.start()
+    assert trying.wait(30)
+    assert not second_in.wait(0.2)  # with the connection shared, it is in at once
+    release.set()
+    a.join(30)
+    b.join(30)
+    assert second_in.is_set() and seen[0] is seen[1]  # the same kept connection, in turn
+    close_twin(twin)

@@ -64,8 +64,10 @@ from engine.service.views import GameView
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
+    from sqlalchemy.engine import Dialect
 from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import Ballot, Holding, Round
+from engine.store.prebuilt import Prebuilt, prebuilt
 
 T = TypeVar("T")
 CHUNK = 400
@@ -325,12 +327,46 @@ def _write(uow: SyncUnit, game: _Game, accepted: Sequence[tuple[int, dict[str, A
         params = {f"b_{name}_{n}": value for n, row in enumerate(ballots) for name, value in row.items()}
         append_events_with(connection, game_id, events, ("BallotCast",), _pg_upsert(len(ballots)), params,
                            opens=game_id in uow.opened)
-    else:
-        last = uow.reserve(game_id, len(events), ("BallotCast",))
+    else:  # SQLite: each statement compiled once to its driver's SQL (``engine.store.prebuilt``)
+        last = uow.reserve(game_id, len(events), ("BallotCast",), prebuilt_sql=True)
         first = last - len(events) + 1
-        connection.execute(_APPEND, [{**event, "seq": first + n} for n, event in enumerate(events)])
-        connection.execute(_upsert_on(connection.dialect.name), ballots)
-    owe_made(connection, uow.now, owed)
+        dialect = connection.dialect
+        prebuilt(_sqlite_append, dialect, lambda: _sqlite_append(dialect)).run_many(
+            connection, [{**event, "seq": first + n} for n, event in enumerate(events)])
+        prebuilt(_sqlite_upsert, dialect, lambda: _sqlite_upsert(dialect)).run_many(connection, ballots)
+    owe_made(connection, uow.now, owed, prebuilt_sql=connection.dialect.name == "sqlite")
+
+
+_EVENT_COLUMNS = ("game_id", "seq", "kind", "actor", "payload", "source_id", "at")
+
+
+def _sqlite_append(dialect: Dialect) -> Prebuilt:
+    """The events' insert as SQLite's driver runs it (``_APPEND`` with the batch's columns)."""
+    return Prebuilt(_APPEND, dialect, dict.fromkeys(_EVENT_COLUMNS), column_keys=_EVENT_COLUMNS)
+
+
+def _sqlite_upsert(dialect: Dialect) -> Prebuilt:
+    """The ballots' upsert as SQLite's driver runs it (``_upsert_on("sqlite")``)."""
+    return Prebuilt(_upsert_on("sqlite"), dialect, dict.fromkeys(_BALLOT_COLUMNS), column_keys=_BALLOT_COLUMNS)
+
+
+def _execute_read(connection: Connection, statement: CompoundSelect[Any], params: dict[str, Any]) -> Iterable[Any]:
+    """The rows of ``_read``'s statement as its driver's SQL, compiled once (``engine.store.prebuilt``), the same
+    statement and values: on PostgreSQL once (its lists are arrays), on SQLite once per length of its lists, for a
+    batch of at most a few voters (the usual one; a bigger one runs the Core statement)."""
+    dialect = connection.dialect
+    if statement is not _READ:
+        built = prebuilt(statement, dialect, lambda: _read_built(statement, dialect, params))
+        return built.rows(built.run(connection, params))
+    if max(len(params["users"]), len(params["sources"]), len(params["members"])) <= 4:
+        key = (statement, len(params["users"]), len(params["sources"]), len(params["members"]))
+        built = prebuilt(key, dialect, lambda: _read_built(statement, dialect, params))
+        return built.rows(built.run(connection, params))
+    return connection.execute(statement, params)
+
+
+def _read_built(statement: CompoundSelect[Any], dialect: Dialect, params: dict[str, Any]) -> Prebuilt:
+    return Prebuilt(statement, dialect, params, columns=list(statement.selected_columns))
 
 
 @cache
@@ -356,9 +392,17 @@ def _guarded(uow: SyncUnit, game_id: int, seen: int, events: Sequence[dict[str, 
     """``_guarded_statement`` executed; ``Changed`` (nothing written) if the game changed since it was read."""
     messages = [m for _, made in owed for m in made]
     params = {f"b_{name}_{n}": value for n, row in enumerate(ballots) for name, value in row.items()}
-    statement = _guarded_statement(len(events), len(ballots), len(messages))
-    found = uow.connection.execute(statement, {**params, **guarded_params(game_id, seen, events),
-                                               **owe_params(uow.now, messages)}).all()
+    sizes = (len(events), len(ballots), len(messages))
+    statement = _guarded_statement(*sizes)
+    values = {**params, **guarded_params(game_id, seen, events), **owe_params(uow.now, messages)}
+    connection = uow.connection
+    if max(sizes) <= 4:  # the usual batch: the statement as its driver's SQL, compiled once (engine.store.prebuilt)
+        dialect = connection.dialect
+        built = prebuilt(statement, dialect, lambda: Prebuilt(statement, dialect, values,
+                                                              columns=list(statement.selected_columns)))
+        found: Sequence[Any] = built.rows(built.run(connection, values))
+    else:
+        found = connection.execute(statement, values).all()
     if not found:
         raise Changed(f"game {game_id} changed since its ballots were read")
     kept(owed, {nonce: id_ for _, nonce, id_ in found if nonce is not None})
@@ -395,8 +439,8 @@ def _read_rows(connection: Connection, statement: CompoundSelect[Any], locking: 
     voters: dict[int, _Voter] = {}
     for user_part, source_part, member_part in zip_longest(chunks(users), chunks(sources), chunks(members),
                                                            fillvalue=()):
-        for row in connection.execute(statement, {"game": game_id, "users": list(user_part),
-                                                  "sources": list(source_part), "members": list(member_part)}):
+        for row in _execute_read(connection, statement, {"game": game_id, "users": list(user_part),
+                                                         "sources": list(source_part), "members": list(member_part)}):
             if row.id is None:
                 if row.done_source is not None:
                     done[row.done_source] = (row.done_kind, dict(row.done_payload))
