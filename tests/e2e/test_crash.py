@@ -209,7 +209,7 @@ async def test_a_kill_between_a_moderators_close_and_its_result_posts_each_card_
     """``/round close`` commits, then posts the result, the election's card first. The kill lands while Discord
     holds that first card: in one game before Discord has it; in the other after Discord has it but before the
     bot knows (the kill between the two cards)."""
-    clerk, _ = service
+    clerk, database = service
     lost, held = [await game_with_an_election_closing_with_the_round(clerk, fake, name) for name in ("lost", "held")]
     channels = [lost[1], held[1]]
     await child.start()
@@ -224,8 +224,10 @@ async def test_a_kill_between_a_moderators_close_and_its_result_posts_each_card_
     assert result_cards(fake, channels, "the measure") == {lost[1].id: 0, held[1].id: 0}
 
     await child.start()
-    # child.start() returned after the scheduler's first pass, which posts what the kill left unannounced: every
-    # card the bot will post (again) at start has been posted by now.
+    # child.start() returned after the scheduler's first pass, which owes what the kill left unannounced; the
+    # outgoing queue sends it: once every card is there and nothing is left owed, nothing more will arrive.
+    await fake.wait_for(lambda: min(result_cards(fake, channels, "the measure").values()) >= 1, "both round cards")
+    await until(lambda: marks_all_and_nothing_owed(database, 0), "nothing left owed")
     assert result_cards(fake, channels, "Adjutant General") == {c.id: 1 for c in channels}, "one election card each"
     assert result_cards(fake, channels, "the measure") == {c.id: 1 for c in channels}, "one round card each"
     # the card Discord had was sent again and dropped by its nonce (once, or twice when the kill came after the bot
@@ -286,7 +288,10 @@ async def test_a_kill_between_the_disclosure_warning_and_the_result_warns_the_mo
         await db.commit()
 
     await child.start()
-    assert result_cards(fake, [channel], "the measure") == {channel.id: 1}, "the card is posted at start"
+    await fake.wait_for(lambda: result_cards(fake, [channel], "the measure")[channel.id] >= 1, "the card at start")
+    # the recovery's sends go through the outgoing queue: once it owes nothing, a warning sent again would be here
+    await until(lambda: marks_all_and_nothing_owed(database, 0), "nothing left owed")
+    assert result_cards(fake, [channel], "the measure") == {channel.id: 1}, "the card is posted at start, once"
     assert len(warnings(fake, thread)) == 1, "the moderators were warned once"
 
 
