@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Integer, Select, and_, bindparam, exists, select, update
@@ -147,8 +148,8 @@ def voters(unit: SyncUnit, game_id: int, round_id: int, holders: bool = True
     not read (it would not count).
 
     The rows are the DB-API cursor's own (tuples on SQLite, asyncpg's records on PostgreSQL), all fetched at once,
-    turned into columns by ``zip`` and counted by ``Counter``, both in C: no SQLAlchemy ``Row``, no object and no
-    Python step per player (docs/performance.md). The columns need no conversion (integers and text).
+    turned into columns by ``map`` and ``itemgetter`` and counted by ``Counter``, all in C: no SQLAlchemy ``Row``,
+    no object and no Python step per player (docs/performance.md). The columns need no conversion (integers and text).
     ``holders``: False if the caller knows the game has no holding (``round_of``): no extras to read then. On SQLite
     the query runs as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
     session = unit.session
@@ -167,9 +168,10 @@ def voters(unit: SyncUnit, game_id: int, round_id: int, holders: bool = True
         found.close()
     if not rows:
         return {}, columns((), (), (), ())
-    player_ids, user_ids, names, votes, options = zip(*rows, strict=True)
+    # one column at a time (``map`` and ``itemgetter``, in C): a third less than ``zip(*rows)``'s transposition
+    user_ids, names, votes, options = (list(map(itemgetter(n), rows)) for n in (1, 2, 3, 4))
     if extras:
-        votes = tuple(v + extras.get(p, 0) for p, v in zip(player_ids, votes, strict=True))
+        votes = [v + extras.get(p, 0) for p, v in zip(map(itemgetter(0), rows), votes, strict=True)]
     counted: Counted = dict(Counter(zip(votes, options, strict=True)))
     return counted, columns(user_ids, names, votes, options)
 
@@ -277,7 +279,8 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     events: list[tuple[str, int | None, dict[str, Any], str | None]] = [("RoundClosed", actor, payload, source_id)]
     if disclosure is None or not disclosure["held"]:
         events.append(pending_event("round", rnd.number))  # a held result is announced when released
-    unit.record_all(game_id, events)  # both numbers in one statement, both events in one executemany
+    # both numbers in one statement, both events in one executemany (on SQLite as prebuilt driver SQL)
+    unit.record_all(game_id, events, prebuilt_sql=unit.connection.dialect.name == "sqlite")
     base = seeds.get(GAME_SCOPE)
     known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
     return result_view(read_round_view(session, game, rnd, factions, shown, known), result)
