@@ -236,20 +236,36 @@ def append_event(session: Session | Connection, now: datetime, game_id: int, kin
 
 
 def append_events(connection: Connection, now: datetime, game_id: int,
-                  events: Sequence[tuple[str, int | None, dict[str, Any], str | None]], opens: bool = False) -> int:
+                  events: Sequence[tuple[str, int | None, dict[str, Any], str | None]], opens: bool = False, *,
+                  prebuilt_sql: bool = False) -> int:
     """``append_event`` of each of ``events`` (kind, actor, payload, source id) in order, numbered one after the
-    other: the numbers reserved in one statement and the events inserted in one executemany; the last number."""
+    other: the numbers reserved in one statement and the events inserted in one executemany; the last number.
+    ``prebuilt_sql`` (SQLite): both statements as their driver's SQL, compiled once (``engine.store.prebuilt``),
+    the same statements and values."""
     if not events:
         raise ValueError("no events to append")
-    last = reserve_seqs(connection, game_id, len(events), [kind for kind, *_ in events], opens=opens)
+    last = reserve_seqs(connection, game_id, len(events), [kind for kind, *_ in events], opens=opens,
+                        prebuilt_sql=prebuilt_sql)
     first = last - len(events) + 1
     rows = []
     for n, (kind, actor, payload, source_id) in enumerate(events):
         actor, payload = marked(actor, payload, source_id)  # a moderator's proxy ballot (engine/service/proxy.py)
         rows.append({"game_id": game_id, "seq": first + n, "kind": kind, "actor": actor, "payload": payload,
                      "source_id": source_id, "at": now})
-    connection.execute(_APPEND, rows)
+    if prebuilt_sql:
+        dialect = connection.dialect
+        prebuilt(_append_built, dialect, lambda: _append_built(dialect)).run_many(connection, rows)
+    else:
+        connection.execute(_APPEND, rows)
     return last
+
+
+_APPEND_COLUMNS = ("game_id", "seq", "kind", "actor", "payload", "source_id", "at")
+
+
+def _append_built(dialect: Dialect) -> Prebuilt:
+    """``_APPEND`` with ``append_events``' columns as the driver runs it (``prebuilt_sql``)."""
+    return Prebuilt(_APPEND, dialect, dict.fromkeys(_APPEND_COLUMNS), column_keys=_APPEND_COLUMNS)
 
 
 def end_game(game: Game, now: datetime, opened: set[int]) -> None:
@@ -336,11 +352,14 @@ class SyncUnit:
         return append_event(self.connection, self.now, game_id, kind, actor, payload, source_id,
                             game_id in self.opened)
 
-    def record_all(self, game_id: int, events: Sequence[tuple[str, int | None, dict[str, Any], str | None]]) -> int:
+    def record_all(self, game_id: int, events: Sequence[tuple[str, int | None, dict[str, Any], str | None]], *,
+                   prebuilt_sql: bool = False) -> int:
         """Record ``events`` (kind, actor, payload, source id), in that order: ``record`` of each, but their numbers
         taken in one statement and the events written in one executemany (a close's ``RoundClosed`` and
-        ``ResultPending``: two statements fewer); the last number. ``GameClosed`` in an ended game."""
-        return append_events(self.connection, self.now, game_id, events, game_id in self.opened)
+        ``ResultPending``: two statements fewer); the last number. ``GameClosed`` in an ended game.
+        ``prebuilt_sql``: as ``append_events``."""
+        return append_events(self.connection, self.now, game_id, events, game_id in self.opened,
+                             prebuilt_sql=prebuilt_sql)
 
     def reserve(self, game_id: int, count: int, kinds: Iterable[str], *, prebuilt_sql: bool = False) -> int:
         """The game's next ``count`` event numbers, for events written by the caller (the ballot batch's bulk

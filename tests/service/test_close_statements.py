@@ -35,5 +35,7 @@ async def test_a_close_reads_its_round_its_factions_and_its_dice_once(table: Any
                    or s.startswith("SELECT player_votes") for s in reads), reads
     assert sum(s.startswith("SELECT dice_seeds") for s in reads) == 1, reads  # the round's seed and the game's
     assert sum(s.startswith("SELECT dice_rolls") for s in reads) == 1, reads  # counts and seals
+    # close4: whether the game has a holding at all rides in the round's read; no holding, no holders' read
+    assert not any(s.startswith("SELECT holdings") for s in reads), reads
     postgres = table.engine.dialect.name == "postgresql"
-    assert len(seen) == (12 if postgres else 13), "\n".join(s[:90] for s in seen)  # main: 18 and 19
+    assert len(seen) == (11 if postgres else 12), "\n".join(s[:90] for s in seen)  # close3: 12, 13; main: 18, 19

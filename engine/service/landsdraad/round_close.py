@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import and_, bindparam, exists, select, update
+from sqlalchemy import Integer, Select, and_, bindparam, exists, select, update
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -43,7 +45,16 @@ from engine.service.ledger import read_game
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit
 from engine.store.models import Base, Game, Player
-from engine.store.models.landsdraad import AgElection, Ballot, Office, PlayerVoteRow, Round, TempFactionRow
+from engine.store.models.landsdraad import (
+    AgElection,
+    Ballot,
+    Holding,
+    Office,
+    PlayerVoteRow,
+    Round,
+    TempFactionRow,
+)
+from engine.store.prebuilt import Prebuilt, prebuilt
 
 LATE = timedelta(minutes=1)
 """A timer close later than this after the deadline is reported as late (the bot was offline)."""
@@ -68,26 +79,30 @@ _ROUND_READ = (
            exists().where(AgElection.game_id == Round.game_id, AgElection.status == "open",
                           AgElection.closes_with_round == Round.number),
            exists().where(PlayerVoteRow.game_id == Round.game_id, PlayerVoteRow.round_number == Round.number,
-                          PlayerVoteRow.status == "open"))
+                          PlayerVoteRow.status == "open"),
+           exists().where(Holding.game_id == Round.game_id))
     .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
     .where(Round.game_id == bindparam("game"), Round.number == bindparam("number")).order_by(TempFactionRow.id))
-"""A closing round, its temporary factions (``read_factions``) and what its round end reads (``RoundEnd``), in one
-statement (built once): one row a faction (one with none if it has none)."""
+"""A closing round, its temporary factions (``read_factions``), what its round end reads (``RoundEnd``) and whether
+the game has any holding (``voters`` reads the holders' extras only then), in one statement (built once): one row a
+faction (one with none if it has none)."""
 
 
 def round_of(session: Session, game: Game, number: int | None = None
-             ) -> tuple[Round | None, list[TempFactionRow], RoundEnd]:
+             ) -> tuple[Round | None, list[TempFactionRow], RoundEnd, bool]:
     """``read_round``, ``read_factions`` and the round end's reads of round ``number`` (the current round if None)
-    in one statement. Read at the start of the close: nothing the close writes before its round end changes them,
-    and every writer of those rows holds the game's lock, as the close does."""
+    in one statement, and whether the game has a holding (an Elector or a planet) at all. Read at the start of the
+    close: nothing the close writes before its round end changes them, and every writer of those rows holds the
+    game's lock, as the close does."""
     number = game.current_round if number is None else number
     if number == 0:
-        return None, [], (None, False, False)
+        return None, [], (None, False, False), True
     rows = session.execute(_ROUND_READ, {"game": game.id, "number": number}).all()
     if not rows:
-        return None, [], (None, False, False)
+        return None, [], (None, False, False), True
     first = rows[0]
-    return first[0], [row[1] for row in rows if row[1] is not None], (first[2], bool(first[3]), bool(first[4]))
+    return (first[0], [row[1] for row in rows if row[1] is not None], (first[2], bool(first[3]), bool(first[4])),
+            bool(first[5]))
 
 
 OPTIONS = {o.value: o for o in Option}
@@ -109,33 +124,54 @@ def end_of_round(unit: SyncUnit, game: Game, number: int, read: RoundEnd) -> dic
             "expired_votes": expired, "elections_closed": [e.number for e in closed]}
 
 
+def _voters_of(game_id: Any, round_id: Any) -> Select[Any]:
+    """``voters``' query: every active player (``active_players``) with their ballot in the round (LEFT JOIN)."""
+    return active_players(game_id, Ballot.option).outerjoin(
+        Ballot, and_(Ballot.round_id == round_id, Ballot.player_id == Player.id))
+
+
+def _voters_built(dialect: Dialect) -> Prebuilt:
+    """``_voters_of`` as SQLite's driver runs it, its game and round bound (``game``, ``round``)."""
+    return Prebuilt(_voters_of(bindparam("game", type_=Integer), bindparam("round", type_=Integer)), dialect,
+                    {"game": 0, "round": 0})
+
+
 Counted = dict[tuple[int, str | None], int]
 """The active players counted by (V(p) read now, the option of their ballot or None): how many have each."""
 
 
-def voters(unit: SyncUnit, game_id: int, round_id: int) -> tuple[Counted, dict[str, Sequence[Any]]]:
+def voters(unit: SyncUnit, game_id: int, round_id: int, holders: bool = True
+           ) -> tuple[Counted, dict[str, Sequence[Any]]]:
     """Every active player's V(p) read now (R0-15) and ballot, in the order they joined: the players counted by
     (V(p), ballot), which is all the tally and the disclosure check need, and the ``weights`` of the ``RoundClosed``
     event in its column form (``engine.landsdraad.close_weights``). A ballot of a player who is no longer active is
     not read (it would not count).
 
     The rows are the DB-API cursor's own (tuples on SQLite, asyncpg's records on PostgreSQL), all fetched at once,
-    turned into columns by ``zip`` and counted by ``Counter``, both in C: no SQLAlchemy ``Row``, no object and no
-    Python step per player (docs/performance.md). The columns need no conversion (integers and text)."""
+    turned into columns by ``map`` and ``itemgetter`` and counted by ``Counter``, all in C: no SQLAlchemy ``Row``,
+    no object and no Python step per player (docs/performance.md). The columns need no conversion (integers and text).
+    ``holders``: False if the caller knows the game has no holding (``round_of``): no extras to read then. On SQLite
+    the query runs as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
     session = unit.session
     session.flush()  # what session.execute would autoflush; the plain connection below does not
-    extras = holding_extras(session, game_id)
-    found = session.connection().execute(active_players(game_id, Ballot.option).outerjoin(
-        Ballot, and_(Ballot.round_id == round_id, Ballot.player_id == Player.id)))
+    extras = holding_extras(session, game_id) if holders else {}
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        dialect = connection.dialect
+        found = prebuilt(_voters_built, dialect, lambda: _voters_built(dialect)).run(
+            connection, {"game": game_id, "round": round_id})
+    else:
+        found = connection.execute(_voters_of(game_id, round_id))
     try:
         rows = found.cursor.fetchall()
     finally:
         found.close()
     if not rows:
         return {}, columns((), (), (), ())
-    player_ids, user_ids, names, votes, options = zip(*rows, strict=True)
+    # one column at a time (``map`` and ``itemgetter``, in C): a third less than ``zip(*rows)``'s transposition
+    user_ids, names, votes, options = (list(map(itemgetter(n), rows)) for n in (1, 2, 3, 4))
     if extras:
-        votes = tuple(v + extras.get(p, 0) for p, v in zip(player_ids, votes, strict=True))
+        votes = [v + extras.get(p, 0) for p, v in zip(map(itemgetter(0), rows), votes, strict=True)]
     counted: Counted = dict(Counter(zip(votes, options, strict=True)))
     return counted, columns(user_ids, names, votes, options)
 
@@ -186,9 +222,9 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
     session = unit.session
     game = read_game(session, game_id)
-    rnd, factions, round_end = round_of(session, game)
+    rnd, factions, round_end, holders = round_of(session, game)
     if expected_round is not None and (rnd is None or rnd.number != expected_round):
-        rnd, factions, round_end = round_of(session, game, expected_round)
+        rnd, factions, round_end, holders = round_of(session, game, expected_round)
         if rnd is None:
             raise NotFoundError(f"{game.name} has no round {expected_round}.")
     if rnd is None:
@@ -199,7 +235,7 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
             raise RuleError(f"Round {rnd.number} of {game.name} is already closed.")
         assert rnd.result is not None
         return result_view(view, rnd.result, already_closed=True)
-    counted, cast = voters(unit, game_id, rnd.id)
+    counted, cast = voters(unit, game_id, rnd.id, holders)
     unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
     # The round's seed and the game's in one statement, the round's rolls so far in one: what the rolls, the
     # reveal and the round's view read of the dice (each read them again before).
@@ -243,7 +279,8 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     events: list[tuple[str, int | None, dict[str, Any], str | None]] = [("RoundClosed", actor, payload, source_id)]
     if disclosure is None or not disclosure["held"]:
         events.append(pending_event("round", rnd.number))  # a held result is announced when released
-    unit.record_all(game_id, events)  # both numbers in one statement, both events in one executemany
+    # both numbers in one statement, both events in one executemany (on SQLite as prebuilt driver SQL)
+    unit.record_all(game_id, events, prebuilt_sql=unit.connection.dialect.name == "sqlite")
     base = seeds.get(GAME_SCOPE)
     known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
     return result_view(read_round_view(session, game, rnd, factions, shown, known), result)
