@@ -37,7 +37,7 @@ from engine.service.clock import utc
 from engine.service.uow import Backend, ServiceBase, typed_param
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
-from engine.store.prebuilt import Prebuilt, prebuilt
+from engine.store.prebuilt import Prebuilt, built_for
 from engine.store.twin import turn_connection
 
 RECEIPT = 0
@@ -183,8 +183,7 @@ def _insert(connection: Connection, now: datetime, new: Sequence[Owed], *, prebu
                "coalesce": m.coalesce, "source_id": m.source_id, "body": m.body, "owed_at": now, "attempts": 0}
               for m in new]
     if len(new) == 1 and prebuilt_sql:  # the usual answer, its id from the driver (no RETURNING to sort)
-        dialect = connection.dialect
-        ids = [prebuilt(_insert_one, dialect, lambda: _insert_one(dialect)).run(connection, params[0]).lastrowid]
+        ids = [built_for(connection, _insert_one).run(connection, params[0]).lastrowid]
     elif len(new) == 1:
         key = connection.execute(_INSERT_ONE, params[0]).inserted_primary_key
         assert key is not None

@@ -34,7 +34,7 @@ from engine.service.storage_health import StorageHealth
 from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
-from engine.store.prebuilt import Prebuilt, prebuilt
+from engine.store.prebuilt import Prebuilt, built_for
 from engine.store.twin import close_twin, sync_twin, turn_connection
 
 if TYPE_CHECKING:  # a ruleset's record names its service, a ServiceBase: only the type is needed here
@@ -103,8 +103,7 @@ def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterab
     ``prebuilt_sql``: the statement as its driver's SQL, compiled once (``engine.store.prebuilt``; the SQLite
     ballot batch's hot path), the same statement and values."""
     if prebuilt_sql:
-        dialect = connection.dialect
-        built = prebuilt(_next_seq, dialect, lambda: _next_seq(dialect))
+        built = built_for(connection, _next_seq)
         (row,) = built.rows(built.run(connection, {"game": game_id, "count": count}))
     else:
         row = connection.execute(_NEXT_SEQ, {"game": game_id, "count": count}).one()
@@ -252,12 +251,17 @@ def append_events(connection: Connection, now: datetime, game_id: int,
         actor, payload = marked(actor, payload, source_id)  # a moderator's proxy ballot (engine/service/proxy.py)
         rows.append({"game_id": game_id, "seq": first + n, "kind": kind, "actor": actor, "payload": payload,
                      "source_id": source_id, "at": now})
+    insert_events(connection, rows, prebuilt_sql=prebuilt_sql)
+    return last
+
+
+def insert_events(connection: Connection, rows: Sequence[dict[str, Any]], *, prebuilt_sql: bool = False) -> None:
+    """Insert the events ``rows`` (their numbers reserved: ``reserve_seqs``) in one executemany; ``prebuilt_sql``
+    (SQLite): as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
     if prebuilt_sql:
-        dialect = connection.dialect
-        prebuilt(_append_built, dialect, lambda: _append_built(dialect)).run_many(connection, rows)
+        built_for(connection, _append_built).run_many(connection, rows)
     else:
         connection.execute(_APPEND, rows)
-    return last
 
 
 _APPEND_COLUMNS = ("game_id", "seq", "kind", "actor", "payload", "source_id", "at")

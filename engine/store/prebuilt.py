@@ -104,3 +104,9 @@ def prebuilt(key: Any, dialect: Dialect, build: Callable[[], Prebuilt], limit: i
         if len(built) > limit:
             del built[next(iter(built))]
     return found
+
+
+def built_for(connection: Connection, make: Callable[[Dialect], Prebuilt]) -> Prebuilt:
+    """``make``'s ``Prebuilt`` for ``connection``'s dialect (``prebuilt`` keyed by ``make``), made on first use."""
+    dialect = connection.dialect
+    return prebuilt(make, dialect, lambda: make(dialect))

@@ -28,7 +28,6 @@ from sqlalchemy import (
     Table,
     and_,
     bindparam,
-    insert,
     null,
     select,
     true,
@@ -55,6 +54,7 @@ from engine.service.uow import (
     append_events_with,
     guarded_append,
     guarded_params,
+    insert_events,
     locking_read,
     read_before_lock,
     seq_as_read,
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Dialect
 from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import Ballot, Holding, Round
-from engine.store.prebuilt import Prebuilt, prebuilt
+from engine.store.prebuilt import Prebuilt, built_for, prebuilt
 
 T = TypeVar("T")
 CHUNK = 400
@@ -176,8 +176,6 @@ def _pg_optimistic_read() -> CompoundSelect[Any]:
     its ``last_seq``, which the write is guarded by (``uow.guarded_append``)."""
     return _joined_read(_in_array, _game_rows(_in_array), (seq_as_read(),))
 
-
-_APPEND = insert(_E)
 
 
 def _upsert(statement: sqlite.Insert | postgresql.Insert) -> Insert:
@@ -330,19 +328,9 @@ def _write(uow: SyncUnit, game: _Game, accepted: Sequence[tuple[int, dict[str, A
     else:  # SQLite: each statement compiled once to its driver's SQL (``engine.store.prebuilt``)
         last = uow.reserve(game_id, len(events), ("BallotCast",), prebuilt_sql=True)
         first = last - len(events) + 1
-        dialect = connection.dialect
-        prebuilt(_sqlite_append, dialect, lambda: _sqlite_append(dialect)).run_many(
-            connection, [{**event, "seq": first + n} for n, event in enumerate(events)])
-        prebuilt(_sqlite_upsert, dialect, lambda: _sqlite_upsert(dialect)).run_many(connection, ballots)
+        insert_events(connection, [{**event, "seq": first + n} for n, event in enumerate(events)], prebuilt_sql=True)
+        built_for(connection, _sqlite_upsert).run_many(connection, ballots)
     owe_made(connection, uow.now, owed, prebuilt_sql=connection.dialect.name == "sqlite")
-
-
-_EVENT_COLUMNS = ("game_id", "seq", "kind", "actor", "payload", "source_id", "at")
-
-
-def _sqlite_append(dialect: Dialect) -> Prebuilt:
-    """The events' insert as SQLite's driver runs it (``_APPEND`` with the batch's columns)."""
-    return Prebuilt(_APPEND, dialect, dict.fromkeys(_EVENT_COLUMNS), column_keys=_EVENT_COLUMNS)
 
 
 def _sqlite_upsert(dialect: Dialect) -> Prebuilt:

@@ -54,7 +54,7 @@ from engine.store.models.landsdraad import (
     Round,
     TempFactionRow,
 )
-from engine.store.prebuilt import Prebuilt, prebuilt
+from engine.store.prebuilt import Prebuilt, built_for
 
 LATE = timedelta(minutes=1)
 """A timer close later than this after the deadline is reported as late (the bot was offline)."""
@@ -157,9 +157,7 @@ def voters(unit: SyncUnit, game_id: int, round_id: int, holders: bool = True
     extras = holding_extras(session, game_id) if holders else {}
     connection = session.connection()
     if connection.dialect.name == "sqlite":
-        dialect = connection.dialect
-        found = prebuilt(_voters_built, dialect, lambda: _voters_built(dialect)).run(
-            connection, {"game": game_id, "round": round_id})
+        found = built_for(connection, _voters_built).run(connection, {"game": game_id, "round": round_id})
     else:
         found = connection.execute(_voters_of(game_id, round_id))
     try:
