@@ -183,7 +183,10 @@ def _insert(connection: Connection, now: datetime, new: Sequence[Owed], *, prebu
                "coalesce": m.coalesce, "source_id": m.source_id, "body": m.body, "owed_at": now, "attempts": 0}
               for m in new]
     if len(new) == 1 and prebuilt_sql:  # the usual answer, its id from the driver (no RETURNING to sort)
-        ids = [built_for(connection, _insert_one).run(connection, params[0]).lastrowid]
+        rowid = built_for(connection, _insert_one).execute(connection, params[0])
+        if rowid is None:
+            raise RuntimeError("the driver told no id for the owed message inserted")
+        ids = [rowid]
     elif len(new) == 1:
         key = connection.execute(_INSERT_ONE, params[0]).inserted_primary_key
         assert key is not None

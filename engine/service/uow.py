@@ -104,7 +104,7 @@ def reserve_seqs(connection: Connection, game_id: int, count: int, kinds: Iterab
     ballot batch's hot path), the same statement and values."""
     if prebuilt_sql:
         built = built_for(connection, _next_seq)
-        (row,) = built.rows(built.run(connection, {"game": game_id, "count": count}))
+        (row,) = built.fetch(connection, {"game": game_id, "count": count})
     else:
         row = connection.execute(_NEXT_SEQ, {"game": game_id, "count": count}).one()
     if row.status == "ended" and not opens and not set(kinds) <= WHILE_CLOSED:
@@ -259,7 +259,7 @@ def insert_events(connection: Connection, rows: Sequence[dict[str, Any]], *, pre
     """Insert the events ``rows`` (their numbers reserved: ``reserve_seqs``) in one executemany; ``prebuilt_sql``
     (SQLite): as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
     if prebuilt_sql:
-        built_for(connection, _append_built).run_many(connection, rows)
+        built_for(connection, _append_built).execute_many(connection, rows)
     else:
         connection.execute(_APPEND, rows)
 

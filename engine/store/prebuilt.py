@@ -7,7 +7,13 @@ SQLAlchemy's execution context; for the ballot's few small statements that is mo
 one length of each ``IN`` list), with its bind and result processors taken from SQLAlchemy itself, so the values
 stored and read are exactly those of the Core statement. It runs through ``Connection.exec_driver_sql``: the engine's
 events still see every statement (``before_cursor_execute``, ``do_execute``, ``handle_error``: the statement counts
-of the tests, their fault injection, ``faults.reopen_after_faults``), and it runs in the connection's transaction."""
+of the tests, their fault injection, ``faults.reopen_after_faults``), and it runs in the connection's transaction.
+
+``fetch``, ``execute`` and ``execute_many`` run it through ``driver_execute`` instead: the same steps as
+``exec_driver_sql`` (the connection's transaction, its engine's and dialect's events, its error handling, which
+wraps a driver error and reconnects after a disconnect), but no ``CursorResult``, whose metadata (built for every
+execution of SQL text: about 30 us for the ballot's read of 35 columns) and execution bookkeeping were most of a
+prebuilt statement's cost (docs/performance.md, issue 20, branch ballot4)."""
 
 from __future__ import annotations
 
@@ -16,8 +22,9 @@ from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Connection, CursorResult
+from sqlalchemy import Connection, CursorResult, exc
 from sqlalchemy.engine import Dialect
+from sqlalchemy.engine.util import TransactionalContext
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -72,13 +79,31 @@ class Prebuilt:
     def run_many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> CursorResult[Any]:
         return connection.exec_driver_sql(self.sql, [self.params(row) for row in rows])
 
+    def fetch(self, connection: Connection, params: Mapping[str, Any]) -> list[Any]:
+        """``rows(run(...))`` through ``driver_execute``: the statement's rows, processed and named."""
+        return self._made(driver_execute(connection, self.sql, self.params(params)).rows)
+
+    def execute(self, connection: Connection, params: Mapping[str, Any]) -> int | None:
+        """``run`` through ``driver_execute``, for a statement that returns no rows: the cursor's ``lastrowid``."""
+        return driver_execute(connection, self.sql, self.params(params)).lastrowid
+
+    def execute_many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """``run_many`` through ``driver_execute``."""
+        driver_execute(connection, self.sql, [self.params(row) for row in rows], many=True)
+
     def rows(self, result: CursorResult[Any]) -> list[Any]:
         """The rows of ``result`` (of ``run``), their columns processed (a datetime, a JSON document) and named."""
+        return self._made(result.fetchall())
+
+    def _made(self, raws: Sequence[Any] | None) -> list[Any]:
         make = self._row
-        if make is None:
-            raise ValueError("no result columns were given")
+        if make is None or raws is None:
+            raise ValueError("no result columns were given" if make is None else "the statement returned no rows")
+        results = self._results
+        if not results:
+            return [make._make(raw) for raw in raws]
         found = []
-        for raw in result.fetchall():
+        for raw in raws:
             values = list(raw)
             for n, processor in self._results:
                 values[n] = processor(values[n])
@@ -89,6 +114,84 @@ class Prebuilt:
 def _value(params: Mapping[str, Any], name: str, index: int | None, processor: _Processor) -> Any:
     value = params[name] if index is None else params[name][index]
     return value if processor is None else processor(value)
+
+
+class Executed:
+    """What ``driver_execute`` returns: the statement's rows as the driver fetched them (None: it returns none)
+    and the cursor's ``lastrowid``."""
+
+    __slots__ = ("lastrowid", "rows")
+
+    def __init__(self, rows: list[Any] | None, lastrowid: int | None) -> None:
+        self.rows = rows
+        self.lastrowid = lastrowid
+
+
+def driver_execute(connection: Connection, sql: str, parameters: Any, *, many: bool = False) -> Executed:
+    """``connection.exec_driver_sql(sql, parameters)`` (``parameters``: a tuple, or with ``many`` a list of them)
+    and its rows fetched, without the ``CursorResult``: the same steps as SQLAlchemy's ``Connection._execute_context``
+    and ``_exec_single_context`` for SQL text (the connection revalidated, the transaction checked and begun
+    if none is, ``before_cursor_execute``, the dialect's ``do_execute``/``do_executemany`` events, then the
+    driver, ``after_cursor_execute``; a failure through ``Connection._handle_dbapi_exception``: ``handle_error``,
+    the driver's error wrapped as SQLAlchemy's, a disconnect invalidating the connection), then every row fetched
+    and the cursor closed. Private parts of SQLAlchemy 2.1 (pinned in pyproject.toml); tests/store/test_prebuilt.py
+    checks that each step is taken."""
+    dialect = connection.dialect
+    distilled = list(parameters) if many else [parameters]
+    try:
+        dbapi_connection = connection._dbapi_connection
+        if dbapi_connection is None:
+            dbapi_connection = connection._revalidate_connection()
+        context: Any = dialect.execution_ctx_cls._init_statement(
+            dialect, connection, dbapi_connection, connection._execution_options, sql, distilled)
+    except (exc.PendingRollbackError, exc.ResourceClosedError):
+        raise
+    except BaseException as error:
+        connection._handle_dbapi_exception(error, sql, distilled, None, None)
+    transaction, nested = connection._transaction, connection._nested_transaction
+    if (transaction is not None and not transaction.is_active) or (nested is not None and not nested.is_active):
+        connection._invalid_transaction()
+    elif connection._trans_context_manager:
+        TransactionalContext._trans_ctx_check(connection)
+    if connection._transaction is None:
+        connection._autobegin()
+    context.pre_exec()
+    cursor = context.cursor
+    executemany = context.executemany
+    params = context.parameters if executemany else context.parameters[0]
+    try:
+        events = connection._has_events or connection.engine._has_events
+        if events:
+            for fn in connection.dispatch.before_cursor_execute:
+                sql, params = fn(connection, cursor, sql, params, context, executemany)
+        if connection._echo:
+            connection._log_info(sql)
+            connection._log_parameters(params, "raw sql", ismulti=executemany)
+        handled = False
+        if executemany:
+            if dialect._has_events:
+                handled = any(fn(cursor, sql, params, context) for fn in dialect.dispatch.do_executemany)
+            if not handled:
+                dialect.do_executemany(cursor, sql, params, context)
+        elif not params and context.no_parameters:
+            if dialect._has_events:
+                handled = any(fn(cursor, sql, context) for fn in dialect.dispatch.do_execute_no_params)
+            if not handled:
+                dialect.do_execute_no_params(cursor, sql, context)
+        else:
+            if dialect._has_events:
+                handled = any(fn(cursor, sql, params, context) for fn in dialect.dispatch.do_execute)
+            if not handled:
+                dialect.do_execute(cursor, sql, params, context)
+        if events:
+            connection.dispatch.after_cursor_execute(connection, cursor, sql, params, context, executemany)
+        context.post_exec()
+        rows = cursor.fetchall() if cursor.description is not None else None
+        done = Executed(rows, getattr(cursor, "lastrowid", None))
+        cursor.close()
+    except BaseException as error:
+        connection._handle_dbapi_exception(error, sql, params, cursor, context)
+    return done
 
 
 _BUILT: weakref.WeakKeyDictionary[Dialect, dict[Any, Prebuilt]] = weakref.WeakKeyDictionary()

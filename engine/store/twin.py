@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.database import JSON_SERIALIZER, apply_pragmas, write_wait_ms
 from engine.store.faults import reopen_after_faults
+from engine.store.prebuilt import driver_execute
 
 READ = "clerk_twin_read"
 """The execution option of a twin connection that only reads: it takes no write lock (no ``BEGIN IMMEDIATE``)."""
@@ -43,7 +44,7 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
     def _begin(connection: Any) -> None:
         if connection.get_execution_options().get(READ):
             return  # a read (``READ``): each statement is a transaction of its own, on SQLite's snapshot then
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        driver_execute(connection, "BEGIN IMMEDIATE", ())  # exec_driver_sql's steps, no CursorResult
 
     @event.listens_for(engine.sync_engine, "engine_disposed")
     def _disposed(_engine: Any) -> None:

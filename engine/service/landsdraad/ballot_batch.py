@@ -329,7 +329,7 @@ def _write(uow: SyncUnit, game: _Game, accepted: Sequence[tuple[int, dict[str, A
         last = uow.reserve(game_id, len(events), ("BallotCast",), prebuilt_sql=True)
         first = last - len(events) + 1
         insert_events(connection, [{**event, "seq": first + n} for n, event in enumerate(events)], prebuilt_sql=True)
-        built_for(connection, _sqlite_upsert).run_many(connection, ballots)
+        built_for(connection, _sqlite_upsert).execute_many(connection, ballots)
     owe_made(connection, uow.now, owed, prebuilt_sql=connection.dialect.name == "sqlite")
 
 
@@ -345,11 +345,11 @@ def _execute_read(connection: Connection, statement: CompoundSelect[Any], params
     dialect = connection.dialect
     if statement is not _READ:
         built = prebuilt(statement, dialect, lambda: _read_built(statement, dialect, params))
-        return built.rows(built.run(connection, params))
+        return built.fetch(connection, params)
     if max(len(params["users"]), len(params["sources"]), len(params["members"])) <= 4:
         key = (statement, len(params["users"]), len(params["sources"]), len(params["members"]))
         built = prebuilt(key, dialect, lambda: _read_built(statement, dialect, params))
-        return built.rows(built.run(connection, params))
+        return built.fetch(connection, params)
     return connection.execute(statement, params)
 
 
@@ -388,7 +388,7 @@ def _guarded(uow: SyncUnit, game_id: int, seen: int, events: Sequence[dict[str, 
         dialect = connection.dialect
         built = prebuilt(statement, dialect, lambda: Prebuilt(statement, dialect, values,
                                                               columns=list(statement.selected_columns)))
-        found: Sequence[Any] = built.rows(built.run(connection, values))
+        found: Sequence[Any] = built.fetch(connection, values)
     else:
         found = connection.execute(statement, values).all()
     if not found:

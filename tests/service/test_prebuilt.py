@@ -1,0 +1,150 @@
+"""engine/store/prebuilt.py's ``driver_execute`` (what ``Prebuilt.fetch``, ``execute`` and ``execute_many`` run on):
+the steps of ``Connection.exec_driver_sql`` without its ``CursorResult``. What the rest of the project relies on:
+the engine's ``before_cursor_execute``/``after_cursor_execute`` (the statement counts of
+test_service_scaling.py), the dialect's ``do_execute``/``do_executemany`` (the fault injection of
+tests/storage_faults.py), ``handle_error`` and the reconnect after a disconnect (``faults.reopen_after_faults``),
+the connection's transaction, and rows exactly as the Core statement returns them. Both backends."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import JSON, Column, Connection, DateTime, Integer, MetaData, String, Table, bindparam, event, exc
+from sqlalchemy import insert as core_insert
+from sqlalchemy import select as core_select
+
+from engine.store.prebuilt import Prebuilt, driver_execute
+
+meta = MetaData()
+things = Table("prebuilt_things", meta, Column("id", Integer, primary_key=True), Column("name", String),
+               Column("doc", JSON), Column("at", DateTime(timezone=True)))
+_INSERT = core_insert(things).values(name=bindparam("name"), doc=bindparam("doc"), at=bindparam("at"))
+_SELECT = core_select(things.c.id, things.c.name, things.c.doc, things.c.at).where(things.c.name == bindparam("name"))
+AT = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+
+
+def _insert(connection: Connection) -> Prebuilt:
+    return Prebuilt(_INSERT, connection.dialect, {"name": "", "doc": None, "at": AT}, column_keys=["name", "doc", "at"])
+
+
+def _select(connection: Connection) -> Prebuilt:
+    return Prebuilt(_SELECT, connection.dialect, {"name": ""}, columns=list(_SELECT.selected_columns))
+
+
+async def _run(database: Any, work: Any) -> Any:
+    engine = database.engine()
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(meta.create_all)
+        async with engine.connect() as connection:
+            return await connection.run_sync(work)
+    finally:
+        await engine.dispose()
+
+
+async def test_rows_are_the_core_statements_and_the_writes_are_in_the_connections_transaction(database: Any) -> None:
+    def work(connection: Connection) -> None:
+        with connection.begin():
+            _insert(connection).execute_many(connection, [{"name": "a", "doc": {"k": [1, 2]}, "at": AT},
+                                                          {"name": "b", "doc": None, "at": AT}])
+            rowid = _insert(connection).execute(connection, {"name": "c", "doc": {"x": "y"}, "at": AT})
+            if connection.dialect.name == "sqlite":
+                assert rowid == 3
+        for name in ("a", "b", "c"):
+            core = [tuple(row) for row in connection.execute(_SELECT, {"name": name})]
+            assert [tuple(row) for row in _select(connection).fetch(connection, {"name": name})] == core
+        assert _select(connection).fetch(connection, {"name": "a"})[0].doc == {"k": [1, 2]}
+        connection.rollback()
+        with connection.begin() as transaction:  # rolled back: nothing of it stays
+            _insert(connection).execute(connection, {"name": "d", "doc": None, "at": AT})
+            transaction.rollback()
+        assert _select(connection).fetch(connection, {"name": "d"}) == []
+        connection.rollback()
+        _insert(connection).execute(connection, {"name": "e", "doc": None, "at": AT})  # begins one, as Core does
+        assert connection.in_transaction()
+        connection.rollback()
+        assert _select(connection).fetch(connection, {"name": "e"}) == []
+
+    await _run(database, work)
+
+
+async def test_the_engines_and_the_dialects_events_see_every_statement(database: Any) -> None:
+    def work(connection: Connection) -> None:
+        engine, seen, executed = connection.engine, [], []
+
+        def before(_c: Any, _cursor: Any, statement: str, params: Any, context: Any, many: bool) -> None:
+            seen.append(("before", statement, many))
+
+        def after(_c: Any, _cursor: Any, statement: str, params: Any, context: Any, many: bool) -> None:
+            seen.append(("after", statement, many))
+
+        def do_execute(_cursor: Any, statement: str, params: Any, context: Any) -> bool:
+            assert context.dialect is connection.dialect
+            assert context.root_connection.connection.dbapi_connection is not None
+            executed.append(("one", statement))
+            # True: the listener ran it (here: nobody does, so that row is never written)
+            return statement.lstrip().upper().startswith("INSERT") and "skip me" in str(params)
+
+        def do_executemany(_cursor: Any, statement: str, params: Any, context: Any) -> bool:
+            executed.append(("many", statement))
+            return False
+
+        listeners = [(engine, "before_cursor_execute", before), (engine, "after_cursor_execute", after),
+                     (engine, "do_execute", do_execute), (engine, "do_executemany", do_executemany)]
+        for target, name, fn in listeners:
+            event.listen(target, name, fn)
+        try:
+            with connection.begin():
+                insert = _insert(connection)
+                insert.execute(connection, {"name": "a", "doc": None, "at": AT})
+                insert.execute_many(connection, [{"name": "b", "doc": None, "at": AT}] * 2)
+                insert.execute(connection, {"name": "skip me", "doc": None, "at": AT})
+            found = _select(connection).fetch(connection, {"name": "skip me"})
+        finally:
+            for target, name, fn in listeners:
+                event.remove(target, name, fn)
+        assert found == []  # the listener said it had executed it: the driver never did
+        sql = insert.sql
+        assert [s for s in seen if s[1] == sql] == [("before", sql, False), ("after", sql, False),
+                                                    ("before", sql, True), ("after", sql, True),
+                                                    ("before", sql, False), ("after", sql, False)]
+        assert [e for e in executed if e[1] == sql] == [("one", sql), ("many", sql), ("one", sql)]
+
+    await _run(database, work)
+
+
+async def test_a_driver_error_is_wrapped_handled_and_a_disconnect_reconnects(database: Any) -> None:
+    def work(connection: Connection) -> None:
+        engine, handled = connection.engine, []
+        dbapi = connection.dialect.loaded_dbapi
+
+        def fail(_cursor: Any, statement: str, params: Any, context: Any) -> bool:
+            if statement.lstrip().upper().startswith("INSERT"):
+                raise dbapi.OperationalError("injected")
+            return False
+
+        def handle_error(context: Any) -> None:
+            handled.append(type(context.original_exception))
+            context.is_disconnect = True
+
+        event.listen(engine, "do_execute", fail)
+        event.listen(engine, "handle_error", handle_error)
+        try:
+            before = connection.connection.dbapi_connection
+            with pytest.raises(exc.OperationalError) as raised:
+                with connection.begin():
+                    _insert(connection).execute(connection, {"name": "a", "doc": None, "at": AT})
+            assert raised.value.connection_invalidated
+            assert handled == [dbapi.OperationalError]
+            assert connection.invalidated
+        finally:
+            event.remove(engine, "do_execute", fail)
+            event.remove(engine, "handle_error", handle_error)
+        with connection.begin():  # a new DB-API connection, opened at the next use
+            _insert(connection).execute(connection, {"name": "b", "doc": None, "at": AT})
+        assert connection.connection.dbapi_connection is not before
+        assert [row.name for row in _select(connection).fetch(connection, {"name": "b"})] == ["b"]
+
+    await _run(database, work)
