@@ -24,6 +24,7 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
+from sqlalchemy.util.concurrency import greenlet_spawn
 
 from engine.core.errors import ClerkError, GameClosed, RuleError
 from engine.service.clock import Clock, Dice
@@ -592,8 +593,20 @@ class ServiceBase:
         def bound(unit: SyncUnit) -> T:
             return work(unit, *args, **kwargs)
 
-        async with self._locks(game_id), self._faults(game_id), engine.connect() as connection:
-            return await connection.run_sync(runner, self.clock.now(), bound)
+        async with self._locks(game_id), self._faults(game_id):
+            # One greenlet for the checkout, the work and the return to the pool, on the sync engine: what
+            # ``engine.connect()`` and ``run_sync`` do, less their three greenlets and the task of their own that
+            # the async connection's close runs in (four steps of the event loop a ballot; docs/performance.md,
+            # issue 20, branch ballot4). Nothing in the return awaits unless a transaction is left open (an error
+            # or a cancellation in the locked unit): then its rollback runs in this task, and one that fails
+            # there has the pool close the connection (SQLAlchemy's reset on return), not keep it.
+            return await greenlet_spawn(_on_connection, engine.sync_engine, runner, self.clock.now(), bound)
+
+
+def _on_connection(engine: Engine, runner: Callable[[Connection, datetime, Callable[[SyncUnit], T]], T],
+                   now: datetime, work: Callable[[SyncUnit], T]) -> T:
+    with engine.connect() as connection:
+        return runner(connection, now, work)
 
 
 def _optimistically(connection: Connection, now: datetime, work: Callable[[SyncUnit], T]) -> T:

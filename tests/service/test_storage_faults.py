@@ -352,6 +352,31 @@ async def test_a_lock_released_within_the_wait_lets_the_ballot_through(stores: A
     assert store.notices == []
 
 
+async def test_a_ballot_cancelled_while_it_waits_for_the_lock_gives_its_connection_back(stores: Any) -> None:
+    """The caller gone mid-unit (its DM task cancelled while its statement waits for another writer's lock): the
+    connection it had goes back usable (or closed), the next ballots are recorded, and the cancelled one counts
+    at most once. PostgreSQL: its unit runs in one greenlet that
+    checks the connection out and returns it (``ServiceBase._connection_unit``); SQLite: the twin's worker thread
+    finishes the transaction it had begun."""
+    store = await stores(write_wait=timedelta(seconds=120))  # a bound the test never reaches
+    await store.vote(102)
+    release = await hold_write_lock(stores, store)
+    task = asyncio.create_task(store.vote(101))
+    try:
+        await waiting_for_the_lock(stores, store)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    finally:
+        await release()
+    receipt = await asyncio.wait_for(store.vote(101, "Nay"), 60)
+    assert receipt.option == "nay"
+    assert store.engine.sync_engine.pool.checkedout() == 0
+    recorded = await store.ballots()
+    assert len(recorded) in (2, 3) and len({payload for _, payload in recorded}) == len(recorded)
+    assert (await store.vote(102, "Nay")).option == "nay"  # and the connections still work
+
+
 async def test_the_wait_bound_is_the_setting_on_every_connection(stores: Any) -> None:
     store = await stores(write_wait=timedelta(seconds=7))
     async with store.engine.connect() as connection:
