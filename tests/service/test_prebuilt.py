@@ -15,7 +15,7 @@ from sqlalchemy import JSON, Column, Connection, DateTime, Integer, MetaData, St
 from sqlalchemy import insert as core_insert
 from sqlalchemy import select as core_select
 
-from engine.store.prebuilt import Prebuilt, driver_execute
+from engine.store.prebuilt import Prebuilt
 
 meta = MetaData()
 things = Table("prebuilt_things", meta, Column("id", Integer, primary_key=True), Column("name", String),
@@ -133,9 +133,8 @@ async def test_a_driver_error_is_wrapped_handled_and_a_disconnect_reconnects(dat
         event.listen(engine, "handle_error", handle_error)
         try:
             before = connection.connection.dbapi_connection
-            with pytest.raises(exc.OperationalError) as raised:
-                with connection.begin():
-                    _insert(connection).execute(connection, {"name": "a", "doc": None, "at": AT})
+            with pytest.raises(exc.OperationalError) as raised, connection.begin():
+                _insert(connection).execute(connection, {"name": "a", "doc": None, "at": AT})
             assert raised.value.connection_invalidated
             assert handled == [dbapi.OperationalError]
             assert connection.invalidated
