@@ -20,6 +20,7 @@ from __future__ import annotations
 import weakref
 from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any, cast
 
 from sqlalchemy import Connection, CursorResult, exc
@@ -58,20 +59,15 @@ class Prebuilt:
                 constants[name] = value if processor is None else processor(value)
         self._slots: tuple[tuple[str, int | None, _Processor], ...] = tuple(
             (*expanded.get(name, (name, None)), processors.get(name)) for name in state.positiontup)
-        self._constants = constants
-        self._plain = not constants and all(index is None and processor is None
-                                            for _, index, processor in self._slots)
-        self._names = tuple(name for name, _, _ in self._slots)
+        self._getters = tuple(_getter(name, index, processor, constants) for name, index, processor in self._slots)
+        """One function a position, of the parameters to its value (processed): a list of them is called faster than
+        each position's kind is told apart again for every execution."""
         self._row: Any = namedtuple("Row", [c.key for c in columns], rename=True) if columns else None
         results = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
         self._results = tuple((n, p) for n, p in enumerate(results) if p is not None)
 
     def params(self, params: Mapping[str, Any]) -> tuple[Any, ...]:
-        if self._plain:
-            return tuple(params[name] for name in self._names)
-        constants = self._constants
-        return tuple(constants[name] if name in constants else _value(params, name, index, processor)
-                     for name, index, processor in self._slots)
+        return tuple([get(params) for get in self._getters])
 
     def run(self, connection: Connection, params: Mapping[str, Any]) -> CursorResult[Any]:
         return connection.exec_driver_sql(self.sql, self.params(params))
@@ -111,9 +107,19 @@ class Prebuilt:
         return found
 
 
-def _value(params: Mapping[str, Any], name: str, index: int | None, processor: _Processor) -> Any:
-    value = params[name] if index is None else params[name][index]
-    return value if processor is None else processor(value)
+def _getter(name: str, index: int | None, processor: _Processor, constants: Mapping[str, Any]
+            ) -> Callable[[Mapping[str, Any]], Any]:
+    """The value of the position bound to ``name`` (item ``index`` of an expanded list), processed."""
+    if name in constants:
+        value = constants[name]
+        return lambda _params: value
+    if index is None:
+        if processor is None:
+            return itemgetter(name)
+        return lambda params: processor(params[name])
+    if processor is None:
+        return lambda params: params[name][index]
+    return lambda params: processor(params[name][index])
 
 
 class Executed:
