@@ -140,7 +140,7 @@ def driver_execute(connection: Connection, sql: str, parameters: Any, *, many: b
     if none is, ``before_cursor_execute``, the dialect's ``do_execute``/``do_executemany`` events, then the
     driver, ``after_cursor_execute``; a failure through ``Connection._handle_dbapi_exception``: ``handle_error``,
     the driver's error wrapped as SQLAlchemy's, a disconnect invalidating the connection), then every row fetched
-    and the cursor closed. Private parts of SQLAlchemy 2.1 (pinned in pyproject.toml); tests/store/test_prebuilt.py
+    and the cursor closed. Private parts of SQLAlchemy 2.1 (pinned in pyproject.toml); tests/service/test_prebuilt.py
     checks that each step is taken."""
     dialect = connection.dialect
     distilled = list(parameters) if many else [parameters]
