@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -53,7 +53,9 @@ class DiceReport:
     """How many rolls were made under it (known before the reveal; their faces are not)."""
 
 
-_ADD_ROLLS = insert(Base.metadata.tables["dice_rolls"])
+ADD_ROLLS = insert(Base.metadata.tables["dice_rolls"])
+ROLL_FIELDS = ("game_id", "scope", "purpose", "index", "sides", "face", "sealed")
+"""A roll's row as ``roll_many`` makes it (``deferred``)."""
 _SEEDS = Base.metadata.tables["dice_seeds"]
 _REVEAL = update(_SEEDS).where(_SEEDS.c.id == bindparam("row")).values(revealed_at=bindparam("at"))
 
@@ -65,14 +67,15 @@ def seed_row(session: Session, game_id: int, scope: int) -> DiceSeed | None:
 
 
 _SEEDS_OF = select(DiceSeed).where(DiceSeed.game_id == bindparam("game"),
-                                   DiceSeed.scope.in_(bindparam("scopes", expanding=True)))
+                                   or_(DiceSeed.scope == bindparam("scope"), DiceSeed.scope == GAME_SCOPE))
 _ROLLS_OF = (select(DiceRoll.purpose, DiceRoll.sealed)
              .where(DiceRoll.game_id == bindparam("game"), DiceRoll.scope == bindparam("scope")).order_by(DiceRoll.id))
 
 
-def seed_rows(session: Session, game_id: int, scopes: Sequence[int]) -> dict[int, DiceSeed]:
-    """``seed_row`` of each of ``scopes`` (those stored), in one statement: a close's round and game seeds."""
-    found = session.execute(_SEEDS_OF, {"game": game_id, "scopes": list(scopes)}).scalars()
+def seed_rows(session: Session, game_id: int, scope: int) -> dict[int, DiceSeed]:
+    """``seed_row`` of ``scope`` and of ``GAME_SCOPE`` (those stored), by scope, in one statement: a close's round
+    and game seeds (no ``IN`` list: one of those is expanded, and so compiled again, at every execution)."""
+    found = session.execute(_SEEDS_OF, {"game": game_id, "scope": scope}).scalars()
     return {row.scope: row for row in found}
 
 
@@ -123,12 +126,14 @@ def roll(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, s
 
 
 def roll_many(session: Session, dice: Dice, game_id: int, scope: int, wanted: Sequence[tuple[str, int]],
-              now: datetime, known: tuple[DiceSeed | None, dict[str, int]] | None = None
-              ) -> tuple[list[int], DiceSeed]:
+              now: datetime, known: tuple[DiceSeed | None, dict[str, int]] | None = None,
+              deferred: list[dict[str, Any]] | None = None) -> tuple[list[int], DiceSeed]:
     """``roll`` of each ``(purpose, sides)`` of ``wanted`` in turn, as the same rolls with the same faces, in three
     statements whatever their number (the seed, the counts so far by purpose, the insert): a close's d6 factions.
     The faces, and the scope's seed row (for ``reveal``). ``known``: the scope's stored seed row (None if there is
-    none yet) and its rolls' counts by purpose (``scope_rolls``) if the caller has read them: the insert alone."""
+    none yet) and its rolls' counts by purpose (``scope_rolls``) if the caller has read them: the insert alone.
+    ``deferred``: the rolls' rows (``ADD_ROLLS``' values) are appended to it instead of inserted; the caller
+    inserts them in its own statement, in this transaction (a close on PostgreSQL, ``round_close.close``)."""
     if known is None:
         row = commit_seed(session, dice, game_id, scope, now)
         purposes = sorted({p for p, _ in wanted})
@@ -147,8 +152,10 @@ def roll_many(session: Session, dice: Dice, game_id: int, scope: int, wanted: Se
         rows.append({"game_id": game_id, "scope": scope, "purpose": purpose, "index": index, "sides": sides,
                      "face": face, "sealed": None})
         faces.append(face)
-    if rows:  # Core, built once: no ORM object a roll and no flush (nothing reads them as objects afterwards)
-        session.connection().execute(_ADD_ROLLS, rows)
+    if deferred is not None:
+        deferred.extend(rows)
+    elif rows:  # Core, built once: no ORM object a roll and no flush (nothing reads them as objects afterwards)
+        session.connection().execute(ADD_ROLLS, rows)
     return faces, row
 
 
@@ -164,17 +171,21 @@ def seal(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, s
     return sealed
 
 
-def reveal(session: Session, game_id: int, scope: int, now: datetime, row: DiceSeed | None = None
-           ) -> SealView | None:
+def reveal(session: Session, game_id: int, scope: int, now: datetime, row: DiceSeed | None = None,
+           deferred: list[int] | None = None) -> SealView | None:
     """The scope's seed is public from now on (the round's result is posted with it). ``row``: the scope's seed
-    row if the caller holds it (``roll_many``'s)."""
+    row if the caller holds it (``roll_many``'s). ``deferred``: the seed row's id is appended to it instead of
+    written; the caller sets its ``revealed_at`` to ``now`` in its own statement, in this transaction."""
     if row is None:
         row = seed_row(session, game_id, scope)
     if row is None:
         return None
     if row.revealed_at is None:
-        session.connection().execute(_REVEAL, {"row": row.id, "at": now})  # Core: the ORM's flush costs more
-        set_committed_value(row, "revealed_at", now)  # as written
+        if deferred is not None:
+            deferred.append(row.id)
+        else:
+            session.connection().execute(_REVEAL, {"row": row.id, "at": now})  # Core: the ORM's flush costs more
+        set_committed_value(row, "revealed_at", now)  # as written (or to be, in the caller's statement)
     return view_of(row, revealed=True)
 
 

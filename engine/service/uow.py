@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import CTE, Connection, Engine, Insert, Label, Row, bindparam, insert, select, union_all, update
+from sqlalchemy import CTE, Connection, Engine, Insert, Label, Row, Update, bindparam, insert, select, union_all, update
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -34,7 +34,7 @@ from engine.service.storage_health import StorageHealth
 from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
-from engine.store.prebuilt import Prebuilt, built_for
+from engine.store.prebuilt import Prebuilt, built_for, prebuilt
 from engine.store.twin import close_twin, sync_twin, turn_connection
 
 if TYPE_CHECKING:  # a ruleset's record names its service, a ServiceBase: only the type is needed here
@@ -193,7 +193,7 @@ def guarded_params(game_id: int, seen: int, events: Sequence[dict[str, Any]]) ->
 
 
 @cache
-def _appending(statement: Insert, count: int) -> Insert:
+def _appending(statement: Insert | Update, count: int) -> Insert | Update:
     """``statement`` after the reservation of ``count`` numbers and the insert of ``count`` events numbered from it
     (data-modifying ``WITH``s), returning the reservation's row. Built once per statement and count."""
     reserved = _NEXT_SEQ.cte("reserved")
@@ -207,13 +207,18 @@ def _appending(statement: Insert, count: int) -> Insert:
 
 
 def append_events_with(connection: Connection, game_id: int, events: Sequence[dict[str, Any]], kinds: Iterable[str],
-                       statement: Insert, params: dict[str, Any], *, opens: bool = False) -> int:
+                       statement: Insert | Update, params: dict[str, Any], *, opens: bool = False) -> int:
     """PostgreSQL: ``reserve_seqs``, the insert of ``events`` (rows but their ``seq``) and the caller's ``statement``
     (bound by ``params``) in ONE statement; the last number. ``GameClosed`` in an ended game, as ``reserve_seqs``."""
     count = len(events)
     values = {f"event_{name}_{n}": row[name] for n, row in enumerate(events) for name in _EVENT_FIELDS}
     taken = connection.execute(_appending(statement, count),
                                {**params, **values, "game": game_id, "count": count}).first()
+    return _taken(taken, kinds, opens)
+
+
+def _taken(taken: Row[Any] | None, kinds: Iterable[str], opens: bool) -> int:
+    """The last number of an ``_appending`` statement's returned row; ``GameClosed`` as ``reserve_seqs``."""
     if taken is None:  # the caller's statement wrote no row
         raise RuntimeError("the statement returned no row: its writes are not known to have happened")
     if taken.status == "ended" and not opens and not set(kinds) <= WHILE_CLOSED:
@@ -253,6 +258,33 @@ def append_events(connection: Connection, now: datetime, game_id: int,
                      "source_id": source_id, "at": now})
     insert_events(connection, rows, prebuilt_sql=prebuilt_sql)
     return last
+
+
+def append_events_along(connection: Connection, now: datetime, game_id: int,
+                        events: Sequence[tuple[str, int | None, dict[str, Any], str | None]],
+                        statement: Insert | Update, params: dict[str, Any], *, opens: bool = False) -> int:
+    """PostgreSQL: ``append_events`` of ``events`` (kind, actor, payload, source id) and the caller's ``statement``
+    (bound by ``params``; it must return a row, and its own ``WITH``s may hold more writes) in ONE statement
+    (``append_events_with``), run as its driver's SQL, compiled once a statement and number of events
+    (``engine.store.prebuilt``): the same numbers, rows and payloads; the last number. ``GameClosed`` in an ended
+    game (raised after the statement: the caller's transaction, which must not commit then, undoes its writes)."""
+    if not events:
+        raise ValueError("no events to append")
+    count = len(events)
+    values: dict[str, Any] = {**params, "game": game_id, "count": count}
+    for n, (kind, actor, payload, source_id) in enumerate(events):
+        actor, payload = marked(actor, payload, source_id)  # a moderator's proxy ballot (engine/service/proxy.py)
+        values.update({f"event_game_id_{n}": game_id, f"event_kind_{n}": kind, f"event_actor_{n}": actor,
+                       f"event_payload_{n}": payload, f"event_source_id_{n}": source_id, f"event_at_{n}": now})
+    dialect = connection.dialect
+    built = prebuilt(("append_events_along", statement, count), dialect,
+                     lambda: Prebuilt(_appending(statement, count), dialect, dict.fromkeys(values)))
+    found = built.run(connection, values)
+    try:
+        taken = found.first()
+    finally:
+        found.close()
+    return _taken(taken, [kind for kind, *_ in events], opens)
 
 
 def insert_events(connection: Connection, rows: Sequence[dict[str, Any]], *, prebuilt_sql: bool = False) -> None:
@@ -364,6 +396,13 @@ class SyncUnit:
         ``prebuilt_sql``: as ``append_events``."""
         return append_events(self.connection, self.now, game_id, events, game_id in self.opened,
                              prebuilt_sql=prebuilt_sql)
+
+    def record_all_with(self, game_id: int, events: Sequence[tuple[str, int | None, dict[str, Any], str | None]],
+                        statement: Insert | Update, params: dict[str, Any]) -> int:
+        """PostgreSQL: ``record_all`` of ``events`` and the caller's ``statement`` in one statement
+        (``append_events_along``); the last number."""
+        return append_events_along(self.connection, self.now, game_id, events, statement, params,
+                                   opens=game_id in self.opened)
 
     def reserve(self, game_id: int, count: int, kinds: Iterable[str], *, prebuilt_sql: bool = False) -> int:
         """The game's next ``count`` event numbers, for events written by the caller (the ballot batch's bulk

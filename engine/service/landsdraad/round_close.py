@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
+from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Integer, Select, and_, bindparam, exists, select, update
+from sqlalchemy import Integer, Select, Update, and_, bindparam, exists, insert, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -29,7 +30,16 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import pending_event
 from engine.service.clock import Dice, utc
-from engine.service.dice import GAME_SCOPE, is_revealed, reveal, roll_many, scope_rolls, seed_rows, view_of
+from engine.service.dice import (
+    GAME_SCOPE,
+    ROLL_FIELDS,
+    is_revealed,
+    reveal,
+    roll_many,
+    scope_rolls,
+    seed_rows,
+    view_of,
+)
 from engine.service.landsdraad.adjutant import AG, ElectionView, close_elections_with_round, read_adjutant
 from engine.service.landsdraad.ledger import active_players, holding_extras
 from engine.service.landsdraad.majority import expire_votes
@@ -66,6 +76,47 @@ _SET_FACTION = (update(_FACTIONS).where(_FACTIONS.c.id == bindparam("row"))
 executemany for all of them (Core, built once: the ORM's flush made one statement per set of changed columns)."""
 _CLOSE_ROUND = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("row"))
                 .values(status="closed", closed_at=bindparam("closed_at"), result=bindparam("result")))
+
+_ROLLS, _SEEDS = Base.metadata.tables["dice_rolls"], Base.metadata.tables["dice_seeds"]
+
+
+@cache
+def _close_writes(factions: int, rolls: int, revealed: bool) -> Update:
+    """PostgreSQL: the close's writes but its events as ONE statement, the round's update (``_CLOSE_ROUND``) after
+    data-modifying ``WITH``s: the insert of ``rolls`` new rolls (``roll_<field>_<n>``, ``dice.ROLL_FIELDS``), the
+    update of ``factions`` temporary factions (``faction_<n>``, ``faction_roll_<n>``, ``faction_vote_<n>``: the
+    rows of ``_SET_FACTION``) and, if ``revealed``, the seed's reveal (``seed_row``, ``revealed_at``: the update of
+    ``dice.reveal``). The same rows and values as those statements one by one; ``uow.append_events_along`` adds the
+    events' numbers and insert to it, so that the close writes in one round trip instead of six. Built once a
+    shape. Every ``WITH`` runs once whether or not it is referenced, and they change different rows."""
+    ctes = []
+    if rolls:
+        ctes.append(insert(_ROLLS).values([
+            {f: bindparam(f"roll_{f}_{n}", type_=_ROLLS.c[f].type) for f in ROLL_FIELDS} for n in range(rolls)])
+            .cte("rolled"))
+    ctes += [update(_FACTIONS).where(_FACTIONS.c.id == bindparam(f"faction_{n}", type_=_FACTIONS.c.id.type))
+             .values(roll=bindparam(f"faction_roll_{n}", type_=_FACTIONS.c.roll.type),
+                     vote=bindparam(f"faction_vote_{n}", type_=_FACTIONS.c.vote.type)).cte(f"faction_{n}")
+             for n in range(factions)]
+    if revealed:
+        ctes.append(update(_SEEDS).where(_SEEDS.c.id == bindparam("seed_row", type_=_SEEDS.c.id.type))
+                    .values(revealed_at=bindparam("revealed_at", type_=_SEEDS.c.revealed_at.type)).cte("revealed"))
+    return _CLOSE_ROUND.add_cte(*ctes) if ctes else _CLOSE_ROUND
+
+
+def _close_params(rolls: Sequence[dict[str, Any]], factions: Sequence[dict[str, Any]], seed_row: int | None,
+                  revealed_at: Any, round_params: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of ``_close_writes(len(factions), len(rolls), seed_row is not None)``."""
+    params = dict(round_params)
+    for n, roll in enumerate(rolls):
+        params.update({f"roll_{f}_{n}": roll[f] for f in ROLL_FIELDS})
+    for n, faction in enumerate(factions):
+        params.update({f"faction_{n}": faction["row"], f"faction_roll_{n}": faction["roll"],
+                       f"faction_vote_{n}": faction["vote"]})
+    if seed_row is not None:
+        params.update({"seed_row": seed_row, "revealed_at": revealed_at})
+    return params
+
 
 RoundEnd = tuple[str | None, bool, bool]
 """What the round end reads (R0-20): the Adjutant General's name (None if the office is empty; ``read_adjutant``),
@@ -131,7 +182,7 @@ def _voters_of(game_id: Any, round_id: Any) -> Select[Any]:
 
 
 def _voters_built(dialect: Dialect) -> Prebuilt:
-    """``_voters_of`` as SQLite's driver runs it, its game and round bound (``game``, ``round``)."""
+    """``_voters_of`` as the driver runs it, its game and round bound (``game``, ``round``)."""
     return Prebuilt(_voters_of(bindparam("game", type_=Integer), bindparam("round", type_=Integer)), dialect,
                     {"game": 0, "round": 0})
 
@@ -150,16 +201,13 @@ def voters(unit: SyncUnit, game_id: int, round_id: int, holders: bool = True
     The rows are the DB-API cursor's own (tuples on SQLite, asyncpg's records on PostgreSQL), all fetched at once,
     turned into columns by ``map`` and ``itemgetter`` and counted by ``Counter``, all in C: no SQLAlchemy ``Row``,
     no object and no Python step per player (docs/performance.md). The columns need no conversion (integers and text).
-    ``holders``: False if the caller knows the game has no holding (``round_of``): no extras to read then. On SQLite
-    the query runs as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
+    ``holders``: False if the caller knows the game has no holding (``round_of``): no extras to read then. The query
+    runs as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
     session = unit.session
     session.flush()  # what session.execute would autoflush; the plain connection below does not
     extras = holding_extras(session, game_id) if holders else {}
     connection = session.connection()
-    if connection.dialect.name == "sqlite":
-        found = built_for(connection, _voters_built).run(connection, {"game": game_id, "round": round_id})
-    else:
-        found = connection.execute(_voters_of(game_id, round_id))
+    found = built_for(connection, _voters_built).run(connection, {"game": game_id, "round": round_id})
     try:
         rows = found.cursor.fetchall()
     finally:
@@ -234,23 +282,29 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         assert rnd.result is not None
         return result_view(view, rnd.result, already_closed=True)
     counted, cast = voters(unit, game_id, rnd.id, holders)
+    # On PostgreSQL every write but the ORM's is held until the end and made in one statement (``_close_writes``)
+    postgres = unit.connection.dialect.name == "postgresql"
+    rolled: list[dict[str, Any]] | None = [] if postgres else None
     unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
     # The round's seed and the game's in one statement, the round's rolls so far in one: what the rolls, the
     # reveal and the round's view read of the dice (each read them again before).
-    seeds = seed_rows(session, game_id, (rnd.number, GAME_SCOPE))
+    seeds = seed_rows(session, game_id, rnd.number)
     seed = seeds.get(rnd.number)
     counts, seals = scope_rolls(session, game_id, rnd.number)
     if unrolled:  # rolled from the round's committed seed (docs/dice.md), in the factions' order
         faces, seed = roll_many(session, dice, game_id, rnd.number,
-                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now, (seed, counts))
+                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now, (seed, counts),
+                                rolled)
         for row, face in zip(unrolled, faces, strict=True):
             set_committed_value(row, "roll", face)  # written below with the vote, in one statement
     rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
     outcome = resolve_counted({(votes, OPTIONS[option] if option is not None else None): count
                                for (votes, option), count in counted.items()}, [faction_of(f) for f in factions], rolls)
+    set_factions = [{"row": row.id, "roll": row.roll, "vote": fv.option.value}
+                    for row, fv in zip(factions, outcome.factions, strict=True)]
     if factions:
-        unit.connection.execute(_SET_FACTION, [{"row": row.id, "roll": row.roll, "vote": fv.option.value}
-                                               for row, fv in zip(factions, outcome.factions, strict=True)])
+        if not postgres:
+            unit.connection.execute(_SET_FACTION, set_factions)
         for row, fv in zip(factions, outcome.factions, strict=True):
             set_committed_value(row, "vote", fv.option.value)
     t = outcome.tally
@@ -265,11 +319,14 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         # Found overdue (the bot was offline): the round closes once, as of the time it should have closed.
         result["due_at"] = utc(rnd.deadline).isoformat()
         closed_at = utc(rnd.deadline)
-    unit.connection.execute(_CLOSE_ROUND, {"row": rnd.id, "closed_at": closed_at, "result": result})
+    close_round = {"row": rnd.id, "closed_at": closed_at, "result": result}
+    if not postgres:
+        unit.connection.execute(_CLOSE_ROUND, close_round)
     for key, value in (("status", "closed"), ("closed_at", closed_at), ("result", dict(result))):
         set_committed_value(rnd, key, value)  # as written: the session has nothing of the round's to flush
     # The seed is public with the result (none if the round never rolled: no seed was read above).
-    shown = reveal(session, game_id, rnd.number, unit.now, seed) if seed is not None else None
+    revealed: list[int] | None = [] if postgres else None
+    shown = reveal(session, game_id, rnd.number, unit.now, seed, revealed) if seed is not None else None
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
     if shown is not None:
@@ -277,8 +334,12 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     events: list[tuple[str, int | None, dict[str, Any], str | None]] = [("RoundClosed", actor, payload, source_id)]
     if disclosure is None or not disclosure["held"]:
         events.append(pending_event("round", rnd.number))  # a held result is announced when released
-    # both numbers in one statement, both events in one executemany (on SQLite as prebuilt driver SQL)
-    unit.record_all(game_id, events, prebuilt_sql=unit.connection.dialect.name == "sqlite")
+    if rolled is not None and revealed is not None:  # PostgreSQL: all the writes above and the events', at once
+        seed_row = revealed[0] if revealed else None
+        unit.record_all_with(game_id, events, _close_writes(len(set_factions), len(rolled), seed_row is not None),
+                             _close_params(rolled, set_factions, seed_row, unit.now, close_round))
+    else:  # both numbers in one statement, both events in one executemany (on SQLite as prebuilt driver SQL)
+        unit.record_all(game_id, events, prebuilt_sql=unit.connection.dialect.name == "sqlite")
     base = seeds.get(GAME_SCOPE)
     known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
     return result_view(read_round_view(session, game, rnd, factions, shown, known), result)
