@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -57,7 +57,7 @@ ADD_ROLLS = insert(Base.metadata.tables["dice_rolls"])
 ROLL_FIELDS = ("game_id", "scope", "purpose", "index", "sides", "face", "sealed")
 """A roll's row as ``roll_many`` makes it (``deferred``)."""
 _SEEDS = Base.metadata.tables["dice_seeds"]
-_REVEAL = update(_SEEDS).where(_SEEDS.c.id == bindparam("row")).values(revealed_at=bindparam("at"))
+REVEAL = update(_SEEDS).where(_SEEDS.c.id == bindparam("row")).values(revealed_at=bindparam("at"))
 
 
 def seed_row(session: Session, game_id: int, scope: int) -> DiceSeed | None:
@@ -77,6 +77,33 @@ def seed_rows(session: Session, game_id: int, scope: int) -> dict[int, DiceSeed]
     and game seeds (no ``IN`` list: one of those is expanded, and so compiled again, at every execution)."""
     found = session.execute(_SEEDS_OF, {"game": game_id, "scope": scope}).scalars()
     return {row.scope: row for row in found}
+
+
+_SEEDS_AND_ROLLS = (select(DiceSeed, DiceRoll.purpose, DiceRoll.sealed)
+                    .outerjoin(DiceRoll, and_(DiceRoll.game_id == DiceSeed.game_id, DiceRoll.scope == DiceSeed.scope,
+                                              DiceSeed.scope != GAME_SCOPE))
+                    .where(DiceSeed.game_id == bindparam("game"),
+                           or_(DiceSeed.scope == bindparam("scope"), DiceSeed.scope == GAME_SCOPE))
+                    .order_by(DiceSeed.scope, DiceRoll.id))
+
+
+def seeds_and_rolls(session: Session, game_id: int, scope: int
+                    ) -> tuple[dict[int, DiceSeed], dict[str, int], dict[str, str]]:
+    """``seed_rows`` and ``scope_rolls`` of ``scope`` (not ``GAME_SCOPE``) in one statement: the seeds joined to the
+    scope's rolls. Every roll of a scope is made from its seed (``commit_seed`` before it is recorded, and a seal
+    likewise), so a scope with rolls has its seed row and the join misses none of them."""
+    if scope == GAME_SCOPE:
+        raise ValueError("seeds_and_rolls reads a round's scope with the game's")
+    seeds: dict[int, DiceSeed] = {}
+    counts: dict[str, int] = {}
+    seals: dict[str, str] = {}
+    for row, purpose, sealed in session.execute(_SEEDS_AND_ROLLS, {"game": game_id, "scope": scope}):
+        seeds[row.scope] = row
+        if purpose is not None:
+            counts[purpose] = counts.get(purpose, 0) + 1
+            if sealed is not None:
+                seals[purpose] = sealed
+    return seeds, counts, seals
 
 
 def scope_rolls(session: Session, game_id: int, scope: int) -> tuple[dict[str, int], dict[str, str]]:
@@ -184,7 +211,7 @@ def reveal(session: Session, game_id: int, scope: int, now: datetime, row: DiceS
         if deferred is not None:
             deferred.append(row.id)
         else:
-            session.connection().execute(_REVEAL, {"row": row.id, "at": now})  # Core: the ORM's flush costs more
+            session.connection().execute(REVEAL, {"row": row.id, "at": now})  # Core: the ORM's flush costs more
         set_committed_value(row, "revealed_at", now)  # as written (or to be, in the caller's statement)
     return view_of(row, revealed=True)
 

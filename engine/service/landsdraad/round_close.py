@@ -31,13 +31,14 @@ from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import pending_event
 from engine.service.clock import Dice, utc
 from engine.service.dice import (
+    ADD_ROLLS,
     GAME_SCOPE,
+    REVEAL,
     ROLL_FIELDS,
     is_revealed,
     reveal,
     roll_many,
-    scope_rolls,
-    seed_rows,
+    seeds_and_rolls,
     view_of,
 )
 from engine.service.landsdraad.adjutant import AG, ElectionView, close_elections_with_round, read_adjutant
@@ -102,6 +103,22 @@ def _close_writes(factions: int, rolls: int, revealed: bool) -> Update:
         ctes.append(update(_SEEDS).where(_SEEDS.c.id == bindparam("seed_row", type_=_SEEDS.c.id.type))
                     .values(revealed_at=bindparam("revealed_at", type_=_SEEDS.c.revealed_at.type)).cte("revealed"))
     return _CLOSE_ROUND.add_cte(*ctes) if ctes else _CLOSE_ROUND
+
+
+def _rolls_built(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(ADD_ROLLS, dialect, dict.fromkeys(ROLL_FIELDS), column_keys=ROLL_FIELDS)
+
+
+def _factions_built(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(_SET_FACTION, dialect, {"row": 0, "roll": 0, "vote": ""})
+
+
+def _round_built(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(_CLOSE_ROUND, dialect, {"row": 0, "closed_at": None, "result": None})
+
+
+def _reveal_built(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(REVEAL, dialect, {"row": 0, "at": None})
 
 
 def _close_params(rolls: Sequence[dict[str, Any]], factions: Sequence[dict[str, Any]], seed_row: int | None,
@@ -282,19 +299,22 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         assert rnd.result is not None
         return result_view(view, rnd.result, already_closed=True)
     counted, cast = voters(unit, game_id, rnd.id, holders)
-    # On PostgreSQL every write but the ORM's is held until the end and made in one statement (``_close_writes``)
-    postgres = unit.connection.dialect.name == "postgresql"
-    rolled: list[dict[str, Any]] | None = [] if postgres else None
+    # On PostgreSQL every write but the ORM's is held until the end and made in one statement (``_close_writes``);
+    # elsewhere each is made where it was, as its driver's SQL compiled once (``engine.store.prebuilt``)
+    connection = unit.connection
+    postgres = connection.dialect.name == "postgresql"
+    rolled: list[dict[str, Any]] = []
     unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
-    # The round's seed and the game's in one statement, the round's rolls so far in one: what the rolls, the
-    # reveal and the round's view read of the dice (each read them again before).
-    seeds = seed_rows(session, game_id, rnd.number)
+    # The round's seed and the game's and the round's rolls so far in one statement: what the rolls, the reveal
+    # and the round's view read of the dice (each read them again before).
+    seeds, counts, seals = seeds_and_rolls(session, game_id, rnd.number)
     seed = seeds.get(rnd.number)
-    counts, seals = scope_rolls(session, game_id, rnd.number)
     if unrolled:  # rolled from the round's committed seed (docs/dice.md), in the factions' order
         faces, seed = roll_many(session, dice, game_id, rnd.number,
                                 [(faction_purpose(row.name), 6) for row in unrolled], unit.now, (seed, counts),
                                 rolled)
+        if rolled and not postgres:
+            built_for(connection, _rolls_built).run_many(connection, rolled)
         for row, face in zip(unrolled, faces, strict=True):
             set_committed_value(row, "roll", face)  # written below with the vote, in one statement
     rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
@@ -304,7 +324,7 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
                     for row, fv in zip(factions, outcome.factions, strict=True)]
     if factions:
         if not postgres:
-            unit.connection.execute(_SET_FACTION, set_factions)
+            built_for(connection, _factions_built).run_many(connection, set_factions)
         for row, fv in zip(factions, outcome.factions, strict=True):
             set_committed_value(row, "vote", fv.option.value)
     t = outcome.tally
@@ -321,12 +341,14 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         closed_at = utc(rnd.deadline)
     close_round = {"row": rnd.id, "closed_at": closed_at, "result": result}
     if not postgres:
-        unit.connection.execute(_CLOSE_ROUND, close_round)
+        built_for(connection, _round_built).run(connection, close_round)
     for key, value in (("status", "closed"), ("closed_at", closed_at), ("result", dict(result))):
         set_committed_value(rnd, key, value)  # as written: the session has nothing of the round's to flush
     # The seed is public with the result (none if the round never rolled: no seed was read above).
-    revealed: list[int] | None = [] if postgres else None
+    revealed: list[int] = []
     shown = reveal(session, game_id, rnd.number, unit.now, seed, revealed) if seed is not None else None
+    if revealed and not postgres:
+        built_for(connection, _reveal_built).run(connection, {"row": revealed[0], "at": unit.now})
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
     if shown is not None:
@@ -334,12 +356,12 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     events: list[tuple[str, int | None, dict[str, Any], str | None]] = [("RoundClosed", actor, payload, source_id)]
     if disclosure is None or not disclosure["held"]:
         events.append(pending_event("round", rnd.number))  # a held result is announced when released
-    if rolled is not None and revealed is not None:  # PostgreSQL: all the writes above and the events', at once
+    if postgres:  # all the writes above and the events', at once
         seed_row = revealed[0] if revealed else None
         unit.record_all_with(game_id, events, _close_writes(len(set_factions), len(rolled), seed_row is not None),
                              _close_params(rolled, set_factions, seed_row, unit.now, close_round))
     else:  # both numbers in one statement, both events in one executemany (on SQLite as prebuilt driver SQL)
-        unit.record_all(game_id, events, prebuilt_sql=unit.connection.dialect.name == "sqlite")
+        unit.record_all(game_id, events, prebuilt_sql=True)
     base = seeds.get(GAME_SCOPE)
     known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
     return result_view(read_round_view(session, game, rnd, factions, shown, known), result)
