@@ -66,19 +66,6 @@ def seed_row(session: Session, game_id: int, scope: int) -> DiceSeed | None:
     return found
 
 
-_SEEDS_OF = select(DiceSeed).where(DiceSeed.game_id == bindparam("game"),
-                                   or_(DiceSeed.scope == bindparam("scope"), DiceSeed.scope == GAME_SCOPE))
-_ROLLS_OF = (select(DiceRoll.purpose, DiceRoll.sealed)
-             .where(DiceRoll.game_id == bindparam("game"), DiceRoll.scope == bindparam("scope")).order_by(DiceRoll.id))
-
-
-def seed_rows(session: Session, game_id: int, scope: int) -> dict[int, DiceSeed]:
-    """``seed_row`` of ``scope`` and of ``GAME_SCOPE`` (those stored), by scope, in one statement: a close's round
-    and game seeds (no ``IN`` list: one of those is expanded, and so compiled again, at every execution)."""
-    found = session.execute(_SEEDS_OF, {"game": game_id, "scope": scope}).scalars()
-    return {row.scope: row for row in found}
-
-
 _SEEDS_AND_ROLLS = (select(DiceSeed, DiceRoll.purpose, DiceRoll.sealed)
                     .outerjoin(DiceRoll, and_(DiceRoll.game_id == DiceSeed.game_id, DiceRoll.scope == DiceSeed.scope,
                                               DiceSeed.scope != GAME_SCOPE))
@@ -89,9 +76,13 @@ _SEEDS_AND_ROLLS = (select(DiceSeed, DiceRoll.purpose, DiceRoll.sealed)
 
 def seeds_and_rolls(session: Session, game_id: int, scope: int
                     ) -> tuple[dict[int, DiceSeed], dict[str, int], dict[str, str]]:
-    """``seed_rows`` and ``scope_rolls`` of ``scope`` (not ``GAME_SCOPE``) in one statement: the seeds joined to the
-    scope's rolls. Every roll of a scope is made from its seed (``commit_seed`` before it is recorded, and a seal
-    likewise), so a scope with rolls has its seed row and the join misses none of them."""
+    """The seed rows of ``scope`` (a round's, not ``GAME_SCOPE``) and of ``GAME_SCOPE`` (those stored), by scope, and
+    the scope's rolls so far: how many of each purpose (the next index of each, as ``_next_index`` counts) and the
+    seal of each purpose sealed by a moderator (the last one, as ``rolls_of`` in order gives it), what a close's
+    ``roll_many``, its reveal and its round's view read of the dice, in ONE statement: the seeds joined to the
+    scope's rolls (no ``IN`` list, which is expanded, and so compiled again, at every execution). Every roll of a
+    scope is made from its seed (``commit_seed`` before it is recorded, and a seal likewise; nothing deletes a
+    seed but its game), so a scope with rolls has its seed row and the join misses none of them."""
     if scope == GAME_SCOPE:
         raise ValueError("seeds_and_rolls reads a round's scope with the game's")
     seeds: dict[int, DiceSeed] = {}
@@ -104,19 +95,6 @@ def seeds_and_rolls(session: Session, game_id: int, scope: int
             if sealed is not None:
                 seals[purpose] = sealed
     return seeds, counts, seals
-
-
-def scope_rolls(session: Session, game_id: int, scope: int) -> tuple[dict[str, int], dict[str, str]]:
-    """The scope's rolls so far in one statement: how many of each purpose (the next index of each, as
-    ``_next_index`` counts), and the seal of each purpose sealed by a moderator (the last one, as ``rolls_of``
-    in order gives it): what a close's ``roll_many`` and its round's view read of them."""
-    counts: dict[str, int] = {}
-    seals: dict[str, str] = {}
-    for purpose, sealed in session.execute(_ROLLS_OF, {"game": game_id, "scope": scope}):
-        counts[purpose] = counts.get(purpose, 0) + 1
-        if sealed is not None:
-            seals[purpose] = sealed
-    return counts, seals
 
 
 def commit_seed(session: Session, dice: Dice, game_id: int, scope: int, now: datetime) -> DiceSeed:
@@ -158,7 +136,7 @@ def roll_many(session: Session, dice: Dice, game_id: int, scope: int, wanted: Se
     """``roll`` of each ``(purpose, sides)`` of ``wanted`` in turn, as the same rolls with the same faces, in three
     statements whatever their number (the seed, the counts so far by purpose, the insert): a close's d6 factions.
     The faces, and the scope's seed row (for ``reveal``). ``known``: the scope's stored seed row (None if there is
-    none yet) and its rolls' counts by purpose (``scope_rolls``) if the caller has read them: the insert alone.
+    none yet) and its rolls' counts by purpose (``seeds_and_rolls``) if the caller has read them: the insert alone.
     ``deferred``: the rolls' rows (``ADD_ROLLS``' values) are appended to it instead of inserted; the caller
     inserts them in its own statement, in this transaction (a close on PostgreSQL, ``round_close.close``)."""
     if known is None:
