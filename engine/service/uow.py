@@ -362,11 +362,15 @@ class SyncUnit:
     async use cases). What the session holds is flushed before the transaction commits."""
 
     def __init__(self, connection: Connection, now: datetime, session: Session | None = None,
-                 optimistic: bool = False) -> None:
+                 optimistic: bool = False, self_locking: bool = False) -> None:
         self.connection = connection
         self.now = now
         self._session = session
         self._owns_session = False
+        self.self_locking = self_locking
+        """A unit whose work takes the game's row lock with its first statement (PostgreSQL,
+        ``ServiceBase._self_locking_unit``): no lock was taken for it, and a ``_self_checking_unit``'s work checks
+        its source id itself, under that lock."""
         self.optimistic = optimistic
         """An optimistic unit (``ServiceBase._optimistic_unit``): its statements run each in a transaction of its
         own, and its one write is guarded (``guarded_append``), raising ``Changed`` if the game changed since the
@@ -423,9 +427,9 @@ class SyncUnit:
 
 
 def _run_unit(connection: Connection, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T],
-              session: Session | None = None, optimistic: bool = False) -> T:
+              session: Session | None = None, optimistic: bool = False, self_locking: bool = False) -> T:
     check_not_done(connection, source_id)
-    unit = SyncUnit(connection, now, session, optimistic)
+    unit = SyncUnit(connection, now, session, optimistic, self_locking)
     try:
         result = work(unit)
         unit.flush()
@@ -605,6 +609,17 @@ class ServiceBase:
         and as a step of a ``_batch`` of the game (locked already), it is ``_unit``."""
         return await self._connection_unit(_in_connection, game_id, work, *args, **kwargs)
 
+    async def _self_checking_unit(self, game_id: int, source_id: str | None,
+                                  work: Callable[Concatenate[SyncUnit, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``_unit`` with ``source_id`` for ``work`` that, on PostgreSQL, takes the game's row lock with its first
+        statement and then checks ``source_id`` itself (``check_not_done``, under that lock: a redelivery waits for
+        the first delivery's commit and then finds it), when its unit is ``self_locking``: ``_self_locking_unit``
+        (the round's close). On SQLite, and as a step of a ``_batch`` of the game, it is ``_unit``."""
+        batch = _BATCH.get()
+        if self.backend.postgres is None or (batch is not None and batch.game_id == game_id):
+            return await self._unit(game_id, source_id, work, *args, **kwargs)
+        return await self._connection_unit(_in_connection, game_id, work, *args, **kwargs)
+
     async def _optimistic_unit(self, game_id: int, work: Callable[Concatenate[SyncUnit, P], T], *args: P.args,
                                **kwargs: P.kwargs) -> T:
         """``_self_locking_unit`` for ``work`` that reads, then writes once, guarded (``guarded_append``), when its
@@ -654,7 +669,7 @@ def _optimistically(connection: Connection, now: datetime, work: Callable[[SyncU
 
 def _in_connection(connection: Connection, now: datetime, work: Callable[[SyncUnit], T]) -> T:
     with connection.begin():
-        return _run_unit(connection, now, None, work)
+        return _run_unit(connection, now, None, work, self_locking=True)
 
 
 def _in_session(session: Session, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:

@@ -54,7 +54,7 @@ from engine.service.landsdraad.round_state import (
 from engine.service.landsdraad.views import ResultView
 from engine.service.ledger import read_game
 from engine.service.settings import value_of
-from engine.service.uow import SyncUnit
+from engine.service.uow import SyncUnit, check_not_done, locking_read, read_before_lock
 from engine.store.models import Base, Game, Player
 from engine.store.models.landsdraad import (
     AgElection,
@@ -140,15 +140,17 @@ RoundEnd = tuple[str | None, bool, bool]
 whether an election closes with the round (``close_elections_with_round``) and whether a player vote of the round
 is open (``expire_votes``)."""
 
+_ROUND_END_READ = (
+    select(Player.name).join(Office, Office.player_id == Player.id)
+    .where(Office.game_id == Round.game_id, Office.office == AG).scalar_subquery(),
+    exists().where(AgElection.game_id == Round.game_id, AgElection.status == "open",
+                   AgElection.closes_with_round == Round.number),
+    exists().where(PlayerVoteRow.game_id == Round.game_id, PlayerVoteRow.round_number == Round.number,
+                   PlayerVoteRow.status == "open"),
+    exists().where(Holding.game_id == Round.game_id))
+"""The round end's reads (``RoundEnd``) and whether the game has a holding, as columns of a round's row."""
 _ROUND_READ = (
-    select(Round, TempFactionRow,
-           select(Player.name).join(Office, Office.player_id == Player.id)
-           .where(Office.game_id == Round.game_id, Office.office == AG).scalar_subquery(),
-           exists().where(AgElection.game_id == Round.game_id, AgElection.status == "open",
-                          AgElection.closes_with_round == Round.number),
-           exists().where(PlayerVoteRow.game_id == Round.game_id, PlayerVoteRow.round_number == Round.number,
-                          PlayerVoteRow.status == "open"),
-           exists().where(Holding.game_id == Round.game_id))
+    select(Round, TempFactionRow, *_ROUND_END_READ)
     .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
     .where(Round.game_id == bindparam("game"), Round.number == bindparam("number")).order_by(TempFactionRow.id))
 """A closing round, its temporary factions (``read_factions``), what its round end reads (``RoundEnd``) and whether
@@ -171,6 +173,43 @@ def round_of(session: Session, game: Game, number: int | None = None
     first = rows[0]
     return (first[0], [row[1] for row in rows if row[1] is not None], (first[2], bool(first[3]), bool(first[4])),
             bool(first[5]))
+
+
+@cache
+def _locking_round_read() -> Select[Any]:
+    """PostgreSQL (a ``self_locking`` unit): the game's row lock (``uow.locking_read``), the game and its current
+    round as ``_ROUND_READ`` reads it, in one statement (built on first use): one round trip and one ORM read fewer
+    than the lock's own statement and then the round's. ``populate_existing``: a second read (``_locked_round``)
+    refreshes what the first put in the session."""
+    locked, seqs = locking_read()
+    return (select(Game, Round, TempFactionRow, *_ROUND_END_READ, *seqs)
+            .join(locked, locked.c.id == Game.id)
+            .outerjoin(Round, and_(Round.game_id == Game.id, Round.number == Game.current_round))
+            .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
+            .where(Game.id == bindparam("game")).order_by(TempFactionRow.id)
+            .execution_options(populate_existing=True))
+
+
+def _locked_round(session: Session, game_id: int
+                  ) -> tuple[Game, tuple[Round | None, list[TempFactionRow], RoundEnd, bool]]:
+    """The game, locked, and ``round_of`` its current round, in one statement (``_locking_round_read``). Under READ
+    COMMITTED a statement that waited for the lock sees the locked row as the other writer left it but every other
+    row as before; the game's ``last_seq`` as read and as locked then differ (``uow.read_before_lock``), and it is
+    read again, under the lock it now holds."""
+    for _ in range(2):
+        rows = session.execute(_locking_round_read(), {"game": game_id}).all()
+        if not rows:
+            raise NotFoundError("That game no longer exists.")
+        if not read_before_lock(rows[0]):
+            break
+    else:
+        raise RuntimeError(f"game {game_id} changed while this transaction held its row lock")
+    first = rows[0]
+    game: Game = first[0]
+    if first[1] is None:
+        return game, (None, [], (None, False, False), True)
+    return game, (first[1], [row[2] for row in rows if row[2] is not None],
+                  (first[3], bool(first[4]), bool(first[5])), bool(first[6]))
 
 
 OPTIONS = {o.value: o for o in Option}
@@ -284,8 +323,12 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
           expected_round: int | None) -> ResultView:
     """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
     session = unit.session
-    game = read_game(session, game_id)
-    rnd, factions, round_end, holders = round_of(session, game)
+    if unit.self_locking:  # PostgreSQL: the lock is this unit's first statement; the redelivery check after it
+        game, (rnd, factions, round_end, holders) = _locked_round(session, game_id)
+        check_not_done(unit.connection, source_id)
+    else:
+        game = read_game(session, game_id)
+        rnd, factions, round_end, holders = round_of(session, game)
     if expected_round is not None and (rnd is None or rnd.number != expected_round):
         rnd, factions, round_end, holders = round_of(session, game, expected_round)
         if rnd is None:
