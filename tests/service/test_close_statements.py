@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_service_scaling import statements
+
+from engine.service.uow import Duplicate
 
 MOD = 1
 
@@ -48,3 +51,16 @@ async def test_a_close_reads_its_round_its_factions_and_its_dice_once(table: Any
     if postgres:  # the lock is the read's (no SELECT ... FOR UPDATE of its own), and the round's read has the game
         assert seen[0].startswith("WITH locked") and "FOR UPDATE" in seen[0] and "FROM games" in seen[0], seen[0]
         assert not any(s.startswith("SELECT games") for s in seen), seen
+
+
+async def test_a_redelivered_close_is_not_applied_twice(table: Any) -> None:
+    """pgclose: on PostgreSQL the close checks its source id after the lock its first read takes; a redelivery is a
+    ``Duplicate`` (not a second close, not "already closed") on both backends."""
+    await table.player(101, "p101", 3, 2, 2)
+    await table.open()
+    await table.vote(101, "Vote: Aye")
+    first = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD, source_id="i-close")
+    assert first.aye > 0
+    with pytest.raises(Duplicate):
+        await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD, source_id="i-close")
+    assert (await table.kinds()).count("RoundClosed") == 1
