@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -53,9 +53,11 @@ class DiceReport:
     """How many rolls were made under it (known before the reveal; their faces are not)."""
 
 
-_ADD_ROLLS = insert(Base.metadata.tables["dice_rolls"])
+ADD_ROLLS = insert(Base.metadata.tables["dice_rolls"])
+ROLL_FIELDS = ("game_id", "scope", "purpose", "index", "sides", "face", "sealed")
+"""A roll's row as ``roll_many`` makes it (``deferred``)."""
 _SEEDS = Base.metadata.tables["dice_seeds"]
-_REVEAL = update(_SEEDS).where(_SEEDS.c.id == bindparam("row")).values(revealed_at=bindparam("at"))
+REVEAL = update(_SEEDS).where(_SEEDS.c.id == bindparam("row")).values(revealed_at=bindparam("at"))
 
 
 def seed_row(session: Session, game_id: int, scope: int) -> DiceSeed | None:
@@ -64,29 +66,35 @@ def seed_row(session: Session, game_id: int, scope: int) -> DiceSeed | None:
     return found
 
 
-_SEEDS_OF = select(DiceSeed).where(DiceSeed.game_id == bindparam("game"),
-                                   DiceSeed.scope.in_(bindparam("scopes", expanding=True)))
-_ROLLS_OF = (select(DiceRoll.purpose, DiceRoll.sealed)
-             .where(DiceRoll.game_id == bindparam("game"), DiceRoll.scope == bindparam("scope")).order_by(DiceRoll.id))
+_SEEDS_AND_ROLLS = (select(DiceSeed, DiceRoll.purpose, DiceRoll.sealed)
+                    .outerjoin(DiceRoll, and_(DiceRoll.game_id == DiceSeed.game_id, DiceRoll.scope == DiceSeed.scope,
+                                              DiceSeed.scope != GAME_SCOPE))
+                    .where(DiceSeed.game_id == bindparam("game"),
+                           or_(DiceSeed.scope == bindparam("scope"), DiceSeed.scope == GAME_SCOPE))
+                    .order_by(DiceSeed.scope, DiceRoll.id))
 
 
-def seed_rows(session: Session, game_id: int, scopes: Sequence[int]) -> dict[int, DiceSeed]:
-    """``seed_row`` of each of ``scopes`` (those stored), in one statement: a close's round and game seeds."""
-    found = session.execute(_SEEDS_OF, {"game": game_id, "scopes": list(scopes)}).scalars()
-    return {row.scope: row for row in found}
-
-
-def scope_rolls(session: Session, game_id: int, scope: int) -> tuple[dict[str, int], dict[str, str]]:
-    """The scope's rolls so far in one statement: how many of each purpose (the next index of each, as
-    ``_next_index`` counts), and the seal of each purpose sealed by a moderator (the last one, as ``rolls_of``
-    in order gives it): what a close's ``roll_many`` and its round's view read of them."""
+def seeds_and_rolls(session: Session, game_id: int, scope: int
+                    ) -> tuple[dict[int, DiceSeed], dict[str, int], dict[str, str]]:
+    """The seed rows of ``scope`` (a round's, not ``GAME_SCOPE``) and of ``GAME_SCOPE`` (those stored), by scope, and
+    the scope's rolls so far: how many of each purpose (the next index of each, as ``_next_index`` counts) and the
+    seal of each purpose sealed by a moderator (the last one, as ``rolls_of`` in order gives it), what a close's
+    ``roll_many``, its reveal and its round's view read of the dice, in ONE statement: the seeds joined to the
+    scope's rolls (no ``IN`` list, which is expanded, and so compiled again, at every execution). Every roll of a
+    scope is made from its seed (``commit_seed`` before it is recorded, and a seal likewise; nothing deletes a
+    seed but its game), so a scope with rolls has its seed row and the join misses none of them."""
+    if scope == GAME_SCOPE:
+        raise ValueError("seeds_and_rolls reads a round's scope with the game's")
+    seeds: dict[int, DiceSeed] = {}
     counts: dict[str, int] = {}
     seals: dict[str, str] = {}
-    for purpose, sealed in session.execute(_ROLLS_OF, {"game": game_id, "scope": scope}):
-        counts[purpose] = counts.get(purpose, 0) + 1
-        if sealed is not None:
-            seals[purpose] = sealed
-    return counts, seals
+    for row, purpose, sealed in session.execute(_SEEDS_AND_ROLLS, {"game": game_id, "scope": scope}):
+        seeds[row.scope] = row
+        if purpose is not None:
+            counts[purpose] = counts.get(purpose, 0) + 1
+            if sealed is not None:
+                seals[purpose] = sealed
+    return seeds, counts, seals
 
 
 def commit_seed(session: Session, dice: Dice, game_id: int, scope: int, now: datetime) -> DiceSeed:
@@ -123,12 +131,14 @@ def roll(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, s
 
 
 def roll_many(session: Session, dice: Dice, game_id: int, scope: int, wanted: Sequence[tuple[str, int]],
-              now: datetime, known: tuple[DiceSeed | None, dict[str, int]] | None = None
-              ) -> tuple[list[int], DiceSeed]:
+              now: datetime, known: tuple[DiceSeed | None, dict[str, int]] | None = None,
+              deferred: list[dict[str, Any]] | None = None) -> tuple[list[int], DiceSeed]:
     """``roll`` of each ``(purpose, sides)`` of ``wanted`` in turn, as the same rolls with the same faces, in three
     statements whatever their number (the seed, the counts so far by purpose, the insert): a close's d6 factions.
     The faces, and the scope's seed row (for ``reveal``). ``known``: the scope's stored seed row (None if there is
-    none yet) and its rolls' counts by purpose (``scope_rolls``) if the caller has read them: the insert alone."""
+    none yet) and its rolls' counts by purpose (``seeds_and_rolls``) if the caller has read them: the insert alone.
+    ``deferred``: the rolls' rows (``ADD_ROLLS``' values) are appended to it instead of inserted; the caller
+    inserts them in its own statement, in this transaction (a close on PostgreSQL, ``round_close.close``)."""
     if known is None:
         row = commit_seed(session, dice, game_id, scope, now)
         purposes = sorted({p for p, _ in wanted})
@@ -147,8 +157,10 @@ def roll_many(session: Session, dice: Dice, game_id: int, scope: int, wanted: Se
         rows.append({"game_id": game_id, "scope": scope, "purpose": purpose, "index": index, "sides": sides,
                      "face": face, "sealed": None})
         faces.append(face)
-    if rows:  # Core, built once: no ORM object a roll and no flush (nothing reads them as objects afterwards)
-        session.connection().execute(_ADD_ROLLS, rows)
+    if deferred is not None:
+        deferred.extend(rows)
+    elif rows:  # Core, built once: no ORM object a roll and no flush (nothing reads them as objects afterwards)
+        session.connection().execute(ADD_ROLLS, rows)
     return faces, row
 
 
@@ -164,17 +176,21 @@ def seal(session: Session, dice: Dice, game_id: int, scope: int, purpose: str, s
     return sealed
 
 
-def reveal(session: Session, game_id: int, scope: int, now: datetime, row: DiceSeed | None = None
-           ) -> SealView | None:
+def reveal(session: Session, game_id: int, scope: int, now: datetime, row: DiceSeed | None = None,
+           deferred: list[int] | None = None) -> SealView | None:
     """The scope's seed is public from now on (the round's result is posted with it). ``row``: the scope's seed
-    row if the caller holds it (``roll_many``'s)."""
+    row if the caller holds it (``roll_many``'s). ``deferred``: the seed row's id is appended to it instead of
+    written; the caller sets its ``revealed_at`` to ``now`` in its own statement, in this transaction."""
     if row is None:
         row = seed_row(session, game_id, scope)
     if row is None:
         return None
     if row.revealed_at is None:
-        session.connection().execute(_REVEAL, {"row": row.id, "at": now})  # Core: the ORM's flush costs more
-        set_committed_value(row, "revealed_at", now)  # as written
+        if deferred is not None:
+            deferred.append(row.id)
+        else:
+            session.connection().execute(REVEAL, {"row": row.id, "at": now})  # Core: the ORM's flush costs more
+        set_committed_value(row, "revealed_at", now)  # as written (or to be, in the caller's statement)
     return view_of(row, revealed=True)
 
 

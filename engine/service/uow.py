@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import CTE, Connection, Engine, Insert, Label, Row, bindparam, insert, select, union_all, update
+from sqlalchemy import CTE, Connection, Engine, Insert, Label, Row, Update, bindparam, insert, select, union_all, update
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -35,7 +35,7 @@ from engine.service.storage_health import StorageHealth
 from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
-from engine.store.prebuilt import Prebuilt, built_for
+from engine.store.prebuilt import Prebuilt, built_for, prebuilt
 from engine.store.twin import close_twin, sync_twin, turn_connection
 
 if TYPE_CHECKING:  # a ruleset's record names its service, a ServiceBase: only the type is needed here
@@ -194,7 +194,7 @@ def guarded_params(game_id: int, seen: int, events: Sequence[dict[str, Any]]) ->
 
 
 @cache
-def _appending(statement: Insert, count: int) -> Insert:
+def _appending(statement: Insert | Update, count: int) -> Insert | Update:
     """``statement`` after the reservation of ``count`` numbers and the insert of ``count`` events numbered from it
     (data-modifying ``WITH``s), returning the reservation's row. Built once per statement and count."""
     reserved = _NEXT_SEQ.cte("reserved")
@@ -208,13 +208,18 @@ def _appending(statement: Insert, count: int) -> Insert:
 
 
 def append_events_with(connection: Connection, game_id: int, events: Sequence[dict[str, Any]], kinds: Iterable[str],
-                       statement: Insert, params: dict[str, Any], *, opens: bool = False) -> int:
+                       statement: Insert | Update, params: dict[str, Any], *, opens: bool = False) -> int:
     """PostgreSQL: ``reserve_seqs``, the insert of ``events`` (rows but their ``seq``) and the caller's ``statement``
     (bound by ``params``) in ONE statement; the last number. ``GameClosed`` in an ended game, as ``reserve_seqs``."""
     count = len(events)
     values = {f"event_{name}_{n}": row[name] for n, row in enumerate(events) for name in _EVENT_FIELDS}
     taken = connection.execute(_appending(statement, count),
                                {**params, **values, "game": game_id, "count": count}).first()
+    return _taken(taken, kinds, opens)
+
+
+def _taken(taken: Row[Any] | None, kinds: Iterable[str], opens: bool) -> int:
+    """The last number of an ``_appending`` statement's returned row; ``GameClosed`` as ``reserve_seqs``."""
     if taken is None:  # the caller's statement wrote no row
         raise RuntimeError("the statement returned no row: its writes are not known to have happened")
     if taken.status == "ended" and not opens and not set(kinds) <= WHILE_CLOSED:
@@ -254,6 +259,33 @@ def append_events(connection: Connection, now: datetime, game_id: int,
                      "source_id": source_id, "at": now})
     insert_events(connection, rows, prebuilt_sql=prebuilt_sql)
     return last
+
+
+def append_events_along(connection: Connection, now: datetime, game_id: int,
+                        events: Sequence[tuple[str, int | None, dict[str, Any], str | None]],
+                        statement: Insert | Update, params: dict[str, Any], *, opens: bool = False) -> int:
+    """PostgreSQL: ``append_events`` of ``events`` (kind, actor, payload, source id) and the caller's ``statement``
+    (bound by ``params``; it must return a row, and its own ``WITH``s may hold more writes) in ONE statement
+    (``append_events_with``), run as its driver's SQL, compiled once a statement and number of events
+    (``engine.store.prebuilt``): the same numbers, rows and payloads; the last number. ``GameClosed`` in an ended
+    game (raised after the statement: the caller's transaction, which must not commit then, undoes its writes)."""
+    if not events:
+        raise ValueError("no events to append")
+    count = len(events)
+    values: dict[str, Any] = {**params, "game": game_id, "count": count}
+    for n, (kind, actor, payload, source_id) in enumerate(events):
+        actor, payload = marked(actor, payload, source_id)  # a moderator's proxy ballot (engine/service/proxy.py)
+        values.update({f"event_game_id_{n}": game_id, f"event_kind_{n}": kind, f"event_actor_{n}": actor,
+                       f"event_payload_{n}": payload, f"event_source_id_{n}": source_id, f"event_at_{n}": now})
+    dialect = connection.dialect
+    built = prebuilt(("append_events_along", statement, count), dialect,
+                     lambda: Prebuilt(_appending(statement, count), dialect, dict.fromkeys(values)))
+    found = built.run(connection, values)
+    try:
+        taken = found.first()
+    finally:
+        found.close()
+    return _taken(taken, [kind for kind, *_ in events], opens)
 
 
 def insert_events(connection: Connection, rows: Sequence[dict[str, Any]], *, prebuilt_sql: bool = False) -> None:
@@ -331,11 +363,15 @@ class SyncUnit:
     async use cases). What the session holds is flushed before the transaction commits."""
 
     def __init__(self, connection: Connection, now: datetime, session: Session | None = None,
-                 optimistic: bool = False) -> None:
+                 optimistic: bool = False, self_locking: bool = False) -> None:
         self.connection = connection
         self.now = now
         self._session = session
         self._owns_session = False
+        self.self_locking = self_locking
+        """A unit whose work takes the game's row lock with its first statement (PostgreSQL,
+        ``ServiceBase._self_locking_unit``): no lock was taken for it, and a ``_self_checking_unit``'s work checks
+        its source id itself, under that lock."""
         self.optimistic = optimistic
         """An optimistic unit (``ServiceBase._optimistic_unit``): its statements run each in a transaction of its
         own, and its one write is guarded (``guarded_append``), raising ``Changed`` if the game changed since the
@@ -366,6 +402,13 @@ class SyncUnit:
         return append_events(self.connection, self.now, game_id, events, game_id in self.opened,
                              prebuilt_sql=prebuilt_sql)
 
+    def record_all_with(self, game_id: int, events: Sequence[tuple[str, int | None, dict[str, Any], str | None]],
+                        statement: Insert | Update, params: dict[str, Any]) -> int:
+        """PostgreSQL: ``record_all`` of ``events`` and the caller's ``statement`` in one statement
+        (``append_events_along``); the last number."""
+        return append_events_along(self.connection, self.now, game_id, events, statement, params,
+                                   opens=game_id in self.opened)
+
     def reserve(self, game_id: int, count: int, kinds: Iterable[str], *, prebuilt_sql: bool = False) -> int:
         """The game's next ``count`` event numbers, for events written by the caller (the ballot batch's bulk
         insert); the last. ``GameClosed`` in an ended game. ``prebuilt_sql``: as ``reserve_seqs``."""
@@ -385,9 +428,9 @@ class SyncUnit:
 
 
 def _run_unit(connection: Connection, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T],
-              session: Session | None = None, optimistic: bool = False) -> T:
+              session: Session | None = None, optimistic: bool = False, self_locking: bool = False) -> T:
     check_not_done(connection, source_id)
-    unit = SyncUnit(connection, now, session, optimistic)
+    unit = SyncUnit(connection, now, session, optimistic, self_locking)
     try:
         result = work(unit)
         unit.flush()
@@ -567,6 +610,17 @@ class ServiceBase:
         and as a step of a ``_batch`` of the game (locked already), it is ``_unit``."""
         return await self._connection_unit(_in_connection, game_id, work, *args, **kwargs)
 
+    async def _self_checking_unit(self, game_id: int, source_id: str | None,
+                                  work: Callable[Concatenate[SyncUnit, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``_unit`` with ``source_id`` for ``work`` that, on PostgreSQL, takes the game's row lock with its first
+        statement and then checks ``source_id`` itself (``check_not_done``, under that lock: a redelivery waits for
+        the first delivery's commit and then finds it), when its unit is ``self_locking``: ``_self_locking_unit``
+        (the round's close). On SQLite, and as a step of a ``_batch`` of the game, it is ``_unit``."""
+        batch = _BATCH.get()
+        if self.backend.postgres is None or (batch is not None and batch.game_id == game_id):
+            return await self._unit(game_id, source_id, work, *args, **kwargs)
+        return await self._connection_unit(_in_connection, game_id, work, *args, **kwargs)
+
     async def _optimistic_unit(self, game_id: int, work: Callable[Concatenate[SyncUnit, P], T], *args: P.args,
                                **kwargs: P.kwargs) -> T:
         """``_self_locking_unit`` for ``work`` that reads, then writes once, guarded (``guarded_append``), when its
@@ -628,7 +682,7 @@ def _optimistically(connection: Connection, now: datetime, work: Callable[[SyncU
 
 def _in_connection(connection: Connection, now: datetime, work: Callable[[SyncUnit], T]) -> T:
     with connection.begin():
-        return _run_unit(connection, now, None, work)
+        return _run_unit(connection, now, None, work, self_locking=True)
 
 
 def _in_session(session: Session, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:

@@ -1,12 +1,16 @@
 """issue 20: the statements of a round's close (counted, not timed). A close of a round with no AG election tied to
 it and no open player vote reads its round, its factions and the round end's three facts in one statement, the
-round's and the game's seeds in one and the round's rolls once (for the d6 rolls and the round's view alike)."""
+round's and the game's seeds with the round's rolls in one (for the d6 rolls and the round's view alike); on
+PostgreSQL it writes in one statement (pgclose)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_service_scaling import statements
+
+from engine.service.uow import Duplicate
 
 MOD = 1
 
@@ -29,13 +33,34 @@ async def test_a_close_reads_its_round_its_factions_and_its_dice_once(table: Any
     await table.vote(101, "Vote: Aye")
     await table.vote(102, "Vote: Nay")
     seen = await _close_statements(table)
-    reads = [s for s in seen if s.startswith("SELECT")]
-    assert sum("FROM rounds" in s for s in reads) == 1, reads  # the round, its factions, the round end's facts
+    # on PostgreSQL the first read takes the game's row lock itself (``WITH locked AS (... FOR UPDATE)``, pgclose)
+    reads = [s for s in seen if s.startswith("SELECT") or s.startswith("WITH locked")]
+    # the round, its factions, the round end's facts (on PostgreSQL with the game and its lock)
+    assert sum("FROM rounds" in s or "JOIN rounds" in s for s in reads) == 1, reads
     assert not any(s.startswith("SELECT temp_factions") or s.startswith("SELECT ag_elections")
                    or s.startswith("SELECT player_votes") for s in reads), reads
-    assert sum(s.startswith("SELECT dice_seeds") for s in reads) == 1, reads  # the round's seed and the game's
-    assert sum(s.startswith("SELECT dice_rolls") for s in reads) == 1, reads  # counts and seals
+    # the round's seed and the game's, joined to the round's rolls (counts and seals): one statement (pgclose)
+    assert sum(s.startswith("SELECT dice_seeds") for s in reads) == 1, reads
+    assert sum("FROM dice_seeds LEFT OUTER JOIN dice_rolls" in s for s in reads) == 1, reads
+    assert not any(s.startswith("SELECT dice_rolls") for s in reads), reads
     # close4: whether the game has a holding at all rides in the round's read; no holding, no holders' read
     assert not any(s.startswith("SELECT holdings") for s in reads), reads
     postgres = table.engine.dialect.name == "postgresql"
-    assert len(seen) == (11 if postgres else 12), "\n".join(s[:90] for s in seen)  # close3: 12, 13; main: 18, 19
+    # pgclose: on PostgreSQL the writes (rolls, factions, round, reveal, event numbers, events) are one statement
+    assert len(seen) == (4 if postgres else 11), "\n".join(s[:90] for s in seen)  # close4: 11, 12; main: 18, 19
+    if postgres:  # the lock is the read's (no SELECT ... FOR UPDATE of its own), and the round's read has the game
+        assert seen[0].startswith("WITH locked") and "FOR UPDATE" in seen[0] and "FROM games" in seen[0], seen[0]
+        assert not any(s.startswith("SELECT games") for s in seen), seen
+
+
+async def test_a_redelivered_close_is_not_applied_twice(table: Any) -> None:
+    """pgclose: on PostgreSQL the close checks its source id after the lock its first read takes; a redelivery is a
+    ``Duplicate`` (not a second close, not "already closed") on both backends."""
+    await table.player(101, "p101", 3, 2, 2)
+    await table.open()
+    await table.vote(101, "Vote: Aye")
+    first = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD, source_id="i-close")
+    assert first.aye > 0
+    with pytest.raises(Duplicate):
+        await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD, source_id="i-close")
+    assert (await table.kinds()).count("RoundClosed") == 1

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
+from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Integer, Select, and_, bindparam, exists, select, update
+from sqlalchemy import Integer, Select, Update, and_, bindparam, exists, insert, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -29,7 +30,17 @@ from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
 from engine.service.announcements import pending_event
 from engine.service.clock import Dice, utc
-from engine.service.dice import GAME_SCOPE, is_revealed, reveal, roll_many, scope_rolls, seed_rows, view_of
+from engine.service.dice import (
+    ADD_ROLLS,
+    GAME_SCOPE,
+    REVEAL,
+    ROLL_FIELDS,
+    is_revealed,
+    reveal,
+    roll_many,
+    seeds_and_rolls,
+    view_of,
+)
 from engine.service.landsdraad.adjutant import AG, ElectionView, close_elections_with_round, read_adjutant
 from engine.service.landsdraad.ledger import active_players, holding_extras
 from engine.service.landsdraad.majority import expire_votes
@@ -43,7 +54,7 @@ from engine.service.landsdraad.round_state import (
 from engine.service.landsdraad.views import ResultView
 from engine.service.ledger import read_game
 from engine.service.settings import value_of
-from engine.service.uow import SyncUnit
+from engine.service.uow import SyncUnit, check_not_done, locking_read, read_before_lock
 from engine.store.models import Base, Game, Player
 from engine.store.models.landsdraad import (
     AgElection,
@@ -67,20 +78,79 @@ executemany for all of them (Core, built once: the ORM's flush made one statemen
 _CLOSE_ROUND = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("row"))
                 .values(status="closed", closed_at=bindparam("closed_at"), result=bindparam("result")))
 
+_ROLLS, _SEEDS = Base.metadata.tables["dice_rolls"], Base.metadata.tables["dice_seeds"]
+
+
+@cache
+def _close_writes(factions: int, rolls: int, revealed: bool) -> Update:
+    """PostgreSQL: the close's writes but its events as ONE statement, the round's update (``_CLOSE_ROUND``) after
+    data-modifying ``WITH``s: the insert of ``rolls`` new rolls (``roll_<field>_<n>``, ``dice.ROLL_FIELDS``), the
+    update of ``factions`` temporary factions (``faction_<n>``, ``faction_roll_<n>``, ``faction_vote_<n>``: the
+    rows of ``_SET_FACTION``) and, if ``revealed``, the seed's reveal (``seed_row``, ``revealed_at``: the update of
+    ``dice.reveal``). The same rows and values as those statements one by one; ``uow.append_events_along`` adds the
+    events' numbers and insert to it, so that the close writes in one round trip instead of six. Built once a
+    shape. Every ``WITH`` runs once whether or not it is referenced, and they change different rows."""
+    ctes = []
+    if rolls:
+        ctes.append(insert(_ROLLS).values([
+            {f: bindparam(f"roll_{f}_{n}", type_=_ROLLS.c[f].type) for f in ROLL_FIELDS} for n in range(rolls)])
+            .cte("rolled"))
+    ctes += [update(_FACTIONS).where(_FACTIONS.c.id == bindparam(f"faction_{n}", type_=_FACTIONS.c.id.type))
+             .values(roll=bindparam(f"faction_roll_{n}", type_=_FACTIONS.c.roll.type),
+                     vote=bindparam(f"faction_vote_{n}", type_=_FACTIONS.c.vote.type)).cte(f"faction_{n}")
+             for n in range(factions)]
+    if revealed:
+        ctes.append(update(_SEEDS).where(_SEEDS.c.id == bindparam("seed_row", type_=_SEEDS.c.id.type))
+                    .values(revealed_at=bindparam("revealed_at", type_=_SEEDS.c.revealed_at.type)).cte("revealed"))
+    return _CLOSE_ROUND.add_cte(*ctes) if ctes else _CLOSE_ROUND
+
+
+def _rolls_built(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(ADD_ROLLS, dialect, dict.fromkeys(ROLL_FIELDS), column_keys=ROLL_FIELDS)
+
+
+def _factions_built(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(_SET_FACTION, dialect, {"row": 0, "roll": 0, "vote": ""})
+
+
+def _round_built(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(_CLOSE_ROUND, dialect, {"row": 0, "closed_at": None, "result": None})
+
+
+def _reveal_built(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(REVEAL, dialect, {"row": 0, "at": None})
+
+
+def _close_params(rolls: Sequence[dict[str, Any]], factions: Sequence[dict[str, Any]], seed_row: int | None,
+                  revealed_at: Any, round_params: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of ``_close_writes(len(factions), len(rolls), seed_row is not None)``."""
+    params = dict(round_params)
+    for n, roll in enumerate(rolls):
+        params.update({f"roll_{f}_{n}": roll[f] for f in ROLL_FIELDS})
+    for n, faction in enumerate(factions):
+        params.update({f"faction_{n}": faction["row"], f"faction_roll_{n}": faction["roll"],
+                       f"faction_vote_{n}": faction["vote"]})
+    if seed_row is not None:
+        params.update({"seed_row": seed_row, "revealed_at": revealed_at})
+    return params
+
+
 RoundEnd = tuple[str | None, bool, bool]
 """What the round end reads (R0-20): the Adjutant General's name (None if the office is empty; ``read_adjutant``),
 whether an election closes with the round (``close_elections_with_round``) and whether a player vote of the round
 is open (``expire_votes``)."""
 
+_ROUND_END_READ = (
+    select(Player.name).join(Office, Office.player_id == Player.id)
+    .where(Office.game_id == Round.game_id, Office.office == AG).scalar_subquery(),
+    exists().where(AgElection.game_id == Round.game_id, AgElection.status == "open",
+                   AgElection.closes_with_round == Round.number),
+    exists().where(PlayerVoteRow.game_id == Round.game_id, PlayerVoteRow.round_number == Round.number,
+                   PlayerVoteRow.status == "open"),
+    exists().where(Holding.game_id == Round.game_id))
+"""The round end's reads (``RoundEnd``) and whether the game has a holding, as columns of a round's row."""
 _ROUND_READ = (
-    select(Round, TempFactionRow,
-           select(Player.name).join(Office, Office.player_id == Player.id)
-           .where(Office.game_id == Round.game_id, Office.office == AG).scalar_subquery(),
-           exists().where(AgElection.game_id == Round.game_id, AgElection.status == "open",
-                          AgElection.closes_with_round == Round.number),
-           exists().where(PlayerVoteRow.game_id == Round.game_id, PlayerVoteRow.round_number == Round.number,
-                          PlayerVoteRow.status == "open"),
-           exists().where(Holding.game_id == Round.game_id))
+    select(Round, TempFactionRow, *_ROUND_END_READ)
     .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
     .where(Round.game_id == bindparam("game"), Round.number == bindparam("number")).order_by(TempFactionRow.id))
 """A closing round, its temporary factions (``read_factions``), what its round end reads (``RoundEnd``) and whether
@@ -103,6 +173,43 @@ def round_of(session: Session, game: Game, number: int | None = None
     first = rows[0]
     return (first[0], [row[1] for row in rows if row[1] is not None], (first[2], bool(first[3]), bool(first[4])),
             bool(first[5]))
+
+
+@cache
+def _locking_round_read() -> Select[Any]:
+    """PostgreSQL (a ``self_locking`` unit): the game's row lock (``uow.locking_read``), the game and its current
+    round as ``_ROUND_READ`` reads it, in one statement (built on first use): one round trip and one ORM read fewer
+    than the lock's own statement and then the round's. ``populate_existing``: a second read (``_locked_round``)
+    refreshes what the first put in the session."""
+    locked, seqs = locking_read()
+    return (select(Game, Round, TempFactionRow, *_ROUND_END_READ, *seqs)
+            .join(locked, locked.c.id == Game.id)
+            .outerjoin(Round, and_(Round.game_id == Game.id, Round.number == Game.current_round))
+            .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
+            .where(Game.id == bindparam("game")).order_by(TempFactionRow.id)
+            .execution_options(populate_existing=True))
+
+
+def _locked_round(session: Session, game_id: int
+                  ) -> tuple[Game, tuple[Round | None, list[TempFactionRow], RoundEnd, bool]]:
+    """The game, locked, and ``round_of`` its current round, in one statement (``_locking_round_read``). Under READ
+    COMMITTED a statement that waited for the lock sees the locked row as the other writer left it but every other
+    row as before; the game's ``last_seq`` as read and as locked then differ (``uow.read_before_lock``), and it is
+    read again, under the lock it now holds."""
+    for _ in range(2):
+        rows = session.execute(_locking_round_read(), {"game": game_id}).all()
+        if not rows:
+            raise NotFoundError("That game no longer exists.")
+        if not read_before_lock(rows[0]):
+            break
+    else:
+        raise RuntimeError(f"game {game_id} changed while this transaction held its row lock")
+    first = rows[0]
+    game: Game = first[0]
+    if first[1] is None:
+        return game, (None, [], (None, False, False), True)
+    return game, (first[1], [row[2] for row in rows if row[2] is not None],
+                  (first[3], bool(first[4]), bool(first[5])), bool(first[6]))
 
 
 OPTIONS = {o.value: o for o in Option}
@@ -131,7 +238,7 @@ def _voters_of(game_id: Any, round_id: Any) -> Select[Any]:
 
 
 def _voters_built(dialect: Dialect) -> Prebuilt:
-    """``_voters_of`` as SQLite's driver runs it, its game and round bound (``game``, ``round``)."""
+    """``_voters_of`` as the driver runs it, its game and round bound (``game``, ``round``)."""
     return Prebuilt(_voters_of(bindparam("game", type_=Integer), bindparam("round", type_=Integer)), dialect,
                     {"game": 0, "round": 0})
 
@@ -150,16 +257,13 @@ def voters(unit: SyncUnit, game_id: int, round_id: int, holders: bool = True
     The rows are the DB-API cursor's own (tuples on SQLite, asyncpg's records on PostgreSQL), all fetched at once,
     turned into columns by ``map`` and ``itemgetter`` and counted by ``Counter``, all in C: no SQLAlchemy ``Row``,
     no object and no Python step per player (docs/performance.md). The columns need no conversion (integers and text).
-    ``holders``: False if the caller knows the game has no holding (``round_of``): no extras to read then. On SQLite
-    the query runs as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
+    ``holders``: False if the caller knows the game has no holding (``round_of``): no extras to read then. The query
+    runs as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
     session = unit.session
     session.flush()  # what session.execute would autoflush; the plain connection below does not
     extras = holding_extras(session, game_id) if holders else {}
     connection = session.connection()
-    if connection.dialect.name == "sqlite":
-        found = built_for(connection, _voters_built).run(connection, {"game": game_id, "round": round_id})
-    else:
-        found = connection.execute(_voters_of(game_id, round_id))
+    found = built_for(connection, _voters_built).run(connection, {"game": game_id, "round": round_id})
     try:
         rows = found.cursor.fetchall()
     finally:
@@ -219,8 +323,12 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
           expected_round: int | None) -> ResultView:
     """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
     session = unit.session
-    game = read_game(session, game_id)
-    rnd, factions, round_end, holders = round_of(session, game)
+    if unit.self_locking:  # PostgreSQL: the lock is this unit's first statement; the redelivery check after it
+        game, (rnd, factions, round_end, holders) = _locked_round(session, game_id)
+        check_not_done(unit.connection, source_id)
+    else:
+        game = read_game(session, game_id)
+        rnd, factions, round_end, holders = round_of(session, game)
     if expected_round is not None and (rnd is None or rnd.number != expected_round):
         rnd, factions, round_end, holders = round_of(session, game, expected_round)
         if rnd is None:
@@ -234,23 +342,32 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         assert rnd.result is not None
         return result_view(view, rnd.result, already_closed=True)
     counted, cast = voters(unit, game_id, rnd.id, holders)
+    # On PostgreSQL every write but the ORM's is held until the end and made in one statement (``_close_writes``);
+    # elsewhere each is made where it was, as its driver's SQL compiled once (``engine.store.prebuilt``)
+    connection = unit.connection
+    postgres = connection.dialect.name == "postgresql"
+    rolled: list[dict[str, Any]] = []
     unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
-    # The round's seed and the game's in one statement, the round's rolls so far in one: what the rolls, the
-    # reveal and the round's view read of the dice (each read them again before).
-    seeds = seed_rows(session, game_id, (rnd.number, GAME_SCOPE))
+    # The round's seed and the game's and the round's rolls so far in one statement: what the rolls, the reveal
+    # and the round's view read of the dice (each read them again before).
+    seeds, counts, seals = seeds_and_rolls(session, game_id, rnd.number)
     seed = seeds.get(rnd.number)
-    counts, seals = scope_rolls(session, game_id, rnd.number)
     if unrolled:  # rolled from the round's committed seed (docs/dice.md), in the factions' order
         faces, seed = roll_many(session, dice, game_id, rnd.number,
-                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now, (seed, counts))
+                                [(faction_purpose(row.name), 6) for row in unrolled], unit.now, (seed, counts),
+                                rolled)
+        if rolled and not postgres:
+            built_for(connection, _rolls_built).run_many(connection, rolled)
         for row, face in zip(unrolled, faces, strict=True):
             set_committed_value(row, "roll", face)  # written below with the vote, in one statement
     rolls = {row.name: row.roll for row in factions if row.stance == "d6" and row.roll is not None}
     outcome = resolve_counted({(votes, OPTIONS[option] if option is not None else None): count
                                for (votes, option), count in counted.items()}, [faction_of(f) for f in factions], rolls)
+    set_factions = [{"row": row.id, "roll": row.roll, "vote": fv.option.value}
+                    for row, fv in zip(factions, outcome.factions, strict=True)]
     if factions:
-        unit.connection.execute(_SET_FACTION, [{"row": row.id, "roll": row.roll, "vote": fv.option.value}
-                                               for row, fv in zip(factions, outcome.factions, strict=True)])
+        if not postgres:
+            built_for(connection, _factions_built).run_many(connection, set_factions)
         for row, fv in zip(factions, outcome.factions, strict=True):
             set_committed_value(row, "vote", fv.option.value)
     t = outcome.tally
@@ -265,11 +382,16 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         # Found overdue (the bot was offline): the round closes once, as of the time it should have closed.
         result["due_at"] = utc(rnd.deadline).isoformat()
         closed_at = utc(rnd.deadline)
-    unit.connection.execute(_CLOSE_ROUND, {"row": rnd.id, "closed_at": closed_at, "result": result})
+    close_round = {"row": rnd.id, "closed_at": closed_at, "result": result}
+    if not postgres:
+        built_for(connection, _round_built).run(connection, close_round)
     for key, value in (("status", "closed"), ("closed_at", closed_at), ("result", dict(result))):
         set_committed_value(rnd, key, value)  # as written: the session has nothing of the round's to flush
     # The seed is public with the result (none if the round never rolled: no seed was read above).
-    shown = reveal(session, game_id, rnd.number, unit.now, seed) if seed is not None else None
+    revealed: list[int] = []
+    shown = reveal(session, game_id, rnd.number, unit.now, seed, revealed) if seed is not None else None
+    if revealed and not postgres:
+        built_for(connection, _reveal_built).run(connection, {"row": revealed[0], "at": unit.now})
     payload = {"round": rnd.number, "result": result, "rolls": rolls, "weights": cast,
                "by_deadline": expected_round is not None}
     if shown is not None:
@@ -277,8 +399,12 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     events: list[tuple[str, int | None, dict[str, Any], str | None]] = [("RoundClosed", actor, payload, source_id)]
     if disclosure is None or not disclosure["held"]:
         events.append(pending_event("round", rnd.number))  # a held result is announced when released
-    # both numbers in one statement, both events in one executemany (on SQLite as prebuilt driver SQL)
-    unit.record_all(game_id, events, prebuilt_sql=unit.connection.dialect.name == "sqlite")
+    if postgres:  # all the writes above and the events', at once
+        seed_row = revealed[0] if revealed else None
+        unit.record_all_with(game_id, events, _close_writes(len(set_factions), len(rolled), seed_row is not None),
+                             _close_params(rolled, set_factions, seed_row, unit.now, close_round))
+    else:  # both numbers in one statement, both events in one executemany (on SQLite as prebuilt driver SQL)
+        unit.record_all(game_id, events, prebuilt_sql=True)
     base = seeds.get(GAME_SCOPE)
     known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
     return result_view(read_round_view(session, game, rnd, factions, shown, known), result)

@@ -78,7 +78,7 @@ async def factions_of(session: AsyncSession, round_id: int) -> Sequence[TempFact
 @dataclass(frozen=True)
 class KnownDice:
     """What a round's view reads of the dice, if the caller has read it already (the close): the seal of each
-    purpose a moderator sealed in the round's scope (``dice.scope_rolls``) and the game scope's seal
+    purpose a moderator sealed in the round's scope (``dice.seeds_and_rolls``) and the game scope's seal
     (``seal_of(..., GAME_SCOPE)``, None without a seed)."""
 
     seals: Mapping[str, str]

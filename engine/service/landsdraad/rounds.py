@@ -142,7 +142,8 @@ class RoundService(ServiceBase):
     ) -> ResultView:
         """Tally with every weight read now (R0-15), roll the d6 factions that have no roll yet (P0-04).
         ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
-        return await self._unit(game_id, source_id, close, self.dice, game_id, actor, source_id, expected_round)
+        return await self._self_checking_unit(game_id, source_id, close, self.dice, game_id, actor, source_id,
+                                              expected_round)
 
     async def extend_round(self, game_id: int, *, by: timedelta | None = None, to: datetime | None = None,
                            actor: int | None, source_id: str | None = None) -> RoundView:
