@@ -488,6 +488,16 @@ class ServiceBase:
         async with self.backend.twin_turns:
             return await asyncio.to_thread(transaction, *args, **kwargs)
 
+    def _twin_now(self, twin: Engine, transaction: Callable[[Connection], T]) -> T:
+        """``transaction`` on the twin's kept connection, on this thread (the event loop's), begun at once and
+        committed, for a short one only (``short_units``); ``WouldWait`` before anything ran when it cannot begin
+        at once: another twin transaction of this process has its turn (or waits for it), or
+        ``twin.turn_connection_now`` says so."""
+        if self.backend.twin_turns.locked():
+            raise WouldWait
+        with turn_connection_now(twin) as connection:
+            return transaction(connection)
+
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncSession]:
         async with self._sessions() as session:
@@ -558,10 +568,9 @@ class ServiceBase:
             now = self.clock.now()
             twin = self._twin
             if twin is not None:
-                turns = self.backend.twin_turns
-                if _SHORT.get() and not turns.locked():
+                if _SHORT.get():
                     try:  # on this thread, at once, or not at all (``short_units``)
-                        return _in_twin_now(twin, now, source_id, bound)
+                        return self._twin_now(twin, lambda connection: _run_unit(connection, now, source_id, bound))
                     except WouldWait:
                         pass
                 return await self._in_twin(_in_twin, twin, now, source_id, bound)
@@ -650,8 +659,3 @@ def _in_twin(twin: Engine, now: datetime, source_id: str | None, work: Callable[
     with turn_connection(twin) as connection, connection.begin():  # in turns (``ServiceBase._in_twin``)
         return _run_unit(connection, now, source_id, work)
 
-
-def _in_twin_now(twin: Engine, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
-    """``_in_twin`` on the calling thread (the event loop's), begun at once or ``WouldWait`` before anything ran."""
-    with turn_connection_now(twin) as connection:
-        return _run_unit(connection, now, source_id, work)
