@@ -127,20 +127,30 @@ def turn_connection_now(twin: Engine) -> Iterator[Connection]:
             raise WouldWait from None
         try:
             transaction = held.begin()
-        except OperationalError as error:
-            if fault_kind(error) == BUSY:
+        except BaseException as error:
+            _set_busy(held, raw, busy)
+            if isinstance(error, OperationalError) and fault_kind(error) == BUSY:
                 raise WouldWait from None
             raise
-        finally:
-            try:
-                raw.execute(f"PRAGMA busy_timeout={busy}").close()
-            except Exception:
-                held.invalidate()  # connected anew at its next use, with the pragmas of ``sync_twin``
-                raise
+        if not _set_busy(held, raw, busy):
+            with contextlib.suppress(Exception):
+                transaction.rollback()
+            raise WouldWait  # only BEGIN ran, and is undone; the worker thread's path connects anew
         with transaction:
             yield held
     finally:
         lock.release()
+
+
+def _set_busy(held: Connection, raw: Any, busy: int) -> bool:
+    """Set the kept connection's busy timeout back to ``busy``; if that fails, the connection is invalidated (opened
+    anew at its next use, with the pragmas of ``sync_twin``) and False is returned."""
+    try:
+        raw.execute(f"PRAGMA busy_timeout={busy}").close()
+    except Exception:
+        held.invalidate()
+        return False
+    return True
 
 
 def close_twin(twin: Engine) -> None:
