@@ -38,7 +38,7 @@ from engine.service.uow import Backend, ServiceBase, typed_param
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
 from engine.store.prebuilt import Prebuilt, built_for
-from engine.store.twin import WouldWait, turn_connection
+from engine.store.twin import turn_connection
 
 RECEIPT = 0
 """Priority of answers to what a player sent (a ballot's receipt): delivered before everything else."""
@@ -292,12 +292,6 @@ class OwedService(ServiceBase):
         now = self.clock.now()
         twin = self._twin
         if twin is not None:
-            if kind == "settle" and len(items) == 1:  # one mark (a receipt sent): short (``uow.short_units``)
-                try:
-                    return self._twin_now(twin, lambda connection: _write_batch(connection, now, kind, items))
-                except WouldWait:
-                    pass
-
             def in_twin() -> list[Any]:
                 with turn_connection(twin) as connection, connection.begin():  # in turns (``_in_twin``)
                     return _write_batch(connection, now, kind, items)

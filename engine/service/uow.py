@@ -455,7 +455,9 @@ def short_units(short: bool = True) -> Iterator[None]:
     transaction of this process running or waiting for its turn, no other connection holding the write lock. For a
     transaction of a fixed, small size only (a lone DM ballot: ``BallotService._cast_batch``), never for one that
     grows with the game or a burst, which would hold up every other event of the bot meanwhile. Issue 20: a lone
-    ballot's hop to the worker thread and back cost about 0.2 ms of its receipt's 3 ms."""
+    ballot's hop to the worker thread and back cost about 0.2 ms of its receipt's 3 ms. Not for the marks of the
+    messages sent (``OwedService.settle``): they are off the receipt's path, and in a burst the hop is the moment in
+    which the next marks gather into one transaction; written at once, each would be a transaction of its own."""
     token = _SHORT.set(short)
     try:
         yield

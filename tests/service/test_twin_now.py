@@ -164,23 +164,3 @@ def test_turn_connection_now_does_not_wait_for_a_worker_thread_or_another_writer
     finally:
         close_twin(twin)
 
-
-async def test_a_lone_mark_of_a_message_sent_is_written_on_the_loop_thread(sqlite_template: Path,
-                                                                            tmp_path: Path) -> None:
-    """The mark of a receipt sent (``OwedService.settle``, one row) is short too; owing messages is not, so far."""
-    from engine.service.owed import NOTICE, Owed
-
-    clerk, engine, _game_id, path = await _clerk(sqlite_template, tmp_path, timedelta(seconds=30))
-    try:
-        twin = clerk._twin
-        assert twin is not None
-        began: list[int] = []
-        event.listen(twin, "begin", lambda _c: began.append(threading.get_ident()))
-        [row] = await clerk.outbox.owe([Owed("channel:1", 1, NOTICE, "n1", {"text": "x"})])
-        assert row is not None
-        await clerk.outbox.settle(row.id, "sent")
-        assert len(began) == 2 and began[0] != threading.get_ident() and began[1] == threading.get_ident()
-        with sqlite3.connect(path) as db:
-            assert db.execute("SELECT outcome FROM owed_messages WHERE id = ?", (row.id,)).fetchone() == ("sent",)
-    finally:
-        await engine.dispose()
