@@ -452,7 +452,7 @@ _SHORT: ContextVar[bool] = ContextVar("clerk_short_unit", default=False)
 def short_units(short: bool = True) -> Iterator[None]:
     """Inside the block, a unit of this task on the SQLite file's twin (``ServiceBase._unit``) is short enough to
     run on the event loop's own thread when it can begin at once (``twin.turn_connection_now``): no other twin
-    transaction of this process running or waiting for its turn, no other connection holding the write lock. For a
+    transaction of this process having its turn, no other connection holding the write lock. For a
     transaction of a fixed, small size only (a lone DM ballot: ``BallotService._cast_batch``), never for one that
     grows with the game or a burst, which would hold up every other event of the bot meanwhile. Issue 20: a lone
     ballot's hop to the worker thread and back cost about 0.2 ms of its receipt's 3 ms. Not for the marks of the
@@ -493,8 +493,8 @@ class ServiceBase:
     def _twin_now(self, twin: Engine, transaction: Callable[[Connection], T]) -> T:
         """``transaction`` on the twin's kept connection, on this thread (the event loop's), begun at once and
         committed, for a short one only (``short_units``); ``WouldWait`` before anything ran when it cannot begin
-        at once: another twin transaction of this process has its turn (or waits for it), or
-        ``twin.turn_connection_now`` says so."""
+        at once: another twin transaction of this process has its turn, or ``twin.turn_connection_now`` says so.
+        Run synchronously, it cannot meet another of this process's twin transactions."""
         if self.backend.twin_turns.locked():
             raise WouldWait
         with turn_connection_now(twin) as connection:
@@ -660,4 +660,3 @@ def _in_session(session: Session, now: datetime, source_id: str | None, work: Ca
 def _in_twin(twin: Engine, now: datetime, source_id: str | None, work: Callable[[SyncUnit], T]) -> T:
     with turn_connection(twin) as connection, connection.begin():  # in turns (``ServiceBase._in_twin``)
         return _run_unit(connection, now, source_id, work)
-
