@@ -109,9 +109,9 @@ def turn_connection_now(twin: Engine) -> Iterator[Connection]:
     ``WouldWait`` (nothing ran) if the kept connection is in use in a worker thread (its thread lock is taken), or if
     another connection holds SQLite's write lock: the ``BEGIN IMMEDIATE`` is made with no busy timeout, which SQLite
     would otherwise sleep out on this thread, and the timeout is set back as soon as it has begun (once it holds the
-    write lock, a transaction in WAL mode has no other writer to wait for). The two ``PRAGMA busy_timeout`` go to the driver's connection
-    directly: they are not statements of the transaction, and its listeners (statement counts, fault injection) do
-    not see them."""
+    write lock, a transaction in WAL mode has no other writer to wait for). The two ``PRAGMA busy_timeout`` go to
+    the driver's connection directly: they are not statements of the transaction, and its listeners (statement
+    counts, fault injection) do not see them."""
     lock = _turn_lock(twin)
     if not lock.acquire(blocking=False):
         raise WouldWait
