@@ -34,7 +34,45 @@ class Batcher(Generic[K, I, R]):
         """How many batches were written (tests and measurements read it)."""
 
     async def submit(self, key: K, item: I) -> R:
-        return await self.put(key, item)
+        """``item``'s result, once its batch has committed. When no batch of ``key`` is being written, the caller
+        lets the loop turn once, so that the items of this moment join it, as they would a batch started by
+        ``put``; if none did, the caller writes its batch of one itself, in its own task, and has its result at once
+        (issue 20: a lone DM ballot spares the task that would write it, and the turn of the loop that would wake
+        the caller). Items that come meanwhile wait for the next batch, which a task started here writes. If some
+        joined, all of them are one batch, written by a task as ``put``'s are (a cancelled caller never stops the
+        batch of the others)."""
+        if key in self._running:
+            return await self.put(key, item)
+        self._running.add(key)
+        self._queues[key] = []
+        try:
+            await asyncio.sleep(0)
+        except BaseException:
+            self._hand_over(key)
+            raise
+        joined = self._queues[key]
+        if joined:
+            future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+            joined.insert(0, (item, future))
+            self._start(key)
+            return await future
+        try:
+            self.batches += 1
+            [result] = await self.handler(key, [item])
+        finally:
+            self._hand_over(key)
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def _hand_over(self, key: K) -> None:
+        """``submit``'s own batch is done (or was never begun): what queued meanwhile is written by a task."""
+        self._running.discard(key)
+        if self._queues.get(key):
+            self._running.add(key)
+            self._start(key)
+        else:
+            self._queues.pop(key, None)
 
     def put(self, key: K, item: I) -> asyncio.Future[R]:
         """Queue ``item`` without waiting: the future of its result (of its exception), set once its batch has
@@ -45,10 +83,14 @@ class Batcher(Generic[K, I, R]):
         self._queues.setdefault(key, []).append((item, future))
         if key not in self._running:
             self._running.add(key)
-            task = loop.create_task(self._drain(key), name=f"clerk-batch-{key}")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._start(key)
         return future
+
+    def _start(self, key: K) -> None:
+        """A task that writes ``key``'s batches until none is left (``key`` is in ``_running`` already)."""
+        task = asyncio.get_running_loop().create_task(self._drain(key), name=f"clerk-batch-{key}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _drain(self, key: K) -> None:
         try:

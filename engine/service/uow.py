@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -36,7 +36,7 @@ from engine.store.faults import StorageFault, storage_fault
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
 from engine.store.prebuilt import Prebuilt, built_for, prebuilt
-from engine.store.twin import close_twin, sync_twin, turn_connection
+from engine.store.twin import WouldWait, close_twin, sync_twin, turn_connection, turn_connection_now
 
 if TYPE_CHECKING:  # a ruleset's record names its service, a ServiceBase: only the type is needed here
     from engine.service.ruleset import Ruleset
@@ -488,6 +488,26 @@ class _Batch:
 _BATCH: ContextVar[_Batch | None] = ContextVar("clerk_batch", default=None)
 """The batch (``ServiceBase._batch``) the current task writes in, if any."""
 
+_SHORT: ContextVar[bool] = ContextVar("clerk_short_unit", default=False)
+"""Whether the current task's units are short (``short_units``)."""
+
+
+@contextmanager
+def short_units(short: bool = True) -> Iterator[None]:
+    """Inside the block, a unit of this task on the SQLite file's twin (``ServiceBase._unit``) is short enough to
+    run on the event loop's own thread when it can begin at once (``twin.turn_connection_now``): no other twin
+    transaction of this process having its turn, no other connection holding the write lock. For a
+    transaction of a fixed, small size only (a lone DM ballot: ``BallotService._cast_batch``), never for one that
+    grows with the game or a burst, which would hold up every other event of the bot meanwhile. Issue 20: a lone
+    ballot's hop to the worker thread and back cost about 0.2 ms of its receipt's 3 ms. Not for the marks of the
+    messages sent (``OwedService.settle``): they are off the receipt's path, and in a burst the hop is the moment in
+    which the next marks gather into one transaction; written at once, each would be a transaction of its own."""
+    token = _SHORT.set(short)
+    try:
+        yield
+    finally:
+        _SHORT.reset(token)
+
 
 class ServiceBase:
     """A service on a ``Backend``: reads, writes (``_write``) and synchronous units (``_unit``) of one game."""
@@ -513,6 +533,16 @@ class ServiceBase:
         receipts sent, in a burst); in turns, each begins as soon as the one before has committed."""
         async with self.backend.twin_turns:
             return await asyncio.to_thread(transaction, *args, **kwargs)
+
+    def _twin_now(self, twin: Engine, transaction: Callable[[Connection], T]) -> T:
+        """``transaction`` on the twin's kept connection, on this thread (the event loop's), begun at once and
+        committed, for a short one only (``short_units``); ``WouldWait`` before anything ran when it cannot begin
+        at once: another twin transaction of this process has its turn, or ``twin.turn_connection_now`` says so.
+        Run synchronously, it cannot meet another of this process's twin transactions."""
+        if self.backend.twin_turns.locked():
+            raise WouldWait
+        with turn_connection_now(twin) as connection:
+            return transaction(connection)
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncSession]:
@@ -584,6 +614,11 @@ class ServiceBase:
             now = self.clock.now()
             twin = self._twin
             if twin is not None:
+                if _SHORT.get():
+                    try:  # on this thread, at once, or not at all (``short_units``)
+                        return self._twin_now(twin, lambda connection: _run_unit(connection, now, source_id, bound))
+                    except WouldWait:
+                        pass
                 return await self._in_twin(_in_twin, twin, now, source_id, bound)
             async with self._sessions() as session, session.begin():
                 if session.get_bind().dialect.name == "postgresql":

@@ -4,7 +4,14 @@ aiosqlite runs every cursor call (open, execute, fetch, close) and the commit as
 so a transaction of a few statements costs a dozen hops; the same transaction on a plain sqlite3 connection in one
 worker thread costs one (docs/performance.md). The twin opens the same file with the same pragmas and takes the
 write lock at BEGIN (``BEGIN IMMEDIATE``), so its transactions wait for other writers (busy timeout) instead of
-failing on a stale snapshot."""
+failing on a stale snapshot.
+
+A short transaction (a lone DM ballot) may run on the event loop's own thread instead (``turn_connection_now``): the
+loop has nothing else to do while it waits for that one result, and the hop to the worker thread and back (two
+wake-ups of a sleeping thread each way, and the GIL handed over each time) took about as long as a third of the
+transaction (issue 20). It never waits there: if the kept connection is busy in a worker thread, or another
+connection holds SQLite's write lock, it says so (``WouldWait``) at once, before anything ran, and the transaction
+runs in the worker thread as before, where waiting is harmless."""
 
 from __future__ import annotations
 
@@ -16,10 +23,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.database import JSON_SERIALIZER, apply_pragmas, write_wait_ms
-from engine.store.faults import reopen_after_faults
+from engine.store.faults import BUSY, fault_kind, reopen_after_faults
 from engine.store.prebuilt import driver_execute
 
 READ = "clerk_twin_read"
@@ -32,7 +40,7 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
     if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
         return None
     twin = create_engine(url.set(drivername="sqlite+pysqlite"), json_serializer=JSON_SERIALIZER)
-    busy_ms = write_wait_ms(engine)
+    busy_ms = _BUSY_MS[twin] = write_wait_ms(engine)
     reopen_after_faults(twin)  # a read-only or I/O fault reopens the twin's connections too
 
     @event.listens_for(twin, "connect")
@@ -58,6 +66,29 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
 _TURNS: weakref.WeakKeyDictionary[Engine, Connection] = weakref.WeakKeyDictionary()
 _TURN_LOCKS: weakref.WeakKeyDictionary[Engine, threading.Lock] = weakref.WeakKeyDictionary()
 _MAKING = threading.Lock()
+_BUSY_MS: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
+"""Each twin's busy timeout (``write_wait_ms``), set again after a ``turn_connection_now`` began."""
+
+
+class WouldWait(Exception):
+    """``turn_connection_now`` could not begin without waiting; nothing ran. Run the transaction in a worker thread
+    (``turn_connection``)."""
+
+
+def _turn_lock(twin: Engine) -> threading.Lock:
+    with _MAKING:
+        lock = _TURN_LOCKS.get(twin)
+        if lock is None:
+            lock = _TURN_LOCKS[twin] = threading.Lock()
+    return lock
+
+
+def _kept(twin: Engine) -> Connection:
+    """The kept connection (under its thread lock), opened if there is none or it was closed."""
+    held = _TURNS.get(twin)
+    if held is None or held.closed:
+        held = _TURNS[twin] = twin.connect()
+    return held
 
 
 @contextmanager
@@ -68,15 +99,59 @@ def turn_connection(twin: Engine) -> Iterator[Connection]:
     at its next use (``faults.reopen_after_faults``); closed with the twin (``close_twin``). Held under a thread
     lock as well: the turns are an ``asyncio.Lock``, which a cancelled caller lets go while its worker thread is
     still running the transaction, and a connection must never serve two threads at once."""
-    with _MAKING:
-        lock = _TURN_LOCKS.get(twin)
-        if lock is None:
-            lock = _TURN_LOCKS[twin] = threading.Lock()
-    with lock:
-        held = _TURNS.get(twin)
-        if held is None or held.closed:
-            held = _TURNS[twin] = twin.connect()
-        yield held
+    with _turn_lock(twin):
+        yield _kept(twin)
+
+
+@contextmanager
+def turn_connection_now(twin: Engine) -> Iterator[Connection]:
+    """The kept connection of ``turn_connection``, in a transaction begun (``BEGIN IMMEDIATE``) and committed when
+    the block ends (rolled back if it raises), for a short transaction on the event loop's thread: it never waits.
+    ``WouldWait`` (nothing ran) if the kept connection is in use in a worker thread (its thread lock is taken), or if
+    another connection holds SQLite's write lock: the ``BEGIN IMMEDIATE`` is made with no busy timeout, which SQLite
+    would otherwise sleep out on this thread, and the timeout is set back as soon as it has begun (once it holds the
+    write lock, a transaction in WAL mode has no other writer to wait for). The two ``PRAGMA busy_timeout`` go to
+    the driver's connection directly: they are not statements of the transaction, and its listeners (statement
+    counts, fault injection) do not see them."""
+    lock = _turn_lock(twin)
+    if not lock.acquire(blocking=False):
+        raise WouldWait
+    try:
+        held = _kept(twin)
+        try:
+            raw: Any = held.connection.driver_connection
+            busy = _BUSY_MS.get(twin)
+            if busy is None:  # a twin not made by ``sync_twin`` (a test's): its own setting
+                busy = _BUSY_MS[twin] = int(raw.execute("PRAGMA busy_timeout").fetchone()[0])
+            raw.execute("PRAGMA busy_timeout=0").close()
+        except Exception:  # let the worker thread's path meet it (and its fault handling): nothing ran
+            raise WouldWait from None
+        try:
+            transaction = held.begin()
+        except BaseException as error:
+            _set_busy(held, raw, busy)
+            if isinstance(error, OperationalError) and fault_kind(error) == BUSY:
+                raise WouldWait from None
+            raise
+        if not _set_busy(held, raw, busy):
+            with contextlib.suppress(Exception):
+                transaction.rollback()
+            raise WouldWait  # only BEGIN ran, and is undone; the worker thread's path connects anew
+        with transaction:
+            yield held
+    finally:
+        lock.release()
+
+
+def _set_busy(held: Connection, raw: Any, busy: int) -> bool:
+    """Set the kept connection's busy timeout back to ``busy``; if that fails, the connection is invalidated (opened
+    anew at its next use, with the pragmas of ``sync_twin``) and False is returned."""
+    try:
+        raw.execute(f"PRAGMA busy_timeout={busy}").close()
+    except Exception:
+        held.invalidate()
+        return False
+    return True
 
 
 def close_twin(twin: Engine) -> None:

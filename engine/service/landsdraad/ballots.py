@@ -19,7 +19,7 @@ from engine.service.landsdraad.views import BallotReceipt
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.membership import StaleGames, games_cache
 from engine.service.owed import OwedWith
-from engine.service.uow import Backend, Duplicate, ServiceBase, SyncUnit
+from engine.service.uow import Backend, Duplicate, ServiceBase, SyncUnit, short_units
 from engine.store.models.landsdraad import Ballot
 
 
@@ -84,8 +84,9 @@ class BallotService(ServiceBase):
         """One transaction for the batch; if it fails as a whole (a race with another process on a source id, a
         lost connection) every ballot is tried again alone, so each gets its own answer."""
         try:
-            results: list[BallotReceipt | ClerkError] = await self._optimistic_unit(
-                game_id, checked_batch, game_id, items)
+            with short_units(len(items) == 1):  # a lone ballot may be written on the loop's thread (issue 20)
+                results: list[BallotReceipt | ClerkError] = await self._optimistic_unit(
+                    game_id, checked_batch, game_id, items)
             return results
         except ClerkError:
             raise
