@@ -1,8 +1,10 @@
 """`python -m bench.burstcpu [N] [PAIRS] [--spy=DIR]`: each bot's CPU per DM of an unpaced burst of N DMs (one per
 player), by thread (user + system from /proc/PID/task/TID/stat before and after the burst), the bots in turns
-(bare, Clerk, ...), as `python -m bench burst` starts them. With --spy=DIR, py-spy (if installed) records each
-burst of each bot, all its threads and native frames, into DIR/KIND-N.txt (collapsed stacks, for comparing parts of
-the code, not latencies: sampling at 1 kHz costs the bot a little CPU of its own)."""
+(bare, Clerk, ...), as `python -m bench burst` starts them. Also the benchmark's own CPU per DM (the fake
+Discord's work) and the wall time per DM. With --spy=DIR, py-spy (if installed) records each burst of each bot into
+DIR/KIND-N.txt, raw collapsed stacks of whichever thread holds the GIL (``--gil``, 400 samples a second): for
+comparing parts of the code, not latencies (the sampling costs the bot CPU of its own, and without ``--gil``
+py-spy counts threads waiting for the GIL as busy)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.procs import TICKS, UNPACED, World, start_fake
+from bench.procs import TICKS, UNPACED, ProcFake, World, start_fake
 from bench.separate import started
 
 
@@ -34,14 +36,15 @@ def threads(pid: int) -> dict[str, float]:
     return out
 
 
-async def one(fake, world, kind: str, text: str, spy: Path | None, p: int) -> tuple[float, dict[str, float]]:  # type: ignore[no-untyped-def]
+async def one(fake: ProcFake, world: World, kind: str, text: str, spy: Path | None,
+              p: int) -> tuple[float, dict[str, float]]:
     child = await started(fake, world, kind, UNPACED)
     recorder = None
     try:
         before = threads(child.proc.pid)
         if spy is not None and shutil.which("py-spy"):
             recorder = await asyncio.create_subprocess_exec(
-                "py-spy", "record", "--native", "--threads", "-r", "500", "-f", "raw",
+                "py-spy", "record", "--gil", "--threads", "-r", "400", "-f", "raw",
                 "-o", str(spy / f"{kind}-{p}.txt"), "--pid", str(child.proc.pid),
                 stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
             await asyncio.sleep(1.0)
