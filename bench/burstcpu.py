@@ -30,9 +30,12 @@ def threads(pid: int) -> dict[str, float]:
         name = stat[stat.index("(") + 1: stat.rindex(")")]
         fields = stat.rsplit(")", 1)[1].split()
         key = name if task.name != str(pid) else "main"
+        if key == "(system, all threads)":
+            key = name
         while key in out:
             key += "'"
         out[key] = (int(fields[11]) + int(fields[12])) / TICKS
+        out["(system, all threads)"] = out.get("(system, all threads)", 0.0) + int(fields[12]) / TICKS
     return out
 
 
@@ -82,8 +85,10 @@ async def main(n: int, pairs: int, spy: Path | None) -> None:
                 text = "Vote: Aye" if kind == "clerk" and p % 2 == 0 else "Vote: Nay" if kind == "clerk" else "hi"
                 rate, cpu = await one(fake, world, kind, text, spy, p)
                 load = Path("/proc/loadavg").read_text().split()[0]
+                system = cpu.pop("(system, all threads)", 0.0)
                 per = ", ".join(f"{k} {v:.3f}" for k, v in sorted(cpu.items(), key=lambda kv: -kv[1]))
-                print(f"{kind:5} {rate:6.0f}/s  CPU ms/DM total {sum(cpu.values()):.3f}: {per}   (load {load})",
+                print(f"{kind:5} {rate:6.0f}/s  CPU ms/DM total {sum(cpu.values()):.3f} (of it system {system:.3f}): "
+                      f"{per}   (load {load})",
                       flush=True)
     finally:
         await fake.stop()
