@@ -78,11 +78,16 @@ def status(code: int) -> Callable[[int], web.Response]:
     return lambda _: as_json({"message": "no", "code": 50007}, status=code)
 
 
+async def me(_: web.Request) -> web.Response:
+    return as_json({"id": "2", "username": "clerk", "discriminator": "0", "avatar": None, "bot": True})
+
+
 @pytest.fixture
 async def server(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Server]:
     state = Server()
     app = web.Application()
     app.router.add_route("POST", "/api/v10/channels/{channel}/messages", state.handle)
+    app.router.add_route("GET", "/api/v10/users/@me", me)
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -139,6 +144,27 @@ async def test_the_plain_post_is_the_request_send_makes(server: Server, client: 
         assert a == b
     else:
         assert new.body == old.body
+
+
+async def test_after_login_discord_py_s_session_is_used(server: Server) -> None:
+    """The discord.py internals the poster reads (its session, its global lock) are there once logged in: otherwise
+    every post would go through discord.py (``send_message``) and this file's other tests would test nothing real."""
+    pacer = Pacer()
+    bot = discord.Client(intents=discord.Intents.none(), allowed_mentions=NO_PINGS, http_trace=pacer.trace())
+    await bot.http.static_login(TOKEN)
+    poster = PlainPoster(bot, pacer)
+    try:
+        assert poster._session() is not None
+
+        async def send_message(channel_id: int, *, params: Any) -> dict[str, Any]:
+            raise AssertionError("discord.py's send_message was used")
+
+        bot.http.send_message = send_message  # type: ignore[method-assign,assignment]
+        await poster.post(7, params())
+        assert [(s.method, s.path) for s in server.seen] == [("POST", "/api/v10/channels/7/messages")]
+        assert pacer.requests == 2  # the login's and the post: the pacer's trace saw it
+    finally:
+        await bot.http.close()
 
 
 async def test_a_429_is_waited_out_and_tried_again(server: Server, client: tuple[discord.Client, Pacer]) -> None:
