@@ -32,6 +32,7 @@ from bot.discord.limits import clip
 from bot.discord.outbox_worker import RETRY, SENT, UNDELIVERABLE, OutboxWorker
 from bot.discord.pacing import Pacer
 from bot.discord.permission_reports import PermissionReports
+from bot.discord.plain_post import PlainPoster
 from bot.discord.selects import select_item
 from bot.discord.threads import Threads, Undeliverable
 from bot.tasks import cancel_one
@@ -128,6 +129,7 @@ class Courier:
         self.permissions = PermissionReports(client, clerk)
         self.pacer = pacer or Pacer()
         self.outbox = OutboxWorker(clerk, self.pacer, self.deliver_owed)
+        self.poster = PlainPoster(client, self.pacer)
         self._dm_channels: dict[int, int] = {}
         """User id -> their DM channel, learnt from the DMs they sent: a DM to them needs no create-DM request."""
 
@@ -377,19 +379,19 @@ class Courier:
         """``send`` of a message of text alone (``_plain``: a receipt, most answers and reminders) to a channel or a
         user; returns the channel it went to. The same request as ``send_to`` makes, built by discord.py's own
         ``handle_message_parameters`` with the same arguments as ``Messageable.send`` gives it (the client's
-        allowed mentions, the reply's reference, the nonce) and sent by the same ``HTTPClient`` (its buckets and
-        429 handling, Clerk's pacer in its trace), but Discord's answer is not made into a ``discord.Message``
-        (its author, channel, embeds, components): nothing reads it (issue 20: about a tenth of the send's CPU)."""
+        allowed mentions, the reply's reference, the nonce) and posted on the same ``HTTPClient``'s session (Clerk's
+        pacer in its trace) by ``PlainPoster`` (plain_post.py: the request ``HTTPClient.send_message`` makes, without
+        discord.py's bucket per channel and without decoding Discord's answer), and Discord's answer is not made into
+        a ``discord.Message`` (its author, channel, embeds, components): nothing reads it (issue 20)."""
         to = await self._channel_of(item, channel_id)
         reference = (discord.MessageReference(message_id=reply_to, channel_id=to, fail_if_not_exists=False)
                      .to_message_reference_dict() if reply_to is not None else MISSING)
-        http = self.client.http
         with handle_message_parameters(content=clip(discord_text(item.text), limits.CONTENT),
                                        nonce=nonce if nonce else secrets.randbits(64), message_reference=reference,
                                        previous_allowed_mentions=self.client.allowed_mentions,
                                        mention_author=False if reply_to is not None else None,
                                        allowed_mentions=None, view=None, poll=None) as params:
-            await http.send_message(to, params=params)
+            await self.poster.post(to, params)
         return to
 
     async def send_to(self, channel_id: int, item: Outgoing, nonce: str | None = None,

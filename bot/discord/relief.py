@@ -1,12 +1,13 @@
 """After a burst (issue 20): once the bot has held at least ``BURST`` messages at once (backpressure.py) and then
 answered all of them (nothing in the intake, nothing owed in the outbox), it hands back what the burst left behind:
 
-- **discord.py's idle rate-limit buckets**: one per channel a message went to (about 1 KB each: 20 MB after 20,000
-  DMs, each to a DM channel of its own). discord.py drops a bucket only after 300 s without a request, and only when a
-  new bucket is made (bot/discord/http_tuning.py amortises that scan). Here a bucket is dropped when no request holds
-  it, none waits on it and it is not spent (``remaining > 0``, or its window is over): a new one for that channel
-  starts as discord.py's first does, one request at a time until Discord's headers say the channel's limit, so
-  nothing is sent faster than Discord allows.
+- **discord.py's idle rate-limit buckets**: one per channel a message went to through discord.py (about 1 KB each:
+  20 MB after 20,000 DMs, each to a DM channel of its own, before a text-alone post such as a receipt was made below
+  discord.py's ``request``, plain_post.py, which makes none). discord.py drops a bucket only after 300 s without a
+  request, and only when a new bucket is made (bot/discord/http_tuning.py amortises that scan). Here a bucket is
+  dropped when no request holds it, none waits on it and it is not spent (``remaining > 0``, or its window is
+  over): a new one for that channel starts as discord.py's first does, one request at a time until Discord's
+  headers say the channel's limit, so nothing is sent faster than Discord allows.
 - **the C heap's free pages**: glibc keeps the memory freed by the burst's objects in its heap; ``malloc_trim(0)``
   hands the free pages back to the system (Linux with glibc only; elsewhere nothing is done).
 

@@ -135,7 +135,9 @@ async def test_a_dm_ballots_receipt_is_owed_in_the_ballots_own_transaction(clerk
             found = await conn.execute(select(owed.c.outcome).where(owed.c.source_id == f"msg:{message_id}"))
             return list(found.scalars())
 
-    worker = h.bot.courier.outbox
-    await h.fake.wait_for(lambda: worker.sent >= 1 and not worker._tasks, "the receipt sent and marked sent")
+    worker, marks = h.bot.courier.outbox, h.clerk.outbox._settle_batcher
+    # the mark is group-committed after the send (``settle_soon``): done once its batch's task is
+    await h.fake.wait_for(lambda: worker.sent >= 1 and not worker._tasks and not marks._tasks,
+                          "the receipt sent and marked sent")
     assert await outcomes() == ["sent"]
     assert len(h.fake.replies_to(message_id)) == 1
