@@ -11,11 +11,19 @@ loop has nothing else to do while it waits for that one result, and the hop to t
 wake-ups of a sleeping thread each way, and the GIL handed over each time) took about as long as a third of the
 transaction (issue 20). It never waits there: if the kept connection is busy in a worker thread, or another
 connection holds SQLite's write lock, it says so (``WouldWait``) at once, before anything ran, and the transaction
-runs in the worker thread as before, where waiting is harmless."""
+runs in the worker thread as before, where waiting is harmless.
+
+SQLite folds the WAL back into the database (a checkpoint, with its fsync) inside the COMMIT that finds the WAL
+long, which on the event loop's thread would hold every other DM for as long as the disk takes. So the twin's
+connections make no automatic checkpoint (``wal_autocheckpoint=0``): every ``CHECKPOINT_EVERY`` commits of the kept
+connection, the next transaction is left to the worker thread (``turn_connection_now`` says ``WouldWait``), and
+``turn_connection`` runs a passive checkpoint there after it (``checkpoint``). The async engine's connections keep
+SQLite's automatic checkpoint."""
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import weakref
 from collections.abc import Iterator
@@ -29,6 +37,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from engine.store.database import JSON_SERIALIZER, apply_pragmas, write_wait_ms
 from engine.store.faults import BUSY, fault_kind, reopen_after_faults
 from engine.store.prebuilt import driver_execute
+
+log = logging.getLogger("clerk.store.twin")
+
+CHECKPOINT_EVERY = 100
+"""Commits of the kept connection between two checkpoints of the WAL, in the worker thread (a DM ballot writes a
+few pages: about SQLite's own 1,000 pages)."""
 
 READ = "clerk_twin_read"
 """The execution option of a twin connection that only reads: it takes no write lock (no ``BEGIN IMMEDIATE``)."""
@@ -47,6 +61,7 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # the driver leaves BEGIN to us (below)
         apply_pragmas(dbapi_connection, in_memory=False, busy_ms=busy_ms)
+        dbapi_connection.execute("PRAGMA wal_autocheckpoint=0").close()  # ``checkpoint``, in the worker thread
 
     @event.listens_for(twin, "begin")
     def _begin(connection: Any) -> None:
@@ -68,6 +83,8 @@ _TURN_LOCKS: weakref.WeakKeyDictionary[Engine, threading.Lock] = weakref.WeakKey
 _MAKING = threading.Lock()
 _BUSY_MS: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
 """Each twin's busy timeout (``write_wait_ms``), set again after a ``turn_connection_now`` began."""
+_COMMITS: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
+"""Each twin's turns since its last checkpoint (``checkpoint``)."""
 
 
 class WouldWait(Exception):
@@ -100,7 +117,23 @@ def turn_connection(twin: Engine) -> Iterator[Connection]:
     lock as well: the turns are an ``asyncio.Lock``, which a cancelled caller lets go while its worker thread is
     still running the transaction, and a connection must never serve two threads at once."""
     with _turn_lock(twin):
-        yield _kept(twin)
+        held = _kept(twin)
+        yield held
+        turns = _COMMITS[twin] = _COMMITS.get(twin, 0) + 1
+        if turns >= CHECKPOINT_EVERY:
+            _COMMITS[twin] = 0
+            checkpoint(held)
+
+
+def checkpoint(held: Connection) -> None:
+    """A passive checkpoint of the WAL on ``held`` (in the worker thread: it writes the database file and syncs
+    it), after its turn's transaction has ended. It never fails the turn, whose transaction is already committed:
+    a checkpoint that cannot be made now is made at the next one, or by the async engine's connections."""
+    try:
+        raw: Any = held.connection.driver_connection
+        raw.execute("PRAGMA wal_checkpoint(PASSIVE)").close()
+    except Exception as error:  # maintenance after a committed turn: logged, tried again at the next one
+        log.warning("a checkpoint of the twin's WAL failed (tried again later): %s", error)
 
 
 @contextmanager
@@ -113,6 +146,8 @@ def turn_connection_now(twin: Engine) -> Iterator[Connection]:
     write lock, a transaction in WAL mode has no other writer to wait for). The two ``PRAGMA busy_timeout`` go to
     the driver's connection directly: they are not statements of the transaction, and its listeners (statement
     counts, fault injection) do not see them."""
+    if _COMMITS.get(twin, 0) >= CHECKPOINT_EVERY - 1:
+        raise WouldWait  # the turn after which the WAL is checkpointed: in the worker thread (``turn_connection``)
     lock = _turn_lock(twin)
     if not lock.acquire(blocking=False):
         raise WouldWait
@@ -139,6 +174,7 @@ def turn_connection_now(twin: Engine) -> Iterator[Connection]:
             raise WouldWait  # only BEGIN ran, and is undone; the worker thread's path connects anew
         with transaction:
             yield held
+        _COMMITS[twin] = _COMMITS.get(twin, 0) + 1
     finally:
         lock.release()
 

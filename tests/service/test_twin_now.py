@@ -164,3 +164,44 @@ def test_turn_connection_now_does_not_wait_for_a_worker_thread_or_another_writer
     finally:
         close_twin(twin)
 
+
+
+async def test_the_wal_is_checkpointed_in_the_worker_thread_never_on_the_loop(sqlite_template: Path, tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite checkpoints the WAL (and syncs the file) inside the COMMIT that finds it long: on the loop's thread
+    that would hold every DM. The twin's connections make no automatic checkpoint; every ``CHECKPOINT_EVERY``
+    turns the next one is left to the worker thread, which checkpoints after it."""
+    from engine.store import twin as twin_module
+
+    monkeypatch.setattr(twin_module, "CHECKPOINT_EVERY", 4)
+    made: list[int] = []
+    original = twin_module.checkpoint
+
+    def recorded(held: Any) -> None:
+        made.append(threading.get_ident())
+        original(held)
+
+    monkeypatch.setattr(twin_module, "checkpoint", recorded)
+    clerk, engine, game_id, path = await _clerk(sqlite_template, tmp_path, timedelta(seconds=30))
+    try:
+        twin = clerk._twin
+        assert twin is not None
+        committed: list[int] = []
+        event.listen(twin, "commit", lambda _c: committed.append(threading.get_ident()))
+        loop_thread = threading.get_ident()
+        for n in range(12):
+            cast = await clerk.landsdraad.ballots.cast_ballot(
+                game_id, user_id=7 + n % 3, command=parse_ballot("Vote: Aye" if n % 2 else "Vote: Nay"),
+                received_at=T0, source_id=f"msg:wal-{n}")
+            assert cast.option in ("aye", "nay")
+        assert len(committed) == 12
+        assert made, "the WAL was checkpointed"
+        assert loop_thread not in made, "never on the event loop's thread"
+        assert committed.count(loop_thread) >= 8, "the other lone ballots were still written on the loop"
+        with turn_connection(twin) as held:
+            raw: Any = held.connection.driver_connection
+            assert raw.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        with sqlite3.connect(path) as db:
+            assert db.execute("SELECT count(*) FROM events WHERE kind = 'BallotCast'").fetchone() == (12,)
+    finally:
+        await engine.dispose()
