@@ -18,13 +18,12 @@ import pstats
 import statistics
 import sys
 import time
-from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import event
 
 from bench.common import migrated
-from bench.tally import FACTIONS, START, _ballots, _collected, _game, plain_read
+from bench.tally import START, _game, round_ready
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.database import make_sessionmaker
@@ -53,13 +52,7 @@ async def run(backend: str, n: int, repeat: int, mode: str) -> list[str]:
         targets = [engine.sync_engine, *([twin] if twin is not None else [])]
         game_id = await _game(engine, clerk, n)
         for turn in range(repeat + 1):
-            await clerk.landsdraad.rounds.open_round(game_id, crisis="Tally bench", deadline=None, actor=1)
-            for name, votes, stance, table in FACTIONS:
-                await clerk.landsdraad.rounds.add_faction(game_id, name=name, votes=votes, stance=stance,
-                                                          table=table, roll=None, actor=1)
-            await _ballots(engine, game_id, clock.now())
-            clock.advance(timedelta(minutes=1))
-            read = min([await _collected(plain_read(engine, game_id)) for _ in range(3)])
+            read = await round_ready(engine, clerk, clock, game_id)
             listening = mode == "stmts" and turn > 0
             for target in targets if listening else ():
                 event.listen(target, "before_cursor_execute", before)

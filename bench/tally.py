@@ -120,6 +120,18 @@ async def _collected(read: Awaitable[float]) -> float:
     return await read
 
 
+async def round_ready(engine: AsyncEngine, clerk: Clerk, clock: ManualClock, game_id: int) -> float:
+    """A round opened with ``FACTIONS`` and every voter's ballot, a minute later; the plain read of its rows, the
+    best of three (each from a collected heap)."""
+    await clerk.landsdraad.rounds.open_round(game_id, crisis="Tally bench", deadline=None, actor=1)
+    for name, votes, stance, table in FACTIONS:
+        await clerk.landsdraad.rounds.add_faction(game_id, name=name, votes=votes, stance=stance, table=table,
+                                                  roll=None, actor=1)
+    await _ballots(engine, game_id, clock.now())
+    clock.advance(timedelta(minutes=1))
+    return min([await _collected(plain_read(engine, game_id)) for _ in range(3)])
+
+
 async def service(n: int, repeat: int, backend: str = "sqlite") -> tuple[Timing, Timing, Timing]:
     """The close of ``n`` voters through the service, and the plain read (and the driver's read) of the same rows
     just before each, the best of three each. One untimed close first (``repeat`` + 1 rounds): each size runs on an
@@ -131,13 +143,7 @@ async def service(n: int, repeat: int, backend: str = "sqlite") -> tuple[Timing,
         clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(3))
         game_id = await _game(engine, clerk, n)
         for turn in range(repeat + 1):
-            await clerk.landsdraad.rounds.open_round(game_id, crisis="Tally bench", deadline=None, actor=1)
-            for name, votes, stance, table in FACTIONS:
-                await clerk.landsdraad.rounds.add_faction(game_id, name=name, votes=votes, stance=stance,
-                                                          table=table, roll=None, actor=1)
-            await _ballots(engine, game_id, clock.now())
-            clock.advance(timedelta(minutes=1))
-            read = min([await _collected(plain_read(engine, game_id)) for _ in range(3)])
+            read = await round_ready(engine, clerk, clock, game_id)
             driver = min([await _collected(driver_read(engine, game_id)) for _ in range(3)])
             gc.collect()
             start = time.perf_counter()

@@ -3,6 +3,8 @@ same faces, indexes and rows, after earlier rolls of the scope and with a purpos
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import create_engine, select
@@ -17,13 +19,23 @@ NOW = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 WANTED = [("faction Boars", 6), ("faction Wolves", 6), ("faction Boars", 6), ("faction Owls", 3)]
 
 
-def _rolled(one_by_one: bool) -> tuple[list[int], list[tuple[str, int, int, int]]]:
+@contextmanager
+def _game() -> Iterator[tuple[Session, Game]]:
+    """A session on a new in-memory database with one game."""
     engine = create_engine("sqlite://")
     Base.metadata.create_all(engine)
-    with Session(engine) as session:
-        game = Game(guild_id=1, channel_id=2, name="sirius", ruleset="landsdraad", settings={}, created_at=NOW)
-        session.add(game)
-        session.flush()
+    try:
+        with Session(engine) as session:
+            game = Game(guild_id=1, channel_id=2, name="sirius", ruleset="landsdraad", settings={}, created_at=NOW)
+            session.add(game)
+            session.flush()
+            yield session, game
+    finally:
+        engine.dispose()
+
+
+def _rolled(one_by_one: bool) -> tuple[list[int], list[tuple[str, int, int, int]]]:
+    with _game() as (session, game):
         dice = RandomDice(7)
         roll(session, dice, game.id, 1, "faction Boars", 6, NOW)  # an earlier roll of the scope
         if one_by_one:
@@ -33,7 +45,6 @@ def _rolled(one_by_one: bool) -> tuple[list[int], list[tuple[str, int, int, int]
             assert seed.scope == 1 and seed.game_id == game.id
         rows = session.execute(select(DiceRoll.purpose, DiceRoll.index, DiceRoll.sides, DiceRoll.face)
                                .order_by(DiceRoll.id)).all()
-    engine.dispose()
     return faces, [(str(p), int(i), int(s), int(f)) for p, i, s, f in rows]
 
 
@@ -47,12 +58,7 @@ def test_seeds_and_rolls_reads_what_the_close_needs_of_the_dice() -> None:
     """pgclose: the round's seed, the game's and the round's rolls in one statement give the counts by purpose
     (the next index of each), the last seal of each sealed purpose and both seeds; a deferred ``roll_many`` makes
     the same rows as one that inserts them."""
-    engine = create_engine("sqlite://")
-    Base.metadata.create_all(engine)
-    with Session(engine) as session:
-        game = Game(guild_id=1, channel_id=2, name="sirius", ruleset="landsdraad", settings={}, created_at=NOW)
-        session.add(game)
-        session.flush()
+    with _game() as (session, game):
         dice = RandomDice(7)
         roll(session, dice, game.id, GAME_SCOPE, "base d3 p1", 3, NOW)  # the game's seed, with a roll of its own
         assert seeds_and_rolls(session, game.id, 1) == ({GAME_SCOPE: seed_row(session, game.id, GAME_SCOPE)}, {}, {})
@@ -69,4 +75,3 @@ def test_seeds_and_rolls_reads_what_the_close_needs_of_the_dice() -> None:
             ("faction Boars", 1, faces[0]), ("faction Wolves", 0, faces[1]), ("faction Boars", 2, faces[2]),
             ("faction Owls", 2, faces[3])]
         assert len(session.execute(select(DiceRoll).where(DiceRoll.scope == 1)).scalars().all()) == 3  # none added
-    engine.dispose()
