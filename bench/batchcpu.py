@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from bench.common import migrated_sqlite, scratch_dir
@@ -98,7 +99,7 @@ async def main(players: int, rounds: int, profile: bool) -> None:
     cpu = sum(s for s, _ in spent)
     n = sum(b for _, b in spent)
     sizes = sorted(b for _, b in spent)
-    load = open("/proc/loadavg").read().split()[0]
+    load = Path("/proc/loadavg").read_text().split()[0]
     per = sorted(s / b * 1e3 for s, b in spent if b >= 50)
     print(f"twin transactions of ballot batches: {len(spent)}, ballots {n}, sizes median {statistics.median(sizes)} "
           f"(min {sizes[0]}, max {sizes[-1]})")
