@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,8 @@ async def main(players: int, rounds: int, profile: bool) -> None:
                          encode(item, channel_id=3_000 + user, reply_to=mid), source_id=f"msg:{mid}")]
 
         answer = OwedWith(receipt_of)
-        await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=user, command=command, received_at=clock.now(),
+        at = clock.now() + timedelta(microseconds=mid % 1_000_000)  # each DM's own time, as Discord stamps them
+        await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=user, command=command, received_at=at,
                                                    source_id=f"msg:{mid}", answer=answer)
         assert len(answer.rows) == 1, "the receipt was not owed with the ballot"
 
