@@ -37,7 +37,7 @@ from engine.service.clock import utc
 from engine.service.uow import Backend, ServiceBase, typed_param
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
-from engine.store.prebuilt import Prebuilt, built_for
+from engine.store.prebuilt import Prebuilt, built_for, driver_execute
 from engine.store.twin import turn_connection
 
 RECEIPT = 0
@@ -173,6 +173,30 @@ def _insert_one(dialect: Dialect) -> Prebuilt:
     return Prebuilt(_INSERT_ONE, dialect, dict.fromkeys(_OWED_FIELDS), column_keys=_OWED_FIELDS)
 
 
+def _insert_returning(dialect: Dialect) -> Prebuilt:
+    return Prebuilt(_INSERT, dialect, dict.fromkeys(_OWED_FIELDS), column_keys=_OWED_FIELDS)
+
+
+_PREBUILT_ROWS = 1_000
+"""The most rows ``_insert_many`` writes in one statement (9,000 parameters; SQLite allows 32,766)."""
+
+
+def _insert_many(connection: Connection, params: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """``_INSERT`` of the rows ``params`` in ONE statement, as SQLAlchemy's "insertmanyvalues" sends it on SQLite
+    (``INSERT ... VALUES (...), (...) RETURNING nonce, id``), but as its driver's SQL: the one-row statement compiled
+    once (``engine.store.prebuilt``; the same bind processors: the body's JSON, the time), its ``VALUES`` group
+    repeated once a row (the ballot batch's receipts, issue 20). The ids by nonce."""
+    built = built_for(connection, _insert_returning)
+    head, rest = built.sql.split(" VALUES ", 1)
+    group, returning = rest.split(" RETURNING ", 1)
+    sql = f"{head} VALUES {', '.join([group] * len(params))} RETURNING {returning}"
+    values = tuple([value for row in params for value in built.params(row)])
+    found = driver_execute(connection, sql, values).rows
+    if found is None or len(found) != len(params):
+        raise RuntimeError("the insert of the owed messages did not return a row for each")
+    return {nonce: int(id_) for nonce, id_ in found}
+
+
 def _insert(connection: Connection, now: datetime, new: Sequence[Owed], *, prebuilt_sql: bool = False
             ) -> list[OwedRow]:
     """Insert ``new`` (their nonces not owed yet) in one statement, then mark superseded the older unsent messages
@@ -193,7 +217,10 @@ def _insert(connection: Connection, now: datetime, new: Sequence[Owed], *, prebu
         ids = [key[0]]
     else:  # one multi-row statement: its ids told apart by the (unique) nonces, not by the rows' order, which
         # would make SQLAlchemy send one INSERT per row on SQLite (no sentinel column for ``sort_by_parameter_order``)
-        by_nonce: dict[str, int] = {nonce: id_ for nonce, id_ in connection.execute(_INSERT, params)}
+        if prebuilt_sql and len(new) <= _PREBUILT_ROWS:
+            by_nonce = _insert_many(connection, params)
+        else:
+            by_nonce = {nonce: id_ for nonce, id_ in connection.execute(_INSERT, params)}
         ids = [by_nonce[m.nonce] for m in new]
     rows = [OwedRow(int(i), m) for i, m in zip(ids, new, strict=True)]
     for row in rows:

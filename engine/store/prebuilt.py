@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, cast
 
-from sqlalchemy import Connection, CursorResult, exc
+from sqlalchemy import Connection, CursorResult, DateTime, exc
 from sqlalchemy.engine import Dialect
 from sqlalchemy.engine.util import TransactionalContext
 from sqlalchemy.sql import ClauseElement
@@ -59,7 +59,10 @@ class Prebuilt:
                 constants[name] = value if processor is None else processor(value)
         self._slots: tuple[tuple[str, int | None, _Processor], ...] = tuple(
             (*expanded.get(name, (name, None)), processors.get(name)) for name in state.positiontup)
-        self._getters = tuple(_getter(name, index, processor, constants) for name, index, processor in self._slots)
+        times = {name for name, bind in compiled.binds.items()
+                 if not bind.expanding and isinstance(bind.type, DateTime)}
+        self._getters = tuple(_getter(name, index, processor, constants, name in times)
+                              for name, index, processor in self._slots)
         """One function a position, of the parameters to its value (processed): a list of them is called faster than
         each position's kind is told apart again for every execution."""
         self._row: Any = namedtuple("Row", [c.key for c in columns], rename=True) if columns else None
@@ -107,19 +110,40 @@ class Prebuilt:
         return found
 
 
-def _getter(name: str, index: int | None, processor: _Processor, constants: Mapping[str, Any]
+def _getter(name: str, index: int | None, processor: _Processor, constants: Mapping[str, Any], time: bool = False
             ) -> Callable[[Mapping[str, Any]], Any]:
-    """The value of the position bound to ``name`` (item ``index`` of an expanded list), processed."""
+    """The value of the position bound to ``name`` (item ``index`` of an expanded list), processed. ``time``: a
+    ``DateTime`` column's, whose last value and its processed text are kept, so that the rows of one executemany that
+    share one time (a batch's events' ``at``, its receipts' ``owed_at``: the unit's ``now``) format it once (a
+    datetime is immutable, so the same object gives the same text)."""
     if name in constants:
         value = constants[name]
         return lambda _params: value
     if index is None:
         if processor is None:
             return itemgetter(name)
+        if time:
+            return _kept_time(name, processor)
         return lambda params: processor(params[name])
     if processor is None:
         return lambda params: params[name][index]
     return lambda params: processor(params[name][index])
+
+
+def _kept_time(name: str, processor: Callable[[Any], Any]) -> Callable[[Mapping[str, Any]], Any]:
+    """``processor(params[name])``, the last value's result kept (one tuple, replaced whole: threads may share it)."""
+    last: list[tuple[Any, Any]] = [(None, processor(None))]
+
+    def get(params: Mapping[str, Any]) -> Any:
+        value = params[name]
+        seen, text = last[0]
+        if value is seen:
+            return text
+        text = processor(value)
+        last[0] = (value, text)
+        return text
+
+    return get
 
 
 class Executed:

@@ -147,3 +147,53 @@ async def test_a_driver_error_is_wrapped_handled_and_a_disconnect_reconnects(dat
         assert [row.name for row in _select(connection).fetch(connection, {"name": "b"})] == ["b"]
 
     await _run(database, work)
+
+
+async def test_a_time_shared_by_rows_and_one_that_changes_are_each_written_as_core_writes_them(database: Any) -> None:
+    """The last time's text is kept (``prebuilt._kept_time``): rows of one time, then another, then the first again,
+    each stored as the Core statement stores it."""
+    later = datetime(2026, 3, 2, 9, 30, 15, 123456, tzinfo=UTC)
+    times = [AT, AT, later, AT, later, later, None, AT]
+
+    def work(connection: Connection) -> None:
+        with connection.begin():
+            _insert(connection).execute_many(connection, [{"name": f"p{n}", "doc": None, "at": t}
+                                                          for n, t in enumerate(times)])
+            connection.execute(_INSERT, [{"name": f"c{n}", "doc": None, "at": t} for n, t in enumerate(times)])
+        raw = connection.exec_driver_sql("SELECT name, at FROM prebuilt_things ORDER BY id").all()
+        prebuilt_rows = [at for name, at in raw if name.startswith("p")]
+        core_rows = [at for name, at in raw if name.startswith("c")]
+        assert prebuilt_rows == core_rows and len(set(prebuilt_rows)) == 3
+        connection.rollback()
+
+    await _run(database, work)
+
+
+async def test_owed_messages_in_one_prebuilt_statement_are_kept_as_cores_insert_keeps_them(database: Any) -> None:
+    """``owed._insert_many`` (the ballot batch's receipts on SQLite): every row stored, its id told by its nonce, its
+    values as the Core insert of the same messages stores them."""
+    from engine.service.owed import RECEIPT, Owed, _insert
+    from engine.store.models import Base
+
+    owed = Base.metadata.tables["owed_messages"]
+    messages = [Owed(f"user:{n}", 300 + n, RECEIPT, f"n{n}", {"to": ["user", n], "text": f"receipt {n}"},
+                     source_id=f"msg:{n}") for n in range(5)]
+    columns = "lane, channel_id, priority, nonce, coalesce, source_id, body, owed_at, attempts, outcome"
+
+    def work(connection: Connection) -> None:
+        if connection.dialect.name != "sqlite":
+            pytest.skip("the prebuilt insert is SQLite's")
+        with connection.begin():
+            owed.create(connection)
+            rows = _insert(connection, AT, messages, prebuilt_sql=True)
+            core = _insert(connection, AT, [Owed(m.lane, m.channel_id, m.priority, "core-" + m.nonce, m.body,
+                                                 source_id=m.source_id) for m in messages])
+        assert [r.owed for r in rows] == messages
+        stored = {row[0]: row[1:] for row in connection.exec_driver_sql(f"SELECT id, {columns} FROM owed_messages")}
+        assert len(stored) == 10
+        for mine, theirs in zip(rows, core, strict=True):
+            assert stored[mine.id][3] == mine.owed.nonce
+            assert stored[mine.id][:3] + stored[mine.id][4:] == stored[theirs.id][:3] + stored[theirs.id][4:]
+        connection.rollback()
+
+    await _run(database, work)

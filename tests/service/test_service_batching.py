@@ -111,3 +111,32 @@ async def test_a_batch_writes_each_voters_ballot_row_once_as_the_batch_leaves_it
                    Ballot.received_at).order_by(Ballot.player_id))).all()
     assert [r[1:5] for r in rows] == [("abstain", None, 2, "a3"), ("aye", None, 0, "b1")]
     assert utc(rows[0].received_at) == table.clock.now()
+
+
+async def test_a_batch_of_more_voters_sources_and_remembered_games_than_a_short_list_is_judged_alone(table: Any
+                                                                                                   ) -> None:
+    """A batch whose lists of voters, source ids and remembered users are longer than 4 (read by a statement whose
+    ``IN`` lists are padded to 8: ``ballot_batch._padded``): each ballot is judged as if alone."""
+    for n in range(7):
+        await table.player(10 + n, f"p{n}", n % 3 + 1, 2, 2)
+    await table.open()
+    await cast(table, 10, "Vote: Aye", "m-old")  # a first batch, alone
+    batches = table.clerk.landsdraad.ballots._ballot_batcher.batches
+
+    def known(user_id: int, text: str, source: str) -> Any:
+        return table.clerk.landsdraad.ballots.cast_ballot(table.game_id, user_id=user_id, command=parse_ballot(text),
+                                                          received_at=table.clock.now(), source_id=source,
+                                                          plays_in=[table.game_id])
+
+    results = await asyncio.gather(*(known(10 + n, "Vote: Nay", f"m{n}") for n in range(7)),
+                                   cast(table, 10, "Vote: Aye", "m-old"),  # redelivered from the first batch
+                                   cast(table, 99, "Vote: Aye", "m-stranger"), return_exceptions=True)
+
+    assert table.clerk.landsdraad.ballots._ballot_batcher.batches == batches + 1, "one transaction for the nine"
+    *voted, old, stranger = results
+    assert [(r.option, r.replaced) for r in voted] == [("nay", "aye")] + [("nay", None)] * 6
+    assert not any(r.duplicate for r in voted)
+    assert old.duplicate and old.option == "aye" and old.current == "nay"
+    assert isinstance(stranger, NotFoundError)
+    events = [(e.source_id, e.payload["option"]) for e in await table.events() if e.kind == "BallotCast"]
+    assert events == [("m-old", "aye")] + [(f"m{n}", "nay") for n in range(7)]

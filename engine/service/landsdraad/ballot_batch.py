@@ -340,17 +340,29 @@ def _sqlite_upsert(dialect: Dialect) -> Prebuilt:
 
 def _execute_read(connection: Connection, statement: CompoundSelect[Any], params: dict[str, Any]) -> Iterable[Any]:
     """The rows of ``_read``'s statement as its driver's SQL, compiled once (``engine.store.prebuilt``), the same
-    statement and values: on PostgreSQL once (its lists are arrays), on SQLite once per length of its lists, for a
-    batch of at most a few voters (the usual one; a bigger one runs the Core statement)."""
+    statement and values: on PostgreSQL once (its lists are arrays), on SQLite once per length of its lists (up to
+    4, then padded to a power of two: ``_padded``)."""
     dialect = connection.dialect
     if statement is not _READ:
         built = prebuilt(statement, dialect, lambda: _read_built(statement, dialect, params))
         return built.fetch(connection, params)
-    if max(len(params["users"]), len(params["sources"]), len(params["members"])) <= 4:
-        key = (statement, len(params["users"]), len(params["sources"]), len(params["members"]))
-        built = prebuilt(key, dialect, lambda: _read_built(statement, dialect, params))
-        return built.fetch(connection, params)
-    return connection.execute(statement, params)
+    padded = {**params, "users": _padded(params["users"]), "sources": _padded(params["sources"]),
+              "members": _padded(params["members"])}
+    key = (statement, len(padded["users"]), len(padded["sources"]), len(padded["members"]))
+    built = prebuilt(key, dialect, lambda: _read_built(statement, dialect, padded))
+    return built.fetch(connection, padded)
+
+
+def _padded(values: list[T]) -> list[T]:
+    """``values`` (an ``IN`` list of at most ``CHUNK``) padded with its last value to the next power of two above 4
+    (at most ``CHUNK``), so that the read of a batch of any size is one of a few statements compiled once: a value
+    again in an ``IN`` list selects nothing more (issue 20, branch burst3: the burst's batches of up to 400 voters
+    had their statement rendered for its lengths and their rows made by SQLAlchemy's ``CursorResult`` each time)."""
+    count = len(values)
+    if count <= 4:
+        return values
+    size = min(CHUNK, 1 << (count - 1).bit_length())
+    return values + [values[-1]] * (size - count)
 
 
 def _read_built(statement: CompoundSelect[Any], dialect: Dialect, params: dict[str, Any]) -> Prebuilt:
