@@ -52,7 +52,6 @@ from engine.service.landsdraad.round_state import (
     result_view,
 )
 from engine.service.landsdraad.views import ResultView
-from engine.service.ledger import read_game
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit, check_not_done, locking_read, read_before_lock
 from engine.store.models import Base, Game, Player
@@ -190,6 +189,29 @@ def _locking_round_read() -> Select[Any]:
             .execution_options(populate_existing=True))
 
 
+@cache
+def _game_round_read() -> Select[Any]:
+    """The game and its current round as ``_ROUND_READ`` reads it, in one statement (built on first use): one ORM
+    read fewer than ``read_game`` and then ``round_of`` (SQLite, whose unit holds the write lock from its BEGIN)."""
+    return (select(Game, Round, TempFactionRow, *_ROUND_END_READ)
+            .outerjoin(Round, and_(Round.game_id == Game.id, Round.number == Game.current_round))
+            .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
+            .where(Game.id == bindparam("game")).order_by(TempFactionRow.id))
+
+
+def _game_and_round(rows: Sequence[Any]) -> tuple[Game, tuple[Round | None, list[TempFactionRow], RoundEnd, bool]]:
+    """The game and ``round_of`` its current round, from the rows of ``_game_round_read`` or
+    ``_locking_round_read`` (the same first seven columns)."""
+    if not rows:
+        raise NotFoundError("That game no longer exists.")
+    first = rows[0]
+    game: Game = first[0]
+    if first[1] is None:
+        return game, (None, [], (None, False, False), True)
+    return game, (first[1], [row[2] for row in rows if row[2] is not None],
+                  (first[3], bool(first[4]), bool(first[5])), bool(first[6]))
+
+
 def _locked_round(session: Session, game_id: int
                   ) -> tuple[Game, tuple[Round | None, list[TempFactionRow], RoundEnd, bool]]:
     """The game, locked, and ``round_of`` its current round, in one statement (``_locking_round_read``). Under READ
@@ -204,12 +226,7 @@ def _locked_round(session: Session, game_id: int
             break
     else:
         raise RuntimeError(f"game {game_id} changed while this transaction held its row lock")
-    first = rows[0]
-    game: Game = first[0]
-    if first[1] is None:
-        return game, (None, [], (None, False, False), True)
-    return game, (first[1], [row[2] for row in rows if row[2] is not None],
-                  (first[3], bool(first[4]), bool(first[5])), bool(first[6]))
+    return _game_and_round(rows)
 
 
 OPTIONS = {o.value: o for o in Option}
@@ -326,9 +343,9 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     if unit.self_locking:  # PostgreSQL: the lock is this unit's first statement; the redelivery check after it
         game, (rnd, factions, round_end, holders) = _locked_round(session, game_id)
         check_not_done(unit.connection, source_id)
-    else:
-        game = read_game(session, game_id)
-        rnd, factions, round_end, holders = round_of(session, game)
+    else:  # SQLite: the unit's BEGIN IMMEDIATE holds the write lock
+        game, (rnd, factions, round_end, holders) = _game_and_round(
+            session.execute(_game_round_read(), {"game": game_id}).all())
     if expected_round is not None and (rnd is None or rnd.number != expected_round):
         rnd, factions, round_end, holders = round_of(session, game, expected_round)
         if rnd is None:
