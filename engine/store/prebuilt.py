@@ -227,9 +227,11 @@ def driver_execute(connection: Connection, sql: str, parameters: Any, *, many: b
 _BUILT: weakref.WeakKeyDictionary[Dialect, dict[Any, Prebuilt]] = weakref.WeakKeyDictionary()
 
 
-def prebuilt(key: Any, dialect: Dialect, build: Callable[[], Prebuilt], limit: int = 64) -> Prebuilt:
+def prebuilt(key: Any, dialect: Dialect, build: Callable[[], Prebuilt], limit: int = 256) -> Prebuilt:
     """The ``Prebuilt`` of ``key`` for ``dialect`` (its processors are the dialect's: its JSON serializer), made
-    by ``build`` on first use; at most ``limit`` per dialect (the oldest made is dropped)."""
+    by ``build`` on first use; at most ``limit`` per dialect (the oldest made is dropped: room for the ballot
+    batch's padded reads, one a combination of list lengths, and the close's shapes without dropping the hot
+    statements made first; a dropped one is only compiled again)."""
     built = _BUILT.setdefault(dialect, {})
     found = built.get(key)
     if found is None:
