@@ -13,7 +13,6 @@ import cProfile
 import gc
 import io
 import pstats
-import secrets
 import statistics
 import sys
 import time
@@ -23,15 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import migrated_sqlite, scratch_dir
-from bench.storage import START
-from bot.actions.landsdraad.render import receipt_text
-from bot.actions.outbox import reply
-from bot.actions.wire import encode
-from engine.landsdraad.ballot import parse_ballot
+from bench.storage import START, bench_game, dm_ballot
 from engine.service import Clerk, uow
 from engine.service.clock import ManualClock, RandomDice
-from engine.service.landsdraad.views import BallotReceipt
-from engine.service.owed import RECEIPT, Owed, OwedWith
 from engine.store.database import make_engine, make_sessionmaker
 
 CHOICES = ("Aye", "Nay", "Abstain")
@@ -42,12 +35,7 @@ async def main(players: int, rounds: int, profile: bool) -> None:
     engine = make_engine(await migrated_sqlite(where / "clerk.db"))
     clock = ManualClock(START)
     clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(1))
-    game = await clerk.games.create_game(guild_id=1, channel_id=2, name="bench", ruleset="landsdraad",
-                                         moderator_role_id=None, actor=1)
-    for u in range(players):
-        await clerk.landsdraad.ledger.add_player(game.id, user_id=100 + u, name=f"p{u}", diplomacy=3, command=2,
-                                                 intrigue=2, roll=2, faction=None, actor=1)
-    await clerk.landsdraad.rounds.open_round(game.id, crisis="Bench the levy?", deadline=None, actor=1)
+    game_id = await bench_game(clerk, players)
 
     spent: list[tuple[float, int]] = []  # (thread CPU seconds, ballots) per twin transaction of a ballot batch
     profiler = cProfile.Profile() if profile else None
@@ -68,25 +56,14 @@ async def main(players: int, rounds: int, profile: bool) -> None:
             spent.append((time.thread_time() - start, len(result) if isinstance(result, list) else 1))
         return result
 
-    uow._in_twin = measured  # type: ignore[assignment]
+    uow._in_twin = measured
     message = 10_000_000
 
     async def ballot(user: int, choice: str) -> None:
         nonlocal message
         message += 1
-        mid = message
-        command = parse_ballot(f"Vote: {choice}")
-
-        def receipt_of(receipt: BallotReceipt) -> list[Owed]:  # as the DM path's, in the ballot's transaction
-            item = reply(receipt_text(receipt, clock.now()))
-            return [Owed(f"user:{user}", 3_000 + user, RECEIPT, "o" + secrets.token_hex(11),
-                         encode(item, channel_id=3_000 + user, reply_to=mid), source_id=f"msg:{mid}")]
-
-        answer = OwedWith(receipt_of)
-        at = clock.now() + timedelta(microseconds=mid % 1_000_000)  # each DM's own time, as Discord stamps them
-        await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=user, command=command, received_at=at,
-                                                   source_id=f"msg:{mid}", answer=answer)
-        assert len(answer.rows) == 1, "the receipt was not owed with the ballot"
+        at = clock.now() + timedelta(microseconds=message % 1_000_000)  # each DM's own time, as Discord stamps them
+        await dm_ballot(clerk, clock, game_id, user, message, choice, at)
 
     try:
         await asyncio.gather(*(ballot(100 + u, "Aye") for u in range(players)))  # warm-up, not counted
@@ -96,7 +73,7 @@ async def main(players: int, rounds: int, profile: bool) -> None:
         for r in range(rounds):
             await asyncio.gather(*(ballot(100 + u, CHOICES[(r + u) % 3]) for u in range(players)))
     finally:
-        uow._in_twin = inner  # type: ignore[assignment]
+        uow._in_twin = inner
         await engine.dispose()
     cpu = sum(s for s, _ in spent)
     n = sum(b for _, b in spent)

@@ -66,29 +66,43 @@ async def bare_sqlalchemy(engine: AsyncEngine) -> Op:
     return op
 
 
-async def clerk_ballot(engine: AsyncEngine) -> Op:
-    clock = ManualClock(START)
-    clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(1))
+async def bench_game(clerk: Clerk, players: int) -> int:
+    """A Landsdraad game of ``players`` players (user ids from 100) with its first round open; its id."""
     game = await clerk.games.create_game(guild_id=1, channel_id=2, name="bench", ruleset="landsdraad",
                                          moderator_role_id=None, actor=1)
-    for u in range(PLAYERS):
+    for u in range(players):
         await clerk.landsdraad.ledger.add_player(game.id, user_id=100 + u, name=f"p{u}", diplomacy=3, command=2,
                                                  intrigue=2, roll=2, faction=None, actor=1)
     await clerk.landsdraad.rounds.open_round(game.id, crisis="Bench the levy?", deadline=None, actor=1)
+    return game.id
+
+
+async def dm_ballot(clerk: Clerk, clock: ManualClock, game_id: int, user: int, message: int, choice: str,
+                    received_at: datetime | None = None) -> None:
+    """The DM ballot ``Vote: choice`` of ``user`` (Discord message ``message``), its receipt owed in the ballot's own
+    transaction, its text and owed row made as the DM path makes them (``bot.actions.landsdraad.dm_ballot``,
+    ``bot.discord.delivery``)."""
+    command = parse_ballot(f"Vote: {choice}")
+
+    def receipt_of(receipt: BallotReceipt) -> list[Owed]:
+        item = reply(receipt_text(receipt, clock.now()))
+        return [Owed(f"user:{user}", 3_000 + user, RECEIPT, "o" + secrets.token_hex(11),
+                     encode(item, channel_id=3_000 + user, reply_to=message), source_id=f"msg:{message}")]
+
+    answer = OwedWith(receipt_of)
+    await clerk.landsdraad.ballots.cast_ballot(game_id, user_id=user, command=command,
+                                               received_at=received_at or clock.now(), source_id=f"msg:{message}",
+                                               answer=answer)
+    assert len(answer.rows) == 1, "the receipt was not owed with the ballot"
+
+
+async def clerk_ballot(engine: AsyncEngine) -> Op:
+    clock = ManualClock(START)
+    clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(1))
+    game_id = await bench_game(clerk, PLAYERS)
 
     async def op(i: int) -> None:
-        user, message = 100 + i % PLAYERS, 10_000_000 + i
-        command = parse_ballot(f"Vote: {CHOICES[i % 3]}")
-
-        def receipt_of(receipt: BallotReceipt) -> list[Owed]:  # as the DM path's, in the ballot's transaction
-            item = reply(receipt_text(receipt, clock.now()))
-            return [Owed(f"user:{user}", 3_000 + user, RECEIPT, "o" + secrets.token_hex(11),
-                         encode(item, channel_id=3_000 + user, reply_to=message), source_id=f"msg:{message}")]
-
-        answer = OwedWith(receipt_of)
-        await clerk.landsdraad.ballots.cast_ballot(game.id, user_id=user, command=command, received_at=clock.now(),
-                                                   source_id=f"msg:{message}", answer=answer)
-        assert len(answer.rows) == 1, "the receipt was not owed with the ballot"
+        await dm_ballot(clerk, clock, game_id, 100 + i % PLAYERS, 10_000_000 + i, CHOICES[i % 3])
 
     return op
 
