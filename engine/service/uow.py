@@ -212,9 +212,8 @@ def append_events_with(connection: Connection, game_id: int, events: Sequence[di
     """PostgreSQL: ``reserve_seqs``, the insert of ``events`` (rows but their ``seq``) and the caller's ``statement``
     (bound by ``params``) in ONE statement; the last number. ``GameClosed`` in an ended game, as ``reserve_seqs``."""
     count = len(events)
-    values = {f"event_{name}_{n}": row[name] for n, row in enumerate(events) for name in _EVENT_FIELDS}
     taken = connection.execute(_appending(statement, count),
-                               {**params, **values, "game": game_id, "count": count}).first()
+                               {**params, **_event_values(events), "game": game_id, "count": count}).first()
     return _taken(taken, kinds, opens)
 
 
@@ -251,14 +250,29 @@ def append_events(connection: Connection, now: datetime, game_id: int,
         raise ValueError("no events to append")
     last = reserve_seqs(connection, game_id, len(events), [kind for kind, *_ in events], opens=opens,
                         prebuilt_sql=prebuilt_sql)
-    first = last - len(events) + 1
-    rows = []
-    for n, (kind, actor, payload, source_id) in enumerate(events):
-        actor, payload = marked(actor, payload, source_id)  # a moderator's proxy ballot (engine/service/proxy.py)
-        rows.append({"game_id": game_id, "seq": first + n, "kind": kind, "actor": actor, "payload": payload,
-                     "source_id": source_id, "at": now})
+    rows = _event_rows(now, game_id, events, first=last - len(events) + 1)
     insert_events(connection, rows, prebuilt_sql=prebuilt_sql)
     return last
+
+
+def _event_rows(now: datetime, game_id: int, events: Sequence[tuple[str, int | None, dict[str, Any], str | None]],
+               *, first: int | None = None) -> list[dict[str, Any]]:
+    """The rows of ``events`` (kind, actor, payload, source id) as the events table stores them, a moderator's proxy
+    ballot marked (engine/service/proxy.py); numbered from ``first`` if it is given (else their ``seq`` is left to
+    the statement: ``_appending``)."""
+    rows = []
+    for n, (kind, actor, payload, source_id) in enumerate(events):
+        actor, payload = marked(actor, payload, source_id)
+        row = {"game_id": game_id, "kind": kind, "actor": actor, "payload": payload, "source_id": source_id, "at": now}
+        if first is not None:
+            row["seq"] = first + n
+        rows.append(row)
+    return rows
+
+
+def _event_values(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``rows`` (but their ``seq``) as the parameters of ``_appending``'s events: ``event_<column>_<n>``."""
+    return {f"event_{name}_{n}": row[name] for n, row in enumerate(rows) for name in _EVENT_FIELDS}
 
 
 def append_events_along(connection: Connection, now: datetime, game_id: int,
@@ -272,11 +286,7 @@ def append_events_along(connection: Connection, now: datetime, game_id: int,
     if not events:
         raise ValueError("no events to append")
     count = len(events)
-    values: dict[str, Any] = {**params, "game": game_id, "count": count}
-    for n, (kind, actor, payload, source_id) in enumerate(events):
-        actor, payload = marked(actor, payload, source_id)  # a moderator's proxy ballot (engine/service/proxy.py)
-        values.update({f"event_game_id_{n}": game_id, f"event_kind_{n}": kind, f"event_actor_{n}": actor,
-                       f"event_payload_{n}": payload, f"event_source_id_{n}": source_id, f"event_at_{n}": now})
+    values = {**params, **_event_values(_event_rows(now, game_id, events)), "game": game_id, "count": count}
     dialect = connection.dialect
     built = prebuilt(("append_events_along", statement, count), dialect,
                      lambda: Prebuilt(_appending(statement, count), dialect, dict.fromkeys(values)))

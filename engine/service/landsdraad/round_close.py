@@ -175,21 +175,6 @@ def round_of(session: Session, game: Game, number: int | None = None
 
 
 @cache
-def _locking_round_read() -> Select[Any]:
-    """PostgreSQL (a ``self_locking`` unit): the game's row lock (``uow.locking_read``), the game and its current
-    round as ``_ROUND_READ`` reads it, in one statement (built on first use): one round trip and one ORM read fewer
-    than the lock's own statement and then the round's. ``populate_existing``: a second read (``_locked_round``)
-    refreshes what the first put in the session."""
-    locked, seqs = locking_read()
-    return (select(Game, Round, TempFactionRow, *_ROUND_END_READ, *seqs)
-            .join(locked, locked.c.id == Game.id)
-            .outerjoin(Round, and_(Round.game_id == Game.id, Round.number == Game.current_round))
-            .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
-            .where(Game.id == bindparam("game")).order_by(TempFactionRow.id)
-            .execution_options(populate_existing=True))
-
-
-@cache
 def _game_round_read() -> Select[Any]:
     """The game and its current round as ``_ROUND_READ`` reads it, in one statement (built on first use): one ORM
     read fewer than ``read_game`` and then ``round_of`` (SQLite, whose unit holds the write lock from its BEGIN)."""
@@ -197,6 +182,16 @@ def _game_round_read() -> Select[Any]:
             .outerjoin(Round, and_(Round.game_id == Game.id, Round.number == Game.current_round))
             .outerjoin(TempFactionRow, TempFactionRow.round_id == Round.id)
             .where(Game.id == bindparam("game")).order_by(TempFactionRow.id))
+
+
+@cache
+def _locking_round_read() -> Select[Any]:
+    """PostgreSQL (a ``self_locking`` unit): ``_game_round_read`` with the game's row lock (``uow.locking_read``) in
+    the same statement: one round trip and one ORM read fewer than the lock's own statement and then the round's.
+    ``populate_existing``: a second read (``_locked_round``) refreshes what the first put in the session."""
+    locked, seqs = locking_read()
+    return (_game_round_read().add_columns(*seqs).join(locked, locked.c.id == Game.id)
+            .execution_options(populate_existing=True))
 
 
 def _game_and_round(rows: Sequence[Any]) -> tuple[Game, tuple[Round | None, list[TempFactionRow], RoundEnd, bool]]:
