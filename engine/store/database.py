@@ -11,6 +11,7 @@ import weakref
 from datetime import timedelta
 from typing import Any
 
+import orjson
 from sqlalchemy import Engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
@@ -29,13 +30,27 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-JSON_SERIALIZER = json.JSONEncoder(check_circular=False).encode
-"""How a JSON column's value is written: ``json.dumps``, the same text, without its check for a value that contains
-itself (a payload is built of fresh dicts and lists; one that did would fail with ``RecursionError`` instead of
-``ValueError``). The check kept a note of every dict and list: the ``RoundClosed`` event of a close of 10,000 voters
-(a dict per voter) took 8.5 ms of CPU to encode with it, 7.5 ms without. One encoder, made once: ``json.dumps`` with
-any argument makes a new ``JSONEncoder`` for every value (0.7 us of the 2.4 of a ballot's payload; issue 20, branch
-burst3); its ``encode`` keeps no state between calls, so threads may share it."""
+_ENCODE = json.JSONEncoder(check_circular=False).encode
+_ORJSON = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def JSON_SERIALIZER(value: Any) -> str:
+    """How a JSON column's value is written: ``orjson``, the same value as ``json.dumps`` would write, in about a
+    sixth of the time (the ``RoundClosed`` event of a close of 10,000 voters, 400 KB: 2.7 ms with ``json``'s C
+    encoder, 0.45 with orjson; issue 20). The text differs only where JSON allows it to (no spaces after the
+    separators; other than ASCII written as UTF-8, not escaped): ``json.loads`` reads back the same value, and the
+    columns are read with ``json`` as before (orjson would read an integer beyond 64 bits as a float).
+
+    Keys that are not text are written as ``json`` writes them (``OPT_NON_STR_KEYS``); a ``datetime`` or a dataclass
+    is refused as ``json`` refuses it (``OPT_PASSTHROUGH_*``: a bug to see, not to store). What orjson refuses and
+    ``json`` writes (an integer beyond 64 bits, text with a lone surrogate, which a DM's text can hold) is written by
+    ``json`` (its C encoder without the check for a value that contains itself: a payload is built of fresh dicts and
+    lists). A float that is not a number would be written ``null`` where ``json`` writes ``NaN``: the rules'
+    arithmetic is exact, and no payload holds a float. Threads may share it (neither encoder keeps state)."""
+    try:
+        return orjson.dumps(value, option=_ORJSON).decode()
+    except TypeError:  # orjson.JSONEncodeError is one
+        return _ENCODE(value)
 
 
 def make_engine(url: str = DEFAULT_URL, *, write_wait: timedelta = WRITE_WAIT, **kwargs: Any) -> AsyncEngine:
