@@ -65,11 +65,30 @@ class Recount:
     """The corrected close itself (its temporary factions' votes and options), for the disclosure check."""
     weights: Mapping[int, int] = field(default_factory=dict)
     """Every voter's corrected V(p), by user id (moderators only)."""
+    stated: Tally | None = None
+    """The corrected totals of the latest erratum posted for the round; None if none was (the result card is then
+    the players' last word on it)."""
 
     @property
     def differs(self) -> bool:
         """The round would have come out differently: its AYE, NAY or ABSTAIN total is not the one posted."""
         return self.posted != self.corrected
+
+    @property
+    def standing(self) -> Tally:
+        """What the players last read of the round: the latest erratum's totals, else the posted ones."""
+        return self.stated if self.stated is not None else self.posted
+
+    @property
+    def stale(self) -> bool:
+        """What the players last read of the round is not what it comes out as now: an erratum is owed."""
+        return self.standing != self.corrected
+
+    @property
+    def restores(self) -> bool:
+        """The round comes out as first posted again, but an erratum said otherwise (a later correction undid the
+        one it was posted for): the erratum owed withdraws it (docs/rulings.md)."""
+        return self.stated is not None and not self.differs and self.stale
 
     @property
     def outcome_changed(self) -> bool:
@@ -91,9 +110,10 @@ def holder_in(round_number: int, sender: int, recipient: int | None, since: int)
     return recipient if recipient is not None and round_number >= since else sender
 
 
-def recount(closed: ClosedRound, changes: Iterable[WeightChange]) -> Recount:
+def recount(closed: ClosedRound, changes: Iterable[WeightChange], stated: Tally | None = None) -> Recount:
     """``closed`` resolved again with ``changes`` (those of other rounds are ignored). A weight never falls below 0
-    (V(p) cannot be negative); a change for someone who did not vote in that round (not active) is dropped."""
+    (V(p) cannot be negative); a change for someone who did not vote in that round (not active) is dropped.
+    ``stated``: the totals of the latest erratum posted for the round, if any."""
     mine = tuple(c for c in changes if c.round == closed.number)
     delta: dict[int, int] = {}
     for c in mine:
@@ -104,13 +124,17 @@ def recount(closed: ClosedRound, changes: Iterable[WeightChange]) -> Recount:
     kept = tuple(c for c in mine if c.user_id in weights)
     named = {c.user_id for c in kept}
     return Recount(closed.number, closed.posted, outcome.tally, kept,
-                   {v.user_id: v.ballot for v in closed.voters if v.user_id in named}, outcome, weights)
+                   {v.user_id: v.ballot for v in closed.voters if v.user_id in named}, outcome, weights, stated)
 
 
 def consequences(rounds: Sequence[ClosedRound], changes: Sequence[WeightChange],
-                 touched: Iterable[int] | None = None) -> list[Recount]:
-    """The closed rounds that would have come out differently with ``changes``, in round order. ``touched``: only
-    these rounds are asked about (those one correction changes); all that ``changes`` names if None."""
+                 touched: Iterable[int] | None = None, stated: Mapping[int, Tally] | None = None) -> list[Recount]:
+    """The closed rounds that come out otherwise with ``changes`` than the players last read (``Recount.stale``:
+    than posted, or than the latest erratum said), in round order. ``touched``: only these rounds are asked about
+    (those one correction changes); all that ``changes`` names if None. ``stated``: the latest erratum's totals of
+    each round that has one."""
     asked = set(touched) if touched is not None else {c.round for c in changes}
-    found = (recount(r, changes) for r in sorted(rounds, key=lambda r: r.number) if r.number in asked)
-    return [r for r in found if r.differs]
+    said = stated or {}
+    found = (recount(r, changes, said.get(r.number)) for r in sorted(rounds, key=lambda r: r.number)
+             if r.number in asked)
+    return [r for r in found if r.stale]

@@ -187,3 +187,66 @@ async def test_an_erratum_whose_totals_give_a_ballot_away_is_coarsened_and_the_m
     assert ("give away how these players voted: alice (Aye), bob (Nay), carol (Nay)" in warning.text
             and "without the totals" in warning.text)
     assert (await table.events())[-1].payload["disclosure"]["exposed"][0] == ["alice", "aye"]
+
+
+async def test_a_correction_undone_after_its_erratum_is_told_and_the_erratum_withdrawn(table: Any) -> None:
+    """docs/rulings.md: the players last read the erratum; when a later correction makes the round come out as first
+    posted again, the moderators are told the erratum no longer holds and may post one that withdraws it."""
+    entry = await _game(table)
+    c = table.clerk
+    errata = c.landsdraad.errata
+    fixed = await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=entry, note="in round 3",
+                                                       round_number=3, actor=MOD)
+    await errata.post_erratum(table.game_id, number=2, actor=MOD, source_id="erratum-1")
+    assert not (await errata.recount(table.game_id, 2)).stale  # the erratum says what the round comes out as
+
+    # the first record was right after all: the transfer was made in round 2
+    out = await slash(c, MODERATOR, "transfer correct", id=fixed.id, note="round 2 after all", round=2)
+    notice = out[-1]
+    assert isinstance(notice.to, ToThread) and notice.to.private
+    assert ("Round 2: posted Aye 15, Nay 14, Abstain 0 (passed); the erratum posted for it said Aye 9, Nay 18, "
+            "Abstain 0 (failed); under the corrected ledger it comes out as posted again: **the erratum no longer "
+            "holds**.") in notice.text
+    [button] = notice.buttons
+    assert button.custom_id == f"clerk:erratum:{table.game_id}:2"
+    r = await errata.recount(table.game_id, 2)
+    assert (r.posted, r.stated, r.corrected) == (Tally(15, 14, 0), Tally(9, 18, 0), Tally(15, 14, 0))
+    assert r.restores and r.stale and not r.differs
+
+    pressed = await handle_button(App(c), Ctx(MODERATOR, Place(900, 901), "press-2", c.clock.now()),
+                                  button.custom_id)
+    [card] = [o for o in pressed if isinstance(o.to, ToChannel)]
+    text = text_of(card)
+    assert "round 2: erratum withdrawn" in text and "no longer holds" in text and "The measure passed" in text
+    assert "Aye: 15 (as posted; the erratum said 9)" in text and "Nay: 14 (as posted; the erratum said 18)" in text
+    payload = (await table.events())[-1].payload
+    assert payload["restores"] is True and payload["stated"] == {"aye": 9, "nay": 18, "abstain": 0,
+                                                                  "outcome": "failed"}
+    assert payload["corrected"] == payload["posted"]
+    with pytest.raises(RuleError, match="posted already"):  # the round now stands as the players last read it
+        await errata.post_erratum(table.game_id, number=2, actor=MOD)
+    again = await errata.after_correction(table.game_id, entry_id=fixed.id)
+    assert again.recounts == ()  # nothing is owed any more
+
+
+async def test_an_erratum_after_an_erratum_replaces_it(table: Any) -> None:
+    entry = await _game(table)
+    c = table.clerk
+    errata = c.landsdraad.errata
+    fixed = await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=entry, note="in round 3",
+                                                       round_number=3, actor=MOD)
+    await errata.post_erratum(table.game_id, number=2, actor=MOD, source_id="erratum-1")
+    await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=fixed.id, note="to carol", to_user=CAROL,
+                                               actor=MOD)
+    # round 2 still comes out as the erratum said (bob kept it in round 2 either way): nothing is owed for it
+    assert not (await errata.recount(table.game_id, 2)).stale
+    with pytest.raises(RuleError, match="posted already"):
+        await errata.post_erratum(table.game_id, number=2, actor=MOD)
+    e = await errata.post_erratum(table.game_id, number=3, actor=MOD, source_id="erratum-2")
+    assert e.recount.stated is None  # round 3 had no erratum: an ordinary one
+    from bot.actions.landsdraad.errata import erratum_card
+    assert "replaces" not in text_of_card(erratum_card(e))
+
+
+def text_of_card(card: Any) -> str:
+    return " ".join([card.title, card.description, *(f"{n}: {v}" for n, v, _ in card.fields), card.footer or ""])

@@ -218,6 +218,9 @@ async def test_two_processes_close_each_round_once_count_every_ballot_and_share_
         if there.process.returncode is None:
             there.process.kill()
             await there.process.wait()
+        scheduler = here.worker.scheduler  # the "crash" left a's liveness connection open (PostgreSQL): close it
+        if scheduler is not None and scheduler.lease is not None:
+            await scheduler.lease.close()
         await here.engine.dispose()
 
     closed = await _closed(url, schema)

@@ -39,13 +39,20 @@ def signed(n: int) -> str:
 
 
 def recount_lines(r: Recount, names: dict[int, str]) -> list[str]:
-    verdict = "**the outcome changes**" if r.outcome_changed else "the outcome stands"
-    lines = [f"• Round {r.round}: posted {totals(r.posted)}; under the corrected ledger {totals(r.corrected)}: "
-             f"{verdict}."]
-    whys = sorted({c.why for c in r.changes})
-    moved = ", ".join(f"{names.get(c.user_id, str(c.user_id))} {signed(c.votes)} ({label(_ballot(r, c.user_id))})"
-                      for c in r.changes)
-    lines.append(f"  {'; '.join(whys)}: {moved}")
+    if r.restores:
+        assert r.stated is not None
+        lines = [f"• Round {r.round}: posted {totals(r.posted)}; the erratum posted for it said {totals(r.stated)}; "
+                 "under the corrected ledger it comes out as posted again: **the erratum no longer holds**."]
+    else:
+        verdict = "**the outcome changes**" if r.outcome_changed else "the outcome stands"
+        said = f"; the latest erratum said {totals(r.stated)}" if r.stated is not None else ""
+        lines = [f"• Round {r.round}: posted {totals(r.posted)}{said}; under the corrected ledger "
+                 f"{totals(r.corrected)}: {verdict}."]
+    if r.changes:
+        whys = sorted({c.why for c in r.changes})
+        moved = ", ".join(f"{names.get(c.user_id, str(c.user_id))} {signed(c.votes)} ({label(_ballot(r, c.user_id))})"
+                          for c in r.changes)
+        lines.append(f"  {'; '.join(whys)}: {moved}")
     return lines
 
 
@@ -127,30 +134,38 @@ async def after_edit(app: App, game: GameView, source_id: str | None) -> list[Ou
 def erratum_card(e: Erratum) -> Card:
     r = e.recount
     passed = r.corrected.passed
-    outcome = (f"The measure would have {'PASSED' if passed else 'FAILED'}, not "
-               f"{'passed' if r.posted.passed else 'failed'} as posted." if r.outcome_changed
-               else f"The outcome stands: the measure {'passed' if passed else 'failed'}.")
     original = (f"[the original result card]({e.link})" if e.link is not None
                 else "the original result card (Clerk did not keep where it was posted)")
-    fields: tuple[tuple[str, str, bool], ...] = (
-        ("Aye", f"{r.corrected.aye} (posted {r.posted.aye})", True),
-        ("Nay", f"{r.corrected.nay} (posted {r.posted.nay})", True),
-        ("Abstain", f"{r.corrected.abstain} (posted {r.posted.abstain})", True),
-        ("Needed to pass", str(r.corrected.needed), True))
+    if r.restores:  # a later correction undid the one the latest erratum was posted for (docs/rulings.md)
+        assert r.stated is not None
+        title = f"{e.game.name}, round {r.round}: erratum withdrawn"
+        description = (f"A moderator corrected the ledger again after round {r.round} closed: the round comes out as "
+                       f"first posted, and the erratum posted for it no longer holds. The measure "
+                       f"{'passed' if passed else 'failed'}, as {original} says.")
+        fields: tuple[tuple[str, str, bool], ...] = tuple(
+            (name, f"{now} (as posted; the erratum said {said})", True) for name, now, said in (
+                ("Aye", r.corrected.aye, r.stated.aye), ("Nay", r.corrected.nay, r.stated.nay),
+                ("Abstain", r.corrected.abstain, r.stated.abstain)))
+    else:
+        outcome = (f"The measure would have {'PASSED' if passed else 'FAILED'}, not "
+                   f"{'passed' if r.posted.passed else 'failed'} as posted." if r.outcome_changed
+                   else f"The outcome stands: the measure {'passed' if passed else 'failed'}.")
+        replaces = " It replaces the erratum posted for the round before it." if r.stated is not None else ""
+        title = f"{e.game.name}, round {r.round}: erratum"
+        description = (f"A moderator corrected the ledger after round {r.round} closed. {outcome} "
+                       f"It corrects {original}, which stays as it was posted.{replaces}")
+        fields = (("Aye", f"{r.corrected.aye} (posted {r.posted.aye})", True),
+                  ("Nay", f"{r.corrected.nay} (posted {r.posted.nay})", True),
+                  ("Abstain", f"{r.corrected.abstain} (posted {r.posted.abstain})", True))
+    fields += (("Needed to pass", str(r.corrected.needed), True),)
     footer = "Individual ballots are secret; only the totals are published."
     if shown(e.disclosure) != "full":  # the corrected totals would give a ballot away (docs/rulings.md)
         fields = (("Margin", margin_band(abs(r.corrected.aye - r.corrected.nay), r.corrected.aye + r.corrected.nay),
                    True),)
         footer = ("Individual ballots are secret; the corrected totals are not published, since they would give one "
                   "away.")
-    return Card(
-        title=f"{e.game.name}, round {r.round}: erratum",
-        description=(f"A moderator corrected the ledger after round {r.round} closed. {outcome} "
-                     f"It corrects {original}, which stays as it was posted."),
-        fields=fields,
-        color=PASSED if passed else FAILED,
-        footer=footer,
-    )
+    return Card(title=title, description=description, fields=fields, color=PASSED if passed else FAILED,
+                footer=footer)
 
 
 def erratum_warning(e: Erratum) -> str:

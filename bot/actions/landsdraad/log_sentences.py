@@ -45,7 +45,9 @@ def erratum(p: Mapping[str, Any], w: Words) -> str:
                 + ", ".join(f"{c} {n}" for c, n in p.get("corrected") or ())
                 + ("; the winner changes" if p.get("winner_changed") else ""))
     return (f"erratum for round {p.get('round')}: {totals(p.get('corrected') or {})}, posted "
-            f"{totals(p.get('posted') or {})}" + ("; the outcome changes" if p.get("outcome_changed") else ""))
+            f"{totals(p.get('posted') or {})}" + ("; the outcome changes" if p.get("outcome_changed") else "")
+            + ("; it withdraws the erratum before it" if p.get("restores") else
+               "; it replaces the erratum before it" if p.get("stated") else ""))
 
 
 SENTENCES: dict[str, Sentence] = {

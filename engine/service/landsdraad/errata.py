@@ -300,7 +300,9 @@ def after_edit(session: Session, game_id: int, source_id: str) -> Consequences |
     mine = ledger.edit_changes(found, rounds)
     subject = f"The correction of {ledger.names.get(int(found.payload['user_id']), '?')} ({edit_words(found)} " \
               f"from round {found.payload['since']})"
-    recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
+    stated = stated_totals(session, game_id)
+    recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds),
+                            {c.round for c in mine} | set(stated), stated)
     ag = tuple(ag_after(session, game_id, ledger.ag_moves(), edit_seq=found.seq))
     return Consequences(game_view(game), subject, tuple(recounts), ledger.names, ag_recounts=ag)
 
@@ -315,7 +317,10 @@ def after_correction(session: Session, game_id: int, entry_id: int) -> Consequen
     rounds = closed_rounds(session, game_id)
     root = ledger.root(entry_id)
     mine, note = ledger.changes(root, rounds)
-    found = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine})
+    stated = stated_totals(session, game_id)
+    # the rounds with an erratum too: one the correction undid comes out as posted, so it changes no weight there
+    found = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds),
+                         {c.round for c in mine} | set(stated), stated)
     move = ledger.ag_move(root)
     ag = () if move is None else tuple(ag_after(session, game_id, ledger.ag_moves(), move=move))
     return Consequences(game_view(game), subject, tuple(found), ledger.names, note, note == NEVER_APPLIED, ag)
@@ -334,7 +339,8 @@ def recounted(session: Session, game_id: int, number: int) -> Recount:
             f"Round {number} of {game.name} has not closed")
         raise NotFoundError(f"{what}; an erratum corrects a closed round's result (closed: "
                             f"{', '.join(str(n) for n in sorted(rounds)) or 'none yet'}).")
-    return recount(rounds[number][0], _Ledger(session, game_id).every_change(rounds))
+    return recount(rounds[number][0], _Ledger(session, game_id).every_change(rounds),
+                   stated_totals(session, game_id).get(number))
 
 
 def erratum_disclosure(session: Session, game_id: int, found: Recount) -> dict[str, Any] | None:
@@ -348,10 +354,11 @@ def erratum_disclosure(session: Session, game_id: int, found: Recount) -> dict[s
     return disclosed(read_game(session, game_id), cast, found.outcome)
 
 
-def errata_of(session: Session, game_id: int, number: int) -> list[Event]:
-    """The errata posted for round ``number``, oldest first."""
-    found = session.execute(select(Event).where(Event.game_id == game_id, Event.kind == ERRATUM).order_by(Event.id))
-    return [e for e in found.scalars() if e.payload.get("round") == number]
+def stated_totals(session: Session, game_id: int) -> dict[int, Tally]:
+    """The corrected totals of the latest erratum posted for each closed round that has one (``Recount.stated``)."""
+    found = session.execute(select(Event.payload).where(Event.game_id == game_id, Event.kind == ERRATUM)
+                            .order_by(Event.id)).scalars()
+    return {int(p["round"]): tally_of(p["corrected"]) for p in found if p.get("round") is not None}
 
 
 def numbers(t: Tally) -> dict[str, Any]:
@@ -381,17 +388,17 @@ class ErrataService(ServiceBase):
     async def post_erratum(self, game_id: int, *, number: int, actor: int | None,
                            source_id: str | None = None) -> Erratum:
         """``/round erratum``: the corrected tally of closed round ``number``, recorded (``ErratumPosted``) with the
-        place of the original result card. Refused when the round comes out as posted, or when the same erratum
-        was posted already."""
+        place of the original result card. Refused when the round comes out as the players last read it: as posted,
+        with no erratum, or as the latest erratum said. One posted after another replaces it; when the round comes out
+        as first posted again, it withdraws it (``restores``, docs/rulings.md)."""
         async with self._write(game_id, source_id) as uow:
             session = uow.session
             game = await session.run_sync(read_game, game_id)
             found = await session.run_sync(recounted, game_id, number)
-            if not found.differs:
+            if not found.stale and found.stated is None:
                 raise RuleError(f"Round {number} of {game.name} comes out as posted under the corrected ledger; "
                                 "there is nothing to correct.")
-            earlier = await session.run_sync(errata_of, game_id, number)
-            if earlier and earlier[-1].payload.get("corrected") == numbers(found.corrected):
+            if not found.stale:
                 raise RuleError(f"An erratum for round {number} with these numbers was posted already; it is not "
                                 "posted twice.")
             place = (await session.execute(select(PostedMessage.channel_id, PostedMessage.message_id).where(
@@ -402,6 +409,8 @@ class ErrataService(ServiceBase):
             payload: dict[str, Any] = {"round": number, "posted": numbers(found.posted),
                                        "corrected": numbers(found.corrected),
                                        "outcome_changed": found.outcome_changed, "link": erratum.link}
+            if found.stated is not None:  # it replaces the latest erratum; ``restores``: it withdraws it
+                payload.update(stated=numbers(found.stated), restores=found.restores)
             if disclosure is not None:
                 payload["disclosure"] = disclosure
             await uow.record(game_id, ERRATUM, actor, payload, source_id)
