@@ -197,3 +197,36 @@ async def test_owed_messages_in_one_prebuilt_statement_are_kept_as_cores_insert_
         connection.rollback()
 
     await _run(database, work)
+
+
+async def test_marks_of_owed_messages_settled_prebuilt_are_stored_as_cores_update_stores_them(database: Any) -> None:
+    """``owed._settle`` on the SQLite twin (``prebuilt_sql``: the marks of a burst's sent receipts, one time formatted
+    once for the batch) writes each row's outcome and time exactly as the Core update does, and touches no other
+    row."""
+    from engine.service.owed import RECEIPT, Owed, _insert, _settle
+    from engine.store.models import Base
+
+    owed = Base.metadata.tables["owed_messages"]
+    later = datetime(2026, 3, 2, 9, 30, 15, 123456, tzinfo=UTC)
+    messages = [Owed(f"user:{n}", 300 + n, RECEIPT, f"n{n}", {"text": f"receipt {n}"}) for n in range(9)]
+
+    def work(connection: Connection) -> None:
+        if connection.dialect.name != "sqlite":
+            pytest.skip("the prebuilt settle is the SQLite twin's")
+        with connection.begin():
+            owed.create(connection)
+            ids = [r.id for r in _insert(connection, AT, messages)]
+            _settle(connection, later, [(ids[0], "sent"), (ids[1], "undeliverable"), (ids[2], "sent")],
+                    prebuilt_sql=True)
+            _settle(connection, later, [(ids[3], "sent"), (ids[4], "undeliverable"), (ids[5], "sent")])
+            _settle(connection, AT, [(ids[6], "superseded")], prebuilt_sql=True)
+            _settle(connection, AT, [(ids[7], "superseded")])
+        stored = dict(connection.exec_driver_sql("SELECT id, outcome || ' ' || done_at FROM owed_messages").all())
+        assert [stored[i] for i in ids[:3]] == [stored[i] for i in ids[3:6]]
+        assert stored[ids[6]] == stored[ids[7]] != stored[ids[5]]
+        assert stored[ids[8]] is None  # not settled: untouched
+        assert {stored[ids[0]].split(" ")[0], stored[ids[1]].split(" ")[0]} == {"sent", "undeliverable"}
+        connection.rollback()
+
+    await _run(database, work)
+
