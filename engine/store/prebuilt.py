@@ -224,6 +224,17 @@ def driver_execute(connection: Connection, sql: str, parameters: Any, *, many: b
     return done
 
 
+def padded(values: list[Any], most: int) -> list[Any]:
+    """``values`` (an ``IN`` list of at most ``most``) padded with its last value to the next power of two above 4
+    (at most ``most``), so that a statement of any length of list is one of a few ``Prebuilt``s compiled once: a value
+    again in an ``IN`` list selects nothing more (issue 20, branch burst3)."""
+    count = len(values)
+    if count <= 4:
+        return values
+    size = min(most, 1 << (count - 1).bit_length())
+    return values + [values[-1]] * (size - count)
+
+
 _BUILT: weakref.WeakKeyDictionary[Dialect, dict[Any, Prebuilt]] = weakref.WeakKeyDictionary()
 
 

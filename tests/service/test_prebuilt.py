@@ -200,15 +200,16 @@ async def test_owed_messages_in_one_prebuilt_statement_are_kept_as_cores_insert_
 
 
 async def test_marks_of_owed_messages_settled_prebuilt_are_stored_as_cores_update_stores_them(database: Any) -> None:
-    """``owed._settle`` on the SQLite twin (``prebuilt_sql``: the marks of a burst's sent receipts, one time formatted
-    once for the batch) writes each row's outcome and time exactly as the Core update does, and touches no other
-    row."""
+    """``owed._settle`` on the SQLite twin (``prebuilt_sql``: a burst's marks, one statement per outcome whose list
+    of rows is padded to a power of two) writes each row's outcome and time exactly as the Core executemany does,
+    touches no other row, and a batch that marks a row twice keeps the later mark, as the executemany does."""
     from engine.service.owed import RECEIPT, Owed, _insert, _settle
     from engine.store.models import Base
 
     owed = Base.metadata.tables["owed_messages"]
     later = datetime(2026, 3, 2, 9, 30, 15, 123456, tzinfo=UTC)
-    messages = [Owed(f"user:{n}", 300 + n, RECEIPT, f"n{n}", {"text": f"receipt {n}"}) for n in range(9)]
+    messages = [Owed(f"user:{n}", 300 + n, RECEIPT, f"n{n}", {"text": f"receipt {n}"}) for n in range(25)]
+    kinds = ["sent", "undeliverable", "sent", "sent", "sent", "superseded", "sent", "sent", "undeliverable", "sent"]
 
     def work(connection: Connection) -> None:
         if connection.dialect.name != "sqlite":
@@ -216,17 +217,19 @@ async def test_marks_of_owed_messages_settled_prebuilt_are_stored_as_cores_updat
         with connection.begin():
             owed.create(connection)
             ids = [r.id for r in _insert(connection, AT, messages)]
-            _settle(connection, later, [(ids[0], "sent"), (ids[1], "undeliverable"), (ids[2], "sent")],
+            mine, theirs = ids[:10], ids[10:20]
+            _settle(connection, later, list(zip(reversed(mine), kinds, strict=True)), prebuilt_sql=True)
+            _settle(connection, later, list(zip(reversed(theirs), kinds, strict=True)))
+            # ids[20] marked twice: as the executemany, the later mark stays (grouped by outcome it would be "sent")
+            _settle(connection, AT, [(ids[22], "undeliverable"), (ids[20], "sent"), (ids[20], "undeliverable")],
                     prebuilt_sql=True)
-            _settle(connection, later, [(ids[3], "sent"), (ids[4], "undeliverable"), (ids[5], "sent")])
-            _settle(connection, AT, [(ids[6], "superseded")], prebuilt_sql=True)
-            _settle(connection, AT, [(ids[7], "superseded")])
+            _settle(connection, AT, [(ids[23], "undeliverable"), (ids[21], "sent"), (ids[21], "undeliverable")])
         stored = dict(connection.exec_driver_sql("SELECT id, outcome || ' ' || done_at FROM owed_messages").all())
-        assert [stored[i] for i in ids[:3]] == [stored[i] for i in ids[3:6]]
-        assert stored[ids[6]] == stored[ids[7]] != stored[ids[5]]
-        assert stored[ids[8]] is None  # not settled: untouched
-        assert {stored[ids[0]].split(" ")[0], stored[ids[1]].split(" ")[0]} == {"sent", "undeliverable"}
+        assert [stored[i] for i in mine] == [stored[i] for i in theirs]
+        assert sorted(stored[i].split(" ")[0] for i in mine) == sorted(kinds)
+        assert stored[ids[20]] == stored[ids[21]] == stored[ids[22]] == stored[ids[23]] != stored[ids[1]]
+        assert stored[ids[20]].startswith("undeliverable ")
+        assert stored[ids[24]] is None  # not settled: untouched
         connection.rollback()
 
     await _run(database, work)
-

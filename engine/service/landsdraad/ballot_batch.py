@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Dialect
 from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import Ballot, Holding, Round
-from engine.store.prebuilt import Prebuilt, built_for, prebuilt
+from engine.store.prebuilt import Prebuilt, built_for, padded, prebuilt
 
 T = TypeVar("T")
 CHUNK = 400
@@ -358,11 +358,7 @@ def _padded(values: list[T]) -> list[T]:
     (at most ``CHUNK``), so that the read of a batch of any size is one of a few statements compiled once: a value
     again in an ``IN`` list selects nothing more (issue 20, branch burst3: the burst's batches of up to 400 voters
     had their statement rendered for its lengths and their rows made by SQLAlchemy's ``CursorResult`` each time)."""
-    count = len(values)
-    if count <= 4:
-        return values
-    size = min(CHUNK, 1 << (count - 1).bit_length())
-    return values + [values[-1]] * (size - count)
+    return padded(values, CHUNK)
 
 
 def _read_built(statement: CompoundSelect[Any], dialect: Dialect, params: dict[str, Any]) -> Prebuilt:
