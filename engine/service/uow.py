@@ -301,8 +301,8 @@ def append_events_along(connection: Connection, now: datetime, game_id: int,
 def insert_events(connection: Connection, rows: Sequence[dict[str, Any]], *, prebuilt_sql: bool = False) -> None:
     """Insert the events ``rows`` (their numbers reserved: ``reserve_seqs``) in one executemany; ``prebuilt_sql``
     (SQLite): as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
-    if prebuilt_sql:
-        built_for(connection, _append_built).execute_many(connection, rows)
+    if prebuilt_sql:  # a few multi-row statements, not a step a row (``Prebuilt.execute_rows``)
+        built_for(connection, _append_built).execute_rows(connection, rows)
     else:
         connection.execute(_APPEND, rows)
 

@@ -233,3 +233,43 @@ async def test_marks_of_owed_messages_settled_prebuilt_are_stored_as_cores_updat
         connection.rollback()
 
     await _run(database, work)
+
+
+async def test_rows_in_a_few_multi_row_statements_are_stored_as_cores_executemany_stores_them(database: Any) -> None:
+    """``Prebuilt.execute_rows`` (the ballot batch's events and ballots on SQLite): the rows in order, their values as
+    Core's executemany stores them, in one statement per power of two of the rows; an upsert's ``ON CONFLICT`` kept
+    after the repeated ``VALUES`` group; a statement that is no ``INSERT ... VALUES (?, ...)`` refused."""
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    keyed = Table("prebuilt_keyed", meta, Column("id", Integer, primary_key=True), Column("name", String, unique=True),
+                  Column("hits", Integer), keep_existing=True)
+    upsert = sqlite_insert(keyed)
+    upsert = upsert.on_conflict_do_update(index_elements=[keyed.c.name], set_={"hits": upsert.excluded.hits})
+    later = datetime(2026, 3, 2, 9, 30, 15, 123456, tzinfo=UTC)
+    rows = [{"name": f"r{n}", "doc": {"n": n} if n % 3 else None, "at": (AT, later, None)[n % 3]} for n in range(300)]
+
+    def work(connection: Connection) -> None:
+        if connection.dialect.name != "sqlite":
+            pytest.skip("the multi-row statements are SQLite's")
+        statements: list[str] = []
+        counted = lambda _c, _cur, sql, *_: statements.append(sql)  # noqa: E731
+        event.listen(connection, "before_cursor_execute", counted)
+        with connection.begin():
+            _insert(connection).execute_rows(connection, rows)
+            mine = len(statements)
+            connection.execute(_INSERT, [{**row, "name": "c" + row["name"]} for row in rows])
+            built = Prebuilt(upsert, connection.dialect, {"name": "", "hits": 0}, column_keys=["name", "hits"])
+            built.execute_rows(connection, [{"name": f"k{n}", "hits": n} for n in range(5)])
+            built.execute_rows(connection, [{"name": f"k{n}", "hits": 10 + n} for n in range(3, 9)])
+        event.remove(connection, "before_cursor_execute", counted)
+        assert mine == 4 and statements[0].count("(?, ?, ?)") == 256  # 256 + 32 + 8 + 4
+        stored = connection.exec_driver_sql("SELECT name, doc, at FROM prebuilt_things ORDER BY id").all()
+        assert [r[0] for r in stored[:300]] == [row["name"] for row in rows]
+        assert [r[1:] for r in stored[:300]] == [r[1:] for r in stored[300:]]
+        assert connection.exec_driver_sql("SELECT name, hits FROM prebuilt_keyed ORDER BY id").all() == [
+            ("k0", 0), ("k1", 1), ("k2", 2), ("k3", 13), ("k4", 14), ("k5", 15), ("k6", 16), ("k7", 17), ("k8", 18)]
+        with pytest.raises(ValueError, match="not an INSERT"):
+            _select(connection).execute_rows(connection, [{"name": "a"}, {"name": "b"}])
+        connection.rollback()
+
+    await _run(database, work)

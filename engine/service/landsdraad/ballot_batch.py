@@ -329,7 +329,7 @@ def _write(uow: SyncUnit, game: _Game, accepted: Sequence[tuple[int, dict[str, A
         last = uow.reserve(game_id, len(events), ("BallotCast",), prebuilt_sql=True)
         first = last - len(events) + 1
         insert_events(connection, [{**event, "seq": first + n} for n, event in enumerate(events)], prebuilt_sql=True)
-        built_for(connection, _sqlite_upsert).execute_many(connection, ballots)
+        built_for(connection, _sqlite_upsert).execute_rows(connection, ballots)  # one voter a row: no key twice
     owe_made(connection, uow.now, owed, prebuilt_sql=connection.dialect.name == "sqlite")
 
 
