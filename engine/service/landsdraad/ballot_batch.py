@@ -7,7 +7,8 @@ here (their compiled form is cached by the engine), the reads return plain rows,
 check, ONE joined read of the game, its round, the voters, their ballots and their holdings, and the writes (the
 game's ``last_seq``, the events, the ballots' upsert, the receipts owed with them): on PostgreSQL ONE statement,
 guarded by the game's ``last_seq`` as read, with no transaction around the read and the write (optimistic:
-``_guarded_statement``, ``uow.ServiceBase._optimistic_unit``), on SQLite four in the twin's transaction.
+``_guarded_statement``, ``uow.ServiceBase._optimistic_unit``), on SQLite four in the twin's transaction (the
+events and the ballots each as a multi-row statement per power of two of the batch: ``Prebuilt.execute_rows``).
 docs/performance.md has the measurements."""
 
 from __future__ import annotations
