@@ -54,3 +54,30 @@ def test_a_long_text_is_never_cut_inside_a_timestamp() -> None:
     text = "x" * 1990 + discord_text(stamp(DUE))
     assert clip(text, 2000) == "x" * 1990 + "…"
     assert clip("x" * 1980 + discord_text(stamp(DUE)) + "y" * 10, 2000).endswith("<t:1772397000:F>yyy…")
+
+
+def test_a_utc_times_marker_is_kept_and_is_the_one_made_afresh() -> None:
+    """``stamp`` keeps the marker of a UTC time (a round's deadline in every receipt of a burst, issue 20): the kept
+    one is exactly the one made afresh, for every style and text, and a later call is served from the cache."""
+    from engine.core.stamps import _kept_marker, _marker
+
+    when = datetime(2026, 3, 1, 20, 0, 30, 999999, tzinfo=UTC)
+    for style in "tTdDfFR":
+        for text in (None, "in 2h30m", "a \ue000 marked \ue002 text"):
+            assert stamp(when, style, text) == _marker(when, style, text)
+    hits = _kept_marker.cache_info().hits
+    assert stamp(when) == stamp(datetime(2026, 3, 1, 20, 0, 30, 999999, tzinfo=UTC))
+    assert _kept_marker.cache_info().hits >= hits + 2
+
+
+def test_times_of_a_zone_with_changing_clocks_are_never_taken_for_each_other() -> None:
+    """Two times of one zone on the night its clocks go back compare equal (same wall time, ``fold`` ignored) and are
+    an hour apart: each gets its own marker (only UTC times are kept)."""
+    from zoneinfo import ZoneInfo
+
+    berlin = ZoneInfo("Europe/Berlin")
+    first = datetime(2026, 10, 25, 2, 30, tzinfo=berlin)
+    second = first.replace(fold=1)
+    assert first == second and first.timestamp() != second.timestamp()
+    assert stamp(first) != stamp(second)
+    assert stamp(second) == stamp(second.astimezone(UTC))

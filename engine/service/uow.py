@@ -243,7 +243,8 @@ def append_events(connection: Connection, now: datetime, game_id: int,
                   events: Sequence[tuple[str, int | None, dict[str, Any], str | None]], opens: bool = False, *,
                   prebuilt_sql: bool = False) -> int:
     """``append_event`` of each of ``events`` (kind, actor, payload, source id) in order, numbered one after the
-    other: the numbers reserved in one statement and the events inserted in one executemany; the last number.
+    other: the numbers reserved in one statement and the events inserted in one executemany (``prebuilt_sql``: a few
+    multi-row statements, ``insert_events``); the last number.
     ``prebuilt_sql`` (SQLite): both statements as their driver's SQL, compiled once (``engine.store.prebuilt``),
     the same statements and values."""
     if not events:
@@ -300,9 +301,11 @@ def append_events_along(connection: Connection, now: datetime, game_id: int,
 
 def insert_events(connection: Connection, rows: Sequence[dict[str, Any]], *, prebuilt_sql: bool = False) -> None:
     """Insert the events ``rows`` (their numbers reserved: ``reserve_seqs``) in one executemany; ``prebuilt_sql``
-    (SQLite): as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
-    if prebuilt_sql:
-        built_for(connection, _append_built).execute_many(connection, rows)
+    (SQLite): as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values, in one
+    multi-row statement per power of two of the rows (``Prebuilt.execute_rows``: SQLite's driver lets go of the GIL at
+    every step of an executemany, one a row)."""
+    if prebuilt_sql:  # a few multi-row statements, not a step a row (``Prebuilt.execute_rows``)
+        built_for(connection, _append_built).execute_rows(connection, rows)
     else:
         connection.execute(_APPEND, rows)
 

@@ -30,6 +30,8 @@ from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 _Processor = Callable[[Any], Any] | None
+ROWS_AT_ONCE = 256
+"""The most rows of one ``Prebuilt.execute_rows`` statement (7 or 9 parameters a row: far below SQLite's limit)."""
 
 
 class Prebuilt:
@@ -66,6 +68,8 @@ class Prebuilt:
         """One function a position, of the parameters to its value (processed): a list of them is called faster than
         each position's kind is told apart again for every execution."""
         self._row: Any = namedtuple("Row", [c.key for c in columns], rename=True) if columns else None
+        self._texts: dict[int, str] = {}
+        """``_rows_sql``'s texts, by their count of rows."""
         results = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
         self._results = tuple((n, p) for n, p in enumerate(results) if p is not None)
 
@@ -89,6 +93,35 @@ class Prebuilt:
     def execute_many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         """``run_many`` through ``driver_execute``."""
         driver_execute(connection, self.sql, [self.params(row) for row in rows], many=True)
+
+    def execute_rows(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """``execute_many`` of an ``INSERT ... VALUES (?, ...)`` (an upsert's ``ON CONFLICT`` after it too) as a few
+        multi-row statements, its ``VALUES`` group repeated (the form SQLAlchemy's "insertmanyvalues" sends): one per
+        power of two of the rows, at most ``ROWS_AT_ONCE`` (so at most a few texts per statement for the driver's
+        cache of prepared statements). The same rows, in the same order. Issue 20, branch burst4: SQLite's driver lets
+        go of the GIL around every step of a statement, and an executemany steps once a row; in a burst the event
+        loop's thread takes the GIL at each of them and the worker waits to have it back, a switch of threads a row."""
+        if len(rows) <= 1:
+            self.execute_many(connection, rows)
+            return
+        values = [self.params(row) for row in rows]
+        start = 0
+        while start < len(values):
+            size = min(ROWS_AT_ONCE, 1 << (len(values) - start).bit_length() - 1)
+            chunk = values[start:start + size]
+            driver_execute(connection, self._rows_sql(size), tuple([v for row in chunk for v in row]))
+            start += size
+
+    def _rows_sql(self, count: int) -> str:
+        """This statement's text with its ``VALUES`` group ``count`` times."""
+        found = self._texts.get(count)
+        if found is None:
+            head, _, rest = self.sql.partition(" VALUES (")
+            group, _, tail = rest.partition(")")
+            if not head.startswith("INSERT ") or set(group.replace(",", " ").split()) != {"?"}:
+                raise ValueError(f"not an INSERT of one VALUES group of parameters: {self.sql}")
+            found = self._texts[count] = f"{head} VALUES {', '.join([f'({group})'] * count)}{tail}"
+        return found
 
     def rows(self, result: CursorResult[Any]) -> list[Any]:
         """The rows of ``result`` (of ``run``), their columns processed (a datetime, a JSON document) and named."""
@@ -222,6 +255,17 @@ def driver_execute(connection: Connection, sql: str, parameters: Any, *, many: b
     except BaseException as error:
         connection._handle_dbapi_exception(error, sql, params, cursor, context)
     return done
+
+
+def padded(values: list[Any], most: int) -> list[Any]:
+    """``values`` (an ``IN`` list of at most ``most``) padded with its last value to the next power of two above 4
+    (at most ``most``), so that a statement of any length of list is one of a few ``Prebuilt``s compiled once: a value
+    again in an ``IN`` list selects nothing more (issue 20, branch burst3)."""
+    count = len(values)
+    if count <= 4:
+        return values
+    size = min(most, 1 << (count - 1).bit_length())
+    return values + [values[-1]] * (size - count)
 
 
 _BUILT: weakref.WeakKeyDictionary[Dialect, dict[Any, Prebuilt]] = weakref.WeakKeyDictionary()

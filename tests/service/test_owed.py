@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.landsdraad.ballot import parse_ballot
 from engine.service import Clerk
+from engine.service import owed as owed_module
 from engine.service.clock import ManualClock, RandomDice
 from engine.service.landsdraad.roster import RosterRow
 from engine.service.owed import NOTICE, RECEIPT, Owed
@@ -64,3 +66,23 @@ async def test_a_dm_ballot_with_no_receipt_owed_is_found_and_only_it(db_engine: 
     assert [(g, u, s) for g, u, s, _ in found] == [(game.id, 12, "msg:12"), (game.id, 13, "msg:13")]
     receipt = await clerk.landsdraad.ballots.recorded_receipt(game.id, 12, found[0][3], duplicate=False)
     assert (receipt.option, receipt.round_number, receipt.duplicate) == ("aye", 1, False)
+
+
+async def test_marks_on_a_sqlite_file_are_the_twins_prebuilt_update(db_engine: AsyncEngine,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a SQLite file the marks of what was delivered are written in the twin's worker thread by the prebuilt
+    update (``_settle(prebuilt_sql=True)``: issue 20, branch burst4); elsewhere by Core. Either way the rows are
+    settled."""
+    seen: list[bool] = []
+    inner = owed_module._settle
+
+    def spied(connection: object, now: datetime, outcomes: object, *, prebuilt_sql: bool = False) -> None:
+        seen.append(prebuilt_sql)
+        inner(connection, now, outcomes, prebuilt_sql=prebuilt_sql)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(owed_module, "_settle", spied)
+    clerk = Clerk(make_sessionmaker(db_engine), ManualClock(T0), RandomDice(1))
+    rows = await clerk.outbox.owe([owed("s1"), owed("s2"), owed("s3")])
+    await asyncio.gather(*(clerk.outbox.settle(r.id, "sent") for r in rows[:2] if r is not None))
+    assert [r.owed.nonce for r in await clerk.outbox.owed()] == ["s3"]
+    assert seen and set(seen) == {db_engine.dialect.name == "sqlite"}

@@ -197,3 +197,79 @@ async def test_owed_messages_in_one_prebuilt_statement_are_kept_as_cores_insert_
         connection.rollback()
 
     await _run(database, work)
+
+
+async def test_marks_of_owed_messages_settled_prebuilt_are_stored_as_cores_update_stores_them(database: Any) -> None:
+    """``owed._settle`` on the SQLite twin (``prebuilt_sql``: a burst's marks, one statement per outcome whose list
+    of rows is padded to a power of two) writes each row's outcome and time exactly as the Core executemany does,
+    touches no other row, and a batch that marks a row twice keeps the later mark, as the executemany does."""
+    from engine.service.owed import RECEIPT, Owed, _insert, _settle
+    from engine.store.models import Base
+
+    owed = Base.metadata.tables["owed_messages"]
+    later = datetime(2026, 3, 2, 9, 30, 15, 123456, tzinfo=UTC)
+    messages = [Owed(f"user:{n}", 300 + n, RECEIPT, f"n{n}", {"text": f"receipt {n}"}) for n in range(25)]
+    kinds = ["sent", "undeliverable", "sent", "sent", "sent", "superseded", "sent", "sent", "undeliverable", "sent"]
+
+    def work(connection: Connection) -> None:
+        if connection.dialect.name != "sqlite":
+            pytest.skip("the prebuilt settle is the SQLite twin's")
+        with connection.begin():
+            owed.create(connection)
+            ids = [r.id for r in _insert(connection, AT, messages)]
+            mine, theirs = ids[:10], ids[10:20]
+            _settle(connection, later, list(zip(reversed(mine), kinds, strict=True)), prebuilt_sql=True)
+            _settle(connection, later, list(zip(reversed(theirs), kinds, strict=True)))
+            # ids[20] marked twice: as the executemany, the later mark stays (grouped by outcome it would be "sent")
+            _settle(connection, AT, [(ids[22], "undeliverable"), (ids[20], "sent"), (ids[20], "undeliverable")],
+                    prebuilt_sql=True)
+            _settle(connection, AT, [(ids[23], "undeliverable"), (ids[21], "sent"), (ids[21], "undeliverable")])
+        stored = dict(connection.exec_driver_sql("SELECT id, outcome || ' ' || done_at FROM owed_messages").all())
+        assert [stored[i] for i in mine] == [stored[i] for i in theirs]
+        assert sorted(stored[i].split(" ")[0] for i in mine) == sorted(kinds)
+        assert stored[ids[20]] == stored[ids[21]] == stored[ids[22]] == stored[ids[23]] != stored[ids[1]]
+        assert stored[ids[20]].startswith("undeliverable ")
+        assert stored[ids[24]] is None  # not settled: untouched
+        connection.rollback()
+
+    await _run(database, work)
+
+
+async def test_rows_in_a_few_multi_row_statements_are_stored_as_cores_executemany_stores_them(database: Any) -> None:
+    """``Prebuilt.execute_rows`` (the ballot batch's events and ballots on SQLite): the rows in order, their values as
+    Core's executemany stores them, in one statement per power of two of the rows; an upsert's ``ON CONFLICT`` kept
+    after the repeated ``VALUES`` group; a statement that is no ``INSERT ... VALUES (?, ...)`` refused."""
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    keyed = Table("prebuilt_keyed", meta, Column("id", Integer, primary_key=True), Column("name", String, unique=True),
+                  Column("hits", Integer), keep_existing=True)
+    upsert = sqlite_insert(keyed)
+    upsert = upsert.on_conflict_do_update(index_elements=[keyed.c.name], set_={"hits": upsert.excluded.hits})
+    later = datetime(2026, 3, 2, 9, 30, 15, 123456, tzinfo=UTC)
+    rows = [{"name": f"r{n}", "doc": {"n": n} if n % 3 else None, "at": (AT, later, None)[n % 3]} for n in range(300)]
+
+    def work(connection: Connection) -> None:
+        if connection.dialect.name != "sqlite":
+            pytest.skip("the multi-row statements are SQLite's")
+        statements: list[str] = []
+        counted = lambda _c, _cur, sql, *_: statements.append(sql)  # noqa: E731
+        event.listen(connection, "before_cursor_execute", counted)
+        with connection.begin():
+            _insert(connection).execute_rows(connection, rows)
+            mine = len(statements)
+            connection.execute(_INSERT, [{**row, "name": "c" + row["name"]} for row in rows])
+            built = Prebuilt(upsert, connection.dialect, {"name": "", "hits": 0}, column_keys=["name", "hits"])
+            built.execute_rows(connection, [{"name": f"k{n}", "hits": n} for n in range(5)])
+            built.execute_rows(connection, [{"name": f"k{n}", "hits": 10 + n} for n in range(3, 9)])
+        event.remove(connection, "before_cursor_execute", counted)
+        assert mine == 4 and statements[0].count("(?, ?, ?)") == 256  # 256 + 32 + 8 + 4
+        stored = connection.exec_driver_sql("SELECT name, doc, at FROM prebuilt_things ORDER BY id").all()
+        assert [r[0] for r in stored[:300]] == [row["name"] for row in rows]
+        assert [r[1:] for r in stored[:300]] == [r[1:] for r in stored[300:]]
+        assert connection.exec_driver_sql("SELECT name, hits FROM prebuilt_keyed ORDER BY id").all() == [
+            ("k0", 0), ("k1", 1), ("k2", 2), ("k3", 13), ("k4", 14), ("k5", 15), ("k6", 16), ("k7", 17), ("k8", 18)]
+        with pytest.raises(ValueError, match="not an INSERT"):
+            _select(connection).execute_rows(connection, [{"name": "a"}, {"name": "b"}])
+        connection.rollback()
+
+    await _run(database, work)

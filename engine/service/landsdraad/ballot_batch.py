@@ -7,7 +7,8 @@ here (their compiled form is cached by the engine), the reads return plain rows,
 check, ONE joined read of the game, its round, the voters, their ballots and their holdings, and the writes (the
 game's ``last_seq``, the events, the ballots' upsert, the receipts owed with them): on PostgreSQL ONE statement,
 guarded by the game's ``last_seq`` as read, with no transaction around the read and the write (optimistic:
-``_guarded_statement``, ``uow.ServiceBase._optimistic_unit``), on SQLite four in the twin's transaction.
+``_guarded_statement``, ``uow.ServiceBase._optimistic_unit``), on SQLite four in the twin's transaction (the
+events and the ballots each as a multi-row statement per power of two of the batch: ``Prebuilt.execute_rows``).
 docs/performance.md has the measurements."""
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Dialect
 from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import Ballot, Holding, Round
-from engine.store.prebuilt import Prebuilt, built_for, prebuilt
+from engine.store.prebuilt import Prebuilt, built_for, padded, prebuilt
 
 T = TypeVar("T")
 CHUNK = 400
@@ -329,7 +330,7 @@ def _write(uow: SyncUnit, game: _Game, accepted: Sequence[tuple[int, dict[str, A
         last = uow.reserve(game_id, len(events), ("BallotCast",), prebuilt_sql=True)
         first = last - len(events) + 1
         insert_events(connection, [{**event, "seq": first + n} for n, event in enumerate(events)], prebuilt_sql=True)
-        built_for(connection, _sqlite_upsert).execute_many(connection, ballots)
+        built_for(connection, _sqlite_upsert).execute_rows(connection, ballots)  # one voter a row: no key twice
     owe_made(connection, uow.now, owed, prebuilt_sql=connection.dialect.name == "sqlite")
 
 
@@ -358,11 +359,7 @@ def _padded(values: list[T]) -> list[T]:
     (at most ``CHUNK``), so that the read of a batch of any size is one of a few statements compiled once: a value
     again in an ``IN`` list selects nothing more (issue 20, branch burst3: the burst's batches of up to 400 voters
     had their statement rendered for its lengths and their rows made by SQLAlchemy's ``CursorResult`` each time)."""
-    count = len(values)
-    if count <= 4:
-        return values
-    size = min(CHUNK, 1 << (count - 1).bit_length())
-    return values + [values[-1]] * (size - count)
+    return padded(values, CHUNK)
 
 
 def _read_built(statement: CompoundSelect[Any], dialect: Dialect, params: dict[str, Any]) -> Prebuilt:

@@ -415,7 +415,7 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         seed_row = revealed[0] if revealed else None
         unit.record_all_with(game_id, events, _close_writes(len(set_factions), len(rolled), seed_row is not None),
                              _close_params(rolled, set_factions, seed_row, unit.now, close_round))
-    else:  # both numbers in one statement, both events in one executemany (on SQLite as prebuilt driver SQL)
+    else:  # both numbers in one statement, both events in one statement (on SQLite as prebuilt driver SQL)
         unit.record_all(game_id, events, prebuilt_sql=True)
     base = seeds.get(GAME_SCOPE)
     known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
