@@ -189,15 +189,22 @@ async def test_an_erratum_whose_totals_give_a_ballot_away_is_coarsened_and_the_m
     assert (await table.events())[-1].payload["disclosure"]["exposed"][0] == ["alice", "aye"]
 
 
-async def test_a_correction_undone_after_its_erratum_is_told_and_the_erratum_withdrawn(table: Any) -> None:
-    """docs/rulings.md: the players last read the erratum; when a later correction makes the round come out as first
-    posted again, the moderators are told the erratum no longer holds and may post one that withdraws it."""
+async def _erratum_posted_for_round_2(table: Any) -> tuple[Any, Any, Any]:
+    """``_game``'s transfer corrected to round 3 (round 2 then comes out otherwise) and the erratum for round 2
+    posted: the clerk, its errata service and the correcting entry."""
     entry = await _game(table)
     c = table.clerk
     errata = c.landsdraad.errata
     fixed = await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=entry, note="in round 3",
                                                        round_number=3, actor=MOD)
     await errata.post_erratum(table.game_id, number=2, actor=MOD, source_id="erratum-1")
+    return c, errata, fixed
+
+
+async def test_a_correction_undone_after_its_erratum_is_told_and_the_erratum_withdrawn(table: Any) -> None:
+    """docs/rulings.md: the players last read the erratum; when a later correction makes the round come out as first
+    posted again, the moderators are told the erratum no longer holds and may post one that withdraws it."""
+    c, errata, fixed = await _erratum_posted_for_round_2(table)
     assert not (await errata.recount(table.game_id, 2)).stale  # the erratum says what the round comes out as
 
     # the first record was right after all: the transfer was made in round 2
@@ -230,12 +237,7 @@ async def test_a_correction_undone_after_its_erratum_is_told_and_the_erratum_wit
 
 
 async def test_an_erratum_after_an_erratum_replaces_it(table: Any) -> None:
-    entry = await _game(table)
-    c = table.clerk
-    errata = c.landsdraad.errata
-    fixed = await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=entry, note="in round 3",
-                                                       round_number=3, actor=MOD)
-    await errata.post_erratum(table.game_id, number=2, actor=MOD, source_id="erratum-1")
+    c, errata, fixed = await _erratum_posted_for_round_2(table)
     await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=fixed.id, note="to carol", to_user=CAROL,
                                                actor=MOD)
     # round 2 still comes out as the erratum said (bob kept it in round 2 either way): nothing is owed for it
