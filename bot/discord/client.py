@@ -45,7 +45,7 @@ from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.storage_reports import StorageReports
 from bot.discord.threads import Locks
 from bot.discord.tree import build_commands, message_menu
-from bot.tasks import cancel_and_wait, cancel_one
+from bot.tasks import cancel_and_wait
 
 log = logging.getLogger("clerk.discord")
 
@@ -258,7 +258,7 @@ class ClerkBot(discord.Client):
         await self.courier.stop()
         await self.storage_reports.stop()
         if self._scheduler_task is not None:
-            await cancel_one(self._scheduler_task)
+            await self.scheduler.stop(self._scheduler_task)  # a pass under way ends first (``DeadlineScheduler.stop``)
             self._scheduler_task = None
             try:
                 await self.scheduler.release()

@@ -27,6 +27,7 @@ from bot.actions.commands import App
 from bot.actions.messages import close_due
 from bot.actions.outbox import Outgoing
 from bot.actions.recovery import unannounced_results
+from bot.tasks import cancel_one
 from engine.service.lease import Lease
 from engine.store.faults import fault_kind
 
@@ -38,6 +39,8 @@ FIRST_PASS = "deadline scheduler ready"
 """Logged once, after the scheduler's first pass: the bot is connected and has done its start-up work (the results
 a crash left unannounced are posted, what was due is closed)."""
 DEADLINE_LEASE = "deadlines"
+STOP_WAIT = 10.0
+"""Seconds a closing bot waits for the scheduler's pass under way to end before it cancels it (``stop``)."""
 LEASE_TTL = timedelta(seconds=15)
 """How long the deadline lease lasts unrenewed: the holder renews it every 5 s; if it dies, another process takes
 over the timed work at once on PostgreSQL (the holder's liveness lock, ``engine.service.lease``) and within about
@@ -98,6 +101,8 @@ class DeadlineScheduler:
         (one pass of overlap, for a PostgreSQL transaction that took its id before another's and committed after)."""
         self.full_reads = 0
         """How many passes read the timed work in full (tests; the others found nothing due and nothing changed)."""
+        self._stopping = False
+        self._in_pass = False
 
     def wake(self) -> None:
         """Look at the deadlines again now (call from the event loop's thread): the next pass reads them in full."""
@@ -110,10 +115,11 @@ class DeadlineScheduler:
         self._wake.set()
 
     async def run(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()
             self.started += 1
             delay = self.retry_after
+            self._in_pass = True
             try:
                 delay = await self.tick()
             except Exception as error:
@@ -122,14 +128,31 @@ class DeadlineScheduler:
                 else:  # the database refuses writes (engine.store.faults): one line, no traceback, each pass
                     log.warning("the deadline scheduler could not write (%s); trying again in %ss",
                                 " ".join(str(getattr(error, "orig", error)).split())[:200], self.retry_after)
+            finally:
+                self._in_pass = False
             self.sleeps_for = delay
             self.last_pass_at = self.app.clerk.clock.now()
             self.passes += 1
             if self.passes == 1:  # tests of the bot as its own process wait for this line (tests/e2e/child.py)
                 log.info("%s: first pass done (%s)", FIRST_PASS,
                          "due work done" if self.leading else "another process does the deadline work")
+            if self._stopping:
+                return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
+
+    async def stop(self, task: asyncio.Task[None], wait: float = STOP_WAIT) -> None:
+        """Stop ``task`` (the one running ``run``) when the bot closes: between passes at once; in the middle of a
+        pass, once that pass is over (at most ``wait`` seconds, then it is cancelled). A pass cancelled in the middle
+        of a write could leave its database connection in the transaction, holding SQLite's write lock until the
+        connection is collected, so that ``release`` waited out the busy timeout (30 s) and failed: the lease was then
+        not given up, and the next process waited for it to expire before it did the timed work."""
+        self._stopping = True
+        self._wake.set()
+        if self._in_pass:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(task), wait)
+        await cancel_one(task)
 
     async def tick(self) -> float:
         """Close what is due, deliver the announcements, and return how long to sleep."""
