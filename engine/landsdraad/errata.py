@@ -130,11 +130,12 @@ def recount(closed: ClosedRound, changes: Iterable[WeightChange], stated: Tally 
 def consequences(rounds: Sequence[ClosedRound], changes: Sequence[WeightChange],
                  touched: Iterable[int] | None = None, stated: Mapping[int, Tally] | None = None) -> list[Recount]:
     """The closed rounds that come out otherwise with ``changes`` than the players last read (``Recount.stale``:
-    than posted, or than the latest erratum said), in round order. ``touched``: only these rounds are asked about
-    (those one correction changes); all that ``changes`` names if None. ``stated``: the latest erratum's totals of
-    each round that has one."""
-    asked = set(touched) if touched is not None else {c.round for c in changes}
+    than posted, or than the latest erratum said), in round order. ``touched``: the rounds one correction changes;
+    all that ``changes`` names if None. ``stated``: the latest erratum's totals of each round that has one; those
+    rounds are always asked about too, since a correction that undoes the one an erratum was posted for makes its
+    round come out as posted, changing no weight there."""
     said = stated or {}
+    asked = (set(touched) if touched is not None else {c.round for c in changes}) | set(said)
     found = (recount(r, changes, said.get(r.number)) for r in sorted(rounds, key=lambda r: r.number)
              if r.number in asked)
     return [r for r in found if r.stale]

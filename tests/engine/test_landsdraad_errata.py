@@ -59,3 +59,17 @@ def test_factions_and_rolls_count_as_at_the_close_and_a_weight_stays_at_least_ze
     assert r.corrected == Tally(7, 5, 0)  # the Hawks rolled 2: Nay, as at the close; b cannot fall below 0
     assert r.differs and r.outcome_changed
     assert recount(closed, [WeightChange(1, 9, 5, "x")]).changes == ()  # not a voter that round: dropped
+
+
+def test_a_round_with_an_erratum_is_asked_about_untouched_and_told_when_it_comes_out_as_posted_again() -> None:
+    """docs/rulings.md (errata withdrawn): what the players last read of a round is its latest erratum. A correction
+    that undoes the one the erratum was posted for changes no weight in that round, yet the round is asked about:
+    it now comes out as first posted, which the erratum contradicts (``restores``)."""
+    flips = _round(2, (1, 15, AYE), (2, 7, NAY), (3, 7, NAY))  # posted Aye 15, Nay 14
+    erratum = Tally(9, 18, 0)
+    [told] = consequences([flips], [], touched=(), stated={2: erratum})
+    assert told.round == 2 and told.stated == erratum and told.corrected == flips.posted
+    assert told.restores and told.stale and not told.differs
+    moved = [WeightChange(2, 1, -6, "x"), WeightChange(2, 2, 4, "x")]  # the erratum's correction still stands
+    assert consequences([flips], moved, touched=(), stated={2: erratum}) == []  # as the erratum said: nothing owed
+    assert [r.round for r in consequences([flips], moved, touched=(2,))] == [2]  # no erratum yet: owed

@@ -301,8 +301,8 @@ def after_edit(session: Session, game_id: int, source_id: str) -> Consequences |
     subject = f"The correction of {ledger.names.get(int(found.payload['user_id']), '?')} ({edit_words(found)} " \
               f"from round {found.payload['since']})"
     stated = stated_totals(session, game_id)
-    recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds),
-                            {c.round for c in mine} | set(stated), stated)
+    recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine},
+                            stated)
     ag = tuple(ag_after(session, game_id, ledger.ag_moves(), edit_seq=found.seq))
     return Consequences(game_view(game), subject, tuple(recounts), ledger.names, ag_recounts=ag)
 
@@ -318,9 +318,8 @@ def after_correction(session: Session, game_id: int, entry_id: int) -> Consequen
     root = ledger.root(entry_id)
     mine, note = ledger.changes(root, rounds)
     stated = stated_totals(session, game_id)
-    # the rounds with an erratum too: one the correction undid comes out as posted, so it changes no weight there
-    found = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds),
-                         {c.round for c in mine} | set(stated), stated)
+    found = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine},
+                         stated)
     move = ledger.ag_move(root)
     ag = () if move is None else tuple(ag_after(session, game_id, ledger.ag_moves(), move=move))
     return Consequences(game_view(game), subject, tuple(found), ledger.names, note, note == NEVER_APPLIED, ag)
