@@ -29,8 +29,8 @@ from engine.store.database import make_engine, make_sessionmaker
 from .child import ChildBot
 from .crowd import choice, crowd_game, expected_tally
 
-BURST = 300
-KILL_AFTER = 80
+BURST = 150
+KILL_AFTER = 50
 """Receipts the fake has received when the test kills the bot."""
 
 

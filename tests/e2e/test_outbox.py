@@ -1,6 +1,6 @@
 """Receipts under Discord's rate limits (issue 14): with the fake enforcing the global limit (50 requests per second,
 429 with ``retry_after`` and the global flag) and the per-channel buckets, every receipt of a burst arrives, once,
-also across a SIGKILL of the bot. Scaled down here (300 ballots, ``make test``); test_outbox_long.py runs 5,000
+also across a SIGKILL of the bot. Scaled down here (150 ballots, three seconds of the limit, ``make test``); test_outbox_long.py runs 5,000
 (``make test-long``). docs/reliability.md has the figures."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .child import ChildBot
 from .clerkbot import Harness
 from .outbox_runs import burst, killed
 
-BALLOTS = int(os.environ.get("CLERK_OUTBOX_BALLOTS", "300"))
+BALLOTS = int(os.environ.get("CLERK_OUTBOX_BALLOTS", "150"))
 
 
 async def test_a_burst_over_the_global_rate_limit_gets_every_receipt_once(clerk_bot: Harness) -> None:
