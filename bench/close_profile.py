@@ -1,7 +1,7 @@
 """The close of N voters, profiled (docs/performance.md, branch pgclose): ``bench.tally``'s set-up and plain read,
 ``repeat`` warm closes (one untimed first), each after ``gc.collect()``; the medians of the close's wall time and of
 the process's CPU during it (``time.process_time``: on SQLite the twin's worker thread, on PostgreSQL the event
-loop's thread; not the server's), and the plain read's (the best of three before each close). ``stmts``: each
+loop's thread; not the server's), and the plain reads (three before each close, each a sample). ``stmts``: each
 statement's execute timed (``before/after_cursor_execute``) with the time since the one before (``gap``: Python
 between them), the medians over the closes; ``prof``: cProfile of the timed closes, by internal time. For A/B runs
 in turns, run it in two worktrees, one after the other.
@@ -31,7 +31,9 @@ from engine.store.database import make_sessionmaker
 
 async def run(backend: str, n: int, repeat: int, mode: str) -> list[str]:
     clock = ManualClock(START)
-    closes, cpus, reads = [], [], []
+    closes: list[float] = []
+    cpus: list[float] = []
+    reads: list[float] = []
     runs: list[list[tuple[str, float, float]]] = []
     profile = cProfile.Profile() if mode == "prof" else None
     seen: list[tuple[str, float, float]] = []
@@ -73,14 +75,14 @@ async def run(backend: str, n: int, repeat: int, mode: str) -> list[str]:
             if turn:
                 closes.append(took)
                 cpus.append(cpu)
-                reads.append(read)
+                reads += read
                 runs.append([*seen, ("(the rest: commit, the unit's end)", start + took - last[0], 0.0)])
-    close, read = statistics.median(closes), statistics.median(reads)
+    close, plain = statistics.median(closes), statistics.median(reads)
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
     lines = [f"{backend}, {n:,} voters, {repeat} closes: close median {close * 1e3:.1f} ms wall "
              f"({', '.join(f'{c * 1e3:.1f}' for c in closes)}), {statistics.median(cpus) * 1e3:.1f} ms CPU; plain "
-             f"read {read * 1e3:.1f} ms; ratio {close / read:.2f}x; load {load}, "
+             f"read {plain * 1e3:.1f} ms; ratio {close / plain:.2f}x; load {load}, "
              f"{time.strftime('%H:%M:%S', time.gmtime())} UTC"]
     if mode == "stmts" and runs:
         for i, (text, _, _) in enumerate(runs[0]):
