@@ -36,14 +36,14 @@ console: $(STAMP)
 	$(PY) -m bot console
 
 # Everything on SQLite (the PostgreSQL variants are left to test-postgres, so this stays under 3 minutes). Lint, types
-# and tests run side by side (-O prints each one's output in one piece when it ends): mypy's first run on a fresh clone
+# and tests run side by side, their output kept whole line by line: mypy's first run on a fresh clone
 # (about 12 s, one core) overlaps the tests. Twice as many test workers as cores, at most 8: many end-to-end tests wait
 # on the fake Discord's rate limits or on a bot process starting, and another worker uses the core meanwhile
 # (measured 2026-12-06 on 2 cores: 126 s at 4 workers, 144 s at 2).
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n * 2 > 8 ? 8 : n * 2 )))
 
 test: $(DEV_STAMP)
-	@$(MAKE) --no-print-directory -j3 -O lint typecheck pytest
+	@$(MAKE) --no-print-directory -j3 --output-sync=line lint typecheck pytest
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
