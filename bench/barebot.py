@@ -2,8 +2,12 @@
 is compared with: it answers every DM with a reply "ok".
 
 It is given what Clerk has, so that the baseline is not weakened: the same HTTP settings (``tune_http``: the
-connection limit and the amortised bucket clean-up) and the same pacer of every request (``Pacer``, Discord's global
-limit, 48 a second), both loaded from Clerk's own files without importing the rest of Clerk; the same
+connection limit and the amortised bucket clean-up), the same pacer of every request (``Pacer``, Discord's global
+limit, 48 a second) and the same post of a message of text alone (``PlainPoster``: the request discord.py's
+``send_message`` makes, on discord.py's session, without its bookkeeping around aiohttp; Clerk's receipts go so), all
+loaded from Clerk's own files without importing the rest of Clerk. ``CLERK_BARE_SEND=reply`` makes it reply with
+discord.py's own ``Message.reply`` instead, the bare bot the benchmarks measured until 2026-12-06 (printed beside
+the other as "bare bot, discord.py's reply"); the same
 ``guild_ready_timeout`` as Clerk's test mode; the same environment (``CLERK_TEST_DISCORD_API``/``_GATEWAY``: the fake
 Discord on 127.0.0.1; ``CLERK_TEST_RATE_LIMIT``: the limit it paces to, for the unpaced burst); and Clerk's start-up
 treatment of the collector: off during the imports, then ``gc.freeze()`` and on again (bot/__main__.py), about a tenth
@@ -19,6 +23,7 @@ gc.disable()
 import asyncio
 import importlib.util
 import os
+import secrets
 import signal
 import sys
 from collections.abc import Coroutine
@@ -47,17 +52,19 @@ PROFILE_RESTARTED = "TEST MODE: the main thread's profile starts afresh:"
 """As bot/discord/run.py logs it (not imported: that would import all of Clerk)."""
 pacing = _load("pacing")
 http_tuning = _load("http_tuning")
+plain_post = _load("plain_post")
 gc.freeze()  # what the imports made lives as long as the process (bot/__main__.py: imported)
 gc.enable()
 
 
 class Echo(discord.Client):
-    def __init__(self, rate_limit: int | None) -> None:
+    def __init__(self, rate_limit: int | None, plain: bool = True) -> None:
         intents = discord.Intents.default()
         intents.message_content = True
         self.pacer = pacing.Pacer()
         if rate_limit is not None:
             self.pacer.set_limit(rate_limit)
+        self.poster = plain_post.PlainPoster(self, self.pacer) if plain else None
         super().__init__(intents=intents, guild_ready_timeout=0.05, http_trace=self.pacer.trace())
 
     async def login(self, token: str) -> None:
@@ -65,8 +72,18 @@ class Echo(discord.Client):
         await super().login(token)
 
     async def on_message(self, message: discord.Message) -> None:
-        if not message.author.bot and isinstance(message.channel, discord.DMChannel):
+        if message.author.bot or not isinstance(message.channel, discord.DMChannel):
+            return
+        if self.poster is None:
             await message.reply("ok")
+            return
+        # the arguments Messageable.send gives handle_message_parameters for a reply of text alone (as Clerk's
+        # Courier.send_plain does), posted as Clerk posts it
+        with discord.http.handle_message_parameters(
+                content="ok", nonce=secrets.randbits(64), message_reference=message.to_message_reference_dict(),
+                previous_allowed_mentions=self.allowed_mentions, allowed_mentions=None, view=None,
+                poll=None) as params:
+            await self.poster.post(message.channel.id, params)
 
 
 async def profiled(work: Coroutine[Any, Any, None], path: str) -> None:
@@ -97,7 +114,7 @@ async def main() -> None:
     discord.http.Route.BASE = env["CLERK_TEST_DISCORD_API"]  # type: ignore[misc]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(env["CLERK_TEST_DISCORD_GATEWAY"])
     limit = env.get("CLERK_TEST_RATE_LIMIT")
-    client = Echo(int(limit) if limit else None)
+    client = Echo(int(limit) if limit else None, plain=env.get("CLERK_BARE_SEND", "plain") != "reply")
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(client.close()))
     async with client:
         await client.start(env["DISCORD_TOKEN"])

@@ -144,8 +144,10 @@ def bot_environ() -> dict[str, str]:
 
 
 def _env(fake: FakeDiscord, database: str | None, rate_limit: int | None,
-         profile: Path | None = None) -> dict[str, str]:
+         profile: Path | None = None, reply: bool = False) -> dict[str, str]:
     env = bot_environ()
+    if reply:
+        env["CLERK_BARE_SEND"] = "reply"
     env.update(DISCORD_TOKEN=TOKEN, CLERK_TEST_DISCORD_API=fake.api_base, CLERK_TEST_DISCORD_GATEWAY=fake.gateway_url,
                PYTHONPATH=str(ROOT))
     if database is not None:
@@ -159,7 +161,8 @@ def _env(fake: FakeDiscord, database: str | None, rate_limit: int | None,
 
 async def spawn(fake: ProcFake, kind: str, workdir: Path, database: str | None = None,
                 rate_limit: int | None = None, python: tuple[str, ...] = (), profile: Path | None = None) -> Child:
-    """Start ``clerk`` (``python -m bot run`` on ``database``) or ``bare`` (bench/barebot.py); ``python``: options
+    """Start ``clerk`` (``python -m bot run`` on ``database``), ``bare`` (bench/barebot.py) or ``bare-reply`` (the
+    same, replying with discord.py's ``Message.reply``: ``CLERK_BARE_SEND=reply``); ``python``: options
     for the interpreter (``-X importtime``, a profiler's ``-m cProfile -o FILE``); ``profile``: the bot writes a
     cProfile of its main thread there when it stops (``CLERK_TEST_PROFILE``, both bots), restarted by ``SIGUSR1``
     (``Child.profile_from_now``)."""
@@ -169,7 +172,8 @@ async def spawn(fake: ProcFake, kind: str, workdir: Path, database: str | None =
     with log.open("ab") as out:
         started = time.perf_counter()
         proc = await asyncio.create_subprocess_exec(sys.executable, *args,
-                                                    env=_env(fake, database, rate_limit, profile),
+                                                    env=_env(fake, database, rate_limit, profile,
+                                                             reply=kind == "bare-reply"),
                                                     cwd=workdir, stdout=out, stderr=out)
     return Child(kind, proc, started, log)
 

@@ -1,12 +1,13 @@
 """End to end and burst with each bot a process of its own (bench/procs.py): the honest figures of issue 20.
 
-- **DM -> receipt**: Clerk (``python -m bot run``) and the bare bot (bench/barebot.py) take turns, three interleaved
-  pairs of blocks (bare, Clerk; Clerk, bare; bare, Clerk), each block a fresh process that has finished starting.
+- **DM -> receipt**: Clerk (``python -m bot run``) and the bare bot (bench/barebot.py, given Clerk's post of text
+  alone; and the same bot replying with discord.py's ``Message.reply``, the reference until 2026-12-06) take turns,
+  three rounds of blocks (``ORDER``), each block a fresh process that has finished starting.
   Both pace their requests to Discord's global limit with the same pacer (48 a second), and the DMs come one at a
   time at most 40 a second (each waits for the reply to the one before, and for its turn), so the pacer never holds
   a reply of either bot: the figure is the bots' own latency.
 - **Burst**: 5,000 DMs from 5,000 players written to the gateway back to back, both bots unpaced
-  (``CLERK_TEST_RATE_LIMIT``), three interleaved pairs; acknowledged DMs per second."""
+  (``CLERK_TEST_RATE_LIMIT``), three rounds as above; acknowledged DMs per second."""
 
 from __future__ import annotations
 
@@ -24,7 +25,11 @@ PLAYERS = 20
 CADENCE = 1 / 40
 """Seconds between the starts of two DMs (at least): slower than the pacer's 1/48 s, so it never waits."""
 CHOICES = ("Aye", "Nay", "Abstain")
-ORDER = (("bare", "clerk"), ("clerk", "bare"), ("bare", "clerk"))
+ORDER = (("bare", "clerk", "bare-reply"), ("clerk", "bare-reply", "bare"), ("bare-reply", "bare", "clerk"))
+"""Three rounds, each bot once a round and once in each place (a Latin square). ``bare``: the bare bot given what
+Clerk has, its post of text alone too (bench/barebot.py), the reference of the targets; ``bare-reply``: the same
+bot replying with discord.py's ``Message.reply``, the reference until 2026-12-06, printed beside it."""
+REPLY_ROW = "bare bot, discord.py's reply (until 12-06)"
 
 
 async def started(fake: ProcFake, world: World, kind: str, rate_limit: int | None = None,
@@ -88,7 +93,7 @@ async def e2e(n: int = 600, profiles: Path | None = None) -> list[str]:
     world = World(fake, 1, PLAYERS)
     await world.setup()
     per = n // len(ORDER)
-    got: dict[str, list[list[float]]] = {"bare": [], "clerk": []}
+    got: dict[str, list[list[float]]] = {"bare": [], "clerk": [], "bare-reply": []}
     try:
         for p, pair in enumerate(ORDER):
             for kind in pair:
@@ -96,15 +101,18 @@ async def e2e(n: int = 600, profiles: Path | None = None) -> list[str]:
     finally:
         await fake.stop()
     bare = Timing("bare discord.py bot, DM -> \"ok\"", [s for b in got["bare"] for s in b])
+    reply = Timing(REPLY_ROW, [s for b in got["bare-reply"] for s in b])
     clerk = Timing("Clerk, DM ballot -> receipt", [s for b in got["clerk"] for s in b])
     ratio, p99 = clerk.median / bare.median, _p99(clerk.samples) / _p99(bare.samples)
     pairs = ", ".join(f"{statistics.median(c) / statistics.median(b):.2f}x"
                       for b, c in zip(got["bare"], got["clerk"], strict=True))
-    return ["End to end, each bot its own process (python -m bot run; the fake in the benchmark's process; both "
+    return ["End to end, each bot its own process (python -m bot run; the fake in the benchmark's process; all "
             "paced alike, DMs at most 40/s)",
             bare.row(bare) + f"   p99 {_p99(bare.samples) * 1e3:7.3f} ms",
+            reply.row(bare) + f"   p99 {_p99(reply.samples) * 1e3:7.3f} ms",
             clerk.row(bare) + f"   p99 {_p99(clerk.samples) * 1e3:7.3f} ms",
-            f"  the three pairs: {pairs}",
+            f"  the three rounds, Clerk to the bare bot: {pairs}; Clerk to discord.py's reply: "
+            f"{clerk.median / reply.median:.2f}x",
             f"  target: median <= 2x the bare bot: {ratio:.2f}x, {'ok' if ratio <= 2 else 'OVER'}; "
             f"p99 <= 3x: {p99:.2f}x, {'ok' if p99 <= 3 else 'OVER'}"]
 
@@ -130,7 +138,7 @@ async def burst(n: int = 5000, profiles: Path | None = None) -> list[str]:
     fake = await start_fake()
     world = World(fake, 1, n)
     await world.setup()
-    rates: dict[str, list[float]] = {"bare": [], "clerk": []}
+    rates: dict[str, list[float]] = {"bare": [], "clerk": [], "bare-reply": []}
     try:
         for p, pair in enumerate(ORDER):
             for kind in pair:
@@ -139,11 +147,15 @@ async def burst(n: int = 5000, profiles: Path | None = None) -> list[str]:
     finally:
         await fake.stop()
     bare, clerk = statistics.median(rates["bare"]), statistics.median(rates["clerk"])
+    reply = statistics.median(rates["bare-reply"])
     each = ", ".join(f"{c / b:.2f}" for b, c in zip(rates["bare"], rates["clerk"], strict=True))
-    return [f"Burst: {n:,} DMs at once, one per player, each bot its own process, both unpaced",
-            f"  bare discord.py bot: {bare:8.0f} replies/s   ({', '.join(f'{r:.0f}' for r in rates['bare'])})",
-            f"  Clerk:               {clerk:8.0f} receipts/s  ({', '.join(f'{r:.0f}' for r in rates['clerk'])})",
-            f"  the three pairs: {each} of the bare bot's rate",
+    return [f"Burst: {n:,} DMs at once, one per player, each bot its own process, all unpaced",
+            f"  {'bare discord.py bot:':<44} {bare:6.0f} replies/s   "
+            f"({', '.join(f'{r:.0f}' for r in rates['bare'])})",
+            f"  {REPLY_ROW + ':':<44} {reply:6.0f} replies/s   "
+            f"({', '.join(f'{r:.0f}' for r in rates['bare-reply'])})",
+            f"  {'Clerk:':<44} {clerk:6.0f} receipts/s  ({', '.join(f'{r:.0f}' for r in rates['clerk'])})",
+            f"  the three rounds: {each} of the bare bot's rate; {clerk / reply:.2f} of discord.py's reply's",
             f"  target: at least 0.90 of the bare bot's rate: {clerk / bare:.2f}, "
             f"{'ok' if clerk / bare >= 0.9 else 'OVER'}"]
 

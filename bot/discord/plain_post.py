@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -35,7 +35,8 @@ from discord.errors import DiscordServerError, Forbidden, HTTPException, NotFoun
 from discord.http import MultipartParameters, Route, json_or_text
 from discord.utils import MISSING, _to_json
 
-from bot.discord.pacing import Pacer
+if TYPE_CHECKING:  # nothing of Clerk at run time: bench/barebot.py loads this file alone, as the bare bot's post
+    from bot.discord.pacing import Pacer
 
 log = logging.getLogger("clerk.discord.plain_post")
 
