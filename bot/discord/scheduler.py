@@ -143,10 +143,11 @@ class DeadlineScheduler:
 
     async def stop(self, task: asyncio.Task[None], wait: float = STOP_WAIT) -> None:
         """Stop ``task`` (the one running ``run``) when the bot closes: between passes at once; in the middle of a
-        pass, once that pass is over (at most ``wait`` seconds, then it is cancelled). A pass cancelled while it waited
-        on the database left SQLite's write lock held (seen in tests/e2e/test_permissions.py; the exact holder was not
-        pinned down), so that ``release`` waited out the busy timeout (30 s) and failed: the lease was then not given
-        up, and the next process waited for it to expire before it did the timed work."""
+        pass, once that pass is over (at most ``wait`` seconds, then it is cancelled): a pass's writes end as they
+        would have. A pass cancelled while its lease's upsert waited for another writer once left SQLite's write lock
+        held, so that ``release`` waited out the busy timeout (30 s) and failed (tests/e2e/test_permissions.py): the
+        cancelled connection was hard-closed with its statement unfinished. Since 2026-12-06 such a close lets go of
+        the lock at once (engine/store/sqlite_connection.py), so a pass cancelled after ``wait`` does not either."""
         self._stopping = True
         self._wake.set()
         if self._in_pass:

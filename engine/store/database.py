@@ -16,6 +16,7 @@ from sqlalchemy import Engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from engine.store.faults import reopen_after_faults
+from engine.store.sqlite_connection import ReleasingConnection
 
 DEFAULT_URL = "sqlite+aiosqlite:///clerk.db"
 WRITE_WAIT = timedelta(seconds=30)
@@ -60,12 +61,14 @@ def make_engine(url: str = DEFAULT_URL, *, write_wait: timedelta = WRITE_WAIT, *
     if write_wait <= timedelta(0):
         raise ValueError("write_wait must be a positive time")
     wait_ms = write_wait // timedelta(milliseconds=1)
+    connect_args = dict(kwargs.pop("connect_args", {}))
     if not is_sqlite(url):
-        connect_args = dict(kwargs.pop("connect_args", {}))
         settings = dict(connect_args.get("server_settings", {}))
         settings.setdefault("lock_timeout", str(wait_ms))
         connect_args["server_settings"] = settings
-        kwargs["connect_args"] = connect_args
+    else:  # a connection closed mid-transaction lets go of the write lock at once (engine.store.sqlite_connection)
+        connect_args.setdefault("factory", ReleasingConnection)
+    kwargs["connect_args"] = connect_args
     kwargs.setdefault("json_serializer", JSON_SERIALIZER)
     engine = create_async_engine(url, **kwargs)
     _WAITS[engine.sync_engine] = wait_ms

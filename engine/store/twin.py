@@ -37,6 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from engine.store.database import JSON_SERIALIZER, apply_pragmas, write_wait_ms
 from engine.store.faults import BUSY, fault_kind, reopen_after_faults
 from engine.store.prebuilt import driver_execute
+from engine.store.sqlite_connection import ReleasingConnection
 
 log = logging.getLogger("clerk.store.twin")
 
@@ -53,7 +54,8 @@ def sync_twin(engine: AsyncEngine) -> Engine | None:
     url = engine.url
     if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
         return None
-    twin = create_engine(url.set(drivername="sqlite+pysqlite"), json_serializer=JSON_SERIALIZER)
+    twin = create_engine(url.set(drivername="sqlite+pysqlite"), json_serializer=JSON_SERIALIZER,
+                         connect_args={"factory": ReleasingConnection})
     busy_ms = _BUSY_MS[twin] = write_wait_ms(engine)
     reopen_after_faults(twin)  # a read-only or I/O fault reopens the twin's connections too
 

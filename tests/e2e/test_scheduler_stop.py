@@ -1,7 +1,8 @@
 """A bot that closes while its deadline scheduler is in the middle of a pass lets that pass end, then stops it and
 gives up the deadline lease (bot/discord/scheduler.py ``DeadlineScheduler.stop``). A pass cancelled while it waited on
-the database left SQLite's write lock held: the lease's release then waited out the busy timeout (30 s) and failed,
-and the next process waited for the lease to expire."""
+the database once left SQLite's write lock held: the lease's release then waited out the busy timeout (30 s) and
+failed, and the next process waited for the lease to expire (the cause, a connection hard-closed mid-statement, is
+fixed on its own: tests/test_sqlite_connection.py)."""
 
 from __future__ import annotations
 
