@@ -55,9 +55,10 @@ pytest: $(DEV_STAMP)
 	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist worksteal -k "not postgresql"
 
 # The full-size runs (pytest marker `long`): 5,000 DM ballots under Discord's global rate limit, in-process and with a
-# kill -9 halfway (about 2 x 110 s; docs/reliability.md). `make test` runs the same tests at 300 ballots.
+# kill -9 halfway (about 2 x 110 s; docs/reliability.md). `make test` runs the same tests at 150 ballots. One worker a
+# test (4): at -n 2 both 110 s runs could fall to one worker, one after the other (3:39 in all, 1:56 at -n 4).
 test-long: $(DEV_STAMP)
-	$(VENV)/bin/pytest -q -p no:randomly -n 2 --dist load -m long -s
+	$(VENV)/bin/pytest -q -p no:randomly -n 4 --dist load -m long -s
 
 # The whole suite on PostgreSQL (needs TEST_POSTGRES_URL): the PostgreSQL variants of the store and service tests,
 # and the end-to-end tests and replays with CLERK_TEST_BACKEND=postgresql. The pure rules' tests ran in `test`.
