@@ -3,10 +3,10 @@
 - **DM -> receipt**: Clerk (``python -m bot run``) and the bare bot (bench/barebot.py, given Clerk's post of text
   alone; and the same bot replying with discord.py's ``Message.reply``, the reference until 2026-12-06) take turns,
   three rounds of blocks (``ORDER``), each block a fresh process that has finished starting.
-  Both pace their requests to Discord's global limit with the same pacer (48 a second), and the DMs come one at a
+  All pace their requests to Discord's global limit with the same pacer (48 a second), and the DMs come one at a
   time at most 40 a second (each waits for the reply to the one before, and for its turn), so the pacer never holds
   a reply of either bot: the figure is the bots' own latency.
-- **Burst**: 5,000 DMs from 5,000 players written to the gateway back to back, both bots unpaced
+- **Burst**: 5,000 DMs from 5,000 players written to the gateway back to back, every bot unpaced
   (``CLERK_TEST_RATE_LIMIT``), three rounds as above; acknowledged DMs per second."""
 
 from __future__ import annotations
