@@ -42,7 +42,8 @@ from engine.store.migrate import upgrade
 from engine.store.models import Event, Player
 from engine.store.models.landsdraad import Ballot
 
-pytestmark = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped")
+pytestmark = [pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped"),
+              pytest.mark.postgresql]  # make test leaves them to make test-postgres (its -k "not postgresql")
 
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 USERS = list(range(101, 109))
