@@ -1,5 +1,6 @@
 """Replay fixtures: ``replay_db``, a migrated database on SQLite and (when TEST_POSTGRES_URL is set) PostgreSQL,
-for the golden transcripts; ``one_db``, one on the backend CLERK_TEST_BACKEND names (SQLite by default)."""
+for the golden transcripts; ``one_db``, one on the backend CLERK_TEST_BACKEND names (SQLite by default); and the
+migrated SQLite file that ``run_transcript`` copies when it is given no database (``helpers.MIGRATED``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,16 @@ from pathlib import Path
 
 import pytest
 from databases import BACKENDS, E2E_BACKEND, Migrated, migrated_copy
+
+from . import helpers
+
+
+@pytest.fixture(autouse=True)
+def _replays_start_migrated(sqlite_template: Path) -> None:
+    """A replay with no database of its own starts on a copy of this process's migrated template, not on a new file
+    that it migrates itself (alembic, about 0.25 s of CPU a replay). Replaying onto a new file, as ``python -m bot
+    replay`` does by default, is tested by tests/replay/test_cli.py."""
+    helpers.MIGRATED = sqlite_template
 
 
 @pytest.fixture(params=BACKENDS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,17 @@ from databases import Migrated
 from bot.console.cli import replay
 
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "transcripts"
+MIGRATED: Path | None = None
+"""A migrated SQLite file that a replay with no database of its own starts on a copy of (set by conftest.py)."""
+
+
+def fresh_database(tmp_path: Path, name: str = "replay.db") -> str:
+    """The URL of a SQLite file under ``tmp_path`` to replay on: a copy of ``MIGRATED`` when it is set (the replay
+    finds it at the newest revision), else a new file (the replay migrates it)."""
+    path = tmp_path / name
+    if MIGRATED is not None:
+        shutil.copyfile(MIGRATED, path)
+    return f"sqlite+aiosqlite:///{path}"
 
 
 @dataclass
@@ -74,11 +86,11 @@ def sent_messages(output: str) -> list[Sent]:
 
 
 async def run_transcript(name: str, tmp_path: Path, db: Migrated | None = None) -> Run:
-    """Replay ``name`` on ``db`` (a migrated database, ``tests/replay/conftest.py``), by default a new SQLite file
-    under ``tmp_path`` that the replay migrates itself."""
+    """Replay ``name`` on ``db`` (a migrated database, ``tests/replay/conftest.py``), by default a SQLite file under
+    ``tmp_path`` (``fresh_database``)."""
     lines = (TRANSCRIPTS / name).read_text(encoding="utf-8").splitlines()
     out: list[str] = []
-    url = db.url if db is not None else f"sqlite+aiosqlite:///{tmp_path / 'replay.db'}"
+    url = db.url if db is not None else fresh_database(tmp_path)
     result = await replay(lines, database_url=url, seed=0, write=out.append, name=name, files=TRANSCRIPTS,
                           engine_options=db.options if db is not None else None)
     assert result.code == 0, result.error

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.console.cli import console, replay
 
-from .helpers import TRANSCRIPTS
+from .helpers import TRANSCRIPTS, fresh_database
 from .test_why_mylantium_convocate import blocks
 
 
@@ -18,8 +18,8 @@ async def run(name: str, tmp_path: Path, extra: list[str]) -> tuple[int, str, st
     lines = (TRANSCRIPTS / name).read_text(encoding="utf-8").splitlines() + extra
     tmp_path.mkdir(parents=True, exist_ok=True)
     out: list[str] = []
-    result = await replay(lines, database_url=f"sqlite+aiosqlite:///{tmp_path / 'r.db'}", seed=0, write=out.append,
-                          name=name, files=TRANSCRIPTS)
+    result = await replay(lines, database_url=fresh_database(tmp_path, "r.db"), seed=0, write=out.append, name=name,
+                          files=TRANSCRIPTS)
     return result.code, "\n".join(out) + "\n", result.error
 
 
