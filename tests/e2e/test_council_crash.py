@@ -53,6 +53,7 @@ async def child(fake: FakeDiscord, service: tuple[Clerk, Path], tmp_path: Path) 
     assert not bot.errors(), "\n".join(bot.errors())
 
 
+@pytest.mark.long  # a bot process killed and started again: make test-long (CI runs it); make test stays < 3 min
 async def test_a_kill_between_a_close_and_its_result_posts_the_result_once_at_start(
         fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
     clerk, _ = service

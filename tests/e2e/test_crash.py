@@ -65,6 +65,7 @@ async def ballot_sources(clerk: Clerk, game_id: int) -> list[int]:
     return [int(str(e["source_id"]).removeprefix("msg:")) for e in export["events"] if e["kind"] == "BallotCast"]
 
 
+@pytest.mark.long  # a bot process killed and started again: make test-long (CI runs it); make test stays < 3 min
 async def test_a_kill_in_the_middle_of_a_burst_loses_no_acknowledged_ballot_and_doubles_none(
         fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
     clerk, _ = service
@@ -131,6 +132,7 @@ async def closes(database: Path) -> int:
     return int(row[0]) if row else 0
 
 
+@pytest.mark.long  # a bot process killed and started again: make test-long (CI runs it); make test stays < 3 min
 async def test_a_kill_while_rounds_and_ag_elections_close_at_their_deadline_leaves_one_close_and_one_result_each(
         fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
     clerk, database = service
@@ -204,6 +206,7 @@ async def game_with_an_election_closing_with_the_round(clerk: Clerk, fake: FakeD
     return game_id, channel
 
 
+@pytest.mark.long  # a bot process killed and started again: make test-long (CI runs it); make test stays < 3 min
 async def test_a_kill_between_a_moderators_close_and_its_result_posts_each_card_once_at_start(
         fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
     """``/round close`` commits, then posts the result, the election's card first. The kill lands while Discord
@@ -258,6 +261,7 @@ async def test_sigterm_stops_the_bot_cleanly_and_lets_the_deadline_lease_go(
     assert "SIGTERM: stopping" in child.log.read_text()
 
 
+@pytest.mark.long  # a bot process killed and started again: make test-long (CI runs it); make test stays < 3 min
 async def test_a_kill_between_the_disclosure_warning_and_the_result_warns_the_moderators_once(
         fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
     """A unanimous round gives every ballot away (issue 19's disclosure check): ``/round close`` sends the

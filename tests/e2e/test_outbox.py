@@ -53,6 +53,7 @@ def clock() -> SystemClock:  # the child runs on the system clock; the fake's id
     return SystemClock()
 
 
+@pytest.mark.long  # a bot process killed and started again: make test-long (CI runs it); make test stays < 3 min
 async def test_a_kill_halfway_through_the_receipts_loses_none_and_doubles_none(
         fake: FakeDiscord, process: tuple[Clerk, ChildBot, Path]) -> None:
     clerk, child, database = process
