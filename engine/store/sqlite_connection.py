@@ -12,6 +12,7 @@ refused. Here ``close`` rolls back a transaction still open first, as closing it
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 
 
@@ -19,9 +20,8 @@ class ReleasingConnection(sqlite3.Connection):
     """A ``sqlite3.Connection`` whose ``close`` ends an open transaction (rolled back) before it closes."""
 
     def close(self) -> None:
-        try:
+        # a rollback that fails (the connection already closed, a disk error) leaves the close to release what it can
+        with contextlib.suppress(sqlite3.Error):
             if self.in_transaction:
                 self.rollback()
-        except sqlite3.Error:
-            pass  # closing is all that is left to try; it releases what it can
         super().close()

@@ -1,7 +1,8 @@
 """Receipts under Discord's rate limits (issue 14): with the fake enforcing the global limit (50 requests per second,
 429 with ``retry_after`` and the global flag) and the per-channel buckets, every receipt of a burst arrives, once,
-also across a SIGKILL of the bot. Scaled down here (150 ballots, three seconds of the limit, ``make test``);
-test_outbox_long.py runs 5,000 (``make test-long``). docs/reliability.md has the figures."""
+also across a SIGKILL of the bot. Scaled down here (150 ballots, three seconds of the limit; the in-process run in
+``make test``, the killed one in ``make test-long``); test_outbox_long.py runs 5,000 (``make test-long``).
+docs/reliability.md has the figures."""
 
 from __future__ import annotations
 

@@ -3,27 +3,24 @@
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from databases import Migrated
+from databases import Migrated, migrated_copy
 
 from bot.console.cli import replay
 
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "transcripts"
 MIGRATED: Path | None = None
-"""A migrated SQLite file that a replay with no database of its own starts on a copy of (set by conftest.py)."""
+"""This process's migrated SQLite template (``sqlite_template``), set by conftest.py for every replay test."""
 
 
-def fresh_database(tmp_path: Path, name: str = "replay.db") -> str:
-    """The URL of a SQLite file under ``tmp_path`` to replay on: a copy of ``MIGRATED`` when it is set (the replay
-    finds it at the newest revision), else a new file (the replay migrates it)."""
-    path = tmp_path / name
-    if MIGRATED is not None:
-        shutil.copyfile(MIGRATED, path)
-    return f"sqlite+aiosqlite:///{path}"
+async def fresh_database(tmp_path: Path) -> Migrated:
+    """A SQLite file under ``tmp_path`` to replay on: a copy of the migrated template (the replay finds it at the
+    newest revision and does not run alembic)."""
+    assert MIGRATED is not None, "tests/replay/conftest.py sets it"
+    return await migrated_copy("sqlite", tmp_path, MIGRATED, None)
 
 
 @dataclass
@@ -90,9 +87,9 @@ async def run_transcript(name: str, tmp_path: Path, db: Migrated | None = None) 
     ``tmp_path`` (``fresh_database``)."""
     lines = (TRANSCRIPTS / name).read_text(encoding="utf-8").splitlines()
     out: list[str] = []
-    url = db.url if db is not None else fresh_database(tmp_path)
-    result = await replay(lines, database_url=url, seed=0, write=out.append, name=name, files=TRANSCRIPTS,
-                          engine_options=db.options if db is not None else None)
+    db = db if db is not None else await fresh_database(tmp_path)
+    result = await replay(lines, database_url=db.url, seed=0, write=out.append, name=name, files=TRANSCRIPTS,
+                          engine_options=db.options)
     assert result.code == 0, result.error
     assert result.export is not None
     return Run("\n".join(out) + "\n", result.export, result.games)

@@ -18,8 +18,8 @@ async def run(name: str, tmp_path: Path, extra: list[str]) -> tuple[int, str, st
     lines = (TRANSCRIPTS / name).read_text(encoding="utf-8").splitlines() + extra
     tmp_path.mkdir(parents=True, exist_ok=True)
     out: list[str] = []
-    result = await replay(lines, database_url=fresh_database(tmp_path, "r.db"), seed=0, write=out.append, name=name,
-                          files=TRANSCRIPTS)
+    result = await replay(lines, database_url=(await fresh_database(tmp_path)).url, seed=0, write=out.append,
+                          name=name, files=TRANSCRIPTS)
     return result.code, "\n".join(out) + "\n", result.error
 
 
