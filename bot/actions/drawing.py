@@ -1,7 +1,11 @@
 """Charts are drawn off the event loop, one at a time, in a thread of their own: drawing a PNG (and the first
 import of matplotlib) takes from a fraction of a second to several on a busy machine, and while the loop is
 blocked the Discord adapter can neither defer an interaction within its 3 s nor take other votes. One thread
-keeps matplotlib's shared font cache used by one drawing at a time."""
+keeps matplotlib's shared font cache used by one drawing at a time.
+
+Every drawing function is a pure function of its arguments (the same input gives byte-identical PNGs,
+tests/test_charts.py), so the last ``KEPT`` drawings are kept by their arguments: a board, a history or a Forecast
+asked for again unchanged is not drawn again (about 0.1 s of CPU each, more on a busy machine)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,8 @@ import functools
 import io
 import logging
 import math
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -28,10 +33,37 @@ T = TypeVar("T")
 
 _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clerk-charts")
 
+KEPT = 64
+"""How many drawings are kept (a PNG is 20-100 KB: a few MB at most)."""
+_kept: OrderedDict[Hashable, Any] = OrderedDict()
+"""The last ``KEPT`` drawings by their arguments, the most recently used last. Used on the event loop only."""
+
+
+def _key(draw: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Hashable | None:
+    """What a drawing is kept by, or None when an argument cannot be hashed (a view holding a dict)."""
+    key = (draw, args, tuple(sorted(kwargs.items())))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
 
 async def drawn(draw: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """``draw(*args, **kwargs)`` in the chart thread; the caller's coroutine waits without blocking the loop."""
-    return await asyncio.get_running_loop().run_in_executor(_DRAWER, functools.partial(draw, *args, **kwargs))
+    """``draw(*args, **kwargs)`` in the chart thread; the caller's coroutine waits without blocking the loop. The
+    same drawing asked for again is answered from the drawings kept (module docstring); a drawing that gave None (a
+    chart that failed and was left out) is not kept, so it is tried again."""
+    key = _key(draw, args, kwargs)
+    if key is not None and key in _kept:
+        _kept.move_to_end(key)
+        kept: T = _kept[key]
+        return kept
+    result = await asyncio.get_running_loop().run_in_executor(_DRAWER, functools.partial(draw, *args, **kwargs))
+    if key is not None and result is not None:
+        _kept[key] = result
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return result
 
 
 D = TypeVar("D")

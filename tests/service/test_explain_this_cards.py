@@ -192,7 +192,7 @@ async def test_an_audit_card_explains_that_audit_and_the_final_table_the_askers_
     assert "The audit of ann in round 1" in answered[0]
     await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     result = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD, confirm=True)
-    (final,) = await posted(table.clerk, final_outgoings(result), 9600)
+    (final,) = await posted(table.clerk, await final_outgoings(result), 9600)
     mine = texts(await menu(table.clerk, bo, final, channel))
     assert mine == texts(await why(table.clerk, bo, channel, what="score")) and "bo's final score" in mine[0]
     told = "\n".join(texts(await menu(table.clerk, MODERATOR, final, channel)))

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
+from bot.actions.drawing import drawn
 from bot.actions.landsdraad.ruleset import commands_on
 from bot.actions.landsdraad.victory_posts import chart, final_outgoings, landsdraad
 from bot.actions.landsdraad.victory_render import (
@@ -124,11 +125,11 @@ def _goal_dm(c: GoalChange, game: GameView) -> Outgoing:
                                                  "moderators see your goals; `/score` shows your projected score.")
 
 
-def _updated_final(final: FinalView | None) -> list[Outgoing]:
+async def _updated_final(final: FinalView | None) -> list[Outgoing]:
     if final is None:
         return []
     return [Outgoing(ToChannel(final.game.channel_id), text="The final scores are updated:", card=final_card(final),
-                     file=chart("scores", final), extra={EXPLAINS: card_tag("score", final.game.id, 0)})]
+                     file=await drawn(chart, "scores", final), extra={EXPLAINS: card_tag("score", final.game.id, 0)})]
 
 
 @command("goal add", "Give a player a goal with fixed VP (private to them).",
@@ -157,7 +158,7 @@ async def goal_achieved(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     c = await app.clerk.landsdraad.victory.set_goal_achieved(g.id, user_id=user.id, number=o["goal"], achieved=achieved,
                                                              actor=ctx.actor.id, source_id=ctx.source_id)
     return [reply(f"{c.goal.player}'s goal #{c.goal.number} is {c.change} ({c.goal.vp} VP).", ephemeral=True),
-            _goal_dm(c, g), *_updated_final(c.final)]
+            _goal_dm(c, g), *await _updated_final(c.final)]
 
 
 @command("goal remove", "Remove a goal given by mistake.",
@@ -170,7 +171,7 @@ async def goal_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     c = await app.clerk.landsdraad.victory.remove_goal(g.id, user_id=user.id, number=o["goal"], actor=ctx.actor.id,
                                                        source_id=ctx.source_id)
     return [reply(f"Removed {c.goal.player}'s goal #{c.goal.number}.", ephemeral=True), _goal_dm(c, g),
-            *_updated_final(c.final)]
+            *await _updated_final(c.final)]
 
 
 @command("goal list", "Your goals (only you see them); moderators: anyone's, or everyone's.",
@@ -215,7 +216,7 @@ async def prestige_award(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     out = [reply(prestige_text(r), ephemeral=True), Outgoing(ToUser(a.user_id), text=told)]
     if o.get("announce") and a.vp > 0:
         out.append(Outgoing(ToChannel(g.channel_id), text=f"**Prestige:** {a.player} receives {a.vp} VP: {a.reason}."))
-    return out + _updated_final(r.final)
+    return out + await _updated_final(r.final)
 
 
 @command("prestige list", "Every prestige award and the pool (20 VP per player who joined).", moderator=True,
@@ -290,10 +291,10 @@ async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
     g = _game(game)
     final = await app.clerk.landsdraad.victory.final(g.id)
     if final is not None:
-        return [reply(f"{g.name} has ended.", card=final_card(final), file=chart("scores", final))]
+        return [reply(f"{g.name} has ended.", card=final_card(final), file=await drawn(chart, "scores", final))]
     view = await app.clerk.landsdraad.victory.forecast(g.id)
     return [reply(card=forecast_card(view, taken=f"now, in round {view.round}" if view.round else "now"),
-                  file=chart("forecast", view))]
+                  file=await drawn(chart, "forecast", view))]
 
 
 @command("score", "Your own score if the game ended now (only you see it).",
@@ -330,5 +331,5 @@ async def game_end(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
         text = (f"**Correction: the final scores of {g.name}**, scored again after <@{ctx.actor.id}> reopened the "
                 f"game to correct a mistake. What changed:\n{changed}")
         return [reply(f"{g.name} has ended again; the corrected final scores are posted.", ephemeral=True),
-                Outgoing(ToChannel(g.channel_id), text), *final_outgoings(result)]
-    return [reply(f"{g.name} is over; the final scores are posted.", ephemeral=True), *final_outgoings(result)]
+                Outgoing(ToChannel(g.channel_id), text), *await final_outgoings(result)]
+    return [reply(f"{g.name} is over; the final scores are posted.", ephemeral=True), *await final_outgoings(result)]

@@ -68,11 +68,11 @@ async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) 
         return []
 
 
-def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
-    """The final table (and its chart) in the game channel, or why scoring waits."""
+async def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
+    """The final table (and its chart, drawn off the loop) in the game channel, or why scoring waits."""
     if isinstance(result, PendingScores):
         return [Outgoing(ToChannel(result.game.channel_id), text=pending_text(result))]
-    file = chart("scores", result)
+    file = await drawn(chart, "scores", result)  # off the loop: drawing.py
     return [Outgoing(ToChannel(result.game.channel_id), card=final_card(result), file=file,
                      alt=chart_alt(result) if file else "", extra={EXPLAINS: card_tag("score", result.game.id, 0)})]
 
@@ -82,7 +82,7 @@ async def after_end_game(app: App, game: GameView) -> list[Outgoing]:
     if not landsdraad(game):
         return []
     try:
-        return final_outgoings(await app.clerk.landsdraad.victory.score_ended_game(game.id, actor=None))
+        return await final_outgoings(await app.clerk.landsdraad.victory.score_ended_game(game.id, actor=None))
     except ClerkError as error:
         return [Outgoing(ToChannel(game.channel_id), text=f"**Moderators:** the final scores are not computed: "
                                                          f"{error} `/game end` scores the game.")]
