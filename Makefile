@@ -37,10 +37,12 @@ console: $(STAMP)
 
 # Everything on SQLite (the PostgreSQL variants are left to test-postgres, so this stays under 3 minutes). Lint, types
 # and tests run side by side, their output kept whole line by line: mypy's first run on a fresh clone
-# (about 12 s, one core) overlaps the tests. Twice as many test workers as cores, at most 8: many end-to-end tests wait
-# on the fake Discord's rate limits or on a bot process starting, and another worker uses the core meanwhile
-# (measured 2026-12-06 on 2 cores: 126 s at 4 workers, 144 s at 2).
-TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n * 2 > 8 ? 8 : n * 2 )))
+# (about 19 s, one core) overlaps the tests. One test worker a core (at least 2, at most 8): the tests are bound by
+# the CPU (their CPU is 0.85 of their wall time at 2 workers on 2 cores), and a third or fourth worker on 2 cores
+# only made each test dearer (the same tests took a fifth more CPU at 4 workers: caches and switches). Measured on
+# 2 cores, 2026-12-06 21:00-22:00 UTC, pytest alone: 151 s / 164 s at 2 workers against 167 s / 197 s at 4, in
+# turns; make test from a fresh clone 2:20 at 2 against 2:27 at 4. (One earlier run, 12-06 16:00, had 4 ahead.)
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2 : n > 8 ? 8 : n )))
 
 test: $(DEV_STAMP)
 	@$(MAKE) --no-print-directory -j3 --output-sync=line lint typecheck pytest
