@@ -33,7 +33,7 @@ def start() -> None:
 
 def main(argv: list[str] | None = None, ready: Callable[[], None] = lambda: None) -> int:
     """``ready`` is called once the chosen command's modules are imported, before it runs."""
-    from bot.settings import ConfigError, load_settings  # here, so that ``start`` comes before it
+    from bot.settings import ConfigError, database_url, load_settings  # here, so that ``start`` comes before it
 
     parser = argparse.ArgumentParser(prog="python -m bot", description="Clerk, the vote clerk for play-by-post games")
     sub = parser.add_subparsers(dest="command")
@@ -54,6 +54,8 @@ def main(argv: list[str] | None = None, ready: Callable[[], None] = lambda: None
     restore.add_argument("backup", help="the backup file (made by `python -m bot backup`)")
     args = parser.parse_args(argv)
     try:
+        if getattr(args, "database", None):
+            database_url(args.database, "--database")
         settings = load_settings()
         if settings.plugins:  # fail fast, in one line, on a ruleset module that cannot be played
             from bot.plugins import load_plugins  # here: it imports the whole front, which backup and restore need not

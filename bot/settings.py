@@ -79,15 +79,24 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
         raise ConfigError(f"{file}: rulesets must be a list of module names, e.g. [\"mygame\"]")
     health_port, health_host, log_format = observability(file, data)
     content = message_content(data.get("message_content", "auto"), env, file)
-    url = env.get("DATABASE_URL") or DEFAULT_URL
-    if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
-        raise ConfigError("DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
+    url = database_url(env.get("DATABASE_URL") or DEFAULT_URL, "DATABASE_URL")
     token = env.get("DISCORD_TOKEN") or None
     count, ids = shards(env)
     return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed,
                     shard_count=count, shard_ids=ids, write_wait=timedelta(seconds=wait),
                     plugins=tuple(p.strip() for p in plugins), health_port=health_port, health_host=health_host,
                     log_format=log_format, message_content=content)
+
+
+def database_url(url: str, what: str) -> str:
+    """``url`` if it names a database Clerk can use; else a ConfigError that says what is accepted. Only the
+    scheme of a wrong URL is repeated (the rest may hold a password); a bare file name gets the URL it meant."""
+    if url.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+        return url
+    scheme, sep, _ = url.partition("://")
+    given = f"{scheme}://..." if sep else repr(url)
+    hint = f" (a SQLite file: sqlite+aiosqlite:///{url})" if not sep else ""
+    raise ConfigError(f"{what} must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not {given}{hint}")
 
 
 def observability(file: Path, data: dict[str, object]) -> tuple[int | None, str, str]:

@@ -143,3 +143,24 @@ def test_no_token_and_no_command_opens_the_console_on_the_default_database(
     assert "DISCORD_TOKEN is not set, so Clerk starts its offline console on sqlite+aiosqlite:///clerk.db" in out
     assert "New landsdraad game **g**" in out
     assert (clean_env / "clerk.db").exists()
+
+
+@pytest.mark.parametrize("command", [["console"], ["replay", "missing.txt"]])
+def test_a_database_that_is_not_a_url_is_refused_in_one_line_with_the_url_it_meant(
+        clean_env: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    assert main([*command, "--database", "games.db"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("clerk: --database must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not 'games.db' "
+                   "(a SQLite file: sqlite+aiosqlite:///games.db)\n")
+    assert not (clean_env / "games.db").exists()
+
+
+def test_a_wrong_url_is_refused_without_repeating_its_password(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["console", "--database", "postgres://clerk:hunter2@db.example/clerk"]) == 2
+    monkeypatch.setenv("DATABASE_URL", "mysql://clerk:hunter2@db.example/clerk")
+    assert main(["console"]) == 2
+    err = capsys.readouterr().err
+    assert "--database must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not postgres://...\n" in err
+    assert "DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not mysql://...\n" in err
+    assert "hunter2" not in err
