@@ -1,7 +1,7 @@
 """Charts are drawn off the event loop, in the chart thread, and a drawing asked for again with the same arguments is
-not drawn again (bot/actions/drawing.py): the last ``KEPT`` are kept, by their arguments, the most recently used
-last; a drawing that gave None (a chart that failed and was left out) is tried again; arguments that cannot be
-hashed are drawn every time. And no code on the event loop calls a drawing function itself."""
+not drawn again (bot/actions/drawing.py): the last are kept, up to ``KEPT_BYTES``, by their arguments, the most
+recently used last; a drawing that gave None (a chart that failed and was left out) is tried again; arguments that
+cannot be hashed are drawn every time. And no code on the event loop calls a drawing function itself."""
 
 from __future__ import annotations
 
@@ -68,17 +68,27 @@ async def test_arguments_that_cannot_be_hashed_are_drawn_every_time() -> None:
     assert len(draw.threads) == 2 and not drawing._kept
 
 
-async def test_only_the_last_kept_drawings_are_kept_the_most_recently_used_last() -> None:
-    draw = Counted()
-    for n in range(drawing.KEPT):
+async def test_only_the_last_drawings_are_kept_up_to_their_bytes_the_most_recently_used_last() -> None:
+    quarter = drawing.KEPT_BYTES // 4
+    draw = Counted(b"x" * quarter)
+    for n in range(4):
         await drawing.drawn(draw, n)
     await drawing.drawn(draw, 0)  # used again: now the most recent
-    await drawing.drawn(draw, drawing.KEPT)  # one more: the least recently used (1) goes
-    assert len(draw.threads) == drawing.KEPT + 1 and len(drawing._kept) == drawing.KEPT
+    await drawing.drawn(draw, 4)  # one more: over the bytes kept, so the least recently used (1) goes
+    assert len(draw.threads) == 5
+    assert list(drawing._kept) == [drawing._key(draw, (n,), {}) for n in (2, 3, 0, 4)]
     await drawing.drawn(draw, 0)
-    assert len(draw.threads) == drawing.KEPT + 1
+    assert len(draw.threads) == 5
     await drawing.drawn(draw, 1)
-    assert len(draw.threads) == drawing.KEPT + 2
+    assert len(draw.threads) == 6
+
+
+async def test_a_file_name_and_its_png_are_kept_as_one_drawing_of_their_bytes() -> None:
+    draw = Counted()
+    draw.result = ("forecast.png", b"x" * 1000)  # type: ignore[assignment]
+    await drawing.drawn(draw, "data")
+    assert list(drawing._kept.values()) == [(("forecast.png", b"x" * 1000), 1012)]
+    assert drawing._size(None) == 0
 
 
 def drawing_function(name: str) -> bool:

@@ -4,8 +4,9 @@ blocked the Discord adapter can neither defer an interaction within its 3 s nor 
 keeps matplotlib's shared font cache used by one drawing at a time.
 
 Every drawing function is a pure function of its arguments (the same input gives byte-identical PNGs,
-tests/test_charts.py), so the last ``KEPT`` drawings are kept by their arguments: a board, a history or a Forecast
-asked for again unchanged is not drawn again (about 0.1 s of CPU each, more on a busy machine)."""
+tests/test_charts.py), so the last drawings, up to ``KEPT_BYTES`` of them, are kept by their arguments: a board, a
+history or a Forecast asked for again unchanged is not drawn again (about 0.1 s of CPU each, more on a busy
+machine)."""
 
 from __future__ import annotations
 
@@ -33,10 +34,20 @@ T = TypeVar("T")
 
 _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clerk-charts")
 
-KEPT = 64
-"""How many drawings are kept (a PNG is 20-100 KB: a few MB at most)."""
-_kept: OrderedDict[Hashable, Any] = OrderedDict()
-"""The last ``KEPT`` drawings by their arguments, the most recently used last. Used on the event loop only."""
+KEPT_BYTES = 4 * 1024 * 1024
+"""How much of the drawings is kept, in bytes: a Forecast is about 120 KB, a round's result about 25 KB."""
+_kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+"""The last drawings by their arguments, each with its size, the most recently used last. Used on the event loop
+only."""
+
+
+def _size(drawing: object) -> int:
+    """The bytes a drawing holds: a PNG, or a tuple such as (file name, PNG)."""
+    if isinstance(drawing, bytes | str):
+        return len(drawing)
+    if isinstance(drawing, tuple):
+        return sum(_size(part) for part in drawing)
+    return 0
 
 
 def _key(draw: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Hashable | None:
@@ -56,12 +67,12 @@ async def drawn(draw: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     key = _key(draw, args, kwargs)
     if key is not None and key in _kept:
         _kept.move_to_end(key)
-        kept: T = _kept[key]
+        kept: T = _kept[key][0]
         return kept
     result = await asyncio.get_running_loop().run_in_executor(_DRAWER, functools.partial(draw, *args, **kwargs))
-    if key is not None and result is not None:
-        _kept[key] = result
-        while len(_kept) > KEPT:
+    if key is not None and result is not None and key not in _kept:  # (another coroutine may have drawn it too)
+        _kept[key] = (result, _size(result))
+        while sum(size for _, size in _kept.values()) > KEPT_BYTES:
             _kept.popitem(last=False)
     return result
 
