@@ -10,9 +10,11 @@ at the export's time and the dice are seeded, so a rehearsal is the same every t
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +28,24 @@ from engine.service.game_copy import Copied, CopyRefused, check_export, differen
 from engine.store.database import make_engine
 
 MODERATOR_CHANNEL = "moderator_channel"
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def read_export(path: Path) -> Any:
-    """The JSON document of ``path``; CopyRefused, saying what is wrong, if it cannot be read or is not JSON."""
+    """The JSON document of ``path``, compressed (``.json.gz``, as /game export sends an export too large for Discord
+    as it is: bot/discord/attachments.py) or not; CopyRefused, saying what is wrong, if it cannot be read or is not
+    JSON."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as error:
         raise CopyRefused(f"it cannot be read ({error.strerror})") from None
+    if data[:2] == GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error):
+            raise CopyRefused("it is a compressed file that cannot be uncompressed: was it cut short?") from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise CopyRefused("it is not text (an export is a JSON file written by /game export)") from None
     try:

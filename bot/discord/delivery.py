@@ -25,6 +25,7 @@ from discord.utils import MISSING
 from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Answering, Card, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.actions.wire import decode, encode
 from bot.discord import limits
+from bot.discord.attachments import TOO_LARGE, fitted, left_out
 from bot.discord.buttons import view_of
 from bot.discord.contexts import DirectMessage
 from bot.discord.kept import Keeper
@@ -143,36 +144,56 @@ class Courier:
         by DM (``late_answer``)."""
         here, elsewhere = split_here(out)
         late: list[Outgoing] = []
+        refused: discord.HTTPException | None = None
         for item in here:
-            parts = message_parts(item)
-            if not parts:
+            item = fitted(item, interaction.filesize_limit)  # a file too large goes compressed or is left out
+            if not message_parts(item):
                 continue
             if interaction.response.is_done() and self.token_expired(interaction):
                 late.append(item)
                 continue
             try:
-                if interaction.response.is_done():
-                    if deferred is not None and item.ephemeral != deferred:
-                        await interaction.delete_original_response()
-                    deferred = None  # only the first follow-up takes the deferral's flags
-                    await interaction.followup.send(**parts, ephemeral=item.ephemeral)
-                else:
-                    await interaction.response.send_message(**parts, ephemeral=item.ephemeral)
+                try:
+                    deferred = await self._answer(interaction, item, deferred)
+                except discord.HTTPException as error:
+                    if item.file is None or not (error.status == 413 or error.code == TOO_LARGE):
+                        raise
+                    # larger than the limit Discord gave: the answer goes without it (a follow-up's deferral was
+                    # dealt with by the first try)
+                    deferred = await self._answer(interaction, left_out(item, "Discord refused it as too large"),
+                                                  None if interaction.response.is_done() else deferred)
             except discord.HTTPException as error:
                 if error.code in EXPIRED_TOKEN:
                     late.append(item)
                     continue
+                refused = error
                 log.warning("could not answer interaction %s (%s): %s", interaction.id, _command_name(interaction),
                             error)
         if not interaction.response.is_done():
+            # never a bare "Done." for an answer Discord refused: the user would take it for the answer
+            text = "Done." if refused is None else (f"I could not send my answer: Discord refused it "
+                                                    f"({refused.status} {refused.text or refused.code}).")
             try:
-                await interaction.response.send_message("Done.", ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True)
             except discord.HTTPException as error:
                 log.warning("could not acknowledge interaction %s: %s", interaction.id, error)
         if late:
             log.warning("the token of interaction %s (%s) expired before its answer: sent by message instead",
                         interaction.id, _command_name(interaction))
         await self.owe([*elsewhere, *(late_answer(interaction, item) for item in late)])
+
+    @staticmethod
+    async def _answer(interaction: discord.Interaction, item: Outgoing, deferred: bool | None) -> bool | None:
+        """``item`` as the interaction's response, or as a follow-up once it has one; returns ``deferred`` as it
+        stands after (only the first follow-up takes the deferral's flags)."""
+        parts = message_parts(item)
+        if not interaction.response.is_done():
+            await interaction.response.send_message(**parts, ephemeral=item.ephemeral)
+            return deferred
+        if deferred is not None and item.ephemeral != deferred:
+            await interaction.delete_original_response()
+        await interaction.followup.send(**parts, ephemeral=item.ephemeral)
+        return None
 
     def token_expired(self, interaction: discord.Interaction) -> bool:
         """Has the interaction's token expired, or will it before a follow-up reaches Discord?"""

@@ -178,6 +178,14 @@ class FakeDiscord(ChannelRoutes):
         (``refuse_syncs``)."""
         self.syncs = 0
         """Syncs of the slash commands tried (PUT of the command list), refused ones included."""
+        self.attachment_limit = 10 * 1024 * 1024
+        """The ``attachment_size_limit`` each interaction says (10 MB, a server without boosts)."""
+        self.attachments_refused_over: int | None = None
+        """Discord refuses an interaction's answer whose files are larger than this, 413 40005 Request entity too
+        large; None: larger than ``attachment_limit`` (a test sets it lower to have Discord refuse what it said
+        it would take)."""
+        self.answer_refusals: list[tuple[int, int, str]] = []
+        """(status, code, message) Discord answers the next interaction responses with, one each."""
         self.token_lifetime = timedelta(minutes=15)
         """Discord: "Interaction tokens are valid for 15 minutes and can be used to send followup messages"
         (receiving-and-responding). Follow-ups, edits and deletions with an older token (by the fake's clock) are
@@ -492,7 +500,7 @@ class FakeDiscord(ChannelRoutes):
         self.interactions[iid] = record
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind, "token": token, "version": 1,
-            "attachment_size_limit": 8 * 1024 * 1024, "data": data, "channel_id": str(where.id),
+            "attachment_size_limit": self.attachment_limit, "data": data, "channel_id": str(where.id),
             "channel": where.payload(self.started), "locale": "en-US", "app_permissions": str((1 << 50) - 1),
             "entitlements": [],
         }
@@ -956,6 +964,8 @@ class FakeDiscord(ChannelRoutes):
         body, files = await self._body(request)
         kind = int(body["type"])
         data = body.get("data") or {}
+        if self.answer_refusals and kind == 4:
+            return discord_error(*self.answer_refusals.pop(0))
         problem = self._too_long(data)
         if problem:
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
@@ -978,11 +988,18 @@ class FakeDiscord(ChannelRoutes):
             updated = self._message_of(pressed, record.channel)
             return json_response({"interaction": info, "resource": {"type": 7, "message": updated}})
         if kind == 4:
+            if self._too_large(files):
+                record.response_type = None
+                return discord_error(413, 40005, "Request entity too large")
             sent, message = self._record("callback", record.channel, data, files)
             record.responses.append(sent)
             info["response_message_id"] = str(sent.id)
             return json_response({"interaction": info, "resource": {"type": 4, "message": message}})
         return json_response({"interaction": info, "resource": {"type": kind}})
+
+    def _too_large(self, files: list[tuple[str, bytes]]) -> bool:
+        limit = self.attachment_limit if self.attachments_refused_over is None else self.attachments_refused_over
+        return sum(len(data) for _, data in files) > limit
 
     def _expired(self, record: Interaction) -> bool:
         return record.created is not None and self.now() - record.created > self.token_lifetime
@@ -1006,6 +1023,8 @@ class FakeDiscord(ChannelRoutes):
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
         # The first followup after a deferral replaces the "thinking" message and keeps its flags (unless the bot
         # deleted that message: then the followup is a message of its own, with its own flags).
+        if self._too_large(files):
+            return discord_error(413, 40005, "Request entity too large")
         replaces = record.deferred and not record.responses and not record.original_deleted
         flags = record.response_flags if replaces else int(body.get("flags") or 0)
         sent, message = self._record("followup", record.channel, {**body, "flags": flags}, files)

@@ -4,6 +4,7 @@ export this Clerk opens is refused with a clear message and exit code 2."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -110,6 +111,25 @@ def test_what_is_not_an_export_to_open_is_refused_with_exit_code_2(live: tuple[P
         assert err.startswith(f"clerk: cannot open {tmp_path / 'edited.json'} as a copy of a game: "), err
         assert says in err, (says, err)
     assert "cut short" in _refused(_write(tmp_path, text[:-3]), capsys)
+    damaged = tmp_path / "sirius.json.gz"
+    damaged.write_bytes(gzip.compress(text.encode())[:-20])
+    assert "it is a compressed file that cannot be uncompressed: was it cut short?" in _refused(damaged, capsys)
     assert "it cannot be read" in _refused(tmp_path / "nowhere.json", capsys)
     assert "leave out --database" in _refused(export, capsys, "--database", "sqlite+aiosqlite:///other.db")
     assert _digest(database) == before
+
+
+def test_an_export_sent_compressed_opens_as_it_is(live: tuple[Path, Path], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """/game export sends an export too large for Discord compressed (bot/discord/attachments.py): it opens as the
+    JSON does."""
+    _, export = live
+    packed = tmp_path / "sirius.json.gz"
+    packed.write_bytes(gzip.compress(export.read_bytes(), mtime=0))
+    monkeypatch.setattr("sys.stdin", io.StringIO("mod #sirius: /round status\n"))
+    assert main(["console", "--from", str(packed)]) == 0
+    printed = capsys.readouterr()
+    assert printed.err == ""
+    assert "Rehearsal on a copy of sirius (landsdraad) as exported at 2026-03-01 19:00 UTC" in printed.out
+    assert "Have voted (1): alice" in printed.out
