@@ -4,6 +4,7 @@ CSV files), several games in a server (``/game list``) and their moderators (``/
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -66,8 +67,12 @@ async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     if (o.get("format") or "json").lower() == "csv":
         return await export_csv(app, g)
     doc = await app.clerk.exports.export(g.id)
-    data = json.dumps(doc, indent=2, ensure_ascii=False).encode()
+    data = await asyncio.to_thread(export_json, doc)  # a long game's is megabytes: written off the event loop
     return [reply(f"Export of {g.name} (round {g.current_round}).", ephemeral=True, file=(f"{g.name}.json", data))]
+
+
+def export_json(doc: dict[str, Any]) -> bytes:
+    return json.dumps(doc, indent=2, ensure_ascii=False).encode()
 
 
 @command("game settings", "Show the game's settings, or change one (moderators).",

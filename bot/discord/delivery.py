@@ -146,7 +146,9 @@ class Courier:
         late: list[Outgoing] = []
         refused: discord.HTTPException | None = None
         for item in here:
-            item = fitted(item, interaction.filesize_limit)  # a file too large goes compressed or is left out
+            if item.file is not None and len(item.file[1]) > interaction.filesize_limit:
+                # compressed (megabytes: off the event loop) or left out
+                item = await asyncio.to_thread(fitted, item, interaction.filesize_limit)
             if not message_parts(item):
                 continue
             if interaction.response.is_done() and self.token_expired(interaction):
