@@ -169,6 +169,8 @@ class Courier:
                     late.append(item)
                     continue
                 refused = error
+                if interaction.response.is_done():
+                    deferred = None  # a follow-up was tried: the deferral is dealt with, as after one sent
                 log.warning("could not answer interaction %s (%s): %s", interaction.id, _command_name(interaction),
                             error)
         if not interaction.response.is_done():
