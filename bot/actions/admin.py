@@ -277,10 +277,15 @@ async def export_csv(app: App, g: GameView) -> list[Outgoing]:
     export, so every front's files come with every game)."""
     doc = await app.clerk.exports.export(g.id)
     names = await app.clerk.games.player_names(g.id)
-    out = [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "
-                 "(docs/export.md says what each column holds).", ephemeral=True,
-                 file=(f"{g.name}-events.csv", events_csv(doc, names, front_sentences(app, g.ruleset))))]
-    for front in app.fronts:
-        for files in front.export_files:
-            out += files(g, doc, names)
-    return out
+    sentences = front_sentences(app, g.ruleset)
+
+    def written() -> list[Outgoing]:  # a long game's rows are megabytes: written off the event loop
+        out = [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "
+                     "(docs/export.md says what each column holds).", ephemeral=True,
+                     file=(f"{g.name}-events.csv", events_csv(doc, names, sentences)))]
+        for front in app.fronts:
+            for files in front.export_files:
+                out += files(g, doc, names)
+        return out
+
+    return await asyncio.to_thread(written)

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import gzip
 import json
+import threading
+from collections.abc import Callable
+from typing import Any
 
+import pytest
+
+from bot.actions import admin
 from bot.discord.attachments import size_text
 
 from .clerkbot import Harness
@@ -61,3 +67,24 @@ async def test_an_answer_discord_refuses_is_not_followed_by_a_bare_done(clerk_bo
     assert [r.content for r in interaction.responses] == [
         "I could not send my answer: Discord refused it (400 Invalid Form Body)."]
     assert interaction.first.ephemeral
+
+
+async def test_the_export_is_written_off_the_event_loop(clerk_bot: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long game's export is megabytes of JSON or CSV: written in a worker thread, not on the loop that answers
+    every other vote and interaction meanwhile."""
+    h = clerk_bot
+    await h.new_game()
+    threads: list[str] = []
+
+    def watched(write: Callable[..., bytes]) -> Callable[..., bytes]:
+        def writing(*args: Any) -> bytes:
+            threads.append(threading.current_thread().name)
+            return write(*args)
+        return writing
+
+    monkeypatch.setattr(admin, "export_json", watched(admin.export_json))
+    monkeypatch.setattr(admin, "events_csv", watched(admin.events_csv))
+    assert [name for name, _ in (await h.run(h.mod, "game export", h.game)).first.files] == ["sirius.json"]
+    csv = await h.run(h.mod, "game export", h.game, format="csv")
+    assert [name for r in csv.responses for name, _ in r.files] == ["sirius-events.csv", "sirius-players.csv"]
+    assert len(threads) == 2 and threading.main_thread().name not in threads
