@@ -132,11 +132,16 @@ def figure(size: tuple[float, float], dpi: int) -> Figure:
     return fig
 
 
+PNG_COMPRESSION = 1
+"""zlib's fastest level: a Forecast is drawn in 78 ms instead of 111 at the default 6, and is 95 KB instead of 87
+(measured 2026-12-06): a tenth more to upload for a third less of the drawing's CPU."""
+
+
 def png(fig: Figure) -> bytes:
     """Every savefig option given, so no rcParams setting elsewhere changes the picture."""
     out = io.BytesIO()
     fig.savefig(out, format="png", dpi="figure", facecolor=BACKGROUND, edgecolor="none", transparent=False,
-                bbox_inches=None, metadata=NO_METADATA)
+                bbox_inches=None, metadata=NO_METADATA, pil_kwargs={"compress_level": PNG_COMPRESSION})
     return out.getvalue()
 
 
