@@ -35,7 +35,7 @@ T = TypeVar("T")
 _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clerk-charts")
 
 KEPT_BYTES = 4 * 1024 * 1024
-"""How much of the drawings is kept, in bytes: a Forecast is about 120 KB, a round's result about 25 KB."""
+"""How much of the drawings is kept, in bytes: a Forecast is 90-130 KB, a round's result 25-50 KB."""
 _kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
 """The last drawings by their arguments, each with its size, the most recently used last. Used on the event loop
 only."""
