@@ -145,7 +145,8 @@ class Courier:
         here, elsewhere = split_here(out)
         late: list[Outgoing] = []
         refused: discord.HTTPException | None = None
-        for item in here:
+        for given in here:
+            item = given
             if item.file is not None and len(item.file[1]) > interaction.filesize_limit:
                 # compressed (megabytes: off the event loop) or left out
                 item = await asyncio.to_thread(fitted, item, interaction.filesize_limit)
@@ -160,9 +161,9 @@ class Courier:
                 except discord.HTTPException as error:
                     if item.file is None or not (error.status == 413 or error.code == TOO_LARGE):
                         raise
-                    # larger than the limit Discord gave: the answer goes without it (a follow-up's deferral was
-                    # dealt with by the first try)
-                    deferred = await self._answer(interaction, left_out(item, "Discord refused it as too large"),
+                    # larger than the limit Discord gave: the answer as given goes without its file (not with a
+                    # note on its compressing too); a follow-up's deferral was dealt with by the first try
+                    deferred = await self._answer(interaction, left_out(given, "Discord refused it as too large"),
                                                   None if interaction.response.is_done() else deferred)
             except discord.HTTPException as error:
                 if error.code in EXPIRED_TOKEN:

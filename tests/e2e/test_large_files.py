@@ -58,6 +58,11 @@ async def test_a_file_discord_refuses_as_too_large_is_left_out_and_the_answer_st
         "Export of sirius (round 1).\nsirius.json is left out: Discord refused it as too large."]
     assert interaction.first.files == [] and interaction.first.ephemeral
 
+    h.fake.attachment_limit = 5000  # the export is over it: compressed first (about 2 KB), and that refused too
+    again = await h.run(h.mod, "game export", h.game)
+    assert [r.content for r in again.responses] == [
+        "Export of sirius (round 1).\nsirius.json is left out: Discord refused it as too large."]
+
 
 async def test_an_answer_discord_refuses_is_not_followed_by_a_bare_done(clerk_bot: Harness) -> None:
     h = clerk_bot

@@ -969,6 +969,8 @@ class FakeDiscord(ChannelRoutes):
         problem = self._too_long(data)
         if problem:
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
+        if self._too_large(files):
+            return discord_error(413, 40005, "Request entity too large")
         if record.autocomplete or kind == 8:
             return self._autocomplete_result(record, kind, data)
         record.response_type = kind
@@ -988,9 +990,6 @@ class FakeDiscord(ChannelRoutes):
             updated = self._message_of(pressed, record.channel)
             return json_response({"interaction": info, "resource": {"type": 7, "message": updated}})
         if kind == 4:
-            if self._too_large(files):
-                record.response_type = None
-                return discord_error(413, 40005, "Request entity too large")
             sent, message = self._record("callback", record.channel, data, files)
             record.responses.append(sent)
             info["response_message_id"] = str(sent.id)
@@ -1021,10 +1020,10 @@ class FakeDiscord(ChannelRoutes):
         problem = self._too_long(body)
         if problem:
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
-        # The first followup after a deferral replaces the "thinking" message and keeps its flags (unless the bot
-        # deleted that message: then the followup is a message of its own, with its own flags).
         if self._too_large(files):
             return discord_error(413, 40005, "Request entity too large")
+        # The first followup after a deferral replaces the "thinking" message and keeps its flags (unless the bot
+        # deleted that message: then the followup is a message of its own, with its own flags).
         replaces = record.deferred and not record.responses and not record.original_deleted
         flags = record.response_flags if replaces else int(body.get("flags") or 0)
         sent, message = self._record("followup", record.channel, {**body, "flags": flags}, files)
