@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shared_statements
 from databases import BACKENDS, POSTGRES_URL, empty_postgres
 from hypothesis import settings
 from sqlalchemy import text
@@ -24,6 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.database import make_engine
 from engine.store.migrate import upgrade
+
+shared_statements.install()
+"""Every engine of a test process keeps its compiled statements in one cache (tests/shared_statements.py)."""
 
 settings.register_profile("clerk", deadline=None)
 settings.load_profile("clerk")

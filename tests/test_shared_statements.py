@@ -1,0 +1,64 @@
+"""tests/shared_statements.py: the engines of a test process share their compiled statements, and only the engines
+whose dialects compile alike do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import shared_statements
+from sqlalchemy import create_engine, select, text
+
+from engine.store.database import make_engine
+from engine.store.models import Game
+from engine.store.twin import close_twin, sync_twin
+
+
+async def test_a_second_engine_compiles_nothing_the_first_compiled(tmp_path: Path) -> None:
+    statement = select(Game.id, Game.name).where(Game.name == "a statement of this test alone")
+    stats = []
+    for n in range(2):
+        engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / f'{n}.db'}")
+        try:
+            async with engine.connect() as connection:
+                await connection.run_sync(lambda c: Game.metadata.create_all(c, tables=[Game.__table__]))
+                result = await connection.execute(statement)
+                stats.append(result.context.cache_hit.name)
+        finally:
+            await engine.dispose()
+    assert stats == ["CACHE_MISS", "CACHE_HIT"]
+
+
+async def test_the_sqlite_twin_and_the_async_engine_do_not_share_a_statement(tmp_path: Path) -> None:
+    statement = select(Game.id).where(Game.name == "the twin's statement")
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'a.db'}")
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(lambda c: Game.metadata.create_all(c, tables=[Game.__table__]))
+            first = (await connection.execute(statement)).context.cache_hit.name
+        twin = sync_twin(engine)
+        assert twin is not None
+        with twin.connect() as connection:
+            second = connection.execute(statement).context.cache_hit.name
+        close_twin(twin)
+    finally:
+        await engine.dispose()
+    assert (first, second) == ("CACHE_MISS", "CACHE_MISS")  # pysqlite and aiosqlite: two dialects
+
+
+def test_engines_whose_dialects_differ_share_nothing() -> None:
+    plain = create_engine("sqlite://")
+    shared_statements.share(plain)
+    other = create_engine("sqlite://", label_length=20)
+    shared_statements.share(other)
+    statement = select(text("1 AS a_label_of_some_length"))
+    try:
+        with plain.connect() as connection:
+            first = connection.execute(statement).context.cache_hit.name
+        with other.connect() as connection:
+            second = connection.execute(statement).context.cache_hit.name
+        with plain.connect() as connection:
+            third = connection.execute(statement).context.cache_hit.name
+    finally:
+        plain.dispose()
+        other.dispose()
+    assert (first, second, third) == ("CACHE_MISS", "CACHE_MISS", "CACHE_HIT")
