@@ -151,8 +151,8 @@ Column = tuple[str, float, str, Callable[[ScoreRow], str]]
 def _columns() -> list[Column]:
     cols: list[Column] = [
         ("#", 40, "center", lambda r: str(r.place)),
-        ("Player", 212, "left", lambda r: r.name),
-        ("Title", 240, "left", lambda r: r.title or "–"),
+        ("Player", 216, "left", lambda r: r.name),
+        ("Title", 244, "left", lambda r: r.title or "–"),
     ]
     for c in Category:
         cols.append((c.label, 78, "right", _category_cell(c)))
@@ -160,7 +160,7 @@ def _columns() -> list[Column]:
         ("Singular", 86, "right", lambda r: str(sum(vp for _, vp in r.singular))),
         ("Goals", 64, "right", lambda r: str(r.goals)),
         ("Prestige", 84, "right", lambda r: str(r.prestige)),
-        ("Total", 72, "right", lambda r: str(r.total)),
+        ("Total", 64, "right", lambda r: str(r.total)),
     ]
     return cols
 
