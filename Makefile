@@ -16,14 +16,21 @@ $(PY):
 
 # --no-compile: Python compiles what it imports on first use, which is far less than everything installed (10 s less).
 PIP_INSTALL := $(PY) -m pip install --disable-pip-version-check --no-compile -q -c requirements.lock
+# The pinned packages are installed by uv, which pip installs first: on 2 cores, 2026-12-07, uv itself 3 s and the
+# packages 4 s, where pip alone took 40 s (30 s for the packages, 8 s for the editable install's build), most of a
+# fresh clone's `make test`. uv does not compile bytecode either. Where uv cannot be had, pip installs as before.
+UV_VERSION := 0.13.9
+UV_INSTALL = ($(PY) -m pip install --disable-pip-version-check -q uv==$(UV_VERSION) 2>/dev/null && \
+	$(VENV)/bin/uv pip install --python $(PY) -q -c requirements.lock $(1)) || \
+	(echo "make: uv $(UV_VERSION) could not be had or failed; installing with pip" && $(PIP_INSTALL) $(1))
 
 $(STAMP): $(PY) pyproject.toml requirements.lock
-	$(PIP_INSTALL) -e .
+	$(call UV_INSTALL,-e .)
 	touch $@
 
-# One pip run for the bot and the dev tools (a fresh clone's `make test` resolves once, not twice).
+# One run for the bot and the dev tools (a fresh clone's `make test` resolves once, not twice).
 $(DEV_STAMP): $(PY) pyproject.toml requirements.lock requirements-dev.lock
-	$(PIP_INSTALL) -c requirements-dev.lock -e '.[dev]'
+	$(call UV_INSTALL,-c requirements-dev.lock -e '.[dev]')
 	touch $(STAMP) $@
 
 run: $(STAMP)
