@@ -44,11 +44,12 @@ console: $(STAMP)
 
 # Everything on SQLite (the PostgreSQL variants are left to test-postgres, so this stays under 3 minutes). Lint, types
 # and tests run side by side, their output kept whole line by line: mypy's first run on a fresh clone
-# (about 19 s, one core) overlaps the tests. One test worker a core (at least 2, at most 8): the tests are bound by
+# (about 19-30 s, one core) overlaps the tests. One test worker a core (at least 2, at most 8): the tests are bound by
 # the CPU (their CPU is 0.85 of their wall time at 2 workers on 2 cores), and a third or fourth worker on 2 cores
 # only made each test dearer (the same tests took a fifth more CPU at 4 workers: caches and switches). Measured on
 # 2 cores, 2026-12-06 20:50-21:35 UTC, pytest alone: 151 s / 164 s at 2 workers against 167 s / 197 s at 4, in
 # turns; make test from a fresh clone 2:20 at 2 against 2:27 at 4. (One earlier run, 12-06 16:00, had 4 ahead.)
+# On 2026-12-07, on a slower host, make test from a fresh clone took 3:59 (README).
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2 : n > 8 ? 8 : n )))
 
 test: $(DEV_STAMP)
