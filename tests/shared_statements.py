@@ -52,9 +52,6 @@ class SharedStatements:
     def __setitem__(self, key: tuple[Any, ...], value: Any) -> None:
         self.store[self._key(key)] = value
 
-    def __len__(self) -> int:
-        return len(self.store)
-
     def clear(self) -> None:
         """``Engine.clear_compiled_cache``: one engine's wish does not empty the others' statements."""
 
