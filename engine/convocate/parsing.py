@@ -11,7 +11,7 @@ from engine.convocate.board import Face
 from engine.convocate.motions import MotionCard
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import collapsed, first_line, split_game_tag, whole_number
+from engine.core.text import collapsed, first_line, head_and_rest, split_game_tag, whole_number
 
 MOTION_FORM = "`Motion: <name> by <Convocant>`"
 REPEAL_FORM = "`Motion of Repeal: <Statute> by <Convocant>`"
@@ -241,6 +241,9 @@ def _section(text: str, digits: str) -> int:
 
 _ANSWERING = {"vote", "second", "seconded", "answer", "reply"}
 """Words a player may put before a Convocant, ``yes`` or ``no`` when they mean ``Second:``."""
+_IT = ("it", "that", "this", "the motion", "that motion", "this motion")
+"""What a player seconds when they name no Convocant: the Motion offered (``Second: yes``)."""
+_SECONDING = {"second", "seconded", *(f"{verb} {it}" for verb in ("second", "seconded") for it in _IT)}
 
 
 def meant_form(text: str) -> str | None:
@@ -253,12 +256,11 @@ def meant_form(text: str) -> str | None:
     words = line.strip(" .!").lower()
     if words in ("yes", "y", "aye", "no", "n", "nay", "pass", "decline"):
         return f"Second: {'yes' if words in ('yes', 'y', 'aye') else 'no'}{tag}"
-    head, colon, rest = line.partition(":")
-    if not colon:
-        head, _, rest = line.partition(" ")
-    rest = rest.strip(" .!")
-    if head.strip().lower() not in _ANSWERING or not rest:
+    if words.removeprefix("i ") in _SECONDING:  # "Second", "I second it": with the only eligible Convocant
+        return f"Second: yes{tag}"
+    head, rest = head_and_rest(line, ("with",))
+    if head not in _ANSWERING or not rest:
         return None
-    if rest.lower() in ("yes", "aye", "no", "nay"):
-        return f"Second: {'yes' if rest.lower() in ('yes', 'aye') else 'no'}{tag}"
+    if rest.lower() in ("yes", "aye", "no", "nay", *_IT):
+        return f"Second: {'no' if rest.lower() in ('no', 'nay') else 'yes'}{tag}"
     return f"Second: {rest}{tag}"

@@ -82,6 +82,25 @@ def split_game_tag(line: str) -> tuple[str, str | None]:
     return line, None
 
 
+def head_and_rest(line: str, joining: tuple[str, ...] = ()) -> tuple[str, str]:
+    """A hint's reading of a line no form read (``Front.dm_meant``): its keyword, lower case, and the rest. The
+    keyword ends at the first ``:``, else at a ``;`` (the key beside it), else at the first space; an ``I`` in front
+    and a ``joining`` word after the keyword are dropped: ``I vote for Debs`` -> (``vote``, ``Debs``), ``Second;
+    with Dorn`` -> (``second``, ``Dorn``). For a suggestion only: nothing is read from it."""
+    if line[:2].lower() == "i ":
+        line = line[2:]
+    head, colon, rest = line.partition(":")
+    if not colon:
+        head, colon, rest = line.partition(";")
+    if not colon:
+        head, _, rest = line.partition(" ")
+    rest = rest.strip(" .!")
+    word, _, after = rest.partition(" ")
+    if word.lower() in joining:
+        rest = after
+    return head.strip().lower(), rest
+
+
 def plain_name(name: str) -> str:
     """A Discord name as Clerk keeps and shows it: without format characters (the bidi overrides and isolates such as
     U+202E, zero-width characters) and control characters, which would reorder or hide the rest of a line Clerk

@@ -79,12 +79,12 @@ def parse_ballot(text: str) -> BallotCommand:
         if bare is not None:  # ``Yes`` alone: an option without its keyword
             raise ParseError(text, ACCEPTED, suggestion=f"Vote: {bare}", problem="a ballot starts with `Vote:`")
     if split is None:
-        raise ParseError(text, ACCEPTED, problem="it is not a ballot")
+        raise ParseError(text, ACCEPTED, problem="it is not a ballot", suggestion=_meant(line))
     rest, game = split_game_tag(split[1].strip())
     keyword = " ".join(split[0].lower().split())
     if keyword not in _KEYWORDS:
         near = nearest(keyword, ("vote", "revote"))
-        suggestion = f"{near.capitalize()}: {rest}".strip() if near else None
+        suggestion = _meant(line) or (f"{near.capitalize()}: {rest}".strip() if near else None)
         raise ParseError(text, ACCEPTED, suggestion=suggestion)
     if not rest:
         raise ParseError(text, ACCEPTED, problem="it names no option")
@@ -122,6 +122,25 @@ def parse_ballot(text: str) -> BallotCommand:
             raise ParseError(text, ACCEPTED, problem=f"“{parts['n'][:20]}” is not a whole number of votes{longer}")
         declared = number
     return BallotCommand(option=option, declared=declared, revote=_KEYWORDS[keyword], game=game)
+
+
+_SLIPPED = re.compile(r"^(?:i )?(?P<kw>re-?vote|vote) ?[;,.]? ?(?P<opt>[a-z]+)[.!]?$", re.IGNORECASE)
+"""``Vote; Nay`` (the key beside the colon), ``I vote aye``, ``vote, nay``: a ballot meant, but not one of the forms
+read as one (a hint only: nothing is counted from it)."""
+_AG_NO_COLON = re.compile(r"^ag ?vote[ ;,.-]+(?P<name>[^ ;:,.-].*)$", re.IGNORECASE)
+
+
+def _meant(line: str) -> str | None:
+    """The form a line that is no ballot most likely meant, or None: ``Vote: Nay`` for ``Vote; Nay`` or
+    ``I vote nay``; ``AG Vote: Jenny`` for ``AG vote Jenny`` (a vote in an Adjutant General election)."""
+    body, game = split_game_tag(line)  # the line is collapsed (``first_line``): one space at most between words
+    tag = f" #{game}" if game else ""
+    slipped = _SLIPPED.match(body)
+    if slipped is not None and slipped["opt"].lower() in OPTION_WORDS:
+        keyword = "Revote" if slipped["kw"].lower() != "vote" else "Vote"
+        return f"{keyword}: {OPTION_WORDS[slipped['opt'].lower()].value.capitalize()}{tag}"
+    ag = _AG_NO_COLON.match(body)
+    return f"AG Vote: {ag['name'][:60]}{tag}" if ag is not None else None
 
 
 def _not_a_count(text: str, meant: str, unread: str, game: str | None) -> None:

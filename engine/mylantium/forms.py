@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import MAX_DIGITS, first_line, split_game_tag, whole_number
+from engine.core.text import MAX_DIGITS, first_line, head_and_rest, split_game_tag, whole_number
 from engine.mylantium.model import Party, party_of
 
 KEYWORDS = ("primary", "general", "realign", "contribute", "coup")
@@ -143,10 +143,7 @@ def meant_form(text: str) -> str | None:
     tag = f" #{game}" if game else ""
     if len(line) > 100:
         return None
-    head, colon, rest = line.partition(":")
-    if not colon:
-        head, _, rest = line.partition(" ")
-    head, rest = head.strip().lower(), rest.strip(" .!")
+    head, rest = head_and_rest(line, ("for",))
     words = line.strip(" .!").lower()
     if words in _YES or words in _NO:
         return f"Coup: {'yes' if words in _YES else 'no'}{tag}"

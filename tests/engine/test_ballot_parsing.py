@@ -105,6 +105,21 @@ def test_near_miss_keyword_and_option_suggestions(text: str, suggestion: str) ->
     assert _error(text).suggestion == suggestion
 
 
+@pytest.mark.parametrize(
+    ("text", "suggestion"),
+    [("Vote; Nay", "Vote: Nay"), ("vote, aye", "Vote: Aye"), ("I vote yes!", "Vote: Aye"),
+     ("Revote; abstain #sirius", "Revote: Abstain #sirius"), ("AG vote Lady Jessica", "AG Vote: Lady Jessica"),
+     ("ag vote - jenny", "AG Vote: jenny"), ("AGvote; <@42> #sirius", "AG Vote: <@42> #sirius"),
+     ("Vote; maybe", None), ("I vote for alice", None), ("ag vote", None)],
+)
+def test_a_slipped_form_is_refused_with_the_form_meant(text: str, suggestion: str | None) -> None:
+    """A semicolon for the colon, ``I vote aye``, ``AG vote Jenny`` without its colon: not a form Clerk reads as a
+    ballot (nothing is counted), but the answer names the form meant (docs/input.md)."""
+    error = _error(text)
+    assert error.suggestion == suggestion
+    assert ("Did you mean" in str(error)) is (suggestion is not None)
+
+
 def test_count_that_is_not_a_whole_number() -> None:
     """P0-01: the stated count is optional and informational, but when given it must be a whole number."""
     error = _error("Vote: Aye, fourteen")

@@ -106,7 +106,13 @@ def test_card_lists_and_one_time_sections() -> None:
 
 @pytest.mark.parametrize(("text", "meant"), [("Yes", "Second: yes"), ("No", "Second: no"),
                                              ("Vote: Dorn", "Second: Dorn"), ("second kista #s", "Second: kista #s"),
-                                             ("good morning", None)])
+                                             # no Convocant named: the Motion offered, with the only eligible one
+                                             ("Second", "Second: yes"), ("I second it!", "Second: yes"),
+                                             ("second that #s", "Second: yes #s"),
+                                             ("Seconded: the motion", "Second: yes"),
+                                             ("good morning", None), ("second hand", "Second: hand"),
+                                             ("I second with Dorn", "Second: Dorn"), ("Second; Dorn", "Second: Dorn"),
+                                             ("second with", None)])
 def test_the_form_an_unread_dm_meant(text: str, meant: str | None) -> None:
     """Issue 17: what the answer to a DM no form read suggests to a player of the Convocate."""
     from engine.convocate.parsing import meant_form

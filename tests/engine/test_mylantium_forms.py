@@ -78,7 +78,11 @@ def test_faction_and_party_names() -> None:
 
 @pytest.mark.parametrize(("text", "meant"), [("Vote: Debs", "Primary: Debs"), ("vote whig", "General: Whig"),
                                              ("Yes", "Coup: yes"), ("no.", "Coup: no"), ("20", "Contribute: 20"),
-                                             ("Vote: Debs #r", "Primary: Debs #r"), ("hello there", None)])
+                                             ("Vote: Debs #r", "Primary: Debs #r"), ("hello there", None),
+                                             # a sentence, or the key beside the colon
+                                             ("I vote for Lee Adams", "Primary: Lee Adams"),
+                                             ("I vote for the Whigs!", "General: Whig"),
+                                             ("Vote; Debs", "Primary: Debs"), ("vote for", None)])
 def test_the_form_an_unread_dm_meant(text: str, meant: str | None) -> None:
     """Issue 17: what the answer to a DM no form read suggests to a player of Mylantium."""
     from engine.mylantium.forms import meant_form
