@@ -149,6 +149,8 @@ def meant_form(text: str) -> str | None:
         return f"Coup: {'yes' if words in _YES else 'no'}{tag}"
     if whole_number(words.removeprefix("$").strip()) is not None:
         return f"Contribute: {words.removeprefix('$').strip()}{tag}"
+    if head in KEYWORDS and rest:  # ``primary kit``, ``Coup; yes``: the form without its colon
+        return f"{head.capitalize()}: {rest}{tag}"
     if head not in _CHOOSING or not rest:
         return None
     if rest.lower() in _YES or rest.lower() in _NO:

@@ -82,7 +82,9 @@ def test_faction_and_party_names() -> None:
                                              # a sentence, or the key beside the colon
                                              ("I vote for Lee Adams", "Primary: Lee Adams"),
                                              ("I vote for the Whigs!", "General: Whig"),
-                                             ("Vote; Debs", "Primary: Debs"), ("vote for", None)])
+                                             ("Vote; Debs", "Primary: Debs"), ("vote for", None),
+                                             ("primary kit", "Primary: kit"), ("Coup; yes #r", "Coup: yes #r"),
+                                             ("contribute 20", "Contribute: 20"), ("realign", None)])
 def test_the_form_an_unread_dm_meant(text: str, meant: str | None) -> None:
     """Issue 17: what the answer to a DM no form read suggests to a player of Mylantium."""
     from engine.mylantium.forms import meant_form
