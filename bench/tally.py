@@ -32,17 +32,23 @@ FACTIONS = (("Pirates", 40, "d6", "1-3 nay, 4 abstain, 5-6 aye"), ("Guilds", 25,
             ("Clergy", 15, "nay", None), ("Nomads", 10, "d6", "1-2 aye, 3-6 nay"))
 
 
-def pure(n: int, repeat: int) -> Timing:
-    weights = {i: 1 + i % 7 for i in range(n)}
-    ballots = {i: OPTIONS[i % 3] for i in range(n) if i % 10}  # one in ten did not vote
-    factions = [make_faction(*f) for f in FACTIONS]
+def pure(sizes: tuple[int, ...], rounds: int, every: dict[int, int]) -> list[Timing]:
+    """The pure tally of each size, the sizes in turns (one tally of each a round; a size in ``every`` only every
+    so many rounds), so that the host's speed, which drifts on a shared machine, weighs on every size alike: each
+    size timed in a block of its own once read a tenfold step of 14.7x from a block the host ran fast."""
     rolls = {"Pirates": 5, "Nomads": 2}
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        resolve(weights, ballots, factions, rolls)
-        samples.append(time.perf_counter() - start)
-    return Timing(f"pure tally, {n:,} voters", samples)
+    made = {n: ({i: 1 + i % 7 for i in range(n)},  # one in ten did not vote
+                {i: OPTIONS[i % 3] for i in range(n) if i % 10}, [make_faction(*f) for f in FACTIONS]) for n in sizes}
+    samples: dict[int, list[float]] = {n: [] for n in sizes}
+    for turn in range(rounds):
+        for n in sizes:
+            if turn % every.get(n, 1):
+                continue
+            weights, ballots, factions = made[n]
+            start = time.perf_counter()
+            resolve(weights, ballots, factions, rolls)
+            samples[n].append(time.perf_counter() - start)
+    return [Timing(f"pure tally, {n:,} voters", samples[n]) for n in sizes]
 
 
 async def _game(engine: AsyncEngine, clerk: Clerk, n: int) -> int:
@@ -178,7 +184,7 @@ def scaling(timings: list[Timing]) -> str:
 
 
 async def run(quick: bool = False) -> list[str]:
-    pure_t = [pure(n, 5 if n == 100_000 else 20) for n in SIZES]
+    pure_t = pure(SIZES, 20, {100_000: 4})
     ten = pure_t[1].median
     lines = ["Tally at close (4 temporary factions, 2 of them d6; one voter in ten did not vote)"]
     lines += [t.row() for t in pure_t]
