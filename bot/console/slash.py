@@ -103,6 +103,12 @@ def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str],
             break
     if spec is None:
         name = " ".join(words).lower() or "?"
+        head = words[0].lower() if words else ""
+        group = sorted(c.split(" ", 1)[1] for c in commands if c.startswith(f"{head} "))
+        if group:  # ``/round deadline``: the group's own commands, not a near spelling of another group's
+            near = nearest(" ".join(words[1:2]), group)
+            raise OptionError(f"There is no command /{name}. " + (f"Did you mean /{head} {near}?" if near else
+                                                                   f"/{head} has: {', '.join(group)}."))
         near = nearest(name, commands)
         if near is not None:
             raise OptionError(f"There is no command /{name}. Did you mean /{near}?")

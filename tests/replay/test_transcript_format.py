@@ -126,6 +126,11 @@ def test_options_are_converted_by_their_kind() -> None:
     ('/round open crisis:"a"b', "Put a space after the closing quote"),
     ('/round open crisis:"a" b', "I don't know what to do with “b”"),
     ("/round clos", "There is no command /round clos. Did you mean /round close?"),
+    # a command of a group that has none of that name: the group's own, not another group's near spelling
+    # (/round deadline once read "Did you mean /revolution deadline?", a command of Mylantium)
+    ("/round deadline deadline:2h", "There is no command /round deadline. /round has: "),
+    ("/round deadline deadline:2h", ", extend, "),
+    ("/rond close", "There is no command /rond close. Did you mean /round close?"),
 ])
 def test_what_the_discord_client_would_refuse_is_an_option_error(text: str, says: str) -> None:
     _, kw = _reader()
