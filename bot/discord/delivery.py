@@ -425,13 +425,25 @@ class Courier:
         """Post ``item`` with its nonce (Discord drops a second post with the same nonce within a few minutes); a
         result's announcement is marked posted once Discord has it."""
         marker = item.extra.get(POSTED)
-        parts = message_parts(item)
-        if reply_to is not None:
-            parts.update(reference=discord.MessageReference(message_id=reply_to, channel_id=channel_id,
-                                                            fail_if_not_exists=False), mention_author=False)
-        if nonce or marker:
-            parts["nonce"] = nonce or marker
-        sent = await self.client.get_partial_messageable(channel_id).send(**parts)
+
+        async def post(item: Outgoing) -> discord.Message:
+            parts = message_parts(item)
+            if reply_to is not None:
+                parts.update(reference=discord.MessageReference(message_id=reply_to, channel_id=channel_id,
+                                                                fail_if_not_exists=False), mention_author=False)
+            if nonce or marker:
+                parts["nonce"] = nonce or marker
+            return await self.client.get_partial_messageable(channel_id).send(**parts)
+
+        try:
+            sent = await post(item)
+        except discord.HTTPException as error:
+            if item.file is None or not (error.status == 413 or error.code == TOO_LARGE):
+                raise
+            # larger than Discord takes there (a server's limit, a DM's): the message still goes, saying so, and
+            # nothing is lost but the file (a chart); Discord made no message of the refused post, so the nonce is free
+            log.warning("Discord refused %s as too large (%s): sent without it", item.file[0], error)
+            sent = await post(left_out(item, "Discord refused it as too large"))
         if marker is not None:
             await self.clerk.announcements.mark_posted(marker, sent.id)
             await self.clerk.announcements.remember_post(marker, sent.channel.id, sent.id)  # an erratum links it

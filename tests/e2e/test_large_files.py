@@ -93,3 +93,16 @@ async def test_the_export_is_written_off_the_event_loop(clerk_bot: Harness, monk
     csv = await h.run(h.mod, "game export", h.game, format="csv")
     assert [name for r in csv.responses for name, _ in r.files] == ["sirius-events.csv", "sirius-players.csv"]
     assert len(threads) == 2 and threading.main_thread().name not in threads
+
+
+async def test_a_post_whose_file_discord_refuses_as_too_large_still_goes_without_it(clerk_bot: Harness) -> None:
+    """A message of the outgoing queue (the round's Forecast, with its chart) that Discord refuses as too large
+    (413 40005: a server's or a DM's limit) is posted again without the file, saying so: the text is not lost."""
+    h = clerk_bot
+    h.fake.attachments_refused_over = 200  # a chart is tens of KB
+    await h.new_game()
+    await h.idle()
+    [forecast] = [m for m in h.fake.messages(h.game) if m.embeds and "Forecast" in m.embeds[0].get("title", "")]
+    assert forecast.files == []
+    assert forecast.content == "forecast.png is left out: Discord refused it as too large."
+    assert "Current Victory Pot" in forecast.embeds[0]["description"]

@@ -181,9 +181,9 @@ class FakeDiscord(ChannelRoutes):
         self.attachment_limit = 10 * 1024 * 1024
         """The ``attachment_size_limit`` each interaction says (10 MB, a server without boosts)."""
         self.attachments_refused_over: int | None = None
-        """Discord refuses an interaction's answer whose files are larger than this, 413 40005 Request entity too
-        large; None: larger than ``attachment_limit`` (a test sets it lower to have Discord refuse what it said
-        it would take)."""
+        """Discord refuses an interaction's answer, or a message, whose files are larger than this, 413 40005 Request
+        entity too large; None: larger than ``attachment_limit`` (a test sets it lower to have Discord refuse what
+        it said it would take)."""
         self.answer_refusals: list[tuple[int, int, str]] = []
         """(status, code, message) Discord answers the next interaction responses with, one each."""
         self.token_lifetime = timedelta(minutes=15)
@@ -909,6 +909,8 @@ class FakeDiscord(ChannelRoutes):
         problem = self._too_long(body)
         if problem:
             return discord_error(400, 50035, f"Invalid Form Body: {problem}")
+        if self._too_large(files):  # a channel's or a DM's limit, as an interaction's
+            return discord_error(413, 40005, "Request entity too large")
         stall = self.stalls.get(channel.id)
         if stall is not None and not stall[0]:
             self.stalled += 1
