@@ -79,6 +79,13 @@ async def _not_read(app: App, ctx: Ctx, text: str, owner: Front | None, answer: 
     games = app.clerk.games.known_games(ctx.actor.id)
     if games is None:
         games = tuple(await app.clerk.games.games_of_user(ctx.actor.id))
+    quoted = text if len(text) <= 200 else text[:197] + "..."
+    if not games and error is not None:  # a stranger's "hi": who Clerk is and how a game starts, not a form's refusal
+        from bot.actions.help import no_game
+
+        return [reply(f"I couldn't read “{quoted}”. "
+                      + no_game(app).replace("This channel has no game", "You are not a player in any game")
+                      + "\nNothing was recorded.")]
     rulesets = list(dict.fromkeys(g.ruleset for g in games))
     others = [f for name in rulesets if (f := app.front(name)) is not None and f is not owner]
     if not others or (owner is not None and owner.name in rulesets):
@@ -86,7 +93,6 @@ async def _not_read(app: App, ctx: Ctx, text: str, owner: Front | None, answer: 
         if error is None or not hints:
             return [reply(answer)]
         return [reply("\n".join([str(error), *hints, "Nothing was recorded."]))]
-    quoted = text if len(text) <= 200 else text[:197] + "..."
     forms = "; ".join(f"`{example}`" for f in others for example, _ in f.dm_help)
     return [reply("\n".join([f"I couldn't read “{quoted}”.", *_meant(others, games, text, several=len(others) > 1),
                              f"Accepted: {forms}; DM me `help` for what each does.", "Nothing was recorded."]))]

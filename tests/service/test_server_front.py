@@ -146,6 +146,21 @@ async def test_dm_help_is_for_the_senders_games(table: Table) -> None:
     assert "not a player in any game" in stranger
 
 
+async def test_a_dm_no_form_reads_from_someone_in_no_game_says_who_clerk_is(table: Table) -> None:
+    """``hi`` from someone who plays no game: not a crisis ballot's refusal ("it is not a ballot"), but who Clerk is
+    and how a game starts; a ballot from them is refused as from no player."""
+    await two_games(table)
+    zed = actor(77, "Zed")
+    before = len(await table.events())
+    hello = texts(await dm(table.clerk, zed, "hi"))
+    assert hello.startswith("I couldn't read “hi”. I'm Clerk, the vote clerk of play-by-post games. You are not a "
+                            "player in any game; a moderator starts one with `/game new ruleset name`")
+    assert hello.endswith("\nNothing was recorded.") and "ballot" not in hello
+    assert "You are not a player in any game here" in texts(await dm(table.clerk, zed, "Vote: Aye"))
+    assert "it is not a ballot" in texts(await dm(table.clerk, BOB, "hi"))  # a player's answer is the forms'
+    assert len(await table.events()) == before
+
+
 async def test_log_pages_newest_first_with_filters(table: Table) -> None:
     await table.player(10, "Bob", 3, 2, 1)
     await table.player(11, "Cy", 2, 2, 2)
