@@ -37,8 +37,9 @@ async def test_a_round_previewed_explained_verified_and_corrected(clerk_bot: Har
     assert verified.ephemeral and "The dice of round 1 of sirius: no die was rolled" in verified.text()
 
     nothing = (await h.run(h.mod, "round erratum", h.game, round=1)).first
-    assert nothing.ephemeral and nothing.text() == ("Round 1 of sirius comes out as posted under the corrected "
-                                                    "ledger; there is nothing to correct.")
+    assert nothing.ephemeral and nothing.text().startswith("Round 1 of sirius comes out as posted under the "
+                                                           "corrected ledger; there is nothing to correct. (A change "
+                                                           "counts from now on unless it says from when: `since:N`")
     await h.run(h.mod, "player set", h.game, user=h.bob, diplomacy=5, since=1)
     await h.run(h.mod, "round erratum", h.game, round=1)
     await h.settle()

@@ -113,6 +113,8 @@ async def test_the_erratum_links_the_original_card_and_is_recorded(table: Any) -
         await c.landsdraad.errata.post_erratum(table.game_id, number=7, actor=MOD)
     out = await slash(c, MODERATOR, "round erratum", round=3)
     assert "comes out as posted" in text_of(out[0])
+    # a moderator who changed the ledger without saying from when is told how a correction is made
+    assert "`since:N` on /player set, /holding add or /holding remove makes it a correction" in text_of(out[0])
 
 
 async def test_the_notice_goes_only_to_the_moderators_and_the_card_to_the_channel(table: Any) -> None:

@@ -57,6 +57,11 @@ MOVES = (APPLIED, "HoldingAdded", "HoldingRemoved")
 """Events after which a holding is where they put it (a later transfer, a moderator's edit), whatever a correction
 of an earlier transfer says."""
 
+HOW_TO_CORRECT = ("(A change counts from now on unless it says from when: `since:N` on /player set, /holding add or "
+                  "/holding remove makes it a correction from round N on; /transfer correct corrects a transfer.)")
+"""What the refusal of an erratum with nothing to correct adds: a moderator who changed the ledger after the fact
+without ``since`` has not corrected the past."""
+
 
 @dataclass(frozen=True)
 class Consequences:
@@ -396,7 +401,7 @@ class ErrataService(ServiceBase):
             found = await session.run_sync(recounted, game_id, number)
             if not found.stale and found.stated is None:
                 raise RuleError(f"Round {number} of {game.name} comes out as posted under the corrected ledger; "
-                                "there is nothing to correct.")
+                                f"there is nothing to correct. {HOW_TO_CORRECT}")
             if not found.stale:
                 raise RuleError(f"An erratum for round {number} with these numbers was posted already; it is not "
                                 "posted twice.")
@@ -427,7 +432,7 @@ class ErrataService(ServiceBase):
             found = await session.run_sync(ag_recounted, game_id)
             if not found:
                 raise RuleError(f"No closed Adjutant General election of {game.name} comes out differently under "
-                                "the corrected ledger; there is nothing to correct.")
+                                f"the corrected ledger; there is nothing to correct. {HOW_TO_CORRECT}")
             chosen = found[-1] if number is None else next((r for r in found if r.number == number), None)
             if chosen is None:
                 raise RuleError(f"AG election {number} of {game.name} does not come out differently under the "
