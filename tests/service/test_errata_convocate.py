@@ -98,7 +98,8 @@ async def test_a_changed_repeal_count_ruling_recounts_the_resolved_repeal(cv: Co
     assert not any(isinstance(o.to, ToThread) for o in back)
     assert any("no resolved Motion of Repeal of senate comes out differently" in (o.text or "")
                for o in back if isinstance(o.to, Here))
-    with pytest.raises(RuleError, match="nothing to correct"):
+    with pytest.raises(RuleError, match=r"nothing to correct\. \(A change counts from now on unless it says from "
+                                        r"when: `/card set \.\.\. since:N` corrects a card from turn N on\.\)"):
         await cv.clerk.convocate.errata.post_erratum(cv.gid, number=number, actor=1)
 
 

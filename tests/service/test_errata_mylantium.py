@@ -38,6 +38,10 @@ async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
 
 async def test_a_corrected_approval_recounts_the_closed_general_election(rep: Republic) -> None:
     errata = rep.clerk.mylantium.errata
+    with pytest.raises(RuleError, match=r"comes out as posted under the corrected ledger; there is nothing to "
+                                        r"correct\. \(A change counts from now on unless it says from when: "
+                                        r"`/government set approval:X since:T`"):
+        await errata.post_erratum(rep.id, turn=1, actor=MOD)
     await rep.clerk.mylantium.set_government(rep.id, approval=50, since=1, actor=MOD, source_id="gov-1")
     c = await errata.after_set(rep.id, source_id="gov-1")  # 60 → 50: 16 each of the Independent Vote's 32
     assert c is not None and c.subject == "The correction of the Approval Rating (-10 from turn 1)"

@@ -156,7 +156,8 @@ class RepealErrata(ServiceBase):
             found = await session.run_sync(recounted, game_id, number)
             if not found.differs:
                 raise RuleError(f"Motion #{number} comes out as announced under the corrected board; there is "
-                                "nothing to correct.")
+                                "nothing to correct. (A change counts from now on unless it says from when: "
+                                "`/card set ... since:N` corrects a card from turn N on.)")
             corrected = {"mover_votes": found.mover_votes, "controller_votes": found.controller_votes,
                          "destroyed": found.destroyed}
             earlier = [e for e in (await session.execute(select(Event).where(

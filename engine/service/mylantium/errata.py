@@ -170,7 +170,9 @@ class ElectionErrata(ServiceBase):
             found = await session.run_sync(recounted, game_id, turn)
             if not found.differs:
                 raise RuleError(f"The General Election of turn {turn} comes out as posted under the corrected "
-                                "ledger; there is nothing to correct.")
+                                "ledger; there is nothing to correct. (A change counts from now on unless it says "
+                                "from when: `/government set approval:X since:T` corrects the approval from turn T "
+                                "on.)")
             corrected = numbers(found.totals, found.corrected.winner)
             earlier = [e for e in (await session.execute(select(Event).where(
                 Event.game_id == game_id, Event.kind == ERRATUM).order_by(Event.id))).scalars()
