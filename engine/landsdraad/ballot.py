@@ -128,11 +128,14 @@ _SLIPPED = re.compile(r"^(?:i )?(?P<kw>re-?vote|vote) ?[;,.]? ?(?P<opt>[a-z]+)[.
 """``Vote; Nay`` (the key beside the colon), ``I vote aye``, ``vote, nay``: a ballot meant, but not one of the forms
 read as one (a hint only: nothing is counted from it)."""
 _AG_NO_COLON = re.compile(r"^ag ?vote[ ;,.-]+(?P<name>[^ ;:,.-].*)$", re.IGNORECASE)
+_AUDIT_NO_COLON = re.compile(r"^audit(?: quote)?[ ;,.-]+(?P<rest>[^ ;:,.-].*)$", re.IGNORECASE)
+"""``audit bob`` by DM: the quote (its answer says how the audit is called, in a thread)."""
 
 
 def _meant(line: str) -> str | None:
     """The form a line that is no ballot most likely meant, or None: ``Vote: Nay`` for ``Vote; Nay`` or
-    ``I vote nay``; ``AG Vote: Jenny`` for ``AG vote Jenny`` (a vote in an Adjutant General election)."""
+    ``I vote nay``; ``AG Vote: Jenny`` for ``AG vote Jenny`` (a vote in an Adjutant General election); ``Audit
+    quote: Bob`` for ``audit bob``."""
     body, game = split_game_tag(line)  # the line is collapsed (``first_line``): one space at most between words
     tag = f" #{game}" if game else ""
     slipped = _SLIPPED.match(body)
@@ -140,7 +143,10 @@ def _meant(line: str) -> str | None:
         keyword = "Revote" if slipped["kw"].lower() != "vote" else "Vote"
         return f"{keyword}: {OPTION_WORDS[slipped['opt'].lower()].value.capitalize()}{tag}"
     ag = _AG_NO_COLON.match(body)
-    return f"AG Vote: {ag['name'][:60]}{tag}" if ag is not None else None
+    if ag is not None:
+        return f"AG Vote: {ag['name'][:60]}{tag}"
+    audit = _AUDIT_NO_COLON.match(body)
+    return f"Audit quote: {audit['rest'][:60]}{tag}" if audit is not None else None
 
 
 def _not_a_count(text: str, meant: str, unread: str, game: str | None) -> None:

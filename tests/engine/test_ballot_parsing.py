@@ -110,7 +110,8 @@ def test_near_miss_keyword_and_option_suggestions(text: str, suggestion: str) ->
     [("Vote; Nay", "Vote: Nay"), ("vote, aye", "Vote: Aye"), ("I vote yes!", "Vote: Aye"),
      ("Revote; abstain #sirius", "Revote: Abstain #sirius"), ("AG vote Lady Jessica", "AG Vote: Lady Jessica"),
      ("ag vote - jenny", "AG Vote: jenny"), ("AGvote; <@42> #sirius", "AG Vote: <@42> #sirius"),
-     ("Vote; maybe", None), ("I vote for alice", None), ("ag vote", None)],
+     ("audit bob rounds 1-2", "Audit quote: bob rounds 1-2"), ("Audit quote bob", "Audit quote: bob"),
+     ("Vote; maybe", None), ("I vote for alice", None), ("ag vote", None), ("audit", None)],
 )
 def test_a_slipped_form_is_refused_with_the_form_meant(text: str, suggestion: str | None) -> None:
     """A semicolon for the colon, ``I vote aye``, ``AG vote Jenny`` without its colon: not a form Clerk reads as a
