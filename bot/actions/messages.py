@@ -25,6 +25,7 @@ from engine.store.faults import StorageFault
 
 log = logging.getLogger("clerk.messages")
 
+HELP_FOR_MORE = "DM me `help` for everything else I read."
 NOTHING_MATCHED = "I could not read that; DM me `help` to see what I take. Nothing was recorded."
 """The answer to a DM that no form matches, in an app with no DM fallback (``Routes.dm_fallback``)."""
 
@@ -69,7 +70,9 @@ async def unmatched_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         return await app.routes.fallback(app, ctx, text)
     except ParseError as error:
         owner = next((f for f in app.fronts if f.routes.fallback is not None), None)
-        return await _not_read(app, ctx, text, owner, f"{error}\nNothing was recorded.", error)
+        # the fallback's refusal lists its own forms only: a try at another form of the game (a transfer, say)
+        # is pointed to the rest
+        return await _not_read(app, ctx, text, owner, f"{error}\n{HELP_FOR_MORE}\nNothing was recorded.", error)
 
 
 async def _not_read(app: App, ctx: Ctx, text: str, owner: Front | None, answer: str,
@@ -92,7 +95,7 @@ async def _not_read(app: App, ctx: Ctx, text: str, owner: Front | None, answer: 
         hints = _meant(others, games, text, several=True)
         if error is None or not hints:
             return [reply(answer)]
-        return [reply("\n".join([str(error), *hints, "Nothing was recorded."]))]
+        return [reply("\n".join([str(error), *hints, HELP_FOR_MORE, "Nothing was recorded."]))]
     forms = "; ".join(f"`{example}`" for f in others for example, _ in f.dm_help)
     return [reply("\n".join([f"I couldn't read “{quoted}”.", *_meant(others, games, text, several=len(others) > 1),
                              f"Accepted: {forms}; DM me `help` for what each does.", "Nothing was recorded."]))]
