@@ -64,7 +64,7 @@ async def game_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     done = await app.clerk.games.close(g.id, actor=ctx.actor.id, reason=_reason(o), source_id=ctx.source_id)
     app.deadlines_changed()
     why = f" ({done.reason})" if done.reason else ""
-    text = f"**{g.name}** has ended{why}: its ledger is closed. /game export has everything."
+    text = f"**{g.name}** has ended{why}: its ledger is closed. A moderator's /game export has everything."
     if done.again:
         changes = await app.clerk.games.changes_since_reopen(g.id)
         kinds = Counter(changes)

@@ -54,6 +54,6 @@ class GameClosed(RuleError):
         if ended_at is not None and ended_at.tzinfo is None:  # SQLite gives back naive UTC
             ended_at = ended_at.replace(tzinfo=UTC)
         when = f" on {ended_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC" if ended_at is not None else ""
-        super().__init__(f"{name} ended{when}; its ledger is closed. /game export has everything.")
+        super().__init__(f"{name} ended{when}; its ledger is closed. A moderator's /game export has everything.")
         self.name = name
         self.ended_at = ended_at

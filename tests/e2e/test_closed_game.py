@@ -12,7 +12,8 @@ from fakediscord import Interaction
 
 from .clerkbot import Harness
 
-CLOSED = re.compile(r"^(\w+) ended on 2026-03-01 18:00 UTC; its ledger is closed\. /game export has everything\.$")
+CLOSED = re.compile(r"^(\w+) ended on 2026-03-01 18:00 UTC; its ledger is closed\. A moderator's /game export has "
+                    r"everything\.$")
 
 
 def texts(interaction: Interaction) -> str:
@@ -71,7 +72,7 @@ async def test_ended_mylantium_and_convocate_games_refuse_their_commands(clerk_b
         await h.run(h.mod, "game close", channel, reason="the table has finished")
         posted = await h.fake.wait_for(lambda c=channel, b=before: h.fake.messages(c)[b:], "the closing post")
         assert posted[0].content == f"**{name}** has ended (the table has finished): its ledger is closed. " \
-                                    "/game export has everything."
+                                    "A moderator's /game export has everything."
 
     territory = await h.run(h.mod, "territory add", republic, name="Capital")
     election = await h.run(h.mod, "election start", republic)

@@ -47,8 +47,8 @@ CLOSING = {"game end", "game reopen"}
 """The commands that end or reopen a game: they run in an ended game (tested below)."""
 BOOKKEEPING = {"owed_messages", "posted_messages", "pending_dms", "leases", "closed_dms"}
 """Tables of delivery, not of any game's ledger."""
-CLOSED = re.compile(r"^\S+ ended on \d{4}-\d\d-\d\d \d\d:\d\d UTC; its ledger is closed\. /game export has "
-                    r"everything\.$")
+CLOSED = re.compile(r"^\S+ ended on \d{4}-\d\d-\d\d \d\d:\d\d UTC; its ledger is closed\. A moderator's /game export "
+                    r"has everything\.$")
 
 
 @pytest.fixture

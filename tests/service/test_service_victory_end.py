@@ -187,7 +187,8 @@ async def test_the_final_table_at_the_front_end(table: Any) -> None:
     shown = await slash(c, actor(BO, "bo"), "forecast")
     assert "has ended" in text_of(shown[0]) and "**2nd** bo: 578 VP, Baron" in text_of(shown[0])
     refused = only_here(await slash(c, MODERATOR, "forces set", player=user(ANN, "ann"), militia=1))
-    assert refused == "sirius ended on 2026-03-01 18:00 UTC; its ledger is closed. /game export has everything."
+    assert refused == ("sirius ended on 2026-03-01 18:00 UTC; its ledger is closed. A moderator's /game export has "
+                       "everything.")
     with pytest.raises(RuleError, match="no longer change"):
         await table.clerk.landsdraad.victory.set_percentage(table.game_id, category=Category.VOTES, value=20, actor=MOD)
 
