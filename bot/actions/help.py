@@ -124,11 +124,13 @@ def command_card(app: App, name: str) -> Card:
                 footer="docs/commands.md has every command.", color=NEUTRAL)
 
 
-def no_game(app: App) -> str:
-    """The help where there is no game: how to start one, with the rulesets this app plays."""
+def no_game(app: App, *, dm: bool = False) -> str:
+    """The help where there is no game (``dm``: to someone who plays none): how to start one, with the rulesets this
+    app plays."""
     titles = [r.title for r in app.clerk.backend.rulesets]
     listed = ", ".join(titles[:-1]) + f" or {titles[-1]}" if len(titles) > 1 else "".join(titles)
-    return ("I'm Clerk, the vote clerk of play-by-post games. This channel has no game; a moderator starts one with "
+    none = "You are not a player in any game" if dm else "This channel has no game"
+    return (f"I'm Clerk, the vote clerk of play-by-post games. {none}; a moderator starts one with "
             f"`/game new ruleset name` ({listed}). `/game list` shows the games of this server, and `/help` in a "
             "game channel says what its players can do.")
 
@@ -143,7 +145,7 @@ async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[Card | str]:
         games = await app.clerk.games.games_of_user(ctx.actor.id)
     if not games:
         if ctx.place.is_dm:
-            return [no_game(app).replace("This channel has no game", "You are not a player in any game")]
+            return [no_game(app, dm=True)]
         return [no_game(app)]
     answers: list[Card | str] = []
     seen: set[str] = set()

@@ -86,9 +86,7 @@ async def _not_read(app: App, ctx: Ctx, text: str, owner: Front | None, answer: 
     if not games and error is not None:  # a stranger's "hi": who Clerk is and how a game starts, not a form's refusal
         from bot.actions.help import no_game
 
-        return [reply(f"I couldn't read “{quoted}”. "
-                      + no_game(app).replace("This channel has no game", "You are not a player in any game")
-                      + "\nNothing was recorded.")]
+        return [reply(f"I couldn't read “{quoted}”. {no_game(app, dm=True)}\nNothing was recorded.")]
     rulesets = list(dict.fromkeys(g.ruleset for g in games))
     others = [f for name in rulesets if (f := app.front(name)) is not None and f is not owner]
     if not others or (owner is not None and owner.name in rulesets):

@@ -10,10 +10,17 @@ from __future__ import annotations
 import gzip
 from dataclasses import replace
 
+import discord
+
 from bot.actions.outbox import Outgoing
 
 TOO_LARGE = 40005
 """Discord's code for a request whose body is too large (HTTP 413)."""
+
+
+def refused_as_too_large(error: discord.HTTPException) -> bool:
+    """Did Discord refuse a request as too large (HTTP 413, or its code 40005)?"""
+    return error.status == 413 or error.code == TOO_LARGE
 
 
 def size_text(n: int) -> str:

@@ -25,7 +25,7 @@ from discord.utils import MISSING
 from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Answering, Card, Here, Outgoing, ToChannel, ToThread, ToUser
 from bot.actions.wire import decode, encode
 from bot.discord import limits
-from bot.discord.attachments import TOO_LARGE, fitted, left_out
+from bot.discord.attachments import fitted, left_out, refused_as_too_large
 from bot.discord.buttons import view_of
 from bot.discord.contexts import DirectMessage
 from bot.discord.kept import Keeper
@@ -159,7 +159,7 @@ class Courier:
                 try:
                     deferred = await self._answer(interaction, item, deferred)
                 except discord.HTTPException as error:
-                    if item.file is None or not (error.status == 413 or error.code == TOO_LARGE):
+                    if item.file is None or not refused_as_too_large(error):
                         raise
                     # larger than the limit Discord gave: the answer as given goes without its file (not with a
                     # note on its compressing too); a follow-up's deferral was dealt with by the first try
@@ -438,7 +438,7 @@ class Courier:
         try:
             sent = await post(item)
         except discord.HTTPException as error:
-            if item.file is None or not (error.status == 413 or error.code == TOO_LARGE):
+            if item.file is None or not refused_as_too_large(error):
                 raise
             # larger than Discord takes there (a server's limit, a DM's): the message still goes, saying so, and
             # nothing is lost but the file (a chart); Discord made no message of the refused post, so the nonce is free
