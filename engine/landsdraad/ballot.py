@@ -12,6 +12,7 @@ from engine.core.errors import ParseError
 from engine.core.suggest import nearest
 from engine.core.text import MAX_DIGITS, collapsed, first_line, split_game_tag, whole_number
 from engine.landsdraad.model import Option
+from engine.landsdraad.motions import AG_NO_COLON
 
 OPTION_WORDS: dict[str, Option] = {
     "aye": Option.AYE,
@@ -127,7 +128,6 @@ def parse_ballot(text: str) -> BallotCommand:
 _SLIPPED = re.compile(r"^(?:i )?(?P<kw>re-?vote|vote) ?[;,.]? ?(?P<opt>[a-z]+)[.!]?$", re.IGNORECASE)
 """``Vote; Nay`` (the key beside the colon), ``I vote aye``, ``vote, nay``: a ballot meant, but not one of the forms
 read as one (a hint only: nothing is counted from it)."""
-_AG_NO_COLON = re.compile(r"^ag ?vote[ ;,.-]+(?P<name>[^ ;:,.-].*)$", re.IGNORECASE)
 _AUDIT_NO_COLON = re.compile(r"^audit(?: quote)?[ ;,.-]+(?P<rest>[^ ;:,.-].*)$", re.IGNORECASE)
 """``audit bob`` by DM: the quote (its answer says how the audit is called, in a thread)."""
 
@@ -142,7 +142,7 @@ def _meant(line: str) -> str | None:
     if slipped is not None and slipped["opt"].lower() in OPTION_WORDS:
         keyword = "Revote" if slipped["kw"].lower() != "vote" else "Vote"
         return f"{keyword}: {OPTION_WORDS[slipped['opt'].lower()].value.capitalize()}{tag}"
-    ag = _AG_NO_COLON.match(body)
+    ag = AG_NO_COLON.match(body)
     if ag is not None:
         return f"AG Vote: {ag['name'][:60]}{tag}"
     audit = _AUDIT_NO_COLON.match(body)

@@ -42,6 +42,9 @@ class Motion:
 
 
 _AG = re.compile(r"^ag ?vote ?:(?P<name>.*)$", re.IGNORECASE)
+AG_NO_COLON = re.compile(r"^ag ?vote[ ;,.-]+(?P<name>[^ ;:,.-].*)$", re.IGNORECASE)
+"""``AG vote Jenny``: an AG vote without its colon, not read as one (only a hint: by DM ``engine.landsdraad.ballot``,
+in a thread when it names a player, ``bot/actions/landsdraad/politics.py``)."""
 _HEAD = re.compile(r"^(?P<kw>vote to audit|vote|unvote|audit) ?:(?P<rest>.*)$", re.IGNORECASE)
 """Matched against a collapsed first line (``first_line``): one space at most between words, none at the ends."""
 _BARE = re.compile(r"^(?P<kw>vote to audit|unvote|vote) (?P<rest>[a-z].*)$", re.IGNORECASE)

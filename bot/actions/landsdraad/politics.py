@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from bot.actions.commands import App, Option, game_of_user, require_game
@@ -30,7 +31,7 @@ from engine.core.errors import ParseError, RuleError
 from engine.core.stamps import due_text
 from engine.core.text import split_game_tag
 from engine.landsdraad.ballot import looks_like_ballot
-from engine.landsdraad.motions import AgVote, Motion, parse_motion
+from engine.landsdraad.motions import AG_NO_COLON, AgVote, Motion, parse_motion
 from engine.service.announcements import card_tag, posted_marker
 from engine.service.landsdraad.adjutant import ElectionView
 from engine.service.landsdraad.held_ballots import HeldVote
@@ -167,6 +168,23 @@ async def ag_vote_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> li
     parsed = parse_motion(first_line(text))
     assert isinstance(parsed, AgVote)
     return await _ag_vote(app, ctx, game, parsed.candidate)
+
+
+@thread_form(lambda line: AG_NO_COLON.match(line) is not None, anywhere=True, proxy=False)
+async def ag_vote_without_colon(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    """``AG vote Jenny`` in a game channel or its threads: when it names a player of a Landsdraad game (by name or
+    @mention), a hint with the form meant, nothing counted; other chat that starts so stays unanswered."""
+    found = AG_NO_COLON.match(first_line(text))
+    assert found is not None
+    candidate = found["name"].strip()
+    mention = re.fullmatch(r"<@!?(\d+)>", candidate)
+    names = await app.clerk.games.player_names(game.id) if game.ruleset == RULESET else {}
+    if not any(name.lower() == candidate.lower() or (mention and int(mention[1]) == user)
+               for user, name in names.items()):
+        return []
+    where = "here" if ctx.place.thread_id is not None else "in the election's thread"
+    return [reply(f"Did you mean `AG Vote: {candidate[:60]}`? An Adjutant General vote needs the colon; post it "
+                  f"{where} or DM it to me. Nothing was recorded.")]
 
 
 @dm_form(_is_ag_vote)
