@@ -86,7 +86,7 @@ def prepare() -> None:
     what they made is frozen out of the garbage collector's way). The in-process figures (the storage floor, the
     close through the service, and their bare baselines beside them) run the service here: without it each full
     collection went over every object of this process's imports, which the bot's collections never do (a full
-    collection in two closes of three, about 40 ms of a 52 ms close of 10,000 voters; docs/performance.md)."""
+    collection in two closes of three, about 40 ms of a 52 ms close of 10,000 voters; docs/performance-history.md)."""
     imported()
 
 

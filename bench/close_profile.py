@@ -1,6 +1,6 @@
-"""The close of N voters, profiled (docs/performance.md, branch pgclose): ``bench.tally``'s set-up and plain read,
-``repeat`` warm closes (one untimed first), each after ``gc.collect()``; the medians of the close's wall time and of
-the process's CPU during it (``time.process_time``: on SQLite the twin's worker thread, on PostgreSQL the event
+"""The close of N voters, profiled (docs/performance-history.md, branch pgclose): ``bench.tally``'s set-up and plain
+read, ``repeat`` warm closes (one untimed first), each after ``gc.collect()``; the medians of the close's wall time and
+of the process's CPU during it (``time.process_time``: on SQLite the twin's worker thread, on PostgreSQL the event
 loop's thread; not the server's), and the plain reads (three before each close, each a sample). ``stmts``: each
 statement's execute timed (``before/after_cursor_execute``) with the time since the one before (``gap``: Python
 between them), the medians over the closes; ``prof``: cProfile of the timed closes, by internal time. For A/B runs

@@ -120,8 +120,8 @@ async def driver_read(engine: AsyncEngine, game_id: int) -> float:
 async def _collected(read: Awaitable[float]) -> float:
     """``read`` timed after a collection, as the close is: a full pass of the collector over what the set-up left
     (10,000 players and their ballots as ORM objects and rows) costs 50-100 ms, and lands in whichever of the read
-    or the close happens to cross the threshold (docs/performance.md, close3); each starts from a collected heap, and
-    what it allocates itself may still set a pass off inside its own time."""
+    or the close happens to cross the threshold (docs/performance-history.md, close3); each starts from a collected
+    heap, and what it allocates itself may still set a pass off inside its own time."""
     gc.collect()
     return await read
 

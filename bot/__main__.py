@@ -25,8 +25,8 @@ def imported() -> None:
 
 def start() -> None:
     """Before the imports: they allocate hundreds of thousands of objects, none of them garbage, and the collector's
-    passes over them were about a fifth of the start-up's CPU time (``-X importtime``; docs/performance.md). And the
-    dataclasses take their methods' code from the last start's (bot/dataclass_code.py)."""
+    passes over them were about a fifth of the start-up's CPU time (``-X importtime``; docs/performance-history.md). And
+    the dataclasses take their methods' code from the last start's (bot/dataclass_code.py)."""
     gc.disable()
     dataclass_code.start()
 

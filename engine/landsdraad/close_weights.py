@@ -4,7 +4,7 @@ ballot (R0-15; docs/export.md). The one reader of both forms it has been stored 
 - **rows** (closes before 2026-12-03): a list of ``{"user_id", "name", "votes", "ballot"}``, one per player.
 - **columns** (since): ``{"user_id": [...], "name": [...], "votes": [...], "ballot": [...]}``, the players in the
   same order (the order they joined), one list a field. The same facts; its JSON is about a third of the time to
-  write and half the size (a close of 10,000 voters, docs/performance.md), and the close makes it from the rows
+  write and half the size (a close of 10,000 voters, docs/performance-history.md), and the close makes it from the rows
   of its query without an object per player.
 
 Everything that reads a close's weights reads them here (``rows_of``); the export writes them as rows whichever

@@ -25,7 +25,7 @@ def crisis_check(weights: Mapping[str, int], cast: frozenset[str], factions: Seq
     ballot it partly gives away (an option ruled out, more than one left)."""
     voters = [Voter.public_weight(f"faction {name}", votes, (option.value,)) for name, votes, option in factions]
     # One frozenset per weight and per set of choices, shared by the players who have them (a close of 10,000
-    # builds 10,000 voters: docs/performance.md)
+    # builds 10,000 voters: docs/performance-history.md)
     alone: dict[int, frozenset[int]] = {}
     voters += [Voter(name, alone.get(w) or alone.setdefault(w, frozenset((w,))),
                      OPTIONS if name in cast else _ABSTAINED) for name, w in weights.items()]
@@ -39,7 +39,7 @@ def crisis_check_counted(players: Mapping[tuple[int, bool], int], factions: Sequ
     """``crisis_check`` of the players counted by class: how many have each (V(p), whether they cast a ballot).
     Whether the check was complete, and for each class whose voters the posted totals give something away about,
     the choices still open to them (one: exposed; two: a partial leak). A close of 10,000 players has a few dozen
-    classes, so nothing here is done per player (docs/performance.md); the close names the players of these
+    classes, so nothing here is done per player (docs/performance-history.md); the close names the players of these
     classes. The same answers as ``crisis_check`` (tests/engine/test_disclosure.py)."""
     classes: dict[tuple[frozenset[int], frozenset[str]], int] = {}
     for _, votes, option in factions:

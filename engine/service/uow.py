@@ -697,11 +697,11 @@ class ServiceBase:
 
         async with self._locks(game_id), self._faults(game_id):
             # One greenlet for the checkout, the work and the return to the pool, on the sync engine: what
-            # ``engine.connect()`` and ``run_sync`` do, less their three greenlets and the task of their own that
-            # the async connection's close runs in (9 -> 6 steps of the event loop a ballot; docs/performance.md,
-            # issue 20, branch ballot4). Nothing in the return awaits unless a transaction is left open (an error
-            # or a cancellation in the locked unit): then its rollback runs in this task, and one that fails
-            # there has the pool close the connection (SQLAlchemy's reset on return), not keep it.
+            # ``engine.connect()`` and ``run_sync`` do, less their three greenlets and the task of their own that the
+            # async connection's close runs in (9 -> 6 steps of the event loop a ballot; docs/performance-history.md,
+            # issue 20, branch ballot4). Nothing in the return awaits unless a transaction is left open (an error or a
+            # cancellation in the locked unit): then its rollback runs in this task, and one that fails there has the
+            # pool close the connection (SQLAlchemy's reset on return), not keep it.
             return await greenlet_spawn(_on_connection, engine.sync_engine, runner, self.clock.now(), bound)
 
 

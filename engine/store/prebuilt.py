@@ -3,8 +3,8 @@
 ``connection.execute(statement, params)`` of a Core statement costs, every time, its cache key, the lookup of its
 compiled form, the expansion of its ``IN`` lists and the processing of every bound value and result column through
 SQLAlchemy's execution context; for the ballot's few small statements that is most of the unit's CPU
-(docs/performance.md, issue 20, branch ballot3). A ``Prebuilt`` is the statement compiled ONCE for one dialect (and
-one length of each ``IN`` list), with its bind and result processors taken from SQLAlchemy itself, so the values
+(docs/performance-history.md, issue 20, branch ballot3). A ``Prebuilt`` is the statement compiled ONCE for one dialect
+(and one length of each ``IN`` list), with its bind and result processors taken from SQLAlchemy itself, so the values
 stored and read are exactly those of the Core statement. It runs through ``Connection.exec_driver_sql``: the engine's
 events still see every statement (``before_cursor_execute``, ``do_execute``, ``handle_error``: the statement counts
 of the tests, their fault injection, ``faults.reopen_after_faults``), and it runs in the connection's transaction.
@@ -13,7 +13,7 @@ of the tests, their fault injection, ``faults.reopen_after_faults``), and it run
 ``exec_driver_sql`` (the connection's transaction, its engine's and dialect's events, its error handling, which
 wraps a driver error and reconnects after a disconnect), but no ``CursorResult``, whose metadata (built for every
 execution of SQL text: about 30 us for the ballot's read of 35 columns) and execution bookkeeping were most of a
-prebuilt statement's cost (docs/performance.md, issue 20, branch ballot4)."""
+prebuilt statement's cost (docs/performance-history.md, issue 20, branch ballot4)."""
 
 from __future__ import annotations
 

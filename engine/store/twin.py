@@ -2,7 +2,7 @@
 
 aiosqlite runs every cursor call (open, execute, fetch, close) and the commit as a separate hop to its thread,
 so a transaction of a few statements costs a dozen hops; the same transaction on a plain sqlite3 connection in one
-worker thread costs one (docs/performance.md). The twin opens the same file with the same pragmas and takes the
+worker thread costs one (docs/performance-history.md). The twin opens the same file with the same pragmas and takes the
 write lock at BEGIN (``BEGIN IMMEDIATE``), so its transactions wait for other writers (busy timeout) instead of
 failing on a stale snapshot.
 
@@ -114,7 +114,7 @@ def _kept(twin: Engine) -> Connection:
 def turn_connection(twin: Engine) -> Iterator[Connection]:
     """The connection of the twin's transactions that run in turns (``ServiceBase._in_twin``: one at a time in this
     process, so one connection serves them all), opened on first use and kept open: a checkout from the pool and
-    its return cost about 30 us a transaction (docs/performance.md). One that a fault invalidated connects anew
+    its return cost about 30 us a transaction (docs/performance-history.md). One that a fault invalidated connects anew
     at its next use (``faults.reopen_after_faults``); closed with the twin (``close_twin``). Held under a thread
     lock as well: the turns are an ``asyncio.Lock``, which a cancelled caller lets go while its worker thread is
     still running the transaction, and a connection must never serve two threads at once."""

@@ -1,4 +1,4 @@
-"""events.payload compressed with lz4 on PostgreSQL (docs/performance.md): a close's event of 10,000 voters was
+"""events.payload compressed with lz4 on PostgreSQL (docs/performance-history.md): a close's event of 10,000 voters was
 compressed by pglz at every close, most of its insert's time; lz4 takes a fifth of it at about the same size.
 
 Only new values are compressed so (the rows stored before keep theirs; PostgreSQL reads both). Nothing on SQLite,

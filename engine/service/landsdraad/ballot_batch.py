@@ -9,7 +9,7 @@ game's ``last_seq``, the events, the ballots' upsert, the receipts owed with the
 guarded by the game's ``last_seq`` as read, with no transaction around the read and the write (optimistic:
 ``_guarded_statement``, ``uow.ServiceBase._optimistic_unit``), on SQLite four in the twin's transaction (the
 events and the ballots each as a multi-row statement per power of two of the batch: ``Prebuilt.execute_rows``).
-docs/performance.md has the measurements."""
+docs/performance-history.md has the measurements."""
 
 from __future__ import annotations
 

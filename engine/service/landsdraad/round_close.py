@@ -4,7 +4,7 @@ steps, the result and its ``RoundClosed`` event with every voter's weight.
 Synchronous: it runs as one ``ServiceBase._unit`` (on a SQLite file, one hop to a worker thread on the twin for the
 whole transaction; on PostgreSQL through ``run_sync`` after the game's row lock). The voters are read in one plain
 query (weight computed by the database, ballot joined) and walked once, so a round of 10,000 voters builds no ORM
-object and makes no call per voter (docs/performance.md)."""
+object and makes no call per voter (docs/performance-history.md)."""
 
 from __future__ import annotations
 
@@ -268,7 +268,8 @@ def voters(unit: SyncUnit, game_id: int, round_id: int, holders: bool = True
 
     The rows are the DB-API cursor's own (tuples on SQLite, asyncpg's records on PostgreSQL), all fetched at once,
     turned into columns by ``map`` and ``itemgetter`` and counted by ``Counter``, all in C: no SQLAlchemy ``Row``,
-    no object and no Python step per player (docs/performance.md). The columns need no conversion (integers and text).
+    no object and no Python step per player (docs/performance-history.md). The columns need no conversion (integers
+    and text).
     ``holders``: False if the caller knows the game has no holding (``round_of``): no extras to read then. The query
     runs as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
     session = unit.session
