@@ -41,19 +41,21 @@ def _tally(ballots: Iterable[AgBallot], weights: Mapping[int, int] | None,
     """The count ``tally_ag`` and ``tally_ag_explained`` share; ``counted`` (when given) gets each ballot and what
     it counted, in order."""
     counts: dict[int, int] = {}
-    last: dict[int, datetime] = {}
-    for b in ballots:
+    last: dict[int, tuple[datetime, int]] = {}
+    for received, b in enumerate(ballots):
         worth = 1 if weights is None else weights.get(b.voter, 0)
         counts[b.candidate] = counts.get(b.candidate, 0) + worth
-        last[b.candidate] = max(last.get(b.candidate, b.cast_at), b.cast_at)
+        last[b.candidate] = max(last.get(b.candidate, (b.cast_at, received)), (b.cast_at, received))
         if counted is not None:
             counted.append((b, worth))
-    return sorted(((c, n, last[c]) for c, n in counts.items()), key=lambda t: (-t[1], t[2], t[0]))
+    return sorted(((c, n, last[c][0]) for c, n in counts.items()), key=lambda t: (-t[1], last[t[0]], t[0]))
 
 
 def tally_ag(ballots: Iterable[AgBallot], weights: Mapping[int, int] | None = None) -> Standings:
     """(candidate, votes, last ballot time), leader first: most votes, then the earliest *last* ballot (R0-31).
-    Each ballot counts 1 (P0-06); a game that plays the AG election weighted passes each voter's V(p)."""
+    Each ballot counts 1 (P0-06); a game that plays the AG election weighted passes each voter's V(p).
+    ``ballots`` come in the order they were received (each as last stamped): two stamped with the same instant were
+    still received one before the other, and the one received first came first."""
     return _tally(ballots, weights)
 
 
@@ -91,8 +93,9 @@ def tally_ag_explained(subject: str, ballots: Iterable[AgBallot], names: Mapping
     winner = names.get(standings[0][0], str(standings[0][0]))
     if len(top) > 1:
         tied = " and ".join(str(names.get(c, c)) for c, _, _ in top)
-        steps.append(Step(f"{tied} tie at {standings[0][1]}; {winner}'s last ballot came earliest "
-                          f"({_when(standings[0][2])}), so {winner} wins",
+        when = (f"was received first (the next carries the same time, {_when(standings[0][2])})"
+                if top[1][2] == top[0][2] else f"came earliest ({_when(standings[0][2])})")
+        steps.append(Step(f"{tied} tie at {standings[0][1]}; {winner}'s last ballot {when}, so {winner} wins",
                           "among tied candidates, the one whose last ballot came earliest wins", "R0-31"))
     steps.append(Step(f"{winner} is elected Adjutant General", "the candidate with the most votes wins", "R0-31",
                       events))

@@ -38,6 +38,15 @@ def test_tie_goes_to_the_candidate_whose_last_ballot_came_first() -> None:
     assert [c for c, _, _ in tally_ag(ballots)] == [10, 20]
 
 
+def test_a_tie_at_one_instant_goes_to_the_last_ballot_received_first() -> None:
+    """R0-31 when the ballots carry the same time: the order they were received in (the order given) decides, not
+    the candidates' ids. 20's last ballot is the second received, 10's the fourth, so 20 wins."""
+    ballots = [AgBallot(1, 20, at(0)), AgBallot(2, 20, at(0)), AgBallot(3, 10, at(0)), AgBallot(4, 10, at(0))]
+    assert ag_winner(ballots) == 20
+    assert [c for c, _, _ in tally_ag(ballots)] == [20, 10]
+    assert ag_winner(list(reversed(ballots))) == 10
+
+
 def test_no_ballots_no_ag() -> None:
     """R0-31: with no ballots, no AG is elected."""
     assert ag_winner([]) is None

@@ -58,6 +58,27 @@ async def test_tie_goes_to_whose_last_ballot_came_first(table: Any) -> None:
     assert closed.winner == "carol"
 
 
+async def test_a_tie_at_one_instant_goes_to_the_last_ballot_received_first(table: Any) -> None:
+    """R0-31 with every ballot stamped with the same instant (as in a replay, or within one millisecond on Discord):
+    the order of receipt decides, not the players' ids. A changed ballot counts as received when it changed: jenny's
+    own ballot, changed last, makes jenny's last ballot the latest, though jenny first voted before anyone."""
+    await players(table)
+    await table.player(DAN, "dan", 2, 2, 1)
+    await table.clerk.landsdraad.adjutant.open_election(table.game_id, deadline=None, actor=MOD)
+    await ag_vote(table, JENNY, "carol")
+    await ag_vote(table, BOB, "bob")
+    await ag_vote(table, CAROL, "jenny")
+    await ag_vote(table, DAN, "bob")            # bob's last ballot: the fourth received
+    changed = await ag_vote(table, JENNY, "jenny")  # the fifth received: jenny's last ballot
+    assert changed.changed_from == "carol"
+    preview = await table.clerk.landsdraad.previews.election(table.game_id)
+    closed = await table.clerk.landsdraad.adjutant.close_election(table.game_id, actor=MOD)
+    assert closed is not None
+    assert [(s.candidate, s.votes) for s in closed.standings] == [("bob", 2), ("jenny", 2)]
+    assert closed.winner == "bob"
+    assert preview.names[preview.preview.winner] == "bob"
+
+
 async def test_unknown_or_ambiguous_candidate_lists_the_players(table: Any) -> None:
     await players(table)
     await table.player(DAN, "bobby", 1, 1, 1)

@@ -56,7 +56,10 @@ def election_result_card(e: ElectionView) -> Card:
     tied = [s for s in e.standings if s.votes == e.standings[0].votes]
     why = ""
     if len(tied) > 1:  # R0-31: say why the winner won, or the result looks arbitrary
-        others = ", ".join(f"{s.candidate}'s at {stamp(s.last_at, 'f')}" for s in tied[1:])
+        minute = tied[0].last_at.replace(second=0, microsecond=0)
+        others = ", ".join(f"{s.candidate}'s " + ("in the same minute, received later"
+                                                  if s.last_at.replace(second=0, microsecond=0) == minute
+                                                  else f"at {stamp(s.last_at, 'f')}") for s in tied[1:])
         why = (f" A tie: it goes to the candidate whose last ballot came first, {tied[0].candidate}'s at "
                f"{stamp(tied[0].last_at, 'f')} (before {others}).")
     return Card(title=f"{e.game.name}: {e.winner} is the Adjutant General",

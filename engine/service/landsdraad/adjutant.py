@@ -240,7 +240,8 @@ def finish_election(unit: SyncUnit, game: Game, election: AgElection) -> Electio
     """Close the election: the winner takes the office (R0-31); no ballots, no AG."""
     session = unit.session
     view = read_election_view(session, game, election)
-    rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)).scalars()
+    rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
+                           .order_by(AgBallotRow.cast_at, AgBallotRow.id)).scalars()
     ballots = [AgBallot(r.voter_id, r.candidate_id, utc(r.cast_at)) for r in rows]
     weights = None
     if view.weighted:
@@ -313,7 +314,12 @@ class AdjutantService(ServiceBase):
                 elif ballot is not previous:
                     old = await uow.session.get(Player, row.candidate_id)
                     changed_from = old.name if old else None
-                    row.candidate_id, row.cast_at, row.source_id = chosen.id, ballot.cast_at, source_id
+                    # a new row, not the old one changed: the rows' ids are then the order the ballots were received
+                    # in as last stamped, which breaks a tie between two stamped with the same instant (R0-31)
+                    await uow.session.delete(row)
+                    await uow.session.flush()
+                    uow.session.add(AgBallotRow(election_id=election.id, voter_id=voter.id, candidate_id=chosen.id,
+                                                cast_at=ballot.cast_at, source_id=source_id))
                 await uow.session.flush()
                 await uow.record(game_id, "AgBallotCast", user_id,
                                  {"election": election.number, "voter": voter.name, "candidate": chosen.name,

@@ -54,14 +54,18 @@ def title_of(row: PlayerVoteRow) -> str:
 async def held_ballots(session: AsyncSession, game_id: int, vote_id: int,
                        round_number: int | None = None) -> dict[int, AgBallot]:
     """Each voter's held ballot for that No Confidence vote, by player id (their last ``AgBallotHeld``); with
-    ``round_number``, only ballots cast in that round."""
+    ``round_number``, only ballots cast in that round. In the order they were received as last stamped (a changed
+    ballot moves to the end), which breaks a tie between two stamped with the same instant (R0-31)."""
     rows = await session.execute(select(Event.payload).where(Event.game_id == game_id, Event.kind == HELD)
                                  .order_by(Event.seq))
     held: dict[int, AgBallot] = {}
     for payload in rows.scalars():
         if payload.get("vote") == vote_id and round_number in (None, payload.get("round")):
             voter = int(payload["voter"])
-            held[voter] = AgBallot(voter, int(payload["candidate_id"]), datetime.fromisoformat(payload["cast_at"]))
+            ballot = AgBallot(voter, int(payload["candidate_id"]), datetime.fromisoformat(payload["cast_at"]))
+            if held.get(voter) != ballot:
+                held.pop(voter, None)
+                held[voter] = ballot
     return held
 
 
@@ -93,7 +97,7 @@ async def count_held(session: AsyncSession, game: Game, vote: PlayerVoteRow,
     counted: list[tuple[str, str]] = []
     lapsed: list[str] = []
     held = await held_ballots(session, game.id, vote.id, game.current_round)
-    for ballot in sorted(held.values(), key=lambda b: (b.cast_at, b.voter)):
+    for ballot in sorted(held.values(), key=lambda b: b.cast_at):  # stable: at one instant, in the order received
         voter, candidate = players.get(ballot.voter), players.get(ballot.candidate)
         if voter is None or candidate is None:
             continue
