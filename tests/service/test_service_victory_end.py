@@ -13,7 +13,7 @@ from ledger_front import GUILD, MODERATOR, actor, only_here, slash, user
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
 from bot.actions.landsdraad.victory_posts import forecast_posts, majority_check
-from bot.actions.outbox import Here, Outgoing, ToChannel
+from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread
 from engine.core.errors import RuleError
 from engine.landsdraad.majority import Subject
 from engine.landsdraad.motions import Motion
@@ -351,14 +351,17 @@ async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_m
 
     closed = await slash(c, MODERATOR, "round close")
     notices = [o for o in closed if "Majority Victory?" in text_of(o)]
-    assert len(notices) == 1 and isinstance(notices[0].to, ToChannel)
+    # in the moderators' private place, never the game channel: it names ann's V(p), private to ann (P0-14)
+    assert len(notices) == 1 and isinstance(notices[0].to, ToThread) and notices[0].to.private
+    assert not [o for o in closed if isinstance(o.to, ToChannel) and "Majority Victory" in text_of(o)]
     assert "ann controls 31 of the 52 votes" in text_of(notices[0]) and "/game end majority:true" in text_of(notices[0])
     again = await slash(c, MODERATOR, "player set", user=user(CY, "cy"), misc=5)
     assert not any("Majority" in text_of(o) for o in again), "announced once"
     assert (await c.exports.export(table.game_id, include_events=False))["game"]["status"] == "active"
 
     lost = await slash(c, MODERATOR, "player set", user=user(BO, "bo"), misc=30)  # bo 34: ann 31 of 74
-    assert any("no longer holds a majority" in text_of(o) for o in lost if isinstance(o.to, ToChannel))
+    assert any("no longer holds a majority" in text_of(o) for o in lost if isinstance(o.to, ToThread) and o.to.private)
+    assert not [o for o in lost if isinstance(o.to, ToChannel)]
     with pytest.raises(RuleError, match="Nobody holds a majority of the 74 votes"):
         await c.landsdraad.victory.end_game(table.game_id, actor=MOD, majority=True)
     back = await slash(c, MODERATOR, "player set", user=user(BO, "bo"), misc=8)

@@ -11,6 +11,7 @@ from bot.actions.context import Ctx
 from bot.actions.drawing import drawn
 from bot.actions.landsdraad import charts
 from bot.actions.landsdraad.victory_render import final_card, forecast_card, majority_text, pending_text
+from bot.actions.moderators import moderator_target
 from bot.actions.outbox import EXPLAINS, Outgoing, ToChannel, reply
 from engine.core.errors import ClerkError
 from engine.landsdraad.victory import FinalScores
@@ -94,7 +95,8 @@ async def after_end_game(app: App, game: GameView) -> list[Outgoing]:
 
 async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> list[Outgoing]:
     """R3-20, after a change to any V(p) and at each round's close: a line to the moderator who caused it
-    (when there is one) and a post in the game channel addressed to the moderators. It never ends the game."""
+    (when there is one) and a post in the moderators' private place (``bot/actions/moderators.py``), never the game
+    channel: it names the holder's V(p), private to them (P0-14). It never ends the game."""
     if game is None or not landsdraad(game):
         return []
     try:
@@ -106,4 +108,4 @@ async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> li
         return []
     text = majority_text(notice)
     out = [reply(text, ephemeral=True)] if ctx is not None else []
-    return [*out, Outgoing(ToChannel(game.channel_id), text=text)]
+    return [*out, Outgoing(await moderator_target(app, game), text=text)]
