@@ -35,11 +35,15 @@ def reveal_text(seal: SealView) -> str:
             f"Check every roll with /verify round:{seal.scope}; {GUIDE}.")
 
 
-def roll_line(c: Checked) -> str:
+def roll_line(c: Checked, replaced: bool = False) -> str:
+    """``replaced``: a moderator's face that a later one of the same purpose replaced (its faction was removed and
+    added again, ``/faction remove``): kept and checked, but not the face the close used."""
     r = c.roll
     mark = "✓" if c.ok else "✗"
     if r.sealed is not None:
         line = f"{mark} {r.purpose}: {r.face}, set by a moderator, sealed `{r.sealed}`"
+        if replaced:
+            line += " (not used: the faction was removed and added again, with the face below)"
     else:
         line = f"{mark} {r.purpose} (roll {r.index}, d{r.sides}): {r.face}"
     return line + (f": {c.problem}" if c.problem else "")
@@ -69,7 +73,10 @@ def report_lines(rep: DiceReport) -> tuple[str, list[str]]:
                 "rolls match.")
     body = [f"Seed `{rep.seal.seed}`", f"Salt `{rep.seal.salt}`", f"Commitment `{rep.seal.commitment}`"
             + ("" if v.commitment_ok else " (not what sha256(seed|salt) gives)"),
-            *(roll_line(c) for c in v.rolls), f"({GUIDE}, or run scripts/verify_dice.py on the export.)"]
+            *(roll_line(c, any(later.roll.sealed is not None and later.roll.purpose == c.roll.purpose
+                                   for later in v.rolls[n + 1:]) and c.roll.sealed is not None)
+              for n, c in enumerate(v.rolls)),
+            f"({GUIDE}, or run scripts/verify_dice.py on the export.)"]
     return head, body
 
 

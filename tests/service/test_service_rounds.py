@@ -401,6 +401,33 @@ async def test_faction_errors(table: Any) -> None:
     assert [f.name for f in (await table.clerk.landsdraad.rounds.round_of(table.game_id)).factions] == ["Hawks"]
 
 
+async def test_a_faction_added_wrong_is_removed_and_added_again(table: Any) -> None:
+    """A moderator's typo (30 votes for 3) is corrected before the close: /faction remove (any case) takes it out of
+    the round, recorded with what it was, and the close counts the faction as added again. A second faction whose
+    name differs only in case is refused as the same faction."""
+    await _three_players(table)
+    await table.open()
+    await table.faction("Merchants", 30, "aye")
+    with pytest.raises(RuleError, match="already has a faction called Merchants. To change it, /faction remove"):
+        await table.faction("merchants", 3, "aye")
+    rounds = table.clerk.landsdraad.rounds
+    with pytest.raises(NotFoundError, match="no temporary faction called “Merchant”. Its factions: Merchants"):
+        await rounds.remove_faction(table.game_id, name="Merchant", actor=MOD)
+    before = (await rounds.round_of(table.game_id)).in_play
+    view, gone = await rounds.remove_faction(table.game_id, name="MERCHANTS", actor=MOD)
+    assert (gone.name, gone.votes, gone.stance) == ("Merchants", 30, "aye")
+    assert view.factions == () and view.in_play == before - 30
+    await table.faction("Merchants", 3, "aye")
+    result = await _close(table)
+    assert [(f.name, f.votes) for f in result.round.factions] == [("Merchants", 3)]
+    assert result.aye == 3
+    removed = [e for e in await table.events() if e.kind == "FactionRemoved"]
+    assert [e.payload for e in removed] == [{"round": 1, "name": "Merchants", "votes": 30, "stance": "aye",
+                                             "table": None}]
+    with pytest.raises(RuleError, match="No round is open"):
+        await rounds.remove_faction(table.game_id, name="Merchants", actor=MOD)
+
+
 async def test_every_accepted_command_appends_its_events_in_sequence(table: Any) -> None:
     await _three_players(table)
     await table.open(deadline=timedelta(hours=1))

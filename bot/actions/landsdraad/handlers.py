@@ -226,6 +226,19 @@ async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                      keep=Keep(g.id, opening_card_key(view.number)))]
 
 
+@command("faction remove", "Take a temporary faction out of the open round (to correct it: remove, then add again).",
+         Option("name", str, "the faction's name (any case)", True), moderator=True)
+async def faction_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    view, gone = await app.clerk.landsdraad.rounds.remove_faction(g.id, name=o["name"], actor=ctx.actor.id,
+                                                                  source_id=ctx.source_id)
+    was = f"{gone.votes} votes, {gone.table or gone.stance}"
+    return [reply(f"Removed {gone.name} ({was}) from round {view.number}; its opening card now leaves it out. "
+                  "/faction add puts it back as it should be.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, app.clerk.clock.now()),
+                     keep=Keep(g.id, opening_card_key(view.number)))]
+
+
 @command("round status", "Votes in play and who has voted (not how).", reads=True, public=True)
 async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     status = await app.clerk.landsdraad.rounds.round_status(require_game(game).id)

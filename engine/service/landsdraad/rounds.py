@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.factions import make_faction
@@ -20,7 +20,7 @@ from engine.service.landsdraad.round_state import (
     result_view,
     round_view,
 )
-from engine.service.landsdraad.views import ResultView, RoundView, StatusView
+from engine.service.landsdraad.views import FactionView, ResultView, RoundView, StatusView
 from engine.service.ledger import load_game, require_running
 from engine.service.uow import ServiceBase
 from engine.store.models.landsdraad import Ballot, Round, TempFactionRow
@@ -74,10 +74,11 @@ class RoundService(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             rnd = await open_round_of(uow.session, game)
-            clash = await uow.session.execute(select(TempFactionRow).where(
-                TempFactionRow.round_id == rnd.id, TempFactionRow.name == faction.name))
-            if clash.scalar_one_or_none() is not None:
-                raise RuleError(f"Round {rnd.number} already has a faction called {faction.name}.")
+            clash = (await uow.session.execute(select(TempFactionRow).where(
+                TempFactionRow.round_id == rnd.id, func.lower(TempFactionRow.name) == faction.name.lower()))).scalar()
+            if clash is not None:  # names are matched without regard to case, as /faction remove finds them
+                raise RuleError(f"Round {rnd.number} already has a faction called {clash.name}. To change it, "
+                                f"/faction remove name:{clash.name} and add it again.")
             stance_word = "d6" if faction.rolls else stance.strip().lower()
             canonical = faction.table.describe() if faction.table else None
             uow.session.add(TempFactionRow(round_id=rnd.id, name=faction.name, votes=votes, stance=stance_word,
@@ -90,6 +91,31 @@ class RoundService(ServiceBase):
                                                                faction_purpose(faction.name), 6, roll, uow.now)
             await uow.record(game_id, "FactionAdded", actor, payload, source_id)
             return await round_view(uow.session, game, rnd)
+
+    async def remove_faction(self, game_id: int, *, name: str, actor: int | None,
+                             source_id: str | None = None) -> tuple[RoundView, FactionView]:
+        """A temporary faction taken out of the open round (a moderator's correction: added with the wrong votes,
+        stance or table, or not meant at all), found by name without regard to case. Recorded (``FactionRemoved``,
+        with what it was; a moderator's sealed roll stays in the dice record, unused); the round's opening card is
+        then edited by the caller. Returns the round and the faction as it was."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            rnd = await open_round_of(uow.session, game)
+            rows = (await uow.session.execute(select(TempFactionRow).where(TempFactionRow.round_id == rnd.id)
+                                              .order_by(TempFactionRow.id))).scalars().all()
+            wanted = name.strip().lower()
+            row = next((r for r in rows if r.name.lower() == wanted), None)
+            if row is None:
+                names = ", ".join(r.name for r in rows) or "none"
+                raise NotFoundError(f"Round {rnd.number} of {game.name} has no temporary faction called "
+                                    f"“{name.strip()[:80]}”. Its factions: {names}.")
+            removed = FactionView(row.name, row.votes, row.stance, row.table)
+            await uow.session.delete(row)
+            await uow.session.flush()
+            await uow.record(game_id, "FactionRemoved", actor,
+                             {"round": rnd.number, "name": row.name, "votes": row.votes, "stance": row.stance,
+                              "table": row.table}, source_id)
+            return await round_view(uow.session, game, rnd), removed
 
     async def release_result(self, game_id: int, *, number: int | None, actor: int | None,
                              source_id: str | None = None) -> ResultView:
