@@ -115,6 +115,20 @@ async def test_duplicate_holding_name_even_for_another_player(table: Any) -> Non
         await table.planet(BOB, "Deneb", "rich")
     with pytest.raises(RuleError, match="Deneb is already held"):
         await table.elector(JENNY, "Deneb", "weak", 2)
+    with pytest.raises(RuleError, match="Deneb is already held in sirius"):  # the same name in another case
+        await table.planet(BOB, "deneb", "rich")
+
+
+async def test_a_holding_is_removed_by_its_name_in_any_case(table: Any) -> None:
+    """Holding names are one holding in any case (as transfers match them): ``count jasek`` removes Count Jasek,
+    and the event records the holding's own name, as its HoldingAdded has it."""
+    await _jenny(table)
+    await table.elector(JENNY, "Count Jasek", "strong", 5)
+    jenny = await table.clerk.landsdraad.ledger.remove_holding(table.game_id, user_id=JENNY, name="count JASEK",
+                                                               actor=MOD)
+    assert (jenny.votes, jenny.holdings) == (11, ())
+    [removed] = [e for e in await table.events() if e.kind == "HoldingRemoved"]
+    assert removed.payload["name"] == "Count Jasek"
 
 
 async def test_removing_an_unknown_holding_lists_what_they_hold(table: Any) -> None:

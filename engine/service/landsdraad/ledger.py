@@ -275,9 +275,10 @@ class LedgerService(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             player = await require_player(uow.session, game, user_id)
-            clash = await uow.session.execute(select(Holding).where(Holding.game_id == game_id, Holding.name == name))
-            if clash.scalar_one_or_none() is not None:
-                raise RuleError(f"{name} is already held in {game.name}; remove it first to move it.")
+            held = (await uow.session.execute(select(Holding).where(Holding.game_id == game_id))).scalars()
+            clash = next((h for h in held if h.name.casefold() == name.casefold()), None)
+            if clash is not None:  # a name is one holding in any case (``deneb`` is Deneb), as /holding remove finds it
+                raise RuleError(f"{clash.name} is already held in {game.name}; remove it first to move it.")
             before = (await view_player(uow.session, player)).votes if since is not None else 0
             uow.session.add(Holding(game_id=game_id, player_id=player.id, kind=kind, name=name, grade=grade,
                                     votes=votes, homeworld=homeworld))
@@ -296,20 +297,17 @@ class LedgerService(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             player = await require_player(uow.session, game, user_id)
-            found = await uow.session.execute(
-                select(Holding).where(Holding.player_id == player.id, Holding.name == name)
-            )
-            holding = found.scalar_one_or_none()
+            holdings = await holdings_of(uow.session, player.id)
+            holding = next((h for h in holdings if h.name.casefold() == name.casefold()), None)  # in any case
             if holding is None:
-                held = [h.name for h in await holdings_of(uow.session, player.id)]
-                listing = ", ".join(held) if held else "nothing"
+                listing = ", ".join(h.name for h in holdings) or "nothing"
                 raise NotFoundError(f"{player.name} holds no {name}. They hold: {listing}.")
             before = (await view_player(uow.session, player)).votes if since is not None else 0
             await uow.session.delete(holding)
             await uow.session.flush()
             view = await view_player(uow.session, player)
-            await uow.record(game_id, "HoldingRemoved", actor,
-                             {"user_id": user_id, "name": name, **correction(game, since, view.votes - before)},
+            await uow.record(game_id, "HoldingRemoved", actor,  # the holding's own name, as its HoldingAdded has it
+                             {"user_id": user_id, "name": holding.name, **correction(game, since, view.votes - before)},
                              source_id)
             return view
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.factions import make_faction
@@ -74,8 +74,9 @@ class RoundService(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             rnd = await open_round_of(uow.session, game)
-            clash = (await uow.session.execute(select(TempFactionRow).where(
-                TempFactionRow.round_id == rnd.id, func.lower(TempFactionRow.name) == faction.name.lower()))).scalar()
+            present = (await uow.session.execute(select(TempFactionRow).where(
+                TempFactionRow.round_id == rnd.id))).scalars()
+            clash = next((f for f in present if f.name.casefold() == faction.name.casefold()), None)
             if clash is not None:  # names are matched without regard to case, as /faction remove finds them
                 raise RuleError(f"Round {rnd.number} already has a faction called {clash.name}. To change it, "
                                 f"/faction remove name:{clash.name} and add it again.")
@@ -103,8 +104,8 @@ class RoundService(ServiceBase):
             rnd = await open_round_of(uow.session, game)
             rows = (await uow.session.execute(select(TempFactionRow).where(TempFactionRow.round_id == rnd.id)
                                               .order_by(TempFactionRow.id))).scalars().all()
-            wanted = name.strip().lower()
-            row = next((r for r in rows if r.name.lower() == wanted), None)
+            wanted = name.strip().casefold()
+            row = next((r for r in rows if r.name.casefold() == wanted), None)
             if row is None:
                 names = ", ".join(r.name for r in rows) or "none"
                 raise NotFoundError(f"Round {rnd.number} of {game.name} has no temporary faction called "
