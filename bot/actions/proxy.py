@@ -46,6 +46,9 @@ async def cast_for(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
     name = (await app.clerk.games.player_names(g.id)).get(player.id)
     if name is None:
         raise RuleError(f"{player.name} is not a player in {g.name}; nothing was recorded.")
+    if player.id in await app.clerk.games.removed_users(g.id):  # the player's own refusal would say "you"
+        raise RuleError(f"{name} was removed from {g.name}, so nothing can be entered for them; nothing was recorded. "
+                        "`/player add` brings them back.")
     as_player = Ctx(actor=Actor(player.id, name), place=Place(g.guild_id, g.channel_id), source_id=ctx.source_id,
                     at=ctx.at)
     with entered_by(ctx.source_id, Proxy(ctx.actor.id, player.id, note)):

@@ -209,6 +209,13 @@ class GameService(ServiceBase):
                                           .order_by(Player.id))
             return {user_id: name for user_id, name in found.all()}
 
+    async def removed_users(self, game_id: int) -> frozenset[int]:
+        """The user ids of the game's players a moderator removed (``/player remove``)."""
+        async with self._read() as session:
+            found = await session.execute(select(Player.user_id).where(Player.game_id == game_id,
+                                                                       Player.removed.is_(True)))
+            return frozenset(found.scalars())
+
     async def games_in_guild(self, guild_id: int) -> list[GameListing]:
         async with self._read() as session:
             games = list((await session.execute(select(Game).where(Game.guild_id == guild_id)

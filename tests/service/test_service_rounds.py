@@ -408,10 +408,10 @@ async def test_a_faction_added_wrong_is_removed_and_added_again(table: Any) -> N
     await _three_players(table)
     await table.open()
     await table.faction("Merchants", 30, "aye")
-    with pytest.raises(RuleError, match="already has a faction called Merchants. To change it, /faction remove"):
+    with pytest.raises(RuleError, match=re.escape("called Merchants. To change it, /faction remove")):
         await table.faction("merchants", 3, "aye")
     rounds = table.clerk.landsdraad.rounds
-    with pytest.raises(NotFoundError, match="no temporary faction called “Merchant”. Its factions: Merchants"):
+    with pytest.raises(NotFoundError, match=re.escape("called “Merchant”. Its factions: Merchants")):
         await rounds.remove_faction(table.game_id, name="Merchant", actor=MOD)
     before = (await rounds.round_of(table.game_id)).in_play
     view, gone = await rounds.remove_faction(table.game_id, name="MERCHANTS", actor=MOD)
