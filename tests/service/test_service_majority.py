@@ -108,6 +108,9 @@ async def test_end_game_ends_the_game_before_the_crisis(table: Any) -> None:
     assert doc["rounds"][0]["status"] == "void" and doc["rounds"][0]["result"] is None
     with pytest.raises(RuleError, match="its ledger is closed"):
         await support(table, 24, Motion(Subject.NO_CONFIDENCE))
+    number = doc["rounds"][0]["number"]
+    with pytest.raises(RuleError, match=f"Round {number} of .* was made void: the game ended while it was open"):
+        await table.clerk.landsdraad.explain.result(table.game_id, number)  # /why: not "has not closed yet"
 
 
 async def test_each_subject_and_target_is_its_own_tally(table: Any) -> None:

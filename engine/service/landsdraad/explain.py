@@ -44,8 +44,11 @@ async def closed_round(session: AsyncSession, game: Game, number: int | None) ->
     if number is not None:
         found = (await session.execute(query.where(Round.number == number))).scalar_one_or_none()
         if found is None:
-            opened = (await session.execute(select(Round.number).where(
+            opened = (await session.execute(select(Round.status).where(
                 Round.game_id == game.id, Round.number == number))).scalar_one_or_none()
+            if opened == "void":  # End Game (R0-61) or a Majority Victory ended the game while it was open
+                raise RuleError(f"Round {number} of {game.name} was made void: the game ended while it was open, "
+                                "before its crisis was resolved, so it has no result and never will.")
             if opened is not None:
                 raise RuleError(f"Round {number} of {game.name} has not closed yet, so it has no result.")
             raise NotFoundError(f"{game.name} has no round {number}: {rounds_so_far(game.current_round)}.")
