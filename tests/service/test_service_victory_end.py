@@ -379,6 +379,11 @@ async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_m
     doc = await c.exports.export(table.game_id, include_events=False)
     assert doc["rounds"][-1]["status"] == "void", "a majority ends play at once; the open round is void"
     assert doc["final"]["chancellor"] == "ann"
+    # /score once scored: ann's stored final row, with her place and the Chancellor's title, not a projection
+    [card] = [o.card for o in await slash(c, actor(ANN, "ann"), "score") if o.card is not None]
+    assert card.title == f"ann in sirius: final score {ann.total} VP, 1st"
+    assert ("Title", "Chancellor of the Landsdraad", True) in card.fields
+    assert "if the game ended now" not in card.title
 
 
 async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:

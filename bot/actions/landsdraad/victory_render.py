@@ -130,14 +130,18 @@ def score_card(p: ProjectedScore) -> Card:
                     fields=(("Your goals", goals, False),), footer="Only you can see this.", color=NEUTRAL)
     row = p.row
     lines = [f"{c.label}: {measure_text(t, c)} → {share_text(row, c)}" for c in Category]
-    won = "\n".join(f"{a.title}: {n} VP" for a, n in row.singular) or "none at the moment"
-    fields = [
+    won = "\n".join(f"{a.title}: {n} VP" for a, n in row.singular) or ("none" if p.final else "none at the moment")
+    fields: list[tuple[str, str, bool]] = [
         ("Proportional categories", "\n".join(lines), False),
-        ("Singular awards you would win now", won, False),
+        ("Singular awards you won" if p.final else "Singular awards you would win now", won, False),
         (f"Goals: {row.goals} VP achieved", goals, False),
         ("Prestige", f"{row.prestige} VP", True),
-        ("Title at this score", row.title or "none yet", True),
+        ("Title", row.title or "none", True) if p.final else ("Title at this score", row.title or "none yet", True),
     ]
+    if p.final:  # the game has ended and been scored: the stored final scores, with the place
+        return Card(title=f"{t.name} in {p.game.name}: final score {row.total} VP, {place_text(row.place)}",
+                    description=pot_line(p.pot, 0) if p.pot else "", fields=tuple(fields), color=GOLD,
+                    footer="Only you can see this. The game has ended and been scored; the final table is public.")
     footer = "Only you can see this. Each category is rounded down separately."
     if p.total_percent > 100:
         footer += f" The categories and awards add up to {p.total_percent}% of the Pot, as they stand."

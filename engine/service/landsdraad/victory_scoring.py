@@ -215,12 +215,18 @@ class ScoringService(ServiceBase):
             player = await require_player(session, game, user_id, who)
             snap = await snapshot(session, game)
             view = next(p for p in snap.players if p.id == player.id)
+            goals = await goals_of(session, game_id, player)
+            final = await load_final(session, game)
+            if final is not None:  # scored: the stored row (its place, a Chancellor's title, the End Game's Pot)
+                stored = next((r for r in final.rows if r.player == player.id), None)
+                return ProjectedScore(game_view(game), snap.track(view), stored, goals, final.pot,
+                                      snap.table.total_percent(), final=True)
             row = None
             if player.active:
                 scores = final_scores(snap.table, confirmed=True)
                 row = next(r for r in scores.rows if r.player == player.id)
-            return ProjectedScore(game_view(game), snap.track(view), row, await goals_of(session, game_id, player),
-                                  snap.table.pot, snap.table.total_percent())
+            return ProjectedScore(game_view(game), snap.track(view), row, goals, snap.table.pot,
+                                  snap.table.total_percent())
 
     async def final(self, game_id: int) -> FinalView | None:
         async with self._read() as session:

@@ -132,6 +132,8 @@ class ProjectedScore:
     goals: tuple[GoalView, ...]
     pot: Fraction
     total_percent: int
+    final: bool = False
+    """The game has ended and been scored: ``row`` and ``pot`` are the stored final scores, not a projection."""
 
 
 @dataclass(frozen=True)
