@@ -140,7 +140,7 @@ def score_card(p: ProjectedScore) -> Card:
     ]
     if p.final:  # the game has ended and been scored: the stored final scores, with the place
         return Card(title=f"{t.name} in {p.game.name}: final score {row.total} VP, {place_text(row.place)}",
-                    description=pot_line(p.pot, 0) if p.pot else "", fields=tuple(fields), color=GOLD,
+                    description=f"Final Victory Pot: {exact(p.pot)}", fields=tuple(fields), color=GOLD,
                     footer="Only you can see this. The game has ended and been scored; the final table is public.")
     footer = "Only you can see this. Each category is rounded down separately."
     if p.total_percent > 100:
