@@ -86,6 +86,14 @@ class Attributes:
             intrigue_max=max(self.intrigue_max, i),
         )
 
+    def corrected(
+        self, diplomacy: int | None = None, command: int | None = None, intrigue: int | None = None
+    ) -> Attributes:
+        """New scores as they should have been from the start (a correction before the first round: no score was
+        ever held in play, so the highest held are the new ones; docs/rulings.md)."""
+        changed = self.with_scores(diplomacy, command, intrigue)
+        return replace(changed, diplomacy_max=changed.diplomacy, intrigue_max=changed.intrigue)
+
 
 @dataclass(frozen=True)
 class Elector:

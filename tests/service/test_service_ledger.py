@@ -44,8 +44,9 @@ async def test_TV0_S01_jenny_ledger_through_the_service(table: Any) -> None:
 
 
 async def test_TV0_I02_base_vote_never_falls_but_the_bonus_uses_current_diplomacy(table: Any) -> None:
-    """R0-02 / P0-02: the Base Vote "can never be reduced"; R0-06's bonus uses the current D."""
+    """R0-02 / P0-02: the Base Vote "can never be reduced" in play; R0-06's bonus uses the current D."""
     await _jenny(table)
+    await table.open()  # in play (before the first round a change is a correction of the set-up: below)
     await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=JENNY, diplomacy=4, actor=MOD)
     await table.elector(JENNY, "Count Jasek", "average", 5)
     await table.planet(JENNY, "Deneb", "average")
@@ -53,6 +54,24 @@ async def test_TV0_I02_base_vote_never_falls_but_the_bonus_uses_current_diplomac
     assert (jenny.breakdown.base, jenny.breakdown.bonus, jenny.votes) == (13, 0, 21)
     jenny = await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=JENNY, intrigue=1, misc=4, actor=MOD)
     assert (jenny.breakdown.base, jenny.breakdown.misc, jenny.votes) == (13, 4, 25)
+
+
+async def test_a_score_corrected_before_the_first_round_is_as_if_entered_so(table: Any) -> None:
+    """A typo in set-up (D 4 for 3) corrected before any round opens: no score was held in play, so the base is
+    2·3 + 2 + 3 = 11 (TV0-S01's Jenny), not 13; /why rebuilds the same from the events. Once play starts, a fall in D
+    no longer lowers the base (R0-02)."""
+    ledger = table.clerk.landsdraad.ledger
+    await table.player(JENNY, "jenny", 4, 2, 2, roll=3, faction="House Atreides")
+    jenny = await ledger.set_player(table.game_id, user_id=JENNY, diplomacy=3, actor=MOD)
+    assert (jenny.breakdown.base, jenny.votes, jenny.diplomacy_max) == (11, 11, 3)
+    await table.open()
+    jenny = await ledger.set_player(table.game_id, user_id=JENNY, diplomacy=2, actor=MOD)
+    assert (jenny.breakdown.base, jenny.diplomacy_max) == (11, 3)
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    why = await table.clerk.landsdraad.explain.votes(table.game_id, JENNY, 1)
+    assert why.value == 11
+    [rebuilt] = why.parts  # the ledger's events up to the close, rebuilt by the same rule
+    assert rebuilt.value == 11 and "2 × highest Diplomacy 3" in rebuilt.steps[0].says
 
 
 async def test_removing_a_holding_lowers_the_votes(table: Any) -> None:

@@ -99,8 +99,12 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
                for v in await app.clerk.landsdraad.majority.reevaluate_votes(g.id, actor=ctx.actor.id)]
     b = p.breakdown
     state = p.state
+    kept = [f"{label} {held}" for label, held, now in (("Diplomacy", p.diplomacy_max, p.diplomacy),
+                                                        ("Intrigue", p.intrigue_max, p.intrigue)) if held > now]
+    why = (f" The base counts the highest {' and '.join(kept)} held in play, which a fall does not lower."
+           if kept else "")
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
-                  f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.",
+                  f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.{why}",
                   ephemeral=True), *out, *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
             *await errata.after_edit(app, g, ctx.source_id)]
 

@@ -56,6 +56,8 @@ def player_view(player: Player, holdings: Sequence[Holding]) -> PlayerView:
         breakdown=vote_breakdown(attributes_of(player), electors, planets, player.misc_votes),
         holdings=tuple(holding_view(h) for h in holdings),
         removed=player.removed,
+        diplomacy_max=player.diplomacy_max,
+        intrigue_max=player.intrigue_max,
     )
 
 
@@ -215,7 +217,9 @@ class LedgerService(ServiceBase):
             before = (await view_player(uow.session, player)).votes if since is not None else 0
             if misc is not None and misc < 0:
                 raise RuleError(f"misc votes must be 0 or more, not {misc}.")
-            attributes = attributes_of(player).with_scores(diplomacy, command, intrigue)
+            setup = game.current_round == 0 and any(v is not None for v in (diplomacy, command, intrigue))
+            attributes = (attributes_of(player).corrected(diplomacy, command, intrigue) if setup else  # set-up typo
+                          attributes_of(player).with_scores(diplomacy, command, intrigue))
             player.diplomacy, player.command, player.intrigue = (
                 attributes.diplomacy, attributes.command, attributes.intrigue)
             player.diplomacy_max, player.intrigue_max = attributes.diplomacy_max, attributes.intrigue_max
@@ -229,7 +233,8 @@ class LedgerService(ServiceBase):
                 raise RuleError("Nothing to change: give at least one of diplomacy, command, intrigue, misc, active.")
             view = await view_player(uow.session, player)
             await uow.record(game_id, "PlayerChanged", actor,
-                             {"user_id": user_id, **changes, **correction(game, since, view.votes - before)},
+                             {"user_id": user_id, **changes, **({"setup": True} if setup else {}),
+                              **correction(game, since, view.votes - before)},
                              source_id)
             return view
 

@@ -36,6 +36,9 @@ class PlayerView:
     holdings: tuple[HoldingView, ...] = ()
     removed: bool = False
     """A moderator removed them (``/player remove``); they are inactive too."""
+    diplomacy_max: int = 0
+    intrigue_max: int = 0
+    """The highest Diplomacy and Intrigue held, which the base vote counts (they never fall)."""
 
     @property
     def votes(self) -> int:

@@ -64,8 +64,8 @@ def ledger_then(events: Iterable[tuple[int, str, Mapping[str, Any]]], user_id: i
             attribute_events.append(seq)
         elif kind == "PlayerChanged" and mine and attributes is not None:
             scores = {k: int(p[k]) for k in ("diplomacy", "command", "intrigue") if p.get(k) is not None}
-            if scores:
-                attributes = attributes.with_scores(**scores)
+            if scores:  # before the first round, a correction of the set-up (``setup``): the highest held reset
+                attributes = attributes.corrected(**scores) if p.get("setup") else attributes.with_scores(**scores)
             if p.get("misc") is not None:
                 misc = int(p["misc"])
             if scores or p.get("misc") is not None:
