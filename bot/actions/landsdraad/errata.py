@@ -48,6 +48,10 @@ def recount_lines(r: Recount, names: dict[int, str]) -> list[str]:
         said = f"; the latest erratum said {totals(r.stated)}" if r.stated is not None else ""
         lines = [f"• Round {r.round}: posted {totals(r.posted)}{said}; under the corrected ledger "
                  f"{totals(r.corrected)}: {verdict}."]
+        if r.outcome_changed:  # the posted result stands everywhere else (docs/rulings.md, Weathervane)
+            lines.append(f"  Weathervane still counts round {r.round} as {'passed' if r.posted.passed else 'failed'}, "
+                         "as posted: victory points are not recounted (award prestige to make up for it if you "
+                         "decide to).")
     if r.changes:
         whys = sorted({c.why for c in r.changes})
         moved = ", ".join(f"{names.get(c.user_id, str(c.user_id))} {signed(c.votes)} ({label(_ballot(r, c.user_id))})"
@@ -148,7 +152,8 @@ def erratum_card(e: Erratum) -> Card:
                 ("Abstain", r.corrected.abstain, r.stated.abstain)))
     else:
         outcome = (f"The measure would have {'PASSED' if passed else 'FAILED'}, not "
-                   f"{'passed' if r.posted.passed else 'failed'} as posted." if r.outcome_changed
+                   f"{'passed' if r.posted.passed else 'failed'} as posted (victory points still count it as "
+                   "posted)." if r.outcome_changed
                    else f"The outcome stands: the measure {'passed' if passed else 'failed'}.")
         replaces = " It replaces the erratum posted for the round before it." if r.stated is not None else ""
         title = f"{e.game.name}, round {r.round}: erratum"
