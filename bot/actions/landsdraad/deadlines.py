@@ -62,9 +62,12 @@ async def round_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
     g = require_game(game)
     by = parse_duration(o["by"]) if o.get("by") else None
     read = await game_deadline(app, g.id, o["to"]) if o.get("to") else None
+    before = (await app.clerk.landsdraad.rounds.round_of(g.id)).deadline if read is not None else None
     view = await app.clerk.landsdraad.rounds.extend_round(g.id, by=by, to=read.when if read else None,
                                                           actor=ctx.actor.id, source_id=ctx.source_id)
-    return _announce(app, g, view, f"extended round {view.number}", read_as(o.get("to"), read))
+    earlier = before is not None and read is not None and read.when < before  # `to` may shorten the round too
+    what = f"moved round {view.number}'s deadline earlier" if earlier else f"extended round {view.number}"
+    return _announce(app, g, view, what, read_as(o.get("to"), read))
 
 
 @command("round pause", "Stop the open round's deadline (ballots are still accepted).", moderator=True)

@@ -176,8 +176,11 @@ class RoundService(ServiceBase):
                            actor: int | None, source_id: str | None = None) -> RoundView:
         """Move the open round's deadline ``by`` a duration or ``to`` a time. A paused round's time left grows
         ``by`` the duration; ``to`` needs a running deadline (resume first)."""
-        if (by is None) == (to is None):
-            raise RuleError("Give either `by` (a duration such as 2h) or `to` (a UTC time), not both.")
+        if by is None and to is None:
+            raise RuleError("Give `by` (a duration to add, such as 2h) or `to` (the new deadline, such as "
+                            "2026-03-01 20:00 in the game's time zone, or a Discord timestamp).")
+        if by is not None and to is not None:
+            raise RuleError("Give `by` or `to`, not both.")
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             rnd = await open_round_of(uow.session, game)
