@@ -247,7 +247,7 @@ async def test_moderator_commands_at_the_front_end(table: Any) -> None:
                                                                         counter="seizures"))
     assert "semuta 0 → 4" in only_here(await slash(c, MODERATOR, "luxury in-play", semuta=4))
     holdings = only_here(await slash(c, MODERATOR, "vp holdings", player=ann))
-    assert "10 militia" in holdings and "2 spice" in holdings and "1 successful Seizure attacks" in holdings
+    assert "10 militia" in holdings and "2 spice" in holdings and "1 successful Seizure attack;" in holdings
     changed = await slash(c, MODERATOR, "vp percentage", category="stock", value=0)
     assert changed[0].ephemeral and isinstance(changed[1].to, ToChannel)
     assert "**Stock** from 10% to 0%" in text_of(changed[1]) and "In all: 90%" in text_of(changed[1])

@@ -21,7 +21,7 @@ from engine.landsdraad.victory import (
     down_to_hundredths,
 )
 from engine.service.landsdraad.victory_scoring import exact
-from engine.service.landsdraad.victory_state import COUNTER_LABELS, pretty
+from engine.service.landsdraad.victory_state import counter_text, pretty
 from engine.service.landsdraad.victory_views import (
     FinalView,
     ForecastView,
@@ -96,11 +96,11 @@ def measure_text(t: TrackView, c: Category) -> str:
     forces = sum(FORCE_POINTS[k] * t.units.get(k, 0) for k in UNIT_KINDS)
     return {
         Category.VOTES: plural(t.votes, "vote"),
-        Category.MILITARY: f"{forces} Force points",
+        Category.MILITARY: plural(forces, "Force point"),
         Category.PLANETS: f"{plural(t.planets, 'planet')} (Homeworld included)",
-        Category.ASSETS: f"{sum(t.assets.values())} Primary Assets",
+        Category.ASSETS: plural(sum(t.assets.values()), "Primary Asset"),
         Category.INCOME: f"{t.income} MS income per round",
-        Category.STOCK: f"{t.stock} CHOAM shares",
+        Category.STOCK: plural(t.stock, "CHOAM share"),
         Category.WEALTH: f"{t.wealth} MS wealth",
     }[c]
 
@@ -204,13 +204,13 @@ def track_text(t: TrackView) -> str:
     """One player's tracked measures, for the moderators."""
     units = ", ".join(f"{t.units.get(k, 0)} {k}" for k in UNIT_KINDS)
     assets = ", ".join(f"{t.assets[k]} {pretty(k)}" for k in ASSET_KINDS if t.assets.get(k)) or "none"
-    counters = ", ".join(f"{t.counters[k]} {COUNTER_LABELS[k]}" for k in COUNTERS if t.counters.get(k)) or "none"
+    counters = ", ".join(counter_text(t.counters[k], k) for k in COUNTERS if t.counters.get(k)) or "none"
     state = " (removed: not in play)" if t.removed else "" if t.active else " (inactive: not in play)"
     return "\n".join([
         f"**{t.name}**{state}: {plural(t.votes, 'vote')}, {plural(t.planets, 'planet')}",
         f"  Forces: {units}",
         f"  Assets: {assets}",
-        f"  Income {t.income} MS/round, stock {t.stock} shares, wealth {t.wealth} MS, heroes {t.heroes}",
+        f"  Income {t.income} MS/round, stock {plural(t.stock, 'share')}, wealth {t.wealth} MS, heroes {t.heroes}",
         f"  Counters: {counters}; Weathervane {t.weathervane}",
         f"  Goals achieved {t.goals} VP, prestige {t.prestige} VP",
     ])

@@ -42,6 +42,17 @@ COUNTER_LABELS = {
     "house_raids": "successful House Raid attacks", "assassinations": "successful Assassinations (Heroes and Electors)",
     "electors_bribed": "Electors bribed", "troop_movements": "Troop Movements uncovered",
 }
+COUNTER_ONE = {
+    "seizures": "successful Seizure attack", "raids": "successful Raid attack",
+    "house_raids": "successful House Raid attack", "assassinations": "successful Assassination (Heroes and Electors)",
+    "electors_bribed": "Elector bribed", "troop_movements": "Troop Movement uncovered",
+}
+"""``COUNTER_LABELS`` for a count of one."""
+
+
+def counter_text(count: int, kind: str) -> str:
+    """``1 successful Raid attack``, ``3 successful Raid attacks``."""
+    return f"{count} {(COUNTER_ONE if count == 1 else COUNTER_LABELS)[kind]}"
 
 
 def pretty(kind: str) -> str:
