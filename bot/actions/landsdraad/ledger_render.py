@@ -173,7 +173,9 @@ def perk_dm(g: PerkGrant) -> str:
         body = [f"You control the most votes in the Landsdraad ({g.votes}) now that the Auction Phases have closed.",
                 "• You may assign one of the Looming Crises to the Roll 5 position: tell the moderator which.",
                 "• You may learn how one Elector voted in an earlier round: DM me `Elector: <Name>, round <N>` "
-                "(one question this round)."]
+                "(one question this round)." if g.round > 1 else
+                "• You could learn how an Elector voted in an earlier round, but this is the first round: there is "
+                "none yet."]
     elif g.perk is Perk.CHOAM:
         body = ["You control the second most votes in the Landsdraad.",
                 "• You may designate the Roll 6 position for the Looming Crisis: tell the moderator which.",
