@@ -350,6 +350,7 @@ class Session:
         to = message.to
         marks: list[str] = []
         if isinstance(to, ToUser):
+            await self._name_user(to.user_id)
             where, channel_id = f"DM {self.world.users.get(to.user_id, f'user {to.user_id}')}", to.user_id
         elif isinstance(to, ToChannel):
             await self._name_channel(to.channel_id)
@@ -401,6 +402,17 @@ class Session:
         thread_id = self.world.thread(to.channel_id, to.name)
         await self.app.clerk.posts.keep_message(to.game_id, key, to.channel_id, thread_id)
         return thread_id, True
+
+    async def _name_user(self, user_id: int) -> None:
+        """A player first seen in an earlier console session (not yet typed in this one): named as in their game,
+        when that is the console name their id comes from (so typing it speaks as them)."""
+        if user_id in self.world.users:
+            return
+        for game in await self.app.clerk.games.games_of_user(user_id):
+            name = (await self.app.clerk.games.player_names(game.id)).get(user_id)
+            if name is not None and stable_id("user", name) == user_id:
+                self.world.users[user_id] = name
+                return
 
     async def _name_channel(self, channel_id: int) -> None:
         """A game channel first seen in an earlier console session: name it after its game."""

@@ -97,11 +97,13 @@ def test_console_reads_piped_lines_and_keeps_games_between_sessions(
     assert first.count("Clerk offline console on") == 2  # help shows the banner again
     assert "Revote" not in first.split("quit")[-1]  # nothing after quit is read
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("mod #sirius: /round close\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("mod #sirius: /round close\nmod #sirius: /round open crisis:Two\n"))
     assert main(["console", "--database", url]) == 0
     second = capsys.readouterr().out
     assert "**sirius, round 1: the measure PASSED**" in second
     assert "Aye: 11" in second
+    # jenny was never typed in this session: her DM is still shown as to jenny (named from her game), not as an id
+    assert "→ DM jenny:" in second and "DM user " not in second
 
 
 def test_console_closes_rounds_whose_deadline_passed_between_sessions(tmp_path: Path) -> None:
