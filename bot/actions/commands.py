@@ -214,7 +214,7 @@ async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) 
         where = "in a DM" if ctx.place.is_dm else "here: this channel has no game"
         raise RuleError(f"/{spec.name} works in a game channel (or one of its threads), not {where}.")
     among = spec.ruleset if spec.ruleset is not None and names_itself(app, spec.ruleset) else None
-    return await game_of_user(app, ctx.actor.id, options.get("game"), among)
+    return await game_of_user(app, ctx.actor.id, options.get("game"), among, example=f"/{spec.name}")
 
 
 async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str | None = None,
@@ -226,9 +226,10 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
 
 def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",
                 example: str = "Vote: Aye") -> GameView:
-    """``game_of_user`` on the games already looked up. Unless one is named, a game that has ended counts only when
-    the caller plays in no running one: a DM ballot goes to the running game, and only to an ended one (to be
-    answered with the closed line) when there is no other."""
+    """``game_of_user`` on the games already looked up. ``example``: what the caller sent (a DM form's first line,
+    or ``/name`` for a slash command), shown with the game named. Unless one is named, a game that has ended counts
+    only when the caller plays in no running one: a DM ballot goes to the running game, and only to an ended one (to
+    be answered with the closed line) when there is no other."""
     if named:
         wanted = named.strip().lstrip("#").lower()
         for g in games:
@@ -253,8 +254,9 @@ def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | Non
         games = running
     if len(games) > 1:
         names = ", ".join(f"#{g.name}" for g in games)
-        raise AmbiguousGame(f"You play in several games ({names}); say which, e.g. `{example} #{games[0].name}` "
-                            "or the `game` option.", games)
+        how = (f"say which with the `game` option, e.g. `{example} game:{games[0].name}`" if example.startswith("/")
+               else f"say which, e.g. `{example} #{games[0].name}`")  # a slash command, or a DM form
+        raise AmbiguousGame(f"You play in several games ({names}); {how}.", games)
     return games[0]
 
 

@@ -61,6 +61,7 @@ mod #alpha: /player add user:@carol diplomacy:2 command:1 intrigue:1 roll:1
 mod #alpha: /holding add player:@bob kind:elector name:Count Jasek tier:average votes:5
 mod #alpha: /holding add player:@carol kind:planet name:Caladan quality:average
 mod #alpha: /round open crisis:"Piracy in Sirius" deadline:2d
+mod #alpha: /faction add name:Merchants votes:3 stance:aye
 alice dm: Vote: Aye
 mod #alpha: /transfer record sender:@alice to:@bob what:100 MS
 bob dm: Transfer: Elector Count Jasek to carol
@@ -112,6 +113,7 @@ OVERRIDES: dict[str, str] = {
     "game new": "name:gamma",
     "ag extend": "until:\"2026-03-05 18:00\"",
     "round extend": "by:1d",
+    "faction remove": "name:merchants",
     "holding remove": "player:@bob name:Count Jasek",
     "goal achieved": "player:@alice goal:1",
     "goal remove": "player:@alice goal:1",

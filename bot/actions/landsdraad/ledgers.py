@@ -62,7 +62,7 @@ def split_game_tag(text: str) -> tuple[str, str | None]:
 async def transfer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     parsed = parse_transfer(body)
-    game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
+    game = await game_of_user(app, ctx.actor.id, named, "landsdraad", example=first_line(body)[:60])
     view = await app.clerk.landsdraad.audits.record_transfer(game.id, user_id=ctx.actor.id, command=parsed, at=ctx.at,
                                                              source_id=ctx.source_id)
     if view.duplicate:  # the moderators were told when it first came
@@ -74,7 +74,7 @@ async def transfer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
 async def audit_quote_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     request = parse_audit_quote(body)
-    game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
+    game = await game_of_user(app, ctx.actor.id, named, "landsdraad", example=first_line(body)[:60])
     q = await app.clerk.landsdraad.audits.audit_quote(game.id, target=request.target, rounds=request.rounds)
     return [reply(quote_text(q))]
 
@@ -83,7 +83,7 @@ async def audit_quote_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
 async def elector_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     query = parse_elector_query(body)
-    game = await game_of_user(app, ctx.actor.id, named, "landsdraad")
+    game = await game_of_user(app, ctx.actor.id, named, "landsdraad", example=first_line(body)[:60])
     answer = await app.clerk.landsdraad.perks.elector_query(game.id, user_id=ctx.actor.id, query=query,
                                                             source_id=ctx.source_id)
     return [reply(elector_text(answer))]

@@ -192,7 +192,7 @@ async def ag_vote_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     line, named = split_game_tag(first_line(text))
     parsed = parse_motion(line)
     assert isinstance(parsed, AgVote)
-    game = await game_of_user(app, ctx.actor.id, named, "landsdraad", what="`AG Vote:`")
+    game = await game_of_user(app, ctx.actor.id, named, "landsdraad", what="`AG Vote:`", example=line[:60])
     return await _ag_vote(app, ctx, game, parsed.candidate)
 
 

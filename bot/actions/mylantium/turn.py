@@ -301,8 +301,7 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     game (a player of another ruleset is told so)."""
     form = parse_form(first_line(text))
     head = first_line(text).split(":", 1)[0].strip().capitalize()
-    game = await game_of_user(app, ctx.actor.id, form.game, NAME, what=f"`{head}:`",
-                              example=f"{head}: …")
+    game = await game_of_user(app, ctx.actor.id, form.game, NAME, what=f"`{head}:`", example=first_line(text)[:60])
     now = app.clerk.clock.now()
     if isinstance(form, PrimaryChoice | GeneralChoice):
         stage = "primary" if isinstance(form, PrimaryChoice) else "general"
