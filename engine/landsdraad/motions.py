@@ -63,6 +63,14 @@ _SUBJECT_WORDS = {
 }
 
 
+def audit_form(target: str, rounds: tuple[int, ...] | list[int]) -> str:
+    """The form that calls for an audit of ``rounds`` (earlier ones; the current round is always in it):
+    ``Audit: bob``, ``Audit: bob round 2``, ``Audit: bob rounds 1, 2``, as this module reads it."""
+    if not rounds:
+        return f"Audit: {target}"
+    return f"Audit: {target} {'round' if len(rounds) == 1 else 'rounds'} {', '.join(map(str, rounds))}"
+
+
 def parse_rounds(text: str, spec: str) -> tuple[int, ...]:
     rounds: set[int] = set()
     for part in re.split(r",|\band\b", spec):

@@ -240,7 +240,7 @@ async def test_transfer_and_quote_dms_are_answered_only_to_the_sender(table: Any
 
     text = only_here(await dm(c, bob, "Audit quote: Alice rounds 1-2"))
     assert "Audit quote for alice in round 3 of sirius: **4300 MS** in all, **1434 MS**" in text  # ceil(4300 / 3)
-    assert "rounds 1, 2 and 3" in text and "`Audit: alice rounds 1 and 2`" in text
+    assert "rounds 1, 2 and 3" in text and "`Audit: alice rounds 1, 2`" in text
     [slashed] = await slash(c, bob, "audit quote", player=user(ALICE, "alice"), rounds="2")
     assert slashed.ephemeral and "**2300 MS** in all, **767 MS**" in slashed.text
     [from_dm] = await slash(c, bob, "audit quote", player=user(ALICE, "alice"), in_dm=True)

@@ -7,6 +7,7 @@ from bot.actions.outbox import Card
 from engine.core.stamps import stamp
 from engine.core.words import either
 from engine.landsdraad.audit import BASE_FEE, PER_PLAYER, PER_ROUND_BACK
+from engine.landsdraad.motions import audit_form
 from engine.landsdraad.perks import Perk
 from engine.service.landsdraad.audits import AuditView, QuoteView, TransferList, TransferView
 from engine.service.landsdraad.perks import ElectorAnswer, PerkGrant, PerksAwarded
@@ -135,15 +136,14 @@ def transfer_applied_dm(a: AppliedTransfer, *, giver: bool) -> str:
 # -- audits ---------------------------------------------------------------------------------------------------
 
 def quote_text(q: QuoteView) -> str:
-    spec = f" {rounds_text(q.requested)}" if q.requested else ""
     return (f"Audit quote for {q.target} in round {q.current} of {q.game.name}: **{q.fee} MS** in all, "
             f"**{q.share} MS** for each of the {q.active} active players.\n"
             f"Fee: {fee_text(q.fee, q.active, q.current, q.requested)}.\n"
             f"It would publish {q.target}'s transfers in {rounds_text(q.rounds)} (the current round is always "
             f"included, at no extra cost).\n"
             + (f"Only you see this quote. {q.game.name} has ended, so no audit can be called now." if q.game.ended else
-               f"Only you see this quote. To call for the audit, post `Audit: {q.target}{spec}` as the first line of a "
-               "message in a thread of the game channel."))
+               f"Only you see this quote. To call for the audit, post `{audit_form(q.target, q.requested)}` as the "
+               "first line of a message in a thread of the game channel."))
 
 
 def audit_card(view: AuditView) -> Card:

@@ -14,7 +14,7 @@ from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.audit import audit_quote
 from engine.landsdraad.kanly import end_game_pot
 from engine.landsdraad.majority import PlayerVote, State, Subject, needed, vote_title
-from engine.landsdraad.motions import Motion
+from engine.landsdraad.motions import Motion, audit_form
 from engine.landsdraad.settings import SETTINGS
 from engine.service.clock import utc
 from engine.service.landsdraad.adjutant import AG, adjutant_of, open_election_row, set_adjutant, start_election
@@ -149,7 +149,7 @@ async def _target(session: AsyncSession, game: Game, motion: Motion) -> tuple[st
         quote = audit_quote(game.current_round, await active_count(session, game.id), motion.rounds)
         earlier = [r for r in quote.rounds if r != game.current_round]
         label = player.name + (f", rounds {', '.join(map(str, earlier))} and {game.current_round}" if earlier else "")
-        form = f"Audit: {player.name}" + (f" rounds {', '.join(map(str, earlier))}" if earlier else "")
+        form = audit_form(player.name, earlier)
         return f"{player.id}:{','.join(map(str, quote.rounds))}", {"label": label, "player": player.id,
                                                                     "rounds": list(quote.rounds), "form": form}
     return "", {"label": ""}
