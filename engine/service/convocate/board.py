@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.convocate.board import Board, Card, Kind, PlayerState, check_entered_vote, printed_vote, sovereignty
 from engine.convocate.parsing import parse_faces
 from engine.convocate.rulings import SETTINGS, setting, shown, value_of
-from engine.convocate.votes import standing_votes
+from engine.convocate.votes import standing_votes, vote_of
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.convocate.motions import motion_view
 from engine.service.convocate.store import Loaded, faces_json, load, open_motion, require_convocate, save
@@ -242,7 +242,10 @@ class ConvocateBoardService(ServiceBase):
                 before, after = standing_votes(board), standing_votes(board.with_card(new))
                 payload.update(since=since, votes_change={p: after.get(p, 0) - before.get(p, 0)
                                                           for p in sorted({*before, *after})
-                                                          if after.get(p, 0) != before.get(p, 0)})
+                                                          if after.get(p, 0) != before.get(p, 0)},
+                               # what a resolved Repeal's count, card by card, is corrected by (errata)
+                               vote_of=[vote_of(card), vote_of(new)], controllers=[card.controller, new.controller],
+                               changed=[f for f in CARD_FIELDS if getattr(card, f) != getattr(new, f)])
             await event(uow, game_id, "CardChanged", actor, payload, source_id)
             return new
 
