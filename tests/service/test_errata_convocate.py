@@ -191,3 +191,17 @@ async def test_a_correction_under_a_changed_ruling_reads_the_count_made_under_it
     await dispatch(App(cv.clerk), ctx, "card set", {"name": "LC", "vote": 1, "since": 1})
     e = await cv.clerk.convocate.errata.post_erratum(cv.gid, number=number, actor=1, source_id="e-lc")
     assert (e.recount.mover_votes, e.recount.controller_votes, e.recount.destroyed) == (3, 4, False)
+
+
+async def test_the_convocate_rulings_alias_recounts_like_game_settings(cv: Convocate) -> None:  # noqa: F811
+    """Found playing (4.1): ``/convocate rulings`` changed ``repeal_count`` without the recount ``/game settings``
+    makes; the alias runs the same path, so the moderators get the same notice, button and channel line."""
+    number = await tied(cv)
+    ctx = Ctx(MODERATOR, Place(900, 901), "s-alias-before", cv.clock.now())
+    out = await dispatch(App(cv.clerk), ctx, "convocate rulings", {"ruling": "repeal_count", "value": "before"})
+    [notice] = [o for o in out if isinstance(o.to, ToThread)]
+    assert (f"Motion #{number} (Repeal of X, turn 2): announced bob 3 against alice 3 (kept); counted again under "
+            "repeal_count before (counted after at the resolution) 4 against 3 (destroyed)") in notice.text
+    assert notice.buttons and notice.buttons[0].custom_id == f"clerk:cv-erratum:{cv.gid}:{number}"
+    [said] = [o.text for o in out if not isinstance(o.to, (Here, ToThread))]
+    assert said == "The moderators changed the setting **repeal_count** from after to before."

@@ -305,7 +305,7 @@ async def test_a_motion_offered_round_the_table_and_seconded(cv: Convocate) -> N
 
 
 async def test_an_offer_times_out_and_a_motion_nobody_can_second_resolves_at_once(cv: Convocate) -> None:
-    await cv.clerk.convocate.board.change_ruling(cv.gid, name="second_timeout", value="2h", actor=MOD)
+    await cv.clerk.settings.change_setting(cv.gid, name="second_timeout", value="2h", actor=MOD)
     await cv.card("character", "K_A", A, at="HW_A")
     await cv.card("character", "K_C", C, at="HW_C")
     await cv.phase(("alice", Phase.ACTION))
@@ -369,9 +369,8 @@ async def test_convocate_commands_refuse_in_a_landsdraad_game(clerk: Clerk) -> N
 
 
 async def test_rulings_are_per_game_settings_and_events(cv: Convocate) -> None:
-    name, old, new = await cv.clerk.convocate.board.change_ruling(cv.gid, name="seat range plus", value="1..4",
-                                                                  actor=MOD)
-    assert (name, old, new) == ("seat_range_plus", "0..4", "1..4")
+    name, old, new = await cv.clerk.settings.change_setting(cv.gid, name="seat range plus", value="1..4", actor=MOD)
+    assert (name, str(old), str(new)) == ("seat_range_plus", "0..4", "1..4")
     rows = {r[0]: r for r in await cv.clerk.convocate.board.rulings(cv.gid)}
     assert rows["seat_range_plus"][2:4] == ("1..4", False) and rows["repeal_count"][1:4] == ("P4-05", "after", True)
     assert (await cv.kinds())[-1] == "SettingChanged"
