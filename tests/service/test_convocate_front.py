@@ -195,3 +195,17 @@ async def test_one_committed_vote_is_one_vote(clerk: Clerk) -> None:
     await senate(clerk)
     out = await slash(clerk, ALICE, "commit", cards="Union Prime")
     assert "alice commits Union Prime 1 = 1 Vote to the Resource Pool, which holds 1." in text_of(public(out)[0])
+
+
+async def test_a_commit_outside_the_action_phase_is_taken_with_a_warning(clerk: Clerk) -> None:
+    """Found playing (4.8): Votes committed in the Ready or Admin Phase cannot pay a push (Action Phase only) before
+    the pool empties at the end of the Phase (R4-07). The rules do not forbid the commit (a card may spend the pool),
+    so Clerk takes it and warns; in the Action Phase there is no warning."""
+    await senate(clerk)
+    await slash(clerk, ALICE, "phase next")  # alice's Admin Phase
+    out = await slash(clerk, ALICE, "commit", cards="Union Prime")
+    text = text_of(public(out)[0])
+    assert "alice commits Union Prime 1 = 1 Vote" in text
+    assert ("**Warning:** this is the Admin Phase, and pushes are made in your Action Phase, so nothing Clerk records "
+            "can be paid from the pool before it empties; unless a card spends these Votes in this Phase, they are "
+            "lost.") in text

@@ -9,7 +9,7 @@ from datetime import datetime
 from bot.actions.outbox import Card
 from bot.actions.render import FAILED, NEUTRAL, PASSED
 from engine.convocate.access import lockout_text
-from engine.convocate.board import Board, signed
+from engine.convocate.board import Board, Phase, signed
 from engine.convocate.factors import Committed, Pushed
 from engine.convocate.turns import PhaseChanged
 from engine.convocate.votes import StandingVote
@@ -85,9 +85,12 @@ def setup_card(view: BoardView, now: datetime) -> Card:
 def committed_text(c: Committed) -> str:
     parts = [f"{name} {votes}" for name, votes in c.cards] + ([f"card effect {c.added}"] if c.added else [])
     votes = plural(sum(v for _, v in c.cards) + c.added, "Vote")
+    warning = (f" **Warning:** this is the {c.phase.label}, and pushes are made in your Action Phase, so nothing "
+               "Clerk records can be paid from the pool before it empties; unless a card spends these Votes in this "
+               "Phase, they are lost." if c.phase is not None and c.phase is not Phase.ACTION else "")
     return (f"{c.player} commits {' + '.join(parts)} = {votes} to the Resource Pool, which holds {c.pool}. The "
             f"activated cards leave Standing Vote until {c.player}'s next Ready Phase; the pool empties at the end of "
-            "this Phase.")
+            f"this Phase.{warning}")
 
 
 def pushed_text(p: Pushed) -> str:
