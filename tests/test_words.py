@@ -55,7 +55,7 @@ def motion(morality: str | None) -> MotionView:
 
 def test_a_missing_motion_morality_is_said_to_be_the_motions() -> None:
     missing = resolved_card(motion(None)).as_text()
-    assert "This Motion's Morality is not on the board" in missing and "Dorn, Tess by hand" in missing
+    assert "unknown: this Motion's Morality is not on the board" in missing and "Dorn, Tess by hand" in missing
     theirs = resolved_card(motion("Loyal")).as_text()
     assert "Morality not on the board for Dorn, Tess; the table checks their Penalty by hand." in theirs
 

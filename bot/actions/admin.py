@@ -113,7 +113,14 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
         return await set_timezone(app, ctx, g, o)
     if o.get("setting") is None or o.get("value") is None:
         raise RuleError("Give both `setting` and `value` to change a setting, or neither to see them all.")
-    name, old, new = await app.clerk.settings.change_setting(g.id, name=o["setting"], value=o["value"],
+    return await change_setting(app, ctx, g, o["setting"], o["value"])
+
+
+async def change_setting(app: App, ctx: Ctx, g: GameView, setting: str, value: str) -> list[Outgoing]:
+    """A moderator changes one of the game's settings: recorded, told to the moderator and the channel, and followed
+    by what the ruleset says it changes (``Front.after_setting``: a Convocate Repeal recount). Also what a ruleset's
+    own alias of /game settings runs (``/convocate rulings``), so both are one path."""
+    name, old, new = await app.clerk.settings.change_setting(g.id, name=setting, value=value,
                                                              actor=ctx.actor.id, source_id=ctx.source_id)
     front = app.front(g.ruleset)
     after = await front.after_setting(app, ctx, g, name) if front is not None and front.after_setting else []

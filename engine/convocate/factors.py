@@ -60,6 +60,8 @@ class Committed:
     cards: tuple[tuple[str, int], ...]
     added: int
     pool: int
+    phase: Phase | None = None
+    """The Phase it was made in: outside the Action Phase no push can pay from the pool before it empties."""
 
 
 def commit(board: Board, player: str, names: list[str], added: int = 0) -> tuple[Board, Committed]:
@@ -85,7 +87,7 @@ def commit(board: Board, player: str, names: list[str], added: int = 0) -> tuple
         cards.append((card.name, vote_of(card)))
     total = sum(v for _, v in cards) + added
     board = board.with_player(replace(me, pool=me.pool + total))
-    return board, Committed(player, tuple(cards), added, me.pool + total)
+    return board, Committed(player, tuple(cards), added, me.pool + total, board.phase)
 
 
 def _check_committable(card: Card, player: str) -> None:

@@ -5,6 +5,7 @@ and a tie goes to the controller. Only those two players count."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.convocate.access import Access, access
 from engine.convocate.board import Board, Phase, Statute
@@ -72,6 +73,17 @@ def repeal_explained(statute: str, mover: str, controller: str, convocant: str, 
                       tuple(steps), (mine, theirs))
 
 
+def lines_json(counted: Repealed) -> dict[str, list[list[object]]]:
+    """How a Repeal's event keeps its count line by line (``/why repeal``, ``errata``)."""
+    return {"mover": [[x.source, x.votes, x.note] for x in counted.mover_lines],
+            "controller": [[x.source, x.votes, x.note] for x in counted.controller_lines]}
+
+
+def lines_of(data: Any) -> tuple[Line, ...]:
+    """One side of ``lines_json`` read back."""
+    return tuple(Line(str(source), int(votes), str(note)) for source, votes, note in data or ())
+
+
 RECOUNTED_BY = ("repeal_count", "committed_cards")
 """The rulings a Repeal's count reads (P4-05, P4-08): a change of either may change a resolved Repeal."""
 VARIANTS = tuple((count, committed) for count in ("after", "before") for committed in ("out", "locations-count"))
@@ -83,15 +95,14 @@ def variant_key(count: str, committed: str) -> str:
     return f"{count}/{committed}"
 
 
-def counts_by_ruling(board: Board, player: str, name: str, convocant: str) -> dict[str, tuple[int, int]]:
-    """The (mover, controller) Standing Votes ``repeal`` gives on ``board`` under each setting of ``repeal_count``
-    and ``committed_cards`` (``VARIANTS``), the other rulings as they are: what a change of either ruling after the
-    Repeal is recounted from (``errata``), counted by ``repeal`` itself."""
-    found: dict[str, tuple[int, int]] = {}
+def counts_by_ruling(board: Board, player: str, name: str, convocant: str) -> dict[str, Repealed]:
+    """The count ``repeal`` makes on ``board`` under each setting of ``repeal_count`` and ``committed_cards``
+    (``VARIANTS``), the other rulings as they are: what a change of either ruling after the Repeal, or a correction
+    of a card, is recounted from (``errata``), counted by ``repeal`` itself."""
+    found: dict[str, Repealed] = {}
     for count, committed in VARIANTS:
         ruled = replace(board, rulings=replace(board.rulings, repeal_count=count, committed_cards=committed))
-        counted = repeal(ruled, player, name, convocant)[1]
-        found[variant_key(count, committed)] = (counted.mover_votes, counted.controller_votes)
+        found[variant_key(count, committed)] = repeal(ruled, player, name, convocant)[1]
     return found
 
 

@@ -80,9 +80,16 @@ def pref_sign(board: Board, player: PlayerState) -> int:
     return player.pref_sign
 
 
-def locked_out(board: Board, player: PlayerState) -> bool:
-    """R4-10: while GOVT is on the opposite side of 0 from the player's preferred GOVT. GOVT 0 locks out nobody,
-    and a player with no preferred side (the Emberates, P4-11) is never locked out."""
+def govt_against(board: Board, player: PlayerState) -> bool:
+    """R4-10's condition: GOVT is on the opposite side of 0 from the player's preferred GOVT. GOVT 0 is against
+    nobody, and a player with no preferred side (the Emberates, P4-11) never has it against them."""
     govt = board.govt
     sign = pref_sign(board, player)
     return sign != 0 and govt != 0 and (govt > 0) != (sign > 0)
+
+
+def locked_out(board: Board, player: PlayerState) -> bool:
+    """R4-10: GOVT is against the player and they control no active Seat (a captured Seat whose own range is active,
+    or one a Directive keeps active, keeps the Seat route open), so no route to the floor is open: the one test
+    for access (``access``), the offer's skip reason, ``/board`` and the export."""
+    return govt_against(board, player) and not active_seats(board, player.name)

@@ -24,6 +24,10 @@ def is_convocant(card: Card, temp_counts: bool = True) -> bool:
     return (vote_of(card) if temp_counts else card.vote) >= 1
 
 
+SEAT_LINE = "active Seat, readied occupant"
+"""The note of a Seat's +1 line (P4-01), beside the Seat's own Vote line."""
+
+
 @dataclass(frozen=True)
 class Line:
     source: str
@@ -83,7 +87,7 @@ LINE_RULES = {
     "activated": _rule("an activated card adds nothing until it readies", rule_id="R4-04, P4-08"),
     "off the Map": _rule("a permanent off the Map adds nothing", rule_id="R4-04"),
     "Vote suppressed": _rule("a permanent whose Vote is suppressed adds nothing", rule_id="R4-04"),
-    "active Seat, readied occupant": _rule("an active Seat adds 1 to its controller while a readied Character they "
+    SEAT_LINE: _rule("an active Seat adds 1 to its controller while a readied Character they "
                                            "control occupies it", rule_id="R4-04, P4-01"),
     "until end of turn": _rule("a temporary effect on the Standing Vote counts while it lasts",
                                rule_id="R4-04, P4-09"),
@@ -109,7 +113,7 @@ def standing_explained(board: Board, player: str, events: Mapping[str, tuple[int
         if line is not None:
             lines.append(line)
         if card.kind is Kind.SEAT and seat_bonus(board, card):
-            lines.append(Line(card.name, 1, "active Seat, readied occupant"))
+            lines.append(Line(card.name, 1, SEAT_LINE))
     temp = board.player(player).temp
     if temp:
         lines.append(Line("temporary effects", temp, "until end of turn"))

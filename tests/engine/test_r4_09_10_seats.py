@@ -19,7 +19,7 @@ from convocate_f4 import MINUS, S_K, S_T, S_U, f4, seat
 
 from engine.convocate.board import Board, Face, PlayerState
 from engine.convocate.rulings import Rulings
-from engine.convocate.seats import govt_range, locked_out, seat_active
+from engine.convocate.seats import govt_against, govt_range, locked_out, seat_active
 
 
 def with_controller(board: Board, name: str, controller: str) -> Board:
@@ -127,12 +127,32 @@ def test_the_retired_rules_do_not_exist() -> None:
 
 def test_a_tribunate_prime_face_keeps_the_seat_open_when_the_factor_swings() -> None:
     """§6.6: "A government that has made GOVT its business keeps its chamber open when the Factor swings against
-    it", and so C keeps the Seat route while locked out."""
+    it", and so C, with GOVT against it, keeps the Seat route and is not locked out (R4-10: the Seat route stays
+    open)."""
     from convocate_f4 import character
 
     from engine.convocate.access import Route, access
 
     board = f4(-3, character("K_C", "C", 1, at="Far Away"), C="GOVT")
-    assert locked_out(board, board.player("C"))
+    assert govt_against(board, board.player("C")) and not locked_out(board, board.player("C"))
     assert access(board, "C", "K_C").route is Route.SEAT
+    plain = f4(-3)  # without the Directive, S_T is inactive: locked out
+    assert locked_out(plain, plain.player("C"))
     assert seat_active(board, S_T).why == "Directive: C's Directive is GOVT and its prime face prints Directive"
+
+
+def test_R4_10_a_captured_seat_whose_own_range_is_active_keeps_its_holder_out_of_the_lockout() -> None:
+    """R4-10: "The Seat route stays open if the player controls an active Seat, such as a captured Seat of the other
+    bloc whose own range is active": B (−) holds a Republic Seat active at GOVT +2, so B is not locked out (the
+    board, the export and the offer's skip reason read this one test)."""
+    from convocate_f4 import character
+
+    from engine.convocate.access import Route, access
+    from engine.convocate.board import Card, Face, Kind
+
+    hall = Card("Hall", Kind.SEAT, "B", vote=0, sovereignty="Republic",
+                faces=(Face("prime", frozenset(range(1, 5))),))
+    board = f4(2, character("K_B", "B", 1, at="Far Away")).with_card(hall)
+    assert govt_against(board, board.player("B")) and not locked_out(board, board.player("B"))
+    assert access(board, "B", "K_B").route is Route.SEAT
+    assert locked_out(board.without_card("Hall"), board.player("B"))

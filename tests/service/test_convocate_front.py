@@ -167,3 +167,45 @@ async def test_the_dm_help_lists_the_thread_forms(clerk: Clerk) -> None:
     text = only_here(await dm(clerk, BOB, "help"))
     assert "**2. In a thread of the game channel**, as the first line of your message:" in text
     assert "`Motion: <name> by <Convocant>`: moves a Motion" in text
+
+
+async def test_the_card_names_the_offer_order_the_ruling_made(clerk: Clerk) -> None:
+    """Found playing (4.6): under ``second_order: mover-last`` (P4-13's alternative) the order is right and the label
+    said "from the mover"; it says the mover is last."""
+    await senate(clerk)
+    await slash(clerk, MODERATOR, "game settings", setting="second_order", value="mover-last")
+    moved = await say(clerk, ALICE, "Motion: Quick by Kista\nMorality: Loyal", "post-last")
+    assert "Offer to second: In turn order after the mover, the mover last: bob, carol, alice" in text_of(
+        public(moved)[0])
+
+
+async def test_a_motion_without_a_morality_does_not_say_none_pay(clerk: Clerk) -> None:
+    """Found playing (4.7): with no Morality on the Motion, nobody's Penalty is known; "none" before "cannot tell"
+    said both that nobody pays and that Clerk cannot tell."""
+    await senate(clerk)
+    moved = await say(clerk, ALICE, "Motion: Bare by Dorn\nSeconded: none", "post-bare")
+    resolved = text_of(public(moved)[-1])
+    assert ("Penalties (after it resolves): unknown: this Motion's Morality is not on the board, so Clerk cannot "
+            "tell who pays a Penalty; the table checks Dorn by hand.") in resolved.replace("\n", " ")
+    assert "none" not in resolved.split("Penalties")[1]
+
+
+async def test_one_committed_vote_is_one_vote(clerk: Clerk) -> None:
+    """Found playing (5.1): "= 1 Votes"."""
+    await senate(clerk)
+    out = await slash(clerk, ALICE, "commit", cards="Union Prime")
+    assert "alice commits Union Prime 1 = 1 Vote to the Resource Pool, which holds 1." in text_of(public(out)[0])
+
+
+async def test_a_commit_outside_the_action_phase_is_taken_with_a_warning(clerk: Clerk) -> None:
+    """Found playing (4.8): Votes committed in the Ready or Admin Phase cannot pay a push (Action Phase only) before
+    the pool empties at the end of the Phase (R4-07). The rules do not forbid the commit (a card may spend the pool),
+    so Clerk takes it and warns; in the Action Phase there is no warning."""
+    await senate(clerk)
+    await slash(clerk, ALICE, "phase next")  # alice's Admin Phase
+    out = await slash(clerk, ALICE, "commit", cards="Union Prime")
+    text = text_of(public(out)[0])
+    assert "alice commits Union Prime 1 = 1 Vote" in text
+    assert ("**Warning:** this is the Admin Phase, and pushes are made in your Action Phase, so nothing Clerk records "
+            "can be paid from the pool before it empties; unless a card spends these Votes in this Phase, they are "
+            "lost.") in text

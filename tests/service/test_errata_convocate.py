@@ -39,7 +39,7 @@ async def test_a_corrected_card_flips_a_tied_repeal(cv: Convocate) -> None:  # n
     assert all(isinstance(o.to, (Here, ToThread)) for o in out)  # the moderators only
     notice = out[-1]
     assert isinstance(notice.to, ToThread) and notice.text.startswith(
-        "The correction of LB from turn 1 (Standing Vote bob +1) changes resolved Repeals of senate")
+        "The correction of LB from turn 1 (Vote 1 → 2) changes resolved Repeals of senate")
     assert (f"Motion #{tie.number} (Repeal of X, turn 2): announced bob 3 against alice 3 (kept); corrected 4 "
             "against 3 (destroyed): **the outcome changes**") in notice.text
     with pytest.raises(RuleError, match="Only a moderator corrects"):
@@ -128,5 +128,80 @@ async def test_a_repeal_resolved_before_the_counts_were_kept_is_named_not_recoun
     out = await setting(cv, "repeal_count", "before")
     assert not any(isinstance(o.to, ToThread) for o in out)
     [said] = [o.text for o in out if isinstance(o.to, Here) and "Not recounted" in (o.text or "")]
-    assert (f"Not recounted: Motion of Repeal #{number} (X) was resolved before Clerk kept the count under each "
-            "ruling, so the recount is not possible for them; judge them by hand.") in said
+    assert (f"• Not recounted: Motion #{number} (Repeal of X, turn 2): it was resolved before Clerk kept its count "
+            "under each ruling; judge it by hand.") in said
+
+
+async def test_a_correction_counts_the_card_as_it_counted_in_the_repeal_not_as_it_stands_now(cv: Convocate) -> None:  # noqa: F811
+    """Found playing (1.1): alice's LA was on the Map and readied when bob's Repeal was counted (its 2 is in alice's
+    3) and is activated (it committed Votes) when the correction is made. Corrected to Vote 1 from turn 1, alice's
+    count is 2 and bob's 3 destroys X; read from the board now, LA's change was 0 (``committed_cards: out``) and the
+    moderators were told nothing changes."""
+    number = await tied(cv)
+    board = cv.clerk.convocate.board
+    await board.set_card(cv.gid, actor=1, moderator=True, name="LA", changes={"readied": False}, source_id="now")
+    ctx = Ctx(MODERATOR, Place(900, 901), "slash-la", cv.clock.now())
+    out = await dispatch(App(cv.clerk), ctx, "card set", {"name": "LA", "vote": 1, "since": 1})
+    notice = out[-1]
+    assert isinstance(notice.to, ToThread) and notice.text.startswith(
+        "The correction of LA from turn 1 (Vote 2 → 1) changes resolved Repeals of senate")
+    assert (f"Motion #{number} (Repeal of X, turn 2): announced bob 3 against alice 3 (kept); corrected 3 against 2 "
+            "(destroyed): **the outcome changes**") in notice.text
+    e = await cv.clerk.convocate.errata.post_erratum(cv.gid, number=number, actor=1, source_id="e-la")
+    assert (e.recount.mover_votes, e.recount.controller_votes, e.recount.destroyed) == (3, 2, True)
+
+
+async def test_a_correction_of_the_mover_changes_nothing_it_counted_0_activated(cv: Convocate) -> None:  # noqa: F811
+    """Found playing (1.2): K_B moved the Repeal, so it was counted activated (0, R4-17, P4-05) whatever its Vote.
+    Readied again now and corrected to Vote 0 from turn 1, the Repeal comes out as announced, and the erratum is
+    refused; read from the board now, bob lost 1 and a false erratum could be posted."""
+    number = await tied(cv)
+    board = cv.clerk.convocate.board
+    await board.set_card(cv.gid, actor=1, moderator=True, name="K_B", changes={"readied": True}, source_id="now")
+    ctx = Ctx(MODERATOR, Place(900, 901), "slash-k-b", cv.clock.now())
+    out = await dispatch(App(cv.clerk), ctx, "card set", {"name": "K_B", "vote": 0, "since": 1})
+    [notice] = [o for o in out if isinstance(o.to, Here) and "correction" in (o.text or "")]
+    assert notice.text == ("The correction of K_B from turn 1 (Vote 1 → 0): no resolved Motion of Repeal of senate "
+                           "comes out differently.")
+    assert not any(isinstance(o.to, ToThread) for o in out)
+    with pytest.raises(RuleError, match="comes out as announced"):
+        await cv.clerk.convocate.errata.post_erratum(cv.gid, number=number, actor=1)
+
+
+async def test_a_correction_the_count_cannot_show_is_named_to_judge_by_hand(cv: Convocate) -> None:  # noqa: F811
+    """A correction of where a card stands (a Seat's +1) or of a card that added nothing with Vote 0 is not guessed
+    from the board now: the Repeal is named, with the reason, and no erratum is posted for it."""
+    number = await tied(cv)
+    ctx = Ctx(MODERATOR, Place(900, 901), "slash-at", cv.clock.now())
+    out = await dispatch(App(cv.clerk), ctx, "card set", {"name": "K_A", "at": "HW_A", "since": 1})
+    [notice] = [o for o in out if isinstance(o.to, Here) and "correction" in (o.text or "")]
+    assert (f"• Not recounted: Motion #{number} (Repeal of X, turn 2): the correction of K_A changes its at, which "
+            "the count card by card does not show; judge it by hand.") in notice.text
+    with pytest.raises(RuleError, match=f"Clerk cannot count Motion #{number} again: the correction of K_A"):
+        await cv.clerk.convocate.errata.post_erratum(cv.gid, number=number, actor=1)
+
+
+async def test_a_correction_under_a_changed_ruling_reads_the_count_made_under_it(cv: Convocate) -> None:  # noqa: F811
+    """alice's LC, activated, counted 0 at the resolution (``committed_cards: out``) and 2 under ``locations-count``
+    (3 against 5). Ruled ``locations-count`` and LC corrected to Vote 1 from turn 1, the count is 3 against 4: the
+    count card by card under each ruling is the one ``repeal`` made at the resolution, not the resolution's own."""
+    number = await tied(cv)
+    await setting(cv, "committed_cards", "locations-count")
+    ctx = Ctx(MODERATOR, Place(900, 901), "slash-lc", cv.clock.now())
+    await dispatch(App(cv.clerk), ctx, "card set", {"name": "LC", "vote": 1, "since": 1})
+    e = await cv.clerk.convocate.errata.post_erratum(cv.gid, number=number, actor=1, source_id="e-lc")
+    assert (e.recount.mover_votes, e.recount.controller_votes, e.recount.destroyed) == (3, 4, False)
+
+
+async def test_the_convocate_rulings_alias_recounts_like_game_settings(cv: Convocate) -> None:  # noqa: F811
+    """Found playing (4.1): ``/convocate rulings`` changed ``repeal_count`` without the recount ``/game settings``
+    makes; the alias runs the same path, so the moderators get the same notice, button and channel line."""
+    number = await tied(cv)
+    ctx = Ctx(MODERATOR, Place(900, 901), "s-alias-before", cv.clock.now())
+    out = await dispatch(App(cv.clerk), ctx, "convocate rulings", {"ruling": "repeal_count", "value": "before"})
+    [notice] = [o for o in out if isinstance(o.to, ToThread)]
+    assert (f"Motion #{number} (Repeal of X, turn 2): announced bob 3 against alice 3 (kept); counted again under "
+            "repeal_count before (counted after at the resolution) 4 against 3 (destroyed)") in notice.text
+    assert notice.buttons and notice.buttons[0].custom_id == f"clerk:cv-erratum:{cv.gid}:{number}"
+    [said] = [o.text for o in out if not isinstance(o.to, (Here, ToThread))]
+    assert said == "The moderators changed the setting **repeal_count** from after to before."

@@ -108,6 +108,24 @@ async def test_the_board_standing_vote_control_seats_and_lockout(cv: Convocate) 
     assert (await cv.sv()) == {"alice": 7, "bob": 1, "carol": 1}
 
 
+async def test_the_board_and_the_export_follow_r4_10_a_held_active_seat_is_no_lockout(cv: Convocate) -> None:
+    """Found playing (1.3): at GOVT +2 bob (Kingdom, −) holds a captured Republic Seat active in its own range, so
+    the Seat route is open and he is not locked out; the board's list and the export said he was (the sign of GOVT
+    alone), while the engine let him move. All three read ``seats.locked_out``."""
+    await cv.card("seat", "Hall", B, sovereignty="Republic", faces="prime: 1..4")
+    await cv.govt(2)
+    view = await cv.clerk.convocate.board.board(cv.gid)
+    assert [(s.player, s.locked_out) for s in view.standings] == [("alice", False), ("bob", False), ("carol", False)]
+    from engine.service.convocate.export import export_convocate
+    async with make_sessionmaker(cv.engine)() as session:
+        exported = await export_convocate(session, cv.gid)
+    players = exported["convocate"]["players"]
+    assert [(p["name"], p["locked_out"]) for p in players] == [("alice", False), ("bob", False), ("carol", False)]
+    await cv.clerk.convocate.board.set_card(cv.gid, actor=1, moderator=True, name="Hall", changes={"on_map": False})
+    view = await cv.clerk.convocate.board.board(cv.gid)
+    assert [s.locked_out for s in view.standings] == [False, True, False]  # without it, GOVT locks bob out
+
+
 async def test_cards_are_checked_when_they_are_put_on_the_board(cv: Convocate) -> None:
     with pytest.raises(RuleError, match="No card prints Vote 3"):
         await cv.card("location", "L3", A, vote=3)
@@ -287,7 +305,7 @@ async def test_a_motion_offered_round_the_table_and_seconded(cv: Convocate) -> N
 
 
 async def test_an_offer_times_out_and_a_motion_nobody_can_second_resolves_at_once(cv: Convocate) -> None:
-    await cv.clerk.convocate.board.change_ruling(cv.gid, name="second_timeout", value="2h", actor=MOD)
+    await cv.clerk.settings.change_setting(cv.gid, name="second_timeout", value="2h", actor=MOD)
     await cv.card("character", "K_A", A, at="HW_A")
     await cv.card("character", "K_C", C, at="HW_C")
     await cv.phase(("alice", Phase.ACTION))
@@ -351,9 +369,25 @@ async def test_convocate_commands_refuse_in_a_landsdraad_game(clerk: Clerk) -> N
 
 
 async def test_rulings_are_per_game_settings_and_events(cv: Convocate) -> None:
-    name, old, new = await cv.clerk.convocate.board.change_ruling(cv.gid, name="seat range plus", value="1..4",
-                                                                  actor=MOD)
-    assert (name, old, new) == ("seat_range_plus", "0..4", "1..4")
+    name, old, new = await cv.clerk.settings.change_setting(cv.gid, name="seat range plus", value="1..4", actor=MOD)
+    assert (name, str(old), str(new)) == ("seat_range_plus", "0..4", "1..4")
     rows = {r[0]: r for r in await cv.clerk.convocate.board.rulings(cv.gid)}
     assert rows["seat_range_plus"][2:4] == ("1..4", False) and rows["repeal_count"][1:4] == ("P4-05", "after", True)
     assert (await cv.kinds())[-1] == "SettingChanged"
+
+
+async def test_the_offer_skips_a_player_with_an_active_seat_for_the_real_reason(cv: Convocate) -> None:
+    """Found playing (4.3): at GOVT −2 carol's S_T is active by her Directive (R4-09), so she is not locked out
+    (R4-10); she is skipped because her one Convocant is activated, and the reason says so. alice, with no active
+    Seat, is locked out."""
+    await cv.govt(-2)
+    await cv.clerk.convocate.board.set_directive(cv.gid, actor=MOD, moderator=True, user_id=C, factor="GOVT")
+    await cv.card("character", "K_B", B, at="HW_B")
+    await cv.card("character", "K_C", C, at="HW_C", readied=False)
+    await cv.card("character", "K_A", A, at="HW_A")
+    await cv.phase(("bob", Phase.ACTION))
+    motion = MotionCard("Decree", None, "Draw a card.", "Draw another card.", None, None)
+    moved = await cv.clerk.convocate.motions.move_motion(cv.gid, user_id=B, motion=motion, convocant="K_B")
+    assert [(a.player, a.why) for a in moved.answers] == [
+        ("bob", "no readied Convocant with access"), ("carol", "no readied Convocant with access"),
+        ("alice", "locked out, no active Seat")]

@@ -5,6 +5,7 @@ brought back."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -175,8 +176,11 @@ async def test_a_convocate_removal_waits_for_the_movers_motion_and_passes_the_of
     moved = await cv.clerk.convocate.motions.move_motion(cv.gid, user_id=A, motion=MotionCard("M1"), convocant="K_A",
                                                          source_id=cv.src())
     assert moved.offer_to == "carol"
-    with pytest.raises(RuleError, match=r"Motion #1 \(M1\), moved by alice, is being offered for a second"):
+    with pytest.raises(RuleError, match=r"Motion #1 \(M1\), moved by alice, is being offered for a second") as refused:
         await cv.clerk.convocate.removal.remove_player(cv.gid, user_id=A, actor=MOD)
+    from bot.actions.rulesets import COMMANDS
+    named = re.findall(r"\(/([a-z ]+)\)", str(refused.value))  # found playing (4.2): it named /motion pass
+    assert named == ["motion skip"] and all(n in COMMANDS for n in named)
     bob = await cv.clerk.convocate.removal.remove_player(cv.gid, user_id=B, actor=MOD, source_id=cv.src())
     assert bob.offer is None and bob.motion is None
     assert (await cv.clerk.convocate.motions.motion(cv.gid)).offer_to == "carol"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.actions.admin import change_setting
 from bot.actions.commands import App, Option, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.convocate import charts, errata
@@ -84,11 +85,7 @@ async def convocate_rulings(app: App, ctx: Ctx, g: GameView | None, o: dict[str,
         raise RuleError(f"Only the moderators of {g.name} can change its rulings.")
     if o.get("ruling") is None or o.get("value") is None:
         raise RuleError("Give both `ruling` and `value` to change one, or neither to see them all.")
-    name, old, new = await app.clerk.convocate.board.change_ruling(g.id, name=o["ruling"], value=o["value"],
-                                                                   actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the Convocate ruling **{name}** from "
-                                                   f"{old} to {new}.")]
+    return await change_setting(app, ctx, g, o["ruling"], o["value"])  # /game settings' own path (found playing)
 
 
 _CARD_OPTIONS = (

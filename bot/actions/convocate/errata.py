@@ -15,7 +15,7 @@ from bot.actions.convocate.guard import command
 from bot.actions.moderators import erratum_offer, moderator_target
 from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
-from engine.convocate.errata import ClosedRepeal, RepealRecount
+from engine.convocate.errata import RepealRecount, Unrecounted
 from engine.convocate.repeal import variant_key
 from engine.core.errors import RuleError
 from engine.service.convocate.errata import RepealConsequences, RepealErratum
@@ -48,15 +48,14 @@ def recount_line(r: RepealRecount) -> str:
             f"{r.mover_votes} against {r.controller_votes} ({fate(r.destroyed)}): {verdict}.")
 
 
-def unknown_line(unknown: tuple[ClosedRepeal, ...]) -> str:
-    named = ", ".join(f"#{c.motion} ({c.statute})" for c in unknown)
-    return (f"Not recounted: Motion{'s' if len(unknown) > 1 else ''} of Repeal {named} "
-            f"{'were' if len(unknown) > 1 else 'was'} resolved before Clerk kept the count under each ruling, so "
-            "the recount is not possible for them; judge them by hand.")
+def unknown_line(u: Unrecounted) -> str:
+    c = u.closed
+    return (f"• Not recounted: Motion #{c.motion} (Repeal of {c.statute}, turn {c.turn}): {u.reason}; judge it by "
+            "hand.")
 
 
 def notice_text(c: RepealConsequences) -> str:
-    unknown = [unknown_line(c.unknown)] if c.unknown else []
+    unknown = [unknown_line(u) for u in c.unknown]
     if not c.recounts:
         return "\n".join([f"{c.subject}: no resolved Motion of Repeal of {c.game.name} that Clerk can recount comes "
                           "out differently." if c.unknown else

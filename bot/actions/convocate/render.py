@@ -9,11 +9,12 @@ from datetime import datetime
 from bot.actions.outbox import Card
 from bot.actions.render import FAILED, NEUTRAL, PASSED
 from engine.convocate.access import lockout_text
-from engine.convocate.board import Board, signed
+from engine.convocate.board import Board, Phase, signed
 from engine.convocate.factors import Committed, Pushed
 from engine.convocate.turns import PhaseChanged
 from engine.convocate.votes import StandingVote
 from engine.core.stamps import due_text
+from engine.core.words import plural
 from engine.service.convocate.views import BoardView, MotionView, StatuteView, card_line
 
 SECOND_HOW = ("Press a button below, or reply `Second: <Convocant>` (or `Second: yes` if you have only one with "
@@ -83,9 +84,13 @@ def setup_card(view: BoardView, now: datetime) -> Card:
 
 def committed_text(c: Committed) -> str:
     parts = [f"{name} {votes}" for name, votes in c.cards] + ([f"card effect {c.added}"] if c.added else [])
-    return (f"{c.player} commits {' + '.join(parts)} = {sum(v for _, v in c.cards) + c.added} Votes to the Resource "
-            f"Pool, which holds {c.pool}. The activated cards leave Standing Vote until {c.player}'s next Ready "
-            "Phase; the pool empties at the end of this Phase.")
+    votes = plural(sum(v for _, v in c.cards) + c.added, "Vote")
+    warning = (f" **Warning:** this is the {c.phase.label}, and pushes are made in your Action Phase, so nothing "
+               "Clerk records can be paid from the pool before it empties; unless a card spends these Votes in this "
+               "Phase, they are lost." if c.phase is not None and c.phase is not Phase.ACTION else "")
+    return (f"{c.player} commits {' + '.join(parts)} = {votes} to the Resource Pool, which holds {c.pool}. The "
+            f"activated cards leave Standing Vote until {c.player}'s next Ready Phase; the pool empties at the end of "
+            f"this Phase.{warning}")
 
 
 def pushed_text(p: Pushed) -> str:
@@ -184,13 +189,20 @@ def moved_card(m: MotionView, now: datetime) -> Card:
     else:
         if d.get("seconded"):
             lines.append(f"Seconded: {d['seconded']}")
-        fields.append(("Offer to second", "In turn order from the mover: " + ", ".join(m.order), False))
+        fields.append(("Offer to second", order_text(m), False))
         if m.answers:
             fields.append(("So far", answers_text(m), False))
         if m.offer_to:
             fields.append(("Now asked", f"{m.offer_to}, by DM, until {deadline(m.deadline, now)}", False))
     return Card(title=f"{m.game.name}: Motion #{m.number}, {m.name}", description="\n".join(lines),
                 fields=tuple(fields), color=NEUTRAL)
+
+
+def order_text(m: MotionView) -> str:
+    """The order of the offer as the ruling ``second_order`` made it (P4-13): from the mover, or the mover last."""
+    if m.order and m.order[-1] == m.mover and m.order[0] != m.mover:
+        return "In turn order after the mover, the mover last: " + ", ".join(m.order)
+    return "In turn order from the mover: " + ", ".join(m.order)
 
 
 def offer_text(m: MotionView, now: datetime) -> str:
@@ -230,13 +242,14 @@ def resolved_card(m: MotionView) -> Card:
                           + (f": {p['penalty']}" if p.get("penalty") else " from its Penalties block")
                           for p in out.get("penalties", []))
     unknown = ", ".join(out.get("unknown", []))
-    if not penalties:
-        penalties = "none"
-    if unknown and not m.details.get("morality"):
-        penalties += (f"\nThis Motion's Morality is not on the board, so Clerk cannot tell who pays a Penalty; the "
-                      f"table checks {unknown} by hand.")
+    if unknown and not m.details.get("morality"):  # nobody's Penalty is known, so not "none" (found playing, 4.7)
+        penalties = (f"unknown: this Motion's Morality is not on the board, so Clerk cannot tell who pays a "
+                     f"Penalty; the table checks {unknown} by hand.")
     elif unknown:
-        penalties += f"\nMorality not on the board for {unknown}; the table checks their Penalty by hand."
+        penalties = ((penalties or "none among the Convocants whose Morality is on the board")
+                     + f"\nMorality not on the board for {unknown}; the table checks their Penalty by hand.")
+    elif not penalties:
+        penalties = "none"
     fields = [("Resolves, in order", effects or "nothing", False), ("Penalties (after it resolves)", penalties, False)]
     if m.answers:
         fields.insert(0, ("Offer to second", answers_text(m), False))

@@ -11,8 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.board import Board, Card, Kind, PlayerState, check_entered_vote, printed_vote, sovereignty
 from engine.convocate.parsing import parse_faces
-from engine.convocate.rulings import SETTINGS, setting, shown, value_of
-from engine.convocate.votes import standing_votes
+from engine.convocate.rulings import SETTINGS, shown, value_of
+from engine.convocate.votes import standing_votes, vote_of
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.convocate.motions import motion_view
 from engine.service.convocate.store import Loaded, faces_json, load, open_motion, require_convocate, save
@@ -242,7 +242,10 @@ class ConvocateBoardService(ServiceBase):
                 before, after = standing_votes(board), standing_votes(board.with_card(new))
                 payload.update(since=since, votes_change={p: after.get(p, 0) - before.get(p, 0)
                                                           for p in sorted({*before, *after})
-                                                          if after.get(p, 0) != before.get(p, 0)})
+                                                          if after.get(p, 0) != before.get(p, 0)},
+                               # what a resolved Repeal's count, card by card, is corrected by (errata)
+                               vote_of=[vote_of(card), vote_of(new)], controllers=[card.controller, new.controller],
+                               changed=[f for f in CARD_FIELDS if getattr(card, f) != getattr(new, f)])
             await event(uow, game_id, "CardChanged", actor, payload, source_id)
             return new
 
@@ -304,19 +307,6 @@ class ConvocateBoardService(ServiceBase):
             require_convocate(game, "/convocate rulings")
             return [(s.name, s.ruling, shown(value_of(game.settings, s.name)), s.name not in game.settings,
                      s.description) for s in SETTINGS.values()]
-
-    async def change_ruling(self, game_id: int, *, name: str, value: str, actor: int | None,
-                            source_id: str | None = None) -> tuple[str, str, str]:
-        spec = setting(name)
-        new = spec.parse(value)
-        async with self._write(game_id, source_id) as uow:
-            game = await load_game(uow.session, game_id)
-            require_convocate(game, "/convocate rulings")
-            old = shown(value_of(game.settings, spec.name))
-            game.settings = {**game.settings, spec.name: new}
-            await uow.record(game_id, "SettingChanged", actor, {"setting": spec.name, "ruling": spec.ruling,
-                                                                "from": old, "to": new}, source_id)
-            return spec.name, old, shown(new)
 
 
 def _player(loaded: Loaded, user_id: int) -> str:

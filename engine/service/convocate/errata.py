@@ -2,21 +2,22 @@
 out differently after ``/card set ... since:T`` (a card that was wrong from turn T on), and the erratum a moderator
 posts for one of them.
 
-The correction records how it changes each player's Standing Vote (read on the board when it is made); each Repeal
-of turn T or later resolved before it is counted again from its ``RepealMoved`` event with those changes, by
-``engine.convocate.errata`` (``repeal.destroys``, the resolution's own rule). A Statute the corrected count would
-have kept is not restored: the erratum says so, and the moderators act. Nothing recorded is changed."""
+The correction records the card's Vote before and after it and what it changed; each Repeal of turn T or later
+resolved before it is counted again from its ``RepealMoved`` event, card by card as its count was made (the lines
+``/why repeal`` shows), by ``engine.convocate.errata`` (``repeal.destroys``, the resolution's own rule): the card's part
+where it counted then, never its state when the correction is made. A Statute the corrected count would have kept is
+not restored: the erratum says so, and the moderators act. Nothing recorded is changed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.convocate.errata import ClosedRepeal, RepealRecount, recount_repeal
-from engine.convocate.repeal import RECOUNTED_BY
+from engine.convocate.errata import CardCorrection, ClosedRepeal, Count, RepealRecount, Unrecounted, recount_repeal
+from engine.convocate.repeal import RECOUNTED_BY, lines_of
 from engine.convocate.rulings import rulings_of, shown, value_of
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.announcements import jump_link, posted_card
@@ -35,8 +36,8 @@ class RepealConsequences:
     game: GameView
     subject: str
     recounts: tuple[RepealRecount, ...]
-    unknown: tuple[ClosedRepeal, ...] = ()
-    """Resolved Repeals a change of ruling cannot recount: resolved before Clerk kept their count under each ruling."""
+    unknown: tuple[Unrecounted, ...] = ()
+    """Resolved Repeals Clerk cannot count again, each with the reason (the moderators judge them by hand)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,10 @@ class RepealErratum:
         return jump_link(self.game.guild_id, self.channel_id, self.message_id)
 
 
+def _count(data: Any) -> Count | None:
+    return (lines_of(data.get("mover")), lines_of(data.get("controller"))) if isinstance(data, dict) else None
+
+
 def closed_repeals(session: Session, game_id: int) -> dict[int, tuple[ClosedRepeal, int]]:
     """Motion number -> what its Repeal's resolution recorded, and the id of its ``RepealMoved`` event."""
     turns = dict(session.execute(select(CvMotion.number, CvMotion.turn).where(CvMotion.game_id == game_id,
@@ -63,12 +68,15 @@ def closed_repeals(session: Session, game_id: int) -> dict[int, tuple[ClosedRepe
         number = int(p["motion"])
         if number not in turns:
             continue
-        kept = p.get("by_ruling")
+        kept, kept_lines = p.get("by_ruling"), p.get("lines_by_ruling")
         by_ruling = ({str(k): (int(v[0]), int(v[1])) for k, v in kept.items()} if isinstance(kept, dict) else None)
+        lines_by_ruling = ({str(k): count for k, v in kept_lines.items() if (count := _count(v)) is not None}
+                           if isinstance(kept_lines, dict) else None)
         found[number] = (ClosedRepeal(number, int(turns[number]), str(p["statute"]), str(p["mover"]),
                                       str(p["controller"]), int(p["mover_votes"]), int(p["controller_votes"]),
                                       bool(p["destroyed"]), str(p.get("count", "after")),
-                                      str(p["committed"]) if p.get("committed") else None, by_ruling), e.id)
+                                      str(p["committed"]) if p.get("committed") else None, by_ruling,
+                                      _count(p.get("lines")), lines_by_ruling), e.id)
     return found
 
 
@@ -78,22 +86,34 @@ def rulings_now(session: Session, game_id: int) -> tuple[str, str]:
     return rulings.repeal_count, rulings.committed_cards
 
 
-def corrections(session: Session, game_id: int) -> list[Event]:
-    return [e for e in session.execute(select(Event).where(Event.game_id == game_id, Event.kind == CHANGED)
-                                       .order_by(Event.id)).scalars() if e.payload.get("since") is not None]
+def correction_of(event: Event) -> CardCorrection:
+    p = event.payload
+    vote = p.get("vote_of")
+    return CardCorrection(str(p["card"]), int(p["since"]), (int(vote[0]), int(vote[1])) if vote else None,
+                          tuple(p.get("controllers") or ()), tuple(p.get("changed") or ()))
 
 
-def reaches(correction: Event, closed: ClosedRepeal, closed_id: int) -> bool:
-    return closed.turn >= int(correction.payload["since"]) and closed_id < correction.id
+def corrections(session: Session, game_id: int) -> list[tuple[CardCorrection, int]]:
+    """Every correction with ``since`` so far, oldest first, with its event's id."""
+    return [(correction_of(e), e.id) for e in session.execute(select(Event).where(
+        Event.game_id == game_id, Event.kind == CHANGED).order_by(Event.id)).scalars()
+        if e.payload.get("since") is not None]
 
 
-def recount(closed: ClosedRepeal, closed_id: int, made: list[Event], rulings: tuple[str, str]) -> RepealRecount:
-    change: dict[str, int] = {}
-    for c in made:
-        if reaches(c, closed, closed_id):
-            for player, n in (c.payload.get("votes_change") or {}).items():
-                change[player] = change.get(player, 0) + int(n)
-    return recount_repeal(closed, change, rulings)
+def reaches(correction: CardCorrection, correction_id: int, closed: ClosedRepeal, closed_id: int) -> bool:
+    """A correction from turn T reaches a Repeal of turn T or later resolved before it was made."""
+    return closed.turn >= correction.since and closed_id < correction_id
+
+
+def recount(closed: ClosedRepeal, closed_id: int, made: list[tuple[CardCorrection, int]],
+            rulings: tuple[str, str]) -> RepealRecount | Unrecounted:
+    return recount_repeal(closed, [c for c, c_id in made if reaches(c, c_id, closed, closed_id)], rulings)
+
+
+def consequences(game: GameView, subject: str, found: list[RepealRecount | Unrecounted],
+                 unknown: tuple[Unrecounted, ...] = ()) -> RepealConsequences:
+    return RepealConsequences(game, subject, tuple(r for r in found if isinstance(r, RepealRecount) and r.differs),
+                              (*unknown, *(r for r in found if isinstance(r, Unrecounted))))
 
 
 def after_card_set(session: Session, game_id: int, source_id: str) -> RepealConsequences | None:
@@ -101,14 +121,14 @@ def after_card_set(session: Session, game_id: int, source_id: str) -> RepealCons
                                                 Event.kind == CHANGED)).scalars().first()
     if event is None or event.payload.get("since") is None:
         return None
-    made, rulings = corrections(session, game_id), rulings_now(session, game_id)
+    made, rulings, this = corrections(session, game_id), rulings_now(session, game_id), correction_of(event)
     found = [recount(closed, closed_id, made, rulings)
              for _, (closed, closed_id) in sorted(closed_repeals(session, game_id).items())
-             if reaches(event, closed, closed_id)]
-    moved: Mapping[str, int] = event.payload.get("votes_change") or {}
-    subject = (f"The correction of {event.payload['card']} from turn {event.payload['since']} (Standing Vote "
-               + (", ".join(f"{p} {n:+d}" for p, n in moved.items()) or "unchanged") + ")")
-    return RepealConsequences(game_view(read_game(session, game_id)), subject, tuple(r for r in found if r.differs))
+             if reaches(this, event.id, closed, closed_id)]
+    vote = (f" (Vote {this.vote[0]} → {this.vote[1]})" if this.vote is not None and this.vote[0] != this.vote[1]
+            else "")
+    subject = f"The correction of {this.card} from turn {this.since}{vote}"
+    return consequences(game_view(read_game(session, game_id)), subject, found)
 
 
 def after_setting(session: Session, game_id: int, name: str) -> RepealConsequences | None:
@@ -121,8 +141,9 @@ def after_setting(session: Session, game_id: int, name: str) -> RepealConsequenc
     closed = sorted(closed_repeals(session, game_id).items())
     found = [recount(c, closed_id, made, rulings) for _, (c, closed_id) in closed if c.by_ruling is not None]
     subject = f"The change of the ruling {name} to {shown(value_of(game.settings, name))}"
-    return RepealConsequences(game_view(game), subject, tuple(r for r in found if r.differs),
-                              tuple(c for _, (c, _) in closed if c.by_ruling is None))
+    return consequences(game_view(game), subject, found, tuple(
+        Unrecounted(c, "it was resolved before Clerk kept its count under each ruling")
+        for _, (c, _) in closed if c.by_ruling is None))
 
 
 def recounted(session: Session, game_id: int, number: int) -> RepealRecount:
@@ -132,7 +153,11 @@ def recounted(session: Session, game_id: int, number: int) -> RepealRecount:
         raise NotFoundError(f"Motion #{number} of {game.name} is no resolved Motion of Repeal (those: "
                             f"{', '.join(f'#{n}' for n in sorted(closed)) or 'none yet'}).")
     repeal, closed_id = closed[number]
-    return recount(repeal, closed_id, corrections(session, game_id), rulings_now(session, game_id))
+    found = recount(repeal, closed_id, corrections(session, game_id), rulings_now(session, game_id))
+    if isinstance(found, Unrecounted):
+        raise RuleError(f"Clerk cannot count Motion #{number} again: {found.reason}. Judge it by hand; no erratum "
+                        "is posted by Clerk for it.")
+    return found
 
 
 class RepealErrata(ServiceBase):

@@ -13,8 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.factors import steps_explained
-from engine.convocate.repeal import repeal_explained
-from engine.convocate.votes import Line, StandingVote, control_explained, control_of, standing_explained, vote_explained
+from engine.convocate.repeal import lines_of, repeal_explained
+from engine.convocate.votes import StandingVote, control_explained, control_of, standing_explained, vote_explained
 from engine.core.derivation import Derivation, Step
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.convocate.store import load
@@ -28,8 +28,8 @@ KEEP = 3
 
 def _names(value: Any) -> Iterator[str]:
     """Every string in an event's payload (cards are named at the top level or in lists), but for the Standing
-    Votes a Motion of Repeal counted (``lines``) and a turn's end kept (``standing``), which name every card without
-    touching it."""
+    Votes a Motion of Repeal counted (``lines``, and ``lines_by_ruling`` under each ruling) and a turn's end kept
+    (``standing``), which name every card without touching it."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, list | tuple):
@@ -37,7 +37,7 @@ def _names(value: Any) -> Iterator[str]:
             yield from _names(item)
     elif isinstance(value, dict):
         for key, item in value.items():
-            if key not in ("lines", "standing"):
+            if key not in ("lines", "lines_by_ruling", "standing"):
                 yield from _names(item)
 
 
@@ -64,10 +64,6 @@ async def card_events_upto(session: AsyncSession, game_id: int, cards: set[str],
         for name in set(_names(e.payload)) & cards:
             found.setdefault(name, []).append(e.seq)
     return {name: tuple(seqs[-KEEP:]) for name, seqs in found.items()}
-
-
-def _lines(data: Any) -> tuple[Line, ...]:
-    return tuple(Line(str(source), int(votes), str(note)) for source, votes, note in data or ())
 
 
 class ConvocateExplain(ServiceBase):
@@ -111,7 +107,7 @@ class ConvocateExplain(ServiceBase):
         events = await card_events_upto(session, game_id, cards, end.seq)
         pairs = [(vote, vote_explained(vote, events, f"{vote.player}'s Standing Vote at the end of turn {turn} "
                                                      f"(#{end.seq})"))
-                 for vote in (StandingVote(name, _lines(lines)) for name, lines in recorded.items())]
+                 for vote in (StandingVote(name, lines_of(lines)) for name, lines in recorded.items())]
         if player is not None:
             found = [d for vote, d in pairs if vote.player == player]
             if not found:
@@ -165,7 +161,7 @@ class ConvocateExplain(ServiceBase):
                                 f"{p['controller']} {p['controller_votes']}.")
             derivation = repeal_explained(str(p["statute"]), str(p["mover"]), str(p["controller"]),
                                           str(p["convocant"]), str(p.get("count", "after")),
-                                          _lines(lines.get("mover")), _lines(lines.get("controller")), (e.seq,))
+                                          lines_of(lines.get("mover")), lines_of(lines.get("controller")), (e.seq,))
             if derivation.value != (int(p["mover_votes"]), int(p["controller_votes"])):
                 raise RuleError("The count rebuilt differs from the one posted; tell the moderators.")
             return derivation

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.board import Board
 from engine.convocate.motions import Box, MotionCard, can_second, move, resolve, second
-from engine.convocate.repeal import counts_by_ruling, repeal
+from engine.convocate.repeal import counts_by_ruling, lines_json, repeal
 from engine.convocate.rulings import value_of
 from engine.convocate.seats import locked_out
 from engine.core.durations import parse_duration
@@ -245,9 +245,7 @@ class ConvocateMotionService(ServiceBase):
                                            "owner": done.statute.owner, "mover_votes": done.mover_votes,
                                            "controller_votes": done.controller_votes, "destroyed": done.destroyed,
                                            "count": after.rulings.repeal_count,
-                                           "lines": {"mover": [[x.source, x.votes, x.note] for x in done.mover_lines],
-                                                     "controller": [[x.source, x.votes, x.note]
-                                                                    for x in done.controller_lines]}}
+                                           "lines": lines_json(done)}
                 row = CvMotion(game_id=game_id, number=await _next_number(uow.session, game_id), kind="repeal",
                                name=f"Motion of Repeal: {done.statute.name}", mover_id=loaded.players[me].id,
                                convocant=done.access.convocant, route=done.access.route.value, turn=after.turn,
@@ -259,8 +257,10 @@ class ConvocateMotionService(ServiceBase):
                                                                    "convocant": row.convocant, "route": row.route,
                                                                    **outcome,
                                                                    "committed": after.rulings.committed_cards,
-                                                                   "by_ruling": {k: list(v) for k, v
-                                                                                 in by_ruling.items()}},
+                                                                   "by_ruling": {k: [v.mover_votes, v.controller_votes]
+                                                                                 for k, v in by_ruling.items()},
+                                                                   "lines_by_ruling": {k: lines_json(v) for k, v
+                                                                                       in by_ruling.items()}},
                                source_id)
                 return motion_view(loaded, row)
         except Duplicate:

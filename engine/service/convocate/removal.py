@@ -9,7 +9,7 @@ from what is left. A Statute they own leaves with them; one they control that an
 If it is their turn, it ends as at the end of their Admin Phase and the next player's turn begins (R4-06, R4-07).
 An offer to second the open Motion that is with them passes on; they are taken out of the rest of its order.
 While a Motion they moved is on the floor the removal is refused (it resolves on their Moved text; the moderator
-passes the offer on with /motion pass until it has). The players row and seat stay, marked removed, for the
+passes the offer on with /motion skip until it has). The players row and seat stay, marked removed, for the
 history; ``/convocate player`` seats them again. One ``PlayerRemoved`` event."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class RemovalService(ServiceBase):
             motion = await open_motion(session, game_id)
             if motion is not None and motion.mover_id == player.id:
                 raise RuleError(f"Motion #{motion.number} ({motion.name}), moved by {name}, is being offered for a "
-                                "second; it resolves on its Moved text. Pass the offer on (/motion pass) until it "
+                                "second; it resolves on its Moved text. Pass the offer on (/motion skip) until it "
                                 "has resolved, then remove them. Nothing changed.")
             board = loaded.board
             turn_to = None
