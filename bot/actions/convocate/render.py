@@ -155,6 +155,8 @@ def deadline(at: datetime | None, now: datetime) -> str:
 
 def motion_status(m: MotionView, now: datetime) -> str:
     head = f"#{m.number} {m.name}, moved by {m.mover} with {m.convocant}"
+    if m.status == "offering" and m.game.ended:  # the offer can no longer move (docs/rulings.md)
+        return f"{head}: the offer to second stopped with {m.offer_to} when the game ended"
     if m.status == "offering":
         return f"{head}: the offer to second is with {m.offer_to} until {deadline(m.deadline, now)}"
     return f"{head}: resolved"
@@ -192,7 +194,9 @@ def moved_card(m: MotionView, now: datetime) -> Card:
         fields.append(("Offer to second", order_text(m), False))
         if m.answers:
             fields.append(("So far", answers_text(m), False))
-        if m.offer_to:
+        if m.offer_to and m.game.ended:
+            fields.append(("Offer stopped", f"with {m.offer_to}: the game ended before it was answered", False))
+        elif m.offer_to:
             fields.append(("Now asked", f"{m.offer_to}, by DM, until {deadline(m.deadline, now)}", False))
     return Card(title=f"{m.game.name}: Motion #{m.number}, {m.name}", description="\n".join(lines),
                 fields=tuple(fields), color=NEUTRAL)

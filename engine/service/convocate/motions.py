@@ -19,7 +19,7 @@ from engine.core.errors import NotFoundError, RuleError
 from engine.service.clock import utc
 from engine.service.convocate.store import Loaded, load, open_motion, save
 from engine.service.convocate.views import Answer, MotionView, candidates
-from engine.service.ledger import game_view, load_game
+from engine.service.ledger import game_view, load_game, require_running
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.store.models import Event, Game
 from engine.store.models.convocate import CvMotion
@@ -130,6 +130,9 @@ class ConvocateMotionService(ServiceBase):
             return await self._again(game_id, source_id)
 
     async def _no_open_motion(self, uow: UnitOfWork, loaded: Loaded) -> None:
+        """The floor is free for a Motion or a Repeal: the game runs (an ended game's closed line comes first, not
+        an offer that can no longer move) and no Motion is being offered."""
+        require_running(loaded.game)
         row = await open_motion(uow.session, loaded.game.id)
         if row is not None:
             waiting = loaded.name_of(row.offer_to) or "nobody"
@@ -154,6 +157,7 @@ class ConvocateMotionService(ServiceBase):
         try:
             async with self._write(game_id, source_id) as uow:
                 loaded = await load(uow.session, await load_game(uow.session, game_id))
+                require_running(loaded.game)  # an ended game: the closed line, not the offer's state
                 me = loaded.by_user(user_id)
                 row = await open_motion(uow.session, game_id)
                 if expected is not None and (row is None or (row.number, int(row.offer.get("index", 0))) != expected):
