@@ -18,6 +18,7 @@ from bot.actions.convocate.render import (
     repeal_card,
     resolved_card,
 )
+from bot.actions.option_text import checked
 from bot.actions.outbox import CUSTOM_ID_MAX, EXPLAINS, Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.convocate.motions import MotionCard
@@ -176,8 +177,29 @@ async def motion_in_channel(app: App, ctx: Ctx, game: GameView, text: str) -> li
     g = convocate_game(game, "A Motion")
     parsed = parse(text)
     if isinstance(parsed, MoveMotion | MoveRepeal):
+        _within_limits(app, parsed)
         return await _move(app, ctx, g, parsed)
     raise RuleError("Move a Motion with `Motion: <name> by <Convocant>`.")
+
+
+def _within_limits(app: App, moved: MoveMotion | MoveRepeal) -> None:
+    """A post is held to the limits of the slash command it stands for (``/motion move``, ``/repeal``: a name of at
+    most 80 characters, a Moved text of at most 1000, no mention in a name...), checked by the same code, so a post
+    cannot make a Motion that the command would refuse, nor announcements too long for a message."""
+    options: dict[str, str | None]
+    if isinstance(moved, MoveRepeal):
+        name, options = "repeal", {"statute": moved.statute, "convocant": moved.convocant}
+    else:
+        m = moved.motion
+        name = "motion move"
+        options = {"name": m.name, "convocant": moved.convocant, "moved": m.moved or None, "seconded": m.seconded,
+                   "morality": m.morality, "targets": m.targets or None, "only": m.only}
+    try:
+        checked(app.routes.commands[name], {k: v for k, v in options.items() if v is not None})
+    except RuleError as error:
+        form = "Motion of Repeal:" if isinstance(moved, MoveRepeal) else "Motion:"
+        said = str(error).replace(f" of /{name} ", f" of your `{form}` post (the limits of /{name}) ")
+        raise RuleError(said.removesuffix(" Nothing was changed.")) from None  # the answer says nothing was recorded
 
 
 def _is_second(line: str) -> bool:
