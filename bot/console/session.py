@@ -7,6 +7,7 @@ judged at the very instant of a deadline, before the timer fires) until ``! rele
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -207,8 +208,9 @@ class Session:
             await self.show(await dispatch(self.app, ctx, command.name, command.options), ctx)
         elif said.is_dm:
             await self.show(await handle_dm(self.app, ctx, text), ctx)
-        else:
-            out = await handle_channel_message(self.app, ctx, text)
+        else:  # a message is answered with a message, which everyone there sees: Discord has no ephemeral reply
+            out = [dataclasses.replace(o, ephemeral=False) if isinstance(o.to, Here) else o
+                   for o in await handle_channel_message(self.app, ctx, text)]  # (bot/discord/delivery.py)
             await self.show(out, ctx)
             hint = next((h for f in self.app.fronts if (h := f.channel_hint(text)) is not None), None)
             if not out and hint is not None:  # a DM form posted in a channel (Front.channel_hint)
