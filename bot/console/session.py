@@ -28,6 +28,7 @@ from engine.service.clock import ManualClock
 
 ARROW = "  → "
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
+_CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 INDENT = "      "
 NOTE = "  "
 BOT_ID = stable_id("bot", "clerk")
@@ -287,7 +288,9 @@ class Session:
         return path
 
     def named(self, text: str) -> str:
-        """A user mention (``<@123>``) as Discord shows it: ``@name``, for the users the console knows."""
+        """A user mention (``<@123>``) as Discord shows it: ``@name``, for the users the console knows; a channel
+        mention (``<#123>``) as ``#sirius``, for the channels it knows."""
+        text = _CHANNEL_MENTION.sub(lambda m: self.world.channels.get(int(m[1]), m[0]), text)
         return _USER_MENTION.sub(lambda m: f"@{self.world.users[int(m[1])]}" if int(m[1]) in self.world.users
                                  else m[0], text)
 

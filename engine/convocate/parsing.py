@@ -48,6 +48,8 @@ Command = MoveMotion | MoveRepeal | SecondAnswer
 _REPEAL = re.compile(r"^motion of repeal ?:(?P<rest>.*)$", re.IGNORECASE)
 _MOTION = re.compile(r"^motion ?:(?P<rest>.*)$", re.IGNORECASE)
 _SECOND = re.compile(r"^second(?:ed)? ?:(?P<rest>.*)$", re.IGNORECASE)
+_NEAR_REPEAL = re.compile(r"^repeal ?:(?P<rest>.*)$", re.IGNORECASE)
+"""``Repeal: <Statute> by <Convocant>``: a Motion of Repeal without its first words (answered with the form)."""
 _KEY = re.compile(r"[A-Za-z][A-Za-z ]*")
 FIELDS = {"moved": "moved", "seconded": "seconded", "morality": "morality", "targets": "targets",
           "target": "targets", "only": "only", "restricted to": "only", "moved by": "only"}
@@ -66,7 +68,7 @@ def _field(line: str) -> tuple[str, str] | None:
 def looks_like(text: str) -> bool:
     """The first line starts like one of these forms (``Motion…:``, ``Second:``)."""
     line = first_line(text)
-    return bool(_REPEAL.match(line) or _MOTION.match(line) or _SECOND.match(line)
+    return bool(_REPEAL.match(line) or _MOTION.match(line) or _SECOND.match(line) or _NEAR_REPEAL.match(line)
                 or re.match(r"^\s*motion\b[^:]*:", line, re.IGNORECASE))
 
 
@@ -92,6 +94,9 @@ def parse(text: str) -> Command | None:
         return _motion(text, found["rest"].strip(), lines[1:])
     if (found := _SECOND.match(head)) is not None:
         return _second(text, found["rest"].strip())
+    if (found := _NEAR_REPEAL.match(head)) is not None:
+        raise ParseError(text, REPEAL_FORM, suggestion=f"Motion of Repeal: {found['rest'].strip()}"[:200],
+                         problem="a Repeal is moved as a Motion of Repeal")
     if re.match(r"^\s*motion\b[^:]*:", head, re.IGNORECASE):
         raise ParseError(text, f"{MOTION_FORM} or {REPEAL_FORM}",
                          suggestion="Motion of Repeal: " + head.split(":", 1)[1].strip()

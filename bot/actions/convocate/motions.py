@@ -20,7 +20,7 @@ from bot.actions.convocate.render import (
 )
 from bot.actions.option_text import checked
 from bot.actions.outbox import CUSTOM_ID_MAX, EXPLAINS, Button, Outgoing, ToChannel, ToUser, reply
-from bot.actions.routes import Routes
+from bot.actions.routes import Routes, first_line
 from engine.convocate.motions import MotionCard
 from engine.convocate.parsing import MoveMotion, MoveRepeal, SecondAnswer, looks_like, parse
 from engine.core.errors import NotFoundError, RuleError
@@ -200,6 +200,19 @@ def _within_limits(app: App, moved: MoveMotion | MoveRepeal) -> None:
         form = "Motion of Repeal:" if isinstance(moved, MoveRepeal) else "Motion:"
         said = str(error).replace(f" of /{name} ", f" of your `{form}` post (the limits of /{name}) ")
         raise RuleError(said.removesuffix(" Nothing was changed.")) from None  # the answer says nothing was recorded
+
+
+@ROUTES.dm_form(_is_motion_form)
+async def motion_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    """``Motion: …`` sent by DM: a Motion is moved where everyone sees it, so the answer points to the game channel
+    (a post that cannot be read is answered as in the channel). Nothing is recorded."""
+    parse(text)
+    games = [g for g in await app.clerk.games.games_of_user(ctx.actor.id) if g.ruleset == RULESET]
+    if not games:
+        raise RuleError(f"“{first_line(text)[:80]}” is a Convocate form, and you play in no Convocate game.")
+    where = " or ".join(f"<#{g.channel_id}>" for g in games)
+    return [reply(f"A Motion is moved in the game channel, where everyone sees it: post `{first_line(text)[:80]}` "
+                  f"in {where} (its other lines under it), or use /motion move there. Nothing was recorded.")]
 
 
 def _is_second(line: str) -> bool:
