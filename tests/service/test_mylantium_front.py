@@ -138,6 +138,24 @@ async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: 
     assert (await clerk.exports.export(rep.id))["game"]["status"] == "ended"
 
 
+async def test_a_vanguard_corrected_above_0_during_the_coup_offer_is_not_crushed(rep: Republic, clerk: Clerk) -> None:
+    """Findings 1.1 (R1-40, R1-41): a typo'd vp:0 corrected while the Brass Hats are asked about a coup calls the
+    attempt off: the channel and the Brass Hats are told, a late `Coup: no` changes nothing, nobody withdraws and
+    play resumes."""
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=60)
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=20, reason="typo, meant 20")
+    assert "The Proles are no longer at 0 VP" in texts(public(out)) and "play resumes" in texts(public(out))
+    told = [o for o in out if isinstance(o.to, ToUser)]
+    assert [o.to.user_id for o in told] == [USERS[C.BH]] and "coup offer" in text_of(told[0])  # type: ignore[union-attr]
+    out = await dm(clerk, C.BH, "Coup: no")
+    assert "No Revolution is under way" in texts(out)
+    page = await clerk.mylantium.government(rep.id)
+    assert page.revolution is None
+    assert all(f.in_play for f in page.factions) and {f.code: f.vp for f in page.factions}[C.PR] == 20
+    out = await slash(clerk, MODERATOR, "election start")
+    assert "Election Round has started" in texts(out)
+
+
 async def test_status_is_public_and_faction_me_private(rep: Republic, clerk: Clerk) -> None:
     out = await slash(clerk, actor(USERS[C.GR], "gus"), "status")
     assert public(out) and "Independent Vote (F/2): 32" in texts(out)

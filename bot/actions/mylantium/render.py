@@ -286,8 +286,9 @@ def _fervor_after(c: ChainView, a: Attempt) -> int | None:
 
 def chain_texts(c: ChainView, now: datetime) -> list[str]:
     """The public announcements of what a chain step did, newest last."""
-    out = [attempt_text(a, c.game.name, c.resumed if a.number == c.first_new else None, _fervor_after(c, a))
-           for a in c.chain.attempts[c.first_new - 1:]]
+    out = [called_off_text(c)] if c.called_off is not None else []
+    out += [attempt_text(a, c.game.name, c.resumed if a.number == c.first_new else None, _fervor_after(c, a))
+            for a in c.chain.attempts[c.first_new - 1:]]
     current = c.chain.current
     if c.chain.ended == "collapse":
         vp = sum(f.vp for f in c.factions if f.in_play)
@@ -302,9 +303,35 @@ def chain_texts(c: ChainView, now: datetime) -> list[str]:
         out.append("Every other Faction now sends its contribution to the Counter-Revolutionary Treasury by DM "
                    f"(`Contribute: <amount>`), secret until the result. Deadline: {deadline_text(c.deadline, now)}; "
                    "a Faction that sends nothing gives $0.")
-    elif c.chain.attempts:
+    elif c.chain.attempts or c.called_off is not None:
         out.append("No Faction in play is at 0 VP any more: the Revolution has run its course and play resumes.")
     return out
+
+
+def called_off_text(c: ChainView) -> str:
+    """An attempt called off by a correction: no amounts (treasuries are never public)."""
+    o = c.called_off
+    assert o is not None
+    what = (f"The {o.vanguard.plural}' Revolution is called off" if o.begun else
+            f"The Revolution the {o.vanguard.plural} were about to attempt is called off")
+    undone = (": the money its beginning gave is taken back and no contribution to it is paid" if o.begun
+              else " before it was funded or compared with the VP in play")
+    return (f"The {o.vanguard.plural} are no longer at 0 VP (a moderator's correction). {what}{undone}; "
+            "the Vanguard is chosen again from the Factions as they stand.")
+
+
+def called_off_notice(c: ChainView, code: FactionCode) -> str:
+    """To the Brass Hats' player (their coup offer lapses) or to a contributor (their pledge is not paid)."""
+    o = c.called_off
+    assert o is not None
+    head = f"{c.game.name}: the {o.vanguard.plural} are no longer at 0 VP, so their Revolution is called off"
+    if not o.begun:
+        return f"{head}, and the coup offer before it lapses; nothing you answer to it counts."
+    back = o.took_back.get(code)
+    if code is o.vanguard:
+        return f"{head}." + (f" The ${back} it drew is taken back from your treasury." if back else "")
+    given = f" The ${back} of counter-revolutionary money you were given is taken back." if back else ""
+    return f"{head}: no contribution to it is paid.{given}"
 
 
 def coup_offer_text(c: ChainView) -> str:
@@ -349,6 +376,9 @@ def chain_status_card(c: ChainView, now: datetime, *, moderator: bool) -> Card:
     for a in c.chain.attempts:
         fields.append((f"Attempt {a.number}: the {a.vanguard.plural}" + (" (coup)" if a.coup else ""),
                        a.outcome or ("waiting" if c.chain.current is a else "—"), False))
+    for o in c.chain.called_off:
+        fields.append((f"Called off: the {o.vanguard.plural}' attempt", "no longer at 0 VP after a moderator's "
+                       "correction, before it was resolved", False))
     current = c.chain.current
     if current is not None and c.chain.waiting.value == "contributions":
         fields.append(("Contributions from", ", ".join(f.plural for f in c.pledged) or "nobody yet", False))

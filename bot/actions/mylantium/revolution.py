@@ -12,7 +12,13 @@ from bot.actions.commands import App, CommandFlags, Option, require_game
 from bot.actions.context import Ctx
 from bot.actions.deadlines import game_deadline, read_as
 from bot.actions.moderators import moderator_target
-from bot.actions.mylantium.render import chain_status_card, chain_texts, contribution_request_text, coup_offer_text
+from bot.actions.mylantium.render import (
+    called_off_notice,
+    chain_status_card,
+    chain_texts,
+    contribution_request_text,
+    coup_offer_text,
+)
 from bot.actions.outbox import EXPLAINS, Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
@@ -39,6 +45,11 @@ def chain_outgoings(app: App, c: ChainView) -> list[Outgoing]:
                     extra={EXPLAINS: card_tag("revolution", c.game.id, attempts[i], c.number)} if i < len(attempts)
                     else {})
            for i, t in enumerate(chain_texts(c, now))]
+    o = c.called_off
+    if o is not None:  # the Brass Hats' offer lapses; or the Vanguard and each contributor hear what is undone
+        told = [k for k in c.users if k.name == "BH"] if not o.begun else [
+            f.code for f in c.factions if f.in_play or f.code is o.vanguard]
+        out += [Outgoing(ToUser(c.users[k]), text=called_off_notice(c, k)) for k in told if k in c.users]
     current = c.chain.current
     if current is None or current.number < c.first_new:
         return out

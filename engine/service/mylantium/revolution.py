@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
@@ -22,6 +22,7 @@ from engine.mylantium.revolution import (
     Step,
     Waiting,
     answer_coup,
+    call_off,
     chain_of,
     chain_to_dict,
     check_contribution,
@@ -302,9 +303,31 @@ class Revolutions(ServiceBase):
             return out
 
 
+async def reconsider_chain(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylChain) -> ChainView | None:
+    """A change during a chain: the attempt not yet resolved is called off when its Vanguard is no longer at 0 VP
+    (``call_off``), its pledges dropped, and the chain goes on from there. None when nothing changed."""
+    old = chain_of(row.state)
+    factions, rows = await pure_factions(uow.session, game.id)
+    assets = assets_of(await territory_rows(uow.session, game.id), await unit_rows(uow.session, game.id))
+    step = call_off(old, factions, assets)
+    if step is None:
+        return None
+    dropped = step.chain.called_off[-1]
+    await uow.session.execute(delete(MylContribution).where(MylContribution.chain_id == row.id,
+                                                            MylContribution.attempt == dropped.number))
+    # as the chain stood without the dropped attempt, so that a new attempt of the same number gets its deadline
+    before = replace(old, attempts=old.attempts[:-1], waiting=Waiting.NOTHING)
+    await apply_step(uow, game, gov, row, before, step, rows)
+    return replace(await chain_view(uow.session, game, row, first_new=dropped.number), called_off=dropped)
+
+
 async def chain_after_vp_change(uow: UnitOfWork, game: Game) -> ChainView | None:
-    """Used by every command that changes VP: R1-40 and R1-50 are checked at once."""
+    """Used by every command that changes VP: R1-40 and R1-50 are checked at once; during a chain, an attempt
+    whose Vanguard is no longer at 0 VP is called off (R1-41)."""
     gov = await government_of(uow.session, game)
+    row = await live_chain(uow.session, game.id)
+    if row is not None:
+        return await reconsider_chain(uow, game, gov, row)
     return await begin_chain(uow, game, gov)
 
 

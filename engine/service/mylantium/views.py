@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.mylantium.approval import Change
 from engine.mylantium.model import Faction, FactionCode, Party
-from engine.mylantium.revolution import Chain
+from engine.mylantium.revolution import CalledOff, Chain
 from engine.service.views import GameView
 
 
@@ -167,6 +167,8 @@ class ChainView:
     ``contributions`` (everything up to the contributions)."""
     fervor: int | None = None
     """The Republic's Revolutionary Fervor now, after this step (a put-down attempt's card says what it rose to)."""
+    called_off: CalledOff | None = None
+    """The attempt this step called off (its Vanguard no longer at 0 VP), if any."""
 
 
 @dataclass(frozen=True)
