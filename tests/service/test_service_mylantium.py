@@ -245,6 +245,23 @@ async def test_tv1_i06_and_i07_a_business_phase(clerk: Clerk, clock: ManualClock
         await clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
 
 
+async def test_missed_orders_once_a_turn_and_unfunded_pensions_checked_against_the_turns_total(rep: Republic) -> None:
+    """Findings 1.2, 1.3: the President fails to send its orders at most once a turn (−30 and +3 Fervor once), and
+    one entry at a time the turn's unfunded pensions stay within the pensions in play (−4 each), as `count:` is."""
+    await rep.clerk.mylantium.set_government(rep.id, counts={"pensions": 2}, actor=MOD)
+    await rep.happen(H.MISSED_ORDERS)
+    with pytest.raises(RuleError, match=r"already recorded for turn 1.*/event undo"):
+        await rep.happen(H.MISSED_ORDERS)
+    await rep.happen(H.PENSION_UNFUNDED)
+    await rep.happen(H.PENSION_UNFUNDED)
+    with pytest.raises(RuleError, match="Only 2 pensions in play, and 2 already recorded unfunded in turn 1"):
+        await rep.happen(H.PENSION_UNFUNDED)
+    done = await rep.clerk.mylantium.business.close_business(rep.id, actor=MOD)
+    assert done.approval_end == 50 - 30 - 4 - 4
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.happen(H.MISSED_ORDERS)  # a new turn, a new Business Round
+
+
 async def test_happenings_can_be_undone_and_the_phase_closes_once(rep: Republic) -> None:
     await rep.happen(H.MONOPOLY_CREATED, 2)
     await rep.happen(H.WAR_DECLARED)
