@@ -111,6 +111,24 @@ async def test_an_election_through_the_front_end_keeps_choices_secret(rep: Repub
     assert "The **Whigs** win" in texts(public(out))  # 10 + 7 + 13 against 0 + 5 + 19: only Pat chose
 
 
+async def test_removing_a_player_keeps_the_other_factions_primary_choices_secret(rep: Republic, clerk: Clerk) -> None:
+    """Findings 2.1: the Grangers' choice of the removed Plutocrats' Candidate is dropped; the channel is told only
+    that Lee no longer runs and that a choice of him no longer counts, the Grangers' player by DM, the moderator in
+    the answer."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    await dm(clerk, C.PL, "Primary: Lee")
+    await dm(clerk, C.GR, "Primary: Lee")
+    out = await slash(clerk, MODERATOR, "player remove", user=user(USERS[C.PL], "pat"))
+    shown = texts(public(out))
+    assert "Lee no longer runs" in shown and "Granger" not in shown
+    mine = [o for o in out if isinstance(o.to, Here) and o.ephemeral]
+    assert "The Grangers had chosen Lee in the Primary" in texts(mine)
+    (told,) = [o for o in out if isinstance(o.to, ToUser) and o.to.user_id == USERS[C.GR]]
+    assert "your Faction's choice of Lee in the Primary no longer counts" in text_of(told)
+    assert "Choose again before the Primary closes" in text_of(told)
+
+
 async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
     """R1-42, R1-44: the coup offer by DM to the Brass Hats only; the requests for contributions by DM; a pledge
     answered to its sender alone; the result in the channel with totals only (P1-19), at the deadline."""
