@@ -17,6 +17,7 @@ from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
 from bot.actions.messages import close_due, handle_dm
 from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread, ToUser
+from engine.core.stamps import stamp
 from engine.mylantium.model import FactionCode
 from engine.service import Clerk
 from engine.service.clock import ManualClock
@@ -127,6 +128,34 @@ async def test_removing_a_player_keeps_the_other_factions_primary_choices_secret
     (told,) = [o for o in out if isinstance(o.to, ToUser) and o.to.user_id == USERS[C.GR]]
     assert "your Faction's choice of Lee in the Primary no longer counts" in text_of(told)
     assert "Choose again before the Primary closes" in text_of(told)
+
+
+async def test_a_chain_holds_the_open_elections_deadline_and_its_reminders(rep: Republic, clerk: Clerk,
+                                                                          clock: ManualClock) -> None:
+    """Findings 3.1 (R1-40: play is suspended during a chain): the open Primary does not close, and nobody is
+    reminded, while the Brass Hats are asked about a coup; a choice sent meanwhile is refused saying so; once play
+    resumes its deadline runs on with the 4 hours it had left."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    deadline = clock.now() + timedelta(days=1)
+    clock.advance(timedelta(hours=20))
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0)
+    assert "The Primary's deadline is held while play is suspended: it had 4h left" in texts(public(out))
+    clock.advance(timedelta(days=1))
+    assert await close_due(App(clerk), clock.now()) == []  # neither the close nor a reminder
+    out = await dm(clerk, C.GR, "Primary: Lee")
+    assert "The Primary's deadline is held meanwhile; send your choice again once play resumes" in texts(out)
+    shown = texts(await slash(clerk, MODERATOR, "election status"))
+    assert "held while a Revolution suspends play: 4h left" in shown
+    out = await dm(clerk, C.BH, "Coup: no")
+    assert "play resumes" in texts(public(out))
+    moved = deadline + timedelta(days=1)
+    assert f"it now closes {stamp(moved)}" in texts(public(out))
+    assert "Recorded for the Grangers" in texts(await dm(clerk, C.GR, "Primary: Lee"))
+    view = await clerk.mylantium.elections.election(rep.id)
+    assert view is not None and view.deadline == moved and view.status == "open"
+    clock.advance(timedelta(hours=4))
+    assert "Nominee: **Lee**" in texts(await close_due(App(clerk), clock.now()))
 
 
 async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:

@@ -12,6 +12,7 @@ from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import deadline_text
 from engine.core.durations import format_remaining, format_utc
+from engine.core.stamps import stamp
 from engine.core.words import plural
 from engine.mylantium.approval import Change
 from engine.mylantium.model import FactionCode, Party
@@ -140,7 +141,10 @@ def election_opened_card(e: MylElectionView, now: datetime) -> Card:
 def election_status_card(e: MylElectionView, now: datetime) -> Card:
     fields = [("Chosen", ", ".join(e.chosen) or "nobody yet", False),
               ("Waiting for", ", ".join(e.waiting) or "nobody", False)]
-    if e.status == "open":
+    if e.status == "open" and e.held_left is not None:
+        fields.append(("Deadline", f"held while a Revolution suspends play: {format_remaining(e.held_left)} left, "
+                                   "which runs on once play resumes", True))
+    elif e.status == "open":
         fields.append(("Deadline", deadline_text(e.deadline, now).replace("the round", "the election"), True))
     return Card(f"{e.game.name}: the {e.title} of turn {e.turn} ({e.status})", "", tuple(fields), NEUTRAL)
 
@@ -296,6 +300,9 @@ def chain_texts(c: ChainView, now: datetime) -> list[str]:
                    "broken down and its neighbours intervene to restore order. The game ends with **no winner**.")
     elif c.chain.ended == "won" and c.chain.winner is not None:
         out.append(f"**{c.game.name} has ended:** the {c.chain.winner.plural} have overthrown the government.")
+    earlier = c.resumed is not None or c.called_off is not None  # the chain was running before this step
+    if c.chain.ended is not None:
+        pass
     elif current is not None and c.chain.waiting.value == "coup":
         out.append(f"Play is suspended. The Brass Hats are asked whether they attempt a military coup before the "
                    f"{current.vanguard.plural}' Revolution goes on.")
@@ -305,6 +312,13 @@ def chain_texts(c: ChainView, now: datetime) -> list[str]:
                    "a Faction that sends nothing gives $0.")
     elif c.chain.attempts or c.called_off is not None:
         out.append("No Faction in play is at 0 VP any more: the Revolution has run its course and play resumes.")
+        if c.election is not None and earlier:
+            out.append(f"The {c.election.title}'s deadline runs on with the time it had left when the Revolution "
+                       f"began: it now closes {stamp(c.election.deadline)}.")
+    if current is not None and not earlier and c.election is not None and c.election.left is not None:
+        out.append(f"The {c.election.title}'s deadline is held while play is suspended: it had "
+                   f"{format_remaining(c.election.left)} left, which runs on once play resumes. Choices sent meanwhile "
+                   "are not recorded; send them again then.")
     return out
 
 

@@ -39,6 +39,7 @@ from engine.service.mylantium.state import (
     faction_rows,
     government_of,
     live_chain,
+    open_election,
     open_else_latest,
     player_names,
     pure_factions,
@@ -47,7 +48,7 @@ from engine.service.mylantium.state import (
     unit_rows,
     write_back,
 )
-from engine.service.mylantium.views import ChainView, PledgeReceipt
+from engine.service.mylantium.views import ChainView, HeldElection, PledgeReceipt
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.store.models import Game
 from engine.store.models.mylantium import MylChain, MylContribution, MylFaction, MylGovernment
@@ -73,10 +74,17 @@ async def chain_view(session: AsyncSession, game: Game, row: MylChain, *, first_
         pledged = tuple(by_id[i] for i in found.scalars() if i in by_id)
     fervor = (await session.execute(select(MylGovernment.fervor).where(
         MylGovernment.game_id == game.id))).scalar_one_or_none()
+    election = await open_election(session, game.id)
+    held = None
+    if election is not None and election.deadline is not None:
+        deadline = utc(election.deadline)
+        since = utc(row.opened_at) if chain.waiting is not Waiting.NOTHING else None
+        held = HeldElection("Primary" if election.stage == "primary" else "General Election", deadline,
+                            max(timedelta(0), deadline - since) if since is not None else None)
     return ChainView(game_view(game), row.number, chain, factions, users,
                      utc(row.deadline) if row.deadline else None, pledged,
                      new_attempts=max(0, len(chain.attempts) - first_new + 1), first_new=first_new, resumed=resumed,
-                     fervor=fervor)
+                     fervor=fervor, election=held)
 
 
 async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylChain, old: Chain, step: Step,
@@ -107,10 +115,21 @@ async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylCh
     elif new.waiting is not Waiting.CONTRIBUTIONS:
         row.deadline = None
     if new.waiting is Waiting.NOTHING:
+        if row.closed_at is None and new.ended is None:
+            await resume_election(uow, game, row)
         row.closed_at = uow.now
     if new.ended is not None:
         uow.end(game)
     await uow.session.flush()
+
+
+async def resume_election(uow: UnitOfWork, game: Game, row: MylChain) -> None:
+    """The open election's deadline was held while the chain suspended play (docs/rulings.md, "An election's
+    deadline is held during a chain"): it runs on from now with the time it had left when the chain began."""
+    election = await open_election(uow.session, game.id)
+    held = uow.now - utc(row.opened_at)
+    if election is not None and election.deadline is not None and held > timedelta(0):
+        election.deadline = utc(election.deadline) + held
 
 
 async def begin_chain(uow: UnitOfWork, game: Game, gov: MylGovernment) -> ChainView | None:
