@@ -158,6 +158,23 @@ async def test_a_chain_holds_the_open_elections_deadline_and_its_reminders(rep: 
     assert "Nominee: **Lee**" in texts(await close_due(App(clerk), clock.now()))
 
 
+async def test_a_reopened_game_decided_by_a_revolution_starts_no_new_one(rep: Republic, clerk: Clerk,
+                                                                        clock: ManualClock) -> None:
+    """Findings 4.1: the Proles' Revolution won the game; reopened to correct a figure, a change to VP (the Brass Hats
+    at 0) starts no Revolution and no coup offer, the moderator is told why, and once closed again a DM gets the
+    closed line."""
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=100)
+    await dm(clerk, C.BH, "Coup: no")
+    clock.advance(timedelta(hours=48))
+    assert "They win the game." in texts(await close_due(App(clerk), clock.now()))
+    await slash(clerk, MODERATOR, "game reopen", reason="a typo")
+    out = await slash(clerk, MODERATOR, "faction set", faction="Brass Hat", vp=0, reason="fix")
+    assert "decided by the Proles' victory, so no Revolution is checked" in texts(out)
+    assert "Revolution in" not in texts(out) and not [o for o in out if isinstance(o.to, ToUser)]
+    await slash(clerk, MODERATOR, "game close", reason="fixed")
+    assert "its ledger is closed" in texts(await dm(clerk, C.PL, "Contribute: 5"))
+
+
 async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
     """R1-42, R1-44: the coup offer by DM to the Brass Hats only; the requests for contributions by DM; a pledge
     answered to its sender alone; the result in the channel with totals only (P1-19), at the deadline."""

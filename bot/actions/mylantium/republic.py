@@ -78,7 +78,13 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                                                    party=party_of(o["party"]) if o.get("party") else None,
                                                    in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
                                                    source_id=ctx.source_id)
-    out = [reply(f"Changed: {faction_line(change.faction, private=True)}.", ephemeral=True)]
+    note = ""
+    if change.decided is not None:
+        how = (f"the {change.decided.winner.plural}' victory" if change.decided.winner is not None
+               else "Social Collapse")
+        note = (f" {g.name} was decided by {how}, so no Revolution is checked after this change: a reopened game "
+                "is corrected, not played on.")
+    out = [reply(f"Changed: {faction_line(change.faction, private=True)}.{note}", ephemeral=True)]
     public = [Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have {change.faction.vp} VP.")
               ] if o.get("vp") is not None else []
     out += await quietly(app, g, *public)

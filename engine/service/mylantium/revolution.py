@@ -31,7 +31,7 @@ from engine.mylantium.revolution import (
     vanguard_order,
 )
 from engine.service.clock import utc
-from engine.service.ledger import game_view, load_game
+from engine.service.ledger import game_view, load_game, require_running
 from engine.service.mylantium.history import add_history, record
 from engine.service.mylantium.state import (
     assets_of,
@@ -132,10 +132,19 @@ async def resume_election(uow: UnitOfWork, game: Game, row: MylChain) -> None:
         election.deadline = utc(election.deadline) + held
 
 
+async def decided_by(session: AsyncSession, game_id: int) -> Chain | None:
+    """The chain that ended the game (a victory, Social Collapse), if one did: once decided, a reopened game is
+    corrected, not played on, so a change to VP starts no Revolution (findings 4.1)."""
+    latest = (await session.execute(select(MylChain).where(MylChain.game_id == game_id)
+                                    .order_by(MylChain.number.desc()).limit(1))).scalar_one_or_none()
+    chain = chain_of(latest.state) if latest is not None and latest.state else None
+    return chain if chain is not None and chain.ended is not None else None
+
+
 async def begin_chain(uow: UnitOfWork, game: Game, gov: MylGovernment) -> ChainView | None:
     """R1-40, R1-50: after a change to VP, a new chain when the Republic has collapsed or a Faction in play is at
     0 (unless a chain is already running its course, which picks such Factions up itself)."""
-    if await live_chain(uow.session, game.id) is not None:
+    if await live_chain(uow.session, game.id) is not None or await decided_by(uow.session, game.id) is not None:
         return None
     factions, rows = await pure_factions(uow.session, game.id)
     if not collapsed(factions) and not vanguard_order(factions):
@@ -184,6 +193,7 @@ class Revolutions(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_mylantium(game)
+            require_running(game)
             if expected is not None:
                 live = await live_chain(uow.session, game_id)
                 now = chain_of(live.state) if live is not None else None
@@ -218,6 +228,7 @@ class Revolutions(ServiceBase):
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
                 require_mylantium(game)
+                require_running(game)  # an ended game's closed line, whatever chain it left (findings 4.1)
                 row = await _live(uow.session, game)
                 chain = chain_of(row.state)
                 attempt = chain.current
@@ -350,4 +361,4 @@ async def chain_after_vp_change(uow: UnitOfWork, game: Game) -> ChainView | None
     return await begin_chain(uow, game, gov)
 
 
-__all__ = ["Revolutions", "begin_chain", "chain_after_vp_change", "faction_rows"]
+__all__ = ["Revolutions", "begin_chain", "chain_after_vp_change", "decided_by", "faction_rows"]

@@ -33,7 +33,7 @@ from engine.service.mylantium.records import (
     writable,
 )
 from engine.service.mylantium.removal import RemovalService
-from engine.service.mylantium.revolution import Revolutions, chain_after_vp_change
+from engine.service.mylantium.revolution import Revolutions, chain_after_vp_change, decided_by
 from engine.service.mylantium.state import (
     COLUMNS,
     approval_of,
@@ -168,13 +168,15 @@ class MylantiumService(RulesetService):
                 changes["rejoined"] = True
             await uow.session.flush()
             chain = await chain_after_vp_change(uow, game) if vp is not None or in_play is not None else None
+            decided = await decided_by(uow.session, game_id) if vp is not None or in_play is not None else None
             await record(uow, game_id, "FactionChanged", actor,
                              {"faction": code.name, **changes, "reason": reason,
                               "chain": chain.number if chain else None}, source_id)
             view = await one_faction_view(uow.session, game, row)
         if rejoined and player is not None:
             games_cache(self.shared).forget([player.user_id])
-        return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"))
+        return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"),
+                        decided=decided if chain is None else None)
 
     async def set_faction_votes(self, game_id: int, *, code: FactionCode, territory: str | None,
                                 votes: int, building: Building | None = None, actor: int | None,

@@ -223,6 +223,8 @@ class VpChange:
     faction: MylFactionView
     chain: ChainView | None
     collapse: bool = False
+    decided: Chain | None = None
+    """The chain that ended the game, when the change was made in a reopened game it had decided (no check)."""
 
 
 @dataclass(frozen=True)
