@@ -213,6 +213,15 @@ class Elections(ServiceBase):
                 if gov.president is None:
                     raise RuleError("The incumbent party is not known: record which Faction held the Presidency "
                                     "with /government set president: first.")
+                result = primary_row.result or {}
+                for party, tied in (result.get("ties") or {}).items():  # P1-16: the moderator names the nominee
+                    if tied and not (result.get("nominees") or {}).get(party):
+                        title = Party(party).title
+                        raise RuleError(f"The {title} Primary ended in a tie ({', '.join(tied)}) and no {title} "
+                                        f"nominee is named yet; once the General Election opens its nominees can no "
+                                        f"longer change and the party would run without Charisma. Name the nominee "
+                                        f"first: /election nominee party:{title} candidate:<one of them>. "
+                                        "Nothing was opened.")
             row = MylElection(game_id=game_id, turn=gov.turn, stage=stage, status="open", opened_at=uow.now,
                               deadline=deadline)
             uow.session.add(row)
