@@ -72,6 +72,26 @@ async def test_the_game_settings_are_the_rulesets_own(rep: Republic, clerk: Cler
     assert (page.faction_votes, page.independent) == (63, 31)
 
 
+async def test_initial_approval_cannot_rewrite_a_general_election_counted_at_it(clerk: Clerk,
+                                                                                clock: ManualClock) -> None:
+    """Findings 4.3 (P1-20): before any General Election the starting approval may change; once one was counted at
+    it (the approval never set), the change is refused, pointing to `/government set approval:X since:T`."""
+    r = await republic(clerk, clock)
+    await clerk.mylantium.add_candidate(r.id, name="Lee", code=C.PL, charisma=7, actor=1)
+    await clerk.mylantium.set_government(r.id, president=C.PR, actor=1)
+    out = await slash(clerk, MODERATOR, "game settings", setting="initial_approval", value="55")
+    assert "changed from 50 to 55" in texts(out)
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open")
+    await slash(clerk, MODERATOR, "election primary close")
+    await slash(clerk, MODERATOR, "election general open")
+    await slash(clerk, MODERATOR, "election general close")
+    out = await slash(clerk, MODERATOR, "game settings", setting="initial_approval", value="70")
+    assert "The General Election of turn 1 was counted at the starting Approval Rating of 55%" in texts(out)
+    assert "/government set approval:<percent> since:<turn>" in texts(out)
+    assert (await clerk.mylantium.government(r.id)).approval == 55
+
+
 async def test_dm_forms_go_to_the_game_of_their_ruleset(rep: Republic, clerk: Clerk) -> None:
     """A player of a Landsdraad game and of a Mylantium game: `Vote: Aye` goes to the first, `Primary:` to the
     second, without asking which game."""
