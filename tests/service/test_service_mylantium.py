@@ -432,3 +432,18 @@ async def test_the_history_chart_reads_approval_and_fervor_at_each_turns_end(rep
     assert after.turn == 2
     assert after.approval == ((0, 50), (1, 38), (2, 38))
     assert after.fervor == ((0, 0), (1, 0), (2, 0))
+
+
+async def test_the_history_chart_starts_at_the_approval_set_during_set_up(rep: Republic) -> None:
+    """Findings 4.4 (P1-20: the moderator sets the real value): set at 60 during set-up and lowered to 57 by the
+    first close, the chart runs 60 → 57, not 50 → 57; a change made in play still shows as one."""
+    await rep.clerk.mylantium.set_government(rep.id, approval=60, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.happen(H.SCANDAL)
+    done = await rep.clerk.mylantium.business.close_business(rep.id, actor=MOD)
+    assert (done.approval_start, done.approval_end) == (60, 57)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.clerk.mylantium.set_government(rep.id, approval=70, actor=MOD)
+    chart = await rep.clerk.mylantium.history(rep.id)
+    assert chart.approval[:2] == ((0, 60), (1, 57))
+    assert chart.approval[2] == (2, 70)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from engine.core.errors import RuleError
 from engine.mylantium.business import InPlay
@@ -62,7 +62,7 @@ from engine.service.mylantium.views import (
 )
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
-from engine.store.models import Player
+from engine.store.models import Event, Player
 from engine.store.models.mylantium import MylCandidate, MylFaction, MylHistory, MylTerritory, MylUnit
 
 if TYPE_CHECKING:  # the composition root builds this service; it is only referred to here
@@ -438,8 +438,14 @@ class MylantiumService(RulesetService):
             logged = await session.execute(select(MylHistory).where(MylHistory.game_id == game_id,
                                                                     MylHistory.measure.in_(("approval", "fervor")))
                                            .order_by(MylHistory.id))
+            started = (await session.execute(select(func.min(Event.seq)).where(
+                Event.game_id == game_id, Event.kind == "ElectionRoundStarted"))).scalar_one_or_none()
             changes: dict[str, list[tuple[int, int, int]]] = {"approval": [], "fervor": []}
             for h in logged.scalars():
+                before_play = started is None or (h.event_seq is not None and h.event_seq < started)
+                if not changes[h.measure] and h.turn == 1 and before_play and \
+                        h.cause.startswith("set by the moderators"):
+                    continue  # set during set-up: the real start (P1-20), not a change in play (findings 4.4)
                 changes[h.measure].append((h.turn, h.delta, h.value))
             return HistoryView(game_view(game), gov.turn,
                                history_points(changes["approval"], approval_of(gov, game), gov.turn),
