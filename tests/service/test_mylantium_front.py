@@ -195,6 +195,16 @@ async def test_a_reopened_game_decided_by_a_revolution_starts_no_new_one(rep: Re
     assert "its ledger is closed" in texts(await dm(clerk, C.PL, "Contribute: 5"))
 
 
+async def test_counter_revolutionaries_given_0_are_not_said_to_be_given_money(rep: Republic, clerk: Clerk) -> None:
+    """Findings 4.6 (R1-44.1): no temples, villages or units in play, so the Grangers and Brass Hats draw $0; the
+    channel does not say they are given money."""
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=100)
+    out = await dm(clerk, C.BH, "Coup: no")
+    shown = texts(public(out))
+    assert "the Revolution has begun" in shown and "are given money" not in shown
+    assert "Nobody is given counter-revolutionary money" in shown
+
+
 async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
     """R1-42, R1-44: the coup offer by DM to the Brass Hats only; the requests for contributions by DM; a pledge
     answered to its sender alone; the result in the channel with totals only (P1-19), at the deadline."""

@@ -261,9 +261,13 @@ def attempt_text(a: Attempt, game: str, resumed: str | None = None, fervor: int 
                 parts.append(f"The {v.plural}' treasury, with what they draw for a Revolution, is not greater than "
                              f"the {a.s} VP in play: they are crushed before an uprising begins and withdraw from the "
                              "game (no Fervor).")
-            if a.bonus:
+            given = [c.plural for c, money in a.bonus.items() if money > 0]  # $0 is not given money (findings 4.6)
+            if given:
+                parts.append(f"The counter-revolutionary {', '.join(given)} are given money.")
+            elif a.bonus:
                 who = ", ".join(c.plural for c in a.bonus)
-                parts.append(f"The counter-revolutionary {who} are given money.")
+                parts.append(f"Nobody is given counter-revolutionary money: the {who} have nothing it is counted "
+                             "from in play.")
     if a.outcome in ("won", "put down"):
         what = "coup" if a.coup else "Revolution"
         head = f"**The {v.plural}' {what}:** " if resumed == "contributions" else ""
