@@ -214,18 +214,19 @@ async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) 
         where = "in a DM" if ctx.place.is_dm else "here: this channel has no game"
         raise RuleError(f"/{spec.name} works in a game channel (or one of its threads), not {where}.")
     among = spec.ruleset if spec.ruleset is not None and names_itself(app, spec.ruleset) else None
-    return await game_of_user(app, ctx.actor.id, options.get("game"), among)
+    return await game_of_user(app, ctx.actor.id, options.get("game"), among, command=spec.name)
 
 
 async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str | None = None,
-                       what: str = "That", example: str = "Vote: Aye") -> GameView:
+                       what: str = "That", example: str = "Vote: Aye", command: str | None = None) -> GameView:
     """The caller's game, named by ``named`` if they play in several. With ``ruleset``, only games of that ruleset
-    count (a DM form of one ruleset never goes to a game of another), and ``what`` names the form in the refusal."""
-    return choose_game(await app.clerk.games.games_of_user(user_id), named, ruleset, what, example)
+    count (a DM form of one ruleset never goes to a game of another), and ``what`` names the form in the refusal.
+    ``command``: a slash command's name, whose `game` option the ambiguity's example uses (not a DM form)."""
+    return choose_game(await app.clerk.games.games_of_user(user_id), named, ruleset, what, example, command)
 
 
 def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",
-                example: str = "Vote: Aye") -> GameView:
+                example: str = "Vote: Aye", command: str | None = None) -> GameView:
     """``game_of_user`` on the games already looked up. Unless one is named, a game that has ended counts only when
     the caller plays in no running one: a DM ballot goes to the running game, and only to an ended one (to be
     answered with the closed line) when there is no other."""
@@ -253,6 +254,9 @@ def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | Non
         games = running
     if len(games) > 1:
         names = ", ".join(f"#{g.name}" for g in games)
+        if command is not None:  # findings 4.8: a command's own example, not a crisis ballot
+            raise AmbiguousGame(f"You play in several games ({names}); say which with the `game` option, e.g. "
+                                f"`/{command} game:{games[0].name}`.", games)
         raise AmbiguousGame(f"You play in several games ({names}); say which, e.g. `{example} #{games[0].name}` "
                             "or the `game` option.", games)
     return games[0]

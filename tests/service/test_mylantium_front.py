@@ -18,7 +18,7 @@ from bot.actions.context import Ctx, Place
 from bot.actions.messages import close_due, handle_dm
 from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread, ToUser
 from engine.core.stamps import stamp
-from engine.mylantium.model import FactionCode
+from engine.mylantium.model import FactionCode, Party
 from engine.service import Clerk
 from engine.service.clock import ManualClock
 
@@ -252,6 +252,19 @@ async def test_a_vanguard_corrected_above_0_during_the_coup_offer_is_not_crushed
     assert all(f.in_play for f in page.factions) and {f.code: f.vp for f in page.factions}[C.PR] == 20
     out = await slash(clerk, MODERATOR, "election start")
     assert "Election Round has started" in texts(out)
+
+
+async def test_a_command_in_a_dm_of_a_player_of_two_games_gives_its_own_example(rep: Republic, clerk: Clerk) -> None:
+    """Findings 4.8: `/faction me` by DM from a player of two Mylantium games asks for the `game` option with that
+    command as the example, not a crisis ballot."""
+    other = await clerk.games.create_game(guild_id=GUILD, channel_id=951, name="other", ruleset="mylantium",
+                                          moderator_role_id=None, actor=1)
+    await clerk.mylantium.register_faction(other.id, code=C.PL, user_id=USERS[C.PL], user_name="pat",
+                                           party=Party.WHIG, vp=10, treasury=0, actor=1)
+    ctx = Ctx(actor(USERS[C.PL], "pat"), Place(None, None), "me-2", clerk.clock.now())
+    out = await dispatch(App(clerk), ctx, "faction me", {})
+    assert "say which with the `game` option, e.g. `/faction me game:mylantium`" in texts(out)
+    assert "Vote: Aye" not in texts(out)
 
 
 async def test_status_is_public_and_faction_me_private(rep: Republic, clerk: Clerk) -> None:
