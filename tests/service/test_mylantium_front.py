@@ -267,6 +267,18 @@ async def test_a_command_in_a_dm_of_a_player_of_two_games_gives_its_own_example(
     assert "Vote: Aye" not in texts(out)
 
 
+async def test_amendment_check_does_not_claim_certainty_it_cannot_have(rep: Republic, clerk: Clerk) -> None:
+    """Findings 4.9 (R1-06 protects how Charisma works, not the word): a text without the protected words is not
+    declared unstoppable; the moderators judge it."""
+    out = await slash(clerk, actor(USERS[C.PL], "pat"), "amendment check",
+                      text="Candidates' personal following no longer gives votes")
+    assert "nothing in the Constitution stops it" not in texts(out)
+    assert "I found no mention of Charisma or the Independent Vote" in texts(out)
+    assert "the moderators judge" in texts(out)
+    out = await slash(clerk, actor(USERS[C.PL], "pat"), "amendment check", text="Abolish the independents")
+    assert "Refused: An amendment may not remove or change the Independent Vote" in texts(out)
+
+
 async def test_status_is_public_and_faction_me_private(rep: Republic, clerk: Clerk) -> None:
     out = await slash(clerk, actor(USERS[C.GR], "gus"), "status")
     assert public(out) and "Independent Vote (F/2): 32" in texts(out)

@@ -291,5 +291,10 @@ async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str
         check_amendment(o["text"])
     except RuleError as error:
         return [reply(f"Refused: {error}")]
-    return [reply("That amendment touches neither Charisma nor the Independent Vote, so nothing in the "
-                  "Constitution stops it.")]
+    return [reply(AMENDMENT_UNSURE)]
+
+
+AMENDMENT_UNSURE = ("I found no mention of Charisma or the Independent Vote in it. That is all I can check: an "
+                    "amendment may not remove or change how they work, whatever words it uses (a candidate's "
+                    "personal following is Charisma), so the moderators judge whether this one does.")
+"""Findings 4.9: the check reads words, not what an amendment does, so it never says nothing stops one."""
