@@ -209,6 +209,22 @@ async def test_counter_revolutionaries_given_0_are_not_said_to_be_given_money(re
     assert "Nobody is given counter-revolutionary money" in shown
 
 
+async def test_a_reminder_done_only_at_its_deadline_is_not_sent(rep: Republic, clerk: Clerk,
+                                                                 clock: ManualClock) -> None:
+    """Findings 4.10: the bot comes back at the Primary's deadline: the 2 h reminder it missed would ask for choices
+    that can no longer count ("closes in now"), so it is not sent; the Primary closes."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    clock.advance(timedelta(hours=21))
+    out = await close_due(App(clerk), clock.now())  # 3 h before: nothing due yet
+    assert out == []
+    clock.advance(timedelta(hours=3))
+    out = await close_due(App(clerk), clock.now())
+    assert not [o for o in out if isinstance(o.to, ToUser)] and "Reminder" not in texts(out)
+    assert "Nominee" in texts(out)
+    assert await close_due(App(clerk), clock.now()) == []  # recorded as done: not tried again
+
+
 async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
     """R1-42, R1-44: the coup offer by DM to the Brass Hats only; the requests for contributions by DM; a pledge
     answered to its sender alone; the result in the channel with totals only (P1-19), at the deadline."""
