@@ -225,6 +225,21 @@ async def test_a_reminder_done_only_at_its_deadline_is_not_sent(rep: Republic, c
     assert await close_due(App(clerk), clock.now()) == []  # recorded as done: not tried again
 
 
+async def test_a_faction_brought_back_hears_its_candidate_does_not_run(rep: Republic, clerk: Clerk) -> None:
+    """Findings 4.11: `in_play:true` brings a removed player back; the moderator is told that their Candidate is
+    still not running and how to put them back, and the channel, told of the removal, is told of the return."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    await slash(clerk, MODERATOR, "player remove", user=user(USERS[C.PL], "pat"))
+    out = await slash(clerk, MODERATOR, "faction set", faction="Plutocrat", in_play=True)
+    mine = texts([o for o in out if isinstance(o.to, Here) and o.ephemeral])
+    assert "Their Candidate Lee is not running" in mine and "/candidate set name:Lee running:true" in mine
+    assert "**pat** is back in **mylantium**: the Plutocrats are in play again." in texts(public(out))
+    await dispatch(App(clerk), Ctx(MODERATOR, Place(GUILD, CHANNEL), "cs-1", clerk.clock.now()), "candidate set",
+                   {"name": "Lee", "running": True})
+    assert "Recorded for the Plutocrats" in texts(await dm(clerk, C.PL, "Primary: Lee"))
+
+
 async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
     """R1-42, R1-44: the coup offer by DM to the Brass Hats only; the requests for contributions by DM; a pledge
     answered to its sender alone; the result in the channel with totals only (P1-19), at the deadline."""

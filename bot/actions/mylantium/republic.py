@@ -84,9 +84,17 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                else "Social Collapse")
         note = (f" {g.name} was decided by {how}, so no Revolution is checked after this change: a reopened game "
                 "is corrected, not played on.")
+    if change.idle_candidate is not None:  # findings 4.11
+        note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
+                 f"name:{change.idle_candidate} running:true puts them back in the elections.")
     out = [reply(f"Changed: {faction_line(change.faction, private=True)}.{note}", ephemeral=True)]
     public = [Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have {change.faction.vp} VP.")
               ] if o.get("vp") is not None else []
+    if change.rejoined is not None:
+        public.append(Outgoing(ToChannel(g.channel_id), text=(
+            f"**{change.rejoined}** is back in **{g.name}**: the {change.faction.title} are in play again."
+            + (f" Their Candidate {change.idle_candidate} does not run unless the moderators put them back."
+               if change.idle_candidate is not None else ""))))
     out += await quietly(app, g, *public)
     if change.chain is not None:
         app.deadlines_changed()

@@ -166,6 +166,10 @@ class MylantiumService(RulesetService):
             if rejoined and player is not None:  # a removed player comes back with their Faction (/player remove)
                 player.removed, player.active = False, True
                 changes["rejoined"] = True
+            idle = None
+            if rejoined:  # their Candidate stopped running at the removal and does not run again by itself
+                idle = next((c.name for c in await candidate_rows(uow.session, game_id)
+                             if c.faction_id == row.id and not c.discarded and not c.running), None)
             await uow.session.flush()
             chain = await chain_after_vp_change(uow, game) if vp is not None or in_play is not None else None
             decided = await decided_by(uow.session, game_id) if vp is not None or in_play is not None else None
@@ -176,7 +180,8 @@ class MylantiumService(RulesetService):
         if rejoined and player is not None:
             games_cache(self.shared).forget([player.user_id])
         return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"),
-                        decided=decided if chain is None else None)
+                        decided=decided if chain is None else None,
+                        rejoined=player.name if rejoined and player is not None else None, idle_candidate=idle)
 
     async def set_faction_votes(self, game_id: int, *, code: FactionCode, territory: str | None,
                                 votes: int, building: Building | None = None, actor: int | None,

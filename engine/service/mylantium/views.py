@@ -225,6 +225,10 @@ class VpChange:
     collapse: bool = False
     decided: Chain | None = None
     """The chain that ended the game, when the change was made in a reopened game it had decided (no check)."""
+    rejoined: str | None = None
+    """The name of a removed player this change brought back with their Faction."""
+    idle_candidate: str | None = None
+    """Their Candidate, who stopped running at the removal and still does not run."""
 
 
 @dataclass(frozen=True)
