@@ -97,6 +97,8 @@ def parse_form(text: str) -> Form:
         raise ParseError(text, ACCEPTED, suggestion=f"{near.capitalize()}: {rest}".strip() if near else None)
     if not rest:
         raise ParseError(text, ACCEPTED, problem=f"nothing follows `{word.capitalize()}:`")
+    if word in ("primary", "general", "realign"):  # a closing full stop is forgiven, as in `Coup:` (findings 5.3)
+        rest = rest.rstrip(".!").rstrip() or rest
     if word == "primary":
         return PrimaryChoice(rest, game)
     if word == "general":
@@ -149,6 +151,7 @@ def meant_form(text: str) -> str | None:
         return f"Coup: {'yes' if words in _YES else 'no'}{tag}"
     if whole_number(words.removeprefix("$").strip()) is not None:
         return f"Contribute: {words.removeprefix('$').strip()}{tag}"
+    rest = rest.lstrip(" -–—=>;,.").strip()  # ``Primary - Lee``: the separator is not part of the name (5.4)
     if head in KEYWORDS and rest:  # ``primary kit``, ``Coup; yes``: the form without its colon
         return f"{head.capitalize()}: {rest}{tag}"
     if head not in _CHOOSING or not rest:
