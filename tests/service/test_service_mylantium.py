@@ -212,6 +212,8 @@ async def test_a_tied_primary_is_settled_by_the_moderator(rep: Republic) -> None
         await rep.open("general")
     view = await rep.clerk.mylantium.elections.name_nominee(rep.id, party=W, candidate="ash", actor=MOD)
     assert view.result is not None and view.result["nominees"]["whig"] == "Ash"
+    with pytest.raises(RuleError, match="Ash is already the Whig nominee; nothing changed"):  # findings 5.7
+        await rep.clerk.mylantium.elections.name_nominee(rep.id, party=W, candidate="Ash", actor=MOD)
     await rep.open("general")
 
 
