@@ -65,6 +65,11 @@ def _keyword(text: str) -> str:
     return first_line(text).split(":", 1)[0].strip().lower()
 
 
+def names_a_form(line: str) -> bool:
+    """The line starts with one of these forms' own keyword and its colon (``Primary: Roy``), nothing nearer."""
+    return ":" in line and _keyword(line) in KEYWORDS
+
+
 def looks_like_form(text: str) -> bool:
     """The text is one of these forms, or a near miss of one (``Primery: Lee``), and not a Landsdraad form."""
     stripped = text.strip()

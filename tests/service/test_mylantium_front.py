@@ -15,7 +15,7 @@ from mylantium_table import CHANNEL, GUILD, NAMES, USERS, Republic, republic
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
-from bot.actions.messages import close_due, handle_dm
+from bot.actions.messages import close_due, handle_channel_message, handle_dm
 from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread, ToUser
 from engine.core.stamps import stamp
 from engine.mylantium.model import FactionCode, Party
@@ -238,6 +238,21 @@ async def test_a_faction_brought_back_hears_its_candidate_does_not_run(rep: Repu
     await dispatch(App(clerk), Ctx(MODERATOR, Place(GUILD, CHANNEL), "cs-1", clerk.clock.now()), "candidate set",
                    {"name": "Lee", "running": True})
     assert "Recorded for the Plutocrats" in texts(await dm(clerk, C.PL, "Primary: Lee"))
+
+
+async def test_a_form_posted_in_the_channel_is_answered_and_not_recorded(rep: Republic, clerk: Clerk) -> None:
+    """Findings 5.9: `Primary: Kim` in the game channel or a thread is told it goes by DM and was not recorded;
+    chat that mentions a form mid-sentence stays unanswered."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    for place in (Place(GUILD, CHANNEL), Place(GUILD, CHANNEL, 7001)):
+        ctx = Ctx(actor(USERS[C.PL], "pat"), place, f"p-{next(_ids)}", clerk.clock.now())
+        out = await handle_channel_message(App(clerk), ctx, "Primary: Lee")
+        assert "`Primary:` goes to me by DM" in texts(out) and "NOT recorded" in texts(out)
+    ctx = Ctx(actor(USERS[C.PL], "pat"), Place(GUILD, CHANNEL), f"p-{next(_ids)}", clerk.clock.now())
+    assert await handle_channel_message(App(clerk), ctx, "we discussed primary: stuff") == []
+    view = await clerk.mylantium.elections.election(rep.id)
+    assert view is not None and view.chosen == ()
 
 
 async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
