@@ -15,7 +15,7 @@ from mylantium_table import CHANNEL, GUILD, NAMES, USERS, Republic, republic
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
-from bot.actions.messages import close_due, handle_channel_message, handle_dm
+from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm
 from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread, ToUser
 from engine.core.stamps import stamp
 from engine.mylantium.model import FactionCode, Party
@@ -323,6 +323,25 @@ async def test_amendment_check_does_not_claim_certainty_it_cannot_have(rep: Repu
     assert "the moderators judge" in texts(out)
     out = await slash(clerk, actor(USERS[C.PL], "pat"), "amendment check", text="Abolish the independents")
     assert "Refused: An amendment may not remove or change the Independent Vote" in texts(out)
+
+
+async def test_a_coup_button_of_a_called_off_attempt_does_not_answer_the_next_offer(rep: Republic,
+                                                                                   clerk: Clerk) -> None:
+    """Findings 1.1: the Proles and the Grangers are at 0; the Proles' attempt is called off and the Grangers' offer
+    has the same chain and attempt number, so the first offer's button is refused as settled."""
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0)
+    (first_offer,) = [o for o in out if isinstance(o.to, ToUser) and o.buttons]
+    assert "the Proles have fallen to 0 VP" in text_of(first_offer)
+    out = await slash(clerk, MODERATOR, "faction set", faction="Granger", vp=0)
+    assert not [o for o in out if isinstance(o.to, ToUser)]  # the chain picks the Grangers up later
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=20)
+    (second_offer,) = [o for o in out if isinstance(o.to, ToUser) and o.buttons]
+    assert "the Grangers have fallen to 0 VP" in text_of(second_offer)
+    bea = Ctx(actor(USERS[C.BH], "bea"), Place(None, None), f"b-{next(_ids)}", clerk.clock.now())
+    stale = await handle_button(App(clerk), bea, first_offer.buttons[1].custom_id)
+    assert "already answered or decided" in texts(stale)
+    fresh = await handle_button(App(clerk), bea, second_offer.buttons[1].custom_id)
+    assert "Recorded: the Brass Hats let the Revolution go on." in texts(fresh)
 
 
 async def test_status_is_public_and_faction_me_private(rep: Republic, clerk: Clerk) -> None:

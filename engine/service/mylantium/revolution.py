@@ -186,10 +186,10 @@ class Revolutions(ServiceBase):
             return await chain_view(session, game, row) if row else None
 
     async def answer_coup(self, game_id: int, *, accept: bool, user_id: int | None, actor: int | None,
-                          source_id: str | None = None, expected: tuple[int, int] | None = None) -> ChainView:
+                          source_id: str | None = None, expected: tuple[int, int, int] | None = None) -> ChainView:
         """R1-42: the Brass Hats' answer (``user_id`` their player; None when a moderator answers for them).
-        ``expected`` (chain number, attempt number) is the offer a button was sent with: an answer to an offer
-        already settled is refused as already decided."""
+        ``expected`` (chain number, attempt number, attempts called off before it) is the offer a button was sent
+        with: an answer to an offer already settled (or called off) is refused as already decided."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_mylantium(game)
@@ -198,7 +198,7 @@ class Revolutions(ServiceBase):
                 live = await live_chain(uow.session, game_id)
                 now = chain_of(live.state) if live is not None else None
                 if live is None or now is None or now.waiting is not Waiting.COUP or now.current is None or \
-                        (live.number, now.current.number) != expected:
+                        (live.number, now.current.number, len(now.called_off)) != expected:
                     raise RuleError("This coup offer was already answered or decided; the game channel has what "
                                     "happened.")
             row = await _live(uow.session, game)
