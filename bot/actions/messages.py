@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.actions.commands import AmbiguousGame, App
 from bot.actions.context import Ctx
@@ -205,16 +205,20 @@ async def remind_due(app: App, now: datetime) -> list[Outgoing]:
     due = [r for r in await app.clerk.reminders.pending_reminders() if r[4] <= now]
     last = {(g, kind, n): offset for g, kind, n, offset, _ in due}  # offsets are descending per target in time
     out: list[Outgoing] = []
-    for game_id, kind, number, offset, _ in due:
+    for game_id, kind, number, offset, instant in due:
+        # a reminder done so late that its deadline has come asks for a vote that can no longer count: recorded as
+        # done, not delivered (findings 4.10)
+        past = instant + timedelta(seconds=offset) <= now
         try:
             reminder = await app.clerk.reminders.send_reminder(game_id, kind=kind, number=number, offset=offset,
                                                                actor=None,
-                                                               source_id=reminder_source(game_id, kind, number, offset))
+                                                               source_id=reminder_source(game_id, kind, number, offset),
+                                                               skipped="its deadline had come" if past else None)
         except Duplicate:
             continue
         except Exception:
             log.exception("the %s reminder of %s %s in game %s failed", offset, kind, number, game_id)
             continue
-        if last[(game_id, kind, number)] == offset:
+        if last[(game_id, kind, number)] == offset and not past:
             out += reminder_messages(app, reminder, now)
     return out

@@ -3,6 +3,7 @@ the Income Tax, Faction Taxes, tariffs, subsidies, pensions and wars. Recording 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -152,6 +153,30 @@ def _less(state: InPlay, name: str, n: int, what: str) -> InPlay:
         raise RuleError(f"Only {plural(have, what)} in play, so {n} cannot end; correct the counts with "
                         "/government set.")
     return replace(state, **{name: have - n})
+
+
+ONCE_A_TURN = (Happening.MISSED_ORDERS,)
+"""There is one President and one Business Round a turn, so the President fails to send its orders at most once."""
+
+
+def check_turn(earlier: Iterable[Occurrence], o: Occurrence, state: InPlay, turn: int) -> None:
+    """What ``o`` may add to the turn's entries so far (``earlier``): a once-a-turn happening is recorded once, and
+    the turn's unfunded pensions together are no more than the pensions in play (the approval table's −4 is per
+    pension that goes unfunded, so there are no more to count than there are pensions)."""
+    before = tuple(earlier)
+    undo = "/event undo takes back the turn's latest entry."
+    if o.what in ONCE_A_TURN and o.amount != 1:
+        raise RuleError(f"“{o.what.value}” happens at most once a turn, not {o.amount} times. Nothing was recorded.")
+    if o.what in ONCE_A_TURN and any(e.what is o.what for e in before):
+        raise RuleError(f"“{o.what.value}” is already recorded for turn {turn}; it happens at most once a turn "
+                        f"(one President, one Business Round). Nothing was recorded; {undo}")
+    if o.what is Happening.PENSION_UNFUNDED:
+        already = sum(e.amount for e in before if e.what is Happening.PENSION_UNFUNDED)
+        if already and already + o.amount > state.pensions:
+            left = max(0, state.pensions - already)
+            raise RuleError(f"Only {plural(state.pensions, 'pension')} in play, and {already} already recorded "
+                            f"unfunded in turn {turn}, so {o.amount} more cannot go unfunded (at most {left} more). "
+                            f"Nothing was recorded; {undo}")
 
 
 def after(state: InPlay, o: Occurrence) -> InPlay:

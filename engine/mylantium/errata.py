@@ -45,6 +45,8 @@ class GeneralRecount:
     corrected: GeneralResult
     rounding: str = DEFAULT.rounding
     """The ``independent_rounding`` it was counted again with (the game's setting now)."""
+    stated: Mapping[Party, int] | None = None
+    """The totals the latest erratum posted for it said, if one was posted: the players' last word on it."""
 
     @property
     def totals(self) -> dict[Party, int]:
@@ -52,8 +54,13 @@ class GeneralRecount:
 
     @property
     def differs(self) -> bool:
-        """The election would have come out differently: a party's total is not the one posted."""
-        return self.totals != dict(self.closed.posted)
+        """The election comes out differently from what the players last read: the card, or its latest erratum."""
+        return self.totals != dict(self.stated if self.stated is not None else self.closed.posted)
+
+    @property
+    def restores(self) -> bool:
+        """An erratum was posted and the election now comes out as first posted: that erratum no longer holds."""
+        return self.stated is not None and self.totals == dict(self.closed.posted)
 
     @property
     def outcome_changed(self) -> bool:

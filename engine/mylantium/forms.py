@@ -65,6 +65,11 @@ def _keyword(text: str) -> str:
     return first_line(text).split(":", 1)[0].strip().lower()
 
 
+def names_a_form(line: str) -> bool:
+    """The line starts with one of these forms' own keyword and its colon (``Primary: Roy``), nothing nearer."""
+    return ":" in line and _keyword(line) in KEYWORDS
+
+
 def looks_like_form(text: str) -> bool:
     """The text is one of these forms, or a near miss of one (``Primery: Lee``), and not a Landsdraad form."""
     stripped = text.strip()
@@ -97,6 +102,8 @@ def parse_form(text: str) -> Form:
         raise ParseError(text, ACCEPTED, suggestion=f"{near.capitalize()}: {rest}".strip() if near else None)
     if not rest:
         raise ParseError(text, ACCEPTED, problem=f"nothing follows `{word.capitalize()}:`")
+    if word in ("primary", "general", "realign"):  # a closing full stop is forgiven, as in `Coup:` (findings 5.3)
+        rest = rest.rstrip(".!").rstrip() or rest
     if word == "primary":
         return PrimaryChoice(rest, game)
     if word == "general":
@@ -149,6 +156,7 @@ def meant_form(text: str) -> str | None:
         return f"Coup: {'yes' if words in _YES else 'no'}{tag}"
     if whole_number(words.removeprefix("$").strip()) is not None:
         return f"Contribute: {words.removeprefix('$').strip()}{tag}"
+    rest = rest.lstrip(" -–—=>;,.").strip()  # ``Primary - Lee``: the separator is not part of the name (5.4)
     if head in KEYWORDS and rest:  # ``primary kit``, ``Coup; yes``: the form without its colon
         return f"{head.capitalize()}: {rest}{tag}"
     if head not in _CHOOSING or not rest:

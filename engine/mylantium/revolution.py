@@ -146,6 +146,18 @@ class Attempt:
 
 
 @dataclass(frozen=True)
+class CalledOff:
+    """An attempt dropped before it was resolved because its Vanguard was no longer a Faction in play at 0 VP (a
+    moderator's correction; R1-41: the engine re-evaluates). ``took_back`` is the money its beginning had given
+    (the Vanguard's funding and the counter-revolutionaries' money), taken back from each treasury."""
+
+    number: int
+    vanguard: FactionCode
+    begun: bool = False
+    took_back: Mapping[FactionCode, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Chain:
     attempts: tuple[Attempt, ...] = ()
     waiting: Waiting = Waiting.NOTHING
@@ -154,6 +166,8 @@ class Chain:
     ended: str | None = None
     """``collapse`` or ``won``: the game is over."""
     winner: FactionCode | None = None
+    called_off: tuple[CalledOff, ...] = ()
+    """The attempts dropped by a correction before they were resolved, in order (not among ``attempts``)."""
 
     @property
     def current(self) -> Attempt | None:
@@ -258,6 +272,38 @@ def answer_coup(chain: Chain, factions: Iterable[Faction], assets: Assets, accep
     return Step(_with_last(chain, attempt, waiting=Waiting.CONTRIBUTIONS, bonus_due=False), _put(current, bh))
 
 
+def call_off(chain: Chain, factions: Iterable[Faction], assets: Assets) -> Step | None:
+    """R1-40, R1-41 after a moderator's change during a chain: a Revolution is attempted by a Faction in play at 0
+    VP. When the Vanguard of the attempt not yet resolved no longer is one (its VP corrected above 0), the attempt
+    is called off: whatever its beginning gave is taken back (the Vanguard's funding, R1-43, and the
+    counter-revolutionaries' money, R1-44.1, which is then still due in the chain, P1-21), the pledges to it are
+    never paid (P1-22: paid at the resolution only), and the chain is re-evaluated at once: Social Collapse, then
+    the next Faction at 0 by precedence, else play resumes. A coup is not called off: the Brass Hats' own VP play
+    no part in it (R1-46.2) and the forestalled Faction's are looked at again after it (R1-41, R1-46.6). None when
+    nothing is called off."""
+    current = tuple(factions)
+    attempt = chain.current
+    if attempt is None or attempt.coup:
+        return None
+    vanguard = _get(current, attempt.vanguard)
+    if vanguard.in_play and vanguard.vp == 0:
+        return None
+    took_back: dict[FactionCode, int] = {}
+    if attempt.begun:
+        for code, amount in ((attempt.vanguard, attempt.funding), *attempt.bonus.items()):
+            f = _get(current, code)
+            back = min(amount, f.treasury)  # a treasury lowered since gives back what it has
+            if back:
+                took_back[code] = back
+                current = _put(current, replace(f, treasury=f.treasury - back))
+    earlier = chain.attempts[:-1]
+    bonus_due = chain.bonus_due if not attempt.begun else not any(a.begun for a in earlier)
+    dropped = CalledOff(attempt.number, attempt.vanguard, attempt.begun, took_back)
+    rest = replace(chain, attempts=earlier, waiting=Waiting.NOTHING, bonus_due=bonus_due,
+                   called_off=(*chain.called_off, dropped))
+    return advance(rest, current, assets)
+
+
 def contributors(chain: Chain, factions: Iterable[Faction]) -> tuple[FactionCode, ...]:
     """R1-44.2, R1-46.3: every Faction in play but the Vanguard (against a coup, the forestalled one too)."""
     attempt = chain.current
@@ -350,11 +396,17 @@ def attempt_of(d: Mapping[str, Any]) -> Attempt:
 
 
 def chain_to_dict(c: Chain) -> dict[str, Any]:
+    called_off = [{"number": o.number, "vanguard": o.vanguard.name, "begun": o.begun, "took_back": _codes(o.took_back)}
+                  for o in c.called_off]
     return {"attempts": [attempt_to_dict(a) for a in c.attempts], "waiting": c.waiting.value, "bonus_due": c.bonus_due,
-            "ended": c.ended, "winner": c.winner.name if c.winner else None}
+            "ended": c.ended, "winner": c.winner.name if c.winner else None,
+            **({"called_off": called_off} if called_off else {})}
 
 
 def chain_of(d: Mapping[str, Any]) -> Chain:
+    called_off = tuple(CalledOff(int(o["number"]), FactionCode[o["vanguard"]], bool(o.get("begun")),
+                                 {FactionCode[k]: int(v) for k, v in o.get("took_back", {}).items()})
+                       for o in d.get("called_off", ()))
     return Chain(attempts=tuple(attempt_of(a) for a in d.get("attempts", ())), waiting=Waiting(d["waiting"]),
                  bonus_due=bool(d["bonus_due"]), ended=d.get("ended"),
-                 winner=FactionCode[d["winner"]] if d.get("winner") else None)
+                 winner=FactionCode[d["winner"]] if d.get("winner") else None, called_off=called_off)

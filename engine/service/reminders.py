@@ -87,10 +87,10 @@ class ReminderService(ServiceBase):
 
     async def send_reminder(self, game_id: int, *, kind: str, number: int | None = None,
                             offset: int | None = None, actor: int | None,
-                            source_id: str | None = None) -> Reminder:
+                            source_id: str | None = None, skipped: str | None = None) -> Reminder:
         """Record a reminder and return who is to be reminded. Without ``number``: the open round, election, ...
         (``/round remind``, ``/election remind``). A repeated source id raises ``Duplicate`` (the reminder was
-        already sent)."""
+        already sent). ``skipped``: why a due reminder is recorded as done but not delivered."""
         form = next((f for f in self._forms() if f.kind == kind), None)
         if form is None:
             raise RuleError(f"Unknown reminder kind {kind!r}.")
@@ -99,6 +99,7 @@ class ReminderService(ServiceBase):
             number, deadline, waiting, with_round = await form.waiting(uow.session, game, number)
             await uow.record(game_id, "ReminderSent", actor,
                              {"kind": kind, "number": number, "before": offset,
-                              "waiting": [name for _, name in waiting]}, source_id)
+                              "waiting": [name for _, name in waiting],
+                              **({"skipped": skipped} if skipped else {})}, source_id)
             return Reminder(game=game_view(game), kind=kind, number=number, deadline=deadline, waiting=waiting,
                             with_round=with_round)

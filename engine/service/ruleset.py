@@ -34,6 +34,9 @@ EventForm = Callable[[dict[str, Any]], dict[str, Any]]
 Progress = Callable[[AsyncSession, Any], Awaitable[str]]
 """``(session, game row) -> text``: where a game stands in its ruleset's own unit (``Ruleset.progress``)."""
 
+SettingGuard = Callable[[AsyncSession, Any, str, Any, Any], Awaitable[None]]
+"""(session, the game row, the setting's name, its old value, the new one): raises a RuleError to refuse."""
+
 
 class RulesetService(ServiceBase):
     """The use cases of one ruleset, reached as ``clerk.<name>``. ``shared`` is the Clerk it belongs to: its shared
@@ -76,6 +79,9 @@ class Ruleset:
     progress: Progress | None = None
     """Where one of its games stands, in its own unit (``turn 1``, ``turn 2, Action Phase``), for ``/game list``;
     None: ``round N`` (the game's ``current_round``)."""
+    setting_guard: SettingGuard | None = None
+    """Refuses a change of one of its settings that would rewrite what was already counted with it (a RuleError
+    saying what to do instead); None: every valid value is accepted."""
 
     def exported(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """An event's stored payload as the export (and ``/log``) writes it (``exported_events``)."""

@@ -101,6 +101,9 @@ class SettingsService(ServiceBase):
             spec = setting_of(self.backend.ruleset(game.ruleset), name)
             new = spec.parse(value)
             old = value_of(game.settings, spec.name, settings_of(self.backend.ruleset(game.ruleset)))
+            guard = self.backend.ruleset(game.ruleset).setting_guard
+            if guard is not None and new != old:
+                await guard(uow.session, game, spec.name, old, new)
             game.settings = {**game.settings, spec.name: new}
             ruling = {"ruling": spec.ruling} if spec.ruling else {}
             await uow.record(game_id, "SettingChanged", actor, {"setting": spec.name, **ruling, "from": old, "to": new},

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.core.errors import RuleError
 from engine.mylantium.approval import approval_change, delta_of, incumbent_party
-from engine.mylantium.business import Happening, InPlay, Occurrence, after, happening
+from engine.mylantium.business import Happening, InPlay, Occurrence, after, check_turn, happening
 from engine.mylantium.model import FactionCode, Party
 
 H = Happening
@@ -124,6 +124,21 @@ def test_happenings_move_what_is_in_play() -> None:
 def test_impossible_happenings_are_refused(state: InPlay, o: Occurrence, why: str) -> None:
     with pytest.raises(RuleError, match=why):
         after(state, o)
+
+
+def test_missed_orders_once_a_turn_and_the_turns_unfunded_pensions_within_those_in_play() -> None:
+    """The approval table: "President fails to send Business Round orders −30" (one President, one Business Round
+    a turn) and "each pension unfunded −4" (no more unfunded than there are pensions)."""
+    two = InPlay(pensions=2)
+    check_turn([], Occurrence(H.MISSED_ORDERS), two, 1)
+    with pytest.raises(RuleError, match="already recorded for turn 3"):
+        check_turn([Occurrence(H.SCANDAL), Occurrence(H.MISSED_ORDERS)], Occurrence(H.MISSED_ORDERS), two, 3)
+    with pytest.raises(RuleError, match="at most once a turn, not 2"):
+        check_turn([], Occurrence(H.MISSED_ORDERS, 2), two, 1)
+    check_turn([Occurrence(H.PENSION_UNFUNDED)], Occurrence(H.PENSION_UNFUNDED), two, 1)
+    with pytest.raises(RuleError, match=r"1 already recorded unfunded in turn 1, so 2 more cannot go unfunded "
+                                        r"\(at most 1 more\)"):
+        check_turn([Occurrence(H.PENSION_UNFUNDED)], Occurrence(H.PENSION_UNFUNDED, 2), two, 1)
 
 
 def test_happening_names() -> None:

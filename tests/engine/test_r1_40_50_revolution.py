@@ -22,6 +22,7 @@ from engine.mylantium.revolution import (
     Step,
     Waiting,
     answer_coup,
+    call_off,
     chain_of,
     chain_to_dict,
     check_contribution,
@@ -306,6 +307,52 @@ def test_TV1_I13_social_collapse_takes_precedence_over_revolutions(vp: dict[str,
         assert step.chain.ended is None
         assert step.chain.attempts[0].vanguard is C.BH
         assert len(vanguard_order(after)) == 6
+
+
+# -- a correction during a chain (R1-41: the engine re-evaluates; docs/rulings.md "A Vanguard corrected above 0") --
+
+
+def corrected(step: Step, code: FactionCode, vp: int) -> tuple[Faction, ...]:
+    return tuple(Faction(f.code, f.party, vp, f.treasury, f.in_play) if f.code is code else f for f in step.factions)
+
+
+def test_a_vanguard_corrected_above_0_while_the_coup_is_offered_is_called_off_not_crushed() -> None:
+    """R1-40, R1-41: the Proles were put at 0 VP by mistake; corrected to 20 while the Brass Hats are asked about a
+    coup, their attempt is dropped before it is funded or compared with S, and nobody withdraws."""
+    step = start(factions({"PR": 0, "BH": 20, "PL": 20}, {"PR": 60}), ASSETS)
+    assert step.chain.waiting is Waiting.COUP
+    fixed = corrected(step, C.PR, 20)
+    after = call_off(step.chain, fixed, ASSETS)
+    assert after is not None
+    assert after.chain.attempts == () and after.chain.waiting is Waiting.NOTHING and after.chain.ended is None
+    assert [(o.vanguard, o.begun, dict(o.took_back)) for o in after.chain.called_off] == [(C.PR, False, {})]
+    assert all(f.in_play for f in after.factions) and by_code(after)[C.PR].treasury == 60
+    with pytest.raises(RuleError, match="No coup"):
+        answer_coup(after.chain, after.factions, ASSETS, accept=False)
+    assert call_off(step.chain, step.factions, ASSETS) is None  # still at 0: nothing changes
+    assert chain_of(chain_to_dict(after.chain)) == after.chain
+
+
+def test_a_begun_revolution_called_off_gives_its_money_back_and_the_next_vanguard_gets_the_bonus() -> None:
+    """R1-43, R1-44.1, P1-21: the Proles' Revolution had begun (GR given $9 against it); corrected above 0, the
+    money its beginning gave is taken back, and the Rednecks, also at 0, are the Vanguard now, with the
+    counter-revolutionaries' money still due in the chain (their Revolution is the first to begin)."""
+    step = begun({"PR": 0, "RN": 0, "GR": 5, "PL": 10}, {"PR": 100, "RN": 100, "GR": 1})
+    assert step.chain.attempts[0].bonus == {C.GR: 9} and by_code(step)[C.GR].treasury == 10
+    after = call_off(step.chain, corrected(step, C.PR, 20), ASSETS)
+    assert after is not None
+    assert [(o.vanguard, o.begun, dict(o.took_back)) for o in after.chain.called_off] == [(C.PR, True, {C.GR: 9})]
+    (rn,) = after.chain.attempts
+    assert (rn.number, rn.vanguard, rn.begun, rn.s) == (1, C.RN, True, 20 + 5 + 10)
+    assert rn.bonus == {C.GR: 9} and by_code(after)[C.GR].treasury == 10 and by_code(after)[C.PR].treasury == 100
+    assert after.chain.waiting is Waiting.CONTRIBUTIONS
+
+
+def test_a_coup_is_not_called_off_by_the_forestalled_factions_correction() -> None:
+    """R1-46: the coup goes on; the forestalled Faction's VP are looked at again after it (R1-41)."""
+    step = start(factions(I11_VP, I11_TREASURY), I11_ASSETS)
+    step = answer_coup(step.chain, step.factions, I11_ASSETS, accept=True)
+    assert call_off(step.chain, corrected(step, C.PR, 5), I11_ASSETS) is None
 
 
 # -- storing ----------------------------------------------------------------------------------------------------

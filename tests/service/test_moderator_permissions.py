@@ -139,7 +139,7 @@ OVERRIDES: dict[str, str] = {
     "faction register": "faction:Redneck user:@erin party:Whig",
     "faction set": "faction:Granger vp:21",
     "government set": "approval:55",
-    "election nominee": "party:Whig candidate:Lee Adams",
+    "election nominee": "party:Whig candidate:Ann Oakes",  # Lee Adams won: naming him again changes nothing
     "factor set": "name:TRADE value:1",
     "convocate player": "user:@dave sovereignty:Hegemony",
     "event fiat-money": "dollars:10",
@@ -163,7 +163,8 @@ PRELUDES: dict[str, list[str]] = {
     "election general open": ["mod #alpha: /election start", "mod #alpha: /election primary open",
                               "mod #alpha: /election primary close"],
     "election remind": ["mod #alpha: /election start", "mod #alpha: /election primary open"],
-    "election nominee": ["mod #alpha: /election start", "mod #alpha: /election primary open",
+    "election nominee": ["mod #alpha: /candidate add name:Ann Oakes faction:Granger charisma:3",
+                         "mod #alpha: /election start", "mod #alpha: /election primary open",
                          "mod #alpha: /election primary close"],
     "revolution coup": ["mod #alpha: /faction set faction:Prole vp:0 treasury:100"],
     "revolution resolve": ["mod #alpha: /faction set faction:Prole vp:0 treasury:100",

@@ -15,9 +15,10 @@ from mylantium_table import CHANNEL, GUILD, NAMES, USERS, Republic, republic
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
-from bot.actions.messages import close_due, handle_dm
+from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm
 from bot.actions.outbox import Here, Outgoing, ToChannel, ToThread, ToUser
-from engine.mylantium.model import FactionCode
+from engine.core.stamps import stamp
+from engine.mylantium.model import FactionCode, Party
 from engine.service import Clerk
 from engine.service.clock import ManualClock
 
@@ -71,6 +72,26 @@ async def test_the_game_settings_are_the_rulesets_own(rep: Republic, clerk: Cler
     assert (page.faction_votes, page.independent) == (63, 31)
 
 
+async def test_initial_approval_cannot_rewrite_a_general_election_counted_at_it(clerk: Clerk,
+                                                                                clock: ManualClock) -> None:
+    """Findings 4.3 (P1-20): before any General Election the starting approval may change; once one was counted at
+    it (the approval never set), the change is refused, pointing to `/government set approval:X since:T`."""
+    r = await republic(clerk, clock)
+    await clerk.mylantium.add_candidate(r.id, name="Lee", code=C.PL, charisma=7, actor=1)
+    await clerk.mylantium.set_government(r.id, president=C.PR, actor=1)
+    out = await slash(clerk, MODERATOR, "game settings", setting="initial_approval", value="55")
+    assert "changed from 50 to 55" in texts(out)
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open")
+    await slash(clerk, MODERATOR, "election primary close")
+    await slash(clerk, MODERATOR, "election general open")
+    await slash(clerk, MODERATOR, "election general close")
+    out = await slash(clerk, MODERATOR, "game settings", setting="initial_approval", value="70")
+    assert "The General Election of turn 1 was counted at the starting Approval Rating of 55%" in texts(out)
+    assert "/government set approval:<percent> since:<turn>" in texts(out)
+    assert (await clerk.mylantium.government(r.id)).approval == 55
+
+
 async def test_dm_forms_go_to_the_game_of_their_ruleset(rep: Republic, clerk: Clerk) -> None:
     """A player of a Landsdraad game and of a Mylantium game: `Vote: Aye` goes to the first, `Primary:` to the
     second, without asking which game."""
@@ -87,6 +108,10 @@ async def test_dm_forms_go_to_the_game_of_their_ruleset(rep: Republic, clerk: Cl
     assert texts(out).startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee**")
     out = await dm(clerk, C.GR, "Vote: Aye")
     assert "is for Landsdraad games, and yours is #mylantium (Mylantium)" in texts(out)
+    for vote in ("Vote: No Confidence", "Audit: gus"):  # findings 4.7: no Landsdraad instructions nor /pv
+        out = await dm(clerk, C.GR, vote)
+        assert f"“{vote}” (a player vote) is for Landsdraad games, and yours is #mylantium (Mylantium)" in texts(out)
+        assert "/pv" not in texts(out)
 
 
 async def test_an_election_through_the_front_end_keeps_choices_secret(rep: Republic, clerk: Clerk,
@@ -109,6 +134,125 @@ async def test_an_election_through_the_front_end_keeps_choices_secret(rep: Repub
     assert "Whig" in texts(out)
     out = await slash(clerk, MODERATOR, "election general close")
     assert "The **Whigs** win" in texts(public(out))  # 10 + 7 + 13 against 0 + 5 + 19: only Pat chose
+
+
+async def test_removing_a_player_keeps_the_other_factions_primary_choices_secret(rep: Republic, clerk: Clerk) -> None:
+    """Findings 2.1: the Grangers' choice of the removed Plutocrats' Candidate is dropped; the channel is told only
+    that Lee no longer runs and that a choice of him no longer counts, the Grangers' player by DM, the moderator in
+    the answer."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    await dm(clerk, C.PL, "Primary: Lee")
+    await dm(clerk, C.GR, "Primary: Lee")
+    out = await slash(clerk, MODERATOR, "player remove", user=user(USERS[C.PL], "pat"))
+    shown = texts(public(out))
+    assert "Lee no longer runs" in shown and "Granger" not in shown
+    mine = [o for o in out if isinstance(o.to, Here) and o.ephemeral]
+    assert "The Grangers had chosen Lee in the Primary" in texts(mine)
+    (told,) = [o for o in out if isinstance(o.to, ToUser) and o.to.user_id == USERS[C.GR]]
+    assert "your Faction's choice of Lee in the Primary no longer counts" in text_of(told)
+    assert "Choose again before the Primary closes" in text_of(told)
+
+
+async def test_a_chain_holds_the_open_elections_deadline_and_its_reminders(rep: Republic, clerk: Clerk,
+                                                                          clock: ManualClock) -> None:
+    """Findings 3.1 (R1-40: play is suspended during a chain): the open Primary does not close, and nobody is
+    reminded, while the Brass Hats are asked about a coup; a choice sent meanwhile is refused saying so; once play
+    resumes its deadline runs on with the 4 hours it had left."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    deadline = clock.now() + timedelta(days=1)
+    clock.advance(timedelta(hours=20))
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0)
+    assert "The Primary's deadline is held while play is suspended: it had 4h left" in texts(public(out))
+    clock.advance(timedelta(days=1))
+    assert await close_due(App(clerk), clock.now()) == []  # neither the close nor a reminder
+    out = await dm(clerk, C.GR, "Primary: Lee")
+    assert "The Primary's deadline is held meanwhile; send your choice again once play resumes" in texts(out)
+    shown = texts(await slash(clerk, MODERATOR, "election status"))
+    assert "held while a Revolution suspends play: 4h left" in shown
+    out = await dm(clerk, C.BH, "Coup: no")
+    assert "play resumes" in texts(public(out))
+    moved = deadline + timedelta(days=1)
+    assert f"it now closes {stamp(moved)}" in texts(public(out))
+    assert "Recorded for the Grangers" in texts(await dm(clerk, C.GR, "Primary: Lee"))
+    view = await clerk.mylantium.elections.election(rep.id)
+    assert view is not None and view.deadline == moved and view.status == "open"
+    clock.advance(timedelta(hours=4))
+    assert "Nominee: **Lee**" in texts(await close_due(App(clerk), clock.now()))
+
+
+async def test_a_reopened_game_decided_by_a_revolution_starts_no_new_one(rep: Republic, clerk: Clerk,
+                                                                        clock: ManualClock) -> None:
+    """Findings 4.1: the Proles' Revolution won the game; reopened to correct a figure, a change to VP (the Brass Hats
+    at 0) starts no Revolution and no coup offer, the moderator is told why, and once closed again a DM gets the
+    closed line."""
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=100)
+    await dm(clerk, C.BH, "Coup: no")
+    clock.advance(timedelta(hours=48))
+    assert "They win the game." in texts(await close_due(App(clerk), clock.now()))
+    await slash(clerk, MODERATOR, "game reopen", reason="a typo")
+    out = await slash(clerk, MODERATOR, "faction set", faction="Brass Hat", vp=0, reason="fix")
+    assert "decided by the Proles' victory, so no Revolution is checked" in texts(out)
+    assert "Revolution in" not in texts(out) and not [o for o in out if isinstance(o.to, ToUser)]
+    await slash(clerk, MODERATOR, "game close", reason="fixed")
+    assert "its ledger is closed" in texts(await dm(clerk, C.PL, "Contribute: 5"))
+
+
+async def test_counter_revolutionaries_given_0_are_not_said_to_be_given_money(rep: Republic, clerk: Clerk) -> None:
+    """Findings 4.6 (R1-44.1): no temples, villages or units in play, so the Grangers and Brass Hats draw $0; the
+    channel does not say they are given money."""
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=100)
+    out = await dm(clerk, C.BH, "Coup: no")
+    shown = texts(public(out))
+    assert "the Revolution has begun" in shown and "are given money" not in shown
+    assert "Nobody is given counter-revolutionary money" in shown
+
+
+async def test_a_reminder_done_only_at_its_deadline_is_not_sent(rep: Republic, clerk: Clerk,
+                                                                 clock: ManualClock) -> None:
+    """Findings 4.10: the bot comes back at the Primary's deadline: the 2 h reminder it missed would ask for choices
+    that can no longer count ("closes in now"), so it is not sent; the Primary closes."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    clock.advance(timedelta(hours=21))
+    out = await close_due(App(clerk), clock.now())  # 3 h before: nothing due yet
+    assert out == []
+    clock.advance(timedelta(hours=3))
+    out = await close_due(App(clerk), clock.now())
+    assert not [o for o in out if isinstance(o.to, ToUser)] and "Reminder" not in texts(out)
+    assert "Nominee" in texts(out)
+    assert await close_due(App(clerk), clock.now()) == []  # recorded as done: not tried again
+
+
+async def test_a_faction_brought_back_hears_its_candidate_does_not_run(rep: Republic, clerk: Clerk) -> None:
+    """Findings 4.11: `in_play:true` brings a removed player back; the moderator is told that their Candidate is
+    still not running and how to put them back, and the channel, told of the removal, is told of the return."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    await slash(clerk, MODERATOR, "player remove", user=user(USERS[C.PL], "pat"))
+    out = await slash(clerk, MODERATOR, "faction set", faction="Plutocrat", in_play=True)
+    mine = texts([o for o in out if isinstance(o.to, Here) and o.ephemeral])
+    assert "Their Candidate Lee is not running" in mine and "/candidate set name:Lee running:true" in mine
+    assert "**pat** is back in **mylantium**: the Plutocrats are in play again." in texts(public(out))
+    await dispatch(App(clerk), Ctx(MODERATOR, Place(GUILD, CHANNEL), "cs-1", clerk.clock.now()), "candidate set",
+                   {"name": "Lee", "running": True})
+    assert "Recorded for the Plutocrats" in texts(await dm(clerk, C.PL, "Primary: Lee"))
+
+
+async def test_a_form_posted_in_the_channel_is_answered_and_not_recorded(rep: Republic, clerk: Clerk) -> None:
+    """Findings 5.9: `Primary: Kim` in the game channel or a thread is told it goes by DM and was not recorded;
+    chat that mentions a form mid-sentence stays unanswered."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    for place in (Place(GUILD, CHANNEL), Place(GUILD, CHANNEL, 7001)):
+        ctx = Ctx(actor(USERS[C.PL], "pat"), place, f"p-{next(_ids)}", clerk.clock.now())
+        out = await handle_channel_message(App(clerk), ctx, "Primary: Lee")
+        assert "`Primary:` goes to me by DM" in texts(out) and "NOT recorded" in texts(out)
+    ctx = Ctx(actor(USERS[C.PL], "pat"), Place(GUILD, CHANNEL), f"p-{next(_ids)}", clerk.clock.now())
+    assert await handle_channel_message(App(clerk), ctx, "we discussed primary: stuff") == []
+    view = await clerk.mylantium.elections.election(rep.id)
+    assert view is not None and view.chosen == ()
 
 
 async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
@@ -136,6 +280,68 @@ async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: 
     assert len(warnings) == 1 and warnings[0].to.private and "the Plutocrats gave $0" in text_of(warnings[0])
     assert all(isinstance(o.to, ToChannel) for o in out if o not in warnings)
     assert (await clerk.exports.export(rep.id))["game"]["status"] == "ended"
+
+
+async def test_a_vanguard_corrected_above_0_during_the_coup_offer_is_not_crushed(rep: Republic, clerk: Clerk) -> None:
+    """Findings 1.1 (R1-40, R1-41): a typo'd vp:0 corrected while the Brass Hats are asked about a coup calls the
+    attempt off: the channel and the Brass Hats are told, a late `Coup: no` changes nothing, nobody withdraws and
+    play resumes."""
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=60)
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=20, reason="typo, meant 20")
+    assert "The Proles are no longer at 0 VP" in texts(public(out)) and "play resumes" in texts(public(out))
+    told = [o for o in out if isinstance(o.to, ToUser)]
+    assert [o.to.user_id for o in told] == [USERS[C.BH]] and "coup offer" in text_of(told[0])  # type: ignore[union-attr]
+    out = await dm(clerk, C.BH, "Coup: no")
+    assert "No Revolution is under way" in texts(out)
+    page = await clerk.mylantium.government(rep.id)
+    assert page.revolution is None
+    assert all(f.in_play for f in page.factions) and {f.code: f.vp for f in page.factions}[C.PR] == 20
+    out = await slash(clerk, MODERATOR, "election start")
+    assert "Election Round has started" in texts(out)
+
+
+async def test_a_command_in_a_dm_of_a_player_of_two_games_gives_its_own_example(rep: Republic, clerk: Clerk) -> None:
+    """Findings 4.8: `/faction me` by DM from a player of two Mylantium games asks for the `game` option with that
+    command as the example, not a crisis ballot."""
+    other = await clerk.games.create_game(guild_id=GUILD, channel_id=951, name="other", ruleset="mylantium",
+                                          moderator_role_id=None, actor=1)
+    await clerk.mylantium.register_faction(other.id, code=C.PL, user_id=USERS[C.PL], user_name="pat",
+                                           party=Party.WHIG, vp=10, treasury=0, actor=1)
+    ctx = Ctx(actor(USERS[C.PL], "pat"), Place(None, None), "me-2", clerk.clock.now())
+    out = await dispatch(App(clerk), ctx, "faction me", {})
+    assert "say which with the `game` option, e.g. `/faction me game:mylantium`" in texts(out)
+    assert "Vote: Aye" not in texts(out)
+
+
+async def test_amendment_check_does_not_claim_certainty_it_cannot_have(rep: Republic, clerk: Clerk) -> None:
+    """Findings 4.9 (R1-06 protects how Charisma works, not the word): a text without the protected words is not
+    declared unstoppable; the moderators judge it."""
+    out = await slash(clerk, actor(USERS[C.PL], "pat"), "amendment check",
+                      text="Candidates' personal following no longer gives votes")
+    assert "nothing in the Constitution stops it" not in texts(out)
+    assert "I found no mention of Charisma or the Independent Vote" in texts(out)
+    assert "the moderators judge" in texts(out)
+    out = await slash(clerk, actor(USERS[C.PL], "pat"), "amendment check", text="Abolish the independents")
+    assert "Refused: An amendment may not remove or change the Independent Vote" in texts(out)
+
+
+async def test_a_coup_button_of_a_called_off_attempt_does_not_answer_the_next_offer(rep: Republic,
+                                                                                   clerk: Clerk) -> None:
+    """Findings 1.1: the Proles and the Grangers are at 0; the Proles' attempt is called off and the Grangers' offer
+    has the same chain and attempt number, so the first offer's button is refused as settled."""
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0)
+    (first_offer,) = [o for o in out if isinstance(o.to, ToUser) and o.buttons]
+    assert "the Proles have fallen to 0 VP" in text_of(first_offer)
+    out = await slash(clerk, MODERATOR, "faction set", faction="Granger", vp=0)
+    assert not [o for o in out if isinstance(o.to, ToUser)]  # the chain picks the Grangers up later
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=20)
+    (second_offer,) = [o for o in out if isinstance(o.to, ToUser) and o.buttons]
+    assert "the Grangers have fallen to 0 VP" in text_of(second_offer)
+    bea = Ctx(actor(USERS[C.BH], "bea"), Place(None, None), f"b-{next(_ids)}", clerk.clock.now())
+    stale = await handle_button(App(clerk), bea, first_offer.buttons[1].custom_id)
+    assert "already answered or decided" in texts(stale)
+    fresh = await handle_button(App(clerk), bea, second_offer.buttons[1].custom_id)
+    assert "Recorded: the Brass Hats let the Revolution go on." in texts(fresh)
 
 
 async def test_status_is_public_and_faction_me_private(rep: Republic, clerk: Clerk) -> None:

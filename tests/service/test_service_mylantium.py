@@ -206,8 +206,15 @@ async def test_a_tied_primary_is_settled_by_the_moderator(rep: Republic) -> None
     primary = await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD)
     assert primary is not None and primary.result is not None
     assert primary.result["ties"] == {"whig": ["Lee", "Ash"]} and primary.result["nominees"]["whig"] is None
+    await rep.clerk.mylantium.set_government(rep.id, president=C.PR, actor=MOD)
+    # findings 4.2: the General Election would freeze the nominees, leaving the Whigs without Charisma
+    with pytest.raises(RuleError, match=r"Whig Primary ended in a tie \(Lee, Ash\).*/election nominee party:Whig"):
+        await rep.open("general")
     view = await rep.clerk.mylantium.elections.name_nominee(rep.id, party=W, candidate="ash", actor=MOD)
     assert view.result is not None and view.result["nominees"]["whig"] == "Ash"
+    with pytest.raises(RuleError, match="Ash is already the Whig nominee; nothing changed"):  # findings 5.7
+        await rep.clerk.mylantium.elections.name_nominee(rep.id, party=W, candidate="Ash", actor=MOD)
+    await rep.open("general")
 
 
 # -- the Business Phase -------------------------------------------------------------------------------------------
@@ -243,6 +250,23 @@ async def test_tv1_i06_and_i07_a_business_phase(clerk: Clerk, clock: ManualClock
     assert next(h for h in myl["vp_history"] if h["faction"] == "Granger")["delta"] == -9
     with pytest.raises(RuleError, match="Revolution is under way"):
         await clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+
+
+async def test_missed_orders_once_a_turn_and_unfunded_pensions_checked_against_the_turns_total(rep: Republic) -> None:
+    """Findings 1.2, 1.3: the President fails to send its orders at most once a turn (−30 and +3 Fervor once), and
+    one entry at a time the turn's unfunded pensions stay within the pensions in play (−4 each), as `count:` is."""
+    await rep.clerk.mylantium.set_government(rep.id, counts={"pensions": 2}, actor=MOD)
+    await rep.happen(H.MISSED_ORDERS)
+    with pytest.raises(RuleError, match=r"already recorded for turn 1.*/event undo"):
+        await rep.happen(H.MISSED_ORDERS)
+    await rep.happen(H.PENSION_UNFUNDED)
+    await rep.happen(H.PENSION_UNFUNDED)
+    with pytest.raises(RuleError, match="Only 2 pensions in play, and 2 already recorded unfunded in turn 1"):
+        await rep.happen(H.PENSION_UNFUNDED)
+    done = await rep.clerk.mylantium.business.close_business(rep.id, actor=MOD)
+    assert done.approval_end == 50 - 30 - 4 - 4
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.happen(H.MISSED_ORDERS)  # a new turn, a new Business Round
 
 
 async def test_happenings_can_be_undone_and_the_phase_closes_once(rep: Republic) -> None:
@@ -410,3 +434,18 @@ async def test_the_history_chart_reads_approval_and_fervor_at_each_turns_end(rep
     assert after.turn == 2
     assert after.approval == ((0, 50), (1, 38), (2, 38))
     assert after.fervor == ((0, 0), (1, 0), (2, 0))
+
+
+async def test_the_history_chart_starts_at_the_approval_set_during_set_up(rep: Republic) -> None:
+    """Findings 4.4 (P1-20: the moderator sets the real value): set at 60 during set-up and lowered to 57 by the
+    first close, the chart runs 60 → 57, not 50 → 57; a change made in play still shows as one."""
+    await rep.clerk.mylantium.set_government(rep.id, approval=60, actor=MOD)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.happen(H.SCANDAL)
+    done = await rep.clerk.mylantium.business.close_business(rep.id, actor=MOD)
+    assert (done.approval_start, done.approval_end) == (60, 57)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.clerk.mylantium.set_government(rep.id, approval=70, actor=MOD)
+    chart = await rep.clerk.mylantium.history(rep.id)
+    assert chart.approval[:2] == ((0, 60), (1, 57))
+    assert chart.approval[2] == (2, 70)

@@ -44,6 +44,10 @@ async def crisis_ballot(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     except ParseError:
         motion = None
     if isinstance(motion, Motion):
+        # a player of no Landsdraad game is told so, as for `Vote: Aye` (findings 4.7)
+        games = await app.clerk.games.games_of_user(ctx.actor.id)
+        if not any(g.ruleset == "landsdraad" for g in games):
+            choose_game(games, None, "landsdraad", f"“{first_line(text)[:100]}” (a player vote)")
         raise RuleError(f"“{first_line(text)[:100]}” is a player vote: post it as the first line of a message in a "
                         "thread of the game channel, or use /pv support. A crisis ballot by DM is `Vote: Aye`, "
                         "`Vote: Nay` or `Vote: Abstain`.")

@@ -40,8 +40,13 @@ def under(r: GeneralRecount) -> str:
 
 def recount_line(r: GeneralRecount) -> str:
     verdict = "**the winner changes**" if r.outcome_changed else "the winner stands"
+    if r.restores:  # findings 4.5: compared with the latest erratum, as in Landsdraad
+        verdict = "as first posted: **the erratum posted for it no longer holds** (post its withdrawal)"
+    said = ""
+    if r.stated is not None:
+        said = f"; the latest erratum said {', '.join(f'{p.title} {r.stated.get(p, 0)}' for p in Party)}"
     return (f"• General Election of turn {r.turn}: posted {totals(r.closed.posted, r.closed.winner)} at approval "
-            f"{r.closed.approval}; under {under(r)}: {totals(r.totals, r.corrected.winner)}: {verdict}.")
+            f"{r.closed.approval}{said}; under {under(r)}: {totals(r.totals, r.corrected.winner)}: {verdict}.")
 
 
 def cause(r: GeneralRecount) -> str:
@@ -91,12 +96,29 @@ async def consequences(app: App, game: GameView, c: ElectionConsequences | None)
                      extra={INSTEAD: "(Post an erratum with /election erratum in the game channel.)"})]
 
 
+PRESIDENCY = (" The Presidency stays as the moderators record it; they change it separately if they decide "
+              "the erratum changes who holds it.")
+
+
 def erratum_card(e: ElectionErratum) -> Card:
     r = e.recount
-    outcome = (f"The {r.corrected.winner.title} party would have won, not the {r.closed.winner.title} party as "
-               "posted." if r.outcome_changed else f"The winner stands: the {r.corrected.winner.title} party.")
     original = (f"[the original result card]({e.link})" if e.link is not None
                 else "the original result card (Clerk did not keep where it was posted)")
+    if r.restores:  # findings 4.5: a later correction undid the one the latest erratum was posted for
+        assert r.stated is not None
+        stated = r.stated
+        return Card(
+            title=f"{e.game.name}, General Election of turn {r.turn}: erratum withdrawn",
+            description=(f"The moderators corrected the ledger again: the General Election of turn {r.turn} comes "
+                         f"out as first posted, and the erratum posted for it no longer holds. The "
+                         f"{r.corrected.winner.title} party won, as {original} says."),
+            fields=() if e.shown != "full" else tuple(
+                (p.title, f"{r.totals[p]} (as posted; the erratum said {stated.get(p, 0)})", True) for p in Party))
+    outcome = (f"The {r.corrected.winner.title} party would have won, not the {r.closed.winner.title} party as "
+               f"posted.{PRESIDENCY}" if r.outcome_changed
+               else f"The winner stands: the {r.corrected.winner.title} party.")
+    if r.stated is not None:
+        outcome += " It replaces the erratum posted for this election before it."
     fields = tuple((p.title, f"{r.totals[p]} (posted {r.closed.posted.get(p, 0)})", True) for p in Party)
     footer = None
     if e.shown != "full":  # the result card withheld its totals (the disclosure check): so does its erratum

@@ -12,6 +12,7 @@ from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
 from bot.actions.render import deadline_text
 from engine.core.durations import format_remaining, format_utc
+from engine.core.stamps import stamp
 from engine.core.words import plural
 from engine.mylantium.approval import Change
 from engine.mylantium.model import FactionCode, Party
@@ -140,7 +141,10 @@ def election_opened_card(e: MylElectionView, now: datetime) -> Card:
 def election_status_card(e: MylElectionView, now: datetime) -> Card:
     fields = [("Chosen", ", ".join(e.chosen) or "nobody yet", False),
               ("Waiting for", ", ".join(e.waiting) or "nobody", False)]
-    if e.status == "open":
+    if e.status == "open" and e.held_left is not None:
+        fields.append(("Deadline", f"held while a Revolution suspends play: {format_remaining(e.held_left)} left, "
+                                   "which runs on once play resumes", True))
+    elif e.status == "open":
         fields.append(("Deadline", deadline_text(e.deadline, now).replace("the round", "the election"), True))
     return Card(f"{e.game.name}: the {e.title} of turn {e.turn} ({e.status})", "", tuple(fields), NEUTRAL)
 
@@ -257,9 +261,13 @@ def attempt_text(a: Attempt, game: str, resumed: str | None = None, fervor: int 
                 parts.append(f"The {v.plural}' treasury, with what they draw for a Revolution, is not greater than "
                              f"the {a.s} VP in play: they are crushed before an uprising begins and withdraw from the "
                              "game (no Fervor).")
-            if a.bonus:
+            given = [c.plural for c, money in a.bonus.items() if money > 0]  # $0 is not given money (findings 4.6)
+            if given:
+                parts.append(f"The counter-revolutionary {', '.join(given)} are given money.")
+            elif a.bonus:
                 who = ", ".join(c.plural for c in a.bonus)
-                parts.append(f"The counter-revolutionary {who} are given money.")
+                parts.append(f"Nobody is given counter-revolutionary money: the {who} have nothing it is counted "
+                             "from in play.")
     if a.outcome in ("won", "put down"):
         what = "coup" if a.coup else "Revolution"
         head = f"**The {v.plural}' {what}:** " if resumed == "contributions" else ""
@@ -286,8 +294,9 @@ def _fervor_after(c: ChainView, a: Attempt) -> int | None:
 
 def chain_texts(c: ChainView, now: datetime) -> list[str]:
     """The public announcements of what a chain step did, newest last."""
-    out = [attempt_text(a, c.game.name, c.resumed if a.number == c.first_new else None, _fervor_after(c, a))
-           for a in c.chain.attempts[c.first_new - 1:]]
+    out = [called_off_text(c)] if c.called_off is not None else []
+    out += [attempt_text(a, c.game.name, c.resumed if a.number == c.first_new else None, _fervor_after(c, a))
+            for a in c.chain.attempts[c.first_new - 1:]]
     current = c.chain.current
     if c.chain.ended == "collapse":
         vp = sum(f.vp for f in c.factions if f.in_play)
@@ -295,6 +304,9 @@ def chain_texts(c: ChainView, now: datetime) -> list[str]:
                    "broken down and its neighbours intervene to restore order. The game ends with **no winner**.")
     elif c.chain.ended == "won" and c.chain.winner is not None:
         out.append(f"**{c.game.name} has ended:** the {c.chain.winner.plural} have overthrown the government.")
+    earlier = c.resumed is not None or c.called_off is not None  # the chain was running before this step
+    if c.chain.ended is not None:
+        pass
     elif current is not None and c.chain.waiting.value == "coup":
         out.append(f"Play is suspended. The Brass Hats are asked whether they attempt a military coup before the "
                    f"{current.vanguard.plural}' Revolution goes on.")
@@ -302,9 +314,42 @@ def chain_texts(c: ChainView, now: datetime) -> list[str]:
         out.append("Every other Faction now sends its contribution to the Counter-Revolutionary Treasury by DM "
                    f"(`Contribute: <amount>`), secret until the result. Deadline: {deadline_text(c.deadline, now)}; "
                    "a Faction that sends nothing gives $0.")
-    elif c.chain.attempts:
+    elif c.chain.attempts or c.called_off is not None:
         out.append("No Faction in play is at 0 VP any more: the Revolution has run its course and play resumes.")
+        if c.election is not None and earlier:
+            out.append(f"The {c.election.title}'s deadline runs on with the time it had left when the Revolution "
+                       f"began: it now closes {stamp(c.election.deadline)}.")
+    if current is not None and not earlier and c.election is not None and c.election.left is not None:
+        out.append(f"The {c.election.title}'s deadline is held while play is suspended: it had "
+                   f"{format_remaining(c.election.left)} left, which runs on once play resumes. Choices sent meanwhile "
+                   "are not recorded; send them again then.")
     return out
+
+
+def called_off_text(c: ChainView) -> str:
+    """An attempt called off by a correction: no amounts (treasuries are never public)."""
+    o = c.called_off
+    assert o is not None
+    what = (f"The {o.vanguard.plural}' Revolution is called off" if o.begun else
+            f"The Revolution the {o.vanguard.plural} were about to attempt is called off")
+    undone = (": the money its beginning gave is taken back and no contribution to it is paid" if o.begun
+              else " before it was funded or compared with the VP in play")
+    return (f"The {o.vanguard.plural} are no longer at 0 VP (a moderator's correction). {what}{undone}; "
+            "the Vanguard is chosen again from the Factions as they stand.")
+
+
+def called_off_notice(c: ChainView, code: FactionCode) -> str:
+    """To the Brass Hats' player (their coup offer lapses) or to a contributor (their pledge is not paid)."""
+    o = c.called_off
+    assert o is not None
+    head = f"{c.game.name}: the {o.vanguard.plural} are no longer at 0 VP, so their Revolution is called off"
+    if not o.begun:
+        return f"{head}, and the coup offer before it lapses; nothing you answer to it counts."
+    back = o.took_back.get(code)
+    if code is o.vanguard:
+        return f"{head}." + (f" The ${back} it drew is taken back from your treasury." if back else "")
+    given = f" The ${back} of counter-revolutionary money you were given is taken back." if back else ""
+    return f"{head}: no contribution to it is paid.{given}"
 
 
 def coup_offer_text(c: ChainView) -> str:
@@ -349,6 +394,9 @@ def chain_status_card(c: ChainView, now: datetime, *, moderator: bool) -> Card:
     for a in c.chain.attempts:
         fields.append((f"Attempt {a.number}: the {a.vanguard.plural}" + (" (coup)" if a.coup else ""),
                        a.outcome or ("waiting" if c.chain.current is a else "—"), False))
+    for o in c.chain.called_off:
+        fields.append((f"Called off: the {o.vanguard.plural}' attempt", "no longer at 0 VP after a moderator's "
+                       "correction, before it was resolved", False))
     current = c.chain.current
     if current is not None and c.chain.waiting.value == "contributions":
         fields.append(("Contributions from", ", ".join(f.plural for f in c.pledged) or "nobody yet", False))

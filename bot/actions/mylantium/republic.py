@@ -78,9 +78,23 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                                                    party=party_of(o["party"]) if o.get("party") else None,
                                                    in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
                                                    source_id=ctx.source_id)
-    out = [reply(f"Changed: {faction_line(change.faction, private=True)}.", ephemeral=True)]
+    note = ""
+    if change.decided is not None:
+        how = (f"the {change.decided.winner.plural}' victory" if change.decided.winner is not None
+               else "Social Collapse")
+        note = (f" {g.name} was decided by {how}, so no Revolution is checked after this change: a reopened game "
+                "is corrected, not played on.")
+    if change.idle_candidate is not None:  # findings 4.11
+        note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
+                 f"name:{change.idle_candidate} running:true puts them back in the elections.")
+    out = [reply(f"Changed: {faction_line(change.faction, private=True)}.{note}", ephemeral=True)]
     public = [Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have {change.faction.vp} VP.")
               ] if o.get("vp") is not None else []
+    if change.rejoined is not None:
+        public.append(Outgoing(ToChannel(g.channel_id), text=(
+            f"**{change.rejoined}** is back in **{g.name}**: the {change.faction.title} are in play again."
+            + (f" Their Candidate {change.idle_candidate} does not run unless the moderators put them back."
+               if change.idle_candidate is not None else ""))))
     out += await quietly(app, g, *public)
     if change.chain is not None:
         app.deadlines_changed()
@@ -285,5 +299,10 @@ async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str
         check_amendment(o["text"])
     except RuleError as error:
         return [reply(f"Refused: {error}")]
-    return [reply("That amendment touches neither Charisma nor the Independent Vote, so nothing in the "
-                  "Constitution stops it.")]
+    return [reply(AMENDMENT_UNSURE)]
+
+
+AMENDMENT_UNSURE = ("I found no mention of Charisma or the Independent Vote in it. That is all I can check: an "
+                    "amendment may not remove or change how they work, whatever words it uses (a candidate's "
+                    "personal following is Charisma), so the moderators judge whether this one does.")
+"""Findings 4.9: the check reads words, not what an amendment does, so it never says nothing stops one."""

@@ -12,7 +12,13 @@ from bot.actions.commands import App, CommandFlags, Option, require_game
 from bot.actions.context import Ctx
 from bot.actions.deadlines import game_deadline, read_as
 from bot.actions.moderators import moderator_target
-from bot.actions.mylantium.render import chain_status_card, chain_texts, contribution_request_text, coup_offer_text
+from bot.actions.mylantium.render import (
+    called_off_notice,
+    chain_status_card,
+    chain_texts,
+    contribution_request_text,
+    coup_offer_text,
+)
 from bot.actions.outbox import EXPLAINS, Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
@@ -39,6 +45,11 @@ def chain_outgoings(app: App, c: ChainView) -> list[Outgoing]:
                     extra={EXPLAINS: card_tag("revolution", c.game.id, attempts[i], c.number)} if i < len(attempts)
                     else {})
            for i, t in enumerate(chain_texts(c, now))]
+    o = c.called_off
+    if o is not None:  # the Brass Hats' offer lapses; or the Vanguard and each contributor hear what is undone
+        told = [k for k in c.users if k.name == "BH"] if not o.begun else [
+            f.code for f in c.factions if f.in_play or f.code is o.vanguard]
+        out += [Outgoing(ToUser(c.users[k]), text=called_off_notice(c, k)) for k in told if k in c.users]
     current = c.chain.current
     if current is None or current.number < c.first_new:
         return out
@@ -60,7 +71,8 @@ def coup_buttons(c: ChainView) -> tuple[Button, ...]:
     after the offer is settled is refused."""
     current = c.chain.current
     assert current is not None
-    head = f"{COUP_BUTTON}:{c.game.id}:{c.number}:{current.number}:"
+    offs = len(c.chain.called_off)  # after a call-off the next offer may have the same attempt number
+    head = f"{COUP_BUTTON}:{c.game.id}:{c.number}:{current.number}:" + (f"{offs}:" if offs else "")
     return (Button("Attempt a coup", head + "yes", "danger"), Button("No coup", head + "no", "secondary"))
 
 
@@ -68,13 +80,15 @@ def coup_buttons(c: ChainView) -> tuple[Button, ...]:
 async def coup_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
     """A press of a coup offer's button: the same answer as `Coup: yes` or `Coup: no` by DM."""
     parts = custom_id.split(":")
-    if len(parts) != 6 or not all(p.isdigit() for p in parts[2:5]) or parts[5] not in ("yes", "no"):
+    if len(parts) not in (6, 7) or not all(p.isdigit() for p in parts[2:-1]) or parts[-1] not in ("yes", "no"):
         raise RuleError("This button is not one of Clerk's coup offers.")
-    return await answer_coup(app, ctx, int(parts[2]), parts[5] == "yes", expected=(int(parts[3]), int(parts[4])))
+    offs = int(parts[5]) if len(parts) == 7 else 0
+    return await answer_coup(app, ctx, int(parts[2]), parts[-1] == "yes",
+                             expected=(int(parts[3]), int(parts[4]), offs))
 
 
 async def answer_coup(app: App, ctx: Ctx, game_id: int, accept: bool, *,
-                          expected: tuple[int, int] | None = None) -> list[Outgoing]:
+                          expected: tuple[int, int, int] | None = None) -> list[Outgoing]:
     """The Brass Hats' player answers the coup offer (by DM or a button)."""
     c = await app.clerk.mylantium.revolutions.answer_coup(game_id, accept=accept, user_id=ctx.actor.id,
                                                           actor=ctx.actor.id, source_id=ctx.source_id,

@@ -41,6 +41,7 @@ from engine.mylantium.forms import (
     PrimaryChoice,
     Realign,
     looks_like_form,
+    names_a_form,
     parse_form,
 )
 from engine.mylantium.model import PARTY_CHOICES, party_of
@@ -363,3 +364,14 @@ async def primary_again(app: App, game_id: int, number: int) -> list[Outgoing]:
 
 async def general_again(app: App, game_id: int, number: int) -> list[Outgoing]:
     return await election_again(app, game_id, number, "general")
+
+
+@ROUTES.thread_form(names_a_form, anywhere=True, proxy=False)
+async def form_in_public(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
+    """A Mylantium form posted in the game channel or a thread (findings 5.9): it goes by DM, and a choice or a
+    contribution is secret, so the sender is told it was not recorded."""
+    if game.ruleset != NAME:
+        return []
+    head = first_line(text).split(":", 1)[0].strip().capitalize()
+    return [reply(f"`{head}:` goes to me by DM (choices and contributions are secret): DM me the same line instead. "
+                  "This message was NOT recorded, and you may want to delete it.")]

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from engine.core.errors import RuleError
 from engine.mylantium.settings import SETTINGS
 from engine.service.mylantium.export import export_mylantium
 from engine.service.mylantium.reminders import FORMS
@@ -26,12 +27,35 @@ async def progress(session: AsyncSession, game: Any) -> str:
     return f"turn {turn or 1}"
 
 
+async def setting_guard(session: AsyncSession, game: Any, name: str, old: Any, new: Any) -> None:
+    """``initial_approval`` is the Approval Rating until a moderator sets one or a Business Phase changes it
+    (P1-20): once a General Election was counted at it, changing it would rewrite that election's approval and the
+    record (findings 4.3); a correction goes through ``/government set approval:X since:T``, which recounts the
+    closed elections and offers an erratum."""
+    if name != "initial_approval":
+        return
+    gov = (await session.execute(select(MylGovernment).where(MylGovernment.game_id == game.id))).scalar_one_or_none()
+    if gov is None or gov.approval is not None:
+        return
+    turns = sorted((await session.execute(select(tables.MylElection.turn).where(
+        tables.MylElection.game_id == game.id, tables.MylElection.stage == "general",
+        tables.MylElection.status == "closed"))).scalars())
+    if turns:
+        which = (f"General Election of turn {turns[0]} was" if len(turns) == 1 else
+                 f"General Elections of turns {', '.join(str(t) for t in turns)} were")
+        raise RuleError(f"The {which} counted at the starting Approval Rating of "
+                        f"{old}% (initial_approval), so changing the setting now would rewrite it. To correct the "
+                        f"approval, use /government set approval:<percent> since:<turn>: it recounts the closed "
+                        "General Elections and offers an erratum. Nothing was changed.")
+
+
 TABLES = (tables.MylGovernment, tables.MylFaction, tables.MylCandidate, tables.MylTerritory, tables.MylUnit,
           tables.MylElection, tables.MylChoice, tables.MylHappening, tables.MylHistory, tables.MylChain,
           tables.MylContribution)
 """Its state tables (``Ruleset.tables``)."""
 
 RULESET = Ruleset(NAME, "Mylantium", SETTINGS, service=MylantiumService, exports=(export_mylantium,), reminders=FORMS,
-                  progress=progress, tables=TABLES, untimed_events=frozenset({"ChoiceMade", "ContributionPledged"}))
+                  progress=progress, tables=TABLES, untimed_events=frozenset({"ChoiceMade", "ContributionPledged"}),
+                  setting_guard=setting_guard)
 
 __all__ = ["NAME", "RULESET", "MylantiumService"]

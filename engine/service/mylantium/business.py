@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.mylantium.approval import ApprovalResult, approval_change
-from engine.mylantium.business import Happening, InPlay, Occurrence, after
+from engine.mylantium.business import Happening, InPlay, Occurrence, after, check_turn
 from engine.mylantium.fervor import FervorResult, deduct, fervor_change
 from engine.mylantium.model import Faction, FactionCode, total_vp
 from engine.mylantium.settings import Rules
@@ -58,6 +58,10 @@ class Business(ServiceBase):
                                 "turn, which starts with /election start.")
             before = in_play_of(gov)
             state = after(before, occurrence)
+            found = await uow.session.execute(select(MylHappening).where(
+                MylHappening.game_id == game_id, MylHappening.turn == gov.turn).order_by(MylHappening.id))
+            check_turn((Occurrence(Happening(r.what), r.amount) for r in found.scalars()), occurrence, state,
+                       gov.turn)
             set_in_play(gov, state)
             row = MylHappening(game_id=game_id, turn=gov.turn, what=what.value, amount=amount,
                                note=note.strip()[:200] if note and note.strip() else None,

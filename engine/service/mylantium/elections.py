@@ -5,7 +5,7 @@ what stays with the moderators."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -33,11 +33,14 @@ from engine.service.mylantium.state import (
     faction_rows,
     find_candidate,
     government_of,
+    live_chain,
     open_election,
     open_else_latest,
     pure_factions,
+    require_calm,
     require_mylantium,
     rules_of,
+    suspended,
     window_of,
 )
 from engine.service.mylantium.views import ChoiceReceipt, MylElectionView, RealignReceipt
@@ -58,12 +61,14 @@ async def election_view(session: AsyncSession, game: Game, row: MylElection, *,
     found = await session.execute(select(MylChoice.faction_id).where(MylChoice.election_id == row.id))
     chose = set(found.scalars())
     playing = [r for r in rows if r.in_play]
+    chain = await live_chain(session, game.id) if row.status == "open" and row.deadline is not None else None
+    held = max(timedelta(0), utc(row.deadline) - utc(chain.opened_at)) if chain is not None and row.deadline else None
     return MylElectionView(
         game=game_view(game), turn=row.turn, stage=row.stage, status=row.status, opened_at=utc(row.opened_at),
         deadline=utc(row.deadline) if row.deadline else None,
         chosen=tuple(FactionCode[r.code].plural for r in playing if r.id in chose),
         waiting=tuple(FactionCode[r.code].plural for r in playing if r.id not in chose),
-        result=dict(row.result) if row.result else None, already_closed=already_closed)
+        result=dict(row.result) if row.result else None, already_closed=already_closed, held_left=held)
 
 
 def nominees_of(primary_row: MylElection | None) -> dict[str, str | None]:
@@ -208,6 +213,15 @@ class Elections(ServiceBase):
                 if gov.president is None:
                     raise RuleError("The incumbent party is not known: record which Faction held the Presidency "
                                     "with /government set president: first.")
+                result = primary_row.result or {}
+                for party, tied in (result.get("ties") or {}).items():  # P1-16: the moderator names the nominee
+                    if tied and not (result.get("nominees") or {}).get(party):
+                        title = Party(party).title
+                        raise RuleError(f"The {title} Primary ended in a tie ({', '.join(tied)}) and no {title} "
+                                        f"nominee is named yet; once the General Election opens its nominees can no "
+                                        f"longer change and the party would run without Charisma. Name the nominee "
+                                        f"first: /election nominee party:{title} candidate:<one of them>. "
+                                        "Nothing was opened.")
             row = MylElection(game_id=game_id, turn=gov.turn, stage=stage, status="open", opened_at=uow.now,
                               deadline=deadline)
             uow.session.add(row)
@@ -223,6 +237,11 @@ class Elections(ServiceBase):
         old until the deadline; one at or after it is refused (P0-15's rule, as for every ballot)."""
         try:
             async with self._write(game_id, source_id) as uow:
+                game = await load_game(uow.session, game_id)
+                if game.status != "ended" and await live_chain(uow.session, game_id) is not None:
+                    raise RuleError(f"A Revolution is under way and play is suspended until it runs its course "
+                                    f"(/revolution status). The {_title(stage)}'s deadline is held meanwhile; send "
+                                    "your choice again once play resumes.")
                 game = await calm_game(uow.session, game_id)
                 row = _open_for(game, await open_election(uow.session, game_id), stage, at)
                 _, faction = await faction_of_user(uow.session, game, user_id)
@@ -257,8 +276,10 @@ class Elections(ServiceBase):
                 game = await load_game(uow.session, game_id)
                 require_mylantium(game)
                 row = await open_election(uow.session, game_id)
-                if expected is not None and (row is None or (row.turn, row.stage) != expected):
-                    return None
+                if expected is not None and (row is None or (row.turn, row.stage) != expected
+                                             or await live_chain(uow.session, game_id) is not None):
+                    return None  # a chain holds the deadline (resume_election moves it on)
+                await require_calm(uow.session, game)
                 if row is None:
                     raise RuleError(f"No election is open in {game.name}.")
                 gov = await government_of(uow.session, game)
@@ -316,6 +337,8 @@ class Elections(ServiceBase):
             if cand.party != party.value:
                 raise RuleError(f"{cand.name} is a {Party(cand.party).title} candidate.")
             result = dict(row.result)
+            if (result.get("nominees") or {}).get(party.value) == cand.name:  # findings 5.7: not posted twice
+                raise RuleError(f"{cand.name} is already the {party.title} nominee; nothing changed.")
             result["nominees"] = {**result.get("nominees", {}), party.value: cand.name}
             result["named_by_moderator"] = sorted({*result.get("named_by_moderator", []), party.value})
             row.result = result
@@ -347,7 +370,8 @@ class Elections(ServiceBase):
                                                 MylElection.deadline)
                                          .join(Game, Game.id == MylElection.game_id)
                                          .where(MylElection.status == "open", MylElection.deadline.is_not(None),
-                                                Game.status != "ended")  # a closed ledger closes nothing more
+                                                Game.status != "ended",  # a closed ledger closes nothing more
+                                                ~suspended(MylElection.game_id))  # held during a chain
                                          .order_by(MylElection.deadline))
             return [(g, t, s, utc(d)) for g, t, s, d in rows.all() if d is not None]
 

@@ -10,7 +10,7 @@ Nothing recorded is changed; an erratum is a new post and a new event (``Erratum
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
@@ -98,7 +98,17 @@ def reaches(correction: Event, turn: int, closed_id: int) -> bool:
 def recount_turn(session: Session, game_id: int, closed: ClosedGeneral, closed_id: int,
                  made: list[Event]) -> GeneralRecount:
     change = sum(int(c.payload.get("approval_change", 0)) for c in made if reaches(c, closed.turn, closed_id))
-    return recount_general(closed, corrected_approval(closed.approval, change), rules_of(read_game(session, game_id)))
+    found = recount_general(closed, corrected_approval(closed.approval, change), rules_of(read_game(session, game_id)))
+    return replace(found, stated=stated_totals(session, game_id).get(closed.turn))
+
+
+def stated_totals(session: Session, game_id: int) -> dict[int, dict[Party, int]]:
+    """Turn -> the totals of the latest erratum posted for its General Election (findings 4.5: what a correction is
+    compared with, as in Landsdraad)."""
+    found = session.execute(select(Event.payload).where(Event.game_id == game_id, Event.kind == ERRATUM)
+                            .order_by(Event.id)).scalars()
+    return {int(p["turn"]): {party: int(p["corrected"].get(party.value, 0)) for party in Party}
+            for p in found if p.get("turn") is not None and p.get("stage", GENERAL) == GENERAL}
 
 
 def after_set(session: Session, game_id: int, source_id: str) -> ElectionConsequences | None:
@@ -168,16 +178,13 @@ class ElectionErrata(ServiceBase):
             session = uow.session
             game = await session.run_sync(read_game, game_id)
             found = await session.run_sync(recounted, game_id, turn)
-            if not found.differs:
+            corrected = numbers(found.totals, found.corrected.winner)
+            if not found.differs and found.stated is None:
                 raise RuleError(f"The General Election of turn {turn} comes out as posted under the corrected "
                                 "ledger; there is nothing to correct. (A change counts from now on unless it says "
                                 "from when: `/government set approval:X since:T` corrects the approval from turn T "
                                 "on.)")
-            corrected = numbers(found.totals, found.corrected.winner)
-            earlier = [e for e in (await session.execute(select(Event).where(
-                Event.game_id == game_id, Event.kind == ERRATUM).order_by(Event.id))).scalars()
-                if e.payload.get("turn") == turn]
-            if earlier and earlier[-1].payload.get("corrected") == corrected:
+            if not found.differs:
                 raise RuleError(f"An erratum for turn {turn} with these numbers was posted already; it is not "
                                 "posted twice.")
             place = (await session.execute(select(PostedMessage.channel_id, PostedMessage.message_id).where(
@@ -196,5 +203,7 @@ class ElectionErrata(ServiceBase):
                                        "link": erratum.link}
             if was != "full":
                 payload["shown"] = was
+            if found.stated is not None:  # it replaces the latest erratum; ``restores``: it withdraws it
+                payload.update(stated={p.value: n for p, n in found.stated.items()}, restores=found.restores)
             await uow.record(game_id, ERRATUM, actor, payload, source_id)
             return erratum

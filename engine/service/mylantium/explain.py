@@ -260,7 +260,12 @@ class Explain(ServiceBase):
                                          .order_by(MylChain.number.desc()).limit(1))).scalar_one_or_none()
             if row is None:
                 raise RuleError(f"{game.name} has had no Revolution to explain.")
-            attempts = chain_of(row.state).attempts
+            chain = chain_of(row.state)
+            attempts = chain.attempts
+            if not attempts:
+                off = ", ".join(f"the {o.vanguard.plural}' attempt" for o in chain.called_off) or "its attempt"
+                raise RuleError(f"Revolution #{row.number} of {game.name} made no attempt to explain: {off} was "
+                                "called off when a moderator's change left the Vanguard above 0 VP.")
             if attempt is not None:
                 chosen = next((a for a in attempts if a.number == attempt), None)
                 if chosen is None:

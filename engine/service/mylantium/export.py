@@ -139,5 +139,6 @@ async def _revolutions(session: AsyncSession, game_id: int) -> list[dict[str, An
         revolutions.append({"number": c.number, "turn": c.turn, "waiting": c.waiting, "opened_at": _iso(c.opened_at),
                             "closed_at": _iso(c.closed_at), "deadline": _iso(c.deadline), "ended": state.ended,
                             "winner": state.winner.title if state.winner else None,
-                            "attempts": list(c.state.get("attempts", []))})
+                            "attempts": list(c.state.get("attempts", [])),
+                            **({"called_off": list(c.state["called_off"])} if c.state.get("called_off") else {})})
     return revolutions

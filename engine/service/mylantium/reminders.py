@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.service.clock import utc
+from engine.service.mylantium.state import suspended
 from engine.service.reminders import Found, ReminderForm, Target
 from engine.store.models import Game, Player
 from engine.store.models.mylantium import MylChoice, MylElection, MylFaction
@@ -20,7 +21,8 @@ async def election_targets(session: AsyncSession) -> list[Target]:
     """Every open election with a deadline, of either stage (its kind is its stage)."""
     targets: list[Target] = []
     myl = await session.execute(select(Game, MylElection).join(MylElection, MylElection.game_id == Game.id)
-                                .where(MylElection.status == "open", MylElection.deadline.is_not(None)))
+                                .where(MylElection.status == "open", MylElection.deadline.is_not(None),
+                                       ~suspended(MylElection.game_id)))  # held while a chain runs
     for game, row in myl.all():
         assert row.deadline is not None
         targets.append((game, row.stage, row.turn, utc(row.opened_at), utc(row.deadline)))

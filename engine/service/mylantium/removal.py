@@ -13,6 +13,7 @@ attempt first (``/revolution resolve``, ``/revolution coup``). The players row s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import delete, select
 
@@ -20,6 +21,7 @@ from engine.core.errors import RuleError
 from engine.mylantium.elections import independent_vote
 from engine.mylantium.model import FactionCode
 from engine.mylantium.revolution import Waiting, chain_of
+from engine.service.clock import utc
 from engine.service.ledger import game_view, require_player
 from engine.service.membership import games_cache
 from engine.service.mylantium.history import record
@@ -32,6 +34,7 @@ from engine.service.mylantium.state import (
     government_of,
     live_chain,
     open_election,
+    player_names,
     pure_factions,
     rules_of,
 )
@@ -58,7 +61,8 @@ class MylRemoval:
     choice_dropped: bool
     """Their Faction's choice in the open election no longer counts."""
     choosers_dropped: tuple[str, ...]
-    """Factions whose choice of their Candidate in the open Primary was dropped (they choose again)."""
+    """Factions whose choice of their Candidate in the open Primary was dropped (they choose again). Secret: for the
+    moderators and, each for itself, those Factions' players."""
     candidate: str | None
     """Their Faction's Candidate, who stopped running."""
     nominee_of: str | None
@@ -67,6 +71,10 @@ class MylRemoval:
     """Their pledge to the Revolution under way no longer counts."""
     chain: ChainView | None
     """A chain the change started (R1-40, R1-50), if any."""
+    chooser_users: tuple[int, ...] = ()
+    """The players of ``choosers_dropped`` (told by DM), those who still have one."""
+    deadline: datetime | None = None
+    """The open election's deadline, if it has one."""
 
 
 class RemovalService(ServiceBase):
@@ -114,6 +122,7 @@ class RemovalService(ServiceBase):
             election = await open_election(session, game_id)
             choice_dropped = False
             choosers: list[str] = []
+            chooser_users: tuple[int, ...] = ()
             if election is not None:
                 gone = await session.execute(delete(MylChoice).where(MylChoice.election_id == election.id,
                                                                      MylChoice.faction_id == faction.id))
@@ -121,8 +130,11 @@ class RemovalService(ServiceBase):
                 if election.stage == "primary" and candidate is not None:
                     chose = (await session.execute(select(MylChoice).where(
                         MylChoice.election_id == election.id, MylChoice.choice == candidate.name))).scalars().all()
-                    by_id = {r.id: FactionCode[r.code] for r in await faction_rows(session, game_id)}
-                    choosers = [by_id[c.faction_id].plural for c in chose]
+                    rows = {r.id: r for r in await faction_rows(session, game_id)}
+                    choosers = [FactionCode[rows[c.faction_id].code].plural for c in chose]
+                    players = await player_names(session, game_id)
+                    chooser_users = tuple(players[pid].user_id for pid in
+                                          (rows[c.faction_id].player_id for c in chose) if pid in players)
                     for c in chose:
                         await session.delete(c)
             await session.flush()
@@ -133,7 +145,8 @@ class RemovalService(ServiceBase):
             title = None if election is None else "Primary" if election.stage == "primary" else "General Election"
             removal = MylRemoval(game_view(game), user_id, player.name, code, f, independent, title, choice_dropped,
                                  tuple(choosers), candidate.name if candidate is not None else None,
-                                 nominee_of, pledge_dropped, started)
+                                 nominee_of, pledge_dropped, started, chooser_users,
+                                 utc(election.deadline) if election is not None and election.deadline else None)
             await record(uow, game_id, REMOVED, actor,
                              {"user_id": user_id, "name": player.name, "faction": code.name,
                               "faction_votes": f, "independent": independent,

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
@@ -22,6 +22,7 @@ from engine.mylantium.revolution import (
     Step,
     Waiting,
     answer_coup,
+    call_off,
     chain_of,
     chain_to_dict,
     check_contribution,
@@ -30,7 +31,7 @@ from engine.mylantium.revolution import (
     vanguard_order,
 )
 from engine.service.clock import utc
-from engine.service.ledger import game_view, load_game
+from engine.service.ledger import game_view, load_game, require_running
 from engine.service.mylantium.history import add_history, record
 from engine.service.mylantium.state import (
     assets_of,
@@ -38,6 +39,7 @@ from engine.service.mylantium.state import (
     faction_rows,
     government_of,
     live_chain,
+    open_election,
     open_else_latest,
     player_names,
     pure_factions,
@@ -46,7 +48,7 @@ from engine.service.mylantium.state import (
     unit_rows,
     write_back,
 )
-from engine.service.mylantium.views import ChainView, PledgeReceipt
+from engine.service.mylantium.views import ChainView, HeldElection, PledgeReceipt
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.store.models import Game
 from engine.store.models.mylantium import MylChain, MylContribution, MylFaction, MylGovernment
@@ -72,10 +74,17 @@ async def chain_view(session: AsyncSession, game: Game, row: MylChain, *, first_
         pledged = tuple(by_id[i] for i in found.scalars() if i in by_id)
     fervor = (await session.execute(select(MylGovernment.fervor).where(
         MylGovernment.game_id == game.id))).scalar_one_or_none()
+    election = await open_election(session, game.id)
+    held = None
+    if election is not None and election.deadline is not None:
+        deadline = utc(election.deadline)
+        since = utc(row.opened_at) if chain.waiting is not Waiting.NOTHING else None
+        held = HeldElection("Primary" if election.stage == "primary" else "General Election", deadline,
+                            max(timedelta(0), deadline - since) if since is not None else None)
     return ChainView(game_view(game), row.number, chain, factions, users,
                      utc(row.deadline) if row.deadline else None, pledged,
                      new_attempts=max(0, len(chain.attempts) - first_new + 1), first_new=first_new, resumed=resumed,
-                     fervor=fervor)
+                     fervor=fervor, election=held)
 
 
 async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylChain, old: Chain, step: Step,
@@ -106,16 +115,36 @@ async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylCh
     elif new.waiting is not Waiting.CONTRIBUTIONS:
         row.deadline = None
     if new.waiting is Waiting.NOTHING:
+        if row.closed_at is None and new.ended is None:
+            await resume_election(uow, game, row)
         row.closed_at = uow.now
     if new.ended is not None:
         uow.end(game)
     await uow.session.flush()
 
 
+async def resume_election(uow: UnitOfWork, game: Game, row: MylChain) -> None:
+    """The open election's deadline was held while the chain suspended play (docs/rulings.md, "An election's
+    deadline is held during a chain"): it runs on from now with the time it had left when the chain began."""
+    election = await open_election(uow.session, game.id)
+    held = uow.now - utc(row.opened_at)
+    if election is not None and election.deadline is not None and held > timedelta(0):
+        election.deadline = utc(election.deadline) + held
+
+
+async def decided_by(session: AsyncSession, game_id: int) -> Chain | None:
+    """The chain that ended the game (a victory, Social Collapse), if one did: once decided, a reopened game is
+    corrected, not played on, so a change to VP starts no Revolution (findings 4.1)."""
+    latest = (await session.execute(select(MylChain).where(MylChain.game_id == game_id)
+                                    .order_by(MylChain.number.desc()).limit(1))).scalar_one_or_none()
+    chain = chain_of(latest.state) if latest is not None and latest.state else None
+    return chain if chain is not None and chain.ended is not None else None
+
+
 async def begin_chain(uow: UnitOfWork, game: Game, gov: MylGovernment) -> ChainView | None:
     """R1-40, R1-50: after a change to VP, a new chain when the Republic has collapsed or a Faction in play is at
     0 (unless a chain is already running its course, which picks such Factions up itself)."""
-    if await live_chain(uow.session, game.id) is not None:
+    if await live_chain(uow.session, game.id) is not None or await decided_by(uow.session, game.id) is not None:
         return None
     factions, rows = await pure_factions(uow.session, game.id)
     if not collapsed(factions) and not vanguard_order(factions):
@@ -157,18 +186,19 @@ class Revolutions(ServiceBase):
             return await chain_view(session, game, row) if row else None
 
     async def answer_coup(self, game_id: int, *, accept: bool, user_id: int | None, actor: int | None,
-                          source_id: str | None = None, expected: tuple[int, int] | None = None) -> ChainView:
+                          source_id: str | None = None, expected: tuple[int, int, int] | None = None) -> ChainView:
         """R1-42: the Brass Hats' answer (``user_id`` their player; None when a moderator answers for them).
-        ``expected`` (chain number, attempt number) is the offer a button was sent with: an answer to an offer
-        already settled is refused as already decided."""
+        ``expected`` (chain number, attempt number, attempts called off before it) is the offer a button was sent
+        with: an answer to an offer already settled (or called off) is refused as already decided."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_mylantium(game)
+            require_running(game)
             if expected is not None:
                 live = await live_chain(uow.session, game_id)
                 now = chain_of(live.state) if live is not None else None
                 if live is None or now is None or now.waiting is not Waiting.COUP or now.current is None or \
-                        (live.number, now.current.number) != expected:
+                        (live.number, now.current.number, len(now.called_off)) != expected:
                     raise RuleError("This coup offer was already answered or decided; the game channel has what "
                                     "happened.")
             row = await _live(uow.session, game)
@@ -198,6 +228,7 @@ class Revolutions(ServiceBase):
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
                 require_mylantium(game)
+                require_running(game)  # an ended game's closed line, whatever chain it left (findings 4.1)
                 row = await _live(uow.session, game)
                 chain = chain_of(row.state)
                 attempt = chain.current
@@ -302,10 +333,32 @@ class Revolutions(ServiceBase):
             return out
 
 
+async def reconsider_chain(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylChain) -> ChainView | None:
+    """A change during a chain: the attempt not yet resolved is called off when its Vanguard is no longer at 0 VP
+    (``call_off``), its pledges dropped, and the chain goes on from there. None when nothing changed."""
+    old = chain_of(row.state)
+    factions, rows = await pure_factions(uow.session, game.id)
+    assets = assets_of(await territory_rows(uow.session, game.id), await unit_rows(uow.session, game.id))
+    step = call_off(old, factions, assets)
+    if step is None:
+        return None
+    dropped = step.chain.called_off[-1]
+    await uow.session.execute(delete(MylContribution).where(MylContribution.chain_id == row.id,
+                                                            MylContribution.attempt == dropped.number))
+    # as the chain stood without the dropped attempt, so that a new attempt of the same number gets its deadline
+    before = replace(old, attempts=old.attempts[:-1], waiting=Waiting.NOTHING)
+    await apply_step(uow, game, gov, row, before, step, rows)
+    return replace(await chain_view(uow.session, game, row, first_new=dropped.number), called_off=dropped)
+
+
 async def chain_after_vp_change(uow: UnitOfWork, game: Game) -> ChainView | None:
-    """Used by every command that changes VP: R1-40 and R1-50 are checked at once."""
+    """Used by every command that changes VP: R1-40 and R1-50 are checked at once; during a chain, an attempt
+    whose Vanguard is no longer at 0 VP is called off (R1-41)."""
     gov = await government_of(uow.session, game)
+    row = await live_chain(uow.session, game.id)
+    if row is not None:
+        return await reconsider_chain(uow, game, gov, row)
     return await begin_chain(uow, game, gov)
 
 
-__all__ = ["Revolutions", "begin_chain", "chain_after_vp_change", "faction_rows"]
+__all__ = ["Revolutions", "begin_chain", "chain_after_vp_change", "decided_by", "faction_rows"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from engine.core.errors import RuleError
 from engine.mylantium.business import InPlay
@@ -33,7 +33,7 @@ from engine.service.mylantium.records import (
     writable,
 )
 from engine.service.mylantium.removal import RemovalService
-from engine.service.mylantium.revolution import Revolutions, chain_after_vp_change
+from engine.service.mylantium.revolution import Revolutions, chain_after_vp_change, decided_by
 from engine.service.mylantium.state import (
     COLUMNS,
     approval_of,
@@ -62,7 +62,7 @@ from engine.service.mylantium.views import (
 )
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
-from engine.store.models import Player
+from engine.store.models import Event, Player
 from engine.store.models.mylantium import MylCandidate, MylFaction, MylHistory, MylTerritory, MylUnit
 
 if TYPE_CHECKING:  # the composition root builds this service; it is only referred to here
@@ -166,15 +166,22 @@ class MylantiumService(RulesetService):
             if rejoined and player is not None:  # a removed player comes back with their Faction (/player remove)
                 player.removed, player.active = False, True
                 changes["rejoined"] = True
+            idle = None
+            if rejoined:  # their Candidate stopped running at the removal and does not run again by itself
+                idle = next((c.name for c in await candidate_rows(uow.session, game_id)
+                             if c.faction_id == row.id and not c.discarded and not c.running), None)
             await uow.session.flush()
             chain = await chain_after_vp_change(uow, game) if vp is not None or in_play is not None else None
+            decided = await decided_by(uow.session, game_id) if vp is not None or in_play is not None else None
             await record(uow, game_id, "FactionChanged", actor,
                              {"faction": code.name, **changes, "reason": reason,
                               "chain": chain.number if chain else None}, source_id)
             view = await one_faction_view(uow.session, game, row)
         if rejoined and player is not None:
             games_cache(self.shared).forget([player.user_id])
-        return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"))
+        return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"),
+                        decided=decided if chain is None else None,
+                        rejoined=player.name if rejoined and player is not None else None, idle_candidate=idle)
 
     async def set_faction_votes(self, game_id: int, *, code: FactionCode, territory: str | None,
                                 votes: int, building: Building | None = None, actor: int | None,
@@ -436,8 +443,14 @@ class MylantiumService(RulesetService):
             logged = await session.execute(select(MylHistory).where(MylHistory.game_id == game_id,
                                                                     MylHistory.measure.in_(("approval", "fervor")))
                                            .order_by(MylHistory.id))
+            started = (await session.execute(select(func.min(Event.seq)).where(
+                Event.game_id == game_id, Event.kind == "ElectionRoundStarted"))).scalar_one_or_none()
             changes: dict[str, list[tuple[int, int, int]]] = {"approval": [], "fervor": []}
             for h in logged.scalars():
+                before_play = started is None or (h.event_seq is not None and h.event_seq < started)
+                if not changes[h.measure] and h.turn == 1 and before_play and \
+                        h.cause.startswith("set by the moderators"):
+                    continue  # set during set-up: the real start (P1-20), not a change in play (findings 4.4)
                 changes[h.measure].append((h.turn, h.delta, h.value))
             return HistoryView(game_view(game), gov.turn,
                                history_points(changes["approval"], approval_of(gov, game), gov.turn),

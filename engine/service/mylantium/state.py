@@ -4,9 +4,9 @@ checks every Mylantium use case shares: the ruleset, a revolution that suspends 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -190,6 +190,11 @@ async def election_of(session: AsyncSession, game_id: int, turn: int, stage: str
     found = await session.execute(select(MylElection).where(MylElection.game_id == game_id, MylElection.turn == turn,
                                                             MylElection.stage == stage))
     return found.scalar_one_or_none()
+
+
+def suspended(game_id: Any) -> Any:
+    """SQL: the game has a chain of Revolutions running its course (play suspended, R1-40)."""
+    return exists().where(MylChain.game_id == game_id, MylChain.waiting != "nothing")
 
 
 async def live_chain(session: AsyncSession, game_id: int) -> MylChain | None:

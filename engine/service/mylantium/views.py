@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine.mylantium.approval import Change
 from engine.mylantium.model import Faction, FactionCode, Party
-from engine.mylantium.revolution import Chain
+from engine.mylantium.revolution import CalledOff, Chain
 from engine.service.views import GameView
 
 
@@ -109,6 +109,8 @@ class MylElectionView:
     waiting: tuple[str, ...]
     result: Mapping[str, Any] | None = None
     already_closed: bool = False
+    held_left: timedelta | None = None
+    """While a chain of Revolutions suspends play: the time the deadline had left when it began (held)."""
 
     @property
     def title(self) -> str:
@@ -147,6 +149,17 @@ class HappeningView:
 
 
 @dataclass(frozen=True)
+class HeldElection:
+    """The open election while a chain suspends play (its deadline held), or as it resumes."""
+
+    title: str
+    deadline: datetime
+    """The deadline stored now: while held, the one it had when the chain began; once resumed, the moved one."""
+    left: timedelta | None
+    """While held, the time it had left when the chain began; None once play resumes."""
+
+
+@dataclass(frozen=True)
 class ChainView:
     game: GameView
     number: int
@@ -167,6 +180,10 @@ class ChainView:
     ``contributions`` (everything up to the contributions)."""
     fervor: int | None = None
     """The Republic's Revolutionary Fervor now, after this step (a put-down attempt's card says what it rose to)."""
+    called_off: CalledOff | None = None
+    """The attempt this step called off (its Vanguard no longer at 0 VP), if any."""
+    election: HeldElection | None = None
+    """The open election with a deadline, if any: held while the chain runs, resumed once it is over."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +223,12 @@ class VpChange:
     faction: MylFactionView
     chain: ChainView | None
     collapse: bool = False
+    decided: Chain | None = None
+    """The chain that ended the game, when the change was made in a reopened game it had decided (no check)."""
+    rejoined: str | None = None
+    """The name of a removed player this change brought back with their Faction."""
+    idle_candidate: str | None = None
+    """Their Candidate, who stopped running at the removal and still does not run."""
 
 
 @dataclass(frozen=True)
