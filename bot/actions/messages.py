@@ -207,7 +207,7 @@ async def remind_due(app: App, now: datetime) -> list[Outgoing]:
     out: list[Outgoing] = []
     for game_id, kind, number, offset, instant in due:
         # a reminder done so late that its deadline has come asks for a vote that can no longer count: recorded as
-        # done, not delivered (findings 4.10)
+        # done, not delivered (play-test M4.10)
         past = instant + timedelta(seconds=offset) <= now
         try:
             reminder = await app.clerk.reminders.send_reminder(game_id, kind=kind, number=number, offset=offset,

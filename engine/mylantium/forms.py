@@ -102,7 +102,7 @@ def parse_form(text: str) -> Form:
         raise ParseError(text, ACCEPTED, suggestion=f"{near.capitalize()}: {rest}".strip() if near else None)
     if not rest:
         raise ParseError(text, ACCEPTED, problem=f"nothing follows `{word.capitalize()}:`")
-    if word in ("primary", "general", "realign"):  # a closing full stop is forgiven, as in `Coup:` (findings 5.3)
+    if word in ("primary", "general", "realign"):  # a closing full stop is forgiven, as in `Coup:` (play-test M5.3)
         rest = rest.rstrip(".!").rstrip() or rest
     if word == "primary":
         return PrimaryChoice(rest, game)

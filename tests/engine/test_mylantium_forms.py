@@ -31,7 +31,7 @@ from engine.mylantium.model import FactionCode, Party, faction_code, party_of
     ("Contribute: 15 to the CRT", Pledge(15)),
     ("Coup: yes", CoupAnswer(True)),
     ("coup: No.", CoupAnswer(False)),
-    # findings 5.3: a closing full stop is forgiven, as in `Coup:` and `Contribute:`
+    # play-test M5.3: a closing full stop is forgiven, as in `Coup:` and `Contribute:`
     ("General: whig.", GeneralChoice(Party.WHIG)),
     ("Primary: Lee Adams.", PrimaryChoice("Lee Adams")),
     ("Realign: Federalist!", Realign(Party.FEDERALIST)),
@@ -89,7 +89,7 @@ def test_faction_and_party_names() -> None:
                                              ("Vote; Debs", "Primary: Debs"), ("vote for", None),
                                              ("primary kit", "Primary: kit"), ("Coup; yes #r", "Coup: yes #r"),
                                              ("contribute 20", "Contribute: 20"), ("realign", None),
-                                             # findings 5.4: the separator is not part of the name
+                                             # play-test M5.4: the separator is not part of the name
                                              ("Primary - Lee Adams", "Primary: Lee Adams"),
                                              ("primary = kit", "Primary: kit")])
 def test_the_form_an_unread_dm_meant(text: str, meant: str | None) -> None:

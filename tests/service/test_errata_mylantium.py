@@ -98,7 +98,7 @@ async def test_a_changed_rounding_setting_tells_which_closed_elections_it_change
     assert "Federalist: 65 (posted 64)" in text_of(card)
     other = await setting(rep.clerk, "contribution_hours", "24")
     assert not any(isinstance(o.to, ToThread) for o in other)  # a setting no election is counted with: no notice
-    # findings 4.5: the players' last word is now the erratum, which no longer holds once the setting is undone
+    # play-test M4.5: the players' last word is now the erratum, which no longer holds once the setting is undone
     back = await setting(rep.clerk, "independent_rounding", "half-up")
     told = "\n".join(o.text or "" for o in back if isinstance(o.to, Here))
     assert "the latest erratum said Whig 43, Federalist 65" in told

@@ -108,7 +108,7 @@ async def test_dm_forms_go_to_the_game_of_their_ruleset(rep: Republic, clerk: Cl
     assert texts(out).startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee**")
     out = await dm(clerk, C.GR, "Vote: Aye")
     assert "is for Landsdraad games, and yours is #mylantium (Mylantium)" in texts(out)
-    for vote in ("Vote: No Confidence", "Audit: gus"):  # findings 4.7: no Landsdraad instructions nor /pv
+    for vote in ("Vote: No Confidence", "Audit: gus"):  # play-test M4.7: no Landsdraad instructions nor /pv
         out = await dm(clerk, C.GR, vote)
         assert f"“{vote}” (a player vote) is for Landsdraad games, and yours is #mylantium (Mylantium)" in texts(out)
         assert "/pv" not in texts(out)

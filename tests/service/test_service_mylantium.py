@@ -207,12 +207,12 @@ async def test_a_tied_primary_is_settled_by_the_moderator(rep: Republic) -> None
     assert primary is not None and primary.result is not None
     assert primary.result["ties"] == {"whig": ["Lee", "Ash"]} and primary.result["nominees"]["whig"] is None
     await rep.clerk.mylantium.set_government(rep.id, president=C.PR, actor=MOD)
-    # findings 4.2: the General Election would freeze the nominees, leaving the Whigs without Charisma
+    # play-test M4.2: the General Election would freeze the nominees, leaving the Whigs without Charisma
     with pytest.raises(RuleError, match=r"Whig Primary ended in a tie \(Lee, Ash\).*/election nominee party:Whig"):
         await rep.open("general")
     view = await rep.clerk.mylantium.elections.name_nominee(rep.id, party=W, candidate="ash", actor=MOD)
     assert view.result is not None and view.result["nominees"]["whig"] == "Ash"
-    with pytest.raises(RuleError, match="Ash is already the Whig nominee; nothing changed"):  # findings 5.7
+    with pytest.raises(RuleError, match="Ash is already the Whig nominee; nothing changed"):  # play-test M5.7
         await rep.clerk.mylantium.elections.name_nominee(rep.id, party=W, candidate="Ash", actor=MOD)
     await rep.open("general")
 

@@ -44,7 +44,7 @@ async def crisis_ballot(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     except ParseError:
         motion = None
     if isinstance(motion, Motion):
-        # a player of no Landsdraad game is told so, as for `Vote: Aye` (findings 4.7)
+        # a player of no Landsdraad game is told so, as for `Vote: Aye` (play-test M4.7)
         games = await app.clerk.games.games_of_user(ctx.actor.id)
         if not any(g.ruleset == "landsdraad" for g in games):
             choose_game(games, None, "landsdraad", f"“{first_line(text)[:100]}” (a player vote)")

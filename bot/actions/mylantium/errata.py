@@ -40,7 +40,7 @@ def under(r: GeneralRecount) -> str:
 
 def recount_line(r: GeneralRecount) -> str:
     verdict = "**the winner changes**" if r.outcome_changed else "the winner stands"
-    if r.restores:  # findings 4.5: compared with the latest erratum, as in Landsdraad
+    if r.restores:  # play-test M4.5: compared with the latest erratum, as in Landsdraad
         verdict = "as first posted: **the erratum posted for it no longer holds** (post its withdrawal)"
     said = ""
     if r.stated is not None:
@@ -104,7 +104,7 @@ def erratum_card(e: ElectionErratum) -> Card:
     r = e.recount
     original = (f"[the original result card]({e.link})" if e.link is not None
                 else "the original result card (Clerk did not keep where it was posted)")
-    if r.restores:  # findings 4.5: a later correction undid the one the latest erratum was posted for
+    if r.restores:  # play-test M4.5: a later correction undid the one the latest erratum was posted for
         assert r.stated is not None
         stated = r.stated
         return Card(

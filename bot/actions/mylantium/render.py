@@ -261,7 +261,7 @@ def attempt_text(a: Attempt, game: str, resumed: str | None = None, fervor: int 
                 parts.append(f"The {v.plural}' treasury, with what they draw for a Revolution, is not greater than "
                              f"the {a.s} VP in play: they are crushed before an uprising begins and withdraw from the "
                              "game (no Fervor).")
-            given = [c.plural for c, money in a.bonus.items() if money > 0]  # $0 is not given money (findings 4.6)
+            given = [c.plural for c, money in a.bonus.items() if money > 0]  # $0 is not given money (play-test M4.6)
             if given:
                 parts.append(f"The counter-revolutionary {', '.join(given)} are given money.")
             elif a.bonus:

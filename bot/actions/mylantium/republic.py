@@ -84,7 +84,7 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                else "Social Collapse")
         note = (f" {g.name} was decided by {how}, so no Revolution is checked after this change: a reopened game "
                 "is corrected, not played on.")
-    if change.idle_candidate is not None:  # findings 4.11
+    if change.idle_candidate is not None:  # play-test M4.11
         note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
                  f"name:{change.idle_candidate} running:true puts them back in the elections.")
     out = [reply(f"Changed: {faction_line(change.faction, private=True)}.{note}", ephemeral=True)]

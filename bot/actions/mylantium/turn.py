@@ -368,7 +368,7 @@ async def general_again(app: App, game_id: int, number: int) -> list[Outgoing]:
 
 @ROUTES.thread_form(names_a_form, anywhere=True, proxy=False)
 async def form_in_public(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
-    """A Mylantium form posted in the game channel or a thread (findings 5.9): it goes by DM, and a choice or a
+    """A Mylantium form posted in the game channel or a thread (play-test M5.9): it goes by DM, and a choice or a
     contribution is secret, so the sender is told it was not recorded."""
     if game.ruleset != NAME:
         return []

@@ -30,7 +30,7 @@ async def progress(session: AsyncSession, game: Any) -> str:
 async def setting_guard(session: AsyncSession, game: Any, name: str, old: Any, new: Any) -> None:
     """``initial_approval`` is the Approval Rating until a moderator sets one or a Business Phase changes it
     (P1-20): once a General Election was counted at it, changing it would rewrite that election's approval and the
-    record (findings 4.3); a correction goes through ``/government set approval:X since:T``, which recounts the
+    record (play-test M4.3); a correction goes through ``/government set approval:X since:T``, which recounts the
     closed elections and offers an erratum."""
     if name != "initial_approval":
         return

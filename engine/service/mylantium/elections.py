@@ -337,7 +337,7 @@ class Elections(ServiceBase):
             if cand.party != party.value:
                 raise RuleError(f"{cand.name} is a {Party(cand.party).title} candidate.")
             result = dict(row.result)
-            if (result.get("nominees") or {}).get(party.value) == cand.name:  # findings 5.7: not posted twice
+            if (result.get("nominees") or {}).get(party.value) == cand.name:  # play-test M5.7: not posted twice
                 raise RuleError(f"{cand.name} is already the {party.title} nominee; nothing changed.")
             result["nominees"] = {**result.get("nominees", {}), party.value: cand.name}
             result["named_by_moderator"] = sorted({*result.get("named_by_moderator", []), party.value})

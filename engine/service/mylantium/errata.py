@@ -103,7 +103,7 @@ def recount_turn(session: Session, game_id: int, closed: ClosedGeneral, closed_i
 
 
 def stated_totals(session: Session, game_id: int) -> dict[int, dict[Party, int]]:
-    """Turn -> the totals of the latest erratum posted for its General Election (findings 4.5: what a correction is
+    """Turn -> the totals of the latest erratum posted for its General Election (play-test M4.5: what a correction is
     compared with, as in Landsdraad)."""
     found = session.execute(select(Event.payload).where(Event.game_id == game_id, Event.kind == ERRATUM)
                             .order_by(Event.id)).scalars()

@@ -134,7 +134,7 @@ async def resume_election(uow: UnitOfWork, game: Game, row: MylChain) -> None:
 
 async def decided_by(session: AsyncSession, game_id: int) -> Chain | None:
     """The chain that ended the game (a victory, Social Collapse), if one did: once decided, a reopened game is
-    corrected, not played on, so a change to VP starts no Revolution (findings 4.1)."""
+    corrected, not played on, so a change to VP starts no Revolution (play-test M4.1)."""
     latest = (await session.execute(select(MylChain).where(MylChain.game_id == game_id)
                                     .order_by(MylChain.number.desc()).limit(1))).scalar_one_or_none()
     chain = chain_of(latest.state) if latest is not None and latest.state else None
@@ -228,7 +228,7 @@ class Revolutions(ServiceBase):
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
                 require_mylantium(game)
-                require_running(game)  # an ended game's closed line, whatever chain it left (findings 4.1)
+                require_running(game)  # an ended game's closed line, whatever chain it left (play-test M4.1)
                 row = await _live(uow.session, game)
                 chain = chain_of(row.state)
                 attempt = chain.current

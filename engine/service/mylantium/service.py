@@ -450,7 +450,7 @@ class MylantiumService(RulesetService):
                 before_play = started is None or (h.event_seq is not None and h.event_seq < started)
                 if not changes[h.measure] and h.turn == 1 and before_play and \
                         h.cause.startswith("set by the moderators"):
-                    continue  # set during set-up: the real start (P1-20), not a change in play (findings 4.4)
+                    continue  # set during set-up: the real start (P1-20), not a change in play (play-test M4.4)
                 changes[h.measure].append((h.turn, h.delta, h.value))
             return HistoryView(game_view(game), gov.turn,
                                history_points(changes["approval"], approval_of(gov, game), gov.turn),
