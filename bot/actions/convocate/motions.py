@@ -241,9 +241,8 @@ async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
     if named:
         return await game_of_user(app, user_id, named, RULESET, what="`Second:`", example="Second: no")
     waiting: list[GameView] = []
-    for g in await app.clerk.games.games_of_user(user_id):
-        if g.ruleset != RULESET:
-            continue
+    mine = [g for g in await app.clerk.games.games_of_user(user_id) if g.ruleset == RULESET and not g.ended]
+    for g in mine:
         try:
             m = await app.clerk.convocate.motions.motion(g.id)
         except NotFoundError:
@@ -256,6 +255,10 @@ async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
                             f"#{waiting[0].name}`.", waiting)
     if waiting:
         return waiting[0]
+    if len(mine) > 1:  # no menu of games none of which asks anything of this player (play-test C5.3)
+        names = ", ".join(f"#{g.name}" for g in mine)
+        raise RuleError(f"No Motion waits for your second in your games ({names}); an offer comes by DM, with "
+                        "buttons, when it reaches you.")
     return await game_of_user(app, user_id, None, RULESET, what="`Second:`", example="Second: no")
 
 
