@@ -26,13 +26,15 @@ class ParseError(ClerkError):
         super().__init__(self._message())
 
     def _message(self) -> str:
-        quoted = self.text.strip()
+        rows = [row for row in self.text.strip().splitlines() if row.strip()]
+        quoted = rows[0].strip() if rows else ""  # a form is its first line: quoted alone, the others counted
         if len(quoted) > 200:
             quoted = quoted[:197] + "..."
+        more = f" (the first of your message's {len(rows)} lines)" if len(rows) > 1 else ""
         if self.understood is not None:
-            lines = [f"I read {self.understood} in “{quoted}”, but not {self.problem}."]
+            lines = [f"I read {self.understood} in “{quoted}”{more}, but not {self.problem}."]
         else:
-            lines = [f"I couldn't read “{quoted}”" + (f": {self.problem}." if self.problem else ".")]
+            lines = [f"I couldn't read “{quoted}”{more}" + (f": {self.problem}." if self.problem else ".")]
         if self.suggestion:
             lines.append(f"Did you mean “{self.suggestion}”?")
         lines.append(f"Accepted: {self.expected}")

@@ -72,6 +72,19 @@ def _split_form(line: str) -> tuple[str, str] | None:
     return (line[:dash], line[dash + 1:]) if dash > 0 else None
 
 
+def _later_ballot(text: str) -> str | None:
+    """The first of a message's further lines (up to a few) that is a ballot by itself, as typed; None if none is."""
+    for row in text.strip().splitlines()[1:6]:
+        row = first_line(row)
+        if row and _split_form(row) is not None:
+            try:
+                parse_ballot(row)
+            except ParseError:
+                continue
+            return row[:60]
+    return None
+
+
 def parse_ballot(text: str) -> BallotCommand:
     line = _NO_COLON.sub(r"\1: ", first_line(text), count=1)
     split = _split_form(line)
@@ -80,6 +93,10 @@ def parse_ballot(text: str) -> BallotCommand:
         if bare is not None:  # ``Yes`` alone: an option without its keyword
             raise ParseError(text, ACCEPTED, suggestion=f"Vote: {bare}", problem="a ballot starts with `Vote:`")
     if split is None:
+        later = _later_ballot(text)
+        if later is not None:  # ``Hello`` then ``Vote: Aye``: only the first line is read
+            raise ParseError(text, ACCEPTED, suggestion=later, problem="a ballot goes on the first line, which is "
+                                                                        "the only one I read")
         raise ParseError(text, ACCEPTED, problem="it is not a ballot", suggestion=_meant(line))
     rest, game = split_game_tag(split[1].strip())
     keyword = " ".join(split[0].lower().split())

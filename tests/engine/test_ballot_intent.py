@@ -51,3 +51,17 @@ def test_vote_aye_without_a_colon_looks_like_a_ballot_but_vote_for_pizza_does_no
 
     assert looks_like_ballot("vote aye") and looks_like_ballot("Vote: Pizza")
     assert not looks_like_ballot("vote for pizza") and not looks_like_ballot("I vote aye")
+
+
+def test_a_ballot_below_the_first_line_is_pointed_to_and_not_counted() -> None:
+    """Only a message's first line is read: ``Hello`` then ``Vote: Aye`` is refused, quoting the first line alone and
+    suggesting the ballot it found below; a first line that is a ballot reads as ever, whatever follows it."""
+    with pytest.raises(ParseError) as caught:
+        parse_ballot("Hello there\nVote: Aye, 14\nthanks")
+    assert caught.value.suggestion == "Vote: Aye, 14"
+    assert str(caught.value).startswith("I couldn't read “Hello there” (the first of your message's 3 lines): a ballot "
+                                        "goes on the first line")
+    with pytest.raises(ParseError) as chat:
+        parse_ballot("Hello there\nhow are you?")
+    assert chat.value.suggestion is None and "it is not a ballot" in str(chat.value)
+    assert parse_ballot("Vote: Nay\nVote: Aye").option is Option.NAY
