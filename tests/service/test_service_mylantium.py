@@ -286,6 +286,19 @@ async def test_happenings_can_be_undone_and_the_phase_closes_once(rep: Republic)
     assert turn == 2
 
 
+async def test_a_happening_is_not_taken_back_while_play_is_suspended(rep: Republic) -> None:
+    """R1-40, play-test M5.1: during a chain recording a happening is refused, and so is taking one back; the
+    answer says which one /event undo takes back once play resumes."""
+    await rep.happen(H.TARIFF_CREATED, 2)
+    change = await rep.clerk.mylantium.set_faction(rep.id, code=C.PR, vp=0, actor=MOD)
+    assert change.chain is not None
+    with pytest.raises(RuleError, match=r"neither recorded nor taken back.*/event undo takes back the latest, "
+                                         r"Tariff created ×2"):
+        await rep.clerk.mylantium.business.undo_happening(rep.id, actor=MOD)
+    _, happened, state = await rep.clerk.mylantium.business.happenings(rep.id)
+    assert [h.text for h in happened] == ["Tariff created ×2"] and state.tariffs == 2
+
+
 async def test_tv1_i13_social_collapse_ends_the_game(clerk: Clerk, clock: ManualClock) -> None:
     """TV1-I13 (P1-11): S 15, Fervor +1 → S 7: the game ends with no winner and no Revolution."""
     rep = await republic(clerk, clock, tv1_i04=False)

@@ -27,6 +27,7 @@ from engine.service.mylantium.state import (
     calm_game,
     government_of,
     in_play_of,
+    live_chain,
     open_election,
     pure_factions,
     require_mylantium,
@@ -88,6 +89,11 @@ class Business(ServiceBase):
             row = found.scalar_one_or_none()
             if row is None:
                 raise RuleError(f"Nothing has been recorded in turn {gov.turn}.")
+            if await live_chain(uow.session, game_id) is not None:  # R1-40, play-test M5.1: as recording one is
+                raise RuleError(f"A Revolution is under way and play is suspended until it runs its course "
+                                f"(/revolution status): a happening can be neither recorded nor taken back meanwhile. "
+                                f"Once play resumes, /event undo takes back the latest, "
+                                f"{happening_view(row).text}.")
             state = InPlay(**row.before)
             set_in_play(gov, state)
             view = happening_view(row)
