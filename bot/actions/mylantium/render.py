@@ -131,10 +131,20 @@ def locks_text(game: str, turn: int, locks: Mapping[str, str]) -> str:
     return "\n".join(lines)
 
 
+def running_text(e: MylElectionView) -> str:
+    """A Primary's candidates by party (play-test M5.2): ``Whig: Lee Adams (Plutocrats, Charisma 7), ...``."""
+    lines = []
+    for party in Party:
+        names = [f"{c.name} ({c.faction.plural}, Charisma {c.charisma})" for c in e.running if c.party is party]
+        lines.append(f"{party.title}: {', '.join(names) or 'nobody is running'}")
+    return "\n".join(lines)
+
+
 def election_opened_card(e: MylElectionView, now: datetime) -> Card:
+    running = (("Candidates running", running_text(e), False),) if e.stage == "primary" else ()
     return Card(f"{e.game.name}: the {e.title} of turn {e.turn} is open", "", (
         ("How to choose", f"Each Faction's player DMs me {FORMS[e.stage]}; you can change it until the deadline. "
-                          "Choices are secret; only the totals are announced.", False),
+                          "Choices are secret; only the totals are announced.", False), *running,
         ("Deadline", deadline_text(e.deadline, now).replace("the round", "the election"), True)), NEUTRAL)
 
 

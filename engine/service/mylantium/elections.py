@@ -5,6 +5,7 @@ what stays with the moderators."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,6 +24,7 @@ from engine.service.announcements import result_pending
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
 from engine.service.mylantium.disclosure import with_disclosure
+from engine.service.mylantium.records import candidate_view
 from engine.service.mylantium.state import (
     approval_of,
     calm_game,
@@ -43,7 +45,7 @@ from engine.service.mylantium.state import (
     suspended,
     window_of,
 )
-from engine.service.mylantium.views import ChoiceReceipt, MylElectionView, RealignReceipt
+from engine.service.mylantium.views import CandidateView, ChoiceReceipt, MylElectionView, RealignReceipt
 from engine.service.uow import Duplicate, ServiceBase
 from engine.store.models import Game
 from engine.store.models.mylantium import MylChoice, MylElection, MylFaction, MylGovernment
@@ -69,6 +71,13 @@ async def election_view(session: AsyncSession, game: Game, row: MylElection, *,
         chosen=tuple(FactionCode[r.code].plural for r in playing if r.id in chose),
         waiting=tuple(FactionCode[r.code].plural for r in playing if r.id not in chose),
         result=dict(row.result) if row.result else None, already_closed=already_closed, held_left=held)
+
+
+async def running_candidates(session: AsyncSession, game: Game) -> tuple[CandidateView, ...]:
+    """The candidates running now, as the Primary's tally counts them (``_tally``, ``candidate_of``)."""
+    factions = {r.id: r for r in await faction_rows(session, game.id)}
+    return tuple(candidate_view(c, factions) for c in await candidate_rows(session, game.id)
+                 if c.running and not c.discarded and c.faction_id in factions)
 
 
 def nominees_of(primary_row: MylElection | None) -> dict[str, str | None]:
@@ -229,7 +238,8 @@ class Elections(ServiceBase):
             await uow.record(game_id, "ElectionOpened", actor,
                              {"turn": gov.turn, "stage": stage,
                               "deadline": deadline.isoformat() if deadline else None}, source_id)
-            return await election_view(uow.session, game, row)
+            view = await election_view(uow.session, game, row)
+            return replace(view, running=await running_candidates(uow.session, game)) if stage == "primary" else view
 
     async def choose(self, game_id: int, *, user_id: int, stage: str, choice: str, at: datetime,
                      source_id: str | None) -> ChoiceReceipt:

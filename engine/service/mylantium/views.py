@@ -111,6 +111,8 @@ class MylElectionView:
     already_closed: bool = False
     held_left: timedelta | None = None
     """While a chain of Revolutions suspends play: the time the deadline had left when it began (held)."""
+    running: tuple[CandidateView, ...] = ()
+    """When a Primary opens: the candidates running in it, for its opening card (play-test M5.2); else empty."""
 
     @property
     def title(self) -> str:

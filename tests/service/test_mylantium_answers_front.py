@@ -1,0 +1,49 @@
+"""Mylantium answers through the front end that the play-test of 2026-12-07 found unclear (play-test M5.x): what a
+card lists, how a receipt says what it replaced, which settings and commands a Mylantium game describes."""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Any
+
+import pytest
+from ledger_front import MODERATOR, public, text_of
+from mylantium_table import CHANNEL, GUILD, Republic, republic
+
+from bot.actions.commands import App, dispatch
+from bot.actions.context import Ctx, Place
+from bot.actions.outbox import Outgoing
+from engine.mylantium.model import FactionCode
+from engine.service import Clerk
+from engine.service.clock import ManualClock
+
+C = FactionCode
+_ids = count(1)
+
+
+async def slash(clerk: Clerk, who: Any, command: str, **options: Any) -> list[Outgoing]:
+    ctx = Ctx(who, Place(GUILD, CHANNEL), f"a-{next(_ids)}", clerk.clock.now())
+    return await dispatch(App(clerk), ctx, command, options)
+
+
+def texts(out: list[Outgoing]) -> str:
+    return "\n".join(text_of(o) for o in out)
+
+
+@pytest.fixture
+async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
+    r = await republic(clerk, clock)
+    for name, code, charisma in (("Lee Adams", C.PL, 7), ("Ann Oakes", C.GR, 3), ("Kit Marlow", C.PR, 5)):
+        await clerk.mylantium.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=1)
+    await clerk.mylantium.set_government(r.id, president=C.PR, approval=60, actor=1)
+    return r
+
+
+async def test_the_primary_opening_card_lists_each_partys_running_candidates(rep: Republic, clerk: Clerk) -> None:
+    """Play-test M5.2: the players need not look the candidates up in /status; one not running is not listed."""
+    await slash(clerk, MODERATOR, "candidate set", name="Ann Oakes", running=False)
+    await slash(clerk, MODERATOR, "election start")
+    card = texts(public(await slash(clerk, MODERATOR, "election primary open", deadline="1d")))
+    assert "Whig: Lee Adams (Plutocrats, Charisma 7)\n" in card
+    assert "Federalist: Kit Marlow (Proles, Charisma 5)" in card
+    assert "Ann Oakes" not in card
