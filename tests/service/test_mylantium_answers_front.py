@@ -12,10 +12,12 @@ from mylantium_table import CHANNEL, GUILD, Republic, republic
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
+from bot.actions.mylantium.render import pledge_text
 from bot.actions.outbox import Outgoing
 from engine.mylantium.model import FactionCode
 from engine.service import Clerk
 from engine.service.clock import ManualClock
+from engine.service.mylantium.views import PledgeReceipt
 
 C = FactionCode
 _ids = count(1)
@@ -47,3 +49,16 @@ async def test_the_primary_opening_card_lists_each_partys_running_candidates(rep
     assert "Whig: Lee Adams (Plutocrats, Charisma 7)\n" in card
     assert "Federalist: Kit Marlow (Proles, Charisma 5)" in card
     assert "Ann Oakes" not in card
+
+
+@pytest.mark.parametrize(("before", "now", "was"), [
+    ((20, 0), (20, 5), "(was $20 to the Counter-Revolutionary Treasury and nothing to the Brass Hats)"),
+    ((20, 5), (20, 0), "(was $20 to the Counter-Revolutionary Treasury and $5 to the Brass Hats)"),
+    ((0, 5), (0, 7), "(was nothing to the Counter-Revolutionary Treasury and $5 to the Brass Hats)"),
+    ((20, 0), (30, 0), "(was $20)"),
+])
+async def test_a_contribution_that_changes_a_vanguard_part_says_what_each_part_was(
+        rep: Republic, before: tuple[int, int], now: tuple[int, int], was: str) -> None:
+    """Play-test M5.8: "$20 to the Treasury and $5 to the Brass Hats (was $20)" read as if the $5 replaced the $20."""
+    receipt = PledgeReceipt(rep.game, C.PR, now[0], now[1], 60, None, before, C.BH)
+    assert was in pledge_text(receipt, rep.clock.now())

@@ -386,15 +386,28 @@ def contribution_request_text(c: ChainView, code: FactionCode, now: datetime) ->
             "until the result, and then only the totals.")
 
 
+def _was(r: PledgeReceipt) -> str:
+    """What the pledge replaced. With a Vanguard part before or now, each part by name (play-test M5.8): a bare
+    "(was $20)" after "$20 to the Treasury and $5 to the Brass Hats" reads as if the $5 replaced the $20."""
+    if r.replaced is None:
+        return ""
+    crt, vanguard = r.replaced
+    if not vanguard and not r.to_vanguard:
+        return f" (was ${crt})"
+
+    def money(n: int) -> str:
+        return f"${n}" if n else "nothing"
+    return f" (was {money(crt)} to the Counter-Revolutionary Treasury and {money(vanguard)} to the {r.vanguard.plural})"
+
+
 def pledge_text(r: PledgeReceipt, now: datetime) -> str:
     if r.duplicate:
         return "This message reached me twice; it was recorded once. Nothing was changed."
     parts = [f"${r.to_crt} to the Counter-Revolutionary Treasury"]
     if r.to_vanguard:
         parts.append(f"${r.to_vanguard} to the {r.vanguard.plural}")
-    was = f" (was ${r.replaced[0]}" + (f" and ${r.replaced[1]}" if r.replaced[1] else "") + ")" if r.replaced else ""
     left = r.treasury - r.to_crt - r.to_vanguard
-    return (f"Contribution recorded for the {r.faction.plural} in {r.game.name}: {' and '.join(parts)}{was}. It is "
+    return (f"Contribution recorded for the {r.faction.plural} in {r.game.name}: {' and '.join(parts)}{_was(r)}. It is "
             f"paid when the Revolution is resolved, leaving ${left} of your ${r.treasury}. Deadline: "
             f"{deadline_text(r.deadline, now)}.")
 
