@@ -29,12 +29,16 @@ from engine.core.settings import Setting
 
 MODES = ("post", "coarsen", "hold")
 
-SETTING = Setting(
-    "disclosure", "post",
-    "What to do with a result whose posted totals would give away how a player voted (the moderators are always "
-    "told privately who is exposed): post (post it anyway), coarsen (post only passed or failed and how wide the "
-    "margin was) or hold (post nothing until a moderator releases it).", choices=MODES)
-"""Each ruleset whose results can give a ballot away lists this in its settings (docs/rulings.md)."""
+def setting(secret: str, coarsened: str) -> Setting:
+    """The ``disclosure`` setting, which each ruleset whose results can give a ballot away lists in its settings
+    (docs/rulings.md), described in that ruleset's words (play-test M5.5): ``secret``, what a result could give
+    away (``how a player voted``); ``coarsened``, what a coarsened result posts (``passed or failed and how wide the
+    margin was``)."""
+    return Setting(
+        "disclosure", "post",
+        f"What to do with a result whose posted totals would give away {secret} (the moderators are always told "
+        f"privately who is exposed): post (post it anyway), coarsen (post only {coarsened}) or hold (post nothing "
+        "until a moderator releases it).", choices=MODES)
 
 Vector = tuple[int, ...]
 

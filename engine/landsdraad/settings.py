@@ -23,7 +23,7 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
             ruling="P0-12"),
     Setting("reminders", "24h,2h", "When to DM the players who have not voted yet, before a round's or an AG "
                                    "election's deadline: durations such as `24h,2h`, or `none`.", durations=True),
-    disclosure.SETTING,
+    disclosure.setting("how a player voted", "passed or failed and how wide the margin was"),
 )}
 
 

@@ -27,7 +27,8 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
     Setting("reminders", "24h,2h", "When to DM the players whose Faction has not chosen yet, before a Primary's or "
                                    "General Election's deadline: durations such as `24h,2h`, or `none`.",
             durations=True),
-    disclosure.SETTING,
+    disclosure.setting("what a Faction chose", "each party's nominee in a Primary, or the winning party in a General "
+                       "Election, and how wide its lead was, without the totals"),
 )}
 
 

@@ -62,3 +62,12 @@ async def test_a_contribution_that_changes_a_vanguard_part_says_what_each_part_w
     """Play-test M5.8: "$20 to the Treasury and $5 to the Brass Hats (was $20)" read as if the $5 replaced the $20."""
     receipt = PledgeReceipt(rep.game, C.PR, now[0], now[1], 60, None, before, C.BH)
     assert was in pledge_text(receipt, rep.clock.now())
+
+
+async def test_the_disclosure_setting_is_described_in_mylantiums_words(rep: Republic, clerk: Clerk) -> None:
+    """Play-test M5.5: a Mylantium election neither passes nor fails; coarsened, it posts the nominee or the winner
+    and a margin band (docs/rulings.md). The words are the ruleset's own (its settings), not the shared code's."""
+    shown = texts(await slash(clerk, MODERATOR, "game settings"))
+    line = next(t for t in shown.splitlines() if t.startswith("**disclosure**"))
+    assert "passed or failed" not in line and "how a player voted" not in line
+    assert "what a Faction chose" in line and "each party's nominee in a Primary, or the winning party" in line
