@@ -28,6 +28,8 @@ def takes(app: App, ruleset: str, spec: Command) -> bool:
     if spec.name == "player remove":  # only where its ruleset says what leaving means
         front = app.front(ruleset)
         return front is not None and front.remover is not None
+    if spec.name == "verify":  # only where its ruleset rolls dice (play-test M5.6)
+        return any(r.dice for r in app.clerk.backend.rulesets if r.name == ruleset)
     if spec.name in COMMON:
         return True
     if spec.ruleset is not None:
@@ -118,6 +120,9 @@ def command_card(app: App, name: str) -> Card:
     options = [f"`{o.name}`{' (required)' if o.required else ''}: {o.description}"
                + (f" ({', '.join(o.choices)})" if o.choices else "") for o in spec.options] or ["none"]
     where = f"{spec.ruleset.capitalize()} games" if spec.ruleset else "every game"
+    if spec.name == "verify":  # as ``takes``
+        where = "the games of a ruleset that rolls dice: " + ", ".join(r.title for r in app.clerk.backend.rulesets
+                                                                        if r.dice)
     who = "moderators only" if spec.moderator else "anyone"
     return Card(title=f"/{spec.name}", description=spec.description,
                 fields=(("Who", f"{who}, in {where}", False), *fields_of("Options", options)),

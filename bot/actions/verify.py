@@ -12,7 +12,7 @@ from bot.actions.outbox import Outgoing, reply
 from bot.actions.routes import Routes
 from engine.core.dice import Checked
 from engine.core.errors import RuleError
-from engine.service.dice import GAME_SCOPE, DiceReport, SealView
+from engine.service.dice import GAME_SCOPE, DiceReport, SealView, require_dice
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -87,6 +87,7 @@ def report_lines(rep: DiceReport) -> tuple[str, list[str]]:
                 game="any", reads=True)
 async def verify(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
+    require_dice(app.clerk.backend.ruleset(g.ruleset), g.name)  # before the round: a game with no dice has none
     number = o.get("round")
     scope = g.current_round if number is None else int(number)
     if scope > g.current_round:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,11 +17,14 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.core import dice as pure
-from engine.core.errors import NotFoundError
+from engine.core.errors import NotFoundError, RuleError
 from engine.service.clock import Dice
 from engine.service.ledger import load_game
 from engine.service.uow import ServiceBase
 from engine.store.models import Base, DiceRoll, DiceSeed, Event, Game
+
+if TYPE_CHECKING:  # ruleset -> uow: only the type is needed here
+    from engine.service.ruleset import Ruleset
 
 GAME_SCOPE = 0
 """The scope of the rolls outside rounds (the base d3 at ``/player add``): one seed a game, revealed at its end."""
@@ -253,6 +256,13 @@ def export_section(session: Session, game_id: int) -> dict[str, Any]:
     return {"dice": out}
 
 
+def require_dice(ruleset: Ruleset, game: str) -> None:
+    """Refuses ``/verify`` in a game whose ruleset rolls no dice (``Ruleset.dice``; play-test M5.6)."""
+    if not ruleset.dice:
+        raise RuleError(f"{game} is a {ruleset.title} game, and {ruleset.title} rolls no dice: Clerk has no rolls of "
+                        f"{game} to check. /verify checks the dice of a game whose ruleset rolls them.")
+
+
 class DiceService(ServiceBase):
     """``/verify``: anyone may check a revealed seed and its rolls; before the reveal only the commitment shows."""
 
@@ -260,7 +270,8 @@ class DiceService(ServiceBase):
         if scope < 0:
             raise NotFoundError(f"There is no round {scope}; rounds are numbered from 1.")
         async with self._read() as session:
-            await load_game(session, game_id)
+            game = await load_game(session, game_id)
+            require_dice(self.backend.ruleset(game.ruleset), game.name)
             return await session.run_sync(report, game_id, scope)
 
     async def seal(self, game_id: int, scope: int) -> SealView | None:

@@ -79,6 +79,9 @@ class Ruleset:
     progress: Progress | None = None
     """Where one of its games stands, in its own unit (``turn 1``, ``turn 2, Action Phase``), for ``/game list``;
     None: ``round N`` (the game's ``current_round``)."""
+    dice: bool = False
+    """Clerk rolls dice for its games (sealed seeds, ``/verify``). False: its games roll none, so ``/help`` does not
+    offer ``/verify`` there and ``/verify`` answers that the game rolls no dice (play-test M5.6)."""
     setting_guard: SettingGuard | None = None
     """Refuses a change of one of its settings that would rewrite what was already counted with it (a RuleError
     saying what to do instead); None: every valid value is accepted."""

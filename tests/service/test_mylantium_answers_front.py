@@ -7,8 +7,8 @@ from itertools import count
 from typing import Any
 
 import pytest
-from ledger_front import MODERATOR, public, text_of
-from mylantium_table import CHANNEL, GUILD, Republic, republic
+from ledger_front import MODERATOR, actor, public, text_of
+from mylantium_table import CHANNEL, GUILD, USERS, Republic, republic
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
@@ -23,9 +23,9 @@ C = FactionCode
 _ids = count(1)
 
 
-async def slash(clerk: Clerk, who: Any, command: str, **options: Any) -> list[Outgoing]:
+async def slash(clerk: Clerk, who: Any, name: str, /, **options: Any) -> list[Outgoing]:
     ctx = Ctx(who, Place(GUILD, CHANNEL), f"a-{next(_ids)}", clerk.clock.now())
-    return await dispatch(App(clerk), ctx, command, options)
+    return await dispatch(App(clerk), ctx, name, options)
 
 
 def texts(out: list[Outgoing]) -> str:
@@ -71,3 +71,21 @@ async def test_the_disclosure_setting_is_described_in_mylantiums_words(rep: Repu
     line = next(t for t in shown.splitlines() if t.startswith("**disclosure**"))
     assert "passed or failed" not in line and "how a player voted" not in line
     assert "what a Faction chose" in line and "each party's nominee in a Primary, or the winning party" in line
+
+
+async def test_verify_is_neither_offered_nor_run_in_a_game_whose_ruleset_rolls_no_dice(rep: Republic,
+                                                                                        clerk: Clerk) -> None:
+    """Play-test M5.6: Mylantium has turns and no dice. Its /help does not offer /verify, and /verify answers that
+    the game rolls no dice (shared code asks the ruleset's record, ``Ruleset.dice``), not about a round 1."""
+    player = actor(USERS[C.PL], "pat")
+    assert "/verify" not in texts(await slash(clerk, player, "help"))
+    for options in ({}, {"round": 1}):
+        answer = texts(await slash(clerk, player, "verify", **options))
+        assert answer == ("mylantium is a Mylantium game, and Mylantium rolls no dice: Clerk has no rolls of "
+                          "mylantium to check. /verify checks the dice of a game whose ruleset rolls them.")
+    assert "the games of a ruleset that rolls dice: Landsdraad" in texts(await slash(clerk, player, "help",
+                                                                                     command="verify"))
+    sirius = await clerk.games.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
+                                           moderator_role_id=None, actor=1)
+    ctx = Ctx(MODERATOR, Place(GUILD, sirius.channel_id), f"a-{next(_ids)}", clerk.clock.now())
+    assert "/verify" in texts(await dispatch(App(clerk), ctx, "help", {}))

@@ -27,6 +27,6 @@ TABLES = (tables.Holding, tables.Round, tables.TempFactionRow, tables.Ballot, ta
 RULESET = Ruleset(NAME, "Landsdraad", SETTINGS, service=LandsdraadService, exports=(
     export_players_and_rounds, export_offices, export_transfers, export_player_votes, export_perks,
     export_registries, export_victory, export_forecast, export_final_scores), reminders=FORMS, tables=TABLES,
-    untimed_events=frozenset({"BallotCast"}), exported_events={"RoundClosed": exported_close})
+    untimed_events=frozenset({"BallotCast"}), exported_events={"RoundClosed": exported_close}, dice=True)
 
 __all__ = ["RULESET", "LandsdraadService"]
