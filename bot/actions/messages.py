@@ -199,6 +199,12 @@ async def close_due(app: App, now: datetime) -> list[Outgoing]:
     return out
 
 
+def too_late(instant: datetime, offset: int, now: datetime) -> bool:
+    """Is a reminder of ``instant``, ``offset`` seconds before its deadline, done so late (``now``) that the deadline
+    has come? Then it is not sent (``remind_due``), and the console says so (play-test M4.10)."""
+    return instant + timedelta(seconds=offset) <= now
+
+
 async def remind_due(app: App, now: datetime) -> list[Outgoing]:
     """Send every reminder whose instant has come, once (recorded under its ``remind:`` source id). When several
     of one round or election are due at once (the bot was offline), only the latest is delivered."""
@@ -208,7 +214,7 @@ async def remind_due(app: App, now: datetime) -> list[Outgoing]:
     for game_id, kind, number, offset, instant in due:
         # a reminder done so late that its deadline has come asks for a vote that can no longer count: recorded as
         # done, not delivered (play-test M4.10)
-        past = instant + timedelta(seconds=offset) <= now
+        past = too_late(instant, offset, now)
         try:
             reminder = await app.clerk.reminders.send_reminder(game_id, kind=kind, number=number, offset=offset,
                                                                actor=None,

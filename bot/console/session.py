@@ -18,7 +18,7 @@ from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
 from bot.actions.explain_this import EXPLAIN_THIS, explains_posts
 from bot.actions.message_commands import TargetMessage, handle_message_command
-from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm, handle_select
+from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm, handle_select, too_late
 from bot.actions.outbox import EXPLAINS, POSTED, Button, Here, Outgoing, Select, ToChannel, ToThread, ToUser
 from bot.console.slash import OptionError, parse_slash
 from bot.console.transcript import Choose, Directive, Explain, Press, Said
@@ -65,6 +65,20 @@ def when(moment: datetime) -> str:
     """``2026-03-01 18:00 UTC``, with seconds when there are any."""
     moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if moment.second else "%Y-%m-%d %H:%M UTC")
+
+
+def done_text(instant: datetime, kinds: set[str], now: datetime, skipped: bool) -> str:
+    """What a pass at ``now`` did of the work due at ``instant``: ``deadline``, ``reminder`` or both; ``... of TIME,
+    done late`` when it was overdue; a reminder whose deadline had come is said to be skipped, since it is not sent
+    (``too_late``; play-test M4.10)."""
+    parts = []
+    if skipped:
+        parts.append(f"reminder of {when(instant)} skipped (not sent: the deadline it reminds of had come)")
+        kinds = kinds - {"reminder"}
+    if kinds:
+        what = " and ".join(sorted(kinds))  # "deadline", "reminder" or "deadline and reminder"
+        parts.append(f"{what} of {when(instant)}, done late" if instant < now else what)
+    return "; ".join(parts)
 
 
 def buttons_line(buttons: tuple[Button, ...], *, ids: bool = False) -> str:
@@ -267,13 +281,20 @@ class Session:
         for instant, kind in await self.app.clerk.timed_work():
             if instant <= until:
                 due.setdefault(instant, set()).add(kind)
+        noted: set[datetime] = set()
         for instant in sorted(due):
+            if instant in noted:  # done, and said, by the pass of an earlier instant that was done late
+                continue
             now = max(instant, self.clock.now())
             self.clock.set(now)
+            pending = [(r[4], too_late(r[4], r[3], now)) for r in await self.app.clerk.reminders.pending_reminders()
+                       if r[4] <= now]
+            skipped = {i for i, late in pending if late} - {i for i, late in pending if not late}
             out = await close_due(self.app, now)
-            if out:
-                what = " and ".join(sorted(due[instant]))  # "deadline", "reminder" or "deadline and reminder"
-                self.note(f"⏰ {when(now)}: " + (f"{what} of {when(instant)}, done late" if instant < now else what))
+            covered = [i for i in sorted(due) if i <= now and i not in noted]  # one pass does all work due by now
+            noted.update(covered)
+            if out or skipped:
+                self.note(f"⏰ {when(now)}: " + "; ".join(done_text(i, due[i], now, i in skipped) for i in covered))
                 await self.show(out, None)
 
     # -- output -----------------------------------------------------------------------------------------------

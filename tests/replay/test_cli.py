@@ -166,3 +166,20 @@ def test_a_wrong_url_is_refused_without_repeating_its_password(clean_env: Path, 
     assert "--database must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not postgres://...\n" in err
     assert "DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not mysql://...\n" in err
     assert "hunter2" not in err
+
+
+def test_console_says_a_reminder_done_only_at_its_deadline_was_skipped(tmp_path: Path) -> None:
+    """Play-test M4.10 (a reminder whose deadline has come is not sent): the console's line said "reminder of
+    16:00, done late" over the Primary's result, though no reminder went out and the deadline was not named."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    out: list[str] = []
+    script = io.StringIO("mod #rep: /game new ruleset:mylantium name:rep\n"
+                         "mod #rep: /faction register faction:PL user:@pat party:Whig vp:20 treasury:30\n"
+                         "mod #rep: /candidate add name:Lee Adams faction:PL charisma:7\n"
+                         "mod #rep: /election start\n"
+                         "mod #rep: /election primary open deadline:1d\n"
+                         "! hold\n! wait 1d\n! release\n")
+    assert console(url, 0, script, out.append, start=datetime(2026, 3, 1, 18, 0, tzinfo=UTC)) == 0
+    assert ("  ⏰ 2026-03-02 18:00 UTC: reminder of 2026-03-02 16:00 UTC skipped (not sent: the deadline it reminds "
+            "of had come); deadline") in out
+    assert not any("Reminder:" in line for line in out)
