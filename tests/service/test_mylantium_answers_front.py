@@ -3,6 +3,7 @@ card lists, how a receipt says what it replaced, which settings and commands a M
 
 from __future__ import annotations
 
+from datetime import timedelta
 from itertools import count
 from typing import Any
 
@@ -12,9 +13,11 @@ from mylantium_table import CHANNEL, GUILD, USERS, Republic, republic
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
+from bot.actions.messages import handle_dm
 from bot.actions.mylantium.render import pledge_text
 from bot.actions.outbox import Outgoing
 from engine.mylantium.model import FactionCode
+from engine.mylantium.revolution import Waiting
 from engine.service import Clerk
 from engine.service.clock import ManualClock
 from engine.service.mylantium.views import PledgeReceipt
@@ -89,3 +92,24 @@ async def test_verify_is_neither_offered_nor_run_in_a_game_whose_ruleset_rolls_n
                                            moderator_role_id=None, actor=1)
     ctx = Ctx(MODERATOR, Place(GUILD, sirius.channel_id), f"a-{next(_ids)}", clerk.clock.now())
     assert "/verify" in texts(await dispatch(App(clerk), ctx, "help", {}))
+
+
+async def test_a_coup_dm_sent_before_the_offer_open_now_does_not_answer_it(rep: Republic, clerk: Clerk,
+                                                                           clock: ManualClock) -> None:
+    """Play-test M1.1's sequel: the Proles' attempt is called off and the Brass Hats are offered a coup against the
+    Grangers' Revolution. A `Coup: no` sent before that offer was made (it reached Clerk late) meant the old offer:
+    refused, saying why; one sent after it answers it."""
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0)
+    await slash(clerk, MODERATOR, "faction set", faction="Granger", vp=0)
+    sent = clock.now() + timedelta(minutes=1)
+    clock.advance(timedelta(minutes=5))
+    out = await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=20)
+    assert any("the Grangers have fallen to 0 VP" in text_of(o) for o in out)
+    bea = actor(USERS[C.BH], "bea")
+    stale = texts(await handle_dm(App(clerk), Ctx(bea, Place(None, None), f"a-{next(_ids)}", sent), "Coup: no"))
+    assert "before the coup offer open now was made" in stale and "Nothing was recorded" in stale
+    assert "asked about the Grangers' Revolution" in stale
+    status = await clerk.mylantium.revolutions.revolution(rep.id)
+    assert status is not None and status.chain.waiting is Waiting.COUP
+    fresh = await handle_dm(App(clerk), Ctx(bea, Place(None, None), f"a-{next(_ids)}", clock.now()), "Coup: no")
+    assert "Recorded: the Brass Hats let the Revolution go on." in texts(fresh)

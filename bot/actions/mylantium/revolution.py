@@ -88,11 +88,12 @@ async def coup_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
 
 
 async def answer_coup(app: App, ctx: Ctx, game_id: int, accept: bool, *,
-                          expected: tuple[int, int, int] | None = None) -> list[Outgoing]:
-    """The Brass Hats' player answers the coup offer (by DM or a button)."""
+                      expected: tuple[int, int, int] | None = None, dm: bool = False) -> list[Outgoing]:
+    """The Brass Hats' player answers the coup offer (by a button, or by DM: ``dm``, when the time the DM was
+    sent tells which offer it answered)."""
     c = await app.clerk.mylantium.revolutions.answer_coup(game_id, accept=accept, user_id=ctx.actor.id,
                                                           actor=ctx.actor.id, source_id=ctx.source_id,
-                                                          expected=expected)
+                                                          expected=expected, sent_at=ctx.at if dm else None)
     app.deadlines_changed()
     said = "attempt a coup" if accept else "let the Revolution go on"
     return [reply(f"Recorded: the Brass Hats {said}."), *chain_outgoings(app, c)]

@@ -327,7 +327,7 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
             ballot_recorded("mylantium", "pledge")
         return [reply(pledge_text(pledge, now))]
     assert isinstance(form, CoupAnswer)
-    return await answer_coup(app, ctx, game.id, form.accept)
+    return await answer_coup(app, ctx, game.id, form.accept, dm=True)
 
 
 # -- deadlines -------------------------------------------------------------------------------------------------

@@ -87,6 +87,12 @@ async def chain_view(session: AsyncSession, game: Game, row: MylChain, *, first_
                      fervor=fervor, election=held)
 
 
+def _offer(chain: Chain) -> tuple[int, int] | None:
+    """Which coup offer a chain waits on: its attempt's number and how many attempts were called off before it (the
+    same pair names a new offer after an attempt is called off)."""
+    return (chain.current.number, len(chain.called_off)) if chain.current is not None else None
+
+
 async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylChain, old: Chain, step: Step,
                      rows: list[MylFaction]) -> None:
     """Write a chain's step to the ledger: VP, treasuries, withdrawals, Fervor (+3 for each put-down, P1-10) with
@@ -106,6 +112,8 @@ async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylCh
                             f"Fervor +{attempt.fervor} (the {what} was put down)", -lost, f.vp, uow.now)
     row.state = chain_to_dict(new)
     row.waiting = new.waiting.value
+    if new.waiting is Waiting.COUP and _offer(new) != (_offer(old) if old.waiting is Waiting.COUP else None):
+        row.offered_at = uow.now  # a new coup offer (play-test M1.1: one made after another was called off)
     old_current, new_current = old.current, new.current
     if new.waiting is Waiting.CONTRIBUTIONS and new_current is not None and (
             old.waiting is not Waiting.CONTRIBUTIONS or old_current is None
@@ -186,10 +194,13 @@ class Revolutions(ServiceBase):
             return await chain_view(session, game, row) if row else None
 
     async def answer_coup(self, game_id: int, *, accept: bool, user_id: int | None, actor: int | None,
-                          source_id: str | None = None, expected: tuple[int, int, int] | None = None) -> ChainView:
+                          source_id: str | None = None, expected: tuple[int, int, int] | None = None,
+                          sent_at: datetime | None = None) -> ChainView:
         """R1-42: the Brass Hats' answer (``user_id`` their player; None when a moderator answers for them).
         ``expected`` (chain number, attempt number, attempts called off before it) is the offer a button was sent
-        with: an answer to an offer already settled (or called off) is refused as already decided."""
+        with: an answer to an offer already settled (or called off) is refused as already decided. ``sent_at``: when
+        a `Coup:` DM was sent; one sent before the offer open now was made answered an earlier one (called off, or
+        settled) and is refused (play-test M1.1)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_mylantium(game)
@@ -205,6 +216,13 @@ class Revolutions(ServiceBase):
             old = chain_of(row.state)
             if old.waiting is not Waiting.COUP:
                 raise RuleError("No coup is being offered now.")
+            if sent_at is not None and row.offered_at is not None and utc(sent_at) < utc(row.offered_at):
+                assert old.current is not None
+                raise RuleError(f"Your answer was sent at {stamp(utc(sent_at))}, before the coup offer open now was "
+                                f"made ({stamp(utc(row.offered_at))}), so it answered an earlier offer, since called "
+                                "off or settled; it does not answer this one. Nothing was recorded. The Brass Hats "
+                                f"are now asked about the {old.current.vanguard.plural}' Revolution: reply `Coup: "
+                                "yes` or `Coup: no` again, or press a button of the new offer.")
             if user_id is not None:
                 _, faction = await faction_of_user(uow.session, game, user_id)
                 if faction.code != FactionCode.BH.name:

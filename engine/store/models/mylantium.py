@@ -176,6 +176,8 @@ class MylChain(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    offered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the coup offer open now (or last) was made: a `Coup:` DM sent before it meant an earlier offer."""
     __table_args__ = (UniqueConstraint("game_id", "number"), Index("ix_myl_chains_waiting_deadline", "waiting",
                                                                    "deadline"))
 
