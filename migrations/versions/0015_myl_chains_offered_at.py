@@ -3,7 +3,7 @@ offer since called off) is refused rather than taken as the answer to the new on
 
 Revision ID: 0015
 Revises: 0014
-Create Date: 2026-12-08 12:00:00.000000
+Create Date: 2026-12-07 05:20:00.000000
 
 Rows written before stay NULL: a `Coup:` DM in a chain offered before is answered as it was.
 """
