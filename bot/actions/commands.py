@@ -196,10 +196,12 @@ def ruleset_refusal(app: App, spec: Command, game: GameView | None) -> str | Non
     if spec.ruleset is not None and names_itself(app, spec.ruleset):
         return f"/{spec.name} is a {spec.ruleset.capitalize()} command; {game.name} plays {game.ruleset.capitalize()}."
     if exclusive(app, game.ruleset):
-        table = app.routes.commands
-        own = sorted({f"/{n.split()[0]}" for n, c in table.items() if c.ruleset == game.ruleset})  # not import order
+        from bot.actions.help import takes  # /help's rule of which commands a game takes (it imports this module)
+
+        table = app.routes.commands  # the groups a game of the ruleset takes, its own and every game's (/why ...)
+        own = sorted({f"/{n.split()[0]}" for n, c in table.items() if takes(app, game.ruleset, c)})  # not import order
         return (f"/{spec.name} is not used in {game.ruleset.capitalize()} games like {game.name}. Its commands: "
-                f"{', '.join(own)}, and /game export and /game settings.")
+                f"{', '.join(own)}.")
     return None
 
 
