@@ -124,6 +124,11 @@ class GameService(ServiceBase):
             existing = taken.scalar_one_or_none()
             if existing is not None:
                 raise RuleError(f"This channel is already the game channel of {existing.name}.")
+            names = (await session.execute(select(Game.name).where(Game.guild_id == guild_id))).scalars()
+            same = next((n for n in names if n.casefold() == name.casefold()), None)
+            if same is not None:  # `#Sirius` and `#sirius` name one game wherever a game is named (play-test)
+                raise RuleError(f"A game called {same} already exists on this server; names differ by more than "
+                                "case, since players name a game as `#name` in any case. Choose another name.")
         try:
             async with self._write(None, source_id) as uow:
                 game = Game(

@@ -37,6 +37,11 @@ async def round_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
     """The open round's non-voters, and the open AG election's (also one that closes with the round); each
     reminder is recorded as a ``ReminderSent`` event under the command's source id (the AG one with ``:ag``)."""
     g = require_game(game)
+    now = app.clerk.clock.now()
+    current = await app.clerk.landsdraad.rounds.round_of(g.id) if g.current_round else None
+    if current is not None and current.status == "open" and current.deadline is not None and current.deadline <= now:
+        raise RuleError(f"Round {current.number}'s deadline has passed, so a ballot sent now would be refused as late; "
+                        "nobody was reminded. The round closes now.")
     reminders: list[Reminder] = []
     no_round: RuleError | None = None
     try:

@@ -26,6 +26,14 @@ from engine.service.uow import ServiceBase
 from engine.store.models.landsdraad import Ballot, Round, TempFactionRow
 
 
+def passed(rnd: Round, now: datetime, what: str) -> None:
+    """A round whose deadline has come is closed for ballots (a late one is refused) even before the closer has run
+    (the bot was busy or offline): it is not ``what`` any more, or a ballot refused as late would count after all."""
+    if rnd.deadline is not None and rnd.paused_left is None and utc(rnd.deadline) <= now:
+        raise RuleError(f"Round {rnd.number}'s deadline ({utc(rnd.deadline):%Y-%m-%d %H:%M} UTC) has passed, so it is "
+                        f"closed for ballots and closes now; it cannot be {what}. Nothing was changed.")
+
+
 class RoundService(ServiceBase):
     async def open_round(
         self, game_id: int, *, crisis: str, deadline: datetime | None, actor: int | None, source_id: str | None = None
@@ -185,6 +193,7 @@ class RoundService(ServiceBase):
             game = await load_game(uow.session, game_id)
             rnd = await open_round_of(uow.session, game)
             payload: dict[str, Any] = {"round": rnd.number}
+            passed(rnd, uow.now, "extended")
             if rnd.paused_left is not None:
                 if by is None:
                     raise RuleError(f"Round {rnd.number} is paused; extend it `by` a duration, or resume it first.")
@@ -215,6 +224,7 @@ class RoundService(ServiceBase):
                 raise RuleError(f"Round {rnd.number} is already paused; /round resume starts its deadline again.")
             if rnd.deadline is None:
                 raise RuleError(f"Round {rnd.number} has no deadline to pause.")
+            passed(rnd, uow.now, "paused")
             left = max(0, int((utc(rnd.deadline) - uow.now).total_seconds()))
             payload = {"round": rnd.number, "deadline": utc(rnd.deadline).isoformat(), "left": left}
             rnd.paused_left = left
