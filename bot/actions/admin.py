@@ -17,6 +17,7 @@ from bot.actions.moderators import thread_name
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
+from bot.actions.suggest_sources import Asking, Suggestion, source
 from engine.core.errors import RuleError
 from engine.core.words import plural
 from engine.core.zones import zone
@@ -76,9 +77,7 @@ def export_json(doc: dict[str, Any]) -> bytes:
 
 
 @command("game settings", "Show the game's settings, or change one (moderators).",
-         Option("setting", str, "the setting to change (each ruleset has its own)",
-                choices=tuple(dict.fromkeys([*(n for ruleset in RULESETS for n in ruleset.settings),
-                                             MODERATOR_CHANNEL, TIMEZONE]))),
+         Option("setting", str, "the setting to change (each ruleset has its own)", autocomplete="setting"),
          Option("value", str, "its new value"),
          Option(MODERATOR_CHANNEL, Channel, "the private channel for what only moderators see (transfers, ...)"),
          Option(TIMEZONE, str, "the time zone of deadlines typed as local times, e.g. Europe/Berlin"),
@@ -114,6 +113,19 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     if o.get("setting") is None or o.get("value") is None:
         raise RuleError("Give both `setting` and `value` to change a setting, or neither to see them all.")
     return await change_setting(app, ctx, g, o["setting"], o["value"])
+
+
+@source("setting")
+async def setting_names(asking: Asking) -> list[Suggestion]:
+    """The settings of the game's own ruleset, then the two every game has: not a fixed list of choices, which
+    Discord would show alike in every game, 25 names of three rulesets (a play-test of moderators, T4.5)."""
+    try:
+        rows = await asking.app.clerk.settings.settings(asking.game.id)
+    except RuleError:  # a ruleset with no settings of its own
+        rows = []
+    return [*(Suggestion(f"{name}: {about}"[:100], name) for name, _, _, about in rows),
+            Suggestion(f"{TIMEZONE}: the zone of deadlines typed as local times", TIMEZONE),
+            Suggestion(f"{MODERATOR_CHANNEL}: where Clerk posts what only the moderators see", MODERATOR_CHANNEL)]
 
 
 async def change_setting(app: App, ctx: Ctx, g: GameView, setting: str, value: str) -> list[Outgoing]:

@@ -3,11 +3,12 @@ table of settings (``Ruleset.settings``); a game shows and changes those of its 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.errors import ParseError, RuleError
 from engine.core.settings import Setting
+from engine.core.suggest import nearest
 from engine.core.zones import parse_zone
 from engine.service.ledger import load_game
 from engine.service.ruleset import Ruleset
@@ -25,11 +26,21 @@ def value_of(settings: dict[str, Any], name: str, table: Mapping[str, Setting]) 
     return settings.get(name, table[name].default)
 
 
-def setting_of(ruleset: Ruleset, name: str) -> Setting:
+def setting_of(ruleset: Ruleset, name: str, others: Sequence[Ruleset] = ()) -> Setting:
+    """The setting ``name`` of ``ruleset``; a refusal that says whose it is when another ruleset (of ``others``) has
+    it, and lists every setting the game takes (its own, ``timezone`` and ``moderator_channel``)."""
     table = settings_of(ruleset)
-    found = table.get(name.strip().lower().replace("-", "_").replace(" ", "_"))
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    found = table.get(key)
     if found is None:
-        raise ParseError(name, "a setting: " + ", ".join(table))
+        accepted = "a setting: " + ", ".join([*table, TIMEZONE, MODERATOR_CHANNEL])
+        owner = next((r for r in others if r.name != ruleset.name and key in (r.settings or {})), None)
+        if owner is not None:
+            raise ParseError(name, accepted, problem=f"it is a {owner.title} setting, and this game plays "
+                                                     f"{ruleset.title}")
+        if key in ("moderators", "moderator", "moderator_role"):
+            raise ParseError(name, accepted, problem="who moderates is changed with /game moderators")
+        raise ParseError(name, accepted, suggestion=nearest(key, [*table, TIMEZONE, MODERATOR_CHANNEL], cutoff=0.7))
     return found
 
 
@@ -98,7 +109,7 @@ class SettingsService(ServiceBase):
         """(name, old value, new value)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
-            spec = setting_of(self.backend.ruleset(game.ruleset), name)
+            spec = setting_of(self.backend.ruleset(game.ruleset), name, self.backend.rulesets)
             new = spec.parse(value)
             old = value_of(game.settings, spec.name, settings_of(self.backend.ruleset(game.ruleset)))
             guard = self.backend.ruleset(game.ruleset).setting_guard

@@ -195,3 +195,14 @@ async def test_convocate_cards_convocants_and_statutes_as_the_asker_may_use_them
     assert values(await typed(clerk, MODERATOR, "statute destroy", "statute")) == ["Statute 3498C"]
     assert values(await typed(clerk, BOB, "repeal", "statute", "3498")) == ["Statute 3498C"]
     assert await typed(clerk, ALICE, "repeal", "statute") == []  # one does not repeal one's own
+
+
+async def test_settings_are_the_games_own_ruleset_and_the_two_every_game_has(clerk: Clerk) -> None:
+    """`/game settings setting:` lists the Landsdraad game's settings, then timezone and moderator_channel: not the
+    25 names of three rulesets a fixed list of choices showed in every game (play-test T4.5)."""
+    await landsdraad(clerk)
+    found = values(await typed(clerk, MODERATOR, "game settings", "setting"))
+    assert sorted(found) == sorted(["ag_weighted", "end_game_penalty", "audit_share_rounding", "perk_ties",
+                                    "reminders", "disclosure", "timezone", "moderator_channel"])
+    assert values(await typed(clerk, MODERATOR, "game settings", "setting", "rem")) == ["reminders"]
+    assert "independent_rounding" not in values(await typed(clerk, MODERATOR, "game settings", "setting", "round"))

@@ -204,7 +204,9 @@ class RoundService(ServiceBase):
                 if to is not None:
                     new = to
                 elif rnd.deadline is None or by is None:
-                    raise RuleError(f"Round {rnd.number} has no deadline to extend; give `to` a UTC time.")
+                    raise RuleError(f"Round {rnd.number} has no deadline to extend by a duration; give `to`, the new "
+                                    "deadline (such as 2026-03-01 20:00 in the game's time zone, or a Discord "
+                                    "timestamp).")
                 else:
                     new = utc(rnd.deadline) + by
                 if new <= uow.now:
