@@ -26,6 +26,40 @@ _LOCAL = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})(?:[ T]++(\d{1,2}:\d{2}(?::\d{2})?
 r"""Possessive (``*+``): a line break after the time (``.`` stops there, and ``$`` then fails) must not make the
 match try every split of the blanks before it between ``\s*`` and ``.*`` (quadratic: 12 ms on a 3,900-character
 deadline that ``make fuzz`` found, 2026-12-07)."""
+_TWELVE = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s?)?[ap]\.?m\.?$", re.IGNORECASE)
+"""``6pm``, ``6:00 PM``, ``PM``: a 12-hour time (or its half after a 24-hour-looking one), which is not read."""
+_CLOCK_ONLY = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
+_WORDS = re.compile(r"^(?:today|tonight|tomorrow|next|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+                    r"|mon|tue|wed|thu|fri|sat|sun)\b", re.IGNORECASE)
+_SLASHED = re.compile(r"^\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b")
+
+
+_AMPM = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\.?$", re.IGNORECASE)
+
+
+def _as_24h(clock: str) -> str | None:
+    """``6pm``, ``6:30 PM`` -> ``18:00``, ``18:30``; ``12am`` -> ``00:00``; None for what is not such a time."""
+    found = _AMPM.match(clock)
+    if found is None or not 1 <= int(found.group(1)) <= 12 or int(found.group(2) or 0) > 59:
+        return None
+    hour = int(found.group(1)) % 12 + (12 if found.group(3).lower() == "p" else 0)
+    return f"{hour:02d}:{found.group(2) or '00'}"
+
+
+def _unread(stripped: str) -> str | None:
+    """Why a deadline in one of the forms people write but Clerk does not read is not read, and what to write."""
+    if _TWELVE.match(stripped):
+        return "12-hour times are not read, and a time needs its date: write it as 2026-03-28 18:00"
+    if _CLOCK_ONLY.match(stripped):
+        return "a time needs its date: write it as 2026-03-28 18:00 (or a duration such as 6h)"
+    if _WORDS.match(stripped):
+        return ("words such as “tomorrow” or “Saturday” are not read: give the date, as 2026-03-28 18:00, or a "
+                "duration such as 1d")
+    if _SLASHED.match(stripped):
+        return "a date is written year-month-day, as 2026-03-28 (28/03 and 03/28 are read two ways around the world)"
+    return None
+
+
 _OFFSET = re.compile(r"^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 MAX_DAYS = 3660
 """About ten years: a longer duration is refused (it could not be a deadline, and would overflow a datetime)."""
@@ -94,7 +128,7 @@ def read_deadline(text: str, now: datetime, game_zone: str | None = None) -> Dea
 def _local(text: str, stripped: str, game_zone: str | None) -> Deadline:
     found = _LOCAL.match(stripped)
     if found is None:
-        raise ParseError(text, _ACCEPTED)
+        raise ParseError(text, _ACCEPTED, problem=_unread(stripped))
     day, clock, named = found.group(1), found.group(2) or "00:00", found.group(3).strip()
     naive = None
     for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"):
@@ -116,6 +150,10 @@ def _local(text: str, stripped: str, game_zone: str | None) -> Deadline:
             raise ParseError(text, _ACCEPTED, problem=f"“{named}” is not a UTC offset (at most ±14:00)")
         where = timezone(sign * timedelta(hours=hours, minutes=minutes))
         return Deadline(naive.replace(tzinfo=where).astimezone(UTC))
+    if named and _TWELVE.match(named):  # ``2026-03-28 6pm``: a 12-hour time, not a zone
+        meant = _as_24h(f"{found.group(2) or ''} {named}".strip())
+        raise ParseError(text, _ACCEPTED, suggestion=f"{day} {meant}" if meant else None,
+                         problem="12-hour times are not read: write the time in 24 hours")
     if named:
         try:
             name = parse_zone(named)

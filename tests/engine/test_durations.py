@@ -152,3 +152,24 @@ def test_a_zone_name_is_read_in_any_case_and_an_unknown_one_is_refused_with_an_e
         assert "`Europe/Berlin`" in str(caught.value) and "not a time zone I know" in str(caught.value)
     with pytest.raises(ParseError, match="Did you mean “Europe/Berlin”"):
         parse_zone("Europe/Berln")
+
+
+@pytest.mark.parametrize(("text", "problem", "suggestion"), [
+    ("2026-03-28 6pm", "12-hour times are not read: write the time in 24 hours", "2026-03-28 18:00"),
+    ("2026-03-28 6:30 PM", "12-hour times are not read", "2026-03-28 18:30"),
+    ("2026-03-28 12am", "12-hour times are not read", "2026-03-28 00:00"),
+    ("6pm", "12-hour times are not read, and a time needs its date", None),
+    ("18:00", "a time needs its date", None),
+    ("tomorrow 18:00", "words such as “tomorrow” or “Saturday” are not read", None),
+    ("Saturday 18:00", "words such as “tomorrow” or “Saturday” are not read", None),
+    ("28/03/2026 18:00", "a date is written year-month-day", None),
+])
+def test_forms_people_write_are_refused_with_why_and_what_to_write(text: str, problem: str,
+                                                                     suggestion: str | None) -> None:
+    """A deadline a moderator writes as people do (a 12-hour time, a clock time alone, `tomorrow`, a day/month date)
+    is refused saying why, and with the 24-hour time when one was typed (play-test T4.2): not "6pm is not a time
+    zone I know", not a bare "I couldn't read"."""
+    with pytest.raises(ParseError) as caught:
+        parse_deadline(text, datetime(2026, 3, 27, 12, tzinfo=UTC), "Europe/Berlin")
+    assert caught.value.problem is not None and caught.value.problem.startswith(problem)
+    assert caught.value.suggestion == suggestion
