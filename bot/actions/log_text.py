@@ -44,6 +44,8 @@ class Words:
             return "unset"
         if isinstance(value, bool):
             return "yes" if value else "no"
+        if isinstance(value, int) and (key == "left" or key.startswith("paused_left")):  # seconds of a paused clock
+            return format_offset(value)
         if isinstance(value, int):
             if value >= _ID_MIN or value in self.names:
                 return self.who(value)
@@ -103,6 +105,11 @@ Sentence = Callable[[Mapping[str, Any], Words], str]
 """A ruleset's sentence for one kind of event."""
 
 
+def _role(role_id: Any) -> str:
+    """A moderator role as Discord shows a role mention (``<@&id>``), or who moderates without one."""
+    return f"<@&{role_id}>" if isinstance(role_id, int) else "members with Manage Server"
+
+
 def label(key: str) -> str:
     return key.replace("_", " ")
 
@@ -126,6 +133,7 @@ SHARED: dict[str, Sentence] = {
     "PlayerAdded": lambda p, w: f"{w.who(p.get('user_id'))} joined; " + w.pairs(
         {k: v for k, v in p.items() if k not in ("user_id", "name")}),
     "SettingChanged": lambda p, w: f"setting {p.get('setting')} {w.change(p.get('from'), p.get('to'))}",
+    "ModeratorRoleChanged": lambda p, w: f"moderators: {_role(p.get('from'))} → {_role(p.get('to'))}",
     "ReminderSent": lambda p, w: (f"reminder {format_offset(int(p.get('before') or 0))} before the deadline of "
                                   f"{p.get('kind')} {p.get('number')}; not yet answered: {w.value(p.get('waiting'))}"),
 }
