@@ -41,7 +41,10 @@ class Setting:
                 raise ParseError(text, f"`{self.name}` is a whole number from {self.low} to {self.high}")
             number = int(value)
             if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
-                raise ParseError(text, f"`{self.name}` is a whole number from {self.low} to {self.high}")
+                low = self.low is not None and number < self.low
+                side = f"less than {self.low}" if low else f"more than {self.high}"
+                raise ParseError(text, f"`{self.name}` is a whole number from {self.low} to {self.high}",
+                                 problem=f"{number} is {side}")
             return number
         if self.durations:
             return format_offsets(parse_offsets(value))
@@ -57,9 +60,13 @@ def parse_offsets(text: str) -> tuple[int, ...]:
         return ()
     try:
         seconds = {int(parse_duration(part.strip()).total_seconds()) for part in value.split(",") if part.strip()}
-    except ParseError:
+    except ParseError as why:  # a duration's own reason: "longer than zero", "at most 3660 days"
         wanted = "`reminders` is a list of durations before a deadline, e.g. `24h,2h`, or `none`"
-        raise ParseError(text, wanted) from None
+        part = why.text.strip()
+        whole = part == text.strip()
+        problem = (why.problem if whole else f"“{part}”: {why.problem}") if why.problem else (
+            None if whole else f"“{part}” is not a duration")
+        raise ParseError(text, wanted, problem=problem) from None
     return tuple(sorted(seconds, reverse=True))
 
 

@@ -1,0 +1,30 @@
+"""How a setting's typed value is refused: saying what was wrong, not only what is accepted (play-test T4.6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import ParseError
+from engine.core.settings import Setting, parse_offsets
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("0h", "the duration must be longer than zero"),
+    ("5000d", "a duration is at most 3660 days"),
+    ("24h, soon", "“soon” is not a duration"),
+    ("24h, 0m", "“0m”: the duration must be longer than zero"),
+])
+def test_a_reminder_list_says_which_part_is_wrong_and_why(text: str, problem: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_offsets(text)
+    assert caught.value.problem == problem
+    assert "`reminders` is a list of durations" in str(caught.value)
+
+
+def test_a_number_out_of_range_says_it_was_read_and_which_bound_it_passed() -> None:
+    penalty = Setting("end_game_penalty", 20, "the End Game penalty", low=0, high=100)
+    with pytest.raises(ParseError, match="150 is more than 100"):
+        penalty.parse("150")
+    with pytest.raises(ParseError, match="-1 is less than 0"):
+        penalty.parse("-1")
+    assert penalty.parse("25") == 25
