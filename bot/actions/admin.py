@@ -208,10 +208,17 @@ async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -
 async def game_moderators(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     role = o.get("role")
+    if role is not None and int(role) == g.guild_id:  # @everyone's id is the server's (play-test T4.8)
+        raise RuleError("@everyone would make every player a moderator of this game, able to read /log and "
+                        "/game export, which hold every secret ballot. Choose a role only the moderators hold. Nothing "
+                        "was changed.")
     old, new = await app.clerk.games.set_moderator_role(g.id, role_id=int(role) if role is not None else None,
                                                         actor=ctx.actor.id, source_id=ctx.source_id)
     text = f"The moderators of {g.name} are now {role_text(new)} (before: {role_text(old)})."
-    return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
+    yours = "" if ctx.actor.moderates(new) else (  # handed over on purpose, or a slip: said either way (T4.8)
+        f" You no longer moderate {g.name}: you do not hold {role_text(new) if new is not None else 'Manage Server'}"
+        " (a member with Manage Server can change it back).")
+    return [reply(text + yours, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
 
 
 # -- the audit trail ------------------------------------------------------------------------------------------------

@@ -56,7 +56,8 @@ class World:
         return UserRef(uid, self.users[uid])
 
     def role(self, name: str) -> int:
-        return self.id_of("role", name)
+        """A role's id; ``everyone`` is the server's own id, as Discord gives @everyone."""
+        return GUILD_ID if name.lstrip("@").lower() == "everyone" else self.id_of("role", name)
 
     def make_moderator(self, name: str) -> None:
         self.moderators.add(self.user(name).id)
