@@ -109,7 +109,12 @@ def read_deadline(text: str, now: datetime, game_zone: str | None = None) -> Dea
     UTC when the game has none) or a Discord timestamp; it must be later than ``now``."""
     stripped = text.strip()
     if _DURATION.match(stripped):
-        return Deadline(now + parse_duration(stripped))
+        length = parse_duration(stripped)
+        when = now + length
+        rest = timedelta(seconds=when.second, microseconds=when.microsecond)
+        if rest and not length.seconds % 60:  # `2h` at 17:03:45: up to 19:04, as every deadline is shown to the
+            when += timedelta(minutes=1) - rest  # minute (play-test T4.10); a duration in seconds (`45s`) is exact
+        return Deadline(when)
     found = _STAMP.match(stripped)
     if found is not None:
         try:

@@ -173,3 +173,13 @@ def test_forms_people_write_are_refused_with_why_and_what_to_write(text: str, pr
         parse_deadline(text, datetime(2026, 3, 27, 12, tzinfo=UTC), "Europe/Berlin")
     assert caught.value.problem is not None and caught.value.problem.startswith(problem)
     assert caught.value.suggestion == suggestion
+
+
+def test_a_duration_in_minutes_ends_on_a_whole_minute() -> None:
+    """A deadline is shown to the minute, so `2h` typed at 17:03:45 ends at 19:04, never at a second the
+    announcements do not show (a ballot at 19:03:30 would count while "19:03" had passed; play-test T4.10); a
+    duration in seconds is exact."""
+    at = datetime(2026, 3, 27, 17, 3, 45, tzinfo=UTC)
+    assert parse_deadline("2h", at) == datetime(2026, 3, 27, 19, 4, tzinfo=UTC)
+    assert parse_deadline("2h", at.replace(second=0)) == datetime(2026, 3, 27, 19, 3, tzinfo=UTC)
+    assert parse_deadline("45s", at) == at + timedelta(seconds=45)
