@@ -176,8 +176,13 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
         problems.append(f"line 1: the header names {', '.join(twice)} twice.")
     rows: list[tuple[int, str, dict[str, Any]]] = []
     try:
+        start = reader.line_num + 1
         for row in reader:
-            line = reader.line_num
+            line, start = start, reader.line_num + 1
+            broken = _broken_cell(names, row, line, reader.line_num)
+            if broken is not None:
+                problems.append(broken)
+                continue
             if not any(cell.strip() for cell in row) or row[0].lstrip().startswith("#"):
                 continue  # blank lines and comments
             if len(row) > len(names):
@@ -188,6 +193,21 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
     except csv.Error as error:
         problems.append(f"line {reader.line_num}: not CSV ({error}).")
     return rows, problems
+
+
+def _broken_cell(names: Sequence[str], row: Sequence[str], line: int, last: int) -> str | None:
+    """A cell that runs over more than one line (a quote opened and not closed on its line): the line it opens on
+    and the lines it takes in, or None. A record is one line, so such a cell is always a mistake; reading it would
+    swallow the lines after it into one cell."""
+    for column, cell in enumerate(row):
+        if "\n" not in cell and "\r" not in cell:
+            continue
+        name = names[column] if column < len(names) and names[column] else f"column {column + 1}"
+        taken = f"line {line + 1}" if last == line + 1 else f"lines {line + 1}–{last}"
+        return (f"line {line}: a quote (\") opens in the `{name}` cell and is not closed on its line, so it takes in "
+                f"{taken} (they were not read as records). A cell is on one line: remove the quote, or close it "
+                f"(\"...\") on the same line.")
+    return None
 
 
 def _toml(filename: str, text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:

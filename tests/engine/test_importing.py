@@ -1,0 +1,53 @@
+"""The shared reading of set-up files (``engine/core/importing.py``, docs/import.md): what a CSV line is, and what a
+file that cannot be read as records is told (play-test of the import, docs/playtests/import-2026-12-07.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.importing import ImportRefused
+from engine.landsdraad.import_file import parse
+
+
+def refused(data: bytes, name: str = "p.csv") -> tuple[str, ...]:
+    with pytest.raises(ImportRefused) as error:
+        parse(name, data)
+    return error.value.problems
+
+
+def test_an_unclosed_quote_is_refused_at_its_line_and_swallows_nothing() -> None:
+    """Play-test I1.1: a stray opening quote took the rest of the file into one cell; the later players were dropped
+    and the first one's faction became the swallowed lines."""
+    data = (b'record,user,diplomacy,command,intrigue,roll,faction\n'
+            b'player,@alice,3,2,1,2,"Atreides\n'
+            b'player,@bob,2,2,2,1,Harkonnen\n'
+            b'player,@carol,2,2,2,3,Ordos\n')
+    problems = refused(data)
+    assert len(problems) == 1
+    assert problems[0].startswith('line 2: a quote (") opens in the `faction` cell and is not closed on its line, '
+                                  'so it takes in lines 3–4')
+
+
+def test_a_quote_in_a_middle_column_is_named_there_not_as_a_missing_field() -> None:
+    data = (b'record,user,name,diplomacy,command,intrigue,roll\n'
+            b'player,@alice,"Al,3,2,1,2\n'
+            b'player,@bob,,2,2,2,1\n'
+            b'player,@carol,,2,2,2,1\n')
+    assert refused(data)[0].startswith('line 2: a quote (") opens in the `name` cell')
+
+
+def test_a_cell_with_a_line_break_that_closes_later_is_refused_and_the_lines_after_are_read() -> None:
+    data = (b'record,user,name,diplomacy,command,intrigue,roll\n'
+            b'player,@alice,"Al\n'
+            b'the Great",3,2,1,2\n'
+            b'player,@bob,,2,2,2,x\n')
+    problems = refused(data)
+    assert problems[0].startswith('line 2: a quote (") opens in the `name` cell and is not closed on its line, '
+                                  'so it takes in line 3')
+    assert problems[1].startswith("line 4 (player): `roll`")
+
+
+def test_quoted_cells_on_one_line_are_read() -> None:
+    records = parse("p.csv", b'record,user,name,diplomacy,command,intrigue,roll\n'
+                             b'player,@bob,"Bob, Jr.",2,2,2,1\n')
+    assert records[0].get("name") == "Bob, Jr."
