@@ -183,8 +183,8 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
             if broken is not None:
                 problems.append(broken)
                 continue
-            if not any(cell.strip() for cell in row) or row[0].lstrip().startswith("#"):
-                continue  # blank lines and comments
+            if not any(cell.strip() for cell in row) or _comment(names, row):
+                continue
             if len(row) > len(names):
                 problems.append(f"line {line}: {len(row)} cells, but the header names {len(names)} columns.")
                 continue
@@ -193,6 +193,14 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
     except csv.Error as error:
         problems.append(f"line {reader.line_num}: not CSV ({error}).")
     return rows, problems
+
+
+def _comment(names: Sequence[str], row: Sequence[str]) -> bool:
+    """A comment is a line whose ``record`` cell starts with ``#``, or whose first cell starts with ``#`` while its
+    ``record`` cell is empty. A line whose first column is data (a ``name`` such as ``#1 Pilot``) and whose
+    ``record`` cell names a record is a record, never skipped (play-test I1.2)."""
+    kind = row[names.index("record")].strip() if names.index("record") < len(row) else ""
+    return kind.startswith("#") or (not kind and row[0].lstrip().startswith("#"))
 
 
 def _broken_cell(names: Sequence[str], row: Sequence[str], line: int, last: int) -> str | None:

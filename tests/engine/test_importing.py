@@ -51,3 +51,24 @@ def test_quoted_cells_on_one_line_are_read() -> None:
     records = parse("p.csv", b'record,user,name,diplomacy,command,intrigue,roll\n'
                              b'player,@bob,"Bob, Jr.",2,2,2,1\n')
     assert records[0].get("name") == "Bob, Jr."
+
+
+def test_a_row_whose_first_cell_starts_with_a_hash_is_a_record_not_a_comment() -> None:
+    """Play-test I1.2: with `name` as the first column, a player called `#1 Pilot` was skipped as a comment without a
+    word."""
+    records = parse("p.csv", b"name,record,user,diplomacy,command,intrigue,roll\n"
+                             b"#1 Pilot,player,@alice,3,2,1,2\n"
+                             b"Bob,player,@bob,2,2,2,1\n")
+    assert [(r.line, r.get("name")) for r in records] == [(2, "#1 Pilot"), (3, "Bob")]
+
+
+def test_comments_are_lines_whose_record_cell_starts_with_a_hash_or_that_have_no_record() -> None:
+    records = parse("p.csv", b"name,record,user,diplomacy,command,intrigue,roll\n"
+                             b"# the players\n"
+                             b"# the players,,,,,,\n"
+                             b"x,#player,@carol,2,2,2,1\n"
+                             b"Bob,player,@bob,2,2,2,1\n")
+    assert [r.line for r in records] == [5]
+    records = parse("p.csv", b"record,user,diplomacy,command,intrigue,roll\n#player,@carol,2,2,2,1\n"
+                             b"player,@bob,2,2,2,1\n")
+    assert [r.line for r in records] == [3]
