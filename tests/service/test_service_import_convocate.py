@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from engine.convocate.import_file import parse
+from engine.core.errors import RuleError
 from engine.core.importing import ImportRefused
 from engine.service import Clerk
 from engine.service.convocate.imports import import_records
@@ -120,6 +121,43 @@ async def test_a_file_the_game_refuses_writes_nothing_and_names_every_line(clerk
     assert len(refused.value.problems) == 3 and refused.value.problems[2].startswith("line 10 (card): ")
     assert await _events(clerk, g.id) == before
     assert [s.player for s in (await clerk.convocate.board.board(g.id)).standings] == ["bob"]
+
+
+async def test_two_players_at_one_turn_order_and_another_players_homeworld_are_refused(clerk: Clerk) -> None:
+    """Play-test I1.6: alice and bob were both "turn order 2", and alice's Homeworld was the card the same file gave
+    bob. The import and /convocate player refuse both by the same check."""
+    g = await _game(clerk)
+    bad = HEADER + b"""player,<@11>,alice,Union,2,,,,,,,,,,
+player,<@12>,bob,Kingdom,2,,,,,,,,,,
+"""
+    with pytest.raises(ImportRefused) as refused:
+        await import_records(clerk.convocate.board, g.id, filename="s.csv", records=parse("s.csv", bad),
+                             users=USERS, actor=1, source_id="int:79")
+    assert refused.value.problems == (
+        "line 3 (player): Turn order 2 is alice's; each player has their own place (free 2 first by moving alice, "
+        "or give bob another number).",)
+    bad = HEADER + b"""player,<@11>,alice,Union,1,Korhal,,,,,,,,,
+player,<@12>,bob,Kingdom,2,,,,,,,,,,
+card,,Korhal,,,,homeworld,<@12>,,,,,,,
+card,,Union Prime,,,,homeworld,<@11>,,,,,,,
+"""
+    with pytest.raises(ImportRefused) as refused:
+        await import_records(clerk.convocate.board, g.id, filename="s.csv", records=parse("s.csv", bad),
+                             users=USERS, actor=1, source_id="int:79")
+    assert refused.value.problems == ("line 2 (homeworld): Korhal is bob's Homeworld (its owner), not alice's.",)
+    assert [s.player for s in (await clerk.convocate.board.board(g.id)).standings] == []
+    board = clerk.convocate.board
+    await import_records(board, g.id, filename="s.csv", records=parse("s.csv", GOOD), users=USERS, actor=1,
+                         source_id="int:80")
+    with pytest.raises(RuleError, match="Turn order 1 is Alice's"):
+        await board.set_player(g.id, user_id=12, name="bob", sovereignty_name=None, order=1, homeworld=None,
+                               temp=None, actor=1)
+    with pytest.raises(RuleError, match="Korhal is bob's Homeworld"):
+        await board.set_player(g.id, user_id=11, name="Alice", sovereignty_name=None, order=None,
+                               homeworld="Korhal", temp=None, actor=1)
+    await board.set_player(g.id, user_id=12, name="bob", sovereignty_name=None, order=3, homeworld="korhal",
+                           temp=None, actor=1)  # a free place, and their own Homeworld
+    assert [(s.player, s.order) for s in (await board.board(g.id)).standings] == [("Alice", 1), ("bob", 3)]
 
 
 @pytest.mark.parametrize(("line", "problem"), [
