@@ -167,6 +167,10 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
         return [], []
     names = [h.strip().lower() for h in header]
     if "record" not in names:
+        separator = _separator(header)
+        if separator is not None:
+            return [], [f"line 1: the columns are separated by {separator}; Clerk reads commas (,). Save the file "
+                        "as “CSV UTF-8 (comma delimited)”, or replace the separators with commas."]
         return [], ["line 1: the header has no `record` column; the first line names the columns, e.g. "
                     "`record,user,diplomacy,...` (docs/import.md)."]
     problems: list[str] = []
@@ -193,6 +197,19 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
     except csv.Error as error:
         problems.append(f"line {reader.line_num}: not CSV ({error}).")
     return rows, problems
+
+
+def _separator(header: Sequence[str]) -> str | None:
+    """How the header's columns are separated when it is not by commas (Excel in much of Europe saves "CSV" with
+    ``;``; a TSV has tabs): the header is then one cell holding ``record``."""
+    text = ",".join(header)
+    if "record" not in text.lower():
+        return None
+    if "\t" in text:
+        return "tabs"
+    if ";" in text:
+        return "“;”"
+    return None
 
 
 def _comment(names: Sequence[str], row: Sequence[str]) -> bool:

@@ -72,3 +72,17 @@ def test_comments_are_lines_whose_record_cell_starts_with_a_hash_or_that_have_no
     records = parse("p.csv", b"record,user,diplomacy,command,intrigue,roll\n#player,@carol,2,2,2,1\n"
                              b"player,@bob,2,2,2,1\n")
     assert [r.line for r in records] == [3]
+
+
+@pytest.mark.parametrize(("separator", "named"), [(b";", "“;”"), (b"\t", "tabs")])
+def test_a_file_separated_by_semicolons_or_tabs_is_told_so(separator: bytes, named: str) -> None:
+    """Play-test I4.1: a `;`-separated file (Excel's CSV in much of Europe) was told its header had no `record`
+    column, though it plainly starts with `record`."""
+    data = separator.join(b"record user diplomacy command intrigue roll".split()) + b"\n" + \
+        separator.join(b"player @alice 3 2 1 2".split()) + b"\n"
+    assert refused(data) == (f"line 1: the columns are separated by {named}; Clerk reads commas (,). Save the file as "
+                             "“CSV UTF-8 (comma delimited)”, or replace the separators with commas.",)
+
+
+def test_a_header_without_record_is_still_told_it_has_none() -> None:
+    assert refused(b"user,diplomacy\n@alice,3\n")[0].startswith("line 1: the header has no `record` column")
