@@ -144,6 +144,16 @@ def collect(filename: str, data: bytes, kinds: Sequence[Kind]) -> tuple[list[Rec
     return records, problems
 
 
+def fits(filename: str, data: bytes, kinds: Sequence[Kind]) -> bool:
+    """Whether every line of the file is a record of ``kinds`` with the fields they take (their checks across
+    records aside): how a file for another ruleset is told apart from a file with bad lines."""
+    try:
+        records, problems = collect(filename, data, kinds)
+    except RuleError:
+        return False
+    return bool(records) and not problems
+
+
 def refuse(filename: str, problems: Sequence[str]) -> None:
     """ImportRefused if there are ``problems``, in the order of their lines."""
     if problems:
