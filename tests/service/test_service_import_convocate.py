@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from engine.convocate.import_file import parse
 from engine.core.errors import RuleError
-from engine.core.importing import ImportRefused
+from engine.core.importing import ImportRefused, Record
 from engine.service import Clerk
 from engine.service.convocate.imports import import_records
 from engine.service.uow import Duplicate
@@ -69,6 +69,31 @@ def test_each_kind_of_bad_line_is_named_and_nothing_is_returned(line: bytes, pro
     with pytest.raises(ImportRefused) as refused:
         parse("s.csv", GOOD + line + b"\n")
     assert refused.value.problems == (problem,)
+
+
+FACES = ("`faces`: I couldn't read “prime: 0..9”: GOVT runs from -4 to +4. Accepted: faces such as "
+         "`prime: 0..4 directive; contested: 0..4`")
+
+
+def test_a_bad_faces_value_is_a_named_line_with_the_others() -> None:
+    """Play-test I4.3: a bad `faces` stopped the check with no line, no "Nothing was imported" and no other
+    problems."""
+    bad = GOOD + b"card,,Quill,,,,seat,<@12>,,,,,,prime: 0..9,\ncard,,,,,,character,<@12>,,,,,,,\n"
+    with pytest.raises(ImportRefused) as refused:
+        parse("s.csv", bad)
+    assert str(refused.value).startswith("Nothing was imported from s.csv: 2 problems.")
+    assert refused.value.problems[0].startswith("line 9 (card): " + FACES)
+    assert refused.value.problems[1] == "line 10 (card): `name` is missing (text)."
+
+
+async def test_a_value_the_use_case_cannot_read_is_named_with_its_line(clerk: Clerk) -> None:
+    g = await _game(clerk)
+    records = [*parse("s.csv", GOOD), Record(9, "card", {"kind": "seat", "name": "Quill", "faces": "prime: 0..9"})]
+    with pytest.raises(ImportRefused) as refused:
+        await import_records(clerk.convocate.board, g.id, filename="s.csv", records=records, users=USERS, actor=1,
+                             source_id="int:81")
+    assert len(refused.value.problems) == 1
+    assert refused.value.problems[0].startswith("line 9 (card): I couldn't read “prime: 0..9”: GOVT runs from -4")
 
 
 async def _game(clerk: Clerk) -> GameView:
