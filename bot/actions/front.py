@@ -17,6 +17,7 @@ from bot.actions.outbox import Card, Outgoing
 from bot.actions.routes import Routes, ThreadHandler
 from bot.actions.suggest_sources import Source
 from engine.core.derivation import Derivation
+from engine.core.importing import Kind as ImportKind
 from engine.service.announcements import Announced
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
@@ -160,6 +161,9 @@ class Front:
     answered to them only and the game channel has one summary message, edited as things are added."""
     importer: Importer | None = None
     """Its set-up files (``/game import``, docs/import.md), if it reads any."""
+    import_kinds: tuple[ImportKind, ...] = ()
+    """The records its set-up files hold (``engine/<ruleset>/import_file.KINDS``): a file refused in another
+    ruleset's game that fits them is answered "this is a <ruleset> set-up file", once, not line by line."""
     remover: Remover | None = None
     """What leaving one of its games means (``/player remove``, ``Remover``), if a moderator can remove a player."""
     exclusive: bool = True

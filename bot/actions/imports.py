@@ -8,10 +8,11 @@ from typing import Any
 
 from bot.actions.commands import App, Option, Upload, require_game
 from bot.actions.context import Ctx
+from bot.actions.front import Front
 from bot.actions.outbox import Outgoing
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
-from engine.core.importing import ImportRefused, user_id_of
+from engine.core.importing import ImportRefused, fits, user_id_of
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -27,7 +28,29 @@ async def game_import(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     front = app.front(g.ruleset)
     if front is None or front.importer is None:
         raise RuleError(f"{g.ruleset.capitalize()} games have no set-up file to import.")
-    return await front.importer(app, ctx, g, upload)
+    try:
+        return await front.importer(app, ctx, g, upload)
+    except ImportRefused:
+        other = _ruleset_of(app, front, upload)
+        if other is None:
+            raise
+        kinds = _or(sorted({k.name for k in other.import_kinds}))
+        raise RuleError(f"Nothing was imported from {upload.filename}: this is a {other.name.capitalize()} set-up "
+                        f"file (its records are {kinds}, as a {other.name.capitalize()} game takes them), and "
+                        f"{g.name} is a {g.ruleset.capitalize()} game. Import it into a {other.name.capitalize()} "
+                        f"game; docs/import.md shows what a {g.ruleset.capitalize()} file holds.") from None
+
+
+def _ruleset_of(app: App, front: Front, upload: Upload) -> Front | None:
+    """The other ruleset whose set-up file this is, when it is one and not a file of ``front``'s with bad lines."""
+    if fits(upload.filename, upload.data, front.import_kinds):
+        return None
+    return next((f for f in app.fronts if f is not front and f.import_kinds
+                 and fits(upload.filename, upload.data, f.import_kinds)), None)
+
+
+def _or(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 async def resolve_users(upload: Upload, cells: Iterable[tuple[int, str, str]],

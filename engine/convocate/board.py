@@ -110,6 +110,23 @@ def check_entered_vote(kind: Kind, entered: int, pallarch: bool = False) -> None
         raise RuleError(f"Every Homeworld prints Vote 1, not {entered} (rules §6.1); leave `vote` out.")
 
 
+def check_seat(board: Board, player: PlayerState, *, order: int | None, homeworld: str | None) -> None:
+    """A player's turn order and Homeworld as the moderator gives them (``/convocate player`` and a set-up file):
+    each place in turn order is one player's, and a Homeworld is its own player's card, not another's (play-test
+    I1.6). ``order``/``homeworld`` are what was given (None: not changed, not checked)."""
+    if order is not None:
+        other = next((p for p in board.players if p.order == order and p.name != player.name), None)
+        if other is not None:
+            raise RuleError(f"Turn order {order} is {other.name}'s; each player has their own place (free "
+                            f"{order} first by moving {other.name}, or give {player.name} another number).")
+    if homeworld is not None:
+        card = board.card(homeworld)
+        whose = card.owner or card.controller
+        if whose is not None and whose != player.name:
+            raise RuleError(f"{card.name} is {whose}'s Homeworld (its {'owner' if card.owner else 'controller'}), "
+                            f"not {player.name}'s.")
+
+
 @dataclass(frozen=True)
 class Face:
     """One face of a Convocate Seat: the GOVT values where it is active, and whether it prints Directive."""

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from engine.convocate.board import SOVEREIGNTIES, check_entered_vote
 from engine.convocate.board import Kind as CardKind
-from engine.core.errors import RuleError
+from engine.convocate.parsing import parse_faces
+from engine.core.errors import ParseError, RuleError
 from engine.core.importing import Field, Kind, Record, collect, refuse
 
 CARD_KINDS = tuple(k.value for k in CardKind)
@@ -60,6 +61,12 @@ def parse(filename: str, data: bytes) -> list[Record]:
                 check_entered_vote(CardKind(str(r.get("kind"))), vote, bool(r.get("pallarch")))
             except RuleError as wrong:
                 problems.append(f"{r.where()} (card): {wrong}")
+        faces = r.get("faces") if r.kind == "card" else None
+        if faces is not None:
+            try:  # read as /card add reads it, so a bad value is a named line with the others (play-test I4.3)
+                parse_faces(str(faces))
+            except ParseError as wrong:
+                problems.append(f"{r.where()} (card): `faces`: {' '.join(str(wrong).split())}")
         home = r.get("homeworld") if r.kind == "player" else None
         if home is not None and cards.get(str(home).lower(), "homeworld") != "homeworld":
             problems.append(f"{r.where()} (player): {home} is a {cards[str(home).lower()]} card in this file, "

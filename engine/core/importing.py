@@ -144,6 +144,16 @@ def collect(filename: str, data: bytes, kinds: Sequence[Kind]) -> tuple[list[Rec
     return records, problems
 
 
+def fits(filename: str, data: bytes, kinds: Sequence[Kind]) -> bool:
+    """Whether every line of the file is a record of ``kinds`` with the fields they take (their checks across
+    records aside): how a file for another ruleset is told apart from a file with bad lines."""
+    try:
+        records, problems = collect(filename, data, kinds)
+    except RuleError:
+        return False
+    return bool(records) and not problems
+
+
 def refuse(filename: str, problems: Sequence[str]) -> None:
     """ImportRefused if there are ``problems``, in the order of their lines."""
     if problems:
@@ -167,6 +177,10 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
         return [], []
     names = [h.strip().lower() for h in header]
     if "record" not in names:
+        separator = _separator(header)
+        if separator is not None:
+            return [], [f"line 1: the columns are separated by {separator}; Clerk reads commas (,). Save the file "
+                        "as “CSV UTF-8 (comma delimited)”, or replace the separators with commas."]
         return [], ["line 1: the header has no `record` column; the first line names the columns, e.g. "
                     "`record,user,diplomacy,...` (docs/import.md)."]
     problems: list[str] = []
@@ -176,10 +190,15 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
         problems.append(f"line 1: the header names {', '.join(twice)} twice.")
     rows: list[tuple[int, str, dict[str, Any]]] = []
     try:
+        start = reader.line_num + 1
         for row in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in row) or row[0].lstrip().startswith("#"):
-                continue  # blank lines and comments
+            line, start = start, reader.line_num + 1
+            broken = _broken_cell(names, row, line, reader.line_num)
+            if broken is not None:
+                problems.append(broken)
+                continue
+            if not any(cell.strip() for cell in row) or _comment(names, row):
+                continue
             if len(row) > len(names):
                 problems.append(f"line {line}: {len(row)} cells, but the header names {len(names)} columns.")
                 continue
@@ -188,6 +207,42 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
     except csv.Error as error:
         problems.append(f"line {reader.line_num}: not CSV ({error}).")
     return rows, problems
+
+
+def _separator(header: Sequence[str]) -> str | None:
+    """How the header's columns are separated when it is not by commas (Excel in much of Europe saves "CSV" with
+    ``;``; a TSV has tabs): the header is then one cell holding ``record``."""
+    text = ",".join(header)
+    if "record" not in text.lower():
+        return None
+    if "\t" in text:
+        return "tabs"
+    if ";" in text:
+        return "“;”"
+    return None
+
+
+def _comment(names: Sequence[str], row: Sequence[str]) -> bool:
+    """A comment is a line whose ``record`` cell starts with ``#``, or whose first cell starts with ``#`` while its
+    ``record`` cell is empty. A line whose first column is data (a ``name`` such as ``#1 Pilot``) and whose
+    ``record`` cell names a record is a record, never skipped (play-test I1.2)."""
+    kind = row[names.index("record")].strip() if names.index("record") < len(row) else ""
+    return kind.startswith("#") or (not kind and row[0].lstrip().startswith("#"))
+
+
+def _broken_cell(names: Sequence[str], row: Sequence[str], line: int, last: int) -> str | None:
+    """A cell that runs over more than one line (a quote opened and not closed on its line): the line it opens on
+    and the lines it takes in, or None. A record is one line, so such a cell is always a mistake; reading it would
+    swallow the lines after it into one cell."""
+    for column, cell in enumerate(row):
+        if "\n" not in cell and "\r" not in cell:
+            continue
+        name = names[column] if column < len(names) and names[column] else f"column {column + 1}"
+        taken = f"line {line + 1}" if last == line + 1 else f"lines {line + 1}–{last}"
+        return (f"line {line}: a quote (\") opens in the `{name}` cell and is not closed on its line, so it takes in "
+                f"{taken} (they were not read as records). A cell is on one line: remove the quote, or close it "
+                f"(\"...\") on the same line.")
+    return None
 
 
 def _toml(filename: str, text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:

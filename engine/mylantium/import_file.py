@@ -54,6 +54,7 @@ def parse(filename: str, data: bytes) -> list[Record]:
     ImportRefused names every bad line (nothing is written then)."""
     records, problems = collect(filename, data, KINDS)
     seen: dict[tuple[str, str], int] = {}
+    given: dict[tuple[str, str], tuple[int, int]] = {}
     out: list[Record] = []
 
     def once(r: Record, what: str, key: str, shown: str) -> None:
@@ -84,6 +85,14 @@ def parse(filename: str, data: bytes) -> list[Record]:
         elif r.kind == "building":
             if values.get("name") is not None and values.get("count", 1) != 1:
                 wrong.append("a named building is one building; leave `count` out.")
+            elif values.get("name") is None:  # a repeat is a copy-and-paste far more often than meant (I3.1)
+                kind = Building(str(values["kind"]))
+                key = ("building", f"{values['territory']}/{kind.value}".lower())
+                first, count = given.setdefault(key, (r.line, int(values.get("count", 1))))
+                if first != r.line:
+                    wrong.append(f"the {kind.plural} of {values['territory']} are already given on line {first} "
+                                 f"({count}); give them on one line, with their `count` "
+                                 f"({count} + {values.get('count', 1)} if both lines are meant).")
         elif r.kind == "unit":
             once(r, "unit", str(values["name"]), str(values["name"]))
         elif r.kind == "candidate":
@@ -93,6 +102,14 @@ def parse(filename: str, data: bytes) -> list[Record]:
         elif (values.get("territory") is None) == (values.get("building") is None):
             wrong.append("give either `territory` (the Faction's votes there) or `building` (votes per building "
                          "of that kind in play, like the Plutocrats' 2 per port), not both or neither.")
+        elif not wrong:  # the same Faction's votes in one place twice: which is meant? (I1.3)
+            place = f"in {values['territory']}" if values.get("territory") is not None else \
+                f"per {values['building']}"
+            first, count = given.setdefault(("votes", f"{values['faction']} {place}".lower()),
+                                            (r.line, int(values["votes"])))
+            if first != r.line:
+                wrong.append(f"the {code.plural}' votes {place} are already given on line {first} ({count}); "
+                             "give them once.")
         problems += [f"{r.where()} ({r.kind}): {w}" for w in wrong]
         out.append(Record(r.line, r.kind, values))
     refuse(filename, problems)

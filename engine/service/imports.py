@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from engine.core.errors import GameClosed, RuleError
+from engine.core.errors import GameClosed, ParseError, RuleError
 from engine.core.importing import ImportRefused
 from engine.service.uow import ServiceBase
 
@@ -33,8 +33,8 @@ class Imports(ServiceBase):
                     await step.run(f"{source_id}/{n}" if source_id is not None else None)
                 except GameClosed:
                     raise  # the whole game is closed: one line says so, not one per record
-                except RuleError as refused:
-                    problems.append(f"line {step.line} ({step.kind}): {refused}")
+                except (RuleError, ParseError) as refused:  # a value the use case could not read, too (I4.3)
+                    problems.append(f"line {step.line} ({step.kind}): {' '.join(str(refused).split())}")
                 else:
                     counts[step.kind] = counts.get(step.kind, 0) + 1
             if problems:

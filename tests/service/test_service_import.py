@@ -125,3 +125,24 @@ async def test_a_file_the_game_refuses_writes_nothing_and_names_every_line(table
         "line 3 (player): bob is already a player in sirius; use /player set to change them.",)
     assert await table.kinds() == before
     assert [p.name for p in await table.clerk.landsdraad.ledger.players(table.game_id)] == ["bob"]
+
+
+async def test_a_holding_of_no_player_names_the_cell_and_the_real_cause(table: Table) -> None:
+    """Play-test I4.4: "That user is not a player in l5." for a holding before its player's line, and for `@bob`
+    meaning the player named bob (a member called bob who is not the player)."""
+    data = (b"record,user,name,diplomacy,command,intrigue,player,kind,quality\n"
+            b"holding,,Deneb,,,,<@11>,planet,poor\n"
+            b"player,<@11>,alice,3,2,1,,,\n"
+            b"player,<@12>,bob,2,2,2,,,\n"
+            b"holding,,Caladan,,,,@bob,planet,rich\n"
+            b"holding,,Ix,,,,<@13>,planet,rich\n")
+    users = {**USERS, "@bob": (99, "bob"), "<@13>": (13, "carol")}
+    with pytest.raises(ImportRefused) as refused:
+        await import_records(table.clerk.landsdraad.ledger, table.game_id, filename="p.csv",
+                             records=parse("p.csv", data), users=users, actor=1, source_id="int:79")
+    assert refused.value.problems == (
+        "line 2 (holding): <@11> is not a player yet: they are added on line 3. Put players before their holdings.",
+        "line 5 (holding): @bob is the member bob, who is not a player; the player named “bob” (line 4) is <@12>: "
+        "write that.",
+        "line 6 (holding): <@13> (carol) is not a player; add them with a player line before their holdings, or "
+        "/player add.")

@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy import select
 
 from engine.convocate.import_file import parse
-from engine.core.importing import ImportRefused
+from engine.core.errors import RuleError
+from engine.core.importing import ImportRefused, Record
 from engine.service import Clerk
 from engine.service.convocate.imports import import_records
 from engine.service.uow import Duplicate
@@ -70,6 +71,31 @@ def test_each_kind_of_bad_line_is_named_and_nothing_is_returned(line: bytes, pro
     assert refused.value.problems == (problem,)
 
 
+FACES = ("`faces`: I couldn't read “prime: 0..9”: GOVT runs from -4 to +4. Accepted: faces such as "
+         "`prime: 0..4 directive; contested: 0..4`")
+
+
+def test_a_bad_faces_value_is_a_named_line_with_the_others() -> None:
+    """Play-test I4.3: a bad `faces` stopped the check with no line, no "Nothing was imported" and no other
+    problems."""
+    bad = GOOD + b"card,,Quill,,,,seat,<@12>,,,,,,prime: 0..9,\ncard,,,,,,character,<@12>,,,,,,,\n"
+    with pytest.raises(ImportRefused) as refused:
+        parse("s.csv", bad)
+    assert str(refused.value).startswith("Nothing was imported from s.csv: 2 problems.")
+    assert refused.value.problems[0].startswith("line 9 (card): " + FACES)
+    assert refused.value.problems[1] == "line 10 (card): `name` is missing (text)."
+
+
+async def test_a_value_the_use_case_cannot_read_is_named_with_its_line(clerk: Clerk) -> None:
+    g = await _game(clerk)
+    records = [*parse("s.csv", GOOD), Record(9, "card", {"kind": "seat", "name": "Quill", "faces": "prime: 0..9"})]
+    with pytest.raises(ImportRefused) as refused:
+        await import_records(clerk.convocate.board, g.id, filename="s.csv", records=records, users=USERS, actor=1,
+                             source_id="int:81")
+    assert len(refused.value.problems) == 1
+    assert refused.value.problems[0].startswith("line 9 (card): I couldn't read “prime: 0..9”: GOVT runs from -4")
+
+
 async def _game(clerk: Clerk) -> GameView:
     return await clerk.games.create_game(guild_id=900, channel_id=901, name="senate", ruleset="convocate",
                                          moderator_role_id=None, actor=1)
@@ -120,6 +146,43 @@ async def test_a_file_the_game_refuses_writes_nothing_and_names_every_line(clerk
     assert len(refused.value.problems) == 3 and refused.value.problems[2].startswith("line 10 (card): ")
     assert await _events(clerk, g.id) == before
     assert [s.player for s in (await clerk.convocate.board.board(g.id)).standings] == ["bob"]
+
+
+async def test_two_players_at_one_turn_order_and_another_players_homeworld_are_refused(clerk: Clerk) -> None:
+    """Play-test I1.6: alice and bob were both "turn order 2", and alice's Homeworld was the card the same file gave
+    bob. The import and /convocate player refuse both by the same check."""
+    g = await _game(clerk)
+    bad = HEADER + b"""player,<@11>,alice,Union,2,,,,,,,,,,
+player,<@12>,bob,Kingdom,2,,,,,,,,,,
+"""
+    with pytest.raises(ImportRefused) as refused:
+        await import_records(clerk.convocate.board, g.id, filename="s.csv", records=parse("s.csv", bad),
+                             users=USERS, actor=1, source_id="int:79")
+    assert refused.value.problems == (
+        "line 3 (player): Turn order 2 is alice's; each player has their own place (free 2 first by moving alice, "
+        "or give bob another number).",)
+    bad = HEADER + b"""player,<@11>,alice,Union,1,Korhal,,,,,,,,,
+player,<@12>,bob,Kingdom,2,,,,,,,,,,
+card,,Korhal,,,,homeworld,<@12>,,,,,,,
+card,,Union Prime,,,,homeworld,<@11>,,,,,,,
+"""
+    with pytest.raises(ImportRefused) as refused:
+        await import_records(clerk.convocate.board, g.id, filename="s.csv", records=parse("s.csv", bad),
+                             users=USERS, actor=1, source_id="int:79")
+    assert refused.value.problems == ("line 2 (homeworld): Korhal is bob's Homeworld (its owner), not alice's.",)
+    assert [s.player for s in (await clerk.convocate.board.board(g.id)).standings] == []
+    board = clerk.convocate.board
+    await import_records(board, g.id, filename="s.csv", records=parse("s.csv", GOOD), users=USERS, actor=1,
+                         source_id="int:80")
+    with pytest.raises(RuleError, match="Turn order 1 is Alice's"):
+        await board.set_player(g.id, user_id=12, name="bob", sovereignty_name=None, order=1, homeworld=None,
+                               temp=None, actor=1)
+    with pytest.raises(RuleError, match="Korhal is bob's Homeworld"):
+        await board.set_player(g.id, user_id=11, name="Alice", sovereignty_name=None, order=None,
+                               homeworld="Korhal", temp=None, actor=1)
+    await board.set_player(g.id, user_id=12, name="bob", sovereignty_name=None, order=3, homeworld="korhal",
+                           temp=None, actor=1)  # a free place, and their own Homeworld
+    assert [(s.player, s.order) for s in (await board.board(g.id)).standings] == [("Alice", 1), ("bob", 3)]
 
 
 @pytest.mark.parametrize(("line", "problem"), [

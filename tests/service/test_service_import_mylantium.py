@@ -112,6 +112,28 @@ async def _kinds(clerk: Clerk, game_id: int) -> list[tuple[str, str | None]]:
         return [(k, s) for k, s in found.all()]
 
 
+def test_a_repeated_votes_line_and_a_repeated_building_line_are_refused_like_every_other_repeat() -> None:
+    """Play-test I1.3 and I3.1: a second `votes` line for the same Faction and territory was taken (the last won),
+    and a copied `building` line doubled the ports, both without a word."""
+    data = HEADER + b"""faction,GR,<@12>,Federalist,,,,,,,,,,,,
+territory,,,,,,Avalon,,,,,,,,,
+building,,,,,,,Avalon,port,2,,,,,,
+building,,,,,,,avalon,port,2,,,,,,
+building,,,,,,,Avalon,city,1,,,,,,
+votes,GR,,,,,,Avalon,,,,,,,3,
+votes,Grangers,,,,,,Avalon,,,,,,,5,
+votes,GR,,,,,,,,,,,,,1,temple
+votes,GR,,,,,,,,,,,,,2,temple
+"""
+    with pytest.raises(ImportRefused) as refused:
+        parse("m.csv", data)
+    assert refused.value.problems == (
+        "line 5 (building): the ports of avalon are already given on line 4 (2); give them on one line, with their "
+        "`count` (2 + 2 if both lines are meant).",
+        "line 8 (votes): the Grangers' votes in Avalon are already given on line 7 (3); give them once.",
+        "line 10 (votes): the Grangers' votes per temple are already given on line 9 (1); give them once.")
+
+
 async def test_a_good_file_writes_the_same_events_as_the_commands(clerk: Clerk, clock: ManualClock) -> None:
     r = await republic(clerk, clock, tv1_i04=False)
     counts = await import_records(clerk.mylantium, r.id, filename="m.csv", records=parse("m.csv", GOOD),

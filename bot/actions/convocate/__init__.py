@@ -13,6 +13,7 @@ from bot.actions.convocate.motions import offers_due
 from bot.actions.convocate.sources import SOURCES
 from bot.actions.front import Front, MessageCommand
 from bot.actions.routes import Routes
+from engine.convocate.import_file import KINDS as IMPORT_KINDS
 from engine.convocate.parsing import meant_form
 
 ROUTES = Routes.merged(board.ROUTES, turns.ROUTES, motions.ROUTES, preview.ROUTES, errata.ROUTES)
@@ -42,6 +43,7 @@ FRONT = Front(
     sources=SOURCES,
     setup=board.setup_summary,
     importer=import_setup,
+    import_kinds=IMPORT_KINDS,
     remover=removal.remove_player,
     log_sentences=LOG_SENTENCES,
     explain=why.EXPLAIN,

@@ -32,6 +32,7 @@ from bot.actions.landsdraad.ruleset import RULESET
 from bot.actions.landsdraad.sources import SOURCES
 from bot.actions.routes import Routes
 from engine.landsdraad.ballot import looks_like_ballot
+from engine.landsdraad.import_file import KINDS as IMPORT_KINDS
 
 ROUTES = Routes.merged(handlers.ROUTES, deadlines.ROUTES, ballot_buttons.ROUTES, dm_ballot.ROUTES, politics.ROUTES,
                        ledgers.ROUTES, victory.ROUTES, preview.ROUTES, errata.ROUTES)
@@ -94,6 +95,7 @@ FRONT = Front(
     channel_hint=channel_hint,
     export_files=(players_file,),
     importer=import_setup,
+    import_kinds=IMPORT_KINDS,
     remover=handlers.remove_player,
     log_sentences=LOG_SENTENCES,
     names_itself=False,

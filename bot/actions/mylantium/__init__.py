@@ -12,6 +12,7 @@ from bot.actions.mylantium.render import REMINDERS
 from bot.actions.mylantium.sources import SOURCES
 from bot.actions.routes import Routes
 from engine.mylantium.forms import meant_form
+from engine.mylantium.import_file import KINDS as IMPORT_KINDS
 from engine.service.mylantium.state import NAME
 
 ROUTES = Routes.merged(republic.ROUTES, turn.ROUTES, revolution.ROUTES, errata.ROUTES)
@@ -53,6 +54,7 @@ FRONT = Front(
     sources=SOURCES,
     setup=republic.setup_summary,
     importer=import_setup,
+    import_kinds=IMPORT_KINDS,
     remover=removal.remove_player,
     log_sentences=LOG_SENTENCES,
     after_setting=errata.after_setting,

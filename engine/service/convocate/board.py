@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.convocate.board import Board, Card, Kind, PlayerState, check_entered_vote, printed_vote, sovereignty
+from engine.convocate.board import (
+    Board,
+    Card,
+    Kind,
+    PlayerState,
+    check_entered_vote,
+    check_seat,
+    printed_vote,
+    sovereignty,
+)
 from engine.convocate.parsing import parse_faces
 from engine.convocate.rulings import SETTINGS, shown, value_of
 from engine.convocate.votes import standing_votes, vote_of
@@ -153,6 +162,7 @@ class ConvocateBoardService(ServiceBase):
                 if place.kind is not Kind.HOMEWORLD:
                     raise RuleError(f"{place.name} is a {place.kind.label}, not a Homeworld.")
                 state = replace(state, homeworld=place.name)
+            check_seat(board, state, order=order, homeworld=homeworld)
             if temp is not None:
                 state = replace(state, temp=temp)
             save(uow.session, loaded, board.with_player(state))
