@@ -49,7 +49,7 @@ across a change of its clocks). A round's deadline is stamped the same way in ev
 
 def relative(when: datetime, now: datetime) -> str:
     """"in 2h30m" (elsewhere), "in 3 hours" / "2 minutes ago" on Discord, which keeps it up to date."""
-    return stamp(when, "R", f"in {format_remaining(when - now)}")
+    return stamp(when, "R", f"in {format_remaining(when - now)}" if when > now else "due now")  # not "in now"
 
 
 def due_text(when: datetime, now: datetime) -> str:

@@ -183,3 +183,12 @@ def test_a_duration_in_minutes_ends_on_a_whole_minute() -> None:
     assert parse_deadline("2h", at) == datetime(2026, 3, 27, 19, 4, tzinfo=UTC)
     assert parse_deadline("2h", at.replace(second=0)) == datetime(2026, 3, 27, 19, 3, tzinfo=UTC)
     assert parse_deadline("45s", at) == at + timedelta(seconds=45)
+
+
+def test_a_deadline_that_has_come_reads_due_now_not_in_now() -> None:
+    """`(in now)` was not English (play-test T5.4): a deadline at or before now is "due now"."""
+    from engine.core.stamps import due_text
+
+    at = datetime(2026, 3, 28, 18, tzinfo=UTC)
+    assert utc_text(due_text(at, at)) == "2026-03-28 18:00 UTC (due now)"
+    assert utc_text(due_text(at, at - timedelta(hours=2))) == "2026-03-28 18:00 UTC (in 2h)"
