@@ -98,7 +98,7 @@ async def game_settings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
             rows = await app.clerk.settings.settings(g.id)
         except RuleError as none:
             return [reply(f"Settings of {g.name}:\n{moderators}\n{private}\n{none}", ephemeral=True)]
-        lines = [moderators, private] + [f"**{name}** = {value}{' (default)' if default else ''}: {about}"
+        lines = [moderators, private] + [f"**{name}** = {shown(value)}{' (default)' if default else ''}: {about}"
                                          for name, value, default, about in rows]
         front = app.front(g.ruleset)
         if front is not None and front.settings_note:
@@ -136,9 +136,15 @@ async def change_setting(app: App, ctx: Ctx, g: GameView, setting: str, value: s
                                                              actor=ctx.actor.id, source_id=ctx.source_id)
     front = app.front(g.ruleset)
     after = await front.after_setting(app, ctx, g, name) if front is not None and front.after_setting else []
+    old, new = shown(old), shown(new)
     return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the setting **{name}** from {old} to "
                                                    f"{new}."), *after]
+
+
+def shown(value: Any) -> str:
+    """A setting's value as it is typed: ``true``/``false``, not Python's ``True``/``False`` (play-test T5.8)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 async def set_moderator_channel(app: App, ctx: Ctx, g: GameView, o: dict[str, Any]) -> list[Outgoing]:
