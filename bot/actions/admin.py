@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.actions.commands import App, Channel, Option, Role, require_game
@@ -184,7 +185,21 @@ async def set_timezone(app: App, ctx: Ctx, g: GameView, o: dict[str, Any]) -> li
     return [reply(f"{g.name}: a deadline typed as a local time without a zone (`2026-03-01 20:00`) is now read as "
                   f"{new or 'UTC'} time{example}; before: {old or 'UTC'}. A duration (`24h`), a time with its zone "
                   "(`... UTC`, `... Europe/Berlin`) or a Discord timestamp (`<t:1767268800:F>`) works as before, and "
-                  "Discord shows every time in each reader's own zone.", ephemeral=True)]
+                  "Discord shows every time in each reader's own zone." + fixed_offset_note(new, now),
+                  ephemeral=True)]
+
+
+def fixed_offset_note(name: str | None, now: datetime) -> str:
+    """For a zone that keeps one offset all year but is not UTC (``EST``, ``MST``): that it has no summer time, so
+    a moderator who meant a place's clocks names the place (play-test T4.9)."""
+    if name is None or name.upper() in ("UTC", "GMT", "ETC/UTC", "ETC/GMT", "UCT", "ZULU", "UNIVERSAL"):
+        return ""
+    here = zone(name)
+    offsets = {datetime(now.year, month, 15, 12, tzinfo=UTC).astimezone(here).utcoffset() for month in (1, 7)}
+    if len(offsets) != 1 or "/" in name:  # a place (or a rule-based zone): it follows its clocks
+        return ""
+    return (f" Note: {name} keeps one offset all year, with no summer time; for the clocks of a place, give its name "
+            "(`America/New_York`, `Europe/Berlin`).")
 
 
 def role_text(role_id: int | None) -> str:
