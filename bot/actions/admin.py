@@ -192,11 +192,11 @@ async def set_timezone(app: App, ctx: Ctx, g: GameView, o: dict[str, Any]) -> li
 def fixed_offset_note(name: str | None, now: datetime) -> str:
     """For a zone that keeps one offset all year but is not UTC (``EST``, ``MST``): that it has no summer time, so
     a moderator who meant a place's clocks names the place (play-test T4.9)."""
-    if name is None or name.upper() in ("UTC", "GMT", "ETC/UTC", "ETC/GMT", "UCT", "ZULU", "UNIVERSAL"):
-        return ""
+    if name is None or "/" in name or name.upper() in ("UTC", "GMT", "UCT", "ZULU", "UNIVERSAL"):
+        return ""  # a place follows its own clocks; UTC is meant to have none
     here = zone(name)
     offsets = {datetime(now.year, month, 15, 12, tzinfo=UTC).astimezone(here).utcoffset() for month in (1, 7)}
-    if len(offsets) != 1 or "/" in name:  # a place (or a rule-based zone): it follows its clocks
+    if len(offsets) != 1:  # a rule-based zone such as CET: it has summer time
         return ""
     return (f" Note: {name} keeps one offset all year, with no summer time; for the clocks of a place, give its name "
             "(`America/New_York`, `Europe/Berlin`).")

@@ -26,21 +26,20 @@ _LOCAL = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})(?:[ T]++(\d{1,2}:\d{2}(?::\d{2})?
 r"""Possessive (``*+``): a line break after the time (``.`` stops there, and ``$`` then fails) must not make the
 match try every split of the blanks before it between ``\s*`` and ``.*`` (quadratic: 12 ms on a 3,900-character
 deadline that ``make fuzz`` found, 2026-12-07)."""
-_TWELVE = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s?)?[ap]\.?m\.?$", re.IGNORECASE)
-"""``6pm``, ``6:00 PM``, ``PM``: a 12-hour time (or its half after a 24-hour-looking one), which is not read."""
 _CLOCK_ONLY = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
 _WORDS = re.compile(r"^(?:today|tonight|tomorrow|next|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
                     r"|mon|tue|wed|thu|fri|sat|sun)\b", re.IGNORECASE)
 _SLASHED = re.compile(r"^\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b")
 
 
-_AMPM = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\.?$", re.IGNORECASE)
+_TWELVE = re.compile(r"^(?:(\d{1,2})(?::(\d{2}))?\s?)?([ap])\.?m\.?$", re.IGNORECASE)
+"""``6pm``, ``6:00 PM``, ``PM``: a 12-hour time (or its half after a 24-hour-looking one), which is not read."""
 
 
 def _as_24h(clock: str) -> str | None:
     """``6pm``, ``6:30 PM`` -> ``18:00``, ``18:30``; ``12am`` -> ``00:00``; None for what is not such a time."""
-    found = _AMPM.match(clock)
-    if found is None or not 1 <= int(found.group(1)) <= 12 or int(found.group(2) or 0) > 59:
+    found = _TWELVE.match(clock)
+    if found is None or found.group(1) is None or not 1 <= int(found.group(1)) <= 12 or int(found.group(2) or 0) > 59:
         return None
     hour = int(found.group(1)) % 12 + (12 if found.group(3).lower() == "p" else 0)
     return f"{hour:02d}:{found.group(2) or '00'}"
