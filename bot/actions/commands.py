@@ -92,6 +92,10 @@ class Upload:
     users: Callable[[str], Awaitable[UserRef | None]] = field(default=lambda cell: _nobody())
     """The user a cell of the file (``@name``, ``<@id>`` or an id) means, where the front end can tell (the
     console's users, a server's members): their name, and the id of a ``@name``; None where it cannot."""
+    members: bool = False
+    """Whether ``users`` knows the server's members, so that None for an id means the id is no member's (Discord:
+    it asks the server for the member). The console cannot know: any name is a console user, so an id stands for
+    whoever has it (play-test I1.4)."""
 
 
 async def _nobody() -> UserRef | None:

@@ -53,27 +53,50 @@ def _or(names: list[str]) -> str:
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
+SNOWFLAKE = range(17, 21)
+"""How many digits a Discord user id has (a snowflake: milliseconds since 2015 shifted left by 22 bits)."""
+
+
 async def resolve_users(upload: Upload, cells: Iterable[tuple[int, str, str]],
                   names: dict[str, str] | None = None) -> dict[str, tuple[int, str]]:
     """Each user cell (``line``, ``kind``, ``cell``) -> (user id, name): ``<@id>`` and ids as they are (named by
     ``names``, cell -> the record's own name, else by the id), ``@name`` as the front end knows it.
-    ImportRefused names the cells that name nobody known."""
+    ImportRefused names the cells that name nobody known: an id that cannot be a Discord user's (not 17-20
+    digits), an id that the server has no member for where the front end knows the members (``Upload.members``;
+    play-test I1.4), and a ``@name`` no member has. A user written two ways in two records of the same kind (``@alice``
+    and ``<@id>``) is named as the same user as the first record (play-test I4.5)."""
     found: dict[str, tuple[int, str]] = {}
+    first: dict[tuple[str, int], tuple[int, str]] = {}
     problems: list[str] = []
     for line, kind, cell in cells:
-        if cell in found:
-            continue
-        uid = user_id_of(cell)
-        user = await upload.users(cell)
-        own = (names or {}).get(cell)
-        if uid is not None:
-            found[cell] = (uid, own or (user.name if user is not None and user.id == uid else f"user {uid}"))
-            continue
-        if user is None:
-            problems.append(f"line {line} ({kind}): no member of this server is called {cell}; write the user as "
-                            "<@id> or their id (Developer Mode: Copy User ID).")
-            continue
-        found[cell] = (user.id, own or user.name)
+        if cell not in found:
+            uid = user_id_of(cell)
+            if uid is not None and len(str(uid)) not in SNOWFLAKE:
+                problems.append(f"line {line} ({kind}): {cell} cannot be a Discord user: a Discord id has 17 to 20 "
+                                "digits. Write the user as @name, <@id> or their id (Developer Mode: Copy User ID).")
+                continue
+            user = await upload.users(cell)
+            own = (names or {}).get(cell)
+            if uid is not None and user is None and upload.members:
+                problems.append(f"line {line} ({kind}): {cell} is no member of this server; a player must be one. "
+                                "Check the id (Developer Mode: Copy User ID), or invite them first.")
+                continue
+            if uid is not None:
+                found[cell] = (uid, own or (user.name if user is not None and user.id == uid else f"user {uid}"))
+            elif user is None:
+                problems.append(f"line {line} ({kind}): no member of this server is called {cell}; write the user as "
+                                "<@id> or their id (Developer Mode: Copy User ID).")
+                continue
+            else:
+                found[cell] = (user.id, own or user.name)
+        uid = found[cell][0]
+        earlier = first.setdefault((kind, uid), (line, cell))
+        if earlier[1] != cell and earlier[0] != line and kind in ONE_EACH:
+            problems.append(f"line {line} ({kind}): this is the same user as line {earlier[0]} ({earlier[1]}).")
     if problems:
         raise ImportRefused(upload.filename, problems)
     return found
+
+
+ONE_EACH = frozenset({"player", "faction"})
+"""The records a user has at most one of (their seat in the game): the same user in two of them is a mistake."""

@@ -12,6 +12,7 @@ import discord
 from bot.actions.commands import MAX_UPLOAD, Channel, Role, Upload
 from bot.actions.context import Actor, Ctx, Place, UserRef
 from bot.actions.outbox import Answering
+from engine.core.errors import RuleError
 from engine.core.importing import user_id_of
 
 
@@ -114,11 +115,22 @@ async def uploaded(interaction: discord.Interaction, attachment: discord.Attachm
     async def member(cell: str) -> UserRef | None:
         uid = user_id_of(cell)
         found: discord.abc.User | None = None
-        if guild is not None:
-            found = guild.get_member(uid) if uid is not None else guild.get_member_named(cell.lstrip("@"))
-        if found is None and uid is not None:
-            with contextlib.suppress(discord.HTTPException):
-                found = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
+        if guild is None:
+            if uid is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    found = interaction.client.get_user(uid) or await interaction.client.fetch_user(uid)
+        elif uid is None:
+            found = guild.get_member_named(cell.lstrip("@"))
+        else:  # one member by id is a REST call that needs no members intent (play-test I1.4)
+            found = guild.get_member(uid)
+            if found is None:
+                try:
+                    found = await guild.fetch_member(uid)
+                except discord.NotFound:
+                    return None
+                except discord.HTTPException as error:
+                    raise RuleError(f"Discord did not say whether {cell} is a member of this server "
+                                    f"({error.status}); nothing was imported. Send the file again.") from None
         return UserRef(found.id, found.name) if found is not None else None
 
-    return Upload(attachment.filename, data[: MAX_UPLOAD + 1], member)
+    return Upload(attachment.filename, data[: MAX_UPLOAD + 1], member, members=guild is not None)

@@ -93,3 +93,24 @@ async def test_a_convocate_file_seats_the_table(clerk_bot: Harness) -> None:
                                                                               ("bob", None, 2)]
     again = await h.run(h.mod, "game import", h.game, file=Attachment("senate.csv", good))
     assert "line 2 (player): alice is already at the table; change them with /convocate player." in texts(again)
+
+
+async def test_an_id_that_is_no_member_of_the_server_is_refused_with_its_line(clerk_bot: Harness) -> None:
+    """Play-test I1.4: a player must be a member of the server. The bot asks Discord for the member by id (a REST
+    call that needs no members intent); an id Discord has no member for (someone elsewhere on Discord, or nobody)
+    and an id too short to be anyone's are each named with their line, and nobody is added."""
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+    stranger = h.fake.add_user("stranger", member=False)
+    bad = ("record,user,diplomacy,command,intrigue,roll\n"
+           f"player,<@{h.alice.id}>,3,2,1,2\n"
+           f"player,<@{stranger.id}>,3,2,1,2\n"
+           "player,<@12345>,3,2,1,2\n"
+           f"player,{h.alice.id + 1000},3,2,1,2\n").encode()
+    refused = await h.run(h.mod, "game import", h.game, file=Attachment("sirius.csv", bad))
+    text = texts(refused)
+    assert "Nothing was imported from sirius.csv: 3 problems." in text
+    assert f"line 3 (player): <@{stranger.id}> is no member of this server; a player must be one." in text
+    assert "line 4 (player): <@12345> cannot be a Discord user: a Discord id has 17 to 20 digits." in text
+    assert f"line 5 (player): {h.alice.id + 1000} is no member of this server" in text
+    assert await h.clerk.landsdraad.ledger.players(await h.game_id()) == []

@@ -121,6 +121,8 @@ class FakeDiscord(ChannelRoutes):
         """Members with Manage Server hold it, so their messages (not only their interactions) say so."""
         self.owner = User(self.ids.next(), "owner", roles=[self.manager_role], manage_guild=True)
         self.users: dict[int, User] = {self.bot.id: self.bot, self.owner.id: self.owner}
+        self.outsiders: set[int] = set()
+        """Users of Discord who are no members of the server."""
         self.channels: dict[int, Channel] = {}
         self.dm_channels: dict[int, Channel] = {}
         self.started = self.now()
@@ -239,10 +241,14 @@ class FakeDiscord(ChannelRoutes):
         await self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(self.guild_id), "role": role.payload()})
         return role
 
-    def add_user(self, name: str, *, roles: tuple[Role, ...] = (), manage_guild: bool = False) -> User:
+    def add_user(self, name: str, *, roles: tuple[Role, ...] = (), manage_guild: bool = False,
+                 member: bool = True) -> User:
+        """A user of Discord; a member of the server unless ``member`` is False (someone elsewhere on Discord)."""
         extra = [self.manager_role] if manage_guild else []
         user = User(self.ids.next(), name, roles=[*extra, *roles], manage_guild=manage_guild)
         self.users[user.id] = user
+        if not member:
+            self.outsiders.add(user.id)
         return user
 
     def add_channel(self, name: str) -> Channel:
@@ -286,6 +292,7 @@ class FakeDiscord(ChannelRoutes):
             ("GET", "/applications/{app}/guilds/{guild}/commands", self._get_commands),
             ("POST", "/users/@me/channels", self._open_dm),
             ("GET", "/users/{user}", self._get_user),
+            ("GET", "/guilds/{guild}/members/{user}", self._get_member),
             ("GET", "/channels/{channel}", self._get_channel),
             ("POST", "/channels/{channel}/messages", self._post_message),
             ("POST", "/channels/{channel}/typing", self._typing),
@@ -828,6 +835,13 @@ class FakeDiscord(ChannelRoutes):
     async def _get_user(self, request: web.Request) -> web.StreamResponse:
         user = self.users.get(int(request.match_info["user"]))
         return json_response(user.payload()) if user else discord_error(404, 10013, "Unknown User")
+
+    async def _get_member(self, request: web.Request) -> web.StreamResponse:
+        """One member by id: a REST call Discord answers without the members intent."""
+        user = self.users.get(int(request.match_info["user"]))
+        if user is None or user.id in self.outsiders or int(request.match_info["guild"]) != self.guild_id:
+            return discord_error(404, 10007, "Unknown Member")
+        return json_response(user.member(self.started))
 
     def _channel(self, channel_id: str) -> Channel | None:
         cid = int(channel_id)
