@@ -89,7 +89,13 @@ def printed_vote(kind: Kind, printed: int, pallarch: bool = False) -> int:
     return printed
 
 
-VOTE_RULE = "a Pallarch prints 2, every other Character 1 or 0, a Homeworld 1 (rules §6.1)"
+def _vote_rule(kind: Kind) -> str:
+    """What a card of this kind may print as its Vote (R4-01), in words."""
+    if kind is Kind.CHARACTER:
+        return "a Character prints 1, or 0 if its card prints 0, and a Pallarch (one of the Ten) 2"
+    if kind is Kind.HOMEWORLD:
+        return "every Homeworld prints 1"
+    return f"a {kind.label} keeps the Vote it prints, 0, 1 or 2"
 
 
 def check_entered_vote(kind: Kind, entered: int, pallarch: bool = False) -> None:
@@ -97,8 +103,8 @@ def check_entered_vote(kind: Kind, entered: int, pallarch: bool = False) -> None
     the card print (R4-01, ruling of 2026-10-15); RuleError saying the rule in words otherwise. Unlike
     ``printed_vote``, which reads old card data (Corovan's printed 3 is 1), nothing is mapped here: a value the
     card cannot print is refused, so the board never shows a Vote other than the one typed."""
-    if entered > 2:
-        raise RuleError(f"No card prints Vote {entered}: {VOTE_RULE}.")
+    if entered > 2:  # the rule for the card's own kind, not only the Characters' (play-test I4.7)
+        raise RuleError(f"No card prints Vote {entered} (rules §6.1): {_vote_rule(kind)}.")
     if kind is Kind.CHARACTER:
         if pallarch and entered != 2:
             raise RuleError(f"A Pallarch (one of the Ten) prints Vote 2 on both faces, not {entered} (rules §6.1); "

@@ -138,8 +138,8 @@ async def test_cards_are_checked_when_they_are_put_on_the_board(cv: Convocate) -
     # R4-01: a sovereign who is not one of the Ten has Vote 1; a typed 3 is refused with the rule, not stored as 1
     with pytest.raises(RuleError) as three:
         await cv.card("character", "Corovan", A, vote=3)
-    assert str(three.value) == ("No card prints Vote 3: a Pallarch prints 2, every other Character 1 or 0, "
-                                "a Homeworld 1 (rules §6.1).")
+    assert str(three.value) == ("No card prints Vote 3 (rules §6.1): a Character prints 1, or 0 if its card prints 0, "
+                                "and a Pallarch (one of the Ten) 2.")
     before = (await cv.clerk.convocate.board.board(cv.gid)).board
     assert before.find("Corovan") is None
     await cv.card("character", "Corovan", A, vote=1)
