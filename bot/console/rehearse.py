@@ -12,15 +12,18 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import re
 import sys
 import tempfile
+import unicodedata
 import zlib
 from pathlib import Path
 from typing import Any
 
 from bot.console.cli import _logging, _print, clerk_on, console
 from bot.console.session import when
-from bot.console.world import GUILD_ID, World, slug
+from bot.console.transcript import NAME
+from bot.console.world import DEFAULT_MODERATOR, GUILD_ID, World, slug
 from bot.plugins import Plugins, load_plugins
 from bot.settings import Settings
 from engine.service.clock import ManualClock
@@ -66,18 +69,33 @@ def _free(name: str, taken: set[str]) -> str:
     return found
 
 
+def typeable(name: str) -> str:
+    """A name the console's lines can start with (``NAME dm: ...``: letters, digits, ``_``, ``.`` and ``-``) for a
+    player's name: accents dropped (``Ümit``: ``Umit``), every other run of what cannot be typed made one ``_``
+    (``Lady Jessica``: ``Lady_Jessica``); ``player`` if nothing is left (play-test I4.6)."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    found = re.sub(r"[^A-Za-z0-9_.-]+", "_", ascii_name).strip("_.-")
+    return found if re.fullmatch(NAME, found) else "player"
+
+
 def world_for(doc: dict[str, Any]) -> tuple[World, dict[str, list[str]]]:
-    """The console's server for the copy, and the names it gave (``channels``, ``players``, ``moderators``)."""
+    """The console's server for the copy, and the names it gave (``channels``, ``players``, ``moderators``). Each
+    player is typed by their name where it can be typed, else by a typeable form of it (``players`` shows
+    ``Lady Jessica (type: Lady_Jessica)``); a player is never ``mod``, the console's moderator, so a player of that
+    name cannot moderate the copy (play-test I4.6)."""
     tables = doc["state"]["tables"]
     game = tables["games"][0]
     world = World()
-    taken: set[str] = set()
+    taken: set[str] = {DEFAULT_MODERATOR}
     players = []
     for row in tables.get("players", []):
-        name = _free(str(row["name"]), taken)
+        shown = str(row["name"])
+        handle = shown if re.fullmatch(NAME, shown) else typeable(shown)
+        name = _free(handle if handle.lower() != DEFAULT_MODERATOR else f"{handle}-player", taken)
         world.adopt("user", name, int(row["user_id"]))
         world.user(name)
-        players.append(name)
+        players.append(name if name == shown else f"{shown} (type: {name})")
+    taken.discard(DEFAULT_MODERATOR)
     known = {int(row["user_id"]) for row in tables.get("players", [])}
     moderators = []
     for event in doc["events"]:

@@ -133,3 +133,47 @@ def test_an_export_sent_compressed_opens_as_it_is(live: tuple[Path, Path], tmp_p
     assert printed.err == ""
     assert "Rehearsal on a copy of sirius (landsdraad) as exported at 2026-03-01 19:00 UTC" in printed.out
     assert "Have voted (1): alice" in printed.out
+
+
+NAMED = """\
+! time 2026-03-01 18:00
+mod #sirius: /game new ruleset:landsdraad name:sirius
+mod #sirius: /player add user:@alice diplomacy:3 command:2 intrigue:2 roll:2 name:"Lady Jessica"
+mod #sirius: /player add user:@bob diplomacy:2 command:2 intrigue:2 roll:1 name:mod
+mod #sirius: /player add user:@carol diplomacy:2 command:2 intrigue:2 roll:1 name:Ümit
+mod #sirius: /round open crisis:"Piracy in Sirius"
+mod #sirius: /faction add name:Boars votes:12 stance:d6 table:"1-3 nay, 4 abstain, 5-6 aye" roll:3
+mod #sirius: /round status
+! wait 1h
+""".splitlines()
+
+
+def test_a_rehearsal_names_what_to_type_for_each_player_and_keeps_the_moderators_roll(
+        tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Play-test I4.6: the banner shows what to type for a player whose name cannot be typed, and a player named
+    `mod` is not the console's moderator. I4.8: a d6 faction the moderator rolled is shown as kept in the copy,
+    not as rolled at the close."""
+    for name in ("DISCORD_TOKEN", "CLERK_CONFIG", "CLERK_SEED"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    database = tmp_path / "live.db"
+    shutil.copyfile(sqlite_template, database)
+    import asyncio
+
+    live: list[str] = []
+    result = asyncio.run(replay(NAMED, database_url=f"sqlite+aiosqlite:///{database}", seed=0, write=live.append))
+    assert result.code == 0 and result.export is not None
+    assert any("by a d6 the moderator rolled, sealed" in line for line in live)
+    export = tmp_path / "sirius.json"
+    export.write_text(json.dumps(result.export), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO("Lady_Jessica dm: Vote: Nay\nUmit dm: Vote: Aye\n"
+                                                 "mod-player #sirius: /round close\nmod #sirius: /round status\n"))
+    assert main(["console", "--from", str(export)]) == 0
+    out = capsys.readouterr().out
+    assert ("players:    Lady Jessica (type: Lady_Jessica), mod (type: mod-player), Ümit (type: Umit)\n"
+            "  moderators: mod\n") in out
+    assert "Ballot recorded for round 1 of sirius: **Nay**" in out and "**Aye**" in out
+    assert "Only the moderators of sirius can use /round close." in out
+    assert "**Boars**: 12 votes, by a d6 the moderator rolled (kept in this copy): 1-3 nay, 4 abstain, 5-6 aye" in out
+    assert "rolled at the close" not in out

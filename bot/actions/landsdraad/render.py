@@ -55,6 +55,8 @@ def faction_line(f: FactionView, *, result: bool) -> str:
         return f"**{f.name}**: {f.votes} votes, {label(f.vote)}{rolled}"
     if f.stance == "d6" and f.sealed is not None:  # the moderator's own face: its seal, not the face (docs/dice.md)
         return f"**{f.name}**: {f.votes} votes, by a d6 the moderator rolled, sealed `{f.sealed}`: {f.table}"
+    if f.stance == "d6" and f.preset:  # a copy (console --from) keeps the face but not its seal (play-test I4.8)
+        return f"**{f.name}**: {f.votes} votes, by a d6 the moderator rolled (kept in this copy): {f.table}"
     if f.stance == "d6":
         return f"**{f.name}**: {f.votes} votes, by a d6 rolled at the close: {f.table}"
     return f"**{f.name}**: {f.votes} votes, {label(f.stance)}"

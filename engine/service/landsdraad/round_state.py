@@ -41,6 +41,7 @@ def faction_view(row: TempFactionRow, *, reveal: bool, sealed: str | None = None
         roll=row.roll if reveal else None,
         vote=row.vote if reveal else None,
         sealed=sealed,
+        preset=row.stance == "d6" and row.roll is not None,
     )
 
 

@@ -60,6 +60,9 @@ class FactionView:
     vote: str | None = None
     sealed: str | None = None
     """The seal of a face the moderator set for it (docs/dice.md), posted before the close."""
+    preset: bool = False
+    """The moderator set its face (``/faction add roll:``), whether or not a seal is known: a rehearsal copy keeps
+    the face but not the live game's dice record with its seal (play-test I4.8)."""
 
 
 @dataclass(frozen=True)
