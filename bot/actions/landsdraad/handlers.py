@@ -61,11 +61,12 @@ def opening_card_key(number: int) -> str:
          Option("intrigue", int, "Intrigue (I), 1 to 5", True, min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
          Option("roll", int, "the d3 for the base vote (rolled by Clerk if left out)", min_value=1, max_value=3),
          Option("faction", str, "the player's faction or house"),
+         Option("name", str, "the name Clerk shows for them (their Discord name if left out)"),
          moderator=True)
 async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     user = user_option(o, "user")
-    p = await app.clerk.landsdraad.ledger.add_player(g.id, user_id=user.id, name=user.name,
+    p = await app.clerk.landsdraad.ledger.add_player(g.id, user_id=user.id, name=o.get("name") or user.name,
                                                      diplomacy=o["diplomacy"], command=o["command"],
                                                      intrigue=o["intrigue"], roll=o.get("roll"),
                                                      faction=o.get("faction"), actor=ctx.actor.id,

@@ -21,10 +21,19 @@ async def import_records(ledger: LedgerService, game_id: int, *, filename: str, 
     named = {str(r.get("name") or users[str(r.get("user"))][1]).lower(): (r.line, str(r.get("user")))
              for r in records if r.kind == "player"}
     named.update({name.lower(): (0, f"<@{uid}>") for uid, name in in_game.items() if name.lower() not in named})
+    first_named: dict[str, tuple[int, str, int]] = {}  # a name in lower case -> its first line, user cell and id
     for r in records:
         uid, name = users[str(r.get("user") if r.kind == "player" else r.get("player"))]
         if r.kind == "player":
-            async def add(source: str | None, r: Record = r, uid: int = uid, name: str = name) -> object:
+            shown = str(r.get("name") or name)
+            first = first_named.setdefault(shown.lower(), (r.line, str(r.get("user")), uid))
+
+            async def add(source: str | None, r: Record = r, uid: int = uid, name: str = name,
+                          first: tuple[int, str, int] = first) -> object:
+                if first[2] != uid:  # two players of one name could not be told apart (play-test I1.5)
+                    raise RuleError(f"the name “{r.get('name') or name}” is already the player's of line {first[0]} "
+                                    f"({first[1]}); players' names must differ (case does not matter), as players "
+                                    "name each other in forms. Give one of them another `name`.")
                 return await ledger.add_player(game_id, user_id=uid, name=str(r.get("name") or name),
                                                diplomacy=r.get("diplomacy"), command=r.get("command"),
                                                intrigue=r.get("intrigue"), roll=r.get("roll"),

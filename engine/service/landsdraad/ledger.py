@@ -164,6 +164,7 @@ class LedgerService(ServiceBase):
             existing = await find_player(uow.session, game_id, user_id)
             if existing is not None and not existing.removed:
                 raise RuleError(f"{name} is already a player in {game.name}; use /player set to change them.")
+            await _name_is_free(uow.session, game, user_id, name)
             rolled = roll is None
             if roll is None:  # from the game's committed seed for the rolls outside rounds (docs/dice.md)
                 d3 = await uow.session.run_sync(roll_die, self.dice, game_id, GAME_SCOPE, base_purpose(user_id), 3,
@@ -324,3 +325,19 @@ class LedgerService(ServiceBase):
     async def players(self, game_id: int) -> list[PlayerView]:
         async with self._read() as session:
             return await game_players(session, game_id)
+
+
+async def _name_is_free(session: AsyncSession, game: Game, user_id: int, name: str) -> None:
+    """RuleError if another player of the game (a removed one too: rosters and the log still name them) has this
+    name, in any case: players name each other in forms ("AG Vote: Jenny") and results show names, so two players
+    of one name could not be told apart (play-test I1.5)."""
+    others = select(Player.user_id, Player.name).where(Player.game_id == game.id, Player.user_id != user_id)
+    if name.isascii():  # SQL's lower() folds ASCII letters only: an ASCII name is found by the database
+        others = others.where(func.lower(Player.name) == name.lower())
+    taken = next(((uid, other) for uid, other in (await session.execute(others)).all()
+                  if other.lower() == name.lower()), None)
+    if taken is not None:
+        raise RuleError(f"The name “{name}” is already a player's in {game.name}: {taken[1]} (<@{taken[0]}>). Players' "
+                        "names must differ (case does not matter), as players name each other in forms. Give this "
+                        "player another `name`.")
+
