@@ -36,8 +36,9 @@ INT_LIMIT = 2**31 - 1
 """Whole-number options (Discord sends up to 2**53) stay within a 32-bit integer, as the database columns are."""
 
 NAMES = frozenset({
-    ("game new", "name"), ("holding add", "name"), ("faction add", "name"), ("player add", "faction"), ("player add", "name"),
-    ("card add", "name"), ("territory add", "name"), ("building add", "name"), ("unit add", "name"),
+    ("game new", "name"), ("holding add", "name"), ("faction add", "name"), ("player add", "faction"),
+    ("player add", "name"), ("card add", "name"), ("territory add", "name"), ("building add", "name"),
+    ("unit add", "name"),
     ("candidate add", "name"), ("motion move", "name"),
 })
 """(command, option) pairs whose value becomes a name Clerk keeps."""
