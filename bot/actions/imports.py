@@ -3,7 +3,7 @@ shared; the file's format and what it sets up are the game's ruleset's (``Front.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.actions.commands import App, Option, Upload, require_game
@@ -11,6 +11,7 @@ from bot.actions.context import Ctx
 from bot.actions.front import Front
 from bot.actions.outbox import Outgoing
 from bot.actions.routes import Routes
+from bot.actions.setup import summary_card
 from engine.core.errors import RuleError
 from engine.core.importing import ImportRefused, fits, user_id_of
 from engine.service.views import GameView
@@ -100,3 +101,23 @@ async def resolve_users(upload: Upload, cells: Iterable[tuple[int, str, str]],
 
 ONE_EACH = frozenset({"player", "faction"})
 """The records a user has at most one of (their seat in the game): the same user in two of them is a mistake."""
+
+
+LISTED = 20
+"""Records named in the moderator's answer to an import; the rest are counted (a long file's list would not fit in
+a Discord message, which is cut at 2,000 characters)."""
+
+
+def imported_lines(lines: Sequence[str]) -> str:
+    """The lines of what a file imported (each imported record's own, not the game's others), the first ``LISTED``
+    of them and how many more (import play-test)."""
+    more = len(lines) - LISTED
+    return "\n".join([*lines[:LISTED], *([f"…and {more} more."] if more > 0 else [])])
+
+
+async def announced(app: App, g: GameView, what: str, more: str = "") -> str:
+    """The game channel's line for an import: during set-up the game is set up from a file; once play has begun
+    (a round open, a turn under way) the file adds to a running game, and says so (import play-test)."""
+    if await summary_card(app, g) is not None:
+        return f"The moderators set up {g.name} from a file: {what}.{more}"
+    return f"The moderators added {what} to {g.name} from a file.{more}"

@@ -27,6 +27,10 @@ TRUE = frozenset({"true", "yes", "y", "1"})
 FALSE = frozenset({"false", "no", "n", "0"})
 USER = re.compile(r"^(?:@\S.*|<@!?\d+>|\d{15,20})$")
 Value = str | int | bool
+EXPORTS = ("An export is a record of a game, for rehearsing on a copy (`python -m bot console --from` the .json "
+           "file); it is not read back by /game import. To set a game up like another one, write a set-up file "
+           "(docs/import.md shows each ruleset's columns).")
+"""How to get from an export to an import (import play-test): an export is not a set-up file."""
 
 
 class ImportRefused(RuleError):
@@ -113,6 +117,9 @@ def collect(filename: str, data: bytes, kinds: Sequence[Kind]) -> tuple[list[Rec
     if len(data) > MAX_BYTES:
         raise RuleError(f"{filename} is {len(data) // 1024} KB; an import file may have at most "
                         f"{MAX_BYTES // 1024} KB.")
+    if filename.lower().endswith((".json", ".json.gz")):
+        raise RuleError(f"{filename} is a JSON file, as /game export writes; an import file is a .csv or a .toml "
+                        f"file. {EXPORTS}")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -181,6 +188,9 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
         if separator is not None:
             return [], [f"line 1: the columns are separated by {separator}; Clerk reads commas (,). Save the file "
                         "as “CSV UTF-8 (comma delimited)”, or replace the separators with commas."]
+        if {"seq", "payload"} <= set(names) or "user_id" in names:
+            return [], [f"line 1: this is a file of /game export (its columns are {', '.join(names[:4])}, ...), "
+                        f"not a set-up file. {EXPORTS}"]
         return [], ["line 1: the header has no `record` column; the first line names the columns, e.g. "
                     "`record,user,diplomacy,...` (docs/import.md)."]
     problems: list[str] = []
@@ -199,8 +209,12 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
                 continue
             if not any(cell.strip() for cell in row) or _comment(names, row):
                 continue
-            if len(row) > len(names):
-                problems.append(f"line {line}: {len(row)} cells, but the header names {len(names)} columns.")
+            extra = [(n, cell) for n, cell in enumerate(row[len(names):], len(names) + 1) if cell.strip()]
+            if extra:  # empty cells past the last column (a spreadsheet leaves them) are no data (import play-test)
+                shown = ", ".join(f"cell {n} (“{cell.strip()[:20]}”)" for n, cell in extra[:3])
+                problems.append(f"line {line}: {len(row)} cells, but the header names {len(names)} columns; "
+                                f"{shown} {'is' if len(extra) == 1 else 'are'} past the last column. Name the "
+                                "column in the header, or move or remove what is in it.")
                 continue
             cells = {n: c.strip() for n, c in zip(names, row, strict=False) if n and c.strip()}
             rows.append((line, str(cells.pop("record", "")), cells))
@@ -251,10 +265,14 @@ def _toml(filename: str, text: str) -> tuple[list[tuple[int, str, dict[str, Any]
     except tomllib.TOMLDecodeError as error:
         raise ImportRefused(filename, [f"not TOML: {error}."]) from None
     headers: dict[str, list[int]] = {}
+    assigned: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
         match = re.match(r"\s*\[\[\s*([^\]]+?)\s*\]\]", line)
         if match:
             headers.setdefault(match[1].strip('"').lower(), []).append(number)
+        match = re.match(r"\s*\"?([\w-]+)\"?\s*=\s*\[", line)  # an inline array: ``player = [ {...}, ... ]``
+        if match:
+            assigned.setdefault(match[1].lower(), number)
     rows: list[tuple[int, str, dict[str, Any]]] = []
     problems: list[str] = []
     for key, tables in doc.items():
@@ -263,7 +281,7 @@ def _toml(filename: str, text: str) -> tuple[list[tuple[int, str, dict[str, Any]
             problems.append(f"`{key}` is not a list of tables; write each record as a `[[{key}]]` table.")
             continue
         for i, table in enumerate(tables):
-            rows.append((lines[i] if i < len(lines) else 0, key, dict(table)))
+            rows.append((lines[i] if i < len(lines) else assigned.get(key.lower(), 0), key, dict(table)))
     rows.sort(key=lambda r: r[0])
     return rows, problems
 
@@ -290,7 +308,7 @@ def _check(kind: Kind, cells: Mapping[str, Any]) -> tuple[dict[str, Value], list
 
 
 def _value(f: Field, raw: Any) -> tuple[Value | None, str | None]:
-    shown = str(raw)[:40]
+    shown = (("true" if raw else "false") if isinstance(raw, bool) else str(raw))[:40]  # as TOML spells it
     bad = f"`{f.name}` must be {f.accepted()}, not “{shown}”."
     if f.kind == "int":
         if isinstance(raw, bool):

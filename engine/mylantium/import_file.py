@@ -57,10 +57,10 @@ def parse(filename: str, data: bytes) -> list[Record]:
     given: dict[tuple[str, str], tuple[int, int]] = {}
     out: list[Record] = []
 
-    def once(r: Record, what: str, key: str, shown: str) -> None:
+    def once(r: Record, what: str, key: str, shown: str, verb: str = "is") -> None:
         first = seen.setdefault((what, key.lower()), r.line)
         if first != r.line:
-            problems.append(f"{r.where()} ({r.kind}): {shown} is already given on line {first}.")
+            problems.append(f"{r.where()} ({r.kind}): {shown} {verb} already given on line {first}.")
 
     for r in records:
         values = dict(r.values)
@@ -78,7 +78,7 @@ def parse(filename: str, data: bytes) -> list[Record]:
             except ParseError:
                 wrong.append(f"`party` must be Whig or Federalist, not “{values['party']}”.")
             if not wrong:
-                once(r, "faction", str(values["faction"]), f"the {code.plural}")
+                once(r, "faction", str(values["faction"]), f"the {code.plural}", "are")  # "the Grangers are"
             once(r, "user", str(values["user"]), str(values["user"]))
         elif r.kind == "territory":
             once(r, "territory", str(values["name"]), str(values["name"]))

@@ -162,8 +162,8 @@ async def test_a_typed_vote_the_card_cannot_print_is_refused_with_the_rule_and_n
     Pallarch, another Vote on a Pallarch, and a Homeworld's other than 1; the answer says the rule in words."""
     before = await cv.kinds()
     refusals = [
-        (("location", "L3"), {"vote": 3}, "No card prints Vote 3: a Pallarch prints 2, every other Character 1 or 0, "
-                                          "a Homeworld 1 (rules §6.1)."),
+        (("location", "L3"), {"vote": 3}, "No card prints Vote 3 (rules §6.1): a Location keeps the Vote it prints, "
+                                          "0, 1 or 2."),
         (("character", "Quill"), {"vote": 2}, "Only a Pallarch (one of the Ten) prints Vote 2; every other Character "
                                               "prints 1, or 0 if its card prints 0 (rules §6.1). Give "
                                               "`pallarch:true` if it is one of the Ten."),

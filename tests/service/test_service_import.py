@@ -79,7 +79,9 @@ def test_toml_names_the_line_of_each_table() -> None:
     (b"holding,,Arrakis,,,,,,<@11>,planet,,poor,,maybe", "line 6 (holding): `homeworld` must be true or false, "
                                                          "not “maybe”."),
     (b"wizard,<@13>", "line 6: the record is “wizard”; a record is player or holding."),
-    (b"player,<@13>,carol,3,2,1,,,,,,,,,extra", "line 6: 15 cells, but the header names 14 columns."),
+    (b"player,<@13>,carol,3,2,1,,,,,,,,,extra", "line 6: 15 cells, but the header names 14 columns; cell 15 (“extra”) "
+                                                "is past the last column. Name the column in the header, or move or "
+                                                "remove what is in it."),
 ])
 def test_each_kind_of_bad_line_is_named_and_nothing_is_returned(line: bytes, problem: str) -> None:
     with pytest.raises(ImportRefused) as refused:

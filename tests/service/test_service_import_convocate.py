@@ -190,8 +190,8 @@ card,,Union Prime,,,,homeworld,<@11>,,,,,,,
                                                   "prints 1, or 0 if its card prints 0, and a Pallarch (one of the "
                                                   "Ten) 2."),
     # the rule for the card's own kind (play-test I4.7)
-    (b"card,,Ironhold,,,,location,<@12>,,3,,,,,", "line 9 (card): No card prints Vote 3 (rules §6.1): a Location "
-                                                  "keeps the Vote it prints, 0, 1 or 2."),
+    (b"card,,Watchtower,,,,location,<@12>,,3,,,,,", "line 9 (card): No card prints Vote 3 (rules §6.1): a Location "
+                                                    "keeps the Vote it prints, 0, 1 or 2."),
     (b"card,,Tribune,,,,homeworld,<@12>,,3,,,,,", "line 9 (card): No card prints Vote 3 (rules §6.1): every "
                                                   "Homeworld prints 1."),
     (b"card,,Quill,,,,character,<@12>,,2,,,,,", "line 9 (card): Only a Pallarch (one of the Ten) prints Vote 2; every "

@@ -74,7 +74,7 @@ def test_toml_names_the_line_of_each_table() -> None:
      "Baron, Granger, Snake-Handler, Brass Hat, Prole, Bureaucrat, Redneck (or PL, RB, GR, SH, BH, PR, BU, RN), not "
      "“Wizards”."),
     (b"faction,Proles,<@13>,Tory,,,,,,,,,,,,", "line 11 (faction): `party` must be Whig or Federalist, not “Tory”."),
-    (b"faction,Plutocrat,<@13>,Whig,,,,,,,,,,,,", "line 11 (faction): the Plutocrats is already given on line 2."),
+    (b"faction,Plutocrat,<@13>,Whig,,,,,,,,,,,,", "line 11 (faction): the Plutocrats are already given on line 2."),
     (b"faction,Proles,<@11>,Whig,,,,,,,,,,,,", "line 11 (faction): <@11> is already given on line 2."),
     (b"faction,Proles,<@13>,Whig,-1,,,,,,,,,,,", "line 11 (faction): `vp` must be a whole number, at least 0, "
                                                  "not “-1”."),

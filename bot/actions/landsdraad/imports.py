@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.actions.commands import App, Upload
 from bot.actions.context import Ctx
-from bot.actions.imports import resolve_users
+from bot.actions.imports import announced, imported_lines, resolve_users
 from bot.actions.landsdraad import victory_posts
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from engine.core.words import plural
@@ -21,10 +21,11 @@ async def import_setup(app: App, ctx: Ctx, g: GameView, upload: Upload) -> list[
     counts = await import_records(app.clerk.landsdraad.ledger, g.id, filename=upload.filename, records=records,
                                   users=users, actor=ctx.actor.id, source_id=ctx.source_id)
     players = await app.clerk.landsdraad.ledger.players(g.id)
+    touched = {users[cell][0] for _, _, cell in cells}  # the file's players and those it gave holdings
     lines = [f"{p.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, d3 {p.roll}, {p.votes} votes"
-             for p in players]
+             for p in players if p.user_id in touched]
     what = f"{plural(counts.get('player', 0), 'player')} and {plural(counts.get('holding', 0), 'holding')}"
-    return [reply(f"Imported {upload.filename} into {g.name}: {what}.\n" + "\n".join(lines), ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"The moderators set up {g.name} from a file: {what}. "
-                                                   f"{plural(len(players), 'player')} in all."),
+    return [reply(f"Imported {upload.filename} into {g.name}: {what}.\n" + imported_lines(lines), ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=await announced(app, g, what, f" {plural(len(players), 'player')} "
+                                                                                   "in all.")),
             *await victory_posts.majority_check(app, g, ctx)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.actions.commands import App, Upload
 from bot.actions.context import Ctx
-from bot.actions.imports import resolve_users
+from bot.actions.imports import announced, imported_lines, resolve_users
 from bot.actions.mylantium.render import faction_line
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.setup import quietly
@@ -26,7 +26,8 @@ async def import_setup(app: App, ctx: Ctx, g: GameView, upload: Upload) -> list[
                                   users=users, actor=ctx.actor.id, source_id=ctx.source_id)
     what = ", ".join(f"{counts[k.name]} {NOUNS[k.name][counts[k.name] != 1]}" for k in KINDS if counts.get(k.name))
     v = await app.clerk.mylantium.government(g.id)
-    lines = [faction_line(f, private=True) for f in v.factions]
-    return [reply(f"Imported {upload.filename} into {g.name}: {what}.\n" + "\n".join(lines), ephemeral=True),
+    registered = {str(r.get("faction")) for r in records if r.kind == "faction"}
+    lines = [faction_line(f, private=True) for f in v.factions if f.code.name in registered]
+    return [reply(f"Imported {upload.filename} into {g.name}: {what}.\n" + imported_lines(lines), ephemeral=True),
             *await quietly(app, g, Outgoing(ToChannel(g.channel_id),
-                                            text=f"The moderators set up {g.name} from a file: {what}."))]
+                                            text=await announced(app, g, what)))]

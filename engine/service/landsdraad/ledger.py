@@ -281,10 +281,15 @@ class LedgerService(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             player = await require_player(uow.session, game, user_id)
-            held = (await uow.session.execute(select(Holding).where(Holding.game_id == game_id))).scalars()
+            held = list((await uow.session.execute(select(Holding).where(Holding.game_id == game_id))).scalars())
             clash = next((h for h in held if h.name.casefold() == name.casefold()), None)
             if clash is not None:  # a name is one holding in any case (``deneb`` is Deneb), as /holding remove finds it
                 raise RuleError(f"{clash.name} is already held in {game.name}; remove it first to move it.")
+            home = next((h for h in held if homeworld and h.homeworld and h.player_id == player.id), None)
+            if home is not None:  # R0-04 speaks of "their Homeworld": one a player (import play-test)
+                raise RuleError(f"{home.name} is already {player.name}'s Homeworld; a player has one Homeworld. "
+                                f"Remove {home.name} first to make {name} their Homeworld, or give {name} without "
+                                "`homeworld`.")
             before = (await view_player(uow.session, player)).votes if since is not None else 0
             uow.session.add(Holding(game_id=game_id, player_id=player.id, kind=kind, name=name, grade=grade,
                                     votes=votes, homeworld=homeworld))
