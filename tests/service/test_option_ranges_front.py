@@ -52,6 +52,11 @@ async def test_a_homeworld_needs_no_quality_and_reads_as_a_homeworld(table: Tabl
                                    "homeworld": True}]
     (event,) = [e for e in doc["events"] if e["kind"] == "HoldingAdded"]
     assert event["payload"]["grade"] is None
+    # a player has one Homeworld (R0-04, "their Homeworld"): a second is refused, naming the first
+    second = await run(table.clerk, MODERATOR, "holding add", dict(player=user(JENNY.id, "jenny"), kind="planet",
+                                                                   name="Kaitain", quality="rich", homeworld=True))
+    assert only_here(second).startswith("Caladan is already jenny's Homeworld; a player has one Homeworld.")
+    await run(table.clerk, MODERATOR, "holding remove", dict(player=user(JENNY.id, "jenny"), name="Caladan"))
     # a Homeworld with a quality keeps it; a planet that is not a Homeworld still needs one, and nothing is recorded
     rich = await run(table.clerk, MODERATOR, "holding add", dict(player=user(JENNY.id, "jenny"), kind="planet",
                                                                  name="Kaitain", quality="rich", homeworld=True))
