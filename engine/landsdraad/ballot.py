@@ -85,6 +85,24 @@ def _later_ballot(text: str) -> str | None:
     return None
 
 
+def _contrary_ballot(text: str, option: Option) -> tuple[int, Option] | None:
+    """The first of a message's further lines (up to a few) that is a ballot for another option than ``option``, as
+    (its line number from 1, its option); None if none is. ``Vote: Aye`` then ``Vote: Nay``: which one is meant is
+    not clear (R0-40), so neither is counted (play-test P3.1)."""
+    rows = text.strip().splitlines()
+    for number, row in enumerate(rows[1:6], start=2):
+        row = first_line(row)
+        if not row:
+            continue
+        try:
+            other = parse_ballot(row).option
+        except ParseError:
+            continue
+        if other is not option:
+            return number, other
+    return None
+
+
 def parse_ballot(text: str) -> BallotCommand:
     line = _NO_COLON.sub(r"\1: ", first_line(text), count=1)
     split = _split_form(line)
@@ -139,6 +157,12 @@ def parse_ballot(text: str) -> BallotCommand:
             longer = f" of at most {MAX_DIGITS} digits" if parts["n"].isdecimal() else ""
             raise ParseError(text, ACCEPTED, problem=f"“{parts['n'][:20]}” is not a whole number of votes{longer}")
         declared = number
+    contrary = _contrary_ballot(text, option)
+    if contrary is not None:
+        number, other = contrary
+        raise ParseError(text, ACCEPTED, problem=f"your message holds two ballots, {read} on its first line and "
+                                                 f"{other.value.capitalize()} on line {number}; send the one you "
+                                                 "mean, alone")
     return BallotCommand(option=option, declared=declared, revote=_KEYWORDS[keyword], game=game)
 
 

@@ -55,7 +55,8 @@ def test_vote_aye_without_a_colon_looks_like_a_ballot_but_vote_for_pizza_does_no
 
 def test_a_ballot_below_the_first_line_is_pointed_to_and_not_counted() -> None:
     """Only a message's first line is read: ``Hello`` then ``Vote: Aye`` is refused, quoting the first line alone and
-    suggesting the ballot it found below; a first line that is a ballot reads as ever, whatever follows it."""
+    suggesting the ballot it found below; a first line that is a ballot reads as ever, unless a later line is a ballot
+    for another option (play-test P3.1, below)."""
     with pytest.raises(ParseError) as caught:
         parse_ballot("Hello there\nVote: Aye, 14\nthanks")
     assert caught.value.suggestion == "Vote: Aye, 14"
@@ -64,4 +65,17 @@ def test_a_ballot_below_the_first_line_is_pointed_to_and_not_counted() -> None:
     with pytest.raises(ParseError) as chat:
         parse_ballot("Hello there\nhow are you?")
     assert chat.value.suggestion is None and "it is not a ballot" in str(chat.value)
-    assert parse_ballot("Vote: Nay\nVote: Aye").option is Option.NAY
+    assert parse_ballot("Vote: Nay\nVote: No").option is Option.NAY
+
+
+@pytest.mark.parametrize("text", ["Vote: Aye\nVote: Nay", "Vote: Aye\nno wait\nRevote: Abstain", "vote nay\nvote yes"])
+def test_two_ballots_for_different_options_in_one_message_count_neither(text: str) -> None:
+    """Play-test P3.1: ``Vote: Aye`` then ``Vote: Nay`` on the next line was counted as Aye, silently."""
+    with pytest.raises(ParseError, match="your message holds two ballots") as caught:
+        parse_ballot(text)
+    assert "send the one you mean" in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["Vote: Aye\nVote: Aye", "Vote: Aye\nVote: Yes", "Vote: Nay\nI think it's wrong."])
+def test_the_same_ballot_twice_or_a_reason_below_it_is_read(text: str) -> None:
+    assert parse_ballot(text).option in (Option.AYE, Option.NAY)
