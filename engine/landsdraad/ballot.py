@@ -139,7 +139,7 @@ def parse_ballot(text: str) -> BallotCommand:
             text,
             ACCEPTED,
             suggestion=f"{label}: {near}" if near else None,
-            problem=f"“{typed}” is not Aye, Nay or Abstain",
+            problem=f"“{typed if len(typed) <= 40 else typed[:37] + '...'}” is not Aye, Nay or Abstain",
         )
     read = option.value.capitalize()
     if not parts:  # ``vote: aye, count me in``: the option, then words that are no count

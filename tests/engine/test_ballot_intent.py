@@ -79,3 +79,20 @@ def test_two_ballots_for_different_options_in_one_message_count_neither(text: st
 @pytest.mark.parametrize("text", ["Vote: Aye\nVote: Aye", "Vote: Aye\nVote: Yes", "Vote: Nay\nI think it's wrong."])
 def test_the_same_ballot_twice_or_a_reason_below_it_is_read(text: str) -> None:
     assert parse_ballot(text).option in (Option.AYE, Option.NAY)
+
+
+def test_a_long_word_in_place_of_the_option_is_quoted_short() -> None:
+    """Play-test P4.3: ``Vote: AAAA…`` (3,990 letters) was answered with the whole word quoted, 4,246 characters on
+    one line; Discord takes 2,000, so the accepted forms and "Nothing was recorded" were cut off."""
+    with pytest.raises(ParseError) as caught:
+        parse_ballot("Vote: " + "A" * 3990)
+    assert len(str(caught.value)) < 600 and "is not Aye, Nay or Abstain" in str(caught.value)
+
+
+def test_a_long_subject_of_a_player_vote_is_quoted_short() -> None:
+    """Play-test P4.3, for every form: a quoted piece of the text in a problem is cut to 40 characters."""
+    from engine.landsdraad.motions import parse_motion
+
+    with pytest.raises(ParseError) as caught:
+        parse_motion("Vote: " + "x" * 3990)
+    assert len(str(caught.value)) < 1000
