@@ -96,3 +96,21 @@ def test_a_long_subject_of_a_player_vote_is_quoted_short() -> None:
     with pytest.raises(ParseError) as caught:
         parse_motion("Vote: " + "x" * 3990)
     assert len(str(caught.value)) < 1000
+
+
+@pytest.mark.parametrize(("text", "option"), [("> Vote: Aye", Option.AYE), (">>> Vote: Nay\nbecause", Option.NAY),
+                                              ("“Vote: Nay”", Option.NAY), ('"Vote: Abstain"', Option.ABSTAIN),
+                                              ("> “Vote: Aye”", Option.AYE)])
+def test_a_quoted_ballot_is_read(text: str, option: Option) -> None:
+    """Play-test P4.5: a ballot copied as a quote (Discord's ``> ``, or quotation marks) was "not a ballot"."""
+    from engine.core.text import normalise
+
+    assert parse_ballot(normalise(text)).option is option
+
+
+def test_a_quoted_player_vote_in_a_thread_is_read() -> None:
+    """Play-test P4.5: ``> Vote: No Confidence`` in a thread was answered as a crisis ballot posted in public."""
+    from engine.core.text import normalise
+    from engine.landsdraad.motions import parse_motion
+
+    assert parse_motion(normalise("> Vote: No Confidence")) == parse_motion("Vote: No Confidence")
