@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from engine.core.errors import ParseError
@@ -32,6 +33,8 @@ _REST = re.compile(r"^(?P<opt>[^\s,;.!]*+)[\s,;]*+(?:(?P<n>[^\s.!]++)(?:\s*votes
 the match backtrack (the line is collapsed: at most one space in a row)."""
 _NO_COLON = re.compile(r"^\s*(re[- ]?vote|vote)\s+(?=[a-z])", re.IGNORECASE)
 """``Vote Aye`` (no colon): the intent is clear, so it is read as ``Vote: Aye``."""
+_ABSTAIN_MEANT = frozenset({"none", "neither", "abstention", "abstained", "pass", "withdraw", "nothing"})
+"""Words that mean abstaining, some spelt like ``No`` (Nay): the suggestion for them is Abstain (play-test P4.6)."""
 _KEYWORDS = {"vote": False, "revote": True, "re-vote": True, "re vote": True}
 
 
@@ -134,13 +137,16 @@ def parse_ballot(text: str) -> BallotCommand:
     if option is None:
         if not parts:
             raise ParseError(text, ACCEPTED)
-        near = nearest(typed.lower(), ("Aye", "Nay", "Abstain", "Yes", "No"))
-        raise ParseError(
-            text,
-            ACCEPTED,
-            suggestion=f"{label}: {near}" if near else None,
-            problem=f"“{typed if len(typed) <= 40 else typed[:37] + '...'}” is not Aye, Nay or Abstain",
-        )
+        near = "Abstain" if typed.lower() in _ABSTAIN_MEANT else nearest(typed.lower(), ("Aye", "Nay", "Abstain",
+                                                                                       "Yes", "No"))
+        shown = typed if len(typed) <= 40 else typed[:37] + "..."
+        foreign = next((ch for ch in typed if ord(ch) > 127 and ch.isalpha()), None)
+        problem = f"“{shown}” is not Aye, Nay or Abstain"
+        if foreign is not None and near is not None:  # ``Аye`` with a Cyrillic А: it looks like Aye (play-test P4.4)
+            alphabet = unicodedata.name(foreign, "another alphabet").split(" ")[0].capitalize()
+            problem = (f"“{shown}” has a letter that only looks like a Latin one ({foreign}, {alphabet}); type it "
+                       "with Latin letters")
+        raise ParseError(text, ACCEPTED, suggestion=f"{label}: {near}" if near else None, problem=problem)
     read = option.value.capitalize()
     if not parts:  # ``vote: aye, count me in``: the option, then words that are no count
         _not_a_count(text, f"{label}: {read}", rest[len(typed):].strip(" ,;.!"), game)

@@ -114,3 +114,21 @@ def test_a_quoted_player_vote_in_a_thread_is_read() -> None:
     from engine.landsdraad.motions import parse_motion
 
     assert parse_motion(normalise("> Vote: No Confidence")) == parse_motion("Vote: No Confidence")
+
+
+@pytest.mark.parametrize(("text", "letter"), [("Vote: \u0410ye", "\u0410, Cyrillic"),
+                                              ("Vote: N\u0430y", "\u0430, Cyrillic"),
+                                              ("Vote: \u0391ye", "\u0391, Greek")])
+def test_a_look_alike_letter_is_named(text: str, letter: str) -> None:
+    """Play-test P4.4: ``Vote: Аye`` (Cyrillic А) was answered "“Аye” is not Aye", which reads as nonsense."""
+    with pytest.raises(ParseError) as caught:
+        parse_ballot(text)
+    assert f"only looks like a Latin one ({letter})" in str(caught.value)
+
+
+@pytest.mark.parametrize("word", ["none", "neither", "withdraw"])
+def test_a_word_for_abstaining_suggests_abstain_not_nay(word: str) -> None:
+    """Play-test P4.6: ``Vote: none`` suggested ``Vote: No``, which is Nay."""
+    with pytest.raises(ParseError) as caught:
+        parse_ballot(f"Vote: {word}")
+    assert caught.value.suggestion == "Vote: Abstain"
