@@ -6,7 +6,16 @@ suggest a near miss. ``RuleError``: the text was understood but is not allowed n
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
+
+_QUOTED = re.compile(r"“([^“”]{41,})”")
+"""A piece of the player's text quoted in a problem, longer than 40 characters: cut short, so that a 4,000-character
+word does not fill the answer and push its accepted forms past Discord's 2,000 (play-test P4.3)."""
+
+
+def _short_quotes(problem: str) -> str:
+    return _QUOTED.sub(lambda m: f"“{m[1][:37]}...”", problem)
 
 
 class ClerkError(Exception):
@@ -21,7 +30,7 @@ class ParseError(ClerkError):
         self.text = text
         self.expected = expected
         self.suggestion = suggestion
-        self.problem = problem
+        self.problem = _short_quotes(problem) if problem is not None else None
         self.understood = understood
         super().__init__(self._message())
 

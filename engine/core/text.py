@@ -10,6 +10,8 @@ every generated form), so every form reads the same variants the same way:
 - other control characters (category Cc) except newline and tab become a space;
 - Discord markdown decoration is removed: ``*``, `````, ``~~``, ``||`` and a doubled ``__`` (a single ``_``
   stays: card names like ``P_A`` use it);
+- a quote around the first line is removed: Discord's quote mark (``> Vote: Aye``, ``>>> Vote: Aye``) and quotation
+  marks around the whole line (``“Vote: Nay”``, ``"Vote: Nay"``): players copy a form from an announcement;
 - mentions of the bot or anyone else at the very start (``<@123> Vote: Aye``) are dropped: they address the
   message, they are not part of the form.
 
@@ -22,6 +24,8 @@ import unicodedata
 
 _MARKDOWN = re.compile(r"\*+|`+|~~|\|\||__")
 _LEADING_MENTIONS = re.compile(r"^(?:\s*<@!?\d+>)+\s*")
+_QUOTE_MARK = re.compile(r"^[ \t]*(?:>>>|>)[ \t]+")
+_QUOTED_LINE = re.compile(r"^([ \t]*)[“\"„«]([^\n]*)[”\"“»]([ \t]*)$")
 MASS_MENTION = re.compile(r"@(?:everyone|here)\b|<@&\d+>", re.IGNORECASE)
 """A ping of everyone, of everyone online, or of a role."""
 ANY_MENTION = re.compile(r"@(?:everyone|here)\b|<@[!&]?\d+>|<#\d+>", re.IGNORECASE)
@@ -56,7 +60,16 @@ def normalise(text: str) -> str:
     plain = unicodedata.normalize("NFKC", text)
     plain = _CONTROL.sub(" ", plain if plain.isascii() else _FORMAT.sub("", plain))
     plain = _MARKDOWN.sub("", plain)
-    return _LEADING_MENTIONS.sub("", plain)
+    return _unquoted(_LEADING_MENTIONS.sub("", plain))
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without a quote around its first line that is not blank: ``> Vote: Aye`` and ``“Vote: Nay”`` are the
+    forms a player copied, quoted (play-test P4.5). The further lines are left as they are."""
+    blank = len(text) - len(text.lstrip())
+    head, newline, rest = text[blank:].partition("\n")
+    plain = _QUOTED_LINE.sub(r"\1\2\3", _QUOTE_MARK.sub("", head, count=1), count=1)
+    return text[:blank] + plain + newline + rest
 
 
 def collapsed(text: str) -> str:

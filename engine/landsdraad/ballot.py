@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from engine.core.errors import ParseError
@@ -32,6 +33,8 @@ _REST = re.compile(r"^(?P<opt>[^\s,;.!]*+)[\s,;]*+(?:(?P<n>[^\s.!]++)(?:\s*votes
 the match backtrack (the line is collapsed: at most one space in a row)."""
 _NO_COLON = re.compile(r"^\s*(re[- ]?vote|vote)\s+(?=[a-z])", re.IGNORECASE)
 """``Vote Aye`` (no colon): the intent is clear, so it is read as ``Vote: Aye``."""
+_ABSTAIN_MEANT = frozenset({"none", "neither", "abstention", "abstained", "pass", "withdraw", "nothing"})
+"""Words that mean abstaining, some spelt like ``No`` (Nay): the suggestion for them is Abstain (play-test P4.6)."""
 _KEYWORDS = {"vote": False, "revote": True, "re-vote": True, "re vote": True}
 
 
@@ -85,6 +88,24 @@ def _later_ballot(text: str) -> str | None:
     return None
 
 
+def _contrary_ballot(text: str, option: Option) -> tuple[int, Option] | None:
+    """The first of a message's further lines (up to a few) that is a ballot for another option than ``option``, as
+    (its line number from 1, its option); None if none is. ``Vote: Aye`` then ``Vote: Nay``: which one is meant is
+    not clear (R0-40), so neither is counted (play-test P3.1)."""
+    rows = text.strip().splitlines()
+    for number, row in enumerate(rows[1:6], start=2):
+        row = first_line(row)
+        if not row:
+            continue
+        try:
+            other = parse_ballot(row).option
+        except ParseError:
+            continue
+        if other is not option:
+            return number, other
+    return None
+
+
 def parse_ballot(text: str) -> BallotCommand:
     line = _NO_COLON.sub(r"\1: ", first_line(text), count=1)
     split = _split_form(line)
@@ -116,13 +137,16 @@ def parse_ballot(text: str) -> BallotCommand:
     if option is None:
         if not parts:
             raise ParseError(text, ACCEPTED)
-        near = nearest(typed.lower(), ("Aye", "Nay", "Abstain", "Yes", "No"))
-        raise ParseError(
-            text,
-            ACCEPTED,
-            suggestion=f"{label}: {near}" if near else None,
-            problem=f"“{typed}” is not Aye, Nay or Abstain",
-        )
+        near = "Abstain" if typed.lower() in _ABSTAIN_MEANT else nearest(typed.lower(), ("Aye", "Nay", "Abstain",
+                                                                                       "Yes", "No"))
+        shown = typed if len(typed) <= 40 else typed[:37] + "..."
+        foreign = next((ch for ch in typed if ord(ch) > 127 and ch.isalpha()), None)
+        problem = f"“{shown}” is not Aye, Nay or Abstain"
+        if foreign is not None and near is not None:  # ``Аye`` with a Cyrillic А: it looks like Aye (play-test P4.4)
+            alphabet = unicodedata.name(foreign, "another alphabet").split(" ")[0].capitalize()
+            problem = (f"“{shown}” has a letter that only looks like a Latin one ({foreign}, {alphabet}); type it "
+                       "with Latin letters")
+        raise ParseError(text, ACCEPTED, suggestion=f"{label}: {near}" if near else None, problem=problem)
     read = option.value.capitalize()
     if not parts:  # ``vote: aye, count me in``: the option, then words that are no count
         _not_a_count(text, f"{label}: {read}", rest[len(typed):].strip(" ,;.!"), game)
@@ -139,6 +163,12 @@ def parse_ballot(text: str) -> BallotCommand:
             longer = f" of at most {MAX_DIGITS} digits" if parts["n"].isdecimal() else ""
             raise ParseError(text, ACCEPTED, problem=f"“{parts['n'][:20]}” is not a whole number of votes{longer}")
         declared = number
+    contrary = _contrary_ballot(text, option)
+    if contrary is not None:
+        number, other = contrary
+        raise ParseError(text, ACCEPTED, problem=f"your message holds two ballots, {read} on its first line and "
+                                                 f"{other.value.capitalize()} on line {number}; send the one you "
+                                                 "mean, alone")
     return BallotCommand(option=option, declared=declared, revote=_KEYWORDS[keyword], game=game)
 
 

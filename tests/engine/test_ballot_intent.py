@@ -55,7 +55,8 @@ def test_vote_aye_without_a_colon_looks_like_a_ballot_but_vote_for_pizza_does_no
 
 def test_a_ballot_below_the_first_line_is_pointed_to_and_not_counted() -> None:
     """Only a message's first line is read: ``Hello`` then ``Vote: Aye`` is refused, quoting the first line alone and
-    suggesting the ballot it found below; a first line that is a ballot reads as ever, whatever follows it."""
+    suggesting the ballot it found below; a first line that is a ballot reads as ever, unless a later line is a ballot
+    for another option (play-test P3.1, below)."""
     with pytest.raises(ParseError) as caught:
         parse_ballot("Hello there\nVote: Aye, 14\nthanks")
     assert caught.value.suggestion == "Vote: Aye, 14"
@@ -64,4 +65,70 @@ def test_a_ballot_below_the_first_line_is_pointed_to_and_not_counted() -> None:
     with pytest.raises(ParseError) as chat:
         parse_ballot("Hello there\nhow are you?")
     assert chat.value.suggestion is None and "it is not a ballot" in str(chat.value)
-    assert parse_ballot("Vote: Nay\nVote: Aye").option is Option.NAY
+    assert parse_ballot("Vote: Nay\nVote: No").option is Option.NAY
+
+
+@pytest.mark.parametrize("text", ["Vote: Aye\nVote: Nay", "Vote: Aye\nno wait\nRevote: Abstain", "vote nay\nvote yes"])
+def test_two_ballots_for_different_options_in_one_message_count_neither(text: str) -> None:
+    """Play-test P3.1: ``Vote: Aye`` then ``Vote: Nay`` on the next line was counted as Aye, silently."""
+    with pytest.raises(ParseError, match="your message holds two ballots") as caught:
+        parse_ballot(text)
+    assert "send the one you mean" in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["Vote: Aye\nVote: Aye", "Vote: Aye\nVote: Yes", "Vote: Nay\nI think it's wrong."])
+def test_the_same_ballot_twice_or_a_reason_below_it_is_read(text: str) -> None:
+    assert parse_ballot(text).option in (Option.AYE, Option.NAY)
+
+
+def test_a_long_word_in_place_of_the_option_is_quoted_short() -> None:
+    """Play-test P4.3: ``Vote: AAAA…`` (3,990 letters) was answered with the whole word quoted, 4,246 characters on
+    one line; Discord takes 2,000, so the accepted forms and "Nothing was recorded" were cut off."""
+    with pytest.raises(ParseError) as caught:
+        parse_ballot("Vote: " + "A" * 3990)
+    assert len(str(caught.value)) < 600 and "is not Aye, Nay or Abstain" in str(caught.value)
+
+
+def test_a_long_subject_of_a_player_vote_is_quoted_short() -> None:
+    """Play-test P4.3, for every form: a quoted piece of the text in a problem is cut to 40 characters."""
+    from engine.landsdraad.motions import parse_motion
+
+    with pytest.raises(ParseError) as caught:
+        parse_motion("Vote: " + "x" * 3990)
+    assert len(str(caught.value)) < 1000
+
+
+@pytest.mark.parametrize(("text", "option"), [("> Vote: Aye", Option.AYE), (">>> Vote: Nay\nbecause", Option.NAY),
+                                              ("“Vote: Nay”", Option.NAY), ('"Vote: Abstain"', Option.ABSTAIN),
+                                              ("> “Vote: Aye”", Option.AYE)])
+def test_a_quoted_ballot_is_read(text: str, option: Option) -> None:
+    """Play-test P4.5: a ballot copied as a quote (Discord's ``> ``, or quotation marks) was "not a ballot"."""
+    from engine.core.text import normalise
+
+    assert parse_ballot(normalise(text)).option is option
+
+
+def test_a_quoted_player_vote_in_a_thread_is_read() -> None:
+    """Play-test P4.5: ``> Vote: No Confidence`` in a thread was answered as a crisis ballot posted in public."""
+    from engine.core.text import normalise
+    from engine.landsdraad.motions import parse_motion
+
+    assert parse_motion(normalise("> Vote: No Confidence")) == parse_motion("Vote: No Confidence")
+
+
+@pytest.mark.parametrize(("text", "letter"), [("Vote: \u0410ye", "\u0410, Cyrillic"),
+                                              ("Vote: N\u0430y", "\u0430, Cyrillic"),
+                                              ("Vote: \u0391ye", "\u0391, Greek")])
+def test_a_look_alike_letter_is_named(text: str, letter: str) -> None:
+    """Play-test P4.4: ``Vote: Аye`` (Cyrillic А) was answered "“Аye” is not Aye", which reads as nonsense."""
+    with pytest.raises(ParseError) as caught:
+        parse_ballot(text)
+    assert f"only looks like a Latin one ({letter})" in str(caught.value)
+
+
+@pytest.mark.parametrize("word", ["none", "neither", "withdraw"])
+def test_a_word_for_abstaining_suggests_abstain_not_nay(word: str) -> None:
+    """Play-test P4.6: ``Vote: none`` suggested ``Vote: No``, which is Nay."""
+    with pytest.raises(ParseError) as caught:
+        parse_ballot(f"Vote: {word}")
+    assert caught.value.suggestion == "Vote: Abstain"
