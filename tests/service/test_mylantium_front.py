@@ -423,3 +423,23 @@ async def test_a_form_below_the_first_line_is_pointed_to(rep: Republic, clerk: C
                           "is read, and “Primary: Lee” is below it: send that line as a message of its own.")
     assert "\nPrimary" not in out
     assert (await clerk.mylantium.elections.election(rep.id)).chosen == ()  # type: ignore[union-attr]
+
+
+async def test_extra_words_after_a_candidate_are_refused_and_a_start_of_the_name_is_echoed(rep: Republic,
+                                                                                          clerk: Clerk) -> None:
+    """Play-test M5.3: `Primary: Lee, please` says what was read and what was not, and records nothing, as a crisis
+    ballot's `vote: nay please` does; `Primary: Lee.` is forgiven its full stop. A unique start of a candidate's
+    name is recorded as that candidate (docs/rulings.md), and the receipt names the candidate recorded beside what
+    the player wrote, so a secret choice never stands under a name the player did not see."""
+    await clerk.mylantium.add_candidate(rep.id, name="Lee Adams", code=C.GR, charisma=3, actor=1)
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=1)
+    await rep.open("primary")
+    out = texts(await dm(clerk, C.PL, "Primary: Lee Adams, please"))
+    assert out == ("I read Lee Adams in “Lee Adams, please”, but not “please”: give the candidate's name alone (Lee "
+                   "Adams).\nNothing was recorded.")
+    assert (await clerk.mylantium.elections.election(rep.id)).chosen == ()  # type: ignore[union-attr]
+    out = texts(await dm(clerk, C.PL, "Primary: Lee Ad"))
+    assert out.startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee Adams** (you wrote "
+                          "“Lee Ad”). ")
+    out = texts(await dm(clerk, C.PL, "Primary: lee."))
+    assert out.startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee** (was Lee Adams). ")

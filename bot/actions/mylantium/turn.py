@@ -312,7 +312,7 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
                                                              at=ctx.at, source_id=ctx.source_id)
         if not receipt.duplicate:
             ballot_recorded("mylantium", stage)
-        return [reply(choice_text(receipt, now))]
+        return [reply(choice_text(receipt, now, form.candidate if isinstance(form, PrimaryChoice) else None))]
     if isinstance(form, Realign):
         done = await app.clerk.mylantium.elections.realign(game.id, user_id=ctx.actor.id, party=form.party,
                                                            source_id=ctx.source_id)
