@@ -224,10 +224,27 @@ async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) 
 
 
 async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str | None = None,
-                       what: str = "That", example: str = "Vote: Aye") -> GameView:
+                       what: str = "That", example: str = "Vote: Aye", form: str | None = None) -> GameView:
     """The caller's game, named by ``named`` if they play in several. With ``ruleset``, only games of that ruleset
-    count (a DM form of one ruleset never goes to a game of another), and ``what`` names the form in the refusal."""
-    return choose_game(await app.clerk.games.games_of_user(user_id), named, ruleset, what, example)
+    count (a DM form of one ruleset never goes to a game of another), and ``what`` names the form in the refusal.
+    With ``form`` (a DM form's first line), a caller of several games who named none is asked only among those
+    whose ruleset says the form is open there (``Front.dm_open``: a round, an election, an offer): the only such
+    game is the one, and with none the answer says at once why each does not take it."""
+    games = await app.clerk.games.games_of_user(user_id)
+    try:
+        return choose_game(games, named, ruleset, what, example)
+    except AmbiguousGame as error:
+        front = app.front(ruleset) if ruleset is not None else None
+        if form is None or front is None or front.dm_open is None:
+            raise
+        closed = {g.id: why for g in error.games if (why := await front.dm_open(app, g, user_id, form)) is not None}
+        open_in = [g for g in error.games if g.id not in closed]
+        if len(open_in) == 1:
+            return open_in[0]
+        if open_in:
+            raise ambiguous(open_in, example) from None
+        reasons = "; ".join(f"in #{g.name} {closed[g.id]}" for g in error.games)
+        raise RuleError(f"None of your games can take that now: {reasons}.") from None
 
 
 def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",
@@ -259,11 +276,16 @@ def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | Non
     if running:  # an ended game is closed: what names no game goes to the caller's running ones (docs/rulings.md)
         games = running
     if len(games) > 1:
-        names = ", ".join(f"#{g.name}" for g in games)
-        how = (f"say which with the `game` option, e.g. `{example} game:{games[0].name}`" if example.startswith("/")
-               else f"say which, e.g. `{example} #{games[0].name}`")  # a slash command, or a DM form
-        raise AmbiguousGame(f"You play in several games ({names}); {how}.", games)
+        raise ambiguous(games, example)
     return games[0]
+
+
+def ambiguous(games: Sequence[GameView], example: str) -> AmbiguousGame:
+    """The refusal of a command or DM form that fits each of ``games`` and named none of them."""
+    names = ", ".join(f"#{g.name}" for g in games)
+    how = (f"say which with the `game` option, e.g. `{example} game:{games[0].name}`" if example.startswith("/")
+           else f"say which, e.g. `{example} #{games[0].name}`")  # a slash command, or a DM form
+    return AmbiguousGame(f"You play in several games ({names}); {how}.", games)
 
 
 class AmbiguousGame(RuleError):

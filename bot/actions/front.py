@@ -111,6 +111,12 @@ PostAsks = Callable[[App, GameView, Announced], Awaitable[Sequence[WhyAsk]]]
 """What **Explain this** asks ``/why`` of a card (``Front.explains_posts``): one ask or more, in order."""
 
 
+FormOpen = Callable[[App, GameView, int, str], Awaitable[str | None]]
+"""``(app, game, sender's user id, a DM form's first line)``: None when ``game`` has something open that the form
+is for (a round for a crisis ballot, the election it names, an offer waiting for the sender) or the form is not one
+it judges; else what is not open there (``no round is open``), without a full stop."""
+
+
 def no_hint(text: str) -> str | None:
     return None
 
@@ -131,6 +137,14 @@ class Front:
     dm_meant: Callable[[str], str | None] = no_hint
     """For a DM that no form read, from a player of its games: the form of this ruleset it most likely meant
     (``Primary: Debs`` for ``Vote: Debs``), or None. The answer suggests it (``bot.actions.messages``)."""
+    dm_meant_refusal: FormOpen | None = None
+    """For a form ``dm_meant`` suggested, in one of the sender's games of this ruleset: None when the game would take
+    it from them now, else the refusal it would get. A form that would be refused is not suggested as it is: the
+    answer says why it would not be taken either (play-test M5.4)."""
+    dm_open: FormOpen | None = None
+    """Whether a DM form is open in one of the sender's games (``FormOpen``). A sender of several games of this
+    ruleset who names none is asked to choose only among the games where it is open; with one, the form goes there,
+    and with none it is answered at once (``bot.actions.commands.game_of_user``)."""
     next_steps: str = ""
     """What a moderator does after ``/game new`` (the reply says it)."""
     settings_note: str = ""

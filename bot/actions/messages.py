@@ -17,7 +17,7 @@ from bot.actions.front import Front
 from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, reply
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
-from engine.core.text import normalise
+from engine.core.text import normalise, split_game_tag
 from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
 from engine.service.views import GameView
@@ -82,33 +82,69 @@ async def _not_read(app: App, ctx: Ctx, text: str, owner: Front | None, answer: 
     games = app.clerk.games.known_games(ctx.actor.id)
     if games is None:
         games = tuple(await app.clerk.games.games_of_user(ctx.actor.id))
-    quoted = text if len(text) <= 200 else text[:197] + "..."
+    rows = [row for row in text.strip().splitlines() if row.strip()]
+    quoted = first_line(text)  # a form is a message's first line: quoted alone, the others counted (play-test M5.10)
+    quoted = f"“{quoted if len(quoted) <= 200 else quoted[:197] + '...'}”"
+    if len(rows) > 1:
+        quoted += f" (the first of your message's {len(rows)} lines)"
     if not games and error is not None:  # a stranger's "hi": who Clerk is and how a game starts, not a form's refusal
         from bot.actions.help import no_game
 
-        return [reply(f"I couldn't read “{quoted}”. {no_game(app, dm=True)}\nNothing was recorded.")]
+        return [reply(f"I couldn't read {quoted}. {no_game(app, dm=True)}\nNothing was recorded.")]
     rulesets = list(dict.fromkeys(g.ruleset for g in games))
     others = [f for name in rulesets if (f := app.front(name)) is not None and f is not owner]
+    below = _form_below(app, rows)
     if not others or (owner is not None and owner.name in rulesets):
-        hints = _meant(others, games, text, several=True)
+        hints = await _meant(app, ctx.actor.id, others, games, text, several=True)
         if error is None or not hints:
             return [reply(answer)]
         return [reply("\n".join([str(error), *hints, HELP_FOR_MORE, "Nothing was recorded."]))]
     forms = "; ".join(f"`{example}`" for f in others for example, _ in f.dm_help)
-    return [reply("\n".join([f"I couldn't read “{quoted}”.", *_meant(others, games, text, several=len(others) > 1),
+    hints = ([f"Only a message's first line is read, and “{below}” is below it: send that line as a message of "
+              "its own."] if below is not None
+             else await _meant(app, ctx.actor.id, others, games, text, several=len(others) > 1))
+    return [reply("\n".join([f"I couldn't read {quoted}.", *hints,
                              f"Accepted: {forms}; DM me `help` for what each does.", "Nothing was recorded."]))]
 
 
-def _meant(fronts: list[Front], games: tuple[GameView, ...], text: str, *, several: bool) -> list[str]:
+def _form_below(app: App, rows: list[str]) -> str | None:
+    """The first of a message's next few lines that a DM form reads, collapsed (``Hello`` then ``Primary: Kit``):
+    only the first line is read, so the answer points to it (play-test M5.10)."""
+    for row in rows[1:6]:
+        line = first_line(row)
+        if line and any(matches(line) for matches, _ in app.routes.dm_forms):
+            return line[:100]
+    return None
+
+
+async def _meant(app: App, user_id: int, fronts: list[Front], games: tuple[GameView, ...], text: str, *,
+                 several: bool) -> list[str]:
     """``Did you mean “Primary: Debs”?`` for each of ``fronts`` that has a near miss of ``text``; with ``several``,
-    each names its games: ``In #m (Mylantium), did you mean …``."""
+    each names its games: ``In #m (Mylantium), did you mean …``. A near miss is suggested only in the games that
+    would take it (``Front.dm_meant_refusal``); where none would, the answer says why instead (play-test M5.4)."""
     lines = []
     for front in fronts:
         meant = front.dm_meant(text)
         if meant is None:
             continue
-        if several:
-            names = ", ".join(f"#{g.name}" for g in games if g.ruleset == front.name)
+        mine = [g for g in games if g.ruleset == front.name]
+        named = split_game_tag(meant)[1]
+        if named is not None:
+            mine = [g for g in mine if g.name.lower() == named.lower()] or mine
+        refusals: dict[int, str] = {}
+        if front.dm_meant_refusal is not None:
+            for g in mine:
+                why = await front.dm_meant_refusal(app, g, user_id, meant)
+                if why is not None:
+                    refusals[g.id] = why
+        taking = [g for g in mine if g.id not in refusals]
+        if not taking and mine:
+            first = mine[0]
+            where = f" in #{first.name}" if several or len(mine) > 1 else ""
+            lines.append(f"If you meant “{meant}”, it would not be taken{where} either: "
+                         f"{refusals[first.id].rstrip('.')}.")
+        elif several or len(taking) < len(mine):
+            names = ", ".join(f"#{g.name}" for g in taking)
             lines.append(f"In {names} ({front.name.capitalize()}), did you mean “{meant}”?")
         else:
             lines.append(f"Did you mean “{meant}”?")

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from engine.convocate.repeal import destroys, variant_key
-from engine.convocate.votes import SEAT_LINE, Line
+from engine.convocate.votes import SEAT_LINES, Line
 
 Count = tuple[tuple[Line, ...], tuple[Line, ...]]
 """The mover's and the controller's Standing Vote as counted, line by line."""
@@ -141,8 +141,9 @@ def corrected(count: Count, closed: ClosedRepeal, c: CardCorrection) -> Count | 
     Vote (never below 0), a line that added nothing (activated, off the Map, suppressed) left at 0. A string says
     why the count cannot show the correction."""
     sides = [list(count[0]), list(count[1])]
+    # a Seat's +1 or 0 line is not its Vote: only the Seat's own line moves (play-test C5.6)
     own = [(side, i) for side, lines in enumerate(sides) for i, line in enumerate(lines)
-           if line.source.casefold() == c.card.casefold() and line.note != SEAT_LINE]
+           if line.source.casefold() == c.card.casefold() and line.note not in SEAT_LINES]
     if not own and not {closed.mover, closed.controller} & set(c.controllers):
         return count  # neither player's card: it counts for neither, before or after
     if c.vote is None:

@@ -26,6 +26,11 @@ def is_convocant(card: Card, temp_counts: bool = True) -> bool:
 
 SEAT_LINE = "active Seat, readied occupant"
 """The note of a Seat's +1 line (P4-01), beside the Seat's own Vote line."""
+EMPTY_SEAT_LINE = "active Seat, no readied occupant"
+"""The note of an active Seat's 0 line: no readied Character of its controller occupies it, so it adds nothing
+(P4-01), shown so that a player sees why it does not count (play-test C5.6)."""
+SEAT_LINES = (SEAT_LINE, EMPTY_SEAT_LINE)
+"""The notes of a Seat's lines that are not the Seat's own Vote (a correction of its Vote never moves them)."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,8 @@ LINE_RULES = {
     "Vote suppressed": _rule("a permanent whose Vote is suppressed adds nothing", rule_id="R4-04"),
     SEAT_LINE: _rule("an active Seat adds 1 to its controller while a readied Character they "
                                            "control occupies it", rule_id="R4-04, P4-01"),
+    EMPTY_SEAT_LINE: _rule("an active Seat adds nothing while no readied Character its controller controls "
+                           "occupies it", rule_id="R4-04, P4-01"),
     "until end of turn": _rule("a temporary effect on the Standing Vote counts while it lasts",
                                rule_id="R4-04, P4-09"),
 }
@@ -114,6 +121,8 @@ def standing_explained(board: Board, player: str, events: Mapping[str, tuple[int
             lines.append(line)
         if card.kind is Kind.SEAT and seat_bonus(board, card):
             lines.append(Line(card.name, 1, SEAT_LINE))
+        elif card.kind is Kind.SEAT and seat_active(board, card).active:
+            lines.append(Line(card.name, 0, EMPTY_SEAT_LINE))
     temp = board.player(player).temp
     if temp:
         lines.append(Line("temporary effects", temp, "until end of turn"))

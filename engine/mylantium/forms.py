@@ -5,7 +5,9 @@ ending in ``#game``. Names of candidates stay text here; the service finds them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
@@ -87,8 +89,36 @@ def _party(text: str, rest: str, label: str) -> Party:
     try:
         return party_of(rest)
     except ParseError as error:
+        lead = leading_name(rest, _party_or_none)
+        if lead is not None:  # ``General: whig, please``: only part was read (play-test M5.3)
+            party, extra = lead
+            raise ParseError(text, ACCEPTED, suggestion=f"{label}: {party.title}", understood=party.title,
+                             problem=f"“{extra}”") from None
         raise ParseError(text, ACCEPTED, suggestion=f"{label}: {error.suggestion}" if error.suggestion else None,
                          problem=f"“{rest}” is not a Party (Whig or Federalist)") from None
+
+
+def _party_or_none(words: str) -> Party | None:
+    try:
+        return party_of(words)
+    except ParseError:
+        return None
+
+
+T = TypeVar("T")
+
+
+def leading_name(rest: str, read: Callable[[str], T | None]) -> tuple[T, str] | None:
+    """What ``read`` reads in the words before one of the first few breaks (a space, a comma, a semicolon) of
+    ``rest`` when it cannot read the whole, and the words after it: ``Lee Adams, please`` -> (Lee Adams,
+    ``please``). None when no start of ``rest`` reads, or nothing but punctuation follows it."""
+    breaks = [i for i, c in enumerate(rest[:200]) if c in " ,;"][:8]
+    for i in reversed(breaks):  # the longest start that reads: ``Lee Adams`` before ``Lee``
+        head, tail = rest[:i].strip(" ,;"), rest[i:].strip(" ,;.!")
+        found = read(head) if head else None
+        if found is not None and tail:
+            return found, tail
+    return None
 
 
 def parse_form(text: str) -> Form:

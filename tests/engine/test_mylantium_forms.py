@@ -97,3 +97,19 @@ def test_the_form_an_unread_dm_meant(text: str, meant: str | None) -> None:
     from engine.mylantium.forms import meant_form
 
     assert meant_form(text) == meant
+
+
+def test_extra_words_after_a_party_say_what_was_read_and_what_was_not() -> None:
+    """Play-test M5.3: `General: whig, please` is refused as the crisis ballot's `vote: nay please` is: "I read Whig
+    in …, but not “please”", suggesting the form alone; a closing full stop alone is forgiven."""
+    with pytest.raises(ParseError) as caught:
+        parse_form("General: whig, please")
+    assert str(caught.value).startswith("I read Whig in “General: whig, please”, but not “please”.\nDid you mean "
+                                        "“General: Whig”?")
+    with pytest.raises(ParseError) as party:
+        parse_form("Realign: the Federalist party now!")
+    assert party.value.understood == "Federalist" and party.value.problem == "“now”"
+    assert parse_form("General: whig.") == GeneralChoice(Party.WHIG)
+    with pytest.raises(ParseError) as wig:
+        parse_form("General: Wig please")
+    assert wig.value.understood is None and "“Wig please” is not a Party" in str(wig.value)

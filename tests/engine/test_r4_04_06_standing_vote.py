@@ -21,7 +21,7 @@ from engine.convocate.board import Board, Phase
 from engine.convocate.factors import commit
 from engine.convocate.seats import seat_active
 from engine.convocate.turns import next_phase
-from engine.convocate.votes import political_control, standing_vote, standing_votes
+from engine.convocate.votes import EMPTY_SEAT_LINE, political_control, standing_vote, standing_votes
 
 
 def i01(govt: int = 2, temp: int = 1) -> Board:
@@ -72,7 +72,8 @@ def test_P4_01_an_opponents_character_alone_in_your_seat_gives_nobody_the_bonus(
     """P4-01: the +1 goes to the Seat's controller only while a readied Character that same player controls
     occupies it; an uncontrolled Seat gives no +1 (the retired "+1 to whoever holds it" does not exist)."""
     board = f4(1, character("K_B", "B", 1, at="S_U"))
-    assert [line.source for line in standing_vote(board, "A").lines] == ["HW_A"]
+    assert [(line.source, line.votes) for line in standing_vote(board, "A").lines] == [("HW_A", 1), ("S_U", 0)]
+    assert standing_vote(board, "A").lines[1].note == EMPTY_SEAT_LINE  # shown, adding 0 (play-test C5.6)
     assert "S_U" not in [line.source for line in standing_vote(board, "B").lines]
     free = f4(1, character("K_A", "A", 1, at="S_U"), seats=(replace(S_U, controller=None),))
     assert standing_vote(free, "A").total == 2  # HW_A + K_A
@@ -157,5 +158,5 @@ def test_a_seat_adds_at_most_one_however_many_occupy_it(govt: int, places: list[
     cards = [character(f"X{i}", "A", 1, at=p, readied=r) for i, (p, r) in enumerate(zip(places, readied, strict=False))]
     board = f4(govt, *cards)
     seat_lines = [line for line in standing_vote(board, "A").lines if line.source == "S_U"]
-    assert len(seat_lines) <= 1 and all(line.votes == 1 for line in seat_lines)
+    assert len(seat_lines) <= 1 and all(line.votes == (line.note != EMPTY_SEAT_LINE) for line in seat_lines)
     assert standing_vote(board, "A").total >= 0

@@ -205,3 +205,32 @@ async def test_the_convocate_rulings_alias_recounts_like_game_settings(cv: Convo
     assert notice.buttons and notice.buttons[0].custom_id == f"clerk:cv-erratum:{cv.gid}:{number}"
     [said] = [o.text for o in out if not isinstance(o.to, (Here, ToThread))]
     assert said == "The moderators changed the setting **repeal_count** from after to before."
+
+
+async def test_a_seat_that_counted_nothing_is_in_the_count_and_a_correction_moves_only_its_own_vote(
+        cv: Convocate) -> None:  # noqa: F811
+    """Play-test C5.6: an active Seat with no readied occupant of its controller is a line of the Repeal's count,
+    "S_K (active Seat, no readied occupant): 0", in `/why repeal` and in the count the resolution keeps. A `since:`
+    correction of that Seat's own Vote moves its own line only, never the 0 line (nor a +1 line): bob's S_K, Vote 1
+    then corrected to 2, makes him 5, not 6."""
+    await cv.card("character", "K_A", A, at="S_U")
+    await cv.card("location", "LA", A, vote=2)
+    await cv.card("character", "K_B", B, at="HW_B")
+    await cv.card("character", "J_B", B, at="HW_B")
+    await cv.card("location", "LB", B, vote=1)
+    await cv.phase(("alice", Phase.ACTION))
+    await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="X", character="K_A", section=1, sections=2)
+    await cv.clerk.convocate.board.set_card(cv.gid, actor=1, moderator=True, name="S_K", changes={"vote": 1},
+                                            source_id="sk")
+    await cv.phase(("bob", Phase.ACTION))
+    moved = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="K_B", source_id="r1")
+    assert moved.outcome is not None and (moved.outcome["mover_votes"], moved.outcome["controller_votes"]) == (4, 3)
+    why = "\n".join(step.says for step in (await cv.clerk.convocate.explain.repeal(cv.gid, statute="X")).steps)
+    assert "S_K (active Seat, no readied occupant): 0" in why and "S_K (Convocate Seat): +1" in why
+
+    ctx = Ctx(MODERATOR, Place(900, 901), "slash-seat", cv.clock.now())
+    out = await dispatch(App(cv.clerk), ctx, "card set", {"name": "S_K", "vote": 2, "since": 1})
+    notice = out[-1]
+    assert isinstance(notice.to, ToThread)
+    assert (f"Motion #{moved.number} (Repeal of X, turn 2): announced bob 4 against alice 3 (destroyed); corrected 5 "
+            "against 3 (destroyed)") in notice.text

@@ -264,10 +264,15 @@ async def test_the_revolution_chain_through_the_front_end(rep: Republic, clerk: 
     assert "Coup: yes" in text_of(offers[0])
     out = await dm(clerk, C.PL, "Coup: yes")
     assert "Only the Brass Hats' player" in texts(out)
+    # play-test M5.4: the near miss `Coup: yes` is suggested to the player offered the coup, and to no other
+    assert "Did you mean “Coup: yes”?" in texts(await dm(clerk, C.BH, "yes"))
+    assert "it would not be taken either: Only the Brass Hats' player" in texts(await dm(clerk, C.PL, "yes"))
+    assert "it would not be taken either: The Revolution is not taking" in texts(await dm(clerk, C.PL, "20"))
     out = await dm(clerk, C.BH, "Coup: no")
     requests = {o.to.user_id for o in out if isinstance(o.to, ToUser)}  # type: ignore[union-attr]
     assert requests == {USERS[C.PL], USERS[C.GR], USERS[C.BH]}
     assert "the Revolution has begun" in texts(public(out))
+    assert "Did you mean “Contribute: 0”?" in texts(await dm(clerk, C.PL, "0"))
     out = await dm(clerk, C.PL, "Contribute: 0")
     assert all(isinstance(o.to, Here) for o in out) and "Contribution recorded" in texts(out)
     out = await slash(clerk, actor(USERS[C.GR], "gus"), "revolution status")
@@ -359,13 +364,24 @@ def test_user_helper_is_shared() -> None:
 
 async def test_an_unread_dm_is_answered_with_the_mylantium_form_it_meant(rep: Republic, clerk: Clerk) -> None:
     """Issue 17: a player of Mylantium only gets Mylantium's answer, not the Landsdraad ballot's ("not Aye, Nay or
-    Abstain"): the near miss (``Primary: Debs``) and the forms they can DM; nothing is recorded."""
+    Abstain"): the near miss (``Primary: Lee``) and the forms they can DM; nothing is recorded. The near miss is
+    suggested only where it would be taken (play-test M5.4): with no Primary open it says why not."""
     out = await dm(clerk, C.PL, "Vote: Debs")
-    assert texts(out) == ("I couldn't read “Vote: Debs”.\nDid you mean “Primary: Debs”?\nAccepted: `Realign: Whig`; "
+    assert texts(out) == ("I couldn't read “Vote: Debs”.\nIf you meant “Primary: Debs”, it would not be taken either: "
+                          "The Primary is not open in mylantium.\nAccepted: `Realign: Whig`; `Primary: <Candidate>`; "
+                          "`General: Federalist`; `Contribute: 20`; `Coup: yes`; DM me `help` for what each does.\n"
+                          "Nothing was recorded.")
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=1)
+    await rep.open("primary")
+    out = await dm(clerk, C.PL, "Vote: Lee")
+    assert texts(out) == ("I couldn't read “Vote: Lee”.\nDid you mean “Primary: Lee”?\nAccepted: `Realign: Whig`; "
                           "`Primary: <Candidate>`; `General: Federalist`; `Contribute: 20`; `Coup: yes`; DM me "
                           "`help` for what each does.\nNothing was recorded.")
+    await clerk.mylantium.elections.close_election(rep.id, actor=1)
+    await rep.open("general")
     assert "Did you mean “General: Whig”?" in texts(await dm(clerk, C.PL, "vote whig"))
-    assert "Did you mean “Coup: yes”?" in texts(await dm(clerk, C.PL, "Yes"))
+    assert ("If you meant “Coup: yes”, it would not be taken either: No Revolution is under way in mylantium."
+            in texts(await dm(clerk, C.PL, "Yes")))
     assert "Aye, Nay or Abstain" not in texts(await dm(clerk, C.PL, "Vote: Debs #mylantium"))
     sirius = await clerk.games.create_game(guild_id=GUILD, channel_id=950, name="sirius", ruleset="landsdraad",
                                            moderator_role_id=None, actor=1)
@@ -373,4 +389,57 @@ async def test_an_unread_dm_is_answered_with_the_mylantium_form_it_meant(rep: Re
                                              intrigue=2, roll=1, faction=None, actor=1)
     both = texts(await dm(clerk, C.PL, "Vote: Debs"))  # a player of both: the ballot's answer, and Mylantium's
     assert "“Debs” is not Aye, Nay or Abstain" in both
-    assert "In #mylantium (Mylantium), did you mean “Primary: Debs”?" in both and both.endswith("Nothing was recorded.")
+    assert ("If you meant “Primary: Debs”, it would not be taken in #mylantium either: The Primary is not open in "
+            "mylantium (the General Election is)." in both and both.endswith("Nothing was recorded."))
+    assert "In #mylantium (Mylantium), did you mean “General: Whig”?" in texts(await dm(clerk, C.PL, "Vote: Whig"))
+
+
+async def test_a_suggested_form_is_one_that_would_be_taken(rep: Republic, clerk: Clerk) -> None:
+    """Play-test M5.4: a near miss is not suggested when it would be refused itself: a Whig's `Vote: Kim` (Kim is a
+    Federalist candidate) and a Federalist's `realign federalist` are answered with why that form would not be
+    taken either, not "Did you mean"; a form the Faction may send is still suggested."""
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=1)
+    out = texts(await dm(clerk, C.PR, "realign federalist"))
+    assert "Did you mean" not in out
+    assert ("If you meant “Realign: federalist”, it would not be taken either: The Proles are already "
+            "Federalists.") in out
+    assert "Did you mean “Realign: federalist”?" in texts(await dm(clerk, C.PL, "realign federalist"))
+    await rep.open("primary")
+    out = texts(await dm(clerk, C.PL, "Vote: Kim"))
+    assert "Did you mean" not in out
+    assert ("If you meant “Primary: Kim”, it would not be taken either: Kim is a Federalist candidate; your Faction "
+            "is Whig") in out
+    assert await clerk.mylantium.elections.refusal(rep.id, user_id=USERS[C.PR], stage="primary", choice="Kim",
+                                                   at=clerk.clock.now()) is None
+
+
+async def test_a_form_below_the_first_line_is_pointed_to(rep: Republic, clerk: Clerk) -> None:
+    """Play-test M5.10: `Hello` then `Primary: Lee` is quoted by its first line alone, with how many lines the
+    message has, and the answer says the form below it is not read; nothing is recorded."""
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=1)
+    await rep.open("primary")
+    out = texts(await dm(clerk, C.PL, "Hello\nPrimary: Lee"))
+    assert out.startswith("I couldn't read “Hello” (the first of your message's 2 lines).\nOnly a message's first line "
+                          "is read, and “Primary: Lee” is below it: send that line as a message of its own.")
+    assert "\nPrimary" not in out
+    assert (await clerk.mylantium.elections.election(rep.id)).chosen == ()  # type: ignore[union-attr]
+
+
+async def test_extra_words_after_a_candidate_are_refused_and_a_start_of_the_name_is_echoed(rep: Republic,
+                                                                                          clerk: Clerk) -> None:
+    """Play-test M5.3: `Primary: Lee, please` says what was read and what was not, and records nothing, as a crisis
+    ballot's `vote: nay please` does; `Primary: Lee.` is forgiven its full stop. A unique start of a candidate's
+    name is recorded as that candidate (docs/rulings.md), and the receipt names the candidate recorded beside what
+    the player wrote, so a secret choice never stands under a name the player did not see."""
+    await clerk.mylantium.add_candidate(rep.id, name="Lee Adams", code=C.GR, charisma=3, actor=1)
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=1)
+    await rep.open("primary")
+    out = texts(await dm(clerk, C.PL, "Primary: Lee Adams, please"))
+    assert out == ("I read Lee Adams in “Lee Adams, please”, but not “please”: give the candidate's name alone (Lee "
+                   "Adams).\nNothing was recorded.")
+    assert (await clerk.mylantium.elections.election(rep.id)).chosen == ()  # type: ignore[union-attr]
+    out = texts(await dm(clerk, C.PL, "Primary: Lee Ad"))
+    assert out.startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee Adams** (you wrote "
+                          "“Lee Ad”). ")
+    out = texts(await dm(clerk, C.PL, "Primary: lee."))
+    assert out.startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee** (was Lee Adams). ")

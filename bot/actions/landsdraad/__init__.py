@@ -93,6 +93,7 @@ FRONT = Front(
     sources=SOURCES,
     receipts=unanswered_receipts,
     channel_hint=channel_hint,
+    dm_open=politics.form_open,
     export_files=(players_file,),
     importer=import_setup,
     import_kinds=IMPORT_KINDS,

@@ -27,10 +27,10 @@ from bot.actions.landsdraad.victory_posts import after_end_game
 from bot.actions.outbox import EXPLAINS, POSTED, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
-from engine.core.errors import ParseError, RuleError
+from engine.core.errors import NotFoundError, ParseError, RuleError
 from engine.core.stamps import due_text
 from engine.core.text import split_game_tag
-from engine.landsdraad.ballot import looks_like_ballot
+from engine.landsdraad.ballot import looks_like_ballot, parse_ballot
 from engine.landsdraad.motions import AG_NO_COLON, AgVote, Motion, parse_motion
 from engine.service.announcements import card_tag, posted_marker
 from engine.service.landsdraad.adjutant import ElectionView
@@ -192,8 +192,26 @@ async def ag_vote_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     line, named = split_game_tag(first_line(text))
     parsed = parse_motion(line)
     assert isinstance(parsed, AgVote)
-    game = await game_of_user(app, ctx.actor.id, named, "landsdraad", what="`AG Vote:`", example=line[:60])
+    game = await game_of_user(app, ctx.actor.id, named, "landsdraad", what="`AG Vote:`", example=line[:60], form=line)
     return await _ag_vote(app, ctx, game, parsed.candidate)
+
+
+async def form_open(app: App, game: GameView, user_id: int, form: str) -> str | None:
+    """``Front.dm_open``: a crisis ballot is open in a game with a round open, an `AG Vote:` in one with an Adjutant
+    General election open; the other DM forms are not judged (a transfer, a quote)."""
+    line = first_line(form)
+    if _is_ag_vote(line):
+        election = await app.clerk.landsdraad.adjutant.election(game.id)
+        return None if election is not None and election.status == "open" else "no Adjutant General election is open"
+    try:
+        parse_ballot(line)
+    except ParseError:
+        return None
+    try:
+        rnd = await app.clerk.landsdraad.rounds.round_of(game.id)
+    except NotFoundError:
+        return "no round has opened yet"
+    return None if rnd.status == "open" else "no round is open"
 
 
 # -- player-majority votes ---------------------------------------------------------------------------------------

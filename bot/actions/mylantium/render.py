@@ -199,16 +199,23 @@ def result_card(e: MylElectionView) -> Card:
     return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome, tuple(fields), GOLD)
 
 
-def choice_text(r: ChoiceReceipt, now: datetime) -> str:
+def choice_text(r: ChoiceReceipt, now: datetime, written: str | None = None) -> str:
+    """The receipt of a Primary or General choice. ``written``: the candidate's name as the player wrote it; when it
+    is only a start of the name recorded (``Lee Adam``), the receipt says so beside the name (play-test M5.3)."""
     title = "Primary" if r.stage == "primary" else "General Election"
     if r.duplicate:
         return (f"This message reached me twice; it was recorded once, when it first came (the {r.faction.plural} "
                 f"chose **{r.choice.capitalize()}**). Nothing was changed.")
     shown = r.choice if r.stage == "primary" else Party(r.choice).title
     head = f"Recorded for the {r.faction.plural} in the {title} of {r.game.name}: **{shown}**"
+    notes = []
+    if written is not None and " ".join(written.lower().split()) != " ".join(r.choice.lower().split()):
+        notes.append(f"you wrote “{written.strip()}”")
     if r.replaced is not None:
         old = r.replaced if r.stage == "primary" else Party(r.replaced).title
-        head += " (unchanged)" if r.replaced == r.choice else f" (was {old})"
+        notes.append("unchanged" if r.replaced == r.choice else f"was {old}")
+    if notes:
+        head += f" ({'; '.join(notes)})"
     return (f"{head}. Your {r.votes} Faction Votes go to it, counted as they stand at the close.\n"
             f"Deadline: {deadline_text(r.deadline, now).replace('the round', 'the election')}. Send a new choice to "
             "change it until then.")

@@ -32,7 +32,7 @@ from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Outgoing, ToChannel, re
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
 from engine.core.disclosure import shown
-from engine.core.errors import RuleError
+from engine.core.errors import ParseError, RuleError
 from engine.mylantium.business import SUBJECTS, Happening, happening
 from engine.mylantium.forms import (
     CoupAnswer,
@@ -302,7 +302,8 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     game (a player of another ruleset is told so)."""
     form = parse_form(first_line(text))
     head = first_line(text).split(":", 1)[0].strip().capitalize()
-    game = await game_of_user(app, ctx.actor.id, form.game, NAME, what=f"`{head}:`", example=first_line(text)[:60])
+    game = await game_of_user(app, ctx.actor.id, form.game, NAME, what=f"`{head}:`", example=first_line(text)[:60],
+                              form=first_line(text))
     now = app.clerk.clock.now()
     if isinstance(form, PrimaryChoice | GeneralChoice):
         stage = "primary" if isinstance(form, PrimaryChoice) else "general"
@@ -311,7 +312,7 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
                                                              at=ctx.at, source_id=ctx.source_id)
         if not receipt.duplicate:
             ballot_recorded("mylantium", stage)
-        return [reply(choice_text(receipt, now))]
+        return [reply(choice_text(receipt, now, form.candidate if isinstance(form, PrimaryChoice) else None))]
     if isinstance(form, Realign):
         done = await app.clerk.mylantium.elections.realign(game.id, user_id=ctx.actor.id, party=form.party,
                                                            source_id=ctx.source_id)
@@ -328,6 +329,41 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
         return [reply(pledge_text(pledge, now))]
     assert isinstance(form, CoupAnswer)
     return await answer_coup(app, ctx, game.id, form.accept, dm=True)
+
+
+async def form_open(app: App, game: GameView, user_id: int, form: str) -> str | None:
+    """``Front.dm_open``: `Primary:` and `General:` are open in a game whose election of that stage is open; the
+    other forms are not judged (their refusals say what is wrong)."""
+    try:
+        parsed = parse_form(form)
+    except ParseError:
+        return None
+    if not isinstance(parsed, PrimaryChoice | GeneralChoice):
+        return None
+    stage = "primary" if isinstance(parsed, PrimaryChoice) else "general"
+    election = await app.clerk.mylantium.elections.election(game.id)
+    if election is not None and election.status == "open" and election.stage == stage:
+        return None
+    return f"the {'Primary' if stage == 'primary' else 'General Election'} is not open"
+
+
+async def meant_refusal(app: App, game: GameView, user_id: int, meant: str) -> str | None:
+    """``Front.dm_meant_refusal``: the refusal a suggested `Primary:`, `General:` or `Realign:` would get in ``game``
+    now (a candidate of the other party, a Faction already of that party, no election open, no coup offered to
+    them), checked as ``choose``, ``realign`` and the Revolution's answers check it; None if it would be taken."""
+    try:
+        parsed = parse_form(meant)
+    except ParseError:
+        return None
+    elections = app.clerk.mylantium.elections
+    now = app.clerk.clock.now()
+    if isinstance(parsed, PrimaryChoice):
+        return await elections.refusal(game.id, user_id=user_id, stage="primary", choice=parsed.candidate, at=now)
+    if isinstance(parsed, GeneralChoice):
+        return await elections.refusal(game.id, user_id=user_id, stage="general", choice=parsed.party.value, at=now)
+    if isinstance(parsed, Realign):
+        return await elections.refusal(game.id, user_id=user_id, stage="realign", choice=parsed.party.value, at=now)
+    return await app.clerk.mylantium.revolutions.refusal(game.id, user_id=user_id, coup=isinstance(parsed, CoupAnswer))
 
 
 # -- deadlines -------------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from engine.mylantium.alignment import Snapshot, check_realign, take_snapshot
 from engine.mylantium.approval import incumbent_party
 from engine.mylantium.disclosure import general_options, primary_options
 from engine.mylantium.elections import Candidate, check_primary_choice, general, primary
-from engine.mylantium.model import FactionCode, Party
+from engine.mylantium.model import Faction, FactionCode, Party
 from engine.service.announcements import result_pending
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
@@ -170,13 +170,7 @@ class Elections(ServiceBase):
         """R1-11..R1-13: by DM at the start of the Election Round; the Faction loses its candidate."""
         try:
             async with self._write(game_id, source_id) as uow:
-                game = await calm_game(uow.session, game_id)
-                gov = await government_of(uow.session, game)
-                _, row = await faction_of_user(uow.session, game, user_id)
-                factions, _ = await pure_factions(uow.session, game_id)
-                me = next(f for f in factions if f.code.name == row.code)
-                snapshot = Snapshot({FactionCode[c]: why for c, why in gov.snapshot.items()})
-                check_realign(me, party, snapshot, await window_of(uow.session, gov), row.realigned_turn == gov.turn)
+                game, gov, row, me = await _realignable(uow.session, game_id, user_id, party)
                 old = Party(row.party)
                 row.party, row.realigned_turn = party.value, gov.turn
                 discarded = None
@@ -247,18 +241,8 @@ class Elections(ServiceBase):
         old until the deadline; one at or after it is refused (P0-15's rule, as for every ballot)."""
         try:
             async with self._write(game_id, source_id) as uow:
-                game = await load_game(uow.session, game_id)
-                if game.status != "ended" and await live_chain(uow.session, game_id) is not None:
-                    raise RuleError(f"A Revolution is under way and play is suspended until it runs its course "
-                                    f"(/revolution status). The {_title(stage)}'s deadline is held meanwhile; send "
-                                    "your choice again once play resumes.")
-                game = await calm_game(uow.session, game_id)
-                row = _open_for(game, await open_election(uow.session, game_id), stage, at)
-                _, faction = await faction_of_user(uow.session, game, user_id)
-                if not faction.in_play:
-                    raise RuleError("Your Faction has withdrawn from the game.")
+                game, row, faction, value = await _choosable(uow.session, game_id, user_id, stage, choice, at)
                 code = FactionCode[faction.code]
-                value = await _chosen(uow.session, game, faction, stage, choice)
                 replaced = await _store_choice(uow.session, row, faction, value, at, source_id)
                 factions, _ = await pure_factions(uow.session, game_id)
                 votes = next(f.votes for f in factions if f.code is code)
@@ -276,6 +260,19 @@ class Elections(ServiceBase):
                 game = await load_game(session, game_id)
                 return ChoiceReceipt(game_view(game), int(p["turn"]), str(p["stage"]), FactionCode[p["faction"]],
                                      str(p["choice"]), p.get("replaced"), 0, None, duplicate=True)
+
+    async def refusal(self, game_id: int, *, user_id: int, stage: str, choice: str, at: datetime) -> str | None:
+        """Why ``choose`` would refuse this choice now (its refusal's text), or None if it would take it; nothing is
+        recorded. An answer's hint is checked with it before it suggests a form (play-test M5.4)."""
+        async with self._read() as session:
+            try:
+                if stage == "realign":
+                    await _realignable(session, game_id, user_id, Party(choice))
+                else:
+                    await _choosable(session, game_id, user_id, stage, choice, at)
+            except RuleError as error:
+                return str(error)
+        return None
 
     async def close_election(self, game_id: int, *, actor: int | None, source_id: str | None = None,
                              expected: tuple[int, str] | None = None) -> MylElectionView | None:
@@ -395,6 +392,37 @@ def _open_for(game: Game, row: MylElection | None, stage: str, at: datetime) -> 
         raise RuleError(f"The {_title(stage)} closed at {stamp(utc(row.deadline))}; your "
                         "choice came too late and your earlier one, if any, stands.")
     return row
+
+
+async def _choosable(session: AsyncSession, game_id: int, user_id: int, stage: str, choice: str,
+                     at: datetime) -> tuple[Game, MylElection, MylFaction, str]:
+    """``choose``'s checks: the game, its open election, the chooser's Faction and what it chooses; raises the
+    refusal."""
+    game = await load_game(session, game_id)
+    if game.status != "ended" and await live_chain(session, game_id) is not None:
+        raise RuleError(f"A Revolution is under way and play is suspended until it runs its course "
+                        f"(/revolution status). The {_title(stage)}'s deadline is held meanwhile; send "
+                        "your choice again once play resumes.")
+    game = await calm_game(session, game_id)
+    row = _open_for(game, await open_election(session, game_id), stage, at)
+    _, faction = await faction_of_user(session, game, user_id)
+    if not faction.in_play:
+        raise RuleError("Your Faction has withdrawn from the game.")
+    return game, row, faction, await _chosen(session, game, faction, stage, choice)
+
+
+async def _realignable(session: AsyncSession, game_id: int, user_id: int,
+                       party: Party) -> tuple[Game, MylGovernment, MylFaction, Faction]:
+    """``realign``'s checks (R1-11..R1-13): the game, its government page, the Faction's row and its rules' view;
+    raises the refusal."""
+    game = await calm_game(session, game_id)
+    gov = await government_of(session, game)
+    _, row = await faction_of_user(session, game, user_id)
+    factions, _ = await pure_factions(session, game_id)
+    me = next(f for f in factions if f.code.name == row.code)
+    snapshot = Snapshot({FactionCode[c]: why for c, why in gov.snapshot.items()})
+    check_realign(me, party, snapshot, await window_of(session, gov), row.realigned_turn == gov.turn)
+    return game, gov, row, me
 
 
 async def _chosen(session: AsyncSession, game: Game, faction: MylFaction, stage: str, choice: str) -> str:

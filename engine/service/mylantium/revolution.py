@@ -238,6 +238,27 @@ class Revolutions(ServiceBase):
                                                               "state": summary(step.chain)}, source_id)
             return await chain_view(uow.session, game, row, first_new=first, resumed="coup")
 
+    async def refusal(self, game_id: int, *, user_id: int, coup: bool) -> str | None:
+        """Why a `Coup:` answer (``coup``) or a contribution from ``user_id`` would be refused now (no offer to them,
+        no Revolution taking contributions), or None; nothing is recorded. An answer's hint is checked with it before
+        it suggests the form (play-test M5.4)."""
+        async with self._read() as session:
+            try:
+                game = await load_game(session, game_id)
+                require_mylantium(game)
+                require_running(game)
+                chain = chain_of((await _live(session, game)).state)
+                if not coup and (chain.waiting is not Waiting.CONTRIBUTIONS or chain.current is None):
+                    raise RuleError("The Revolution is not taking contributions now.")
+                if coup and chain.waiting is not Waiting.COUP:
+                    raise RuleError("No coup is being offered now.")
+                _, faction = await faction_of_user(session, game, user_id)
+                if coup and faction.code != FactionCode.BH.name:
+                    raise RuleError("Only the Brass Hats' player is offered the coup.")
+            except RuleError as error:
+                return str(error)
+        return None
+
     async def pledge(self, game_id: int, *, user_id: int, amount: int, to_vanguard: bool, at: datetime,
                      source_id: str | None) -> PledgeReceipt:
         """R1-44.2 / P1-22: a Faction's contribution, by DM; a new one replaces the last of the same kind (to the

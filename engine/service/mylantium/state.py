@@ -15,6 +15,7 @@ from engine.core.suggest import nearest
 from engine.mylantium.alignment import Window
 from engine.mylantium.business import InPlay
 from engine.mylantium.elections import Candidate
+from engine.mylantium.forms import leading_name
 from engine.mylantium.model import Building, Faction, FactionCode, Party, Territory, Unit, UnitStatus, VoteBase
 from engine.mylantium.revolution import Assets
 from engine.mylantium.settings import Rules
@@ -174,10 +175,20 @@ async def find_candidate(session: AsyncSession, game: Game, name: str, *, live: 
         return found[0]
     listing = ", ".join(c.name for c in rows) or "none yet"
     if not found:
+        lead = leading_name(name.strip(), lambda words: _one_named(rows, words))
+        if lead is not None:  # ``Lee Adams, please``: only part was read, so nothing is (play-test M5.3)
+            raise RuleError(f"I read {lead[0].name} in “{name.strip()}”, but not “{lead[1]}”: give the candidate's "
+                            f"name alone ({lead[0].name}).")
         near = nearest(wanted, [c.name for c in rows])
         hint = f" Did you mean {near}?" if near else ""
         raise RuleError(f"{game.name} has no candidate called “{name.strip()}”.{hint} Candidates: {listing}.")
     raise RuleError(f"“{name.strip()}” could be {', '.join(c.name for c in found)}; give the full name.")
+
+
+def _one_named(rows: list[MylCandidate], words: str) -> MylCandidate | None:
+    """The candidate whose whole name ``words`` is (case and spaces ignored), if one is."""
+    wanted = " ".join(words.lower().split())
+    return next((c for c in rows if " ".join(c.name.lower().split()) == wanted), None)
 
 
 async def open_election(session: AsyncSession, game_id: int) -> MylElection | None:
