@@ -20,6 +20,7 @@ from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
 from bot.actions.suggest_sources import Asking, Suggestion, source
 from engine.core.errors import RuleError
+from engine.core.settings import shown
 from engine.core.words import plural
 from engine.core.zones import zone
 from engine.service.clerk import RULESETS
@@ -141,11 +142,6 @@ async def change_setting(app: App, ctx: Ctx, g: GameView, setting: str, value: s
     return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
             Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the setting **{name}** from {old} to "
                                                    f"{new}."), *after]
-
-
-def shown(value: Any) -> str:
-    """A setting's value as it is typed: ``true``/``false``, not Python's ``True``/``False`` (play-test T5.8)."""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 async def set_moderator_channel(app: App, ctx: Ctx, g: GameView, o: dict[str, Any]) -> list[Outgoing]:

@@ -53,6 +53,11 @@ class Setting:
         return value
 
 
+def shown(value: bool | int | str | None) -> str:
+    """A setting's value as it is typed: ``true``/``false``, not Python's ``True``/``False`` (play-test T5.8)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 def parse_offsets(text: str) -> tuple[int, ...]:
     """``24h,2h`` as seconds before a deadline, longest first; ``none`` for no reminders."""
     value = text.strip().lower()
