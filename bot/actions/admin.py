@@ -53,12 +53,12 @@ async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) ->
                                              name=o["name"], ruleset=o["ruleset"],
                                              moderator_role_id=int(role) if role is not None else None,
                                              actor=ctx.actor.id, source_id=ctx.source_id)
-    who = "members with that role" if role is not None else "members with Manage Server"
+    who = f"the members of {role_text(int(role))}" if role is not None else "members with Manage Server"  # T5.7
     front = app.front(game.ruleset)
     start = front.next_steps if front is not None else ""
     reading = "".join(f"\n{line}" for line in reading_lines(app, game.ruleset))  # no Message Content intent
-    return [reply(f"New {game.ruleset} game **{game.name}**: this is its game channel. Moderators are {who}. {start}"
-                  + reading)]
+    return [reply(f"New {title_of(app, game.ruleset)} game **{game.name}**: this is its game channel. Moderators "
+                  f"are {who}. {start}" + reading)]
 
 
 
@@ -71,7 +71,13 @@ async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
         return await export_csv(app, g)
     doc = await app.clerk.exports.export(g.id)
     data = await asyncio.to_thread(export_json, doc)  # a long game's is megabytes: written off the event loop
-    return [reply(f"Export of {g.name} (round {g.current_round}).", ephemeral=True, file=(f"{g.name}.json", data))]
+    where = (await app.clerk.games.listing(g.id)).where  # its ruleset's own unit: not "round 0" of a turn (T5.6)
+    return [reply(f"Export of {g.name} ({where}).", ephemeral=True, file=(f"{g.name}.json", data))]
+
+
+def title_of(app: App, ruleset: str) -> str:
+    """A ruleset's name for players (``Ruleset.title``: ``Landsdraad``), not the one typed (``landsdraad``)."""
+    return next((r.title for r in app.clerk.backend.rulesets if r.name == ruleset), ruleset.capitalize())
 
 
 def export_json(doc: dict[str, Any]) -> bytes:
@@ -213,8 +219,9 @@ async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -
         head, none = "Your games", "You are not a player in any game."
     if not listings:
         return [reply(none, ephemeral=ctx.place.guild_id is None)]
-    lines = [f"**{g.game.name}** in <#{g.game.channel_id}>: {g.game.ruleset.capitalize()}, "
-             f"{g.progress}, {g.status}, {g.players} player{'' if g.players == 1 else 's'}"
+    lines = [f"**{g.game.name}** in <#{g.game.channel_id}>: {title_of(app, g.game.ruleset)}, "
+             f"{g.where if g.setting_up else f'{g.progress}, {g.status}'}, "  # not "round 0, active" (T5.6)
+             f"{g.players} player{'' if g.players == 1 else 's'}"
              for g in listings]
     return [reply(f"{head}:\n" + "\n".join(lines))]
 
@@ -319,11 +326,12 @@ async def export_csv(app: App, g: GameView) -> list[Outgoing]:
     """The events, then each front's files (``Front.export_files``: the sections they read are in every game's
     export, so every front's files come with every game)."""
     doc = await app.clerk.exports.export(g.id)
+    where = (await app.clerk.games.listing(g.id)).where
     names = await app.clerk.games.player_names(g.id)
     sentences = front_sentences(app, g.ruleset)
 
     def written() -> list[Outgoing]:  # a long game's rows are megabytes: written off the event loop
-        out = [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "
+        out = [reply(f"Export of {g.name} ({where}) for spreadsheets: the events "
                      "(docs/export.md says what each column holds).", ephemeral=True,
                      file=(f"{g.name}-events.csv", events_csv(doc, names, sentences)))]
         for front in app.fronts:

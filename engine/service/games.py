@@ -33,6 +33,13 @@ class GameListing:
     players: int
     progress: str = ""
     """Where it stands in its ruleset's own unit: ``round 3``, ``turn 1`` (``Ruleset.progress``)."""
+    setting_up: bool = False
+    """It is being set up (``Ruleset.setting_up``): nothing played yet."""
+
+    @property
+    def where(self) -> str:
+        """``being set up``, or where it stands (``round 3``, ``turn 2, Action Phase``)."""
+        return "being set up" if self.setting_up else self.progress
 
 
 @dataclass(frozen=True)
@@ -239,7 +246,14 @@ class GameService(ServiceBase):
             progress = await ruleset.progress(session, game)
         else:
             progress = f"round {game.current_round}"
-        return GameListing(game_view(game), game.status, len(players), progress)
+        setting_up = (game.status != "ended" and ruleset is not None and ruleset.setting_up is not None
+                      and await ruleset.setting_up(session, game))
+        return GameListing(game_view(game), game.status, len(players), progress, setting_up)
+
+    async def listing(self, game_id: int) -> GameListing:
+        """Where one game stands (``/game list``'s line of it; the export's title)."""
+        async with self._read() as session:
+            return await self._listing(session, await load_game(session, game_id))
 
     async def set_moderator_role(self, game_id: int, *, role_id: int | None, actor: int | None,
                                  source_id: str | None = None) -> tuple[int | None, int | None]:
