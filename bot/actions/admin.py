@@ -285,7 +285,9 @@ async def log(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> l
     head = f"Log of {g.name}{' (' + ', '.join(filters) + ')' if filters else ''}: {plural(page.total, 'event')}, " \
            f"page {page.page} of {page.pages}"
     if not page.entries:
-        return [reply(f"{head}. Nothing recorded.", ephemeral=True)]
+        stranger = (f" {player.name} is not a player in {g.name}, and nothing recorded names them." if player
+                    and player.id not in page.names else "")  # said, not left to guess (play-test T5.5)
+        return [reply(f"{head}. Nothing recorded.{stranger}", ephemeral=True)]
     lines = log_lines(page, front_sentences(app, g.ruleset), ctx)
     return [reply(t, ephemeral=True) for t in split_messages(head, lines)]
 

@@ -63,6 +63,12 @@ def parse_offsets(text: str) -> tuple[int, ...]:
     value = text.strip().lower()
     if value in ("", "none", "off"):
         return ()
+    for part in value.split(","):
+        if len(re.findall(r"\d+\s*[wdhms]\s+\d", part)) > 0:  # `1h 30m`: one instant or two? (play-test T5.9)
+            joined, split = re.sub(r"\s+", "", part), ",".join(part.split())
+            raise ParseError(text, "`reminders` is a list of durations before a deadline, separated by commas, e.g. "
+                             "`24h,2h`, or `none`", problem=f"“{part.strip()}” has a space inside: write `{split}` for "
+                             f"separate reminders or `{joined}` for one")
     try:
         seconds = {int(parse_duration(part.strip()).total_seconds()) for part in value.split(",") if part.strip()}
     except ParseError as why:  # a duration's own reason: "longer than zero", "at most 3660 days"

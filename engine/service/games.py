@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.exc import IntegrityError
 
-from engine.core.errors import GameClosed, RuleError
+from engine.core.errors import GameClosed, NotFoundError, RuleError
 from engine.service.batching import Batcher
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game, require_player
@@ -321,6 +321,10 @@ class GameService(ServiceBase):
                                                  .order_by(Event.seq.desc()))).scalars())
             players = (await session.execute(select(Player.user_id, Player.name)
                                              .where(Player.game_id == game_id))).all()
+            if round_number is not None and round_number > game.current_round:  # not "Nothing recorded" (T5.5)
+                listing = await self._listing(session, game)
+                where = listing.where if listing.setting_up else f"at {listing.where}"  # its own unit: turns too
+                raise NotFoundError(f"{game.name} has no round {round_number} (it is {where}).")
         names = {int(u): n for u, n in players}
         if round_number is not None:
             events = [e for e in events if (e.payload or {}).get("round") == round_number]

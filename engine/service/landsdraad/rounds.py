@@ -12,6 +12,7 @@ from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.factions import make_faction
 from engine.service.clock import utc
 from engine.service.dice import commit_seed, seal
+from engine.service.landsdraad.explain import rounds_so_far
 from engine.service.landsdraad.ledger import game_players
 from engine.service.landsdraad.round_close import close
 from engine.service.landsdraad.round_state import (
@@ -141,12 +142,16 @@ class RoundService(ServiceBase):
         defaults to the last closed round."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
-            if number is None:
-                number = game.current_round
+            if number is None:  # the last closed round: not "has no round 0" before any closed (play-test T5.5)
+                number = (await uow.session.execute(select(Round.number).where(
+                    Round.game_id == game_id, Round.status == "closed").order_by(Round.number.desc()).limit(1))
+                ).scalar_one_or_none()
+                if number is None:
+                    raise RuleError(f"No round of {game.name} has closed yet, so there is no result to release.")
             found = await uow.session.execute(select(Round).where(Round.game_id == game_id, Round.number == number))
             rnd = found.scalar_one_or_none()
             if rnd is None:
-                raise NotFoundError(f"{game.name} has no round {number}.")
+                raise NotFoundError(f"{game.name} has no round {number}: {rounds_so_far(game.current_round)}.")
             held = (rnd.result or {}).get("disclosure") or {}
             if rnd.status != "closed" or not held.get("held"):
                 raise RuleError(f"Round {number} of {game.name} has no result held back; there is nothing to release.")
