@@ -189,7 +189,9 @@ async def test_log_pages_newest_first_with_filters(table: Table) -> None:
     first = texts(await slash(table.clerk, MODERATOR, "log", round=1, player=user(10, "Bob")))
     assert "round 1, player Bob" in first and "1 event," in first
     none = texts(await slash(table.clerk, MODERATOR, "log", round=7))
-    assert "Nothing recorded" in none
+    assert "sirius has no round 7 (it is at round 1)." in none  # not a bare "Nothing recorded" (play-test T5.5)
+    zed = texts(await slash(table.clerk, MODERATOR, "log", player=user(77, "Zed")))
+    assert "Nothing recorded. Zed is not a player in sirius, and nothing recorded names them." in zed
     beyond = texts(await slash(table.clerk, MODERATOR, "log", page=99))
     assert "page 99 does not exist" in beyond
 
