@@ -222,7 +222,7 @@ def test_the_landsdraad_charts_alt_texts_say_the_same_in_words() -> None:
     alt = landsdraad_charts.result_alt(fixed_result(), title="sirius, round 3: the measure PASSED")
     assert alt == ("Bar chart of sirius, round 3: the measure PASSED. Aye 48 (players 28, temporary factions 20), "
                    "Nay 31 (players 22, temporary factions 9), Abstain 14 (players 8, temporary factions 6). Needed "
-                   "to pass: 40 (a majority of Aye + Nay); 93 votes in play.")
+                   "to pass: 40 (a majority of Aye + Nay = 79; abstentions do not count); 93 votes in play.")
     f = landsdraad_charts.forecast_alt(forecast(tv3_s07()), title="sirius's Victory Point Forecast, round 3")
     assert f.startswith("Bar chart of sirius's Victory Point Forecast, round 3: what one more of each is worth if "
                         "the game ended now (Pot 3000 VP): a Planet +10 VP, a vote +3 VP, 1,000 MS of income +2.5 VP")

@@ -20,6 +20,7 @@ from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
 from bot.actions.suggest_sources import Asking, Suggestion, source
 from engine.core.errors import RuleError
+from engine.core.settings import shown
 from engine.core.words import plural
 from engine.core.zones import zone
 from engine.service.clerk import RULESETS
@@ -52,12 +53,12 @@ async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) ->
                                              name=o["name"], ruleset=o["ruleset"],
                                              moderator_role_id=int(role) if role is not None else None,
                                              actor=ctx.actor.id, source_id=ctx.source_id)
-    who = "members with that role" if role is not None else "members with Manage Server"
+    who = f"the members of {role_text(int(role))}" if role is not None else "members with Manage Server"  # T5.7
     front = app.front(game.ruleset)
     start = front.next_steps if front is not None else ""
     reading = "".join(f"\n{line}" for line in reading_lines(app, game.ruleset))  # no Message Content intent
-    return [reply(f"New {game.ruleset} game **{game.name}**: this is its game channel. Moderators are {who}. {start}"
-                  + reading)]
+    return [reply(f"New {title_of(app, game.ruleset)} game **{game.name}**: this is its game channel. Moderators "
+                  f"are {who}. {start}" + reading)]
 
 
 
@@ -70,7 +71,13 @@ async def game_export(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
         return await export_csv(app, g)
     doc = await app.clerk.exports.export(g.id)
     data = await asyncio.to_thread(export_json, doc)  # a long game's is megabytes: written off the event loop
-    return [reply(f"Export of {g.name} (round {g.current_round}).", ephemeral=True, file=(f"{g.name}.json", data))]
+    where = (await app.clerk.games.listing(g.id)).where  # its ruleset's own unit: not "round 0" of a turn (T5.6)
+    return [reply(f"Export of {g.name} ({where}).", ephemeral=True, file=(f"{g.name}.json", data))]
+
+
+def title_of(app: App, ruleset: str) -> str:
+    """A ruleset's name for players (``Ruleset.title``: ``Landsdraad``), not the one typed (``landsdraad``)."""
+    return next((r.title for r in app.clerk.backend.rulesets if r.name == ruleset), ruleset.capitalize())
 
 
 def export_json(doc: dict[str, Any]) -> bytes:
@@ -143,11 +150,6 @@ async def change_setting(app: App, ctx: Ctx, g: GameView, setting: str, value: s
                                                    f"{new}."), *after]
 
 
-def shown(value: Any) -> str:
-    """A setting's value as it is typed: ``true``/``false``, not Python's ``True``/``False`` (play-test T5.8)."""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
 async def set_moderator_channel(app: App, ctx: Ctx, g: GameView, o: dict[str, Any]) -> list[Outgoing]:
     """``moderator_channel:#mods`` sets it; ``setting:moderator_channel value:none`` goes back to the private thread.
     Only the moderators are told (the players need not know where the moderators talk)."""
@@ -217,8 +219,9 @@ async def game_list(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) -
         head, none = "Your games", "You are not a player in any game."
     if not listings:
         return [reply(none, ephemeral=ctx.place.guild_id is None)]
-    lines = [f"**{g.game.name}** in <#{g.game.channel_id}>: {g.game.ruleset.capitalize()}, "
-             f"{g.progress}, {g.status}, {g.players} player{'' if g.players == 1 else 's'}"
+    lines = [f"**{g.game.name}** in <#{g.game.channel_id}>: {title_of(app, g.game.ruleset)}, "
+             f"{g.where if g.setting_up else f'{g.progress}, {g.status}'}, "  # not "round 0, active" (T5.6)
+             f"{g.players} player{'' if g.players == 1 else 's'}"
              for g in listings]
     return [reply(f"{head}:\n" + "\n".join(lines))]
 
@@ -282,7 +285,9 @@ async def log(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> l
     head = f"Log of {g.name}{' (' + ', '.join(filters) + ')' if filters else ''}: {plural(page.total, 'event')}, " \
            f"page {page.page} of {page.pages}"
     if not page.entries:
-        return [reply(f"{head}. Nothing recorded.", ephemeral=True)]
+        stranger = (f" {player.name} is not a player in {g.name}, and nothing recorded names them." if player
+                    and player.id not in page.names else "")  # said, not left to guess (play-test T5.5)
+        return [reply(f"{head}. Nothing recorded.{stranger}", ephemeral=True)]
     lines = log_lines(page, front_sentences(app, g.ruleset), ctx)
     return [reply(t, ephemeral=True) for t in split_messages(head, lines)]
 
@@ -323,11 +328,12 @@ async def export_csv(app: App, g: GameView) -> list[Outgoing]:
     """The events, then each front's files (``Front.export_files``: the sections they read are in every game's
     export, so every front's files come with every game)."""
     doc = await app.clerk.exports.export(g.id)
+    where = (await app.clerk.games.listing(g.id)).where
     names = await app.clerk.games.player_names(g.id)
     sentences = front_sentences(app, g.ruleset)
 
     def written() -> list[Outgoing]:  # a long game's rows are megabytes: written off the event loop
-        out = [reply(f"Export of {g.name} (round {g.current_round}) for spreadsheets: the events "
+        out = [reply(f"Export of {g.name} ({where}) for spreadsheets: the events "
                      "(docs/export.md says what each column holds).", ephemeral=True,
                      file=(f"{g.name}-events.csv", events_csv(doc, names, sentences)))]
         for front in app.fronts:

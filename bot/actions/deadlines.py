@@ -52,7 +52,9 @@ async def game_deadline(app: App, game_id: int, text: str) -> Deadline:
 
 
 def read_as(typed: str | None, deadline: Deadline | None) -> str:
-    """What the moderator's reply adds about how a local time was read: `` “2026-03-02 12:00”: read as UTC (...).``"""
-    if typed is None or deadline is None or not deadline.note:
+    """What the moderator's reply adds about how a local time was read: `` “2026-03-02 12:00”: read as UTC (...).``,
+    and a note when the deadline is weeks away (play-test T5.2)."""
+    if typed is None or deadline is None:
         return ""
-    return f" “{typed.strip()}”: {deadline.note}."
+    read = f" “{typed.strip()}”: {deadline.note}." if deadline.note else ""
+    return f"{read} {deadline.far}" if deadline.far else read

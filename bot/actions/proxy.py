@@ -55,8 +55,10 @@ async def cast_for(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
         out = await _run_form(app, as_player, g, choice)
     told = [o.text or (o.card.title if o.card is not None else "") for o in out if isinstance(o.to, Here)]
     receipt = "\n".join(t for t in told if t)
+    quoted = "\n".join(f"> {line}" for line in receipt.splitlines())  # their receipt says "your" (play-test T5.10)
     mine = [reply(f"Entered for **{name}** in {g.name} (`{first_line(choice)}`"
-                  f"{f', note: {note}' if note else ''}):\n{receipt}", ephemeral=True)]
+                  f"{f', note: {note}' if note else ''})." + (f" {name} is told:\n{quoted}" if quoted else ""),
+                  ephemeral=True)]
     theirs = Outgoing(ToUser(player.id), text=f"The moderator {ctx.actor.name} entered this for you in {g.name}: "
                                               f"`{first_line(choice)}`{f' (note: {note})' if note else ''}.\n"
                                               f"{receipt}\nIf that is not what you meant, DM me your own choice "

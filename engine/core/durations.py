@@ -9,10 +9,11 @@ A local time the clocks skip (``2026-03-29 02:30`` in Europe/Berlin) is refused,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 from engine.core.errors import ParseError
+from engine.core.words import plural
 from engine.core.zones import parse_zone, zone
 
 _UNIT = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
@@ -96,6 +97,9 @@ class Deadline:
     note: str = ""
     """How a local time typed without a zone was read ("read as UTC ..."); empty for a duration, a Discord timestamp
     or a time that names its zone (unless the clocks pass it twice)."""
+    far: str = ""
+    """For a deadline more than ``FAR_DAYS`` away, however typed: a note naming its date, which may be a slip for a
+    nearer one (``2029`` for ``2026``); it is accepted all the same (play-test T5.2, docs/rulings.md)."""
 
 
 def parse_deadline(text: str, now: datetime, game_zone: str | None = None) -> datetime:
@@ -113,7 +117,7 @@ def read_deadline(text: str, now: datetime, game_zone: str | None = None) -> Dea
         rest = timedelta(seconds=when.second, microseconds=when.microsecond)
         if rest and not length.seconds % 60:  # `2h` at 17:03:45: up to 19:04, as every deadline is shown to the
             when += timedelta(minutes=1) - rest  # minute (play-test T4.10); a duration in seconds (`45s`) is exact
-        return Deadline(when)
+        return Deadline(when, far=far_note(when, now))
     found = _STAMP.match(stripped)
     if found is not None:
         try:
@@ -126,7 +130,25 @@ def read_deadline(text: str, now: datetime, game_zone: str | None = None) -> Dea
         raise ParseError(text, _ACCEPTED, problem=f"that time has already passed (it is now {format_utc(now)})")
     if deadline.when - now > timedelta(days=MAX_DAYS):
         raise ParseError(text, _ACCEPTED, problem=f"a deadline is at most {MAX_DAYS} days away")
-    return deadline
+    return replace(deadline, far=far_note(deadline.when, now))
+
+
+FAR_DAYS = 28
+"""A deadline further away than this (four weeks: longer than a play-by-post round runs) is accepted with a note."""
+
+
+def far_note(when: datetime, now: datetime) -> str:
+    """``Note: this deadline is 1096 days away, more than 3 years, on Wednesday 2029-03-28 16:00 UTC. ...``, or ""
+    within ``FAR_DAYS``."""
+    if when - now <= timedelta(days=FAR_DAYS):
+        return ""
+    from engine.core.stamps import stamp  # stamps reads this module's formats
+
+    days = (when - now).days
+    far = f"more than {plural(days // 365, 'year')}" if days >= 365 else f"more than {FAR_DAYS // 7} weeks"
+    on = stamp(when, "F", f"{when:%A} {format_utc(when)}")  # Discord's F style names the day too, in each reader's zone
+    year = f" (in {now:%Y}?)" if when.year != now.year else ""
+    return f"Note: this deadline is {days} days away, {far}, on {on}. If you meant a nearer date{year}, move it now."
 
 
 def _local(text: str, stripped: str, game_zone: str | None) -> Deadline:

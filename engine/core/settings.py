@@ -53,11 +53,26 @@ class Setting:
         return value
 
 
+def shown(value: bool | int | str | None) -> str:
+    """A setting's value as it is typed: ``true``/``false``, not Python's ``True``/``False`` (play-test T5.8)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+_ONE_DURATION = re.compile(r"^\s*+(?:\d++\s*+[wdhms]\s*+)++$", re.IGNORECASE)
+
+
 def parse_offsets(text: str) -> tuple[int, ...]:
     """``24h,2h`` as seconds before a deadline, longest first; ``none`` for no reminders."""
     value = text.strip().lower()
     if value in ("", "none", "off"):
         return ()
+    for part in value.split(","):
+        if re.search(r"[wdhms]\s+\d", part, re.IGNORECASE) and _ONE_DURATION.match(part):  # `1h 30m`: one
+            # instant or two? (play-test T5.9; the search first: linear on any text the fuzzer sends)
+            joined, split = re.sub(r"\s+", "", part), ",".join(part.split())
+            raise ParseError(text, "`reminders` is a list of durations before a deadline, separated by commas, e.g. "
+                             "`24h,2h`, or `none`", problem=f"“{part.strip()}” has a space inside: write `{split}` for "
+                             f"separate reminders or `{joined}` for one")
     try:
         seconds = {int(parse_duration(part.strip()).total_seconds()) for part in value.split(",") if part.strip()}
     except ParseError as why:  # a duration's own reason: "longer than zero", "at most 3660 days"

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.exc import IntegrityError
 
-from engine.core.errors import GameClosed, RuleError
+from engine.core.errors import GameClosed, NotFoundError, RuleError
 from engine.service.batching import Batcher
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game, require_player
@@ -33,6 +33,13 @@ class GameListing:
     players: int
     progress: str = ""
     """Where it stands in its ruleset's own unit: ``round 3``, ``turn 1`` (``Ruleset.progress``)."""
+    setting_up: bool = False
+    """It is being set up (``Ruleset.setting_up``): nothing played yet."""
+
+    @property
+    def where(self) -> str:
+        """``being set up``, or where it stands (``round 3``, ``turn 2, Action Phase``)."""
+        return "being set up" if self.setting_up else self.progress
 
 
 @dataclass(frozen=True)
@@ -239,7 +246,14 @@ class GameService(ServiceBase):
             progress = await ruleset.progress(session, game)
         else:
             progress = f"round {game.current_round}"
-        return GameListing(game_view(game), game.status, len(players), progress)
+        setting_up = (game.status != "ended" and ruleset is not None and ruleset.setting_up is not None
+                      and await ruleset.setting_up(session, game))
+        return GameListing(game_view(game), game.status, len(players), progress, setting_up)
+
+    async def listing(self, game_id: int) -> GameListing:
+        """Where one game stands (``/game list``'s line of it; the export's title)."""
+        async with self._read() as session:
+            return await self._listing(session, await load_game(session, game_id))
 
     async def set_moderator_role(self, game_id: int, *, role_id: int | None, actor: int | None,
                                  source_id: str | None = None) -> tuple[int | None, int | None]:
@@ -307,6 +321,10 @@ class GameService(ServiceBase):
                                                  .order_by(Event.seq.desc()))).scalars())
             players = (await session.execute(select(Player.user_id, Player.name)
                                              .where(Player.game_id == game_id))).all()
+            if round_number is not None and round_number > game.current_round:  # not "Nothing recorded" (T5.5)
+                listing = await self._listing(session, game)
+                where = listing.where if listing.setting_up else f"at {listing.where}"  # its own unit: turns too
+                raise NotFoundError(f"{game.name} has no round {round_number} (it is {where}).")
         names = {int(u): n for u, n in players}
         if round_number is not None:
             events = [e for e in events if (e.payload or {}).get("round") == round_number]

@@ -57,6 +57,16 @@ class Reminder:
     """A vote without a deadline of its own that closes with this round (its deadline is the round's)."""
 
 
+QUIET = timedelta(hours=1)
+
+
+def quiet(length: timedelta) -> timedelta:
+    """How soon after the opening no reminder is sent: an hour, or a quarter of a round shorter than four hours. The
+    opening DM has just asked for the vote; a "closes in 1d" 30 seconds later adds nothing (play-test T5.9,
+    docs/rulings.md)."""
+    return min(QUIET, length / 4)
+
+
 def reminder_source(game_id: int, kind: str, number: int, offset: int) -> str:
     return f"remind:{game_id}:{kind}:{number}:{offset}"
 
@@ -67,7 +77,8 @@ class ReminderService(ServiceBase):
 
     async def pending_reminders(self) -> list[tuple[int, str, int, int, datetime]]:
         """Reminders not yet sent, soonest first: (game id, kind, number, seconds before, instant). An instant
-        at or before the opening is skipped (a 1 h deadline gets no "24 h before" reminder)."""
+        at or before the opening is skipped (a 1 h deadline gets no "24 h before" reminder), and so is one that would
+        come right after the opening DM (``quiet``)."""
         async with self._read() as session:
             wanted: list[tuple[int, str, int, int, datetime]] = []
             for form in self._forms():
@@ -77,7 +88,7 @@ class ReminderService(ServiceBase):
                     table = self.backend.ruleset(game.ruleset).settings
                     for offset in parse_offsets(str(value_of(game.settings, "reminders", table))):
                         instant = deadline - timedelta(seconds=offset)
-                        if instant > opened:
+                        if instant - opened >= quiet(deadline - opened):
                             wanted.append((game.id, kind, number, offset, instant))
             if not wanted:
                 return []

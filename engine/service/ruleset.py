@@ -34,6 +34,9 @@ EventForm = Callable[[dict[str, Any]], dict[str, Any]]
 Progress = Callable[[AsyncSession, Any], Awaitable[str]]
 """``(session, game row) -> text``: where a game stands in its ruleset's own unit (``Ruleset.progress``)."""
 
+SettingUp = Callable[[AsyncSession, Any], Awaitable[bool]]
+"""``(session, game row) -> bool``: is the game being set up (``Ruleset.setting_up``)."""
+
 SettingGuard = Callable[[AsyncSession, Any, str, Any, Any], Awaitable[None]]
 """(session, the game row, the setting's name, its old value, the new one): raises a RuleError to refuse."""
 
@@ -79,6 +82,9 @@ class Ruleset:
     progress: Progress | None = None
     """Where one of its games stands, in its own unit (``turn 1``, ``turn 2, Action Phase``), for ``/game list``;
     None: ``round N`` (the game's ``current_round``)."""
+    setting_up: SettingUp | None = None
+    """Is one of its games being set up (its players and holdings entered, nothing played yet)? ``/game list`` and
+    the export's title then say "being set up", not its ``progress`` (play-test T5.6); None: never."""
     dice: bool = False
     """Clerk rolls dice for its games (sealed seeds, ``/verify``). False: its games roll none, so ``/help`` does not
     offer ``/verify`` there and ``/verify`` answers that the game rolls no dice (play-test M5.6)."""

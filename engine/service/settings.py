@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.errors import ParseError, RuleError
-from engine.core.settings import Setting
+from engine.core.settings import Setting, shown
 from engine.core.suggest import nearest
 from engine.core.zones import parse_zone
 from engine.service.ledger import load_game
@@ -70,6 +70,8 @@ class SettingsService(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             old = game.settings.get(TIMEZONE)
+            if old == new:  # announced and recorded nothing, as /game moderators (play-test T5.3)
+                raise RuleError(f"{game.name}'s time zone is already {new or 'none (UTC)'}; nothing was changed.")
             settings = {k: v for k, v in game.settings.items() if k != TIMEZONE}
             game.settings = {**settings, TIMEZONE: new} if new is not None else settings
             await uow.record(game_id, "SettingChanged", actor, {"setting": TIMEZONE, "from": old, "to": new},
@@ -90,6 +92,10 @@ class SettingsService(ServiceBase):
                 raise RuleError(f"The moderator channel must be a private one, not the game channel of {game.name} "
                                 "(every player reads that).")
             old = game.settings.get(MODERATOR_CHANNEL)
+            if old == channel_id:
+                raise RuleError(f"{game.name}'s moderator channel is already "
+                                f"{f'<#{old}>' if old is not None else 'a private thread of the game channel'}; "
+                                "nothing was changed.")
             settings = {k: v for k, v in game.settings.items() if k != MODERATOR_CHANNEL}
             game.settings = {**settings, MODERATOR_CHANNEL: channel_id} if channel_id is not None else settings
             await uow.record(game_id, "SettingChanged", actor, {"setting": MODERATOR_CHANNEL, "from": old,
@@ -112,8 +118,11 @@ class SettingsService(ServiceBase):
             spec = setting_of(self.backend.ruleset(game.ruleset), name, self.backend.rulesets)
             new = spec.parse(value)
             old = value_of(game.settings, spec.name, settings_of(self.backend.ruleset(game.ruleset)))
+            if new == old:  # announced and recorded nothing, as /game moderators (play-test T5.3)
+                default = " (its default)" if spec.name not in game.settings else ""
+                raise RuleError(f"{spec.name} of {game.name} is already {shown(new)}{default}; nothing was changed.")
             guard = self.backend.ruleset(game.ruleset).setting_guard
-            if guard is not None and new != old:
+            if guard is not None:
                 await guard(uow.session, game, spec.name, old, new)
             game.settings = {**game.settings, spec.name: new}
             ruling = {"ruling": spec.ruling} if spec.ruling else {}

@@ -25,7 +25,8 @@ async def test_a_crisis_ballot_and_an_ag_vote_entered_for_a_player(clerk_bot: Ha
     done = await h.run(h.mod, "cast-for", h.game, player=h.bob, choice="Vote: Nay", note="by email")
     await h.settle()
     assert done.first.ephemeral
-    assert done.first.content.startswith("Entered for **bob** in sirius (`Vote: Nay`, note: by email):")
+    assert done.first.content.startswith("Entered for **bob** in sirius (`Vote: Nay`, note: by email). bob is told:\n"
+                                         "> Ballot recorded")  # bob's receipt, quoted: its "your" is bob's (T5.10)
     told = await h.fake.wait_for(lambda: [m for m in h.fake.dms(h.bob) if "entered this for you" in m.content],
                                  "bob's DM")
     assert "The moderator" in told[0].content and "`Vote: Nay`" in told[0].content and "by email" in told[0].content

@@ -15,7 +15,7 @@ async def test_game_new_player_add_and_round_open_by_slash_commands(clerk_bot: H
                         faction="House Vey")
     opened = await h.run(h.mod, "round open", h.game, crisis="Raise the fleet levy?", deadline="2h")
 
-    assert "New landsdraad game **sirius**" in created.first.content
+    assert "New Landsdraad game **sirius**" in created.first.content
     assert not created.first.ephemeral
     assert added.first.ephemeral and "Added alice to sirius: D 4 / C 2 / I 2, d3 3" in added.first.content
     assert opened.first.ephemeral and "Round 1 is open" in opened.first.content

@@ -192,3 +192,17 @@ def test_a_deadline_that_has_come_reads_due_now_not_in_now() -> None:
     at = datetime(2026, 3, 28, 18, tzinfo=UTC)
     assert utc_text(due_text(at, at)) == "2026-03-28 18:00 UTC (due now)"
     assert utc_text(due_text(at, at - timedelta(hours=2))) == "2026-03-28 18:00 UTC (in 2h)"
+
+
+def test_a_deadline_weeks_away_is_accepted_with_a_note_naming_its_date() -> None:
+    """A deadline years away is most likely a slip for this year (`2029-03-28` for `2026-03-28`): it is accepted, and
+    the moderator's answer names the day and how far it is; within four weeks there is no note (play-test T5.2,
+    docs/rulings.md)."""
+    now = datetime(2026, 3, 27, 18, tzinfo=UTC)
+    far = read_deadline("2029-03-28 18:00 UTC", now)
+    assert far.when == datetime(2029, 3, 28, 18, tzinfo=UTC)
+    assert utc_text(far.far) == ("Note: this deadline is 1097 days away, more than 3 years, on Wednesday 2029-03-28 "
+                                 "18:00 UTC. If you meant a nearer date (in 2026?), move it now.")
+    assert utc_text(read_deadline("5w", now).far).startswith("Note: this deadline is 35 days away, more than 4 weeks")
+    assert read_deadline("4w", now).far == ""
+    assert read_deadline("2026-04-24 18:00", now).far == ""

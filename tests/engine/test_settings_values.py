@@ -21,6 +21,17 @@ def test_a_reminder_list_says_which_part_is_wrong_and_why(text: str, problem: st
     assert "`reminders` is a list of durations" in str(caught.value)
 
 
+def test_a_reminder_list_with_a_space_inside_an_instant_is_refused_with_both_readings() -> None:
+    """`1h 30m` could be one instant or two: it is refused, with both ways to write it (play-test T5.9); a space
+    after a comma is fine."""
+    with pytest.raises(ParseError) as caught:
+        parse_offsets("1h 30m")
+    assert caught.value.problem == ("“1h 30m” has a space inside: write `1h,30m` for separate reminders or `1h30m` "
+                                    "for one")
+    assert parse_offsets("24h, 2h") == (86400, 7200)
+    assert parse_offsets("1h30m") == (5400,)
+
+
 def test_a_number_out_of_range_says_it_was_read_and_which_bound_it_passed() -> None:
     penalty = Setting("end_game_penalty", 20, "the End Game penalty", low=0, high=100)
     with pytest.raises(ParseError, match="150 is more than 100"):

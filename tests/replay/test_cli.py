@@ -90,7 +90,7 @@ def test_console_reads_piped_lines_and_keeps_games_between_sessions(
     assert main(["console", "--database", url]) == 0
     first = capsys.readouterr().out
     assert first.startswith(f"Clerk offline console on {url}")
-    assert "mod #sirius: /game new ruleset:landsdraad name:sirius\n  → #sirius: New landsdraad game" in first
+    assert "mod #sirius: /game new ruleset:landsdraad name:sirius\n  → #sirius: New Landsdraad game" in first
     assert "→ DM jenny:\n      Ballot recorded for round 1 of sirius: **Aye**" in first
     assert "it was counted once" in first
     assert "  ? expected `NAME dm: TEXT`" in first
@@ -143,7 +143,7 @@ def test_no_token_and_no_command_opens_the_console_on_the_default_database(
     assert main([]) == 0
     out = capsys.readouterr().out
     assert "DISCORD_TOKEN is not set, so Clerk starts its offline console on sqlite+aiosqlite:///clerk.db" in out
-    assert "New landsdraad game **g**" in out
+    assert "New Landsdraad game **g**" in out
     assert (clean_env / "clerk.db").exists()
 
 

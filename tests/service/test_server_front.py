@@ -50,10 +50,15 @@ async def test_game_list_in_a_server_and_in_a_dm(table: Table) -> None:
     out = await slash(table.clerk, BOB, "game list")
     assert public(out) and len(out) == 1
     text = texts(out)
-    assert "**sirius** in <#901>: Landsdraad, round 0, active, 1 player" in text
-    # issue 16: each ruleset's own unit, not "round 0" for the rulesets that count turns
-    assert "**republic** in <#902>: Mylantium, turn 1, active, 0 players" in text
-    assert "**senate** in <#903>: Convocate, before turn 1, active, 0 players" in text
+    # play-test T5.6: a game in set-up is "being set up", in each ruleset's own sense (Ruleset.setting_up), not
+    # "round 0, active"
+    assert "**sirius** in <#901>: Landsdraad, being set up, 1 player" in text
+    assert "**republic** in <#902>: Mylantium, being set up, 0 players" in text
+    assert "**senate** in <#903>: Convocate, being set up, 0 players" in text
+    await slash(table.clerk, MODERATOR, "round open", crisis="Piracy")
+    # issue 16: once played, each ruleset's own unit, not "round 0" for the rulesets that count turns
+    assert "**sirius** in <#901>: Landsdraad, round 1, active, 1 player" in texts(await slash(table.clerk, BOB,
+                                                                                             "game list"))
     mine = await slash(table.clerk, BOB, "game list", in_dm=True)
     assert "Your games" in texts(mine) and "sirius" in texts(mine) and "republic" not in texts(mine)
     stranger = await slash(table.clerk, actor(77, "Zed"), "game list", in_dm=True)
@@ -184,7 +189,9 @@ async def test_log_pages_newest_first_with_filters(table: Table) -> None:
     first = texts(await slash(table.clerk, MODERATOR, "log", round=1, player=user(10, "Bob")))
     assert "round 1, player Bob" in first and "1 event," in first
     none = texts(await slash(table.clerk, MODERATOR, "log", round=7))
-    assert "Nothing recorded" in none
+    assert "sirius has no round 7 (it is at round 1)." in none  # not a bare "Nothing recorded" (play-test T5.5)
+    zed = texts(await slash(table.clerk, MODERATOR, "log", player=user(77, "Zed")))
+    assert "Nothing recorded. Zed is not a player in sirius, and nothing recorded names them." in zed
     beyond = texts(await slash(table.clerk, MODERATOR, "log", page=99))
     assert "page 99 does not exist" in beyond
 

@@ -54,6 +54,24 @@ async def test_no_reminder_before_the_round_opened_and_the_setting_changes_them(
     assert await table.clerk.reminders.pending_reminders() == []
 
 
+async def test_no_reminder_right_after_the_opening(table: Any) -> None:
+    """A round opened at 17:59:30 with its deadline at 18:00 the next day: its "24h before" instant falls 30 seconds
+    after the opening DM, which has just asked for the vote, and is skipped; so is any within an hour of the opening,
+    or within the first quarter of a round shorter than four hours (play-test T5.9, docs/rulings.md)."""
+    await _game(table)
+    await table.open(deadline=timedelta(hours=24, seconds=30))
+    assert [o for *_, o, _ in await table.clerk.reminders.pending_reminders()] == [7200]
+    await table.clerk.settings.change_setting(table.game_id, name="reminders", value="23h30m,23h,2h", actor=MOD)
+    assert [o for *_, o, _ in await table.clerk.reminders.pending_reminders()] == [82800, 7200]
+
+
+async def test_a_short_rounds_reminders_skip_its_first_quarter(table: Any) -> None:
+    await _game(table)
+    await table.open(deadline=timedelta(minutes=40))
+    await table.clerk.settings.change_setting(table.game_id, name="reminders", value="35m,30m,10m", actor=MOD)
+    assert [o for *_, o, _ in await table.clerk.reminders.pending_reminders()] == [1800, 600]
+
+
 async def test_ag_election_reminders_go_to_players_without_an_ag_ballot(table: Any) -> None:
     await _game(table)
     await table.clerk.landsdraad.adjutant.open_election(table.game_id,

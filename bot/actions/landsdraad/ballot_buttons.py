@@ -37,7 +37,7 @@ def ballot_offer_text(view: RoundView, votes: int, now: datetime) -> str:
     return (f"Round {view.number} of {view.game.name} is open: {view.crisis}\n"
             f"Your ballot carries your {votes} votes. Deadline: {deadline_text(view.deadline, now)}.\n"
             "Press a button to vote (or DM me `Vote: Aye|Nay|Abstain`); press another one to change your ballot "
-            "until the deadline. Ballots are secret.")
+            f"until {'the deadline' if view.deadline is not None else 'the round closes'}. Ballots are secret.")
 
 
 def round_open_dms(view: RoundView, players: list[PlayerView], now: datetime) -> list[Outgoing]:

@@ -268,7 +268,8 @@ def result_png(result: ResultView, *, title: str) -> bytes:
     heading = fig.text(0.035, 0.915, _clean(title), fontsize=18, fontweight="bold", color=INK, va="center", **_TEXT)
     _fit(heading, 0.93 * fig.bbox.width)
     effective = result.aye + result.nay
-    fig.text(0.035, 0.835, f"Needed to pass: {result.needed} (a majority of Aye + Nay = {effective})  ·  "
+    why = f"a majority of Aye + Nay = {effective}" if effective else "nobody voted Aye or Nay, so it cannot pass"
+    fig.text(0.035, 0.835, f"Needed to pass: {result.needed} ({why})  ·  "
              f"{result.in_play} votes in play", fontsize=12, color=MUTED, va="center", **_TEXT)
     shares = result_shares(result)
     ax = fig.add_axes((0.16, 0.16, 0.80, 0.58))
@@ -303,8 +304,16 @@ def result_alt(result: ResultView, *, title: str) -> str:
     for _, name, players, factions in result_shares(result):
         total = players + factions
         parts.append(f"{name} {total}" + (f" (players {players}, temporary factions {factions})" if factions else ""))
-    return (f"Bar chart of {title}. " + ", ".join(parts) + f". Needed to pass: {result.needed} (a majority of Aye + "
-            f"Nay); {result.in_play} votes in play.")
+    return (f"Bar chart of {title}. " + ", ".join(parts) + f". Needed to pass: {needed_text(result)}; "
+            f"{result.in_play} votes in play.")  # as the card says it (play-test T5.10)
+
+
+def needed_text(result: ResultView) -> str:
+    """What a round needed to pass and why, as the result card and its chart's alt text say it."""
+    effective = result.aye + result.nay
+    if effective == 0:
+        return f"{result.needed} (nobody voted Aye or Nay, so it cannot pass)"
+    return f"{result.needed} (a majority of Aye + Nay = {effective}; abstentions do not count)"
 
 
 def forecast_alt(forecast: Forecast, *, title: str) -> str:

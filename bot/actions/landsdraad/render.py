@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from bot.actions.front import ReminderText
+from bot.actions.landsdraad.charts import needed_text
 from bot.actions.outbox import Card
 from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_text
 from bot.actions.verify import commitment_text, reveal_text
@@ -141,13 +142,6 @@ def status_card(status: StatusView, now: datetime) -> Card:
     state = "open" if view.status == "open" else "closed"
     return Card(title=f"{view.game.name}: round {view.number} ({state})", description=view.crisis,
                 fields=tuple(fields), color=NEUTRAL)
-
-
-def needed_text(result: ResultView) -> str:
-    effective = result.aye + result.nay
-    if effective == 0:
-        return f"{result.needed} (nobody voted Aye or Nay, so it cannot pass)"
-    return f"{result.needed} (a majority of Aye + Nay = {effective}; abstentions do not count)"
 
 
 def round_end_text(result: ResultView) -> str:

@@ -18,18 +18,26 @@ from engine.store.models.convocate import CvTurn
 
 
 async def progress(session: AsyncSession, game: Any) -> str:
-    """``turn N, Action Phase`` for /game list; ``before turn 1`` until the first turn starts."""
+    """``turn N, Action Phase`` for /game list and the export's title; ``before turn 1`` until the first turn
+    starts (then ``setting_up`` says "being set up" for a game that has not ended)."""
     row = (await session.execute(select(CvTurn).where(CvTurn.game_id == game.id))).scalar_one_or_none()
     if row is None or not row.turn:
         return "before turn 1"
     return f"turn {row.turn}" + (f", {row.phase.capitalize()} Phase" if row.phase else "")
 
 
+async def setting_up(session: AsyncSession, game: Any) -> bool:
+    """``Ruleset.setting_up``: a Convocate table is being set up until its first turn begins (the first /phase
+    next)."""
+    row = (await session.execute(select(CvTurn).where(CvTurn.game_id == game.id))).scalar_one_or_none()
+    return row is None or not row.turn
+
+
 TABLES = (tables.CvPlayer, tables.CvCard, tables.CvFactor, tables.CvTurn, tables.CvStatute, tables.CvMotion)
 """Its state tables (``Ruleset.tables``)."""
 
 RULESET = Ruleset(NAME, "Convocate", SETTINGS, service=ConvocateService, exports=(export_convocate,), progress=progress,
-                  tables=TABLES, untimed_events=frozenset({"VotesCommitted"}))
+                  setting_up=setting_up, tables=TABLES, untimed_events=frozenset({"VotesCommitted"}))
 """Its settings are its rulings (``engine/convocate/rulings.py``): ``/game settings`` shows and changes them, and
 ``/convocate rulings`` is kept as an alias that lists them with their P-numbers."""
 

@@ -3,6 +3,10 @@ its use cases (``service.LandsdraadService``, reached as ``clerk.landsdraad``)."
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from engine.landsdraad.close_weights import exported as exported_close
 from engine.landsdraad.settings import SETTINGS
 from engine.service.landsdraad.adjutant import export_offices
@@ -13,6 +17,7 @@ from engine.service.landsdraad.name import NAME
 from engine.service.landsdraad.perks import export_perks
 from engine.service.landsdraad.registries import export_registries
 from engine.service.landsdraad.reminders import FORMS
+from engine.service.landsdraad.round_state import current_round
 from engine.service.landsdraad.service import LandsdraadService
 from engine.service.landsdraad.victory_export import export_final_scores, export_forecast, export_victory
 from engine.service.ruleset import Ruleset
@@ -24,9 +29,16 @@ TABLES = (tables.Holding, tables.Round, tables.TempFactionRow, tables.Ballot, ta
           tables.VictoryGoal, tables.PrestigeAward, tables.VictoryState, tables.FinalScoreRow)
 """Its state tables (``Ruleset.tables``)."""
 
+
+async def setting_up(session: AsyncSession, game: Any) -> bool:
+    """``Ruleset.setting_up``: a Landsdraad game is being set up until its first round is opened."""
+    return await current_round(session, game) is None
+
+
 RULESET = Ruleset(NAME, "Landsdraad", SETTINGS, service=LandsdraadService, exports=(
     export_players_and_rounds, export_offices, export_transfers, export_player_votes, export_perks,
     export_registries, export_victory, export_forecast, export_final_scores), reminders=FORMS, tables=TABLES,
-    untimed_events=frozenset({"BallotCast"}), exported_events={"RoundClosed": exported_close}, dice=True)
+    untimed_events=frozenset({"BallotCast"}), exported_events={"RoundClosed": exported_close}, dice=True,
+    setting_up=setting_up)
 
 __all__ = ["RULESET", "LandsdraadService"]

@@ -7,10 +7,12 @@ from typing import Any
 
 from sqlalchemy import select
 
+from engine.core.durations import MAX_DAYS, format_remaining, format_utc
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.factions import make_faction
 from engine.service.clock import utc
 from engine.service.dice import commit_seed, seal
+from engine.service.landsdraad.explain import rounds_so_far
 from engine.service.landsdraad.ledger import game_players
 from engine.service.landsdraad.round_close import close
 from engine.service.landsdraad.round_state import (
@@ -32,6 +34,13 @@ def passed(rnd: Round, now: datetime, what: str) -> None:
     if rnd.deadline is not None and rnd.paused_left is None and utc(rnd.deadline) <= now:
         raise RuleError(f"Round {rnd.number}'s deadline ({utc(rnd.deadline):%Y-%m-%d %H:%M} UTC) has passed, so it is "
                         f"closed for ballots and closes now; it cannot be {what}. Nothing was changed.")
+
+
+def _room(seconds: int) -> str:
+    """How much more a deadline may grow under the cap, to the whole minute below (what a moderator can type)."""
+    minutes = max(0, seconds) // 60
+    return f"it can be extended by at most {format_remaining(timedelta(minutes=minutes))}" if minutes else \
+        "it cannot be extended further"
 
 
 class RoundService(ServiceBase):
@@ -133,12 +142,16 @@ class RoundService(ServiceBase):
         defaults to the last closed round."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
-            if number is None:
-                number = game.current_round
+            if number is None:  # the last closed round: not "has no round 0" before any closed (play-test T5.5)
+                number = (await uow.session.execute(select(Round.number).where(
+                    Round.game_id == game_id, Round.status == "closed").order_by(Round.number.desc()).limit(1))
+                ).scalar_one_or_none()
+                if number is None:
+                    raise RuleError(f"No round of {game.name} has closed yet, so there is no result to release.")
             found = await uow.session.execute(select(Round).where(Round.game_id == game_id, Round.number == number))
             rnd = found.scalar_one_or_none()
             if rnd is None:
-                raise NotFoundError(f"{game.name} has no round {number}.")
+                raise NotFoundError(f"{game.name} has no round {number}: {rounds_so_far(game.current_round)}.")
             held = (rnd.result or {}).get("disclosure") or {}
             if rnd.status != "closed" or not held.get("held"):
                 raise RuleError(f"Round {number} of {game.name} has no result held back; there is nothing to release.")
@@ -197,6 +210,11 @@ class RoundService(ServiceBase):
             if rnd.paused_left is not None:
                 if by is None:
                     raise RuleError(f"Round {rnd.number} is paused; extend it `by` a duration, or resume it first.")
+                room = MAX_DAYS * 86400 - rnd.paused_left  # the cap /round open and `to` keep (play-test T5.1)
+                if by.total_seconds() > room:
+                    raise RuleError(f"A deadline is at most {MAX_DAYS} days away, and paused round {rnd.number} has "
+                                    f"{format_remaining(timedelta(seconds=rnd.paused_left))} left, so "
+                                    f"{_room(room)}. Nothing was changed.")
                 payload |= {"paused_left_from": rnd.paused_left,
                             "paused_left_to": rnd.paused_left + int(by.total_seconds())}
                 rnd.paused_left += int(by.total_seconds())
@@ -211,6 +229,14 @@ class RoundService(ServiceBase):
                     new = utc(rnd.deadline) + by
                 if new <= uow.now:
                     raise RuleError("The new deadline must be in the future.")
+                if rnd.deadline is not None and new == utc(rnd.deadline):  # announced and recorded nothing (T5.3)
+                    raise RuleError(f"Round {rnd.number} already closes at {format_utc(new)}; nothing was changed.")
+                latest = uow.now + timedelta(days=MAX_DAYS)
+                if new > latest and rnd.deadline is not None:  # `by` again and again (play-test T5.1); `to` is
+                    room = int((latest - utc(rnd.deadline)).total_seconds())  # refused as it is read
+                    raise RuleError(f"A deadline is at most {MAX_DAYS} days away (until {format_utc(latest)}): round "
+                                    f"{rnd.number} closes at {format_utc(utc(rnd.deadline))}, so {_room(room)}. "
+                                    "Nothing was changed.")
                 payload |= {"from": utc(rnd.deadline).isoformat() if rnd.deadline else None, "to": new.isoformat()}
                 rnd.deadline = new
             await uow.session.flush()

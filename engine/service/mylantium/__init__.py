@@ -27,6 +27,12 @@ async def progress(session: AsyncSession, game: Any) -> str:
     return f"turn {turn or 1}"
 
 
+async def setting_up(session: AsyncSession, game: Any) -> bool:
+    """``Ruleset.setting_up``: in turn 1 before its Election Round starts (as its set-up summary says)."""
+    gov = (await session.execute(select(MylGovernment).where(MylGovernment.game_id == game.id))).scalar_one_or_none()
+    return gov is None or (gov.turn == 1 and not gov.election_started and not gov.business_closed)
+
+
 async def setting_guard(session: AsyncSession, game: Any, name: str, old: Any, new: Any) -> None:
     """``initial_approval`` is the Approval Rating until a moderator sets one or a Business Phase changes it
     (P1-20): once a General Election was counted at it, changing it would rewrite that election's approval and the
@@ -56,6 +62,6 @@ TABLES = (tables.MylGovernment, tables.MylFaction, tables.MylCandidate, tables.M
 
 RULESET = Ruleset(NAME, "Mylantium", SETTINGS, service=MylantiumService, exports=(export_mylantium,), reminders=FORMS,
                   progress=progress, tables=TABLES, untimed_events=frozenset({"ChoiceMade", "ContributionPledged"}),
-                  setting_guard=setting_guard)
+                  setting_guard=setting_guard, setting_up=setting_up)
 
 __all__ = ["NAME", "RULESET", "MylantiumService"]
