@@ -64,3 +64,12 @@ def test_a_moderator_role_is_a_role_mention_and_a_paused_clock_a_duration() -> N
         "round 1, left 28h, deadline 2026-03-28 22:00 UTC")
     assert sentence("RoundExtended", {"round": 1, "paused_left_from": 93600, "paused_left_to": 100800}, {}) == (
         "round 1, paused left from 26h, paused left to 28h")
+
+
+def test_the_moderators_channel_is_a_channel_mention() -> None:
+    """/log: a change of ``moderator_channel`` names channels as Discord shows a channel (``<#id>``), not a user
+    mention of the channel's id, and no channel as the private thread it falls back to."""
+    assert sentence("SettingChanged", {"setting": "moderator_channel", "from": None, "to": 100260745262270831},
+                    {}) == "setting moderator_channel the moderators' private thread → <#100260745262270831>"
+    assert sentence("SettingChanged", {"setting": "moderator_channel", "from": 100260745262270831, "to": None},
+                    {}) == "setting moderator_channel <#100260745262270831> → the moderators' private thread"

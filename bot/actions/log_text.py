@@ -110,6 +110,16 @@ def _role(role_id: Any) -> str:
     return f"<@&{role_id}>" if isinstance(role_id, int) else "members with Manage Server"
 
 
+def _setting(p: Mapping[str, Any], w: Words) -> str:
+    """A setting's change; the moderators' channel as a channel mention (``<#id>``), not a user's."""
+    if p.get("setting") != "moderator_channel":
+        return f"setting {p.get('setting')} {w.change(p.get('from'), p.get('to'))}"
+
+    def place(channel: Any) -> str:
+        return f"<#{channel}>" if isinstance(channel, int) else "the moderators' private thread"
+    return f"setting moderator_channel {place(p.get('from'))} → {place(p.get('to'))}"
+
+
 def label(key: str) -> str:
     return key.replace("_", " ")
 
@@ -132,7 +142,7 @@ SHARED: dict[str, Sentence] = {
     "GameCreated": lambda p, w: f"{p.get('ruleset', 'a').capitalize()} game {p.get('name')} created",
     "PlayerAdded": lambda p, w: f"{w.who(p.get('user_id'))} joined; " + w.pairs(
         {k: v for k, v in p.items() if k not in ("user_id", "name")}),
-    "SettingChanged": lambda p, w: f"setting {p.get('setting')} {w.change(p.get('from'), p.get('to'))}",
+    "SettingChanged": _setting,
     "ModeratorRoleChanged": lambda p, w: f"moderators: {_role(p.get('from'))} → {_role(p.get('to'))}",
     "ReminderSent": lambda p, w: (f"reminder {format_offset(int(p.get('before') or 0))} before the deadline of "
                                   f"{p.get('kind')} {p.get('number')}; not yet answered: {w.value(p.get('waiting'))}"),
