@@ -47,7 +47,7 @@ class Setting:
                                  problem=f"{number} is {side}")
             return number
         if self.durations:
-            return format_offsets(parse_offsets(value))
+            return format_offsets(typed_offsets(value))
         if value not in self.choices:
             raise ParseError(text, f"`{self.name}` is one of: {', '.join(self.choices)}")
         return value
@@ -83,6 +83,29 @@ def parse_offsets(text: str) -> tuple[int, ...]:
             None if whole else f"“{part}” is not a duration")
         raise ParseError(text, wanted, problem=problem) from None
     return tuple(sorted(seconds, reverse=True))
+
+
+MIN_REMINDER = 60
+"""The shortest lead time a moderator may set for a reminder: one sooner leaves the player no time to answer (and a
+deadline is kept to the whole minute)."""
+MAX_REMINDERS = 6
+"""The most reminders a moderator may set before one deadline: each is a DM to every player who has not voted, and
+more than a handful is spam that players mute (and Discord's limits pay for)."""
+
+
+def typed_offsets(text: str) -> tuple[int, ...]:
+    """``parse_offsets`` for a value a moderator types: also at least ``MIN_REMINDER`` each and at most
+    ``MAX_REMINDERS`` of them (play-test T5.9). A value stored before these limits is still read as it is."""
+    offsets = parse_offsets(text)
+    wanted = "`reminders` is a list of durations before a deadline, e.g. `24h,2h`, or `none`"
+    short = [o for o in offsets if o < MIN_REMINDER]
+    if short:
+        raise ParseError(text, wanted, problem=f"a reminder {format_offset(short[0])} before the deadline leaves no "
+                         "time to vote: each is at least 1m")
+    if len(offsets) > MAX_REMINDERS:
+        raise ParseError(text, wanted, problem=f"{len(offsets)} reminders would DM each player who has not voted "
+                         f"{len(offsets)} times: at most {MAX_REMINDERS}")
+    return offsets
 
 
 def format_offsets(offsets: tuple[int, ...]) -> str:

@@ -39,3 +39,19 @@ def test_a_number_out_of_range_says_it_was_read_and_which_bound_it_passed() -> N
     with pytest.raises(ParseError, match="-1 is less than 0"):
         penalty.parse("-1")
     assert penalty.parse("25") == 25
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("24h,30s", "a reminder 30s before the deadline leaves no time to vote: each is at least 1m"),
+    (",".join(f"{h}h" for h in range(1, 24)),
+     "23 reminders would DM each player who has not voted 23 times: at most 6"),
+])
+def test_a_typed_reminder_list_keeps_to_a_minute_ahead_and_a_handful(text: str, problem: str) -> None:
+    """A moderator's `reminders`: none less than a minute before the deadline, and not a DM an hour for a day
+    (play-test T5.9); a list stored before these limits is still read as it is."""
+    reminders = Setting("reminders", "24h,2h", "when to remind", durations=True)
+    with pytest.raises(ParseError) as caught:
+        reminders.parse(text)
+    assert caught.value.problem == problem
+    assert parse_offsets(text)  # what the scheduler reads from a stored value
+    assert reminders.parse("1m,6h,5h,4h,3h,2h") == "6h,5h,4h,3h,2h,1m"
