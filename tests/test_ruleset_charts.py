@@ -7,6 +7,7 @@ same in words. Where each is attached is in the golden transcripts (``[file ...]
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import struct
 from datetime import UTC, datetime
@@ -223,6 +224,10 @@ def test_the_landsdraad_charts_alt_texts_say_the_same_in_words() -> None:
     assert alt == ("Bar chart of sirius, round 3: the measure PASSED. Aye 48 (players 28, temporary factions 20), "
                    "Nay 31 (players 22, temporary factions 9), Abstain 14 (players 8, temporary factions 6). Needed "
                    "to pass: 40 (a majority of Aye + Nay = 79; abstentions do not count); 93 votes in play.")
+    nobody = dataclasses.replace(fixed_result(), outcome="failed", aye=0, nay=0, abstain=93, needed=1)
+    assert landsdraad_charts.needed_text(nobody) == "1 Aye (nobody voted Aye or Nay; abstentions do not count)"
+    assert "Needed to pass: 1 Aye (nobody voted Aye or Nay; abstentions do not count); 93" in (
+        landsdraad_charts.result_alt(nobody, title="sirius, round 3: the measure FAILED"))  # not "cannot pass"
     f = landsdraad_charts.forecast_alt(forecast(tv3_s07()), title="sirius's Victory Point Forecast, round 3")
     assert f.startswith("Bar chart of sirius's Victory Point Forecast, round 3: what one more of each is worth if "
                         "the game ended now (Pot 3000 VP): a Planet +10 VP, a vote +3 VP, 1,000 MS of income +2.5 VP")

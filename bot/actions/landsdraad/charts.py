@@ -267,9 +267,7 @@ def result_png(result: ResultView, *, title: str) -> bytes:
     fig = _figure(RESULT_SIZE, RESULT_DPI)
     heading = fig.text(0.035, 0.915, _clean(title), fontsize=18, fontweight="bold", color=INK, va="center", **_TEXT)
     _fit(heading, 0.93 * fig.bbox.width)
-    effective = result.aye + result.nay
-    why = f"a majority of Aye + Nay = {effective}" if effective else "nobody voted Aye or Nay, so it cannot pass"
-    fig.text(0.035, 0.835, f"Needed to pass: {result.needed} ({why})  ·  "
+    fig.text(0.035, 0.835, f"Needed to pass: {needed_text(result)}  ·  "
              f"{result.in_play} votes in play", fontsize=12, color=MUTED, va="center", **_TEXT)
     shares = result_shares(result)
     ax = fig.add_axes((0.16, 0.16, 0.80, 0.58))
@@ -311,8 +309,8 @@ def result_alt(result: ResultView, *, title: str) -> str:
 def needed_text(result: ResultView) -> str:
     """What a round needed to pass and why, as the result card and its chart's alt text say it."""
     effective = result.aye + result.nay
-    if effective == 0:
-        return f"{result.needed} (nobody voted Aye or Nay, so it cannot pass)"
+    if effective == 0:  # T = 0 // 2 + 1 = 1 Aye, nobody cast one (R0-18; play-test T5.10)
+        return f"{result.needed} Aye (nobody voted Aye or Nay; abstentions do not count)"
     return f"{result.needed} (a majority of Aye + Nay = {effective}; abstentions do not count)"
 
 
