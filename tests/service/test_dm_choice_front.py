@@ -53,7 +53,7 @@ async def ballots(table: Table, game_id: int) -> list[dict[str, object]]:
 async def test_the_menu_lists_the_games_and_a_choice_casts_there_once(table: Table) -> None:
     arrakis = await two_games(table)
     out = await dm(table.clerk, ALICE, "Vote: Nay, 3", source_id="msg:77")
-    assert "You play in several games (#sirius, #arrakis); say which, e.g. `Vote: Aye #sirius`" in out[0].text
+    assert "You play in several games (#sirius, #arrakis); say which, e.g. `Vote: Nay, 3 #sirius`" in out[0].text
     assert "choose its game in the menu below" in out[0].text and "Nothing was recorded yet" in out[0].text
     menu = menu_of(out)
     assert [(o.label, o.value) for o in menu.options] == [("#sirius (Landsdraad)", str(table.game_id)),

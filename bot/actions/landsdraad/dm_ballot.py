@@ -77,8 +77,10 @@ async def cast_dm_ballot(app: App, ctx: Ctx, command: BallotCommand,
     transaction (``OwedWith``)."""
     receipt = await _cast_in_known_game(app, ctx, command, answer)
     if receipt is None:
-        game = await game_of_user(app, ctx.actor.id, command.game, "landsdraad", what=WHAT,
-                                  form=f"Vote: {command.option.value.capitalize()}")  # asked only where a round is open
+        form = f"{'Revote' if command.revote else 'Vote'}: {command.option.value.capitalize()}" + (
+            f", {command.declared}" if command.declared is not None else "")  # the menu's example: the sender's own
+        game = await game_of_user(app, ctx.actor.id, command.game, "landsdraad", what=WHAT, example=form,
+                                  form=form)  # asked only where a round is open
         receipt = await app.clerk.landsdraad.ballots.cast_ballot(game.id, user_id=ctx.actor.id, command=command,
                                                                  received_at=ctx.at, source_id=ctx.source_id,
                                                                  answer=answer)
