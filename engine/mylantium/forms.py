@@ -168,6 +168,48 @@ def parse_form(text: str) -> Form:
     return Pledge(dollars, bool(to), game)
 
 
+def _describe(form: Form) -> str:
+    """A form's choice in a few words, for a refusal that names two of them."""
+    if isinstance(form, PrimaryChoice):
+        return form.candidate
+    if isinstance(form, GeneralChoice | Realign):
+        return form.party.title
+    if isinstance(form, Pledge):
+        return f"${form.amount}" + (" to the Vanguard" if form.to_vanguard else "")
+    return "yes" if form.accept else "no"
+
+
+def _same(one: Form, other: Form) -> bool:
+    if isinstance(one, PrimaryChoice) and isinstance(other, PrimaryChoice):
+        return " ".join(one.candidate.lower().split()) == " ".join(other.candidate.lower().split())
+    return _describe(one) == _describe(other)
+
+
+_WHAT = {PrimaryChoice: "Primary choices", GeneralChoice: "General Election choices", Realign: "realignments",
+         Pledge: "contributions", CoupAnswer: "answers to the coup offer"}
+
+
+def check_one_choice(text: str, form: Form) -> None:
+    """Refuse a DM whose later line (up to a few) is the same form with another choice than its first line's
+    (``Primary: Roy Dunn`` then ``Primary: Lee Adams``): only the first line is read, but which choice is meant is
+    not clear, so neither is recorded (play-test Q3.1, as P3.1 for crisis ballots). The same choice again, or a body
+    that is no form, is left alone."""
+    for number, row in enumerate(text.strip().splitlines()[1:6], start=2):
+        row = first_line(row)
+        if not row or not names_a_form(row):
+            continue
+        try:
+            other = parse_form(row)
+        except ParseError:
+            continue
+        if type(other) is type(form) and not _same(form, other):
+            both = (isinstance(form, Pledge) and isinstance(other, Pledge) and form.to_vanguard != other.to_vanguard)
+            then = ("send each part in a message of its own" if both else "send the one you mean, alone")
+            raise ParseError(text, ACCEPTED, problem=f"your message holds two {_WHAT[type(form)]}, "
+                                                     f"{_describe(form)} on its first line and {_describe(other)} on "
+                                                     f"line {number}; {then}")
+
+
 _CHOOSING = {"vote", "revote", "re-vote", "ballot", "choose", "choice", "elect", "nominate", "pick", "candidate"}
 """Words a player may put before the name they choose when they mean ``Primary:`` or ``General:``."""
 

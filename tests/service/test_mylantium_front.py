@@ -443,3 +443,26 @@ async def test_extra_words_after_a_candidate_are_refused_and_a_start_of_the_name
                           "“Lee Ad”). ")
     out = texts(await dm(clerk, C.PL, "Primary: lee."))
     assert out.startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee** (was Lee Adams). ")
+
+
+async def test_two_different_choices_in_one_dm_are_refused(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
+    """Play-test Q3.1: `Primary: Lee` with `Primary: Kim` on the next line recorded Lee, silently; likewise a
+    `General:` or a `Contribute:` corrected on line 2. Now neither is recorded and the answer names both; the same
+    choice twice, or a reason under it, is read as before."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="2h")
+    out = texts(await dm(clerk, C.PL, "Primary: Lee\nPrimary: Kim"))
+    assert "two Primary choices, Lee on its first line and Kim on line 2" in out and "Recorded" not in out
+    assert "Recorded" in texts(await dm(clerk, C.PL, "Primary: Lee\nPrimary: lee"))
+    assert "Recorded" in texts(await dm(clerk, C.GR, "Primary: Lee\nhe is the best"))
+    clock.advance(timedelta(hours=2))
+    await close_due(App(clerk), clock.now())
+    await slash(clerk, MODERATOR, "election general open")
+    out = texts(await dm(clerk, C.BH, "General: Federalist\nGeneral: Whig"))
+    assert "two General Election choices, Federalist on its first line and Whig on line 2" in out
+    await slash(clerk, MODERATOR, "election general close")
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=100)
+    await dm(clerk, C.BH, "Coup: no")
+    out = texts(await dm(clerk, C.PL, "Contribute: 0\nContribute: 5 to the Vanguard"))
+    assert "two contributions, $0 on its first line and $5 to the Vanguard on line 2; send each part" in out
+    assert "Contribution recorded" not in out

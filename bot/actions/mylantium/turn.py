@@ -40,6 +40,7 @@ from engine.mylantium.forms import (
     Pledge,
     PrimaryChoice,
     Realign,
+    check_one_choice,
     looks_like_form,
     names_a_form,
     parse_form,
@@ -301,6 +302,7 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     """``Primary:``, ``General:``, ``Realign:``, ``Contribute:`` and ``Coup:``, only for players of a Mylantium
     game (a player of another ruleset is told so)."""
     form = parse_form(first_line(text))
+    check_one_choice(text, form)
     head = first_line(text).split(":", 1)[0].strip().capitalize()
     game = await game_of_user(app, ctx.actor.id, form.game, NAME, what=f"`{head}:`", example=first_line(text)[:60],
                               form=first_line(text))
