@@ -466,3 +466,23 @@ async def test_two_different_choices_in_one_dm_are_refused(rep: Republic, clerk:
     out = texts(await dm(clerk, C.PL, "Contribute: 0\nContribute: 5 to the Vanguard"))
     assert "two contributions, $0 on its first line and $5 to the Vanguard on line 2; send each part" in out
     assert "Contribution recorded" not in out
+
+
+async def test_a_removed_factions_forms_all_get_the_removal_line(rep: Republic, clerk: Clerk) -> None:
+    """Play-test Q4.2: a removed Faction's `General:`, `Coup:` and `Contribute:` were answered "The General Election
+    is not open" or "No Revolution is under way", as if it could take part once they were; `Realign:` and `Primary:`
+    said it was removed. Every form now says so first, with nothing open, an election open, and a chain running."""
+    removed = "You are no longer in mylantium: a moderator removed you"
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "player remove", user=user(USERS[C.GR], "gus"))
+    for text in ("Realign: Federalist", "General: Whig", "Primary: Lee", "Coup: yes", "Contribute: 5"):
+        assert removed in texts(await dm(clerk, C.GR, text)), text
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    for text in ("General: Whig", "Primary: Lee"):
+        assert removed in texts(await dm(clerk, C.GR, text)), text
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=100)
+    for text in ("Primary: Lee", "Coup: no", "Contribute: 5"):
+        assert removed in texts(await dm(clerk, C.GR, text)), text
+    await dm(clerk, C.BH, "Coup: no")
+    assert removed in texts(await dm(clerk, C.GR, "Contribute: 5"))
+    assert "Contribution recorded" in texts(await dm(clerk, C.PL, "Contribute: 0"))
