@@ -486,3 +486,25 @@ async def test_a_removed_factions_forms_all_get_the_removal_line(rep: Republic, 
     await dm(clerk, C.BH, "Coup: no")
     assert removed in texts(await dm(clerk, C.GR, "Contribute: 5"))
     assert "Contribution recorded" in texts(await dm(clerk, C.PL, "Contribute: 0"))
+
+
+async def test_a_refusal_in_the_one_game_of_several_where_the_form_is_open_names_it(rep: Republic,
+                                                                                    clerk: Clerk) -> None:
+    """Play-test Q4.1: with the Primary open only in `other`, where pat plays the Federalist Grangers, pat's
+    `Primary: Lee` (meant for mylantium, whose Primary is not open) went to `other` and was answered "Lee is a Whig
+    candidate; your Faction is Federalist", naming no game. The refusal now names the game it went to; one with the
+    game named, or a choice recorded, is as before."""
+    other = await clerk.games.create_game(guild_id=GUILD, channel_id=951, name="other", ruleset="mylantium",
+                                          moderator_role_id=None, actor=1)
+    await clerk.mylantium.register_faction(other.id, code=C.GR, user_id=USERS[C.PL], user_name="pat",
+                                           party=Party.FEDERALIST, vp=10, treasury=0, actor=1)
+    await clerk.mylantium.register_faction(other.id, code=C.PL, user_id=USERS[C.GR], user_name="gus",
+                                           party=Party.WHIG, vp=10, treasury=0, actor=1)
+    await clerk.mylantium.add_candidate(other.id, name="Lee", code=C.PL, charisma=4, actor=1)
+    await clerk.mylantium.set_government(other.id, president=C.PL, actor=1)
+    await slash(clerk, MODERATOR, "election start", channel=951)
+    await slash(clerk, MODERATOR, "election primary open", channel=951, deadline="1d")
+    out = texts(await dm(clerk, C.PL, "Primary: Lee"))
+    assert out.startswith("In #other, the one of your games where `Primary:` is open now") and "Whig candidate" in out
+    out = texts(await dm(clerk, C.PL, "Primary: Lee #other"))
+    assert not out.startswith("In #other") and "Whig candidate" in out
