@@ -150,6 +150,10 @@ def _second(text: str, rest_tagged: str) -> SecondAnswer:
         return SecondAnswer(True, None, game)
     yes = re.match(r"^(?:yes|aye)\s*[,:-]?\s*(?:with\s+)?(?P<who>.+)$", rest.strip(), re.IGNORECASE)
     who = yes["who"] if yes else re.sub(r"^with\s+", "", rest.strip(), flags=re.IGNORECASE)
+    # a closing full stop and quotation marks around the name are not part of it (play-test Q5.1)
+    who = who.strip().rstrip(".!").strip() or who
+    if len(who) > 2 and who[0] in "\"“‘'" and who[-1] in "\"”’'":
+        who = who[1:-1].strip() or who
     return SecondAnswer(True, " ".join(who.split()), game)
 
 
