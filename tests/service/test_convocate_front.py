@@ -223,3 +223,13 @@ async def test_two_different_answers_to_the_offer_in_one_message_are_refused(cle
     assert "two answers, no on its first line and Dorn on line 2" in out
     done = await dm(clerk, ALICE, "Second: Dorn\nSecond: dorn\nfor the Union")
     assert "Seconded by alice with Dorn." in text_of(public(done)[-1])
+
+
+async def test_words_after_the_convocant_say_what_was_read(clerk: Clerk) -> None:
+    """Play-test Q5.2: `Second: dorn please` was "There is no card called “dorn please” on the board. Did you mean
+    Dorn?", and `Second: Dorn, Kista` the same without a hint. The answer now says what it read and what not."""
+    await senate(clerk)
+    await say(clerk, ALICE, "Motion: Land Reform by Kista\nMorality: Loyal", "post-q52")
+    out = only_here(await dm(clerk, ALICE, "Second: dorn please"))
+    assert "I read Dorn in “dorn please”, but not “please”: name one card alone." in out
+    assert "but not “Kista”" in only_here(await dm(clerk, ALICE, "Second: Dorn, Kista"))
