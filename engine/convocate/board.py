@@ -268,6 +268,13 @@ class Board:
     def card(self, name: str) -> Card:
         found = self.find(name)
         if found is None:
+            breaks = [i for i, c in enumerate(name[:200]) if c in " ,;"][:8]
+            for i in reversed(breaks):  # `Lady Mirel please`: the longest start that is a card (play-test Q5.2)
+                head, tail = name[:i].strip(" ,;"), name[i:].strip(" ,;.!")
+                lead = self.find(head) if head else None
+                if lead is not None and tail:
+                    raise NotFoundError(f"I read {lead.name} in “{name.strip()[:60]}”, but not “{tail[:40]}”: name "
+                                        "one card alone.")
             near = nearest(name, (c.name for c in self.cards), cutoff=0.7)
             hint = f" Did you mean {near}?" if near else ""
             raise NotFoundError(f"There is no card called “{name.strip()}” on the board.{hint}")

@@ -93,7 +93,9 @@ def parse(text: str) -> Command | None:
     if (found := _MOTION.match(head)) is not None:
         return _motion(text, found["rest"].strip(), lines[1:])
     if (found := _SECOND.match(head)) is not None:
-        return _second(text, found["rest"].strip())
+        answer = _second(text, found["rest"].strip())
+        _one_answer(text, answer, lines[1:6])
+        return answer
     if (found := _NEAR_REPEAL.match(head)) is not None:
         raise ParseError(text, REPEAL_FORM, suggestion=f"Motion of Repeal: {found['rest'].strip()}"[:200],
                          problem="a Repeal is moved as a Motion of Repeal")
@@ -148,7 +150,32 @@ def _second(text: str, rest_tagged: str) -> SecondAnswer:
         return SecondAnswer(True, None, game)
     yes = re.match(r"^(?:yes|aye)\s*[,:-]?\s*(?:with\s+)?(?P<who>.+)$", rest.strip(), re.IGNORECASE)
     who = yes["who"] if yes else re.sub(r"^with\s+", "", rest.strip(), flags=re.IGNORECASE)
+    # a closing full stop and quotation marks around the name are not part of it (play-test Q5.1)
+    who = who.strip().rstrip(".!").strip() or who
+    if len(who) > 2 and who[0] in "\"“‘'" and who[-1] in "\"”’'":
+        who = who[1:-1].strip() or who
     return SecondAnswer(True, " ".join(who.split()), game)
+
+
+def _said(answer: SecondAnswer) -> str:
+    return ("no" if not answer.accept else "yes" if answer.convocant is None else answer.convocant)
+
+
+def _one_answer(text: str, answer: SecondAnswer, rows: list[str]) -> None:
+    """Refuse ``Second: Lady Mirel`` with ``Second: no`` (or another Convocant) on a later line: only the first line
+    is read, but which answer is meant is not clear, and a second cannot be taken back (play-test Q3.2)."""
+    for number, row in enumerate(rows, start=2):
+        found = _SECOND.match(collapsed(row))
+        if found is None:
+            continue
+        try:
+            other = _second(text, found["rest"].strip())
+        except ParseError:
+            continue
+        if _said(other).lower() != _said(answer).lower():
+            raise ParseError(text, SECOND_FORM, problem=f"your message holds two answers, {_said(answer)} on its "
+                                                        f"first line and {_said(other)} on line {number}; send the "
+                                                        "one you mean, alone")
 
 
 FACES_FORM = ("faces such as `prime: 0..4 directive; contested: 0..4` (a face's name, its GOVT range or values, and "

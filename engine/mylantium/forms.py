@@ -12,7 +12,7 @@ from typing import TypeVar
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
 from engine.core.text import MAX_DIGITS, first_line, head_and_rest, split_game_tag, whole_number
-from engine.mylantium.model import Party, party_of
+from engine.mylantium.model import Party, faction_code, party_of
 
 KEYWORDS = ("primary", "general", "realign", "contribute", "coup")
 ACCEPTED = ("`Primary: <Candidate>`, `General: Whig|Federalist`, `Realign: Whig|Federalist`, `Contribute: <amount>` "
@@ -22,8 +22,19 @@ _FORM = re.compile(r"^(?P<kw>[a-z][a-z -]*?) ?:(?P<rest>.*)$", re.IGNORECASE)
 ``split_game_tag``: no pattern here meets a run of blanks (issue 14)."""
 _AMOUNT = re.compile(r"^\$? ?(?P<n>\d++) ?(?:\$|dollars?)? ?(?:to (?:the )?(?P<to>.+))?$", re.IGNORECASE)
 """Matched after the closing ``.``/``!`` are stripped (a lazy name before ``[.!]*$`` is quadratic in them)."""
-_YES = {"yes", "y", "aye", "accept", "attempt"}
-_NO = {"no", "n", "nay", "decline", "refuse"}
+_YES = {"yes", "y", "aye", "accept", "attempt", "yes please"}
+_NO = {"no", "n", "nay", "decline", "refuse", "no thanks", "no thank you"}
+_NOBODY = {"none", "nobody", "no one", "abstain", "withdraw", "nothing", "neither"}
+"""Words for choosing nobody in `Primary:` or `General:` (play-test Q5.6)."""
+_QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’", "«": "»", "„": "“"}
+
+
+def _unquoted(name: str) -> str:
+    """``"Lee Adams"`` or ``“Lee Adams”`` -> ``Lee Adams``: quotation marks around the whole name are not part of it
+    (play-test Q5.1)."""
+    if len(name) > 2 and name[0] in _QUOTES and name[-1] in (_QUOTES[name[0]], '"', "”"):
+        return name[1:-1].strip() or name
+    return name
 _NOT_OURS = {"vote", "revote", "re-vote", "unvote", "ag vote", "agvote", "transfer", "transfer funds", "audit",
              "audit quote", "vote to audit", "elector"}
 """Landsdraad forms: never read as a near miss of a Mylantium form."""
@@ -134,6 +145,12 @@ def parse_form(text: str) -> Form:
         raise ParseError(text, ACCEPTED, problem=f"nothing follows `{word.capitalize()}:`")
     if word in ("primary", "general", "realign"):  # a closing full stop is forgiven, as in `Coup:` (play-test M5.3)
         rest = rest.rstrip(".!").rstrip() or rest
+        rest = _unquoted(rest)  # `Primary: "Lee Adams"` (play-test Q5.1)
+        if word != "realign" and rest.lower() in _NOBODY:
+            what = "candidate" if word == "primary" else "party"
+            raise ParseError(text, ACCEPTED, problem=f"“{rest}” names no {what}: a choice cannot be taken back, only "
+                                                     "replaced by another, and a Faction that never chooses gives its "
+                                                     "votes to nobody")
     if word == "primary":
         return PrimaryChoice(rest, game)
     if word == "general":
@@ -141,7 +158,7 @@ def parse_form(text: str) -> Form:
     if word == "realign":
         return Realign(_party(text, rest, "Realign"), game)
     if word == "coup":
-        answer = rest.lower().rstrip(".!")
+        answer = " ".join(rest.lower().replace(",", " ").split()).rstrip(".!")
         if answer in _YES:
             return CoupAnswer(True, game)
         if answer in _NO:
@@ -161,11 +178,62 @@ def parse_form(text: str) -> Form:
     if to and to not in ("vanguard", "revolution", "revolutionaries"):
         if to not in ("crt", "counter-revolution", "counter revolution", "counter-revolutionary treasury",
                       "counter-revolutionaries", "counter revolutionary treasury", "treasury"):
+            try:  # `to the Proles`: the Vanguard named by its Faction (play-test Q5.3)
+                named = faction_code(amount["to"]).plural
+            except ParseError:
+                named = None
+            if named is not None:
+                raise ParseError(text, "`Contribute: 20` or `Contribute: 20 to the Vanguard`",
+                                 problem=f"a contribution names no Faction: it goes to the Counter-Revolutionary "
+                                         f"Treasury, or to the Vanguard, whichever Faction that is (if the {named} "
+                                         "are, write `to the Vanguard`)")
             raise ParseError(text, "`Contribute: 20` or `Contribute: 20 to the Vanguard`",
                              problem=f"“to {amount['to']}”: the money goes to the Counter-Revolutionary Treasury or "
                                      "to the Vanguard")
         return Pledge(dollars, False, game)
     return Pledge(dollars, bool(to), game)
+
+
+def _describe(form: Form) -> str:
+    """A form's choice in a few words, for a refusal that names two of them."""
+    if isinstance(form, PrimaryChoice):
+        return form.candidate
+    if isinstance(form, GeneralChoice | Realign):
+        return form.party.title
+    if isinstance(form, Pledge):
+        return f"${form.amount}" + (" to the Vanguard" if form.to_vanguard else "")
+    return "yes" if form.accept else "no"
+
+
+def _same(one: Form, other: Form) -> bool:
+    if isinstance(one, PrimaryChoice) and isinstance(other, PrimaryChoice):
+        return " ".join(one.candidate.lower().split()) == " ".join(other.candidate.lower().split())
+    return _describe(one) == _describe(other)
+
+
+_WHAT = {PrimaryChoice: "Primary choices", GeneralChoice: "General Election choices", Realign: "realignments",
+         Pledge: "contributions", CoupAnswer: "answers to the coup offer"}
+
+
+def check_one_choice(text: str, form: Form) -> None:
+    """Refuse a DM whose later line (up to a few) is the same form with another choice than its first line's
+    (``Primary: Roy Dunn`` then ``Primary: Lee Adams``): only the first line is read, but which choice is meant is
+    not clear, so neither is recorded (play-test Q3.1, as P3.1 for crisis ballots). The same choice again, or a body
+    that is no form, is left alone."""
+    for number, row in enumerate(text.strip().splitlines()[1:6], start=2):
+        row = first_line(row)
+        if not row or not names_a_form(row):
+            continue
+        try:
+            other = parse_form(row)
+        except ParseError:
+            continue
+        if type(other) is type(form) and not _same(form, other):
+            both = (isinstance(form, Pledge) and isinstance(other, Pledge) and form.to_vanguard != other.to_vanguard)
+            then = ("send each part in a message of its own" if both else "send the one you mean, alone")
+            raise ParseError(text, ACCEPTED, problem=f"your message holds two {_WHAT[type(form)]}, "
+                                                     f"{_describe(form)} on its first line and {_describe(other)} on "
+                                                     f"line {number}; {then}")
 
 
 _CHOOSING = {"vote", "revote", "re-vote", "ballot", "choose", "choice", "elect", "nominate", "pick", "candidate"}

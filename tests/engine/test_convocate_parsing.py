@@ -118,3 +118,9 @@ def test_the_form_an_unread_dm_meant(text: str, meant: str | None) -> None:
     from engine.convocate.parsing import meant_form
 
     assert meant_form(text) == meant
+
+
+@pytest.mark.parametrize("text", ['Second: "Kista"', "Second: “Kista”", "Second: Kista.", "Second: yes, Kista!"])
+def test_quotation_marks_and_a_full_stop_around_a_convocant_are_read_through(text: str) -> None:
+    """Play-test Q5.1: `Second: Kista.` was "There is no card called “Kista.” on the board. Did you mean Kista?"."""
+    assert parse(text) == SecondAnswer(True, "Kista")

@@ -113,3 +113,29 @@ def test_extra_words_after_a_party_say_what_was_read_and_what_was_not() -> None:
     with pytest.raises(ParseError) as wig:
         parse_form("General: Wig please")
     assert wig.value.understood is None and "“Wig please” is not a Party" in str(wig.value)
+
+
+@pytest.mark.parametrize("text", ['Primary: "Lee Adams"', "Primary: “Lee Adams”", "Primary: “Lee Adams”."])
+def test_quotation_marks_around_a_candidate_are_read_through(text: str) -> None:
+    """Play-test Q5.1: `Primary: "Lee Adams"` was "no candidate called “"Lee Adams"”. Did you mean Lee Adams?"."""
+    assert parse_form(text) == PrimaryChoice("Lee Adams")
+
+
+@pytest.mark.parametrize("text", ["Coup: No thanks", "Coup: no, thanks", "Coup: yes please"])
+def test_a_coup_answer_with_thanks_or_please_is_read(text: str) -> None:
+    """Play-test Q5.5: `Coup: No thanks` was refused while the Convocate's `Second: no thanks` is a decline."""
+    assert isinstance(parse_form(text), CoupAnswer)
+
+
+@pytest.mark.parametrize("text", ["Primary: none", "Primary: abstain", "General: nobody"])
+def test_choosing_nobody_says_a_choice_cannot_be_taken_back(text: str) -> None:
+    """Play-test Q5.6: `Primary: none` got only "rep has no candidate called “none”"."""
+    with pytest.raises(ParseError, match="a choice cannot be taken back, only replaced by another"):
+        parse_form(text)
+
+
+def test_a_contribution_to_a_faction_by_name_says_to_write_the_vanguard() -> None:
+    """Play-test Q5.3: `Contribute: 5 to the Proles` (the Vanguard) was refused with "“to Proles”: the money goes to
+    the Counter-Revolutionary Treasury or to the Vanguard"."""
+    with pytest.raises(ParseError, match="if the Proles are, write `to the Vanguard`"):
+        parse_form("Contribute: 5 to the Proles")

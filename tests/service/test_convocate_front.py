@@ -209,3 +209,27 @@ async def test_a_commit_outside_the_action_phase_is_taken_with_a_warning(clerk: 
     assert ("**Warning:** this is the Admin Phase, and pushes are made in your Action Phase, so nothing Clerk records "
             "can be paid from the pool before it empties; unless a card spends these Votes in this Phase, they are "
             "lost.") in text
+
+
+async def test_two_different_answers_to_the_offer_in_one_message_are_refused(clerk: Clerk) -> None:
+    """Play-test Q3.2: `Second: Dorn` with `Second: no` on the next line seconded with Dorn, silently, and a second
+    cannot be taken back. Now neither is taken, by DM or in the channel, and the answer names both; the same answer
+    twice, or a reason under it, is read as before."""
+    await senate(clerk)
+    await say(clerk, ALICE, "Motion: Land Reform by Kista\nMorality: Loyal", "post-q32")
+    out = only_here(await dm(clerk, ALICE, "Second: Dorn\nSecond: no"))
+    assert "two answers, Dorn on its first line and no on line 2" in out
+    out = text_of((await say(clerk, ALICE, "Second: no\nSecond: Dorn", "post-q32b"))[0])
+    assert "two answers, no on its first line and Dorn on line 2" in out
+    done = await dm(clerk, ALICE, "Second: Dorn\nSecond: dorn\nfor the Union")
+    assert "Seconded by alice with Dorn." in text_of(public(done)[-1])
+
+
+async def test_words_after_the_convocant_say_what_was_read(clerk: Clerk) -> None:
+    """Play-test Q5.2: `Second: dorn please` was "There is no card called “dorn please” on the board. Did you mean
+    Dorn?", and `Second: Dorn, Kista` the same without a hint. The answer now says what it read and what not."""
+    await senate(clerk)
+    await say(clerk, ALICE, "Motion: Land Reform by Kista\nMorality: Loyal", "post-q52")
+    out = only_here(await dm(clerk, ALICE, "Second: dorn please"))
+    assert "I read Dorn in “dorn please”, but not “please”: name one card alone." in out
+    assert "but not “Kista”" in only_here(await dm(clerk, ALICE, "Second: Dorn, Kista"))

@@ -443,3 +443,68 @@ async def test_extra_words_after_a_candidate_are_refused_and_a_start_of_the_name
                           "“Lee Ad”). ")
     out = texts(await dm(clerk, C.PL, "Primary: lee."))
     assert out.startswith("Recorded for the Plutocrats in the Primary of mylantium: **Lee** (was Lee Adams). ")
+
+
+async def test_two_different_choices_in_one_dm_are_refused(rep: Republic, clerk: Clerk, clock: ManualClock) -> None:
+    """Play-test Q3.1: `Primary: Lee` with `Primary: Kim` on the next line recorded Lee, silently; likewise a
+    `General:` or a `Contribute:` corrected on line 2. Now neither is recorded and the answer names both; the same
+    choice twice, or a reason under it, is read as before."""
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "election primary open", deadline="2h")
+    out = texts(await dm(clerk, C.PL, "Primary: Lee\nPrimary: Kim"))
+    assert "two Primary choices, Lee on its first line and Kim on line 2" in out and "Recorded" not in out
+    assert "Recorded" in texts(await dm(clerk, C.PL, "Primary: Lee\nPrimary: lee"))
+    assert "Recorded" in texts(await dm(clerk, C.GR, "Primary: Lee\nhe is the best"))
+    clock.advance(timedelta(hours=2))
+    await close_due(App(clerk), clock.now())
+    await slash(clerk, MODERATOR, "election general open")
+    out = texts(await dm(clerk, C.BH, "General: Federalist\nGeneral: Whig"))
+    assert "two General Election choices, Federalist on its first line and Whig on line 2" in out
+    await slash(clerk, MODERATOR, "election general close")
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=100)
+    await dm(clerk, C.BH, "Coup: no")
+    out = texts(await dm(clerk, C.PL, "Contribute: 0\nContribute: 5 to the Vanguard"))
+    assert "two contributions, $0 on its first line and $5 to the Vanguard on line 2; send each part" in out
+    assert "Contribution recorded" not in out
+
+
+async def test_a_removed_factions_forms_all_get_the_removal_line(rep: Republic, clerk: Clerk) -> None:
+    """Play-test Q4.2: a removed Faction's `General:`, `Coup:` and `Contribute:` were answered "The General Election
+    is not open" or "No Revolution is under way", as if it could take part once they were; `Realign:` and `Primary:`
+    said it was removed. Every form now says so first, with nothing open, an election open, and a chain running."""
+    removed = "You are no longer in mylantium: a moderator removed you"
+    await slash(clerk, MODERATOR, "election start")
+    await slash(clerk, MODERATOR, "player remove", user=user(USERS[C.GR], "gus"))
+    for text in ("Realign: Federalist", "General: Whig", "Primary: Lee", "Coup: yes", "Contribute: 5"):
+        assert removed in texts(await dm(clerk, C.GR, text)), text
+    await slash(clerk, MODERATOR, "election primary open", deadline="1d")
+    for text in ("General: Whig", "Primary: Lee"):
+        assert removed in texts(await dm(clerk, C.GR, text)), text
+    await slash(clerk, MODERATOR, "faction set", faction="Prole", vp=0, treasury=100)
+    for text in ("Primary: Lee", "Coup: no", "Contribute: 5"):
+        assert removed in texts(await dm(clerk, C.GR, text)), text
+    await dm(clerk, C.BH, "Coup: no")
+    assert removed in texts(await dm(clerk, C.GR, "Contribute: 5"))
+    assert "Contribution recorded" in texts(await dm(clerk, C.PL, "Contribute: 0"))
+
+
+async def test_a_refusal_in_the_one_game_of_several_where_the_form_is_open_names_it(rep: Republic,
+                                                                                    clerk: Clerk) -> None:
+    """Play-test Q4.1: with the Primary open only in `other`, where pat plays the Federalist Grangers, pat's
+    `Primary: Lee` (meant for mylantium, whose Primary is not open) went to `other` and was answered "Lee is a Whig
+    candidate; your Faction is Federalist", naming no game. The refusal now names the game it went to; one with the
+    game named, or a choice recorded, is as before."""
+    other = await clerk.games.create_game(guild_id=GUILD, channel_id=951, name="other", ruleset="mylantium",
+                                          moderator_role_id=None, actor=1)
+    await clerk.mylantium.register_faction(other.id, code=C.GR, user_id=USERS[C.PL], user_name="pat",
+                                           party=Party.FEDERALIST, vp=10, treasury=0, actor=1)
+    await clerk.mylantium.register_faction(other.id, code=C.PL, user_id=USERS[C.GR], user_name="gus",
+                                           party=Party.WHIG, vp=10, treasury=0, actor=1)
+    await clerk.mylantium.add_candidate(other.id, name="Lee", code=C.PL, charisma=4, actor=1)
+    await clerk.mylantium.set_government(other.id, president=C.PL, actor=1)
+    await slash(clerk, MODERATOR, "election start", channel=951)
+    await slash(clerk, MODERATOR, "election primary open", channel=951, deadline="1d")
+    out = texts(await dm(clerk, C.PL, "Primary: Lee"))
+    assert out.startswith("In #other, the one of your games where `Primary:` is open now") and "Whig candidate" in out
+    out = texts(await dm(clerk, C.PL, "Primary: Lee #other"))
+    assert not out.startswith("In #other") and "Whig candidate" in out

@@ -32,14 +32,16 @@ from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Outgoing, ToChannel, re
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
 from engine.core.disclosure import shown
-from engine.core.errors import ParseError, RuleError
+from engine.core.errors import GameClosed, ParseError, RuleError
 from engine.mylantium.business import SUBJECTS, Happening, happening
 from engine.mylantium.forms import (
     CoupAnswer,
+    Form,
     GeneralChoice,
     Pledge,
     PrimaryChoice,
     Realign,
+    check_one_choice,
     looks_like_form,
     names_a_form,
     parse_form,
@@ -301,9 +303,27 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     """``Primary:``, ``General:``, ``Realign:``, ``Contribute:`` and ``Coup:``, only for players of a Mylantium
     game (a player of another ruleset is told so)."""
     form = parse_form(first_line(text))
+    check_one_choice(text, form)
     head = first_line(text).split(":", 1)[0].strip().capitalize()
     game = await game_of_user(app, ctx.actor.id, form.game, NAME, what=f"`{head}:`", example=first_line(text)[:60],
                               form=first_line(text))
+    try:
+        return await _answer_form(app, ctx, game, form)
+    except RuleError as error:
+        if form.game is not None or isinstance(error, GameClosed) or not await _one_of_several(app, ctx, game):
+            raise
+        # the DM went to the one game of several where it is open: a refusal names it (play-test Q4.1)
+        raise RuleError(f"In #{game.name}, the one of your games where `{head}:` is open now (end the message with "
+                        f"`#game` for another): {error}") from None
+
+
+async def _one_of_several(app: App, ctx: Ctx, game: GameView) -> bool:
+    """The caller plays in another running Mylantium game than ``game``."""
+    games = await app.clerk.games.games_of_user(ctx.actor.id)
+    return any(g.id != game.id and g.ruleset == NAME and not g.ended for g in games)
+
+
+async def _answer_form(app: App, ctx: Ctx, game: GameView, form: Form) -> list[Outgoing]:
     now = app.clerk.clock.now()
     if isinstance(form, PrimaryChoice | GeneralChoice):
         stage = "primary" if isinstance(form, PrimaryChoice) else "general"

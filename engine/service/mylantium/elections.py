@@ -399,6 +399,8 @@ async def _choosable(session: AsyncSession, game_id: int, user_id: int, stage: s
     """``choose``'s checks: the game, its open election, the chooser's Faction and what it chooses; raises the
     refusal."""
     game = await load_game(session, game_id)
+    if game.status != "ended":  # a removed Faction's player is told so first, whatever is open (play-test Q4.2)
+        await faction_of_user(session, game, user_id)
     if game.status != "ended" and await live_chain(session, game_id) is not None:
         raise RuleError(f"A Revolution is under way and play is suspended until it runs its course "
                         f"(/revolution status). The {_title(stage)}'s deadline is held meanwhile; send "

@@ -212,6 +212,8 @@ class Revolutions(ServiceBase):
                         (live.number, now.current.number, len(now.called_off)) != expected:
                     raise RuleError("This coup offer was already answered or decided; the game channel has what "
                                     "happened.")
+            if user_id is not None:  # a removed Faction's player is told so first (play-test Q4.2)
+                await faction_of_user(uow.session, game, user_id)
             row = await _live(uow.session, game)
             old = chain_of(row.state)
             if old.waiting is not Waiting.COUP:
@@ -247,6 +249,7 @@ class Revolutions(ServiceBase):
                 game = await load_game(session, game_id)
                 require_mylantium(game)
                 require_running(game)
+                await faction_of_user(session, game, user_id)  # the removal line first (play-test Q4.2)
                 chain = chain_of((await _live(session, game)).state)
                 if not coup and (chain.waiting is not Waiting.CONTRIBUTIONS or chain.current is None):
                     raise RuleError("The Revolution is not taking contributions now.")
@@ -268,6 +271,7 @@ class Revolutions(ServiceBase):
                 game = await load_game(uow.session, game_id)
                 require_mylantium(game)
                 require_running(game)  # an ended game's closed line, whatever chain it left (play-test M4.1)
+                await faction_of_user(uow.session, game, user_id)  # the removal line first (play-test Q4.2)
                 row = await _live(uow.session, game)
                 chain = chain_of(row.state)
                 attempt = chain.current
