@@ -32,7 +32,7 @@ EXPORTS = ("An export is a record of a game, for rehearsing on a copy (`python -
            "file); it is not read back by /game import. To set a game up like another one, write a set-up file "
            "(docs/import.md shows each ruleset's columns).")
 """How to get from an export to an import (import play-test): an export is not a set-up file."""
-NAME_FIELDS = frozenset({"name", "faction"})
+NAME_FIELDS = ("name", "faction")
 """Text fields that are names Clerk keeps and shows: kept without markdown (``inert_name``, play-test P4.1)."""
 
 

@@ -72,6 +72,22 @@ def _unquoted(text: str) -> str:
     return text[:blank] + plain + newline + rest
 
 
+_STRUCK = re.compile(r"~~(?=[^~\s])([^\n]*?[^~\s])~~")
+"""Struck-out text on one line: ``~~Aye~~``."""
+
+
+def struck_out(text: str) -> tuple[list[str], str] | None:
+    """The struck-out parts of ``text``'s first line that is not blank, as typed (``~~Aye~~`` -> ``Aye``), and that
+    line without them, as ``normalise`` reads it; None when nothing on it is struck out. ``normalise`` keeps struck
+    text (a name with ``~~`` in it reads as the name kept: ``inert_name``), so a form reads ``Vote: ~~Aye~~ Nay`` as
+    ``Vote: Aye Nay``; a DM asks first (play-test P4.6)."""
+    line = next((row for row in text.splitlines() if row.strip()), "")
+    parts = _STRUCK.findall(line)
+    if not parts:
+        return None
+    return parts, first_line(normalise(_STRUCK.sub(" ", line)))
+
+
 def collapsed(text: str) -> str:
     """Every run of whitespace (spaces, tabs, newlines, U+2029...) as one space, none at the ends. The parsers read
     a collapsed line, so names keep no double spaces and no pattern ever meets a long run of blanks (docs/input.md:
