@@ -306,9 +306,9 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
     command_run(name)  # /metrics
     note(command=name, game=None, game_id=None)  # the log lines of this command say it (bot/logs.py)
     try:
-        from bot.actions.option_text import checked  # free text: limits, mentions, control characters
+        from bot.actions.option_text import checked_with_notes  # free text: limits, mentions, control characters
 
-        options = checked(spec, options)
+        options, notes = checked_with_notes(spec, options)
         game = await find_game(app, ctx, spec, options)
         if game is not None:
             note(game=game.name, game_id=game.id)
@@ -318,7 +318,8 @@ async def dispatch(app: App, ctx: Ctx, name: str, options: dict[str, Any]) -> li
         if spec.moderator and not ctx.actor.moderates(game.moderator_role_id if game else None):
             where = f" of {game.name}" if game else " (members with Manage Server)"
             raise RuleError(f"Only the moderators{where} can use /{name}.")
-        return await spec.handler(app, ctx, game, options)
+        done = await spec.handler(app, ctx, game, options)
+        return [*done, *(reply(n, ephemeral=True) for n in notes)]  # a name kept without its markdown (P4.1)
     except ClerkError as error:
         return [reply(str(error), ephemeral=True)]
     except Exception:

@@ -9,11 +9,11 @@ from typing import Any
 from bot.actions.commands import App, Option, Upload, require_game
 from bot.actions.context import Ctx
 from bot.actions.front import Front
-from bot.actions.outbox import Outgoing
+from bot.actions.outbox import Outgoing, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import summary_card
 from engine.core.errors import RuleError
-from engine.core.importing import ImportRefused, fits, user_id_of
+from engine.core.importing import ImportRefused, collect, fits, kept_names, user_id_of
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -30,7 +30,7 @@ async def game_import(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     if front is None or front.importer is None:
         raise RuleError(f"{g.ruleset.capitalize()} games have no set-up file to import.")
     try:
-        return await front.importer(app, ctx, g, upload)
+        done = await front.importer(app, ctx, g, upload)
     except ImportRefused:
         other = _ruleset_of(app, front, upload)
         if other is None:
@@ -40,6 +40,12 @@ async def game_import(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                         f"file (its records are {kinds}, as a {other.name.capitalize()} game takes them), and "
                         f"{g.name} is a {g.ruleset.capitalize()} game. Import it into a {other.name.capitalize()} "
                         f"game; docs/import.md shows what a {g.ruleset.capitalize()} file holds.") from None
+    kept = kept_names(collect(upload.filename, upload.data, front.import_kinds)[0])
+    if kept:  # a name kept without its markdown (play-test P4.1)
+        done.append(reply("Clerk keeps names without Discord markdown (`*`, `_`, `~~`, `||`, backticks, a leading "
+                          "`#`, `-#` or `>`, links, mentions, a leading @), so they show as plain text in every post "
+                          "and can be typed in forms (docs/input.md):\n" + imported_lines(kept), ephemeral=True))
+    return done
 
 
 def _ruleset_of(app: App, front: Front, upload: Upload) -> Front | None:

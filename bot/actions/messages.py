@@ -17,7 +17,7 @@ from bot.actions.front import Front
 from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, reply
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
-from engine.core.text import normalise, split_game_tag
+from engine.core.text import normalise, split_game_tag, struck_out
 from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
 from engine.service.views import GameView
@@ -28,6 +28,18 @@ log = logging.getLogger("clerk.messages")
 HELP_FOR_MORE = "DM me `help` for everything else I read."
 NOTHING_MATCHED = "I could not read that; DM me `help` to see what I take. Nothing was recorded."
 """The answer to a DM that no form matches, in an app with no DM fallback (``Routes.dm_fallback``)."""
+NO_TEXT = ("Your message had no text I can read (I read only text: not pictures, files or stickers). What I read is "
+           "below.")
+"""Before the help, for a DM of no text: an attachment or a sticker alone reaches Clerk with none (play-test P5.1)."""
+
+
+def struck_refusal(parts: list[str], rest: str) -> str:
+    """The answer to a DM with struck-out text on its first line: it is read neither as meant nor as not meant, and
+    nothing is recorded; the line without it is suggested (play-test P4.6: ``Vote: ~~Aye~~ Nay`` suggested Aye)."""
+    shown = ", ".join(f"~~{p[:40]}~~" for p in parts[:3])
+    meant = f"\nDid you mean “{rest[:200]}”?" if rest else ""
+    return (f"Your message has struck-out text ({shown}). I don't read struck-out text as what you mean, nor guess "
+            f"what you do: send the line without it.{meant}\nNothing was recorded.")
 
 
 async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
@@ -39,7 +51,11 @@ async def handle_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     if not stripped or stripped.lower() in {"help", "?", "!help", "/help"}:
         from bot.actions.help import answer, help_for  # for the games of the sender, by ruleset
 
-        return [answer(item, ephemeral=False) for item in await help_for(app, ctx, slash=False)]
+        why = [] if stripped else [reply(NO_TEXT)]  # a picture, a file or a sticker alone (play-test P5.1)
+        return [*why, *(answer(item, ephemeral=False) for item in await help_for(app, ctx, slash=False))]
+    struck = struck_out(text)
+    if struck is not None:  # ``Vote: ~~Aye~~ Nay``: what is struck out is not meant, the rest may be (P4.6)
+        return [reply(struck_refusal(*struck))]
     try:
         for matches, handler in app.routes.dm_forms:
             if matches(stripped):

@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.actions.commands import Command, Option
 from engine.core.errors import RuleError
-from engine.core.text import ANY_MENTION, MASS_MENTION, control_characters, invisible_only
+from engine.core.text import ANY_MENTION, MASS_MENTION, control_characters, escaped, inert_name, invisible_only
 
 NAME_LIMIT = 80
 REFERENCE_LIMIT = 100
@@ -74,7 +74,14 @@ def clean(value: str) -> str:
 def checked(spec: Command, options: dict[str, Any]) -> dict[str, Any]:
     """``options`` with names and references cleaned; RuleError naming the option and what is accepted when a
     value is too long, invisible, has control characters or a mention it may not have."""
+    return checked_with_notes(spec, options)[0]
+
+
+def checked_with_notes(spec: Command, options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``checked``, and a note for each name that Clerk keeps other than it was given: without its markdown
+    (``inert_name``, play-test P4.1), for the moderator's answer."""
     out = dict(options)
+    notes: list[str] = []
     for option in spec.options:
         value = options.get(option.name)
         if option.kind is int and isinstance(value, int) and abs(value) > INT_LIMIT and not option.name.endswith("_id"):
@@ -109,6 +116,23 @@ def checked(spec: Command, options: dict[str, Any]) -> dict[str, Any]:
         if kind == "reference" and MASS_MENTION.search(value):
             raise RuleError(f"{label} cannot be @everyone, @here or a role; give {option.description}. "
                             "Nothing was changed.")
-        if kind != "text":
+        if kind == "name":
+            out[option.name], note = _kept_name(label, clean(value), option.description)
+            notes += [note] if note else []
+        elif kind != "text":
             out[option.name] = clean(value)
-    return out
+    return out, notes
+
+
+def _kept_name(label: str, value: str, description: str) -> tuple[str, str | None]:
+    """A name option's value as Clerk keeps it (``inert_name``), and the note that says so when that is not the value
+    given; RuleError when nothing but markdown is left."""
+    kept = inert_name(value)
+    if not kept:
+        raise RuleError(f"{label} has nothing but Discord markdown in it (“{escaped(value)}”); give {description}, "
+                        "with letters or digits. Nothing was changed.")
+    if kept == " ".join(value.split()):
+        return kept, None
+    return kept, (f"The name “{escaped(value)}” ({label}) is kept as “{kept}”: Clerk keeps names without Discord "
+                  "markdown (`*`, `_`, `~~`, `||`, backticks, a leading `#`, `-#` or `>`, links, mentions, a leading "
+                  "@), so they show as plain text in every post and can be typed in forms (docs/input.md).")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.errors import RuleError
+from engine.core.text import escaped, inert_name
 
 MAX_BYTES = 256 * 1024
 """The largest file read (a game's set-up is a few kilobytes)."""
@@ -31,6 +32,8 @@ EXPORTS = ("An export is a record of a game, for rehearsing on a copy (`python -
            "file); it is not read back by /game import. To set a game up like another one, write a set-up file "
            "(docs/import.md shows each ruleset's columns).")
 """How to get from an export to an import (import play-test): an export is not a set-up file."""
+NAME_FIELDS = ("name", "faction")
+"""Text fields that are names Clerk keeps and shows: kept without markdown (``inert_name``, play-test P4.1)."""
 
 
 class ImportRefused(RuleError):
@@ -94,6 +97,8 @@ class Record:
     """The line of the file it was read from (1 is the CSV header; a TOML table's ``[[kind]]`` line)."""
     kind: str
     values: Mapping[str, Value] = field(default_factory=dict)
+    given: Mapping[str, str] = field(default_factory=dict)
+    """A name field's text as the file gave it, where Clerk keeps it otherwise (without markdown: ``inert_name``)."""
 
     def get(self, name: str) -> Any:
         return self.values.get(name)
@@ -145,7 +150,9 @@ def collect(filename: str, data: bytes, kinds: Sequence[Kind]) -> tuple[list[Rec
         values, wrong = _check(kind, cells)
         problems += [f"{where} ({kind.name}): {w}" for w in wrong]
         if not wrong:
-            records.append(Record(line, kind.name, values))
+            given = {f: " ".join(str(cells[f]).split()) for f in NAME_FIELDS
+                     if isinstance(values.get(f), str) and values[f] != " ".join(str(cells[f]).split())}
+            records.append(Record(line, kind.name, values, given))
     if not records and not problems:
         raise RuleError(f"{filename} has no records; docs/import.md shows the format.")
     return records, problems
@@ -345,7 +352,18 @@ def _value(f: Field, raw: Any) -> tuple[Value | None, str | None]:
         return None, bad
     if len(text) > 100:
         return None, f"`{f.name}` may have at most 100 characters, not {len(text)}."
+    if f.name in NAME_FIELDS:
+        kept = inert_name(text)
+        return (kept, None) if kept else (None, f"`{f.name}` has nothing but Discord markdown in it "
+                                                f"(“{escaped(text[:40])}”); give a name with letters or digits.")
     return text, None
+
+
+def kept_names(records: Sequence[Record]) -> list[str]:
+    """A line for each name of ``records`` that Clerk keeps other than the file gave it (without its markdown), for
+    the moderator's answer to an import."""
+    return [f"{r.where()} ({r.kind}): `{name}` “{escaped(given)}” is kept as “{r.get(name)}”"
+            for r in records for name, given in r.given.items()]
 
 
 def user_id_of(cell: str) -> int | None:

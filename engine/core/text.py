@@ -72,6 +72,22 @@ def _unquoted(text: str) -> str:
     return text[:blank] + plain + newline + rest
 
 
+_STRUCK = re.compile(r"~~(?=[^~\s])([^\n]*?[^~\s])~~")
+"""Struck-out text on one line: ``~~Aye~~``."""
+
+
+def struck_out(text: str) -> tuple[list[str], str] | None:
+    """The struck-out parts of ``text``'s first line that is not blank, as typed (``~~Aye~~`` -> ``Aye``), and that
+    line without them, as ``normalise`` reads it; None when nothing on it is struck out. ``normalise`` keeps struck
+    text (a name with ``~~`` in it reads as the name kept: ``inert_name``), so a form reads ``Vote: ~~Aye~~ Nay`` as
+    ``Vote: Aye Nay``; a DM asks first (play-test P4.6)."""
+    line = next((row for row in text.splitlines() if row.strip()), "")
+    parts = _STRUCK.findall(line)
+    if not parts:
+        return None
+    return parts, first_line(normalise(_STRUCK.sub(" ", line)))
+
+
 def collapsed(text: str) -> str:
     """Every run of whitespace (spaces, tabs, newlines, U+2029...) as one space, none at the ends. The parsers read
     a collapsed line, so names keep no double spaces and no pattern ever meets a long run of blanks (docs/input.md:
@@ -114,12 +130,61 @@ def head_and_rest(line: str, joining: tuple[str, ...] = ()) -> tuple[str, str]:
     return head.strip().lower(), rest
 
 
+_LINK = re.compile(r"\[([^\[\]]*)\]\([^()]*\)")
+"""A masked link ``[words](address)``: its words are kept."""
+_MENTION_TOKEN = re.compile(r"<(?:[@#][!&]?\d*|t:[^<>]*|/[^<>]*)>|<a?(:\w+:)\d*>")
+"""Discord's ``<...>`` syntax: a mention (``<@123>``, ``<@&123>``, ``<#123>``), a timestamp, a command (gone) and a
+custom emoji (its ``:name:``)."""
+_NAME_MARKDOWN = re.compile(r"[*`\\<>]|~~|\|\||__")
+"""What ``normalise`` takes out of typed text (``*``, backticks, ``~~``, ``||``, ``__``), and in a name also the
+backslash (``x\\`` before Clerk's own ``**`` would escape it) and angle brackets (``<@123>``, ``<#1>``, ``<t:1>``)."""
+_ITALIC = re.compile(r"(?<![^\W_])_(?=[^\s_])(.*?[^\s_])_(?![^\W_])")
+"""A ``_words_`` pair (italics); a ``_`` inside a word (``jenny_k``, ``P_A``) or alone (``jenny_``) is not one."""
+_LINE_MARK = re.compile(r"^(?:#{1,3}|-#|>{1,3}|[-+]|\d{1,9}\.)(?:\s+|$)")
+"""What makes a line a heading (``# ``), subtext (``-# ``), a quote (``> ``) or a list item (``- ``, ``1. ``)."""
+
+
+def inert_name(name: str) -> str:
+    """A name Clerk did not write (a player's, a faction's, a holding's, a candidate's, a Motion's), as Clerk keeps
+    and shows it: with nothing in it that Discord reads as markdown (play-test P4.1, docs/rulings.md "Names are kept
+    without markdown"). Applied where a name enters Clerk (a Discord name, a moderator's ``name`` option, an import's
+    ``name``, a Motion's title) and to a name typed to find one, so a kept name can always be typed and matched:
+
+    - NFKC, format characters (bidi overrides, zero-width) and control characters out, whitespace runs as one space;
+    - a masked link ``[words](address)`` is its words;
+    - ``*``, backticks, ``~~``, ``||``, ``__``, backslashes and angle brackets are taken out, as are ``_words_`` pairs
+      (a ``_`` inside a word, ``jenny_k``, stays);
+    - a heading, subtext, quote or list mark at the start (``# ``, ``-# ``, ``> ``, ``- ``, ``1. ``) and a leading
+      ``@`` are taken out.
+
+    The rest is left as it is. A name of nothing else is ``""``: the caller refuses it or gives its own fallback.
+    The same name twice reads the same (``inert_name(inert_name(x)) == inert_name(x)``)."""
+    shown = unicodedata.normalize("NFKC", name)
+    shown = _CONTROL.sub(" ", shown if shown.isascii() else _FORMAT.sub("", shown))
+    while True:
+        before = shown
+        shown = _NAME_MARKDOWN.sub("", _MENTION_TOKEN.sub(r"\1", _LINK.sub(r"\1", shown)))
+        shown = _ITALIC.sub(r"\1", collapsed(shown))
+        shown = _LINE_MARK.sub("", shown).lstrip("@ ")
+        if shown == before:
+            return shown
+
+
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def escaped(text: str) -> str:
+    """``text`` shown as it was typed, markdown and all, in a Discord message: every ASCII punctuation character with
+    a backslash before it (Discord reads ``\\*`` as a ``*``). For quoting back to a moderator what a name was given
+    as (``inert_name``); the names Clerk keeps need no escaping."""
+    return _PUNCTUATION.sub(r"\\\1", text)
+
+
 def plain_name(name: str) -> str:
-    """A Discord name as Clerk keeps and shows it: without format characters (the bidi overrides and isolates such as
-    U+202E, zero-width characters) and control characters, which would reorder or hide the rest of a line Clerk
-    posts (issue 21). A name of nothing else is shown as ``?``."""
-    shown = _CONTROL.sub("", _FORMAT.sub("", name.replace("\n", " ").replace("\t", " "))).strip()
-    return shown or ("?" if name else "")
+    """A Discord name as Clerk keeps and shows it: ``inert_name`` (no format characters such as the bidi override
+    U+202E, which would reorder a line Clerk posts (issue 21), and no markdown (play-test P4.1)). A name of nothing
+    else is shown as ``?``."""
+    return inert_name(name) or ("?" if name else "")
 
 
 def invisible_only(text: str) -> bool:

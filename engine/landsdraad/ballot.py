@@ -28,7 +28,7 @@ ACCEPTED = (
 )
 
 _KEYWORD = re.compile(r"[a-z][a-z -]*", re.IGNORECASE)
-_REST = re.compile(r"^(?P<opt>[^\s,;.!]*+)[\s,;]*+(?:(?P<n>[^\s.!]++)(?:\s*votes?)?)?[.!]*$", re.IGNORECASE)
+_REST = re.compile(r"^(?P<opt>[^\s,;.!?]*+)[\s,;]*+(?:(?P<n>[^\s.!?]++)(?:\s*votes?)?)?[.!?]*$", re.IGNORECASE)
 """Possessive (``*+``): the separators before the count are never given back, so a long run of them cannot make
 the match backtrack (the line is collapsed: at most one space in a row)."""
 _NO_COLON = re.compile(r"^\s*(re[- ]?vote|vote)\s+(?=[a-z])", re.IGNORECASE)
@@ -36,6 +36,12 @@ _NO_COLON = re.compile(r"^\s*(re[- ]?vote|vote)\s+(?=[a-z])", re.IGNORECASE)
 _ABSTAIN_MEANT = frozenset({"none", "neither", "abstention", "abstained", "pass", "withdraw", "nothing"})
 """Words that mean abstaining, some spelt like ``No`` (Nay): the suggestion for them is Abstain (play-test P4.6)."""
 _KEYWORDS = {"vote": False, "revote": True, "re-vote": True, "re vote": True}
+_TAKE_BACK = frozenset({"unvote", "un-vote", "withdraw", "retract", "cancel", "unvote my ballot", "withdraw my vote",
+                        "withdraw vote", "cancel vote", "cancel my vote", "retract vote", "delete vote"})
+"""Words for taking a ballot back, which a crisis ballot cannot be (play-test P5.2)."""
+TAKE_BACK = "a crisis ballot cannot be taken back, but `Vote: Abstain` makes yours count for neither side"
+_TAGS = re.compile(r"(?:^|(?<=\s))#([\w-]+)(?=[\s,;.!?]|$)")
+"""A ``#game`` anywhere after the option: ``Vote: Aye #sirius, 11`` as well as ``Vote: Aye, 11 #sirius``."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +112,19 @@ def _contrary_ballot(text: str, option: Option) -> tuple[int, Option] | None:
     return None
 
 
+def _tagged(text: str, rest: str) -> tuple[str, str | None]:
+    """``Aye #sirius, 11`` -> (``Aye, 11``, ``sirius``): the option and count without the ``#game``, wherever it stands
+    after the option (play-test P5.3). Two different games are refused: a ballot is for one game, and picking one of
+    them would be a guess."""
+    tags = list(dict.fromkeys(tag.lower() for tag in _TAGS.findall(rest)))
+    if len(tags) > 1:
+        raise ParseError(text, ACCEPTED, problem=f"it names {len(tags)} games ({', '.join(f'#{t}' for t in tags)}); "
+                                                 "a ballot is for one game: send one message for each game")
+    if not tags:
+        return rest, None
+    return collapsed(_TAGS.sub(" ", rest)).replace(" ,", ",").replace(" ;", ";"), _TAGS.findall(rest)[0]
+
+
 def parse_ballot(text: str) -> BallotCommand:
     line = _NO_COLON.sub(r"\1: ", first_line(text), count=1)
     split = _split_form(line)
@@ -113,14 +132,18 @@ def parse_ballot(text: str) -> BallotCommand:
         bare = _bare_option(line)
         if bare is not None:  # ``Yes`` alone: an option without its keyword
             raise ParseError(text, ACCEPTED, suggestion=f"Vote: {bare}", problem="a ballot starts with `Vote:`")
+    if split is None and collapsed(line.lower().strip(" .!?")) in _TAKE_BACK:
+        raise ParseError(text, ACCEPTED, suggestion="Vote: Abstain", problem=TAKE_BACK)
     if split is None:
         later = _later_ballot(text)
         if later is not None:  # ``Hello`` then ``Vote: Aye``: only the first line is read
             raise ParseError(text, ACCEPTED, suggestion=later, problem="a ballot goes on the first line, which is "
                                                                         "the only one I read")
         raise ParseError(text, ACCEPTED, problem="it is not a ballot", suggestion=_meant(line))
-    rest, game = split_game_tag(split[1].strip())
+    rest, game = _tagged(text, split[1].strip())
     keyword = " ".join(split[0].lower().split())
+    if keyword in _TAKE_BACK:  # ``Unvote: Aye``, ``Withdraw: Nay``
+        raise ParseError(text, ACCEPTED, suggestion="Vote: Abstain" + (f" #{game}" if game else ""), problem=TAKE_BACK)
     if keyword not in _KEYWORDS:
         near = nearest(keyword, ("vote", "revote"))
         suggestion = _meant(line) or (f"{near.capitalize()}: {rest}".strip() if near else None)
@@ -132,7 +155,7 @@ def parse_ballot(text: str) -> BallotCommand:
     if not rest:
         raise ParseError(text, ACCEPTED, problem="it names no option")
     parts = _REST.match(rest)
-    typed = parts["opt"] if parts else rest.split(" ", 1)[0].rstrip(",;.!")
+    typed = parts["opt"] if parts else rest.split(" ", 1)[0].rstrip(",;.!?")
     option = OPTION_WORDS.get(typed.lower())
     if option is None:
         if not parts:
@@ -146,7 +169,10 @@ def parse_ballot(text: str) -> BallotCommand:
             alphabet = unicodedata.name(foreign, "another alphabet").split(" ")[0].capitalize()
             problem = (f"“{shown}” has a letter that only looks like a Latin one ({foreign}, {alphabet}); type it "
                        "with Latin letters")
-        raise ParseError(text, ACCEPTED, suggestion=f"{label}: {near}" if near else None, problem=problem)
+        if typed.lower() in _TAKE_BACK:  # ``Vote: withdraw``
+            problem = f"{problem}; {TAKE_BACK}"
+        tag = f" #{game}" if game else ""
+        raise ParseError(text, ACCEPTED, suggestion=f"{label}: {near}{tag}" if near else None, problem=problem)
     read = option.value.capitalize()
     if not parts:  # ``vote: aye, count me in``: the option, then words that are no count
         _not_a_count(text, f"{label}: {read}", rest[len(typed):].strip(" ,;.!"), game)
@@ -172,7 +198,7 @@ def parse_ballot(text: str) -> BallotCommand:
     return BallotCommand(option=option, declared=declared, revote=_KEYWORDS[keyword], game=game)
 
 
-_SLIPPED = re.compile(r"^(?:i )?(?P<kw>re-?vote|vote) ?[;,.]? ?(?P<opt>[a-z]+)[.!]?$", re.IGNORECASE)
+_SLIPPED = re.compile(r"^(?:i )?(?P<kw>re-?vote|vote) ?[;,.]? ?(?P<opt>[a-z]+)[.!?]?$", re.IGNORECASE)
 """``Vote; Nay`` (the key beside the colon), ``I vote aye``, ``vote, nay``: a ballot meant, but not one of the forms
 read as one (a hint only: nothing is counted from it)."""
 _AUDIT_NO_COLON = re.compile(r"^audit(?: quote)?[ ;,.-]+(?P<rest>[^ ;:,.-].*)$", re.IGNORECASE)
@@ -207,7 +233,7 @@ def _not_a_count(text: str, meant: str, unread: str, game: str | None) -> None:
 
 def _bare_option(line: str) -> str | None:
     """``Yes``, ``aye, 14``, ``Nay.``: an option word first, with no keyword before it: the line as meant."""
-    word = line.split(" ", 1)[0].rstrip(",;.!:").lower()
+    word = line.split(" ", 1)[0].rstrip(",;.!?:").lower()
     if word not in OPTION_WORDS or len(line) > 40:
         return None
-    return line[0].upper() + line[1:].rstrip(".!")
+    return line[0].upper() + line[1:].rstrip(".!?")

@@ -39,16 +39,22 @@ class BallotAccepted:
 
 
 def accept_ballot(
-    window: RoundWindow, previous: Option | None, option: Option, declared: int | None, received_at: datetime
+    window: RoundWindow, previous: Option | None, option: Option, declared: int | None, received_at: datetime,
+    game: str = "",
 ) -> BallotAccepted:
     """R0-11/R0-12: accepted from the round's start until the deadline (``received_at < deadline``, P0-15).
-    A repeated Vote acts as a Revote and a Revote with no ballot acts as a Vote (P0-03)."""
+    A repeated Vote acts as a Revote and a Revote with no ballot acts as a Vote (P0-03). A ballot refused names the
+    round of ``game``, its deadline, and what stands (P0-15; play-test P5.4)."""
+    of = f" of {game}" if game else ""
     if not window.open:
-        raise RuleError(f"Round {window.number} is closed; ballots are no longer accepted.")
+        kept = f" Your ballot ({previous.label}) stands." if previous else " You cast no ballot in it."
+        deadline = f" (its deadline was {format_utc_seconds(window.deadline)})" if window.deadline else ""
+        raise RuleError(f"Round {window.number}{of} is closed{deadline}; ballots are no longer accepted, and your "
+                        f"message arrived at {format_utc_seconds(received_at)}.{kept}")
     if window.deadline is not None and received_at >= window.deadline:
         kept = f" Your ballot ({previous.label}) stands." if previous else " You have no ballot, so you abstain."
         raise RuleError(
-            f"Your ballot is too late: round {window.number} closed for ballots at "
+            f"Your ballot is too late: round {window.number}{of} closed for ballots at "
             f"{format_utc_seconds(window.deadline)}, and your message arrived at {format_utc_seconds(received_at)} "
             f"(a ballot must arrive before the deadline).{kept}"
         )

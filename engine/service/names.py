@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.core.suggest import nearest
+from engine.core.text import inert_name
 from engine.store.models import Game, Player
 
 _MENTION = re.compile(r"^<@!?(\d+)>$")
@@ -25,7 +26,9 @@ _HOUSE = re.compile(r"^(?:house|the)\s+", re.IGNORECASE)
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.lower().split())
+    """A name as it is matched: read as a kept name is (``inert_name``: no markdown, so ``**Result: PASSED**``,
+    typed or kept before names were kept without markdown, is ``Result: PASSED``; play-test P4.2), any case."""
+    return " ".join(inert_name(text).lower().split())
 
 
 def player_label(player: Player) -> str:
@@ -42,7 +45,7 @@ def _matches(players: Sequence[Player], wanted: str) -> list[Player]:
     lowered = _norm(wanted)
     if not lowered:
         return []
-    bare = _norm(_HOUSE.sub("", lowered))
+    bare = " ".join(_HOUSE.sub("", lowered).split())
 
     def name(p: Player) -> str:
         return _norm(p.name)
@@ -71,7 +74,7 @@ async def find_player_by_name(session: AsyncSession, game: Game, name: str) -> P
         select(Player).where(Player.game_id == game.id).order_by(Player.id))).scalars())
     typed = name.strip()
     mention = _MENTION.match(typed)
-    wanted = typed.lstrip("@").strip()
+    wanted = inert_name(typed)
     if mention and len(mention[1]) > MAX_ID_DIGITS:
         raise RuleError(f"That mention is not a Discord user (a user's id has at most {MAX_ID_DIGITS} digits). Name "
                         f"a player, their faction or @mention them. Players: {candidates_text(players)}.")

@@ -1,4 +1,5 @@
-"""Nothing the bot posts can ping (Issue 8): a player called ``@everyone <@&role>`` and a crisis text full of
+"""Nothing the bot posts can ping (Issue 8): a player called ``@everyone <@&role>`` (kept as ``everyone``: names are
+kept without markdown, play-test P4.1) and a crisis text full of
 mentions go out in channel posts, replies, DMs, interaction responses, followups and button updates, and the
 fake Discord, which applies Discord's rules for ``allowed_mentions`` to every body it received, finds no one
 notified."""
@@ -59,7 +60,8 @@ async def test_names_and_crisis_texts_with_mentions_ping_no_one_on_any_send_path
     assert any(method == "PATCH" for method, _, _ in bodies)  # an edit of a kept message
     assert any(b.get("message_reference") for _, _, b in bodies)
     posted = "\n".join(str((b.get("data") or b).get("content") or "") for _, _, b in bodies)
-    assert hostile_name in posted  # the name reached a content, where a mention would ping
+    assert HOSTILE.format(role=role.id, user=h.alice.id) in posted  # mentions reached a content, where they'd ping
+    assert "everyone" in posted and hostile_name not in posted  # the name is kept without its mention syntax (P4.1)
     assert [(path, pings(b)) for _, path, b in bodies if pings(b)] == []
     for _, _, body in bodies:
         message = body.get("data") if isinstance(body.get("data"), dict) else body

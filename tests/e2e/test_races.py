@@ -4,6 +4,8 @@ are written to the gateway back to back, so the bot handles them concurrently. S
 
 from __future__ import annotations
 
+import re
+
 from .clerkbot import Harness
 from .crowd import choice, crowd_game, expected_tally
 
@@ -54,7 +56,7 @@ async def test_ballots_racing_the_close_are_each_counted_or_refused_with_a_reply
                 counted[user.id] = text.removeprefix("Vote: ")
             else:
                 assert n >= EARLY, f"a ballot answered before the close was sent was refused: {answer.content}"
-                assert f"Round {number} is closed; ballots are no longer accepted." in answer.content
+                assert re.search(rf"Round {number} of \w+ is closed.*; ballots are no longer accepted", answer.content)
                 assert "Nothing was recorded." in answer.content
         assert {u: c.lower() for u, c in counted.items()} == in_tally, "recorded ⇔ in the tally"
         result = await h.clerk.landsdraad.rounds.round_of(game_id, number)

@@ -164,3 +164,44 @@ def test_nearest_prefers_the_candidate_sharing_the_start_and_is_case_insensitive
     assert nearest("Ayy", ["Aye", "Nay", "Abstain"]) == "Aye"
     assert nearest("NAYY", ["Aye", "Nay"]) == "Nay"
     assert nearest("zzz", ["Aye", "Nay"]) is None
+
+
+@pytest.mark.parametrize(("text", "declared"), [("Vote: Aye #sirius, 11", 11), ("Vote: Aye #sirius 11", 11),
+                                                ("Vote: Aye, 11 #sirius", 11), ("Vote: Aye #sirius", None),
+                                                ("Vote: Aye #sirius #sirius", None)])
+def test_a_game_tag_before_the_count_names_the_game(text: str, declared: int | None) -> None:
+    """Play-test P5.3: ``Vote: Aye #sirius, 11`` was refused and the suggestion dropped the tag."""
+    assert parse_ballot(text) == BallotCommand(option=Option.AYE, declared=declared, revote=False, game="sirius")
+
+
+def test_two_game_tags_are_refused_without_picking_one() -> None:
+    """Play-test P5.3: ``Vote: Aye #sirius #orion`` suggested ``Vote: Aye #orion``, one of the two."""
+    with pytest.raises(ParseError) as two:
+        parse_ballot("Vote: Aye #sirius #orion")
+    assert two.value.suggestion is None
+    assert "it names 2 games (#sirius, #orion); a ballot is for one game" in str(two.value)
+
+
+@pytest.mark.parametrize("text", ["Vote: Nay?", "Vote: Nay ?", "Vote: Nay, 9?", "Nay?"])
+def test_a_question_mark_after_the_option_reads_as_a_full_stop_does(text: str) -> None:
+    """Play-test P5.5: ``Vote: Nay?`` was refused (“Nay?” is not Aye, Nay or Abstain) while ``Vote: Aye!`` was read.
+    (``Nay?`` without its keyword is still refused, suggesting ``Vote: Nay?`` as typed.)"""
+    if not text.startswith("Vote"):
+        with pytest.raises(ParseError, match="a ballot starts with `Vote:`"):
+            parse_ballot(text)
+        return
+    assert parse_ballot(text).option is Option.NAY
+
+
+@pytest.mark.parametrize(("text", "suggestion"), [("Unvote", "Vote: Abstain"), ("Withdraw", "Vote: Abstain"),
+                                                  ("withdraw my vote", "Vote: Abstain"),
+                                                  ("Unvote: Aye #sirius", "Vote: Abstain #sirius"),
+                                                  ("Vote: withdraw", "Vote: Abstain")])
+def test_taking_a_ballot_back_is_answered_with_abstain(text: str, suggestion: str) -> None:
+    """Play-test P5.2: a crisis ballot cannot be withdrawn; the answer says so, and that Abstain counts for neither
+    side."""
+    with pytest.raises(ParseError) as back:
+        parse_ballot(text)
+    assert back.value.suggestion == suggestion
+    assert "a crisis ballot cannot be taken back, but `Vote: Abstain` makes yours count for neither side" in str(
+        back.value)

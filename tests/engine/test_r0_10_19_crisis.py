@@ -261,3 +261,18 @@ def test_the_players_counted_by_kind_resolve_as_the_players(players: list[tuple[
 def test_a_negative_weight_is_refused_when_counted_too() -> None:
     with pytest.raises(ValueError, match="negative"):
         resolve_counted({(-1, AYE): 1}, [], {})
+
+
+def test_P0_15_a_ballot_after_the_close_names_the_game_its_deadline_and_what_stands() -> None:
+    """P0-15: "A ballot that arrives at or after the deadline is refused with the deadline in the reply, and the
+    earlier ballot stands", once the round is closed too (play-test P5.4: it said only "Round 1 is closed")."""
+    deadline = NOW + timedelta(hours=1)
+    with pytest.raises(RuleError) as closed:
+        accept_ballot(RoundWindow(1, False, deadline), NAY, AYE, None, deadline + timedelta(hours=1), "sirius")
+    assert str(closed.value) == (
+        "Round 1 of sirius is closed (its deadline was 2026-03-01 19:00:00 UTC); ballots are no longer accepted, and "
+        "your message arrived at 2026-03-01 20:00:00 UTC. Your ballot (Nay) stands.")
+    with pytest.raises(RuleError, match=r"^Round 1 of orion is closed; .* You cast no ballot in it\.$"):
+        accept_ballot(RoundWindow(1, False, None), None, AYE, None, NOW, "orion")
+    with pytest.raises(RuleError, match="too late: round 1 of sirius closed for ballots"):
+        accept_ballot(RoundWindow(1, True, deadline), None, AYE, None, deadline, "sirius")

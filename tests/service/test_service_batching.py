@@ -60,7 +60,7 @@ async def test_a_closed_round_refuses_every_ballot_of_a_batch(table: Any) -> Non
     await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
     results = await asyncio.gather(cast(table, 10, "Vote: Aye", "a"), cast(table, 10, "Vote: Nay", "b"),
                                    return_exceptions=True)
-    assert all(isinstance(r, RuleError) and "Round 1 is closed" in str(r) for r in results)
+    assert all(isinstance(r, RuleError) and "Round 1 of sirius is closed" in str(r) for r in results)
     assert "BallotCast" not in await table.kinds()
 
 

@@ -223,3 +223,22 @@ async def test_registry_commands_are_for_moderators_and_the_lists_are_public(tab
     assert [o.ephemeral for o in mod_view] == [False, True]
     assert "paul's 3 legions bound for feyd, Guild fee 750 MS" in text_of(mod_view[1])
     assert dms(mod_view) == {}
+
+
+async def test_a_name_kept_with_markdown_is_found_as_typed_or_as_shown(table: Any) -> None:
+    """Play-test P4.2: a player whose name has markdown (kept so before names were kept without it, or given by a
+    front end that does not take it out) is found by what a player types, whose markdown the front door takes out
+    (``**Result: PASSED**`` reads ``Result: PASSED``), and by the name as it shows; so are ``[Vote here](...)``,
+    ``# PASSED`` and a leading ``@``."""
+    await table.player(P, "**Result: PASSED**", 3, 2, 2)
+    await table.player(Q, "[Vote here](http://ev.il)", 3, 2, 2, faction="-# tiny")
+    await table.player(R, "# PASSED", 2, 2, 2)
+    async with table.clerk._read() as session:
+        game = await load_game(session, table.game_id)
+
+        async def user(text: str) -> int:
+            return (await find_player_by_name(session, game, text)).user_id
+
+        assert await user("Result: PASSED") == await user("**Result: PASSED**") == P
+        assert await user("Vote here") == await user("[Vote here](http://ev.il)") == await user("tiny") == Q
+        assert await user("# PASSED") == await user("PASSED") == await user("@PASSED") == R

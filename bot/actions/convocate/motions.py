@@ -5,6 +5,7 @@ button, or /motion second), and passes on at its timeout; the Motion of Repeal (
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -177,15 +178,15 @@ async def motion_in_channel(app: App, ctx: Ctx, game: GameView, text: str) -> li
     g = convocate_game(game, "A Motion")
     parsed = parse(text)
     if isinstance(parsed, MoveMotion | MoveRepeal):
-        _within_limits(app, parsed)
-        return await _move(app, ctx, g, parsed)
+        return await _move(app, ctx, g, _within_limits(app, parsed))
     raise RuleError("Move a Motion with `Motion: <name> by <Convocant>`.")
 
 
-def _within_limits(app: App, moved: MoveMotion | MoveRepeal) -> None:
+def _within_limits(app: App, moved: MoveMotion | MoveRepeal) -> MoveMotion | MoveRepeal:
     """A post is held to the limits of the slash command it stands for (``/motion move``, ``/repeal``: a name of at
     most 80 characters, a Moved text of at most 1000, no mention in a name...), checked by the same code, so a post
-    cannot make a Motion that the command would refuse, nor announcements too long for a message."""
+    cannot make a Motion that the command would refuse, nor announcements too long for a message. The Motion's name
+    is read as the command reads it: without markdown (``inert_name``, play-test P4.1), as Clerk posts it."""
     options: dict[str, str | None]
     if isinstance(moved, MoveRepeal):
         name, options = "repeal", {"statute": moved.statute, "convocant": moved.convocant}
@@ -195,11 +196,14 @@ def _within_limits(app: App, moved: MoveMotion | MoveRepeal) -> None:
         options = {"name": m.name, "convocant": moved.convocant, "moved": m.moved or None, "seconded": m.seconded,
                    "morality": m.morality, "targets": m.targets or None, "only": m.only}
     try:
-        checked(app.routes.commands[name], {k: v for k, v in options.items() if v is not None})
+        read = checked(app.routes.commands[name], {k: v for k, v in options.items() if v is not None})
     except RuleError as error:
         form = "Motion of Repeal:" if isinstance(moved, MoveRepeal) else "Motion:"
         said = str(error).replace(f" of /{name} ", f" of your `{form}` post (the limits of /{name}) ")
         raise RuleError(said.removesuffix(" Nothing was changed.")) from None  # the answer says nothing was recorded
+    if isinstance(moved, MoveMotion):
+        return replace(moved, motion=replace(moved.motion, name=read["name"]))
+    return moved
 
 
 @ROUTES.dm_form(_is_motion_form)

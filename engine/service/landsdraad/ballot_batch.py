@@ -492,7 +492,8 @@ def _judge(game: _Game, rnd: _Round | None, voter: _Voter | None, item: BallotRe
         raise RuleError(f"This ballot is for round {item.expected_round} of {game.name}, which is over; "
                         f"round {window.number} is the current one.")
     previous = Option(voter.option) if voter.option is not None else None
-    accepted = accept_ballot(window, previous, item.command.option, item.command.declared, item.received_at)
+    accepted = accept_ballot(window, previous, item.command.option, item.command.declared, item.received_at,
+                             game.name)
     if previous is not None:
         voter.revotes += 1
     voter.option = accepted.option.value

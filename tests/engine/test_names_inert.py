@@ -1,0 +1,66 @@
+"""Names kept without Discord markdown (play-test P4.1, P4.2; docs/rulings.md "Names are kept without markdown"):
+``inert_name`` is what a name Clerk did not write becomes where it enters Clerk, and how a typed name is read to
+find one."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.actions.context import Actor, UserRef
+from engine.core.text import escaped, inert_name, normalise
+
+KEPT = [
+    ("**Result: PASSED**", "Result: PASSED"),
+    ("# PASSED", "PASSED"),
+    ("## PASSED", "PASSED"),
+    ("-# tiny", "tiny"),
+    ("> quoted", "quoted"),
+    ("- listed", "listed"),
+    ("1. Legion", "Legion"),
+    ("||secret||", "secret"),
+    ("[Vote here](http://ev.il)", "Vote here"),
+    ("`tick", "tick"),
+    ("***lone**", "lone"),
+    ("~~struck~~", "struck"),
+    ("__under__", "under"),
+    ("_slanted_", "slanted"),
+    ("@everyone", "everyone"),
+    ("<@&123456789012345678> boss", "boss"),
+    ("<:smile:123> Bob", ":smile: Bob"),
+    ("back\\", "back"),
+    ("> # **x**", "x"),
+    ("Ｂｏｂ", "Bob"),
+    ("Bob\u202e  Smith\u200b", "Bob Smith"),
+]
+UNCHANGED = ["jenny_k", "jenny_", "P_A", "a_b_c", "#1 Pilot", "House Atreides", "Count Jasek", "O'Neil", "x.y",
+             "Dr. No", "-x", "3 Sons", "C# Guild", "a - b", "Rock & Roll"]
+
+
+@pytest.mark.parametrize(("given", "kept"), KEPT)
+def test_a_name_is_kept_without_its_markdown(given: str, kept: str) -> None:
+    assert inert_name(given) == kept
+    assert inert_name(kept) == kept  # a kept name reads the same again
+    assert inert_name(normalise(given)) == kept  # typed in a form, it finds the name it was kept as
+
+
+@pytest.mark.parametrize("name", UNCHANGED)
+def test_a_name_without_markdown_is_kept_as_given(name: str) -> None:
+    assert inert_name(name) == name
+
+
+def test_a_name_of_nothing_but_markdown_is_empty_and_a_discord_name_then_shows_a_question_mark() -> None:
+    assert inert_name("***") == inert_name("__") == inert_name("# ") == ""
+    assert UserRef(1, "__").name == "?"
+
+
+def test_a_discord_username_is_kept_without_its_underscore_pairs_only() -> None:
+    """Since Discord's 2023 change a username has lower-case letters, digits, ``_`` and ``.``: only ``_`` pairs
+    around a word (``__x__``, ``_x_``) are markdown."""
+    assert UserRef(1, "jenny_k").name == "jenny_k"
+    assert UserRef(1, "__jenny__").name == Actor(1, "__jenny__").name == "jenny"
+    assert Actor(1, "_x_").name == "x"
+    assert UserRef(1, "a.b_").name == "a.b_"
+
+
+def test_escaped_shows_a_name_as_given() -> None:
+    assert escaped("**x** [a](b)") == "\\*\\*x\\*\\* \\[a\\]\\(b\\)"
