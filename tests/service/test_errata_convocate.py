@@ -18,7 +18,9 @@ from engine.core.errors import RuleError
 from engine.store.models import Event
 
 
-async def test_a_corrected_card_flips_a_tied_repeal(cv: Convocate) -> None:  # noqa: F811
+async def _statute_x_to_repeal(cv: Convocate) -> None:  # noqa: F811
+    """alice's K_A (at S_U) and LA (Vote 2), bob's K_B and J_B at his Homeworld and LB (Vote 1); alice declares
+    Statute X in her Action Phase, for bob to repeal."""
     await cv.card("character", "K_A", A, at="S_U")
     await cv.card("location", "LA", A, vote=2)
     await cv.card("character", "K_B", B, at="HW_B")
@@ -26,6 +28,10 @@ async def test_a_corrected_card_flips_a_tied_repeal(cv: Convocate) -> None:  # n
     await cv.card("location", "LB", B, vote=1)
     await cv.phase(("alice", Phase.ACTION))
     await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="X", character="K_A", section=1, sections=2)
+
+
+async def test_a_corrected_card_flips_a_tied_repeal(cv: Convocate) -> None:  # noqa: F811
+    await _statute_x_to_repeal(cv)
     await cv.phase(("bob", Phase.ACTION))
     tie = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="K_B", source_id="r1")
     assert tie.outcome is not None and (tie.outcome["mover_votes"], tie.outcome["controller_votes"],
@@ -62,13 +68,7 @@ async def setting(table: Convocate, name: str, value: str) -> list[Outgoing]:
 async def tied(cv: Convocate) -> int:  # noqa: F811
     """bob's Repeal of alice's X, tied 3 to 3 (kept): counted after K_B is activated; alice's LC, activated (it
     committed Votes), adds nothing under ``committed_cards: out``."""
-    await cv.card("character", "K_A", A, at="S_U")
-    await cv.card("location", "LA", A, vote=2)
-    await cv.card("character", "K_B", B, at="HW_B")
-    await cv.card("character", "J_B", B, at="HW_B")
-    await cv.card("location", "LB", B, vote=1)
-    await cv.phase(("alice", Phase.ACTION))
-    await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="X", character="K_A", section=1, sections=2)
+    await _statute_x_to_repeal(cv)
     await cv.phase(("bob", Phase.ACTION))
     await cv.card("location", "LC", A, vote=2, readied=False)
     tie = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="K_B", source_id="r1")
@@ -213,13 +213,7 @@ async def test_a_seat_that_counted_nothing_is_in_the_count_and_a_correction_move
     "S_K (active Seat, no readied occupant): 0", in `/why repeal` and in the count the resolution keeps. A `since:`
     correction of that Seat's own Vote moves its own line only, never the 0 line (nor a +1 line): bob's S_K, Vote 1
     then corrected to 2, makes him 5, not 6."""
-    await cv.card("character", "K_A", A, at="S_U")
-    await cv.card("location", "LA", A, vote=2)
-    await cv.card("character", "K_B", B, at="HW_B")
-    await cv.card("character", "J_B", B, at="HW_B")
-    await cv.card("location", "LB", B, vote=1)
-    await cv.phase(("alice", Phase.ACTION))
-    await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="X", character="K_A", section=1, sections=2)
+    await _statute_x_to_repeal(cv)
     await cv.clerk.convocate.board.set_card(cv.gid, actor=1, moderator=True, name="S_K", changes={"vote": 1},
                                             source_id="sk")
     await cv.phase(("bob", Phase.ACTION))
