@@ -103,9 +103,14 @@ def first_line(text: str) -> str:
 
 def split_game_tag(line: str) -> tuple[str, str | None]:
     """``Vote: Aye #sirius`` -> (``Vote: Aye``, ``sirius``): a ``#game`` at the very end, after a space, for a
-    player in several games. ``line`` is collapsed (``first_line``); no tag -> (line, None). Linear: the tag is
+    player in several games; a ``.``, ``!`` or ``?`` after it, or brackets around it (``(#sirius)``), are read
+    through. ``line`` is collapsed (``first_line``); no tag -> (line, None). Linear: the tag is
     found with ``rpartition``, not a pattern searched from every position."""
-    head, sep, tag = f" {line}".rpartition(" #")
+    body = line.rstrip(".!?")  # `#rep.`: a sentence's stop after the tag (play-test Q5.4)
+    if body.endswith(")"):  # `(#rep)`
+        head, sep, tag = f" {body[:-1]}".rpartition(" (#")
+    else:
+        head, sep, tag = f" {body}".rpartition(" #")
     if sep and _TAG.fullmatch(tag):
         return head.strip(), tag
     return line, None
