@@ -209,7 +209,8 @@ class Courier:
         receipt): the rows ``to_message`` would owe, made by the same rule."""
         author_id, channel_id, dm = _source_of(message)
         lane = _lane(author_id, channel_id, dm)
-        return Answering(lambda item: _answer(item, lane, channel_id, message.id, f"msg:{message.id}"))
+        source = _source_id(message)
+        return Answering(lambda item: _answer(item, lane, channel_id, message.id, source))
 
     async def to_message(self, message: discord.Message | DirectMessage, out: Sequence[Outgoing],
                          answering: Answering | None = None) -> None:
@@ -224,7 +225,7 @@ class Courier:
         lane = _lane(author_id, channel_id, dm)
         kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
         here, elsewhere = split_here(out)
-        answers = [_answer(item, lane, channel_id, message.id, f"msg:{message.id}")
+        answers = [_answer(item, lane, channel_id, message.id, _source_id(message))
                    for item in here if _has_content(item) and id(item) not in kept]
         rest = answers + self._owed_all(elsewhere)
         if not rest:  # a DM ballot's receipt alone: sent from this task (``queue_and_send``)
@@ -473,6 +474,11 @@ def _source_of(message: discord.Message | DirectMessage) -> tuple[int, int, bool
     if isinstance(message, DirectMessage):
         return message.author_id, message.channel_id, True
     return message.author.id, message.channel.id, isinstance(message.channel, discord.DMChannel)
+
+
+def _source_id(message: discord.Message | DirectMessage) -> str:
+    """The source id of a message's answers: ``msg:<id>``, or an edited DM's own (``DirectMessage.source``)."""
+    return message.source if isinstance(message, DirectMessage) else f"msg:{message.id}"
 
 
 def _lane(author_id: int, channel_id: int, dm: bool) -> str:

@@ -3,6 +3,8 @@ invalidated session, a message edited after it was sent, an interaction answered
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from .clerkbot import Harness
 from .test_ballot_buttons import ballots
 
@@ -21,3 +23,31 @@ async def test_after_an_invalidated_session_the_bot_identifies_again_and_answers
     assert "Ballot recorded for round 1 of sirius: **Aye**" in receipt.content
     assert "Ballot recorded for round 1 of sirius: **Nay**" in voted.first.content
     assert sorted(b["payload"]["option"] for b in await ballots(h)) == ["aye", "nay"]
+
+
+async def test_an_edited_dm_ballot_is_read_as_a_revote_at_the_time_of_the_edit(clerk_bot: Harness) -> None:
+    """Play-test R3.1: alice edits her DM ``Vote: Aye`` to read ``Vote: Nay``. The edit is read as a new DM sent then:
+    a revote, answered under her message; the same edit delivered twice counts once; an edit after the deadline is
+    refused as late, and the ballot stays."""
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    dm = h.fake.dm_channel(h.alice)
+    mid = await h.fake.dm(h.alice, "Vote: Aye")
+    await h.fake.reply_to(mid)
+
+    h.clock.advance(timedelta(minutes=5))
+    await h.fake.edit(h.alice, dm, mid, "Vote: Nay")
+    replies = await h.fake.wait_for(lambda: h.fake.replies_to(mid)[1:], "the answer to the edit")
+    assert "Revote recorded for round 1 of sirius: **Nay** (was Aye)" in replies[0].content
+    await h.fake.edit(h.alice, dm, mid, "Vote: Nay")  # Discord sends the same edit again
+    await h.settle()
+    cast = await ballots(h)
+    assert [b["payload"]["option"] for b in cast] == ["aye", "nay"]
+    assert cast[1]["at"] == "2026-03-01T18:05:00+00:00"  # judged at the time of the edit
+
+    h.clock.advance(timedelta(hours=2))  # past the deadline (the closer has not run yet)
+    await h.fake.edit(h.alice, dm, mid, "Vote: Aye")
+    late = await h.fake.wait_for(lambda: [r for r in h.fake.replies_to(mid) if "too late" in r.content],
+                                 "the answer to the late edit")
+    assert "Your ballot (Nay) stands" in late[0].content and "Nothing was recorded" in late[0].content
+    assert [b["payload"]["option"] for b in await ballots(h)] == ["aye", "nay"]
