@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from .clerkbot import Harness
-from .test_ballot_buttons import ballots
+from .test_ballot_buttons import ballots, offer_to
 
 
 async def test_after_an_invalidated_session_the_bot_identifies_again_and_answers(clerk_bot: Harness) -> None:
@@ -51,3 +51,25 @@ async def test_an_edited_dm_ballot_is_read_as_a_revote_at_the_time_of_the_edit(c
                                  "the answer to the late edit")
     assert "Your ballot (Nay) stands" in late[0].content and "Nothing was recorded" in late[0].content
     assert [b["payload"]["option"] for b in await ballots(h)] == ["aye", "nay"]
+
+
+async def test_a_vote_whose_interaction_discord_no_longer_knows_is_answered_by_dm(clerk_bot: Harness) -> None:
+    """Play-test R4.1: the bot's first answer comes after Discord's 3 s (refused 404 10062 Unknown interaction): the
+    ballot is recorded, and the player, whom Discord told "This interaction failed", gets the receipt by DM, saying
+    why; a ballot button's press the same."""
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    offer = await offer_to(h, h.alice)
+    await h.settle()
+    h.fake.interactions_expired = True
+
+    voted = await h.fake.slash(h.bob, "vote", h.game, choice="nay")
+    by_dm = await h.fake.wait_for(lambda: [m for m in h.fake.dms(h.bob) if "did not take my answer" in m.content],
+                                  "bob's receipt by DM")
+    assert "Ballot recorded for round 1 of sirius: **Nay**" in by_dm[0].content and not voted.acknowledged
+    await h.fake.press(h.alice, offer, "Aye")
+    by_dm = await h.fake.wait_for(lambda: [m for m in h.fake.dms(h.alice) if "did not take my answer" in m.content],
+                                  "alice's receipt by DM")
+    assert "**Aye**" in by_dm[0].content
+    await h.settle()
+    assert sorted(b["payload"]["option"] for b in await ballots(h)) == ["aye", "nay"]
