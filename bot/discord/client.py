@@ -95,8 +95,11 @@ def read_no_bot_messages(parsers: dict[str, Callable[[Any], None]],
     With ``direct``, a person's DM (a message with no ``guild_id``: discord.py's own test for a DM,
     ``ConnectionState._get_guild_channel``) is given to it as the gateway's data, unbuilt as well (issue 20: the
     ``Message`` was about half of discord.py's work on a DM); messages in servers and their threads are built and
-    dispatched as before."""
+    dispatched as before. A person's DM edited (MESSAGE_UPDATE with an ``edited_timestamp``: Discord sends the whole
+    message) goes to ``direct`` too, and is read as a new DM sent at the time of the edit (play-test R3.1): a player
+    who corrects ``Vote: Aye`` to ``Vote: Nay`` by editing it revotes, and is answered."""
     build = parsers["MESSAGE_CREATE"]
+    update = parsers["MESSAGE_UPDATE"]
 
     def message_create(data: dict[str, Any]) -> None:
         author = data.get("author")
@@ -107,7 +110,16 @@ def read_no_bot_messages(parsers: dict[str, Callable[[Any], None]],
             return
         build(data)
 
+    def message_update(data: dict[str, Any]) -> None:
+        author = data.get("author")
+        if (direct is not None and "guild_id" not in data and isinstance(author, dict) and not author.get("bot", False)
+                and data.get("edited_timestamp") and "content" in data):
+            direct(data)
+            return
+        update(data)
+
     parsers["MESSAGE_CREATE"] = message_create
+    parsers["MESSAGE_UPDATE"] = message_update
 
 
 def without_mention(text: str, bot_id: int) -> str:

@@ -55,25 +55,40 @@ class DirectMessage:
     author_name: str
     content: str
     type: int
+    edited_at: datetime | None = None
+    """When the author edited it to read ``content`` (Discord's ``edited_timestamp``): an edited DM is read as a new
+    DM sent then (play-test R3.1)."""
 
     @property
     def created_at(self) -> datetime:
-        """As ``discord.Message.created_at``: the time in the message's id (a snowflake), in UTC."""
-        return discord.utils.snowflake_time(self.id)
+        """As ``discord.Message.created_at``: the time in the message's id (a snowflake), in UTC; for an edit, the
+        time of the edit (a ballot is judged by when Discord got it, P0-15)."""
+        return self.edited_at if self.edited_at is not None else discord.utils.snowflake_time(self.id)
+
+    @property
+    def source(self) -> str:
+        """The source id of what it records: ``msg:<id>``, and for each edit ``msg:<id>:edit:<ms>`` (an edit Discord
+        sends twice counts once; the message and each of its edits are each read once)."""
+        if self.edited_at is None:
+            return f"msg:{self.id}"
+        return f"msg:{self.id}:edit:{int(self.edited_at.timestamp() * 1000)}"
 
 
 def dm_of(data: dict[str, Any]) -> DirectMessage:
     """The fields of a DM's MESSAGE_CREATE that discord.py's ``Message`` would read for them (``id``,
-    ``channel_id``, ``author.id``, ``author.username``, ``content``, ``type``)."""
+    ``channel_id``, ``author.id``, ``author.username``, ``content``, ``type``); of a MESSAGE_UPDATE, with its
+    ``edited_timestamp``."""
     author = data["author"]
+    edited = data.get("edited_timestamp")
     return DirectMessage(int(data["id"]), int(data["channel_id"]), int(author["id"]), author["username"],
-                         data.get("content", ""), int(data.get("type", 0)))
+                         data.get("content", ""), int(data.get("type", 0)),
+                         discord.utils.parse_time(edited) if edited else None)
 
 
 def ctx_of_dm(message: DirectMessage, answering: Answering | None = None) -> Ctx:
     """As ``ctx_of_message`` of the same DM: no server, so no roles and no permissions."""
     return Ctx(Actor(message.author_id, message.author_name, frozenset(), False),
-               Place(None, message.channel_id, None), f"msg:{message.id}", message.created_at, answering)
+               Place(None, message.channel_id, None), message.source, message.created_at, answering)
 
 
 async def ctx_of_guild_message(client: discord.Client, message: discord.Message) -> Ctx:

@@ -57,6 +57,8 @@ TOKEN_MARGIN = timedelta(seconds=30)
 """A follow-up is not begun this close to the token's end (it would arrive after it)."""
 EXPIRED_TOKEN = frozenset({50027, 10015})
 """Discord's codes for a follow-up on an expired token: Invalid Webhook Token, Unknown Webhook."""
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for a first answer to an interaction that came after its 3 s: Unknown interaction."""
 
 
 def embed_of(card: Card) -> discord.Embed:
@@ -144,9 +146,15 @@ class Courier:
         by DM (``late_answer``)."""
         here, elsewhere = split_here(out)
         late: list[Outgoing] = []
+        unknown = False
+        """Discord no longer knows the interaction (10062: the first answer came after its 3 s): the answers go by
+        message instead, as after the token's expiry (play-test R4.1)."""
         refused: discord.HTTPException | None = None
         for given in here:
             item = given
+            if unknown:
+                late.append(item)
+                continue
             if item.file is not None and len(item.file[1]) > interaction.filesize_limit:
                 # compressed (megabytes: off the event loop) or left out
                 item = await asyncio.to_thread(fitted, item, interaction.filesize_limit)
@@ -166,7 +174,8 @@ class Courier:
                     deferred = await self._answer(interaction, left_out(given, "Discord refused it as too large"),
                                                   None if interaction.response.is_done() else deferred)
             except discord.HTTPException as error:
-                if error.code in EXPIRED_TOKEN:
+                if error.code in EXPIRED_TOKEN or error.code == UNKNOWN_INTERACTION:
+                    unknown = unknown or error.code == UNKNOWN_INTERACTION
                     late.append(item)
                     continue
                 refused = error
@@ -174,7 +183,7 @@ class Courier:
                     deferred = None  # a follow-up was tried: the deferral is dealt with, as after one sent
                 log.warning("could not answer interaction %s (%s): %s", interaction.id, _command_name(interaction),
                             error)
-        if not interaction.response.is_done():
+        if not interaction.response.is_done() and not unknown:
             # never a bare "Done." for an answer Discord refused: the user would take it for the answer
             text = "Done." if refused is None else (f"I could not send my answer: Discord refused it "
                                                     f"({refused.status} {refused.text or refused.code}).")
@@ -182,10 +191,13 @@ class Courier:
                 await interaction.response.send_message(text, ephemeral=True)
             except discord.HTTPException as error:
                 log.warning("could not acknowledge interaction %s: %s", interaction.id, error)
-        if late:
+        if unknown:
+            log.warning("Discord no longer knew interaction %s (%s) when it was answered (10062: after its 3 s): "
+                        "the answer is sent by message instead", interaction.id, _command_name(interaction))
+        elif late:
             log.warning("the token of interaction %s (%s) expired before its answer: sent by message instead",
                         interaction.id, _command_name(interaction))
-        await self.owe([*elsewhere, *(late_answer(interaction, item) for item in late)])
+        await self.owe([*elsewhere, *(late_answer(interaction, item, in_time=not unknown) for item in late)])
 
     @staticmethod
     async def _answer(interaction: discord.Interaction, item: Outgoing, deferred: bool | None) -> bool | None:
@@ -209,7 +221,8 @@ class Courier:
         receipt): the rows ``to_message`` would owe, made by the same rule."""
         author_id, channel_id, dm = _source_of(message)
         lane = _lane(author_id, channel_id, dm)
-        return Answering(lambda item: _answer(item, lane, channel_id, message.id, f"msg:{message.id}"))
+        source = _source_id(message)
+        return Answering(lambda item: _answer(item, lane, channel_id, message.id, source))
 
     async def to_message(self, message: discord.Message | DirectMessage, out: Sequence[Outgoing],
                          answering: Answering | None = None) -> None:
@@ -224,7 +237,7 @@ class Courier:
         lane = _lane(author_id, channel_id, dm)
         kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
         here, elsewhere = split_here(out)
-        answers = [_answer(item, lane, channel_id, message.id, f"msg:{message.id}")
+        answers = [_answer(item, lane, channel_id, message.id, _source_id(message))
                    for item in here if _has_content(item) and id(item) not in kept]
         rest = answers + self._owed_all(elsewhere)
         if not rest:  # a DM ballot's receipt alone: sent from this task (``queue_and_send``)
@@ -454,16 +467,22 @@ class Courier:
         return sent
 
 
-def late_answer(interaction: discord.Interaction, item: Outgoing) -> Outgoing:
+def late_answer(interaction: discord.Interaction, item: Outgoing, *, in_time: bool = True) -> Outgoing:
     """An answer the interaction's token can no longer carry, as a message: a public one in the channel where the
-    command was used, naming the caller (without a ping); a private one (or one in a DM) by DM."""
+    command was used, naming the caller (without a ping); a private one (or one in a DM) by DM. ``in_time``: the
+    interaction was answered in time and its token expired (15 minutes); otherwise Discord no longer knew it when
+    the first answer came (10062, after its 3 s: the player saw "This interaction failed" although what they did
+    was done, play-test R4.1)."""
     name = _command_name(interaction)
     user = interaction.user.id
     if item.ephemeral or interaction.guild_id is None or interaction.channel_id is None:
         where = f" in <#{interaction.channel_id}>" if interaction.guild_id is not None else ""
-        head = f"Your {name}{where} took longer than the 15 minutes Discord lets an answer wait; here it is."
+        head = (f"Your {name}{where} took longer than the 15 minutes Discord lets an answer wait; here it is."
+                if in_time else f"Discord did not take my answer to your {name}{where} in time (it waits 3 seconds) "
+                                "and may have told you it failed; here it is.")
         return replace(item, to=ToUser(user), text=f"{head}\n{item.text}" if item.text else head, ephemeral=False)
-    head = f"{name} for <@{user}> (late: it took longer than the 15 minutes Discord lets an answer wait):"
+    head = (f"{name} for <@{user}> (late: it took longer than the 15 minutes Discord lets an answer wait):" if in_time
+            else f"{name} for <@{user}> (Discord did not take the answer in time and may have said it failed):")
     return replace(item, to=ToChannel(interaction.channel_id), text=f"{head}\n{item.text}" if item.text else head,
                    ephemeral=False)
 
@@ -473,6 +492,11 @@ def _source_of(message: discord.Message | DirectMessage) -> tuple[int, int, bool
     if isinstance(message, DirectMessage):
         return message.author_id, message.channel_id, True
     return message.author.id, message.channel.id, isinstance(message.channel, discord.DMChannel)
+
+
+def _source_id(message: discord.Message | DirectMessage) -> str:
+    """The source id of a message's answers: ``msg:<id>``, or an edited DM's own (``DirectMessage.source``)."""
+    return message.source if isinstance(message, DirectMessage) else f"msg:{message.id}"
 
 
 def _lane(author_id: int, channel_id: int, dm: bool) -> str:

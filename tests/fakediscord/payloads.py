@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -43,6 +43,11 @@ class Snowflakes:
         self._count += 1
         ms = int(self.now().timestamp() * 1000)
         return ((ms - DISCORD_EPOCH_MS) << 22) | (self._count & 0x3FFFFF)
+
+
+def snowflake_time(snowflake: int) -> datetime:
+    """The time in a snowflake id (as discord.py's ``utils.snowflake_time``)."""
+    return datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, UTC)
 
 
 def iso(when: datetime) -> str:

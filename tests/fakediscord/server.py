@@ -34,6 +34,7 @@ from fakediscord.payloads import (
     User,
     iso,
     message_payload,
+    snowflake_time,
 )
 from fakediscord.ratelimits import RateLimits
 from fakediscord.records import Interaction, Sent
@@ -188,6 +189,10 @@ class FakeDiscord(ChannelRoutes):
         it said it would take)."""
         self.answer_refusals: list[tuple[int, int, str]] = []
         """(status, code, message) Discord answers the next interaction responses with, one each."""
+        self.interactions_expired = False
+        """Every first answer to an interaction is refused 10062 Unknown interaction, as Discord refuses one that comes
+        after its 3 s (the bot was slow: a loaded machine, a locked database, a gateway read late)."""
+        self.invalidations = 0
         self.token_lifetime = timedelta(minutes=15)
         """Discord: "Interaction tokens are valid for 15 minutes and can be used to send followup messages"
         (receiving-and-responding). Follow-ups, edits and deletions with an older token (by the fake's clock) are
@@ -425,6 +430,44 @@ class FakeDiscord(ChannelRoutes):
         for conn in [c for c in self._connections if c.identified and not c.ws.closed]:
             await conn.send(7)
         await self.wait_for(lambda: self.resumes > resumes, "the bot to RESUME")
+
+    async def invalidate_session(self, resumable: bool = False) -> None:
+        """Discord ends the session (op 9 INVALIDATE_SESSION, ``d`` false: not resumable): the bot must IDENTIFY
+        anew, and what was sent meanwhile is not sent again. Returns once it has identified again."""
+        identifies = self.identifies
+        for conn in [c for c in self._connections if c.identified and not c.ws.closed]:
+            conn.identified = False
+            self.invalidations += 1
+            await conn.send(9, resumable)
+        await self.wait_for(lambda: self.identifies > identifies, "the bot to IDENTIFY again")
+
+    async def edit(self, user: User, channel: Channel, message_id: int, text: str) -> None:
+        """``user`` edits their message ``message_id`` (a DM: pass ``dm_channel(user)``) to read ``text``: Discord
+        sends MESSAGE_UPDATE with the whole message and its ``edited_timestamp``."""
+        payload = message_payload(id=message_id, channel=channel, author=user, content=text,
+                                  at=snowflake_time(message_id))
+        payload["edited_timestamp"] = iso(self.now())
+        if channel.guild_id is not None:
+            payload["member"] = user.member(self.started, with_user=False)
+        await self.dispatch("MESSAGE_UPDATE", payload)
+
+    async def delete_user_message(self, channel: Channel, message_id: int) -> None:
+        """A user deletes their own message (a DM, or a post in a channel or thread): MESSAGE_DELETE."""
+        data = {"id": str(message_id), "channel_id": str(channel.id)}
+        if channel.guild_id is not None:
+            data["guild_id"] = str(channel.guild_id)
+        await self.dispatch("MESSAGE_DELETE", data)
+
+    async def delete_channel(self, channel: Channel) -> None:
+        """A moderator deletes a text channel (and its threads): posts there are 404 10003 from now on."""
+        assert not channel.is_thread
+        for thread in self.threads_of(channel):
+            del self.channels[thread.id]
+        del self.channels[channel.id]
+        for s in self.sent:
+            if s.channel_id == channel.id:
+                s.deleted = True
+        await self.echo("CHANNEL_DELETE", channel.payload(self.started))
 
     def _apply_intents(self, conn: Connection, data: dict[str, Any]) -> dict[str, Any] | None:
         in_guild = "guild_id" in data
@@ -973,7 +1016,7 @@ class FakeDiscord(ChannelRoutes):
         record = self.interactions.get(int(request.match_info["interaction"]))
         if record is None or record.token != request.match_info["token"]:
             return discord_error(404, 10062, "Unknown interaction")
-        if self._late(record):
+        if self._late(record) or self.interactions_expired:
             return discord_error(404, 10062, "Unknown interaction")
         if record.acknowledged:
             return discord_error(400, 40060, "Interaction has already been acknowledged.")

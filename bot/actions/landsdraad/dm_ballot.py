@@ -121,5 +121,6 @@ async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple
         except Exception:
             log.exception("the receipt of %s in game %s could not be made again", source, game_id)
             continue
-        out.append((int(source.removeprefix("msg:")), source, Outgoing(ToUser(user_id), receipt_text(receipt, now))))
+        message_id = int(source.removeprefix("msg:").split(":")[0])  # an edited DM's is msg:<id>:edit:<ms>
+        out.append((message_id, source, Outgoing(ToUser(user_id), receipt_text(receipt, now))))
     return out
