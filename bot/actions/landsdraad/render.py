@@ -19,6 +19,10 @@ from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerVi
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
 
+OFFLINE_DMS = "A ballot DMed to the bot while it was offline did not reach it and is not counted."
+"""Said under a result closed late: Discord does not send the bot the DMs of a time it was offline, and Clerk does
+not read them back yet (play-test R3.2), so a player who DMed then and got no receipt learns why."""
+
 
 def label(option: str | None) -> str:
     return (option or "abstain").capitalize()
@@ -182,7 +186,7 @@ def result_card(result: ResultView) -> Card:
         fields.append(("Dice", reveal_text(view.seal), False))
     if result.expired:
         fields.append(("Player votes expired", "\n".join(result.expired) + "\n(support never carries over)", False))
-    late = (f"\n\nClosed at its deadline {stamp(result.due_at)} (the bot was offline)."
+    late = (f"\n\nClosed at its deadline {stamp(result.due_at)} (the bot was offline). {OFFLINE_DMS}"
             if result.due_at is not None else "")
     return Card(
         title=f"{view.game.name}, round {view.number}: the measure {'PASSED' if passed else 'FAILED'}",
