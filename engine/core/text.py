@@ -149,6 +149,10 @@ _LINE_MARK = re.compile(r"^(?:#{1,3}|-#|>{1,3}|[-+]|\d{1,9}\.)(?:\s+|$)")
 """What makes a line a heading (``# ``), subtext (``-# ``), a quote (``> ``) or a list item (``- ``, ``1. ``)."""
 
 
+_INERT = re.compile(r"[A-Za-z][A-Za-z0-9.]*+(?:_[A-Za-z0-9.]++)*+")
+"""A letter, then letters, digits and dots, a single ``_`` only between them: a name ``inert_name`` leaves as it is."""
+
+
 def inert_name(name: str) -> str:
     """A name Clerk did not write (a player's, a faction's, a holding's, a candidate's, a Motion's), as Clerk keeps
     and shows it: with nothing in it that Discord reads as markdown (play-test P4.1, docs/rulings.md "Names are kept
@@ -164,6 +168,13 @@ def inert_name(name: str) -> str:
 
     The rest is left as it is. A name of nothing else is ``""``: the caller refuses it or gives its own fallback.
     The same name twice reads the same (``inert_name(inert_name(x)) == inert_name(x)``)."""
+    if _INERT.fullmatch(name):  # a Discord username as most are (jenny_k): nothing to take out, read on every DM
+        return name
+    return _inert(name)
+
+
+def _inert(name: str) -> str:
+    """``inert_name`` without its shortcut."""
     shown = unicodedata.normalize("NFKC", name)
     shown = _CONTROL.sub(" ", shown if shown.isascii() else _FORMAT.sub("", shown))
     while True:

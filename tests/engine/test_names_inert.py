@@ -4,6 +4,9 @@ find one."""
 
 from __future__ import annotations
 
+import random
+import string
+
 import pytest
 
 from bot.actions.context import Actor, UserRef
@@ -64,3 +67,22 @@ def test_a_discord_username_is_kept_without_its_underscore_pairs_only() -> None:
 
 def test_escaped_shows_a_name_as_given() -> None:
     assert escaped("**x** [a](b)") == "\\*\\*x\\*\\* \\[a\\]\\(b\\)"
+
+
+def test_the_shortcut_for_plain_usernames_agrees_with_the_whole_reading() -> None:
+    """``inert_name`` runs on every DM (the sender's name): a name of letters, digits, dots and single inner ``_``
+    (as Discord usernames are) skips the regular expressions, and that must change nothing: every such name the
+    shortcut takes, the whole reading leaves as it is."""
+    from engine.core.text import _INERT, _inert
+
+    rng = random.Random(20261207)
+    alphabet = string.ascii_letters + string.digits + "._"
+    taken = 0
+    for _ in range(20000):
+        name = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 14)))
+        if _INERT.fullmatch(name):
+            taken += 1
+            assert _inert(name) == name == inert_name(name)
+    assert taken > 10000
+    for name in ("7.", "_jen_", "a__b__", "__init__"):
+        assert not _INERT.fullmatch(name)
