@@ -24,7 +24,9 @@ _AMOUNT = re.compile(r"^\$? ?(?P<n>\d++) ?(?:\$|dollars?)? ?(?:to (?:the )?(?P<t
 """Matched after the closing ``.``/``!`` are stripped (a lazy name before ``[.!]*$`` is quadratic in them)."""
 _YES = {"yes", "y", "aye", "accept", "attempt", "yes please"}
 _NO = {"no", "n", "nay", "decline", "refuse", "no thanks", "no thank you"}
-_NOBODY = {"none", "nobody", "no one", "abstain", "withdraw", "nothing", "neither"}
+NOBODY = frozenset({"none", "nobody", "no one", "abstain", "withdraw", "nothing", "neither"})
+"""Words that after ``Primary:`` or ``General:`` choose nobody (play-test Q5.6): refused, so no candidate may be
+called one of them."""
 """Words for choosing nobody in `Primary:` or `General:` (play-test Q5.6)."""
 _QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’", "«": "»", "„": "“"}
 
@@ -146,7 +148,7 @@ def parse_form(text: str) -> Form:
     if word in ("primary", "general", "realign"):  # a closing full stop is forgiven, as in `Coup:` (play-test M5.3)
         rest = rest.rstrip(".!").rstrip() or rest
         rest = _unquoted(rest)  # `Primary: "Lee Adams"` (play-test Q5.1)
-        if word != "realign" and rest.lower() in _NOBODY:
+        if word != "realign" and rest.lower() in NOBODY:
             what = "candidate" if word == "primary" else "party"
             raise ParseError(text, ACCEPTED, problem=f"“{rest}” names no {what}: a choice cannot be taken back, only "
                                                      "replaced by another, and a Faction that never chooses gives its "

@@ -78,6 +78,8 @@ async def test_a_candidate_takes_its_faction_party_and_a_faction_has_one(rep: Re
         await rep.clerk.mylantium.add_candidate(rep.id, name="Other", code=C.PL, charisma=3, actor=MOD)
     with pytest.raises(RuleError, match="1 to 13"):
         await rep.clerk.mylantium.add_candidate(rep.id, name="Zed", code=C.GR, charisma=14, actor=MOD)
+    with pytest.raises(RuleError, match="cannot be called “None”: `Primary: None` reads as choosing nobody"):
+        await rep.clerk.mylantium.add_candidate(rep.id, name="None", code=C.GR, charisma=3, actor=MOD)  # Q5.6
 
 
 # -- the Election Round -----------------------------------------------------------------------------------------

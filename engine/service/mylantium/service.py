@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from engine.core.errors import RuleError
 from engine.mylantium.business import InPlay
 from engine.mylantium.elections import check_charisma
+from engine.mylantium.forms import NOBODY
 from engine.mylantium.model import Building, FactionCode, Party, default_base
 from engine.service.ledger import find_player, game_view, load_game
 from engine.service.membership import games_cache
@@ -327,6 +328,9 @@ class MylantiumService(RulesetService):
         name = " ".join(name.split())
         if not name:
             raise RuleError("A candidate needs a name.")
+        if name.lower() in NOBODY:  # `Primary: None` reads as choosing nobody, so nobody could choose them (Q5.6)
+            raise RuleError(f"A candidate cannot be called “{name}”: `Primary: {name}` reads as choosing nobody, so no "
+                            "Faction could choose them. Give another name.")
         check_charisma(charisma)
         async with self._write(game_id, source_id) as uow:
             game = await writable(uow, game_id)
