@@ -204,6 +204,9 @@ def test_a_crisis_ballot_round_trips(data: st.DataObject, keyword: str, word: st
 
 
 NAME = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'"), min_size=1, max_size=12)
+UNQUOTED = NAME.filter(lambda n: not (len(n) > 2 and n[0] == "'" == n[-1]))
+"""A name not wholly in quotation marks: `Primary: 'Lee'` and `Second: 'Kista'` read the name inside them (play-test
+Q5.1), so such a name is not what was written."""
 
 
 @FUZZ_ROUND_TRIP
@@ -227,7 +230,7 @@ def test_a_player_majority_vote_round_trips(data: st.DataObject, name: str, low:
 
 @FUZZ_ROUND_TRIP
 @given(data=st.data(), form=st.sampled_from(["Primary", "General", "Realign", "Contribute", "Coup"]),
-       name=NAME.filter(lambda n: n.lower() not in NOBODY),  # no candidate is called None (play-test Q5.6)
+       name=UNQUOTED.filter(lambda n: n.lower() not in NOBODY),  # no candidate is called None (play-test Q5.6)
        party=st.sampled_from(["Whig", "Federalist", "feds"]), amount=st.integers(0, BIGGEST),
        vanguard=st.booleans(), answer=st.sampled_from(["yes", "no", "aye", "decline"]), tag=GAME_TAG)
 def test_a_mylantium_form_round_trips(data: st.DataObject, form: str, name: str, party: str, amount: int,
@@ -252,7 +255,8 @@ def test_a_mylantium_form_round_trips(data: st.DataObject, form: str, name: str,
 
 
 @FUZZ_ROUND_TRIP
-@given(data=st.data(), who=NAME.filter(lambda n: n.lower() not in ("y", "n", "no", "yes", "aye", "pass", "with", "by")),
+@given(data=st.data(), who=UNQUOTED.filter(lambda n: n.lower() not in ("y", "n", "no", "yes", "aye", "pass", "with",
+                                                                  "by")),
        what=NAME, answer=st.sampled_from(["yes", "no", "with"]), tag=GAME_TAG)
 def test_convocate_forms_round_trip(data: st.DataObject, who: str, what: str, answer: str, tag: str) -> None:
     motion = parse(normalise(mangle(data.draw(seeds), f"Motion: {what} by {who}")))
