@@ -17,7 +17,7 @@ from bot.actions.front import Front
 from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, reply
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
-from engine.core.text import normalise, split_game_tag, struck_out
+from engine.core.text import later_lines, normalise, split_game_tag, struck_out
 from engine.service.reminders import reminder_source
 from engine.service.uow import Duplicate
 from engine.service.views import GameView
@@ -109,7 +109,7 @@ async def _not_read(app: App, ctx: Ctx, text: str, owner: Front | None, answer: 
         return [reply(f"I couldn't read {quoted}. {no_game(app, dm=True)}\nNothing was recorded.")]
     rulesets = list(dict.fromkeys(g.ruleset for g in games))
     others = [f for name in rulesets if (f := app.front(name)) is not None and f is not owner]
-    below = _form_below(app, rows)
+    below = _form_below(app, text)
     if not others or (owner is not None and owner.name in rulesets):
         hints = await _meant(app, ctx.actor.id, others, games, text, several=True)
         if error is None or not hints:
@@ -123,12 +123,11 @@ async def _not_read(app: App, ctx: Ctx, text: str, owner: Front | None, answer: 
                              f"Accepted: {forms}; DM me `help` for what each does.", "Nothing was recorded."]))]
 
 
-def _form_below(app: App, rows: list[str]) -> str | None:
+def _form_below(app: App, text: str) -> str | None:
     """The first of a message's next few lines that a DM form reads, collapsed (``Hello`` then ``Primary: Kit``):
     only the first line is read, so the answer points to it (play-test M5.10)."""
-    for row in rows[1:6]:
-        line = first_line(row)
-        if line and any(matches(line) for matches, _ in app.routes.dm_forms):
+    for _, line in later_lines(text):
+        if any(matches(line) for matches, _ in app.routes.dm_forms):
             return line[:100]
     return None
 

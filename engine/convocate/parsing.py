@@ -11,7 +11,7 @@ from engine.convocate.board import Face
 from engine.convocate.motions import MotionCard
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import collapsed, first_line, head_and_rest, split_game_tag, whole_number
+from engine.core.text import collapsed, first_line, head_and_rest, later_lines, split_game_tag, whole_number
 
 MOTION_FORM = "`Motion: <name> by <Convocant>`"
 REPEAL_FORM = "`Motion of Repeal: <Statute> by <Convocant>`"
@@ -94,7 +94,7 @@ def parse(text: str) -> Command | None:
         return _motion(text, found["rest"].strip(), lines[1:])
     if (found := _SECOND.match(head)) is not None:
         answer = _second(text, found["rest"].strip())
-        _one_answer(text, answer, lines[1:6])
+        _one_answer(text, answer)
         return answer
     if (found := _NEAR_REPEAL.match(head)) is not None:
         raise ParseError(text, REPEAL_FORM, suggestion=f"Motion of Repeal: {found['rest'].strip()}"[:200],
@@ -161,11 +161,11 @@ def _said(answer: SecondAnswer) -> str:
     return ("no" if not answer.accept else "yes" if answer.convocant is None else answer.convocant)
 
 
-def _one_answer(text: str, answer: SecondAnswer, rows: list[str]) -> None:
+def _one_answer(text: str, answer: SecondAnswer) -> None:
     """Refuse ``Second: Lady Mirel`` with ``Second: no`` (or another Convocant) on a later line: only the first line
     is read, but which answer is meant is not clear, and a second cannot be taken back (play-test Q3.2)."""
-    for number, row in enumerate(rows, start=2):
-        found = _SECOND.match(collapsed(row))
+    for number, row in later_lines(text):
+        found = _SECOND.match(row)
         if found is None:
             continue
         try:

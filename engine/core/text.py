@@ -101,6 +101,19 @@ def first_line(text: str) -> str:
     return collapsed(stripped.splitlines()[0]) if stripped else ""
 
 
+LATER_LINES = 5
+"""How many lines after a message's first are looked at for a form written below it (never read as one)."""
+
+
+def later_lines(text: str) -> list[tuple[int, str]]:
+    """The next ``LATER_LINES`` lines after a message's first, each collapsed (``first_line``) and numbered from 1 as
+    the player sees them, blank ones left out. Only a message's first line is read as a form; these are looked at to
+    point to a form written below it, or to refuse a message that holds two different ballots or choices (play-tests
+    P3.1, Q3.1, Q3.2, M5.10)."""
+    rows = text.strip().splitlines()[1:1 + LATER_LINES]
+    return [(number, line) for number, row in enumerate(rows, start=2) if (line := first_line(row))]
+
+
 def split_game_tag(line: str) -> tuple[str, str | None]:
     """``Vote: Aye #sirius`` -> (``Vote: Aye``, ``sirius``): a ``#game`` at the very end, after a space, for a
     player in several games; a ``.``, ``!`` or ``?`` after it, or brackets around it (``(#sirius)``), are read

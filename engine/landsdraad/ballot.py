@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import MAX_DIGITS, collapsed, first_line, split_game_tag, whole_number
+from engine.core.text import MAX_DIGITS, collapsed, first_line, later_lines, split_game_tag, whole_number
 from engine.landsdraad.model import Option
 from engine.landsdraad.motions import AG_NO_COLON
 
@@ -83,9 +83,8 @@ def _split_form(line: str) -> tuple[str, str] | None:
 
 def _later_ballot(text: str) -> str | None:
     """The first of a message's further lines (up to a few) that is a ballot by itself, as typed; None if none is."""
-    for row in text.strip().splitlines()[1:6]:
-        row = first_line(row)
-        if row and _split_form(row) is not None:
+    for _, row in later_lines(text):
+        if _split_form(row) is not None:
             try:
                 parse_ballot(row)
             except ParseError:
@@ -98,11 +97,7 @@ def _contrary_ballot(text: str, option: Option) -> tuple[int, Option] | None:
     """The first of a message's further lines (up to a few) that is a ballot for another option than ``option``, as
     (its line number from 1, its option); None if none is. ``Vote: Aye`` then ``Vote: Nay``: which one is meant is
     not clear (R0-40), so neither is counted (play-test P3.1)."""
-    rows = text.strip().splitlines()
-    for number, row in enumerate(rows[1:6], start=2):
-        row = first_line(row)
-        if not row:
-            continue
+    for number, row in later_lines(text):
         try:
             other = parse_ballot(row).option
         except ParseError:
@@ -116,13 +111,14 @@ def _tagged(text: str, rest: str) -> tuple[str, str | None]:
     """``Aye #sirius, 11`` -> (``Aye, 11``, ``sirius``): the option and count without the ``#game``, wherever it stands
     after the option (play-test P5.3). Two different games are refused: a ballot is for one game, and picking one of
     them would be a guess."""
-    tags = list(dict.fromkeys(tag.lower() for tag in _TAGS.findall(rest)))
+    found = _TAGS.findall(rest)
+    tags = list(dict.fromkeys(tag.lower() for tag in found))
     if len(tags) > 1:
         raise ParseError(text, ACCEPTED, problem=f"it names {len(tags)} games ({', '.join(f'#{t}' for t in tags)}); "
                                                  "a ballot is for one game: send one message for each game")
     if not tags:
         return rest, None
-    return collapsed(_TAGS.sub(" ", rest)).replace(" ,", ",").replace(" ;", ";"), _TAGS.findall(rest)[0]
+    return collapsed(_TAGS.sub(" ", rest)).replace(" ,", ",").replace(" ;", ";"), found[0]
 
 
 def parse_ballot(text: str) -> BallotCommand:

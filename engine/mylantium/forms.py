@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import MAX_DIGITS, first_line, head_and_rest, split_game_tag, whole_number
+from engine.core.text import MAX_DIGITS, first_line, head_and_rest, later_lines, split_game_tag, whole_number
 from engine.mylantium.model import Party, faction_code, party_of
 
 KEYWORDS = ("primary", "general", "realign", "contribute", "coup")
@@ -222,9 +222,8 @@ def check_one_choice(text: str, form: Form) -> None:
     (``Primary: Roy Dunn`` then ``Primary: Lee Adams``): only the first line is read, but which choice is meant is
     not clear, so neither is recorded (play-test Q3.1, as P3.1 for crisis ballots). The same choice again, or a body
     that is no form, is left alone."""
-    for number, row in enumerate(text.strip().splitlines()[1:6], start=2):
-        row = first_line(row)
-        if not row or not names_a_form(row):
+    for number, row in later_lines(text):
+        if not names_a_form(row):
             continue
         try:
             other = parse_form(row)
