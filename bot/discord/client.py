@@ -25,6 +25,7 @@ from bot.actions.recovery import unanswered_receipts
 from bot.discord.autocomplete import choices
 from bot.discord.backpressure import Intake, install_backpressure
 from bot.discord.buttons import ClerkButton, disable_buttons, settled
+from bot.discord.catch_up import CatchUp
 from bot.discord.contexts import (
     DirectMessage,
     ctx_of_dm,
@@ -177,8 +178,10 @@ class ClerkBot(discord.Client):
         self.storage_reports = StorageReports(self, app.clerk)  # the moderators hear of refused writes once
         self.intake = Intake()
         """Messages taken in and not yet handled: the gateway is not read further while it is full (backpressure.py)."""
+        self.catch_up = CatchUp(self, app.clerk, self.on_direct_message, lambda: self.courier._dm_channels)
+        """The DMs sent while the bot was offline, read back at start (catch_up.py, play-test R3.2)."""
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
-                                           settle=self.intake.settle)
+                                           settle=self._before_close)
         app.deadlines_changed = self.scheduler.wake
         self._scheduler_task: asyncio.Task[None] | None = None
         self._sync_task: asyncio.Task[None] | None = None
@@ -239,6 +242,8 @@ class ClerkBot(discord.Client):
         newest event now, so none of this run's is taken for one)."""
         outbox = self.courier.outbox
         now = self.app.clerk.clock.now()
+        if self.reads_dms:
+            await self.catch_up.prepare()  # before anything is owed or forgotten (catch_up.py)
         await self.app.clerk.outbox.forget_delivered(now - KEEP_DELIVERED)
         await outbox.resume()
         up_to = await self.app.clerk.outbox.last_event_id()
@@ -259,13 +264,28 @@ class ClerkBot(discord.Client):
 
     async def _run_scheduler(self) -> None:
         await self.wait_until_ready()
+        if self.reads_dms:
+            self.catch_up.start()  # the DMs sent while the bot was offline (catch_up.py)
         await self.scheduler.run()
+
+    @property
+    def reads_dms(self) -> bool:
+        """Whether Discord sends this process the DMs: they come on shard 0 (docs/deploy.md)."""
+        shard_ids = getattr(self, "shard_ids", None)
+        return not isinstance(self, discord.AutoShardedClient) or shard_ids is None or 0 in shard_ids
+
+    async def _before_close(self) -> None:
+        """Before the scheduler closes what is due: the DMs taken in (backpressure.py), and those sent while the bot
+        was offline (catch_up.py), are handled first, so a ballot sent before its deadline counts."""
+        await self.intake.settle()
+        await self.catch_up.before_close()
 
     async def close(self) -> None:
         """Stop every task the bot started (each cancelled and awaited: ``bot.tasks.cancel_and_wait``), release the
         deadline lease, then discord.py's close; and discord.py's guild wait (``_delay_ready``), which its close
         leaves running."""
         await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task, self._relief_task])
+        await self.catch_up.stop()
         self._sync_task = self._relief_task = None
         await self.courier.stop()
         await self.storage_reports.stop()
@@ -367,15 +387,16 @@ class ClerkBot(discord.Client):
         task started as discord.py starts ``on_message``'s (``_schedule_event``: its name, its error handling, and
         counted by the intake, backpressure.py)."""
         message = dm_of(data)
-        if message.type not in READABLE_TYPES:
+        if message.type not in READABLE_TYPES or not self.catch_up.delivered(message):
             return
         self._schedule_event(self.on_direct_message, "on_message", message)
 
-    async def on_direct_message(self, message: DirectMessage) -> None:
-        """A DM: handled and answered as ``on_message`` would the same DM's ``discord.Message``."""
-        answering = self.courier.answering(message)  # a ballot's receipt is owed in the ballot's transaction
+    async def on_direct_message(self, message: DirectMessage, note: str | None = None) -> None:
+        """A DM: handled and answered as ``on_message`` would the same DM's ``discord.Message``. ``note``: a line
+        above each answer (a DM sent while the bot was offline, read back at start: catch_up.py)."""
+        answering = self.courier.answering(message, note)  # a ballot's receipt is owed in the ballot's transaction
         out = await handle_dm(self.app, ctx_of_dm(message, answering), message.content)
-        await self.courier.to_message(message, out, answering)
+        await self.courier.to_message(message, out, answering, note)
 
     async def on_message(self, message: discord.Message) -> None:
         """DMs, and messages in a game channel or its threads. Bots (this one included) are ignored. Messages of

@@ -216,20 +216,21 @@ class Courier:
         """Has the interaction's token expired, or will it before a follow-up reaches Discord?"""
         return self.clerk.clock.now() - interaction.created_at >= TOKEN_LIFETIME - TOKEN_MARGIN
 
-    def answering(self, message: discord.Message | DirectMessage) -> Answering:
+    def answering(self, message: discord.Message | DirectMessage, note: str | None = None) -> Answering:
         """Where the handler of ``message`` may owe its answers in its own write's transaction (a DM ballot's
-        receipt): the rows ``to_message`` would owe, made by the same rule."""
+        receipt): the rows ``to_message`` would owe, made by the same rule (``note`` above each answer's text)."""
         author_id, channel_id, dm = _source_of(message)
         lane = _lane(author_id, channel_id, dm)
         source = _source_id(message)
-        return Answering(lambda item: _answer(item, lane, channel_id, message.id, source))
+        return Answering(lambda item: _answer(noted(item, note), lane, channel_id, message.id, source))
 
     async def to_message(self, message: discord.Message | DirectMessage, out: Sequence[Outgoing],
-                         answering: Answering | None = None) -> None:
+                         answering: Answering | None = None, note: str | None = None) -> None:
         """``Here`` replies to the message, in its channel or thread (``ephemeral`` has no meaning there): owed
         first, as answers (a ballot's receipt goes before announcements and reminders), then the rest. An answer
         the handler owed already (``answering``: in the transaction of its write) is queued, not owed again. A DM
-        read from the gateway's data (``DirectMessage``) is answered exactly as the same DM's ``discord.Message``."""
+        read from the gateway's data (``DirectMessage``) is answered exactly as the same DM's ``discord.Message``.
+        ``note``: a line above the text of each reply (a DM read back at start: bot/discord/catch_up.py)."""
         author_id, channel_id, dm = _source_of(message)
         if dm:
             self._dm_channels[author_id] = channel_id
@@ -237,7 +238,7 @@ class Courier:
         lane = _lane(author_id, channel_id, dm)
         kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
         here, elsewhere = split_here(out)
-        answers = [_answer(item, lane, channel_id, message.id, _source_id(message))
+        answers = [_answer(noted(item, note), lane, channel_id, message.id, _source_id(message))
                    for item in here if _has_content(item) and id(item) not in kept]
         rest = answers + self._owed_all(elsewhere)
         if not rest:  # a DM ballot's receipt alone: sent from this task (``queue_and_send``)
@@ -485,6 +486,13 @@ def late_answer(interaction: discord.Interaction, item: Outgoing, *, in_time: bo
             else f"{name} for <@{user}> (Discord did not take the answer in time and may have said it failed):")
     return replace(item, to=ToChannel(interaction.channel_id), text=f"{head}\n{item.text}" if item.text else head,
                    ephemeral=False)
+
+
+def noted(item: Outgoing, note: str | None) -> Outgoing:
+    """``item`` with ``note`` as the first line of its text."""
+    if note is None:
+        return item
+    return replace(item, text=f"{note}\n{item.text}" if item.text else note)
 
 
 def _source_of(message: discord.Message | DirectMessage) -> tuple[int, int, bool]:

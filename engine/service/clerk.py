@@ -102,6 +102,12 @@ class Clerk(ServiceBase):
         what a scheduler sleeps until."""
         return sorted(instant for instant, _ in await self.timed_work())
 
+    async def overdue_games(self, now: datetime) -> set[int]:
+        """The games with a deadline that has come by ``now`` (each plugged ruleset's ``game_deadlines``): at start,
+        those whose deadline passed while the bot was offline."""
+        return {game_id for service in self.plugged.values() for game_id, instant in await service.game_deadlines()
+                if instant <= now}
+
     async def timed_work(self) -> list[tuple[datetime, str]]:
         """``next_deadlines`` with what each instant is: ``deadline`` or ``reminder`` (the console says which)."""
         times = [(instant, "reminder") for *_, instant in await self.reminders.pending_reminders()]

@@ -221,6 +221,16 @@ class GameService(ServiceBase):
                                           .order_by(Player.id))
             return {user_id: name for user_id, name in found.all()}
 
+    async def running_players(self) -> list[tuple[int, int, datetime]]:
+        """(game id, user id, the game's creation) of every player, not removed, of every game that has not ended:
+        those whose DMs a start reads back (bot/discord/catch_up.py)."""
+        async with self._read() as session:
+            found = await session.execute(select(Player.game_id, Player.user_id, Game.created_at)
+                                          .join(Game, Game.id == Player.game_id)
+                                          .where(Game.status != "ended", Player.removed.is_(False))
+                                          .order_by(Player.game_id, Player.id))
+            return [(g, int(u), utc(at)) for g, u, at in found.all()]
+
     async def removed_users(self, game_id: int) -> frozenset[int]:
         """The user ids of the game's players a moderator removed (``/player remove``)."""
         async with self._read() as session:

@@ -337,6 +337,32 @@ class OwedService(ServiceBase):
                 .order_by(_E.c.id))
             return [(g, int(a), str(s), dict(p)) for g, a, s, p in found]
 
+    async def dm_answers(self) -> tuple[datetime | None, dict[int, int]]:
+        """When the newest answer to a DM was owed (None: never), and the DM channel of every user an answer or a DM
+        of the rows kept went to (user id -> channel id): read at start, before ``forget_delivered``, by the
+        catch-up of the DMs sent while the bot was offline (bot/discord/catch_up.py). Only the process that reads
+        DMs owes answers to them, so the first is a time when this bot could still read DMs."""
+        async with self._read() as session:
+            newest = (await session.execute(select(func.max(_O.c.owed_at)).where(
+                _O.c.lane.like("user:%"), _O.c.source_id.like("msg:%")))).scalar_one_or_none()
+            found = await session.execute(select(_O.c.lane, _O.c.channel_id).distinct().where(
+                _O.c.lane.like("user:%"), _O.c.channel_id.is_not(None)))
+            channels = {int(lane.split(":", 1)[1]): int(channel) for lane, channel in found}
+            return (utc(newest) if newest is not None else None), channels
+
+    async def handled(self, sources: Sequence[str]) -> set[str]:
+        """Those of the source ids ``sources`` (``msg:<id>``, ``msg:<id>:edit:<ms>``) that were handled: an answer
+        owed to it (sent or not) or an event recorded under it."""
+        found: set[str] = set()
+        async with self._read() as session:
+            for start in range(0, len(sources), 400):
+                part = list(sources[start:start + 400])
+                found.update((await session.execute(select(_O.c.source_id).where(_O.c.source_id.in_(part))))
+                             .scalars())
+                found.update((await session.execute(select(_E.c.source_id).where(_E.c.source_id.in_(part))))
+                             .scalars())
+        return found
+
     async def forget_delivered(self, before: datetime) -> int:
         """Delete rows settled before ``before`` (kept a while so a restart can tell a receipt owed from one never
         owed; the newest row is always kept, so ``unanswered_ballots`` knows since when receipts were owed); returns

@@ -51,6 +51,11 @@ class RulesetService(ServiceBase):
 
     async def next_deadlines(self) -> list[datetime]:
         """Every instant this ruleset's timed work falls due (deadlines, offers), for the scheduler to wake at."""
+        return [instant for _, instant in await self.game_deadlines()]
+
+    async def game_deadlines(self) -> list[tuple[int, datetime]]:
+        """``next_deadlines`` with the game of each: (game id, instant). A start reads first the DMs of the players
+        of games whose deadline passed while the bot was offline (bot/discord/catch_up.py)."""
         return []
 
 

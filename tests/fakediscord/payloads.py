@@ -44,6 +44,11 @@ class Snowflakes:
         ms = int(self.now().timestamp() * 1000)
         return ((ms - DISCORD_EPOCH_MS) << 22) | (self._count & 0x3FFFFF)
 
+    def at(self, when: datetime) -> int:
+        """A new id whose timestamp is ``when`` (a message sent then)."""
+        self._count += 1
+        return ((int(when.timestamp() * 1000) - DISCORD_EPOCH_MS) << 22) | (self._count & 0x3FFFFF)
+
 
 def snowflake_time(snowflake: int) -> datetime:
     """The time in a snowflake id (as discord.py's ``utils.snowflake_time``)."""

@@ -165,6 +165,13 @@ class FakeDiscord(ChannelRoutes):
         """Whether the app has the privileged Message Content intent (switched on in the developer portal, or
         approved). False: an IDENTIFY asking for it is closed with 4014 (``_identify``)."""
         self.refused_identifies = 0
+        self.dm_history: dict[int, list[dict[str, Any]]] = {}
+        """DM channel id -> the messages users sent there (their payloads, as Discord keeps them: an edit changes
+        the content and sets ``edited_timestamp``); with the bot's messages there (``sent``) they are the channel's
+        history, read with ``GET /channels/{id}/messages`` (``_get_messages``). ``dm_offline`` puts a DM there that
+        the bot, being down, never received."""
+        self.history_reads = 0
+        """``GET /channels/{id}/messages`` requests answered."""
         self.said: dict[int, dict[str, Any]] = {}
         """The full payload (content included) of every message users wrote with ``say``, by id: what Discord
         resolves for a message context-menu command (``message_command``)."""
@@ -300,6 +307,7 @@ class FakeDiscord(ChannelRoutes):
             ("GET", "/guilds/{guild}/members/{user}", self._get_member),
             ("GET", "/channels/{channel}", self._get_channel),
             ("POST", "/channels/{channel}/messages", self._post_message),
+            ("GET", "/channels/{channel}/messages", self._get_messages),
             ("POST", "/channels/{channel}/typing", self._typing),
             ("POST", "/interactions/{interaction}/{token}/callback", self._callback),
             ("POST", "/webhooks/{app}/{token}", self._followup),
@@ -447,6 +455,9 @@ class FakeDiscord(ChannelRoutes):
         payload = message_payload(id=message_id, channel=channel, author=user, content=text,
                                   at=snowflake_time(message_id))
         payload["edited_timestamp"] = iso(self.now())
+        for kept in self.dm_history.get(channel.id, []):
+            if kept["id"] == str(message_id):  # the history shows the message as edited
+                kept.update(content=text, edited_timestamp=payload["edited_timestamp"])
         if channel.guild_id is not None:
             payload["member"] = user.member(self.started, with_user=False)
         await self.dispatch("MESSAGE_UPDATE", payload)
@@ -483,8 +494,21 @@ class FakeDiscord(ChannelRoutes):
         """``user`` DMs the bot; returns the message id (pass it again to simulate a redelivery)."""
         channel = self.dm_channel(user)
         mid = message_id or self.ids.next()
-        await self.dispatch("MESSAGE_CREATE", message_payload(id=mid, channel=channel, author=user, content=text,
-                                                              at=self.now()))
+        payload = message_payload(id=mid, channel=channel, author=user, content=text, at=self.now())
+        if message_id is None:  # a redelivery is not a second message
+            self.dm_history.setdefault(channel.id, []).append(payload)
+        await self.dispatch("MESSAGE_CREATE", payload)
+        return mid
+
+    def dm_offline(self, user: User, text: str, at: datetime | None = None) -> int:
+        """``user`` DMs the bot while it is down (no gateway session to deliver it to): Discord keeps the message in
+        the DM channel's history and never sends it on the gateway. Its id (and so its time) is ``at``'s (now by
+        default). Returns the message id."""
+        channel = self.dm_channel(user)
+        when = at or self.now()
+        mid = self.ids.at(when)
+        self.dm_history.setdefault(channel.id, []).append(
+            message_payload(id=mid, channel=channel, author=user, content=text, at=when))
         return mid
 
     async def say(self, user: User, channel: Channel, text: str, *, message_id: int | None = None) -> int:
@@ -901,6 +925,35 @@ class FakeDiscord(ChannelRoutes):
             return discord_error(404, 10003, "Unknown Channel")
         return json_response(channel.payload(self.started))
 
+    async def _get_messages(self, request: web.Request) -> web.StreamResponse:
+        """A DM channel's history, as Discord's Get Channel Messages: at most ``limit`` (1-100, default 50) messages,
+        newest first; with ``after``, the oldest ones after it (still newest first: discord.py's ``history`` pages
+        on from the first), with ``before`` (or neither) the newest ones before it. One of them at a time."""
+        if not self._authorised(request):
+            return discord_error(401, 0, "401: Unauthorized")
+        channel = self._channel(request.match_info["channel"])
+        if channel is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        query = request.query
+        if sum(key in query for key in ("after", "before", "around")) > 1:
+            return discord_error(400, 50035, "Invalid Form Body: only one of after, before and around")
+        limit = int(query.get("limit", "50"))
+        if not 1 <= limit <= 100:
+            return discord_error(400, 50035, "Invalid Form Body: limit must be between 1 and 100")
+        self.history_reads += 1
+        messages = [dict(m) for m in self.dm_history.get(channel.id, [])]
+        messages += [message_payload(id=s.id, channel=channel, author=self.bot, content=s.content,
+                                     at=snowflake_time(s.id), embeds=s.embeds, reference=s.reference,
+                                     flags=s.flags, components=s.components)
+                     for s in self.sent if s.channel_id == channel.id and not s.deleted and s.kind == "message"]
+        messages.sort(key=lambda m: int(m["id"]))
+        if "after" in query:
+            found = [m for m in messages if int(m["id"]) > int(query["after"])][:limit]
+        else:
+            before = int(query["before"]) if "before" in query else None
+            found = [m for m in messages if before is None or int(m["id"]) < before][-limit:]
+        return json_response(found[::-1])
+
     async def _typing(self, request: web.Request) -> web.StreamResponse:
         return web.Response(status=204)
 
@@ -1167,6 +1220,7 @@ class FakeDiscord(ChannelRoutes):
             mid = self.ids.next()
             ids.append(mid)
             payload = message_payload(id=mid, channel=self.dm_channel(user), author=user, content=text, at=at)
+            self.dm_history.setdefault(int(payload["channel_id"]), []).append(payload)
             for conn in live:
                 await conn.send(0, payload, "MESSAGE_CREATE")
         return ids

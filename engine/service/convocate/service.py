@@ -39,6 +39,6 @@ class ConvocateService(RulesetService):
         self.explain = ConvocateExplain(backend)
         """``/why``: derivations of posted numbers (``engine/service/convocate/explain.py``)."""
 
-    async def next_deadlines(self) -> list[datetime]:
-        """Every offer to second that waits for an answer times out at its deadline."""
-        return [d for *_, d in await self.motions.offer_deadlines()]
+    async def game_deadlines(self) -> list[tuple[int, datetime]]:
+        """Every offer to second that waits for an answer times out at its deadline (with its game)."""
+        return [(g, d) for g, *_, d in await self.motions.offer_deadlines()]

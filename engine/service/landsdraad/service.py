@@ -52,8 +52,8 @@ class LandsdraadService(RulesetService):
         self.previews = PreviewService(backend)
         self.explain = ExplainService(backend)
 
-    async def next_deadlines(self) -> list[datetime]:
-        """The open rounds' and AG elections' deadlines (their reminders are the shared mechanism's:
-        ``Ruleset.reminders``)."""
-        return ([d for _, _, d in await self.rounds.pending_deadlines()]
-                + [d for _, _, d in await self.adjutant.pending_elections()])
+    async def game_deadlines(self) -> list[tuple[int, datetime]]:
+        """The open rounds' and AG elections' deadlines, with their games (their reminders are the shared
+        mechanism's: ``Ruleset.reminders``)."""
+        return ([(g, d) for g, _, d in await self.rounds.pending_deadlines()]
+                + [(g, d) for g, _, d in await self.adjutant.pending_elections()])

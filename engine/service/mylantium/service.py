@@ -91,10 +91,10 @@ class MylantiumService(RulesetService):
         self.explain = Explain(backend)
         """``/why``: derivations of posted numbers (``engine/service/mylantium/explain.py``)."""
 
-    async def next_deadlines(self) -> list[datetime]:
-        """The deadlines of open Mylantium elections and of contributions to a Revolution."""
-        return [d for *_, d in await self.elections.pending_elections()] + [
-            d for *_, d in await self.revolutions.pending_contributions()]
+    async def game_deadlines(self) -> list[tuple[int, datetime]]:
+        """The deadlines of open Mylantium elections and of contributions to a Revolution, with their games."""
+        return [(g, d) for g, *_, d in await self.elections.pending_elections()] + [
+            (g, d) for g, *_, d in await self.revolutions.pending_contributions()]
 
     # -- Factions ---------------------------------------------------------------------------------------------
 

@@ -1,0 +1,223 @@
+"""At start, the DMs players sent while the bot was offline (play-test R3.2): Discord does not send a new session the
+messages of a time it had none, but it keeps them in each DM channel's history. The bot reads back, for the players
+of every game that has not ended, the DMs they sent since it last could read DMs that it never handled, and handles
+each as if it had just come (``ClerkBot.on_direct_message``), judged by Discord's timestamp (P0-15), its answer
+saying it was sent while the bot was offline (docs/reliability.md, "DMs sent while the bot was offline").
+
+- **Which players first.** Those of games whose deadline passed while the bot was offline are read before the
+  deadline scheduler's first pass closes what is overdue (``before_close``); the others right after, in the
+  background, and every later pass waits for them before it closes anything. Nothing here delays the gateway's
+  ready or the answers to new DMs: it starts once the bot is connected, and new DMs are handled as they come.
+- **The window.** From ``MARGIN`` before the newest answer owed to a DM (a time this bot could still read DMs,
+  ``OwedService.dm_answers``, read at start before anything is owed or forgotten; with none, the oldest running
+  game's creation) to the moment the bot became ready (a DM after it comes on the gateway).
+- **Never handled.** A DM in the window is handled unless the history holds the bot's reply to it (to an edited one:
+  a reply after the edit), an answer was owed to its source id (sent or not), or an event was recorded under it
+  (``OwedService.handled``); and unless the gateway delivered it to this process meanwhile (``live``). Nothing is
+  written on the path of a live DM for this.
+- **The DM channel** of a player: learnt from the answers and DMs kept in the outgoing queue's table (those of the
+  last two days), else asked of Discord (``create_dm``: one request, no message)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+
+from bot.discord.contexts import DirectMessage, dm_of
+from engine.core.stamps import stamp
+from engine.service.clerk import Clerk
+
+log = logging.getLogger("clerk.discord.catch_up")
+
+MARGIN = timedelta(hours=1)
+"""How far before the newest answer to a DM the history is read: a DM taken in but not yet handled when the bot
+stopped (a burst held back at the gateway, a batch not yet committed) was sent before the answers of the DMs handled
+after it; answered ones in the margin are recognised and skipped, so the margin costs no answer, only reading."""
+PAGE = 100
+"""Messages per history request (Discord's most)."""
+PAGES = 20
+"""At most this many pages of one DM channel (2,000 messages) are read."""
+READERS = 8
+"""DM channels read at once (their requests still go at the pacer's rate)."""
+
+ONE_MS = timedelta(milliseconds=1)
+"""A snowflake's time is in milliseconds: a reply in the same millisecond as an edit is after it."""
+
+Handle = Callable[[DirectMessage, str], Awaitable[None]]
+
+
+def offline_note(at: datetime) -> str:
+    """The line above the answer to a DM the bot read back at start."""
+    return (f"I was offline when you sent this ({stamp(at)}); I read it when I started again, and took it as sent "
+            "then.")
+
+
+class CatchUp:
+    def __init__(self, client: discord.Client, clerk: Clerk, handle: Handle,
+                 channels: Callable[[], dict[int, int]]) -> None:
+        self.client = client
+        self.clerk = clerk
+        self.handle = handle
+        """Handle one DM read back, with the note for its answers (``ClerkBot.on_direct_message``)."""
+        self._known = channels
+        """The DM channels the courier knows (user id -> channel id); those found here are added to it."""
+        self.newest: datetime | None = None
+        self.channels: dict[int, int] = {}
+        self.overdue_done = asyncio.Event()
+        self.done = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._first_close = True
+        self.live: set[str] = set()
+        """Source ids of the DMs the gateway delivered while the catch-up runs: not handled again from the history."""
+        self.caught: set[str] = set()
+        """Source ids of the DMs handled from the history: not handled again if the gateway delivers them."""
+        self.handled = 0
+        """DMs read back and handled (tests, the log)."""
+        self.read_channels = 0
+
+    @property
+    def active(self) -> bool:
+        return self._task is not None and not self.done.is_set()
+
+    async def prepare(self) -> None:
+        """Before anything is owed or forgotten at this start: when the newest answer to a DM was owed, and the DM
+        channels the kept rows name."""
+        try:
+            self.newest, self.channels = await self.clerk.outbox.dm_answers()
+        except Exception:
+            log.exception("could not read when DMs were last answered: the DMs sent while offline are not read back")
+            self.newest, self.channels = None, {}
+
+    def start(self) -> None:
+        """Start reading back (once the bot is connected)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(self.clerk.clock.now()), name="clerk-dm-catch-up")
+
+    async def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def before_close(self) -> None:
+        """Awaited by the deadline scheduler before it closes what is due: at its first pass, until the players of
+        the games whose deadline passed while the bot was offline are read; at the later ones, until all are."""
+        if self._task is None:
+            return
+        first, self._first_close = self._first_close, False
+        await (self.overdue_done if first else self.done).wait()
+
+    def delivered(self, message: DirectMessage) -> bool:
+        """The gateway delivered ``message``: False if it was handled from the history already (drop it)."""
+        if not self.active:
+            return True
+        if message.source in self.caught:
+            return False
+        self.live.add(message.source)
+        return True
+
+    async def _run(self, ready_at: datetime) -> None:
+        try:
+            await self._read_all(ready_at)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("reading back the DMs sent while the bot was offline failed")
+        finally:
+            self.overdue_done.set()
+            self.done.set()
+            self.live.clear()
+            self.caught.clear()
+
+    async def _read_all(self, ready_at: datetime) -> None:
+        players = await self.clerk.games.running_players()
+        if not players:
+            return
+        since = (self.newest - MARGIN) if self.newest is not None else min(at for *_, at in players)
+        overdue = await self.clerk.overdue_games(ready_at)
+        first = list(dict.fromkeys(user for game, user, _ in players if game in overdue))
+        rest = [user for user in dict.fromkeys(user for _, user, _ in players) if user not in set(first)]
+        after = discord.utils.time_snowflake(since)
+        await self._read(first, after, ready_at)
+        self.overdue_done.set()
+        await self._read(rest, after, ready_at)
+        if self.handled:
+            log.warning("handled %d DM(s) sent while the bot was offline (read back from %d DM channel(s))",
+                        self.handled, self.read_channels)
+
+    async def _read(self, users: Iterable[int], after: int, ready_at: datetime) -> None:
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        for user in users:
+            queue.put_nowait(user)
+
+        async def reader() -> None:
+            while not queue.empty():
+                user = queue.get_nowait()
+                try:
+                    await self._read_user(user, after, ready_at)
+                except discord.HTTPException as error:
+                    log.warning("could not read back the DMs of %s: %s", user, error)
+                except Exception:
+                    log.exception("reading back the DMs of %s failed", user)
+
+        await asyncio.gather(*(reader() for _ in range(min(READERS, queue.qsize()))))
+
+    async def _channel_of(self, user_id: int) -> int:
+        known = self._known().get(user_id) or self.channels.get(user_id)
+        if known is None:
+            known = (await self.client.create_dm(discord.Object(id=user_id))).id
+        self._known().setdefault(user_id, known)
+        return known
+
+    async def _read_user(self, user_id: int, after: int, ready_at: datetime) -> None:
+        channel_id = await self._channel_of(user_id)
+        history: list[dict[str, Any]] = []
+        for _ in range(PAGES):
+            page: list[dict[str, Any]] = list(await self.client.http.logs_from(channel_id, PAGE, after=after))  # type: ignore[arg-type]
+            if not page:
+                break
+            history += page
+            after = max(int(m["id"]) for m in page)
+            if len(page) < PAGE:
+                break
+        self.read_channels += 1
+        waiting = unanswered(history, user_id, channel_id, ready_at)
+        if not waiting:
+            return
+        done = await self.clerk.outbox.handled([m.source for m in waiting])
+        for message in waiting:
+            if message.source in done or message.source in self.live or message.source in self.caught:
+                continue
+            self.caught.add(message.source)
+            self.handled += 1
+            await self.handle(message, offline_note(message.created_at))
+
+
+def unanswered(history: list[dict[str, Any]], user_id: int, channel_id: int,
+               ready_at: datetime) -> list[DirectMessage]:
+    """The DMs of ``user_id`` in a page of their DM channel's history (Discord's messages, any order) sent before
+    ``ready_at`` that the bot has not replied to (an edited one: not since the edit), oldest first."""
+    from bot.discord.client import READABLE_TYPES
+
+    replies: dict[int, list[datetime]] = {}
+    theirs: list[DirectMessage] = []
+    for data in history:
+        author = data.get("author") or {}
+        if author.get("bot", False):
+            reference = (data.get("message_reference") or {}).get("message_id")
+            if reference is not None:
+                replies.setdefault(int(reference), []).append(discord.utils.snowflake_time(int(data["id"])))
+            continue
+        if int(author.get("id", 0)) != user_id:
+            continue
+        message = dm_of({**data, "channel_id": data.get("channel_id", channel_id)})
+        if message.type in READABLE_TYPES and message.created_at < ready_at:
+            theirs.append(message)
+    waiting = [m for m in theirs if not any(at >= m.created_at - ONE_MS for at in replies.get(m.id, []))]
+    return sorted(waiting, key=lambda m: (m.created_at, m.id))
