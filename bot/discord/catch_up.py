@@ -4,10 +4,11 @@ of every game that has not ended, the DMs they sent since it last could read DMs
 each as if it had just come (``ClerkBot.on_direct_message``), judged by Discord's timestamp (P0-15), its answer
 saying it was sent while the bot was offline (docs/reliability.md, "DMs sent while the bot was offline").
 
-- **Which players first.** Those of games whose deadline passed while the bot was offline are read before the
-  deadline scheduler's first pass closes what is overdue (``before_close``); the others right after, in the
-  background, and every later pass waits for them before it closes anything. Nothing here delays the gateway's
-  ready or the answers to new DMs: it starts once the bot is connected, and new DMs are handled as they come.
+- **Which players first.** In the order of their games' soonest deadline (the games with none last): a pass of the
+  deadline scheduler closes nothing before the players of every game due by then are read (``before_close``), so
+  the first pass, which closes what fell due while the bot was offline, waits for those only, and the rest are read
+  in the background. Nothing here delays the gateway's ready or the answers to new DMs: it starts once the bot is
+  connected, and new DMs are handled as they come.
 - **The window.** From ``MARGIN`` before the newest answer owed to a DM (a time this bot could still read DMs,
   ``OwedService.dm_answers``, read at start before anything is owed or forgotten; with none, the oldest running
   game's creation) to the moment the bot became ready (a DM after it comes on the gateway).
@@ -24,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -44,6 +45,10 @@ PAGE = 100
 PAGES = 20
 """At most this many pages of one DM channel (2,000 messages) are read."""
 READERS = 8
+ALL = datetime.max.replace(tzinfo=UTC)
+"""``covered`` once every player of a game with a deadline is read."""
+STEP = 64
+"""Users read in one step: ``covered`` moves after each."""
 """DM channels read at once (their requests still go at the pacer's rate)."""
 
 ONE_MS = timedelta(milliseconds=1)
@@ -54,8 +59,8 @@ Handle = Callable[[DirectMessage, str], Awaitable[None]]
 
 def offline_note(at: datetime) -> str:
     """The line above the answer to a DM the bot read back at start."""
-    return (f"I was offline when you sent this ({stamp(at)}); I read it when I started again, and took it as sent "
-            "then.")
+    return (f"I was offline or restarting when you sent this ({stamp(at)}): I read it only when I started again, and "
+            "took it as sent then.")
 
 
 class CatchUp:
@@ -69,10 +74,12 @@ class CatchUp:
         """The DM channels the courier knows (user id -> channel id); those found here are added to it."""
         self.newest: datetime | None = None
         self.channels: dict[int, int] = {}
-        self.overdue_done = asyncio.Event()
         self.done = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._first_close = True
+        self.covered: datetime | None = None
+        """Every player whose games' soonest deadline is before this has been read (None: none yet)."""
+        self._progress = asyncio.Event()
+        """Set (and cleared again) whenever ``covered`` moves."""
         self.live: set[str] = set()
         """Source ids of the DMs the gateway delivered while the catch-up runs: not handled again from the history."""
         self.caught: set[str] = set()
@@ -106,12 +113,18 @@ class CatchUp:
                 await self._task
 
     async def before_close(self) -> None:
-        """Awaited by the deadline scheduler before it closes what is due: at its first pass, until the players of
-        the games whose deadline passed while the bot was offline are read; at the later ones, until all are."""
+        """Awaited by the deadline scheduler before it closes what is due: until the players of every game whose
+        deadline has come are read (at the first pass, those whose deadline passed while the bot was offline)."""
         if self._task is None:
             return
-        first, self._first_close = self._first_close, False
-        await (self.overdue_done if first else self.done).wait()
+        now = self.clerk.clock.now()
+        while not self.done.is_set() and (self.covered is None or self.covered <= now):
+            self._progress.clear()
+            await self._progress.wait()
+
+    def _cover(self, up_to: datetime) -> None:
+        self.covered = up_to
+        self._progress.set()
 
     def delivered(self, message: DirectMessage) -> bool:
         """The gateway delivered ``message``: False if it was handled from the history already (drop it)."""
@@ -130,8 +143,8 @@ class CatchUp:
         except Exception:
             log.exception("reading back the DMs sent while the bot was offline failed")
         finally:
-            self.overdue_done.set()
             self.done.set()
+            self._progress.set()
             self.live.clear()
             self.caught.clear()
 
@@ -140,13 +153,25 @@ class CatchUp:
         if not players:
             return
         since = (self.newest - MARGIN) if self.newest is not None else min(at for *_, at in players)
-        overdue = await self.clerk.overdue_games(ready_at)
-        first = list(dict.fromkeys(user for game, user, _ in players if game in overdue))
-        rest = [user for user in dict.fromkeys(user for _, user, _ in players) if user not in set(first)]
         after = discord.utils.time_snowflake(since)
-        await self._read(first, after, ready_at)
-        self.overdue_done.set()
-        await self._read(rest, after, ready_at)
+        deadlines = await self.clerk.game_deadlines()
+        soonest: dict[int, datetime | None] = {}
+        for game, user, _ in players:
+            due = deadlines.get(game)
+            known = soonest.get(user)
+            soonest[user] = due if known is None or (due is not None and due < known) else known
+        order = sorted(soonest, key=lambda user: (soonest[user] is None, soonest[user] or ready_at))
+        # in steps of users with the same soonest deadline (at most STEP at a time): once a step is read, every
+        # player due before the next step's deadline is
+        start = 0
+        while start < len(order):
+            due = soonest[order[start]]
+            end = start + 1
+            while end < len(order) and end - start < STEP and soonest[order[end]] == due:
+                end += 1
+            await self._read(order[start:end], after, ready_at)
+            start = end
+            self._cover((soonest[order[start]] if start < len(order) else None) or ALL)
         if self.handled:
             log.warning("handled %d DM(s) sent while the bot was offline (read back from %d DM channel(s))",
                         self.handled, self.read_channels)

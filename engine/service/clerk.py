@@ -102,11 +102,16 @@ class Clerk(ServiceBase):
         what a scheduler sleeps until."""
         return sorted(instant for instant, _ in await self.timed_work())
 
-    async def overdue_games(self, now: datetime) -> set[int]:
-        """The games with a deadline that has come by ``now`` (each plugged ruleset's ``game_deadlines``): at start,
-        those whose deadline passed while the bot was offline."""
-        return {game_id for service in self.plugged.values() for game_id, instant in await service.game_deadlines()
-                if instant <= now}
+    async def game_deadlines(self) -> dict[int, datetime]:
+        """Game id -> the soonest deadline of its timed work (each plugged ruleset's ``game_deadlines``), for the
+        games that have one: a start reads back first the DMs of the players whose deadline comes first
+        (bot/discord/catch_up.py)."""
+        soonest: dict[int, datetime] = {}
+        for service in self.plugged.values():
+            for game_id, instant in await service.game_deadlines():
+                if game_id not in soonest or instant < soonest[game_id]:
+                    soonest[game_id] = instant
+        return soonest
 
     async def timed_work(self) -> list[tuple[datetime, str]]:
         """``next_deadlines`` with what each instant is: ``deadline`` or ``reminder`` (the console says which)."""

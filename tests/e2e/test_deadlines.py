@@ -64,8 +64,9 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_closes_at_start_exa
     [closed] = await round_closed_events(h)
     assert closed["payload"]["result"]["due_at"].startswith("2026-03-01T20:00")  # type: ignore[index]
     [card] = [s.embed for s in h.fake.messages(h.game) if "the measure" in s.embed.get("title", "")]
-    assert card["description"].endswith("Closed at its deadline <t:1772395200:F> (the bot was offline). A ballot DMed "
-                                        "to the bot while it was offline did not reach it and is not counted.")
+    assert card["description"].endswith("Closed at its deadline <t:1772395200:F> (the bot was offline). The ballots "
+                                        "DMed to the bot while it was offline were read when it started again: those "
+                                        "sent before the deadline are counted.")
 
 
 async def test_the_scheduler_sleeps_until_the_soonest_deadline(clerk_bot: Harness) -> None:

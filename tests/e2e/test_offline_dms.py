@@ -8,7 +8,7 @@ from typing import Any
 
 from .clerkbot import Harness
 
-OFFLINE = "I was offline when you sent this"
+OFFLINE = "I was offline or restarting when you sent this"
 
 
 async def events(h: Harness, kind: str) -> list[dict[str, Any]]:

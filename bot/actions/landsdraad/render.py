@@ -19,9 +19,11 @@ from engine.service.landsdraad.views import BallotReceipt, FactionView, PlayerVi
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
 
-OFFLINE_DMS = "A ballot DMed to the bot while it was offline did not reach it and is not counted."
-"""Said under a result closed late: Discord does not send the bot the DMs of a time it was offline, and Clerk does
-not read them back yet (play-test R3.2), so a player who DMed then and got no receipt learns why."""
+OFFLINE_DMS = ("The ballots DMed to the bot while it was offline were read when it started again: those sent before "
+               "the deadline are counted.")
+"""Said under a result closed late: Discord does not send the bot the DMs of a time it was offline; it reads them
+back from each player's DM channel at start, before it closes the round (bot/discord/catch_up.py, play-test R3.2),
+so the players and the moderators know that a ballot sent in time while it was down counts."""
 
 
 def label(option: str | None) -> str:
