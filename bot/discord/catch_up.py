@@ -6,9 +6,10 @@ saying it was sent while the bot was offline (docs/reliability.md, "DMs sent whi
 
 - **Which players first.** In the order of their games' soonest deadline (the games with none last): a pass of the
   deadline scheduler closes nothing before the players of every game due by then are read (``before_close``), so
-  the first pass, which closes what fell due while the bot was offline, waits for those only, and the rest are read
-  in the background. Nothing here delays the gateway's ready or the answers to new DMs: it starts once the bot is
-  connected, and new DMs are handled as they come.
+  the first pass, which closes what fell due while the bot was offline, waits for those only (read ``READERS`` at a
+  time), and the rest are read in the background (``BACKGROUND_READERS`` at a time, each channel once the bot has no
+  DM to handle and nothing to send, or after ``QUIET_WAIT``). Nothing here delays the gateway's ready or the answers
+  to new DMs: it starts once the bot is connected, and new DMs are handled as they come.
 - **The window.** From ``MARGIN`` before the newest answer owed to a DM (a time this bot could still read DMs,
   ``OwedService.dm_answers``, read at start before anything is owed or forgotten; with none, the oldest running
   game's creation) to the moment the bot became ready (a DM after it comes on the gateway).
@@ -16,8 +17,9 @@ saying it was sent while the bot was offline (docs/reliability.md, "DMs sent whi
   a reply after the edit), an answer was owed to its source id (sent or not), or an event was recorded under it
   (``OwedService.handled``); and unless the gateway delivered it to this process meanwhile (``live``). Nothing is
   written on the path of a live DM for this.
-- **The DM channel** of a player: learnt from the answers and DMs kept in the outgoing queue's table (those of the
-  last two days), else asked of Discord (``create_dm``: one request, no message)."""
+- **The DM channel** of a player: the courier's, else one named by the answers and DMs kept in the outgoing queue's
+  table (those of the last two days), else asked of Discord (``create_dm``'s request: one, no message). Each channel
+  read leaves a rate-limit bucket in discord.py: after many, they are dropped as after a burst (relief.py)."""
 
 from __future__ import annotations
 
@@ -45,11 +47,18 @@ PAGE = 100
 PAGES = 20
 """At most this many pages of one DM channel (2,000 messages) are read."""
 READERS = 8
+"""DM channels read at once for the players of games due by then (their requests still go at the pacer's rate)."""
+BACKGROUND_READERS = 4
+"""DM channels read at once for the others, each only once the bot is quiet (``quiet``) or after ``QUIET_WAIT``."""
+QUIET_WAIT = 1.0
+"""Seconds a background reader waits for the bot to be quiet before it reads the next channel anyway: under a
+steady load (a burst of DMs, a queue that retries) the catch-up goes on, one channel a second per reader."""
 ALL = datetime.max.replace(tzinfo=UTC)
 """``covered`` once every player of a game with a deadline is read."""
+RELIEVE_AFTER = 256
+"""Channels read after which the bot is relieved as after a burst (one rate-limit bucket per channel read)."""
 STEP = 64
 """Users read in one step: ``covered`` moves after each."""
-"""DM channels read at once (their requests still go at the pacer's rate)."""
 
 ONE_MS = timedelta(milliseconds=1)
 """A snowflake's time is in milliseconds: a reply in the same millisecond as an edit is after it."""
@@ -65,11 +74,16 @@ def offline_note(at: datetime) -> str:
 
 class CatchUp:
     def __init__(self, client: discord.Client, clerk: Clerk, handle: Handle,
-                 channels: Callable[[], dict[int, int]]) -> None:
+                 channels: Callable[[], dict[int, int]], quiet: Callable[[], Awaitable[object]] | None = None,
+                 relieve: Callable[[], object] | None = None) -> None:
         self.client = client
         self.clerk = clerk
         self.handle = handle
         """Handle one DM read back, with the note for its answers (``ClerkBot.on_direct_message``)."""
+        self.quiet = quiet
+        """Wait until the bot has nothing to handle or send (the live DMs and answers go first)."""
+        self.relieve = relieve
+        """Called once many channels were read: their idle rate-limit buckets dropped, the heap trimmed (relief.py)."""
         self._known = channels
         """The DM channels the courier knows (user id -> channel id); those found here are added to it."""
         self.newest: datetime | None = None
@@ -161,6 +175,7 @@ class CatchUp:
             known = soonest.get(user)
             soonest[user] = due if known is None or (due is not None and due < known) else known
         order = sorted(soonest, key=lambda user: (soonest[user] is None, soonest[user] or ready_at))
+        self._cover(soonest[order[0]] or ALL)  # nobody is due before the first
         # in steps of users with the same soonest deadline (at most STEP at a time): once a step is read, every
         # player due before the next step's deadline is
         start = 0
@@ -169,20 +184,29 @@ class CatchUp:
             end = start + 1
             while end < len(order) and end - start < STEP and soonest[order[end]] == due:
                 end += 1
-            await self._read(order[start:end], after, ready_at)
+            # due by now: read at once, the scheduler waits; later: in the background, after the live work
+            await self._read(order[start:end], after, ready_at,
+                             background=due is None or due > self.clerk.clock.now())
             start = end
             self._cover((soonest[order[start]] if start < len(order) else None) or ALL)
+        if self.read_channels >= RELIEVE_AFTER and self.relieve is not None:
+            self.relieve()
         if self.handled:
             log.warning("handled %d DM(s) sent while the bot was offline (read back from %d DM channel(s))",
                         self.handled, self.read_channels)
 
-    async def _read(self, users: Iterable[int], after: int, ready_at: datetime) -> None:
+    async def _read(self, users: Iterable[int], after: int, ready_at: datetime, *, background: bool) -> None:
         queue: asyncio.Queue[int] = asyncio.Queue()
         for user in users:
             queue.put_nowait(user)
 
         async def reader() -> None:
             while not queue.empty():
+                if background and self.quiet is not None:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.quiet(), QUIET_WAIT)
+                    if queue.empty():
+                        return
                 user = queue.get_nowait()
                 try:
                     await self._read_user(user, after, ready_at)
@@ -191,13 +215,14 @@ class CatchUp:
                 except Exception:
                     log.exception("reading back the DMs of %s failed", user)
 
-        await asyncio.gather(*(reader() for _ in range(min(READERS, queue.qsize()))))
+        await asyncio.gather(*(reader() for _ in range(min(BACKGROUND_READERS if background else READERS,
+                                                            queue.qsize()))))
 
     async def _channel_of(self, user_id: int) -> int:
         known = self._known().get(user_id) or self.channels.get(user_id)
         if known is None:
-            known = (await self.client.create_dm(discord.Object(id=user_id))).id
-        self._known().setdefault(user_id, known)
+            # the request ``create_dm`` makes, without the DMChannel discord.py would make and keep of it
+            known = int((await self.client.http.start_private_message(user_id))["id"])
         return known
 
     async def _read_user(self, user_id: int, after: int, ready_at: datetime) -> None:

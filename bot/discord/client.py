@@ -178,7 +178,8 @@ class ClerkBot(discord.Client):
         self.storage_reports = StorageReports(self, app.clerk)  # the moderators hear of refused writes once
         self.intake = Intake()
         """Messages taken in and not yet handled: the gateway is not read further while it is full (backpressure.py)."""
-        self.catch_up = CatchUp(self, app.clerk, self.on_direct_message, lambda: self.courier._dm_channels)
+        self.catch_up = CatchUp(self, app.clerk, self.on_direct_message, lambda: self.courier._dm_channels,
+                                self._quiet, lambda: self.relief.relieve())
         """The DMs sent while the bot was offline, read back at start (catch_up.py, play-test R3.2)."""
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
                                            settle=self._before_close)
@@ -273,6 +274,11 @@ class ClerkBot(discord.Client):
         """Whether Discord sends this process the DMs: they come on shard 0 (docs/deploy.md)."""
         shard_ids = getattr(self, "shard_ids", None)
         return not isinstance(self, discord.AutoShardedClient) or shard_ids is None or 0 in shard_ids
+
+    async def _quiet(self) -> None:
+        """Until no DM is being handled and nothing is waiting to be sent (the catch-up's background reads wait)."""
+        await self.intake.emptied.wait()
+        await self.courier.outbox.drained()
 
     async def _before_close(self) -> None:
         """Before the scheduler closes what is due: the DMs taken in (backpressure.py), and those sent while the bot
