@@ -48,8 +48,13 @@ PAGES = 20
 """At most this many pages of one DM channel (2,000 messages) are read."""
 READERS = 8
 """DM channels read at once for the players of games due by then (their requests still go at the pacer's rate)."""
-BACKGROUND_READERS = 4
-"""DM channels read at once for the others, each only once the bot is quiet (``quiet``) or after ``QUIET_WAIT``."""
+BACKGROUND_READERS = 2
+"""DM channels read at once for the others, each only once the bot is quiet (``quiet``) or after ``QUIET_WAIT``, and
+at most ``BACKGROUND_RATE`` a second in all."""
+BACKGROUND_RATE = 5.0
+"""Channels read a second at most in the background: at most 10 requests a second with their create-DMs, a fifth of
+Discord's global limit, so a start with 20,000 players to read costs the live answers little (about 67 minutes of
+reading, the soonest deadlines first)."""
 QUIET_WAIT = 1.0
 """Seconds a background reader waits for the bot to be quiet before it reads the next channel anyway: under a
 steady load (a burst of DMs, a queue that retries) the catch-up goes on, one channel a second per reader."""
@@ -92,6 +97,10 @@ class CatchUp:
         self._task: asyncio.Task[None] | None = None
         self.covered: datetime | None = None
         """Every player whose games' soonest deadline is before this has been read (None: none yet)."""
+        self.ready_at: datetime | None = None
+        """When the bot became ready: the DMs sent before it are read back, those after come on the gateway."""
+        self._next_slot = 0.0
+        """When the next background read may start (the event loop's time)."""
         self._progress = asyncio.Event()
         """Set (and cleared again) whenever ``covered`` moves."""
         self.live: set[str] = set()
@@ -118,7 +127,8 @@ class CatchUp:
     def start(self) -> None:
         """Start reading back (once the bot is connected)."""
         if self._task is None:
-            self._task = asyncio.create_task(self._run(self.clerk.clock.now()), name="clerk-dm-catch-up")
+            self.ready_at = self.clerk.clock.now()
+            self._task = asyncio.create_task(self._run(self.ready_at), name="clerk-dm-catch-up")
 
     async def stop(self) -> None:
         if self._task is not None and not self._task.done():
@@ -142,8 +152,8 @@ class CatchUp:
 
     def delivered(self, message: DirectMessage) -> bool:
         """The gateway delivered ``message``: False if it was handled from the history already (drop it)."""
-        if not self.active:
-            return True
+        if not self.active or self.ready_at is None or message.created_at >= self.ready_at:
+            return True  # a DM sent since the bot became ready is never read back
         if message.source in self.caught:
             return False
         self.live.add(message.source)
@@ -167,13 +177,16 @@ class CatchUp:
         if not players:
             return
         since = (self.newest - MARGIN) if self.newest is not None else min(at for *_, at in players)
+        games = [(game, user) for game, user, _ in players]
+        del players  # 20,000 rows at 1,000 games: not kept while the background reads (tens of minutes)
         after = discord.utils.time_snowflake(since)
         deadlines = await self.clerk.game_deadlines()
         soonest: dict[int, datetime | None] = {}
-        for game, user, _ in players:
+        for game, user in games:
             due = deadlines.get(game)
             known = soonest.get(user)
             soonest[user] = due if known is None or (due is not None and due < known) else known
+        del games
         order = sorted(soonest, key=lambda user: (soonest[user] is None, soonest[user] or ready_at))
         self._cover(soonest[order[0]] or ALL)  # nobody is due before the first
         # in steps of users with the same soonest deadline (at most STEP at a time): once a step is read, every
@@ -205,6 +218,7 @@ class CatchUp:
                 if background and self.quiet is not None:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.quiet(), QUIET_WAIT)
+                    await self._pace()
                     if queue.empty():
                         return
                 user = queue.get_nowait()
@@ -217,6 +231,15 @@ class CatchUp:
 
         await asyncio.gather(*(reader() for _ in range(min(BACKGROUND_READERS if background else READERS,
                                                             queue.qsize()))))
+
+    async def _pace(self) -> None:
+        """Wait for the next background slot (``BACKGROUND_RATE``)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        at = max(now, self._next_slot)
+        self._next_slot = at + 1 / BACKGROUND_RATE
+        if at > now:
+            await asyncio.sleep(at - now)
 
     async def _channel_of(self, user_id: int) -> int:
         known = self._known().get(user_id) or self.channels.get(user_id)

@@ -16,6 +16,10 @@ async def events(h: Harness, kind: str) -> list[dict[str, Any]]:
     return [e for e in doc["events"] if e["kind"] == kind]
 
 
+async def read_back(h: Harness) -> None:
+    await h.fake.wait_for(lambda: h.bot.catch_up.done.is_set(), "the DMs sent while the bot was down read back")
+
+
 async def test_dms_sent_while_the_bot_was_down_are_handled_at_start_by_their_time_and_once(clerk_bot: Harness) -> None:
     h = clerk_bot
     await h.new_game(deadline="2h")
@@ -42,8 +46,30 @@ async def test_dms_sent_while_the_bot_was_down_are_handled_at_start_by_their_tim
     assert [e["source_id"] for e in casts] == [f"msg:{answered}", f"msg:{in_time}"]
 
     await h.restart()  # read back again: nothing new is handled or answered
+    await read_back(h)
     await h.restart()
+    await read_back(h)
     await h.settle()
     assert [len(h.fake.replies_to(m)) for m in (answered, in_time, asked, late)] == [1, 1, 1, 1]
     assert len(await events(h, "BallotCast")) == 2
     assert len(await events(h, "RoundClosed")) == 1
+
+
+async def test_a_ballot_dmed_while_down_into_a_round_still_open_is_read_back_in_the_background(
+        clerk_bot: Harness) -> None:
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    await h.stop()
+    sent = h.fake.dm_offline(h.bob, "Vote: Nay", at=h.clock.now() + timedelta(minutes=30))
+    h.clock.advance(timedelta(hours=1))
+    await h.start()  # nothing is due: the first pass does not wait for it
+
+    receipt = await h.fake.reply_to(sent)
+    assert receipt.content.startswith(OFFLINE) and "Ballot recorded for round 1 of sirius: **Nay**" in receipt.content
+    live = await h.fake.dm(h.alice, "Vote: Aye")  # sent after the start: answered as ever, without the note
+    assert not (await h.fake.reply_to(live)).content.startswith(OFFLINE)
+    await read_back(h)
+    h.clock.advance(timedelta(hours=2))
+    await h.tick()
+    [closed] = await events(h, "RoundClosed")
+    assert (closed["payload"]["result"]["aye"], closed["payload"]["result"]["nay"]) == (13, 6)
