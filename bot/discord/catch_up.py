@@ -33,6 +33,7 @@ from typing import Any
 import discord
 
 from bot.discord.contexts import DirectMessage, dm_of
+from bot.discord.relief import trim_heap
 from engine.core.stamps import stamp
 from engine.service.clerk import Clerk
 
@@ -57,7 +58,7 @@ Discord's global limit, so a start with 20,000 players to read costs the live an
 reading, the soonest deadlines first)."""
 QUIET_WAIT = 1.0
 """Seconds a background reader waits for the bot to be quiet before it reads the next channel anyway: under a
-steady load (a burst of DMs, a queue that retries) the catch-up goes on, one channel a second per reader."""
+steady load (a burst of DMs, a queue that retries) the catch-up still goes on."""
 ALL = datetime.max.replace(tzinfo=UTC)
 """``covered`` once every player of a game with a deadline is read."""
 RELIEVE_AFTER = 256
@@ -90,7 +91,7 @@ class CatchUp:
         self.relieve = relieve
         """Called once many channels were read: their idle rate-limit buckets dropped, the heap trimmed (relief.py)."""
         self._known = channels
-        """The DM channels the courier knows (user id -> channel id); those found here are added to it."""
+        """The DM channels the courier knows (user id -> channel id)."""
         self.newest: datetime | None = None
         self.channels: dict[int, int] = {}
         self.done = asyncio.Event()
@@ -121,7 +122,8 @@ class CatchUp:
         try:
             self.newest, self.channels = await self.clerk.outbox.dm_answers()
         except Exception:
-            log.exception("could not read when DMs were last answered: the DMs sent while offline are not read back")
+            log.exception("could not read when DMs were last answered: the DMs are read back from the oldest running "
+                          "game's creation")
             self.newest, self.channels = None, {}
 
     def start(self) -> None:
@@ -173,12 +175,10 @@ class CatchUp:
             self.caught.clear()
 
     async def _read_all(self, ready_at: datetime) -> None:
-        players = await self.clerk.games.running_players()
-        if not players:
+        games = await self.clerk.games.running_players()
+        since = (self.newest - MARGIN) if self.newest is not None else await self.clerk.games.oldest_running_game()
+        if not games or since is None:
             return
-        since = (self.newest - MARGIN) if self.newest is not None else min(at for *_, at in players)
-        games = [(game, user) for game, user, _ in players]
-        del players  # 20,000 rows at 1,000 games: not kept while the background reads (tens of minutes)
         after = discord.utils.time_snowflake(since)
         deadlines = await self.clerk.game_deadlines()
         soonest: dict[int, datetime | None] = {}
@@ -186,8 +186,9 @@ class CatchUp:
             due = deadlines.get(game)
             known = soonest.get(user)
             soonest[user] = due if known is None or (due is not None and due < known) else known
-        del games
+        del games  # 20,000 rows at 1,000 games: not kept while the background reads (tens of minutes)
         order = sorted(soonest, key=lambda user: (soonest[user] is None, soonest[user] or ready_at))
+        trim_heap()  # what reading them took is handed back (relief.py)
         self._cover(soonest[order[0]] or ALL)  # nobody is due before the first
         # in steps of users with the same soonest deadline (at most STEP at a time): once a step is read, every
         # player due before the next step's deadline is

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, select
+from sqlalchemy import Engine, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 
 from engine.core.errors import GameClosed, NotFoundError, RuleError
@@ -221,15 +221,22 @@ class GameService(ServiceBase):
                                           .order_by(Player.id))
             return {user_id: name for user_id, name in found.all()}
 
-    async def running_players(self) -> list[tuple[int, int, datetime]]:
-        """(game id, user id, the game's creation) of every player, not removed, of every game that has not ended:
-        those whose DMs a start reads back (bot/discord/catch_up.py)."""
+    async def running_players(self) -> list[tuple[int, int]]:
+        """(game id, user id) of every player, not removed, of every game that has not ended: those whose DMs a start
+        reads back (bot/discord/catch_up.py)."""
         async with self._read() as session:
-            found = await session.execute(select(Player.game_id, Player.user_id, Game.created_at)
+            found = await session.execute(select(Player.game_id, Player.user_id)
                                           .join(Game, Game.id == Player.game_id)
                                           .where(Game.status != "ended", Player.removed.is_(False))
                                           .order_by(Player.game_id, Player.id))
-            return [(g, int(u), utc(at)) for g, u, at in found.all()]
+            return [(g, int(u)) for g, u in found.all()]
+
+    async def oldest_running_game(self) -> datetime | None:
+        """When the oldest game that has not ended was made (None: there is none)."""
+        async with self._read() as session:
+            found = (await session.execute(select(func.min(Game.created_at)).where(Game.status != "ended"))
+                     ).scalar_one_or_none()
+            return utc(found) if found is not None else None
 
     async def removed_users(self, game_id: int) -> frozenset[int]:
         """The user ids of the game's players a moderator removed (``/player remove``)."""
