@@ -4,7 +4,8 @@ of every game that has not ended, the DMs they sent since it last could read DMs
 each as if it had just come (``ClerkBot.on_direct_message``), judged by Discord's timestamp (P0-15), its answer
 saying it was sent while the bot was offline (docs/reliability.md, "DMs sent while the bot was offline").
 
-- **Which players first.** In the order of their games' soonest deadline (the games with none last): a pass of the
+- **Which players first.** In the order of their games' soonest deadline (the games with none last; a player of
+  several games may be read once for each, which costs a request and answers nothing twice): a pass of the
   deadline scheduler closes nothing before the players of every game due by then are read (``before_close``), so
   the first pass, which closes what fell due while the bot was offline, waits for those only (read ``READERS`` at a
   time), and the rest are read in the background (``BACKGROUND_READERS`` at a time, each channel once the bot has no
@@ -33,7 +34,6 @@ from typing import Any
 import discord
 
 from bot.discord.contexts import DirectMessage, dm_of
-from bot.discord.relief import trim_heap
 from engine.core.stamps import stamp
 from engine.service.clerk import Clerk
 
@@ -63,8 +63,8 @@ ALL = datetime.max.replace(tzinfo=UTC)
 """``covered`` once every player of a game with a deadline is read."""
 RELIEVE_AFTER = 256
 """Channels read after which the bot is relieved as after a burst (one rate-limit bucket per channel read)."""
-STEP = 64
-"""Users read in one step: ``covered`` moves after each."""
+GAMES_AT_ONCE = 4
+"""Games whose players are read in one step: ``covered`` moves after each."""
 
 ONE_MS = timedelta(milliseconds=1)
 """A snowflake's time is in milliseconds: a reply in the same millisecond as an edit is after it."""
@@ -175,34 +175,25 @@ class CatchUp:
             self.caught.clear()
 
     async def _read_all(self, ready_at: datetime) -> None:
-        games = await self.clerk.games.running_players()
+        running = await self.clerk.games.running_games()
         since = (self.newest - MARGIN) if self.newest is not None else await self.clerk.games.oldest_running_game()
-        if not games or since is None:
+        if not running or since is None:
             return
         after = discord.utils.time_snowflake(since)
         deadlines = await self.clerk.game_deadlines()
-        soonest: dict[int, datetime | None] = {}
-        for game, user in games:
-            due = deadlines.get(game)
-            known = soonest.get(user)
-            soonest[user] = due if known is None or (due is not None and due < known) else known
-        del games  # 20,000 rows at 1,000 games: not kept while the background reads (tens of minutes)
-        order = sorted(soonest, key=lambda user: (soonest[user] is None, soonest[user] or ready_at))
-        trim_heap()  # what reading them took is handed back (relief.py)
-        self._cover(soonest[order[0]] or ALL)  # nobody is due before the first
-        # in steps of users with the same soonest deadline (at most STEP at a time): once a step is read, every
-        # player due before the next step's deadline is
+        # the games by their soonest deadline (those with none last), a few at a time: the players of 1,000 games are
+        # never all in memory at once (they would stay in the heap for the whole reading)
+        order = sorted(running, key=lambda game: (game not in deadlines, deadlines.get(game) or ready_at, game))
+        self._cover(deadlines.get(order[0]) or ALL)  # nobody is due before the first
         start = 0
         while start < len(order):
-            due = soonest[order[start]]
-            end = start + 1
-            while end < len(order) and end - start < STEP and soonest[order[end]] == due:
-                end += 1
+            due = deadlines.get(order[start])
+            end = min(start + GAMES_AT_ONCE, len(order))
+            users = await self.clerk.games.players_of(order[start:end])
             # due by now: read at once, the scheduler waits; later: in the background, after the live work
-            await self._read(order[start:end], after, ready_at,
-                             background=due is None or due > self.clerk.clock.now())
+            await self._read(users, after, ready_at, background=due is None or due > self.clerk.clock.now())
             start = end
-            self._cover((soonest[order[start]] if start < len(order) else None) or ALL)
+            self._cover((deadlines.get(order[start]) if start < len(order) else None) or ALL)
         if self.read_channels >= RELIEVE_AFTER and self.relieve is not None:
             self.relieve()
         if self.handled:

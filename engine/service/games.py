@@ -221,15 +221,22 @@ class GameService(ServiceBase):
                                           .order_by(Player.id))
             return {user_id: name for user_id, name in found.all()}
 
-    async def running_players(self) -> list[tuple[int, int]]:
-        """(game id, user id) of every player, not removed, of every game that has not ended: those whose DMs a start
-        reads back (bot/discord/catch_up.py)."""
+    async def running_games(self) -> list[int]:
+        """The ids of the games that have not ended, oldest first."""
+        async with self._read() as session:
+            return list((await session.execute(select(Game.id).where(Game.status != "ended").order_by(Game.id)))
+                        .scalars())
+
+    async def players_of(self, game_ids: Sequence[int]) -> list[int]:
+        """The user ids of the players (not removed) of the games ``game_ids``, each once, in the games' order and
+        the order they joined: those whose DMs a start reads back (bot/discord/catch_up.py)."""
         async with self._read() as session:
             found = await session.execute(select(Player.game_id, Player.user_id)
-                                          .join(Game, Game.id == Player.game_id)
-                                          .where(Game.status != "ended", Player.removed.is_(False))
-                                          .order_by(Player.game_id, Player.id))
-            return [(g, int(u)) for g, u in found.all()]
+                                          .where(Player.game_id.in_(list(game_ids)), Player.removed.is_(False))
+                                          .order_by(Player.id))
+            rank = {game_id: n for n, game_id in enumerate(game_ids)}
+            rows = sorted(found.all(), key=lambda row: rank[row[0]])
+            return list(dict.fromkeys(int(user) for _, user in rows))
 
     async def oldest_running_game(self) -> datetime | None:
         """When the oldest game that has not ended was made (None: there is none)."""
