@@ -129,8 +129,8 @@ class KillFigures:
     def line(self) -> str:
         return (f"{self.ballots} ballots; killed after {self.answered_at_kill} receipts with {self.recorded_at_kill} "
                 f"recorded; after the restart every ballot got its receipt; {self.sent_again} were read back from "
-                f"the DM channels; {self.nonce_repeats} repeated sends dropped by their nonce; {self.too_many} answered "
-                f"429; {self.seconds:.1f} s in all")
+                f"the DM channels; {self.nonce_repeats} repeated sends dropped by their nonce; {self.too_many} "
+                f"answered 429; {self.seconds:.1f} s in all")
 
 
 async def killed(fake: FakeDiscord, clerk: Clerk, child: ChildBot, database: object, count: int) -> KillFigures:
