@@ -180,6 +180,7 @@ class ClerkBot(discord.Client):
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
                                            settle=self.intake.settle)
         app.deadlines_changed = self.scheduler.wake
+        app.game_moved = self.courier.game_moved  # what a deleted game channel could not take goes to the new one
         self._scheduler_task: asyncio.Task[None] | None = None
         self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
@@ -283,6 +284,10 @@ class ClerkBot(discord.Client):
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d server(s)", self.user, self.user.id if self.user else "?",
                  len(self.guilds))
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A game's channel deleted: its moderators hear of it now, once (lost_channels.py)."""
+        await self.courier.lost.deleted(channel.id)
 
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
         self.gateway.saw(event, args, sharded=isinstance(self, discord.AutoShardedClient))  # for /healthz

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from fakediscord import Sent, User
+
 from .clerkbot import Harness
 from .test_ballot_buttons import ballots, offer_to
 
@@ -73,3 +75,56 @@ async def test_a_vote_whose_interaction_discord_no_longer_knows_is_answered_by_d
     assert "**Aye**" in by_dm[0].content
     await h.settle()
     assert sorted(b["payload"]["option"] for b in await ballots(h)) == ["aye", "nay"]
+
+
+def lost_reports(h: Harness, user: User) -> list[Sent]:
+    return [m for m in h.fake.dms(user) if "its game channel" in m.content and "was deleted" in m.content]
+
+
+async def test_a_deleted_game_channel_is_told_once_and_the_game_moves_to_another_with_its_held_result(
+        clerk_bot: Harness) -> None:
+    """Play-test R4.2: #sirius is deleted mid-round. The moderators are told at once by DM (the creator and the
+    server's owner), once for the channel loss however many messages it refuses; ballots by DM are still taken; the
+    result card closed at the deadline is held, not dropped; a command where no game is points at /game move; the
+    move (run in the new channel) is recorded, posts the held card there, and later announcements go there."""
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    gid = await h.game_id()
+    await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+    await h.fake.delete_channel(h.game)
+    await h.fake.wait_for(lambda: lost_reports(h, h.fake.owner), "the report to the server's owner")
+    [report] = lost_reports(h, h.mod)  # the game's creator first
+    assert "/game move game:sirius" in report.content and "ballots are recorded" in report.content
+    receipt = await h.fake.reply_to(await h.fake.dm(h.bob, "Vote: Nay"))
+    assert "Ballot recorded for round 1 of sirius: **Nay**" in receipt.content
+
+    h.clock.advance(timedelta(hours=3))
+    await h.tick()  # the round closes; its card is refused (404 10003) and held
+    await h.settle()
+    assert len(lost_reports(h, h.mod)) == 1 and len(lost_reports(h, h.fake.owner)) == 1  # once, not per message
+    status = await h.run(h.mod, "round status", h.lobby)
+    assert "The game channel of **sirius** was deleted" in status.first.content
+    assert "`/game move game:sirius`" in status.first.content
+
+    refused = await h.run(h.alice, "game move", h.lobby, game="sirius")
+    assert "Only the moderators of sirius" in refused.first.content
+    new = h.fake.add_channel("sirius-again")
+    moved = await h.run(h.mod, "game move", new, game="Sirius")
+    assert "moved here from <#%d> (deleted)" % h.game.id in moved.first.content
+    assert "2 messages that could not be posted there are posted here now" in moved.first.content  # + a mods' note
+    await h.settle()
+    [card] = [m for m in h.fake.messages(new) if "round 1: the measure" in m.text()]
+    assert "Nay" in card.text() and "Aye" in card.text()
+    assert "is played in this channel from now on" in h.fake.messages(new)[-1].content
+    [mods] = [t for t in h.fake.threads_of(new) if t.name == "sirius moderators"]  # its private thread, made anew
+    assert h.fake.messages(mods)
+    events = (await h.clerk.exports.export(gid))["events"]
+    [event] = [e for e in events if e["kind"] == "GameMoved"]
+    assert event["payload"] == {"from": h.game.id, "to": new.id, "deleted": True} and event["actor"] == h.mod.id
+    [posted] = [e for e in events if e["kind"] == "ResultPosted"]  # the held card, posted at last
+    assert posted["payload"]["message_id"] == str(card.id)
+
+    await h.run(h.mod, "round open", new, crisis="Build the fleet?")
+    await h.settle()
+    assert any("Build the fleet?" in m.text() for m in h.fake.messages(new))
+    assert len(lost_reports(h, h.mod)) == 1
