@@ -128,3 +128,23 @@ async def test_a_deleted_game_channel_is_told_once_and_the_game_moves_to_another
     await h.settle()
     assert any("Build the fleet?" in m.text() for m in h.fake.messages(new))
     assert len(lost_reports(h, h.mod)) == 1
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_is_told_with_the_card_it_refused_once_across_restarts(
+        clerk_bot: Harness) -> None:
+    """Play-test R4.2: the bot never saw CHANNEL_DELETE (it was down); the first post refused there (404 10003, the
+    result card of a deadline passed meanwhile) tells the moderators, quoting it; a restart does not tell them
+    again (the mark is stored)."""
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+    await h.stop()
+    await h.fake.delete_channel(h.game)
+    h.clock.advance(timedelta(hours=3))
+    await h.start()  # the first pass closes the round; its card is refused
+    [report] = await h.fake.wait_for(lambda: lost_reports(h, h.mod), "the moderator's report")
+    assert "I could not post this there:\n> **sirius, round 1: the measure" in report.content
+    await h.restart()
+    await h.settle()
+    assert len(lost_reports(h, h.mod)) == 1
+    assert await h.clerk.outbox.held_count(h.game.id) == 2  # the card and the moderators' note, kept
