@@ -205,6 +205,12 @@ class GameService(ServiceBase):
         self._games_cache.store(generation, games.items())
         return [list(games[u]) for u in user_ids]
 
+    async def running_games(self) -> list[GameView]:
+        """Every game that has not ended, oldest first."""
+        async with self._read() as session:
+            found = await session.execute(select(Game).where(Game.status != "ended").order_by(Game.id))
+            return [game_view(g) for g in found.scalars()]
+
     async def game(self, game_id: int) -> GameView:
         async with self._read() as session:
             return game_view(await load_game(session, game_id))

@@ -44,6 +44,12 @@ class MarkService(ServiceBase):
             found = await session.get(GameMark, (game_id, key))
             return found.value if found is not None else None
 
+    async def marked_games(self, key: str) -> dict[int, str]:
+        """Game id -> value of every game with ``key`` noted."""
+        async with self._read() as session:
+            found = await session.execute(select(GameMark.game_id, GameMark.value).where(GameMark.key == key))
+            return {game_id: value for game_id, value in found.all()}
+
     async def lost_channels(self, guild_id: int) -> list[str]:
         """The names of the server's games whose channel was found deleted (and not moved since), by name."""
         async with self._read() as session:

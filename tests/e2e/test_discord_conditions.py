@@ -110,7 +110,7 @@ async def test_a_deleted_game_channel_is_told_once_and_the_game_moves_to_another
     assert "Only the moderators of sirius" in refused.first.content
     new = h.fake.add_channel("sirius-again")
     moved = await h.run(h.mod, "game move", new, game="Sirius")
-    assert "moved here from <#%d> (deleted)" % h.game.id in moved.first.content
+    assert f"moved here from <#{h.game.id}> (deleted)" in moved.first.content
     assert "2 messages that could not be posted there are posted here now" in moved.first.content  # + a mods' note
     await h.settle()
     [card] = [m for m in h.fake.messages(new) if "round 1: the measure" in m.text()]
