@@ -31,7 +31,7 @@ from bot.discord.buttons import view_of
 from bot.discord.contexts import DirectMessage
 from bot.discord.kept import Keeper
 from bot.discord.limits import clip
-from bot.discord.lost_channels import UNKNOWN_CHANNEL, LostChannels
+from bot.discord.lost_channels import UNKNOWN_CHANNEL, LostChannels, retarget
 from bot.discord.outbox_worker import RETRY, SENT, UNDELIVERABLE, OutboxWorker
 from bot.discord.pacing import Pacer
 from bot.discord.permission_reports import PermissionReports
@@ -331,8 +331,8 @@ class Courier:
             return UNDELIVERABLE, None
         except discord.NotFound as error:
             log.warning("could not send to %s: %s", item.to, error)
-            if error.code == UNKNOWN_CHANNEL and user_id is None and await self.lost.refused(item):
-                return HELD, None  # a deleted game channel: kept until /game move (lost_channels.py)
+            if error.code == UNKNOWN_CHANNEL and user_id is None:
+                return await self._channel_gone(row, item)
             return UNDELIVERABLE, None
         except discord.HTTPException as error:
             if error.status == 429 or error.status >= 500:
@@ -342,12 +342,24 @@ class Courier:
             return UNDELIVERABLE, None
         except Undeliverable as error:
             log.warning("could not send to %s: %s", item.to, error)
-            if isinstance(error, ChannelGone) and await self.lost.refused(item):
-                return HELD, None  # a thread of a deleted game channel
+            if isinstance(error, ChannelGone):  # a thread of a deleted channel
+                return await self._channel_gone(row, item)
             return UNDELIVERABLE, None
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             log.warning("sending to %s failed for now (%r); it is tried again later", item.to, error)
             return RETRY, None
+
+    async def _channel_gone(self, row: OwedRow, item: Outgoing) -> tuple[str, int | None]:
+        """``row`` was refused because its channel does not exist (lost_channels.py): held if it was a game's
+        channel; sent to the game's channel now if the game was moved away from it since it was owed; else
+        undeliverable."""
+        verdict = await self.lost.refused(item)
+        if verdict is True:
+            return HELD, None  # kept until /game move
+        if verdict is False:
+            return UNDELIVERABLE, None
+        log.info("%s was owed before its game moved to %s: sent there", item.to, verdict)
+        return await self.deliver_owed(OwedRow(row.id, retarget(row.owed, verdict)))
 
     async def _closed(self, user_id: int) -> bool:
         """Are ``user_id``'s DMs closed to the bot? If the database cannot say (an outage), try the DM."""

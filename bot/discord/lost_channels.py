@@ -70,16 +70,18 @@ class LostChannels:
         self.told = 0
         """Reports delivered (tests, the log)."""
 
-    async def refused(self, item: Outgoing) -> bool:
+    async def refused(self, item: Outgoing) -> bool | int:
         """``item`` was refused because its channel does not exist: True if that is a game's channel (``item`` is then
-        held, and the moderators are told if they were not for this channel), False otherwise (it is undeliverable).
-        Never raises."""
+        held, and the moderators are told if they were not for this channel); the game's channel now if a game was
+        moved away from it (``item`` was owed before the move: it goes there); False otherwise (it is
+        undeliverable). Never raises."""
         if not isinstance(item.to, ToChannel | ToThread):
             return False
         try:
             game = await self.clerk.games.game_in_channel(item.to.channel_id)
             if game is None:
-                return False
+                moved = await self.clerk.marks.moved_from(item.to.channel_id)
+                return (await self.clerk.games.game(moved)).channel_id if moved is not None else False
             if isinstance(item.to, ToThread) and not await self._gone(item.to.channel_id):
                 return False  # the thread alone was deleted: the channel is there
             await self.lost(game, item)

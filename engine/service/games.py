@@ -16,7 +16,7 @@ from engine.core.errors import GameClosed, NotFoundError, RuleError
 from engine.service.batching import Batcher
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game, require_player
-from engine.service.marks import CHANNEL_LOST
+from engine.service.marks import CHANNEL_LOST, MOVED_FROM
 from engine.service.membership import GamesCache, games_cache
 from engine.service.uow import Backend, ServiceBase
 from engine.service.views import GameView
@@ -293,6 +293,11 @@ class GameService(ServiceBase):
             lost = mark is not None and mark.value == str(old)
             if mark is not None:
                 await uow.session.delete(mark)
+            left = await uow.session.get(GameMark, (game_id, MOVED_FROM))  # what is refused there goes to the new one
+            if left is None:
+                uow.session.add(GameMark(game_id=game_id, key=MOVED_FROM, value=str(old), at=uow.now))
+            else:
+                left.value, left.at = str(old), uow.now
             game.channel_id = channel_id
             await uow.record(game_id, "GameMoved", actor, {"from": old, "to": channel_id, "deleted": lost},
                              source_id)

@@ -3,7 +3,8 @@ channel once is not told again after a restart (the ``game_marks`` table; delive
 
 - ``channel_lost``: the game's channel was found deleted (Discord: 404 Unknown Channel) and the moderators were told
   (bot/discord/lost_channels.py); its value is the channel's id, so a channel lost after a ``/game move`` is told
-  again. ``/game move`` clears it.
+  again. ``/game move`` clears it, and notes the channel the game left (``moved_from``), so a message owed for the
+  old channel before the move and refused after it goes to the new one.
 - ``unread``: the game's channel was told that the bot cannot read message text (started without the Message
   Content intent, bot/discord/reading_notices.py); cleared, and told again, when it can.
 
@@ -17,6 +18,7 @@ from engine.service.uow import ServiceBase
 from engine.store.models import Game, GameMark
 
 CHANNEL_LOST = "channel_lost"
+MOVED_FROM = "moved_from"
 UNREAD = "unread"
 
 
@@ -49,6 +51,13 @@ class MarkService(ServiceBase):
         async with self._read() as session:
             found = await session.execute(select(GameMark.game_id, GameMark.value).where(GameMark.key == key))
             return {game_id: value for game_id, value in found.all()}
+
+    async def moved_from(self, channel_id: int) -> int | None:
+        """The game that was last moved away from the channel ``channel_id`` (``/game move``), if one was."""
+        async with self._read() as session:
+            found = await session.execute(select(GameMark.game_id).where(GameMark.key == MOVED_FROM,
+                                                                         GameMark.value == str(channel_id)).limit(1))
+            return found.scalar_one_or_none()
 
     async def lost_channels(self, guild_id: int) -> list[str]:
         """The names of the server's games whose channel was found deleted (and not moved since), by name."""

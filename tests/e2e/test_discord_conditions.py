@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from fakediscord import Sent, User
+from fakediscord import Channel, Sent, User
+
+from bot.actions.outbox import Outgoing, ToChannel, ToThread
+from bot.actions.wire import encode
+from engine.service.owed import NOTICE, Owed, OwedRow
 
 from .clerkbot import Harness
 from .test_ballot_buttons import ballots, offer_to
@@ -148,3 +152,31 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_told_with_the_card_it
     await h.settle()
     assert len(lost_reports(h, h.mod)) == 1
     assert await h.clerk.outbox.held_count(h.game.id) == 2  # the card and the moderators' note, kept
+
+
+async def test_a_message_owed_for_the_old_channel_before_a_move_and_refused_after_it_goes_to_the_new_one(
+        clerk_bot: Harness) -> None:
+    """Play-test R4.2: a post owed for #sirius just before the move (the deadline's card racing /game move) is
+    refused there after it: it is sent to the game's new channel, not dropped."""
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    await h.fake.delete_channel(h.game)
+    await h.fake.wait_for(lambda: lost_reports(h, h.fake.owner), "the report")
+    new = h.fake.add_channel("sirius-again")
+    await h.run(h.mod, "game move", new, game="sirius")
+    await h.settle()
+    late = Outgoing(ToChannel(h.game.id), text="sirius: the late news")
+    in_thread = Outgoing(ToThread(h.game.id, "crisis-1", await game_id_of(h, new)), text="in its thread")
+    for n, (target, lane) in enumerate([(late, f"channel:{h.game.id}"), (in_thread, f"thread:{h.game.id}:crisis-1")]):
+        row = OwedRow(0, Owed(lane, None, NOTICE, f"olate{n}", encode(target)))  # as the queue holds it
+        outcome, _ = await h.bot.courier.deliver_owed(row)
+        assert outcome == "sent"
+    assert [m.content for m in h.fake.messages(new)][-1] == "sirius: the late news"
+    [thread] = [t for t in h.fake.threads_of(new) if t.name == "crisis-1"]
+    assert [m.content for m in h.fake.messages(thread)] == ["in its thread"]
+
+
+async def game_id_of(h: Harness, channel: Channel) -> int:
+    found = await h.clerk.games.game_in_channel(channel.id)
+    assert found is not None
+    return found.id
