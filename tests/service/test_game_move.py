@@ -51,6 +51,7 @@ async def test_a_game_moves_to_the_channel_the_command_is_run_in_and_the_move_is
     assert (await table.clerk.games.game(table.game_id)).channel_id == NEW
     assert await table.clerk.marks.marked(table.game_id, CHANNEL_LOST) is None
     assert await table.clerk.marks.lost_channels(GUILD) == []
+    assert await table.clerk.marks.moved_from(CHANNEL) == table.game_id  # a late post for it goes to the new one
     assert "Round 1" in texts(await slash_in(table.clerk, MODERATOR, "round open", NEW, crisis="Piracy"))
     assert (await table.clerk.games.games_of_user(10))[0].channel_id == NEW  # not the remembered channel
 
