@@ -69,6 +69,8 @@ class LostChannels:
         self.clerk = clerk
         self.told = 0
         """Reports delivered (tests, the log)."""
+        self.deletions = 0
+        """Channel deletions Discord told of and looked at (tests wait for them)."""
 
     async def refused(self, item: Outgoing) -> bool | int:
         """``item`` was refused because its channel does not exist: True if that is a game's channel (``item`` is then
@@ -91,14 +93,17 @@ class LostChannels:
             return False
 
     async def deleted(self, channel_id: int) -> None:
-        """Discord says ``channel_id`` was deleted (CHANNEL_DELETE): if it was a game's channel, tell its moderators
-        now, before anything is refused there. Never raises."""
+        """Discord says ``channel_id`` was deleted (CHANNEL_DELETE): if it was the channel of a game still running,
+        tell its moderators now, before anything is refused there (an ended game's channel is often tidied away on
+        purpose: its moderators hear of it only if something is refused there). Never raises."""
         try:
             game = await self.clerk.games.game_in_channel(channel_id)
-            if game is not None:
+            if game is not None and not game.ended:
                 await self.lost(game, None)
         except Exception:
             log.exception("noting that channel %s was deleted failed", channel_id)
+        finally:
+            self.deletions += 1
 
     async def _gone(self, channel_id: int) -> bool:
         """Does Discord say the channel does not exist?"""

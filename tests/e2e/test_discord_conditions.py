@@ -180,3 +180,17 @@ async def game_id_of(h: Harness, channel: Channel) -> int:
     found = await h.clerk.games.game_in_channel(channel.id)
     assert found is not None
     return found.id
+
+
+async def test_the_channel_of_an_ended_game_deleted_is_not_reported(clerk_bot: Harness) -> None:
+    """Play-test R4.2: tidying away the channel of a game that has ended is no mistake to report."""
+    h = clerk_bot
+    await h.new_game()
+    await h.run(h.mod, "round close", h.game)
+    ended = await h.run(h.mod, "game end", h.game)
+    assert (await h.clerk.games.game(await h.game_id())).ended, ended.first.text()
+    await h.settle()
+    await h.fake.delete_channel(h.game)
+    await h.fake.wait_for(lambda: h.bot.courier.lost.deletions == 1, "the deletion looked at")
+    await h.settle()
+    assert lost_reports(h, h.mod) == [] and lost_reports(h, h.fake.owner) == []
