@@ -1,5 +1,6 @@
 """A Landsdraad round under Discord's failures (play-test R, docs/playtests/discord-conditions-2026-12-07.md): an
-invalidated session, a message edited after it was sent, an interaction answered too late."""
+invalidated session, a message edited after it was sent, an interaction answered too late, a deleted game channel
+(R4.2)."""
 
 from __future__ import annotations
 
