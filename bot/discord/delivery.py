@@ -132,10 +132,10 @@ class Courier:
         self._reporter: asyncio.Task[None] | None = None
         """DMs not tried because their user's DMs are closed to the bot (tests, the log)."""
         self.permissions = PermissionReports(client, clerk)
-        self.lost = LostChannels(client, clerk)
-        """Game channels that were deleted: what was for them is held until /game move (lost_channels.py)."""
         self.pacer = pacer or Pacer()
         self.outbox = OutboxWorker(clerk, self.pacer, self.deliver_owed)
+        self.lost = LostChannels(client, clerk, self.outbox.drained)
+        """Game channels that were deleted: what was for them is held until /game move (lost_channels.py)."""
         self.poster = PlainPoster(client, self.pacer)
         self._dm_channels: dict[int, int] = {}
         """User id -> their DM channel, learnt from the DMs they sent: a DM to them needs no create-DM request."""
@@ -413,6 +413,7 @@ class Courier:
 
     async def stop(self) -> None:
         await cancel_one(self._reporter)
+        await self.lost.stop()
         await self.outbox.stop()
         with contextlib.suppress(Exception):  # what the closed DMs are, in the table before the process ends
             await asyncio.wait_for(self.clerk.closed_dms.written(), 5)

@@ -16,14 +16,21 @@ Players' DMs to the bot keep working meanwhile: ballots are recorded and answere
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 import discord
 
 from bot.actions.outbox import Outgoing, ToChannel, ToThread
 from bot.actions.wire import decode, encode
+from bot.discord import limits
+from bot.discord.limits import clip
 from bot.discord.permission_reports import quoted, tell_moderators
+from bot.tasks import cancel_and_wait
+from engine.core.words import plural
 from engine.service import Clerk
 from engine.service.marks import CHANNEL_LOST
 from engine.service.owed import Owed, OwedRow
@@ -33,18 +40,26 @@ log = logging.getLogger("clerk.discord.lost_channels")
 
 UNKNOWN_CHANNEL = 10003
 """Discord's code for a channel that does not exist (any more)."""
+REPORT_GATHER = 0.5
+"""Seconds the refused messages of a channel just found deleted are gathered before the moderators are told."""
+REPORT_WAIT = 60.0
+"""Seconds a report waits at most for the outgoing queue to drain (the rest of the moment's refusals)."""
 
 
-def lost_text(game: str, channel_id: int, item: Outgoing | None) -> str:
-    """The moderators' report of a deleted game channel: what could not be posted (when a post found it) and what to
-    do."""
+def lost_text(game: str, channel_id: int, items: Sequence[Outgoing]) -> str:
+    """The moderators' report of a deleted game channel: what could not be posted (when posts found it: the first
+    card, a round's result, else the first message; the others counted) and what to do."""
     head = f"⚠️ Moderators of **{game}**: its game channel <#{channel_id}> was deleted (Discord: Unknown Channel)."
-    refused = f"\nI could not post this there:\n{quoted(item)}" if item is not None else ""
-    return (f"{head}{refused}\nI keep everything I announce for {game} (results, announcements, counts) and post "
-            f"it once the game has a channel again. Players can still DM me: their ballots are recorded and "
-            f"answered. To go on, run `/game move game:{game}` in the channel that should become its game channel "
-            f"(a new one, or one with no game); the game's commands work there from then on. (I tell you this once "
-            f"for this channel.)")
+    refused = ""
+    if items:
+        shown = next((i for i in items if i.card is not None), items[0])
+        more = f" (and {plural(len(items) - 1, 'more message')})" if len(items) > 1 else ""
+        refused = f"\nI could not post this there{more}:\n{quoted(shown)}"
+    what = (f"\nI keep everything I announce for {game} (results, announcements, counts) and post it once the game "
+            f"has a channel again. Players can still DM me: their ballots are recorded and answered. To go on, run "
+            f"`/game move game:{game}` in the channel that should become its game channel (a new one, or one with no "
+            f"game); the game's commands work there from then on. (I tell you this once for this channel.)")
+    return head + clip(refused, limits.CONTENT - len(head) - len(what)) + what  # the quote cut, never what to do
 
 
 def retarget(owed: Owed, channel_id: int) -> Owed:
@@ -64,9 +79,15 @@ def retarget(owed: Owed, channel_id: int) -> Owed:
 class LostChannels:
     """Holds what a deleted game channel could not take, tells the moderators once, releases it after a move."""
 
-    def __init__(self, client: discord.Client, clerk: Clerk) -> None:
+    def __init__(self, client: discord.Client, clerk: Clerk,
+                 drained: Callable[[], Awaitable[None]] | None = None) -> None:
         self.client = client
         self.clerk = clerk
+        self.drained = drained
+        """Waits until the outgoing queue has nothing left to send (``OutboxWorker.drained``)."""
+        self._gathering: dict[int, list[Outgoing]] = {}
+        """Game id -> the refused messages a report being gathered will quote and count."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self.told = 0
         """Reports delivered (tests, the log)."""
         self.deletions = 0
@@ -116,15 +137,54 @@ class LostChannels:
             return False
 
     async def lost(self, game: GameView, item: Outgoing | None) -> None:
-        if not await self.clerk.marks.mark(game.id, CHANNEL_LOST, str(game.channel_id)):
+        """Tell the moderators, unless they were told of this channel: at once for a deletion Discord told of
+        (``item`` None); for a refused post, once the outgoing queue has drained (``drained``: at most ``REPORT_WAIT``
+        seconds), so that the report quotes a result card refused with the other messages of the moment and counts
+        them."""
+        gathering = self._gathering.get(game.id)
+        if gathering is not None:  # a report is being gathered: this one joins it
+            if item is not None:
+                gathering.append(item)
+            return
+        items = self._gathering[game.id] = [item] if item is not None else []
+        try:
+            new = await self.clerk.marks.mark(game.id, CHANNEL_LOST, str(game.channel_id))
+        except BaseException:
+            del self._gathering[game.id]
+            raise
+        at_once = item is None or self.drained is None
+        if not new or at_once:
+            del self._gathering[game.id]
+        if not new:
             return  # told already for this channel
         log.warning("the channel %s of game %s was deleted: what is announced there is held until /game move",
                     game.channel_id, game.name)
+        if at_once:
+            await self._report(game, items)
+            return
+        task = asyncio.create_task(self._gathered(game), name=f"clerk-lost-channel-{game.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _gathered(self, game: GameView) -> None:
+        try:
+            assert self.drained is not None
+            await asyncio.sleep(REPORT_GATHER)
+            with contextlib.suppress(TimeoutError):  # the rest of the moment's refusals first
+                await asyncio.wait_for(self.drained(), REPORT_WAIT)
+        finally:
+            items = self._gathering.pop(game.id, [])
+        await self._report(game, items)
+
+    async def _report(self, game: GameView, items: Sequence[Outgoing]) -> None:
         if await tell_moderators(self.client, self.clerk, game.guild_id, game.id,
-                                 lost_text(game.name, game.channel_id, item), known=True):
+                                 lost_text(game.name, game.channel_id, items), known=True):
             self.told += 1
         else:
             log.warning("could not tell anyone that the channel of %s was deleted", game.name)
+
+    async def stop(self) -> None:
+        await cancel_and_wait(list(self._tasks), timeout=5)
 
     async def release(self, old_channel: int, new_channel: int) -> list[OwedRow]:
         """The messages held for ``old_channel`` (and its threads), owed again for ``new_channel``: their rows, to

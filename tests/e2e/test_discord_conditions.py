@@ -148,7 +148,7 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_told_with_the_card_it
     h.clock.advance(timedelta(hours=3))
     await h.start()  # the first pass closes the round; its card is refused
     [report] = await h.fake.wait_for(lambda: lost_reports(h, h.mod), "the moderator's report")
-    assert "I could not post this there:\n> **sirius, round 1: the measure" in report.content
+    assert "I could not post this there (and 1 more message):\n> **sirius, round 1: the measure" in report.content
     await h.restart()
     await h.settle()
     assert len(lost_reports(h, h.mod)) == 1
