@@ -399,15 +399,15 @@ async def _choosable(session: AsyncSession, game_id: int, user_id: int, stage: s
     """``choose``'s checks: the game, its open election, the chooser's Faction and what it chooses; raises the
     refusal."""
     game = await load_game(session, game_id)
-    if game.status != "ended":  # a removed Faction's player is told so first, whatever is open (play-test Q4.2)
-        await faction_of_user(session, game, user_id)
+    # a removed Faction's player is told so first, whatever is open (play-test Q4.2); the one lookup of the Faction
+    mine = await faction_of_user(session, game, user_id) if game.status != "ended" else None
     if game.status != "ended" and await live_chain(session, game_id) is not None:
         raise RuleError(f"A Revolution is under way and play is suspended until it runs its course "
                         f"(/revolution status). The {_title(stage)}'s deadline is held meanwhile; send "
                         "your choice again once play resumes.")
     game = await calm_game(session, game_id)
     row = _open_for(game, await open_election(session, game_id), stage, at)
-    _, faction = await faction_of_user(session, game, user_id)
+    _, faction = mine or await faction_of_user(session, game, user_id)
     if not faction.in_play:
         raise RuleError("Your Faction has withdrawn from the game.")
     return game, row, faction, await _chosen(session, game, faction, stage, choice)
