@@ -42,6 +42,7 @@ from engine.service.mylantium.state import (
     require_calm,
     require_mylantium,
     rules_of,
+    same_name,
     suspended,
     window_of,
 )
@@ -369,6 +370,12 @@ class Elections(ServiceBase):
             row = await open_else_latest(session, game_id, await open_election(session, game_id), MylElection,
                                          MylElection.id)
             return await election_view(session, game, row) if row else None
+
+    async def names_candidate(self, game_id: int, name: str) -> bool:
+        """Whether one of the game's candidates (not discarded) is called ``name``, case and spaces aside: the exact
+        match ``choose`` takes before a start of a name (``find_candidate``)."""
+        async with self._read() as session:
+            return any(same_name(c.name, name) for c in await candidate_rows(session, game_id) if not c.discarded)
 
     async def pending_elections(self) -> list[tuple[int, int, str, datetime]]:
         """Open Mylantium elections with a deadline: (game id, turn, stage, deadline), soonest first."""
