@@ -102,7 +102,7 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     state = p.state
     kept = [f"{label} {held}" for label, held, now in (("Diplomacy", p.diplomacy_max, p.diplomacy),
                                                         ("Intrigue", p.intrigue_max, p.intrigue)) if held > now]
-    why = (f" The base counts the highest {' and '.join(kept)} held in play, which a fall does not lower (P0-02)."
+    why = (f" The base counts the highest {' and '.join(kept)} held in play, which a fall does not lower."
            if kept else "")
     if kept and o.get("since") is None:  # a typo in play is corrected, not a fall (docs/rulings.md)
         why += (" If that was a mistake, set the score again with `since:` the round it first counted in (the next "
