@@ -104,6 +104,9 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
                                                         ("Intrigue", p.intrigue_max, p.intrigue)) if held > now]
     why = (f" The base counts the highest {' and '.join(kept)} held in play, which a fall does not lower."
            if kept else "")
+    if kept and o.get("since") is None:  # a typo in play is corrected, not a fall (docs/rulings.md)
+        why += (" If that was a mistake, set the score again with `since:` the round it first counted in (the next "
+                "round if none is open): the highest held is then what was held before that round.")
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
                   f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.{why}",
                   ephemeral=True), *out, *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
