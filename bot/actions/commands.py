@@ -246,8 +246,15 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
             return open_in[0]
         if open_in:
             raise ambiguous(open_in, example) from None
-        reasons = "; ".join(f"in #{g.name} {closed[g.id]}" for g in error.games)
+        by_reason: dict[str, list[str]] = {}  # one reason said once: "in #sirius and #vega no round has opened yet"
+        for g in error.games:
+            by_reason.setdefault(closed[g.id], []).append(f"#{g.name}")
+        reasons = "; ".join(f"in {_and(names)} {why}" for why, names in by_reason.items())
         raise RuleError(f"None of your games can take that now: {reasons}.") from None
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",

@@ -246,7 +246,8 @@ async def test_a_second_by_dm_goes_to_the_one_game_whose_offer_waits(clerk: Cler
     await dispatch(App(clerk), replace(other, source_id=f"slash-{next(_ids)}"), "convocate player",
                    {"user": user(ALICE.id, ALICE.name), "sovereignty": "Union"})
     none_yet = only_here(await dm(clerk, ALICE, "Second: no"))
-    assert none_yet.startswith("None of your games can take that now: in #senate no Motion waits for your second")
+    assert none_yet.startswith("None of your games can take that now: in #senate and #other no Motion waits for your "
+                               "second (an offer comes by DM, with buttons, when it reaches you).")
     await say(clerk, ALICE, "Motion: Land Reform by Kista\nMorality: Loyal", "post-1")
     declined = await dm(clerk, ALICE, "Second: no")
     assert "You decline to second Motion #1" in text_of(declined[0]) and dms(declined).keys() == {CAROL.id}

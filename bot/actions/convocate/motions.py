@@ -252,7 +252,9 @@ async def form_open(app: App, game: GameView, user_id: int, form: str) -> str | 
         m = await app.clerk.convocate.motions.motion(game.id)
     except NotFoundError:
         m = None
-    return None if m is not None and m.offer_user == user_id else "no Motion waits for your second"
+    if m is not None and m.offer_user == user_id:
+        return None
+    return "no Motion waits for your second (an offer comes by DM, with buttons, when it reaches you)"
 
 
 async def offers_due(app: App, now: datetime) -> list[Outgoing]:
