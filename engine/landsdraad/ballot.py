@@ -40,8 +40,9 @@ _TAKE_BACK = frozenset({"unvote", "un-vote", "withdraw", "retract", "cancel", "u
                         "withdraw vote", "cancel vote", "cancel my vote", "retract vote", "delete vote"})
 """Words for taking a ballot back, which a crisis ballot cannot be (play-test P5.2)."""
 TAKE_BACK = "a crisis ballot cannot be taken back, but `Vote: Abstain` makes yours count for neither side"
-_TAGS = re.compile(r"(?:^|(?<=\s))#([\w-]+)(?=[\s,;.!?]|$)")
-"""A ``#game`` anywhere after the option: ``Vote: Aye #sirius, 11`` as well as ``Vote: Aye, 11 #sirius``."""
+_TAGS = re.compile(r"(?:^|(?<=\s))(?:\(#([\w-]+)\)|#([\w-]+))(?=[\s,;.!?]|$)")
+"""A ``#game`` anywhere after the option: ``Vote: Aye #sirius, 11`` as well as ``Vote: Aye, 11 #sirius``; in
+brackets too, ``Vote: Aye (#sirius)``, as every other DM form reads it (``split_game_tag``; play-test D1.3)."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ def _tagged(text: str, rest: str) -> tuple[str, str | None]:
     """``Aye #sirius, 11`` -> (``Aye, 11``, ``sirius``): the option and count without the ``#game``, wherever it stands
     after the option (play-test P5.3). Two different games are refused: a ballot is for one game, and picking one of
     them would be a guess."""
-    found = _TAGS.findall(rest)
+    found = [bracketed or bare for bracketed, bare in _TAGS.findall(rest)]
     tags = list(dict.fromkeys(tag.lower() for tag in found))
     if len(tags) > 1:
         raise ParseError(text, ACCEPTED, problem=f"it names {len(tags)} games ({', '.join(f'#{t}' for t in tags)}); "
