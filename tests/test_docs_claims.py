@@ -15,6 +15,9 @@ from bot.actions.commands import COMMON
 from bot.actions.option_text import LONG_TEXTS, NAMES, OWN_LIMITS, TEXT_LIMIT, checked
 from bot.actions.rulesets import COMMANDS
 from bot.settings import load_settings
+from engine.core.errors import ParseError
+from engine.core.text import normalise
+from engine.landsdraad.ballot import parse_ballot
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -107,3 +110,41 @@ def test_every_setting_of_the_example_config_is_one_clerk_reads(tmp_path: Path) 
     config.write_text("\n".join(settings) + "\n", encoding="utf-8")
     loaded = load_settings(config, env={})
     assert loaded.seed == 42 and loaded.health_port == 8080 and loaded.plugins == ()
+
+
+BALLOTS = [  # (as the docs write it, option, declared count, game)
+    ("Vote: Aye", "aye", None, None), ("Vote: Nay", "nay", None, None), ("Vote: Abstain", "abstain", None, None),
+    ("Vote: Aye, 14", "aye", 14, None), ("Vote: Aye (14)", "aye", 14, None), ("Vote: Aye 14 votes", "aye", 14, None),
+    ("Revote: Nay", "nay", None, None), ("Vote: Aye #sirius", "aye", None, "sirius"),
+    ("Vote: Aye #sirius, 14", "aye", 14, "sirius"), ("vote aye", "aye", None, None),
+    ("Ｖｏｔｅ： ａｙｅ， １４", "aye", 14, None), ("**Vote: Aye**", "aye", None, None),
+    ("> Vote: Aye", "aye", None, None),
+    (">>> Vote: Aye", "aye", None, None), ("“Vote: Nay”", "nay", None, None), ('"Vote: Nay"', "nay", None, None),
+    ("<@123> Vote: Aye", "aye", None, None),
+]
+NEAR_MISSES = [("Vote: Ayy", "Vote: Aye"), ("Yes", "Vote: Yes"), ("Vote; Nay", "Vote: Nay"),
+               ("I vote nay", "Vote: Nay"), ("AG vote Jenny", "AG Vote: Jenny"), ("audit bob", "Audit quote: bob"),
+               ("vote: nay please", "Vote: Nay")]
+
+
+def in_the_docs(example: str) -> bool:
+    return any(f"`{example}`" in " ".join(read(name).split()) for name in ("commands.md", "input.md"))
+
+
+@pytest.mark.parametrize(("typed", "option", "declared", "game"), BALLOTS)
+def test_each_crisis_ballot_the_docs_show_reads_as_they_say(typed: str, option: str, declared: int | None,
+                                                            game: str | None) -> None:
+    """The DM examples of docs/commands.md ("Crisis ballots by DM") and docs/input.md (what is normalised) are read as
+    the ballot they stand for. ``(#rep)`` in brackets: tests/engine/test_game_tag.py (play-test D1.3)."""
+    assert in_the_docs(typed), f"{typed} is no longer in the docs: update this list"
+    ballot = parse_ballot(normalise(typed))
+    assert (ballot.option.value, ballot.declared, ballot.game) == (option, declared, game)
+
+
+@pytest.mark.parametrize(("typed", "meant"), NEAR_MISSES)
+def test_each_near_miss_the_docs_show_is_refused_with_their_suggestion(typed: str, meant: str) -> None:
+    """docs/commands.md: "`Vote: Ayy` → `Vote: Aye`, ...: none of these is counted"."""
+    assert in_the_docs(typed) and in_the_docs(meant)
+    with pytest.raises(ParseError) as refused:
+        parse_ballot(normalise(typed))
+    assert refused.value.suggestion == meant
