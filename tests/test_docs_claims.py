@@ -16,8 +16,10 @@ from bot.actions.option_text import LONG_TEXTS, NAMES, OWN_LIMITS, TEXT_LIMIT, c
 from bot.actions.rulesets import COMMANDS
 from bot.settings import load_settings
 from engine.core.errors import ParseError
+from engine.core.settings import shown
 from engine.core.text import normalise
 from engine.landsdraad.ballot import parse_ballot
+from engine.service.clerk import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -148,3 +150,18 @@ def test_each_near_miss_the_docs_show_is_refused_with_their_suggestion(typed: st
     with pytest.raises(ParseError) as refused:
         parse_ballot(normalise(typed))
     assert refused.value.suggestion == meant
+
+
+def test_every_setting_of_every_ruleset_is_documented_with_its_default() -> None:
+    """Each `/game settings` setting is in docs/commands.md, its default given just after its name (`ag_weighted`,
+    `audit_share_rounding` and `perk_ties` had none)."""
+    doc = " ".join(read("commands.md").split())
+    problems = []
+    for ruleset in RULESETS:
+        for name, setting in ruleset.settings.items():
+            at = doc.find(f"`{name}` (")
+            near = doc[at:at + len(name) + 200] if at >= 0 else ""
+            default = shown(setting.default)
+            if not any(form in near for form in (f"`{default}`", f"({default},", f"({default})", f"default {default}")):
+                problems.append(f"{ruleset.name}: {name} (default {default})")
+    assert problems == []
