@@ -137,7 +137,7 @@ def in_the_docs(example: str) -> bool:
 def test_each_crisis_ballot_the_docs_show_reads_as_they_say(typed: str, option: str, declared: int | None,
                                                             game: str | None) -> None:
     """The DM examples of docs/commands.md ("Crisis ballots by DM") and docs/input.md (what is normalised) are read as
-    the ballot they stand for. ``(#rep)`` in brackets: tests/engine/test_game_tag.py (play-test D1.3)."""
+    the ballot they stand for. ``(#rep)`` in brackets: tests/engine/test_game_tag.py (play-test D4.2)."""
     assert in_the_docs(typed), f"{typed} is no longer in the docs: update this list"
     ballot = parse_ballot(normalise(typed))
     assert (ballot.option.value, ballot.declared, ballot.game) == (option, declared, game)

@@ -42,7 +42,7 @@ _TAKE_BACK = frozenset({"unvote", "un-vote", "withdraw", "retract", "cancel", "u
 TAKE_BACK = "a crisis ballot cannot be taken back, but `Vote: Abstain` makes yours count for neither side"
 _TAGS = re.compile(r"(?:^|(?<=\s))(?:\(#([\w-]+)\)|#([\w-]+))(?=[\s,;.!?]|$)")
 """A ``#game`` anywhere after the option: ``Vote: Aye #sirius, 11`` as well as ``Vote: Aye, 11 #sirius``; in
-brackets too, ``Vote: Aye (#sirius)``, as every other DM form reads it (``split_game_tag``; play-test D1.3)."""
+brackets too, ``Vote: Aye (#sirius)``, as every other DM form reads it (``split_game_tag``; play-test D4.2)."""
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ def test_the_forms_take_the_tag_so_written() -> None:
 @pytest.mark.parametrize(("text", "declared"), [("Vote: Aye (#sirius)", None), ("Vote: Aye (#sirius).", None),
                                                 ("Vote: Aye (#sirius), 14", 14), ("Vote: Aye, 14 (#sirius)", 14)])
 def test_a_crisis_ballot_reads_its_tag_in_brackets_as_the_other_forms_do(text: str, declared: int | None) -> None:
-    """Play-test D1.3: docs/commands.md says brackets around a DM form's `#game` are read through (`(#rep)`); the
+    """Play-test D4.2: docs/commands.md says brackets around a DM form's `#game` are read through (`(#rep)`); the
     Mylantium, Convocate and transfer forms read them, but `Vote: Aye (#sirius)` was refused ("I read Aye …, but not
     “#sirius”")."""
     ballot = parse_ballot(text)

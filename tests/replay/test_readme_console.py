@@ -1,4 +1,4 @@
-"""The README's first console session does what the README says it does (play-test D1.1): typed at a clock that,
+"""The README's first console session does what the README says it does (play-test D4.1): typed at a clock that,
 like the console's, is not on a whole minute, its last line moves the clock past the round's deadline, and the round
 closes with its result. Before, it ended `! wait 2h`, a few seconds short of the deadline (rounded up to the minute),
 and a new moderator saw no result."""

@@ -25,7 +25,7 @@ EXPORT_DOC = (Path(__file__).resolve().parents[2] / "docs" / "export.md").read_t
 
 def undocumented(export: dict[str, object]) -> list[str]:
     """What an export holds that docs/export.md does not name: an event kind, or a key of a round's result (play-test
-    D2.1: `ReminderSent`, `RoundExtended`, `ErratumPosted`, `result.due_at` and more were in every export, and in
+    D4.4: `ReminderSent`, `RoundExtended`, `ErratumPosted`, `result.due_at` and more were in every export, and in
     no doc)."""
     events = export.get("events", [])
     rounds = export.get("rounds", [])

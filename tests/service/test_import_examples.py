@@ -26,6 +26,6 @@ def test_each_example_reads_and_its_csv_and_toml_agree(stem: str, parse: Callabl
     assert len(csv) >= 3 and len(toml) >= 3
     same = [(r.kind, dict(r.values)) for r in csv] == [(r.kind, dict(r.values)) for r in toml]
     assert same == (stem != "landsdraad-players")
-    # docs/import.md calls a TOML example "the same" only when it is (play-test D1.6: Landsdraad's was not)
+    # docs/import.md calls a TOML example "the same" only when it is (play-test D4.6: Landsdraad's was not)
     claim = f"The same as TOML: [examples/{stem}.toml]"
     assert (claim in IMPORT_DOC) == same
