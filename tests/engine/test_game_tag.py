@@ -60,3 +60,13 @@ def test_a_tag_anywhere_in_a_form_without_a_name_and_at_the_end_after_one() -> N
     with pytest.raises(ParseError) as two:
         parse_form("Realign: Whig #rep #other")
     assert "it names 2 games (#rep, #other); a choice is for one game" in str(two.value)
+
+
+@pytest.mark.parametrize(("text", "declared"), [("Vote: Aye (#sirius)", None), ("Vote: Aye (#sirius).", None),
+                                                ("Vote: Aye (#sirius), 14", 14), ("Vote: Aye, 14 (#sirius)", 14)])
+def test_a_crisis_ballot_reads_its_tag_in_brackets_as_the_other_forms_do(text: str, declared: int | None) -> None:
+    """Play-test D4.2: docs/commands.md says brackets around a DM form's `#game` are read through (`(#rep)`); the
+    Mylantium, Convocate and transfer forms read them, but `Vote: Aye (#sirius)` was refused ("I read Aye …, but not
+    “#sirius”")."""
+    ballot = parse_ballot(text)
+    assert (ballot.option.value, ballot.declared, ballot.game) == ("aye", declared, "sirius")
