@@ -268,8 +268,9 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
     """The caller's game, named by ``named`` if they play in several. With ``ruleset``, only games of that ruleset
     count (a DM form of one ruleset never goes to a game of another), and ``what`` names the form in the refusal.
     With ``form`` (a DM form's first line), a caller of several games who named none is asked only among those
-    whose ruleset says the form is open there (``Front.dm_open``: a round, an election, an offer): the only such
-    game is the one, and with none the answer says at once why each does not take it."""
+    whose ruleset says the form is open there (``Front.dm_open``: a round, an election, an offer), and of those, the
+    ones whose names it fits when it fits any (``Front.dm_fits``: a candidate of the game): the only such game is the
+    one, and with none open the answer says at once why each does not take it."""
     games = await app.clerk.games.games_of_user(user_id)
     try:
         return choose_game(games, named, ruleset, what, example)
@@ -279,12 +280,21 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
             raise
         closed = {g.id: why for g in error.games if (why := await front.dm_open(app, g, user_id, form)) is not None}
         open_in = [g for g in error.games if g.id not in closed]
+        if len(open_in) > 1 and front.dm_fits is not None:  # `Primary: Ann Oakes`: the game where she runs
+            open_in = [g for g in open_in if await front.dm_fits(app, g, user_id, form)] or open_in
         if len(open_in) == 1:
             return open_in[0]
         if open_in:
             raise ambiguous(open_in, example) from None
-        reasons = "; ".join(f"in #{g.name} {closed[g.id]}" for g in error.games)
+        by_reason: dict[str, list[str]] = {}  # one reason said once: "in #sirius and #vega no round has opened yet"
+        for g in error.games:
+            by_reason.setdefault(closed[g.id], []).append(f"#{g.name}")
+        reasons = "; ".join(f"in {_and(names)} {why}" for why, names in by_reason.items())
         raise RuleError(f"None of your games can take that now: {reasons}.") from None
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",
