@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None, ready: Callable[[], None] = lambda: None
     replay = sub.add_parser("replay", help="run a transcript and print every message the bot would send")
     replay.add_argument("file", help="the transcript file")
     replay.add_argument("--export", metavar="OUT.json", help="write the game export here when done")
-    replay.add_argument("--database", help="database URL (default: a fresh in-memory SQLite database)")
+    replay.add_argument("--database", help="database URL (default: a fresh SQLite file in a temporary folder, "
+                                           "deleted afterwards)")
     replay.add_argument("--files", metavar="DIR", help="write every file the bot sends (charts, exports) here")
     backup = sub.add_parser("backup", help="copy the SQLite database (DATABASE_URL) to PATH, also while the bot runs")
     backup.add_argument("path", help="the backup file to write (replaced if it exists); see docs/backup.md")

@@ -41,3 +41,15 @@ def test_the_check_finds_what_is_missing() -> None:
     """The check can fail: a made-up command and option are not found."""
     assert documenting("no-such command") == []
     assert not any("no_such_option" in line for line in documenting("assets set"))
+
+
+def test_every_message_menu_entry_is_in_the_docs() -> None:
+    """The message menu's entries (Apps → **Count as vote**, **Count as motion**, **Explain this**), registered beside
+    the slash commands (bot/discord/tree.py ``message_menu``), each have their row in docs/commands.md."""
+    from bot.actions.explain_this import EXPLAIN_THIS
+    from bot.actions.rulesets import FRONTS
+
+    names = {m.name for front in FRONTS for m in front.message_commands} | {EXPLAIN_THIS}
+    text = "\n".join(DOC)
+    assert len(names) >= 3
+    assert [name for name in sorted(names) if f"**{name}** (right-click" not in text] == []

@@ -60,6 +60,8 @@ def test_a_moderator_role_is_a_role_mention_and_a_paused_clock_a_duration() -> N
     members with Manage Server; a paused round's time left reads as a duration, not a count (play-test T4.3, T4.4)."""
     assert sentence("ModeratorRoleChanged", {"from": None, "to": 100260745262270831}, {}) == (
         "moderators: members with Manage Server → <@&100260745262270831>")
+    assert sentence("GameMoved", {"from": 100, "to": 200, "deleted": True}, {}) == (
+        "game channel: <#100> (deleted) → <#200>")
     assert sentence("RoundResumed", {"round": 1, "left": 100800, "deadline": "2026-03-28T22:00:00+00:00"}, {}) == (
         "round 1, left 28h, deadline 2026-03-28 22:00 UTC")
     assert sentence("RoundExtended", {"round": 1, "paused_left_from": 93600, "paused_left_to": 100800}, {}) == (

@@ -245,6 +245,32 @@ async def game_moderators(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     return [reply(text + yours, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
 
 
+@command("game move", "Move a game to this channel: its old one was deleted, or you want another (moderators).",
+         Option("game", str, "the game's name", True, autocomplete="game"),
+         moderator=True, game="named", closing=True)
+async def game_move(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """Run in the channel that becomes the game's (play-test R4.2): recorded (``GameMoved``); announcements go here
+    from now on, and what could not be posted in a deleted old channel is posted here (``App.game_moved``)."""
+    g = require_game(game)
+    if ctx.place.is_dm or ctx.place.channel_id is None:
+        raise RuleError("Run /game move in the server channel that should become the game channel.")
+    if ctx.place.thread_id is not None:
+        raise RuleError("Run /game move in a channel, not in a thread: a game channel holds the game's threads.")
+    old, lost, moved = await app.clerk.games.move(g.id, channel_id=ctx.place.channel_id, actor=ctx.actor.id,
+                                                  source_id=ctx.source_id)
+    held = await app.game_moved(old, moved.channel_id)
+    from_where = f"<#{old}>" + (" (deleted)" if lost else "")
+    posted = (f" {plural(held, 'message')} that could not be posted there {'is' if held == 1 else 'are'} posted "
+              "here now." if held else "")
+    out = [reply(f"{g.name} moved here from {from_where}. Its announcements, threads and commands are here from now "
+                 f"on.{posted}", ephemeral=True),
+           Outgoing(ToChannel(moved.channel_id), text=f"**{g.name}** is played in this channel from now on (moved "
+                                                      f"from {from_where} by the moderators).")]
+    if not lost:  # the old channel is still there: its readers learn where the game went
+        out.append(Outgoing(ToChannel(old), text=f"**{g.name}** moved to <#{moved.channel_id}>."))
+    return out
+
+
 # -- the audit trail ------------------------------------------------------------------------------------------------
 
 def who(entry: LogEntry, asker: Ctx | None = None) -> str:

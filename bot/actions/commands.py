@@ -58,6 +58,9 @@ class App:
 
     clerk: Clerk
     deadlines_changed: Callable[[], None] = lambda: None
+    game_moved: Callable[[int, int], Awaitable[int]] = field(default=lambda old, new: _none_held())
+    """A game moved from a channel to another (``/game move``): the front end sends there what it held for the old
+    one (Discord: bot/discord/lost_channels.py) and says how many messages; the console holds nothing."""
     settings: dict[str, Any] = field(default_factory=dict)
     fronts: tuple[Front, ...] = field(default_factory=shipped_fronts)
     routes: Routes = field(init=False)
@@ -67,6 +70,10 @@ class App:
 
     def front(self, ruleset: str) -> Front | None:
         return next((f for f in self.fronts if f.name == ruleset), None)
+
+
+async def _none_held() -> int:
+    return 0
 
 
 Handler = Callable[[App, Ctx, GameView | None, dict[str, Any]], Awaitable[list[Outgoing]]]
@@ -132,7 +139,8 @@ class Command:
     moderator: bool = False
     game: str = "channel"
     """How the game is found: ``channel`` (the game channel or one of its threads), ``any`` (the channel,
-    else the caller's own game, named by the ``game`` option if they play in several) or ``none``."""
+    else the caller's own game, named by the ``game`` option if they play in several), ``named`` (the server's game
+    named by the ``game`` option, from any channel: ``/game move``) or ``none``."""
     ruleset: str | None = None
     """The ruleset whose games the command belongs to; None for the commands every game has."""
     reads: Reads = False
@@ -140,7 +148,8 @@ class Command:
     on the options for a command that reads or changes (``/game settings`` without options). Every other command
     is refused in an ended game with the closed line (``closed_refusal``)."""
     closing: bool = False
-    """It ends or reopens the game (``/game end``, ``/game reopen``): it runs in an ended game, its service decides."""
+    """It ends, reopens or moves the game (``/game end``, ``/game reopen``, ``/game move``): it runs in an ended game,
+    its service decides."""
     public: bool = False
     """Its answer is for everyone in the channel (``/round status``, ``/forecast``, ``/board``), not only the caller:
     a slow one is deferred publicly, since Discord gives the first follow-up the deferred response's visibility
@@ -159,8 +168,8 @@ class Command:
 
 
 COMMON = frozenset({"game new", "game import", "game export", "game settings", "game list", "game moderators",
-                    "game reopen", "game close", "game announce", "log", "help", "cast-for", "player remove",
-                    "player dms", "why", "verify"})
+                    "game reopen", "game close", "game announce", "game move", "log", "help", "cast-for",
+                    "player remove", "player dms", "why", "verify"})
 """Commands every game has, whatever its ruleset."""
 
 
@@ -212,15 +221,46 @@ def ruleset_refusal(app: App, spec: Command, game: GameView | None) -> str | Non
 async def find_game(app: App, ctx: Ctx, spec: Command, options: dict[str, Any]) -> GameView | None:
     if spec.game == "none":
         return None
+    if spec.game == "named":
+        return await game_named(app, ctx, spec, options.get("game"))
     if ctx.place.channel_id is not None:
         found = await app.clerk.games.game_in_channel(ctx.place.channel_id)
         if found is not None:
             return found
     if spec.game == "channel":
         where = "in a DM" if ctx.place.is_dm else "here: this channel has no game"
-        raise RuleError(f"/{spec.name} works in a game channel (or one of its threads), not {where}.")
+        raise RuleError(f"/{spec.name} works in a game channel (or one of its threads), not {where}."
+                        + await lost_hint(app, ctx))
     among = spec.ruleset if spec.ruleset is not None and names_itself(app, spec.ruleset) else None
     return await game_of_user(app, ctx.actor.id, options.get("game"), among, example=f"/{spec.name}")
+
+
+async def lost_hint(app: App, ctx: Ctx) -> str:
+    """For a command run where no game is: the server's games whose channel was deleted, and how to move one here
+    (play-test R4.2); empty when there are none."""
+    if ctx.place.guild_id is None:
+        return ""
+    lost = await app.clerk.marks.lost_channels(ctx.place.guild_id)
+    if not lost:
+        return ""
+    names = ", ".join(f"**{name}**" for name in lost)
+    several = len(lost) > 1
+    return (f" The game channel{'s' if several else ''} of {names} {'were' if several else 'was'} deleted: a "
+            f"moderator moves {'a' if several else 'the'} game to a channel with `/game move game:{lost[0]}`, run in "
+            "that channel.")
+
+
+async def game_named(app: App, ctx: Ctx, spec: Command, named: str | None) -> GameView:
+    """The game of this server called ``named`` (``Command.game`` ``named``), wherever the command is run."""
+    if ctx.place.guild_id is None:
+        raise RuleError(f"/{spec.name} works in a server channel, not in a DM.")
+    games = [listing.game for listing in await app.clerk.games.games_in_guild(ctx.place.guild_id)]
+    wanted = (named or "").strip().lstrip("#").casefold()
+    found = next((g for g in games if g.name.casefold() == wanted), None)
+    if found is None:
+        listed = ", ".join(g.name for g in games) or "none"
+        raise RuleError(f"There is no game called {named} on this server. Its games: {listed}.")
+    return found
 
 
 async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str | None = None,
@@ -228,8 +268,9 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
     """The caller's game, named by ``named`` if they play in several. With ``ruleset``, only games of that ruleset
     count (a DM form of one ruleset never goes to a game of another), and ``what`` names the form in the refusal.
     With ``form`` (a DM form's first line), a caller of several games who named none is asked only among those
-    whose ruleset says the form is open there (``Front.dm_open``: a round, an election, an offer): the only such
-    game is the one, and with none the answer says at once why each does not take it."""
+    whose ruleset says the form is open there (``Front.dm_open``: a round, an election, an offer), and of those, the
+    ones whose names it fits when it fits any (``Front.dm_fits``: a candidate of the game): the only such game is the
+    one, and with none open the answer says at once why each does not take it."""
     games = await app.clerk.games.games_of_user(user_id)
     try:
         return choose_game(games, named, ruleset, what, example)
@@ -239,12 +280,21 @@ async def game_of_user(app: App, user_id: int, named: str | None, ruleset: str |
             raise
         closed = {g.id: why for g in error.games if (why := await front.dm_open(app, g, user_id, form)) is not None}
         open_in = [g for g in error.games if g.id not in closed]
+        if len(open_in) > 1 and front.dm_fits is not None:  # `Primary: Ann Oakes`: the game where she runs
+            open_in = [g for g in open_in if await front.dm_fits(app, g, user_id, form)] or open_in
         if len(open_in) == 1:
             return open_in[0]
         if open_in:
             raise ambiguous(open_in, example) from None
-        reasons = "; ".join(f"in #{g.name} {closed[g.id]}" for g in error.games)
+        by_reason: dict[str, list[str]] = {}  # one reason said once: "in #sirius and #vega no round has opened yet"
+        for g in error.games:
+            by_reason.setdefault(closed[g.id], []).append(f"#{g.name}")
+        reasons = "; ".join(f"in {_and(names)} {why}" for why, names in by_reason.items())
         raise RuleError(f"None of your games can take that now: {reasons}.") from None
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | None = None, what: str = "That",

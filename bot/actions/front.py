@@ -117,6 +117,11 @@ is for (a round for a crisis ballot, the election it names, an offer waiting for
 it judges; else what is not open there (``no round is open``), without a full stop."""
 
 
+FormFits = Callable[[App, GameView, int, str], Awaitable[bool]]
+"""``(app, game, sender's user id, a DM form's first line)``: whether the form names something of ``game`` as it is
+written (a `Primary:` one of the game's candidates)."""
+
+
 def no_hint(text: str) -> str | None:
     return None
 
@@ -145,6 +150,10 @@ class Front:
     """Whether a DM form is open in one of the sender's games (``FormOpen``). A sender of several games of this
     ruleset who names none is asked to choose only among the games where it is open; with one, the form goes there,
     and with none it is answered at once (``bot.actions.commands.game_of_user``)."""
+    dm_fits: FormFits | None = None
+    """Among several games where a DM form is open (``dm_open``), whether it names something of one of them as it is
+    written (``FormFits``). When it does in some, only those are asked about (with one, the form goes there); when in
+    none, every open game stays, and the game chosen answers with its near miss (``game_of_user``)."""
     next_steps: str = ""
     """What a moderator does after ``/game new`` (the reply says it)."""
     settings_note: str = ""

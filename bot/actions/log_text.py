@@ -144,6 +144,8 @@ SHARED: dict[str, Sentence] = {
         {k: v for k, v in p.items() if k not in ("user_id", "name")}),
     "SettingChanged": _setting,
     "ModeratorRoleChanged": lambda p, w: f"moderators: {_role(p.get('from'))} → {_role(p.get('to'))}",
+    "GameMoved": lambda p, w: (f"game channel: <#{p.get('from')}>{' (deleted)' if p.get('deleted') else ''} → "
+                               f"<#{p.get('to')}>"),
     "ReminderSent": lambda p, w: (f"reminder {format_offset(int(p.get('before') or 0))} before the deadline of "
                                   f"{p.get('kind')} {p.get('number')}; not yet answered: {w.value(p.get('waiting'))}"),
 }

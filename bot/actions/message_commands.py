@@ -18,11 +18,13 @@ from bot.actions.context import Actor, Ctx
 from bot.actions.errors import apology, logged, storage_refusal
 from bot.actions.explain_this import EXPLAIN_THIS, explain_this, explains_posts
 from bot.actions.front import MessageCommand
-from bot.actions.outbox import Here, Outgoing, ToUser, reply
+from bot.actions.outbox import Here, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError
 from engine.core.text import normalise
+from engine.service.marks import UNREAD
 from engine.service.proxy import Proxy, entered_by
+from engine.service.views import GameView
 from engine.store.faults import StorageFault
 
 log = logging.getLogger("clerk.messages")
@@ -66,6 +68,48 @@ def reading_lines(app: App, ruleset: str) -> list[str]:
         lines[0] += f", or right-click (long-press) your message, Apps, {menus}"
     lines[0] += "; the slash commands and DMs work as usual."
     return lines
+
+
+def unread_notice(app: App, game: GameView) -> str | None:
+    """What a running game's channel is told when the bot starts without reading server messages (play-test R4.3):
+    None when its ruleset reads no form from posts (``Front.thread_help``)."""
+    front = app.front(game.ruleset)
+    if front is None or not front.thread_help:
+        return None
+    example = front.thread_help[0][0]
+    menus = " or ".join(f"**{m.name}**" for m in front.message_commands)
+    menu = f", or right-click (long-press) your message, Apps, {menus}" if menus else ""
+    return (f"⚠️ **{game.name}**: from now on Clerk cannot read a message posted in this channel or its threads "
+            f"unless it mentions Clerk (Discord no longer gives it the message text: the Message Content intent). To "
+            f"post a form, start it with @Clerk (`@Clerk {example}`){menu}; a form posted without either is not read "
+            "and gets no answer. DMs, slash commands and buttons work as before.")
+
+
+def reading_again_notice(game: GameView) -> str:
+    """What a channel told ``unread_notice`` is told when the bot starts reading server messages again."""
+    return (f"✅ **{game.name}**: Clerk reads the messages posted in this channel and its threads again: forms work "
+            "without @Clerk (and with it).")
+
+
+async def reading_notices(app: App) -> list[Outgoing]:
+    """At a start of the front end (play-test R4.3): without the text of server messages, each running game whose
+    ruleset reads forms from posts is told so once in its channel, and marked (``clerk.marks``, ``unread``), so a
+    restart does not tell it again; with it, each game so marked is told that it reads them again, and the mark is
+    cleared."""
+    marked = await app.clerk.marks.marked_games(UNREAD)
+    reads = reads_messages(app)
+    if reads and not marked:
+        return []
+    out: list[Outgoing] = []
+    for game in await app.clerk.games.running_games():
+        if reads:
+            if game.id in marked and await app.clerk.marks.unmark(game.id, UNREAD):
+                out.append(Outgoing(ToChannel(game.channel_id), text=reading_again_notice(game)))
+            continue
+        text = unread_notice(app, game)
+        if text is not None and game.id not in marked and await app.clerk.marks.mark(game.id, UNREAD, "told"):
+            out.append(Outgoing(ToChannel(game.channel_id), text=text))
+    return out
 
 
 def _private(out: list[Outgoing]) -> list[Outgoing]:

@@ -89,7 +89,14 @@ async def suggest(app: App, ctx: Ctx, command: str, option: str, typed: str,
 
 
 async def _games(app: App, ctx: Ctx, spec: Command) -> list[Suggestion]:
-    """The asker's own games that take the command, never the other games of the server."""
+    """The asker's own games that take the command, never the other games of the server; for a command that names
+    a game of the server (``/game move``), the server's games the asker moderates."""
+    if spec.game == "named":
+        if ctx.place.guild_id is None:
+            return []
+        listed = await app.clerk.games.games_in_guild(ctx.place.guild_id)
+        return [Suggestion(f"#{g.game.name} ({g.game.ruleset.capitalize()})", g.game.name, (f"#{g.game.name}",))
+                for g in listed if ctx.actor.moderates(g.game.moderator_role_id)]
     games = await app.clerk.games.games_of_user(ctx.actor.id)
     return [Suggestion(f"#{g.name} ({g.ruleset.capitalize()})", g.name, (f"#{g.name}",)) for g in games
             if ruleset_refusal(app, spec, g) is None]

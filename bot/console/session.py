@@ -17,6 +17,7 @@ from pathlib import Path
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Ctx, Place
 from bot.actions.explain_this import EXPLAIN_THIS, explains_posts
+from bot.actions.help import takes
 from bot.actions.message_commands import TargetMessage, handle_message_command
 from bot.actions.messages import close_due, handle_button, handle_channel_message, handle_dm, handle_select, too_late
 from bot.actions.outbox import EXPLAINS, POSTED, Button, Here, Outgoing, Select, ToChannel, ToThread, ToUser
@@ -214,9 +215,12 @@ class Session:
     async def deliver(self, said: Said, ctx: Ctx) -> None:
         text = said.text
         if text.startswith("/"):
+            game = (await self.app.clerk.games.game_in_channel(ctx.place.channel_id)
+                    if ctx.place.channel_id is not None else None)
             try:
                 command = parse_slash(text, self.world.user, self.world.role, self.app.routes.commands,
-                                      self.world.channel, files=self.files)
+                                      self.world.channel, files=self.files,
+                                      applies=(lambda spec: takes(self.app, game.ruleset, spec)) if game else None)
             except OptionError as error:
                 await self.show([Outgoing(Here(), str(error), ephemeral=True)], ctx)
                 return

@@ -90,9 +90,12 @@ def _token_end(text: str, i: int) -> int:
 
 def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str], int],
                 commands: Mapping[str, Command] = COMMANDS, channel: Callable[[str], int] | None = None,
-                files: Path | None = None) -> SlashCommand:
+                files: Path | None = None, applies: Callable[[Command], bool] | None = None) -> SlashCommand:
     """``/round close`` -> SlashCommand("round close", {}). An unknown command comes back with its words as the
-    name, so the dispatcher answers it the way it answers every unknown command."""
+    name, so the dispatcher answers it the way it answers every unknown command. ``applies``: the commands the
+    place takes (a game channel: its ruleset's and every game's); an unknown command's group is listed, and a near
+    spelling suggested, from those only (a Landsdraad moderator's `/faction remove` is not told of Mylantium's
+    `/faction set`). Every command is still found: one of another ruleset is refused by ``dispatch``, saying so."""
     body = text.strip().removeprefix("/")
     words, raw = split(body)
     spec = None
@@ -104,12 +107,13 @@ def parse_slash(text: str, user: Callable[[str], UserRef], role: Callable[[str],
     if spec is None:
         name = " ".join(words).lower() or "?"
         head = words[0].lower() if words else ""
-        group = sorted(c.split(" ", 1)[1] for c in commands if c.startswith(f"{head} "))
+        taken = {c: spec for c, spec in commands.items() if applies is None or applies(spec)}
+        group = sorted(c.split(" ", 1)[1] for c in taken if c.startswith(f"{head} "))
         if group:  # ``/round deadline``: the group's own commands, not a near spelling of another group's
             near = nearest(" ".join(words[1:2]), group)
             raise OptionError(f"There is no command /{name}. " + (f"Did you mean /{head} {near}?" if near else
                                                                    f"/{head} has: {', '.join(group)}."))
-        near = nearest(name, commands)
+        near = nearest(name, taken)
         if near is not None:
             raise OptionError(f"There is no command /{name}. Did you mean /{near}?")
         return SlashCommand(name, {})

@@ -175,7 +175,7 @@ class CatchUp:
             self.caught.clear()
 
     async def _read_all(self, ready_at: datetime) -> None:
-        running = await self.clerk.games.running_games()
+        running = [game.id for game in await self.clerk.games.running_games()]
         since = (self.newest - MARGIN) if self.newest is not None else await self.clerk.games.oldest_running_game()
         if not running or since is None:
             return

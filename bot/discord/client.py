@@ -18,7 +18,12 @@ from discord import app_commands
 
 from bot.actions.commands import App, dispatch
 from bot.actions.errors import apology
-from bot.actions.message_commands import TargetMessage, handle_message_command, message_command_names
+from bot.actions.message_commands import (
+    TargetMessage,
+    handle_message_command,
+    message_command_names,
+    reading_notices,
+)
 from bot.actions.messages import handle_button, handle_channel_message, handle_dm, handle_select
 from bot.actions.outbox import Outgoing, reply
 from bot.actions.recovery import unanswered_receipts
@@ -184,7 +189,10 @@ class ClerkBot(discord.Client):
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
                                            settle=self._before_close)
         app.deadlines_changed = self.scheduler.wake
+        app.game_moved = self.courier.game_moved  # what a deleted game channel could not take goes to the new one
         self._scheduler_task: asyncio.Task[None] | None = None
+        self._reading_told = False
+        """The running games were told at this start whether their posts are read (``reading_notices``)."""
         self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
         install_backpressure()
@@ -309,6 +317,16 @@ class ClerkBot(discord.Client):
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d server(s)", self.user, self.user.id if self.user else "?",
                  len(self.guilds))
+        if not self._reading_told:  # once a start, not at every READY after a new session
+            self._reading_told = True
+            try:  # the games told whether their posts are read (play-test R4.3)
+                await self.courier.deliver(await reading_notices(self.app))
+            except Exception:
+                log.exception("telling the games whether the bot reads their posts failed")
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A game's channel deleted: its moderators hear of it now, once (lost_channels.py)."""
+        await self.courier.lost.deleted(channel.id)
 
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
         self.gateway.saw(event, args, sharded=isinstance(self, discord.AutoShardedClient))  # for /healthz

@@ -2,8 +2,9 @@
 (threads.py), or a DM; with ``keep``, one message edited in place (kept.py). All but the answers to interactions go
 through the outgoing queue (outbox_worker.py), which keeps them in the database until Discord has them.
 
-A message that Discord refuses for good (a deleted channel, a user who blocks DMs) is logged with its target and
-settled undeliverable; one that fails for a passing reason (a rate limit, an outage) is tried again later."""
+A message that Discord refuses for good (a user who blocks DMs, a bad body) is logged with its target and settled
+undeliverable; one for a game channel that was deleted is held until a moderator moves the game (lost_channels.py);
+one that fails for a passing reason (a rate limit, an outage) is tried again later."""
 
 from __future__ import annotations
 
@@ -30,16 +31,17 @@ from bot.discord.buttons import view_of
 from bot.discord.contexts import DirectMessage
 from bot.discord.kept import Keeper
 from bot.discord.limits import clip
+from bot.discord.lost_channels import UNKNOWN_CHANNEL, LostChannels, retarget
 from bot.discord.outbox_worker import RETRY, SENT, UNDELIVERABLE, OutboxWorker
 from bot.discord.pacing import Pacer
 from bot.discord.permission_reports import PermissionReports
 from bot.discord.plain_post import PlainPoster
 from bot.discord.selects import select_item
-from bot.discord.threads import Threads, Undeliverable
+from bot.discord.threads import ChannelGone, Threads, Undeliverable
 from bot.tasks import cancel_one
 from engine.core.stamps import discord_text, utc_text
 from engine.service import Clerk
-from engine.service.owed import NOTICE, RECEIPT, Owed, OwedRow
+from engine.service.owed import HELD, NOTICE, RECEIPT, Owed, OwedRow
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.discord.delivery")
@@ -132,6 +134,8 @@ class Courier:
         self.permissions = PermissionReports(client, clerk)
         self.pacer = pacer or Pacer()
         self.outbox = OutboxWorker(clerk, self.pacer, self.deliver_owed)
+        self.lost = LostChannels(client, clerk, self.outbox.drained)
+        """Game channels that were deleted: what was for them is held until /game move (lost_channels.py)."""
         self.poster = PlainPoster(client, self.pacer)
         self._dm_channels: dict[int, int] = {}
         """User id -> their DM channel, learnt from the DMs they sent: a DM to them needs no create-DM request."""
@@ -328,6 +332,8 @@ class Courier:
             return UNDELIVERABLE, None
         except discord.NotFound as error:
             log.warning("could not send to %s: %s", item.to, error)
+            if error.code == UNKNOWN_CHANNEL and user_id is None:
+                return await self._channel_gone(row, item)
             return UNDELIVERABLE, None
         except discord.HTTPException as error:
             if error.status == 429 or error.status >= 500:
@@ -337,10 +343,24 @@ class Courier:
             return UNDELIVERABLE, None
         except Undeliverable as error:
             log.warning("could not send to %s: %s", item.to, error)
+            if isinstance(error, ChannelGone):  # a thread of a deleted channel
+                return await self._channel_gone(row, item)
             return UNDELIVERABLE, None
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             log.warning("sending to %s failed for now (%r); it is tried again later", item.to, error)
             return RETRY, None
+
+    async def _channel_gone(self, row: OwedRow, item: Outgoing) -> tuple[str, int | None]:
+        """``row`` was refused because its channel does not exist (lost_channels.py): held if it was a game's
+        channel; sent to the game's channel now if the game was moved away from it since it was owed; else
+        undeliverable."""
+        verdict = await self.lost.refused(item)
+        if verdict is True:
+            return HELD, None  # kept until /game move
+        if verdict is False:
+            return UNDELIVERABLE, None
+        log.info("%s was owed before its game moved to %s: sent there", item.to, verdict)
+        return await self.deliver_owed(OwedRow(row.id, retarget(row.owed, verdict)))
 
     async def _closed(self, user_id: int) -> bool:
         """Are ``user_id``'s DMs closed to the bot? If the database cannot say (an outage), try the DM."""
@@ -385,8 +405,16 @@ class Courier:
             except Exception:
                 log.exception("telling the moderators about %d player(s) with closed DMs failed", len(users))
 
+    async def game_moved(self, old_channel: int, new_channel: int) -> int:
+        """A game moved from ``old_channel`` to ``new_channel`` (``/game move``, ``App.game_moved``): what was held
+        for the old one (deleted) is queued for the new one; returns how many messages."""
+        rows = await self.lost.release(old_channel, new_channel)
+        self.outbox.queue(rows)
+        return len(rows)
+
     async def stop(self) -> None:
         await cancel_one(self._reporter)
+        await self.lost.stop()
         await self.outbox.stop()
         with contextlib.suppress(Exception):  # what the closed DMs are, in the table before the process ends
             await asyncio.wait_for(self.clerk.closed_dms.written(), 5)

@@ -170,10 +170,14 @@ class PermissionReports:
         return told
 
 
-async def tell_moderators(client: discord.Client, clerk: Clerk, guild_id: int, game_id: int, text: str) -> bool:
-    """DM the game's creator and the server's owner; else the server's system channel. True if one got it."""
+async def tell_moderators(client: discord.Client, clerk: Clerk, guild_id: int, game_id: int, text: str, *,
+                          known: bool = False) -> bool:
+    """DM the game's creator (``known``: every moderator Clerk knows of, ``clerk.games.known_moderators``) and the
+    server's owner; else the server's system channel. True if one got it."""
     guild = client.get_guild(guild_id)
-    wanted = [await clerk.games.game_founder(game_id), guild.owner_id if guild is not None else None]
+    moderators = (await clerk.games.known_moderators(game_id) if known
+                  else (await clerk.games.game_founder(game_id),))
+    wanted = [*moderators, guild.owner_id if guild is not None else None]
     told = False
     for user_id in dict.fromkeys(u for u in wanted if u is not None):
         try:

@@ -32,6 +32,10 @@ class Undeliverable(Exception):
     """There is nowhere to send it (e.g. the game channel is gone or is not a text channel)."""
 
 
+class ChannelGone(Undeliverable):
+    """The game channel a thread belongs to does not exist (any more): it was deleted (lost_channels.py)."""
+
+
 class Locks:
     """One ``asyncio.Lock`` per key, made on first use."""
 
@@ -104,7 +108,7 @@ class Threads:
             try:
                 parent = await self.client.fetch_channel(target.channel_id)
             except discord.NotFound as error:
-                raise Undeliverable(f"channel {target.channel_id} does not exist") from error
+                raise ChannelGone(f"channel {target.channel_id} does not exist") from error
         if not isinstance(parent, discord.TextChannel):
             raise Undeliverable(f"channel {target.channel_id} is not a text channel, so it can have no threads")
         if target.private:  # only its members (and members with Manage Threads) see it; nobody may invite others

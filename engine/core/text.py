@@ -30,7 +30,6 @@ MASS_MENTION = re.compile(r"@(?:everyone|here)\b|<@&\d+>", re.IGNORECASE)
 """A ping of everyone, of everyone online, or of a role."""
 ANY_MENTION = re.compile(r"@(?:everyone|here)\b|<@[!&]?\d+>|<#\d+>", re.IGNORECASE)
 """Any Discord mention markup, including users and channels."""
-_TAG = re.compile(r"[\w-]+")
 MAX_DIGITS = 9
 """A number in a form has at most this many digits (below a billion): more is refused, never read."""
 
@@ -114,19 +113,51 @@ def later_lines(text: str) -> list[tuple[int, str]]:
     return [(number, line) for number, row in enumerate(rows, start=2) if (line := first_line(row))]
 
 
+_GAME_TAG = re.compile(r"(?<!\S)(?:#([\w-]+)|\(#([\w-]+)\))(?=[\s,;.!?]|$)")
+"""A ``#game``: after a space (or first), so ``C# Guild`` stays a name; brackets around it (``(#rep)``) read through;
+followed by a space, a comma, a semicolon, a stop or the end. Searched in time linear in the line (it starts at a
+``#`` or ``(#`` and reads one run of word characters)."""
+
+
+def game_tags(line: str, *, anywhere: bool = False) -> tuple[str, tuple[str, ...]]:
+    """The one reading of a ``#game`` tag, for a player in several games (docs/input.md "A #game tag"): ``line``
+    (collapsed, ``first_line``) without its tags, and the games they name, as first typed, each once (ignoring case).
+
+    ``anywhere=False`` (a form whose words after the keyword are a name: ``Primary: Lee Adams #rep``, ``AG Vote:``,
+    ``Second:``): only a tag at the very end is one (a ``.``, ``!`` or ``?`` after it read through:
+    ``Primary: Lee Adams #rep.``), so a name may hold `` #2`` (``Budget #2 by Dorn``); at most one game.
+    ``anywhere=True`` (a form of fixed words and numbers: ``Vote: Aye #sirius, 11``): every tag after the keyword
+    (play-test P5.3); the caller refuses two different games. No tag: (``line``, ())."""
+    if not anywhere:
+        last = None
+        for match in _GAME_TAG.finditer(line):
+            last = match
+        if last is None or line[last.end():].strip(".!?"):
+            return line, ()
+        return line[:last.start()].strip(), (last[1] or last[2],)
+    found = [match[1] or match[2] for match in _GAME_TAG.finditer(line)]
+    if not found:
+        return line, ()
+    first: dict[str, str] = {}
+    for tag in found:
+        first.setdefault(tag.lower(), tag)
+    tags = tuple(first.values())
+    body = collapsed(_GAME_TAG.sub(" ", line)).replace(" ,", ",").replace(" ;", ";")
+    return body, tags
+
+
 def split_game_tag(line: str) -> tuple[str, str | None]:
-    """``Vote: Aye #sirius`` -> (``Vote: Aye``, ``sirius``): a ``#game`` at the very end, after a space, for a
-    player in several games; a ``.``, ``!`` or ``?`` after it, or brackets around it (``(#sirius)``), are read
-    through. ``line`` is collapsed (``first_line``); no tag -> (line, None). Linear: the tag is
-    found with ``rpartition``, not a pattern searched from every position."""
-    body = line.rstrip(".!?")  # `#rep.`: a sentence's stop after the tag (play-test Q5.4)
-    if body.endswith(")"):  # `(#rep)`
-        head, sep, tag = f" {body[:-1]}".rpartition(" (#")
-    else:
-        head, sep, tag = f" {body}".rpartition(" #")
-    if sep and _TAG.fullmatch(tag):
-        return head.strip(), tag
-    return line, None
+    """``Vote: Aye #sirius`` -> (``Vote: Aye``, ``sirius``): ``game_tags`` of a tag at the very end (a ``.``, ``!``
+    or ``?`` after it, or brackets around it: ``(#sirius)``, read through). No tag -> (``line``, None)."""
+    body, tags = game_tags(line)
+    return body, (tags[0] if tags else None)
+
+
+def several_games(tags: tuple[str, ...], form: str) -> str:
+    """What is wrong with a ``form`` (``ballot``, ``choice``...) that names two different games (``game_tags(...,
+    anywhere=True)``): it is for one game, and picking one of them would be a guess."""
+    return (f"it names {len(tags)} games ({', '.join(f'#{tag.lower()}' for tag in tags)}); a {form} is for one "
+            "game: send one message for each game")
 
 
 def head_and_rest(line: str, joining: tuple[str, ...] = ()) -> tuple[str, str]:

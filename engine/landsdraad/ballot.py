@@ -11,7 +11,16 @@ from dataclasses import dataclass
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import MAX_DIGITS, collapsed, first_line, later_lines, split_game_tag, whole_number
+from engine.core.text import (
+    MAX_DIGITS,
+    collapsed,
+    first_line,
+    game_tags,
+    later_lines,
+    several_games,
+    split_game_tag,
+    whole_number,
+)
 from engine.landsdraad.model import Option
 from engine.landsdraad.motions import AG_NO_COLON
 
@@ -40,8 +49,6 @@ _TAKE_BACK = frozenset({"unvote", "un-vote", "withdraw", "retract", "cancel", "u
                         "withdraw vote", "cancel vote", "cancel my vote", "retract vote", "delete vote"})
 """Words for taking a ballot back, which a crisis ballot cannot be (play-test P5.2)."""
 TAKE_BACK = "a crisis ballot cannot be taken back, but `Vote: Abstain` makes yours count for neither side"
-_TAGS = re.compile(r"(?:^|(?<=\s))#([\w-]+)(?=[\s,;.!?]|$)")
-"""A ``#game`` anywhere after the option: ``Vote: Aye #sirius, 11`` as well as ``Vote: Aye, 11 #sirius``."""
 
 
 @dataclass(frozen=True)
@@ -109,16 +116,11 @@ def _contrary_ballot(text: str, option: Option) -> tuple[int, Option] | None:
 
 def _tagged(text: str, rest: str) -> tuple[str, str | None]:
     """``Aye #sirius, 11`` -> (``Aye, 11``, ``sirius``): the option and count without the ``#game``, wherever it stands
-    after the option (play-test P5.3). Two different games are refused: a ballot is for one game, and picking one of
-    them would be a guess."""
-    found = _TAGS.findall(rest)
-    tags = list(dict.fromkeys(tag.lower() for tag in found))
+    after the option (play-test P5.3; ``game_tags``). Two different games are refused: a ballot is for one game."""
+    body, tags = game_tags(rest, anywhere=True)
     if len(tags) > 1:
-        raise ParseError(text, ACCEPTED, problem=f"it names {len(tags)} games ({', '.join(f'#{t}' for t in tags)}); "
-                                                 "a ballot is for one game: send one message for each game")
-    if not tags:
-        return rest, None
-    return collapsed(_TAGS.sub(" ", rest)).replace(" ,", ",").replace(" ;", ";"), found[0]
+        raise ParseError(text, ACCEPTED, problem=several_games(tags, "ballot"))
+    return body, (tags[0] if tags else None)
 
 
 def parse_ballot(text: str) -> BallotCommand:

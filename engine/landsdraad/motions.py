@@ -190,6 +190,11 @@ def parse_motion(text: str) -> AgVote | Motion | None:
     if keyword in ("audit", "vote to audit"):
         return _named(text, Subject.AUDIT, rest, False)
     lowered = rest.lower()
+    if withdraw and (lowered.startswith("vote to audit") or lowered.startswith("audit of ")):
+        # ``Unvote: Vote to Audit: Bob`` (the form it withdraws) and ``Unvote: Audit of bob`` (the vote's own title on
+        # its card) name the same vote as ``Unvote: Audit: Bob`` (play-test D5.3)
+        target = rest[len("vote to audit"):] if lowered.startswith("vote to audit") else rest[len("audit of "):]
+        return _named(text, Subject.AUDIT, target.strip(" :"), withdraw)
     if lowered.startswith("audit:") or lowered.startswith("audit "):
         return _named(text, Subject.AUDIT, rest.split(None, 1)[1] if " " in rest else "", withdraw)
     for words, subject in _SUBJECT_WORDS.items():

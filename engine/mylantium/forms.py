@@ -11,15 +11,24 @@ from typing import TypeVar
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
-from engine.core.text import MAX_DIGITS, first_line, head_and_rest, later_lines, split_game_tag, whole_number
+from engine.core.text import (
+    MAX_DIGITS,
+    first_line,
+    game_tags,
+    head_and_rest,
+    later_lines,
+    several_games,
+    split_game_tag,
+    whole_number,
+)
 from engine.mylantium.model import Party, faction_code, party_of
 
 KEYWORDS = ("primary", "general", "realign", "contribute", "coup")
 ACCEPTED = ("`Primary: <Candidate>`, `General: Whig|Federalist`, `Realign: Whig|Federalist`, `Contribute: <amount>` "
             "(or `Contribute: <amount> to the Vanguard`) or `Coup: yes|no`, optionally ending in `#game`")
 _FORM = re.compile(r"^(?P<kw>[a-z][a-z -]*?) ?:(?P<rest>.*)$", re.IGNORECASE)
-"""Matched against a collapsed first line (``first_line``); the ``#game`` at the end is split off by
-``split_game_tag``: no pattern here meets a run of blanks (issue 14)."""
+"""Matched against a collapsed first line (``first_line``); the ``#game`` is split off by ``game_tags``: no pattern
+here meets a run of blanks (issue 14)."""
 _AMOUNT = re.compile(r"^\$? ?(?P<n>\d++) ?(?:\$|dollars?)? ?(?:to (?:the )?(?P<to>.+))?$", re.IGNORECASE)
 """Matched after the closing ``.``/``!`` are stripped (a lazy name before ``[.!]*$`` is quadratic in them)."""
 _YES = {"yes", "y", "aye", "accept", "attempt", "yes please"}
@@ -37,6 +46,9 @@ def _unquoted(name: str) -> str:
     if len(name) > 2 and name[0] in _QUOTES and name[-1] in (_QUOTES[name[0]], '"', "”"):
         return name[1:-1].strip() or name
     return name
+_NAMELESS = frozenset({"general", "realign", "contribute", "coup"})
+"""The forms whose words after the keyword hold no name (a party, an amount, yes or no): a ``#game`` may stand
+anywhere among them."""
 _NOT_OURS = {"vote", "revote", "re-vote", "unvote", "ag vote", "agvote", "transfer", "transfer funds", "audit",
              "audit quote", "vote to audit", "elector"}
 """Landsdraad forms: never read as a near miss of a Mylantium form."""
@@ -139,7 +151,12 @@ def parse_form(text: str) -> Form:
     if not found:
         raise ParseError(text, ACCEPTED)
     word = found["kw"].lower().strip()
-    rest, game = split_game_tag(found["rest"].strip())
+    # a ``#game`` anywhere after a party, an amount or yes/no; after a candidate's name only at the end, so a name may
+    # hold `` #2`` (docs/input.md "A #game tag")
+    rest, games = game_tags(found["rest"].strip(), anywhere=word in _NAMELESS)
+    if len(games) > 1:
+        raise ParseError(text, ACCEPTED, problem=several_games(games, "choice"))
+    game = games[0] if games else None
     if word not in KEYWORDS:
         near = nearest(word, KEYWORDS)
         raise ParseError(text, ACCEPTED, suggestion=f"{near.capitalize()}: {rest}".strip() if near else None)

@@ -24,6 +24,7 @@ from engine.service.exports import ExportService
 from engine.service.games import GameService
 from engine.service.landsdraad import RULESET as LANDSDRAAD
 from engine.service.landsdraad import LandsdraadService
+from engine.service.marks import MarkService
 from engine.service.mylantium import RULESET as MYLANTIUM
 from engine.service.mylantium import MylantiumService
 from engine.service.owed import OwedService
@@ -69,6 +70,8 @@ class Clerk(ServiceBase):
         self.pending_dms = PendingDmService(backend)
         self.closed_dms = ClosedDmService(backend)
         """Users the bot does not DM: their DMs refused it (``closed_dms``)."""
+        self.marks = MarkService(backend)
+        """What the bot told a game's moderators or channel once (``game_marks``): not told again after a restart."""
         self.announcements = AnnouncementService(backend)
         """Results closed and not yet posted (``ResultPending`` / ``ResultPosted``)."""
         self.outbox = OwedService(backend)

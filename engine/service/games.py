@@ -16,10 +16,11 @@ from engine.core.errors import GameClosed, NotFoundError, RuleError
 from engine.service.batching import Batcher
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game, require_player
+from engine.service.marks import CHANNEL_LOST, MOVED_FROM
 from engine.service.membership import GamesCache, games_cache
 from engine.service.uow import Backend, ServiceBase
 from engine.service.views import GameView
-from engine.store.models import Event, Game, Player
+from engine.store.models import Event, Game, GameMark, Player
 from engine.store.twin import READ
 
 LOG_PAGE = 15
@@ -204,6 +205,12 @@ class GameService(ServiceBase):
         self._games_cache.store(generation, games.items())
         return [list(games[u]) for u in user_ids]
 
+    async def running_games(self) -> list[GameView]:
+        """Every game that has not ended, oldest first."""
+        async with self._read() as session:
+            found = await session.execute(select(Game).where(Game.status != "ended").order_by(Game.id))
+            return [game_view(g) for g in found.scalars()]
+
     async def game(self, game_id: int) -> GameView:
         async with self._read() as session:
             return game_view(await load_game(session, game_id))
@@ -220,12 +227,6 @@ class GameService(ServiceBase):
             found = await session.execute(select(Player.user_id, Player.name).where(Player.game_id == game_id)
                                           .order_by(Player.id))
             return {user_id: name for user_id, name in found.all()}
-
-    async def running_games(self) -> list[int]:
-        """The ids of the games that have not ended, oldest first."""
-        async with self._read() as session:
-            return list((await session.execute(select(Game.id).where(Game.status != "ended").order_by(Game.id)))
-                        .scalars())
 
     async def players_of(self, game_ids: Sequence[int]) -> list[int]:
         """The user ids of the players (not removed) of the games ``game_ids``, each once, in the games' order and
@@ -290,6 +291,37 @@ class GameService(ServiceBase):
             game.moderator_role_id = role_id
             await uow.record(game_id, "ModeratorRoleChanged", actor, {"from": old, "to": role_id}, source_id)
             return old, role_id
+
+    async def move(self, game_id: int, *, channel_id: int, actor: int | None, source_id: str | None = None
+                   ) -> tuple[int, bool, GameView]:
+        """``/game move``: the game's channel becomes ``channel_id`` (its old one was deleted, or the moderators
+        want another); recorded (``GameMoved``, from and to), in an ended game too (its export and ``/log`` need a
+        channel). The mark that its old channel was lost is cleared in the same transaction. (old channel, whether it
+        was marked deleted, the game as it is now)."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            old = game.channel_id
+            if old == channel_id:
+                raise RuleError(f"{game.name} is already played in this channel; nothing was changed.")
+            taken = (await uow.session.execute(select(Game.name).where(Game.channel_id == channel_id))).scalar()
+            if taken is not None:
+                raise RuleError(f"This channel is already the game channel of {taken}; run /game move in a channel "
+                                "that has no game. Nothing was changed.")
+            mark = await uow.session.get(GameMark, (game_id, CHANNEL_LOST))
+            lost = mark is not None and mark.value == str(old)
+            if mark is not None:
+                await uow.session.delete(mark)
+            left = await uow.session.get(GameMark, (game_id, MOVED_FROM))  # what is refused there goes to the new one
+            if left is None:
+                uow.session.add(GameMark(game_id=game_id, key=MOVED_FROM, value=str(old), at=uow.now))
+            else:
+                left.value, left.at = str(old), uow.now
+            game.channel_id = channel_id
+            await uow.record(game_id, "GameMoved", actor, {"from": old, "to": channel_id, "deleted": lost},
+                             source_id)
+            moved = game_view(game)
+        self.backend.games.forget()  # the games remembered per user carry their channel (membership.py)
+        return old, lost, moved
 
     async def reopen(self, game_id: int, *, actor: int | None, reason: str | None = None,
                      source_id: str | None = None) -> Reopened:

@@ -44,6 +44,9 @@ RECEIPT = 0
 """Priority of answers to what a player sent (a ballot's receipt): delivered before everything else."""
 NOTICE = 1
 """Priority of announcements, reminders and edits of kept messages."""
+HELD = "held"
+"""The outcome of a message for a game channel that was deleted: kept (never forgotten) until a moderator moves the
+game to another channel (``release_held``), then sent there."""
 
 _O = Base.metadata.tables["owed_messages"]
 _E = Base.metadata.tables["events"]
@@ -275,6 +278,11 @@ def _write_batch(connection: Connection, now: datetime, kind: str, items: Sequen
     return [None] * len(items)
 
 
+def _held_lane(channel_id: int) -> Any:
+    """The lanes of a channel and of its threads (``thread:<parent>:<name>``)."""
+    return (_O.c.lane == f"channel:{channel_id}") | _O.c.lane.like(f"thread:{channel_id}:%")
+
+
 class OwedService(ServiceBase):
     """``clerk.outbox``: what the bot owes Discord, kept until delivered."""
 
@@ -363,6 +371,34 @@ class OwedService(ServiceBase):
                              .scalars())
         return found
 
+    async def held_count(self, channel_id: int) -> int:
+        """How many messages for the channel ``channel_id`` and its threads are held (the channel was deleted)."""
+        async with self._read() as session:
+            found = await session.execute(select(func.count()).select_from(_O).where(
+                _O.c.outcome == HELD, _held_lane(channel_id)))
+            return int(found.scalar_one())
+
+    async def release_held(self, channel_id: int, retarget: Callable[[Owed], Owed]) -> list[OwedRow]:
+        """The messages held for the deleted channel ``channel_id`` and its threads, owed again as ``retarget`` makes
+        them (the game's new channel), in their order; their rows, to queue."""
+        async with self._sessions() as session, session.begin():
+            await lock_for_write(session, None)
+            found = await session.execute(select(_O).where(_O.c.outcome == HELD, _held_lane(channel_id))
+                                          .order_by(_O.c.id))
+            rows = [OwedRow(r.id, retarget(Owed(r.lane, r.channel_id, r.priority, r.nonce, dict(r.body), r.coalesce,
+                                                r.source_id))) for r in found]
+            newest = {row.owed.coalesce: row.id for row in rows if row.owed.coalesce is not None}
+            older = [row.id for row in rows if row.owed.coalesce is not None and newest[row.owed.coalesce] != row.id]
+            if older:  # a kept message needs only its latest text
+                await session.execute(update(_O).where(_O.c.id.in_(older)).values(outcome="superseded",
+                                                                                   done_at=self.clock.now()))
+            rows = [row for row in rows if row.id not in set(older)]
+            for row in rows:
+                await session.execute(update(_O).where(_O.c.id == row.id).values(
+                    lane=row.owed.lane, channel_id=row.owed.channel_id, body=row.owed.body, outcome=None,
+                    done_at=None))
+            return rows
+
     async def forget_delivered(self, before: datetime) -> int:
         """Delete rows settled before ``before`` (kept a while so a restart can tell a receipt owed from one never
         owed; the newest row is always kept, so ``unanswered_ballots`` knows since when receipts were owed); returns
@@ -370,8 +406,8 @@ class OwedService(ServiceBase):
         async with self._sessions() as session, session.begin():
             await lock_for_write(session, None)
             newest = select(func.max(_O.c.id)).scalar_subquery()
-            done = await session.execute(delete(_O).where(_O.c.outcome.is_not(None), _O.c.done_at < before,
-                                                          _O.c.id < newest))
+            done = await session.execute(delete(_O).where(_O.c.outcome.is_not(None), _O.c.outcome != HELD,
+                                                          _O.c.done_at < before, _O.c.id < newest))
             return int(getattr(done, "rowcount", 0) or 0)
 
     async def _write_owed(self, kind: str, items: Sequence[Any]) -> list[Any]:

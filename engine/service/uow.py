@@ -76,9 +76,10 @@ _NEXT_SEQ = (update(_GAMES).where(_GAMES.c.id == bindparam("game"))
              .values(last_seq=_GAMES.c.last_seq + bindparam("count"))
              .returning(*_NEXT_SEQ_COLUMNS))
 
-WHILE_CLOSED = frozenset({"GameScored", "GameReopened", "ResultPosted"})
+WHILE_CLOSED = frozenset({"GameScored", "GameReopened", "ResultPosted", "GameMoved"})
 """What may still be recorded in an ended game: scoring a game that an End Game vote ended (its end, completed by
-``/game end``), its reopening, and the bookkeeping that a result already decided was posted."""
+``/game end``), its reopening, the bookkeeping that a result already decided was posted, and a move to another
+channel (its old one deleted: its export and ``/log`` need a channel to be run in)."""
 _APPEND = insert(_EVENTS)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from fakediscord import Channel, Sent
 
 from .clerkbot import Harness
 from .test_convocate import senate
@@ -131,3 +132,37 @@ async def test_true_exits_when_discord_refuses_the_intent(clerk_bot: Harness) ->
     h.errors.records.clear()
     h.message_content = "false"
     await h.start()  # for the fixture's stop
+
+
+def reading_notices(h: Harness, channel: Channel, words: str) -> list[Sent]:
+    return [m for m in h.fake.messages(channel) if words in m.content]
+
+
+async def test_running_games_are_told_once_when_the_bot_starts_without_the_intent_and_once_when_it_is_back(
+        clerk_bot: Harness) -> None:
+    """Play-test R4.3: a game made while the bot read messages is told in its channel, at the first start without
+    the intent, how to post a form now (@Clerk, or its ruleset's menu entry); a restart does not tell it again; a
+    start with the intent back tells it once that forms are read again. A game whose ruleset reads no form from posts
+    (Mylantium) is told nothing."""
+    h = clerk_bot
+    await three_players(h)
+    other = h.fake.add_channel("republic")
+    await h.run(h.mod, "game new", other, ruleset="mylantium", name="republic")
+    cannot, again = "cannot read a message posted in this channel", "reads the messages posted in this channel"
+
+    await without_intent(h, "auto")
+    [told] = await h.fake.wait_for(lambda: reading_notices(h, h.game, cannot), "the notice in #sirius")
+    assert told.content.startswith("⚠️ **sirius**: from now on Clerk cannot read")
+    assert "start it with @Clerk (`@Clerk AG Vote: Bob`)" in told.content and "Apps, **Count as vote**" in told.content
+    await h.restart()  # still without it: the mark keeps the channel from being told twice
+    await h.settle()
+    assert len(reading_notices(h, h.game, cannot)) == 1 and not reading_notices(h, h.game, again)
+
+    h.fake.message_content_granted = True
+    await h.restart()
+    [back] = await h.fake.wait_for(lambda: reading_notices(h, h.game, again), "the notice that forms are read again")
+    assert "forms work without @Clerk" in back.content
+    await h.restart()
+    await h.settle()
+    assert len(reading_notices(h, h.game, again)) == 1 and len(reading_notices(h, h.game, cannot)) == 1
+    assert reading_notices(h, other, cannot) == [] and reading_notices(h, other, again) == []

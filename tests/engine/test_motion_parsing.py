@@ -39,6 +39,17 @@ def test_forms(text: str, expected: object) -> None:
     assert parse_motion(text) == expected
 
 
+@pytest.mark.parametrize("text", ["Unvote: Audit: Bob", "Unvote: Vote to Audit: Bob", "Unvote: vote to audit Bob",
+                                  "Unvote: Audit of Bob", "unvote audit of Bob rounds 1-3"])
+def test_an_audit_is_withdrawn_as_it_was_supported_or_as_its_card_names_it(text: str) -> None:
+    """Play-test D5.3: `Unvote: <subject>` withdraws; support given as `Vote to Audit: Bob` (a documented form) could
+    not be withdrawn as `Unvote: Vote to Audit: Bob`, nor as the vote's card names it, `Unvote: Audit of bob` ("No
+    player in sirius is called “of bob”")."""
+    motion = parse_motion(text)
+    assert isinstance(motion, Motion)
+    assert (motion.subject, motion.names, motion.withdraw) == (Subject.AUDIT, ("Bob",), True)
+
+
 @pytest.mark.parametrize("text", ["hello all", "I think we should vote", "Vote: Aye", ""])
 def test_chat_is_not_a_vote(text: str) -> None:
     """Ordinary thread chat is not a vote and is left alone."""

@@ -43,9 +43,10 @@ READING = {
 }
 """The commands that only read a game (``Command.reads``): they still answer once it has ended. ``game settings``
 and ``convocate rulings`` read when given no options."""
-CLOSING = {"game end", "game reopen"}
-"""The commands that end or reopen a game: they run in an ended game (tested below)."""
-BOOKKEEPING = {"owed_messages", "posted_messages", "pending_dms", "leases", "closed_dms"}
+CLOSING = {"game end", "game reopen", "game move"}
+"""The commands that end, reopen or move a game: they run in an ended game (tested below; the move in
+tests/service/test_game_move.py)."""
+BOOKKEEPING = {"owed_messages", "posted_messages", "pending_dms", "leases", "closed_dms", "game_marks"}
 """Tables of delivery, not of any game's ledger."""
 CLOSED = re.compile(r"^\S+ ended on \d{4}-\d\d-\d\d \d\d:\d\d UTC; its ledger is closed\. A moderator's /game export "
                     r"has everything\.$")

@@ -3,6 +3,7 @@ answer goes, the forms players write, refusals in a game of another ruleset, and
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from itertools import count
 from typing import Any
@@ -233,3 +234,20 @@ async def test_words_after_the_convocant_say_what_was_read(clerk: Clerk) -> None
     out = only_here(await dm(clerk, ALICE, "Second: dorn please"))
     assert "I read Dorn in “dorn please”, but not “please”: name one card alone." in out
     assert "but not “Kista”" in only_here(await dm(clerk, ALICE, "Second: Dorn, Kista"))
+
+
+async def test_a_second_by_dm_goes_to_the_one_game_whose_offer_waits(clerk: Clerk) -> None:
+    """A player of two Convocate games sends `Second: no` without `#game`: it goes to the game whose offer to second
+    waits for them, with no menu (``Front.dm_open``, as the other rulesets' forms); with no offer in either, it is
+    answered at once (the transcript convocate-second-two-games)."""
+    await senate(clerk)
+    other = Ctx(MODERATOR, Place(GUILD, 902), f"slash-{next(_ids)}", clerk.clock.now())
+    await dispatch(App(clerk), other, "game new", {"ruleset": "convocate", "name": "other"})
+    await dispatch(App(clerk), replace(other, source_id=f"slash-{next(_ids)}"), "convocate player",
+                   {"user": user(ALICE.id, ALICE.name), "sovereignty": "Union"})
+    none_yet = only_here(await dm(clerk, ALICE, "Second: no"))
+    assert none_yet.startswith("None of your games can take that now: in #senate and #other no Motion waits for your "
+                               "second (an offer comes by DM, with buttons, when it reaches you).")
+    await say(clerk, ALICE, "Motion: Land Reform by Kista\nMorality: Loyal", "post-1")
+    declined = await dm(clerk, ALICE, "Second: no")
+    assert "You decline to second Motion #1" in text_of(declined[0]) and dms(declined).keys() == {CAROL.id}

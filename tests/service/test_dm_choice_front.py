@@ -116,8 +116,7 @@ async def test_other_dm_forms_get_the_menu_and_slash_commands_keep_the_text(tabl
     # play-test's "Not fixed" note)
     (none,) = await dm(table.clerk, ALICE, "AG Vote: alice")
     assert none.select is None and none.text.startswith(
-        "None of your games can take that now: in #sirius no Adjutant General election is open; in #arrakis no "
-        "Adjutant General election is open.")
+        "None of your games can take that now: in #sirius and #arrakis no Adjutant General election is open.")
     slash = await dispatch(App(table.clerk), Ctx(ALICE, Place(None, None), "s-1", table.clock.now()), "vote",
                            {"choice": "aye"})
     assert "You play in several games" in slash[0].text and slash[0].select is None

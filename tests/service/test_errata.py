@@ -159,8 +159,9 @@ async def test_ledger_edits_made_as_corrections(table: Any) -> None:
     await ledger.remove_holding(table.game_id, user_id=CAROL, name="Count Jasek", actor=MOD, source_id="rm-1")
     assert await errata.after_edit(table.game_id, source_id="rm-1") is None  # an edit of the ledger as it is now
 
-    with pytest.raises(RuleError, match=r"a round of sirius \(1 to 3\), not 4"):
-        await ledger.set_player(table.game_id, user_id=BOB, misc=1, since=4, actor=MOD)
+    with pytest.raises(RuleError, match=r"a round of sirius \(1 to 4\) \(the next round counts while none is open\), "
+                                        "not 5"):  # round 3 closed: round 4, the next, counts (docs/rulings.md)
+        await ledger.set_player(table.game_id, user_id=BOB, misc=1, since=5, actor=MOD)
     with pytest.raises(RuleError, match="leave out active"):
         await ledger.set_player(table.game_id, user_id=BOB, active=False, since=1, actor=MOD)
     out = await slash(table.clerk, MODERATOR, "player set", user=user(ALICE, "alice"), misc=2, since=1)

@@ -125,6 +125,7 @@ OVERRIDES: dict[str, str] = {
     "player set": "user:@bob diplomacy:4",
     "player remove": "user:@bob",
     "game moderators": "role:@new-mods",
+    "game move": "game:alpha",
     "candidate add": "name:Ann Oakes faction:Granger charisma:3",
     "event income-tax": "change:created points:30",
     "candidate discard": "name:Kit Marlow",
@@ -384,6 +385,10 @@ async def refusals(bench: Bench, spec: Command, options: dict[str, Any]) -> list
         out = await dispatch(bench.app, bench.ctx(who.name, channel, n), spec.name, options)
         if spec.game == "none":
             expected = f"Only the moderators (members with Manage Server) can use /{spec.name}."
+        elif spec.game == "named":  # the game its option names, wherever it is run (/game move)
+            expected = (f"Only the moderators of {options['game']} can use /{spec.name}." if who.name != "amod" else
+                        f"This channel is already the game channel of {OTHER}; run /{spec.name} in a channel that "
+                        "has no game. Nothing was changed.")  # alpha's moderator, in beta's channel
         else:
             if channel not in bench.views:
                 bench.views[channel] = await bench.app.clerk.games.game_in_channel(bench.channel_id(channel))
@@ -431,8 +436,8 @@ async def test_a_moderator_command_is_refused_to_others_and_done_for_the_moderat
         assert await bench.events() == events, f"{line} was refused, yet an event was recorded"
 
     moderator = "mod" if spec.game == "none" else "amod"  # /game new: members with Manage Server
-    out = await dispatch(bench.app, bench.ctx(moderator, "gamma" if spec.game == "none" else GAME, 99), name,
-                         options)
+    out = await dispatch(bench.app, bench.ctx(moderator, "gamma" if spec.game in ("none", "named") else GAME, 99),
+                         name, options)  # /game move: to a channel with no game
     texts = " ".join(o.text + (o.card.as_text() if o.card else "") for o in out)
     assert not any(o.text.startswith("Only the moderators") and f"can use /{name}" in o.text for o in out), texts
     after = await bench.events()

@@ -508,3 +508,36 @@ async def test_a_refusal_in_the_one_game_of_several_where_the_form_is_open_names
     assert out.startswith("In #other, the one of your games where `Primary:` is open now") and "Whig candidate" in out
     out = texts(await dm(clerk, C.PL, "Primary: Lee #other"))
     assert not out.startswith("In #other") and "Whig candidate" in out
+
+
+async def test_a_primary_in_several_open_games_goes_to_the_one_where_the_name_runs(rep: Republic,
+                                                                                 clerk: Clerk) -> None:
+    """`Primary: Ann Oakes` from a player of two games with the Primary open in both, Ann Oakes running in one: it
+    goes there, not to a menu (the open election alone let both games through). A name that runs in none (`Ann
+    Oaks`) still gets the menu of both, and the game chosen answers with its near miss; a name that runs in both,
+    the menu of those. A refusal in the game so chosen names it and why it went there."""
+    other = await clerk.games.create_game(guild_id=GUILD, channel_id=951, name="other", ruleset="mylantium",
+                                          moderator_role_id=None, actor=1)
+    await clerk.mylantium.register_faction(other.id, code=C.PL, user_id=USERS[C.PL], user_name="pat",
+                                           party=Party.WHIG, vp=10, treasury=0, actor=1)
+    await clerk.mylantium.register_faction(other.id, code=C.GR, user_id=USERS[C.GR], user_name="gus",
+                                           party=Party.WHIG, vp=10, treasury=0, actor=1)
+    await clerk.mylantium.register_faction(other.id, code=C.BH, user_id=USERS[C.BH], user_name="bea",
+                                           party=Party.FEDERALIST, vp=10, treasury=0, actor=1)
+    for name, code in (("Ann Oakes", C.GR), ("Lee", C.PL), ("Max Ford", C.BH)):
+        await clerk.mylantium.add_candidate(other.id, name=name, code=code, charisma=3, actor=1)
+    await clerk.mylantium.set_government(other.id, president=C.PL, actor=1)
+    for channel in (CHANNEL, 951):
+        await slash(clerk, MODERATOR, "election start", channel=channel)
+        await slash(clerk, MODERATOR, "election primary open", channel=channel, deadline="1d")
+    out = await dm(clerk, C.PL, "Primary: ann  oakes")
+    assert "Ann Oakes" in texts(out) and all(o.select is None for o in out), texts(out)
+    assert (await clerk.mylantium.elections.election(other.id)).chosen == ("Plutocrats",)  # type: ignore[union-attr]
+    assert (await clerk.mylantium.elections.election(rep.id)).chosen == ()  # type: ignore[union-attr]
+    for text in ("Primary: Ann Oaks", "Primary: Lee"):
+        (menu,) = await dm(clerk, C.PL, text)
+        assert menu.select is not None and len(menu.select.options) == 2, text
+    assert "Did you mean Ann Oakes?" in texts(await dm(clerk, C.PL, "Primary: Ann Oaks #other"))
+    refused = texts(await dm(clerk, C.PL, "Primary: Max Ford"))  # a refusal there says why it went there
+    assert refused.startswith("In #other, the one of your games with a candidate called Max Ford") and \
+        "Federalist candidate" in refused, refused

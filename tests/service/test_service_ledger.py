@@ -74,6 +74,38 @@ async def test_a_score_corrected_before_the_first_round_is_as_if_entered_so(tabl
     assert rebuilt.value == 11 and "2 × highest Diplomacy 3" in rebuilt.steps[0].says
 
 
+async def test_a_score_corrected_with_since_in_play_was_never_held(table: Any) -> None:
+    """docs/rulings.md: a Diplomacy typed wrong in play (5 for 3) and set again with `since:N` (a correction: the score
+    should have been so from round N on) was never held: the base is rebuilt from the highest held before round N
+    and the corrected score (2·3 + 2 + 3 = 11), not the 5's 15. Without `since` a fall still never lowers it
+    (R0-02, P0-02). A typo made after a close is corrected with the next round while none is open; `/why votes
+    round:N` rebuilds the corrected figure from the events."""
+    ledger = table.clerk.landsdraad.ledger
+    await table.player(JENNY, "jenny", 3, 2, 2, roll=3)
+    await table.open()
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    typo = await ledger.set_player(table.game_id, user_id=JENNY, diplomacy=5, actor=MOD)  # between rounds 1 and 2
+    assert typo.votes == 15
+    fell = await ledger.set_player(table.game_id, user_id=JENNY, diplomacy=3, actor=MOD)
+    assert (fell.votes, fell.diplomacy_max) == (15, 5)  # a fall: the base keeps the highest held
+    fixed = await ledger.set_player(table.game_id, user_id=JENNY, diplomacy=3, since=2, actor=MOD)
+    assert (fixed.votes, fixed.diplomacy_max) == (11, 3)
+    assert (await table.events())[-1].payload["highest"] == {"diplomacy": 3, "intrigue": 2}
+    with pytest.raises(RuleError, match=r"\(1 to 2\) \(the next round counts while none is open\), not 3"):
+        await ledger.set_player(table.game_id, user_id=JENNY, diplomacy=3, since=3, actor=MOD)
+    await table.open()
+    await ledger.set_player(table.game_id, user_id=JENNY, intrigue=4, actor=MOD)  # a real raise in round 2: 13
+    await ledger.set_player(table.game_id, user_id=JENNY, diplomacy=5, actor=MOD)  # a typo for 4: 17
+    fixed = await ledger.set_player(table.game_id, user_id=JENNY, diplomacy=4, since=2, actor=MOD)
+    assert (fixed.votes, fixed.diplomacy_max, fixed.intrigue_max) == (15, 4, 4)  # 2·4 + 4 + 3; Intrigue kept
+    with pytest.raises(RuleError, match=r"\(1 to 2\), not 3"):  # a round is open: the next one is not yet
+        await ledger.set_player(table.game_id, user_id=JENNY, diplomacy=4, since=3, actor=MOD)
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    why = await table.clerk.landsdraad.explain.votes(table.game_id, JENNY, 2)
+    [rebuilt] = why.parts  # rebuilt from the events, the correction's highest held among them
+    assert why.value == rebuilt.value == 15 and "2 × highest Diplomacy 4" in rebuilt.steps[0].says
+
+
 async def test_removing_a_holding_lowers_the_votes(table: Any) -> None:
     """R0-07: "Assassinations or Seizures can reduce a player's votes that round"."""
     await _jenny(table)

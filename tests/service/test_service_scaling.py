@@ -125,3 +125,22 @@ async def test_casting_a_vote_costs_the_same_statements_in_a_small_and_a_large_g
     assert votes == 10 + 4 + 3  # base 2·3+2+2, elector 4, average planet 3, no bonus at D 3
     result = await table.clerk.landsdraad.rounds.close_round(big, actor=MOD)
     assert (result.aye, result.nay, result.abstain) == (0, votes, (BIG_PLAYERS - 1) * votes)
+
+
+async def test_a_mylantium_choice_looks_the_faction_up_once(clerk: Any, clock: Any, db_engine: Any) -> None:
+    """A Primary choice reads the chooser's Faction once in its transaction: first, so that a removed Faction's
+    player is told so whatever is open (play-test Q4.2), and that row serves the choice too (it was read twice)."""
+    from mylantium_table import MOD, republic
+
+    from engine.mylantium.model import FactionCode
+
+    rep = await republic(clerk, clock)
+    await clerk.mylantium.add_candidate(rep.id, name="Lee", code=FactionCode.PL, charisma=7, actor=MOD)
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary", hours=24)
+    twin = clerk._twin
+    with statements(db_engine.sync_engine, *([twin] if twin is not None else [])) as seen:
+        receipt = await rep.choose(FactionCode.PL, "primary", "Lee")
+    assert receipt.choice == "Lee" and not receipt.duplicate
+    lookups = [s for s in seen if "JOIN myl_factions" in s and "players.user_id" in s]
+    assert len(lookups) == 1, lookups

@@ -100,3 +100,17 @@ async def test_explain_this_on_the_result_card_answers_as_why_does(table: Table)
     assert all(o.ephemeral for o in out)
     other = await handle_message_command(app, ctx, "Explain this", TargetMessage(4243, 99, "Clerk", True, "hi"))
     assert "I cannot tell which result that message announced" in only_here(other) and "`votes`" in only_here(other)
+
+
+async def test_a_fall_in_play_says_how_a_mistaken_score_is_corrected(table: Table) -> None:
+    """docs/rulings.md: a moderator who lowers a score in play is told the base keeps the highest held (P0-02) and,
+    since a typo is not a fall, how to correct one: the score again with `since:` (play-test L4)."""
+    await table.player(ALICE.id, "alice", 3, 2, 2)  # d3 1: base 9
+    await table.open()
+    alice = user(ALICE.id, "alice")
+    await slash(table.clerk, MODERATOR, "player set", user=alice, diplomacy=5)
+    fell = only_here(await slash(table.clerk, MODERATOR, "player set", user=alice, diplomacy=3))
+    assert "base 13" in fell and "the highest Diplomacy 5 held in play, which a fall does not lower" in fell
+    assert "If that was a mistake, set the score again with `since:`" in fell
+    fixed = only_here(await slash(table.clerk, MODERATOR, "player set", user=alice, diplomacy=3, since=1))
+    assert "Votes 9 = base 9" in fixed and "If that was a mistake" not in fixed

@@ -35,6 +35,7 @@ FRONT = Front(
     message_commands=(MessageCommand("Count as motion", (motions.motion_in_channel, motions.second_in_channel),
                                      "a Motion or a Second"),),
     dm_meant=meant_form,
+    dm_open=motions.form_open,
     next_steps=("Seat the players with /convocate player, put the cards on the board with /card add and the "
                 "Factors with /factor set; /board shows the table, and /phase next starts the first turn."),
     settings_note=("These are the Convocate rulings; /convocate rulings, kept as an alias, lists them with their "

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from bot.actions.commands import AmbiguousGame, App, Option, game_of_user
+from bot.actions.commands import App, Option, game_of_user
 from bot.actions.context import Ctx
 from bot.actions.convocate.guard import RULESET, TWICE, command, convocate_game
 from bot.actions.convocate.render import (
@@ -233,37 +233,28 @@ async def second_in_channel(app: App, ctx: Ctx, game: GameView, text: str) -> li
 
 @ROUTES.dm_form(_is_second)
 async def second_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
+    """``Second: …`` by DM. The game named, else the player's one Convocate game, else (``game_of_user`` with
+    ``form_open``) the one whose offer to second waits for them: several such are asked about with a menu, and none
+    is answered at once, with no menu of games none of which asks anything of them (play-test C5.3)."""
     answer = parse(text)
     assert isinstance(answer, SecondAnswer)
-    game = await _offered_game(app, ctx.actor.id, answer.game)
+    line = first_line(text)
+    game = await game_of_user(app, ctx.actor.id, answer.game, RULESET, what="`Second:`", example=line[:60], form=line)
     return await _answer(app, ctx, game.id, answer.accept, answer.convocant)
 
 
-async def _offered_game(app: App, user_id: int, named: str | None) -> GameView:
-    """The game named, else the one Convocate game whose offer to second waits for this player, else the player's
-    only game (where a redelivered answer is recognised, or the reply says no offer waits)."""
-    if named:
-        return await game_of_user(app, user_id, named, RULESET, what="`Second:`", example="Second: no")
-    waiting: list[GameView] = []
-    mine = [g for g in await app.clerk.games.games_of_user(user_id) if g.ruleset == RULESET and not g.ended]
-    for g in mine:
-        try:
-            m = await app.clerk.convocate.motions.motion(g.id)
-        except NotFoundError:
-            continue
-        if m.offer_user == user_id:
-            waiting.append(g)
-    if len(waiting) > 1:
-        names = ", ".join(f"#{g.name}" for g in waiting)
-        raise AmbiguousGame(f"Motions wait for your second in several games ({names}); say which, e.g. `Second: no "
-                            f"#{waiting[0].name}`.", waiting)
-    if waiting:
-        return waiting[0]
-    if len(mine) > 1:  # no menu of games none of which asks anything of this player (play-test C5.3)
-        names = ", ".join(f"#{g.name}" for g in mine)
-        raise RuleError(f"No Motion waits for your second in your games ({names}); an offer comes by DM, with "
-                        "buttons, when it reaches you.")
-    return await game_of_user(app, user_id, None, RULESET, what="`Second:`", example="Second: no")
+async def form_open(app: App, game: GameView, user_id: int, form: str) -> str | None:
+    """``Front.dm_open``: `Second:` is open in a game whose offer to second waits for the sender (an offer comes by
+    DM, with buttons, when it reaches them)."""
+    if not _is_second(form):
+        return None
+    try:
+        m = await app.clerk.convocate.motions.motion(game.id)
+    except NotFoundError:
+        m = None
+    if m is not None and m.offer_user == user_id:
+        return None
+    return "no Motion waits for your second (an offer comes by DM, with buttons, when it reaches you)"
 
 
 async def offers_due(app: App, now: datetime) -> list[Outgoing]:

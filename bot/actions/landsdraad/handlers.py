@@ -104,6 +104,9 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
                                                         ("Intrigue", p.intrigue_max, p.intrigue)) if held > now]
     why = (f" The base counts the highest {' and '.join(kept)} held in play, which a fall does not lower."
            if kept else "")
+    if kept and o.get("since") is None:  # a typo in play is corrected, not a fall (docs/rulings.md)
+        why += (" If that was a mistake, set the score again with `since:` the round it first counted in (the next "
+                "round if none is open): the highest held is then what was held before that round.")
     return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
                   f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.{why}",
                   ephemeral=True), *out, *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
@@ -199,11 +202,17 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     view = await app.clerk.landsdraad.rounds.open_round(g.id, crisis=o["crisis"], deadline=read.when if read else None,
                                                         actor=ctx.actor.id, source_id=ctx.source_id)
     app.deadlines_changed()
-    out = [reply(f"Round {view.number} is open and announced.{read_as(o.get('deadline'), read)}", ephemeral=True),
+    players = await app.clerk.landsdraad.ledger.players(g.id)
+    # A careful moderator would want to know that nobody can vote yet (docs/rulings.md "A round opened with no
+    # players"): the round stands, players added while it is open can vote in it.
+    empty = (f"\nNote: {g.name} has no players yet, so nobody can vote in this round. Players you add with "
+             "/player add while it is open can vote in it (`Vote: Aye` by DM, or /vote).") if not players else ""
+    out = [reply(f"Round {view.number} is open and announced.{read_as(o.get('deadline'), read)}{empty}",
+                 ephemeral=True),
            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now),
                     keep=Keep(g.id, opening_card_key(view.number))),
            *await victory_posts.forecast_posts(app, g, taken=f"start of round {view.number}"),  # R3-08
-           *round_open_dms(view, await app.clerk.landsdraad.ledger.players(g.id), now)]
+           *round_open_dms(view, players, now)]
     adjutant = await app.clerk.landsdraad.adjutant.adjutant(g.id)
     if adjutant is not None:
         out.append(Outgoing(ToUser(adjutant[0]), text=(

@@ -47,6 +47,7 @@ FRONT = Front(
     dm_meant=meant_form,
     dm_meant_refusal=turn.meant_refusal,
     dm_open=turn.form_open,
+    dm_fits=turn.form_fits,
     next_steps=("Register the Factions with /faction register, the territories with /territory add and /building add, "
                 "the candidates with /candidate add and the President's Faction with /government set; then "
                 "/election start begins the first Election Round."),

@@ -310,17 +310,23 @@ async def answer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     try:
         return await _answer_form(app, ctx, game, form)
     except RuleError as error:
-        if form.game is not None or isinstance(error, GameClosed) or not await _one_of_several(app, ctx, game):
+        others = await _others(app, ctx, game)
+        if form.game is not None or isinstance(error, GameClosed) or not others:
             raise
-        # the DM went to the one game of several where it is open: a refusal names it (play-test Q4.1)
-        raise RuleError(f"In #{game.name}, the one of your games where `{head}:` is open now (end the message with "
-                        f"`#game` for another): {error}") from None
+        # the DM went to the one game of several where it is open (play-test Q4.1), or where its candidate runs: a
+        # refusal names it
+        line = first_line(text)
+        also_open = [g for g in others if await form_open(app, g, ctx.actor.id, line) is None]
+        why = (f"with a candidate called {form.candidate}" if also_open and isinstance(form, PrimaryChoice)
+               else f"where `{head}:` is open now")
+        raise RuleError(f"In #{game.name}, the one of your games {why} (end the message with `#game` for another): "
+                        f"{error}") from None
 
 
-async def _one_of_several(app: App, ctx: Ctx, game: GameView) -> bool:
-    """The caller plays in another running Mylantium game than ``game``."""
+async def _others(app: App, ctx: Ctx, game: GameView) -> list[GameView]:
+    """The caller's other running Mylantium games than ``game``."""
     games = await app.clerk.games.games_of_user(ctx.actor.id)
-    return any(g.id != game.id and g.ruleset == NAME and not g.ended for g in games)
+    return [g for g in games if g.id != game.id and g.ruleset == NAME and not g.ended]
 
 
 async def _answer_form(app: App, ctx: Ctx, game: GameView, form: Form) -> list[Outgoing]:
@@ -365,6 +371,17 @@ async def form_open(app: App, game: GameView, user_id: int, form: str) -> str | 
     if election is not None and election.status == "open" and election.stage == stage:
         return None
     return f"the {'Primary' if stage == 'primary' else 'General Election'} is not open"
+
+
+async def form_fits(app: App, game: GameView, user_id: int, form: str) -> bool:
+    """``Front.dm_fits``: a `Primary:` fits a game one of whose candidates it names exactly (case and spaces aside;
+    `Primary: Ann Oakes` in two games, where only one has her). The other forms name nothing of a game."""
+    try:
+        parsed = parse_form(form)
+    except ParseError:
+        return False
+    return isinstance(parsed, PrimaryChoice) and await app.clerk.mylantium.elections.names_candidate(game.id,
+                                                                                                   parsed.candidate)
 
 
 async def meant_refusal(app: App, game: GameView, user_id: int, meant: str) -> str | None:

@@ -4,6 +4,7 @@ The players' attributes live on the shared ``players`` table; the holdings (elec
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Select, func, select
@@ -16,11 +17,13 @@ from engine.landsdraad.votes import holding_votes, planet_votes, vote_breakdown
 from engine.service.dice import GAME_SCOPE
 from engine.service.dice import roll as roll_die
 from engine.service.landsdraad.views import HoldingView, PlayerView
+from engine.service.landsdraad.votes_asof import KINDS as LEDGER_KINDS
+from engine.service.landsdraad.votes_asof import ledger_then
 from engine.service.ledger import find_player, load_game, require_player
 from engine.service.membership import games_cache
 from engine.service.uow import ServiceBase
-from engine.store.models import Game, Player
-from engine.store.models.landsdraad import Holding
+from engine.store.models import Event, Game, Player
+from engine.store.models.landsdraad import Holding, Round
 
 
 def attributes_of(player: Player) -> Attributes:
@@ -125,16 +128,44 @@ def active_votes(session: Session, game_id: int) -> int:
     return int(plain) + sum(holding_extras(session, game_id).values())
 
 
-def correction(game: Game, since: int | None, change: int) -> dict[str, int]:
+def correction(game: Game, since: int | None, change: int, idle: bool = False) -> dict[str, int]:
     """What an edit made as a correction adds to its event: the round it should have counted from and the change of
-    the player's V(p) it makes (read by ``errata``, which tells the closed results it changes)."""
+    the player's V(p) it makes (read by ``errata``, which tells the closed results it changes). ``idle``: no round is
+    open (``between_rounds``), so ``since`` may also be the next round (a mistake made after the last close)."""
     if since is None:
         return {}
-    if not 1 <= since <= game.current_round:
-        rounds = f"1 to {game.current_round}" if game.current_round else "none yet"
+    last = game.current_round + (1 if idle else 0)
+    if not 1 <= since <= last:
+        rounds = f"1 to {last}" if last > 1 else "1" if last else "none yet"
+        nxt = " (the next round counts while none is open)" if idle else ""
         raise RuleError(f"since is the round the change should have counted from: a round of {game.name} "
-                        f"({rounds}), not {since}.")
+                        f"({rounds}){nxt}, not {since}.")
     return {"since": since, "votes_change": change}
+
+
+async def between_rounds(session: AsyncSession, game: Game) -> bool:
+    """No round of ``game`` is open: none has opened yet, or the last one has closed."""
+    found = await session.execute(select(Round.status).where(Round.game_id == game.id,
+                                                             Round.number == game.current_round))
+    return found.scalar_one_or_none() != "open"
+
+
+async def _rebased(session: AsyncSession, game: Game, player: Player, attributes: Attributes, since: int,
+                   diplomacy: int | None, intrigue: int | None) -> tuple[Attributes, dict[str, int]]:
+    """A Diplomacy or Intrigue corrected with ``since``: it should have been so from round ``since`` on, so a score
+    entered after round ``since - 1`` closed that it replaces (a typo) was never held (docs/rulings.md, "A score
+    corrected ... is as if entered so"). The highest held of each corrected score is then the highest held up to round
+    ``since - 1``'s close (none before round 1) or the corrected score, whichever is higher; the other is as it was.
+    Returns the attributes and the highest held, as recorded in the event (``votes_asof`` replays them)."""
+    found = await session.execute(select(Event.seq, Event.kind, Event.payload).where(
+        Event.game_id == game.id, Event.kind.in_((*LEDGER_KINDS, "RoundClosed"))).order_by(Event.seq))
+    events = [(int(seq), str(kind), dict(payload)) for seq, kind, payload in found.all()]
+    closes = [seq for seq, kind, p in events if kind == "RoundClosed" and p.get("round") == since - 1]
+    then = ledger_then([e for e in events if e[1] in LEDGER_KINDS], player.user_id, closes[-1]) if closes else None
+    held = then.attributes if then is not None else None
+    d_max = attributes.diplomacy_max if diplomacy is None else max(held.diplomacy_max if held else 0, diplomacy)
+    i_max = attributes.intrigue_max if intrigue is None else max(held.intrigue_max if held else 0, intrigue)
+    return replace(attributes, diplomacy_max=d_max, intrigue_max=i_max), {"diplomacy": d_max, "intrigue": i_max}
 
 
 def base_purpose(user_id: int) -> str:
@@ -211,6 +242,7 @@ class LedgerService(ServiceBase):
         are told, ``errata``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
+            idle = since is not None and await between_rounds(uow.session, game)
             player = await require_player(uow.session, game, user_id)
             if since is not None and active is not None:
                 raise RuleError("since corrects a player's votes (diplomacy, command, intrigue, misc); leave out "
@@ -221,6 +253,11 @@ class LedgerService(ServiceBase):
             setup = game.current_round == 0 and any(v is not None for v in (diplomacy, command, intrigue))
             attributes = (attributes_of(player).corrected(diplomacy, command, intrigue) if setup else  # set-up typo
                           attributes_of(player).with_scores(diplomacy, command, intrigue))
+            highest: dict[str, int] = {}
+            if since is not None and not setup and (diplomacy is not None or intrigue is not None):
+                correction(game, since, 0, idle)  # a round of the game, else the refusal, before the ledger is read
+                attributes, highest = await _rebased(uow.session, game, player, attributes, since, diplomacy,
+                                                     intrigue)
             player.diplomacy, player.command, player.intrigue = (
                 attributes.diplomacy, attributes.command, attributes.intrigue)
             player.diplomacy_max, player.intrigue_max = attributes.diplomacy_max, attributes.intrigue_max
@@ -235,7 +272,8 @@ class LedgerService(ServiceBase):
             view = await view_player(uow.session, player)
             await uow.record(game_id, "PlayerChanged", actor,
                              {"user_id": user_id, **changes, **({"setup": True} if setup else {}),
-                              **correction(game, since, view.votes - before)},
+                              **({"highest": highest} if highest else {}),
+                              **correction(game, since, view.votes - before, idle)},
                              source_id)
             return view
 
@@ -280,6 +318,7 @@ class LedgerService(ServiceBase):
             raise RuleError(f"A holding is an elector or a planet, not “{kind}”.")
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
+            idle = since is not None and await between_rounds(uow.session, game)
             player = await require_player(uow.session, game, user_id)
             held = list((await uow.session.execute(select(Holding).where(Holding.game_id == game_id))).scalars())
             clash = next((h for h in held if h.name.casefold() == name.casefold()), None)
@@ -296,7 +335,7 @@ class LedgerService(ServiceBase):
             await uow.session.flush()
             view = await view_player(uow.session, player)
             payload = {"user_id": user_id, "kind": kind, "name": name, "grade": grade or None, "votes": votes,
-                       "homeworld": homeworld, **correction(game, since, view.votes - before)}
+                       "homeworld": homeworld, **correction(game, since, view.votes - before, idle)}
             await uow.record(game_id, "HoldingAdded", actor, payload, source_id)
             return view
 
@@ -307,6 +346,7 @@ class LedgerService(ServiceBase):
         """``since``: a correction, the player should not have held it from that round on."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
+            idle = since is not None and await between_rounds(uow.session, game)
             player = await require_player(uow.session, game, user_id)
             holdings = await holdings_of(uow.session, player.id)
             holding = next((h for h in holdings if h.name.casefold() == name.casefold()), None)  # in any case
@@ -318,7 +358,8 @@ class LedgerService(ServiceBase):
             await uow.session.flush()
             view = await view_player(uow.session, player)
             await uow.record(game_id, "HoldingRemoved", actor,  # the holding's own name, as its HoldingAdded has it
-                             {"user_id": user_id, "name": holding.name, **correction(game, since, view.votes - before)},
+                             {"user_id": user_id, "name": holding.name,
+                              **correction(game, since, view.votes - before, idle)},
                              source_id)
             return view
 

@@ -3,14 +3,14 @@ to that one replayed into what ``engine.landsdraad.votes.vote_breakdown_explaine
 the d3, misc votes, Electors and planets), each with the events it came from.
 
 What changes V(p) is recorded in the events this module reads: ``PlayerAdded`` (the scores and the d3; a rejoin starts
-them again, misc and holdings as they were left), ``PlayerChanged`` (scores, misc; the maxima only rise), and where
-each Elector or planet was (``HoldingAdded``, ``HoldingRemoved``, a ``TransferApplied`` that moved it). Pure: it
-reads a list of ``(seq, kind, payload)`` and no database."""
+them again, misc and holdings as they were left), ``PlayerChanged`` (scores, misc; the maxima only rise, but as a
+correction's ``highest`` sets them), and where each Elector or planet was (``HoldingAdded``, ``HoldingRemoved``, a
+``TransferApplied`` that moved it). Pure: it reads a list of ``(seq, kind, payload)`` and no database."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core.derivation import Derivation, Step
@@ -66,6 +66,9 @@ def ledger_then(events: Iterable[tuple[int, str, Mapping[str, Any]]], user_id: i
             scores = {k: int(p[k]) for k in ("diplomacy", "command", "intrigue") if p.get(k) is not None}
             if scores:  # before the first round, a correction of the set-up (``setup``): the highest held reset
                 attributes = attributes.corrected(**scores) if p.get("setup") else attributes.with_scores(**scores)
+            if p.get("highest"):  # a correction with ``since``: the highest held as it recomputed them
+                attributes = replace(attributes, diplomacy_max=int(p["highest"]["diplomacy"]),
+                                     intrigue_max=int(p["highest"]["intrigue"]))
             if p.get("misc") is not None:
                 misc = int(p["misc"])
             if scores or p.get("misc") is not None:

@@ -42,6 +42,7 @@ from engine.service.mylantium.state import (
     require_calm,
     require_mylantium,
     rules_of,
+    same_name,
     suspended,
     window_of,
 )
@@ -370,6 +371,12 @@ class Elections(ServiceBase):
                                          MylElection.id)
             return await election_view(session, game, row) if row else None
 
+    async def names_candidate(self, game_id: int, name: str) -> bool:
+        """Whether one of the game's candidates (not discarded) is called ``name``, case and spaces aside: the exact
+        match ``choose`` takes before a start of a name (``find_candidate``)."""
+        async with self._read() as session:
+            return any(same_name(c.name, name) for c in await candidate_rows(session, game_id) if not c.discarded)
+
     async def pending_elections(self) -> list[tuple[int, int, str, datetime]]:
         """Open Mylantium elections with a deadline: (game id, turn, stage, deadline), soonest first."""
         async with self._read() as session:
@@ -399,15 +406,15 @@ async def _choosable(session: AsyncSession, game_id: int, user_id: int, stage: s
     """``choose``'s checks: the game, its open election, the chooser's Faction and what it chooses; raises the
     refusal."""
     game = await load_game(session, game_id)
-    if game.status != "ended":  # a removed Faction's player is told so first, whatever is open (play-test Q4.2)
-        await faction_of_user(session, game, user_id)
+    # a removed Faction's player is told so first, whatever is open (play-test Q4.2); the one lookup of the Faction
+    mine = await faction_of_user(session, game, user_id) if game.status != "ended" else None
     if game.status != "ended" and await live_chain(session, game_id) is not None:
         raise RuleError(f"A Revolution is under way and play is suspended until it runs its course "
                         f"(/revolution status). The {_title(stage)}'s deadline is held meanwhile; send "
                         "your choice again once play resumes.")
     game = await calm_game(session, game_id)
     row = _open_for(game, await open_election(session, game_id), stage, at)
-    _, faction = await faction_of_user(session, game, user_id)
+    _, faction = mine or await faction_of_user(session, game, user_id)
     if not faction.in_play:
         raise RuleError("Your Faction has withdrawn from the game.")
     return game, row, faction, await _chosen(session, game, faction, stage, choice)

@@ -165,11 +165,17 @@ async def player_names(session: AsyncSession, game_id: int) -> dict[int, Player]
     return {p.id: p for p in found.scalars()}
 
 
+def same_name(kept: str, typed: str) -> bool:
+    """A candidate's name and a name typed are the same name, case and spaces aside (``find_candidate``'s exact
+    match)."""
+    return " ".join(kept.lower().split()) == " ".join(typed.lower().split())
+
+
 async def find_candidate(session: AsyncSession, game: Game, name: str, *, live: bool = True) -> MylCandidate:
     """A candidate by name (case and spaces ignored; a unique start of the name is enough)."""
     rows = [c for c in await candidate_rows(session, game.id) if not (live and c.discarded)]
     wanted = " ".join(name.lower().split())
-    exact = [c for c in rows if " ".join(c.name.lower().split()) == wanted]
+    exact = [c for c in rows if same_name(c.name, name)]
     found = exact or [c for c in rows if len(wanted) >= 2 and c.name.lower().startswith(wanted)]
     if len(found) == 1:
         return found[0]

@@ -127,6 +127,18 @@ class ClosedDm(Base):
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class GameMark(Base):
+    """What the bot noted about a game outside its ledger, one value per key: that its channel was found deleted
+    and the moderators told (``channel_lost``: the channel's id), that its channel was told the bot cannot read
+    message text (``unread``). Delivery bookkeeping, not an event of the game (engine/service/marks.py)."""
+
+    __tablename__ = "game_marks"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(48), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class DiceSeed(Base):
     """The secret seed of a game's dice for one ``scope`` (a round's number; 0 for the rolls outside rounds, the base
     d3s), its salt and its commitment (docs/dice.md). Written once; ``revealed_at`` set when it is revealed. Until

@@ -1,0 +1,76 @@
+"""``/game move`` (play-test R4.2): a game whose channel was deleted, or that the moderators want elsewhere, moves to
+the channel the command is run in, named from there; recorded (``GameMoved``), in an ended game too; the mark that
+its channel was lost (``clerk.marks``) is cleared; a command where no game is names the games whose channel is gone."""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Any
+
+from conftest import Table
+from ledger_front import CHANNEL, GUILD, MODERATOR, actor, slash, text_of
+
+from bot.actions.commands import App, dispatch
+from bot.actions.context import Actor, Ctx, Place
+from bot.actions.outbox import Outgoing, ToChannel
+from engine.service import Clerk
+from engine.service.marks import CHANNEL_LOST
+
+NEW = 950
+OTHER = 951
+_ids = count(1)
+BOB = actor(10, "Bob")
+
+
+async def slash_in(clerk: Clerk, who: Actor, name: str, channel: int, **options: Any) -> list[Outgoing]:
+    return await dispatch(App(clerk), Ctx(who, Place(GUILD, channel), f"mv-{next(_ids)}", clerk.clock.now()), name,
+                          options)
+
+
+def texts(out: list[Outgoing]) -> str:
+    return "\n".join(text_of(o) for o in out)
+
+
+async def test_a_game_moves_to_the_channel_the_command_is_run_in_and_the_move_is_recorded(table: Table) -> None:
+    await table.player(10, "Bob", 3, 2, 1)
+    assert await table.clerk.marks.mark(table.game_id, CHANNEL_LOST, str(CHANNEL))
+    assert not await table.clerk.marks.mark(table.game_id, CHANNEL_LOST, str(CHANNEL))  # told once
+    lobby = texts(await slash_in(table.clerk, MODERATOR, "round status", NEW))
+    assert "not here: this channel has no game. The game channel of **sirius** was deleted" in lobby
+    assert "`/game move game:sirius`" in lobby
+
+    refused = await slash_in(table.clerk, BOB, "game move", NEW, game="sirius")
+    assert "Only the moderators of sirius can use /game move." in texts(refused)
+    unknown = await slash_in(table.clerk, MODERATOR, "game move", NEW, game="vega")
+    assert "There is no game called vega on this server. Its games: sirius." in texts(unknown)
+    out = await slash_in(table.clerk, MODERATOR, "game move", NEW, game="#Sirius")
+    assert f"sirius moved here from <#{CHANNEL}> (deleted)" in texts(out)
+    assert [o.to for o in out if isinstance(o.to, ToChannel)] == [ToChannel(NEW)]  # not to the deleted channel
+    [moved] = [e for e in await table.events() if e.kind == "GameMoved"]
+    assert moved.payload == {"from": CHANNEL, "to": NEW, "deleted": True} and moved.actor == MODERATOR.id
+    assert (await table.clerk.games.game(table.game_id)).channel_id == NEW
+    assert await table.clerk.marks.marked(table.game_id, CHANNEL_LOST) is None
+    assert await table.clerk.marks.lost_channels(GUILD) == []
+    assert await table.clerk.marks.moved_from(CHANNEL) == table.game_id  # a late post for it goes to the new one
+    assert "Round 1" in texts(await slash_in(table.clerk, MODERATOR, "round open", NEW, crisis="Piracy"))
+    assert (await table.clerk.games.games_of_user(10))[0].channel_id == NEW  # not the remembered channel
+
+    again = await slash_in(table.clerk, MODERATOR, "game move", NEW, game="sirius")
+    assert "already played in this channel; nothing was changed" in texts(again)
+    await table.clerk.games.create_game(guild_id=GUILD, channel_id=OTHER, name="vega", ruleset="landsdraad",
+                                        moderator_role_id=None, actor=MODERATOR.id)
+    taken = await slash_in(table.clerk, MODERATOR, "game move", OTHER, game="sirius")
+    assert "already the game channel of vega" in texts(taken)
+    # a channel that still exists: its readers are told where the game went
+    back = await slash_in(table.clerk, MODERATOR, "game move", CHANNEL, game="sirius")
+    assert ToChannel(NEW) in [o.to for o in back] and f"moved to <#{CHANNEL}>" in texts(back)
+    assert [e.payload["deleted"] for e in await table.events() if e.kind == "GameMoved"] == [True, False]
+
+
+async def test_an_ended_game_can_be_moved(table: Table) -> None:
+    await table.player(10, "Bob", 3, 2, 1)
+    await slash(table.clerk, MODERATOR, "game end")
+    out = await slash_in(table.clerk, MODERATOR, "game move", NEW, game="sirius")
+    assert "moved here" in texts(out)
+    assert (await table.clerk.games.game(table.game_id)).channel_id == NEW
+    assert "Log of sirius" in texts(await slash_in(table.clerk, MODERATOR, "log", NEW))
