@@ -22,6 +22,17 @@ def deadline_text(deadline: datetime | None, now: datetime) -> str:
     return due_text(deadline, now)
 
 
+def deadline_line(deadline: datetime | None, now: datetime, change: str, vote: str = "round") -> str:
+    """A receipt's last line: the deadline and how to change the ballot (``change``) until then; or, for a ballot sent
+    before a deadline that has passed since (read back at start after the bot was offline, docs/reliability.md, or
+    handled a moment after the deadline), that the ``vote`` closes with it as it stands, not an invitation to change
+    it until a time gone by."""
+    if deadline is not None and deadline <= now:
+        return (f"Deadline: {due_text(deadline, now)}; it has passed since you sent this, and the {vote} closes with "
+                "this counted as it stands.")
+    return f"Deadline: {deadline_text(deadline, now).replace('the round', f'the {vote}')}. {change}"
+
+
 def waiting_text(waiting: int) -> str:
     """What ``/round status`` says about the outgoing queue: nothing when it is empty."""
     if not waiting:

@@ -36,6 +36,9 @@ async def test_dms_sent_while_the_bot_was_down_are_handled_at_start_by_their_tim
 
     receipt = await h.fake.reply_to(in_time)
     assert receipt.content.startswith(OFFLINE) and "Ballot recorded for round 1 of sirius: **Nay**" in receipt.content
+    # the deadline has passed since: the receipt says the round closes with it, not "change it until then"
+    assert "it has passed since you sent this, and the round closes with this counted" in receipt.content
+    assert "Revote" not in receipt.content
     refusal = await h.fake.reply_to(late)
     assert refusal.content.startswith(OFFLINE) and "Nothing was recorded" in refusal.content
     assert (await h.fake.reply_to(asked)).content.startswith(OFFLINE)  # any DM: answered as a live one would be

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from bot.actions.front import ReminderText
 from bot.actions.landsdraad.charts import needed_text
 from bot.actions.outbox import Card
-from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_text
+from bot.actions.render import FAILED, NEUTRAL, PASSED, deadline_line, deadline_text
 from bot.actions.verify import commitment_text, reveal_text
 from engine.core.disclosure import margin_band
 from engine.core.durations import format_remaining
@@ -90,8 +90,7 @@ def receipt_text(r: BallotReceipt, now: datetime) -> str:
         lines.append(f"Deadline: paused by the moderators; {format_remaining(r.paused_left)} will be left when it "
                      "resumes. You can change your ballot with `Revote: Aye|Nay|Abstain` until the deadline.")
     else:
-        lines.append(f"Deadline: {deadline_text(r.deadline, now)}. "
-                     "You can change it with `Revote: Aye|Nay|Abstain` until then.")
+        lines.append(deadline_line(r.deadline, now, "You can change it with `Revote: Aye|Nay|Abstain` until then."))
     return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.actions.front import ReminderText
 from bot.actions.outbox import Card
-from bot.actions.render import deadline_text
+from bot.actions.render import deadline_line, deadline_text
 from engine.core.durations import format_remaining, format_utc
 from engine.core.stamps import stamp
 from engine.core.words import plural
@@ -217,8 +217,7 @@ def choice_text(r: ChoiceReceipt, now: datetime, written: str | None = None) -> 
     if notes:
         head += f" ({'; '.join(notes)})"
     return (f"{head}. Your {r.votes} Faction Votes go to it, counted as they stand at the close.\n"
-            f"Deadline: {deadline_text(r.deadline, now).replace('the round', 'the election')}. Send a new choice to "
-            "change it until then.")
+            + deadline_line(r.deadline, now, "Send a new choice to change it until then.", "election"))
 
 
 def realign_text(r: RealignReceipt) -> str:
