@@ -44,6 +44,10 @@ class Here:
 @dataclass(frozen=True)
 class ToChannel:
     channel_id: int
+    moderators_of: int | None = None
+    """The game whose moderators' channel this is (``/game settings moderator_channel``): what goes there is for
+    the moderators only, so when Discord refuses it the front end DMs it to them instead, never quoting it anywhere
+    public (play-test S4.1)."""
 
 
 @dataclass(frozen=True)

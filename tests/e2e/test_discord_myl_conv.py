@@ -1,0 +1,49 @@
+"""The Republic of Mylantium and the Convocate through the real bot under Discord's failures (play-test S,
+docs/playtests/discord-myl-conv-2026-12-07.md): a moderators' channel the bot may no longer post in, ..."""
+
+from __future__ import annotations
+
+from .clerkbot import Harness
+
+
+async def primary(h: Harness) -> None:
+    """#sirius plays Mylantium: alice the Plutocrats (4 votes from 2 ports), bob the Grangers (8), both Whigs,
+    carol the Proles (12, Federalist); the Primary of turn 1 open, and each has chosen by DM."""
+    await h.run(h.mod, "game new", h.game, ruleset="mylantium", name="sirius")
+    await h.run(h.mod, "territory add", h.game, name="Avalon")
+    await h.run(h.mod, "building add", h.game, territory="Avalon", kind="port", count=2)
+    for who, faction, party, votes in ((h.alice, "Plutocrat", "Whig", 0), (h.bob, "Granger", "Whig", 8),
+                                       (h.carol, "Prole", "Federalist", 12)):
+        await h.run(h.mod, "faction register", h.game, faction=faction, user=who, party=party, vp=20, treasury=10)
+        if votes:
+            await h.run(h.mod, "faction votes", h.game, faction=faction, territory="Avalon", votes=votes)
+    await h.run(h.mod, "candidate add", h.game, name="Lee Adams", faction="Plutocrat", charisma=7)
+    await h.run(h.mod, "candidate add", h.game, name="Ann Oakes", faction="Granger", charisma=3)
+    await h.run(h.mod, "candidate add", h.game, name="Kit Marlow", faction="Prole", charisma=5)
+    await h.run(h.mod, "government set", h.game, president="Prole", approval=60)
+    await h.run(h.mod, "election start", h.game)
+    await h.run(h.mod, "election primary open", h.game, deadline="3h")
+    for who, text in ((h.alice, "Primary: Lee Adams"), (h.bob, "Primary: Lee Adams"), (h.carol, "Primary: Kit")):
+        await h.fake.reply_to(await h.fake.dm(who, text))
+
+
+async def test_what_a_refused_moderators_channel_was_to_get_goes_to_the_moderators_by_dm(clerk_bot: Harness) -> None:
+    """Play-test S4.1: the moderators chose #mods for what only they may read, and the bot has lost Send Messages
+    there. The Primary's close gives away what the Plutocrats and Grangers chose (a warning for the moderators
+    only): it reaches the moderator by DM, with why, the first time; nothing of it is posted anywhere else. Before,
+    it was refused 403 and dropped with a line in the log, and nobody was told."""
+    h = clerk_bot
+    mods = h.fake.add_channel("mods")
+    await primary(h)
+    await h.run(h.mod, "game settings", h.game, moderator_channel=mods)
+    h.fake.refuse_posts(mods)
+    await h.run(h.mod, "election primary close", h.game)
+    warned = await h.fake.wait_for(lambda: [m for m in h.fake.dms(h.mod) if "give away" in m.content],
+                                   "the disclosure warning by DM")
+    why = [m.content for m in h.fake.dms(h.mod) if "could not post in your moderators' channel" in m.content]
+    assert len(why) == 1 and f"<#{mods.id}>" in why[0]
+    assert "the Plutocrats (Lee Adams), the Grangers (Lee Adams)" in warned[0].content
+    await h.settle()
+    elsewhere = [m for m in h.fake.sent if m.channel_id != h.fake.dm_channel(h.mod).id and "Lee Adams)" in m.text()]
+    assert elsewhere == []  # the secret choices are nowhere but the moderator's DMs
+    assert not h.fake.messages(mods)
