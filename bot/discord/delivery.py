@@ -319,8 +319,8 @@ class Courier:
             log.warning("could not send to %s: %s", item.to, error)
             if user_id is not None:
                 await self.report_closed_dms(user_id)
-            elif (isinstance(item.to, ToThread) and item.to.private
-                  or isinstance(item.to, ToChannel) and item.to.moderators_of is not None):
+            elif ((isinstance(item.to, ToThread) and item.to.private)
+                  or (isinstance(item.to, ToChannel) and item.to.moderators_of is not None)):
                 # the moderators' place: they get it by DM instead (never quoted where others read)
                 if await self.permissions.private_refused(item, error, self.send):
                     return SENT, None
