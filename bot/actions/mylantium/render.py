@@ -159,6 +159,19 @@ def election_status_card(e: MylElectionView, now: datetime) -> Card:
     return Card(f"{e.game.name}: the {e.title} of turn {e.turn} ({e.status})", "", tuple(fields), NEUTRAL)
 
 
+OFFLINE_DMS = "A choice DMed to the bot while it was offline did not reach it and is not counted."
+"""Said under a result closed late (play-test S4.2): Discord does not send the bot the DMs of a time it was offline,
+so a player who DMed then and got no receipt learns why (as under a Landsdraad round's, play-test R3.2)."""
+
+
+def late_text(r: Mapping[str, Any]) -> str:
+    """The note under a result its deadline closed while the bot was offline; empty for one closed in time."""
+    due = r.get("due_at")
+    if not due:
+        return ""
+    return f"\n\nClosed at its deadline {stamp(datetime.fromisoformat(due))} (the bot was offline). {OFFLINE_DMS}"
+
+
 def result_card(e: MylElectionView) -> Card:
     r: Mapping[str, Any] = e.result or {}
     if e.stage == "primary":
@@ -175,8 +188,8 @@ def result_card(e: MylElectionView) -> Card:
             fields.append((f"{party.title} Primary", "\n".join(lines) or "no candidates", False))
         fields.append(("Independent Vote", "none: it votes only in the General Election", False))
         return Card(f"{e.game.name}: the Primary of turn {e.turn}", "Totals by candidate (Charisma counts only "
-                                                                  "for candidates running).", tuple(fields),
-                    GOLD)
+                                                                  "for candidates running)." + late_text(r),
+                    tuple(fields), GOLD)
     lines = r.get("lines", {})
     incumbent = Party(r["incumbent"])
     fields = []
@@ -196,7 +209,7 @@ def result_card(e: MylElectionView) -> Card:
     if r.get("president"):
         outcome += (f" The Presidency goes to their nominee, {r['nominees'][winner.value]} (the "
                     f"{FactionCode[r['president']].plural}).")
-    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome, tuple(fields), GOLD)
+    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome + late_text(r), tuple(fields), GOLD)
 
 
 def choice_text(r: ChoiceReceipt, now: datetime, written: str | None = None) -> str:

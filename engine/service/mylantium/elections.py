@@ -50,6 +50,10 @@ from engine.service.uow import Duplicate, ServiceBase
 from engine.store.models import Game
 from engine.store.models.mylantium import MylChoice, MylElection, MylFaction, MylGovernment
 
+LATE = timedelta(minutes=1)
+"""An election closed by its deadline later than this after it is reported as closed late (the bot was offline,
+play-test S4.2), as a Landsdraad round is."""
+
 STAGES = ("primary", "general")
 
 
@@ -291,6 +295,8 @@ class Elections(ServiceBase):
                     raise RuleError(f"No election is open in {game.name}.")
                 gov = await government_of(uow.session, game)
                 result = await _tally(uow.session, game, gov, row)
+                if expected is not None and row.deadline is not None and uow.now - utc(row.deadline) > LATE:
+                    result["due_at"] = utc(row.deadline).isoformat()  # closed late: the bot was offline
                 if row.stage == "general" and result.get("president"):
                     gov.president = result["president"]
                 row.status, row.closed_at, row.result = "closed", uow.now, result
