@@ -483,6 +483,7 @@ def late_answer(interaction: discord.Interaction, item: Outgoing, *, in_time: bo
                 if in_time else f"Discord did not take my answer to your {name}{where} in time (it waits 3 seconds) "
                                 "and may have told you it failed; here it is.")
         return replace(item, to=ToUser(user), text=f"{head}\n{item.text}" if item.text else head, ephemeral=False)
+    name = name[:1].upper() + name[1:]  # a post's first word: "Button press for @alice ..."
     head = (f"{name} for <@{user}> (late: it took longer than the 15 minutes Discord lets an answer wait):" if in_time
             else f"{name} for <@{user}> (Discord did not take the answer in time and may have said it failed):")
     return replace(item, to=ToChannel(interaction.channel_id), text=f"{head}\n{item.text}" if item.text else head,
@@ -553,5 +554,14 @@ def _nonce(item: Outgoing) -> str:
 
 
 def _command_name(interaction: discord.Interaction) -> str:
+    """What the user did, as a late answer names it: ``/vote``, **Count as vote** (a message's menu), or a button press
+    or a menu choice (no command: before, "your ?", play-test S5.1)."""
     command = interaction.command
-    return f"/{command.qualified_name}" if command is not None else "?"
+    if isinstance(command, discord.app_commands.ContextMenu):
+        return f"**{command.name}**"
+    if command is not None:
+        return f"/{command.qualified_name}"
+    if interaction.type is discord.InteractionType.component:
+        data: dict[str, Any] = dict(interaction.data or {})
+        return "button press" if data.get("component_type") == discord.ComponentType.button.value else "menu choice"
+    return "action"
