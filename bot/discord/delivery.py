@@ -22,7 +22,20 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
-from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Answering, Card, Here, Outgoing, ToChannel, ToThread, ToUser
+from bot.actions.outbox import (
+    EXPLAINS,
+    IF_CLOSED,
+    IF_CLOSED_IN,
+    POSTED,
+    WARNED,
+    Answering,
+    Card,
+    Here,
+    Outgoing,
+    ToChannel,
+    ToThread,
+    ToUser,
+)
 from bot.actions.wire import decode, encode
 from bot.discord import limits
 from bot.discord.attachments import fitted, left_out, refused_as_too_large
@@ -300,6 +313,7 @@ class Courier:
         if user_id is not None and await self._closed(user_id):
             self.skipped_closed += 1  # their DMs refused the bot: another try would be one more refused request
             log.debug("not sent to %s: their DMs are closed to the bot", user_id)
+            await self._instead_of_dm(item)
             return UNDELIVERABLE, None
         try:
             if item.keep is not None:
@@ -319,6 +333,7 @@ class Courier:
             log.warning("could not send to %s: %s", item.to, error)
             if user_id is not None:
                 await self.report_closed_dms(user_id)
+                await self._instead_of_dm(item)
             elif ((isinstance(item.to, ToThread) and item.to.private)
                   or (isinstance(item.to, ToChannel) and item.to.moderators_of is not None)):
                 # the moderators' place: they get it by DM instead (never quoted where others read)
@@ -342,6 +357,17 @@ class Courier:
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             log.warning("sending to %s failed for now (%r); it is tried again later", item.to, error)
             return RETRY, None
+
+    async def _instead_of_dm(self, item: Outgoing) -> None:
+        """A DM refused because its user's DMs are closed: its public stand-in (``IF_CLOSED``), if it has one, is
+        owed to its channel. Never raises (the DM is settled undeliverable whatever happens here)."""
+        text, channel = item.extra.get(IF_CLOSED), item.extra.get(IF_CLOSED_IN)
+        if not text or not channel:
+            return
+        try:
+            await self.owe([Outgoing(ToChannel(int(channel)), text)])
+        except Exception:
+            log.exception("could not owe the stand-in of a DM refused to %s", item.to)
 
     async def _closed(self, user_id: int) -> bool:
         """Are ``user_id``'s DMs closed to the bot? If the database cannot say (an outage), try the DM."""

@@ -4,6 +4,7 @@ docs/playtests/discord-myl-conv-2026-12-07.md): a moderators' channel the bot ma
 from __future__ import annotations
 
 from .clerkbot import Harness
+from .test_convocate import senate
 
 
 async def primary(h: Harness) -> None:
@@ -47,3 +48,32 @@ async def test_what_a_refused_moderators_channel_was_to_get_goes_to_the_moderato
     elsewhere = [m for m in h.fake.sent if m.channel_id != h.fake.dm_channel(h.mod).id and "Lee Adams)" in m.text()]
     assert elsewhere == []  # the secret choices are nowhere but the moderator's DMs
     assert not h.fake.messages(mods)
+
+
+async def test_an_offer_to_a_player_whose_dms_are_closed_is_made_in_the_game_channel(clerk_bot: Harness) -> None:
+    """Play-test S4.4: carol's DMs are closed to the bot. Asked to second alice's Motion, she is told in the game
+    channel (the offer is public, rules-spec 4.2.9) with her Convocants and how to answer without a DM, and she
+    seconds with ``/motion second``; before, the DM was refused, the channel said only that the offer was with her,
+    and it passed on "did not answer in time". The Brass Hats' player asked about a coup, DMs closed, is told in
+    their game's channel the same way (the offer is announced there already)."""
+    h = clerk_bot
+    await senate(h)
+    h.carol.accepts_dms = False
+    await h.run(h.alice, "motion move", h.game, name="Land Reform", convocant="Kista")
+    await h.run(h.alice, "motion decline", h.game)
+    told = await h.fake.wait_for(lambda: [m for m in h.fake.messages(h.game) if "I cannot DM you" in m.content],
+                                 "the offer in the channel")
+    assert told[0].content.startswith("**carol**: I cannot DM you the offer to second Motion #1 (Land Reform)")
+    assert "Your Convocants with access: Quill." in told[0].content and "`/motion second`" in told[0].content
+    seconded = await h.run(h.carol, "motion second", h.game)
+    assert "You second Motion #1 (Land Reform) with Quill." in seconded.first.content
+
+    republic = h.fake.add_channel("republic")
+    await h.run(h.mod, "game new", republic, ruleset="mylantium", name="republic")
+    for who, faction, party, vp in ((h.alice, "Prole", "Federalist", 3), (h.carol, "Brass Hat", "Federalist", 14)):
+        await h.run(h.mod, "faction register", republic, faction=faction, user=who, party=party, vp=vp, treasury=20)
+    await h.run(h.mod, "faction set", republic, faction="Prole", vp=0, treasury=100)
+    coup = await h.fake.wait_for(lambda: [m for m in h.fake.messages(republic) if "coup offer" in m.content],
+                                 "the coup offer in the channel")
+    assert coup[0].content.startswith(f"<@{h.carol.id}> (the Brass Hats): I cannot DM you the coup offer")
+    assert not h.fake.dms(h.carol)

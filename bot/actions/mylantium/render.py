@@ -392,6 +392,14 @@ def coup_offer_text(c: ChainView) -> str:
             "button below, or reply `Coup: yes` or `Coup: no`.")
 
 
+def coup_offer_in_channel_text(user_id: int) -> str:
+    """The coup offer's stand-in in the game channel when the Brass Hats' player's DMs are closed to the bot
+    (play-test S4.4): that the offer is made is public already; how to answer it without the DM's buttons."""
+    return (f"<@{user_id}> (the Brass Hats): I cannot DM you the coup offer (your DMs are closed to me). DM me "
+            "`Coup: yes` or `Coup: no`, or ask a moderator to answer for you with `/revolution coup`. Play stays "
+            "suspended until it is answered.")
+
+
 def contribution_request_text(c: ChainView, code: FactionCode, now: datetime) -> str:
     current = c.chain.current
     assert current is not None
