@@ -77,3 +77,23 @@ async def test_an_offer_to_a_player_whose_dms_are_closed_is_made_in_the_game_cha
                                  "the coup offer in the channel")
     assert coup[0].content.startswith(f"<@{h.carol.id}> (the Brass Hats): I cannot DM you the coup offer")
     assert not h.fake.dms(h.carol)
+
+
+async def test_a_choice_committed_but_never_owed_a_receipt_gets_it_at_start_once(clerk_bot: Harness) -> None:
+    """Play-test S4.5: the bot is killed between committing bob's ``Primary:`` DM and owing its receipt (a Mylantium
+    choice's receipt is owed after its commit, not in its transaction as a Landsdraad ballot's). At start the
+    receipt is owed and sent as a reply to the DM, once; before, bob never heard that his choice counted."""
+    h = clerk_bot
+    await primary(h)
+    message_id = h.fake.ids.next()  # bob's DM, which the bot read, committed and died with
+    await h.clerk.mylantium.elections.choose(await h.game_id(), user_id=h.bob.id, stage="primary", choice="Ann Oakes",
+                                             at=h.clock.now(), source_id=f"msg:{message_id}")
+    assert h.fake.replies_to(message_id) == []
+    await h.restart()
+    reply = await h.fake.reply_to(message_id)
+    assert reply.content.startswith("Recorded for the Grangers in the Primary of sirius: **Ann Oakes** (was Lee "
+                                    "Adams). Your 8 Faction Votes go to it")
+    assert reply.channel_id == h.fake.dm_channel(h.bob).id
+    await h.restart()
+    await h.idle()
+    assert len(h.fake.replies_to(message_id)) == 1, "owed once, sent once"

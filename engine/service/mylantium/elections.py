@@ -265,6 +265,21 @@ class Elections(ServiceBase):
                 return ChoiceReceipt(game_view(game), int(p["turn"]), str(p["stage"]), FactionCode[p["faction"]],
                                      str(p["choice"]), p.get("replaced"), 0, None, duplicate=True)
 
+    async def recorded_receipt(self, game_id: int, payload: dict[str, Any]) -> ChoiceReceipt:
+        """The receipt of a choice recorded as ``payload`` (its ``ChoiceMade``), as ``choose`` returned it: for a
+        choice committed whose receipt was never owed (the bot was killed between the two, play-test S4.5). The
+        Faction's votes are as they stand now (they count as they stand at the close)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            code = FactionCode[str(payload["faction"])]
+            factions, _ = await pure_factions(session, game_id)
+            votes = next((f.votes for f in factions if f.code is code), 0)
+            row = await election_of(session, game_id, int(payload["turn"]), str(payload["stage"]))
+            deadline = utc(row.deadline) if row is not None and row.deadline else None
+            return ChoiceReceipt(game_view(game), int(payload["turn"]), str(payload["stage"]), code,
+                                 str(payload["choice"]), payload.get("replaced"), votes, deadline)
+
     async def refusal(self, game_id: int, *, user_id: int, stage: str, choice: str, at: datetime) -> str | None:
         """Why ``choose`` would refuse this choice now (its refusal's text), or None if it would take it; nothing is
         recorded. An answer's hint is checked with it before it suggests a form (play-test M5.4)."""
