@@ -170,6 +170,12 @@ async def test_an_election_its_deadline_closed_while_the_bot_was_offline_says_so
     assert text.endswith(" (the bot was offline). A choice DMed to the bot while it was offline did not reach it and "
                          "is not counted.")
     assert late.result["due_at"] == "2026-03-01T19:00:00+00:00"
+    with pytest.raises(RuleError) as refused:  # play-test S5.4: the choice bob DMed again on reading the card
+        await elections.choose(rep.id, user_id=USERS[C.GR], stage="primary", choice="Ash", at=clock.now(),
+                               source_id="m-late")
+    assert str(refused.value).startswith("The Primary of turn 1 in ")
+    assert " closed at " in str(refused.value) and "2026-03-01 19:00 UTC" in str(refused.value)
+    assert str(refused.value).endswith(": a choice sent after it is not taken, and one sent before it, if any, stood.")
     await rep.open("general", hours=1)
     clock.advance(timedelta(hours=1, seconds=30))  # the scheduler's pass a little after the deadline: in time
     in_time = await elections.close_election(rep.id, actor=None, source_id="d-2", expected=(1, "general"))

@@ -404,10 +404,18 @@ class Elections(ServiceBase):
             return [(g, t, s, utc(d)) for g, t, s, d in rows.all() if d is not None]
 
 
-def _open_for(game: Game, row: MylElection | None, stage: str, at: datetime) -> MylElection:
-    """The open election if it is ``stage``'s and its deadline has not passed."""
+def _open_for(game: Game, row: MylElection | None, stage: str, at: datetime,
+              closed: MylElection | None = None) -> MylElection:
+    """The open election if it is ``stage``'s and its deadline has not passed. ``closed``: this turn's ``stage``
+    election, when it has closed: a choice after it is told when it closed and that the one sent before stands
+    (play-test S5.4, as a late Landsdraad ballot is, P5.4)."""
     if row is None or row.stage != stage:
         now = f" (the {_title(row.stage)} is)" if row is not None else ""
+        if closed is not None and closed.status == "closed" and closed.closed_at is not None:
+            ended = min(utc(closed.closed_at), utc(closed.deadline)) if closed.deadline else utc(closed.closed_at)
+            now = f"; the {_title(row.stage)} is open now" if row is not None else ""
+            raise RuleError(f"The {_title(stage)} of turn {closed.turn} in {game.name} closed at {stamp(ended)}{now}: "
+                            "a choice sent after it is not taken, and one sent before it, if any, stood.")
         raise RuleError(f"The {_title(stage)} is not open in {game.name}{now}.")
     if row.deadline is not None and at >= utc(row.deadline):
         raise RuleError(f"The {_title(stage)} closed at {stamp(utc(row.deadline))}; your "
@@ -427,7 +435,11 @@ async def _choosable(session: AsyncSession, game_id: int, user_id: int, stage: s
                         f"(/revolution status). The {_title(stage)}'s deadline is held meanwhile; send "
                         "your choice again once play resumes.")
     game = await calm_game(session, game_id)
-    row = _open_for(game, await open_election(session, game_id), stage, at)
+    row = await open_election(session, game_id)
+    closed = None
+    if row is None or row.stage != stage:
+        closed = await election_of(session, game_id, (await government_of(session, game)).turn, stage)
+    row = _open_for(game, row, stage, at, closed)
     _, faction = await faction_of_user(session, game, user_id)
     if not faction.in_play:
         raise RuleError("Your Faction has withdrawn from the game.")
