@@ -344,7 +344,8 @@ async def test_an_offer_passed_on_while_the_bot_was_offline_says_so(cv: Convocat
     cv.clock.advance(timedelta(hours=2, seconds=20))
     in_time = await motions.pass_offer(cv.gid, actor=None, reason="timed out", expected=(1, 0), source_id="t-1")
     assert in_time is not None and in_time.offer_to == "carol"
-    assert [(a.player, a.answer, a.why) for a in in_time.answers][0] == ("alice", "timed out", None)
+    first = in_time.answers[0]
+    assert (first.player, first.answer, first.why) == ("alice", "timed out", None)
     cv.clock.advance(timedelta(hours=5))
     late = await motions.pass_offer(cv.gid, actor=None, reason="timed out", expected=(1, 2), source_id="t-2")
     assert late is not None and late.resolved
