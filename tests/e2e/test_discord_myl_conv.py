@@ -1,5 +1,6 @@
 """The Republic of Mylantium and the Convocate through the real bot under Discord's failures (play-test S,
-docs/playtests/discord-myl-conv-2026-12-07.md): a moderators' channel the bot may no longer post in, ..."""
+docs/playtests/discord-myl-conv-2026-12-07.md): a moderators' channel the bot may no longer post in, offers to
+players whose DMs are closed, a choice committed just before a kill."""
 
 from __future__ import annotations
 
