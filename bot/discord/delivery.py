@@ -62,6 +62,9 @@ REPORT_GATHER = 0.5
 """Seconds the refused DMs are gathered before the moderators are told (one message per game for them all)."""
 REPORT_WAIT = 60.0
 """Seconds a report waits at most for the outgoing queue to drain (the rest of a burst's refusals)."""
+MEMBER_CHECKS = 10
+"""At most this many refused users of one game in one report are looked up to tell one who left the server from one
+whose DMs are closed (one request each; a burst of 2,000 refusals is reported as closed DMs without them)."""
 
 TOKEN_LIFETIME = timedelta(minutes=15)
 """Discord: "Interaction tokens are valid for 15 minutes" (receiving-and-responding). A command still working then
@@ -406,11 +409,33 @@ class Courier:
                         games.setdefault(game.id, (game, []))[1].append(user_id)
                 for game, closed in games.values():
                     names = await self.clerk.games.player_names(game.id)
-                    listed = set(closed)  # in the order they joined the game
-                    text = closed_dms_text([name for user_id, name in names.items() if user_id in listed])
-                    await self.owe([Outgoing(ToChannel(game.channel_id), text)])
+                    gone = await self._not_members(game.guild_id, closed) if len(closed) <= MEMBER_CHECKS else set()
+                    listed = set(closed) - gone  # in the order they joined the game
+                    if listed:
+                        text = closed_dms_text([name for user_id, name in names.items() if user_id in listed])
+                        await self.owe([Outgoing(ToChannel(game.channel_id), text)])
+                    if gone:
+                        text = left_server_text([name for user_id, name in names.items() if user_id in gone])
+                        await self.owe([Outgoing(ToChannel(game.channel_id), text)])
             except Exception:
                 log.exception("telling the moderators about %d player(s) with closed DMs failed", len(users))
+
+    async def _not_members(self, guild_id: int, users: Sequence[int]) -> set[int]:
+        """Which of ``users`` are no members of the server (they left it: Discord then refuses a DM to them as to
+        closed DMs, and the bot, without the members intent, is not told they left): one member lookup each, asked
+        only for a few (``MEMBER_CHECKS``). A lookup that fails otherwise counts them as members (play-test S5.2)."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None:
+            return set()
+        gone = set()
+        for user_id in users:
+            try:
+                await guild.fetch_member(user_id)
+            except discord.NotFound:
+                gone.add(user_id)
+            except discord.HTTPException as error:
+                log.warning("could not look up member %s: %s", user_id, error)
+        return gone
 
     async def stop(self) -> None:
         await cancel_one(self._reporter)
@@ -537,6 +562,16 @@ def _answer(item: Outgoing, lane: str, channel_id: int | None, reply_to: int, so
     """An answer to a message (``reply_to``, sent under ``source_id``): a RECEIPT, sent before announcements."""
     return Owed(lane, channel_id, RECEIPT, _nonce(item), encode(item, channel_id=channel_id, reply_to=reply_to),
                 source_id=source_id)
+
+
+def left_server_text(names: Sequence[str]) -> str:
+    """The moderators' warning about players the bot cannot DM because they are no members of the server any more
+    (play-test S5.2: before, they were said to have closed their DMs)."""
+    shown = [f"**{n}**" for n in names]
+    listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+    return (f"⚠️ Moderators: {listed} {'is' if len(names) == 1 else 'are'} no longer a member of this server, so I "
+            "cannot send them direct messages: they get no ballot buttons, receipts or reminders. Take them out "
+            "of the game with `/player remove`, or ask them to join again and DM me.")
 
 
 def closed_dms_text(names: Sequence[str]) -> str:

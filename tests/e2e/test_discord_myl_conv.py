@@ -98,3 +98,25 @@ async def test_a_choice_committed_but_never_owed_a_receipt_gets_it_at_start_once
     await h.restart()
     await h.idle()
     assert len(h.fake.replies_to(message_id)) == 1, "owed once, sent once"
+
+
+async def test_a_player_who_left_the_server_is_reported_so_not_as_having_closed_dms(clerk_bot: Harness) -> None:
+    """Play-test S5.2: dave, the Rednecks' player, has left the server (Discord refuses a DM to him, 403 50007, and
+    tells the bot nothing: it has no members intent). The moderators are told he is no member any more, from a member
+    lookup, not that his DMs are closed; carol, a member with closed DMs, is told as before."""
+    h = clerk_bot
+    dave = h.fake.add_user("dave")
+    await primary(h)
+    await h.run(h.mod, "faction register", h.game, faction="Redneck", user=dave, party="Whig", vp=20, treasury=10)
+    h.fake.outsiders.add(dave.id)
+    dave.accepts_dms = h.carol.accepts_dms = False
+    await h.run(h.mod, "election remind", h.game)  # dave has not chosen: his reminder is refused
+    await h.fake.dm(h.carol, "help")  # carol's answer is refused too
+    def warnings() -> list[str]:
+        return [m.content for m in h.fake.messages(h.game) if "⚠️ Moderators" in m.content]
+
+    await h.fake.wait_for(lambda: len(warnings()) >= 2, "both warnings")
+    warned = warnings()
+    assert any(w.startswith("⚠️ Moderators: **dave** is no longer a member of this server") for w in warned)
+    assert any(w.startswith("⚠️ Moderators: I cannot send direct messages to **carol**") for w in warned)
+    assert not any("**dave** (their DMs are closed" in w for w in warned)
