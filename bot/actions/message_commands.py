@@ -159,6 +159,11 @@ async def _apply(app: App, ctx: Ctx, name: str, message: TargetMessage) -> list[
     text = normalise(message.content)
     line = first_line(text)
     author = Ctx(Actor(message.author_id, message.author_name), ctx.place, f"msg:{message.id}", ctx.at)
+    if await app.clerk.pending_dms.recorded_in(f"msg:{message.id}") is not None:
+        # read when it was posted (it mentioned the bot, or the bot had the intent), or through a menu before: it
+        # counts once, and the answer says so in these words, not "it reached me twice" (play-test S5.3)
+        return _refuse("That message was read already (when it was posted, or through this menu before) and "
+                       "counted once then.")
     for matches, handler, anywhere in app.routes.thread_forms:
         if handler not in entry.forms or not matches(line):
             continue

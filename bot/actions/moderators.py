@@ -27,7 +27,7 @@ async def moderator_target(app: App, game: GameView) -> ToChannel | ToThread:
     """The moderators' private place in ``game``."""
     channel = await app.clerk.settings.moderator_channel(game.id)
     if channel is not None:
-        return ToChannel(channel)
+        return ToChannel(channel, moderators_of=game.id)
     members = await app.clerk.games.known_moderators(game.id)
     return ToThread(game.channel_id, thread_name(game), game.id, private=True, members=members)
 

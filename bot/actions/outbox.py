@@ -44,6 +44,10 @@ class Here:
 @dataclass(frozen=True)
 class ToChannel:
     channel_id: int
+    moderators_of: int | None = None
+    """The game whose moderators' channel this is (``/game settings moderator_channel``): what goes there is for
+    the moderators only, so when Discord refuses it the front end DMs it to them instead, never quoting it anywhere
+    public (play-test S4.1)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,13 @@ close), as ``card_tag`` makes it; the front end records the message it became, s
 LIVE = "live"
 """An ``Outgoing.extra`` key: this answers a press whose buttons stay usable (a crisis ballot can be changed by
 another press until the deadline), so they are not disabled."""
+IF_CLOSED = "if_closed"
+"""An ``Outgoing.extra`` key of a DM whose news is public anyway (an offer to second, the coup offer): the text to post
+in the channel ``extra[IF_CLOSED_IN]`` instead when the user's DMs are closed to the bot (the DM refused, or not
+tried because they were refused before), so the player asked learns of it and how to answer without a DM
+(play-test S4.4). Never on a DM with a secret in it."""
+IF_CLOSED_IN = "if_closed_in"
+"""The channel id (as text) ``IF_CLOSED``'s text goes to."""
 BUTTON_STYLES = ("primary", "secondary", "success", "danger")
 CUSTOM_ID_MAX = 100
 """Discord's limit on a button's custom_id."""

@@ -60,6 +60,8 @@ def decode(body: dict[str, Any]) -> tuple[Outgoing, int | None]:
 
 def _target(to: Target, channel_id: int | None) -> dict[str, Any]:
     if isinstance(to, ToChannel):
+        if to.moderators_of is not None:
+            return {"channel": to.channel_id, "moderators_of": to.moderators_of}
         return {"channel": to.channel_id}
     if isinstance(to, ToUser):
         return {"user": to.user_id}
@@ -74,7 +76,8 @@ def _target(to: Target, channel_id: int | None) -> dict[str, Any]:
 
 def _untarget(data: dict[str, Any]) -> ToChannel | ToUser | ToThread:
     if "channel" in data:
-        return ToChannel(int(data["channel"]))
+        game = data.get("moderators_of")
+        return ToChannel(int(data["channel"]), int(game) if game is not None else None)
     if "user" in data:
         return ToUser(int(data["user"]))
     parent, name, game_id, thread_id, *private = data["thread"]

@@ -23,7 +23,20 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
-from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Answering, Card, Here, Outgoing, ToChannel, ToThread, ToUser
+from bot.actions.outbox import (
+    EXPLAINS,
+    IF_CLOSED,
+    IF_CLOSED_IN,
+    POSTED,
+    WARNED,
+    Answering,
+    Card,
+    Here,
+    Outgoing,
+    ToChannel,
+    ToThread,
+    ToUser,
+)
 from bot.actions.wire import decode, encode
 from bot.discord import limits
 from bot.discord.attachments import fitted, left_out, refused_as_too_large
@@ -51,6 +64,9 @@ REPORT_GATHER = 0.5
 """Seconds the refused DMs are gathered before the moderators are told (one message per game for them all)."""
 REPORT_WAIT = 60.0
 """Seconds a report waits at most for the outgoing queue to drain (the rest of a burst's refusals)."""
+MEMBER_CHECKS = 10
+"""At most this many refused users of one game in one report are looked up to tell one who left the server from one
+whose DMs are closed (one request each; a burst of 2,000 refusals is reported as closed DMs without them)."""
 
 TOKEN_LIFETIME = timedelta(minutes=15)
 """Discord: "Interaction tokens are valid for 15 minutes" (receiving-and-responding). A command still working then
@@ -305,6 +321,7 @@ class Courier:
         if user_id is not None and await self._closed(user_id):
             self.skipped_closed += 1  # their DMs refused the bot: another try would be one more refused request
             log.debug("not sent to %s: their DMs are closed to the bot", user_id)
+            await self._instead_of_dm(item)
             return UNDELIVERABLE, None
         try:
             if item.keep is not None:
@@ -324,7 +341,10 @@ class Courier:
             log.warning("could not send to %s: %s", item.to, error)
             if user_id is not None:
                 await self.report_closed_dms(user_id)
-            elif isinstance(item.to, ToThread) and item.to.private:  # the moderators get it by DM instead
+                await self._instead_of_dm(item)
+            elif ((isinstance(item.to, ToThread) and item.to.private)
+                  or (isinstance(item.to, ToChannel) and item.to.moderators_of is not None)):
+                # the moderators' place: they get it by DM instead (never quoted where others read)
                 if await self.permissions.private_refused(item, error, self.send):
                     return SENT, None
             else:  # the bot lacks a permission in a game channel: tell the moderators (permission_reports.py)
@@ -361,6 +381,17 @@ class Courier:
             return UNDELIVERABLE, None
         log.info("%s was owed before its game moved to %s: sent there", item.to, verdict)
         return await self.deliver_owed(OwedRow(row.id, retarget(row.owed, verdict)))
+
+    async def _instead_of_dm(self, item: Outgoing) -> None:
+        """A DM refused because its user's DMs are closed: its public stand-in (``IF_CLOSED``), if it has one, is
+        owed to its channel. Never raises (the DM is settled undeliverable whatever happens here)."""
+        text, channel = item.extra.get(IF_CLOSED), item.extra.get(IF_CLOSED_IN)
+        if not text or not channel:
+            return
+        try:
+            await self.owe([Outgoing(ToChannel(int(channel)), text)])
+        except Exception:
+            log.exception("could not owe the stand-in of a DM refused to %s", item.to)
 
     async def _closed(self, user_id: int) -> bool:
         """Are ``user_id``'s DMs closed to the bot? If the database cannot say (an outage), try the DM."""
@@ -399,9 +430,14 @@ class Courier:
                         games.setdefault(game.id, (game, []))[1].append(user_id)
                 for game, closed in games.values():
                     names = await self.clerk.games.player_names(game.id)
-                    listed = set(closed)  # in the order they joined the game
-                    text = closed_dms_text([name for user_id, name in names.items() if user_id in listed])
-                    await self.owe([Outgoing(ToChannel(game.channel_id), text)])
+                    gone = await self._not_members(game.guild_id, closed) if len(closed) <= MEMBER_CHECKS else set()
+                    listed = set(closed) - gone  # in the order they joined the game
+                    if listed:
+                        text = closed_dms_text([name for user_id, name in names.items() if user_id in listed])
+                        await self.owe([Outgoing(ToChannel(game.channel_id), text)])
+                    if gone:
+                        text = left_server_text([name for user_id, name in names.items() if user_id in gone])
+                        await self.owe([Outgoing(ToChannel(game.channel_id), text)])
             except Exception:
                 log.exception("telling the moderators about %d player(s) with closed DMs failed", len(users))
 
@@ -411,6 +447,23 @@ class Courier:
         rows = await self.lost.release(old_channel, new_channel)
         self.outbox.queue(rows)
         return len(rows)
+
+    async def _not_members(self, guild_id: int, users: Sequence[int]) -> set[int]:
+        """Which of ``users`` are no members of the server (they left it: Discord then refuses a DM to them as to
+        closed DMs, and the bot, without the members intent, is not told they left): one member lookup each, asked
+        only for a few (``MEMBER_CHECKS``). A lookup that fails otherwise counts them as members (play-test S5.2)."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None:
+            return set()
+        gone = set()
+        for user_id in users:
+            try:
+                await guild.fetch_member(user_id)
+            except discord.NotFound:
+                gone.add(user_id)
+            except discord.HTTPException as error:
+                log.warning("could not look up member %s: %s", user_id, error)
+        return gone
 
     async def stop(self) -> None:
         await cancel_one(self._reporter)
@@ -510,6 +563,7 @@ def late_answer(interaction: discord.Interaction, item: Outgoing, *, in_time: bo
                 if in_time else f"Discord did not take my answer to your {name}{where} in time (it waits 3 seconds) "
                                 "and may have told you it failed; here it is.")
         return replace(item, to=ToUser(user), text=f"{head}\n{item.text}" if item.text else head, ephemeral=False)
+    name = name[:1].upper() + name[1:]  # a post's first word: "Button press for @alice ..."
     head = (f"{name} for <@{user}> (late: it took longer than the 15 minutes Discord lets an answer wait):" if in_time
             else f"{name} for <@{user}> (Discord did not take the answer in time and may have said it failed):")
     return replace(item, to=ToChannel(interaction.channel_id), text=f"{head}\n{item.text}" if item.text else head,
@@ -544,6 +598,16 @@ def _answer(item: Outgoing, lane: str, channel_id: int | None, reply_to: int, so
     """An answer to a message (``reply_to``, sent under ``source_id``): a RECEIPT, sent before announcements."""
     return Owed(lane, channel_id, RECEIPT, _nonce(item), encode(item, channel_id=channel_id, reply_to=reply_to),
                 source_id=source_id)
+
+
+def left_server_text(names: Sequence[str]) -> str:
+    """The moderators' warning about players the bot cannot DM because they are no members of the server any more
+    (play-test S5.2: before, they were said to have closed their DMs)."""
+    shown = [f"**{n}**" for n in names]
+    listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+    return (f"⚠️ Moderators: {listed} {'is' if len(names) == 1 else 'are'} no longer a member of this server, so I "
+            "cannot send them direct messages: they get no ballot buttons, receipts or reminders. Take them out "
+            "of the game with `/player remove`, or ask them to join again and DM me.")
 
 
 def closed_dms_text(names: Sequence[str]) -> str:
@@ -587,5 +651,14 @@ def _nonce(item: Outgoing) -> str:
 
 
 def _command_name(interaction: discord.Interaction) -> str:
+    """What the user did, as a late answer names it: ``/vote``, **Count as vote** (a message's menu), or a button press
+    or a menu choice (no command: before, "your ?", play-test S5.1)."""
     command = interaction.command
-    return f"/{command.qualified_name}" if command is not None else "?"
+    if isinstance(command, discord.app_commands.ContextMenu):
+        return f"**{command.name}**"
+    if command is not None:
+        return f"/{command.qualified_name}"
+    if interaction.type is discord.InteractionType.component:
+        data: dict[str, Any] = dict(interaction.data or {})
+        return "button press" if data.get("component_type") == discord.ComponentType.button.value else "menu choice"
+    return "action"

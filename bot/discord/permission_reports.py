@@ -39,9 +39,15 @@ PRIVATE_THREAD_PERMISSIONS = "Create Private Threads and Send Messages in Thread
 """What the bot needs in a game channel for the moderators' private thread (docs/moderators.md)."""
 
 
-def private_refused_text(game: str, channel_id: int, code: int | None) -> str:
-    """Told once per game (while the bot runs) to the moderators Clerk knows, by DM."""
+def private_refused_text(game: str, channel_id: int, code: int | None, *, channel: bool = False) -> str:
+    """Told once per game (while the bot runs) to the moderators Clerk knows, by DM. ``channel``: the moderators'
+    place is a channel of their choosing (``moderator_channel``), not the game channel's private thread."""
     why = "Missing Access" if code == MISSING_ACCESS else "Missing Permissions"
+    if channel:
+        return (f"⚠️ Moderators of **{game}**: I could not post in your moderators' channel <#{channel_id}> (Discord: "
+                f"{why}). I need **{POST_PERMISSIONS}** there. Until then I send what is for the moderators only "
+                "(transfers, ...) to you by DM, like the next message. Or choose another private channel with "
+                "`/game settings moderator_channel:#channel`.")
     return (f"⚠️ Moderators of **{game}**: I could not make or use the private moderators' thread in <#{channel_id}> "
             f"(Discord: {why}). I need **{PRIVATE_THREAD_PERMISSIONS}** there. Until then I send what is for the "
             "moderators only (transfers, ...) to you by DM, like the next message. Or choose a private channel with "
@@ -105,34 +111,39 @@ class PermissionReports:
 
     async def private_refused(self, item: Outgoing, error: discord.Forbidden,
                               dm: Callable[[Outgoing], Awaitable[Any]]) -> bool:
-        """``item`` was for a private thread that Discord refused the bot: send it by DM (``dm``) to the moderators
-        Clerk knows, its buttons replaced by what ``item.extra[INSTEAD]`` says (a DM's press has no roles to check),
-        the first time with why. True if one of them got it; never raises."""
+        """``item`` was for the moderators' private place (the game channel's private thread, or the moderators'
+        channel, play-test S4.1) and Discord refused the bot: send it by DM (``dm``) to the moderators Clerk knows,
+        its buttons replaced by what ``item.extra[INSTEAD]`` says (a DM's press has no roles to check), the first time
+        with why. True if one of them got it; never raises. What was refused is never quoted anywhere else: it is
+        for the moderators only."""
         to = item.to
-        assert isinstance(to, ToThread)
+        assert isinstance(to, ToThread | ToChannel)
+        game_id = to.game_id if isinstance(to, ToThread) else to.moderators_of
+        assert game_id is not None
         try:
-            game = await self.clerk.games.game(to.game_id)
-            members = to.members or tuple(u for u in [await self.clerk.games.game_founder(to.game_id)] if u)
+            game = await self.clerk.games.game(game_id)
+            known = to.members if isinstance(to, ToThread) else await self.clerk.games.known_moderators(game_id)
+            members = known or tuple(u for u in [await self.clerk.games.game_founder(game_id)] if u)
             instead = item.extra.get(INSTEAD)
             text = "\n".join(t for t in (item.text, instead if item.buttons else None) if t)
-            first = to.game_id not in self.private_told
+            first = game_id not in self.private_told
             told = False
             for user_id in members:
                 try:
                     if first:
-                        await dm(Outgoing(ToUser(user_id), text=private_refused_text(game.name, to.channel_id,
-                                                                                     error.code)))
+                        await dm(Outgoing(ToUser(user_id), text=private_refused_text(
+                            game.name, to.channel_id, error.code, channel=isinstance(to, ToChannel))))
                     await dm(dataclasses.replace(item, to=ToUser(user_id), text=text, buttons=(), extra={}))
                     told = True
                 except discord.HTTPException as failed:
                     log.warning("could not DM %s what was for the moderators' thread of %s: %s", user_id, game.name,
                                 failed)
             if told:
-                self.private_told.add(to.game_id)
+                self.private_told.add(game_id)
                 self.sent += first
             return told
         except Exception:
-            log.exception("sending what was for the private thread of game %s by DM failed", to.game_id)
+            log.exception("sending what was for the moderators' place of game %s by DM failed", game_id)
             return False
 
     async def refused(self, item: Outgoing, error: discord.Forbidden) -> None:

@@ -328,10 +328,12 @@ class OwedService(ServiceBase):
         async with self._read() as session:
             return int((await session.execute(select(func.max(_E.c.id)))).scalar_one_or_none() or 0)
 
-    async def unanswered_ballots(self, since: datetime, up_to: int) -> list[tuple[int, int, str, dict[str, Any]]]:
-        """(game id, user id, source id, payload) of every DM ballot (``BallotCast`` under ``msg:<id>``) recorded
-        since ``since``, with an event id of at most ``up_to``, whose receipt was never owed: the bot died between the
-        ballot's commit and owing its receipt."""
+    async def unanswered_ballots(self, since: datetime, up_to: int, kind: str = "BallotCast"
+                                 ) -> list[tuple[int, int, str, dict[str, Any]]]:
+        """(game id, user id, source id, payload) of every DM ballot (an event of ``kind``, ``BallotCast`` or a
+        ruleset's own such as ``ChoiceMade``, under ``msg:<id>``) recorded since ``since``, with an event id of at
+        most ``up_to``, whose receipt was never owed: the bot died between the ballot's commit and owing its
+        receipt."""
         async with self._read() as session:
             first = (await session.execute(select(func.min(_O.c.owed_at)))).scalar_one_or_none()
             if first is None:  # nothing was ever owed: a database from before the queue; its ballots were answered
@@ -340,7 +342,7 @@ class OwedService(ServiceBase):
             found = await session.execute(
                 select(_E.c.game_id, _E.c.actor, _E.c.source_id, _E.c.payload)
                 .select_from(_E.outerjoin(_O, _O.c.source_id == _E.c.source_id))
-                .where(and_(_E.c.kind == "BallotCast", _E.c.at >= since, _E.c.id <= up_to,
+                .where(and_(_E.c.kind == kind, _E.c.at >= since, _E.c.id <= up_to,
                             _E.c.source_id.like("msg:%"), _O.c.id.is_(None)))
                 .order_by(_E.c.id))
             return [(g, int(a), str(s), dict(p)) for g, a, s, p in found]

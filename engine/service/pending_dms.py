@@ -65,5 +65,5 @@ class PendingDmService(ServiceBase):
     async def recorded_in(self, source_id: str) -> int | None:
         """The game in which something was recorded under ``source_id`` (a DM counted), or None."""
         async with self._read() as session:
-            found = await session.execute(select(Event.game_id).where(Event.source_id == source_id))
-            return found.scalar_one_or_none()
+            found = await session.execute(select(Event.game_id).where(Event.source_id == source_id).limit(1))
+            return found.scalars().first()  # a message may have recorded several events

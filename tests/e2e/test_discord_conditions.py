@@ -78,6 +78,7 @@ async def test_a_vote_whose_interaction_discord_no_longer_knows_is_answered_by_d
     by_dm = await h.fake.wait_for(lambda: [m for m in h.fake.dms(h.alice) if "did not take my answer" in m.content],
                                   "alice's receipt by DM")
     assert "**Aye**" in by_dm[0].content
+    assert by_dm[0].content.startswith("Discord did not take my answer to your button press in time")  # S5.1: not "?"
     await h.settle()
     assert sorted(b["payload"]["option"] for b in await ballots(h)) == ["aye", "nay"]
 

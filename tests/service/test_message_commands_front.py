@@ -57,6 +57,17 @@ async def test_a_moderator_counts_a_players_message_marked_as_theirs_and_the_pla
     assert told and "mod counted your message “Vote: No Confidence”" in told[0]
 
 
+async def test_a_message_read_already_is_answered_so_not_as_reaching_the_bot_twice(table: Table) -> None:
+    """Play-test S5.3: the menu on a message that was counted (when it was posted, read because it mentioned the bot,
+    or through the menu before) says so; before, "That message reached me twice", which it had not."""
+    await with_ag(table)
+    assert "1 of 2" in answer(await count(table, ALICE, ALICE, "Vote: No Confidence", mid=888))
+    again = answer(await count(table, ALICE, ALICE, "Vote: No Confidence", mid=888))
+    assert again == ("That message was read already (when it was posted, or through this menu before) and counted "
+                     "once then. Nothing was recorded.")
+    assert await supporters(table) == [ALICE.id]
+
+
 async def test_the_ag_may_count_a_player_majority_vote_and_another_player_may_not(table: Table) -> None:
     await with_ag(table)
     refused = answer(await count(table, BOB, ALICE, "Vote: No Confidence"))

@@ -389,8 +389,10 @@ async def test_an_unread_dm_is_answered_with_the_mylantium_form_it_meant(rep: Re
                                              intrigue=2, roll=1, faction=None, actor=1)
     both = texts(await dm(clerk, C.PL, "Vote: Debs"))  # a player of both: the ballot's answer, and Mylantium's
     assert "“Debs” is not Aye, Nay or Abstain" in both
-    assert ("If you meant “Primary: Debs”, it would not be taken in #mylantium either: The Primary is not open in "
-            "mylantium (the General Election is)." in both and both.endswith("Nothing was recorded."))
+    assert ("If you meant “Primary: Debs”, it would not be taken in #mylantium either: The Primary of turn 1 in "
+            "mylantium closed at " in both and both.endswith("Nothing was recorded."))
+    assert ("; the General Election is open now: a choice sent after it is not taken, and one sent before it, if any, "
+            "stood." in both)  # play-test S5.4: when it closed, not only that it is not open
     assert "In #mylantium (Mylantium), did you mean “General: Whig”?" in texts(await dm(clerk, C.PL, "Vote: Whig"))
 
 

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.actions.convocate.render import answers_text
 from engine.convocate.board import Phase
 from engine.convocate.motions import MotionCard
 from engine.core.errors import RuleError
@@ -325,6 +326,33 @@ async def test_an_offer_times_out_and_a_motion_nobody_can_second_resolves_at_onc
                                                          convocant="J_A", source_id=cv.src())
     assert plain.resolved and plain.order == () and plain.answers == ()
     assert await cv.clerk.convocate.motions.offer_deadlines() == []
+
+
+async def test_an_offer_passed_on_while_the_bot_was_offline_says_so(cv: Convocate) -> None:
+    """Play-test S4.3: the offer's deadline passed while the bot was down, and it passes on at start: the answer
+    recorded and shown (the channel's post, the resolution's card, /motion status) says the bot was offline, and
+    that no answer had been sent before the deadline (the DMs of that time are read back first, R3.2). One passed on a
+    few seconds after its deadline (the scheduler's pass) does
+    not."""
+    await cv.clerk.settings.change_setting(cv.gid, name="second_timeout", value="2h", actor=MOD)
+    await cv.card("character", "K_A", A, at="HW_A")
+    await cv.card("character", "K_C", C, at="HW_C")
+    await cv.card("character", "J_A", A, at="HW_A")
+    await cv.phase(("alice", Phase.ACTION))
+    motions = cv.clerk.convocate.motions
+    moved = await motions.move_motion(cv.gid, user_id=A, motion=MotionCard("M1"), convocant="K_A", source_id=cv.src())
+    assert moved.offer_to == "alice"
+    cv.clock.advance(timedelta(hours=2, seconds=20))
+    in_time = await motions.pass_offer(cv.gid, actor=None, reason="timed out", expected=(1, 0), source_id="t-1")
+    assert in_time is not None and in_time.offer_to == "carol"
+    first = in_time.answers[0]
+    assert (first.player, first.answer, first.why) == ("alice", "timed out", None)
+    cv.clock.advance(timedelta(hours=5))
+    late = await motions.pass_offer(cv.gid, actor=None, reason="timed out", expected=(1, 2), source_id="t-2")
+    assert late is not None and late.resolved
+    assert answers_text(late).endswith("carol did not answer in time (its deadline passed while the bot was "
+                                       "offline, with no answer sent before it; the DMs sent meanwhile were read "
+                                       "when the bot started again)")
 
 
 async def test_repeals_succeed_fail_on_a_tie_and_are_exported(cv: Convocate) -> None:

@@ -10,6 +10,7 @@ import pytest
 from mylantium_table import MOD, USERS, Republic, republic
 from sqlalchemy import select
 
+from bot.actions.mylantium.render import result_card
 from engine.core.errors import RuleError
 from engine.mylantium.business import Happening as H
 from engine.mylantium.model import Building, FactionCode, Party
@@ -148,6 +149,38 @@ async def test_a_redelivered_choice_is_not_applied_twice(rep: Republic) -> None:
     again = await rep.choose(C.PL, "primary", "Lee", source_id="m-1")
     assert again.duplicate and again.choice == "Lee"
     assert (await kinds(rep)).count("ChoiceMade") == 2
+
+
+async def test_an_election_its_deadline_closed_while_the_bot_was_offline_says_so(rep: Republic,
+                                                                              clock: ManualClock) -> None:
+    """Play-test S4.2: the Primary's deadline passed while the bot was down; the close at start records when it was
+    due, and the result card says it closed late and that a choice DMed meanwhile did not reach the bot (Discord
+    does not send it again), as a Landsdraad round's does (R3.2). The General Election, closed in time, says
+    nothing of it."""
+    await candidates(rep)
+    await rep.clerk.mylantium.set_government(rep.id, president=C.PR, approval=60, actor=MOD)
+    elections = rep.clerk.mylantium.elections
+    await elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary", hours=1)
+    clock.advance(timedelta(hours=3))  # the bot was down from before the deadline until now
+    late = await elections.close_election(rep.id, actor=None, source_id="d-1", expected=(1, "primary"))
+    assert late is not None and late.result is not None
+    text = result_card(late).description
+    assert "\n\nClosed at its deadline " in text and "2026-03-01 19:00 UTC" in text
+    assert text.endswith(" (the bot was offline). The choices DMed to the bot while it was offline were read when it "
+                         "started again: those sent before the deadline are counted.")
+    assert late.result["due_at"] == "2026-03-01T19:00:00+00:00"
+    with pytest.raises(RuleError) as refused:  # play-test S5.4: the choice bob DMed again on reading the card
+        await elections.choose(rep.id, user_id=USERS[C.GR], stage="primary", choice="Ash", at=clock.now(),
+                               source_id="m-late")
+    assert str(refused.value).startswith("The Primary of turn 1 in ")
+    assert " closed at " in str(refused.value) and "2026-03-01 19:00 UTC" in str(refused.value)
+    assert str(refused.value).endswith(": a choice sent after it is not taken, and one sent before it, if any, stood.")
+    await rep.open("general", hours=1)
+    clock.advance(timedelta(hours=1, seconds=30))  # the scheduler's pass a little after the deadline: in time
+    in_time = await elections.close_election(rep.id, actor=None, source_id="d-2", expected=(1, "general"))
+    assert in_time is not None and in_time.result is not None and "due_at" not in in_time.result
+    assert "offline" not in result_card(in_time).description
 
 
 async def test_the_deadline_closes_an_election_once(rep: Republic, clock: ManualClock) -> None:

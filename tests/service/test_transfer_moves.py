@@ -143,7 +143,7 @@ async def test_the_moderators_place_and_the_front(table: Any) -> None:
     [ok] = await slash(c, MODERATOR, "game settings", moderator_channel=777)
     assert ok.ephemeral and "now goes to <#777>" in ok.text
     out = await dm(c, actor(BOB, "bob"), "Transfer: 200 MS to carol")
-    assert [o.to for o in out[1:]] == [ToChannel(777)] and out[1].buttons == ()
+    assert [o.to for o in out[1:]] == [ToChannel(777, moderators_of=table.game.id)] and out[1].buttons == ()
     assert "Money is not kept in the ledger: recorded only." in out[1].text
     [shown] = await slash(c, MODERATOR, "game settings")
     assert "**moderator_channel** = <#777>" in shown.text

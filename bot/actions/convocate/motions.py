@@ -14,13 +14,24 @@ from bot.actions.context import Ctx
 from bot.actions.convocate.guard import RULESET, TWICE, command, convocate_game
 from bot.actions.convocate.render import (
     moved_card,
+    offer_in_channel_text,
     offer_moves_text,
     offer_text,
     repeal_card,
     resolved_card,
 )
 from bot.actions.option_text import checked
-from bot.actions.outbox import CUSTOM_ID_MAX, EXPLAINS, Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import (
+    CUSTOM_ID_MAX,
+    EXPLAINS,
+    IF_CLOSED,
+    IF_CLOSED_IN,
+    Button,
+    Outgoing,
+    ToChannel,
+    ToUser,
+    reply,
+)
 from bot.actions.routes import Routes, first_line
 from engine.convocate.motions import MotionCard
 from engine.convocate.parsing import MoveMotion, MoveRepeal, SecondAnswer, looks_like, parse
@@ -51,7 +62,8 @@ def motion_outgoings(app: App, m: MotionView, *, first: bool) -> list[Outgoing]:
         out.append(Outgoing(ToChannel(channel), card=resolved_card(m),
                             extra={EXPLAINS: card_tag("motion", m.game.id, m.number)}))
     elif m.offer_user is not None:
-        out.append(Outgoing(ToUser(m.offer_user), text=offer_text(m, now), buttons=offer_buttons(m)))
+        out.append(Outgoing(ToUser(m.offer_user), text=offer_text(m, now), buttons=offer_buttons(m),
+                            extra={IF_CLOSED: offer_in_channel_text(m, now), IF_CLOSED_IN: str(channel)}))
     return out
 
 

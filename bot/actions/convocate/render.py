@@ -222,6 +222,15 @@ def offer_text(m: MotionView, now: datetime) -> str:
             f"{SECOND_HOW}, by {deadline(m.deadline, now)}; after that the offer passes on.")
 
 
+def offer_in_channel_text(m: MotionView, now: datetime) -> str:
+    """The offer, in the game channel, for a player whose DMs are closed to the bot (play-test S4.4): who is asked,
+    with which Convocants, and how to answer without a DM. The offer is public (rules-spec 4.2.9)."""
+    return (f"**{m.offer_to}**: I cannot DM you the offer to second Motion #{m.number} ({m.name}) (your DMs are closed "
+            f"to me). Your Convocants with access: {', '.join(m.candidates)}. Answer with `/motion second` or "
+            f"`/motion decline`, or post here `Second: <Convocant>` or `Second: no`, by {deadline(m.deadline, now)}; "
+            "after that the offer passes on.")
+
+
 def offer_moves_text(m: MotionView, now: datetime) -> str:
     last = answers_text(m)
     return (f"Motion #{m.number} ({m.name}): {last}. The offer to second is now with **{m.offer_to}** until "

@@ -54,6 +54,7 @@ FRONT = Front(
     due=(turn.close_overdue,),
     reminders=REMINDERS,
     recover={"primary": turn.primary_again, "general": turn.general_again},
+    receipts=turn.unanswered_receipts,
     sources=SOURCES,
     setup=republic.setup_summary,
     importer=import_setup,

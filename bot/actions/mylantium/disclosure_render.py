@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.actions.mylantium.render import GOLD
+from bot.actions.mylantium.render import GOLD, late_text
 from bot.actions.outbox import Card
 from bot.actions.render import NEUTRAL
 from engine.core.disclosure import margin_band
@@ -58,7 +58,8 @@ def exposure_warning(e: MylElectionView) -> str:
 
 
 def held_card(e: MylElectionView) -> Card:
-    return Card(f"{e.game.name}: the {e.title} of turn {e.turn} is closed", "The moderators will post the result.",
+    return Card(f"{e.game.name}: the {e.title} of turn {e.turn} is closed", "The moderators will post the result."
+                + late_text(e.result or {}),
                 (), NEUTRAL)
 
 
@@ -82,7 +83,8 @@ def coarse_card(e: MylElectionView) -> Card:
             text = (f"Tied: {', '.join(tie)}. The moderators name the nominee (/election nominee)." if tie else
                     f"Nominee: **{nominee}**; margin {_band(totals)}" if nominee else "no candidates")
             fields.append((f"{party.title} Primary", text, False))
-        return Card(f"{e.game.name}: the Primary of turn {e.turn}", "", tuple(fields), GOLD, footer=footer)
+        return Card(f"{e.game.name}: the Primary of turn {e.turn}", late_text(e.result or {}).lstrip(), tuple(fields),
+                    GOLD, footer=footer)
     winner = Party(r["winner"])
     totals = [int(line.get("total", 0)) for line in r.get("lines", {}).values()]
     outcome = f"The **{winner.title}s** win" + (" the tie, which keeps the incumbent party in power." if r.get("tie")
@@ -90,4 +92,5 @@ def coarse_card(e: MylElectionView) -> Card:
     if r.get("president"):
         outcome += (f" The Presidency goes to their nominee, {r['nominees'][winner.value]} (the "
                     f"{FactionCode[r['president']].plural}).")
-    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome, (), GOLD, footer=footer)
+    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome + late_text(e.result or {}), (), GOLD,
+                footer=footer)

@@ -159,6 +159,21 @@ def election_status_card(e: MylElectionView, now: datetime) -> Card:
     return Card(f"{e.game.name}: the {e.title} of turn {e.turn} ({e.status})", "", tuple(fields), NEUTRAL)
 
 
+OFFLINE_DMS = ("The choices DMed to the bot while it was offline were read when it started again: those sent before "
+               "the deadline are counted.")
+"""Said under a result closed late (play-test S4.2): Discord does not send the bot the DMs of a time it was offline;
+it reads them back at start before it closes the election (bot/discord/catch_up.py, as under a Landsdraad round's,
+play-test R3.2)."""
+
+
+def late_text(r: Mapping[str, Any]) -> str:
+    """The note under a result its deadline closed while the bot was offline; empty for one closed in time."""
+    due = r.get("due_at")
+    if not due:
+        return ""
+    return f"\n\nClosed at its deadline {stamp(datetime.fromisoformat(due))} (the bot was offline). {OFFLINE_DMS}"
+
+
 def result_card(e: MylElectionView) -> Card:
     r: Mapping[str, Any] = e.result or {}
     if e.stage == "primary":
@@ -175,8 +190,8 @@ def result_card(e: MylElectionView) -> Card:
             fields.append((f"{party.title} Primary", "\n".join(lines) or "no candidates", False))
         fields.append(("Independent Vote", "none: it votes only in the General Election", False))
         return Card(f"{e.game.name}: the Primary of turn {e.turn}", "Totals by candidate (Charisma counts only "
-                                                                  "for candidates running).", tuple(fields),
-                    GOLD)
+                                                                  "for candidates running)." + late_text(r),
+                    tuple(fields), GOLD)
     lines = r.get("lines", {})
     incumbent = Party(r["incumbent"])
     fields = []
@@ -196,7 +211,7 @@ def result_card(e: MylElectionView) -> Card:
     if r.get("president"):
         outcome += (f" The Presidency goes to their nominee, {r['nominees'][winner.value]} (the "
                     f"{FactionCode[r['president']].plural}).")
-    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome, tuple(fields), GOLD)
+    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome + late_text(r), tuple(fields), GOLD)
 
 
 def choice_text(r: ChoiceReceipt, now: datetime, written: str | None = None) -> str:
@@ -376,6 +391,14 @@ def coup_offer_text(c: ChainView) -> str:
             "maintenance of the units on station or in battle, and face a Counter-Revolutionary Treasury at once; "
             "if yours is greater you win the game, otherwise you withdraw and Fervor rises by 3. Press a "
             "button below, or reply `Coup: yes` or `Coup: no`.")
+
+
+def coup_offer_in_channel_text(user_id: int) -> str:
+    """The coup offer's stand-in in the game channel when the Brass Hats' player's DMs are closed to the bot
+    (play-test S4.4): that the offer is made is public already; how to answer it without the DM's buttons."""
+    return (f"<@{user_id}> (the Brass Hats): I cannot DM you the coup offer (your DMs are closed to me). DM me "
+            "`Coup: yes` or `Coup: no`, or ask a moderator to answer for you with `/revolution coup`. Play stays "
+            "suspended until it is answered.")
 
 
 def contribution_request_text(c: ChainView, code: FactionCode, now: datetime) -> str:

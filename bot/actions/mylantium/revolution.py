@@ -17,9 +17,10 @@ from bot.actions.mylantium.render import (
     chain_status_card,
     chain_texts,
     contribution_request_text,
+    coup_offer_in_channel_text,
     coup_offer_text,
 )
-from bot.actions.outbox import EXPLAINS, Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import EXPLAINS, IF_CLOSED, IF_CLOSED_IN, Button, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.core.stamps import stamp
@@ -55,7 +56,9 @@ def chain_outgoings(app: App, c: ChainView) -> list[Outgoing]:
         return out
     if c.chain.waiting is Waiting.COUP and "BH" in {k.name for k in c.users}:
         bh = next(k for k in c.users if k.name == "BH")
-        out.append(Outgoing(ToUser(c.users[bh]), text=coup_offer_text(c), buttons=coup_buttons(c)))
+        out.append(Outgoing(ToUser(c.users[bh]), text=coup_offer_text(c), buttons=coup_buttons(c),
+                            extra={IF_CLOSED: coup_offer_in_channel_text(c.users[bh]),
+                                   IF_CLOSED_IN: str(c.game.channel_id)}))
     elif c.chain.waiting is Waiting.CONTRIBUTIONS:
         for code in contributors(c.chain, c.factions):
             if code in c.users:

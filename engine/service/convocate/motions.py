@@ -24,6 +24,13 @@ from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.store.models import Event, Game
 from engine.store.models.convocate import CvMotion
 
+LATE = timedelta(minutes=1)
+"""An offer its deadline passed on more than this late is told as passed on while the bot was offline (play-test
+S4.3). The DMs sent meanwhile were read back at start before it passed on (bot/discord/catch_up.py, play-test R3.2),
+so no answer had been sent before its deadline."""
+OFFLINE = ("its deadline passed while the bot was offline, with no answer sent before it; the DMs sent meanwhile were "
+           "read when the bot started again")
+
 
 def motion_card(row: CvMotion) -> MotionCard:
     d = row.details
@@ -213,7 +220,11 @@ class ConvocateMotionService(ServiceBase):
             if expected is not None and expected != (row.number, index):
                 return None
             name = loaded.name_of(row.offer_to) or "?"
-            answers = [*row.offer.get("answers", []), {"player": name, "answer": reason}]
+            answer: dict[str, Any] = {"player": name, "answer": reason}
+            if (expected is not None and row.offer_deadline is not None
+                    and uow.now - utc(row.offer_deadline) > LATE):
+                answer["why"] = OFFLINE
+            answers = [*row.offer.get("answers", []), answer]
             row.offer = {**row.offer, "answers": answers, "index": index + 1}
             advance(loaded, row, loaded.board, uow.now)
             await uow.record(game_id, "SecondTimedOut" if reason == "timed out" else "SecondPassed", actor, {

@@ -51,6 +51,10 @@ from engine.service.uow import Duplicate, ServiceBase
 from engine.store.models import Game
 from engine.store.models.mylantium import MylChoice, MylElection, MylFaction, MylGovernment
 
+LATE = timedelta(minutes=1)
+"""An election closed by its deadline later than this after it is reported as closed late (the bot was offline,
+play-test S4.2), as a Landsdraad round is."""
+
 STAGES = ("primary", "general")
 
 
@@ -262,6 +266,21 @@ class Elections(ServiceBase):
                 return ChoiceReceipt(game_view(game), int(p["turn"]), str(p["stage"]), FactionCode[p["faction"]],
                                      str(p["choice"]), p.get("replaced"), 0, None, duplicate=True)
 
+    async def recorded_receipt(self, game_id: int, payload: dict[str, Any]) -> ChoiceReceipt:
+        """The receipt of a choice recorded as ``payload`` (its ``ChoiceMade``), as ``choose`` returned it: for a
+        choice committed whose receipt was never owed (the bot was killed between the two, play-test S4.5). The
+        Faction's votes are as they stand now (they count as they stand at the close)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            require_mylantium(game)
+            code = FactionCode[str(payload["faction"])]
+            factions, _ = await pure_factions(session, game_id)
+            votes = next((f.votes for f in factions if f.code is code), 0)
+            row = await election_of(session, game_id, int(payload["turn"]), str(payload["stage"]))
+            deadline = utc(row.deadline) if row is not None and row.deadline else None
+            return ChoiceReceipt(game_view(game), int(payload["turn"]), str(payload["stage"]), code,
+                                 str(payload["choice"]), payload.get("replaced"), votes, deadline)
+
     async def refusal(self, game_id: int, *, user_id: int, stage: str, choice: str, at: datetime) -> str | None:
         """Why ``choose`` would refuse this choice now (its refusal's text), or None if it would take it; nothing is
         recorded. An answer's hint is checked with it before it suggests a form (play-test M5.4)."""
@@ -292,6 +311,8 @@ class Elections(ServiceBase):
                     raise RuleError(f"No election is open in {game.name}.")
                 gov = await government_of(uow.session, game)
                 result = await _tally(uow.session, game, gov, row)
+                if expected is not None and row.deadline is not None and uow.now - utc(row.deadline) > LATE:
+                    result["due_at"] = utc(row.deadline).isoformat()  # closed late: the bot was offline
                 if row.stage == "general" and result.get("president"):
                     gov.president = result["president"]
                 row.status, row.closed_at, row.result = "closed", uow.now, result
@@ -390,10 +411,18 @@ class Elections(ServiceBase):
             return [(g, t, s, utc(d)) for g, t, s, d in rows.all() if d is not None]
 
 
-def _open_for(game: Game, row: MylElection | None, stage: str, at: datetime) -> MylElection:
-    """The open election if it is ``stage``'s and its deadline has not passed."""
+def _open_for(game: Game, row: MylElection | None, stage: str, at: datetime,
+              closed: MylElection | None = None) -> MylElection:
+    """The open election if it is ``stage``'s and its deadline has not passed. ``closed``: this turn's ``stage``
+    election, when it has closed: a choice after it is told when it closed and that the one sent before stands
+    (play-test S5.4, as a late Landsdraad ballot is, P5.4)."""
     if row is None or row.stage != stage:
         now = f" (the {_title(row.stage)} is)" if row is not None else ""
+        if closed is not None and closed.status == "closed" and closed.closed_at is not None:
+            ended = min(utc(closed.closed_at), utc(closed.deadline)) if closed.deadline else utc(closed.closed_at)
+            now = f"; the {_title(row.stage)} is open now" if row is not None else ""
+            raise RuleError(f"The {_title(stage)} of turn {closed.turn} in {game.name} closed at {stamp(ended)}{now}: "
+                            "a choice sent after it is not taken, and one sent before it, if any, stood.")
         raise RuleError(f"The {_title(stage)} is not open in {game.name}{now}.")
     if row.deadline is not None and at >= utc(row.deadline):
         raise RuleError(f"The {_title(stage)} closed at {stamp(utc(row.deadline))}; your "
@@ -413,7 +442,11 @@ async def _choosable(session: AsyncSession, game_id: int, user_id: int, stage: s
                         f"(/revolution status). The {_title(stage)}'s deadline is held meanwhile; send "
                         "your choice again once play resumes.")
     game = await calm_game(session, game_id)
-    row = _open_for(game, await open_election(session, game_id), stage, at)
+    row = await open_election(session, game_id)
+    closed = None
+    if row is None or row.stage != stage:
+        closed = await election_of(session, game_id, (await government_of(session, game)).turn, stage)
+    row = _open_for(game, row, stage, at, closed)
     _, faction = mine or await faction_of_user(session, game, user_id)
     if not faction.in_play:
         raise RuleError("Your Faction has withdrawn from the game.")
