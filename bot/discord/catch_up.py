@@ -34,6 +34,7 @@ from typing import Any
 import discord
 
 from bot.discord.contexts import DirectMessage, dm_of
+from bot.discord.pacing import spare_time
 from engine.core.stamps import stamp
 from engine.service.clerk import Clerk
 
@@ -111,6 +112,8 @@ class CatchUp:
         self.handled = 0
         """DMs read back and handled (tests, the log)."""
         self.read_channels = 0
+        self._closing = 0
+        """Scheduler passes waiting in ``before_close``: while any does, no read waits for the budget's spare time."""
 
     @property
     def active(self) -> bool:
@@ -144,9 +147,13 @@ class CatchUp:
         if self._task is None:
             return
         now = self.clerk.clock.now()
-        while not self.done.is_set() and (self.covered is None or self.covered <= now):
-            self._progress.clear()
-            await self._progress.wait()
+        self._closing += 1  # the reads go at the budget's full rate meanwhile, not in its spare time
+        try:
+            while not self.done.is_set() and (self.covered is None or self.covered <= now):
+                self._progress.clear()
+                await self._progress.wait()
+        finally:
+            self._closing -= 1
 
     def _cover(self, up_to: datetime) -> None:
         self.covered = up_to
@@ -214,8 +221,12 @@ class CatchUp:
                     if queue.empty():
                         return
                 user = queue.get_nowait()
+                # in the background, every request in the global budget's spare time, so that no receipt waits for
+                # one (pacing.py); a close waiting for these players lifts it
+                spare = spare_time() if background and not self._closing else contextlib.nullcontext()
                 try:
-                    await self._read_user(user, after, ready_at)
+                    with spare:
+                        await self._read_user(user, after, ready_at)
                 except discord.HTTPException as error:
                     log.warning("could not read back the DMs of %s: %s", user, error)
                 except Exception:

@@ -24,10 +24,13 @@ Time is real monotonic time (``time.monotonic``), never the game clock."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextvars import ContextVar
 from types import SimpleNamespace
 from typing import Any
 
@@ -49,6 +52,25 @@ INVALID_STATUSES = frozenset({401, 403, 429})
 SLOW_SPACING = 0.25
 """Seconds between requests while the invalid ones in the window are past ``slow_at``: 4 a second, so even if every
 one were refused the rest of the window adds at most 2,400."""
+
+
+SPARE_SHARE = (3, 4)
+"""A request made in the background (``spare_time``) starts only while fewer than this share of the budget started in
+the last second: the rest is left to the live requests (receipts, answers), which it then never holds up."""
+_SPARE: ContextVar[bool] = ContextVar("clerk_pacing_spare", default=False)
+
+
+@contextlib.contextmanager
+def spare_time() -> Iterator[None]:
+    """Requests made inside (in this task) go in the global budget's spare time only: one starts when the live
+    requests could still start at once after it and at most ``SPARE_SHARE`` of the budget was used in the last
+    second, so it never makes a receipt wait for the even spacing (the reading back of DMs at start,
+    catch_up.py)."""
+    token = _SPARE.set(True)
+    try:
+        yield
+    finally:
+        _SPARE.reset(token)
 
 
 def budget_of(per_second: int) -> int:
@@ -84,6 +106,8 @@ class Pacer:
         self._slow = False
         self._stopped = False
         self._last_start = float("-inf")
+        self.spare_starts = 0
+        """Requests started in the budget's spare time (``spare_time``)."""
 
     def set_limit(self, per_second: int) -> None:
         """Discord's global limit for this bot (50 unless Discord raised it for a large bot)."""
@@ -133,6 +157,24 @@ class Pacer:
                     return
                 await asyncio.sleep(wait)
 
+    def spare(self, now: float) -> bool:
+        """Could a background request start at ``now`` and leave a live one that comes next starting at once: at
+        least two starts of the even schedule's catch-up due (one for it, one left), and the last second's starts
+        under ``SPARE_SHARE`` of the budget."""
+        while self._started and self._started[0] <= now - self.window:
+            self._started.popleft()
+        due = max(self._next, now - CATCH_UP * self.spacing)
+        share, of = SPARE_SHARE
+        return (due <= now - self.spacing and len(self._started) * of < self.budget * share
+                and self._paused_until <= now and not self._slow)
+
+    async def acquire_spare(self) -> None:
+        """``acquire`` in the budget's spare time (``spare_time``): waits while the live requests use it."""
+        while not self.spare(time.monotonic()) or self._lock.locked():
+            await asyncio.sleep(self.spacing)
+        self.spare_starts += 1
+        await self.acquire()
+
     def invalid_in_window(self, now: float | None = None) -> int:
         """Invalid answers (401, 403, 429 but shared) in the last ``INVALID_WINDOW`` seconds."""
         now = time.monotonic() if now is None else now
@@ -174,7 +216,7 @@ class Pacer:
                         params: aiohttp.TraceRequestStartParams) -> None:
         path = params.url.path
         if "/api/" in path and not EXEMPT.search(path):
-            await self.acquire()
+            await (self.acquire_spare() if _SPARE.get() else self.acquire())
 
     async def _on_end(self, session: aiohttp.ClientSession, context: SimpleNamespace,
                       params: aiohttp.TraceRequestEndParams) -> None:
