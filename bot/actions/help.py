@@ -72,11 +72,13 @@ FIRST = ("game", "player")
 
 def grouped(specs: list[Command]) -> list[str]:
     """``/round` open · close · extend``: one line a command group; a game's set-up first (FIRST), then in the
-    order the table defines them."""
+    order the table defines them, ``new`` first in its group."""
     groups: dict[str, list[str]] = {head: [] for head in FIRST}
     for spec in specs:
         head, _, rest = spec.name.partition(" ")
         groups.setdefault(head, []).append(rest)
+    for rests in groups.values():  # `/game new` and `import` before `end` (play-test D5.7): a game is made first
+        rests.sort(key=lambda rest: {"new": 0, "import": 1}.get(rest, 2))
     return [f"`/{head}`" + (" " + " · ".join(r for r in rests if r) if any(rests) else "")
             + (" (and `/" + head + "` alone)" if "" in rests and any(rests) else "")
             for head, rests in groups.items() if rests]

@@ -133,6 +133,13 @@ def test_help_lists_every_command_a_ruleset_takes_within_discord_limits(table: A
             assert named == help.takes(app, ruleset, spec), (ruleset, spec.name)
 
 
+def test_help_lists_a_group_with_making_a_game_first(table: Any) -> None:
+    """Play-test D5.7: the moderators' `/game` line read "end · new · ...": a new moderator met `end` first."""
+    line = next(x.strip() for x in help.help_card(App(table.clerk), "landsdraad", "g").as_text().splitlines()
+                if x.strip().startswith("`/game`"))
+    assert line.startswith("`/game` new · import · "), line
+
+
 def test_help_for_one_command_and_a_near_miss(table: Any) -> None:
     app = App(table.clerk)
     card = help.command_card(app, "/Round  open")
