@@ -86,9 +86,10 @@ async def test_an_offer_to_a_player_whose_dms_are_closed_is_made_in_the_game_cha
 
 
 async def test_a_choice_committed_but_never_owed_a_receipt_gets_it_at_start_once(clerk_bot: Harness) -> None:
-    """Play-test S4.5: the bot is killed between committing bob's ``Primary:`` DM and owing its receipt (a Mylantium
-    choice's receipt is owed after its commit, not in its transaction as a Landsdraad ballot's). At start the
-    receipt is owed and sent as a reply to the DM, once; before, bob never heard that his choice counted."""
+    """Play-test S4.5: bob's ``Primary:`` DM was committed without its receipt (a database written by an older
+    version, whose receipt was owed after the commit; now it is owed in the choice's transaction: the test below).
+    At start the receipt is owed and sent as a reply to the DM, once; before, bob never heard that his choice
+    counted."""
     h = clerk_bot
     await primary(h)
     message_id = h.fake.ids.next()  # bob's DM, which the bot read, committed and died with
