@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from engine.core.stamps import utc_text
-from engine.service.owed import Owed, OwedRow
+from engine.service.owed import Owed, OwedRow, OwedWith
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -205,3 +208,36 @@ class Answering:
 
     row_of: Callable[[Outgoing], Owed]
     owed: list[tuple[Outgoing, OwedRow]] = field(default_factory=list)
+
+
+class AnswerWith(Generic[R]):
+    """The replies to a message made of its write's result (``replies``: the ``Here`` answers only, pure, as they
+    are made inside the write's transaction), owed in that transaction when the front end lets the handler
+    (``Ctx.answering``), so a kill between the commit and owing them cannot lose them (play-test S4.5; a
+    Landsdraad DM ballot's receipt is owed so by its batch). Pass ``owed`` to the service's write
+    (``engine.service.owed.owe_in``), then return ``out(result)``: the replies, those owed already handed to the
+    front end (which queues them and owes them no second time), and made again after the write when nothing was
+    owed with it (no ``answering``, or a redelivery answered outside the write)."""
+
+    def __init__(self, answering: Answering | None, replies: Callable[[R], list[Outgoing]]) -> None:
+        self._answering = answering
+        self._replies = replies
+        self._made: list[Outgoing] = []
+        self.owed: OwedWith[R] | None = OwedWith(self._make) if answering is not None else None
+
+    def _make(self, result: R) -> list[Owed]:  # in the write's transaction
+        assert self._answering is not None
+        self._made = self._replies(result)
+        return [self._answering.row_of(item) for item in self._made if _answers(item)]
+
+    def out(self, result: R) -> list[Outgoing]:
+        if self._answering is None or self.owed is None or not self.owed.rows:
+            return self._replies(result)
+        answers = [item for item in self._made if _answers(item)]
+        self._answering.owed.extend(zip(answers, self.owed.rows, strict=True))
+        return list(self._made)
+
+
+def _answers(item: Outgoing) -> bool:
+    """A reply to the message with something in it (what the front end owes as an answer)."""
+    return isinstance(item.to, Here) and bool(item.text or item.card is not None or item.file is not None)

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Dialect
 
 from engine.service.batching import Batcher
 from engine.service.clock import utc
-from engine.service.uow import Backend, ServiceBase, typed_param
+from engine.service.uow import Backend, ServiceBase, UnitOfWork, typed_param
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
 from engine.store.prebuilt import Prebuilt, built_for, driver_execute, padded, prebuilt
@@ -122,6 +122,17 @@ def owe_with(connection: Connection, now: datetime, answers: Sequence[tuple[Owed
     """Owe the messages of every ``(answer, result)`` in ``connection``'s transaction, in one statement; each
     answer's ``rows`` are its messages' rows."""
     owe_made(connection, now, made_of(answers))
+
+
+async def owe_in(uow: UnitOfWork, answer: OwedWith[R] | None, result: R) -> R:
+    """``owe_with`` in the transaction of a ``ServiceBase._write`` (``uow``): the messages ``answer`` makes of
+    ``result`` (none without an ``answer``) are owed exactly when the write commits (a DM form's answer: play-test
+    S4.5). Called last in the write's block, with what the write returns; returns ``result``. Any service's write
+    answering a message takes an ``answer`` this way; a redelivery (``Duplicate``) leaves the block before it, so
+    its answer is made after, and owed as any other."""
+    if answer is not None:
+        await uow.session.run_sync(lambda session: owe_with(session.connection(), uow.now, [(answer, result)]))
+    return result
 
 
 _OWED_FIELDS = ("lane", "channel_id", "priority", "nonce", "coalesce", "source_id", "body", "owed_at", "attempts")

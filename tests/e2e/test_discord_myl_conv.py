@@ -4,8 +4,13 @@ players whose DMs are closed, a choice committed just before a kill."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from fakediscord import Channel, User
+
 from .clerkbot import Harness
 from .test_convocate import senate
+from .test_mylantium import coup_offer
 
 
 async def primary(h: Harness) -> None:
@@ -81,9 +86,10 @@ async def test_an_offer_to_a_player_whose_dms_are_closed_is_made_in_the_game_cha
 
 
 async def test_a_choice_committed_but_never_owed_a_receipt_gets_it_at_start_once(clerk_bot: Harness) -> None:
-    """Play-test S4.5: the bot is killed between committing bob's ``Primary:`` DM and owing its receipt (a Mylantium
-    choice's receipt is owed after its commit, not in its transaction as a Landsdraad ballot's). At start the
-    receipt is owed and sent as a reply to the DM, once; before, bob never heard that his choice counted."""
+    """Play-test S4.5: bob's ``Primary:`` DM was committed without its receipt (a database written by an older
+    version, whose receipt was owed after the commit; now it is owed in the choice's transaction: the test below).
+    At start the receipt is owed and sent as a reply to the DM, once; before, bob never heard that his choice
+    counted."""
     h = clerk_bot
     await primary(h)
     message_id = h.fake.ids.next()  # bob's DM, which the bot read, committed and died with
@@ -98,6 +104,75 @@ async def test_a_choice_committed_but_never_owed_a_receipt_gets_it_at_start_once
     await h.restart()
     await h.idle()
     assert len(h.fake.replies_to(message_id)) == 1, "owed once, sent once"
+
+
+async def killed_after_its_commit(h: Harness, user: User, text: str) -> int:
+    """``user`` DMs ``text``: the bot reads it, its handler commits, and the bot is killed as the handler returns,
+    before the front end owes or queues anything (``Courier.to_message``). The DM's id."""
+    async def killed(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    real = h.bot.courier.to_message
+    h.bot.courier.to_message = killed  # type: ignore[method-assign]
+    try:
+        message_id = await h.fake.dm(user, text)
+        await h.settle()
+    finally:
+        h.bot.courier.to_message = real  # type: ignore[method-assign]
+    return message_id
+
+
+async def also_plays(h: Harness, ruleset: str, name: str) -> Channel:
+    """A second game of ``ruleset`` in a channel of its own, with alice, bob and carol: the Convocate's with
+    alice's offer to second waiting (as ``senate``), or Landsdraad's with round 1 open."""
+    channel = h.fake.add_channel(name)
+    await h.run(h.mod, "game new", channel, ruleset=ruleset, name=name)
+    if ruleset == "landsdraad":
+        for who in (h.alice, h.bob):
+            await h.run(h.mod, "player add", channel, user=who, diplomacy=2, command=2, intrigue=1, roll=1)
+        await h.run(h.mod, "round open", channel, crisis="Raise the fleet levy?")
+        return channel
+    for who, sov, home in ((h.alice, "Union", "Union Prime"), (h.carol, "Republic", "Tribune")):
+        await h.run(h.mod, "convocate player", channel, user=who, sovereignty=sov)
+        await h.run(who, "card add", channel, kind="homeworld", name=home)
+    await h.run(h.alice, "card add", channel, kind="character", name="Kista", at="Union Prime", morality="Loyal")
+    await h.run(h.alice, "card add", channel, kind="character", name="Dorn", at="Union Prime")
+    await h.run(h.carol, "card add", channel, kind="character", name="Quill", at="Tribune", morality="Ruthless")
+    await h.run(h.mod, "phase next", channel)
+    await h.run(h.alice, "phase next", channel)
+    await h.run(h.alice, "motion move", channel, name="Land Reform", convocant="Kista")
+    await h.fake.wait_for(lambda: [m for m in h.fake.dms(h.alice) if "Will you second" in m.content],
+                          "the offer to alice")
+    return channel
+
+
+async def test_a_dm_forms_answer_committed_just_before_a_kill_is_sent_after_it_once(clerk_bot: Harness) -> None:
+    """Play-test S4.5, the part left: the bot is killed between committing a DM form and owing its answer. Each
+    answer is owed in its form's own transaction (``AnswerWith``, ``engine.service.owed.owe_in``), so it is kept
+    with what it answers and sent at the next start, once: Mylantium's `Coup:` (the same for `Realign:`,
+    `Contribute:`, `Primary:`, `General:`), the Convocate's `Second:`, Landsdraad's `Transfer:` (and `AG Vote:`, a
+    Pro tempore's query). Before, each counted and its player was never told (a resent DM was answered as a
+    repeat)."""
+    h = clerk_bot
+    await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup
+    await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform
+    await also_plays(h, "landsdraad", "rigel")
+    forms = {await killed_after_its_commit(h, h.alice, "Coup: no"):
+             (h.alice, "Recorded: the Brass Hats let the Revolution go on."),
+             await killed_after_its_commit(h, h.alice, "Second: no"):
+             (h.alice, "You decline to second Motion #1 (Land Reform)."),
+             await killed_after_its_commit(h, h.bob, "Transfer: 500 MS to alice"):
+             (h.bob, "Recorded your transfer of 500 MS to alice in round 1 of rigel.")}
+    assert all(h.fake.replies_to(m) == [] for m in forms), "killed before any answer"
+    await h.restart()
+    await h.settle()  # what was owed before the kill is sent from the outgoing queue at start
+    answered = {said: [r.content for r in h.fake.replies_to(m) if r.channel_id == h.fake.dm_channel(who).id]
+                for m, (who, said) in forms.items()}
+    assert {said: [said in text for text in texts] for said, texts in answered.items()} == {
+        said: [True] for said in answered}, answered
+    await h.restart()
+    await h.settle()
+    assert [len(h.fake.replies_to(m)) for m in forms] == [1, 1, 1], "owed once, sent once"
 
 
 async def test_a_player_who_left_the_server_is_reported_so_not_as_having_closed_dms(clerk_bot: Harness) -> None:

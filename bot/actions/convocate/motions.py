@@ -26,6 +26,7 @@ from bot.actions.outbox import (
     EXPLAINS,
     IF_CLOSED,
     IF_CLOSED_IN,
+    AnswerWith,
     Button,
     Outgoing,
     ToChannel,
@@ -109,13 +110,19 @@ async def _move(app: App, ctx: Ctx, g: GameView, moved: MoveMotion | MoveRepeal)
 
 async def _answer(app: App, ctx: Ctx, game_id: int, accept: bool, convocant: str | None, *,
                   expected: tuple[int, int] | None = None) -> list[Outgoing]:
+    def said(m: MotionView) -> list[Outgoing]:
+        if m.duplicate:
+            return [reply(TWICE)]
+        return [reply(f"You second Motion #{m.number} ({m.name}) with {m.seconder_convocant}." if accept else
+                      f"You decline to second Motion #{m.number} ({m.name}).", ephemeral=True)]
+
+    answered = AnswerWith(ctx.answering, said)  # owed in the answer's transaction (play-test S4.5)
     m = await app.clerk.convocate.motions.answer_offer(game_id, user_id=ctx.actor.id, accept=accept,
-                                                       convocant=convocant, source_id=ctx.source_id, expected=expected)
+                                                       convocant=convocant, source_id=ctx.source_id, expected=expected,
+                                                       answer=answered.owed)
     if m.duplicate:
-        return [reply(TWICE)]
-    said = f"You second Motion #{m.number} ({m.name}) with {m.seconder_convocant}." if accept else \
-        f"You decline to second Motion #{m.number} ({m.name})."
-    return [reply(said, ephemeral=True), *motion_outgoings(app, m, first=False)]
+        return answered.out(m)
+    return [*answered.out(m), *motion_outgoings(app, m, first=False)]
 
 
 @command(ROUTES, "motion move", "Move a Motion (like posting `Motion: <name> by <Convocant>` in the game channel).",

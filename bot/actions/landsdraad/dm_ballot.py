@@ -16,7 +16,7 @@ from datetime import datetime
 from bot.actions.commands import App, choose_game, game_of_user
 from bot.actions.context import Ctx
 from bot.actions.landsdraad.render import receipt_text
-from bot.actions.outbox import Outgoing, ToUser, reply
+from bot.actions.outbox import AnswerWith, Outgoing, ToUser, reply
 from bot.actions.recovery import LOOK_BACK
 from bot.actions.routes import Routes
 from bot.metrics import ballot_recorded
@@ -26,7 +26,7 @@ from engine.landsdraad.ballot import BallotCommand, parse_ballot
 from engine.landsdraad.motions import Motion, parse_motion
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.membership import StaleGames
-from engine.service.owed import Owed, OwedWith
+from engine.service.owed import OwedWith
 
 log = logging.getLogger("clerk.recovery")
 
@@ -52,22 +52,11 @@ async def crisis_ballot(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
                         "thread of the game channel, or use /pv support. A crisis ballot by DM is `Vote: Aye`, "
                         "`Vote: Nay` or `Vote: Abstain`.")
     command = parse_ballot(text)
-    answering = ctx.answering
-    if answering is None:
-        receipt = await cast_dm_ballot(app, ctx, command)
-        return [reply(receipt_text(receipt, app.clerk.clock.now()))]
-    made: list[Outgoing] = []
-
-    def receipt_of(receipt: BallotReceipt) -> list[Owed]:  # in the ballot's transaction (a worker thread)
-        made[:] = [reply(receipt_text(receipt, app.clerk.clock.now()))]
-        return [answering.row_of(made[0])]
-
-    answer = OwedWith(receipt_of)
-    receipt = await cast_dm_ballot(app, ctx, command, answer)
-    if answer.rows:  # owed with the ballot: the front end queues it, and owes it no second time
-        answering.owed.append((made[0], answer.rows[0]))
-        return made
-    return [reply(receipt_text(receipt, app.clerk.clock.now()))]  # a message that came again: answered after
+    # owed with the ballot (in its transaction, a worker thread): the front end queues it, and owes it no second
+    # time; a message that came again is answered after
+    answered: AnswerWith[BallotReceipt] = AnswerWith(ctx.answering, lambda receipt: [
+        reply(receipt_text(receipt, app.clerk.clock.now()))])
+    return answered.out(await cast_dm_ballot(app, ctx, command, answered.owed))
 
 
 async def cast_dm_ballot(app: App, ctx: Ctx, command: BallotCommand,

@@ -28,7 +28,7 @@ from bot.actions.landsdraad.ledger_render import (
 )
 from bot.actions.landsdraad.ruleset import commands_on
 from bot.actions.moderators import moderator_target
-from bot.actions.outbox import INSTEAD, Button, Outgoing, ToUser, reply
+from bot.actions.outbox import INSTEAD, AnswerWith, Button, Outgoing, ToUser, reply
 from bot.actions.routes import Routes, first_line
 from engine.core.errors import RuleError
 from engine.core.text import split_game_tag as game_tag
@@ -42,6 +42,7 @@ from engine.landsdraad.transfers import (
     parse_transfer,
 )
 from engine.service.landsdraad.audits import TransferView
+from engine.service.landsdraad.perks import ElectorAnswer
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -63,11 +64,12 @@ async def transfer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     parsed = parse_transfer(body)
     game = await game_of_user(app, ctx.actor.id, named, "landsdraad", example=first_line(body)[:60])
+    answered: AnswerWith[TransferView] = AnswerWith(ctx.answering, lambda v: [reply(transfer_receipt(v))])
     view = await app.clerk.landsdraad.audits.record_transfer(game.id, user_id=ctx.actor.id, command=parsed, at=ctx.at,
-                                                             source_id=ctx.source_id)
+                                                             source_id=ctx.source_id, answer=answered.owed)
     if view.duplicate:  # the moderators were told when it first came
-        return [reply(transfer_receipt(view))]
-    return [reply(transfer_receipt(view)), *await to_moderators(app, game, view, how="by DM")]
+        return answered.out(view)
+    return [*answered.out(view), *await to_moderators(app, game, view, how="by DM")]
 
 
 @dm_form(is_audit_quote)
@@ -84,9 +86,10 @@ async def elector_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     query = parse_elector_query(body)
     game = await game_of_user(app, ctx.actor.id, named, "landsdraad", example=first_line(body)[:60])
+    answered: AnswerWith[ElectorAnswer] = AnswerWith(ctx.answering, lambda a: [reply(elector_text(a))])
     answer = await app.clerk.landsdraad.perks.elector_query(game.id, user_id=ctx.actor.id, query=query,
-                                                            source_id=ctx.source_id)
-    return [reply(elector_text(answer))]
+                                                            source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(answer)
 
 
 # -- transfers ------------------------------------------------------------------------------------------------

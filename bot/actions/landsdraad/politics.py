@@ -24,7 +24,7 @@ from bot.actions.landsdraad.politics_render import (
 )
 from bot.actions.landsdraad.ruleset import RULESET, commands_on
 from bot.actions.landsdraad.victory_posts import after_end_game
-from bot.actions.outbox import EXPLAINS, POSTED, Keep, Outgoing, ToChannel, ToThread, reply
+from bot.actions.outbox import EXPLAINS, POSTED, AnswerWith, Keep, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
 from engine.core.errors import NotFoundError, ParseError, RuleError
@@ -33,7 +33,7 @@ from engine.core.text import split_game_tag
 from engine.landsdraad.ballot import looks_like_ballot, parse_ballot
 from engine.landsdraad.motions import AG_NO_COLON, AgVote, Motion, parse_motion
 from engine.service.announcements import card_tag, posted_marker
-from engine.service.landsdraad.adjutant import ElectionView
+from engine.service.landsdraad.adjutant import AgVoteReceipt, ElectionView
 from engine.service.landsdraad.held_ballots import HeldVote
 from engine.service.landsdraad.majority import Enacted, SupportReceipt, VoteView
 from engine.service.views import GameView
@@ -132,16 +132,22 @@ async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
 
 
 async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[Outgoing]:
+    answered = AnswerWith(ctx.answering, _ag_receipt)  # owed in the ballot's transaction (play-test S4.5)
     receipt = await app.clerk.landsdraad.adjutant.cast_ag_vote(game.id, user_id=ctx.actor.id, candidate=candidate,
-                                                               at=ctx.at, source_id=ctx.source_id)
+                                                               at=ctx.at, source_id=ctx.source_id,
+                                                               answer=answered.owed)
+    out = answered.out(receipt)
     if isinstance(receipt, HeldVote):
-        return [reply(held_receipt_text(receipt))]
-    out = [reply(ag_receipt_text(receipt))]
+        return out
     if not receipt.duplicate:
         ballot_recorded("landsdraad", "ag")
     if not receipt.duplicate and not receipt.unchanged:
         out.append(tally_outgoing(app, receipt.election))
     return out
+
+
+def _ag_receipt(receipt: AgVoteReceipt | HeldVote) -> list[Outgoing]:
+    return [reply(held_receipt_text(receipt) if isinstance(receipt, HeldVote) else ag_receipt_text(receipt))]
 
 
 @command("ag vote", "Vote for the Adjutant General (like posting `AG Vote: <Name>`).",

@@ -20,7 +20,17 @@ from bot.actions.mylantium.render import (
     coup_offer_in_channel_text,
     coup_offer_text,
 )
-from bot.actions.outbox import EXPLAINS, IF_CLOSED, IF_CLOSED_IN, Button, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import (
+    EXPLAINS,
+    IF_CLOSED,
+    IF_CLOSED_IN,
+    AnswerWith,
+    Button,
+    Outgoing,
+    ToChannel,
+    ToUser,
+    reply,
+)
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.core.stamps import stamp
@@ -94,12 +104,14 @@ async def answer_coup(app: App, ctx: Ctx, game_id: int, accept: bool, *,
                       expected: tuple[int, int, int] | None = None, dm: bool = False) -> list[Outgoing]:
     """The Brass Hats' player answers the coup offer (by a button, or by DM: ``dm``, when the time the DM was
     sent tells which offer it answered)."""
+    said = "attempt a coup" if accept else "let the Revolution go on"
+    answered: AnswerWith[ChainView] = AnswerWith(ctx.answering, lambda _: [reply(f"Recorded: the Brass Hats {said}.")])
     c = await app.clerk.mylantium.revolutions.answer_coup(game_id, accept=accept, user_id=ctx.actor.id,
                                                           actor=ctx.actor.id, source_id=ctx.source_id,
-                                                          expected=expected, sent_at=ctx.at if dm else None)
+                                                          expected=expected, sent_at=ctx.at if dm else None,
+                                                          answer=answered.owed)
     app.deadlines_changed()
-    said = "attempt a coup" if accept else "let the Revolution go on"
-    return [reply(f"Recorded: the Brass Hats {said}."), *chain_outgoings(app, c)]
+    return [*answered.out(c), *chain_outgoings(app, c)]
 
 
 # -- revolutions ----------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from bot.actions.mylantium.render import (
     result_card,
 )
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
-from bot.actions.outbox import EXPLAINS, POSTED, WARNED, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import EXPLAINS, POSTED, WARNED, AnswerWith, Outgoing, ToChannel, ToUser, reply
 from bot.actions.recovery import LOOK_BACK
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
@@ -50,7 +50,7 @@ from engine.mylantium.forms import (
 from engine.mylantium.model import PARTY_CHOICES, party_of
 from engine.service.announcements import card_tag, posted_marker, warning_marker
 from engine.service.mylantium.state import NAME
-from engine.service.mylantium.views import MylElectionView
+from engine.service.mylantium.views import ChoiceReceipt, MylElectionView, PledgeReceipt, RealignReceipt
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.mylantium")
@@ -331,29 +331,34 @@ async def _others(app: App, ctx: Ctx, game: GameView) -> list[GameView]:
 
 
 async def _answer_form(app: App, ctx: Ctx, game: GameView, form: Form) -> list[Outgoing]:
+    """Each form's answer is owed in its write's transaction (``AnswerWith``: play-test S4.5)."""
     now = app.clerk.clock.now()
     if isinstance(form, PrimaryChoice | GeneralChoice):
         stage = "primary" if isinstance(form, PrimaryChoice) else "general"
         choice = form.candidate if isinstance(form, PrimaryChoice) else form.party.value
+        named = form.candidate if isinstance(form, PrimaryChoice) else None
+        chosen: AnswerWith[ChoiceReceipt] = AnswerWith(ctx.answering, lambda r: [reply(choice_text(r, now, named))])
         receipt = await app.clerk.mylantium.elections.choose(game.id, user_id=ctx.actor.id, stage=stage, choice=choice,
-                                                             at=ctx.at, source_id=ctx.source_id)
+                                                             at=ctx.at, source_id=ctx.source_id, answer=chosen.owed)
         if not receipt.duplicate:
             ballot_recorded("mylantium", stage)
-        return [reply(choice_text(receipt, now, form.candidate if isinstance(form, PrimaryChoice) else None))]
+        return chosen.out(receipt)
     if isinstance(form, Realign):
+        realigned: AnswerWith[RealignReceipt] = AnswerWith(ctx.answering, lambda r: [reply(realign_text(r))])
         done = await app.clerk.mylantium.elections.realign(game.id, user_id=ctx.actor.id, party=form.party,
-                                                           source_id=ctx.source_id)
-        out = [reply(realign_text(done))]
+                                                           source_id=ctx.source_id, answer=realigned.owed)
+        out = realigned.out(done)
         if not done.duplicate:
             out.append(Outgoing(ToChannel(game.channel_id), text=realigned_public(done)))
         return out
     if isinstance(form, Pledge):
+        pledged: AnswerWith[PledgeReceipt] = AnswerWith(ctx.answering, lambda r: [reply(pledge_text(r, now))])
         pledge = await app.clerk.mylantium.revolutions.pledge(game.id, user_id=ctx.actor.id, amount=form.amount,
                                                               to_vanguard=form.to_vanguard, at=ctx.at,
-                                                              source_id=ctx.source_id)
+                                                              source_id=ctx.source_id, answer=pledged.owed)
         if not pledge.duplicate:
             ballot_recorded("mylantium", "pledge")
-        return [reply(pledge_text(pledge, now))]
+        return pledged.out(pledge)
     assert isinstance(form, CoupAnswer)
     return await answer_coup(app, ctx, game.id, form.accept, dm=True)
 

@@ -20,6 +20,7 @@ from engine.service.clock import utc
 from engine.service.convocate.store import Loaded, load, open_motion, save
 from engine.service.convocate.views import Answer, MotionView, candidates
 from engine.service.ledger import game_view, load_game, require_running
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.store.models import Event, Game
 from engine.store.models.convocate import CvMotion
@@ -157,10 +158,12 @@ class ConvocateMotionService(ServiceBase):
             return motion_view(loaded, row, duplicate=True)
 
     async def answer_offer(self, game_id: int, *, user_id: int, accept: bool, convocant: str | None,
-                           source_id: str | None = None, expected: tuple[int, int] | None = None) -> MotionView:
+                           source_id: str | None = None, expected: tuple[int, int] | None = None,
+                           answer: OwedWith[MotionView] | None = None) -> MotionView:
         """R4-15: the player now offered the second accepts with one Convocant (who must have access) or declines;
         the first acceptance seconds the Motion and it resolves. ``expected`` (motion number, offer index) is the
-        offer a button was sent with: an answer to an offer that has moved on is refused as already decided."""
+        offer a button was sent with: an answer to an offer that has moved on is refused as already decided.
+        ``answer``: the player's answer, owed in its transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 loaded = await load(uow.session, await load_game(uow.session, game_id))
@@ -201,7 +204,7 @@ class ConvocateMotionService(ServiceBase):
                 await uow.record(game_id, kind, user_id, {
                     "motion": row.number, "player": me, "convocant": row.seconder if accept else None,
                     "offer_to": loaded.name_of(row.offer_to), "resolved": row.outcome}, source_id)
-                return motion_view(loaded, row)
+                return await owe_in(uow, answer, motion_view(loaded, row))
         except Duplicate:
             return await self._again(game_id, source_id)
 

@@ -26,6 +26,7 @@ from engine.service.landsdraad.held_ballots import HELD, HeldVote, held_ballots,
 from engine.service.landsdraad.ledger import read_players
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
+from engine.service.owed import OwedWith, owe_in
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
 from engine.service.views import GameView
@@ -273,10 +274,12 @@ class AdjutantService(ServiceBase):
             return await election_view(uow.session, game, election)
 
     async def cast_ag_vote(self, game_id: int, *, user_id: int, candidate: str, at: datetime,
-                           source_id: str | None) -> AgVoteReceipt | HeldVote:
+                           source_id: str | None, answer: OwedWith[AgVoteReceipt | HeldVote] | None = None
+                           ) -> AgVoteReceipt | HeldVote:
         """R0-30: one public, unweighted ballot per active player for an active player (self-votes allowed).
         A changed ballot is re-stamped; the same name again keeps its time (P0-21). While a No Confidence vote is
-        under way and no election is open, the ballot is held for the election its enactment opens (R0-35)."""
+        under way and no election is open, the ballot is held for the election its enactment opens (R0-35).
+        ``answer``: its receipt, owed in the ballot's transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
@@ -301,7 +304,8 @@ class AdjutantService(ServiceBase):
                     raise RuleError(f"{chosen.name} is inactive and cannot stand for Adjutant General.")
                 if election is None:
                     assert no_confidence is not None
-                    return await hold(uow, game, no_confidence, voter, chosen, at, user_id, source_id)
+                    return await owe_in(uow, answer, await hold(uow, game, no_confidence, voter, chosen, at,
+                                                                user_id, source_id))
                 found = await uow.session.execute(select(AgBallotRow).where(
                     AgBallotRow.election_id == election.id, AgBallotRow.voter_id == voter.id))
                 row = found.scalar_one_or_none()
@@ -326,7 +330,8 @@ class AdjutantService(ServiceBase):
                                   "changed_from": changed_from, "unchanged": ballot is previous,
                                   "at": at.isoformat()}, source_id)
                 view = await election_view(uow.session, game, election)
-                return AgVoteReceipt(view, voter.name, chosen.name, changed_from, ballot is previous)
+                return await owe_in(uow, answer, AgVoteReceipt(view, voter.name, chosen.name, changed_from,
+                                                               ballot is previous))
         except Duplicate as dup:
             if dup.kind == HELD:
                 return HeldVote("", str(dup.payload.get("candidate", "")), "", None, True, duplicate=True)

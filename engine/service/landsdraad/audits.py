@@ -24,6 +24,7 @@ from engine.service.clock import utc
 from engine.service.landsdraad.transfer_moves import HoldingMatch, applied_entries, match_holding
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.names import find_player_by_name
+from engine.service.owed import OwedWith, owe_in
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.service.views import GameView
@@ -266,9 +267,10 @@ async def perform_audit(uow: UnitOfWork, game: Game, target_id: int, rounds: tup
 
 class AuditService(ServiceBase):
     async def record_transfer(self, game_id: int, *, user_id: int, command: TransferCommand, at: datetime,
-                              source_id: str | None) -> TransferView:
-        """A player's own ``Transfer: ...`` DM, recorded in the game's current round. Answered after the commit; a
-        redelivered message is answered from the entry it made and is not recorded twice."""
+                              source_id: str | None, answer: OwedWith[TransferView] | None = None) -> TransferView:
+        """A player's own ``Transfer: ...`` DM, recorded in the game's current round. Answered after the commit (or
+        in its transaction: ``answer``, ``owe_in``); a redelivered message is answered from the entry it made and is
+        not recorded twice."""
         if command.item is not None and len(command.item) > MAX_ITEM:
             raise RuleError(f"Describe what you transferred in {MAX_ITEM} characters or fewer.")
         try:
@@ -287,7 +289,8 @@ class AuditService(ServiceBase):
                 await uow.session.flush()
                 await uow.record(game_id, "TransferRecorded", user_id, self._payload(row, sender, recipient),
                                  source_id)
-                return await _offered(uow.session, row, _view(row, game, {sender.id: sender.name}))
+                return await owe_in(uow, answer, await _offered(uow.session, row,
+                                                                _view(row, game, {sender.id: sender.name})))
         except Duplicate as dup:
             if dup.kind != "TransferRecorded" or source_id is None:
                 raise RuleError("That message was already handled; nothing was changed.") from None

@@ -22,6 +22,7 @@ from engine.landsdraad.transfers import ElectorQuery
 from engine.service.landsdraad.ledger import game_players
 from engine.service.landsdraad.round_state import current_round
 from engine.service.ledger import game_view, load_game, require_player
+from engine.service.owed import OwedWith, owe_in
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase
 from engine.service.views import GameView
@@ -190,10 +191,11 @@ class PerkService(ServiceBase):
             await uow.record(game_id, "AuctionsClosed", actor, payload, source_id)
             return PerksAwarded(game_view(game), rnd.number, tuple(grants), unawarded, ranking)
 
-    async def elector_query(self, game_id: int, *, user_id: int, query: ElectorQuery, source_id: str | None
-                            ) -> ElectorAnswer:
+    async def elector_query(self, game_id: int, *, user_id: int, query: ElectorQuery, source_id: str | None,
+                            answer: OwedWith[ElectorAnswer] | None = None) -> ElectorAnswer:
         """R0-71 (c): the Pro tempore of the current round learns how one Elector voted in one closed round.
-        One query per round held (P0-18); it expires when the round closes."""
+        One query per round held (P0-18); it expires when the round closes. ``answer``: its answer, owed in its
+        transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 session = uow.session
@@ -211,13 +213,13 @@ class PerkService(ServiceBase):
                 if perk.used:
                     raise RuleError(f"You have already asked about an Elector in round {rnd.number}; the Pro tempore "
                                     "may ask once a round.")
-                answer = await self._answer(session, game, query)
+                found = await self._answer(session, game, query)
                 perk.used = True
                 await session.flush()
-                payload = {"round": game.current_round, "asked_round": answer.round, "elector": answer.elector,
-                           "option": answer.option, "votes": answer.votes, "defaulted": answer.defaulted}
+                payload = {"round": game.current_round, "asked_round": found.round, "elector": found.elector,
+                           "option": found.option, "votes": found.votes, "defaulted": found.defaulted}
                 await uow.record(game_id, "ElectorQueried", user_id, payload, source_id)
-                return answer
+                return await owe_in(uow, answer, found)
         except Duplicate as dup:
             if dup.kind != "ElectorQueried":
                 raise RuleError("That message was already handled; nothing was changed.") from None

@@ -47,6 +47,7 @@ from engine.service.mylantium.state import (
     window_of,
 )
 from engine.service.mylantium.views import CandidateView, ChoiceReceipt, MylElectionView, RealignReceipt
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import Duplicate, ServiceBase
 from engine.store.models import Game
 from engine.store.models.mylantium import MylChoice, MylElection, MylFaction, MylGovernment
@@ -171,8 +172,10 @@ class Elections(ServiceBase):
                              source_id)
             return gov.turn, {FactionCode[c].plural: why for c, why in gov.snapshot.items()}
 
-    async def realign(self, game_id: int, *, user_id: int, party: Party, source_id: str | None) -> RealignReceipt:
-        """R1-11..R1-13: by DM at the start of the Election Round; the Faction loses its candidate."""
+    async def realign(self, game_id: int, *, user_id: int, party: Party, source_id: str | None,
+                      answer: OwedWith[RealignReceipt] | None = None) -> RealignReceipt:
+        """R1-11..R1-13: by DM at the start of the Election Round; the Faction loses its candidate. ``answer``: its
+        answer, owed in the realignment's transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 game, gov, row, me = await _realignable(uow.session, game_id, user_id, party)
@@ -186,7 +189,7 @@ class Elections(ServiceBase):
                 await uow.record(game_id, "FactionRealigned", user_id,
                                  {"faction": row.code, "from": old.value, "to": party.value, "turn": gov.turn,
                                   "candidate_discarded": discarded}, source_id)
-                return RealignReceipt(game_view(game), me.code, old, party, discarded)
+                return await owe_in(uow, answer, RealignReceipt(game_view(game), me.code, old, party, discarded))
         except Duplicate as dup:
             if dup.kind != "FactionRealigned":
                 raise RuleError("That message was already handled.") from None
@@ -241,9 +244,10 @@ class Elections(ServiceBase):
             return replace(view, running=await running_candidates(uow.session, game)) if stage == "primary" else view
 
     async def choose(self, game_id: int, *, user_id: int, stage: str, choice: str, at: datetime,
-                     source_id: str | None) -> ChoiceReceipt:
+                     source_id: str | None, answer: OwedWith[ChoiceReceipt] | None = None) -> ChoiceReceipt:
         """A Faction's choice: a candidate in the Primary, a party in the General Election. A new one replaces the
-        old until the deadline; one at or after it is refused (P0-15's rule, as for every ballot)."""
+        old until the deadline; one at or after it is refused (P0-15's rule, as for every ballot). ``answer``: its
+        receipt, owed in the choice's transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 game, row, faction, value = await _choosable(uow.session, game_id, user_id, stage, choice, at)
@@ -255,8 +259,9 @@ class Elections(ServiceBase):
                 await uow.record(game_id, "ChoiceMade", user_id,
                                  {"turn": row.turn, "stage": stage, "faction": code.name, "choice": value,
                                   "replaced": replaced, "at": at.isoformat()}, source_id)
-                return ChoiceReceipt(game_view(game), row.turn, stage, code, value, replaced, votes,
-                                     utc(row.deadline) if row.deadline else None)
+                return await owe_in(uow, answer, ChoiceReceipt(game_view(game), row.turn, stage, code, value,
+                                                               replaced, votes,
+                                                               utc(row.deadline) if row.deadline else None))
         except Duplicate as dup:
             if dup.kind != "ChoiceMade":
                 raise RuleError("That message was already handled.") from None

@@ -49,6 +49,7 @@ from engine.service.mylantium.state import (
     write_back,
 )
 from engine.service.mylantium.views import ChainView, HeldElection, PledgeReceipt
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
 from engine.store.models import Game
 from engine.store.models.mylantium import MylChain, MylContribution, MylFaction, MylGovernment
@@ -195,12 +196,12 @@ class Revolutions(ServiceBase):
 
     async def answer_coup(self, game_id: int, *, accept: bool, user_id: int | None, actor: int | None,
                           source_id: str | None = None, expected: tuple[int, int, int] | None = None,
-                          sent_at: datetime | None = None) -> ChainView:
+                          sent_at: datetime | None = None, answer: OwedWith[ChainView] | None = None) -> ChainView:
         """R1-42: the Brass Hats' answer (``user_id`` their player; None when a moderator answers for them).
         ``expected`` (chain number, attempt number, attempts called off before it) is the offer a button was sent
         with: an answer to an offer already settled (or called off) is refused as already decided. ``sent_at``: when
         a `Coup:` DM was sent; one sent before the offer open now was made answered an earlier one (called off, or
-        settled) and is refused (play-test M1.1)."""
+        settled) and is refused (play-test M1.1). ``answer``: its answer, owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_mylantium(game)
@@ -238,7 +239,8 @@ class Revolutions(ServiceBase):
             await record(uow, game_id, "CoupAnswered", actor, {"chain": row.number, "accept": accept,
                                                               "by_player": user_id is not None,
                                                               "state": summary(step.chain)}, source_id)
-            return await chain_view(uow.session, game, row, first_new=first, resumed="coup")
+            return await owe_in(uow, answer, await chain_view(uow.session, game, row, first_new=first,
+                                                             resumed="coup"))
 
     async def refusal(self, game_id: int, *, user_id: int, coup: bool) -> str | None:
         """Why a `Coup:` answer (``coup``) or a contribution from ``user_id`` would be refused now (no offer to them,
@@ -263,9 +265,10 @@ class Revolutions(ServiceBase):
         return None
 
     async def pledge(self, game_id: int, *, user_id: int, amount: int, to_vanguard: bool, at: datetime,
-                     source_id: str | None) -> PledgeReceipt:
+                     source_id: str | None, answer: OwedWith[PledgeReceipt] | None = None) -> PledgeReceipt:
         """R1-44.2 / P1-22: a Faction's contribution, by DM; a new one replaces the last of the same kind (to the
-        Counter-Revolutionary Treasury, or to the Vanguard) until the deadline."""
+        Counter-Revolutionary Treasury, or to the Vanguard) until the deadline. ``answer``: its receipt, owed in its
+        transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
@@ -300,8 +303,10 @@ class Revolutions(ServiceBase):
                 await uow.record(game_id, "ContributionPledged", user_id,
                                  {"chain": row.number, "attempt": attempt.number, "faction": code.name,
                                   "to_crt": to_crt, "to_vanguard": to_van, "at": at.isoformat()}, source_id)
-                return PledgeReceipt(game_view(game), code, to_crt, to_van, faction.treasury,
-                                     utc(row.deadline) if row.deadline else None, old, attempt.vanguard)
+                return await owe_in(uow, answer, PledgeReceipt(game_view(game), code, to_crt, to_van,
+                                                               faction.treasury,
+                                                               utc(row.deadline) if row.deadline else None, old,
+                                                               attempt.vanguard))
         except Duplicate as dup:
             if dup.kind != "ContributionPledged":
                 raise RuleError("That message was already handled.") from None
