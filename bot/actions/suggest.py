@@ -18,6 +18,7 @@ from bot.actions.commands import App, Command, find_game, ruleset_refusal
 from bot.actions.context import Ctx
 from bot.actions.suggest_sources import GAME, SOURCES, Asking, Source, Suggestion
 from engine.core.errors import ClerkError
+from engine.core.text import inert_name, name_key
 
 __all__ = ["GAME", "MAX_CHOICES", "MAX_NAME", "SOURCES", "Suggestion", "ranked", "suggest"]
 
@@ -32,16 +33,17 @@ MAX_NAME = 100
 def ranked(found: Iterable[Suggestion], typed: str) -> list[Suggestion]:
     """Prefix matches first, then substring matches (of the value or an alias; not of what the shown name adds,
     like a card's kind), each sorted case-insensitively; duplicates and over-long choices dropped; at most 25."""
-    wanted = " ".join(typed.split()).casefold()
+    as_typed = name_key(typed)
+    wanted = {as_typed, name_key(inert_name(typed)) or as_typed}  # typed with markdown, as names are kept (P4.1)
     starts: dict[str, Suggestion] = {}
     contains: dict[str, Suggestion] = {}
     for s in found:
         if not s.name or not s.value or len(s.name) > MAX_NAME or len(s.value) > MAX_NAME:
             continue
         texts = [t.casefold() for t in (s.value, *s.aliases)]
-        if any(t.startswith(wanted) for t in texts):
+        if any(t.startswith(w) for t in texts for w in wanted):
             starts.setdefault(s.value, s)
-        elif any(wanted in t for t in texts):
+        elif any(w in t for t in texts for w in wanted):
             contains.setdefault(s.value, s)
     contains = {v: s for v, s in contains.items() if v not in starts}
 

@@ -11,6 +11,7 @@ from enum import Enum
 from engine.convocate.rulings import Rulings
 from engine.core.errors import NotFoundError, RuleError
 from engine.core.suggest import nearest
+from engine.core.text import find_named, same_name
 
 GF_LIMIT = 4
 """P4-02: a Galactic Factor runs from −4 to +4."""
@@ -242,28 +243,27 @@ class Board:
 
     def factor(self, name: str) -> int:
         for n, value in self.factors:
-            if n.lower() == name.strip().lower():
+            if same_name(n, name):
                 return value
         known = ", ".join(n for n, _ in self.factors)
         raise NotFoundError(f"There is no Galactic Factor “{name}”. The Factors are {known}.")
 
     def factor_name(self, name: str) -> str:
         for n, _ in self.factors:
-            if n.lower() == name.strip().lower():
+            if same_name(n, name):
                 return n
         self.factor(name)
         raise AssertionError
 
     def player(self, name: str) -> PlayerState:
-        for p in self.players:
-            if p.name.lower() == name.strip().lower():
-                return p
+        found = find_named(self.players, name, lambda p: p.name)
+        if found is not None:
+            return found
         known = ", ".join(p.name for p in self.players) or "none yet"
         raise NotFoundError(f"No player called “{name}” sits at this table. Players: {known}.")
 
     def find(self, name: str) -> Card | None:
-        wanted = " ".join(name.lower().split())
-        return next((c for c in self.cards if " ".join(c.name.lower().split()) == wanted), None)
+        return find_named(self.cards, name, lambda c: c.name)
 
     def card(self, name: str) -> Card:
         found = self.find(name)
@@ -281,10 +281,9 @@ class Board:
         return found
 
     def statute(self, name: str) -> Statute:
-        wanted = " ".join(name.lower().split())
-        for s in self.statutes:
-            if " ".join(s.name.lower().split()) == wanted:
-                return s
+        found = find_named(self.statutes, name, lambda s: s.name)
+        if found is not None:
+            return found
         known = ", ".join(s.name for s in self.statutes) or "none"
         raise NotFoundError(f"No Statute called “{name.strip()}” is in force. In force: {known}.")
 

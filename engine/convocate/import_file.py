@@ -41,6 +41,14 @@ KINDS = (
 def parse(filename: str, data: bytes) -> list[Record]:
     """The file's players and cards; ImportRefused names every bad line (nothing is written then)."""
     records, problems = collect(filename, data, KINDS)
+    for r in records:
+        faces = r.get("faces") if r.kind == "card" else None
+        if faces is not None:
+            try:  # read as /card add reads it, so a bad value is a named line with the others (play-test I4.3)
+                parse_faces(str(faces))
+            except ParseError as wrong:
+                problems.append(f"{r.where()} (card): `faces`: {' '.join(str(wrong).split())}")
+    refuse(filename, problems)  # every problem of the file's format first; the rules and each other once it is sound
     seen: dict[tuple[str, str], int] = {}
     cards: dict[str, str] = {}
     for r in records:
@@ -61,12 +69,6 @@ def parse(filename: str, data: bytes) -> list[Record]:
                 check_entered_vote(CardKind(str(r.get("kind"))), vote, bool(r.get("pallarch")))
             except RuleError as wrong:
                 problems.append(f"{r.where()} (card): {wrong}")
-        faces = r.get("faces") if r.kind == "card" else None
-        if faces is not None:
-            try:  # read as /card add reads it, so a bad value is a named line with the others (play-test I4.3)
-                parse_faces(str(faces))
-            except ParseError as wrong:
-                problems.append(f"{r.where()} (card): `faces`: {' '.join(str(wrong).split())}")
         home = r.get("homeworld") if r.kind == "player" else None
         if home is not None and cards.get(str(home).lower(), "homeworld") != "homeworld":
             problems.append(f"{r.where()} (player): {home} is a {cards[str(home).lower()]} card in this file, "

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.errors import RuleError
+from engine.core.suggest import nearest
 from engine.core.text import escaped, inert_name
 
 MAX_BYTES = 256 * 1024
@@ -32,6 +33,9 @@ EXPORTS = ("An export is a record of a game, for rehearsing on a copy (`python -
            "file); it is not read back by /game import. To set a game up like another one, write a set-up file "
            "(docs/import.md shows each ruleset's columns).")
 """How to get from an export to an import (import play-test): an export is not a set-up file."""
+NEAR = 0.75
+"""How alike a misspelt column, record or choice must be to one Clerk reads to be suggested (``comand`` ->
+``command``, ``Kingdon`` -> ``Kingdom``; ``planet`` is not taken for ``permanent``)."""
 NAME_FIELDS = ("name", "faction")
 """Text fields that are names Clerk keeps and shows: kept without markdown (``inert_name``, play-test P4.1)."""
 
@@ -130,24 +134,34 @@ def collect(filename: str, data: bytes, kinds: Sequence[Kind]) -> tuple[list[Rec
     except UnicodeDecodeError:
         raise RuleError(f"{filename} is not UTF-8 text; save it as UTF-8 CSV or TOML.") from None
     lower = filename.lower()
+    header: list[str] | None = None
     if lower.endswith(".toml"):
         raw, problems = _toml(filename, text)
     elif lower.endswith(".csv") or lower.endswith(".txt"):
-        raw, problems = _csv(text)
+        raw, problems, header = _csv(text)
     else:
         raise RuleError(f"{filename}: an import file is a .csv or a .toml file (docs/import.md).")
     if len(raw) > MAX_RECORDS:
         raise RuleError(f"{filename} has {len(raw)} records; an import may have at most {MAX_RECORDS}.")
     known = {k.name: k for k in kinds}
+    columns = _columns(kinds)
+    unknown: dict[str, str | None] = {}
+    if header is not None:  # a column no record takes is named once, at the header, with the column meant
+        for name in dict.fromkeys(n for n in header if n and n != "record" and n not in columns):
+            unknown[name] = nearest(name, columns, NEAR)
+            problems.append(f"line 1: no record has a `{name}` column{_meant(unknown[name])}; the columns are "
+                            f"record, {', '.join(columns)}.")
     records: list[Record] = []
     for line, kind_name, cells in raw:
         kind = known.get(kind_name.strip().lower())
         where = f"line {line}" if line else "a record"
         if kind is None:
             what = f"“{kind_name}”" if kind_name.strip() else "nothing"
-            problems.append(f"{where}: the record is {what}; a record is {_or([k.name for k in kinds])}.")
+            meant = nearest(kind_name, known, NEAR) if kind_name.strip() else None
+            problems.append(f"{where}: the record is {what}{_meant(meant)}; a record is "
+                            f"{_or([k.name for k in kinds])}.")
             continue
-        values, wrong = _check(kind, cells)
+        values, wrong = _check(kind, cells, unknown)
         problems += [f"{where} ({kind.name}): {w}" for w in wrong]
         if not wrong:
             given = {f: " ".join(str(cells[f]).split()) for f in NAME_FIELDS
@@ -183,23 +197,24 @@ def _or(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
 
 
-def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
+def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str], list[str] | None]:
+    """The rows, the problems of the file's shape, and the header's column names (None if it has no columns)."""
     reader = csv.reader(io.StringIO(text))
     try:
         header = next(reader)
     except (StopIteration, csv.Error):
-        return [], []
+        return [], [], None
     names = [h.strip().lower() for h in header]
     if "record" not in names:
         separator = _separator(header)
         if separator is not None:
             return [], [f"line 1: the columns are separated by {separator}; Clerk reads commas (,). Save the file "
-                        "as “CSV UTF-8 (comma delimited)”, or replace the separators with commas."]
+                        "as “CSV UTF-8 (comma delimited)”, or replace the separators with commas."], None
         if {"seq", "payload"} <= set(names) or "user_id" in names:
             return [], [f"line 1: this is a file of /game export (its columns are {', '.join(names[:4])}, ...), "
-                        f"not a set-up file. {EXPORTS}"]
+                        f"not a set-up file. {EXPORTS}"], None
         return [], ["line 1: the header has no `record` column; the first line names the columns, e.g. "
-                    "`record,user,diplomacy,...` (docs/import.md)."]
+                    "`record,user,diplomacy,...` (docs/import.md)."], None
     problems: list[str] = []
     seen = [n for n in names if n]
     if len(set(seen)) != len(seen):
@@ -227,7 +242,7 @@ def _csv(text: str) -> tuple[list[tuple[int, str, dict[str, Any]]], list[str]]:
             rows.append((line, str(cells.pop("record", "")), cells))
     except csv.Error as error:
         problems.append(f"line {reader.line_num}: not CSV ({error}).")
-    return rows, problems
+    return rows, problems, names
 
 
 def _separator(header: Sequence[str]) -> str | None:
@@ -293,13 +308,33 @@ def _toml(filename: str, text: str) -> tuple[list[tuple[int, str, dict[str, Any]
     return rows, problems
 
 
-def _check(kind: Kind, cells: Mapping[str, Any]) -> tuple[dict[str, Value], list[str]]:
+def _columns(kinds: Sequence[Kind]) -> list[str]:
+    """Every field the ruleset's records take, in the order its kinds give them: the columns a file may have."""
+    return list(dict.fromkeys(f.name for k in kinds for f in k.fields))
+
+
+def _meant(name: str | None) -> str:
+    return f" (did you mean `{name}`?)" if name else ""
+
+
+def _check(kind: Kind, cells: Mapping[str, Any],
+           unknown: Mapping[str, str | None] | None = None) -> tuple[dict[str, Value], list[str]]:
+    """The values of a record's cells, and what is wrong with them. ``unknown`` are the header's columns no record
+    takes (named once at the header) and the column each is most like: their cells are not named again, nor a
+    required field missing because it was written in a misspelt column."""
+    unknown = unknown or {}
     values: dict[str, Value] = {}
     wrong: list[str] = []
+    covered = {unknown[n] for n in cells if n in unknown}
     for name, raw in cells.items():
+        if name in unknown:
+            continue
         f = kind.field(name)
         if f is None:
-            wrong.append(f"a {kind.name} has no `{name}`; it takes {', '.join(x.name for x in kind.fields)}.")
+            meant = nearest(name, [x.name for x in kind.fields], NEAR)
+            covered.add(meant)
+            wrong.append(f"a {kind.name} has no `{name}`{_meant(meant)}; it takes "
+                         f"{', '.join(x.name for x in kind.fields)}.")
             continue
         value, problem = _value(f, raw)
         if problem is not None:
@@ -307,8 +342,8 @@ def _check(kind: Kind, cells: Mapping[str, Any]) -> tuple[dict[str, Value], list
         elif value is not None:
             values[f.name] = value
     for f in kind.fields:
-        if f.required and f.name not in values and f.name in cells:
-            continue  # already named as wrong
+        if f.required and f.name not in values and (f.name in cells or f.name in covered):
+            continue  # already named as wrong, or as written in a misspelt column
         if f.required and f.name not in values:
             wrong.append(f"`{f.name}` is missing ({f.accepted()}).")
     return values, wrong
@@ -349,7 +384,8 @@ def _value(f: Field, raw: Any) -> tuple[Value | None, str | None]:
         for choice in f.choices:
             if choice.lower() == text.lower():
                 return choice, None
-        return None, bad
+        meant = nearest(text, f.choices, NEAR)
+        return None, bad + (f" Did you mean {meant}?" if meant else "")
     if len(text) > 100:
         return None, f"`{f.name}` may have at most 100 characters, not {len(text)}."
     if f.name in NAME_FIELDS:

@@ -21,6 +21,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _MARKDOWN = re.compile(r"\*+|`+|~~|\|\||__")
 _LEADING_MENTIONS = re.compile(r"^(?:\s*<@!?\d+>)+\s*")
@@ -215,6 +219,34 @@ def inert_name(name: str) -> str:
     if _INERT.fullmatch(name):  # a Discord username as most are (jenny_k): nothing to take out, read on every DM
         return name
     return _inert(name)
+
+
+def name_key(name: str) -> str:
+    """A name as names are compared: in any case, runs of spaces as one."""
+    return " ".join(name.casefold().split())
+
+
+def same_name(kept: str, typed: str) -> bool:
+    """Whether ``typed`` names the name ``kept``: in any case and spacing, as typed, or both read as ``inert_name``
+    reads them, so a name typed with its markdown again (``**Ann**``, ``[Deneb](http://…)``) finds the name Clerk kept
+    without it (play-test P4.1), and a name kept with markdown before then is found as given or as it shows."""
+    if name_key(kept) == name_key(typed):
+        return True
+    bare = name_key(inert_name(typed))
+    return bool(bare) and name_key(inert_name(kept)) == bare
+
+
+def find_named(items: Iterable[T], typed: str, name: Callable[[T], str]) -> T | None:
+    """The first of ``items`` whose ``name`` is ``typed`` (``same_name``): a name as typed first, so of two names
+    kept before names were kept without markdown (``**Ann**`` and ``Ann``) each is found as given; then either read
+    without markdown. Every lookup of a name a person types (a holding, Faction, card, candidate, territory...) goes
+    through here (play-test P4.1: a name typed with markdown was not found)."""
+    listed = list(items)
+    typed_key = name_key(typed)
+    exact = next((item for item in listed if name_key(name(item)) == typed_key), None)
+    if exact is not None:
+        return exact
+    return next((item for item in listed if same_name(name(item), typed)), None)
 
 
 def _inert(name: str) -> str:

@@ -29,8 +29,12 @@ KINDS = (
 
 
 def parse(filename: str, data: bytes) -> list[Record]:
-    """The file's players and holdings; ImportRefused names every bad line (nothing is written then)."""
+    """The file's players and holdings; ImportRefused names every bad line (nothing is written then): every problem
+    of the file's format (columns, cells, fields a record needs) first, and only in a file whose format is sound,
+    the records against each other (a player or holding given twice)."""
     records, problems = collect(filename, data, KINDS)
+    problems += [f"{r.where()} (holding): {p}" for r in records if r.kind == "holding" for p in _holding(r)]
+    refuse(filename, problems)  # the file's format first; its records against each other once it is sound
     users: dict[str, int] = {}
     holdings: dict[str, int] = {}
     for r in records:
@@ -44,7 +48,6 @@ def parse(filename: str, data: bytes) -> list[Record]:
         if name in holdings:
             problems.append(f"{r.where()} (holding): {r.get('name')} is already given on line {holdings[name]}.")
         holdings.setdefault(name, r.line)
-        problems += [f"{r.where()} (holding): {p}" for p in _holding(r)]
     refuse(filename, problems)
     return records
 

@@ -51,8 +51,10 @@ KINDS = (
 
 def parse(filename: str, data: bytes) -> list[Record]:
     """The file's records (``faction`` cells as their code, e.g. ``PL``; ``party`` as ``whig``/``federalist``);
-    ImportRefused names every bad line (nothing is written then)."""
+    ImportRefused names every bad line (nothing is written then): every problem of the file's format first, and only
+    in a file whose format is sound, the records against each other (a thing given twice)."""
     records, problems = collect(filename, data, KINDS)
+    game: list[str] = []  # the records against each other: named only once the file's format is sound
     seen: dict[tuple[str, str], int] = {}
     given: dict[tuple[str, str], tuple[int, int]] = {}
     out: list[Record] = []
@@ -60,7 +62,7 @@ def parse(filename: str, data: bytes) -> list[Record]:
     def once(r: Record, what: str, key: str, shown: str, verb: str = "is") -> None:
         first = seen.setdefault((what, key.lower()), r.line)
         if first != r.line:
-            problems.append(f"{r.where()} ({r.kind}): {shown} {verb} already given on line {first}.")
+            game.append(f"{r.where()} ({r.kind}): {shown} {verb} already given on line {first}.")
 
     for r in records:
         values = dict(r.values)
@@ -90,9 +92,9 @@ def parse(filename: str, data: bytes) -> list[Record]:
                 key = ("building", f"{values['territory']}/{kind.value}".lower())
                 first, count = given.setdefault(key, (r.line, int(values.get("count", 1))))
                 if first != r.line:
-                    wrong.append(f"the {kind.plural} of {values['territory']} are already given on line {first} "
-                                 f"({count}); give them on one line, with their `count` "
-                                 f"({count} + {values.get('count', 1)} if both lines are meant).")
+                    game.append(f"{r.where()} ({r.kind}): the {kind.plural} of {values['territory']} are already "
+                                f"given on line {first} ({count}); give them on one line, with their `count` "
+                                f"({count} + {values.get('count', 1)} if both lines are meant).")
         elif r.kind == "unit":
             once(r, "unit", str(values["name"]), str(values["name"]))
         elif r.kind == "candidate":
@@ -108,9 +110,10 @@ def parse(filename: str, data: bytes) -> list[Record]:
             first, count = given.setdefault(("votes", f"{values['faction']} {place}".lower()),
                                             (r.line, int(values["votes"])))
             if first != r.line:
-                wrong.append(f"the {code.plural}' votes {place} are already given on line {first} ({count}); "
-                             "give them once.")
+                game.append(f"{r.where()} ({r.kind}): the {code.plural}' votes {place} are already given on "
+                            f"line {first} ({count}); give them once.")
         problems += [f"{r.where()} ({r.kind}): {w}" for w in wrong]
         out.append(Record(r.line, r.kind, values))
-    refuse(filename, problems)
+    refuse(filename, problems)  # every problem of the file's format first
+    refuse(filename, game)
     return out

@@ -9,6 +9,7 @@ from enum import Enum
 
 from engine.core.errors import ParseError
 from engine.core.suggest import nearest
+from engine.core.text import inert_name, name_key
 
 
 class Party(Enum):
@@ -107,8 +108,8 @@ PARTY_CHOICES = tuple(p.title for p in Party)
 def faction_code(text: str) -> FactionCode:
     """``BH``, ``Brass Hat``, ``brass hats`` -> FactionCode.BH; anything else is a ParseError with a suggestion."""
     word = " ".join(text.strip().lower().split()).removeprefix("the ")
-    found = _FACTION_WORDS.get(word)
-    if found is None:
+    found = _FACTION_WORDS.get(word) or _FACTION_WORDS.get(name_key(inert_name(text)).removeprefix("the "))
+    if found is None:  # ``**Plutocrats**`` is the Plutocrats, as a name typed with markdown is found (P4.1)
         near = nearest(word, [c.title for c in FactionCode])
         raise ParseError(text, "a Faction: " + ", ".join(FACTION_CHOICES) + " (or PL, RB, GR, SH, BH, PR, BU, RN)",
                          suggestion=near)

@@ -86,3 +86,84 @@ def test_a_file_separated_by_semicolons_or_tabs_is_told_so(separator: bytes, nam
 
 def test_a_header_without_record_is_still_told_it_has_none() -> None:
     assert refused(b"user,diplomacy\n@alice,3\n")[0].startswith("line 1: the header has no `record` column")
+
+
+def test_a_misspelt_column_is_named_once_at_the_header_with_the_column_meant() -> None:
+    """Import play-test ("two-pass checking", typos): `comand` in the header was named on every line as a field a
+    player does not have, and again as `command` missing; it is named once, at line 1, with the column meant, and
+    the other lines' own problems are named with it."""
+    data = (b"record,user,diplomacy,comand,intrigue,roll\n"
+            b"player,@alice,3,2,1,2\n"
+            b"player,@bob,2,2,2,x\n")
+    assert refused(data) == (
+        "line 1: no record has a `comand` column (did you mean `command`?); the columns are record, user, name, "
+        "diplomacy, command, intrigue, roll, faction, player, kind, tier, quality, votes, homeworld.",
+        "line 3 (player): `roll` must be a whole number from 1 to 3, not “x”.")
+
+
+def test_a_column_like_none_is_named_without_a_guess_and_a_missing_column_on_each_line() -> None:
+    data = (b"record,user,diplomacy,intrigue,colour\n"
+            b"player,@alice,3,1,red\n")
+    problems = refused(data)
+    assert problems[0].startswith("line 1: no record has a `colour` column; the columns are record, user,")
+    assert problems[1:] == ("line 2 (player): `command` is missing (a whole number from 1 to 5).",)
+
+
+def test_a_misspelt_choice_and_record_are_suggested() -> None:
+    data = (b"record,user,diplomacy,command,intrigue,player,kind,name,quality\n"
+            b"player,@alice,3,2,1,,,,\n"
+            b"holding,,,,,@alice,planet,Deneb,ritch\n"
+            b"holdng,,,,,@alice,planet,Caladan,rich\n")
+    assert refused(data) == (
+        "line 3 (holding): `quality` must be poor, average or rich, not “ritch”. Did you mean rich?",
+        "line 4: the record is “holdng” (did you mean `holding`?); a record is player or holding.")
+
+
+def test_a_misspelt_key_of_a_toml_table_is_suggested_and_not_also_missing() -> None:
+    data = (b'[[player]]\nuser = "@alice"\ndiplomacy = 3\ncomand = 2\nintrigue = 1\n'
+            b'[[player]]\nuser = "@bob"\ndiplomacy = 2\ncommand = 2\nintrigue = 2\ncolour = "red"\n')
+    assert refused(data, "p.toml") == (
+        "line 1 (player): a player has no `comand` (did you mean `command`?); it takes user, name, diplomacy, "
+        "command, intrigue, roll, faction.",
+        "line 6 (player): a player has no `colour`; it takes user, name, diplomacy, command, intrigue, roll, "
+        "faction.")
+
+
+def test_the_format_of_the_whole_file_is_checked_before_its_records_against_each_other() -> None:
+    """Import play-test ("two-pass checking"): a file's format problems and its records' problems with each other
+    (a player given twice) were named mixed in one list. Every format problem comes first, alone; once the format is
+    sound, the records against each other."""
+    data = (b"record,user,diplomacy,command,intrigue,roll\n"
+            b"player,@alice,3,2,1,2\n"
+            b"player,@alice,2,2,2,1\n"
+            b"player,@bob,2,2,2,7\n")
+    assert refused(data) == ("line 4 (player): `roll` must be a whole number from 1 to 3, not “7”.",)
+    assert refused(data.replace(b",7\n", b",3\n")) == ("line 3 (player): @alice is already added on line 2.",)
+
+
+def test_mylantium_and_convocate_name_the_format_before_things_given_twice() -> None:
+    from engine.convocate.import_file import parse as convocate
+    from engine.mylantium.import_file import parse as mylantium
+    myl = (b"record,name,faction,user,party\n"
+           b"territory,Avalon,,,\n"
+           b"territory,Avalon,,,\n"
+           b"faction,,PL,@alice,Federalists\n"
+           b"faction,,GR,@bob,Tory\n")
+    with pytest.raises(ImportRefused) as error:
+        mylantium("m.csv", myl)
+    assert error.value.problems == ("line 5 (faction): `party` must be Whig or Federalist, not “Tory”.",)
+    with pytest.raises(ImportRefused) as error:
+        mylantium("m.csv", myl.replace(b"Tory", b"Whig"))
+    assert error.value.problems == ("line 3 (territory): Avalon is already given on line 2.",)
+    con = (b"record,user,sovereignty,kind,name\n"
+           b"player,@alice,Union,,\n"
+           b"player,@bob,Kingdon,,\n"
+           b"card,,,location,Ironhold\n"
+           b"card,,,location,Ironhold\n")
+    with pytest.raises(ImportRefused) as error:
+        convocate("c.csv", con)
+    assert error.value.problems == ("line 3 (player): `sovereignty` must be Union, Republic, Kingdom, Hegemony, HLM or "
+                                    "Emberates, not “Kingdon”. Did you mean Kingdom?",)
+    with pytest.raises(ImportRefused) as error:
+        convocate("c.csv", con.replace(b"Kingdon", b"Kingdom"))
+    assert error.value.problems == ("line 5 (card): Ironhold is already given on line 4.",)

@@ -96,8 +96,8 @@ def test_toml_names_the_line_of_each_table() -> None:
                                             "on line 8."),
     (b"votes,GR,,,,,,Cathay,,,,,,,2,port", "line 11 (votes): give either `territory` (the Faction's votes there) or "
      "`building` (votes per building of that kind in play, like the Plutocrats' 2 per port), not both or neither."),
-    (b"vote,GR,,,,,,Cathay,,,,,,,2,", "line 11: the record is “vote”; a record is faction, territory, building, "
-                                      "unit, candidate or votes."),
+    (b"vote,GR,,,,,,Cathay,,,,,,,2,", "line 11: the record is “vote” (did you mean `votes`?); a record is faction, "
+                                      "territory, building, unit, candidate or votes."),
 ])
 def test_each_kind_of_bad_line_is_named_and_nothing_is_returned(line: bytes, problem: str) -> None:
     with pytest.raises(ImportRefused) as refused:

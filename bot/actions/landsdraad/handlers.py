@@ -28,6 +28,7 @@ from bot.actions.routes import Routes
 from bot.actions.setup import quietly
 from bot.metrics import ballot_recorded
 from engine.core.errors import RuleError
+from engine.core.text import inert_name
 from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import ATTRIBUTE_MAX, ATTRIBUTE_MIN
 from engine.landsdraad.model import Option as Choice
@@ -186,7 +187,8 @@ async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     p = await app.clerk.landsdraad.ledger.remove_holding(g.id, user_id=user.id, name=o["name"].strip(),
                                                          since=o.get("since"), actor=ctx.actor.id,
                                                          source_id=ctx.source_id)
-    return [reply(f"Removed {o['name'].strip()} from {p.name}, who now has {p.votes} votes.", ephemeral=True),
+    named = inert_name(o["name"]) or o["name"].strip()  # as it was kept: typed with markdown, it was found (P4.1)
+    return [reply(f"Removed {named} from {p.name}, who now has {p.votes} votes.", ephemeral=True),
             *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
             *await errata.after_edit(app, g, ctx.source_id)]
 

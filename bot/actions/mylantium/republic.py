@@ -17,6 +17,7 @@ from bot.actions.outbox import Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
 from engine.core.errors import RuleError
+from engine.core.text import inert_name
 from engine.mylantium.amendments import check_amendment
 from engine.mylantium.model import PARTY_CHOICES, Building, faction_code, party_of
 from engine.service.mylantium.state import NAME
@@ -147,7 +148,8 @@ async def _buildings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     t = await app.clerk.mylantium.change_buildings(g.id, territory=o["territory"], kind=kind, count=count,
                                                    name=o.get("name"), remove=remove, actor=ctx.actor.id,
                                                    source_id=ctx.source_id)
-    what = o["name"] if o.get("name") else f"{count} {kind.plural if count > 1 else kind.value}"
+    plain = f"{count} {kind.plural if count > 1 else kind.value}"
+    what = (inert_name(o["name"]) or o["name"]) if o.get("name") else plain  # as kept, not as typed (P4.1)
     verb = "pulled down" if remove else "built"
     return [reply(f"{what} {verb} in {t.name}, which now has {buildings_text(t.buildings)}.", ephemeral=True),
             *await quietly(app, g, Outgoing(ToChannel(g.channel_id),

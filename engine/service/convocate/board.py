@@ -23,6 +23,7 @@ from engine.convocate.parsing import parse_faces
 from engine.convocate.rulings import SETTINGS, shown, value_of
 from engine.convocate.votes import standing_votes, vote_of
 from engine.core.errors import NotFoundError, RuleError
+from engine.core.text import same_name
 from engine.service.convocate.motions import motion_view
 from engine.service.convocate.store import Loaded, faces_json, load, open_motion, require_convocate, save
 from engine.service.convocate.views import BoardView, board_view
@@ -136,7 +137,7 @@ class ConvocateBoardService(ServiceBase):
                 if sovereignty_name is None:
                     raise RuleError("A new player needs their sovereignty.")
                 sov, _ = sovereignty(sovereignty_name)
-                if any(n.lower() == name.lower() for n in loaded.players):
+                if any(same_name(n, name) for n in loaded.players):
                     raise RuleError(f"{loaded.game.name} already has a player called {name}.")
                 player = Player(game_id=game_id, user_id=user_id, name=name, faction=sov, diplomacy=0, command=0,
                                 intrigue=0, roll=1, diplomacy_max=0, intrigue_max=0, misc_votes=0, active=True)
@@ -288,7 +289,7 @@ class ConvocateBoardService(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             loaded = await self._loaded(uow.session, game_id)
             board = loaded.board
-            known = next((n for n, _ in board.factors if n.lower() == wanted.lower()), None)
+            known = next((n for n, _ in board.factors if same_name(n, wanted)), None)
             old = board.factor(known) if known else None
             after = board.with_factor(known or wanted.upper(), value)
             save(uow.session, loaded, after)

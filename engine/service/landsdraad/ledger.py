@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from engine.core.errors import NotFoundError, RuleError
+from engine.core.text import find_named
 from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier, quality_of
 from engine.landsdraad.votes import holding_votes, planet_votes, vote_breakdown
 from engine.service.dice import GAME_SCOPE
@@ -321,7 +322,7 @@ class LedgerService(ServiceBase):
             idle = since is not None and await between_rounds(uow.session, game)
             player = await require_player(uow.session, game, user_id)
             held = list((await uow.session.execute(select(Holding).where(Holding.game_id == game_id))).scalars())
-            clash = next((h for h in held if h.name.casefold() == name.casefold()), None)
+            clash = find_named(held, name, lambda h: h.name)
             if clash is not None:  # a name is one holding in any case (``deneb`` is Deneb), as /holding remove finds it
                 raise RuleError(f"{clash.name} is already held in {game.name}; remove it first to move it.")
             home = next((h for h in held if homeworld and h.homeworld and h.player_id == player.id), None)
@@ -349,7 +350,7 @@ class LedgerService(ServiceBase):
             idle = since is not None and await between_rounds(uow.session, game)
             player = await require_player(uow.session, game, user_id)
             holdings = await holdings_of(uow.session, player.id)
-            holding = next((h for h in holdings if h.name.casefold() == name.casefold()), None)  # in any case
+            holding = find_named(holdings, name, lambda h: h.name)  # in any case, markdown and all
             if holding is None:
                 listing = ", ".join(h.name for h in holdings) or "nothing"
                 raise NotFoundError(f"{player.name} holds no {name}. They hold: {listing}.")

@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from engine.core.durations import MAX_DAYS, format_remaining, format_utc
 from engine.core.errors import NotFoundError, RuleError
+from engine.core.text import find_named
 from engine.landsdraad.factions import make_faction
 from engine.service.clock import utc
 from engine.service.dice import commit_seed, seal
@@ -93,7 +94,7 @@ class RoundService(ServiceBase):
             rnd = await open_round_of(uow.session, game)
             present = (await uow.session.execute(select(TempFactionRow).where(
                 TempFactionRow.round_id == rnd.id))).scalars()
-            clash = next((f for f in present if f.name.casefold() == faction.name.casefold()), None)
+            clash = find_named(present, faction.name, lambda f: f.name)
             if clash is not None:  # names are matched without regard to case, as /faction remove finds them
                 raise RuleError(f"Round {rnd.number} already has a faction called {clash.name}. To change it, "
                                 f"/faction remove name:{clash.name} and add it again.")
@@ -121,8 +122,7 @@ class RoundService(ServiceBase):
             rnd = await open_round_of(uow.session, game)
             rows = (await uow.session.execute(select(TempFactionRow).where(TempFactionRow.round_id == rnd.id)
                                               .order_by(TempFactionRow.id))).scalars().all()
-            wanted = name.strip().casefold()
-            row = next((r for r in rows if r.name.casefold() == wanted), None)
+            row = find_named(rows, name, lambda r: r.name)
             if row is None:
                 names = ", ".join(r.name for r in rows) or "none"
                 raise NotFoundError(f"Round {rnd.number} of {game.name} has no temporary faction called "

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.core.disclosure import shown
 from engine.core.errors import RuleError
 from engine.core.stamps import stamp
+from engine.core.text import same_name
 from engine.mylantium.alignment import Snapshot, check_realign, take_snapshot
 from engine.mylantium.approval import incumbent_party
 from engine.mylantium.disclosure import general_options, primary_options
@@ -42,7 +43,6 @@ from engine.service.mylantium.state import (
     require_calm,
     require_mylantium,
     rules_of,
-    same_name,
     suspended,
     window_of,
 )

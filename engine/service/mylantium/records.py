@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
 from engine.core.errors import NotFoundError, RuleError
+from engine.core.text import find_named
 from engine.mylantium.approval import incumbent_party
 from engine.mylantium.elections import independent_vote
 from engine.mylantium.model import FactionCode, Party, Territory, UnitStatus
@@ -85,8 +86,8 @@ R = TypeVar("R", bound=_Named)
 
 
 def _named(rows: Sequence[R], name: str) -> R | None:
-    """The first row called ``name`` (case and surrounding spaces ignored)."""
-    return next((row for row in rows if row.name.lower() == name.strip().lower()), None)
+    """The first row called ``name`` (case, spaces and markdown ignored: ``find_named``)."""
+    return find_named(rows, name, lambda row: row.name)
 
 
 def unit_status(text: str | None) -> UnitStatus:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select
 
 from engine.core.errors import RuleError
+from engine.core.text import find_named, same_name
 from engine.mylantium.business import InPlay
 from engine.mylantium.elections import check_charisma
 from engine.mylantium.forms import NOBODY
@@ -226,7 +227,7 @@ class MylantiumService(RulesetService):
             raise RuleError("A territory needs a name.")
         async with self._write(game_id, source_id) as uow:
             game = await writable(uow, game_id)
-            if any(t.name.lower() == name.lower() for t in await territory_rows(uow.session, game_id)):
+            if any(same_name(t.name, name) for t in await territory_rows(uow.session, game_id)):
                 raise RuleError(f"{game.name} already has a territory called {name}.")
             row = MylTerritory(game_id=game_id, name=name, ports=0, cities=0, temples=0, villages=0, names={})
             uow.session.add(row)
@@ -253,15 +254,16 @@ class MylantiumService(RulesetService):
                 if have < count:
                     raise RuleError(f"{row.name} has {have} {kind.plural}; {count} cannot be removed.")
                 if name is not None:
-                    match = next((n for n in listed if n.lower() == name.strip().lower()), None)
+                    match = find_named(listed, name, str)
                     if match is None:
                         raise RuleError(f"{row.name} has no {kind.value} called {name.strip()}. Named: "
                                         f"{', '.join(listed) or 'none'}.")
                     listed.remove(match)
+                    name = match  # recorded as it was kept, not as typed (``**Arcadia**`` finds Arcadia, P4.1)
                 setattr(row, column, have - count)
             else:
                 if name is not None:
-                    if any(n.lower() == name.strip().lower() for n in listed):
+                    if any(same_name(n, name) for n in listed):
                         raise RuleError(f"{row.name} already has a {kind.value} called {name.strip()}.")
                     listed.append(name.strip())
                 setattr(row, column, have + count)
@@ -282,7 +284,7 @@ class MylantiumService(RulesetService):
         async with self._write(game_id, source_id) as uow:
             game = await writable(uow, game_id)
             place = (await find_territory(uow, game, territory)).name
-            if any(u.name.lower() == name.lower() for u in await unit_rows(uow.session, game_id)):
+            if any(same_name(u.name, name) for u in await unit_rows(uow.session, game_id)):
                 raise RuleError(f"{game.name} already has a unit called {name}.")
             row = MylUnit(game_id=game_id, name=name, territory=place, maintenance=maintenance, cost=cost,
                           status=where.value)
@@ -338,7 +340,7 @@ class MylantiumService(RulesetService):
             if not faction.in_play:
                 raise RuleError(f"The {code.plural} have withdrawn from the game.")
             rows = await candidate_rows(uow.session, game_id)
-            if any(c.name.lower() == name.lower() for c in rows):
+            if any(same_name(c.name, name) for c in rows):
                 raise RuleError(f"{game.name} already has a candidate called {name}.")
             live = [c for c in rows if c.faction_id == faction.id and not c.discarded]
             if live:

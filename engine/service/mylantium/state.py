@@ -12,6 +12,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.core.suggest import nearest
+from engine.core.text import find_named, inert_name, name_key, same_name
 from engine.mylantium.alignment import Window
 from engine.mylantium.business import InPlay
 from engine.mylantium.elections import Candidate
@@ -165,16 +166,10 @@ async def player_names(session: AsyncSession, game_id: int) -> dict[int, Player]
     return {p.id: p for p in found.scalars()}
 
 
-def same_name(kept: str, typed: str) -> bool:
-    """A candidate's name and a name typed are the same name, case and spaces aside (``find_candidate``'s exact
-    match)."""
-    return " ".join(kept.lower().split()) == " ".join(typed.lower().split())
-
-
 async def find_candidate(session: AsyncSession, game: Game, name: str, *, live: bool = True) -> MylCandidate:
     """A candidate by name (case and spaces ignored; a unique start of the name is enough)."""
     rows = [c for c in await candidate_rows(session, game.id) if not (live and c.discarded)]
-    wanted = " ".join(name.lower().split())
+    wanted = name_key(inert_name(name)) or name_key(name)  # typed with markdown, as the name was kept (P4.1)
     exact = [c for c in rows if same_name(c.name, name)]
     found = exact or [c for c in rows if len(wanted) >= 2 and c.name.lower().startswith(wanted)]
     if len(found) == 1:
@@ -193,8 +188,7 @@ async def find_candidate(session: AsyncSession, game: Game, name: str, *, live: 
 
 def _one_named(rows: list[MylCandidate], words: str) -> MylCandidate | None:
     """The candidate whose whole name ``words`` is (case and spaces ignored), if one is."""
-    wanted = " ".join(words.lower().split())
-    return next((c for c in rows if " ".join(c.name.lower().split()) == wanted), None)
+    return find_named(rows, words, lambda c: c.name)
 
 
 async def open_election(session: AsyncSession, game_id: int) -> MylElection | None:
