@@ -497,3 +497,24 @@ async def test_the_history_chart_starts_at_the_approval_set_during_set_up(rep: R
     chart = await rep.clerk.mylantium.history(rep.id)
     assert chart.approval[:2] == ((0, 60), (1, 57))
     assert chart.approval[2] == (2, 70)
+
+
+async def test_a_party_corrected_during_the_primary_drops_a_choice_it_may_not_make(rep: Republic) -> None:
+    """Play-test U1.1: the Grangers, Whigs, choose Lee in the Primary; the moderator corrects their party to
+    Federalist. A Federalist Faction votes in the Federalist Primary (own-party), so the choice of Lee is dropped
+    (and said so) rather than counting the Grangers' 14 votes in the Whig Primary: Lee 10 + 7 = 17, not 31."""
+    await candidates(rep)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary", hours=24)
+    await rep.choose(C.PL, "primary", "Lee")
+    await rep.choose(C.GR, "primary", "Lee")
+    await rep.choose(C.PR, "primary", "Kim")
+    same = await rep.clerk.mylantium.set_faction(rep.id, code=C.PR, party=F, actor=MOD)
+    assert same.choice_dropped is None
+    change = await rep.clerk.mylantium.set_faction(rep.id, code=C.GR, party=F, reason="registered wrong", actor=MOD)
+    assert change.choice_dropped == "Lee" and change.faction.party is F
+    view = await rep.clerk.mylantium.elections.election(rep.id)
+    assert view is not None and "Grangers" in view.waiting and "Proles" in view.chosen
+    primary = await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD)
+    assert primary is not None and primary.result is not None
+    assert {line["name"]: line["total"] for line in primary.result["lines"]}["Lee"] == 17

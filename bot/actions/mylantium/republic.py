@@ -13,7 +13,7 @@ from bot.actions.mylantium import errata
 from bot.actions.mylantium.render import buildings_text, faction_line, government_card, setup_card
 from bot.actions.mylantium.revolution import chain_outgoings
 from bot.actions.mylantium.turn import history_picture
-from bot.actions.outbox import Card, Outgoing, ToChannel, reply
+from bot.actions.outbox import Card, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
 from engine.core.errors import RuleError
@@ -87,7 +87,17 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     if change.idle_candidate is not None:  # play-test M4.11
         note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
                  f"name:{change.idle_candidate} running:true puts them back in the elections.")
+    dropped = change.choice_dropped
+    if dropped is not None:  # play-test U1.1: a choice the corrected party may not make is dropped
+        note += (f" Their choice of {dropped} in the open Primary was dropped: as {change.faction.party.title}s they "
+                 f"vote in the {change.faction.party.title} Primary. Their player is told by DM to choose again.")
     out = [reply(f"Changed: {faction_line(change.faction, private=True)}.{note}", ephemeral=True)]
+    if dropped is not None:
+        out.append(Outgoing(ToUser(change.faction.user_id), text=(
+            f"{g.name}: the moderators corrected your Faction's party: the {change.faction.title} are "
+            f"{change.faction.party.title}s. Your choice of {dropped} in the open Primary could not be made by a "
+            f"{change.faction.party.title} Faction, so it was dropped: DM me `Primary: <Candidate>` with a "
+            f"{change.faction.party.title} candidate before the deadline.")))
     public = [Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have {change.faction.vp} VP.")
               ] if o.get("vp") is not None else []
     if change.rejoined is not None:

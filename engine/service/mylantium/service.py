@@ -9,10 +9,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.mylantium.business import InPlay
-from engine.mylantium.elections import check_charisma
+from engine.mylantium.elections import check_charisma, check_primary_choice
 from engine.mylantium.forms import NOBODY
 from engine.mylantium.model import Building, FactionCode, Party, default_base
 from engine.service.ledger import find_player, game_view, load_game
@@ -38,6 +39,7 @@ from engine.service.mylantium.revolution import Revolutions, chain_after_vp_chan
 from engine.service.mylantium.state import (
     COLUMNS,
     approval_of,
+    candidate_of,
     candidate_rows,
     faction_by_code,
     faction_of_user,
@@ -45,8 +47,10 @@ from engine.service.mylantium.state import (
     find_candidate,
     government_of,
     in_play_of,
+    open_election,
     require_calm,
     require_mylantium,
+    rules_of,
     set_in_play,
     territory_rows,
     unit_rows,
@@ -63,8 +67,8 @@ from engine.service.mylantium.views import (
 )
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
-from engine.store.models import Event, Player
-from engine.store.models.mylantium import MylCandidate, MylFaction, MylHistory, MylTerritory, MylUnit
+from engine.store.models import Event, Game, Player
+from engine.store.models.mylantium import MylCandidate, MylChoice, MylFaction, MylHistory, MylTerritory, MylUnit
 
 if TYPE_CHECKING:  # the composition root builds this service; it is only referred to here
     from engine.service.clerk import Clerk
@@ -76,6 +80,29 @@ def check_treasury(treasury: int) -> None:
     "between 0 and the Faction's treasury" (R1-44)."""
     if treasury < 0:
         raise RuleError(f"A treasury is $0 or more, not ${treasury}: the rules know money in a treasury, not debt.")
+
+async def _drop_cross_party_choice(session: AsyncSession, game: Game, row: MylFaction) -> str | None:
+    """A Faction's party corrected while a Primary is open (play-test U1.1): its choice there of a candidate the
+    corrected party may not choose (another party's, unless ``primary_choice: any``) could not have been made, so it
+    is dropped and the Faction chooses again. Returns the candidate it had chosen, or None."""
+    election = await open_election(session, game.id)
+    if election is None or election.stage != "primary":
+        return None
+    found = await session.execute(select(MylChoice).where(MylChoice.election_id == election.id,
+                                                          MylChoice.faction_id == row.id))
+    choice = found.scalar_one_or_none()
+    if choice is None:
+        return None
+    cand = await find_candidate(session, game, choice.choice, live=False)
+    owner = await session.get(MylFaction, cand.faction_id)
+    assert owner is not None
+    try:
+        check_primary_choice(Party(row.party), candidate_of(cand, FactionCode[owner.code]), rules_of(game))
+    except RuleError:
+        await session.delete(choice)
+        return choice.choice
+    return None
+
 
 class MylantiumService(RulesetService):
     """The moderators' setup of the Republic, and the parts of a turn."""
@@ -158,7 +185,13 @@ class MylantiumService(RulesetService):
                 row.vp = vp
             if treasury is not None:
                 row.treasury = treasury
-            if party is not None:
+            dropped = None
+            if party is not None and party.value != row.party:
+                row.party = party.value
+                dropped = await _drop_cross_party_choice(uow.session, game, row)
+                if dropped is not None:
+                    changes["choice_dropped"] = True  # which one is in the choice's own event (secret)
+            elif party is not None:
                 row.party = party.value
             if in_play is not None:
                 row.in_play = in_play
@@ -182,7 +215,8 @@ class MylantiumService(RulesetService):
             games_cache(self.shared).forget([player.user_id])
         return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"),
                         decided=decided if chain is None else None,
-                        rejoined=player.name if rejoined and player is not None else None, idle_candidate=idle)
+                        rejoined=player.name if rejoined and player is not None else None, idle_candidate=idle,
+                        choice_dropped=dropped)
 
     async def set_faction_votes(self, game_id: int, *, code: FactionCode, territory: str | None,
                                 votes: int, building: Building | None = None, actor: int | None,

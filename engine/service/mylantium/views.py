@@ -231,6 +231,9 @@ class VpChange:
     """The name of a removed player this change brought back with their Faction."""
     idle_candidate: str | None = None
     """Their Candidate, who stopped running at the removal and still does not run."""
+    choice_dropped: str | None = None
+    """The candidate the Faction had chosen in the open Primary, dropped because a correction of its party made
+    that choice one it may not make (secret: told to its player and the moderator only)."""
 
 
 @dataclass(frozen=True)
