@@ -518,3 +518,26 @@ async def test_a_party_corrected_during_the_primary_drops_a_choice_it_may_not_ma
     primary = await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD)
     assert primary is not None and primary.result is not None
     assert {line["name"]: line["total"] for line in primary.result["lines"]}["Lee"] == 17
+
+
+async def test_an_open_elections_deadline_is_moved_and_recorded(rep: Republic, clock: ManualClock) -> None:
+    """Play-test U1.2: a Primary opened with 2 minutes for 2 days had no correction. The deadline moves (recorded
+    with the one it had), the old instant no longer closes it, a choice is taken until the new one; the same
+    deadline again and no open election are refused with the reason."""
+    await candidates(rep)
+    elections = rep.clerk.mylantium.elections
+    with pytest.raises(RuleError, match="No election is open"):
+        await elections.move_deadline(rep.id, deadline=clock.now() + timedelta(days=1), actor=MOD)
+    await elections.start_election_round(rep.id, actor=MOD)
+    opened = await rep.open("primary", hours=1)
+    later = clock.now() + timedelta(days=2)
+    view, was = await elections.move_deadline(rep.id, deadline=later, actor=MOD)
+    assert (view.deadline, was) == (later, opened.deadline)
+    assert [d for g, *_, d in await elections.pending_elections() if g == rep.id] == [later]
+    with pytest.raises(RuleError, match="nothing was changed"):
+        await elections.move_deadline(rep.id, deadline=later, actor=MOD)
+    with pytest.raises(RuleError, match="in the future"):
+        await elections.move_deadline(rep.id, deadline=clock.now(), actor=MOD)
+    receipt = await rep.choose(C.PL, "primary", "Lee", at=clock.now() + timedelta(hours=3))
+    assert receipt.choice == "Lee"
+    assert (await kinds(rep)).count("ElectionDeadlineSet") == 1
