@@ -541,3 +541,29 @@ async def test_an_open_elections_deadline_is_moved_and_recorded(rep: Republic, c
     receipt = await rep.choose(C.PL, "primary", "Lee", at=clock.now() + timedelta(hours=3))
     assert receipt.choice == "Lee"
     assert (await kinds(rep)).count("ElectionDeadlineSet") == 1
+
+
+async def test_a_faction_registered_to_the_wrong_member_goes_to_its_player(rep: Republic) -> None:
+    """Play-test U1.3: the refusal of a second registration said "use /faction set", which could not change the
+    player. ``user:`` hands the Faction over with everything it has (its choice in an open Primary too); the one
+    registered by mistake no longer plays; a member who plays another Faction is refused (one each)."""
+    await candidates(rep)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary", hours=24)
+    await rep.choose(C.GR, "primary", "Lee")
+    with pytest.raises(RuleError, match="already plays the Plutocrats"):
+        await rep.clerk.mylantium.set_faction(rep.id, code=C.GR, user_id=USERS[C.PL], user_name="pat", actor=MOD)
+    change = await rep.clerk.mylantium.set_faction(rep.id, code=C.GR, user_id=77, user_name="gil", actor=MOD)
+    assert change.handed == (USERS[C.GR], "gus", 77, "gil")
+    mine = await rep.clerk.mylantium.my_faction(rep.id, 77)
+    assert (mine.code, mine.player, mine.vp, mine.national) == (C.GR, "gil", 20, 14)
+    assert await rep.clerk.games.games_of_user(USERS[C.GR]) == []
+    with pytest.raises(RuleError):
+        await rep.clerk.mylantium.my_faction(rep.id, USERS[C.GR])
+    view = await rep.clerk.mylantium.elections.election(rep.id)
+    assert view is not None and "Grangers" in view.chosen
+    again = await rep.clerk.mylantium.elections.choose(rep.id, user_id=77, stage="primary", choice="Ash",
+                                                       at=rep.clock.now(), source_id="gil-1")
+    assert again.replaced == "Lee"
+    with pytest.raises(RuleError, match="nothing was changed"):
+        await rep.clerk.mylantium.set_faction(rep.id, code=C.GR, user_id=77, user_name="gil", actor=MOD)

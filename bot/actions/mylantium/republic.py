@@ -71,13 +71,16 @@ async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[st
          Option("treasury", int, "its treasury in $ (0 or more)", min_value=0),
          Option("party", str, "Whig or Federalist (a correction, not a realignment)", choices=PARTY_CHOICES),
          Option("in_play", bool, "whether it is still in the game"),
-         Option("reason", str, "why its VP changed (kept in the VP history)"), **M)
+         Option("reason", str, "why its VP changed (kept in the VP history)"),
+         Option("user", UserRef, "its player, when it was registered to the wrong member (a correction)"), **M)
 async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
+    new = user_option(o, "user") if o.get("user") is not None else None
     change = await app.clerk.mylantium.set_faction(g.id, code=_faction(o), vp=o.get("vp"), treasury=o.get("treasury"),
                                                    party=party_of(o["party"]) if o.get("party") else None,
                                                    in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
-                                                   source_id=ctx.source_id)
+                                                   source_id=ctx.source_id, user_id=new.id if new else None,
+                                                   user_name=new.name if new else None)
     note = ""
     if change.decided is not None:
         how = (f"the {change.decided.winner.plural}' victory" if change.decided.winner is not None
@@ -100,6 +103,17 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
             f"{change.faction.party.title} candidate before the deadline.")))
     public = [Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have {change.faction.vp} VP.")
               ] if o.get("vp") is not None else []
+    if change.handed is not None:  # play-test U1.3: registered to the wrong member
+        old_id, old_name, new_id, new_name = change.handed
+        f = change.faction
+        public.append(Outgoing(ToChannel(g.channel_id), text=(
+            f"The **{f.title}** are played by **{new_name}**, not {old_name} (a moderator's correction).")))
+        out.append(Outgoing(ToUser(new_id), text=(
+            f"{g.name}: the moderators give you the **{f.title}** ({f.party.title}), registered to another member by "
+            f"mistake. /faction me shows your Faction and its treasury; DM me `help` for the forms you can send.")))
+        out.append(Outgoing(ToUser(old_id), text=(
+            f"{g.name}: you were registered as the player of the {f.title} by mistake; the moderators have given "
+            f"them to their player. You no longer play in {g.name}.")))
     if change.rejoined is not None:
         public.append(Outgoing(ToChannel(g.channel_id), text=(
             f"**{change.rejoined}** is back in **{g.name}**: the {change.faction.title} are in play again."

@@ -234,6 +234,8 @@ class VpChange:
     choice_dropped: str | None = None
     """The candidate the Faction had chosen in the open Primary, dropped because a correction of its party made
     that choice one it may not make (secret: told to its player and the moderator only)."""
+    handed: tuple[int, str, int, str] | None = None
+    """``user:`` handed the Faction to another member: (old user id, old name, new user id, new name)."""
 
 
 @dataclass(frozen=True)
