@@ -90,6 +90,12 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     if change.idle_candidate is not None:  # play-test M4.11
         note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
                  f"name:{change.idle_candidate} running:true puts them back in the elections.")
+    if (o.get("vp") is not None and o.get("in_play") is None and not change.faction.in_play
+            and change.chain is None and change.faction.vp > 0):  # play-test U1.4: a VP typo withdrew it
+        title = change.faction.title
+        note += (f" The {title} are still withdrawn from the game: a correction of their VP does not bring them "
+                 f"back. If they were withdrawn only because of a mistake (a Revolution crushed after a wrong 0 VP), "
+                 f"/faction set faction:{title} in_play:true puts them back in play.")
     dropped = change.choice_dropped
     if dropped is not None:  # play-test U1.1: a choice the corrected party may not make is dropped
         note += (f" Their choice of {dropped} in the open Primary was dropped: as {change.faction.party.title}s they "
