@@ -69,7 +69,7 @@ async def convocate_player(app: App, ctx: Ctx, g: GameView | None, o: dict[str, 
     temp = f", {p.temp:+d} Vote until end of turn" if p.temp else ""
     answer = f"{p.name}: {p.sovereignty}, turn order {p.order}{home}{temp}."
     public: list[Outgoing] = []
-    if back is not None:  # play-test U3.1: seated again, but what left the table with them did not come back
+    if back is not None:  # play-test U2.1: seated again, but what left the table with them did not come back
         left, returned = back
         lost = []
         if left:

@@ -147,7 +147,7 @@ class RemovalService(ServiceBase):
     async def left_with(self, game_id: int, user_id: int) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]] | None:
         """For a player removed from the game and not seated again: the cards they owned that left the board and
         the (card, owner) pairs they controlled that went back to their owners, as their removal recorded them;
-        None for anyone else. ``/convocate player`` seats them again without those (play-test U3.1), and says so."""
+        None for anyone else. ``/convocate player`` seats them again without those (play-test U2.1), and says so."""
         async with self._read() as session:
             game = await load_game(session, game_id)
             found = await session.execute(select(Player).where(Player.game_id == game.id, Player.user_id == user_id))
