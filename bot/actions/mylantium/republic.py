@@ -109,6 +109,11 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
             f"{change.faction.party.title} candidate before the deadline.")))
     public = [Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have {change.faction.vp} VP.")
               ] if o.get("vp") is not None else []
+    if change.party_changed:  # play-test U1.7: which Primary a Faction votes in is public (/status)
+        party = change.faction.party.title
+        public.append(Outgoing(ToChannel(g.channel_id), text=(
+            f"The **{change.faction.title}** are {party}s (a moderator's correction, not a realignment).")))
+        # the same words whether or not a choice was dropped: which one a Faction made is secret (P1-19)
     if change.handed is not None:  # play-test U1.3: registered to the wrong member
         old_id, old_name, new_id, new_name = change.handed
         f = change.faction

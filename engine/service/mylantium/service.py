@@ -217,6 +217,7 @@ class MylantiumService(RulesetService):
             if treasury is not None:
                 row.treasury = treasury
             dropped = None
+            party_changed = party is not None and party.value != row.party
             if party is not None and party.value != row.party:
                 row.party = party.value
                 dropped = await _drop_cross_party_choice(uow.session, game, row)
@@ -249,7 +250,7 @@ class MylantiumService(RulesetService):
         return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"),
                         decided=decided if chain is None else None,
                         rejoined=player.name if rejoined and player is not None else None, idle_candidate=idle,
-                        choice_dropped=dropped, handed=handed)
+                        choice_dropped=dropped, handed=handed, party_changed=party_changed)
 
     async def set_faction_votes(self, game_id: int, *, code: FactionCode, territory: str | None,
                                 votes: int, building: Building | None = None, actor: int | None,

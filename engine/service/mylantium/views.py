@@ -236,6 +236,8 @@ class VpChange:
     that choice one it may not make (secret: told to its player and the moderator only)."""
     handed: tuple[int, str, int, str] | None = None
     """``user:`` handed the Faction to another member: (old user id, old name, new user id, new name)."""
+    party_changed: bool = False
+    """``party:`` corrected the Faction's party (a party is public: the channel is told)."""
 
 
 @dataclass(frozen=True)
