@@ -146,6 +146,7 @@ OVERRIDES: dict[str, str] = {
     "event fiat-money": "dollars:10",
     "event war-table": "result:3",
     "revolution deadline": "deadline:24h",
+    "election deadline": "deadline:24h",
 }
 """Values a command needs to do something (the required options not named here get ``generic_value``)."""
 
@@ -164,6 +165,7 @@ PRELUDES: dict[str, list[str]] = {
     "election general open": ["mod #alpha: /election start", "mod #alpha: /election primary open",
                               "mod #alpha: /election primary close"],
     "election remind": ["mod #alpha: /election start", "mod #alpha: /election primary open"],
+    "election deadline": ["mod #alpha: /election start", "mod #alpha: /election primary open"],
     "election nominee": ["mod #alpha: /candidate add name:Ann Oakes faction:Granger charisma:3",
                          "mod #alpha: /election start", "mod #alpha: /election primary open",
                          "mod #alpha: /election primary close"],

@@ -95,7 +95,9 @@ async def test_a_faction_is_typed_as_the_rules_name_it_in_the_singular_or_by_its
         out = await my("faction register", faction=typed, user=user(who, f"u{who}"), party="Whig", vp=20)
         assert only_here(out[:1]).startswith("Registered: **"), (typed, text_of(out[0]))
     again = await my("faction register", faction="plutocrats", user=user(12, "u12"), party="Whig")
-    assert only_here(again) == "The Plutocrats already have a player in mylantium; use /faction set."
+    assert only_here(again) == ("The Plutocrats already have a player in mylantium. To give them to another member "
+                                "(a correction), use /faction set faction:Plutocrats user:…; /faction set also "
+                                "corrects their VP, treasury and party.")
     codes = {f.code for f in (await clerk.mylantium.government(r.id)).factions}
     assert codes == {FactionCode.PL, FactionCode.PR, FactionCode.BH}
     set_vp = await my("faction set", faction="pl", vp=25)

@@ -497,3 +497,73 @@ async def test_the_history_chart_starts_at_the_approval_set_during_set_up(rep: R
     chart = await rep.clerk.mylantium.history(rep.id)
     assert chart.approval[:2] == ((0, 60), (1, 57))
     assert chart.approval[2] == (2, 70)
+
+
+async def test_a_party_corrected_during_the_primary_drops_a_choice_it_may_not_make(rep: Republic) -> None:
+    """Play-test U1.1: the Grangers, Whigs, choose Lee in the Primary; the moderator corrects their party to
+    Federalist. A Federalist Faction votes in the Federalist Primary (own-party), so the choice of Lee is dropped
+    (and said so) rather than counting the Grangers' 14 votes in the Whig Primary: Lee 10 + 7 = 17, not 31."""
+    await candidates(rep)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary", hours=24)
+    await rep.choose(C.PL, "primary", "Lee")
+    await rep.choose(C.GR, "primary", "Lee")
+    await rep.choose(C.PR, "primary", "Kim")
+    same = await rep.clerk.mylantium.set_faction(rep.id, code=C.PR, party=F, actor=MOD)
+    assert same.choice_dropped is None
+    change = await rep.clerk.mylantium.set_faction(rep.id, code=C.GR, party=F, reason="registered wrong", actor=MOD)
+    assert change.choice_dropped == "Lee" and change.faction.party is F
+    view = await rep.clerk.mylantium.elections.election(rep.id)
+    assert view is not None and "Grangers" in view.waiting and "Proles" in view.chosen
+    primary = await rep.clerk.mylantium.elections.close_election(rep.id, actor=MOD)
+    assert primary is not None and primary.result is not None
+    assert {line["name"]: line["total"] for line in primary.result["lines"]}["Lee"] == 17
+
+
+async def test_an_open_elections_deadline_is_moved_and_recorded(rep: Republic, clock: ManualClock) -> None:
+    """Play-test U1.2: a Primary opened with 2 minutes for 2 days had no correction. The deadline moves (recorded
+    with the one it had), the old instant no longer closes it, a choice is taken until the new one; the same
+    deadline again and no open election are refused with the reason."""
+    await candidates(rep)
+    elections = rep.clerk.mylantium.elections
+    with pytest.raises(RuleError, match="No election is open"):
+        await elections.move_deadline(rep.id, deadline=clock.now() + timedelta(days=1), actor=MOD)
+    await elections.start_election_round(rep.id, actor=MOD)
+    opened = await rep.open("primary", hours=1)
+    later = clock.now() + timedelta(days=2)
+    view, was = await elections.move_deadline(rep.id, deadline=later, actor=MOD)
+    assert (view.deadline, was) == (later, opened.deadline)
+    assert [d for g, *_, d in await elections.pending_elections() if g == rep.id] == [later]
+    with pytest.raises(RuleError, match="nothing was changed"):
+        await elections.move_deadline(rep.id, deadline=later, actor=MOD)
+    with pytest.raises(RuleError, match="in the future"):
+        await elections.move_deadline(rep.id, deadline=clock.now(), actor=MOD)
+    receipt = await rep.choose(C.PL, "primary", "Lee", at=clock.now() + timedelta(hours=3))
+    assert receipt.choice == "Lee"
+    assert (await kinds(rep)).count("ElectionDeadlineSet") == 1
+
+
+async def test_a_faction_registered_to_the_wrong_member_goes_to_its_player(rep: Republic) -> None:
+    """Play-test U1.3: the refusal of a second registration said "use /faction set", which could not change the
+    player. ``user:`` hands the Faction over with everything it has (its choice in an open Primary too); the one
+    registered by mistake no longer plays; a member who plays another Faction is refused (one each)."""
+    await candidates(rep)
+    await rep.clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary", hours=24)
+    await rep.choose(C.GR, "primary", "Lee")
+    with pytest.raises(RuleError, match="already plays the Plutocrats"):
+        await rep.clerk.mylantium.set_faction(rep.id, code=C.GR, user_id=USERS[C.PL], user_name="pat", actor=MOD)
+    change = await rep.clerk.mylantium.set_faction(rep.id, code=C.GR, user_id=77, user_name="gil", actor=MOD)
+    assert change.handed == (USERS[C.GR], "gus", 77, "gil")
+    mine = await rep.clerk.mylantium.my_faction(rep.id, 77)
+    assert (mine.code, mine.player, mine.vp, mine.national) == (C.GR, "gil", 20, 14)
+    assert await rep.clerk.games.games_of_user(USERS[C.GR]) == []
+    with pytest.raises(RuleError):
+        await rep.clerk.mylantium.my_faction(rep.id, USERS[C.GR])
+    view = await rep.clerk.mylantium.elections.election(rep.id)
+    assert view is not None and "Grangers" in view.chosen
+    again = await rep.clerk.mylantium.elections.choose(rep.id, user_id=77, stage="primary", choice="Ash",
+                                                       at=rep.clock.now(), source_id="gil-1")
+    assert again.replaced == "Lee"
+    with pytest.raises(RuleError, match="nothing was changed"):
+        await rep.clerk.mylantium.set_faction(rep.id, code=C.GR, user_id=77, user_name="gil", actor=MOD)

@@ -60,14 +60,32 @@ async def board(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> li
 async def convocate_player(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     user = user_option(o, "user")
+    back = await app.clerk.convocate.removal.left_with(g.id, user.id)
     p = await app.clerk.convocate.board.set_player(g.id, user_id=user.id, name=user.name,
                                                    sovereignty_name=o.get("sovereignty"), order=o.get("order"),
                                                    homeworld=o.get("homeworld"), temp=o.get("temp"),
                                                    actor=ctx.actor.id, source_id=ctx.source_id)
     home = f", Homeworld {p.homeworld}" if p.homeworld else ""
     temp = f", {p.temp:+d} Vote until end of turn" if p.temp else ""
-    return [reply(f"{p.name}: {p.sovereignty}, turn order {p.order}{home}{temp}.", ephemeral=True),
-            *await quietly(app, g)]
+    answer = f"{p.name}: {p.sovereignty}, turn order {p.order}{home}{temp}."
+    public: list[Outgoing] = []
+    if back is not None:  # play-test U2.1: seated again, but what left the table with them did not come back
+        left, returned = back
+        lost = []
+        if left:
+            lost.append(f"the cards they owned, which left the board ({', '.join(left)}), are not back on it: "
+                        "/card add puts each back as it was")
+        if returned:
+            lost.append("the cards they controlled went back to their owners and stay theirs ("
+                        + ", ".join(f"{c} to {who}" for c, who in returned)
+                        + "): /card set name:… controller:… gives one back")
+        answer += (f" {p.name} is seated again" + (f"; {'; '.join(lost)}." if lost else ".")
+                   + " Their Resource Pool starts empty.")
+        public.append(Outgoing(ToChannel(g.channel_id), text=(
+            f"**{p.name}** is back at the table of **{g.name}** ({p.sovereignty}, turn order {p.order})"
+            + (": the cards that left with them are not back on the board until the moderators put them back."
+               if left else "."))))
+    return [reply(answer, ephemeral=True), *await quietly(app, g, *public)]
 
 
 @command(ROUTES, "convocate rulings", "Show the Convocate rulings this game plays by, or change one (moderators).",

@@ -41,7 +41,9 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
         number, to = r.offer
         private.append(f"They no longer count in the offer to second Motion #{number}"
                        f"{f' (now with {to})' if to else ''}.")
-    private.append("Their history stays in /log and the export; /convocate player seats them again.")
+    private.append("Their history stays in /log and the export; /convocate player seats them again"
+                   + (", without the cards that left with them (/card add puts them back)."
+                      if r.left or r.returned else "."))
     out = [reply(" ".join(private), ephemeral=True),
            *await quietly(app, g, Outgoing(ToChannel(g.channel_id), " ".join(public))),
            removal_dm(user.id, g, ctx, ["Your seat and your cards have left the table."])]

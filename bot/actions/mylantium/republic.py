@@ -13,7 +13,7 @@ from bot.actions.mylantium import errata
 from bot.actions.mylantium.render import buildings_text, faction_line, government_card, setup_card
 from bot.actions.mylantium.revolution import chain_outgoings
 from bot.actions.mylantium.turn import history_picture
-from bot.actions.outbox import Card, Outgoing, ToChannel, reply
+from bot.actions.outbox import Card, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
 from engine.core.errors import RuleError
@@ -72,13 +72,16 @@ async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[st
          Option("treasury", int, "its treasury in $ (0 or more)", min_value=0),
          Option("party", str, "Whig or Federalist (a correction, not a realignment)", choices=PARTY_CHOICES),
          Option("in_play", bool, "whether it is still in the game"),
-         Option("reason", str, "why its VP changed (kept in the VP history)"), **M)
+         Option("reason", str, "why its VP changed (kept in the VP history)"),
+         Option("user", UserRef, "its player, when it was registered to the wrong member (a correction)"), **M)
 async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
+    new = user_option(o, "user") if o.get("user") is not None else None
     change = await app.clerk.mylantium.set_faction(g.id, code=_faction(o), vp=o.get("vp"), treasury=o.get("treasury"),
                                                    party=party_of(o["party"]) if o.get("party") else None,
                                                    in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
-                                                   source_id=ctx.source_id)
+                                                   source_id=ctx.source_id, user_id=new.id if new else None,
+                                                   user_name=new.name if new else None)
     note = ""
     if change.decided is not None:
         how = (f"the {change.decided.winner.plural}' victory" if change.decided.winner is not None
@@ -88,9 +91,41 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     if change.idle_candidate is not None:  # play-test M4.11
         note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
                  f"name:{change.idle_candidate} running:true puts them back in the elections.")
+    if (o.get("vp") is not None and o.get("in_play") is None and not change.faction.in_play
+            and change.chain is None and change.faction.vp > 0):  # play-test U1.4: a VP typo withdrew it
+        title = change.faction.title
+        note += (f" The {title} are still withdrawn from the game: a correction of their VP does not bring them "
+                 f"back. If they were withdrawn only because of a mistake (a Revolution crushed after a wrong 0 VP), "
+                 f"/faction set faction:{title} in_play:true puts them back in play.")
+    dropped = change.choice_dropped
+    if dropped is not None:  # play-test U1.1: a choice the corrected party may not make is dropped
+        note += (f" Their choice of {dropped} in the open Primary was dropped: as {change.faction.party.title}s they "
+                 f"vote in the {change.faction.party.title} Primary. Their player is told by DM to choose again.")
     out = [reply(f"Changed: {faction_line(change.faction, private=True)}.{note}", ephemeral=True)]
+    if dropped is not None:
+        out.append(Outgoing(ToUser(change.faction.user_id), text=(
+            f"{g.name}: the moderators corrected your Faction's party: the {change.faction.title} are "
+            f"{change.faction.party.title}s. Your choice of {dropped} in the open Primary could not be made by a "
+            f"{change.faction.party.title} Faction, so it was dropped: DM me `Primary: <Candidate>` with a "
+            f"{change.faction.party.title} candidate before the deadline.")))
     public = [Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have {change.faction.vp} VP.")
               ] if o.get("vp") is not None else []
+    if change.party_changed:  # play-test U1.7: which Primary a Faction votes in is public (/status)
+        party = change.faction.party.title
+        public.append(Outgoing(ToChannel(g.channel_id), text=(
+            f"The **{change.faction.title}** are {party}s (a moderator's correction, not a realignment).")))
+        # the same words whether or not a choice was dropped: which one a Faction made is secret (P1-19)
+    if change.handed is not None:  # play-test U1.3: registered to the wrong member
+        old_id, old_name, new_id, new_name = change.handed
+        f = change.faction
+        public.append(Outgoing(ToChannel(g.channel_id), text=(
+            f"The **{f.title}** are played by **{new_name}**, not {old_name} (a moderator's correction).")))
+        out.append(Outgoing(ToUser(new_id), text=(
+            f"{g.name}: the moderators give you the **{f.title}** ({f.party.title}), registered to another member by "
+            f"mistake. /faction me shows your Faction and its treasury; DM me `help` for the forms you can send.")))
+        out.append(Outgoing(ToUser(old_id), text=(
+            f"{g.name}: you were registered as the player of the {f.title} by mistake; the moderators have given "
+            f"them to their player. You no longer play in {g.name}.")))
     if change.rejoined is not None:
         public.append(Outgoing(ToChannel(g.channel_id), text=(
             f"**{change.rejoined}** is back in **{g.name}**: the {change.faction.title} are in play again."

@@ -34,6 +34,7 @@ from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
 from engine.core.disclosure import shown
 from engine.core.errors import GameClosed, ParseError, RuleError
+from engine.core.stamps import stamp
 from engine.mylantium.business import SUBJECTS, Happening, happening
 from engine.mylantium.forms import (
     CoupAnswer,
@@ -163,6 +164,23 @@ async def general_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
 @command("election general close", "Close the General Election now and announce the totals and the winner.", **M)
 async def general_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     return await _close(app, ctx, game, "general")
+
+
+@command("election deadline", "Set or move the open Primary's or General Election's deadline.",
+         Option("deadline", str, "a duration from now such as 24h, a time such as 2026-03-01 20:00, or a Discord "
+                                 "timestamp", True), **M)
+async def election_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """Play-test U1.2: an election opened with the wrong deadline (2m for 2d) is corrected before it closes."""
+    g = require_game(game)
+    read = await game_deadline(app, g.id, o["deadline"])
+    e, was = await app.clerk.mylantium.elections.move_deadline(g.id, deadline=read.when, actor=ctx.actor.id,
+                                                               source_id=ctx.source_id)
+    app.deadlines_changed()
+    before = f" (it was {stamp(was)})" if was is not None else " (it had none)"
+    return [reply(f"Deadline moved.{read_as(o['deadline'], read)}", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=f"The {e.title} of turn {e.turn} in {g.name} now closes "
+                                                   f"{stamp(read.when)}{before}; choices can be sent or changed "
+                                                   "until then.")]
 
 
 @command("election nominee", "Name a party's nominee after a tied Primary (or correct it).",

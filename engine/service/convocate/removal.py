@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from sqlalchemy import select
+
 from engine.convocate.board import Phase
 from engine.convocate.turns import next_phase
 from engine.convocate.votes import political_control, standing_votes
@@ -27,6 +29,7 @@ from engine.service.ledger import game_view, load_game, require_player, require_
 from engine.service.membership import games_cache
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
+from engine.store.models import Event, Player
 
 REMOVED = "PlayerRemoved"
 
@@ -140,3 +143,21 @@ class RemovalService(ServiceBase):
                               "offer": list(offer) if offer is not None else None}, source_id)
         games_cache(self).forget([user_id])
         return removal
+
+    async def left_with(self, game_id: int, user_id: int) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]] | None:
+        """For a player removed from the game and not seated again: the cards they owned that left the board and
+        the (card, owner) pairs they controlled that went back to their owners, as their removal recorded them;
+        None for anyone else. ``/convocate player`` seats them again without those (play-test U2.1), and says so."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            found = await session.execute(select(Player).where(Player.game_id == game.id, Player.user_id == user_id))
+            player = found.scalar_one_or_none()
+            if player is None or not player.removed:
+                return None
+            last = (await session.execute(select(Event).where(Event.game_id == game_id, Event.kind == REMOVED)
+                                          .order_by(Event.seq.desc()))).scalars()
+            payload = next((e.payload for e in last if e.payload.get("user_id") == user_id), None)
+            if payload is None:
+                return (), ()
+            return (tuple(payload.get("cards_left") or ()),
+                    tuple((str(c), str(o)) for c, o in payload.get("cards_returned") or ()))

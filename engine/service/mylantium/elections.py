@@ -243,6 +243,28 @@ class Elections(ServiceBase):
             view = await election_view(uow.session, game, row)
             return replace(view, running=await running_candidates(uow.session, game)) if stage == "primary" else view
 
+    async def move_deadline(self, game_id: int, *, deadline: datetime, actor: int | None,
+                            source_id: str | None = None) -> tuple[MylElectionView, datetime | None]:
+        """Set or move the open election's deadline (play-test U1.2: one opened with the wrong deadline could not be
+        corrected). Refused while a Revolution holds it (its time left runs on when play resumes), for a time not
+        in the future, and for the deadline it already has. Returns the election and the deadline it had."""
+        async with self._write(game_id, source_id) as uow:
+            game = await calm_game(uow.session, game_id)
+            row = await open_election(uow.session, game_id)
+            if row is None:
+                raise RuleError(f"No election is open in {game.name}; a deadline is given when one opens "
+                                "(/election primary open deadline:…, /election general open deadline:…).")
+            if deadline <= uow.now:
+                raise RuleError("The deadline must be in the future.")
+            was = utc(row.deadline) if row.deadline is not None else None
+            if was == deadline:
+                raise RuleError(f"The {_title(row.stage)} already closes {stamp(deadline)}: nothing was changed.")
+            row.deadline = deadline
+            await uow.record(game_id, "ElectionDeadlineSet", actor,
+                             {"turn": row.turn, "stage": row.stage, "deadline": deadline.isoformat(),
+                              "was": was.isoformat() if was else None}, source_id)
+            return await election_view(uow.session, game, row), was
+
     async def choose(self, game_id: int, *, user_id: int, stage: str, choice: str, at: datetime,
                      source_id: str | None, answer: OwedWith[ChoiceReceipt] | None = None) -> ChoiceReceipt:
         """A Faction's choice: a candidate in the Primary, a party in the General Election. A new one replaces the

@@ -9,11 +9,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.core.text import find_named, same_name
 from engine.mylantium.business import InPlay
-from engine.mylantium.elections import check_charisma
+from engine.mylantium.elections import check_charisma, check_primary_choice
 from engine.mylantium.forms import NOBODY
 from engine.mylantium.model import Building, FactionCode, Party, default_base
 from engine.service.ledger import find_player, game_view, load_game
@@ -39,6 +40,7 @@ from engine.service.mylantium.revolution import Revolutions, chain_after_vp_chan
 from engine.service.mylantium.state import (
     COLUMNS,
     approval_of,
+    candidate_of,
     candidate_rows,
     faction_by_code,
     faction_of_user,
@@ -46,8 +48,10 @@ from engine.service.mylantium.state import (
     find_candidate,
     government_of,
     in_play_of,
+    open_election,
     require_calm,
     require_mylantium,
+    rules_of,
     set_in_play,
     territory_rows,
     unit_rows,
@@ -64,8 +68,8 @@ from engine.service.mylantium.views import (
 )
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
-from engine.store.models import Event, Player
-from engine.store.models.mylantium import MylCandidate, MylFaction, MylHistory, MylTerritory, MylUnit
+from engine.store.models import Event, Game, Player
+from engine.store.models.mylantium import MylCandidate, MylChoice, MylFaction, MylHistory, MylTerritory, MylUnit
 
 if TYPE_CHECKING:  # the composition root builds this service; it is only referred to here
     from engine.service.clerk import Clerk
@@ -77,6 +81,51 @@ def check_treasury(treasury: int) -> None:
     "between 0 and the Faction's treasury" (R1-44)."""
     if treasury < 0:
         raise RuleError(f"A treasury is $0 or more, not ${treasury}: the rules know money in a treasury, not debt.")
+
+async def _drop_cross_party_choice(session: AsyncSession, game: Game, row: MylFaction) -> str | None:
+    """A Faction's party corrected while a Primary is open (play-test U1.1): its choice there of a candidate the
+    corrected party may not choose (another party's, unless ``primary_choice: any``) could not have been made, so it
+    is dropped and the Faction chooses again. Returns the candidate it had chosen, or None."""
+    election = await open_election(session, game.id)
+    if election is None or election.stage != "primary":
+        return None
+    found = await session.execute(select(MylChoice).where(MylChoice.election_id == election.id,
+                                                          MylChoice.faction_id == row.id))
+    choice = found.scalar_one_or_none()
+    if choice is None:
+        return None
+    cand = await find_candidate(session, game, choice.choice, live=False)
+    owner = await session.get(MylFaction, cand.faction_id)
+    assert owner is not None
+    try:
+        check_primary_choice(Party(row.party), candidate_of(cand, FactionCode[owner.code]), rules_of(game))
+    except RuleError:
+        await session.delete(choice)
+        return choice.choice
+    return None
+
+
+async def _hand_over(session: AsyncSession, game: Game, row: MylFaction, code: FactionCode, user_id: int,
+                     user_name: str) -> tuple[int, str, int, str]:
+    """``/faction set user:`` (play-test U1.3): a Faction registered to the wrong member goes to its player. The
+    Faction keeps everything it has (party, VP, treasury, votes, Candidate, its choice in an open election); only who
+    plays it changes. Refused to a member who plays another Faction of the game (one each), and while a Revolution
+    suspends play (its offers and requests went to the player by DM). Returns (old user, old name, new user, name)."""
+    await require_calm(session, game)
+    player = await session.get(Player, row.player_id)
+    assert player is not None
+    if player.user_id == user_id:
+        raise RuleError(f"{player.name} already plays the {code.plural} in {game.name}: nothing was changed.")
+    other = await find_player(session, game.id, user_id)
+    if other is not None:
+        gone = " (removed)" if other.removed else ""
+        raise RuleError(f"{other.name} already plays the {other.faction}{gone} in {game.name}, and each player "
+                        f"controls one Faction. Give the {other.faction} to their right player first (/faction set "
+                        f"faction:{other.faction} user:…). Nothing was changed.")
+    was = (player.user_id, player.name)
+    player.user_id, player.name = user_id, user_name
+    return was[0], was[1], user_id, user_name
+
 
 class MylantiumService(RulesetService):
     """The moderators' setup of the Republic, and the parts of a turn."""
@@ -112,11 +161,15 @@ class MylantiumService(RulesetService):
                 raise RuleError(f"{existing.name} was removed from {game.name}; /faction set faction:"
                                 f"{existing.faction} in_play:true brings them back with their Faction.")
             if existing is not None:
-                raise RuleError(f"{user_name} already plays in {game.name}; each player controls one Faction.")
+                raise RuleError(f"{user_name} already plays the {existing.faction} in {game.name}; each player "
+                                f"controls one Faction. If the {existing.faction} were registered to them by "
+                                f"mistake, /faction set faction:{existing.faction} user:… gives them to their player.")
             clash = await uow.session.execute(select(MylFaction).where(MylFaction.game_id == game_id,
                                                                        MylFaction.code == code.name))
             if clash.scalar_one_or_none() is not None:
-                raise RuleError(f"The {code.plural} already have a player in {game.name}; use /faction set.")
+                raise RuleError(f"The {code.plural} already have a player in {game.name}. To give them to another "
+                                f"member (a correction), use /faction set faction:{code.plural} user:…; /faction set "
+                                "also corrects their VP, treasury and party.")
             player = Player(game_id=game_id, user_id=user_id, name=user_name, faction=code.plural, diplomacy=0,
                             command=0, intrigue=0, roll=1, diplomacy_max=0, intrigue_max=0, misc_votes=0, active=True)
             uow.session.add(player)
@@ -137,14 +190,15 @@ class MylantiumService(RulesetService):
 
     async def set_faction(self, game_id: int, *, code: FactionCode, vp: int | None = None,
                           treasury: int | None = None, party: Party | None = None, in_play: bool | None = None,
-                          reason: str | None = None, actor: int | None, source_id: str | None = None) -> VpChange:
+                          reason: str | None = None, actor: int | None, source_id: str | None = None,
+                          user_id: int | None = None, user_name: str | None = None) -> VpChange:
         """A moderator's correction or award (how VP are earned is not in the document, A1-09). A change of VP is
         followed at once by the checks of R1-50 and R1-40. A change of party here is a correction, not a
         realignment (Clerk applies no lock to it)."""
         changes = {k: v for k, v in {"vp": vp, "treasury": treasury, "party": party.value if party else None,
                                      "in_play": in_play}.items() if v is not None}
-        if not changes:
-            raise RuleError("Nothing to change: give vp, treasury, party or in_play.")
+        if not changes and user_id is None:
+            raise RuleError("Nothing to change: give vp, treasury, party, in_play or user.")
         if vp is not None and vp < 0:
             raise RuleError("VP cannot be negative.")
         if treasury is not None:
@@ -153,13 +207,24 @@ class MylantiumService(RulesetService):
             game = await writable(uow, game_id)
             row = await faction_by_code(uow.session, game, code)
             gov = await government_of(uow.session, game)
+            handed = None
+            if user_id is not None:
+                handed = await _hand_over(uow.session, game, row, code, user_id, user_name or str(user_id))
+                changes.update({"user_id": user_id, "name": handed[3], "was_user_id": handed[0], "was": handed[1]})
             if vp is not None and vp != row.vp:
                 cause = reason.strip() if reason and reason.strip() else "set by the moderators"
                 add_history(uow.session, game_id, gov.turn, f"vp:{code.name}", cause, vp - row.vp, vp, uow.now)
                 row.vp = vp
             if treasury is not None:
                 row.treasury = treasury
-            if party is not None:
+            dropped = None
+            party_changed = party is not None and party.value != row.party
+            if party is not None and party.value != row.party:
+                row.party = party.value
+                dropped = await _drop_cross_party_choice(uow.session, game, row)
+                if dropped is not None:
+                    changes["choice_dropped"] = True  # which one is in the choice's own event (secret)
+            elif party is not None:
                 row.party = party.value
             if in_play is not None:
                 row.in_play = in_play
@@ -181,9 +246,12 @@ class MylantiumService(RulesetService):
             view = await one_faction_view(uow.session, game, row)
         if rejoined and player is not None:
             games_cache(self.shared).forget([player.user_id])
+        if handed is not None:  # after the commit: one game less for one, one more for the other (membership.py)
+            games_cache(self.shared).forget([handed[0], handed[2]])
         return VpChange(view, chain, collapse=bool(chain and chain.chain.ended == "collapse"),
                         decided=decided if chain is None else None,
-                        rejoined=player.name if rejoined and player is not None else None, idle_candidate=idle)
+                        rejoined=player.name if rejoined and player is not None else None, idle_candidate=idle,
+                        choice_dropped=dropped, handed=handed, party_changed=party_changed)
 
     async def set_faction_votes(self, game_id: int, *, code: FactionCode, territory: str | None,
                                 votes: int, building: Building | None = None, actor: int | None,

@@ -231,6 +231,13 @@ class VpChange:
     """The name of a removed player this change brought back with their Faction."""
     idle_candidate: str | None = None
     """Their Candidate, who stopped running at the removal and still does not run."""
+    choice_dropped: str | None = None
+    """The candidate the Faction had chosen in the open Primary, dropped because a correction of its party made
+    that choice one it may not make (secret: told to its player and the moderator only)."""
+    handed: tuple[int, str, int, str] | None = None
+    """``user:`` handed the Faction to another member: (old user id, old name, new user id, new name)."""
+    party_changed: bool = False
+    """``party:`` corrected the Faction's party (a party is public: the channel is told)."""
 
 
 @dataclass(frozen=True)
