@@ -6,10 +6,12 @@ Discord just before the kill (but was not yet marked posted) is not shown twice.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.actions.commands import App
-from bot.actions.outbox import POSTED, WARNED, Outgoing
+from bot.actions.outbox import POSTED, WARNED, Outgoing, ToUser
 
 log = logging.getLogger("clerk.recovery")
 
@@ -47,4 +49,27 @@ async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple
             out += await front.receipts(app, now, up_to)
     if out:
         log.warning("owing %d receipt(s) of ballots recorded just before the bot stopped", len(out))
+    return out
+
+
+Remake = Callable[[int, int, dict[str, Any]], Awaitable[str]]
+"""Makes a receipt's text again from (game id, user id, the event's payload)."""
+
+
+async def receipts_again(app: App, now: datetime, up_to: int, kind: str,
+                         remake: Remake) -> list[tuple[int, str, Outgoing]]:
+    """A front's ``Front.receipts``: (message id, source id, receipt) of every DM recorded as ``kind`` in the last
+    day (up to the event ``up_to``) whose receipt was never owed, each receipt made again by ``remake(game id, user
+    id, payload)`` as the first would have read, a reply to the DM. One that cannot be made again is logged and
+    skipped."""
+    out: list[tuple[int, str, Outgoing]] = []
+    for game_id, user_id, source, payload in await app.clerk.outbox.unanswered_ballots(now - LOOK_BACK, up_to,
+                                                                                       kind=kind):
+        try:
+            text = await remake(game_id, user_id, payload)
+        except Exception:
+            log.exception("the receipt of %s in game %s could not be made again", source, game_id)
+            continue
+        message_id = int(source.removeprefix("msg:").split(":")[0])  # an edited DM's is msg:<id>:edit:<ms>
+        out.append((message_id, source, Outgoing(ToUser(user_id), text)))
     return out

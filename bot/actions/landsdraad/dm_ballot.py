@@ -10,14 +10,14 @@ also answered from a fresh lookup, so what the player is told never rests on a r
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
+from typing import Any
 
 from bot.actions.commands import App, choose_game, game_of_user
 from bot.actions.context import Ctx
 from bot.actions.landsdraad.render import receipt_text
-from bot.actions.outbox import AnswerWith, Outgoing, ToUser, reply
-from bot.actions.recovery import LOOK_BACK
+from bot.actions.outbox import AnswerWith, Outgoing, reply
+from bot.actions.recovery import receipts_again
 from bot.actions.routes import Routes
 from bot.metrics import ballot_recorded
 from engine.core.errors import ParseError, RuleError
@@ -27,8 +27,6 @@ from engine.landsdraad.motions import Motion, parse_motion
 from engine.service.landsdraad.views import BallotReceipt
 from engine.service.membership import StaleGames
 from engine.service.owed import OwedWith
-
-log = logging.getLogger("clerk.recovery")
 
 ROUTES = Routes()
 """The DM fallback (the package's ``ROUTES`` merges it)."""
@@ -103,13 +101,8 @@ async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple
     last before this start) whose receipt was never owed: the bot was killed between the ballot's commit and owing
     its receipt (engine/service/owed.py). The receipt reads as the first one would have, a reply to the ballot's
     message (``Front.receipts``)."""
-    out: list[tuple[int, str, Outgoing]] = []
-    for game_id, user_id, source, payload in await app.clerk.outbox.unanswered_ballots(now - LOOK_BACK, up_to):
-        try:
-            receipt = await app.clerk.landsdraad.ballots.recorded_receipt(game_id, user_id, payload, duplicate=False)
-        except Exception:
-            log.exception("the receipt of %s in game %s could not be made again", source, game_id)
-            continue
-        message_id = int(source.removeprefix("msg:").split(":")[0])  # an edited DM's is msg:<id>:edit:<ms>
-        out.append((message_id, source, Outgoing(ToUser(user_id), receipt_text(receipt, now))))
-    return out
+    async def remake(game_id: int, user_id: int, payload: dict[str, Any]) -> str:
+        receipt = await app.clerk.landsdraad.ballots.recorded_receipt(game_id, user_id, payload, duplicate=False)
+        return receipt_text(receipt, now)
+
+    return await receipts_again(app, now, up_to, "BallotCast", remake)

@@ -28,8 +28,8 @@ from bot.actions.mylantium.render import (
     result_card,
 )
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
-from bot.actions.outbox import EXPLAINS, POSTED, WARNED, AnswerWith, Outgoing, ToChannel, ToUser, reply
-from bot.actions.recovery import LOOK_BACK
+from bot.actions.outbox import EXPLAINS, POSTED, WARNED, AnswerWith, Outgoing, ToChannel, reply
+from bot.actions.recovery import receipts_again
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
 from engine.core.disclosure import shown
@@ -477,16 +477,9 @@ async def form_in_public(app: App, ctx: Ctx, game: GameView, text: str) -> list[
 async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple[int, str, Outgoing]]:
     """(message id, source id, receipt) of every ``Primary:`` or ``General:`` DM recorded in the last day (up to the
     event ``up_to``) whose receipt was never owed: the bot was killed between the choice's commit and owing its
-    receipt (play-test S4.5; ``Front.receipts``, as a Landsdraad ballot's). The receipt reads as the first would
-    have, a reply to the DM."""
-    out: list[tuple[int, str, Outgoing]] = []
-    for game_id, user_id, source, payload in await app.clerk.outbox.unanswered_ballots(now - LOOK_BACK, up_to,
-                                                                                       kind="ChoiceMade"):
-        try:
-            receipt = await app.clerk.mylantium.elections.recorded_receipt(game_id, payload)
-        except Exception:
-            log.exception("the receipt of %s in game %s could not be made again", source, game_id)
-            continue
-        message_id = int(source.removeprefix("msg:").split(":")[0])  # an edited DM's is msg:<id>:edit:<ms>
-        out.append((message_id, source, Outgoing(ToUser(user_id), choice_text(receipt, now))))
-    return out
+    receipt (play-test S4.5; ``Front.receipts``, as a Landsdraad ballot's), by a version that owed it after the
+    commit (every DM form's answer is owed with its write now, ``AnswerWith``)."""
+    async def remake(game_id: int, _user_id: int, payload: dict[str, Any]) -> str:
+        return choice_text(await app.clerk.mylantium.elections.recorded_receipt(game_id, payload), now)
+
+    return await receipts_again(app, now, up_to, "ChoiceMade", remake)
