@@ -10,7 +10,7 @@ from sqlalchemy import select
 from test_service_convocate import A, B, Convocate, cv  # noqa: F401  (cv: the fixture_F4 table)
 
 from bot.actions.commands import App, dispatch
-from bot.actions.context import Ctx, Place
+from bot.actions.context import Ctx, Place, UserRef
 from bot.actions.convocate.errata import erratum_card
 from bot.actions.outbox import Here, Outgoing, ToThread
 from engine.convocate.board import Phase
@@ -270,3 +270,35 @@ async def test_a_statute_repealed_by_mistake_is_put_back_in_force(cv: Convocate)
     [no] = await dispatch(app, Ctx(MODERATOR, Place(900, 901), "slash-again", cv.clock.now()), "statute restore",
                           {"statute": "X"})
     assert no.text == "X is in force; there is nothing to restore."
+
+
+async def test_a_statute_declared_with_the_wrong_owner_is_given_its_owner(cv: Convocate) -> None:  # noqa: F811
+    """Play-test U3.3: alice declared X with ``owner`` bob by mistake; ``/statute set owner`` corrects it (announced,
+    recorded as StatuteChanged), so destroying it sends it to alice's Depleted Pile. Controller and Section stay."""
+    await cv.card("character", "K_A", A, at="S_U")
+    await cv.card("location", "LA", A, vote=2)
+    await cv.phase(("alice", Phase.ACTION))
+    await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="X", character="K_A", section=1, sections=2,
+                                           owner=B)
+    app = App(cv.clerk)
+    [no] = await dispatch(app, Ctx(actor(A, "alice"), Place(900, 901), "slash-a", cv.clock.now()), "statute set",
+                          {"statute": "X", "owner": UserRef(A, "alice")})
+    assert no.text == "Only the moderators of senate can use /statute set."
+    ctx = Ctx(MODERATOR, Place(900, 901), "slash-owner", cv.clock.now())
+    out = await dispatch(app, ctx, "statute set", {"statute": "x", "owner": UserRef(A, "alice"), "reason": "typo"})
+    assert [o.text for o in out] == [
+        "X's owner is now alice; announced.",
+        "The moderators corrected the owner of **X**: alice, not bob (typo). Its controller and Section are "
+        "unchanged."]
+    [x] = (await cv.clerk.convocate.board.board(cv.gid)).board.statutes
+    assert (x.controller, x.owner, x.section) == ("alice", "alice", 1)
+    async with cv.clerk.backend.sessions() as s:
+        last = (await s.execute(select(Event).where(Event.game_id == cv.gid).order_by(Event.seq.desc())
+                                .limit(1))).scalar_one()
+    assert (last.kind, last.payload["owner"], last.payload["reason"]) == ("StatuteChanged", ["bob", "alice"], "typo")
+    [same] = await dispatch(app, Ctx(MODERATOR, Place(900, 901), "slash-same", cv.clock.now()), "statute set",
+                            {"statute": "X", "owner": UserRef(A, "alice")})
+    assert same.text == "X's owner is alice already; nothing was changed."
+    await cv.phase(("alice", Phase.ADMIN))
+    gone = await cv.clerk.convocate.turns.destroy_statute(cv.gid, user_id=A, statute="X")
+    assert gone.statute.owner == "alice"

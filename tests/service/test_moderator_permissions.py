@@ -195,7 +195,8 @@ PRELUDES: dict[str, list[str]] = {
 
 NOT_THERE = {"landsdraad:game close": "Landsdraad games end with /game end; nothing was changed."}
 NO_PAST = {"convocate:motion erratum": "Motion #1 of alpha is no resolved Motion of Repeal (those: none yet).",
-           "convocate:statute restore": "has been repealed or destroyed in alpha (those: none). Nothing was recorded."}
+           "convocate:statute restore": "has been repealed or destroyed in alpha (those: none). Nothing was recorded.",
+           "convocate:statute set": "is in force. In force: none."}
 """``ruleset:command`` -> the moderator's answer, for a command that acts on a past the bench has none of (a resolved
 Repeal, then a correction; a Statute repealed or destroyed: tests/service/test_errata_convocate.py does each)."""
 """``ruleset:command`` -> the moderator's answer, where the ruleset does not take the command (it has its own)."""

@@ -90,6 +90,26 @@ async def statute_destroy(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
     return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=destroyed_text(view))]
 
 
+@command(ROUTES, "statute set", "Correct the owner of a Statute declared with the wrong one (moderators).",
+                 Option("statute", str, "the Statute", True, autocomplete="statute"),
+                 Option("owner", UserRef, "its owner (whose Depleted Pile it goes to)", True),
+                 Option("reason", str, "why (announced and kept in the log)"), moderator=True)
+async def statute_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    reason = (o.get("reason") or "").strip() or None
+    if reason is not None and len(reason) > 200:
+        raise RuleError(f"The reason is {len(reason)} characters; at most 200. Nothing was recorded.")
+    owner = user_id_of(o, "owner")
+    assert owner is not None  # a required option
+    name, was, now = await app.clerk.convocate.turns.set_statute_owner(
+        g.id, user_id=ctx.actor.id, statute=o["statute"], owner=owner, reason=reason,
+        source_id=ctx.source_id)
+    text = (f"The moderators corrected the owner of **{name}**: {now}, not {was}"
+            f"{f' ({reason})' if reason else ''}. Its controller and Section are unchanged.")
+    return [reply(f"{name}'s owner is now {now}; announced.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=text)]
+
+
 @command(ROUTES, "statute restore", "Put back in force a Statute repealed or destroyed by mistake (moderators).",
                  Option("statute", str, "the Statute", True, autocomplete="ended-statute"),
                  Option("reason", str, "why (announced and kept in the log)"), moderator=True)

@@ -99,6 +99,26 @@ class ConvocateTurnService(ServiceBase):
                                                                     "owner": gone.owner}, source_id)
             return StatuteView(game_view(game), gone, None, None, None, destroyed=True)
 
+    async def set_statute_owner(self, game_id: int, *, user_id: int, statute: str, owner: int,
+                                reason: str | None = None, source_id: str | None = None) -> tuple[str, str, str]:
+        """A moderator's correction (play-test U3.3): a Statute declared with the wrong owner (``owner`` names whose
+        Depleted Pile it goes to, and a Statute its owner takes with them when removed) is given its owner. Its
+        controller, Section and every count stay as they are. Returns (the Statute, the owner it had, the new)."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            loaded = await load(uow.session, game)
+            found = loaded.board.statute(statute)
+            new = loaded.find_user(owner)
+            if new is None:
+                raise RuleError(f"The owner must be a player seated in {game.name}. Nothing was recorded.")
+            if new == found.owner:
+                raise RuleError(f"{found.name}'s owner is {new} already; nothing was changed.")
+            row = loaded.statutes[found.name]
+            row.owner_id = loaded.players[new].id
+            await uow.record(game_id, "StatuteChanged", user_id, {
+                "statute": found.name, "owner": [found.owner, new], "reason": reason}, source_id)
+            return found.name, found.owner, new
+
     async def ended_statutes(self, game_id: int) -> list[tuple[str, str]]:
         """The Statutes repealed or destroyed, (name, how it ended), the latest of each name, newest first: what
         ``/statute restore`` could put back (its option suggests them)."""
