@@ -5,12 +5,12 @@ the resolution's own rule, P4-05: a tie goes to the controller); an erratum post
 from __future__ import annotations
 
 import pytest
-from ledger_front import MODERATOR
+from ledger_front import MODERATOR, actor
 from sqlalchemy import select
 from test_service_convocate import A, B, Convocate, cv  # noqa: F401  (cv: the fixture_F4 table)
 
 from bot.actions.commands import App, dispatch
-from bot.actions.context import Ctx, Place
+from bot.actions.context import Ctx, Place, UserRef
 from bot.actions.convocate.errata import erratum_card
 from bot.actions.outbox import Here, Outgoing, ToThread
 from engine.convocate.board import Phase
@@ -228,3 +228,77 @@ async def test_a_seat_that_counted_nothing_is_in_the_count_and_a_correction_move
     assert isinstance(notice.to, ToThread)
     assert (f"Motion #{moved.number} (Repeal of X, turn 2): announced bob 4 against alice 3 (destroyed); corrected 5 "
             "against 3 (destroyed)") in notice.text
+
+
+async def test_a_statute_repealed_by_mistake_is_put_back_in_force(cv: Convocate) -> None:  # noqa: F811
+    """Play-test U3.2: a Repeal counted with a card at the wrong Vote destroyed X; the erratum says it would have
+    been kept, and ``/statute restore`` puts it back in force as it was (controller, owner, Section), announced and
+    recorded; nothing resolves again. Refused to a player, for a Statute in force, and for one never ended."""
+    await _statute_x_to_repeal(cv)
+    await cv.phase(("bob", Phase.ACTION))
+    await cv.card("location", "LW", B, vote=1)  # entered by mistake: bob has no such card
+    won = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="K_B", source_id="r1")
+    assert won.outcome is not None and (won.outcome["mover_votes"], won.outcome["controller_votes"],
+                                        won.outcome["destroyed"]) == (4, 3, True)
+    app = App(cv.clerk)
+    fix = Ctx(MODERATOR, Place(900, 901), "slash-fix", cv.clock.now())
+    await dispatch(app, fix, "card set", {"name": "LW", "vote": 0, "since": 1})
+    await cv.clerk.convocate.errata.post_erratum(cv.gid, number=won.number, actor=1, source_id="e1")
+    assert (await cv.clerk.convocate.board.board(cv.gid)).board.statutes == ()
+    assert await cv.clerk.convocate.turns.ended_statutes(cv.gid) == [("X", "repealed")]  # what the option suggests
+
+    [no] = await dispatch(app, Ctx(actor(B, "bob"), Place(900, 901), "slash-b", cv.clock.now()), "statute restore",
+                          {"statute": "X"})
+    assert no.text == "Only the moderators of senate can use /statute restore."
+    [no] = await dispatch(app, Ctx(MODERATOR, Place(900, 901), "slash-n", cv.clock.now()), "statute restore",
+                          {"statute": "Y"})
+    assert no.text == ("No Statute called “Y” has been repealed or destroyed in senate (those: X). Nothing was "
+                       "recorded.")
+    ctx = Ctx(MODERATOR, Place(900, 901), "slash-restore", cv.clock.now())
+    out = await dispatch(app, ctx, "statute restore", {"statute": "x", "reason": "LW was never bob's"})
+    assert out[0].text == "X is back in force and announced."
+    assert out[1].text == ("The moderators put **X** back in force (a correction: it was repealed by mistake; LW was "
+                           "never bob's): Section 1 is in force, controlled by alice. Nothing resolves again, and no "
+                           "card is readied or activated by it.")
+    [back] = (await cv.clerk.convocate.board.board(cv.gid)).board.statutes
+    assert (back.name, back.controller, back.owner, back.section) == ("X", "alice", "alice", 1)
+    async with cv.clerk.backend.sessions() as s:
+        kinds = [e.kind for e in (await s.execute(select(Event).where(Event.game_id == cv.gid)
+                                                   .order_by(Event.seq))).scalars()]
+    assert kinds[-1] == "StatuteRestored" and kinds.count("StatuteRestored") == 1
+    assert await cv.clerk.convocate.turns.ended_statutes(cv.gid) == []
+    [no] = await dispatch(app, Ctx(MODERATOR, Place(900, 901), "slash-again", cv.clock.now()), "statute restore",
+                          {"statute": "X"})
+    assert no.text == "X is in force; there is nothing to restore."
+
+
+async def test_a_statute_declared_with_the_wrong_owner_is_given_its_owner(cv: Convocate) -> None:  # noqa: F811
+    """Play-test U3.3: alice declared X with ``owner`` bob by mistake; ``/statute set owner`` corrects it (announced,
+    recorded as StatuteChanged), so destroying it sends it to alice's Depleted Pile. Controller and Section stay."""
+    await cv.card("character", "K_A", A, at="S_U")
+    await cv.card("location", "LA", A, vote=2)
+    await cv.phase(("alice", Phase.ACTION))
+    await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="X", character="K_A", section=1, sections=2,
+                                           owner=B)
+    app = App(cv.clerk)
+    [no] = await dispatch(app, Ctx(actor(A, "alice"), Place(900, 901), "slash-a", cv.clock.now()), "statute set",
+                          {"statute": "X", "owner": UserRef(A, "alice")})
+    assert no.text == "Only the moderators of senate can use /statute set."
+    ctx = Ctx(MODERATOR, Place(900, 901), "slash-owner", cv.clock.now())
+    out = await dispatch(app, ctx, "statute set", {"statute": "x", "owner": UserRef(A, "alice"), "reason": "typo"})
+    assert [o.text for o in out] == [
+        "X's owner is now alice; announced.",
+        "The moderators corrected the owner of **X**: alice, not bob (typo). Its controller and Section are "
+        "unchanged."]
+    [x] = (await cv.clerk.convocate.board.board(cv.gid)).board.statutes
+    assert (x.controller, x.owner, x.section) == ("alice", "alice", 1)
+    async with cv.clerk.backend.sessions() as s:
+        last = (await s.execute(select(Event).where(Event.game_id == cv.gid).order_by(Event.seq.desc())
+                                .limit(1))).scalar_one()
+    assert (last.kind, last.payload["owner"], last.payload["reason"]) == ("StatuteChanged", ["bob", "alice"], "typo")
+    [same] = await dispatch(app, Ctx(MODERATOR, Place(900, 901), "slash-same", cv.clock.now()), "statute set",
+                            {"statute": "X", "owner": UserRef(A, "alice")})
+    assert same.text == "X's owner is alice already; nothing was changed."
+    await cv.phase(("alice", Phase.ADMIN))
+    gone = await cv.clerk.convocate.turns.destroy_statute(cv.gid, user_id=A, statute="X")
+    assert gone.statute.owner == "alice"

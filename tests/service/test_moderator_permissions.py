@@ -194,9 +194,11 @@ PRELUDES: dict[str, list[str]] = {
 """Lines (transcript syntax) run before a command, for the state it acts on."""
 
 NOT_THERE = {"landsdraad:game close": "Landsdraad games end with /game end; nothing was changed."}
-NO_PAST = {"convocate:motion erratum": "Motion #1 of alpha is no resolved Motion of Repeal (those: none yet)."}
+NO_PAST = {"convocate:motion erratum": "Motion #1 of alpha is no resolved Motion of Repeal (those: none yet).",
+           "convocate:statute restore": "has been repealed or destroyed in alpha (those: none). Nothing was recorded.",
+           "convocate:statute set": "is in force. In force: none."}
 """``ruleset:command`` -> the moderator's answer, for a command that acts on a past the bench has none of (a resolved
-Repeal, then a correction: tests/service/test_errata_convocate.py does it)."""
+Repeal, then a correction; a Statute repealed or destroyed: tests/service/test_errata_convocate.py does each)."""
 """``ruleset:command`` -> the moderator's answer, where the ruleset does not take the command (it has its own)."""
 BY_RULESET: dict[tuple[str, str], tuple[list[str], str]] = {
     ("landsdraad", "cast-for"): ([], 'player:@bob choice:"Vote: Aye"'),

@@ -81,6 +81,11 @@ async def _repealable(a: Asking) -> list[Suggestion]:
     return [_card(s.name, f"Section {s.section}, {s.controller}") for s in board.statutes if s.controller != me]
 
 
+async def _ended_statutes(a: Asking) -> list[Suggestion]:
+    """Statutes repealed or destroyed (what /statute restore puts back; a moderator's command)."""
+    return [_card(name, how) for name, how in await a.app.clerk.convocate.turns.ended_statutes(a.game.id)]
+
+
 SOURCES: dict[str, Source] = {
     "card": _cards,
     "cards": _own_cards,
@@ -92,4 +97,5 @@ SOURCES: dict[str, Source] = {
     "factor": _factors,
     "statute": _statutes,
     "repealable": _repealable,
+    "ended-statute": _ended_statutes,
 }

@@ -1,5 +1,5 @@
 """A Convocate turn on Discord: committing Votes (/commit), pushing Factors (/push), Statutes (/statute declare,
-section, destroy) and ending the Phase (/phase next)."""
+section, destroy, restore) and ending the Phase (/phase next)."""
 
 from __future__ import annotations
 
@@ -88,6 +88,44 @@ async def statute_destroy(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
     view = await app.clerk.convocate.turns.destroy_statute(g.id, user_id=ctx.actor.id, statute=o["statute"],
                                                            source_id=ctx.source_id)
     return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=destroyed_text(view))]
+
+
+@command(ROUTES, "statute set", "Correct the owner of a Statute declared with the wrong one (moderators).",
+                 Option("statute", str, "the Statute", True, autocomplete="statute"),
+                 Option("owner", UserRef, "its owner (whose Depleted Pile it goes to)", True),
+                 Option("reason", str, "why (announced and kept in the log)"), moderator=True)
+async def statute_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    reason = (o.get("reason") or "").strip() or None
+    if reason is not None and len(reason) > 200:
+        raise RuleError(f"The reason is {len(reason)} characters; at most 200. Nothing was recorded.")
+    owner = user_id_of(o, "owner")
+    assert owner is not None  # a required option
+    name, was, now = await app.clerk.convocate.turns.set_statute_owner(
+        g.id, user_id=ctx.actor.id, statute=o["statute"], owner=owner, reason=reason,
+        source_id=ctx.source_id)
+    text = (f"The moderators corrected the owner of **{name}**: {now}, not {was}"
+            f"{f' ({reason})' if reason else ''}. Its controller and Section are unchanged.")
+    return [reply(f"{name}'s owner is now {now}; announced.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=text)]
+
+
+@command(ROUTES, "statute restore", "Put back in force a Statute repealed or destroyed by mistake (moderators).",
+                 Option("statute", str, "the Statute", True, autocomplete="ended-statute"),
+                 Option("reason", str, "why (announced and kept in the log)"), moderator=True)
+async def statute_restore(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    reason = (o.get("reason") or "").strip() or None
+    if reason is not None and len(reason) > 200:
+        raise RuleError(f"The reason is {len(reason)} characters; at most 200. Nothing was recorded.")
+    view, was = await app.clerk.convocate.turns.restore_statute(g.id, user_id=ctx.actor.id, statute=o["statute"],
+                                                                reason=reason, source_id=ctx.source_id)
+    s = view.statute
+    text = (f"The moderators put **{s.name}** back in force (a correction: it was {was} by mistake"
+            f"{f'; {reason}' if reason else ''}): Section {s.section} is in force, controlled by {s.controller}. "
+            "Nothing resolves again, and no card is readied or activated by it.")
+    return [reply(f"{s.name} is back in force and announced.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=text)]
 
 
 @command(ROUTES, "phase next", "End the Phase (the active player, or a moderator): the pool empties; Ready readies.")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.convocate.board import Phase
+from sqlalchemy import func, select
+
+from engine.convocate.board import Phase, Statute
 from engine.convocate.factors import Committed, Pushed, commit, push
 from engine.convocate.parsing import parse_one_time
 from engine.convocate.statutes import change_section, declare, destroy, sections_of
@@ -12,6 +14,7 @@ from engine.convocate.turns import PhaseChanged, next_phase
 from engine.convocate.votes import standing_vote
 from engine.core.errors import RuleError
 from engine.service.convocate.store import load, open_motion, save, sections_json
+from engine.service.convocate.store import sections_of as stored_sections
 from engine.service.convocate.views import StatuteView
 from engine.service.ledger import game_view, load_game
 from engine.service.uow import ServiceBase
@@ -95,6 +98,74 @@ class ConvocateTurnService(ServiceBase):
             await uow.record(game_id, "StatuteDestroyed", user_id, {"statute": gone.name, "controller": me,
                                                                     "owner": gone.owner}, source_id)
             return StatuteView(game_view(game), gone, None, None, None, destroyed=True)
+
+    async def set_statute_owner(self, game_id: int, *, user_id: int, statute: str, owner: int,
+                                reason: str | None = None, source_id: str | None = None) -> tuple[str, str, str]:
+        """A moderator's correction (play-test U3.3): a Statute declared with the wrong owner (``owner`` names whose
+        Depleted Pile it goes to, and a Statute its owner takes with them when removed) is given its owner. Its
+        controller, Section and every count stay as they are. Returns (the Statute, the owner it had, the new)."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            loaded = await load(uow.session, game)
+            found = loaded.board.statute(statute)
+            new = loaded.find_user(owner)
+            if new is None:
+                raise RuleError(f"The owner must be a player seated in {game.name}. Nothing was recorded.")
+            if new == found.owner:
+                raise RuleError(f"{found.name}'s owner is {new} already; nothing was changed.")
+            row = loaded.statutes[found.name]
+            row.owner_id = loaded.players[new].id
+            await uow.record(game_id, "StatuteChanged", user_id, {
+                "statute": found.name, "owner": [found.owner, new], "reason": reason}, source_id)
+            return found.name, found.owner, new
+
+    async def ended_statutes(self, game_id: int) -> list[tuple[str, str]]:
+        """The Statutes repealed or destroyed, (name, how it ended), the latest of each name, newest first: what
+        ``/statute restore`` could put back (its option suggests them)."""
+        async with self._read() as session:
+            rows = (await session.execute(select(CvStatute.name, CvStatute.status).where(
+                CvStatute.game_id == game_id, CvStatute.status != "in force").order_by(CvStatute.id.desc()))).all()
+            latest: dict[str, str] = {}
+            for name, status in rows:
+                latest.setdefault(name, status)
+            return list(latest.items())
+
+    async def restore_statute(self, game_id: int, *, user_id: int, statute: str, reason: str | None = None,
+                              source_id: str | None = None) -> tuple[StatuteView, str]:
+        """A moderator's correction (play-test U3.2): a Statute repealed or destroyed by mistake (a Repeal counted
+        with a wrong card, a destroy typed for another Statute) is put back in force as it was when it ended: the
+        same controller, owner and Section. Nothing resolves again (a one-time Section is not paid for twice) and no
+        card is readied or activated; the mover of the Repeal keeps the Repeal they moved this turn. Returns the
+        view and how it had ended ("repealed" or "destroyed")."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            loaded = await load(uow.session, game)
+            key = statute.strip().lower()
+            if key in {n.lower() for n in loaded.statutes}:
+                raise RuleError(f"{statute.strip()} is in force; there is nothing to restore.")
+            row = (await uow.session.execute(
+                select(CvStatute).where(CvStatute.game_id == game_id, func.lower(CvStatute.name) == key,
+                                        CvStatute.status != "in force")
+                .order_by(CvStatute.id.desc()).limit(1))).scalar_one_or_none()
+            if row is None:
+                ended = (await uow.session.execute(select(CvStatute.name).where(
+                    CvStatute.game_id == game_id, CvStatute.status != "in force")
+                    .order_by(CvStatute.id))).scalars().all()
+                listed = ", ".join(dict.fromkeys(ended)) or "none"
+                raise RuleError(f"No Statute called “{statute.strip()}” has been repealed or destroyed in "
+                                f"{game.name} (those: {listed}). Nothing was recorded.")
+            controller, owner = loaded.name_of(row.controller_id), loaded.name_of(row.owner_id)
+            if controller not in loaded.players:
+                raise RuleError(f"{row.name}'s controller {controller} no longer sits at the table (removed); it "
+                                "cannot be put back in force for them. Nothing was recorded.")
+            assert owner is not None
+            was = row.status
+            row.status, row.ended_at, row.ended_turn = "in force", None, None
+            await uow.record(game_id, "StatuteRestored", user_id, {
+                "statute": row.name, "controller": controller, "owner": owner, "section": row.section,
+                "was": was, "reason": reason}, source_id)
+            back = Statute(row.name, controller, owner, row.section, stored_sections(row.sections), row.changed_turn)
+            return StatuteView(game_view(game), back, None, None, None), was
 
     async def next_phase(self, game_id: int, *, user_id: int, moderator: bool,
                          source_id: str | None = None) -> PhaseChanged:
