@@ -142,6 +142,10 @@ class Front:
     dm_meant: Callable[[str], str | None] = no_hint
     """For a DM that no form read, from a player of its games: the form of this ruleset it most likely meant
     (``Primary: Debs`` for ``Vote: Debs``), or None. The answer suggests it (``bot.actions.messages``)."""
+    final: Callable[[str], str | None] = no_hint
+    """For a form a moderator entered for a player (``/cast-for``): what its answers say when the form, once taken,
+    cannot be changed or taken back (a Convocate second resolves the Motion at once: play-test U3.1), or None when
+    the player's own later form replaces it."""
     dm_meant_refusal: FormOpen | None = None
     """For a form ``dm_meant`` suggested, in one of the sender's games of this ruleset: None when the game would take
     it from them now, else the refusal it would get. A form that would be refused is not suggested as it is: the

@@ -56,14 +56,17 @@ async def cast_for(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
     told = [o.text or (o.card.title if o.card is not None else "") for o in out if isinstance(o.to, Here)]
     receipt = "\n".join(t for t in told if t)
     quoted = "\n".join(f"> {line}" for line in receipt.splitlines())  # their receipt says "your" (play-test T5.10)
+    front = app.front(g.ruleset)
+    final = front.final(choice) if front is not None else None  # play-test U3.1: no later form replaces it
     mine = [reply(f"Entered for **{name}** in {g.name} (`{first_line(choice)}`"
-                  f"{f', note: {note}' if note else ''})." + (f" {name} is told:\n{quoted}" if quoted else ""),
-                  ephemeral=True)]
+                  f"{f', note: {note}' if note else ''})." + (f" {name} is told:\n{quoted}" if quoted else "")
+                  + (f"\n{final}" if final else ""), ephemeral=True)]
+    after = (f"{final} If that is not what you meant, tell the moderators." if final else
+             "If that is not what you meant, DM me your own choice (it replaces this one where a choice can be "
+             "changed) or tell the moderators.")
     theirs = Outgoing(ToUser(player.id), text=f"The moderator {ctx.actor.name} entered this for you in {g.name}: "
                                               f"`{first_line(choice)}`{f' (note: {note})' if note else ''}.\n"
-                                              f"{receipt}\nIf that is not what you meant, DM me your own choice "
-                                              "(it replaces this one where a choice can be changed) or tell the "
-                                              "moderators.")
+                                              f"{receipt}\n{after}")
     return [*mine, theirs, *(o for o in out if not isinstance(o.to, Here))]
 
 

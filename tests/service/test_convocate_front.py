@@ -251,3 +251,22 @@ async def test_a_second_by_dm_goes_to_the_one_game_whose_offer_waits(clerk: Cler
     await say(clerk, ALICE, "Motion: Land Reform by Kista\nMorality: Loyal", "post-1")
     declined = await dm(clerk, ALICE, "Second: no")
     assert "You decline to second Motion #1" in text_of(declined[0]) and dms(declined).keys() == {CAROL.id}
+
+
+async def test_a_second_entered_for_a_player_says_it_cannot_be_changed(clerk: Clerk) -> None:
+    """Play-test U3.1: `/cast-for` of a second resolves the Motion (or moves the offer on) at once; the answers said
+    the player's own DM would replace it "where a choice can be changed". Now both say it cannot be changed and the
+    player is told to go to the moderators (``Front.final``)."""
+    await senate(clerk)
+    await say(clerk, ALICE, "Motion: Land Reform by Kista\nMorality: Loyal", "post-1")
+    out = await slash(clerk, MODERATOR, "cast-for", player=user(ALICE.id, ALICE.name), choice="Second: no")
+    final = "A second, or declining one, cannot be changed once made"
+
+    def answer(out: list[Outgoing]) -> str:
+        return "\n".join(text_of(o) for o in out if isinstance(o.to, Here))
+
+    assert final in answer(out)
+    told = dms(out)[ALICE.id]
+    assert final in told and "tell the moderators" in told and "DM me your own choice" not in told
+    seconded = await slash(clerk, MODERATOR, "cast-for", player=user(CAROL.id, CAROL.name), choice="Second: Quill")
+    assert final in answer(seconded) and final in dms(seconded)[CAROL.id]

@@ -36,6 +36,7 @@ FRONT = Front(
                                      "a Motion or a Second"),),
     dm_meant=meant_form,
     dm_open=motions.form_open,
+    final=motions.second_is_final,
     next_steps=("Seat the players with /convocate player, put the cards on the board with /card add and the "
                 "Factors with /factor set; /board shows the table, and /phase next starts the first turn."),
     settings_note=("These are the Convocate rulings; /convocate rulings, kept as an alias, lists them with their "

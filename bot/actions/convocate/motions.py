@@ -242,6 +242,15 @@ def _is_second(line: str) -> bool:
     return line.strip().lower().startswith("second") and looks_like(line)
 
 
+def second_is_final(text: str) -> str | None:
+    """``Front.final``: a second, or its refusal, ends the offer to that player at once (R4-13): the Motion resolves,
+    or the offer goes to the next player, and nothing takes it back (play-test U3.1)."""
+    if not _is_second(text.split("\n", 1)[0]):
+        return None
+    return ("A second, or declining one, cannot be changed once made: the Motion resolves, or the offer moves on, "
+            "at once.")
+
+
 @ROUTES.thread_form(_is_second, anywhere=True)
 async def second_in_channel(app: App, ctx: Ctx, game: GameView, text: str) -> list[Outgoing]:
     g = convocate_game(game, "Seconding")
