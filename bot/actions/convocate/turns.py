@@ -90,15 +90,21 @@ async def statute_destroy(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
     return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=destroyed_text(view))]
 
 
+def _reason(o: dict[str, Any]) -> str | None:
+    """A correction's ``reason`` option (announced and kept in the log): at most 200 characters."""
+    reason = (o.get("reason") or "").strip() or None
+    if reason is not None and len(reason) > 200:
+        raise RuleError(f"The reason is {len(reason)} characters; at most 200. Nothing was recorded.")
+    return reason
+
+
 @command(ROUTES, "statute set", "Correct the owner of a Statute declared with the wrong one (moderators).",
                  Option("statute", str, "the Statute", True, autocomplete="statute"),
                  Option("owner", UserRef, "its owner (whose Depleted Pile it goes to)", True),
                  Option("reason", str, "why (announced and kept in the log)"), moderator=True)
 async def statute_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    reason = (o.get("reason") or "").strip() or None
-    if reason is not None and len(reason) > 200:
-        raise RuleError(f"The reason is {len(reason)} characters; at most 200. Nothing was recorded.")
+    reason = _reason(o)
     owner = user_id_of(o, "owner")
     assert owner is not None  # a required option
     name, was, now = await app.clerk.convocate.turns.set_statute_owner(
@@ -115,9 +121,7 @@ async def statute_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
                  Option("reason", str, "why (announced and kept in the log)"), moderator=True)
 async def statute_restore(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    reason = (o.get("reason") or "").strip() or None
-    if reason is not None and len(reason) > 200:
-        raise RuleError(f"The reason is {len(reason)} characters; at most 200. Nothing was recorded.")
+    reason = _reason(o)
     view, was = await app.clerk.convocate.turns.restore_statute(g.id, user_id=ctx.actor.id, statute=o["statute"],
                                                                 reason=reason, source_id=ctx.source_id)
     s = view.statute
