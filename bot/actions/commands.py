@@ -14,6 +14,7 @@ from bot.actions.outbox import Outgoing, reply
 from bot.logs import note
 from bot.metrics import command_run
 from engine.core.errors import ClerkError, GameClosed, RuleError
+from engine.core.text import typed_back
 from engine.service import Clerk
 from engine.service.views import GameView
 
@@ -259,7 +260,7 @@ async def game_named(app: App, ctx: Ctx, spec: Command, named: str | None) -> Ga
     found = next((g for g in games if g.name.casefold() == wanted), None)
     if found is None:
         listed = ", ".join(g.name for g in games) or "none"
-        raise RuleError(f"There is no game called {named} on this server. Its games: {listed}.")
+        raise RuleError(f"There is no game called {typed_back(named or '')} on this server. Its games: {listed}.")
     return found
 
 
@@ -312,7 +313,7 @@ def choose_game(games: Sequence[GameView], named: str | None, ruleset: str | Non
                                     f"{g.ruleset.capitalize()}.")
                 return g
         names = ", ".join(f"#{g.name}" for g in games) or "none"
-        raise RuleError(f"You are not a player in a game called {named}. Your games: {names}.")
+        raise RuleError(f"You are not a player in a game called {typed_back(named)}. Your games: {names}.")
     if not games:
         raise RuleError("You are not a player in any game here. A moderator adds players with /player add.")
     if ruleset is not None:

@@ -11,7 +11,7 @@ from enum import Enum
 from engine.convocate.rulings import Rulings
 from engine.core.errors import NotFoundError, RuleError
 from engine.core.suggest import nearest
-from engine.core.text import find_named, same_name
+from engine.core.text import find_named, same_name, typed_back
 
 GF_LIMIT = 4
 """P4-02: a Galactic Factor runs from −4 to +4."""
@@ -246,7 +246,7 @@ class Board:
             if same_name(n, name):
                 return value
         known = ", ".join(n for n, _ in self.factors)
-        raise NotFoundError(f"There is no Galactic Factor “{name}”. The Factors are {known}.")
+        raise NotFoundError(f"There is no Galactic Factor {typed_back(name)}. The Factors are {known}.")
 
     def factor_name(self, name: str) -> str:
         for n, _ in self.factors:
@@ -260,7 +260,7 @@ class Board:
         if found is not None:
             return found
         known = ", ".join(p.name for p in self.players) or "none yet"
-        raise NotFoundError(f"No player called “{name}” sits at this table. Players: {known}.")
+        raise NotFoundError(f"No player called {typed_back(name)} sits at this table. Players: {known}.")
 
     def find(self, name: str) -> Card | None:
         return find_named(self.cards, name, lambda c: c.name)
@@ -277,7 +277,7 @@ class Board:
                                         "one card alone.")
             near = nearest(name, (c.name for c in self.cards), cutoff=0.7)
             hint = f" Did you mean {near}?" if near else ""
-            raise NotFoundError(f"There is no card called “{name.strip()}” on the board.{hint}")
+            raise NotFoundError(f"There is no card called {typed_back(name)} on the board.{hint}")
         return found
 
     def statute(self, name: str) -> Statute:
@@ -285,7 +285,7 @@ class Board:
         if found is not None:
             return found
         known = ", ".join(s.name for s in self.statutes) or "none"
-        raise NotFoundError(f"No Statute called “{name.strip()}” is in force. In force: {known}.")
+        raise NotFoundError(f"No Statute called {typed_back(name)} is in force. In force: {known}.")
 
     def controlled_by(self, player: str, kinds: Iterable[Kind] | None = None) -> list[Card]:
         wanted = set(kinds) if kinds is not None else None

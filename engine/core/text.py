@@ -272,6 +272,16 @@ def escaped(text: str) -> str:
     return _PUNCTUATION.sub(r"\\\1", text)
 
 
+def typed_back(text: str, limit: int = 80) -> str:
+    """A name someone typed that Clerk could not find, quoted back in a refusal: in quotes, cut to ``limit``
+    characters, and shown as typed: where it has Discord markdown (``||Sela||``, ``**Ann**``) that markdown is
+    escaped, so the refusal shows what was typed rather than a spoiler or bold text; a name without any (the usual
+    case) is quoted as it is, with no backslashes to read in the console or a transcript."""
+    shown = " ".join(text.split())
+    cut = shown[:limit] + ("…" if len(shown) > limit else "")
+    return f"“{cut}”" if inert_name(shown) == shown else f"“{escaped(cut)}”"
+
+
 def plain_name(name: str) -> str:
     """A Discord name as Clerk keeps and shows it: ``inert_name`` (no format characters such as the bidi override
     U+202E, which would reorder a line Clerk posts (issue 21), and no markdown (play-test P4.1)). A name of nothing

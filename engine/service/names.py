@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.core.suggest import nearest
-from engine.core.text import inert_name
+from engine.core.text import inert_name, typed_back
 from engine.store.models import Game, Player
 
 _MENTION = re.compile(r"^<@!?(\d+)>$")
@@ -92,6 +92,7 @@ async def find_player_by_name(session: AsyncSession, game: Game, name: str) -> P
         near = nearest(wanted, [p.name for p in players if p.active] + [p.faction for p in players
                                                                           if p.active and p.faction])
         hint = f" Did you mean {near}?" if near else ""
-        raise RuleError(f"No player in {game.name} is called “{wanted}”.{hint} Players: {candidates_text(players)}.")
+        raise RuleError(f"No player in {game.name} is called {typed_back(wanted)}.{hint} "
+                        f"Players: {candidates_text(players)}.")
     which = ", ".join(player_label(p) for p in found)
     raise RuleError(f"“{wanted}” could be {which}; give the full name, the faction or an @mention.")

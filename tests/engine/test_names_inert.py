@@ -10,7 +10,7 @@ import string
 import pytest
 
 from bot.actions.context import Actor, UserRef
-from engine.core.text import escaped, inert_name, normalise
+from engine.core.text import escaped, inert_name, normalise, typed_back
 
 KEPT = [
     ("**Result: PASSED**", "Result: PASSED"),
@@ -86,3 +86,12 @@ def test_the_shortcut_for_plain_usernames_agrees_with_the_whole_reading() -> Non
     assert taken > 10000
     for name in ("7.", "_jen_", "a__b__", "__init__"):
         assert not _INERT.fullmatch(name)
+
+
+def test_a_name_not_found_is_quoted_back_as_typed() -> None:
+    """A refusal quotes a name it could not find as it was typed: its markdown escaped so it shows, not rendered;
+    a plain name without backslashes; a long one cut."""
+    assert typed_back("||Sela||") == "“\\|\\|Sela\\|\\|”"
+    assert typed_back("**Ann**") == "“\\*\\*Ann\\*\\*”"
+    assert typed_back("  Lee   Adams. ") == "“Lee Adams.”"
+    assert typed_back("x" * 100, limit=10) == "“xxxxxxxxxx…”"

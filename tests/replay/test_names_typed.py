@@ -22,4 +22,4 @@ async def test_names_typed_with_markdown_find_the_names_kept_without_it(tmp_path
     for found in FOUND:
         assert any(found in a for a in answers), found
     refused = [a for a in answers if " no " in a or "called" in a]
-    assert refused == ["myl has no military unit called **Second Fleet**. Units: none yet."]
+    assert refused == ["myl has no military unit called “\\*\\*Second Fleet\\*\\*”. Units: none yet."]  # as typed

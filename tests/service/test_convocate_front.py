@@ -270,3 +270,19 @@ async def test_a_second_entered_for_a_player_says_it_cannot_be_changed(clerk: Cl
     assert final in told and "tell the moderators" in told and "DM me your own choice" not in told
     seconded = await slash(clerk, MODERATOR, "cast-for", player=user(CAROL.id, CAROL.name), choice="Second: Quill")
     assert final in answer(seconded) and final in dms(seconded)[CAROL.id]
+
+
+async def test_a_factor_name_is_kept_without_markdown_and_a_name_not_found_is_quoted_as_typed(clerk: Clerk) -> None:
+    """`/factor set name:**Trade**` adds TRADE, not a Factor whose name is its markdown (shown as ****TRADE****), and
+    a card named with markdown that is not on the board is quoted back as it was typed, not as a spoiler."""
+    await senate(clerk)
+    out = await slash(clerk, MODERATOR, "factor set", name="**Trade**", value=2)
+    assert "The moderators set **TRADE** to +2 (added)." in [o.text for o in public(out)]
+    assert any("is kept as “Trade”" in text_of(o) for o in out if isinstance(o.to, Here) and o.ephemeral)
+    assert "Galactic Factors: GOVT +1 · TRADE +2\n" in text_of((await slash(clerk, BOB, "board"))[0])
+    again = await slash(clerk, MODERATOR, "factor set", name="trade", value=-1)
+    assert "The moderators set **TRADE** to -1 (was +2)." in [o.text for o in public(again)]
+    missing = await slash(clerk, MODERATOR, "card remove", name="||Sela||")
+    assert "There is no card called “\\|\\|Sela\\|\\|” on the board." in only_here(missing)
+    plain = await slash(clerk, MODERATOR, "card remove", name="Sela")
+    assert "There is no card called “Sela” on the board." in only_here(plain)  # no backslashes when none are needed

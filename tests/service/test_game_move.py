@@ -42,7 +42,7 @@ async def test_a_game_moves_to_the_channel_the_command_is_run_in_and_the_move_is
     refused = await slash_in(table.clerk, BOB, "game move", NEW, game="sirius")
     assert "Only the moderators of sirius can use /game move." in texts(refused)
     unknown = await slash_in(table.clerk, MODERATOR, "game move", NEW, game="vega")
-    assert "There is no game called vega on this server. Its games: sirius." in texts(unknown)
+    assert "There is no game called “vega” on this server. Its games: sirius." in texts(unknown)
     out = await slash_in(table.clerk, MODERATOR, "game move", NEW, game="#Sirius")
     assert f"sirius moved here from <#{CHANNEL}> (deleted)" in texts(out)
     assert [o.to for o in out if isinstance(o.to, ToChannel)] == [ToChannel(NEW)]  # not to the deleted channel

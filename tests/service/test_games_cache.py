@@ -181,7 +181,7 @@ async def test_a_refusal_is_answered_from_a_fresh_lookup_not_the_remembered_game
     assert "Ballot recorded for round 1 of arrakis: **Nay**" in answer.text
     assert await counted(table, other) == ["nay"]
     ctx = Ctx(ALICE, Place(None, None), "m-dune", table.clock.now())
-    with pytest.raises(RuleError, match=r"not a player in a game called dune\. Your games: #sirius, #arrakis"):
+    with pytest.raises(RuleError, match=r"not a player in a game called “dune”\. Your games: #sirius, #arrakis"):
         await cast_dm_ballot(App(table.clerk), ctx, parse_ballot("Vote: Aye #dune"))
 
 

@@ -169,7 +169,7 @@ async def test_a_file_the_game_refuses_writes_nothing_and_names_every_line(clerk
                              actor=1, source_id="int:78")
     assert refused.value.problems[:2] == (
         "line 4 (territory): mylantium already has a territory called Avalon.",
-        "line 5 (building): mylantium has no territory called Narnia. Territories: Avalon, Bicardia.")
+        "line 5 (building): mylantium has no territory called “Narnia”. Territories: Avalon, Bicardia.")
     assert await _kinds(clerk, r.id) == before
     assert (await clerk.mylantium.government(r.id)).factions == ()
 

@@ -184,11 +184,11 @@ async def test_a_holding_is_removed_by_its_name_in_any_case(table: Any) -> None:
 
 async def test_removing_an_unknown_holding_lists_what_they_hold(table: Any) -> None:
     await _jenny(table)
-    with pytest.raises(NotFoundError, match=re.escape("jenny holds no Deneb. They hold: nothing.")):
+    with pytest.raises(NotFoundError, match=re.escape("jenny holds nothing called “Deneb”. They hold: nothing.")):
         await table.clerk.landsdraad.ledger.remove_holding(table.game_id, user_id=JENNY, name="Deneb", actor=MOD)
     await table.elector(JENNY, "Count Jasek", "average", 5)
     await table.planet(JENNY, "Deneb", "average")
-    with pytest.raises(NotFoundError, match=re.escape("jenny holds no Giedi Prime. They hold: Count Jasek, Deneb.")):
+    with pytest.raises(NotFoundError, match=re.escape("jenny holds nothing called “Giedi Prime”. They hold: Count Jasek, Deneb.")):
         await table.clerk.landsdraad.ledger.remove_holding(table.game_id, user_id=JENNY, name="Giedi Prime", actor=MOD)
 
 

@@ -13,6 +13,7 @@ from engine.convocate.statutes import change_section, declare, destroy, sections
 from engine.convocate.turns import PhaseChanged, next_phase
 from engine.convocate.votes import standing_vote
 from engine.core.errors import RuleError
+from engine.core.text import typed_back
 from engine.service.convocate.store import load, open_motion, save, sections_json
 from engine.service.convocate.store import sections_of as stored_sections
 from engine.service.convocate.views import StatuteView
@@ -152,7 +153,7 @@ class ConvocateTurnService(ServiceBase):
                     CvStatute.game_id == game_id, CvStatute.status != "in force")
                     .order_by(CvStatute.id))).scalars().all()
                 listed = ", ".join(dict.fromkeys(ended)) or "none"
-                raise RuleError(f"No Statute called “{statute.strip()}” has been repealed or destroyed in "
+                raise RuleError(f"No Statute called {typed_back(statute)} has been repealed or destroyed in "
                                 f"{game.name} (those: {listed}). Nothing was recorded.")
             controller, owner = loaded.name_of(row.controller_id), loaded.name_of(row.owner_id)
             if controller not in loaded.players:

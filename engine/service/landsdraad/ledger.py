@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from engine.core.errors import NotFoundError, RuleError
-from engine.core.text import find_named
+from engine.core.text import find_named, typed_back
 from engine.landsdraad.model import Attributes, Elector, Planet, Quality, Tier, quality_of
 from engine.landsdraad.votes import holding_votes, planet_votes, vote_breakdown
 from engine.service.dice import GAME_SCOPE
@@ -353,7 +353,7 @@ class LedgerService(ServiceBase):
             holding = find_named(holdings, name, lambda h: h.name)  # in any case, markdown and all
             if holding is None:
                 listing = ", ".join(h.name for h in holdings) or "nothing"
-                raise NotFoundError(f"{player.name} holds no {name}. They hold: {listing}.")
+                raise NotFoundError(f"{player.name} holds nothing called {typed_back(name)}. They hold: {listing}.")
             before = (await view_player(uow.session, player)).votes if since is not None else 0
             await uow.session.delete(holding)
             await uow.session.flush()

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.core.suggest import nearest
+from engine.core.text import typed_back
 from engine.landsdraad.close_weights import rows_of
 from engine.landsdraad.perks import POSITIONS, Perk, award_perks, competition_ranks, militia_location
 from engine.landsdraad.settings import SETTINGS
@@ -249,7 +250,7 @@ class PerkService(ServiceBase):
                 raise RuleError(f"{holding['name']} is a planet, not an Elector.")
             near = nearest(query.elector, electors)
             hint = f" Did you mean {near}?" if near else ""
-            raise RuleError(f"No player controlled an Elector called “{query.elector}” at the close of round "
+            raise RuleError(f"No player controlled an Elector called {typed_back(query.elector)} at the close of round "
                             f"{query.round}, so it did not vote then.{hint} Electors controlled then: "
                             f"{', '.join(electors) or 'none'}.")
         name, votes = str(holding["name"]), int(holding.get("votes") or 0)

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from engine.core.durations import MAX_DAYS, format_remaining, format_utc
 from engine.core.errors import NotFoundError, RuleError
-from engine.core.text import find_named
+from engine.core.text import find_named, typed_back
 from engine.landsdraad.factions import make_faction
 from engine.service.clock import utc
 from engine.service.dice import commit_seed, seal
@@ -126,7 +126,7 @@ class RoundService(ServiceBase):
             if row is None:
                 names = ", ".join(r.name for r in rows) or "none"
                 raise NotFoundError(f"Round {rnd.number} of {game.name} has no temporary faction called "
-                                    f"“{name.strip()[:80]}”. Its factions: {names}.")
+                                    f"{typed_back(name)}. Its factions: {names}.")
             removed = FactionView(row.name, row.votes, row.stance, row.table)
             await uow.session.delete(row)
             await uow.session.flush()

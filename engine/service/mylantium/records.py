@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
 from engine.core.errors import NotFoundError, RuleError
-from engine.core.text import find_named
+from engine.core.text import find_named, typed_back
 from engine.mylantium.approval import incumbent_party
 from engine.mylantium.elections import independent_vote
 from engine.mylantium.model import FactionCode, Party, Territory, UnitStatus
@@ -66,7 +66,7 @@ async def find_territory(uow: UnitOfWork, game: Game, name: str) -> MylTerritory
     if (found := _named(rows, name)) is not None:
         return found
     have = ", ".join(t.name for t in rows) or "none yet (add one with /territory add)"
-    raise NotFoundError(f"{game.name} has no territory called {name.strip()}. Territories: {have}.")
+    raise NotFoundError(f"{game.name} has no territory called {typed_back(name)}. Territories: {have}.")
 
 
 async def find_unit(uow: UnitOfWork, game: Game, name: str) -> MylUnit:
@@ -74,7 +74,7 @@ async def find_unit(uow: UnitOfWork, game: Game, name: str) -> MylUnit:
     if (found := _named(rows, name)) is not None:
         return found
     have = ", ".join(u.name for u in rows) or "none yet"
-    raise NotFoundError(f"{game.name} has no military unit called {name.strip()}. Units: {have}.")
+    raise NotFoundError(f"{game.name} has no military unit called {typed_back(name)}. Units: {have}.")
 
 
 class _Named(Protocol):

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
-from engine.core.text import find_named, same_name
+from engine.core.text import find_named, same_name, typed_back
 from engine.mylantium.business import InPlay
 from engine.mylantium.elections import check_charisma, check_primary_choice
 from engine.mylantium.forms import NOBODY
@@ -324,7 +324,7 @@ class MylantiumService(RulesetService):
                 if name is not None:
                     match = find_named(listed, name, str)
                     if match is None:
-                        raise RuleError(f"{row.name} has no {kind.value} called {name.strip()}. Named: "
+                        raise RuleError(f"{row.name} has no {kind.value} called {typed_back(name)}. Named: "
                                         f"{', '.join(listed) or 'none'}.")
                     listed.remove(match)
                     name = match  # recorded as it was kept, not as typed (``**Arcadia**`` finds Arcadia, P4.1)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from engine.core.errors import NotFoundError, RuleError
 from engine.core.suggest import nearest
-from engine.core.text import find_named, inert_name, name_key, same_name
+from engine.core.text import find_named, inert_name, name_key, same_name, typed_back
 from engine.mylantium.alignment import Window
 from engine.mylantium.business import InPlay
 from engine.mylantium.elections import Candidate
@@ -182,7 +182,7 @@ async def find_candidate(session: AsyncSession, game: Game, name: str, *, live: 
                             f"name alone ({lead[0].name}).")
         near = nearest(wanted, [c.name for c in rows])
         hint = f" Did you mean {near}?" if near else ""
-        raise RuleError(f"{game.name} has no candidate called “{name.strip()}”.{hint} Candidates: {listing}.")
+        raise RuleError(f"{game.name} has no candidate called {typed_back(name)}.{hint} Candidates: {listing}.")
     raise RuleError(f"“{name.strip()}” could be {', '.join(c.name for c in found)}; give the full name.")
 
 
