@@ -321,6 +321,37 @@ async def test_happenings_can_be_undone_and_the_phase_closes_once(rep: Republic)
     assert turn == 2
 
 
+async def test_a_happening_that_is_not_the_latest_is_taken_back_by_its_number(rep: Republic) -> None:
+    """Play-test U1.6: /event undo number:N takes back the N-th entry of /event list; the entries after it are
+    counted again from the counts before it, as if it had never been recorded; one that could not have been
+    recorded without it keeps it (nothing changed, the answer names that entry)."""
+    business = rep.clerk.mylantium.business
+    await rep.happen(H.SCANDAL)
+    await rep.happen(H.PENSION_CREATED, 2)
+    await rep.happen(H.WAR_DECLARED)
+    await rep.happen(H.PENSION_UNFUNDED, 2)
+    with pytest.raises(RuleError, match=r"pension created ×2 \(number 2\) cannot be taken back on its own: without "
+                                        r"it, number 4, pension unfunded ×2, could not have been recorded .*Take back "
+                                        r"number 4 first \(/event undo number:4\)\. Nothing was changed\."):
+        await business.undo_happening(rep.id, number=2, actor=MOD)
+    with pytest.raises(RuleError, match=r"numbered 1 to 4 in /event list; there is no number 5"):
+        await business.undo_happening(rep.id, number=5, actor=MOD)
+    view, state = await business.undo_happening(rep.id, number=1, actor=MOD)
+    assert view.text == "scandal" and (state.pensions, state.wars) == (2, 1)
+    _, happened, now = await business.happenings(rep.id)
+    assert [h.text for h in happened] == ["pension created ×2", "war declared", "pension unfunded ×2"] and now == state
+    view, state = await business.undo_happening(rep.id, number=2, actor=MOD)  # the war, in the middle
+    assert view.text == "war declared" and (state.pensions, state.wars) == (2, 0)
+    view, state = await business.undo_happening(rep.id, actor=MOD)  # the latest, as before
+    assert view.text == "pension unfunded ×2" and (state.pensions, state.wars) == (2, 0)  # its own "before" rewritten
+    await business.undo_happening(rep.id, number=1, actor=MOD)  # now nothing depends on it
+    _, happened, state = await business.happenings(rep.id)
+    assert happened == [] and (state.pensions, state.wars) == (0, 0)
+    await rep.happen(H.WAR_DECLARED)  # each later entry's counts before it were rewritten: a latest undo still exact
+    view, state = await business.undo_happening(rep.id, actor=MOD)
+    assert state.wars == 0
+
+
 async def test_a_happening_is_not_taken_back_while_play_is_suspended(rep: Republic) -> None:
     """R1-40, play-test M5.1: during a chain recording a happening is refused, and so is taking one back; the
     answer says which one /event undo takes back once play resumes."""

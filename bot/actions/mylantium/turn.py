@@ -285,18 +285,21 @@ for _subject, _kinds in SUBJECTS.items():
 async def event_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     turn, views, state = await app.clerk.mylantium.business.happenings(g.id)
-    lines = [f"{v.text}" + (f" ({v.note})" if v.note else "") for v in views] or ["nothing yet"]
+    lines = [f"{n}. {v.text}" + (f" ({v.note})" if v.note else "") for n, v in enumerate(views, 1)] or ["nothing yet"]
     tax = f"{state.income_tax}%" if state.income_tax is not None else "none"
     return [reply(f"Turn {turn}:\n" + "\n".join(lines) + f"\nIn play: Monopolies {state.monopolies}, Income Tax "
                   f"{tax}, Faction Taxes {state.faction_taxes}, Tariffs {state.tariffs}, subsidies "
                   f"{state.subsidies}, pensions {state.pensions}, wars {state.wars}.", ephemeral=True)]
 
 
-@command("event undo", "Take back the latest happening recorded this turn.", **M)
+@command("event undo", "Take back a happening recorded this turn: the latest, or the one numbered in /event list.",
+         Option("number", int, "its number in /event list (default: the latest)", min_value=1), **M)
 async def event_undo(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    view, _ = await app.clerk.mylantium.business.undo_happening(require_game(game).id, actor=ctx.actor.id,
-                                                                source_id=ctx.source_id)
-    return [reply(f"Taken back: {view.text}.", ephemeral=True)]
+    number = o.get("number")
+    view, _ = await app.clerk.mylantium.business.undo_happening(require_game(game).id, number=number,
+                                                                actor=ctx.actor.id, source_id=ctx.source_id)
+    later = " Any entries after it are counted as if it had never been recorded." if number is not None else ""
+    return [reply(f"Taken back: {view.text}.{later}", ephemeral=True)]
 
 
 @command("phase business close", "Close the Business Phase: approval, Fervor, VP, then Social Collapse and "

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
+from engine.core.words import plural
 from engine.mylantium.approval import ApprovalResult, approval_change
 from engine.mylantium.business import Happening, InPlay, Occurrence, after, check_turn
 from engine.mylantium.fervor import FervorResult, deduct, fervor_change
@@ -74,27 +75,50 @@ class Business(ServiceBase):
                              source_id)
             return happening_view(row), state
 
-    async def undo_happening(self, game_id: int, *, actor: int | None,
+    async def undo_happening(self, game_id: int, *, number: int | None = None, actor: int | None,
                              source_id: str | None = None) -> tuple[HappeningView, InPlay]:
-        """Take back the latest happening of the turn (a moderator's mistake): the counts return to what they were."""
+        """Take back a happening of the turn (a moderator's mistake): the latest, or the one ``number`` in the
+        turn's list (``/event list`` numbers them from 1). The counts return to what they would be had it never been
+        recorded: the entries after it are counted again, in order, from the counts before it; if one of them could
+        not have been recorded without it (an Income Tax raised that it created), nothing is taken back and the
+        answer names that entry (docs/rulings.md "Taking back a happening that is not the latest")."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_mylantium(game)
             gov = await government_of(uow.session, game)
             if gov.business_closed:
                 raise RuleError(f"Turn {gov.turn}'s Business Phase is closed; its happenings have been applied.")
-            found = await uow.session.execute(select(MylHappening).where(
-                MylHappening.game_id == game_id, MylHappening.turn == gov.turn).order_by(MylHappening.id.desc())
-                .limit(1))
-            row = found.scalar_one_or_none()
-            if row is None:
+            rows = list((await uow.session.execute(select(MylHappening).where(
+                MylHappening.game_id == game_id, MylHappening.turn == gov.turn).order_by(MylHappening.id)))
+                .scalars())
+            if not rows:
                 raise RuleError(f"Nothing has been recorded in turn {gov.turn}.")
+            if number is not None and not 1 <= number <= len(rows):
+                raise RuleError(f"Turn {gov.turn} has {plural(len(rows), 'happening')} recorded, numbered 1 to "
+                                f"{len(rows)} in /event list; there is no number {number}. Nothing was changed.")
+            at = len(rows) if number is None else number
+            row = rows[at - 1]
             if await live_chain(uow.session, game_id) is not None:  # R1-40, play-test M5.1: as recording one is
                 raise RuleError(f"A Revolution is under way and play is suspended until it runs its course "
                                 f"(/revolution status): a happening can be neither recorded nor taken back meanwhile. "
                                 f"Once play resumes, /event undo takes back the latest, "
-                                f"{happening_view(row).text}.")
+                                f"{happening_view(rows[-1]).text}.")
             state = InPlay(**row.before)
+            earlier = [Occurrence(Happening(r.what), r.amount) for r in rows[:at - 1]]
+            for later, r in enumerate(rows[at:], start=at + 1):
+                occurrence = Occurrence(Happening(r.what), r.amount)
+                try:
+                    check_turn(earlier, occurrence, state, gov.turn)
+                    counted = after(state, occurrence)
+                except RuleError as error:
+                    why = str(error).split(" Nothing was recorded")[0].rstrip(".")
+                    raise RuleError(f"{happening_view(row).text} (number {at}) cannot be taken back on its own: "
+                                    f"without it, number {later}, {occurrence.text}, could not have been recorded "
+                                    f"({why}). Take back number {later} first (/event undo number:{later}). "
+                                    "Nothing was changed.") from None
+                r.before = dict(state.__dict__)
+                earlier.append(occurrence)
+                state = counted
             set_in_play(gov, state)
             view = happening_view(row)
             await uow.session.delete(row)
