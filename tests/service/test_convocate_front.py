@@ -286,3 +286,30 @@ async def test_a_factor_name_is_kept_without_markdown_and_a_name_not_found_is_qu
     assert "There is no card called “\\|\\|Sela\\|\\|” on the board." in only_here(missing)
     plain = await slash(clerk, MODERATOR, "card remove", name="Sela")
     assert "There is no card called “Sela” on the board." in only_here(plain)  # no backslashes when none are needed
+
+
+async def test_a_homeworld_given_another_controller_stays_its_owners_and_the_answer_says_how_to_correct_it(
+        clerk: Clerk) -> None:
+    """Play-test U2.3: a Homeworld put on the board for bob by mistake and given to alice with /card set is still
+    bob's Homeworld (he owns it; a captured Homeworld stays its owner's): the answer says so and how to correct a
+    mistake; removing it makes bob's other Homeworld his, and adding it again for alice makes it hers, Union."""
+    await slash(clerk, MODERATOR, "game new", ruleset="convocate", name="senate")
+    await slash(clerk, MODERATOR, "convocate player", user=user(ALICE.id, "alice"), sovereignty="Union")
+    await slash(clerk, MODERATOR, "convocate player", user=user(BOB.id, "bob"), sovereignty="Kingdom")
+    await slash(clerk, MODERATOR, "card add", kind="homeworld", name="Union Prime", controller=user(BOB.id, "bob"))
+    await slash(clerk, MODERATOR, "card add", kind="homeworld", name="Korhal", controller=user(BOB.id, "bob"))
+    alice = user(ALICE.id, "alice")
+    moved = only_here((await slash(clerk, MODERATOR, "card set", name="Union Prime", controller=alice))[:1])
+    assert "Union Prime stays bob's Homeworld (bob owns it; sovereignty Kingdom): alice controls it" in moved
+    assert "`/card remove name:Union Prime` and `/card add` it again" in moved
+    (game,) = await clerk.games.games_in_guild(GUILD)
+    board = (await clerk.convocate.board.board(game.game.id)).board
+    assert (board.player("bob").homeworld, board.player("alice").homeworld) == ("Union Prime", None)
+    await slash(clerk, MODERATOR, "card remove", name="Union Prime")
+    board = (await clerk.convocate.board.board(game.game.id)).board
+    assert board.player("bob").homeworld == "Korhal"  # his only other Homeworld of his sovereignty
+    await slash(clerk, MODERATOR, "card add", kind="homeworld", name="Union Prime", controller=user(ALICE.id, "alice"))
+    board = (await clerk.convocate.board.board(game.game.id)).board
+    assert board.player("alice").homeworld == "Union Prime" and board.card("Union Prime").sovereignty == "Union"
+    plain = only_here((await slash(clerk, MODERATOR, "card set", name="Korhal", vote=1))[:1])
+    assert "stays" not in plain  # no note where the controller did not change

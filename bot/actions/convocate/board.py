@@ -16,6 +16,7 @@ from bot.actions.outbox import Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
 from engine.convocate.board import SOVEREIGNTIES, Kind
+from engine.convocate.board import Card as CardState
 from engine.convocate.rulings import SETTINGS
 from engine.core.errors import RuleError
 from engine.service.convocate.views import card_line
@@ -154,8 +155,21 @@ async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
     card = await app.clerk.convocate.board.set_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
                                                     name=o["name"], changes=changes, since=o.get("since"),
                                                     source_id=ctx.source_id)
-    return [reply(f"Now: {card_line(card)}.", ephemeral=True), *await quietly(app, g),
+    return [reply(f"Now: {card_line(card)}.{_captured(card, changes)}", ephemeral=True), *await quietly(app, g),
             *await errata.after_card_set(app, g, ctx.source_id)]
+
+
+def _captured(card: CardState, changes: dict[str, Any]) -> str:
+    """A Homeworld given another controller stays its owner's Homeworld, as a captured one does (its owner's
+    sovereignty and Homeworld route): said, with the correction for one put on the board for the wrong player
+    (play-test U2.3)."""
+    if card.kind is not Kind.HOMEWORLD or "controller" not in changes or card.owner in (None, card.controller):
+        return ""
+    who = card.controller or "nobody"
+    return (f"\n{card.name} stays {card.owner}'s Homeworld ({card.owner} owns it; sovereignty "
+            f"{card.sovereignty or 'none'}): {who} controls it, as when a Homeworld is captured. If it was put on the "
+            f"board for the wrong player, `/card remove name:{card.name}` and `/card add` it again with the right "
+            "controller: its owner, its sovereignty and that player's Homeworld then follow.")
 
 
 @command(ROUTES, "card remove", "Take a card off the board (its controller, or a moderator).",

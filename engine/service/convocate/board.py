@@ -274,8 +274,10 @@ class ConvocateBoardService(ServiceBase):
             await uow.session.delete(loaded.cards.pop(card.name))
             after = loaded.board.without_card(card.name)
             for p in after.players:
-                if p.homeworld == card.name:
-                    after = after.with_player(replace(p, homeworld=None))
+                if p.homeworld == card.name:  # another Homeworld of theirs, if exactly one is (play-test U2.3)
+                    theirs = [c.name for c in after.cards if c.kind is Kind.HOMEWORLD and (c.owner or c.controller)
+                              == p.name and c.sovereignty in (None, p.sovereignty)]
+                    after = after.with_player(replace(p, homeworld=theirs[0] if len(theirs) == 1 else None))
             save(uow.session, loaded, after)
             await event(uow, game_id, "CardRemoved", actor, {"card": card.name}, source_id)
             return card
