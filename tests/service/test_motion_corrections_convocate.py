@@ -259,9 +259,10 @@ async def test_a_repeal_has_no_second_to_take_back(cv: Convocate) -> None:  # no
     won = await cv.clerk.convocate.motions.repeal(cv.gid, user_id=B, statute="X", convocant="K_B", source_id="r1")
     assert won.outcome is not None and won.outcome["destroyed"]
     said = here(await slash(cv, MODERATOR, "motion reopen", number=won.number))
-    assert said == ("Motion #1 is a Motion of Repeal: it cannot be seconded (R4-17), so there is no second to take "
-                    "back, and it is not moved again. If it was counted wrongly, /motion erratum number:1 posts the "
-                    "corrected count; if it destroyed X by mistake, /statute restore statute:X puts it back in force.")
+    assert said == ("Motion #1 is a Motion of Repeal, which has no Seconded text and cannot be seconded (rules §6.9), "
+                    "so there is no second to take back, and it is not moved again. If it was counted wrongly, /motion "
+                    "erratum number:1 posts the corrected count; if it destroyed X by mistake, /statute restore "
+                    "statute:X puts it back in force.")
 
 
 async def test_a_phase_ended_and_stepped_back_still_refuses_the_reopen(cv: Convocate) -> None:  # noqa: F811

@@ -447,9 +447,9 @@ def _reopenable(loaded: Loaded, row: CvMotion, later: int | None) -> str:
         statute = (row.outcome or {}).get("statute", "the Statute")
         fix = (f"if it destroyed {statute} by mistake, /statute restore statute:{statute} puts it back in force"
                if (row.outcome or {}).get("destroyed") else f"it kept {statute} in force")
-        raise RuleError(f"Motion #{row.number} is a Motion of Repeal: it cannot be seconded (R4-17), so there is no "
-                        f"second to take back, and it is not moved again. If it was counted wrongly, /motion erratum "
-                        f"number:{row.number} posts the corrected count; {fix}.")
+        raise RuleError(f"Motion #{row.number} is a Motion of Repeal, which has no Seconded text and cannot be "
+                        "seconded (rules §6.9), so there is no second to take back, and it is not moved again. If it "
+                        f"was counted wrongly, /motion erratum number:{row.number} posts the corrected count; {fix}.")
     if row.status == "withdrawn":
         raise RuleError(f"{head} was withdrawn; it has no second to take back.")
     if row.status == "offering":
