@@ -4,7 +4,7 @@ Penalty."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from engine.convocate.access import Access, access, eligible
@@ -142,3 +142,18 @@ def resolve(board: Board, motion: MotionCard, mover: tuple[str, str], seconder: 
             penalties.append(Penalty(name, player, morality, card.penalty if card else None))
     return Resolved(motion, seconder[0] if seconder else None, tuple(effects), released, tuple(penalties),
                     tuple(unknown))
+
+
+def ready_again(board: Board, player: str, convocant: str) -> tuple[Board, str | None]:
+    """A moderator's correction of a Motion (withdrawn while offered, or a second taken back): the Convocant
+    ``player`` activated to move or second it is readied, as if it had never been (R4-06 would keep it activated until
+    their next Ready Phase). Returns the board and None, or the board unchanged and why the Convocant was not readied
+    (it left the board, changed hands, or was readied already by hand)."""
+    card = board.find(convocant)
+    if card is None:
+        return board, f"{convocant} is no longer on the board"
+    if card.controller != player:
+        return board, f"{convocant} is controlled by {card.controller or 'nobody'} now, not {player}"
+    if card.readied:
+        return board, f"{convocant} is readied already"
+    return board.with_card(replace(card, readied=True)), None

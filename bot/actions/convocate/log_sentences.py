@@ -15,6 +15,12 @@ SENTENCES: dict[str, Sentence] = {
                                  f"{p.get('convocant')}; offered to {p.get('offer_to')}"),
     "MotionSeconded": lambda p, w: (f"{p.get('player')} seconded Motion #{p.get('motion')} with "
                                     f"{p.get('convocant')}"),
+    "MotionWithdrawn": lambda p, w: (f"the moderators withdrew Motion #{p.get('motion')} ({p.get('name')}), moved by "
+                                     f"{p.get('mover')}" + (f": {p['reason']}" if p.get("reason") else "")),
+    "MotionReopened": lambda p, w: (f"the moderators took back {p.get('seconder')}'s second of Motion "
+                                    f"#{p.get('motion')}" + (f": {p['reason']}" if p.get("reason") else "")
+                                    + (f"; offered to {p['offer_to']}" if p.get("offer_to") else
+                                       "; it resolved again")),
     "SecondDeclined": lambda p, w: (f"{p.get('player')} declined to second Motion #{p.get('motion')}"
                                     + (f"; offered to {p['offer_to']}" if p.get("offer_to") else "")),
 }

@@ -13,6 +13,7 @@ from bot.actions.commands import App, Option, game_of_user
 from bot.actions.context import Ctx
 from bot.actions.convocate.guard import RULESET, TWICE, command, convocate_game
 from bot.actions.convocate.render import (
+    deadline,
     moved_card,
     offer_in_channel_text,
     offer_moves_text,
@@ -20,6 +21,7 @@ from bot.actions.convocate.render import (
     repeal_card,
     resolved_card,
 )
+from bot.actions.convocate.turns import _reason
 from bot.actions.option_text import checked
 from bot.actions.outbox import (
     CUSTOM_ID_MAX,
@@ -59,13 +61,19 @@ def motion_outgoings(app: App, m: MotionView, *, first: bool) -> list[Outgoing]:
         out.append(Outgoing(ToChannel(channel), card=moved_card(m, now)))
     elif not m.resolved:
         out.append(Outgoing(ToChannel(channel), text=offer_moves_text(m, now)))
+    return [*out, *offer_or_resolution(m, now)]
+
+
+def offer_or_resolution(m: MotionView, now: datetime) -> list[Outgoing]:
+    """The Motion's resolution in the game channel, or the offer to the player asked now, by DM."""
+    channel = m.game.channel_id
     if m.resolved:
-        out.append(Outgoing(ToChannel(channel), card=resolved_card(m),
-                            extra={EXPLAINS: card_tag("motion", m.game.id, m.number)}))
-    elif m.offer_user is not None:
-        out.append(Outgoing(ToUser(m.offer_user), text=offer_text(m, now), buttons=offer_buttons(m),
-                            extra={IF_CLOSED: offer_in_channel_text(m, now), IF_CLOSED_IN: str(channel)}))
-    return out
+        return [Outgoing(ToChannel(channel), card=resolved_card(m),
+                         extra={EXPLAINS: card_tag("motion", m.game.id, m.number)})]
+    if m.offer_user is not None:
+        return [Outgoing(ToUser(m.offer_user), text=offer_text(m, now), buttons=offer_buttons(m),
+                         extra={IF_CLOSED: offer_in_channel_text(m, now), IF_CLOSED_IN: str(channel)})]
+    return []
 
 
 SECOND_BUTTON = "clerk:second"
@@ -166,6 +174,83 @@ async def motion_skip(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
     return [reply("The offer is passed on.", ephemeral=True), *motion_outgoings(app, m, first=False)]
 
 
+@command(ROUTES, "motion withdraw", "Withdraw the Motion being offered, moved by mistake: nothing of it resolves "
+                                    "(moderators).",
+                 Option("reason", str, "why (announced and kept in the log)"), moderator=True)
+async def motion_withdraw(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """Play-test U3.4: a Motion moved with the wrong Convocant or text is taken back while it is offered; the players
+    who were sent the offer are told by DM that nothing they answer to it counts."""
+    assert g is not None
+    m, told = await app.clerk.convocate.motions.withdraw(g.id, actor=ctx.actor.id, reason=_reason(o),
+                                                         source_id=ctx.source_id)
+    names = ", ".join(name for name, _ in told)
+    return [reply(f"Motion #{m.number} ({m.name}) is withdrawn and announced"
+                  + (f"; told by DM: {names}." if names else "."), ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=withdrawn_text(m)),
+            *(Outgoing(ToUser(user), text=withdrawn_dm(m)) for _, user in told)]
+
+
+def readied_text(player: str, convocant: str, activated: str, not_readied: str | None) -> str:
+    """``alice's Kista, activated to move it, is readied again.`` (or why Clerk did not ready it)."""
+    if not_readied is None:
+        return f"{player}'s {convocant}, activated to {activated} it, is readied again."
+    return f"Clerk did not ready {player}'s {convocant}, activated to {activated} it: {not_readied}."
+
+
+def withdrawn_text(m: MotionView) -> str:
+    w = m.withdrawn
+    assert w is not None
+    why = f"; {w.reason}" if w.reason else ""
+    return (f"**Motion #{m.number} ({m.name}) is withdrawn** by the moderators (a correction: it was moved by "
+            f"mistake{why}). It does not resolve: none of its text happens and nobody pays a Penalty. "
+            f"{readied_text(m.mover, m.convocant, 'move', w.not_readied)} The offer to second ends"
+            + (f" (it was with {w.offer_was_with})" if w.offer_was_with else "") + "; no answer to it counts.")
+
+
+def withdrawn_dm(m: MotionView) -> str:
+    w = m.withdrawn
+    assert w is not None
+    return (f"{m.game.name}: Motion #{m.number} ({m.name}), which you were offered to second, is withdrawn by the "
+            f"moderators{f' ({w.reason})' if w.reason else ''}. The offer has ended: nothing you answer to it counts.")
+
+
+@command(ROUTES, "motion reopen", "Take back a second that resolved a Motion by mistake; the offer reopens "
+                                  "(moderators).",
+                 Option("number", int, "the Motion's number (/motion status)", True, min_value=1),
+                 Option("reason", str, "why (announced and kept in the log)"), moderator=True)
+async def motion_reopen(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """Play-test U3.1: a second entered for the wrong player (a `/cast-for` mistake) resolved the Motion at once;
+    the moderators take it back, and the offer goes round again from the player it had reached."""
+    assert g is not None
+    m = await app.clerk.convocate.motions.reopen(g.id, actor=ctx.actor.id, number=o["number"], reason=_reason(o),
+                                                 source_id=ctx.source_id)
+    now = app.clerk.clock.now()
+    where = ("it resolves again, since nobody left can second it" if m.resolved else
+             f"the offer to second is with {m.offer_to} now")
+    return [reply(f"The second of Motion #{m.number} ({m.name}) is taken back and announced; {where}.",
+                  ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=reopened_text(m, now)), *offer_or_resolution(m, now)]
+
+
+AT_THE_TABLE = ("Clerk records a Motion's text but does not carry it out, and holds no hand, deck or target: whatever "
+                "was done at the table when it resolved (a card drawn, a target exhausted or destroyed, a Penalty "
+                "paid, Votes added to a pool) is not undone by this, and must be put right by hand.")
+
+
+def reopened_text(m: MotionView, now: datetime) -> str:
+    t = m.taken_back[-1]
+    why = f"; {t.reason}" if t.reason else ""
+    if m.resolved:
+        offer = "Nobody left in the offer can second it now, so it resolves again (below)."
+    else:
+        offer = (f"The offer to second reopens where it had reached when the second came: it is with "
+                 f"**{m.offer_to}** until {deadline(m.deadline, now)}, and the players after are asked again as at "
+                 "the first offer.")
+    return (f"**Motion #{m.number} ({m.name}) is reopened** by the moderators: {t.player}'s second with {t.convocant} "
+            f"is taken back (a correction: it was entered by mistake{why}), and the Motion has not resolved. "
+            f"{readied_text(t.player, t.convocant, 'second', t.not_readied)} {AT_THE_TABLE} {offer}")
+
+
 @command(ROUTES, "motion status", "The Motion on the floor (or a numbered one) and where the offer to second is.",
                  Option("number", int, "the Motion's number", min_value=1), reads=True)
 async def motion_status(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
@@ -248,7 +333,8 @@ def second_is_final(text: str) -> str | None:
     if not _is_second(text.split("\n", 1)[0]):
         return None
     return ("A second, or declining one, cannot be changed once made: the Motion resolves, or the offer moves on, "
-            "at once.")
+            "at once. Only a moderator can take back a second entered by mistake (/motion reopen, while the Action "
+            "Phase in which it resolved goes on).")
 
 
 @ROUTES.thread_form(_is_second, anywhere=True)
@@ -288,8 +374,8 @@ async def form_open(app: App, game: GameView, user_id: int, form: str) -> str | 
 async def offers_due(app: App, now: datetime) -> list[Outgoing]:
     """Offers to second whose time is up pass to the next player (each once, whatever timers repeat)."""
     out: list[Outgoing] = []
-    for game_id, number, index, deadline in await app.clerk.convocate.motions.offer_deadlines():
-        if deadline > now:
+    for game_id, number, index, due_at in await app.clerk.convocate.motions.offer_deadlines():
+        if due_at > now:
             break
         try:
             m = await app.clerk.convocate.motions.pass_offer(game_id, actor=None, reason="timed out",

@@ -159,7 +159,24 @@ def motion_status(m: MotionView, now: datetime) -> str:
         return f"{head}: the offer to second stopped with {m.offer_to} when the game ended"
     if m.status == "offering":
         return f"{head}: the offer to second is with {m.offer_to} until {deadline(m.deadline, now)}"
+    if m.withdrawn is not None:
+        return f"{head}: withdrawn by the moderators"
     return f"{head}: resolved"
+
+
+def corrections_fields(m: MotionView) -> list[tuple[str, str, bool]]:
+    """The moderators' corrections of a Motion (``/motion reopen``, ``/motion withdraw``), for its cards."""
+    fields: list[tuple[str, str, bool]] = []
+    if m.taken_back:
+        fields.append(("Seconds taken back by the moderators", "; ".join(
+            f"{t.player}'s with {t.convocant}" + (f" ({t.reason})" if t.reason else "") for t in m.taken_back),
+            False))
+    w = m.withdrawn
+    if w is not None:
+        fields.append(("Withdrawn", "by the moderators, while the offer was "
+                       + (f"with {w.offer_was_with}" if w.offer_was_with else "going round")
+                       + (f" ({w.reason})" if w.reason else "") + "; it did not resolve", False))
+    return fields
 
 
 def answers_text(m: MotionView) -> str:
@@ -194,6 +211,7 @@ def moved_card(m: MotionView, now: datetime) -> Card:
         fields.append(("Offer to second", order_text(m), False))
         if m.answers:
             fields.append(("So far", answers_text(m), False))
+        fields += corrections_fields(m)
         if m.offer_to and m.game.ended:
             fields.append(("Offer stopped", f"with {m.offer_to}: the game ended before it was answered", False))
         elif m.offer_to:
@@ -268,6 +286,7 @@ def resolved_card(m: MotionView) -> Card:
         fields.insert(0, ("Offer to second", answers_text(m), False))
     if m.seconder and out.get("effects"):
         fields.insert(1, ("Seconded targets", f"chosen by {m.mover}, the mover", False))
+    fields += corrections_fields(m)
     return Card(title=title, description=head, fields=tuple(fields), color=PASSED)
 
 

@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.convocate.board import Board
-from engine.convocate.motions import Box, MotionCard, can_second, move, resolve, second
+from engine.convocate.board import Board, Phase
+from engine.convocate.motions import Box, MotionCard, can_second, move, ready_again, resolve, second
 from engine.convocate.repeal import counts_by_ruling, lines_json, repeal
 from engine.convocate.rulings import value_of
 from engine.convocate.seats import locked_out
@@ -18,7 +18,7 @@ from engine.core.durations import parse_duration
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.clock import utc
 from engine.service.convocate.store import Loaded, load, open_motion, save
-from engine.service.convocate.views import Answer, MotionView, candidates
+from engine.service.convocate.views import Answer, MotionView, TakenBack, Withdrawal, candidates
 from engine.service.ledger import game_view, load_game, require_running
 from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
@@ -41,6 +41,7 @@ def motion_card(row: CvMotion) -> MotionCard:
 
 def motion_view(loaded: Loaded, row: CvMotion, *, duplicate: bool = False) -> MotionView:
     offer = row.offer or {}
+    gone = offer.get("withdrawn")
     to = loaded.name_of(row.offer_to)
     cands = candidates(loaded.board, to) if to is not None and row.status == "offering" else ()
     mover = loaded.name_of(row.mover_id) or "?"
@@ -53,7 +54,10 @@ def motion_view(loaded: Loaded, row: CvMotion, *, duplicate: bool = False) -> Mo
         offer_to=to, offer_user=loaded.user_of(to) if to else None, offer_index=int(offer.get("index", 0)),
         deadline=utc(row.offer_deadline) if row.offer_deadline else None, candidates=cands,
         seconder=loaded.name_of(row.seconder_id), seconder_convocant=row.seconder,
-        outcome=dict(row.outcome) if row.outcome is not None else None, duplicate=duplicate)
+        outcome=dict(row.outcome) if row.outcome is not None else None, duplicate=duplicate,
+        withdrawn=Withdrawal(gone.get("with"), gone.get("reason"), gone.get("not_readied")) if gone else None,
+        taken_back=tuple(TakenBack(t["player"], t["convocant"], t.get("reason"), t.get("not_readied"))
+                         for t in offer.get("taken_back", ())))
 
 
 def _timeout(game: Game) -> timedelta:
@@ -96,6 +100,67 @@ def _resolve(loaded: Loaded, row: CvMotion, board: Board, seconder: tuple[str, s
                    "penalties": [{"convocant": p.convocant, "player": p.player, "morality": p.morality,
                                   "penalty": p.penalty} for p in done.penalties],
                    "unknown": list(done.unknown)}
+
+
+ASKED = ("declined", "timed out", "passed")
+"""Answers of players who were sent the offer by DM (a player skipped was never asked)."""
+
+
+def asked(loaded: Loaded, row: CvMotion) -> list[str]:
+    """The seated players who were sent the offer to second ``row`` by DM, in the order asked: those who answered
+    (or did not in time, or were passed over), those whose second was taken back, and the one asked now."""
+    offer = row.offer or {}
+    names = [a["player"] for a in offer.get("answers", ()) if a.get("answer") in ASKED]
+    names += [t["player"] for t in offer.get("taken_back", ())]
+    names += [n for n in (loaded.name_of(row.offer_to),) if n is not None]
+    return [n for n in dict.fromkeys(names) if n in loaded.players]
+
+
+async def latest_motion(session: AsyncSession, game_id: int) -> CvMotion | None:
+    found = await session.execute(select(CvMotion).where(CvMotion.game_id == game_id)
+                                  .order_by(CvMotion.number.desc()).limit(1))
+    return found.scalar_one_or_none()
+
+
+def withdrawn_text(row: CvMotion) -> str:
+    """``Motion #1 (Open the Archives) was withdrawn by the moderators (wrong Convocant)``."""
+    reason = (row.offer or {}).get("withdrawn", {}).get("reason")
+    return f"Motion #{row.number} ({row.name}) was withdrawn by the moderators" + (f" ({reason})" if reason else "")
+
+
+async def nothing_offered(session: AsyncSession, loaded: Loaded) -> str:
+    """No Motion waits for a second: said so, and, when the latest Motion was withdrawn, that an answer to it does
+    not count (a player's ``Second:`` DM after the withdrawal, play-test U3.4)."""
+    said = f"No Motion in {loaded.game.name} is waiting for a second."
+    latest = await latest_motion(session, loaded.game.id)
+    if latest is not None and latest.status == "withdrawn":
+        said += f" {withdrawn_text(latest)}; nothing answered to it counts."
+    return said
+
+
+async def not_offered_for_moderators(session: AsyncSession, loaded: Loaded, command: str) -> str:
+    """``/motion withdraw`` with nothing on the floor: what it takes, and what is there to do about the latest
+    Motion instead."""
+    said = (f"No Motion in {loaded.game.name} is being offered for a second, so there is nothing to {command}: "
+            f"/motion {command} takes back a Motion only while its offer to second goes round.")
+    latest = await latest_motion(session, loaded.game.id)
+    if latest is None:
+        return said
+    if latest.kind == "repeal":
+        return (f"{said} The latest, Motion #{latest.number}, is a Motion of Repeal, which resolves as it is moved: "
+                "/statute restore puts back a Statute it destroyed by mistake.")
+    if latest.status == "withdrawn":
+        return f"{said} {withdrawn_text(latest)} already."
+    if latest.seconder_id is not None:
+        return (f"{said} The latest, Motion #{latest.number} ({latest.name}), has resolved: a second entered by "
+                f"mistake is taken back with /motion reopen number:{latest.number}.")
+    return (f"{said} The latest, Motion #{latest.number} ({latest.name}), has resolved without a second; Clerk cannot "
+            "take it back, and the moderators put right by hand what it did.")
+
+
+async def _numbered(session: AsyncSession, game_id: int, number: int) -> CvMotion | None:
+    return (await session.execute(select(CvMotion).where(CvMotion.game_id == game_id, CvMotion.number == number))
+            ).scalar_one_or_none()
 
 
 async def _next_number(session: AsyncSession, game_id: int) -> int:
@@ -171,10 +236,13 @@ class ConvocateMotionService(ServiceBase):
                 me = loaded.by_user(user_id)
                 row = await open_motion(uow.session, game_id)
                 if expected is not None and (row is None or (row.number, int(row.offer.get("index", 0))) != expected):
+                    pressed = await _numbered(uow.session, game_id, expected[0])
+                    if pressed is not None and pressed.status == "withdrawn":
+                        raise RuleError(f"{withdrawn_text(pressed)}; nothing answered to it counts.")
                     raise RuleError(f"This offer to second Motion #{expected[0]} was already answered or has passed "
                                     "on; the Motion's outcome is in the game channel.")
                 if row is None:
-                    raise RuleError(f"No Motion in {loaded.game.name} is waiting for a second.")
+                    raise RuleError(await nothing_offered(uow.session, loaded))
                 if row.offer_to != loaded.players[me].id:
                     waiting = loaded.name_of(row.offer_to) or "nobody"
                     raise RuleError(f"The offer to second Motion #{row.number} ({row.name}) is with {waiting} now, "
@@ -218,7 +286,7 @@ class ConvocateMotionService(ServiceBase):
             if row is None:
                 if expected is not None:
                     return None
-                raise RuleError(f"No Motion in {loaded.game.name} is waiting for a second.")
+                raise RuleError(await nothing_offered(uow.session, loaded))
             index = int(row.offer.get("index", 0))
             if expected is not None and expected != (row.number, index):
                 return None
@@ -298,10 +366,136 @@ class ConvocateMotionService(ServiceBase):
             if number is None:
                 row = await open_motion(session, game_id)
                 if row is None:
-                    raise NotFoundError(f"No Motion in {loaded.game.name} is waiting for a second.")
+                    raise NotFoundError(await nothing_offered(session, loaded))
             else:
-                row = (await session.execute(select(CvMotion).where(
-                    CvMotion.game_id == game_id, CvMotion.number == number))).scalar_one_or_none()
+                row = await _numbered(session, game_id, number)
                 if row is None:
                     raise NotFoundError(f"{loaded.game.name} has no Motion #{number}.")
             return motion_view(loaded, row)
+
+    async def withdraw(self, game_id: int, *, actor: int | None, reason: str | None = None,
+                       source_id: str | None = None) -> tuple[MotionView, tuple[tuple[str, int], ...]]:
+        """A moderator's correction (play-test U3.4): the Motion on the floor, moved by mistake (the wrong Convocant
+        or text), is withdrawn while its offer to second goes round. The offer ends; the mover's Convocant, activated
+        to move it, is readied again; nothing of it resolves and nobody pays a Penalty (docs/rulings.md). Returns the
+        Motion and the players (name, user id) who were sent the offer by DM, to be told."""
+        async with self._write(game_id, source_id) as uow:
+            loaded = await load(uow.session, await load_game(uow.session, game_id))
+            require_running(loaded.game)
+            row = await open_motion(uow.session, game_id)
+            if row is None:
+                raise RuleError(await not_offered_for_moderators(uow.session, loaded, "withdraw"))
+            mover = loaded.name_of(row.mover_id) or "?"
+            after, not_readied = ready_again(loaded.board, mover, row.convocant)
+            loaded = save(uow.session, loaded, after)
+            was_with, told = loaded.name_of(row.offer_to), asked(loaded, row)
+            row.status, row.offer_to, row.offer_deadline = "withdrawn", None, None
+            row.offer = {**row.offer, "withdrawn": {"with": was_with, "reason": reason, "not_readied": not_readied}}
+            await uow.record(game_id, "MotionWithdrawn", actor, {
+                "motion": row.number, "name": row.name, "mover": mover, "convocant": row.convocant,
+                "readied": not_readied is None, "offer_was_with": was_with, "told": told, "reason": reason},
+                source_id)
+            return motion_view(loaded, row), tuple((n, loaded.user_of(n)) for n in told)
+
+    async def reopen(self, game_id: int, *, actor: int | None, number: int, reason: str | None = None,
+                     source_id: str | None = None) -> MotionView:
+        """A moderator's correction (play-test U3.1): the second that resolved Motion ``number`` (entered for the
+        wrong player, or with the wrong Convocant) is taken back. The seconder's Convocant is readied again, the
+        Motion is unresolved, and the offer reopens at the player it had reached, who and those after are asked
+        again as at the first offer. Only the latest Motion, while the Action Phase in which it resolved goes on and
+        before a Statute is declared on the board it left (docs/rulings.md)."""
+        async with self._write(game_id, source_id) as uow:
+            session = uow.session
+            loaded = await load(session, await load_game(session, game_id))
+            require_running(loaded.game)
+            row = await _numbered(session, game_id, number)
+            latest = await latest_motion(session, game_id)
+            if row is None or latest is None:
+                known = (f"its Motions are #1 to #{latest.number}; only the latest can be reopened"
+                         if latest is not None else "no Motion has been moved yet")
+                raise NotFoundError(f"{loaded.game.name} has no Motion #{number} ({known}).")
+            later = (await session.execute(select(CvMotion.number).where(
+                CvMotion.game_id == game_id, CvMotion.number > number, CvMotion.status != "withdrawn")
+                .order_by(CvMotion.number).limit(1))).scalar_one_or_none()
+            seconder = _reopenable(loaded, row, later)
+            await _nothing_after(session, loaded, row)
+            convocant = row.seconder or "?"
+            after, not_readied = ready_again(loaded.board, seconder, convocant)
+            loaded = save(session, loaded, after)
+            answers = list(row.offer.get("answers", []))
+            if answers and answers[-1].get("answer") == "seconded":
+                answers.pop()  # the offer goes back to the player who seconded: it is theirs to answer again
+            taken = [*row.offer.get("taken_back", []),
+                     {"player": seconder, "convocant": convocant, "reason": reason, "not_readied": not_readied}]
+            undone = row.outcome
+            row.offer = {**row.offer, "answers": answers, "taken_back": taken}
+            row.status, row.resolved_at, row.outcome, row.seconder_id, row.seconder = "offering", None, None, None, None
+            advance(loaded, row, after, uow.now)
+            await uow.record(game_id, "MotionReopened", actor, {
+                "motion": row.number, "name": row.name, "seconder": seconder, "convocant": convocant,
+                "readied": not_readied is None, "undone": undone, "offer_to": loaded.name_of(row.offer_to),
+                "resolved": row.outcome, "reason": reason}, source_id)
+            return motion_view(loaded, row)
+
+
+def _reopenable(loaded: Loaded, row: CvMotion, later: int | None) -> str:
+    """The seconder whose second resolved ``row``, if a moderator may take it back; else why not, with what
+    ``/motion reopen`` takes. ``later``: a Motion or Repeal moved after it and not withdrawn (a withdrawn one did
+    nothing: its mover's Convocant was readied again)."""
+    head = f"Motion #{row.number} ({row.name})"
+    if row.kind == "repeal":
+        statute = (row.outcome or {}).get("statute", "the Statute")
+        fix = (f"if it destroyed {statute} by mistake, /statute restore statute:{statute} puts it back in force"
+               if (row.outcome or {}).get("destroyed") else f"it kept {statute} in force")
+        raise RuleError(f"Motion #{row.number} is a Motion of Repeal, which has no Seconded text and cannot be "
+                        "seconded (rules §6.9), so there is no second to take back, and it is not moved again. If it "
+                        f"was counted wrongly, /motion erratum number:{row.number} posts the corrected count; {fix}.")
+    if row.status == "withdrawn":
+        raise RuleError(f"{head} was withdrawn; it has no second to take back.")
+    if row.status == "offering":
+        waiting = loaded.name_of(row.offer_to) or "nobody"
+        raise RuleError(f"{head} has not resolved: its offer to second is with {waiting}. /motion reopen takes back "
+                        "a second that resolved a Motion; a Motion moved by mistake is withdrawn with /motion "
+                        "withdraw while it is offered.")
+    seconder = loaded.name_of(row.seconder_id)
+    if seconder is None:
+        how = "it has no Seconded box" if row.details.get("box") == "none" else "nobody seconded it"
+        raise RuleError(f"{head} resolved without a second ({how}); /motion reopen takes back only a second that "
+                        "resolved a Motion. What it did at the table is put right by hand.")
+    if later is not None:
+        raise RuleError(f"{head} is not the latest Motion: #{later} was moved after it, on the board its second "
+                        "left. Only the latest Motion is reopened; the moderators put the rest right by hand.")
+    board = loaded.board
+    mover = loaded.name_of(row.mover_id)
+    if (board.turn, board.active, board.phase) != (row.turn, mover, Phase.ACTION):
+        raise RuleError(f"{head} resolved in {mover}'s Action Phase of turn {row.turn}, which has ended (it is "
+                        f"{board.when()}): a second is taken back only while the Action Phase in which it resolved "
+                        "goes on. The moderators put it right by hand.")
+    if seconder not in loaded.players:
+        raise RuleError(f"{seconder}, who seconded {head}, no longer sits at the table; their second is not taken "
+                        "back.")
+    return seconder
+
+
+async def _nothing_after(session: AsyncSession, loaded: Loaded, row: CvMotion) -> None:
+    """Refuse to take back the second of ``row`` when later play stood on the board it left: a Phase ended (and
+    stepped back) since, or a Statute declared with political control counted with the seconder's Convocant
+    activated."""
+    seconds = (await session.execute(select(Event).where(Event.game_id == loaded.game.id,
+                                                         Event.kind == "MotionSeconded")
+                                     .order_by(Event.seq.desc()))).scalars()
+    resolving = next((e for e in seconds if e.payload.get("motion") == row.number), None)
+    if resolving is None:
+        raise RuleError(f"The second of Motion #{row.number} is not in the log; Clerk cannot take it back.")
+    later = (await session.execute(select(Event).where(Event.game_id == loaded.game.id, Event.seq > resolving.seq)
+                                   .order_by(Event.seq))).scalars().all()
+    head = f"Motion #{row.number} ({row.name})"
+    for e in later:
+        if e.kind.startswith("Phase"):
+            raise RuleError(f"The Phase has changed since {head} resolved (event #{e.seq}, {e.kind}): a second is "
+                            "taken back only while the Action Phase in which it resolved goes on.")
+        if e.kind == "StatuteDeclared":
+            raise RuleError(f"{e.payload.get('controller')} declared {e.payload.get('statute')} after {head} "
+                            f"resolved, with political control counted while {row.seconder} was activated by the "
+                            "second; taking the second back would change that count. The moderators put it right "
+                            "by hand.")

@@ -76,6 +76,27 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class TakenBack:
+    """A second a moderator took back (``/motion reopen``): it had resolved the Motion by mistake."""
+
+    player: str
+    convocant: str
+    reason: str | None
+    not_readied: str | None
+    """Why the Convocant was not readied again (None: it was)."""
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """A Motion the moderators withdrew while it was offered (``/motion withdraw``)."""
+
+    offer_was_with: str | None
+    reason: str | None
+    not_readied: str | None
+    """Why the mover's Convocant was not readied again (None: it was)."""
+
+
+@dataclass(frozen=True)
 class MotionView:
     game: GameView
     number: int
@@ -100,6 +121,9 @@ class MotionView:
     duplicate: bool = False
     offer_index: int = 0
     """Where the offer is in ``order`` (with the number, what a button for this offer names)."""
+    withdrawn: Withdrawal | None = None
+    taken_back: tuple[TakenBack, ...] = ()
+    """Seconds taken back by the moderators, oldest first."""
 
     @property
     def resolved(self) -> bool:
