@@ -208,10 +208,9 @@ class Answering:
     """What one message's handler owes in the transaction of its own write (a DM ballot's receipt, a realignment's
     public line: ``engine.service.owed.OwedWith``): ``row_of``, given by the front end that delivers them, makes the
     owed row of an answer (``Here``); ``post_of`` the row of a message posted elsewhere (a channel, a thread, a DM to
-    someone else), or None for one that cannot be owed with the write (a result card whose announcement marker is
-    its nonce: it may be owed already, so it is owed after, where its nonce is checked); ``owed`` holds the messages
-    so kept with their rows, which the front end queues without owing them a second time. A front end that owes
-    nothing (the console, a transcript) passes none."""
+    someone else), or None when it has nothing to send; ``owed`` holds the messages so kept with their rows, which
+    the front end queues without owing them a second time. A front end that owes nothing (the console, a
+    transcript) passes none."""
 
     row_of: Callable[[Outgoing], Owed]
     post_of: Callable[[Outgoing], Owed | None] = _no_post
@@ -245,8 +244,13 @@ class AnswerWith(Generic[R]):
 
     @staticmethod
     def _row(answering: Answering, item: Outgoing) -> Owed | None:
+        """The row of ``item`` owed with the write, or None: a result card carrying its announcement marker, or a
+        disclosure warning carrying its own, is owed after the write, as before: its marker is its nonce, which may
+        be owed already (``clerk.outbox.owe`` skips it then; owed with the write it would fail the write)."""
         if isinstance(item.to, Here):
             return answering.row_of(item) if _answers(item) else None
+        if POSTED in item.extra or WARNED in item.extra:
+            return None
         return answering.post_of(item)
 
     def out(self, result: R) -> list[Outgoing]:

@@ -239,20 +239,12 @@ class Courier:
     def answering(self, message: discord.Message | DirectMessage, note: str | None = None) -> Answering:
         """Where the handler of ``message`` may owe its answers, and what it posts elsewhere, in its own write's
         transaction (a DM ballot's receipt, a realignment's public line): the rows ``to_message`` would owe, made by
-        the same rules (``note`` above each answer's text). A result card carrying its announcement marker, or a
-        disclosure warning carrying its own, is not owed with the write: its nonce may be owed already (it is owed
-        after, where ``owe`` skips a nonce owed before)."""
+        the same rules (``note`` above each answer's text)."""
         author_id, channel_id, dm = _source_of(message)
         lane = _lane(author_id, channel_id, dm)
         source = _source_id(message)
         return Answering(lambda item: _answer(noted(item, note), lane, channel_id, message.id, source),
-                         self._post_with_write)
-
-    def _post_with_write(self, item: Outgoing) -> Owed | None:
-        if POSTED in item.extra or WARNED in item.extra:
-            return None
-        owed = self._owed(item)
-        return owed[0] if owed else None
+                         lambda item: next(iter(self._owed(item)), None))
 
     async def to_message(self, message: discord.Message | DirectMessage, out: Sequence[Outgoing],
                          answering: Answering | None = None, note: str | None = None) -> None:
