@@ -199,42 +199,64 @@ def reply(text: str = "", *, card: Card | None = None, ephemeral: bool = False,
     return Outgoing(Here(), text, card, ephemeral, file, alt=alt)
 
 
+def _no_post(_item: Outgoing) -> Owed | None:
+    return None
+
+
 @dataclass
 class Answering:
-    """The answers to one message that its handler owes in the transaction of its own write (a DM ballot's receipt,
-    ``engine.service.owed.OwedWith``): ``row_of``, given by the front end that delivers them, makes the owed row of
-    an answer; ``owed`` holds the answers so kept with their rows, which the front end queues without owing them a
-    second time. A front end that owes nothing (the console, a transcript) passes none."""
+    """What one message's handler owes in the transaction of its own write (a DM ballot's receipt, a realignment's
+    public line: ``engine.service.owed.OwedWith``): ``row_of``, given by the front end that delivers them, makes the
+    owed row of an answer (``Here``); ``post_of`` the row of a message posted elsewhere (a channel, a thread, a DM to
+    someone else), or None when it has nothing to send; ``owed`` holds the messages so kept with their rows, which
+    the front end queues without owing them a second time. A front end that owes nothing (the console, a
+    transcript) passes none."""
 
     row_of: Callable[[Outgoing], Owed]
+    post_of: Callable[[Outgoing], Owed | None] = _no_post
     owed: list[tuple[Outgoing, OwedRow]] = field(default_factory=list)
 
 
 class AnswerWith(Generic[R]):
-    """The replies to a message made of its write's result (``replies``: the ``Here`` answers only, pure, as they
-    are made inside the write's transaction), owed in that transaction when the front end lets the handler
-    (``Ctx.answering``), so a kill between the commit and owing them cannot lose them (play-test S4.5; a
+    """The messages a message's write makes of its result (``replies``: pure, as they are made inside the write's
+    transaction): its answers (``Here``) and what it posts elsewhere (a realignment's public line, a transfer's
+    notice to the moderators, the next offer to second), owed in that transaction when the front end lets the
+    handler (``Ctx.answering``), so a kill between the commit and owing them cannot lose them (play-test S4.5; a
     Landsdraad DM ballot's receipt is owed so by its batch). Pass ``owed`` to the service's write
-    (``engine.service.owed.owe_in``), then return ``out(result)``: the replies, those owed already handed to the
+    (``engine.service.owed.owe_in``), then return ``out(result)``: the messages, those owed already handed to the
     front end (which queues them and owes them no second time), and made again after the write when nothing was
-    owed with it (no ``answering``, or a redelivery answered outside the write)."""
+    owed with it (no ``answering``, or a redelivery answered outside the write). ``replies`` is given the result of
+    a redelivery too (``duplicate``): what it posts elsewhere was posted when the message first came."""
 
     def __init__(self, answering: Answering | None, replies: Callable[[R], list[Outgoing]]) -> None:
         self._answering = answering
         self._replies = replies
         self._made: list[Outgoing] = []
+        self._owing: list[Outgoing] = []
         self.owed: OwedWith[R] | None = OwedWith(self._make) if answering is not None else None
 
     def _make(self, result: R) -> list[Owed]:  # in the write's transaction
         assert self._answering is not None
         self._made = self._replies(result)
-        return [self._answering.row_of(item) for item in self._made if _answers(item)]
+        rows = [(item, self._row(self._answering, item)) for item in self._made]
+        self._owing = [item for item, row in rows if row is not None]
+        return [row for _, row in rows if row is not None]
+
+    @staticmethod
+    def _row(answering: Answering, item: Outgoing) -> Owed | None:
+        """The row of ``item`` owed with the write, or None: a result card carrying its announcement marker, or a
+        disclosure warning carrying its own, is owed after the write, as before: its marker is its nonce, which may
+        be owed already (``clerk.outbox.owe`` skips it then; owed with the write it would fail the write)."""
+        if isinstance(item.to, Here):
+            return answering.row_of(item) if _answers(item) else None
+        if POSTED in item.extra or WARNED in item.extra:
+            return None
+        return answering.post_of(item)
 
     def out(self, result: R) -> list[Outgoing]:
         if self._answering is None or self.owed is None or not self.owed.rows:
             return self._replies(result)
-        answers = [item for item in self._made if _answers(item)]
-        self._answering.owed.extend(zip(answers, self.owed.rows, strict=True))
+        self._answering.owed.extend(zip(self._owing, self.owed.rows, strict=True))
         return list(self._made)
 
 

@@ -237,18 +237,21 @@ class Courier:
         return self.clerk.clock.now() - interaction.created_at >= TOKEN_LIFETIME - TOKEN_MARGIN
 
     def answering(self, message: discord.Message | DirectMessage, note: str | None = None) -> Answering:
-        """Where the handler of ``message`` may owe its answers in its own write's transaction (a DM ballot's
-        receipt): the rows ``to_message`` would owe, made by the same rule (``note`` above each answer's text)."""
+        """Where the handler of ``message`` may owe its answers, and what it posts elsewhere, in its own write's
+        transaction (a DM ballot's receipt, a realignment's public line): the rows ``to_message`` would owe, made by
+        the same rules (``note`` above each answer's text)."""
         author_id, channel_id, dm = _source_of(message)
         lane = _lane(author_id, channel_id, dm)
         source = _source_id(message)
-        return Answering(lambda item: _answer(noted(item, note), lane, channel_id, message.id, source))
+        return Answering(lambda item: _answer(noted(item, note), lane, channel_id, message.id, source),
+                         lambda item: next(iter(self._owed(item)), None))
 
     async def to_message(self, message: discord.Message | DirectMessage, out: Sequence[Outgoing],
                          answering: Answering | None = None, note: str | None = None) -> None:
         """``Here`` replies to the message, in its channel or thread (``ephemeral`` has no meaning there): owed
         first, as answers (a ballot's receipt goes before announcements and reminders), then the rest. An answer
-        the handler owed already (``answering``: in the transaction of its write) is queued, not owed again. A DM
+        the handler owed already, and what it posts elsewhere so owed (``answering``: in the transaction of its
+        write), is queued, not owed again. A DM
         read from the gateway's data (``DirectMessage``) is answered exactly as the same DM's ``discord.Message``.
         ``note``: a line above the text of each reply (a DM read back at start: bot/discord/catch_up.py)."""
         author_id, channel_id, dm = _source_of(message)
@@ -260,7 +263,7 @@ class Courier:
         here, elsewhere = split_here(out)
         answers = [_answer(noted(item, note), lane, channel_id, message.id, _source_id(message))
                    for item in here if _has_content(item) and id(item) not in kept]
-        rest = answers + self._owed_all(elsewhere)
+        rest = answers + self._owed_all(item for item in elsewhere if id(item) not in kept)
         if not rest:  # a DM ballot's receipt alone: sent from this task (``queue_and_send``)
             await self.outbox.queue_and_send(list(kept.values()))
             return

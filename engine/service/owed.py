@@ -87,9 +87,10 @@ class OwedWith(Generic[R]):
     """Messages owed in the transaction of the write they answer (a DM ballot and its receipt): ``make`` turns the
     write's result into the messages inside that transaction, and ``owe_with`` keeps them there, so the answer is
     owed exactly when the write commits, and never without it: one transaction instead of two (docs/reliability.md).
-    Their nonces must be new (an answer's is random: bot/discord/delivery.py), so no read checks them first, and
-    they supersede nothing (no ``coalesce``): the write's one statement on PostgreSQL (``guarded_owe``) has no room
-    for that update.
+    Their nonces must be new (an answer's is random: bot/discord/delivery.py), so no read checks them first. Owed by
+    ``owe_in`` (a service's ``_write``), one may supersede the unsent older messages of its ``coalesce`` (an AG
+    election's running count, owed with the ballot that changed it); owed by a ballot batch (``made_of``) none may:
+    the write's one statement on PostgreSQL (``guarded_owe``) has no room for that update.
     ``rows``: what the write kept, for the outgoing queue; the caller reads it only once the write has returned."""
 
     def __init__(self, make: Callable[[R], Sequence[Owed]]) -> None:
@@ -101,10 +102,11 @@ Made: TypeAlias = tuple[OwedWith[R], list["Owed"]]
 """An answer and the messages its ``make`` made of the write's result, to be owed with the write."""
 
 
-def made_of(answers: Sequence[tuple[OwedWith[R], R]]) -> list[Made[R]]:
-    """The messages of every ``(answer, result)``, made now (in the write's transaction)."""
+def made_of(answers: Sequence[tuple[OwedWith[R], R]], *, supersedes: bool = False) -> list[Made[R]]:
+    """The messages of every ``(answer, result)``, made now (in the write's transaction); with ``supersedes`` they may
+    have a ``coalesce`` (the caller's insert marks the older ones superseded: ``_insert``)."""
     made = [(answer, list(answer.make(result))) for answer, result in answers]
-    if any(m.coalesce is not None for _, messages in made for m in messages):
+    if not supersedes and any(m.coalesce is not None for _, messages in made for m in messages):
         raise ValueError("a message owed with its write supersedes nothing (no coalesce)")
     return made
 
@@ -119,17 +121,18 @@ def owe_made(connection: Connection, now: datetime, made: Sequence[Made[R]], *, 
 
 
 def owe_with(connection: Connection, now: datetime, answers: Sequence[tuple[OwedWith[R], R]]) -> None:
-    """Owe the messages of every ``(answer, result)`` in ``connection``'s transaction, in one statement; each
-    answer's ``rows`` are its messages' rows."""
-    owe_made(connection, now, made_of(answers))
+    """Owe the messages of every ``(answer, result)`` in ``connection``'s transaction, in one statement (and one
+    update per message with a ``coalesce``, marking the unsent older ones of it superseded); each answer's ``rows``
+    are its messages' rows."""
+    owe_made(connection, now, made_of(answers, supersedes=True))
 
 
 async def owe_in(uow: UnitOfWork, answer: OwedWith[R] | None, result: R) -> R:
     """``owe_with`` in the transaction of a ``ServiceBase._write`` (``uow``): the messages ``answer`` makes of
-    ``result`` (none without an ``answer``) are owed exactly when the write commits (a DM form's answer: play-test
-    S4.5). Called last in the write's block, with what the write returns; returns ``result``. Any service's write
-    answering a message takes an ``answer`` this way; a redelivery (``Duplicate``) leaves the block before it, so
-    its answer is made after, and owed as any other."""
+    ``result`` (none without an ``answer``) are owed exactly when the write commits (a DM form's answer, and what
+    it posts elsewhere: play-test S4.5). Called last in the write's block, with what the write returns; returns
+    ``result``. Any service's write answering a message takes an ``answer`` this way; a redelivery (``Duplicate``)
+    leaves the block before it, so its answer is made after, and owed as any other."""
     if answer is not None:
         await uow.session.run_sync(lambda session: owe_with(session.connection(), uow.now, [(answer, result)]))
     return result

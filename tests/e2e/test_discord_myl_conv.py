@@ -195,3 +195,70 @@ async def test_a_player_who_left_the_server_is_reported_so_not_as_having_closed_
     assert any(w.startswith("⚠️ Moderators: **dave** is no longer a member of this server") for w in warned)
     assert any(w.startswith("⚠️ Moderators: I cannot send direct messages to **carol**") for w in warned)
     assert not any("**dave** (their DMs are closed" in w for w in warned)
+
+
+async def realigning(h: Harness, name: str) -> Channel:
+    """#<name> plays Mylantium, its Election Round begun (realignments open): alice the Plutocrats (Whigs, 4 votes
+    from 2 ports), bob the Grangers (Whigs, 8), carol the Proles (Federalists, 12)."""
+    channel = h.fake.add_channel(name)
+    await h.run(h.mod, "game new", channel, ruleset="mylantium", name=name)
+    await h.run(h.mod, "territory add", channel, name="Avalon")
+    await h.run(h.mod, "building add", channel, territory="Avalon", kind="port", count=2)
+    for who, faction, party, votes in ((h.alice, "Plutocrat", "Whig", 0), (h.bob, "Granger", "Whig", 8),
+                                       (h.carol, "Prole", "Federalist", 12)):
+        await h.run(h.mod, "faction register", channel, faction=faction, user=who, party=party, vp=20, treasury=10)
+        if votes:
+            await h.run(h.mod, "faction votes", channel, faction=faction, territory="Avalon", votes=votes)
+    await h.run(h.mod, "government set", channel, president="Prole", approval=60)
+    await h.run(h.mod, "election start", channel)
+    return channel
+
+
+async def test_what_a_dm_form_posts_elsewhere_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The bot is killed between committing a DM form and owing anything for it (as the test above). What the form
+    posts elsewhere is owed in the form's own transaction too (``AnswerWith``), so it is posted at the next start,
+    once: a realignment's public line in the game channel, a transfer's notice to the moderators, the offer to
+    second passed to the next player after `Second: no` (its line in the channel and the DM to them), what a
+    `Coup:` answer moves on, and an AG election's running count. Before, each was owed after the commit, and the kill
+    lost it."""
+    h = clerk_bot
+    await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup
+    vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform, carol next
+    rigel = await also_plays(h, "landsdraad", "rigel")
+    await h.run(h.mod, "ag open", rigel)
+    republic = await realigning(h, "republic")
+    tally = next(m for m in h.fake.sent if "rigel: Adjutant General election #1" in m.text())
+    before = {m.id for m in h.fake.sent}
+    for who, text in ((h.alice, "Realign: Federalist #republic"), (h.alice, "Coup: no #sirius"),
+                      (h.alice, "Second: no"), (h.bob, "Transfer: 500 MS to alice"), (h.bob, "AG Vote: alice")):
+        await killed_after_its_commit(h, who, text)
+    carol = h.fake.dm_channel(h.carol)
+    wanted = {  # where each is posted, and a piece of it
+        "the realignment's public line": (republic, "The **Plutocrats** have realigned: Whig → **Federalist**."),
+        "the coup answer's news": (h.game, "The Brass Hats do not attempt a coup."),
+        "the requests for contributions": (carol, "sirius: the Proles' Revolution is under way."),
+        "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice declined. The offer to second is "
+                                                   "now with **carol**"),
+        "the offer to the next player": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+        "the moderators' notice": (None, "📦 Transfer #1 · round 1 of rigel (by DM,"),
+    }
+
+    def posted() -> dict[str, int]:
+        new = [m for m in h.fake.sent if m.id not in before and m.kind == "message"]
+        return {what: sum(1 for m in new if piece in m.text() and (where is None or m.channel_id == where.id))
+                for what, (where, piece) in wanted.items()}
+
+    assert posted() == dict.fromkeys(wanted, 0), "killed before anything was sent"
+    assert "bob → alice" not in tally.text()
+    await h.restart()
+    await h.settle()  # what was owed before the kill is sent from the outgoing queue at start
+    assert {what: n for what, n in posted().items() if n != 1} == {}, "each posted once at start"
+    notice = next(m for m in h.fake.sent if wanted["the moderators' notice"][1] in m.text())
+    assert h.fake.channels[notice.channel_id].name == "rigel moderators"  # their private thread, nowhere public
+    assert "bob → alice" in tally.text(), "the AG election's running count brought up to date"
+    edits = tally.edits
+    await h.restart()
+    await h.settle()
+    assert posted() == dict.fromkeys(wanted, 1), "owed once, posted once"
+    assert tally.edits == edits

@@ -58,3 +58,26 @@ async def test_a_contribution_owes_its_receipt_in_its_transaction(clerk: Clerk, 
                                              at=clock.now(), source_id="msg:p-PL", answer=pledged)
     assert [r.owed.source_id for r in await clerk.outbox.owed()] == ["msg:p-PL"] and len(pledged.rows) == 1
     assert clerk.outbox._owe_batcher.batches == 0
+
+
+async def test_a_kept_message_owed_with_a_write_supersedes_its_older_unsent_text(clerk: Clerk,
+                                                                                 clock: ManualClock) -> None:
+    """What a form posts elsewhere is owed with it too; a kept message's new text (an AG election's running count,
+    ``coalesce``) supersedes the unsent older one in the same transaction, as ``clerk.outbox.owe`` does after it."""
+    rep = await republic(clerk, clock)
+    await candidates(rep)
+    await clerk.mylantium.set_government(rep.id, president=C.PR, actor=MOD)
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    [older] = await clerk.outbox.owe([Owed("thread:1:count", None, 1, "n-older", {"text": "0"}, coalesce="keep:1")])
+    assert older is not None
+    batches = clerk.outbox._owe_batcher.batches
+
+    def make(result: object) -> list[Owed]:
+        return [Owed(f"user:{USERS[C.PL]}", None, RECEIPT, "n-k", {"text": "r"}, source_id="msg:k"),
+                Owed("thread:1:count", None, 1, "n-newer", {"text": "1"}, coalesce="keep:1")]
+
+    realigned: OwedWith[object] = OwedWith(make)
+    await clerk.mylantium.elections.realign(rep.id, user_id=USERS[C.PL], party=F, source_id="msg:k", answer=realigned)
+    assert [r.owed.nonce for r in await clerk.outbox.owed()] == ["n-k", "n-newer"], "the older text superseded"
+    assert [r.id for r in realigned.rows] == [r.id for r in await clerk.outbox.owed()]
+    assert clerk.outbox._owe_batcher.batches == batches, "owed in the write's transaction"

@@ -144,3 +144,32 @@ async def test_a_mylantium_choice_looks_the_faction_up_once(clerk: Any, clock: A
     assert receipt.choice == "Lee" and not receipt.duplicate
     lookups = [s for s in seen if "JOIN myl_factions" in s and "players.user_id" in s]
     assert len(lookups) == 1, lookups
+
+
+async def test_a_dm_ballots_receipt_made_by_answer_with_is_owed_within_the_ballots_statements(table: Any) -> None:
+    """The receipt of a DM ballot, made by the handler's ``AnswerWith`` (which owes what a form posts elsewhere with
+    its write too: a crisis ballot posts nothing elsewhere), adds no statement on PostgreSQL (it is owed inside the
+    guarded write) and one on SQLite (its insert in the ballot's transaction): the hot path gains nothing else."""
+    from bot.actions.outbox import Answering, AnswerWith, reply
+    from engine.landsdraad.ballot import parse_ballot
+    from engine.service.owed import RECEIPT, Owed
+
+    for user_id in (101, 102):
+        await table.player(user_id, f"p{user_id}", 3, 2, 2, roll=2)
+    await table.open(deadline=timedelta(days=1))
+    bare = await _cast(table, table.game_id, 101, "Vote: Aye", "msg:1")
+    answering = Answering(lambda item: Owed("user:102", None, RECEIPT, f"n-{item.text}", {"text": item.text},
+                                            source_id="msg:2"))
+    answered: AnswerWith[Any] = AnswerWith(answering, lambda receipt: [reply(f"Recorded {receipt.option}.")])
+    twin = table.clerk._twin
+    with statements(table.engine.sync_engine, *([twin] if twin is not None else [])) as seen:
+        receipt = await table.clerk.landsdraad.ballots.cast_ballot(
+            table.game_id, user_id=102, command=parse_ballot("Vote: Aye"), received_at=table.clock.now(),
+            source_id="msg:2", answer=answered.owed)
+    assert [row.owed.source_id for row in await table.clerk.outbox.owed()] == ["msg:2"]
+    assert len(answered.out(receipt)) == 1 and len(answering.owed) == 1
+    more = [s for s in seen if s not in bare]
+    if table.engine.dialect.name == "postgresql":
+        assert len(seen) == len(bare), (bare, seen)
+    else:
+        assert len(seen) == len(bare) + 1 and len(more) == 1 and "INSERT INTO owed_messages" in more[0], more

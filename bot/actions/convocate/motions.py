@@ -122,15 +122,15 @@ async def _answer(app: App, ctx: Ctx, game_id: int, accept: bool, convocant: str
         if m.duplicate:
             return [reply(TWICE)]
         return [reply(f"You second Motion #{m.number} ({m.name}) with {m.seconder_convocant}." if accept else
-                      f"You decline to second Motion #{m.number} ({m.name}).", ephemeral=True)]
+                      f"You decline to second Motion #{m.number} ({m.name}).", ephemeral=True),
+                *motion_outgoings(app, m, first=False)]  # where the offer is now, or the resolution
 
-    answered = AnswerWith(ctx.answering, said)  # owed in the answer's transaction (play-test S4.5)
+    # the answer, and what it moves on (the offer passed to the next player), owed in its transaction (play-test S4.5)
+    answered = AnswerWith(ctx.answering, said)
     m = await app.clerk.convocate.motions.answer_offer(game_id, user_id=ctx.actor.id, accept=accept,
                                                        convocant=convocant, source_id=ctx.source_id, expected=expected,
                                                        answer=answered.owed)
-    if m.duplicate:
-        return answered.out(m)
-    return [*answered.out(m), *motion_outgoings(app, m, first=False)]
+    return answered.out(m)
 
 
 @command(ROUTES, "motion move", "Move a Motion (like posting `Motion: <name> by <Convocant>` in the game channel).",

@@ -28,7 +28,7 @@ from bot.actions.landsdraad.ledger_render import (
 )
 from bot.actions.landsdraad.ruleset import commands_on
 from bot.actions.moderators import moderator_target
-from bot.actions.outbox import INSTEAD, AnswerWith, Button, Outgoing, ToUser, reply
+from bot.actions.outbox import INSTEAD, AnswerWith, Button, Outgoing, ToChannel, ToThread, ToUser, reply
 from bot.actions.routes import Routes, first_line
 from engine.core.errors import RuleError
 from engine.core.text import split_game_tag as game_tag
@@ -64,12 +64,14 @@ async def transfer_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     body, named = split_game_tag(text)
     parsed = parse_transfer(body)
     game = await game_of_user(app, ctx.actor.id, named, "landsdraad", example=first_line(body)[:60])
-    answered: AnswerWith[TransferView] = AnswerWith(ctx.answering, lambda v: [reply(transfer_receipt(v))])
+    place = await moderator_target(app, game)
+    # the receipt and the moderators' notice, owed in the transfer's transaction (play-test S4.5); a redelivery's
+    # notice is not sent again (the moderators were told when it first came)
+    answered: AnswerWith[TransferView] = AnswerWith(ctx.answering, lambda v: [
+        reply(transfer_receipt(v)), *([] if v.duplicate else [moderators_notice(place, v, how="by DM")])])
     view = await app.clerk.landsdraad.audits.record_transfer(game.id, user_id=ctx.actor.id, command=parsed, at=ctx.at,
                                                              source_id=ctx.source_id, answer=answered.owed)
-    if view.duplicate:  # the moderators were told when it first came
-        return answered.out(view)
-    return [*answered.out(view), *await to_moderators(app, game, view, how="by DM")]
+    return answered.out(view)
 
 
 @dm_form(is_audit_quote)
@@ -165,13 +167,17 @@ def apply_buttons(v: TransferView) -> tuple[Button, ...]:
 
 
 async def to_moderators(app: App, game: GameView, view: TransferView, *, how: str) -> list[Outgoing]:
-    """The transfer for the moderators, in their private place (``bot/actions/moderators.py``), with an Apply button
-    when it moves an Elector or planet the sender holds. Never to the game channel (secrecy, R0-51: a transfer is
-    published only by an audit)."""
+    """The transfer for the moderators, in their private place (``bot/actions/moderators.py``)."""
+    return [moderators_notice(await moderator_target(app, game), view, how=how)]
+
+
+def moderators_notice(place: ToChannel | ToThread, view: TransferView, *, how: str) -> Outgoing:
+    """The transfer for the moderators, in their private place ``place`` (``moderator_target``), with an Apply
+    button when it moves an Elector or planet the sender holds. Never to the game channel (secrecy, R0-51: a
+    transfer is published only by an audit)."""
     buttons = apply_buttons(view)
     instead = {INSTEAD: f"(Apply it with /transfer apply id:{view.id} in the game channel.)"} if buttons else {}
-    return [Outgoing(await moderator_target(app, game), text=transfer_notice(view, how=how), buttons=buttons,
-                     extra=instead)]
+    return Outgoing(place, text=transfer_notice(view, how=how), buttons=buttons, extra=instead)
 
 
 @ROUTES.button(APPLY_BUTTON)

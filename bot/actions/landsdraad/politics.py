@@ -132,22 +132,20 @@ async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
 
 
 async def _ag_vote(app: App, ctx: Ctx, game: GameView, candidate: str) -> list[Outgoing]:
-    answered = AnswerWith(ctx.answering, _ag_receipt)  # owed in the ballot's transaction (play-test S4.5)
+    def said(receipt: AgVoteReceipt | HeldVote) -> list[Outgoing]:
+        if isinstance(receipt, HeldVote):
+            return [reply(held_receipt_text(receipt))]
+        changed = not receipt.duplicate and not receipt.unchanged  # the running count brought up to date
+        return [reply(ag_receipt_text(receipt)), *([tally_outgoing(app, receipt.election)] if changed else [])]
+
+    # the receipt and the running count, owed in the ballot's transaction (play-test S4.5)
+    answered = AnswerWith(ctx.answering, said)
     receipt = await app.clerk.landsdraad.adjutant.cast_ag_vote(game.id, user_id=ctx.actor.id, candidate=candidate,
                                                                at=ctx.at, source_id=ctx.source_id,
                                                                answer=answered.owed)
-    out = answered.out(receipt)
-    if isinstance(receipt, HeldVote):
-        return out
-    if not receipt.duplicate:
+    if not isinstance(receipt, HeldVote) and not receipt.duplicate:
         ballot_recorded("landsdraad", "ag")
-    if not receipt.duplicate and not receipt.unchanged:
-        out.append(tally_outgoing(app, receipt.election))
-    return out
-
-
-def _ag_receipt(receipt: AgVoteReceipt | HeldVote) -> list[Outgoing]:
-    return [reply(held_receipt_text(receipt) if isinstance(receipt, HeldVote) else ag_receipt_text(receipt))]
+    return answered.out(receipt)
 
 
 @command("ag vote", "Vote for the Adjutant General (like posting `AG Vote: <Name>`).",

@@ -105,13 +105,15 @@ async def answer_coup(app: App, ctx: Ctx, game_id: int, accept: bool, *,
     """The Brass Hats' player answers the coup offer (by a button, or by DM: ``dm``, when the time the DM was
     sent tells which offer it answered)."""
     said = "attempt a coup" if accept else "let the Revolution go on"
-    answered: AnswerWith[ChainView] = AnswerWith(ctx.answering, lambda _: [reply(f"Recorded: the Brass Hats {said}.")])
+    # what the answer moves on (the chain's news, the requests for contributions) is owed with it (play-test S4.5)
+    answered: AnswerWith[ChainView] = AnswerWith(ctx.answering, lambda c: [
+        reply(f"Recorded: the Brass Hats {said}."), *chain_outgoings(app, c)])
     c = await app.clerk.mylantium.revolutions.answer_coup(game_id, accept=accept, user_id=ctx.actor.id,
                                                           actor=ctx.actor.id, source_id=ctx.source_id,
                                                           expected=expected, sent_at=ctx.at if dm else None,
                                                           answer=answered.owed)
     app.deadlines_changed()
-    return [*answered.out(c), *chain_outgoings(app, c)]
+    return answered.out(c)
 
 
 # -- revolutions ----------------------------------------------------------------------------------------------------

@@ -352,7 +352,8 @@ async def _others(app: App, ctx: Ctx, game: GameView) -> list[GameView]:
 
 
 async def _answer_form(app: App, ctx: Ctx, game: GameView, form: Form) -> list[Outgoing]:
-    """Each form's answer is owed in its write's transaction (``AnswerWith``: play-test S4.5)."""
+    """Each form's answer, and what it posts elsewhere (a realignment's public line, what a coup's answer moves on),
+    is owed in its write's transaction (``AnswerWith``: play-test S4.5)."""
     now = app.clerk.clock.now()
     if isinstance(form, PrimaryChoice | GeneralChoice):
         stage = "primary" if isinstance(form, PrimaryChoice) else "general"
@@ -365,13 +366,14 @@ async def _answer_form(app: App, ctx: Ctx, game: GameView, form: Form) -> list[O
             ballot_recorded("mylantium", stage)
         return chosen.out(receipt)
     if isinstance(form, Realign):
-        realigned: AnswerWith[RealignReceipt] = AnswerWith(ctx.answering, lambda r: [reply(realign_text(r))])
+        def realign_news(r: RealignReceipt) -> list[Outgoing]:  # the public line too (told when it first came)
+            return [reply(realign_text(r)), *([] if r.duplicate else [Outgoing(ToChannel(game.channel_id),
+                                                                               text=realigned_public(r))])]
+
+        realigned: AnswerWith[RealignReceipt] = AnswerWith(ctx.answering, realign_news)
         done = await app.clerk.mylantium.elections.realign(game.id, user_id=ctx.actor.id, party=form.party,
                                                            source_id=ctx.source_id, answer=realigned.owed)
-        out = realigned.out(done)
-        if not done.duplicate:
-            out.append(Outgoing(ToChannel(game.channel_id), text=realigned_public(done)))
-        return out
+        return realigned.out(done)
     if isinstance(form, Pledge):
         pledged: AnswerWith[PledgeReceipt] = AnswerWith(ctx.answering, lambda r: [reply(pledge_text(r, now))])
         pledge = await app.clerk.mylantium.revolutions.pledge(game.id, user_id=ctx.actor.id, amount=form.amount,
