@@ -59,9 +59,12 @@ async def test_a_closed_player_is_dmed_again_after_they_dm_the_bot_or_a_moderato
         clerk_bot: Harness) -> None:
     h = clerk_bot
     h.bob.accepts_dms = h.carol.accepts_dms = False
-    await h.new_game()  # round 1 opens: bob's ballot DM is refused
-    await h.run(h.mod, "player add", h.game, user=h.carol, diplomacy=2, command=1, intrigue=1, roll=2)
-    await h.run(h.mod, "round remind", h.game)  # carol's reminder is refused
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+    for user in (h.alice, h.bob, h.carol):
+        await h.run(h.mod, "player add", h.game, user=user, diplomacy=2, command=1, intrigue=1, roll=2)
+    # round 1 opens: bob's and carol's ballot DMs are refused in the one burst of ballot DMs, so they are told
+    # together (a refusal made long after the first, on a loaded machine, would be told in a warning of its own)
+    await h.run(h.mod, "round open", h.game, crisis="Raise the fleet levy?")
     await h.settle()
     assert (h.fake.dms_refused[h.bob.id], h.fake.dms_refused[h.carol.id]) == (1, 1)
     assert await h.clerk.closed_dms.closed() == {h.bob.id, h.carol.id}
