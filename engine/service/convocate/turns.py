@@ -35,7 +35,7 @@ RECORDED = {"VotesCommitted": "Votes committed", "FactorPushed": "a Galactic Fac
             "RepealMoved": "a Motion of Repeal moved", "CardAdded": "a card added", "CardChanged": "a card changed",
             "CardRemoved": "a card removed", "FactorSet": "a Galactic Factor set", "DirectiveSet": "a Directive set",
             "PlayerRemoved": "a player removed", "ConvocatePlayerAdded": "a player seated",
-            "ConvocatePlayerChanged": "a player changed"}
+            "ConvocatePlayerChanged": "a player changed", "GameImported": "a set-up imported"}
 """What an event that stops ``/phase back`` recorded, in words (the others are named by their kind in /log)."""
 BY_HAND = ("Instead, put right by hand what matters: /card set readied: readies or activates a card, /card set "
            "bonus: and /convocate player temp: give an effect until end of turn; Votes lost from a Resource Pool do "
