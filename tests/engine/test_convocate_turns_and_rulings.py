@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from convocate_f4 import character, f4, location
+from convocate_f4 import character, f4, location, unit
 
 from engine.convocate.board import Board, Phase
 from engine.convocate.rulings import SETTINGS, Rulings, rulings_of, setting
-from engine.convocate.turns import next_phase
+from engine.convocate.turns import next_phase, previous_phase
 from engine.core.errors import ParseError, RuleError
 
 
@@ -48,6 +48,27 @@ def test_temporary_card_effects_end_with_the_turn() -> None:
     board = replace(f4(0, character("Z_A", "A", 0, bonus=1), location("L1", "A", 1)), phase=Phase.ADMIN)
     board, changed = next_phase(board)
     assert changed.expired == ("Z_A +1 Vote",) and board.card("Z_A").bonus == 0
+
+
+def test_a_step_taken_back_leaves_the_board_as_before_it() -> None:
+    """``/phase back`` (play-test U2.2): ``previous_phase`` of each step of two turns gives back the board before
+    it, to the equality of every field: pools R4-07 emptied, cards R4-06 readied, effects the turn ended, the turn."""
+    board = replace(f4(0, character("K_B", "B", readied=False, bonus=1), location("L_A", "A", 1), unit("G_C", "C",
+                                                                                                     readied=False)),
+                    phase=Phase.READY)
+    for step in range(7):
+        board = board.with_player(replace(board.player(board.active or "A"), pool=step + 1, temp=step % 2))
+        after, changed = next_phase(board)
+        back, returned = previous_phase(after, changed)
+        assert back == board, step
+        assert (returned.back, returned.left, returned.turn) == ((board.active, board.phase), changed.started,
+                                                                  board.turn)
+        board = after
+    with pytest.raises(RuleError, match="not as the latest /phase next left it"):
+        previous_phase(next_phase(board)[0], changed)  # a step that is not the latest
+    first = replace(f4(0), active=None, phase=None, turn=0)
+    with pytest.raises(RuleError, match="began the first turn"):
+        previous_phase(*next_phase(first))
 
 
 def test_no_players_no_turns() -> None:

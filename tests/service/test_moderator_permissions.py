@@ -174,6 +174,7 @@ PRELUDES: dict[str, list[str]] = {
                            "mod #alpha: /revolution coup answer:no"],
     "revolution deadline": ["mod #alpha: /faction set faction:Prole vp:0 treasury:100",
                             "mod #alpha: /revolution coup answer:no"],
+    "phase back": ["mod #alpha: /phase next", "alice #alpha: /phase next"],
     "motion skip": ["mod #alpha: /phase next", "alice #alpha: /phase next",
                     "alice #alpha: Motion: Open the Archives by Kista"],
     "motion withdraw": ["mod #alpha: /phase next", "alice #alpha: /phase next",

@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
-from bot.actions.log_text import Sentence
+from collections.abc import Mapping
+from typing import Any
+
+from bot.actions.log_text import Sentence, Words
+
+
+def _phase(where: Any, turn: Any) -> str:
+    """``[player, phase]`` of a payload as ``bob's Ready Phase of turn 2``."""
+    player, phase = where if isinstance(where, list) and len(where) == 2 else ("?", "?")
+    return f"{player}'s {str(phase).capitalize()} Phase of turn {turn}"
+
+
+def _stepped_back(p: Mapping[str, Any], w: Words) -> str:
+    back = [f"pools {w.pairs(p['pools'])}" if p.get("pools") else "",
+            f"activated again {w.value(p['activated'])}" if p.get("activated") else "",
+            f"effects back {w.value(p['effects'])}" if p.get("effects") else "",
+            f"reason {p['reason']}" if p.get("reason") else ""]
+    return (f"took back #{p.get('undoes')}: {_phase(p.get('from'), p.get('from_turn'))} → "
+            f"{_phase(p.get('to'), p.get('turn'))}" + "".join(f"; {b}" for b in back if b))
+
 
 SENTENCES: dict[str, Sentence] = {
     "FactorSet": lambda p, w: f"{p.get('factor')} set {w.change(p.get('from'), p.get('to'))}",
@@ -23,4 +42,5 @@ SENTENCES: dict[str, Sentence] = {
                                        "; it resolved again")),
     "SecondDeclined": lambda p, w: (f"{p.get('player')} declined to second Motion #{p.get('motion')}"
                                     + (f"; offered to {p['offer_to']}" if p.get("offer_to") else "")),
+    "PhaseSteppedBack": _stepped_back,
 }

@@ -11,7 +11,7 @@ from bot.actions.render import FAILED, NEUTRAL, PASSED
 from engine.convocate.access import lockout_text
 from engine.convocate.board import Board, Phase, signed
 from engine.convocate.factors import Committed, Pushed
-from engine.convocate.turns import PhaseChanged
+from engine.convocate.turns import PhaseChanged, PhaseReturned
 from engine.convocate.votes import StandingVote
 from engine.core.stamps import due_text
 from engine.core.words import plural
@@ -140,6 +140,25 @@ def phase_text(c: PhaseChanged) -> str:
         lines.append(f"{player}'s cards ready: {', '.join(c.readied)}.")
     if c.expired:
         lines.append("Effects until end of turn end: " + ", ".join(c.expired) + ".")
+    return "\n".join(lines)
+
+
+def back_text(b: PhaseReturned, reason: str | None) -> str:
+    """``/phase back`` in the game channel: the Phase under way again, and that the one announced did not begin
+    (whoever read "Turn 2: bob's Ready Phase" is told it is not), with what came back."""
+    player, phase = b.back
+    left, left_phase = b.left
+    why = f" ({reason})" if reason else ""
+    wait = f", and {left}'s turn comes when {player}'s ends" if left != player else ""
+    lines = [f"Turn {b.turn}: **{player}'s {phase.label}** again. The moderators took back the /phase next that "
+             f"began {left}'s {left_phase.label} of turn {b.left_turn}{why}: that Phase has not begun{wait}."]
+    if b.pools:
+        lines.append("The Resource Pool holds again what it lost: "
+                     + ", ".join(f"{p} {n}" for p, n in b.pools) + ".")
+    if b.activated:
+        lines.append(f"{left}'s cards that readied are activated again: {', '.join(b.activated)}.")
+    if b.effects:
+        lines.append("Effects until end of turn are back: " + ", ".join(b.effects) + ".")
     return "\n".join(lines)
 
 

@@ -1,5 +1,5 @@
 """A Convocate turn on Discord: committing Votes (/commit), pushing Factors (/push), Statutes (/statute declare,
-section, destroy, restore) and ending the Phase (/phase next)."""
+section, destroy, restore), ending the Phase (/phase next) and taking that back (/phase back)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from bot.actions.commands import App, Option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.convocate.guard import command, moderates, user_id_of
 from bot.actions.convocate.render import (
+    back_text,
     committed_text,
     declared_card,
     destroyed_text,
@@ -138,3 +139,16 @@ async def phase_next(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) 
     changed = await app.clerk.convocate.turns.next_phase(g.id, user_id=ctx.actor.id, moderator=moderates(ctx, g),
                                                          source_id=ctx.source_id)
     return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=phase_text(changed))]
+
+
+@command(ROUTES, "phase back", "Take back the latest /phase next, while nothing is recorded since (moderators).",
+                 Option("reason", str, "why (announced and kept in the log)"), moderator=True)
+async def phase_back(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    assert g is not None
+    reason = _reason(o)
+    back, seq = await app.clerk.convocate.turns.back_phase(g.id, user_id=ctx.actor.id, reason=reason,
+                                                           source_id=ctx.source_id)
+    player, phase = back.back
+    return [reply(f"Back in {player}'s {phase.label} of turn {back.turn} (the /phase next #{seq} is taken back); "
+                  "announced.", ephemeral=True),
+            Outgoing(ToChannel(g.channel_id), text=back_text(back, reason))]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.board import Phase, Statute
 from engine.convocate.factors import Committed, Pushed, commit, push
 from engine.convocate.parsing import parse_one_time
 from engine.convocate.statutes import change_section, declare, destroy, sections_of
-from engine.convocate.turns import PhaseChanged, next_phase
+from engine.convocate.turns import PhaseChanged, PhaseReturned, next_phase, previous_phase
 from engine.convocate.votes import standing_vote
 from engine.core.errors import RuleError
 from engine.core.text import typed_back
@@ -19,7 +20,72 @@ from engine.service.convocate.store import sections_of as stored_sections
 from engine.service.convocate.views import StatuteView
 from engine.service.ledger import game_view, load_game
 from engine.service.uow import ServiceBase
+from engine.store.models import Event
 from engine.store.models.convocate import CvStatute
+
+STEP, BACK = "PhaseAdvanced", "PhaseSteppedBack"
+PASSING = frozenset({"SettingChanged", "ModeratorRoleChanged", "GameMoved", "KeptMessagePostedAgain", "ReminderSent",
+                     "ErratumPosted", "GameEnded", "GameReopened"})
+"""What may be recorded after a ``/phase next`` and still let ``/phase back`` take it back: these change nothing the
+step changed or that happens in a Phase (a ruling, the moderators, the channel, a message posted again, an erratum,
+the game closed and reopened). Anything else (a commit, a push, a Statute, a Motion or its offer, a card, a Factor,
+a player) was recorded in the new Phase, and stepping back would leave it in a Phase that never began."""
+RECORDED = {"VotesCommitted": "Votes committed", "FactorPushed": "a Galactic Factor pushed",
+            "StatuteDeclared": "a Statute declared", "StatuteSectionChanged": "a Statute's Section changed",
+            "StatuteDestroyed": "a Statute destroyed", "MotionMoved": "a Motion moved",
+            "RepealMoved": "a Motion of Repeal moved", "CardAdded": "a card added", "CardChanged": "a card changed",
+            "CardRemoved": "a card removed", "FactorSet": "a Galactic Factor set", "DirectiveSet": "a Directive set",
+            "PlayerRemoved": "a player removed", "ConvocatePlayerAdded": "a player seated",
+            "ConvocatePlayerChanged": "a player changed", "GameImported": "a set-up imported"}
+"""What an event that stops ``/phase back`` recorded, in words (the others are named by their kind in /log)."""
+BY_HAND = ("Instead, put right by hand what matters: /card set readied: readies or activates a card, /card set "
+           "bonus: and /convocate player temp: give an effect until end of turn; Votes lost from a Resource Pool do "
+           "not come back, but the cards committed for them can be readied to commit again in the player's next "
+           "Action Phase.")
+
+
+def step_of(payload: dict[str, Any], seq: int) -> PhaseChanged:
+    """The ``PhaseChanged`` a ``PhaseAdvanced`` event recorded, to take it back. A step that ended effects "until end
+    of turn" before Clerk kept them by name and value cannot be rebuilt: RuleError."""
+    if payload.get("expired") and "temps" not in payload:
+        raise RuleError(f"The latest /phase next (#{seq}) ended effects until end of turn ("
+                        f"{', '.join(payload['expired'])}) before Clerk kept them to step back; nothing was changed. "
+                        + BY_HAND)
+    ended = payload.get("ended")
+    return PhaseChanged(
+        (str(ended[0]), Phase(ended[1])) if ended else None,
+        (str(payload["started"][0]), Phase(payload["started"][1])), int(payload["turn"]),
+        tuple((str(p), int(n)) for p, n in (payload.get("lost") or {}).items()),
+        tuple(str(c) for c in payload.get("readied") or ()), tuple(str(e) for e in payload.get("expired") or ()),
+        tuple((str(p), int(n)) for p, n in payload.get("temps") or ()),
+        tuple((str(c), int(n)) for c, n in payload.get("bonuses") or ()))
+
+
+async def latest_step(session: AsyncSession, game_id: int, game: str) -> Event:
+    """The ``PhaseAdvanced`` that ``/phase back`` takes back: the latest not already taken back (each
+    ``PhaseSteppedBack`` took back the latest before it), reading the ledger from the newest event. RuleError when
+    there is none, or when something other than ``PASSING`` was recorded after it."""
+    pending, before = 0, None
+    while True:
+        query = select(Event).where(Event.game_id == game_id)
+        if before is not None:
+            query = query.where(Event.seq < before)
+        rows = (await session.execute(query.order_by(Event.seq.desc()).limit(50))).scalars().all()
+        if not rows:
+            raise RuleError(f"No /phase next has been taken in {game}; there is no step to take back.")
+        for e in rows:
+            if e.kind == BACK:
+                pending += 1
+            elif e.kind == STEP and pending:
+                pending -= 1
+            elif e.kind == STEP:
+                return e
+            elif e.kind not in PASSING and not pending:
+                raise RuleError(f"Too late to step back: something was recorded after the latest /phase next "
+                                f"({RECORDED.get(e.kind, e.kind)}, #{e.seq} in /log), and stepping back would leave "
+                                "it in a Phase that never began. /phase back takes back only the latest /phase next, "
+                                f"while nothing has been recorded since. Nothing was changed. {BY_HAND}")
+        before = rows[-1].seq
 
 
 class ConvocateTurnService(ServiceBase):
@@ -198,8 +264,32 @@ class ConvocateTurnService(ServiceBase):
                                                 for line in standing_vote(board, p.name).lines]
                                        for p in board.players}
                 payload["turn_ended"] = board.turn
-            await uow.record(game_id, "PhaseAdvanced", user_id, payload, source_id)
+                payload["temps"] = [list(t) for t in changed.temps]  # kept by value, for /phase back
+                payload["bonuses"] = [list(b) for b in changed.bonuses]
+            await uow.record(game_id, STEP, user_id, payload, source_id)
             return changed
+
+    async def back_phase(self, game_id: int, *, user_id: int, reason: str | None = None,
+                         source_id: str | None = None) -> tuple[PhaseReturned, int]:
+        """A moderator's correction (play-test U2.2): the latest ``/phase next`` taken back, while nothing has been
+        recorded since (``latest_step``): the Phase it ended is under way again, in its turn, with the Resource
+        Pools it emptied, the cards it readied activated again and the effects it ended back (``previous_phase``).
+        Each back takes back the step before the last one taken back. Returns what came back and the step's
+        number in the ledger."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            loaded = await load(uow.session, game)
+            if loaded.board.active is None:
+                raise RuleError(f"No turn is under way in {game.name} (no /phase next has begun one); there is no "
+                                "step to take back.")
+            event = await latest_step(uow.session, game_id, game.name)
+            after, back = previous_phase(loaded.board, step_of(event.payload, event.seq))
+            save(uow.session, loaded, after)
+            await uow.record(game_id, BACK, user_id, {
+                "undoes": event.seq, "from": [back.left[0], back.left[1].value], "from_turn": back.left_turn,
+                "to": [back.back[0], back.back[1].value], "turn": back.turn, "pools": dict(back.pools),
+                "activated": list(back.activated), "effects": list(back.effects), "reason": reason}, source_id)
+            return back, event.seq
 
 
 __all__ = ["ConvocateTurnService", "Phase"]
