@@ -18,6 +18,7 @@ from engine.convocate.parsing import meant_form
 
 ROUTES = Routes.merged(board.ROUTES, turns.ROUTES, motions.ROUTES, preview.ROUTES, errata.ROUTES)
 """Every Convocate command, form and button."""
+ROUTES.group("phase", "the Convocate: the next Phase, or the last one taken back")
 
 FRONT = Front(
     RULESET,
