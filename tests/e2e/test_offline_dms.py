@@ -101,17 +101,26 @@ async def kept_channels(h: Harness) -> dict[int, int]:
     return await h.clerk.dm_channels.channels_of([h.alice.id, h.bob.id, h.carol.id])
 
 
+async def forget_kept_channels(h: Harness) -> None:
+    """Empty dm_channels (the bot stopped), as in a database from before it."""
+    async with h.engine.begin() as connection:
+        await connection.execute(delete(DmChannel))
+
+
 async def test_a_restart_reads_a_kept_dm_channel_without_asking_discord_to_open_it(clerk_bot: Harness) -> None:
     h = clerk_bot
     await h.new_game()
-    answered = await h.fake.dm(h.alice, "Vote: Aye")  # alice's channel: from her DM (the answer's row names it)
+    answered = await h.fake.dm(h.alice, "Vote: Aye")  # the answer's row in the outgoing queue names alice's channel
     await h.fake.reply_to(answered)
-    await h.restart()  # the outgoing queue's rows are kept in dm_channels at start
+    await h.stop()
+    await forget_kept_channels(h)  # only the outgoing queue knows alice's channel now; nothing knows bob's
+    await h.start()  # alice's kept at start from the queue's rows; bob's asked of Discord by the catch-up, and kept
     await read_back(h)
     await h.settle()
+    assert h.bot.catch_up.created == 1 and h.bot.catch_up.read_channels == 2
     await h.stop()
-    kept = await kept_channels(h)
-    assert kept[h.alice.id] == h.fake.dm_channel(h.alice).id and kept[h.bob.id] == h.fake.dm_channel(h.bob).id
+    assert await kept_channels(h) == {h.alice.id: h.fake.dm_channel(h.alice).id,
+                                      h.bob.id: h.fake.dm_channel(h.bob).id}
 
     sent = h.fake.dm_offline(h.bob, "Vote: Nay", at=h.clock.now() + timedelta(minutes=5))
     again = h.fake.dm_offline(h.alice, "help", at=h.clock.now() + timedelta(minutes=6))
@@ -131,8 +140,7 @@ async def test_a_player_whose_channel_was_never_kept_is_still_read_back_and_kept
     h = clerk_bot
     await h.new_game()
     await h.stop()
-    async with h.engine.begin() as connection:  # a database from before dm_channels: nobody's channel is kept
-        await connection.execute(delete(DmChannel))
+    await forget_kept_channels(h)
     sent = h.fake.dm_offline(h.bob, "Vote: Nay", at=h.clock.now() + timedelta(minutes=5))
     h.clock.advance(timedelta(minutes=10))
     before = len(h.fake.requests)
@@ -156,6 +164,8 @@ async def test_a_kept_channel_discord_no_longer_knows_is_opened_again(clerk_bot:
     h = clerk_bot
     await h.new_game()
     await h.stop()
+    # bob never DMed the bot: his channel was kept when the courier asked Discord for it (the round's DM to him)
+    assert (await kept_channels(h))[h.bob.id] == h.fake.dm_channel(h.bob).id
     async with h.engine.begin() as connection:  # bob's kept channel is one Discord does not know
         await connection.execute(update(DmChannel).where(DmChannel.user_id == h.bob.id).values(channel_id=42))
     sent = h.fake.dm_offline(h.bob, "Vote: Nay", at=h.clock.now() + timedelta(minutes=5))
