@@ -56,11 +56,12 @@ READERS = 8
 """DM channels read at once for the players of games due by then (their requests still go at the pacer's rate)."""
 BACKGROUND_READERS = 2
 """DM channels read at once for the others, each only once the bot is quiet (``quiet``) or after ``QUIET_WAIT``, and
-at most ``BACKGROUND_RATE`` a second in all."""
-BACKGROUND_RATE = 5.0
-"""Channels read a second at most in the background: at most 10 requests a second with their create-DMs (5 once the
-channels are kept: ``dm_channels``), a tenth to a fifth of Discord's global limit, so a start with 20,000 players to
-read costs the live answers little (about 67 minutes of reading, the soonest deadlines first)."""
+at most ``BACKGROUND_REQUESTS`` requests a second in all."""
+BACKGROUND_REQUESTS = 10.0
+"""Requests a second at most in the background (history pages and create-DMs), a fifth of Discord's global limit, so
+a start with 20,000 players to read costs the live answers little: a player whose DM channel is kept (``dm_channels``)
+costs one request, one never seen two (a create-DM first), so 20,000 players take about 33 minutes of reading when
+their channels are kept, 67 when none is (the soonest deadlines first)."""
 QUIET_WAIT = 1.0
 """Seconds a background reader waits for the bot to be quiet before it reads the next channel anyway: under a
 steady load (a burst of DMs, a queue that retries) the catch-up still goes on."""
@@ -118,6 +119,8 @@ class CatchUp:
         the catch-up is done: a DM sent just before the ready may come on the gateway after its channel was read)."""
         self.created = 0
         """Create-DM requests made (a player whose channel was not known: tests, the log)."""
+        self.pages = 0
+        """History requests made (tests, the log)."""
         self.handled = 0
         """DMs read back and handled (tests, the log)."""
         self.read_channels = 0
@@ -239,7 +242,7 @@ class CatchUp:
                 if background and self.quiet is not None:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.quiet(), QUIET_WAIT)
-                    await self._pace()
+                    await self._pace(1)
                     if queue.empty():
                         return
                 user = queue.get_nowait()
@@ -248,7 +251,9 @@ class CatchUp:
                 spare = spare_time() if background and not self._closing else contextlib.nullcontext()
                 try:
                     with spare:
-                        await self._read_user(user, kept.get(user), after, ready_at)
+                        requests = await self._read_user(user, kept.get(user), after, ready_at)
+                    if background:
+                        await self._pace(requests - 1, wait=False)  # a create-DM, a second page: the next waits
                 except discord.HTTPException as error:
                     log.warning("could not read back the DMs of %s: %s", user, error)
                 except Exception:
@@ -257,13 +262,14 @@ class CatchUp:
         await asyncio.gather(*(reader() for _ in range(min(BACKGROUND_READERS if background else READERS,
                                                             queue.qsize()))))
 
-    async def _pace(self) -> None:
-        """Wait for the next background slot (``BACKGROUND_RATE``)."""
+    async def _pace(self, requests: int, *, wait: bool = True) -> None:
+        """Take the background slots of ``requests`` requests (``BACKGROUND_REQUESTS``), waiting for the first
+        (``wait``), or only charging them to the reads after."""
         loop = asyncio.get_running_loop()
         now = loop.time()
         at = max(now, self._next_slot)
-        self._next_slot = at + 1 / BACKGROUND_RATE
-        if at > now:
+        self._next_slot = at + requests / BACKGROUND_REQUESTS
+        if wait and at > now:
             await asyncio.sleep(at - now)
 
     async def _open(self, user_id: int) -> int:
@@ -274,23 +280,28 @@ class CatchUp:
         self.clerk.dm_channels.learnt(user_id, channel_id)
         return channel_id
 
-    async def _read_user(self, user_id: int, kept: int | None, after: int, ready_at: datetime) -> None:
+    async def _read_user(self, user_id: int, kept: int | None, after: int, ready_at: datetime) -> int:
+        """Read back the DMs of ``user_id``; returns the requests it made."""
+        requests = 0
         channel_id = self._known().get(user_id) or kept
         if channel_id is None:
-            channel_id = await self._open(user_id)
+            channel_id, requests = await self._open(user_id), 1
         try:
-            history = await self._history(channel_id, after)
+            history, pages = await self._history(channel_id, after)
         except (discord.NotFound, discord.Forbidden):
             if channel_id != kept:
                 raise
             opened = await self._open(user_id)  # a kept channel Discord no longer knows (or lets the bot read)
+            requests += 2  # the refused read and the create-DM
             if opened == channel_id:
                 raise
-            channel_id, history = opened, await self._history(opened, after)
+            channel_id = opened
+            history, pages = await self._history(opened, after)
         self.read_channels += 1
+        requests += pages
         waiting = unanswered(history, user_id, channel_id, ready_at)
         if not waiting:
-            return
+            return requests
         done = await self.clerk.outbox.handled([m.source for m in waiting])
         for message in waiting:
             if message.source in done or message.source in self.live or message.source in self.caught:
@@ -298,11 +309,15 @@ class CatchUp:
             self.caught.add(message.source)
             self.handled += 1
             await self.handle(message, offline_note(message.created_at))
+        return requests
 
-    async def _history(self, channel_id: int, after: int) -> list[dict[str, Any]]:
-        """The messages of the DM channel ``channel_id`` after the snowflake ``after`` (at most ``PAGES`` pages)."""
+    async def _history(self, channel_id: int, after: int) -> tuple[list[dict[str, Any]], int]:
+        """The messages of the DM channel ``channel_id`` after the snowflake ``after`` (at most ``PAGES`` pages), and
+        the requests it took."""
         history: list[dict[str, Any]] = []
+        pages = 0
         for _ in range(PAGES):
+            pages += 1
             page: list[dict[str, Any]] = list(await self.client.http.logs_from(channel_id, PAGE, after=after))  # type: ignore[arg-type]
             if not page:
                 break
@@ -310,7 +325,8 @@ class CatchUp:
             after = max(int(m["id"]) for m in page)
             if len(page) < PAGE:
                 break
-        return history
+        self.pages += pages
+        return history, pages
 
 
 def unanswered(history: list[dict[str, Any]], user_id: int, channel_id: int,
