@@ -220,8 +220,8 @@ class CatchUp:
         if self.read_channels >= RELIEVE_AFTER and self.relieve is not None:
             self.relieve()
         if self.handled:
-            log.warning("handled %d DM(s) sent while the bot was offline (read back from %d DM channel(s), %d of "
-                        "them opened with a create-DM)", self.handled, self.read_channels, self.created)
+            log.warning("handled %d DM(s) sent while the bot was offline (read back from %d DM channel(s): %d history "
+                        "request(s), %d create-DM(s))", self.handled, self.read_channels, self.pages, self.created)
 
     async def _kept(self, users: list[int]) -> dict[int, int]:
         """The DM channels of ``users`` kept in the table (none if it cannot be read: each is asked of Discord)."""
