@@ -16,11 +16,15 @@ saying it was sent while the bot was offline (docs/reliability.md, "DMs sent whi
   game's creation) to the moment the bot became ready (a DM after it comes on the gateway).
 - **Never handled.** A DM in the window is handled unless the history holds the bot's reply to it (to an edited one:
   a reply after the edit), an answer was owed to its source id (sent or not), or an event was recorded under it
-  (``OwedService.handled``); and unless the gateway delivered it to this process meanwhile (``live``). Nothing is
-  written on the path of a live DM for this.
-- **The DM channel** of a player: the courier's, else one named by the answers and DMs kept in the outgoing queue's
-  table (those of the last two days), else asked of Discord (``create_dm``'s request: one, no message). Each channel
-  read leaves a rate-limit bucket in discord.py: after many, they are dropped as after a burst (relief.py)."""
+  (``OwedService.handled``); and unless the gateway delivered it to this process (``live``: from ``prepare`` on,
+  so also a DM delivered between the gateway's READY and ``start``, whose handling may not have committed when its
+  channel is read). A DM handled from the history is not handled again if the gateway delivers it later, even after
+  the reading ended (``caught``). Nothing is written on the path of a live DM for this.
+- **The DM channel** of a player: the courier's, else the one kept in the ``dm_channels`` table (every user an
+  answer or a DM of the outgoing queue went to, kept at start, and every channel a create-DM returned:
+  engine/service/dm_channels.py), else asked of Discord (``create_dm``'s request: one, no message), and then kept.
+  A kept channel Discord no longer knows is asked for again. Each channel read leaves a rate-limit bucket in
+  discord.py: after many, they are dropped as after a burst (relief.py)."""
 
 from __future__ import annotations
 
@@ -52,11 +56,12 @@ READERS = 8
 """DM channels read at once for the players of games due by then (their requests still go at the pacer's rate)."""
 BACKGROUND_READERS = 2
 """DM channels read at once for the others, each only once the bot is quiet (``quiet``) or after ``QUIET_WAIT``, and
-at most ``BACKGROUND_RATE`` a second in all."""
-BACKGROUND_RATE = 5.0
-"""Channels read a second at most in the background: at most 10 requests a second with their create-DMs, a fifth of
-Discord's global limit, so a start with 20,000 players to read costs the live answers little (about 67 minutes of
-reading, the soonest deadlines first)."""
+at most ``BACKGROUND_REQUESTS`` requests a second in all."""
+BACKGROUND_REQUESTS = 10.0
+"""Requests a second at most in the background (history pages and create-DMs), a fifth of Discord's global limit, so
+a start with 20,000 players to read costs the live answers little: a player whose DM channel is kept (``dm_channels``)
+costs one request, one never seen two (a create-DM first), so 20,000 players take about 33 minutes of reading when
+their channels are kept, 67 when none is (the soonest deadlines first)."""
 QUIET_WAIT = 1.0
 """Seconds a background reader waits for the bot to be quiet before it reads the next channel anyway: under a
 steady load (a burst of DMs, a queue that retries) the catch-up still goes on."""
@@ -94,7 +99,8 @@ class CatchUp:
         self._known = channels
         """The DM channels the courier knows (user id -> channel id)."""
         self.newest: datetime | None = None
-        self.channels: dict[int, int] = {}
+        self.prepared = False
+        """``prepare`` ran: this process reads DMs back, and notes the DMs the gateway delivers until it is done."""
         self.done = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.covered: datetime | None = None
@@ -106,9 +112,15 @@ class CatchUp:
         self._progress = asyncio.Event()
         """Set (and cleared again) whenever ``covered`` moves."""
         self.live: set[str] = set()
-        """Source ids of the DMs the gateway delivered while the catch-up runs: not handled again from the history."""
+        """Source ids of the DMs sent before ``ready_at`` that the gateway delivered from ``prepare`` until the
+        catch-up is done: not handled again from the history."""
         self.caught: set[str] = set()
-        """Source ids of the DMs handled from the history: not handled again if the gateway delivers them."""
+        """Source ids of the DMs handled from the history: not handled again if the gateway delivers them (kept once
+        the catch-up is done: a DM sent just before the ready may come on the gateway after its channel was read)."""
+        self.created = 0
+        """Create-DM requests made (a player whose channel was not known: tests, the log)."""
+        self.pages = 0
+        """History requests made (tests, the log)."""
         self.handled = 0
         """DMs read back and handled (tests, the log)."""
         self.read_channels = 0
@@ -120,14 +132,15 @@ class CatchUp:
         return self._task is not None and not self.done.is_set()
 
     async def prepare(self) -> None:
-        """Before anything is owed or forgotten at this start: when the newest answer to a DM was owed, and the DM
-        channels the kept rows name."""
+        """Before anything is owed or forgotten at this start, and before the gateway connects: when the newest
+        answer to a DM was owed; from now on the DMs the gateway delivers are noted (``delivered``)."""
+        self.prepared = True
         try:
-            self.newest, self.channels = await self.clerk.outbox.dm_answers()
+            self.newest = await self.clerk.outbox.dm_answers()
         except Exception:
             log.exception("could not read when DMs were last answered: the DMs are read back from the oldest running "
                           "game's creation")
-            self.newest, self.channels = None, {}
+            self.newest = None
 
     def start(self) -> None:
         """Start reading back (once the bot is connected)."""
@@ -160,12 +173,15 @@ class CatchUp:
         self._progress.set()
 
     def delivered(self, message: DirectMessage) -> bool:
-        """The gateway delivered ``message``: False if it was handled from the history already (drop it)."""
-        if not self.active or self.ready_at is None or message.created_at >= self.ready_at:
+        """The gateway delivered ``message``: False if it was handled from the history already (drop it). From
+        ``prepare`` until the catch-up is done, a DM it may read back is noted (``live``), so it is not handled again
+        from the history, even if this delivery's handling has not committed yet (delivered before ``start``)."""
+        if not self.prepared or (self.ready_at is not None and message.created_at >= self.ready_at):
             return True  # a DM sent since the bot became ready is never read back
         if message.source in self.caught:
             return False
-        self.live.add(message.source)
+        if not self.done.is_set():
+            self.live.add(message.source)
         return True
 
     async def _run(self, ready_at: datetime) -> None:
@@ -179,7 +195,6 @@ class CatchUp:
             self.done.set()
             self._progress.set()
             self.live.clear()
-            self.caught.clear()
 
     async def _read_all(self, ready_at: datetime) -> None:
         running = [game.id for game in await self.clerk.games.running_games()]
@@ -196,18 +211,28 @@ class CatchUp:
         while start < len(order):
             due = deadlines.get(order[start])
             end = min(start + GAMES_AT_ONCE, len(order))
-            users = await self.clerk.games.players_of(order[start:end])
+            users = list(await self.clerk.games.players_of(order[start:end]))
+            kept = await self._kept(users)
             # due by now: read at once, the scheduler waits; later: in the background, after the live work
-            await self._read(users, after, ready_at, background=due is None or due > self.clerk.clock.now())
+            await self._read(users, kept, after, ready_at, background=due is None or due > self.clerk.clock.now())
             start = end
             self._cover((deadlines.get(order[start]) if start < len(order) else None) or ALL)
         if self.read_channels >= RELIEVE_AFTER and self.relieve is not None:
             self.relieve()
         if self.handled:
-            log.warning("handled %d DM(s) sent while the bot was offline (read back from %d DM channel(s))",
-                        self.handled, self.read_channels)
+            log.warning("handled %d DM(s) sent while the bot was offline (read back from %d DM channel(s): %d history "
+                        "request(s), %d create-DM(s))", self.handled, self.read_channels, self.pages, self.created)
 
-    async def _read(self, users: Iterable[int], after: int, ready_at: datetime, *, background: bool) -> None:
+    async def _kept(self, users: list[int]) -> dict[int, int]:
+        """The DM channels of ``users`` kept in the table (none if it cannot be read: each is asked of Discord)."""
+        try:
+            return await self.clerk.dm_channels.channels_of(users)
+        except Exception as error:
+            log.warning("could not read the kept DM channels of %d player(s): %s", len(users), error)
+            return {}
+
+    async def _read(self, users: Iterable[int], kept: dict[int, int], after: int, ready_at: datetime, *,
+                    background: bool) -> None:
         queue: asyncio.Queue[int] = asyncio.Queue()
         for user in users:
             queue.put_nowait(user)
@@ -217,7 +242,7 @@ class CatchUp:
                 if background and self.quiet is not None:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.quiet(), QUIET_WAIT)
-                    await self._pace()
+                    await self._pace(1)
                     if queue.empty():
                         return
                 user = queue.get_nowait()
@@ -226,7 +251,9 @@ class CatchUp:
                 spare = spare_time() if background and not self._closing else contextlib.nullcontext()
                 try:
                     with spare:
-                        await self._read_user(user, after, ready_at)
+                        requests = await self._read_user(user, kept.get(user), after, ready_at)
+                    if background:
+                        await self._pace(requests - 1, wait=False)  # a create-DM, a second page: the next waits
                 except discord.HTTPException as error:
                     log.warning("could not read back the DMs of %s: %s", user, error)
                 except Exception:
@@ -235,37 +262,46 @@ class CatchUp:
         await asyncio.gather(*(reader() for _ in range(min(BACKGROUND_READERS if background else READERS,
                                                             queue.qsize()))))
 
-    async def _pace(self) -> None:
-        """Wait for the next background slot (``BACKGROUND_RATE``)."""
+    async def _pace(self, requests: int, *, wait: bool = True) -> None:
+        """Take the background slots of ``requests`` requests (``BACKGROUND_REQUESTS``), waiting for the first
+        (``wait``), or only charging them to the reads after."""
         loop = asyncio.get_running_loop()
         now = loop.time()
         at = max(now, self._next_slot)
-        self._next_slot = at + 1 / BACKGROUND_RATE
-        if at > now:
+        self._next_slot = at + requests / BACKGROUND_REQUESTS
+        if wait and at > now:
             await asyncio.sleep(at - now)
 
-    async def _channel_of(self, user_id: int) -> int:
-        known = self._known().get(user_id) or self.channels.get(user_id)
-        if known is None:
-            # the request ``create_dm`` makes, without the DMChannel discord.py would make and keep of it
-            known = int((await self.client.http.start_private_message(user_id))["id"])
-        return known
+    async def _open(self, user_id: int) -> int:
+        """The request ``create_dm`` makes, without the DMChannel discord.py would make and keep of it; the channel
+        is kept (``dm_channels``), so a later start asks no more."""
+        channel_id = int((await self.client.http.start_private_message(user_id))["id"])
+        self.created += 1
+        self.clerk.dm_channels.learnt(user_id, channel_id)
+        return channel_id
 
-    async def _read_user(self, user_id: int, after: int, ready_at: datetime) -> None:
-        channel_id = await self._channel_of(user_id)
-        history: list[dict[str, Any]] = []
-        for _ in range(PAGES):
-            page: list[dict[str, Any]] = list(await self.client.http.logs_from(channel_id, PAGE, after=after))  # type: ignore[arg-type]
-            if not page:
-                break
-            history += page
-            after = max(int(m["id"]) for m in page)
-            if len(page) < PAGE:
-                break
+    async def _read_user(self, user_id: int, kept: int | None, after: int, ready_at: datetime) -> int:
+        """Read back the DMs of ``user_id``; returns the requests it made."""
+        requests = 0
+        channel_id = self._known().get(user_id) or kept
+        if channel_id is None:
+            channel_id, requests = await self._open(user_id), 1
+        try:
+            history, pages = await self._history(channel_id, after)
+        except (discord.NotFound, discord.Forbidden):
+            if channel_id != kept:
+                raise
+            opened = await self._open(user_id)  # a kept channel Discord no longer knows (or lets the bot read)
+            requests += 2  # the refused read and the create-DM
+            if opened == channel_id:
+                raise
+            channel_id = opened
+            history, pages = await self._history(opened, after)
         self.read_channels += 1
+        requests += pages
         waiting = unanswered(history, user_id, channel_id, ready_at)
         if not waiting:
-            return
+            return requests
         done = await self.clerk.outbox.handled([m.source for m in waiting])
         for message in waiting:
             if message.source in done or message.source in self.live or message.source in self.caught:
@@ -273,6 +309,24 @@ class CatchUp:
             self.caught.add(message.source)
             self.handled += 1
             await self.handle(message, offline_note(message.created_at))
+        return requests
+
+    async def _history(self, channel_id: int, after: int) -> tuple[list[dict[str, Any]], int]:
+        """The messages of the DM channel ``channel_id`` after the snowflake ``after`` (at most ``PAGES`` pages), and
+        the requests it took."""
+        history: list[dict[str, Any]] = []
+        pages = 0
+        for _ in range(PAGES):
+            pages += 1
+            page: list[dict[str, Any]] = list(await self.client.http.logs_from(channel_id, PAGE, after=after))  # type: ignore[arg-type]
+            if not page:
+                break
+            history += page
+            after = max(int(m["id"]) for m in page)
+            if len(page) < PAGE:
+                break
+        self.pages += pages
+        return history, pages
 
 
 def unanswered(history: list[dict[str, Any]], user_id: int, channel_id: int,

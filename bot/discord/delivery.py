@@ -474,6 +474,8 @@ class Courier:
         await self.outbox.stop()
         with contextlib.suppress(Exception):  # what the closed DMs are, in the table before the process ends
             await asyncio.wait_for(self.clerk.closed_dms.written(), 5)
+        with contextlib.suppress(Exception):  # and the DM channels learnt (dm_channels.py)
+            await asyncio.wait_for(self.clerk.dm_channels.written(), 5)
 
     async def send(self, item: Outgoing, nonce: str | None = None, reply_to: int | None = None,
                    channel_id: int | None = None) -> discord.Message:
@@ -495,6 +497,7 @@ class Courier:
             if known is None:
                 known = (await self.client.create_dm(discord.Object(id=target.user_id))).id
                 self._dm_channels[target.user_id] = known
+                self.clerk.dm_channels.learnt(target.user_id, known)  # kept: the catch-up asks no more (catch_up.py)
             return known
         raise Undeliverable(f"no channel for {target}")
 

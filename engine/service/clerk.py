@@ -20,6 +20,7 @@ from engine.service.closed_dms import ClosedDmService
 from engine.service.convocate import RULESET as CONVOCATE
 from engine.service.convocate import ConvocateService
 from engine.service.dice import DiceService
+from engine.service.dm_channels import DmChannelService
 from engine.service.exports import ExportService
 from engine.service.games import GameService
 from engine.service.landsdraad import RULESET as LANDSDRAAD
@@ -70,6 +71,8 @@ class Clerk(ServiceBase):
         self.pending_dms = PendingDmService(backend)
         self.closed_dms = ClosedDmService(backend)
         """Users the bot does not DM: their DMs refused it (``closed_dms``)."""
+        self.dm_channels = DmChannelService(backend)
+        """Each user's DM channel, once known (``dm_channels``): the catch-up reads it without a create-DM."""
         self.marks = MarkService(backend)
         """What the bot told a game's moderators or channel once (``game_marks``): not told again after a restart."""
         self.announcements = AnnouncementService(backend)

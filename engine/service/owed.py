@@ -34,6 +34,7 @@ from sqlalchemy.engine import Dialect
 
 from engine.service.batching import Batcher
 from engine.service.clock import utc
+from engine.service.dm_channels import keep_queue_channels
 from engine.service.uow import Backend, ServiceBase, UnitOfWork, typed_param
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
@@ -361,18 +362,14 @@ class OwedService(ServiceBase):
                 .order_by(_E.c.id))
             return [(g, int(a), str(s), dict(p)) for g, a, s, p in found]
 
-    async def dm_answers(self) -> tuple[datetime | None, dict[int, int]]:
-        """When the newest answer to a DM was owed (None: never), and the DM channel of every user an answer or a DM
-        of the rows kept went to (user id -> channel id): read at start, before ``forget_delivered``, by the
+    async def dm_answers(self) -> datetime | None:
+        """When the newest answer to a DM was owed (None: never): read at start, before ``forget_delivered``, by the
         catch-up of the DMs sent while the bot was offline (bot/discord/catch_up.py). Only the process that reads
-        DMs owes answers to them, so the first is a time when this bot could still read DMs."""
+        DMs owes answers to them, so it is a time when this bot could still read DMs."""
         async with self._read() as session:
             newest = (await session.execute(select(func.max(_O.c.owed_at)).where(
                 _O.c.lane.like("user:%"), _O.c.source_id.like("msg:%")))).scalar_one_or_none()
-            found = await session.execute(select(_O.c.lane, _O.c.channel_id).distinct().where(
-                _O.c.lane.like("user:%"), _O.c.channel_id.is_not(None)))
-            channels = {int(lane.split(":", 1)[1]): int(channel) for lane, channel in found}
-            return (utc(newest) if newest is not None else None), channels
+            return utc(newest) if newest is not None else None
 
     async def handled(self, sources: Sequence[str]) -> set[str]:
         """Those of the source ids ``sources`` (``msg:<id>``, ``msg:<id>:edit:<ms>``) that were handled: an answer
@@ -418,9 +415,11 @@ class OwedService(ServiceBase):
     async def forget_delivered(self, before: datetime) -> int:
         """Delete rows settled before ``before`` (kept a while so a restart can tell a receipt owed from one never
         owed; the newest row is always kept, so ``unanswered_ballots`` knows since when receipts were owed); returns
-        how many."""
+        how many. First, in the same transaction, the DM channel the rows name of each user not kept yet is kept
+        (``dm_channels``: the catch-up reads it without a create-DM request)."""
         async with self._sessions() as session, session.begin():
             await lock_for_write(session, None)
+            await session.run_sync(lambda s: keep_queue_channels(s.connection()))
             newest = select(func.max(_O.c.id)).scalar_subquery()
             done = await session.execute(delete(_O).where(_O.c.outcome.is_not(None), _O.c.outcome != HELD,
                                                           _O.c.done_at < before, _O.c.id < newest))

@@ -172,6 +172,12 @@ class FakeDiscord(ChannelRoutes):
         the bot, being down, never received."""
         self.history_reads = 0
         """``GET /channels/{id}/messages`` requests answered."""
+        self.on_history: dict[int, Callable[[], Awaitable[None]]] = {}
+        """Channel id -> what happens (once) when the bot next reads that channel's history, before the page is
+        answered: a test stages a DM delivered on the gateway at the moment the bot reads it back."""
+        self.at_ready: list[Callable[[], Awaitable[None]]] = []
+        """What happens (once each) right after the next IDENTIFY's READY and GUILD_CREATE: events the gateway
+        delivers before the bot has finished becoming ready."""
         self.said: dict[int, dict[str, Any]] = {}
         """The full payload (content included) of every message users wrote with ``say``, by id: what Discord
         resolves for a message context-menu command (``message_command``)."""
@@ -790,6 +796,9 @@ class FakeDiscord(ChannelRoutes):
                             "private_channels": [], "relationships": []}, "READY")
         if ours:
             await conn.send(0, self._guild_payload(), "GUILD_CREATE")
+        staged, self.at_ready = self.at_ready, []
+        for then in staged:
+            await then()
 
     def _guild_payload(self) -> dict[str, Any]:
         at = self.started
@@ -941,6 +950,9 @@ class FakeDiscord(ChannelRoutes):
         if not 1 <= limit <= 100:
             return discord_error(400, 50035, "Invalid Form Body: limit must be between 1 and 100")
         self.history_reads += 1
+        staged = self.on_history.pop(channel.id, None)
+        if staged is not None:
+            await staged()
         messages = [dict(m) for m in self.dm_history.get(channel.id, [])]
         messages += [message_payload(id=s.id, channel=channel, author=self.bot, content=s.content,
                                      at=snowflake_time(s.id), embeds=s.embeds, reference=s.reference,

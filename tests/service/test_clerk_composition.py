@@ -15,6 +15,6 @@ def test_the_clerk_inherits_only_the_service_base() -> None:
 def test_the_shared_services_are_parts_on_the_one_backend(table: Any) -> None:
     clerk = table.clerk
     parts = (clerk.games, clerk.settings, clerk.exports, clerk.posts, clerk.reminders, clerk.pending_dms,
-             clerk.closed_dms, clerk.marks, clerk.announcements, clerk.outbox)
+             clerk.closed_dms, clerk.dm_channels, clerk.marks, clerk.announcements, clerk.outbox)
     assert all(isinstance(part, ServiceBase) and part.backend is clerk.backend for part in parts)
     assert len({type(part) for part in parts}) == len(parts)

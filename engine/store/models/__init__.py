@@ -127,6 +127,17 @@ class ClosedDm(Base):
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class DmChannel(Base):
+    """A user's DM channel with the bot, written once when the bot first learns it (from the outgoing queue's rows at
+    a start, or when it asks Discord to open one): the catch-up of the DMs sent while the bot was offline reads their
+    history without a create-DM request (bot/discord/catch_up.py, engine/service/dm_channels.py). Delivery
+    bookkeeping, not an event of any game: no export carries it (docs/export.md)."""
+
+    __tablename__ = "dm_channels"
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+
+
 class GameMark(Base):
     """What the bot noted about a game outside its ledger, one value per key: that its channel was found deleted
     and the moderators told (``channel_lost``: the channel's id), that its channel was told the bot cannot read
