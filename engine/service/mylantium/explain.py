@@ -25,6 +25,7 @@ from engine.mylantium.revolution_why import attempt_explained
 from engine.mylantium.settings import Rules
 from engine.service.ledger import load_game
 from engine.service.mylantium.state import (
+    REOPENED,
     approval_of,
     candidate_rows,
     faction_rows,
@@ -151,18 +152,23 @@ class Explain(ServiceBase):
             row = await _election(session, game, turn, _stage(stage))
             chose: dict[FactionCode, tuple[int, ...]] = {}
             close: tuple[int, ...] = ()
-            for e in await events_of(session, game_id, "ChoiceMade", "ElectionClosed"):
+            for e in await events_of(session, game_id, "ChoiceMade", "ElectionClosed", REOPENED):
                 p = e.payload
                 if p.get("turn") != row.turn or p.get("stage") != row.stage:
                     continue
                 if e.kind == "ElectionClosed":
                     close = (e.seq,)
+                elif e.kind == REOPENED:  # its result withdrawn: the choices count until the next close
+                    close = ()
                 elif not close:  # a choice counts only before the close
                     chose[FactionCode[p["faction"]]] = (e.seq,)  # the last one replaces the earlier
             known = Known(await players_of(session, game_id), chose, close)
             by_code = {r.id: FactionCode[r.code] for r in await faction_rows(session, game_id)}
             factions = {c.name: by_code[c.faction_id] for c in await candidate_rows(session, game_id)
                         if c.faction_id in by_code}
+            for e in reversed(await events_of(session, game_id, "CandidateChanged")):  # a result keeps the old name
+                if e.payload.get("renamed") in factions:
+                    factions.setdefault(str(e.payload["name"]), factions[e.payload["renamed"]])
             derivation, posted = _explained(game, row, known, factions)
             if derivation.value != posted:  # cannot happen unless the rules changed under a kept result
                 raise RuleError(f"The totals rebuilt ({derivation.value}) differ from those posted ({posted}); "
