@@ -45,15 +45,20 @@ def decided(stage: str, result: Mapping[str, Any]) -> str:
 
 
 def closes(deadline: datetime | None) -> str:
-    return (f"it closes {stamp(deadline)}" if deadline is not None
-            else "it has no deadline: /election deadline sets one, or a moderator closes it")
+    """When a reopened election closes: ``at 2026-03-03 18:00 UTC``, or by a moderator."""
+    return (f"at {stamp(deadline)}" if deadline is not None
+            else "by a moderator (it has no deadline; /election deadline sets one)")
+
+
+UNDECIDED = {"primary": "nobody is a nominee until it closes again",
+             "general": "no party has won until it closes again"}
 
 
 def reopened_answer(r: Reopened) -> str:
     e = r.election
     what = "held back and never posted" if r.shown == "held" else decided(e.stage, r.withdrawn)
-    lines = [f"The {e.title} of turn {e.turn} is open again; {closes(e.deadline)}. Its result is withdrawn ({what}); "
-             "the choices made stay and may be changed, and it is counted afresh when it closes."]
+    lines = [f"The {e.title} of turn {e.turn} is open again. Its result is withdrawn ({what}); the choices made "
+             f"stay and may be changed, and it is counted afresh when it closes, {closes(e.deadline)}."]
     named = r.withdrawn.get("named_by_moderator") or []
     if named:
         lines.append(f"The {' and '.join(Party(p).title for p in named)} nominee you named goes with it: name it "
@@ -71,16 +76,16 @@ def reopened_public(r: Reopened) -> str:
     e = r.election
     why = f" ({r.reason})" if r.reason else ""
     if r.shown == "held":
-        withdrawn = "Its result, held back and never posted, is withdrawn."
+        withdrawn = f"Its result, held back and never posted, is withdrawn: {UNDECIDED[e.stage]}."
     else:
         card = f" ({r.link})" if r.link else ""
-        withdrawn = (f"Its result{card} is withdrawn and no longer stands: {decided(e.stage, r.withdrawn)} "
-                     "is not decided.")
-    president = (f" The Presidency stays with the {r.president[1].plural} until it closes."
+        withdrawn = (f"Its result{card} is withdrawn and no longer stands ({decided(e.stage, r.withdrawn)}): "
+                     f"{UNDECIDED[e.stage]}.")
+    president = (f" The Presidency is the {r.president[1].plural}' again meanwhile, as before the close."
                  if r.president is not None else "")
     return (f"**{e.game.name}: the {e.title} of turn {e.turn} is reopened** by the moderators{why}. {withdrawn}"
             f"{president} Choices already made stay and can be changed by DM ({FORMS[e.stage]}); it is counted "
-            f"afresh when it closes: {closes(e.deadline).removeprefix('it ')}.")
+            f"afresh when it closes, {closes(e.deadline)}.")
 
 
 def reopened_dm(r: Reopened, p: ChoiceAgain, now: datetime) -> str:

@@ -166,9 +166,6 @@ class Explain(ServiceBase):
             by_code = {r.id: FactionCode[r.code] for r in await faction_rows(session, game_id)}
             factions = {c.name: by_code[c.faction_id] for c in await candidate_rows(session, game_id)
                         if c.faction_id in by_code}
-            for e in reversed(await events_of(session, game_id, "CandidateChanged")):  # a result keeps the old name
-                if e.payload.get("renamed") in factions:
-                    factions.setdefault(str(e.payload["name"]), factions[e.payload["renamed"]])
             derivation, posted = _explained(game, row, known, factions)
             if derivation.value != posted:  # cannot happen unless the rules changed under a kept result
                 raise RuleError(f"The totals rebuilt ({derivation.value}) differ from those posted ({posted}); "

@@ -61,12 +61,11 @@ async def _closed_last(session: AsyncSession, game: Game, gov: MylGovernment) ->
                             f"realignment locks come from it. {NOTHING}")
         raise RuleError(f"No election has been held in {game.name} yet; there is nothing to reopen.")
     row = await open_election(session, game.id)
-    if row is not None and row.stage == "general":
-        raise RuleError(f"The General Election of turn {gov.turn} is open, and it runs on the Primary's nominees: a "
-                        f"Primary is reopened only until the General Election opens. {NOTHING}")
     if row is not None:
-        raise RuleError(f"The Primary of turn {gov.turn} is open: nothing has closed to reopen (/election deadline "
-                        f"moves its deadline). {NOTHING}")
+        under = (" The Primary cannot be reopened under it: the General Election runs on the Primary's nominees, so a "
+                 "Primary is reopened only until the General Election opens." if row.stage == "general" else "")
+        raise RuleError(f"The {_title(row.stage)} of turn {gov.turn} is open: nothing has closed to reopen "
+                        f"(/election deadline moves its deadline).{under} {NOTHING}")
     general = await election_of(session, game.id, gov.turn, "general")
     found = general if general is not None else await election_of(session, game.id, gov.turn, "primary")
     if found is None or found.status != "closed":
@@ -160,7 +159,7 @@ class Takebacks(ServiceBase):
             await session.flush()
             payload = {"turn": row.turn, "stage": row.stage, "reason": why,
                        "deadline": deadline.isoformat() if deadline else None, "closed_at": closed_at.isoformat(),
-                       "closed_by": closed.seq, "shown": how}
+                       "withdrawn": closed.seq, "shown": how}
             if president is not None:
                 payload["president"] = [president[0].name, president[1].name]
             await uow.record(game_id, REOPENED, actor, payload, source_id)
