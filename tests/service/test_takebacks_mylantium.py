@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from mylantium_table import MOD, USERS, Republic, republic, seqs
+from mylantium_table import MOD, USERS, Republic, payloads, republic, seqs, with_candidates
 from sqlalchemy import select
 
 from engine.core.errors import NotFoundError, RuleError
@@ -17,7 +17,6 @@ from engine.mylantium.business import Happening as H
 from engine.mylantium.model import FactionCode, Party
 from engine.service import Clerk
 from engine.service.clock import ManualClock
-from engine.store.models import Event
 from engine.store.models.mylantium import MylHistory
 
 C = FactionCode
@@ -26,18 +25,7 @@ W, F = Party.WHIG, Party.FEDERALIST
 
 @pytest.fixture
 async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
-    r = await republic(clerk, clock)
-    for name, code, charisma in (("Lee", C.PL, 7), ("Ash", C.GR, 3), ("Kim", C.PR, 5), ("Max", C.BH, 4)):
-        await clerk.mylantium.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=MOD)
-    await clerk.mylantium.set_government(r.id, president=C.PR, approval=60, actor=MOD)
-    return r
-
-
-async def payloads(r: Republic, kind: str) -> list[dict]:
-    async with r.clerk._sessions() as session:
-        found = await session.execute(select(Event.payload).where(Event.game_id == r.id, Event.kind == kind)
-                                      .order_by(Event.seq))
-        return list(found.scalars())
+    return await with_candidates(await republic(clerk, clock))
 
 
 def totals(result: dict) -> dict[str, int]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from ledger_front import MODERATOR, text_of
-from mylantium_table import CHANNEL, GUILD, MOD, NAMES, USERS, Republic, republic
+from mylantium_table import CHANNEL, GUILD, MOD, NAMES, USERS, Republic, republic, with_candidates
 
 from bot.actions.commands import App, dispatch
 from bot.actions.context import Actor, Ctx, Place
@@ -51,10 +51,7 @@ def answer(out: list[Outgoing]) -> str:
 
 @pytest.fixture
 async def rep(clerk: Clerk, clock: ManualClock) -> Republic:
-    r = await republic(clerk, clock)
-    for name, code, charisma in (("Lee", C.PL, 7), ("Ash", C.GR, 3), ("Kim", C.PR, 5), ("Max", C.BH, 4)):
-        await clerk.mylantium.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=MOD)
-    await clerk.mylantium.set_government(r.id, president=C.PR, approval=60, actor=MOD)
+    r = await with_candidates(await republic(clerk, clock))
     await clerk.mylantium.elections.start_election_round(r.id, actor=MOD)
     return r
 
