@@ -186,7 +186,7 @@ async def test_a_new_turn_started_too_early_goes_back_to_the_turn_before(rep: Re
     assert turn == 2
     await rep.clerk.mylantium.set_faction(rep.id, code=C.GR, vp=25, reason="a turn-1 award", actor=MOD)
     await rep.happen(H.SCANDAL)
-    with pytest.raises(RuleError, match=r"1 happening\(s\) were recorded in turn 2 since its start.*/event undo"):
+    with pytest.raises(RuleError, match=r"1 happening was recorded in turn 2 since its start.*/event undo"):
         await takebacks.cancel_election_round(rep.id, reason=None, actor=MOD)
     await rep.clerk.mylantium.business.undo_happening(rep.id, actor=MOD)
     called = await takebacks.cancel_election_round(rep.id, reason="too early", actor=MOD)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.actions.log_text import Sentence
+from engine.core.words import plural
 
 SENTENCES: dict[str, Sentence] = {
     "ChoiceMade": lambda p, w: (f"{p.get('faction')} chose {p.get('choice')} in the {p.get('stage')} of turn "
@@ -21,7 +22,7 @@ SENTENCES: dict[str, Sentence] = {
     "ElectionRoundCancelled": lambda p, w: (f"turn {p.get('turn')}'s Election Round (#{p.get('started')}) called off"
                                             + (f" ({p['reason']})" if p.get("reason") else "")
                                             + f"; the game is in turn {p.get('turn_now')}"
-                                            + (f"; {p['relabelled']} change(s) counted in it again"
+                                            + (f"; {plural(int(p['relabelled']), 'change')} counted in it again"
                                                if p.get("relabelled") else "")),
     "HappeningRecorded": lambda p, w: (f"turn {p.get('turn')}: {p.get('what')}"
                                        + (f" ×{p['amount']}" if (p.get("amount") or 1) != 1 else "")

@@ -16,6 +16,7 @@ from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
 from bot.actions.render import deadline_line
 from bot.actions.routes import Routes
 from engine.core.stamps import stamp
+from engine.core.words import plural
 from engine.mylantium.model import FactionCode, Party
 from engine.service.mylantium.state import NAME
 from engine.service.mylantium.views import ChoiceAgain, Reopened, RoundCalledOff
@@ -24,7 +25,7 @@ from engine.service.views import GameView
 M: CommandFlags = {"moderator": True, "ruleset": NAME}
 ROUTES = Routes()
 command = ROUTES.command
-REASON = Option("reason", str, "why (said in the game channel and kept in the record)")
+REASON = Option("reason", str, "why (said in the announcement and kept in the record)")
 FORMS = {"primary": "`Primary: <Candidate>`", "general": "`General: Whig` or `General: Federalist`"}
 
 
@@ -67,7 +68,7 @@ def reopened_answer(r: Reopened) -> str:
         lines.append(f"The Presidency is the {r.president[1].plural}' again (the close had given it to the "
                      f"{r.president[0].plural}).")
     if r.happenings_since:
-        lines.append(f"{r.happenings_since} happening(s) recorded since the close stay (/event list).")
+        lines.append(f"The {plural(r.happenings_since, 'happening')} recorded since the close stay (/event list).")
     lines.append("Each Faction's player is told by DM.")
     return " ".join(lines)
 
@@ -104,8 +105,8 @@ def reopened_dm(r: Reopened, p: ChoiceAgain, now: datetime) -> str:
 
 
 @command("election reopen", "Reopen this turn's election that closed last (closed by mistake or too early).",
-         Option("deadline", str, "its new deadline: a duration such as 24h, a time, or a Discord timestamp (default: "
-                                 "the one it had, if still to come)"), REASON, **M)
+         Option("deadline", str, "a duration such as 24h, a time or a Discord timestamp (default: the one it had, if "
+                                 "to come)"), REASON, **M)
 async def election_reopen(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     """Play-test U1.2: a Primary or General Election closed by mistake could not be reopened; its result stood."""
     g = require_game(game)
@@ -127,8 +128,8 @@ def called_off_answer(c: RoundCalledOff) -> str:
     else:
         where = (f"{c.game.name} is back in turn {c.turn_now}, after its Business Phase; /election start begins turn "
                  f"{c.turn}'s Election Round again, taking the locks afresh.")
-    moved = (f" The {c.relabelled} change(s) of VP, approval or Fervor (or Revolutions) made since the start count in "
-             f"turn {c.turn_now} again, as they would have without it." if c.relabelled else "")
+    moved = (f" The {plural(c.relabelled, 'change')} of VP, approval or Fervor (or Revolutions) made since the start "
+             f"count in turn {c.turn_now} again, as they would have without it." if c.relabelled else "")
     return f"Turn {c.turn}'s Election Round is called off: {where}{moved}"
 
 

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.disclosure import shown
 from engine.core.errors import RuleError
+from engine.core.words import plural
 from engine.mylantium.model import FactionCode
 from engine.service.announcements import jump_link, posted_key
 from engine.service.clock import utc
@@ -198,7 +199,9 @@ class Takebacks(ServiceBase):
                 happened = (await session.execute(select(MylHappening).where(
                     MylHappening.game_id == game_id, MylHappening.turn == turn))).scalars().all()
                 if happened:
-                    raise RuleError(f"{len(happened)} happening(s) were recorded in turn {turn} since its start; "
+                    were = "was" if len(happened) == 1 else "were"
+                    raise RuleError(f"{plural(len(happened), 'happening')} {were} recorded in turn {turn} since its "
+                                    f"start; "
                                     f"without the start they would belong to no turn (turn {turn - 1}'s Business "
                                     f"Phase has closed). Take them back with /event undo first, and record them "
                                     f"again once the Round starts. {NOTHING}")
