@@ -120,3 +120,23 @@ async def test_a_renamed_candidate_is_announced(rep: Republic, clerk: Clerk) -> 
     assert "Lee Adams (was Lee): Charisma 7, running." in answer(out)
     assert "The candidate **Lee** of the Plutocrats is **Lee Adams** (a moderator's correction of the name)" in \
         channel(out)
+
+
+async def test_a_held_result_reopened_is_withdrawn_without_saying_what_it_decided(rep: Republic, clerk: Clerk) -> None:
+    """A result the disclosure check held (``disclosure: hold``) was never posted: its withdrawal links no card and
+    says nothing of what it decided; closed again it is held again, and its release is the second close's."""
+    await slash(clerk, MODERATOR, "game settings", setting="disclosure", value="hold")
+    await slash(clerk, MODERATOR, "election primary open")
+    await dm(clerk, C.PL, "Primary: Lee")
+    await slash(clerk, MODERATOR, "election primary close")
+    out = await slash(clerk, MODERATOR, "election reopen")
+    said = channel(out)
+    assert "Its result, held back and never posted, is withdrawn: nobody is a nominee until it closes again." in said
+    assert "Lee" not in said and "https://" not in said
+    assert "held back and never posted" in answer(out)
+    await slash(clerk, MODERATOR, "election primary close")
+    released = await slash(clerk, MODERATOR, "election release")
+    [card] = [o for o in released if POSTED in o.extra]
+    assert card.extra[POSTED] == f"primary:{rep.id}:1:2"
+    await clerk.announcements.mark_posted(card.extra[POSTED], 6200)  # the release is owed as the second close's
+    assert await clerk.announcements.unposted(clerk.clock.now() - timedelta(hours=1)) == []

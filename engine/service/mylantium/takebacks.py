@@ -75,9 +75,15 @@ async def _closed_last(session: AsyncSession, game: Game, gov: MylGovernment) ->
 
 
 async def _close_event(session: AsyncSession, game_id: int, row: MylElection) -> Event:
+    """The ``ElectionClosed`` event of ``row``'s latest close (the one a reopening withdraws)."""
     found = await session.execute(select(Event).where(Event.game_id == game_id, Event.kind == "ElectionClosed")
                                   .order_by(Event.seq.desc()))
-    return next(e for e in found.scalars() if (e.payload.get("turn"), e.payload.get("stage")) == (row.turn, row.stage))
+    close = next((e for e in found.scalars()
+                  if (e.payload.get("turn"), e.payload.get("stage")) == (row.turn, row.stage)), None)
+    if close is None:  # never so in a game Clerk ran; a reopening would not know what the close did
+        raise RuleError(f"The ledger holds no close of the {_title(row.stage)} of turn {row.turn}, so Clerk cannot "
+                        f"tell what reopening it would undo. {NOTHING}")
+    return close
 
 
 async def _president_before(session: AsyncSession, game_id: int, seq: int) -> str | None:
