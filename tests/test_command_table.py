@@ -52,6 +52,7 @@ FREE_TEXT = {
     ("transfer record", "what"): "what was transferred, in words",
     ("building add", "name"): "a new building's name",
     ("candidate add", "name"): "a new candidate's name",
+    ("candidate set", "rename"): "a candidate's corrected name",
     ("why", "name"): "what it names depends on the subject and the ruleset (a score's category or award, a "
                      "candidate, a card); each subject refuses a name it does not know and lists the ones it takes",
 }

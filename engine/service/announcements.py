@@ -16,16 +16,29 @@ from engine.service.uow import Duplicate, ServiceBase, SyncUnit
 from engine.store.models import Event, PostedMessage
 
 
-def posted_marker(kind: str, game_id: int, number: int) -> str:
+def posted_marker(kind: str, game_id: int, number: int, closing: int = 1) -> str:
     """``round:<game>:<number>`` or ``ag:<game>:<number>``: also the Discord nonce of the announcement (at most 25
-    characters), so Discord drops a second post of it within a few minutes."""
-    return f"{kind}:{game_id}:{number}"
+    characters), so Discord drops a second post of it within a few minutes. ``closing``: a result closed again after
+    a moderator reopened it (a Mylantium election, ``/election reopen``) is its ``closing``-th, ``primary:<game>:
+    <number>:2``: a new announcement with a nonce of its own, not the first one posted again."""
+    return f"{kind}:{game_id}:{number}" + (f":{closing}" if closing > 1 else "")
 
 
-def warning_marker(kind: str, game_id: int, number: int) -> str:
+def warning_marker(kind: str, game_id: int, number: int, closing: int = 1) -> str:
     """``wround:<game>:<number>`` (``wprimary``, ``wgeneral``): the moderators' disclosure warning of that result, its
-    Discord nonce and the key it is recorded sent under (at most 25 characters)."""
-    return f"w{kind}:{game_id}:{number}"
+    Discord nonce and the key it is recorded sent under (at most 25 characters); ``closing`` as ``posted_marker``."""
+    return posted_marker(f"w{kind}", game_id, number, closing)
+
+
+def read_marker(marker: str) -> tuple[str, int, int, int]:
+    """(kind, game id, number, closing) of a marker ``posted_marker`` or ``warning_marker`` made."""
+    kind, game, number, *closing = marker.split(":")
+    return kind, int(game), int(number), int(closing[0]) if closing else 1
+
+
+def closing_key(closing: int) -> str:
+    """What a key of a result's bookkeeping adds for its ``closing``-th close (nothing for the first)."""
+    return f":{closing}" if closing > 1 else ""
 
 
 def jump_link(guild_id: int, channel_id: int | None, message_id: int | None) -> str | None:
@@ -68,25 +81,35 @@ class Announced:
     kind: str
     number: int
     detail: int | None = None
+    closing: int = 1
+    """Which close of the result it announced (``posted_marker``): a result closed again after a reopening is a
+    later one, and a card of an earlier close announced a result since withdrawn."""
 
 
-def result_pending(unit: SyncUnit, game_id: int, kind: str, number: int) -> None:
-    """In the close's transaction: the close has an announcement to post (kind ``round`` or ``ag``)."""
-    unit.record(game_id, *pending_event(kind, number))
+def result_pending(unit: SyncUnit, game_id: int, kind: str, number: int, closing: int = 1) -> None:
+    """In the close's transaction: the close has an announcement to post (kind ``round`` or ``ag``); ``closing`` as
+    ``posted_marker``."""
+    unit.record(game_id, *pending_event(kind, number, closing))
 
 
-def pending_event(kind: str, number: int) -> tuple[str, None, dict[str, Any], None]:
+def pending_event(kind: str, number: int, closing: int = 1) -> tuple[str, None, dict[str, Any], None]:
     """``result_pending``'s event (kind, actor, payload, source id), for ``SyncUnit.record_all`` with the close's."""
-    return "ResultPending", None, {"kind": kind, "number": number}, None
+    return "ResultPending", None, {"kind": kind, "number": number, **closing_payload(closing)}, None
+
+
+def closing_payload(closing: int) -> dict[str, int]:
+    """``{"closing": n}`` in the bookkeeping events of a result closed again (``posted_marker``); nothing for the
+    first close, so that those read as they always have."""
+    return {"closing": closing} if closing > 1 else {}
 
 
 class AnnouncementService(ServiceBase):
     async def mark_posted(self, marker: str, message_id: int | None = None) -> None:
         """Record that the announcement ``marker`` reached Discord (once; a repeat is ignored), as the message
         ``message_id`` when known (**Explain this** finds the result a message announced by it)."""
-        kind, game, number = marker.split(":")
+        kind, game, number, closing = read_marker(marker)
         source = f"posted:{marker}"
-        payload: dict[str, object] = {"kind": kind, "number": int(number)}
+        payload: dict[str, object] = {"kind": kind, "number": number, **closing_payload(closing)}
         if message_id is not None:
             payload["message_id"] = str(message_id)  # a string: a snowflake is past what some JSON readers keep exact
         try:
@@ -97,9 +120,9 @@ class AnnouncementService(ServiceBase):
 
     async def remember_post(self, marker: str, channel_id: int, message_id: int) -> None:
         """Where the announcement ``marker`` went (bookkeeping, not an event): an erratum links it."""
-        kind, game, number = marker.split(":")
+        kind, game, number, _ = read_marker(marker)  # the latest close's card: an erratum links it
         async with self._sessions() as session, session.begin():
-            key = posted_key(kind, int(number))
+            key = posted_key(kind, number)
             found = await session.execute(select(PostedMessage).where(PostedMessage.game_id == int(game),
                                                                       PostedMessage.key == key))
             row = found.scalar_one_or_none()
@@ -111,9 +134,9 @@ class AnnouncementService(ServiceBase):
     async def mark_warned(self, marker: str, channel_id: int, message_id: int) -> None:
         """The disclosure warning ``marker`` (``warning_marker``) reached Discord as ``message_id`` (bookkeeping, not
         an event; once, a repeat is ignored)."""
-        kind, game, number = marker.split(":")
+        kind, game, number, closing = read_marker(marker)
         async with self._sessions() as session, session.begin():
-            key = f"warned:{kind}:{int(number)}"
+            key = f"warned:{kind}:{number}{closing_key(closing)}"
             found = await session.execute(select(PostedMessage.id).where(PostedMessage.game_id == int(game),
                                                                          PostedMessage.key == key))
             if found.scalar_one_or_none() is None:
@@ -121,10 +144,10 @@ class AnnouncementService(ServiceBase):
 
     async def warned(self, marker: str) -> bool:
         """Whether the disclosure warning ``marker`` was recorded sent (``mark_warned``)."""
-        kind, game, number = marker.split(":")
+        kind, game, number, closing = read_marker(marker)
         async with self._read() as session:
             found = await session.execute(select(PostedMessage.id).where(
-                PostedMessage.game_id == int(game), PostedMessage.key == f"warned:{kind}:{int(number)}"))
+                PostedMessage.game_id == game, PostedMessage.key == f"warned:{kind}:{number}{closing_key(closing)}"))
             return found.scalar_one_or_none() is not None
 
     async def remember_card(self, tag: str, channel_id: int, message_id: int) -> None:
@@ -147,7 +170,8 @@ class AnnouncementService(ServiceBase):
                 Event.game_id == game_id, Event.kind == "ResultPosted").order_by(Event.seq.desc()))
             for (payload,) in rows.all():
                 if payload.get("message_id") == str(message_id):
-                    return Announced(str(payload["kind"]), int(payload["number"]))
+                    return Announced(str(payload["kind"]), int(payload["number"]),
+                                     closing=int(payload.get("closing", 1)))
             keys = await session.execute(select(PostedMessage.key).where(
                 PostedMessage.game_id == game_id, PostedMessage.message_id == message_id,
                 PostedMessage.key.startswith(f"card:{message_id}:")))
@@ -157,17 +181,18 @@ class AnnouncementService(ServiceBase):
             return None
 
     async def unposted(self, since: datetime) -> list[tuple[str, int, int]]:
-        """(kind, game id, number) of every result closed by its deadline since ``since`` and not marked posted."""
+        """(kind, game id, number) of every result closed by its deadline since ``since`` and not marked posted (each
+        close of a result closed again after a reopening on its own: ``posted_marker``)."""
         async with self._read() as session:
             rows = await session.execute(
                 select(Event.game_id, Event.kind, Event.payload)
                 .where(Event.at >= since, Event.kind.in_(("ResultPending", "ResultPosted"))).order_by(Event.id))
-            pending: list[tuple[str, int, int]] = []
-            posted: set[tuple[str, int, int]] = set()
+            pending: list[tuple[str, int, int, int]] = []
+            posted: set[tuple[str, int, int, int]] = set()
             for game_id, kind, payload in rows.all():
-                key = (str(payload["kind"]), game_id, int(payload["number"]))
+                key = (str(payload["kind"]), game_id, int(payload["number"]), int(payload.get("closing", 1)))
                 if kind == "ResultPosted":
                     posted.add(key)
                 else:
                     pending.append(key)
-            return [p for p in pending if p not in posted]
+            return list(dict.fromkeys(p[:3] for p in pending if p not in posted))

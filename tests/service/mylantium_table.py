@@ -76,7 +76,29 @@ async def republic(clerk: Clerk, clock: ManualClock, *, tv1_i04: bool = True) ->
 
 async def seqs(r: Republic, kind: str) -> list[int]:
     """The event numbers of the game's events of ``kind``, in order."""
+    return await _of_events(r, kind, Event.seq)
+
+
+async def payloads(r: Republic, kind: str) -> list[dict[str, Any]]:
+    """The payloads of the game's events of ``kind``, in order."""
+    return await _of_events(r, kind, Event.payload)
+
+
+async def _of_events(r: Republic, kind: str, column: Any) -> list[Any]:
     async with r.clerk._sessions() as session:
-        found = await session.execute(select(Event.seq).where(Event.game_id == r.id, Event.kind == kind)
+        found = await session.execute(select(column).where(Event.game_id == r.id, Event.kind == kind)
                                       .order_by(Event.seq))
         return list(found.scalars())
+
+
+CANDIDATES = (("Lee", FactionCode.PL, 7), ("Ash", FactionCode.GR, 3), ("Kim", FactionCode.PR, 5),
+              ("Max", FactionCode.BH, 4))
+"""TV1-I04's candidates: (name, Faction, Charisma)."""
+
+
+async def with_candidates(r: Republic, *, president: FactionCode = FactionCode.PR, approval: int = 60) -> Republic:
+    """``r`` with TV1-I04's candidates and its government page (the Proles' Presidency, approval 60)."""
+    for name, code, charisma in CANDIDATES:
+        await r.clerk.mylantium.add_candidate(r.id, name=name, code=code, charisma=charisma, actor=MOD)
+    await r.clerk.mylantium.set_government(r.id, president=president, approval=approval, actor=MOD)
+    return r

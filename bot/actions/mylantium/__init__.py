@@ -1,11 +1,11 @@
 """The Republic of Mylantium in the front end: its record (``FRONT``, listed in ``bot/actions/rulesets.py``) and the
 routes of its parts: the setup (``republic``), a turn (``turn``: the Election Round, the Business Phase, the DM
-forms) and revolutions (``revolution``)."""
+forms), a step of it taken back (``takeback``) and revolutions (``revolution``)."""
 
 from __future__ import annotations
 
 from bot.actions.front import Front
-from bot.actions.mylantium import errata, removal, republic, revolution, turn, why
+from bot.actions.mylantium import errata, removal, republic, revolution, takeback, turn, why
 from bot.actions.mylantium.imports import import_setup
 from bot.actions.mylantium.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.mylantium.render import REMINDERS
@@ -15,7 +15,7 @@ from engine.mylantium.forms import meant_form
 from engine.mylantium.import_file import KINDS as IMPORT_KINDS
 from engine.service.mylantium.state import NAME
 
-ROUTES = Routes.merged(republic.ROUTES, turn.ROUTES, revolution.ROUTES, errata.ROUTES)
+ROUTES = Routes.merged(republic.ROUTES, turn.ROUTES, takeback.ROUTES, revolution.ROUTES, errata.ROUTES)
 """Every Mylantium command, DM form and button."""
 for _group, _description in (
         ("faction", "a Mylantium game's own"),  # after the Landsdraad part's "Factions: temporary ones of a ... round"

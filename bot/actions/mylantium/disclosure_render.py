@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.actions.mylantium.render import GOLD, late_text
+from bot.actions.mylantium.render import GOLD, close_notes
 from bot.actions.outbox import Card
 from bot.actions.render import NEUTRAL
 from engine.core.disclosure import margin_band
@@ -59,7 +59,7 @@ def exposure_warning(e: MylElectionView) -> str:
 
 def held_card(e: MylElectionView) -> Card:
     return Card(f"{e.game.name}: the {e.title} of turn {e.turn} is closed", "The moderators will post the result."
-                + late_text(e.result or {}),
+                + close_notes(e.result or {}),
                 (), NEUTRAL)
 
 
@@ -83,7 +83,7 @@ def coarse_card(e: MylElectionView) -> Card:
             text = (f"Tied: {', '.join(tie)}. The moderators name the nominee (/election nominee)." if tie else
                     f"Nominee: **{nominee}**; margin {_band(totals)}" if nominee else "no candidates")
             fields.append((f"{party.title} Primary", text, False))
-        return Card(f"{e.game.name}: the Primary of turn {e.turn}", late_text(e.result or {}).lstrip(), tuple(fields),
+        return Card(f"{e.game.name}: the Primary of turn {e.turn}", close_notes(e.result or {}).lstrip(), tuple(fields),
                     GOLD, footer=footer)
     winner = Party(r["winner"])
     totals = [int(line.get("total", 0)) for line in r.get("lines", {}).values()]
@@ -92,5 +92,5 @@ def coarse_card(e: MylElectionView) -> Card:
     if r.get("president"):
         outcome += (f" The Presidency goes to their nominee, {r['nominees'][winner.value]} (the "
                     f"{FactionCode[r['president']].plural}).")
-    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome + late_text(e.result or {}), (), GOLD,
-                footer=footer)
+    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome + close_notes(e.result or {}), (),
+                GOLD, footer=footer)

@@ -166,12 +166,17 @@ it reads them back at start before it closes the election (bot/discord/catch_up.
 play-test R3.2)."""
 
 
-def late_text(r: Mapping[str, Any]) -> str:
-    """The note under a result its deadline closed while the bot was offline; empty for one closed in time."""
+def close_notes(r: Mapping[str, Any]) -> str:
+    """The notes under a result: closed again after the moderators reopened it (``/election reopen``), and closed
+    at its deadline while the bot was offline; empty for a first close in time."""
+    notes = ""
+    if int(r.get("closing", 1)) > 1:
+        notes += ("\n\nCounted afresh: the moderators reopened this election, and the result of its earlier close is "
+                  "withdrawn.")
     due = r.get("due_at")
-    if not due:
-        return ""
-    return f"\n\nClosed at its deadline {stamp(datetime.fromisoformat(due))} (the bot was offline). {OFFLINE_DMS}"
+    if due:
+        notes += f"\n\nClosed at its deadline {stamp(datetime.fromisoformat(due))} (the bot was offline). {OFFLINE_DMS}"
+    return notes
 
 
 def result_card(e: MylElectionView) -> Card:
@@ -190,7 +195,7 @@ def result_card(e: MylElectionView) -> Card:
             fields.append((f"{party.title} Primary", "\n".join(lines) or "no candidates", False))
         fields.append(("Independent Vote", "none: it votes only in the General Election", False))
         return Card(f"{e.game.name}: the Primary of turn {e.turn}", "Totals by candidate (Charisma counts only "
-                                                                  "for candidates running)." + late_text(r),
+                                                                  "for candidates running)." + close_notes(r),
                     tuple(fields), GOLD)
     lines = r.get("lines", {})
     incumbent = Party(r["incumbent"])
@@ -211,7 +216,7 @@ def result_card(e: MylElectionView) -> Card:
     if r.get("president"):
         outcome += (f" The Presidency goes to their nominee, {r['nominees'][winner.value]} (the "
                     f"{FactionCode[r['president']].plural}).")
-    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome + late_text(r), tuple(fields), GOLD)
+    return Card(f"{e.game.name}: the General Election of turn {e.turn}", outcome + close_notes(r), tuple(fields), GOLD)
 
 
 def choice_text(r: ChoiceReceipt, now: datetime, written: str | None = None) -> str:

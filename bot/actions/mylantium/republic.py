@@ -263,16 +263,25 @@ async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
                 f"New candidate: **{c.name}** of the {c.faction.plural} ({c.party.title}), Charisma {c.charisma}.")))]
 
 
-@command("candidate set", "Change a candidate's Charisma, or whether they run in the coming elections.",
+@command("candidate set", "Change a candidate's Charisma, whether they run in the coming elections, or their name.",
          Option("name", str, "the candidate", True, autocomplete="candidate"),
          Option("charisma", int, "Charisma, 1 to 13", min_value=1, max_value=13),
-         Option("running", bool, "whether they run (Charisma counts only while running)"), **M)
+         Option("running", bool, "whether they run (Charisma counts only while running)"),
+         Option("rename", str, "the candidate's right name, when it was misspelt (a correction)"), **M)
 async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     c = await app.clerk.mylantium.set_candidate(g.id, name=o["name"], charisma=o.get("charisma"),
-                                                running=o.get("running"), actor=ctx.actor.id, source_id=ctx.source_id)
+                                                running=o.get("running"), rename=o.get("rename"), actor=ctx.actor.id,
+                                                source_id=ctx.source_id)
     state = "running" if c.running else "not running"
-    return [reply(f"{c.name}: Charisma {c.charisma}, {state}.", ephemeral=True), *await quietly(app, g)]
+    public = []
+    if c.renamed_from is not None:  # play-test U1.7: the candidate's name is public (the opening card, /status)
+        public.append(Outgoing(ToChannel(g.channel_id), text=(
+            f"The candidate **{c.renamed_from}** of the {c.faction.plural} is **{c.name}** (a moderator's correction "
+            "of the name); choices made for them stand.")))
+    was = f" (was {c.renamed_from})" if c.renamed_from is not None else ""
+    return [reply(f"{c.name}{was}: Charisma {c.charisma}, {state}.", ephemeral=True),
+            *await quietly(app, g, *public)]
 
 
 @command("candidate discard", "A Faction loses its Candidate (Events: Losing a Candidate).",

@@ -75,9 +75,9 @@ async def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
     out: list[Outgoing] = []
     if found and not found.get("released"):
         out.append(Outgoing(await moderator_target(app, e.game), text=exposure_warning(e),
-                            extra={WARNED: warning_marker(e.stage, e.game.id, e.turn)}))
+                            extra={WARNED: warning_marker(e.stage, e.game.id, e.turn, e.closing)}))
     how = shown(found)
-    marker = {POSTED: posted_marker(e.stage, e.game.id, e.turn)}
+    marker = {POSTED: posted_marker(e.stage, e.game.id, e.turn, e.closing)}
     if how == "held":  # no marker: the release announces it (/election release)
         return [*out, Outgoing(ToChannel(e.game.channel_id), card=held_card(e))]
     if how == "coarse":
@@ -445,7 +445,7 @@ async def close_overdue(app: App, now: datetime) -> list[Outgoing]:
         try:
             e = await app.clerk.mylantium.elections.close_election(
                 game_id, actor=None, expected=(turn, stage),
-                source_id=f"myl-election-deadline:{game_id}:{turn}:{stage}")
+                source_id=await app.clerk.mylantium.elections.deadline_source(game_id, turn, stage))
         except Exception:
             log.exception("closing the %s of turn %s of game %s at its deadline failed", stage, turn, game_id)
             continue

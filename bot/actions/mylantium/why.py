@@ -50,12 +50,26 @@ async def revolution(app: App, ctx: Ctx, game: GameView, ask: WhyAsk) -> Derivat
     return await app.clerk.mylantium.explain.revolution(game.id, attempt=ask.round)
 
 
+async def _standing(app: App, game: GameView, card: Announced, stage: str) -> list[WhyAsk]:
+    """An election's card, unless its result was withdrawn since (``/election reopen``): the card of an earlier close
+    is not answered with the result that replaced it, nor with one still to come."""
+    now = await app.clerk.mylantium.elections.election_of(game.id, card.number, stage)
+    if now is not None and (now.status != "closed" or now.closing != card.closing):
+        title = "Primary" if stage == "primary" else "General Election"
+        later = ("it is open again" if now.status != "closed" else
+                 f"its result now is the one posted after it closed again: `/why election round:{card.number} "
+                 f"name:{stage}`")
+        raise RuleError(f"That card's result was withdrawn: the moderators reopened the {title} of turn "
+                        f"{card.number} after it was posted, and {later}.")
+    return [WhyAsk("election", round=card.number, name=stage)]
+
+
 async def primary(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
-    return [WhyAsk("election", round=card.number, name="primary")]
+    return await _standing(app, game, card, "primary")
 
 
 async def general(app: App, game: GameView, card: Announced) -> list[WhyAsk]:
-    return [WhyAsk("election", round=card.number, name="general")]
+    return await _standing(app, game, card, "general")
 
 
 async def business(app: App, game: GameView, card: Announced) -> list[WhyAsk]:

@@ -21,7 +21,7 @@ from engine.mylantium.approval import incumbent_party
 from engine.mylantium.disclosure import general_options, primary_options
 from engine.mylantium.elections import Candidate, check_primary_choice, general, primary
 from engine.mylantium.model import Faction, FactionCode, Party
-from engine.service.announcements import result_pending
+from engine.service.announcements import pending_event, result_pending
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
 from engine.service.mylantium.disclosure import with_disclosure
@@ -31,6 +31,7 @@ from engine.service.mylantium.state import (
     calm_game,
     candidate_of,
     candidate_rows,
+    closing_of,
     election_of,
     faction_of_user,
     faction_rows,
@@ -340,6 +341,9 @@ class Elections(ServiceBase):
                 result = await _tally(uow.session, game, gov, row)
                 if expected is not None and row.deadline is not None and uow.now - utc(row.deadline) > LATE:
                     result["due_at"] = utc(row.deadline).isoformat()  # closed late: the bot was offline
+                closing = await closing_of(uow.session, game_id, row.turn, row.stage)
+                if closing > 1:  # closed again after /election reopen: a new result, announced anew
+                    result["closing"] = closing
                 if row.stage == "general" and result.get("president"):
                     gov.president = result["president"]
                 row.status, row.closed_at, row.result = "closed", uow.now, result
@@ -348,7 +352,7 @@ class Elections(ServiceBase):
                                  {"turn": row.turn, "stage": row.stage, "result": result,
                                   "by_deadline": expected is not None}, source_id)
                 if not (result.get("disclosure") or {}).get("held"):  # a held result is announced when released
-                    await uow.run(result_pending, game_id, row.stage, row.turn)  # announced again after a kill
+                    await uow.run(result_pending, game_id, row.stage, row.turn, closing)  # again after a kill
                 return await election_view(uow.session, game, row)
         except Duplicate:
             return None
@@ -373,7 +377,7 @@ class Elections(ServiceBase):
             row.result = result
             await uow.session.flush()
             await uow.record(game_id, "ResultReleased", actor, {"kind": row.stage, "number": row.turn}, source_id)
-            await uow.record(game_id, "ResultPending", None, {"kind": row.stage, "number": row.turn}, None)
+            await uow.record(game_id, *pending_event(row.stage, row.turn, int(result.get("closing", 1))))
             return await election_view(uow.session, game, row)
 
     async def name_nominee(self, game_id: int, *, party: Party, candidate: str, actor: int | None,
@@ -424,6 +428,13 @@ class Elections(ServiceBase):
         match ``choose`` takes before a start of a name (``find_candidate``)."""
         async with self._read() as session:
             return any(same_name(c.name, name) for c in await candidate_rows(session, game_id) if not c.discarded)
+
+    async def deadline_source(self, game_id: int, turn: int, stage: str) -> str:
+        """The source id of the close of turn ``turn``'s ``stage`` election by its deadline: one per close, so an
+        election reopened (``/election reopen``) closes again by its new deadline."""
+        async with self._read() as session:
+            closing = await closing_of(session, game_id, turn, stage)
+        return f"myl-election-deadline:{game_id}:{turn}:{stage}" + (f":{closing}" if closing > 1 else "")
 
     async def pending_elections(self) -> list[tuple[int, int, str, datetime]]:
         """Open Mylantium elections with a deadline: (game id, turn, stage, deadline), soonest first."""

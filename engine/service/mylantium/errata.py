@@ -23,7 +23,7 @@ from engine.mylantium.model import Party
 from engine.mylantium.settings import DEFAULT
 from engine.service.announcements import jump_link, posted_key
 from engine.service.ledger import game_view, read_game
-from engine.service.mylantium.state import rules_of
+from engine.service.mylantium.state import REOPENED, rules_of
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
 from engine.store.models import Event, PostedMessage
@@ -67,11 +67,17 @@ def shown_at_close(session: Session, game_id: int, turn: int) -> str:
 
 
 def closed_generals(session: Session, game_id: int) -> dict[int, tuple[ClosedGeneral, int]]:
-    """Turn -> what its General Election's close recorded, and the id of that ``ElectionClosed`` event."""
+    """Turn -> what its General Election's close recorded, and the id of that ``ElectionClosed`` event: its latest
+    close, and none while a moderator has reopened it since (``/election reopen`` withdrew that result)."""
     found: dict[int, tuple[ClosedGeneral, int]] = {}
-    for e in session.execute(select(Event).where(Event.game_id == game_id, Event.kind == "ElectionClosed")
+    for e in session.execute(select(Event).where(Event.game_id == game_id,
+                                                 Event.kind.in_(("ElectionClosed", REOPENED)))
                              .order_by(Event.id)).scalars():
         p = e.payload
+        if e.kind == REOPENED:
+            if p.get("stage") == GENERAL:
+                found.pop(int(p["turn"]), None)
+            continue
         r = p.get("result") or {}
         if p.get("stage") != GENERAL or not isinstance(r.get("lines"), dict) or "approval" not in r:
             continue
@@ -104,11 +110,19 @@ def recount_turn(session: Session, game_id: int, closed: ClosedGeneral, closed_i
 
 def stated_totals(session: Session, game_id: int) -> dict[int, dict[Party, int]]:
     """Turn -> the totals of the latest erratum posted for its General Election (play-test M4.5: what a correction is
-    compared with, as in Landsdraad)."""
-    found = session.execute(select(Event.payload).where(Event.game_id == game_id, Event.kind == ERRATUM)
-                            .order_by(Event.id)).scalars()
-    return {int(p["turn"]): {party: int(p["corrected"].get(party.value, 0)) for party in Party}
-            for p in found if p.get("turn") is not None and p.get("stage", GENERAL) == GENERAL}
+    compared with, as in Landsdraad) since its latest close: an erratum of a result withdrawn by a reopening went
+    with it."""
+    found = session.execute(select(Event.kind, Event.payload).where(
+        Event.game_id == game_id, Event.kind.in_((ERRATUM, "ElectionClosed", REOPENED))).order_by(Event.id)).all()
+    stated: dict[int, dict[Party, int]] = {}
+    for kind, p in found:
+        if p.get("turn") is None or p.get("stage", GENERAL) != GENERAL:
+            continue
+        if kind == ERRATUM:
+            stated[int(p["turn"])] = {party: int(p["corrected"].get(party.value, 0)) for party in Party}
+        else:
+            stated.pop(int(p["turn"]), None)
+    return stated
 
 
 def after_set(session: Session, game_id: int, source_id: str) -> ElectionConsequences | None:

@@ -25,6 +25,7 @@ from engine.mylantium.revolution_why import attempt_explained
 from engine.mylantium.settings import Rules
 from engine.service.ledger import load_game
 from engine.service.mylantium.state import (
+    REOPENED,
     approval_of,
     candidate_rows,
     faction_rows,
@@ -151,12 +152,14 @@ class Explain(ServiceBase):
             row = await _election(session, game, turn, _stage(stage))
             chose: dict[FactionCode, tuple[int, ...]] = {}
             close: tuple[int, ...] = ()
-            for e in await events_of(session, game_id, "ChoiceMade", "ElectionClosed"):
+            for e in await events_of(session, game_id, "ChoiceMade", "ElectionClosed", REOPENED):
                 p = e.payload
                 if p.get("turn") != row.turn or p.get("stage") != row.stage:
                     continue
                 if e.kind == "ElectionClosed":
                     close = (e.seq,)
+                elif e.kind == REOPENED:  # its result withdrawn: the choices count until the next close
+                    close = ()
                 elif not close:  # a choice counts only before the close
                     chose[FactionCode[p["faction"]]] = (e.seq,)  # the last one replaces the earlier
             known = Known(await players_of(session, game_id), chose, close)

@@ -5,10 +5,11 @@ numbers to the GM, A1-09). The turn's parts are the objects it is made of: ``ele
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
@@ -51,11 +52,13 @@ from engine.service.mylantium.state import (
     open_election,
     require_calm,
     require_mylantium,
+    round_starts,
     rules_of,
     set_in_play,
     territory_rows,
     unit_rows,
 )
+from engine.service.mylantium.takebacks import Takebacks
 from engine.service.mylantium.views import (
     CandidateView,
     GovernmentView,
@@ -68,8 +71,16 @@ from engine.service.mylantium.views import (
 )
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
-from engine.store.models import Event, Game, Player
-from engine.store.models.mylantium import MylCandidate, MylChoice, MylFaction, MylHistory, MylTerritory, MylUnit
+from engine.store.models import Game, Player
+from engine.store.models.mylantium import (
+    MylCandidate,
+    MylChoice,
+    MylElection,
+    MylFaction,
+    MylHistory,
+    MylTerritory,
+    MylUnit,
+)
 
 if TYPE_CHECKING:  # the composition root builds this service; it is only referred to here
     from engine.service.clerk import Clerk
@@ -127,6 +138,46 @@ async def _hand_over(session: AsyncSession, game: Game, row: MylFaction, code: F
     return was[0], was[1], user_id, user_name
 
 
+async def _rename(session: AsyncSession, game: Game, row: MylCandidate, new: str) -> str:
+    """``/candidate set rename:`` (play-test U1.7): a misspelt candidate's name corrected, the same candidate (its
+    Faction, party, Charisma stay). Choices made for them in this turn's elections follow the name, and so does this
+    turn's Primary's nominee until its General Election has closed (the General reads its nominees by name); a
+    result already closed keeps the name it was posted with. Refused for an empty name, one that reads as nobody,
+    and one another candidate of the game has (a discarded one too). Returns the new name."""
+    name = " ".join(new.split())
+    if not name:
+        raise RuleError("A candidate needs a name.")
+    if name.lower() in NOBODY:
+        raise RuleError(f"A candidate cannot be called “{name}”: `Primary: {name}` reads as choosing nobody. Give "
+                        "another name.")
+    if name == row.name:
+        raise RuleError(f"The candidate is called {row.name} already: nothing was changed.")
+    clash = next((c for c in await candidate_rows(session, game.id) if c.id != row.id and same_name(c.name, name)),
+                 None)
+    if clash is not None:
+        gone = " (discarded)" if clash.discarded else ""
+        raise RuleError(f"{game.name} already has a candidate called {clash.name}{gone}; names tell candidates apart. "
+                        "Nothing was changed.")
+    old, row.name = row.name, name
+    gov = await government_of(session, game)
+    elections = (await session.execute(select(MylElection).where(MylElection.game_id == game.id,
+                                                                 MylElection.turn == gov.turn))).scalars().all()
+    for election in elections:
+        found = await session.execute(select(MylChoice).where(MylChoice.election_id == election.id,
+                                                              MylChoice.choice == old))
+        for choice in found.scalars():
+            choice.choice = name
+    primary = next((e for e in elections if e.stage == "primary"), None)
+    general = next((e for e in elections if e.stage == "general"), None)
+    if primary is not None and primary.result and (general is None or general.status != "closed"):
+        result = dict(primary.result)
+        result["nominees"] = {p: name if n == old else n for p, n in (result.get("nominees") or {}).items()}
+        result["ties"] = {p: [name if n == old else n for n in t] for p, t in (result.get("ties") or {}).items()}
+        primary.result = result
+    await session.flush()
+    return name
+
+
 class MylantiumService(RulesetService):
     """The moderators' setup of the Republic, and the parts of a turn."""
 
@@ -140,6 +191,8 @@ class MylantiumService(RulesetService):
         """``/player remove``: the player's Faction withdraws (``engine/service/mylantium/removal.py``)."""
         self.explain = Explain(backend)
         """``/why``: derivations of posted numbers (``engine/service/mylantium/explain.py``)."""
+        self.takebacks = Takebacks(backend)
+        """``/election reopen`` and ``/election cancel`` (``engine/service/mylantium/takebacks.py``)."""
 
     async def game_deadlines(self) -> list[tuple[int, datetime]]:
         """The deadlines of open Mylantium elections and of contributions to a Revolution, with their games."""
@@ -424,12 +477,17 @@ class MylantiumService(RulesetService):
             return candidate_view(row, {faction.id: faction})
 
     async def set_candidate(self, game_id: int, *, name: str, charisma: int | None = None,
-                            running: bool | None = None, discard: bool = False, actor: int | None,
-                            source_id: str | None = None) -> CandidateView:
+                            running: bool | None = None, discard: bool = False, rename: str | None = None,
+                            actor: int | None, source_id: str | None = None) -> CandidateView:
+        """A candidate's Charisma, whether they run, their discard, or (``rename``) the correction of a misspelt
+        name (play-test U1.7): the same candidate under the right name (``_rename``)."""
         async with self._write(game_id, source_id) as uow:
             game = await writable(uow, game_id)
             row = await find_candidate(uow.session, game, name)
+            was = row.name
             changes: dict[str, Any] = {}
+            if rename is not None:
+                changes["renamed"] = await _rename(uow.session, game, row, rename)
             if charisma is not None:
                 check_charisma(charisma)
                 row.charisma = changes["charisma"] = charisma
@@ -439,10 +497,11 @@ class MylantiumService(RulesetService):
                 row.discarded = changes["discarded"] = True
                 row.running = False
             if not changes:
-                raise RuleError("Nothing to change: give charisma or running, or discard the candidate.")
+                raise RuleError("Nothing to change: give charisma, running or rename, or discard the candidate.")
             factions = {f.id: f for f in await faction_rows(uow.session, game_id)}
-            await uow.record(game_id, "CandidateChanged", actor, {"name": row.name, **changes}, source_id)
-            return candidate_view(row, factions)
+            await uow.record(game_id, "CandidateChanged", actor, {"name": was, **changes}, source_id)
+            view = candidate_view(row, factions)
+            return replace(view, renamed_from=was) if rename is not None else view
 
     # -- the government page --------------------------------------------------------------------------------------
 
@@ -517,8 +576,8 @@ class MylantiumService(RulesetService):
             logged = await session.execute(select(MylHistory).where(MylHistory.game_id == game_id,
                                                                     MylHistory.measure.in_(("approval", "fervor")))
                                            .order_by(MylHistory.id))
-            started = (await session.execute(select(func.min(Event.seq)).where(
-                Event.game_id == game_id, Event.kind == "ElectionRoundStarted"))).scalar_one_or_none()
+            starts = await round_starts(session, game_id)  # one called off is as if never made
+            started = starts[0].seq if starts else None
             changes: dict[str, list[tuple[int, int, int]]] = {"approval": [], "fervor": []}
             for h in logged.scalars():
                 before_play = started is None or (h.event_seq is not None and h.event_seq < started)

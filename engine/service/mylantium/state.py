@@ -22,7 +22,7 @@ from engine.mylantium.revolution import Assets
 from engine.mylantium.settings import Rules
 from engine.service.ledger import load_game, require_running
 from engine.service.views import GameView
-from engine.store.models import Game, Player
+from engine.store.models import Event, Game, Player
 from engine.store.models.mylantium import (
     MylCandidate,
     MylChain,
@@ -201,6 +201,35 @@ async def election_of(session: AsyncSession, game_id: int, turn: int, stage: str
     found = await session.execute(select(MylElection).where(MylElection.game_id == game_id, MylElection.turn == turn,
                                                             MylElection.stage == stage))
     return found.scalar_one_or_none()
+
+
+REOPENED = "ElectionReopened"
+
+
+async def closing_of(session: AsyncSession, game_id: int, turn: int, stage: str) -> int:
+    """Which close of turn ``turn``'s ``stage`` election the next one is: 1, and one more for each time a moderator
+    reopened it (``/election reopen``). A result closed again is a new result, announced under a marker of its own
+    (``engine.service.announcements.posted_marker``)."""
+    found = await session.execute(select(Event.payload).where(Event.game_id == game_id, Event.kind == REOPENED))
+    return 1 + sum(1 for p in found.scalars() if p.get("turn") == turn and p.get("stage") == stage)
+
+
+CANCELLED = "ElectionRoundCancelled"
+
+
+async def round_starts(session: AsyncSession, game_id: int) -> list[Event]:
+    """The ``ElectionRoundStarted`` events of the Election Rounds that stand, in order: one called off with
+    ``/election cancel`` (an ``ElectionRoundCancelled`` after it) is as if it had never been made."""
+    found = await session.execute(select(Event).where(Event.game_id == game_id,
+                                                      Event.kind.in_(("ElectionRoundStarted", CANCELLED)))
+                                  .order_by(Event.seq))
+    starts: list[Event] = []
+    for e in found.scalars():
+        if e.kind == CANCELLED:
+            starts.pop()
+        else:
+            starts.append(e)
+    return starts
 
 
 def suspended(game_id: Any) -> Any:

@@ -46,6 +46,8 @@ class CandidateView:
     charisma: int
     running: bool
     discarded: bool
+    renamed_from: str | None = None
+    """The name it had, when ``/candidate set rename:`` has just corrected it."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,11 @@ class MylElectionView:
     @property
     def title(self) -> str:
         return "Primary" if self.stage == "primary" else "General Election"
+
+    @property
+    def closing(self) -> int:
+        """Which close its result is: 1, or more for a result closed again after ``/election reopen``."""
+        return int((self.result or {}).get("closing", 1))
 
 
 @dataclass(frozen=True)
@@ -265,3 +272,51 @@ def history_points(changes: list[tuple[int, int, int]], now: int, turn: int) -> 
                 value = after
         points.append((t, value))
     return tuple(points)
+
+
+@dataclass(frozen=True)
+class ChoiceAgain:
+    """A Faction's player told that an election they chose in (or were asked to) is open again: their own choice."""
+
+    user_id: int
+    faction: FactionCode
+    choice: str | None
+    """What their Faction chose, told to its player only; None: nothing yet."""
+
+
+@dataclass(frozen=True)
+class Reopened:
+    """``/election reopen``: the election open again, what its close had decided (withdrawn) and what else the
+    reopening undid or left."""
+
+    election: MylElectionView
+    withdrawn: Mapping[str, Any]
+    """The result withdrawn, as its close recorded it (with any nominee the moderators named since)."""
+    shown: str
+    """How the withdrawn result was shown to the players: ``full``, ``coarse`` or ``held`` (never posted)."""
+    link: str | None
+    """The withdrawn result's card, when Clerk kept where it went and it was posted."""
+    reason: str | None
+    deadline_was: datetime | None
+    """The deadline it had when it closed."""
+    president: tuple[FactionCode, FactionCode] | None
+    """(the Faction the close gave the Presidency to, the one that holds it again), when the close changed it."""
+    happenings_since: int
+    """Happenings recorded since the close: they stay."""
+    players: tuple[ChoiceAgain, ...]
+
+
+@dataclass(frozen=True)
+class RoundCalledOff:
+    """``/election cancel``: the Election Round started too early, taken back."""
+
+    game: GameView
+    turn: int
+    """The turn whose Election Round was called off."""
+    turn_now: int
+    """The turn the game is in now: the one before, after its Business Phase, or still the first, being set up."""
+    locks: Mapping[str, str]
+    """The locks the start had taken, withdrawn (Faction -> why)."""
+    relabelled: int
+    """Changes of VP, approval or Fervor (and Revolutions) made since the start, counted in ``turn_now`` again."""
+    reason: str | None
