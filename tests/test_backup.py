@@ -252,21 +252,38 @@ def test_no_database_at_the_url_is_refused_and_not_created(tmp_path: Path, monke
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_database_behind_the_migrations_is_refused_and_an_older_backup_kept(
+def test_a_database_behind_the_migrations_is_backed_up_as_it_is(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Play-test V1.2: the backup before an upgrade is taken with the new version's code, before its first start
+    migrates the database; it was refused ("start the bot once to migrate it"), so the only backup the new code could
+    take was of the database already migrated."""
+    database, _ = live
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE alembic_version SET version_num = '0005'")
+
+    code = main(["backup", "b.db"])
+
+    assert code == 0
+    assert "(schema revision 0005, integrity ok)" in capsys.readouterr().out
+    with sqlite3.connect(tmp_path / "b.db") as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [("0005",)]
+
+
+def test_a_database_of_a_newer_clerk_is_refused_and_an_older_backup_kept(
         live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     database, _ = live
     assert main(["backup", "b.db"]) == 0
     kept = (tmp_path / "b.db").read_bytes()
     with sqlite3.connect(database) as db:
-        db.execute("UPDATE alembic_version SET version_num = '0005'")
+        db.execute("UPDATE alembic_version SET version_num = 'ffff'")
     capsys.readouterr()
 
     code, said = run(["backup", "b.db"], capsys)
 
     assert code == 1
-    assert said == (f"clerk: backup failed, nothing was written to b.db: the database is at revision 0005, but this "
-                    f"Clerk's migrations end at {head_revision()}; start the bot once to migrate it (or back it up "
-                    "with the Clerk version that wrote it)\n")
+    assert said == (f"clerk: backup failed, nothing was written to b.db: the database is at revision ffff, which "
+                    f"this Clerk's migrations (up to {head_revision()}) do not know: a newer Clerk wrote it; back it "
+                    "up with that version\n")
     assert (tmp_path / "b.db").read_bytes() == kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.db", "live"]
 

@@ -24,7 +24,8 @@ from bot.settings import Settings
 from engine.service import Clerk
 from engine.service.clock import RandomDice, SystemClock
 from engine.store.database import make_engine, make_sessionmaker
-from engine.store.writable import NotWritable, upgrade_writable
+from engine.store.migrate import CannotOpen
+from engine.store.writable import upgrade_writable
 
 if TYPE_CHECKING:
     import cProfile
@@ -39,8 +40,8 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0, rate_lim
     engine = make_engine(settings.database_url, write_wait=settings.write_wait)
     try:
         try:
-            await upgrade_writable(engine)  # refuses to start, in one line, on a database it cannot write
-        except NotWritable as error:
+            await upgrade_writable(engine)  # refuses to start, in one line, on a database it cannot use
+        except CannotOpen as error:
             log.error("cannot start: %s", error)
             return 1
         plugins = load_plugins(settings.plugins)

@@ -37,7 +37,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> t
         raise BackupError(f"the database's directory {live.parent} (DATABASE_URL {url}) does not exist")
     if live.exists() and source.resolve() == live.resolve():
         raise BackupError(f"{source} is the live database itself")
-    check_backup(source, older=True)
+    check_backup(source)
     aside = None
     if live.exists():
         _quiesce(live)
@@ -47,7 +47,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> t
     temporary = temporary_beside(live, ".restoring")
     try:
         shutil.copyfile(source, temporary)
-        report = check_backup(temporary, older=True)
+        report = check_backup(temporary)
         sync_file(temporary)
         if aside is not None:
             os.replace(live, aside)
