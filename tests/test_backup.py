@@ -387,3 +387,49 @@ def test_restore_on_postgresql_gets_the_pg_restore_command(tmp_path: Path, monke
                            "SQLite files.")
     assert said.endswith("  pg_restore --clean --if-exists --no-owner "
                          "--dbname=postgresql://postgres@127.0.0.1:5432/clerk clerk.dump\n")
+
+
+async def test_restore_says_game_by_game_what_it_undid_and_who_to_tell(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Play-test V2.1: ballots acknowledged after the backup vanished at a restore and nothing said so; their senders
+    held receipts ("Ballot recorded ... Aye") for ballots no longer counted. The restore now names, per game, what the
+    database it replaced recorded after the backup, and the players who acted (never their choices)."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    assert main(["backup", "b.db"]) == 0
+    engine = make_engine(url)
+    clock = ManualClock(datetime(2026, 3, 1, 18, 5, tzinfo=UTC))
+    clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(1))
+    try:
+        for user, choice in ((13, "Aye"), (12, "Nay")):  # carol, bob: acknowledged after the backup
+            await clerk.landsdraad.ballots.cast_ballot(game, user_id=user, received_at=clock.now(),
+                                                       command=parse_ballot(f"Vote: {choice}"), source_id=f"m{user}")
+        await clerk.games.create_game(guild_id=900, channel_id=902, name="vega", ruleset="landsdraad",
+                                      moderator_role_id=None, actor=1)
+    finally:
+        await engine.dispose()
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    printed = capsys.readouterr().out.splitlines()
+    [kept] = database.parent.glob("clerk.db.before-restore-*")
+    assert printed[1:] == [
+        f"clerk: the restore undid what the old database (kept as {kept}) recorded after the backup:",
+        "  sirius: 2 events from 2026-03-01 18:05:00 UTC (BallotCast 2); players who acted: carol, bob",
+        "  vega: the whole game, made after the backup: 1 event from 2026-03-01 18:05:00 UTC (GameCreated 1)",
+        "clerk: those ballots and commands were acknowledged but are not in the restored database, and the bot will "
+        "not take them again by itself (a DM it answered is not read back): tell these games' moderators, and the "
+        "players named, to send them again (docs/backup.md, \"What a restore undoes\")."]
+    assert "Aye" not in "\n".join(printed) and "Nay" not in "\n".join(printed)
+
+
+def test_a_restore_over_a_database_with_nothing_newer_says_nothing_was_undone(
+        live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["backup", "b.db"]) == 0
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "clerk: the old database recorded nothing after the backup: nothing was undone."]
