@@ -191,6 +191,9 @@ class ClerkBot(discord.Client):
         app.deadlines_changed = self.scheduler.wake
         app.game_moved = self.courier.game_moved  # what a deleted game channel could not take goes to the new one
         self._scheduler_task: asyncio.Task[None] | None = None
+        self.closing = asyncio.Event()
+        """Set when the bot starts closing (SIGTERM, Ctrl-C, the end of ``async with``): a start waiting to try Discord
+        again gives up (bot/discord/run.py, ``run_clerk``)."""
         self._reading_told = False
         """The running games were told at this start whether their posts are read (``reading_notices``)."""
         self._sync_task: asyncio.Task[None] | None = None
@@ -298,6 +301,7 @@ class ClerkBot(discord.Client):
         """Stop every task the bot started (each cancelled and awaited: ``bot.tasks.cancel_and_wait``), release the
         deadline lease, then discord.py's close; and discord.py's guild wait (``_delay_ready``), which its close
         leaves running."""
+        self.closing.set()
         await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task, self._relief_task])
         await self.catch_up.stop()
         self._sync_task = self._relief_task = None
