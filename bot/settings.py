@@ -43,7 +43,8 @@ class Settings:
 
 def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Settings:
     env = dict(os.environ if env is None else env)
-    file = Path(path or env.get("CLERK_CONFIG", "config.toml"))
+    named = env.get("CLERK_CONFIG", "").strip() or None
+    file = Path(path or named or "config.toml")
     data: dict[str, object] = {}
     if file.exists():
         try:
@@ -52,6 +53,9 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
             raise ConfigError(f"{file}: not valid TOML ({error})") from None
     elif path is not None:
         raise ConfigError(f"{file}: no such config file")
+    elif named is not None:  # a file named on purpose, not there: its settings would be silently left out (V4.5)
+        raise ConfigError(f"CLERK_CONFIG names {file}, which does not exist; correct the path, or unset CLERK_CONFIG "
+                          "to read config.toml in the current folder (if there is one)")
     known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait", "rulesets", "health_port",
              "health_host", "log_format", "message_content"}
     if {"token", "discord_token", "database_url"} & {str(key).lower() for key in data}:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import shutil
 import sqlite3
 import time
@@ -56,7 +57,7 @@ async def live(tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.Monkey
     url = f"sqlite+aiosqlite:///{path}"
     game = await new_game(url)
     monkeypatch.setenv("DATABASE_URL", url)
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     monkeypatch.chdir(tmp_path)
     return path, game
 
@@ -221,7 +222,7 @@ def test_the_live_database_itself_is_refused(live: tuple[Path, int], capsys: pyt
 def test_a_postgresql_url_gets_the_pg_dump_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://clerk:s3cret@db.example:5433/clerk")
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     monkeypatch.chdir(tmp_path)
 
     code, said = run(["backup", "clerk backup.dump"], capsys)
@@ -241,7 +242,7 @@ def test_a_postgresql_url_gets_the_pg_dump_command(tmp_path: Path, monkeypatch: 
 def test_no_database_at_the_url_is_refused_and_not_created(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///missing.db")
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     monkeypatch.chdir(tmp_path)
 
     code, said = run(["backup", "b.db"], capsys)
@@ -293,7 +294,7 @@ def test_a_sqlite_file_that_is_not_clerks_is_refused(tmp_path: Path, monkeypatch
     with sqlite3.connect(tmp_path / "other.db") as db:
         db.execute("CREATE TABLE notes (text TEXT)")
     monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///other.db")
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     monkeypatch.chdir(tmp_path)
 
     code, said = run(["backup", "b.db"], capsys)
@@ -378,7 +379,7 @@ def test_restore_accepts_a_backup_of_an_older_schema_the_bot_will_migrate(
 def test_restore_on_postgresql_gets_the_pg_restore_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/clerk")
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
 
     code, said = run(["restore", "clerk.dump"], capsys)
 

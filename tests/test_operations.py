@@ -6,6 +6,7 @@ traceback, and never the password of DATABASE_URL."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import socket
 import sqlite3
@@ -63,7 +64,7 @@ async def test_the_bot_started_on_a_database_a_newer_clerk_migrated_stops_in_one
 def test_the_console_on_a_database_a_newer_clerk_migrated_stops_in_one_line(
         database: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     newer(database)
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
 
     code = cli(["console", "--database", f"sqlite+aiosqlite:///{database}"])
 
@@ -162,6 +163,7 @@ def test_a_token_in_config_toml_is_sent_to_the_environment(tmp_path: Path) -> No
 
 def test_a_sqlite_url_with_two_slashes_gets_the_url_it_meant(tmp_path: Path) -> None:
     """V4.3: ``sqlite+aiosqlite://clerk.db`` (SQLAlchemy reads ``clerk.db`` as a host) ended in a traceback."""
+    (tmp_path / "none.toml").write_text("")
     with pytest.raises(ConfigError) as refused:
         load_settings(env={"DATABASE_URL": "sqlite+aiosqlite://clerk.db", "CLERK_CONFIG": str(tmp_path / "none.toml")})
 
@@ -171,3 +173,17 @@ def test_a_sqlite_url_with_two_slashes_gets_the_url_it_meant(tmp_path: Path) -> 
     for url in ("sqlite+aiosqlite:///clerk.db", "sqlite+aiosqlite:////srv/clerk.db", "sqlite+aiosqlite://"):
         assert load_settings(None, env={"DATABASE_URL": url, "CLERK_CONFIG": str(tmp_path / "none.toml")}
                              ).database_url == url
+
+
+def test_a_config_file_named_by_clerk_config_that_is_not_there_is_refused(tmp_path: Path) -> None:
+    """V4.5: ``CLERK_CONFIG=/etc/clerk/confg.toml`` (a typo) was ignored without a word, and the bot ran with none of
+    its settings (no health endpoint, so a Docker HEALTHCHECK failing with no reason given)."""
+    missing = tmp_path / "confg.toml"
+
+    with pytest.raises(ConfigError) as refused:
+        load_settings(env={"CLERK_CONFIG": str(missing)})
+
+    assert str(refused.value) == (f"CLERK_CONFIG names {missing}, which does not exist; correct the path, or unset "
+                                  "CLERK_CONFIG to read config.toml in the current folder (if there is one)")
+    (tmp_path / "config.toml").write_text("health_port = 8080\n")
+    assert load_settings(env={"CLERK_CONFIG": str(tmp_path / "config.toml")}).health_port == 8080

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     h = sqlite_bot
     database = Path(str(make_url(h.url).database))
     monkeypatch.setenv("DATABASE_URL", h.url)
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     (tmp_path / "backups").mkdir()
     backup = str(tmp_path / "backups" / "clerk.db")
     await new_game(h)
