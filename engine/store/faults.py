@@ -32,7 +32,7 @@ _POSTGRES = {
     "57014": BUSY,  # query_canceled (statement_timeout)
     "53100": FULL, "53200": FULL, "53000": FULL,  # disk_full, out_of_memory, insufficient_resources
     "58030": IO,  # io_error
-    # A server restarting or failing over (play-test V5.2): these were bugs to the bot (a traceback in the log per
+    # A server restarting or failing over (play-test V5.1): these were bugs to the bot (a traceback in the log per
     # ballot, "something went wrong on my side") and the moderators were not told.
     "57P01": UNREACHABLE,  # admin_shutdown: "terminating connection due to administrator command" (a restart)
     "57P02": UNREACHABLE,  # crash_shutdown
