@@ -45,6 +45,7 @@ from bot.discord.delivery import Courier
 from bot.discord.health import Gateway, count_discord_errors
 from bot.discord.http_tuning import tune_http
 from bot.discord.pacing import DISCORD_GLOBAL_LIMIT, Pacer
+from bot.discord.reconnect import install_reconnect_cap
 from bot.discord.relief import Relief
 from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
@@ -199,6 +200,7 @@ class ClerkBot(discord.Client):
         self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
         install_backpressure()
+        install_reconnect_cap()  # at most a minute between tries to reconnect (reconnect.py, play-test V5.3)
         self.relief = Relief(self.intake, self.courier.outbox.drained, lambda: self.courier.outbox.waiting,
                              lambda: self.http._buckets)
         self._relief_task: asyncio.Task[None] | None = None
