@@ -184,9 +184,13 @@ class ClerkBot(discord.Client):
         self.storage_reports = StorageReports(self, app.clerk)  # the moderators hear of refused writes once
         self.intake = Intake()
         """Messages taken in and not yet handled: the gateway is not read further while it is full (backpressure.py)."""
-        self.catch_up = CatchUp(self, app.clerk, self.on_direct_message, lambda: self.courier._dm_channels,
-                                self._quiet, lambda: self.relief.relieve())
-        """The DMs sent while the bot was offline, read back at start (catch_up.py, play-test R3.2)."""
+        self.catch_up = self._new_catch_up()
+        """The DMs sent while the bot was offline, read back at start (catch_up.py, play-test R3.2), and again after
+        each new gateway session (``_session_began``, play-test V6.1)."""
+        self._sessions = 0
+        """Gateway sessions begun (READY; of shard 0 when sharded): the DMs of the gap before each after the first are
+        read back."""
+        self._catching_up: set[asyncio.Task[None]] = set()
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
                                            settle=self._before_close)
         app.deadlines_changed = self.scheduler.wake
@@ -297,14 +301,19 @@ class ClerkBot(discord.Client):
         """Before the scheduler closes what is due: the DMs taken in (backpressure.py), and those sent while the bot
         was offline (catch_up.py), are handled first, so a ballot sent before its deadline counts."""
         await self.intake.settle()
-        await self.catch_up.before_close()
+        while True:  # a new session's reading may replace the one waited for (``_catch_up_again``): wait for it too
+            reading = self.catch_up
+            await reading.before_close()
+            if reading is self.catch_up:
+                return
 
     async def close(self) -> None:
         """Stop every task the bot started (each cancelled and awaited: ``bot.tasks.cancel_and_wait``), release the
         deadline lease, then discord.py's close; and discord.py's guild wait (``_delay_ready``), which its close
         leaves running."""
         self.closing.set()
-        await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task, self._relief_task])
+        await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task, self._relief_task,
+                               *self._catching_up])
         await self.catch_up.stop()
         self._sync_task = self._relief_task = None
         await self.courier.stop()
@@ -336,7 +345,38 @@ class ClerkBot(discord.Client):
 
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
         self.gateway.saw(event, args, sharded=isinstance(self, discord.AutoShardedClient))  # for /healthz
+        if event == ("shard_connect" if isinstance(self, discord.AutoShardedClient) else "connect") and (
+                not isinstance(self, discord.AutoShardedClient) or args[:1] == (0,)):
+            self._session_began()
         super().dispatch(event, *args, **kwargs)
+
+    def _new_catch_up(self) -> CatchUp:
+        return CatchUp(self, self.app.clerk, self.on_direct_message, lambda: self.courier._dm_channels, self._quiet,
+                       lambda: self.relief.relieve())
+
+    def _session_began(self) -> None:
+        """A READY (discord.py's ``connect``; shard 0's, which gets the DMs, when sharded). Each one after the first
+        is a new session after one Discord could not resume (an outage, the host's network down past Discord's
+        window to resume, an INVALIDATE_SESSION): Discord does not send it the DMs of the gap, as it does not send a
+        new process those of its downtime, so they are read back from the DM channels as at start (play-test V6.1:
+        a ballot DMed then was never answered nor counted). A RESUME needs nothing: Discord sends the gap's events."""
+        self._sessions += 1
+        if self._sessions > 1 and self.reads_dms and not self.is_closed():
+            task = asyncio.get_running_loop().create_task(self._catch_up_again(), name="clerk-dm-catch-up-again")
+            self._catching_up.add(task)
+            task.add_done_callback(self._catching_up.discard)
+
+    async def _catch_up_again(self) -> None:
+        fresh = self._new_catch_up()
+        await fresh.prepare()  # from the newest answer owed to a DM (before the gap), less the margin
+        old = self.catch_up
+        if old.active:  # the reading of the start (or of an earlier gap) is not done: read from its lower bound
+            fresh.newest = None if old.newest is None or fresh.newest is None else min(old.newest, fresh.newest)
+            fresh.channels = {**old.channels, **fresh.channels}
+        fresh.start()
+        self.catch_up = fresh  # the scheduler's closes now wait for this reading (``_before_close``)
+        await old.stop()
+        log.info("a new gateway session: reading back the DMs sent while the bot could not receive them")
 
     def _schedule_event(self, coro: Callable[..., Coroutine[Any, Any, Any]], event_name: str, *args: Any,
                         **kwargs: Any) -> asyncio.Task[Any]:
