@@ -1,5 +1,5 @@
 """bot/discord/reconnect.py: discord.py's waits between its tries to reconnect to the gateway stop at 64 s (play-test
-V5.3: after some minutes of outage they reached 941 s, and the bot came back a quarter of an hour after Discord)."""
+V6.2: after some minutes of outage they reached 941 s, and the bot came back a quarter of an hour after Discord)."""
 
 from __future__ import annotations
 

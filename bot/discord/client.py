@@ -204,7 +204,7 @@ class ClerkBot(discord.Client):
         self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
         install_backpressure()
-        install_reconnect_cap()  # at most a minute between tries to reconnect (reconnect.py, play-test V5.3)
+        install_reconnect_cap()  # at most a minute between tries to reconnect (reconnect.py, play-test V6.2)
         self.relief = Relief(self.intake, self.courier.outbox.drained, lambda: self.courier.outbox.waiting,
                              lambda: self.http._buckets)
         self._relief_task: asyncio.Task[None] | None = None

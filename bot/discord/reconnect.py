@@ -1,4 +1,4 @@
-"""How long discord.py waits between its tries to reconnect to the gateway (play-test V5.3).
+"""How long discord.py waits between its tries to reconnect to the gateway (play-test V6.2).
 
 ``Client.connect`` (and each shard of an ``AutoShardedClient``) waits a random time in [0, 2^n] seconds before try n,
 with n up to 10: after ten failed tries (a Discord outage, the host's network down for a few minutes) a wait could be
