@@ -372,7 +372,6 @@ class ClerkBot(discord.Client):
         old = self.catch_up
         if old.active:  # the reading of the start (or of an earlier gap) is not done: read from its lower bound
             fresh.newest = None if old.newest is None or fresh.newest is None else min(old.newest, fresh.newest)
-            fresh.channels = {**old.channels, **fresh.channels}
         fresh.start()
         self.catch_up = fresh  # the scheduler's closes now wait for this reading (``_before_close``)
         await old.stop()
