@@ -3,12 +3,14 @@ engine/store/backup.py and engine/store/restore.py (docs/backup.md)."""
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from datetime import datetime
+from pathlib import Path
 
 from bot.settings import Settings
 from engine.store.backup import BackupError, BackupReport, backup_sqlite, is_sqlite, pg_dump_advice, sqlite_file
-from engine.store.restore import restore_sqlite
+from engine.store.restore import restore_sqlite, undone_by_restore
 
 
 def run_backup(settings: Settings, path: str) -> int:
@@ -37,7 +39,29 @@ def run_restore(settings: Settings, path: str) -> int:
         return 1
     kept = f"; the old database is kept as {aside}" if aside else ""
     print(f"clerk: restored {path} to {report.path}: {_holds(report)}{kept}. Start the bot.")
+    if aside is not None:
+        _undone(aside, report.path)
     return 0
+
+
+def _undone(aside: Path, restored: Path) -> None:
+    """What the restore undid, game by game (play-test V2.1): ballots and commands acknowledged after the backup are
+    not in the restored database, and nothing tells their senders but the moderators."""
+    try:
+        undone = undone_by_restore(aside, restored)
+    except sqlite3.Error as error:  # the restore is done; only the comparison failed
+        print(f"clerk: could not compare the old database with the backup ({error}); what was recorded after the "
+              f"backup is in {aside}")
+        return
+    if not undone:
+        print("clerk: the old database recorded nothing after the backup: nothing was undone.")
+        return
+    print(f"clerk: the restore undid what the old database (kept as {aside}) recorded after the backup:")
+    for game in undone:
+        print(f"  {game.line()}")
+    print("clerk: those ballots and commands were acknowledged but are not in the restored database, and the bot will "
+          "not take them again by itself (a DM it answered is not read back): tell these games' moderators, and the "
+          "players named, to send them again (docs/backup.md, \"What a restore undoes\").")
 
 
 def _holds(report: BackupReport) -> str:

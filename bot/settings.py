@@ -43,7 +43,8 @@ class Settings:
 
 def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> Settings:
     env = dict(os.environ if env is None else env)
-    file = Path(path or env.get("CLERK_CONFIG", "config.toml"))
+    named = env.get("CLERK_CONFIG", "").strip() or None
+    file = Path(path or named or "config.toml")
     data: dict[str, object] = {}
     if file.exists():
         try:
@@ -52,13 +53,18 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
             raise ConfigError(f"{file}: not valid TOML ({error})") from None
     elif path is not None:
         raise ConfigError(f"{file}: no such config file")
+    elif named is not None:  # a file named on purpose, not there: its settings would be silently left out (V4.5)
+        raise ConfigError(f"CLERK_CONFIG names {file}, which does not exist; correct the path, or unset CLERK_CONFIG "
+                          "to read config.toml in the current folder (if there is one)")
     known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait", "rulesets", "health_port",
              "health_host", "log_format", "message_content"}
+    if {"token", "discord_token", "database_url"} & {str(key).lower() for key in data}:
+        # before the unknown settings: "unknown setting token" did not say where it goes (play-test V4.2)
+        raise ConfigError(f"{file}: the token and database URL come only from the environment, DISCORD_TOKEN and "
+                          "DATABASE_URL; take them out of the file")
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{file}: unknown setting(s) {', '.join(sorted(unknown))}; see config.example.toml")
-    if "token" in data or "database_url" in data:
-        raise ConfigError(f"{file}: the token and database URL come only from DISCORD_TOKEN and DATABASE_URL")
     level = str(data.get("log_level", "INFO")).upper()
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         raise ConfigError(f"{file}: log_level must be DEBUG, INFO, WARNING or ERROR, not {level}")
@@ -91,6 +97,12 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
 def database_url(url: str, what: str) -> str:
     """``url`` if it names a database Clerk can use; else a ConfigError that says what is accepted. Only the
     scheme of a wrong URL is repeated (the rest may hold a password); a bare file name gets the URL it meant."""
+    path = url.removeprefix("sqlite+aiosqlite://")
+    if url.startswith("sqlite+aiosqlite://") and path and not path.startswith(("/", "?")):
+        # SQLAlchemy took ``clerk.db`` for a host and stopped with a traceback (play-test V4.3)
+        raise ConfigError(f"{what} has two slashes after sqlite+aiosqlite:, three are needed: "
+                          f"sqlite+aiosqlite:///{path} (a path from the current folder; four slashes for an "
+                          "absolute path, sqlite+aiosqlite:////srv/clerk/clerk.db)")
     if url.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
         return url
     scheme, sep, _ = url.partition("://")

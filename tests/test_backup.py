@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import shutil
 import sqlite3
 import time
@@ -56,7 +57,7 @@ async def live(tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.Monkey
     url = f"sqlite+aiosqlite:///{path}"
     game = await new_game(url)
     monkeypatch.setenv("DATABASE_URL", url)
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     monkeypatch.chdir(tmp_path)
     return path, game
 
@@ -221,7 +222,7 @@ def test_the_live_database_itself_is_refused(live: tuple[Path, int], capsys: pyt
 def test_a_postgresql_url_gets_the_pg_dump_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://clerk:s3cret@db.example:5433/clerk")
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     monkeypatch.chdir(tmp_path)
 
     code, said = run(["backup", "clerk backup.dump"], capsys)
@@ -241,7 +242,7 @@ def test_a_postgresql_url_gets_the_pg_dump_command(tmp_path: Path, monkeypatch: 
 def test_no_database_at_the_url_is_refused_and_not_created(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///missing.db")
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     monkeypatch.chdir(tmp_path)
 
     code, said = run(["backup", "b.db"], capsys)
@@ -252,21 +253,38 @@ def test_no_database_at_the_url_is_refused_and_not_created(tmp_path: Path, monke
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_database_behind_the_migrations_is_refused_and_an_older_backup_kept(
+def test_a_database_behind_the_migrations_is_backed_up_as_it_is(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Play-test V1.2: the backup before an upgrade is taken with the new version's code, before its first start
+    migrates the database; it was refused ("start the bot once to migrate it"), so the only backup the new code could
+    take was of the database already migrated."""
+    database, _ = live
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE alembic_version SET version_num = '0005'")
+
+    code = main(["backup", "b.db"])
+
+    assert code == 0
+    assert "(schema revision 0005, integrity ok)" in capsys.readouterr().out
+    with sqlite3.connect(tmp_path / "b.db") as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [("0005",)]
+
+
+def test_a_database_of_a_newer_clerk_is_refused_and_an_older_backup_kept(
         live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     database, _ = live
     assert main(["backup", "b.db"]) == 0
     kept = (tmp_path / "b.db").read_bytes()
     with sqlite3.connect(database) as db:
-        db.execute("UPDATE alembic_version SET version_num = '0005'")
+        db.execute("UPDATE alembic_version SET version_num = 'ffff'")
     capsys.readouterr()
 
     code, said = run(["backup", "b.db"], capsys)
 
     assert code == 1
-    assert said == (f"clerk: backup failed, nothing was written to b.db: the database is at revision 0005, but this "
-                    f"Clerk's migrations end at {head_revision()}; start the bot once to migrate it (or back it up "
-                    "with the Clerk version that wrote it)\n")
+    assert said == (f"clerk: backup failed, nothing was written to b.db: the database is at revision ffff, which "
+                    f"this Clerk's migrations (up to {head_revision()}) do not know: a newer Clerk wrote it; back it "
+                    "up with that version\n")
     assert (tmp_path / "b.db").read_bytes() == kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.db", "live"]
 
@@ -276,7 +294,7 @@ def test_a_sqlite_file_that_is_not_clerks_is_refused(tmp_path: Path, monkeypatch
     with sqlite3.connect(tmp_path / "other.db") as db:
         db.execute("CREATE TABLE notes (text TEXT)")
     monkeypatch.setenv("DATABASE_URL", "sqlite+aiosqlite:///other.db")
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     monkeypatch.chdir(tmp_path)
 
     code, said = run(["backup", "b.db"], capsys)
@@ -361,7 +379,7 @@ def test_restore_accepts_a_backup_of_an_older_schema_the_bot_will_migrate(
 def test_restore_on_postgresql_gets_the_pg_restore_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/clerk")
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
 
     code, said = run(["restore", "clerk.dump"], capsys)
 
@@ -370,3 +388,49 @@ def test_restore_on_postgresql_gets_the_pg_restore_command(tmp_path: Path, monke
                            "SQLite files.")
     assert said.endswith("  pg_restore --clean --if-exists --no-owner "
                          "--dbname=postgresql://postgres@127.0.0.1:5432/clerk clerk.dump\n")
+
+
+async def test_restore_says_game_by_game_what_it_undid_and_who_to_tell(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Play-test V2.1: ballots acknowledged after the backup vanished at a restore and nothing said so; their senders
+    held receipts ("Ballot recorded ... Aye") for ballots no longer counted. The restore now names, per game, what the
+    database it replaced recorded after the backup, and the players who acted (never their choices)."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    assert main(["backup", "b.db"]) == 0
+    engine = make_engine(url)
+    clock = ManualClock(datetime(2026, 3, 1, 18, 5, tzinfo=UTC))
+    clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(1))
+    try:
+        for user, choice in ((13, "Aye"), (12, "Nay")):  # carol, bob: acknowledged after the backup
+            await clerk.landsdraad.ballots.cast_ballot(game, user_id=user, received_at=clock.now(),
+                                                       command=parse_ballot(f"Vote: {choice}"), source_id=f"m{user}")
+        await clerk.games.create_game(guild_id=900, channel_id=902, name="vega", ruleset="landsdraad",
+                                      moderator_role_id=None, actor=1)
+    finally:
+        await engine.dispose()
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    printed = capsys.readouterr().out.splitlines()
+    [kept] = database.parent.glob("clerk.db.before-restore-*")
+    assert printed[1:] == [
+        f"clerk: the restore undid what the old database (kept as {kept}) recorded after the backup:",
+        "  sirius: 2 events from 2026-03-01 18:05:00 UTC (BallotCast 2); players who acted: carol, bob",
+        "  vega: the whole game, made after the backup: 1 event from 2026-03-01 18:05:00 UTC (GameCreated 1)",
+        "clerk: those ballots and commands were acknowledged but are not in the restored database, and the bot will "
+        "not take them again by itself (a DM it answered is not read back): tell these games' moderators, and the "
+        "players named, to send them again (docs/backup.md, \"What a restore undoes\")."]
+    assert "Aye" not in "\n".join(printed) and "Nay" not in "\n".join(printed)
+
+
+def test_a_restore_over_a_database_with_nothing_newer_says_nothing_was_undone(
+        live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["backup", "b.db"]) == 0
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "clerk: the old database recorded nothing after the backup: nothing was undone."]

@@ -35,6 +35,8 @@ def test_sqlite_codes(name: str, kind: str | None) -> None:
 @pytest.mark.parametrize(("state", "kind"), [
     ("53100", FULL), ("25006", READ_ONLY), ("42501", READ_ONLY), ("55P03", BUSY), ("57014", BUSY), ("58030", IO),
     ("08006", UNREACHABLE), ("23505", None), ("40001", None), ("42P01", None),
+    # a server restarting, starting up, out of connections (play-test V5.1)
+    ("57P01", UNREACHABLE), ("57P02", UNREACHABLE), ("57P03", UNREACHABLE), ("53300", UNREACHABLE),
 ])
 def test_postgresql_codes(state: str, kind: str | None) -> None:
     assert fault_kind(OperationalError("INSERT …", {}, PgError(state))) == kind

@@ -37,7 +37,8 @@ from bot.settings import Settings
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.database import make_engine, make_sessionmaker
-from engine.store.migrate import upgrade
+from engine.store.migrate import CannotOpen, upgrade
+from engine.store.writable import check_connects
 
 REPLAY_START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -50,6 +51,7 @@ async def clerk_on(url: str, clock: ManualClock, seed: int | None,
     config.toml adds (``bot.plugins``)."""
     engine = make_engine(url, **(engine_options or {}))
     try:
+        await check_connects(engine)  # one line, not a traceback, for a database it cannot reach (``CannotOpen``)
         await upgrade(engine)
         clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(seed), plugins.all_rulesets)
         yield App(clerk, fronts=plugins.all_fronts)
@@ -125,7 +127,11 @@ def run_replay(settings: Settings, file: str, export_path: str | None, database_
             return await replay(lines, database_url=url, seed=seed, write=_print, name=file, plugins=plugins,
                                 save_files=save_files)
 
-    result = asyncio.run(go())
+    try:
+        result = asyncio.run(go())
+    except CannotOpen as error:
+        print(f"clerk: cannot replay: {error}", file=sys.stderr)
+        return 1
     if result.error:
         print(f"clerk: {result.error}", file=sys.stderr)
         return result.code
@@ -164,7 +170,12 @@ KEPT = "Games are kept in the database between sessions; moderators and the cloc
 def run_console(settings: Settings, database_url: str | None, save_files: Path | None = None) -> int:
     _logging(settings)
     url = database_url or settings.database_url
-    return console(url, settings.seed, sys.stdin, _print, plugins=load_plugins(settings.plugins), save_files=save_files)
+    try:
+        return console(url, settings.seed, sys.stdin, _print, plugins=load_plugins(settings.plugins),
+                       save_files=save_files)
+    except CannotOpen as error:  # a database of a newer Clerk, or one it cannot reach (play-test V1.1, V4.1)
+        print(f"clerk: cannot open the console: {error}", file=sys.stderr)
+        return 1
 
 
 def console(url: str, seed: int | None, stdin: TextIO, write: Callable[[str], None],

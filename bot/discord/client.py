@@ -45,6 +45,7 @@ from bot.discord.delivery import Courier
 from bot.discord.health import Gateway, count_discord_errors
 from bot.discord.http_tuning import tune_http
 from bot.discord.pacing import DISCORD_GLOBAL_LIMIT, Pacer
+from bot.discord.reconnect import install_reconnect_cap
 from bot.discord.relief import Relief
 from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
@@ -183,19 +184,27 @@ class ClerkBot(discord.Client):
         self.storage_reports = StorageReports(self, app.clerk)  # the moderators hear of refused writes once
         self.intake = Intake()
         """Messages taken in and not yet handled: the gateway is not read further while it is full (backpressure.py)."""
-        self.catch_up = CatchUp(self, app.clerk, self.on_direct_message, lambda: self.courier._dm_channels,
-                                self._quiet, lambda: self.relief.relieve())
-        """The DMs sent while the bot was offline, read back at start (catch_up.py, play-test R3.2)."""
+        self.catch_up = self._new_catch_up()
+        """The DMs sent while the bot was offline, read back at start (catch_up.py, play-test R3.2), and again after
+        each new gateway session (``_session_began``, play-test V6.1)."""
+        self._sessions = 0
+        """Gateway sessions begun (READY; of shard 0 when sharded): the DMs of the gap before each after the first are
+        read back."""
+        self._catching_up: set[asyncio.Task[None]] = set()
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
                                            settle=self._before_close)
         app.deadlines_changed = self.scheduler.wake
         app.game_moved = self.courier.game_moved  # what a deleted game channel could not take goes to the new one
         self._scheduler_task: asyncio.Task[None] | None = None
+        self.closing = asyncio.Event()
+        """Set when the bot starts closing (SIGTERM, Ctrl-C, the end of ``async with``): a start waiting to try Discord
+        again gives up (bot/discord/run.py, ``run_clerk``)."""
         self._reading_told = False
         """The running games were told at this start whether their posts are read (``reading_notices``)."""
         self._sync_task: asyncio.Task[None] | None = None
         self._channel_turns = Locks()
         install_backpressure()
+        install_reconnect_cap()  # at most a minute between tries to reconnect (reconnect.py, play-test V6.2)
         self.relief = Relief(self.intake, self.courier.outbox.drained, lambda: self.courier.outbox.waiting,
                              lambda: self.http._buckets)
         self._relief_task: asyncio.Task[None] | None = None
@@ -292,13 +301,19 @@ class ClerkBot(discord.Client):
         """Before the scheduler closes what is due: the DMs taken in (backpressure.py), and those sent while the bot
         was offline (catch_up.py), are handled first, so a ballot sent before its deadline counts."""
         await self.intake.settle()
-        await self.catch_up.before_close()
+        while True:  # a new session's reading may replace the one waited for (``_catch_up_again``): wait for it too
+            reading = self.catch_up
+            await reading.before_close()
+            if reading is self.catch_up:
+                return
 
     async def close(self) -> None:
         """Stop every task the bot started (each cancelled and awaited: ``bot.tasks.cancel_and_wait``), release the
         deadline lease, then discord.py's close; and discord.py's guild wait (``_delay_ready``), which its close
         leaves running."""
-        await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task, self._relief_task])
+        self.closing.set()
+        await cancel_and_wait([getattr(self, "_recovering", None), self._sync_task, self._relief_task,
+                               *self._catching_up])
         await self.catch_up.stop()
         self._sync_task = self._relief_task = None
         await self.courier.stop()
@@ -330,7 +345,37 @@ class ClerkBot(discord.Client):
 
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
         self.gateway.saw(event, args, sharded=isinstance(self, discord.AutoShardedClient))  # for /healthz
+        if event == ("shard_connect" if isinstance(self, discord.AutoShardedClient) else "connect") and (
+                not isinstance(self, discord.AutoShardedClient) or args[:1] == (0,)):
+            self._session_began()
         super().dispatch(event, *args, **kwargs)
+
+    def _new_catch_up(self) -> CatchUp:
+        return CatchUp(self, self.app.clerk, self.on_direct_message, lambda: self.courier._dm_channels, self._quiet,
+                       lambda: self.relief.relieve())
+
+    def _session_began(self) -> None:
+        """A READY (discord.py's ``connect``; shard 0's, which gets the DMs, when sharded). Each one after the first
+        is a new session after one Discord could not resume (an outage, the host's network down past Discord's
+        window to resume, an INVALIDATE_SESSION): Discord does not send it the DMs of the gap, as it does not send a
+        new process those of its downtime, so they are read back from the DM channels as at start (play-test V6.1:
+        a ballot DMed then was never answered nor counted). A RESUME needs nothing: Discord sends the gap's events."""
+        self._sessions += 1
+        if self._sessions > 1 and self.reads_dms and not self.is_closed():
+            task = asyncio.get_running_loop().create_task(self._catch_up_again(), name="clerk-dm-catch-up-again")
+            self._catching_up.add(task)
+            task.add_done_callback(self._catching_up.discard)
+
+    async def _catch_up_again(self) -> None:
+        fresh = self._new_catch_up()
+        await fresh.prepare()  # from the newest answer owed to a DM (before the gap), less the margin
+        old = self.catch_up
+        if old.active:  # the reading of the start (or of an earlier gap) is not done: read from its lower bound
+            fresh.newest = None if old.newest is None or fresh.newest is None else min(old.newest, fresh.newest)
+        fresh.start()
+        self.catch_up = fresh  # the scheduler's closes now wait for this reading (``_before_close``)
+        await old.stop()
+        log.info("a new gateway session: reading back the DMs sent while the bot could not receive them")
 
     def _schedule_event(self, coro: Callable[..., Coroutine[Any, Any, Any]], event_name: str, *args: Any,
                         **kwargs: Any) -> asyncio.Task[Any]:

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.actions.commands import App
@@ -24,7 +25,8 @@ from bot.settings import Settings
 from engine.service import Clerk
 from engine.service.clock import RandomDice, SystemClock
 from engine.store.database import make_engine, make_sessionmaker
-from engine.store.writable import NotWritable, upgrade_writable
+from engine.store.migrate import CannotOpen
+from engine.store.writable import upgrade_writable
 
 if TYPE_CHECKING:
     import cProfile
@@ -32,15 +34,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("clerk")
 
 
-async def main(settings: Settings, *, guild_ready_timeout: float = 2.0, rate_limit: int | None = None) -> int:
+async def main(settings: Settings, *, guild_ready_timeout: float = 2.0, rate_limit: int | None = None,
+               retry: Callable[[int], float] | None = None) -> int:
+    """``retry``: seconds before trying an unreachable Discord again (``retry_after``; tests make it 0)."""
     if not settings.token:
         log.error("DISCORD_TOKEN is not set")
         return 2
     engine = make_engine(settings.database_url, write_wait=settings.write_wait)
     try:
         try:
-            await upgrade_writable(engine)  # refuses to start, in one line, on a database it cannot write
-        except NotWritable as error:
+            await upgrade_writable(engine)  # refuses to start, in one line, on a database it cannot use
+        except CannotOpen as error:
             log.error("cannot start: %s", error)
             return 1
         plugins = load_plugins(settings.plugins)
@@ -68,7 +72,8 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0, rate_lim
             return health.stop
 
         try:
-            return await run_clerk(bot_for, settings.token, settings.message_content, serve=serve)
+            return await run_clerk(bot_for, settings.token, settings.message_content, serve=serve,
+                                   wait=retry or retry_after)
         except CannotServe as error:
             log.error("%s", error)
             return 1
@@ -80,21 +85,48 @@ class CannotServe(Exception):
     """What a bot needs beside the gateway (the health endpoint) cannot start: the process stops, in one line."""
 
 
+def retry_after(attempt: int) -> float:
+    """Seconds before trying Discord again after ``attempt`` failed starts in a row: 5, 10, 20, 40, then 60."""
+    return float(min(60, 5 * 2 ** (attempt - 1)))
+
+
+UNREACHABLE = (OSError, TimeoutError, aiohttp.ClientError, discord.DiscordServerError, discord.GatewayNotFound)
+"""What ``Client.start`` raises when Discord cannot be reached to log in (no network yet at boot, DNS, an outage):
+once logged in, discord.py reconnects by itself and raises none of these."""
+
+
 async def run_clerk(bot_for: Callable[[bool], ClerkBot], token: str, message_content: str,
                     started: Callable[[ClerkBot], None] = lambda bot: stop_on_sigterm(bot),
-                    serve: Callable[[ClerkBot], Awaitable[Callable[[], Awaitable[None]] | None]] | None = None) -> int:
+                    serve: Callable[[ClerkBot], Awaitable[Callable[[], Awaitable[None]] | None]] | None = None,
+                    wait: Callable[[int], float] = retry_after) -> int:
     """Run a bot until it is closed: 0, or 1 when Discord refuses the token or the intents. ``message_content``
     (the setting): ``true`` asks for the privileged Message Content intent, ``false`` does not, ``auto`` asks and,
     when Discord refuses it (close code 4014, discord.py's ``PrivilegedIntentsRequired``), starts a new bot
     without it and logs once what that turns off (``without_content``). ``started`` sees each bot made; ``serve``
-    starts what runs beside it (the health endpoint) and returns how to stop that, which is done when the bot stops."""
+    starts what runs beside it (the health endpoint) and returns how to stop that, which is done when the bot stops.
+    When Discord cannot be reached to log in (``UNREACHABLE``), it says so in one line and tries again after
+    ``wait(attempt)`` seconds, until it connects or the bot is closed (play-test V4.4: the process stopped with a
+    traceback of 85 lines, and stayed down where nothing starts it again)."""
     asking = message_content != "false"
+    attempt = 0
     while True:
         async with bot_for(asking) as bot:
             started(bot)
             stop = await serve(bot) if serve is not None else None
             try:
                 await bot.start(token)
+            except UNREACHABLE as error:
+                if bot.closing.is_set():
+                    return 0
+                attempt += 1
+                pause = wait(attempt)
+                log.warning("cannot reach Discord to log in (%s); trying again in %s s", _one_line(error),
+                            f"{pause:g}")
+                with contextlib.suppress(TimeoutError):  # SIGTERM or Ctrl-C meanwhile closes the bot: stop
+                    await asyncio.wait_for(bot.closing.wait(), pause)
+                if bot.closing.is_set():
+                    return 0
+                continue
             except discord.LoginFailure:
                 log.error("Discord refused the token in DISCORD_TOKEN (check it in the developer portal)")
                 return 1
@@ -111,6 +143,10 @@ async def run_clerk(bot_for: Callable[[bool], ClerkBot], token: str, message_con
                 if stop is not None:
                     await stop()
         return 0
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())[:300] or type(error).__name__
 
 
 def without_content(app: App) -> str:

@@ -3,7 +3,7 @@
 SQLite's online backup API copies the database in one step inside one read transaction, so the copy is the
 database as of one instant, with every transaction committed before it, even while the bot keeps writing
 (WAL mode: the reader does not block the writer). The copy goes to a temporary file next to PATH, is
-checked (``PRAGMA integrity_check``, the Alembic revision is this Clerk's head) and only then renamed over
+checked (``PRAGMA integrity_check``, the Alembic revision is one this Clerk knows) and only then renamed over
 PATH, so PATH is always either the old file or a complete, checked backup. PostgreSQL is backed up with
 ``pg_dump``; :func:`pg_dump_advice` gives the command."""
 
@@ -69,12 +69,13 @@ def check_target(target: Path, source: Path) -> None:
         raise BackupError(f"{target} is the live database itself; give the backup another path")
 
 
-def check_backup(path: Path, *, older: bool = False) -> BackupReport:
-    """Integrity and revision of a backup file, and what it holds; :class:`BackupError` if it is not sound.
-    The revision must be this Clerk's head, or with ``older`` any of its revisions (the bot migrates at start)."""
+def check_backup(path: Path, *, restoring: bool = True) -> BackupReport:
+    """Integrity and revision of a backup file (or, with ``restoring`` False, of the copy ``backup`` just made), and
+    what it holds; :class:`BackupError` if it is not sound. The revision may be this Clerk's head or any older one of
+    its migrations (the bot migrates it at start); one it does not know is a newer Clerk's, refused."""
     connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        return _check(connection, path, older)
+        return _check(connection, path, restoring)
     except sqlite3.DatabaseError as error:
         raise BackupError(f"{path} is not a sound SQLite database: {error}") from None
     finally:
@@ -85,7 +86,7 @@ def known_revisions() -> list[str]:
     return [str(script.revision) for script in _migrations().walk_revisions()]
 
 
-def _check(connection: sqlite3.Connection, path: Path, older: bool) -> BackupReport:
+def _check(connection: sqlite3.Connection, path: Path, restoring: bool) -> BackupReport:
     problems = [row[0] for row in connection.execute("PRAGMA integrity_check")]
     if problems != ["ok"]:
         raise BackupError(f"the copy failed PRAGMA integrity_check: {'; '.join(problems[:5])}")
@@ -94,19 +95,18 @@ def _check(connection: sqlite3.Connection, path: Path, older: bool) -> BackupRep
         raise BackupError("the database has no alembic_version table, so it is not a Clerk database "
                           "(or the bot has never started on it)")
     revisions = [row[0] for row in connection.execute("SELECT version_num FROM alembic_version")]
-    head = head_revision()
-    if older and len(revisions) == 1:
-        if revisions[0] not in known_revisions():
-            raise BackupError(f"the backup is at revision {revisions[0]}, which this Clerk's migrations (up to "
-                              f"{head}) do not know: a newer Clerk wrote it; restore it with that version")
-        head = revisions[0]
-    if revisions != [head]:
-        found = ", ".join(revisions) or "none"
-        raise BackupError(f"the database is at revision {found}, but this Clerk's migrations end at {head}; "
-                          "start the bot once to migrate it (or back it up with the Clerk version that wrote it)")
+    what, command = ("backup", "restore it") if restoring else ("database", "back it up")
+    if len(revisions) != 1:
+        raise BackupError(f"the {what} is at revision {', '.join(revisions) or 'none'}, not one revision of this "
+                          f"Clerk's migrations (up to {head_revision()})")
+    if revisions[0] not in known_revisions():
+        raise BackupError(f"the {what} is at revision {revisions[0]}, which this Clerk's migrations (up to "
+                          f"{head_revision()}) do not know: a newer Clerk wrote it; {command} with that version")
+    # An older revision is copied (or restored) as it is, and migrated when the bot starts on it: the backup taken
+    # with the new version's code before its first start is the one an upgrade needs (play-test V1.2).
     games = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     events = connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-    return BackupReport(path, path.stat().st_size, int(games), int(events), head)
+    return BackupReport(path, path.stat().st_size, int(games), int(events), revisions[0])
 
 
 def backup_sqlite(url: str, target: str | os.PathLike[str]) -> BackupReport:
@@ -119,7 +119,7 @@ def backup_sqlite(url: str, target: str | os.PathLike[str]) -> BackupReport:
     temporary = temporary_beside(path, ".partial")
     try:
         _copy(source, temporary)
-        report = check_backup(temporary)
+        report = check_backup(temporary, restoring=False)
         sync_file(temporary)
         os.replace(temporary, path)
         sync_folder(path.parent)

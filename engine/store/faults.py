@@ -32,6 +32,12 @@ _POSTGRES = {
     "57014": BUSY,  # query_canceled (statement_timeout)
     "53100": FULL, "53200": FULL, "53000": FULL,  # disk_full, out_of_memory, insufficient_resources
     "58030": IO,  # io_error
+    # A server restarting or failing over (play-test V5.1): these were bugs to the bot (a traceback in the log per
+    # ballot, "something went wrong on my side") and the moderators were not told.
+    "57P01": UNREACHABLE,  # admin_shutdown: "terminating connection due to administrator command" (a restart)
+    "57P02": UNREACHABLE,  # crash_shutdown
+    "57P03": UNREACHABLE,  # cannot_connect_now: "the database system is starting up" / "shutting down"
+    "53300": UNREACHABLE,  # too_many_connections: no connection to be had
 }
 _STICKY = frozenset({READ_ONLY, IO})
 """Faults after which a pooled connection may stay broken when the cause is gone: reopen the connections."""

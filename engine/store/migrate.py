@@ -57,17 +57,43 @@ def known_revisions() -> tuple[str, ...]:
     return tuple(found)
 
 
-async def at_head(connection: AsyncConnection) -> bool:
-    """Is the database at the newest revision already? (False when it has no ``alembic_version`` yet.)"""
-    head = head_revision()
-    if head is None:
-        return False
+class CannotOpen(Exception):
+    """This Clerk cannot use the database (it cannot reach it, write it, or read its schema); the message is one line
+    that says what is wrong and what to do. ``python -m bot run`` and the console stop with it, without a traceback."""
+
+
+class UnknownRevision(CannotOpen):
+    """The database is at a schema revision this Clerk's migrations do not know: a newer Clerk migrated it."""
+
+
+async def database_revisions(connection: AsyncConnection) -> list[str] | None:
+    """The revisions in the database's ``alembic_version`` (one, unless it is a merge point); None when it has no
+    such table yet (a new database)."""
     try:
         async with connection.begin_nested():
             found = await connection.execute(text("SELECT version_num FROM alembic_version"))
-            return [row[0] for row in found] == [head]
+            return [str(row[0]) for row in found]
     except DBAPIError:
-        return False
+        return None
+
+
+async def at_head(connection: AsyncConnection) -> bool:
+    """Is the database at the newest revision already? (False when it has no ``alembic_version`` yet.)"""
+    head = head_revision()
+    return head is not None and await database_revisions(connection) == [head]
+
+
+def refuse_unknown(revisions: list[str] | None) -> None:
+    """Raise ``UnknownRevision`` if the database is at a revision these migrations do not know (Alembic would stop
+    with a traceback ending in "Can't locate revision identified by ..."): the code was rolled back to an older
+    Clerk than the one that last migrated the database (play-test V1.1)."""
+    unknown = [r for r in revisions or () if r not in known_revisions()]
+    if unknown:
+        raise UnknownRevision(
+            f"the database is at schema revision {', '.join(unknown)}, which this Clerk does not know (its migrations "
+            f"end at {known_revisions()[-1]}): a newer version of Clerk has migrated it. Run that version or a newer "
+            "one; to go back to this version, restore the backup taken before the upgrade (docs/deploy.md, "
+            "\"Upgrading Clerk\")")
 
 
 def alembic_config() -> Config:
@@ -82,8 +108,11 @@ def alembic_config() -> Config:
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     async with engine.begin() as connection:
-        if revision == "head" and await at_head(connection):
-            return  # nothing to migrate: Alembic is not even imported
+        if revision == "head":
+            found = await database_revisions(connection)
+            if head_revision() is not None and found == [head_revision()]:
+                return  # nothing to migrate: Alembic is not even imported
+            refuse_unknown(found)
     from alembic import command
 
     config = alembic_config()

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -37,7 +39,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> t
         raise BackupError(f"the database's directory {live.parent} (DATABASE_URL {url}) does not exist")
     if live.exists() and source.resolve() == live.resolve():
         raise BackupError(f"{source} is the live database itself")
-    check_backup(source, older=True)
+    check_backup(source)
     aside = None
     if live.exists():
         _quiesce(live)
@@ -47,7 +49,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> t
     temporary = temporary_beside(live, ".restoring")
     try:
         shutil.copyfile(source, temporary)
-        report = check_backup(temporary, older=True)
+        report = check_backup(temporary)
         sync_file(temporary)
         if aside is not None:
             os.replace(live, aside)
@@ -80,4 +82,59 @@ def _quiesce(live: Path) -> None:
         raise BackupError(f"{live} is in use (is the bot running?); stop the bot, then restore")
 
 
-__all__ = ["restore_sqlite"]
+@dataclass(frozen=True)
+class Undone:
+    """What the database a restore replaced recorded in one game after the backup was taken: the restore undoes it
+    (play-test V2.1). ``whole``: the game itself was made after the backup."""
+
+    game: str
+    events: int
+    first: str
+    last: str
+    kinds: tuple[tuple[str, int], ...]
+    players: tuple[str, ...]
+    """The players (by name) whose own ballots, forms or commands are among the events, in the order they acted."""
+    whole: bool = False
+
+    def line(self) -> str:
+        span = self.first if self.first == self.last else f"{self.first} to {self.last}"
+        kinds = ", ".join(f"{kind} {count}" for kind, count in self.kinds)
+        who = f"; players who acted: {', '.join(self.players)}" if self.players else ""
+        made = "the whole game, made after the backup: " if self.whole else ""
+        return f"{self.game}: {made}{self.events} event{'s' if self.events != 1 else ''} from {span} UTC ({kinds}){who}"
+
+
+def undone_by_restore(old: Path, restored: Path) -> list[Undone]:
+    """Per game, what ``old`` (the database the restore put aside) recorded that ``restored`` (the backup now in its
+    place) does not have: the events after the backup's last one of each game (its ``last_seq``), and the games made
+    after the backup. Read only; both files are Clerk databases (checked before)."""
+    def connect(path: Path) -> sqlite3.Connection:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+
+    backup, before = connect(restored), connect(old)
+    try:
+        games = backup.execute("SELECT id, name, last_seq FROM games")
+        kept = {int(i): (str(name), int(seq)) for i, name, seq in games}
+        found = []
+        for game_id, name, last_seq in before.execute("SELECT id, name, last_seq FROM games ORDER BY id").fetchall():
+            same = kept.get(int(game_id))
+            whole = same is None or same[0] != name
+            after = 0 if same is None or whole else same[1]
+            if int(last_seq) <= after:
+                continue
+            rows = before.execute("SELECT kind, actor, at FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                  (game_id, after)).fetchall()
+            if not rows:
+                continue
+            names = dict(before.execute("SELECT user_id, name FROM players WHERE game_id = ?", (game_id,)).fetchall())
+            players = dict.fromkeys(str(names[a]) for _, a, _ in rows if a in names)
+            kinds = Counter(str(kind) for kind, _, _ in rows)
+            found.append(Undone(str(name), len(rows), str(rows[0][2])[:19], str(rows[-1][2])[:19],
+                                tuple(kinds.items()), tuple(players), whole))
+        return found
+    finally:
+        backup.close()
+        before.close()
+
+
+__all__ = ["Undone", "restore_sqlite", "undone_by_restore"]

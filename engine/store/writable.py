@@ -11,21 +11,66 @@ table that changes no row (``UPDATE … WHERE false``) is refused by a read-only
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import tempfile
 from pathlib import Path
 
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.store.faults import fault_kind
-from engine.store.migrate import upgrade
+from engine.store.migrate import CannotOpen, upgrade
 
 _PROBE = text("UPDATE leases SET name = name WHERE false")
 
 
-class NotWritable(Exception):
+class NotWritable(CannotOpen):
     """The database cannot be written; the message is one line naming what and why."""
+
+
+class CannotConnect(CannotOpen):
+    """No connection to the database could be opened (no server there, an unknown host, a database or user that does
+    not exist, a wrong password); the message is one line naming the URL (without its password), what the driver said
+    and what to check."""
+
+
+_CONNECT_HINTS = {
+    "3D000": "create it (CREATE DATABASE, or `createdb`) or correct the database's name at the end of DATABASE_URL",
+    "28000": "check the user name in DATABASE_URL (the role must exist and be allowed to log in)",
+    "28P01": "check the user's password in DATABASE_URL (characters such as @ : / in it must be written %40 %3A %2F)",
+    "57P03": "the server is starting up or shutting down: start the bot again in a moment",
+    "53300": "the server has no connection left for this user (max_connections): close some, or raise the limit",
+}
+"""What to do, by the PostgreSQL error code refusing the connection."""
+
+
+def _cannot_connect(engine: AsyncEngine, error: BaseException) -> CannotConnect:
+    driver = getattr(error, "orig", None) or error
+    detail = " ".join(str(driver).split())[:200] or type(driver).__name__
+    if isinstance(driver, socket.gaierror):
+        hint = "the host name in DATABASE_URL is not known here: check it (and this machine's DNS)"
+    elif isinstance(driver, ConnectionRefusedError):
+        hint = "nothing accepts connections there: is the database server running, on that host and port?"
+    elif isinstance(driver, TimeoutError):
+        hint = "the server did not answer in time: check the host and port in DATABASE_URL, and any firewall"
+    else:
+        hint = _CONNECT_HINTS.get(str(getattr(driver, "sqlstate", "") or ""), "check DATABASE_URL")
+    where = engine.url.render_as_string(hide_password=True)
+    return CannotConnect(f"cannot connect to the database {where} (DATABASE_URL): {detail}; {hint}")
+
+
+async def check_connects(engine: AsyncEngine) -> None:
+    """Before anything else at start: raise ``CannotConnect`` (one line, play-test V4.1) if no connection to
+    ``engine``'s database can be opened. Without it the first connection's failure was a traceback of 130-180 lines
+    (a database or role that does not exist, an unknown host), or, for a server that refused the connection, the
+    misleading "the database refuses writes"."""
+    try:
+        async with engine.connect():
+            pass
+    except (DBAPIError, OSError, TimeoutError) as error:
+        raise _cannot_connect(engine, error) from None
 
 
 def _sqlite_path(engine: AsyncEngine) -> Path | None:
@@ -89,9 +134,11 @@ async def check_writable(engine: AsyncEngine) -> None:
 
 
 async def upgrade_writable(engine: AsyncEngine) -> None:
-    """What ``python -m bot run`` does at start: check the files, apply the migrations, check a write; a database
-    that refuses writes raises ``NotWritable`` (one line) at whichever step finds it."""
+    """What ``python -m bot run`` does at start: check the files, connect, apply the migrations, check a write; a
+    database that refuses writes raises ``NotWritable`` (one line) at whichever step finds it, one it cannot reach
+    ``CannotConnect``, one a newer Clerk migrated ``UnknownRevision`` (all ``CannotOpen``)."""
     check_files(engine)
+    await check_connects(engine)
     try:
         await upgrade(engine)
     except Exception as error:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     h = sqlite_bot
     database = Path(str(make_url(h.url).database))
     monkeypatch.setenv("DATABASE_URL", h.url)
-    monkeypatch.setenv("CLERK_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     (tmp_path / "backups").mkdir()
     backup = str(tmp_path / "backups" / "clerk.db")
     await new_game(h)
@@ -74,7 +75,13 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     assert printed.err == (f"clerk: restore failed, the database was not changed: {database} is in use (is the bot "
                            "running?); stop the bot, then restore\n")
     [kept] = database.parent.glob("clerk.db.before-restore-*")
-    assert printed.out.splitlines()[-1] == (
+    restored_line, undid, sirius, tell = printed.out.splitlines()[-4:]
+    assert restored_line == (
         f"clerk: restored {backup} to {database}: {database.stat().st_size} bytes, 1 game, "
         f"{len(json.loads(restored)['events'])} events (schema revision {HEAD}, integrity ok); the old database is "
         f"kept as {kept}. Start the bot.")
+    # alice's revote, acknowledged after the backup, is named as undone (play-test V2.1)
+    assert undid == f"clerk: the restore undid what the old database (kept as {kept}) recorded after the backup:"
+    assert sirius.startswith("  sirius: 1 event from ")
+    assert sirius.endswith(" UTC (BallotCast 1); players who acted: alice")
+    assert tell.startswith("clerk: those ballots and commands were acknowledged but are not in the restored database")

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import socket
 from pathlib import Path
 
+import discord
+import pytest
 from fakediscord import HANG, TOKEN, FakeDiscord
 from fakediscord.wiring import ErrorLog
 
-from bot.discord.run import main
+from bot.discord.run import main, retry_after
 from bot.settings import Settings
 
 
@@ -41,3 +45,40 @@ async def test_main_with_a_token_discord_refuses_exits_1(fake: FakeDiscord, tmp_
     assert [r.getMessage() for r in errors.records] == [
         "Discord refused the token in DISCORD_TOKEN (check it in the developer portal)"]
     errors.records.clear()
+
+
+async def test_a_start_that_cannot_reach_discord_says_so_in_one_line_and_tries_again(
+        fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Play-test V4.4: with Discord out of reach at start (no network yet at boot, DNS, an outage), ``python -m bot
+    run`` stopped with an aiohttp traceback of 85 lines and stayed down where nothing started it again."""
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = probe.getsockname()[1]
+    live = discord.http.Route.BASE  # the fake's (the ``fake`` fixture)
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{dead}/api/v10")
+    tries: list[int] = []
+
+    def retry(attempt: int) -> float:
+        tries.append(attempt)
+        if attempt == 2:  # Discord is back before the third try
+            monkeypatch.setattr(discord.http.Route, "BASE", live)
+        return 0
+
+    settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path / 'clerk.db'}")
+    running = asyncio.create_task(main(settings, guild_ready_timeout=0.05, retry=retry))
+    try:
+        await fake.wait_for(lambda: running.done() or fake.identifies, "the bot to connect after two failed tries")
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+    assert tries == [1, 2]
+    said = [r for r in caplog.records if r.name == "clerk" and "Discord" in r.getMessage()]
+    assert [r.getMessage() for r in said] == [
+        f"cannot reach Discord to log in (Cannot connect to host 127.0.0.1:{dead} ssl:default [Connect call failed "
+        f"('127.0.0.1', {dead})]); trying again in 0 s"] * 2
+    assert all(r.levelno == logging.WARNING and r.exc_info is None for r in said)
+
+
+def test_the_waits_before_trying_discord_again_grow_to_a_minute() -> None:
+    assert [retry_after(n) for n in range(1, 7)] == [5, 10, 20, 40, 60, 60]
