@@ -199,21 +199,23 @@ def reply(text: str = "", *, card: Card | None = None, ephemeral: bool = False,
     return Outgoing(Here(), text, card, ephemeral, file, alt=alt)
 
 
-def _no_post(_item: Outgoing) -> Owed | None:
+def not_owed(_item: Outgoing) -> Owed | None:
+    """``Answering.row_of`` of an interaction: its answer is the interaction's response, never owed."""
     return None
 
 
 @dataclass
 class Answering:
-    """What one message's handler owes in the transaction of its own write (a DM ballot's receipt, a realignment's
-    public line: ``engine.service.owed.OwedWith``): ``row_of``, given by the front end that delivers them, makes the
-    owed row of an answer (``Here``); ``post_of`` the row of a message posted elsewhere (a channel, a thread, a DM to
-    someone else), or None when it has nothing to send; ``owed`` holds the messages so kept with their rows, which
-    the front end queues without owing them a second time. A front end that owes nothing (the console, a
-    transcript) passes none."""
+    """What one message's or interaction's handler owes in the transaction of its own write (a DM ballot's receipt,
+    a realignment's public line, the offer to second passed on by a button: ``engine.service.owed.OwedWith``):
+    ``row_of``, given by the front end that delivers them, makes the owed row of an answer (``Here``), or None when
+    the answer is not owed (an interaction's: its response, ``not_owed``); ``post_of`` the row of a message posted
+    elsewhere (a channel, a thread, a DM to someone else), or None when it has nothing to send; ``owed`` holds the
+    messages so kept with their rows, which the front end queues without owing them a second time. A front end that
+    owes nothing (the console, a transcript) passes none."""
 
-    row_of: Callable[[Outgoing], Owed]
-    post_of: Callable[[Outgoing], Owed | None] = _no_post
+    row_of: Callable[[Outgoing], Owed | None]
+    post_of: Callable[[Outgoing], Owed | None] = not_owed
     owed: list[tuple[Outgoing, OwedRow]] = field(default_factory=list)
 
 

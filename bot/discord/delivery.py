@@ -36,6 +36,7 @@ from bot.actions.outbox import (
     ToChannel,
     ToThread,
     ToUser,
+    not_owed,
 )
 from bot.actions.wire import decode, encode
 from bot.discord import limits
@@ -157,8 +158,9 @@ class Courier:
         """User id -> their DM channel, learnt from the DMs they sent: a DM to them needs no create-DM request."""
 
     async def to_interaction(self, interaction: discord.Interaction, out: Sequence[Outgoing],
-                             deferred: bool | None = None) -> None:
-        """``Here`` answers the interaction (the first as its response, the rest as followups); the rest is owed.
+                             deferred: bool | None = None, answering: Answering | None = None) -> None:
+        """``Here`` answers the interaction (the first as its response, the rest as followups); the rest is owed,
+        but for what the handler owed already in its write's transaction (``answering``: queued, not owed again).
         ``deferred``: the interaction was deferred, ephemerally (True) or for the channel (False). Discord gives the
         first follow-up the deferred response's visibility; an answer meant otherwise (a refusal of a public
         command) is sent anew, after the "thinking" message is deleted. Once the interaction's token has expired
@@ -217,7 +219,10 @@ class Courier:
         elif late:
             log.warning("the token of interaction %s (%s) expired before its answer: sent by message instead",
                         interaction.id, _command_name(interaction))
-        await self.owe([*elsewhere, *(late_answer(interaction, item, in_time=not unknown) for item in late)])
+        kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
+        self.outbox.queue(list(kept.values()))
+        await self.owe([*(item for item in elsewhere if id(item) not in kept),
+                        *(late_answer(interaction, item, in_time=not unknown) for item in late)])
 
     @staticmethod
     async def _answer(interaction: discord.Interaction, item: Outgoing, deferred: bool | None) -> bool | None:
@@ -243,8 +248,19 @@ class Courier:
         author_id, channel_id, dm = _source_of(message)
         lane = _lane(author_id, channel_id, dm)
         source = _source_id(message)
-        return Answering(lambda item: _answer(noted(item, note), lane, channel_id, message.id, source),
-                         lambda item: next(iter(self._owed(item)), None))
+        return Answering(lambda item: _answer(noted(item, note), lane, channel_id, message.id, source), self._post)
+
+    def answering_interaction(self) -> Answering:
+        """Where the handler of an interaction (a button press, a menu choice, a slash command) may owe what it posts
+        elsewhere (the offer to second passed on, a running count, a DM to another player) in its own write's
+        transaction: the rows ``to_interaction`` would owe. Its answer to the caller (``Here``) is the interaction's
+        response, not owed (``not_owed``): Discord takes it only within 3 s of the press, and a restart has no token
+        to send it with (docs/reliability.md)."""
+        return Answering(not_owed, self._post)
+
+    def _post(self, item: Outgoing) -> Owed | None:
+        """The row ``owe`` would make of ``item``, posted elsewhere; None when it has nothing to send."""
+        return next(iter(self._owed(item)), None)
 
     async def to_message(self, message: discord.Message | DirectMessage, out: Sequence[Outgoing],
                          answering: Answering | None = None, note: str | None = None) -> None:

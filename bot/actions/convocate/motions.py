@@ -102,18 +102,25 @@ async def second_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
 
 
 async def _move(app: App, ctx: Ctx, g: GameView, moved: MoveMotion | MoveRepeal) -> list[Outgoing]:
-    """A Motion or a Motion of Repeal moved (by a slash command or in the game channel): its announcement."""
+    """A Motion or a Motion of Repeal moved (by a slash command or in the game channel): its announcement, and the
+    offer to the first player asked (or the outcome), owed in its transaction (``AnswerWith``, play-test S4.5)."""
+    def said(m: MotionView) -> list[Outgoing]:
+        if m.duplicate:
+            return [reply(TWICE)]
+        done = (f"Motion of Repeal #{m.number} is moved; the outcome is announced." if m.kind == "repeal" else
+                f"Motion #{m.number} ({m.name}) is moved and announced.")
+        return [reply(done, ephemeral=True), *motion_outgoings(app, m, first=True)]
+
+    answered = AnswerWith(ctx.answering, said)
     if isinstance(moved, MoveRepeal):
         m = await app.clerk.convocate.motions.repeal(g.id, user_id=ctx.actor.id, statute=moved.statute,
-                                                     convocant=moved.convocant, source_id=ctx.source_id)
-        said = f"Motion of Repeal #{m.number} is moved; the outcome is announced."
+                                                     convocant=moved.convocant, source_id=ctx.source_id,
+                                                     answer=answered.owed)
     else:
         m = await app.clerk.convocate.motions.move_motion(g.id, user_id=ctx.actor.id, motion=moved.motion,
-                                                          convocant=moved.convocant, source_id=ctx.source_id)
-        said = f"Motion #{m.number} ({m.name}) is moved and announced."
-    if m.duplicate:
-        return [reply(TWICE)]
-    return [reply(said, ephemeral=True), *motion_outgoings(app, m, first=True)]
+                                                          convocant=moved.convocant, source_id=ctx.source_id,
+                                                          answer=answered.owed)
+    return answered.out(m)
 
 
 async def _answer(app: App, ctx: Ctx, game_id: int, accept: bool, convocant: str | None, *,

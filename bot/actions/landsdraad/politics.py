@@ -249,10 +249,7 @@ async def motion_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> lis
     game = landsdraad_game(game, text)
     motion = parse_motion(first_line(text))
     assert isinstance(motion, Motion)
-    receipt = await app.clerk.landsdraad.majority.support(game.id, user_id=ctx.actor.id, motion=motion,
-                                                          thread_id=ctx.place.thread_id, at=ctx.at,
-                                                          source_id=ctx.source_id)
-    return support_outgoings(receipt, ctx)
+    return await _supported(app, ctx, game, motion)
 
 
 @thread_form(lambda line: looks_like_ballot(line) and parse_motion(line) is None, anywhere=True, proxy=False)
@@ -288,11 +285,17 @@ async def pv_withdraw(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 async def _support(app: App, ctx: Ctx, g: GameView, subject: str, *, withdraw: bool) -> list[Outgoing]:
     """``/pv support`` and ``/pv withdraw``: the caller's support of ``subject``, given or withdrawn."""
-    motion = _motion_from_option(subject, withdraw=withdraw)
+    return await _supported(app, ctx, g, _motion_from_option(subject, withdraw=withdraw))
+
+
+async def _supported(app: App, ctx: Ctx, g: GameView, motion: Motion) -> list[Outgoing]:
+    """The caller's support of ``motion`` recorded: the answer, and the running count and the vote passed, owed in
+    the support's transaction (``AnswerWith``: a kill after its commit loses none of them, play-test S4.5)."""
+    answered: AnswerWith[SupportReceipt] = AnswerWith(ctx.answering, lambda r: support_outgoings(r, ctx))
     receipt = await app.clerk.landsdraad.majority.support(g.id, user_id=ctx.actor.id, motion=motion,
                                                           thread_id=ctx.place.thread_id, at=ctx.at,
-                                                          source_id=ctx.source_id)
-    return support_outgoings(receipt, ctx)
+                                                          source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(receipt)
 
 
 @command("pv list", "This round's player votes, their counts and states.", reads=True, public=True)

@@ -170,9 +170,10 @@ async def _next_number(session: AsyncSession, game_id: int) -> int:
 
 class ConvocateMotionService(ServiceBase):
     async def move_motion(self, game_id: int, *, user_id: int, motion: MotionCard, convocant: str,
-                          source_id: str | None = None) -> MotionView:
+                          source_id: str | None = None, answer: OwedWith[MotionView] | None = None) -> MotionView:
         """R4-16: activate the mover; then the offer to second goes round from the mover (or, for a Motion with no
-        Seconded box, it resolves at once)."""
+        Seconded box, it resolves at once). ``answer``: what it answers and announces (the Motion, the offer to the
+        first player asked), owed in its transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 loaded = await load(uow.session, await load_game(uow.session, game_id))
@@ -198,7 +199,7 @@ class ConvocateMotionService(ServiceBase):
                     "route": row.route, "box": motion.box.value, "morality": motion.morality,
                     "offer": list(moved.offer), "offer_to": loaded.name_of(row.offer_to),
                     "resolved": row.outcome}, source_id)
-                return motion_view(loaded, row)
+                return await owe_in(uow, answer, motion_view(loaded, row))
         except Duplicate:
             return await self._again(game_id, source_id)
 
@@ -314,8 +315,9 @@ class ConvocateMotionService(ServiceBase):
                     if r.offer_deadline is not None]
 
     async def repeal(self, game_id: int, *, user_id: int, statute: str, convocant: str,
-                     source_id: str | None = None) -> MotionView:
-        """R4-17: the Motion of Repeal, resolved at once; the outcome carries both totals."""
+                     source_id: str | None = None, answer: OwedWith[MotionView] | None = None) -> MotionView:
+        """R4-17: the Motion of Repeal, resolved at once; the outcome carries both totals. ``answer``: what it
+        answers and announces (the outcome), owed in its transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 loaded = await load(uow.session, await load_game(uow.session, game_id))
@@ -348,7 +350,7 @@ class ConvocateMotionService(ServiceBase):
                                                                    "lines_by_ruling": {k: lines_json(v) for k, v
                                                                                        in by_ruling.items()}},
                                source_id)
-                return motion_view(loaded, row)
+                return await owe_in(uow, answer, motion_view(loaded, row))
         except Duplicate:
             return await self._again(game_id, source_id)
 
