@@ -1,0 +1,177 @@
+"""What a player's button press, menu choice, slash command or post in a game channel posts elsewhere is owed in the
+transaction of the write it makes (``Courier.answering_interaction``, ``AnswerWith``), as a DM form's is
+(tests/e2e/test_discord_myl_conv.py): the bot killed between that commit and the front end owing anything loses
+none of it; the next start posts each once. The answer to the presser (the interaction's response) is not owed: a
+restart has no token to send it with; pressing again tells them what counted (docs/reliability.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+from unittest.mock import patch
+
+from fakediscord import Channel, Interaction, Sent
+
+from bot.discord import client
+
+from .clerkbot import Harness
+from .test_discord_myl_conv import also_plays
+from .test_mylantium import coup_offer
+
+
+async def killed_as_it_returns(h: Harness, act: Callable[[], Awaitable[Interaction]]) -> Interaction:
+    """``act`` makes an interaction (a press, a menu choice, a slash command): the bot takes it, its handler commits,
+    and the bot is killed as the handler returns, before the front end answers, owes or queues anything
+    (``Courier.to_interaction``) or shows the pressed message's buttons disabled. The interaction, never
+    answered."""
+    async def killed(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    real = h.bot.courier.to_interaction
+    h.bot.courier.to_interaction = killed  # type: ignore[method-assign]
+    try:
+        with patch.object(client, "disable_buttons", killed), patch.object(client, "disable_select", killed):
+            interaction = await act()
+            await h.settle()
+    finally:
+        h.bot.courier.to_interaction = real  # type: ignore[method-assign]
+    assert interaction.responses == [], "killed before the interaction was answered"
+    return interaction
+
+
+def posted_since(h: Harness, before: set[int], wanted: dict[str, tuple[Channel | None, str]]) -> dict[str, int]:
+    """How many messages, new since ``before``, carry each wanted piece (in its channel, when one is named)."""
+    new = [m for m in h.fake.sent if m.id not in before and m.kind == "message"]
+    return {what: sum(1 for m in new if piece in m.text() and (where is None or m.channel_id == where.id))
+            for what, (where, piece) in wanted.items()}
+
+
+def newest_dm(h: Harness, user: Any, piece: str) -> Sent:
+    return [m for m in h.fake.dms(user) if piece in m.content][-1]
+
+
+async def test_what_a_button_press_posts_elsewhere_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """alice presses **No coup** on the coup offer (#sirius, Mylantium) and **Decline** on the offer to second Land
+    Reform (#vega, the Convocate); each press commits and the bot is killed before anything is owed. After the
+    restart the coup's news, the requests for contributions, the offer's move and the offer DMed to carol are each
+    posted once, and a second restart posts nothing more. Before, each was owed after the commit and the kill lost
+    it: carol was never asked to second, and the channel never heard that the offer moved. alice's answer (the
+    press's response) is not sent after the restart: pressing again tells her it was answered."""
+    h = clerk_bot
+    coup = await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup
+    vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform, carol next
+    offer = newest_dm(h, h.alice, "Will you second")
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.press(h.alice, coup, "No coup"))
+    await killed_as_it_returns(h, lambda: h.fake.press(h.alice, offer, "Decline"))
+    carol = h.fake.dm_channel(h.carol)
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the coup answer's news": (h.game, "The Brass Hats do not attempt a coup."),
+        "the requests for contributions": (carol, "sirius: the Proles' Revolution is under way."),
+        "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice declined. The offer to second is "
+                                                   "now with **carol**"),
+        "the offer to the next player": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+    }
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
+    await h.restart()
+    await h.settle()  # what was owed before the kill is sent from the outgoing queue at start
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    again = await h.press(h.alice, offer, "Decline")  # alice saw "This interaction failed": she presses again
+    assert "already answered" in again.first.content and "Nothing was recorded" in again.first.content
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
+
+
+async def test_what_a_slash_command_or_a_post_records_and_posts_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """Players' slash commands that record something, and a vote posted in a thread of the game channel, each killed
+    after its commit, before anything is owed: alice's `/motion move` (the Motion announced, the offer DMed to
+    the first player asked), her `/motion decline` (the offer's move, the offer DMed to carol), carol's `/motion
+    second` (the resolution), bob's `/ag vote` (the AG election's running count), alice's `/pv support` (the player
+    vote's running count, in a thread the bot makes) and bob's `Vote: End Game` posted in that thread (the count
+    brought up to date, the vote passed). After the restart each is posted once; a second restart posts nothing
+    more. Before, each was owed after its commit and the kill lost it."""
+    h = clerk_bot
+    vega = await also_plays(h, "convocate", "vega", moved=False)
+    rigel = await also_plays(h, "landsdraad", "rigel")
+    await h.run(h.mod, "ag open", rigel)
+    tally = next(m for m in h.fake.sent if "rigel: Adjutant General election #1" in m.text())
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.alice, "motion move", vega, name="Land Reform",
+                                                       convocant="Kista"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.alice, "motion decline", vega))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.carol, "motion second", vega))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.bob, "ag vote", rigel, candidate="alice"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.alice, "pv support", rigel, subject="End Game"))
+    alice, carol = h.fake.dm_channel(h.alice), h.fake.dm_channel(h.carol)
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the Motion announced": (vega, "alice activates Kista (from its Homeworld) to move **Land Reform**."),
+        "the offer to alice": (alice, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+        "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice declined. The offer to second is "
+                                                   "now with **carol**"),
+        "the offer to carol": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+        "the resolution": (vega, "vega: Motion #1, Land Reform, resolves"),
+        "the player vote's running count": (None, "Player vote #1: End Game (round 1)"),
+    }
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
+    assert "bob → alice" not in tally.text()
+    await h.restart()
+    await h.settle()  # what was owed before the kill is sent from the outgoing queue at start
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    assert "bob → alice" in tally.text(), "the AG election's running count brought up to date"
+    count = next(m for m in h.fake.sent if "Player vote #1: End Game (round 1)" in m.text())
+    thread = h.fake.channels[count.channel_id]
+    assert thread.name == "player-votes-round-1" and "open: 1 of the 2 needed" in count.text()
+
+    async def killed(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    real = h.bot.courier.to_message
+    h.bot.courier.to_message = killed  # type: ignore[method-assign]
+    try:  # bob's post in the thread: read, committed, killed before the front end owes anything
+        await h.fake.say(h.bob, thread, "Vote: End Game")
+        await h.settle()
+    finally:
+        h.bot.courier.to_message = real  # type: ignore[method-assign]
+    passed: dict[str, tuple[Channel | None, str]] = {"the vote passed": (rigel, "Player vote passed: End Game")}
+    assert posted_since(h, before, passed) == {"the vote passed": 0} and "open: 1 of" in count.text()
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, passed) == {"the vote passed": 1}
+    assert "PASSED: awaiting the moderator" in count.text(), "the running count brought up to date"
+    edits = (tally.edits, count.edits)
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, {**wanted, **passed}) == dict.fromkeys({**wanted, **passed}, 1), "posted once"
+    assert (tally.edits, count.edits) == edits
+
+
+async def test_what_a_dm_chosen_by_its_menu_posts_elsewhere_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """bob plays two Landsdraad games; his `Transfer: 500 MS to alice` fits both, so it is answered with a menu of
+    them. He chooses rigel; the transfer commits and the bot is killed before anything is owed. After the restart
+    the moderators' notice of the transfer is posted once (their private thread); a second restart posts nothing
+    more. Before, it was owed after the commit and the kill lost it."""
+    h = clerk_bot
+    rigel = await also_plays(h, "landsdraad", "rigel")
+    await also_plays(h, "landsdraad", "deneb")
+    menu = await h.fake.reply_to(await h.fake.dm(h.bob, "Transfer: 500 MS to alice"))
+    await h.settle()
+    assert "Nothing was recorded yet" in menu.content
+    before = {m.id for m in h.fake.sent}
+    [option] = [o["value"] for o in menu.selects()[0]["options"] if o["label"].startswith("#rigel")]
+    await killed_as_it_returns(h, lambda: h.fake.choose(h.bob, menu, option))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the moderators' notice": (None, "📦 Transfer #1 · round 1 of rigel (by DM,")}
+    assert posted_since(h, before, wanted) == {"the moderators' notice": 0}, "killed before anything was sent"
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == {"the moderators' notice": 1}
+    notice = next(m for m in h.fake.sent if wanted["the moderators' notice"][1] in m.text())
+    assert h.fake.channels[notice.channel_id].name == "rigel moderators"  # their private thread, nowhere public
+    assert rigel.id != notice.channel_id
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == {"the moderators' notice": 1}, "owed once, posted once"
