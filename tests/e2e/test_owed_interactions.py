@@ -7,6 +7,7 @@ restart has no token to send it with; pressing again tells them what counted (do
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 from unittest.mock import patch
 
@@ -15,6 +16,7 @@ from fakediscord import Channel, Interaction, Sent
 from bot.discord import client
 
 from .clerkbot import Harness
+from .test_convocate_erratum_link import seated, until
 from .test_discord_myl_conv import also_plays
 from .test_mylantium import coup_offer
 
@@ -175,3 +177,45 @@ async def test_what_a_dm_chosen_by_its_menu_posts_elsewhere_committed_just_befor
     await h.restart()
     await h.settle()
     assert posted_since(h, before, wanted) == {"the moderators' notice": 1}, "owed once, posted once"
+
+
+async def test_what_a_convocate_turns_commands_announce_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """alice's turn in the Convocate, each command killed after its commit, before anything is owed: `/statute
+    declare` (its card), `/directive`, `/phase next` (whose Phase it is now), `/statute section` and `/statute
+    destroy` (their lines in the game channel); then bob's `/repeal` of alice's Statute Y (its outcome). After the
+    restart each is posted once; a second restart posts nothing more. Before, each was owed after its commit and
+    the kill lost it: the table never heard that X was declared or whose Phase it was."""
+    h = clerk_bot
+    game_id = await seated(h)
+    before = {m.id for m in h.fake.sent}
+    for who, command, options in (
+            (h.alice, "statute declare", {"statute": "X", "character": "K_A", "section": 1, "sections": 2}),
+            (h.alice, "directive", {"factor": "GOVT"}),
+            (h.alice, "phase next", {}),
+            (h.alice, "statute section", {"statute": "X", "section": 2}),
+            (h.alice, "statute destroy", {"statute": "X"})):
+        await killed_as_it_returns(h, partial(h.fake.slash, who, command, h.game, **options))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the Statute declared": (h.game, "sirius: alice declares X"),
+        "the Directive": (h.game, "alice's current Directive is now GOVT."),
+        "whose Phase it is": (h.game, "Turn 1: **alice's Admin Phase**."),
+        "the Section in force": (h.game, "Section 2 of X is in force now (alice's Admin Phase)."),
+        "the Statute destroyed": (h.game, "alice destroys X; it goes to alice's Depleted Pile."),
+    }
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    await until(h, game_id, "alice")  # alice's next turn: K_A readied, she declares Y; then bob moves to repeal it
+    await h.run(h.alice, "statute declare", h.game, statute="Y", character="K_A", section=1, sections=2)
+    await until(h, game_id, "bob")
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.bob, "repeal", h.game, statute="Y", convocant="K_B"))
+    repealed: dict[str, tuple[Channel | None, str]] = {"the Repeal": (h.game, "sirius: Motion of Repeal against Y")}
+    assert posted_since(h, before, repealed) == {"the Repeal": 0}
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, repealed) == {"the Repeal": 1}
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, {**wanted, **repealed}) == dict.fromkeys({**wanted, **repealed}, 1), "once"
