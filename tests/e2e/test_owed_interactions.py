@@ -16,6 +16,7 @@ from fakediscord import Channel, Interaction, Sent
 from bot.discord import client
 
 from .clerkbot import Harness
+from .test_ballot_buttons import ballots, offer_to
 from .test_convocate_erratum_link import seated, until
 from .test_discord_myl_conv import also_plays
 from .test_mylantium import coup_offer
@@ -219,3 +220,22 @@ async def test_what_a_convocate_turns_commands_announce_committed_just_before_a_
     await h.restart()
     await h.settle()
     assert posted_since(h, before, {**wanted, **repealed}) == dict.fromkeys({**wanted, **repealed}, 1), "once"
+
+
+async def test_a_ballot_pressed_just_before_a_kill_counts_once_and_pressing_again_says_so(clerk_bot: Harness) -> None:
+    """The decision for the answer to the presser (docs/reliability.md): a crisis ballot's buttons post nothing
+    elsewhere (the ballot is secret), so all a press makes is its receipt, the interaction's response, which is not
+    owed: after a kill Discord has told alice "This interaction failed" and a restart has no token to answer it
+    with. Her ballot counts, once; nothing is sent to her after the restart; pressing again answers that her ballot
+    stays Aye (the same choice again counts once). This held before the change too: it shows the decision."""
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    offer = await offer_to(h, h.alice)
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.press(h.alice, offer, "Aye"))
+    await h.restart()
+    await h.settle()
+    assert [m for m in h.fake.sent if m.id not in before and m.kind == "message"] == [], "nothing owed for it"
+    assert [e["payload"]["option"] for e in await ballots(h)] == ["aye"], "it counts, once"
+    again = await h.press(h.alice, offer, "Aye")
+    assert again.first.ephemeral and "stays **Aye** (the same choice again; it counts once)" in again.first.content
