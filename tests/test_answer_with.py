@@ -54,7 +54,7 @@ def test_without_a_front_end_that_owes_or_a_write_that_owed_everything_is_made_a
 
 
 def test_an_interactions_answer_is_its_response_and_only_what_it_posts_elsewhere_is_owed_with_its_write() -> None:
-    """A button press, a menu choice or a slash command (``Courier.answering_interaction``): its answer to the
+    """A button press, a menu choice or a slash command (``Courier.answering_posts``): its answer to the
     presser is the interaction's response, which a restart has no token to send, so it is never owed; what it posts
     elsewhere (the offer's move in the channel, the offer DMed to the next player) is owed with the write."""
     moved = Outgoing(ToChannel(7), "The offer to second is now with carol.")

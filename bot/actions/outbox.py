@@ -4,6 +4,7 @@ and the console prints."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -217,6 +218,13 @@ class Answering:
     row_of: Callable[[Outgoing], Owed | None]
     post_of: Callable[[Outgoing], Owed | None] = not_owed
     owed: list[tuple[Outgoing, OwedRow]] = field(default_factory=list)
+
+
+TIMED: ContextVar[Answering | None] = ContextVar("clerk_timed_answering", default=None)
+"""Where the timed work of one pass of the deadline scheduler (``close_due``'s tasks: an offer to second passed on
+at its timeout) may owe what it posts in its write's transaction, as a handler does with ``Ctx.answering``: set by
+the front end for the pass (bot/discord/scheduler.py), which then queues what was so owed and owes the rest; None
+(the console, a transcript): it is owed after."""
 
 
 class AnswerWith(Generic[R]):

@@ -187,7 +187,7 @@ class ClerkBot(discord.Client):
                                 self._quiet, lambda: self.relief.relieve())
         """The DMs sent while the bot was offline, read back at start (catch_up.py, play-test R3.2)."""
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
-                                           settle=self._before_close)
+                                           settle=self._before_close, answering=self.courier.answering_posts)
         app.deadlines_changed = self.scheduler.wake
         app.game_moved = self.courier.game_moved  # what a deleted game channel could not take goes to the new one
         self._scheduler_task: asyncio.Task[None] | None = None
@@ -352,7 +352,7 @@ class ClerkBot(discord.Client):
                     return
         spec = self.app.routes.commands.get(name)
         private = spec is None or not spec.public
-        answering = self.courier.answering_interaction()  # what it posts, owed in its write's transaction
+        answering = self.courier.answering_posts()  # what it posts, owed in its write's transaction
         work = dispatch(self.app, ctx_of_interaction(interaction, answering), name, options)
         out, deferred = await self._in_time(interaction, work, f"/{name}", ephemeral=private)
         await self.courier.to_interaction(interaction, out, deferred, answering)
@@ -363,7 +363,7 @@ class ClerkBot(discord.Client):
         (``bot.actions.message_commands``); the answer is ephemeral, as are its refusals."""
         author = message.author
         target = TargetMessage(message.id, author.id, author.name, author.bot, message.content)
-        answering = self.courier.answering_interaction()
+        answering = self.courier.answering_posts()
         work = handle_message_command(self.app, ctx_of_interaction(interaction, answering), name, target)
         out, deferred = await self._in_time(interaction, work, name)
         await self.courier.to_interaction(interaction, out, deferred, answering)
@@ -376,9 +376,9 @@ class ClerkBot(discord.Client):
     async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
         """A press of one of Clerk's buttons (``ClerkButton``): Ctx (the presser, where the message is, the
         interaction as the source), ``handle_button``, the answer to the presser (ephemeral) and the rest
-        delivered (what it posts elsewhere owed in its write's transaction: ``Courier.answering_interaction``);
+        delivered (what it posts elsewhere owed in its write's transaction: ``Courier.answering_posts``);
         after an answer that was recorded the message's buttons are shown disabled."""
-        answering = self.courier.answering_interaction()
+        answering = self.courier.answering_posts()
         work = handle_button(self.app, ctx_of_interaction(interaction, answering), custom_id)
         out, deferred = await self._in_time(interaction, work, f"button {custom_id}")
         await self.courier.to_interaction(interaction, out, deferred, answering)
@@ -388,7 +388,7 @@ class ClerkBot(discord.Client):
     async def on_choose(self, interaction: discord.Interaction, custom_id: str, values: tuple[str, ...]) -> None:
         """A choice in one of Clerk's menus (``ClerkSelect``): as ``on_press``, with ``handle_select``; after an
         answer that was recorded the menu is shown disabled."""
-        answering = self.courier.answering_interaction()
+        answering = self.courier.answering_posts()
         work = handle_select(self.app, ctx_of_interaction(interaction, answering), custom_id, values)
         out, deferred = await self._in_time(interaction, work, f"menu {custom_id}")
         await self.courier.to_interaction(interaction, out, deferred, answering)

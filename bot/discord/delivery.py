@@ -250,12 +250,12 @@ class Courier:
         source = _source_id(message)
         return Answering(lambda item: _answer(noted(item, note), lane, channel_id, message.id, source), self._post)
 
-    def answering_interaction(self) -> Answering:
-        """Where the handler of an interaction (a button press, a menu choice, a slash command) may owe what it posts
-        elsewhere (the offer to second passed on, a running count, a DM to another player) in its own write's
-        transaction: the rows ``to_interaction`` would owe. Its answer to the caller (``Here``) is the interaction's
-        response, not owed (``not_owed``): Discord takes it only within 3 s of the press, and a restart has no token
-        to send it with (docs/reliability.md)."""
+    def answering_posts(self) -> Answering:
+        """Where the handler of an interaction (a button press, a menu choice, a slash command), or the timed work of
+        a scheduler's pass (``outbox.TIMED``), may owe what it posts elsewhere (the offer to second passed on, a
+        running count, a DM to another player) in its own write's transaction: the rows ``owe`` would make. An
+        interaction's answer to the caller (``Here``) is its response, not owed (``not_owed``): Discord takes it
+        only within 3 s of the press, and a restart has no token to send it with (docs/reliability.md)."""
         return Answering(not_owed, self._post)
 
     def _post(self, item: Outgoing) -> Owed | None:
@@ -301,12 +301,16 @@ class Courier:
                 for message_id, source, item in receipts if isinstance(item.to, ToUser)]
         await self.outbox.owe(owed)
 
-    async def deliver(self, out: Sequence[Outgoing]) -> None:
-        """Messages with no one to answer (the scheduler's): ``Here`` has nowhere to go and is dropped."""
+    async def deliver(self, out: Sequence[Outgoing], answering: Answering | None = None) -> None:
+        """Messages with no one to answer (the scheduler's): ``Here`` has nowhere to go and is dropped. What the
+        timed work owed already in its writes' transactions (``answering``: ``outbox.TIMED``) is queued, not owed
+        again."""
         here, elsewhere = split_here(out)
         for item in here:
             log.warning("dropped a reply with no interaction or message to answer: %r", item.text[:80])
-        await self.owe(elsewhere)
+        kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
+        self.outbox.queue(list(kept.values()))
+        await self.owe([item for item in elsewhere if id(item) not in kept])
 
     async def owe(self, out: Sequence[Outgoing], priority: int = NOTICE) -> None:
         """Owe ``out`` (none of it ``Here``) to the outgoing queue."""

@@ -1,5 +1,5 @@
 """What a player's button press, menu choice, slash command or post in a game channel posts elsewhere is owed in the
-transaction of the write it makes (``Courier.answering_interaction``, ``AnswerWith``), as a DM form's is
+transaction of the write it makes (``Courier.answering_posts``, ``AnswerWith``), as a DM form's is
 (tests/e2e/test_discord_myl_conv.py): the bot killed between that commit and the front end owing anything loses
 none of it; the next start posts each once. The answer to the presser (the interaction's response) is not owed: a
 restart has no token to send it with; pressing again tells them what counted (docs/reliability.md)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from bot.actions.commands import App, Option, game_of_user
@@ -28,6 +29,7 @@ from bot.actions.outbox import (
     EXPLAINS,
     IF_CLOSED,
     IF_CLOSED_IN,
+    TIMED,
     AnswerWith,
     Button,
     Outgoing,
@@ -176,9 +178,18 @@ async def motion_decline(app: App, ctx: Ctx, g: GameView | None, o: dict[str, An
 @command(ROUTES, "motion skip", "Pass the offer to second on to the next player without an answer.", moderator=True)
 async def motion_skip(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    m = await app.clerk.convocate.motions.pass_offer(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    # where the offer is now (the offer DMed to the next player), owed in its transaction (``AnswerWith``)
+    answered: AnswerWith[MotionView | None] = AnswerWith(ctx.answering, lambda m: [
+        reply("The offer is passed on.", ephemeral=True), *passed_on(app, m)])
+    m = await app.clerk.convocate.motions.pass_offer(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
+                                                     answer=answered.owed)
     assert m is not None
-    return [reply("The offer is passed on.", ephemeral=True), *motion_outgoings(app, m, first=False)]
+    return answered.out(m)
+
+
+def passed_on(app: App, m: MotionView | None) -> list[Outgoing]:
+    """What an offer passed on without an answer announces (none when a late or repeated timer did nothing)."""
+    return motion_outgoings(app, m, first=False) if m is not None else []
 
 
 @command(ROUTES, "motion withdraw", "Withdraw the Motion being offered, moved by mistake: nothing of it resolves "
@@ -379,17 +390,19 @@ async def form_open(app: App, game: GameView, user_id: int, form: str) -> str | 
 
 
 async def offers_due(app: App, now: datetime) -> list[Outgoing]:
-    """Offers to second whose time is up pass to the next player (each once, whatever timers repeat)."""
+    """Offers to second whose time is up pass to the next player (each once, whatever timers repeat); what each
+    announces (the offer's move, the offer DMed to the next player) is owed in its transaction (``TIMED``)."""
     out: list[Outgoing] = []
     for game_id, number, index, due_at in await app.clerk.convocate.motions.offer_deadlines():
         if due_at > now:
             break
+        answered = AnswerWith(TIMED.get(), partial(passed_on, app))
         try:
             m = await app.clerk.convocate.motions.pass_offer(game_id, actor=None, reason="timed out",
                                                              expected=(number, index),
-                                                             source_id=f"second-timeout:{game_id}:{number}:{index}")
+                                                             source_id=f"second-timeout:{game_id}:{number}:{index}",
+                                                             answer=answered.owed)
         except Duplicate:
             continue
-        if m is not None:
-            out += motion_outgoings(app, m, first=False)
+        out += answered.out(m)
     return out

@@ -278,31 +278,39 @@ class ConvocateMotionService(ServiceBase):
             return await self._again(game_id, source_id)
 
     async def pass_offer(self, game_id: int, *, actor: int | None, reason: str = "passed",
-                         expected: tuple[int, int] | None = None, source_id: str | None = None) -> MotionView | None:
+                         expected: tuple[int, int] | None = None, source_id: str | None = None,
+                         answer: OwedWith[MotionView | None] | None = None) -> MotionView | None:
         """The offer moves on without an answer: at its deadline (``timed out``) or by a moderator (``passed``).
-        ``expected`` (motion number, offer index) makes a late or repeated timer do nothing."""
+        ``expected`` (motion number, offer index) makes a late or repeated timer do nothing. ``answer``: what it
+        announces (the offer's move, the offer to the next player, or the resolution), owed in its transaction
+        (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
-            loaded = await load(uow.session, await load_game(uow.session, game_id))
-            row = await open_motion(uow.session, game_id)
-            if row is None:
-                if expected is not None:
-                    return None
-                raise RuleError(await nothing_offered(uow.session, loaded))
-            index = int(row.offer.get("index", 0))
-            if expected is not None and expected != (row.number, index):
+            return await owe_in(uow, answer, await self._pass(uow, game_id, actor=actor, reason=reason,
+                                                              expected=expected, source_id=source_id))
+
+    async def _pass(self, uow: UnitOfWork, game_id: int, *, actor: int | None, reason: str,
+                    expected: tuple[int, int] | None, source_id: str | None) -> MotionView | None:
+        loaded = await load(uow.session, await load_game(uow.session, game_id))
+        row = await open_motion(uow.session, game_id)
+        if row is None:
+            if expected is not None:
                 return None
-            name = loaded.name_of(row.offer_to) or "?"
-            answer: dict[str, Any] = {"player": name, "answer": reason}
-            if (expected is not None and row.offer_deadline is not None
-                    and uow.now - utc(row.offer_deadline) > LATE):
-                answer["why"] = OFFLINE
-            answers = [*row.offer.get("answers", []), answer]
-            row.offer = {**row.offer, "answers": answers, "index": index + 1}
-            advance(loaded, row, loaded.board, uow.now)
-            await uow.record(game_id, "SecondTimedOut" if reason == "timed out" else "SecondPassed", actor, {
-                "motion": row.number, "player": name, "offer_to": loaded.name_of(row.offer_to),
-                "resolved": row.outcome}, source_id)
-            return motion_view(loaded, row)
+            raise RuleError(await nothing_offered(uow.session, loaded))
+        index = int(row.offer.get("index", 0))
+        if expected is not None and expected != (row.number, index):
+            return None
+        name = loaded.name_of(row.offer_to) or "?"
+        said: dict[str, Any] = {"player": name, "answer": reason}
+        if (expected is not None and row.offer_deadline is not None
+                and uow.now - utc(row.offer_deadline) > LATE):
+            said["why"] = OFFLINE
+        answers = [*row.offer.get("answers", []), said]
+        row.offer = {**row.offer, "answers": answers, "index": index + 1}
+        advance(loaded, row, loaded.board, uow.now)
+        await uow.record(game_id, "SecondTimedOut" if reason == "timed out" else "SecondPassed", actor, {
+            "motion": row.number, "player": name, "offer_to": loaded.name_of(row.offer_to),
+            "resolved": row.outcome}, source_id)
+        return motion_view(loaded, row)
 
     async def offer_deadlines(self) -> list[tuple[int, int, int, datetime]]:
         """(game, motion number, offer index, deadline) of every offer waiting for an answer, soonest first."""
