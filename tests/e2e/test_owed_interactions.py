@@ -7,6 +7,7 @@ restart has no token to send it with; pressing again tells them what counted (do
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from functools import partial
 from typing import Any
 from unittest.mock import patch
@@ -239,3 +240,45 @@ async def test_a_ballot_pressed_just_before_a_kill_counts_once_and_pressing_agai
     assert [e["payload"]["option"] for e in await ballots(h)] == ["aye"], "it counts, once"
     again = await h.press(h.alice, offer, "Aye")
     assert again.first.ephemeral and "stays **Aye** (the same choice again; it counts once)" in again.first.content
+
+
+async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The moderator's `/motion skip` passes alice's offer to second on, and the bot is killed after its commit;
+    then carol's offer times out in a pass of the deadline scheduler, killed after that commit too, before the pass
+    owes anything. After each restart what it announced is posted once: the offer's move and the offer DMed to
+    carol, then the Motion's resolution without a second. Before, each was owed after its commit and the kill lost
+    it (carol was never asked; the table never heard that the Motion resolved)."""
+    h = clerk_bot
+    vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform, carol next
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion skip", vega))
+    carol = h.fake.dm_channel(h.carol)
+    skipped: dict[str, tuple[Channel | None, str]] = {
+        "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice passed over by a moderator"),
+        "the offer to carol": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+    }
+    assert posted_since(h, before, skipped) == dict.fromkeys(skipped, 0), "killed before anything was sent"
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, skipped) == dict.fromkeys(skipped, 1), "each posted once at start"
+
+    async def killed(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    real = h.bot.scheduler.deliver
+    h.bot.scheduler.deliver = killed  # the pass commits carol's timeout, then the bot is killed
+    try:
+        h.clock.advance(timedelta(days=2))
+        await h.tick()
+        await h.settle()
+    finally:
+        h.bot.scheduler.deliver = real
+    resolved: dict[str, tuple[Channel | None, str]] = {"the resolution": (vega, "Nobody seconded it.")}
+    assert posted_since(h, before, resolved) == {"the resolution": 0}
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, resolved) == {"the resolution": 1}
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, {**skipped, **resolved}) == dict.fromkeys({**skipped, **resolved}, 1), "once"
