@@ -42,6 +42,7 @@ from engine.convocate.motions import MotionCard
 from engine.convocate.parsing import MoveMotion, MoveRepeal, SecondAnswer, looks_like, parse
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.announcements import card_tag
+from engine.service.convocate.motions import Withdrawn
 from engine.service.convocate.views import MotionView
 from engine.service.uow import Duplicate
 from engine.service.views import GameView
@@ -199,13 +200,19 @@ async def motion_withdraw(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
     """Play-test U3.4: a Motion moved with the wrong Convocant or text is taken back while it is offered; the players
     who were sent the offer are told by DM that nothing they answer to it counts."""
     assert g is not None
-    m, told = await app.clerk.convocate.motions.withdraw(g.id, actor=ctx.actor.id, reason=_reason(o),
-                                                         source_id=ctx.source_id)
-    names = ", ".join(name for name, _ in told)
-    return [reply(f"Motion #{m.number} ({m.name}) is withdrawn and announced"
-                  + (f"; told by DM: {names}." if names else "."), ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=withdrawn_text(m)),
-            *(Outgoing(ToUser(user), text=withdrawn_dm(m)) for _, user in told)]
+
+    def said(done: Withdrawn) -> list[Outgoing]:  # owed in the withdrawal's transaction (``AnswerWith``)
+        m, told = done
+        names = ", ".join(name for name, _ in told)
+        return [reply(f"Motion #{m.number} ({m.name}) is withdrawn and announced"
+                      + (f"; told by DM: {names}." if names else "."), ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=withdrawn_text(m)),
+                *(Outgoing(ToUser(user), text=withdrawn_dm(m)) for _, user in told)]
+
+    answered = AnswerWith(ctx.answering, said)
+    done = await app.clerk.convocate.motions.withdraw(g.id, actor=ctx.actor.id, reason=_reason(o),
+                                                      source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(done)
 
 
 def readied_text(player: str, convocant: str, activated: str, not_readied: str | None) -> str:

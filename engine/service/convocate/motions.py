@@ -4,7 +4,7 @@ timeout for each player (P4-13), its resolution, and the Repeal's count (P4-05).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeAlias
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -166,6 +166,10 @@ async def _numbered(session: AsyncSession, game_id: int, number: int) -> CvMotio
 async def _next_number(session: AsyncSession, game_id: int) -> int:
     found = await session.execute(select(func.max(CvMotion.number)).where(CvMotion.game_id == game_id))
     return int(found.scalar_one() or 0) + 1
+
+
+Withdrawn: TypeAlias = tuple[MotionView, tuple[tuple[str, int], ...]]
+"""A Motion withdrawn, and the players (name, user id) who were sent its offer by DM."""
 
 
 class ConvocateMotionService(ServiceBase):
@@ -384,11 +388,12 @@ class ConvocateMotionService(ServiceBase):
             return motion_view(loaded, row)
 
     async def withdraw(self, game_id: int, *, actor: int | None, reason: str | None = None,
-                       source_id: str | None = None) -> tuple[MotionView, tuple[tuple[str, int], ...]]:
+                       source_id: str | None = None, answer: OwedWith[Withdrawn] | None = None) -> Withdrawn:
         """A moderator's correction (play-test U3.4): the Motion on the floor, moved by mistake (the wrong Convocant
         or text), is withdrawn while its offer to second goes round. The offer ends; the mover's Convocant, activated
         to move it, is readied again; nothing of it resolves and nobody pays a Penalty (docs/rulings.md). Returns the
-        Motion and the players (name, user id) who were sent the offer by DM, to be told."""
+        Motion and the players (name, user id) who were sent the offer by DM, to be told. ``answer``: what it
+        announces (in the game channel, and by DM to those players), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             loaded = await load(uow.session, await load_game(uow.session, game_id))
             require_running(loaded.game)
@@ -405,7 +410,7 @@ class ConvocateMotionService(ServiceBase):
                 "motion": row.number, "name": row.name, "mover": mover, "convocant": row.convocant,
                 "readied": not_readied is None, "offer_was_with": was_with, "told": told, "reason": reason},
                 source_id)
-            return motion_view(loaded, row), tuple((n, loaded.user_of(n)) for n in told)
+            return await owe_in(uow, answer, (motion_view(loaded, row), tuple((n, loaded.user_of(n)) for n in told)))
 
     async def reopen(self, game_id: int, *, actor: int | None, number: int, reason: str | None = None,
                      source_id: str | None = None) -> MotionView:

@@ -279,13 +279,16 @@ class MajorityService(ServiceBase):
                 raise NotFoundError(f"{game.name} has no player vote #{vote_id}.")
             return await vote_view(session, game, row)
 
-    async def veto(self, game_id: int, *, vote_id: int, actor: int | None, source_id: str | None = None) -> VoteView:
+    async def veto(self, game_id: int, *, vote_id: int, actor: int | None, source_id: str | None = None,
+                   answer: OwedWith[VoteView] | None = None) -> VoteView:
+        """A passed player vote vetoed by the moderator: it has no effect. ``answer``: what it announces (the vote's
+        running count, the veto), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game, row = await self._passed(uow, game_id, vote_id)
             state_of(row, set()).veto()
             row.status, row.decided_at, row.decided_by = "vetoed", uow.now, actor
             await uow.record(game_id, "PlayerVoteVetoed", actor, {"vote": row.id, "subject": row.subject}, source_id)
-            return await vote_view(uow.session, game, row)
+            return await owe_in(uow, answer, await vote_view(uow.session, game, row))
 
     async def _passed(self, uow: UnitOfWork, game_id: int, vote_id: int) -> tuple[Game, PlayerVoteRow]:
         game = await load_game(uow.session, game_id)
