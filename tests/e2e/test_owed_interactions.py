@@ -282,3 +282,47 @@ async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a
     await h.restart()
     await h.settle()
     assert posted_since(h, before, {**skipped, **resolved}) == dict.fromkeys({**skipped, **resolved}, 1), "once"
+
+
+async def test_what_a_moderators_command_announces_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The moderator's commands whose announcements the players rely on, each killed after its commit, before
+    anything is owed: `/ag open` (the line in the game channel, the running count in its thread), `/ag extend` (the
+    count with its new close), `/pv veto` of a passed player vote (the veto, the vote's count) and `/motion
+    withdraw` (the line in the game channel, the DM to alice, who was offered the Motion). After the restart each is
+    posted once, the count with the extended close; a second restart posts nothing more. Before, each was owed
+    after its commit and the kill lost it."""
+    h = clerk_bot
+    vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform
+    rigel = await also_plays(h, "landsdraad", "rigel")
+    for who in (h.alice, h.bob):
+        await h.run(who, "pv support", rigel, subject="End Game")  # passed: 2 of the 2 needed
+    vote = next(m for m in h.fake.sent if "Player vote #1: End Game (round 1)" in m.text())
+    assert "PASSED" in vote.text()
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag open", rigel, deadline="24h"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag extend", rigel, until="48h"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv veto", rigel, vote=1))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion withdraw", vega))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the election announced": (rigel, "**Adjutant General election #1** is open, in the thread"),
+        "the election's running count": (None, "rigel: Adjutant General election #1"),
+        "the veto": (rigel, "Vetoed: End Game"),
+        "the withdrawal": (vega, "**Motion #1 (Land Reform) is withdrawn** by the moderators"),
+        "the withdrawal, to alice": (h.fake.dm_channel(h.alice), "vega: Motion #1 (Land Reform), which you were "
+                                                                 "offered to second, is withdrawn"),
+    }
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
+    assert "vetoed" not in vote.text()
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    tally = next(m for m in h.fake.sent if wanted["the election's running count"][1] in m.text())
+    extended = int((h.clock.now() + timedelta(hours=48)).timestamp())
+    assert f"<t:{extended}:" in tally.text(), "the count with the extended close (the older text superseded)"
+    assert "vetoed by the moderator" in vote.text(), "the vote's count brought up to date"
+    edits = (tally.edits, vote.edits)
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
+    assert (tally.edits, vote.edits) == edits
