@@ -326,3 +326,32 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
     await h.settle()
     assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
     assert (tally.edits, vote.edits) == edits
+
+
+async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dmed_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The moderator's `/round open`, killed after its commit, before anything is owed: after the restart the round's
+    announcement and each active player's ballot DM (with its buttons) are posted once; a second restart posts
+    nothing more. Before, they were owed after the commit and the kill lost them: the round was open, and no player
+    was told or given the ballot. (The Forecast posted at a round's start is drawn after the commit, off the event
+    loop, and owed then: the kill loses it, and /forecast shows it.)"""
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+    for who in (h.alice, h.bob):
+        await h.run(h.mod, "player add", h.game, user=who, diplomacy=2, command=2, intrigue=1, roll=1)
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "round open", h.game, crisis="Raise the fleet levy?"))
+    offer = "Round 1 of sirius is open: Raise the fleet levy?"
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the announcement": (h.game, "sirius: round 1 is open"),
+        "alice's ballot": (h.fake.dm_channel(h.alice), offer),
+        "bob's ballot": (h.fake.dm_channel(h.bob), offer),
+    }
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    assert [b["label"] for b in (await offer_to(h, h.alice)).buttons()] == ["Aye", "Nay", "Abstain"]
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
