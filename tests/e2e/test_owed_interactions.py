@@ -43,6 +43,22 @@ async def killed_as_it_returns(h: Harness, act: Callable[[], Awaitable[Interacti
     return interaction
 
 
+async def killed_in_a_pass(h: Harness, later: timedelta) -> None:
+    """The clock moves on by ``later`` and the deadline scheduler's pass does what has come due: it commits, and the
+    bot is killed as the pass is about to deliver, before it owes or queues anything (``DeadlineScheduler.deliver``)."""
+    async def killed(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    real = h.bot.scheduler.deliver
+    h.bot.scheduler.deliver = killed
+    try:
+        h.clock.advance(later)
+        await h.tick()
+        await h.settle()
+    finally:
+        h.bot.scheduler.deliver = real
+
+
 def posted_since(h: Harness, before: set[int], wanted: dict[str, tuple[Channel | None, str]]) -> dict[str, int]:
     """How many messages, new since ``before``, carry each wanted piece (in its channel, when one is named)."""
     new = [m for m in h.fake.sent if m.id not in before and m.kind == "message"]
@@ -262,18 +278,7 @@ async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a
     await h.restart()
     await h.settle()
     assert posted_since(h, before, skipped) == dict.fromkeys(skipped, 1), "each posted once at start"
-
-    async def killed(*_args: Any, **_kwargs: Any) -> None:
-        return None
-
-    real = h.bot.scheduler.deliver
-    h.bot.scheduler.deliver = killed  # the pass commits carol's timeout, then the bot is killed
-    try:
-        h.clock.advance(timedelta(days=2))
-        await h.tick()
-        await h.settle()
-    finally:
-        h.bot.scheduler.deliver = real
+    await killed_in_a_pass(h, timedelta(days=2))  # the pass commits carol's timeout, then the bot is killed
     resolved: dict[str, tuple[Channel | None, str]] = {"the resolution": (vega, "Nobody seconded it.")}
     assert posted_since(h, before, resolved) == {"the resolution": 0}
     await h.restart()
@@ -352,6 +357,30 @@ async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dm
     await h.settle()
     assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
     assert [b["label"] for b in (await offer_to(h, h.alice)).buttons()] == ["Aye", "Nay", "Abstain"]
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
+
+
+async def test_a_revolution_resolved_at_its_deadline_just_before_a_kill_is_announced_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The Brass Hats let the Proles' Revolution go on; its contributions close at their deadline in a pass of the
+    deadline scheduler, which commits the resolution and is killed before it owes anything. After the restart its
+    outcome and the game's end are posted once; a second restart posts nothing more. Before, they were owed after
+    the commit and the kill lost them: the game had ended, and nobody was told."""
+    h = clerk_bot
+    coup = await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup; bob's Proles rise
+    await h.press(h.alice, coup, "No coup")
+    before = {m.id for m in h.fake.sent}
+    await killed_in_a_pass(h, timedelta(days=3))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the outcome": (h.game, "The Proles are victorious: they install a Proletarian Socialism."),
+        "the game's end": (h.game, "**sirius has ended:** the Proles have overthrown the government."),
+    }
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
     await h.restart()
     await h.settle()
     assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
