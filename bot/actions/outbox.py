@@ -228,10 +228,11 @@ the front end for the pass (bot/discord/scheduler.py), which then queues what wa
 
 
 class AnswerWith(Generic[R]):
-    """The messages a message's write makes of its result (``replies``: pure, as they are made inside the write's
-    transaction): its answers (``Here``) and what it posts elsewhere (a realignment's public line, a transfer's
-    notice to the moderators, the next offer to second), owed in that transaction when the front end lets the
-    handler (``Ctx.answering``), so a kill between the commit and owing them cannot lose them (play-test S4.5; a
+    """The messages a message's, an interaction's or timed work's write makes of its result (``replies``: pure, as
+    they are made inside the write's transaction): its answers (``Here``; an interaction's are its response, not
+    owed) and what it posts elsewhere (a realignment's public line, a transfer's notice to the moderators, the next
+    offer to second), owed in that transaction when the front end lets the handler (``Ctx.answering``, or
+    ``TIMED`` for timed work), so a kill between the commit and owing them cannot lose them (play-test S4.5; a
     Landsdraad DM ballot's receipt is owed so by its batch). Pass ``owed`` to the service's write
     (``engine.service.owed.owe_in``), then return ``out(result)``: the messages, those owed already handed to the
     front end (which queues them and owes them no second time), and made again after the write when nothing was
