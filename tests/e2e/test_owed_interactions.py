@@ -1,5 +1,6 @@
-"""What a player's button press, menu choice, slash command or post in a game channel posts elsewhere is owed in the
-transaction of the write it makes (``Courier.answering_posts``, ``AnswerWith``), as a DM form's is
+"""What a button press, a menu choice, a slash command (a player's or a moderator's), a post in a game channel and
+the deadline scheduler's timed work post elsewhere is owed in the transaction of the write they make
+(``Courier.answering_posts``, ``outbox.TIMED``, ``AnswerWith``), as a DM form's is
 (tests/e2e/test_discord_myl_conv.py): the bot killed between that commit and the front end owing anything loses
 none of it; the next start posts each once. The answer to the presser (the interaction's response) is not owed: a
 restart has no token to send it with; pressing again tells them what counted (docs/reliability.md)."""
@@ -66,6 +67,22 @@ def posted_since(h: Harness, before: set[int], wanted: dict[str, tuple[Channel |
             for what, (where, piece) in wanted.items()}
 
 
+async def posted_once_at_start(h: Harness, before: set[int], wanted: dict[str, tuple[Channel | None, str]]) -> None:
+    """Nothing of ``wanted`` was sent since ``before`` (the bot was killed first); after a restart each is posted
+    once, from the outgoing queue."""
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
+    await h.restart()
+    await h.settle()  # what was owed before the kill is sent from the outgoing queue at start
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+
+
+async def nothing_more(h: Harness, before: set[int], wanted: dict[str, tuple[Channel | None, str]]) -> None:
+    """After one more restart each of ``wanted`` is still posted once: owed once, sent once."""
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
+
+
 def newest_dm(h: Harness, user: Any, piece: str) -> Sent:
     return [m for m in h.fake.dms(user) if piece in m.content][-1]
 
@@ -93,15 +110,10 @@ async def test_what_a_button_press_posts_elsewhere_committed_just_before_a_kill_
                                                    "now with **carol**"),
         "the offer to the next player": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
     }
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
-    await h.restart()
-    await h.settle()  # what was owed before the kill is sent from the outgoing queue at start
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    await posted_once_at_start(h, before, wanted)
     again = await h.press(h.alice, offer, "Decline")  # alice saw "This interaction failed": she presses again
     assert "already answered" in again.first.content and "Nothing was recorded" in again.first.content
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
+    await nothing_more(h, before, wanted)
 
 
 async def test_what_a_slash_command_or_a_post_records_and_posts_committed_just_before_a_kill_is_posted_after_it_once(
@@ -135,11 +147,8 @@ async def test_what_a_slash_command_or_a_post_records_and_posts_committed_just_b
         "the resolution": (vega, "vega: Motion #1, Land Reform, resolves"),
         "the player vote's running count": (None, "Player vote #1: End Game (round 1)"),
     }
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
     assert "bob → alice" not in tally.text()
-    await h.restart()
-    await h.settle()  # what was owed before the kill is sent from the outgoing queue at start
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    await posted_once_at_start(h, before, wanted)
     assert "bob → alice" in tally.text(), "the AG election's running count brought up to date"
     count = next(m for m in h.fake.sent if "Player vote #1: End Game (round 1)" in m.text())
     thread = h.fake.channels[count.channel_id]
@@ -156,15 +165,11 @@ async def test_what_a_slash_command_or_a_post_records_and_posts_committed_just_b
     finally:
         h.bot.courier.to_message = real  # type: ignore[method-assign]
     passed: dict[str, tuple[Channel | None, str]] = {"the vote passed": (rigel, "Player vote passed: End Game")}
-    assert posted_since(h, before, passed) == {"the vote passed": 0} and "open: 1 of" in count.text()
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, passed) == {"the vote passed": 1}
+    assert "open: 1 of" in count.text()
+    await posted_once_at_start(h, before, passed)
     assert "PASSED: awaiting the moderator" in count.text(), "the running count brought up to date"
     edits = (tally.edits, count.edits)
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, {**wanted, **passed}) == dict.fromkeys({**wanted, **passed}, 1), "posted once"
+    await nothing_more(h, before, {**wanted, **passed})
     assert (tally.edits, count.edits) == edits
 
 
@@ -185,16 +190,11 @@ async def test_what_a_dm_chosen_by_its_menu_posts_elsewhere_committed_just_befor
     await killed_as_it_returns(h, lambda: h.fake.choose(h.bob, menu, option))
     wanted: dict[str, tuple[Channel | None, str]] = {
         "the moderators' notice": (None, "📦 Transfer #1 · round 1 of rigel (by DM,")}
-    assert posted_since(h, before, wanted) == {"the moderators' notice": 0}, "killed before anything was sent"
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == {"the moderators' notice": 1}
+    await posted_once_at_start(h, before, wanted)
     notice = next(m for m in h.fake.sent if wanted["the moderators' notice"][1] in m.text())
     assert h.fake.channels[notice.channel_id].name == "rigel moderators"  # their private thread, nowhere public
     assert rigel.id != notice.channel_id
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == {"the moderators' notice": 1}, "owed once, posted once"
+    await nothing_more(h, before, wanted)
 
 
 async def test_what_a_convocate_turns_commands_announce_committed_just_before_a_kill_is_posted_after_it_once(
@@ -221,22 +221,14 @@ async def test_what_a_convocate_turns_commands_announce_committed_just_before_a_
         "the Section in force": (h.game, "Section 2 of X is in force now (alice's Admin Phase)."),
         "the Statute destroyed": (h.game, "alice destroys X; it goes to alice's Depleted Pile."),
     }
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    await posted_once_at_start(h, before, wanted)
     await until(h, game_id, "alice")  # alice's next turn: K_A readied, she declares Y; then bob moves to repeal it
     await h.run(h.alice, "statute declare", h.game, statute="Y", character="K_A", section=1, sections=2)
     await until(h, game_id, "bob")
     await killed_as_it_returns(h, lambda: h.fake.slash(h.bob, "repeal", h.game, statute="Y", convocant="K_B"))
     repealed: dict[str, tuple[Channel | None, str]] = {"the Repeal": (h.game, "sirius: Motion of Repeal against Y")}
-    assert posted_since(h, before, repealed) == {"the Repeal": 0}
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, repealed) == {"the Repeal": 1}
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, {**wanted, **repealed}) == dict.fromkeys({**wanted, **repealed}, 1), "once"
+    await posted_once_at_start(h, before, repealed)
+    await nothing_more(h, before, {**wanted, **repealed})
 
 
 async def test_a_ballot_pressed_just_before_a_kill_counts_once_and_pressing_again_says_so(clerk_bot: Harness) -> None:
@@ -274,19 +266,11 @@ async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a
         "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice passed over by a moderator"),
         "the offer to carol": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
     }
-    assert posted_since(h, before, skipped) == dict.fromkeys(skipped, 0), "killed before anything was sent"
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, skipped) == dict.fromkeys(skipped, 1), "each posted once at start"
+    await posted_once_at_start(h, before, skipped)
     await killed_in_a_pass(h, timedelta(days=2))  # the pass commits carol's timeout, then the bot is killed
     resolved: dict[str, tuple[Channel | None, str]] = {"the resolution": (vega, "Nobody seconded it.")}
-    assert posted_since(h, before, resolved) == {"the resolution": 0}
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, resolved) == {"the resolution": 1}
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, {**skipped, **resolved}) == dict.fromkeys({**skipped, **resolved}, 1), "once"
+    await posted_once_at_start(h, before, resolved)
+    await nothing_more(h, before, {**skipped, **resolved})
 
 
 async def test_what_a_moderators_command_announces_committed_just_before_a_kill_is_posted_after_it_once(
@@ -317,19 +301,14 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
         "the withdrawal, to alice": (h.fake.dm_channel(h.alice), "vega: Motion #1 (Land Reform), which you were "
                                                                  "offered to second, is withdrawn"),
     }
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
     assert "vetoed" not in vote.text()
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    await posted_once_at_start(h, before, wanted)
     tally = next(m for m in h.fake.sent if wanted["the election's running count"][1] in m.text())
     extended = int((h.clock.now() + timedelta(hours=48)).timestamp())
     assert f"<t:{extended}:" in tally.text(), "the count with the extended close (the older text superseded)"
     assert "vetoed by the moderator" in vote.text(), "the vote's count brought up to date"
     edits = (tally.edits, vote.edits)
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
+    await nothing_more(h, before, wanted)
     assert (tally.edits, vote.edits) == edits
 
 
@@ -352,14 +331,9 @@ async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dm
         "alice's ballot": (h.fake.dm_channel(h.alice), offer),
         "bob's ballot": (h.fake.dm_channel(h.bob), offer),
     }
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+    await posted_once_at_start(h, before, wanted)
     assert [b["label"] for b in (await offer_to(h, h.alice)).buttons()] == ["Aye", "Nay", "Abstain"]
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
+    await nothing_more(h, before, wanted)
 
 
 async def test_a_revolution_resolved_at_its_deadline_just_before_a_kill_is_announced_after_it_once(
@@ -377,10 +351,5 @@ async def test_a_revolution_resolved_at_its_deadline_just_before_a_kill_is_annou
         "the outcome": (h.game, "The Proles are victorious: they install a Proletarian Socialism."),
         "the game's end": (h.game, "**sirius has ended:** the Proles have overthrown the government."),
     }
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
-    await h.restart()
-    await h.settle()
-    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
+    await posted_once_at_start(h, before, wanted)
+    await nothing_more(h, before, wanted)
