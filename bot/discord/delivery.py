@@ -167,6 +167,18 @@ class Courier:
         (``TOKEN_LIFETIME``), what is left goes by message instead: a public answer to the channel, a private one
         by DM (``late_answer``)."""
         here, elsewhere = split_here(out)
+        kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
+        try:
+            late, unknown = await self._respond(interaction, here, deferred)
+        finally:  # committed with the write: sent whatever became of the response
+            self.outbox.queue(list(kept.values()))
+        await self.owe([*(item for item in elsewhere if id(item) not in kept),
+                        *(late_answer(interaction, item, in_time=not unknown) for item in late)])
+
+    async def _respond(self, interaction: discord.Interaction, here: Sequence[Outgoing], deferred: bool | None
+                       ) -> tuple[list[Outgoing], bool]:
+        """The answers ``here`` as the interaction's response and follow-ups (``to_interaction``); returns those left
+        to go by message instead (``late_answer``), and whether Discord no longer knew the interaction."""
         late: list[Outgoing] = []
         unknown = False
         """Discord no longer knows the interaction (10062: the first answer came after its 3 s): the answers go by
@@ -219,10 +231,7 @@ class Courier:
         elif late:
             log.warning("the token of interaction %s (%s) expired before its answer: sent by message instead",
                         interaction.id, _command_name(interaction))
-        kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
-        self.outbox.queue(list(kept.values()))
-        await self.owe([*(item for item in elsewhere if id(item) not in kept),
-                        *(late_answer(interaction, item, in_time=not unknown) for item in late)])
+        return late, unknown
 
     @staticmethod
     async def _answer(interaction: discord.Interaction, item: Outgoing, deferred: bool | None) -> bool | None:

@@ -252,6 +252,10 @@ class DeadlineScheduler:
         token = TIMED.set(answering)
         try:
             out += await close_due(self.app, now)
+        except Exception:
+            if answering is not None and answering.owed:  # committed with the writes before the failure: sent
+                await self.deliver([], answering)
+            raise
         finally:
             TIMED.reset(token)
         if answering is not None and answering.owed:

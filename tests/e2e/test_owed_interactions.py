@@ -14,6 +14,7 @@ from typing import Any
 from unittest.mock import patch
 
 from fakediscord import Channel, Interaction, Sent
+from fakediscord.wiring import ErrorLog
 
 from bot.discord import client
 
@@ -353,3 +354,30 @@ async def test_a_revolution_resolved_at_its_deadline_just_before_a_kill_is_annou
     }
     await posted_once_at_start(h, before, wanted)
     await nothing_more(h, before, wanted)
+
+
+async def test_what_a_press_owed_with_its_write_goes_out_even_when_its_answer_fails(clerk_bot: Harness,
+                                                                                    errors: ErrorLog) -> None:
+    """alice presses **Decline**, and answering her press fails unexpectedly (not a refusal Discord sends: the
+    connection breaks, say). What her write owed, the offer's move and the offer DMed to carol, is queued all the
+    same and posted now, not only at the next start."""
+    h = clerk_bot
+    vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform, carol next
+    offer = newest_dm(h, h.alice, "Will you second")
+    before = {m.id for m in h.fake.sent}
+
+    async def broken(*_args: Any, **_kwargs: Any) -> None:
+        raise ConnectionResetError("the connection broke while answering")
+
+    with patch.object(h.bot.courier, "_respond", broken):
+        await h.fake.press(h.alice, offer, "Decline")
+        await h.settle()
+    carol = h.fake.dm_channel(h.carol)
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice declined."),
+        "the offer to carol": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+    }
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1)
+    assert [isinstance(r.exc_info[1] if r.exc_info else None, ConnectionResetError)
+            for r in errors.records] == [True]  # discord.py logs the failed callback
+    errors.records.clear()
