@@ -199,6 +199,7 @@ class ConvocateTurnService(ServiceBase):
                                 "the offer on with /motion skip.")
             after, changed = next_phase(board)
             save(uow.session, loaded, after)
+            await owe_in(uow, answer, changed)  # in this transaction, which records the step below
             payload: dict[str, Any] = {
                 "ended": [changed.ended[0], changed.ended[1].value] if changed.ended else None,
                 "started": [changed.started[0], changed.started[1].value], "turn": changed.turn,
@@ -209,7 +210,7 @@ class ConvocateTurnService(ServiceBase):
                                        for p in board.players}
                 payload["turn_ended"] = board.turn
             await uow.record(game_id, "PhaseAdvanced", user_id, payload, source_id)
-            return await owe_in(uow, answer, changed)
+            return changed
 
 
 __all__ = ["ConvocateTurnService", "Phase"]
