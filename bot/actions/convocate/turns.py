@@ -3,6 +3,7 @@ section, destroy, restore) and ending the Phase (/phase next)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from bot.actions.commands import App, Option
@@ -146,8 +147,12 @@ async def statute_restore(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
 async def phase_next(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     # whose Phase it is now, owed in the change's transaction (``AnswerWith``: a kill after its commit loses none)
-    answered: AnswerWith[PhaseChanged] = AnswerWith(ctx.answering, lambda changed: [
-        reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=phase_text(changed))])
+    answered: AnswerWith[PhaseChanged] = AnswerWith(ctx.answering, partial(phase_news, g))
     changed = await app.clerk.convocate.turns.next_phase(g.id, user_id=ctx.actor.id, moderator=moderates(ctx, g),
                                                          source_id=ctx.source_id, answer=answered.owed)
     return answered.out(changed)
+
+
+def phase_news(g: GameView, changed: PhaseChanged) -> list[Outgoing]:
+    """What ending the Phase answers and announces: whose Phase it is now."""
+    return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=phase_text(changed))]
