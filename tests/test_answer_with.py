@@ -15,6 +15,7 @@ from bot.actions.outbox import (
     Outgoing,
     ToChannel,
     ToUser,
+    not_owed,
     reply,
 )
 from engine.service.owed import NOTICE, RECEIPT, Owed, OwedRow
@@ -50,3 +51,20 @@ def test_without_a_front_end_that_owes_or_a_write_that_owed_everything_is_made_a
     answering = front()
     redelivered: AnswerWith[str] = AnswerWith(answering, lambda _: made[:1])  # the write left before owing
     assert redelivered.out("result") == made[:1] and answering.owed == []
+
+
+def test_an_interactions_answer_is_its_response_and_only_what_it_posts_elsewhere_is_owed_with_its_write() -> None:
+    """A button press, a menu choice or a slash command (``Courier.answering_posts``): its answer to the
+    presser is the interaction's response, which a restart has no token to send, so it is never owed; what it posts
+    elsewhere (the offer's move in the channel, the offer DMed to the next player) is owed with the write."""
+    moved = Outgoing(ToChannel(7), "The offer to second is now with carol.")
+    offer = Outgoing(ToUser(3), "Will you second it?")
+    made = [reply("You decline to second Motion #1.", ephemeral=True), moved, offer]
+    answering = Answering(not_owed, front().post_of)
+    answered: AnswerWith[str] = AnswerWith(answering, lambda _: made)
+    assert answered.owed is not None
+    owed = answered.owed.make("result")
+    assert [o.nonce for o in owed] == ["p:The offer to second is now with carol.", "p:Will you second it?"]
+    answered.owed.rows = [OwedRow(n, o) for n, o in enumerate(owed, 1)]
+    assert answered.out("result") == made, "the answer is still made, for the interaction's response"
+    assert [(item, row.id) for item, row in answering.owed] == [(moved, 1), (offer, 2)]

@@ -80,7 +80,9 @@ async def choose_game(app: App, ctx: Ctx, custom_id: str, values: tuple[str, ...
                          f"`#{game.name}`.")]
     from bot.actions.messages import handle_dm  # messages imports this module
 
-    out = await handle_dm(app, Ctx(ctx.actor, ctx.place, source, ctx.at), with_game(held.text, game.name))
+    # what the DM's form posts is owed in its write's transaction, as for the DM itself (the choice's ``answering``)
+    out = await handle_dm(app, Ctx(ctx.actor, ctx.place, source, ctx.at, ctx.answering),
+                          with_game(held.text, game.name))
     mark = SETTLED if await app.clerk.pending_dms.recorded_in(source) is not None else LIVE
     return [dataclasses.replace(o, extra={**o.extra, mark: "yes"}) if isinstance(o.to, Here) else o for o in out]
 

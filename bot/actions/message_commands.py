@@ -158,7 +158,8 @@ async def _apply(app: App, ctx: Ctx, name: str, message: TargetMessage) -> list[
         return _refuse(f"Only its author or a moderator can use **{name}** on someone else's message.")
     text = normalise(message.content)
     line = first_line(text)
-    author = Ctx(Actor(message.author_id, message.author_name), ctx.place, f"msg:{message.id}", ctx.at)
+    # what the form posts is owed in its write's transaction, as for the applier's own interaction
+    author = Ctx(Actor(message.author_id, message.author_name), ctx.place, f"msg:{message.id}", ctx.at, ctx.answering)
     if await app.clerk.pending_dms.recorded_in(f"msg:{message.id}") is not None:
         # read when it was posted (it mentioned the bot, or the bot had the intent), or through a menu before: it
         # counts once, and the answer says so in these words, not "it reached me twice" (play-test S5.3)

@@ -4,6 +4,7 @@ and the console prints."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -199,29 +200,39 @@ def reply(text: str = "", *, card: Card | None = None, ephemeral: bool = False,
     return Outgoing(Here(), text, card, ephemeral, file, alt=alt)
 
 
-def _no_post(_item: Outgoing) -> Owed | None:
+def not_owed(_item: Outgoing) -> Owed | None:
+    """``Answering.row_of`` of an interaction: its answer is the interaction's response, never owed."""
     return None
 
 
 @dataclass
 class Answering:
-    """What one message's handler owes in the transaction of its own write (a DM ballot's receipt, a realignment's
-    public line: ``engine.service.owed.OwedWith``): ``row_of``, given by the front end that delivers them, makes the
-    owed row of an answer (``Here``); ``post_of`` the row of a message posted elsewhere (a channel, a thread, a DM to
-    someone else), or None when it has nothing to send; ``owed`` holds the messages so kept with their rows, which
-    the front end queues without owing them a second time. A front end that owes nothing (the console, a
-    transcript) passes none."""
+    """What one message's or interaction's handler owes in the transaction of its own write (a DM ballot's receipt,
+    a realignment's public line, the offer to second passed on by a button: ``engine.service.owed.OwedWith``):
+    ``row_of``, given by the front end that delivers them, makes the owed row of an answer (``Here``), or None when
+    the answer is not owed (an interaction's: its response, ``not_owed``); ``post_of`` the row of a message posted
+    elsewhere (a channel, a thread, a DM to someone else), or None when it has nothing to send; ``owed`` holds the
+    messages so kept with their rows, which the front end queues without owing them a second time. A front end that
+    owes nothing (the console, a transcript) passes none."""
 
-    row_of: Callable[[Outgoing], Owed]
-    post_of: Callable[[Outgoing], Owed | None] = _no_post
+    row_of: Callable[[Outgoing], Owed | None]
+    post_of: Callable[[Outgoing], Owed | None] = not_owed
     owed: list[tuple[Outgoing, OwedRow]] = field(default_factory=list)
 
 
+TIMED: ContextVar[Answering | None] = ContextVar("clerk_timed_answering", default=None)
+"""Where the timed work of one pass of the deadline scheduler (``close_due``'s tasks: an offer to second passed on
+at its timeout) may owe what it posts in its write's transaction, as a handler does with ``Ctx.answering``: set by
+the front end for the pass (bot/discord/scheduler.py), which then queues what was so owed and owes the rest; None
+(the console, a transcript): it is owed after."""
+
+
 class AnswerWith(Generic[R]):
-    """The messages a message's write makes of its result (``replies``: pure, as they are made inside the write's
-    transaction): its answers (``Here``) and what it posts elsewhere (a realignment's public line, a transfer's
-    notice to the moderators, the next offer to second), owed in that transaction when the front end lets the
-    handler (``Ctx.answering``), so a kill between the commit and owing them cannot lose them (play-test S4.5; a
+    """The messages a message's, an interaction's or timed work's write makes of its result (``replies``: pure, as
+    they are made inside the write's transaction): its answers (``Here``; an interaction's are its response, not
+    owed) and what it posts elsewhere (a realignment's public line, a transfer's notice to the moderators, the next
+    offer to second), owed in that transaction when the front end lets the handler (``Ctx.answering``, or
+    ``TIMED`` for timed work), so a kill between the commit and owing them cannot lose them (play-test S4.5; a
     Landsdraad DM ballot's receipt is owed so by its batch). Pass ``owed`` to the service's write
     (``engine.service.owed.owe_in``), then return ``out(result)``: the messages, those owed already handed to the
     front end (which queues them and owes them no second time), and made again after the write when nothing was

@@ -50,7 +50,7 @@ async def cast_for(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
         raise RuleError(f"{name} was removed from {g.name}, so nothing can be entered for them; nothing was recorded. "
                         "`/player add` brings them back.")
     as_player = Ctx(actor=Actor(player.id, name), place=Place(g.guild_id, g.channel_id), source_id=ctx.source_id,
-                    at=ctx.at)
+                    at=ctx.at, answering=ctx.answering)  # what the form posts, owed in its write's transaction
     with entered_by(ctx.source_id, Proxy(ctx.actor.id, player.id, note)):
         out = await _run_form(app, as_player, g, choice)
     told = [o.text or (o.card.title if o.card is not None else "") for o in out if isinstance(o.to, Here)]

@@ -192,7 +192,7 @@ class ClerkBot(discord.Client):
         read back."""
         self._catching_up: set[asyncio.Task[None]] = set()
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
-                                           settle=self._before_close)
+                                           settle=self._before_close, answering=self.courier.answering_posts)
         app.deadlines_changed = self.scheduler.wake
         app.game_moved = self.courier.game_moved  # what a deleted game channel could not take goes to the new one
         self._scheduler_task: asyncio.Task[None] | None = None
@@ -397,9 +397,10 @@ class ClerkBot(discord.Client):
                     return
         spec = self.app.routes.commands.get(name)
         private = spec is None or not spec.public
-        work = dispatch(self.app, ctx_of_interaction(interaction), name, options)
+        answering = self.courier.answering_posts()  # what it posts, owed in its write's transaction
+        work = dispatch(self.app, ctx_of_interaction(interaction, answering), name, options)
         out, deferred = await self._in_time(interaction, work, f"/{name}", ephemeral=private)
-        await self.courier.to_interaction(interaction, out, deferred)
+        await self.courier.to_interaction(interaction, out, deferred, answering)
 
     async def run_message_command(self, interaction: discord.Interaction, name: str,
                                   message: discord.Message) -> None:
@@ -407,9 +408,10 @@ class ClerkBot(discord.Client):
         (``bot.actions.message_commands``); the answer is ephemeral, as are its refusals."""
         author = message.author
         target = TargetMessage(message.id, author.id, author.name, author.bot, message.content)
-        work = handle_message_command(self.app, ctx_of_interaction(interaction), name, target)
+        answering = self.courier.answering_posts()
+        work = handle_message_command(self.app, ctx_of_interaction(interaction, answering), name, target)
         out, deferred = await self._in_time(interaction, work, name)
-        await self.courier.to_interaction(interaction, out, deferred)
+        await self.courier.to_interaction(interaction, out, deferred, answering)
 
     async def complete_option(self, interaction: discord.Interaction, name: str, option: str,
                               typed: str) -> list[app_commands.Choice[str]]:
@@ -419,19 +421,22 @@ class ClerkBot(discord.Client):
     async def on_press(self, interaction: discord.Interaction, custom_id: str) -> None:
         """A press of one of Clerk's buttons (``ClerkButton``): Ctx (the presser, where the message is, the
         interaction as the source), ``handle_button``, the answer to the presser (ephemeral) and the rest
-        delivered; after an answer that was recorded the message's buttons are shown disabled."""
-        work = handle_button(self.app, ctx_of_interaction(interaction), custom_id)
+        delivered (what it posts elsewhere owed in its write's transaction: ``Courier.answering_posts``);
+        after an answer that was recorded the message's buttons are shown disabled."""
+        answering = self.courier.answering_posts()
+        work = handle_button(self.app, ctx_of_interaction(interaction, answering), custom_id)
         out, deferred = await self._in_time(interaction, work, f"button {custom_id}")
-        await self.courier.to_interaction(interaction, out, deferred)
+        await self.courier.to_interaction(interaction, out, deferred, answering)
         if settled(out):
             await disable_buttons(interaction)
 
     async def on_choose(self, interaction: discord.Interaction, custom_id: str, values: tuple[str, ...]) -> None:
         """A choice in one of Clerk's menus (``ClerkSelect``): as ``on_press``, with ``handle_select``; after an
         answer that was recorded the menu is shown disabled."""
-        work = handle_select(self.app, ctx_of_interaction(interaction), custom_id, values)
+        answering = self.courier.answering_posts()
+        work = handle_select(self.app, ctx_of_interaction(interaction, answering), custom_id, values)
         out, deferred = await self._in_time(interaction, work, f"menu {custom_id}")
-        await self.courier.to_interaction(interaction, out, deferred)
+        await self.courier.to_interaction(interaction, out, deferred, answering)
         if settled(out):
             await disable_select(interaction, values)
 
@@ -483,10 +488,11 @@ class ClerkBot(discord.Client):
         text = without_mention(message.content, self.user.id) if self.user is not None else message.content
         if not text.strip():
             return
-        ctx = await ctx_of_guild_message(self, message)
+        answering = self.courier.answering(message)  # a form's answer and posts, owed in its write's transaction
+        ctx = await ctx_of_guild_message(self, message, answering)
         async with self._channel_turns(ctx.place.channel_id):
             out = await handle_channel_message(self.app, ctx, text)
-            await self.courier.to_message(message, out)
+            await self.courier.to_message(message, out, answering)
 
 
 class ShardedClerkBot(ClerkBot, discord.AutoShardedClient):

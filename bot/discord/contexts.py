@@ -23,13 +23,13 @@ def place_of(guild_id: int | None, channel: object, channel_id: int | None) -> P
     return Place(guild_id, channel_id, None)
 
 
-def ctx_of_interaction(interaction: discord.Interaction) -> Ctx:
+def ctx_of_interaction(interaction: discord.Interaction, answering: Answering | None = None) -> Ctx:
     user = interaction.user
     roles = frozenset(role.id for role in user.roles) if isinstance(user, discord.Member) else frozenset()
     manages = interaction.guild_id is not None and interaction.permissions.manage_guild
     actor = Actor(user.id, user.name, roles, manages)
     return Ctx(actor, place_of(interaction.guild_id, interaction.channel, interaction.channel_id),
-               f"int:{interaction.id}", interaction.created_at)
+               f"int:{interaction.id}", interaction.created_at, answering)
 
 
 def ctx_of_message(message: discord.Message, answering: Answering | None = None) -> Ctx:
@@ -91,10 +91,11 @@ def ctx_of_dm(message: DirectMessage, answering: Answering | None = None) -> Ctx
                Place(None, message.channel_id, None), message.source, message.created_at, answering)
 
 
-async def ctx_of_guild_message(client: discord.Client, message: discord.Message) -> Ctx:
+async def ctx_of_guild_message(client: discord.Client, message: discord.Message,
+                               answering: Answering | None = None) -> Ctx:
     """As ``ctx_of_message``; a thread the cache does not know (discord.py then gives a ``PartialMessageable``)
     is fetched to learn its parent channel."""
-    ctx = ctx_of_message(message)
+    ctx = ctx_of_message(message, answering)
     channel: object = message.channel
     if isinstance(channel, discord.PartialMessageable):
         with contextlib.suppress(discord.HTTPException):

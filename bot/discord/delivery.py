@@ -36,6 +36,7 @@ from bot.actions.outbox import (
     ToChannel,
     ToThread,
     ToUser,
+    not_owed,
 )
 from bot.actions.wire import decode, encode
 from bot.discord import limits
@@ -157,14 +158,27 @@ class Courier:
         """User id -> their DM channel, learnt from the DMs they sent: a DM to them needs no create-DM request."""
 
     async def to_interaction(self, interaction: discord.Interaction, out: Sequence[Outgoing],
-                             deferred: bool | None = None) -> None:
-        """``Here`` answers the interaction (the first as its response, the rest as followups); the rest is owed.
+                             deferred: bool | None = None, answering: Answering | None = None) -> None:
+        """``Here`` answers the interaction (the first as its response, the rest as followups); the rest is owed,
+        but for what the handler owed already in its write's transaction (``answering``: queued, not owed again).
         ``deferred``: the interaction was deferred, ephemerally (True) or for the channel (False). Discord gives the
         first follow-up the deferred response's visibility; an answer meant otherwise (a refusal of a public
         command) is sent anew, after the "thinking" message is deleted. Once the interaction's token has expired
         (``TOKEN_LIFETIME``), what is left goes by message instead: a public answer to the channel, a private one
         by DM (``late_answer``)."""
         here, elsewhere = split_here(out)
+        kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
+        try:
+            late, unknown = await self._respond(interaction, here, deferred)
+        finally:  # committed with the write: sent whatever became of the response
+            self.outbox.queue(list(kept.values()))
+        await self.owe([*(item for item in elsewhere if id(item) not in kept),
+                        *(late_answer(interaction, item, in_time=not unknown) for item in late)])
+
+    async def _respond(self, interaction: discord.Interaction, here: Sequence[Outgoing], deferred: bool | None
+                       ) -> tuple[list[Outgoing], bool]:
+        """The answers ``here`` as the interaction's response and follow-ups (``to_interaction``); returns those left
+        to go by message instead (``late_answer``), and whether Discord no longer knew the interaction."""
         late: list[Outgoing] = []
         unknown = False
         """Discord no longer knows the interaction (10062: the first answer came after its 3 s): the answers go by
@@ -217,7 +231,7 @@ class Courier:
         elif late:
             log.warning("the token of interaction %s (%s) expired before its answer: sent by message instead",
                         interaction.id, _command_name(interaction))
-        await self.owe([*elsewhere, *(late_answer(interaction, item, in_time=not unknown) for item in late)])
+        return late, unknown
 
     @staticmethod
     async def _answer(interaction: discord.Interaction, item: Outgoing, deferred: bool | None) -> bool | None:
@@ -243,8 +257,19 @@ class Courier:
         author_id, channel_id, dm = _source_of(message)
         lane = _lane(author_id, channel_id, dm)
         source = _source_id(message)
-        return Answering(lambda item: _answer(noted(item, note), lane, channel_id, message.id, source),
-                         lambda item: next(iter(self._owed(item)), None))
+        return Answering(lambda item: _answer(noted(item, note), lane, channel_id, message.id, source), self._post)
+
+    def answering_posts(self) -> Answering:
+        """Where the handler of an interaction (a button press, a menu choice, a slash command), or the timed work of
+        a scheduler's pass (``outbox.TIMED``), may owe what it posts elsewhere (the offer to second passed on, a
+        running count, a DM to another player) in its own write's transaction: the rows ``owe`` would make. An
+        interaction's answer to the caller (``Here``) is its response, not owed (``not_owed``): Discord takes it
+        only within 3 s of the press, and a restart has no token to send it with (docs/reliability.md)."""
+        return Answering(not_owed, self._post)
+
+    def _post(self, item: Outgoing) -> Owed | None:
+        """The row ``owe`` would make of ``item``, posted elsewhere; None when it has nothing to send."""
+        return next(iter(self._owed(item)), None)
 
     async def to_message(self, message: discord.Message | DirectMessage, out: Sequence[Outgoing],
                          answering: Answering | None = None, note: str | None = None) -> None:
@@ -285,12 +310,16 @@ class Courier:
                 for message_id, source, item in receipts if isinstance(item.to, ToUser)]
         await self.outbox.owe(owed)
 
-    async def deliver(self, out: Sequence[Outgoing]) -> None:
-        """Messages with no one to answer (the scheduler's): ``Here`` has nowhere to go and is dropped."""
+    async def deliver(self, out: Sequence[Outgoing], answering: Answering | None = None) -> None:
+        """Messages with no one to answer (the scheduler's): ``Here`` has nowhere to go and is dropped. What the
+        timed work owed already in its writes' transactions (``answering``: ``outbox.TIMED``) is queued, not owed
+        again."""
         here, elsewhere = split_here(out)
         for item in here:
             log.warning("dropped a reply with no interaction or message to answer: %r", item.text[:80])
-        await self.owe(elsewhere)
+        kept = {id(item): row for item, row in answering.owed} if answering is not None else {}
+        self.outbox.queue(list(kept.values()))
+        await self.owe([item for item in elsewhere if id(item) not in kept])
 
     async def owe(self, out: Sequence[Outgoing], priority: int = NOTICE) -> None:
         """Owe ``out`` (none of it ``Here``) to the outgoing queue."""

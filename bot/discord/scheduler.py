@@ -22,10 +22,11 @@ import os
 import socket
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from bot.actions.commands import App
 from bot.actions.messages import close_due
-from bot.actions.outbox import Outgoing
+from bot.actions.outbox import TIMED, Answering, Outgoing
 from bot.actions.recovery import unannounced_results
 from bot.tasks import cancel_one
 from engine.service.lease import Lease
@@ -33,7 +34,14 @@ from engine.store.faults import fault_kind
 
 log = logging.getLogger("clerk.discord.scheduler")
 
-Deliver = Callable[[Sequence[Outgoing]], Awaitable[None]]
+
+
+class Deliver(Protocol):
+    """Deliver what a pass made; ``answering`` (when the scheduler was given one) holds what the pass owed already,
+    in the transactions of its writes (``TIMED``): queued, not owed again (``Courier.deliver``)."""
+
+    def __call__(self, out: Sequence[Outgoing], answering: Answering | None = None, /) -> Awaitable[None]: ...
+
 
 FIRST_PASS = "deadline scheduler ready"
 """Logged once, after the scheduler's first pass: the bot is connected and has done its start-up work (the results
@@ -62,8 +70,12 @@ def deadline_lease(app: App) -> Lease:
 
 class DeadlineScheduler:
     def __init__(self, app: App, deliver: Deliver, *, max_sleep: float = 60.0, retry_after: float = 30.0,
-                 lease: Lease | None = None, settle: Callable[[], Awaitable[object]] | None = None) -> None:
+                 lease: Lease | None = None, settle: Callable[[], Awaitable[object]] | None = None,
+                 answering: Callable[[], Answering] | None = None) -> None:
         self.app = app
+        self.answering = answering
+        """A new ``Answering`` for each pass, in which its timed work owes what it posts in the transactions of its
+        writes (``TIMED``: an offer to second passed on at its timeout); None: it is owed after, by ``deliver``."""
         self.settle = settle
         """Awaited before each pass closes what is due: the bot's ``Intake.settle``, so the DMs already taken in
         (sent before a deadline, not yet handled) are judged before their round closes (backpressure.py)."""
@@ -236,8 +248,19 @@ class DeadlineScheduler:
         self._recovered = True
         if self.settle is not None:
             await self.settle()
-        out += await close_due(self.app, now)
-        if out:
+        answering = self.answering() if self.answering is not None else None
+        token = TIMED.set(answering)
+        try:
+            out += await close_due(self.app, now)
+        except Exception:
+            if answering is not None and answering.owed:  # committed with the writes before the failure: sent
+                await self.deliver([], answering)
+            raise
+        finally:
+            TIMED.reset(token)
+        if answering is not None and answering.owed:
+            await self.deliver(out, answering)
+        elif out:
             await self.deliver(out)
         pending = await self.app.clerk.next_deadlines()
         self._due_at = pending[0] if pending else None

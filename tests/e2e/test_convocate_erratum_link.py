@@ -13,6 +13,16 @@ from .clerkbot import Harness
 async def table(h: Harness) -> int:
     """#sirius plays the Convocate as tests/service/test_errata_convocate.py's ``tied``: alice's K_A declares X on
     S_U; in bob's Action Phase, with alice's LC activated (its Votes committed), bob's Repeal is tied 3 to 3."""
+    game_id = await seated(h)
+    await h.run(h.alice, "statute declare", h.game, statute="X", character="K_A", section=1, sections=2)
+    await until(h, game_id, "bob")
+    await h.run(h.alice, "card add", h.game, kind="location", name="LC", vote=2, readied=False)
+    return game_id
+
+
+async def seated(h: Harness) -> int:
+    """#sirius plays the Convocate: alice, bob and carol each on a Seat of their sovereignty, alice's K_A on S_U;
+    alice's Action Phase (``table`` before K_A declares X)."""
     await h.run(h.mod, "game new", h.game, ruleset="convocate", name="sirius")
     for who, sov, home in ((h.alice, "Union", "HW_A"), (h.bob, "Kingdom", "HW_B"), (h.carol, "Republic", "HW_C")):
         await h.run(h.mod, "convocate player", h.game, user=who, sovereignty=sov)
@@ -31,9 +41,6 @@ async def table(h: Harness) -> int:
     game = await h.clerk.games.game_in_channel(h.game.id)
     assert game is not None
     await until(h, game.id, "alice")
-    await h.run(h.alice, "statute declare", h.game, statute="X", character="K_A", section=1, sections=2)
-    await until(h, game.id, "bob")
-    await h.run(h.alice, "card add", h.game, kind="location", name="LC", vote=2, readied=False)
     return game.id
 
 

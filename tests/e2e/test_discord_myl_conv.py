@@ -122,9 +122,10 @@ async def killed_after_its_commit(h: Harness, user: User, text: str) -> int:
     return message_id
 
 
-async def also_plays(h: Harness, ruleset: str, name: str) -> Channel:
+async def also_plays(h: Harness, ruleset: str, name: str, *, moved: bool = True) -> Channel:
     """A second game of ``ruleset`` in a channel of its own, with alice, bob and carol: the Convocate's with
-    alice's offer to second waiting (as ``senate``), or Landsdraad's with round 1 open."""
+    alice's offer to second waiting (as ``senate``; without ``moved``, alice's Action Phase, no Motion moved yet), or
+    Landsdraad's with round 1 open."""
     channel = h.fake.add_channel(name)
     await h.run(h.mod, "game new", channel, ruleset=ruleset, name=name)
     if ruleset == "landsdraad":
@@ -140,6 +141,8 @@ async def also_plays(h: Harness, ruleset: str, name: str) -> Channel:
     await h.run(h.carol, "card add", channel, kind="character", name="Quill", at="Tribune", morality="Ruthless")
     await h.run(h.mod, "phase next", channel)
     await h.run(h.alice, "phase next", channel)
+    if not moved:
+        return channel
     await h.run(h.alice, "motion move", channel, name="Land Reform", convocant="Kista")
     await h.fake.wait_for(lambda: [m for m in h.fake.dms(h.alice) if "Will you second" in m.content],
                           "the offer to alice")

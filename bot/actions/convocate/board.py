@@ -12,7 +12,7 @@ from bot.actions.convocate import charts, errata
 from bot.actions.convocate.guard import command, moderates, user_id_of
 from bot.actions.convocate.render import board_card, setup_card
 from bot.actions.drawing import picture
-from bot.actions.outbox import Card, Outgoing, ToChannel, reply
+from bot.actions.outbox import AnswerWith, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly
 from engine.convocate.board import SOVEREIGNTIES, Kind
@@ -201,8 +201,13 @@ async def factor_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) 
 async def directive(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     target = user_id_of(o, "player") or ctx.actor.id
-    player, value = await app.clerk.convocate.board.set_directive(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
-                                                                  user_id=target, factor=o["factor"],
-                                                                  source_id=ctx.source_id)
-    text = f"{player}'s current Directive is now {value or 'none'}."
-    return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
+
+    def said(done: tuple[str, str | None]) -> list[Outgoing]:  # owed in the change's transaction (``AnswerWith``)
+        text = f"{done[0]}'s current Directive is now {done[1] or 'none'}."
+        return [reply(text, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
+
+    answered = AnswerWith(ctx.answering, said)
+    done = await app.clerk.convocate.board.set_directive(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
+                                                         user_id=target, factor=o["factor"],
+                                                         source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(done)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from bot.actions.commands import App, Option, game_of_user
@@ -28,6 +29,7 @@ from bot.actions.outbox import (
     EXPLAINS,
     IF_CLOSED,
     IF_CLOSED_IN,
+    TIMED,
     AnswerWith,
     Button,
     Outgoing,
@@ -40,6 +42,7 @@ from engine.convocate.motions import MotionCard
 from engine.convocate.parsing import MoveMotion, MoveRepeal, SecondAnswer, looks_like, parse
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.announcements import card_tag
+from engine.service.convocate.motions import Withdrawn
 from engine.service.convocate.views import MotionView
 from engine.service.uow import Duplicate
 from engine.service.views import GameView
@@ -102,18 +105,25 @@ async def second_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
 
 
 async def _move(app: App, ctx: Ctx, g: GameView, moved: MoveMotion | MoveRepeal) -> list[Outgoing]:
-    """A Motion or a Motion of Repeal moved (by a slash command or in the game channel): its announcement."""
+    """A Motion or a Motion of Repeal moved (by a slash command or in the game channel): its announcement, and the
+    offer to the first player asked (or the outcome), owed in its transaction (``AnswerWith``, play-test S4.5)."""
+    def said(m: MotionView) -> list[Outgoing]:
+        if m.duplicate:
+            return [reply(TWICE)]
+        done = (f"Motion of Repeal #{m.number} is moved; the outcome is announced." if m.kind == "repeal" else
+                f"Motion #{m.number} ({m.name}) is moved and announced.")
+        return [reply(done, ephemeral=True), *motion_outgoings(app, m, first=True)]
+
+    answered = AnswerWith(ctx.answering, said)
     if isinstance(moved, MoveRepeal):
         m = await app.clerk.convocate.motions.repeal(g.id, user_id=ctx.actor.id, statute=moved.statute,
-                                                     convocant=moved.convocant, source_id=ctx.source_id)
-        said = f"Motion of Repeal #{m.number} is moved; the outcome is announced."
+                                                     convocant=moved.convocant, source_id=ctx.source_id,
+                                                     answer=answered.owed)
     else:
         m = await app.clerk.convocate.motions.move_motion(g.id, user_id=ctx.actor.id, motion=moved.motion,
-                                                          convocant=moved.convocant, source_id=ctx.source_id)
-        said = f"Motion #{m.number} ({m.name}) is moved and announced."
-    if m.duplicate:
-        return [reply(TWICE)]
-    return [reply(said, ephemeral=True), *motion_outgoings(app, m, first=True)]
+                                                          convocant=moved.convocant, source_id=ctx.source_id,
+                                                          answer=answered.owed)
+    return answered.out(m)
 
 
 async def _answer(app: App, ctx: Ctx, game_id: int, accept: bool, convocant: str | None, *,
@@ -169,9 +179,18 @@ async def motion_decline(app: App, ctx: Ctx, g: GameView | None, o: dict[str, An
 @command(ROUTES, "motion skip", "Pass the offer to second on to the next player without an answer.", moderator=True)
 async def motion_skip(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    m = await app.clerk.convocate.motions.pass_offer(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    # where the offer is now (the offer DMed to the next player), owed in its transaction (``AnswerWith``)
+    answered: AnswerWith[MotionView | None] = AnswerWith(ctx.answering, lambda m: [
+        reply("The offer is passed on.", ephemeral=True), *passed_on(app, m)])
+    m = await app.clerk.convocate.motions.pass_offer(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
+                                                     answer=answered.owed)
     assert m is not None
-    return [reply("The offer is passed on.", ephemeral=True), *motion_outgoings(app, m, first=False)]
+    return answered.out(m)
+
+
+def passed_on(app: App, m: MotionView | None) -> list[Outgoing]:
+    """What an offer passed on without an answer announces (none when a late or repeated timer did nothing)."""
+    return motion_outgoings(app, m, first=False) if m is not None else []
 
 
 @command(ROUTES, "motion withdraw", "Withdraw the Motion being offered, moved by mistake: nothing of it resolves "
@@ -181,13 +200,19 @@ async def motion_withdraw(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
     """Play-test U3.4: a Motion moved with the wrong Convocant or text is taken back while it is offered; the players
     who were sent the offer are told by DM that nothing they answer to it counts."""
     assert g is not None
-    m, told = await app.clerk.convocate.motions.withdraw(g.id, actor=ctx.actor.id, reason=_reason(o),
-                                                         source_id=ctx.source_id)
-    names = ", ".join(name for name, _ in told)
-    return [reply(f"Motion #{m.number} ({m.name}) is withdrawn and announced"
-                  + (f"; told by DM: {names}." if names else "."), ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=withdrawn_text(m)),
-            *(Outgoing(ToUser(user), text=withdrawn_dm(m)) for _, user in told)]
+
+    def said(done: Withdrawn) -> list[Outgoing]:  # owed in the withdrawal's transaction (``AnswerWith``)
+        m, told = done
+        names = ", ".join(name for name, _ in told)
+        return [reply(f"Motion #{m.number} ({m.name}) is withdrawn and announced"
+                      + (f"; told by DM: {names}." if names else "."), ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=withdrawn_text(m)),
+                *(Outgoing(ToUser(user), text=withdrawn_dm(m)) for _, user in told)]
+
+    answered = AnswerWith(ctx.answering, said)
+    done = await app.clerk.convocate.motions.withdraw(g.id, actor=ctx.actor.id, reason=_reason(o),
+                                                      source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(done)
 
 
 def readied_text(player: str, convocant: str, activated: str, not_readied: str | None) -> str:
@@ -372,17 +397,19 @@ async def form_open(app: App, game: GameView, user_id: int, form: str) -> str | 
 
 
 async def offers_due(app: App, now: datetime) -> list[Outgoing]:
-    """Offers to second whose time is up pass to the next player (each once, whatever timers repeat)."""
+    """Offers to second whose time is up pass to the next player (each once, whatever timers repeat); what each
+    announces (the offer's move, the offer DMed to the next player) is owed in its transaction (``TIMED``)."""
     out: list[Outgoing] = []
     for game_id, number, index, due_at in await app.clerk.convocate.motions.offer_deadlines():
         if due_at > now:
             break
+        answered = AnswerWith(TIMED.get(), partial(passed_on, app))
         try:
             m = await app.clerk.convocate.motions.pass_offer(game_id, actor=None, reason="timed out",
                                                              expected=(number, index),
-                                                             source_id=f"second-timeout:{game_id}:{number}:{index}")
+                                                             source_id=f"second-timeout:{game_id}:{number}:{index}",
+                                                             answer=answered.owed)
         except Duplicate:
             continue
-        if m is not None:
-            out += motion_outgoings(app, m, first=False)
+        out += answered.out(m)
     return out

@@ -3,6 +3,7 @@ section, destroy, restore), ending the Phase (/phase next) and taking that back 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from bot.actions.commands import App, Option
@@ -17,10 +18,12 @@ from bot.actions.convocate.render import (
     pushed_text,
     section_text,
 )
-from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.outbox import AnswerWith, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from engine.convocate.parsing import parse_names
+from engine.convocate.turns import PhaseChanged
 from engine.core.errors import RuleError
+from engine.service.convocate.views import StatuteView
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -63,13 +66,16 @@ async def push(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> lis
                  Option("owner", UserRef, "whose deck it came from (default: you)"))
 async def statute_declare(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
+    # the announcement, owed in the declaration's transaction (``AnswerWith``: a kill after its commit loses none)
+    answered: AnswerWith[StatuteView] = AnswerWith(ctx.answering, lambda view: [
+        reply(f"{view.statute.name} is declared and announced.", ephemeral=True),
+        Outgoing(ToChannel(g.channel_id), card=declared_card(view))])
     view = await app.clerk.convocate.turns.declare(g.id, user_id=ctx.actor.id, statute=o["statute"],
                                                    character=o["character"], section=o["section"],
                                                    sections=o["sections"], one_time=o.get("one_time"),
                                                    cost=o.get("cost"), owner=user_id_of(o, "owner"),
-                                                   source_id=ctx.source_id)
-    return [reply(f"{view.statute.name} is declared and announced.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), card=declared_card(view))]
+                                                   source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(view)
 
 
 @command(ROUTES, "statute section", "Select a different Section of a Statute you control (your Admin Phase).",
@@ -77,18 +83,23 @@ async def statute_declare(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
                  Option("section", int, "the Section to put in force", True, min_value=1))
 async def statute_section(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
+    answered: AnswerWith[StatuteView] = AnswerWith(ctx.answering, lambda view: [  # owed as /statute declare's
+        reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=section_text(view))])
     view = await app.clerk.convocate.turns.change_section(g.id, user_id=ctx.actor.id, statute=o["statute"],
-                                                          section=o["section"], source_id=ctx.source_id)
-    return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=section_text(view))]
+                                                          section=o["section"], source_id=ctx.source_id,
+                                                          answer=answered.owed)
+    return answered.out(view)
 
 
 @command(ROUTES, "statute destroy", "Destroy a Statute you control (your Admin Phase).",
                  Option("statute", str, "the Statute", True, autocomplete="statute"))
 async def statute_destroy(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
+    answered: AnswerWith[StatuteView] = AnswerWith(ctx.answering, lambda view: [  # owed as /statute declare's
+        reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=destroyed_text(view))])
     view = await app.clerk.convocate.turns.destroy_statute(g.id, user_id=ctx.actor.id, statute=o["statute"],
-                                                           source_id=ctx.source_id)
-    return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=destroyed_text(view))]
+                                                           source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(view)
 
 
 def _reason(o: dict[str, Any]) -> str | None:
@@ -136,8 +147,15 @@ async def statute_restore(app: App, ctx: Ctx, g: GameView | None, o: dict[str, A
 @command(ROUTES, "phase next", "End the Phase (the active player, or a moderator): the pool empties; Ready readies.")
 async def phase_next(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
+    # whose Phase it is now, owed in the change's transaction (``AnswerWith``: a kill after its commit loses none)
+    answered: AnswerWith[PhaseChanged] = AnswerWith(ctx.answering, partial(phase_news, g))
     changed = await app.clerk.convocate.turns.next_phase(g.id, user_id=ctx.actor.id, moderator=moderates(ctx, g),
-                                                         source_id=ctx.source_id)
+                                                         source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(changed)
+
+
+def phase_news(g: GameView, changed: PhaseChanged) -> list[Outgoing]:
+    """What ending the Phase answers and announces: whose Phase it is now."""
     return [reply("Done.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text=phase_text(changed))]
 
 

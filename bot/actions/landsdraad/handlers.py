@@ -21,7 +21,7 @@ from bot.actions.landsdraad.render import (
     status_card,
 )
 from bot.actions.landsdraad.ruleset import commands_on
-from bot.actions.outbox import Card, Keep, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import AnswerWith, Card, Keep, Outgoing, ToChannel, ToUser, reply
 from bot.actions.players import removal_dm
 from bot.actions.render import waiting_text
 from bot.actions.routes import Routes
@@ -33,6 +33,7 @@ from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import ATTRIBUTE_MAX, ATTRIBUTE_MIN
 from engine.landsdraad.model import Option as Choice
 from engine.service.dice import GAME_SCOPE
+from engine.service.landsdraad.rounds import RoundOpened
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -201,26 +202,36 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     g = require_game(game)
     now = app.clerk.clock.now()
     read = await game_deadline(app, g.id, o["deadline"]) if o.get("deadline") else None
-    view = await app.clerk.landsdraad.rounds.open_round(g.id, crisis=o["crisis"], deadline=read.when if read else None,
-                                                        actor=ctx.actor.id, source_id=ctx.source_id)
+
+    def announced(opened: RoundOpened) -> list[Outgoing]:
+        """The announcement, the ballot DMs and the Adjutant General's note, owed in the opening's transaction
+        (``AnswerWith``: a kill after its commit loses none of them)."""
+        view = opened.round
+        # A careful moderator would want to know that nobody can vote yet (docs/rulings.md "A round opened with no
+        # players"): the round stands, players added while it is open can vote in it.
+        empty = (f"\nNote: {g.name} has no players yet, so nobody can vote in this round. Players you add with "
+                 "/player add while it is open can vote in it (`Vote: Aye` by DM, or /vote).") if not opened.players \
+            else ""
+        out = [reply(f"Round {view.number} is open and announced.{read_as(o.get('deadline'), read)}{empty}",
+                     ephemeral=True),
+               Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now),
+                        keep=Keep(g.id, opening_card_key(view.number))),
+               *round_open_dms(view, opened.players, now)]
+        if opened.adjutant is not None:
+            out.append(Outgoing(ToUser(opened.adjutant), text=(
+                f"As Adjutant General of {g.name} you have one free Court Gossip action in round {view.number}. "
+                "Tell the moderator how you use it.")))
+        return out
+
+    answered = AnswerWith(ctx.answering, announced)
+    opened = await app.clerk.landsdraad.rounds.open_round_announced(
+        g.id, crisis=o["crisis"], deadline=read.when if read else None, actor=ctx.actor.id, source_id=ctx.source_id,
+        answer=answered.owed)
     app.deadlines_changed()
-    players = await app.clerk.landsdraad.ledger.players(g.id)
-    # A careful moderator would want to know that nobody can vote yet (docs/rulings.md "A round opened with no
-    # players"): the round stands, players added while it is open can vote in it.
-    empty = (f"\nNote: {g.name} has no players yet, so nobody can vote in this round. Players you add with "
-             "/player add while it is open can vote in it (`Vote: Aye` by DM, or /vote).") if not players else ""
-    out = [reply(f"Round {view.number} is open and announced.{read_as(o.get('deadline'), read)}{empty}",
-                 ephemeral=True),
-           Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now),
-                    keep=Keep(g.id, opening_card_key(view.number))),
-           *await victory_posts.forecast_posts(app, g, taken=f"start of round {view.number}"),  # R3-08
-           *round_open_dms(view, players, now)]
-    adjutant = await app.clerk.landsdraad.adjutant.adjutant(g.id)
-    if adjutant is not None:
-        out.append(Outgoing(ToUser(adjutant[0]), text=(
-            f"As Adjutant General of {g.name} you have one free Court Gossip action in round {view.number}. "
-            "Tell the moderator how you use it.")))
-    return out
+    out = answered.out(opened)
+    # the Forecast (R3-08), drawn off the event loop after the commit: owed after it (a kill there loses it)
+    forecast = await victory_posts.forecast_posts(app, g, taken=f"start of round {opened.round.number}")
+    return [*out[:2], *forecast, *out[2:]]
 
 
 @command("faction add", "Add a temporary faction to the open round.",

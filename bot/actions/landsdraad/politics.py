@@ -78,11 +78,15 @@ def election_opened(app: App, e: ElectionView) -> list[Outgoing]:
 async def ag_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     read = await game_deadline(app, g.id, o["deadline"]) if o.get("deadline") else None
+    # the announcement and the running count, owed in the opening's transaction (``AnswerWith``)
+    answered: AnswerWith[ElectionView] = AnswerWith(ctx.answering, lambda e: [
+        reply(f"AG election #{e.number} is open.{read_as(o.get('deadline'), read)}", ephemeral=True),
+        *election_opened(app, e)])
     e = await app.clerk.landsdraad.adjutant.open_election(g.id, deadline=read.when if read else None,
-                                                          actor=ctx.actor.id, source_id=ctx.source_id)
+                                                          actor=ctx.actor.id, source_id=ctx.source_id,
+                                                          answer=answered.owed)
     app.deadlines_changed()
-    return [reply(f"AG election #{e.number} is open.{read_as(o.get('deadline'), read)}", ephemeral=True),
-            *election_opened(app, e)]
+    return answered.out(e)
 
 
 @command("ag close", "Close the open AG election now and announce the result.", moderator=True)
@@ -100,12 +104,14 @@ async def ag_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
 async def ag_extend(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     read = await game_deadline(app, g.id, o["until"])
+    answered: AnswerWith[ElectionView] = AnswerWith(ctx.answering, lambda e: [  # as /ag open's
+        reply(f"AG election #{e.number} now closes at {due_text(read.when, app.clerk.clock.now())}."
+              f"{read_as(o['until'], read)}", ephemeral=True),
+        tally_outgoing(app, e)])
     e = await app.clerk.landsdraad.adjutant.extend_election(g.id, until=read.when, actor=ctx.actor.id,
-                                                            source_id=ctx.source_id)
+                                                            source_id=ctx.source_id, answer=answered.owed)
     app.deadlines_changed()
-    return [reply(f"AG election #{e.number} now closes at {due_text(read.when, app.clerk.clock.now())}."
-                  f"{read_as(o['until'], read)}", ephemeral=True),
-            tally_outgoing(app, e)]
+    return answered.out(e)
 
 
 @command("ag status", "The AG election's standings and ballots, and who holds the office.", reads=True, public=True)
@@ -249,10 +255,7 @@ async def motion_in_thread(app: App, ctx: Ctx, game: GameView, text: str) -> lis
     game = landsdraad_game(game, text)
     motion = parse_motion(first_line(text))
     assert isinstance(motion, Motion)
-    receipt = await app.clerk.landsdraad.majority.support(game.id, user_id=ctx.actor.id, motion=motion,
-                                                          thread_id=ctx.place.thread_id, at=ctx.at,
-                                                          source_id=ctx.source_id)
-    return support_outgoings(receipt, ctx)
+    return await _supported(app, ctx, game, motion)
 
 
 @thread_form(lambda line: looks_like_ballot(line) and parse_motion(line) is None, anywhere=True, proxy=False)
@@ -288,11 +291,17 @@ async def pv_withdraw(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 async def _support(app: App, ctx: Ctx, g: GameView, subject: str, *, withdraw: bool) -> list[Outgoing]:
     """``/pv support`` and ``/pv withdraw``: the caller's support of ``subject``, given or withdrawn."""
-    motion = _motion_from_option(subject, withdraw=withdraw)
+    return await _supported(app, ctx, g, _motion_from_option(subject, withdraw=withdraw))
+
+
+async def _supported(app: App, ctx: Ctx, g: GameView, motion: Motion) -> list[Outgoing]:
+    """The caller's support of ``motion`` recorded: the answer, and the running count and the vote passed, owed in
+    the support's transaction (``AnswerWith``: a kill after its commit loses none of them, play-test S4.5)."""
+    answered: AnswerWith[SupportReceipt] = AnswerWith(ctx.answering, lambda r: support_outgoings(r, ctx))
     receipt = await app.clerk.landsdraad.majority.support(g.id, user_id=ctx.actor.id, motion=motion,
                                                           thread_id=ctx.place.thread_id, at=ctx.at,
-                                                          source_id=ctx.source_id)
-    return support_outgoings(receipt, ctx)
+                                                          source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(receipt)
 
 
 @command("pv list", "This round's player votes, their counts and states.", reads=True, public=True)
@@ -341,9 +350,12 @@ async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
          Option("vote", int, "the vote's number; /pv list shows them", True, min_value=1), moderator=True)
 async def pv_veto(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    v = await app.clerk.landsdraad.majority.veto(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(f"Vetoed player vote #{v.id}.", ephemeral=True), count_outgoing(v, None),
-            Outgoing(ToChannel(v.game.channel_id), card=vetoed_card(v))]
+    answered: AnswerWith[VoteView] = AnswerWith(ctx.answering, lambda v: [  # owed in the veto's transaction
+        reply(f"Vetoed player vote #{v.id}.", ephemeral=True), count_outgoing(v, None),
+        Outgoing(ToChannel(v.game.channel_id), card=vetoed_card(v))])
+    v = await app.clerk.landsdraad.majority.veto(g.id, vote_id=o["vote"], actor=ctx.actor.id, source_id=ctx.source_id,
+                                                 answer=answered.owed)
+    return answered.out(v)
 
 
 async def ag_may_count(app: App, ctx: Ctx, game: GameView, text: str) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, require_game
@@ -24,6 +25,7 @@ from bot.actions.outbox import (
     EXPLAINS,
     IF_CLOSED,
     IF_CLOSED_IN,
+    TIMED,
     AnswerWith,
     Button,
     Outgoing,
@@ -158,11 +160,19 @@ async def revolution_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict
 @command("revolution resolve", "Close the contributions now and resolve the Revolution or coup.", **M)
 async def revolution_resolve(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    c = await app.clerk.mylantium.revolutions.resolve_revolution(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    # what the resolution moves on, owed in its transaction (``AnswerWith``); the moderators' warning after it
+    answered: AnswerWith[ChainView | None] = AnswerWith(ctx.answering, partial(resolved_news, app))
+    c = await app.clerk.mylantium.revolutions.resolve_revolution(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
+                                                                 answer=answered.owed)
     if c is None:
         raise RuleError("That was already done.")
     app.deadlines_changed()
-    return [reply("Resolved.", ephemeral=True), *await contribution_warnings(app, c), *chain_outgoings(app, c)]
+    return [reply("Resolved.", ephemeral=True), *await contribution_warnings(app, c), *answered.out(c)]
+
+
+def resolved_news(app: App, c: ChainView | None) -> list[Outgoing]:
+    """What a Revolution's resolution moves on (``chain_outgoings``); nothing when it was resolved already."""
+    return chain_outgoings(app, c) if c is not None else []
 
 
 # -- deadlines -------------------------------------------------------------------------------------------------
@@ -174,16 +184,17 @@ async def close_contributions_due(app: App, now: datetime) -> list[Outgoing]:
     for game_id, number, attempt, deadline in await app.clerk.mylantium.revolutions.pending_contributions():
         if deadline > now:
             break
+        answered = AnswerWith(TIMED.get(), partial(resolved_news, app))  # owed with its write, as /revolution resolve
         try:
             c = await app.clerk.mylantium.revolutions.resolve_revolution(
                 game_id, actor=None, expected=(number, attempt),
-                source_id=f"myl-revolution-deadline:{game_id}:{number}:{attempt}")
+                source_id=f"myl-revolution-deadline:{game_id}:{number}:{attempt}", answer=answered.owed)
         except Exception:
             log.exception("resolving revolution %s (attempt %s) of game %s at its deadline failed", number, attempt,
                           game_id)
             continue
         if c is not None:
-            out += await contribution_warnings(app, c) + chain_outgoings(app, c)
+            out += await contribution_warnings(app, c) + answered.out(c)
     return out
 
 

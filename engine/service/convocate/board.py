@@ -29,6 +29,7 @@ from engine.service.convocate.store import Loaded, faces_json, load, open_motion
 from engine.service.convocate.views import BoardView, board_view
 from engine.service.ledger import game_view, load_game
 from engine.service.membership import games_cache
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import Backend, ServiceBase, UnitOfWork
 from engine.store.models import Player
 from engine.store.models.convocate import CvPlayer
@@ -300,8 +301,10 @@ class ConvocateBoardService(ServiceBase):
             return label, old, value
 
     async def set_directive(self, game_id: int, *, actor: int, moderator: bool, user_id: int, factor: str,
-                            source_id: str | None = None) -> tuple[str, str | None]:
-        """(player, Directive): a player sets their own current Directive; a moderator anyone's."""
+                            source_id: str | None = None, answer: OwedWith[tuple[str, str | None]] | None = None
+                            ) -> tuple[str, str | None]:
+        """(player, Directive): a player sets their own current Directive; a moderator anyone's. ``answer``: what it
+        answers and announces, owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             loaded = await self._loaded(uow.session, game_id)
             board = loaded.board
@@ -311,7 +314,7 @@ class ConvocateBoardService(ServiceBase):
             value = None if factor.strip().lower() in ("none", "-", "") else board.factor_name(factor)
             save(uow.session, loaded, board.with_player(replace(board.player(target), directive=value)))
             await event(uow, game_id, "DirectiveSet", actor, {"player": target, "directive": value}, source_id)
-            return target, value
+            return await owe_in(uow, answer, (target, value))
 
     async def rulings(self, game_id: int) -> list[tuple[str, str, str, bool, str]]:
         """(name, ruling, value, is it the default, description) for every Convocate setting."""

@@ -4,7 +4,7 @@ timeout for each player (P4-13), its resolution, and the Repeal's count (P4-05).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeAlias
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -168,11 +168,16 @@ async def _next_number(session: AsyncSession, game_id: int) -> int:
     return int(found.scalar_one() or 0) + 1
 
 
+Withdrawn: TypeAlias = tuple[MotionView, tuple[tuple[str, int], ...]]
+"""A Motion withdrawn, and the players (name, user id) who were sent its offer by DM."""
+
+
 class ConvocateMotionService(ServiceBase):
     async def move_motion(self, game_id: int, *, user_id: int, motion: MotionCard, convocant: str,
-                          source_id: str | None = None) -> MotionView:
+                          source_id: str | None = None, answer: OwedWith[MotionView] | None = None) -> MotionView:
         """R4-16: activate the mover; then the offer to second goes round from the mover (or, for a Motion with no
-        Seconded box, it resolves at once)."""
+        Seconded box, it resolves at once). ``answer``: what it answers and announces (the Motion, the offer to the
+        first player asked), owed in its transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 loaded = await load(uow.session, await load_game(uow.session, game_id))
@@ -198,7 +203,7 @@ class ConvocateMotionService(ServiceBase):
                     "route": row.route, "box": motion.box.value, "morality": motion.morality,
                     "offer": list(moved.offer), "offer_to": loaded.name_of(row.offer_to),
                     "resolved": row.outcome}, source_id)
-                return motion_view(loaded, row)
+                return await owe_in(uow, answer, motion_view(loaded, row))
         except Duplicate:
             return await self._again(game_id, source_id)
 
@@ -277,31 +282,39 @@ class ConvocateMotionService(ServiceBase):
             return await self._again(game_id, source_id)
 
     async def pass_offer(self, game_id: int, *, actor: int | None, reason: str = "passed",
-                         expected: tuple[int, int] | None = None, source_id: str | None = None) -> MotionView | None:
+                         expected: tuple[int, int] | None = None, source_id: str | None = None,
+                         answer: OwedWith[MotionView | None] | None = None) -> MotionView | None:
         """The offer moves on without an answer: at its deadline (``timed out``) or by a moderator (``passed``).
-        ``expected`` (motion number, offer index) makes a late or repeated timer do nothing."""
+        ``expected`` (motion number, offer index) makes a late or repeated timer do nothing. ``answer``: what it
+        announces (the offer's move, the offer to the next player, or the resolution), owed in its transaction
+        (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
-            loaded = await load(uow.session, await load_game(uow.session, game_id))
-            row = await open_motion(uow.session, game_id)
-            if row is None:
-                if expected is not None:
-                    return None
-                raise RuleError(await nothing_offered(uow.session, loaded))
-            index = int(row.offer.get("index", 0))
-            if expected is not None and expected != (row.number, index):
+            return await owe_in(uow, answer, await self._pass(uow, game_id, actor=actor, reason=reason,
+                                                              expected=expected, source_id=source_id))
+
+    async def _pass(self, uow: UnitOfWork, game_id: int, *, actor: int | None, reason: str,
+                    expected: tuple[int, int] | None, source_id: str | None) -> MotionView | None:
+        loaded = await load(uow.session, await load_game(uow.session, game_id))
+        row = await open_motion(uow.session, game_id)
+        if row is None:
+            if expected is not None:
                 return None
-            name = loaded.name_of(row.offer_to) or "?"
-            answer: dict[str, Any] = {"player": name, "answer": reason}
-            if (expected is not None and row.offer_deadline is not None
-                    and uow.now - utc(row.offer_deadline) > LATE):
-                answer["why"] = OFFLINE
-            answers = [*row.offer.get("answers", []), answer]
-            row.offer = {**row.offer, "answers": answers, "index": index + 1}
-            advance(loaded, row, loaded.board, uow.now)
-            await uow.record(game_id, "SecondTimedOut" if reason == "timed out" else "SecondPassed", actor, {
-                "motion": row.number, "player": name, "offer_to": loaded.name_of(row.offer_to),
-                "resolved": row.outcome}, source_id)
-            return motion_view(loaded, row)
+            raise RuleError(await nothing_offered(uow.session, loaded))
+        index = int(row.offer.get("index", 0))
+        if expected is not None and expected != (row.number, index):
+            return None
+        name = loaded.name_of(row.offer_to) or "?"
+        said: dict[str, Any] = {"player": name, "answer": reason}
+        if (expected is not None and row.offer_deadline is not None
+                and uow.now - utc(row.offer_deadline) > LATE):
+            said["why"] = OFFLINE
+        answers = [*row.offer.get("answers", []), said]
+        row.offer = {**row.offer, "answers": answers, "index": index + 1}
+        advance(loaded, row, loaded.board, uow.now)
+        await uow.record(game_id, "SecondTimedOut" if reason == "timed out" else "SecondPassed", actor, {
+            "motion": row.number, "player": name, "offer_to": loaded.name_of(row.offer_to),
+            "resolved": row.outcome}, source_id)
+        return motion_view(loaded, row)
 
     async def offer_deadlines(self) -> list[tuple[int, int, int, datetime]]:
         """(game, motion number, offer index, deadline) of every offer waiting for an answer, soonest first."""
@@ -314,8 +327,9 @@ class ConvocateMotionService(ServiceBase):
                     if r.offer_deadline is not None]
 
     async def repeal(self, game_id: int, *, user_id: int, statute: str, convocant: str,
-                     source_id: str | None = None) -> MotionView:
-        """R4-17: the Motion of Repeal, resolved at once; the outcome carries both totals."""
+                     source_id: str | None = None, answer: OwedWith[MotionView] | None = None) -> MotionView:
+        """R4-17: the Motion of Repeal, resolved at once; the outcome carries both totals. ``answer``: what it
+        answers and announces (the outcome), owed in its transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 loaded = await load(uow.session, await load_game(uow.session, game_id))
@@ -348,7 +362,7 @@ class ConvocateMotionService(ServiceBase):
                                                                    "lines_by_ruling": {k: lines_json(v) for k, v
                                                                                        in by_ruling.items()}},
                                source_id)
-                return motion_view(loaded, row)
+                return await owe_in(uow, answer, motion_view(loaded, row))
         except Duplicate:
             return await self._again(game_id, source_id)
 
@@ -374,11 +388,12 @@ class ConvocateMotionService(ServiceBase):
             return motion_view(loaded, row)
 
     async def withdraw(self, game_id: int, *, actor: int | None, reason: str | None = None,
-                       source_id: str | None = None) -> tuple[MotionView, tuple[tuple[str, int], ...]]:
+                       source_id: str | None = None, answer: OwedWith[Withdrawn] | None = None) -> Withdrawn:
         """A moderator's correction (play-test U3.4): the Motion on the floor, moved by mistake (the wrong Convocant
         or text), is withdrawn while its offer to second goes round. The offer ends; the mover's Convocant, activated
         to move it, is readied again; nothing of it resolves and nobody pays a Penalty (docs/rulings.md). Returns the
-        Motion and the players (name, user id) who were sent the offer by DM, to be told."""
+        Motion and the players (name, user id) who were sent the offer by DM, to be told. ``answer``: what it
+        announces (in the game channel, and by DM to those players), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             loaded = await load(uow.session, await load_game(uow.session, game_id))
             require_running(loaded.game)
@@ -395,7 +410,7 @@ class ConvocateMotionService(ServiceBase):
                 "motion": row.number, "name": row.name, "mover": mover, "convocant": row.convocant,
                 "readied": not_readied is None, "offer_was_with": was_with, "told": told, "reason": reason},
                 source_id)
-            return motion_view(loaded, row), tuple((n, loaded.user_of(n)) for n in told)
+            return await owe_in(uow, answer, (motion_view(loaded, row), tuple((n, loaded.user_of(n)) for n in told)))
 
     async def reopen(self, game_id: int, *, actor: int | None, number: int, reason: str | None = None,
                      source_id: str | None = None) -> MotionView:

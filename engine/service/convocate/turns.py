@@ -19,6 +19,7 @@ from engine.service.convocate.store import load, open_motion, save, sections_jso
 from engine.service.convocate.store import sections_of as stored_sections
 from engine.service.convocate.views import StatuteView
 from engine.service.ledger import game_view, load_game
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase
 from engine.store.models import Event
 from engine.store.models.convocate import CvStatute
@@ -114,7 +115,10 @@ class ConvocateTurnService(ServiceBase):
 
     async def declare(self, game_id: int, *, user_id: int, statute: str, character: str, section: int,
                       sections: int, one_time: str | None = None, cost: str | None = None,
-                      owner: int | None = None, source_id: str | None = None) -> StatuteView:
+                      owner: int | None = None, source_id: str | None = None,
+                      answer: OwedWith[StatuteView] | None = None) -> StatuteView:
+        """R4-11: a Statute declared. ``answer``: what it answers and announces, owed in its transaction
+        (``owe_in``)."""
         numbers, costs = parse_one_time(one_time) if one_time else ((), {})
         printed = sections_of(sections, numbers, costs)
         async with self._write(game_id, source_id) as uow:
@@ -136,10 +140,13 @@ class ConvocateTurnService(ServiceBase):
                 "statute": done.statute.name, "controller": me, "owner": owner_name, "character": done.character,
                 "seat": done.seat, "section": section, "sections": sections_json(printed)["sections"], "cost": cost,
                 "standing_votes": done.votes, "resolves": resolves is not None}, source_id)
-            return StatuteView(game_view(game), done.statute, done.character, done.seat, resolves, done.votes, cost)
+            return await owe_in(uow, answer, StatuteView(game_view(game), done.statute, done.character, done.seat,
+                                                         resolves, done.votes, cost))
 
     async def change_section(self, game_id: int, *, user_id: int, statute: str, section: int,
-                             source_id: str | None = None) -> StatuteView:
+                             source_id: str | None = None, answer: OwedWith[StatuteView] | None = None
+                             ) -> StatuteView:
+        """R4-12: another Section of a Statute put in force. ``answer``: as ``declare``'s."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             loaded = await load(uow.session, game)
@@ -150,10 +157,12 @@ class ConvocateTurnService(ServiceBase):
             await uow.record(game_id, "StatuteSectionChanged", user_id, {
                 "statute": done.statute, "from": done.old, "to": done.new, "resolves": resolves is not None},
                 source_id)
-            return StatuteView(game_view(game), after.statute(done.statute), None, None, resolves)
+            return await owe_in(uow, answer, StatuteView(game_view(game), after.statute(done.statute), None, None,
+                                                         resolves))
 
-    async def destroy_statute(self, game_id: int, *, user_id: int, statute: str,
-                              source_id: str | None = None) -> StatuteView:
+    async def destroy_statute(self, game_id: int, *, user_id: int, statute: str, source_id: str | None = None,
+                              answer: OwedWith[StatuteView] | None = None) -> StatuteView:
+        """R4-12: a Statute destroyed by its controller. ``answer``: as ``declare``'s."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             loaded = await load(uow.session, game)
@@ -164,7 +173,7 @@ class ConvocateTurnService(ServiceBase):
             row.status, row.ended_at, row.ended_turn = "destroyed", uow.now, after.turn
             await uow.record(game_id, "StatuteDestroyed", user_id, {"statute": gone.name, "controller": me,
                                                                     "owner": gone.owner}, source_id)
-            return StatuteView(game_view(game), gone, None, None, None, destroyed=True)
+            return await owe_in(uow, answer, StatuteView(game_view(game), gone, None, None, None, destroyed=True))
 
     async def set_statute_owner(self, game_id: int, *, user_id: int, statute: str, owner: int,
                                 reason: str | None = None, source_id: str | None = None) -> tuple[str, str, str]:
@@ -235,9 +244,10 @@ class ConvocateTurnService(ServiceBase):
             return StatuteView(game_view(game), back, None, None, None), was
 
     async def next_phase(self, game_id: int, *, user_id: int, moderator: bool,
-                         source_id: str | None = None) -> PhaseChanged:
+                         source_id: str | None = None, answer: OwedWith[PhaseChanged] | None = None) -> PhaseChanged:
         """The active player (or a moderator) ends the Phase: every pool empties; the next Phase, or the next
-        player's Ready Phase, in which their cards ready (R4-06, R4-07)."""
+        player's Ready Phase, in which their cards ready (R4-06, R4-07). ``answer``: what it answers and announces
+        (whose Phase it is now), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             loaded = await load(uow.session, game)
@@ -255,6 +265,7 @@ class ConvocateTurnService(ServiceBase):
                                 "the offer on with /motion skip.")
             after, changed = next_phase(board)
             save(uow.session, loaded, after)
+            await owe_in(uow, answer, changed)  # in this transaction, which records the step below
             payload: dict[str, Any] = {
                 "ended": [changed.ended[0], changed.ended[1].value] if changed.ended else None,
                 "started": [changed.started[0], changed.started[1].value], "turn": changed.turn,

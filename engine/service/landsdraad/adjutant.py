@@ -260,7 +260,10 @@ def finish_election(unit: SyncUnit, game: Game, election: AgElection) -> Electio
 
 class AdjutantService(ServiceBase):
     async def open_election(self, game_id: int, *, deadline: datetime | None, actor: int | None,
-                            source_id: str | None = None) -> ElectionView:
+                            source_id: str | None = None, answer: OwedWith[ElectionView] | None = None
+                            ) -> ElectionView:
+        """R0-30: the Adjutant General election opened. ``answer``: what it announces (the line in the game channel,
+        the running count in its thread), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_running(game)
@@ -271,7 +274,7 @@ class AdjutantService(ServiceBase):
             await uow.record(game_id, "AgElectionOpened", actor,
                              {"number": election.number, "closes_at": closes.isoformat(), "reason": "election"},
                              source_id)
-            return await election_view(uow.session, game, election)
+            return await owe_in(uow, answer, await election_view(uow.session, game, election))
 
     async def cast_ag_vote(self, game_id: int, *, user_id: int, candidate: str, at: datetime,
                            source_id: str | None, answer: OwedWith[AgVoteReceipt | HeldVote] | None = None
@@ -363,8 +366,10 @@ class AdjutantService(ServiceBase):
             return None
 
     async def extend_election(self, game_id: int, *, until: datetime, actor: int | None,
-                              source_id: str | None = None) -> ElectionView:
-        """R0-35: an election opened by No Confidence closes at round end, extendable by at most 24 h."""
+                              source_id: str | None = None, answer: OwedWith[ElectionView] | None = None
+                              ) -> ElectionView:
+        """R0-35: an election opened by No Confidence closes at round end, extendable by at most 24 h. ``answer``:
+        what it announces (the running count with its new close), owed in its transaction (``owe_in``)."""
 
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
@@ -382,7 +387,7 @@ class AdjutantService(ServiceBase):
             election.closes_with_round = None
             await uow.record(game_id, "AgElectionExtended", actor,
                              {"number": election.number, "closes_at": until.isoformat()}, source_id)
-            return await election_view(uow.session, game, election)
+            return await owe_in(uow, answer, await election_view(uow.session, game, election))
 
     async def recount_for_setting(self, game_id: int) -> tuple[GameView, tuple[AgRecount, ...]]:
         """After ``ag_weighted`` changed: every closed election whose close recorded its ballots and V(p), counted

@@ -23,6 +23,7 @@ from engine.service.landsdraad.held_ballots import count_held
 from engine.service.landsdraad.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
+from engine.service.owed import OwedWith, owe_in
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
 from engine.service.views import GameView
@@ -157,50 +158,58 @@ async def _target(session: AsyncSession, game: Game, motion: Motion) -> tuple[st
 
 class MajorityService(ServiceBase):
     async def support(self, game_id: int, *, user_id: int, motion: Motion, thread_id: int | None, at: datetime,
-                      source_id: str | None) -> SupportReceipt:
-        """R0-40/R0-41: each active player counts once; OPEN -> PASSED the moment the majority is reached."""
+                      source_id: str | None, answer: OwedWith[SupportReceipt] | None = None) -> SupportReceipt:
+        """R0-40/R0-41: each active player counts once; OPEN -> PASSED the moment the majority is reached.
+        ``answer``: what the support answers and posts (the running count, the vote passed), owed in its
+        transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
-                game = await load_game(uow.session, game_id)
-                require_running(game)
-                player = await require_player(uow.session, game, user_id, "You")
-                if not player.active:
-                    raise RuleError(f"You are marked inactive in {game.name}; only active players' support counts.")
-                if game.current_round == 0:
-                    raise RuleError("No round has started yet; player votes belong to a round.")
-                if motion.withdraw:
-                    return await self._withdraw(uow, game, player, motion, source_id)
-                key, details = await _target(uow.session, game, motion)
-                row = await self._row(uow, game, motion.subject, key)
-                if row is None:
-                    row = PlayerVoteRow(game_id=game_id, round_number=game.current_round,
-                                        subject=motion.subject.value, target=key, details=details, status="open",
-                                        opened_at=uow.now, thread_id=thread_id)
-                    uow.session.add(row)
-                    await uow.session.flush()
-                supporters = await supporters_of(uow.session, row.id)
-                if row.status != "open":
-                    view = await vote_view(uow.session, game, row)
-                    return SupportReceipt(view, player.name, False, False, already=True)
-                if player.id in supporters:
-                    view = await vote_view(uow.session, game, row)
-                    return SupportReceipt(view, player.name, False, False, already=True)
-                active = await active_count(uow.session, game_id)
-                after = state_of(row, supporters).support(player.id, active)
-                uow.session.add(SupportRow(vote_id=row.id, player_id=player.id, at=at, source_id=source_id))
-                just_passed = after.state is State.PASSED
-                if just_passed:
-                    row.status, row.passed_at, row.needed = "passed", uow.now, needed(active)
-                if row.thread_id is None:
-                    row.thread_id = thread_id
-                await uow.session.flush()
-                await uow.record(game_id, "PlayerVoteSupported", user_id,
-                                 {"vote": row.id, "subject": row.subject, "target": details.get("label", ""),
-                                  "round": row.round_number, "supporters": len(after.supporters),
-                                  "needed": needed(active), "passed": just_passed}, source_id)
-                return SupportReceipt(await vote_view(uow.session, game, row), player.name, False, just_passed)
+                receipt = await self._support(uow, game_id, user_id=user_id, motion=motion, thread_id=thread_id,
+                                              at=at, source_id=source_id)
+                return await owe_in(uow, answer, receipt)
         except Duplicate:
             raise RuleError("That message reached me twice and was counted once, the first time.") from None
+
+    async def _support(self, uow: UnitOfWork, game_id: int, *, user_id: int, motion: Motion, thread_id: int | None,
+                       at: datetime, source_id: str | None) -> SupportReceipt:
+        game = await load_game(uow.session, game_id)
+        require_running(game)
+        player = await require_player(uow.session, game, user_id, "You")
+        if not player.active:
+            raise RuleError(f"You are marked inactive in {game.name}; only active players' support counts.")
+        if game.current_round == 0:
+            raise RuleError("No round has started yet; player votes belong to a round.")
+        if motion.withdraw:
+            return await self._withdraw(uow, game, player, motion, source_id)
+        key, details = await _target(uow.session, game, motion)
+        row = await self._row(uow, game, motion.subject, key)
+        if row is None:
+            row = PlayerVoteRow(game_id=game_id, round_number=game.current_round,
+                                subject=motion.subject.value, target=key, details=details, status="open",
+                                opened_at=uow.now, thread_id=thread_id)
+            uow.session.add(row)
+            await uow.session.flush()
+        supporters = await supporters_of(uow.session, row.id)
+        if row.status != "open":
+            view = await vote_view(uow.session, game, row)
+            return SupportReceipt(view, player.name, False, False, already=True)
+        if player.id in supporters:
+            view = await vote_view(uow.session, game, row)
+            return SupportReceipt(view, player.name, False, False, already=True)
+        active = await active_count(uow.session, game_id)
+        after = state_of(row, supporters).support(player.id, active)
+        uow.session.add(SupportRow(vote_id=row.id, player_id=player.id, at=at, source_id=source_id))
+        just_passed = after.state is State.PASSED
+        if just_passed:
+            row.status, row.passed_at, row.needed = "passed", uow.now, needed(active)
+        if row.thread_id is None:
+            row.thread_id = thread_id
+        await uow.session.flush()
+        await uow.record(game_id, "PlayerVoteSupported", user_id,
+                         {"vote": row.id, "subject": row.subject, "target": details.get("label", ""),
+                          "round": row.round_number, "supporters": len(after.supporters),
+                          "needed": needed(active), "passed": just_passed}, source_id)
+        return SupportReceipt(await vote_view(uow.session, game, row), player.name, False, just_passed)
 
     async def _row(self, uow: UnitOfWork, game: Game, subject: Subject, key: str) -> PlayerVoteRow | None:
         found = await uow.session.execute(select(PlayerVoteRow).where(
@@ -270,13 +279,16 @@ class MajorityService(ServiceBase):
                 raise NotFoundError(f"{game.name} has no player vote #{vote_id}.")
             return await vote_view(session, game, row)
 
-    async def veto(self, game_id: int, *, vote_id: int, actor: int | None, source_id: str | None = None) -> VoteView:
+    async def veto(self, game_id: int, *, vote_id: int, actor: int | None, source_id: str | None = None,
+                   answer: OwedWith[VoteView] | None = None) -> VoteView:
+        """A passed player vote vetoed by the moderator: it has no effect. ``answer``: what it announces (the vote's
+        running count, the veto), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game, row = await self._passed(uow, game_id, vote_id)
             state_of(row, set()).veto()
             row.status, row.decided_at, row.decided_by = "vetoed", uow.now, actor
             await uow.record(game_id, "PlayerVoteVetoed", actor, {"vote": row.id, "subject": row.subject}, source_id)
-            return await vote_view(uow.session, game, row)
+            return await owe_in(uow, answer, await vote_view(uow.session, game, row))
 
     async def _passed(self, uow: UnitOfWork, game_id: int, vote_id: int) -> tuple[Game, PlayerVoteRow]:
         game = await load_game(uow.session, game_id)

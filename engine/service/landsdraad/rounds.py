@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,6 +14,7 @@ from engine.core.text import find_named, typed_back
 from engine.landsdraad.factions import make_faction
 from engine.service.clock import utc
 from engine.service.dice import commit_seed, seal
+from engine.service.landsdraad.adjutant import adjutant_of
 from engine.service.landsdraad.explain import rounds_so_far
 from engine.service.landsdraad.ledger import game_players
 from engine.service.landsdraad.round_close import close
@@ -23,8 +25,9 @@ from engine.service.landsdraad.round_state import (
     result_view,
     round_view,
 )
-from engine.service.landsdraad.views import FactionView, ResultView, RoundView, StatusView
+from engine.service.landsdraad.views import FactionView, PlayerView, ResultView, RoundView, StatusView
 from engine.service.ledger import load_game, require_running
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase
 from engine.store.models.landsdraad import Ballot, Round, TempFactionRow
 
@@ -44,10 +47,31 @@ def _room(seconds: int) -> str:
         "it cannot be extended further"
 
 
+@dataclass(frozen=True)
+class RoundOpened:
+    """A round just opened, and whom its opening tells: the game's players (the active ones get the ballot by DM)
+    and the Adjutant General's user id (None: there is none)."""
+
+    round: RoundView
+    players: list[PlayerView]
+    adjutant: int | None
+
+
 class RoundService(ServiceBase):
     async def open_round(
         self, game_id: int, *, crisis: str, deadline: datetime | None, actor: int | None, source_id: str | None = None
     ) -> RoundView:
+        """R0-11: the next round opened, its crisis put to the vote."""
+        return (await self.open_round_announced(game_id, crisis=crisis, deadline=deadline, actor=actor,
+                                                source_id=source_id)).round
+
+    async def open_round_announced(
+        self, game_id: int, *, crisis: str, deadline: datetime | None, actor: int | None, source_id: str | None = None,
+        answer: OwedWith[RoundOpened] | None = None
+    ) -> RoundOpened:
+        """``open_round``, with what its announcement needs read in its transaction: the players (each active one is
+        DMed the ballot) and the Adjutant General (told of their free action). ``answer``: the announcement and those
+        DMs, owed in its transaction (``owe_in``: a kill after its commit loses none of them)."""
         crisis = crisis.strip()
         if not crisis:
             raise RuleError("A round needs the crisis text.")
@@ -70,7 +94,10 @@ class RoundService(ServiceBase):
             payload = {"round": number, "crisis": crisis, "deadline": deadline.isoformat() if deadline else None,
                        "dice_commitment": sealed.commitment}
             await uow.record(game_id, "RoundOpened", actor, payload, source_id)
-            return await round_view(uow.session, game, rnd)
+            adjutant = await adjutant_of(uow.session, game_id)
+            opened = RoundOpened(await round_view(uow.session, game, rnd), await game_players(uow.session, game_id),
+                                 adjutant.user_id if adjutant is not None else None)
+            return await owe_in(uow, answer, opened)
 
     async def add_faction(
         self,

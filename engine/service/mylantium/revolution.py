@@ -335,9 +335,11 @@ class Revolutions(ServiceBase):
             return await chain_view(uow.session, game, row, first_new=len(chain_of(row.state).attempts) + 1)
 
     async def resolve_revolution(self, game_id: int, *, actor: int | None, source_id: str | None = None,
-                                 expected: tuple[int, int] | None = None) -> ChainView | None:
+                                 expected: tuple[int, int] | None = None,
+                                 answer: OwedWith[ChainView | None] | None = None) -> ChainView | None:
         """Close the contributions now (a moderator, or the deadline with ``expected`` = (chain, attempt)) and
-        resolve the attempt. None when the deadline's attempt was already resolved."""
+        resolve the attempt. None when the deadline's attempt was already resolved. ``answer``: what it announces
+        (the chain's news, the coup offer, the requests for contributions), owed in its transaction (``owe_in``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
@@ -362,7 +364,8 @@ class Revolutions(ServiceBase):
                                   "state": summary(step.chain)}, source_id)
                 view = await chain_view(uow.session, game, row, first_new=current.number, resumed="contributions")
                 resolved = step.chain.attempts[current.number - 1]
-                return replace(view, disclosed=contribution_exposures(resolved, set(pledges)))
+                return await owe_in(uow, answer, replace(view, disclosed=contribution_exposures(resolved,
+                                                                                                 set(pledges))))
         except Duplicate:
             return None
 

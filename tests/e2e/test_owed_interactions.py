@@ -1,0 +1,383 @@
+"""What a button press, a menu choice, a slash command (a player's or a moderator's), a post in a game channel and
+the deadline scheduler's timed work post elsewhere is owed in the transaction of the write they make
+(``Courier.answering_posts``, ``outbox.TIMED``, ``AnswerWith``), as a DM form's is
+(tests/e2e/test_discord_myl_conv.py): the bot killed between that commit and the front end owing anything loses
+none of it; the next start posts each once. The answer to the presser (the interaction's response) is not owed: a
+restart has no token to send it with; pressing again tells them what counted (docs/reliability.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from functools import partial
+from typing import Any
+from unittest.mock import patch
+
+from fakediscord import Channel, Interaction, Sent
+from fakediscord.wiring import ErrorLog
+
+from bot.discord import client
+
+from .clerkbot import Harness
+from .test_ballot_buttons import ballots, offer_to
+from .test_convocate_erratum_link import seated, until
+from .test_discord_myl_conv import also_plays
+from .test_mylantium import coup_offer
+
+
+async def killed_as_it_returns(h: Harness, act: Callable[[], Awaitable[Interaction]]) -> Interaction:
+    """``act`` makes an interaction (a press, a menu choice, a slash command): the bot takes it, its handler commits,
+    and the bot is killed as the handler returns, before the front end answers, owes or queues anything
+    (``Courier.to_interaction``) or shows the pressed message's buttons disabled. The interaction, never
+    answered."""
+    async def killed(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    real = h.bot.courier.to_interaction
+    h.bot.courier.to_interaction = killed  # type: ignore[method-assign]
+    try:
+        with patch.object(client, "disable_buttons", killed), patch.object(client, "disable_select", killed):
+            interaction = await act()
+            await h.settle()
+    finally:
+        h.bot.courier.to_interaction = real  # type: ignore[method-assign]
+    assert interaction.responses == [], "killed before the interaction was answered"
+    return interaction
+
+
+async def killed_in_a_pass(h: Harness, later: timedelta) -> None:
+    """The clock moves on by ``later`` and the deadline scheduler's pass does what has come due: it commits, and the
+    bot is killed as the pass is about to deliver, before it owes or queues anything (``DeadlineScheduler.deliver``)."""
+    async def killed(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    real = h.bot.scheduler.deliver
+    h.bot.scheduler.deliver = killed
+    try:
+        h.clock.advance(later)
+        await h.tick()
+        await h.settle()
+    finally:
+        h.bot.scheduler.deliver = real
+
+
+def posted_since(h: Harness, before: set[int], wanted: dict[str, tuple[Channel | None, str]]) -> dict[str, int]:
+    """How many messages, new since ``before``, carry each wanted piece (in its channel, when one is named)."""
+    new = [m for m in h.fake.sent if m.id not in before and m.kind == "message"]
+    return {what: sum(1 for m in new if piece in m.text() and (where is None or m.channel_id == where.id))
+            for what, (where, piece) in wanted.items()}
+
+
+async def posted_once_at_start(h: Harness, before: set[int], wanted: dict[str, tuple[Channel | None, str]]) -> None:
+    """Nothing of ``wanted`` was sent since ``before`` (the bot was killed first); after a restart each is posted
+    once, from the outgoing queue."""
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 0), "killed before anything was sent"
+    await h.restart()
+    await h.settle()  # what was owed before the kill is sent from the outgoing queue at start
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "each posted once at start"
+
+
+async def nothing_more(h: Harness, before: set[int], wanted: dict[str, tuple[Channel | None, str]]) -> None:
+    """After one more restart each of ``wanted`` is still posted once: owed once, sent once."""
+    await h.restart()
+    await h.settle()
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1), "owed once, posted once"
+
+
+def newest_dm(h: Harness, user: Any, piece: str) -> Sent:
+    return [m for m in h.fake.dms(user) if piece in m.content][-1]
+
+
+async def test_what_a_button_press_posts_elsewhere_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """alice presses **No coup** on the coup offer (#sirius, Mylantium) and **Decline** on the offer to second Land
+    Reform (#vega, the Convocate); each press commits and the bot is killed before anything is owed. After the
+    restart the coup's news, the requests for contributions, the offer's move and the offer DMed to carol are each
+    posted once, and a second restart posts nothing more. Before, each was owed after the commit and the kill lost
+    it: carol was never asked to second, and the channel never heard that the offer moved. alice's answer (the
+    press's response) is not sent after the restart: pressing again tells her it was answered."""
+    h = clerk_bot
+    coup = await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup
+    vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform, carol next
+    offer = newest_dm(h, h.alice, "Will you second")
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.press(h.alice, coup, "No coup"))
+    await killed_as_it_returns(h, lambda: h.fake.press(h.alice, offer, "Decline"))
+    carol = h.fake.dm_channel(h.carol)
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the coup answer's news": (h.game, "The Brass Hats do not attempt a coup."),
+        "the requests for contributions": (carol, "sirius: the Proles' Revolution is under way."),
+        "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice declined. The offer to second is "
+                                                   "now with **carol**"),
+        "the offer to the next player": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+    }
+    await posted_once_at_start(h, before, wanted)
+    again = await h.press(h.alice, offer, "Decline")  # alice saw "This interaction failed": she presses again
+    assert "already answered" in again.first.content and "Nothing was recorded" in again.first.content
+    await nothing_more(h, before, wanted)
+
+
+async def test_what_a_slash_command_or_a_post_records_and_posts_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """Players' slash commands that record something, and a vote posted in a thread of the game channel, each killed
+    after its commit, before anything is owed: alice's `/motion move` (the Motion announced, the offer DMed to
+    the first player asked), her `/motion decline` (the offer's move, the offer DMed to carol), carol's `/motion
+    second` (the resolution), bob's `/ag vote` (the AG election's running count), alice's `/pv support` (the player
+    vote's running count, in a thread the bot makes) and bob's `Vote: End Game` posted in that thread (the count
+    brought up to date, the vote passed). After the restart each is posted once; a second restart posts nothing
+    more. Before, each was owed after its commit and the kill lost it."""
+    h = clerk_bot
+    vega = await also_plays(h, "convocate", "vega", moved=False)
+    rigel = await also_plays(h, "landsdraad", "rigel")
+    await h.run(h.mod, "ag open", rigel)
+    tally = next(m for m in h.fake.sent if "rigel: Adjutant General election #1" in m.text())
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.alice, "motion move", vega, name="Land Reform",
+                                                       convocant="Kista"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.alice, "motion decline", vega))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.carol, "motion second", vega))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.bob, "ag vote", rigel, candidate="alice"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.alice, "pv support", rigel, subject="End Game"))
+    alice, carol = h.fake.dm_channel(h.alice), h.fake.dm_channel(h.carol)
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the Motion announced": (vega, "alice activates Kista (from its Homeworld) to move **Land Reform**."),
+        "the offer to alice": (alice, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+        "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice declined. The offer to second is "
+                                                   "now with **carol**"),
+        "the offer to carol": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+        "the resolution": (vega, "vega: Motion #1, Land Reform, resolves"),
+        "the player vote's running count": (None, "Player vote #1: End Game (round 1)"),
+    }
+    assert "bob → alice" not in tally.text()
+    await posted_once_at_start(h, before, wanted)
+    assert "bob → alice" in tally.text(), "the AG election's running count brought up to date"
+    count = next(m for m in h.fake.sent if "Player vote #1: End Game (round 1)" in m.text())
+    thread = h.fake.channels[count.channel_id]
+    assert thread.name == "player-votes-round-1" and "open: 1 of the 2 needed" in count.text()
+
+    async def killed(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    real = h.bot.courier.to_message
+    h.bot.courier.to_message = killed  # type: ignore[method-assign]
+    try:  # bob's post in the thread: read, committed, killed before the front end owes anything
+        await h.fake.say(h.bob, thread, "Vote: End Game")
+        await h.settle()
+    finally:
+        h.bot.courier.to_message = real  # type: ignore[method-assign]
+    passed: dict[str, tuple[Channel | None, str]] = {"the vote passed": (rigel, "Player vote passed: End Game")}
+    assert "open: 1 of" in count.text()
+    await posted_once_at_start(h, before, passed)
+    assert "PASSED: awaiting the moderator" in count.text(), "the running count brought up to date"
+    edits = (tally.edits, count.edits)
+    await nothing_more(h, before, {**wanted, **passed})
+    assert (tally.edits, count.edits) == edits
+
+
+async def test_what_a_dm_chosen_by_its_menu_posts_elsewhere_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """bob plays two Landsdraad games; his `Transfer: 500 MS to alice` fits both, so it is answered with a menu of
+    them. He chooses rigel; the transfer commits and the bot is killed before anything is owed. After the restart
+    the moderators' notice of the transfer is posted once (their private thread); a second restart posts nothing
+    more. Before, it was owed after the commit and the kill lost it."""
+    h = clerk_bot
+    rigel = await also_plays(h, "landsdraad", "rigel")
+    await also_plays(h, "landsdraad", "deneb")
+    menu = await h.fake.reply_to(await h.fake.dm(h.bob, "Transfer: 500 MS to alice"))
+    await h.settle()
+    assert "Nothing was recorded yet" in menu.content
+    before = {m.id for m in h.fake.sent}
+    [option] = [o["value"] for o in menu.selects()[0]["options"] if o["label"].startswith("#rigel")]
+    await killed_as_it_returns(h, lambda: h.fake.choose(h.bob, menu, option))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the moderators' notice": (None, "📦 Transfer #1 · round 1 of rigel (by DM,")}
+    await posted_once_at_start(h, before, wanted)
+    notice = next(m for m in h.fake.sent if wanted["the moderators' notice"][1] in m.text())
+    assert h.fake.channels[notice.channel_id].name == "rigel moderators"  # their private thread, nowhere public
+    assert rigel.id != notice.channel_id
+    await nothing_more(h, before, wanted)
+
+
+async def test_what_a_convocate_turns_commands_announce_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """alice's turn in the Convocate, each command killed after its commit, before anything is owed: `/statute
+    declare` (its card), `/directive`, `/phase next` (whose Phase it is now), `/statute section` and `/statute
+    destroy` (their lines in the game channel); then bob's `/repeal` of alice's Statute Y (its outcome). After the
+    restart each is posted once; a second restart posts nothing more. Before, each was owed after its commit and
+    the kill lost it: the table never heard that X was declared or whose Phase it was."""
+    h = clerk_bot
+    game_id = await seated(h)
+    before = {m.id for m in h.fake.sent}
+    for who, command, options in (
+            (h.alice, "statute declare", {"statute": "X", "character": "K_A", "section": 1, "sections": 2}),
+            (h.alice, "directive", {"factor": "GOVT"}),
+            (h.alice, "phase next", {}),
+            (h.alice, "statute section", {"statute": "X", "section": 2}),
+            (h.alice, "statute destroy", {"statute": "X"})):
+        await killed_as_it_returns(h, partial(h.fake.slash, who, command, h.game, **options))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the Statute declared": (h.game, "sirius: alice declares X"),
+        "the Directive": (h.game, "alice's current Directive is now GOVT."),
+        "whose Phase it is": (h.game, "Turn 1: **alice's Admin Phase**."),
+        "the Section in force": (h.game, "Section 2 of X is in force now (alice's Admin Phase)."),
+        "the Statute destroyed": (h.game, "alice destroys X; it goes to alice's Depleted Pile."),
+    }
+    await posted_once_at_start(h, before, wanted)
+    await until(h, game_id, "alice")  # alice's next turn: K_A readied, she declares Y; then bob moves to repeal it
+    await h.run(h.alice, "statute declare", h.game, statute="Y", character="K_A", section=1, sections=2)
+    await until(h, game_id, "bob")
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.bob, "repeal", h.game, statute="Y", convocant="K_B"))
+    repealed: dict[str, tuple[Channel | None, str]] = {"the Repeal": (h.game, "sirius: Motion of Repeal against Y")}
+    await posted_once_at_start(h, before, repealed)
+    await nothing_more(h, before, {**wanted, **repealed})
+
+
+async def test_a_ballot_pressed_just_before_a_kill_counts_once_and_pressing_again_says_so(clerk_bot: Harness) -> None:
+    """The decision for the answer to the presser (docs/reliability.md): a crisis ballot's buttons post nothing
+    elsewhere (the ballot is secret), so all a press makes is its receipt, the interaction's response, which is not
+    owed: after a kill Discord has told alice "This interaction failed" and a restart has no token to answer it
+    with. Her ballot counts, once; nothing is sent to her after the restart; pressing again answers that her ballot
+    stays Aye (the same choice again counts once). This held before the change too: it shows the decision."""
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    offer = await offer_to(h, h.alice)
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.press(h.alice, offer, "Aye"))
+    await h.restart()
+    await h.settle()
+    assert [m for m in h.fake.sent if m.id not in before and m.kind == "message"] == [], "nothing owed for it"
+    assert [e["payload"]["option"] for e in await ballots(h)] == ["aye"], "it counts, once"
+    again = await h.press(h.alice, offer, "Aye")
+    assert again.first.ephemeral and "stays **Aye** (the same choice again; it counts once)" in again.first.content
+
+
+async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The moderator's `/motion skip` passes alice's offer to second on, and the bot is killed after its commit;
+    then carol's offer times out in a pass of the deadline scheduler, killed after that commit too, before the pass
+    owes anything. After each restart what it announced is posted once: the offer's move and the offer DMed to
+    carol, then the Motion's resolution without a second. Before, each was owed after its commit and the kill lost
+    it (carol was never asked; the table never heard that the Motion resolved)."""
+    h = clerk_bot
+    vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform, carol next
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion skip", vega))
+    carol = h.fake.dm_channel(h.carol)
+    skipped: dict[str, tuple[Channel | None, str]] = {
+        "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice passed over by a moderator"),
+        "the offer to carol": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+    }
+    await posted_once_at_start(h, before, skipped)
+    await killed_in_a_pass(h, timedelta(days=2))  # the pass commits carol's timeout, then the bot is killed
+    resolved: dict[str, tuple[Channel | None, str]] = {"the resolution": (vega, "Nobody seconded it.")}
+    await posted_once_at_start(h, before, resolved)
+    await nothing_more(h, before, {**skipped, **resolved})
+
+
+async def test_what_a_moderators_command_announces_committed_just_before_a_kill_is_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The moderator's commands whose announcements the players rely on, each killed after its commit, before
+    anything is owed: `/ag open` (the line in the game channel, the running count in its thread), `/ag extend` (the
+    count with its new close), `/pv veto` of a passed player vote (the veto, the vote's count) and `/motion
+    withdraw` (the line in the game channel, the DM to alice, who was offered the Motion). After the restart each is
+    posted once, the count with the extended close; a second restart posts nothing more. Before, each was owed
+    after its commit and the kill lost it."""
+    h = clerk_bot
+    vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform
+    rigel = await also_plays(h, "landsdraad", "rigel")
+    for who in (h.alice, h.bob):
+        await h.run(who, "pv support", rigel, subject="End Game")  # passed: 2 of the 2 needed
+    vote = next(m for m in h.fake.sent if "Player vote #1: End Game (round 1)" in m.text())
+    assert "PASSED" in vote.text()
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag open", rigel, deadline="24h"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag extend", rigel, until="48h"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv veto", rigel, vote=1))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion withdraw", vega))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the election announced": (rigel, "**Adjutant General election #1** is open, in the thread"),
+        "the election's running count": (None, "rigel: Adjutant General election #1"),
+        "the veto": (rigel, "Vetoed: End Game"),
+        "the withdrawal": (vega, "**Motion #1 (Land Reform) is withdrawn** by the moderators"),
+        "the withdrawal, to alice": (h.fake.dm_channel(h.alice), "vega: Motion #1 (Land Reform), which you were "
+                                                                 "offered to second, is withdrawn"),
+    }
+    assert "vetoed" not in vote.text()
+    await posted_once_at_start(h, before, wanted)
+    tally = next(m for m in h.fake.sent if wanted["the election's running count"][1] in m.text())
+    extended = int((h.clock.now() + timedelta(hours=48)).timestamp())
+    assert f"<t:{extended}:" in tally.text(), "the count with the extended close (the older text superseded)"
+    assert "vetoed by the moderator" in vote.text(), "the vote's count brought up to date"
+    edits = (tally.edits, vote.edits)
+    await nothing_more(h, before, wanted)
+    assert (tally.edits, vote.edits) == edits
+
+
+async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dmed_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The moderator's `/round open`, killed after its commit, before anything is owed: after the restart the round's
+    announcement and each active player's ballot DM (with its buttons) are posted once; a second restart posts
+    nothing more. Before, they were owed after the commit and the kill lost them: the round was open, and no player
+    was told or given the ballot. (The Forecast posted at a round's start is drawn after the commit, off the event
+    loop, and owed then: the kill loses it, and /forecast shows it.)"""
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+    for who in (h.alice, h.bob):
+        await h.run(h.mod, "player add", h.game, user=who, diplomacy=2, command=2, intrigue=1, roll=1)
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "round open", h.game, crisis="Raise the fleet levy?"))
+    offer = "Round 1 of sirius is open: Raise the fleet levy?"
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the announcement": (h.game, "sirius: round 1 is open"),
+        "alice's ballot": (h.fake.dm_channel(h.alice), offer),
+        "bob's ballot": (h.fake.dm_channel(h.bob), offer),
+    }
+    await posted_once_at_start(h, before, wanted)
+    assert [b["label"] for b in (await offer_to(h, h.alice)).buttons()] == ["Aye", "Nay", "Abstain"]
+    await nothing_more(h, before, wanted)
+
+
+async def test_a_revolution_resolved_at_its_deadline_just_before_a_kill_is_announced_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The Brass Hats let the Proles' Revolution go on; its contributions close at their deadline in a pass of the
+    deadline scheduler, which commits the resolution and is killed before it owes anything. After the restart its
+    outcome and the game's end are posted once; a second restart posts nothing more. Before, they were owed after
+    the commit and the kill lost them: the game had ended, and nobody was told."""
+    h = clerk_bot
+    coup = await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup; bob's Proles rise
+    await h.press(h.alice, coup, "No coup")
+    before = {m.id for m in h.fake.sent}
+    await killed_in_a_pass(h, timedelta(days=3))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the outcome": (h.game, "The Proles are victorious: they install a Proletarian Socialism."),
+        "the game's end": (h.game, "**sirius has ended:** the Proles have overthrown the government."),
+    }
+    await posted_once_at_start(h, before, wanted)
+    await nothing_more(h, before, wanted)
+
+
+async def test_what_a_press_owed_with_its_write_goes_out_even_when_its_answer_fails(clerk_bot: Harness,
+                                                                                    errors: ErrorLog) -> None:
+    """alice presses **Decline**, and answering her press fails unexpectedly (not a refusal Discord sends: the
+    connection breaks, say). What her write owed, the offer's move and the offer DMed to carol, is queued all the
+    same and posted now, not only at the next start."""
+    h = clerk_bot
+    vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform, carol next
+    offer = newest_dm(h, h.alice, "Will you second")
+    before = {m.id for m in h.fake.sent}
+
+    async def broken(*_args: Any, **_kwargs: Any) -> None:
+        raise ConnectionResetError("the connection broke while answering")
+
+    with patch.object(h.bot.courier, "_respond", broken):
+        await h.fake.press(h.alice, offer, "Decline")
+        await h.settle()
+    carol = h.fake.dm_channel(h.carol)
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the offer's move, in the channel": (vega, "Motion #1 (Land Reform): alice declined."),
+        "the offer to carol": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
+    }
+    assert posted_since(h, before, wanted) == dict.fromkeys(wanted, 1)
+    assert [isinstance(r.exc_info[1] if r.exc_info else None, ConnectionResetError)
+            for r in errors.records] == [True]  # discord.py logs the failed callback
+    errors.records.clear()
