@@ -2,7 +2,8 @@
 timeout; here ``pg_terminate_backend`` of this test's own sessions, told apart by their ``application_name``), the
 next ballot, command or lookup is not refused: the unit that finds its pooled connection dead is run again once, on a
 new connection (SQLAlchemy's optimistic disconnect handling, no ping per checkout), counted once, and the moderators
-hear of no storage fault. PostgreSQL only (TEST_POSTGRES_URL); docs/reliability.md, "A connection the server ended".
+hear of no storage fault. The PostgreSQL tests (``postgresql`` in their names) run with TEST_POSTGRES_URL (`make
+test-postgres`); docs/reliability.md, "A connection the server ended".
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from engine.service.clock import ManualClock
 from engine.service.storage_health import StorageNotice
 from engine.store.database import make_engine, make_sessionmaker
 
-pytestmark = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped")
+ON_POSTGRES = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped")
 
 
 @dataclass
@@ -88,7 +89,8 @@ async def game(tmp_path: Path, sqlite_template: Path, postgres_schema: str | Non
         await engine.dispose()
 
 
-async def test_a_dm_ballot_after_the_server_ended_the_sessions_is_recorded_once_with_no_storage_alarm(
+@ON_POSTGRES
+async def test_a_dm_ballot_after_postgresql_ended_the_sessions_is_recorded_once_with_no_storage_alarm(
         game: Game) -> None:
     assert (await game.vote(101, "Aye", "msg-1")).option == "aye"
     await game.end_sessions()
@@ -99,7 +101,8 @@ async def test_a_dm_ballot_after_the_server_ended_the_sessions_is_recorded_once_
     assert await game.count("BallotCast") == 2
 
 
-async def test_a_command_after_the_server_ended_the_sessions_is_done_once(game: Game) -> None:
+@ON_POSTGRES
+async def test_a_command_after_postgresql_ended_the_sessions_is_done_once(game: Game) -> None:
     await game.end_sessions()
     player = await game.clerk.landsdraad.ledger.add_player(  # a ``_write``: its lock statement finds it
         game.game_id, user_id=103, name="Carol", diplomacy=1, command=1, intrigue=1, roll=1, faction=None, actor=MOD,
@@ -109,16 +112,45 @@ async def test_a_command_after_the_server_ended_the_sessions_is_done_once(game: 
     assert await game.count("PlayerAdded") == 3  # Alice, Bob, and Carol once
 
 
-async def test_a_lookup_of_a_players_games_after_the_server_ended_the_sessions_works(game: Game) -> None:
+@ON_POSTGRES
+async def test_a_lookup_of_a_players_games_after_postgresql_ended_the_sessions_works(game: Game) -> None:
     await game.end_sessions()
     assert [g.id for g in await game.clerk.games.games_of_user(101)] == [game.game_id]  # a DM's first read
     assert len(game.lost) == 1
 
 
-async def test_a_round_close_after_the_server_ended_the_sessions_is_done_once(game: Game) -> None:
+@ON_POSTGRES
+async def test_a_round_close_after_postgresql_ended_the_sessions_is_done_once(game: Game) -> None:
     await game.vote(101, "Aye", "msg-1")
     await game.end_sessions()
     closed = await game.clerk.landsdraad.rounds.close_round(game.game_id, actor=MOD, source_id="cmd-2")
     assert (closed.aye, closed.already_closed) == (8, False)  # Alice's 8 votes; the close's self-locking unit
     assert (len(game.lost), game.notices) == (1, [])
     assert await game.count("RoundClosed") == 1
+
+
+# -- what is run again, and what is not (no database needed) --------------------------------------------------------
+
+class _Closed(ConnectionError):
+    """A driver's "connection is closed" (asyncpg's, as SQLAlchemy's asyncpg dialect hands it on)."""
+
+
+class _ReadOnly(Exception):
+    sqlstate = "25006"  # a read-only session: ``reopen_after_faults`` makes it a disconnect, but it is no loss
+
+
+@pytest.mark.parametrize(("statement", "orig", "invalidated", "reading", "again"), [
+    pytest.param("SELECT 1", _Closed("connection is closed"), True, False, True, id="a statement found it lost"),
+    pytest.param(None, _Closed("connection is closed"), True, False, False, id="the COMMIT found it: may be done"),
+    pytest.param(None, _Closed("connection is closed"), True, True, True, id="a read: whatever found it"),
+    pytest.param("SELECT 1", _ReadOnly("read-only transaction"), True, False, False, id="read-only: not a loss"),
+    pytest.param("SELECT 1", _Closed("connection is closed"), False, False, False, id="not invalidated"),
+])
+def test_only_a_loss_before_anything_was_committed_is_run_again(
+        statement: str | None, orig: Exception, invalidated: bool, reading: bool, again: bool) -> None:
+    from sqlalchemy.exc import DBAPIError
+
+    from engine.service.uow import lost_uncommitted
+
+    error = DBAPIError(statement, None, orig, connection_invalidated=invalidated)
+    assert lost_uncommitted(error, reading=reading) is again

@@ -244,8 +244,9 @@ async def test_a_read_only_postgresql_database_refuses_and_new_sessions_write_on
             # The pooled session started before the change: end it, as a restart of the server or a failover does.
             await connection.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                           "WHERE usename = :role"), {"role": read_only_role})
-        with pytest.raises(StorageFault):  # the terminated session: the connection is lost, the pool reconnects
-            await vote(102, 2)
+        with pytest.raises(StorageFault) as lost:  # the terminated session is found lost, and the ballot run
+            await vote(102, 2)  # again on a new one (play-test V5.2), which the server opens read-only
+        assert lost.value.kind == READ_ONLY
         with pytest.raises(StorageFault) as refused:
             await vote(102, 3)
         assert refused.value.kind == READ_ONLY
