@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHANNEL, GUILD, MOD, START, RecordingDice
+from conftest import MOD, START, RecordingDice
 from databases import POSTGRES_URL, migrated_copy
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
+from test_storage_faults import sirius
 
 from engine.landsdraad.ballot import parse_ballot
 from engine.service import Clerk
@@ -69,13 +70,7 @@ async def game(tmp_path: Path, sqlite_template: Path, postgres_schema: str | Non
     settings = {**migrated.options["connect_args"]["server_settings"], "application_name": application}
     engine = make_engine(migrated.url, connect_args={"server_settings": settings})
     clerk = Clerk(make_sessionmaker(engine), ManualClock(START), RecordingDice())
-    made = await clerk.games.create_game(guild_id=GUILD, channel_id=CHANNEL, name="sirius", ruleset="landsdraad",
-                                         moderator_role_id=None, actor=MOD)
-    for user, name in ((101, "Alice"), (102, "Bob")):
-        await clerk.landsdraad.ledger.add_player(made.id, user_id=user, name=name, diplomacy=3, command=2,
-                                                 intrigue=1, roll=1, faction=None, actor=MOD)
-    await clerk.landsdraad.rounds.open_round(made.id, crisis="Piracy", deadline=None, actor=MOD)
-    found = Game(clerk, engine, made.id, application)
+    found = Game(clerk, engine, await sirius(clerk), application)
     clerk.storage.listen(found.notices.append)
 
     @event.listens_for(engine.sync_engine, "handle_error")
