@@ -18,7 +18,7 @@ from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.marks import CHANNEL_LOST, MOVED_FROM
 from engine.service.membership import GamesCache, games_cache
-from engine.service.uow import Backend, ServiceBase
+from engine.service.uow import Backend, ServiceBase, again_if_lost
 from engine.service.views import GameView
 from engine.store.models import Event, Game, GameMark, Player
 from engine.store.twin import READ
@@ -182,6 +182,14 @@ class GameService(ServiceBase):
     def _games_cache(self) -> GamesCache:
         return games_cache(self)
 
+    async def _user_games(self, wanted: Sequence[int]) -> list[Any]:
+        rows: list[Any] = []
+        async with self._read() as session:
+            connection = await session.connection()
+            for start in range(0, len(wanted), 400):
+                rows += (await connection.execute(_USER_GAMES, {"users": wanted[start:start + 400]})).all()
+        return rows
+
     async def _games_of_users(self, _key: None, user_ids: Sequence[int]) -> list[list[GameView]]:
         wanted = sorted(set(user_ids))
         games: dict[int, list[GameView]] = {u: [] for u in wanted}
@@ -191,11 +199,8 @@ class GameService(ServiceBase):
         rows: list[Any] = []
         if twin is not None:  # a SQLite file: read in a worker thread on the twin, off the event loop (a burst of
             rows = await asyncio.to_thread(_user_games_in_twin, twin, wanted)  # first DMs reads thousands of rows)
-        else:
-            async with self._read() as session:
-                connection = await session.connection()
-                for start in range(0, len(wanted), 400):
-                    rows += (await connection.execute(_USER_GAMES, {"users": wanted[start:start + 400]})).all()
+        else:  # a read: run again if its connection was found lost (play-test V5.2, ``again_if_lost``)
+            rows = await again_if_lost(lambda: self._user_games(wanted), reading=True)
         for user_id, game_id, guild, channel, name, ruleset, role, current, ended_at in rows:
             view = views.get(game_id)
             if view is None:

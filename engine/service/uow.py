@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 from sqlalchemy import CTE, Connection, Engine, Insert, Label, Row, Update, bindparam, insert, select, union_all, update
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 from sqlalchemy.util.concurrency import greenlet_spawn
@@ -32,7 +33,7 @@ from engine.service.lease import Lease
 from engine.service.membership import GamesCache
 from engine.service.proxy import marked
 from engine.service.storage_health import StorageHealth
-from engine.store.faults import StorageFault, storage_fault
+from engine.store.faults import UNREACHABLE, StorageFault, fault_kind, storage_fault
 from engine.store.locking import lock_for_write
 from engine.store.models import Event, Game
 from engine.store.prebuilt import Prebuilt, built_for, prebuilt
@@ -140,6 +141,10 @@ def read_before_lock(row: Row[Any]) -> bool:
 _EVENT_FIELDS = ("game_id", "kind", "actor", "payload", "source_id", "at")  # bound as event_<column>_<n>
 
 
+class _Lost(Exception):
+    """The first statements of a ``_write`` found its connection lost: they are run again on a new one."""
+
+
 class Changed(Exception):
     """An optimistic unit's write found the game changed since its read (``ServiceBase._optimistic_unit``): it
     wrote nothing, and the unit is run again, from its read."""
@@ -147,6 +152,30 @@ class Changed(Exception):
 
 OPTIMISTIC_TRIES = 2
 """How many times an optimistic unit is tried before it runs under the game's row lock (``_optimistic_unit``)."""
+
+
+def lost_uncommitted(error: BaseException, *, reading: bool = False) -> bool:
+    """Whether ``error`` is a connection found lost (SQLAlchemy's disconnect: the pool drops every connection opened
+    before it, so the next checkout connects anew) by a STATEMENT of a transaction, so that nothing of it was
+    committed (the server rolls back a transaction whose session ended) and it may be run again whole on a new
+    connection (play-test V5.2: a restart, ``pg_terminate_backend``, a proxy's idle timeout). Not a loss found by
+    the COMMIT itself (``statement`` None: the commit may have happened), and not the read-only or I/O faults that
+    ``reopen_after_faults`` also makes disconnects (engine/store/faults.py). ``reading``: a read, which commits
+    nothing, is repeatable whatever found the loss. docs/reliability.md, "A connection the server ended"."""
+    return (isinstance(error, DBAPIError) and error.connection_invalidated
+            and (reading or error.statement is not None) and fault_kind(error) == UNREACHABLE)
+
+
+async def again_if_lost(attempt: Callable[[], Awaitable[T]], *, reading: bool = False) -> T:
+    """``attempt()``, and once more if it failed on a connection found lost before anything was committed
+    (``lost_uncommitted``). Costs nothing when the first attempt succeeds (no statement, no ping)."""
+    try:
+        return await attempt()
+    except DBAPIError as error:
+        if not lost_uncommitted(error, reading=reading):
+            raise
+    return await attempt()
+
 
 _GUARDED_SEQ = (update(_GAMES)
                 .where(_GAMES.c.id == bindparam("game"), _GAMES.c.last_seq == bindparam("seen"),
@@ -392,6 +421,10 @@ class SyncUnit:
         unit read it."""
         self.opened: set[int] = set()
         """The games this transaction ends (``end``)."""
+        self.repeatable = True
+        """False once the unit sent a statement that commits by itself (an optimistic unit's write) and that a
+        second run would not recognise as done: one recording an event without a source id. A connection found
+        lost after it is not retried (``_on_connection``): the write may have been committed."""
 
     @property
     def session(self) -> Session:
@@ -574,11 +607,25 @@ class ServiceBase:
                 yield batch.uow
             return
         lock = self._locks(game_id) if game_id is not None else asyncio.Lock()
-        async with lock, self._faults(game_id), self._sessions() as session, session.begin():
-            await lock_for_write(session, game_id)
-            uow = UnitOfWork(session, self.clock.now())
-            await uow.check_not_done(source_id)
-            yield uow
+        async with lock, self._faults(game_id):
+            # The block runs once; its first statements (the lock, the duplicate check) are where a connection the
+            # server ended is found (the pool's connections are not pinged: play-test V5.2): then they are run
+            # again once, on a new connection, before the block (``lost_uncommitted``).
+            for again in (False, True):
+                try:
+                    async with self._sessions() as session, session.begin():
+                        try:
+                            await lock_for_write(session, game_id)
+                            uow = UnitOfWork(session, self.clock.now())
+                            await uow.check_not_done(source_id)
+                        except DBAPIError as error:
+                            if again or not lost_uncommitted(error):
+                                raise
+                            raise _Lost from error
+                        yield uow
+                except _Lost:
+                    continue
+                break
         if uow.opened:  # ended or reopened: who plays in a running game changed (membership.py)
             self.backend.games.forget()
 
@@ -708,6 +755,21 @@ class ServiceBase:
 
 def _on_connection(engine: Engine, runner: Callable[[Connection, datetime, Callable[[SyncUnit], T]], T],
                    now: datetime, work: Callable[[SyncUnit], T]) -> T:
+    """``runner`` on a connection of the pool; once more, on a new connection, if the connection was found lost
+    before anything was committed (``lost_uncommitted``; play-test V5.2), or after an optimistic unit's write that
+    a second run recognises as done (``SyncUnit.repeatable``: its events' source ids, checked by its read)."""
+    units: list[SyncUnit] = []
+
+    def watched(unit: SyncUnit) -> T:
+        units.append(unit)
+        return work(unit)
+
+    try:
+        with engine.connect() as connection:
+            return runner(connection, now, watched)
+    except DBAPIError as error:
+        if not lost_uncommitted(error) or (units and not units[-1].repeatable):  # the earlier ones wrote nothing
+            raise
     with engine.connect() as connection:
         return runner(connection, now, work)
 

@@ -393,6 +393,9 @@ def _guarded(uow: SyncUnit, game_id: int, seen: int, events: Sequence[dict[str, 
     statement = _guarded_statement(*sizes)
     values = {**params, **guarded_params(game_id, seen, events), **owe_params(uow.now, messages)}
     connection = uow.connection
+    # The statement commits by itself: if the connection is found lost while it runs, it may have been committed,
+    # and a second run of the unit recognises that only by the events' source ids (``SyncUnit.repeatable``)
+    uow.repeatable = all(event["source_id"] is not None for event in events)
     if max(sizes) <= 4:  # the usual batch: the statement as its driver's SQL, compiled once (engine.store.prebuilt)
         dialect = connection.dialect
         built = prebuilt(statement, dialect, lambda: Prebuilt(statement, dialect, values,
