@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from fakediscord import Channel, Sent, User
 
 from bot.actions.outbox import Outgoing, ToChannel, ToThread
@@ -16,6 +17,7 @@ from .clerkbot import Harness
 from .test_ballot_buttons import ballots, offer_to
 
 
+@pytest.mark.long  # discord.py waits 5 s before identifying again: `make test-long` (CI runs it), not make test
 async def test_after_an_invalidated_session_the_bot_identifies_again_and_answers(clerk_bot: Harness) -> None:
     """Discord ends the session (op 9, not resumable): discord.py clears its cache and identifies anew; a DM ballot and
     a ``/vote`` after it are answered and recorded once each."""

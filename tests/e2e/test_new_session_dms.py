@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from .clerkbot import Harness
 from .test_offline_dms import OFFLINE, events, read_back
 
 
+@pytest.mark.long  # discord.py waits 5 s before identifying again: `make test-long` (CI runs it), not make test
 async def test_dms_sent_while_the_gateway_session_was_lost_are_read_back_once_a_new_session_begins(
         clerk_bot: Harness) -> None:
     """Play-test V6.1: the bot kept running, but its gateway session was lost past what Discord resumes (an outage,

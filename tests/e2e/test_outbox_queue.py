@@ -53,6 +53,7 @@ async def test_edits_of_a_kept_message_owed_together_send_only_the_latest(clerk_
     assert message.edits == 0, "the nine older texts were superseded before they were sent"
 
 
+@pytest.mark.long  # 5-7 s of paced sends at 3-10 a second: `make test-long` (CI runs it); make test stays < 3 min
 async def test_a_receipt_goes_before_the_announcements_already_waiting_and_status_counts_them(
         clerk_bot: Harness) -> None:
     h = clerk_bot
@@ -92,6 +93,7 @@ async def test_one_channels_messages_arrive_in_order_within_its_bucket(clerk_bot
     assert rates.route_limited == 0, "the bucket's headers were read and respected"
 
 
+@pytest.mark.long  # 5-7 s of paced sends at 3-10 a second: `make test-long` (CI runs it); make test stays < 3 min
 async def test_a_bot_that_meets_429s_loses_nothing(clerk_bot: Harness) -> None:
     """The bot believes it may send 50 a second, Discord allows 3 (another process shares the token, say): it meets
     429s (discord.py retries them; a global 429 pauses the pacer for its Retry-After), and every DM still arrives,
