@@ -232,6 +232,22 @@ async def test_what_a_convocate_turns_commands_announce_committed_just_before_a_
     await nothing_more(h, before, {**wanted, **repealed})
 
 
+async def test_a_phase_stepped_back_just_before_a_kill_is_announced_after_it_once(clerk_bot: Harness) -> None:
+    """The moderators' `/phase back` (play-test U2.2) takes back alice's /phase next, and the bot is killed after its
+    commit, before anything is owed: after the restart the channel is told, once, that alice's Action Phase is
+    under way again (owed in the step back's transaction, ``AnswerWith``). Before, the kill lost it: the table
+    would not know the Phase had been taken back."""
+    h = clerk_bot
+    await seated(h)
+    await h.run(h.alice, "phase next", h.game)
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "phase back", h.game, reason="pressed twice"))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the step back": (h.game, "Turn 1: **alice's Action Phase** again. The moderators took back")}
+    await posted_once_at_start(h, before, wanted)
+    await nothing_more(h, before, wanted)
+
+
 async def test_a_ballot_pressed_just_before_a_kill_counts_once_and_pressing_again_says_so(clerk_bot: Harness) -> None:
     """The decision for the answer to the presser (docs/reliability.md): a crisis ballot's buttons post nothing
     elsewhere (the ballot is secret), so all a press makes is its receipt, the interaction's response, which is not

@@ -21,7 +21,7 @@ from bot.actions.convocate.render import (
 from bot.actions.outbox import AnswerWith, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from engine.convocate.parsing import parse_names
-from engine.convocate.turns import PhaseChanged
+from engine.convocate.turns import PhaseChanged, PhaseReturned
 from engine.core.errors import RuleError
 from engine.service.convocate.views import StatuteView
 from engine.service.views import GameView
@@ -164,9 +164,14 @@ def phase_news(g: GameView, changed: PhaseChanged) -> list[Outgoing]:
 async def phase_back(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     reason = _reason(o)
-    back, seq = await app.clerk.convocate.turns.back_phase(g.id, user_id=ctx.actor.id, reason=reason,
-                                                           source_id=ctx.source_id)
-    player, phase = back.back
-    return [reply(f"Back in {player}'s {phase.label} of turn {back.turn} (the /phase next #{seq} is taken back); "
-                  "announced.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=back_text(back, reason))]
+
+    def said(done: tuple[PhaseReturned, int]) -> list[Outgoing]:  # owed in the step back's transaction
+        back, seq = done
+        player, phase = back.back
+        return [reply(f"Back in {player}'s {phase.label} of turn {back.turn} (the /phase next #{seq} is taken back); "
+                      "announced.", ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=back_text(back, reason))]
+
+    answered = AnswerWith(ctx.answering, said)
+    return answered.out(await app.clerk.convocate.turns.back_phase(g.id, user_id=ctx.actor.id, reason=reason,
+                                                                   source_id=ctx.source_id, answer=answered.owed))

@@ -281,12 +281,13 @@ class ConvocateTurnService(ServiceBase):
             return changed
 
     async def back_phase(self, game_id: int, *, user_id: int, reason: str | None = None,
-                         source_id: str | None = None) -> tuple[PhaseReturned, int]:
+                         source_id: str | None = None,
+                         answer: OwedWith[tuple[PhaseReturned, int]] | None = None) -> tuple[PhaseReturned, int]:
         """A moderator's correction (play-test U2.2): the latest ``/phase next`` taken back, while nothing has been
         recorded since (``latest_step``): the Phase it ended is under way again, in its turn, with the Resource
         Pools it emptied, the cards it readied activated again and the effects it ended back (``previous_phase``).
         Each back takes back the step before the last one taken back. Returns what came back and the step's
-        number in the ledger."""
+        number in the ledger. ``answer``: what the step back announces, owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             loaded = await load(uow.session, game)
@@ -300,7 +301,7 @@ class ConvocateTurnService(ServiceBase):
                 "undoes": event.seq, "from": [back.left[0], back.left[1].value], "from_turn": back.left_turn,
                 "to": [back.back[0], back.back[1].value], "turn": back.turn, "pools": dict(back.pools),
                 "activated": list(back.activated), "effects": list(back.effects), "reason": reason}, source_id)
-            return back, event.seq
+            return await owe_in(uow, answer, (back, event.seq))
 
 
 __all__ = ["ConvocateTurnService", "Phase"]
