@@ -21,7 +21,7 @@ from bot.discord import client
 from .clerkbot import Harness
 from .test_ballot_buttons import ballots, offer_to
 from .test_convocate_erratum_link import seated, until
-from .test_discord_myl_conv import also_plays
+from .test_discord_myl_conv import also_plays, primary
 from .test_mylantium import coup_offer
 
 
@@ -246,6 +246,35 @@ async def test_a_phase_stepped_back_just_before_a_kill_is_announced_after_it_onc
         "the step back": (h.game, "Turn 1: **alice's Action Phase** again. The moderators took back")}
     await posted_once_at_start(h, before, wanted)
     await nothing_more(h, before, wanted)
+
+
+async def test_an_election_reopened_or_a_round_called_off_just_before_a_kill_is_announced_after_it_once(
+        clerk_bot: Harness) -> None:
+    """Mylantium's take-backs (play-test U1.2, U1.5), each killed after its commit, before anything is owed: the
+    Primary closed by mistake and reopened (the channel told, each Faction's player DMed their own choice); then,
+    after the Primary closes again and the turn's Business Phase, the next Round started too early and called off.
+    After each restart what it announced is posted once (owed in its transaction, ``AnswerWith``)."""
+    h = clerk_bot
+    await primary(h)
+    await h.run(h.mod, "election primary close", h.game)
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election reopen", h.game, reason="too early"))
+    reopened: dict[str, tuple[Channel | None, str]] = {
+        "the channel told": (h.game, "**sirius: the Primary of turn 1 is reopened** by the moderators (too early)"),
+        "alice told her choice": (h.fake.dm_channel(h.alice), "Your Faction's choice, **Lee Adams**, stands"),
+        "carol told hers": (h.fake.dm_channel(h.carol), "Your Faction's choice, **Kit Marlow**, stands")}
+    await posted_once_at_start(h, before, reopened)
+    await nothing_more(h, before, reopened)
+    await h.run(h.mod, "election primary close", h.game)
+    await h.run(h.mod, "election cancel", h.game)  # refused: the Primary has opened (nothing owed)
+    await h.run(h.mod, "election general open", h.game)
+    await h.run(h.mod, "election general close", h.game)
+    await h.run(h.mod, "phase business close", h.game)
+    await h.run(h.mod, "election start", h.game)
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election cancel", h.game, reason="started early"))
+    called_off = {"the channel told": (h.game, "**sirius: turn 2's Election Round is called off** by the moderators")}
+    await posted_once_at_start(h, before, called_off)
 
 
 async def test_a_ballot_pressed_just_before_a_kill_counts_once_and_pressing_again_says_so(clerk_bot: Harness) -> None:

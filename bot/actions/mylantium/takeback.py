@@ -12,7 +12,7 @@ from typing import Any
 from bot.actions.commands import App, CommandFlags, Option, require_game
 from bot.actions.context import Ctx
 from bot.actions.deadlines import game_deadline, read_as
-from bot.actions.outbox import Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import AnswerWith, Outgoing, ToChannel, ToUser, reply
 from bot.actions.render import deadline_line
 from bot.actions.routes import Routes
 from engine.core.stamps import stamp
@@ -111,14 +111,19 @@ async def election_reopen(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     """Play-test U1.2: a Primary or General Election closed by mistake could not be reopened; its result stood."""
     g = require_game(game)
     read = await game_deadline(app, g.id, o["deadline"]) if o.get("deadline") else None
+
+    def said(r: Reopened) -> list[Outgoing]:  # owed in the reopening's transaction (``AnswerWith``)
+        now = app.clerk.clock.now()
+        return [reply(reopened_answer(r) + read_as(o.get("deadline"), read), ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=reopened_public(r)),
+                *(Outgoing(ToUser(p.user_id), text=reopened_dm(r, p, now)) for p in r.players)]
+
+    answered = AnswerWith(ctx.answering, said)
     r = await app.clerk.mylantium.takebacks.reopen_election(g.id, deadline=read.when if read else None,
                                                             reason=o.get("reason"), actor=ctx.actor.id,
-                                                            source_id=ctx.source_id)
+                                                            source_id=ctx.source_id, answer=answered.owed)
     app.deadlines_changed()
-    now = app.clerk.clock.now()
-    return [reply(reopened_answer(r) + read_as(o.get("deadline"), read), ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=reopened_public(r)),
-            *(Outgoing(ToUser(p.user_id), text=reopened_dm(r, p, now)) for p in r.players)]
+    return answered.out(r)
 
 
 def called_off_answer(c: RoundCalledOff) -> str:
@@ -146,6 +151,10 @@ def called_off_public(c: RoundCalledOff) -> str:
 async def election_cancel(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     """Play-test U1.5: ``/election start`` made too early could not be taken back, and its locks stood."""
     g = require_game(game)
-    c = await app.clerk.mylantium.takebacks.cancel_election_round(g.id, reason=o.get("reason"), actor=ctx.actor.id,
-                                                                  source_id=ctx.source_id)
-    return [reply(called_off_answer(c), ephemeral=True), Outgoing(ToChannel(g.channel_id), text=called_off_public(c))]
+    def said(c: RoundCalledOff) -> list[Outgoing]:  # owed in the calling off's transaction (``AnswerWith``)
+        return [reply(called_off_answer(c), ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=called_off_public(c))]
+
+    answered = AnswerWith(ctx.answering, said)
+    return answered.out(await app.clerk.mylantium.takebacks.cancel_election_round(
+        g.id, reason=o.get("reason"), actor=ctx.actor.id, source_id=ctx.source_id, answer=answered.owed))

@@ -38,6 +38,7 @@ from engine.service.mylantium.state import (
     round_starts,
 )
 from engine.service.mylantium.views import ChoiceAgain, Reopened, RoundCalledOff
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase
 from engine.store.models import Event, Game, Player, PostedMessage
 from engine.store.models.mylantium import MylChain, MylChoice, MylElection, MylGovernment, MylHappening, MylHistory
@@ -123,11 +124,12 @@ class Takebacks(ServiceBase):
     """``clerk.mylantium.takebacks``: ``/election reopen`` and ``/election cancel``."""
 
     async def reopen_election(self, game_id: int, *, deadline: datetime | None, reason: str | None,
-                              actor: int | None, source_id: str | None = None) -> Reopened:
+                              actor: int | None, source_id: str | None = None,
+                              answer: OwedWith[Reopened] | None = None) -> Reopened:
         """The election of this turn that closed last is open again (a close typed for an open, or made too early):
         its result is withdrawn, a General Election's Presidency goes back to the Faction that held it before the
         close, the choices stay. ``deadline``: its new deadline; None keeps the one it had if still to come (else it
-        has none)."""
+        has none). ``answer``: what the reopening announces, owed in its transaction (``owe_in``)."""
         why = _reason(reason)
         async with self._write(game_id, source_id) as uow:
             session = uow.session
@@ -171,14 +173,16 @@ class Takebacks(ServiceBase):
                 payload["president"] = [president[0].name, president[1].name]
             await uow.record(game_id, REOPENED, actor, payload, source_id)
             view = await election_view(session, game, row)
-            return Reopened(view, result, how, link, why, was, president, len(since),
-                            await _choices_again(session, game_id, row))
+            return await owe_in(uow, answer, Reopened(view, result, how, link, why, was, president, len(since),
+                                                      await _choices_again(session, game_id, row)))
 
     async def cancel_election_round(self, game_id: int, *, reason: str | None, actor: int | None,
-                                    source_id: str | None = None) -> RoundCalledOff:
+                                    source_id: str | None = None,
+                                    answer: OwedWith[RoundCalledOff] | None = None) -> RoundCalledOff:
         """The Election Round started too early (``/election start``) is called off: the turn is as it was before
         the start (the turn before, after its Business Phase; or the first, being set up), and the locks it took are
-        withdrawn; the next start takes them afresh."""
+        withdrawn; the next start takes them afresh. ``answer``: what the calling off announces, owed in its
+        transaction (``owe_in``)."""
         why = _reason(reason)
         async with self._write(game_id, source_id) as uow:
             session = uow.session
@@ -228,5 +232,5 @@ class Takebacks(ServiceBase):
             await uow.record(game_id, CANCELLED, actor,
                              {"turn": turn, "turn_now": gov.turn, "reason": why, "locks": dict(starts[-1].payload.get(
                                  "locks") or {}), "relabelled": relabelled, "started": starts[-1].seq}, source_id)
-            return RoundCalledOff(game_view(game), turn, gov.turn, locks, relabelled, why)
+            return await owe_in(uow, answer, RoundCalledOff(game_view(game), turn, gov.turn, locks, relabelled, why))
 
