@@ -18,12 +18,14 @@ from engine.store.database import make_engine
 from engine.store.models import Base
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "")
+ON_POSTGRES = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped")
+"""A test that needs the PostgreSQL server: run by `make test-postgres` (CI), skipped where none is configured."""
 BACKENDS = [
     pytest.param("sqlite", id="sqlite"),
     pytest.param(
         "postgresql",
         id="postgresql",
-        marks=pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped"),
+        marks=ON_POSTGRES,
     ),
 ]
 

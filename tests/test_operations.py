@@ -14,7 +14,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from databases import POSTGRES_URL
+from databases import ON_POSTGRES, POSTGRES_URL
 from sqlalchemy.engine import Connection, make_url
 
 from bot.__main__ import main as cli
@@ -134,7 +134,7 @@ def test_an_unknown_host_and_a_database_that_does_not_exist_say_what_to_check() 
                             "or correct the database's name at the end of DATABASE_URL")
 
 
-@pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped")
+@ON_POSTGRES
 async def test_a_postgresql_database_that_does_not_exist_stops_the_bot_in_one_line(
         caplog: pytest.LogCaptureFixture) -> None:
     name = f"clerk_missing_{uuid.uuid4().hex[:12]}"

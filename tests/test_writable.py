@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from databases import POSTGRES_URL
+from databases import ON_POSTGRES, POSTGRES_URL
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from storage_faults import FaultInjector
@@ -105,7 +105,7 @@ async def test_main_refuses_to_start_on_a_read_only_database_with_one_line(
     assert errors[0].exc_info is None
 
 
-@pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped")
+@ON_POSTGRES
 async def test_a_read_only_postgresql_database_is_refused() -> None:
     role = f"clerk_ro_{uuid.uuid4().hex[:12]}"
     schema = f"clerk_test_{uuid.uuid4().hex[:12]}"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import MOD, START, RecordingDice
-from databases import POSTGRES_URL, migrated_copy
+from databases import ON_POSTGRES, POSTGRES_URL, migrated_copy
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 from test_storage_faults import sirius
@@ -26,8 +26,6 @@ from engine.service import Clerk
 from engine.service.clock import ManualClock
 from engine.service.storage_health import StorageNotice
 from engine.store.database import make_engine, make_sessionmaker
-
-ON_POSTGRES = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL is not set: PostgreSQL tests skipped")
 
 
 @dataclass
