@@ -68,6 +68,9 @@ def make_engine(url: str = DEFAULT_URL, *, write_wait: timedelta = WRITE_WAIT, *
         connect_args["server_settings"] = settings
     else:  # a connection closed mid-transaction lets go of the write lock at once (engine.store.sqlite_connection)
         connect_args.setdefault("factory", ReleasingConnection)
+        from engine.store.one_hop import ONE_HOP  # here: aiosqlite is not imported on PostgreSQL
+
+        kwargs.setdefault("module", ONE_HOP)  # a statement is one hop to aiosqlite's thread (engine.store.one_hop)
     kwargs["connect_args"] = connect_args
     kwargs.setdefault("json_serializer", JSON_SERIALIZER)
     engine = create_async_engine(url, **kwargs)

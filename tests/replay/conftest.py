@@ -12,12 +12,23 @@ from databases import BACKENDS, E2E_BACKEND, Migrated, migrated_copy
 from . import helpers
 
 
+@pytest.fixture(scope="session")
+def kept_replays(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """One folder for the whole session, shared by its workers (pytest-xdist's ``basetemp`` is per worker; its
+    parent is the session's)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if worker_id != "master" else base) / "kept-replays"
+    shared.mkdir(exist_ok=True)
+    return shared
+
+
 @pytest.fixture(autouse=True)
-def _replays_start_migrated(sqlite_template: Path) -> None:
+def _replays_start_migrated(sqlite_template: Path, kept_replays: Path) -> None:
     """A replay with no database of its own starts on a copy of this process's migrated template, not on a new file
     that it migrates itself (alembic, about 0.25 s of CPU a replay). Replaying onto a new file, as ``python -m bot
     replay`` does by default, is tested by tests/replay/test_cli.py."""
     helpers.MIGRATED = sqlite_template
+    helpers.SHARED = kept_replays
 
 
 @pytest.fixture(params=BACKENDS)
