@@ -57,6 +57,22 @@ async def test_a_statement_is_one_hop_to_aiosqlites_thread(engine: AsyncEngine, 
     assert (read, written) == (1, 1), hops
 
 
+async def test_a_connection_given_back_with_nothing_to_roll_back_takes_no_hop(engine: AsyncEngine,
+                                                                           hops: list[str]) -> None:
+    async with engine.connect() as connection:  # warm the pool
+        await connection.execute(select(THINGS))
+    hops.clear()
+    async with engine.connect() as connection:
+        await connection.execute(select(THINGS))
+    assert hops == ["_execute"]  # the read; the pool's reset on return rolled back nothing (SQLAlchemy's: a hop)
+    hops.clear()
+    async with engine.connect() as connection:
+        await connection.execute(insert(THINGS).values(name="a"))  # the sqlite3 module began a transaction
+    assert hops == ["_execute", "rollback"]
+    async with engine.connect() as connection:
+        assert (await connection.execute(select(THINGS))).all() == []  # rolled back
+
+
 async def test_rows_rowcount_lastrowid_and_executemany_are_the_drivers(engine: AsyncEngine) -> None:
     async with engine.begin() as connection:
         first = await connection.execute(insert(THINGS).values(name="a"))

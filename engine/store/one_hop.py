@@ -14,6 +14,9 @@ transaction's BEGIN, COMMIT and ROLLBACK, the error translation, the pool. A ser
 is SQLAlchemy's own, unchanged. The cursor is closed, its statement finalized, before the hop returns, which is also
 what ``engine.store.sqlite_connection`` needs of a connection closed mid-transaction.
 
+A connection given back to the pool with no transaction open is not rolled back on the thread either: there is
+nothing to roll back (``OneHopConnection.rollback``).
+
 It is given to the engine as its DB-API module (``create_engine(module=...)``, ``engine.store.database``)."""
 
 from __future__ import annotations
@@ -132,6 +135,17 @@ class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
 class OneHopConnection(AsyncAdapt_aiosqlite_connection):
     __slots__ = ()
     _cursor_cls = OneHopCursor
+
+    def rollback(self) -> None:
+        """No hop when there is nothing to roll back: the pool rolls back every connection it is given back (its
+        reset on return), and most units that only read never began a transaction (the sqlite3 module begins one
+        before a write, and Clerk's writes with ``BEGIN IMMEDIATE``); that was a hop of each unit's three or four."""
+        try:
+            idle = not self._connection._conn.in_transaction
+        except Exception:  # closed, say: SQLAlchemy's own rollback reports it as it would
+            idle = False
+        if not idle:
+            super().rollback()
 
 
 class OneHopDBAPI(AsyncAdapt_aiosqlite_dbapi):
