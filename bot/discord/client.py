@@ -191,6 +191,11 @@ class ClerkBot(discord.Client):
         """Gateway sessions begun (READY; of shard 0 when sharded): the DMs of the gap before each after the first are
         read back."""
         self._catching_up: set[asyncio.Task[None]] = set()
+        self.in_session = asyncio.Event()
+        """Shard 0's gateway session is up (READY or RESUMED; after a new session, once its reading back of the DMs
+        has begun): while it is not, the deadline scheduler's closes wait (``_before_close``)."""
+        self.held_passes = 0
+        """Scheduler passes that waited for a lost gateway session before closing what was due (the log, tests)."""
         self.scheduler = DeadlineScheduler(app, self.courier.deliver, lease=deadline_lease(app),
                                            settle=self._before_close, answering=self.courier.answering_posts)
         app.deadlines_changed = self.scheduler.wake
@@ -299,13 +304,33 @@ class ClerkBot(discord.Client):
 
     async def _before_close(self) -> None:
         """Before the scheduler closes what is due: the DMs taken in (backpressure.py), and those sent while the bot
-        was offline (catch_up.py), are handled first, so a ballot sent before its deadline counts."""
+        was offline (catch_up.py), are handled first, so a ballot sent before its deadline counts. While the gateway
+        session that brings the DMs is lost (Discord away, the host's network down), nothing is closed: the DMs sent
+        meanwhile come when it is back (a RESUME sends them; a new session reads them back, ``_session_began``), and
+        a result could not be posted before then either (play-test V6.1). A bot that stops meanwhile closes nothing."""
+        if self.reads_dms and not self.in_session.is_set():
+            self.held_passes += 1
+            log.warning("the gateway session is lost: what is due waits until Discord is back and the DMs sent "
+                        "meanwhile are read")
+            await self._until(self.in_session)
         await self.intake.settle()
         while True:  # a new session's reading may replace the one waited for (``_catch_up_again``): wait for it too
             reading = self.catch_up
             await reading.before_close()
+            if self.closing.is_set():  # the reading was stopped by the close, not done: close nothing now
+                raise asyncio.CancelledError
             if reading is self.catch_up:
                 return
+
+    async def _until(self, event: asyncio.Event) -> None:
+        """Wait for ``event``; the bot closing ends the wait (``CancelledError``: the pass is given up)."""
+        waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(self.closing.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            await cancel_and_wait(waits)
+        if self.closing.is_set():
+            raise asyncio.CancelledError
 
     async def close(self) -> None:
         """Stop every task the bot started (each cancelled and awaited: ``bot.tasks.cancel_and_wait``), release the
@@ -344,7 +369,12 @@ class ClerkBot(discord.Client):
         await self.courier.lost.deleted(channel.id)
 
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
-        self.gateway.saw(event, args, sharded=isinstance(self, discord.AutoShardedClient))  # for /healthz
+        sharded = isinstance(self, discord.AutoShardedClient)
+        self.gateway.saw(event, args, sharded=sharded)  # for /healthz
+        if (event == "shard_disconnect" and args[:1] == (0,)) if sharded else event == "disconnect":
+            self.in_session.clear()
+        elif (event == "shard_resumed" and args[:1] == (0,)) if sharded else event == "resumed":
+            self.in_session.set()
         if event == ("shard_connect" if isinstance(self, discord.AutoShardedClient) else "connect") and (
                 not isinstance(self, discord.AutoShardedClient) or args[:1] == (0,)):
             self._session_began()
@@ -365,15 +395,20 @@ class ClerkBot(discord.Client):
             task = asyncio.get_running_loop().create_task(self._catch_up_again(), name="clerk-dm-catch-up-again")
             self._catching_up.add(task)
             task.add_done_callback(self._catching_up.discard)
+        else:
+            self.in_session.set()
 
     async def _catch_up_again(self) -> None:
-        fresh = self._new_catch_up()
-        await fresh.prepare()  # from the newest answer owed to a DM (before the gap), less the margin
-        old = self.catch_up
-        if old.active:  # the reading of the start (or of an earlier gap) is not done: read from its lower bound
-            fresh.newest = None if old.newest is None or fresh.newest is None else min(old.newest, fresh.newest)
-        fresh.start()
-        self.catch_up = fresh  # the scheduler's closes now wait for this reading (``_before_close``)
+        try:
+            fresh = self._new_catch_up()
+            await fresh.prepare()  # from the newest answer owed to a DM (before the gap), less the margin
+            old = self.catch_up
+            if old.active:  # the reading of the start (or of an earlier gap) is not done: read from its lower bound
+                fresh.newest = None if old.newest is None or fresh.newest is None else min(old.newest, fresh.newest)
+            fresh.start()
+            self.catch_up = fresh  # the scheduler's closes now wait for this reading (``_before_close``)
+        finally:
+            self.in_session.set()  # a close held for the session now waits for this reading instead
         await old.stop()
         log.info("a new gateway session: reading back the DMs sent while the bot could not receive them")
 

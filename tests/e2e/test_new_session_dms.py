@@ -4,6 +4,7 @@ channels once the new session begins, as at start (tests/e2e/test_offline_dms.py
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -57,3 +58,39 @@ async def test_a_resumed_session_reads_nothing_back(clerk_bot: Harness) -> None:
     await h.settle()
 
     assert h.fake.history_reads == reads
+
+
+async def test_a_deadline_that_passes_while_the_session_is_lost_closes_once_it_is_back_with_the_gaps_ballots(
+        clerk_bot: Harness) -> None:
+    """The rest of play-test V6.1: the deadline passed while the gateway session was lost, and the scheduler, still
+    running, closed the round at once, without the ballot alice DMed in the gap (read back only later, and refused as
+    too late). Now nothing is closed while the session is lost; once a new one begins, the gap's DMs are read back
+    first, and the close counts alice's Aye, sent before the deadline."""
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    await h.fake.reply_to(await h.fake.dm(h.bob, "Vote: Nay"))
+    back = asyncio.Event()
+
+    async def identify_when_back(shard_id: int | None, *, initial: bool = False) -> None:
+        await back.wait()  # Discord (or the host's network) away: no new session until the test says
+
+    h.bot.before_identify_hook = identify_when_back  # type: ignore[method-assign]
+    lost = asyncio.create_task(h.fake.invalidate_session())
+    await h.fake.wait_for(lambda: not h.bot.in_session.is_set(), "the bot to lose its session")
+    h.clock.advance(timedelta(minutes=30))
+    gap = h.fake.dm_offline(h.alice, "Vote: Aye")  # before the deadline, never delivered on the gateway
+    h.clock.advance(timedelta(hours=2))  # the deadline passes while the session is lost
+    held = h.bot.held_passes
+    h.app.deadlines_changed()
+    await h.fake.wait_for(lambda: h.bot.held_passes > held, "a scheduler pass to wait for the session")
+    assert await events(h, "RoundClosed") == []
+
+    back.set()
+    await lost  # identified again: a new session
+    await h.fake.wait_for(lambda: h.bot.scheduler.passes > 1 and not h.bot.scheduler._in_pass, "the held pass")
+    await read_back(h)
+    await h.settle()
+    receipt = await h.fake.reply_to(gap)
+    assert receipt.content.startswith(OFFLINE) and "Ballot recorded for round 1 of sirius: **Aye**" in receipt.content
+    [closed] = await events(h, "RoundClosed")
+    assert (closed["payload"]["result"]["aye"], closed["payload"]["result"]["nay"]) == (13, 6)  # alice's 13, bob's 6
