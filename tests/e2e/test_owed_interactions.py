@@ -323,26 +323,30 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
         clerk_bot: Harness) -> None:
     """The moderator's commands whose announcements the players rely on, each killed after its commit, before
     anything is owed: `/ag open` (the line in the game channel, the running count in its thread), `/ag extend` (the
-    count with its new close), `/pv veto` of a passed player vote (the veto, the vote's count) and `/motion
-    withdraw` (the line in the game channel, the DM to alice, who was offered the Motion). After the restart each is
-    posted once, the count with the extended close; a second restart posts nothing more. Before, each was owed
-    after its commit and the kill lost it."""
+    count with its new close), `/pv veto` of a passed player vote (the veto, the vote's count), `/pv enact` of a
+    passed Audit (the audit's card, the vote's count) and `/motion withdraw` (the line in the game channel, the DM
+    to alice, who was offered the Motion). After the restart each is posted once, the count with the extended
+    close; a second restart posts nothing more. Before, each was owed after its commit and the kill lost it."""
     h = clerk_bot
     vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform
     rigel = await also_plays(h, "landsdraad", "rigel")
     for who in (h.alice, h.bob):
         await h.run(who, "pv support", rigel, subject="End Game")  # passed: 2 of the 2 needed
+        await h.run(who, "pv support", rigel, subject="Audit: bob")
     vote = next(m for m in h.fake.sent if "Player vote #1: End Game (round 1)" in m.text())
-    assert "PASSED" in vote.text()
+    audit = next(m for m in h.fake.sent if "Player vote #2: Audit" in m.text())
+    assert "PASSED" in vote.text() and "PASSED" in audit.text()
     before = {m.id for m in h.fake.sent}
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag open", rigel, deadline="24h"))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag extend", rigel, until="48h"))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv veto", rigel, vote=1))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv enact", rigel, vote=2))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion withdraw", vega))
     wanted: dict[str, tuple[Channel | None, str]] = {
         "the election announced": (rigel, "**Adjutant General election #1** is open, in the thread"),
         "the election's running count": (None, "rigel: Adjutant General election #1"),
         "the veto": (rigel, "Vetoed: End Game"),
+        "the audit enacted": (rigel, "CHOAM audit of bob"),
         "the withdrawal": (vega, "**Motion #1 (Land Reform) is withdrawn** by the moderators"),
         "the withdrawal, to alice": (h.fake.dm_channel(h.alice), "vega: Motion #1 (Land Reform), which you were "
                                                                  "offered to second, is withdrawn"),
@@ -353,9 +357,10 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
     extended = int((h.clock.now() + timedelta(hours=48)).timestamp())
     assert f"<t:{extended}:" in tally.text(), "the count with the extended close (the older text superseded)"
     assert "vetoed by the moderator" in vote.text(), "the vote's count brought up to date"
-    edits = (tally.edits, vote.edits)
+    assert "enacted by the moderator" in audit.text(), "the audit vote's count brought up to date"
+    edits = (tally.edits, vote.edits, audit.edits)
     await nothing_more(h, before, wanted)
-    assert (tally.edits, vote.edits) == edits
+    assert (tally.edits, vote.edits, audit.edits) == edits
 
 
 async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dmed_after_it_once(
