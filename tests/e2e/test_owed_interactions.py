@@ -365,24 +365,31 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
 
 async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dmed_after_it_once(
         clerk_bot: Harness) -> None:
-    """The moderator's `/round open`, killed after its commit, before anything is owed: after the restart the round's
-    announcement and each active player's ballot DM (with its buttons) are posted once; a second restart posts
-    nothing more. Before, they were owed after the commit and the kill lost them: the round was open, and no player
-    was told or given the ballot. (The Forecast posted at a round's start is drawn after the commit, off the event
-    loop, and owed then: the kill loses it, and /forecast shows it.)"""
+    """The moderator's `/game announce` during set-up, then `/round open`, each killed after its commit, before
+    anything is owed: after the restart the set-up summary is posted again at the foot of the channel (the old one
+    edited to point to it), and the round's announcement and each active player's ballot DM (with its buttons) are
+    posted once; a second restart posts nothing more. Before, they were owed after the commit and the kill lost
+    them: the summary was nowhere new, the round was open, and no player was told or given the ballot. (The
+    Forecast posted at a round's start is drawn after the commit, off the event loop, and owed then: the kill loses
+    it, and /forecast shows it.)"""
     h = clerk_bot
     await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
     for who in (h.alice, h.bob):
         await h.run(h.mod, "player add", h.game, user=who, diplomacy=2, command=2, intrigue=1, roll=1)
+    summary = h.fake.messages(h.game)[-1]
+    assert "being set up" in summary.text()
     before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "game announce", h.game))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "round open", h.game, crisis="Raise the fleet levy?"))
     offer = "Round 1 of sirius is open: Raise the fleet levy?"
     wanted: dict[str, tuple[Channel | None, str]] = {
+        "the set-up summary again": (h.game, "being set up"),
         "the announcement": (h.game, "sirius: round 1 is open"),
         "alice's ballot": (h.fake.dm_channel(h.alice), offer),
         "bob's ballot": (h.fake.dm_channel(h.bob), offer),
     }
     await posted_once_at_start(h, before, wanted)
+    assert summary.content.startswith("The set-up summary was posted again"), "the old one points to it"
     assert [b["label"] for b in (await offer_to(h, h.alice)).buttons()] == ["Aye", "Nay", "Abstain"]
     await nothing_more(h, before, wanted)
 
