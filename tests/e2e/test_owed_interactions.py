@@ -319,14 +319,30 @@ async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a
     await nothing_more(h, before, {**skipped, **resolved})
 
 
+async def corrected(h: Harness) -> None:
+    """#sirius (Landsdraad, weighing AG ballots): alice (13 votes) is elected AG over bob (6) and round 1 passes,
+    alice Aye, bob Nay; then ``/player set bob misc:10 since:1`` would make bob win both."""
+    await h.new_game()
+    await h.run(h.mod, "game settings", h.game, setting="ag_weighted", value="yes")
+    await h.run(h.mod, "ag open", h.game)
+    for who, choice in ((h.alice, "aye"), (h.bob, "nay")):
+        await h.run(who, "ag vote", h.game, candidate=who.name)
+        await h.run(who, "vote", h.game, choice=choice)
+    await h.run(h.mod, "ag close", h.game)
+    await h.run(h.mod, "round close", h.game)
+    await h.run(h.mod, "player set", h.game, user=h.bob, misc=10, since=1)
+
+
 async def test_what_a_moderators_command_announces_committed_just_before_a_kill_is_posted_after_it_once(
         clerk_bot: Harness) -> None:
     """The moderator's commands whose announcements the players rely on, each killed after its commit, before
     anything is owed: `/ag open` (the line in the game channel, the running count in its thread), `/ag extend` (the
     count with its new close), `/pv veto` of a passed player vote (the veto, the vote's count), `/pv enact` of a
-    passed Audit (the audit's card, the vote's count) and `/motion withdraw` (the line in the game channel, the DM
-    to alice, who was offered the Motion). After the restart each is posted once, the count with the extended
-    close; a second restart posts nothing more. Before, each was owed after its commit and the kill lost it."""
+    passed Audit (the audit's card, the vote's count), `/motion withdraw` (the line in the game channel, the DM
+    to alice, who was offered the Motion), `/round erratum` (the erratum, the moderators' warning of the ballots
+    its totals give away) and `/ag erratum`. After the restart each is posted once, the count with the extended
+    close; a second restart posts nothing more. Before, each was owed after its commit and the kill lost it (and
+    the erratum could not be posted again: "posted already")."""
     h = clerk_bot
     vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform
     rigel = await also_plays(h, "landsdraad", "rigel")
@@ -336,12 +352,15 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
     vote = next(m for m in h.fake.sent if "Player vote #1: End Game (round 1)" in m.text())
     audit = next(m for m in h.fake.sent if "Player vote #2: Audit" in m.text())
     assert "PASSED" in vote.text() and "PASSED" in audit.text()
+    await corrected(h)  # #sirius: round 1 and a weighted AG election closed, then a correction that changes both
     before = {m.id for m in h.fake.sent}
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag open", rigel, deadline="24h"))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag extend", rigel, until="48h"))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv veto", rigel, vote=1))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv enact", rigel, vote=2))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion withdraw", vega))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "round erratum", h.game, round=1))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag erratum", h.game))
     wanted: dict[str, tuple[Channel | None, str]] = {
         "the election announced": (rigel, "**Adjutant General election #1** is open, in the thread"),
         "the election's running count": (None, "rigel: Adjutant General election #1"),
@@ -350,6 +369,9 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
         "the withdrawal": (vega, "**Motion #1 (Land Reform) is withdrawn** by the moderators"),
         "the withdrawal, to alice": (h.fake.dm_channel(h.alice), "vega: Motion #1 (Land Reform), which you were "
                                                                  "offered to second, is withdrawn"),
+        "the round's erratum": (h.game, "sirius, round 1: erratum"),
+        "its warning, to the moderators": (None, "**Moderators:** the corrected totals of the erratum for round 1"),
+        "the AG election's erratum": (h.game, "sirius: Adjutant General election #1: erratum"),
     }
     assert "vetoed" not in vote.text()
     await posted_once_at_start(h, before, wanted)
@@ -358,6 +380,8 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
     assert f"<t:{extended}:" in tally.text(), "the count with the extended close (the older text superseded)"
     assert "vetoed by the moderator" in vote.text(), "the vote's count brought up to date"
     assert "enacted by the moderator" in audit.text(), "the audit vote's count brought up to date"
+    warning = next(m for m in h.fake.sent if wanted["its warning, to the moderators"][1] in m.text())
+    assert h.fake.channels[warning.channel_id].name == "sirius moderators"  # their private thread
     edits = (tally.edits, vote.edits, audit.edits)
     await nothing_more(h, before, wanted)
     assert (tally.edits, vote.edits, audit.edits) == edits
