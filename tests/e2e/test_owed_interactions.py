@@ -299,12 +299,15 @@ async def test_a_ballot_pressed_just_before_a_kill_counts_once_and_pressing_agai
 async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a_kill_is_posted_after_it_once(
         clerk_bot: Harness) -> None:
     """The moderator's `/motion skip` passes alice's offer to second on, and the bot is killed after its commit;
-    then carol's offer times out in a pass of the deadline scheduler, killed after that commit too, before the pass
-    owes anything. After each restart what it announced is posted once: the offer's move and the offer DMed to
-    carol, then the Motion's resolution without a second. Before, each was owed after its commit and the kill lost
-    it (carol was never asked; the table never heard that the Motion resolved)."""
+    then carol's offer times out in a pass of the deadline scheduler, which also records the reminder of #sirius's
+    round (24 h before its deadline), killed after those commits too, before the pass owes anything. After each
+    restart what it announced is posted once: the offer's move and the offer DMed to carol, then the Motion's
+    resolution without a second and the reminder DMed to alice and bob. Before, each was owed after its commit and
+    the kill lost it (carol was never asked; the table never heard that the Motion resolved; nobody was reminded,
+    and the reminder, recorded as sent, was never sent again)."""
     h = clerk_bot
     vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform, carol next
+    await h.new_game(deadline="2d12h")  # #sirius: its round's reminder 24 h before comes in 36 h
     before = {m.id for m in h.fake.sent}
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion skip", vega))
     carol = h.fake.dm_channel(h.carol)
@@ -313,8 +316,12 @@ async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a
         "the offer to carol": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
     }
     await posted_once_at_start(h, before, skipped)
-    await killed_in_a_pass(h, timedelta(days=2))  # the pass commits carol's timeout, then the bot is killed
-    resolved: dict[str, tuple[Channel | None, str]] = {"the resolution": (vega, "Nobody seconded it.")}
+    await killed_in_a_pass(h, timedelta(days=2))  # the pass commits carol's timeout and the reminder, then is killed
+    reminder = "Reminder: Round 1 of sirius closes"
+    resolved: dict[str, tuple[Channel | None, str]] = {
+        "the resolution": (vega, "Nobody seconded it."),
+        "the reminder to alice": (h.fake.dm_channel(h.alice), reminder),
+        "the reminder to bob": (h.fake.dm_channel(h.bob), reminder)}
     await posted_once_at_start(h, before, resolved)
     await nothing_more(h, before, {**skipped, **resolved})
 
