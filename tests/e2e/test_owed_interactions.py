@@ -345,11 +345,12 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
     """The moderator's commands whose announcements the players rely on, each killed after its commit, before
     anything is owed: `/ag open` (the line in the game channel, the running count in its thread), `/ag extend` (the
     count with its new close), `/pv veto` of a passed player vote (the veto, the vote's count), `/pv enact` of a
-    passed Audit (the audit's card, the vote's count), `/motion withdraw` (the line in the game channel, the DM
-    to alice, who was offered the Motion), `/round erratum` (the erratum, the moderators' warning of the ballots
-    its totals give away) and `/ag erratum`. After the restart each is posted once, the count with the extended
-    close; a second restart posts nothing more. Before, each was owed after its commit and the kill lost it (and
-    the erratum could not be posted again: "posted already")."""
+    passed Audit (the audit's card, the vote's count), `/round extend`, `/round pause` and `/round resume` (each
+    line in the game channel), `/round remind` (the DMs of the round's and the AG election's reminders), `/motion
+    withdraw` (the line in the game channel, the DM to alice, who was offered the Motion), `/round erratum` (the
+    erratum, the moderators' warning of the ballots its totals give away) and `/ag erratum`. After the restart each
+    is posted once, the count with the extended close; a second restart posts nothing more. Before, each was owed
+    after its commit and the kill lost it (and an erratum could not be posted again: "posted already")."""
     h = clerk_bot
     vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform
     rigel = await also_plays(h, "landsdraad", "rigel")
@@ -365,6 +366,9 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag extend", rigel, until="48h"))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv veto", rigel, vote=1))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv enact", rigel, vote=2))
+    for command, options in (("round extend", {"to": "3d"}), ("round pause", {}), ("round resume", {}),
+                             ("round remind", {})):
+        await killed_as_it_returns(h, partial(h.fake.slash, h.mod, command, rigel, **options))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion withdraw", vega))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "round erratum", h.game, round=1))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag erratum", h.game))
@@ -373,6 +377,12 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
         "the election's running count": (None, "rigel: Adjutant General election #1"),
         "the veto": (rigel, "Vetoed: End Game"),
         "the audit enacted": (rigel, "CHOAM audit of bob"),
+        "the round extended": (rigel, "The moderators extended round 1."),
+        "the round paused": (rigel, "The moderators paused round 1."),
+        "the round resumed": (rigel, "The moderators resumed round 1."),
+        "the round's reminder to bob": (h.fake.dm_channel(h.bob), "Reminder: Round 1 of rigel"),
+        "the AG election's reminder to bob": (h.fake.dm_channel(h.bob), "Reminder: The Adjutant General election 1 "
+                                                                        "of rigel"),
         "the withdrawal": (vega, "**Motion #1 (Land Reform) is withdrawn** by the moderators"),
         "the withdrawal, to alice": (h.fake.dm_channel(h.alice), "vega: Motion #1 (Land Reform), which you were "
                                                                  "offered to second, is withdrawn"),
