@@ -327,14 +327,13 @@ async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a
 
 
 async def corrected(h: Harness) -> None:
-    """#sirius (Landsdraad, weighing AG ballots): alice (13 votes) is elected AG over bob (6) and round 1 passes,
-    alice Aye, bob Nay; then ``/player set bob misc:10 since:1`` would make bob win both."""
+    """#sirius (Landsdraad, weighing AG ballots): bob (6 votes) alone votes, for himself as AG and Nay in round 1,
+    and both close; then ``/player set bob misc:10 since:1`` changes both counts (16 votes)."""
     await h.new_game()
     await h.run(h.mod, "game settings", h.game, setting="ag_weighted", value="yes")
     await h.run(h.mod, "ag open", h.game)
-    for who, choice in ((h.alice, "aye"), (h.bob, "nay")):
-        await h.run(who, "ag vote", h.game, candidate=who.name)
-        await h.run(who, "vote", h.game, choice=choice)
+    await h.run(h.bob, "ag vote", h.game, candidate="bob")
+    await h.run(h.bob, "vote", h.game, choice="nay")
     await h.run(h.mod, "ag close", h.game)
     await h.run(h.mod, "round close", h.game)
     await h.run(h.mod, "player set", h.game, user=h.bob, misc=10, since=1)
