@@ -33,6 +33,12 @@ def reminder_messages(app: App, reminder: Reminder, now: datetime) -> list[Outgo
 
 def reminded(app: App, reminders: list[Reminder]) -> list[Outgoing]:
     """The moderator's receipt (who was reminded, per vote when there are several) and the DMs."""
+    now = app.clerk.clock.now()
+    return [reminded_reply(app, reminders), *(m for r in reminders for m in reminder_messages(app, r, now))]
+
+
+def reminded_reply(app: App, reminders: list[Reminder]) -> Outgoing:
+    """The moderator's receipt of ``reminded``: who was reminded, per vote when there are several."""
 
     def names(r: Reminder) -> str:
         return ", ".join(name for _, name in r.waiting) or "nobody (everyone has voted)"
@@ -41,8 +47,7 @@ def reminded(app: App, reminders: list[Reminder]) -> list[Outgoing]:
         text = f"Reminded: {names(reminders[0])}."
     else:
         text = " ".join(f"Reminded for {reminder_text(app, r.kind).label} {r.number}: {names(r)}." for r in reminders)
-    now = app.clerk.clock.now()
-    return [reply(text, ephemeral=True), *(m for r in reminders for m in reminder_messages(app, r, now))]
+    return reply(text, ephemeral=True)
 
 
 async def game_deadline(app: App, game_id: int, text: str) -> Deadline:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 
 from bot.actions.commands import AmbiguousGame, App
 from bot.actions.context import Ctx
@@ -14,11 +15,11 @@ from bot.actions.deadlines import reminder_messages
 from bot.actions.dm_choice import ask_which
 from bot.actions.errors import apology, logged, storage_refusal
 from bot.actions.front import Front
-from bot.actions.outbox import LIVE, SETTLED, Here, Outgoing, reply
+from bot.actions.outbox import LIVE, SETTLED, TIMED, AnswerWith, Here, Outgoing, reply
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError, ParseError
 from engine.core.text import later_lines, normalise, split_game_tag, struck_out
-from engine.service.reminders import reminder_source
+from engine.service.reminders import Reminder, reminder_source
 from engine.service.uow import Duplicate
 from engine.service.views import GameView
 from engine.store.faults import StorageFault
@@ -256,9 +257,15 @@ def too_late(instant: datetime, offset: int, now: datetime) -> bool:
     return instant + timedelta(seconds=offset) <= now
 
 
+def _reminded(app: App, now: datetime, sent: bool, reminder: Reminder) -> list[Outgoing]:
+    """The DMs of ``reminder`` when it is ``sent`` (the latest due of its round or election, not too late)."""
+    return reminder_messages(app, reminder, now) if sent else []
+
+
 async def remind_due(app: App, now: datetime) -> list[Outgoing]:
     """Send every reminder whose instant has come, once (recorded under its ``remind:`` source id). When several
-    of one round or election are due at once (the bot was offline), only the latest is delivered."""
+    of one round or election are due at once (the bot was offline), only the latest is delivered. Its DMs are owed
+    in the transaction that records it (``TIMED``), so a kill between the two loses none."""
     due = [r for r in await app.clerk.reminders.pending_reminders() if r[4] <= now]
     last = {(g, kind, n): offset for g, kind, n, offset, _ in due}  # offsets are descending per target in time
     out: list[Outgoing] = []
@@ -266,16 +273,18 @@ async def remind_due(app: App, now: datetime) -> list[Outgoing]:
         # a reminder done so late that its deadline has come asks for a vote that can no longer count: recorded as
         # done, not delivered (play-test M4.10)
         past = too_late(instant, offset, now)
+        sent = last[(game_id, kind, number)] == offset and not past
+        answered: AnswerWith[Reminder] = AnswerWith(TIMED.get(), partial(_reminded, app, now, sent))
         try:
             reminder = await app.clerk.reminders.send_reminder(game_id, kind=kind, number=number, offset=offset,
                                                                actor=None,
                                                                source_id=reminder_source(game_id, kind, number, offset),
-                                                               skipped="its deadline had come" if past else None)
+                                                               skipped="its deadline had come" if past else None,
+                                                               answer=answered.owed)
         except Duplicate:
             continue
         except Exception:
             log.exception("the %s reminder of %s %s in game %s failed", offset, kind, number, game_id)
             continue
-        if last[(game_id, kind, number)] == offset and not past:
-            out += reminder_messages(app, reminder, now)
+        out += answered.out(reminder)
     return out

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.actions.commands import App, require_game
 from bot.actions.context import Ctx
-from bot.actions.outbox import Card, Keep, Outgoing, ToChannel, reply
+from bot.actions.outbox import AnswerWith, Card, Keep, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.service.views import GameView
@@ -56,9 +56,13 @@ async def game_announce(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     if card is None:
         raise RuleError(f"{g.name} is not being set up any more, so there is no set-up summary to post: "
                         "its changes are announced as they are made.")
-    old = await app.clerk.posts.post_again(g.id, SETUP_KEY, actor=ctx.actor.id, source_id=ctx.source_id)
-    out = [reply("The set-up summary is posted in the game channel; further additions edit that message.",
-                 ephemeral=True)]
-    if old is not None:
-        out.append(Outgoing(ToChannel(g.channel_id), text=MOVED, keep=Keep(g.id, old)))
-    return [*out, summary_post(g, card)]
+
+    def said(old: str | None) -> list[Outgoing]:  # owed in the write's transaction (``AnswerWith``)
+        moved = [Outgoing(ToChannel(g.channel_id), text=MOVED, keep=Keep(g.id, old))] if old is not None else []
+        return [reply("The set-up summary is posted in the game channel; further additions edit that message.",
+                      ephemeral=True), *moved, summary_post(g, card)]
+
+    answered = AnswerWith(ctx.answering, said)
+    old = await app.clerk.posts.post_again(g.id, SETUP_KEY, actor=ctx.actor.id, source_id=ctx.source_id,
+                                           answer=answered.owed)
+    return answered.out(old)

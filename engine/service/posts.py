@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase
 from engine.store.models import PostedMessage
 
@@ -37,11 +38,12 @@ class PostService(ServiceBase):
             if row is not None:
                 await session.delete(row)
 
-    async def post_again(self, game_id: int, key: str, *, actor: int | None, source_id: str | None = None
-                         ) -> str | None:
+    async def post_again(self, game_id: int, key: str, *, actor: int | None, source_id: str | None = None,
+                         answer: OwedWith[str | None] | None = None) -> str | None:
         """Make the next send under ``key`` a new message (``/game announce``): the message kept so far is moved to
         ``<key>:old`` (returned, so that it can be edited to point to the new one; None if there was none), and the
-        request is recorded (``KeptMessagePostedAgain``), so a redelivered command does it once."""
+        request is recorded (``KeptMessagePostedAgain``), so a redelivered command does it once. ``answer``: what
+        it posts (the new message, the old one's edit), owed in its transaction (``owe_in``)."""
         old_key = f"{key}:old"
         async with self._write(game_id, source_id) as uow:
             found = await uow.session.execute(
@@ -55,4 +57,4 @@ class PostService(ServiceBase):
             if kept is not None:
                 kept.key = old_key
             await uow.record(game_id, "KeptMessagePostedAgain", actor, {"key": key}, source_id)
-        return old_key if kept is not None else None
+            return await owe_in(uow, answer, old_key if kept is not None else None)

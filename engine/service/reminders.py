@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.core.errors import RuleError
 from engine.core.settings import parse_offsets
 from engine.service.ledger import game_view, load_game
+from engine.service.owed import OwedWith, owe_in
 from engine.service.settings import value_of
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
@@ -98,10 +99,12 @@ class ReminderService(ServiceBase):
 
     async def send_reminder(self, game_id: int, *, kind: str, number: int | None = None,
                             offset: int | None = None, actor: int | None,
-                            source_id: str | None = None, skipped: str | None = None) -> Reminder:
+                            source_id: str | None = None, skipped: str | None = None,
+                            answer: OwedWith[Reminder] | None = None) -> Reminder:
         """Record a reminder and return who is to be reminded. Without ``number``: the open round, election, ...
         (``/round remind``, ``/election remind``). A repeated source id raises ``Duplicate`` (the reminder was
-        already sent). ``skipped``: why a due reminder is recorded as done but not delivered."""
+        already sent). ``skipped``: why a due reminder is recorded as done but not delivered. ``answer``: the
+        reminders' DMs, owed in its transaction (``owe_in``), so a reminder recorded is never left unsent."""
         form = next((f for f in self._forms() if f.kind == kind), None)
         if form is None:
             raise RuleError(f"Unknown reminder kind {kind!r}.")
@@ -112,5 +115,5 @@ class ReminderService(ServiceBase):
                              {"kind": kind, "number": number, "before": offset,
                               "waiting": [name for _, name in waiting],
                               **({"skipped": skipped} if skipped else {})}, source_id)
-            return Reminder(game=game_view(game), kind=kind, number=number, deadline=deadline, waiting=waiting,
-                            with_round=with_round)
+            return await owe_in(uow, answer, Reminder(game=game_view(game), kind=kind, number=number,
+                                                      deadline=deadline, waiting=waiting, with_round=with_round))

@@ -299,12 +299,15 @@ async def test_a_ballot_pressed_just_before_a_kill_counts_once_and_pressing_agai
 async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a_kill_is_posted_after_it_once(
         clerk_bot: Harness) -> None:
     """The moderator's `/motion skip` passes alice's offer to second on, and the bot is killed after its commit;
-    then carol's offer times out in a pass of the deadline scheduler, killed after that commit too, before the pass
-    owes anything. After each restart what it announced is posted once: the offer's move and the offer DMed to
-    carol, then the Motion's resolution without a second. Before, each was owed after its commit and the kill lost
-    it (carol was never asked; the table never heard that the Motion resolved)."""
+    then carol's offer times out in a pass of the deadline scheduler, which also records the reminder of #sirius's
+    round (24 h before its deadline), killed after those commits too, before the pass owes anything. After each
+    restart what it announced is posted once: the offer's move and the offer DMed to carol, then the Motion's
+    resolution without a second and the reminder DMed to alice and bob. Before, each was owed after its commit and
+    the kill lost it (carol was never asked; the table never heard that the Motion resolved; nobody was reminded,
+    and the reminder, recorded as sent, was never sent again)."""
     h = clerk_bot
     vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform, carol next
+    await h.new_game(deadline="2d12h")  # #sirius: its round's reminder 24 h before comes in 36 h
     before = {m.id for m in h.fake.sent}
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion skip", vega))
     carol = h.fake.dm_channel(h.carol)
@@ -313,39 +316,78 @@ async def test_an_offer_passed_on_by_a_moderator_or_at_its_timeout_just_before_a
         "the offer to carol": (carol, "vega: alice moved **Land Reform** with Kista.\nWill you second it?"),
     }
     await posted_once_at_start(h, before, skipped)
-    await killed_in_a_pass(h, timedelta(days=2))  # the pass commits carol's timeout, then the bot is killed
-    resolved: dict[str, tuple[Channel | None, str]] = {"the resolution": (vega, "Nobody seconded it.")}
+    await killed_in_a_pass(h, timedelta(days=2))  # the pass commits carol's timeout and the reminder, then is killed
+    reminder = "Reminder: Round 1 of sirius closes"
+    resolved: dict[str, tuple[Channel | None, str]] = {
+        "the resolution": (vega, "Nobody seconded it."),
+        "the reminder to alice": (h.fake.dm_channel(h.alice), reminder),
+        "the reminder to bob": (h.fake.dm_channel(h.bob), reminder)}
     await posted_once_at_start(h, before, resolved)
     await nothing_more(h, before, {**skipped, **resolved})
+
+
+async def corrected(h: Harness) -> None:
+    """#sirius (Landsdraad, weighing AG ballots): bob (6 votes) alone votes, for himself as AG and Nay in round 1,
+    and both close; then ``/player set bob misc:10 since:1`` changes both counts (16 votes)."""
+    await h.new_game()
+    await h.run(h.mod, "game settings", h.game, setting="ag_weighted", value="yes")
+    await h.run(h.mod, "ag open", h.game)
+    await h.run(h.bob, "ag vote", h.game, candidate="bob")
+    await h.run(h.bob, "vote", h.game, choice="nay")
+    await h.run(h.mod, "ag close", h.game)
+    await h.run(h.mod, "round close", h.game)
+    await h.run(h.mod, "player set", h.game, user=h.bob, misc=10, since=1)
 
 
 async def test_what_a_moderators_command_announces_committed_just_before_a_kill_is_posted_after_it_once(
         clerk_bot: Harness) -> None:
     """The moderator's commands whose announcements the players rely on, each killed after its commit, before
     anything is owed: `/ag open` (the line in the game channel, the running count in its thread), `/ag extend` (the
-    count with its new close), `/pv veto` of a passed player vote (the veto, the vote's count) and `/motion
-    withdraw` (the line in the game channel, the DM to alice, who was offered the Motion). After the restart each is
-    posted once, the count with the extended close; a second restart posts nothing more. Before, each was owed
-    after its commit and the kill lost it."""
+    count with its new close), `/pv veto` of a passed player vote (the veto, the vote's count), `/pv enact` of a
+    passed Audit (the audit's card, the vote's count), `/round extend`, `/round pause` and `/round resume` (each
+    line in the game channel), `/round remind` (the DMs of the round's and the AG election's reminders), `/motion
+    withdraw` (the line in the game channel, the DM to alice, who was offered the Motion), `/round erratum` (the
+    erratum, the moderators' warning of the ballots its totals give away) and `/ag erratum`. After the restart each
+    is posted once, the count with the extended close; a second restart posts nothing more. Before, each was owed
+    after its commit and the kill lost it (and an erratum could not be posted again: "posted already")."""
     h = clerk_bot
     vega = await also_plays(h, "convocate", "vega")  # alice offered to second Land Reform
     rigel = await also_plays(h, "landsdraad", "rigel")
     for who in (h.alice, h.bob):
         await h.run(who, "pv support", rigel, subject="End Game")  # passed: 2 of the 2 needed
+        await h.run(who, "pv support", rigel, subject="Audit: bob")
     vote = next(m for m in h.fake.sent if "Player vote #1: End Game (round 1)" in m.text())
-    assert "PASSED" in vote.text()
+    audit = next(m for m in h.fake.sent if "Player vote #2: Audit" in m.text())
+    assert "PASSED" in vote.text() and "PASSED" in audit.text()
+    await corrected(h)  # #sirius: round 1 and a weighted AG election closed, then a correction that changes both
     before = {m.id for m in h.fake.sent}
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag open", rigel, deadline="24h"))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag extend", rigel, until="48h"))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv veto", rigel, vote=1))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "pv enact", rigel, vote=2))
+    for command, options in (("round extend", {"to": "3d"}), ("round pause", {}), ("round resume", {}),
+                             ("round remind", {})):
+        await killed_as_it_returns(h, partial(h.fake.slash, h.mod, command, rigel, **options))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion withdraw", vega))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "round erratum", h.game, round=1))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "ag erratum", h.game))
     wanted: dict[str, tuple[Channel | None, str]] = {
         "the election announced": (rigel, "**Adjutant General election #1** is open, in the thread"),
         "the election's running count": (None, "rigel: Adjutant General election #1"),
         "the veto": (rigel, "Vetoed: End Game"),
+        "the audit enacted": (rigel, "CHOAM audit of bob"),
+        "the round extended": (rigel, "The moderators extended round 1."),
+        "the round paused": (rigel, "The moderators paused round 1."),
+        "the round resumed": (rigel, "The moderators resumed round 1."),
+        "the round's reminder to bob": (h.fake.dm_channel(h.bob), "Reminder: Round 1 of rigel"),
+        "the AG election's reminder to bob": (h.fake.dm_channel(h.bob), "Reminder: The Adjutant General election 1 "
+                                                                        "of rigel"),
         "the withdrawal": (vega, "**Motion #1 (Land Reform) is withdrawn** by the moderators"),
         "the withdrawal, to alice": (h.fake.dm_channel(h.alice), "vega: Motion #1 (Land Reform), which you were "
                                                                  "offered to second, is withdrawn"),
+        "the round's erratum": (h.game, "sirius, round 1: erratum"),
+        "its warning, to the moderators": (None, "**Moderators:** the corrected totals of the erratum for round 1"),
+        "the AG election's erratum": (h.game, "sirius: Adjutant General election #1: erratum"),
     }
     assert "vetoed" not in vote.text()
     await posted_once_at_start(h, before, wanted)
@@ -353,31 +395,41 @@ async def test_what_a_moderators_command_announces_committed_just_before_a_kill_
     extended = int((h.clock.now() + timedelta(hours=48)).timestamp())
     assert f"<t:{extended}:" in tally.text(), "the count with the extended close (the older text superseded)"
     assert "vetoed by the moderator" in vote.text(), "the vote's count brought up to date"
-    edits = (tally.edits, vote.edits)
+    assert "enacted by the moderator" in audit.text(), "the audit vote's count brought up to date"
+    warning = next(m for m in h.fake.sent if wanted["its warning, to the moderators"][1] in m.text())
+    assert h.fake.channels[warning.channel_id].name == "sirius moderators"  # their private thread
+    edits = (tally.edits, vote.edits, audit.edits)
     await nothing_more(h, before, wanted)
-    assert (tally.edits, vote.edits) == edits
+    assert (tally.edits, vote.edits, audit.edits) == edits
 
 
 async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dmed_after_it_once(
         clerk_bot: Harness) -> None:
-    """The moderator's `/round open`, killed after its commit, before anything is owed: after the restart the round's
-    announcement and each active player's ballot DM (with its buttons) are posted once; a second restart posts
-    nothing more. Before, they were owed after the commit and the kill lost them: the round was open, and no player
-    was told or given the ballot. (The Forecast posted at a round's start is drawn after the commit, off the event
-    loop, and owed then: the kill loses it, and /forecast shows it.)"""
+    """The moderator's `/game announce` during set-up, then `/round open`, each killed after its commit, before
+    anything is owed: after the restart the set-up summary is posted again at the foot of the channel (the old one
+    edited to point to it), and the round's announcement and each active player's ballot DM (with its buttons) are
+    posted once; a second restart posts nothing more. Before, they were owed after the commit and the kill lost
+    them: the summary was nowhere new, the round was open, and no player was told or given the ballot. (The
+    Forecast posted at a round's start is drawn after the commit, off the event loop, and owed then: the kill loses
+    it, and /forecast shows it.)"""
     h = clerk_bot
     await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
     for who in (h.alice, h.bob):
         await h.run(h.mod, "player add", h.game, user=who, diplomacy=2, command=2, intrigue=1, roll=1)
+    summary = h.fake.messages(h.game)[-1]
+    assert "being set up" in summary.text()
     before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "game announce", h.game))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "round open", h.game, crisis="Raise the fleet levy?"))
     offer = "Round 1 of sirius is open: Raise the fleet levy?"
     wanted: dict[str, tuple[Channel | None, str]] = {
+        "the set-up summary again": (h.game, "being set up"),
         "the announcement": (h.game, "sirius: round 1 is open"),
         "alice's ballot": (h.fake.dm_channel(h.alice), offer),
         "bob's ballot": (h.fake.dm_channel(h.bob), offer),
     }
     await posted_once_at_start(h, before, wanted)
+    assert summary.content.startswith("The set-up summary was posted again"), "the old one points to it"
     assert [b["label"] for b in (await offer_to(h, h.alice)).buttons()] == ["Aye", "Nay", "Abstain"]
     await nothing_more(h, before, wanted)
 

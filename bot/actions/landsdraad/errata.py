@@ -13,7 +13,7 @@ from bot.actions.context import Ctx
 from bot.actions.landsdraad.render import either, label
 from bot.actions.landsdraad.ruleset import commands_on
 from bot.actions.moderators import erratum_offer, moderator_target
-from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
+from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from engine.core.disclosure import margin_band, shown
 from engine.core.errors import RuleError
@@ -205,12 +205,14 @@ def erratum_warning(e: Erratum) -> str:
 async def post_erratum(app: App, ctx: Ctx, game: GameView, number: int) -> list[Outgoing]:
     if not ctx.actor.moderates(game.moderator_role_id):
         raise RuleError(f"Only the moderators of {game.name} can post an erratum.")
+    place = await moderator_target(app, game)
+    answered: AnswerWith[Erratum] = AnswerWith(ctx.answering, lambda e: [  # owed in the erratum's transaction
+        reply(f"The erratum for round {number} is posted in the game channel.", ephemeral=True),
+        *([Outgoing(place, text=erratum_warning(e))] if e.disclosure is not None else []),
+        Outgoing(ToChannel(game.channel_id), card=erratum_card(e))])
     e = await app.clerk.landsdraad.errata.post_erratum(game.id, number=number, actor=ctx.actor.id,
-                                                       source_id=ctx.source_id)
-    warning = ([Outgoing(await moderator_target(app, game), text=erratum_warning(e))]
-               if e.disclosure is not None else [])
-    return [reply(f"The erratum for round {number} is posted in the game channel.", ephemeral=True), *warning,
-            Outgoing(ToChannel(game.channel_id), card=erratum_card(e))]
+                                                       source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(e)
 
 
 @command("round erratum", "Post an erratum for a closed round that the corrected ledger changes.",
@@ -266,7 +268,9 @@ async def ag_erratum_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing
 async def post_ag_erratum(app: App, ctx: Ctx, g: GameView, number: int | None) -> list[Outgoing]:
     if not ctx.actor.moderates(g.moderator_role_id):
         raise RuleError(f"Only the moderators of {g.name} can post an erratum.")
+    answered: AnswerWith[AgErratum] = AnswerWith(ctx.answering, lambda e: [  # owed in the erratum's transaction
+        reply(f"The erratum for AG election {e.correction.number} is posted in the game channel.", ephemeral=True),
+        Outgoing(ToChannel(g.channel_id), card=ag_erratum_card(e))])
     e = await app.clerk.landsdraad.errata.post_ag_erratum(g.id, number=number, actor=ctx.actor.id,
-                                                          source_id=ctx.source_id)
-    return [reply(f"The erratum for AG election {e.correction.number} is posted in the game channel.",
-                  ephemeral=True), Outgoing(ToChannel(g.channel_id), card=ag_erratum_card(e))]
+                                                          source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(e)

@@ -321,28 +321,31 @@ async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
          moderator=True)
 async def pv_enact(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
+    answered: AnswerWith[Enacted] = AnswerWith(ctx.answering, lambda en: [  # owed in the enactment's transaction
+        reply(f"Enacted player vote #{en.vote.id}.", ephemeral=True), *enacted_outgoings(app, en)])
     enacted = await app.clerk.landsdraad.majority.enact(g.id, vote_id=o["vote"], actor=ctx.actor.id,
-                                                        source_id=ctx.source_id, penalty=o.get("penalty"))
+                                                        source_id=ctx.source_id, penalty=o.get("penalty"),
+                                                        answer=answered.owed)
     app.deadlines_changed()
-    return [reply(f"Enacted player vote #{enacted.vote.id}.", ephemeral=True), *await enacted_outgoings(app, enacted)]
+    out = answered.out(enacted)
+    if enacted.game_ended:  # End Game (R0-61): the final scores, with the Pot penalty (R3-04): a write of its own
+        out += await after_end_game(app, enacted.vote.game)  # after this one, its chart drawn off the loop: owed after
+    return out
 
 
-async def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
+def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
+    """What an enactment announces, made of its result alone (in its transaction: ``AnswerWith``): the vote's running
+    count, the enacted card (an audit's card), and a new AG election's running count."""
     v = enacted.vote
     out = [count_outgoing(v, None)]
     if enacted.audit is not None:
         a = enacted.audit
-        audited = next((u for u, n in (await app.clerk.games.player_names(v.game.id)).items() if n == a.target), None)
         out.append(Outgoing(ToChannel(v.game.channel_id), card=audit_card(a),
-                            extra={EXPLAINS: card_tag("audit", v.game.id, a.round, audited)}))
+                            extra={EXPLAINS: card_tag("audit", v.game.id, a.round, enacted.audited)}))
     else:
         out.append(Outgoing(ToChannel(v.game.channel_id), card=enacted_card(enacted)))
-    if enacted.election is not None:
-        e = await app.clerk.landsdraad.adjutant.election(v.game.id)
-        if e is not None:
-            out.append(tally_outgoing(app, e))  # the enacted card already announces it in the channel
-    if enacted.game_ended:  # End Game (R0-61): the final scores, with the Pot penalty (R3-04)
-        out += await after_end_game(app, v.game)
+    if enacted.opened is not None:
+        out.append(tally_outgoing(app, enacted.opened))  # the enacted card already announces it in the channel
     return out
 
 

@@ -44,6 +44,7 @@ from engine.service.landsdraad.round_state import faction_of, read_factions
 from engine.service.landsdraad.transfer_moves import APPLIED
 from engine.service.landsdraad.votes_asof import KINDS, ledger_then
 from engine.service.ledger import game_view, read_game
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
 from engine.store.models import Event, Player, PostedMessage
@@ -390,11 +391,12 @@ class ErrataService(ServiceBase):
             return await session.run_sync(recounted, game_id, number)
 
     async def post_erratum(self, game_id: int, *, number: int, actor: int | None,
-                           source_id: str | None = None) -> Erratum:
+                           source_id: str | None = None, answer: OwedWith[Erratum] | None = None) -> Erratum:
         """``/round erratum``: the corrected tally of closed round ``number``, recorded (``ErratumPosted``) with the
         place of the original result card. Refused when the round comes out as the players last read it: as posted,
         with no erratum, or as the latest erratum said. One posted after another replaces it; when the round comes out
-        as first posted again, it withdraws it (``restores``, docs/rulings.md)."""
+        as first posted again, it withdraws it (``restores``, docs/rulings.md). ``answer``: what it posts (the
+        erratum, the moderators' disclosure warning), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             session = uow.session
             game = await session.run_sync(read_game, game_id)
@@ -418,14 +420,16 @@ class ErrataService(ServiceBase):
             if disclosure is not None:
                 payload["disclosure"] = disclosure
             await uow.record(game_id, ERRATUM, actor, payload, source_id)
-            return erratum
+            return await owe_in(uow, answer, erratum)
 
     async def post_ag_erratum(self, game_id: int, *, number: int | None, actor: int | None,
-                              source_id: str | None = None) -> AgErratum:
+                              source_id: str | None = None, answer: OwedWith[AgErratum] | None = None
+                              ) -> AgErratum:
         """``/ag erratum``: the recount of closed weighted AG election ``number`` (None: the latest that comes out
         differently) under every correction made so far, recorded (``ErratumPosted`` with ``election``) with the
         place of the original result card. Refused when nothing (or that election) comes out differently, or the
-        same erratum was posted already. The office is not changed."""
+        same erratum was posted already. The office is not changed. ``answer``: the erratum's post, owed in its
+        transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             session = uow.session
             game = await session.run_sync(read_game, game_id)
@@ -453,4 +457,4 @@ class ErrataService(ServiceBase):
                              {"election": chosen.number, "posted": [list(s) for s in chosen.posted],
                               "corrected": corrected, "winner_changed": chosen.winner_changed,
                               "link": erratum.link}, source_id)
-            return erratum
+            return await owe_in(uow, answer, erratum)

@@ -17,7 +17,15 @@ from engine.landsdraad.majority import PlayerVote, State, Subject, needed, vote_
 from engine.landsdraad.motions import Motion, audit_form
 from engine.landsdraad.settings import SETTINGS
 from engine.service.clock import utc
-from engine.service.landsdraad.adjutant import AG, adjutant_of, open_election_row, set_adjutant, start_election
+from engine.service.landsdraad.adjutant import (
+    AG,
+    ElectionView,
+    adjutant_of,
+    election_view,
+    open_election_row,
+    set_adjutant,
+    start_election,
+)
 from engine.service.landsdraad.audits import perform_audit
 from engine.service.landsdraad.held_ballots import count_held
 from engine.service.landsdraad.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
@@ -80,6 +88,10 @@ class Enacted:
     """After No Confidence: the number of the new AG election."""
     game_ended: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    audited: int | None = None
+    """For an audit: the audited player's user id (what picks its card out for **Explain this**)."""
+    opened: ElectionView | None = None
+    """After No Confidence: the new AG election as the enactment left it (its running count)."""
 
 
 async def active_count(session: AsyncSession, game_id: int) -> int:
@@ -301,9 +313,10 @@ class MajorityService(ServiceBase):
         return game, row
 
     async def enact(self, game_id: int, *, vote_id: int, actor: int | None, source_id: str | None = None,
-                    penalty: int | None = None) -> Enacted:
+                    penalty: int | None = None, answer: OwedWith[Enacted] | None = None) -> Enacted:
         """R0-42: nothing takes effect until the moderator enacts it. Then the subject's effect, in the same
-        transaction."""
+        transaction. ``answer``: what it announces (the vote's running count, the enacted or audit card, a new AG
+        election's running count), owed in its transaction (``owe_in``); all it needs is read here."""
 
         async with self._write(game_id, source_id) as uow:
             game, row = await self._passed(uow, game_id, vote_id)
@@ -319,7 +332,15 @@ class MajorityService(ServiceBase):
             result = await self._effect(uow, game, row, penalty, result, lines, payload)
             await uow.record(game_id, "PlayerVoteEnacted", actor, payload, source_id)
             view = await vote_view(uow.session, game, row)
-            return Enacted(view, tuple(lines), result.audit, result.election, result.game_ended, result.extra)
+            audited = opened = None
+            if result.audit is not None:
+                target = await uow.session.get(Player, int(row.details["player"]))
+                audited = target.user_id if target is not None else None
+            if result.election is not None:
+                election = await open_election_row(uow.session, game_id)
+                opened = await election_view(uow.session, game, election) if election is not None else None
+            return await owe_in(uow, answer, Enacted(view, tuple(lines), result.audit, result.election,
+                                                     result.game_ended, result.extra, audited, opened))
 
     async def _effect(self, uow: UnitOfWork, game: Game, row: PlayerVoteRow, penalty: int | None, result: Enacted,
                       lines: list[str], payload: dict[str, Any]) -> Enacted:

@@ -221,9 +221,11 @@ class RoundService(ServiceBase):
                                               expected_round)
 
     async def extend_round(self, game_id: int, *, by: timedelta | None = None, to: datetime | None = None,
-                           actor: int | None, source_id: str | None = None) -> RoundView:
+                           actor: int | None, source_id: str | None = None,
+                           answer: OwedWith[RoundView] | None = None) -> RoundView:
         """Move the open round's deadline ``by`` a duration or ``to`` a time. A paused round's time left grows
-        ``by`` the duration; ``to`` needs a running deadline (resume first)."""
+        ``by`` the duration; ``to`` needs a running deadline (resume first). ``answer``: its announcement, owed in
+        its transaction (``owe_in``), as for ``pause_round`` and ``resume_round``."""
         if by is None and to is None:
             raise RuleError("Give `by` (a duration to add, such as 2h) or `to` (the new deadline, such as "
                             "2026-03-01 20:00 in the game's time zone, or a Discord timestamp).")
@@ -268,9 +270,10 @@ class RoundService(ServiceBase):
                 rnd.deadline = new
             await uow.session.flush()
             await uow.record(game_id, "RoundExtended", actor, payload, source_id)
-            return await round_view(uow.session, game, rnd)
+            return await owe_in(uow, answer, await round_view(uow.session, game, rnd))
 
-    async def pause_round(self, game_id: int, *, actor: int | None, source_id: str | None = None) -> RoundView:
+    async def pause_round(self, game_id: int, *, actor: int | None, source_id: str | None = None,
+                          answer: OwedWith[RoundView] | None = None) -> RoundView:
         """Stop the open round's deadline and remember the time it had left; ballots are still accepted."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
@@ -286,9 +289,10 @@ class RoundService(ServiceBase):
             rnd.deadline = None
             await uow.session.flush()
             await uow.record(game_id, "RoundPaused", actor, payload, source_id)
-            return await round_view(uow.session, game, rnd)
+            return await owe_in(uow, answer, await round_view(uow.session, game, rnd))
 
-    async def resume_round(self, game_id: int, *, actor: int | None, source_id: str | None = None) -> RoundView:
+    async def resume_round(self, game_id: int, *, actor: int | None, source_id: str | None = None,
+                           answer: OwedWith[RoundView] | None = None) -> RoundView:
         """Start a paused round's deadline again: now + the time it had left."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
@@ -301,7 +305,7 @@ class RoundService(ServiceBase):
             rnd.paused_left = None
             await uow.session.flush()
             await uow.record(game_id, "RoundResumed", actor, payload, source_id)
-            return await round_view(uow.session, game, rnd)
+            return await owe_in(uow, answer, await round_view(uow.session, game, rnd))
 
     async def pending_deadlines(self) -> list[tuple[int, int, datetime]]:
         """Every open round with a deadline, soonest first: (game id, round number, deadline)."""
