@@ -270,30 +270,44 @@ async def test_a_phase_stepped_back_just_before_a_kill_is_announced_after_it_onc
 
 async def test_an_election_reopened_or_a_round_called_off_just_before_a_kill_is_announced_after_it_once(
         clerk_bot: Harness) -> None:
-    """Mylantium's take-backs (play-test U1.2, U1.5), each killed after its commit, before anything is owed: the
-    Primary closed by mistake and reopened (the channel told, each Faction's player DMed their own choice); then,
-    after the Primary closes again and the turn's Business Phase, the next Round started too early and called off.
-    After each restart what it announced is posted once (owed in its transaction, ``AnswerWith``)."""
+    """Mylantium's election commands, each killed after its commit, before anything is owed: the Primary closed by
+    mistake and reopened (play-test U1.2: the channel told, each Faction's player DMed their own choice) and its
+    deadline moved (`/election deadline`); after the Primary closes again, the Whig nominee named (`/election
+    nominee`), the General Election opened (its card) and, once it has closed and the approval was corrected, its
+    erratum (`/election erratum`); after the turn's Business Phase, the next Round started too early (`/election
+    start`: the locks) and called off (play-test U1.5). After each restart what each announced is posted once (owed
+    in its transaction, ``AnswerWith``); before, each was owed after its commit and the kill lost it."""
     h = clerk_bot
     await primary(h)
     await h.run(h.mod, "election primary close", h.game)
     before = {m.id for m in h.fake.sent}
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election reopen", h.game, reason="too early"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election deadline", h.game, deadline="48h"))
     reopened: dict[str, tuple[Channel | None, str]] = {
         "the channel told": (h.game, "**sirius: the Primary of turn 1 is reopened** by the moderators (too early)"),
         "alice told her choice": (h.fake.dm_channel(h.alice), "Your Faction's choice, **Lee Adams**, stands"),
-        "carol told hers": (h.fake.dm_channel(h.carol), "Your Faction's choice, **Kit Marlow**, stands")}
+        "carol told hers": (h.fake.dm_channel(h.carol), "Your Faction's choice, **Kit Marlow**, stands"),
+        "the deadline moved": (h.game, "The Primary of turn 1 in sirius now closes")}
     await posted_once_at_start(h, before, reopened)
     await nothing_more(h, before, reopened)
     await h.run(h.mod, "election primary close", h.game)
     await h.run(h.mod, "election cancel", h.game)  # refused: the Primary has opened (nothing owed)
-    await h.run(h.mod, "election general open", h.game)
-    await h.run(h.mod, "election general close", h.game)
-    await h.run(h.mod, "phase business close", h.game)
-    await h.run(h.mod, "election start", h.game)
     before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election nominee", h.game, party="Whig",
+                                                       candidate="Ann Oakes"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election general open", h.game))
+    await h.run(h.mod, "election general close", h.game)
+    await h.run(h.mod, "government set", h.game, approval=10, since=1)
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election erratum", h.game, turn=1))
+    await h.run(h.mod, "phase business close", h.game)
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election start", h.game))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election cancel", h.game, reason="started early"))
-    called_off = {"the channel told": (h.game, "**sirius: turn 2's Election Round is called off** by the moderators")}
+    called_off: dict[str, tuple[Channel | None, str]] = {
+        "the nominee named": (h.game, "The moderators name **Ann Oakes** the Whig nominee."),
+        "the General Election opened": (h.game, "sirius: the General Election of turn 1 is open"),
+        "the erratum": (h.game, "sirius, General Election of turn 1: erratum"),
+        "the locks": (h.game, "**sirius: the Election Round of turn 2 begins.**"),
+        "the channel told": (h.game, "**sirius: turn 2's Election Round is called off** by the moderators")}
     await posted_once_at_start(h, before, called_off)
 
 
