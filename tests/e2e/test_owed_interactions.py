@@ -418,20 +418,32 @@ async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dm
 
 async def test_a_revolution_resolved_at_its_deadline_just_before_a_kill_is_announced_after_it_once(
         clerk_bot: Harness) -> None:
-    """The Brass Hats let the Proles' Revolution go on; its contributions close at their deadline in a pass of the
-    deadline scheduler, which commits the resolution and is killed before it owes anything. After the restart its
+    """The moderators answer the coup offer for the Brass Hats (`/revolution coup answer:no`: the Proles' Revolution
+    goes on) and move the contributions' deadline (`/revolution deadline`), each killed after its commit; carol alone
+    sends a contribution; the contributions close at their deadline in a pass of the deadline scheduler, which
+    commits the resolution and is killed before it owes anything. After the restart the coup's news, the request for
+    contributions, the deadline moved, the moderators' warning that the result gives carol's contribution away, the
     outcome and the game's end are posted once; a second restart posts nothing more. Before, they were owed after
-    the commit and the kill lost them: the game had ended, and nobody was told."""
+    their commits (the warning's place looked up after the write) and the kill lost them: the game had ended, and
+    nobody was told."""
     h = clerk_bot
-    coup = await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup; bob's Proles rise
-    await h.press(h.alice, coup, "No coup")
+    await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup; bob's Proles rise
     before = {m.id for m in h.fake.sent}
-    await killed_in_a_pass(h, timedelta(days=3))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "revolution coup", h.game, answer="no"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "revolution deadline", h.game, deadline="24h"))
+    await h.fake.reply_to(await h.fake.dm(h.carol, "Contribute: 20"))
+    await killed_in_a_pass(h, timedelta(days=2))
     wanted: dict[str, tuple[Channel | None, str]] = {
+        "the coup answer's news": (h.game, "The Brass Hats do not attempt a coup."),
+        "the request for contributions": (h.fake.dm_channel(h.carol), "sirius: the Proles' Revolution is under way."),
+        "the deadline moved": (h.game, "Contributions to revolution #1 now close"),
+        "the moderators' warning": (None, "the Plutocrats gave $20 to the Counter-Revolutionary Treasury"),
         "the outcome": (h.game, "The Proles are victorious: they install a Proletarian Socialism."),
         "the game's end": (h.game, "**sirius has ended:** the Proles have overthrown the government."),
     }
     await posted_once_at_start(h, before, wanted)
+    warning = next(m for m in h.fake.sent if wanted["the moderators' warning"][1] in m.text())
+    assert h.fake.channels[warning.channel_id].name == "sirius moderators"  # their private thread
     await nothing_more(h, before, wanted)
 
 
