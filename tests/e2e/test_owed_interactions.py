@@ -123,9 +123,10 @@ async def test_what_a_slash_command_or_a_post_records_and_posts_committed_just_b
     after its commit, before anything is owed: alice's `/motion move` (the Motion announced, the offer DMed to
     the first player asked), her `/motion decline` (the offer's move, the offer DMed to carol), carol's `/motion
     second` (the resolution), bob's `/ag vote` (the AG election's running count), alice's `/pv support` (the player
-    vote's running count, in a thread the bot makes) and bob's `Vote: End Game` posted in that thread (the count
-    brought up to date, the vote passed). After the restart each is posted once; a second restart posts nothing
-    more. Before, each was owed after its commit and the kill lost it."""
+    vote's running count, in a thread the bot makes); then bob's `Vote: End Game` posted in that thread (the count
+    brought up to date, the vote passed) and the moderators' `/motion reopen` of carol's second (the channel told,
+    the offer DMed to carol again). After each restart each is posted once; a second restart posts nothing more.
+    Before, each was owed after its commit and the kill lost it."""
     h = clerk_bot
     vega = await also_plays(h, "convocate", "vega", moved=False)
     rigel = await also_plays(h, "landsdraad", "rigel")
@@ -160,17 +161,24 @@ async def test_what_a_slash_command_or_a_post_records_and_posts_committed_just_b
 
     real = h.bot.courier.to_message
     h.bot.courier.to_message = killed  # type: ignore[method-assign]
+    later = {m.id for m in h.fake.sent}
     try:  # bob's post in the thread: read, committed, killed before the front end owes anything
         await h.fake.say(h.bob, thread, "Vote: End Game")
         await h.settle()
     finally:
         h.bot.courier.to_message = real  # type: ignore[method-assign]
-    passed: dict[str, tuple[Channel | None, str]] = {"the vote passed": (rigel, "Player vote passed: End Game")}
+    # the moderators take carol's second back (`/motion reopen`): the offer is with her again
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion reopen", vega, number=1, reason="wrong seat"))
+    passed: dict[str, tuple[Channel | None, str]] = {
+        "the vote passed": (rigel, "Player vote passed: End Game"),
+        "the Motion reopened": (vega, "**Motion #1 (Land Reform) is reopened** by the moderators: carol's second"),
+        "the offer to carol again": wanted["the offer to carol"]}
     assert "open: 1 of" in count.text()
-    await posted_once_at_start(h, before, passed)
+    await posted_once_at_start(h, later, passed)
     assert "PASSED: awaiting the moderator" in count.text(), "the running count brought up to date"
     edits = (tally.edits, count.edits)
-    await nothing_more(h, before, {**wanted, **passed})
+    await nothing_more(h, later, passed)
+    assert posted_since(h, before, wanted) == {**dict.fromkeys(wanted, 1), "the offer to carol": 2}
     assert (tally.edits, count.edits) == edits
 
 
@@ -201,16 +209,19 @@ async def test_what_a_dm_chosen_by_its_menu_posts_elsewhere_committed_just_befor
 async def test_what_a_convocate_turns_commands_announce_committed_just_before_a_kill_is_posted_after_it_once(
         clerk_bot: Harness) -> None:
     """alice's turn in the Convocate, each command killed after its commit, before anything is owed: `/statute
-    declare` (its card), `/directive`, `/phase next` (whose Phase it is now), `/statute section` and `/statute
-    destroy` (their lines in the game channel); then bob's `/repeal` of alice's Statute Y (its outcome). After the
-    restart each is posted once; a second restart posts nothing more. Before, each was owed after its commit and
-    the kill lost it: the table never heard that X was declared or whose Phase it was."""
+    declare` (its card), `/directive`, the moderators' `/factor set` (a Factor added), `/phase next` (whose Phase it
+    is now), `/statute section` and `/statute destroy` (their lines in the game channel); then the moderators'
+    `/statute set` (alice's Statute Y given carol as its owner), bob's `/repeal` of Y (its outcome) and the
+    moderators' `/statute restore` of X. After the restart each is posted once; a second restart posts nothing
+    more. Before, each was owed after its commit and the kill lost it: the table never heard that X was declared or
+    whose Phase it was."""
     h = clerk_bot
     game_id = await seated(h)
     before = {m.id for m in h.fake.sent}
     for who, command, options in (
             (h.alice, "statute declare", {"statute": "X", "character": "K_A", "section": 1, "sections": 2}),
             (h.alice, "directive", {"factor": "GOVT"}),
+            (h.mod, "factor set", {"name": "Trade", "value": 1}),
             (h.alice, "phase next", {}),
             (h.alice, "statute section", {"statute": "X", "section": 2}),
             (h.alice, "statute destroy", {"statute": "X"})):
@@ -218,6 +229,7 @@ async def test_what_a_convocate_turns_commands_announce_committed_just_before_a_
     wanted: dict[str, tuple[Channel | None, str]] = {
         "the Statute declared": (h.game, "sirius: alice declares X"),
         "the Directive": (h.game, "alice's current Directive is now GOVT."),
+        "the Factor set": (h.game, "The moderators set **TRADE** to +1 (added)."),
         "whose Phase it is": (h.game, "Turn 1: **alice's Admin Phase**."),
         "the Section in force": (h.game, "Section 2 of X is in force now (alice's Admin Phase)."),
         "the Statute destroyed": (h.game, "alice destroys X; it goes to alice's Depleted Pile."),
@@ -226,8 +238,16 @@ async def test_what_a_convocate_turns_commands_announce_committed_just_before_a_
     await until(h, game_id, "alice")  # alice's next turn: K_A readied, she declares Y; then bob moves to repeal it
     await h.run(h.alice, "statute declare", h.game, statute="Y", character="K_A", section=1, sections=2)
     await until(h, game_id, "bob")
-    await killed_as_it_returns(h, lambda: h.fake.slash(h.bob, "repeal", h.game, statute="Y", convocant="K_B"))
-    repealed: dict[str, tuple[Channel | None, str]] = {"the Repeal": (h.game, "sirius: Motion of Repeal against Y")}
+    for who, command, options in (
+            (h.mod, "statute set", {"statute": "Y", "owner": h.carol, "reason": "mistyped"}),
+            (h.bob, "repeal", {"statute": "Y", "convocant": "K_B"}),
+            (h.mod, "statute restore", {"statute": "X", "reason": "a typo"})):
+        await killed_as_it_returns(h, partial(h.fake.slash, who, command, h.game, **options))
+    repealed: dict[str, tuple[Channel | None, str]] = {
+        "the owner corrected": (h.game, "The moderators corrected the owner of **Y**: carol, not alice (mistyped)"),
+        "the Repeal": (h.game, "sirius: Motion of Repeal against Y"),
+        "the Statute restored": (h.game, "The moderators put **X** back in force (a correction: it was destroyed by "
+                                         "mistake; a typo)")}
     await posted_once_at_start(h, before, repealed)
     await nothing_more(h, before, {**wanted, **repealed})
 
@@ -250,30 +270,44 @@ async def test_a_phase_stepped_back_just_before_a_kill_is_announced_after_it_onc
 
 async def test_an_election_reopened_or_a_round_called_off_just_before_a_kill_is_announced_after_it_once(
         clerk_bot: Harness) -> None:
-    """Mylantium's take-backs (play-test U1.2, U1.5), each killed after its commit, before anything is owed: the
-    Primary closed by mistake and reopened (the channel told, each Faction's player DMed their own choice); then,
-    after the Primary closes again and the turn's Business Phase, the next Round started too early and called off.
-    After each restart what it announced is posted once (owed in its transaction, ``AnswerWith``)."""
+    """Mylantium's election commands, each killed after its commit, before anything is owed: the Primary closed by
+    mistake and reopened (play-test U1.2: the channel told, each Faction's player DMed their own choice) and its
+    deadline moved (`/election deadline`); after the Primary closes again, the Whig nominee named (`/election
+    nominee`), the General Election opened (its card) and, once it has closed and the approval was corrected, its
+    erratum (`/election erratum`); after the turn's Business Phase, the next Round started too early (`/election
+    start`: the locks) and called off (play-test U1.5). After each restart what each announced is posted once (owed
+    in its transaction, ``AnswerWith``); before, each was owed after its commit and the kill lost it."""
     h = clerk_bot
     await primary(h)
     await h.run(h.mod, "election primary close", h.game)
     before = {m.id for m in h.fake.sent}
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election reopen", h.game, reason="too early"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election deadline", h.game, deadline="48h"))
     reopened: dict[str, tuple[Channel | None, str]] = {
         "the channel told": (h.game, "**sirius: the Primary of turn 1 is reopened** by the moderators (too early)"),
         "alice told her choice": (h.fake.dm_channel(h.alice), "Your Faction's choice, **Lee Adams**, stands"),
-        "carol told hers": (h.fake.dm_channel(h.carol), "Your Faction's choice, **Kit Marlow**, stands")}
+        "carol told hers": (h.fake.dm_channel(h.carol), "Your Faction's choice, **Kit Marlow**, stands"),
+        "the deadline moved": (h.game, "The Primary of turn 1 in sirius now closes")}
     await posted_once_at_start(h, before, reopened)
     await nothing_more(h, before, reopened)
     await h.run(h.mod, "election primary close", h.game)
     await h.run(h.mod, "election cancel", h.game)  # refused: the Primary has opened (nothing owed)
-    await h.run(h.mod, "election general open", h.game)
-    await h.run(h.mod, "election general close", h.game)
-    await h.run(h.mod, "phase business close", h.game)
-    await h.run(h.mod, "election start", h.game)
     before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election nominee", h.game, party="Whig",
+                                                       candidate="Ann Oakes"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election general open", h.game))
+    await h.run(h.mod, "election general close", h.game)
+    await h.run(h.mod, "government set", h.game, approval=10, since=1)
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election erratum", h.game, turn=1))
+    await h.run(h.mod, "phase business close", h.game)
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election start", h.game))
     await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election cancel", h.game, reason="started early"))
-    called_off = {"the channel told": (h.game, "**sirius: turn 2's Election Round is called off** by the moderators")}
+    called_off: dict[str, tuple[Channel | None, str]] = {
+        "the nominee named": (h.game, "The moderators name **Ann Oakes** the Whig nominee."),
+        "the General Election opened": (h.game, "sirius: the General Election of turn 1 is open"),
+        "the erratum": (h.game, "sirius, General Election of turn 1: erratum"),
+        "the locks": (h.game, "**sirius: the Election Round of turn 2 begins.**"),
+        "the channel told": (h.game, "**sirius: turn 2's Election Round is called off** by the moderators")}
     await posted_once_at_start(h, before, called_off)
 
 
@@ -436,20 +470,32 @@ async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dm
 
 async def test_a_revolution_resolved_at_its_deadline_just_before_a_kill_is_announced_after_it_once(
         clerk_bot: Harness) -> None:
-    """The Brass Hats let the Proles' Revolution go on; its contributions close at their deadline in a pass of the
-    deadline scheduler, which commits the resolution and is killed before it owes anything. After the restart its
+    """The moderators answer the coup offer for the Brass Hats (`/revolution coup answer:no`: the Proles' Revolution
+    goes on) and move the contributions' deadline (`/revolution deadline`), each killed after its commit; carol alone
+    sends a contribution; the contributions close at their deadline in a pass of the deadline scheduler, which
+    commits the resolution and is killed before it owes anything. After the restart the coup's news, the request for
+    contributions, the deadline moved, the moderators' warning that the result gives carol's contribution away, the
     outcome and the game's end are posted once; a second restart posts nothing more. Before, they were owed after
-    the commit and the kill lost them: the game had ended, and nobody was told."""
+    their commits (the warning's place looked up after the write) and the kill lost them: the game had ended, and
+    nobody was told."""
     h = clerk_bot
-    coup = await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup; bob's Proles rise
-    await h.press(h.alice, coup, "No coup")
+    await coup_offer(h)  # #sirius: alice the Brass Hats, offered a coup; bob's Proles rise
     before = {m.id for m in h.fake.sent}
-    await killed_in_a_pass(h, timedelta(days=3))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "revolution coup", h.game, answer="no"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "revolution deadline", h.game, deadline="24h"))
+    await h.fake.reply_to(await h.fake.dm(h.carol, "Contribute: 20"))
+    await killed_in_a_pass(h, timedelta(days=2))
     wanted: dict[str, tuple[Channel | None, str]] = {
+        "the coup answer's news": (h.game, "The Brass Hats do not attempt a coup."),
+        "the request for contributions": (h.fake.dm_channel(h.carol), "sirius: the Proles' Revolution is under way."),
+        "the deadline moved": (h.game, "Contributions to revolution #1 now close"),
+        "the moderators' warning": (None, "the Plutocrats gave $20 to the Counter-Revolutionary Treasury"),
         "the outcome": (h.game, "The Proles are victorious: they install a Proletarian Socialism."),
         "the game's end": (h.game, "**sirius has ended:** the Proles have overthrown the government."),
     }
     await posted_once_at_start(h, before, wanted)
+    warning = next(m for m in h.fake.sent if wanted["the moderators' warning"][1] in m.text())
+    assert h.fake.channels[warning.channel_id].name == "sirius moderators"  # their private thread
     await nothing_more(h, before, wanted)
 
 

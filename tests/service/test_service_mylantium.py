@@ -7,7 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from mylantium_table import MOD, USERS, Republic, republic
+from ledger_front import MODERATOR
+from mylantium_table import CHANNEL, GUILD, MOD, USERS, Republic, republic
 from sqlalchemy import select
 
 from bot.actions.mylantium.render import result_card
@@ -448,21 +449,30 @@ async def test_a_pledge_leaves_the_timed_work_unread(clerk: Clerk, clock: Manual
 
 async def test_a_lone_contribution_is_told_to_the_moderators_only(clerk: Clerk, clock: ManualClock) -> None:
     """The disclosure check (docs/rulings.md): only the Plutocrats sent money against the coup, so the posted $10
-    is theirs; who sent is public. The moderators are told; nothing of it goes to the channel or a player."""
-    from bot.actions.commands import App
-    from bot.actions.mylantium.revolution import contribution_warnings
-    from bot.actions.outbox import ToThread
+    is theirs; who sent is public. The moderators are told; nothing of it goes to the channel or a player. Their
+    warning is owed in the resolution's transaction with the rest (``AnswerWith``; its place looked up before the
+    write): a kill after the commit does not lose it (before, it was made and owed after the write)."""
+    from itertools import count
+
+    from bot.actions.commands import App, dispatch
+    from bot.actions.context import Ctx, Place
+    from bot.actions.outbox import Answering, ToThread, not_owed
+    from engine.service.owed import NOTICE, Owed
 
     rep = await tv1_i11(clerk, clock)
     await clerk.mylantium.set_faction(rep.id, code=C.PR, vp=0, actor=MOD)
     await clerk.mylantium.revolutions.answer_coup(rep.id, accept=True, user_id=USERS[C.BH], actor=USERS[C.BH])
     await clerk.mylantium.revolutions.pledge(rep.id, user_id=USERS[C.PL], amount=10, to_vanguard=False,
                                              at=clock.now(), source_id="p-PL")
-    done = await clerk.mylantium.revolutions.resolve_revolution(rep.id, actor=MOD)
-    assert done is not None and done.disclosed == ((C.PL, "crt", 10),)
-    [warning] = await contribution_warnings(App(clerk), done)
+    posts = count(1)  # a nonce each (at most 25 characters)
+    answering = Answering(not_owed, lambda _: Owed("elsewhere", None, NOTICE, f"p:{next(posts)}", {}))
+    out = await dispatch(App(clerk), Ctx(MODERATOR, Place(GUILD, CHANNEL), "s-resolve", clock.now(), answering),
+                         "revolution resolve", {})
+    [warning] = [o for o in out if "gives away contributions" in o.text]
     assert isinstance(warning.to, ToThread) and warning.to.private
-    assert "the Plutocrats gave $10 to the Counter-Revolutionary Treasury" in (warning.text or "")
+    assert "the Plutocrats gave $10 to the Counter-Revolutionary Treasury" in warning.text
+    assert warning in [item for item, _ in answering.owed], "owed in the resolution's transaction"
+    assert not any("gave $10" in o.text for o in out if o is not warning)
 
 
 async def test_a_revolution_put_down_at_its_deadline_raises_fervor(clerk: Clerk, clock: ManualClock) -> None:

@@ -19,7 +19,7 @@ from engine.convocate.board import SOVEREIGNTIES, Kind
 from engine.convocate.board import Card as CardState
 from engine.convocate.rulings import SETTINGS
 from engine.core.errors import RuleError
-from engine.service.convocate.views import card_line
+from engine.service.convocate.views import FactorSet, card_line
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -187,12 +187,18 @@ async def card_remove(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
                  moderator=True)
 async def factor_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    name, old, new = await app.clerk.convocate.board.set_factor(g.id, name=o["name"], value=o["value"],
-                                                                actor=ctx.actor.id, source_id=ctx.source_id)
-    was = "added" if old is None else f"was {old:+d}".replace("+0", "0")
-    return [reply(f"{name} set.", ephemeral=True),
-            *await quietly(app, g, Outgoing(ToChannel(g.channel_id), text=(
-                f"The moderators set **{name}** to {new:+d} ({was}).".replace("+0 ", "0 "))))]
+
+    def said(f: FactorSet) -> list[Outgoing]:  # the line owed in the change's transaction (``AnswerWith``)
+        was = "added" if f.old is None else f"was {f.old:+d}".replace("+0", "0")
+        return [reply(f"{f.name} set.", ephemeral=True), *([] if f.setting_up else [Outgoing(
+            ToChannel(g.channel_id), text=f"The moderators set **{f.name}** to {f.new:+d} ({was}).".replace("+0 ",
+                                                                                                           "0 "))])]
+
+    answered = AnswerWith(ctx.answering, said)
+    f = await app.clerk.convocate.board.set_factor(g.id, name=o["name"], value=o["value"], actor=ctx.actor.id,
+                                                   source_id=ctx.source_id, answer=answered.owed)
+    # during set-up the summary instead, brought up to date after the write (as after /card add)
+    return [*answered.out(f), *(await quietly(app, g) if f.setting_up else [])]
 
 
 @command(ROUTES, "directive", "Set your current Directive (a Galactic Factor, or none); moderators set anyone's.",

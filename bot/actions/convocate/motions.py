@@ -247,14 +247,19 @@ async def motion_reopen(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any
     """Play-test U3.1: a second entered for the wrong player (a `/cast-for` mistake) resolved the Motion at once;
     the moderators take it back, and the offer goes round again from the player it had reached."""
     assert g is not None
-    m = await app.clerk.convocate.motions.reopen(g.id, actor=ctx.actor.id, number=o["number"], reason=_reason(o),
-                                                 source_id=ctx.source_id)
-    now = app.clerk.clock.now()
-    where = ("it resolves again, since nobody left can second it" if m.resolved else
-             f"the offer to second is with {m.offer_to} now")
-    return [reply(f"The second of Motion #{m.number} ({m.name}) is taken back and announced; {where}.",
-                  ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=reopened_text(m, now)), *offer_or_resolution(m, now)]
+
+    def said(m: MotionView) -> list[Outgoing]:  # owed in the reopening's transaction (``AnswerWith``)
+        now = app.clerk.clock.now()
+        where = ("it resolves again, since nobody left can second it" if m.resolved else
+                 f"the offer to second is with {m.offer_to} now")
+        return [reply(f"The second of Motion #{m.number} ({m.name}) is taken back and announced; {where}.",
+                      ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=reopened_text(m, now)), *offer_or_resolution(m, now)]
+
+    answered = AnswerWith(ctx.answering, said)
+    return answered.out(await app.clerk.convocate.motions.reopen(
+        g.id, actor=ctx.actor.id, number=o["number"], reason=_reason(o), source_id=ctx.source_id,
+        answer=answered.owed))
 
 
 AT_THE_TABLE = ("Clerk records a Motion's text but does not carry it out, and holds no hand, deck or target: whatever "

@@ -119,13 +119,18 @@ async def statute_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
     reason = _reason(o)
     owner = user_id_of(o, "owner")
     assert owner is not None  # a required option
-    name, was, now = await app.clerk.convocate.turns.set_statute_owner(
-        g.id, user_id=ctx.actor.id, statute=o["statute"], owner=owner, reason=reason,
-        source_id=ctx.source_id)
-    text = (f"The moderators corrected the owner of **{name}**: {now}, not {was}"
-            f"{f' ({reason})' if reason else ''}. Its controller and Section are unchanged.")
-    return [reply(f"{name}'s owner is now {now}; announced.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=text)]
+
+    def said(done: tuple[str, str, str]) -> list[Outgoing]:  # owed in the correction's transaction (``AnswerWith``)
+        name, was, now = done
+        text = (f"The moderators corrected the owner of **{name}**: {now}, not {was}"
+                f"{f' ({reason})' if reason else ''}. Its controller and Section are unchanged.")
+        return [reply(f"{name}'s owner is now {now}; announced.", ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=text)]
+
+    answered = AnswerWith(ctx.answering, said)
+    return answered.out(await app.clerk.convocate.turns.set_statute_owner(
+        g.id, user_id=ctx.actor.id, statute=o["statute"], owner=owner, reason=reason, source_id=ctx.source_id,
+        answer=answered.owed))
 
 
 @command(ROUTES, "statute restore", "Put back in force a Statute repealed or destroyed by mistake (moderators).",
@@ -134,14 +139,20 @@ async def statute_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
 async def statute_restore(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
     reason = _reason(o)
-    view, was = await app.clerk.convocate.turns.restore_statute(g.id, user_id=ctx.actor.id, statute=o["statute"],
-                                                                reason=reason, source_id=ctx.source_id)
-    s = view.statute
-    text = (f"The moderators put **{s.name}** back in force (a correction: it was {was} by mistake"
-            f"{f'; {reason}' if reason else ''}): Section {s.section} is in force, controlled by {s.controller}. "
-            "Nothing resolves again, and no card is readied or activated by it.")
-    return [reply(f"{s.name} is back in force and announced.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=text)]
+
+    def said(done: tuple[StatuteView, str]) -> list[Outgoing]:  # owed in the correction's transaction
+        view, was = done
+        s = view.statute
+        text = (f"The moderators put **{s.name}** back in force (a correction: it was {was} by mistake"
+                f"{f'; {reason}' if reason else ''}): Section {s.section} is in force, controlled by {s.controller}. "
+                "Nothing resolves again, and no card is readied or activated by it.")
+        return [reply(f"{s.name} is back in force and announced.", ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=text)]
+
+    answered = AnswerWith(ctx.answering, said)
+    return answered.out(await app.clerk.convocate.turns.restore_statute(
+        g.id, user_id=ctx.actor.id, statute=o["statute"], reason=reason, source_id=ctx.source_id,
+        answer=answered.owed))
 
 
 @command(ROUTES, "phase next", "End the Phase (the active player, or a moderator): the pool empties; Ready readies.")

@@ -11,7 +11,7 @@ from typing import Any
 from bot.actions.commands import App, CommandFlags, Option, require_game
 from bot.actions.context import Ctx
 from bot.actions.moderators import erratum_offer, moderator_target
-from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
+from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.mylantium.errata import GeneralRecount
@@ -135,11 +135,12 @@ def erratum_card(e: ElectionErratum) -> Card:
 async def post_erratum(app: App, ctx: Ctx, game: GameView, turn: int) -> list[Outgoing]:
     if not ctx.actor.moderates(game.moderator_role_id):
         raise RuleError(f"Only the moderators of {game.name} can post an erratum.")
-    e = await app.clerk.mylantium.errata.post_erratum(game.id, turn=turn, actor=ctx.actor.id,
-                                                      source_id=ctx.source_id)
-    return [reply(f"The erratum for the General Election of turn {turn} is posted in the game channel.",
-                  ephemeral=True),
-            Outgoing(ToChannel(game.channel_id), card=erratum_card(e))]
+    # the erratum, owed in its transaction (``AnswerWith``)
+    answered: AnswerWith[ElectionErratum] = AnswerWith(ctx.answering, lambda e: [
+        reply(f"The erratum for the General Election of turn {turn} is posted in the game channel.", ephemeral=True),
+        Outgoing(ToChannel(game.channel_id), card=erratum_card(e))])
+    return answered.out(await app.clerk.mylantium.errata.post_erratum(game.id, turn=turn, actor=ctx.actor.id,
+                                                                      source_id=ctx.source_id, answer=answered.owed))
 
 
 @command("election erratum", "Post an erratum for a closed General Election that a correction changes.",

@@ -30,6 +30,7 @@ from bot.actions.outbox import (
     Button,
     Outgoing,
     ToChannel,
+    ToThread,
     ToUser,
     reply,
 )
@@ -137,10 +138,14 @@ async def revolution_status(app: App, ctx: Ctx, game: GameView | None, o: dict[s
          Option("answer", str, "yes or no", True, ("yes", "no")), **M)
 async def revolution_coup(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
+    # what the answer moves on (the chain's news, the requests for contributions), owed in its transaction
+    answered: AnswerWith[ChainView] = AnswerWith(ctx.answering, lambda c: [
+        reply("Recorded.", ephemeral=True), *chain_outgoings(app, c)])
     c = await app.clerk.mylantium.revolutions.answer_coup(g.id, accept=o["answer"] == "yes", user_id=None,
-                                                          actor=ctx.actor.id, source_id=ctx.source_id)
+                                                          actor=ctx.actor.id, source_id=ctx.source_id,
+                                                          answer=answered.owed)
     app.deadlines_changed()
-    return [reply("Recorded.", ephemeral=True), *chain_outgoings(app, c)]
+    return answered.out(c)
 
 
 @command("revolution deadline", "Set or move the deadline for contributions.",
@@ -149,30 +154,34 @@ async def revolution_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict
     g = require_game(game)
     read = await game_deadline(app, g.id, o["deadline"])
     when = read.when
+    answered: AnswerWith[ChainView] = AnswerWith(ctx.answering, lambda c: [  # owed in the move's transaction
+        reply(f"Deadline moved.{read_as(o['deadline'], read)}", ephemeral=True),
+        Outgoing(ToChannel(g.channel_id), text=f"Contributions to revolution #{c.number} now close {stamp(when)}.")])
     c = await app.clerk.mylantium.revolutions.set_chain_deadline(g.id, deadline=when, actor=ctx.actor.id,
-                                                                 source_id=ctx.source_id)
+                                                                 source_id=ctx.source_id, answer=answered.owed)
     app.deadlines_changed()
-    return [reply(f"Deadline moved.{read_as(o['deadline'], read)}", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"Contributions to revolution #{c.number} now close "
-                                                   f"{stamp(when)}.")]
+    return answered.out(c)
 
 
 @command("revolution resolve", "Close the contributions now and resolve the Revolution or coup.", **M)
 async def revolution_resolve(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    # what the resolution moves on, owed in its transaction (``AnswerWith``); the moderators' warning after it
-    answered: AnswerWith[ChainView | None] = AnswerWith(ctx.answering, partial(resolved_news, app))
+    # the moderators' warning and what the resolution moves on, owed in its transaction (``AnswerWith``)
+    answered: AnswerWith[ChainView | None] = AnswerWith(ctx.answering,
+                                                        partial(resolved_news, app, await moderator_target(app, g)))
     c = await app.clerk.mylantium.revolutions.resolve_revolution(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
                                                                  answer=answered.owed)
     if c is None:
         raise RuleError("That was already done.")
     app.deadlines_changed()
-    return [reply("Resolved.", ephemeral=True), *await contribution_warnings(app, c), *answered.out(c)]
+    return [reply("Resolved.", ephemeral=True), *answered.out(c)]
 
 
-def resolved_news(app: App, c: ChainView | None) -> list[Outgoing]:
-    """What a Revolution's resolution moves on (``chain_outgoings``); nothing when it was resolved already."""
-    return chain_outgoings(app, c) if c is not None else []
+def resolved_news(app: App, place: ToChannel | ToThread, c: ChainView | None) -> list[Outgoing]:
+    """What a Revolution's resolution posts: the moderators' warning of the contributions its result gives away (in
+    their place, ``place``, looked up before the write, as a transfer's notice is), then what it moves on
+    (``chain_outgoings``); nothing when it was resolved already."""
+    return [*contribution_warnings(place, c), *chain_outgoings(app, c)] if c is not None else []
 
 
 # -- deadlines -------------------------------------------------------------------------------------------------
@@ -184,8 +193,9 @@ async def close_contributions_due(app: App, now: datetime) -> list[Outgoing]:
     for game_id, number, attempt, deadline in await app.clerk.mylantium.revolutions.pending_contributions():
         if deadline > now:
             break
-        answered = AnswerWith(TIMED.get(), partial(resolved_news, app))  # owed with its write, as /revolution resolve
-        try:
+        try:  # the warning and the news owed with its write, as /revolution resolve's
+            place = await moderator_target(app, await app.clerk.games.game(game_id))
+            answered = AnswerWith(TIMED.get(), partial(resolved_news, app, place))
             c = await app.clerk.mylantium.revolutions.resolve_revolution(
                 game_id, actor=None, expected=(number, attempt),
                 source_id=f"myl-revolution-deadline:{game_id}:{number}:{attempt}", answer=answered.owed)
@@ -194,19 +204,20 @@ async def close_contributions_due(app: App, now: datetime) -> list[Outgoing]:
                           game_id)
             continue
         if c is not None:
-            out += await contribution_warnings(app, c) + answered.out(c)
+            out += answered.out(c)
     return out
 
 
-async def contribution_warnings(app: App, c: ChainView) -> list[Outgoing]:
-    """For the moderators only: each contribution the result just resolved gives away (docs/rulings.md). The totals
-    are posted anyway: the outcome rests on them and the chain goes on at once."""
+def contribution_warnings(place: ToChannel | ToThread, c: ChainView) -> list[Outgoing]:
+    """For the moderators only, in their place (``moderator_target``): each contribution the result just resolved
+    gives away (docs/rulings.md). The totals are posted anyway: the outcome rests on them and the chain goes on at
+    once."""
     current = c.chain.attempts[c.first_new - 1] if c.disclosed else None
     if current is None:
         return []
     funds = {"crt": "to the Counter-Revolutionary Treasury", "vanguard": f"to the {current.vanguard.plural}"}
     what = "; ".join(f"the {code.plural} gave ${amount} {funds[fund]}" for code, fund, amount in c.disclosed)
-    return [Outgoing(await moderator_target(app, c.game), text=(
+    return [Outgoing(place, text=(
         f"**Moderators:** the result of the {current.vanguard.plural}' {'coup' if current.coup else 'Revolution'} in "
         f"{c.game.name} gives away contributions that are secret: {what} (who sent one is public, and a Faction "
         "that sent none gave $0, so the totals leave no other amounts). The totals were posted, since the outcome "

@@ -99,21 +99,29 @@ async def history_picture(app: App, game: GameView) -> Picture:
 @command("election start", "Start the next turn's Election Round: the realignment locks are taken now.", **M)
 async def election_start(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    turn, locks = await app.clerk.mylantium.elections.start_election_round(g.id, actor=ctx.actor.id,
-                                                                           source_id=ctx.source_id)
-    return [reply(f"Turn {turn}'s Election Round has started.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=locks_text(g.name, turn, locks))]
+
+    def said(started: tuple[int, dict[str, str]]) -> list[Outgoing]:  # owed in the start's transaction
+        turn, locks = started
+        return [reply(f"Turn {turn}'s Election Round has started.", ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=locks_text(g.name, turn, locks))]
+
+    answered = AnswerWith(ctx.answering, said)
+    return answered.out(await app.clerk.mylantium.elections.start_election_round(
+        g.id, actor=ctx.actor.id, source_id=ctx.source_id, answer=answered.owed))
 
 
 async def _open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], stage: str) -> list[Outgoing]:
     g = require_game(game)
     now = app.clerk.clock.now()
     read = await game_deadline(app, g.id, o["deadline"]) if o.get("deadline") else None
+    answered: AnswerWith[MylElectionView] = AnswerWith(ctx.answering, lambda e: [  # owed in the opening's transaction
+        reply(f"The {e.title} is open.{read_as(o.get('deadline'), read)}", ephemeral=True),
+        Outgoing(ToChannel(g.channel_id), card=election_opened_card(e, now))])
     e = await app.clerk.mylantium.elections.open_election(g.id, stage=stage, deadline=read.when if read else None,
-                                                          actor=ctx.actor.id, source_id=ctx.source_id)
+                                                          actor=ctx.actor.id, source_id=ctx.source_id,
+                                                          answer=answered.owed)
     app.deadlines_changed()
-    return [reply(f"The {e.title} is open.{read_as(o.get('deadline'), read)}", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), card=election_opened_card(e, now))]
+    return answered.out(e)
 
 
 async def _close(app: App, ctx: Ctx, game: GameView | None, stage: str) -> list[Outgoing]:
@@ -173,14 +181,20 @@ async def election_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict[s
     """Play-test U1.2: an election opened with the wrong deadline (2m for 2d) is corrected before it closes."""
     g = require_game(game)
     read = await game_deadline(app, g.id, o["deadline"])
-    e, was = await app.clerk.mylantium.elections.move_deadline(g.id, deadline=read.when, actor=ctx.actor.id,
-                                                               source_id=ctx.source_id)
+
+    def said(moved: tuple[MylElectionView, datetime | None]) -> list[Outgoing]:  # owed in the move's transaction
+        e, was = moved
+        before = f" (it was {stamp(was)})" if was is not None else " (it had none)"
+        return [reply(f"Deadline moved.{read_as(o['deadline'], read)}", ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=f"The {e.title} of turn {e.turn} in {g.name} now closes "
+                                                       f"{stamp(read.when)}{before}; choices can be sent or changed "
+                                                       "until then.")]
+
+    answered = AnswerWith(ctx.answering, said)
+    moved = await app.clerk.mylantium.elections.move_deadline(g.id, deadline=read.when, actor=ctx.actor.id,
+                                                              source_id=ctx.source_id, answer=answered.owed)
     app.deadlines_changed()
-    before = f" (it was {stamp(was)})" if was is not None else " (it had none)"
-    return [reply(f"Deadline moved.{read_as(o['deadline'], read)}", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"The {e.title} of turn {e.turn} in {g.name} now closes "
-                                                   f"{stamp(read.when)}{before}; choices can be sent or changed "
-                                                   "until then.")]
+    return answered.out(moved)
 
 
 @command("election nominee", "Name a party's nominee after a tied Primary (or correct it).",
@@ -189,11 +203,16 @@ async def election_deadline(app: App, ctx: Ctx, game: GameView | None, o: dict[s
 async def election_nominee(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     party = party_of(o["party"])
-    e = await app.clerk.mylantium.elections.name_nominee(g.id, party=party, candidate=o["candidate"],
-                                                         actor=ctx.actor.id, source_id=ctx.source_id)
-    name = (e.result or {}).get("nominees", {}).get(party.value)
-    return [reply("Recorded.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"The moderators name **{name}** the {party.title} nominee.")]
+
+    def said(e: MylElectionView) -> list[Outgoing]:  # owed in the naming's transaction (``AnswerWith``)
+        name = (e.result or {}).get("nominees", {}).get(party.value)
+        return [reply("Recorded.", ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=f"The moderators name **{name}** the {party.title} nominee.")]
+
+    answered = AnswerWith(ctx.answering, said)
+    return answered.out(await app.clerk.mylantium.elections.name_nominee(
+        g.id, party=party, candidate=o["candidate"], actor=ctx.actor.id, source_id=ctx.source_id,
+        answer=answered.owed))
 
 
 @command("election remind",

@@ -26,7 +26,7 @@ from engine.core.errors import NotFoundError, RuleError
 from engine.core.text import same_name
 from engine.service.convocate.motions import motion_view
 from engine.service.convocate.store import Loaded, faces_json, load, open_motion, require_convocate, save
-from engine.service.convocate.views import BoardView, board_view
+from engine.service.convocate.views import BoardView, FactorSet, board_view
 from engine.service.ledger import game_view, load_game
 from engine.service.membership import games_cache
 from engine.service.owed import OwedWith, owe_in
@@ -284,8 +284,9 @@ class ConvocateBoardService(ServiceBase):
             return card
 
     async def set_factor(self, game_id: int, *, name: str, value: int, actor: int | None,
-                         source_id: str | None = None) -> tuple[str, int | None, int]:
-        """A moderator sets a Galactic Factor (adding it if new): (name, old value or None, new value)."""
+                         source_id: str | None = None, answer: OwedWith[FactorSet] | None = None) -> FactorSet:
+        """A moderator sets a Galactic Factor (adding it if new). ``answer``: what it announces (after set-up),
+        owed in its transaction (``owe_in``)."""
         wanted = " ".join(name.split())
         if not wanted or len(wanted) > 32:
             raise RuleError("A Galactic Factor's name is 1 to 32 characters.")
@@ -298,7 +299,8 @@ class ConvocateBoardService(ServiceBase):
             save(uow.session, loaded, after)
             label = known or wanted.upper()
             await event(uow, game_id, "FactorSet", actor, {"factor": label, "from": old, "to": value}, source_id)
-            return label, old, value
+            setting_up = after.active is None and not after.turn  # as ``setup_summary`` tells (bot/actions/convocate)
+            return await owe_in(uow, answer, FactorSet(label, old, value, setting_up))
 
     async def set_directive(self, game_id: int, *, actor: int, moderator: bool, user_id: int, factor: str,
                             source_id: str | None = None, answer: OwedWith[tuple[str, str | None]] | None = None

@@ -413,12 +413,13 @@ class ConvocateMotionService(ServiceBase):
             return await owe_in(uow, answer, (motion_view(loaded, row), tuple((n, loaded.user_of(n)) for n in told)))
 
     async def reopen(self, game_id: int, *, actor: int | None, number: int, reason: str | None = None,
-                     source_id: str | None = None) -> MotionView:
+                     source_id: str | None = None, answer: OwedWith[MotionView] | None = None) -> MotionView:
         """A moderator's correction (play-test U3.1): the second that resolved Motion ``number`` (entered for the
         wrong player, or with the wrong Convocant) is taken back. The seconder's Convocant is readied again, the
         Motion is unresolved, and the offer reopens at the player it had reached, who and those after are asked
         again as at the first offer. Only the latest Motion, while the Action Phase in which it resolved goes on and
-        before a Statute is declared on the board it left (docs/rulings.md)."""
+        before a Statute is declared on the board it left (docs/rulings.md). ``answer``: what it announces (in the
+        game channel; the offer DMed again, or the resolution), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             session = uow.session
             loaded = await load(session, await load_game(session, game_id))
@@ -450,7 +451,7 @@ class ConvocateMotionService(ServiceBase):
                 "motion": row.number, "name": row.name, "seconder": seconder, "convocant": convocant,
                 "readied": not_readied is None, "undone": undone, "offer_to": loaded.name_of(row.offer_to),
                 "resolved": row.outcome, "reason": reason}, source_id)
-            return motion_view(loaded, row)
+            return await owe_in(uow, answer, motion_view(loaded, row))
 
 
 def _reopenable(loaded: Loaded, row: CvMotion, later: int | None) -> str:

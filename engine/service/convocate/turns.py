@@ -176,10 +176,12 @@ class ConvocateTurnService(ServiceBase):
             return await owe_in(uow, answer, StatuteView(game_view(game), gone, None, None, None, destroyed=True))
 
     async def set_statute_owner(self, game_id: int, *, user_id: int, statute: str, owner: int,
-                                reason: str | None = None, source_id: str | None = None) -> tuple[str, str, str]:
+                                reason: str | None = None, source_id: str | None = None,
+                                answer: OwedWith[tuple[str, str, str]] | None = None) -> tuple[str, str, str]:
         """A moderator's correction (play-test U3.3): a Statute declared with the wrong owner (``owner`` names whose
         Depleted Pile it goes to, and a Statute its owner takes with them when removed) is given its owner. Its
-        controller, Section and every count stay as they are. Returns (the Statute, the owner it had, the new)."""
+        controller, Section and every count stay as they are. Returns (the Statute, the owner it had, the new).
+        ``answer``: what it announces, owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             loaded = await load(uow.session, game)
@@ -193,7 +195,7 @@ class ConvocateTurnService(ServiceBase):
             row.owner_id = loaded.players[new].id
             await uow.record(game_id, "StatuteChanged", user_id, {
                 "statute": found.name, "owner": [found.owner, new], "reason": reason}, source_id)
-            return found.name, found.owner, new
+            return await owe_in(uow, answer, (found.name, found.owner, new))
 
     async def ended_statutes(self, game_id: int) -> list[tuple[str, str]]:
         """The Statutes repealed or destroyed, (name, how it ended), the latest of each name, newest first: what
@@ -207,12 +209,14 @@ class ConvocateTurnService(ServiceBase):
             return list(latest.items())
 
     async def restore_statute(self, game_id: int, *, user_id: int, statute: str, reason: str | None = None,
-                              source_id: str | None = None) -> tuple[StatuteView, str]:
+                              source_id: str | None = None,
+                              answer: OwedWith[tuple[StatuteView, str]] | None = None) -> tuple[StatuteView, str]:
         """A moderator's correction (play-test U3.2): a Statute repealed or destroyed by mistake (a Repeal counted
         with a wrong card, a destroy typed for another Statute) is put back in force as it was when it ended: the
         same controller, owner and Section. Nothing resolves again (a one-time Section is not paid for twice) and no
         card is readied or activated; the mover of the Repeal keeps the Repeal they moved this turn. Returns the
-        view and how it had ended ("repealed" or "destroyed")."""
+        view and how it had ended ("repealed" or "destroyed"). ``answer``: what it announces, owed in its transaction
+        (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             loaded = await load(uow.session, game)
@@ -241,7 +245,7 @@ class ConvocateTurnService(ServiceBase):
                 "statute": row.name, "controller": controller, "owner": owner, "section": row.section,
                 "was": was, "reason": reason}, source_id)
             back = Statute(row.name, controller, owner, row.section, stored_sections(row.sections), row.changed_turn)
-            return StatuteView(game_view(game), back, None, None, None), was
+            return await owe_in(uow, answer, (StatuteView(game_view(game), back, None, None, None), was))
 
     async def next_phase(self, game_id: int, *, user_id: int, moderator: bool,
                          source_id: str | None = None, answer: OwedWith[PhaseChanged] | None = None) -> PhaseChanged:

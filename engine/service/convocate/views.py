@@ -143,6 +143,18 @@ class StatuteView:
     destroyed: bool = False
 
 
+@dataclass(frozen=True)
+class FactorSet:
+    """A Galactic Factor a moderator set (``/factor set``): its name on the board, the value it had (None: it was
+    added) and has now, and whether the table is still being set up (no turn begun: the set-up summary shows it,
+    and the change is not announced on its own)."""
+
+    name: str
+    old: int | None
+    new: int
+    setting_up: bool
+
+
 def candidates(board: Board, player: str) -> tuple[str, ...]:
     return tuple(a.convocant for a in eligible(board, player))
 

@@ -148,10 +148,12 @@ async def _tally(session: AsyncSession, game: Game, gov: MylGovernment, row: Myl
 class Elections(ServiceBase):
     """The Election Round, the Primary and the General Election: ``clerk.mylantium.elections``."""
 
-    async def start_election_round(self, game_id: int, *, actor: int | None,
-                                   source_id: str | None = None) -> tuple[int, dict[str, str]]:
+    async def start_election_round(self, game_id: int, *, actor: int | None, source_id: str | None = None,
+                                   answer: OwedWith[tuple[int, dict[str, str]]] | None = None
+                                   ) -> tuple[int, dict[str, str]]:
         """The start of an Election Round: a new turn (after the last one's Business Phase), and the locks of R1-12
-        from a snapshot of the Factions now (P1-03, P1-04). Returns (turn, {Faction: why it is locked})."""
+        from a snapshot of the Factions now (P1-03, P1-04). Returns (turn, {Faction: why it is locked}).
+        ``answer``: what it announces (the locks), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await calm_game(uow.session, game_id)
             gov = await government_of(uow.session, game)
@@ -171,7 +173,8 @@ class Elections(ServiceBase):
             await uow.session.flush()
             await uow.record(game_id, "ElectionRoundStarted", actor, {"turn": gov.turn, "locks": gov.snapshot},
                              source_id)
-            return gov.turn, {FactionCode[c].plural: why for c, why in gov.snapshot.items()}
+            return await owe_in(uow, answer, (gov.turn, {FactionCode[c].plural: why
+                                                         for c, why in gov.snapshot.items()}))
 
     async def realign(self, game_id: int, *, user_id: int, party: Party, source_id: str | None,
                       answer: OwedWith[RealignReceipt] | None = None) -> RealignReceipt:
@@ -201,7 +204,10 @@ class Elections(ServiceBase):
                                       p.get("candidate_discarded"), duplicate=True)
 
     async def open_election(self, game_id: int, *, stage: str, deadline: datetime | None, actor: int | None,
-                            source_id: str | None = None) -> MylElectionView:
+                            source_id: str | None = None,
+                            answer: OwedWith[MylElectionView] | None = None) -> MylElectionView:
+        """The turn's Primary or General Election opens. ``answer``: what it announces (its card), owed in its
+        transaction (``owe_in``)."""
         if stage not in STAGES:
             raise RuleError("An election is the primary or the general.")
         async with self._write(game_id, source_id) as uow:
@@ -242,13 +248,18 @@ class Elections(ServiceBase):
                              {"turn": gov.turn, "stage": stage,
                               "deadline": deadline.isoformat() if deadline else None}, source_id)
             view = await election_view(uow.session, game, row)
-            return replace(view, running=await running_candidates(uow.session, game)) if stage == "primary" else view
+            if stage == "primary":
+                view = replace(view, running=await running_candidates(uow.session, game))
+            return await owe_in(uow, answer, view)
 
     async def move_deadline(self, game_id: int, *, deadline: datetime, actor: int | None,
-                            source_id: str | None = None) -> tuple[MylElectionView, datetime | None]:
+                            source_id: str | None = None,
+                            answer: OwedWith[tuple[MylElectionView, datetime | None]] | None = None
+                            ) -> tuple[MylElectionView, datetime | None]:
         """Set or move the open election's deadline (play-test U1.2: one opened with the wrong deadline could not be
         corrected). Refused while a Revolution holds it (its time left runs on when play resumes), for a time not
-        in the future, and for the deadline it already has. Returns the election and the deadline it had."""
+        in the future, and for the deadline it already has. Returns the election and the deadline it had.
+        ``answer``: what it announces, owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await calm_game(uow.session, game_id)
             row = await open_election(uow.session, game_id)
@@ -264,7 +275,7 @@ class Elections(ServiceBase):
             await uow.record(game_id, "ElectionDeadlineSet", actor,
                              {"turn": row.turn, "stage": row.stage, "deadline": deadline.isoformat(),
                               "was": was.isoformat() if was else None}, source_id)
-            return await election_view(uow.session, game, row), was
+            return await owe_in(uow, answer, (await election_view(uow.session, game, row), was))
 
     async def choose(self, game_id: int, *, user_id: int, stage: str, choice: str, at: datetime,
                      source_id: str | None, answer: OwedWith[ChoiceReceipt] | None = None) -> ChoiceReceipt:
@@ -381,9 +392,11 @@ class Elections(ServiceBase):
             return await election_view(uow.session, game, row)
 
     async def name_nominee(self, game_id: int, *, party: Party, candidate: str, actor: int | None,
-                           source_id: str | None = None) -> MylElectionView:
+                           source_id: str | None = None,
+                           answer: OwedWith[MylElectionView] | None = None) -> MylElectionView:
         """The moderator names a party's nominee: after a tied Primary (P1-16 leaves it to the moderator) or to
-        correct one, until the General Election opens."""
+        correct one, until the General Election opens. ``answer``: what it announces, owed in its transaction
+        (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_mylantium(game)
@@ -404,7 +417,7 @@ class Elections(ServiceBase):
             row.result = result
             await uow.record(game_id, "NomineeNamed", actor, {"turn": gov.turn, "party": party.value,
                                                                "candidate": cand.name}, source_id)
-            return await election_view(uow.session, game, row)
+            return await owe_in(uow, answer, await election_view(uow.session, game, row))
 
     async def election_of(self, game_id: int, turn: int, stage: str) -> MylElectionView | None:
         """Turn ``turn``'s ``stage`` (primary, general) election, or None (the result's announcement after a kill)."""

@@ -24,6 +24,7 @@ from engine.mylantium.settings import DEFAULT
 from engine.service.announcements import jump_link, posted_key
 from engine.service.ledger import game_view, read_game
 from engine.service.mylantium.state import REOPENED, rules_of
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
 from engine.store.models import Event, PostedMessage
@@ -185,9 +186,10 @@ class ElectionErrata(ServiceBase):
         async with self._read() as session:
             return await session.run_sync(after_setting, game_id, name)
 
-    async def post_erratum(self, game_id: int, *, turn: int, actor: int | None,
-                           source_id: str | None = None) -> ElectionErratum:
-        """``/election erratum``: the corrected totals of turn ``turn``'s General Election, recorded."""
+    async def post_erratum(self, game_id: int, *, turn: int, actor: int | None, source_id: str | None = None,
+                           answer: OwedWith[ElectionErratum] | None = None) -> ElectionErratum:
+        """``/election erratum``: the corrected totals of turn ``turn``'s General Election, recorded. ``answer``:
+        what it posts (the erratum), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             session = uow.session
             game = await session.run_sync(read_game, game_id)
@@ -220,4 +222,4 @@ class ElectionErrata(ServiceBase):
             if found.stated is not None:  # it replaces the latest erratum; ``restores``: it withdraws it
                 payload.update(stated={p.value: n for p, n in found.stated.items()}, restores=found.restores)
             await uow.record(game_id, ERRATUM, actor, payload, source_id)
-            return erratum
+            return await owe_in(uow, answer, erratum)

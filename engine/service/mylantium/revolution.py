@@ -319,8 +319,9 @@ class Revolutions(ServiceBase):
                                      duplicate=True)
 
     async def set_chain_deadline(self, game_id: int, *, deadline: datetime, actor: int | None,
-                                 source_id: str | None = None) -> ChainView:
-        """P1-22: the moderator sets (or moves) the contributions' deadline."""
+                                 source_id: str | None = None, answer: OwedWith[ChainView] | None = None) -> ChainView:
+        """P1-22: the moderator sets (or moves) the contributions' deadline. ``answer``: what it announces, owed in
+        its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             require_mylantium(game)
@@ -332,7 +333,8 @@ class Revolutions(ServiceBase):
             row.deadline = deadline
             await uow.record(game_id, "ContributionDeadlineSet", actor,
                              {"chain": row.number, "deadline": deadline.isoformat()}, source_id)
-            return await chain_view(uow.session, game, row, first_new=len(chain_of(row.state).attempts) + 1)
+            return await owe_in(uow, answer, await chain_view(uow.session, game, row,
+                                                              first_new=len(chain_of(row.state).attempts) + 1))
 
     async def resolve_revolution(self, game_id: int, *, actor: int | None, source_id: str | None = None,
                                  expected: tuple[int, int] | None = None,
