@@ -257,6 +257,8 @@ class CatchUp:
                 except discord.HTTPException as error:
                     log.warning("could not read back the DMs of %s: %s", user, error)
                 except Exception:
+                    if self.client.is_closed():  # the bot stopped under the read (its HTTP session closed): no fault
+                        return
                     log.exception("reading back the DMs of %s failed", user)
 
         await asyncio.gather(*(reader() for _ in range(min(BACKGROUND_READERS if background else READERS,

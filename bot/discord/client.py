@@ -391,7 +391,7 @@ class ClerkBot(discord.Client):
         new process those of its downtime, so they are read back from the DM channels as at start (play-test V6.1:
         a ballot DMed then was never answered nor counted). A RESUME needs nothing: Discord sends the gap's events."""
         self._sessions += 1
-        if self._sessions > 1 and self.reads_dms and not self.is_closed():
+        if self._sessions > 1 and self.reads_dms and not self.is_closed() and not self.closing.is_set():
             task = asyncio.get_running_loop().create_task(self._catch_up_again(), name="clerk-dm-catch-up-again")
             self._catching_up.add(task)
             task.add_done_callback(self._catching_up.discard)
