@@ -1,6 +1,7 @@
 """docs/backup.md end to end: ``python -m bot backup`` while the real bot runs on the fake Discord, more ballots
-after it, ``python -m bot restore`` (refused while the bot runs), and the bot started again on the restored
-database answers ``/game export`` with exactly the bytes it answered at the moment of the backup."""
+and a close after it, ``python -m bot restore`` (refused while the bot runs), and the bot started again on the
+restored database answers ``/game export`` with exactly the bytes it answered at the moment of the backup, and posts
+the result of the round closed again as a new card (play-test V2.2)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     assert await asyncio.to_thread(main, ["backup", backup]) == 0
     at_backup = await export(h)
     await h.fake.reply_to(await h.fake.dm(h.alice, "Revote: Nay"))  # acknowledged after the backup
+    await h.run(h.mod, "round close", h.game)  # and a close after it, its card posted
     live = await export(h)
     refused = main(["restore", backup])
     await h.stop()
@@ -64,11 +66,20 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     await engine.dispose()
     await h.start()
     restored = await export(h)
+    # Closed again at once, well within the few minutes Discord keeps a nonce (the fake: the whole test): the card
+    # of this close is a new message, not the first close's returned by Discord for a repeated nonce (play-test V2.2)
+    again = await h.run(h.mod, "round close", h.game)
 
     assert restored == at_backup  # byte for byte: nothing in the export depends on when or where it was made
     assert restored != live
     ballots = [e["payload"]["option"] for e in json.loads(restored)["events"] if e["kind"] == "BallotCast"]
     assert ballots == ["aye", "nay"]
+    [first], [second] = json.loads(live)["rounds"], json.loads(await export(h))["rounds"]
+    assert (first["result"]["outcome"], second["result"]["outcome"]) == ("failed", "passed")
+    assert again.first.content == "Round 1 closed: passed. The result is posted."
+    cards = [s.embed["title"] for s in h.fake.messages(h.game) if s.embeds and "the measure" in s.embed["title"]]
+    assert cards == ["sirius, round 1: the measure FAILED", "sirius, round 1: the measure PASSED"], cards
+    assert h.fake.nonce_repeats == 0
     printed = capsys.readouterr()
     HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert refused == 1
@@ -82,6 +93,7 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
         f"kept as {kept}. Start the bot.")
     # alice's revote, acknowledged after the backup, is named as undone (play-test V2.1)
     assert undid == f"clerk: the restore undid what the old database (kept as {kept}) recorded after the backup:"
-    assert sirius.startswith("  sirius: 1 event from ")
-    assert sirius.endswith(" UTC (BallotCast 1); players who acted: alice")
+    assert sirius.startswith("  sirius: 4 events from ")  # the close named with what it undid (V2.1)
+    assert sirius.endswith(" UTC (BallotCast 1, RoundClosed 1, ResultPending 1, ResultPosted 1); players who acted: "
+                           "alice")
     assert tell.startswith("clerk: those ballots and commands were acknowledged but are not in the restored database")
