@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from engine.core.stamps import utc_text
+from engine.service.announcements import announcement_nonce
 from engine.service.owed import Owed, OwedRow, OwedWith
 
 R = TypeVar("R")
@@ -99,12 +100,17 @@ INSTEAD = "instead"
 may not make, ``bot/actions/moderators.py``)."""
 POSTED = "posted"
 """An ``Outgoing.extra`` key: the announcement of a result closed at its deadline (``round:<game>:<n>``); the front end
-sends it with that as its nonce and marks it posted once sent (engine/service/announcements.py)."""
+sends it with its ``NONCE`` and marks it posted once sent (engine/service/announcements.py)."""
 WARNED = "warned"
 """An ``Outgoing.extra`` key: the moderators' disclosure warning of a result (``wround:<game>:<n>``, as
-``warning_marker`` makes it); the front end sends it with that as its nonce and records it sent
+``warning_marker`` makes it); the front end sends it with its ``NONCE`` and records it sent
 (``AnnouncementService.mark_warned``), so a restart that announces the result again does not warn twice
 (recovery.py)."""
+NONCE = "nonce"
+"""An ``Outgoing.extra`` key, beside ``POSTED`` or ``WARNED``: the Discord nonce the front end sends it with, its
+marker with the close's own token (``engine.service.announcements.announcement_nonce``): the same for that close's
+card sent again after a kill, another for another close of the same result (one undone by a restore and made again,
+play-test V2.2). Without it, the marker is the nonce (``marked`` always sets it)."""
 EXPLAINS = "explains"
 """An ``Outgoing.extra`` key: a result card with no announcement marker (an audit, a Forecast, a Business Phase's
 close), as ``card_tag`` makes it; the front end records the message it became, so **Explain this** finds it."""
@@ -256,7 +262,7 @@ class AnswerWith(Generic[R]):
     @staticmethod
     def _row(answering: Answering, item: Outgoing) -> Owed | None:
         """The row of ``item`` owed with the write, or None: a result card carrying its announcement marker, or a
-        disclosure warning carrying its own, is owed after the write, as before: its marker is its nonce, which may
+        disclosure warning carrying its own, is owed after the write, as before: its nonce (``NONCE``), which may
         be owed already (``clerk.outbox.owe`` skips it then; owed with the write it would fail the write)."""
         if isinstance(item.to, Here):
             return answering.row_of(item) if _answers(item) else None
@@ -269,6 +275,12 @@ class AnswerWith(Generic[R]):
             return self._replies(result)
         self._answering.owed.extend(zip(self._owing, self.owed.rows, strict=True))
         return list(self._made)
+
+
+def marked(key: str, marker: str, token: str | None) -> dict[str, str]:
+    """The ``extra`` of a result's announcement (``key`` ``POSTED``) or disclosure warning (``WARNED``): its marker,
+    and its nonce made of the marker and the close's token (``NONCE``; the marker alone for a close without one)."""
+    return {key: marker, NONCE: announcement_nonce(marker, token)}
 
 
 def _answers(item: Outgoing) -> bool:

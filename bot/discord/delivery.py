@@ -27,6 +27,7 @@ from bot.actions.outbox import (
     EXPLAINS,
     IF_CLOSED,
     IF_CLOSED_IN,
+    NONCE,
     POSTED,
     WARNED,
     Answering,
@@ -561,8 +562,9 @@ class Courier:
             if reply_to is not None:
                 parts.update(reference=discord.MessageReference(message_id=reply_to, channel_id=channel_id,
                                                                 fail_if_not_exists=False), mention_author=False)
-            if nonce or marker:
-                parts["nonce"] = nonce or marker
+            sent_with = nonce or _marked_nonce(item)
+            if sent_with:
+                parts["nonce"] = sent_with
             return await self.client.get_partial_messageable(channel_id).send(**parts)
 
         try:
@@ -679,10 +681,17 @@ def _has_content(item: Outgoing) -> bool:
     return bool(item.text or item.card is not None or item.file is not None)
 
 
+def _marked_nonce(item: Outgoing) -> str | None:
+    """The nonce of a result's announcement or disclosure warning: the close's (``NONCE``, its marker and the close's
+    token: ``round:<game>:<n>.<token>``), or its marker (``round:<game>:<n>``, ``wround:<game>:<n>``) for one made
+    without; None for any other message."""
+    return item.extra.get(NONCE) or item.extra.get(POSTED) or item.extra.get(WARNED)
+
+
 def _nonce(item: Outgoing) -> str:
-    """A result's announcement marker (``round:<game>:<n>``) or disclosure warning's (``wround:<game>:<n>``), else a
-    random one: at most 25 characters."""
-    return item.extra.get(POSTED) or item.extra.get(WARNED) or "o" + secrets.token_hex(11)
+    """A result's announcement's or disclosure warning's (``_marked_nonce``), else a random one: at most 25
+    characters."""
+    return _marked_nonce(item) or "o" + secrets.token_hex(11)
 
 
 def _command_name(interaction: discord.Interaction) -> str:

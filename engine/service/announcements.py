@@ -5,6 +5,8 @@ election closed with its round): the close appends ``ResultPending`` in its own 
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,16 +19,48 @@ from engine.store.models import Event, PostedMessage
 
 
 def posted_marker(kind: str, game_id: int, number: int, closing: int = 1) -> str:
-    """``round:<game>:<number>`` or ``ag:<game>:<number>``: also the Discord nonce of the announcement (at most 25
-    characters), so Discord drops a second post of it within a few minutes. ``closing``: a result closed again after
+    """``round:<game>:<number>`` or ``ag:<game>:<number>``: the announcement's key (``ResultPosted``), and with the
+    close's token its Discord nonce (``announcement_nonce``), so Discord drops a second post of that close's card
+    within a few minutes. ``closing``: a result closed again after
     a moderator reopened it (a Mylantium election, ``/election reopen``) is its ``closing``-th, ``primary:<game>:
     <number>:2``: a new announcement with a nonce of its own, not the first one posted again."""
     return f"{kind}:{game_id}:{number}" + (f":{closing}" if closing > 1 else "")
 
 
+NONCE_MAX = 25
+"""The longest nonce Discord takes, and the outgoing queue's (``OwedMessage.nonce``, ``String(25)``)."""
+POST_TOKEN = "post_token"
+"""The key of a close's own token (``new_post_token``): in a round's and a Mylantium election's ``result``, in an
+``AgElectionClosed``'s payload. Written in the close's transaction (and anew by a release of a held result)."""
+_TOKEN_LETTERS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def new_post_token() -> str:
+    """Five random letters and digits (60 million), drawn afresh by each close: its announcement's nonce carries
+    them (``announcement_nonce``). Random, not from the seeded dice: a close undone by a restore and made again must
+    draw another, in a replay too."""
+    return "".join(secrets.choice(_TOKEN_LETTERS) for _ in range(5))
+
+
+def announcement_nonce(marker: str, token: str | None) -> str:
+    """The Discord nonce of the announcement (or disclosure warning) ``marker`` of a close that kept ``token``:
+    ``round:<game>:<n>.<token>``, so the same close's card sent again (after a kill: the recovery reads the token
+    back) is dropped by Discord as a repeat, and another close of the same result (one undone by a restore and made
+    again, play-test V2.2) is posted. Past ``NONCE_MAX`` characters (a game or turn number of many digits) its hash
+    instead, ``n`` and 24 hex digits. ``token`` None (a close by a Clerk from before tokens): the marker alone, the
+    nonce that close was first sent with."""
+    if not token:
+        return marker
+    nonce = f"{marker}.{token}"
+    if len(nonce) <= NONCE_MAX:
+        return nonce
+    return "n" + hashlib.sha256(nonce.encode()).hexdigest()[:NONCE_MAX - 1]
+
+
 def warning_marker(kind: str, game_id: int, number: int, closing: int = 1) -> str:
-    """``wround:<game>:<number>`` (``wprimary``, ``wgeneral``): the moderators' disclosure warning of that result, its
-    Discord nonce and the key it is recorded sent under (at most 25 characters); ``closing`` as ``posted_marker``."""
+    """``wround:<game>:<number>`` (``wprimary``, ``wgeneral``): the moderators' disclosure warning of that result, the
+    key it is recorded sent under, and with the close's token its Discord nonce (``announcement_nonce``); ``closing``
+    as ``posted_marker``."""
     return posted_marker(f"w{kind}", game_id, number, closing)
 
 

@@ -1,6 +1,7 @@
 """docs/backup.md end to end: ``python -m bot backup`` while the real bot runs on the fake Discord, more ballots
-after it, ``python -m bot restore`` (refused while the bot runs), and the bot started again on the restored
-database answers ``/game export`` with exactly the bytes it answered at the moment of the backup."""
+and a close after it, ``python -m bot restore`` (refused while the bot runs), and the bot started again on the
+restored database answers ``/game export`` with exactly the bytes it answered at the moment of the backup, and posts
+the result of the round closed again as a new card (play-test V2.2)."""
 
 from __future__ import annotations
 
@@ -20,15 +21,16 @@ from engine.store.migrate import alembic_config, upgrade
 from .clerkbot import Harness
 
 
-async def new_game(h: Harness) -> None:
+async def new_game(h: Harness) -> int:
     """sirius with alice and bob and round 1 open, made through the service: what `/round open` adds (its
-    Forecast chart, slow to draw) is not what this test is about."""
+    Forecast chart, slow to draw) is not what this test is about. Its id."""
     game = await h.clerk.games.create_game(guild_id=h.fake.guild_id, channel_id=h.game.id, name="sirius",
                                            ruleset="landsdraad", moderator_role_id=None, actor=h.mod.id)
     for user, roll in ((h.alice, 3), (h.bob, 1)):
         await h.clerk.landsdraad.ledger.add_player(game.id, user_id=user.id, name=user.name, diplomacy=3,
                                                    command=2, intrigue=2, roll=roll, faction=None, actor=h.mod.id)
     await h.clerk.landsdraad.rounds.open_round(game.id, crisis="Raise the fleet levy?", deadline=None, actor=h.mod.id)
+    return game.id
 
 
 async def export(h: Harness) -> bytes:
@@ -48,7 +50,7 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
     (tmp_path / "backups").mkdir()
     backup = str(tmp_path / "backups" / "clerk.db")
-    await new_game(h)
+    game_id = await new_game(h)
     await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
     await h.fake.reply_to(await h.fake.dm(h.bob, "Vote: Nay, 3"))
 
@@ -56,6 +58,7 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     assert await asyncio.to_thread(main, ["backup", backup]) == 0
     at_backup = await export(h)
     await h.fake.reply_to(await h.fake.dm(h.alice, "Revote: Nay"))  # acknowledged after the backup
+    await h.run(h.mod, "round close", h.game)  # and a close after it, its card posted
     live = await export(h)
     refused = main(["restore", backup])
     await h.stop()
@@ -64,11 +67,23 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     await engine.dispose()
     await h.start()
     restored = await export(h)
+    # Closed again at once, well within the few minutes Discord keeps a nonce (the fake: the whole test): the card
+    # of this close is a new message, not the first close's returned by Discord for a repeated nonce (play-test V2.2)
+    again = await h.run(h.mod, "round close", h.game)
 
     assert restored == at_backup  # byte for byte: nothing in the export depends on when or where it was made
     assert restored != live
     ballots = [e["payload"]["option"] for e in json.loads(restored)["events"] if e["kind"] == "BallotCast"]
     assert ballots == ["aye", "nay"]
+    [first], [second] = json.loads(live)["rounds"], json.loads(await export(h))["rounds"]
+    assert (first["result"]["outcome"], second["result"]["outcome"]) == ("failed", "passed")
+    assert again.first.content == "Round 1 closed: passed. The result is posted."
+    cards = [s.embed["title"] for s in h.fake.messages(h.game) if s.embeds and "the measure" in s.embed["title"]]
+    assert cards == ["sirius, round 1: the measure FAILED", "sirius, round 1: the measure PASSED"], cards
+    # each close's card has a nonce of its own: its marker with the close's token (docs/reliability.md)
+    tokens = [r["result"]["post_token"] for r in (first, second)]
+    assert sorted(n for c, n in h.fake.nonces if c == h.game.id and n.startswith("round:")) == sorted(
+        f"round:{game_id}:1.{token}" for token in tokens)
     printed = capsys.readouterr()
     HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert refused == 1
@@ -82,6 +97,7 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
         f"kept as {kept}. Start the bot.")
     # alice's revote, acknowledged after the backup, is named as undone (play-test V2.1)
     assert undid == f"clerk: the restore undid what the old database (kept as {kept}) recorded after the backup:"
-    assert sirius.startswith("  sirius: 1 event from ")
-    assert sirius.endswith(" UTC (BallotCast 1); players who acted: alice")
+    assert sirius.startswith("  sirius: 4 events from ")  # the close named with what it undid (V2.1)
+    assert sirius.endswith(" UTC (BallotCast 1, RoundClosed 1, ResultPending 1, ResultPosted 1); players who acted: "
+                           "alice")
     assert tell.startswith("clerk: those ballots and commands were acknowledged but are not in the restored database")

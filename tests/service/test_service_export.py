@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+from unittest.mock import ANY
 
 JENNY, BOB = 101, 102
 MOD = 1
@@ -42,7 +44,9 @@ async def test_export_has_the_required_fields(table: Any) -> None:
                                # 57 Aye with the factions' 32 leaves jenny's 25, and Nay 7 is bob's: both given away
                                "disclosure": {"mode": "post", "setting": "post",
                                               "exposed": [["jenny", "aye"], ["bob", "nay"]], "ruled_out": [],
-                                              "partial": False, "held": False}}
+                                              "partial": False, "held": False},
+                               "post_token": ANY}  # the close's own, random: its card's nonce carries it
+    assert re.fullmatch("[0-9a-z]{5}", first["result"]["post_token"])
     assert [{k: f[k] for k in ("name", "votes", "vote", "roll")} for f in first["factions"]] == [
         {"name": "Hawks", "votes": 20, "vote": "aye", "roll": None},
         {"name": "Boars", "votes": 12, "vote": "aye", "roll": 5},

@@ -14,7 +14,7 @@ from bot.actions.landsdraad.politics import election_closed
 from bot.actions.landsdraad.render import exposure_warning, result_card
 from bot.actions.landsdraad.victory_posts import majority_check
 from bot.actions.moderators import moderator_target
-from bot.actions.outbox import POSTED, WARNED, Outgoing, ToChannel
+from bot.actions.outbox import POSTED, WARNED, Outgoing, ToChannel, marked
 from engine.service.announcements import posted_marker, warning_marker
 from engine.service.landsdraad.views import ResultView
 from engine.service.uow import Duplicate
@@ -79,9 +79,11 @@ async def ag_again(app: App, game_id: int, number: int) -> list[Outgoing]:
 async def round_closed(app: App, result: ResultView, *, warn: bool | None = None) -> list[Outgoing]:
     """The close of any AG election that ended with the round (its winner is in office at round end), then the
     result in the game channel. Each result card carries its own announcement marker (``round:<game>:<n>``, and
-    ``ag:<game>:<n>`` on an election's card): a Discord nonce, so a card posted again after a kill is dropped, and
-    marked posted once sent, so a close whose announcement never reached Discord is posted at start
-    (recovery.py). However the round closed: at its deadline or by ``/round close``."""
+    ``ag:<game>:<n>`` on an election's card), marked posted once sent, so a close whose announcement never reached
+    Discord is posted at start (recovery.py); its Discord nonce is the marker with the close's token
+    (``round:<game>:<n>.<token>``, ``marked``), so a card posted again after a kill is dropped, and the card of a
+    close made again after a restore is not (play-test V2.2). However the round closed: at its deadline or by
+    ``/round close``."""
     out: list[Outgoing] = []
     for number in result.elections_closed:
         election = await app.clerk.landsdraad.adjutant.election(result.round.game.id)
@@ -90,19 +92,19 @@ async def round_closed(app: App, result: ResultView, *, warn: bool | None = None
     d = result.disclosure
     if d is not None and not d.released and (warn if warn is not None else not result.already_closed):
         out.append(Outgoing(await moderator_target(app, result.round.game), text=exposure_warning(result),
-                            extra={WARNED: warning_marker("round", result.round.game.id, result.round.number)}))
+                            extra=marked(WARNED, warning_marker("round", result.round.game.id, result.round.number),
+                                         result.post_token)))
     card = result_card(result)
     if result.shown == "held":  # no totals and no marker: the release announces it (/round release)
         return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card),
                 *await majority_check(app, result.round.game, None)]
+    marker = marked(POSTED, posted_marker("round", result.round.game.id, result.round.number), result.post_token)
     if result.shown == "coarse":
-        marker = posted_marker("round", result.round.game.id, result.round.number)
-        return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card, extra={POSTED: marker}),
+        return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card, extra=marker),
                 *await majority_check(app, result.round.game, None)]
     # R0-13's totals as a picture, the factions' share marked; drawn off the loop (drawing.py)
     chart = await drawn(result_png, result, title=card.title)
-    marker = posted_marker("round", result.round.game.id, result.round.number)
     return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card,
                            file=(f"round-{result.round.number}.png", chart),
-                           alt=result_alt(result, title=card.title), extra={POSTED: marker}),
+                           alt=result_alt(result, title=card.title), extra=marker),
             *await majority_check(app, result.round.game, None)]  # R3-20: a close can make a Majority Victory possible

@@ -24,7 +24,7 @@ from bot.actions.landsdraad.politics_render import (
 )
 from bot.actions.landsdraad.ruleset import RULESET, commands_on
 from bot.actions.landsdraad.victory_posts import after_end_game
-from bot.actions.outbox import EXPLAINS, POSTED, AnswerWith, Keep, Outgoing, ToChannel, ToThread, reply
+from bot.actions.outbox import EXPLAINS, POSTED, AnswerWith, Keep, Outgoing, ToChannel, ToThread, marked, reply
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
 from engine.core.errors import NotFoundError, ParseError, RuleError
@@ -52,11 +52,12 @@ def tally_outgoing(app: App, e: ElectionView) -> Outgoing:
 
 
 def election_closed(app: App, e: ElectionView) -> list[Outgoing]:
-    """The final tally and the result card; the card carries its announcement marker (nonce ``ag:<game>:<n>``,
-    marked posted once Discord has it), however the election closed: at its deadline, by ``/ag close`` or with
-    the round (recovery.py)."""
+    """The final tally and the result card; the card carries its announcement marker (``ag:<game>:<n>``, marked
+    posted once Discord has it; its nonce adds the close's token, ``marked``), however the election closed: at its
+    deadline, by ``/ag close`` or with the round (recovery.py)."""
     return [tally_outgoing(app, e), Outgoing(ToChannel(e.game.channel_id), card=election_result_card(e),
-                                             extra={POSTED: posted_marker("ag", e.game.id, e.number)})]
+                                             extra=marked(POSTED, posted_marker("ag", e.game.id, e.number),
+                                                          e.post_token))]
 
 
 def election_opened(app: App, e: ElectionView) -> list[Outgoing]:

@@ -28,7 +28,7 @@ from bot.actions.mylantium.render import (
     result_card,
 )
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
-from bot.actions.outbox import EXPLAINS, POSTED, WARNED, AnswerWith, Outgoing, ToChannel, reply
+from bot.actions.outbox import EXPLAINS, POSTED, WARNED, AnswerWith, Outgoing, ToChannel, marked, reply
 from bot.actions.recovery import receipts_again
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
@@ -68,16 +68,17 @@ async def result_picture(e: MylElectionView) -> Picture:
 
 async def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
     """The result card and its chart, with its announcement marker (``primary:<game>:<turn>`` or
-    ``general:<game>:<turn>``): a Discord nonce, marked posted once sent, and posted again at start if a kill kept
-    it from Discord (recovery.py). When the disclosure check found a choice given away, the moderators' warning
-    first (again after a kill: it may have been lost with the card), and the card the ``disclosure`` setting asks."""
+    ``general:<game>:<turn>``; its Discord nonce adds the close's token, ``marked``), marked posted once sent, and
+    posted again at start if a kill kept it from Discord (recovery.py). When the disclosure check found a choice
+    given away, the moderators' warning first (again after a kill: it may have been lost with the card), and the
+    card the ``disclosure`` setting asks."""
     found = (e.result or {}).get("disclosure")
     out: list[Outgoing] = []
     if found and not found.get("released"):
         out.append(Outgoing(await moderator_target(app, e.game), text=exposure_warning(e),
-                            extra={WARNED: warning_marker(e.stage, e.game.id, e.turn, e.closing)}))
+                            extra=marked(WARNED, warning_marker(e.stage, e.game.id, e.turn, e.closing), e.post_token)))
     how = shown(found)
-    marker = {POSTED: posted_marker(e.stage, e.game.id, e.turn, e.closing)}
+    marker = marked(POSTED, posted_marker(e.stage, e.game.id, e.turn, e.closing), e.post_token)
     if how == "held":  # no marker: the release announces it (/election release)
         return [*out, Outgoing(ToChannel(e.game.channel_id), card=held_card(e))]
     if how == "coarse":

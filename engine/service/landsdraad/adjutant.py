@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +20,7 @@ from engine.landsdraad.adjutant import (
     tally_ag,
 )
 from engine.landsdraad.settings import SETTINGS
-from engine.service.announcements import result_pending
+from engine.service.announcements import POST_TOKEN, new_post_token, result_pending
 from engine.service.clock import utc
 from engine.service.landsdraad.held_ballots import HELD, HeldVote, held_ballots, hold, pending_no_confidence, title_of
 from engine.service.landsdraad.ledger import read_players
@@ -57,6 +57,9 @@ class ElectionView:
     """(voter, candidate, cast_at), public (R0-30)."""
     winner: str | None
     weighted: bool
+    post_token: str | None = None
+    """A closed election's own token (its ``AgElectionClosed``), which its card's nonce carries
+    (``engine.service.announcements.announcement_nonce``); None for one closed by a Clerk from before tokens."""
 
     @property
     def thread_name(self) -> str:
@@ -204,13 +207,15 @@ def read_election_view(session: Session, game: Game, election: AgElection) -> El
         ballots=tuple((players[b.voter].name, players[b.candidate].name, b.cast_at) for b in ballots),
         winner=winner,
         weighted=weighted,
+        post_token=record[1].get(POST_TOKEN) if record else None,
     )
 
 
 def close_payload(session: Session, game: Game, election: AgElection, view: ElectionView) -> dict[str, Any]:
     """The ``AgElectionClosed`` payload: the winner, the standings, whether it was weighted and each ballot counted
     (voter, candidate, time, and the voter's V(p) at the close, kept weighted or not so that a change of
-    ``ag_weighted`` can be recounted), so that ``/why ag`` and a recount read the close."""
+    ``ag_weighted`` can be recounted), so that ``/why ag`` and a recount read the close; and the close's own token
+    (``post_token``), which its card's nonce carries (play-test V2.2)."""
     players = {p.id: p for p in read_players(session, game.id)}
     rows = session.execute(select(AgBallotRow).where(AgBallotRow.election_id == election.id)
                            .order_by(AgBallotRow.cast_at, AgBallotRow.id)).scalars().all()
@@ -219,7 +224,7 @@ def close_payload(session: Session, game: Game, election: AgElection, view: Elec
                 "weight": players[r.voter_id].votes} for r in rows]
     return {"number": election.number, "winner": view.winner,
             "standings": [[s.candidate, s.votes] for s in view.standings],
-            "weighted": view.weighted, "counted": counted}
+            "weighted": view.weighted, "counted": counted, POST_TOKEN: new_post_token()}
 
 
 async def election_view(session: AsyncSession, game: Game, election: AgElection) -> ElectionView:
@@ -361,7 +366,7 @@ class AdjutantService(ServiceBase):
                 payload = await uow.session.run_sync(close_payload, game, election, view)
                 await uow.record(game_id, "AgElectionClosed", actor, payload, source_id)
                 await uow.run(result_pending, game_id, "ag", election.number)
-                return view
+                return replace(view, post_token=payload[POST_TOKEN])
         except Duplicate:
             return None
 
@@ -456,7 +461,7 @@ def close_elections_with_round(unit: SyncUnit, game: Game, number: int) -> Seque
         view = finish_election(unit, game, election)
         payload = close_payload(unit.session, game, election, view)
         unit.record(game.id, "AgElectionClosed", None, {**payload, "with_round": number}, None)
-        closed.append(view)
+        closed.append(replace(view, post_token=payload[POST_TOKEN]))
     return closed
 
 

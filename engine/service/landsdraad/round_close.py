@@ -28,7 +28,7 @@ from engine.landsdraad.crisis import CrisisResult, resolve_counted
 from engine.landsdraad.disclosure import crisis_check_counted
 from engine.landsdraad.model import Option
 from engine.landsdraad.settings import SETTINGS
-from engine.service.announcements import pending_event
+from engine.service.announcements import POST_TOKEN, new_post_token, pending_event
 from engine.service.clock import Dice, utc
 from engine.service.dice import (
     ADD_ROLLS,
@@ -395,6 +395,7 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         # Found overdue (the bot was offline): the round closes once, as of the time it should have closed.
         result["due_at"] = utc(rnd.deadline).isoformat()
         closed_at = utc(rnd.deadline)
+    result[POST_TOKEN] = new_post_token()  # this close's own: its card's nonce carries it (play-test V2.2)
     close_round = {"row": rnd.id, "closed_at": closed_at, "result": result}
     if not postgres:
         built_for(connection, _round_built).run(connection, close_round)

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from engine.core.errors import RuleError
 from engine.landsdraad.factions import TempFaction, make_faction
+from engine.service.announcements import POST_TOKEN
 from engine.service.clock import utc
 from engine.service.dice import GAME_SCOPE, SealView, rolls_of, seal_of
 from engine.service.landsdraad.ledger import active_votes
@@ -138,6 +139,7 @@ def result_view(view: RoundView, result: dict[str, Any], *, already_closed: bool
         elections_closed=tuple(result.get("elections_closed", ())),
         due_at=datetime.fromisoformat(result["due_at"]) if result.get("due_at") else None,
         disclosure=disclosure_of(result.get("disclosure")),
+        post_token=result.get(POST_TOKEN),
     )
 
 

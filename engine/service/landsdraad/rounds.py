@@ -12,6 +12,7 @@ from engine.core.durations import MAX_DAYS, format_remaining, format_utc
 from engine.core.errors import NotFoundError, RuleError
 from engine.core.text import find_named, typed_back
 from engine.landsdraad.factions import make_faction
+from engine.service.announcements import POST_TOKEN, new_post_token
 from engine.service.clock import utc
 from engine.service.dice import commit_seed, seal
 from engine.service.landsdraad.adjutant import adjutant_of
@@ -186,6 +187,7 @@ class RoundService(ServiceBase):
                 raise RuleError(f"Round {number} of {game.name} was already released.")
             result = dict(rnd.result or {})
             result["disclosure"] = {**held, "released": True}
+            result[POST_TOKEN] = new_post_token()  # the release's card is a new one: a nonce of its own
             rnd.result = result
             await uow.session.flush()
             await uow.record(game_id, "ResultReleased", actor, {"kind": "round", "number": number}, source_id)

@@ -147,6 +147,9 @@ class ResultView:
     """The deadline a round closed by its timer was due at; set when it closed late (the bot was offline)."""
     disclosure: Disclosure | None = None
     """Set when the totals give a ballot away."""
+    post_token: str | None = None
+    """The close's own token, which its card's nonce carries (``engine.service.announcements.announcement_nonce``);
+    None for a round closed by a Clerk from before tokens."""
 
     @property
     def shown(self) -> str:

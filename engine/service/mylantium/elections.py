@@ -21,7 +21,7 @@ from engine.mylantium.approval import incumbent_party
 from engine.mylantium.disclosure import general_options, primary_options
 from engine.mylantium.elections import Candidate, check_primary_choice, general, primary
 from engine.mylantium.model import Faction, FactionCode, Party
-from engine.service.announcements import pending_event, result_pending
+from engine.service.announcements import POST_TOKEN, new_post_token, pending_event, result_pending
 from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game
 from engine.service.mylantium.disclosure import with_disclosure
@@ -355,6 +355,7 @@ class Elections(ServiceBase):
                 closing = await closing_of(uow.session, game_id, row.turn, row.stage)
                 if closing > 1:  # closed again after /election reopen: a new result, announced anew
                     result["closing"] = closing
+                result[POST_TOKEN] = new_post_token()  # this close's own: its card's nonce carries it (V2.2)
                 if row.stage == "general" and result.get("president"):
                     gov.president = result["president"]
                 row.status, row.closed_at, row.result = "closed", uow.now, result
@@ -385,6 +386,7 @@ class Elections(ServiceBase):
             row = held[-1]
             result = dict(row.result or {})
             result["disclosure"] = {**result["disclosure"], "released": True}
+            result[POST_TOKEN] = new_post_token()  # the release's card is a new one: a nonce of its own
             row.result = result
             await uow.session.flush()
             await uow.record(game_id, "ResultReleased", actor, {"kind": row.stage, "number": row.turn}, source_id)

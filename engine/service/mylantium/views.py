@@ -125,6 +125,13 @@ class MylElectionView:
         """Which close its result is: 1, or more for a result closed again after ``/election reopen``."""
         return int((self.result or {}).get("closing", 1))
 
+    @property
+    def post_token(self) -> str | None:
+        """The close's own token (``result.post_token``), which its card's nonce carries
+        (``engine.service.announcements.announcement_nonce``); None for one closed by a Clerk from before tokens."""
+        token = (self.result or {}).get("post_token")
+        return str(token) if token else None
+
 
 @dataclass(frozen=True)
 class ChoiceReceipt:
