@@ -34,10 +34,10 @@ EXPORT_VERSION = 2
 SHARED_TABLES: tuple[type[Base], ...] = (Game, Player, PostedMessage)
 """The state every game has, whatever its ruleset: the game, its players, the messages and threads the bot keeps."""
 NOT_GAME_STATE = frozenset({"events", "pending_dms", "closed_dms", "leases", "owed_messages", "game_marks",
-                            "dm_channels", "dice_seeds", "dice_rolls"})
+                            "dm_channels", "processes", "dice_seeds", "dice_rolls"})
 """Tables a copy does not take from ``state``: the events (the export's ``events``), the delivery bookkeeping of
 the live bot (DMs waiting for a menu choice, closed DMs, leases, messages owed to Discord, its marks of what it told
-a game's channel or moderators, users' DM channels), which is no game's, and
+a game's channel or moderators, users' DM channels, the processes running on the database), which is no game's, and
 the dice seeds and rolls (docs/dice.md): a seed not yet revealed is secret, so it is never in an export; a copy
 rolls under seeds of its own, made when it first rolls."""
 MUST_DIFFER = ("exported_at", "state.tables.games[].guild_id", "dice")

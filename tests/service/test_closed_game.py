@@ -46,8 +46,9 @@ and ``convocate rulings`` read when given no options."""
 CLOSING = {"game end", "game reopen", "game move"}
 """The commands that end, reopen or move a game: they run in an ended game (tested below; the move in
 tests/service/test_game_move.py)."""
-BOOKKEEPING = {"owed_messages", "posted_messages", "pending_dms", "leases", "closed_dms", "game_marks", "dm_channels"}
-"""Tables of delivery, not of any game's ledger."""
+BOOKKEEPING = {"owed_messages", "posted_messages", "pending_dms", "leases", "closed_dms", "game_marks", "dm_channels",
+               "processes"}
+"""Tables of delivery (and the running processes), not of any game's ledger."""
 CLOSED = re.compile(r"^\S+ ended on \d{4}-\d\d-\d\d \d\d:\d\d UTC; its ledger is closed\. A moderator's /game export "
                     r"has everything\.$")
 

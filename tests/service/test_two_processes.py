@@ -7,7 +7,10 @@ given each step at the same instant:
 - both cast ballots into one game while both close it: every ballot acknowledged is counted in the result, every
   other one was refused, none is lost (and with no close racing, N ballots in, N counted);
 - both run the deadline scheduler's pass with the ``deadlines`` lease: exactly one does the timed work at a time,
-  and when it dies the other takes over once the lease has expired.
+  and when it dies the other takes over once the lease has expired;
+- both start at the same instant on the same shards (both unsharded): one writes its entry in the ``processes``
+  table, the other finds it (and would wait to see it renewed, then refuse: test_processes.py); once the first
+  stops cleanly, the other starts (play-test V3.1).
 
 Runs on SQLite (a file) and on PostgreSQL (its own schema, ``clerk_lease_…``) when TEST_POSTGRES_URL is set.
 """
@@ -201,8 +204,18 @@ async def test_two_processes_close_each_round_once_count_every_ballot_and_share_
             refused[game] = {u: why for answer in answers for u, why in answer.get("refused", {}).items()}
             announced[game] = sum(answer.get("announcements", 0) for answer in answers)
 
-        # The lease: a alone first, then both at the same instants; a dies; b takes over once a's lease expired.
+        # The processes' entries: both start at once, on the same shards; one runs; once it stops the other can.
         base = games[-1][1] + timedelta(hours=1)
+        starts = await together(here, there, [{"op": "register", "at": base.isoformat()}] * 2)
+        registered = [answer["registered"] for answer in starts]
+        assert sorted(registered) == [False, True], registered
+        first_here = registered[0]
+        await together(here if first_here else None, None if first_here else there, [{"op": "unregister"}])
+        again = await together(None if first_here else here, there if first_here else None,
+                               [{"op": "register", "at": base.isoformat()}])
+        assert again[0]["registered"]
+
+        # The lease: a alone first, then both at the same instants; a dies; b takes over once a's lease expired.
         ticks = [{"op": "tick", "at": (base + timedelta(seconds=5 * j)).isoformat(), "ttl": TTL} for j in range(8)]
         leading: dict[str, list[bool | None]] = {"a": [(await together(here, None, [ticks[0]]))[0]["leading"]],
                                                  "b": [None]}

@@ -9,6 +9,9 @@ processes at the same instant (it writes the command to both, then reads both an
   the scheduler does) while casting the rest.
 - ``close``: ``close_due`` at ``deadline`` + 1 s.
 - ``tick``: one pass of the deadline scheduler (with the ``deadlines`` lease, ``ttl`` seconds) at ``at``.
+- ``register``: this process's entry in the ``processes`` table (unsharded) at ``at``, as a start writes it;
+  ``registered`` false when it found another live process on its shards (a start would then wait and look again).
+- ``unregister``: remove it, as a clean stop does.
 
 Every answer lists the ERROR records Clerk logged meanwhile (a failed close is logged, not raised).
 """
@@ -30,6 +33,7 @@ from engine.core.errors import ClerkError
 from engine.landsdraad.ballot import parse_ballot
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
+from engine.service.processes import ProcessRegistry, Shards
 from engine.store.database import make_engine, make_sessionmaker
 
 
@@ -47,6 +51,14 @@ def announcements(out: list[Outgoing]) -> int:
     return sum(1 for o in out if o.file is not None and o.file[0].startswith("round-"))
 
 
+class Waits(Exception):
+    """A start found another live process on its shards and would wait to see whether it renews its entry."""
+
+
+async def waits(seconds: float) -> None:
+    raise Waits
+
+
 class Worker:
     def __init__(self, app: App, clock: ManualClock, name: str) -> None:
         self.app = app
@@ -54,6 +66,7 @@ class Worker:
         self.name = name
         self.scheduler: DeadlineScheduler | None = None
         self.delivered: list[Outgoing] = []
+        self.registry = ProcessRegistry(app.clerk.backend.sessions, clock, name, Shards())
 
     async def cast(self, game: int, users: list[int], received: datetime) -> dict[str, Any]:
         acked: list[int] = []
@@ -74,6 +87,16 @@ class Worker:
 
     async def run(self, command: dict[str, Any]) -> dict[str, Any]:
         op = command["op"]
+        if op == "register":
+            self.clock.set(datetime.fromisoformat(command["at"]))
+            try:
+                await self.registry.register(waits)
+            except Waits:
+                return {"registered": False}
+            return {"registered": True}
+        if op == "unregister":
+            await self.registry.remove()
+            return {}
         if op == "tick":
             at = datetime.fromisoformat(command["at"])
             self.clock.set(at)

@@ -1,6 +1,6 @@
 """Relational tables for what moderators query, plus the append-only ``events`` audit trail: here the tables every
-game has (games, players, events, posts, pending DMs, leases, the outbox); each ruleset's own tables are in its module
-of this package (``landsdraad``, ``mylantium``, ``convocate``)."""
+game has (games, players, events, posts, pending DMs, leases, the outbox, the running processes); each ruleset's own
+tables are in its module of this package (``landsdraad``, ``mylantium``, ``convocate``)."""
 
 from __future__ import annotations
 
@@ -191,6 +191,24 @@ class Lease(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     holder: Mapped[str] = mapped_column(String(200))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ProcessRow(Base):
+    """A bot process running on this database (``python -m bot run``) and the Discord shards it reads, written at its
+    start, renewed while it runs (``seen_at``) and removed at a clean stop; a start that finds another live process
+    reading any of its shards refuses to run (``engine.service.processes``, docs/deploy.md). ``token`` is this run's
+    own (two processes may share an ``instance`` name); ``shard_count`` null is an unsharded client, ``shard_ids``
+    null all of the count's shards, else the ids separated by commas."""
+
+    __tablename__ = "processes"
+    token: Mapped[str] = mapped_column(String(32), primary_key=True)
+    instance: Mapped[str] = mapped_column(String(200))
+    host: Mapped[str] = mapped_column(String(200))
+    pid: Mapped[int] = mapped_column(Integer)
+    shard_count: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    shard_ids: Mapped[str | None] = mapped_column(Text, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class OwedMessage(Base):
