@@ -10,6 +10,7 @@ import logging
 import os
 import signal
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,11 +20,14 @@ import discord
 from bot.actions.commands import App
 from bot.discord.client import ClerkBot, make_bot
 from bot.discord.health import start_health
+from bot.discord.scheduler import process_name
 from bot.logs import setup_logging
 from bot.plugins import load_plugins
 from bot.settings import Settings
+from bot.tasks import cancel_one
 from engine.service import Clerk
 from engine.service.clock import RandomDice, SystemClock
+from engine.service.processes import RENEW_EVERY, ProcessRegistry, Shards, ShardsTaken
 from engine.store.database import make_engine, make_sessionmaker
 from engine.store.migrate import CannotOpen
 from engine.store.writable import upgrade_writable
@@ -31,12 +35,17 @@ from engine.store.writable import upgrade_writable
 if TYPE_CHECKING:
     import cProfile
 
+    from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+    from engine.service.clock import Clock
+
 log = logging.getLogger("clerk")
 
 
 async def main(settings: Settings, *, guild_ready_timeout: float = 2.0, rate_limit: int | None = None,
-               retry: Callable[[int], float] | None = None) -> int:
-    """``retry``: seconds before trying an unreachable Discord again (``retry_after``; tests make it 0)."""
+               retry: Callable[[int], float] | None = None, renew_every: timedelta = RENEW_EVERY) -> int:
+    """``retry``: seconds before trying an unreachable Discord again (``retry_after``; tests make it 0).
+    ``renew_every``: how often this process renews its entry in the ``processes`` table (tests make it short)."""
     if not settings.token:
         log.error("DISCORD_TOKEN is not set")
         return 2
@@ -47,38 +56,62 @@ async def main(settings: Settings, *, guild_ready_timeout: float = 2.0, rate_lim
         except CannotOpen as error:
             log.error("cannot start: %s", error)
             return 1
-        plugins = load_plugins(settings.plugins)
-        clerk = Clerk(make_sessionmaker(engine), SystemClock(), RandomDice(settings.seed), plugins.all_rulesets)
-        app = App(clerk, fronts=plugins.all_fronts)
-
-        def bot_for(message_content: bool) -> ClerkBot:
-            bot = make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
-                           shard_count=settings.shard_count, shard_ids=settings.shard_ids,
-                           guild_ready_timeout=guild_ready_timeout, message_content=message_content)
-            if rate_limit is not None:  # test only (``rate_limit_for_tests``)
-                bot.pacer.set_limit(rate_limit)
-            return bot
-
-        async def serve(bot: ClerkBot) -> Callable[[], Awaitable[None]] | None:
-            """The health endpoint of this bot (``health_port``), stopped with it."""
-            if settings.health_port is None:
-                return None
-            try:
-                health = await start_health(bot, engine, settings.health_host, settings.health_port)
-            except OSError as error:  # the port is taken, or the address is not this machine's
-                raise CannotServe(f"cannot start the health endpoint on {settings.health_host}:"
-                                  f"{settings.health_port} (health_host, health_port): "
-                                  f"{error.strerror or error}") from error
-            return health.stop
-
-        try:
-            return await run_clerk(bot_for, settings.token, settings.message_content, serve=serve,
-                                   wait=retry or retry_after)
-        except CannotServe as error:
-            log.error("%s", error)
+        sessions, clock = make_sessionmaker(engine), SystemClock()
+        registry = ProcessRegistry(sessions, clock, process_name(), Shards(settings.shard_count, settings.shard_ids),
+                                   every=renew_every)
+        try:  # before Discord: a second process reading the same shards would answer everything twice (V3.1)
+            await registry.register()
+        except ShardsTaken as error:
+            log.error("cannot start: %s", error)
             return 1
+        keeping = asyncio.create_task(registry.keep(), name="clerk-processes")
+        try:
+            return await _serve(settings, settings.token, engine, sessions, clock, guild_ready_timeout, rate_limit,
+                                retry)
+        finally:
+            await cancel_one(keeping)
+            try:  # a clean stop: the next process started need not wait for this one's entry to go stale
+                await registry.remove()
+            except Exception as error:
+                log.warning("could not remove this process's entry from the processes table: %s", error)
     finally:
         await engine.dispose()
+
+
+async def _serve(settings: Settings, token: str, engine: AsyncEngine, sessions: async_sessionmaker[AsyncSession],
+                 clock: Clock, guild_ready_timeout: float, rate_limit: int | None,
+                 retry: Callable[[int], float] | None) -> int:
+    """The bot on Discord, with its health endpoint, until it stops (``run_clerk``)."""
+    plugins = load_plugins(settings.plugins)
+    clerk = Clerk(sessions, clock, RandomDice(settings.seed), plugins.all_rulesets)
+    app = App(clerk, fronts=plugins.all_fronts)
+
+    def bot_for(message_content: bool) -> ClerkBot:
+        bot = make_bot(app, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
+                       shard_count=settings.shard_count, shard_ids=settings.shard_ids,
+                       guild_ready_timeout=guild_ready_timeout, message_content=message_content)
+        if rate_limit is not None:  # test only (``rate_limit_for_tests``)
+            bot.pacer.set_limit(rate_limit)
+        return bot
+
+    async def serve(bot: ClerkBot) -> Callable[[], Awaitable[None]] | None:
+        """The health endpoint of this bot (``health_port``), stopped with it."""
+        if settings.health_port is None:
+            return None
+        try:
+            health = await start_health(bot, engine, settings.health_host, settings.health_port)
+        except OSError as error:  # the port is taken, or the address is not this machine's
+            raise CannotServe(f"cannot start the health endpoint on {settings.health_host}:"
+                              f"{settings.health_port} (health_host, health_port): "
+                              f"{error.strerror or error}") from error
+        return health.stop
+
+    try:
+        return await run_clerk(bot_for, token, settings.message_content, serve=serve,
+                               wait=retry or retry_after)
+    except CannotServe as error:
+        log.error("%s", error)
+        return 1
 
 
 class CannotServe(Exception):

@@ -244,18 +244,24 @@ async def test_a_kill_between_a_moderators_close_and_its_result_posts_each_card_
 async def test_sigterm_stops_the_bot_cleanly_and_lets_the_deadline_lease_go(
         fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot) -> None:
     """systemd, Kubernetes and ``docker stop`` send SIGTERM: the bot closes (exit 0) and releases the lease, so
-    another process can do the deadline work at once instead of after the lease expires."""
+    another process can do the deadline work at once instead of after the lease expires, and removes its entry in
+    the ``processes`` table, so another process on its shards can start at once (play-test V3.1)."""
     _, database = service
     await child.start()
     assert "now does the deadline work" in child.log.read_text(), "the first pass took the lease"
     assert child.proc is not None
+    async with aiosqlite.connect(database) as db:
+        running = await (await db.execute("SELECT pid, shard_count FROM processes")).fetchall()
+    assert running == [(child.proc.pid, None)], "its entry in the processes table, written at start"
     child.proc.terminate()
     assert await asyncio.wait_for(child.proc.wait(), HANG) == 0
     async with aiosqlite.connect(database) as db:
         found = await db.execute("SELECT expires_at FROM leases WHERE name = 'deadlines'")
         row = await found.fetchone()
+        left = await (await db.execute("SELECT count(*) FROM processes")).fetchone()
     assert row is not None
     assert datetime.fromisoformat(row[0]).replace(tzinfo=UTC) <= datetime.now(UTC), "the lease was let go"
+    assert left == (0,), "its entry in the processes table was removed: a process started next need not wait"
     assert "SIGTERM: stopping" in child.log.read_text()
 
 

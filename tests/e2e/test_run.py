@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shutil
 import socket
+import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
 import discord
@@ -78,6 +81,40 @@ async def test_a_start_that_cannot_reach_discord_says_so_in_one_line_and_tries_a
         f"cannot reach Discord to log in (Cannot connect to host 127.0.0.1:{dead} ssl:default [Connect call failed "
         f"('127.0.0.1', {dead})]); trying again in 0 s"] * 2
     assert all(r.levelno == logging.WARNING and r.exc_info is None for r in said)
+
+
+async def test_a_second_process_on_the_same_shards_stops_before_it_connects(
+        fake: FakeDiscord, tmp_path: Path, migrated_database: Path, monkeypatch: pytest.MonkeyPatch,
+        errors: ErrorLog) -> None:
+    """Play-test V3.1: two processes on one database, both unsharded (``CLERK_INSTANCE`` a and b), each answered every
+    DM and command. Now b finds a's entry in the ``processes`` table, sees a renew it, and exits 1 with one ERROR
+    before it connects to Discord; a's clean stop removes its entry."""
+    database = tmp_path / "clerk.db"
+    shutil.copy(migrated_database, database)
+    settings = Settings(token=TOKEN, database_url=f"sqlite+aiosqlite:///{database}", sync_commands=False)
+    every = timedelta(seconds=0.5)  # a's renewals, which b waits to see (5 s in production)
+    monkeypatch.setenv("CLERK_INSTANCE", "a")
+    first = asyncio.create_task(main(settings, guild_ready_timeout=0.05, renew_every=every))
+    try:
+        await fake.wait_for(lambda: first.done() or fake.identifies, "a to connect")
+        monkeypatch.setenv("CLERK_INSTANCE", "b")
+        assert await asyncio.wait_for(main(settings, renew_every=every), HANG) == 1
+        assert fake.identifies == 1, "b did not connect"
+        [refusal] = [r.getMessage() for r in errors.records]
+        errors.records.clear()
+        assert refusal.startswith(f"cannot start: another Clerk process on this database reads the same Discord "
+                                  f"shards: instance a (host {socket.gethostname()}, pid ")
+        assert refusal.endswith("This one (instance b, unsharded) would answer every DM and command a second time. "
+                                "Stop one of them, or give each process its own shards (SHARD_COUNT and SHARD_IDS; "
+                                "docs/deploy.md, \"Several processes on one database\")")
+        with sqlite3.connect(database) as db:
+            assert db.execute("SELECT instance, shard_count FROM processes").fetchall() == [("a", None)]
+    finally:
+        first.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await first
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM processes").fetchall() == [(0,)], "a's stop removed its entry"
 
 
 def test_the_waits_before_trying_discord_again_grow_to_a_minute() -> None:
