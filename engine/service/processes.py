@@ -46,6 +46,7 @@ from sqlalchemy import delete, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.service.clock import Clock, utc
+from engine.store.locking import lock_for_write
 from engine.store.models import ProcessRow
 
 log = logging.getLogger("clerk.processes")
@@ -170,9 +171,8 @@ class ProcessRegistry:
     async def _begin_write(session: AsyncSession, *, exclusive: bool = False) -> None:
         """SQLite: take the write lock before reading (``engine.store.locking``). PostgreSQL, ``exclusive``: a lock on
         the table that two starts cannot hold together (renewals wait for it, reads do not)."""
-        if session.get_bind().dialect.name == "sqlite":
-            await session.execute(text("BEGIN IMMEDIATE"))
-        elif exclusive:
+        await lock_for_write(session, None)  # SQLite: BEGIN IMMEDIATE; PostgreSQL: nothing without a game
+        if exclusive and session.get_bind().dialect.name != "sqlite":
             await session.execute(text("LOCK TABLE processes IN SHARE ROW EXCLUSIVE MODE"))
 
     async def register(self, sleep: Sleep = asyncio.sleep) -> None:

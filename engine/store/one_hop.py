@@ -129,7 +129,9 @@ class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
         self._rows = deque(rows) if rows is not None else deque()
 
     def nextset(self) -> None:
-        raise NotImplementedError("SQLite has no further result sets")
+        """DB-API: None, no further result set (a SQLite statement has one, fetched whole by ``execute``)."""
+        self._rows.clear()
+        return None
 
 
 class OneHopConnection(AsyncAdapt_aiosqlite_connection):

@@ -10,6 +10,7 @@ from typing import Any
 from engine.mylantium.approval import Change
 from engine.mylantium.model import Faction, FactionCode, Party
 from engine.mylantium.revolution import CalledOff, Chain
+from engine.service.announcements import POST_TOKEN
 from engine.service.views import GameView
 
 
@@ -129,7 +130,7 @@ class MylElectionView:
     def post_token(self) -> str | None:
         """The close's own token (``result.post_token``), which its card's nonce carries
         (``engine.service.announcements.announcement_nonce``); None for one closed by a Clerk from before tokens."""
-        token = (self.result or {}).get("post_token")
+        token = (self.result or {}).get(POST_TOKEN)
         return str(token) if token else None
 
 
