@@ -103,7 +103,7 @@ async def offline(runs: int = 3) -> list[str]:
     kept = [await _wall("console", "--database", f"sqlite+aiosqlite:///{world.workdir / 'c0.db'}",
                         stdin=b"quit\n") for _ in range(runs)]
     lines = [_row("replay of a one-line transcript", replay),
-             _row("console, a fresh database (migrated)", fresh),
+             _row("console, a new database (made at the head)", fresh),
              _row("console, a database at the newest revision", kept)]
     worst = max(statistics.median(s) for s in (replay, fresh, kept))
     lines.append(f"  target: replay and console under {LIMIT} s: {worst:.2f} s at most, "

@@ -2,7 +2,8 @@
 
 A database already at the newest revision is found with one query (``alembic_version`` against the head read from
 the migration files' ``revision`` and ``down_revision`` lines), and Alembic itself (about half a second of imports:
-its runtime, every dialect's DDL module) is imported only when there is something to migrate (issue 20)."""
+its runtime, every dialect's DDL module) is imported only when there is something to migrate (issue 20); a new SQLite
+database is made at the head without it (``engine.store.fresh``)."""
 
 from __future__ import annotations
 
@@ -106,13 +107,22 @@ def alembic_config() -> Config:
     return config
 
 
-async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+async def upgrade(engine: AsyncEngine, revision: str = "head", *, use_script: bool = True) -> None:
+    """Migrate the database of ``engine`` to ``revision``. A new SQLite database (nothing in it) is made at the head
+    at once from migrations/sqlite_head.sql (``engine.store.fresh``) unless ``use_script`` is False (the tests of
+    the migrations themselves, and the script's own writing)."""
     async with engine.begin() as connection:
         if revision == "head":
             found = await database_revisions(connection)
-            if head_revision() is not None and found == [head_revision()]:
+            head = head_revision()
+            if head is not None and found == [head]:
                 return  # nothing to migrate: Alembic is not even imported
             refuse_unknown(found)
+    if revision == "head" and use_script and found is None and head is not None and engine.dialect.name == "sqlite":
+        from engine.store.fresh import create_at_head
+
+        if await create_at_head(engine, head):
+            return
     from alembic import command
 
     config = alembic_config()
