@@ -33,12 +33,16 @@ def run_restore(settings: Settings, path: str) -> int:
         print(f"clerk: {pg_dump_advice(url, path, 'restore')}", file=sys.stderr)
         return 2
     try:
-        report, aside = restore_sqlite(url, path, datetime.now())
+        report, aside, already_sent = restore_sqlite(url, path, datetime.now())
     except BackupError as error:
         print(f"clerk: restore failed, the database was not changed: {error}", file=sys.stderr)
         return 1
     kept = f"; the old database is kept as {aside}" if aside else ""
     print(f"clerk: restored {path} to {report.path}: {_holds(report)}{kept}. Start the bot.")
+    if already_sent:
+        many = f"{already_sent} messages" if already_sent != 1 else "1 message"
+        print(f"clerk: {many} the backup still owed went to Discord after it was taken: marked as the old database "
+              "has them, so the bot does not send them again.")
     if aside is not None:
         _undone(aside, report.path)
     return 0

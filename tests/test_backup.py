@@ -434,3 +434,46 @@ def test_a_restore_over_a_database_with_nothing_newer_says_nothing_was_undone(
 
     assert capsys.readouterr().out.splitlines()[1:] == [
         "clerk: the old database recorded nothing after the backup: nothing was undone."]
+
+
+def _owe(database: Path, *nonces: str) -> None:
+    with sqlite3.connect(database) as connection:
+        connection.executemany(
+            "INSERT INTO owed_messages (lane, channel_id, priority, nonce, body, owed_at, attempts) "
+            "VALUES ('dm:11', 5011, 0, ?, '{\"content\": \"Ballot recorded\"}', '2026-03-01 18:00:00', 0)",
+            [(nonce,) for nonce in nonces])
+    connection.close()
+
+
+def _outcomes(database: Path) -> dict[str, tuple[str | None, str | None]]:
+    with sqlite3.connect(database) as connection:
+        found = connection.execute("SELECT nonce, outcome, done_at FROM owed_messages WHERE nonce LIKE 'n-%'")
+        outcomes = {str(nonce): (outcome, done_at) for nonce, outcome, done_at in found}
+    connection.close()
+    return outcomes
+
+
+def test_a_message_the_backup_owed_and_the_old_database_sent_since_is_not_sent_again(
+        live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    """A receipt owed when the backup was taken and sent just after it: the backup still owes it, and the bot started
+    on the restored database would send it again, later than the minutes in which Discord drops a repeated nonce:
+    the player would get their receipt twice. The restore marks it sent as the old database had it; a message
+    superseded since (by a newer one the backup does not hold) or still owed there stays owed."""
+    database, _ = live
+    _owe(database, "n-sent", "n-failed", "n-superseded", "n-owed")
+    assert main(["backup", "b.db"]) == 0
+    with sqlite3.connect(database) as connection:
+        for nonce, outcome in (("n-sent", "sent"), ("n-failed", "undeliverable"), ("n-superseded", "superseded")):
+            connection.execute("UPDATE owed_messages SET outcome = ?, done_at = '2026-03-01 18:00:05' WHERE nonce = ?",
+                               (outcome, nonce))
+    connection.close()
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    assert _outcomes(database) == {"n-sent": ("sent", "2026-03-01 18:00:05"),
+                                   "n-failed": ("undeliverable", "2026-03-01 18:00:05"),
+                                   "n-superseded": (None, None), "n-owed": (None, None)}
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "clerk: 2 messages the backup still owed went to Discord after it was taken: marked as the old database has "
+        "them, so the bot does not send them again.")

@@ -6,7 +6,8 @@ starts). The live database is then switched out of WAL mode, which SQLite allows
 connection has it open: so a running bot is detected and the restore refused, and a WAL file left by a
 crash is folded into the old database instead of being replayed onto the restored one. The old database is
 kept beside it (``clerk.db.before-restore-<time>``), never deleted; the backup is copied to a temporary file,
-checked again and renamed into place."""
+checked again and renamed into place. Messages the backup still owes that the old database had sent since are marked
+sent in the copy first (``settle_as_before``), so the bot does not send them twice."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from engine.store.backup import (
     BackupError,
@@ -29,8 +31,17 @@ from engine.store.backup import (
 )
 
 
-def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> tuple[BackupReport, Path | None]:
-    """Restore ``backup`` to the database of ``url``; returns what was restored and where the old database went."""
+class Restored(NamedTuple):
+    report: BackupReport
+    aside: Path | None
+    """Where the old database went (None: there was none)."""
+    already_sent: int
+    """The messages the backup still owed that the old database had sent since (``settle_as_before``)."""
+
+
+def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> Restored:
+    """Restore ``backup`` to the database of ``url``; returns what was restored, where the old database went and how
+    many of the messages the backup owed were marked sent as the old database had them."""
     source = Path(backup)
     live = sqlite_file(url)
     if not source.is_file():
@@ -50,6 +61,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> t
     try:
         shutil.copyfile(source, temporary)
         report = check_backup(temporary)
+        already_sent = settle_as_before(temporary, live) if live.exists() else 0
         sync_file(temporary)
         if aside is not None:
             os.replace(live, aside)
@@ -57,7 +69,43 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> t
         sync_folder(live.parent)
     finally:
         temporary.unlink(missing_ok=True)
-    return BackupReport(live, report.size, report.games, report.events, report.revision), aside
+    return Restored(BackupReport(live, report.size, report.games, report.events, report.revision), aside, already_sent)
+
+
+DELIVERED = ("sent", "undeliverable")
+"""The outcomes of an owed message that say Discord was asked for it (bot/discord/outbox_worker.py); a message
+superseded after the backup was superseded by a newer one the backup does not hold, so it is owed again."""
+_AT_ONCE = 500
+
+
+def settle_as_before(restored: Path, old: Path) -> int:
+    """Mark each message ``restored`` (the backup, before it is put in place) still owes as ``old`` (the database it
+    replaces) settled it since, when Discord was asked for it there: sent (or undeliverable) after the backup was
+    taken, it must not be sent again when the bot starts on the backup. The nonce a message is sent with lets Discord
+    drop a repeat within minutes only; a restore comes later. Returns how many were marked. A database without the
+    outbox's table (older than revision 0009) has nothing to mark."""
+    new = sqlite3.connect(restored)
+    before = sqlite3.connect(f"{old.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        tables = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'owed_messages'"
+        if new.execute(tables).fetchone() is None or before.execute(tables).fetchone() is None:
+            return 0
+        owed = [str(nonce) for (nonce,) in new.execute("SELECT nonce FROM owed_messages WHERE outcome IS NULL")]
+        settled = []
+        for start in range(0, len(owed), _AT_ONCE):
+            nonces = owed[start:start + _AT_ONCE]
+            delivered, listed = ", ".join("?" * len(DELIVERED)), ", ".join("?" * len(nonces))
+            settled += before.execute(f"SELECT outcome, done_at, nonce FROM owed_messages WHERE outcome IN "
+                                      f"({delivered}) AND nonce IN ({listed})", (*DELIVERED, *nonces)).fetchall()
+        with new:
+            new.executemany("UPDATE owed_messages SET outcome = ?, done_at = ? WHERE nonce = ? AND outcome IS NULL",
+                            settled)
+        return len(settled)
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot compare the backup's outbox with {old}'s: {error}") from None
+    finally:
+        new.close()
+        before.close()
 
 
 def _quiesce(live: Path) -> None:
@@ -137,4 +185,4 @@ def undone_by_restore(old: Path, restored: Path) -> list[Undone]:
         before.close()
 
 
-__all__ = ["Undone", "restore_sqlite", "undone_by_restore"]
+__all__ = ["Restored", "Undone", "restore_sqlite", "settle_as_before", "undone_by_restore"]
