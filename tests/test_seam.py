@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 from engine.service.clerk import RULESETS
@@ -40,16 +41,24 @@ def _docstrings(tree: ast.AST) -> set[int]:
             and isinstance(node.value.value, str)}
 
 
+NAMED = re.compile(r"\b(" + "|".join(NAMES) + r")\b", re.I)
+
+
+@cache
+def parsed(source: str) -> ast.AST:
+    return ast.parse(source)
+
+
 def crossings(rel: str, source: str) -> list[str]:
     """What the module ``rel`` (its path from the repository's root) says or imports of rulesets it does not
     belong to."""
     mine = owner(rel)
-    tree = ast.parse(source)
+    tree = parsed(source)
     docs = _docstrings(tree)
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
-            found |= {f"names {n}" for n in NAMES if n != mine and re.search(rf"\b{n}\b", node.value, re.I)}
+            found |= {f"names {n}" for n in {m.lower() for m in NAMED.findall(node.value)} if n != mine}
         modules = [node.module] if isinstance(node, ast.ImportFrom) and node.module else (
             [a.name for a in node.names] if isinstance(node, ast.Import) else [])
         for module in modules:
@@ -91,7 +100,7 @@ def test_the_probe_sees_a_name_and_an_import_but_not_a_docstring_or_the_rulesets
 def reaches(rel: str, source: str) -> list[str]:
     """The rulesets' service objects (``clerk.<name>``) that the module ``rel`` reaches into when it is not theirs."""
     mine = owner(rel)
-    return sorted({f"reaches .{node.attr}" for node in ast.walk(ast.parse(source))
+    return sorted({f"reaches .{node.attr}" for node in ast.walk(parsed(source))
                    if isinstance(node, ast.Attribute) and node.attr in NAMES and node.attr != mine})
 
 
