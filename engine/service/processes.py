@@ -7,9 +7,11 @@ recorded once, but every player gets a second answer saying their message "reach
   its instance name (``CLERK_INSTANCE``, else the host's name: the deadline lease's holder name), host, pid, its
   shards, when it started and when it was last seen. In the same transaction, under a lock that makes two starts
   take turns (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: ``LOCK TABLE processes IN SHARE ROW EXCLUSIVE MODE``, local
-  to the schema), it removes the rows of its own instance name (a restart after a crash takes over at once: one name
-  is one process) and the rows not renewed for ``dead_after``, and looks for a live row of another instance that
-  reads any of its shards (``Shards.overlaps``).
+  to the schema), it removes the rows of its own earlier run (its instance name, on this host, by a pid that no
+  longer runs or is its own: a restart after a crash takes over at once) and the rows not renewed for
+  ``dead_after``, and looks for a live row of another instance that reads any of its shards (``Shards.overlaps``),
+  or of its own instance name that it cannot tell is its earlier run's (the old pid still runs on this host:
+  started twice without ``CLERK_INSTANCE``; or another host).
 - **A row that looks live may be a crashed process's**: a crash (SIGKILL, out of memory, power) leaves its row
   behind. So the start does not refuse at once: it logs one WARNING, and looks again every ``poll`` until either the
   row is renewed (the other process runs: it refuses, ``ShardsTaken``, which the bot logs as one ERROR and exits 1)
@@ -20,7 +22,8 @@ recorded once, but every player gets a second answer saying their message "reach
 - **While it runs** (``keep``: one renewal every ``every``, the deadline lease's renewal period, on a task of its
   own, beside the scheduler, whose passes can wait behind a close or the catch-up of DMs), it renews ``seen_at`` and
   reads the other rows: a live one reading any of its shards, or one under its own instance name (a second process
-  with the same name, which a start cannot tell from a restart), is logged once, as an ERROR (a WARNING for a name
+  with the same name that a start could not tell from a restart: two containers of one host name, both pid 1), is
+  logged once, as an ERROR (a WARNING for a name
   shared without shards in common). A row of its own that another start removed (as its own restart's, or as dead
   after a stall longer than ``dead_after``) is written again, so that each sees the other.
 - **A clean stop** (SIGTERM, Ctrl-C, ``docker stop``) removes the row (``remove``): a process started next does not
@@ -120,6 +123,24 @@ class Seen:
                 f"{self.started_at:%Y-%m-%d %H:%M:%S} UTC, last seen {ago} s ago)")
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this host (a zombie, killed and not yet reaped, does not). Where that cannot
+    be told (not a POSIX system), True: the start then waits to see whether the entry is renewed."""
+    if os.name != "posix" or pid <= 0:
+        return os.name != "posix"
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
 class ShardsTaken(Exception):
     """A start found another live process reading some of its shards: it must not run (one line, for the log)."""
 
@@ -132,7 +153,8 @@ class ProcessRegistry:
     ``remove`` at a clean stop."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, instance: str, shards: Shards, *,
-                 every: timedelta = RENEW_EVERY, host: str | None = None, pid: int | None = None) -> None:
+                 every: timedelta = RENEW_EVERY, host: str | None = None, pid: int | None = None,
+                 alive: Callable[[int], bool] | None = None) -> None:
         if every <= timedelta(0):
             raise ValueError("the registry needs a positive renewal period")
         self._sessions = sessions
@@ -143,6 +165,7 @@ class ProcessRegistry:
         self.host = host if host is not None else socket.gethostname()
         self.pid = pid if pid is not None else os.getpid()
         self.token = secrets.token_hex(16)
+        self._alive = alive if alive is not None else pid_alive
         self.started_at: datetime | None = None
         self._told: set[str] = set()
         """The tokens of the other processes already reported while this one runs (each once)."""
@@ -185,10 +208,10 @@ class ProcessRegistry:
             async with self._sessions() as session, session.begin():
                 await self._begin_write(session, exclusive=True)
                 others = await self._others(session)
-                own = [o for o in others if o.instance == self.instance]
-                dead = [o for o in others if o.instance != self.instance and self._dead(o, now, first)]
-                live = [o for o in others if o.instance != self.instance and not self._dead(o, now, first)
-                        and o.shards.overlaps(self.shards)]
+                own = [o for o in others if self._restarted(o)]
+                dead = [o for o in others if o not in own and self._dead(o, now, first)]
+                live = [o for o in others if o not in own and not self._dead(o, now, first)
+                        and (o.instance == self.instance or o.shards.overlaps(self.shards))]
                 if own or dead:
                     await session.execute(delete(ProcessRow).where(ProcessRow.token.in_([o.token for o in own + dead])))
                 if not live:
@@ -209,9 +232,10 @@ class ProcessRegistry:
             for o in live:
                 if o.token not in first:
                     first[o.token] = (o.seen_at, now)
-                    log.warning("another Clerk process on this database reads the same Discord shards: %s. Waiting "
-                                "up to %s s to see whether it is still running (a process that crashed leaves its "
-                                "entry behind until then)", o.describe(now),
+                    log.warning("another Clerk process on this database %s: %s. Waiting up to %s s to see whether it "
+                                "is still running (a process that crashed leaves its entry behind until then)",
+                                "runs under this process's name" if o.instance == self.instance
+                                else "reads the same Discord shards", o.describe(now),
                                 int((self._death(o, first) - now).total_seconds()))
             until = min(self._death(o, first) for o in live)
             await sleep(max(0.0, min(self.poll, until - now).total_seconds()))
@@ -227,7 +251,20 @@ class ProcessRegistry:
             return min(latest, first[other.token][1] + self.dead_after)
         return latest
 
+    def _restarted(self, other: Seen) -> bool:
+        """Whether ``other`` is this process's own earlier run, taken over at once: the same instance name on the same
+        host, and its process gone (or this very pid: a container started again, its process pid 1 again). Under the
+        same name on another host, or while that pid runs, it may be a second process: waited for as any other."""
+        return other.instance == self.instance and other.host == self.host[:200] and (
+            other.pid == self.pid or not self._alive(other.pid))
+
     def _refusal(self, other: Seen, now: datetime) -> str:
+        if other.instance == self.instance:
+            return (f"another Clerk process on this database runs under this process's name: {other.describe(now)}. "
+                    "One name is one process: two would each take the other's entry for their own restart's, and "
+                    "both answer every DM and command where their shards meet. Stop one of them, or give each "
+                    "process its own CLERK_INSTANCE (and its own shards: SHARD_COUNT and SHARD_IDS; docs/deploy.md, "
+                    "\"Several processes on one database\")")
         return (f"another Clerk process on this database reads the same Discord shards: {other.describe(now)}. This "
                 f"one (instance {self.instance}, {self.shards}) would answer every DM and command a second time. Stop "
                 "one of them, or give each process its own shards (SHARD_COUNT and SHARD_IDS; docs/deploy.md, "

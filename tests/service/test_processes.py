@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.service.clock import ManualClock
-from engine.service.processes import DEAD_AFTER, RENEW_EVERY, ProcessRegistry, Shards, ShardsTaken
+from engine.service.processes import DEAD_AFTER, RENEW_EVERY, ProcessRegistry, Shards, ShardsTaken, pid_alive
 from engine.store.database import make_sessionmaker
 from engine.store.models import ProcessRow
 
@@ -57,8 +57,11 @@ async def never(seconds: float) -> None:
     raise AssertionError("the start waited")
 
 
-def registry(engine: AsyncEngine, clock: ManualClock, instance: str, shards: Shards = UNSHARDED) -> ProcessRegistry:
-    return ProcessRegistry(make_sessionmaker(engine), clock, instance, shards, host="h1", pid=7)
+def registry(engine: AsyncEngine, clock: ManualClock, instance: str, shards: Shards = UNSHARDED, *, host: str = "h1",
+             pid: int = 7, running: frozenset[int] = frozenset()) -> ProcessRegistry:
+    """A process ``pid`` on ``host``; the pids in ``running`` are the processes that run on its host."""
+    return ProcessRegistry(make_sessionmaker(engine), clock, instance, shards, host=host, pid=pid,
+                           alive=lambda other: other in running)
 
 
 async def rows(engine: AsyncEngine) -> list[tuple[str, int | None, str | None]]:
@@ -186,14 +189,58 @@ async def test_a_running_process_reports_a_newer_one_on_its_shards_once(
     assert await rows(db_engine) == [("a", None, None), ("b", None, None)]
 
 
+async def test_a_second_process_under_the_same_name_on_the_same_host_is_refused_once_the_first_renews(
+        db_engine: AsyncEngine, caplog: pytest.LogCaptureFixture) -> None:
+    """V3.1's limit: `python -m bot run` started twice on one host without CLERK_INSTANCE (both named after the host).
+    The first's process still runs, so the second's start is no restart: it waits, sees the entry renewed and
+    refuses, as for another name on its shards."""
+    clock = ManualClock(T0)
+    first = registry(db_engine, clock, "host1", pid=7, running=frozenset({8}))
+    await first.register(never)
+    clock.advance(timedelta(seconds=1))
+    second, sleeps = registry(db_engine, clock, "host1", pid=8, running=frozenset({7})), Sleeps(clock, meanwhile=first)
+
+    with pytest.raises(ShardsTaken) as refused:
+        await second.register(sleeps)
+
+    assert str(refused.value) == (
+        "another Clerk process on this database runs under this process's name: instance host1 (host h1, pid 7; "
+        "unsharded; started 2026-12-07 13:00:00 UTC, last seen 1 s ago). One name is one process: two would each take "
+        "the other's entry for their own restart's, and both answer every DM and command where their shards meet. "
+        "Stop one of them, or give each process its own CLERK_INSTANCE (and its own shards: SHARD_COUNT and "
+        "SHARD_IDS; docs/deploy.md, \"Several processes on one database\")")
+    assert said(caplog, logging.WARNING) == [
+        "another Clerk process on this database runs under this process's name: instance host1 (host h1, pid 7; "
+        "unsharded; started 2026-12-07 13:00:00 UTC, last seen 1 s ago). Waiting up to 29 s to see whether it is "
+        "still running (a process that crashed leaves its entry behind until then)"]
+    assert await rows(db_engine) == [("host1", None, None)]
+
+
+async def test_a_restart_under_the_same_name_waits_only_when_it_cannot_tell_the_old_process_is_gone(
+        db_engine: AsyncEngine) -> None:
+    """On the same host with the old pid gone (or this very pid: a container started again), a restart takes over
+    at once; on another host under the same name it waits to see the entry renewed, as for any other, and runs once
+    it is not (the old process crashed)."""
+    clock = ManualClock(T0)
+    await registry(db_engine, clock, "a", pid=7).register(never)
+    await registry(db_engine, clock, "a", pid=9, running=frozenset({12})).register(never)  # pid 7 gone
+    await registry(db_engine, clock, "a", pid=9).register(never)  # pid 9 again: this process's own earlier run
+    sleeps = Sleeps(clock)
+    await registry(db_engine, clock, "a", host="h2", pid=9).register(sleeps)
+    assert sleeps.waited == timedelta(seconds=30)
+    assert await rows(db_engine) == [("a", None, None)]
+
+
 async def test_two_processes_under_one_name_report_each_other(db_engine: AsyncEngine,
                                                               caplog: pytest.LogCaptureFixture) -> None:
-    """A start cannot tell a second process under the same name from a restart: it takes the entry over and runs;
-    the first, still running, writes its entry again and both report the other, once (an ERROR on the same shards,
-    a WARNING on others)."""
+    """A second process under the same name that starts while the first's entry looks stopped (the first stalled
+    longer than ``dead_after``) runs; the first, still running, writes its entry again and both report the other,
+    once (an ERROR on the same shards, a WARNING on others)."""
     clock = ManualClock(T0)
-    first, second = registry(db_engine, clock, "host1"), registry(db_engine, clock, "host1")
+    first = registry(db_engine, clock, "host1", pid=7, running=frozenset({8}))
+    second = registry(db_engine, clock, "host1", pid=8, running=frozenset({7}))
     await first.register(never)
+    clock.advance(timedelta(seconds=31))
     await second.register(never)
     for _ in range(2):
         await first.renew()
@@ -214,3 +261,22 @@ async def test_two_processes_under_one_name_report_each_other(db_engine: AsyncEn
     assert [w.split(":")[0] for w in said(caplog, logging.WARNING)] == [
         "this process's entry (instance host2) was gone from the processes table",
         "another Clerk process on this database runs under this process's name (instance host2, shard 1 of 2)"]
+
+
+def test_a_pid_is_alive_while_its_process_runs_not_once_it_exited() -> None:
+    """``pid_alive``, which tells a restart from a second process on the same host: this process runs; a child that
+    exited is gone while its parent has not reaped it yet (a zombie, as a bot killed by its supervisor is for a
+    moment) and after."""
+    import os
+    import subprocess
+    import sys
+
+    assert pid_alive(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # exited, not reaped: a zombie
+        assert not pid_alive(child.pid)
+    finally:
+        child.wait()
+    assert not pid_alive(child.pid)
+    assert not pid_alive(0) and not pid_alive(-1)
