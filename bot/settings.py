@@ -108,6 +108,11 @@ def database_url(url: str, what: str) -> str:
     scheme, sep, _ = url.partition("://")
     given = f"{scheme}://..." if sep else repr(url)
     hint = f" (a SQLite file: sqlite+aiosqlite:///{url})" if not sep else ""
+    if scheme.lower() in ("postgres", "postgresql", "postgresql+psycopg2", "postgresql+psycopg", "pgsql"):
+        # what hosting services hand out (play-test 4.8)
+        hint = " (a PostgreSQL URL: write its beginning as postgresql+asyncpg:// and keep the rest as it is)"
+    elif scheme.lower() in ("sqlite", "sqlite3", "sqlite+pysqlite"):
+        hint = " (a SQLite file: write its beginning as sqlite+aiosqlite:// and keep the rest as it is)"
     raise ConfigError(f"{what} must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not {given}{hint}")
 
 

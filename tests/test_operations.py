@@ -175,6 +175,26 @@ def test_a_sqlite_url_with_two_slashes_gets_the_url_it_meant(tmp_path: Path) -> 
                              ).database_url == url
 
 
+def test_a_url_of_another_driver_gets_the_beginning_clerk_reads(tmp_path: Path) -> None:
+    """Play-test 4.8: hosting services hand out ``postgres://`` URLs; the refusal now says what to write instead (and
+    still repeats nothing after the scheme, which may hold a password)."""
+    (tmp_path / "none.toml").write_text("")
+    said = {}
+    for url in ("postgres://clerk:hunter2@db.example/clerk", "postgresql://clerk:hunter2@db.example/clerk",
+                "sqlite:///clerk.db"):
+        with pytest.raises(ConfigError) as refused:
+            load_settings(env={"DATABASE_URL": url, "CLERK_CONFIG": str(tmp_path / "none.toml")})
+        said[url.partition(":")[0]] = str(refused.value)
+    begins = "DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not "
+    assert said == {
+        "postgres": f"{begins}postgres://... (a PostgreSQL URL: write its beginning as postgresql+asyncpg:// and keep "
+                    "the rest as it is)",
+        "postgresql": f"{begins}postgresql://... (a PostgreSQL URL: write its beginning as postgresql+asyncpg:// and "
+                      "keep the rest as it is)",
+        "sqlite": f"{begins}sqlite://... (a SQLite file: write its beginning as sqlite+aiosqlite:// and keep the rest "
+                  "as it is)"}
+
+
 def test_a_config_file_named_by_clerk_config_that_is_not_there_is_refused(tmp_path: Path) -> None:
     """V4.5: ``CLERK_CONFIG=/etc/clerk/confg.toml`` (a typo) was ignored without a word, and the bot ran with none of
     its settings (no health endpoint, so a Docker HEALTHCHECK failing with no reason given)."""

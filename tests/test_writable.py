@@ -82,6 +82,22 @@ def test_a_folder_that_takes_no_new_file_is_refused(database: Path, immutable: l
         check_files(make_engine(f"sqlite+aiosqlite:///{database}"))
 
 
+def test_a_folder_or_a_file_that_is_not_sqlite_is_refused_saying_so(tmp_path: Path) -> None:
+    """Play-test 4.7: DATABASE_URL naming a folder was told to fix the file's owner and mode; a text file "cannot be
+    written: file is not a database"."""
+    with pytest.raises(NotWritable) as folder:
+        check_files(make_engine(f"sqlite+aiosqlite:///{tmp_path}"))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database, but long enough to be read as one's header: " * 4)
+    with pytest.raises(NotWritable) as text_file:
+        check_files(make_engine(f"sqlite+aiosqlite:///{notes}"))
+
+    assert str(folder.value) == (f"the database {tmp_path} is a folder: DATABASE_URL names the database file, for "
+                                 f"example sqlite+aiosqlite:///{tmp_path}/clerk.db")
+    assert str(text_file.value) == (f"the file {notes} is not a SQLite database (DATABASE_URL names another kind of "
+                                    "file): name a new file, which Clerk creates, or the database you meant")
+
+
 async def test_a_database_that_refuses_the_write_probe_is_refused(database: Path) -> None:
     engine = make_engine(f"sqlite+aiosqlite:///{database}")
     faults = FaultInjector().install(engine.sync_engine)

@@ -38,7 +38,7 @@ from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.database import make_engine, make_sessionmaker
 from engine.store.migrate import CannotOpen, upgrade
-from engine.store.writable import check_connects
+from engine.store.writable import check_connects, check_files
 
 REPLAY_START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -51,6 +51,7 @@ async def clerk_on(url: str, clock: ManualClock, seed: int | None,
     config.toml adds (``bot.plugins``)."""
     engine = make_engine(url, **(engine_options or {}))
     try:
+        check_files(engine)  # a folder, a file that is not SQLite, one it cannot write: said in one line
         await check_connects(engine)  # one line, not a traceback, for a database it cannot reach (``CannotOpen``)
         await upgrade(engine)
         clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(seed), plugins.all_rulesets)

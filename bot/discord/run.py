@@ -161,7 +161,11 @@ async def run_clerk(bot_for: Callable[[bool], ClerkBot], token: str, message_con
                     return 0
                 continue
             except discord.LoginFailure:
-                log.error("Discord refused the token in DISCORD_TOKEN (check it in the developer portal)")
+                if token.lower().startswith("bot "):  # play-test 4.6: discord.py adds "Bot " itself
+                    log.error("Discord refused the token in DISCORD_TOKEN: it begins with \"Bot \", which Clerk adds "
+                              "itself; give the token alone, as the developer portal shows it")
+                else:
+                    log.error("Discord refused the token in DISCORD_TOKEN (check it in the developer portal)")
                 return 1
             except discord.PrivilegedIntentsRequired:
                 if message_content == "auto" and asking:

@@ -84,6 +84,9 @@ def _sqlite_path(engine: AsyncEngine) -> Path | None:
 def check_sqlite_files(path: Path) -> None:
     """Raise ``NotWritable`` if ``path`` (a SQLite database, which need not exist yet) cannot be written."""
     folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():  # play-test 4.7: the advice about a file's owner and mode did not fit
+        raise NotWritable(f"the database {path} is a folder: DATABASE_URL names the database file, for example "
+                          f"sqlite+aiosqlite:///{(path / 'clerk.db').as_posix()}")
     for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         if not file.exists():
             continue
@@ -108,6 +111,9 @@ def check_sqlite_files(path: Path) -> None:
     except sqlite3.Error as error:
         if getattr(error, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             return  # another process is writing (a restart overlapping the old one): writable, only busy
+        if getattr(error, "sqlite_errorname", "") == "SQLITE_NOTADB":
+            raise NotWritable(f"the file {path} is not a SQLite database (DATABASE_URL names another kind of file): "
+                              "name a new file, which Clerk creates, or the database you meant") from None
         raise NotWritable(f"the database {path} cannot be written: {error}") from None
 
 

@@ -8,6 +8,7 @@ import logging
 import shutil
 import socket
 import sqlite3
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -47,6 +48,13 @@ async def test_main_with_a_token_discord_refuses_exits_1(fake: FakeDiscord, tmp_
     assert await asyncio.wait_for(main(settings), HANG) == 1
     assert [r.getMessage() for r in errors.records] == [
         "Discord refused the token in DISCORD_TOKEN (check it in the developer portal)"]
+    errors.records.clear()
+
+    # play-test 4.6: the token copied with "Bot " in front (discord.py adds it, so Discord sees "Bot Bot ...")
+    assert await asyncio.wait_for(main(replace(settings, token=f"Bot {TOKEN}")), HANG) == 1
+    assert [r.getMessage() for r in errors.records] == [
+        "Discord refused the token in DISCORD_TOKEN: it begins with \"Bot \", which Clerk adds itself; give the token "
+        "alone, as the developer portal shows it"]
     errors.records.clear()
 
 

@@ -163,7 +163,8 @@ def test_a_wrong_url_is_refused_without_repeating_its_password(clean_env: Path, 
     monkeypatch.setenv("DATABASE_URL", "mysql://clerk:hunter2@db.example/clerk")
     assert main(["console"]) == 2
     err = capsys.readouterr().err
-    assert "--database must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not postgres://...\n" in err
+    assert ("--database must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not postgres://... (a "
+            "PostgreSQL URL: write its beginning as postgresql+asyncpg:// and keep the rest as it is)\n") in err
     assert "DATABASE_URL must start with sqlite+aiosqlite:// or postgresql+asyncpg://, not mysql://...\n" in err
     assert "hunter2" not in err
 
@@ -183,3 +184,12 @@ def test_console_says_a_reminder_done_only_at_its_deadline_was_skipped(tmp_path:
     assert ("  ⏰ 2026-03-02 18:00 UTC: reminder of 2026-03-02 16:00 UTC skipped (not sent: the deadline it reminds "
             "of had come); deadline") in out
     assert not any("Reminder:" in line for line in out)
+
+
+def test_a_console_on_a_folder_is_told_to_name_a_file(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Play-test 4.7, in the console: "cannot connect ... unable to open database file" did not say the URL named a
+    folder."""
+    assert main(["console", "--database", f"sqlite+aiosqlite:///{clean_env}"]) == 1
+    assert capsys.readouterr().err == (
+        f"clerk: cannot open the console: the database {clean_env} is a folder: DATABASE_URL names the database file, "
+        f"for example sqlite+aiosqlite:///{clean_env}/clerk.db\n")
