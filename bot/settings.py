@@ -11,6 +11,9 @@ from pathlib import Path
 
 from engine.store.database import DEFAULT_URL, WRITE_WAIT
 
+STOP_WAIT = timedelta(seconds=5)
+"""A clean stop's wait for what is still to be sent: within ``docker stop``'s 10 s before it kills."""
+
 
 class ConfigError(Exception):
     """A setting is wrong; the message is one line that says which and why."""
@@ -36,6 +39,8 @@ class Settings:
     health_host: str = "127.0.0.1"
     log_format: str = "text"
     """``text`` or ``json`` (JSON lines with the game, the command and the error id: bot/logs.py)."""
+    stop_wait: timedelta = STOP_WAIT
+    """How long a clean stop (SIGTERM, Ctrl-C) waits for the messages still waiting to be sent (bot/discord/run.py)."""
     message_content: str = "auto"
     """Ask Discord for the privileged Message Content intent: ``true``, ``false``, or ``auto`` (ask, and start again
     without it when Discord refuses it; ``bot/discord/run.py``)."""
@@ -57,7 +62,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
         raise ConfigError(f"CLERK_CONFIG names {file}, which does not exist; correct the path, or unset CLERK_CONFIG "
                           "to read config.toml in the current folder (if there is one)")
     known = {"log_level", "sync_commands", "dev_guild_id", "seed", "write_wait", "rulesets", "health_port",
-             "health_host", "log_format", "message_content"}
+             "health_host", "log_format", "message_content", "stop_wait"}
     if {"token", "discord_token", "database_url"} & {str(key).lower() for key in data}:
         # before the unknown settings: "unknown setting token" did not say where it goes (play-test V4.2)
         raise ConfigError(f"{file}: the token and database URL come only from the environment, DISCORD_TOKEN and "
@@ -80,6 +85,9 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     wait = data.get("write_wait", WRITE_WAIT.total_seconds())
     if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 < wait <= 3600:
         raise ConfigError(f"{file}: write_wait must be a number of seconds above 0 and at most 3600, not {wait!r}")
+    stop = data.get("stop_wait", STOP_WAIT.total_seconds())
+    if isinstance(stop, bool) or not isinstance(stop, int | float) or not 0 <= stop <= 600:
+        raise ConfigError(f"{file}: stop_wait must be a number of seconds from 0 to 600, not {stop!r}")
     plugins = data.get("rulesets", [])
     if not isinstance(plugins, list) or not all(isinstance(p, str) and p.strip() for p in plugins):
         raise ConfigError(f"{file}: rulesets must be a list of module names, e.g. [\"mygame\"]")
@@ -90,6 +98,7 @@ def load_settings(path: str | os.PathLike[str] | None = None, env: dict[str, str
     count, ids = shards(env)
     return Settings(token=token, database_url=url, log_level=level, sync_commands=sync, dev_guild_id=guild, seed=seed,
                     shard_count=count, shard_ids=ids, write_wait=timedelta(seconds=wait),
+                    stop_wait=timedelta(seconds=stop),
                     plugins=tuple(p.strip() for p in plugins), health_port=health_port, health_host=health_host,
                     log_format=log_format, message_content=content)
 

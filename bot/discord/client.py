@@ -332,6 +332,23 @@ class ClerkBot(discord.Client):
         if self.closing.is_set():
             raise asyncio.CancelledError
 
+    async def stop_cleanly(self, wait: float) -> None:
+        """A clean stop (SIGTERM, Ctrl-C): the messages still waiting to be sent (a round's DMs, a card behind its
+        channel's rate limit) go out first, for at most ``wait`` seconds (``stop_wait``), then ``close``. What is not
+        sent by then is still owed, and sent at the next start (play-test 1.3: a bot stopped for a long maintenance
+        held its announcements that long). The bot goes on answering meanwhile; a second signal ends the wait."""
+        outbox = self.courier.outbox
+        if outbox.waiting and wait > 0 and not self.closing.is_set():
+            log.info("stopping: sending the %d message(s) still waiting first (at most %s s; SIGTERM or Ctrl-C again "
+                     "to stop at once)", outbox.waiting, f"{wait:g}")
+            if not await outbox.drain(wait):
+                log.info("stopping with %d message(s) still waiting: they are sent at the next start", outbox.waiting)
+        await self.close()
+
+    def hurry(self) -> None:
+        """A second SIGTERM or Ctrl-C during ``stop_cleanly``: stop waiting for the messages."""
+        self.courier.outbox.hurry()
+
     async def close(self) -> None:
         """Stop every task the bot started (each cancelled and awaited: ``bot.tasks.cancel_and_wait``), release the
         deadline lease, then discord.py's close; and discord.py's guild wait (``_delay_ready``), which its close

@@ -67,6 +67,10 @@ class OutboxWorker:
         self._drained = asyncio.Event()
         self._drained.set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._marking: set[asyncio.Future[None]] = set()
+        """The marks of sent rows not yet committed (``_settle_later``)."""
+        self._hurry = asyncio.Event()
+        """Set to end a clean stop's wait (``drain``) at once."""
         self.waiting = 0
         """Messages owed and not yet delivered, in this process."""
         self.sent = 0
@@ -179,6 +183,25 @@ class OutboxWorker:
         """Wait until nothing is owed in this process (tests; a clean stop)."""
         await self._drained.wait()
 
+    async def drain(self, seconds: float) -> bool:
+        """A clean stop: wait at most ``seconds`` (or until ``hurry``) for what is owed in this process to be sent
+        and its marks committed, so that it goes out now rather than at the next start. True if it all was."""
+        async def sent_and_marked() -> None:
+            await self._drained.wait()
+            while self._marking:
+                await asyncio.wait(list(self._marking))
+
+        waits = [asyncio.ensure_future(sent_and_marked()), asyncio.ensure_future(self._hurry.wait())]
+        try:
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            await cancel_and_wait(waits)
+        return self.waiting == 0 and not self._marking
+
+    def hurry(self) -> None:
+        """End a clean stop's wait (``drain``) now: a second SIGTERM or Ctrl-C."""
+        self._hurry.set()
+
     def _dispatch(self) -> None:
         """Start every send that may start now, on the event loop's thread, synchronously: when rows are queued (the
         send of a row just committed starts at once), when a send ends (the lane's next row, or another lane's, takes
@@ -279,7 +302,10 @@ class OutboxWorker:
             if error is not None:  # sent; at worst sent again after a restart, and dropped by its nonce
                 log.warning("could not mark owed message %s %s: %s", row_id, outcome, error)
 
-        self.clerk.outbox.settle_soon(row_id, outcome).add_done_callback(settled)
+        marking = self.clerk.outbox.settle_soon(row_id, outcome)
+        self._marking.add(marking)
+        marking.add_done_callback(self._marking.discard)
+        marking.add_done_callback(settled)
 
     def _log_waiting(self, now: float) -> None:
         if self.waiting and now - self._logged >= LOG_EVERY:

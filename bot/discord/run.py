@@ -23,7 +23,7 @@ from bot.discord.health import start_health
 from bot.discord.scheduler import process_name
 from bot.logs import setup_logging
 from bot.plugins import load_plugins
-from bot.settings import Settings
+from bot.settings import STOP_WAIT, Settings
 from bot.tasks import cancel_one
 from engine.service import Clerk
 from engine.service.clock import RandomDice, SystemClock
@@ -108,7 +108,8 @@ async def _serve(settings: Settings, token: str, engine: AsyncEngine, sessions: 
 
     try:
         return await run_clerk(bot_for, token, settings.message_content, serve=serve,
-                               wait=retry or retry_after)
+                               wait=retry or retry_after,
+                               started=lambda bot: stop_on_sigterm(bot, settings.stop_wait.total_seconds()))
     except CannotServe as error:
         log.error("%s", error)
         return 1
@@ -177,6 +178,7 @@ async def run_clerk(bot_for: Callable[[bool], ClerkBot], token: str, message_con
                           "without it")
                 return 1
             finally:
+                forget_signals()
                 if stop is not None:
                     await stop()
         return 0
@@ -198,18 +200,34 @@ def without_content(app: App) -> str:
             + "; DMs, slash commands, buttons and menus work as before.")
 
 
-def stop_on_sigterm(bot: discord.Client) -> None:
-    """SIGTERM (systemd, Kubernetes, ``docker stop``) closes the bot as Ctrl-C does: the scheduler stops, the deadline
-    lease is released for another process, the gateway is closed, and the process exits 0. Without it Python dies
-    at once (or, as PID 1 in a container, ignores the signal until it is killed)."""
+def forget_signals() -> None:
+    """Undo ``stop_on_sigterm`` once its bot has stopped (SIGINT back to Python's KeyboardInterrupt)."""
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+
+
+def stop_on_sigterm(bot: ClerkBot, wait: float = STOP_WAIT.total_seconds()) -> None:
+    """SIGTERM (systemd, Kubernetes, ``docker stop``) and Ctrl-C (SIGINT) stop the bot cleanly: the messages still
+    waiting are sent first, for at most ``wait`` seconds (``stop_wait``; ``ClerkBot.stop_cleanly``), then the
+    scheduler stops, the deadline lease is released for another process, the gateway is closed, and the process
+    exits 0. A second signal ends the wait. Without it Python dies at once (or, as PID 1 in a container, ignores
+    SIGTERM until it is killed)."""
     closing: list[asyncio.Task[None]] = []  # a reference, so the task is not collected before it runs
 
-    def close() -> None:
-        log.info("SIGTERM: stopping")
-        closing.append(asyncio.get_running_loop().create_task(bot.close()))
+    def stop(name: str) -> None:
+        if closing:
+            log.info("%s again: stopping without waiting for the messages", name)
+            bot.hurry()
+            return
+        log.info("%s: stopping", name)
+        closing.append(asyncio.get_running_loop().create_task(bot.stop_cleanly(wait)))
 
     with contextlib.suppress(NotImplementedError):  # no signal handlers in this event loop (Windows)
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, close)
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, stop, "SIGTERM")
+        loop.add_signal_handler(signal.SIGINT, stop, "SIGINT")
 
 
 def point_at_test_discord(env: dict[str, str]) -> bool:

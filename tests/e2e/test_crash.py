@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -263,6 +263,78 @@ async def test_sigterm_stops_the_bot_cleanly_and_lets_the_deadline_lease_go(
     assert datetime.fromisoformat(row[0]).replace(tzinfo=UTC) <= datetime.now(UTC), "the lease was let go"
     assert left == (0,), "its entry in the processes table was removed: a process started next need not wait"
     assert "SIGTERM: stopping" in child.log.read_text()
+
+
+async def owed_left(database: Path) -> int:
+    async with aiosqlite.connect(database) as db:
+        found = await (await db.execute("SELECT count(*) FROM owed_messages WHERE outcome IS NULL")).fetchone()
+    assert found is not None
+    return int(found[0])
+
+
+def logged(child: ChildBot, line: str) -> Callable[[], Awaitable[bool]]:
+    async def check() -> bool:
+        return child.log.exists() and line in child.log.read_text()
+    return check
+
+
+async def test_a_clean_stop_sends_what_is_still_waiting_before_it_exits(
+        fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot, tmp_path: Path) -> None:
+    """Play-test 1.3: a bot stopped (SIGTERM, `docker stop`) just after `/round close` left the result card, waiting
+    on Discord, unsent until the next start: a bot stopped for a long maintenance held its announcements that long.
+    Now the stop sends what is waiting first (at most `stop_wait`, here longer than the test can take, so that the
+    test waits for events, not for seconds), then exits 0 with nothing left owed."""
+    clerk, database = service
+    (tmp_path / "config.toml").write_text("stop_wait = 600\n")
+    users = fake.add_users("stopping-p", 2)
+    channel = fake.add_channel("stopping")
+    await crowd_game(clerk, fake, channel, users)
+    await child.start()
+    assert child.proc is not None
+    fake.stall_posts(channel, recorded=True)  # Discord slow to answer: the card stays waiting in the queue
+    await fake.slash(fake.owner, "round close", channel)
+    await fake.wait_for(lambda: fake.stalled >= 1, "the result card to stall")
+
+    try:
+        child.proc.terminate()
+        await until(logged(child, "stopping: sending the 1 message(s) still waiting first"),
+                    "the stop to wait for the card")
+        assert child.proc.returncode is None, "it waits for the card before it exits"
+    finally:
+        fake.release_posts()
+
+    assert await asyncio.wait_for(child.proc.wait(), HANG) == 0
+    assert await owed_left(database) == 0, "the card was sent and marked: the next start sends nothing again"
+    assert "they are sent at the next start" not in child.log.read_text()
+
+
+@pytest.mark.long  # a second bot process for a second signal: make test-long (CI runs it)
+async def test_a_second_sigterm_ends_the_wait_and_leaves_the_rest_owed(
+        fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot, tmp_path: Path) -> None:
+    """Discord not answering at all: a second SIGTERM ends the wait (as `stop_wait`, 5 s by default, would), and the
+    card is left owed for the next start, saying so."""
+    clerk, database = service
+    users = fake.add_users("stuck-p", 2)
+    channel = fake.add_channel("stuck")
+    await crowd_game(clerk, fake, channel, users)
+    await child.start()
+    assert child.proc is not None
+    fake.stall_posts(channel, recorded=False)
+    await fake.slash(fake.owner, "round close", channel)
+    await fake.wait_for(lambda: fake.stalled >= 1, "the result card to stall")
+
+    try:
+        child.proc.terminate()
+        await until(logged(child, "stopping: sending the 1 message(s) still waiting first"),
+                    "the stop to wait for the card")
+        child.proc.terminate()  # again: stop at once
+        assert await asyncio.wait_for(child.proc.wait(), HANG) == 0
+    finally:
+        fake.release_posts()
+    log = child.log.read_text()
+    assert "SIGTERM again: stopping without waiting for the messages" in log
+    assert "stopping with 1 message(s) still waiting: they are sent at the next start" in log
+    assert await owed_left(database) == 1, "still owed: the next start sends it"
 
 
 @pytest.mark.long  # a bot process killed and started again: make test-long (CI runs it); make test stays < 3 min
