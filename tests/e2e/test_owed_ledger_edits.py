@@ -15,11 +15,11 @@ from .test_owed_interactions import killed_as_it_returns, nothing_more, posted_o
 
 async def test_what_the_ledgers_edits_post_during_set_up_committed_just_before_a_kill_is_posted_after_it_once(
         clerk_bot: Harness) -> None:
-    """During set-up the moderator's `/player add`, `/holding add`, `/player set` and `/player remove` each edit the
-    set-up summary; each killed after its commit, before anything is owed: after the restart the summary shows the
-    change (and `/player remove` tells the channel and DMs carol once); a second restart posts nothing more. Before,
-    the summary was read and owed after the commit and the kill lost its edit (the next change brought it up to
-    date), and lost the removal's line and DM."""
+    """During set-up the moderator's `/player add`, `/holding add`, `/holding remove`, `/player set` and `/player
+    remove` each edit the set-up summary; each killed after its commit, before anything is owed: after the restart
+    the summary shows the change (and `/player remove` tells the channel and DMs carol once); a second restart
+    posts nothing more. Before, the summary was read and owed after the commit and the kill lost its edit (the next
+    change brought it up to date), and lost the removal's line and DM."""
     h = clerk_bot
     await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
     await h.run(h.mod, "player add", h.game, user=h.alice, diplomacy=2, command=2, intrigue=1, roll=1)
@@ -42,6 +42,8 @@ async def test_what_the_ledgers_edits_post_during_set_up_committed_just_before_a
                                        command=3, intrigue=1, roll=1), "bob")
     await edited_after_restart(partial(h.fake.slash, h.mod, "holding add", h.game, player=h.bob, kind="planet",
                                        name="Deneb", quality="rich"), "1 planet")
+    await edited_after_restart(partial(h.fake.slash, h.mod, "holding remove", h.game, player=h.bob, name="Deneb"),
+                               "Holdings recorded: none yet")
     await edited_after_restart(partial(h.fake.slash, h.mod, "player set", h.game, user=h.alice, active=False),
                                "alice (inactive)")
     await edited_after_restart(partial(h.fake.slash, h.mod, "player remove", h.game, user=h.carol),
