@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from fakediscord import Channel, Sent
+from fakediscord import Attachment, Channel, Sent
 
 from .clerkbot import Harness
 from .test_owed_interactions import killed_as_it_returns, nothing_more, posted_once_at_start
@@ -157,6 +157,28 @@ async def test_what_a_running_rounds_commands_post_committed_just_before_a_kill_
         "the vote passed": (h.game, "Player vote passed: End Game"),
         "the removal, in the channel": (h.game, "**carol** has left **sirius**"),
         "the removal, to carol": (h.fake.dm_channel(h.carol), "The moderator mod removed you from sirius."),
+    }
+    await posted_once_at_start(h, before, wanted)
+    await nothing_more(h, before, wanted)
+
+
+async def test_a_games_import_committed_just_before_a_kill_is_announced_after_it_once(clerk_bot: Harness) -> None:
+    """`/game import` of a Landsdraad file during set-up, killed after its commit, before anything is owed: after
+    the restart the game channel's line (its words and count read in the import's transaction) is posted once; a
+    second restart posts nothing more. Before, it was owed after the commit (the players read after it) and the
+    kill lost it."""
+    h = clerk_bot
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+    data = (f"record,user,diplomacy,command,intrigue,roll,player,kind,name,quality\n"
+            f"player,<@{h.alice.id}>,3,2,1,2,,,,\n"
+            f"player,{h.bob.id},2,3,2,1,,,,\n"
+            f"holding,,,,,,<@{h.bob.id}>,planet,Deneb,rich\n").encode()
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "game import", h.game,
+                                                       file=Attachment("sirius.csv", data)))
+    wanted: dict[str, tuple[Channel | None, str]] = {
+        "the import's line": (h.game, "The moderators set up sirius from a file: 2 players and 1 holding. 2 players "
+                                      "in all."),
     }
     await posted_once_at_start(h, before, wanted)
     await nothing_more(h, before, wanted)

@@ -25,21 +25,24 @@ from engine.service.views import GameView
 T = TypeVar("T")
 
 
-def followed(g: GameView, place: ToChannel | ToThread, e: Edited[Any]) -> list[Outgoing]:
-    """What follows an edit, made of its result: the passed votes' cards, the set-up summary, the majority notice,
-    the correction's consequences."""
-    summary = [summary_post(g, setup_card(g, e.setup.players, e.setup.seal))] if e.setup is not None else []
-    return [*(Outgoing(ToChannel(g.channel_id), card=passed_card(v)) for v in e.passed), *summary,
+def followed(g: GameView, place: ToChannel | ToThread, e: Edited[Any], *, summary: bool = True) -> list[Outgoing]:
+    """What follows an edit, made of its result: the passed votes' cards, the set-up summary (unless not
+    ``summary``), the majority notice, the correction's consequences."""
+    edit = [summary_post(g, setup_card(g, e.setup.players, e.setup.seal))] if summary and e.setup is not None else []
+    return [*(Outgoing(ToChannel(g.channel_id), card=passed_card(v)) for v in e.passed), *edit,
             *majority_posts(e.majority, place), *told_in(place, e.consequences)]
 
 
 async def edited(app: App, ctx: Ctx, g: GameView, write: Callable[[], Awaitable[T]],
-                 said: Callable[[Edited[T], ToChannel | ToThread], list[Outgoing]], **what: Any) -> list[Outgoing]:
+                 said: Callable[[Edited[T], ToChannel | ToThread], list[Outgoing]], *, summary: bool = True,
+                 **what: Any) -> list[Outgoing]:
     """Run ``write`` (the edit, under the command's source id) with what follows it (``what``: the flags of
     ``LedgerEdits.edit``) in one transaction; ``said`` makes the command's own messages of the result (given the
-    moderators' place), then ``followed`` adds the rest, all owed in that transaction."""
+    moderators' place), then ``followed`` adds the rest (the set-up summary read with ``setup`` is edited unless
+    not ``summary``), all owed in that transaction."""
     place = await moderator_target(app, g)
-    answered: AnswerWith[Edited[T]] = AnswerWith(ctx.answering, lambda e: [*said(e, place), *followed(g, place, e)])
+    answered: AnswerWith[Edited[T]] = AnswerWith(ctx.answering, lambda e: [
+        *said(e, place), *followed(g, place, e, summary=summary)])
     e = await app.clerk.landsdraad.edits.edit(g.id, write, actor=ctx.actor.id, source_id=ctx.source_id,
                                               answer=answered.owed, **what)
     return answered.out(e)

@@ -1,8 +1,8 @@
 """A moderator's edit of the Landsdraad ledger with what it makes follow, in ONE transaction: the edit (``/player
 add``, ``/player set``, ``/player remove``, ``/holding add``, ``/holding remove``, ``/transfer apply``, ``/transfer
-correct``), the open player votes judged again on the new number of active players (P0-19), the majority check
-(R3-20), what a correction changes in the closed results (issue 19) and the set-up summary's reading. The messages
-made of it all are owed in that transaction (``owe_in``), so a kill after its commit loses none of them
+correct``, ``/game import``), the open player votes judged again on the new number of active players (P0-19), the
+majority check (R3-20), what a correction changes in the closed results (issue 19) and the set-up summary's reading.
+The messages made of it all are owed in that transaction (``owe_in``), so a kill after its commit loses none of them
 (docs/reliability.md). Each part is the ruleset's own use case (``ServiceBase._batch``: every write of the game made
 inside the block joins the transaction as a savepoint) or a read of the same transaction."""
 
@@ -55,6 +55,8 @@ class Edited(Generic[T]):
     """What the correction changes in the closed results (None: no correction)."""
     setup: SetUp | None = None
     """The set-up summary's reading, while the game is being set up (None after, or when not asked)."""
+    players: tuple[PlayerView, ...] | None = None
+    """The game's players as the edit left them (when asked)."""
 
 
 def setup_of(session: Session, game_id: int) -> SetUp | None:
@@ -73,14 +75,15 @@ class LedgerEdits(ServiceBase):
 
     async def edit(self, game_id: int, write: Callable[[], Awaitable[T]], *, actor: int | None,
                    source_id: str | None, reevaluate: bool = False, majority: bool = True, correction: bool = False,
-                   corrected_entry: Callable[[T], int] | None = None, setup: bool = False,
+                   corrected_entry: Callable[[T], int] | None = None, setup: bool = False, players: bool = False,
                    joins: tuple[int, ...] = (), answer: OwedWith[Edited[T]] | None = None) -> Edited[T]:
         """``write`` (the edit: a use case of the game under ``source_id``) and what follows it, in one transaction:
         with ``reevaluate``, the open player votes judged again (``MajorityService.reevaluate_votes``); with
         ``majority``, the majority check (``check_majority``: a failure of it is logged, and undone alone); with
         ``correction``, what the ledger edit recorded under ``source_id`` changes in the closed results if it was
         made as a correction (``since``); with ``corrected_entry``, what the transfer correction whose entry it
-        names in the result changes; with ``setup``, the set-up summary's reading. ``answer``: the messages made of
+        names in the result changes; with ``setup``, the set-up summary's reading; with ``players``, the game's
+        players. ``answer``: the messages made of
         it all, owed in the transaction (``owe_in``). ``joins``: the users whose games the edit changes (a player
         added or removed), forgotten again by the games cache once it has committed (``membership``). Raises
         Duplicate for a redelivery of ``source_id``, and whatever the edit raises (then nothing is written)."""
@@ -95,7 +98,8 @@ class LedgerEdits(ServiceBase):
             elif correction and source_id is not None:
                 consequences = await uow.session.run_sync(lambda s: after_edit(s, game_id, source_id))
             summary = await uow.session.run_sync(setup_of, game_id) if setup else None
-            edited = await owe_in(uow, answer, Edited(done, passed, notice, consequences, summary))
+            everyone = tuple(await uow.session.run_sync(read_players, game_id)) if players else None
+            edited = await owe_in(uow, answer, Edited(done, passed, notice, consequences, summary, everyone))
         if joins:  # again after the commit: a lookup begun before it may not keep what it read (membership.py)
             games_cache(self).forget(joins)
         return edited
