@@ -1,5 +1,5 @@
 """A moderator's edit of the ledger on Discord (``/player add|set|remove``, ``/holding add|remove``, ``/transfer
-apply|correct`` and the transfer's Apply button) and what it makes follow, all owed in ONE transaction
+apply|correct``, the transfer's Apply button and ``/game import``) and what it makes follow, all owed in ONE transaction
 (``clerk.landsdraad.edits``, ``AnswerWith``): the command's own messages, the player votes its new count passes
 (their cards in the game channel), the set-up summary while the game is set up (edited in place), the majority notice
 (R3-20) and what a correction changes in the closed results (the moderators' private notice, with its buttons). A

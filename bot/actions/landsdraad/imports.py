@@ -36,4 +36,5 @@ async def import_setup(app: App, ctx: Ctx, g: GameView, upload: Upload) -> list[
 
     return await edited(app, ctx, g, lambda: import_records(
         app.clerk.landsdraad.ledger, g.id, filename=upload.filename, records=records, users=users,
-        actor=ctx.actor.id, source_id=ctx.source_id), said, setup=True, summary=False, players=True)
+        actor=ctx.actor.id, source_id=ctx.source_id), said, setup=True, summary=False, players=True,
+        joins=tuple(users[str(r.get("user"))][0] for r in records if r.kind == "player"))

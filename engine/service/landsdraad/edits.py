@@ -83,10 +83,10 @@ class LedgerEdits(ServiceBase):
         ``correction``, what the ledger edit recorded under ``source_id`` changes in the closed results if it was
         made as a correction (``since``); with ``corrected_entry``, what the transfer correction whose entry it
         names in the result changes; with ``setup``, the set-up summary's reading; with ``players``, the game's
-        players. ``answer``: the messages made of
-        it all, owed in the transaction (``owe_in``). ``joins``: the users whose games the edit changes (a player
-        added or removed), forgotten again by the games cache once it has committed (``membership``). Raises
-        Duplicate for a redelivery of ``source_id``, and whatever the edit raises (then nothing is written)."""
+        players. ``answer``: the messages made of it all, owed in the transaction (``owe_in``). ``joins``: the
+        users whose games the edit changes (players added or removed), forgotten again by the games cache once it
+        has committed (``membership``). Raises Duplicate for a redelivery of ``source_id``, and whatever the edit
+        raises (then nothing is written)."""
         async with self._batch(game_id, source_id) as uow:
             done = await write()
             passed = tuple(await self._majority.reevaluate_votes(game_id, actor=actor)) if reevaluate else ()
