@@ -124,6 +124,11 @@ def imported_lines(lines: Sequence[str]) -> str:
 async def announced(app: App, g: GameView, what: str, more: str = "") -> str:
     """The game channel's line for an import: during set-up the game is set up from a file; once play has begun
     (a round open, a turn under way) the file adds to a running game, and says so (import play-test)."""
-    if await summary_card(app, g) is not None:
+    return import_line(g, what, more, setting_up=await summary_card(app, g) is not None)
+
+
+def import_line(g: GameView, what: str, more: str = "", *, setting_up: bool) -> str:
+    """``announced``, whether the game is being set up read already (in the import's transaction: Landsdraad's)."""
+    if setting_up:
         return f"The moderators set up {g.name} from a file: {what}.{more}"
     return f"The moderators added {what} to {g.name} from a file.{more}"

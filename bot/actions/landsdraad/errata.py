@@ -13,7 +13,7 @@ from bot.actions.context import Ctx
 from bot.actions.landsdraad.render import either, label
 from bot.actions.landsdraad.ruleset import commands_on
 from bot.actions.moderators import erratum_offer, moderator_target
-from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, reply
+from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes
 from engine.core.disclosure import margin_band, shown
 from engine.core.errors import RuleError
@@ -107,32 +107,21 @@ def erratum_buttons(c: Consequences) -> tuple[Button, ...]:
     return (rounds + ag)[:5]
 
 
-async def after_correction(app: App, game: GameView, entry_id: int) -> list[Outgoing]:
-    """The consequences of transfer correction ``entry_id``: in the corrector's private answer, and, when a closed
-    result would have come out differently, in the moderators' place too. A correction of a transfer that was never
-    applied (money, or a holding never moved) changed nothing a close read, and adds nothing to the answer."""
-    c = await app.clerk.landsdraad.errata.after_correction(game.id, entry_id=entry_id)
-    # said only when the corrected transfer had moved something the closes read
-    return [] if c.never_applied else await told(app, game, c)
-
-
-async def told(app: App, game: GameView, c: Consequences) -> list[Outgoing]:
-    """``c`` in the corrector's private answer and, when a closed result comes out differently, in the moderators'
-    place with a button per round."""
+def told_in(place: ToChannel | ToThread, c: Consequences | None) -> list[Outgoing]:
+    """What correction ``c`` changes: in the corrector's private answer and, when a closed result comes out
+    differently, in the moderators' place ``place`` (read before the write, ``moderator_target``) with a button per
+    round; made of the correction's result in its transaction (``bot/actions/landsdraad/edited.py``). Nothing
+    without a correction (``c`` None), nor for the correction of a transfer that was never applied (money, or a
+    holding never moved: it changed nothing a close read)."""
+    if c is None or c.never_applied:
+        return []
     text = notice_text(c)
     if not c.recounts and not c.ag_recounts:
         return [reply(text, ephemeral=True)]
     buttons = erratum_buttons(c)
     return [reply(text, ephemeral=True),
-            Outgoing(await moderator_target(app, game), text=text, buttons=buttons,
+            Outgoing(place, text=text, buttons=buttons,
                      extra={INSTEAD: "(Post an erratum with /round erratum in the game channel.)"})]
-
-
-async def after_edit(app: App, game: GameView, source_id: str | None) -> list[Outgoing]:
-    """After ``/player set``, ``/holding add`` or ``/holding remove``: made as a correction (``since``), what it
-    changes in the closed results, as after a transfer correction; nothing for an edit of the ledger as it is now."""
-    c = await app.clerk.landsdraad.errata.after_edit(game.id, source_id=source_id)
-    return [] if c is None else await told(app, game, c)
 
 
 def erratum_card(e: Erratum) -> Card:

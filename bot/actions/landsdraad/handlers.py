@@ -8,10 +8,10 @@ from typing import Any
 from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.deadlines import game_deadline, read_as
-from bot.actions.landsdraad import errata, victory_posts
+from bot.actions.landsdraad import victory_posts
 from bot.actions.landsdraad.ballot_buttons import ballot_offer, round_open_dms
 from bot.actions.landsdraad.closing import round_closed
-from bot.actions.landsdraad.politics_render import passed_card
+from bot.actions.landsdraad.edited import edited
 from bot.actions.landsdraad.render import (
     holding_words,
     player_card,
@@ -25,7 +25,6 @@ from bot.actions.outbox import AnswerWith, Card, Keep, Outgoing, ToChannel, ToUs
 from bot.actions.players import removal_dm
 from bot.actions.render import waiting_text
 from bot.actions.routes import Routes
-from bot.actions.setup import quietly
 from bot.metrics import ballot_recorded
 from engine.core.errors import RuleError
 from engine.core.text import inert_name
@@ -33,7 +32,10 @@ from engine.landsdraad.ballot import BallotCommand
 from engine.landsdraad.model import ATTRIBUTE_MAX, ATTRIBUTE_MIN
 from engine.landsdraad.model import Option as Choice
 from engine.service.dice import GAME_SCOPE
+from engine.service.landsdraad.edits import Edited
+from engine.service.landsdraad.removal import Removal
 from engine.service.landsdraad.rounds import RoundOpened
+from engine.service.landsdraad.views import FactionView, PlayerView, RoundView
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -43,7 +45,8 @@ OPTIONS = ("aye", "nay", "abstain")
 
 
 async def setup_summary(app: App, game: GameView) -> Card | None:
-    """``Front.setup``: a Landsdraad game is being set up until its first round is opened."""
+    """``Front.setup``: a Landsdraad game is being set up until its first round is opened. (The ledger's edits read
+    the same in their own transaction: ``edited``.)"""
     if not await app.clerk.landsdraad.rounds.setting_up(game.id):
         return None
     return setup_card(game, await app.clerk.landsdraad.ledger.players(game.id),
@@ -68,15 +71,17 @@ def opening_card_key(number: int) -> str:
 async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     user = user_option(o, "user")
-    p = await app.clerk.landsdraad.ledger.add_player(g.id, user_id=user.id, name=o.get("name") or user.name,
-                                                     diplomacy=o["diplomacy"], command=o["command"],
-                                                     intrigue=o["intrigue"], roll=o.get("roll"),
-                                                     faction=o.get("faction"), actor=ctx.actor.id,
-                                                     source_id=ctx.source_id)
     rolled = "" if o.get("roll") is not None else " (rolled by Clerk)"
-    return [reply(f"Added {p.name} to {g.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, "
-                  f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True),
-            *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx)]
+
+    def said(e: Edited[PlayerView], _place: object) -> list[Outgoing]:
+        p = e.done
+        return [reply(f"Added {p.name} to {g.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, "
+                      f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True)]
+
+    return await edited(app, ctx, g, lambda: app.clerk.landsdraad.ledger.add_player(
+        g.id, user_id=user.id, name=o.get("name") or user.name, diplomacy=o["diplomacy"], command=o["command"],
+        intrigue=o["intrigue"], roll=o.get("roll"), faction=o.get("faction"), actor=ctx.actor.id,
+        source_id=ctx.source_id), said, setup=True, joins=(user.id,))
 
 
 @command("player set", "Change a player's attributes, misc votes or active flag.",
@@ -90,59 +95,63 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
                 "changes)", min_value=1),
          moderator=True)
 async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """The change, the open player votes judged again when ``active`` changes, the set-up summary, the majority
+    check and what a correction (``since``) changes in the closed results: one transaction, its messages owed in it
+    (``edited``)."""
     g = require_game(game)
     user = user_option(o, "user")
-    p = await app.clerk.landsdraad.ledger.set_player(g.id, user_id=user.id, diplomacy=o.get("diplomacy"),
-                                                     command=o.get("command"), intrigue=o.get("intrigue"),
-                                                     misc=o.get("misc"), active=o.get("active"), since=o.get("since"),
-                                                     actor=ctx.actor.id, source_id=ctx.source_id)
-    out: list[Outgoing] = []
-    if o.get("active") is not None:
-        out = [Outgoing(ToChannel(g.channel_id), card=passed_card(v))
-               for v in await app.clerk.landsdraad.majority.reevaluate_votes(g.id, actor=ctx.actor.id)]
-    b = p.breakdown
-    state = p.state
-    kept = [f"{label} {held}" for label, held, now in (("Diplomacy", p.diplomacy_max, p.diplomacy),
-                                                        ("Intrigue", p.intrigue_max, p.intrigue)) if held > now]
-    why = (f" The base counts the highest {' and '.join(kept)} held in play, which a fall does not lower."
-           if kept else "")
-    if kept and o.get("since") is None:  # a typo in play is corrected, not a fall (docs/rulings.md)
-        why += (" If that was a mistake, set the score again with `since:` the round it first counted in (the next "
-                "round if none is open): the highest held is then what was held before that round.")
-    return [reply(f"{p.name}{state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base {b.base}"
-                  f" + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}.{why}",
-                  ephemeral=True), *out, *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
-            *await errata.after_edit(app, g, ctx.source_id)]
+
+    def said(e: Edited[PlayerView], _place: object) -> list[Outgoing]:
+        p = e.done
+        b = p.breakdown
+        kept = [f"{label} {held}" for label, held, now in (("Diplomacy", p.diplomacy_max, p.diplomacy),
+                                                            ("Intrigue", p.intrigue_max, p.intrigue)) if held > now]
+        why = (f" The base counts the highest {' and '.join(kept)} held in play, which a fall does not lower."
+               if kept else "")
+        if kept and o.get("since") is None:  # a typo in play is corrected, not a fall (docs/rulings.md)
+            why += (" If that was a mistake, set the score again with `since:` the round it first counted in (the "
+                    "next round if none is open): the highest held is then what was held before that round.")
+        return [reply(f"{p.name}{p.state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base "
+                      f"{b.base} + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}."
+                      f"{why}", ephemeral=True)]
+
+    return await edited(app, ctx, g, lambda: app.clerk.landsdraad.ledger.set_player(
+        g.id, user_id=user.id, diplomacy=o.get("diplomacy"), command=o.get("command"), intrigue=o.get("intrigue"),
+        misc=o.get("misc"), active=o.get("active"), since=o.get("since"), actor=ctx.actor.id,
+        source_id=ctx.source_id), said, reevaluate=o.get("active") is not None, correction=True, setup=True)
 
 
 async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[Outgoing]:
     """``Front.remover`` (``/player remove``, ``bot/actions/players.py``): the player leaves the Landsdraad game
-    (``engine/service/landsdraad/removal.py``); open player-majority votes are judged again on the new count."""
-    r = await app.clerk.landsdraad.removal.remove_player(g.id, user_id=user.id, actor=ctx.actor.id,
-                                                        source_id=ctx.source_id)
-    public = f"**{r.name}** has left **{g.name}** (removed by <@{ctx.actor.id}>); votes in play now {r.in_play}."
-    if r.was_ag:
-        public += " The office of Adjutant General is vacant."
-    if r.ag_ballots:
-        public += (f" {r.ag_ballots} ballot{'s' if r.ag_ballots != 1 else ''} of the open AG election "
-                   f"(by or for {r.name}) no longer count{'s' if r.ag_ballots == 1 else ''}.")
-    private = [f"Removed {r.name} from {g.name}. Votes in play now {r.in_play}."]
-    theirs: list[str] = []
-    if r.round_ballot:
-        private.append("Their ballot in the open round no longer counts.")
-        theirs.append("Your ballot in the open round no longer counts.")
-    if r.supports:
-        private.append(f"Their support of {r.supports} open player-majority vote{'s' if r.supports != 1 else ''} "
-                       "was withdrawn.")
-        theirs.append("Your support of open player-majority votes was withdrawn.")
-    if r.was_ag:
-        theirs.append("The office of Adjutant General you held is vacant.")
-    private.append("Their history stays in /log and the export; /player add brings them back.")
-    passed = [Outgoing(ToChannel(g.channel_id), card=passed_card(v))
-              for v in await app.clerk.landsdraad.majority.reevaluate_votes(g.id, actor=ctx.actor.id)]
-    return [reply(" ".join(private), ephemeral=True), Outgoing(ToChannel(g.channel_id), public),
-            removal_dm(user.id, g, ctx, theirs), *passed, *await quietly(app, g),
-            *await victory_posts.majority_check(app, g, ctx)]
+    (``engine/service/landsdraad/removal.py``); open player-majority votes are judged again on the new count, in the
+    same transaction, which owes what it all posts (``edited``)."""
+
+    def said(e: Edited[Removal], _place: object) -> list[Outgoing]:
+        r = e.done
+        public = f"**{r.name}** has left **{g.name}** (removed by <@{ctx.actor.id}>); votes in play now {r.in_play}."
+        if r.was_ag:
+            public += " The office of Adjutant General is vacant."
+        if r.ag_ballots:
+            public += (f" {r.ag_ballots} ballot{'s' if r.ag_ballots != 1 else ''} of the open AG election "
+                       f"(by or for {r.name}) no longer count{'s' if r.ag_ballots == 1 else ''}.")
+        private = [f"Removed {r.name} from {g.name}. Votes in play now {r.in_play}."]
+        theirs: list[str] = []
+        if r.round_ballot:
+            private.append("Their ballot in the open round no longer counts.")
+            theirs.append("Your ballot in the open round no longer counts.")
+        if r.supports:
+            private.append(f"Their support of {r.supports} open player-majority vote{'s' if r.supports != 1 else ''}"
+                           " was withdrawn.")
+            theirs.append("Your support of open player-majority votes was withdrawn.")
+        if r.was_ag:
+            theirs.append("The office of Adjutant General you held is vacant.")
+        private.append("Their history stays in /log and the export; /player add brings them back.")
+        return [reply(" ".join(private), ephemeral=True), Outgoing(ToChannel(g.channel_id), public),
+                removal_dm(user.id, g, ctx, theirs)]
+
+    return await edited(app, ctx, g, lambda: app.clerk.landsdraad.removal.remove_player(
+        g.id, user_id=user.id, actor=ctx.actor.id, source_id=ctx.source_id), said, reevaluate=True, setup=True,
+        joins=(user.id,))
 
 
 @command("holding add", "Give a player an Elector or a planet.",
@@ -166,14 +175,16 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                         else f"A {kind} has a {wanted}, not a {other}.")
     grade = o.get(wanted)  # the service asks for it, except for a Homeworld, which needs no quality
     homeworld = bool(o.get("homeworld"))
-    p = await app.clerk.landsdraad.ledger.add_holding(g.id, user_id=user.id, kind=kind, name=o["name"].strip(),
-                                                      grade=grade, votes=o.get("votes"), homeworld=homeworld,
-                                                      since=o.get("since"), actor=ctx.actor.id,
-                                                      source_id=ctx.source_id)
     what = holding_words(kind, grade, homeworld)
-    return [reply(f"{o['name'].strip()} ({what}) now belongs to {p.name}, who has {p.votes} votes.",
-                  ephemeral=True), *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
-            *await errata.after_edit(app, g, ctx.source_id)]
+
+    def said(e: Edited[PlayerView], _place: object) -> list[Outgoing]:
+        return [reply(f"{o['name'].strip()} ({what}) now belongs to {e.done.name}, who has {e.done.votes} votes.",
+                      ephemeral=True)]
+
+    return await edited(app, ctx, g, lambda: app.clerk.landsdraad.ledger.add_holding(
+        g.id, user_id=user.id, kind=kind, name=o["name"].strip(), grade=grade, votes=o.get("votes"),
+        homeworld=homeworld, since=o.get("since"), actor=ctx.actor.id, source_id=ctx.source_id), said,
+        correction=True, setup=True)
 
 
 @command("holding remove", "Take an Elector or planet away from a player.",
@@ -185,13 +196,14 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 async def holding_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     user = user_option(o, "player")
-    p = await app.clerk.landsdraad.ledger.remove_holding(g.id, user_id=user.id, name=o["name"].strip(),
-                                                         since=o.get("since"), actor=ctx.actor.id,
-                                                         source_id=ctx.source_id)
     named = inert_name(o["name"]) or o["name"].strip()  # as it was kept: typed with markdown, it was found (P4.1)
-    return [reply(f"Removed {named} from {p.name}, who now has {p.votes} votes.", ephemeral=True),
-            *await quietly(app, g), *await victory_posts.majority_check(app, g, ctx),
-            *await errata.after_edit(app, g, ctx.source_id)]
+
+    def said(e: Edited[PlayerView], _place: object) -> list[Outgoing]:
+        return [reply(f"Removed {named} from {e.done.name}, who now has {e.done.votes} votes.", ephemeral=True)]
+
+    return await edited(app, ctx, g, lambda: app.clerk.landsdraad.ledger.remove_holding(
+        g.id, user_id=user.id, name=o["name"].strip(), since=o.get("since"), actor=ctx.actor.id,
+        source_id=ctx.source_id), said, correction=True, setup=True)
 
 
 @command("round open", "Open the next round's crisis vote.",
@@ -243,27 +255,39 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
          moderator=True)
 async def faction_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
+    note = " Your roll is kept secret until the close." if o.get("roll") is not None else ""
+    # the opening card's edit, owed in the write's transaction
+    answered: AnswerWith[RoundView] = AnswerWith(ctx.answering, lambda view: [
+        reply(f"Added {o['name'].strip()} to round {view.number}; its opening card now shows it.{note}",
+              ephemeral=True), opening_card(app, g, view)])
     view = await app.clerk.landsdraad.rounds.add_faction(g.id, name=o["name"], votes=o["votes"], stance=o["stance"],
                                                          table=o.get("table"), roll=o.get("roll"), actor=ctx.actor.id,
-                                                         source_id=ctx.source_id)
-    note = " Your roll is kept secret until the close." if o.get("roll") is not None else ""
-    return [reply(f"Added {o['name'].strip()} to round {view.number}; its opening card now shows it.{note}",
-                  ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, app.clerk.clock.now()),
-                     keep=Keep(g.id, opening_card_key(view.number)))]
+                                                         source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(view)
 
 
 @command("faction remove", "Take a temporary faction out of the open round (to correct it: remove, then add again).",
          Option("name", str, "the faction's name (any case)", True), moderator=True)
 async def faction_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    view, gone = await app.clerk.landsdraad.rounds.remove_faction(g.id, name=o["name"], actor=ctx.actor.id,
-                                                                  source_id=ctx.source_id)
-    was = f"{gone.votes} votes, {gone.table or gone.stance}"
-    return [reply(f"Removed {gone.name} ({was}) from round {view.number}; its opening card now leaves it out. "
-                  "/faction add puts it back as it should be.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, app.clerk.clock.now()),
-                     keep=Keep(g.id, opening_card_key(view.number)))]
+
+    def said(removed: tuple[RoundView, FactionView]) -> list[Outgoing]:  # owed in the write's transaction
+        view, gone = removed
+        was = f"{gone.votes} votes, {gone.table or gone.stance}"
+        return [reply(f"Removed {gone.name} ({was}) from round {view.number}; its opening card now leaves it out. "
+                      "/faction add puts it back as it should be.", ephemeral=True), opening_card(app, g, view)]
+
+    answered = AnswerWith(ctx.answering, said)
+    removed = await app.clerk.landsdraad.rounds.remove_faction(g.id, name=o["name"], actor=ctx.actor.id,
+                                                               source_id=ctx.source_id, answer=answered.owed)
+    return answered.out(removed)
+
+
+def opening_card(app: App, g: GameView, view: RoundView) -> Outgoing:
+    """The round's opening card, edited in place (its kept message) after a temporary faction is added or
+    removed."""
+    return Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, app.clerk.clock.now()),
+                    keep=Keep(g.id, opening_card_key(view.number)))
 
 
 @command("round status", "Votes in play and who has voted (not how).", reads=True, public=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, game_of_user, require_game, user_option
 from bot.actions.context import Ctx, UserRef
-from bot.actions.landsdraad import errata, victory_posts
+from bot.actions.landsdraad.edited import edited
 from bot.actions.landsdraad.ledger_render import (
     elector_text,
     perk_dm,
@@ -42,7 +42,9 @@ from engine.landsdraad.transfers import (
     parse_transfer,
 )
 from engine.service.landsdraad.audits import TransferView
-from engine.service.landsdraad.perks import ElectorAnswer
+from engine.service.landsdraad.edits import Edited
+from engine.service.landsdraad.perks import ElectorAnswer, PerksAwarded
+from engine.service.landsdraad.transfer_moves import AppliedTransfer
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -105,11 +107,15 @@ async def elector_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
          moderator=True)
 async def transfer_record(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
+    place = await moderator_target(app, g)  # the notice, owed in the transfer's transaction
+    answered: AnswerWith[TransferView] = AnswerWith(ctx.answering, lambda v: [
+        reply(transfer_recorded_text(v), ephemeral=True),
+        moderators_notice(place, v, how=f"recorded by {ctx.actor.name}")])
     view = await app.clerk.landsdraad.audits.record_transfer_for(
         g.id, sender_user=user_option(o, "sender").id, to_user=user_option(o, "to").id, what=o["what"],
-        round_number=o.get("round"), note=o.get("note"), actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(transfer_recorded_text(view), ephemeral=True),
-            *await to_moderators(app, g, view, how=f"recorded by {ctx.actor.name}")]
+        round_number=o.get("round"), note=o.get("note"), actor=ctx.actor.id, source_id=ctx.source_id,
+        answer=answered.owed)
+    return answered.out(view)
 
 
 @command("transfer correct", "Correct a transfer entry with a new entry (the old one is kept).",
@@ -121,14 +127,19 @@ async def transfer_record(app: App, ctx: Ctx, game: GameView | None, o: dict[str
          Option("cancel", bool, "true if the transfer never happened"),
          moderator=True)
 async def transfer_correct(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """The correction, its notice to the moderators and what it changes in the closed results (issue 19), read in
+    its transaction and owed in it (``edited``)."""
     g = require_game(game)
     to = o.get("to")
-    view = await app.clerk.landsdraad.audits.correct_transfer(
+
+    def said(e: Edited[TransferView], place: ToChannel | ToThread) -> list[Outgoing]:
+        return [reply(transfer_recorded_text(e.done), ephemeral=True),
+                moderators_notice(place, e.done, how=f"by {ctx.actor.name}")]
+
+    return await edited(app, ctx, g, lambda: app.clerk.landsdraad.audits.correct_transfer(
         g.id, entry_id=o["id"], note=o["note"], what=o.get("what"), to_user=to.id if isinstance(to, UserRef) else None,
-        round_number=o.get("round"), cancel=bool(o.get("cancel")), actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(transfer_recorded_text(view), ephemeral=True),
-            *await to_moderators(app, g, view, how=f"by {ctx.actor.name}"),
-            *await errata.after_correction(app, g, view.id)]  # what it changes in closed results (issue 19)
+        round_number=o.get("round"), cancel=bool(o.get("cancel")), actor=ctx.actor.id, source_id=ctx.source_id),
+        said, majority=False, corrected_entry=lambda v: v.id)
 
 
 @command("transfer list", "The round's transfers of every player, or one player's entries (moderators).",
@@ -166,11 +177,6 @@ def apply_buttons(v: TransferView) -> tuple[Button, ...]:
     return (Button(label if len(label) <= 80 else "Apply", custom_id, "primary"),)
 
 
-async def to_moderators(app: App, game: GameView, view: TransferView, *, how: str) -> list[Outgoing]:
-    """The transfer for the moderators, in their private place (``bot/actions/moderators.py``)."""
-    return [moderators_notice(await moderator_target(app, game), view, how=how)]
-
-
 def moderators_notice(place: ToChannel | ToThread, view: TransferView, *, how: str) -> Outgoing:
     """The transfer for the moderators, in their private place ``place`` (``moderator_target``), with an Apply
     button when it moves an Elector or planet the sender holds. Never to the game channel (secrecy, R0-51: a
@@ -192,17 +198,21 @@ async def apply_button(app: App, ctx: Ctx, custom_id: str) -> list[Outgoing]:
 
 async def apply_transfer(app: App, ctx: Ctx, game_id: int, entry: int, *,
                          expected: tuple[int, int, int] | None = None) -> list[Outgoing]:
-    """Move the holding (a moderator only), then tell the moderators, and each player privately by DM."""
+    """Move the holding (a moderator only), then tell the moderators, and each player privately by DM, with the
+    majority check: one transaction, which owes what it posts (``edited``)."""
     g = await app.clerk.games.game(game_id)
     if not ctx.actor.moderates(g.moderator_role_id):
         raise RuleError(f"Only the moderators of {g.name} can apply a transfer.")
-    a = await app.clerk.landsdraad.transfer_moves.apply_transfer(game_id, entry_id=entry, expected=expected,
-                                                                 actor=ctx.actor.id, source_id=ctx.source_id)
-    text = transfer_applied_text(a, ctx.actor.name)
-    return [reply(text, ephemeral=True), Outgoing(await moderator_target(app, g), text=text),
-            Outgoing(ToUser(a.sender_user), text=transfer_applied_dm(a, giver=True)),
-            Outgoing(ToUser(a.recipient_user), text=transfer_applied_dm(a, giver=False)),
-            *await victory_posts.majority_check(app, g, ctx)]
+
+    def said(e: Edited[AppliedTransfer], place: ToChannel | ToThread) -> list[Outgoing]:
+        a = e.done
+        text = transfer_applied_text(a, ctx.actor.name)
+        return [reply(text, ephemeral=True), Outgoing(place, text=text),
+                Outgoing(ToUser(a.sender_user), text=transfer_applied_dm(a, giver=True)),
+                Outgoing(ToUser(a.recipient_user), text=transfer_applied_dm(a, giver=False))]
+
+    return await edited(app, ctx, g, lambda: app.clerk.landsdraad.transfer_moves.apply_transfer(
+        game_id, entry_id=entry, expected=expected, actor=ctx.actor.id, source_id=ctx.source_id), said)
 
 
 # -- audits ---------------------------------------------------------------------------------------------------
@@ -226,9 +236,12 @@ async def audit_quote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          moderator=True)
 async def auctions_closed(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    awarded = await app.clerk.landsdraad.perks.auctions_closed(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(card=perks_card(awarded), ephemeral=True),
-            *(Outgoing(ToUser(grant.user_id), text=perk_dm(grant)) for grant in awarded.grants)]
+    answered: AnswerWith[PerksAwarded] = AnswerWith(ctx.answering, lambda awarded: [  # the DMs owed in its transaction
+        reply(card=perks_card(awarded), ephemeral=True),
+        *(Outgoing(ToUser(grant.user_id), text=perk_dm(grant)) for grant in awarded.grants)])
+    awarded = await app.clerk.landsdraad.perks.auctions_closed(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
+                                                               answer=answered.owed)
+    return answered.out(awarded)
 
 
 # -- embargoes and kanly --------------------------------------------------------------------------------------

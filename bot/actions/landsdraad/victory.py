@@ -27,13 +27,13 @@ from bot.actions.landsdraad.victory_render import (
     settings_card,
     track_text,
 )
-from bot.actions.outbox import EXPLAINS, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import EXPLAINS, AnswerWith, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.landsdraad.victory import ASSET_KINDS, COUNTERS, LUXURIES, UNIT_KINDS, Award, Category
 from engine.service.announcements import card_tag
 from engine.service.landsdraad.victory_state import COUNTER_LABELS, ECONOMY, parse_award, parse_category, pretty
-from engine.service.landsdraad.victory_views import FinalView, GoalChange
+from engine.service.landsdraad.victory_views import FinalView, GoalChange, PrestigeReceipt
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -208,15 +208,23 @@ async def goal_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
 async def prestige_award(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user = user_option(o, "player")
+
+    def said(r: PrestigeReceipt) -> list[Outgoing]:  # the DM and the announcement, owed in the award's transaction
+        a = r.award
+        told = (f"{'You receive' if a.vp > 0 else 'The moderators take back'} {abs(a.vp)} prestige VP in {g.name}: "
+                f"{a.reason}. Your prestige: {r.player_total} VP.")
+        out = [reply(prestige_text(r), ephemeral=True), Outgoing(ToUser(a.user_id), text=told)]
+        if o.get("announce") and a.vp > 0:
+            out.append(Outgoing(ToChannel(g.channel_id),
+                                text=f"**Prestige:** {a.player} receives {a.vp} VP: {a.reason}."))
+        return out
+
+    answered = AnswerWith(ctx.answering, said)
     r = await app.clerk.landsdraad.victory.award_prestige(g.id, user_id=user.id, vp=o["vp"], reason=o["reason"],
-                                                          actor=ctx.actor.id, source_id=ctx.source_id)
-    a = r.award
-    told = (f"{'You receive' if a.vp > 0 else 'The moderators take back'} {abs(a.vp)} prestige VP in {g.name}: "
-            f"{a.reason}. Your prestige: {r.player_total} VP.")
-    out = [reply(prestige_text(r), ephemeral=True), Outgoing(ToUser(a.user_id), text=told)]
-    if o.get("announce") and a.vp > 0:
-        out.append(Outgoing(ToChannel(g.channel_id), text=f"**Prestige:** {a.player} receives {a.vp} VP: {a.reason}."))
-    return out + await _updated_final(r.final)
+                                                          actor=ctx.actor.id, source_id=ctx.source_id,
+                                                          answer=answered.owed)
+    # an ended game's final table, its chart drawn off the event loop after the commit: owed after it, as /game end's
+    return answered.out(r) + await _updated_final(r.final)
 
 
 @command("prestige list", "Every prestige award and the pool (20 VP per player who joined).", moderator=True,

@@ -12,11 +12,17 @@ from bot.actions.drawing import drawn
 from bot.actions.landsdraad import charts
 from bot.actions.landsdraad.victory_render import final_card, forecast_card, majority_text, pending_text
 from bot.actions.moderators import moderator_target
-from bot.actions.outbox import EXPLAINS, Outgoing, ToChannel, reply
+from bot.actions.outbox import EXPLAINS, Outgoing, ToChannel, ToThread, reply
 from engine.core.errors import ClerkError
 from engine.landsdraad.victory import FinalScores
 from engine.service.announcements import card_tag
-from engine.service.landsdraad.victory_views import FinalOrPending, FinalView, ForecastView, PendingScores
+from engine.service.landsdraad.victory_views import (
+    FinalOrPending,
+    FinalView,
+    ForecastView,
+    MajorityNotice,
+    PendingScores,
+)
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.victory")
@@ -106,6 +112,14 @@ async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> li
         return []
     if notice is None:
         return []
+    return majority_posts(notice, await moderator_target(app, game), answered=ctx is not None)
+
+
+def majority_posts(notice: MajorityNotice | None, place: ToChannel | ToThread, *, answered: bool = True
+                   ) -> list[Outgoing]:
+    """``majority_check``'s posts of ``notice`` (none without one), the moderators' place ``place`` read already:
+    a line to the moderator who caused it (``answered``) and the post in that place."""
+    if notice is None:
+        return []
     text = majority_text(notice)
-    out = [reply(text, ephemeral=True)] if ctx is not None else []
-    return [*out, Outgoing(await moderator_target(app, game), text=text)]
+    return [*([reply(text, ephemeral=True)] if answered else []), Outgoing(place, text=text)]

@@ -308,8 +308,10 @@ class AuditService(ServiceBase):
 
     async def record_transfer_for(self, game_id: int, *, sender_user: int, to_user: int, what: str,
                                   round_number: int | None, note: str | None, actor: int | None,
-                                  source_id: str | None = None) -> TransferView:
-        """``/transfer record``: a moderator enters a transfer (one a player told them of some other way)."""
+                                  source_id: str | None = None, answer: OwedWith[TransferView] | None = None
+                                  ) -> TransferView:
+        """``/transfer record``: a moderator enters a transfer (one a player told them of some other way).
+        ``answer``: the moderators' notice of it, owed in its transaction (``owe_in``)."""
         kind, amount, item = parse_what(what)
         note = _note(note)
         async with self._write(game_id, source_id) as uow:
@@ -326,7 +328,8 @@ class AuditService(ServiceBase):
             await uow.session.flush()
             await uow.record(game_id, "TransferRecorded", actor,
                              self._payload(row, sender, recipient, note=note, by_moderator=True), source_id)
-            return await _offered(uow.session, row, _view(row, game, {sender.id: sender.name}))
+            return await owe_in(uow, answer, await _offered(uow.session, row,
+                                                            _view(row, game, {sender.id: sender.name})))
 
     async def correct_transfer(self, game_id: int, *, entry_id: int, note: str, what: str | None = None,
                                to_user: int | None = None, round_number: int | None = None, cancel: bool = False,

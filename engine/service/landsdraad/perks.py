@@ -141,10 +141,11 @@ def electors_at(events: list[Event]) -> dict[str, dict[str, Any]]:
 
 
 class PerkService(ServiceBase):
-    async def auctions_closed(self, game_id: int, *, actor: int | None, source_id: str | None = None
-                              ) -> PerksAwarded:
+    async def auctions_closed(self, game_id: int, *, actor: int | None, source_id: str | None = None,
+                              answer: OwedWith[PerksAwarded] | None = None) -> PerksAwarded:
         """R0-70/R0-71: rank the active players by V(p) now and store the round's perks (P0-12: only a sole
-        holder of a position gets its perk). Once a round: a second call is refused."""
+        holder of a position gets its perk). Once a round: a second call is refused. ``answer``: the perks' DMs
+        to their holders, owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             _running(game)
@@ -190,7 +191,8 @@ class PerkService(ServiceBase):
                 "unawarded": [PERK_KEYS[perk] for perk, _ in unawarded],
             }
             await uow.record(game_id, "AuctionsClosed", actor, payload, source_id)
-            return PerksAwarded(game_view(game), rnd.number, tuple(grants), unawarded, ranking)
+            return await owe_in(uow, answer, PerksAwarded(game_view(game), rnd.number, tuple(grants), unawarded,
+                                                          ranking))
 
     async def elector_query(self, game_id: int, *, user_id: int, query: ElectorQuery, source_id: str | None,
                             answer: OwedWith[ElectorAnswer] | None = None) -> ElectorAnswer:

@@ -111,7 +111,9 @@ class RoundService(ServiceBase):
         roll: int | None,
         actor: int | None,
         source_id: str | None = None,
+        answer: OwedWith[RoundView] | None = None,
     ) -> RoundView:
+        """``answer``: the opening card's edit (and the moderator's answer), owed in its transaction (``owe_in``)."""
         faction = make_faction(name.strip(), votes, stance, table)
         if roll is not None:
             if not faction.rolls:
@@ -137,14 +139,16 @@ class RoundService(ServiceBase):
                 payload["sealed"] = await uow.session.run_sync(seal, self.dice, game_id, rnd.number,
                                                                faction_purpose(faction.name), 6, roll, uow.now)
             await uow.record(game_id, "FactionAdded", actor, payload, source_id)
-            return await round_view(uow.session, game, rnd)
+            return await owe_in(uow, answer, await round_view(uow.session, game, rnd))
 
-    async def remove_faction(self, game_id: int, *, name: str, actor: int | None,
-                             source_id: str | None = None) -> tuple[RoundView, FactionView]:
+    async def remove_faction(self, game_id: int, *, name: str, actor: int | None, source_id: str | None = None,
+                             answer: OwedWith[tuple[RoundView, FactionView]] | None = None
+                             ) -> tuple[RoundView, FactionView]:
         """A temporary faction taken out of the open round (a moderator's correction: added with the wrong votes,
         stance or table, or not meant at all), found by name without regard to case. Recorded (``FactionRemoved``,
         with what it was; a moderator's sealed roll stays in the dice record, unused); the round's opening card is
-        then edited by the caller. Returns the round and the faction as it was."""
+        then edited by the caller (``answer``: owed in its transaction, ``owe_in``). Returns the round and the
+        faction as it was."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             rnd = await open_round_of(uow.session, game)
@@ -161,7 +165,7 @@ class RoundService(ServiceBase):
             await uow.record(game_id, "FactionRemoved", actor,
                              {"round": rnd.number, "name": row.name, "votes": row.votes, "stance": row.stance,
                               "table": row.table}, source_id)
-            return await round_view(uow.session, game, rnd), removed
+            return await owe_in(uow, answer, (await round_view(uow.session, game, rnd), removed))
 
     async def release_result(self, game_id: int, *, number: int | None, actor: int | None,
                              source_id: str | None = None) -> ResultView:

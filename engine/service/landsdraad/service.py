@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from engine.service.landsdraad.adjutant import AdjutantService
 from engine.service.landsdraad.audits import AuditService
 from engine.service.landsdraad.ballots import BallotService
+from engine.service.landsdraad.edits import LedgerEdits
 from engine.service.landsdraad.errata import ErrataService
 from engine.service.landsdraad.explain import ExplainService
 from engine.service.landsdraad.ledger import LedgerService
@@ -31,8 +32,9 @@ if TYPE_CHECKING:  # the composition root imports every ruleset; a ruleset's ser
 
 class LandsdraadService(RulesetService):
     """The vote ledger (players and holdings), crisis rounds and ballots, the Adjutant General, player-majority
-    votes, the registries (embargoes, Kanly, transits), audits, perks, victory points, bulk rosters,
-    and where their numbers come from (``/why``)."""
+    votes, the registries (embargoes, Kanly, transits), audits, perks, victory points, bulk rosters, the
+    moderators' edits of the ledger with what follows them in one transaction (``edits``), and where their numbers
+    come from (``/why``)."""
 
     def __init__(self, backend: Backend, shared: Clerk) -> None:
         super().__init__(backend, shared)
@@ -49,6 +51,7 @@ class LandsdraadService(RulesetService):
         self.errata = ErrataService(backend)
         self.perks = PerkService(backend)
         self.victory = VictoryService(backend)
+        self.edits = LedgerEdits(backend, self.majority, self.victory)
         self.previews = PreviewService(backend)
         self.explain = ExplainService(backend)
 

@@ -52,6 +52,7 @@ from engine.service.landsdraad.victory_views import (
     VpSettingsView,
 )
 from engine.service.ledger import game_view, load_game, require_player
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import UnitOfWork
 from engine.store.models import Game, Player
 from engine.store.models.landsdraad import PrestigeAward, VictoryGoal, VictoryState
@@ -341,9 +342,11 @@ class VictoryService(ScoringService):
     # -- prestige ---------------------------------------------------------------------------------------------------
 
     async def award_prestige(self, game_id: int, *, user_id: int, vp: int, reason: str, actor: int | None,
-                             source_id: str | None = None) -> PrestigeReceipt:
+                             source_id: str | None = None, answer: OwedWith[PrestigeReceipt] | None = None
+                             ) -> PrestigeReceipt:
         """R3-16: prestige at the moderator's discretion, during or after the game; over the 20·N pool it is
-        recorded with a warning (P3-05). A negative award corrects an earlier one."""
+        recorded with a warning (P3-05). A negative award corrects an earlier one. ``answer``: the player's DM
+        and the announcement, owed in its transaction (``owe_in``)."""
         reason = reason.strip()  # kept as typed, newlines too (docs/input.md)
         if not reason:
             raise RuleError("Give the reason for the award, e.g. “Bloodiest Ambush”.")
@@ -371,7 +374,7 @@ class VictoryService(ScoringService):
                               "awarded": awarded, "pool": pool, "final_scores_updated": final is not None},
                              source_id)
             view = PrestigeView(award.id, player.user_id, player.name, vp, reason)
-            return PrestigeReceipt(view, int(mine) + vp, awarded, pool, final)
+            return await owe_in(uow, answer, PrestigeReceipt(view, int(mine) + vp, awarded, pool, final))
 
     async def prestige(self, game_id: int) -> tuple[list[PrestigeView], int]:
         """Every prestige award, and the pool (20·N)."""
