@@ -13,7 +13,7 @@ from typing import Any
 from bot.actions.commands import App, Channel, Option, Role, require_game
 from bot.actions.context import Ctx, UserRef
 from bot.actions.log_text import Sentence, sentence
-from bot.actions.message_commands import reading_lines
+from bot.actions.message_commands import made_unread, reading_lines
 from bot.actions.moderators import thread_name
 from bot.actions.outbox import Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
@@ -57,6 +57,7 @@ async def game_new(app: App, ctx: Ctx, _: GameView | None, o: dict[str, Any]) ->
     front = app.front(game.ruleset)
     start = front.next_steps if front is not None else ""
     reading = "".join(f"\n{line}" for line in reading_lines(app, game.ruleset))  # no Message Content intent
+    await made_unread(app, game)  # said here: a later start without the intent does not say it again (R4.3)
     return [reply(f"New {title_of(app, game.ruleset)} game **{game.name}**: this is its game channel. Moderators "
                   f"are {who}. {start}" + reading)]
 

@@ -17,8 +17,8 @@ from bot.actions.commands import App
 from bot.actions.context import Actor, Ctx
 from bot.actions.errors import apology, logged, storage_refusal
 from bot.actions.explain_this import EXPLAIN_THIS, explain_this, explains_posts
-from bot.actions.front import MessageCommand
-from bot.actions.outbox import Here, Outgoing, ToChannel, ToUser, reply
+from bot.actions.front import Front, MessageCommand
+from bot.actions.outbox import Answering, AnswerWith, Here, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError
 from engine.core.text import normalise
@@ -28,6 +28,10 @@ from engine.service.views import GameView
 from engine.store.faults import StorageFault
 
 log = logging.getLogger("clerk.messages")
+
+TOLD = "told"
+"""The value of a game's ``unread`` mark (``clerk.marks``): its channel was told how to post without the text of posts
+being read."""
 
 
 @dataclass(frozen=True)
@@ -61,28 +65,28 @@ def reading_lines(app: App, ruleset: str) -> list[str]:
     front = app.front(ruleset)
     if front is None or not front.thread_help:
         return []
+    return ["This server's Clerk cannot read messages that do not mention it (no Message Content intent): "
+            f"start a form with @Clerk to have it read{_menus(front)}; the slash commands and DMs work as usual."]
+
+
+def _menus(front: Front) -> str:
+    """How to count a message the bot could not read, in the words of ``/help``: the front's menu entries."""
     menus = " or ".join(f"**{m.name}**" for m in front.message_commands)
-    lines = ["This server's Clerk cannot read messages that do not mention it (no Message Content intent): "
-             "start a form with @Clerk to have it read"]
-    if menus:
-        lines[0] += f", or right-click (long-press) your message, Apps, {menus}"
-    lines[0] += "; the slash commands and DMs work as usual."
-    return lines
+    return f", or right-click (long-press) your message, Apps, {menus}" if menus else ""
 
 
 def unread_notice(app: App, game: GameView) -> str | None:
-    """What a running game's channel is told when the bot starts without reading server messages (play-test R4.3):
-    None when its ruleset reads no form from posts (``Front.thread_help``)."""
+    """What a running game's channel is told when the bot starts without reading server messages (play-test R4.3),
+    in the words of ``/help`` and a new game's reply (``reading_lines``), with an example: None when its ruleset
+    reads no form from posts (``Front.thread_help``)."""
     front = app.front(game.ruleset)
     if front is None or not front.thread_help:
         return None
     example = front.thread_help[0][0]
-    menus = " or ".join(f"**{m.name}**" for m in front.message_commands)
-    menu = f", or right-click (long-press) your message, Apps, {menus}" if menus else ""
-    return (f"⚠️ **{game.name}**: from now on Clerk cannot read a message posted in this channel or its threads "
-            f"unless it mentions Clerk (Discord no longer gives it the message text: the Message Content intent). To "
-            f"post a form, start it with @Clerk (`@Clerk {example}`){menu}; a form posted without either is not read "
-            "and gets no answer. DMs, slash commands and buttons work as before.")
+    return (f"⚠️ **{game.name}**: from now on Clerk cannot read messages that do not mention it, here or in this "
+            f"channel's threads (no Message Content intent: Discord no longer gives it their text). Start a form "
+            f"with @Clerk to have it read (`@Clerk {example}`){_menus(front)}; a form posted without either is not "
+            "read and gets no answer. The slash commands, buttons and DMs work as usual.")
 
 
 def reading_again_notice(game: GameView) -> str:
@@ -91,25 +95,49 @@ def reading_again_notice(game: GameView) -> str:
             "without @Clerk (and with it).")
 
 
-async def reading_notices(app: App) -> list[Outgoing]:
+async def reading_notices(app: App, answering: Answering | None = None) -> list[Outgoing]:
     """At a start of the front end (play-test R4.3): without the text of server messages, each running game whose
     ruleset reads forms from posts is told so once in its channel, and marked (``clerk.marks``, ``unread``), so a
     restart does not tell it again; with it, each game so marked is told that it reads them again, and the mark is
-    cleared."""
+    cleared (a later start without it tells the game again). Each notice is owed in the transaction of its mark's
+    write when the front end lets it (``answering``, as a handler's ``Ctx.answering``): a kill between the two
+    cannot leave a game marked and never told, nor told twice."""
     marked = await app.clerk.marks.marked_games(UNREAD)
     reads = reads_messages(app)
     if reads and not marked:
         return []
     out: list[Outgoing] = []
     for game in await app.clerk.games.running_games():
-        if reads:
-            if game.id in marked and await app.clerk.marks.unmark(game.id, UNREAD):
-                out.append(Outgoing(ToChannel(game.channel_id), text=reading_again_notice(game)))
-            continue
-        text = unread_notice(app, game)
-        if text is not None and game.id not in marked and await app.clerk.marks.mark(game.id, UNREAD, "told"):
-            out.append(Outgoing(ToChannel(game.channel_id), text=text))
+        try:
+            if reads:
+                if game.id in marked:
+                    back = _told(answering, game, reading_again_notice(game))
+                    out += back.out(await app.clerk.marks.unmark(game.id, UNREAD, back.owed))
+                continue
+            text = unread_notice(app, game)
+            if text is not None and game.id not in marked:
+                told = _told(answering, game, text)
+                out += told.out(await app.clerk.marks.mark(game.id, UNREAD, TOLD, told.owed))
+        except Exception:  # neither marked nor told: the next start tries again; the other games are told now
+            log.exception("telling game %s (%s) whether its posts are read failed", game.id, game.name)
     return out
+
+
+def _told(answering: Answering | None, game: GameView, text: str) -> AnswerWith[bool]:
+    """``text`` posted in ``game``'s channel if its mark's write changed the mark (its result: True)."""
+    return AnswerWith(answering, lambda changed: [Outgoing(ToChannel(game.channel_id), text=text)] if changed else [])
+
+
+async def made_unread(app: App, game: GameView) -> None:
+    """A game made while the bot cannot read server messages: its ``/game new`` reply says how to post
+    (``reading_lines``), so it is marked as told, and a later start without the text of posts does not tell its
+    channel again (a start with it says they are read again)."""
+    if not reading_lines(app, game.ruleset):
+        return
+    try:
+        await app.clerk.marks.mark(game.id, UNREAD, TOLD)
+    except Exception as error:  # the game is made: at worst its channel is told again at the next start
+        log.warning("could not mark game %s as told that its posts are not read: %s", game.id, error)
 
 
 def _private(out: list[Outgoing]) -> list[Outgoing]:

@@ -376,8 +376,9 @@ class ClerkBot(discord.Client):
                  len(self.guilds))
         if not self._reading_told:  # once a start, not at every READY after a new session
             self._reading_told = True
-            try:  # the games told whether their posts are read (play-test R4.3)
-                await self.courier.deliver(await reading_notices(self.app))
+            try:  # the games told whether their posts are read (play-test R4.3), owed with their marks
+                answering = self.courier.answering_posts()
+                await self.courier.deliver(await reading_notices(self.app, answering), answering)
             except Exception:
                 log.exception("telling the games whether the bot reads their posts failed")
 

@@ -6,14 +6,19 @@ channel once is not told again after a restart (the ``game_marks`` table; delive
   again. ``/game move`` clears it, and notes the channel the game left (``moved_from``), so a message owed for the
   old channel before the move and refused after it goes to the new one.
 - ``unread``: the game's channel was told that the bot cannot read message text (started without the Message
-  Content intent, bot/discord/reading_notices.py); cleared, and told again, when it can.
+  Content intent: ``reading_notices`` in bot/actions/message_commands.py), or its ``/game new`` reply said so;
+  cleared, and the channel told that its posts are read again, at the first start that can read them.
 
-Writes take the game's lock (``_write``) but record no event, so they also work in an ended game."""
+Writes take the game's lock (``_write``) but record no event, so they also work in an ended game. A write that tells
+someone of itself (``answer``: the notice to the game's channel) owes that message in its own transaction
+(``engine.service.owed.owe_in``), only when it changed the mark: a kill cannot leave the mark without the notice
+owed, nor the notice owed twice (play-test R4.3)."""
 
 from __future__ import annotations
 
 from sqlalchemy import delete, select
 
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase
 from engine.store.models import Game, GameMark
 
@@ -23,8 +28,9 @@ UNREAD = "unread"
 
 
 class MarkService(ServiceBase):
-    async def mark(self, game_id: int, key: str, value: str) -> bool:
-        """Note ``key`` = ``value`` for the game; True if it was not so already (then tell it), False if it was."""
+    async def mark(self, game_id: int, key: str, value: str, answer: OwedWith[bool] | None = None) -> bool:
+        """Note ``key`` = ``value`` for the game; True if it was not so already (then tell it), False if it was.
+        ``answer``: what telling it sends, owed in this write's transaction when it was not so already."""
         async with self._write(game_id) as uow:
             found = await uow.session.get(GameMark, (game_id, key))
             if found is not None and found.value == value:
@@ -33,13 +39,16 @@ class MarkService(ServiceBase):
                 uow.session.add(GameMark(game_id=game_id, key=key, value=value, at=uow.now))
             else:
                 found.value, found.at = value, uow.now
-            return True
+            return await owe_in(uow, answer, True)
 
-    async def unmark(self, game_id: int, key: str) -> bool:
-        """Forget ``key`` for the game; True if it was noted."""
+    async def unmark(self, game_id: int, key: str, answer: OwedWith[bool] | None = None) -> bool:
+        """Forget ``key`` for the game; True if it was noted. ``answer``: what telling it sends, owed in this write's
+        transaction when it was noted."""
         async with self._write(game_id) as uow:
             done = await uow.session.execute(delete(GameMark).where(GameMark.game_id == game_id, GameMark.key == key))
-            return bool(getattr(done, "rowcount", 0))
+            if not getattr(done, "rowcount", 0):
+                return False
+            return await owe_in(uow, answer, True)
 
     async def marked(self, game_id: int, key: str) -> str | None:
         async with self._read() as session:

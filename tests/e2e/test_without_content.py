@@ -11,10 +11,11 @@ the message with its content. An IDENTIFY asking for a privileged intent the app
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
-from fakediscord import Channel, Sent
+from fakediscord import HANG, Channel, Sent
 
 from .clerkbot import Harness
 from .test_convocate import senate
@@ -148,12 +149,13 @@ async def test_running_games_are_told_once_when_the_bot_starts_without_the_inten
     await three_players(h)
     other = h.fake.add_channel("republic")
     await h.run(h.mod, "game new", other, ruleset="mylantium", name="republic")
-    cannot, again = "cannot read a message posted in this channel", "reads the messages posted in this channel"
+    cannot, again = "cannot read messages that do not mention it", "reads the messages posted in this channel"
 
     await without_intent(h, "auto")
     [told] = await h.fake.wait_for(lambda: reading_notices(h, h.game, cannot), "the notice in #sirius")
     assert told.content.startswith("⚠️ **sirius**: from now on Clerk cannot read")
-    assert "start it with @Clerk (`@Clerk AG Vote: Bob`)" in told.content and "Apps, **Count as vote**" in told.content
+    assert "Start a form with @Clerk to have it read (`@Clerk AG Vote: Bob`)" in told.content
+    assert "Apps, **Count as vote**" in told.content
     await h.restart()  # still without it: the mark keeps the channel from being told twice
     await h.settle()
     assert len(reading_notices(h, h.game, cannot)) == 1 and not reading_notices(h, h.game, again)
@@ -166,3 +168,54 @@ async def test_running_games_are_told_once_when_the_bot_starts_without_the_inten
     await h.settle()
     assert len(reading_notices(h, h.game, again)) == 1 and len(reading_notices(h, h.game, cannot)) == 1
     assert reading_notices(h, other, cannot) == [] and reading_notices(h, other, again) == []
+
+
+async def test_a_game_made_without_the_intent_is_told_by_its_reply_and_not_again_at_a_restart(
+        clerk_bot: Harness) -> None:
+    """Play-test R4.3: the notice is owed by the mark's own write (no transaction of the outgoing queue's owes it);
+    a game made while the bot cannot read posts is told how to post by ``/game new``'s reply, and a restart still
+    without the intent does not tell it again; with the intent back it is told its posts are read again."""
+    h = clerk_bot
+    await three_players(h)
+    await without_intent(h, "auto")
+    [told] = await h.fake.wait_for(lambda: reading_notices(h, h.game, "cannot read messages"), "the notice")
+    await h.settle()
+    assert h.clerk.outbox._owe_batcher.batches == 0, "owed in the transaction of its mark, not by one of its own"
+
+    vega = h.fake.add_channel("vega")
+    made = await h.run(h.mod, "game new", vega, ruleset="convocate", name="vega")
+    assert "start a form with @Clerk" in made.first.content and "**Count as motion**" in made.first.content
+    await h.restart()
+    await h.settle()
+    assert reading_notices(h, vega, "cannot read messages") == []
+    assert reading_notices(h, h.game, "cannot read messages") == [told]
+
+    h.fake.message_content_granted = True
+    await h.restart()
+    [back] = await h.fake.wait_for(lambda: reading_notices(h, vega, "reads the messages posted"), "vega told")
+    assert back.content.startswith("✅ **vega**: Clerk reads the messages posted in this channel")
+
+
+@pytest.mark.parametrize("recorded", [True, False], ids=["discord-had-it", "never-got-there"])
+async def test_a_bot_stopped_while_the_notice_waits_for_discord_posts_it_once_at_the_next_start(
+        clerk_bot: Harness, recorded: bool) -> None:
+    """Play-test R4.3: the notice is kept in the outgoing queue from the commit of its mark: a bot stopped while
+    Discord has not answered its post (``recorded``: Discord has the message, only its answer is late; or the
+    request never got there) sends it again at the next start, which Discord takes once (its nonce), and tells the
+    game nothing new."""
+    h = clerk_bot
+    await three_players(h)
+    h.fake.stall_posts(h.game, recorded=recorded)
+    await without_intent(h, "auto")
+    await h.fake.wait_for(lambda: h.fake.stalled >= 1, "the notice to stall")
+    await asyncio.wait_for(h.bot.close(), HANG)  # stopped, as by a kill, before Discord answered
+    await asyncio.wait_for(h.task, HANG)
+    await h.engine.dispose()
+    h.fake.release_posts()
+    assert len(reading_notices(h, h.game, "cannot read messages")) == (1 if recorded else 0)
+
+    await h.start()  # still without the intent
+    await h.settle()
+    [told] = reading_notices(h, h.game, "cannot read messages")
+    assert told.content.startswith("⚠️ **sirius**: from now on Clerk cannot read")
+    assert h.fake.nonce_repeats == (1 if recorded else 0)
