@@ -124,9 +124,10 @@ async def test_what_a_slash_command_or_a_post_records_and_posts_committed_just_b
     the first player asked), her `/motion decline` (the offer's move, the offer DMed to carol), carol's `/motion
     second` (the resolution), bob's `/ag vote` (the AG election's running count), alice's `/pv support` (the player
     vote's running count, in a thread the bot makes); then bob's `Vote: End Game` posted in that thread (the count
-    brought up to date, the vote passed) and the moderators' `/motion reopen` of carol's second (the channel told,
-    the offer DMed to carol again). After each restart each is posted once; a second restart posts nothing more.
-    Before, each was owed after its commit and the kill lost it."""
+    brought up to date, the vote passed), the moderators' `/motion reopen` of carol's second (the channel told,
+    the offer DMed to carol again) and their `/motion ask-again` of alice's decline (the channel told, the offer
+    DMed to alice again, carol told it went back). After each restart each is posted once; a second restart posts
+    nothing more. Before, each was owed after its commit and the kill lost it."""
     h = clerk_bot
     vega = await also_plays(h, "convocate", "vega", moved=False)
     rigel = await also_plays(h, "landsdraad", "rigel")
@@ -180,6 +181,15 @@ async def test_what_a_slash_command_or_a_post_records_and_posts_committed_just_b
     await nothing_more(h, later, passed)
     assert posted_since(h, before, wanted) == {**dict.fromkeys(wanted, 1), "the offer to carol": 2}
     assert (tally.edits, count.edits) == edits
+    # the moderators take alice's decline back (`/motion ask-again`): the offer goes back to her, carol is told
+    asked_from = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion ask-again", vega, player=h.alice,
+                                                       reason="wrong player"))
+    asked = {"the offer back to alice": (vega, "**Motion #1 (Land Reform): the offer to second goes back to alice**"),
+             "the offer to alice again": wanted["the offer to alice"],
+             "carol told": (carol, "vega: the offer to second Motion #1 (Land Reform) has gone back to alice")}
+    await posted_once_at_start(h, asked_from, asked)
+    await nothing_more(h, asked_from, asked)
 
 
 async def test_what_a_dm_chosen_by_its_menu_posts_elsewhere_committed_just_before_a_kill_is_posted_after_it_once(

@@ -136,7 +136,8 @@ async def test_a_second_entered_for_the_wrong_player_is_taken_back_and_the_offer
     motions = cv.clerk.convocate.motions
     await motions.move_motion(cv.gid, user_id=A, motion=MOTION, convocant="K_A", source_id="m1")
     wrong = await slash(cv, MODERATOR, "cast-for", player=user(A, "alice"), choice="Second: J_A")
-    assert "Only a moderator can take back a second entered by mistake (/motion reopen" in dms(wrong)[A]
+    assert "Only a moderator can take one made by mistake back, while the Action Phase in which it was made goes on: " \
+           "a second with /motion reopen" in dms(wrong)[A]
     assert (await motions.motion(cv.gid, 1)).resolved and (await cv.sv())["alice"] == 1
 
     assert here(await slash(cv, ALICE, "motion reopen", number=1)) == (
@@ -222,14 +223,14 @@ async def test_reopen_is_refused_where_it_cannot_take_the_second_back(cv: Convoc
                                       convocant="K_A", source_id="m2")
     assert await refused(plain.number) == (
         "Motion #2 (Decree) resolved without a second (it has no Seconded box); /motion reopen takes back only a "
-        "second that resolved a Motion. What it did at the table is put right by hand.")
+        "second that resolved a Motion: what it did at the table is put right by hand.")
     moved = await motions.move_motion(cv.gid, user_id=A, motion=MOTION, convocant="J_A", source_id="m3")
     assert moved.offer_to == "bob"  # alice has no readied Convocant left: skipped
     third = await motions.answer_offer(cv.gid, user_id=B, accept=True, convocant=None, source_id="b3")
     assert third.resolved and third.seconder == "bob"
     assert await refused(2) == (
         "Motion #2 (Decree) resolved without a second (it has no Seconded box); /motion reopen takes back only a "
-        "second that resolved a Motion. What it did at the table is put right by hand.")
+        "second that resolved a Motion: what it did at the table is put right by hand.")
 
     await cv.card("character", "P_A", A, at="S_U", pallarch=True)
     await cv.clerk.convocate.turns.declare(cv.gid, user_id=A, statute="X", character="P_A", section=1, sections=2)

@@ -1,11 +1,12 @@
 """The Convocate on Discord (rules-spec §4): its record for the front end (``FRONT``, listed in
 ``bot/actions/rulesets.py``). The board commands are in ``board``, a turn's in ``turns``, Motions, the offer to
-second and Repeals in ``motions``; what players read in ``render`` and what options suggest in ``sources``. Every
-command refuses in a game of another ruleset (``guard``)."""
+second and Repeals in ``motions``, a decline made by mistake taken back in ``takeback``; what players read in
+``render`` and what options suggest in ``sources``. Every command refuses in a game of another ruleset
+(``guard``)."""
 
 from __future__ import annotations
 
-from bot.actions.convocate import board, errata, motions, preview, removal, turns, why
+from bot.actions.convocate import board, errata, motions, preview, removal, takeback, turns, why
 from bot.actions.convocate.guard import RULESET
 from bot.actions.convocate.imports import import_setup
 from bot.actions.convocate.log_sentences import SENTENCES as LOG_SENTENCES
@@ -16,7 +17,7 @@ from bot.actions.routes import Routes
 from engine.convocate.import_file import KINDS as IMPORT_KINDS
 from engine.convocate.parsing import meant_form
 
-ROUTES = Routes.merged(board.ROUTES, turns.ROUTES, motions.ROUTES, preview.ROUTES, errata.ROUTES)
+ROUTES = Routes.merged(board.ROUTES, turns.ROUTES, motions.ROUTES, takeback.ROUTES, preview.ROUTES, errata.ROUTES)
 """Every Convocate command, form and button."""
 ROUTES.group("phase", "the Convocate: the next Phase, or the last one taken back")
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.actions.log_text import Sentence, Words
+from engine.service.convocate.views import what_was_taken
 
 
 def _phase(where: Any, turn: Any) -> str:
@@ -40,6 +41,12 @@ SENTENCES: dict[str, Sentence] = {
                                     f"#{p.get('motion')}" + (f": {p['reason']}" if p.get("reason") else "")
                                     + (f"; offered to {p['offer_to']}" if p.get("offer_to") else
                                        "; it resolved again")),
+    "SecondAskedAgain": lambda p, w: ("the moderators took back "
+                                      + what_was_taken(str(p.get("player")), str(p.get("answer")))
+                                      + f" to the offer to second Motion #{p.get('motion')}"
+                                      + (f": {p['reason']}" if p.get("reason") else "")
+                                      + ("; reopened" if p.get("undone") else "")
+                                      + (f"; offered to {p['offer_to']}" if p.get("offer_to") else "")),
     "SecondDeclined": lambda p, w: (f"{p.get('player')} declined to second Motion #{p.get('motion')}"
                                     + (f"; offered to {p['offer_to']}" if p.get("offer_to") else "")),
     "PhaseSteppedBack": _stepped_back,

@@ -359,12 +359,13 @@ def _is_second(line: str) -> bool:
 
 def second_is_final(text: str) -> str | None:
     """``Front.final``: a second, or its refusal, ends the offer to that player at once (R4-13): the Motion resolves,
-    or the offer goes to the next player, and nothing takes it back (play-test U3.1)."""
+    or the offer goes to the next player, and only a moderator takes it back (play-test U3.1)."""
     if not _is_second(text.split("\n", 1)[0]):
         return None
     return ("A second, or declining one, cannot be changed once made: the Motion resolves, or the offer moves on, "
-            "at once. Only a moderator can take back a second entered by mistake (/motion reopen, while the Action "
-            "Phase in which it resolved goes on).")
+            "at once. Only a moderator can take one made by mistake back, while the Action Phase in which it was made "
+            "goes on: a second with /motion reopen, a decline with /motion ask-again (the offer goes back to the "
+            "player).")
 
 
 @ROUTES.thread_form(_is_second, anywhere=True)
@@ -408,13 +409,18 @@ async def offers_due(app: App, now: datetime) -> list[Outgoing]:
     for game_id, number, index, due_at in await app.clerk.convocate.motions.offer_deadlines():
         if due_at > now:
             break
-        answered = AnswerWith(TIMED.get(), partial(passed_on, app))
-        try:
-            m = await app.clerk.convocate.motions.pass_offer(game_id, actor=None, reason="timed out",
-                                                             expected=(number, index),
-                                                             source_id=f"second-timeout:{game_id}:{number}:{index}",
-                                                             answer=answered.owed)
-        except Duplicate:
-            continue
-        out += answered.out(m)
+        source = f"second-timeout:{game_id}:{number}:{index}"
+        for source_id in (source, f"{source}:{int(due_at.timestamp())}"):
+            answered = AnswerWith(TIMED.get(), partial(passed_on, app))
+            try:
+                m = await app.clerk.convocate.motions.pass_offer(game_id, actor=None, reason="timed out",
+                                                                 expected=(number, index), source_id=source_id,
+                                                                 answer=answered.owed)
+            except Duplicate:
+                # this place in the order timed out before: a player removed since moved the next one into it after
+                # the offer went back (/motion ask-again). Its new deadline names the timeout; a timer that repeats
+                # that one, or finds the offer moved on, does nothing.
+                continue
+            out += answered.out(m)
+            break
     return out

@@ -4,6 +4,7 @@ asked (and is announced in the game channel as it moves round the table)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from bot.actions.outbox import Card
@@ -15,7 +16,7 @@ from engine.convocate.turns import PhaseChanged, PhaseReturned
 from engine.convocate.votes import StandingVote
 from engine.core.stamps import due_text
 from engine.core.words import plural
-from engine.service.convocate.views import BoardView, MotionView, StatuteView, card_line
+from engine.service.convocate.views import BoardView, MotionView, StatuteView, card_line, what_was_taken
 
 SECOND_HOW = ("Press a button below, or reply `Second: <Convocant>` (or `Second: yes` if you have only one with "
               "access), or `Second: no`")
@@ -184,11 +185,16 @@ def motion_status(m: MotionView, now: datetime) -> str:
 
 
 def corrections_fields(m: MotionView) -> list[tuple[str, str, bool]]:
-    """The moderators' corrections of a Motion (``/motion reopen``, ``/motion withdraw``), for its cards."""
+    """The moderators' corrections of a Motion (``/motion reopen``, ``/motion ask-again``, ``/motion withdraw``), for
+    its cards."""
     fields: list[tuple[str, str, bool]] = []
     if m.taken_back:
         fields.append(("Seconds taken back by the moderators", "; ".join(
             f"{t.player}'s with {t.convocant}" + (f" ({t.reason})" if t.reason else "") for t in m.taken_back),
+            False))
+    if m.asked_again:
+        fields.append(("Answers taken back by the moderators", "; ".join(
+            what_was_taken(t.player, t.answer) + (f" ({t.reason})" if t.reason else "") for t in m.asked_again),
             False))
     w = m.withdrawn
     if w is not None:
@@ -230,6 +236,10 @@ def moved_card(m: MotionView, now: datetime) -> Card:
         fields.append(("Offer to second", order_text(m), False))
         if m.answers:
             fields.append(("So far", answers_text(m), False))
+        if m.standing:
+            fields.append(("Answers that stand", answers_text(replace(m, answers=m.standing))
+                           + " (given after an answer the moderators took back; taken as given when the offer "
+                           "reaches them)", False))
         fields += corrections_fields(m)
         if m.offer_to and m.game.ended:
             fields.append(("Offer stopped", f"with {m.offer_to}: the game ended before it was answered", False))

@@ -64,6 +64,8 @@ async def export_convocate(session: AsyncSession, game_id: int) -> dict[str, Any
                         "answers": [{k: v for k, v in vars(a).items() if v is not None} for a in m.answers],
                         "seconder": m.seconder, "seconded_with": m.seconder_convocant, "outcome": m.outcome,
                         "taken_back": [vars(t) for t in m.taken_back],
+                        "asked_again": [vars(t) for t in m.asked_again],
+                        "standing": [{k: v for k, v in vars(a).items() if v is not None} for a in m.standing],
                         "withdrawn": vars(m.withdrawn) if m.withdrawn is not None else None,
                         "moved_at": utc(row.moved_at).isoformat(),
                         "resolved_at": utc(row.resolved_at).isoformat() if row.resolved_at else None})

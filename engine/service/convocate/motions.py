@@ -18,7 +18,15 @@ from engine.core.durations import parse_duration
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.clock import utc
 from engine.service.convocate.store import Loaded, load, open_motion, save
-from engine.service.convocate.views import Answer, MotionView, TakenBack, Withdrawal, candidates
+from engine.service.convocate.views import (
+    Answer,
+    AskedAgain,
+    MotionView,
+    TakenBack,
+    Withdrawal,
+    candidates,
+    what_was_taken,
+)
 from engine.service.ledger import game_view, load_game, require_running
 from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import Duplicate, ServiceBase, UnitOfWork
@@ -49,45 +57,69 @@ def motion_view(loaded: Loaded, row: CvMotion, *, duplicate: bool = False) -> Mo
         game=game_view(loaded.game), number=row.number, kind=row.kind, name=row.name, mover=mover,
         mover_user=loaded.user_of(mover) if mover in loaded.players else 0, convocant=row.convocant, route=row.route,
         details=dict(row.details), status=row.status, order=tuple(offer.get("order", ())),
-        answers=tuple(Answer(a["player"], a["answer"], a.get("convocant"), a.get("why"))
-                      for a in offer.get("answers", ())),
+        answers=tuple(_answer(a) for a in offer.get("answers", ())),
         offer_to=to, offer_user=loaded.user_of(to) if to else None, offer_index=int(offer.get("index", 0)),
         deadline=utc(row.offer_deadline) if row.offer_deadline else None, candidates=cands,
         seconder=loaded.name_of(row.seconder_id), seconder_convocant=row.seconder,
         outcome=dict(row.outcome) if row.outcome is not None else None, duplicate=duplicate,
         withdrawn=Withdrawal(gone.get("with"), gone.get("reason"), gone.get("not_readied")) if gone else None,
         taken_back=tuple(TakenBack(t["player"], t["convocant"], t.get("reason"), t.get("not_readied"))
-                         for t in offer.get("taken_back", ())))
+                         for t in offer.get("taken_back", ())),
+        standing=tuple(_answer(a) for a in offer.get("standing", ())),
+        asked_again=tuple(AskedAgain(t["player"], t["answer"], t.get("reason"), t.get("offer_was_with"),
+                                     bool(t.get("reopened")), bool(t.get("when_reached")))
+                          for t in offer.get("asked_again", ())))
+
+
+def _answer(a: dict[str, Any]) -> Answer:
+    return Answer(a["player"], a["answer"], a.get("convocant"), a.get("why"))
 
 
 def _timeout(game: Game) -> timedelta:
     return parse_duration(str(value_of(game.settings, "second_timeout")))
 
 
-def _why_not(board: Board, player: str) -> str:
+def why_not(board: Board, player: str) -> str:
     if locked_out(board, board.player(player)):
         return "locked out, no active Seat"
     return "no readied Convocant with access"
 
 
-def advance(loaded: Loaded, row: CvMotion, board: Board, now: datetime) -> None:
+def advance(loaded: Loaded, row: CvMotion, board: Board, now: datetime, *, back: bool = False) -> None:
     """Offer the second to the next player in the order who could second; skip (and record) those who cannot;
-    when nobody is left, resolve the Motion unseconded."""
-    offer = dict(row.offer)
+    when nobody is left, resolve the Motion unseconded. A player whose answer stands (``standing``: given after an
+    earlier answer a moderator took back, ``/motion ask-again``) is not asked again: their answer is taken as given.
+    ``back``: the offer went back to the player at ``index`` (a correction), so every answer that stands comes after
+    theirs; else the player before ``index`` has just answered."""
+    offer = {k: v for k, v in row.offer.items() if k != "standing"}
     answers = list(offer.get("answers", []))
+    standing = list(row.offer.get("standing", []))
     order = list(offer.get("order", []))
     index = int(offer.get("index", 0))
     motion = motion_card(row)
+
+    def kept() -> dict[str, Any]:
+        return {**offer, "answers": answers, "index": index, **({"standing": standing} if standing else {})}
+
     while index < len(order):
         name = order[index]
+        while not back and standing and standing[0]["player"] not in order[index:]:
+            answers.append(standing.pop(0))  # a player no longer in the order (removed): their answer as it was
+        back = False
+        if standing and standing[0]["player"] == name:
+            answers.append(standing.pop(0))
+            index += 1
+            continue
         if can_second(board, name, motion):
-            row.offer = {**offer, "answers": answers, "index": index}
+            row.offer = kept()
             row.offer_to = loaded.players[name].id
             row.offer_deadline = now + _timeout(loaded.game)
             return
-        answers.append({"player": name, "answer": "skipped", "why": _why_not(board, name)})
+        answers.append({"player": name, "answer": "skipped", "why": why_not(board, name)})
         index += 1
-    row.offer = {**offer, "answers": answers, "index": index}
+    answers += standing
+    standing = []
+    row.offer = kept()
     _resolve(loaded, row, board, None, now)
 
 
@@ -110,10 +142,33 @@ def asked(loaded: Loaded, row: CvMotion) -> list[str]:
     """The seated players who were sent the offer to second ``row`` by DM, in the order asked: those who answered
     (or did not in time, or were passed over), those whose second was taken back, and the one asked now."""
     offer = row.offer or {}
-    names = [a["player"] for a in offer.get("answers", ()) if a.get("answer") in ASKED]
+    names = [a["player"] for a in (*offer.get("answers", ()), *offer.get("standing", ())) if a.get("answer") in ASKED]
     names += [t["player"] for t in offer.get("taken_back", ())]
     names += [n for n in (loaded.name_of(row.offer_to),) if n is not None]
     return [n for n in dict.fromkeys(names) if n in loaded.players]
+
+
+def back_with(loaded: Loaded, row: CvMotion, me: str) -> str:
+    """Why the offer is not with ``me``, who was asked before (the offer was with them, or they answered) when a
+    moderator gave it back to an earlier player (``/motion ask-again``), and whether they are asked again; empty
+    for anyone else (a stale button of the old offer, or a ``Second:`` sent meanwhile, is answered with it)."""
+    offer = row.offer or {}
+    again = offer.get("asked_again") or []
+    order, index = list(offer.get("order", [])), int(offer.get("index", 0))
+    if row.status != "offering" or not again or me not in order[index + 1:]:
+        return ""
+    t = again[-1]
+    why = f" ({t['reason']})" if t.get("reason") else ""
+    head = (f"The moderators gave the offer back to {t['player']}, taking back "
+            f"{what_was_taken(t['player'], t['answer'])} as a mistake{why}.")
+    mine = next((a for a in offer.get("standing", ()) if a["player"] == me), None)
+    if mine is not None:
+        said = {"declined": "Your decline stands", "passed": "The moderators' /motion skip of you stands",
+                "timed out": "You did not answer in time, and that stands"}.get(mine["answer"], "Your answer stands")
+        return f"{head} {said}: you are not asked again."
+    if any(a.get("offer_was_with") == me for a in again):
+        return f"{head} If nobody before you seconds it, it comes to you again by DM, with a new deadline."
+    return ""
 
 
 async def latest_motion(session: AsyncSession, game_id: int) -> CvMotion | None:
@@ -154,8 +209,11 @@ async def not_offered_for_moderators(session: AsyncSession, loaded: Loaded, comm
     if latest.seconder_id is not None:
         return (f"{said} The latest, Motion #{latest.number} ({latest.name}), has resolved: a second entered by "
                 f"mistake is taken back with /motion reopen number:{latest.number}.")
-    return (f"{said} The latest, Motion #{latest.number} ({latest.name}), has resolved without a second; Clerk cannot "
-            "take it back, and the moderators put right by hand what it did.")
+    if latest.details.get("box") == "none":
+        return (f"{said} The latest, Motion #{latest.number} ({latest.name}), has no Seconded box and has resolved; "
+                "Clerk cannot take it back, and the moderators put right by hand what it did.")
+    return (f"{said} The latest, Motion #{latest.number} ({latest.name}), has resolved without a second; a decline "
+            "(or a /motion skip) made by mistake is taken back with /motion ask-again player:<who>, which reopens it.")
 
 
 async def _numbered(session: AsyncSession, game_id: int, number: int) -> CvMotion | None:
@@ -244,6 +302,10 @@ class ConvocateMotionService(ServiceBase):
                     pressed = await _numbered(uow.session, game_id, expected[0])
                     if pressed is not None and pressed.status == "withdrawn":
                         raise RuleError(f"{withdrawn_text(pressed)}; nothing answered to it counts.")
+                    gone_back = back_with(loaded, row, me) if row is not None and row.number == expected[0] else ""
+                    if row is not None and gone_back:
+                        raise RuleError(f"The offer to second Motion #{row.number} ({row.name}) is with "
+                                        f"{loaded.name_of(row.offer_to)} now, not with you. {gone_back}")
                     raise RuleError(f"This offer to second Motion #{expected[0]} was already answered or has passed "
                                     "on; the Motion's outcome is in the game channel.")
                 if row is None:
@@ -251,7 +313,8 @@ class ConvocateMotionService(ServiceBase):
                 if row.offer_to != loaded.players[me].id:
                     waiting = loaded.name_of(row.offer_to) or "nobody"
                     raise RuleError(f"The offer to second Motion #{row.number} ({row.name}) is with {waiting} now, "
-                                    "not with you; it goes round the table in turn order.")
+                                    "not with you; it goes round the table in turn order."
+                                    + (f" {gone}" if (gone := back_with(loaded, row, me)) else ""))
                 board = loaded.board
                 answers = list(row.offer.get("answers", []))
                 if accept:
@@ -446,7 +509,7 @@ class ConvocateMotionService(ServiceBase):
             undone = row.outcome
             row.offer = {**row.offer, "answers": answers, "taken_back": taken}
             row.status, row.resolved_at, row.outcome, row.seconder_id, row.seconder = "offering", None, None, None, None
-            advance(loaded, row, after, uow.now)
+            advance(loaded, row, after, uow.now, back=True)
             await uow.record(game_id, "MotionReopened", actor, {
                 "motion": row.number, "name": row.name, "seconder": seconder, "convocant": convocant,
                 "readied": not_readied is None, "undone": undone, "offer_to": loaded.name_of(row.offer_to),
@@ -476,8 +539,10 @@ def _reopenable(loaded: Loaded, row: CvMotion, later: int | None) -> str:
     seconder = loaded.name_of(row.seconder_id)
     if seconder is None:
         how = "it has no Seconded box" if row.details.get("box") == "none" else "nobody seconded it"
+        fix = ("a decline (or a /motion skip) made by mistake is taken back with /motion ask-again player:<who>"
+               if row.details.get("box") != "none" else "what it did at the table is put right by hand")
         raise RuleError(f"{head} resolved without a second ({how}); /motion reopen takes back only a second that "
-                        "resolved a Motion. What it did at the table is put right by hand.")
+                        f"resolved a Motion: {fix}.")
     if later is not None:
         raise RuleError(f"{head} is not the latest Motion: #{later} was moved after it, on the board its second "
                         "left. Only the latest Motion is reopened; the moderators put the rest right by hand.")

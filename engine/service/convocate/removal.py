@@ -123,8 +123,10 @@ class RemovalService(ServiceBase):
                     answers = list(motion.offer.get("answers", []))
                     if motion.offer_to == player.id:
                         answers.append({"player": name, "answer": "removed", "why": "removed from the game"})
-                    motion.offer = {**motion.offer, "answers": answers,
-                                    "order": order[:index] + [n for n in order[index:] if n != name]}
+                    kept = [a for a in motion.offer.get("standing", []) if a["player"] != name]
+                    motion.offer = {**{k: v for k, v in motion.offer.items() if k != "standing"}, "answers": answers,
+                                    "order": order[:index] + [n for n in order[index:] if n != name],
+                                    **({"standing": kept} if kept else {})}
                     if motion.offer_to == player.id:
                         advance(loaded, motion, board, uow.now)
                         shown = motion_view(loaded, motion)

@@ -1,8 +1,8 @@
-"""The Convocate ruleset's service object, ``clerk.convocate`` (rules-spec §4). It is made of three parts, each a
+"""The Convocate ruleset's service object, ``clerk.convocate`` (rules-spec §4). It is made of parts, each a
 module of this package, held as attributes and called directly, as the other rulesets' parts are:
 ``clerk.convocate.board`` (the board, the players, cards, Factors, Directives and the per-game rulings),
 ``clerk.convocate.turns`` (committed Votes and pushes, Statutes, phases) and ``clerk.convocate.motions`` (Motions,
-offers to second and Repeals)."""
+offers to second and Repeals), with ``clerk.convocate.takebacks`` (a decline made by mistake taken back)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from engine.service.convocate.explain import ConvocateExplain
 from engine.service.convocate.motions import ConvocateMotionService
 from engine.service.convocate.previews import ConvocatePreviewService
 from engine.service.convocate.removal import RemovalService
+from engine.service.convocate.takebacks import AnswerTakebacks
 from engine.service.convocate.turns import ConvocateTurnService
 from engine.service.ruleset import RulesetService
 from engine.service.uow import Backend
@@ -32,6 +33,8 @@ class ConvocateService(RulesetService):
         self.turns = ConvocateTurnService(backend)
         self.motions = ConvocateMotionService(backend)
         self.errata = RepealErrata(backend)
+        self.takebacks = AnswerTakebacks(backend)
+        """``/motion ask-again``: a decline (or a skip) made by mistake taken back (``takebacks.py``)."""
         self.removal = RemovalService(backend)
         self.previews = ConvocatePreviewService(backend)
         """``/motion preview``: a Motion of Repeal counted before it is moved (reads only)."""

@@ -87,6 +87,28 @@ class TakenBack:
 
 
 @dataclass(frozen=True)
+class AskedAgain:
+    """A player's answer to the offer to second that a moderator took back (``/motion ask-again``): a decline, or a
+    moderator's ``/motion skip``, made by mistake. The player is asked again."""
+
+    player: str
+    answer: str
+    """``declined`` or ``passed`` (by a moderator), the answer taken back."""
+    reason: str | None
+    offer_was_with: str | None
+    """Whom the offer was with when it went back to the player (None: the Motion had resolved without a second)."""
+    reopened: bool
+    """The Motion had resolved without a second, and was unresolved."""
+    when_reached: bool
+    """The player's answer stood after the player asked then: they are asked when the offer reaches them."""
+
+
+def what_was_taken(player: str, answer: str) -> str:
+    """An answer a moderator took back (``AskedAgain``), in words: ``bob's decline`` / ``the /motion skip of bob``."""
+    return f"{player}'s decline" if answer == "declined" else f"the /motion skip of {player}"
+
+
+@dataclass(frozen=True)
 class Withdrawal:
     """A Motion the moderators withdrew while it was offered (``/motion withdraw``)."""
 
@@ -124,6 +146,11 @@ class MotionView:
     withdrawn: Withdrawal | None = None
     taken_back: tuple[TakenBack, ...] = ()
     """Seconds taken back by the moderators, oldest first."""
+    standing: tuple[Answer, ...] = ()
+    """Answers of players the offer has not reached again since a moderator took back an earlier answer (``/motion
+    ask-again``): given in turn order after it, they stand and are taken as given when the offer reaches them."""
+    asked_again: tuple[AskedAgain, ...] = ()
+    """Answers taken back by the moderators (``/motion ask-again``), oldest first."""
 
     @property
     def resolved(self) -> bool:
