@@ -276,6 +276,19 @@ class AnswerWith(Generic[R]):
         self._answering.owed.extend(zip(self._owing, self.owed.rows, strict=True))
         return list(self._made)
 
+    def row_of(self, item: Outgoing) -> OwedRow | None:
+        """The row ``item`` (one of the messages ``out`` returned) was owed as with the write; None when it was not
+        (nothing was owed with the write, or not that)."""
+        if self._answering is None:
+            return None
+        return next((row for kept, row in self._answering.owed if kept is item), None)
+
+    def swap(self, item: Outgoing, new: Outgoing, row: OwedRow) -> None:
+        """``item``, owed with the write, goes as ``new``, its row amended as ``row`` (written already: a card's
+        chart added once drawn, ``bot/actions/owed_files.py``); the front end queues that row with ``new``."""
+        assert self._answering is not None
+        self._answering.owed[:] = [(new, row) if kept is item else (kept, was) for kept, was in self._answering.owed]
+
 
 def marked(key: str, marker: str, token: str | None) -> dict[str, str]:
     """The ``extra`` of a result's announcement (``key`` ``POSTED``) or disclosure warning (``WARNED``): its marker,

@@ -20,12 +20,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
 
 import discord
 
 from bot.actions.outbox import Outgoing, ToChannel, ToThread
-from bot.actions.wire import decode, encode
+from bot.actions.wire import retarget
 from bot.discord import limits
 from bot.discord.limits import clip
 from bot.discord.permission_reports import quoted, tell_moderators
@@ -33,7 +32,7 @@ from bot.tasks import cancel_and_wait
 from engine.core.words import plural
 from engine.service import Clerk
 from engine.service.marks import CHANNEL_LOST
-from engine.service.owed import Owed, OwedRow
+from engine.service.owed import OwedRow
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.discord.lost_channels")
@@ -60,20 +59,6 @@ def lost_text(game: str, channel_id: int, items: Sequence[Outgoing]) -> str:
             f"`/game move game:{game}` in the channel that should become its game channel (a new one, or one with no "
             f"game); the game's commands work there from then on. (I tell you this once for this channel.)")
     return head + clip(refused, limits.CONTENT - len(head) - len(what)) + what  # the quote cut, never what to do
-
-
-def retarget(owed: Owed, channel_id: int) -> Owed:
-    """``owed``, held for a deleted game channel or one of its threads, as it goes to the game's new channel
-    ``channel_id`` (a thread of the same name there, made when first needed; a reply no longer replies)."""
-    item, _ = decode(owed.body)
-    to = item.to
-    if isinstance(to, ToChannel):
-        moved = replace(item, to=ToChannel(channel_id))
-        return replace(owed, lane=f"channel:{channel_id}", channel_id=channel_id, body=encode(moved))
-    if isinstance(to, ToThread):
-        moved = replace(item, to=replace(to, channel_id=channel_id, thread_id=None))
-        return replace(owed, lane=f"thread:{channel_id}:{to.name}", channel_id=None, body=encode(moved))
-    return owed
 
 
 class LostChannels:

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, game_of_user, require_game
 from bot.actions.context import Ctx
-from bot.actions.deadlines import game_deadline, read_as, reminded
+from bot.actions.deadlines import game_deadline, read_as, reminded_reply, reminder_messages
 from bot.actions.drawing import Picture, picture
 from bot.actions.moderators import moderator_target
 from bot.actions.mylantium import charts
@@ -29,6 +29,7 @@ from bot.actions.mylantium.render import (
 )
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
 from bot.actions.outbox import EXPLAINS, POSTED, WARNED, AnswerWith, Outgoing, ToChannel, marked, reply
+from bot.actions.owed_files import charted
 from bot.actions.recovery import receipts_again
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
@@ -51,7 +52,8 @@ from engine.mylantium.forms import (
 from engine.mylantium.model import PARTY_CHOICES, party_of
 from engine.service.announcements import card_tag, posted_marker, warning_marker
 from engine.service.mylantium.state import NAME
-from engine.service.mylantium.views import ChoiceReceipt, MylElectionView, PledgeReceipt, RealignReceipt
+from engine.service.mylantium.views import BusinessView, ChoiceReceipt, MylElectionView, PledgeReceipt, RealignReceipt
+from engine.service.reminders import Reminder
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.mylantium")
@@ -224,9 +226,11 @@ async def election_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     e = await app.clerk.mylantium.elections.election(g.id)
     if e is None or e.status != "open":
         raise RuleError(f"No election is open in {g.name}; there is nobody to remind.")
+    now = app.clerk.clock.now()  # the DMs owed in the reminder's transaction (``AnswerWith``), as /round remind's
+    answered: AnswerWith[Reminder] = AnswerWith(ctx.answering, lambda r: reminder_messages(app, r, now))
     reminder = await app.clerk.reminders.send_reminder(g.id, kind=e.stage, number=e.turn, actor=ctx.actor.id,
-                                                       source_id=ctx.source_id)
-    return reminded(app, [reminder])
+                                                       source_id=ctx.source_id, answer=answered.owed)
+    return [reminded_reply(app, [reminder]), *answered.out(reminder)]
 
 
 @command("election status", "The open election: who has chosen (not what) and the deadline.", ruleset=NAME, reads=True,
@@ -325,16 +329,25 @@ async def event_undo(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 @command("phase business close", "Close the Business Phase: approval, Fervor, VP, then Social Collapse and "
                                  "revolutions.", **M)
 async def business_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """The card and what a chain the close begins moves on are owed in the close's transaction (``AnswerWith``); the
+    card's chart, drawn off the event loop after it, is added to the card's row before it is queued (``charted``: a
+    kill in between posts the card without it)."""
     g = require_game(game)
-    b = await app.clerk.mylantium.business.close_business(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
-    chart = await history_picture(app, g)
-    out = [reply(f"Turn {b.turn}'s Business Phase is closed.", ephemeral=True),
-           Outgoing(ToChannel(g.channel_id), card=business_card(b), file=chart.file, alt=chart.alt,
-                    extra={EXPLAINS: card_tag("business", g.id, b.turn)})]
+    card: list[Outgoing] = []
+
+    def said(b: BusinessView) -> list[Outgoing]:
+        card[:] = [Outgoing(ToChannel(g.channel_id), card=business_card(b),
+                            extra={EXPLAINS: card_tag("business", g.id, b.turn)})]
+        return [reply(f"Turn {b.turn}'s Business Phase is closed.", ephemeral=True), *card,
+                *(chain_outgoings(app, b.chain) if b.chain is not None else [])]
+
+    answered = AnswerWith(ctx.answering, said)
+    b = await app.clerk.mylantium.business.close_business(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
+                                                          answer=answered.owed)
     if b.chain is not None:
         app.deadlines_changed()
-        out += chain_outgoings(app, b.chain)
-    return out
+    out = answered.out(b)
+    return await charted(app, answered, out, card[0], await history_picture(app, g))
 
 
 # -- DM forms ----------------------------------------------------------------------------------------------------
