@@ -13,7 +13,13 @@ from fakediscord import Channel
 from .clerkbot import Harness
 from .test_discord_conditions import lost_reports
 from .test_discord_myl_conv import also_plays, primary
-from .test_owed_interactions import killed_as_it_returns, nothing_more, posted_once_at_start, posted_since
+from .test_owed_interactions import (
+    killed_as_it_returns,
+    killed_in_a_pass,
+    nothing_more,
+    posted_once_at_start,
+    posted_since,
+)
 
 
 async def test_what_the_shared_game_commands_announce_committed_just_before_a_kill_is_posted_after_it_once(
@@ -123,3 +129,35 @@ async def test_an_election_reminder_and_a_business_phase_closed_just_before_a_ki
     assert [name for name, _ in card.files] == ["history.png"], "the card posted with its chart"
     await nothing_more(h, before, closed)
     assert posted_since(h, before, {"the card": closed["the card"]}) == {"the card": 1}
+
+
+async def test_a_held_election_result_closed_just_before_a_kill_is_posted_after_it_once(clerk_bot: Harness) -> None:
+    """`disclosure: hold`: the Primary's close gives away what the Plutocrats and Grangers chose, so its result is
+    held back; its card (saying so, with no announcement marker) and the moderators' warning are owed in the close's
+    transaction (``held_news``), by `/election primary close` and, after `/election reopen`, at its deadline in a
+    pass of the scheduler, each killed after its commit. After each restart the card and the warning are posted
+    once; a second restart posts nothing more. Before, they were owed after the commit, and nothing posted them again
+    after a kill (the announcements' recovery posts a marked card, and a held result has none): nobody learnt that
+    the Primary had closed."""
+    h = clerk_bot
+    await primary(h)
+    await h.run(h.mod, "game settings", h.game, setting="disclosure", value="hold")
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "election primary close", h.game))
+    held: dict[str, tuple[Channel | None, str]] = {
+        "the card": (h.game, "sirius: the Primary of turn 1 is closed"),
+        "the moderators' warning": (None, "**Moderators:** the Faction Votes in the result of the Primary of turn 1 "
+                                          "of sirius give away what these Factions chose"),
+    }
+    await posted_once_at_start(h, before, held)
+    warning = next(m for m in h.fake.sent if m.id not in before and held["the moderators' warning"][1] in m.text())
+    assert h.fake.channels[warning.channel_id].name == "sirius moderators"  # their private thread
+    [card] = [m for m in h.fake.sent if m.id not in before and held["the card"][1] in m.text()]
+    assert "The moderators will post the result." in card.text() and "Lee Adams" not in card.text()
+    await nothing_more(h, before, held)
+
+    await h.run(h.mod, "election reopen", h.game, reason="a choice was late", deadline="1h")
+    before = {m.id for m in h.fake.sent}
+    await killed_in_a_pass(h, timedelta(hours=2))
+    await posted_once_at_start(h, before, held)
+    await nothing_more(h, before, held)
