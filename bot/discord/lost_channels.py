@@ -9,8 +9,10 @@ channel went):
   restart), by DM to the moderators Clerk knows (the game's creator first) and the server's owner, else in the
   server's system channel (``permission_reports.tell_moderators``' rule), quoting what could not be posted and
   saying how to go on: ``/game move`` in the channel that should become the game's.
-- ``/game move`` (bot/actions/admin.py) changes the game's channel and records ``GameMoved``; the Discord adapter
-  then owes the held messages again in the new channel and its threads (``release``).
+- ``/game move`` (bot/actions/admin.py) changes the game's channel and records ``GameMoved``, and in the same
+  transaction owes the held messages again in the new channel and its threads (``engine.service.owed.release_in``
+  with ``bot.actions.wire.retarget``); ``release`` does it after the move, in a write of its own, for a front end
+  that owes nothing with a write.
 
 Players' DMs to the bot keep working meanwhile: ballots are recorded and answered by DM."""
 

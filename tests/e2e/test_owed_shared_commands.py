@@ -1,7 +1,9 @@
-"""The shared moderators' commands (`/game moderators`, `/game move`, `/game close`, `/game reopen`) and Mylantium's
-`/election remind` and `/phase business close` owe what they post in the transaction of their write (``AnswerWith``,
-``engine.service.owed.owe_in``): the bot killed between that commit and the front end owing anything loses none of
-it, and the next start posts each once (the kill-window checks of tests/e2e/test_owed_interactions.py)."""
+"""The shared moderators' commands (`/game moderators`, `/game move`, `/game close`, `/game reopen`), Mylantium's
+`/election remind` and `/phase business close`, the close of a result the disclosure check holds back (a Mylantium
+election's, a Landsdraad round's) and the Convocate set-up summary after a change during set-up owe what they post
+in the transaction of their write (``AnswerWith``, ``engine.service.owed.owe_in``): the bot killed between that
+commit and the front end owing anything loses none of it, and the next start posts each once (the kill-window checks
+of tests/e2e/test_owed_interactions.py)."""
 
 from __future__ import annotations
 
@@ -161,3 +163,69 @@ async def test_a_held_election_result_closed_just_before_a_kill_is_posted_after_
     await killed_in_a_pass(h, timedelta(hours=2))
     await posted_once_at_start(h, before, held)
     await nothing_more(h, before, held)
+
+
+async def test_the_convocate_setup_summary_changed_just_before_a_kill_is_brought_up_to_date_after_it(
+        clerk_bot: Harness) -> None:
+    """While #vega's table is being set up, the game channel has one set-up summary, edited in place. alice's `/card
+    add` of her Homeworld, the moderators' `/card set` of it, `/factor set` and `/card remove` of a Location are
+    each killed after their commit, before anything is owed: after each restart the summary reads as the change left
+    it (made of the board read in the change's transaction and owed with it; ``CardDone.setup``, ``FactorSet.setup``)
+    and is still one message. Before, it was read and owed after the commit, and the kill left it out of date until
+    the next change."""
+    h = clerk_bot
+    vega = h.fake.add_channel("vega")
+    await h.run(h.mod, "game new", vega, ruleset="convocate", name="vega")
+    await h.run(h.mod, "convocate player", vega, user=h.alice, sovereignty="Union")
+    await h.run(h.mod, "card add", vega, kind="location", name="Corovan")
+    await h.settle()
+
+    def summary() -> str:
+        [message] = [m for m in h.fake.messages(vega) if "being set up" in m.text() or "set-up" in m.text().lower()]
+        return message.text()
+
+    for act, piece in ((lambda: h.fake.slash(h.alice, "card add", vega, kind="homeworld", name="Union Prime"),
+                        "Union Prime"),
+                       (lambda: h.fake.slash(h.mod, "card set", vega, name="Union Prime", vote=1, readied=False),
+                        "activated"),
+                       (lambda: h.fake.slash(h.mod, "factor set", vega, name="GOVT", value=3), "GOVT +3"),
+                       (lambda: h.fake.slash(h.mod, "card remove", vega, name="Corovan"), None)):
+        shown = summary()
+        await killed_as_it_returns(h, act)
+        assert summary() == shown, "killed before the summary was edited"
+        await h.restart()
+        await h.settle()
+        assert summary() != shown, "brought up to date at start"
+        if piece is not None:
+            assert piece in summary()
+        else:
+            assert "Corovan" not in summary()
+
+
+async def test_a_held_round_result_closed_just_before_a_kill_is_posted_after_it_once(clerk_bot: Harness) -> None:
+    """Landsdraad with `disclosure: hold`: alice votes Aye and bob Nay, so the totals give both ballots away and the
+    result is held back; its card (no totals, no marker) and the moderators' warning are owed in the close's
+    transaction (``held_news``), by `/round close` and, for round 2, at its deadline in a pass of the scheduler, each
+    killed after its commit. After each restart both are posted once; a second restart posts nothing more. Before,
+    they were owed after the commit and nothing posted them again after a kill."""
+    h = clerk_bot
+    await h.new_game()
+    await h.run(h.mod, "game settings", h.game, setting="disclosure", value="hold")
+    for number, close in ((1, "command"), (2, "deadline")):
+        if number > 1:
+            await h.run(h.mod, "round open", h.game, crisis="Build the fleet?", deadline="2h")
+        await h.run(h.alice, "vote", h.game, choice="aye")
+        await h.run(h.bob, "vote", h.game, choice="nay")
+        before = {m.id for m in h.fake.sent}
+        if close == "command":
+            await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "round close", h.game))
+        else:
+            await killed_in_a_pass(h, timedelta(hours=3))
+        held: dict[str, tuple[Channel | None, str]] = {
+            "the card": (h.game, f"sirius, round {number} is closed"),
+            "the moderators' warning": (None, f"**Moderators:** the totals of round {number} of sirius"),
+        }
+        await posted_once_at_start(h, before, held)
+        warning = next(m for m in h.fake.sent if m.id not in before and held["the moderators' warning"][1] in m.text())
+        assert h.fake.channels[warning.channel_id].name == "sirius moderators"  # their private thread
+        await nothing_more(h, before, held)
