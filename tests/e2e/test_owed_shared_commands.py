@@ -7,6 +7,7 @@ of tests/e2e/test_owed_interactions.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from unittest.mock import patch
 
@@ -22,6 +23,16 @@ from .test_owed_interactions import (
     posted_once_at_start,
     posted_since,
 )
+
+
+async def all_held(h: Harness, count: int) -> None:
+    """Wait until ``count`` messages for #sirius, refused there, are recorded held (``settle_soon``: committed a little
+    after the refusal)."""
+    for _ in range(500):
+        if await h.clerk.outbox.held_count(h.game.id) == count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{await h.clerk.outbox.held_count(h.game.id)} messages held, not {count}")
 
 
 async def test_what_the_shared_game_commands_announce_committed_just_before_a_kill_is_posted_after_it_once(
@@ -52,7 +63,7 @@ async def test_what_the_shared_game_commands_announce_committed_just_before_a_ki
     h.clock.advance(timedelta(hours=3))
     await h.tick()  # the round closes; its card is refused (404 10003) and held
     await h.settle()
-    assert await h.clerk.outbox.held_count(h.game.id) >= 1
+    await all_held(h, 2)  # the card and the moderators' note, each settled held a little after its refusal
     new, other = h.fake.add_channel("sirius-again"), h.fake.add_channel("sirius-third")
     before = {m.id for m in h.fake.sent}
 
