@@ -281,7 +281,7 @@ class AnswerWith(Generic[R]):
         self._answering.owed.extend(zip(self._owing, self.owed.rows, strict=True))
         return list(self._made)
 
-    def row_of(self, item: Outgoing) -> OwedRow | None:
+    def owed_row(self, item: Outgoing) -> OwedRow | None:
         """The row ``item`` (one of the messages ``out`` returned) was owed as with the write; None when it was not
         (nothing was owed with the write, or not that)."""
         if self._answering is None:

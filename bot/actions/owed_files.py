@@ -24,7 +24,7 @@ async def charted(app: App, answered: AnswerWith[Any], out: list[Outgoing], item
     if chart.file is None:
         return out
     new = replace(item, file=chart.file, alt=chart.alt)
-    row = answered.row_of(item)
+    row = answered.owed_row(item)
     if row is not None:
         amended = await app.clerk.outbox.amend(row, with_file(row.owed.body, chart.file, chart.alt))
         if amended is None:  # owed no longer (never so before it is queued): left as it was owed
