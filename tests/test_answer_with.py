@@ -68,3 +68,15 @@ def test_an_interactions_answer_is_its_response_and_only_what_it_posts_elsewhere
     answered.owed.rows = [OwedRow(n, o) for n, o in enumerate(owed, 1)]
     assert answered.out("result") == made, "the answer is still made, for the interaction's response"
     assert [(item, row.id) for item, row in answering.owed] == [(moved, 1), (offer, 2)]
+
+
+def test_a_held_results_warning_is_owed_with_the_close_that_made_its_nonce() -> None:
+    """``warns``: the write is the close of a result the disclosure check holds back (its card has no marker, so
+    nothing posts the warning again after a kill): its warning (``WARNED``, its nonce new with the close's token) is
+    owed with the write; a marked card is still owed after."""
+    warning = Outgoing(ToChannel(8), "Moderators: it gives away...", extra={WARNED: "wprimary:1:1"})
+    held = Outgoing(ToChannel(7), "held", card=Card("The Primary is closed"))
+    card = Outgoing(ToChannel(7), "result", card=Card("Result"), extra={POSTED: "primary:1:1"})
+    answered: AnswerWith[str] = AnswerWith(front(), lambda _: [warning, held, card], warns=True)
+    assert answered.owed is not None
+    assert [o.nonce for o in answered.owed.make("closed")] == ["p:Moderators: it gives away...", "p:held"]

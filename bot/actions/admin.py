@@ -15,16 +15,17 @@ from bot.actions.context import Ctx, UserRef
 from bot.actions.log_text import Sentence, sentence
 from bot.actions.message_commands import made_unread, reading_lines
 from bot.actions.moderators import thread_name
-from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.outbox import AnswerWith, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
 from bot.actions.suggest_sources import Asking, Suggestion, source
+from bot.actions.wire import decode, retarget
 from engine.core.errors import RuleError
 from engine.core.settings import shown
 from engine.core.words import plural
 from engine.core.zones import zone
 from engine.service.clerk import RULESETS
-from engine.service.games import LogEntry, LogPage
+from engine.service.games import LogEntry, LogPage, Moved
 from engine.service.settings import MODERATOR_CHANNEL, TIMEZONE
 from engine.service.views import GameView
 
@@ -237,13 +238,20 @@ async def game_moderators(app: App, ctx: Ctx, game: GameView | None, o: dict[str
         raise RuleError("@everyone would make every player a moderator of this game, able to read /log and "
                         "/game export, which hold every secret ballot. Choose a role only the moderators hold. Nothing "
                         "was changed.")
-    old, new = await app.clerk.games.set_moderator_role(g.id, role_id=int(role) if role is not None else None,
-                                                        actor=ctx.actor.id, source_id=ctx.source_id)
-    text = f"The moderators of {g.name} are now {role_text(new)} (before: {role_text(old)})."
-    yours = "" if ctx.actor.moderates(new) else (  # handed over on purpose, or a slip: said either way (T4.8)
-        f" You no longer moderate {g.name}: you do not hold {role_text(new) if new is not None else 'Manage Server'}"
-        " (a member with Manage Server can change it back).")
-    return [reply(text + yours, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
+
+    def said(changed: tuple[int | None, int | None]) -> list[Outgoing]:  # owed in the change's transaction
+        old, new = changed
+        text = f"The moderators of {g.name} are now {role_text(new)} (before: {role_text(old)})."
+        yours = "" if ctx.actor.moderates(new) else (  # handed over on purpose, or a slip: said either way (T4.8)
+            f" You no longer moderate {g.name}: you do not hold "
+            f"{role_text(new) if new is not None else 'Manage Server'} (a member with Manage Server can change it "
+            "back).")
+        return [reply(text + yours, ephemeral=True), Outgoing(ToChannel(g.channel_id), text=text)]
+
+    answered = AnswerWith(ctx.answering, said)
+    return answered.out(await app.clerk.games.set_moderator_role(
+        g.id, role_id=int(role) if role is not None else None, actor=ctx.actor.id, source_id=ctx.source_id,
+        answer=answered.owed))
 
 
 @command("game move", "Move a game to this channel: its old one was deleted, or you want another (moderators).",
@@ -251,25 +259,38 @@ async def game_moderators(app: App, ctx: Ctx, game: GameView | None, o: dict[str
          moderator=True, game="named", closing=True)
 async def game_move(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     """Run in the channel that becomes the game's (play-test R4.2): recorded (``GameMoved``); announcements go here
-    from now on, and what could not be posted in a deleted old channel is posted here (``App.game_moved``)."""
+    from now on, and what could not be posted in a deleted old channel is posted here: owed again for this channel
+    in the move's transaction, with what the move announces (``AnswerWith``), when the front end lets the handler
+    owe so (``Ctx.answering``), else after it (``App.game_moved``)."""
     g = require_game(game)
     if ctx.place.is_dm or ctx.place.channel_id is None:
         raise RuleError("Run /game move in the server channel that should become the game channel.")
     if ctx.place.thread_id is not None:
         raise RuleError("Run /game move in a channel, not in a thread: a game channel holds the game's threads.")
-    old, lost, moved = await app.clerk.games.move(g.id, channel_id=ctx.place.channel_id, actor=ctx.actor.id,
-                                                  source_id=ctx.source_id)
-    held = await app.game_moved(old, moved.channel_id)
-    from_where = f"<#{old}>" + (" (deleted)" if lost else "")
-    posted = (f" {plural(held, 'message')} that could not be posted there {'is' if held == 1 else 'are'} posted "
-              "here now." if held else "")
-    out = [reply(f"{g.name} moved here from {from_where}. Its announcements, threads and commands are here from now "
-                 f"on.{posted}", ephemeral=True),
-           Outgoing(ToChannel(moved.channel_id), text=f"**{g.name}** is played in this channel from now on (moved "
-                                                      f"from {from_where} by the moderators).")]
-    if not lost:  # the old channel is still there: its readers learn where the game went
-        out.append(Outgoing(ToChannel(old), text=f"**{g.name}** moved to <#{moved.channel_id}>."))
-    return out
+    here = ctx.place.channel_id
+
+    def said(moved: Moved, held: int) -> list[Outgoing]:
+        from_where = f"<#{moved.old}>" + (" (deleted)" if moved.lost else "")
+        posted = (f" {plural(held, 'message')} that could not be posted there {'is' if held == 1 else 'are'} posted "
+                  "here now." if held else "")
+        out = [reply(f"{g.name} moved here from {from_where}. Its announcements, threads and commands are here from "
+                     f"now on.{posted}", ephemeral=True),
+               Outgoing(ToChannel(here), text=f"**{g.name}** is played in this channel from now on (moved from "
+                                              f"{from_where} by the moderators).")]
+        if not moved.lost:  # the old channel is still there: its readers learn where the game went
+            out.append(Outgoing(ToChannel(moved.old), text=f"**{g.name}** moved to <#{here}>."))
+        return out
+
+    answering = ctx.answering
+    answered: AnswerWith[Moved] = AnswerWith(answering, lambda moved: said(moved, len(moved.released)))
+    moved = await app.clerk.games.move(g.id, channel_id=here, actor=ctx.actor.id, source_id=ctx.source_id,
+                                       release=(lambda owed: retarget(owed, here)) if answering is not None else None,
+                                       answer=answered.owed)
+    if answering is None:  # nothing owed with the move: what was held is released now, in a write of its own
+        return said(moved, await app.game_moved(moved.old, here))
+    # queued before what the move announces, as their rows come first (owed before it)
+    answering.owed.extend((decode(row.owed.body)[0], row) for row in moved.released)
+    return answered.out(moved)
 
 
 # -- the audit trail ------------------------------------------------------------------------------------------------

@@ -12,10 +12,11 @@ from typing import Any
 
 from bot.actions.commands import App, Option, require_game
 from bot.actions.context import Ctx
-from bot.actions.outbox import Outgoing, ToChannel, reply
+from bot.actions.outbox import AnswerWith, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from engine.core.durations import format_utc
 from engine.core.errors import RuleError
+from engine.service.games import Closed, Reopened
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -42,15 +43,23 @@ def _reason(o: dict[str, Any]) -> str | None:
                 moderator=True, closing=True)
 async def game_reopen(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    done = await app.clerk.games.reopen(g.id, actor=ctx.actor.id, reason=_reason(o), source_id=ctx.source_id)
     again = ends_with(app, g)
-    why = f" ({done.reason})" if done.reason else ""
+
+    def said(done: Reopened) -> list[Outgoing]:  # owed in the reopening's transaction (``AnswerWith``)
+        why = f" ({done.reason})" if done.reason else ""
+        return [reply(f"{g.name} is open again: every command works as before it ended on "
+                      f"{format_utc(done.ended_at)}. When the correction is made, end it again with {again}.",
+                      ephemeral=True),
+                Outgoing(ToChannel(g.channel_id),
+                         f"**{g.name}** was reopened by <@{ctx.actor.id}> to correct a mistake{why}. It had ended on "
+                         f"{format_utc(done.ended_at)}; the moderators end it again with {again} once it is "
+                         "corrected.")]
+
+    answered = AnswerWith(ctx.answering, said)
+    done = await app.clerk.games.reopen(g.id, actor=ctx.actor.id, reason=_reason(o), source_id=ctx.source_id,
+                                        answer=answered.owed)
     app.deadlines_changed()
-    return [reply(f"{g.name} is open again: every command works as before it ended on {format_utc(done.ended_at)}. "
-                  f"When the correction is made, end it again with {again}.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id),
-                     f"**{g.name}** was reopened by <@{ctx.actor.id}> to correct a mistake{why}. It had ended on "
-                     f"{format_utc(done.ended_at)}; the moderators end it again with {again} once it is corrected.")]
+    return answered.out(done)
 
 
 @ROUTES.command("game close", "End a game whose ruleset has no end a moderator runs: its ledger closes "
@@ -61,14 +70,19 @@ async def game_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     front = app.front(g.ruleset)
     if front is not None and front.ends_with:
         raise RuleError(f"{g.ruleset.capitalize()} games end with {front.ends_with}; nothing was changed.")
-    done = await app.clerk.games.close(g.id, actor=ctx.actor.id, reason=_reason(o), source_id=ctx.source_id)
+
+    def said(done: Closed) -> list[Outgoing]:  # owed in the close's transaction (``AnswerWith``)
+        why = f" ({done.reason})" if done.reason else ""
+        text = f"**{g.name}** has ended{why}: its ledger is closed. A moderator's /game export has everything."
+        if done.again:  # what changed while it was reopened, read in the close's transaction
+            kinds = Counter(done.changes)
+            listed = ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in kinds.items()) or "nothing"
+            text = (f"**Correction: {g.name}** has ended again, closed by <@{ctx.actor.id}>{why}. Changed while it "
+                    f"was reopened: {listed} (the moderators' /log has each).")
+        return [reply(f"{g.name} is closed.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text)]
+
+    answered = AnswerWith(ctx.answering, said)
+    done = await app.clerk.games.close(g.id, actor=ctx.actor.id, reason=_reason(o), source_id=ctx.source_id,
+                                       answer=answered.owed)
     app.deadlines_changed()
-    why = f" ({done.reason})" if done.reason else ""
-    text = f"**{g.name}** has ended{why}: its ledger is closed. A moderator's /game export has everything."
-    if done.again:
-        changes = await app.clerk.games.changes_since_reopen(g.id)
-        kinds = Counter(changes)
-        listed = ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in kinds.items()) or "nothing"
-        text = (f"**Correction: {g.name}** has ended again, closed by <@{ctx.actor.id}>{why}. Changed while it was "
-                f"reopened: {listed} (the moderators' /log has each).")
-    return [reply(f"{g.name} is closed.", ephemeral=True), Outgoing(ToChannel(g.channel_id), text)]
+    return answered.out(done)

@@ -31,14 +31,9 @@ def reminder_messages(app: App, reminder: Reminder, now: datetime) -> list[Outgo
             for user_id, _ in reminder.waiting]
 
 
-def reminded(app: App, reminders: list[Reminder]) -> list[Outgoing]:
-    """The moderator's receipt (who was reminded, per vote when there are several) and the DMs."""
-    now = app.clerk.clock.now()
-    return [reminded_reply(app, reminders), *(m for r in reminders for m in reminder_messages(app, r, now))]
-
-
 def reminded_reply(app: App, reminders: list[Reminder]) -> Outgoing:
-    """The moderator's receipt of ``reminded``: who was reminded, per vote when there are several."""
+    """The moderator's receipt of a reminder sent now (``/round remind``, ``/election remind``): who was reminded, per
+    vote when there are several (the DMs, ``reminder_messages``, are owed in the reminder's transaction)."""
 
     def names(r: Reminder) -> str:
         return ", ".join(name for _, name in r.waiting) or "nobody (everyone has voted)"

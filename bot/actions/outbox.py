@@ -245,9 +245,14 @@ class AnswerWith(Generic[R]):
     owed with it (no ``answering``, or a redelivery answered outside the write). ``replies`` is given the result of
     a redelivery too (``duplicate``): what it posts elsewhere was posted when the message first came."""
 
-    def __init__(self, answering: Answering | None, replies: Callable[[R], list[Outgoing]]) -> None:
+    def __init__(self, answering: Answering | None, replies: Callable[[R], list[Outgoing]], *,
+                 warns: bool = False) -> None:
         self._answering = answering
         self._replies = replies
+        self._warns = warns
+        """The write is the close that made its disclosure warning's token (a result the disclosure check holds
+        back, whose card has no marker: nothing posts the warning again after a kill): the warning (``WARNED``) is
+        owed with the write too, its nonce new."""
         self._made: list[Outgoing] = []
         self._owing: list[Outgoing] = []
         self.owed: OwedWith[R] | None = OwedWith(self._make) if answering is not None else None
@@ -259,14 +264,14 @@ class AnswerWith(Generic[R]):
         self._owing = [item for item, row in rows if row is not None]
         return [row for _, row in rows if row is not None]
 
-    @staticmethod
-    def _row(answering: Answering, item: Outgoing) -> Owed | None:
+    def _row(self, answering: Answering, item: Outgoing) -> Owed | None:
         """The row of ``item`` owed with the write, or None: a result card carrying its announcement marker, or a
-        disclosure warning carrying its own, is owed after the write, as before: its nonce (``NONCE``), which may
-        be owed already (``clerk.outbox.owe`` skips it then; owed with the write it would fail the write)."""
+        disclosure warning carrying its own (but with ``warns``), is owed after the write, as before: its nonce
+        (``NONCE``), which may be owed already (``clerk.outbox.owe`` skips it then; owed with the write it would
+        fail the write)."""
         if isinstance(item.to, Here):
             return answering.row_of(item) if _answers(item) else None
-        if POSTED in item.extra or WARNED in item.extra:
+        if POSTED in item.extra or (WARNED in item.extra and not self._warns):
             return None
         return answering.post_of(item)
 
@@ -275,6 +280,19 @@ class AnswerWith(Generic[R]):
             return self._replies(result)
         self._answering.owed.extend(zip(self._owing, self.owed.rows, strict=True))
         return list(self._made)
+
+    def owed_row(self, item: Outgoing) -> OwedRow | None:
+        """The row ``item`` (one of the messages ``out`` returned) was owed as with the write; None when it was not
+        (nothing was owed with the write, or not that)."""
+        if self._answering is None:
+            return None
+        return next((row for kept, row in self._answering.owed if kept is item), None)
+
+    def swap(self, item: Outgoing, new: Outgoing, row: OwedRow) -> None:
+        """``item``, owed with the write, goes as ``new``, its row amended as ``row`` (written already: a card's
+        chart added once drawn, ``bot/actions/owed_files.py``); the front end queues that row with ``new``."""
+        assert self._answering is not None
+        self._answering.owed[:] = [(new, row) if kept is item else (kept, was) for kept, was in self._answering.owed]
 
 
 def marked(key: str, marker: str, token: str | None) -> dict[str, str]:

@@ -5,9 +5,11 @@ answers, with the message it replies to."""
 from __future__ import annotations
 
 import base64
+from dataclasses import replace
 from typing import Any
 
 from bot.actions.outbox import Button, Card, Choice, Keep, Outgoing, Select, Target, ToChannel, ToThread, ToUser
+from engine.service.owed import Owed
 
 
 def encode(item: Outgoing, *, channel_id: int | None = None, reply_to: int | None = None) -> dict[str, Any]:
@@ -84,3 +86,24 @@ def _untarget(data: dict[str, Any]) -> ToChannel | ToUser | ToThread:
     members = tuple(int(m) for m in private[1]) if len(private) > 1 else ()
     return ToThread(int(parent), str(name), int(game_id), int(thread_id) if thread_id is not None else None,
                     bool(private and private[0]), members)
+
+
+def retarget(owed: Owed, channel_id: int) -> Owed:
+    """``owed``, held for a deleted game channel or one of its threads, as it goes to the game's new channel
+    ``channel_id`` (a thread of the same name there, made when first needed; a reply no longer replies): what
+    ``/game move`` releases (bot/discord/lost_channels.py)."""
+    item, _ = decode(owed.body)
+    to = item.to
+    if isinstance(to, ToChannel):
+        moved = replace(item, to=ToChannel(channel_id))
+        return replace(owed, lane=f"channel:{channel_id}", channel_id=channel_id, body=encode(moved))
+    if isinstance(to, ToThread):
+        moved = replace(item, to=replace(to, channel_id=channel_id, thread_id=None))
+        return replace(owed, lane=f"thread:{channel_id}:{to.name}", channel_id=None, body=encode(moved))
+    return owed
+
+
+def with_file(body: dict[str, Any], file: tuple[str, bytes], alt: str = "") -> dict[str, Any]:
+    """``body`` (``encode``'s) with ``file`` attached and its ``alt`` text, as ``encode`` writes them."""
+    item, reply_to = decode(body)
+    return encode(replace(item, file=file, alt=alt), reply_to=reply_to)

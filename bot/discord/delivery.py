@@ -39,14 +39,14 @@ from bot.actions.outbox import (
     ToUser,
     not_owed,
 )
-from bot.actions.wire import decode, encode
+from bot.actions.wire import decode, encode, retarget
 from bot.discord import limits
 from bot.discord.attachments import fitted, left_out, refused_as_too_large
 from bot.discord.buttons import view_of
 from bot.discord.contexts import DirectMessage
 from bot.discord.kept import Keeper
 from bot.discord.limits import clip
-from bot.discord.lost_channels import UNKNOWN_CHANNEL, LostChannels, retarget
+from bot.discord.lost_channels import UNKNOWN_CHANNEL, LostChannels
 from bot.discord.outbox_worker import RETRY, SENT, UNDELIVERABLE, OutboxWorker
 from bot.discord.pacing import Pacer
 from bot.discord.permission_reports import PermissionReports

@@ -9,8 +9,10 @@ channel went):
   restart), by DM to the moderators Clerk knows (the game's creator first) and the server's owner, else in the
   server's system channel (``permission_reports.tell_moderators``' rule), quoting what could not be posted and
   saying how to go on: ``/game move`` in the channel that should become the game's.
-- ``/game move`` (bot/actions/admin.py) changes the game's channel and records ``GameMoved``; the Discord adapter
-  then owes the held messages again in the new channel and its threads (``release``).
+- ``/game move`` (bot/actions/admin.py) changes the game's channel and records ``GameMoved``, and in the same
+  transaction owes the held messages again in the new channel and its threads (``engine.service.owed.release_in``
+  with ``bot.actions.wire.retarget``); ``release`` does it after the move, in a write of its own, for a front end
+  that owes nothing with a write.
 
 Players' DMs to the bot keep working meanwhile: ballots are recorded and answered by DM."""
 
@@ -20,12 +22,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
 
 import discord
 
 from bot.actions.outbox import Outgoing, ToChannel, ToThread
-from bot.actions.wire import decode, encode
+from bot.actions.wire import retarget
 from bot.discord import limits
 from bot.discord.limits import clip
 from bot.discord.permission_reports import quoted, tell_moderators
@@ -33,7 +34,7 @@ from bot.tasks import cancel_and_wait
 from engine.core.words import plural
 from engine.service import Clerk
 from engine.service.marks import CHANNEL_LOST
-from engine.service.owed import Owed, OwedRow
+from engine.service.owed import OwedRow
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.discord.lost_channels")
@@ -60,20 +61,6 @@ def lost_text(game: str, channel_id: int, items: Sequence[Outgoing]) -> str:
             f"`/game move game:{game}` in the channel that should become its game channel (a new one, or one with no "
             f"game); the game's commands work there from then on. (I tell you this once for this channel.)")
     return head + clip(refused, limits.CONTENT - len(head) - len(what)) + what  # the quote cut, never what to do
-
-
-def retarget(owed: Owed, channel_id: int) -> Owed:
-    """``owed``, held for a deleted game channel or one of its threads, as it goes to the game's new channel
-    ``channel_id`` (a thread of the same name there, made when first needed; a reply no longer replies)."""
-    item, _ = decode(owed.body)
-    to = item.to
-    if isinstance(to, ToChannel):
-        moved = replace(item, to=ToChannel(channel_id))
-        return replace(owed, lane=f"channel:{channel_id}", channel_id=channel_id, body=encode(moved))
-    if isinstance(to, ToThread):
-        moved = replace(item, to=replace(to, channel_id=channel_id, thread_id=None))
-        return replace(owed, lane=f"thread:{channel_id}:{to.name}", channel_id=None, body=encode(moved))
-    return owed
 
 
 class LostChannels:

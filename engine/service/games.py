@@ -4,13 +4,14 @@ list of them), each game's moderator role, and its audit trail (the events)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import GameClosed, NotFoundError, RuleError
 from engine.service.batching import Batcher
@@ -18,6 +19,7 @@ from engine.service.clock import utc
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.marks import CHANNEL_LOST, MOVED_FROM
 from engine.service.membership import GamesCache, games_cache
+from engine.service.owed import Owed, OwedRow, OwedWith, owe_in, release_in
 from engine.service.uow import Backend, ServiceBase, again_if_lost
 from engine.service.views import GameView
 from engine.store.models import Event, Game, GameMark, Player
@@ -53,12 +55,27 @@ class Reopened:
 
 
 @dataclass(frozen=True)
+class Moved:
+    """A game moved to another channel (``/game move``): the channel it left, whether that one was marked deleted,
+    the game as it is now, and the messages held for the old one owed again for the new one in the move's
+    transaction (``release``), to queue."""
+
+    old: int
+    lost: bool
+    game: GameView
+    released: tuple[OwedRow, ...] = ()
+
+
+@dataclass(frozen=True)
 class Closed:
     """A game a moderator ended (``/game close``), ``again`` after a reopening."""
 
     game: GameView
     reason: str | None
     again: bool
+    changes: tuple[str, ...] = ()
+    """``again``: the kinds of the events recorded while it was reopened, in order (``changes_since_reopen``), read
+    in the close's transaction, so its correction is made of its result (and owed with it)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +101,17 @@ class LogPage:
 def mentions_user(event: Event, user_id: int) -> bool:
     payload = event.payload or {}
     return event.actor == user_id or payload.get("user_id") == user_id
+
+
+async def _changes_since_reopen(session: AsyncSession, game_id: int) -> list[str]:
+    """The kinds of the events recorded since the game was last reopened, in order, its end left out."""
+    last = (await session.execute(select(Event.seq).where(Event.game_id == game_id, Event.kind == "GameReopened")
+                                  .order_by(Event.seq.desc()).limit(1))).scalar_one_or_none()
+    if last is None:
+        return []
+    kinds = await session.execute(select(Event.kind).where(Event.game_id == game_id, Event.seq > last,
+                                                           Event.kind != "GameEnded").order_by(Event.seq))
+    return list(kinds.scalars())
 
 
 _PLAYERS, _GAMES = Player.__table__, Game.__table__
@@ -286,8 +314,11 @@ class GameService(ServiceBase):
             return await self._listing(session, await load_game(session, game_id))
 
     async def set_moderator_role(self, game_id: int, *, role_id: int | None, actor: int | None,
-                                 source_id: str | None = None) -> tuple[int | None, int | None]:
-        """(old role id, new role id); None means members with Manage Server."""
+                                 source_id: str | None = None,
+                                 answer: OwedWith[tuple[int | None, int | None]] | None = None
+                                 ) -> tuple[int | None, int | None]:
+        """(old role id, new role id); None means members with Manage Server. ``answer``: what it announces, owed
+        in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             old = game.moderator_role_id
@@ -295,14 +326,16 @@ class GameService(ServiceBase):
                 raise RuleError(f"{game.name} already has that moderator role; nothing was changed.")
             game.moderator_role_id = role_id
             await uow.record(game_id, "ModeratorRoleChanged", actor, {"from": old, "to": role_id}, source_id)
-            return old, role_id
+            return await owe_in(uow, answer, (old, role_id))
 
-    async def move(self, game_id: int, *, channel_id: int, actor: int | None, source_id: str | None = None
-                   ) -> tuple[int, bool, GameView]:
+    async def move(self, game_id: int, *, channel_id: int, actor: int | None, source_id: str | None = None,
+                   release: Callable[[Owed], Owed] | None = None, answer: OwedWith[Moved] | None = None) -> Moved:
         """``/game move``: the game's channel becomes ``channel_id`` (its old one was deleted, or the moderators
         want another); recorded (``GameMoved``, from and to), in an ended game too (its export and ``/log`` need a
-        channel). The mark that its old channel was lost is cleared in the same transaction. (old channel, whether it
-        was marked deleted, the game as it is now)."""
+        channel). The mark that its old channel was lost is cleared in the same transaction, and with ``release``
+        (how a message held for the old channel goes to the new one) what was held for it is owed again there
+        (``release_in``), so a kill after the commit cannot leave it held for a channel the game has left.
+        ``answer``: what it announces, owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             old = game.channel_id
@@ -324,15 +357,20 @@ class GameService(ServiceBase):
             game.channel_id = channel_id
             await uow.record(game_id, "GameMoved", actor, {"from": old, "to": channel_id, "deleted": lost},
                              source_id)
-            moved = game_view(game)
+            released: list[OwedRow] = []
+            if release is not None:
+                now = uow.now
+                released = await uow.session.run_sync(lambda s: release_in(s.connection(), now, old, release))
+            moved = await owe_in(uow, answer, Moved(old, lost, game_view(game), tuple(released)))
         self.backend.games.forget()  # the games remembered per user carry their channel (membership.py)
-        return old, lost, moved
+        return moved
 
     async def reopen(self, game_id: int, *, actor: int | None, reason: str | None = None,
-                     source_id: str | None = None) -> Reopened:
+                     source_id: str | None = None, answer: OwedWith[Reopened] | None = None) -> Reopened:
         """``/game reopen``: an ended game runs again, to correct a mistake; recorded (``GameReopened``, with when it
         had ended and the reason). What its ruleset stored at the end (Landsdraad's final scores) is kept, to be
-        compared with what the next end stores (the correction)."""
+        compared with what the next end stores (the correction). ``answer``: what it announces, owed in its
+        transaction (``owe_in``)."""
         reason = reason.strip() if reason and reason.strip() else None
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
@@ -342,12 +380,14 @@ class GameService(ServiceBase):
             uow.reopen(game)
             await uow.record(game_id, "GameReopened", actor, {"ended_at": ended_at.isoformat(), "reason": reason},
                              source_id)
-            return Reopened(game_view(game), ended_at, reason)
+            return await owe_in(uow, answer, Reopened(game_view(game), ended_at, reason))
 
     async def close(self, game_id: int, *, actor: int | None, reason: str | None = None,
-                    source_id: str | None = None) -> Closed:
+                    source_id: str | None = None, answer: OwedWith[Closed] | None = None) -> Closed:
         """``/game close``: a moderator ends a game whose ruleset has no ending of its own that the moderator runs
-        (the front refuses it for the others): recorded as ``GameEnded`` (``ended_by`` moderator), the ledger closed."""
+        (the front refuses it for the others): recorded as ``GameEnded`` (``ended_by`` moderator), the ledger closed.
+        After a reopening, what changed meanwhile is read in the same transaction (``Closed.changes``). ``answer``:
+        what it announces, owed in its transaction (``owe_in``)."""
         reason = reason.strip() if reason and reason.strip() else None
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
@@ -355,22 +395,11 @@ class GameService(ServiceBase):
                 raise GameClosed(game.name, game.ended_at)
             again = (await uow.session.execute(select(Event.id).where(
                 Event.game_id == game_id, Event.kind == "GameReopened").limit(1))).first() is not None
+            changes = tuple(await _changes_since_reopen(uow.session, game_id)) if again else ()
             uow.end(game)
             await uow.record(game_id, "GameEnded", actor, {"ended_by": "moderator", "reason": reason,
                                                            "again": again}, source_id)
-            return Closed(game_view(game), reason, again)
-
-    async def changes_since_reopen(self, game_id: int) -> list[str]:
-        """The kinds of the events recorded since the game was last reopened, in order (the correction says them)."""
-        async with self._read() as session:
-            last = (await session.execute(select(Event.seq).where(Event.game_id == game_id,
-                                                                  Event.kind == "GameReopened")
-                                          .order_by(Event.seq.desc()).limit(1))).scalar_one_or_none()
-            if last is None:
-                return []
-            kinds = await session.execute(select(Event.kind).where(Event.game_id == game_id, Event.seq > last,
-                                                                   Event.kind != "GameEnded").order_by(Event.seq))
-            return list(kinds.scalars())
+            return await owe_in(uow, answer, Closed(game_view(game), reason, again, changes))
 
     async def event_log(self, game_id: int, *, round_number: int | None = None, user_id: int | None = None,
                         page: int = 1, per_page: int = LOG_PAGE) -> LogPage:

@@ -293,6 +293,26 @@ def _write_batch(connection: Connection, now: datetime, kind: str, items: Sequen
     return [None] * len(items)
 
 
+def release_in(connection: Connection, now: datetime, channel_id: int, retarget: Callable[[Owed], Owed]
+               ) -> list[OwedRow]:
+    """In ``connection``'s transaction (``/game move``'s own, ``GameService.move``; or one of its own,
+    ``clerk.outbox.release_held``): the messages held for the deleted channel ``channel_id`` and its threads, owed
+    again as ``retarget`` makes them (the game's new channel), in their order; of a kept message only its latest text
+    (the older ones superseded). Their rows, to queue once the transaction has committed."""
+    found = connection.execute(select(_O).where(_O.c.outcome == HELD, _held_lane(channel_id)).order_by(_O.c.id))
+    rows = [OwedRow(r.id, retarget(Owed(r.lane, r.channel_id, r.priority, r.nonce, dict(r.body), r.coalesce,
+                                        r.source_id))) for r in found]
+    newest = {row.owed.coalesce: row.id for row in rows if row.owed.coalesce is not None}
+    older = {row.id for row in rows if row.owed.coalesce is not None and newest[row.owed.coalesce] != row.id}
+    if older:  # a kept message needs only its latest text
+        connection.execute(update(_O).where(_O.c.id.in_(older)).values(outcome="superseded", done_at=now))
+    rows = [row for row in rows if row.id not in older]
+    for row in rows:
+        connection.execute(update(_O).where(_O.c.id == row.id).values(
+            lane=row.owed.lane, channel_id=row.owed.channel_id, body=row.owed.body, outcome=None, done_at=None))
+    return rows
+
+
 def _held_lane(channel_id: int) -> Any:
     """The lanes of a channel and of its threads (``thread:<parent>:<name>``)."""
     return (_O.c.lane == f"channel:{channel_id}") | _O.c.lane.like(f"thread:{channel_id}:%")
@@ -322,6 +342,19 @@ class OwedService(ServiceBase):
         """``settle`` without waiting (``Batcher.put``): the future is done once the mark is committed."""
         done: asyncio.Future[None] = self._settle_batcher.put("settle", [(row_id, outcome)])
         return done
+
+    async def amend(self, row: OwedRow, body: dict[str, Any]) -> OwedRow | None:
+        """``row``, owed with a write and not queued yet, as it goes now: with ``body`` (a card's chart, drawn off the
+        event loop once the write had committed: ``bot/actions/owed_files.py``), in a transaction of its own; the row
+        so amended, or None when it is owed no longer (nothing changed)."""
+        async with self._sessions() as session, session.begin():
+            await lock_for_write(session, None)
+            done = await session.execute(update(_O).where(_O.c.id == row.id, _O.c.outcome.is_(None))
+                                         .values(body=body).execution_options(synchronize_session=False))
+            if not getattr(done, "rowcount", 0):
+                return None
+        return OwedRow(row.id, Owed(row.owed.lane, row.owed.channel_id, row.owed.priority, row.owed.nonce, body,
+                                    row.owed.coalesce, row.owed.source_id))
 
     async def owed(self) -> list[OwedRow]:
         """Everything still owed, oldest first: what the queue resumes at start."""
@@ -393,24 +426,14 @@ class OwedService(ServiceBase):
 
     async def release_held(self, channel_id: int, retarget: Callable[[Owed], Owed]) -> list[OwedRow]:
         """The messages held for the deleted channel ``channel_id`` and its threads, owed again as ``retarget`` makes
-        them (the game's new channel), in their order; their rows, to queue."""
+        them (the game's new channel), in their order; their rows, to queue (``release_in``, in a transaction of its
+        own)."""
+        now = self.clock.now()
         async with self._sessions() as session, session.begin():
             await lock_for_write(session, None)
-            found = await session.execute(select(_O).where(_O.c.outcome == HELD, _held_lane(channel_id))
-                                          .order_by(_O.c.id))
-            rows = [OwedRow(r.id, retarget(Owed(r.lane, r.channel_id, r.priority, r.nonce, dict(r.body), r.coalesce,
-                                                r.source_id))) for r in found]
-            newest = {row.owed.coalesce: row.id for row in rows if row.owed.coalesce is not None}
-            older = [row.id for row in rows if row.owed.coalesce is not None and newest[row.owed.coalesce] != row.id]
-            if older:  # a kept message needs only its latest text
-                await session.execute(update(_O).where(_O.c.id.in_(older)).values(outcome="superseded",
-                                                                                   done_at=self.clock.now()))
-            rows = [row for row in rows if row.id not in set(older)]
-            for row in rows:
-                await session.execute(update(_O).where(_O.c.id == row.id).values(
-                    lane=row.owed.lane, channel_id=row.owed.channel_id, body=row.owed.body, outcome=None,
-                    done_at=None))
-            return rows
+            released: list[OwedRow] = await session.run_sync(
+                lambda s: release_in(s.connection(), now, channel_id, retarget))
+            return released
 
     async def forget_delivered(self, before: datetime) -> int:
         """Delete rows settled before ``before`` (kept a while so a restart can tell a receipt owed from one never

@@ -81,3 +81,34 @@ async def test_a_kept_message_owed_with_a_write_supersedes_its_older_unsent_text
     assert [r.owed.nonce for r in await clerk.outbox.owed()] == ["n-k", "n-newer"], "the older text superseded"
     assert [r.id for r in realigned.rows] == [r.id for r in await clerk.outbox.owed()]
     assert clerk.outbox._owe_batcher.batches == batches, "owed in the write's transaction"
+
+
+async def test_a_cards_chart_drawn_after_its_write_is_added_to_its_row_before_it_is_queued(clerk: Clerk) -> None:
+    """A card owed with its write goes without its chart, which is drawn off the event loop once the write has
+    committed (``bot/actions/owed_files.py``, `/phase business close`); ``charted`` then adds the chart to the card's
+    row, not queued yet, and hands the front end the card with it: what is posted, now or after a restart, is the
+    card with its chart. A row owed no longer is left alone; a chart that failed to draw leaves the card as it was."""
+    from bot.actions.commands import App
+    from bot.actions.drawing import Picture
+    from bot.actions.outbox import Answering, AnswerWith, Card, Outgoing, ToChannel, not_owed, reply
+    from bot.actions.owed_files import charted
+    from bot.actions.wire import decode, encode
+    from engine.service.owed import HELD, NOTICE
+
+    nonces = iter(range(1, 100))
+    answering = Answering(not_owed, lambda item: Owed("channel:7", 7, NOTICE, f"c{next(nonces)}", encode(item)))
+    card = Outgoing(ToChannel(7), card=Card("Turn 1's Business Phase"))
+    answered: AnswerWith[str] = AnswerWith(answering, lambda _: [reply("Closed."), card])
+    assert answered.owed is not None
+    rows = await clerk.outbox.owe(answered.owed.make("closed"))  # as the write keeps them (``owe_in``)
+    answered.owed.rows = [row for row in rows if row is not None]
+    out = answered.out("closed")
+    assert await charted(App(clerk), answered, out, card, Picture(None, "")) == out, "no chart: the card as owed"
+    drawn = await charted(App(clerk), answered, out, card, Picture(("history.png", b"\x89PNG"), "A line chart"))
+    assert drawn[0] is out[0] and drawn[1].file == ("history.png", b"\x89PNG") and drawn[1].alt == "A line chart"
+    [(queued, row)] = answering.owed
+    assert queued is drawn[1] and decode(row.owed.body)[0].file == ("history.png", b"\x89PNG")
+    [stored] = await clerk.outbox.owed()
+    assert stored.id == row.id and decode(stored.owed.body)[0] == drawn[1], "the card's row, with its chart"
+    await clerk.outbox.settle(row.id, HELD)
+    assert await clerk.outbox.amend(row, {"text": "other"}) is None, "a row owed no longer is not changed"

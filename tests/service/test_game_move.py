@@ -74,3 +74,55 @@ async def test_an_ended_game_can_be_moved(table: Table) -> None:
     assert "moved here" in texts(out)
     assert (await table.clerk.games.game(table.game_id)).channel_id == NEW
     assert "Log of sirius" in texts(await slash_in(table.clerk, MODERATOR, "log", NEW))
+
+
+async def test_what_was_held_for_the_deleted_channel_is_owed_again_in_the_moves_transaction(table: Table) -> None:
+    """With a front end that owes in the write's transaction (``Ctx.answering``), the messages held for the deleted
+    channel (a card, and two texts of one kept count: only the latest goes) are owed again for the new channel in the
+    move's own transaction, before what the move announces, and handed to the front end to queue; nothing is
+    released in a write of its own after it (``App.game_moved``), so a kill after the move's commit cannot leave them
+    held for a channel the game has left. A refused move releases nothing."""
+    from bot.actions.outbox import Answering, Keep, not_owed
+    from bot.actions.wire import decode, encode
+    from engine.service.owed import HELD, NOTICE, Owed
+
+    await table.player(10, "Bob", 3, 2, 1)
+    clerk = table.clerk
+    assert await clerk.marks.mark(table.game_id, CHANNEL_LOST, str(CHANNEL))
+    held = [Outgoing(ToChannel(CHANNEL), "the result card"),
+            Outgoing(ToChannel(CHANNEL), "count 1", keep=Keep(table.game_id, "count")),
+            Outgoing(ToChannel(CHANNEL), "count 2", keep=Keep(table.game_id, "count"))]
+    rows = await clerk.outbox.owe([Owed(f"channel:{CHANNEL}", CHANNEL, NOTICE, f"h{n}", encode(item),
+                                        coalesce="keep:count" if item.keep else None)
+                                   for n, item in enumerate(held)])
+    for row in rows:
+        assert row is not None
+        await clerk.outbox.settle(row.id, HELD)
+    assert await clerk.outbox.held_count(CHANNEL) == 3
+    posts = count(1)
+
+    def answering() -> Answering:
+        return Answering(not_owed, lambda item: Owed(f"channel:{NEW}", NEW, NOTICE, f"p{next(posts)}", encode(item)))
+
+    async def after(_old: int, _new: int) -> int:
+        raise AssertionError("released in a write of its own")
+
+    app = App(clerk)
+    app.game_moved = after
+    refused = answering()
+    same = await dispatch(app, Ctx(MODERATOR, Place(GUILD, CHANNEL), "mv-refused", clerk.clock.now(), refused),
+                          "game move", {"game": "sirius"})
+    assert "already played in this channel" in texts(same) and refused.owed == []
+    assert await clerk.outbox.held_count(CHANNEL) == 3
+    moving = answering()
+    out = await dispatch(app, Ctx(MODERATOR, Place(GUILD, NEW), "mv-held", clerk.clock.now(), moving), "game move",
+                         {"game": "sirius"})
+    assert "2 messages that could not be posted there are posted here now." in texts(out)
+    assert [item.text for item, _ in moving.owed] == [
+        "the result card", "count 2", "**sirius** is played in this channel from now on (moved from "
+                                      f"<#{CHANNEL}> (deleted) by the moderators)."]
+    assert all(item.to == ToChannel(NEW) for item, _ in moving.owed)
+    owed = await clerk.outbox.owed()
+    assert [r.id for r in owed] == [row.id for _, row in moving.owed], "owed, committed with the move, in order"
+    assert [decode(r.owed.body)[0].to for r in owed] == [ToChannel(NEW)] * 3
+    assert await clerk.outbox.held_count(CHANNEL) == 0

@@ -190,7 +190,8 @@ async def test_a_typed_vote_the_card_cannot_print_is_refused_with_the_rule_and_n
         with pytest.raises(RuleError, match=found):
             await board.set_card(cv.gid, actor=MOD, moderator=True, name=name, changes=changes)
     assert await cv.kinds() == changed
-    quill = await board.set_card(cv.gid, actor=MOD, moderator=True, name="Quill", changes={"vote": 2, "pallarch": True})
+    quill = (await board.set_card(cv.gid, actor=MOD, moderator=True, name="Quill",
+                                  changes={"vote": 2, "pallarch": True})).card
     assert (quill.vote, quill.pallarch) == (2, True)
     assert (await board.board(cv.gid)).board.card("Quill").vote == 2
 
@@ -419,3 +420,23 @@ async def test_the_offer_skips_a_player_with_an_active_seat_for_the_real_reason(
     assert [(a.player, a.why) for a in moved.answers] == [
         ("bob", "no readied Convocant with access"), ("carol", "no readied Convocant with access"),
         ("alice", "locked out, no active Seat")]
+
+
+async def test_a_change_during_set_up_gives_the_board_as_the_read_after_it_finds(cv: Convocate) -> None:
+    """``CardDone.setup`` and ``FactorSet.setup``: the board as a change during set-up leaves it, made in the
+    change's transaction (the set-up summary is owed with it, bot/actions/convocate/board.py), is the board a read
+    after the commit finds; none once a turn has begun."""
+    board = cv.clerk.convocate.board
+    added = await board.add_card(cv.gid, actor=MOD, moderator=True, kind="location", name="Corovan", controller=A,
+                                 owner=None, vote=None, pallarch=False, at=None, morality=None, penalty=None,
+                                 sovereignty_name=None, faces=None, readied=None)
+    assert added.setup == await board.board(cv.gid)
+    changed = await board.set_card(cv.gid, actor=MOD, moderator=True, name="Corovan", changes={"readied": False})
+    assert changed.setup == await board.board(cv.gid) and not changed.card.readied
+    factor = await board.set_factor(cv.gid, name="GOVT", value=2, actor=MOD)
+    assert factor.setting_up and factor.setup == await board.board(cv.gid)
+    removed = await board.remove_card(cv.gid, actor=MOD, moderator=True, name="Corovan")
+    assert removed.setup == await board.board(cv.gid) and removed.card.name == "Corovan"
+    await cv.clerk.convocate.turns.next_phase(cv.gid, user_id=MOD, moderator=True, source_id=cv.src())
+    later = await board.set_factor(cv.gid, name="GOVT", value=1, actor=MOD)
+    assert not later.setting_up and later.setup is None

@@ -14,12 +14,12 @@ from bot.actions.convocate.render import board_card, setup_card
 from bot.actions.drawing import picture
 from bot.actions.outbox import AnswerWith, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
-from bot.actions.setup import quietly
+from bot.actions.setup import quietly, summary_post
 from engine.convocate.board import SOVEREIGNTIES, Kind
 from engine.convocate.board import Card as CardState
 from engine.convocate.rulings import SETTINGS
 from engine.core.errors import RuleError
-from engine.service.convocate.views import FactorSet, card_line
+from engine.service.convocate.views import BoardView, CardDone, FactorSet, card_line
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -127,13 +127,21 @@ _CARD_OPTIONS = (
                  Option("owner", UserRef, "whose deck it came from (default: its controller)"))
 async def card_add(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    card = await app.clerk.convocate.board.add_card(
+    answered: AnswerWith[CardDone] = AnswerWith(ctx.answering, lambda done: [
+        reply(f"On the board: {card_line(done.card)}.", ephemeral=True), *_summary(app, g, done.setup)])
+    return answered.out(await app.clerk.convocate.board.add_card(
         g.id, actor=ctx.actor.id, moderator=moderates(ctx, g), kind=o["kind"], name=o["name"], controller=user_id_of(o,
                                                                                                           "controller"),
         owner=user_id_of(o, "owner"), vote=o.get("vote"), pallarch=bool(o.get("pallarch")), at=o.get("at"),
         morality=o.get("morality"), penalty=o.get("penalty"), sovereignty_name=o.get("sovereignty"),
-        faces=o.get("faces"), readied=o.get("readied"), source_id=ctx.source_id)
-    return [reply(f"On the board: {card_line(card)}.", ephemeral=True), *await quietly(app, g)]
+        faces=o.get("faces"), readied=o.get("readied"), source_id=ctx.source_id, answer=answered.owed))
+
+
+def _summary(app: App, g: GameView, setup: BoardView | None) -> list[Outgoing]:
+    """What a change to the board posts in the game channel while the table is being set up: the set-up summary,
+    edited in place (``quietly``), made of the board as the change left it (``setup``, read in its transaction), so
+    it is owed with the change (``AnswerWith``); nothing once a turn has begun (None)."""
+    return [summary_post(g, setup_card(setup, app.clerk.clock.now()))] if setup is not None else []
 
 
 @command(ROUTES, "card set",
@@ -152,11 +160,13 @@ async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
     changes = {k: v for k, v in o.items() if k not in ("name", "since")}
     if "controller" in changes:
         changes["controller"] = user_id_of(o, "controller")
-    card = await app.clerk.convocate.board.set_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
+    answered: AnswerWith[CardDone] = AnswerWith(ctx.answering, lambda done: [
+        reply(f"Now: {card_line(done.card)}.{_captured(done.card, changes)}", ephemeral=True),
+        *_summary(app, g, done.setup)])
+    done = await app.clerk.convocate.board.set_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
                                                     name=o["name"], changes=changes, since=o.get("since"),
-                                                    source_id=ctx.source_id)
-    return [reply(f"Now: {card_line(card)}.{_captured(card, changes)}", ephemeral=True), *await quietly(app, g),
-            *await errata.after_card_set(app, g, ctx.source_id)]
+                                                    source_id=ctx.source_id, answer=answered.owed)
+    return [*answered.out(done), *await errata.after_card_set(app, g, ctx.source_id)]
 
 
 def _captured(card: CardState, changes: dict[str, Any]) -> str:
@@ -176,9 +186,11 @@ def _captured(card: CardState, changes: dict[str, Any]) -> str:
                  Option("name", str, "the card", True, autocomplete="card"))
 async def card_remove(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
-    card = await app.clerk.convocate.board.remove_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
-                                                       name=o["name"], source_id=ctx.source_id)
-    return [reply(f"Removed {card.name} from the board.", ephemeral=True), *await quietly(app, g)]
+    answered: AnswerWith[CardDone] = AnswerWith(ctx.answering, lambda done: [
+        reply(f"Removed {done.card.name} from the board.", ephemeral=True), *_summary(app, g, done.setup)])
+    return answered.out(await app.clerk.convocate.board.remove_card(
+        g.id, actor=ctx.actor.id, moderator=moderates(ctx, g), name=o["name"], source_id=ctx.source_id,
+        answer=answered.owed))
 
 
 @command(ROUTES, "factor set", "Set a Galactic Factor, −4..+4 (a new name adds a Factor).",
@@ -188,17 +200,16 @@ async def card_remove(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any])
 async def factor_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     assert g is not None
 
-    def said(f: FactorSet) -> list[Outgoing]:  # the line owed in the change's transaction (``AnswerWith``)
+    def said(f: FactorSet) -> list[Outgoing]:  # owed in the change's transaction (``AnswerWith``)
         was = "added" if f.old is None else f"was {f.old:+d}".replace("+0", "0")
         return [reply(f"{f.name} set.", ephemeral=True), *([] if f.setting_up else [Outgoing(
             ToChannel(g.channel_id), text=f"The moderators set **{f.name}** to {f.new:+d} ({was}).".replace("+0 ",
-                                                                                                           "0 "))])]
+                                                                                                           "0 "))]),
+                *_summary(app, g, f.setup)]  # during set-up the summary instead (as after /card add)
 
     answered = AnswerWith(ctx.answering, said)
-    f = await app.clerk.convocate.board.set_factor(g.id, name=o["name"], value=o["value"], actor=ctx.actor.id,
-                                                   source_id=ctx.source_id, answer=answered.owed)
-    # during set-up the summary instead, brought up to date after the write (as after /card add)
-    return [*answered.out(f), *(await quietly(app, g) if f.setting_up else [])]
+    return answered.out(await app.clerk.convocate.board.set_factor(
+        g.id, name=o["name"], value=o["value"], actor=ctx.actor.id, source_id=ctx.source_id, answer=answered.owed))
 
 
 @command(ROUTES, "directive", "Set your current Directive (a Galactic Factor, or none); moderators set anyone's.",

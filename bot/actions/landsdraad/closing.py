@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import partial
 
 from bot.actions.commands import App
 from bot.actions.drawing import drawn
@@ -14,10 +15,21 @@ from bot.actions.landsdraad.politics import election_closed
 from bot.actions.landsdraad.render import exposure_warning, result_card
 from bot.actions.landsdraad.victory_posts import majority_check
 from bot.actions.moderators import moderator_target
-from bot.actions.outbox import POSTED, WARNED, Outgoing, ToChannel, marked
+from bot.actions.outbox import (
+    POSTED,
+    TIMED,
+    WARNED,
+    Answering,
+    AnswerWith,
+    Outgoing,
+    ToChannel,
+    ToThread,
+    marked,
+)
 from engine.service.announcements import posted_marker, warning_marker
 from engine.service.landsdraad.views import ResultView
 from engine.service.uow import Duplicate
+from engine.service.views import GameView
 from engine.store.faults import StorageFault
 
 log = logging.getLogger("clerk.messages")
@@ -30,9 +42,11 @@ async def rounds_due(app: App, now: datetime) -> list[Outgoing]:
     for game_id, number, deadline in await app.clerk.landsdraad.rounds.pending_deadlines():
         if deadline > now:
             break
-        try:
+        try:  # a held result's card and warning owed with the close, as /round close's (``held_news``)
+            answered = await held_answer(app, TIMED.get(), await app.clerk.games.game(game_id))
             result = await app.clerk.landsdraad.rounds.close_round(
-                game_id, actor=None, source_id=f"deadline:{game_id}:{number}", expected_round=number)
+                game_id, actor=None, source_id=f"deadline:{game_id}:{number}", expected_round=number,
+                answer=answered.owed)
         except Duplicate:
             continue
         except StorageFault:  # logged in one line by the service; closed at a later pass, once writes work
@@ -41,7 +55,7 @@ async def rounds_due(app: App, now: datetime) -> list[Outgoing]:
             log.exception("closing round %s of game %s at its deadline failed", number, game_id)
             continue
         if not result.already_closed:
-            out += await round_closed(app, result)
+            out += await round_closed(app, result, held=answered.out(result))
     return out
 
 
@@ -76,28 +90,52 @@ async def ag_again(app: App, game_id: int, number: int) -> list[Outgoing]:
     return election_closed(app, election) if election is not None and election.number == number else []
 
 
-async def round_closed(app: App, result: ResultView, *, warn: bool | None = None) -> list[Outgoing]:
+def held_news(place: ToChannel | ToThread, result: ResultView) -> list[Outgoing]:
+    """What the close of a result the disclosure check holds back posts (``disclosure: hold``): the moderators'
+    warning, in their place (``place``, looked up before the write), and the card saying the result is held, which
+    has no marker (the release announces the result): nothing posts them again after a kill, so the close owes them
+    in its transaction (``AnswerWith`` with ``warns``: the warning's nonce is new with the close's token). Nothing for
+    any other close (its marked card and its warning are owed after it, and posted again at start after a kill:
+    ``round_closed``)."""
+    if result.shown != "held" or result.already_closed:
+        return []
+    d = result.disclosure
+    warning = [] if d is None or d.released else [Outgoing(place, text=exposure_warning(result), extra=marked(
+        WARNED, warning_marker("round", result.round.game.id, result.round.number), result.post_token))]
+    return [*warning, Outgoing(ToChannel(result.round.game.channel_id), card=result_card(result))]
+
+
+async def held_answer(app: App, answering: Answering | None, game: GameView) -> AnswerWith[ResultView]:
+    """What a round's close owes in its transaction (``held_news``, its moderators' place looked up now, before the
+    write): for ``close_round``'s ``answer``, then ``round_closed``'s ``held``."""
+    return AnswerWith(answering, partial(held_news, await moderator_target(app, game)), warns=True)
+
+
+async def round_closed(app: App, result: ResultView, *, warn: bool | None = None,
+                       held: list[Outgoing] | None = None) -> list[Outgoing]:
     """The close of any AG election that ended with the round (its winner is in office at round end), then the
     result in the game channel. Each result card carries its own announcement marker (``round:<game>:<n>``, and
     ``ag:<game>:<n>`` on an election's card), marked posted once sent, so a close whose announcement never reached
     Discord is posted at start (recovery.py); its Discord nonce is the marker with the close's token
     (``round:<game>:<n>.<token>``, ``marked``), so a card posted again after a kill is dropped, and the card of a
     close made again after a restore is not (play-test V2.2). However the round closed: at its deadline or by
-    ``/round close``."""
+    ``/round close``. A result held back: its card and warning as the close made them (``held``: owed with it,
+    ``held_news``; made here without)."""
     out: list[Outgoing] = []
     for number in result.elections_closed:
         election = await app.clerk.landsdraad.adjutant.election(result.round.game.id)
         if election is not None and election.number == number:
             out += election_closed(app, election)
+    if result.shown == "held":  # no totals and no marker: the release announces it (/round release)
+        if held is None:
+            held = held_news(await moderator_target(app, result.round.game), result)
+        return [*out, *held, *await majority_check(app, result.round.game, None)]
     d = result.disclosure
     if d is not None and not d.released and (warn if warn is not None else not result.already_closed):
         out.append(Outgoing(await moderator_target(app, result.round.game), text=exposure_warning(result),
                             extra=marked(WARNED, warning_marker("round", result.round.game.id, result.round.number),
                                          result.post_token)))
     card = result_card(result)
-    if result.shown == "held":  # no totals and no marker: the release announces it (/round release)
-        return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card),
-                *await majority_check(app, result.round.game, None)]
     marker = marked(POSTED, posted_marker("round", result.round.game.id, result.round.number), result.post_token)
     if result.shown == "coarse":
         return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card, extra=marker),

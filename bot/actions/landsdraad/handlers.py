@@ -10,7 +10,7 @@ from bot.actions.context import Ctx, UserRef
 from bot.actions.deadlines import game_deadline, read_as
 from bot.actions.landsdraad import victory_posts
 from bot.actions.landsdraad.ballot_buttons import ballot_offer, round_open_dms
-from bot.actions.landsdraad.closing import round_closed
+from bot.actions.landsdraad.closing import held_answer, round_closed
 from bot.actions.landsdraad.edited import edited
 from bot.actions.landsdraad.render import (
     holding_words,
@@ -299,12 +299,14 @@ async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
 @command("round close", "Close the open round now, tally it and announce the result.", moderator=True)
 async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    result = await app.clerk.landsdraad.rounds.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    answered = await held_answer(app, ctx.answering, g)  # a held result's card and warning, owed with the close
+    result = await app.clerk.landsdraad.rounds.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
+                                                           answer=answered.owed)
     app.deadlines_changed()
     posted = {"held": "The result is held: see the moderators' warning.",
               "coarse": "The result is posted without its totals."}.get(result.shown, "The result is posted.")
     return [reply(f"Round {result.round.number} closed: {result.outcome}. {posted}", ephemeral=True),
-            *await round_closed(app, result)]
+            *await round_closed(app, result, held=answered.out(result))]
 
 
 @command("round release", "Post a result the disclosure check held back, in full.",

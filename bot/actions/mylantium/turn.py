@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, game_of_user, require_game
 from bot.actions.context import Ctx
-from bot.actions.deadlines import game_deadline, read_as, reminded
+from bot.actions.deadlines import game_deadline, read_as, reminded_reply, reminder_messages
 from bot.actions.drawing import Picture, picture
 from bot.actions.moderators import moderator_target
 from bot.actions.mylantium import charts
@@ -28,7 +29,8 @@ from bot.actions.mylantium.render import (
     result_card,
 )
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
-from bot.actions.outbox import EXPLAINS, POSTED, WARNED, AnswerWith, Outgoing, ToChannel, marked, reply
+from bot.actions.outbox import EXPLAINS, POSTED, TIMED, WARNED, AnswerWith, Outgoing, ToChannel, ToThread, marked, reply
+from bot.actions.owed_files import charted
 from bot.actions.recovery import receipts_again
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
@@ -51,7 +53,8 @@ from engine.mylantium.forms import (
 from engine.mylantium.model import PARTY_CHOICES, party_of
 from engine.service.announcements import card_tag, posted_marker, warning_marker
 from engine.service.mylantium.state import NAME
-from engine.service.mylantium.views import ChoiceReceipt, MylElectionView, PledgeReceipt, RealignReceipt
+from engine.service.mylantium.views import BusinessView, ChoiceReceipt, MylElectionView, PledgeReceipt, RealignReceipt
+from engine.service.reminders import Reminder
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.mylantium")
@@ -73,19 +76,33 @@ async def election_closed(app: App, e: MylElectionView) -> list[Outgoing]:
     given away, the moderators' warning first (again after a kill: it may have been lost with the card), and the
     card the ``disclosure`` setting asks."""
     found = (e.result or {}).get("disclosure")
+    how = shown(found)
+    if how == "held":  # no marker: the release announces it (/election release)
+        return held_news(await moderator_target(app, e.game), e)
     out: list[Outgoing] = []
     if found and not found.get("released"):
         out.append(Outgoing(await moderator_target(app, e.game), text=exposure_warning(e),
                             extra=marked(WARNED, warning_marker(e.stage, e.game.id, e.turn, e.closing), e.post_token)))
-    how = shown(found)
     marker = marked(POSTED, posted_marker(e.stage, e.game.id, e.turn, e.closing), e.post_token)
-    if how == "held":  # no marker: the release announces it (/election release)
-        return [*out, Outgoing(ToChannel(e.game.channel_id), card=held_card(e))]
     if how == "coarse":
         return [*out, Outgoing(ToChannel(e.game.channel_id), card=coarse_card(e), extra=marker)]
     chart = await result_picture(e)
     return [*out, Outgoing(ToChannel(e.game.channel_id), card=result_card(e), file=chart.file, alt=chart.alt,
                            extra=marker)]
+
+
+def held_news(place: ToChannel | ToThread, e: MylElectionView | None) -> list[Outgoing]:
+    """What the close of a result the disclosure check holds back posts (``disclosure: hold``): the moderators'
+    warning, in their place (``place``, looked up before the write, as a Revolution's warning is), and the card
+    saying the result is held, which has no marker (the release announces the result): nothing posts them again
+    after a kill, so the close owes them in its transaction (``AnswerWith`` with ``warns``). Nothing for any other
+    close (its card, marked, and its warning are owed after it, and posted again at start after a kill:
+    ``election_closed``)."""
+    if e is None or shown((e.result or {}).get("disclosure")) != "held":
+        return []
+    return [Outgoing(place, text=exposure_warning(e),
+                     extra=marked(WARNED, warning_marker(e.stage, e.game.id, e.turn, e.closing), e.post_token)),
+            Outgoing(ToChannel(e.game.channel_id), card=held_card(e))]
 
 
 async def history_picture(app: App, game: GameView) -> Picture:
@@ -130,14 +147,18 @@ async def _close(app: App, ctx: Ctx, game: GameView | None, stage: str) -> list[
     current = await app.clerk.mylantium.elections.election(g.id)
     if current is None or current.status != "open" or current.stage != stage:
         raise RuleError(f"The {'Primary' if stage == 'primary' else 'General Election'} is not open in {g.name}.")
-    e = await app.clerk.mylantium.elections.close_election(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
+    # a held result's warning and card, owed in the close's transaction (``held_news``); any other card after it
+    answered = AnswerWith(ctx.answering, partial(held_news, await moderator_target(app, g)), warns=True)
+    e = await app.clerk.mylantium.elections.close_election(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
+                                                           answer=answered.owed)
     if e is None:
         raise RuleError("That was already done.")
     app.deadlines_changed()
+    how = shown((e.result or {}).get("disclosure"))
     posted = {"held": "the result is held: see the moderators' warning",
-              "coarse": "the result is posted without its totals"}.get(shown((e.result or {}).get("disclosure")),
-                                                                        "the result is posted")
-    return [reply(f"The {e.title} is closed; {posted}.", ephemeral=True), *await election_closed(app, e)]
+              "coarse": "the result is posted without its totals"}.get(how, "the result is posted")
+    return [reply(f"The {e.title} is closed; {posted}.", ephemeral=True),
+            *(answered.out(e) if how == "held" else await election_closed(app, e))]
 
 
 @command("election release", "Post an election result the disclosure check held back, in full.",
@@ -224,9 +245,11 @@ async def election_remind(app: App, ctx: Ctx, game: GameView | None, o: dict[str
     e = await app.clerk.mylantium.elections.election(g.id)
     if e is None or e.status != "open":
         raise RuleError(f"No election is open in {g.name}; there is nobody to remind.")
+    now = app.clerk.clock.now()  # the DMs owed in the reminder's transaction (``AnswerWith``), as /round remind's
+    answered: AnswerWith[Reminder] = AnswerWith(ctx.answering, lambda r: reminder_messages(app, r, now))
     reminder = await app.clerk.reminders.send_reminder(g.id, kind=e.stage, number=e.turn, actor=ctx.actor.id,
-                                                       source_id=ctx.source_id)
-    return reminded(app, [reminder])
+                                                       source_id=ctx.source_id, answer=answered.owed)
+    return [reminded_reply(app, [reminder]), *answered.out(reminder)]
 
 
 @command("election status", "The open election: who has chosen (not what) and the deadline.", ruleset=NAME, reads=True,
@@ -325,16 +348,25 @@ async def event_undo(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 @command("phase business close", "Close the Business Phase: approval, Fervor, VP, then Social Collapse and "
                                  "revolutions.", **M)
 async def business_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """The card and what a chain the close begins moves on are owed in the close's transaction (``AnswerWith``); the
+    card's chart, drawn off the event loop after it, is added to the card's row before it is queued (``charted``: a
+    kill in between posts the card without it)."""
     g = require_game(game)
-    b = await app.clerk.mylantium.business.close_business(g.id, actor=ctx.actor.id, source_id=ctx.source_id)
-    chart = await history_picture(app, g)
-    out = [reply(f"Turn {b.turn}'s Business Phase is closed.", ephemeral=True),
-           Outgoing(ToChannel(g.channel_id), card=business_card(b), file=chart.file, alt=chart.alt,
-                    extra={EXPLAINS: card_tag("business", g.id, b.turn)})]
+    card: list[Outgoing] = []
+
+    def said(b: BusinessView) -> list[Outgoing]:
+        card[:] = [Outgoing(ToChannel(g.channel_id), card=business_card(b),
+                            extra={EXPLAINS: card_tag("business", g.id, b.turn)})]
+        return [reply(f"Turn {b.turn}'s Business Phase is closed.", ephemeral=True), *card,
+                *(chain_outgoings(app, b.chain) if b.chain is not None else [])]
+
+    answered = AnswerWith(ctx.answering, said)
+    b = await app.clerk.mylantium.business.close_business(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
+                                                          answer=answered.owed)
     if b.chain is not None:
         app.deadlines_changed()
-        out += chain_outgoings(app, b.chain)
-    return out
+    out = answered.out(b)
+    return await charted(app, answered, out, card[0], await history_picture(app, g))
 
 
 # -- DM forms ----------------------------------------------------------------------------------------------------
@@ -462,15 +494,19 @@ async def close_overdue(app: App, now: datetime) -> list[Outgoing]:
     for game_id, turn, stage, deadline in await app.clerk.mylantium.elections.pending_elections():
         if deadline > now:
             break
-        try:
+        try:  # a held result's warning and card owed with the close, as /election ... close's (``held_news``)
+            place = await moderator_target(app, await app.clerk.games.game(game_id))
+            answered = AnswerWith(TIMED.get(), partial(held_news, place), warns=True)
             e = await app.clerk.mylantium.elections.close_election(
                 game_id, actor=None, expected=(turn, stage),
-                source_id=await app.clerk.mylantium.elections.deadline_source(game_id, turn, stage))
+                source_id=await app.clerk.mylantium.elections.deadline_source(game_id, turn, stage),
+                answer=answered.owed)
         except Exception:
             log.exception("closing the %s of turn %s of game %s at its deadline failed", stage, turn, game_id)
             continue
         if e is not None:
-            out += await election_closed(app, e)
+            held = shown((e.result or {}).get("disclosure")) == "held"
+            out += answered.out(e) if held else await election_closed(app, e)
     return out + await close_contributions_due(app, now)
 
 

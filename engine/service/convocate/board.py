@@ -26,7 +26,7 @@ from engine.core.errors import NotFoundError, RuleError
 from engine.core.text import same_name
 from engine.service.convocate.motions import motion_view
 from engine.service.convocate.store import Loaded, faces_json, load, open_motion, require_convocate, save
-from engine.service.convocate.views import BoardView, FactorSet, board_view
+from engine.service.convocate.views import BoardView, CardDone, FactorSet, board_view
 from engine.service.ledger import game_view, load_game
 from engine.service.membership import games_cache
 from engine.service.owed import OwedWith, owe_in
@@ -90,6 +90,14 @@ def _check_card(card: Card, printed: int | None, entered: int | None = None) -> 
 async def event(uow: UnitOfWork, game_id: int, kind: str, actor: int | None, payload: dict[str, Any],
                 source_id: str | None) -> None:
     await uow.record(game_id, kind, actor, payload, source_id)
+
+
+def _setup_view(loaded: Loaded, after: Board) -> BoardView | None:
+    """The board ``after`` a change, as ``board`` would read it once committed, while the table is being set up (no
+    turn begun: ``setup_summary`` in bot/actions/convocate tells the same; no Motion can be open then); else None."""
+    if after.active is not None or after.turn:
+        return None
+    return board_view(game_view(loaded.game), after, {n: p.user_id for n, p in loaded.players.items()}, None)
 
 
 class ConvocateBoardService(ServiceBase):
@@ -179,7 +187,10 @@ class ConvocateBoardService(ServiceBase):
     async def add_card(self, game_id: int, *, actor: int, moderator: bool, kind: str, name: str,
                        controller: int | None, owner: int | None, vote: int | None, pallarch: bool,
                        at: str | None, morality: str | None, penalty: str | None, sovereignty_name: str | None,
-                       faces: str | None, readied: bool | None, source_id: str | None = None) -> Card:
+                       faces: str | None, readied: bool | None, source_id: str | None = None,
+                       answer: OwedWith[CardDone] | None = None) -> CardDone:
+        """``answer``: what it posts (during set-up the summary, ``CardDone.setup``), owed in its transaction
+        (``owe_in``), as for ``set_card`` and ``remove_card``."""
         card_kind = _kind(kind)
         name = " ".join(name.split())
         if not name:
@@ -209,12 +220,14 @@ class ConvocateBoardService(ServiceBase):
                     after = after.with_player(replace(player, homeworld=card.name))
             save(uow.session, loaded, after)
             await event(uow, game_id, "CardAdded", actor, _card_payload(card), source_id)
-            return card
+            return await owe_in(uow, answer, CardDone(card, _setup_view(loaded, after)))
 
     async def set_card(self, game_id: int, *, actor: int, moderator: bool, name: str, changes: dict[str, Any],
-                       since: int | None = None, source_id: str | None = None) -> Card:
+                       since: int | None = None, source_id: str | None = None,
+                       answer: OwedWith[CardDone] | None = None) -> CardDone:
         """``since`` (moderators): a correction, the card should have read so from that turn on; the change of each
-        player's Standing Vote it makes is recorded (``errata`` tells the resolved Repeals it changes)."""
+        player's Standing Vote it makes is recorded (``errata`` tells the resolved Repeals it changes).
+        ``answer``: what it posts (during set-up the summary), owed in its transaction (``owe_in``)."""
         if since is not None and not moderator:
             raise RuleError("Only a moderator corrects a card from an earlier turn (since).")
         unknown = set(changes) - set(CARD_FIELDS)
@@ -245,7 +258,8 @@ class ConvocateBoardService(ServiceBase):
                 else:
                     new = replace(new, **{key: value})
             new = _check_place(board, _check_card(new, changes.get("vote"), changes.get("vote")))
-            save(uow.session, loaded, board.with_card(new))
+            changed = board.with_card(new)
+            save(uow.session, loaded, changed)
             payload = {"card": card.name, **{k: v for k, v in changes.items()}}
             if since is not None:
                 if not 1 <= since <= max(board.turn, 1):
@@ -259,10 +273,11 @@ class ConvocateBoardService(ServiceBase):
                                vote_of=[vote_of(card), vote_of(new)], controllers=[card.controller, new.controller],
                                changed=[f for f in CARD_FIELDS if getattr(card, f) != getattr(new, f)])
             await event(uow, game_id, "CardChanged", actor, payload, source_id)
-            return new
+            return await owe_in(uow, answer, CardDone(new, _setup_view(loaded, changed)))
 
     async def remove_card(self, game_id: int, *, actor: int, moderator: bool, name: str,
-                          source_id: str | None = None) -> Card:
+                          source_id: str | None = None, answer: OwedWith[CardDone] | None = None) -> CardDone:
+        """``answer``: what it posts (during set-up the summary), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             loaded = await self._loaded(uow.session, game_id)
             card = loaded.board.card(name)
@@ -281,12 +296,12 @@ class ConvocateBoardService(ServiceBase):
                     after = after.with_player(replace(p, homeworld=theirs[0] if len(theirs) == 1 else None))
             save(uow.session, loaded, after)
             await event(uow, game_id, "CardRemoved", actor, {"card": card.name}, source_id)
-            return card
+            return await owe_in(uow, answer, CardDone(card, _setup_view(loaded, after)))
 
     async def set_factor(self, game_id: int, *, name: str, value: int, actor: int | None,
                          source_id: str | None = None, answer: OwedWith[FactorSet] | None = None) -> FactorSet:
-        """A moderator sets a Galactic Factor (adding it if new). ``answer``: what it announces (after set-up),
-        owed in its transaction (``owe_in``)."""
+        """A moderator sets a Galactic Factor (adding it if new). ``answer``: what it announces (after set-up; during
+        it the summary, ``FactorSet.setup``), owed in its transaction (``owe_in``)."""
         wanted = " ".join(name.split())
         if not wanted or len(wanted) > 32:
             raise RuleError("A Galactic Factor's name is 1 to 32 characters.")
@@ -299,8 +314,8 @@ class ConvocateBoardService(ServiceBase):
             save(uow.session, loaded, after)
             label = known or wanted.upper()
             await event(uow, game_id, "FactorSet", actor, {"factor": label, "from": old, "to": value}, source_id)
-            setting_up = after.active is None and not after.turn  # as ``setup_summary`` tells (bot/actions/convocate)
-            return await owe_in(uow, answer, FactorSet(label, old, value, setting_up))
+            setup = _setup_view(loaded, after)  # while the table is being set up: the summary, owed with it
+            return await owe_in(uow, answer, FactorSet(label, old, value, setup is not None, setup))
 
     async def set_directive(self, game_id: int, *, actor: int, moderator: bool, user_id: int, factor: str,
                             source_id: str | None = None, answer: OwedWith[tuple[str, str | None]] | None = None

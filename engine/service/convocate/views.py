@@ -180,6 +180,19 @@ class FactorSet:
     old: int | None
     new: int
     setting_up: bool
+    setup: BoardView | None = None
+    """While ``setting_up``: the board as the change leaves it, read in its transaction (the set-up summary, owed
+    with it)."""
+
+
+@dataclass(frozen=True)
+class CardDone:
+    """A card put on, changed or taken off the board (``/card add``, ``set``, ``remove``): the card (as it is now;
+    as it was, taken off), and while the table is being set up (no turn begun) the board as the change leaves it,
+    read in its transaction, so the set-up summary is made of it and owed with it."""
+
+    card: Card
+    setup: BoardView | None = None
 
 
 def candidates(board: Board, player: str) -> tuple[str, ...]:

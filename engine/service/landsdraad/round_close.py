@@ -52,6 +52,7 @@ from engine.service.landsdraad.round_state import (
     result_view,
 )
 from engine.service.landsdraad.views import ResultView
+from engine.service.owed import OwedWith, owe_with
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit, check_not_done, locking_read, read_before_lock
 from engine.store.models import Base, Game, Player
@@ -333,8 +334,11 @@ def disclosed(game: Game, cast: Iterable[tuple[str, int, str | None]], outcome: 
 
 
 def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id: str | None,
-          expected_round: int | None) -> ResultView:
-    """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
+          expected_round: int | None, answer: OwedWith[ResultView] | None = None) -> ResultView:
+    """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op.
+    ``answer``: what the close posts that nothing posts again after a kill (a result the disclosure check holds
+    back: the card saying so, the moderators' warning), owed in its transaction, last (``owe_with``; nothing, no
+    statement, for any other close: its marked card is posted again after a kill, ``ResultPending``)."""
     session = unit.session
     if unit.self_locking:  # PostgreSQL: the lock is this unit's first statement; the redelivery check after it
         game, (rnd, factions, round_end, holders) = _locked_round(session, game_id)
@@ -421,4 +425,7 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
         unit.record_all(game_id, events, prebuilt_sql=True)
     base = seeds.get(GAME_SCOPE)
     known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
-    return result_view(read_round_view(session, game, rnd, factions, shown, known), result)
+    closed = result_view(read_round_view(session, game, rnd, factions, shown, known), result)
+    if answer is not None:
+        owe_with(connection, unit.now, [(answer, closed)])
+    return closed

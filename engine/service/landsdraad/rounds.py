@@ -220,11 +220,13 @@ class RoundService(ServiceBase):
         actor: int | None,
         source_id: str | None = None,
         expected_round: int | None = None,
+        answer: OwedWith[ResultView] | None = None,
     ) -> ResultView:
         """Tally with every weight read now (R0-15), roll the d6 factions that have no roll yet (P0-04).
-        ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op."""
+        ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op. ``answer``: what a result
+        the disclosure check holds back posts, owed in the close's transaction (``round_close.close``)."""
         return await self._self_checking_unit(game_id, source_id, close, self.dice, game_id, actor, source_id,
-                                              expected_round)
+                                              expected_round, answer)
 
     async def extend_round(self, game_id: int, *, by: timedelta | None = None, to: datetime | None = None,
                            actor: int | None, source_id: str | None = None,

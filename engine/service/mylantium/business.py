@@ -37,6 +37,7 @@ from engine.service.mylantium.state import (
     write_back,
 )
 from engine.service.mylantium.views import BusinessView, HappeningView
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase
 from engine.store.models.mylantium import MylGovernment, MylHappening
 
@@ -138,7 +139,11 @@ class Business(ServiceBase):
                 MylHappening.game_id == game_id, MylHappening.turn == wanted).order_by(MylHappening.id))
             return wanted, [happening_view(r) for r in found.scalars()], in_play_of(gov)
 
-    async def close_business(self, game_id: int, *, actor: int | None, source_id: str | None = None) -> BusinessView:
+    async def close_business(self, game_id: int, *, actor: int | None, source_id: str | None = None,
+                             answer: OwedWith[BusinessView] | None = None) -> BusinessView:
+        """The turn's Business Phase closes: approval, Fervor, VP, then Social Collapse and revolutions (a chain it
+        begins). ``answer``: what it announces (its card, what a chain it begins moves on), owed in its transaction
+        (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await calm_game(uow.session, game_id)
             gov = await government_of(uow.session, game)
@@ -171,12 +176,12 @@ class Business(ServiceBase):
                 "chain": chain.number if chain else None,
             }
             await record(uow, game_id, "BusinessClosed", actor, payload, source_id)  # stamps the changes
-            return BusinessView(
+            return await owe_in(uow, answer, BusinessView(
                 game=game_view(game), turn=gov.turn, approval_start=start, approval_changes=approval.changes,
                 approval_end=approval.end, approval_raw=approval.raw, fervor_changes=fervor.changes,
                 fervor_end=gov.fervor - (chain.chain.fervor if chain else 0), lost=lost,
                 vp={f.code: f.vp for f in factions if f.in_play}, total_vp=total_vp(factions), chain=chain,
-                collapse=bool(chain and chain.chain.ended == "collapse"))
+                collapse=bool(chain and chain.chain.ended == "collapse")))
 
 
 def _apply_approval(session: AsyncSession, gov: MylGovernment, start: int, events: Sequence[Occurrence],

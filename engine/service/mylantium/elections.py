@@ -334,9 +334,12 @@ class Elections(ServiceBase):
         return None
 
     async def close_election(self, game_id: int, *, actor: int | None, source_id: str | None = None,
-                             expected: tuple[int, str] | None = None) -> MylElectionView | None:
+                             expected: tuple[int, str] | None = None,
+                             answer: OwedWith[MylElectionView] | None = None) -> MylElectionView | None:
         """Tally with the Faction Votes as they stand now; ``expected`` (turn, stage) from the deadline makes a late
-        or repeated timer a no-op (None)."""
+        or repeated timer a no-op (None). ``answer``: what the close posts that nothing posts again after a kill (a
+        result the disclosure check holds back: its moderators' warning and the card saying so), owed in its
+        transaction (``owe_in``); a result announced in full is posted again after a kill (``ResultPending``)."""
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
@@ -365,7 +368,7 @@ class Elections(ServiceBase):
                                   "by_deadline": expected is not None}, source_id)
                 if not (result.get("disclosure") or {}).get("held"):  # a held result is announced when released
                     await uow.run(result_pending, game_id, row.stage, row.turn, closing)  # again after a kill
-                return await election_view(uow.session, game, row)
+                return await owe_in(uow, answer, await election_view(uow.session, game, row))
         except Duplicate:
             return None
 
