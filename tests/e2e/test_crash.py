@@ -278,6 +278,18 @@ def logged(child: ChildBot, line: str) -> Callable[[], Awaitable[bool]]:
     return check
 
 
+async def closed_with_its_card_stalled(fake: FakeDiscord, clerk: Clerk, child: ChildBot, name: str, *,
+                                       recorded: bool) -> None:
+    """A game in a new channel ``name``, the bot started, and its round closed by the moderator while Discord does
+    not answer the result card's post: the card stays waiting in the outgoing queue."""
+    channel = fake.add_channel(name)
+    await crowd_game(clerk, fake, channel, fake.add_users(f"{name}-p", 2))
+    await child.start()
+    fake.stall_posts(channel, recorded=recorded)
+    await fake.slash(fake.owner, "round close", channel)
+    await fake.wait_for(lambda: fake.stalled >= 1, "the result card to stall")
+
+
 async def test_a_clean_stop_sends_what_is_still_waiting_before_it_exits(
         fake: FakeDiscord, service: tuple[Clerk, Path], child: ChildBot, tmp_path: Path) -> None:
     """Play-test 1.3: a bot stopped (SIGTERM, `docker stop`) just after `/round close` left the result card, waiting
@@ -286,15 +298,9 @@ async def test_a_clean_stop_sends_what_is_still_waiting_before_it_exits(
     test waits for events, not for seconds), then exits 0 with nothing left owed."""
     clerk, database = service
     (tmp_path / "config.toml").write_text("stop_wait = 600\n")
-    users = fake.add_users("stopping-p", 2)
-    channel = fake.add_channel("stopping")
-    await crowd_game(clerk, fake, channel, users)
-    await child.start()
-    assert child.proc is not None
-    fake.stall_posts(channel, recorded=True)  # Discord slow to answer: the card stays waiting in the queue
-    await fake.slash(fake.owner, "round close", channel)
-    await fake.wait_for(lambda: fake.stalled >= 1, "the result card to stall")
+    await closed_with_its_card_stalled(fake, clerk, child, "stopping", recorded=True)  # Discord slow to answer
 
+    assert child.proc is not None
     try:
         child.proc.terminate()
         await until(logged(child, "stopping: sending the 1 message(s) still waiting first"),
@@ -314,15 +320,9 @@ async def test_a_second_sigterm_ends_the_wait_and_leaves_the_rest_owed(
     """Discord not answering at all: a second SIGTERM ends the wait (as `stop_wait`, 5 s by default, would), and the
     card is left owed for the next start, saying so."""
     clerk, database = service
-    users = fake.add_users("stuck-p", 2)
-    channel = fake.add_channel("stuck")
-    await crowd_game(clerk, fake, channel, users)
-    await child.start()
-    assert child.proc is not None
-    fake.stall_posts(channel, recorded=False)
-    await fake.slash(fake.owner, "round close", channel)
-    await fake.wait_for(lambda: fake.stalled >= 1, "the result card to stall")
+    await closed_with_its_card_stalled(fake, clerk, child, "stuck", recorded=False)
 
+    assert child.proc is not None
     try:
         child.proc.terminate()
         await until(logged(child, "stopping: sending the 1 message(s) still waiting first"),
