@@ -454,8 +454,7 @@ async def test_a_round_opened_just_before_a_kill_is_announced_and_its_ballots_dm
     edited to point to it), and the round's announcement and each active player's ballot DM (with its buttons) are
     posted once; a second restart posts nothing more. Before, they were owed after the commit and the kill lost
     them: the summary was nowhere new, the round was open, and no player was told or given the ballot. (The
-    Forecast posted at a round's start is drawn after the commit, off the event loop, and owed then: the kill loses
-    it, and /forecast shows it.)"""
+    Forecast posted at a round's start is owed with them too, its chart added after: tests/e2e/test_owed_charts.py.)"""
     h = clerk_bot
     await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
     for who in (h.alice, h.bob):

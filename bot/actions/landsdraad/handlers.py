@@ -215,9 +215,12 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     now = app.clerk.clock.now()
     read = await game_deadline(app, g.id, o["deadline"]) if o.get("deadline") else None
 
+    cards: list[victory_posts.Charted] = []
+
     def announced(opened: RoundOpened) -> list[Outgoing]:
-        """The announcement, the ballot DMs and the Adjutant General's note, owed in the opening's transaction
-        (``AnswerWith``: a kill after its commit loses none of them)."""
+        """The announcement, the Forecast (R3-08: read in the opening's transaction; its chart added to its row
+        after the commit, ``charted_cards``), the ballot DMs and the Adjutant General's note, owed in the opening's
+        transaction (``AnswerWith``: a kill after its commit loses none of them)."""
         view = opened.round
         # A careful moderator would want to know that nobody can vote yet (docs/rulings.md "A round opened with no
         # players"): the round stands, players added while it is open can vote in it.
@@ -227,8 +230,13 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
         out = [reply(f"Round {view.number} is open and announced.{read_as(o.get('deadline'), read)}{empty}",
                      ephemeral=True),
                Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, now),
-                        keep=Keep(g.id, opening_card_key(view.number))),
-               *round_open_dms(view, opened.players, now)]
+                        keep=Keep(g.id, opening_card_key(view.number)))]
+        cards.clear()
+        if opened.forecast is not None:
+            forecast = victory_posts.forecast_post(opened.forecast, taken=f"start of round {view.number}")
+            cards.append((forecast, opened.forecast))
+            out.append(forecast)
+        out += round_open_dms(view, opened.players, now)
         if opened.adjutant is not None:
             out.append(Outgoing(ToUser(opened.adjutant), text=(
                 f"As Adjutant General of {g.name} you have one free Court Gossip action in round {view.number}. "
@@ -240,10 +248,7 @@ async def round_open(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
         g.id, crisis=o["crisis"], deadline=read.when if read else None, actor=ctx.actor.id, source_id=ctx.source_id,
         answer=answered.owed)
     app.deadlines_changed()
-    out = answered.out(opened)
-    # the Forecast (R3-08), drawn off the event loop after the commit: owed after it (a kill there loses it)
-    forecast = await victory_posts.forecast_posts(app, g, taken=f"start of round {opened.round.number}")
-    return [*out[:2], *forecast, *out[2:]]
+    return await victory_posts.charted_cards(app, answered, answered.out(opened), cards)
 
 
 @command("faction add", "Add a temporary faction to the open round.",

@@ -23,7 +23,7 @@ from bot.actions.landsdraad.politics_render import (
     vote_card,
 )
 from bot.actions.landsdraad.ruleset import RULESET, commands_on
-from bot.actions.landsdraad.victory_posts import after_end_game
+from bot.actions.landsdraad.victory_posts import Charted, charted_cards, final_posts, unscored_post
 from bot.actions.outbox import EXPLAINS, POSTED, AnswerWith, Keep, Outgoing, ToChannel, ToThread, marked, reply
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
@@ -321,22 +321,29 @@ async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) 
                 min_value=0, max_value=100),
          moderator=True)
 async def pv_enact(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """What the enactment announces is owed in its transaction (``AnswerWith``); after End Game (R0-61) that is the
+    final table too, the game scored with its Pot penalty (R3-04) in the same transaction, its chart drawn off the
+    event loop after the commit and added to its row before it is queued (``charted_cards``). No Forecast: one is
+    posted at each round's start (R3-08), and no player vote's enactment starts a round."""
     g = require_game(game)
-    answered: AnswerWith[Enacted] = AnswerWith(ctx.answering, lambda en: [  # owed in the enactment's transaction
-        reply(f"Enacted player vote #{en.vote.id}.", ephemeral=True), *enacted_outgoings(app, en)])
+    cards: list[Charted] = []
+
+    def said(en: Enacted) -> list[Outgoing]:
+        cards.clear()
+        return [reply(f"Enacted player vote #{en.vote.id}.", ephemeral=True), *enacted_outgoings(app, en, cards)]
+
+    answered = AnswerWith(ctx.answering, said)
     enacted = await app.clerk.landsdraad.majority.enact(g.id, vote_id=o["vote"], actor=ctx.actor.id,
                                                         source_id=ctx.source_id, penalty=o.get("penalty"),
                                                         answer=answered.owed)
     app.deadlines_changed()
-    out = answered.out(enacted)
-    if enacted.game_ended:  # End Game (R0-61): the final scores, with the Pot penalty (R3-04): a write of its own
-        out += await after_end_game(app, enacted.vote.game)  # after this one, its chart drawn off the loop: owed after
-    return out
+    return await charted_cards(app, answered, answered.out(enacted), cards)
 
 
-def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
+def enacted_outgoings(app: App, enacted: Enacted, cards: list[Charted]) -> list[Outgoing]:
     """What an enactment announces, made of its result alone (in its transaction: ``AnswerWith``): the vote's running
-    count, the enacted card (an audit's card), and a new AG election's running count."""
+    count, the enacted card (an audit's card), a new AG election's running count, and after End Game the final
+    table (its card in ``cards``, for its chart) or why it waits or failed."""
     v = enacted.vote
     out = [count_outgoing(v, None)]
     if enacted.audit is not None:
@@ -347,6 +354,9 @@ def enacted_outgoings(app: App, enacted: Enacted) -> list[Outgoing]:
         out.append(Outgoing(ToChannel(v.game.channel_id), card=enacted_card(enacted)))
     if enacted.opened is not None:
         out.append(tally_outgoing(app, enacted.opened))  # the enacted card already announces it in the channel
+    if enacted.game_ended:
+        out += final_posts(enacted.final, cards) if enacted.final is not None else \
+            [unscored_post(v.game, enacted.unscored)]
     return out
 
 

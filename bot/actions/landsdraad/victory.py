@@ -9,6 +9,7 @@ holdings are shown only to the moderators and, through `/score`, to that player.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -16,7 +17,7 @@ from bot.actions.commands import App, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
 from bot.actions.drawing import drawn
 from bot.actions.landsdraad.ruleset import commands_on
-from bot.actions.landsdraad.victory_posts import chart, final_outgoings, landsdraad
+from bot.actions.landsdraad.victory_posts import Charted, chart, charted_cards, final_posts, landsdraad
 from bot.actions.landsdraad.victory_render import (
     change_text,
     final_card,
@@ -27,13 +28,13 @@ from bot.actions.landsdraad.victory_render import (
     settings_card,
     track_text,
 )
-from bot.actions.outbox import EXPLAINS, AnswerWith, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import AnswerWith, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.landsdraad.victory import ASSET_KINDS, COUNTERS, LUXURIES, UNIT_KINDS, Award, Category
-from engine.service.announcements import card_tag
 from engine.service.landsdraad.victory_state import COUNTER_LABELS, ECONOMY, parse_award, parse_category, pretty
-from engine.service.landsdraad.victory_views import FinalView, GoalChange, PrestigeReceipt
+from engine.service.landsdraad.victory_views import FinalOrPending, FinalView, GoalChange, PrestigeReceipt
+from engine.service.owed import OwedWith
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -125,11 +126,27 @@ def _goal_dm(c: GoalChange, game: GameView) -> Outgoing:
                                                  "moderators see your goals; `/score` shows your projected score.")
 
 
-async def _updated_final(final: FinalView | None) -> list[Outgoing]:
-    if final is None:
-        return []
-    return [Outgoing(ToChannel(final.game.channel_id), text="The final scores are updated:", card=final_card(final),
-                     file=await drawn(chart, "scores", final), extra={EXPLAINS: card_tag("score", final.game.id, 0)})]
+def _updated_final(final: FinalView | None, cards: list[Charted]) -> list[Outgoing]:
+    """The final table scored again by a change (a goal's, a prestige award) when there is one (``refresh_final``:
+    never in practice, as an ended game's closed ledger refuses the change), without its chart (``cards``:
+    ``charted_cards`` adds it after the commit)."""
+    return [] if final is None else final_posts(final, cards, text="The final scores are updated:")
+
+
+async def _goal_changed(app: App, ctx: Ctx, g: GameView, change: Callable[[OwedWith[GoalChange] | None],
+                                                                         Awaitable[GoalChange]],
+                        answer: Callable[[GoalChange], str]) -> list[Outgoing]:
+    """A goal's change: the moderator's answer, the DM to its player and the final table scored again, if any
+    (``_updated_final``), owed in the change's transaction (``AnswerWith``), the table's chart added to its row
+    after."""
+    cards: list[Charted] = []
+
+    def said(c: GoalChange) -> list[Outgoing]:
+        cards.clear()
+        return [reply(answer(c), ephemeral=True), _goal_dm(c, g), *_updated_final(c.final, cards)]
+
+    answered = AnswerWith(ctx.answering, said)
+    return await charted_cards(app, answered, answered.out(await change(answered.owed)), cards)
 
 
 @command("goal add", "Give a player a goal with fixed VP (private to them).",
@@ -140,10 +157,10 @@ async def _updated_final(final: FinalView | None) -> list[Outgoing]:
 async def goal_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user = user_option(o, "player")
-    c = await app.clerk.landsdraad.victory.add_goal(g.id, user_id=user.id, description=o["description"], vp=o["vp"],
-                                                    actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(f"Goal #{c.goal.number} for {c.goal.player}: {c.goal.description} ({c.goal.vp} VP). They are told "
-                  "by DM.", ephemeral=True), _goal_dm(c, g)]
+    return await _goal_changed(app, ctx, g, lambda answer: app.clerk.landsdraad.victory.add_goal(
+        g.id, user_id=user.id, description=o["description"], vp=o["vp"], actor=ctx.actor.id, source_id=ctx.source_id,
+        answer=answer), lambda c: f"Goal #{c.goal.number} for {c.goal.player}: {c.goal.description} ({c.goal.vp} VP). "
+                                  "They are told by DM.")
 
 
 @command("goal achieved", "Mark a player's goal achieved (or, with achieved:false, not achieved).",
@@ -155,10 +172,9 @@ async def goal_achieved(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     g = _game(game)
     user = user_option(o, "player")
     achieved = o.get("achieved") is not False
-    c = await app.clerk.landsdraad.victory.set_goal_achieved(g.id, user_id=user.id, number=o["goal"], achieved=achieved,
-                                                             actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(f"{c.goal.player}'s goal #{c.goal.number} is {c.change} ({c.goal.vp} VP).", ephemeral=True),
-            _goal_dm(c, g), *await _updated_final(c.final)]
+    return await _goal_changed(app, ctx, g, lambda answer: app.clerk.landsdraad.victory.set_goal_achieved(
+        g.id, user_id=user.id, number=o["goal"], achieved=achieved, actor=ctx.actor.id, source_id=ctx.source_id,
+        answer=answer), lambda c: f"{c.goal.player}'s goal #{c.goal.number} is {c.change} ({c.goal.vp} VP).")
 
 
 @command("goal remove", "Remove a goal given by mistake.",
@@ -168,10 +184,9 @@ async def goal_achieved(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
 async def goal_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     user = user_option(o, "player")
-    c = await app.clerk.landsdraad.victory.remove_goal(g.id, user_id=user.id, number=o["goal"], actor=ctx.actor.id,
-                                                       source_id=ctx.source_id)
-    return [reply(f"Removed {c.goal.player}'s goal #{c.goal.number}.", ephemeral=True), _goal_dm(c, g),
-            *await _updated_final(c.final)]
+    return await _goal_changed(app, ctx, g, lambda answer: app.clerk.landsdraad.victory.remove_goal(
+        g.id, user_id=user.id, number=o["goal"], actor=ctx.actor.id, source_id=ctx.source_id, answer=answer),
+        lambda c: f"Removed {c.goal.player}'s goal #{c.goal.number}.")
 
 
 @command("goal list", "Your goals (only you see them); moderators: anyone's, or everyone's.",
@@ -209,22 +224,24 @@ async def prestige_award(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     g = _game(game)
     user = user_option(o, "player")
 
-    def said(r: PrestigeReceipt) -> list[Outgoing]:  # the DM and the announcement, owed in the award's transaction
-        a = r.award
+    cards: list[Charted] = []
+
+    def said(r: PrestigeReceipt) -> list[Outgoing]:  # the DM, the announcement, an ended game's final table: owed
+        a = r.award  # in the award's transaction (the table's chart added to its row after the commit)
+        cards.clear()
         told = (f"{'You receive' if a.vp > 0 else 'The moderators take back'} {abs(a.vp)} prestige VP in {g.name}: "
                 f"{a.reason}. Your prestige: {r.player_total} VP.")
         out = [reply(prestige_text(r), ephemeral=True), Outgoing(ToUser(a.user_id), text=told)]
         if o.get("announce") and a.vp > 0:
             out.append(Outgoing(ToChannel(g.channel_id),
                                 text=f"**Prestige:** {a.player} receives {a.vp} VP: {a.reason}."))
-        return out
+        return out + _updated_final(r.final, cards)
 
     answered = AnswerWith(ctx.answering, said)
     r = await app.clerk.landsdraad.victory.award_prestige(g.id, user_id=user.id, vp=o["vp"], reason=o["reason"],
                                                           actor=ctx.actor.id, source_id=ctx.source_id,
                                                           answer=answered.owed)
-    # an ended game's final table, its chart drawn off the event loop after the commit: owed after it, as /game end's
-    return answered.out(r) + await _updated_final(r.final)
+    return await charted_cards(app, answered, answered.out(r), cards)
 
 
 @command("prestige list", "Every prestige award and the pool (20 VP per player who joined).", moderator=True,
@@ -327,17 +344,30 @@ async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) ->
          Option("majority", bool, "a Majority Victory: the holder becomes Chancellor of the Landsdraad"),
          moderator=True, closing=True)
 async def game_end(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """The final table (after a reopening, the correction's line first) is owed in the end's transaction
+    (``AnswerWith``), its chart drawn off the event loop after the commit and added to its row before it is queued
+    (``charted_cards``: a kill in between posts it without its chart)."""
     g = _game(game)
+    cards: list[Charted] = []
+
+    def said(result: FinalOrPending) -> list[Outgoing]:
+        cards.clear()
+        if isinstance(result, FinalView) and result.already:
+            return [reply(f"{g.name} has already ended and been scored; these are its final scores.",
+                          card=final_card(result), ephemeral=True)]
+        if isinstance(result, FinalView) and result.correction is not None:
+            changed = "\n".join(f"- {line}" for line in result.correction) or \
+                "- nothing: the scores are as posted before"
+            text = (f"**Correction: the final scores of {g.name}**, scored again after <@{ctx.actor.id}> reopened "
+                    f"the game to correct a mistake. What changed:\n{changed}")
+            return [reply(f"{g.name} has ended again; the corrected final scores are posted.", ephemeral=True),
+                    Outgoing(ToChannel(g.channel_id), text), *final_posts(result, cards)]
+        return [reply(f"{g.name} is over; the final scores are posted.", ephemeral=True),
+                *final_posts(result, cards)]
+
+    answered = AnswerWith(ctx.answering, said)
     result = await app.clerk.landsdraad.victory.end_game(g.id, actor=ctx.actor.id, confirm=bool(o.get("confirm")),
-                                                         majority=bool(o.get("majority")), source_id=ctx.source_id)
+                                                         majority=bool(o.get("majority")), source_id=ctx.source_id,
+                                                         answer=answered.owed)
     app.deadlines_changed()
-    if isinstance(result, FinalView) and result.already:
-        return [reply(f"{g.name} has already ended and been scored; these are its final scores.",
-                      card=final_card(result), ephemeral=True)]
-    if isinstance(result, FinalView) and result.correction is not None:
-        changed = "\n".join(f"- {line}" for line in result.correction) or "- nothing: the scores are as posted before"
-        text = (f"**Correction: the final scores of {g.name}**, scored again after <@{ctx.actor.id}> reopened the "
-                f"game to correct a mistake. What changed:\n{changed}")
-        return [reply(f"{g.name} has ended again; the corrected final scores are posted.", ephemeral=True),
-                Outgoing(ToChannel(g.channel_id), text), *await final_outgoings(result)]
-    return [reply(f"{g.name} is over; the final scores are posted.", ephemeral=True), *await final_outgoings(result)]
+    return await charted_cards(app, answered, answered.out(result), cards)

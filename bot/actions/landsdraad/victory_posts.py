@@ -1,19 +1,23 @@
 """Victory posts other modules make (rules-spec §3): the Forecast at the start of a round (R3-08), the final table
 after an End Game vote (R0-61, R3-04), the Majority Victory notice to moderators (R3-20), and the one place a chart
-is attached. Each comes after a command already committed, so a failure is logged and never fails the command."""
+is attached. The Forecast and the final table are made of what their write read in its transaction and owed with it
+(``AnswerWith``), their chart drawn off the event loop after the commit and added to their row before it is queued
+(``charted_cards``, ``bot/actions/owed_files.py``); a failure to draw it is logged and never fails the command."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
+from typing import Any
 
 from bot.actions.commands import App
 from bot.actions.context import Ctx
-from bot.actions.drawing import drawn
+from bot.actions.drawing import Picture, drawn
 from bot.actions.landsdraad import charts
 from bot.actions.landsdraad.victory_render import final_card, forecast_card, majority_text, pending_text
 from bot.actions.moderators import moderator_target
-from bot.actions.outbox import EXPLAINS, Outgoing, ToChannel, ToThread, reply
-from engine.core.errors import ClerkError
+from bot.actions.outbox import EXPLAINS, AnswerWith, Outgoing, ToChannel, ToThread, reply
+from bot.actions.owed_files import charted
 from engine.landsdraad.victory import FinalScores
 from engine.service.announcements import card_tag
 from engine.service.landsdraad.victory_views import (
@@ -58,45 +62,76 @@ def chart_alt(data: ForecastView | FinalView) -> str:
                              title=f"the final scores of {data.game.name}")
 
 
+Charted = tuple[Outgoing, ForecastView | FinalView]
+"""A card owed with its write, and what its chart is drawn of once the write has committed."""
+
+
+async def chart_picture(data: ForecastView | FinalView) -> Picture:
+    """``data``'s chart (``chart``), drawn off the loop, with its alt text; no file when it could not be drawn."""
+    file = await drawn(chart, "forecast" if isinstance(data, ForecastView) else "scores", data)  # drawing.py
+    return Picture(file, chart_alt(data) if file else "")
+
+
+async def charted_cards(app: App, answered: AnswerWith[Any], out: list[Outgoing], cards: list[Charted]
+                        ) -> list[Outgoing]:
+    """``out`` (``answered.out``'s) with each of ``cards`` given its chart, drawn now, after the write: added to the
+    card's row first when it was owed with the write (``charted``), so a kill before that posts it without it."""
+    for item, data in cards:
+        out = await charted(app, answered, out, item, await chart_picture(data))
+    return out
+
+
+def forecast_post(view: ForecastView, *, taken: str | None = None) -> Outgoing:
+    """The Forecast's card in the game channel, without its chart (``charted_cards`` adds it)."""
+    return Outgoing(ToChannel(view.game.channel_id), card=forecast_card(view, taken=taken),
+                    extra={EXPLAINS: card_tag("forecast", view.game.id, 0)})
+
+
+def final_posts(result: FinalOrPending, cards: list[Charted], *, text: str = "") -> list[Outgoing]:
+    """The final table in the game channel (after ``text``, when given), without its chart (appended to ``cards``
+    with its data, for ``charted_cards``), or why scoring waits."""
+    if isinstance(result, PendingScores):
+        return [Outgoing(ToChannel(result.game.channel_id), text=pending_text(result))]
+    card = Outgoing(ToChannel(result.game.channel_id), text=text, card=final_card(result),
+                    extra={EXPLAINS: card_tag("score", result.game.id, 0)})
+    cards.append((card, result))
+    return [card]
+
+
+def unscored_post(game: GameView, refused: str | None) -> Outgoing:
+    """After an End Game vote whose scoring failed (the game ended all the same): the moderators told why, and that
+    ``/game end`` scores it."""
+    if refused is not None:
+        return Outgoing(ToChannel(game.channel_id), text=f"**Moderators:** the final scores are not computed: "
+                                                         f"{refused} `/game end` scores the game.")
+    return Outgoing(ToChannel(game.channel_id), text="**Moderators:** the final scores could not be computed (see the "
+                                                     "bot's log); `/game end` tries again.")
+
+
 # -- posts other modules make -------------------------------------------------------------------------------------
 
 async def forecast_posts(app: App, game: GameView, *, taken: str | None = None) -> list[Outgoing]:
-    """The Forecast in the game channel (posted at the start of each round, R3-08). It comes after a command that
-    has already been committed, so a failure here is logged and leaves it out rather than failing the command."""
+    """The Forecast in the game channel as it stands now, with its chart (a round's opening owes it with its write
+    instead: ``forecast_post``). A failure here is logged and leaves it out."""
     if not landsdraad(game):
         return []
     try:
         view = await app.clerk.landsdraad.victory.forecast(game.id)
-        file = await drawn(chart, "forecast", view)  # off the loop: drawing.py
-        return [Outgoing(ToChannel(game.channel_id), card=forecast_card(view, taken=taken), file=file,
-                         alt=chart_alt(view) if file else "", extra={EXPLAINS: card_tag("forecast", game.id, 0)})]
+        picture = await chart_picture(view)
+        return [replace(forecast_post(view, taken=taken), file=picture.file, alt=picture.alt)]
     except Exception:
         log.exception("the Forecast of %s could not be made", game.name)
         return []
 
 
 async def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
-    """The final table (and its chart, drawn off the loop) in the game channel, or why scoring waits."""
-    if isinstance(result, PendingScores):
-        return [Outgoing(ToChannel(result.game.channel_id), text=pending_text(result))]
-    file = await drawn(chart, "scores", result)  # off the loop: drawing.py
-    return [Outgoing(ToChannel(result.game.channel_id), card=final_card(result), file=file,
-                     alt=chart_alt(result) if file else "", extra={EXPLAINS: card_tag("score", result.game.id, 0)})]
-
-
-async def after_end_game(app: App, game: GameView) -> list[Outgoing]:
-    """Right after an End Game vote is enacted (R0-61, R3-04): score the game, with its penalty, and post it."""
-    if not landsdraad(game):
-        return []
-    try:
-        return await final_outgoings(await app.clerk.landsdraad.victory.score_ended_game(game.id, actor=None))
-    except ClerkError as error:
-        return [Outgoing(ToChannel(game.channel_id), text=f"**Moderators:** the final scores are not computed: "
-                                                         f"{error} `/game end` scores the game.")]
-    except Exception:
-        log.exception("scoring %s after its End Game vote failed", game.name)
-        return [Outgoing(ToChannel(game.channel_id), text="**Moderators:** the final scores could not be computed "
-                                                         "(see the bot's log); `/game end` tries again.")]
+    """The final table with its chart (drawn off the loop) in the game channel, or why scoring waits."""
+    cards: list[Charted] = []
+    out = final_posts(result, cards)
+    for item, data in cards:
+        picture = await chart_picture(data)
+        out = [replace(o, file=picture.file, alt=picture.alt) if o is item else o for o in out]
+    return out
 
 
 async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> list[Outgoing]:

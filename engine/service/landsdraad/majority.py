@@ -3,6 +3,7 @@ enactment or veto, and each subject's effect (R0-35, R0-50..R0-53, R0-60, R0-61)
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.core.errors import NotFoundError, RuleError
+from engine.core.errors import ClerkError, NotFoundError, RuleError
 from engine.landsdraad.audit import audit_quote
 from engine.landsdraad.kanly import end_game_pot
 from engine.landsdraad.majority import PlayerVote, State, Subject, needed, vote_title
@@ -29,6 +30,8 @@ from engine.service.landsdraad.adjutant import (
 from engine.service.landsdraad.audits import perform_audit
 from engine.service.landsdraad.held_ballots import count_held
 from engine.service.landsdraad.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
+from engine.service.landsdraad.victory_scoring import score_ended
+from engine.service.landsdraad.victory_views import FinalOrPending
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.owed import OwedWith, owe_in
@@ -38,6 +41,7 @@ from engine.service.views import GameView
 from engine.store.models import Game, Player
 from engine.store.models.landsdraad import PlayerVoteRow, Round, SupportRow
 
+log = logging.getLogger("clerk.landsdraad.majority")
 
 @dataclass(frozen=True)
 class VoteView:
@@ -92,6 +96,12 @@ class Enacted:
     """For an audit: the audited player's user id (what picks its card out for **Explain this**)."""
     opened: ElectionView | None = None
     """After No Confidence: the new AG election as the enactment left it (its running count)."""
+    final: FinalOrPending | None = None
+    """After End Game: the final scores, with the Pot penalty (R3-04), scored in the enactment's transaction; or why
+    scoring waits (P3-15). None when the scoring failed (``unscored``)."""
+    unscored: str | None = None
+    """After End Game, when the scoring was refused (its part undone alone, the enactment standing): the refusal,
+    for the moderators. Both None after End Game: the scoring failed otherwise (logged)."""
 
 
 async def active_count(session: AsyncSession, game_id: int) -> int:
@@ -339,8 +349,26 @@ class MajorityService(ServiceBase):
             if result.election is not None:
                 election = await open_election_row(uow.session, game_id)
                 opened = await election_view(uow.session, game, election) if election is not None else None
+            final, unscored = await self._scored(uow, game) if result.game_ended else (None, None)
             return await owe_in(uow, answer, Enacted(view, tuple(lines), result.audit, result.election,
-                                                     result.game_ended, result.extra, audited, opened))
+                                                     result.game_ended, result.extra, audited, opened, final,
+                                                     unscored))
+
+    @staticmethod
+    async def _scored(uow: UnitOfWork, game: Game) -> tuple[FinalOrPending | None, str | None]:
+        """R0-61, R3-04: the game an End Game vote just ended, scored with its penalty in the enactment's transaction
+        (``GameScored`` after ``PlayerVoteEnacted``), so the final table is owed with the enactment; a savepoint: a
+        failure of it is undone alone (the game stays ended and unscored, ``/game end`` scores it) and said."""
+        name = game.name
+        try:
+            async with uow.session.begin_nested():
+                return await score_ended(uow, game, actor=None, confirm=False, source_id=None,
+                                         pending_is_error=False), None
+        except ClerkError as error:
+            return None, f"{error}"
+        except Exception:
+            log.exception("scoring %s after its End Game vote failed", name)
+            return None, None
 
     async def _effect(self, uow: UnitOfWork, game: Game, row: PlayerVoteRow, penalty: int | None, result: Enacted,
                       lines: list[str], payload: dict[str, Any]) -> Enacted:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,6 +19,7 @@ from engine.service.dice import commit_seed, seal
 from engine.service.landsdraad.adjutant import adjutant_of
 from engine.service.landsdraad.explain import rounds_so_far
 from engine.service.landsdraad.ledger import game_players
+from engine.service.landsdraad.name import NAME
 from engine.service.landsdraad.round_close import close
 from engine.service.landsdraad.round_state import (
     current_round,
@@ -26,12 +28,16 @@ from engine.service.landsdraad.round_state import (
     result_view,
     round_view,
 )
+from engine.service.landsdraad.victory_scoring import forecast_of
+from engine.service.landsdraad.victory_views import ForecastView
 from engine.service.landsdraad.views import FactionView, PlayerView, ResultView, RoundView, StatusView
 from engine.service.ledger import load_game, require_running
 from engine.service.owed import OwedWith, owe_in
-from engine.service.uow import ServiceBase
+from engine.service.uow import ServiceBase, UnitOfWork
+from engine.store.models import Game
 from engine.store.models.landsdraad import Ballot, Round, TempFactionRow
 
+log = logging.getLogger("clerk.landsdraad.rounds")
 
 def passed(rnd: Round, now: datetime, what: str) -> None:
     """A round whose deadline has come is closed for ballots (a late one is refused) even before the closer has run
@@ -56,6 +62,23 @@ class RoundOpened:
     round: RoundView
     players: list[PlayerView]
     adjutant: int | None
+    forecast: ForecastView | None = None
+    """The Victory Point Forecast at the round's start (R3-08), read in the opening's transaction, so it is owed
+    with it; None when it could not be read (logged: the round opens all the same)."""
+
+
+async def _forecast(uow: UnitOfWork, game: Game) -> ForecastView | None:
+    """The Forecast as the round opens (R3-08), read in a savepoint of the opening's transaction: a failure of it is
+    undone alone and logged, the round opening all the same (as when it was read after the commit)."""
+    if game.ruleset != NAME:  # victory points are a Landsdraad rule (docs/rulings.md)
+        return None
+    name = game.name
+    try:
+        async with uow.session.begin_nested():
+            return await forecast_of(uow.session, game)
+    except Exception:
+        log.exception("the Forecast of %s could not be made", name)
+        return None
 
 
 class RoundService(ServiceBase):
@@ -97,7 +120,7 @@ class RoundService(ServiceBase):
             await uow.record(game_id, "RoundOpened", actor, payload, source_id)
             adjutant = await adjutant_of(uow.session, game_id)
             opened = RoundOpened(await round_view(uow.session, game, rnd), await game_players(uow.session, game_id),
-                                 adjutant.user_id if adjutant is not None else None)
+                                 adjutant.user_id if adjutant is not None else None, await _forecast(uow, game))
             return await owe_in(uow, answer, opened)
 
     async def add_faction(

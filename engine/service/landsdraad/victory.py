@@ -257,8 +257,9 @@ class VictoryService(ScoringService):
     # -- goals ------------------------------------------------------------------------------------------------------
 
     async def add_goal(self, game_id: int, *, user_id: int, description: str, vp: int, actor: int | None,
-                       source_id: str | None = None) -> GoalChange:
-        """R3-15: a goal with fixed VP, private to its player (P3-09). Auctioned goals are goals too."""
+                       source_id: str | None = None, answer: OwedWith[GoalChange] | None = None) -> GoalChange:
+        """R3-15: a goal with fixed VP, private to its player (P3-09). Auctioned goals are goals too. ``answer``: the
+        DM to its player, owed in its transaction (``owe_in``)."""
         description = description.strip()  # kept as typed, newlines too (docs/input.md)
         if not description:
             raise RuleError("A goal needs its description, e.g. “Own 4 Agri Fiefs”.")
@@ -278,10 +279,14 @@ class VictoryService(ScoringService):
             await uow.record(game_id, "GoalAdded", actor, {"user_id": user_id, "name": player.name,
                                                            "goal": goal.number, "description": description, "vp": vp},
                              source_id)
-            return GoalChange(self._goal_view(goal, player), "added")
+            return await owe_in(uow, answer, GoalChange(self._goal_view(goal, player), "added"))
 
     async def set_goal_achieved(self, game_id: int, *, user_id: int, number: int, achieved: bool = True,
-                                actor: int | None, source_id: str | None = None) -> GoalChange:
+                                actor: int | None, source_id: str | None = None,
+                                answer: OwedWith[GoalChange] | None = None) -> GoalChange:
+        """``answer``: the player's DM (and the final table scored again, were there one: ``refresh_final``; an
+        ended game's closed ledger refuses the change), owed in its transaction (``owe_in``; the table's chart is
+        added to its row after: ``bot/actions/owed_files.py``)."""
         async with self._write(game_id, source_id) as uow:
             game, player, goal = await self._goal(uow, game_id, user_id, number)
             if goal.achieved == achieved:
@@ -294,10 +299,12 @@ class VictoryService(ScoringService):
             await uow.record(game_id, "GoalAchieved" if achieved else "GoalNotAchieved", actor,
                              {"user_id": user_id, "name": player.name, "goal": number, "vp": goal.vp,
                               "final_scores_updated": final is not None}, source_id)
-            return GoalChange(self._goal_view(goal, player), "achieved" if achieved else "not achieved", final)
+            return await owe_in(uow, answer, GoalChange(self._goal_view(goal, player),
+                                                        "achieved" if achieved else "not achieved", final))
 
     async def remove_goal(self, game_id: int, *, user_id: int, number: int, actor: int | None,
-                          source_id: str | None = None) -> GoalChange:
+                          source_id: str | None = None, answer: OwedWith[GoalChange] | None = None) -> GoalChange:
+        """``answer``: as ``set_goal_achieved``'s."""
         async with self._write(game_id, source_id) as uow:
             game, player, goal = await self._goal(uow, game_id, user_id, number)
             view = self._goal_view(goal, player)
@@ -308,7 +315,7 @@ class VictoryService(ScoringService):
                              {"user_id": user_id, "name": player.name, "goal": number,
                               "description": goal.description, "vp": goal.vp,
                               "final_scores_updated": final is not None}, source_id)
-            return GoalChange(view, "removed", final)
+            return await owe_in(uow, answer, GoalChange(view, "removed", final))
 
     async def _goal(self, uow: UnitOfWork, game_id: int, user_id: int, number: int
                     ) -> tuple[Game, Player, VictoryGoal]:
@@ -345,8 +352,9 @@ class VictoryService(ScoringService):
                              source_id: str | None = None, answer: OwedWith[PrestigeReceipt] | None = None
                              ) -> PrestigeReceipt:
         """R3-16: prestige at the moderator's discretion, during or after the game; over the 20·N pool it is
-        recorded with a warning (P3-05). A negative award corrects an earlier one. ``answer``: the player's DM
-        and the announcement, owed in its transaction (``owe_in``)."""
+        recorded with a warning (P3-05). A negative award corrects an earlier one. ``answer``: the player's DM,
+        the announcement (and the final table scored again, were there one: as ``set_goal_achieved``'s), owed in its
+        transaction (``owe_in``; the table's chart is added to its row after: ``bot/actions/owed_files.py``)."""
         reason = reason.strip()  # kept as typed, newlines too (docs/input.md)
         if not reason:
             raise RuleError("Give the reason for the award, e.g. “Bloodiest Ambush”.")

@@ -46,6 +46,7 @@ from engine.service.landsdraad.victory_views import (
     ProjectedScore,
 )
 from engine.service.ledger import game_view, load_game, require_player
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase, UnitOfWork
 from engine.store.models import Event, Game, Player
 from engine.store.models.landsdraad import FinalScoreRow, Round, VictoryGoal
@@ -197,14 +198,40 @@ def summary(view: FinalView) -> list[dict[str, Any]]:
     return [{"name": r.name, "total": r.total, "place": r.place, "title": r.title} for r in view.rows]
 
 
+async def forecast_of(session: AsyncSession, game: Game) -> ForecastView:
+    """R3-08: what everything is worth if ``game`` ended now, read in ``session`` (a round's opening reads it in
+    its transaction, so the Forecast posted with it is owed with it). Goals and prestige are never in it."""
+    snap = await snapshot(session, game)
+    return ForecastView(game_view(game), game.current_round, forecast(snap.table), snap.table.joined,
+                        snap.table.penalty, snap.table.total_percent())
+
+
+async def score_ended(uow: UnitOfWork, game: Game, *, actor: int | None, confirm: bool, source_id: str | None,
+                      pending_is_error: bool) -> FinalOrPending:
+    """Score ``game``, ended by an End Game vote, with its penalty (R3-04), in ``uow``'s transaction (``GameScored``);
+    or, percentages above 100 (P3-15), say why it waits (``pending_is_error``: refuse instead)."""
+    snap = await snapshot(uow.session, game)
+    try:
+        check_percentages(snap.table, confirm)
+    except RuleError as error:
+        if pending_is_error:
+            raise
+        return PendingScores(game_view(game), str(error))
+    scores = final_scores(snap.table, confirmed=confirm)
+    await store_final(uow, game, snap, scores, ended_by="end game", chancellor_id=None)
+    view = await load_final(uow.session, game)
+    assert view is not None
+    await uow.record(game.id, "GameScored", actor,
+                     {"ended_by": "end game", "penalty": snap.table.penalty, "confirmed": confirm,
+                      "pot": exact(view.pot), "scores": summary(view)}, source_id)
+    return view
+
+
 class ScoringService(ServiceBase):
     async def forecast(self, game_id: int) -> ForecastView:
         """R3-08: what everything is worth if the game ended now. Goals and prestige are never in it."""
         async with self._read() as session:
-            game = await load_game(session, game_id)
-            snap = await snapshot(session, game)
-            return ForecastView(game_view(game), game.current_round, forecast(snap.table), snap.table.joined,
-                                snap.table.penalty, snap.table.total_percent())
+            return await forecast_of(session, await load_game(session, game_id))
 
     async def projected_score(self, game_id: int, user_id: int, *, who: str = "You") -> ProjectedScore:
         """One player's score if the game ended now (categories, the singular awards they would win, their goals
@@ -233,60 +260,69 @@ class ScoringService(ServiceBase):
             return await load_final(session, await load_game(session, game_id))
 
     async def end_game(self, game_id: int, *, actor: int | None, confirm: bool = False, majority: bool = False,
-                       source_id: str | None = None) -> FinalOrPending:
+                       source_id: str | None = None, answer: OwedWith[FinalOrPending] | None = None
+                       ) -> FinalOrPending:
         """``/game end``: the game ends now and is scored (R3-17..R3-19). ``majority``: a Majority Victory (R3-20),
         its holder Chancellor of the Landsdraad. A game an End Game vote ended is scored with its penalty (R3-04).
-        A game already scored returns its stored scores (``already``)."""
+        A game already scored returns its stored scores (``already``). ``answer``: the final table (and a
+        correction's line), owed in its transaction (``owe_in``; its chart is added to its row after:
+        ``bot/actions/owed_files.py``)."""
         async with self._write(game_id, source_id) as uow:
-            game = await load_game(uow.session, game_id)
-            if game.ruleset != NAME:
-                raise RuleError(f"Final scores as Clerk keeps them are a Landsdraad rule; {game.name} plays "
-                                f"{game.ruleset}.")
-            stored = await load_final(uow.session, game)
-            if stored is not None and game.status == "ended":
-                return replace(stored, already=True)
-            if stored is not None:
-                return await self._score_again(uow, game, stored, actor=actor, confirm=confirm, source_id=source_id)
-            if game.status != "ended" and game.settings.get("end_game_penalty_applied") is not None:
-                uow.end(game)  # reopened before it was scored: it ends again as its End Game vote ended it
-            if game.status == "ended":
-                if majority:
-                    raise RuleError(f"{game.name} already ended by an End Game vote; it cannot also end by a "
-                                    "majority. `/game end` scores it.")
-                return await self._score_ended(uow, game, actor=actor, confirm=confirm, source_id=source_id,
-                                               pending_is_error=True)
-            snap = await snapshot(uow.session, game, penalty=0)
-            holder = None
+            return await owe_in(uow, answer, await self._end_game(uow, game_id, actor=actor, confirm=confirm,
+                                                                  majority=majority, source_id=source_id))
+
+    async def _end_game(self, uow: UnitOfWork, game_id: int, *, actor: int | None, confirm: bool, majority: bool,
+                        source_id: str | None) -> FinalOrPending:
+        game = await load_game(uow.session, game_id)
+        if game.ruleset != NAME:
+            raise RuleError(f"Final scores as Clerk keeps them are a Landsdraad rule; {game.name} plays "
+                            f"{game.ruleset}.")
+        stored = await load_final(uow.session, game)
+        if stored is not None and game.status == "ended":
+            return replace(stored, already=True)
+        if stored is not None:
+            return await self._score_again(uow, game, stored, actor=actor, confirm=confirm, source_id=source_id)
+        if game.status != "ended" and game.settings.get("end_game_penalty_applied") is not None:
+            uow.end(game)  # reopened before it was scored: it ends again as its End Game vote ended it
+        if game.status == "ended":
             if majority:
-                holder = await self._majority_now(uow.session, game, snap)
-            else:
-                rnd = (await uow.session.execute(select(Round).where(
-                    Round.game_id == game.id, Round.status == "open"))).scalar_one_or_none()
-                if rnd is not None:
-                    raise RuleError(f"Round {rnd.number} is still open. Close it first with /round close (a crisis "
-                                    "that ends the game is decided by its vote, and counts for Weathervane), then "
-                                    "/game end.")
-            scores = final_scores(snap.table, majority_winner=holder, confirmed=confirm)
-            voided = (await uow.session.execute(select(Round.number).where(
-                Round.game_id == game.id, Round.status == "open"))).scalars().all()
-            await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
-                                      .values(status="void", closed_at=uow.now))
-            uow.end(game)
-            ended_by = "majority" if majority else "moderator"
-            await store_final(uow, game, snap, scores, ended_by=ended_by, chancellor_id=holder)
-            view = await load_final(uow.session, game)
-            assert view is not None
-            chancellor = view.chancellor
-            await uow.record(game.id, "GameEnded", actor,
-                             {"ended_by": ended_by, "chancellor": chancellor, "confirmed": confirm,
-                              "rounds_voided": list(voided), "pot": exact(view.pot), "scores": summary(view)},
-                             source_id)
-            return view
+                raise RuleError(f"{game.name} already ended by an End Game vote; it cannot also end by a "
+                                "majority. `/game end` scores it.")
+            return await score_ended(uow, game, actor=actor, confirm=confirm, source_id=source_id,
+                                     pending_is_error=True)
+        snap = await snapshot(uow.session, game, penalty=0)
+        holder = None
+        if majority:
+            holder = await self._majority_now(uow.session, game, snap)
+        else:
+            rnd = (await uow.session.execute(select(Round).where(
+                Round.game_id == game.id, Round.status == "open"))).scalar_one_or_none()
+            if rnd is not None:
+                raise RuleError(f"Round {rnd.number} is still open. Close it first with /round close (a crisis "
+                                "that ends the game is decided by its vote, and counts for Weathervane), then "
+                                "/game end.")
+        scores = final_scores(snap.table, majority_winner=holder, confirmed=confirm)
+        voided = (await uow.session.execute(select(Round.number).where(
+            Round.game_id == game.id, Round.status == "open"))).scalars().all()
+        await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
+                                  .values(status="void", closed_at=uow.now))
+        uow.end(game)
+        ended_by = "majority" if majority else "moderator"
+        await store_final(uow, game, snap, scores, ended_by=ended_by, chancellor_id=holder)
+        view = await load_final(uow.session, game)
+        assert view is not None
+        chancellor = view.chancellor
+        await uow.record(game.id, "GameEnded", actor,
+                         {"ended_by": ended_by, "chancellor": chancellor, "confirmed": confirm,
+                          "rounds_voided": list(voided), "pot": exact(view.pot), "scores": summary(view)},
+                         source_id)
+        return view
 
     async def score_ended_game(self, game_id: int, *, actor: int | None,
                                source_id: str | None = None) -> FinalOrPending:
-        """Right after an End Game vote is enacted: score the ended game with its penalty, or say why it waits
-        (P3-15: the percentages add up to more than 100; a moderator confirms with /game end confirm:true)."""
+        """An ended game not scored yet: score it with its End Game penalty, or say why it waits (P3-15: the
+        percentages add up to more than 100; a moderator confirms with /game end confirm:true). An enacted End Game
+        vote is scored in the enactment's own transaction (``MajorityService.enact``, ``score_ended``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             stored = await load_final(uow.session, game)
@@ -294,26 +330,8 @@ class ScoringService(ServiceBase):
                 return replace(stored, already=True)
             if game.status != "ended":
                 raise RuleError(f"{game.name} has not ended.")
-            return await self._score_ended(uow, game, actor=actor, confirm=False, source_id=source_id,
-                                           pending_is_error=False)
-
-    async def _score_ended(self, uow: UnitOfWork, game: Game, *, actor: int | None, confirm: bool,
-                           source_id: str | None, pending_is_error: bool) -> FinalOrPending:
-        snap = await snapshot(uow.session, game)
-        try:
-            check_percentages(snap.table, confirm)
-        except RuleError as error:
-            if pending_is_error:
-                raise
-            return PendingScores(game_view(game), str(error))
-        scores = final_scores(snap.table, confirmed=confirm)
-        await store_final(uow, game, snap, scores, ended_by="end game", chancellor_id=None)
-        view = await load_final(uow.session, game)
-        assert view is not None
-        await uow.record(game.id, "GameScored", actor,
-                         {"ended_by": "end game", "penalty": snap.table.penalty, "confirmed": confirm,
-                          "pot": exact(view.pot), "scores": summary(view)}, source_id)
-        return view
+            return await score_ended(uow, game, actor=actor, confirm=False, source_id=source_id,
+                                     pending_is_error=False)
 
     async def _score_again(self, uow: UnitOfWork, game: Game, stored: FinalView, *, actor: int | None,
                            confirm: bool, source_id: str | None) -> FinalView:
