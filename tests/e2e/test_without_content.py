@@ -218,4 +218,7 @@ async def test_a_bot_stopped_while_the_notice_waits_for_discord_posts_it_once_at
     await h.settle()
     [told] = reading_notices(h, h.game, "cannot read messages")
     assert told.content.startswith("⚠️ **sirius**: from now on Clerk cannot read")
-    assert h.fake.nonce_repeats == (1 if recorded else 0)
+    # Sent again under its nonce, once or more: when Discord had it; and whenever the start's first client, the one
+    # Discord refuses the intent, sent it from the queue before it was refused and closed without marking it sent
+    # (seen under load, 2026-12-07): the channel shows it once all the same (``[told]`` above).
+    assert h.fake.nonce_repeats >= (1 if recorded else 0)
