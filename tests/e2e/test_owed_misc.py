@@ -10,11 +10,12 @@ from datetime import timedelta
 from typing import Any
 from unittest.mock import patch
 
-from fakediscord import Channel
+from fakediscord import Attachment, Channel
 
 from bot.actions.landsdraad import closing
 
 from .clerkbot import Harness
+from .test_discord_myl_conv import also_plays, primary
 from .test_owed_interactions import killed_as_it_returns, killed_in_a_pass, nothing_more, posted_once_at_start
 
 MAJORITY = "**Moderators: Majority Victory?** alice controls 13 of the 19 votes players control, more than half."
@@ -72,3 +73,97 @@ async def test_the_majority_a_rounds_close_makes_is_told_after_a_kill_once(clerk
     }
     await posted_once_at_start(h, before, held)
     await nothing_more(h, before, held)
+
+
+def summary_of(h: Harness, channel: Channel) -> str:
+    """The one set-up summary message in ``channel`` (edited in place as the set-up goes)."""
+    [message] = [m for m in h.fake.messages(channel) if "being set up" in m.text() or "set-up" in m.text().lower()]
+    return message.text()
+
+
+async def test_a_convocate_or_mylantium_import_just_before_a_kill_is_posted_after_it_once(clerk_bot: Harness) -> None:
+    """`/game import` of a Convocate and of a Mylantium file, each killed after its commit, before anything is
+    owed: during set-up the game channel's set-up summary (made of the board or the government page read in the
+    import's transaction) reads as the import left it after the restart, one message; once play has begun, the line
+    in the game channel is posted once, and a second restart posts nothing more. Before, the summary or the line
+    was read and owed after the commit, and the kill lost it."""
+    h = clerk_bot
+    senate = h.fake.add_channel("senate")
+    await h.run(h.mod, "game new", senate, ruleset="convocate", name="senate")
+    data = ("record,user,name,sovereignty,order,homeworld,kind,controller,owner,vote,pallarch,at,morality,penalty,"
+            f"faces,readied\nplayer,<@{h.alice.id}>,,Union,,,,,,,,,,,,\n"
+            f"card,,Union Prime,,,,homeworld,<@{h.alice.id}>,,,,,,,,\n").encode()
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "game import", senate,
+                                                       file=Attachment("senate.csv", data)))
+    assert not [m for m in h.fake.messages(senate) if "Union Prime" in m.text()], "killed before it was posted"
+    await h.restart()
+    await h.settle()
+    assert "Union Prime" in summary_of(h, senate), "the summary as the import left it"
+
+    vega = await also_plays(h, "convocate", "vega", moved=False)  # past its set-up
+    data = ("record,user,name,sovereignty,order,homeworld,kind,controller,owner,vote,pallarch,at,morality,penalty,"
+            f"faces,readied\nplayer,<@{h.bob.id}>,,Kingdom,,,,,,,,,,,,\n"
+            f"card,,Korhal,,,,homeworld,<@{h.bob.id}>,,,,,,,,\n").encode()
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "game import", vega, file=Attachment("vega.csv", data)))
+    lines: dict[str, tuple[Channel | None, str]] = {
+        "the Convocate import's line": (vega, "The moderators added 1 player and 1 card to vega from a file.")}
+    await posted_once_at_start(h, before, lines)
+    await nothing_more(h, before, lines)
+
+    republic = h.fake.add_channel("republic")
+    await h.run(h.mod, "game new", republic, ruleset="mylantium", name="republic")
+    data = ("record,faction,user,party,vp,treasury,name,territory,kind,count,charisma,maintenance,cost,status,votes,"
+            f"building\nfaction,Plutocrats,<@{h.alice.id}>,Whig,3,100,,,,,,,,,,\n"
+            "territory,,,,,,Avalon,,,,,,,,,\n").encode()
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "game import", republic,
+                                                       file=Attachment("republic.csv", data)))
+    assert not [m for m in h.fake.messages(republic) if "Avalon" in m.text()], "killed before it was posted"
+    await h.restart()
+    await h.settle()
+    assert "Avalon" in summary_of(h, republic), "the summary as the import left it"
+
+    await primary(h)  # #sirius: Mylantium, its Primary open (past its set-up)
+    data = (b"record,faction,user,party,vp,treasury,name,territory,kind,count,charisma,maintenance,cost,status,votes,"
+            b"building\nterritory,,,,,,Bicardia,,,,,,,,,\n")
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "game import", h.game,
+                                                       file=Attachment("sirius.csv", data)))
+    lines = {"the Mylantium import's line": (h.game, "The moderators added 1 territory to sirius from a file.")}
+    await posted_once_at_start(h, before, lines)
+    await nothing_more(h, before, lines)
+
+
+async def test_a_set_up_summary_changed_by_convocate_player_or_a_mylantium_addition_is_brought_up_to_date_after_a_kill(
+        clerk_bot: Harness) -> None:
+    """While a game is being set up its channel has one set-up summary, edited in place. The Convocate's `/convocate
+    player` and Mylantium's `/faction register`, `/territory add`, `/building add` and `/candidate add` are each
+    killed after their commit, before anything is owed: after each restart the summary reads as the change left it
+    (made of what the write's transaction read after it, ``clerk.followed``, and owed there) and is still one
+    message. Before, it was read and owed after the commit, and the kill left it out of date until the next
+    change."""
+    h = clerk_bot
+    vega = h.fake.add_channel("vega")
+    await h.run(h.mod, "game new", vega, ruleset="convocate", name="vega")
+    await h.run(h.mod, "card add", vega, kind="location", name="Corovan")
+    await h.settle()
+    republic = h.fake.add_channel("republic")
+    await h.run(h.mod, "game new", republic, ruleset="mylantium", name="republic")
+    await h.run(h.mod, "territory add", republic, name="Avalon")
+    await h.settle()
+    for channel, act, piece in (
+            (vega, lambda: h.fake.slash(h.mod, "convocate player", vega, user=h.alice, sovereignty="Union"), "alice"),
+            (republic, lambda: h.fake.slash(h.mod, "faction register", republic, faction="Plutocrat", user=h.bob,
+                                            party="Whig", vp=3, treasury=10), "Plutocrats"),
+            (republic, lambda: h.fake.slash(h.mod, "territory add", republic, name="Bicardia"), "Bicardia"),
+            (republic, lambda: h.fake.slash(h.mod, "building add", republic, territory="Avalon", kind="port",
+                                            count=2), "port"),
+            (republic, lambda: h.fake.slash(h.mod, "candidate add", republic, name="Lee Adams", faction="Plutocrat",
+                                            charisma=7), "Lee Adams")):
+        shown = summary_of(h, channel)
+        await killed_as_it_returns(h, act)
+        assert summary_of(h, channel) == shown, "killed before the summary was edited"
+        await h.restart()
+        await h.settle()
+        assert summary_of(h, channel) != shown, "brought up to date at start"
+        assert piece in summary_of(h, channel)
