@@ -55,17 +55,19 @@ async def quietly(app: App, game: GameView, *public: Outgoing) -> list[Outgoing]
 
 async def quietly_owed(app: App, ctx: Ctx, game: GameView, write: Callable[[], Awaitable[T]],
                        read: Callable[[Any, int], Awaitable[V | None]], summary: Callable[[V], Card],
-                       said: Callable[[T], tuple[list[Outgoing], list[Outgoing]]], *,
+                       said: Callable[[T], tuple[list[Outgoing], ...]], *,
                        joins: Callable[[T], Sequence[int]] | None = None) -> list[Outgoing]:
     """``quietly``, owed with the write: ``write`` (a moderator's addition, under the command's source id), then
     ``read``, in its transaction, of what the set-up summary shows (None once the set-up is over: ``clerk.followed``);
-    ``said`` makes the command's own messages and its public posts of the write's result. What it posts (during set-up
+    ``said`` makes the command's own messages, its public posts (and the messages that follow them) of the write's
+    result: ``(own, public[, after])``. What it posts (during set-up
     the summary made by ``summary`` of what ``read`` found, edited in place, instead of the public posts) is owed in
     that transaction, so a kill after its commit cannot leave the summary out of date or lose the posts. ``joins``:
     as ``clerk.followed.write``'s."""
     def made(f: Followed[T, V | None]) -> list[Outgoing]:
-        own, public = said(f.done)
-        return [*own, *([summary_post(game, summary(f.seen))] if f.seen is not None else public)]
+        own, public, *after = said(f.done)
+        return [*own, *([summary_post(game, summary(f.seen))] if f.seen is not None else public),
+                *(item for part in after for item in part)]
 
     answered: AnswerWith[Followed[T, V | None]] = AnswerWith(ctx.answering, made)
     return answered.out(await app.clerk.followed.write(game.id, write, read, source_id=ctx.source_id,

@@ -167,3 +167,32 @@ async def test_a_set_up_summary_changed_by_convocate_player_or_a_mylantium_addit
         await h.settle()
         assert summary_of(h, channel) != shown, "brought up to date at start"
         assert piece in summary_of(h, channel)
+
+
+async def test_a_convocate_or_mylantium_player_removed_just_before_a_kill_is_told_after_it_once(
+        clerk_bot: Harness) -> None:
+    """`/player remove` in a Convocate game (carol's seat leaves the table) and in a Mylantium game (carol's Proles
+    withdraw), each killed after its commit, before anything is owed: after the restart the line in the game
+    channel and the DM to the removed player are posted once (owed in the removal's transaction with what it read
+    after it, ``clerk.followed``); a second restart posts nothing more. Before, they were owed after the commit and
+    the kill lost them."""
+    h = clerk_bot
+    vega = await also_plays(h, "convocate", "vega", moved=False)
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "player remove", vega, user=h.carol))
+    told: dict[str, tuple[Channel | None, str]] = {
+        "the line in vega": (vega, "**carol** has left **vega**"),
+        "the DM to carol": (h.fake.dm_channel(h.carol), "removed you from vega"),
+    }
+    await posted_once_at_start(h, before, told)
+    await nothing_more(h, before, told)
+
+    await primary(h)
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "player remove", h.game, user=h.carol))
+    told = {
+        "the line in sirius": (h.game, "**carol** has left **sirius**"),
+        "the DM to carol": (h.fake.dm_channel(h.carol), "removed you from sirius"),
+    }
+    await posted_once_at_start(h, before, told)
+    await nothing_more(h, before, told)

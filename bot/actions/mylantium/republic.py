@@ -45,7 +45,7 @@ def _faction(o: dict[str, Any]) -> Any:
 
 
 async def _quietly(app: App, ctx: Ctx, g: GameView, write: Callable[[], Awaitable[T]],
-                   said: Callable[[T], tuple[list[Outgoing], list[Outgoing]]], *,
+                   said: Callable[[T], tuple[list[Outgoing], ...]], *,
                    joins: Callable[[T], Sequence[int]] | None = None) -> list[Outgoing]:
     """A set-up command's write and what it posts (``said``: its own messages, its public posts), during set-up the
     set-up summary instead of the public posts, made of the government page read in the write's transaction and
