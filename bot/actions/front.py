@@ -171,6 +171,10 @@ class Front:
     """Reminder kind (its service record's ``reminders``) -> how a reminder of it reads."""
     recover: Mapping[str, Recover] = field(default_factory=dict)
     """Result kind (``engine.service.announcements``) -> its announcement again, after a crash."""
+    at_start: tuple[DueTask, ...] = ()
+    """Work the deadline scheduler's first pass does once at each start, after the announcements' recovery and
+    before what is due (``bot.actions.recovery.start_work``): what a kill between two writes may have left undone
+    (Landsdraad: the majority check after a round's close)."""
     sources: Mapping[str, Source] = field(default_factory=dict)
     """What an option's ``autocomplete`` kind lists, for the ruleset's own kinds."""
     receipts: Receipts | None = None

@@ -39,6 +39,19 @@ async def unannounced_results(app: App, now: datetime) -> list[Outgoing]:
     return out
 
 
+async def start_work(app: App, now: datetime) -> list[Outgoing]:
+    """Each front's work at a start (``Front.at_start``), in the deadline scheduler's first pass (with ``TIMED``
+    set: what it posts may be owed in its writes' transactions). One that fails is logged; the others are done."""
+    out: list[Outgoing] = []
+    for front in app.fronts:
+        for task in front.at_start:
+            try:
+                out += await task(app, now)
+            except Exception:
+                log.exception("the work at start of %s failed", front.name)
+    return out
+
+
 async def unanswered_receipts(app: App, now: datetime, up_to: int) -> list[tuple[int, str, Outgoing]]:
     """(message id, source id, receipt) of every DM recorded in the last day (up to the event ``up_to``, the last
     before this start) whose receipt was never owed (the bot was killed between its commit and owing the receipt),

@@ -10,14 +10,19 @@ the public posts it was given)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 from bot.actions.commands import App, require_game
 from bot.actions.context import Ctx
 from bot.actions.outbox import AnswerWith, Card, Keep, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
+from engine.service.followed import Followed
 from engine.service.views import GameView
+
+T = TypeVar("T")
+V = TypeVar("V")
 
 SETUP_KEY = "setup"
 """The kept message of a game's set-up summary (``posted_messages.key``)."""
@@ -46,6 +51,27 @@ async def quietly(app: App, game: GameView, *public: Outgoing) -> list[Outgoing]
     if card is None:
         return list(public)
     return [summary_post(game, card)]
+
+
+async def quietly_owed(app: App, ctx: Ctx, game: GameView, write: Callable[[], Awaitable[T]],
+                       read: Callable[[Any, int], Awaitable[V | None]], summary: Callable[[V], Card],
+                       said: Callable[[T], tuple[list[Outgoing], ...]], *,
+                       joins: Callable[[T], Sequence[int]] | None = None) -> list[Outgoing]:
+    """``quietly``, owed with the write: ``write`` (a moderator's addition, under the command's source id), then
+    ``read``, in its transaction, of what the set-up summary shows (None once the set-up is over: ``clerk.followed``);
+    ``said`` makes the command's own messages, its public posts (and the messages that follow them) of the write's
+    result: ``(own, public[, after])``. What it posts (during set-up
+    the summary made by ``summary`` of what ``read`` found, edited in place, instead of the public posts) is owed in
+    that transaction, so a kill after its commit cannot leave the summary out of date or lose the posts. ``joins``:
+    as ``clerk.followed.write``'s."""
+    def made(f: Followed[T, V | None]) -> list[Outgoing]:
+        own, public, *after = said(f.done)
+        return [*own, *([summary_post(game, summary(f.seen))] if f.seen is not None else public),
+                *(item for part in after for item in part)]
+
+    answered: AnswerWith[Followed[T, V | None]] = AnswerWith(ctx.answering, made)
+    return answered.out(await app.clerk.followed.write(game.id, write, read, source_id=ctx.source_id,
+                                                       answer=answered.owed, joins=joins))
 
 
 @ROUTES.command("game announce", "Post the set-up summary now, as a new message in the game channel.",

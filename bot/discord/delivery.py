@@ -47,7 +47,7 @@ from bot.discord.contexts import DirectMessage
 from bot.discord.kept import Keeper
 from bot.discord.limits import clip
 from bot.discord.lost_channels import UNKNOWN_CHANNEL, LostChannels
-from bot.discord.outbox_worker import RETRY, SENT, UNDELIVERABLE, OutboxWorker
+from bot.discord.outbox_worker import HELD_NOW, RETRY, SENT, UNDELIVERABLE, OutboxWorker
 from bot.discord.pacing import Pacer
 from bot.discord.permission_reports import PermissionReports
 from bot.discord.plain_post import PlainPoster
@@ -56,7 +56,7 @@ from bot.discord.threads import ChannelGone, Threads, Undeliverable
 from bot.tasks import cancel_one
 from engine.core.stamps import discord_text, utc_text
 from engine.service import Clerk
-from engine.service.owed import HELD, NOTICE, RECEIPT, Owed, OwedRow
+from engine.service.owed import NOTICE, RECEIPT, Owed, OwedRow
 from engine.service.views import GameView
 
 log = logging.getLogger("clerk.discord.delivery")
@@ -405,11 +405,11 @@ class Courier:
 
     async def _channel_gone(self, row: OwedRow, item: Outgoing) -> tuple[str, int | None]:
         """``row`` was refused because its channel does not exist (lost_channels.py): held if it was a game's
-        channel; sent to the game's channel now if the game was moved away from it since it was owed; else
-        undeliverable."""
-        verdict = await self.lost.refused(item)
+        channel (settled so by ``lost.refused``); sent to the game's channel now if the game was moved away from it
+        since it was owed (or since the refusal); else undeliverable."""
+        verdict = await self.lost.refused(row.id, item)
         if verdict is True:
-            return HELD, None  # kept until /game move
+            return HELD_NOW, None  # kept until /game move
         if verdict is False:
             return UNDELIVERABLE, None
         log.info("%s was owed before its game moved to %s: sent there", item.to, verdict)

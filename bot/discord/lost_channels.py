@@ -80,11 +80,12 @@ class LostChannels:
         self.deletions = 0
         """Channel deletions Discord told of and looked at (tests wait for them)."""
 
-    async def refused(self, item: Outgoing) -> bool | int:
-        """``item`` was refused because its channel does not exist: True if that is a game's channel (``item`` is then
-        held, and the moderators are told if they were not for this channel); the game's channel now if a game was
-        moved away from it (``item`` was owed before the move: it goes there); False otherwise (it is
-        undeliverable). Never raises."""
+    async def refused(self, row_id: int, item: Outgoing) -> bool | int:
+        """``item`` (the owed row ``row_id``) was refused because its channel does not exist: True if that is a game's
+        channel (the moderators are told if they were not for this channel, and the row is settled held,
+        ``clerk.outbox.hold``); the game's channel now if a game was moved away from it (``item`` was owed before the
+        move, or the move committed between the refusal and the hold: it goes there); False otherwise (it is
+        undeliverable). Raises only if the hold's write fails."""
         if not isinstance(item.to, ToChannel | ToThread):
             return False
         try:
@@ -95,10 +96,14 @@ class LostChannels:
             if isinstance(item.to, ToThread) and not await self._gone(item.to.channel_id):
                 return False  # the thread alone was deleted: the channel is there
             await self.lost(game, item)
-            return True
         except Exception:
             log.exception("noting that the channel of %s is gone failed", item.to)
             return False
+        # held in a transaction that reads the game's channel under its lock: a /game move committed since the lookup
+        # above released what was held then, not this row, which goes to the game's new channel instead. A failure
+        # here is the worker's to try again (the row stays owed)
+        now_in = await self.clerk.outbox.hold(row_id, game.id, item.to.channel_id)
+        return True if now_in is None else now_in
 
     async def deleted(self, channel_id: int) -> None:
         """Discord says ``channel_id`` was deleted (CHANNEL_DELETE): if it was the channel of a game still running,

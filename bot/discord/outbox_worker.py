@@ -32,6 +32,10 @@ from engine.service.owed import Owed, OwedRow
 log = logging.getLogger("clerk.discord.outbox")
 
 SENT, UNDELIVERABLE, RETRY = "sent", "undeliverable", "retry"
+HELD_NOW = "held now"
+"""The outcome of a row the sender has settled ``held`` itself (a message for a deleted game channel, held in a
+transaction that reads the game's channel first: ``clerk.outbox.hold``): the worker marks nothing more (marking it
+held again after a ``/game move`` had released it would hold it for a channel the game has left)."""
 SLOTS = 16
 BACKOFF = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 """Seconds before a message whose send failed for a passing reason is tried again (then every 60 s)."""
@@ -39,7 +43,7 @@ LOG_EVERY = 10.0
 """While messages wait, the log says how many at most this often (seconds)."""
 
 Send = Callable[[OwedRow], Awaitable[tuple[str, int | None]]]
-"""Deliver one row: its outcome (SENT, UNDELIVERABLE, RETRY) and the channel it went to when known."""
+"""Deliver one row: its outcome (SENT, UNDELIVERABLE, RETRY, HELD_NOW) and the channel it went to when known."""
 
 
 @dataclass
@@ -281,7 +285,8 @@ class OutboxWorker:
                 lane.rows.popleft()
                 self.waiting -= 1
                 self.sent += outcome == SENT
-                self._settle_later(row.id, outcome)
+                if outcome != HELD_NOW:
+                    self._settle_later(row.id, outcome)
         finally:
             lane.busy = False
             if lane.rows:

@@ -27,7 +27,7 @@ from typing import Protocol
 from bot.actions.commands import App
 from bot.actions.messages import close_due
 from bot.actions.outbox import TIMED, Answering, Outgoing
-from bot.actions.recovery import unannounced_results
+from bot.actions.recovery import start_work, unannounced_results
 from bot.tasks import cancel_one
 from engine.service.lease import Lease
 from engine.store.faults import fault_kind
@@ -244,6 +244,7 @@ class DeadlineScheduler:
         return delay
 
     async def _read_and_do(self, now: datetime) -> float:
+        first = not self._recovered
         out = [] if self._recovered else await unannounced_results(self.app, now)  # after a crash (recovery.py)
         self._recovered = True
         if self.settle is not None:
@@ -251,6 +252,8 @@ class DeadlineScheduler:
         answering = self.answering() if self.answering is not None else None
         token = TIMED.set(answering)
         try:
+            if first:  # what a kill between two writes left undone (``Front.at_start``)
+                out += await start_work(self.app, now)
             out += await close_due(self.app, now)
         except Exception:
             if answering is not None and answering.owed:  # committed with the writes before the failure: sent

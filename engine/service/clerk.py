@@ -22,6 +22,7 @@ from engine.service.convocate import ConvocateService
 from engine.service.dice import DiceService
 from engine.service.dm_channels import DmChannelService
 from engine.service.exports import ExportService
+from engine.service.followed import FollowedWrites
 from engine.service.games import GameService
 from engine.service.landsdraad import RULESET as LANDSDRAAD
 from engine.service.landsdraad import LandsdraadService
@@ -79,6 +80,8 @@ class Clerk(ServiceBase):
         """Results closed and not yet posted (``ResultPending`` / ``ResultPosted``)."""
         self.outbox = OwedService(backend)
         """The messages the bot owes Discord (``owed_messages``)."""
+        self.followed = FollowedWrites(backend)
+        """A write and a read of what it left in one transaction, what they post owed there (``followed``)."""
         self.seals = DiceService(backend)
         """The committed dice seeds and their rolls (``/verify``, docs/dice.md)."""
         self.plugged: dict[str, RulesetService] = {r.name: r.service(self.backend, self)

@@ -51,6 +51,7 @@ game to another channel (``release_held``), then sent there."""
 
 _O = Base.metadata.tables["owed_messages"]
 _E = Base.metadata.tables["events"]
+_G = Base.metadata.tables["games"]
 _NONCES = select(_O.c.nonce).where(_O.c.nonce.in_(bindparam("nonces", expanding=True)))
 _SUPERSEDE = (update(_O).where(_O.c.coalesce == bindparam("key"), _O.c.outcome.is_(None), _O.c.id < bindparam("newer"))
               .values(outcome="superseded", done_at=bindparam("now")))
@@ -423,6 +424,22 @@ class OwedService(ServiceBase):
             found = await session.execute(select(func.count()).select_from(_O).where(
                 _O.c.outcome == HELD, _held_lane(channel_id)))
             return int(found.scalar_one())
+
+    async def hold(self, row_id: int, game_id: int, channel_id: int) -> int | None:
+        """The row ``row_id``, refused because ``channel_id``, the channel of game ``game_id`` when it was looked up,
+        does not exist: settled ``held`` (until ``/game move``) in a transaction that first takes the game's lock and
+        reads its channel, so that a move committed since the refusal, whose ``release_in`` could not see the row
+        (not held yet), is seen: then nothing is written (the row stays owed) and the game's channel now is returned,
+        for the row to go there. None: held. Before 2026-12-07 the row was settled held in the group-committed marks
+        whatever the game's channel, and a move committed in between left it held for a channel the game had left,
+        never posted."""
+        async with self._sessions() as session, session.begin():
+            await lock_for_write(session, game_id)
+            now_in = (await session.execute(select(_G.c.channel_id).where(_G.c.id == game_id))).scalar_one_or_none()
+            if now_in is not None and now_in != channel_id:
+                return int(now_in)
+            await session.execute(_SETTLE, {"row": row_id, "outcome": HELD, "now": self.clock.now()})
+            return None
 
     async def release_held(self, channel_id: int, retarget: Callable[[Owed], Owed]) -> list[OwedRow]:
         """The messages held for the deleted channel ``channel_id`` and its threads, owed again as ``retarget`` makes

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 from unittest.mock import patch
 
 from fakediscord import Channel
@@ -240,3 +241,47 @@ async def test_a_held_round_result_closed_just_before_a_kill_is_posted_after_it_
         warning = next(m for m in h.fake.sent if m.id not in before and held["the moderators' warning"][1] in m.text())
         assert h.fake.channels[warning.channel_id].name == "sirius moderators"  # their private thread
         await nothing_more(h, before, held)
+
+
+async def test_a_message_refused_in_the_deleted_channel_just_before_a_move_goes_to_the_new_channel(
+        clerk_bot: Harness) -> None:
+    """#sirius is deleted; at the deadline the round's card and the moderators' note are refused there (404 10003)
+    and found to be for a game's channel, and `/game move` to #sirius-again commits before the first of them is
+    recorded held. The hold reads the game's channel in its own transaction, under the game's lock, so it sees the
+    move and sends the message to the new channel instead: the card is posted there once and nothing stays held; a
+    restart posts nothing more. Before, the hold was a mark of its own committed after the move, whose release could
+    not see it: the message stayed held for a channel the game had left, never posted."""
+    h = clerk_bot
+    await h.new_game(deadline="2h")
+    await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+    await h.fake.delete_channel(h.game)
+    await h.fake.wait_for(lambda: lost_reports(h, h.fake.owner), "the report to the server's owner")
+    new = h.fake.add_channel("sirius-again")
+    lost = h.bot.courier.lost
+    real = lost.lost
+    moving: list[asyncio.Task[object]] = []
+
+    async def then_moved(game: Any, item: Any) -> None:  # the refusal was looked up; the move commits before the hold
+        await real(game, item)
+        if item is not None:
+            if not moving:
+                async def move() -> object:
+                    return await h.fake.answered(await h.fake.slash(h.mod, "game move", new, game="sirius"))
+
+                moving.append(asyncio.create_task(move()))
+            await asyncio.shield(moving[0])
+
+    before = {m.id for m in h.fake.sent}
+    with patch.object(lost, "lost", then_moved):
+        h.clock.advance(timedelta(hours=3))
+        await h.tick()  # the round closes; its card and the moderators' note are refused in #sirius
+        await h.fake.wait_for(lambda: bool(moving) and moving[0].done(), "the move")
+        await h.settle()
+    moved: dict[str, tuple[Channel | None, str]] = {
+        "the card": (new, "sirius, round 1: the measure"),
+        "the move's line": (new, "**sirius** is played in this channel from now on"),
+    }
+    assert posted_since(h, before, moved) == dict.fromkeys(moved, 1), "the card posted in the new channel"
+    assert await h.clerk.outbox.held_count(h.game.id) == 0, "nothing held for the channel the game left"
+    assert await h.clerk.outbox.owed_count() == 0
+    await nothing_more(h, before, moved)

@@ -126,3 +126,28 @@ async def test_what_was_held_for_the_deleted_channel_is_owed_again_in_the_moves_
     assert [r.id for r in owed] == [row.id for _, row in moving.owed], "owed, committed with the move, in order"
     assert [decode(r.owed.body)[0].to for r in owed] == [ToChannel(NEW)] * 3
     assert await clerk.outbox.held_count(CHANNEL) == 0
+
+
+async def test_a_message_refused_before_a_move_and_held_after_it_is_not_held(table: Table) -> None:
+    """A message refused in the deleted channel is held (``clerk.outbox.hold``) in a transaction that reads the
+    game's channel under the game's lock: held while the game is still in that channel (and so released by the move),
+    but if a move committed between the refusal and the hold, nothing is written (the row stays owed) and the game's
+    channel now is returned, for it to go there. Before, it was marked held whatever the game's channel, after the
+    move whose release could not see it: held for a channel the game had left, never posted."""
+    from bot.actions.wire import encode, retarget
+    from engine.service.owed import NOTICE, Owed
+
+    await table.player(10, "Bob", 3, 2, 1)
+    clerk = table.clerk
+    first, second = await clerk.outbox.owe([
+        Owed(f"channel:{CHANNEL}", CHANNEL, NOTICE, f"r{n}", encode(Outgoing(ToChannel(CHANNEL), text)))
+        for n, text in enumerate(("refused before the move", "refused before it, held after it"))])
+    assert first is not None and second is not None
+    assert await clerk.outbox.hold(first.id, table.game_id, CHANNEL) is None
+    assert await clerk.outbox.held_count(CHANNEL) == 1
+    moved = await clerk.games.move(table.game_id, channel_id=NEW, actor=MODERATOR.id,
+                                   release=lambda owed: retarget(owed, NEW))
+    assert [row.id for row in moved.released] == [first.id]
+    assert await clerk.outbox.hold(second.id, table.game_id, CHANNEL) == NEW, "the game's channel now"
+    assert await clerk.outbox.held_count(CHANNEL) == 0
+    assert [row.id for row in await clerk.outbox.owed()] == [first.id, second.id], "the second still owed"

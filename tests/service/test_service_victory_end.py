@@ -386,6 +386,42 @@ async def test_majority_victory_is_noticed_after_round_five_and_confirmed_by_a_m
     assert "if the game ended now" not in card.title
 
 
+async def test_the_majority_checks_notice_is_owed_in_the_checks_transaction(table: Any) -> None:
+    """R3-20 after a round's close: the check is a write of its own after the close's, and with an ``answer`` the
+    notice's messages are owed in the transaction that records ``MajorityDetected`` (``owe_in``): both commit, or
+    neither (a failure making them undoes the record, so the next check tells it). A check that finds the majority
+    told already owes nothing."""
+    from engine.service.landsdraad.victory_views import MajorityNotice
+    from engine.service.owed import NOTICE, Owed, OwedWith
+
+    c = table.clerk
+    await player(table, ANN, "ann", misc=27)  # 31
+    await player(table, BO, "bo", misc=8)  # 12
+    for _ in range(5):
+        await crisis(table, {})
+
+    def failing(_notice: MajorityNotice | None) -> list[Owed]:
+        raise RuntimeError("the notice could not be made")
+
+    with pytest.raises(RuntimeError):
+        await c.landsdraad.victory.check_majority(table.game_id, actor=None, answer=OwedWith(failing))
+    assert not [e for e in await table.events() if e.kind.startswith("Majority")], "undone with its notice"
+    assert await c.outbox.owed() == []
+
+    def notice(found: MajorityNotice | None) -> list[Owed]:
+        assert found is not None
+        return [Owed("channel:1", 1, NOTICE, f"majority-{found.player}", {"to": {"channel": 1}, "text": "told"})]
+
+    answer: OwedWith[MajorityNotice | None] = OwedWith(notice)
+    told = await c.landsdraad.victory.check_majority(table.game_id, actor=None, answer=answer)
+    assert told is not None and told.player == "ann" and told.gained
+    assert [e.kind for e in await table.events() if e.kind.startswith("Majority")] == ["MajorityDetected"]
+    assert [r.owed.nonce for r in await c.outbox.owed()] == ["majority-ann"] == [r.owed.nonce for r in answer.rows]
+    again: OwedWith[MajorityNotice | None] = OwedWith(notice)
+    assert await c.landsdraad.victory.check_majority(table.game_id, actor=None, answer=again) is None
+    assert again.rows == [] and len(await c.outbox.owed()) == 1
+
+
 async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:
     """A game of another ruleset gets no Forecast, no majority check and no Landsdraad final scores."""
     async with make_sessionmaker(table.engine)() as session, session.begin():
@@ -397,7 +433,7 @@ async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:
     refused = await dispatch(App(table.clerk), ctx, "forecast", {})
     assert "/forecast is not used in Convocate games like senate" in text_of(refused[0])
     assert await forecast_posts(App(table.clerk), view) == []
-    assert await majority_check(App(table.clerk), view, ctx) == []
+    assert await majority_check(App(table.clerk), view, None) == []
     with pytest.raises(RuleError, match="Landsdraad rule"):
         await table.clerk.landsdraad.victory.end_game(other.id, actor=MOD)
 

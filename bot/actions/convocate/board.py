@@ -14,11 +14,12 @@ from bot.actions.convocate.render import board_card, setup_card
 from bot.actions.drawing import picture
 from bot.actions.outbox import AnswerWith, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
-from bot.actions.setup import quietly, summary_post
-from engine.convocate.board import SOVEREIGNTIES, Kind
+from bot.actions.setup import quietly_owed, summary_post
+from engine.convocate.board import SOVEREIGNTIES, Kind, PlayerState
 from engine.convocate.board import Card as CardState
 from engine.convocate.rulings import SETTINGS
 from engine.core.errors import RuleError
+from engine.service.convocate.board import setup_in
 from engine.service.convocate.views import BoardView, CardDone, FactorSet, card_line
 from engine.service.views import GameView
 
@@ -62,31 +63,35 @@ async def convocate_player(app: App, ctx: Ctx, g: GameView | None, o: dict[str, 
     assert g is not None
     user = user_option(o, "user")
     back = await app.clerk.convocate.removal.left_with(g.id, user.id)
-    p = await app.clerk.convocate.board.set_player(g.id, user_id=user.id, name=user.name,
-                                                   sovereignty_name=o.get("sovereignty"), order=o.get("order"),
-                                                   homeworld=o.get("homeworld"), temp=o.get("temp"),
-                                                   actor=ctx.actor.id, source_id=ctx.source_id)
-    home = f", Homeworld {p.homeworld}" if p.homeworld else ""
-    temp = f", {p.temp:+d} Vote until end of turn" if p.temp else ""
-    answer = f"{p.name}: {p.sovereignty}, turn order {p.order}{home}{temp}."
-    public: list[Outgoing] = []
-    if back is not None:  # play-test U2.1: seated again, but what left the table with them did not come back
-        left, returned = back
-        lost = []
-        if left:
-            lost.append(f"the cards they owned, which left the board ({', '.join(left)}), are not back on it: "
-                        "/card add puts each back as it was")
-        if returned:
-            lost.append("the cards they controlled went back to their owners and stay theirs ("
-                        + ", ".join(f"{c} to {who}" for c, who in returned)
-                        + "): /card set name:… controller:… gives one back")
-        answer += (f" {p.name} is seated again" + (f"; {'; '.join(lost)}." if lost else ".")
-                   + " Their Resource Pool starts empty.")
-        public.append(Outgoing(ToChannel(g.channel_id), text=(
-            f"**{p.name}** is back at the table of **{g.name}** ({p.sovereignty}, turn order {p.order})"
-            + (": the cards that left with them are not back on the board until the moderators put them back."
-               if left else "."))))
-    return [reply(answer, ephemeral=True), *await quietly(app, g, *public)]
+
+    def said(p: PlayerState) -> tuple[list[Outgoing], list[Outgoing]]:  # owed with the write (``quietly_owed``)
+        home = f", Homeworld {p.homeworld}" if p.homeworld else ""
+        temp = f", {p.temp:+d} Vote until end of turn" if p.temp else ""
+        answer = f"{p.name}: {p.sovereignty}, turn order {p.order}{home}{temp}."
+        public: list[Outgoing] = []
+        if back is not None:  # play-test U2.1: seated again, but what left the table with them did not come back
+            left, returned = back
+            lost = []
+            if left:
+                lost.append(f"the cards they owned, which left the board ({', '.join(left)}), are not back on it: "
+                            "/card add puts each back as it was")
+            if returned:
+                lost.append("the cards they controlled went back to their owners and stay theirs ("
+                            + ", ".join(f"{c} to {who}" for c, who in returned)
+                            + "): /card set name:… controller:… gives one back")
+            answer += (f" {p.name} is seated again" + (f"; {'; '.join(lost)}." if lost else ".")
+                       + " Their Resource Pool starts empty.")
+            public.append(Outgoing(ToChannel(g.channel_id), text=(
+                f"**{p.name}** is back at the table of **{g.name}** ({p.sovereignty}, turn order {p.order})"
+                + (": the cards that left with them are not back on the board until the moderators put them back."
+                   if left else "."))))
+        return [reply(answer, ephemeral=True)], public
+
+    # the set-up summary made of the board as the write leaves it, read in its transaction, and owed there
+    return await quietly_owed(app, ctx, g, lambda: app.clerk.convocate.board.set_player(
+        g.id, user_id=user.id, name=user.name, sovereignty_name=o.get("sovereignty"), order=o.get("order"),
+        homeworld=o.get("homeworld"), temp=o.get("temp"), actor=ctx.actor.id, source_id=ctx.source_id),
+        setup_in, lambda view: setup_card(view, app.clerk.clock.now()), said, joins=lambda _p: (user.id,))
 
 
 @command(ROUTES, "convocate rulings", "Show the Convocate rulings this game plays by, or change one (moderators).",

@@ -30,6 +30,7 @@ from bot.actions.landsdraad.players_csv import players_file
 from bot.actions.landsdraad.render import REMINDERS
 from bot.actions.landsdraad.ruleset import RULESET
 from bot.actions.landsdraad.sources import SOURCES
+from bot.actions.landsdraad.victory_posts import majorities_at_start
 from bot.actions.routes import Routes
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.import_file import KINDS as IMPORT_KINDS
@@ -90,6 +91,7 @@ FRONT = Front(
     closing=(rounds_due, elections_due),
     reminders=REMINDERS,
     recover={"round": round_again, "ag": ag_again},
+    at_start=(majorities_at_start,),
     sources=SOURCES,
     receipts=unanswered_receipts,
     channel_hint=channel_hint,

@@ -55,7 +55,7 @@ async def rounds_due(app: App, now: datetime) -> list[Outgoing]:
             log.exception("closing round %s of game %s at its deadline failed", number, game_id)
             continue
         if not result.already_closed:
-            out += await round_closed(app, result, held=answered.out(result))
+            out += await round_closed(app, result, held=answered.out(result), answering=TIMED.get())
     return out
 
 
@@ -81,7 +81,8 @@ async def elections_due(app: App, now: datetime) -> list[Outgoing]:
 async def round_again(app: App, game_id: int, number: int) -> list[Outgoing]:
     """A round closed but never announced (the bot was killed): its result card again (``Front.recover``)."""
     result = await app.clerk.landsdraad.rounds.close_round(game_id, actor=None, expected_round=number)  # already closed
-    return await round_closed(app, result, warn=True)  # the warning may have been lost with the card
+    return await round_closed(app, result, warn=True,  # the warning may have been lost with the card
+                              answering=TIMED.get())
 
 
 async def ag_again(app: App, game_id: int, number: int) -> list[Outgoing]:
@@ -112,7 +113,7 @@ async def held_answer(app: App, answering: Answering | None, game: GameView) -> 
 
 
 async def round_closed(app: App, result: ResultView, *, warn: bool | None = None,
-                       held: list[Outgoing] | None = None) -> list[Outgoing]:
+                       held: list[Outgoing] | None = None, answering: Answering | None = None) -> list[Outgoing]:
     """The close of any AG election that ended with the round (its winner is in office at round end), then the
     result in the game channel. Each result card carries its own announcement marker (``round:<game>:<n>``, and
     ``ag:<game>:<n>`` on an election's card), marked posted once sent, so a close whose announcement never reached
@@ -120,7 +121,8 @@ async def round_closed(app: App, result: ResultView, *, warn: bool | None = None
     (``round:<game>:<n>.<token>``, ``marked``), so a card posted again after a kill is dropped, and the card of a
     close made again after a restore is not (play-test V2.2). However the round closed: at its deadline or by
     ``/round close``. A result held back: its card and warning as the close made them (``held``: owed with it,
-    ``held_news``; made here without)."""
+    ``held_news``; made here without). Then the majority check (R3-20), a write of its own after the close's, its
+    notice owed in that write's transaction when ``answering`` lets it (``majority_check``)."""
     out: list[Outgoing] = []
     for number in result.elections_closed:
         election = await app.clerk.landsdraad.adjutant.election(result.round.game.id)
@@ -129,7 +131,7 @@ async def round_closed(app: App, result: ResultView, *, warn: bool | None = None
     if result.shown == "held":  # no totals and no marker: the release announces it (/round release)
         if held is None:
             held = held_news(await moderator_target(app, result.round.game), result)
-        return [*out, *held, *await majority_check(app, result.round.game, None)]
+        return [*out, *held, *await majority_check(app, result.round.game, answering)]
     d = result.disclosure
     if d is not None and not d.released and (warn if warn is not None else not result.already_closed):
         out.append(Outgoing(await moderator_target(app, result.round.game), text=exposure_warning(result),
@@ -139,10 +141,10 @@ async def round_closed(app: App, result: ResultView, *, warn: bool | None = None
     marker = marked(POSTED, posted_marker("round", result.round.game.id, result.round.number), result.post_token)
     if result.shown == "coarse":
         return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card, extra=marker),
-                *await majority_check(app, result.round.game, None)]
+                *await majority_check(app, result.round.game, answering)]
     # R0-13's totals as a picture, the factions' share marked; drawn off the loop (drawing.py)
     chart = await drawn(result_png, result, title=card.title)
     return [*out, Outgoing(ToChannel(result.round.game.channel_id), card=card,
                            file=(f"round-{result.round.number}.png", chart),
                            alt=result_alt(result, title=card.title), extra=marker),
-            *await majority_check(app, result.round.game, None)]  # R3-20: a close can make a Majority Victory possible
+            *await majority_check(app, result.round.game, answering)]  # R3-20: a close can make a Majority possible

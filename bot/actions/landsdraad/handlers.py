@@ -311,7 +311,7 @@ async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     posted = {"held": "The result is held: see the moderators' warning.",
               "coarse": "The result is posted without its totals."}.get(result.shown, "The result is posted.")
     return [reply(f"Round {result.round.number} closed: {result.outcome}. {posted}", ephemeral=True),
-            *await round_closed(app, result, held=answered.out(result))]
+            *await round_closed(app, result, held=answered.out(result), answering=ctx.answering)]
 
 
 @command("round release", "Post a result the disclosure check held back, in full.",
@@ -321,7 +321,7 @@ async def round_release(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     result = await app.clerk.landsdraad.rounds.release_result(g.id, number=o.get("number"), actor=ctx.actor.id,
                                                               source_id=ctx.source_id)
     return [reply(f"Round {result.round.number}'s result is released and posted in full.", ephemeral=True),
-            *await round_closed(app, result)]
+            *await round_closed(app, result, answering=ctx.answering)]
 
 
 @command("vote", "Cast or change your crisis ballot (only you see the answer).",

@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from datetime import datetime
+from functools import partial
 from typing import Any
 
 from bot.actions.commands import App
-from bot.actions.context import Ctx
 from bot.actions.drawing import Picture, drawn
 from bot.actions.landsdraad import charts
 from bot.actions.landsdraad.victory_render import final_card, forecast_card, majority_text, pending_text
 from bot.actions.moderators import moderator_target
-from bot.actions.outbox import EXPLAINS, AnswerWith, Outgoing, ToChannel, ToThread, reply
+from bot.actions.outbox import EXPLAINS, TIMED, Answering, AnswerWith, Outgoing, ToChannel, ToThread, reply
 from bot.actions.owed_files import charted
 from engine.landsdraad.victory import FinalScores
 from engine.service.announcements import card_tag
+from engine.service.landsdraad.victory_scoring import MAJORITY_AFTER_ROUND
 from engine.service.landsdraad.victory_views import (
     FinalOrPending,
     FinalView,
@@ -134,20 +136,38 @@ async def final_outgoings(result: FinalOrPending) -> list[Outgoing]:
     return out
 
 
-async def majority_check(app: App, game: GameView | None, ctx: Ctx | None) -> list[Outgoing]:
-    """R3-20, after a change to any V(p) and at each round's close: a line to the moderator who caused it
-    (when there is one) and a post in the moderators' private place (``bot/actions/moderators.py``), never the game
-    channel: it names the holder's V(p), private to them (P0-14). It never ends the game."""
-    if game is None or not landsdraad(game):
-        return []
+async def majority_check(app: App, game: GameView | None, answering: Answering | None) -> list[Outgoing]:
+    """R3-20, after a change to any V(p) and at each round's close (and at start, ``majorities_at_start``): a post in
+    the moderators' private place (``bot/actions/moderators.py``), never the game
+    channel: it names the holder's V(p), private to them (P0-14). It never ends the game. The check is a write of its
+    own; its notice is owed in that write's transaction when ``answering`` lets it (``AnswerWith``), so a kill after
+    its commit cannot lose the notice (the place is read before the write); without, it is owed after."""
+    if game is None or not landsdraad(game) or game.current_round < MAJORITY_AFTER_ROUND:
+        return []  # no majority before round 5 is complete
     try:
-        notice = await app.clerk.landsdraad.victory.check_majority(game.id, actor=ctx.actor.id if ctx else None)
+        place = await moderator_target(app, game)
+        answered: AnswerWith[MajorityNotice | None] = AnswerWith(answering, partial(_noticed, place))
+        notice = await app.clerk.landsdraad.victory.check_majority(game.id, actor=None, answer=answered.owed)
     except Exception:
         log.exception("the majority check of %s failed", game.name)
         return []
-    if notice is None:
-        return []
-    return majority_posts(notice, await moderator_target(app, game), answered=ctx is not None)
+    return answered.out(notice)
+
+
+def _noticed(place: ToChannel | ToThread, notice: MajorityNotice | None) -> list[Outgoing]:
+    return majority_posts(notice, place, answered=False)
+
+
+async def majorities_at_start(app: App, _now: datetime) -> list[Outgoing]:
+    """At a start (the deadline scheduler's first pass): the majority check of each running game that has reached
+    round 5. The check after a round's close is a write of its own after the close's (whose tuned unit it stays out
+    of), and a kill between the two left it undone until the next ledger edit or close: a held result's close is
+    not announced again at start (a marked card's is, and its announcement checks again, ``round_closed``). A check
+    that finds the majority as it was told (nearly always) writes and posts nothing."""
+    out: list[Outgoing] = []
+    for game in await app.clerk.games.running_games():
+        out += await majority_check(app, game, TIMED.get())
+    return out
 
 
 def majority_posts(notice: MajorityNotice | None, place: ToChannel | ToThread, *, answered: bool = True

@@ -5,7 +5,8 @@ Mylantium games only, and a Mylantium game takes no Landsdraad command (``Front.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 from bot.actions.commands import App, CommandFlags, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
@@ -15,12 +16,14 @@ from bot.actions.mylantium.revolution import chain_outgoings
 from bot.actions.mylantium.turn import history_picture
 from bot.actions.outbox import Card, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
-from bot.actions.setup import quietly
+from bot.actions.setup import quietly_owed
 from engine.core.errors import RuleError
 from engine.core.text import inert_name
 from engine.mylantium.amendments import check_amendment
 from engine.mylantium.model import PARTY_CHOICES, Building, faction_code, party_of
+from engine.service.mylantium.records import setup_in
 from engine.service.mylantium.state import NAME
+from engine.service.mylantium.views import CandidateView, MylFactionView, TerritoryView, UnitView, VpChange
 from engine.service.views import GameView
 
 M: CommandFlags = {"moderator": True, "ruleset": NAME}
@@ -29,6 +32,7 @@ STATUSES = ("on-station", "in-battle", "elsewhere")
 ROUTES = Routes()
 """The setup's commands and the government page's."""
 command = ROUTES.command
+T = TypeVar("T")
 
 
 FACTION = Option("faction", str, "the Faction, e.g. Plutocrats, Plutocrat or PL", True, autocomplete="faction")
@@ -38,6 +42,16 @@ miss when it is none of them); suggested as it is typed (``sources.py``)."""
 
 def _faction(o: dict[str, Any]) -> Any:
     return faction_code(o["faction"])
+
+
+async def _quietly(app: App, ctx: Ctx, g: GameView, write: Callable[[], Awaitable[T]],
+                   said: Callable[[T], tuple[list[Outgoing], ...]], *,
+                   joins: Callable[[T], Sequence[int]] | None = None) -> list[Outgoing]:
+    """A set-up command's write and what it posts (``said``: its own messages, its public posts), during set-up the
+    set-up summary instead of the public posts, made of the government page read in the write's transaction and
+    owed there (``quietly_owed``). Before, the summary was read after the commit and owed after it: a kill in between
+    left it out of date until the next change."""
+    return await quietly_owed(app, ctx, g, write, setup_in, setup_card, said, joins=joins)
 
 
 async def setup_summary(app: App, game: GameView) -> Card | None:
@@ -58,12 +72,15 @@ async def setup_summary(app: App, game: GameView) -> Card | None:
 async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     player = user_option(o, "user")
-    f = await app.clerk.mylantium.register_faction(g.id, code=_faction(o), user_id=player.id, user_name=player.name,
-                                                   party=party_of(o["party"]), vp=o.get("vp") or 0,
-                                                   treasury=o.get("treasury") or 0, actor=ctx.actor.id,
-                                                   source_id=ctx.source_id)
-    rule = " (2 votes per port)" if f.per else " (enter its votes with /faction votes)"
-    return [reply(f"Registered: {faction_line(f, private=True)}{rule}.", ephemeral=True), *await quietly(app, g)]
+
+    def said(f: MylFactionView) -> tuple[list[Outgoing], list[Outgoing]]:
+        rule = " (2 votes per port)" if f.per else " (enter its votes with /faction votes)"
+        return [reply(f"Registered: {faction_line(f, private=True)}{rule}.", ephemeral=True)], []
+
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.register_faction(
+        g.id, code=_faction(o), user_id=player.id, user_name=player.name, party=party_of(o["party"]),
+        vp=o.get("vp") or 0, treasury=o.get("treasury") or 0, actor=ctx.actor.id, source_id=ctx.source_id), said,
+        joins=lambda _f: (player.id,))
 
 
 @command("faction set", "Change a Faction's VP, treasury, party (a correction) or whether it is in play.",
@@ -77,61 +94,74 @@ async def faction_register(app: App, ctx: Ctx, game: GameView | None, o: dict[st
 async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     new = user_option(o, "user") if o.get("user") is not None else None
-    change = await app.clerk.mylantium.set_faction(g.id, code=_faction(o), vp=o.get("vp"), treasury=o.get("treasury"),
-                                                   party=party_of(o["party"]) if o.get("party") else None,
-                                                   in_play=o.get("in_play"), reason=o.get("reason"), actor=ctx.actor.id,
-                                                   source_id=ctx.source_id, user_id=new.id if new else None,
-                                                   user_name=new.name if new else None)
-    note = ""
-    if change.decided is not None:
-        how = (f"the {change.decided.winner.plural}' victory" if change.decided.winner is not None
-               else "Social Collapse")
-        note = (f" {g.name} was decided by {how}, so no Revolution is checked after this change: a reopened game "
-                "is corrected, not played on.")
-    if change.idle_candidate is not None:  # play-test M4.11
-        note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
-                 f"name:{change.idle_candidate} running:true puts them back in the elections.")
-    if (o.get("vp") is not None and o.get("in_play") is None and not change.faction.in_play
-            and change.chain is None and change.faction.vp > 0):  # play-test U1.4: a VP typo withdrew it
-        title = change.faction.title
-        note += (f" The {title} are still withdrawn from the game: a correction of their VP does not bring them "
-                 f"back. If they were withdrawn only because of a mistake (a Revolution crushed after a wrong 0 VP), "
-                 f"/faction set faction:{title} in_play:true puts them back in play.")
-    dropped = change.choice_dropped
-    if dropped is not None:  # play-test U1.1: a choice the corrected party may not make is dropped
-        note += (f" Their choice of {dropped} in the open Primary was dropped: as {change.faction.party.title}s they "
-                 f"vote in the {change.faction.party.title} Primary. Their player is told by DM to choose again.")
-    out = [reply(f"Changed: {faction_line(change.faction, private=True)}.{note}", ephemeral=True)]
-    if dropped is not None:
-        out.append(Outgoing(ToUser(change.faction.user_id), text=(
-            f"{g.name}: the moderators corrected your Faction's party: the {change.faction.title} are "
-            f"{change.faction.party.title}s. Your choice of {dropped} in the open Primary could not be made by a "
-            f"{change.faction.party.title} Faction, so it was dropped: DM me `Primary: <Candidate>` with a "
-            f"{change.faction.party.title} candidate before the deadline.")))
-    public = [Outgoing(ToChannel(g.channel_id), text=f"The **{change.faction.title}** now have {change.faction.vp} VP.")
-              ] if o.get("vp") is not None else []
-    if change.party_changed:  # play-test U1.7: which Primary a Faction votes in is public (/status)
-        party = change.faction.party.title
-        public.append(Outgoing(ToChannel(g.channel_id), text=(
-            f"The **{change.faction.title}** are {party}s (a moderator's correction, not a realignment).")))
-        # the same words whether or not a choice was dropped: which one a Faction made is secret (P1-19)
-    if change.handed is not None:  # play-test U1.3: registered to the wrong member
-        old_id, old_name, new_id, new_name = change.handed
-        f = change.faction
-        public.append(Outgoing(ToChannel(g.channel_id), text=(
-            f"The **{f.title}** are played by **{new_name}**, not {old_name} (a moderator's correction).")))
-        out.append(Outgoing(ToUser(new_id), text=(
-            f"{g.name}: the moderators give you the **{f.title}** ({f.party.title}), registered to another member by "
-            f"mistake. /faction me shows your Faction and its treasury; DM me `help` for the forms you can send.")))
-        out.append(Outgoing(ToUser(old_id), text=(
-            f"{g.name}: you were registered as the player of the {f.title} by mistake; the moderators have given "
-            f"them to their player. You no longer play in {g.name}.")))
-    if change.rejoined is not None:
-        public.append(Outgoing(ToChannel(g.channel_id), text=(
-            f"**{change.rejoined}** is back in **{g.name}**: the {change.faction.title} are in play again."
-            + (f" Their Candidate {change.idle_candidate} does not run unless the moderators put them back."
-               if change.idle_candidate is not None else ""))))
-    out += await quietly(app, g, *public)
+
+    def said(change: VpChange) -> tuple[list[Outgoing], list[Outgoing]]:  # owed with the write (``_quietly``)
+        note = ""
+        if change.decided is not None:
+            how = (f"the {change.decided.winner.plural}' victory" if change.decided.winner is not None
+                   else "Social Collapse")
+            note = (f" {g.name} was decided by {how}, so no Revolution is checked after this change: a reopened "
+                    "game is corrected, not played on.")
+        if change.idle_candidate is not None:  # play-test M4.11
+            note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
+                     f"name:{change.idle_candidate} running:true puts them back in the elections.")
+        if (o.get("vp") is not None and o.get("in_play") is None and not change.faction.in_play
+                and change.chain is None and change.faction.vp > 0):  # play-test U1.4: a VP typo withdrew it
+            title = change.faction.title
+            note += (f" The {title} are still withdrawn from the game: a correction of their VP does not bring "
+                     f"them back. If they were withdrawn only because of a mistake (a Revolution crushed after a "
+                     f"wrong 0 VP), /faction set faction:{title} in_play:true puts them back in play.")
+        dropped = change.choice_dropped
+        if dropped is not None:  # play-test U1.1: a choice the corrected party may not make is dropped
+            note += (f" Their choice of {dropped} in the open Primary was dropped: as {change.faction.party.title}s "
+                     f"they vote in the {change.faction.party.title} Primary. Their player is told by DM to choose "
+                     "again.")
+        out = [reply(f"Changed: {faction_line(change.faction, private=True)}.{note}", ephemeral=True)]
+        if dropped is not None:
+            out.append(Outgoing(ToUser(change.faction.user_id), text=(
+                f"{g.name}: the moderators corrected your Faction's party: the {change.faction.title} are "
+                f"{change.faction.party.title}s. Your choice of {dropped} in the open Primary could not be made by a "
+                f"{change.faction.party.title} Faction, so it was dropped: DM me `Primary: <Candidate>` with a "
+                f"{change.faction.party.title} candidate before the deadline.")))
+        public = [Outgoing(ToChannel(g.channel_id), text=(
+            f"The **{change.faction.title}** now have {change.faction.vp} VP."))] if o.get("vp") is not None else []
+        if change.party_changed:  # play-test U1.7: which Primary a Faction votes in is public (/status)
+            party = change.faction.party.title
+            public.append(Outgoing(ToChannel(g.channel_id), text=(
+                f"The **{change.faction.title}** are {party}s (a moderator's correction, not a realignment).")))
+            # the same words whether or not a choice was dropped: which one a Faction made is secret (P1-19)
+        if change.handed is not None:  # play-test U1.3: registered to the wrong member
+            old_id, old_name, new_id, new_name = change.handed
+            f = change.faction
+            public.append(Outgoing(ToChannel(g.channel_id), text=(
+                f"The **{f.title}** are played by **{new_name}**, not {old_name} (a moderator's correction).")))
+            out.append(Outgoing(ToUser(new_id), text=(
+                f"{g.name}: the moderators give you the **{f.title}** ({f.party.title}), registered to another member "
+                f"by mistake. /faction me shows your Faction and its treasury; DM me `help` for the forms you can "
+                "send.")))
+            out.append(Outgoing(ToUser(old_id), text=(
+                f"{g.name}: you were registered as the player of the {f.title} by mistake; the moderators have given "
+                f"them to their player. You no longer play in {g.name}.")))
+        if change.rejoined is not None:
+            public.append(Outgoing(ToChannel(g.channel_id), text=(
+                f"**{change.rejoined}** is back in **{g.name}**: the {change.faction.title} are in play again."
+                + (f" Their Candidate {change.idle_candidate} does not run unless the moderators put them back."
+                   if change.idle_candidate is not None else ""))))
+        return out, public
+
+    done: list[VpChange] = []
+
+    async def write() -> VpChange:
+        done.append(await app.clerk.mylantium.set_faction(
+            g.id, code=_faction(o), vp=o.get("vp"), treasury=o.get("treasury"),
+            party=party_of(o["party"]) if o.get("party") else None, in_play=o.get("in_play"), reason=o.get("reason"),
+            actor=ctx.actor.id, source_id=ctx.source_id, user_id=new.id if new else None,
+            user_name=new.name if new else None))
+        return done[-1]
+
+    out = await _quietly(app, ctx, g, write, said, joins=lambda c: (
+        c.faction.user_id, *((c.handed[0], c.handed[2]) if c.handed is not None else ())))
+    change = done[-1]
     if change.chain is not None:
         app.deadlines_changed()
         out += chain_outgoings(app, change.chain)
@@ -148,11 +178,10 @@ async def faction_votes(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
     if (o.get("territory") is None) == (o.get("building") is None):
         raise RuleError("Give either a territory (the Faction's votes there) or a building kind (votes per "
                         "building in play, like the Plutocrats' 2 per port).")
-    f = await app.clerk.mylantium.set_faction_votes(g.id, code=_faction(o), territory=o.get("territory"),
-                                                    votes=o["votes"],
-                                                    building=Building(o["building"]) if o.get("building") else None,
-                                                    actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(f"{faction_line(f)}.", ephemeral=True), *await quietly(app, g)]
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.set_faction_votes(
+        g.id, code=_faction(o), territory=o.get("territory"), votes=o["votes"],
+        building=Building(o["building"]) if o.get("building") else None, actor=ctx.actor.id,
+        source_id=ctx.source_id), lambda f: ([reply(f"{faction_line(f)}.", ephemeral=True)], []))
 
 
 @command("faction me", "Your Faction: party, votes, VP and treasury (only you see it).",
@@ -172,23 +201,27 @@ async def faction_me(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
          Option("name", str, "its name", True), **M)
 async def territory_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    t = await app.clerk.mylantium.add_territory(g.id, name=o["name"], actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(f"Territory {t.name} added.", ephemeral=True), *await quietly(app, g)]
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.add_territory(
+        g.id, name=o["name"], actor=ctx.actor.id, source_id=ctx.source_id),
+        lambda t: ([reply(f"Territory {t.name} added.", ephemeral=True)], []))
 
 
 async def _buildings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any], remove: bool) -> list[Outgoing]:
     g = require_game(game)
     kind = Building(o["kind"])
     count = o.get("count") or 1
-    t = await app.clerk.mylantium.change_buildings(g.id, territory=o["territory"], kind=kind, count=count,
-                                                   name=o.get("name"), remove=remove, actor=ctx.actor.id,
-                                                   source_id=ctx.source_id)
     plain = f"{count} {kind.plural if count > 1 else kind.value}"
     what = (inert_name(o["name"]) or o["name"]) if o.get("name") else plain  # as kept, not as typed (P4.1)
     verb = "pulled down" if remove else "built"
-    return [reply(f"{what} {verb} in {t.name}, which now has {buildings_text(t.buildings)}.", ephemeral=True),
-            *await quietly(app, g, Outgoing(ToChannel(g.channel_id),
-                                            text=f"{t.name}: {what} {verb}. Faction Votes follow (see /status)."))]
+
+    def said(t: TerritoryView) -> tuple[list[Outgoing], list[Outgoing]]:
+        return ([reply(f"{what} {verb} in {t.name}, which now has {buildings_text(t.buildings)}.", ephemeral=True)],
+                [Outgoing(ToChannel(g.channel_id),
+                          text=f"{t.name}: {what} {verb}. Faction Votes follow (see /status).")])
+
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.change_buildings(
+        g.id, territory=o["territory"], kind=kind, count=count, name=o.get("name"), remove=remove, actor=ctx.actor.id,
+        source_id=ctx.source_id), said)
 
 
 @command("building add", "Build ports, cities, temples or villages in a territory.",
@@ -217,11 +250,14 @@ async def building_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str
          Option("status", str, "on-station (default), in-battle or elsewhere", choices=STATUSES), **M)
 async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    u = await app.clerk.mylantium.add_unit(g.id, name=o["name"], territory=o["territory"],
-                                           maintenance=o["maintenance"], cost=o["cost"], status=o.get("status"),
-                                           actor=ctx.actor.id, source_id=ctx.source_id)
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.add_unit(
+        g.id, name=o["name"], territory=o["territory"], maintenance=o["maintenance"], cost=o["cost"],
+        status=o.get("status"), actor=ctx.actor.id, source_id=ctx.source_id), _unit_said)
+
+
+def _unit_said(u: UnitView) -> tuple[list[Outgoing], list[Outgoing]]:
     return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
-                  ephemeral=True), *await quietly(app, g)]
+                  ephemeral=True)], []
 
 
 @command("unit set", "Move a military unit, change where it stands or its costs.",
@@ -232,19 +268,17 @@ async def unit_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
          Option("cost", int, "its purchase cost in $", min_value=0), **M)
 async def unit_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    u = await app.clerk.mylantium.set_unit(g.id, name=o["name"], territory=o.get("territory"),
-                                           status=o.get("status"), maintenance=o.get("maintenance"), cost=o.get("cost"),
-                                           actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(f"Unit {u.name} ({u.territory}, {u.status}): maintenance ${u.maintenance}, cost ${u.cost}.",
-                  ephemeral=True), *await quietly(app, g)]
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.set_unit(
+        g.id, name=o["name"], territory=o.get("territory"), status=o.get("status"), maintenance=o.get("maintenance"),
+        cost=o.get("cost"), actor=ctx.actor.id, source_id=ctx.source_id), _unit_said)
 
 
 @command("unit remove", "Remove a military unit.", Option("name", str, "the unit", True, autocomplete="unit"), **M)
 async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    u = await app.clerk.mylantium.set_unit(g.id, name=o["name"], remove=True, actor=ctx.actor.id,
-                                           source_id=ctx.source_id)
-    return [reply(f"Unit {u.name} removed.", ephemeral=True), *await quietly(app, g)]
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.set_unit(
+        g.id, name=o["name"], remove=True, actor=ctx.actor.id, source_id=ctx.source_id),
+        lambda u: ([reply(f"Unit {u.name} removed.", ephemeral=True)], []))
 
 
 # -- candidates -------------------------------------------------------------------------------------------------
@@ -256,11 +290,14 @@ async def unit_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
          Option("charisma", int, "Charisma, 1 to 13", True, min_value=1, max_value=13), **M)
 async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    c = await app.clerk.mylantium.add_candidate(g.id, name=o["name"], code=_faction(o), charisma=o["charisma"],
-                                                actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply(f"Candidate {c.name} added.", ephemeral=True),
-            *await quietly(app, g, Outgoing(ToChannel(g.channel_id), text=(
-                f"New candidate: **{c.name}** of the {c.faction.plural} ({c.party.title}), Charisma {c.charisma}.")))]
+
+    def said(c: CandidateView) -> tuple[list[Outgoing], list[Outgoing]]:
+        return [reply(f"Candidate {c.name} added.", ephemeral=True)], [Outgoing(ToChannel(g.channel_id), text=(
+            f"New candidate: **{c.name}** of the {c.faction.plural} ({c.party.title}), Charisma {c.charisma}."))]
+
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.add_candidate(
+        g.id, name=o["name"], code=_faction(o), charisma=o["charisma"], actor=ctx.actor.id, source_id=ctx.source_id),
+        said)
 
 
 @command("candidate set", "Change a candidate's Charisma, whether they run in the coming elections, or their name.",
@@ -270,29 +307,30 @@ async def candidate_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, 
          Option("rename", str, "the candidate's right name, when it was misspelt (a correction)"), **M)
 async def candidate_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    c = await app.clerk.mylantium.set_candidate(g.id, name=o["name"], charisma=o.get("charisma"),
-                                                running=o.get("running"), rename=o.get("rename"), actor=ctx.actor.id,
-                                                source_id=ctx.source_id)
-    state = "running" if c.running else "not running"
-    public = []
-    if c.renamed_from is not None:  # play-test U1.7: the candidate's name is public (the opening card, /status)
-        public.append(Outgoing(ToChannel(g.channel_id), text=(
-            f"The candidate **{c.renamed_from}** of the {c.faction.plural} is **{c.name}** (a moderator's correction "
-            "of the name); choices made for them stand.")))
-    was = f" (was {c.renamed_from})" if c.renamed_from is not None else ""
-    return [reply(f"{c.name}{was}: Charisma {c.charisma}, {state}.", ephemeral=True),
-            *await quietly(app, g, *public)]
+
+    def said(c: CandidateView) -> tuple[list[Outgoing], list[Outgoing]]:
+        state = "running" if c.running else "not running"
+        public = []
+        if c.renamed_from is not None:  # play-test U1.7: the candidate's name is public (the opening card, /status)
+            public.append(Outgoing(ToChannel(g.channel_id), text=(
+                f"The candidate **{c.renamed_from}** of the {c.faction.plural} is **{c.name}** (a moderator's "
+                "correction of the name); choices made for them stand.")))
+        was = f" (was {c.renamed_from})" if c.renamed_from is not None else ""
+        return [reply(f"{c.name}{was}: Charisma {c.charisma}, {state}.", ephemeral=True)], public
+
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.set_candidate(
+        g.id, name=o["name"], charisma=o.get("charisma"), running=o.get("running"), rename=o.get("rename"),
+        actor=ctx.actor.id, source_id=ctx.source_id), said)
 
 
 @command("candidate discard", "A Faction loses its Candidate (Events: Losing a Candidate).",
          Option("name", str, "the candidate", True, autocomplete="candidate"), **M)
 async def candidate_discard(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
-    c = await app.clerk.mylantium.set_candidate(g.id, name=o["name"], discard=True, actor=ctx.actor.id,
-                                                source_id=ctx.source_id)
-    return [reply(f"{c.name} discarded.", ephemeral=True),
-            *await quietly(app, g, Outgoing(ToChannel(g.channel_id),
-                                            text=f"The {c.faction.plural} have lost their Candidate, {c.name}."))]
+    return await _quietly(app, ctx, g, lambda: app.clerk.mylantium.set_candidate(
+        g.id, name=o["name"], discard=True, actor=ctx.actor.id, source_id=ctx.source_id),
+        lambda c: ([reply(f"{c.name} discarded.", ephemeral=True)], [Outgoing(
+            ToChannel(g.channel_id), text=f"The {c.faction.plural} have lost their Candidate, {c.name}.")]))
 
 
 # -- the government page ----------------------------------------------------------------------------------------
@@ -321,12 +359,12 @@ async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     counts = {k: o.get(k) for k in ("monopolies", "income_tax", "faction_taxes", "tariffs", "subsidies", "pensions",
                                     "wars", "unfunded_last_turn")}
     president = faction_code(o["president"]) if o.get("president") else None
-    view = await app.clerk.mylantium.set_government(g.id, president=president, approval=o.get("approval"),
-                                                    fervor=o.get("fervor"), counts=counts,
-                                                    no_income_tax=bool(o.get("no_income_tax")), since=o.get("since"),
-                                                    actor=ctx.actor.id, source_id=ctx.source_id)
-    return [reply("Recorded. The government page now reads:", card=government_card(view), ephemeral=True),
-            *await quietly(app, g), *await errata.after_set(app, g, ctx.source_id)]
+    out = await _quietly(app, ctx, g, lambda: app.clerk.mylantium.set_government(
+        g.id, president=president, approval=o.get("approval"), fervor=o.get("fervor"), counts=counts,
+        no_income_tax=bool(o.get("no_income_tax")), since=o.get("since"), actor=ctx.actor.id,
+        source_id=ctx.source_id), lambda view: ([reply("Recorded. The government page now reads:",
+                                                        card=government_card(view), ephemeral=True)], []))
+    return [*out, *await errata.after_set(app, g, ctx.source_id)]
 
 
 @command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",

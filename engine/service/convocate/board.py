@@ -100,6 +100,22 @@ def _setup_view(loaded: Loaded, after: Board) -> BoardView | None:
     return board_view(game_view(loaded.game), after, {n: p.user_id for n, p in loaded.players.items()}, None)
 
 
+async def board_in(session: AsyncSession, game_id: int) -> BoardView:
+    """The board as ``board`` reads it, in ``session``'s transaction (after a write of it: ``clerk.followed``)."""
+    game = await load_game(session, game_id)
+    loaded = await load(session, game)
+    row = await open_motion(session, game_id)
+    motion = motion_view(loaded, row) if row is not None else None
+    return board_view(game_view(game), loaded.board, {n: p.user_id for n, p in loaded.players.items()}, motion)
+
+
+async def setup_in(session: AsyncSession, game_id: int) -> BoardView | None:
+    """The board as the set-up summary shows it, read in ``session``'s transaction (after a write of it:
+    ``clerk.followed``), while the table is being set up; else None (``_setup_view``)."""
+    loaded = await load(session, await load_game(session, game_id))
+    return _setup_view(loaded, loaded.board)
+
+
 class ConvocateBoardService(ServiceBase):
     """The board and the per-game rulings. ``shared`` is the Clerk, whose membership cache a new player clears."""
 
@@ -109,12 +125,7 @@ class ConvocateBoardService(ServiceBase):
 
     async def board(self, game_id: int) -> BoardView:
         async with self._read() as session:
-            game = await load_game(session, game_id)
-            loaded = await load(session, game)
-            row = await open_motion(session, game_id)
-            motion = motion_view(loaded, row) if row is not None else None
-            return board_view(game_view(game), loaded.board, {n: p.user_id for n, p in loaded.players.items()},
-                              motion)
+            return await board_in(session, game_id)
 
     async def _loaded(self, session: AsyncSession, game_id: int) -> Loaded:
         return await load(session, await load_game(session, game_id))

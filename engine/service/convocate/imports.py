@@ -13,11 +13,14 @@ from engine.service.imports import Imports, Step
 
 async def import_records(board: BoardService, game_id: int, *, filename: str, records: Sequence[Record],
                          users: Mapping[str, tuple[int, str]], actor: int,
-                         source_id: str | None) -> dict[str, int]:
+                         source_id: str | None, seated: Mapping[int, str] | None = None) -> dict[str, int]:
     """``users``: each user cell of the file (``user``, ``controller``, ``owner``) -> (user id, name). Players and
-    cards go on in the order of the file; then each player's ``homeworld``, once its card is on the board."""
+    cards go on in the order of the file; then each player's ``homeworld``, once its card is on the board.
+    ``seated``: the players at the table before (user id -> name), read before the import's transaction (by the
+    caller when the import is a step of a transaction of its own: ``clerk.followed``)."""
     joining: set[int] = set()
-    seated = {s.user_id: s.player for s in (await board.board(game_id)).standings}
+    if seated is None:
+        seated = {s.user_id: s.player for s in (await board.board(game_id)).standings}
     steps = [Step(r.line, r.kind, _step(board, game_id, r, users, actor, seated, joining)) for r in records]
     steps += [Step(r.line, "homeworld", _homeworld(board, game_id, r, users, actor)) for r in records
               if r.kind == "player" and r.get("homeworld") is not None]

@@ -375,11 +375,13 @@ class ScoringService(ServiceBase):
                             f"{total // 2 + 1} or more).{most}")
         return holder
 
-    async def check_majority(self, game_id: int, *, actor: int | None) -> MajorityNotice | None:
+    async def check_majority(self, game_id: int, *, actor: int | None,
+                             answer: OwedWith[MajorityNotice | None] | None = None) -> MajorityNotice | None:
         """R3-20 / P3-08 / P3-10, after a change to any V(p) and at each round's close: once round 5 is complete,
         does one active player hold more than half of the votes active players control? Announced once: a notice
         only when the holder changes (someone gains it, or the holder loses it). The game does not end until a
-        moderator confirms with /game end majority:true."""
+        moderator confirms with /game end majority:true. ``answer``: the notice's messages, owed in the transaction
+        that records it (``owe_in``), so a kill after its commit cannot lose them."""
         async with self._write(game_id) as uow:
             game = await load_game(uow.session, game_id)
             if game.ruleset != NAME or game.status == "ended" \
@@ -399,10 +401,12 @@ class ScoringService(ServiceBase):
                 p = next(x for x in players if x.id == holder)
                 await uow.record(game_id, "MajorityDetected", actor,
                                  {"user_id": p.user_id, "name": p.name, "votes": p.votes, "total": total}, None)
-                return MajorityNotice(game_view(game), p.name, p.user_id, p.votes, total, gained=True)
+                return await owe_in(uow, answer, MajorityNotice(game_view(game), p.name, p.user_id, p.votes, total,
+                                                                gained=True))
             lost = await uow.session.get(Player, announced)
             name, user = (lost.name, lost.user_id) if lost else ("?", 0)
             lost_votes = votes.get(announced or 0, 0)
             await uow.record(game_id, "MajorityLost", actor,
                              {"user_id": user, "name": name, "votes": lost_votes, "total": total}, None)
-            return MajorityNotice(game_view(game), name, user, lost_votes, total, gained=False)
+            return await owe_in(uow, answer, MajorityNotice(game_view(game), name, user, lost_votes, total,
+                                                            gained=False))

@@ -115,6 +115,18 @@ def unit_view(row: MylUnit) -> UnitView:
     return UnitView(row.name, row.territory, row.maintenance, row.cost, row.status)
 
 
+async def government_in(session: Any, game_id: int) -> GovernmentView:
+    """The government page, read in ``session``'s transaction (after a write of it: ``clerk.followed``)."""
+    return await government_view(session, await load_game(session, game_id))
+
+
+async def setup_in(session: Any, game_id: int) -> GovernmentView | None:
+    """The government page as the set-up summary shows it, read in ``session``'s transaction (after a write of it:
+    ``clerk.followed``), while the game is being set up (``GovernmentView.setting_up``); else None."""
+    view = await government_view(session, await load_game(session, game_id))
+    return view if view.setting_up else None
+
+
 async def government_view(session: Any, game: Game) -> GovernmentView:
     gov = await government_of(session, game)
     factions = await faction_views(session, game)
