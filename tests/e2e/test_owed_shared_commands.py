@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 from unittest.mock import patch
 
-from fakediscord import Channel
+from fakediscord import Channel, until
 
 from .clerkbot import Harness
 from .test_discord_conditions import lost_reports
@@ -29,11 +29,10 @@ from .test_owed_interactions import (
 async def all_held(h: Harness, count: int) -> None:
     """Wait until ``count`` messages for #sirius, refused there, are recorded held (``settle_soon``: committed a little
     after the refusal)."""
-    for _ in range(500):
-        if await h.clerk.outbox.held_count(h.game.id) == count:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"{await h.clerk.outbox.held_count(h.game.id)} messages held, not {count}")
+    async def held() -> bool:
+        return await h.clerk.outbox.held_count(h.game.id) == count
+
+    await until(held, f"{count} messages for #sirius recorded held")
 
 
 async def test_what_the_shared_game_commands_announce_committed_just_before_a_kill_is_posted_after_it_once(
