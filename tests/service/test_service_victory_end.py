@@ -422,6 +422,21 @@ async def test_the_majority_checks_notice_is_owed_in_the_checks_transaction(tabl
     assert again.rows == [] and len(await c.outbox.owed()) == 1
 
 
+async def test_the_look_at_start_tells_a_majority_not_told_yet_from_one_told(table: Any) -> None:
+    """``majority_to_tell``, the read each start makes before the check's write: true only while the holder differs
+    from the one last told (gained, or lost), false before round 5 is complete."""
+    c = table.clerk
+    await player(table, ANN, "ann", misc=27)  # 31
+    await player(table, BO, "bo", misc=8)  # 12
+    for _ in range(4):
+        await crisis(table, {})
+    assert not await c.landsdraad.victory.majority_to_tell(table.game_id), "round 5 not complete"
+    await crisis(table, {})
+    assert await c.landsdraad.victory.majority_to_tell(table.game_id), "ann holds it, not told yet"
+    assert await c.landsdraad.victory.check_majority(table.game_id, actor=None) is not None
+    assert not await c.landsdraad.victory.majority_to_tell(table.game_id), "told"
+
+
 async def test_victory_points_are_a_landsdraad_rule(table: Any) -> None:
     """A game of another ruleset gets no Forecast, no majority check and no Landsdraad final scores."""
     async with make_sessionmaker(table.engine)() as session, session.begin():

@@ -163,10 +163,13 @@ async def majorities_at_start(app: App, _now: datetime) -> list[Outgoing]:
     round 5. The check after a round's close is a write of its own after the close's (whose tuned unit it stays out
     of), and a kill between the two left it undone until the next ledger edit or close: a held result's close is
     not announced again at start (a marked card's is, and its announcement checks again, ``round_closed``). A check
-    that finds the majority as it was told (nearly always) writes and posts nothing."""
+    that finds the majority as it was told (nearly always) writes and posts nothing; each game is looked at first by a
+    read (``majority_to_tell``), so a start with many long games takes no write lock for them."""
     out: list[Outgoing] = []
+    victory = app.clerk.landsdraad.victory
     for game in await app.clerk.games.running_games():
-        out += await majority_check(app, game, TIMED.get())
+        if landsdraad(game) and game.current_round >= MAJORITY_AFTER_ROUND and await victory.majority_to_tell(game.id):
+            out += await majority_check(app, game, TIMED.get())
     return out
 
 

@@ -375,6 +375,17 @@ class ScoringService(ServiceBase):
                             f"{total // 2 + 1} or more).{most}")
         return holder
 
+    async def majority_to_tell(self, game_id: int) -> bool:
+        """Whether ``check_majority`` would record something now (a holder gained or lost since the last notice):
+        a read, no write lock; the check at each start looks first (``majorities_at_start``)."""
+        async with self._read() as session:
+            game = await load_game(session, game_id)
+            if game.ruleset != NAME or game.status == "ended" or not await round_five_complete(session, game_id):
+                return False
+            holder = majority_holder({p.id: p.votes for p in await game_players(session, game_id) if p.active})
+            state = await victory_row(session, game_id)
+            return holder != (state.majority_player_id if state else None)
+
     async def check_majority(self, game_id: int, *, actor: int | None,
                              answer: OwedWith[MajorityNotice | None] | None = None) -> MajorityNotice | None:
         """R3-20 / P3-08 / P3-10, after a change to any V(p) and at each round's close: once round 5 is complete,
