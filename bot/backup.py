@@ -40,9 +40,9 @@ def run_restore(settings: Settings, path: str) -> int:
     kept = f"; the old database is kept as {aside}" if aside else ""
     print(f"clerk: restored {path} to {report.path}: {_holds(report)}{kept}. Start the bot.")
     if already_sent:
-        many = f"{already_sent} messages" if already_sent != 1 else "1 message"
+        many, them = (f"{already_sent} messages", "them") if already_sent != 1 else ("1 message", "it")
         print(f"clerk: {many} the backup still owed went to Discord after it was taken: marked as the old database "
-              "has them, so the bot does not send them again.")
+              f"has {them}, so the bot does not send {them} again.")
     if aside is not None:
         _undone(aside, report.path)
     return 0

@@ -301,6 +301,7 @@ class OutboxWorker:
     def _settle_later(self, row_id: int, outcome: str) -> None:
         """Mark the row in the database (group-committed with the other marks; no task of its own: issue 20)."""
         def settled(done: asyncio.Future[None]) -> None:
+            self._marking.discard(done)
             if done.cancelled():
                 return
             error = done.exception()
@@ -308,8 +309,7 @@ class OutboxWorker:
                 log.warning("could not mark owed message %s %s: %s", row_id, outcome, error)
 
         marking = self.clerk.outbox.settle_soon(row_id, outcome)
-        self._marking.add(marking)
-        marking.add_done_callback(self._marking.discard)
+        self._marking.add(marking)  # a clean stop waits for it (``drain``)
         marking.add_done_callback(settled)
 
     def _log_waiting(self, now: float) -> None:

@@ -90,7 +90,12 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     assert printed.err == (f"clerk: restore failed, the database was not changed: {database} is in use (is the bot "
                            "running?); stop the bot, then restore\n")
     [kept] = database.parent.glob("clerk.db.before-restore-*")
-    restored_line, undid, sirius, tell = printed.out.splitlines()[-4:]
+    lines = printed.out.splitlines()
+    lines = lines[next(n for n, line in enumerate(lines) if line.startswith("clerk: restored ")):]
+    if len(lines) == 5:  # a receipt owed when the backup was taken went to Discord just after: marked so, not resent
+        assert lines.pop(1) == ("clerk: 1 message the backup still owed went to Discord after it was taken: marked as "
+                                "the old database has it, so the bot does not send it again.")
+    restored_line, undid, sirius, tell = lines
     assert restored_line == (
         f"clerk: restored {backup} to {database}: {database.stat().st_size} bytes, 1 game, "
         f"{len(json.loads(restored)['events'])} events (schema revision {HEAD}, integrity ok); the old database is "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, TypeAlias
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.board import Board, Phase
@@ -568,15 +568,23 @@ async def _nothing_after(session: AsyncSession, loaded: Loaded, row: CvMotion) -
     resolving = next((e for e in seconds if e.payload.get("motion") == row.number), None)
     if resolving is None:
         raise RuleError(f"The second of Motion #{row.number} is not in the log; Clerk cannot take it back.")
-    later = (await session.execute(select(Event).where(Event.game_id == loaded.game.id, Event.seq > resolving.seq)
-                                   .order_by(Event.seq))).scalars().all()
     head = f"Motion #{row.number} ({row.name})"
-    for e in later:
+    e = await turned_since(session, loaded.game.id, resolving.seq)
+    if e is not None:
         if e.kind.startswith("Phase"):
             raise RuleError(f"The Phase has changed since {head} resolved (event #{e.seq}, {e.kind}): a second is "
                             "taken back only while the Action Phase in which it resolved goes on.")
-        if e.kind == "StatuteDeclared":
-            raise RuleError(f"{e.payload.get('controller')} declared {e.payload.get('statute')} after {head} "
-                            f"resolved, with political control counted while {row.seconder} was activated by the "
-                            "second; taking the second back would change that count. The moderators put it right "
-                            "by hand.")
+        raise RuleError(f"{e.payload.get('controller')} declared {e.payload.get('statute')} after {head} "
+                        f"resolved, with political control counted while {row.seconder} was activated by the "
+                        "second; taking the second back would change that count. The moderators put it right "
+                        "by hand.")
+
+
+async def turned_since(session: AsyncSession, game_id: int, seq: int) -> Event | None:
+    """The first event after ``seq`` that a taken-back answer cannot stand behind: a Phase event (the Action Phase in
+    which it was given has ended, or stepped back) or a Statute declared (political control counted with it)."""
+    found = await session.execute(select(Event).where(Event.game_id == game_id, Event.seq > seq,
+                                                      or_(Event.kind.startswith("Phase"),
+                                                          Event.kind == "StatuteDeclared"))
+                                  .order_by(Event.seq).limit(1))
+    return found.scalars().first()

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine.convocate.board import Phase
 from engine.convocate.motions import can_second
 from engine.core.errors import NotFoundError, RuleError
-from engine.service.convocate.motions import ASKED, advance, motion_card, motion_view, why_not
+from engine.service.convocate.motions import ASKED, advance, motion_card, motion_view, turned_since, why_not
 from engine.service.convocate.store import Loaded, load, open_motion
 from engine.service.convocate.views import MotionView, what_was_taken
 from engine.service.ledger import load_game, require_running
@@ -118,17 +118,15 @@ async def _nothing_since(session: AsyncSession, loaded: Loaded, row: CvMotion, n
              f"the /motion skip of {name} when {head} was offered")
     if given is None:
         raise RuleError(f"The log does not hold {taken}; Clerk cannot take it back.")
-    later = (await session.execute(select(Event).where(Event.game_id == loaded.game.id, Event.seq > given.seq)
-                                   .order_by(Event.seq))).scalars().all()
-    for e in later:
+    e = await turned_since(session, loaded.game.id, given.seq)
+    if e is not None:
         if e.kind.startswith("Phase"):
             raise RuleError(f"The Phase has changed since {taken} (event #{e.seq}, {e.kind}): an answer is "
                             "taken back only while the Action Phase in which it was given goes on.")
-        if e.kind == "StatuteDeclared":
-            raise RuleError(f"{e.payload.get('controller')} declared {e.payload.get('statute')} after {taken}, "
-                            f"with political control counted while {name} had not seconded; had {name} "
-                            "seconded, their Convocant would have been activated before that count. The moderators "
-                            "put it right by hand.")
+        raise RuleError(f"{e.payload.get('controller')} declared {e.payload.get('statute')} after {taken}, "
+                        f"with political control counted while {name} had not seconded; had {name} "
+                        "seconded, their Convocant would have been activated before that count. The moderators "
+                        "put it right by hand.")
 
 
 async def _latest_not_withdrawn(session: AsyncSession, game_id: int) -> CvMotion | None:

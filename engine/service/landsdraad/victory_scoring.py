@@ -45,6 +45,7 @@ from engine.service.landsdraad.victory_views import (
     PendingScores,
     ProjectedScore,
 )
+from engine.service.landsdraad.views import PlayerView
 from engine.service.ledger import game_view, load_game, require_player
 from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase, UnitOfWork
@@ -379,12 +380,7 @@ class ScoringService(ServiceBase):
         """Whether ``check_majority`` would record something now (a holder gained or lost since the last notice):
         a read, no write lock; the check at each start looks first (``majorities_at_start``)."""
         async with self._read() as session:
-            game = await load_game(session, game_id)
-            if game.ruleset != NAME or game.status == "ended" or not await round_five_complete(session, game_id):
-                return False
-            holder = majority_holder({p.id: p.votes for p in await game_players(session, game_id) if p.active})
-            state = await victory_row(session, game_id)
-            return holder != (state.majority_player_id if state else None)
+            return await _majority_change(session, game_id) is not None
 
     async def check_majority(self, game_id: int, *, actor: int | None,
                              answer: OwedWith[MajorityNotice | None] | None = None) -> MajorityNotice | None:
@@ -394,17 +390,11 @@ class ScoringService(ServiceBase):
         moderator confirms with /game end majority:true. ``answer``: the notice's messages, owed in the transaction
         that records it (``owe_in``), so a kill after its commit cannot lose them."""
         async with self._write(game_id) as uow:
-            game = await load_game(uow.session, game_id)
-            if game.ruleset != NAME or game.status == "ended" \
-                    or not await round_five_complete(uow.session, game_id):
+            change = await _majority_change(uow.session, game_id)
+            if change is None:
                 return None
-            players = [p for p in await game_players(uow.session, game_id) if p.active]
+            game, players, holder, announced = change
             votes = {p.id: p.votes for p in players}
-            holder = majority_holder(votes)
-            state = await victory_row(uow.session, game_id)
-            announced = state.majority_player_id if state else None
-            if holder == announced:
-                return None
             state = await victory_row_for_update(uow.session, game_id)
             state.majority_player_id = holder
             total = sum(votes.values())
@@ -421,3 +411,20 @@ class ScoringService(ServiceBase):
                              {"user_id": user, "name": name, "votes": lost_votes, "total": total}, None)
             return await owe_in(uow, answer, MajorityNotice(game_view(game), name, user, lost_votes, total,
                                                             gained=False))
+
+
+MajorityChange = tuple[Game, list[PlayerView], int | None, int | None]
+"""The game, its active players, the majority's holder now and the holder last told (player ids)."""
+
+
+async def _majority_change(session: AsyncSession, game_id: int) -> MajorityChange | None:
+    """(the game, its active players, the majority's holder now, the holder last told) when they differ in a
+    Landsdraad game running past round 5 (R3-20, P3-08); None when there is nothing to tell."""
+    game = await load_game(session, game_id)
+    if game.ruleset != NAME or game.status == "ended" or not await round_five_complete(session, game_id):
+        return None
+    players = [p for p in await game_players(session, game_id) if p.active]
+    holder = majority_holder({p.id: p.votes for p in players})
+    state = await victory_row(session, game_id)
+    announced = state.majority_player_id if state else None
+    return None if holder == announced else (game, players, holder, announced)
