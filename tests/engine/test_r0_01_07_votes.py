@@ -12,7 +12,8 @@ from engine.landsdraad.votes import base_vote, diplomacy_bonus, planet_votes, vo
 
 
 def test_TV0_S01_jenny_base_vote_and_total_votes() -> None:
-    """TV0-S01 (R0-01, R0-02, R0-04, R0-06, R0-07). "Jenny has a D/C/I score of 3/2/2 and got a 3 on her 1d3,
+    """TV0-S01 (R0-01, R0-02, R0-03, R0-04, R0-06, R0-07; R0-03: Count Jasek, an average Elector, adds its printed
+    5 votes). "Jenny has a D/C/I score of 3/2/2 and got a 3 on her 1d3,
     she begins play with a Base Vote of DDI+3, or 3+3+2+3, or 11 votes. She raises her diplomacy to 4 [...]
     and now has a DD of 8, or 13 votes total for her Base Vote. She manages to win bids on Count Jasek
     (average), an Elector with 5 votes, and the Planet of Deneb, which is average and grants 3 votes. She now
@@ -56,10 +57,11 @@ PLANETS_I01 = [
     ("d", "base", "bonus", "total"), [(2, 7, 0, 31), (3, 9, 4, 37), (4, 11, 8, 43), (5, 13, 12, 49)]
 )
 def test_TV0_I01_diplomacy_bonus_thresholds_and_homeworld(d: int, base: int, bonus: int, total: int) -> None:
-    """TV0-I01 (R0-01, R0-04, R0-06, R0-07). R0-06: "Player with a 5 in Diplomacy add 2 vote for each weak
-    Elector or Poor Planet [...], players with a 4 or higher add 2 votes for each average Elector or Planet
-    [...], players with a 3 or higher add 2 votes for every Strong Elector or Rich Planet [...], again
-    Homeworlds never count for this"."""
+    """TV0-I01 (R0-01, R0-03, R0-04, R0-06, R0-07). R0-03: each Elector adds its printed votes (3 + 5 + 7 = 15)
+    and has a tier (weak, average, strong) that the Diplomacy Bonus reads. R0-06: "Player with a 5 in Diplomacy
+    add 2 vote for each weak Elector or Poor Planet [...], players with a 4 or higher add 2 votes for each average
+    Elector or Planet [...], players with a 3 or higher add 2 votes for every Strong Elector or Rich Planet [...],
+    again Homeworlds never count for this"."""
     player = Attributes.start(diplomacy=d, command=0, intrigue=2, roll=1)
     votes = vote_breakdown(player, ELECTORS_I01, PLANETS_I01, misc=0)
     assert (votes.base, votes.electors, votes.planets, votes.bonus, votes.total) == (base, 15, 9, bonus, total)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core.errors import RuleError
+from engine.core.errors import ParseError, RuleError
 from engine.landsdraad.ballot import parse_ballot
 from engine.landsdraad.crisis import RoundWindow, accept_ballot, resolve, resolve_counted
 from engine.landsdraad.factions import TempFaction, parse_table
@@ -72,6 +72,20 @@ def test_TV0_S05_boars_odds_match_the_stated_chances() -> None:
     odds = BOARS_TABLE.odds()
     assert {o: Fraction(n, 6) for o, n in odds.items()} == {NAY: Fraction(3, 6), ABSTAIN: Fraction(1, 6),
                                                            AYE: Fraction(2, 6)}
+
+
+def test_P0_05_a_crisis_is_its_cards_option_against_the_status_quo() -> None:
+    """P0-05 (R0-19, A0-06; docs/rulings.md "A crisis is its card's option against the status quo"): every Crisis is
+    Aye (the option the card states) against Nay (the status quo), with Abstain; there is no third option to vote
+    for (a Severe Crisis's "Option B" is refused like any unknown option), and a measure that does not pass, by a
+    tie as much as by more Nays, takes its Nay outcome."""
+    assert {o.value for o in Option} == {"aye", "nay", "abstain"}
+    with pytest.raises(ParseError, match="is not Aye, Nay or Abstain"):
+        parse_ballot("Vote: Option B")
+    tie = resolve({1: 20, 2: 20}, {1: AYE, 2: NAY}, [], {})
+    assert (tie.tally.aye, tie.tally.nay, tie.passed) == (20, 20, False)
+    by_factions = resolve({}, {}, SIRIUS, {"Boars": 2})  # TV0-S05, roll 2: Aye 20, Nay 24
+    assert not by_factions.passed
 
 
 def test_TV0_I03_everyone_abstains_or_stays_silent() -> None:

@@ -18,7 +18,8 @@ def test_TV0_I16_end_kanly_refund_and_embargo_removal() -> None:
 
 
 def test_TV0_S09_end_game_penalty() -> None:
-    """TV0-S09 / R3-04: 10 players, Pot 1000 + 200·10 = 3000; an enacted End Game at 20% leaves 2400."""
+    """TV0-S09 / R3-04 / R3-22 (the End Game vote as an end of the game): 10 players, Pot 1000 + 200·10 = 3000; an
+    enacted End Game at 20% leaves 2400."""
     pot = 1000 + 200 * 10
     assert pot == 3000
     assert end_game_pot(pot) == Fraction(2400)

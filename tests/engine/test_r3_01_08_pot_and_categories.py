@@ -13,6 +13,7 @@ from engine.landsdraad.victory import (
     Category,
     Holdings,
     Table,
+    category_vp,
     forecast,
     pot,
     proportional,
@@ -30,7 +31,8 @@ def test_TV3_S01_pot_size_and_average(n: int, pot_vp: int, average: int) -> None
 
 
 def test_TV3_S02_johns_income() -> None:
-    """TV3-S02: 10 players; John 12,000 of 100,000 MS income; Income 10% of 3000 = 300; John 36; 333 MS per VP."""
+    """TV3-S02 (R3-05, R3-07, R3-08): 10 players; John 12,000 of 100,000 MS income; Income 10% of 3000 = 300 (R3-05:
+    CP_k = Pot × pct_k / 100); John 36; 333 MS per VP."""
     players = [Holdings(1, "john", income=12000), Holdings(2, "rest", income=88000)]
     t = table(players)
     assert proportional(t, Category.INCOME)[1] == 36
@@ -44,7 +46,8 @@ def test_TV3_S02_johns_income() -> None:
     [({"militia": 10, "standard": 5}, 25, 18), ({"elite": 6, "standard": 10, "militia": 20}, 80, 60)],
 )
 def test_TV3_S03_military_total_forces(units: dict[str, int], forces: int, vp: int) -> None:
-    """TV3-S03 / P3-11: Total Forces = militia + 3·standard + 4·upgraded + 5·elite; Q = 400 taken as given."""
+    """TV3-S03 / P3-11 (R3-06's Military measure): Total Forces = militia + 3·standard + 4·upgraded + 5·elite;
+    Q = 400 taken as given."""
     player = Holdings(1, "p", units=units)
     assert player.forces == forces
     rest = Holdings(2, "rest", units={"militia": 400 - forces})
@@ -76,11 +79,40 @@ def test_TV3_S09_default_percentages_sum() -> None:
 
 
 def test_TV3_I02_a_category_with_nothing_in_play() -> None:
-    """TV3-I02 / R3-07: Q = 0 gives everyone 0; the 300 VP are not awarded."""
+    """TV3-I02 / R3-07 / R3-14: Q = 0 gives everyone 0; the 300 VP are not awarded."""
     t = table([Holdings(1, "a"), Holdings(2, "b"), Holdings(3, "c")])
     assert proportional(t, Category.STOCK) == {1: 0, 2: 0, 3: 0}
     line = next(x for x in forecast(t).lines if x.category is Category.STOCK)
     assert line.rate is None and "nothing in play" in line.text()
+
+
+def test_R3_05_category_values_are_exact_rationals() -> None:
+    """R3-05: CP_k = Pot × pct_k / 100, a rational, never rounded. With N = 1 and a 1% End Game penalty the Pot is
+    1200 × 99/100 = 1188 and Votes (15%) is worth 178.2 VP exactly; at the default split the seven categories add up
+    to 75% of the Pot (3000 × 75/100 = 2250 for N = 10)."""
+    t = table([], joined=1, penalty=1)
+    assert t.pot == 1188 and category_vp(t, Category.VOTES) == Fraction(891, 5)
+    assert category_vp(t, Category.STOCK) == Fraction(594, 5)  # 10% of 1188
+    assert sum(category_vp(table([]), c) for c in Category) == 2250
+    assert category_vp(table([]), Category.INCOME) == 300  # TV3-S02
+    zeroed = table([], percentages={**DEFAULT_PERCENTAGES, Category.STOCK: 0})
+    assert category_vp(zeroed, Category.STOCK) == 0
+
+
+def test_R3_06_the_seven_measures() -> None:
+    """R3-06: q_{p,k} for each category. Votes V(p); Military the Total Forces (1·militia + 3·standard + 4·upgraded
+    + 5·elite); Planets the planets controlled (the count the ledger gives, the Homeworld included: see
+    test_a_whole_three_player_game_scored_by_hand); Assets the Primary Assets, each Luxury Good location one of
+    them, Heroes not; Income and Wealth, negative counting as 0 (P3-02); Stock the CHOAM shares."""
+    p = Holdings(1, "p", votes=25, units={"militia": 2, "standard": 1, "upgraded": 1, "elite": 1}, planets=3,
+                 assets={"weapons_factory": 1, "agricultural_fief": 1, "manufacturing_facility": 1, "space_port": 1,
+                         "gem_mine": 1, "ore_mine": 1, "spice": 1, "soostone": 1, "sapho_juice": 1, "semuta": 1},
+                 income=-50, stock=4, wealth=-1, heroes=2)
+    assert {c: p.measure(c) for c in Category} == {
+        Category.VOTES: 25, Category.MILITARY: 2 + 3 + 4 + 5, Category.PLANETS: 3, Category.ASSETS: 10,
+        Category.INCOME: 0, Category.STOCK: 4, Category.WEALTH: 0}
+    rich = Holdings(2, "r", income=700, wealth=1200)
+    assert (rich.measure(Category.INCOME), rich.measure(Category.WEALTH)) == (700, 1200)
 
 
 def test_TV3_I08_end_game_penalty_applies_to_every_pot_award() -> None:

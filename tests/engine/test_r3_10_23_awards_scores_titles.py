@@ -35,7 +35,7 @@ def test_TV3_S04_a_shared_one_percent_award() -> None:
 
 
 def test_TV3_S05_own_all_with_no_sole_owner_disappears() -> None:
-    """TV3-S05 / R3-12: 3 Soostone in play, owned 2 and 1: nobody gets Bright Shiny."""
+    """TV3-S05 / R3-12 / R3-14: 3 Soostone in play, owned 2 and 1: nobody gets Bright Shiny; its 30 VP are lost."""
     t = table([Holdings(1, "a", assets={"soostone": 2}), Holdings(2, "b", assets={"soostone": 1})],
               luxuries_in_play={"soostone": 3})
     assert singular_awards(t)[Award.BRIGHT_SHINY] == []
@@ -52,6 +52,41 @@ def test_TV3_S06_titles_for_ten_players() -> None:
         assert title_for(score, t) == title
         assert title_for(score - 1, t) != title
     assert title_for(299, t) is None and title_for(10_000, t) == "Prince"
+
+
+def test_P3_07_titles_for_any_number_of_players() -> None:
+    """P3-07 (R3-19, A3-10): threshold_k = B·(6+k)/6 with B = Pot/N, compared exactly as 6·N·Score ≥ Pot·(6+k),
+    never a rounded threshold. N = 7: Pot 2400, B = 342.86 (Baron), Viscount 400, Count 457.14, Marquis 514.29,
+    Duke 571.43, Archduke 628.57, Prince 685.71: 342 is no Baron (rounding B down would make it one), 457 is a
+    Viscount (rounding half up would make it a Count)."""
+    t = table([], joined=7)
+    assert t.pot == 2400
+    expected = {342: None, 343: "Baron", 399: "Baron", 400: "Viscount", 457: "Viscount", 458: "Count",
+                514: "Count", 515: "Marquis", 571: "Marquis", 572: "Duke", 628: "Duke", 629: "Archduke",
+                685: "Archduke", 686: "Prince"}
+    assert {score: title_for(score, t) for score in expected} == expected
+
+
+def test_P3_07_titles_use_the_final_penalised_pot() -> None:
+    """P3-07: "Pot here is the final, possibly penalised, Pot". N = 10 after an End Game vote at 20%: Pot 2400,
+    so Baron 240 … Prince 480 in steps of 40 (not TV3-S06's 300 … 600): 300 is a Viscount here."""
+    t = table([], penalty=20)
+    assert t.pot == 2400
+    expected = {239: None, 240: "Baron", 279: "Baron", 280: "Viscount", 320: "Count", 360: "Marquis", 400: "Duke",
+                440: "Archduke", 479: "Archduke", 480: "Prince", 300: "Viscount"}
+    assert {score: title_for(score, t) for score in expected} == expected
+
+
+def test_R3_14_unawarded_singular_vp_are_not_redistributed() -> None:
+    """R3-14: "Unawarded Singular VP are not redistributed." N = 10 (1% = 30 VP): only Spice Baron has a winner (a
+    owns 2 of the 3 Spice in play, so not all of it); the other 21 awards (24% of the Pot, 720 VP) go to nobody,
+    and a's award stays 30 VP."""
+    t = table([Holdings(1, "a", assets={"spice": 2}), Holdings(2, "b")], luxuries_in_play={"spice": 3})
+    scores = final_scores(t)
+    rows = {r.name: r for r in scores.rows}
+    assert rows["a"].singular == ((Award.SPICE_BARON, 30),) and rows["b"].singular == ()
+    assert set(scores.unawarded) == set(Award) - {Award.SPICE_BARON}
+    assert sum(vp for r in scores.rows for _, vp in r.singular) == 30
 
 
 def test_TV3_S08_illustrative_totals() -> None:

@@ -32,7 +32,9 @@ def by_name(items: list[dict], name: str) -> dict:
 async def test_an_ag_election_across_a_round_boundary_and_a_tie(tmp_path: Path) -> None:
     """R0-30..R0-34, P0-21: ballots in the thread and by DM, a changed ballot re-stamped, a repeated one not; a
     2-2 tie goes to Carol, whose last ballot (20:00) came before Alice's (22:00); no AG at the end of round 1
-    docks 300 MS; the AG is told of her Court Gossip by DM when the next round opens."""
+    docks 300 MS; the AG is told of her Court Gossip by DM when the next round opens (P0-07: the free action goes to
+    whoever holds the post when the round's actions are collected, its opening: Carol, elected during round 2, gets
+    it for round 3 and none for round 2, docs/rulings.md "Court Gossip")."""
     run = await run_transcript("ag-election.txt", tmp_path)
     doc = run.export
     (election,) = doc["ag_elections"]

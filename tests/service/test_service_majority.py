@@ -95,7 +95,7 @@ async def test_support_expires_at_round_end(table: Any) -> None:
 
 
 async def test_end_game_ends_the_game_before_the_crisis(table: Any) -> None:
-    """R0-61 / R3-04: the game ends before the round's crisis is resolved; the pot penalty is recorded."""
+    """R0-61 / R3-04 / R3-22: the game ends before the round's crisis is resolved; the pot penalty is recorded."""
     await seat(table)
     for user in (21, 22, 23):
         receipt = await support(table, user, Motion(Subject.END_GAME))

@@ -201,7 +201,9 @@ async def test_the_deadline_closes_an_election_once(rep: Republic, clock: Manual
 
 async def test_realignment_window_locks_and_the_lost_candidate(rep: Republic) -> None:
     """R1-11..R1-13 (TV1-I15, P1-03, P1-04): only between /election start and the Primary, once a turn, not for
-    the largest of a party nor the last President; the realigning Faction loses its candidate."""
+    the largest of a party nor the last President; the realigning Faction loses its candidate. P1-18: R1-11's
+    "beginning of an Election Round" and R1-13's "start of an Election Phase" are one step, so the realignment made
+    in the window is the one that discards the candidate."""
     await candidates(rep)
     await rep.clerk.mylantium.set_government(rep.id, president=C.PR, actor=MOD)
     with pytest.raises(RuleError, match="no Election Round has started"):
@@ -289,7 +291,8 @@ async def test_tv1_i06_and_i07_a_business_phase(clerk: Clerk, clock: ManualClock
 
 
 async def test_missed_orders_once_a_turn_and_unfunded_pensions_checked_against_the_turns_total(rep: Republic) -> None:
-    """Findings 1.2, 1.3: the President fails to send its orders at most once a turn (−30 and +3 Fervor once), and
+    """Findings 1.2, 1.3: the President fails to send its orders at most once a turn (−30 and +3 Fervor once; P1-18:
+    the "Business Round orders" are those of the turn's Business Phase, counted when it closes), and
     one entry at a time the turn's unfunded pensions stay within the pensions in play (−4 each), as `count:` is."""
     await rep.clerk.mylantium.set_government(rep.id, counts={"pensions": 2}, actor=MOD)
     await rep.happen(H.MISSED_ORDERS)

@@ -14,6 +14,8 @@ from engine.core.dice import face
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.ballot import parse_ballot
 from engine.landsdraad.close_weights import entries_of
+from engine.landsdraad.majority import Subject
+from engine.landsdraad.motions import Motion
 from engine.service.clock import RandomDice
 from engine.service.uow import Duplicate
 
@@ -136,7 +138,9 @@ async def test_TV0_I06_revotes_before_and_after_the_deadline_through_the_service
 
 
 async def test_R0_15_weights_are_read_at_the_close(table: Any) -> None:
-    """R0-15: "Each ballot's weight is V(p) at resolution time, after every Auction, Assassination, Seizure"."""
+    """R0-15: "Each ballot's weight is V(p) at resolution time, after every Auction, Assassination, Seizure". P0-20:
+    the seized Count Jasek and Deneb, no longer controlled by anyone, add nothing to the votes in play (29, not 41)
+    and do not vote."""
     await _three_players(table)
     await table.open()
     assert (await table.vote(JENNY, "Vote: Aye, 25")).votes == 25
@@ -181,6 +185,38 @@ async def test_the_close_weighs_every_player_as_the_ledger_does(table: Any) -> N
     assert [(w["user_id"], w["votes"], w["ballot"]) for w in entries_of(closed.payload)] == [
         (JENNY, ledger[JENNY], "aye"), (BOB, ledger[BOB], None), (CAROL, ledger[CAROL], None)]
     assert (r.aye, r.nay, r.abstain, r.in_play) == (ledger[JENNY], 0, ledger[BOB] + ledger[CAROL], sum(ledger.values()))
+
+
+async def test_R0_20_a_round_runs_in_the_documents_order(table: Any) -> None:
+    """R0-20: round start (Crisis and VIP announced) → Auction Phases → perks assigned → other actions → Crisis vote
+    resolution → Income (the 300 MS AG penalty) → round end (player votes expire). Jenny 13 (TV0-S01 before her
+    holdings), Bob 7, Carol 9: 29 in play at the start. Bob wins a strong Elector of 10 votes in the Auctions (D 2:
+    no bonus), so 39 are in play and the perks, ranked when the Auction Phases close, make Bob the Pro tempore, not
+    Jenny. Jenny backs an End Game vote, then ballots: Jenny Aye 13, Bob Nay 17, Carol silent (9 abstain): failed.
+    No AG at the end of the round docks 300 MS, and the End Game vote, short of its majority, expires with it;
+    perks can no longer be assigned for the round."""
+    await table.player(JENNY, "jenny", 4, 2, 2, roll=3)
+    await table.player(BOB, "bob", 2, 2, 2, roll=1)
+    await table.player(CAROL, "carol", 3, 1, 1, roll=2)
+    rounds = table.clerk.landsdraad.rounds
+    opened = await rounds.open_round(table.game_id, crisis="Piracy in Sirius Sector", deadline=None, actor=MOD)
+    assert (opened.crisis, opened.in_play) == ("Piracy in Sirius Sector", 13 + 7 + 9)
+    await table.elector(BOB, "Duke Orm", "strong", 10)  # won at auction
+    assert (await rounds.round_of(table.game_id)).in_play == 39
+    perks = await table.clerk.landsdraad.perks.auctions_closed(table.game_id, actor=MOD, source_id=table.source())
+    assert {g.key: g.player for g in perks.grants}["pro_tempore"] == "bob"
+    await table.clerk.landsdraad.majority.support(table.game_id, user_id=JENNY, motion=Motion(Subject.END_GAME),
+                                                  thread_id=None, at=table.clock.now(), source_id=table.source())
+    await table.vote(JENNY, "Vote: Aye")
+    await table.vote(BOB, "Vote: Nay")
+    r = await _close(table)
+    assert table.numbers(r) == {"outcome": "failed", "aye": 13, "nay": 17, "abstain": 9, "in_play": 39, "needed": 16}
+    assert (r.adjutant, r.income_penalty, r.expired) == (None, 300, ("End Game",))
+    with pytest.raises(RuleError, match="No round is open"):
+        await table.clerk.landsdraad.perks.auctions_closed(table.game_id, actor=MOD, source_id=table.source())
+    steps = ("RoundOpened", "HoldingAdded", "AuctionsClosed", "PlayerVoteSupported", "BallotCast", "RoundClosed")
+    kinds = [k for k in await table.kinds() if k in steps]
+    assert [k for n, k in enumerate(kinds) if k not in kinds[:n]] == list(steps)
 
 
 async def test_TV0_I03_nobody_votes_everyone_abstains(table: Any) -> None:

@@ -141,8 +141,8 @@ async def test_goals_are_numbered_per_player_achieved_and_removed(table: Any) ->
 
 
 async def test_goals_are_private_at_the_front_end(table: Any) -> None:
-    """P3-09: a goal reaches only its player (by DM) and the moderators; another player cannot list it, the
-    Forecast never names it, and a player's /score is theirs alone."""
+    """P3-09 (R3-02: "Goals are PRIVATE to their holder"): a goal reaches only its player (by DM) and the moderators;
+    another player cannot list it, the Forecast never names it, and a player's /score is theirs alone."""
     await seat(table, ann=10, bo=8)
     c = table.clerk
     ann, bo = actor(IDS["ann"], "ann"), actor(IDS["bo"], "bo")
@@ -172,8 +172,46 @@ async def test_goals_are_private_at_the_front_end(table: Any) -> None:
     assert not any(isinstance(o.to, ToChannel) for o in achieved), "an achieved goal is not announced"
 
 
+async def test_R3_02_goals_are_the_players_own_and_not_capped_at_80(table: Any) -> None:
+    """R3-02: each player brings 80 Goal VP "which only that player can earn" and 20 Prestige VP to a pool of 20·N,
+    outside the Pot. Ann's own goals are worth 30 + 50 = 80; an auctioned goal (R3-15, "Goal: Own 4 Agri Fiefs,
+    +5 VP") comes on top, so 85 is accepted (docs/rulings.md "Goals are private": the 80 is not enforced). Her
+    goals count for her alone: Bo, with none, has 0. The prestige pool is 20 × 2 = 40."""
+    await seat(table, ann=10, bo=8)
+    victory = table.clerk.landsdraad.victory
+    for text, vp in (("Hold Kaitain", 30), ("Marry into House Corrino", 50), ("Own 4 Agri Fiefs", 5)):
+        await victory.add_goal(table.game_id, user_id=IDS["ann"], description=text, vp=vp, actor=MOD)
+    for number in (1, 2, 3):
+        await victory.set_goal_achieved(table.game_id, user_id=IDS["ann"], number=number, actor=MOD)
+    assert {t.name: t.goals for t in await victory.tracked(table.game_id)} == {"ann": 85, "bo": 0}
+    assert (await victory.prestige(table.game_id))[1] == 40
+
+
+async def test_TV0_S08_a_crisis_effect_is_the_moderators_to_carry_out(table: Any) -> None:
+    """TV0-S08 (docs/rulings.md "A crisis's effect is the moderators' to carry out"): the Sirius crisis "costing each
+    player 1000 MS and granting each player 1200 MS for each Weapons Factory they own" passes. Clerk announces the
+    outcome and changes no money: each player's wealth is as it was. The moderator then records the effect, and the
+    ledger's changes are the vector's net figures: A (no factory) −1000, B (1) +200, C (3) +2600."""
+    await seat(table, ann=10, bo=8, cy=6)
+    factories = {"ann": 0, "bo": 1, "cy": 3}
+    for name, n in factories.items():
+        await track(table, name, wealth=5000, weapons_factory=n)
+    await table.open("Piracy in Sirius Sector: each player pays 1000 MS and gains 1200 MS per Weapons Factory")
+    for name in IDS:
+        await table.vote(IDS[name], "Vote: Aye")
+    assert (await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)).outcome == "passed"
+    assert {t.name: t.wealth for t in await table.clerk.landsdraad.victory.tracked(table.game_id)} == {
+        "ann": 5000, "bo": 5000, "cy": 5000}
+    net = {}
+    for name, n in factories.items():
+        [(_, old, new)] = (await track(table, name, wealth=5000 - 1000 + 1200 * n)).changes
+        net[name] = new - old
+    assert net == {"ann": -1000, "bo": 200, "cy": 2600}
+
+
 async def test_prestige_over_the_pool_is_recorded_with_a_warning(table: Any) -> None:
-    """P3-05: the pool is 20·N (N = 3 here: 60 VP); an award beyond it is recorded, and the moderator warned."""
+    """P3-05 (R3-02's pool): the pool is 20·N (N = 3 here: 60 VP); an award beyond it is recorded, and the moderator
+    warned."""
     await seat(table, ann=10, bo=8, cy=6)
     first = await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=IDS["ann"], vp=50,
                                                                 reason="Most posts", actor=MOD)

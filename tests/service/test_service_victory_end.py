@@ -104,7 +104,8 @@ async def three_player_game(table: Any) -> None:
 
 
 async def test_a_whole_three_player_game_scored_by_hand(table: Any) -> None:
-    """N = 3: Pot 1000 + 3·200 = 1600; each 10% category 160 VP, Votes 240; a 1% award 16, First Among Equals 32,
+    """R3-05, R3-06, R3-14 and P3-07 through the service. N = 3: Pot 1000 + 3·200 = 1600; each 10% category 160 VP,
+    Votes 240 (R3-05); a 1% award 16, First Among Equals 32,
     Unopposed Chancellor 48. V(p) = 4 + misc + planet votes: ann 4+26 = 30, bo 4+14+2 = 20, cy 4+2+2+2 = 10.
 
     | category | ann | bo | cy | Q | VP each (floor(CP·q/Q)) |
@@ -125,11 +126,12 @@ async def test_a_whole_three_player_game_scored_by_hand(table: Any) -> None:
     Justice League (2 heroes) cy 16; Jolly Roger cy 16; Weathervane cy 16 (round 1 passed: ann and cy Aye; round 2
     30 : 30 failed: bo and cy Nay; so ann 1, bo 1, cy 2). Nobody: Unopposed Chancellor (30 is not more than half
     of 60), Bright Shiny (soostone 1 + 1 of 2), Stained Lips (none in play), Very Soothing Music (1 in play, not
-    owned), Uninvited Guest, Spymaster (1 then corrected to 0).
+    owned), Uninvited Guest, Spymaster (1 then corrected to 0): their VP go to nobody (R3-14).
     Singular sums: ann 120, bo 64, cy 88. Goals: ann 30 (goal 2 not achieved), bo 80, cy 20. Prestige: ann 8 − 3 =
     5, cy 10. Totals: ann 437+120+30+5 = 592, bo 434+64+80 = 578, cy 325+88+20+10 = 443.
-    Titles (B = 1600/3): 18·Score ≥ 1600·(6+k): ann 10656 and bo 10404 reach 9600 (Baron) but not 11200; cy 7974
-    reaches none."""
+    Titles (B = 1600/3, P3-07's exact comparison): 18·Score ≥ 1600·(6+k): ann 10656 and bo 10404 reach 9600 (Baron)
+    but not 11200; cy 7974 reaches none. The measures (R3-06) are V(p) from the ledger, Total Forces, planets with
+    the Homeworld, Primary Assets with Luxury Goods, income and wealth with a negative as 0, CHOAM shares."""
     await three_player_game(table)
     result = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
     assert isinstance(result, FinalView) and not result.already
@@ -307,6 +309,33 @@ async def test_a_round_still_open_blocks_a_moderators_end(table: Any) -> None:
     await table.open()
     with pytest.raises(RuleError, match="Round 1 is still open"):
         await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+
+
+async def test_R3_21_a_severe_crisis_ends_the_game_and_changes_the_shares(table: Any) -> None:
+    """R3-21 with the document's example (R3-03): "if the player's vote to dissolve the Empire into a hundred
+    kingdoms the final result might see CHOAM stock worth nothing and Military and Planets each worth 15% of the
+    Pot". The crisis is its vote first (P0-05: Aye is the game-ending option; /game end waits while it is open),
+    then the moderators enter the Appendix G data: Stock 0, Military 15, Planets 15, still 100% in all, so the
+    game is scored without a confirmation. N = 2: Pot 1400. Ann (12 votes, 10 militia) beats Bo (8 votes, 10 CHOAM
+    shares) 12 : 8. Military is 15% = 210 VP, all Ann's; Stock is worth nothing to Bo (10% would have been 140);
+    the crisis counts for Weathervane: Ann, 1% = 14 VP."""
+    await player(table, ANN, "ann", misc=8)
+    await player(table, BO, "bo", misc=4)
+    await track(table, ANN, militia=10)
+    await track(table, BO, stock=10)
+    await table.open("Severe Crisis: dissolve the Empire into a hundred kingdoms (Aye ends the game)")
+    await table.vote(ANN, "Vote: Aye")
+    await table.vote(BO, "Vote: Nay")
+    with pytest.raises(RuleError, match="Round 1 is still open"):
+        await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    assert (await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)).outcome == "passed"
+    for category, value in ((Category.STOCK, 0), (Category.MILITARY, 15), (Category.PLANETS, 15)):
+        await table.clerk.landsdraad.victory.set_percentage(table.game_id, category=category, value=value, actor=MOD)
+    result = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    assert isinstance(result, FinalView) and result.pot == 1400
+    rows = {r.name: r for r in result.rows}
+    assert (rows["ann"].categories[Category.MILITARY], rows["bo"].categories[Category.STOCK]) == (210, 0)
+    assert dict(rows["ann"].singular)[Award.WEATHERVANE] == 14
 
 
 async def test_tv3_i13_weathervane_from_the_closed_rounds(table: Any) -> None:
