@@ -127,13 +127,16 @@ class _Game:
                 self.moderators = True  # who is no player of the game and recorded something: a moderator
         self.own = {user: list(items.values()) for user, items in own.items()}
         self.counts: dict[tuple[str, str], int] = {}
+        """What the channel counts, in the order the records came."""
         self.named: list[int] = []
-        for user, items in self.own.items():
-            for how, _ in items:
-                if how.counted is not None:
-                    self.counts[how.counted] = self.counts.get(how.counted, 0) + 1
-                    if how.named and user not in self.named:
-                        self.named.append(user)
+        """Who the channel names, in the order they acted."""
+        came = {id(record): n for n, record in enumerate(game.records)}
+        for user, (how, _) in sorted(((user, item) for user, items in self.own.items() for item in items),
+                                     key=lambda told: came[id(told[1][1])]):
+            if how.counted is not None:
+                self.counts[how.counted] = self.counts.get(how.counted, 0) + 1
+                if how.named and user not in self.named:
+                    self.named.append(user)
 
     def name(self, user_id: int) -> str:
         return self.game.names.get(user_id) or f"<@{user_id}>"
@@ -184,7 +187,7 @@ class _Game:
             payload = {k: v for k, v in record.payload.items() if k not in ("proxy", "proxy_for", "note")}
             text = sentence(record.kind, payload, self.game.names,
                             self.front.log_sentences if self.front is not None else None)
-        return text + (" (a moderator entered it for you)" if record.payload.get("proxy") else "")
+        return text + (", entered for you by a moderator" if record.payload.get("proxy") else "")
 
 
 def _owner(how: Undoing, record: Record) -> int | None:
