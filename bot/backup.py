@@ -57,10 +57,10 @@ def _teller(settings: Settings) -> Tell:
     """What the restore owes in the restored database about what it undid (bot/actions/restore_notices.py): the
     rulesets' fronts, the shipped ones and config.toml's, are imported only when there is something to tell."""
     def tell(restored: Path, undone: Sequence[Undone], as_of: datetime | None) -> Told:
-        if not owes_messages(restored):
-            return Told(failed="the backup is older than the bot's outgoing queue (schema revision 0009), so "
-                               "nothing can be left in it for the bot to send")
         try:
+            if not owes_messages(restored):
+                return Told(failed="the backup is older than the bot's outgoing queue (schema revision 0009), so "
+                                   "nothing can be left in it for the bot to send")
             from bot.actions.restore_notices import new_token, notices, owed_rows
             from bot.plugins import load_plugins
             from engine.service.owed import owe_in_file

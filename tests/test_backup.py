@@ -562,6 +562,28 @@ async def test_a_restore_done_again_before_the_bot_started_keeps_the_first_ones_
         {n.split(":")[1] for _, _, n, _ in first})
 
 
+async def test_a_backup_older_than_the_outgoing_queue_cannot_hold_the_notices_and_the_host_is_told_to_tell_them(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    assert main(["backup", "b.db"]) == 0
+    with sqlite3.connect(tmp_path / "b.db") as old:  # as a Clerk before revision 0009 wrote it
+        old.execute("DROP TABLE owed_messages")
+        old.execute("UPDATE alembic_version SET version_num = '0008'")
+    old.close()
+    await play_after_the_backup(url, game)
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "clerk: those ballots and commands were acknowledged but are not in the restored database, and the bot will "
+        "not take them again by itself (a DM it answered is not read back); it cannot tell them either: the backup is "
+        "older than the bot's outgoing queue (schema revision 0009), so nothing can be left in it for the bot to send. "
+        "Tell these games' moderators, and the players named, to send them again (docs/backup.md, \"What a restore "
+        "undoes\").")
+
+
 def test_a_restore_over_a_database_with_nothing_newer_says_nothing_was_undone(
         live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["backup", "b.db"]) == 0

@@ -31,8 +31,9 @@ from engine.core.stamps import stamp
 from engine.service.owed import NOTICE, Owed
 from engine.store.restore import NOTICE_NONCE, Record, Undone
 
-NAMES_ROOM = 900
-"""The most characters the names of a channel's post take (the rest are counted): Discord's limit is 2,000."""
+NAMES_ROOM = 600
+"""The most characters a list of names in a channel's post takes (the rest are counted): the post has two such lists
+at most (those DMed, those whose DMs are closed), and Discord's limit is 2,000."""
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,10 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
         shutil.copyfile(source, temporary)
         report = check_backup(temporary)
         if live.exists():
-            as_of = backup_time(temporary)  # before anything is written in it
+            try:
+                as_of = backup_time(temporary)  # before anything is written in it
+            except sqlite3.Error:
+                as_of = None
             already_sent = settle_as_before(temporary, live)
             keep_what_discord_said(temporary, live)
             carried = carry_notices(temporary, live)
@@ -116,7 +119,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
             except sqlite3.Error as error:  # the restore goes on; only the comparison failed
                 unread = str(error)
             if undone and tell is not None:
-                told = tell(temporary, undone, as_of)
+                told = tell(temporary, undone, as_of)  # never raises: what it could not owe, it says (``Told``)
         sync_file(temporary)
         size = temporary.stat().st_size
         if aside is not None:
