@@ -109,14 +109,14 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
         if live.exists():
             try:
                 as_of = backup_time(temporary)  # before anything is written in it
-            except sqlite3.Error:
+            except (sqlite3.Error, ValueError):
                 as_of = None
             already_sent = settle_as_before(temporary, live)
             keep_what_discord_said(temporary, live)
             carried = carry_notices(temporary, live)
             try:
                 undone = undone_by_restore(live, temporary)
-            except sqlite3.Error as error:  # the restore goes on; only the comparison failed
+            except (sqlite3.Error, ValueError) as error:  # the restore goes on; only the comparison failed (a time)
                 unread = str(error)
             if undone and tell is not None:
                 told = tell(temporary, undone, as_of)  # never raises: what it could not owe, it says (``Told``)
