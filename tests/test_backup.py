@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import multiprocessing
 import os
 import shutil
@@ -21,9 +22,12 @@ from pathlib import Path
 
 import pytest
 from fakediscord.waiting import HANG
+from sqlalchemy.engine import make_url
 
 from bot.__main__ import main
+from engine.core.stamps import utc_text
 from engine.landsdraad.ballot import parse_ballot
+from engine.landsdraad.transfers import parse_transfer
 from engine.service import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.backup import head_revision
@@ -390,39 +394,194 @@ def test_restore_on_postgresql_gets_the_pg_restore_command(tmp_path: Path, monke
                          "--dbname=postgresql://postgres@127.0.0.1:5432/clerk clerk.dump\n")
 
 
-async def test_restore_says_game_by_game_what_it_undid_and_who_to_tell(
-        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Play-test V2.1: ballots acknowledged after the backup vanished at a restore and nothing said so; their senders
-    held receipts ("Ballot recorded ... Aye") for ballots no longer counted. The restore now names, per game, what the
-    database it replaced recorded after the backup, and the players who acted (never their choices)."""
-    database, game = live
-    url = f"sqlite+aiosqlite:///{database}"
-    assert main(["backup", "b.db"]) == 0
+async def play_after_the_backup(url: str, game: int) -> None:
+    """After the backup (at 18:05): carol and bob vote, alice (Aye before it) revotes Nay, bob sends a transfer, a
+    moderator closes the round; carol's DMs are then found closed to the bot; and a game vega is made."""
     engine = make_engine(url)
     clock = ManualClock(datetime(2026, 3, 1, 18, 5, tzinfo=UTC))
     clerk = Clerk(make_sessionmaker(engine), clock, RandomDice(1))
     try:
-        for user, choice in ((13, "Aye"), (12, "Nay")):  # carol, bob: acknowledged after the backup
+        for user, form in ((13, "Vote: Aye"), (12, "Vote: Nay"), (11, "Revote: Nay")):  # carol, bob, alice
             await clerk.landsdraad.ballots.cast_ballot(game, user_id=user, received_at=clock.now(),
-                                                       command=parse_ballot(f"Vote: {choice}"), source_id=f"m{user}")
+                                                       command=parse_ballot(form), source_id=f"m{user}")
+        await clerk.landsdraad.audits.record_transfer(game, user_id=12, command=parse_transfer(
+            "Transfer: 500 MS to alice"), at=clock.now(), source_id="t12")
+        await clerk.landsdraad.rounds.close_round(game, actor=1)
         await clerk.games.create_game(guild_id=900, channel_id=902, name="vega", ruleset="landsdraad",
                                       moderator_role_id=None, actor=1)
     finally:
         await engine.dispose()
+    with sqlite3.connect(make_url(url).database) as connection:
+        connection.execute("INSERT OR REPLACE INTO closed_dms (user_id, since) VALUES (13, '2026-03-01 18:06:00')")
+    connection.close()
+
+
+async def alice_votes_aye(url: str, game: int) -> None:
+    engine = make_engine(url)
+    clerk = Clerk(make_sessionmaker(engine), ManualClock(datetime(2026, 3, 1, 18, 0, tzinfo=UTC)), RandomDice(1))
+    try:
+        await clerk.landsdraad.ballots.cast_ballot(game, user_id=11, received_at=clerk.clock.now(),
+                                                   command=parse_ballot("Vote: Aye"), source_id="m11a")
+    finally:
+        await engine.dispose()
+
+
+def set_aside(database: Path, folder: Path) -> None:
+    """Move the old databases a restore kept out of the way (the next restore in the same second names its own so)."""
+    for n, path in enumerate(database.parent.glob("clerk.db.before-restore-*")):
+        path.rename(folder / f"{path.name}.{n}")
+
+
+def notices(database: Path) -> list[tuple[str, int | None, str, str]]:
+    """The restore's notices owed in ``database``: (lane, channel id, nonce, text as anywhere but Discord shows it)."""
+    with sqlite3.connect(database) as connection:
+        found = connection.execute("SELECT lane, channel_id, nonce, body FROM owed_messages WHERE nonce LIKE 'undo:%' "
+                                   "AND outcome IS NULL ORDER BY id").fetchall()
+    connection.close()
+    return [(lane, channel, nonce, utc_text(json.loads(body)["text"])) for lane, channel, nonce, body in found]
+
+
+async def test_restore_says_game_by_game_what_it_undid_and_who_to_tell(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Play-test V2.1: ballots acknowledged after the backup vanished at a restore and nothing said so; their senders
+    held receipts ("Ballot recorded ... Aye") for ballots no longer counted. The restore now names, per game, what the
+    database it replaced recorded after the backup, and the players who acted (never their choices), and says the
+    bot tells them at its next start."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    await alice_votes_aye(url, game)
+    assert main(["backup", "b.db"]) == 0
+    await play_after_the_backup(url, game)
     capsys.readouterr()
 
     assert main(["restore", "b.db"]) == 0
 
     printed = capsys.readouterr().out.splitlines()
     [kept] = database.parent.glob("clerk.db.before-restore-*")
-    assert printed[1:] == [
-        f"clerk: the restore undid what the old database (kept as {kept}) recorded after the backup:",
-        "  sirius: 2 events from 2026-03-01 18:05:00 UTC (BallotCast 2); players who acted: carol, bob",
+    assert printed[1] == f"clerk: the restore undid what the old database (kept as {kept}) recorded after the backup:"
+    assert printed[2] == ("  sirius: 6 events from 2026-03-01 18:05:00 UTC (BallotCast 3, TransferRecorded 1, "
+                          "RoundClosed 1, ResultPending 1); players who acted: carol, bob, alice")
+    assert printed[3:] == [
         "  vega: the whole game, made after the backup: 1 event from 2026-03-01 18:05:00 UTC (GameCreated 1)",
         "clerk: those ballots and commands were acknowledged but are not in the restored database, and the bot will "
-        "not take them again by itself (a DM it answered is not read back): tell these games' moderators, and the "
-        "players named, to send them again (docs/backup.md, \"What a restore undoes\")."]
+        "not take them again by itself (a DM it answered is not read back). At its next start it tells them: a post "
+        "in the channel of sirius says what was undone, and a DM to each player whose own ballots or forms are "
+        "undone there says what to send again (4 messages owed; docs/backup.md, \"What a restore undoes\").",
+        "clerk: vega was made after the backup: the restored database has no channel for it nor any of its players, "
+        "so the bot tells nobody there; tell its moderators and players yourself.",
+        "clerk: the DMs of carol are closed to the bot, so it does not DM them: their games' channels name them where "
+        "that is public; tell them yourself what to send again."]
     assert "Aye" not in "\n".join(printed) and "Nay" not in "\n".join(printed)
+
+
+async def test_the_restore_owes_a_post_in_the_games_channel_and_a_dm_to_each_player_with_nothing_secret_in_public(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What the restore leaves for the bot to send at its next start (docs/backup.md, "What a restore undoes"): in the
+    restored database, owed like anything the bot owes, a post in sirius's channel and a DM to each player whose own
+    ballot or form is undone (vega, made after the backup, has no channel there: nothing). The channel's post counts
+    the crisis ballots and names who must vote again (``/round status`` shows anyone who has voted, not how), never a
+    choice, and says nothing of bob's transfer (the moderators' and his until an audit); each DM says what its
+    reader's own held, and the form to send again. carol's DMs are closed: the post says so; her DM is owed all the
+    same (the bot settles it undeliverable without a request, and sends it if she has opened them by then)."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    await alice_votes_aye(url, game)
+    assert main(["backup", "b.db"]) == 0
+    await play_after_the_backup(url, game)
+
+    assert main(["restore", "b.db"]) == 0
+
+    found = notices(database)
+    assert [(lane, channel) for lane, channel, _, _ in found] == [
+        ("channel:901", 901), ("user:13", None), ("user:12", None), ("user:11", None)]
+    nonces = [nonce for _, _, nonce, _ in found]
+    token = nonces[0].split(":")[1]
+    assert nonces == [f"undo:{token}:{n}" for n in range(4)] and len(token) == 6
+    post, carol, bob, alice = (text for _, _, _, text in found)
+    assert post == (
+        "⚠️ **sirius: my records were restored from a backup**: they are as they were on 2026-03-01 18:00 UTC, and what "
+        "was recorded in this game after that is undone, though I acknowledged it.\n"
+        "Undone: 3 crisis ballots.\n"
+        "Undone too: the result of round 1 (a card posted after that no longer stands; the result I post when the vote "
+        "closes again does).\n"
+        "**bob** and **alice**: what you sent after that is undone; I am DMing each of you what it was, to send "
+        "again.\n"
+        "**carol**: what you sent after that is undone, and your DMs are closed to me, so I cannot tell you what it "
+        "was: ask a moderator.\n"
+        "Moderators: your commands after that are undone too; check where the game stands before going on.")
+    for secret in ("Aye", "Nay", "aye", "nay", "ransfer", "500", "MS"):
+        assert secret not in post
+    head = ("⚠️ My records of **sirius** were restored from a backup: they are as they were on 2026-03-01 18:00 UTC, "
+            "so what you sent there after that is undone, though I acknowledged it. Send again what you still mean:\n")
+    tail = "\nIf you play in more than one game, end a DM form with `#sirius`."
+    assert carol == (head + "- your crisis ballot in round 1: **Aye** (sent 2026-03-01 18:05 UTC) → DM me `Vote: Aye` "
+                            "(or use /vote)" + tail)
+    assert bob == (head + "- your crisis ballot in round 1: **Nay** (sent 2026-03-01 18:05 UTC) → DM me `Vote: Nay` "
+                          "(or use /vote)\n"
+                          "- your transfer of 500 MS to alice in round 1 (sent 2026-03-01 18:05 UTC) → "
+                          "`Transfer: 500 MS to alice`" + tail)
+    assert alice == (head + "- your crisis ballot in round 1: **Nay** (sent 2026-03-01 18:05 UTC) → DM me `Vote: Nay` "
+                            "(or use /vote)" + tail)
+    with sqlite3.connect(database) as connection:  # what the old database knew of Discord is kept
+        assert connection.execute("SELECT user_id FROM closed_dms").fetchall() == [(13,)]
+    connection.close()
+
+
+async def test_a_restore_done_again_before_the_bot_started_keeps_the_first_ones_notices_and_draws_new_nonces(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same backup restored twice with the bot stopped: the second restore undoes nothing more, but the first one's
+    notices, not sent yet, are owed in the database it puts in place (before, they would be lost with it). A restore
+    after the bot has run again draws nonces of its own, so Discord does not drop its notices as the first one's."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    await alice_votes_aye(url, game)
+    assert main(["backup", "b.db"]) == 0
+    await play_after_the_backup(url, game)
+    assert main(["restore", "b.db"]) == 0
+    first = notices(database)
+    capsys.readouterr()
+    set_aside(database, tmp_path)  # the next restore's name for the old one may be the same second's
+
+    assert main(["restore", "b.db"]) == 0
+
+    assert notices(database) == first
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "clerk: 4 messages of an earlier restore, which the old database still owed (the bot was not started on it "
+        "since), are owed again: the bot sends them at its next start.",
+        "clerk: the old database recorded nothing after the backup: nothing was undone."]
+    with sqlite3.connect(database) as connection:  # the bot sent them; then it ran on, and the backup is put back
+        connection.execute("UPDATE owed_messages SET outcome = 'sent', done_at = '2026-03-01 18:10:00'")
+    connection.close()
+    set_aside(database, tmp_path)
+    await play_after_the_backup(url, game)
+
+    assert main(["restore", "b.db"]) == 0
+
+    again = notices(database)
+    assert len(again) == 4 and {n.split(":")[1] for _, _, n, _ in again}.isdisjoint(
+        {n.split(":")[1] for _, _, n, _ in first})
+
+
+async def test_a_backup_older_than_the_outgoing_queue_cannot_hold_the_notices_and_the_host_is_told_to_tell_them(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    assert main(["backup", "b.db"]) == 0
+    with sqlite3.connect(tmp_path / "b.db") as old:  # as a Clerk before revision 0009 wrote it
+        old.execute("DROP TABLE owed_messages")
+        old.execute("UPDATE alembic_version SET version_num = '0008'")
+    old.close()
+    await play_after_the_backup(url, game)
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "clerk: those ballots and commands were acknowledged but are not in the restored database, and the bot will "
+        "not take them again by itself (a DM it answered is not read back); it cannot tell them either: the backup is "
+        "older than the bot's outgoing queue (schema revision 0009), so nothing can be left in it for the bot to send. "
+        "Tell these games' moderators, and the players named, to send them again (docs/backup.md, \"What a restore "
+        "undoes\").")
 
 
 def test_a_restore_over_a_database_with_nothing_newer_says_nothing_was_undone(

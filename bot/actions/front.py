@@ -126,6 +126,39 @@ def no_hint(text: str) -> str | None:
     return None
 
 
+Payload = Mapping[str, Any]
+
+
+def by_actor(payload: Payload, actor: int | None) -> int | None:
+    """Whose a record is: who recorded it (``Undoing.whose``'s default)."""
+    return actor
+
+
+@dataclass(frozen=True)
+class Undoing:
+    """How the notices of a restore (``bot/actions/restore_notices.py``, docs/backup.md) speak of an event of one kind
+    that the restore undid: a player's own ballot, form or command, which they are told to send again. The
+    ruleset's own words; each text says no more than its reader may know (rules-spec's secrecy matrices)."""
+
+    again: Callable[[Payload], str]
+    """How to send it again, the form or command with what it held: ``DM me `Vote: Aye` (or use /vote)``."""
+    yours: Callable[[Payload], str] | None = None
+    """What it was, in its sender's own DM only (their crisis ballot's choice included): ``your crisis ballot in round
+    1: **Aye**``. None: the event's ``/log`` sentence (``Front.log_sentences``), for a kind with nothing secret."""
+    counted: tuple[str, str] | None = None
+    """How the game channel counts them, one and several: ``("crisis ballot", "crisis ballots")``. None: the channel
+    does not speak of them at all (a transfer, the Pro tempore's question: secret that one was made)."""
+    named: bool = False
+    """The channel names who sent them (asked to send them again): who did is public already (``/round status``
+    shows who has voted, not how). False: a count only."""
+    same: Callable[[Payload], object] | None = None
+    """Two of one player's with the same value are one thing sent twice (a ballot and its revote in one round): only
+    the latest is told. None: each is told."""
+    whose: Callable[[Payload, int | None], int | None] = by_actor
+    """The user whose own it is, given the payload and who recorded it; None: nobody's own (a moderator's record of
+    a player's transfer), left to the moderators."""
+
+
 @dataclass(frozen=True)
 class Front:
     name: str
@@ -213,6 +246,13 @@ class Front:
     """Announcement kind (``round``, ``audit``: ``engine.service.announcements``) -> the ``explain`` subject that
     explains it (asked with ``round`` = the announcement's number), or what asks it (a Business Phase's card: its
     approval and its Fervor): what **Explain this** on that announcement answers (``bot/actions/explain_this.py``)."""
+    undone: Mapping[str, Undoing] = field(default_factory=dict)
+    """Event kind -> how a restore's notices speak of a player's own event of it that the restore undid
+    (``Undoing``): the forms and commands its players send. Other kinds are the moderators' or the bot's own."""
+    reopened: Mapping[str, Callable[[Payload], str]] = field(default_factory=dict)
+    """Event kind of a close whose result is posted (a round's, an election's) -> what it closed (``round 3``): a
+    restore that undid it says in the game channel that it is open again and that the result posted when it closes
+    again is the one that stands."""
     names_itself: bool = True
     """How the other rulesets treat its commands. True: a game of another ruleset refuses one naming this ruleset
     (``/election start is a Mylantium command; sirius plays Landsdraad.``), and a ``game="any"`` command looks for

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache, partial
+from pathlib import Path
 from typing import Any, Generic, TypeAlias, TypeVar
 
 from sqlalchemy import (
@@ -20,6 +21,7 @@ from sqlalchemy import (
     String,
     and_,
     bindparam,
+    create_engine,
     delete,
     false,
     func,
@@ -36,6 +38,7 @@ from engine.service.batching import Batcher
 from engine.service.clock import utc
 from engine.service.dm_channels import keep_queue_channels
 from engine.service.uow import Backend, ServiceBase, UnitOfWork, typed_param
+from engine.store.database import JSON_SERIALIZER
 from engine.store.locking import lock_for_write
 from engine.store.models import Base
 from engine.store.prebuilt import Prebuilt, built_for, driver_execute, padded, prebuilt
@@ -292,6 +295,19 @@ def _write_batch(connection: Connection, now: datetime, kind: str, items: Sequen
         return [[next(rows) for _ in call] for call in items]
     _settle(connection, now, [o for batch in items for o in batch], prebuilt_sql=prebuilt_sql)
     return [None] * len(items)
+
+
+def owe_in_file(path: Path, now: datetime, messages: Sequence[Owed]) -> int:
+    """Owe ``messages`` in the SQLite file ``path``, in one transaction of a connection of its own, with no bot running
+    on it: what a restore owes in the backup before it is put in place (``python -m bot restore``,
+    engine/store/restore.py), sent by the bot at its next start like anything owed. The same rows and encoding as the
+    bot's own owing (``_owe``: a nonce owed already is skipped). Returns how many were owed."""
+    engine = create_engine(f"sqlite+pysqlite:///{path}", json_serializer=JSON_SERIALIZER)
+    try:
+        with engine.begin() as connection:
+            return sum(row is not None for row in _owe(connection, now, messages))
+    finally:
+        engine.dispose()
 
 
 def release_in(connection: Connection, now: datetime, channel_id: int, retarget: Callable[[Owed], Owed]

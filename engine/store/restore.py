@@ -7,18 +7,27 @@ connection has it open: so a running bot is detected and the restore refused, an
 crash is folded into the old database instead of being replayed onto the restored one. The old database is
 kept beside it (``clerk.db.before-restore-<time>``), never deleted; the backup is copied to a temporary file,
 checked again and renamed into place. Messages the backup still owes that the old database had sent since are marked
-sent in the copy first (``settle_as_before``), so the bot does not send them twice."""
+sent in the copy first (``settle_as_before``), so the bot does not send them twice.
+
+Before the copy is renamed into place, it is also compared with the old database (``undone_by_restore``: what the
+restore undoes, game by game), and the caller's ``tell`` may owe messages in it (``bot/actions/restore_notices.py``:
+a post in each game's channel and a DM to each player whose ballots or forms are undone, sent by the bot at its next
+start, as anything owed). What the old database knew of Discord is kept in the copy (``keep_what_discord_said``:
+whose DMs are closed to the bot, the DM channels), and so are the notices of an earlier restore it had not sent yet
+(``carry_notices``). All of it is written in the copy: a restore that fails leaves the live database as it was."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from engine.store.backup import (
     BackupError,
@@ -30,6 +39,29 @@ from engine.store.backup import (
     temporary_beside,
 )
 
+NOTICE_NONCE = "undo:"
+"""How the nonce of every message a restore owes begins (``undo:<this restore's token>:<n>``): new at each restore, so
+a second restore's notices are not taken by Discord for the first one's repeats; ``carry_notices`` finds them by it."""
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a restore's ``tell`` owed in the restored database for the bot to send at its next start."""
+
+    messages: int = 0
+    """Messages owed: the posts in the games' channels and the DMs."""
+    closed: tuple[str, ...] = ()
+    """The players (by name) who would have been DMed but whose DMs are closed to the bot: no DM is tried."""
+    failed: str | None = None
+    """Why nothing was owed (a backup older than the outgoing queue, an error), or None."""
+
+
+class Tell(Protocol):
+    """Owes, in the restored database ``restored`` (not in place yet), what tells the players and the games'
+    channels what the restore undid (``undone``: each game's, ``as_of``: when the backup's newest record was made)."""
+
+    def __call__(self, restored: Path, undone: Sequence[Undone], as_of: datetime | None) -> Told: ...
+
 
 class Restored(NamedTuple):
     report: BackupReport
@@ -37,11 +69,21 @@ class Restored(NamedTuple):
     """Where the old database went (None: there was none)."""
     already_sent: int
     """The messages the backup still owed that the old database had sent since (``settle_as_before``)."""
+    undone: list[Undone] | None = None
+    """What the restore undid, game by game (``undone_by_restore``); None when there was no old database or it could
+    not be compared (``unread``)."""
+    unread: str | None = None
+    """Why the old database could not be compared with the backup (the restore is done all the same)."""
+    told: Told | None = None
+    """What ``tell`` owed (None: there was nothing undone, or no ``tell``)."""
+    carried: int = 0
+    """Notices of an earlier restore the old database still owed, owed again in the restored one (``carry_notices``)."""
 
 
-def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> Restored:
-    """Restore ``backup`` to the database of ``url``; returns what was restored, where the old database went and how
-    many of the messages the backup owed were marked sent as the old database had them."""
+def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell: Tell | None = None) -> Restored:
+    """Restore ``backup`` to the database of ``url``; returns what was restored, where the old database went, how
+    many of the messages the backup owed were marked sent as the old database had them, what the restore undid and
+    what ``tell`` owed about it (in the restored database, before it is put in place)."""
     source = Path(backup)
     live = sqlite_file(url)
     if not source.is_file():
@@ -58,18 +100,36 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime) -> R
         if aside.exists():
             raise BackupError(f"{aside} exists already; move it away and run the restore again")
     temporary = temporary_beside(live, ".restoring")
+    undone: list[Undone] | None = None
+    unread = told = None
+    already_sent = carried = 0
     try:
         shutil.copyfile(source, temporary)
         report = check_backup(temporary)
-        already_sent = settle_as_before(temporary, live) if live.exists() else 0
+        if live.exists():
+            try:
+                as_of = backup_time(temporary)  # before anything is written in it
+            except (sqlite3.Error, ValueError):
+                as_of = None
+            already_sent = settle_as_before(temporary, live)
+            keep_what_discord_said(temporary, live)
+            carried = carry_notices(temporary, live)
+            try:
+                undone = undone_by_restore(live, temporary)
+            except (sqlite3.Error, ValueError) as error:  # the restore goes on; only the comparison failed (a time)
+                unread = str(error)
+            if undone and tell is not None:
+                told = tell(temporary, undone, as_of)  # never raises: what it could not owe, it says (``Told``)
         sync_file(temporary)
+        size = temporary.stat().st_size
         if aside is not None:
             os.replace(live, aside)
         os.replace(temporary, live)
         sync_folder(live.parent)
     finally:
         temporary.unlink(missing_ok=True)
-    return Restored(BackupReport(live, report.size, report.games, report.events, report.revision), aside, already_sent)
+    return Restored(BackupReport(live, size, report.games, report.events, report.revision), aside, already_sent,
+                    undone, unread, told, carried)
 
 
 DELIVERED = ("sent", "undeliverable")
@@ -130,6 +190,16 @@ def _quiesce(live: Path) -> None:
         raise BackupError(f"{live} is in use (is the bot running?); stop the bot, then restore")
 
 
+class Record(NamedTuple):
+    """One event the restore undid, as the old database recorded it."""
+
+    kind: str
+    actor: int | None
+    payload: Mapping[str, Any]
+    at: datetime
+    """In UTC."""
+
+
 @dataclass(frozen=True)
 class Undone:
     """What the database a restore replaced recorded in one game after the backup was taken: the restore undoes it
@@ -143,6 +213,17 @@ class Undone:
     players: tuple[str, ...]
     """The players (by name) whose own ballots, forms or commands are among the events, in the order they acted."""
     whole: bool = False
+    game_id: int = 0
+    ruleset: str = ""
+    channel_id: int | None = None
+    """The game's channel in the restored database (where the bot posts for it); None for a game made after the
+    backup, which the restored database does not hold."""
+    records: tuple[Record, ...] = ()
+    """The events undone, in order."""
+    names: Mapping[int, str] = field(default_factory=dict)
+    """User id -> player name, of every player the old database had in the game."""
+    players_now: frozenset[int] = frozenset()
+    """The user ids of the game's players in the restored database (not removed)."""
 
     def line(self) -> str:
         span = self.first if self.first == self.last else f"{self.first} to {self.last}"
@@ -152,37 +233,170 @@ class Undone:
         return f"{self.game}: {made}{self.events} event{'s' if self.events != 1 else ''} from {span} UTC ({kinds}){who}"
 
 
+def _read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+
+
+def _tables(connection: sqlite3.Connection) -> set[str]:
+    return {str(name) for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _utc(value: Any) -> datetime:
+    """A time as SQLite holds it (``2026-12-07 12:49:08.123456``, UTC) as an aware datetime."""
+    when = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
 def undone_by_restore(old: Path, restored: Path) -> list[Undone]:
-    """Per game, what ``old`` (the database the restore put aside) recorded that ``restored`` (the backup now in its
+    """Per game, what ``old`` (the database the restore replaces) recorded that ``restored`` (the backup going in its
     place) does not have: the events after the backup's last one of each game (its ``last_seq``), and the games made
     after the backup. Read only; both files are Clerk databases (checked before)."""
-    def connect(path: Path) -> sqlite3.Connection:
-        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-
-    backup, before = connect(restored), connect(old)
+    backup, before = _read_only(restored), _read_only(old)
     try:
-        games = backup.execute("SELECT id, name, last_seq FROM games")
-        kept = {int(i): (str(name), int(seq)) for i, name, seq in games}
+        games = backup.execute("SELECT id, name, last_seq, channel_id FROM games")
+        kept = {int(i): (str(name), int(seq), int(channel)) for i, name, seq, channel in games}
+        removed = "removed" in {row[1] for row in backup.execute("PRAGMA table_info(players)")}
         found = []
-        for game_id, name, last_seq in before.execute("SELECT id, name, last_seq FROM games ORDER BY id").fetchall():
+        for game_id, name, last_seq, ruleset in before.execute(
+                "SELECT id, name, last_seq, ruleset FROM games ORDER BY id").fetchall():
             same = kept.get(int(game_id))
             whole = same is None or same[0] != name
             after = 0 if same is None or whole else same[1]
             if int(last_seq) <= after:
                 continue
-            rows = before.execute("SELECT kind, actor, at FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                  (game_id, after)).fetchall()
+            rows = before.execute("SELECT kind, actor, at, payload FROM events WHERE game_id = ? AND seq > ? "
+                                  "ORDER BY seq", (game_id, after)).fetchall()
             if not rows:
                 continue
-            names = dict(before.execute("SELECT user_id, name FROM players WHERE game_id = ?", (game_id,)).fetchall())
-            players = dict.fromkeys(str(names[a]) for _, a, _ in rows if a in names)
-            kinds = Counter(str(kind) for kind, _, _ in rows)
+            names = {int(u): str(n) for u, n in before.execute("SELECT user_id, name FROM players WHERE game_id = ?",
+                                                               (game_id,))}
+            players = dict.fromkeys(names[a] for _, a, _, _ in rows if a in names)
+            kinds = Counter(str(kind) for kind, _, _, _ in rows)
+            now: frozenset[int] = frozenset()
+            if not whole:
+                still = " AND removed = 0" if removed else ""
+                now = frozenset(int(u) for (u,) in backup.execute(
+                    f"SELECT user_id FROM players WHERE game_id = ?{still}", (game_id,)))
+            records = tuple(Record(str(kind), int(actor) if actor is not None else None, _payload(payload), _utc(at))
+                            for kind, actor, at, payload in rows)
             found.append(Undone(str(name), len(rows), str(rows[0][2])[:19], str(rows[-1][2])[:19],
-                                tuple(kinds.items()), tuple(players), whole))
+                                tuple(kinds.items()), tuple(players), whole, int(game_id), str(ruleset),
+                                None if whole or same is None else same[2], records, names, now))
         return found
     finally:
         backup.close()
         before.close()
 
 
-__all__ = ["Restored", "Undone", "restore_sqlite", "settle_as_before", "undone_by_restore"]
+def _payload(stored: Any) -> dict[str, Any]:
+    """An event's payload as the ``events`` table holds it on SQLite (JSON text)."""
+    try:
+        value = json.loads(stored) if isinstance(stored, str | bytes) else stored
+    except ValueError:
+        return {}
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def backup_time(restored: Path) -> datetime | None:
+    """When the newest record of the backup ``restored`` was written (before the restore writes anything in it): the
+    latest of its events, of what its outgoing queue owed and settled, and of its running processes' last renewal
+    (every 5 s while the bot runs: docs/deploy.md). The backup holds the database as it was then, give or take the
+    seconds of a process's renewal; None when it holds none of these."""
+    connection = _read_only(restored)
+    try:
+        tables = _tables(connection)
+        found = [connection.execute("SELECT MAX(at) FROM events").fetchone()[0]]
+        if "owed_messages" in tables:
+            found += connection.execute("SELECT MAX(owed_at), MAX(done_at) FROM owed_messages").fetchone()
+        if "processes" in tables:
+            found.append(connection.execute("SELECT MAX(seen_at) FROM processes").fetchone()[0])
+        times = [_utc(value) for value in found if value is not None]
+        return max(times) if times else None
+    finally:
+        connection.close()
+
+
+def keep_what_discord_said(restored: Path, old: Path) -> None:
+    """What the old database knew of Discord, kept in ``restored`` (the backup, before it is put in place): the users
+    whose DMs are closed to the bot (``closed_dms``: a player who DMed the bot after the backup opened them again, one
+    refused after it closed them) and the DM channels learnt (``dm_channels``). Delivery bookkeeping, not a game's
+    record (docs/export.md), and newer in the old database: the bot would otherwise skip a DM to a player whose DMs are
+    open, or try again, refused, one whose DMs are closed. A table either database lacks is left as it is."""
+    new = sqlite3.connect(restored.resolve().as_uri(), uri=True)  # a URI, so the ATTACH may be one (read only)
+    try:
+        new.execute("ATTACH DATABASE ? AS old", (f"{old.resolve().as_uri()}?mode=ro",))
+        have = {str(n) for (n,) in new.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+        had = {str(n) for (n,) in new.execute("SELECT name FROM old.sqlite_master WHERE type = 'table'")}
+
+        def lacks(table: str, columns: str, where: str = "main", what: str = "old") -> bool:
+            """Does ``where``'s ``table`` lack a row of ``what``'s?"""
+            rows = f"SELECT {columns} FROM {what}.{table} EXCEPT SELECT {columns} FROM {where}.{table}"
+            return new.execute(f"SELECT 1 FROM ({rows}) LIMIT 1").fetchone() is not None
+
+        with new:  # written only where they differ: a restore over a database that knew no more changes no byte
+            if "closed_dms" in have and "closed_dms" in had and (
+                    lacks("closed_dms", "user_id, since") or lacks("closed_dms", "user_id", "old", "main")):
+                new.execute("DELETE FROM main.closed_dms")
+                new.execute("INSERT INTO main.closed_dms (user_id, since) SELECT user_id, since FROM old.closed_dms")
+            if "dm_channels" in have and "dm_channels" in had and lacks("dm_channels", "user_id, channel_id"):
+                new.execute("INSERT OR REPLACE INTO main.dm_channels (user_id, channel_id) "
+                            "SELECT user_id, channel_id FROM old.dm_channels")
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot keep what {old} knew of Discord in the backup: {error}") from None
+    finally:
+        new.close()
+
+
+_OWED_COLUMNS = "lane, channel_id, priority, nonce, coalesce, source_id, body, owed_at, attempts"
+
+
+def carry_notices(restored: Path, old: Path) -> int:
+    """The notices of an earlier restore (``NOTICE_NONCE``) that the old database still owed (the bot was not started
+    on it since: a restore done again, or over another), owed in ``restored`` too, as they were: what they tell was
+    undone by that restore is not in this backup either. Returns how many."""
+    new = sqlite3.connect(restored.resolve().as_uri(), uri=True)  # a URI, so the ATTACH may be one (read only)
+    try:
+        new.execute("ATTACH DATABASE ? AS old", (f"{old.resolve().as_uri()}?mode=ro",))
+        have = {str(n) for (n,) in new.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+        had = {str(n) for (n,) in new.execute("SELECT name FROM old.sqlite_master WHERE type = 'table'")}
+        if "owed_messages" not in have or "owed_messages" not in had:
+            return 0
+        with new:
+            done = new.execute(
+                f"INSERT INTO main.owed_messages ({_OWED_COLUMNS}) SELECT {_OWED_COLUMNS} FROM old.owed_messages "
+                "WHERE outcome IS NULL AND nonce LIKE ? AND nonce NOT IN (SELECT nonce FROM main.owed_messages) "
+                "ORDER BY id", (f"{NOTICE_NONCE}%",))
+        return int(done.rowcount)
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot carry the unsent notices of {old} into the backup: {error}") from None
+    finally:
+        new.close()
+
+
+def delivery_state(restored: Path) -> tuple[frozenset[int], dict[int, int]]:
+    """The users whose DMs are closed to the bot, and the DM channels known (user id -> channel id), in ``restored``
+    (empty for a database older than those tables)."""
+    connection = _read_only(restored)
+    try:
+        tables = _tables(connection)
+        closed = frozenset(int(u) for (u,) in connection.execute("SELECT user_id FROM closed_dms")) \
+            if "closed_dms" in tables else frozenset()
+        channels = {int(u): int(c) for u, c in connection.execute("SELECT user_id, channel_id FROM dm_channels")} \
+            if "dm_channels" in tables else {}
+        return closed, channels
+    finally:
+        connection.close()
+
+
+def owes_messages(restored: Path) -> bool:
+    """Does ``restored`` have the outgoing queue (``owed_messages``, revision 0009)?"""
+    connection = _read_only(restored)
+    try:
+        return "owed_messages" in _tables(connection)
+    finally:
+        connection.close()
+
+
+__all__ = ["NOTICE_NONCE", "Record", "Restored", "Tell", "Told", "Undone", "backup_time", "carry_notices",
+           "delivery_state", "keep_what_discord_said", "owes_messages", "restore_sqlite", "settle_as_before",
+           "undone_by_restore"]

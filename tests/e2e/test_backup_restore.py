@@ -1,7 +1,8 @@
 """docs/backup.md end to end: ``python -m bot backup`` while the real bot runs on the fake Discord, more ballots
 and a close after it, ``python -m bot restore`` (refused while the bot runs), and the bot started again on the
-restored database answers ``/game export`` with exactly the bytes it answered at the moment of the backup, and posts
-the result of the round closed again as a new card (play-test V2.2)."""
+restored database tells the game's channel and the player whose ballot was undone (once, not again at the next
+start), answers ``/game export`` with exactly the bytes it answered at the moment of the backup, and posts the result
+of the round closed again as a new card (play-test V2.2)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from alembic.script import ScriptDirectory
+from fakediscord import Sent
 from sqlalchemy.engine import make_url
 
 from bot.__main__ import main
@@ -66,6 +68,12 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     await upgrade(engine := make_engine(h.url))  # what `python -m bot run` does at start
     await engine.dispose()
     await h.start()
+
+    def told(messages: list[Sent]) -> list[Sent]:
+        return [m for m in messages if "restored from a backup" in m.content]
+    # the restore's notices (play-test V2.1's "Left"), owed in the restored database and sent at this start
+    [post] = await h.fake.wait_for(lambda: told(h.fake.messages(h.game)), "the restore's post in #sirius")
+    [dm] = await h.fake.wait_for(lambda: told(h.fake.dms(h.alice)), "the restore's DM to alice")
     restored = await export(h)
     # Closed again at once, well within the few minutes Discord keeps a nonce (the fake: the whole test): the card
     # of this close is a new message, not the first close's returned by Discord for a repeated nonce (play-test V2.2)
@@ -106,3 +114,30 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     assert sirius.endswith(" UTC (BallotCast 1, RoundClosed 1, ResultPending 1, ResultPosted 1); players who acted: "
                            "alice")
     assert tell.startswith("clerk: those ballots and commands were acknowledged but are not in the restored database")
+    assert ("At its next start it tells them: a post in the channel of sirius says what was undone, and a DM to each "
+            "player whose own ballots or forms are undone there says what to send again (2 messages owed; ") in tell
+    # the channel: what is undone, counted, and who must vote again (public: /round status shows who has voted), never
+    # how anyone voted; the DM: alice's own revote, and the form to send it again
+    assert post.content.startswith("⚠️ **sirius: my records were restored from a backup**: they are as they were on "
+                                   "<t:")
+    assert post.content.endswith(
+        "and what was recorded in this game after that is undone, though I acknowledged it.\n"
+        "Undone: 1 crisis ballot.\n"
+        "Undone too: the result of round 1 (a card posted after that no longer stands; the result I post when the vote "
+        "closes again does).\n"
+        "**alice**: what you sent after that is undone; I am DMing you what it was, to send again.\n"
+        "Moderators: your commands after that are undone too; check where the game stands before going on.")
+    assert "Aye" not in post.content and "Nay" not in post.content
+    assert "- your crisis ballot in round 1: **Nay** (sent <t:" in dm.content
+    assert dm.content.endswith(") → DM me `Vote: Nay` (or use /vote)\n"
+                               "If you play in more than one game, end a DM form with `#sirius`.")
+    assert not told(h.fake.dms(h.bob))  # bob sent nothing after the backup
+    nonces = sorted(n for _, n in h.fake.nonces if n.startswith("undo:"))
+    assert len(nonces) == 2 and len({n.rsplit(":", 1)[0] for n in nonces}) == 1  # this restore's own
+    # a second start sends them no second time (they were marked sent), and Discord was not asked again
+    repeats = h.fake.nonce_repeats
+    await h.restart()
+    await h.settle()
+    assert len(told(h.fake.messages(h.game))) == 1 and len(told(h.fake.dms(h.alice))) == 1
+    assert sorted(n for _, n in h.fake.nonces if n.startswith("undo:")) == nonces
+    assert h.fake.nonce_repeats == repeats

@@ -6,7 +6,7 @@ second and Repeals in ``motions``, a decline made by mistake taken back in ``tak
 
 from __future__ import annotations
 
-from bot.actions.convocate import board, errata, motions, preview, removal, takeback, turns, why
+from bot.actions.convocate import board, errata, motions, preview, removal, takeback, turns, undone, why
 from bot.actions.convocate.guard import RULESET
 from bot.actions.convocate.imports import import_setup
 from bot.actions.convocate.log_sentences import SENTENCES as LOG_SENTENCES
@@ -50,6 +50,7 @@ FRONT = Front(
     import_kinds=IMPORT_KINDS,
     remover=removal.remove_player,
     log_sentences=LOG_SENTENCES,
+    undone=undone.UNDONE,
     explain=why.EXPLAIN,
     explain_help=why.HELP,
     explains_posts=why.POSTS,

@@ -20,6 +20,7 @@ from bot.actions.landsdraad import (
     ledgers,
     politics,
     preview,
+    undone,
     victory,
     why,
 )
@@ -101,6 +102,8 @@ FRONT = Front(
     import_kinds=IMPORT_KINDS,
     remover=handlers.remove_player,
     log_sentences=LOG_SENTENCES,
+    undone=undone.UNDONE,
+    reopened=undone.REOPENED,
     names_itself=False,
     setup=handlers.setup_summary,
     explain=why.EXPLAIN,

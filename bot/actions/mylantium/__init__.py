@@ -5,7 +5,7 @@ forms), a step of it taken back (``takeback``) and revolutions (``revolution``).
 from __future__ import annotations
 
 from bot.actions.front import Front
-from bot.actions.mylantium import errata, removal, republic, revolution, takeback, turn, why
+from bot.actions.mylantium import errata, removal, republic, revolution, takeback, turn, undone, why
 from bot.actions.mylantium.imports import import_setup
 from bot.actions.mylantium.log_sentences import SENTENCES as LOG_SENTENCES
 from bot.actions.mylantium.render import REMINDERS
@@ -61,6 +61,8 @@ FRONT = Front(
     import_kinds=IMPORT_KINDS,
     remover=removal.remove_player,
     log_sentences=LOG_SENTENCES,
+    undone=undone.UNDONE,
+    reopened=undone.REOPENED,
     after_setting=errata.after_setting,
     explain=why.EXPLAIN,
     explain_help=why.HELP,
