@@ -14,6 +14,7 @@ from bot.actions.commands import App, Upload
 from bot.actions.context import Ctx, UserRef
 from bot.actions.log_text import Sentence
 from bot.actions.outbox import Card, Outgoing
+from bot.actions.owed_files import ChartKind
 from bot.actions.routes import Routes, ThreadHandler
 from bot.actions.suggest_sources import Source
 from engine.core.derivation import Derivation
@@ -213,6 +214,9 @@ class Front:
     """Announcement kind (``round``, ``audit``: ``engine.service.announcements``) -> the ``explain`` subject that
     explains it (asked with ``round`` = the announcement's number), or what asks it (a Business Phase's card: its
     approval and its Fervor): what **Explain this** on that announcement answers (``bot/actions/explain_this.py``)."""
+    charts: tuple[ChartKind[Any], ...] = ()
+    """The charts its cards carry that are drawn after their write (``bot/actions/owed_files.py``): each drawn again
+    at start for a card a kill left owed without it."""
     names_itself: bool = True
     """How the other rulesets treat its commands. True: a game of another ruleset refuses one naming this ruleset
     (``/election start is a Mylantium command; sirius plays Landsdraad.``), and a ``game="any"`` command looks for

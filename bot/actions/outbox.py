@@ -114,6 +114,11 @@ play-test V2.2). Without it, the marker is the nonce (``marked`` always sets it)
 EXPLAINS = "explains"
 """An ``Outgoing.extra`` key: a result card with no announcement marker (an audit, a Forecast, a Business Phase's
 close), as ``card_tag`` makes it; the front end records the message it became, so **Explain this** finds it."""
+CHART = "chart"
+"""An ``Outgoing.extra`` key of a card owed with its write whose chart is drawn after the commit
+(``bot/actions/owed_files.py``): ``<kind>:<game>:<digest>``, which chart it carries and a digest of what the chart is
+drawn from as the write left it (``ChartKind.marker``), so the recovery at start can draw it again
+(``charts_at_start``)."""
 LIVE = "live"
 """An ``Outgoing.extra`` key: this answers a press whose buttons stay usable (a crisis ballot can be changed by
 another press until the deadline), so they are not disabled."""

@@ -30,7 +30,7 @@ from bot.actions.landsdraad.players_csv import players_file
 from bot.actions.landsdraad.render import REMINDERS
 from bot.actions.landsdraad.ruleset import RULESET
 from bot.actions.landsdraad.sources import SOURCES
-from bot.actions.landsdraad.victory_posts import majorities_at_start
+from bot.actions.landsdraad.victory_posts import FORECAST_CHART, SCORES_CHART, majorities_at_start
 from bot.actions.routes import Routes
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.import_file import KINDS as IMPORT_KINDS
@@ -107,6 +107,7 @@ FRONT = Front(
     after_setting=ag_recount.after_setting,
     explain_help=why.EXPLAIN_HELP,
     explains_posts=why.POSTS,
+    charts=(FORECAST_CHART, SCORES_CHART),
 )
 
 __all__ = ["FRONT", "ROUTES"]

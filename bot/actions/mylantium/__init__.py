@@ -65,4 +65,5 @@ FRONT = Front(
     explain=why.EXPLAIN,
     explain_help=why.HELP,
     explains_posts=why.POSTS,
+    charts=(turn.HISTORY_CHART,),
 )

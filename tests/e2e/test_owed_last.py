@@ -3,15 +3,22 @@ and Mylantium's `/faction set` move on (a Motion's offer to second passed on, or
 next step: its news, the coup offer, Social Collapse), and the moderators' private notice of what Mylantium's
 `/government set approval: since:` changes in the closed General Elections. Each killed after its commit, before
 anything is owed: the next start posts each once, and a second start nothing more (the kill-window checks of
-tests/e2e/test_owed_interactions.py)."""
+tests/e2e/test_owed_interactions.py). And a card whose chart is drawn after its write's commit, killed before the
+chart was added to its row: the next start draws it and posts the card with it."""
 
 from __future__ import annotations
 
-from fakediscord import Channel
+from collections.abc import Awaitable, Callable
+from typing import Any
+from unittest.mock import patch
+
+from fakediscord import Channel, Interaction
 
 from .clerkbot import Harness
 from .test_discord_myl_conv import also_plays, primary
 from .test_owed_interactions import killed_as_it_returns, nothing_more, posted_once_at_start
+
+Wanted = dict[str, tuple[Channel | None, str]]
 
 
 async def mylantium(h: Harness, channel: Channel, name: str, vps: tuple[int, int, int]) -> None:
@@ -85,3 +92,70 @@ async def test_what_a_correction_of_the_approval_changes_told_just_before_a_kill
     assert [b["label"] for b in notice.buttons()] == ["Post erratum: turn 1"]
     assert h.fake.channels[notice.channel_id].name == "sirius moderators", "the moderators' private thread"
     await nothing_more(h, before, told)
+
+
+async def killed_before_the_chart(h: Harness, act: Callable[[], Awaitable[Interaction]]) -> None:
+    """``act`` (a slash command whose card carries a chart drawn after its write) commits, its card owed without the
+    chart; the bot is killed before the chart is added to the card's row (``clerk.outbox.amend``) and before anything
+    is queued (``killed_as_it_returns``)."""
+    async def never(*_args: Any) -> None:
+        return None
+
+    with patch.object(h.app.clerk.outbox, "amend", never):
+        await killed_as_it_returns(h, act)
+
+
+def files_of(h: Harness, before: set[int], wanted: Wanted) -> dict[str, list[str]]:
+    """The file names of the one message, new since ``before``, that carries each of ``wanted``."""
+    found = {}
+    for what, (where, piece) in wanted.items():
+        [message] = [m for m in h.fake.sent if m.id not in before and m.kind == "message" and piece in m.text()
+                     and (where is None or m.channel_id == where.id)]
+        found[what] = [name for name, _ in message.files]
+    return found
+
+
+async def test_a_card_whose_chart_a_kill_left_undrawn_is_posted_with_it_after_the_restart(clerk_bot: Harness) -> None:
+    """A card owed with its write has its chart drawn after the commit and added to its row before it is queued; the
+    bot is killed in between (`/round open`'s Forecast in #rigel, Landsdraad; `/phase business close`'s card in
+    #sirius, Mylantium). At the next start, before the queue resumes, each card's chart is drawn again from what its
+    game reads now, which is what the write read (the digest in the card's marker), and each card is posted once
+    with its chart. Before, they were posted without it. Round 2's Forecast, killed so too, and bob's votes changed
+    before the restart: what the chart is drawn from is no longer what the card says, so it is posted without it
+    (as before). `/game end`'s final table, killed so too: posted with its chart. A second restart posts nothing
+    more."""
+    h = clerk_bot
+    await primary(h)  # #sirius: Mylantium
+    for step in ("election primary close", "election general open", "election general close"):
+        await h.run(h.mod, step, h.game)
+    rigel = h.fake.add_channel("rigel")
+    await h.run(h.mod, "game new", rigel, ruleset="landsdraad", name="rigel")
+    for who in (h.alice, h.bob):
+        await h.run(h.mod, "player add", rigel, user=who, diplomacy=2, command=2, intrigue=1, roll=1)
+    await h.settle()
+    before = {m.id for m in h.fake.sent}
+    await killed_before_the_chart(h, lambda: h.fake.slash(h.mod, "round open", rigel, crisis="Raise the levy?"))
+    await killed_before_the_chart(h, lambda: h.fake.slash(h.mod, "phase business close", h.game))
+    charted: Wanted = {
+        "the Forecast": (rigel, "Forecast taken: start of round 1"),
+        "the Business Phase's card": (h.game, "sirius: the Business Phase of turn 1 is closed"),
+    }
+    await posted_once_at_start(h, before, charted)
+    assert files_of(h, before, charted) == {"the Forecast": ["forecast.png"],
+                                            "the Business Phase's card": ["history.png"]}, "each with its chart"
+
+    await h.run(h.mod, "round close", rigel)
+    later = {m.id for m in h.fake.sent}
+    await killed_before_the_chart(h, lambda: h.fake.slash(h.mod, "round open", rigel, crisis="Tithe?"))
+    await h.run(h.mod, "player set", rigel, user=h.bob, misc=5)  # a write after the card's: its chart is not drawn
+    changed: Wanted = {"round 2's Forecast": (rigel, "Forecast taken: start of round 2")}
+    await posted_once_at_start(h, later, changed)
+    assert files_of(h, later, changed) == {"round 2's Forecast": []}, "not a chart of another Forecast than its own"
+
+    await h.run(h.mod, "round close", rigel)
+    end = {m.id for m in h.fake.sent}
+    await killed_before_the_chart(h, lambda: h.fake.slash(h.mod, "game end", rigel))
+    ended: Wanted = {"the final table": (rigel, "rigel: final scores")}
+    await posted_once_at_start(h, end, ended)
+    assert files_of(h, end, ended) == {"the final table": ["scores.png"]}
+    await nothing_more(h, before, {**charted, **changed, **ended})
