@@ -13,7 +13,7 @@ from typing import Any
 from bot.actions.commands import App, Upload
 from bot.actions.context import Ctx, UserRef
 from bot.actions.log_text import Sentence
-from bot.actions.outbox import Card, Outgoing
+from bot.actions.outbox import Card, Outgoing, ToChannel, ToThread
 from bot.actions.owed_files import ChartKind
 from bot.actions.routes import Routes, ThreadHandler
 from bot.actions.suggest_sources import Source
@@ -103,9 +103,18 @@ Explainer = Callable[[App, Ctx, GameView, WhyAsk], Awaitable[Derivation]]
 the command keeps what the asker may see (``Derivation.seen_by``). A refusal raises ``RuleError`` (no such round)."""
 
 
-AfterSetting = Callable[[App, Ctx, GameView, str], Awaitable[list[Outgoing]]]
-"""``(app, moderator, game, setting)``: what a ruleset says after ``/game settings`` changed one of its settings
-(which closed results come out differently under it: ``Front.after_setting``)."""
+@dataclass(frozen=True)
+class AfterSetting:
+    """What a ruleset says after ``/game settings`` changed one of its settings (which closed results come out
+    differently under it: ``Front.after_setting``), read in the change's own transaction and owed there
+    (``clerk.followed``; ``bot.actions.admin.change_setting``)."""
+
+    read: Callable[[Any, int, str], Awaitable[Any]]
+    """``(session, game id, setting)``: what the change changes, read in its transaction after it (None: nothing to
+    say)."""
+    said: Callable[[GameView, ToChannel | ToThread, Any], list[Outgoing]]
+    """``(game, the moderators' private place, what ``read`` found)``: the messages (the place is read before the
+    write)."""
 
 
 PostAsks = Callable[[App, GameView, Announced], Awaitable[Sequence[WhyAsk]]]
@@ -204,7 +213,7 @@ class Front:
     """Its own kinds of event as sentences for /log and the CSV export (``bot/actions/log_text.py``); the other
     kinds get the generic sentence."""
     after_setting: AfterSetting | None = None
-    """Its answer to a change of one of its settings (``AfterSetting``), given to the moderator after the change."""
+    """Its answer to a change of one of its settings (``AfterSetting``), owed with the change."""
     explain: Mapping[str, Explainer] = field(default_factory=dict)
     """``/why <subject>``: subject -> its ``Explainer``, in the order ``/why`` lists them; the first is the default
     (``/why round:3`` explains the round's result)."""

@@ -15,6 +15,7 @@ from unittest.mock import patch
 from fakediscord import Channel, Interaction
 
 from .clerkbot import Harness
+from .test_convocate_erratum_link import table
 from .test_discord_myl_conv import also_plays, primary
 from .test_owed_interactions import killed_as_it_returns, nothing_more, posted_once_at_start
 
@@ -159,3 +160,36 @@ async def test_a_card_whose_chart_a_kill_left_undrawn_is_posted_with_it_after_th
     await posted_once_at_start(h, end, ended)
     assert files_of(h, end, ended) == {"the final table": ["scores.png"]}
     await nothing_more(h, before, {**charted, **changed, **ended})
+
+
+async def test_a_convocate_correction_a_ruling_changed_and_an_erratum_just_before_a_kill_are_posted_after_it_once(
+        clerk_bot: Harness) -> None:
+    """bob's Repeal of X resolved tied (kept) in #sirius (the Convocate). Each killed after its commit, before anything
+    is owed: `/game settings repeal_count:before` (the line in the game channel; what the ruling changes, told to the
+    moderators privately, read in the change's transaction), `/motion erratum` (the erratum in the game channel) and
+    `/card set LB vote:2 since:1` (what the correction changes, told to the moderators privately, read in the
+    correction's transaction). After the restart each is posted once (owed in its write's transaction); a second
+    restart posts nothing more. Before, each was owed after its commit (the notices read after it), and the kill lost
+    it; the erratum could not even be posted again ("posted already")."""
+    h = clerk_bot
+    await table(h)
+    await h.run(h.bob, "repeal", h.game, statute="X", convocant="K_B")
+    await h.settle()
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "game settings", h.game, setting="repeal_count",
+                                                       value="before"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "motion erratum", h.game, number=1))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "card set", h.game, name="LB", vote=2, since=1))
+    told: Wanted = {
+        "the setting's line": (h.game, "The moderators changed the setting **repeal_count** from after to before."),
+        "what the ruling changes": (None, "The change of the ruling repeal_count to before changes resolved Repeals "
+                                          "of sirius"),
+        "the erratum": (h.game, "sirius, Motion #1: erratum"),
+        "what the correction changes": (None, "The correction of LB from turn 1 (Vote 1 → 2) changes resolved "
+                                              "Repeals of sirius"),
+    }
+    await posted_once_at_start(h, before, told)
+    notices = [m for m in h.fake.sent if m.id not in before and "changes resolved Repeals" in m.text()]
+    assert {h.fake.channels[m.channel_id].name for m in notices} == {"sirius moderators"}, "privately"
+    assert all([b["label"] for b in m.buttons()] == ["Post erratum: Motion #1"] for m in notices)
+    await nothing_more(h, before, told)

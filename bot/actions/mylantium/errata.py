@@ -11,13 +11,14 @@ from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, require_game
 from bot.actions.context import Ctx
-from bot.actions.moderators import erratum_offer, moderator_target
+from bot.actions.front import AfterSetting
+from bot.actions.moderators import erratum_offer
 from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.mylantium.errata import GeneralRecount
 from engine.mylantium.model import Party
-from engine.service.mylantium.errata import ElectionConsequences, ElectionErratum
+from engine.service.mylantium.errata import ElectionConsequences, ElectionErratum, setting_consequences_in
 from engine.service.mylantium.state import NAME
 from engine.service.views import GameView
 
@@ -72,22 +73,15 @@ def notice_text(c: ElectionConsequences) -> str:
                       f"turn:{c.recounts[0].turn}`."])
 
 
-async def after_setting(app: App, ctx: Ctx, game: GameView, name: str) -> list[Outgoing]:
-    """After ``/game settings`` changed ``name``: the closed General Elections it changes, privately
-    (``Front.after_setting``)."""
-    return await consequences(app, game, await app.clerk.mylantium.errata.after_setting(game.id, name))
-
-
-async def consequences(app: App, game: GameView, c: ElectionConsequences | None) -> list[Outgoing]:
-    """The private notice of what a correction changes, with a button per election to post its erratum."""
-    if c is None or not c.recounts:
-        return told_in(None, game, c)
-    return told_in(await moderator_target(app, game), game, c)
+AFTER_SETTING = AfterSetting(setting_consequences_in, lambda game, place, c: told_in(place, game, c))
+"""After ``/game settings`` changed a setting: what it changes, privately, read in the change's transaction
+(``Front.after_setting``)."""
 
 
 def told_in(place: ToChannel | ToThread | None, game: GameView, c: ElectionConsequences | None) -> list[Outgoing]:
-    """``consequences`` with the moderators' place read already (before the write whose transaction owes the notice:
-    ``/government set``); ``place`` may be None only when ``c`` changes nothing."""
+    """The private notice of what a correction changes, with a button per result to post its erratum, to the
+    moderators' place, read before the write whose transaction owes it
+    (``/government set ... since:``, ``/game settings``); ``place`` may be None only when ``c`` changes nothing."""
     if c is None:
         return []
     text = notice_text(c)

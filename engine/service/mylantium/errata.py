@@ -151,6 +151,12 @@ async def consequences_in(session: AsyncSession, game_id: int, source_id: str | 
     return await session.run_sync(after_set, game_id, source_id)
 
 
+async def setting_consequences_in(session: AsyncSession, game_id: int, name: str) -> ElectionConsequences | None:
+    """``after_setting`` read in ``session``'s transaction: ``/game settings`` reads what a setting's change changes in
+    the one it writes in (``clerk.followed``)."""
+    return await session.run_sync(after_setting, game_id, name)
+
+
 RECOUNTED_BY = frozenset({"independent_rounding"})
 """The settings a closed General Election is counted with: changing one may change closed results."""
 
@@ -192,7 +198,7 @@ class ElectionErrata(ServiceBase):
     async def after_setting(self, game_id: int, name: str) -> ElectionConsequences | None:
         """The closed General Elections a change of the setting ``name`` changes (``after_setting``)."""
         async with self._read() as session:
-            return await session.run_sync(after_setting, game_id, name)
+            return await setting_consequences_in(session, game_id, name)
 
     async def post_erratum(self, game_id: int, *, turn: int, actor: int | None, source_id: str | None = None,
                            answer: OwedWith[ElectionErratum] | None = None) -> ElectionErratum:
