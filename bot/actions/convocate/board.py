@@ -147,7 +147,7 @@ async def card_add(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
 
 def _summary(app: App, g: GameView, setup: BoardView | None) -> list[Outgoing]:
     """What a change to the board posts in the game channel while the table is being set up: the set-up summary,
-    edited in place (``quietly``), made of the board as the change left it (``setup``, read in its transaction), so
+    edited in place (``quietly_owed``), made of the board as the change left it (``setup``, read in its transaction), so
     it is owed with the change (``AnswerWith``); nothing once a turn has begun (None)."""
     return [summary_post(g, setup_card(setup, app.clerk.clock.now()))] if setup is not None else []
 
