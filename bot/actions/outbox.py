@@ -231,6 +231,25 @@ class Answering:
     owed: list[tuple[Outgoing, OwedRow]] = field(default_factory=list)
 
 
+def answered_by_dm(answering: Answering | None, user_id: int, text: Callable[[str], str]) -> Answering | None:
+    """An ``Answering`` for a form someone else entered for ``user_id`` (``/cast-for``, **Count as vote** on their
+    message): what the form answers (``Here``, its receipt) is owed in the form's write's transaction as the DM
+    ``text(answer)`` to them, and what it posts elsewhere as ``answering`` owes it; both go into ``answering.owed``,
+    which the front end queues. None: nothing is owed with the write (the console)."""
+    if answering is None:
+        return None
+
+    def dm_of(item: Outgoing) -> Owed | None:
+        return answering.post_of(Outgoing(ToUser(user_id), text=text(item.text))) if item.text else None
+
+    return Answering(dm_of, answering.post_of, answering.owed)
+
+
+def owed_with(answering: Answering | None, item: Outgoing) -> bool:
+    """Whether ``item`` was owed with its write (``answering.owed``)."""
+    return answering is not None and any(kept is item for kept, _ in answering.owed)
+
+
 TIMED: ContextVar[Answering | None] = ContextVar("clerk_timed_answering", default=None)
 """Where the timed work of one pass of the deadline scheduler (``close_due``'s tasks: an offer to second passed on
 at its timeout) may owe what it posts in its write's transaction, as a handler does with ``Ctx.answering``: set by

@@ -193,3 +193,31 @@ async def test_a_convocate_correction_a_ruling_changed_and_an_erratum_just_befor
     assert {h.fake.channels[m.channel_id].name for m in notices} == {"sirius moderators"}, "privately"
     assert all([b["label"] for b in m.buttons()] == ["Post erratum: Motion #1"] for m in notices)
     await nothing_more(h, before, told)
+
+
+async def test_what_a_form_entered_for_a_player_tells_them_just_before_a_kill_is_sent_after_it_once(
+        clerk_bot: Harness) -> None:
+    """The moderator enters bob's `Vote: Nay` (`/cast-for`), and alice's support for ending the game (`/cast-for`
+    `Vote: End Game`: the player vote's running count posted in a thread), each killed after its commit, before
+    anything is owed: after the restart the DM telling each player what was entered for them, with their receipt, is
+    sent once (made of the form's answer and owed in the form's transaction: ``answered_by_dm``), and the running
+    count posted once; a second restart sends nothing more. Before, the DMs were owed after the commit and the kill
+    lost them: the player never learnt what the moderator had entered."""
+    h = clerk_bot
+    await h.new_game()
+    before = {m.id for m in h.fake.sent}
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "cast-for", h.game, player=h.bob, choice="Vote: Nay",
+                                                       note="by email"))
+    await killed_as_it_returns(h, lambda: h.fake.slash(h.mod, "cast-for", h.game, player=h.alice,
+                                                       choice="Vote: End Game"))
+    told: Wanted = {
+        "bob told": (h.fake.dm_channel(h.bob), "The moderator mod entered this for you in sirius: `Vote: Nay` (note: "
+                                               "by email)."),
+        "alice told": (h.fake.dm_channel(h.alice), "The moderator mod entered this for you in sirius: `Vote: End "
+                                                   "Game`."),
+        "the running count": (None, "Player vote #1: End Game"),
+    }
+    await posted_once_at_start(h, before, told)
+    [bob] = [m for m in h.fake.dms(h.bob) if "entered this for you" in m.content]
+    assert "Ballot recorded for round 1 of sirius: **Nay**" in bob.content, "their receipt, quoted"
+    await nothing_more(h, before, told)
