@@ -14,7 +14,7 @@ from bot.actions.commands import App, Channel, Option, Role, require_game
 from bot.actions.context import Ctx, UserRef
 from bot.actions.log_text import Sentence, sentence
 from bot.actions.message_commands import made_unread, reading_lines
-from bot.actions.moderators import thread_name
+from bot.actions.moderators import moderator_target, thread_name
 from bot.actions.outbox import AnswerWith, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.spreadsheet import csv_bytes
@@ -140,16 +140,29 @@ async def setting_names(asking: Asking) -> list[Suggestion]:
 
 async def change_setting(app: App, ctx: Ctx, g: GameView, setting: str, value: str) -> list[Outgoing]:
     """A moderator changes one of the game's settings: recorded, told to the moderator and the channel, and followed
-    by what the ruleset says it changes (``Front.after_setting``: a Convocate Repeal recount). Also what a ruleset's
-    own alias of /game settings runs (``/convocate rulings``), so both are one path."""
-    name, old, new = await app.clerk.settings.change_setting(g.id, name=setting, value=value,
-                                                             actor=ctx.actor.id, source_id=ctx.source_id)
+    by what the ruleset says it changes (``Front.after_setting``: a Convocate Repeal recount), read in the change's
+    transaction; all of it owed there (``clerk.followed``; the moderators' place is read before the write). Also what
+    a ruleset's own alias of /game settings runs (``/convocate rulings``), so both are one path."""
     front = app.front(g.ruleset)
-    after = await front.after_setting(app, ctx, g, name) if front is not None and front.after_setting else []
-    old, new = shown(old), shown(new)
-    return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
-            Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the setting **{name}** from {old} to "
-                                                   f"{new}."), *after]
+    after = front.after_setting if front is not None else None
+    place = await moderator_target(app, g) if after is not None else None
+
+    async def then(session: Any, changed: tuple[str, Any, Any]) -> tuple[tuple[str, Any, Any], Any]:
+        return changed, (await after.read(session, g.id, changed[0]) if after is not None else None)
+
+    def said(done: tuple[tuple[str, Any, Any], Any]) -> list[Outgoing]:
+        (name, old, new), found = done
+        old, new = shown(old), shown(new)
+        return [reply(f"{g.name}: {name} changed from {old} to {new}.", ephemeral=True),
+                Outgoing(ToChannel(g.channel_id), text=f"The moderators changed the setting **{name}** from {old} to "
+                                                       f"{new}."),
+                *(after.said(g, place, found) if after is not None and place is not None and found is not None
+                  else [])]
+
+    answered: AnswerWith[tuple[tuple[str, Any, Any], Any]] = AnswerWith(ctx.answering, said)
+    return answered.out(await app.clerk.followed.follow(g.id, lambda: app.clerk.settings.change_setting(
+        g.id, name=setting, value=value, actor=ctx.actor.id, source_id=ctx.source_id), then, source_id=ctx.source_id,
+        answer=answered.owed))
 
 
 async def set_moderator_channel(app: App, ctx: Ctx, g: GameView, o: dict[str, Any]) -> list[Outgoing]:

@@ -13,7 +13,8 @@ from typing import Any
 from bot.actions.commands import App, Upload
 from bot.actions.context import Ctx, UserRef
 from bot.actions.log_text import Sentence
-from bot.actions.outbox import Card, Outgoing
+from bot.actions.outbox import Card, Outgoing, ToChannel, ToThread
+from bot.actions.owed_files import ChartKind
 from bot.actions.routes import Routes, ThreadHandler
 from bot.actions.suggest_sources import Source
 from engine.core.derivation import Derivation
@@ -102,9 +103,18 @@ Explainer = Callable[[App, Ctx, GameView, WhyAsk], Awaitable[Derivation]]
 the command keeps what the asker may see (``Derivation.seen_by``). A refusal raises ``RuleError`` (no such round)."""
 
 
-AfterSetting = Callable[[App, Ctx, GameView, str], Awaitable[list[Outgoing]]]
-"""``(app, moderator, game, setting)``: what a ruleset says after ``/game settings`` changed one of its settings
-(which closed results come out differently under it: ``Front.after_setting``)."""
+@dataclass(frozen=True)
+class AfterSetting:
+    """What a ruleset says after ``/game settings`` changed one of its settings (which closed results come out
+    differently under it: ``Front.after_setting``), read in the change's own transaction and owed there
+    (``clerk.followed``; ``bot.actions.admin.change_setting``)."""
+
+    read: Callable[[Any, int, str], Awaitable[Any]]
+    """``(session, game id, setting)``: what the change changes, read in its transaction after it (None: nothing to
+    say)."""
+    said: Callable[[GameView, ToChannel | ToThread, Any], list[Outgoing]]
+    """``(game, the moderators' private place, what ``read`` found)``: the messages (the place is read before the
+    write)."""
 
 
 PostAsks = Callable[[App, GameView, Announced], Awaitable[Sequence[WhyAsk]]]
@@ -236,7 +246,7 @@ class Front:
     """Its own kinds of event as sentences for /log and the CSV export (``bot/actions/log_text.py``); the other
     kinds get the generic sentence."""
     after_setting: AfterSetting | None = None
-    """Its answer to a change of one of its settings (``AfterSetting``), given to the moderator after the change."""
+    """Its answer to a change of one of its settings (``AfterSetting``), owed with the change."""
     explain: Mapping[str, Explainer] = field(default_factory=dict)
     """``/why <subject>``: subject -> its ``Explainer``, in the order ``/why`` lists them; the first is the default
     (``/why round:3`` explains the round's result)."""
@@ -253,6 +263,9 @@ class Front:
     """Event kind of a close whose result is posted (a round's, an election's) -> what it closed (``round 3``): a
     restore that undid it says in the game channel that it is open again and that the result posted when it closes
     again is the one that stands."""
+    charts: tuple[ChartKind[Any], ...] = ()
+    """The charts its cards carry that are drawn after their write (``bot/actions/owed_files.py``): each drawn again
+    at start for a card a kill left owed without it."""
     names_itself: bool = True
     """How the other rulesets treat its commands. True: a game of another ruleset refuses one naming this ruleset
     (``/election start is a Mylantium command; sirius plays Landsdraad.``), and a ``game="any"`` command looks for

@@ -11,7 +11,6 @@ from bot.actions.context import Ctx
 from bot.actions.front import Front
 from bot.actions.outbox import Outgoing, reply
 from bot.actions.routes import Routes
-from bot.actions.setup import summary_card
 from engine.core.errors import RuleError
 from engine.core.importing import ImportRefused, collect, fits, kept_names, user_id_of
 from engine.service.views import GameView
@@ -121,14 +120,10 @@ def imported_lines(lines: Sequence[str]) -> str:
     return "\n".join([*lines[:LISTED], *([f"…and {more} more."] if more > 0 else [])])
 
 
-async def announced(app: App, g: GameView, what: str, more: str = "") -> str:
-    """The game channel's line for an import: during set-up the game is set up from a file; once play has begun
-    (a round open, a turn under way) the file adds to a running game, and says so (import play-test)."""
-    return import_line(g, what, more, setting_up=await summary_card(app, g) is not None)
-
-
 def import_line(g: GameView, what: str, more: str = "", *, setting_up: bool) -> str:
-    """``announced``, whether the game is being set up read already (in the import's transaction: Landsdraad's)."""
+    """The game channel's line for an import: during set-up the game is set up from a file; once play has begun
+    (a round open, a turn under way) the file adds to a running game, and says so (import play-test). Whether the
+    game is being set up is read in the import's transaction."""
     if setting_up:
         return f"The moderators set up {g.name} from a file: {what}.{more}"
     return f"The moderators added {what} to {g.name} from a file.{more}"

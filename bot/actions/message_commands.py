@@ -18,7 +18,17 @@ from bot.actions.context import Actor, Ctx
 from bot.actions.errors import apology, logged, storage_refusal
 from bot.actions.explain_this import EXPLAIN_THIS, explain_this, explains_posts
 from bot.actions.front import Front, MessageCommand
-from bot.actions.outbox import Answering, AnswerWith, Here, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import (
+    Answering,
+    AnswerWith,
+    Here,
+    Outgoing,
+    ToChannel,
+    ToUser,
+    answered_by_dm,
+    owed_with,
+    reply,
+)
 from bot.actions.routes import first_line
 from engine.core.errors import ClerkError
 from engine.core.text import normalise
@@ -200,11 +210,17 @@ async def _apply(app: App, ctx: Ctx, name: str, message: TargetMessage) -> list[
             return _refuse(f"“{line[:100]}” counts only in a thread of the game channel.")
         if own_message:
             return _private(await handler(app, author, game, text))
+        def told_them(told: str) -> str:
+            return f"{ctx.actor.name} counted your message “{line[:100]}” in {game.name} ({name}).\n{told}"
+
+        # the DM telling the author what the form answered, owed in the form's write's transaction with what it posts
+        answering = answered_by_dm(ctx.answering, message.author_id, told_them)
+        counted = dataclasses.replace(author, answering=answering)
         with entered_by(author.source_id, Proxy(ctx.actor.id, message.author_id, f"{name} on their message")):
-            out = await handler(app, author, game, text)
+            out = await handler(app, counted, game, text)
+        if any(owed_with(answering, o) for o in out if isinstance(o.to, Here)):
+            return _private(out)
         told = "\n".join(o.text for o in out if isinstance(o.to, Here) and o.text)
-        theirs = Outgoing(ToUser(message.author_id), text=f"{ctx.actor.name} counted your message “{line[:100]}” "
-                                                          f"in {game.name} ({name}).\n{told}")
-        return [*_private(out), theirs]
+        return [*_private(out), Outgoing(ToUser(message.author_id), text=told_them(told))]  # a refusal: told after
     forms = "; ".join(f"`{example}`" for example, _ in (front.thread_help if front else ()))
     return _refuse(f"I could not read “{line[:100]}” as {entry.what}" + (f" (the forms: {forms})." if forms else "."))

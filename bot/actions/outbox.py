@@ -114,6 +114,11 @@ play-test V2.2). Without it, the marker is the nonce (``marked`` always sets it)
 EXPLAINS = "explains"
 """An ``Outgoing.extra`` key: a result card with no announcement marker (an audit, a Forecast, a Business Phase's
 close), as ``card_tag`` makes it; the front end records the message it became, so **Explain this** finds it."""
+CHART = "chart"
+"""An ``Outgoing.extra`` key of a card owed with its write whose chart is drawn after the commit
+(``bot/actions/owed_files.py``): ``<kind>:<game>:<digest>``, which chart it carries and a digest of what the chart is
+drawn from as the write left it (``ChartKind.marker``), so the recovery at start can draw it again
+(``charts_at_start``)."""
 LIVE = "live"
 """An ``Outgoing.extra`` key: this answers a press whose buttons stay usable (a crisis ballot can be changed by
 another press until the deadline), so they are not disabled."""
@@ -224,6 +229,25 @@ class Answering:
     row_of: Callable[[Outgoing], Owed | None]
     post_of: Callable[[Outgoing], Owed | None] = not_owed
     owed: list[tuple[Outgoing, OwedRow]] = field(default_factory=list)
+
+
+def answered_by_dm(answering: Answering | None, user_id: int, text: Callable[[str], str]) -> Answering | None:
+    """An ``Answering`` for a form someone else entered for ``user_id`` (``/cast-for``, **Count as vote** on their
+    message): what the form answers (``Here``, its receipt) is owed in the form's write's transaction as the DM
+    ``text(answer)`` to them, and what it posts elsewhere as ``answering`` owes it; both go into ``answering.owed``,
+    which the front end queues. None: nothing is owed with the write (the console)."""
+    if answering is None:
+        return None
+
+    def dm_of(item: Outgoing) -> Owed | None:
+        return answering.post_of(Outgoing(ToUser(user_id), text=text(item.text))) if item.text else None
+
+    return Answering(dm_of, answering.post_of, answering.owed)
+
+
+def owed_with(answering: Answering | None, item: Outgoing) -> bool:
+    """Whether ``item`` was owed with its write (``answering.owed``)."""
+    return answering is not None and any(kept is item for kept, _ in answering.owed)
 
 
 TIMED: ContextVar[Answering | None] = ContextVar("clerk_timed_answering", default=None)

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.actions.commands import App, Option, require_game
 from bot.actions.context import Actor, Ctx, Place, UserRef
-from bot.actions.outbox import Here, Outgoing, ToUser, reply
+from bot.actions.outbox import Here, Outgoing, ToUser, answered_by_dm, owed_with, reply
 from bot.actions.routes import Routes, first_line
 from engine.core.errors import ParseError, RuleError
 from engine.core.text import normalise, split_game_tag
@@ -49,25 +49,31 @@ async def cast_for(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
     if player.id in await app.clerk.games.removed_users(g.id):  # the player's own refusal would say "you"
         raise RuleError(f"{name} was removed from {g.name}, so nothing can be entered for them; nothing was recorded. "
                         "`/player add` brings them back.")
+    front = app.front(g.ruleset)
+    final = front.final(choice) if front is not None else None  # play-test U3.1: no later form replaces it
+    after = (f"{final} If that is not what you meant, tell the moderators." if final else
+             "If that is not what you meant, DM me your own choice (it replaces this one where a choice can be "
+             "changed) or tell the moderators.")
+
+    def told_them(receipt: str) -> str:
+        return (f"The moderator {ctx.actor.name} entered this for you in {g.name}: `{first_line(choice)}`"
+                f"{f' (note: {note})' if note else ''}.\n{receipt}\n{after}")
+
+    # what the form posts, and the DM telling the player what it answered, owed in the form's write's transaction
+    answering = answered_by_dm(ctx.answering, player.id, told_them)
     as_player = Ctx(actor=Actor(player.id, name), place=Place(g.guild_id, g.channel_id), source_id=ctx.source_id,
-                    at=ctx.at, answering=ctx.answering)  # what the form posts, owed in its write's transaction
+                    at=ctx.at, answering=answering)
     with entered_by(ctx.source_id, Proxy(ctx.actor.id, player.id, note)):
         out = await _run_form(app, as_player, g, choice)
     told = [o.text or (o.card.title if o.card is not None else "") for o in out if isinstance(o.to, Here)]
     receipt = "\n".join(t for t in told if t)
     quoted = "\n".join(f"> {line}" for line in receipt.splitlines())  # their receipt says "your" (play-test T5.10)
-    front = app.front(g.ruleset)
-    final = front.final(choice) if front is not None else None  # play-test U3.1: no later form replaces it
     mine = [reply(f"Entered for **{name}** in {g.name} (`{first_line(choice)}`"
                   f"{f', note: {note}' if note else ''})." + (f" {name} is told:\n{quoted}" if quoted else "")
                   + (f"\n{final}" if final else ""), ephemeral=True)]
-    after = (f"{final} If that is not what you meant, tell the moderators." if final else
-             "If that is not what you meant, DM me your own choice (it replaces this one where a choice can be "
-             "changed) or tell the moderators.")
-    theirs = Outgoing(ToUser(player.id), text=f"The moderator {ctx.actor.name} entered this for you in {g.name}: "
-                                              f"`{first_line(choice)}`{f' (note: {note})' if note else ''}.\n"
-                                              f"{receipt}\n{after}")
-    return [*mine, theirs, *(o for o in out if not isinstance(o.to, Here))]
+    owed = any(owed_with(answering, o) for o in out if isinstance(o.to, Here))
+    theirs = [] if owed else [Outgoing(ToUser(player.id), text=told_them(receipt))]  # a refusal: told after it
+    return [*mine, *theirs, *(o for o in out if not isinstance(o.to, Here))]
 
 
 async def _run_form(app: App, ctx: Ctx, g: GameView, text: str) -> list[Outgoing]:

@@ -5,7 +5,7 @@ message, kept under ``SETUP_KEY`` and edited in place as things are added (throu
 again now, as a new message at the foot of the channel; the old one is edited to point to it.
 
 What "being set up" means, and what the summary shows, is each ruleset's (``Front.setup``); a ruleset without one
-posts as it always did. Once the set-up is over, additions are announced as they were before (``quietly`` returns
+posts as it always did. Once the set-up is over, additions are announced as they were before (``quietly_owed`` owes
 the public posts it was given)."""
 
 from __future__ import annotations
@@ -44,20 +44,13 @@ def summary_post(game: GameView, card: Card) -> Outgoing:
     return Outgoing(ToChannel(game.channel_id), card=card, keep=Keep(game.id, SETUP_KEY))
 
 
-async def quietly(app: App, game: GameView, *public: Outgoing) -> list[Outgoing]:
-    """What a moderator's addition posts in the game channel: during set-up, the summary (edited in place) instead of
-    ``public``; after it, ``public`` as given (a change to a running game is announced)."""
-    card = await summary_card(app, game)
-    if card is None:
-        return list(public)
-    return [summary_post(game, card)]
-
-
 async def quietly_owed(app: App, ctx: Ctx, game: GameView, write: Callable[[], Awaitable[T]],
                        read: Callable[[Any, int], Awaitable[V | None]], summary: Callable[[V], Card],
                        said: Callable[[T], tuple[list[Outgoing], ...]], *,
                        joins: Callable[[T], Sequence[int]] | None = None) -> list[Outgoing]:
-    """``quietly``, owed with the write: ``write`` (a moderator's addition, under the command's source id), then
+    """What a moderator's addition posts in the game channel, owed with the write: during set-up, the summary (edited
+    in place) instead of the public posts; after it, the public posts (a change to a running game is announced).
+    ``write`` (a moderator's addition, under the command's source id), then
     ``read``, in its transaction, of what the set-up summary shows (None once the set-up is over: ``clerk.followed``);
     ``said`` makes the command's own messages, its public posts (and the messages that follow them) of the write's
     result: ``(own, public[, after])``. What it posts (during set-up

@@ -10,6 +10,7 @@ import re
 import secrets
 from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import aiohttp
@@ -26,6 +27,7 @@ from bot.actions.message_commands import (
 )
 from bot.actions.messages import handle_button, handle_channel_message, handle_dm, handle_select
 from bot.actions.outbox import Outgoing, reply
+from bot.actions.owed_files import charts_at_start
 from bot.actions.recovery import unanswered_receipts
 from bot.discord.autocomplete import choices
 from bot.discord.backpressure import Intake, install_backpressure
@@ -260,15 +262,16 @@ class ClerkBot(discord.Client):
             delay = min(2 * delay, SYNC_RETRY_MAX)
 
     async def _resume_outbox(self) -> None:
-        """Before the gateway connects: queue again what the last run owed and start sending; then, beside the first
-        messages, owe the receipts of ballots the last run committed and never owed a receipt for (those up to the
-        newest event now, so none of this run's is taken for one)."""
+        """Before the gateway connects: queue again what the last run owed (a card it left owed without its chart
+        given it first: ``charts_at_start``) and start sending; then, beside the first messages, owe the receipts of
+        ballots the last run committed and never owed a receipt for (those up to the newest event now, so none of
+        this run's is taken for one)."""
         outbox = self.courier.outbox
         now = self.app.clerk.clock.now()
         if self.reads_dms:
             await self.catch_up.prepare()  # before anything is owed or forgotten (catch_up.py)
         await self.app.clerk.outbox.forget_delivered(now - KEEP_DELIVERED)
-        await outbox.resume()
+        await outbox.resume(partial(charts_at_start, self.app))  # a card a kill left without its chart is given it
         up_to = await self.app.clerk.outbox.last_event_id()
         outbox.start()
         self._recovering = asyncio.create_task(self._owe_unanswered(now, up_to), name="clerk-owe-unanswered")

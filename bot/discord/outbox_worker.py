@@ -133,9 +133,13 @@ class OutboxWorker:
                 self._supersede(row)
             self._add(row)
 
-    async def resume(self) -> int:
-        """Queue everything a previous run left owed (at start, before the gateway connects); returns how many."""
+    async def resume(self, prepare: Callable[[list[OwedRow]], Awaitable[list[OwedRow]]] | None = None) -> int:
+        """Queue everything a previous run left owed (at start, before the gateway connects); returns how many.
+        ``prepare``: what is done to them first (a card left owed without its chart is given it:
+        ``bot.actions.owed_files.charts_at_start``)."""
         rows = await self.clerk.outbox.owed()
+        if prepare is not None and rows:
+            rows = await prepare(rows)
         for row in rows:
             self._add(row)
         if rows:

@@ -104,3 +104,27 @@ def test_help_says_how_to_post_only_when_the_bot_cannot_read_messages(table: Tab
     [line] = reading_lines(app, "landsdraad")
     assert "start a form with @Clerk" in line and "**Count as vote**" in line
     assert reading_lines(app, "mylantium") == []  # no thread forms: nothing to say
+
+
+async def test_the_dm_to_the_author_of_a_message_counted_by_someone_else_is_owed_with_the_count(table: Table) -> None:
+    """On Discord (an ``Answering``): the DM telling Bob that the moderator counted his message, with what the form
+    answered, is owed in the form's write's transaction (``answered_by_dm``), with the running count the form posts,
+    so a kill after the commit cannot lose it; before, it was owed after the commit. It is not also returned to be
+    owed again: the front end queues the row owed."""
+    from bot.actions.outbox import Answering, not_owed
+    from bot.actions.wire import encode
+    from engine.service.owed import NOTICE, Owed
+
+    await with_ag(table)
+    nonces = iter(range(1, 100))
+    answering = Answering(not_owed, lambda item: Owed("dm", 11, NOTICE, f"m{next(nonces)}", encode(item)))
+    ctx = Ctx(MODERATOR, Place(GUILD, CHANNEL, THREAD), "int:1", table.clock.now(), answering)
+    out = await handle_message_command(App(table.clerk), ctx, "Count as vote",
+                                       TargetMessage(901, BOB.id, BOB.name, False, "Vote: No Confidence"))
+    assert "1 of 2" in answer(out)
+    assert not [o for o in out if isinstance(o.to, ToUser)], "owed already: not returned to be owed again"
+    told = [row for row in await table.clerk.outbox.owed() if row.owed.body["to"] == {"user": BOB.id}]
+    assert len(told) == 1 and told[0].owed.body["text"] == ("mod counted your message “Vote: No Confidence” in "
+                                                            "sirius (Count as vote).\nBob supports No Confidence in "
+                                                            "Carol: 1 of 2.")
+    assert told[0].id in [row.id for _, row in answering.owed], "queued by the front end"

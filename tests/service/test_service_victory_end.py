@@ -18,7 +18,7 @@ from engine.core.errors import RuleError
 from engine.landsdraad.majority import Subject
 from engine.landsdraad.motions import Motion
 from engine.landsdraad.victory import Award, Category
-from engine.service.landsdraad.victory_views import FinalView, PendingScores
+from engine.service.landsdraad.victory_views import FinalView
 from engine.store.database import make_sessionmaker
 from engine.store.models import Game
 
@@ -246,15 +246,15 @@ async def test_tv3_i08_the_end_game_penalty_through_the_service(table: Any) -> N
     enacted = await end_game_vote(table, [900 + i for i in range(6)])
     assert enacted.game_ended and enacted.extra == {"penalty": 20}
 
-    result = await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None)
+    result = enacted.final  # scored in the enactment's transaction
     assert isinstance(result, FinalView) and (result.pot, result.penalty, result.ended_by) == (2400, 20, "end game")
     john = next(r for r in result.rows if r.name == "john")
     assert john.categories[Category.INCOME] == 28
     assert dict(john.singular)[Award.JUSTICE_LEAGUE] == 24
     assert (john.goals, john.prestige) == (10, 5)
     assert (await table.clerk.landsdraad.victory.forecast(table.game_id)).forecast.pot == 2400
-    again = await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None)
-    assert isinstance(again, FinalView) and again.already
+    again = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    assert isinstance(again, FinalView) and again.already and again.rows == result.rows
     assert [e.kind for e in await table.events()].count("GameScored") == 1
 
 
@@ -295,7 +295,8 @@ async def test_p3_15_more_than_100_percent_waits_for_a_moderator(table: Any) -> 
     out = await slash(table.clerk, MODERATOR, "pv enact", vote=receipt.vote.id)
     [pending] = [text_of(o) for o in out if isinstance(o.to, ToChannel) and "not scored yet" in text_of(o)]
     assert "/game end confirm:true" in pending
-    assert isinstance(await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None), PendingScores)
+    assert await table.clerk.landsdraad.victory.final(table.game_id) is None, "ended, not scored: it waits"
+    assert "GameScored" not in [e.kind for e in await table.events()]
     with pytest.raises(RuleError, match="more than 100%"):
         await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
     scored = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD, confirm=True)
@@ -352,10 +353,9 @@ async def test_tv3_i13_weathervane_from_the_closed_rounds(table: Any) -> None:
     await table.open()
     for user_id in (ANN, BO, CY):
         await table.vote(user_id, "Vote: Aye")
-    await end_game_vote(table, [ANN, BO])
+    result = (await end_game_vote(table, [ANN, BO])).final  # scored in the enactment's transaction
     assert {t.name: t.weathervane for t in await table.clerk.landsdraad.victory.tracked(
         table.game_id)} == {"ann": 2, "bo": 2, "cy": 1}
-    result = await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None)
     assert isinstance(result, FinalView)
     assert {r.name: dict(r.singular).get(Award.WEATHERVANE) for r in result.rows} == {"ann": 6, "bo": 6, "cy": None}
 
@@ -489,7 +489,7 @@ async def test_a_game_an_end_game_vote_ended_ends_again_with_its_penalty(table: 
     await table.open()
     enacted = await end_game_vote(table, [ANN, BO], penalty=25)
     assert enacted.game_ended
-    first = await table.clerk.landsdraad.victory.score_ended_game(table.game_id, actor=None)
+    first = enacted.final  # scored in the enactment's transaction
     assert isinstance(first, FinalView) and (first.penalty, first.ended_by) == (25, "end game")
     await table.clerk.games.reopen(table.game_id, actor=MOD, reason="cy's prestige")
     await table.clerk.landsdraad.victory.award_prestige(table.game_id, user_id=CY, vp=10, reason="Host", actor=MOD)

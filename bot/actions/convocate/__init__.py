@@ -54,7 +54,7 @@ FRONT = Front(
     explain=why.EXPLAIN,
     explain_help=why.HELP,
     explains_posts=why.POSTS,
-    after_setting=errata.after_setting,
+    after_setting=errata.AFTER_SETTING,
 )
 
 __all__ = ["FRONT", "ROUTES"]

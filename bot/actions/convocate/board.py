@@ -12,6 +12,7 @@ from bot.actions.convocate import charts, errata
 from bot.actions.convocate.guard import command, moderates, user_id_of
 from bot.actions.convocate.render import board_card, setup_card
 from bot.actions.drawing import picture
+from bot.actions.moderators import moderator_target
 from bot.actions.outbox import AnswerWith, Card, Outgoing, ToChannel, reply
 from bot.actions.routes import Routes
 from bot.actions.setup import quietly_owed, summary_post
@@ -20,7 +21,9 @@ from engine.convocate.board import Card as CardState
 from engine.convocate.rulings import SETTINGS
 from engine.core.errors import RuleError
 from engine.service.convocate.board import setup_in
+from engine.service.convocate.errata import RepealConsequences, consequences_in
 from engine.service.convocate.views import BoardView, CardDone, FactorSet, card_line
+from engine.service.followed import Followed
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -144,7 +147,7 @@ async def card_add(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
 
 def _summary(app: App, g: GameView, setup: BoardView | None) -> list[Outgoing]:
     """What a change to the board posts in the game channel while the table is being set up: the set-up summary,
-    edited in place (``quietly``), made of the board as the change left it (``setup``, read in its transaction), so
+    edited in place (``quietly_owed``), made of the board as the change left it (``setup``, read in its transaction), so
     it is owed with the change (``AnswerWith``); nothing once a turn has begun (None)."""
     return [summary_post(g, setup_card(setup, app.clerk.clock.now()))] if setup is not None else []
 
@@ -165,13 +168,20 @@ async def card_set(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) ->
     changes = {k: v for k, v in o.items() if k not in ("name", "since")}
     if "controller" in changes:
         changes["controller"] = user_id_of(o, "controller")
-    answered: AnswerWith[CardDone] = AnswerWith(ctx.answering, lambda done: [
-        reply(f"Now: {card_line(done.card)}.{_captured(done.card, changes)}", ephemeral=True),
-        *_summary(app, g, done.setup)])
-    done = await app.clerk.convocate.board.set_card(g.id, actor=ctx.actor.id, moderator=moderates(ctx, g),
-                                                    name=o["name"], changes=changes, since=o.get("since"),
-                                                    source_id=ctx.source_id, answer=answered.owed)
-    return [*answered.out(done), *await errata.after_card_set(app, g, ctx.source_id)]
+    # a correction (``since``): what it changes in the resolved Repeals is told to the moderators privately, read in
+    # the write's transaction and owed there with the rest (``clerk.followed``; their place is read before the write)
+    place = await moderator_target(app, g) if o.get("since") is not None else None
+    source_id = ctx.source_id
+
+    async def read(session: Any, game_id: int) -> RepealConsequences | None:
+        return await consequences_in(session, game_id, source_id)
+
+    answered: AnswerWith[Followed[CardDone, RepealConsequences | None]] = AnswerWith(ctx.answering, lambda f: [
+        reply(f"Now: {card_line(f.done.card)}.{_captured(f.done.card, changes)}", ephemeral=True),
+        *_summary(app, g, f.done.setup), *errata.told_in(place, g, f.seen)])
+    return answered.out(await app.clerk.followed.write(g.id, lambda: app.clerk.convocate.board.set_card(
+        g.id, actor=ctx.actor.id, moderator=moderates(ctx, g), name=o["name"], changes=changes, since=o.get("since"),
+        source_id=source_id), read, source_id=source_id, answer=answered.owed))
 
 
 def _captured(card: CardState, changes: dict[str, Any]) -> str:

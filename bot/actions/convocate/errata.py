@@ -12,13 +12,14 @@ from typing import Any
 from bot.actions.commands import App, Option
 from bot.actions.context import Ctx
 from bot.actions.convocate.guard import command
-from bot.actions.moderators import erratum_offer, moderator_target
-from bot.actions.outbox import INSTEAD, Button, Card, Outgoing, ToChannel, reply
+from bot.actions.front import AfterSetting
+from bot.actions.moderators import erratum_offer
+from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes
 from engine.convocate.errata import RepealRecount, Unrecounted
 from engine.convocate.repeal import variant_key
 from engine.core.errors import RuleError
-from engine.service.convocate.errata import RepealConsequences, RepealErratum
+from engine.service.convocate.errata import RepealConsequences, RepealErratum, setting_consequences_in
 from engine.service.views import GameView
 
 ROUTES = Routes()
@@ -67,29 +68,25 @@ def notice_text(c: RepealConsequences) -> str:
                       f"number:{c.recounts[0].closed.motion}`."])
 
 
-async def after_card_set(app: App, game: GameView, source_id: str | None) -> list[Outgoing]:
-    """After ``/card set ... since:T``: the resolved Repeals it changes, privately."""
-    return await consequences(app, game, await app.clerk.convocate.errata.after_card_set(game.id,
-                                                                                        source_id=source_id))
+AFTER_SETTING = AfterSetting(setting_consequences_in, lambda game, place, c: told_in(place, game, c))
+"""After ``/game settings`` changed a setting: what it changes, privately, read in the change's transaction
+(``Front.after_setting``)."""
 
 
-async def after_setting(app: App, ctx: Ctx, game: GameView, name: str) -> list[Outgoing]:
-    """After ``/game settings`` changed ``name``: the resolved Repeals it changes, privately
-    (``Front.after_setting``)."""
-    return await consequences(app, game, await app.clerk.convocate.errata.after_setting(game.id, name))
-
-
-async def consequences(app: App, game: GameView, c: RepealConsequences | None) -> list[Outgoing]:
-    """The private notice of what a correction changes, with a button per Repeal to post its erratum."""
+def told_in(place: ToChannel | ToThread | None, game: GameView, c: RepealConsequences | None) -> list[Outgoing]:
+    """The private notice of what a correction changes, with a button per result to post its erratum, to the
+    moderators' place, read before the write whose transaction owes it
+    (``/card set ... since:``, ``/game settings``); ``place`` may be None only when ``c`` changes nothing."""
     if c is None:
         return []
     text = notice_text(c)
     if not c.recounts:
         return [reply(text, ephemeral=True)]
+    assert place is not None, "the moderators' place is read before the write"
     buttons = tuple(Button(f"Post erratum: Motion #{r.closed.motion}", f"{BUTTON}:{game.id}:{r.closed.motion}",
                            "secondary") for r in c.recounts[:5])
     return [reply(text, ephemeral=True),
-            Outgoing(await moderator_target(app, game), text=text, buttons=buttons,
+            Outgoing(place, text=text, buttons=buttons,
                      extra={INSTEAD: "(Post an erratum with /motion erratum in the game channel.)"})]
 
 
@@ -123,10 +120,13 @@ def erratum_card(e: RepealErratum) -> Card:
 async def post_erratum(app: App, ctx: Ctx, game: GameView, number: int) -> list[Outgoing]:
     if not ctx.actor.moderates(game.moderator_role_id):
         raise RuleError(f"Only the moderators of {game.name} can post an erratum.")
-    e = await app.clerk.convocate.errata.post_erratum(game.id, number=number, actor=ctx.actor.id,
-                                                      source_id=ctx.source_id)
-    return [reply(f"The erratum for Motion #{number} is posted in the game channel.", ephemeral=True),
-            Outgoing(ToChannel(game.channel_id), card=erratum_card(e))]
+    # the erratum, owed in its transaction (``AnswerWith``): it is not posted twice, so a kill after the commit
+    # would lose it for good
+    answered: AnswerWith[RepealErratum] = AnswerWith(ctx.answering, lambda e: [
+        reply(f"The erratum for Motion #{number} is posted in the game channel.", ephemeral=True),
+        Outgoing(ToChannel(game.channel_id), card=erratum_card(e))])
+    return answered.out(await app.clerk.convocate.errata.post_erratum(
+        game.id, number=number, actor=ctx.actor.id, source_id=ctx.source_id, answer=answered.owed))
 
 
 @command(ROUTES, "motion erratum", "Post an erratum for a resolved Motion of Repeal that a correction changes.",

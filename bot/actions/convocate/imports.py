@@ -23,7 +23,7 @@ def _count(n: int, one: str, many: str) -> str:
 
 async def import_setup(app: App, ctx: Ctx, g: GameView, upload: Upload) -> list[Outgoing]:
     """The import and the board as it leaves it, read in its transaction (``clerk.followed``), which owes its line
-    in the game channel (during set-up the set-up summary instead, edited in place: ``quietly``)."""
+    in the game channel (during set-up the set-up summary instead, edited in place: ``quietly_owed``)."""
     records = parse(upload.filename, upload.data)
     cells = [(r.line, r.kind, str(r.get(f))) for r in records for f in ("user", "controller", "owner")
              if r.get(f) is not None]

@@ -1,7 +1,8 @@
 """``/player remove`` at the Convocate table (``Front.remover``; ``engine/service/convocate/removal.py``): the seat
 leaves the table; the moderator's receipt and the game channel say what left, what went back to its owner, the
-standing votes and political control now; an offer to second that was with the player moves on; the player is told
-by DM."""
+standing votes and political control now; an offer to second that was with the player moves on (the move and the
+offer DMed to the next player, or the Motion's resolution); the player is told by DM. All of it is owed in the
+removal's transaction (``quietly_owed``)."""
 
 from __future__ import annotations
 
@@ -46,8 +47,9 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
         private.append("Their history stays in /log and the export; /convocate player seats them again"
                        + (", without the cards that left with them (/card add puts them back)."
                           if r.left or r.returned else "."))
+        moved = motion_outgoings(app, r.motion, first=False) if r.motion is not None else []
         return ([reply(" ".join(private), ephemeral=True)], [Outgoing(ToChannel(g.channel_id), " ".join(public))],
-                [removal_dm(user.id, g, ctx, ["Your seat and your cards have left the table."])])
+                [removal_dm(user.id, g, ctx, ["Your seat and your cards have left the table."]), *moved])
 
     done: list[CvRemoval] = []
 
@@ -56,11 +58,10 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
                                                                     source_id=ctx.source_id))
         return done[-1]
 
-    # during set-up the set-up summary instead of the line, made of the board read in the removal's transaction
+    # during set-up the set-up summary instead of the line, made of the board read in the removal's transaction;
+    # the offer's move (or the Motion's resolution) owed there too
     out = await quietly_owed(app, ctx, g, write, setup_in, lambda view: setup_card(view, app.clerk.clock.now()),
                              said, joins=lambda _r: (user.id,))
-    r = done[-1]
-    if r.motion is not None:
+    if done[-1].motion is not None:
         app.deadlines_changed()
-        out += motion_outgoings(app, r.motion, first=False)
     return out

@@ -31,7 +31,7 @@ from bot.actions.landsdraad.players_csv import players_file
 from bot.actions.landsdraad.render import REMINDERS
 from bot.actions.landsdraad.ruleset import RULESET
 from bot.actions.landsdraad.sources import SOURCES
-from bot.actions.landsdraad.victory_posts import majorities_at_start
+from bot.actions.landsdraad.victory_posts import FORECAST_CHART, SCORES_CHART, majorities_at_start
 from bot.actions.routes import Routes
 from engine.landsdraad.ballot import looks_like_ballot
 from engine.landsdraad.import_file import KINDS as IMPORT_KINDS
@@ -107,9 +107,10 @@ FRONT = Front(
     names_itself=False,
     setup=handlers.setup_summary,
     explain=why.EXPLAIN,
-    after_setting=ag_recount.after_setting,
+    after_setting=ag_recount.AFTER_SETTING,
     explain_help=why.EXPLAIN_HELP,
     explains_posts=why.POSTS,
+    charts=(FORECAST_CHART, SCORES_CHART),
 )
 
 __all__ = ["FRONT", "ROUTES"]

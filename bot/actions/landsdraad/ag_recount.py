@@ -4,10 +4,11 @@ posted or recorded is changed."""
 
 from __future__ import annotations
 
-from bot.actions.commands import App
-from bot.actions.context import Ctx
-from bot.actions.outbox import Outgoing, reply
-from engine.service.landsdraad.adjutant import AgRecount
+from typing import Any
+
+from bot.actions.front import AfterSetting
+from bot.actions.outbox import Outgoing, ToChannel, ToThread, reply
+from engine.service.landsdraad.adjutant import AgRecount, recount_in
 from engine.service.views import GameView
 
 
@@ -21,13 +22,20 @@ def recount_line(r: AgRecount) -> str:
     return f"AG election {r.number}: posted {_standings(r.posted)}; now {_standings(r.recounted)} ({winner})"
 
 
-async def after_setting(app: App, ctx: Ctx, game: GameView, name: str) -> list[Outgoing]:
-    """The closed AG elections a change of ``ag_weighted`` changes, privately; other settings: nothing."""
-    if name != "ag_weighted":
-        return []
-    g, recounts = await app.clerk.landsdraad.adjutant.recount_for_setting(game.id)
+async def _read(session: Any, game_id: int, name: str) -> tuple[GameView, tuple[AgRecount, ...]] | None:
+    return await recount_in(session, game_id) if name == "ag_weighted" else None
+
+
+def _said(game: GameView, place: ToChannel | ToThread, found: tuple[GameView, tuple[AgRecount, ...]]
+          ) -> list[Outgoing]:
+    g, recounts = found
     if not recounts:
         return [reply(f"ag_weighted: no closed AG election of {g.name} comes out differently.", ephemeral=True)]
     return [reply("\n".join([f"ag_weighted changes closed AG elections of {g.name} (nothing posted has been "
                              "changed; the office stays with whoever holds it):",
                              *(recount_line(r) for r in recounts)]), ephemeral=True)]
+
+
+AFTER_SETTING = AfterSetting(_read, _said)
+"""The closed AG elections a change of ``ag_weighted`` changes, privately (read in the change's transaction); other
+settings: nothing (``Front.after_setting``)."""

@@ -18,7 +18,7 @@ from bot.actions.landsdraad import charts
 from bot.actions.landsdraad.victory_render import final_card, forecast_card, majority_text, pending_text
 from bot.actions.moderators import moderator_target
 from bot.actions.outbox import EXPLAINS, TIMED, Answering, AnswerWith, Outgoing, ToChannel, ToThread, reply
-from bot.actions.owed_files import charted
+from bot.actions.owed_files import ChartKind, charted
 from engine.landsdraad.victory import FinalScores
 from engine.service.announcements import card_tag
 from engine.service.landsdraad.victory_scoring import MAJORITY_AFTER_ROUND
@@ -83,10 +83,28 @@ async def charted_cards(app: App, answered: AnswerWith[Any], out: list[Outgoing]
     return out
 
 
+async def _forecast_now(app: App, game_id: int) -> ForecastView:
+    return await app.clerk.landsdraad.victory.forecast(game_id)
+
+
+async def _final_now(app: App, game_id: int) -> FinalView | None:
+    return await app.clerk.landsdraad.victory.final(game_id)
+
+
+FORECAST_CHART: ChartKind[ForecastView] = ChartKind(
+    "forecast", _forecast_now, lambda v: (v.game.name, v.round, v.forecast), chart_picture)
+"""The Forecast's chart (``forecast.png``), drawn again at start for a card a kill left owed without it."""
+SCORES_CHART: ChartKind[FinalView] = ChartKind(
+    "scores", _final_now, lambda v: (v.game.name, v.pot, v.rows, v.unawarded, v.penalty), chart_picture)
+"""The final table's chart (``scores.png``), drawn again at start for a card a kill left owed without it."""
+
+
 def forecast_post(view: ForecastView, *, taken: str | None = None) -> Outgoing:
-    """The Forecast's card in the game channel, without its chart (``charted_cards`` adds it)."""
+    """The Forecast's card in the game channel, without its chart (``charted_cards`` adds it; its marker lets the
+    recovery at start add it: ``FORECAST_CHART``)."""
     return Outgoing(ToChannel(view.game.channel_id), card=forecast_card(view, taken=taken),
-                    extra={EXPLAINS: card_tag("forecast", view.game.id, 0)})
+                    extra={EXPLAINS: card_tag("forecast", view.game.id, 0),
+                           **FORECAST_CHART.marker(view.game.id, view)})
 
 
 def final_posts(result: FinalOrPending, cards: list[Charted], *, text: str = "") -> list[Outgoing]:
@@ -95,7 +113,8 @@ def final_posts(result: FinalOrPending, cards: list[Charted], *, text: str = "")
     if isinstance(result, PendingScores):
         return [Outgoing(ToChannel(result.game.channel_id), text=pending_text(result))]
     card = Outgoing(ToChannel(result.game.channel_id), text=text, card=final_card(result),
-                    extra={EXPLAINS: card_tag("score", result.game.id, 0)})
+                    extra={EXPLAINS: card_tag("score", result.game.id, 0),
+                           **SCORES_CHART.marker(result.game.id, result)})
     cards.append((card, result))
     return [card]
 

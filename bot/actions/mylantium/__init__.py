@@ -63,8 +63,9 @@ FRONT = Front(
     log_sentences=LOG_SENTENCES,
     undone=undone.UNDONE,
     reopened=undone.REOPENED,
-    after_setting=errata.after_setting,
+    after_setting=errata.AFTER_SETTING,
     explain=why.EXPLAIN,
     explain_help=why.HELP,
     explains_posts=why.POSTS,
+    charts=(turn.HISTORY_CHART,),
 )

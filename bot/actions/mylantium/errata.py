@@ -1,7 +1,8 @@
 """Corrections with their consequences in Mylantium on Discord (issue 19): after ``/government set approval:X
 since:T``, the moderators are told privately which closed General Elections would have come out differently
-(turn, posted and corrected totals, the winner changed or not); ``/election erratum`` (or the notice's button)
-posts the corrected totals in the game channel with a link to the original result card, which is never edited."""
+(turn, posted and corrected totals, the winner changed or not; read and owed in the correction's transaction);
+``/election erratum`` (or the notice's button) posts the corrected totals in the game channel with a link to the
+original result card, which is never edited."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from typing import Any
 
 from bot.actions.commands import App, CommandFlags, Option, require_game
 from bot.actions.context import Ctx
-from bot.actions.moderators import erratum_offer, moderator_target
-from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, reply
+from bot.actions.front import AfterSetting
+from bot.actions.moderators import erratum_offer
+from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.mylantium.errata import GeneralRecount
 from engine.mylantium.model import Party
-from engine.service.mylantium.errata import ElectionConsequences, ElectionErratum
+from engine.service.mylantium.errata import ElectionConsequences, ElectionErratum, setting_consequences_in
 from engine.service.mylantium.state import NAME
 from engine.service.views import GameView
 
@@ -71,28 +73,25 @@ def notice_text(c: ElectionConsequences) -> str:
                       f"turn:{c.recounts[0].turn}`."])
 
 
-async def after_set(app: App, game: GameView, source_id: str | None) -> list[Outgoing]:
-    """After ``/government set`` made as a correction (``since``): its consequences, privately."""
-    return await consequences(app, game, await app.clerk.mylantium.errata.after_set(game.id, source_id=source_id))
+AFTER_SETTING = AfterSetting(setting_consequences_in, lambda game, place, c: told_in(place, game, c))
+"""After ``/game settings`` changed a setting: what it changes, privately, read in the change's transaction
+(``Front.after_setting``)."""
 
 
-async def after_setting(app: App, ctx: Ctx, game: GameView, name: str) -> list[Outgoing]:
-    """After ``/game settings`` changed ``name``: the closed General Elections it changes, privately
-    (``Front.after_setting``)."""
-    return await consequences(app, game, await app.clerk.mylantium.errata.after_setting(game.id, name))
-
-
-async def consequences(app: App, game: GameView, c: ElectionConsequences | None) -> list[Outgoing]:
-    """The private notice of what a correction changes, with a button per election to post its erratum."""
+def told_in(place: ToChannel | ToThread | None, game: GameView, c: ElectionConsequences | None) -> list[Outgoing]:
+    """The private notice of what a correction changes, with a button per result to post its erratum, to the
+    moderators' place, read before the write whose transaction owes it
+    (``/government set ... since:``, ``/game settings``); ``place`` may be None only when ``c`` changes nothing."""
     if c is None:
         return []
     text = notice_text(c)
     if not c.recounts:
         return [reply(text, ephemeral=True)]
+    assert place is not None, "the moderators' place is read before the write"
     buttons = tuple(Button(f"Post erratum: turn {r.turn}", f"{BUTTON}:{game.id}:{r.turn}", "secondary")
                     for r in c.recounts[:5])
     return [reply(text, ephemeral=True),
-            Outgoing(await moderator_target(app, game), text=text, buttons=buttons,
+            Outgoing(place, text=text, buttons=buttons,
                      extra={INSTEAD: "(Post an erratum with /election erratum in the game channel.)"})]
 
 

@@ -23,7 +23,7 @@ NOUNS = {"faction": ("Faction", "Factions"), "territory": ("territory", "territo
 
 async def import_setup(app: App, ctx: Ctx, g: GameView, upload: Upload) -> list[Outgoing]:
     """The import and the government page as it leaves it, read in its transaction (``clerk.followed``), which owes
-    its line in the game channel (during set-up the set-up summary instead, edited in place: ``quietly``)."""
+    its line in the game channel (during set-up the set-up summary instead, edited in place: ``quietly_owed``)."""
     records = parse(upload.filename, upload.data)
     users = await resolve_users(upload, [(r.line, r.kind, str(r.get("user"))) for r in records
                                          if r.kind == "faction"])

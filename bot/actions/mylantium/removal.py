@@ -1,6 +1,7 @@
 """``/player remove`` in a Mylantium game (``Front.remover``; ``engine/service/mylantium/removal.py``): the player's
 Faction withdraws; the moderator's receipt says what stopped counting, the game channel what changed, the player by
-DM."""
+DM, and what a Revolution it begins moves on (Social Collapse, its news); all owed in the removal's transaction
+(``quietly_owed``)."""
 
 from __future__ import annotations
 
@@ -54,8 +55,9 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
             theirs.append("Your pledge to the Revolution under way no longer counts.")
         private.append(f"Their history stays in /log and the export; /faction set faction:{f.plural} in_play:true "
                        "brings them back.")
+        moved = chain_outgoings(app, r.chain) if r.chain is not None else []  # the Revolution's next step
         return ([reply(" ".join(private), ephemeral=True)], [Outgoing(ToChannel(g.channel_id), " ".join(public))],
-                [removal_dm(user.id, g, ctx, theirs), *told])
+                [removal_dm(user.id, g, ctx, theirs), *told, *moved])
 
     done: list[MylRemoval] = []
 
@@ -65,10 +67,8 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
         return done[-1]
 
     # during set-up the set-up summary instead of the line, made of the government page read in the removal's
-    # transaction
+    # transaction; what a Revolution it begins moves on owed there too
     out = await quietly_owed(app, ctx, g, write, setup_in, setup_card, said, joins=lambda _r: (user.id,))
-    r = done[-1]
-    if r.chain is not None:
+    if done[-1].chain is not None:
         app.deadlines_changed()
-        out += chain_outgoings(app, r.chain)
     return out

@@ -10,20 +10,30 @@ from typing import Any, TypeVar
 
 from bot.actions.commands import App, CommandFlags, Option, require_game, user_option
 from bot.actions.context import Ctx, UserRef
+from bot.actions.moderators import moderator_target
 from bot.actions.mylantium import errata
 from bot.actions.mylantium.render import buildings_text, faction_line, government_card, setup_card
 from bot.actions.mylantium.revolution import chain_outgoings
 from bot.actions.mylantium.turn import history_picture
-from bot.actions.outbox import Card, Outgoing, ToChannel, ToUser, reply
+from bot.actions.outbox import AnswerWith, Card, Outgoing, ToChannel, ToUser, reply
 from bot.actions.routes import Routes
-from bot.actions.setup import quietly_owed
+from bot.actions.setup import quietly_owed, summary_post
 from engine.core.errors import RuleError
 from engine.core.text import inert_name
 from engine.mylantium.amendments import check_amendment
 from engine.mylantium.model import PARTY_CHOICES, Building, faction_code, party_of
+from engine.service.followed import Followed
+from engine.service.mylantium.errata import ElectionConsequences, consequences_in
 from engine.service.mylantium.records import setup_in
 from engine.service.mylantium.state import NAME
-from engine.service.mylantium.views import CandidateView, MylFactionView, TerritoryView, UnitView, VpChange
+from engine.service.mylantium.views import (
+    CandidateView,
+    GovernmentView,
+    MylFactionView,
+    TerritoryView,
+    UnitView,
+    VpChange,
+)
 from engine.service.views import GameView
 
 M: CommandFlags = {"moderator": True, "ruleset": NAME}
@@ -95,7 +105,7 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     g = require_game(game)
     new = user_option(o, "user") if o.get("user") is not None else None
 
-    def said(change: VpChange) -> tuple[list[Outgoing], list[Outgoing]]:  # owed with the write (``_quietly``)
+    def said(change: VpChange) -> tuple[list[Outgoing], ...]:  # owed with the write (``_quietly``)
         note = ""
         if change.decided is not None:
             how = (f"the {change.decided.winner.plural}' victory" if change.decided.winner is not None
@@ -147,7 +157,8 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
                 f"**{change.rejoined}** is back in **{g.name}**: the {change.faction.title} are in play again."
                 + (f" Their Candidate {change.idle_candidate} does not run unless the moderators put them back."
                    if change.idle_candidate is not None else ""))))
-        return out, public
+        moved = chain_outgoings(app, change.chain) if change.chain is not None else []  # the Revolution's next step
+        return out, public, moved
 
     done: list[VpChange] = []
 
@@ -161,10 +172,8 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
     out = await _quietly(app, ctx, g, write, said, joins=lambda c: (
         c.faction.user_id, *((c.handed[0], c.handed[2]) if c.handed is not None else ())))
-    change = done[-1]
-    if change.chain is not None:
+    if done[-1].chain is not None:
         app.deadlines_changed()
-        out += chain_outgoings(app, change.chain)
     return out
 
 
@@ -359,12 +368,27 @@ async def government_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     counts = {k: o.get(k) for k in ("monopolies", "income_tax", "faction_taxes", "tariffs", "subsidies", "pensions",
                                     "wars", "unfunded_last_turn")}
     president = faction_code(o["president"]) if o.get("president") else None
-    out = await _quietly(app, ctx, g, lambda: app.clerk.mylantium.set_government(
+    # a correction (``since``): what it changes in the closed General Elections is told to the moderators privately,
+    # read in the write's transaction and owed there with the rest (their place is read before the write)
+    place = await moderator_target(app, g) if o.get("since") is not None else None
+    source_id = ctx.source_id
+
+    async def read(session: Any, game_id: int) -> tuple[GovernmentView | None, ElectionConsequences | None]:
+        return await setup_in(session, game_id), await consequences_in(session, game_id, source_id)
+
+    def said(f: Followed[GovernmentView, tuple[GovernmentView | None, ElectionConsequences | None]]
+             ) -> list[Outgoing]:
+        summary, found = f.seen  # during set-up the set-up summary, edited in place (as ``quietly_owed``'s)
+        return [reply("Recorded. The government page now reads:", card=government_card(f.done), ephemeral=True),
+                *([summary_post(g, setup_card(summary))] if summary is not None else []),
+                *errata.told_in(place, g, found)]
+
+    answered: AnswerWith[Followed[GovernmentView, tuple[GovernmentView | None, ElectionConsequences | None]]] = (
+        AnswerWith(ctx.answering, said))
+    return answered.out(await app.clerk.followed.write(g.id, lambda: app.clerk.mylantium.set_government(
         g.id, president=president, approval=o.get("approval"), fervor=o.get("fervor"), counts=counts,
         no_income_tax=bool(o.get("no_income_tax")), since=o.get("since"), actor=ctx.actor.id,
-        source_id=ctx.source_id), lambda view: ([reply("Recorded. The government page now reads:",
-                                                        card=government_card(view), ephemeral=True)], []))
-    return [*out, *await errata.after_set(app, g, ctx.source_id)]
+        source_id=source_id), read, source_id=source_id, answer=answered.owed))
 
 
 @command("status", "The government page: Faction Votes, the Independent Vote, approval, Fervor, VP.",

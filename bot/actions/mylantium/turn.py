@@ -30,7 +30,7 @@ from bot.actions.mylantium.render import (
 )
 from bot.actions.mylantium.revolution import answer_coup, chain_outgoings, close_contributions_due
 from bot.actions.outbox import EXPLAINS, POSTED, TIMED, WARNED, AnswerWith, Outgoing, ToChannel, ToThread, marked, reply
-from bot.actions.owed_files import charted
+from bot.actions.owed_files import ChartKind, charted
 from bot.actions.recovery import receipts_again
 from bot.actions.routes import Routes, first_line
 from bot.metrics import ballot_recorded
@@ -52,8 +52,17 @@ from engine.mylantium.forms import (
 )
 from engine.mylantium.model import PARTY_CHOICES, party_of
 from engine.service.announcements import card_tag, posted_marker, warning_marker
+from engine.service.followed import Followed
+from engine.service.mylantium.service import history_in
 from engine.service.mylantium.state import NAME
-from engine.service.mylantium.views import BusinessView, ChoiceReceipt, MylElectionView, PledgeReceipt, RealignReceipt
+from engine.service.mylantium.views import (
+    BusinessView,
+    ChoiceReceipt,
+    HistoryView,
+    MylElectionView,
+    PledgeReceipt,
+    RealignReceipt,
+)
 from engine.service.reminders import Reminder
 from engine.service.views import GameView
 
@@ -107,8 +116,20 @@ def held_news(place: ToChannel | ToThread, e: MylElectionView | None) -> list[Ou
 
 async def history_picture(app: App, game: GameView) -> Picture:
     """The approval and Fervor over the turns as a chart (charts.py), drawn off the loop."""
-    return await picture("history.png", charts.history_png, charts.history_alt,
-                         await app.clerk.mylantium.history(game.id))
+    return await history_drawn(await app.clerk.mylantium.history(game.id))
+
+
+async def history_drawn(history: HistoryView) -> Picture:
+    return await picture("history.png", charts.history_png, charts.history_alt, history)
+
+
+async def _history_now(app: App, game_id: int) -> HistoryView:
+    return await app.clerk.mylantium.history(game_id)
+
+
+HISTORY_CHART: ChartKind[HistoryView] = ChartKind(
+    "history", _history_now, lambda h: (h.game.name, h.turn, h.approval, h.fervor), history_drawn)
+"""The Business Phase card's chart (``history.png``), drawn again at start for a card a kill left owed without it."""
 
 
 # -- the Election Round -------------------------------------------------------------------------------------------
@@ -348,25 +369,27 @@ async def event_undo(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 @command("phase business close", "Close the Business Phase: approval, Fervor, VP, then Social Collapse and "
                                  "revolutions.", **M)
 async def business_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    """The card and what a chain the close begins moves on are owed in the close's transaction (``AnswerWith``); the
-    card's chart, drawn off the event loop after it, is added to the card's row before it is queued (``charted``: a
-    kill in between posts the card without it)."""
+    """The card and what a chain the close begins moves on are owed in the close's transaction (``AnswerWith``), and
+    the approval and Fervor over the turns, the card's chart, are read there too (``clerk.followed``); the chart,
+    drawn off the event loop after it, is added to the card's row before it is queued (``charted``: a kill in between
+    leaves the card owed without it, and the recovery at start draws it, ``HISTORY_CHART``)."""
     g = require_game(game)
     card: list[Outgoing] = []
 
-    def said(b: BusinessView) -> list[Outgoing]:
+    def said(f: Followed[BusinessView, HistoryView]) -> list[Outgoing]:
+        b = f.done
         card[:] = [Outgoing(ToChannel(g.channel_id), card=business_card(b),
-                            extra={EXPLAINS: card_tag("business", g.id, b.turn)})]
+                            extra={EXPLAINS: card_tag("business", g.id, b.turn), **HISTORY_CHART.marker(g.id, f.seen)})]
         return [reply(f"Turn {b.turn}'s Business Phase is closed.", ephemeral=True), *card,
                 *(chain_outgoings(app, b.chain) if b.chain is not None else [])]
 
     answered = AnswerWith(ctx.answering, said)
-    b = await app.clerk.mylantium.business.close_business(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
-                                                          answer=answered.owed)
-    if b.chain is not None:
+    closed = await app.clerk.followed.write(g.id, lambda: app.clerk.mylantium.business.close_business(
+        g.id, actor=ctx.actor.id, source_id=ctx.source_id), history_in, source_id=ctx.source_id, answer=answered.owed)
+    if closed.done.chain is not None:
         app.deadlines_changed()
-    out = answered.out(b)
-    return await charted(app, answered, out, card[0], await history_picture(app, g))
+    out = answered.out(closed)
+    return await charted(app, answered, out, card[0], await history_drawn(closed.seen))
 
 
 # -- DM forms ----------------------------------------------------------------------------------------------------

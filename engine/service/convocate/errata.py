@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from engine.convocate.errata import CardCorrection, ClosedRepeal, Count, RepealRecount, Unrecounted, recount_repeal
@@ -22,6 +23,7 @@ from engine.convocate.rulings import rulings_of, shown, value_of
 from engine.core.errors import NotFoundError, RuleError
 from engine.service.announcements import jump_link, posted_card
 from engine.service.ledger import game_view, read_game
+from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
 from engine.store.models import Event
@@ -160,21 +162,36 @@ def recounted(session: Session, game_id: int, number: int) -> RepealRecount:
     return found
 
 
+async def consequences_in(session: AsyncSession, game_id: int, source_id: str | None) -> RepealConsequences | None:
+    """``after_card_set`` read in ``session``'s transaction: ``/card set ... since:`` reads what its correction changes
+    in the one it writes in (``clerk.followed``), so the moderators' notice is owed with it. None without a source
+    id or a correction."""
+    if source_id is None:
+        return None
+    return await session.run_sync(after_card_set, game_id, source_id)
+
+
+async def setting_consequences_in(session: AsyncSession, game_id: int, name: str) -> RepealConsequences | None:
+    """``after_setting`` read in ``session``'s transaction: ``/game settings`` reads what a ruling's change changes in
+    the one it writes in (``clerk.followed``)."""
+    return await session.run_sync(after_setting, game_id, name)
+
+
 class RepealErrata(ServiceBase):
     async def after_card_set(self, game_id: int, *, source_id: str | None) -> RepealConsequences | None:
-        if source_id is None:
-            return None
         async with self._read() as session:
-            return await session.run_sync(after_card_set, game_id, source_id)
+            return await consequences_in(session, game_id, source_id)
 
     async def after_setting(self, game_id: int, name: str) -> RepealConsequences | None:
         """The resolved Repeals a change of the ruling ``name`` changes (``after_setting``)."""
         async with self._read() as session:
             return await session.run_sync(after_setting, game_id, name)
 
-    async def post_erratum(self, game_id: int, *, number: int, actor: int | None,
-                           source_id: str | None = None) -> RepealErratum:
-        """``/motion erratum``: the corrected Standing Votes of Repeal ``number``, recorded (``ErratumPosted``)."""
+    async def post_erratum(self, game_id: int, *, number: int, actor: int | None, source_id: str | None = None,
+                           answer: OwedWith[RepealErratum] | None = None) -> RepealErratum:
+        """``/motion erratum``: the corrected Standing Votes of Repeal ``number``, recorded (``ErratumPosted``).
+        ``answer``: what it posts (the erratum), owed in its transaction (``owe_in``): a kill after the commit
+        cannot lose it (it is not posted twice, so it could not be posted again)."""
         async with self._write(game_id, source_id) as uow:
             session = uow.session
             game = await session.run_sync(read_game, game_id)
@@ -201,4 +218,4 @@ class RepealErrata(ServiceBase):
                               "corrected": corrected, "outcome_changed": found.outcome_changed,
                               "rulings": {"repeal_count": found.ruled[0], "committed_cards": found.ruled[1]},
                               "link": erratum.link}, source_id)
-            return erratum
+            return await owe_in(uow, answer, erratum)

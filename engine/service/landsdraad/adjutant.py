@@ -398,12 +398,7 @@ class AdjutantService(ServiceBase):
         """After ``ag_weighted`` changed: every closed election whose close recorded its ballots and V(p), counted
         again under the setting as it is now; only those that come out differently. Nothing is changed."""
         async with self._read() as session:
-            game = await load_game(session, game_id)
-            weighted = bool(value_of(game.settings, "ag_weighted", SETTINGS))
-            found = await session.execute(select(Event.payload).where(
-                Event.game_id == game_id, Event.kind == "AgElectionClosed").order_by(Event.seq))
-            recounts = [recount_closed(dict(p), weighted) for p in found.scalars()]
-            return game_view(game), tuple(r for r in recounts if r is not None)
+            return await recount_in(session, game_id)
 
     async def election(self, game_id: int) -> ElectionView | None:
         """The open election, else the latest one; None if there has never been one."""
@@ -485,3 +480,14 @@ async def export_offices(session: AsyncSession, game_id: int) -> dict[str, Any]:
             "winner": view.winner,
         })
     return {"offices": {"adjutant_general": holder.name if holder else None}, "ag_elections": docs}
+
+
+async def recount_in(session: AsyncSession, game_id: int) -> tuple[GameView, tuple[AgRecount, ...]]:
+    """``recount_for_setting`` read in ``session``'s transaction: ``/game settings`` reads it in the one it writes
+    the setting in (``clerk.followed``)."""
+    game = await load_game(session, game_id)
+    weighted = bool(value_of(game.settings, "ag_weighted", SETTINGS))
+    found = await session.execute(select(Event.payload).where(
+        Event.game_id == game_id, Event.kind == "AgElectionClosed").order_by(Event.seq))
+    recounts = [recount_closed(dict(p), weighted) for p in found.scalars()]
+    return game_view(game), tuple(r for r in recounts if r is not None)

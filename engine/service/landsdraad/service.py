@@ -51,7 +51,7 @@ class LandsdraadService(RulesetService):
         self.errata = ErrataService(backend)
         self.perks = PerkService(backend)
         self.victory = VictoryService(backend)
-        self.edits = LedgerEdits(backend, self.majority, self.victory)
+        self.edits = LedgerEdits(shared.followed, self.majority, self.victory)
         self.previews = PreviewService(backend)
         self.explain = ExplainService(backend)
 

@@ -319,21 +319,6 @@ class ScoringService(ServiceBase):
                          source_id)
         return view
 
-    async def score_ended_game(self, game_id: int, *, actor: int | None,
-                               source_id: str | None = None) -> FinalOrPending:
-        """An ended game not scored yet: score it with its End Game penalty, or say why it waits (P3-15: the
-        percentages add up to more than 100; a moderator confirms with /game end confirm:true). An enacted End Game
-        vote is scored in the enactment's own transaction (``MajorityService.enact``, ``score_ended``)."""
-        async with self._write(game_id, source_id) as uow:
-            game = await load_game(uow.session, game_id)
-            stored = await load_final(uow.session, game)
-            if stored is not None:
-                return replace(stored, already=True)
-            if game.status != "ended":
-                raise RuleError(f"{game.name} has not ended.")
-            return await score_ended(uow, game, actor=actor, confirm=False, source_id=source_id,
-                                     pending_is_error=False)
-
     async def _score_again(self, uow: UnitOfWork, game: Game, stored: FinalView, *, actor: int | None,
                            confirm: bool, source_id: str | None) -> FinalView:
         """``/game end`` of a game reopened after it was scored: it ends again as it first ended (by the moderator;

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from engine.core.disclosure import shown
@@ -141,6 +142,21 @@ def after_set(session: Session, game_id: int, source_id: str) -> ElectionConsequ
                                 tuple(r for r in found if r.differs))
 
 
+async def consequences_in(session: AsyncSession, game_id: int, source_id: str | None) -> ElectionConsequences | None:
+    """``after_set`` read in ``session``'s transaction: ``/government set`` reads what its correction changes in
+    the one it writes in (``clerk.followed``), so the moderators' notice is owed with it. None without a source id
+    or a correction."""
+    if source_id is None:
+        return None
+    return await session.run_sync(after_set, game_id, source_id)
+
+
+async def setting_consequences_in(session: AsyncSession, game_id: int, name: str) -> ElectionConsequences | None:
+    """``after_setting`` read in ``session``'s transaction: ``/game settings`` reads what a setting's change changes in
+    the one it writes in (``clerk.followed``)."""
+    return await session.run_sync(after_setting, game_id, name)
+
+
 RECOUNTED_BY = frozenset({"independent_rounding"})
 """The settings a closed General Election is counted with: changing one may change closed results."""
 
@@ -176,15 +192,13 @@ class ElectionErrata(ServiceBase):
     async def after_set(self, game_id: int, *, source_id: str | None) -> ElectionConsequences | None:
         """The closed General Elections that ``/government set`` of ``source_id`` changes, if made as a correction
         (``since``); None otherwise."""
-        if source_id is None:
-            return None
         async with self._read() as session:
-            return await session.run_sync(after_set, game_id, source_id)
+            return await consequences_in(session, game_id, source_id)
 
     async def after_setting(self, game_id: int, name: str) -> ElectionConsequences | None:
         """The closed General Elections a change of the setting ``name`` changes (``after_setting``)."""
         async with self._read() as session:
-            return await session.run_sync(after_setting, game_id, name)
+            return await setting_consequences_in(session, game_id, name)
 
     async def post_erratum(self, game_id: int, *, turn: int, actor: int | None, source_id: str | None = None,
                            answer: OwedWith[ElectionErratum] | None = None) -> ElectionErratum:

@@ -570,21 +570,28 @@ class MylantiumService(RulesetService):
     async def history(self, game_id: int) -> HistoryView:
         """The approval and Fervor over the turns (the history chart), read from every recorded change."""
         async with self._read() as session:
-            game = await load_game(session, game_id)
-            require_mylantium(game)
-            gov = await government_of(session, game)
-            logged = await session.execute(select(MylHistory).where(MylHistory.game_id == game_id,
-                                                                    MylHistory.measure.in_(("approval", "fervor")))
-                                           .order_by(MylHistory.id))
-            starts = await round_starts(session, game_id)  # one called off is as if never made
-            started = starts[0].seq if starts else None
-            changes: dict[str, list[tuple[int, int, int]]] = {"approval": [], "fervor": []}
-            for h in logged.scalars():
-                before_play = started is None or (h.event_seq is not None and h.event_seq < started)
-                if not changes[h.measure] and h.turn == 1 and before_play and \
-                        h.cause.startswith("set by the moderators"):
-                    continue  # set during set-up: the real start (P1-20), not a change in play (play-test M4.4)
-                changes[h.measure].append((h.turn, h.delta, h.value))
-            return HistoryView(game_view(game), gov.turn,
-                               history_points(changes["approval"], approval_of(gov, game), gov.turn),
-                               history_points(changes["fervor"], gov.fervor, gov.turn))
+            return await history_in(session, game_id)
+
+
+async def history_in(session: AsyncSession, game_id: int) -> HistoryView:
+    """The approval and Fervor over the turns (the history chart), read from every recorded change in ``session``'s
+    transaction (the Business Phase's close reads it in its own, so its card's chart is of the turn as it closed:
+    ``clerk.followed``)."""
+    game = await load_game(session, game_id)
+    require_mylantium(game)
+    gov = await government_of(session, game)
+    logged = await session.execute(select(MylHistory).where(MylHistory.game_id == game_id,
+                                                            MylHistory.measure.in_(("approval", "fervor")))
+                                   .order_by(MylHistory.id))
+    starts = await round_starts(session, game_id)  # one called off is as if never made
+    started = starts[0].seq if starts else None
+    changes: dict[str, list[tuple[int, int, int]]] = {"approval": [], "fervor": []}
+    for h in logged.scalars():
+        before_play = started is None or (h.event_seq is not None and h.event_seq < started)
+        if not changes[h.measure] and h.turn == 1 and before_play and \
+                h.cause.startswith("set by the moderators"):
+            continue  # set during set-up: the real start (P1-20), not a change in play (play-test M4.4)
+        changes[h.measure].append((h.turn, h.delta, h.value))
+    return HistoryView(game_view(game), gov.turn,
+                       history_points(changes["approval"], approval_of(gov, game), gov.turn),
+                       history_points(changes["fervor"], gov.fervor, gov.turn))
