@@ -10,7 +10,16 @@ from pathlib import Path
 
 from bot.settings import Settings
 from engine.store.backup import BackupError, BackupReport, backup_sqlite, is_sqlite, pg_dump_advice, sqlite_file
-from engine.store.restore import Restored, Tell, Told, Undone, delivery_state, owes_messages, restore_sqlite
+from engine.store.restore import (
+    Restored,
+    Settled,
+    Tell,
+    Told,
+    Undone,
+    delivery_state,
+    owes_messages,
+    restore_sqlite,
+)
 
 
 def run_backup(settings: Settings, path: str) -> int:
@@ -33,7 +42,7 @@ def run_restore(settings: Settings, path: str) -> int:
         print(f"clerk: {pg_dump_advice(url, path, 'restore')}", file=sys.stderr)
         return 2
     try:
-        restored = restore_sqlite(url, path, datetime.now(), _teller(settings))
+        restored = restore_sqlite(url, path, datetime.now(), _teller(settings), _settle)
     except BackupError as error:
         print(f"clerk: restore failed, the database was not changed: {error}", file=sys.stderr)
         return 1
@@ -44,6 +53,10 @@ def run_restore(settings: Settings, path: str) -> int:
         many, them = (f"{already_sent} messages", "them") if already_sent != 1 else ("1 message", "it")
         print(f"clerk: {many} the backup still owed went to Discord after it was taken: marked as the old database "
               f"has {them}, so the bot does not send {them} again.")
+    if restored.unsettled is not None:
+        print(f"clerk: could not check what the old database posted after the backup ({restored.unsettled}): at its "
+              "next start the bot may post again a result card posted after the backup was taken, and post a kept "
+              "message (a running count, a set-up summary) again instead of editing it.")
     if restored.carried:
         many = f"{restored.carried} messages" if restored.carried != 1 else "1 message"
         print(f"clerk: {many} of an earlier restore, which the old database still owed (the bot was not started on "
@@ -51,6 +64,14 @@ def run_restore(settings: Settings, path: str) -> int:
     if aside is not None:
         _undone(aside, restored)
     return 0
+
+
+def _settle(restored: Path, old: Path) -> Settled:
+    """What the old database posted after the backup and tracks outside the outgoing queue, kept in the restored one
+    (bot/actions/restore_settle.py), imported only for a restore."""
+    from bot.actions.restore_settle import settle_posted
+
+    return settle_posted(restored, old)
 
 
 def _teller(settings: Settings) -> Tell:

@@ -14,24 +14,32 @@ import sqlite3
 import time
 import traceback
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import count, cycle
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakediscord.waiting import HANG
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.__main__ import main
+from bot.actions.outbox import EXPLAINS, Keep, Outgoing, ToChannel, ToThread
+from bot.actions.wire import encode
 from engine.core.stamps import utc_text
 from engine.landsdraad.ballot import parse_ballot
 from engine.landsdraad.transfers import parse_transfer
 from engine.service import Clerk
+from engine.service.announcements import card_tag, posted_marker, warning_marker
 from engine.service.clock import ManualClock, RandomDice
+from engine.service.marks import CHANNEL_LOST, UNREAD
+from engine.service.owed import NOTICE, Owed, owe_in_file
 from engine.store.backup import head_revision
 from engine.store.database import make_engine, make_sessionmaker
+from engine.store.restore import Settled
 
 PLAYERS = (11, 12, 13)
 
@@ -636,3 +644,211 @@ def test_a_message_the_backup_owed_and_the_old_database_sent_since_is_not_sent_a
     assert capsys.readouterr().out.splitlines()[1] == (
         "clerk: 2 messages the backup still owed went to Discord after it was taken: marked as the old database has "
         "them, so the bot does not send them again.")
+
+
+def clerk_on(url: str, at: datetime) -> tuple[AsyncEngine, Clerk]:
+    engine = make_engine(url)
+    return engine, Clerk(make_sessionmaker(engine), ManualClock(at), RandomDice(1))
+
+
+async def close_round_one(url: str, game: int, at: datetime) -> str:
+    """A moderator closes round 1 at ``at``: its ``ResultPending`` is in the close's transaction, its card not posted
+    yet (the service alone: no front end owes it). The close's own token."""
+    engine, clerk = clerk_on(url, at)
+    try:
+        result = await clerk.landsdraad.rounds.close_round(game, actor=1)
+        assert result.post_token
+        return result.post_token
+    finally:
+        await engine.dispose()
+
+
+async def post_round_ones_card(url: str, game: int, message_id: int, at: datetime) -> None:
+    """What the front end records once Discord has round 1's card (``Courier.send_to``) and, before it, the moderators'
+    disclosure warning: ``ResultPosted`` with the card's message id, where the card went, that the warning went."""
+    engine, clerk = clerk_on(url, at)
+    try:
+        await clerk.announcements.mark_warned(warning_marker("round", game, 1), 901, message_id - 1)
+        marker = posted_marker("round", game, 1)
+        await clerk.announcements.mark_posted(marker, message_id)
+        await clerk.announcements.remember_post(marker, 901, message_id)
+    finally:
+        await engine.dispose()
+
+
+async def unposted(url: str, at: datetime) -> list[tuple[str, int, int]]:
+    """The results the bot's recovery would announce at a start at ``at`` (bot/actions/recovery.py)."""
+    engine, clerk = clerk_on(url, at)
+    try:
+        return await clerk.announcements.unposted(at - timedelta(days=1))
+    finally:
+        await engine.dispose()
+
+
+def ledger(database: Path, game: int) -> tuple[int, list[tuple[int, str, str | None, str, dict[str, Any]]]]:
+    """The game's ``last_seq`` and its events: (seq, kind, source id, at, payload)."""
+    with sqlite3.connect(database) as connection:
+        (last,) = connection.execute("SELECT last_seq FROM games WHERE id = ?", (game,)).fetchone()
+        events = [(seq, kind, source, at, json.loads(payload)) for seq, kind, source, at, payload in connection.execute(
+            "SELECT seq, kind, source_id, at, payload FROM events WHERE game_id = ? ORDER BY seq", (game,))]
+    connection.close()
+    return last, events
+
+
+def kept_messages(database: Path) -> dict[tuple[int, str], tuple[int, int]]:
+    with sqlite3.connect(database) as connection:
+        found = {(game, key): (channel, message) for game, key, channel, message in connection.execute(
+            "SELECT game_id, key, channel_id, message_id FROM posted_messages")}
+    connection.close()
+    return found
+
+
+async def test_a_result_the_backup_still_owed_and_the_old_database_posted_since_is_recorded_posted(
+        live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    """Round 1 closed just before the backup and its card posted just after it (the backup holds the close and its
+    ``ResultPending``, not its ``ResultPosted``): the bot started on the restored database would post the card again
+    (the recovery announces every result pending and not posted), later than the minutes in which Discord drops a
+    repeated nonce: a second card in the channel. The restore records it posted as the old database did: the same
+    ``ResultPosted`` (payload, time, source id), numbered as the restored ledger's next event, where the card went
+    (an erratum links it) and that the moderators' warning went (the recovery would warn again)."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    await alice_votes_aye(url, game)
+    await close_round_one(url, game, datetime(2026, 3, 1, 18, 1, tzinfo=UTC))
+    assert main(["backup", "b.db"]) == 0
+    await post_round_ones_card(url, game, 5555, datetime(2026, 3, 1, 18, 2, tzinfo=UTC))
+    _, old_events = ledger(database, game)
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    last, events = ledger(database, game)
+    assert events == old_events and last == events[-1][0] == len(events)
+    assert events[-1][1:] == ("ResultPosted", f"posted:round:{game}:1", "2026-03-01 18:02:00.000000",
+                              {"kind": "round", "number": 1, "message_id": "5555"})
+    assert await unposted(url, datetime(2026, 3, 1, 18, 3, tzinfo=UTC)) == []  # nothing to post again at start
+    assert kept_messages(database) == {(game, "posted:round:1"): (901, 5555), (game, "warned:wround:1"): (901, 5554)}
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "clerk: 2 messages the backup still owed went to Discord after it was taken: marked as the old database has "
+        "them, so the bot does not send them again.",
+        "clerk: the old database recorded nothing after the backup: nothing was undone."]
+
+
+async def test_a_close_made_again_in_the_old_database_is_not_taken_for_the_one_the_backup_holds(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The old database posted a card of round 1, but of another close than the backup's (an earlier backup was
+    restored over it and the round closed again, with a token of its own): the backup's close was never posted, so
+    its card stays owed, and the restore says nothing was sent for it."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    await alice_votes_aye(url, game)
+    assert main(["backup", "before.db"]) == 0
+    first = await close_round_one(url, game, datetime(2026, 3, 1, 18, 1, tzinfo=UTC))
+    assert main(["backup", "b.db"]) == 0
+    assert main(["restore", "before.db"]) == 0
+    set_aside(database, tmp_path)
+    again = await close_round_one(url, game, datetime(2026, 3, 1, 18, 4, tzinfo=UTC))
+    await post_round_ones_card(url, game, 5555, datetime(2026, 3, 1, 18, 5, tzinfo=UTC))
+    assert again != first
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    _, events = ledger(database, game)
+    assert [kind for _, kind, _, _, _ in events][-2:] == ["RoundClosed", "ResultPending"]
+    assert await unposted(url, datetime(2026, 3, 1, 18, 6, tzinfo=UTC)) == [("round", game, 1)]
+    assert kept_messages(database) == {}
+    assert "went to Discord after it was taken" not in capsys.readouterr().out
+
+
+def _owe_posts(database: Path, game: int) -> None:
+    """Owed when the backup is taken, not sent yet: the first post of player vote 3's running count (a kept message,
+    in its round's thread, which is not made yet) and an audit's card (no marker: **Explain this** finds it by the
+    message it became)."""
+    thread = ToThread(901, "player-votes-round-1", game)
+    count = Outgoing(thread, text="Player vote 3: 1 of 2", keep=Keep(game, "pv:3"))
+    audit = Outgoing(ToChannel(901), text="Audit of bob", extra={EXPLAINS: card_tag("audit", game, 1, 12)})
+    assert owe_in_file(database, datetime(2026, 3, 1, 18, 0, tzinfo=UTC), [
+        Owed("thread:901:player-votes-round-1", None, NOTICE, "n-count", encode(count), f"keep:{game}:pv:3"),
+        Owed("channel:901", 901, NOTICE, "n-audit", encode(audit))]) == 2
+
+
+async def _post_after_the_backup(url: str, game: int) -> None:
+    """What the bot did on Discord after the backup: the set-up summary posted again (its message deleted, say), the
+    count and the audit's card sent (the thread made for the count), round 2's opening card (a round opened after
+    the backup: undone), a Forecast's card (not owed in the backup); the channel told that the bot reads message text
+    again (told before the backup that it could not), and the moderators that it was deleted (marks: said once)."""
+    engine, clerk = clerk_on(url, datetime(2026, 3, 1, 18, 5, tzinfo=UTC))
+    try:
+        await clerk.posts.keep_message(game, "setup", 901, 1001)
+        await clerk.posts.keep_message(game, "thread:player-votes-round-1", 901, 1002)
+        await clerk.posts.keep_message(game, "pv:3", 1002, 1003)
+        await clerk.announcements.remember_card(card_tag("audit", game, 1, 12), 901, 1004)
+        await clerk.posts.keep_message(game, "round-card:2", 901, 1005)
+        await clerk.announcements.remember_card(card_tag("forecast", game, 0), 901, 1006)
+        await clerk.marks.unmark(game, UNREAD)
+        await clerk.marks.mark(game, CHANNEL_LOST, "901")
+    finally:
+        await engine.dispose()
+    with sqlite3.connect(make_url(url).database) as connection:
+        connection.execute("UPDATE owed_messages SET outcome = 'sent', done_at = '2026-03-01 18:05:00'")
+    connection.close()
+
+
+def _marks(database: Path) -> dict[tuple[int, str], str]:
+    with sqlite3.connect(database) as connection:
+        found = {(game, key): value for game, key, value in connection.execute(
+            "SELECT game_id, key, value FROM game_marks")}
+    connection.close()
+    return found
+
+
+async def test_where_the_old_database_posted_kept_messages_after_the_backup_is_kept(
+        live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    """Kept messages are edited in place where the database says they are (``posted_messages``). A count whose first
+    post the backup owed and the old database sent, a thread it made for it, a summary it posted again: restored as
+    the backup had them, the bot would post the count and the summary again as new messages at their next update
+    (two counts, one stale), make a second thread of the same name, and **Explain this** would not find the audit's
+    card. The restore keeps where the old database has them; not a kept message of what only happened after the
+    backup (round 2's opening card: its redo is a new announcement), nor a card the backup never owed. What the
+    channel was told once (the marks) is kept too, or the bot would tell it again."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    engine, clerk = clerk_on(url, datetime(2026, 3, 1, 18, 0, tzinfo=UTC))
+    try:
+        await clerk.posts.keep_message(game, "setup", 901, 1000)
+        await clerk.posts.keep_message(game, "round-card:1", 901, 999)
+        await clerk.marks.mark(game, UNREAD, "told")
+    finally:
+        await engine.dispose()
+    _owe_posts(database, game)
+    assert main(["backup", "b.db"]) == 0
+    await _post_after_the_backup(url, game)
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    assert kept_messages(database) == {
+        (game, "setup"): (901, 1001), (game, "round-card:1"): (901, 999), (game, "pv:3"): (1002, 1003),
+        (game, "thread:player-votes-round-1"): (901, 1002), (game, "card:1004:audit:1:12"): (901, 1004)}
+    assert _marks(database) == {(game, CHANNEL_LOST): "901"}
+    assert capsys.readouterr().out.splitlines()[1] == (  # the count and the card, by the outgoing queue's settling
+        "clerk: 2 messages the backup still owed went to Discord after it was taken: marked as the old database has "
+        "them, so the bot does not send them again.")
+
+
+def test_a_restore_that_cannot_keep_what_the_old_database_posted_is_done_all_the_same(
+        live: tuple[Path, int], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(restored: Path, old: Path) -> Settled:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+    monkeypatch.setattr("bot.backup._settle", broken)
+    assert main(["backup", "b.db"]) == 0
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "clerk: could not check what the old database posted after the backup (DatabaseError: database disk image is "
+        "malformed): at its next start the bot may post again a result card posted after the backup was taken, and "
+        "post a kept message (a running count, a set-up summary) again instead of editing it.",
+        "clerk: the old database recorded nothing after the backup: nothing was undone."]

@@ -70,6 +70,13 @@ def read_marker(marker: str) -> tuple[str, int, int, int]:
     return kind, int(game), int(number), int(closing[0]) if closing else 1
 
 
+def warned_key(marker: str) -> str:
+    """``warned:wround:<number>``: the key (``posted_messages``) under which the disclosure warning ``marker``
+    (``warning_marker``) is recorded sent (``AnnouncementService.mark_warned``)."""
+    kind, _, number, closing = read_marker(marker)
+    return f"warned:{kind}:{number}{closing_key(closing)}"
+
+
 def closing_key(closing: int) -> str:
     """What a key of a result's bookkeeping adds for its ``closing``-th close (nothing for the first)."""
     return f":{closing}" if closing > 1 else ""
@@ -168,9 +175,9 @@ class AnnouncementService(ServiceBase):
     async def mark_warned(self, marker: str, channel_id: int, message_id: int) -> None:
         """The disclosure warning ``marker`` (``warning_marker``) reached Discord as ``message_id`` (bookkeeping, not
         an event; once, a repeat is ignored)."""
-        kind, game, number, closing = read_marker(marker)
+        game = read_marker(marker)[1]
         async with self._sessions() as session, session.begin():
-            key = f"warned:{kind}:{number}{closing_key(closing)}"
+            key = warned_key(marker)
             found = await session.execute(select(PostedMessage.id).where(PostedMessage.game_id == int(game),
                                                                          PostedMessage.key == key))
             if found.scalar_one_or_none() is None:
@@ -178,10 +185,10 @@ class AnnouncementService(ServiceBase):
 
     async def warned(self, marker: str) -> bool:
         """Whether the disclosure warning ``marker`` was recorded sent (``mark_warned``)."""
-        kind, game, number, closing = read_marker(marker)
+        game = read_marker(marker)[1]
         async with self._read() as session:
             found = await session.execute(select(PostedMessage.id).where(
-                PostedMessage.game_id == game, PostedMessage.key == f"warned:{kind}:{number}{closing_key(closing)}"))
+                PostedMessage.game_id == game, PostedMessage.key == warned_key(marker)))
             return found.scalar_one_or_none() is not None
 
     async def remember_card(self, tag: str, channel_id: int, message_id: int) -> None:

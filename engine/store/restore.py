@@ -7,7 +7,9 @@ connection has it open: so a running bot is detected and the restore refused, an
 crash is folded into the old database instead of being replayed onto the restored one. The old database is
 kept beside it (``clerk.db.before-restore-<time>``), never deleted; the backup is copied to a temporary file,
 checked again and renamed into place. Messages the backup still owes that the old database had sent since are marked
-sent in the copy first (``settle_as_before``), so the bot does not send them twice.
+sent in the copy first (``settle_as_before``), so the bot does not send them twice; what the old database posted
+since and tracks outside the outgoing queue (results' announcements recorded posted, kept messages' whereabouts, what
+a channel was told once) is kept by the caller's ``settle`` (``bot/actions/restore_settle.py``), for the same reason.
 
 Before the copy is renamed into place, it is also compared with the old database (``undone_by_restore``: what the
 restore undoes, game by game), and the caller's ``tell`` may owe messages in it (``bot/actions/restore_notices.py``:
@@ -23,7 +25,7 @@ import os
 import shutil
 import sqlite3
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -63,12 +65,32 @@ class Tell(Protocol):
     def __call__(self, restored: Path, undone: Sequence[Undone], as_of: datetime | None) -> Told: ...
 
 
+class Settled(NamedTuple):
+    """What a restore's ``settle`` kept in the restored database of what the old one posted after the backup and tracks
+    outside the outgoing queue (bot/actions/restore_settle.py)."""
+
+    messages: int = 0
+    """Messages the backup still owed (results' cards, the moderators' warnings) that the old database had posted
+    since, now recorded posted as it had them; those ``settle_as_before`` counted already are not counted again."""
+    kept: frozenset[tuple[int, int]] = frozenset()
+    """(game id, number in the old database's ledger) of the old database's events the restored one now holds too
+    (its ``ResultPosted``): not undone by the restore."""
+
+
+class Settle(Protocol):
+    """Keeps in the restored database ``restored`` (not in place yet) what ``old`` (the database it replaces) posted
+    after the backup and tracks outside the outgoing queue."""
+
+    def __call__(self, restored: Path, old: Path) -> Settled: ...
+
+
 class Restored(NamedTuple):
     report: BackupReport
     aside: Path | None
     """Where the old database went (None: there was none)."""
     already_sent: int
-    """The messages the backup still owed that the old database had sent since (``settle_as_before``)."""
+    """The messages the backup still owed that the old database had sent since (``settle_as_before``, and the
+    results' cards and warnings ``settle`` recorded posted)."""
     undone: list[Undone] | None = None
     """What the restore undid, game by game (``undone_by_restore``); None when there was no old database or it could
     not be compared (``unread``)."""
@@ -78,12 +100,16 @@ class Restored(NamedTuple):
     """What ``tell`` owed (None: there was nothing undone, or no ``tell``)."""
     carried: int = 0
     """Notices of an earlier restore the old database still owed, owed again in the restored one (``carry_notices``)."""
+    unsettled: str | None = None
+    """Why ``settle`` failed (the restore is done all the same, and nothing of it written), or None."""
 
 
-def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell: Tell | None = None) -> Restored:
+def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell: Tell | None = None,
+                   settle: Settle | None = None) -> Restored:
     """Restore ``backup`` to the database of ``url``; returns what was restored, where the old database went, how
-    many of the messages the backup owed were marked sent as the old database had them, what the restore undid and
-    what ``tell`` owed about it (in the restored database, before it is put in place)."""
+    many of the messages the backup owed were marked sent as the old database had them (the outgoing queue's, and
+    what ``settle`` kept of what the old database tracks outside it), what the restore undid and what ``tell`` owed
+    about it (in the restored database, before it is put in place)."""
     source = Path(backup)
     live = sqlite_file(url)
     if not source.is_file():
@@ -101,7 +127,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
             raise BackupError(f"{aside} exists already; move it away and run the restore again")
     temporary = temporary_beside(live, ".restoring")
     undone: list[Undone] | None = None
-    unread = told = None
+    unread = told = unsettled = None
     already_sent = carried = 0
     try:
         shutil.copyfile(source, temporary)
@@ -114,8 +140,16 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
             already_sent = settle_as_before(temporary, live)
             keep_what_discord_said(temporary, live)
             carried = carry_notices(temporary, live)
+            since = last_seqs(temporary)  # before ``settle`` appends to the ledger
+            settled = Settled()
+            if settle is not None:
+                try:
+                    settled = settle(temporary, live)  # one transaction: nothing of it is written if it fails
+                except Exception as error:  # the restore goes on: the host is told what the bot may post again
+                    unsettled = f"{type(error).__name__}: {error}"
+            already_sent += settled.messages
             try:
-                undone = undone_by_restore(live, temporary)
+                undone = undone_by_restore(live, temporary, since, settled.kept)
             except (sqlite3.Error, ValueError) as error:  # the restore goes on; only the comparison failed (a time)
                 unread = str(error)
             if undone and tell is not None:
@@ -129,7 +163,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
     finally:
         temporary.unlink(missing_ok=True)
     return Restored(BackupReport(live, size, report.games, report.events, report.revision), aside, already_sent,
-                    undone, unread, told, carried)
+                    undone, unread, told, carried, unsettled)
 
 
 DELIVERED = ("sent", "undeliverable")
@@ -247,14 +281,27 @@ def _utc(value: Any) -> datetime:
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
-def undone_by_restore(old: Path, restored: Path) -> list[Undone]:
+def last_seqs(restored: Path) -> dict[int, int]:
+    """Game id -> its ``last_seq`` (the number of its last event) in ``restored``."""
+    connection = _read_only(restored)
+    try:
+        return {int(game): int(seq) for game, seq in connection.execute("SELECT id, last_seq FROM games")}
+    finally:
+        connection.close()
+
+
+def undone_by_restore(old: Path, restored: Path, since: Mapping[int, int] | None = None,
+                      held: Collection[tuple[int, int]] = ()) -> list[Undone]:
     """Per game, what ``old`` (the database the restore replaces) recorded that ``restored`` (the backup going in its
-    place) does not have: the events after the backup's last one of each game (its ``last_seq``), and the games made
-    after the backup. Read only; both files are Clerk databases (checked before)."""
+    place) does not have: the events after the backup's last one of each game (its ``last_seq``, or ``since``'s when
+    given: as it was before the restore appended to it), but those ``held`` (game id, number in ``old``: kept by the
+    restore), and the games made after the backup. Read only; both files are Clerk databases (checked before)."""
     backup, before = _read_only(restored), _read_only(old)
+    held = frozenset(held)
     try:
         games = backup.execute("SELECT id, name, last_seq, channel_id FROM games")
-        kept = {int(i): (str(name), int(seq), int(channel)) for i, name, seq, channel in games}
+        kept = {int(i): (str(name), int(since.get(int(i), seq) if since is not None else seq), int(channel))
+                for i, name, seq, channel in games}
         removed = "removed" in {row[1] for row in backup.execute("PRAGMA table_info(players)")}
         found = []
         for game_id, name, last_seq, ruleset in before.execute(
@@ -264,8 +311,9 @@ def undone_by_restore(old: Path, restored: Path) -> list[Undone]:
             after = 0 if same is None or whole else same[1]
             if int(last_seq) <= after:
                 continue
-            rows = before.execute("SELECT kind, actor, at, payload FROM events WHERE game_id = ? AND seq > ? "
-                                  "ORDER BY seq", (game_id, after)).fetchall()
+            rows = [row[1:] for row in before.execute(
+                "SELECT seq, kind, actor, at, payload FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+                (game_id, after)) if (int(game_id), int(row[0])) not in held]
             if not rows:
                 continue
             names = {int(u): str(n) for u, n in before.execute("SELECT user_id, name FROM players WHERE game_id = ?",
@@ -397,6 +445,6 @@ def owes_messages(restored: Path) -> bool:
         connection.close()
 
 
-__all__ = ["NOTICE_NONCE", "Record", "Restored", "Tell", "Told", "Undone", "backup_time", "carry_notices",
-           "delivery_state", "keep_what_discord_said", "owes_messages", "restore_sqlite", "settle_as_before",
-           "undone_by_restore"]
+__all__ = ["DELIVERED", "NOTICE_NONCE", "Record", "Restored", "Settle", "Settled", "Tell", "Told", "Undone",
+           "backup_time", "carry_notices", "delivery_state", "keep_what_discord_said", "last_seqs", "owes_messages",
+           "restore_sqlite", "settle_as_before", "undone_by_restore"]

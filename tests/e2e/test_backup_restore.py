@@ -17,7 +17,9 @@ from fakediscord import Sent
 from sqlalchemy.engine import make_url
 
 from bot.__main__ import main
-from engine.store.database import make_engine
+from engine.service import Clerk
+from engine.service.clock import RandomDice
+from engine.store.database import make_engine, make_sessionmaker
 from engine.store.migrate import alembic_config, upgrade
 
 from .clerkbot import Harness
@@ -141,3 +143,75 @@ async def test_a_backup_taken_while_the_bot_runs_restores_to_the_same_game_expor
     assert len(told(h.fake.messages(h.game))) == 1 and len(told(h.fake.dms(h.alice))) == 1
     assert sorted(n for _, n in h.fake.nonces if n.startswith("undo:")) == nonces
     assert h.fake.nonce_repeats == repeats
+
+
+async def test_a_card_posted_after_the_backup_of_a_close_it_holds_is_not_posted_again_after_the_restore(
+        sqlite_bot: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Round 1 closes and the bot stops before its card is posted (the close's ``ResultPending`` committed, nothing
+    owed yet: a kill); the backup is taken then, and the next start posts the card and, before it, the moderators'
+    warning of the ballots its totals give away (the recovery), and records them posted. Restored minutes later, past
+    the few minutes in which Discord drops a repeated nonce, the backup still held the result as pending: the bot
+    posted both a second time at its first start. The restore records them posted as the old database did, so each
+    is posted once, and nothing is said to be undone."""
+    h = sqlite_bot
+    monkeypatch.setenv("DATABASE_URL", h.url)
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
+    backup = str(tmp_path / "clerk-backup.db")
+    game_id = await new_game(h)
+    await h.fake.reply_to(await h.fake.dm(h.alice, "Vote: Aye"))
+    await h.stop()
+    engine = make_engine(h.url)  # the close as a bot killed after its commit leaves it: its card not owed yet
+    try:
+        await Clerk(make_sessionmaker(engine), h.clock, RandomDice(7)).landsdraad.rounds.close_round(game_id,
+                                                                                                     actor=h.mod.id)
+    finally:
+        await engine.dispose()
+    assert main(["backup", backup]) == 0
+
+    def cards() -> list[Sent]:
+        return [s for s in h.fake.messages(h.game) if s.embeds and "the measure" in s.embed["title"]]
+
+    def warnings() -> list[Sent]:
+        return [s for s in h.fake.sent if s.kind == "message" and "the totals of round 1 of sirius" in s.content]
+    await h.start()  # the recovery posts the card and records it posted
+    await h.fake.wait_for(cards, "round 1's card")
+    assert len(warnings()) == 1
+    await h.stop()
+    assert main(["restore", backup]) == 0
+    h.fake.nonces.clear()  # minutes later: Discord no longer knows the card's nonce
+    await h.start()
+    await h.settle()
+
+    assert [s.embed["title"] for s in cards()] == ["sirius, round 1: the measure PASSED"]
+    assert len(warnings()) == 1
+    assert not [m for m in h.fake.messages(h.game) if "restored from a backup" in m.content]
+    lines = capsys.readouterr().out.splitlines()
+    assert ("clerk: 2 messages the backup still owed went to Discord after it was taken: marked as the old database "
+            "has them, so the bot does not send them again.") in lines
+    assert lines[-1] == "clerk: the old database recorded nothing after the backup: nothing was undone."
+
+
+async def test_a_kept_message_posted_again_after_the_backup_is_the_one_edited_after_the_restore(
+        sqlite_bot: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The set-up summary, one message edited in place, posted again at the foot of the channel by ``/game announce``
+    after the backup (the first one edited to point to it). Restored as the backup had it, the bot edited the first
+    one back into a summary at the next addition and left the newer one as it was: two summaries, one stale. The
+    restore keeps where the old database had it: the newer one is edited."""
+    h = sqlite_bot
+    monkeypatch.setenv("DATABASE_URL", h.url)
+    monkeypatch.setenv("CLERK_CONFIG", os.devnull)  # no settings (not a developer's config.toml)
+    backup = str(tmp_path / "clerk-backup.db")
+    await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
+    await h.run(h.mod, "player add", h.game, user=h.alice, diplomacy=4, command=2, intrigue=2, roll=3)
+    assert main(["backup", backup]) == 0
+    await h.run(h.mod, "game announce", h.game)
+    await h.stop()
+    assert main(["restore", backup]) == 0
+    await h.start()
+    await h.run(h.mod, "player add", h.game, user=h.carol, diplomacy=2, command=3, intrigue=1, roll=1)
+    await h.settle()
+
+    summaries = [p for p in h.fake.messages(h.game) if p.embeds and "being set up" in p.embed["title"]]
+    assert len(summaries) == 1 and "carol" in summaries[0].text()
+    assert h.fake.messages(h.game)[0].content.startswith("The set-up summary was posted again")
