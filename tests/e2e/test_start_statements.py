@@ -3,7 +3,9 @@ running game for what a kill left undone (``Front.at_start``: the Landsdraad maj
 ``majorities_at_start``), and each look was a read of its own, five statements for every long game at every start.
 The bot is started on a database of long games (past round 5: rounds opened, voted and closed through the service,
 each result marked posted as the bot marks a card it posted; one game's majority told), and every statement from
-the start until its start's work is done is counted, on any engine: the same with 3 long games as with 9."""
+the start until its start's work is done is counted, on any engine: the same with 3 long games as with 9. (What
+grows by design, and not here: the catch-up's read of the players' DM channels, 400 users a statement,
+``dm_channels._AT_ONCE``; 12 and 36 players are one statement each.)"""
 
 from __future__ import annotations
 
