@@ -1,5 +1,5 @@
 """R3-20 at a start (``majorities_at_start``): every running Landsdraad game past round 5 is looked at by ONE read
-(``majorities_to_tell``, a few statements for all the games, none per game: bench ``many-long``), and only a game
+(``majorities_to_tell``: a statement, and three for each 50 games, none per game: bench ``many-long``), and only a game
 whose majority holder differs from the one last told is checked (a write) and its moderators told. The one read
 picks exactly the games the look at each game alone picks (``_majority_change``, what ``check_majority`` records):
 a holder not told yet, a holder lost, a majority made by holdings (electors, planets and their Diplomacy bonus); not
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from unittest.mock import patch
 
 from conftest import GUILD, MOD, RecordingDice, Table
 from sqlalchemy import event, update
@@ -22,6 +23,7 @@ from bot.actions.landsdraad.victory_posts import majorities_at_start
 from bot.actions.outbox import ToThread
 from engine.service import Clerk
 from engine.service.clock import ManualClock
+from engine.service.landsdraad import victory_scoring
 from engine.service.landsdraad.victory_scoring import _majority_change
 from engine.store.database import make_sessionmaker
 from engine.store.models import Game
@@ -109,7 +111,10 @@ async def test_one_read_picks_the_games_each_look_alone_picks_and_only_they_are_
     assert await g.each_alone() == wanted
     with statements(db_engine) as seen:
         assert await victory.majorities_to_tell() == wanted
-    assert len(seen) <= 4, seen
+    assert len(seen) == 4, seen  # the ids, and one step: the players' V(p), the holdings, the holders told
+    with patch.object(victory_scoring, "MAJORITY_GAMES_A_READ", 4), statements(db_engine) as steps:
+        assert await victory.majorities_to_tell() == wanted  # the 6 long games in steps of 4 and 2
+    assert len(steps) == 1 + 3 * 2, steps
     assert [t.game_id for t in g.tables.values() if await victory.majority_to_tell(t.game_id)] == wanted
 
     out = await majorities_at_start(App(clerk), clock.now())
@@ -124,7 +129,8 @@ async def test_one_read_picks_the_games_each_look_alone_picks_and_only_they_are_
 
 async def test_the_one_read_makes_as_many_statements_for_twelve_long_games_as_for_one(
         clerk: Clerk, clock: ManualClock, dice: RecordingDice, db_engine: AsyncEngine) -> None:
-    """The start's look in numbers: its statements do not grow with the games it looks at (before, five a game)."""
+    """The start's look in numbers: its statements do not grow with the games it looks at (before, five a game),
+    but by three for each ``MAJORITY_GAMES_A_READ`` (50) games."""
     g = Games(clerk, clock, dice, db_engine)
     await g.new("first")
     with statements(db_engine) as one:

@@ -183,8 +183,8 @@ async def majorities_at_start(app: App, _now: datetime) -> list[Outgoing]:
     of), and a kill between the two left it undone until the next ledger edit or close: a held result's close is
     not announced again at start (a marked card's is, and its announcement checks again, ``round_closed``). A check
     that finds the majority as it was told (nearly always) writes and posts nothing; every game is looked at first by
-    one read (``majorities_to_tell``: a few statements for all the games, none per game), so a start with many long
-    games takes no write lock for them, and only a game with something to tell is checked (a write)."""
+    one read (``majorities_to_tell``: a statement, and three for each 50 games, none per game), so a start with many
+    long games takes no write lock for them, and only a game with something to tell is checked (a write)."""
     to_tell = set(await app.clerk.landsdraad.victory.majorities_to_tell())
     if not to_tell:
         return []
