@@ -1,4 +1,4 @@
-"""`python -m bench [storage|startup|e2e|tally|burst|many ...] [--quick] [--profile] [--bot-profile=DIR]`: run
+"""`python -m bench [storage|startup|e2e|tally|burst|many|many-long ...] [--quick] [--profile] [--bot-profile=DIR]`: run
 benchmarks, print figures.
 
 Everything is measured in this one run on this machine; the targets of issue 20 are ratios (and two absolute
@@ -20,7 +20,7 @@ from pathlib import Path
 from bench import burst, e2e, many, memory, separate, startup, storage, tally
 from bot.__main__ import imported
 
-ALL = ("storage", "startup", "e2e", "tally", "burst", "many")
+ALL = ("storage", "startup", "e2e", "tally", "burst", "many", "many-long")
 INPROCESS = ("e2e-inprocess", "burst-inprocess", "memory-inprocess")
 
 
@@ -47,6 +47,8 @@ async def main(names: list[str], quick: bool, profiles: Path | None = None) -> N
             lines = await separate.burst(1000 if quick else 5000, profiles)
         elif name == "many":
             lines = await many.run(100 if quick else many.GAMES, 1 if quick else startup.PAIRS)
+        elif name == "many-long":
+            lines = await many.run_long(100 if quick else many.GAMES, 1 if quick else startup.PAIRS)
         elif name == "e2e-inprocess":
             lines = await e2e.run(120 if quick else 600)
         elif name == "burst-inprocess":

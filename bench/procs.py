@@ -11,20 +11,24 @@ import signal
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from fakediscord import TOKEN, FakeDiscord, User
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from bench.common import migrated_sqlite, scratch_dir
 from bot.discord.scheduler import FIRST_PASS
+from engine.landsdraad.ballot import parse_ballot
 from engine.service import Clerk
+from engine.service.announcements import posted_marker
 from engine.service.clock import ManualClock, RandomDice
+from engine.service.landsdraad.victory_scoring import MAJORITY_AFTER_ROUND
 from engine.store.database import make_engine, make_sessionmaker
 from engine.store.models import Player
+from engine.store.models.landsdraad import Holding
 
 ROOT = Path(__file__).resolve().parents[1]
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
@@ -52,12 +56,18 @@ class ProcFake(FakeDiscord):
 
 @dataclass
 class World:
-    """A migrated SQLite file with ``games`` Landsdraad games of ``players`` players each (round 1 open), and the
-    fake's users and channels for them; written by this process before a bot starts, then left to the bot."""
+    """A migrated SQLite file with ``games`` Landsdraad games of ``players`` players each, and the fake's users and
+    channels for them; written by this process before a bot starts, then left to the bot. With ``closed`` 0, round 1
+    is open in each game (the players written in bulk). With ``closed`` rounds, each game is a long one played as a
+    bot plays it (``_long_game``): ``closed`` rounds opened, voted by every player (the service's ballot batch) and
+    closed through the service, each result marked posted as the bot marks a card it posted, then the next round
+    open; in every tenth game one player holds a majority, told once at the close of round 5 (``check_majority``), so
+    the start finds nothing to tell in any game, as nearly always."""
 
     fake: ProcFake
     games: int
     players: int
+    closed: int = 0
     workdir: Path = field(default_factory=scratch_dir)
     users: list[list[User]] = field(default_factory=list)
 
@@ -76,17 +86,59 @@ class World:
                     {"game_id": game.id, "user_id": u.id, "name": u.name, "faction": None, "diplomacy": 3,
                      "command": 2, "intrigue": 2, "roll": 2, "diplomacy_max": 3, "intrigue_max": 2,
                      "misc_votes": 0, "active": True} for u in users]
+                if self.closed and g % 10 == 0 and rows:
+                    rows[0]["misc_votes"] = 20 * len(rows)  # more than all the others' votes together
                 async with engine.begin() as conn:
                     await conn.execute(insert(Player), rows)
+                if self.closed:
+                    await self._long_game(clerk, engine, game.id, g, users)
                 await clerk.landsdraad.rounds.open_round(game.id, crisis="Raise the fleet levy?", deadline=None,
                                                          actor=self.fake.owner.id)
                 self.users.append(users)
         finally:
             await engine.dispose()
 
+    async def _long_game(self, clerk: Clerk, engine: Any, game_id: int, g: int, users: list[User]) -> None:
+        """``closed`` rounds of ``game_id``, each opened, voted by every player and closed through the service."""
+        owner = self.fake.owner.id
+        async with engine.begin() as conn:  # a homeworld for each player, an elector for every other one
+            await conn.execute(insert(Holding), [
+                {"game_id": game_id, "player_id": pid, "kind": kind, "name": f"{kind}-{g}-{i}",
+                 "grade": "average", "votes": 4 if kind == "elector" else 0, "homeworld": kind == "planet"}
+                for i, pid in enumerate(await _player_ids(conn, game_id))
+                for kind in (("planet", "elector") if i % 2 else ("planet",))])
+        for n in range(1, self.closed + 1):
+            clock = clerk.clock
+            assert isinstance(clock, ManualClock)
+            await clerk.landsdraad.rounds.open_round(game_id, crisis=f"Crisis {n}?", deadline=None, actor=owner)
+            clock.advance(STEP)
+            await asyncio.gather(*[clerk.landsdraad.ballots.cast_ballot(
+                game_id, user_id=u.id, command=parse_ballot(LONG_BALLOTS[(i + n) % len(LONG_BALLOTS)]),
+                received_at=clock.now(), source_id=f"msg:{g}:{n}:{i}") for i, u in enumerate(users)])
+            await clerk.landsdraad.rounds.close_round(game_id, actor=owner)
+            await clerk.announcements.mark_posted(posted_marker("round", game_id, n), message_id=10**17 + g * 1000 + n)
+            if n == MAJORITY_AFTER_ROUND and g % 10 == 0:
+                await clerk.landsdraad.victory.check_majority(game_id, actor=None)
+            clock.advance(STEP)
+        if clock.now() > datetime.now(UTC) - timedelta(days=2):  # the bots' clock is the real one
+            raise RuntimeError("the long games' ledgers reach the bots' last day: a start would take every ballot "
+                               "for one a kill left without its receipt (recovery.LOOK_BACK)")
+
     @property
     def everyone(self) -> list[User]:
         return [u for game in self.users for u in game]
+
+
+LONG_BALLOTS = ("Vote: Aye", "Vote: Nay", "Vote: Abstain")
+STEP = timedelta(minutes=1)
+"""The world's clock between a long game's opening, ballots and close: 1,000 games of six rounds end 8.3 days after
+``START``, long before the bots' (real) now. (With an hour, they reached into 2027: every ballot of the last day's
+games and the future's was taken at start for one whose receipt a kill had lost, 52,520 receipts owed at a start.)"""
+
+
+async def _player_ids(conn: Any, game_id: int) -> list[int]:
+    return list((await conn.execute(select(Player.id).where(Player.game_id == game_id).order_by(Player.id)))
+                .scalars())
 
 
 @dataclass
@@ -97,6 +149,14 @@ class Child:
     proc: asyncio.subprocess.Process
     started: float
     log: Path
+    log_from: int = 0
+    """The log's size at the spawn: the bots of one kind share a log (appended), so what this one wrote is after it."""
+
+    def logged(self) -> str:
+        """What this process has written to its log."""
+        with self.log.open("rb") as f:
+            f.seek(self.log_from)
+            return f.read().decode(errors="replace")
 
     def rss_mb(self) -> float:
         """Resident memory now (VmRSS), in MB."""
@@ -170,12 +230,13 @@ async def spawn(fake: ProcFake, kind: str, workdir: Path, database: str | None =
     log = workdir / f"{kind}.log"
     fake.identified.clear()
     with log.open("ab") as out:
+        log_from = out.tell()
         started = time.perf_counter()
         proc = await asyncio.create_subprocess_exec(sys.executable, *args,
                                                     env=_env(fake, database, rate_limit, profile,
                                                              reply=kind == "bare-reply"),
                                                     cwd=workdir, stdout=out, stderr=out)
-    return Child(kind, proc, started, log)
+    return Child(kind, proc, started, log, log_from)
 
 
 def answered(fake: FakeDiscord, before: int, message_id: int) -> bool:
@@ -203,8 +264,9 @@ async def ready(fake: ProcFake, child: Child, user: User, text: str) -> float:
 
 
 async def clerk_first_pass(fake: FakeDiscord, child: Child) -> None:
-    """Clerk's deadline scheduler has done its first pass (the line it logs then)."""
-    await fake.wait_for(lambda: FIRST_PASS in child.log.read_text(), "the scheduler's first pass", timeout=120)
+    """Clerk's deadline scheduler has done its first pass (the line it logs then, among what this process logged:
+    before 2026-12-07 an earlier start's line in the shared log answered at once)."""
+    await fake.wait_for(lambda: FIRST_PASS in child.logged(), "the scheduler's first pass", timeout=120)
 
 
 async def start_fake() -> ProcFake:

@@ -15,7 +15,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from bench.procs import BYTECODE, ROOT, ProcFake, World, bot_environ, clerk_first_pass, ready, spawn, start_fake
+from bench.procs import BYTECODE, ROOT, Child, ProcFake, World, bot_environ, clerk_first_pass, ready, spawn, start_fake
 
 TITLE = "Start-up (each bot its own process, the fake Discord in the benchmark's; spawn -> reply to a first DM)"
 PAIRS = 3
@@ -32,6 +32,11 @@ class Starts:
     seconds: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
     cpu: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
     idle_mb: dict[str, list[float]] = field(default_factory=lambda: {"bare": [], "clerk": []})
+    work: list[float] = field(default_factory=list)
+    """Clerk's: seconds from the spawn to the end of the deadline scheduler's first pass (``FIRST_PASS``: the start's
+    work, the recovery and each ruleset's ``Front.at_start`` among it, done), seen within ``POLL`` (5 ms)."""
+    work_cpu: list[float] = field(default_factory=list)
+    """Clerk's CPU seconds by then."""
 
 
 async def starts(fake: ProcFake, world: World, pairs: int) -> Starts:
@@ -42,19 +47,32 @@ async def starts(fake: ProcFake, world: World, pairs: int) -> Starts:
     for p in range(-1, pairs):
         for kind in (("bare", "clerk") if p % 2 == 0 else ("clerk", "bare")):
             child = await spawn(fake, kind, world.workdir, world.url if kind == "clerk" else None)
+            worked = asyncio.ensure_future(_worked(fake, child)) if kind == "clerk" else None
             try:
                 seconds = await ready(fake, child, user, "Vote: Aye" if kind == "clerk" else "hello")
                 cpu = child.cpu()
-                if kind == "clerk":
-                    await clerk_first_pass(fake, child)  # so that its stop is not in the middle of start-up work
+                if worked is not None:  # so that its stop is not in the middle of start-up work
+                    at, work_cpu = await worked
+                    if p >= 0:
+                        got.work.append(at - child.started)
+                        got.work_cpu.append(work_cpu)
                 await child.settled()
                 if p >= 0:
                     got.seconds[kind].append(seconds)
                     got.cpu[kind].append(cpu)
                     got.idle_mb[kind].append(child.rss_mb())
             finally:
+                if worked is not None:
+                    worked.cancel()
                 await child.stop()
     return got
+
+
+async def _worked(fake: ProcFake, child: Child) -> tuple[float, float]:
+    """When (``perf_counter``) Clerk's start's work was done, seen within ``POLL`` as its log's ``FIRST_PASS``
+    line, and its CPU seconds then."""
+    await clerk_first_pass(fake, child)
+    return time.perf_counter(), child.cpu()
 
 
 def start_rows(games: int, got: Starts) -> list[str]:
@@ -68,9 +86,22 @@ def start_rows(games: int, got: Starts) -> list[str]:
             f"  CPU used by then (user + system, steadier than the seconds on a busy machine): Clerk "
             f"{statistics.median(got.cpu['clerk']):.2f} s, the bare bot {statistics.median(got.cpu['bare']):.2f} s: "
             f"{statistics.median(got.cpu['clerk']) / statistics.median(got.cpu['bare']):.2f}x",
+            *work_rows(got),
             f"  ({BYTECODE})",
             f"  resident memory, started and idle: Clerk {mb['clerk']:.0f} MB, the bare bot {mb['bare']:.0f} MB: "
             f"{mb['clerk'] / mb['bare']:.2f}x"]
+
+
+def work_rows(got: Starts) -> list[str]:
+    """The start's work (Clerk's scheduler's first pass done) next to the bare bot's start to ready; none when not
+    measured."""
+    if not got.work:
+        return []
+    bare_cpu = statistics.median(got.cpu["bare"])
+    return [_row("Clerk, spawn -> the start's work done", got.work, got.seconds["bare"]),
+            f"    (the deadline scheduler's first pass: the recovery, each ruleset's work at start, what is due; "
+            f"CPU by then {statistics.median(got.work_cpu):.2f} s, {statistics.median(got.work_cpu) / bare_cpu:.2f}x "
+            f"the bare bot's at ready)"]
 
 
 def _row(name: str, samples: list[float], floor: list[float] | None = None) -> str:

@@ -182,12 +182,15 @@ async def majorities_at_start(app: App, _now: datetime) -> list[Outgoing]:
     round 5. The check after a round's close is a write of its own after the close's (whose tuned unit it stays out
     of), and a kill between the two left it undone until the next ledger edit or close: a held result's close is
     not announced again at start (a marked card's is, and its announcement checks again, ``round_closed``). A check
-    that finds the majority as it was told (nearly always) writes and posts nothing; each game is looked at first by a
-    read (``majority_to_tell``), so a start with many long games takes no write lock for them."""
+    that finds the majority as it was told (nearly always) writes and posts nothing; every game is looked at first by
+    one read (``majorities_to_tell``: a statement, and three for each 50 games, none per game), so a start with many
+    long games takes no write lock for them, and only a game with something to tell is checked (a write)."""
+    to_tell = set(await app.clerk.landsdraad.victory.majorities_to_tell())
+    if not to_tell:
+        return []
     out: list[Outgoing] = []
-    victory = app.clerk.landsdraad.victory
     for game in await app.clerk.games.running_games():
-        if landsdraad(game) and game.current_round >= MAJORITY_AFTER_ROUND and await victory.majority_to_tell(game.id):
+        if game.id in to_tell and landsdraad(game) and game.current_round >= MAJORITY_AFTER_ROUND:
             out += await majority_check(app, game, TIMED.get())
     return out
 

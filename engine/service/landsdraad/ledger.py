@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -103,11 +103,16 @@ def active_players(game_id: int, *columns: Any) -> Select[Any]:
 def holding_extras(session: Session, game_id: int) -> dict[int, int]:
     """What each active holder's electors and planets add to V(p) (``votes.holding_votes``), by player id;
     players who hold nothing (or are inactive) are not in it."""
+    return holding_extras_where(session, Holding.game_id == game_id)
+
+
+def holding_extras_where(session: Session, games: ColumnElement[bool]) -> dict[int, int]:
+    """``holding_extras`` of every game ``games`` picks (a condition on ``Holding.game_id``), in one statement."""
     rows = session.connection().execute(
         select(Holding.player_id, Holding.kind, Holding.name, Holding.grade, Holding.votes, Holding.homeworld,
                Player.diplomacy)
         .join(Player, Player.id == Holding.player_id)
-        .where(Holding.game_id == game_id, Player.active.is_(True)).order_by(Holding.id))
+        .where(games, Player.active.is_(True)).order_by(Holding.id))
     diplomacy: dict[int, int] = {}
     electors: dict[int, list[Elector]] = {}
     planets: dict[int, list[Planet]] = {}
