@@ -24,6 +24,7 @@ import pytest
 import shared_statements
 from databases import BACKENDS, POSTGRES_URL, empty_postgres
 from hypothesis import settings
+from rewrite_once import rewrite_once
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -41,6 +42,10 @@ which fails on a busy machine (both cores loaded) without anything being wrong."
 
 COLLECTOR_THRESHOLDS = (10_000, 20, 20)
 """The garbage collector's thresholds in a test process (Python's defaults: 700, 10, 10)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    rewrite_once(config)  # before the workers start: tests/rewrite_once.py
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
