@@ -68,7 +68,7 @@ pytest: $(DEV_STAMP)
 # kill -9 halfway (about 2 x 110 s; docs/reliability.md), and the crash tests that kill the bot's process and start it
 # again (tests/e2e/test_crash.py, test_council_crash.py, test_outbox.py: 4-8 s each, out of `make test` since
 # 2026-12-06 to keep it under 3 minutes), and the tests that wait on Discord's pace (paced sends, 429s, discord.py's 5 s
-# before identifying again: since 2026-12-07). `make test` runs the in-process burst at 150 ballots. Four workers: at -n 2
+# before identifying again, and the in-process burst at 150 ballots: since 2026-12-07). Four workers: at -n 2
 # both 110 s runs could fall to one worker, one after the other (3:39 in all, 1:56 at -n 4).
 test-long: $(DEV_STAMP)
 	$(VENV)/bin/pytest -q -p no:randomly -n 4 --dist load -m long -s
