@@ -44,13 +44,14 @@ console: $(STAMP)
 
 # Everything on SQLite (the PostgreSQL variants are left to test-postgres, so this stays under 3 minutes). Lint, types
 # and tests run side by side, their output kept whole line by line: mypy's first run on a fresh clone
-# (about 19-30 s, one core) overlaps the tests. One test worker a core (at least 2, at most 8): the tests are bound by
-# the CPU (their CPU is 0.85 of their wall time at 2 workers on 2 cores), and a third or fourth worker on 2 cores
-# only made each test dearer (the same tests took a fifth more CPU at 4 workers: caches and switches). Measured on
-# 2 cores, 2026-12-06 20:50-21:35 UTC, pytest alone: 151 s / 164 s at 2 workers against 167 s / 197 s at 4, in
-# turns; make test from a fresh clone 2:20 at 2 against 2:27 at 4. (One earlier run, 12-06 16:00, had 4 ahead.)
+# (about 19-30 s, one core) overlaps the tests. One test worker a core and one more (at least 3, at most 8): a worker
+# waits at times (a bot's start, a subprocess, a wait on Discord's pace), and a third worker on 2 cores fills those
+# waits. Measured on 2 cores, 2026-12-07 22:51-23:06 UTC, pytest alone in turns, the host loaded by other runs (load
+# 2-6): 148.6 s / 208.9 s at 3 workers against 182.9 s / 262.6 s at 2, the same CPU (253 / 286 s against 269 / 261 s).
+# On 2026-12-06 (pytest alone, in turns) 4 workers had been slower than 2: 167 s / 197 s against 151 s / 164 s, the
+# same tests taking a fifth more CPU (caches and switches); make test from a fresh clone 2:27 against 2:20.
 # On 2026-12-07, on a slower host, make test from a fresh clone took 3:59 (README).
-TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2 : n > 8 ? 8 : n )))
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 3 : n > 7 ? 8 : n + 1 )))
 
 test: $(DEV_STAMP)
 	@$(MAKE) --no-print-directory -j3 --output-sync=line lint typecheck pytest
@@ -68,7 +69,7 @@ pytest: $(DEV_STAMP)
 # kill -9 halfway (about 2 x 110 s; docs/reliability.md), and the crash tests that kill the bot's process and start it
 # again (tests/e2e/test_crash.py, test_council_crash.py, test_outbox.py: 4-8 s each, out of `make test` since
 # 2026-12-06 to keep it under 3 minutes), and the tests that wait on Discord's pace (paced sends, 429s, discord.py's 5 s
-# before identifying again: since 2026-12-07). `make test` runs the in-process burst at 150 ballots. Four workers: at -n 2
+# before identifying again, and the in-process burst at 150 ballots: since 2026-12-07). Four workers: at -n 2
 # both 110 s runs could fall to one worker, one after the other (3:39 in all, 1:56 at -n 4).
 test-long: $(DEV_STAMP)
 	$(VENV)/bin/pytest -q -p no:randomly -n 4 --dist load -m long -s

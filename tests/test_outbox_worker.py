@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.discord import outbox_worker
 from bot.discord.outbox_worker import RETRY, SENT, UNDELIVERABLE, OutboxWorker
 from bot.discord.pacing import Pacer
 from engine.service import Clerk
@@ -21,7 +23,12 @@ def owed(lane: str, text: str) -> Owed:
     return Owed(lane, None, NOTICE, "n-" + text, {"to": {"channel": 1}, "text": text})
 
 
-async def test_a_passing_failure_is_tried_again_and_the_other_lanes_go_on(db_engine: AsyncEngine) -> None:
+async def test_a_passing_failure_is_tried_again_and_the_other_lanes_go_on(
+        db_engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The lane's waits before each new try, 0.5 s then 1 s in production (BACKOFF), are 10 and 20 ms here: what is
+    # checked is the order and the count of the tries, not their pace; the other lanes' sends were started before
+    # the first retry's wait began (one dispatch), so the order does not depend on how long the waits are.
+    monkeypatch.setattr(outbox_worker, "BACKOFF", tuple(t / 50 for t in outbox_worker.BACKOFF))
     clerk = Clerk(make_sessionmaker(db_engine), ManualClock(datetime(2026, 3, 1, tzinfo=UTC)), RandomDice(1))
     attempts: dict[str, int] = {}
     delivered: list[str] = []

@@ -3,10 +3,12 @@ whose dialects compile alike do."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import shared_statements
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, event, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.store.database import make_engine
 from engine.store.models import Game
@@ -64,3 +66,27 @@ def test_engines_whose_dialects_differ_share_nothing() -> None:
         plain.dispose()
         other.dispose()
     assert (first, second, third) == ("CACHE_MISS", "CACHE_MISS", "CACHE_HIT")
+
+
+async def test_a_second_engines_flush_compiles_no_insert_the_first_compiled(tmp_path: Path) -> None:
+    """The ORM's INSERT of a flush, compiled into the mapper's cache: the second engine finds it compiled (the first
+    may too: another test of this process may have flushed a Game already)."""
+    seen: list[str] = []
+
+    def inserted(conn: object, cursor: object, statement: str, parameters: object, context: object,
+                 executemany: bool) -> None:
+        if statement.startswith("INSERT INTO games"):
+            seen.append(context.cache_hit.name)  # type: ignore[attr-defined]
+
+    for n in range(2):
+        engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / f'{n}.db'}")
+        event.listen(engine.sync_engine, "after_cursor_execute", inserted)
+        try:
+            async with engine.begin() as connection:
+                await connection.run_sync(lambda c: Game.metadata.create_all(c, tables=[Game.__table__]))
+            async with AsyncSession(engine) as session, session.begin():
+                session.add(Game(guild_id=1, channel_id=2, name="flushed", ruleset="landsdraad",
+                                 created_at=datetime(2026, 3, 1, tzinfo=UTC)))
+        finally:
+            await engine.dispose()
+    assert len(seen) == 2 and seen[1] == "CACHE_HIT", seen

@@ -21,6 +21,7 @@ from storage_faults import FaultInjector
 
 from bot.discord.run import main
 from bot.settings import Settings
+from engine.store import writable
 from engine.store.database import make_engine
 from engine.store.writable import NotWritable, check_files, check_writable, upgrade_writable
 
@@ -149,9 +150,12 @@ async def test_a_read_only_postgresql_database_is_refused() -> None:
         await admin.dispose()
 
 
-def test_a_database_another_process_is_writing_is_writable_only_busy(database: Path) -> None:
+def test_a_database_another_process_is_writing_is_writable_only_busy(database: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A restart that overlaps the old process: the old one holds the write lock; the new one must still start."""
     import sqlite3
+
+    monkeypatch.setattr(writable, "BUSY_WAIT", 0.05)  # the lock is held throughout: the wait's length changes nothing
 
     other = sqlite3.connect(database, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")

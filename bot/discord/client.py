@@ -53,7 +53,7 @@ from bot.discord.scheduler import DeadlineScheduler, deadline_lease
 from bot.discord.selects import ClerkSelect, disable_select
 from bot.discord.storage_reports import StorageReports
 from bot.discord.threads import Locks
-from bot.discord.tree import build_commands, message_menu
+from bot.discord.tree import commands_for, message_menu
 from bot.tasks import cancel_and_wait
 
 log = logging.getLogger("clerk.discord")
@@ -178,7 +178,7 @@ class ClerkBot(discord.Client):
         self.sync_commands = sync_commands
         self.dev_guild_id = dev_guild_id
         self.tree = ClerkTree(self)
-        for command in build_commands(self.run_command, self.app.routes, complete=self.complete_option):
+        for command in commands_for(self.app.routes):  # run by this bot's run_command and complete_option
             self.tree.add_command(command)
         for name in message_command_names(app):  # "Count as vote": right-click a message, Apps
             self.tree.add_command(message_menu(name, self.run_message_command))

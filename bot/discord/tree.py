@@ -8,8 +8,9 @@ introspection produces the option types, required flags, choices and ranges."""
 from __future__ import annotations
 
 import inspect
+import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -131,6 +132,46 @@ def build_commands(run: Run, routes: Routes | None = None, complete: Complete | 
     for entry in top:
         where_and_who(entry, under[entry.name])
     return top
+
+
+class Runner(Protocol):
+    """The bot an interaction came to (``interaction.client``, a ``ClerkBot``): it runs the command and suggests values
+    for an option as it is typed."""
+
+    async def run_command(self, interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None: ...
+
+    async def complete_option(self, interaction: discord.Interaction, name: str, option: str,
+                              typed: str) -> list[app_commands.Choice[str]]: ...
+
+
+async def _run_on_client(interaction: discord.Interaction, name: str, values: dict[str, Any]) -> None:
+    await cast(Runner, interaction.client).run_command(interaction, name, values)
+
+
+async def _complete_on_client(interaction: discord.Interaction, name: str, option: str,
+                              typed: str) -> list[app_commands.Choice[str]]:
+    return await cast(Runner, interaction.client).complete_option(interaction, name, option, typed)
+
+
+Built = list[app_commands.Command[Any, ..., None] | app_commands.Group]
+_built: weakref.WeakKeyDictionary[Routes, tuple[tuple[object, ...], Built]] = weakref.WeakKeyDictionary()
+"""The commands built for each routes, with the table and group descriptions they were built from."""
+
+
+def commands_for(routes: Routes) -> Built:
+    """The commands of ``routes`` (``build_commands``), each run and completed by the bot the interaction came to
+    (``Runner``), so that they are built once per routes and process and shared by every bot made with them (their
+    trees only hold them). Building them is discord.py's introspection of about 150 synthetic signatures (12 ms of
+    CPU on an idle host), which a bot pays once at start; the test suite starts a bot hundreds of times a process
+    (about a ninth of the end-to-end tests' CPU went to it, py-spy, 2026-12-07). The table is compared at each
+    call, so one changed after a build (Clerk does not: a table is complete once its app is made) is built anew."""
+    made_from = (tuple(routes.commands.items()), tuple(routes.groups.items()))
+    found = _built.get(routes)
+    if found is not None and found[0] == made_from:
+        return found[1]
+    commands = build_commands(_run_on_client, routes, _complete_on_client)
+    _built[routes] = (made_from, commands)
+    return commands
 
 
 MODERATORS = discord.Permissions(manage_guild=True)

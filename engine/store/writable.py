@@ -25,6 +25,9 @@ from engine.store.migrate import CannotOpen, upgrade
 
 _PROBE = text("UPDATE leases SET name = name WHERE false")
 
+BUSY_WAIT = 1.0
+"""Seconds the start's write check waits for another process's write lock before it calls the file busy (writable)."""
+
 
 class NotWritable(CannotOpen):
     """The database cannot be written; the message is one line naming what and why."""
@@ -104,7 +107,7 @@ def check_sqlite_files(path: Path) -> None:
     if not path.exists():
         return
     try:
-        with sqlite3.connect(path, isolation_level=None, timeout=1) as db:
+        with sqlite3.connect(path, isolation_level=None, timeout=BUSY_WAIT) as db:
             (version,) = db.execute("PRAGMA user_version").fetchone()
             db.execute(f"PRAGMA user_version = {int(version)}")
         db.close()

@@ -1,6 +1,6 @@
 """The two runs of issue 14, at any size: a burst of DM ballots over Discord's global rate limit, with the bot in the
 test's process (``burst``) and as its own process killed with SIGKILL halfway through the receipts (``killed``).
-test_outbox.py runs them at 150 ballots (``burst`` in ``make test``, ``killed`` in ``make test-long``),
+test_outbox.py runs them at 150 ballots (both in ``make test-long``; ``burst`` was in ``make test`` until 2026-12-07),
 test_outbox_long.py at 5,000 (``make test-long``)."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ takes what the limit allows (5,000 / 50 = 100 s; the time is printed, not assert
 tests wait for events, never for seconds; docs/reliability.md has the figures); and with the bot as its own process
 killed (SIGKILL) halfway through the receipts and started again, still 5,000, none twice. The bot runs
 as its own process in both (as in production), so the fake's work is not on its event loop.
-test_outbox.py runs the same at 300 ballots in ``make test``."""
+test_outbox.py runs the same at 150 ballots (``make test-long`` too)."""
 
 from __future__ import annotations
 
