@@ -451,8 +451,8 @@ def _majorities_changed(session: Session, games: list[int]) -> list[int]:
         game_of[player] = game
     for player, extra in holding_extras_where(session, Holding.game_id.in_(games)).items():
         votes[game_of[player]][player] += extra
-    told = dict(connection.execute(select(VictoryState.game_id, VictoryState.majority_player_id)
-                                   .where(VictoryState.game_id.in_(games))).tuples().all())
+    told = {game: held for game, held in connection.execute(
+        select(VictoryState.game_id, VictoryState.majority_player_id).where(VictoryState.game_id.in_(games)))}
     return [game for game, held in votes.items() if majority_holder(held) != told.get(game)]
 
 
