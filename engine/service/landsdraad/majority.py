@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
@@ -30,7 +30,7 @@ from engine.service.landsdraad.adjutant import (
 from engine.service.landsdraad.audits import perform_audit
 from engine.service.landsdraad.held_ballots import count_held
 from engine.service.landsdraad.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
-from engine.service.landsdraad.victory_scoring import score_ended
+from engine.service.landsdraad.victory_scoring import score_ended, void_open_rounds
 from engine.service.landsdraad.victory_views import FinalOrPending
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
@@ -438,8 +438,7 @@ class MajorityService(ServiceBase):
         """R0-61: the game ends before the current round's crisis is resolved; the Pot penalty is recorded."""
         uow.end(game)
         game.settings = {**game.settings, "end_game_penalty_applied": pct}
-        await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
-                                  .values(status="void", closed_at=uow.now))
+        await void_open_rounds(uow, game)
 
 
 def expire_votes(unit: SyncUnit, game: Game, number: int) -> list[str]:
