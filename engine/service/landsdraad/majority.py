@@ -111,10 +111,14 @@ async def active_count(session: AsyncSession, game_id: int) -> int:
 
 
 async def vote_view(session: AsyncSession, game: Game, row: PlayerVoteRow) -> VoteView:
-    names = (await session.execute(
-        select(Player.name).join(SupportRow, SupportRow.player_id == Player.id)
-        .where(SupportRow.vote_id == row.id, Player.active.is_(True))
-        .order_by(SupportRow.at, SupportRow.id))).scalars().all()
+    """The supporters shown: the active players supporting it (R0-41: only they count), and once it has passed those
+    who carried it (``carried_by``, kept when it passed), a player made inactive or removed since included, so the
+    record of an enacted vote shows who carried it (play-test W2: an audit enacted with 3 of 3 was exported and
+    listed with 2 supporters once one of them was removed)."""
+    who = select(Player.name).join(SupportRow, SupportRow.player_id == Player.id).where(SupportRow.vote_id == row.id)
+    carried = row.details.get("carried_by")
+    who = who.where(Player.id.in_(carried)) if carried is not None else who.where(Player.active.is_(True))
+    names = (await session.execute(who.order_by(SupportRow.at, SupportRow.id))).scalars().all()
     active = await active_count(session, game.id)
     return VoteView(
         id=row.id, game=game_view(game), round=row.round_number, subject=Subject(row.subject),
@@ -123,6 +127,12 @@ async def vote_view(session: AsyncSession, game: Game, row: PlayerVoteRow) -> Vo
         active=active, status=row.status, thread_id=row.thread_id,
         post_form=str(row.details.get("form") or f"Vote: {Subject(row.subject).title}"),
     )
+
+
+def mark_passed(row: PlayerVoteRow, now: datetime, active: int, supporters: frozenset[int] | set[int]) -> None:
+    """R0-42: OPEN -> PASSED at ``now``, with the threshold then and the active players who carried it."""
+    row.status, row.passed_at, row.needed = "passed", now, needed(active)
+    row.details = {**row.details, "carried_by": sorted(supporters)}
 
 
 def state_of(row: PlayerVoteRow, supporters: set[int]) -> PlayerVote:
@@ -223,7 +233,7 @@ class MajorityService(ServiceBase):
         uow.session.add(SupportRow(vote_id=row.id, player_id=player.id, at=at, source_id=source_id))
         just_passed = after.state is State.PASSED
         if just_passed:
-            row.status, row.passed_at, row.needed = "passed", uow.now, needed(active)
+            mark_passed(row, uow.now, active, after.supporters)
         if row.thread_id is None:
             row.thread_id = thread_id
         await uow.session.flush()
@@ -276,8 +286,9 @@ class MajorityService(ServiceBase):
                 PlayerVoteRow.status == "open"))).scalars().all()
             passed: list[PlayerVoteRow] = []
             for row in rows:
-                if state_of(row, await supporters_of(uow.session, row.id)).reevaluate(active).state is State.PASSED:
-                    row.status, row.passed_at, row.needed = "passed", uow.now, needed(active)
+                supporters = await supporters_of(uow.session, row.id)
+                if state_of(row, supporters).reevaluate(active).state is State.PASSED:
+                    mark_passed(row, uow.now, active, supporters)
                     passed.append(row)
             if passed:
                 await uow.record(game_id, "PlayerVotesReevaluated", actor,
