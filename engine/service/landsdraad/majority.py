@@ -304,6 +304,14 @@ class MajorityService(ServiceBase):
                 .order_by(PlayerVoteRow.id))).scalars().all()
             return [await vote_view(session, game, r) for r in rows]
 
+    async def awaiting(self, game_id: int) -> list[VoteView]:
+        """Every vote that has passed and awaits the moderator (R0-42: PASSED until enacted or vetoed; it does not
+        expire at its round's end), oldest first: ``/pv list`` shows those of earlier rounds too, and a refused
+        ``/pv enact`` names them (play-test W3: a No Confidence passed in round 5 and never enacted vanished from
+        ``/pv list`` while ``/ag status`` said it was under way five rounds later)."""
+        async with self._read() as session:
+            return await _awaiting(session, await load_game(session, game_id))
+
     async def vote(self, game_id: int, vote_id: int) -> VoteView:
         async with self._read() as session:
             game = await load_game(session, game_id)
@@ -329,8 +337,11 @@ class MajorityService(ServiceBase):
         if row is None or row.game_id != game_id:
             raise NotFoundError(f"{game.name} has no player vote #{vote_id}; /pv list shows them.")
         if row.status != "passed":
+            waiting = [v for v in await _awaiting(uow.session, game) if v.id != vote_id]
+            now = ("Awaiting you now: " + "; ".join(f"#{v.id} {v.title} (round {v.round})" for v in waiting) + "."
+                   if waiting else "No player vote awaits you now.")
             raise RuleError(f"Player vote #{vote_id} ({Subject(row.subject).title}) is {row.status}; only a vote "
-                            "that has passed can be enacted or vetoed.")
+                            f"that has passed can be enacted or vetoed. {now}")
         return game, row
 
     async def enact(self, game_id: int, *, vote_id: int, actor: int | None, source_id: str | None = None,
@@ -450,6 +461,13 @@ class MajorityService(ServiceBase):
         uow.end(game)
         game.settings = {**game.settings, "end_game_penalty_applied": pct}
         await void_open_rounds(uow, game)
+
+
+async def _awaiting(session: AsyncSession, game: Game) -> list[VoteView]:
+    rows = (await session.execute(select(PlayerVoteRow).where(
+        PlayerVoteRow.game_id == game.id, PlayerVoteRow.status == "passed")
+        .order_by(PlayerVoteRow.round_number, PlayerVoteRow.id))).scalars().all()
+    return [await vote_view(session, game, r) for r in rows]
 
 
 def expire_votes(unit: SyncUnit, game: Game, number: int) -> list[str]:
