@@ -3,7 +3,8 @@ End Game vote. W1: the base d3 seed and the void round's seed are revealed (the 
 audit lists the three players who carried it though one was removed since. W3: a No Confidence vote that passed
 and was never enacted stays in ``/pv list`` and ``/ag status`` says where it stands; ``/pv enact`` of a number that
 has not passed names the votes awaiting. W4: ``/round status`` calls the round the vote ended void. W5: the player
-added mid-game is announced. The golden output is checked by test_transcripts.py."""
+added mid-game is announced. W7: ``/why what:forecast`` after the end does not say "if the game ended now". The
+golden output is checked by test_transcripts.py."""
 
 from __future__ import annotations
 
@@ -32,3 +33,7 @@ async def test_a_game_read_after_its_end_game_vote(tmp_path: Path) -> None:
     assert any(t.startswith("**kaitain: round 3 (void)**") and "Result: none: the game ended before" in t
                for t in mod)
     assert "**felix** (House Moritani) has joined **kaitain** (added by @mod)." in mod
+    forecast = next(t for t in mod if t.startswith("**The Victory Point Forecast of kaitain**"))
+    assert forecast.endswith("The game has ended: these are the rates of its final scores (`/why what:score` explains "
+                             "a player's); goals and prestige are on top of it.")
+    assert "If the game ended now" not in forecast
