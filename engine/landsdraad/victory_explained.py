@@ -91,8 +91,9 @@ def category_part(table: Table, category: Category, names: Mapping[int, str]) ->
 
 
 def forecast_explained(subject: str, table: Table, names: Mapping[int, str], only: Category | Award | None = None,
-                       events: tuple[int, ...] = ()) -> Derivation:
-    """``victory.forecast`` of ``table``, every category (or ``only`` one, or one award) as a part."""
+                       events: tuple[int, ...] = (), *, ended: bool = False) -> Derivation:
+    """``victory.forecast`` of ``table``, every category (or ``only`` one, or one award) as a part; ``ended``: the
+    game has ended, so these are the rates it was scored at, not "if the game ended now" (play-test W7)."""
     result = forecast(table)
     if isinstance(only, Award):
         vp = dict(result.singular)[only]
@@ -105,7 +106,9 @@ def forecast_explained(subject: str, table: Table, names: Mapping[int, str], onl
     parts = tuple(category_part(table, c, names) for c in categories)
     value = (result.pot, tuple(p.value for p in parts))
     return Derivation(subject, f"Pot {exact_text(result.pot)} VP", (pot_step(table, events),), value=value,
-                      parts=parts, note="If the game ended now; goals and prestige are on top of it.")
+                      parts=parts, note=("The game has ended: these are the rates of its final scores (`/why "
+                                         "what:score` explains a player's); goals and prestige are on top of it."
+                                         if ended else "If the game ended now; goals and prestige are on top of it."))
 
 
 def _place(place: int) -> str:

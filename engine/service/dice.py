@@ -204,8 +204,13 @@ def view_of(row: DiceSeed, *, revealed: bool) -> SealView:
 
 
 def _ended(session: Session, game_id: int) -> bool:
-    """Has the game ever ended (the game scope is revealed then, and stays so after a reopening)?"""
-    return session.execute(select(Event.id).where(Event.game_id == game_id, Event.kind == "GameEnded")
+    """Has the game ever ended (the game scope is revealed then, and stays so after a reopening)? It has ended now,
+    or a ``GameEnded`` or ``GameReopened`` event says it did: a game an End Game vote ended records no ``GameEnded``
+    (Landsdraad: ``PlayerVoteEnacted`` and ``GameScored``), and its base d3s stayed sealed for good (play-test W1)."""
+    if session.execute(select(Game.status).where(Game.id == game_id)).scalar_one_or_none() == "ended":
+        return True
+    return session.execute(select(Event.id).where(Event.game_id == game_id,
+                                                  Event.kind.in_(("GameEnded", "GameReopened")))
                            .limit(1)).first() is not None
 
 

@@ -121,4 +121,6 @@ async def test_landsdraad_set_up_is_quiet_and_a_temporary_faction_edits_the_open
     assert fields["Votes in play"] == str(in_play + 20 + 12)
 
     after = await h.run(h.mod, "player add", h.game, user=h.carol, diplomacy=1, command=1, intrigue=1, roll=1)
-    assert after.first.ephemeral and len(h.fake.messages(h.game)) == count, "after set-up: as before"
+    assert after.first.ephemeral and len(h.fake.messages(h.game)) == count + 1, "after set-up: announced"
+    joined = h.fake.messages(h.game)[-1].text()  # play-test W5: the players are told, without the votes (P0-14)
+    assert joined.startswith("**carol** has joined **sirius** (added by") and "votes" not in joined

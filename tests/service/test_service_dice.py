@@ -15,6 +15,8 @@ from sqlalchemy import update
 from bot.actions.landsdraad.render import result_card, round_opened_card, setup_card
 from bot.actions.verify import report_lines
 from engine.core.dice import commitment, face
+from engine.landsdraad.majority import Subject
+from engine.landsdraad.motions import Motion
 from engine.service.clerk import Clerk
 from engine.service.clock import ManualClock, RandomDice
 from engine.store.database import make_sessionmaker
@@ -176,3 +178,30 @@ async def test_a_round_that_rolled_nothing_says_so_rather_than_all_0_rolls_match
     head, _ = report_lines(await table.clerk.seals.verify(table.game_id, 1))
     assert head == "The dice of round 1 of sirius: no die was rolled, and sha256(seed|salt) is the commitment posted " \
                    "before."
+
+
+async def test_an_end_game_vote_reveals_the_base_rolls_and_the_void_rounds_seed(table: Any) -> None:
+    """Play-test W1: a game ended by an enacted End Game vote (R0-61) records no ``GameEnded``; its base d3 seed
+    stayed sealed for good (``/verify round:0``, the export and scripts/verify_dice.py said "not revealed yet" after
+    the end), so a d3 Clerk rolled could never be checked. The round the vote made void never closes, so its seed,
+    which decides nothing now, is revealed with the end too, a face the moderator sealed in it included."""
+    await _round(table)  # bob's d3 rolled by Clerk; round 1 open with a sealed face (Wolves)
+    base_seed, round_seed = await _seed(table, 0), await _seed(table, 1)
+    for user in (JENNY, BOB):
+        await table.clerk.landsdraad.majority.support(
+            table.game_id, user_id=user, motion=Motion(Subject.END_GAME), thread_id=777, at=table.clock.now(),
+            source_id=table.source())
+    vote = (await table.clerk.landsdraad.majority.votes(table.game_id))[0]
+    await table.clerk.landsdraad.majority.enact(table.game_id, vote_id=vote.id, actor=MOD)
+
+    base = await table.clerk.seals.verify(table.game_id, 0)
+    assert base.verdict is not None and base.verdict.ok and base.seal is not None
+    assert base.seal.seed == base_seed.seed
+    bob = await table.clerk.landsdraad.ledger.player(table.game_id, BOB)
+    assert [(c.roll.purpose, c.roll.face) for c in base.verdict.rolls] == [(f"d3 base roll of user {BOB}", bob.roll)]
+    void = await table.clerk.seals.verify(table.game_id, 1)
+    assert void.verdict is not None and void.verdict.ok and void.seal is not None
+    assert void.seal.seed == round_seed.seed
+    assert [(c.roll.purpose, c.roll.face) for c in void.verdict.rolls] == [("d6 for faction Wolves", 4)]
+    doc = await table.clerk.exports.export(table.game_id)
+    assert [("seed" in s, s["scope"]) for s in doc["dice"]] == [(True, 0), (True, 1)]

@@ -179,3 +179,22 @@ async def test_after_end_game_ballots_and_rounds_are_refused(table: Any) -> None
         await table.vote(21, "Vote: Aye")
     with pytest.raises(RuleError, match="its ledger is closed"):
         await table.open()
+
+
+async def test_a_decided_vote_lists_who_carried_it_a_player_removed_since_included(table: Any) -> None:
+    """Play-test W2: an audit enacted with 3 of 3 supporters was exported (``player_votes[].supporters``) and shown
+    by ``/pv list`` with 2 once one of the three was removed: the record said it was enacted without a majority.
+    A vote that has passed lists those who carried it; a supporter who was inactive when it passed is not one."""
+    await seat(table)
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=25, active=True, actor=MOD)
+    await support(table, 25, Motion(Subject.END_GAME))
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=25, active=False, actor=MOD)
+    for user in (21, 22, 23):
+        receipt = await support(table, user, Motion(Subject.END_GAME))
+    assert receipt.just_passed and receipt.vote.supporters == ("ann", "bo", "cy")
+    await table.clerk.landsdraad.removal.remove_player(table.game_id, user_id=22, actor=MOD, source_id="rm")
+    await table.clerk.landsdraad.ledger.set_player(table.game_id, user_id=25, active=True, actor=MOD)
+    view = (await table.clerk.landsdraad.majority.votes(table.game_id))[0]
+    assert (view.status, view.supporters, view.needed) == ("passed", ("ann", "bo", "cy"), 3)
+    doc = await table.clerk.exports.export(table.game_id, include_events=False)
+    assert [(v["supporters"], v["needed"]) for v in doc["player_votes"]] == [(["ann", "bo", "cy"], 3)]

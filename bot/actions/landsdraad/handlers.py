@@ -75,8 +75,13 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
 
     def said(e: Edited[PlayerView], _place: object) -> list[Outgoing]:
         p = e.done
-        return [reply(f"Added {p.name} to {g.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, "
-                      f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True)]
+        added = [reply(f"Added {p.name} to {g.name}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, "
+                       f"d3 {p.roll}{rolled}. Base vote {p.breakdown.base}, {p.votes} votes in all.", ephemeral=True)]
+        if e.setup is None:  # the game is under way: the players are told, as of a removal (play-test W5)
+            house = f" ({p.faction})" if p.faction else ""
+            added.append(Outgoing(ToChannel(g.channel_id), f"**{p.name}**{house} has joined **{g.name}** (added by "
+                                                           f"<@{ctx.actor.id}>)."))
+        return added
 
     return await edited(app, ctx, g, lambda: app.clerk.landsdraad.ledger.add_player(
         g.id, user_id=user.id, name=o.get("name") or user.name, diplomacy=o["diplomacy"], command=o["command"],

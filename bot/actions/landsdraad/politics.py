@@ -125,7 +125,11 @@ async def ag_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]
     if held is not None:  # R0-35: ballots cast before the official removal stay valid
         title, ballots = held
         cast = ", ".join(f"{voter} → {candidate}" for voter, candidate in ballots) or "none yet"
-        office += (f" A vote of {title} is under way; AG ballots cast now are held for the election its enactment "
+        earlier = [v for v in await app.clerk.landsdraad.majority.awaiting(g.id)
+                   if v.title == title and v.round != g.current_round]
+        state = (f"passed in round {earlier[-1].round} and awaits the moderator (`/pv enact vote:{earlier[-1].id}` "
+                 f"or `/pv veto vote:{earlier[-1].id}`)" if earlier else "is under way")
+        office += (f" A vote of {title} {state}; AG ballots cast now are held for the election its enactment "
                    f"would open ({len(ballots)} held: {cast}).")
     if e is None:
         return [reply(office + " There has been no election yet (a moderator opens one with /ag open).")]
@@ -305,14 +309,21 @@ async def _supported(app: App, ctx: Ctx, g: GameView, motion: Motion) -> list[Ou
     return answered.out(receipt)
 
 
-@command("pv list", "This round's player votes, their counts and states.", reads=True, public=True)
+@command("pv list", "This round's player votes, their counts and states, and earlier ones awaiting the moderator.",
+         reads=True, public=True)
 async def pv_list(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     votes = await app.clerk.landsdraad.majority.votes(g.id)
-    if not votes:
-        return [reply(f"No player votes in round {g.current_round} of {g.name} yet.")]
-    lines = [f"#{v.id} {v.title}: {v.status}, {len(v.supporters)} of {v.needed}" for v in votes]
-    return [reply(f"Player votes, round {g.current_round}:\n" + "\n".join(lines))]
+    earlier = [v for v in await app.clerk.landsdraad.majority.awaiting(g.id) if v.round != g.current_round]
+    text = (f"Player votes, round {g.current_round}:\n" + "\n".join(
+        f"#{v.id} {v.title}: {v.status}, {len(v.supporters)} of {v.needed}" for v in votes) if votes
+        else f"No player votes in round {g.current_round} of {g.name} yet.")
+    if earlier:  # R0-42: a passed vote waits for the moderator past its round (play-test W3)
+        text += ("\nPassed in an earlier round and never enacted or vetoed (the game has ended):\n" if g.ended else
+                 "\nPassed in an earlier round, still awaiting the moderator (`/pv enact` or `/pv veto`):\n"
+                 + "\n".join(f"#{v.id} {v.title} (round {v.round}): passed, {len(v.supporters)} of {v.needed}"
+                             for v in earlier))
+    return [reply(text)]
 
 
 @command("pv enact", "Enact a player vote that has passed; its effect happens now.",

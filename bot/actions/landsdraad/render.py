@@ -144,7 +144,10 @@ def status_card(status: StatusView, now: datetime) -> Card:
     if view.factions:
         fields.append(("Temporary factions", "\n".join(faction_line(f, result=view.status == "closed")
                                                        for f in view.factions), False))
-    state = "open" if view.status == "open" else "closed"
+    if view.status == "void":  # play-test W4: it never closed, and nothing was decided in it
+        fields.append(("Result", "none: the game ended before this round's crisis was resolved, so it is void and its "
+                                 "ballots count for nothing", False))
+    state = view.status if view.status in ("open", "void") else "closed"
     return Card(title=f"{view.game.name}: round {view.number} ({state})", description=view.crisis,
                 fields=tuple(fields), color=NEUTRAL)
 

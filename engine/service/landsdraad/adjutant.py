@@ -412,6 +412,8 @@ class AdjutantService(ServiceBase):
         held for the election its enactment would open, as (voter, candidate) in the order cast (public, R0-30)."""
         async with self._read() as session:
             game = await load_game(session, game_id)
+            if game.status == "ended":  # no election will open: nothing is held (play-test W3)
+                return None
             vote = None if await open_election_row(session, game_id) else await pending_no_confidence(session, game)
             if vote is None:
                 return None

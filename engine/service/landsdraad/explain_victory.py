@@ -45,7 +45,8 @@ class VictoryExplainService(ServiceBase):
             snap = await snapshot(session, game)
         names = {p.id: p.name for p in snap.players}
         only = named(name) if name else None
-        return forecast_explained(f"The Victory Point Forecast of {game.name}", snap.table, names, only)
+        return forecast_explained(f"The Victory Point Forecast of {game.name}", snap.table, names, only,
+                                  ended=game.status == "ended")
 
     async def score(self, game_id: int, user_id: int, name: str | None = None) -> tuple[Derivation, bool]:
         """A player's score (or one category or award of it, ``name``) and whether it is final (the game was

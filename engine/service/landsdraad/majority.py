@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
@@ -30,7 +30,7 @@ from engine.service.landsdraad.adjutant import (
 from engine.service.landsdraad.audits import perform_audit
 from engine.service.landsdraad.held_ballots import count_held
 from engine.service.landsdraad.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
-from engine.service.landsdraad.victory_scoring import score_ended
+from engine.service.landsdraad.victory_scoring import score_ended, void_open_rounds
 from engine.service.landsdraad.victory_views import FinalOrPending
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
@@ -111,10 +111,14 @@ async def active_count(session: AsyncSession, game_id: int) -> int:
 
 
 async def vote_view(session: AsyncSession, game: Game, row: PlayerVoteRow) -> VoteView:
-    names = (await session.execute(
-        select(Player.name).join(SupportRow, SupportRow.player_id == Player.id)
-        .where(SupportRow.vote_id == row.id, Player.active.is_(True))
-        .order_by(SupportRow.at, SupportRow.id))).scalars().all()
+    """The supporters shown: the active players supporting it (R0-41: only they count), and once it has passed those
+    who carried it (``carried_by``, kept when it passed), a player made inactive or removed since included, so the
+    record of an enacted vote shows who carried it (play-test W2: an audit enacted with 3 of 3 was exported and
+    listed with 2 supporters once one of them was removed)."""
+    who = select(Player.name).join(SupportRow, SupportRow.player_id == Player.id).where(SupportRow.vote_id == row.id)
+    carried = row.details.get("carried_by")
+    who = who.where(Player.id.in_(carried)) if carried is not None else who.where(Player.active.is_(True))
+    names = (await session.execute(who.order_by(SupportRow.at, SupportRow.id))).scalars().all()
     active = await active_count(session, game.id)
     return VoteView(
         id=row.id, game=game_view(game), round=row.round_number, subject=Subject(row.subject),
@@ -123,6 +127,12 @@ async def vote_view(session: AsyncSession, game: Game, row: PlayerVoteRow) -> Vo
         active=active, status=row.status, thread_id=row.thread_id,
         post_form=str(row.details.get("form") or f"Vote: {Subject(row.subject).title}"),
     )
+
+
+def mark_passed(row: PlayerVoteRow, now: datetime, active: int, supporters: frozenset[int] | set[int]) -> None:
+    """R0-42: OPEN -> PASSED at ``now``, with the threshold then and the active players who carried it."""
+    row.status, row.passed_at, row.needed = "passed", now, needed(active)
+    row.details = {**row.details, "carried_by": sorted(supporters)}
 
 
 def state_of(row: PlayerVoteRow, supporters: set[int]) -> PlayerVote:
@@ -223,7 +233,7 @@ class MajorityService(ServiceBase):
         uow.session.add(SupportRow(vote_id=row.id, player_id=player.id, at=at, source_id=source_id))
         just_passed = after.state is State.PASSED
         if just_passed:
-            row.status, row.passed_at, row.needed = "passed", uow.now, needed(active)
+            mark_passed(row, uow.now, active, after.supporters)
         if row.thread_id is None:
             row.thread_id = thread_id
         await uow.session.flush()
@@ -276,8 +286,9 @@ class MajorityService(ServiceBase):
                 PlayerVoteRow.status == "open"))).scalars().all()
             passed: list[PlayerVoteRow] = []
             for row in rows:
-                if state_of(row, await supporters_of(uow.session, row.id)).reevaluate(active).state is State.PASSED:
-                    row.status, row.passed_at, row.needed = "passed", uow.now, needed(active)
+                supporters = await supporters_of(uow.session, row.id)
+                if state_of(row, supporters).reevaluate(active).state is State.PASSED:
+                    mark_passed(row, uow.now, active, supporters)
                     passed.append(row)
             if passed:
                 await uow.record(game_id, "PlayerVotesReevaluated", actor,
@@ -292,6 +303,14 @@ class MajorityService(ServiceBase):
                 PlayerVoteRow.game_id == game_id, PlayerVoteRow.round_number == number)
                 .order_by(PlayerVoteRow.id))).scalars().all()
             return [await vote_view(session, game, r) for r in rows]
+
+    async def awaiting(self, game_id: int) -> list[VoteView]:
+        """Every vote that has passed and awaits the moderator (R0-42: PASSED until enacted or vetoed; it does not
+        expire at its round's end), oldest first: ``/pv list`` shows those of earlier rounds too, and a refused
+        ``/pv enact`` names them (play-test W3: a No Confidence passed in round 5 and never enacted vanished from
+        ``/pv list`` while ``/ag status`` said it was under way five rounds later)."""
+        async with self._read() as session:
+            return await _awaiting(session, await load_game(session, game_id))
 
     async def vote(self, game_id: int, vote_id: int) -> VoteView:
         async with self._read() as session:
@@ -318,8 +337,11 @@ class MajorityService(ServiceBase):
         if row is None or row.game_id != game_id:
             raise NotFoundError(f"{game.name} has no player vote #{vote_id}; /pv list shows them.")
         if row.status != "passed":
+            waiting = [v for v in await _awaiting(uow.session, game) if v.id != vote_id]
+            now = ("Awaiting you now: " + "; ".join(f"#{v.id} {v.title} (round {v.round})" for v in waiting) + "."
+                   if waiting else "No player vote awaits you now.")
             raise RuleError(f"Player vote #{vote_id} ({Subject(row.subject).title}) is {row.status}; only a vote "
-                            "that has passed can be enacted or vetoed.")
+                            f"that has passed can be enacted or vetoed. {now}")
         return game, row
 
     async def enact(self, game_id: int, *, vote_id: int, actor: int | None, source_id: str | None = None,
@@ -438,8 +460,14 @@ class MajorityService(ServiceBase):
         """R0-61: the game ends before the current round's crisis is resolved; the Pot penalty is recorded."""
         uow.end(game)
         game.settings = {**game.settings, "end_game_penalty_applied": pct}
-        await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
-                                  .values(status="void", closed_at=uow.now))
+        await void_open_rounds(uow, game)
+
+
+async def _awaiting(session: AsyncSession, game: Game) -> list[VoteView]:
+    rows = (await session.execute(select(PlayerVoteRow).where(
+        PlayerVoteRow.game_id == game.id, PlayerVoteRow.status == "passed")
+        .order_by(PlayerVoteRow.round_number, PlayerVoteRow.id))).scalars().all()
+    return [await vote_view(session, game, r) for r in rows]
 
 
 def expire_votes(unit: SyncUnit, game: Game, number: int) -> list[str]:

@@ -25,6 +25,7 @@ from engine.landsdraad.victory import (
     places,
     title_for,
 )
+from engine.service.dice import reveal
 from engine.service.landsdraad.ledger import PLAIN_VOTES, game_players, holding_extras_where
 from engine.service.landsdraad.name import NAME
 from engine.service.landsdraad.victory_state import (
@@ -208,6 +209,20 @@ async def forecast_of(session: AsyncSession, game: Game) -> ForecastView:
                         snap.table.penalty, snap.table.total_percent())
 
 
+async def void_open_rounds(uow: UnitOfWork, game: Game) -> list[int]:
+    """The game ends with a round open (an End Game vote, R0-61; a Majority Victory): that round is void. Its crisis
+    is never resolved, so nothing its dice seed could still decide is left: the seed is revealed with the end, as a
+    closed round's is with its result, and ``/verify`` checks it (a face a moderator sealed included) instead of
+    promising a reveal "when the round closes" that never comes (play-test W1)."""
+    voided = list((await uow.session.execute(select(Round.number).where(
+        Round.game_id == game.id, Round.status == "open"))).scalars().all())
+    await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
+                              .values(status="void", closed_at=uow.now))
+    for number in voided:
+        await uow.session.run_sync(reveal, game.id, number, uow.now)
+    return voided
+
+
 async def score_ended(uow: UnitOfWork, game: Game, *, actor: int | None, confirm: bool, source_id: str | None,
                       pending_is_error: bool) -> FinalOrPending:
     """Score ``game``, ended by an End Game vote, with its penalty (R3-04), in ``uow``'s transaction (``GameScored``);
@@ -304,10 +319,7 @@ class ScoringService(ServiceBase):
                                 "that ends the game is decided by its vote, and counts for Weathervane), then "
                                 "/game end.")
         scores = final_scores(snap.table, majority_winner=holder, confirmed=confirm)
-        voided = (await uow.session.execute(select(Round.number).where(
-            Round.game_id == game.id, Round.status == "open"))).scalars().all()
-        await uow.session.execute(update(Round).where(Round.game_id == game.id, Round.status == "open")
-                                  .values(status="void", closed_at=uow.now))
+        voided = await void_open_rounds(uow, game)
         uow.end(game)
         ended_by = "majority" if majority else "moderator"
         await store_final(uow, game, snap, scores, ended_by=ended_by, chancellor_id=holder)
