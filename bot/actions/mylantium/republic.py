@@ -113,7 +113,8 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
             note = (f" {g.name} was decided by {how}, so no Revolution is checked after this change: a reopened "
                     "game is corrected, not played on.")
         if change.idle_candidate is not None:  # play-test M4.11
-            note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
+            since = "the removal" if change.rejoined is not None else "they left play"
+            note += (f" Their Candidate {change.idle_candidate} is not running (since {since}); /candidate set "
                      f"name:{change.idle_candidate} running:true puts them back in the elections.")
         if (o.get("vp") is not None and o.get("in_play") is None and not change.faction.in_play
                 and change.chain is None and change.faction.vp > 0):  # play-test U1.4: a VP typo withdrew it

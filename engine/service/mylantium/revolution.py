@@ -44,6 +44,7 @@ from engine.service.mylantium.state import (
     player_names,
     pure_factions,
     require_mylantium,
+    stop_candidates,
     territory_rows,
     unit_rows,
     write_back,
@@ -97,8 +98,11 @@ def _offer(chain: Chain) -> tuple[int, int] | None:
 async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylChain, old: Chain, step: Step,
                      rows: list[MylFaction]) -> None:
     """Write a chain's step to the ledger: VP, treasuries, withdrawals, Fervor (+3 for each put-down, P1-10) with
-    its history, the contributions' deadline, and the end of the game."""
+    its history, the contributions' deadline, and the end of the game. A Faction that withdraws loses its running
+    Candidate (``stop_candidates``)."""
+    playing = {r.id for r in rows if r.in_play}
     write_back(rows, step.factions)
+    await stop_candidates(uow.session, game.id, [r for r in rows if r.id in playing and not r.in_play])
     new = step.chain
     for attempt in new.attempts:
         before = next((a for a in old.attempts if a.number == attempt.number), None)
