@@ -400,6 +400,15 @@ async def status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -
     return [reply(card=government_card(await app.clerk.mylantium.government(g.id)), file=chart.file, alt=chart.alt)]
 
 
+async def final_page(app: App, game: GameView) -> list[Outgoing]:
+    """``Front.final_post``: the government page as a game the moderators closed ended (play-test X4.1): every
+    Faction's VP, in play or withdrawn, approval and Fervor (all public, rules-spec §2.2.7; never a treasury)."""
+    chart = await history_picture(app, game)
+    return [Outgoing(ToChannel(game.channel_id), f"The government of **{game.name}** as it ended:",
+                     card=government_card(await app.clerk.mylantium.government(game.id)), file=chart.file,
+                     alt=chart.alt)]
+
+
 @command("amendment check", "Whether an amendment may be proposed (never about Charisma or the "
                             "Independent Vote).", Option("text", str, "the amendment", True), ruleset=NAME, reads=True)
 async def amendment_check(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
