@@ -65,7 +65,9 @@ def _rows(start: str, *, kind: str | None = None) -> str:
 
 
 def _named(key: str, rows: str) -> bool:
-    return f"`{key}`" in rows or f"`{key}[]`" in rows or f".{key}`" in rows or re.search(rf"[{{,(\s]{re.escape(key)}[,}})\s:]", rows) is not None
+    if f"`{key}`" in rows or f"`{key}[]`" in rows or f".{key}`" in rows:
+        return True
+    return re.search(rf"[{{,(\s]{re.escape(key)}[,}})\s:]", rows) is not None
 
 
 def tally(result: dict[str, object]) -> dict[str, object]:
