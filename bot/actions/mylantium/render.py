@@ -151,6 +151,11 @@ def election_opened_card(e: MylElectionView, now: datetime) -> Card:
 def election_status_card(e: MylElectionView, now: datetime) -> Card:
     fields = [("Chosen", ", ".join(e.chosen) or "nobody yet", False),
               ("Waiting for", ", ".join(e.waiting) or "nobody", False)]
+    if e.status == "open" and e.game.ended_at is not None:  # play-test X4.4: neither open nor due any more
+        fields.append(("Stopped", f"the game ended {stamp(e.game.ended_at)} before this {e.title} closed; its "
+                                  "choices were never counted", False))
+        return Card(f"{e.game.name}: the {e.title} of turn {e.turn} (stopped when the game ended)", "",
+                    tuple(fields), NEUTRAL)
     if e.status == "open" and e.held_left is not None:
         fields.append(("Deadline", f"held while a Revolution suspends play: {format_remaining(e.held_left)} left, "
                                    "which runs on once play resumes", True))

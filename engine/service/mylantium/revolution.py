@@ -132,6 +132,9 @@ async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylCh
             await resume_election(uow, game, row)
         row.closed_at = uow.now
     if new.ended is not None:
+        election = await open_election(uow.session, game.id)
+        if election is not None:  # held by the chain, it stops with the game (play-test X4.4): no deadline runs on
+            election.deadline = None  # to close it late, "the bot was offline", once the game is reopened
         uow.end(game)
     await uow.session.flush()
 
