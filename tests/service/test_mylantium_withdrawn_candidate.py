@@ -37,7 +37,7 @@ async def test_a_crushed_vanguards_candidate_runs_no_more_and_cannot_take_the_pr
     assert {c.name: c.running for c in page.candidates}["Kim"] is False
     await clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
     await rep.open("primary", hours=24)
-    with pytest.raises(RuleError, match="Kim is not running"):
+    with pytest.raises(RuleError, match="Kim is not running in this Primary: the Proles have withdrawn"):
         await rep.choose(C.BH, "primary", "Kim")
     await rep.choose(C.PL, "primary", "Lee")
     primary = await clerk.mylantium.elections.close_election(rep.id, actor=MOD)
