@@ -37,3 +37,34 @@ async def test_an_election_held_when_a_coup_ends_the_game_stops_with_it(clerk: C
     assert await clerk.mylantium.elections.pending_elections() == []  # nothing closes it behind the moderators
     election = await clerk.mylantium.elections.election(rep.id)
     assert election is not None and "Deadline: none" in election_status_card(election, clock.now()).as_text()
+
+
+async def test_a_game_closed_by_mistake_during_a_primary_gives_it_its_time_back_when_reopened(
+        clerk: Clerk, clock: ManualClock) -> None:
+    """Play-test X4.5: `/game close` typed by mistake with 20h of the Primary left, reopened 25h later: while the
+    ledger was closed every choice was refused, so the Primary does not close at once "at its deadline (the bot was
+    offline)"; it runs on from the reopening with its 20h."""
+    rep = await with_candidates(await republic(clerk, clock), president=C.BH, approval=50)
+    await clerk.mylantium.elections.start_election_round(rep.id, actor=MOD)
+    await rep.open("primary", hours=24)
+    clock.advance(timedelta(hours=4))
+    await clerk.games.close(rep.id, actor=MOD, reason="by mistake")
+    clock.advance(timedelta(hours=25))
+    await clerk.games.reopen(rep.id, actor=MOD, reason="closed by mistake")
+    ((game, turn, stage, deadline),) = await clerk.mylantium.elections.pending_elections()
+    assert (game, turn, stage, deadline) == (rep.id, 1, "primary", clock.now() + timedelta(hours=20))
+
+
+async def test_a_revolutions_contributions_run_on_after_a_reopening(clerk: Clerk, clock: ManualClock) -> None:
+    """Play-test X4.5: the same for a Revolution's contributions (38h of their 48h left at a close by mistake)."""
+    rep = await with_candidates(await republic(clerk, clock), president=C.BH, approval=50)
+    await clerk.mylantium.set_faction(rep.id, code=C.PR, treasury=100, actor=MOD)
+    await clerk.mylantium.set_faction(rep.id, code=C.PR, vp=0, reason="scandal", actor=MOD)
+    view = await clerk.mylantium.revolutions.answer_coup(rep.id, accept=False, user_id=None, actor=MOD)
+    assert view.chain.current is not None and view.chain.current.begun
+    clock.advance(timedelta(hours=10))
+    await clerk.games.close(rep.id, actor=MOD, reason="by mistake")
+    clock.advance(timedelta(hours=100))
+    await clerk.games.reopen(rep.id, actor=MOD, reason="closed by mistake")
+    (due,) = await clerk.mylantium.revolutions.pending_contributions()
+    assert due[3] == clock.now() + timedelta(hours=38)
