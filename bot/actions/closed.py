@@ -85,4 +85,8 @@ async def game_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
     done = await app.clerk.games.close(g.id, actor=ctx.actor.id, reason=_reason(o), source_id=ctx.source_id,
                                        answer=answered.owed)
     app.deadlines_changed()
-    return answered.out(done)
+    out = answered.out(done)
+    if front is not None and front.final_post is not None:  # the game as it ended (play-test X4.1)
+        ended = await app.clerk.games.game_in_channel(g.channel_id)
+        out += await front.final_post(app, ended if ended is not None else g)
+    return out

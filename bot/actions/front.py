@@ -33,6 +33,8 @@ never owed (``bot.actions.recovery.unanswered_receipts``)."""
 SetupSummary = Callable[[App, GameView], Awaitable[Card | None]]
 """``(app, game) -> card``: the game's set-up summary while it is being set up (``bot/actions/setup.py``), None once
 its set-up is over (what set-up means is the ruleset's: docs/commands.md, "Setting up quietly")."""
+FinalPost = Callable[[App, GameView], Awaitable[list[Outgoing]]]
+"""``(app, game) -> posts``: the game as it stood when ``/game close`` ended it, for its channel (play-test X4.1)."""
 Importer = Callable[[App, Ctx, GameView, Upload], Awaitable[list[Outgoing]]]
 """``/game import``'s work for a game of the ruleset: read the uploaded file, apply it, say what it did."""
 Remover = Callable[[App, Ctx, GameView, UserRef], Awaitable[list[Outgoing]]]
@@ -230,6 +232,10 @@ class Front:
     ends_with: str | None = None
     """The command that ends its games, when it has its own (Landsdraad's ``/game end`` scores the game); None: a
     moderator ends them with ``/game close`` (``bot/actions/closed.py``)."""
+    final_post: FinalPost | None = None
+    """What ``/game close`` posts in the game channel after its closing line (``FinalPost``): the game as it stood
+    when it ended, its final result where the rules name no end of their own (the Convocate's board, Mylantium's
+    government page; play-test X4.1). None: the closing line alone."""
     setup: SetupSummary | None = None
     """Its set-up summary (``SetupSummary``): while it says a game is being set up, the moderators' additions are
     answered to them only and the game channel has one summary message, edited as things are added."""

@@ -378,6 +378,9 @@ class GameService(ServiceBase):
                 raise RuleError(f"{game.name} has not ended, so there is nothing to reopen; nothing was changed.")
             ended_at = utc(game.ended_at)
             uow.reopen(game)
+            ruleset = next((r for r in self.backend.rulesets if r.name == game.ruleset), None)
+            if ruleset is not None and ruleset.reopened is not None:  # its deadlines run on (play-test X4.5)
+                await ruleset.reopened(uow.session, game_id, ended_at, uow.now)
             await uow.record(game_id, "GameReopened", actor, {"ended_at": ended_at.isoformat(), "reason": reason},
                              source_id)
             return await owe_in(uow, answer, Reopened(game_view(game), ended_at, reason))

@@ -38,6 +38,9 @@ SettingUp = Callable[[AsyncSession, Any], Awaitable[bool]]
 """``(session, game row) -> bool``: is the game being set up (``Ruleset.setting_up``)."""
 
 SettingGuard = Callable[[AsyncSession, Any, str, Any, Any], Awaitable[None]]
+Reopened = Callable[[AsyncSession, int, datetime, datetime], Awaitable[None]]
+"""``(session, game id, ended_at, now)``, in ``/game reopen``'s transaction: the deadlines that were running when
+the game ended run on with the time they had left then (play-test X4.5)."""
 """(session, the game row, the setting's name, its old value, the new one): raises a RuleError to refuse."""
 
 
@@ -96,6 +99,10 @@ class Ruleset:
     setting_guard: SettingGuard | None = None
     """Refuses a change of one of its settings that would rewrite what was already counted with it (a RuleError
     saying what to do instead); None: every valid value is accepted."""
+    reopened: Reopened | None = None
+    """Its deadlines at a reopening (``Reopened``): what was running when the game ended (an election, a chain's
+    contributions, an offer to second) runs on from the reopening with the time it had left, rather than closing at
+    once, late, for a time the ledger was closed and the players' answers were refused. None: nothing runs."""
 
     def exported(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """An event's stored payload as the export (and ``/log``) writes it (``exported_events``)."""

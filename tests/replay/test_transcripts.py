@@ -7,6 +7,7 @@ then read the diff."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,40 @@ def undocumented(export: dict[str, object]) -> list[str]:
     missing = {e["kind"] for e in events if f"`{e['kind']}`" not in EXPORT_DOC}
     missing |= {f"result.{key}" for r in rounds if r.get("result") for key in r["result"]
                 if f"`result.{key}`" not in EXPORT_DOC}
+    # play-test X4.3: a Mylantium election's result, an attempt of a chain, and the events whose rows list their
+    # fields, each field named in its row (`rounding`, `s_parts`, `BusinessClosed.in_play` were in no doc)
+    myl = export.get("mylantium")
+    if isinstance(myl, dict):
+        results = _rows("`…result")
+        missing |= {f"mylantium.elections[].result.{key}" for e in myl.get("elections", []) if e.get("result")
+                    for key in e["result"] if not _named(key, results)}
+        attempts = _rows("`…attempts[]`")
+        missing |= {f"mylantium.revolutions[].attempts[].{key}" for c in myl.get("revolutions", [])
+                    for a in c.get("attempts", []) for key in a if not _named(key, attempts)}
+    for e in events:
+        if e["kind"] in LISTED:
+            row = _rows("", kind=e["kind"])
+            missing |= {f"{e['kind']}.{key}" for key in e["payload"] if not _named(key, row)}
     return sorted(missing)
+
+
+LISTED = {"BusinessClosed", "CoupAnswered", "RevolutionResolved", "ContributionPledged", "ChoiceMade", "GameEnded",
+          "FactionRealigned", "ElectionRoundStarted", "HappeningRecorded", "HappeningUndone"}
+"""Event kinds whose row in docs/export.md lists every field of their payload."""
+
+
+def _rows(start: str, *, kind: str | None = None) -> str:
+    """The table rows of docs/export.md that start with ``start`` (or that name the event ``kind`` first)."""
+    lines = EXPORT_DOC.splitlines()
+    if kind is not None:
+        return "\n".join(line for line in lines if line.startswith("| ") and f"`{kind}`" in line.split("|")[1])
+    return "\n".join(line for line in lines if line.startswith(f"| {start}"))
+
+
+def _named(key: str, rows: str) -> bool:
+    if f"`{key}`" in rows or f"`{key}[]`" in rows or f".{key}`" in rows:
+        return True
+    return re.search(rf"[{{,(\s]{re.escape(key)}[,}})\s:]", rows) is not None
 
 
 def tally(result: dict[str, object]) -> dict[str, object]:

@@ -212,8 +212,44 @@ async def test_a_closed_mylantium_or_convocate_game_ends_again_with_game_close(a
     await run(app, MODERATOR, "game reopen", channel)
     await run(app, MODERATOR, "convocate player", channel, user=user(22, "bob"), sovereignty="Kingdom")
     out = await run(app, MODERATOR, "game close", channel)
-    (post,) = [text_of(o) for o in out if isinstance(o.to, ToChannel)]
+    post, board = [text_of(o) for o in out if isinstance(o.to, ToChannel)]
     assert post.startswith("**Correction: gconvocate** has ended again") and "reopened: " in post, post
+    assert board.startswith("The board of **gconvocate** as it ended:"), board
+
+
+@pytest.mark.parametrize("ruleset", ["convocate", "mylantium"])
+async def test_a_game_closed_by_the_moderators_posts_how_it_ended(app: App, ruleset: str) -> None:
+    """The Convocate's politics name no end, so a closed game's result is its public board (who holds political
+    control, the Statutes in force, the Factors, a Motion left on the floor); a Mylantium game the moderators close
+    shows its government page (VP, approval, Fervor), as a victory or Social Collapse posts theirs (play-test X4.1)."""
+    channel = CHANNELS[ruleset]
+    await run(app, MODERATOR, "game new", channel, ruleset=ruleset, name="gx")
+    if ruleset == "convocate":
+        await run(app, MODERATOR, "convocate player", channel, user=user(ALICE.id, "alice"), sovereignty="Union")
+        await run(app, MODERATOR, "card add", channel, kind="homeworld", name="Union Prime",
+                  controller=user(ALICE.id, "alice"))
+    out = await run(app, MODERATOR, "game close", channel, reason="the table has finished")
+    closing, final = [o for o in out if isinstance(o.to, ToChannel)]
+    assert text_of(closing).startswith("**gx** has ended (the table has finished)")
+    assert final.card is not None and final.file is not None
+    if ruleset == "convocate":
+        assert final.text == "The board of **gx** as it ended:", final.text
+        assert "alice (Union): **1**" in final.card.as_text() and "alice (1)" in final.card.as_text()
+    else:
+        assert final.text == "The government of **gx** as it ended:", final.text
+        assert "the game has ended" in final.card.as_text(), final.card.as_text()
+
+
+async def test_a_motion_sent_by_dm_for_an_ended_convocate_game_gets_the_closed_line(app: App) -> None:
+    """``Motion: …`` by DM is pointed to the game channel, but not to one whose game has ended, where it would be
+    refused (play-test X4.2): with no running Convocate game it gets the closed line; with one, only that one."""
+    await ended_game(app, "convocate")
+    (answer,) = await dm(app, ALICE, "Motion: Late Motion by Dorn")
+    assert CLOSED.match(answer.text.splitlines()[0]), answer.text
+    await run(app, MODERATOR, "game new", 906, ruleset="convocate", name="later")
+    await run(app, MODERATOR, "convocate player", 906, user=user(ALICE.id, "alice"), sovereignty="Union")
+    (answer,) = await dm(app, ALICE, "Motion: Late Motion by Dorn")
+    assert "<#906>" in answer.text and f"<#{CHANNELS['convocate']}>" not in answer.text, answer.text
 
 
 def test_only_the_unit_of_work_numbers_events() -> None:

@@ -440,3 +440,21 @@ async def test_a_change_during_set_up_gives_the_board_as_the_read_after_it_finds
     await cv.clerk.convocate.turns.next_phase(cv.gid, user_id=MOD, moderator=True, source_id=cv.src())
     later = await board.set_factor(cv.gid, name="GOVT", value=1, actor=MOD)
     assert not later.setting_up and later.setup is None
+
+
+async def test_an_offer_left_on_the_floor_when_the_game_ended_runs_on_at_a_reopening(cv: Convocate) -> None:
+    """Play-test X4.5: a table closed by mistake while carol was asked to second (1h of her 2h left) and reopened
+    5h later: her offer does not time out at once for a time her answer was refused with the closed line; it runs
+    on from the reopening with the hour she had left."""
+    await cv.clerk.settings.change_setting(cv.gid, name="second_timeout", value="2h", actor=MOD)
+    await cv.card("character", "K_A", A, at="HW_A")
+    await cv.card("character", "K_C", C, at="HW_C")
+    await cv.phase(("alice", Phase.ACTION))
+    await cv.clerk.convocate.motions.move_motion(cv.gid, user_id=A, motion=MotionCard("M1"), convocant="K_A",
+                                                 source_id=cv.src())
+    cv.clock.advance(timedelta(hours=1))
+    await cv.clerk.games.close(cv.gid, actor=MOD, reason="by mistake")
+    cv.clock.advance(timedelta(hours=5))
+    await cv.clerk.games.reopen(cv.gid, actor=MOD, reason="closed by mistake")
+    (due,) = await cv.clerk.convocate.motions.offer_deadlines()
+    assert due == (cv.gid, 1, 2, cv.clock.now() + timedelta(hours=1))

@@ -46,6 +46,7 @@ FRONT = Front(
     due=(offers_due,),
     sources=SOURCES,
     setup=board.setup_summary,
+    final_post=board.final_board,
     importer=import_setup,
     import_kinds=IMPORT_KINDS,
     remover=removal.remove_player,

@@ -52,6 +52,16 @@ async def board(app: App, ctx: Ctx, g: GameView | None, o: dict[str, Any]) -> li
                   alt=chart.alt)]
 
 
+async def final_board(app: App, game: GameView) -> list[Outgoing]:
+    """``Front.final_post``: the board as the game ended, its final result (play-test X4.1). The rules name no end of
+    the Convocate's politics, so its result is the public board (§4.2.9): each Standing Vote, who holds political
+    control, the Statutes in force and whose, the Factors, and a Motion the end left on the floor."""
+    view = await app.clerk.convocate.board.board(game.id)
+    chart = await picture("board.png", charts.board_png, charts.board_alt, view)
+    return [Outgoing(ToChannel(game.channel_id), f"The board of **{game.name}** as it ended:",
+                     card=board_card(view, app.clerk.clock.now()), file=chart.file, alt=chart.alt)]
+
+
 @command(ROUTES, "convocate player", "Seat a player at the table, or change their sovereignty, turn order, Homeworld "
                  "or temporary Vote.",
                  Option("user", UserRef, "the player", True),

@@ -6,7 +6,7 @@ button, or /motion second), and passes on at its timeout; the Motion of Repeal (
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -40,7 +40,7 @@ from bot.actions.outbox import (
 from bot.actions.routes import Routes, first_line
 from engine.convocate.motions import MotionCard
 from engine.convocate.parsing import MoveMotion, MoveRepeal, SecondAnswer, looks_like, parse
-from engine.core.errors import NotFoundError, RuleError
+from engine.core.errors import GameClosed, NotFoundError, RuleError
 from engine.service.announcements import card_tag
 from engine.service.convocate.motions import Withdrawn
 from engine.service.convocate.views import MotionView
@@ -348,7 +348,11 @@ async def motion_by_dm(app: App, ctx: Ctx, text: str) -> list[Outgoing]:
     games = [g for g in await app.clerk.games.games_of_user(ctx.actor.id) if g.ruleset == RULESET]
     if not games:
         raise RuleError(f"“{first_line(text)[:80]}” is a Convocate form, and you play in no Convocate game.")
-    where = " or ".join(f"<#{g.channel_id}>" for g in games)
+    running = [g for g in games if not g.ended]
+    if not running:  # no channel to send them to: the closed line (play-test X4.2)
+        ended = max(games, key=lambda g: g.ended_at or datetime.min.replace(tzinfo=UTC))
+        raise GameClosed(ended.name, ended.ended_at)
+    where = " or ".join(f"<#{g.channel_id}>" for g in running)
     return [reply(f"A Motion is moved in the game channel, where everyone sees it: post `{first_line(text)[:80]}` "
                   f"in {where} (its other lines under it), or use /motion move there. Nothing was recorded.")]
 

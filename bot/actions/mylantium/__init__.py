@@ -57,6 +57,7 @@ FRONT = Front(
     receipts=turn.unanswered_receipts,
     sources=SOURCES,
     setup=republic.setup_summary,
+    final_post=republic.final_page,
     importer=import_setup,
     import_kinds=IMPORT_KINDS,
     remover=removal.remove_player,

@@ -151,6 +151,11 @@ def election_opened_card(e: MylElectionView, now: datetime) -> Card:
 def election_status_card(e: MylElectionView, now: datetime) -> Card:
     fields = [("Chosen", ", ".join(e.chosen) or "nobody yet", False),
               ("Waiting for", ", ".join(e.waiting) or "nobody", False)]
+    if e.status == "open" and e.game.ended_at is not None:  # play-test X4.4: neither open nor due any more
+        fields.append(("Stopped", f"the game ended {stamp(e.game.ended_at)} before this {e.title} closed; its "
+                                  "choices were never counted", False))
+        return Card(f"{e.game.name}: the {e.title} of turn {e.turn} (stopped when the game ended)", "",
+                    tuple(fields), NEUTRAL)
     if e.status == "open" and e.held_left is not None:
         fields.append(("Deadline", f"held while a Revolution suspends play: {format_remaining(e.held_left)} left, "
                                    "which runs on once play resumes", True))
@@ -355,6 +360,11 @@ def chain_texts(c: ChainView, now: datetime) -> list[str]:
         if c.election is not None and earlier:
             out.append(f"The {c.election.title}'s deadline runs on with the time it had left when the Revolution "
                        f"began: it now closes {stamp(c.election.deadline)}.")
+        gone = [a.vanguard for a in c.chain.attempts if a.outcome in ("crushed", "put down")]
+        if c.election is not None and c.election.title == "Primary" and gone:  # play-test X1.1 (stop_candidates)
+            out.append(f"A Faction that has withdrawn has no Candidate in the Primary: the Candidate of the "
+                       f"{', '.join(code.plural for code in dict.fromkeys(gone))} no longer runs, a choice made for "
+                       "them is dropped, and a Faction that made one chooses again (`Primary: <Candidate>`).")
     if current is not None and not earlier and c.election is not None and c.election.left is not None:
         out.append(f"The {c.election.title}'s deadline is held while play is suspended: it had "
                    f"{format_remaining(c.election.left)} left, which runs on once play resumes. Choices sent meanwhile "

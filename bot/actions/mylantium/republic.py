@@ -113,7 +113,8 @@ async def faction_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
             note = (f" {g.name} was decided by {how}, so no Revolution is checked after this change: a reopened "
                     "game is corrected, not played on.")
         if change.idle_candidate is not None:  # play-test M4.11
-            note += (f" Their Candidate {change.idle_candidate} is not running (since the removal); /candidate set "
+            since = "the removal" if change.rejoined is not None else "they left play"
+            note += (f" Their Candidate {change.idle_candidate} is not running (since {since}); /candidate set "
                      f"name:{change.idle_candidate} running:true puts them back in the elections.")
         if (o.get("vp") is not None and o.get("in_play") is None and not change.faction.in_play
                 and change.chain is None and change.faction.vp > 0):  # play-test U1.4: a VP typo withdrew it
@@ -397,6 +398,15 @@ async def status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -
     g = require_game(game)
     chart = await history_picture(app, g)  # the approval and Fervor over the turns (public, rules-spec §2.2.7)
     return [reply(card=government_card(await app.clerk.mylantium.government(g.id)), file=chart.file, alt=chart.alt)]
+
+
+async def final_page(app: App, game: GameView) -> list[Outgoing]:
+    """``Front.final_post``: the government page as a game the moderators closed ended (play-test X4.1): every
+    Faction's VP, in play or withdrawn, approval and Fervor (all public, rules-spec §2.2.7; never a treasury)."""
+    chart = await history_picture(app, game)
+    return [Outgoing(ToChannel(game.channel_id), f"The government of **{game.name}** as it ended:",
+                     card=government_card(await app.clerk.mylantium.government(game.id)), file=chart.file,
+                     alt=chart.alt)]
 
 
 @command("amendment check", "Whether an amendment may be proposed (never about Charisma or the "

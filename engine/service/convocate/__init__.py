@@ -3,18 +3,20 @@ service object (``clerk.convocate``, ``service.py``) and its export section (``e
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.convocate.rulings import SETTINGS
+from engine.service.clock import utc
 from engine.service.convocate.export import export_convocate
 from engine.service.convocate.service import ConvocateService
 from engine.service.convocate.store import NAME
 from engine.service.ruleset import Ruleset
 from engine.store.models import convocate as tables
-from engine.store.models.convocate import CvTurn
+from engine.store.models.convocate import CvMotion, CvTurn
 
 
 async def progress(session: AsyncSession, game: Any) -> str:
@@ -33,11 +35,23 @@ async def setting_up(session: AsyncSession, game: Any) -> bool:
     return row is None or not row.turn
 
 
+async def reopened(session: AsyncSession, game_id: int, ended_at: datetime, now: datetime) -> None:
+    """``Ruleset.reopened`` (play-test X4.5): the offer to second a Motion the end left on the floor runs on from
+    the reopening with the time its player had left when the game ended, rather than timing out at once for a time
+    their answer was refused."""
+    rows = await session.execute(select(CvMotion).where(CvMotion.game_id == game_id, CvMotion.status == "offering",
+                                                        CvMotion.offer_deadline.is_not(None)))
+    for row in rows.scalars():
+        if row.offer_deadline is not None and utc(row.offer_deadline) > ended_at:
+            row.offer_deadline = now + (utc(row.offer_deadline) - ended_at)
+
+
 TABLES = (tables.CvPlayer, tables.CvCard, tables.CvFactor, tables.CvTurn, tables.CvStatute, tables.CvMotion)
 """Its state tables (``Ruleset.tables``)."""
 
 RULESET = Ruleset(NAME, "Convocate", SETTINGS, service=ConvocateService, exports=(export_convocate,), progress=progress,
-                  setting_up=setting_up, tables=TABLES, untimed_events=frozenset({"VotesCommitted"}))
+                  setting_up=setting_up, tables=TABLES, untimed_events=frozenset({"VotesCommitted"}),
+                  reopened=reopened)
 """Its settings are its rulings (``engine/convocate/rulings.py``): ``/game settings`` shows and changes them, and
 ``/convocate rulings`` is kept as an alias that lists them with their P-numbers."""
 

@@ -5,6 +5,7 @@ and its use cases, ``clerk.mylantium`` (``MylantiumService``: the moderators' se
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -12,10 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import RuleError
 from engine.mylantium.settings import SETTINGS
+from engine.service.clock import utc
 from engine.service.mylantium.export import export_mylantium
 from engine.service.mylantium.reminders import FORMS
 from engine.service.mylantium.service import MylantiumService
-from engine.service.mylantium.state import NAME
+from engine.service.mylantium.state import NAME, live_chain, open_election
 from engine.service.ruleset import Ruleset
 from engine.store.models import mylantium as tables
 from engine.store.models.mylantium import MylGovernment
@@ -55,6 +57,20 @@ async def setting_guard(session: AsyncSession, game: Any, name: str, old: Any, n
                         "General Elections and offers an erratum. Nothing was changed.")
 
 
+async def reopened(session: AsyncSession, game_id: int, ended_at: datetime, now: datetime) -> None:
+    """``Ruleset.reopened`` (play-test X4.5): the open election's deadline and a chain's contributions' deadline, if
+    still to come when the game ended, run on from the reopening with the time they had left then: while the ledger
+    was closed every choice and contribution was refused, so closing them at once, "late", would count a time
+    nobody could answer in. An election a running chain holds is left to the chain, which adds its whole hold when
+    play resumes (docs/rulings.md, "An election's deadline is held during a chain")."""
+    chain = await live_chain(session, game_id)
+    if chain is not None and chain.deadline is not None and utc(chain.deadline) > ended_at:
+        chain.deadline = now + (utc(chain.deadline) - ended_at)
+    election = await open_election(session, game_id)
+    if chain is None and election is not None and election.deadline is not None and utc(election.deadline) > ended_at:
+        election.deadline = now + (utc(election.deadline) - ended_at)
+
+
 TABLES = (tables.MylGovernment, tables.MylFaction, tables.MylCandidate, tables.MylTerritory, tables.MylUnit,
           tables.MylElection, tables.MylChoice, tables.MylHappening, tables.MylHistory, tables.MylChain,
           tables.MylContribution)
@@ -62,6 +78,6 @@ TABLES = (tables.MylGovernment, tables.MylFaction, tables.MylCandidate, tables.M
 
 RULESET = Ruleset(NAME, "Mylantium", SETTINGS, service=MylantiumService, exports=(export_mylantium,), reminders=FORMS,
                   progress=progress, tables=TABLES, untimed_events=frozenset({"ChoiceMade", "ContributionPledged"}),
-                  setting_guard=setting_guard, setting_up=setting_up)
+                  setting_guard=setting_guard, setting_up=setting_up, reopened=reopened)
 
 __all__ = ["NAME", "RULESET", "MylantiumService"]

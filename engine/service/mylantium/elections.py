@@ -530,6 +530,9 @@ async def _chosen(session: AsyncSession, game: Game, faction: MylFaction, stage:
     cand = await find_candidate(session, game, choice)
     owner = await session.get(MylFaction, cand.faction_id)
     assert owner is not None
+    if not owner.in_play and not cand.running:  # why, not only that (play-test X5.1)
+        raise RuleError(f"{cand.name} is not running in this Primary: the {FactionCode[owner.code].plural} have "
+                        "withdrawn from the game.")
     check_primary_choice(Party(faction.party), candidate_of(cand, FactionCode[owner.code]), rules_of(game))
     return cand.name
 

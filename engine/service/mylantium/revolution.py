@@ -44,6 +44,7 @@ from engine.service.mylantium.state import (
     player_names,
     pure_factions,
     require_mylantium,
+    stop_candidates,
     territory_rows,
     unit_rows,
     write_back,
@@ -97,8 +98,11 @@ def _offer(chain: Chain) -> tuple[int, int] | None:
 async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylChain, old: Chain, step: Step,
                      rows: list[MylFaction]) -> None:
     """Write a chain's step to the ledger: VP, treasuries, withdrawals, Fervor (+3 for each put-down, P1-10) with
-    its history, the contributions' deadline, and the end of the game."""
+    its history, the contributions' deadline, and the end of the game. A Faction that withdraws loses its running
+    Candidate (``stop_candidates``)."""
+    playing = {r.id for r in rows if r.in_play}
     write_back(rows, step.factions)
+    await stop_candidates(uow.session, game.id, [r for r in rows if r.id in playing and not r.in_play])
     new = step.chain
     for attempt in new.attempts:
         before = next((a for a in old.attempts if a.number == attempt.number), None)
@@ -128,6 +132,9 @@ async def apply_step(uow: UnitOfWork, game: Game, gov: MylGovernment, row: MylCh
             await resume_election(uow, game, row)
         row.closed_at = uow.now
     if new.ended is not None:
+        election = await open_election(uow.session, game.id)
+        if election is not None:  # held by the chain, it stops with the game (play-test X4.4): no deadline runs on
+            election.deadline = None  # to close it late, "the bot was offline", once the game is reopened
         uow.end(game)
     await uow.session.flush()
 

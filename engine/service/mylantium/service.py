@@ -55,6 +55,7 @@ from engine.service.mylantium.state import (
     round_starts,
     rules_of,
     set_in_play,
+    stop_candidates,
     territory_rows,
     unit_rows,
 )
@@ -279,7 +280,10 @@ class MylantiumService(RulesetService):
                     changes["choice_dropped"] = True  # which one is in the choice's own event (secret)
             elif party is not None:
                 row.party = party.value
+            back = bool(in_play) and not row.in_play
             if in_play is not None:
+                if row.in_play and not in_play:  # out of play: its Candidate stops running (play-test X1.1)
+                    await stop_candidates(uow.session, game_id, [row])
                 row.in_play = in_play
             player = await uow.session.get(Player, row.player_id)
             rejoined = bool(in_play) and player is not None and player.removed
@@ -287,7 +291,7 @@ class MylantiumService(RulesetService):
                 player.removed, player.active = False, True
                 changes["rejoined"] = True
             idle = None
-            if rejoined:  # their Candidate stopped running at the removal and does not run again by itself
+            if rejoined or back:  # its Candidate stopped running when it left play and does not run again by itself
                 idle = next((c.name for c in await candidate_rows(uow.session, game_id)
                              if c.faction_id == row.id and not c.discarded and not c.running), None)
             await uow.session.flush()

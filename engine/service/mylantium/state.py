@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import exists, select
+from sqlalchemy import delete, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -26,6 +26,7 @@ from engine.store.models import Event, Game, Player
 from engine.store.models.mylantium import (
     MylCandidate,
     MylChain,
+    MylChoice,
     MylElection,
     MylFaction,
     MylGovernment,
@@ -195,6 +196,27 @@ async def open_election(session: AsyncSession, game_id: int) -> MylElection | No
     found = await session.execute(select(MylElection).where(MylElection.game_id == game_id,
                                                             MylElection.status == "open"))
     return found.scalar_one_or_none()
+
+
+async def stop_candidates(session: AsyncSession, game_id: int, gone: Sequence[MylFaction]) -> tuple[str, ...]:
+    """The Candidates of Factions that have just left play (a Vanguard crushed or put down, a failed coup, a
+    moderator's ``in_play:false``) stop running: a Faction that "withdraws from the game entirely" (R1-43, R1-44.5)
+    has no candidate in its elections, so one cannot take the Presidency for it (play-test X1.1). The choices made
+    for them in an open Primary are dropped (those Factions choose again), as at a ``/player remove``. A Faction
+    brought back (``in_play:true``) gets its Candidate back with ``/candidate set running:true``. Returns the names
+    of the Candidates stopped."""
+    ids = {f.id for f in gone}
+    if not ids:
+        return ()
+    stopped = [c for c in await candidate_rows(session, game_id)
+               if c.faction_id in ids and c.running and not c.discarded]
+    for candidate in stopped:
+        candidate.running = False
+    election = await open_election(session, game_id)
+    if election is not None and election.stage == "primary" and stopped:
+        await session.execute(delete(MylChoice).where(MylChoice.election_id == election.id,
+                                                      MylChoice.choice.in_([c.name for c in stopped])))
+    return tuple(c.name for c in stopped)
 
 
 async def election_of(session: AsyncSession, game_id: int, turn: int, stage: str) -> MylElection | None:
