@@ -852,3 +852,55 @@ def test_a_restore_that_cannot_keep_what_the_old_database_posted_is_done_all_the
         "malformed): at its next start the bot may post again a result card posted after the backup was taken, and "
         "post a kept message (a running count, a set-up summary) again instead of editing it.",
         "clerk: the old database recorded nothing after the backup: nothing was undone."]
+
+
+async def test_a_restore_over_another_history_of_the_game_undoes_it_from_where_the_two_part(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """b1.db, then alice votes Aye and b2.db; b1.db is restored and the round is played differently: carol, bob and
+    alice vote. The old database's ledger then numbers its three ballots as b2.db numbers alice's one and more:
+    comparing numbers, restoring b2.db undid only the old database's events past b2.db's last (two ballots), and took
+    carol's (the first) for alice's. Compared by what they hold, the two ledgers part after b1.db's last event: all
+    three are undone, told in the game's channel and to each of them, and b2.db's ballot of alice stands again."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    assert main(["backup", "b1.db"]) == 0
+    shared, _ = ledger(database, game)
+    await alice_votes_aye(url, game)
+    assert main(["backup", "b2.db"]) == 0
+    assert main(["restore", "b1.db"]) == 0
+    set_aside(database, tmp_path)
+    engine, clerk = clerk_on(url, datetime(2026, 3, 1, 18, 5, tzinfo=UTC))
+    try:
+        for user, form in ((13, "Vote: Aye"), (12, "Vote: Nay"), (11, "Vote: Nay")):  # carol, bob, alice
+            await clerk.landsdraad.ballots.cast_ballot(game, user_id=user, received_at=clerk.clock.now(),
+                                                       command=parse_ballot(form), source_id=f"h2-{user}")
+    finally:
+        await engine.dispose()
+    with sqlite3.connect(database) as connection:  # b1.db's restore's notices were sent
+        connection.execute("UPDATE owed_messages SET outcome = 'sent', done_at = '2026-03-01 18:04:00'")
+    connection.close()
+    capsys.readouterr()
+
+    assert main(["restore", "b2.db"]) == 0
+
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[2] == (
+        "  sirius: 3 events from 2026-03-01 18:05:00 UTC (BallotCast 3); players who acted: carol, bob, alice; the "
+        f"backup's ledger of it parts from the old database's after event #{shared} (one of them was restored from an "
+        "earlier backup and played on differently): these are the old database's events after it, and the backup's 1 "
+        "event after it, which the old database did not hold, stand again")
+    found = notices(database)
+    assert [lane for lane, _, _, _ in found] == ["channel:901", "user:13", "user:12", "user:11"]
+    post, *_, alice = (text for _, _, _, text in found)
+    assert post.startswith(
+        "⚠️ **sirius: my records were restored from a backup**: they are as they were on 2026-03-01 18:00 UTC, in a "
+        "history of this game that parts from mine on 2026-03-01 18:05 UTC (a backup restored before was played on "
+        "differently). What I recorded in this game from then on is undone, though I acknowledged it, and what the "
+        "backup holds from then on stands.\n"
+        "Undone: 3 crisis ballots.\n")
+    assert alice.startswith(
+        "⚠️ My records of **sirius** were restored from a backup: they are as they were on 2026-03-01 18:00 UTC, in a "
+        "history of the game that parts from mine on 2026-03-01 18:05 UTC, so what you sent there from then on is "
+        "undone, though I acknowledged it. Send again what you still mean:\n"
+        "- your crisis ballot in round 1: **Nay** (sent 2026-03-01 18:05 UTC) → DM me `Vote: Nay`")
+    assert [e[4]["option"] for e in ledger(database, game)[1] if e[1] == "BallotCast"] == ["aye"]
