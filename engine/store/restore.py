@@ -9,7 +9,8 @@ kept beside it (``clerk.db.before-restore-<time>``), never deleted; the backup i
 checked again and renamed into place. Messages the backup still owes that the old database had sent since are marked
 sent in the copy first (``settle_as_before``), so the bot does not send them twice; what the old database posted
 since and tracks outside the outgoing queue (results' announcements recorded posted, kept messages' whereabouts, what
-a channel was told once) is kept by the caller's ``settle`` (``bot/actions/restore_settle.py``), for the same reason.
+a channel was told once, a game's move to another channel) is kept by the caller's ``settle``
+(``bot/actions/restore_settle.py``), for the same reason.
 
 Before the copy is renamed into place, it is also compared with the old database (``undone_by_restore``: what the
 restore undoes, game by game, from where the two ledgers part: ``shared_seqs``, by what the events hold), and the
@@ -66,6 +67,20 @@ class Tell(Protocol):
     def __call__(self, restored: Path, undone: Sequence[Undone], as_of: datetime | None) -> Told: ...
 
 
+class Move(NamedTuple):
+    """A game the old database moved to another channel after the backup (``/game move``)."""
+
+    game: str
+    channel_id: int
+    """The channel it is played in now, in the old database."""
+    kept: bool
+    """True: the restored database keeps the move (its channel and ``GameMoved``); False: it has the game where the
+    backup has it (``why``)."""
+    was: int
+    """The game's channel in the backup."""
+    why: str = ""
+
+
 class Settled(NamedTuple):
     """What a restore's ``settle`` kept in the restored database of what the old one posted after the backup and tracks
     outside the outgoing queue (bot/actions/restore_settle.py)."""
@@ -75,7 +90,9 @@ class Settled(NamedTuple):
     since, now recorded posted as it had them; those ``settle_as_before`` counted already are not counted again."""
     kept: frozenset[tuple[int, int]] = frozenset()
     """(game id, number in the old database's ledger) of the old database's events the restored one now holds too
-    (its ``ResultPosted``): not undone by the restore."""
+    (its ``ResultPosted``, its ``GameMoved``): not undone by the restore."""
+    moves: tuple[Move, ...] = ()
+    """The games the old database moved to another channel after the backup (``/game move``): kept or not."""
 
 
 class Settle(Protocol):
@@ -103,6 +120,9 @@ class Restored(NamedTuple):
     """Notices of an earlier restore the old database still owed, owed again in the restored one (``carry_notices``)."""
     unsettled: str | None = None
     """Why ``settle`` failed (the restore is done all the same, and nothing of it written), or None."""
+    moves: tuple[Move, ...] = ()
+    """The games the old database moved to another channel after the backup, and whether the restore kept it
+    (``settle``)."""
 
 
 def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell: Tell | None = None,
@@ -130,6 +150,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
     undone: list[Undone] | None = None
     unread = told = unsettled = None
     already_sent = carried = 0
+    settled = Settled()
     try:
         shutil.copyfile(source, temporary)
         report = check_backup(temporary)
@@ -142,7 +163,6 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
             keep_what_discord_said(temporary, live)
             carried = carry_notices(temporary, live)
             since = last_seqs(temporary)  # before ``settle`` appends to the ledger
-            settled = Settled()
             if settle is not None:
                 try:
                     settled = settle(temporary, live)  # one transaction: nothing of it is written if it fails
@@ -164,7 +184,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
     finally:
         temporary.unlink(missing_ok=True)
     return Restored(BackupReport(live, size, report.games, report.events, report.revision), aside, already_sent,
-                    undone, unread, told, carried, unsettled)
+                    undone, unread, told, carried, unsettled, settled.moves)
 
 
 DELIVERED = ("sent", "undeliverable")
@@ -485,6 +505,6 @@ def owes_messages(restored: Path) -> bool:
         connection.close()
 
 
-__all__ = ["DELIVERED", "NOTICE_NONCE", "Record", "Restored", "Settle", "Settled", "Tell", "Told", "Undone",
+__all__ = ["DELIVERED", "NOTICE_NONCE", "Move", "Record", "Restored", "Settle", "Settled", "Tell", "Told", "Undone",
            "backup_time", "carry_notices", "delivery_state", "keep_what_discord_said", "last_seqs", "owes_messages",
            "restore_sqlite", "settle_as_before", "shared_seqs", "undone_by_restore"]
