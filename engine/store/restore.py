@@ -335,8 +335,9 @@ def shared_seqs(old: Path, restored: Path) -> dict[int, int]:
     connection = sqlite3.connect(f"{restored.resolve().as_uri()}?mode=ro", uri=True)
     try:
         connection.execute("ATTACH DATABASE ? AS old", (f"{old.resolve().as_uri()}?mode=ro",))
-        lasts = {int(i): int(last) for i, last in connection.execute(
-            "SELECT n.id, MIN(n.last_seq, o.last_seq) FROM main.games AS n JOIN old.games AS o ON o.id = n.id")}
+        had = {int(i): int(last) for i, last in connection.execute("SELECT id, last_seq FROM old.games")}
+        lasts = {int(i): min(int(last), had[int(i)]) for i, last in connection.execute(
+            "SELECT id, last_seq FROM main.games") if int(i) in had}
         parted = {int(i): int(seq) - 1 for i, seq in connection.execute(
             "SELECT n.game_id, MIN(n.seq) FROM main.events AS n JOIN old.events AS o "
             "ON o.game_id = n.game_id AND o.seq = n.seq WHERE o.kind IS NOT n.kind OR o.actor IS NOT n.actor "
