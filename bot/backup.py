@@ -53,6 +53,14 @@ def run_restore(settings: Settings, path: str) -> int:
         many, them = (f"{already_sent} messages", "them") if already_sent != 1 else ("1 message", "it")
         print(f"clerk: {many} the backup still owed went to Discord after it was taken: marked as the old database "
               f"has {them}, so the bot does not send {them} again.")
+    for move in restored.moves:
+        moved = f"clerk: {move.game} was moved from channel {move.was} to channel {move.channel_id} after the backup"
+        if move.kept:
+            print(f"{moved} (/game move): the restored database keeps the move (recorded as it was), as its players "
+                  "are there now: the bot posts for it there.")
+        else:
+            print(f"{moved} (/game move), but {move.why}: the restored database has it in channel {move.was}, as the "
+                  "backup has it. Run /game move in the channel it should be played in.")
     if restored.unsettled is not None:
         print(f"clerk: could not check what the old database posted after the backup ({restored.unsettled}): at its "
               "next start the bot may post again a result card posted after the backup was taken, and post a kept "

@@ -28,14 +28,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.__main__ import main
 from bot.actions.outbox import EXPLAINS, Keep, Outgoing, ToChannel, ToThread
-from bot.actions.wire import encode
+from bot.actions.wire import encode, retarget
 from engine.core.stamps import utc_text
 from engine.landsdraad.ballot import parse_ballot
 from engine.landsdraad.transfers import parse_transfer
 from engine.service import Clerk
 from engine.service.announcements import card_tag, posted_marker, warning_marker
 from engine.service.clock import ManualClock, RandomDice
-from engine.service.marks import CHANNEL_LOST, UNREAD
+from engine.service.marks import CHANNEL_LOST, MOVED_FROM, UNREAD
 from engine.service.owed import NOTICE, Owed, owe_in_file
 from engine.store.backup import head_revision
 from engine.store.database import make_engine, make_sessionmaker
@@ -851,4 +851,219 @@ def test_a_restore_that_cannot_keep_what_the_old_database_posted_is_done_all_the
         "clerk: could not check what the old database posted after the backup (DatabaseError: database disk image is "
         "malformed): at its next start the bot may post again a result card posted after the backup was taken, and "
         "post a kept message (a running count, a set-up summary) again instead of editing it.",
+        "clerk: the old database recorded nothing after the backup: nothing was undone."]
+
+
+async def move_sirius(url: str, game: int, to: int, at: datetime, source_id: str) -> None:
+    """``/game move`` of sirius to the channel ``to``, what was held for its old channel owed again there (as the
+    front end's move does in its transaction)."""
+    engine, clerk = clerk_on(url, at)
+    try:
+        await clerk.games.move(game, channel_id=to, actor=1, source_id=source_id,
+                               release=lambda owed: retarget(owed, to))
+    finally:
+        await engine.dispose()
+
+
+def game_rows(database: Path) -> dict[int, tuple[str, int]]:
+    with sqlite3.connect(database) as connection:
+        found = {int(i): (str(n), int(c)) for i, n, c in connection.execute("SELECT id, name, channel_id FROM games")}
+    connection.close()
+    return found
+
+
+def owed_rows(database: Path, *nonces: str) -> dict[str, tuple[str, str | None]]:
+    """nonce -> (lane, outcome)."""
+    with sqlite3.connect(database) as connection:
+        found = {str(n): (str(lane), outcome) for n, lane, outcome in connection.execute(
+            f"SELECT nonce, lane, outcome FROM owed_messages WHERE nonce IN ({', '.join('?' * len(nonces))})", nonces)}
+    connection.close()
+    return found
+
+
+async def test_a_game_moved_after_the_backup_is_kept_where_its_players_are_now(
+        live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    """#901 was deleted before the backup: the backup holds two posts for it and the mark that the moderators were
+    told. After the backup the game is moved to #950 (``/game move``: the held posts owed there, one sent since) and
+    bob votes. Restored as the backup had it, the game was back in the deleted channel: the posts held for good, the
+    moderators told again, the restore's own post held there too. The restore keeps the move: the game's channel, its
+    ``GameMoved`` as the restored ledger's next event (as the old database recorded it), the ``moved_from`` mark and
+    not the lost channel's, the held posts owed in #950 (the one sent marked so), the restore's post to #950; and only
+    bob's ballot is undone."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    await alice_votes_aye(url, game)
+    held = [Outgoing(ToChannel(901), text="sirius: round 1 closes soon"),
+            Outgoing(ToThread(901, "crisis-1", game), text="in its thread")]
+    assert owe_in_file(database, datetime(2026, 3, 1, 18, 0, tzinfo=UTC), [
+        Owed("channel:901", 901, NOTICE, "n-held-sent", encode(held[0])),
+        Owed("thread:901:crisis-1", None, NOTICE, "n-held-owed", encode(held[1]))]) == 2
+    engine, clerk = clerk_on(url, datetime(2026, 3, 1, 18, 0, tzinfo=UTC))
+    try:
+        await clerk.marks.mark(game, CHANNEL_LOST, "901")
+    finally:
+        await engine.dispose()
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE owed_messages SET outcome = 'held' WHERE nonce LIKE 'n-held-%'")
+    connection.close()
+    assert main(["backup", "b.db"]) == 0
+    await move_sirius(url, game, 950, datetime(2026, 3, 1, 18, 5, tzinfo=UTC), "mv1")
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE owed_messages SET outcome = 'sent', done_at = '2026-03-01 18:05:01' "
+                           "WHERE nonce = 'n-held-sent'")
+    connection.close()
+    engine, clerk = clerk_on(url, datetime(2026, 3, 1, 18, 6, tzinfo=UTC))
+    try:
+        await clerk.landsdraad.ballots.cast_ballot(game, user_id=12, received_at=clerk.clock.now(),
+                                                   command=parse_ballot("Vote: Nay"), source_id="m12")
+    finally:
+        await engine.dispose()
+    _, old_events = ledger(database, game)
+    [moved] = [event for event in old_events if event[1] == "GameMoved"]
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    last, events = ledger(database, game)
+    assert last == len(events) and events[-1] == (last, *moved[1:])
+    assert events[-1][4] == {"from": 901, "to": 950, "deleted": True}
+    assert "m12" not in [source for _, _, source, _, _ in events]  # bob's ballot is undone
+    assert game_rows(database) == {game: ("sirius", 950)}
+    assert _marks(database) == {(game, MOVED_FROM): "901"}
+    assert owed_rows(database, "n-held-sent", "n-held-owed") == {
+        "n-held-sent": ("channel:950", "sent"), "n-held-owed": ("thread:950:crisis-1", None)}
+    assert [(lane, channel) for lane, channel, _, _ in notices(database)] == [("channel:950", 950), ("user:12", None)]
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[1:3] == [
+        "clerk: 1 message the backup still owed went to Discord after it was taken: marked as the old database has "
+        "it, so the bot does not send it again.",
+        "clerk: sirius was moved from channel 901 to channel 950 after the backup (/game move): the restored database "
+        "keeps the move (recorded as it was), as its players are there now: the bot posts for it there."]
+    assert printed[4] == "  sirius: 1 event from 2026-03-01 18:06:00 UTC (BallotCast 1); players who acted: bob"
+
+
+async def test_a_move_to_a_channel_the_backup_gives_another_game_is_not_kept_and_said(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Backups of two histories: b2.db holds vega in #950, made after b1.db; b1.db is restored and sirius is moved
+    to #950 there. Restoring b2.db over that cannot keep the move (one channel, one game): sirius stays in #901, as
+    b2.db has it, the move is undone and told in #901, and the host is told to move it again."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    assert main(["backup", "b1.db"]) == 0
+    engine, clerk = clerk_on(url, datetime(2026, 3, 1, 18, 1, tzinfo=UTC))
+    try:
+        await clerk.games.create_game(guild_id=900, channel_id=950, name="vega", ruleset="landsdraad",
+                                      moderator_role_id=None, actor=1)
+    finally:
+        await engine.dispose()
+    assert main(["backup", "b2.db"]) == 0
+    assert main(["restore", "b1.db"]) == 0
+    set_aside(database, tmp_path)
+    await move_sirius(url, game, 950, datetime(2026, 3, 1, 18, 5, tzinfo=UTC), "mv1")
+    capsys.readouterr()
+
+    assert main(["restore", "b2.db"]) == 0
+
+    assert sorted(game_rows(database).values()) == [("sirius", 901), ("vega", 950)]
+    assert "GameMoved" not in [kind for _, kind, *_ in ledger(database, game)[1]]
+    assert [lane for lane, _, _, _ in notices(database)] == ["channel:901"]
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[1] == (
+        "clerk: sirius was moved from channel 901 to channel 950 after the backup (/game move), but the restored "
+        "database has vega there: the restored database has it in channel 901, as the backup has it. Run /game move "
+        "in the channel it should be played in.")
+    assert printed[3] == "  sirius: 1 event from 2026-03-01 18:05:00 UTC (GameMoved 1)"
+
+
+async def test_a_restore_over_another_history_of_the_game_undoes_it_from_where_the_two_part(
+        live: tuple[Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """b1.db, then alice votes Aye and b2.db; b1.db is restored and the round is played differently: carol, bob and
+    alice vote. The old database's ledger then numbers its three ballots as b2.db numbers alice's one and more:
+    comparing numbers, restoring b2.db undid only the old database's events past b2.db's last (two ballots), and took
+    carol's (the first) for alice's. Compared by what they hold, the two ledgers part after b1.db's last event: all
+    three are undone, told in the game's channel and to each of them, and b2.db's ballot of alice stands again."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    assert main(["backup", "b1.db"]) == 0
+    shared, _ = ledger(database, game)
+    await alice_votes_aye(url, game)
+    assert main(["backup", "b2.db"]) == 0
+    assert main(["restore", "b1.db"]) == 0
+    set_aside(database, tmp_path)
+    engine, clerk = clerk_on(url, datetime(2026, 3, 1, 18, 5, tzinfo=UTC))
+    try:
+        for user, form in ((13, "Vote: Aye"), (12, "Vote: Nay"), (11, "Vote: Nay")):  # carol, bob, alice
+            await clerk.landsdraad.ballots.cast_ballot(game, user_id=user, received_at=clerk.clock.now(),
+                                                       command=parse_ballot(form), source_id=f"h2-{user}")
+    finally:
+        await engine.dispose()
+    with sqlite3.connect(database) as connection:  # b1.db's restore's notices were sent
+        connection.execute("UPDATE owed_messages SET outcome = 'sent', done_at = '2026-03-01 18:04:00'")
+    connection.close()
+    capsys.readouterr()
+
+    assert main(["restore", "b2.db"]) == 0
+
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[2] == (
+        "  sirius: 3 events from 2026-03-01 18:05:00 UTC (BallotCast 3); players who acted: carol, bob, alice; the "
+        f"backup's ledger of it parts from the old database's after event #{shared} (one of them was restored from an "
+        "earlier backup and played on differently): these are the old database's events after it, and the backup's 1 "
+        "event after it, which the old database did not hold, stand again")
+    found = notices(database)
+    assert [lane for lane, _, _, _ in found] == ["channel:901", "user:13", "user:12", "user:11"]
+    post, *_, alice = (text for _, _, _, text in found)
+    assert post.startswith(
+        "⚠️ **sirius: my records were restored from a backup**: they are as they were on 2026-03-01 18:00 UTC, in a "
+        "history of this game that parts from mine on 2026-03-01 18:05 UTC (a backup restored before was played on "
+        "differently). What I recorded in this game from then on is undone, though I acknowledged it, and what the "
+        "backup holds from then on stands.\n"
+        "Undone: 3 crisis ballots.\n")
+    assert alice.startswith(
+        "⚠️ My records of **sirius** were restored from a backup: they are as they were on 2026-03-01 18:00 UTC, in a "
+        "history of the game that parts from mine on 2026-03-01 18:05 UTC, so what you sent there from then on is "
+        "undone, though I acknowledged it. Send again what you still mean:\n"
+        "- your crisis ballot in round 1: **Nay** (sent 2026-03-01 18:05 UTC) → DM me `Vote: Nay`")
+    assert [e[4]["option"] for e in ledger(database, game)[1] if e[1] == "BallotCast"] == ["aye"]
+
+
+async def test_a_chain_of_moves_and_a_move_into_a_channel_another_game_left_are_kept(
+        live: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    """After the backup vega leaves #902 for #960, and sirius moves twice, #901 to #950 to #902: each game is kept
+    where it is played now (one channel a game in the restored database too: sirius takes the channel vega left), with
+    each of its moves in order as its ledger's next events; nothing is undone."""
+    database, game = live
+    url = f"sqlite+aiosqlite:///{database}"
+    engine, clerk = clerk_on(url, datetime(2026, 3, 1, 18, 0, tzinfo=UTC))
+    try:
+        vega = (await clerk.games.create_game(guild_id=900, channel_id=902, name="vega", ruleset="landsdraad",
+                                              moderator_role_id=None, actor=1)).id
+    finally:
+        await engine.dispose()
+    assert main(["backup", "b.db"]) == 0
+    engine, clerk = clerk_on(url, datetime(2026, 3, 1, 18, 5, tzinfo=UTC))
+    try:
+        await clerk.games.move(vega, channel_id=960, actor=1, source_id="mv-vega")
+        await clerk.games.move(game, channel_id=950, actor=1, source_id="mv-1")
+        await clerk.games.move(game, channel_id=902, actor=1, source_id="mv-2")
+    finally:
+        await engine.dispose()
+    old = {g: ledger(database, g)[1] for g in (game, vega)}
+    capsys.readouterr()
+
+    assert main(["restore", "b.db"]) == 0
+
+    assert game_rows(database) == {game: ("sirius", 902), vega: ("vega", 960)}
+    for g in (game, vega):
+        last, events = ledger(database, g)
+        assert events == old[g] and last == len(events)
+    assert [e[4] for e in ledger(database, game)[1] if e[1] == "GameMoved"] == [
+        {"from": 901, "to": 950, "deleted": False}, {"from": 950, "to": 902, "deleted": False}]
+    assert _marks(database) == {(game, MOVED_FROM): "950", (vega, MOVED_FROM): "902"}
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[1:] == [
+        "clerk: sirius was moved from channel 901 to channel 902 after the backup (/game move): the restored database "
+        "keeps the move (recorded as it was), as its players are there now: the bot posts for it there.",
+        "clerk: vega was moved from channel 902 to channel 960 after the backup (/game move): the restored database "
+        "keeps the move (recorded as it was), as its players are there now: the bot posts for it there.",
         "clerk: the old database recorded nothing after the backup: nothing was undone."]

@@ -142,10 +142,23 @@ class _Game:
     def name(self, user_id: int) -> str:
         return self.game.names.get(user_id) or f"<@{user_id}>"
 
+    def parted(self) -> str | None:
+        """When the backup's records of the game part from the old database's before the backup's end (one of them was
+        restored from an earlier backup and played on differently): the time of the first record undone, as the
+        notices say it; else None."""
+        return stamp(self.game.records[0].at) if self.game.shared is not None and self.game.records else None
+
     def post(self) -> str:
         """The game channel's post: nothing in it that the channel may not read."""
-        lines = [f"⚠️ **{self.game.game}: my records were restored from a backup**: {_as_of(self.as_of)}, and what "
-                 "was recorded in this game after that is undone, though I acknowledged it."]
+        if (parted := self.parted()) is not None:
+            head = (f"⚠️ **{self.game.game}: my records were restored from a backup**: {_as_of(self.as_of)}, in a "
+                    f"history of this game that parts from mine on {parted} (a backup restored before was played on "
+                    "differently). What I recorded in this game from then on is undone, though I acknowledged it, and "
+                    "what the backup holds from then on stands.")
+        else:
+            head = (f"⚠️ **{self.game.game}: my records were restored from a backup**: {_as_of(self.as_of)}, and what "
+                    "was recorded in this game after that is undone, though I acknowledged it.")
+        lines = [head]
         if self.counts:
             counted = [f"{n:,} {one if n == 1 else several}" for (one, several), n in self.counts.items()]
             lines.append(f"Undone: {_listed(counted)}.")
@@ -171,8 +184,13 @@ class _Game:
     def dms(self, user_id: int) -> list[Outgoing]:
         """The DMs to ``user_id`` (one, unless its lines pass Discord's limit): their own records only."""
         game = self.game.game
-        head = (f"⚠️ My records of **{game}** were restored from a backup: {_as_of(self.as_of)}, so what you sent "
-                "there after that is undone, though I acknowledged it. Send again what you still mean:")
+        if (parted := self.parted()) is not None:
+            head = (f"⚠️ My records of **{game}** were restored from a backup: {_as_of(self.as_of)}, in a history of "
+                    f"the game that parts from mine on {parted}, so what you sent there from then on is undone, though "
+                    "I acknowledged it. Send again what you still mean:")
+        else:
+            head = (f"⚠️ My records of **{game}** were restored from a backup: {_as_of(self.as_of)}, so what you sent "
+                    "there after that is undone, though I acknowledged it. Send again what you still mean:")
         lines = [f"- {self._yours(how, record)} (sent {stamp(record.at)}) → {how.again(record.payload)}"
                  for how, record in self.own[user_id]]
         if user_id not in self.game.players_now:

@@ -26,8 +26,19 @@ database before it is put in place:
   ``channel_lost``, the moderators told their channel was deleted): as the old database has it, or the bot tells
   it again.
 
-Only for a game that is the same in both databases (id, name and channel; a game moved after the backup is left as
-the backup has it). Read from the old database (read only), written in one transaction in the restored one."""
+- **Where a game is played** (``/game move``, engine/service/games.py). A game the old database moved to another
+  channel after the backup is played there now: the channel is a fact of Discord, like a message posted, and the
+  backup's may be deleted (what the bot posts there would be held and the moderators told again) or read by nobody.
+  The restored database keeps the move: the game's channel as the old database has it, its ``GameMoved`` events (as
+  they were: actor, payload, time, source id) numbered as the restored ledger's next events, as a result's
+  ``ResultPosted``, the ``moved_from`` mark (a message owed for the old channel and refused there goes to the new
+  one), and what the backup held for its channel (deleted) owed again in the new one, as the move did (the old
+  database's outcome kept where it sent it). Only a chain of moves from the channel the backup has the game in (the
+  old database's moves after the last event the two ledgers hold alike: ``engine.store.restore.shared_seqs``), and
+  not to a channel the restored database gives another game: those are left as the backup has them, and said.
+
+Only for a game that is the same in both databases (id, name and channel, once its move is kept). Read from the old
+database (read only), written in one transaction in the restored one."""
 
 from __future__ import annotations
 
@@ -37,19 +48,22 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, create_engine, delete
+from sqlalchemy import Connection, create_engine, delete, update
 from sqlalchemy.dialects.sqlite import insert
 
 from bot.actions.outbox import EXPLAINS, POSTED, WARNED
+from bot.actions.wire import retarget
 from engine.service.announcements import posted_key, posted_marker, warned_key, warning_marker
-from engine.service.marks import CHANNEL_LOST, UNREAD
+from engine.service.marks import CHANNEL_LOST, MOVED_FROM, UNREAD
+from engine.service.owed import HELD, Owed, release_in
 from engine.service.uow import append_event
 from engine.store.database import JSON_SERIALIZER
-from engine.store.models import GameMark, PostedMessage
-from engine.store.restore import DELIVERED, Settled
+from engine.store.models import Game, GameMark, PostedMessage
+from engine.store.restore import DELIVERED, Move, Settled, shared_seqs
 
 KEEP = "keep:"
 """How the ``coalesce`` of a kept message's updates begins: ``keep:<game>:<key>`` (bot/discord/delivery.py,
@@ -66,12 +80,31 @@ MARKS = (UNREAD, CHANNEL_LOST)
 
 
 class _Posted(NamedTuple):
+    """An event of the old database the restored one records too, as its next one."""
+
     game_id: int
     seq: int
     """Its number in the old database's ledger."""
     payload: dict[str, Any]
-    source_id: str
+    source_id: str | None
     at: datetime
+    kind: str = "ResultPosted"
+    actor: int | None = None
+
+
+class _Moving(NamedTuple):
+    """A game whose moves after the backup the restored database keeps."""
+
+    game_id: int
+    came_from: int
+    """Its channel in the backup."""
+    to: int
+    """Its channel in the old database."""
+    events: list[_Posted]
+    """Its ``GameMoved`` events after the backup, in order."""
+    delivered: list[tuple[str, Any, str]] | None
+    """(outcome, done_at, nonce) of each message the backup held for its channel (deleted) that the old database
+    delivered since (``DELIVERED``); None when either database is older than the outgoing queue."""
 
 
 def _read_only(path: Path) -> sqlite3.Connection:
@@ -107,24 +140,94 @@ def settle_posted(restored: Path, old: Path) -> Settled:
         needed = {"games", "events", "posted_messages"}
         if not needed <= have or not needed <= had or "status" not in _columns(new, "games"):
             return Settled()  # a backup older than these (the bot migrates it at start): nothing to keep
-        games = _same_games(new, before)
+        outbox = "owed_messages" in have and "owed_messages" in had
+        moving, moves = _moves(new, before, shared_seqs(old, restored), outbox)
+        games = _same_games(new, before, {m.game_id: m.to for m in moving})
         owed = _owed_of(new) if "owed_messages" in have else _Owed()
         posted, rows, messages = _announcements(new, before, games, owed)
         rows += _kept(new, before, games, owed)
-        marks = _marks(new, before, games) if "game_marks" in have and "game_marks" in had else []
+        marks = []
+        if "game_marks" in have and "game_marks" in had:
+            marks = _marks(new, before, games, MARKS) + _marks(new, before, [m.game_id for m in moving], (MOVED_FROM,))
     finally:
         new.close()
         before.close()
-    if posted or rows or marks:
-        _write(restored, posted, rows, marks)
-    return Settled(messages, frozenset((p.game_id, p.seq) for p in posted))
+    messages += sum(len(m.delivered or ()) for m in moving)
+    if posted or rows or marks or moving:
+        _write(restored, posted, rows, marks, moving)
+    kept = [(p.game_id, p.seq) for p in posted] + [(e.game_id, e.seq) for m in moving for e in m.events]
+    return Settled(messages, frozenset(kept), tuple(moves))
 
 
-def _same_games(new: sqlite3.Connection, before: sqlite3.Connection) -> dict[int, int]:
-    """Game id -> its ``last_seq`` in the backup, of each game the same in both (id, name, channel)."""
+def _same_games(new: sqlite3.Connection, before: sqlite3.Connection, moved: dict[int, int]) -> dict[int, int]:
+    """Game id -> its ``last_seq`` in the backup, of each game the same in both (id, name, channel; ``moved``: game id
+    -> the channel the restored database moves it to)."""
     had = {int(i): (str(n), int(c)) for i, n, c in before.execute("SELECT id, name, channel_id FROM games")}
     return {int(i): int(last) for i, n, c, last in new.execute("SELECT id, name, channel_id, last_seq FROM games")
-            if had.get(int(i)) == (str(n), int(c))}
+            if had.get(int(i)) == (str(n), moved.get(int(i), int(c)))}
+
+
+def _moves(new: sqlite3.Connection, before: sqlite3.Connection, shared: dict[int, int], outbox: bool
+           ) -> tuple[list[_Moving], list[Move]]:
+    """The games the old database moved to another channel after the backup: those the restored database keeps the
+    moves of (this module's head), and what is said of each."""
+    games = {int(i): (str(n), int(c)) for i, n, c in new.execute("SELECT id, name, channel_id FROM games")}
+    now_in = {int(i): int(c) for i, n, c in before.execute("SELECT id, name, channel_id FROM games")
+              if games.get(int(i), ("",))[0] == str(n)}
+    found: dict[int, list[_Posted]] = defaultdict(list)
+    for game_id, seq, actor, payload, source_id, at in before.execute(
+            "SELECT game_id, seq, actor, payload, source_id, at FROM events WHERE kind = 'GameMoved' "
+            "ORDER BY game_id, seq"):
+        game_id, seq = int(game_id), int(seq)
+        if game_id in now_in and seq > shared.get(game_id, 0):
+            found[game_id].append(_Posted(game_id, seq, json.loads(payload), None if source_id is None
+                                          else str(source_id), _utc(at), "GameMoved",
+                                          None if actor is None else int(actor)))
+    ids = sorted({e.source_id for events in found.values() for e in events if e.source_id is not None})
+    sources = {str(s) for (s,) in new.execute(  # the backup holds the move itself: elsewhere in its ledger
+        f"SELECT source_id FROM events WHERE source_id IN ({', '.join('?' * len(ids))})", ids)} if ids else set()
+    moves: dict[int, Move] = {}
+    for game_id, events in found.items():
+        name, was = games[game_id]
+        chain = [was] + [int(e.payload.get("to", 0)) for e in events]
+        froms = [int(e.payload.get("from", 0)) for e in events]
+        move = Move(name, now_in[game_id], True, was)
+        if froms != chain[:-1] or chain[-1] != now_in[game_id] or any(e.source_id in sources for e in events):
+            move = move._replace(kept=False, why=(
+                "its first move after the backup is from another channel than the backup's: the two databases' "
+                "records of it part before it"))
+        moves[game_id] = move
+    taken = {channel: game_id for game_id, (_, channel) in games.items()}
+    while True:  # a game moved to a channel the restored database gives another game (that stays there) is not moved
+        staying = {channel: game_id for channel, game_id in taken.items()
+                   if game_id not in moves or not moves[game_id].kept}
+        refused = [(game_id, staying[m.channel_id]) for game_id, m in moves.items()
+                   if m.kept and staying.get(m.channel_id, game_id) != game_id]
+        if not refused:
+            break
+        for game_id, other in refused:
+            moves[game_id] = moves[game_id]._replace(kept=False, why=(
+                f"the restored database has {games[other][0]} there"))
+    moving = [_Moving(game_id, m.was, m.channel_id, found[game_id], _delivered_since(new, before, m.was) if outbox
+                      else None) for game_id, m in moves.items() if m.kept]
+    return moving, list(moves.values())
+
+
+def _delivered_since(new: sqlite3.Connection, before: sqlite3.Connection, channel_id: int
+                     ) -> list[tuple[str, Any, str]]:
+    """(outcome, done_at, nonce) of the messages the backup held for ``channel_id`` (deleted) and its threads that the
+    old database delivered since (its ``/game move`` released them to the game's new channel)."""
+    held = [str(n) for (n,) in new.execute(
+        "SELECT nonce FROM owed_messages WHERE outcome = ? AND (lane = ? OR lane LIKE ?)",
+        (HELD, f"channel:{channel_id}", f"{THREAD}{channel_id}:%"))]
+    found: list[tuple[str, Any, str]] = []
+    for start in range(0, len(held), 500):
+        nonces = held[start:start + 500]
+        delivered, listed = ", ".join("?" * len(DELIVERED)), ", ".join("?" * len(nonces))
+        found += [(str(o), d, str(n)) for o, d, n in before.execute(
+            f"SELECT outcome, done_at, nonce FROM owed_messages WHERE outcome IN ({delivered}) AND nonce IN "
+            f"({listed})", (*DELIVERED, *nonces))]
+    return found
 
 
 @dataclass(frozen=True)
@@ -246,35 +349,62 @@ def _kept(new: sqlite3.Connection, before: sqlite3.Connection, games: Iterable[i
     return rows
 
 
-def _marks(new: sqlite3.Connection, before: sqlite3.Connection, games: Iterable[int]
+def _marks(new: sqlite3.Connection, before: sqlite3.Connection, games: Iterable[int], keys: tuple[str, ...]
            ) -> list[tuple[int, str, tuple[str, Any] | None]]:
-    """(game, mark, (value, at) or None to remove it) where the old database's differ from the backup's."""
+    """(game, mark, (value, at) or None to remove it) where the old database's ``keys`` differ from the backup's."""
     changes: list[tuple[int, str, tuple[str, Any] | None]] = []
-    listed = ", ".join("?" * len(MARKS))
+    listed = ", ".join("?" * len(keys))
     query = f"SELECT key, value, at FROM game_marks WHERE game_id = ? AND key IN ({listed})"
     for game_id in games:
-        old = {str(k): (str(v), at) for k, v, at in before.execute(query, (game_id, *MARKS))}
-        now = {str(k): str(v) for k, v, _ in new.execute(query, (game_id, *MARKS))}
-        changes += [(game_id, key, old.get(key)) for key in MARKS if (old.get(key) or (None,))[0] != now.get(key)]
+        old = {str(k): (str(v), at) for k, v, at in before.execute(query, (game_id, *keys))}
+        now = {str(k): str(v) for k, v, _ in new.execute(query, (game_id, *keys))}
+        changes += [(game_id, key, old.get(key)) for key in keys if (old.get(key) or (None,))[0] != now.get(key)]
     return changes
 
 
 _POSTED_ROWS = PostedMessage.metadata.tables["posted_messages"]
 _MARK_ROWS = GameMark.metadata.tables["game_marks"]
+_GAME_ROWS = Game.metadata.tables["games"]
+_OWED_ROWS = Game.metadata.tables["owed_messages"]
 
 
 def _write(restored: Path, posted: list[_Posted], rows: list[tuple[int, str, int, int]],
-           marks: list[tuple[int, str, tuple[str, Any] | None]]) -> None:
-    """In one transaction: each ``ResultPosted`` appended as the restored ledger's next event of its game, each row of
-    ``posted_messages`` written (or moved), each mark set or removed."""
+           marks: list[tuple[int, str, tuple[str, Any] | None]], moving: list[_Moving]) -> None:
+    """In one transaction: each game moved to its channel, what the backup held for its old one released there; each
+    ``ResultPosted`` and ``GameMoved`` appended as the restored ledger's next event of its game, in the old database's
+    order; each row of ``posted_messages`` written (or moved), each mark set or removed."""
     engine = create_engine(f"sqlite+pysqlite:///{restored}", json_serializer=JSON_SERIALIZER)
     try:
         with engine.begin() as connection:
-            for p in posted:
-                append_event(connection, p.at, p.game_id, "ResultPosted", None, p.payload, p.source_id)
+            _move(connection, moving)
+            appended = sorted([*posted, *(e for m in moving for e in m.events)], key=lambda p: (p.game_id, p.seq))
+            for p in appended:
+                append_event(connection, p.at, p.game_id, p.kind, p.actor, p.payload, p.source_id)
             _write_rows(connection, rows, marks)
     finally:
         engine.dispose()
+
+
+def _retargeted(channel_id: int, owed: Owed) -> Owed:
+    return retarget(owed, channel_id)
+
+
+def _move(connection: Connection, moving: list[_Moving]) -> None:
+    """Each game to its channel (each first out of the way: one may move to the channel another leaves), and what the
+    backup held for its old channel owed again in the new one, as ``/game move`` does (``release_in``); what the old
+    database delivered of it since, settled as it has it."""
+    for m in moving:
+        connection.execute(update(_GAME_ROWS).where(_GAME_ROWS.c.id == m.game_id).values(channel_id=-m.game_id))
+    now = datetime.now(UTC)
+    for m in moving:
+        connection.execute(update(_GAME_ROWS).where(_GAME_ROWS.c.id == m.game_id).values(channel_id=m.to))
+        if m.delivered is None:
+            continue  # no outgoing queue (revision 0009): nothing held
+        if m.to != m.came_from:
+            release_in(connection, now, m.came_from, partial(_retargeted, m.to))
+        for outcome, done_at, nonce in m.delivered:
+            connection.execute(update(_OWED_ROWS).where(_OWED_ROWS.c.nonce == nonce, _OWED_ROWS.c.outcome.is_(None))
+                               .values(outcome=outcome, done_at=_utc(done_at)))
 
 
 def _write_rows(connection: Connection, rows: list[tuple[int, str, int, int]],

@@ -9,14 +9,16 @@ kept beside it (``clerk.db.before-restore-<time>``), never deleted; the backup i
 checked again and renamed into place. Messages the backup still owes that the old database had sent since are marked
 sent in the copy first (``settle_as_before``), so the bot does not send them twice; what the old database posted
 since and tracks outside the outgoing queue (results' announcements recorded posted, kept messages' whereabouts, what
-a channel was told once) is kept by the caller's ``settle`` (``bot/actions/restore_settle.py``), for the same reason.
+a channel was told once, a game's move to another channel) is kept by the caller's ``settle``
+(``bot/actions/restore_settle.py``), for the same reason.
 
 Before the copy is renamed into place, it is also compared with the old database (``undone_by_restore``: what the
-restore undoes, game by game), and the caller's ``tell`` may owe messages in it (``bot/actions/restore_notices.py``:
-a post in each game's channel and a DM to each player whose ballots or forms are undone, sent by the bot at its next
-start, as anything owed). What the old database knew of Discord is kept in the copy (``keep_what_discord_said``:
-whose DMs are closed to the bot, the DM channels), and so are the notices of an earlier restore it had not sent yet
-(``carry_notices``). All of it is written in the copy: a restore that fails leaves the live database as it was."""
+restore undoes, game by game, from where the two ledgers part: ``shared_seqs``, by what the events hold), and the
+caller's ``tell`` may owe messages in it (``bot/actions/restore_notices.py``: a post in each game's channel and a DM
+to each player whose ballots or forms are undone, sent by the bot at its next start, as anything owed). What the old
+database knew of Discord is kept in the copy (``keep_what_discord_said``: whose DMs are closed to the bot, the DM
+channels), and so are the notices of an earlier restore it had not sent yet (``carry_notices``). All of it is written
+in the copy: a restore that fails leaves the live database as it was."""
 
 from __future__ import annotations
 
@@ -65,6 +67,20 @@ class Tell(Protocol):
     def __call__(self, restored: Path, undone: Sequence[Undone], as_of: datetime | None) -> Told: ...
 
 
+class Move(NamedTuple):
+    """A game the old database moved to another channel after the backup (``/game move``)."""
+
+    game: str
+    channel_id: int
+    """The channel it is played in now, in the old database."""
+    kept: bool
+    """True: the restored database keeps the move (its channel and ``GameMoved``); False: it has the game where the
+    backup has it (``why``)."""
+    was: int
+    """The game's channel in the backup."""
+    why: str = ""
+
+
 class Settled(NamedTuple):
     """What a restore's ``settle`` kept in the restored database of what the old one posted after the backup and tracks
     outside the outgoing queue (bot/actions/restore_settle.py)."""
@@ -74,7 +90,9 @@ class Settled(NamedTuple):
     since, now recorded posted as it had them; those ``settle_as_before`` counted already are not counted again."""
     kept: frozenset[tuple[int, int]] = frozenset()
     """(game id, number in the old database's ledger) of the old database's events the restored one now holds too
-    (its ``ResultPosted``): not undone by the restore."""
+    (its ``ResultPosted``, its ``GameMoved``): not undone by the restore."""
+    moves: tuple[Move, ...] = ()
+    """The games the old database moved to another channel after the backup (``/game move``): kept or not."""
 
 
 class Settle(Protocol):
@@ -102,6 +120,9 @@ class Restored(NamedTuple):
     """Notices of an earlier restore the old database still owed, owed again in the restored one (``carry_notices``)."""
     unsettled: str | None = None
     """Why ``settle`` failed (the restore is done all the same, and nothing of it written), or None."""
+    moves: tuple[Move, ...] = ()
+    """The games the old database moved to another channel after the backup, and whether the restore kept it
+    (``settle``)."""
 
 
 def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell: Tell | None = None,
@@ -129,6 +150,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
     undone: list[Undone] | None = None
     unread = told = unsettled = None
     already_sent = carried = 0
+    settled = Settled()
     try:
         shutil.copyfile(source, temporary)
         report = check_backup(temporary)
@@ -141,7 +163,6 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
             keep_what_discord_said(temporary, live)
             carried = carry_notices(temporary, live)
             since = last_seqs(temporary)  # before ``settle`` appends to the ledger
-            settled = Settled()
             if settle is not None:
                 try:
                     settled = settle(temporary, live)  # one transaction: nothing of it is written if it fails
@@ -163,7 +184,7 @@ def restore_sqlite(url: str, backup: str | os.PathLike[str], now: datetime, tell
     finally:
         temporary.unlink(missing_ok=True)
     return Restored(BackupReport(live, size, report.games, report.events, report.revision), aside, already_sent,
-                    undone, unread, told, carried, unsettled)
+                    undone, unread, told, carried, unsettled, settled.moves)
 
 
 DELIVERED = ("sent", "undeliverable")
@@ -258,13 +279,28 @@ class Undone:
     """User id -> player name, of every player the old database had in the game."""
     players_now: frozenset[int] = frozenset()
     """The user ids of the game's players in the restored database (not removed)."""
+    shared: int | None = None
+    """When the two ledgers part before the backup's last event (the old database was restored from an earlier
+    backup and played on differently, or the backup was): the number of the last event they hold alike. The records
+    are then the old database's events after it, and ``returned`` of the backup's own, which the old database did not
+    hold, stand again. None: the old database holds the backup's ledger whole, and ``records`` come after it."""
+    returned: int = 0
+    """The backup's events after ``shared`` (its ledger's part that the old database did not hold)."""
 
     def line(self) -> str:
         span = self.first if self.first == self.last else f"{self.first} to {self.last}"
         kinds = ", ".join(f"{kind} {count}" for kind, count in self.kinds)
         who = f"; players who acted: {', '.join(self.players)}" if self.players else ""
         made = "the whole game, made after the backup: " if self.whole else ""
-        return f"{self.game}: {made}{self.events} event{'s' if self.events != 1 else ''} from {span} UTC ({kinds}){who}"
+        parted = ""
+        if self.shared is not None:
+            held = f"{self.returned} event{'s' if self.returned != 1 else ''}"
+            parted = (f"; the backup's ledger of it parts from the old database's after event #{self.shared} (one of "
+                      f"them was restored from an earlier backup and played on differently): these are the old "
+                      f"database's events after it, and the backup's {held} after it, which the old database did not "
+                      f"hold, stand again")
+        return (f"{self.game}: {made}{self.events} event{'s' if self.events != 1 else ''} from {span} UTC ({kinds})"
+                f"{who}{parted}")
 
 
 def _read_only(path: Path) -> sqlite3.Connection:
@@ -290,15 +326,38 @@ def last_seqs(restored: Path) -> dict[int, int]:
         connection.close()
 
 
+def shared_seqs(old: Path, restored: Path) -> dict[int, int]:
+    """Game id -> the number of the last event that ``old`` and ``restored`` both hold alike, from the first on, of
+    each game id both have: where their ledgers part. Alike is as stored (kind, actor, payload, source id and time:
+    a backup holds its events as they were written, and an event is never changed once appended); the shorter ledger's
+    last number when one holds the other's whole. Their numbers alone are not enough: a database restored from an
+    earlier backup and played on differently numbers other events as the backup's. Read only."""
+    connection = sqlite3.connect(f"{restored.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        connection.execute("ATTACH DATABASE ? AS old", (f"{old.resolve().as_uri()}?mode=ro",))
+        had = {int(i): int(last) for i, last in connection.execute("SELECT id, last_seq FROM old.games")}
+        lasts = {int(i): min(int(last), had[int(i)]) for i, last in connection.execute(
+            "SELECT id, last_seq FROM main.games") if int(i) in had}
+        parted = {int(i): int(seq) - 1 for i, seq in connection.execute(
+            "SELECT n.game_id, MIN(n.seq) FROM main.events AS n JOIN old.events AS o "
+            "ON o.game_id = n.game_id AND o.seq = n.seq WHERE o.kind IS NOT n.kind OR o.actor IS NOT n.actor "
+            "OR o.payload IS NOT n.payload OR o.source_id IS NOT n.source_id OR o.at IS NOT n.at GROUP BY n.game_id")}
+        return {game: min(last, parted.get(game, last)) for game, last in lasts.items()}
+    finally:
+        connection.close()
+
+
 def undone_by_restore(old: Path, restored: Path, since: Mapping[int, int] | None = None,
                       held: Collection[tuple[int, int]] = ()) -> list[Undone]:
     """Per game, what ``old`` (the database the restore replaces) recorded that ``restored`` (the backup going in its
-    place) does not have: the events after the backup's last one of each game (its ``last_seq``, or ``since``'s when
-    given: as it was before the restore appended to it), but those ``held`` (game id, number in ``old``: kept by the
-    restore), and the games made after the backup. Read only; both files are Clerk databases (checked before)."""
+    place) does not have: the events after the last one the two ledgers hold alike (``shared_seqs``), at most the
+    backup's last one of each game (its ``last_seq``, or ``since``'s when given: as it was before the restore appended
+    to it), but those ``held`` (game id, number in ``old``: kept by the restore), and the games made after the backup.
+    Read only; both files are Clerk databases (checked before)."""
     backup, before = _read_only(restored), _read_only(old)
     held = frozenset(held)
     try:
+        shared = shared_seqs(old, restored)  # what the restore appended after ``since`` does not move it before that
         games = backup.execute("SELECT id, name, last_seq, channel_id FROM games")
         kept = {int(i): (str(name), int(since.get(int(i), seq) if since is not None else seq), int(channel))
                 for i, name, seq, channel in games}
@@ -308,7 +367,7 @@ def undone_by_restore(old: Path, restored: Path, since: Mapping[int, int] | None
                 "SELECT id, name, last_seq, ruleset FROM games ORDER BY id").fetchall():
             same = kept.get(int(game_id))
             whole = same is None or same[0] != name
-            after = 0 if same is None or whole else same[1]
+            after = 0 if same is None or whole else min(same[1], shared.get(int(game_id), same[1]))
             if int(last_seq) <= after:
                 continue
             rows = [row[1:] for row in before.execute(
@@ -327,9 +386,11 @@ def undone_by_restore(old: Path, restored: Path, since: Mapping[int, int] | None
                     f"SELECT user_id FROM players WHERE game_id = ?{still}", (game_id,)))
             records = tuple(Record(str(kind), int(actor) if actor is not None else None, _payload(payload), _utc(at))
                             for kind, actor, at, payload in rows)
+            parted = same is not None and not whole and after < same[1]
             found.append(Undone(str(name), len(rows), str(rows[0][2])[:19], str(rows[-1][2])[:19],
                                 tuple(kinds.items()), tuple(players), whole, int(game_id), str(ruleset),
-                                None if whole or same is None else same[2], records, names, now))
+                                None if whole or same is None else same[2], records, names, now,
+                                after if parted else None, same[1] - after if parted and same is not None else 0))
         return found
     finally:
         backup.close()
@@ -445,6 +506,6 @@ def owes_messages(restored: Path) -> bool:
         connection.close()
 
 
-__all__ = ["DELIVERED", "NOTICE_NONCE", "Record", "Restored", "Settle", "Settled", "Tell", "Told", "Undone",
+__all__ = ["DELIVERED", "NOTICE_NONCE", "Move", "Record", "Restored", "Settle", "Settled", "Tell", "Told", "Undone",
            "backup_time", "carry_notices", "delivery_state", "keep_what_discord_said", "last_seqs", "owes_messages",
-           "restore_sqlite", "settle_as_before", "undone_by_restore"]
+           "restore_sqlite", "settle_as_before", "shared_seqs", "undone_by_restore"]
