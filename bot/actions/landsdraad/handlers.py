@@ -151,6 +151,10 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
         if r.was_ag:
             theirs.append("The office of Adjutant General you held is vacant.")
         private.append("Their history stays in /log and the export; /player add brings them back.")
+        if e.setup is not None:  # during set-up the summary is edited instead (quiet set-up; play-test Y2)
+            private.append("The game is being set up, so the channel is not told: the set-up summary is edited, and "
+                           "a player removed before the first round opens does not count for the Pot.")
+            return [reply(" ".join(private), ephemeral=True), removal_dm(user.id, g, ctx, theirs)]
         return [reply(" ".join(private), ephemeral=True), Outgoing(ToChannel(g.channel_id), public),
                 removal_dm(user.id, g, ctx, theirs)]
 
