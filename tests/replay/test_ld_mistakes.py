@@ -25,3 +25,23 @@ async def test_set_up_mistakes_put_right(tmp_path: Path) -> None:
     assert run.export["victory"]["joined"] == 4
     summary = [t for t in channel if t.startswith("**sirius: being set up**")][-1]
     assert "bobb" not in summary and "Carrol" not in summary and "Players (4)" in summary, summary
+
+
+async def test_the_open_rounds_crisis_is_corrected(tmp_path: Path) -> None:
+    """Y5: `/round crisis` corrects the open round's crisis: the opening card is edited, the channel told what it had
+    read, each active player DMed (a voter with their ballot, which stands); the same text again changes nothing."""
+    run = await run_transcript("ld-mistakes.txt", tmp_path)
+    channel = run.to("#sirius")
+    assert ("The moderators corrected the crisis of round 1 (the wrong crisis was posted): its opening card now shows "
+            "it as it should read. It had read:\n> Pirates in Vega\nA ballot already cast stands until its voter "
+            "changes it (`Revote:`) before the deadline.") in channel
+    card = [t for t in channel if t.startswith("**sirius: round 1 is open**")][-1]
+    assert card.splitlines()[1] == "Piracy in Sirius: Aye funds the Sirius fleet (1000 MS each)"
+    assert run.to("DM jenny")[-1].endswith("Your ballot (**Aye**) stands; `Revote: Aye|Nay|Abstain` changes it until "
+                                           "the deadline.")
+    assert run.to("DM bob")[-1].endswith("You have not voted yet: DM me `Vote: Aye|Nay|Abstain`.")
+    assert "Round 1's crisis already reads so; nothing was changed." in channel
+    [changed] = [e for e in run.export["events"] if e["kind"] == "RoundCrisisChanged"]
+    assert (changed["payload"]["from"], changed["payload"]["reason"]) == ("Pirates in Vega",
+                                                                          "the wrong crisis was posted")
+    assert run.export["rounds"][0]["crisis"] == "Piracy in Sirius: Aye funds the Sirius fleet (1000 MS each)"
