@@ -297,6 +297,32 @@ async def faction_remove(app: App, ctx: Ctx, game: GameView | None, o: dict[str,
     return answered.out(removed)
 
 
+def opening_card(app: App, g: GameView, view: RoundView) -> Outgoing:
+    """The round's opening card, edited in place (its kept message) after a temporary faction is added or
+    removed."""
+    return Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, app.clerk.clock.now()),
+                    keep=Keep(g.id, opening_card_key(view.number)))
+
+
+@command("round status", "Votes in play and who has voted (not how).", reads=True, public=True)
+async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    status = await app.clerk.landsdraad.rounds.round_status(require_game(game).id)
+    return [reply(waiting_text(await app.clerk.outbox.owed_count()), card=status_card(status, app.clerk.clock.now()))]
+
+
+@command("round close", "Close the open round now, tally it and announce the result.", moderator=True)
+async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    g = require_game(game)
+    answered = await held_answer(app, ctx.answering, g)  # a held result's card and warning, owed with the close
+    result = await app.clerk.landsdraad.rounds.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
+                                                           answer=answered.owed)
+    app.deadlines_changed()
+    posted = {"held": "The result is held: see the moderators' warning.",
+              "coarse": "The result is posted without its totals."}.get(result.shown, "The result is posted.")
+    return [reply(f"Round {result.round.number} closed: {result.outcome}. {posted}", ephemeral=True),
+            *await round_closed(app, result, held=answered.out(result), answering=ctx.answering)]
+
+
 @command("round crisis", "Correct the open round's crisis text (opened with the wrong crisis or options, or a typo).",
          Option("text", str, "the crisis text as it should read", True),
          Option("reason", str, "why, e.g. the options were swapped (posted with the correction)"),
@@ -328,32 +354,6 @@ async def round_crisis(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
                                                                  actor=ctx.actor.id, source_id=ctx.source_id,
                                                                  answer=answered.owed)
     return answered.out(corrected)
-
-
-def opening_card(app: App, g: GameView, view: RoundView) -> Outgoing:
-    """The round's opening card, edited in place (its kept message) after a temporary faction is added or
-    removed."""
-    return Outgoing(ToChannel(g.channel_id), card=round_opened_card(view, app.clerk.clock.now()),
-                    keep=Keep(g.id, opening_card_key(view.number)))
-
-
-@command("round status", "Votes in play and who has voted (not how).", reads=True, public=True)
-async def round_status(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    status = await app.clerk.landsdraad.rounds.round_status(require_game(game).id)
-    return [reply(waiting_text(await app.clerk.outbox.owed_count()), card=status_card(status, app.clerk.clock.now()))]
-
-
-@command("round close", "Close the open round now, tally it and announce the result.", moderator=True)
-async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
-    g = require_game(game)
-    answered = await held_answer(app, ctx.answering, g)  # a held result's card and warning, owed with the close
-    result = await app.clerk.landsdraad.rounds.close_round(g.id, actor=ctx.actor.id, source_id=ctx.source_id,
-                                                           answer=answered.owed)
-    app.deadlines_changed()
-    posted = {"held": "The result is held: see the moderators' warning.",
-              "coarse": "The result is posted without its totals."}.get(result.shown, "The result is posted.")
-    return [reply(f"Round {result.round.number} closed: {result.outcome}. {posted}", ephemeral=True),
-            *await round_closed(app, result, held=answered.out(result), answering=ctx.answering)]
 
 
 @command("round release", "Post a result the disclosure check held back, in full.",

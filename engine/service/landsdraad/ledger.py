@@ -185,7 +185,7 @@ def _readd_hint(game: Game) -> str:
         return ("/player remove them, then /player add them as they should be; during set-up the channel is not "
                 "told and a player removed before the first round opens does not count for the Pot.")
     return ("/player remove them, then /player add them as they should be (the channel is told of both; their "
-            "ballot in an open round is dropped, and a removed player still counts for the Pot, P3-01).")
+            "ballot in an open round is dropped, and a removed player still counts for the Pot).")
 
 
 class LedgerService(ServiceBase):
