@@ -17,9 +17,9 @@ async def test_what_the_ledgers_edits_post_during_set_up_committed_just_before_a
         clerk_bot: Harness) -> None:
     """During set-up the moderator's `/player add`, `/holding add`, `/holding remove`, `/player set` and `/player
     remove` each edit the set-up summary; each killed after its commit, before anything is owed: after the restart
-    the summary shows the change (and `/player remove` DMs carol once; in set-up the channel is not told, play-test Y2); a second restart
-    posts nothing more. Before, the summary was read and owed after the commit and the kill lost its edit (the next
-    change brought it up to date), and lost the removal's line and DM."""
+    the summary shows the change (and `/player remove` DMs carol once; in set-up the channel is not told, play-test
+    Y2); a second restart posts nothing more. Before, the summary was read and owed after the commit and the kill
+    lost its edit (the next change brought it up to date), and lost the removal's line and DM."""
     h = clerk_bot
     await h.run(h.mod, "game new", h.game, ruleset="landsdraad", name="sirius")
     await h.run(h.mod, "player add", h.game, user=h.alice, diplomacy=2, command=2, intrigue=1, roll=1)
