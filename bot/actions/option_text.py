@@ -42,7 +42,7 @@ NAMES = frozenset({
     ("candidate add", "name"), ("motion move", "name"),
 })
 """(command, option) pairs whose value becomes a name Clerk keeps."""
-OWN_LIMITS = {("round open", "crisis"): 4000}
+OWN_LIMITS = {("round open", "crisis"): 4000, ("round crisis", "text"): 4000}
 """Options whose limit is not their kind's: a crisis can be several paragraphs (an embed's description takes 4096)."""
 LONG_TEXTS = frozenset({"crisis", "note", "reason", "moved", "seconded", "description", "text", "what", "targets",
                         "penalty", "cost", "table", "faces", "one_time", "cards", "subject"})

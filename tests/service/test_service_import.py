@@ -124,7 +124,10 @@ async def test_a_file_the_game_refuses_writes_nothing_and_names_every_line(table
         await import_records(table.clerk.landsdraad.ledger, table.game_id, filename="p.csv",
                              records=parse("p.csv", GOOD), users=USERS, actor=1, source_id="int:78")
     assert refused.value.problems == (
-        "line 3 (player): bob is already a player in sirius; use /player set to change them.",)
+        "line 3 (player): bob is already a player in sirius; /player set changes their scores, misc votes and whether "
+        "they are active. A name, faction or d3 entered wrong, or the wrong member: /player remove them, then "
+        "/player add them as they should be; during set-up the channel is not told and a player removed before the "
+        "first round opens does not count for the Pot.",)
     assert await table.kinds() == before
     assert [p.name for p in await table.clerk.landsdraad.ledger.players(table.game_id)] == ["bob"]
 

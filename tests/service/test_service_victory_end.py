@@ -498,3 +498,33 @@ async def test_a_game_an_end_game_vote_ended_ends_again_with_its_penalty(table: 
     cy = next(r for r in first.rows if r.name == "cy")
     assert again.correction is not None and again.correction[0].startswith(f"cy: {cy.total} → {cy.total + 10} VP")
     assert (await table.clerk.games.game(table.game_id)).ended
+
+
+async def test_an_end_game_vote_enacted_by_mistake_is_vetoed_after_the_game_is_reopened(table: Any) -> None:
+    """Play-test Y4 (docs/rulings.md, "An End Game vote enacted by mistake"): once the game is reopened, `/pv veto` of
+    the enacted End Game vote takes it back: the penalty is lifted, the final scores it posted are withdrawn, the game
+    goes on (the round it made void stays void) and it is scored without the penalty when the moderator ends it."""
+    for user_id, name in ((ANN, "ann"), (BO, "bo"), (CY, "cy")):
+        await player(table, user_id, name)
+    await table.open()
+    for user_id in (ANN, BO):
+        receipt = await table.clerk.landsdraad.majority.support(table.game_id, user_id=user_id,
+                                                                motion=Motion(Subject.END_GAME), thread_id=None,
+                                                                at=table.clock.now(), source_id=table.source())
+    await slash(table.clerk, MODERATOR, "pv enact", vote=receipt.vote.id, penalty=25)
+    assert (await table.clerk.landsdraad.victory.final(table.game_id)).pot == 1200
+    await table.clerk.games.reopen(table.game_id, actor=MOD, reason="enacted by mistake")
+    out = await slash(table.clerk, MODERATOR, "pv veto", vote=receipt.vote.id)
+    [card] = [text_of(o) for o in out if isinstance(o.to, ToChannel) and "Vetoed after all" in text_of(o)]
+    assert "The Victory Pot is no longer reduced by 25%." in card and "final scores it posted are withdrawn" in card
+    assert "Round 1, which it made void, stays void" in card
+    assert await table.clerk.landsdraad.victory.final(table.game_id) is None
+    [vetoed] = [e for e in await table.events() if e.kind == "PlayerVoteVetoed"]
+    assert vetoed.payload["after_enactment"] is True and vetoed.payload["penalty_lifted"] == 25
+    await table.open()
+    await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    final = await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    assert isinstance(final, FinalView) and (final.pot, final.ended_by, final.penalty) == (1600, "moderator", 0)
+    with pytest.raises(RuleError, match="is vetoed"):  # once taken back, never again
+        await table.clerk.games.reopen(table.game_id, actor=MOD)
+        await table.clerk.landsdraad.majority.veto(table.game_id, vote_id=receipt.vote.id, actor=MOD)

@@ -34,7 +34,7 @@ from engine.landsdraad.model import Option as Choice
 from engine.service.dice import GAME_SCOPE
 from engine.service.landsdraad.edits import Edited
 from engine.service.landsdraad.removal import Removal
-from engine.service.landsdraad.rounds import RoundOpened
+from engine.service.landsdraad.rounds import CrisisCorrected, RoundOpened
 from engine.service.landsdraad.views import FactionView, PlayerView, RoundView
 from engine.service.views import GameView
 
@@ -151,6 +151,10 @@ async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[
         if r.was_ag:
             theirs.append("The office of Adjutant General you held is vacant.")
         private.append("Their history stays in /log and the export; /player add brings them back.")
+        if e.setup is not None:  # during set-up the summary is edited instead (quiet set-up; play-test Y2)
+            private.append("The game is being set up, so the channel is not told: the set-up summary is edited, and "
+                           "a player removed before the first round opens does not count for the Pot.")
+            return [reply(" ".join(private), ephemeral=True), removal_dm(user.id, g, ctx, theirs)]
         return [reply(" ".join(private), ephemeral=True), Outgoing(ToChannel(g.channel_id), public),
                 removal_dm(user.id, g, ctx, theirs)]
 
@@ -317,6 +321,39 @@ async def round_close(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
               "coarse": "The result is posted without its totals."}.get(result.shown, "The result is posted.")
     return [reply(f"Round {result.round.number} closed: {result.outcome}. {posted}", ephemeral=True),
             *await round_closed(app, result, held=answered.out(result), answering=ctx.answering)]
+
+
+@command("round crisis", "Correct the open round's crisis text (opened with the wrong crisis or options, or a typo).",
+         Option("text", str, "the crisis text as it should read", True),
+         Option("reason", str, "why, e.g. the options were swapped (posted with the correction)"),
+         moderator=True)
+async def round_crisis(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """Play-test Y5: the opening card is edited, the channel told what it read and reads now, every active player
+    DMed (a voter with their own ballot, which stands until they change it); owed in the write's transaction."""
+    g = require_game(game)
+
+    def said(c: CrisisCorrected) -> list[Outgoing]:
+        n = c.round.number
+        why = f" ({c.reason})" if c.reason else ""
+        was = c.was if len(c.was) <= 300 else c.was[:299] + "…"
+        public = (f"The moderators corrected the crisis of round {n}{why}: its opening card now shows it as it "
+                  f"should read. It had read:\n> {was}\nA ballot already cast stands until its voter changes it "
+                  "(`Revote:`) before the deadline.")
+        dms = [Outgoing(ToUser(user), text=(
+            f"The moderators corrected the crisis of round {n} of {g.name}{why}. It now reads:\n> {c.round.crisis}\n"
+            + (f"Your ballot (**{ballot.capitalize()}**) stands; `Revote: Aye|Nay|Abstain` changes it until the "
+               "deadline." if ballot else "You have not voted yet: DM me `Vote: Aye|Nay|Abstain`.")))
+            for user, ballot in c.players]
+        voted = sum(1 for _, b in c.players if b)
+        return [reply(f"Round {n}'s crisis is corrected; its opening card is edited, the channel told, and each "
+                      f"player DMed ({voted} who had voted: their ballots stand until they change them).",
+                      ephemeral=True), opening_card(app, g, c.round), Outgoing(ToChannel(g.channel_id), public), *dms]
+
+    answered = AnswerWith(ctx.answering, said)
+    corrected = await app.clerk.landsdraad.rounds.correct_crisis(g.id, crisis=o["text"], reason=o.get("reason"),
+                                                                 actor=ctx.actor.id, source_id=ctx.source_id,
+                                                                 answer=answered.owed)
+    return answered.out(corrected)
 
 
 @command("round release", "Post a result the disclosure check held back, in full.",

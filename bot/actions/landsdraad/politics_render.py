@@ -157,5 +157,9 @@ def enacted_card(e: Enacted) -> Card:
 
 
 def vetoed_card(v: VoteView) -> Card:
+    if v.undone:  # an End Game vote enacted by mistake, vetoed after all once the game was reopened (play-test Y4)
+        return Card(title=f"Vetoed after all: {v.title}",
+                    description=f"The moderator vetoed player vote #{v.id}, which had been enacted. "
+                                + " ".join(v.undone), color=NEUTRAL)
     return Card(title=f"Vetoed: {v.title}",
                 description=f"The moderator vetoed player vote #{v.id}; it has no effect.", color=NEUTRAL)

@@ -115,7 +115,9 @@ def round_opened_card(view: RoundView, now: datetime) -> Card:
 
 def setup_card(game: GameView, players: Sequence[PlayerView], base_seal: SealView | None = None) -> Card:
     """The set-up summary (``bot/actions/setup.py``): who plays, and how many holdings are recorded. PUBLIC, so no
-    attributes, holdings' grades or votes: a player's own votes are theirs (rules-spec §1.2.9, P0-14)."""
+    attributes, holdings' grades or votes: a player's own votes are theirs (rules-spec §1.2.9, P0-14). A player
+    removed during set-up is left out: they never joined the game (play-test Y1, docs/rulings.md)."""
+    players = [p for p in players if not p.removed]
     names = "\n".join(p.name + (f" ({p.faction})" if p.faction else "") + p.state
                       for p in players) or "nobody yet (/player add)"
     kinds = [h.kind for p in players for h in p.holdings]

@@ -179,6 +179,15 @@ def base_purpose(user_id: int) -> str:
     return f"d3 base roll of user {user_id}"
 
 
+def _readd_hint(game: Game) -> str:
+    """How to put right what ``/player set`` cannot (play-test Y3): ``/player remove``, then ``/player add``."""
+    if game.current_round == 0:  # being set up: no round opened yet
+        return ("/player remove them, then /player add them as they should be; during set-up the channel is not "
+                "told and a player removed before the first round opens does not count for the Pot.")
+    return ("/player remove them, then /player add them as they should be (the channel is told of both; their "
+            "ballot in an open round is dropped, and a removed player still counts for the Pot).")
+
+
 class LedgerService(ServiceBase):
     """Players (``/player add``, ``/player set``) and their holdings."""
 
@@ -200,7 +209,9 @@ class LedgerService(ServiceBase):
             game = await load_game(uow.session, game_id)
             existing = await find_player(uow.session, game_id, user_id)
             if existing is not None and not existing.removed:
-                raise RuleError(f"{name} is already a player in {game.name}; use /player set to change them.")
+                raise RuleError(f"{name} is already a player in {game.name}; /player set changes their scores, misc "
+                                "votes and whether they are active. A name, faction or d3 entered wrong, or the "
+                                "wrong member: " + _readd_hint(game))
             await _name_is_free(uow.session, game, user_id, name)
             rolled = roll is None
             if roll is None:  # from the game's committed seed for the rolls outside rounds (docs/dice.md)

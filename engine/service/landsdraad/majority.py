@@ -4,11 +4,11 @@ enactment or veto, and each subject's effect (R0-35, R0-50..R0-53, R0-60, R0-61)
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine.core.errors import ClerkError, NotFoundError, RuleError
@@ -31,6 +31,7 @@ from engine.service.landsdraad.audits import perform_audit
 from engine.service.landsdraad.held_ballots import count_held
 from engine.service.landsdraad.registries import end_embargo, end_kanly, resolve_embargo_target, resolve_kanly
 from engine.service.landsdraad.victory_scoring import score_ended, void_open_rounds
+from engine.service.landsdraad.victory_state import victory_row_for_update
 from engine.service.landsdraad.victory_views import FinalOrPending
 from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
@@ -39,7 +40,7 @@ from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase, SyncUnit, UnitOfWork
 from engine.service.views import GameView
 from engine.store.models import Game, Player
-from engine.store.models.landsdraad import PlayerVoteRow, Round, SupportRow
+from engine.store.models.landsdraad import FinalScoreRow, PlayerVoteRow, Round, SupportRow
 
 log = logging.getLogger("clerk.landsdraad.majority")
 
@@ -57,6 +58,8 @@ class VoteView:
     status: str
     thread_id: int | None
     post_form: str = ""
+    undone: tuple[str, ...] = ()
+    """A veto after the enactment (an End Game vote enacted by mistake, play-test Y4): what it put back."""
 
     @property
     def title(self) -> str:
@@ -325,11 +328,49 @@ class MajorityService(ServiceBase):
         """A passed player vote vetoed by the moderator: it has no effect. ``answer``: what it announces (the vote's
         running count, the veto), owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
-            game, row = await self._passed(uow, game_id, vote_id)
-            state_of(row, set()).veto()
+            taken_back = await self._end_game_taken_back(uow, game_id, vote_id)
+            if taken_back is not None:
+                game, row, undone, payload = taken_back
+            else:
+                game, row = await self._passed(uow, game_id, vote_id)
+                state_of(row, set()).veto()
+                undone, payload = (), {}
             row.status, row.decided_at, row.decided_by = "vetoed", uow.now, actor
-            await uow.record(game_id, "PlayerVoteVetoed", actor, {"vote": row.id, "subject": row.subject}, source_id)
-            return await owe_in(uow, answer, await vote_view(uow.session, game, row))
+            await uow.record(game_id, "PlayerVoteVetoed", actor, {"vote": row.id, "subject": row.subject, **payload},
+                             source_id)
+            view = replace(await vote_view(uow.session, game, row), undone=undone)
+            return await owe_in(uow, answer, view)
+
+    async def _end_game_taken_back(self, uow: UnitOfWork, game_id: int, vote_id: int
+                                   ) -> tuple[Game, PlayerVoteRow, tuple[str, ...], dict[str, Any]] | None:
+        """An End Game vote enacted by mistake (play-test Y4): once the game is reopened (``/game reopen``) the
+        moderator may veto it after all. The Pot penalty is lifted and the final scores it posted are withdrawn (the
+        game goes on and is scored when it ends again, however it ends); the round it made void stays void (its
+        ballots were never counted: the moderators open its crisis again as a new round). None when the vote is not
+        such a vote (it is then vetoed as any passed vote is, or refused)."""
+        game = await load_game(uow.session, game_id)
+        row = await uow.session.get(PlayerVoteRow, vote_id)
+        if (row is None or row.game_id != game_id or row.status != "enacted" or row.subject != Subject.END_GAME.value
+                or game.status == "ended" or game.settings.get("end_game_penalty_applied") is None):
+            return None
+        pct = int(game.settings["end_game_penalty_applied"])
+        game.settings = {k: v for k, v in game.settings.items() if k != "end_game_penalty_applied"}
+        state = await victory_row_for_update(uow.session, game.id)
+        scored = state.ended_by is not None
+        if scored:
+            await uow.session.execute(delete(FinalScoreRow).where(FinalScoreRow.game_id == game.id))
+            state.ended_by, state.chancellor_id, state.penalty = None, None, 0
+            state.pot, state.unawarded, state.scored_at = None, None, None
+        voided = (await uow.session.execute(select(Round.number).where(
+            Round.game_id == game.id, Round.status == "void").order_by(Round.number))).scalars().all()
+        lines = [f"A moderator enacted it by mistake; the game goes on. The Victory Pot is no longer reduced by "
+                 f"{pct}%."]
+        if scored:
+            lines.append("The final scores it posted are withdrawn: the game is scored again when it ends.")
+        if voided:
+            lines.append(f"Round {voided[-1]}, which it made void, stays void (its ballots were never counted): the "
+                         "moderators open its crisis again as a new round if it is still to be voted.")
+        return game, row, tuple(lines), {"after_enactment": True, "penalty_lifted": pct, "scores_withdrawn": scored}
 
     async def _passed(self, uow: UnitOfWork, game_id: int, vote_id: int) -> tuple[Game, PlayerVoteRow]:
         game = await load_game(uow.session, game_id)

@@ -81,6 +81,16 @@ async def _forecast(uow: UnitOfWork, game: Game) -> ForecastView | None:
         return None
 
 
+@dataclass(frozen=True)
+class CrisisCorrected:
+    """``/round crisis``: the open round with its corrected crisis, the text it had, the reason, and each active
+    player's user id with their ballot in it (None: none yet), for their DMs only."""
+    round: RoundView
+    was: str
+    reason: str | None
+    players: tuple[tuple[int, str | None], ...]
+
+
 class RoundService(ServiceBase):
     async def open_round(
         self, game_id: int, *, crisis: str, deadline: datetime | None, actor: int | None, source_id: str | None = None
@@ -163,6 +173,33 @@ class RoundService(ServiceBase):
                                                                faction_purpose(faction.name), 6, roll, uow.now)
             await uow.record(game_id, "FactionAdded", actor, payload, source_id)
             return await owe_in(uow, answer, await round_view(uow.session, game, rnd))
+
+    async def correct_crisis(self, game_id: int, *, crisis: str, reason: str | None, actor: int | None,
+                             source_id: str | None = None, answer: OwedWith[CrisisCorrected] | None = None
+                             ) -> CrisisCorrected:
+        """The open round's crisis text corrected (play-test Y5: opened with the wrong crisis, options or a typo).
+        Recorded (``RoundCrisisChanged``, with the text it had); the caller edits the opening card, tells the channel
+        and DMs every active player (``answer``: owed in its transaction, ``owe_in``). Ballots already cast stand:
+        each voter is told theirs and that ``Revote:`` changes it until the deadline."""
+        crisis = crisis.strip()
+        if not crisis:
+            raise RuleError("Give the crisis text as it should read.")
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            rnd = await open_round_of(uow.session, game)
+            passed(rnd, uow.now, "corrected")
+            was = rnd.crisis
+            if crisis == was:
+                raise RuleError(f"Round {rnd.number}'s crisis already reads so; nothing was changed.")
+            rnd.crisis = crisis
+            ballots = {int(b.player_id): b.option for b in (await uow.session.execute(
+                select(Ballot).where(Ballot.round_id == rnd.id))).scalars()}
+            players = [(p.user_id, ballots.get(p.id)) for p in await game_players(uow.session, game_id) if p.active]
+            await uow.session.flush()
+            await uow.record(game_id, "RoundCrisisChanged", actor,
+                             {"round": rnd.number, "from": was, "to": crisis, "reason": reason}, source_id)
+            return await owe_in(uow, answer, CrisisCorrected(await round_view(uow.session, game, rnd), was,
+                                                             reason, tuple(players)))
 
     async def remove_faction(self, game_id: int, *, name: str, actor: int | None, source_id: str | None = None,
                              answer: OwedWith[tuple[RoundView, FactionView]] | None = None

@@ -138,16 +138,37 @@ async def owned_luxuries(session: AsyncSession, game_id: int) -> dict[str, int]:
 
 
 async def joined(session: AsyncSession, game_id: int) -> int:
-    """N for the Pot: every player who ever joined, active or not (P3-01)."""
+    """N for the Pot: every player who ever joined, active or not (P3-01), but not one removed during set-up, before
+    the first round opened: a moderator's mistake (the wrong member, a player added twice) who never joined the game
+    (play-test Y1, docs/rulings.md)."""
     found = await session.execute(select(func.count()).select_from(Player).where(Player.game_id == game_id))
-    return int(found.scalar_one())
+    return int(found.scalar_one()) - await removed_in_setup(session, game_id)
 
 
 async def removed_since(session: AsyncSession, game_id: int) -> int:
     """How many of the players who joined were removed since (``/player remove``); still in ``joined`` (P3-01)."""
     found = await session.execute(select(func.count()).select_from(Player).where(Player.game_id == game_id,
                                                                                  Player.removed.is_(True)))
-    return int(found.scalar_one())
+    return int(found.scalar_one()) - await removed_in_setup(session, game_id)
+
+
+async def removed_in_setup(session: AsyncSession, game_id: int) -> int:
+    """How many players are removed and were removed (the last time) before the game's first round opened: they
+    never played a round, so they never joined for the Pot (R3-01: "each player adds 200 VP to it when they join")
+    and the prestige pool. A player brought back with ``/player add`` is not removed, and counts again."""
+    gone = set((await session.execute(select(Player.user_id).where(
+        Player.game_id == game_id, Player.removed.is_(True)))).scalars())
+    if not gone:
+        return 0
+    rows = (await session.execute(select(Event.seq, Event.kind, Event.payload).where(
+        Event.game_id == game_id, Event.kind.in_(("PlayerRemoved", "RoundOpened"))).order_by(Event.seq))).all()
+    first_open = next((int(seq) for seq, kind, _ in rows if kind == "RoundOpened"), None)
+    last_removal: dict[int, int] = {}
+    for seq, kind, payload in rows:
+        if kind == "PlayerRemoved" and isinstance(payload, dict) and payload.get("user_id") is not None:
+            last_removal[int(payload["user_id"])] = int(seq)
+    return sum(1 for user in gone if user in last_removal
+               and (first_open is None or last_removal[user] < first_open))
 
 
 async def goal_totals(session: AsyncSession, game_id: int) -> dict[int, int]:
