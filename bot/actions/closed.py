@@ -31,6 +31,15 @@ def ends_with(app: App, game: GameView) -> str:
     return front.ends_with if front is not None and front.ends_with else "/game close"
 
 
+def moved(done: Reopened) -> str:
+    """What a reopening's announcement says of the deadlines that were running when the game ended: each runs on
+    from the reopening with the time it had left then, so it now ends later (play-test X5.6). Empty when none ran."""
+    if not done.deadlines:
+        return ""
+    each = "; ".join(f"{what} now ends {format_utc(when)}" for what, when in done.deadlines)
+    return (f"\nWhat was running when it ended runs on with the time it had left then: {each}.")
+
+
 def _reason(o: dict[str, Any]) -> str | None:
     reason = (o.get("reason") or "").strip()
     if len(reason) > REASON:
@@ -48,12 +57,12 @@ async def game_reopen(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     def said(done: Reopened) -> list[Outgoing]:  # owed in the reopening's transaction (``AnswerWith``)
         why = f" ({done.reason})" if done.reason else ""
         return [reply(f"{g.name} is open again: every command works as before it ended on "
-                      f"{format_utc(done.ended_at)}. When the correction is made, end it again with {again}.",
-                      ephemeral=True),
+                      f"{format_utc(done.ended_at)}. When the correction is made, end it again with {again}."
+                      + moved(done), ephemeral=True),
                 Outgoing(ToChannel(g.channel_id),
                          f"**{g.name}** was reopened by <@{ctx.actor.id}> to correct a mistake{why}. It had ended on "
                          f"{format_utc(done.ended_at)}; the moderators end it again with {again} once it is "
-                         "corrected.")]
+                         "corrected." + moved(done))]
 
     answered = AnswerWith(ctx.answering, said)
     done = await app.clerk.games.reopen(g.id, actor=ctx.actor.id, reason=_reason(o), source_id=ctx.source_id,

@@ -12,7 +12,7 @@ from bot.actions.message_commands import reading_lines
 from bot.actions.outbox import Card, Outgoing, reply
 from bot.actions.render import NEUTRAL
 from bot.actions.routes import Routes
-from engine.core.errors import RuleError
+from engine.core.errors import GameClosed, RuleError
 from engine.core.suggest import nearest
 from engine.service.views import GameView
 
@@ -111,6 +111,43 @@ def help_card(app: App, ruleset: str, game_name: str | None = None, *, slash: bo
                 color=NEUTRAL)
 
 
+def reads_when_ended(spec: Command) -> bool:
+    """Does ``spec`` still answer once the game has ended? A reading command (``Command.reads``; one that reads
+    without options, such as ``/game settings``, too), or one that ends, reopens or moves the game
+    (``Command.closing``): the same rule as ``commands.closed_refusal``."""
+    return bool(spec.reads) or spec.closing
+
+
+def ended_card(app: App, ruleset: str, ended: list[GameView], *, slash: bool = True) -> Card:
+    """The help for games of ``ruleset`` that have all ended (play-test W7): their ledger is closed, so it says so
+    first, then what still answers (the reading commands, ``/game export``, ``/game reopen`` for moderators),
+    rather than the forms and commands each of which would answer with the closed line."""
+    title = next((r.title for r in app.clerk.backend.rulesets if r.name == ruleset), ruleset.capitalize())
+    names = ", ".join(f"#{g.name}" for g in ended)
+    lines = [*(f"**{GameClosed(g.name, g.ended_at)}**" for g in ended),
+             "Nothing you DM me or post in its threads is recorded now (ballots, votes, transfers, every form): "
+             "each is answered with that line. What still answers:"]
+    specs = [c for c in app.routes.commands.values() if takes(app, ruleset, c) and reads_when_ended(c)]
+    everyone = [c for c in specs if not c.moderator]
+    fields: list[tuple[str, str, bool]] = []
+    footer = "Only you can see this."
+    if slash:
+        fields += fields_of("Slash commands that still answer", [command_line(c) for c in everyone])
+        fields += fields_of("Moderators' commands that still answer", [
+            "`/game export`: everything the game recorded, to download",
+            "`/game reopen [reason]`: opens the game again to correct a mistake (recorded and announced)",
+            *grouped([c for c in specs if c.moderator and c.name not in ("game export", "game reopen")])])
+        footer = "`/help command:<name>` explains one command and its options. " + footer
+    else:
+        lines += ["- in the game channel, the slash commands that read: "
+                  + " · ".join(f"`/{c.name}`" for c in everyone) + " (`/help` there explains each);",
+                  "- for moderators, `/game export` (everything the game recorded) and `/game reopen` (opens the "
+                  "game again to correct a mistake);", "- `help`: this help."]
+        footer = ""
+    return Card(title=f"Clerk in {names} ({title}): ended", description="\n".join(lines), fields=tuple(fields),
+                footer=footer or None, color=NEUTRAL)
+
+
 def command_card(app: App, name: str) -> Card:
     """``/help command:round open``: one command, who may use it, and each option."""
     key = " ".join(name.strip().lstrip("/").lower().split())
@@ -160,7 +197,11 @@ async def help_for(app: App, ctx: Ctx, *, slash: bool) -> list[Card | str]:
         if g.ruleset in seen:
             continue
         seen.add(g.ruleset)
-        names = ", ".join(f"#{x.name}" for x in games if x.ruleset == g.ruleset)
+        same = [x for x in games if x.ruleset == g.ruleset]
+        if all(x.ended for x in same):  # nothing but reading answers there (play-test W7)
+            answers.append(ended_card(app, g.ruleset, same, slash=slash))
+            continue
+        names = ", ".join(f"#{x.name}" + (" (ended)" if x.ended else "") for x in same)
         answers.append(help_card(app, g.ruleset, names, slash=slash))
     return answers
 

@@ -10,8 +10,10 @@ it, what was for the thread goes by DM to the moderators Clerk knows, and they a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.actions.commands import App
-from bot.actions.outbox import ToChannel, ToThread
+from bot.actions.outbox import INSTEAD, Button, Outgoing, ToChannel, ToThread, reply
 from engine.core.errors import RuleError
 from engine.service.views import GameView
 
@@ -46,3 +48,25 @@ def erratum_offer(custom_id: str) -> tuple[int, int]:
     if len(parts) != 4 or not all(p.isdigit() for p in parts[2:]):
         raise RuleError("This button is not one of Clerk's erratum offers.")
     return int(parts[2]), int(parts[3])
+
+
+OFFERS = 5
+"""Erratum buttons under one notice at most (the first results it recounts)."""
+
+
+def erratum_notice(place: ToChannel | ToThread | None, text: str | None, offers: Sequence[tuple[str, str]],
+                   command: str) -> list[Outgoing]:
+    """The private notice of what a correction changes (``text``; None: it changes nothing, so nothing is said), to
+    the moderator who made it and, with a button per result to post its erratum (``offers``: each button's label and
+    key, ``erratum_offer`` reads the key), to the moderators' ``place``, read before the write whose transaction owes
+    it; ``command`` is the ruleset's own erratum command, named where the buttons cannot be shown. ``place`` may be
+    None only when there is no result to offer. Each ruleset's errata module passes its own words."""
+    if text is None:
+        return []
+    if not offers:
+        return [reply(text, ephemeral=True)]
+    assert place is not None, "the moderators' place is read before the write"
+    buttons = tuple(Button(label, key, "secondary") for label, key in offers[:OFFERS])
+    return [reply(text, ephemeral=True),
+            Outgoing(place, text=text, buttons=buttons,
+                     extra={INSTEAD: f"(Post an erratum with {command} in the game channel.)"})]

@@ -52,6 +52,9 @@ class Reopened:
     game: GameView
     ended_at: datetime
     reason: str | None
+    deadlines: tuple[tuple[str, datetime], ...] = ()
+    """The deadlines that were running when it ended and now run on from the reopening with the time they had left
+    (``Ruleset.reopened``): each in words with its new time, for the announcement (play-test X5.6)."""
 
 
 @dataclass(frozen=True)
@@ -379,11 +382,12 @@ class GameService(ServiceBase):
             ended_at = utc(game.ended_at)
             uow.reopen(game)
             ruleset = next((r for r in self.backend.rulesets if r.name == game.ruleset), None)
+            moved: list[tuple[str, datetime]] = []
             if ruleset is not None and ruleset.reopened is not None:  # its deadlines run on (play-test X4.5)
-                await ruleset.reopened(uow.session, game_id, ended_at, uow.now)
+                moved = await ruleset.reopened(uow.session, game_id, ended_at, uow.now)
             await uow.record(game_id, "GameReopened", actor, {"ended_at": ended_at.isoformat(), "reason": reason},
                              source_id)
-            return await owe_in(uow, answer, Reopened(game_view(game), ended_at, reason))
+            return await owe_in(uow, answer, Reopened(game_view(game), ended_at, reason, tuple(moved)))
 
     async def close(self, game_id: int, *, actor: int | None, reason: str | None = None,
                     source_id: str | None = None, answer: OwedWith[Closed] | None = None) -> Closed:

@@ -38,9 +38,10 @@ SettingUp = Callable[[AsyncSession, Any], Awaitable[bool]]
 """``(session, game row) -> bool``: is the game being set up (``Ruleset.setting_up``)."""
 
 SettingGuard = Callable[[AsyncSession, Any, str, Any, Any], Awaitable[None]]
-Reopened = Callable[[AsyncSession, int, datetime, datetime], Awaitable[None]]
+Reopened = Callable[[AsyncSession, int, datetime, datetime], Awaitable[list[tuple[str, datetime]]]]
 """``(session, game id, ended_at, now)``, in ``/game reopen``'s transaction: the deadlines that were running when
-the game ended run on with the time they had left then (play-test X4.5)."""
+the game ended run on with the time they had left then (play-test X4.5). Returns each one it moved, in words with
+its new time (``("the Primary of turn 2", when)``), for the reopening's announcement."""
 """(session, the game row, the setting's name, its old value, the new one): raises a RuleError to refuse."""
 
 

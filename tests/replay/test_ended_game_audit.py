@@ -37,3 +37,41 @@ async def test_a_game_read_after_its_end_game_vote(tmp_path: Path) -> None:
     assert forecast.endswith("The game has ended: these are the rates of its final scores (`/why what:score` explains "
                              "a player's); goals and prestige are on top of it.")
     assert "If the game ended now" not in forecast
+
+
+CLOSED = "kaitain ended on 2027-01-06 00:00 UTC; its ledger is closed. A moderator's /game export has everything."
+
+
+async def test_an_ended_games_forms_help_and_reopening(tmp_path: Path) -> None:
+    """tests/transcripts/ended-game-forms.txt. W7: ``/why votes round:1`` after an erratum names it (what was posted,
+    what it corrected it to) and, to the player, the votes the corrected ledger counts; ``Elector:``,
+    ``Transfer:`` and ``Audit quote:`` by DM after the end get the one closed line (the quote refused before it is
+    worked out, ``/audit quote`` too); ``/help`` and the DM ``help`` say the game has ended and what still answers.
+    X5.6/X5.7: ``/game reopen`` gives the AG election running at the end the 18 h it had left, and says so."""
+    run = await run_transcript("ended-game-forms.txt", tmp_path)
+    why = {m.marks.split()[-1]: m.text for m in run.messages() if m.text.startswith("**")
+           and "'s votes in round 1 of kaitain**" in m.text}
+    erratum = ("Erratum #15 corrected round 1's result: posted Aye 20, Nay 19, Abstain 0 (passed), corrected Aye 24, "
+               "Nay 19, Abstain 0 (passed)")
+    assert erratum in why["anna"] and erratum in why["boris"], why
+    assert "round 1 counts anna's votes as 24, not the 20 its close read" in why["anna"]
+    assert "counts boris's votes" not in why["boris"] and "anna" not in why["boris"]
+
+    for who, count in (("anna", 3), ("boris", 1)):
+        closed = [t for t in run.to(f"DM {who}") if t.startswith("kaitain ended on")]
+        assert closed == [f"{CLOSED}\nNothing was recorded."] * count, run.to(f"DM {who}")
+    assert not any("Audit quote for" in t or "has ended." in t for t in run.to("DM boris") + run.to("DM anna"))
+    assert CLOSED in run.to("#kaitain")
+
+    dm_help = next(t for t in run.to("DM chen") if "Clerk in #kaitain" in t)
+    assert dm_help.startswith(f"**Clerk in #kaitain (Landsdraad): ended**\n**{CLOSED}**\nNothing you DM me"), dm_help
+    assert "`/score`" in dm_help and "`/game reopen`" in dm_help and "Vote:" not in dm_help
+    slash_help = next(t for t in run.to("#kaitain") if t.startswith("**Clerk in #kaitain"))
+    assert "Slash commands that still answer" in slash_help and "`/game reopen [reason]`" in slash_help
+    assert "`/game export`" in slash_help and "`/round open" not in slash_help and "/audit quote" not in slash_help
+
+    reopened = next(t for t in run.to("#kaitain") if t.startswith("**kaitain** was reopened"))
+    assert reopened.endswith("\nWhat was running when it ended runs on with the time it had left then: Adjutant "
+                             "General election #1 now ends 2027-01-08 18:00 UTC."), reopened
+    status = next(t for t in run.to("#kaitain") if t.startswith("Adjutant General of kaitain"))
+    assert "Closes: 2027-01-08 18:00 UTC (in 18h)" in status

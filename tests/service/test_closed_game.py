@@ -36,13 +36,14 @@ _ids = count(1)
 
 READING = {
     "game export", "game list", "game settings", "log", "help", "why", "verify",
-    "ag status", "audit quote", "embargo list", "forecast", "goal list", "kanly list", "me", "prestige list",
+    "ag status", "embargo list", "forecast", "goal list", "kanly list", "me", "prestige list",
     "pv list", "round status", "score", "transfer list", "vp holdings", "vp show",
     "amendment check", "election status", "event list", "faction me", "revolution status", "status",
     "board", "convocate rulings", "motion status",
 }
 """The commands that only read a game (``Command.reads``): they still answer once it has ended. ``game settings``
-and ``convocate rulings`` read when given no options."""
+and ``convocate rulings`` read when given no options. ``audit quote`` is not one: after the end no audit can be
+called, so the quote is refused with the closed line before it is worked out (play-test W7)."""
 CLOSING = {"game end", "game reopen", "game move"}
 """The commands that end, reopen or move a game: they run in an ended game (tested below; the move in
 tests/service/test_game_move.py)."""
@@ -162,6 +163,38 @@ async def test_the_event_append_refuses_a_change_that_does_not_come_through_disp
                                                        received_at=app.clerk.clock.now(), source_id="dm-x")
     (answer,) = await dm(app, ALICE, "Vote: Aye")
     assert "gl" in answer.text and "its ledger is closed" in answer.text
+    # a transfer's Apply button, the round's perks: the same closed line (play-test W7), not a wording of their own
+    with pytest.raises(GameClosed, match=CLOSED.pattern):
+        await app.clerk.landsdraad.transfer_moves.apply_transfer(game.id, entry_id=1, actor=MODERATOR.id)
+    with pytest.raises(GameClosed, match=CLOSED.pattern):
+        await app.clerk.landsdraad.perks.auctions_closed(game.id, actor=MODERATOR.id)
+    with pytest.raises(GameClosed, match=CLOSED.pattern):
+        await app.clerk.landsdraad.victory.set_tracked(game.id, user_id=ALICE.id, values={"income": 5},
+                                                       actor=MODERATOR.id)
+    assert await ledger(db_engine) == before
+
+
+@pytest.mark.parametrize("ruleset", ["landsdraad", "mylantium", "convocate"])
+async def test_every_dm_form_of_an_ended_game_gets_the_closed_line(app: App, db_engine: AsyncEngine,
+                                                                   ruleset: str) -> None:
+    """Each DM form ``help`` lists, sent by a player of an ended game, is answered with the one closed line, as a
+    command is: not "<game> has ended." (Landsdraad's ``Elector:`` and ``Transfer:`` said that, play-test W7), and
+    not a quote worked out for an audit that can no longer be called (``Audit quote:``)."""
+    await ended_game(app, ruleset)
+    if ruleset == "mylantium":  # a player of the game: alice leads a Faction
+        channel = CHANNELS[ruleset]
+        await run(app, MODERATOR, "game reopen", channel)
+        await run(app, MODERATOR, "faction register", channel, faction="Plutocrats", user=user(ALICE.id, "alice"),
+                  party="Whig")
+        await run(app, MODERATOR, "game close", channel)
+    before = await ledger(db_engine)
+    front = app.front(ruleset)
+    assert front is not None
+    forms = [example for example, _ in front.dm_help]
+    assert forms, ruleset
+    for form in forms:
+        answers = await dm(app, ALICE, form)
+        assert answers and CLOSED.match(answers[0].text.splitlines()[0]), (form, [text_of(o) for o in answers])
     assert await ledger(db_engine) == before
 
 

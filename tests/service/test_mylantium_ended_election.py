@@ -33,8 +33,9 @@ async def test_an_election_held_when_a_coup_ends_the_game_stops_with_it(clerk: C
     card = election_status_card(election, clock.now()).as_text()
     assert "(stopped when the game ended)" in card and "due now" not in card, card
     assert await clerk.mylantium.elections.pending_elections() == []
-    await clerk.games.reopen(rep.id, actor=MOD, reason="check", source_id="reopen")
+    done = await clerk.games.reopen(rep.id, actor=MOD, reason="check", source_id="reopen")
     assert await clerk.mylantium.elections.pending_elections() == []  # nothing closes it behind the moderators
+    assert done.deadlines == ()  # and the reopening names no deadline that moved
     election = await clerk.mylantium.elections.election(rep.id)
     assert election is not None and "Deadline: none" in election_status_card(election, clock.now()).as_text()
 
@@ -50,9 +51,11 @@ async def test_a_game_closed_by_mistake_during_a_primary_gives_it_its_time_back_
     clock.advance(timedelta(hours=4))
     await clerk.games.close(rep.id, actor=MOD, reason="by mistake")
     clock.advance(timedelta(hours=25))
-    await clerk.games.reopen(rep.id, actor=MOD, reason="closed by mistake")
+    done = await clerk.games.reopen(rep.id, actor=MOD, reason="closed by mistake")
     ((game, turn, stage, deadline),) = await clerk.mylantium.elections.pending_elections()
     assert (game, turn, stage, deadline) == (rep.id, 1, "primary", clock.now() + timedelta(hours=20))
+    # play-test X5.6: the reopening's announcement says which deadline moved, and to when
+    assert done.deadlines == (("the Primary of turn 1", clock.now() + timedelta(hours=20)),)
 
 
 async def test_a_revolutions_contributions_run_on_after_a_reopening(clerk: Clerk, clock: ManualClock) -> None:
@@ -65,6 +68,7 @@ async def test_a_revolutions_contributions_run_on_after_a_reopening(clerk: Clerk
     clock.advance(timedelta(hours=10))
     await clerk.games.close(rep.id, actor=MOD, reason="by mistake")
     clock.advance(timedelta(hours=100))
-    await clerk.games.reopen(rep.id, actor=MOD, reason="closed by mistake")
+    done = await clerk.games.reopen(rep.id, actor=MOD, reason="closed by mistake")
     (due,) = await clerk.mylantium.revolutions.pending_contributions()
     assert due[3] == clock.now() + timedelta(hours=38)
+    assert done.deadlines == (("the contributions to Revolution chain #1", clock.now() + timedelta(hours=38)),)

@@ -455,6 +455,8 @@ async def test_an_offer_left_on_the_floor_when_the_game_ended_runs_on_at_a_reope
     cv.clock.advance(timedelta(hours=1))
     await cv.clerk.games.close(cv.gid, actor=MOD, reason="by mistake")
     cv.clock.advance(timedelta(hours=5))
-    await cv.clerk.games.reopen(cv.gid, actor=MOD, reason="closed by mistake")
+    done = await cv.clerk.games.reopen(cv.gid, actor=MOD, reason="closed by mistake")
     (due,) = await cv.clerk.convocate.motions.offer_deadlines()
     assert due == (cv.gid, 1, 2, cv.clock.now() + timedelta(hours=1))
+    # play-test X5.6: the reopening's announcement says which deadline moved, and to when
+    assert done.deadlines == (("the offer to second Motion #1 (M1)", cv.clock.now() + timedelta(hours=1)),)

@@ -13,8 +13,8 @@ from bot.actions.commands import App, Option
 from bot.actions.context import Ctx
 from bot.actions.convocate.guard import command
 from bot.actions.front import AfterSetting
-from bot.actions.moderators import erratum_offer
-from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, ToThread, reply
+from bot.actions.moderators import erratum_notice, erratum_offer
+from bot.actions.outbox import AnswerWith, Card, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes
 from engine.convocate.errata import RepealRecount, Unrecounted
 from engine.convocate.repeal import variant_key
@@ -79,15 +79,9 @@ def told_in(place: ToChannel | ToThread | None, game: GameView, c: RepealConsequ
     (``/card set ... since:``, ``/game settings``); ``place`` may be None only when ``c`` changes nothing."""
     if c is None:
         return []
-    text = notice_text(c)
-    if not c.recounts:
-        return [reply(text, ephemeral=True)]
-    assert place is not None, "the moderators' place is read before the write"
-    buttons = tuple(Button(f"Post erratum: Motion #{r.closed.motion}", f"{BUTTON}:{game.id}:{r.closed.motion}",
-                           "secondary") for r in c.recounts[:5])
-    return [reply(text, ephemeral=True),
-            Outgoing(place, text=text, buttons=buttons,
-                     extra={INSTEAD: "(Post an erratum with /motion erratum in the game channel.)"})]
+    offers = [(f"Post erratum: Motion #{r.closed.motion}", f"{BUTTON}:{game.id}:{r.closed.motion}")
+              for r in c.recounts]
+    return erratum_notice(place, notice_text(c), offers, "/motion erratum")
 
 
 def cause(r: RepealRecount) -> str:

@@ -141,9 +141,8 @@ def quote_text(q: QuoteView) -> str:
             f"Fee: {fee_text(q.fee, q.active, q.current, q.requested)}.\n"
             f"It would publish {q.target}'s transfers in {rounds_text(q.rounds)} (the current round is always "
             f"included, at no extra cost).\n"
-            + (f"Only you see this quote. {q.game.name} has ended, so no audit can be called now." if q.game.ended else
-               f"Only you see this quote. To call for the audit, post `{audit_form(q.target, q.requested)}` as the "
-               "first line of a message in a thread of the game channel."))
+            + f"Only you see this quote. To call for the audit, post `{audit_form(q.target, q.requested)}` as the "
+            "first line of a message in a thread of the game channel.")
 
 
 def audit_card(view: AuditView) -> Card:

@@ -221,7 +221,7 @@ async def apply_transfer(app: App, ctx: Ctx, game_id: int, entry: int, *,
          Option("player", UserRef, "the player to audit", True),
          Option("rounds", str, "earlier rounds to include, e.g. 2 or 1-3 (the current round is always included)"),
          Option("game", str, "the game, if you play in several", autocomplete="game"),
-         game="any", reads=True)
+         game="any")  # not ``reads``: after the end no audit can be called, so it is refused (play-test W7)
 async def audit_quote(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = require_game(game)
     spec = str(o.get("rounds") or "").strip()

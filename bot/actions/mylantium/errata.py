@@ -12,8 +12,8 @@ from typing import Any
 from bot.actions.commands import App, CommandFlags, Option, require_game
 from bot.actions.context import Ctx
 from bot.actions.front import AfterSetting
-from bot.actions.moderators import erratum_offer
-from bot.actions.outbox import INSTEAD, AnswerWith, Button, Card, Outgoing, ToChannel, ToThread, reply
+from bot.actions.moderators import erratum_notice, erratum_offer
+from bot.actions.outbox import AnswerWith, Card, Outgoing, ToChannel, ToThread, reply
 from bot.actions.routes import Routes
 from engine.core.errors import RuleError
 from engine.mylantium.errata import GeneralRecount
@@ -84,15 +84,8 @@ def told_in(place: ToChannel | ToThread | None, game: GameView, c: ElectionConse
     (``/government set ... since:``, ``/game settings``); ``place`` may be None only when ``c`` changes nothing."""
     if c is None:
         return []
-    text = notice_text(c)
-    if not c.recounts:
-        return [reply(text, ephemeral=True)]
-    assert place is not None, "the moderators' place is read before the write"
-    buttons = tuple(Button(f"Post erratum: turn {r.turn}", f"{BUTTON}:{game.id}:{r.turn}", "secondary")
-                    for r in c.recounts[:5])
-    return [reply(text, ephemeral=True),
-            Outgoing(place, text=text, buttons=buttons,
-                     extra={INSTEAD: "(Post an erratum with /election erratum in the game channel.)"})]
+    offers = [(f"Post erratum: turn {r.turn}", f"{BUTTON}:{game.id}:{r.turn}") for r in c.recounts]
+    return erratum_notice(place, notice_text(c), offers, "/election erratum")
 
 
 PRESIDENCY = (" The Presidency stays as the moderators record it; they change it separately if they decide "

@@ -35,15 +35,19 @@ async def setting_up(session: AsyncSession, game: Any) -> bool:
     return row is None or not row.turn
 
 
-async def reopened(session: AsyncSession, game_id: int, ended_at: datetime, now: datetime) -> None:
+async def reopened(session: AsyncSession, game_id: int, ended_at: datetime, now: datetime
+                   ) -> list[tuple[str, datetime]]:
     """``Ruleset.reopened`` (play-test X4.5): the offer to second a Motion the end left on the floor runs on from
     the reopening with the time its player had left when the game ended, rather than timing out at once for a time
-    their answer was refused."""
+    their answer was refused. Returns what moved, in words, with its new deadline."""
+    moved: list[tuple[str, datetime]] = []
     rows = await session.execute(select(CvMotion).where(CvMotion.game_id == game_id, CvMotion.status == "offering",
                                                         CvMotion.offer_deadline.is_not(None)))
     for row in rows.scalars():
         if row.offer_deadline is not None and utc(row.offer_deadline) > ended_at:
             row.offer_deadline = now + (utc(row.offer_deadline) - ended_at)
+            moved.append((f"the offer to second Motion #{row.number} ({row.name})", row.offer_deadline))
+    return moved
 
 
 TABLES = (tables.CvPlayer, tables.CvCard, tables.CvFactor, tables.CvTurn, tables.CvStatute, tables.CvMotion)

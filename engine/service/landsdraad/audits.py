@@ -22,7 +22,7 @@ from engine.landsdraad.settings import SETTINGS
 from engine.landsdraad.transfers import TransferCommand
 from engine.service.clock import utc
 from engine.service.landsdraad.transfer_moves import HoldingMatch, applied_entries, match_holding
-from engine.service.ledger import game_view, load_game, require_player
+from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.names import find_player_by_name
 from engine.service.owed import OwedWith, owe_in
 from engine.service.settings import value_of
@@ -200,11 +200,6 @@ def _round_now(game: Game) -> int:
     return game.current_round
 
 
-def _running(game: Game) -> None:
-    if game.status == "ended":
-        raise RuleError(f"{game.name} has ended.")
-
-
 async def active_players(session: AsyncSession, game_id: int) -> list[Player]:
     found = await session.execute(select(Player).where(Player.game_id == game_id, Player.active.is_(True))
                                   .order_by(Player.id))
@@ -223,7 +218,9 @@ def shares_down(game: Game) -> bool:
 
 async def quote(session: AsyncSession, game: Game, target_name: str, rounds: Iterable[int]) -> QuoteView:
     """R0-50..R0-53: the fee and each active player's share of auditing ``target_name`` now (c = the game's
-    current round, N = its active players)."""
+    current round, N = its active players). Once the game has ended no audit can be called, so there is nothing
+    to quote: the closed line, before anything is worked out (play-test W7)."""
+    require_running(game)
     if game.current_round < 1:
         raise RuleError(f"No round has started in {game.name} yet, so there is nothing to audit.")
     target = await find_player_by_name(session, game, target_name)
@@ -276,7 +273,7 @@ class AuditService(ServiceBase):
         try:
             async with self._write(game_id, source_id) as uow:
                 game = await load_game(uow.session, game_id)
-                _running(game)
+                require_running(game)
                 sender = await require_player(uow.session, game, user_id, "You")
                 number = _round_now(game)
                 recipient = await find_player_by_name(uow.session, game, command.recipient)

@@ -8,12 +8,13 @@ game answers too."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.core.derivation import Derivation
+from engine.core.derivation import Derivation, Step
 from engine.core.disclosure import shown as disclosure_shown
 from engine.core.errors import NotFoundError, RuleError
 from engine.landsdraad.audit import audit_quote_explained
@@ -22,6 +23,7 @@ from engine.landsdraad.crisis import Voter, resolve_explained
 from engine.landsdraad.model import Elector, Planet, Tier, quality_of
 from engine.landsdraad.votes import vote_breakdown_explained
 from engine.service.landsdraad.audits import shares_down
+from engine.service.landsdraad.errata import ERRATUM, recounted
 from engine.service.landsdraad.explain_ag import ag_derivation
 from engine.service.landsdraad.explain_victory import VictoryExplainService, events_of
 from engine.service.landsdraad.ledger import attributes_of, holdings_of
@@ -36,6 +38,41 @@ from engine.store.models.landsdraad import AuditRow, Round
 VOTE_INPUTS = ("PlayerAdded", "PlayerChanged", "HoldingAdded", "HoldingRemoved", "TransferApplied",
                "PlayerRemoved")
 """Events that can change a player's V(p): after a round's close, the breakdown read now is no longer that round's."""
+
+
+def _totals(t: Any) -> str:
+    """``Aye 30, Nay 20, Abstain 0 (passed)`` of an erratum's stored totals (``errata.numbers``)."""
+    return f"Aye {t['aye']}, Nay {t['nay']}, Abstain {t['abstain']} ({t['outcome']})"
+
+
+def corrected_since(then: Derivation, name: str, number: int, counted: int, errata: list[tuple[int, dict[str, Any]]],
+                    now: int | None, since: list[int]) -> Derivation:
+    """``/why votes round:N`` of a round a correction reached after its close (play-test W7): the close's figure
+    stays what it counted, and the answer also says what each erratum posted for the round said (what was posted,
+    what it corrected it to: public, as the erratum was, unless its disclosure check kept the totals with the
+    moderators) and, to the player and the moderators, the votes the corrected ledger now counts for them there."""
+    steps: list[Step] = []
+    for seq, p in errata:
+        private = shown(p.get("disclosure")) != "full"
+        if p.get("restores"):
+            says = (f"Erratum #{seq}: the moderators corrected the ledger again, and round {number} stands as first "
+                    f"posted: {_totals(p['posted'])}; the earlier erratum is withdrawn")
+        else:
+            says = (f"Erratum #{seq} corrected round {number}'s result: posted {_totals(p['posted'])}, corrected "
+                    f"{_totals(p['corrected'])}")
+        steps.append(Step(says, "a correction of the ledger that reaches a closed round is posted as an erratum; "
+                          "the round's result card stays as it was posted", "", (seq,),
+                          frozenset() if private else None))
+    if now is not None and now != counted:
+        steps.append(Step(f"As the ledger stands now, corrected since, round {number} counts {name}'s votes as "
+                          f"{now}, not the {counted} its close read"
+                          + ("" if errata else " (no erratum has been posted for it yet)"),
+                          "a correction that reaches a closed round (a holding or score corrected with since:, a "
+                          "transfer corrected) counts it again", "", tuple(s for s, _ in errata) or tuple(since),
+                          frozenset({name})))
+    if not steps:
+        return then
+    return replace(then, steps=(*then.steps, *steps))
 
 
 async def closed_round(session: AsyncSession, game: Game, number: int | None) -> Round:
@@ -129,7 +166,8 @@ class ExplainService(VictoryExplainService):
             if number is None:
                 return await self._breakdown(session, game, player)
             rnd = await closed_round(session, game, number)
-            events = await events_of(session, game_id, ("RoundClosed", *VOTE_INPUTS))
+            events = await events_of(session, game_id, ("RoundClosed", ERRATUM, *VOTE_INPUTS))
+            recount = await session.run_sync(recounted, game_id, rnd.number)
         closes = [(seq, p) for seq, kind, p in events if kind == "RoundClosed" and p.get("round") == rnd.number]
         read = [(seq, votes) for seq, p in closes for uid, _, votes, _ in rows_of(p) if int(uid) == user_id]
         if not read:
@@ -137,9 +175,12 @@ class ExplainService(VictoryExplainService):
                             "votes were not read.")
         seq, weight = read[-1]
         ledger = [e for e in events if e[1] in LEDGER_KINDS]
-        return votes_then(f"{player.name}'s votes in round {rnd.number} of {game.name}", player.name, rnd.number,
-                          seq, int(weight), ledger, user_id,
-                          [s for s, kind, p in events if kind in VOTE_INPUTS and s > seq and concerns(p, user_id)])
+        since = [s for s, kind, p in events if kind in VOTE_INPUTS and s > seq and concerns(p, user_id)]
+        then = votes_then(f"{player.name}'s votes in round {rnd.number} of {game.name}", player.name, rnd.number,
+                          seq, int(weight), ledger, user_id, since)
+        errata = [(s, p) for s, kind, p in events if kind == ERRATUM and p.get("round") == rnd.number]
+        return corrected_since(then, player.name, rnd.number, int(weight), errata,
+                               recount.weights.get(user_id), since)
 
     async def _breakdown(self, session: AsyncSession, game: Game, player: Player) -> Derivation:
         holdings = await holdings_of(session, player.id)

@@ -22,7 +22,7 @@ from engine.landsdraad.settings import SETTINGS
 from engine.landsdraad.transfers import ElectorQuery
 from engine.service.landsdraad.ledger import game_players
 from engine.service.landsdraad.round_state import current_round
-from engine.service.ledger import game_view, load_game, require_player
+from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.owed import OwedWith, owe_in
 from engine.service.settings import value_of
 from engine.service.uow import Duplicate, ServiceBase
@@ -110,11 +110,6 @@ def _scores(votes: dict[int, int], base: dict[int, int] | None) -> dict[int, int
     return {p: order.index((votes[p], base[p])) for p in votes}
 
 
-def _running(game: Game) -> None:
-    if game.status == "ended":
-        raise RuleError(f"{game.name} has ended.")
-
-
 async def _perk_row(session: AsyncSession, game_id: int, number: int, perk: Perk) -> PerkRow | None:
     found = await session.execute(select(PerkRow).where(PerkRow.game_id == game_id, PerkRow.round_number == number,
                                                         PerkRow.perk == PERK_KEYS[perk]))
@@ -148,7 +143,7 @@ class PerkService(ServiceBase):
         to their holders, owed in its transaction (``owe_in``)."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
-            _running(game)
+            require_running(game)
             rnd = await current_round(uow.session, game)
             if rnd is None or rnd.status != "open":
                 raise RuleError(f"No round is open in {game.name}: perks are assigned when the Auction Phases of an "
@@ -203,7 +198,7 @@ class PerkService(ServiceBase):
             async with self._write(game_id, source_id) as uow:
                 session = uow.session
                 game = await load_game(session, game_id)
-                _running(game)
+                require_running(game)
                 asker = await require_player(session, game, user_id, "You")
                 rnd = await current_round(session, game)
                 perk = await _perk_row(session, game_id, game.current_round, Perk.PRO_TEMPORE)

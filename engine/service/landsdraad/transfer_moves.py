@@ -19,7 +19,7 @@ from engine.landsdraad.transfers import holding_named
 from engine.service.clock import utc
 from engine.service.landsdraad.ledger import active_votes, view_player
 from engine.service.landsdraad.round_state import current_round, factions_of
-from engine.service.ledger import game_view, load_game
+from engine.service.ledger import game_view, load_game, require_running
 from engine.service.uow import ServiceBase
 from engine.service.views import GameView
 from engine.store.models import Event, Player
@@ -107,8 +107,7 @@ class TransferMoveService(ServiceBase):
         async with self._write(game_id, source_id) as uow:
             session = uow.session
             game = await load_game(session, game_id)
-            if game.status == "ended":
-                raise RuleError(f"{game.name} has ended; its ledger is closed.")
+            require_running(game)
             rows = {r.id: r for r in (await session.execute(
                 select(TransferRow).where(TransferRow.game_id == game_id))).scalars()}
             row = rows.get(entry_id)

@@ -51,7 +51,7 @@ from engine.service.landsdraad.victory_views import (
     TrackView,
     VpSettingsView,
 )
-from engine.service.ledger import game_view, load_game, require_player
+from engine.service.ledger import game_view, load_game, require_player, require_running
 from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import UnitOfWork
 from engine.store.models import Game, Player
@@ -64,10 +64,10 @@ PRESTIGE_REASON = 200
 
 
 def require_unscored_measures(game: Game) -> None:
-    """R3-23: the measures are read at the instant the game ends; afterwards they no longer change."""
-    if game.status == "ended":
-        raise RuleError(f"{game.name} has ended: its measures were read when it ended, so they no longer "
-                        "change. Goals and prestige can still be given.")
+    """R3-23: the measures are read at the instant the game ends; afterwards they no longer change, like the rest of
+    the closed ledger: the closed line (goals and prestige are refused there too, so "they can still be given" was
+    not so, play-test W7)."""
+    require_running(game)
 
 
 async def settings_view(session: AsyncSession, game: Game, state: VictoryState | None) -> VpSettingsView:

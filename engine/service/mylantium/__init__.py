@@ -57,18 +57,25 @@ async def setting_guard(session: AsyncSession, game: Any, name: str, old: Any, n
                         "General Elections and offers an erratum. Nothing was changed.")
 
 
-async def reopened(session: AsyncSession, game_id: int, ended_at: datetime, now: datetime) -> None:
+async def reopened(session: AsyncSession, game_id: int, ended_at: datetime, now: datetime
+                   ) -> list[tuple[str, datetime]]:
     """``Ruleset.reopened`` (play-test X4.5): the open election's deadline and a chain's contributions' deadline, if
     still to come when the game ended, run on from the reopening with the time they had left then: while the ledger
     was closed every choice and contribution was refused, so closing them at once, "late", would count a time
     nobody could answer in. An election a running chain holds is left to the chain, which adds its whole hold when
-    play resumes (docs/rulings.md, "An election's deadline is held during a chain")."""
+    play resumes (docs/rulings.md, "An election's deadline is held during a chain"). Returns what moved, in words,
+    with its new deadline."""
+    moved: list[tuple[str, datetime]] = []
     chain = await live_chain(session, game_id)
     if chain is not None and chain.deadline is not None and utc(chain.deadline) > ended_at:
         chain.deadline = now + (utc(chain.deadline) - ended_at)
+        moved.append((f"the contributions to Revolution chain #{chain.number}", chain.deadline))
     election = await open_election(session, game_id)
     if chain is None and election is not None and election.deadline is not None and utc(election.deadline) > ended_at:
         election.deadline = now + (utc(election.deadline) - ended_at)
+        title = "Primary" if election.stage == "primary" else "General Election"
+        moved.append((f"the {title} of turn {election.turn}", election.deadline))
+    return moved
 
 
 TABLES = (tables.MylGovernment, tables.MylFaction, tables.MylCandidate, tables.MylTerritory, tables.MylUnit,
