@@ -75,3 +75,9 @@ async def test_an_ended_games_forms_help_and_reopening(tmp_path: Path) -> None:
                              "General election #1 now ends 2027-01-08 18:00 UTC."), reopened
     status = next(t for t in run.to("#kaitain") if t.startswith("Adjutant General of kaitain"))
     assert "Closes: 2027-01-08 18:00 UTC (in 18h)" in status
+    # reopened: the Forecast and a score do not say the game has ended, and say what the final scores they show are
+    forecast = next(t for t in run.to("#kaitain") if t.startswith("kaitain was reopened to correct a mistake;"))
+    assert "**kaitain: final scores**" in forecast
+    assert not any(t.startswith("kaitain has ended.") for t in run.to("#kaitain"))
+    mine = next(t for t in run.to("#kaitain") if t.startswith("**anna in kaitain: final score"))
+    assert mine.endswith("reopened it to correct a mistake, and it stands until they end it again."), mine

@@ -315,8 +315,11 @@ async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
     g = _game(game)
     final = await app.clerk.landsdraad.victory.final(g.id)
-    if final is not None:
-        return [reply(f"{g.name} has ended.", card=final_card(final), file=await drawn(chart, "scores", final))]
+    if final is not None:  # reopened: the scores posted at the end stand until /game end scores it again
+        said = (f"{g.name} has ended." if g.ended else
+                f"{g.name} was reopened to correct a mistake; these are the final scores posted when it ended, and "
+                "they stand until a moderator ends it again (`/game end` scores it anew).")
+        return [reply(said, card=final_card(final), file=await drawn(chart, "scores", final))]
     view = await app.clerk.landsdraad.victory.forecast(g.id)
     return [reply(card=forecast_card(view, taken=f"now, in round {view.round}" if view.round else "now"),
                   file=await drawn(chart, "forecast", view))]

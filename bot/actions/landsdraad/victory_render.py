@@ -141,7 +141,9 @@ def score_card(p: ProjectedScore) -> Card:
     if p.final:  # the game has ended and been scored: the stored final scores, with the place
         return Card(title=f"{t.name} in {p.game.name}: final score {row.total} VP, {place_text(row.place)}",
                     description=f"Final Victory Pot: {exact(p.pot)}", fields=tuple(fields), color=GOLD,
-                    footer="Only you can see this. The game has ended and been scored; the final table is public.")
+                    footer="Only you can see this. The game has ended and been scored; the final table is public."
+                    if p.game.ended else "Only you can see this. The final score posted when the game ended: the "
+                    "moderators reopened it to correct a mistake, and it stands until they end it again.")
     footer = "Only you can see this. Each category is rounded down separately."
     if p.total_percent > 100:
         footer += f" The categories and awards add up to {p.total_percent}% of the Pot, as they stand."
