@@ -50,6 +50,11 @@ def roll_line(c: Checked, replaced: bool = False) -> str:
 
 
 def report_lines(rep: DiceReport) -> tuple[str, list[str]]:
+    head, body = _report_lines(rep)
+    return (head if rep.note is None else f"{head} {rep.note}"), body
+
+
+def _report_lines(rep: DiceReport) -> tuple[str, list[str]]:
     what = f"The dice of {scope_name(rep.scope)} of {rep.game}"
     if rep.seal is None:
         return f"{what}: Clerk rolled nothing there and sealed no seed.", []

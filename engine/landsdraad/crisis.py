@@ -22,6 +22,9 @@ class RoundWindow:
     number: int
     open: bool
     deadline: datetime | None
+    void: bool = False
+    """The round is void (the moderators voided it, ``/round void``): it takes no ballot, and one cast in it no
+    longer counts."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,11 @@ def accept_ballot(
     A repeated Vote acts as a Revote and a Revote with no ballot acts as a Vote (P0-03). A ballot refused names the
     round of ``game``, its deadline, and what stands (P0-15; play-test P5.4)."""
     of = f" of {game}" if game else ""
+    if window.void:
+        had = " Your ballot in it no longer counts." if previous else ""
+        raise RuleError(f"Round {window.number}{of} is void: the moderators voided it, so it takes no ballots and "
+                        f"nothing in it counts.{had} If its crisis is put to the vote again as a new round, you vote "
+                        "in that one.")
     if not window.open:
         kept = f" Your ballot ({previous.label}) stands." if previous else " You cast no ballot in it."
         deadline = f" (its deadline was {format_utc_seconds(window.deadline)})" if window.deadline else ""

@@ -7,7 +7,7 @@ in a post, a DM, the log, an export or a moderator's answer; nothing changes a s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +54,8 @@ class DiceReport:
     verdict: pure.Verdict | None
     rolls: int
     """How many rolls were made under it (known before the reveal; their faces are not)."""
+    note: str | None = None
+    """What the game's ruleset says of the scope beside the check (``Ruleset.dice_note``: a void round)."""
 
 
 ADD_ROLLS = insert(Base.metadata.tables["dice_rolls"])
@@ -276,8 +278,12 @@ class DiceService(ServiceBase):
             raise NotFoundError(f"There is no round {scope}; rounds are numbered from 1.")
         async with self._read() as session:
             game = await load_game(session, game_id)
-            require_dice(self.backend.ruleset(game.ruleset), game.name)
-            return await session.run_sync(report, game_id, scope)
+            ruleset = self.backend.ruleset(game.ruleset)
+            require_dice(ruleset, game.name)
+            found = await session.run_sync(report, game_id, scope)
+            if ruleset.dice_note is not None and scope != GAME_SCOPE:
+                found = replace(found, note=await ruleset.dice_note(session, game_id, scope))
+            return found
 
     async def seal(self, game_id: int, scope: int) -> SealView | None:
         async with self._read() as session:

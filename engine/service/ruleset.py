@@ -37,6 +37,9 @@ Progress = Callable[[AsyncSession, Any], Awaitable[str]]
 SettingUp = Callable[[AsyncSession, Any], Awaitable[bool]]
 """``(session, game row) -> bool``: is the game being set up (``Ruleset.setting_up``)."""
 
+DiceNote = Callable[[AsyncSession, int, int], Awaitable[str | None]]
+"""``(session, game id, scope) -> note``: what ``/verify`` says of a scope beside its check (``Ruleset.dice_note``)."""
+
 SettingGuard = Callable[[AsyncSession, Any, str, Any, Any], Awaitable[None]]
 Reopened = Callable[[AsyncSession, int, datetime, datetime], Awaitable[list[tuple[str, datetime]]]]
 """``(session, game id, ended_at, now)``, in ``/game reopen``'s transaction: the deadlines that were running when
@@ -97,6 +100,9 @@ class Ruleset:
     dice: bool = False
     """Clerk rolls dice for its games (sealed seeds, ``/verify``). False: its games roll none, so ``/help`` does not
     offer ``/verify`` there and ``/verify`` answers that the game rolls no dice (play-test M5.6)."""
+    dice_note: DiceNote | None = None
+    """What ``/verify`` says of one of its dice scopes beside the check (a round made void: its dice decided
+    nothing); None: nothing."""
     setting_guard: SettingGuard | None = None
     """Refuses a change of one of its settings that would rewrite what was already counted with it (a RuleError
     saying what to do instead); None: every valid value is accepted."""

@@ -12,6 +12,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from databases import Migrated
 from sqlalchemy import text
 
@@ -21,6 +22,7 @@ from bot.actions.front import WhyAsk
 from bot.actions.why import explain
 from bot.console.cli import clerk_on
 from engine.core.derivation import Derivation
+from engine.core.errors import RuleError
 from engine.landsdraad.close_weights import entries_of
 from engine.service.clock import ManualClock
 
@@ -87,6 +89,8 @@ async def check_why(output: str, db: Migrated) -> int:
                           "SELECT game_id, payload FROM events WHERE kind = 'RoundClosed' ORDER BY id"))).all()]
             players = [(int(g), int(u), str(n)) for g, u, n in (await c.execute(text(
                 "SELECT game_id, user_id, name FROM players"))).all()]
+            void = {(int(g), int(n)) for g, n in (await c.execute(text(
+                "SELECT game_id, number FROM rounds WHERE status = 'void'"))).all()}
     finally:
         await engine.dispose()
     if not games:
@@ -94,7 +98,11 @@ async def check_why(output: str, db: Migrated) -> int:
     checked = 0
     async with clerk_on(db.url, ManualClock(datetime.now(UTC)), 0, db.options) as app:
         for name, number, posted in posted_results(output):
-            if name in games:
+            if name in games and (games[name], number) in void:  # /round void withdrew it (play-test Y6)
+                with pytest.raises(RuleError, match=f"Round {number} of {name} is void"):
+                    await ask(app, games[name], "result", number)
+                checked += 1
+            elif name in games:
                 found = await ask(app, games[name], "result", number)
                 assert found.value == posted, f"{name} round {number}: /why says {found.value}, posted {posted}"
                 checked += 1
@@ -127,7 +135,7 @@ async def check_why(output: str, db: Migrated) -> int:
                     assert found.value == (int(m["fee"]), int(m["share"])), f"audit of {name}: {found.value}"
                     checked += 1
         for game_id, payload in closes:
-            if game_id not in games.values():
+            if game_id not in games.values() or (game_id, int(payload["round"])) in void:  # withdrawn (Y6)
                 continue
             for weight in entries_of(payload):
                 who = UserRef(int(weight["user_id"]), str(weight["name"]))

@@ -34,7 +34,7 @@ from engine.landsdraad.model import Option as Choice
 from engine.service.dice import GAME_SCOPE
 from engine.service.landsdraad.edits import Edited
 from engine.service.landsdraad.removal import Removal
-from engine.service.landsdraad.rounds import CrisisCorrected, RoundOpened
+from engine.service.landsdraad.rounds import CrisisCorrected, RoundOpened, RoundVoided
 from engine.service.landsdraad.views import FactionView, PlayerView, RoundView
 from engine.service.views import GameView
 
@@ -354,6 +354,82 @@ async def round_crisis(app: App, ctx: Ctx, game: GameView | None, o: dict[str, A
                                                                  actor=ctx.actor.id, source_id=ctx.source_id,
                                                                  answer=answered.owed)
     return answered.out(corrected)
+
+
+def _numbers(what: str, numbers: tuple[int, ...] | tuple[str, ...]) -> str:
+    return f"{what} " + ", ".join(f"#{n}" if isinstance(n, int) else str(n) for n in numbers)
+
+
+def void_news(g: GameView, v: RoundVoided) -> tuple[str, str, str]:
+    """``/round void``'s public correction, the moderator's answer and each voter's DM (play-test Y6, Y7). No
+    ballot is named anywhere: a voter's DM says only that theirs no longer counts."""
+    n = v.round.number
+    why = f" ({v.reason})" if v.reason else ""
+    carried = []
+    if v.carried_votes:
+        carried.append(f"{v.carried_votes} open player vote{'' if v.carried_votes == 1 else 's'}")
+    if v.carried_elections:
+        carried.append(_numbers("AG election", v.carried_elections))
+    goes_on = (f" What was open in it ({' and '.join(carried)}) stays open and goes on into the next round."
+               if carried else "")
+    if v.was == "open":
+        public = (f"**Round {n} of {g.name} is void**: the moderators called it off{why} before it closed. Nothing in "
+                  "it counts: it has no result, no Adjutant General check (no income is docked) and its ballots are "
+                  f"void. Its dice seed is revealed: `/verify round:{n}` checks it.{goes_on} The moderators open its "
+                  "crisis again as a new round if it is still to be voted, with new dice.")
+        dm_what = "it was called off before its close"
+    else:
+        r = v.result
+        if r is None or r.shown == "held":
+            what = "The result held back from it will not be posted"
+        else:
+            what = f"The result posted for it (the measure {'PASSED' if r.outcome == 'passed' else 'FAILED'})"
+            what += " no longer stands"
+        penalty = (f", nor the {r.income_penalty} MS docked from every player's income for want of an Adjutant "
+                   "General" if r is not None and r.income_penalty else "")
+        stands = []
+        if r is not None and r.elections_closed:
+            stands.append(_numbers("AG election", r.elections_closed) + " closed with it")
+        if r is not None and r.expired:
+            stands.append(f"the player votes that expired at its end ({', '.join(r.expired)})")
+        standing = (f" What its end did besides stands: {'; '.join(stands)}." if stands else "")
+        public = (f"**Correction: round {n} of {g.name} is void.** The moderators voided it{why} after it closed. "
+                  f"{what}: nothing it decided counts, not its outcome, not Weathervane{penalty}, and its ballots "
+                  f"are void.{standing} The moderators open its crisis again as a new round if it is still to be "
+                  "voted, with new dice.")
+        dm_what = "its posted result was withdrawn" if r is None or r.shown != "held" else "its result was withdrawn"
+    dm = (f"Round {n} of {g.name} was voided by the moderators{why}: {dm_what}. Your ballot in it no longer counts. "
+          "If its crisis is put to the vote again as a new round, you vote again then.")
+    voters = len(v.voters)
+    card = " and its opening card edited" if v.was == "open" else ""
+    answer = (f"Round {n} is void (it was {v.was}). The channel is told{card}, and "
+              f"{voters} player{'' if voters == 1 else 's'} who had a ballot in it "
+              f"{'is' if voters == 1 else 'are'} DMed that it no longer counts.{goes_on if v.was == 'open' else ''} "
+              "`/round open` puts its crisis to the vote again as a new round, with new dice.")
+    return public, answer, dm
+
+
+@command("round void", "Void the latest round: opened by mistake, or closed too early (no later round opened).",
+         Option("reason", str, "why, e.g. opened by mistake or closed too early (posted with the correction)"),
+         Option("round", int, "the round (default: the latest; only the latest can be voided)", min_value=1),
+         moderator=True)
+async def round_void(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """Play-test Y6, Y7: the channel told, an open round's opening card edited, every player who had a ballot in it
+    DMed; owed in the write's transaction."""
+    g = require_game(game)
+
+    def said(v: RoundVoided) -> list[Outgoing]:
+        public, answer, dm = void_news(g, v)
+        card = [opening_card(app, g, v.round)] if v.was == "open" else []
+        return [reply(answer, ephemeral=True), *card, Outgoing(ToChannel(g.channel_id), public),
+                *(Outgoing(ToUser(user), text=dm) for user in v.voters)]
+
+    answered = AnswerWith(ctx.answering, said)
+    voided = await app.clerk.landsdraad.rounds.void_round(g.id, reason=o.get("reason"), number=o.get("round"),
+                                                          actor=ctx.actor.id, source_id=ctx.source_id,
+                                                          answer=answered.owed)
+    app.deadlines_changed()
+    return answered.out(voided)
 
 
 @command("round release", "Post a result the disclosure check held back, in full.",

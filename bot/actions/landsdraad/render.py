@@ -94,7 +94,22 @@ def receipt_text(r: BallotReceipt, now: datetime) -> str:
     return "\n".join(lines)
 
 
+def void_text(view: RoundView) -> str:
+    """Why a void round has no result: the moderators voided it (``/round void``, play-test Y6, Y7) or the game ended
+    while it was open (play-test W4)."""
+    if view.void_was is None:
+        return ("none: the game ended before this round's crisis was resolved, so it is void and its ballots count "
+                "for nothing")
+    why = f" ({view.void_reason})" if view.void_reason else ""
+    posted = ", its posted result withdrawn" if view.void_was == "closed" else ""
+    return (f"none: the moderators voided this round{why}{posted}; nothing in it counts, its ballots included. Its "
+            "crisis is put to the vote again as a new round.")
+
+
 def round_opened_card(view: RoundView, now: datetime) -> Card:
+    if view.status == "void":  # the opening card of a round the moderators voided while it was open
+        return Card(title=f"{view.game.name}: round {view.number} is void", description=view.crisis,
+                    fields=(("Result", void_text(view), False),), color=NEUTRAL)
     fields = [
         ("Votes in play", str(view.in_play), True),
         ("Deadline", deadline_text(view.deadline, now), True),
@@ -146,9 +161,8 @@ def status_card(status: StatusView, now: datetime) -> Card:
     if view.factions:
         fields.append(("Temporary factions", "\n".join(faction_line(f, result=view.status == "closed")
                                                        for f in view.factions), False))
-    if view.status == "void":  # play-test W4: it never closed, and nothing was decided in it
-        fields.append(("Result", "none: the game ended before this round's crisis was resolved, so it is void and its "
-                                 "ballots count for nothing", False))
+    if view.status == "void":
+        fields.append(("Result", void_text(view), False))
     state = view.status if view.status in ("open", "void") else "closed"
     return Card(title=f"{view.game.name}: round {view.number} ({state})", description=view.crisis,
                 fields=tuple(fields), color=NEUTRAL)

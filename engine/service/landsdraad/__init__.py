@@ -25,6 +25,7 @@ from engine.service.landsdraad.service import LandsdraadService
 from engine.service.landsdraad.victory_export import export_final_scores, export_forecast, export_victory
 from engine.service.ruleset import Ruleset
 from engine.store.models import landsdraad as tables
+from engine.store.models.landsdraad import Round
 
 TABLES = (tables.Holding, tables.Round, tables.TempFactionRow, tables.Ballot, tables.Office, tables.AgElection,
           tables.AgBallotRow, tables.PlayerVoteRow, tables.SupportRow, tables.EmbargoRow, tables.KanlyRow,
@@ -59,10 +60,24 @@ async def reopened(session: AsyncSession, game_id: int, ended_at: datetime, now:
     return moved
 
 
+async def dice_note(session: AsyncSession, game_id: int, scope: int) -> str | None:
+    """``Ruleset.dice_note``: a void round's dice decided nothing (the game ended while it was open, or the moderators
+    voided it: ``/round void``, play-test Y6, Y7)."""
+    found = (await session.execute(select(Round.status, Round.result).where(
+        Round.game_id == game_id, Round.number == scope))).one_or_none()
+    if found is None or found[0] != "void":
+        return None
+    note = (found[1] or {}).get("voided")
+    if not note:
+        return f"Round {scope} is void (the game ended while it was open): its dice decided nothing."
+    posted = " after its close; its posted result was withdrawn" if note.get("was") == "closed" else ""
+    return f"Round {scope} is void (the moderators voided it{posted}): its dice decided nothing."
+
+
 RULESET = Ruleset(NAME, "Landsdraad", SETTINGS, service=LandsdraadService, exports=(
     export_players_and_rounds, export_offices, export_transfers, export_player_votes, export_perks,
     export_registries, export_victory, export_forecast, export_final_scores), reminders=FORMS, tables=TABLES,
     untimed_events=frozenset({"BallotCast"}), exported_events={"RoundClosed": exported_close}, dice=True,
-    setting_up=setting_up, reopened=reopened)
+    setting_up=setting_up, reopened=reopened, dice_note=dice_note)
 
 __all__ = ["RULESET", "LandsdraadService"]

@@ -456,7 +456,8 @@ def _read_rows(connection: Connection, statement: CompoundSelect[Any], locking: 
                              None if locking or statement is _READ else row.read_seq)
                 if row.round_id is not None:
                     deadline = utc(row.deadline) if row.deadline else None
-                    rnd = _Round(row.round_id, RoundWindow(row.number, row.round_status == "open", deadline),
+                    rnd = _Round(row.round_id, RoundWindow(row.number, row.round_status == "open", deadline,
+                                                              row.round_status == "void"),
                                  timedelta(seconds=row.paused_left) if row.paused_left is not None else None)
             if row.player_id is None:
                 continue

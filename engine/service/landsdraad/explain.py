@@ -81,8 +81,16 @@ async def closed_round(session: AsyncSession, game: Game, number: int | None) ->
     if number is not None:
         found = (await session.execute(query.where(Round.number == number))).scalar_one_or_none()
         if found is None:
-            opened = (await session.execute(select(Round.status).where(
-                Round.game_id == game.id, Round.number == number))).scalar_one_or_none()
+            row = (await session.execute(select(Round.status, Round.result).where(
+                Round.game_id == game.id, Round.number == number))).one_or_none()
+            opened, result = (row[0], row[1]) if row is not None else (None, None)
+            note = (result or {}).get("voided") if opened == "void" else None
+            if note:  # /round void (play-test Y6, Y7)
+                why = f" ({note['reason']})" if note.get("reason") else ""
+                posted = (" Its posted result was withdrawn and counts for nothing." if note.get("was") == "closed"
+                          else "")
+                raise RuleError(f"Round {number} of {game.name} is void: the moderators voided it{why}, so it has no "
+                                f"result.{posted} Its crisis is put to the vote again as a new round.")
             if opened == "void":  # End Game (R0-61) or a Majority Victory ended the game while it was open
                 raise RuleError(f"Round {number} of {game.name} was made void: the game ended while it was open, "
                                 "before its crisis was resolved, so it has no result and never will.")

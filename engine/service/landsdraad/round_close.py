@@ -352,6 +352,9 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
             raise NotFoundError(f"{game.name} has no round {expected_round}.")
     if rnd is None:
         raise RuleError(f"No round is open in {game.name}.")
+    if rnd.status == "void":  # the game's end or /round void made it so: nothing to tally (play-test Y6, Y7)
+        raise RuleError(f"Round {rnd.number} of {game.name} is void, so it has nothing to close; `/round open` puts "
+                        "its crisis to the vote again as a new round.")
     if rnd.status == "closed":
         view = read_round_view(session, game, rnd, factions)
         if expected_round is None:

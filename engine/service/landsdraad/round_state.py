@@ -94,7 +94,8 @@ def read_round_view(session: Session, game: Game, rnd: Round,
     (``known``) if the caller knows them."""
     if factions is None:
         factions = read_factions(session, rnd.id)
-    closed = rnd.status == "closed"
+    note = (rnd.result or {}).get("voided") if rnd.status == "void" else None
+    closed = rnd.status == "closed" or (note is not None and note.get("was") == "closed")  # its rolls were posted
     if known is None:
         seals: Mapping[str, str] = {r.purpose: r.sealed for r in rolls_of(session, game.id, rnd.number)
                                     if r.sealed is not None}
@@ -115,6 +116,8 @@ def read_round_view(session: Session, game: Game, rnd: Round,
         paused_left=timedelta(seconds=rnd.paused_left) if rnd.paused_left is not None and not closed else None,
         seal=seal if seal is not None else seal_of(session, game.id, rnd.number),
         base_seal=seal_of(session, game.id, GAME_SCOPE) if known is None else known.base_seal,
+        void_was=str(note["was"]) if note else None,
+        void_reason=note.get("reason") if note else None,
     )
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from engine.core.durations import MAX_DAYS, format_remaining, format_utc
 from engine.core.errors import NotFoundError, RuleError
@@ -15,7 +15,7 @@ from engine.core.text import find_named, typed_back
 from engine.landsdraad.factions import make_faction
 from engine.service.announcements import POST_TOKEN, new_post_token
 from engine.service.clock import utc
-from engine.service.dice import commit_seed, seal
+from engine.service.dice import commit_seed, reveal, seal
 from engine.service.landsdraad.adjutant import adjutant_of
 from engine.service.landsdraad.explain import rounds_so_far
 from engine.service.landsdraad.ledger import game_players
@@ -34,8 +34,8 @@ from engine.service.landsdraad.views import FactionView, PlayerView, ResultView,
 from engine.service.ledger import load_game, require_running
 from engine.service.owed import OwedWith, owe_in
 from engine.service.uow import ServiceBase, UnitOfWork
-from engine.store.models import Game
-from engine.store.models.landsdraad import Ballot, Round, TempFactionRow
+from engine.store.models import Game, Player
+from engine.store.models.landsdraad import AgElection, Ballot, PlayerVoteRow, Round, TempFactionRow
 
 log = logging.getLogger("clerk.landsdraad.rounds")
 
@@ -91,6 +91,34 @@ class CrisisCorrected:
     players: tuple[tuple[int, str | None], ...]
 
 
+@dataclass(frozen=True)
+class RoundVoided:
+    """``/round void``: the round made void, what it was (``open``, or ``closed`` with its withdrawn ``result``),
+    the reason, the user ids of the players who had a ballot in it (told by DM that it no longer counts, never how
+    they voted), and what stands or goes on: the numbers of the open player votes and AG elections tied to it (they
+    go on into the next round), and of a closed round the elections that closed and the player votes that expired
+    at its end (they stand)."""
+    round: RoundView
+    was: str
+    reason: str | None
+    voters: tuple[int, ...]
+    result: ResultView | None = None
+    carried_votes: int = 0
+    carried_elections: tuple[int, ...] = ()
+
+
+async def carry_from_void(uow: UnitOfWork, game_id: int, void: int, number: int) -> None:
+    """A round opens after a void one (``/round void``): the player votes still open in the void round, and the AG
+    elections that were to close with it, go on into the new round (R0-43's expiry and R0-35's close come at the end
+    of a round that is played; the void one never was)."""
+    await uow.session.execute(update(PlayerVoteRow).where(
+        PlayerVoteRow.game_id == game_id, PlayerVoteRow.round_number == void, PlayerVoteRow.status == "open")
+        .values(round_number=number))
+    await uow.session.execute(update(AgElection).where(
+        AgElection.game_id == game_id, AgElection.closes_with_round == void, AgElection.status == "open")
+        .values(closes_with_round=number))
+
+
 class RoundService(ServiceBase):
     async def open_round(
         self, game_id: int, *, crisis: str, deadline: datetime | None, actor: int | None, source_id: str | None = None
@@ -118,6 +146,8 @@ class RoundService(ServiceBase):
             if deadline is not None and deadline <= uow.now:
                 raise RuleError("The deadline must be in the future.")
             number = game.current_round + 1
+            if previous is not None and previous.status == "void":
+                await carry_from_void(uow, game_id, previous.number, number)
             rnd = Round(game_id=game_id, number=number, crisis=crisis, status="open", opened_at=uow.now,
                         deadline=deadline)
             uow.session.add(rnd)
@@ -200,6 +230,66 @@ class RoundService(ServiceBase):
                              {"round": rnd.number, "from": was, "to": crisis, "reason": reason}, source_id)
             return await owe_in(uow, answer, CrisisCorrected(await round_view(uow.session, game, rnd), was,
                                                              reason, tuple(players)))
+
+    async def void_round(self, game_id: int, *, reason: str | None, actor: int | None, number: int | None = None,
+                         source_id: str | None = None, answer: OwedWith[RoundVoided] | None = None) -> RoundVoided:
+        """The game's latest round made void (play-test Y6, Y7: opened by mistake or in the wrong game, or closed too
+        early): an open round is never tallied; a closed one, while no later round has opened, has its posted result
+        withdrawn. Nothing in it counts (no result, no AG income penalty, not for Weathervane or the round 5 check);
+        its seed is revealed (a closed round's already was). Recorded (``RoundVoided``); the caller posts the
+        correction, edits an open round's opening card and DMs each player who had a ballot in it (``answer``: owed
+        in its transaction, ``owe_in``). The moderators then open its crisis again as a new round, with new dice."""
+        reason = reason.strip() if reason else None
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            require_running(game)
+            rnd = await current_round(uow.session, game)
+            if rnd is None:
+                raise RuleError(f"{game.name} has not opened a round yet; there is nothing to void.")
+            if number is not None and number != rnd.number:
+                if number < 1 or number > rnd.number:
+                    raise NotFoundError(f"{game.name} has no round {number}: {rounds_so_far(game.current_round)}.")
+                older = (await uow.session.execute(select(Round.status).where(
+                    Round.game_id == game_id, Round.number == number))).scalar_one_or_none()
+                if older == "void":
+                    raise RuleError(f"Round {number} of {game.name} is already void; nothing was changed.")
+                raise RuleError(f"Round {number} of {game.name} cannot be voided: round {rnd.number} has opened since, "
+                                f"and only the latest round can be. Its result stands; if it was counted wrong, "
+                                f"`/round erratum round:{number}` posts the correction. Nothing was changed.")
+            if rnd.status == "void":
+                raise RuleError(f"Round {rnd.number} of {game.name} is already void; nothing was changed. "
+                                "`/round open` puts its crisis to the vote again as a new round.")
+            was = rnd.status
+            withdrawn: ResultView | None = None
+            view_before = await round_view(uow.session, game, rnd)
+            if was == "closed" and rnd.result:
+                withdrawn = result_view(view_before, rnd.result)
+            voters = tuple(int(u) for u in (await uow.session.execute(
+                select(Player.user_id).join(Ballot, Ballot.player_id == Player.id)
+                .where(Ballot.round_id == rnd.id).order_by(Player.id))).scalars())
+            votes_open = list((await uow.session.execute(select(PlayerVoteRow.id).where(
+                PlayerVoteRow.game_id == game_id, PlayerVoteRow.round_number == rnd.number,
+                PlayerVoteRow.status == "open"))).scalars())
+            elections = tuple(int(n) for n in (await uow.session.execute(select(AgElection.number).where(
+                AgElection.game_id == game_id, AgElection.closes_with_round == rnd.number,
+                AgElection.status == "open").order_by(AgElection.number))).scalars())
+            note = {"was": was, "reason": reason, "at": uow.now.isoformat()}
+            rnd.result = {**(rnd.result or {}), "voided": note}
+            rnd.status = "void"
+            if was == "open":
+                rnd.closed_at = uow.now
+            await uow.session.flush()
+            shown = await uow.session.run_sync(reveal, game_id, rnd.number, uow.now)
+            payload: dict[str, Any] = {"round": rnd.number, "was": was, "reason": reason, "ballots": len(voters)}
+            if withdrawn is not None:
+                payload["withdrawn"] = {k: (rnd.result or {}).get(k) for k in (
+                    "outcome", "aye", "nay", "abstain", "in_play", "needed", "income_penalty")}
+            if was == "open" and shown is not None:
+                payload["dice"] = {"commitment": shown.commitment, "seed": shown.seed, "salt": shown.salt}
+            await uow.record(game_id, "RoundVoided", actor, payload, source_id)
+            voided = RoundVoided(await round_view(uow.session, game, rnd), was, reason, voters, withdrawn,
+                                 len(votes_open), elections)
+            return await owe_in(uow, answer, voided)
 
     async def remove_faction(self, game_id: int, *, name: str, actor: int | None, source_id: str | None = None,
                              answer: OwedWith[tuple[RoundView, FactionView]] | None = None

@@ -29,7 +29,7 @@ from engine.service.landsdraad.ledger import game_players
 from engine.service.landsdraad.victory_views import TrackView
 from engine.service.landsdraad.views import PlayerView
 from engine.store.models import Event, Game, Player
-from engine.store.models.landsdraad import PrestigeAward, VictoryGoal, VictoryHoldings, VictoryState
+from engine.store.models.landsdraad import PrestigeAward, Round, VictoryGoal, VictoryHoldings, VictoryState
 
 ECONOMY = ("income", "stock", "wealth", "heroes")
 TRACKED = (*UNIT_KINDS, *ASSET_KINDS, *ECONOMY, *COUNTERS)
@@ -186,12 +186,17 @@ async def prestige_totals(session: AsyncSession, game_id: int) -> dict[int, int]
 
 async def weathervane_counts(session: AsyncSession, game_id: int, players: Iterable[PlayerView]) -> dict[int, int]:
     """R3-13 from the closed rounds' ``RoundClosed`` events: the outcome and every active player's counted ballot
-    (null: none, so abstained). A void round (its crisis pre-empted by End Game) has no such event."""
+    (null: none, so abstained). A void round (its crisis pre-empted by End Game) has no such event; one the
+    moderators voided after its close (``/round void``) has one, and is left out all the same."""
     by_user = {p.user_id: p.id for p in players}
+    void = set((await session.execute(select(Round.number).where(Round.game_id == game_id,
+                                                                 Round.status == "void"))).scalars())
     events = await session.execute(select(Event.payload).where(Event.game_id == game_id,
                                                                Event.kind == "RoundClosed").order_by(Event.seq))
     crises: list[tuple[bool, Mapping[int, str | None]]] = []
     for payload in events.scalars():
+        if payload.get("round") in void:
+            continue
         result: dict[str, Any] = payload.get("result") or {}
         ballots = {by_user[int(user_id)]: ballot for user_id, _, _, ballot in rows_of(payload)
                    if user_id is not None and int(user_id) in by_user}

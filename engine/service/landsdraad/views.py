@@ -80,6 +80,10 @@ class RoundView:
     """The commitment of the round's dice seed (docs/dice.md); its seed and salt once the round has closed."""
     base_seal: SealView | None = None
     """The commitment of the game's seed for the base d3 rolls, if Clerk rolled any (revealed at the game's end)."""
+    void_was: str | None = None
+    """A round the moderators voided (``/round void``): ``open`` or ``closed``, what it was then; None for any other
+    round (a round the game's end made void included)."""
+    void_reason: str | None = None
 
 
 @dataclass(frozen=True)
