@@ -289,3 +289,29 @@ async def test_a_holding_removed_without_since_keeps_the_correction_in_the_round
     assert await recounts() == expected  # nor an Elector of that name: the transfer moved a planet
     posted = await errata.post_erratum(table.game_id, number=2, actor=MOD)
     assert posted.recount.corrected == Tally(9, 18, 0)
+
+
+async def test_a_corrected_transfer_moved_by_hand_with_since_is_not_counted_twice(table: Any) -> None:
+    """docs/rulings.md: after ``/transfer correct`` (recorded only: the ledger still has Lankiveil with alice), the
+    moderator moves it by hand with ``since:2``, as the notice suggests. Those edits say where Lankiveil was in rounds
+    2 and 3, and count their own change there; the corrected transfer's move is not counted on top (alice 3, carol 15
+    before). Round 2: alice 15 - 6 = 9 (Aye), carol 7 + 4 = 11 (Nay), as the correction alone gives."""
+    entry = await _game(table)
+    c = table.clerk
+    errata, ledger = c.landsdraad.errata, c.landsdraad.ledger
+    await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=entry, note="to carol", to_user=CAROL,
+                                               actor=MOD)
+    by_transfer = [(await errata.recount(table.game_id, n)).corrected for n in (2, 3)]
+    assert by_transfer == [Tally(9, 18, 0), Tally(16, 11, 0)]
+    await ledger.remove_holding(table.game_id, user_id=ALICE, name="Lankiveil", since=2, actor=MOD)
+    # said so far: alice did not hold it from round 2 on; who did is not said yet
+    assert [(await errata.recount(table.game_id, n)).corrected for n in (2, 3)] == [Tally(9, 14, 0), Tally(16, 7, 0)]
+    await ledger.add_holding(table.game_id, user_id=CAROL, kind="planet", name="Lankiveil", grade="rich", votes=None,
+                             homeworld=False, since=2, actor=MOD, source_id="add-1")
+    assert [(await errata.recount(table.game_id, n)).corrected for n in (2, 3)] == by_transfer
+    told = await errata.after_edit(table.game_id, source_id="add-1")
+    assert told is not None and [(r.round, r.corrected) for r in told.recounts] == [(2, Tally(9, 18, 0)),
+                                                                                   (3, Tally(16, 11, 0))]
+    assert (await c.landsdraad.explain.votes(table.game_id, ALICE, 2)).value == 15
+    assert "counts alice's votes as 9, not the 15" in str((await c.landsdraad.explain.votes(table.game_id, ALICE,
+                                                                                            2)).steps)

@@ -268,6 +268,8 @@ class _Ledger:
         for number, (_, closed_id) in sorted(rounds.items()):
             if placed.until is not None and closed_id > placed.until.id:
                 continue
+            if self.restated(name, number, closed_id):
+                continue
             held = taker if closed_id > placed.applied.id else sender
             should = holder_in(number, sender, recipient, placed.since)
             if held == should:
@@ -278,6 +280,15 @@ class _Ledger:
                                       holding.votes, holding.homeworld)
                 found.append(WeightChange(number, user, sign * worth, why))
         return found, None
+
+    def restated(self, name: str, number: int, closed_id: int) -> bool:
+        """Whether a ledger edit made as a correction (``/holding remove`` or ``add`` with ``since``) of holding
+        ``name`` reaches round ``number`` (closed by event ``closed_id``): it says where the holding was in that
+        round itself, and counts its own change there (``edit_changes``), so a corrected transfer of the holding does
+        not count its move there too (docs/rulings.md: the moderator's moving it by hand with ``since:`` after, or
+        before, ``/transfer correct`` is not counted twice)."""
+        return any(e.kind in ("HoldingAdded", "HoldingRemoved") and e.payload.get("name") == name
+                   and int(e.payload["since"]) <= number and closed_id < e.id for e in self.edits)
 
     def ag_move(self, root: int) -> HoldingMove | None:
         """The chain starting at ``root`` as the AG recount reads it (``ag_errata``, in event seqs)."""
