@@ -255,3 +255,63 @@ async def test_an_erratum_after_an_erratum_replaces_it(table: Any) -> None:
 
 def text_of_card(card: Any) -> str:
     return " ".join([card.title, card.description, *(f"{n}: {v}" for n, v, _ in card.fields), card.footer or ""])
+
+
+async def test_a_holding_removed_without_since_keeps_the_correction_in_the_rounds_closed_before(table: Any) -> None:
+    """docs/rulings.md (R0-04, R0-06, R0-15): a removal without ``since`` changes the ledger from then on; the closes
+    before it read the holding where the corrected transfer puts it, worth what it was worth when moved (a rich planet),
+    so removing it, or adding another holding of that name, changes no recount of them (tests/transcripts/erratum)."""
+    entry = await _game(table)
+    c = table.clerk
+    errata, ledger = c.landsdraad.errata, c.landsdraad.ledger
+    fixed = await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=entry, note="to carol", to_user=CAROL,
+                                                       actor=MOD)
+    expected = [(2, Tally(9, 18, 0), True), (3, Tally(16, 11, 0), False)]
+
+    async def recounts() -> list[tuple[int, Tally, bool]]:
+        told = await errata.after_correction(table.game_id, entry_id=fixed.id)
+        assert [(r.round, r.corrected, r.outcome_changed) for r in told.recounts] == [
+            (r.round, r.corrected, r.outcome_changed) for r in [await errata.recount(table.game_id, n) for n in (2, 3)]]
+        return [(r.round, r.corrected, r.outcome_changed) for r in told.recounts]
+
+    assert await recounts() == expected
+    await ledger.remove_holding(table.game_id, user_id=ALICE, name="Lankiveil", actor=MOD, source_id="rm-1")
+    assert await errata.after_edit(table.game_id, source_id="rm-1") is None  # from now on: no correction itself
+    assert await recounts() == expected  # Lankiveil is out of the ledger: round 2 still had it, with carol
+    why = await c.landsdraad.explain.votes(table.game_id, ALICE, 2)
+    assert why.value == 15 and "round 2 counts alice's votes as 9, not the 15 its close read" in str(why.steps)
+
+    await table.planet(BOB, "Lankiveil", "poor")  # another Lankiveil now: not the rich one rounds 2 and 3 read
+    assert await recounts() == expected
+    await ledger.remove_holding(table.game_id, user_id=BOB, name="Lankiveil", actor=MOD)
+    await ledger.add_holding(table.game_id, user_id=BOB, kind="elector", name="Lankiveil", grade="weak", votes=1,
+                             homeworld=False, actor=MOD)
+    assert await recounts() == expected  # nor an Elector of that name: the transfer moved a planet
+    posted = await errata.post_erratum(table.game_id, number=2, actor=MOD)
+    assert posted.recount.corrected == Tally(9, 18, 0)
+
+
+async def test_a_corrected_transfer_moved_by_hand_with_since_is_not_counted_twice(table: Any) -> None:
+    """docs/rulings.md: after ``/transfer correct`` (recorded only: the ledger still has Lankiveil with alice), the
+    moderator moves it by hand with ``since:2``, as the notice suggests. Those edits say where Lankiveil was in rounds
+    2 and 3, and count their own change there; the corrected transfer's move is not counted on top (alice 3, carol 15
+    before). Round 2: alice 15 - 6 = 9 (Aye), carol 7 + 4 = 11 (Nay), as the correction alone gives."""
+    entry = await _game(table)
+    c = table.clerk
+    errata, ledger = c.landsdraad.errata, c.landsdraad.ledger
+    await c.landsdraad.audits.correct_transfer(table.game_id, entry_id=entry, note="to carol", to_user=CAROL,
+                                               actor=MOD)
+    by_transfer = [(await errata.recount(table.game_id, n)).corrected for n in (2, 3)]
+    assert by_transfer == [Tally(9, 18, 0), Tally(16, 11, 0)]
+    await ledger.remove_holding(table.game_id, user_id=ALICE, name="Lankiveil", since=2, actor=MOD)
+    # said so far: alice did not hold it from round 2 on; who did is not said yet
+    assert [(await errata.recount(table.game_id, n)).corrected for n in (2, 3)] == [Tally(9, 14, 0), Tally(16, 7, 0)]
+    await ledger.add_holding(table.game_id, user_id=CAROL, kind="planet", name="Lankiveil", grade="rich", votes=None,
+                             homeworld=False, since=2, actor=MOD, source_id="add-1")
+    assert [(await errata.recount(table.game_id, n)).corrected for n in (2, 3)] == by_transfer
+    told = await errata.after_edit(table.game_id, source_id="add-1")
+    assert told is not None and [(r.round, r.corrected) for r in told.recounts] == [(2, Tally(9, 18, 0)),
+                                                                                   (3, Tally(16, 11, 0))]
+    assert (await c.landsdraad.explain.votes(table.game_id, ALICE, 2)).value == 15
+    assert "counts alice's votes as 9, not the 15" in str((await c.landsdraad.explain.votes(table.game_id, ALICE,
+                                                                                            2)).steps)

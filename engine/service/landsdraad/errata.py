@@ -152,6 +152,16 @@ class _Corrected:
     start: int
 
 
+@dataclass(frozen=True)
+class _Described:
+    """An Elector or planet as the ledger had it: what its worth to a holder is read from (``holding_worth``)."""
+
+    kind: str
+    grade: str | None
+    votes: int
+    homeworld: bool
+
+
 class _Ledger:
     """What the corrections are read against, read once: entries, applies, moves, holdings and players."""
 
@@ -192,6 +202,21 @@ class _Ledger:
         then = ledger_then(self._events, user, self._seqs.get(event_id, 0)) if event_id in self._seqs else None
         return then.attributes.diplomacy if then is not None else self.diplomacy.get(user, 0)
 
+    def as_moved(self, name: str, applied: Event) -> _Described | None:
+        """Holding ``name`` as it was when event ``applied`` moved it: what every close the correction reaches read
+        (a later move of it, ``/holding remove`` or ``add`` among them, ends that reach), so what it is now, or
+        whether it is in the ledger at all, does not enter a closed round's recount. From its ``HoldingAdded``
+        before the move; from the ledger's holding of that name only when the events do not have it."""
+        added = [e for e in self.moves if e.kind == "HoldingAdded" and e.id < applied.id
+                 and e.payload.get("name") == name]
+        if added:
+            p = added[-1].payload
+            return _Described(str(p["kind"]), p.get("grade"), int(p.get("votes") or 0), bool(p.get("homeworld")))
+        now = self.holdings.get(name)
+        if now is None:
+            return None
+        return _Described(now.kind, now.grade, now.votes, now.homeworld)
+
     def chain(self, root: int) -> list[TransferRow]:
         """Every entry of the chain of corrections that starts at entry ``root``, oldest first."""
         members = {root}
@@ -214,12 +239,13 @@ class _Ledger:
         if not applied:
             return None
         move = applied[0].payload
-        name, kind = str(move["holding"]), str(move.get("kind") or "")
-        holding = self.holdings.get(name)
+        name = str(move["holding"])
+        moved = self.as_moved(name, applied[0])
+        kind = moved.kind if moved is not None else str(move.get("kind") or "")
         latest = latest_versions(chain)[root]
         recipient: int | None = None
         if (latest.kind == "item" and latest.item and latest.to_id is not None
-                and holding_named(latest.item, [(holding.kind if holding else kind, name)]) is not None):
+                and holding_named(latest.item, [(kind, name)]) is not None):
             recipient = self.user_of.get(latest.to_id)
         until = next((e for e in self.moves if e.id > applied[0].id and e.id not in {a.id for a in applied}
                       and (e.payload.get("holding") == name or e.payload.get("name") == name)), None)
@@ -235,12 +261,14 @@ class _Ledger:
         if placed is None:
             return [], NEVER_APPLIED
         name, sender, taker, recipient = placed.holding, placed.sender, placed.taker, placed.recipient
-        holding = self.holdings.get(name)
+        holding = self.as_moved(name, placed.applied)
         if holding is None:
-            return [], f"{name} is no longer in the ledger, so its worth to a holder is unknown"
+            return [], f"{name} is not in the ledger's events, so its worth to a holder is unknown"
         found: list[WeightChange] = []
         for number, (_, closed_id) in sorted(rounds.items()):
             if placed.until is not None and closed_id > placed.until.id:
+                continue
+            if self.restated(name, number, closed_id):
                 continue
             held = taker if closed_id > placed.applied.id else sender
             should = holder_in(number, sender, recipient, placed.since)
@@ -252,6 +280,15 @@ class _Ledger:
                                       holding.votes, holding.homeworld)
                 found.append(WeightChange(number, user, sign * worth, why))
         return found, None
+
+    def restated(self, name: str, number: int, closed_id: int) -> bool:
+        """Whether a ledger edit made as a correction (``/holding remove`` or ``add`` with ``since``) of holding
+        ``name`` reaches round ``number`` (closed by event ``closed_id``): it says where the holding was in that
+        round itself, and counts its own change there (``edit_changes``), so a corrected transfer of the holding does
+        not count its move there too (docs/rulings.md: the moderator's moving it by hand with ``since:`` after, or
+        before, ``/transfer correct`` is not counted twice)."""
+        return any(e.kind in ("HoldingAdded", "HoldingRemoved") and e.payload.get("name") == name
+                   and int(e.payload["since"]) <= number and closed_id < e.id for e in self.edits)
 
     def ag_move(self, root: int) -> HoldingMove | None:
         """The chain starting at ``root`` as the AG recount reads it (``ag_errata``, in event seqs)."""

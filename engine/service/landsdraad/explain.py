@@ -64,11 +64,12 @@ def corrected_since(then: Derivation, name: str, number: int, counted: int, erra
                           "the round's result card stays as it was posted", "", (seq,),
                           frozenset() if private else None))
     if now is not None and now != counted:
-        steps.append(Step(f"As the ledger stands now, corrected since, round {number} counts {name}'s votes as "
-                          f"{now}, not the {counted} its close read"
-                          + ("" if errata else " (no erratum has been posted for it yet)"),
+        steps.append(Step(f"As corrected since its close, round {number} counts {name}'s votes as {now}, not the "
+                          f"{counted} its close read: the ledger as it stood at the close, with the corrections made "
+                          "after it" + ("" if errata else " (no erratum has been posted for it yet)"),
                           "a correction that reaches a closed round (a holding or score corrected with since:, a "
-                          "transfer corrected) counts it again", "", tuple(s for s, _ in errata) or tuple(since),
+                          "transfer corrected) counts it again; a change made without since: counts from then on "
+                          "and does not reach it", "", tuple(s for s, _ in errata) or tuple(since),
                           frozenset({name})))
     if not steps:
         return then
