@@ -5,12 +5,16 @@ PostgreSQL it writes in one statement (pgclose)."""
 
 from __future__ import annotations
 
+import gc
+import threading
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 from test_service_scaling import statements
 
 from engine.service.uow import Duplicate
+from engine.store.collector import collector_paused
 
 MOD = 1
 
@@ -66,3 +70,59 @@ async def test_a_redelivered_close_is_not_applied_twice(table: Any) -> None:
     with pytest.raises(Duplicate):
         await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD, source_id="i-close")
     assert (await table.kinds()).count("RoundClosed") == 1
+
+
+async def test_a_close_runs_with_the_collector_paused(table: Any) -> None:
+    """pgclose2: the garbage collector is off from the close's first statement to its last (its voters' rows are
+    freed before it runs again: docs/performance.md, "The close of 100,000 voters"), and on again after it."""
+    await table.player(101, "p101", 3, 2, 2)
+    await table.open()
+    await table.vote(101, "Vote: Aye")
+    assert gc.isenabled()
+    during: list[bool] = []
+
+    def look(*_args: Any) -> None:
+        during.append(gc.isenabled())
+
+    twin = table.clerk._twin
+    engines = [table.engine.sync_engine, *([twin] if twin is not None else [])]
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", look)
+    try:
+        await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    finally:
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", look)
+    # every statement of the unit but its BEGIN (SQLite: before the close's own work) and its COMMIT
+    assert len(during) >= 3 and not any(during[1:]), during
+    assert gc.isenabled()
+
+
+def test_the_collector_pauses_nest_across_threads_and_keep_it_off_if_it_was() -> None:
+    """``collector_paused``: concurrent pauses (the event loop's thread, the SQLite twin's worker) end with the last;
+    a collector that was off stays off (``python -m bot`` keeps it off during its imports)."""
+    assert gc.isenabled()
+    inner = threading.Event()
+    leave = threading.Event()
+    seen: list[bool] = []
+
+    def worker() -> None:
+        with collector_paused():
+            inner.set()
+            leave.wait(10)
+
+    thread = threading.Thread(target=worker)
+    with collector_paused():
+        thread.start()
+        assert inner.wait(10)
+    seen.append(gc.isenabled())  # the worker's pause goes on
+    leave.set()
+    thread.join(10)
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -55,6 +55,7 @@ from engine.service.landsdraad.views import ResultView
 from engine.service.owed import OwedWith, owe_with
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit, check_not_done, locking_read, read_before_lock
+from engine.store.collector import collector_paused
 from engine.store.models import Base, Game, Player
 from engine.store.models.landsdraad import (
     AgElection,
@@ -272,7 +273,8 @@ def voters(unit: SyncUnit, game_id: int, round_id: int, holders: bool = True
     no object and no Python step per player (docs/performance-history.md). The columns need no conversion (integers
     and text).
     ``holders``: False if the caller knows the game has no holding (``round_of``): no extras to read then. The query
-    runs as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values."""
+    runs as its driver's SQL, compiled once (``engine.store.prebuilt``), the same statement and values. ``close``
+    pauses the garbage collector while they are made (``engine.store.collector``)."""
     session = unit.session
     session.flush()  # what session.execute would autoflush; the plain connection below does not
     extras = holding_extras(session, game_id) if holders else {}
@@ -338,7 +340,20 @@ def close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id
     """``RoundService.close_round``: ``expected_round`` (from the scheduler) makes a late or repeated timer a no-op.
     ``answer``: what the close posts that nothing posts again after a kill (a result the disclosure check holds
     back: the card saying so, the moderators' warning), owed in its transaction, last (``owe_with``; nothing, no
-    statement, for any other close: its marked card is posted again after a kill, ``ResultPending``)."""
+    statement, for any other close: its marked card is posted again after a kill, ``ResultPending``).
+
+    The garbage collector is paused for the close (``engine.store.collector``): the voters' rows (``voters``), a
+    tracked object each and in no cycle, are freed before it runs again. Not for ``voters`` alone: on PostgreSQL the
+    driver's list of them is held by SQLAlchemy's greenlet until the close's next statement returns (its last
+    awaited value), so a pause that ended with ``voters`` found all of them still alive and young (one pass of the
+    young generation over 100,000 records, 18-22 ms, at the end of the pause)."""
+    with collector_paused():
+        return _close(unit, dice, game_id, actor, source_id, expected_round, answer)
+
+
+def _close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_id: str | None,
+           expected_round: int | None, answer: OwedWith[ResultView] | None) -> ResultView:
+    """``close``, with the collector paused."""
     session = unit.session
     if unit.self_locking:  # PostgreSQL: the lock is this unit's first statement; the redelivery check after it
         game, (rnd, factions, round_end, holders) = _locked_round(session, game_id)
