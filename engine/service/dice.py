@@ -6,7 +6,7 @@ in a post, a DM, the log, an export or a moderator's answer; nothing changes a s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -97,6 +97,30 @@ def seeds_and_rolls(session: Session, game_id: int, scope: int
             counts[purpose] = counts.get(purpose, 0) + 1
             if sealed is not None:
                 seals[purpose] = sealed
+    return seeds, counts, seals
+
+
+SeedsAndRolls = tuple[dict[int, DiceSeed], dict[str, int], dict[str, str]]
+"""``seeds_and_rolls``' answer: the seed rows by scope, the scope's rolls counted by purpose and its seals."""
+
+
+def seeds_rolled(found: Iterable[tuple[DiceSeed | None, Sequence[str] | None, Sequence[str | None] | None]]
+                 ) -> SeedsAndRolls:
+    """``seeds_and_rolls`` from rows read elsewhere (a round close's locking read, ``round_close``): each seed row
+    of the two scopes (None: the read found none) with its scope's rolls' purposes and seals, both in the rolls'
+    order (None for the game's scope, whose rolls are not counted, or for a scope without rolls). A seed row may
+    come more than once (the read's other rows); it is counted once."""
+    seeds: dict[int, DiceSeed] = {}
+    counts: dict[str, int] = {}
+    seals: dict[str, str] = {}
+    for row, purposes, sealed in found:
+        if row is None or row.scope in seeds:
+            continue
+        seeds[row.scope] = row
+        for purpose, seal_of_roll in zip(purposes or (), sealed or (), strict=True):
+            counts[purpose] = counts.get(purpose, 0) + 1
+            if seal_of_roll is not None:
+                seals[purpose] = seal_of_roll
     return seeds, counts, seals
 
 

@@ -15,7 +15,7 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Integer, Select, Update, and_, bindparam, exists, insert, select, update
+from sqlalchemy import Integer, Select, Update, and_, bindparam, exists, func, insert, or_, select, true, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -35,10 +35,12 @@ from engine.service.dice import (
     GAME_SCOPE,
     REVEAL,
     ROLL_FIELDS,
+    SeedsAndRolls,
     is_revealed,
     reveal,
     roll_many,
     seeds_and_rolls,
+    seeds_rolled,
     view_of,
 )
 from engine.service.landsdraad.adjutant import AG, ElectionView, close_elections_with_round, read_adjutant
@@ -56,7 +58,7 @@ from engine.service.owed import OwedWith, owe_with
 from engine.service.settings import value_of
 from engine.service.uow import SyncUnit, check_not_done, locking_read, read_before_lock
 from engine.store.collector import collector_paused
-from engine.store.models import Base, Game, Player
+from engine.store.models import Base, DiceRoll, DiceSeed, Game, Player
 from engine.store.models.landsdraad import (
     AgElection,
     Ballot,
@@ -190,9 +192,24 @@ def _game_round_read() -> Select[Any]:
 def _locking_round_read() -> Select[Any]:
     """PostgreSQL (a ``self_locking`` unit): ``_game_round_read`` with the game's row lock (``uow.locking_read``) in
     the same statement: one round trip and one ORM read fewer than the lock's own statement and then the round's.
+    And, in the same statement again, what ``dice.seeds_and_rolls`` reads for the current round (pgclose2: a round
+    trip fewer): the seed rows of the current round's scope and of the game's (LEFT JOIN, the columns after the
+    two ``last_seq``), each with its scope's rolls' purposes and seals in their order (``array_agg``, a ``LATERAL``
+    subquery of the seed's row; none for the game's scope, as there). A row a faction times a seed (at most two).
     ``populate_existing``: a second read (``_locked_round``) refreshes what the first put in the session."""
+    from sqlalchemy.dialects.postgresql import aggregate_order_by  # its dialect is loaded (start-up does not load it)
+
     locked, seqs = locking_read()
-    return (_game_round_read().add_columns(*seqs).join(locked, locked.c.id == Game.id)
+    of_seed = (DiceRoll.game_id == DiceSeed.game_id, DiceRoll.scope == DiceSeed.scope, DiceSeed.scope != GAME_SCOPE)
+    rolled = select(func.array_agg(aggregate_order_by(DiceRoll.purpose, DiceRoll.id)).label("purposes"),
+                    func.array_agg(aggregate_order_by(DiceRoll.sealed, DiceRoll.id)).label("seals")
+                    ).where(*of_seed).lateral("seed_rolls")
+    return (_game_round_read().add_columns(*seqs, DiceSeed, rolled.c.purposes, rolled.c.seals)
+            .join(locked, locked.c.id == Game.id)
+            .outerjoin(DiceSeed, and_(DiceSeed.game_id == Game.id,
+                                      or_(DiceSeed.scope == Game.current_round, DiceSeed.scope == GAME_SCOPE)))
+            .outerjoin(rolled, true())
+            .order_by(DiceSeed.scope)
             .execution_options(populate_existing=True))
 
 
@@ -205,16 +222,17 @@ def _game_and_round(rows: Sequence[Any]) -> tuple[Game, tuple[Round | None, list
     game: Game = first[0]
     if first[1] is None:
         return game, (None, [], (None, False, False), True)
-    return game, (first[1], [row[2] for row in rows if row[2] is not None],
-                  (first[3], bool(first[4]), bool(first[5])), bool(first[6]))
+    # each faction once, in order (the locking read has its row once a seed: the same object each time)
+    factions = list(dict.fromkeys(row[2] for row in rows if row[2] is not None))
+    return game, (first[1], factions, (first[3], bool(first[4]), bool(first[5])), bool(first[6]))
 
 
 def _locked_round(session: Session, game_id: int
-                  ) -> tuple[Game, tuple[Round | None, list[TempFactionRow], RoundEnd, bool]]:
-    """The game, locked, and ``round_of`` its current round, in one statement (``_locking_round_read``). Under READ
-    COMMITTED a statement that waited for the lock sees the locked row as the other writer left it but every other
-    row as before; the game's ``last_seq`` as read and as locked then differ (``uow.read_before_lock``), and it is
-    read again, under the lock it now holds."""
+                  ) -> tuple[Game, tuple[Round | None, list[TempFactionRow], RoundEnd, bool], SeedsAndRolls]:
+    """The game, locked, ``round_of`` its current round and ``seeds_and_rolls`` of that round (``seeds_rolled``), in
+    one statement (``_locking_round_read``). Under READ COMMITTED a statement that waited for the lock sees the
+    locked row as the other writer left it but every other row as before; the game's ``last_seq`` as read and as
+    locked then differ (``uow.read_before_lock``), and it is read again, under the lock it now holds."""
     for _ in range(2):
         rows = session.execute(_locking_round_read(), {"game": game_id}).all()
         if not rows:
@@ -223,7 +241,7 @@ def _locked_round(session: Session, game_id: int
             break
     else:
         raise RuntimeError(f"game {game_id} changed while this transaction held its row lock")
-    return _game_and_round(rows)
+    return (*_game_and_round(rows), seeds_rolled((row[9], row[10], row[11]) for row in rows))
 
 
 OPTIONS = {o.value: o for o in Option}
@@ -355,8 +373,9 @@ def _close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_i
            expected_round: int | None, answer: OwedWith[ResultView] | None) -> ResultView:
     """``close``, with the collector paused."""
     session = unit.session
+    dice_read: SeedsAndRolls | None = None  # the current round's seeds and rolls, if the first read has them
     if unit.self_locking:  # PostgreSQL: the lock is this unit's first statement; the redelivery check after it
-        game, (rnd, factions, round_end, holders) = _locked_round(session, game_id)
+        game, (rnd, factions, round_end, holders), dice_read = _locked_round(session, game_id)
         check_not_done(unit.connection, source_id)
     else:  # SQLite: the unit's BEGIN IMMEDIATE holds the write lock
         game, (rnd, factions, round_end, holders) = _game_and_round(
@@ -381,8 +400,10 @@ def _close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_i
     rolled: list[dict[str, Any]] = []
     unrolled = [row for row in factions if row.stance == "d6" and row.roll is None]
     # The round's seed and the game's and the round's rolls so far in one statement: what the rolls, the reveal
-    # and the round's view read of the dice (each read them again before).
-    seeds, counts, seals = seeds_and_rolls(session, game_id, rnd.number)
+    # and the round's view read of the dice (each read them again before); on PostgreSQL the locking read's, if it
+    # read the round closing now (the scheduler's ``expected_round`` may name another).
+    seeds, counts, seals = (dice_read if dice_read is not None and rnd.number == game.current_round
+                            else seeds_and_rolls(session, game_id, rnd.number))
     seed = seeds.get(rnd.number)
     if unrolled:  # rolled from the round's committed seed (docs/dice.md), in the factions' order
         faces, seed = roll_many(session, dice, game_id, rnd.number,
