@@ -163,3 +163,24 @@ def test_the_collector_pauses_nest_across_threads_and_keep_it_off_if_it_was() ->
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+async def test_a_close_after_the_game_ended_once_shows_the_games_seed_revealed(table: Any) -> None:
+    """pgclose2: on PostgreSQL whether the game's seed is revealed (the game has ended once: ``dice.is_revealed``)
+    rides in the close's locking read, two statements fewer at its end; the round's view says the same as on
+    SQLite, which asks as before: revealed after an end and a reopening, not before (the test above)."""
+    await table.player(101, "p101", 3, 2, 2, roll=None)  # a base d3 rolled by Clerk: the game's seed
+    await table.player(102, "p102", 3, 2, 2)
+    await table.clerk.landsdraad.victory.end_game(table.game_id, actor=MOD)
+    await table.clerk.games.reopen(table.game_id, actor=MOD, reason="one more round")
+    await table.open()
+    await table.vote(101, "Vote: Aye")
+    twin = table.clerk._twin
+    with statements(table.engine.sync_engine, *([twin] if twin is not None else [])) as seen:
+        result = await table.clerk.landsdraad.rounds.close_round(table.game_id, actor=MOD)
+    if table.engine.dialect.name == "postgresql":  # the events' read in the first statement only
+        assert len(seen) == 3 and "events.kind" in seen[0], seen
+        assert not any("FROM events" in s for s in seen[1:]), seen
+    base = result.round.base_seal  # as the result card shows it
+    assert base is not None and base.seed is not None
+    assert (await table.clerk.landsdraad.rounds.round_of(table.game_id)).base_seal == base

@@ -15,7 +15,7 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Integer, Select, Update, and_, bindparam, exists, func, insert, or_, select, true, update
+from sqlalchemy import Integer, Select, Update, and_, bindparam, case, exists, func, insert, or_, select, true, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -36,6 +36,7 @@ from engine.service.dice import (
     REVEAL,
     ROLL_FIELDS,
     SeedsAndRolls,
+    ended_ever,
     is_revealed,
     reveal,
     roll_many,
@@ -195,7 +196,9 @@ def _locking_round_read() -> Select[Any]:
     And, in the same statement again, what ``dice.seeds_and_rolls`` reads for the current round (pgclose2: a round
     trip fewer): the seed rows of the current round's scope and of the game's (LEFT JOIN, the columns after the
     two ``last_seq``), each with its scope's rolls' purposes and seals in their order (``array_agg``, a ``LATERAL``
-    subquery of the seed's row; none for the game's scope, as there). A row a faction times a seed (at most two).
+    subquery of the seed's row; none for the game's scope, as there), and for the game's seed if it is not
+    revealed, whether the game has ever ended (``dice.ended_ever``: ``dice.is_revealed``'s question, two statements
+    at the end of the close before). A row a faction times a seed (at most two).
     ``populate_existing``: a second read (``_locked_round``) refreshes what the first put in the session."""
     from sqlalchemy.dialects.postgresql import aggregate_order_by  # its dialect is loaded (start-up does not load it)
 
@@ -204,7 +207,9 @@ def _locking_round_read() -> Select[Any]:
     rolled = select(func.array_agg(aggregate_order_by(DiceRoll.purpose, DiceRoll.id)).label("purposes"),
                     func.array_agg(aggregate_order_by(DiceRoll.sealed, DiceRoll.id)).label("seals")
                     ).where(*of_seed).lateral("seed_rolls")
-    return (_game_round_read().add_columns(*seqs, DiceSeed, rolled.c.purposes, rolled.c.seals)
+    unrevealed_base = and_(DiceSeed.scope == GAME_SCOPE, DiceSeed.revealed_at.is_(None))
+    base_ended = case((unrevealed_base, ended_ever(bindparam("game", type_=Integer))), else_=None)
+    return (_game_round_read().add_columns(*seqs, DiceSeed, rolled.c.purposes, rolled.c.seals, base_ended)
             .join(locked, locked.c.id == Game.id)
             .outerjoin(DiceSeed, and_(DiceSeed.game_id == Game.id,
                                       or_(DiceSeed.scope == Game.current_round, DiceSeed.scope == GAME_SCOPE)))
@@ -228,11 +233,12 @@ def _game_and_round(rows: Sequence[Any]) -> tuple[Game, tuple[Round | None, list
 
 
 def _locked_round(session: Session, game_id: int
-                  ) -> tuple[Game, tuple[Round | None, list[TempFactionRow], RoundEnd, bool], SeedsAndRolls]:
-    """The game, locked, ``round_of`` its current round and ``seeds_and_rolls`` of that round (``seeds_rolled``), in
-    one statement (``_locking_round_read``). Under READ COMMITTED a statement that waited for the lock sees the
-    locked row as the other writer left it but every other row as before; the game's ``last_seq`` as read and as
-    locked then differ (``uow.read_before_lock``), and it is read again, under the lock it now holds."""
+                  ) -> tuple[Game, tuple[Round | None, list[TempFactionRow], RoundEnd, bool], SeedsAndRolls, bool]:
+    """The game, locked, ``round_of`` its current round, ``seeds_and_rolls`` of that round (``seeds_rolled``) and
+    whether the game's seed is revealed (``dice.is_revealed``; False without one), in one statement
+    (``_locking_round_read``). Under READ COMMITTED a statement that waited for the lock sees the locked row as the
+    other writer left it but every other row as before; the game's ``last_seq`` as read and as locked then differ
+    (``uow.read_before_lock``), and it is read again, under the lock it now holds."""
     for _ in range(2):
         rows = session.execute(_locking_round_read(), {"game": game_id}).all()
         if not rows:
@@ -241,7 +247,11 @@ def _locked_round(session: Session, game_id: int
             break
     else:
         raise RuntimeError(f"game {game_id} changed while this transaction held its row lock")
-    return (*_game_and_round(rows), seeds_rolled((row[9], row[10], row[11]) for row in rows))
+    dice = seeds_rolled((row[9], row[10], row[11]) for row in rows)
+    base = dice[0].get(GAME_SCOPE)
+    base_revealed = base is not None and (base.revealed_at is not None or bool(
+        next(row[12] for row in rows if row[9] is base)))
+    return (*_game_and_round(rows), dice, base_revealed)
 
 
 OPTIONS = {o.value: o for o in Option}
@@ -374,8 +384,9 @@ def _close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_i
     """``close``, with the collector paused."""
     session = unit.session
     dice_read: SeedsAndRolls | None = None  # the current round's seeds and rolls, if the first read has them
+    base_revealed = False  # and whether the game's seed is revealed (then)
     if unit.self_locking:  # PostgreSQL: the lock is this unit's first statement; the redelivery check after it
-        game, (rnd, factions, round_end, holders), dice_read = _locked_round(session, game_id)
+        game, (rnd, factions, round_end, holders), dice_read, base_revealed = _locked_round(session, game_id)
         check_not_done(unit.connection, source_id)
     else:  # SQLite: the unit's BEGIN IMMEDIATE holds the write lock
         game, (rnd, factions, round_end, holders) = _game_and_round(
@@ -402,8 +413,9 @@ def _close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_i
     # The round's seed and the game's and the round's rolls so far in one statement: what the rolls, the reveal
     # and the round's view read of the dice (each read them again before); on PostgreSQL the locking read's, if it
     # read the round closing now (the scheduler's ``expected_round`` may name another).
-    seeds, counts, seals = (dice_read if dice_read is not None and rnd.number == game.current_round
-                            else seeds_and_rolls(session, game_id, rnd.number))
+    folded = dice_read is not None and rnd.number == game.current_round
+    seeds, counts, seals = dice_read if dice_read is not None and folded else seeds_and_rolls(session, game_id,
+                                                                                              rnd.number)
     seed = seeds.get(rnd.number)
     if unrolled:  # rolled from the round's committed seed (docs/dice.md), in the factions' order
         faces, seed = roll_many(session, dice, game_id, rnd.number,
@@ -459,8 +471,9 @@ def _close(unit: SyncUnit, dice: Dice, game_id: int, actor: int | None, source_i
                              _close_params(rolled, set_factions, seed_row, unit.now, close_round))
     else:  # both numbers in one statement, both events in one statement (on SQLite as prebuilt driver SQL)
         unit.record_all(game_id, events, prebuilt_sql=True)
-    base = seeds.get(GAME_SCOPE)
-    known = KnownDice(seals, None if base is None else view_of(base, revealed=is_revealed(session, base)))
+    base = seeds.get(GAME_SCOPE)  # the close ends no game: whether it ever ended is as the first read found it
+    known = KnownDice(seals, None if base is None else view_of(
+        base, revealed=base_revealed if folded else is_revealed(session, base)))
     closed = result_view(read_round_view(session, game, rnd, factions, shown, known), result)
     if answer is not None:
         owe_with(connection, unit.now, [(answer, closed)])
