@@ -2,7 +2,7 @@
 it and no open player vote reads its round, its factions and the round end's three facts in one statement, the
 round's and the game's seeds with the round's rolls in one (for the d6 rolls and the round's view alike); on
 PostgreSQL it writes in one statement (pgclose) and reads those seeds and rolls in its first, locking, read
-(pgclose2)."""
+(pt-pgclose)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ async def test_a_close_reads_its_round_its_factions_and_its_dice_once(table: Any
                    or s.startswith("SELECT player_votes") for s in reads), reads
     postgres = table.engine.dialect.name == "postgresql"
     # the round's seed and the game's, joined to the round's rolls (counts and seals): one statement (pgclose); on
-    # PostgreSQL that statement is the first, the locking read of the game and its round (pgclose2)
+    # PostgreSQL that statement is the first, the locking read of the game and its round (pt-pgclose)
     assert not any(s.startswith("SELECT dice_rolls") for s in reads), reads
     if postgres:
         assert not any(s.startswith("SELECT dice_seeds") for s in reads), reads
@@ -60,7 +60,7 @@ async def test_a_close_reads_its_round_its_factions_and_its_dice_once(table: Any
     # close4: whether the game has a holding at all rides in the round's read; no holding, no holders' read
     assert not any(s.startswith("SELECT holdings") for s in reads), reads
     # pgclose: on PostgreSQL the writes (rolls, factions, round, reveal, event numbers, events) are one statement;
-    # pgclose2: and the dice are read with the lock: the lock's read, the voters, the writes
+    # pt-pgclose: and the dice are read with the lock: the lock's read, the voters, the writes
     assert len(seen) == (3 if postgres else 10), "\n".join(s[:90] for s in seen)  # pgclose: 4, 10; close4: 11, 12
     if postgres:  # the lock is the read's (no SELECT ... FOR UPDATE of its own), and the round's read has the game
         assert seen[0].startswith("WITH locked") and "FOR UPDATE" in seen[0] and "FROM games" in seen[0], seen[0]
@@ -81,11 +81,11 @@ async def test_a_redelivered_close_is_not_applied_twice(table: Any) -> None:
 
 
 async def test_a_close_reads_its_dice_as_before_with_the_lock(table: Any) -> None:
-    """pgclose2: the dice the close reads with its lock on PostgreSQL (the round's seed and the game's, the round's
+    """pt-pgclose: the dice the close reads with its lock on PostgreSQL (the round's seed and the game's, the round's
     rolls counted by purpose and its seals; a row a faction times a seed) give the close what ``seeds_and_rolls``
     gave it, on both backends: the next index of a purpose already sealed, each seal in the round's view, the game's
     seal, the round's seed revealed, each faction once in its order. (The re-added Wolves show the removed one's
-    seal: a seal is looked up by purpose, as before pgclose2, on both backends.)"""
+    seal: a seal is looked up by purpose, as before pt-pgclose, on both backends.)"""
     await table.player(101, "p101", 3, 2, 2, roll=None)  # a base d3 rolled by Clerk: the game's seed
     await table.player(102, "p102", 3, 2, 2)
     await table.open()
@@ -110,7 +110,7 @@ async def test_a_close_reads_its_dice_as_before_with_the_lock(table: Any) -> Non
 
 
 async def test_a_close_runs_with_the_collector_paused(table: Any) -> None:
-    """pgclose2: the garbage collector is off from the close's first statement to its last (its voters' rows are
+    """pt-pgclose: the garbage collector is off from the close's first statement to its last (its voters' rows are
     freed before it runs again: docs/performance.md, "The close of 100,000 voters"), and on again after it."""
     await table.player(101, "p101", 3, 2, 2)
     await table.open()
@@ -166,7 +166,7 @@ def test_the_collector_pauses_nest_across_threads_and_keep_it_off_if_it_was() ->
 
 
 async def test_a_close_after_the_game_ended_once_shows_the_games_seed_revealed(table: Any) -> None:
-    """pgclose2: on PostgreSQL whether the game's seed is revealed (the game has ended once: ``dice.is_revealed``)
+    """pt-pgclose: on PostgreSQL whether the game's seed is revealed (the game has ended once: ``dice.is_revealed``)
     rides in the close's locking read, two statements fewer at its end; the round's view says the same as on
     SQLite, which asks as before: revealed after an end and a reopening, not before (the test above)."""
     await table.player(101, "p101", 3, 2, 2, roll=None)  # a base d3 rolled by Clerk: the game's seed

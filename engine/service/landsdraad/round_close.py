@@ -193,7 +193,7 @@ def _game_round_read() -> Select[Any]:
 def _locking_round_read() -> Select[Any]:
     """PostgreSQL (a ``self_locking`` unit): ``_game_round_read`` with the game's row lock (``uow.locking_read``) in
     the same statement: one round trip and one ORM read fewer than the lock's own statement and then the round's.
-    And, in the same statement again, what ``dice.seeds_and_rolls`` reads for the current round (pgclose2: a round
+    And, in the same statement again, what ``dice.seeds_and_rolls`` reads for the current round (pt-pgclose: a round
     trip fewer): the seed rows of the current round's scope and of the game's (LEFT JOIN, the columns after the
     two ``last_seq``), each with its scope's rolls' purposes and seals in their order (``array_agg``, a ``LATERAL``
     subquery of the seed's row; none for the game's scope, as there), and for the game's seed if it is not
