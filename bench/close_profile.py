@@ -4,7 +4,8 @@ of the process's CPU during it (``time.process_time``: on SQLite the twin's work
 loop's thread; not the server's), and the plain reads (three before each close, each a sample). ``stmts``: each
 statement's execute timed (``before/after_cursor_execute``) with the time since the one before (``gap``: Python
 between them), the medians over the closes; ``prof``: cProfile of the timed closes, by internal time. For A/B runs
-in turns, run it in two worktrees, one after the other.
+in turns, run it in two worktrees, one after the other. Its imports are frozen (``bench.__main__.prepare``, as the
+bot's are; since 2026-12-08: before, a full collection went over them as well).
 
     python -m bench.close_profile [sqlite|postgresql] [voters] [closes] [time|stmts|prof]
 """
@@ -96,6 +97,9 @@ async def run(backend: str, n: int, repeat: int, mode: str) -> list[str]:
 
 
 if __name__ == "__main__":
+    from bench.__main__ import prepare
+
+    prepare()  # this process as ``python -m bench``'s and the bot's: its imports frozen out of the collector's way
     args = sys.argv[1:]
     print("\n".join(asyncio.run(run(args[0] if args else "sqlite", int(args[1]) if len(args) > 1 else 10_000,
                                     int(args[2]) if len(args) > 2 else 7, args[3] if len(args) > 3 else "time"))))

@@ -6,12 +6,12 @@ in a post, a DM, the log, an export or a moderator's answer; nothing changes a s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, bindparam, exists, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -99,6 +99,30 @@ def seeds_and_rolls(session: Session, game_id: int, scope: int
             counts[purpose] = counts.get(purpose, 0) + 1
             if sealed is not None:
                 seals[purpose] = sealed
+    return seeds, counts, seals
+
+
+SeedsAndRolls = tuple[dict[int, DiceSeed], dict[str, int], dict[str, str]]
+"""``seeds_and_rolls``' answer: the seed rows by scope, the scope's rolls counted by purpose and its seals."""
+
+
+def seeds_rolled(found: Iterable[tuple[DiceSeed | None, Sequence[str] | None, Sequence[str | None] | None]]
+                 ) -> SeedsAndRolls:
+    """``seeds_and_rolls`` from rows read elsewhere (a round close's locking read, ``round_close``): each seed row
+    of the two scopes (None: the read found none) with its scope's rolls' purposes and seals, both in the rolls'
+    order (None for the game's scope, whose rolls are not counted, or for a scope without rolls). A seed row may
+    come more than once (the read's other rows); it is counted once."""
+    seeds: dict[int, DiceSeed] = {}
+    counts: dict[str, int] = {}
+    seals: dict[str, str] = {}
+    for row, purposes, sealed in found:
+        if row is None or row.scope in seeds:
+            continue
+        seeds[row.scope] = row
+        for purpose, seal_of_roll in zip(purposes or (), sealed or (), strict=True):
+            counts[purpose] = counts.get(purpose, 0) + 1
+            if seal_of_roll is not None:
+                seals[purpose] = seal_of_roll
     return seeds, counts, seals
 
 
@@ -205,15 +229,28 @@ def view_of(row: DiceSeed, *, revealed: bool) -> SealView:
     return SealView(row.scope, row.commitment)
 
 
+ENDED_KINDS = ("GameEnded", "GameReopened")
+"""The events that say a game has ended at some time (``_ended``)."""
+
+
 def _ended(session: Session, game_id: int) -> bool:
     """Has the game ever ended (the game scope is revealed then, and stays so after a reopening)? It has ended now,
     or a ``GameEnded`` or ``GameReopened`` event says it did: a game an End Game vote ended records no ``GameEnded``
-    (Landsdraad: ``PlayerVoteEnacted`` and ``GameScored``), and its base d3s stayed sealed for good (play-test W1)."""
+    (Landsdraad: ``PlayerVoteEnacted`` and ``GameScored``), and its base d3s stayed sealed for good (play-test W1).
+    ``ended_ever`` is the same question as a column of a read of the game."""
     if session.execute(select(Game.status).where(Game.id == game_id)).scalar_one_or_none() == "ended":
         return True
     return session.execute(select(Event.id).where(Event.game_id == game_id,
-                                                  Event.kind.in_(("GameEnded", "GameReopened")))
+                                                  Event.kind.in_(ENDED_KINDS))
                            .limit(1)).first() is not None
+
+
+def ended_ever(game_id: ColumnElement[int]) -> ColumnElement[bool]:
+    """``_ended`` as a condition on a read of ``games`` (its ``status``) and of ``game_id``'s events: the events'
+    read does not refer to the outer read's rows (``game_id`` a bound parameter), so PostgreSQL runs it once a
+    statement, and only if a row needs it (an InitPlan)."""
+    return or_(Game.status == "ended",
+               exists().where(Event.game_id == game_id, or_(*(Event.kind == kind for kind in ENDED_KINDS))))
 
 
 def is_revealed(session: Session, row: DiceSeed) -> bool:
