@@ -326,7 +326,8 @@ def edit_words(edit: Event) -> str:
     """``diplomacy 4, misc 2``, ``Lankiveil added``, ``Lankiveil removed``."""
     p = edit.payload
     if edit.kind == "PlayerChanged":
-        return ", ".join(f"{k} {p[k]}" for k in ("diplomacy", "command", "intrigue", "misc") if k in p)
+        return ", ".join(f"{'d3' if k == 'roll' else k} {p[k]}" for k in ("diplomacy", "command", "intrigue", "roll",
+                                                                          "misc") if k in p)
     return f"{p.get('name')} {'added' if edit.kind == 'HoldingAdded' else 'removed'}"
 
 

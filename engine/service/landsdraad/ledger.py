@@ -180,12 +180,16 @@ def base_purpose(user_id: int) -> str:
 
 
 def _readd_hint(game: Game) -> str:
-    """How to put right what ``/player set`` cannot (play-test Y3): ``/player remove``, then ``/player add``."""
-    if game.current_round == 0:  # being set up: no round opened yet
-        return ("/player remove them, then /player add them as they should be; during set-up the channel is not "
-                "told and a player removed before the first round opens does not count for the Pot.")
-    return ("/player remove them, then /player add them as they should be (the channel is told of both; their "
-            "ballot in an open round is dropped, and a removed player still counts for the Pot).")
+    """What ``/player add`` of a player already in the game says instead (play-test Y3, Y9): ``/player set`` puts a
+    name, faction, score or d3 entered wrong right in place; only the wrong member needs ``/player remove`` then
+    ``/player add``."""
+    told = ("during set-up the channel is not told and a player removed before the first round opens does not count "
+            "for the Pot" if game.current_round == 0 else  # being set up: no round opened yet
+            "the channel is told of both, their ballot in an open round is dropped, and a removed player still counts "
+            "for the Pot")
+    return ("/player set changes their name, faction, Diplomacy, Command, Intrigue, d3 roll, misc votes and whether "
+            "they are active (add `since:` to correct votes in rounds already closed). Added as the wrong member? "
+            f"/player remove them, then /player add the right one ({told}).")
 
 
 class LedgerService(ServiceBase):
@@ -209,9 +213,7 @@ class LedgerService(ServiceBase):
             game = await load_game(uow.session, game_id)
             existing = await find_player(uow.session, game_id, user_id)
             if existing is not None and not existing.removed:
-                raise RuleError(f"{name} is already a player in {game.name}; /player set changes their scores, misc "
-                                "votes and whether they are active. A name, faction or d3 entered wrong, or the "
-                                "wrong member: " + _readd_hint(game))
+                raise RuleError(f"{name} is already a player in {game.name}. " + _readd_hint(game))
             await _name_is_free(uow.session, game, user_id, name)
             rolled = roll is None
             if roll is None:  # from the game's committed seed for the rolls outside rounds (docs/dice.md)
@@ -252,18 +254,42 @@ class LedgerService(ServiceBase):
         misc: int | None = None,
         active: bool | None = None,
         since: int | None = None,
+        name: str | None = None,
+        faction: str | None = None,
+        roll: int | None = None,
         actor: int | None,
         source_id: str | None = None,
     ) -> PlayerView:
         """``since``: a correction, the change should have counted from that round on (the closed results it changes
-        are told, ``errata``)."""
+        are told, ``errata``). ``name``, ``faction``: one entered wrong, put right in place (play-test Y9; the event
+        keeps the old one as ``was_name``/``was_faction`` for the channel's line); ``faction`` "" clears it.
+        ``roll``: the d3 of the base vote (R0-03) entered wrong, a change of V(p) as a score's is."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             idle = since is not None and await between_rounds(uow.session, game)
             player = await require_player(uow.session, game, user_id)
             if since is not None and active is not None:
-                raise RuleError("since corrects a player's votes (diplomacy, command, intrigue, misc); leave out "
-                                "active, or make the active change on its own without since.")
+                raise RuleError("since corrects a player's votes (diplomacy, command, intrigue, roll, misc); leave "
+                                "out active, or make the active change on its own without since.")
+            if roll is not None and not 1 <= roll <= 3:
+                raise RuleError(f"roll is the d3 of the base vote: 1, 2 or 3, not {roll}.")
+            if since is not None and all(v is None for v in (diplomacy, command, intrigue, roll, misc)):
+                raise RuleError("since corrects a player's votes (diplomacy, command, intrigue, roll, misc); a name "
+                                "or faction changes no votes, so leave since out.")
+            renamed: dict[str, str | None] = {}
+            if name is not None:
+                name = name.strip()
+                if not name:
+                    raise RuleError("name cannot be empty: give the name Clerk should show for them.")
+                if name != player.name:
+                    await _name_is_free(uow.session, game, user_id, name)
+                    renamed = {"name": name, "was_name": player.name}
+                    player.name = name
+            if faction is not None:
+                faction = faction.strip() or None  # an empty faction clears it
+                if faction != player.faction:
+                    renamed.update({"faction": faction, "was_faction": player.faction})
+                    player.faction = faction
             before = (await view_player(uow.session, player)).votes if since is not None else 0
             if misc is not None and misc < 0:
                 raise RuleError(f"misc votes must be 0 or more, not {misc}.")
@@ -280,19 +306,27 @@ class LedgerService(ServiceBase):
             player.diplomacy_max, player.intrigue_max = attributes.diplomacy_max, attributes.intrigue_max
             if misc is not None:
                 player.misc_votes = misc
+            if roll is not None:
+                player.roll = roll
             if active is not None:
                 player.active = active
-            changes = {k: v for k, v in {"diplomacy": diplomacy, "command": command, "intrigue": intrigue,
-                                         "misc": misc, "active": active}.items() if v is not None}
+            changes: dict[str, object] = {k: v for k, v in {
+                "diplomacy": diplomacy, "command": command, "intrigue": intrigue, "roll": roll, "misc": misc,
+                "active": active}.items() if v is not None}
+            changes.update(renamed)
             if not changes:
-                raise RuleError("Nothing to change: give at least one of diplomacy, command, intrigue, misc, active.")
+                if name is not None or faction is not None:
+                    raise RuleError(f"Nothing to change: {player.name}'s name and faction are already so.")
+                raise RuleError("Nothing to change: give at least one of name, faction, diplomacy, command, "
+                                "intrigue, roll, misc, active.")
             view = await view_player(uow.session, player)
             await uow.record(game_id, "PlayerChanged", actor,
                              {"user_id": user_id, **changes, **({"setup": True} if setup else {}),
                               **({"highest": highest} if highest else {}),
                               **correction(game, since, view.votes - before, idle)},
                              source_id)
-            return view
+            said = tuple((k, renamed.get(f"was_{k}"), renamed.get(k)) for k in ("name", "faction") if k in renamed)
+            return replace(view, renamed=said) if said else view
 
     async def add_holding(
         self,
