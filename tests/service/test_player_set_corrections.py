@@ -29,12 +29,14 @@ async def player_set(clerk: Any, **options: Any) -> list[Outgoing]:
     return await dispatch(App(clerk), ctx, "player set", options)
 
 
-async def _three_rounds(table: Any) -> None:
+async def _three_rounds(table: Any, planet: str | None = None) -> None:
     """alice V 9 (D 3), bob V 7, carol V 7 (d3 1 each). Round 1 and 2: alice Aye, bob and carol Nay (Aye 9, Nay 14:
-    failed); round 3: alice and bob Aye (Aye 16, Nay 7: passed)."""
+    failed); round 3: alice and bob Aye (Aye 16, Nay 7: passed). ``planet``: bob holds Lankiveil of that quality."""
     await table.player(ALICE, "alice", 3, 2, 2, faction="House Atreides")
     await table.player(BOB, "bob", 2, 2, 2)
     await table.player(CAROL, "carol", 2, 2, 2)
+    if planet is not None:  # bob holds Lankiveil of this quality
+        await table.planet(BOB, "Lankiveil", planet)
     for number, ayes in ((1, (ALICE,)), (2, (ALICE,)), (3, (ALICE, BOB))):
         await table.open(f"Crisis {number}")
         for who in (ALICE, BOB, CAROL):
@@ -109,3 +111,53 @@ async def test_during_set_up_a_rename_is_not_posted(table: Any) -> None:
     assert "Alicia" in text_of(posted[0]) and "House Ordos" in text_of(posted[0])
     answer = next(o for o in out if isinstance(o.to, Here))
     assert "Alicia: D 3 / C 2 / I 2, d3 2. Votes 10" in text_of(answer)
+
+
+async def holding_set(clerk: Any, **options: Any) -> list[Outgoing]:
+    ctx = Ctx(MODERATOR, Place(GUILD, CHANNEL), f"hset-{next(_ids)}", clerk.clock.now())
+    return await dispatch(App(clerk), ctx, "holding set", options)
+
+
+async def test_a_holding_is_corrected_in_place_with_since_as_remove_then_add_would(table: Any) -> None:
+    """bob held Lankiveil (poor: 2) from before round 1; it was rich (4). Corrected from round 2: round 2 had Nay
+    16 + 2; round 3, Aye 18 + 2. The moderators' notice counts the whole change, as a removal and an addition with
+    ``since`` would (both are recorded, so every replay of the ledger reads them as it reads those)."""
+    await _three_rounds(table, "poor")
+    out = await holding_set(table.clerk, player=user(BOB, "bob"), name="lankiveil", quality="rich", since=2)
+    assert text_of(out[0]) == "Corrected Lankiveil (planet, rich, 4 votes); bob now has 11 votes."
+    [notice] = [o for o in out if isinstance(o.to, ToThread)]
+    assert notice.text.startswith("The correction of bob (Lankiveil set to rich planet from round 2)")
+    assert "Round 2: posted Aye 9, Nay 16" in notice.text and notice.buttons
+    assert not [o for o in out if isinstance(o.to, ToChannel)]  # holdings are private, as /holding add's are
+    c = await table.clerk.landsdraad.errata.recount(table.game_id, 2)
+    assert c.corrected == Tally(9, 18, 0)
+    kinds = await table.kinds()
+    assert kinds[-2:] == ["HoldingRemoved", "HoldingAdded"]
+    events = [(e.seq, e.kind, e.payload) for e in await table.events()]
+    then = ledger_then(events, BOB, events[-1][0])
+    assert then is not None and [(p.name, p.quality.value) for p in then.planets] == [("Lankiveil", "rich")]
+    [held] = (await table.clerk.landsdraad.ledger.player(table.game_id, BOB)).holdings
+    assert (held.name, held.grade, held.votes) == ("Lankiveil", "rich", 4)
+
+
+async def test_a_holding_set_refuses_what_does_not_fit_it(table: Any) -> None:
+    await table.player(ALICE, "alice", 3, 2, 2)
+    await table.elector(ALICE, "Count Jasek", "weak", 2)
+    await table.planet(ALICE, "Caladan", "rich")
+    ledger = table.clerk.landsdraad.ledger
+    with pytest.raises(RuleError, match="Count Jasek is an Elector: it has a tier, not a quality"):
+        await ledger.set_holding(table.game_id, user_id=ALICE, name="Count Jasek", quality="rich", actor=MOD)
+    with pytest.raises(RuleError, match="leave votes out"):
+        await ledger.set_holding(table.game_id, user_id=ALICE, name="Caladan", votes=3, actor=MOD)
+    with pytest.raises(RuleError, match="Nothing to change: Count Jasek is already so"):
+        await ledger.set_holding(table.game_id, user_id=ALICE, name="Count Jasek", tier="weak", votes=2, actor=MOD)
+    with pytest.raises(RuleError, match="Nothing to change: give"):
+        await ledger.set_holding(table.game_id, user_id=ALICE, name="Caladan", actor=MOD)
+    with pytest.raises(RuleError, match="holds nothing called"):
+        await ledger.set_holding(table.game_id, user_id=ALICE, name="Giedi", tier="strong", actor=MOD)
+    alice = await ledger.set_holding(table.game_id, user_id=ALICE, name="Count Jasek", tier="strong", votes=5,
+                                     actor=MOD)
+    assert [(h.name, h.grade, h.votes) for h in alice.holdings] == [("Count Jasek", "strong", 5),
+                                                                    ("Caladan", "rich", 4)]
+    alice = await ledger.set_holding(table.game_id, user_id=ALICE, name="Caladan", homeworld=True, actor=MOD)
+    assert alice.holdings[1].homeworld and alice.holdings[1].votes == 0

@@ -211,6 +211,36 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
         correction=True, setup=True)
 
 
+@command("holding set", "Correct an Elector's tier or votes, or a planet's quality or Homeworld mark.",
+         Option("player", UserRef, "the player who controls it", True),
+         Option("name", str, "the holding's name", True, autocomplete="holding"),
+         Option("tier", str, "an Elector's tier", choices=("weak", "average", "strong")),
+         Option("votes", int, "an Elector's votes", min_value=0),
+         Option("quality", str, "a planet's quality", choices=("poor", "average", "rich")),
+         Option("homeworld", bool, "the planet is the player's Homeworld (no votes, no bonus)"),
+         Option("since", int, "a correction: the round it should have counted from (moderators are told what it "
+                "changes)", min_value=1),
+         moderator=True)
+async def holding_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """What ``/holding remove`` then ``/holding add`` would do, in one transaction (``LedgerService.set_holding``);
+    a tier is an Elector's, a quality a planet's (the service knows which the holding is)."""
+    g = require_game(game)
+    user = user_option(o, "player")
+    named = inert_name(o["name"]) or o["name"].strip()
+    tier, quality = o.get("tier"), o.get("quality")
+
+    def said(e: Edited[PlayerView], _place: object) -> list[Outgoing]:
+        h = next((h for h in e.done.holdings if h.name.lower() == named.lower()), None)
+        what = "" if h is None else f" ({holding_words(h.kind, h.grade, h.homeworld)}, {h.votes} votes)"
+        return [reply(f"Corrected {h.name if h else named}{what}; {e.done.name} now has {e.done.votes} votes.",
+                      ephemeral=True)]
+
+    return await edited(app, ctx, g, lambda: app.clerk.landsdraad.ledger.set_holding(
+        g.id, user_id=user.id, name=o["name"].strip(), tier=tier, quality=quality, votes=o.get("votes"),
+        homeworld=o.get("homeworld"), since=o.get("since"), actor=ctx.actor.id, source_id=ctx.source_id), said,
+        correction=True, setup=True)
+
+
 @command("holding remove", "Take an Elector or planet away from a player.",
          Option("player", UserRef, "the player who controls it", True),
          Option("name", str, "the holding's name", True, autocomplete="holding"),
