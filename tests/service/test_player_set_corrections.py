@@ -161,3 +161,15 @@ async def test_a_holding_set_refuses_what_does_not_fit_it(table: Any) -> None:
                                                                     ("Caladan", "rich", 4)]
     alice = await ledger.set_holding(table.game_id, user_id=ALICE, name="Caladan", homeworld=True, actor=MOD)
     assert alice.holdings[1].homeworld and alice.holdings[1].votes == 0
+
+
+async def test_a_planet_made_the_homeworld_is_told_though_its_addition_changes_nothing(table: Any) -> None:
+    """Lankiveil (rich, bob's: 4) was bob's Homeworld (0) from round 2: the whole change is in the removal's event,
+    the addition of a Homeworld adds nothing; the notice still lists the rounds it changes."""
+    await _three_rounds(table, "rich")
+    out = await holding_set(table.clerk, player=user(BOB, "bob"), name="Lankiveil", homeworld=True, since=2)
+    assert text_of(out[0]) == "Corrected Lankiveil (planet, rich, Homeworld, 0 votes); bob now has 7 votes."
+    [notice] = [o for o in out if isinstance(o.to, ToThread)]
+    assert "Lankiveil set to Homeworld from round 2" in notice.text
+    assert "Round 2: posted Aye 9, Nay 18" in notice.text and "Round 3: posted Aye 20, Nay 7" in notice.text
+    assert (await table.clerk.landsdraad.errata.recount(table.game_id, 3)).corrected == Tally(16, 7, 0)
