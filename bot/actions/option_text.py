@@ -38,7 +38,7 @@ INT_LIMIT = 2**31 - 1
 NAMES = frozenset({
     ("game new", "name"), ("holding add", "name"), ("faction add", "name"), ("player add", "faction"),
     ("player add", "name"), ("card add", "name"), ("territory add", "name"), ("building add", "name"),
-    ("unit add", "name"), ("factor set", "name"),
+    ("unit add", "name"), ("factor set", "name"), ("player set", "name"), ("player set", "faction"),
     ("candidate add", "name"), ("motion move", "name"),
 })
 """(command, option) pairs whose value becomes a name Clerk keeps."""

@@ -21,7 +21,8 @@ async def test_set_up_mistakes_put_right(tmp_path: Path) -> None:
     left = [t for t in channel if " has left " in t]  # Y2: nothing posted for the two removals in set-up
     assert len(left) == 1 and left[0].startswith("**dave** has left **sirius** (removed by @mod)"), left
     refused = next(t for t in channel if t.startswith("Carol is already a player in sirius"))
-    assert "/player remove them, then /player add them as they should be; during set-up" in refused  # Y3
+    assert "/player set changes their name, faction, Diplomacy, Command, Intrigue, d3 roll" in refused  # Y3, Y9
+    assert "/player remove them, then /player add the right one (during set-up" in refused
     assert run.export["victory"]["joined"] == 4
     summary = [t for t in channel if t.startswith("**sirius: being set up**")][-1]
     assert "bobb" not in summary and "Carrol" not in summary and "Players (4)" in summary, summary

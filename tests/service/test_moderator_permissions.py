@@ -116,6 +116,7 @@ OVERRIDES: dict[str, str] = {
     "round extend": "by:1d",
     "faction remove": "name:merchants",
     "holding remove": "player:@bob name:Count Jasek",
+    "holding set": "player:@bob name:Count Jasek votes:3",
     "goal achieved": "player:@alice goal:1",
     "goal remove": "player:@alice goal:1",
     "kanly arrived": "id:1",

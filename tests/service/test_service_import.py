@@ -124,10 +124,11 @@ async def test_a_file_the_game_refuses_writes_nothing_and_names_every_line(table
         await import_records(table.clerk.landsdraad.ledger, table.game_id, filename="p.csv",
                              records=parse("p.csv", GOOD), users=USERS, actor=1, source_id="int:78")
     assert refused.value.problems == (
-        "line 3 (player): bob is already a player in sirius; /player set changes their scores, misc votes and whether "
-        "they are active. A name, faction or d3 entered wrong, or the wrong member: /player remove them, then "
-        "/player add them as they should be; during set-up the channel is not told and a player removed before the "
-        "first round opens does not count for the Pot.",)
+        "line 3 (player): bob is already a player in sirius. /player set changes their name, faction, Diplomacy, "
+        "Command, Intrigue, d3 roll, misc votes and whether they are active (add `since:` to correct votes in rounds "
+        "already closed). Added as the wrong member? /player remove them, then /player add the right one (during "
+        "set-up the channel is not told and a player removed before the first round opens does not count for the "
+        "Pot).",)
     assert await table.kinds() == before
     assert [p.name for p in await table.clerk.landsdraad.ledger.players(table.game_id)] == ["bob"]
 

@@ -89,8 +89,11 @@ async def player_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
         source_id=ctx.source_id), said, setup=True, joins=(user.id,))
 
 
-@command("player set", "Change a player's attributes, misc votes or active flag.",
+@command("player set", "Change a player's name, faction, attributes, d3 roll, misc votes or active flag.",
          Option("user", UserRef, "the player", True),
+         Option("name", str, "a new name Clerk shows for them (the channel is told)"),
+         Option("faction", str, "a new faction or house (the channel is told); none clears it"),
+         Option("roll", int, "the d3 of their base vote, entered wrong", min_value=1, max_value=3),
          Option("diplomacy", int, "new Diplomacy, 1 to 5", min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
          Option("command", int, "new Command, 1 to 5", min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
          Option("intrigue", int, "new Intrigue, 1 to 5", min_value=ATTRIBUTE_MIN, max_value=ATTRIBUTE_MAX),
@@ -116,14 +119,26 @@ async def player_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any
         if kept and o.get("since") is None:  # a typo in play is corrected, not a fall (docs/rulings.md)
             why += (" If that was a mistake, set the score again with `since:` the round it first counted in (the "
                     "next round if none is open): the highest held is then what was held before that round.")
-        return [reply(f"{p.name}{p.state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}. Votes {p.votes} = base "
-                      f"{b.base} + electors {b.electors} + planets {b.planets} + misc {b.misc} + bonus {b.bonus}."
-                      f"{why}", ephemeral=True)]
+        out = [reply(f"{p.name}{p.state}: D {p.diplomacy} / C {p.command} / I {p.intrigue}, d3 {p.roll}. Votes "
+                     f"{p.votes} = base {b.base} + electors {b.electors} + planets {b.planets} + misc {b.misc} + "
+                     f"bonus {b.bonus}.{why}", ephemeral=True)]
+        if p.renamed and e.setup is None:  # names and houses are public (as /player add's join line); set-up is quiet
+            was = {k: old for k, old, _ in p.renamed}
+            now = {k: new for k, _, new in p.renamed}
+            said_name = f"**{was['name']}** is now called **{p.name}**" if "name" in was else f"**{p.name}**"
+            house = ("" if "faction" not in now else f" and is of {now['faction']}" if now["faction"] and "name" in was
+                     else f" is now of {now['faction']}" if now["faction"] else
+                     " and has no faction" if "name" in was else " now has no faction")
+            out.append(Outgoing(ToChannel(g.channel_id), f"{said_name}{house} in **{g.name}** (corrected by "
+                                                         f"<@{ctx.actor.id}>)."))
+        return out
 
     return await edited(app, ctx, g, lambda: app.clerk.landsdraad.ledger.set_player(
         g.id, user_id=user.id, diplomacy=o.get("diplomacy"), command=o.get("command"), intrigue=o.get("intrigue"),
-        misc=o.get("misc"), active=o.get("active"), since=o.get("since"), actor=ctx.actor.id,
-        source_id=ctx.source_id), said, reevaluate=o.get("active") is not None, correction=True, setup=True)
+        misc=o.get("misc"), active=o.get("active"), since=o.get("since"), name=o.get("name"),
+        faction=None if o.get("faction") is None else "" if o["faction"].strip().lower() == "none" else o["faction"],
+        roll=o.get("roll"), actor=ctx.actor.id, source_id=ctx.source_id), said,
+        reevaluate=o.get("active") is not None, correction=True, setup=True)
 
 
 async def remove_player(app: App, ctx: Ctx, g: GameView, user: UserRef) -> list[Outgoing]:
@@ -193,6 +208,36 @@ async def holding_add(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
     return await edited(app, ctx, g, lambda: app.clerk.landsdraad.ledger.add_holding(
         g.id, user_id=user.id, kind=kind, name=o["name"].strip(), grade=grade, votes=o.get("votes"),
         homeworld=homeworld, since=o.get("since"), actor=ctx.actor.id, source_id=ctx.source_id), said,
+        correction=True, setup=True)
+
+
+@command("holding set", "Correct an Elector's tier or votes, or a planet's quality or Homeworld mark.",
+         Option("player", UserRef, "the player who controls it", True),
+         Option("name", str, "the holding's name", True, autocomplete="holding"),
+         Option("tier", str, "an Elector's tier", choices=("weak", "average", "strong")),
+         Option("votes", int, "an Elector's votes", min_value=0),
+         Option("quality", str, "a planet's quality", choices=("poor", "average", "rich")),
+         Option("homeworld", bool, "the planet is the player's Homeworld (no votes, no bonus)"),
+         Option("since", int, "a correction: the round it should have counted from (moderators are told what it "
+                "changes)", min_value=1),
+         moderator=True)
+async def holding_set(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
+    """What ``/holding remove`` then ``/holding add`` would do, in one transaction (``LedgerService.set_holding``);
+    a tier is an Elector's, a quality a planet's (the service knows which the holding is)."""
+    g = require_game(game)
+    user = user_option(o, "player")
+    named = inert_name(o["name"]) or o["name"].strip()
+    tier, quality = o.get("tier"), o.get("quality")
+
+    def said(e: Edited[PlayerView], _place: object) -> list[Outgoing]:
+        h = next((h for h in e.done.holdings if h.name.lower() == named.lower()), None)
+        what = "" if h is None else f" ({holding_words(h.kind, h.grade, h.homeworld)}, {h.votes} votes)"
+        return [reply(f"Corrected {h.name if h else named}{what}; {e.done.name} now has {e.done.votes} votes.",
+                      ephemeral=True)]
+
+    return await edited(app, ctx, g, lambda: app.clerk.landsdraad.ledger.set_holding(
+        g.id, user_id=user.id, name=o["name"].strip(), tier=tier, quality=quality, votes=o.get("votes"),
+        homeworld=o.get("homeworld"), since=o.get("since"), actor=ctx.actor.id, source_id=ctx.source_id), said,
         correction=True, setup=True)
 
 

@@ -142,13 +142,14 @@ def ag_differing(session: Session, game_id: int, moves: Sequence[HoldingMove] = 
     return [r for r in found if r is not None and r.differs]
 
 
-def ag_after(session: Session, game_id: int, moves: Sequence[HoldingMove], *, edit_seq: int | None = None,
+def ag_after(session: Session, game_id: int, moves: Sequence[HoldingMove], *, edit_seq: Sequence[int] = (),
              move: HoldingMove | None = None) -> list[AgCorrection]:
-    """The closed weighted AG elections that one correction reaches (the edit recorded at ``edit_seq``, or the
+    """The closed weighted AG elections that one correction reaches (the edit recorded at ``edit_seq``: its events,
+    two for ``/holding set``, or the
     corrected transfer ``move``), counted under every correction made so far (``moves`` the corrected transfers); only
     those that come out differently, oldest first."""
     events, users = _read(session, game_id)
-    edits = [] if edit_seq is None else [edit_seq]
+    edits = list(edit_seq)
     mine = [] if move is None else [move]
     found = []
     for s, kind, p in events:

@@ -39,6 +39,7 @@ from engine.landsdraad.transfers import holding_named
 from engine.service.announcements import jump_link, posted_key
 from engine.service.landsdraad.ag_errata import AgCorrection, HoldingMove, ag_after, ag_differing
 from engine.service.landsdraad.audits import latest_versions
+from engine.service.landsdraad.ledger import removal_source
 from engine.service.landsdraad.round_close import disclosed
 from engine.service.landsdraad.round_state import faction_of, read_factions
 from engine.service.landsdraad.transfer_moves import APPLIED
@@ -326,27 +327,39 @@ def edit_words(edit: Event) -> str:
     """``diplomacy 4, misc 2``, ``Lankiveil added``, ``Lankiveil removed``."""
     p = edit.payload
     if edit.kind == "PlayerChanged":
-        return ", ".join(f"{k} {p[k]}" for k in ("diplomacy", "command", "intrigue", "misc") if k in p)
+        return ", ".join(f"{'d3' if k == 'roll' else k} {p[k]}" for k in ("diplomacy", "command", "intrigue", "roll",
+                                                                          "misc") if k in p)
+    if edit.kind == "HoldingAdded" and p.get("was"):  # /holding set: removed and added again as corrected
+        return f"{p.get('name')} set to {holding_words(p)}"
     return f"{p.get('name')} {'added' if edit.kind == 'HoldingAdded' else 'removed'}"
+
+
+def holding_words(p: Mapping[str, Any]) -> str:
+    """``rich planet``, ``Homeworld``, ``strong Elector, 4 votes`` of a ``HoldingAdded``'s payload."""
+    if p.get("kind") == "elector":
+        return f"{p.get('grade')} Elector, {p.get('votes')} votes"
+    return "Homeworld" if p.get("homeworld") else f"{p.get('grade')} planet"
 
 
 def after_edit(session: Session, game_id: int, source_id: str) -> Consequences | None:
     """What the ledger edit of command ``source_id`` changes in the closed results; None if it was no correction
     (no ``since``)."""
     game = read_game(session, game_id)
-    found = session.execute(select(Event).where(Event.game_id == game_id, Event.source_id == source_id,
-                                                Event.kind.in_(EDITS))).scalars().first()
-    if found is None or found.payload.get("since") is None:
+    made = list(session.execute(select(Event).where(  # /holding set's removal has a source id of its own
+        Event.game_id == game_id, Event.source_id.in_((source_id, removal_source(source_id))),
+        Event.kind.in_(EDITS)).order_by(Event.seq)).scalars())
+    if not made or made[-1].payload.get("since") is None:
         return None
+    found = made[-1]  # /holding set records a removal and an addition: the addition says what it set
     ledger = _Ledger(session, game_id)
     rounds = closed_rounds(session, game_id)
-    mine = ledger.edit_changes(found, rounds)
+    mine = [c for e in made for c in ledger.edit_changes(e, rounds)]
     subject = f"The correction of {ledger.names.get(int(found.payload['user_id']), '?')} ({edit_words(found)} " \
               f"from round {found.payload['since']})"
     stated = stated_totals(session, game_id)
     recounts = consequences([r for r, _ in rounds.values()], ledger.every_change(rounds), {c.round for c in mine},
                             stated)
-    ag = tuple(ag_after(session, game_id, ledger.ag_moves(), edit_seq=found.seq))
+    ag = tuple(ag_after(session, game_id, ledger.ag_moves(), edit_seq=[e.seq for e in made]))
     return Consequences(game_view(game), subject, tuple(recounts), ledger.names, ag_recounts=ag)
 
 

@@ -174,18 +174,28 @@ async def _rebased(session: AsyncSession, game: Game, player: Player, attributes
     return replace(attributes, diplomacy_max=d_max, intrigue_max=i_max), {"diplomacy": d_max, "intrigue": i_max}
 
 
+def removal_source(source_id: str) -> str:
+    """The source id of the ``HoldingRemoved`` that ``/holding set`` (command ``source_id``) records before its
+    ``HoldingAdded`` (an event's source id is unique; the addition has the command's)."""
+    return f"{source_id}/removed"
+
+
 def base_purpose(user_id: int) -> str:
     """The name of a player's base d3 under the game's seed (docs/dice.md)."""
     return f"d3 base roll of user {user_id}"
 
 
 def _readd_hint(game: Game) -> str:
-    """How to put right what ``/player set`` cannot (play-test Y3): ``/player remove``, then ``/player add``."""
-    if game.current_round == 0:  # being set up: no round opened yet
-        return ("/player remove them, then /player add them as they should be; during set-up the channel is not "
-                "told and a player removed before the first round opens does not count for the Pot.")
-    return ("/player remove them, then /player add them as they should be (the channel is told of both; their "
-            "ballot in an open round is dropped, and a removed player still counts for the Pot).")
+    """What ``/player add`` of a player already in the game says instead (play-test Y3, Y9): ``/player set`` puts a
+    name, faction, score or d3 entered wrong right in place; only the wrong member needs ``/player remove`` then
+    ``/player add``."""
+    told = ("during set-up the channel is not told and a player removed before the first round opens does not count "
+            "for the Pot" if game.current_round == 0 else  # being set up: no round opened yet
+            "the channel is told of both, their ballot in an open round is dropped, and a removed player still counts "
+            "for the Pot")
+    return ("/player set changes their name, faction, Diplomacy, Command, Intrigue, d3 roll, misc votes and whether "
+            "they are active (add `since:` to correct votes in rounds already closed). Added as the wrong member? "
+            f"/player remove them, then /player add the right one ({told}).")
 
 
 class LedgerService(ServiceBase):
@@ -209,9 +219,7 @@ class LedgerService(ServiceBase):
             game = await load_game(uow.session, game_id)
             existing = await find_player(uow.session, game_id, user_id)
             if existing is not None and not existing.removed:
-                raise RuleError(f"{name} is already a player in {game.name}; /player set changes their scores, misc "
-                                "votes and whether they are active. A name, faction or d3 entered wrong, or the "
-                                "wrong member: " + _readd_hint(game))
+                raise RuleError(f"{name} is already a player in {game.name}. " + _readd_hint(game))
             await _name_is_free(uow.session, game, user_id, name)
             rolled = roll is None
             if roll is None:  # from the game's committed seed for the rolls outside rounds (docs/dice.md)
@@ -252,18 +260,42 @@ class LedgerService(ServiceBase):
         misc: int | None = None,
         active: bool | None = None,
         since: int | None = None,
+        name: str | None = None,
+        faction: str | None = None,
+        roll: int | None = None,
         actor: int | None,
         source_id: str | None = None,
     ) -> PlayerView:
         """``since``: a correction, the change should have counted from that round on (the closed results it changes
-        are told, ``errata``)."""
+        are told, ``errata``). ``name``, ``faction``: one entered wrong, put right in place (play-test Y9; the event
+        keeps the old one as ``was_name``/``was_faction`` for the channel's line); ``faction`` "" clears it.
+        ``roll``: the d3 of the base vote (R0-03) entered wrong, a change of V(p) as a score's is."""
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             idle = since is not None and await between_rounds(uow.session, game)
             player = await require_player(uow.session, game, user_id)
             if since is not None and active is not None:
-                raise RuleError("since corrects a player's votes (diplomacy, command, intrigue, misc); leave out "
-                                "active, or make the active change on its own without since.")
+                raise RuleError("since corrects a player's votes (diplomacy, command, intrigue, roll, misc); leave "
+                                "out active, or make the active change on its own without since.")
+            if roll is not None and not 1 <= roll <= 3:
+                raise RuleError(f"roll is the d3 of the base vote: 1, 2 or 3, not {roll}.")
+            if since is not None and all(v is None for v in (diplomacy, command, intrigue, roll, misc)):
+                raise RuleError("since corrects a player's votes (diplomacy, command, intrigue, roll, misc); a name "
+                                "or faction changes no votes, so leave since out.")
+            renamed: dict[str, str | None] = {}
+            if name is not None:
+                name = name.strip()
+                if not name:
+                    raise RuleError("name cannot be empty: give the name Clerk should show for them.")
+                if name != player.name:
+                    await _name_is_free(uow.session, game, user_id, name)
+                    renamed = {"name": name, "was_name": player.name}
+                    player.name = name
+            if faction is not None:
+                faction = faction.strip() or None  # an empty faction clears it
+                if faction != player.faction:
+                    renamed.update({"faction": faction, "was_faction": player.faction})
+                    player.faction = faction
             before = (await view_player(uow.session, player)).votes if since is not None else 0
             if misc is not None and misc < 0:
                 raise RuleError(f"misc votes must be 0 or more, not {misc}.")
@@ -280,19 +312,27 @@ class LedgerService(ServiceBase):
             player.diplomacy_max, player.intrigue_max = attributes.diplomacy_max, attributes.intrigue_max
             if misc is not None:
                 player.misc_votes = misc
+            if roll is not None:
+                player.roll = roll
             if active is not None:
                 player.active = active
-            changes = {k: v for k, v in {"diplomacy": diplomacy, "command": command, "intrigue": intrigue,
-                                         "misc": misc, "active": active}.items() if v is not None}
+            changes: dict[str, object] = {k: v for k, v in {
+                "diplomacy": diplomacy, "command": command, "intrigue": intrigue, "roll": roll, "misc": misc,
+                "active": active}.items() if v is not None}
+            changes.update(renamed)
             if not changes:
-                raise RuleError("Nothing to change: give at least one of diplomacy, command, intrigue, misc, active.")
+                if name is not None or faction is not None:
+                    raise RuleError(f"Nothing to change: {player.name}'s name and faction are already so.")
+                raise RuleError("Nothing to change: give at least one of name, faction, diplomacy, command, "
+                                "intrigue, roll, misc, active.")
             view = await view_player(uow.session, player)
             await uow.record(game_id, "PlayerChanged", actor,
                              {"user_id": user_id, **changes, **({"setup": True} if setup else {}),
                               **({"highest": highest} if highest else {}),
                               **correction(game, since, view.votes - before, idle)},
                              source_id)
-            return view
+            said = tuple((k, renamed.get(f"was_{k}"), renamed.get(k)) for k in ("name", "faction") if k in renamed)
+            return replace(view, renamed=said) if said else view
 
     async def add_holding(
         self,
@@ -312,27 +352,7 @@ class LedgerService(ServiceBase):
         Diplomacy Bonus whatever its quality, R0-04/R0-06), and one given is kept. ``since``: a correction, the
         holding should have been the player's from that round on."""
         kind = kind.strip().lower()
-        grade = (grade or "").strip().lower()
-        if kind == "elector":
-            if not grade:
-                raise RuleError("Give the Elector's tier: weak, average or strong.")
-            if grade not in {t.value for t in Tier}:
-                raise RuleError(f"An Elector's tier is weak, average or strong, not “{grade}”.")
-            if votes is None or votes < 0:
-                raise RuleError("An Elector needs its number of votes (0 or more).")
-            if homeworld:
-                raise RuleError("Only a planet can be a Homeworld.")
-        elif kind == "planet":
-            if not grade and not homeworld:
-                raise RuleError("Give the planet's quality: poor, average or rich (a Homeworld needs none).")
-            if grade and grade not in {q.value for q in Quality}:
-                raise RuleError(f"A planet's quality is poor, average or rich, not “{grade}”.")
-            if votes is not None:
-                raise RuleError("A Homeworld gives no votes; leave votes out." if homeworld else
-                                "A planet's votes come from its quality (poor 2, average 3, rich 4); leave votes out.")
-            votes = 0
-        else:
-            raise RuleError(f"A holding is an elector or a planet, not “{kind}”.")
+        grade, votes = _checked_holding(kind, grade, votes, homeworld, given_votes=votes is not None)
         async with self._write(game_id, source_id) as uow:
             game = await load_game(uow.session, game_id)
             idle = since is not None and await between_rounds(uow.session, game)
@@ -354,6 +374,74 @@ class LedgerService(ServiceBase):
             payload = {"user_id": user_id, "kind": kind, "name": name, "grade": grade or None, "votes": votes,
                        "homeworld": homeworld, **correction(game, since, view.votes - before, idle)}
             await uow.record(game_id, "HoldingAdded", actor, payload, source_id)
+            return view
+
+    async def set_holding(
+        self,
+        game_id: int,
+        *,
+        user_id: int,
+        name: str,
+        tier: str | None = None,
+        quality: str | None = None,
+        votes: int | None = None,
+        homeworld: bool | None = None,
+        since: int | None = None,
+        actor: int | None,
+        source_id: str | None = None,
+    ) -> PlayerView:
+        """A holding's tier, votes, quality or Homeworld mark entered wrong, put right in place (play-test Y9): what
+        ``/holding remove`` then ``/holding add`` would do, recorded so (``HoldingRemoved``, then ``HoldingAdded``
+        with ``was``), so every replay of the ledger (``votes_asof``, the errata, the AG recount) reads it as it
+        reads those; ``since`` as theirs, on both. Its name and kind stay: a different holding is removed and
+        added."""
+        async with self._write(game_id, source_id) as uow:
+            game = await load_game(uow.session, game_id)
+            idle = since is not None and await between_rounds(uow.session, game)
+            player = await require_player(uow.session, game, user_id)
+            holdings = await holdings_of(uow.session, player.id)
+            holding = find_named(holdings, name, lambda h: h.name)
+            if holding is None:
+                listing = ", ".join(h.name for h in holdings) or "nothing"
+                raise NotFoundError(f"{player.name} holds nothing called {typed_back(name)}. They hold: {listing}.")
+            kind = holding.kind
+            wanted, other = ("tier", quality) if kind == "elector" else ("quality", tier)
+            if other is not None:
+                raise RuleError(f"{holding.name} is {'an Elector' if kind == 'elector' else 'a planet'}: it has a "
+                                f"{wanted}, not a {'quality' if kind == 'elector' else 'tier'}.")
+            grade = tier if kind == "elector" else quality
+            if grade is None and votes is None and homeworld is None:
+                raise RuleError("Nothing to change: give an Elector's tier or votes, or a planet's quality or "
+                                "homeworld.")
+            new_grade = holding.grade if grade is None else grade
+            new_home = holding.homeworld if homeworld is None else homeworld
+            if kind == "planet" and grade is None and homeworld is False and not new_grade:
+                raise RuleError(f"{holding.name} has no quality (it was entered as a Homeworld): give its quality "
+                                "(poor, average or rich) with homeworld:false.")
+            new_grade, new_votes = _checked_holding(kind, new_grade, holding.votes if votes is None else votes,
+                                                    new_home, given_votes=votes is not None)
+            if (new_grade, new_votes, new_home) == (holding.grade, holding.votes, holding.homeworld):
+                raise RuleError(f"Nothing to change: {holding.name} is already so.")
+            if new_home and not holding.homeworld:
+                home = next((h for h in holdings if h.homeworld and h.id != holding.id), None)
+                if home is not None:
+                    raise RuleError(f"{home.name} is already {player.name}'s Homeworld; a player has one Homeworld.")
+            correction(game, since, 0, idle)  # a round of the game, else the refusal, before anything changes
+            before = (await view_player(uow.session, player)).votes
+            # the row stays (its place in the lists); the events say what a removal and an addition would
+            without = player_view(player, [h for h in holdings if h.id != holding.id]).votes
+            was = {"grade": holding.grade or None, "votes": holding.votes, "homeworld": holding.homeworld}
+            holding.grade, holding.votes, holding.homeworld = new_grade, new_votes, new_home
+            await uow.session.flush()
+            view = await view_player(uow.session, player)
+            await uow.record(game_id, "HoldingRemoved", actor,  # an event's source id is its own: the pair's
+                             {"user_id": user_id, "name": holding.name, **correction(game, since, without - before,
+                                                                                       idle)},
+                             None if source_id is None else removal_source(source_id))
+            await uow.record(game_id, "HoldingAdded", actor,
+                             {"user_id": user_id, "kind": kind, "name": holding.name, "grade": new_grade or None,
+                              "votes": new_votes, "homeworld": new_home, "was": was,
+                              **correction(game, since, view.votes - without, idle)}, source_id)
             return view
 
     async def remove_holding(
@@ -404,3 +492,30 @@ async def _name_is_free(session: AsyncSession, game: Game, user_id: int, name: s
                         "names must differ (case does not matter), as players name each other in forms. Give this "
                         "player another `name`.")
 
+
+
+def _checked_holding(kind: str, grade: str | None, votes: int | None, homeworld: bool, *,
+                     given_votes: bool) -> tuple[str, int]:
+    """A holding's grade (lower case; "" for a Homeworld given none) and votes (0 for a planet), or the RuleError
+    that says what is wrong (``/holding add``, ``/holding set``). ``given_votes``: the moderator gave votes."""
+    grade = (grade or "").strip().lower()
+    if kind == "elector":
+        if not grade:
+            raise RuleError("Give the Elector's tier: weak, average or strong.")
+        if grade not in {t.value for t in Tier}:
+            raise RuleError(f"An Elector's tier is weak, average or strong, not “{grade}”.")
+        if votes is None or votes < 0:
+            raise RuleError("An Elector needs its number of votes (0 or more).")
+        if homeworld:
+            raise RuleError("Only a planet can be a Homeworld.")
+        return grade, votes
+    if kind == "planet":
+        if not grade and not homeworld:
+            raise RuleError("Give the planet's quality: poor, average or rich (a Homeworld needs none).")
+        if grade and grade not in {q.value for q in Quality}:
+            raise RuleError(f"A planet's quality is poor, average or rich, not “{grade}”.")
+        if given_votes:
+            raise RuleError("A Homeworld gives no votes; leave votes out." if homeworld else
+                            "A planet's votes come from its quality (poor 2, average 3, rich 4); leave votes out.")
+        return grade, 0
+    raise RuleError(f"A holding is an elector or a planet, not “{kind}”.")

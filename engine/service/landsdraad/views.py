@@ -39,6 +39,8 @@ class PlayerView:
     diplomacy_max: int = 0
     intrigue_max: int = 0
     """The highest Diplomacy and Intrigue held, which the base vote counts (they never fall)."""
+    renamed: tuple[tuple[str, str | None, str | None], ...] = ()
+    """What ``/player set`` just changed of their public name and faction: ``(field, was, now)`` (play-test Y9)."""
 
     @property
     def votes(self) -> int:

@@ -3,8 +3,8 @@ to that one replayed into what ``engine.landsdraad.votes.vote_breakdown_explaine
 the d3, misc votes, Electors and planets), each with the events it came from.
 
 What changes V(p) is recorded in the events this module reads: ``PlayerAdded`` (the scores and the d3; a rejoin starts
-them again, misc and holdings as they were left), ``PlayerChanged`` (scores, misc; the maxima only rise, but as a
-correction's ``highest`` sets them), and where each Elector or planet was (``HoldingAdded``, ``HoldingRemoved``, a
+them again, misc and holdings as they were left), ``PlayerChanged`` (scores, the d3, misc; the maxima only rise, but
+as a correction's ``highest`` sets them), and where each Elector or planet was (``HoldingAdded``, ``HoldingRemoved``, a
 ``TransferApplied`` that moved it). Pure: it reads a list of ``(seq, kind, payload)`` and no database."""
 
 from __future__ import annotations
@@ -69,9 +69,11 @@ def ledger_then(events: Iterable[tuple[int, str, Mapping[str, Any]]], user_id: i
             if p.get("highest"):  # a correction with ``since``: the highest held as it recomputed them
                 attributes = replace(attributes, diplomacy_max=int(p["highest"]["diplomacy"]),
                                      intrigue_max=int(p["highest"]["intrigue"]))
+            if p.get("roll") is not None:  # the d3 entered wrong, put right with /player set (play-test Y9)
+                attributes = replace(attributes, roll=int(p["roll"]))
             if p.get("misc") is not None:
                 misc = int(p["misc"])
-            if scores or p.get("misc") is not None:
+            if scores or p.get("misc") is not None or p.get("roll") is not None:
                 attribute_events.append(seq)
         elif kind == "HoldingAdded":
             held[str(p["name"])] = _Held(int(p["user_id"]), str(p["kind"]), str(p["name"]), str(p.get("grade") or ""),
