@@ -69,6 +69,8 @@ async def test_an_ended_games_forms_help_and_reopening(tmp_path: Path) -> None:
     slash_help = next(t for t in run.to("#kaitain") if t.startswith("**Clerk in #kaitain"))
     assert "Slash commands that still answer" in slash_help and "`/game reopen [reason]`" in slash_help
     assert "`/game export`" in slash_help and "`/round open" not in slash_help and "/audit quote" not in slash_help
+    # what the reading commands give once the game has ended (not only "if the game ended now")
+    assert "or your final score once it has" in slash_help and "once ended, the final scores" in slash_help
 
     reopened = next(t for t in run.to("#kaitain") if t.startswith("**kaitain** was reopened"))
     assert reopened.endswith("\nWhat was running when it ended runs on with the time it had left then: Adjutant "

@@ -309,7 +309,8 @@ async def vp_holdings(app: App, ctx: Ctx, game: GameView | None, o: dict[str, An
 
 # -- forecast, score, end --------------------------------------------------------------------------------------------
 
-@command("forecast", "What everything is worth in VP if the game ended now (the Forecast).",
+@command("forecast",
+         "What everything is worth in VP if the game ended now (the Forecast); once ended, the final scores.",
          Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", reads=True,
          public=True)
 async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:
@@ -325,7 +326,7 @@ async def forecast(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any])
                   file=await drawn(chart, "forecast", view))]
 
 
-@command("score", "Your own score if the game ended now (only you see it).",
+@command("score", "Your own score if the game ended now, or your final score once it has (only you see it).",
          Option("player", UserRef, "moderators: whose score"),
          Option("game", str, "the game, if you play in several", autocomplete="game"), game="any", reads=True)
 async def score(app: App, ctx: Ctx, game: GameView | None, o: dict[str, Any]) -> list[Outgoing]:

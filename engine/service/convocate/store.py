@@ -89,7 +89,8 @@ async def load(session: AsyncSession, game: Game) -> Loaded:
     require_convocate(game)
     gid = game.id
     rows = (await session.execute(select(CvPlayer, Player).join(Player, Player.id == CvPlayer.player_id)
-                                  .where(CvPlayer.game_id == gid))).all()
+                                  .where(CvPlayer.game_id == gid).order_by(Player.id))).all()  # in joining order:
+    # the board's players, and every list made from them (a tie for political control), in one order on each backend
     everyone = {p.name: p for _, p in rows}
     by_id = {p.id: p.name for p in everyone.values()}
     rows = [r for r in rows if not r[1].removed]  # a removed player's seat has left the table (/player remove)
