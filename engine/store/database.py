@@ -93,10 +93,12 @@ def write_wait_ms(engine: AsyncEngine) -> int:
 def apply_pragmas(dbapi_connection: Any, *, in_memory: bool, busy_ms: int = _WRITE_WAIT_MS) -> None:
     """The project's SQLite pragmas: WAL (a file), foreign keys, a busy timeout, synchronous=NORMAL."""
     cursor = dbapi_connection.cursor()
+    # the busy timeout first: switching to WAL takes a lock, and a connection opened while another process holds one
+    # (two starts making one new database, test_fresh_schema) must wait for it rather than fail "database is locked"
+    cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
     if not in_memory:
         cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
 
