@@ -7,12 +7,13 @@ import asyncio
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine.store import fresh
+from engine.store import database, fresh
 from engine.store.database import make_engine
 from engine.store.migrate import head_revision, upgrade
 
@@ -134,3 +135,28 @@ def test_statements_are_split_as_sqlite_reads_them() -> None:
     assert found == ["CREATE TABLE a (x TEXT DEFAULT 'a;\n\nb');", "INSERT INTO a VALUES('1;2');"]
     with pytest.raises(ValueError, match="incomplete"):
         fresh.statements("CREATE TABLE a (x TEXT\n")
+
+
+def test_a_connection_opened_while_another_writes_in_the_rollback_journal_waits_to_switch_to_wal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite refuses ``PRAGMA journal_mode=WAL`` at once ("database is locked", its busy handler not asked) while
+    another connection writes in the rollback journal, as a second start can meet the first making a new database
+    (a fresh-clone make test failed so in the test above): the pragmas try again until the lock is let go."""
+    path = tmp_path / "clerk.db"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("CREATE TABLE t (x)")
+    tried = threading.Event()
+
+    def pause(seconds: float) -> None:  # the first retry's pause: the other writer commits
+        if not tried.is_set():
+            tried.set()
+            holder.execute("COMMIT")
+
+    monkeypatch.setattr(database, "_pause", pause, raising=False)
+    other = sqlite3.connect(path, isolation_level=None)
+    database.apply_pragmas(other, in_memory=False, busy_ms=10_000)
+    assert tried.is_set()
+    assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    other.close()
+    holder.close()

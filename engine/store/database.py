@@ -7,6 +7,7 @@ another process's burst, short enough for a player waiting for an answer."""
 from __future__ import annotations
 
 import json
+import time
 import weakref
 from datetime import timedelta
 from typing import Any
@@ -93,14 +94,34 @@ def write_wait_ms(engine: AsyncEngine) -> int:
 def apply_pragmas(dbapi_connection: Any, *, in_memory: bool, busy_ms: int = _WRITE_WAIT_MS) -> None:
     """The project's SQLite pragmas: WAL (a file), foreign keys, a busy timeout, synchronous=NORMAL."""
     cursor = dbapi_connection.cursor()
-    # the busy timeout first: switching to WAL takes a lock, and a connection opened while another process holds one
-    # (two starts making one new database, test_fresh_schema) must wait for it rather than fail "database is locked"
     cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
     if not in_memory:
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _switch_to_wal(cursor, busy_ms)
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+_pause = time.sleep
+"""How ``_switch_to_wal`` waits between tries (a test lets the other writer go here)."""
+
+
+def _switch_to_wal(cursor: Any, busy_ms: int) -> None:
+    """``PRAGMA journal_mode=WAL``, tried again while another connection holds the lock it needs: SQLite answers
+    "database is locked" at once there, without its busy handler, when the other is writing in the rollback journal
+    (two starts making one new database: a fresh-clone make test failed so in test_fresh_schema). Bounded by the
+    write wait, as any other wait for a writer."""
+    deadline = time.monotonic() + busy_ms / 1000
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as error:  # the driver's OperationalError, as the adapter raises it
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+        _pause(pause)  # at connect only, and only while another connection holds the lock
+        pause = min(pause * 2, 0.1)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
