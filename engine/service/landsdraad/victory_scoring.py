@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import ColumnElement, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -81,10 +81,15 @@ def exact(x: Fraction | int) -> str:
     return f"{sign}{digits[:-places_needed]}.{digits[-places_needed:]}"
 
 
+def round_five_complete_where(game_id: Any) -> ColumnElement[bool]:
+    """R3-20's "after Round 5 is complete" of ``game_id`` (a value or ``Game.id`` in a read of games): five rounds
+    played, that is closed; a void one is not (play-test Y6, Y7)."""
+    return select(func.count(Round.id)).where(Round.game_id == game_id, Round.status == "closed") \
+        .scalar_subquery() >= MAJORITY_AFTER_ROUND
+
+
 async def round_five_complete(session: AsyncSession, game_id: int) -> bool:
-    found = await session.execute(select(func.count()).select_from(Round).where(
-        Round.game_id == game_id, Round.status == "closed"))
-    return int(found.scalar_one()) >= MAJORITY_AFTER_ROUND  # the fifth round played: a void one is not (Y6, Y7)
+    return bool((await session.execute(select(round_five_complete_where(game_id)))).scalar_one())
 
 
 async def goals_of(session: AsyncSession, game_id: int, player: Player) -> tuple[GoalView, ...]:
@@ -429,10 +434,7 @@ def majorities_to_tell_in(session: Session, game_id: int | None = None) -> list[
     each (``majority_holder`` of its active players' V(p)) against the holder last told (``VictoryState``). One
     statement for their ids, then three for each ``MAJORITY_GAMES_A_READ`` of them (``_majorities_changed``), never
     one per game."""
-    long = select(Game.id).where(
-        Game.ruleset == NAME, Game.status != "ended",
-        select(func.count(Round.id)).where(Round.game_id == Game.id, Round.status == "closed")
-        .scalar_subquery() >= MAJORITY_AFTER_ROUND)  # five rounds played: a void one is not (play-test Y6, Y7)
+    long = select(Game.id).where(Game.ruleset == NAME, Game.status != "ended", round_five_complete_where(Game.id))
     if game_id is not None:
         long = long.where(Game.id == game_id)
     ids = list(session.connection().execute(long.order_by(Game.id)).scalars())
